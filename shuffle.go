@@ -1,0 +1,67 @@
+package blosc
+
+// Shuffle writes the byte shuffle of src into dst, as Blosc defines it: src
+// is read as len(src)/typesize elements of typesize bytes, byte j of every
+// element goes to the j-th of typesize consecutive streams, and the trailing
+// len(src)%typesize bytes are copied unchanged. dst must be at least
+// len(src) bytes and must not overlap src.
+//
+// Shuffle panics if typesize < 1 or len(dst) < len(src): those are
+// programming errors, not properties of the data.
+func Shuffle(dst, src []byte, typesize int) {
+	checkShuffleArgs(dst, src, typesize)
+	shuffleGeneric(dst[:len(src)], src, typesize)
+}
+
+// Unshuffle reverses Shuffle: dst receives the elements whose bytes src holds
+// as typesize streams. The same rules on dst and typesize apply.
+func Unshuffle(dst, src []byte, typesize int) {
+	checkShuffleArgs(dst, src, typesize)
+	unshuffleGeneric(dst[:len(src)], src, typesize)
+}
+
+func checkShuffleArgs(dst, src []byte, typesize int) {
+	if typesize < 1 {
+		panic("blosc: typesize must be at least 1")
+	}
+	if len(dst) < len(src) {
+		panic("blosc: shuffle dst shorter than src")
+	}
+}
+
+// shuffleGeneric is the portable byte shuffle. It stays compiled on every
+// platform as the oracle the SIMD kernels are tested against.
+func shuffleGeneric(dst, src []byte, typesize int) {
+	n := len(src) / typesize
+	body := n * typesize
+	if typesize == 1 || n == 0 {
+		copy(dst, src)
+		return
+	}
+	for j := 0; j < typesize; j++ {
+		out := dst[j*n : j*n+n]
+		in := src[j:body]
+		for i := range out {
+			out[i] = in[i*typesize]
+		}
+	}
+	copy(dst[body:len(src)], src[body:])
+}
+
+// unshuffleGeneric is the portable inverse of shuffleGeneric.
+func unshuffleGeneric(dst, src []byte, typesize int) {
+	n := len(src) / typesize
+	body := n * typesize
+	if typesize == 1 || n == 0 {
+		copy(dst, src)
+		return
+	}
+	for j := 0; j < typesize; j++ {
+		in := src[j*n : j*n+n]
+		out := dst[j:body]
+		for i, b := range in {
+			out[i*typesize] = b
+		}
+	}
+	copy(dst[body:len(src)], src[body:])
+}
