@@ -271,6 +271,13 @@ func (h *Header) parseBlosc1(src []byte) error {
 	if int64(h.Nblocks)*9 > body {
 		return corruptf("%d blocks cannot fit in %d bytes", h.Nblocks, h.Cbytes)
 	}
+	// Offsets point past the offsets table and leave room for a size.
+	streams := blosc1HeaderLen + 4*h.Nblocks
+	for j := 0; j < h.Nblocks; j++ {
+		if off := le32(src[blosc1HeaderLen+4*j:]); off < streams || off > h.Cbytes-4 {
+			return corruptf("block %d starts at %d, outside the streams area [%d, %d)", j, off, streams, h.Cbytes-4)
+		}
+	}
 	// The allocation guard: no codec expands a byte into more than
 	// MaxExpansion bytes, so a size claim beyond that is a lie.
 	payload := body - 4*int64(h.Nblocks)
