@@ -368,3 +368,5 @@ func TestComputeBlocksizeForced(t *testing.T) {
 		}
 	}
 }
+
+func testdataPattern(name string, n int) ([]byte, error) { return testdata.Pattern(name, n) }
