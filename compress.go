@@ -87,7 +87,7 @@ func (e *engine) compressBlocks(out, src []byte, p *params, l *layout) (int, err
 		return 0, nil
 	}
 	threads := resolveThreads(p.threads)
-	parallel := threads > 1 && l.nblocks > 1 && l.nbytes >= parallelMinBytes
+	parallel := threads > 1 && l.nblocks > 1 && e.parallelAt(l.nbytes)
 	if parallel {
 		// Each block is compressed with the budgets it would get if
 		// everything before it compressed to nothing, into its own slot.
