@@ -25,7 +25,7 @@ func CompressBound(n int) int { return n + MaxOverhead }
 //
 // If cap(dst) >= len(src)+16 the chunk is written into dst's array and no
 // memory is allocated (after the first calls have set up encoders);
-// otherwise a new buffer is allocated.
+// otherwise a new buffer is allocated. dst and src must not overlap.
 func Compress(dst, src []byte, opts Options) ([]byte, error) {
 	p, err := opts.params()
 	if err != nil {
