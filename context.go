@@ -13,6 +13,8 @@ type workerState struct {
 	codec codec.State
 	tmp   []byte // a filtered (shuffled) block
 	blk   []byte // a whole decoded block, for GetItem
+	tmp2  []byte // a second filter stage (Blosc2 pipelines)
+	ref   []byte // block 0, the delta reference, for GetItem
 }
 
 func grow(b []byte, n int) []byte {
@@ -41,6 +43,8 @@ type engine struct {
 	h     Header
 	chunk []byte
 	out   []byte
+	ref   []byte // Blosc2 delta: decoded block 0
+	first int    // first block handed to the scheduler
 
 	errMu sync.Mutex
 	err   error
