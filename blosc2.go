@@ -627,4 +627,3 @@ func (e *engine) getItemBlosc2(dst, src []byte, start, n int) ([]byte, error) {
 	}
 	return out, nil
 }
-
