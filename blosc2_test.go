@@ -150,3 +150,32 @@ func TestCorruptBlosc2(t *testing.T) {
 		})
 	}
 }
+
+// Decoding Blosc2 chunks into a reused buffer allocates nothing either.
+func TestBlosc2DecodeZeroAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("SKIPPED: allocation counts are meaningless under -race")
+	}
+	dir, rows := blosc2Rows(t)
+	d := &Decompressor{Threads: 1}
+	checked := 0
+	for _, e := range rows {
+		src, err := os.ReadFile(filepath.Join(dir, e.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := ReadHeader(src)
+		if err != nil || h.Dict {
+			continue // a dictionary builds a zstd decoder per dictionary
+		}
+		dst := make([]byte, h.Nbytes)
+		d.Decompress(dst, src)
+		if a := testing.AllocsPerRun(5, func() { d.Decompress(dst, src) }); a != 0 {
+			t.Errorf("%s: %v allocs", e.File, a)
+		}
+		checked++
+	}
+	if checked < 50 {
+		t.Fatalf("only %d chunks checked", checked)
+	}
+}
