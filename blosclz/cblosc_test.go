@@ -1,0 +1,128 @@
+//go:build cblosc && cgo
+
+package blosclz
+
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+
+	"github.com/goblosc/blosc/internal/cblosc"
+	"github.com/goblosc/blosc/internal/testdata"
+)
+
+var crossPatterns = []string{"arange_i64", "linspace_f64", "f32_noise", "text", "runs", "rand_s1", "rec12", "zeros", "arange_i16"}
+
+// C's streams, found in chunks c-blosc 1.21 made with BloscLZ, no shuffle
+// and typesize 1, decode with Decompress, and Compress re-creates them
+// byte for byte.
+func TestCrossCStreams(t *testing.T) {
+	t.Logf("c-blosc %s", cblosc.Version())
+	streams := 0
+	for _, name := range crossPatterns {
+		for _, size := range []int{200, 5000, 1 << 16, 1 << 20} {
+			src := shuffled(t, name, size)
+			for level := 1; level <= MaxLevel; level++ {
+				for _, blocksize := range []int{0, size} {
+					ch := cChunk(t, src, level, blocksize)
+					c, err := parseChunk(ch, false)
+					if err != nil {
+						t.Fatalf("%s/%d/l%d: %v", name, size, level, err)
+					}
+					out, _, err := decodeChunk(ch, c)
+					if err != nil || !bytes.Equal(out, src) {
+						t.Fatalf("%s/%d/l%d: decoding C's chunk: %v", name, size, level, err)
+					}
+					for _, s := range c.streams {
+						in := src[s.block*c.blocksize+s.dstStart:][:s.neblock]
+						maxout := min(s.neblock, size+16-s.offset)
+						dst := make([]byte, s.neblock)
+						n := CompressBlock(dst[:maxout], in, level, s.split)
+						raw := int(s.csize) == s.neblock
+						if raw != (n == 0 || n == s.neblock) || (!raw && !bytes.Equal(dst[:n], s.payload)) {
+							t.Errorf("%s/%d/l%d block %d: C wrote %d bytes, we %d; first difference at %d",
+								name, size, level, s.block, s.csize, n, firstDiff(dst[:n], s.payload))
+						}
+						streams++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d streams compared", streams)
+}
+
+// oneStreamChunk wraps a BloscLZ stream in a Blosc1 chunk of one block
+// marked "not split", the form c-blosc decodes with blosclz_decompress.
+func oneStreamChunk(stream []byte, nbytes int) []byte {
+	ch := make([]byte, 16+4+4+len(stream))
+	ch[0], ch[1], ch[2], ch[3] = 2, 1, 0x10, 1
+	binary.LittleEndian.PutUint32(ch[4:], uint32(nbytes))
+	binary.LittleEndian.PutUint32(ch[8:], uint32(nbytes))
+	binary.LittleEndian.PutUint32(ch[12:], uint32(len(ch)))
+	binary.LittleEndian.PutUint32(ch[16:], 20)
+	binary.LittleEndian.PutUint32(ch[20:], uint32(len(stream)))
+	copy(ch[24:], stream)
+	return ch
+}
+
+// C decodes what Compress writes, at every level, split or not.
+func TestCrossCDecodesOurs(t *testing.T) {
+	checked := 0
+	for _, name := range append(crossPatterns, "f32_noise", "rec12") {
+		for _, size := range []int{100, 4096, 77777, 1 << 20} {
+			src := shuffled(t, name, size)
+			for level := 1; level <= MaxLevel; level++ {
+				for _, split := range []bool{true, false} {
+					dst := make([]byte, size)
+					n := CompressBlock(dst, src, level, split)
+					if n == 0 || n == size {
+						continue
+					}
+					out := make([]byte, size)
+					m, err := cblosc.Decompress(out, oneStreamChunk(dst[:n], size), 1)
+					if err != nil || m != size || !bytes.Equal(out, src) {
+						t.Fatalf("%s/%d/l%d split %v: C decoded %d, %v", name, size, level, split, m, err)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d streams checked", checked)
+	}
+}
+
+// Ratios of whole chunks, ours against c-blosc's, on shuffled patterns:
+// our chunk is laid out like C's (same blocks, one stream each since the
+// typesize is 1) with the streams Compress writes.
+func TestCrossCRatio(t *testing.T) {
+	for _, name := range testdata.Names {
+		src := shuffled(t, name, 1<<20)
+		for level := 1; level <= MaxLevel; level++ {
+			ch := cChunk(t, src, level, len(src))
+			c, err := parseChunk(ch, false)
+			if err != nil || c.blocksize <= 0 {
+				t.Fatalf("%s l%d: %v", name, level, err)
+			}
+			n := 16
+			dst := make([]byte, c.blocksize)
+			for start := 0; start < len(src); start += c.blocksize {
+				blk := src[start:min(len(src), start+c.blocksize)]
+				m := CompressBlock(dst[:len(blk)], blk, level, c.flags&0x10 == 0)
+				if m == 0 {
+					m = len(blk)
+				}
+				n += 8 + m
+			}
+			n = min(n, 16+len(src)) // stored as a memcpyed chunk instead
+			if d := float64(n-len(ch)) / float64(len(ch)); d > 0.02 || d < -0.02 {
+				t.Errorf("%s l%d: %d bytes, C %d", name, level, n, len(ch))
+			}
+			if level == 5 {
+				t.Logf("%-12s l5: ratio %.3f, C %.3f", name, float64(len(src))/float64(n), float64(len(src))/float64(len(ch)))
+			}
+		}
+	}
+}
