@@ -48,6 +48,27 @@ func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i : i+
 // position C's get_match and get_run both return (a run is the distance-1
 // match). ref < ip.
 func matchEnd(src []byte, ip, bound, ref int) int {
+	// 32 bytes per round: one branch for four word compares.
+	for ip+32 <= bound {
+		a, b := src[ip:ip+32], src[ref:ref+32]
+		x0 := binary.LittleEndian.Uint64(a[0:8]) ^ binary.LittleEndian.Uint64(b[0:8])
+		x1 := binary.LittleEndian.Uint64(a[8:16]) ^ binary.LittleEndian.Uint64(b[8:16])
+		x2 := binary.LittleEndian.Uint64(a[16:24]) ^ binary.LittleEndian.Uint64(b[16:24])
+		x3 := binary.LittleEndian.Uint64(a[24:32]) ^ binary.LittleEndian.Uint64(b[24:32])
+		if x0|x1|x2|x3 != 0 {
+			switch {
+			case x0 != 0:
+				return ip + bits.TrailingZeros64(x0)>>3 + 1
+			case x1 != 0:
+				return ip + 8 + bits.TrailingZeros64(x1)>>3 + 1
+			case x2 != 0:
+				return ip + 16 + bits.TrailingZeros64(x2)>>3 + 1
+			}
+			return ip + 24 + bits.TrailingZeros64(x3)>>3 + 1
+		}
+		ip += 32
+		ref += 32
+	}
 	for ip+8 <= bound {
 		x := binary.LittleEndian.Uint64(src[ip:ip+8]) ^ binary.LittleEndian.Uint64(src[ref:ref+8])
 		if x != 0 {
@@ -141,129 +162,123 @@ func compress(dst, src []byte, level int, split bool) int {
 
 	var htab [1 << hashLog]uint32
 
-	opLimit := len(dst)
 	ipBound := length - 1
 	ipLimit := length - tailReserve
 
-	dst[0] = literalMarker
-	copy(dst[1:5], src[:4])
-	op := 5
+	// C writes literals one by one, each checked against the end of dst;
+	// here the scan for a match is separate and the literals before it are
+	// written in one go, with the check C's last literal would make. The
+	// bytes and the cases that give up are the same.
+	op := 0
+	litStart := 0
 	ip := 4
-	lit := 4
-
-	for ip < ipLimit {
-		anchor := ip
-		seq := load32(src, ip)
-		h := hash(seq, shift) & hashMask
-		ref := int(htab[h])
-		distance := anchor - ref
-		htab[h] = uint32(anchor)
-
-		if distance == 0 || distance >= maxFarDistance || load32(src, ref) != seq {
-			goto literal
+	for {
+		anchor, distance, n := -1, 0, 0
+		for ip < ipLimit {
+			seq := load32(src, ip)
+			h := hash(seq, shift) & hashMask
+			ref := int(htab[h])
+			htab[h] = uint32(ip)
+			d := ip - ref
+			if uint(d-1) < maxFarDistance-1 && load32(src, ref) == seq {
+				if l := matchEnd(src, ip+4, ipBound, ref+4) - ipShift - ip; l >= minLen && (l > 5 || d-1 < maxDistance) {
+					anchor, distance, n = ip, d-1, l
+					break
+				}
+			}
+			ip++
 		}
-		distance--
-		ip = matchEnd(src, anchor+4, ipBound, ref+4) - ipShift
-		{
-			n := ip - anchor
-			if n < minLen || (n <= 5 && distance >= maxDistance) {
-				goto literal
-			}
-			// Close the literal run (its count byte sits before it), or drop
-			// the placeholder count byte when no literal followed a match.
-			if lit != 0 {
-				dst[op-lit-1] = byte(lit - 1)
-			} else {
-				op--
-			}
-			lit = 0
-
-			isFar := distance >= maxDistance
-			hi, low := byte(distance>>8), byte(distance)
-			if isFar {
-				distance -= maxDistance
-				hi, low = farControlBits, farLowByte
-			}
-			if n < longLen {
-				if op+2 > opLimit {
-					return 0
-				}
-				dst[op] = byte(n<<lenShift) + hi
-				dst[op+1] = low
-				op += 2
-			} else {
-				n -= longLen
-				ext := n / 255
-				if op+1+ext+2 > opLimit {
-					return 0
-				}
-				dst[op] = longLen<<lenShift + hi
-				op++
-				fill255(dst[op : op+ext])
-				op += ext
-				dst[op] = byte(n - ext*255)
-				dst[op+1] = low
-				op += 2
-			}
-			if isFar {
-				if op+2 > opLimit {
-					return 0
-				}
-				dst[op] = byte(distance >> 8)
-				dst[op+1] = byte(distance)
-				op += 2
-			}
+		if anchor < 0 {
+			break
+		}
+		if op = putLiterals(dst, op, src[litStart:anchor]); op < 0 {
+			return 0
+		}
+		if op = putMatch(dst, op, n, distance); op < 0 {
+			return 0
 		}
 
 		// Hash the positions at the end of the match, as C does.
-		seq = load32(src, ip)
+		ip = anchor + n
+		seq := load32(src, ip)
 		htab[hash(seq, shift)&hashMask] = uint32(ip)
-		ip++
 		if level == MaxLevel {
-			htab[hash(seq>>8, shift)&hashMask] = uint32(ip)
+			htab[hash(seq>>8, shift)&hashMask] = uint32(ip + 1)
 		}
-		ip++
-		if op+1 > opLimit {
+		ip += 2
+		litStart = ip
+		// C reserves a byte for the next literal run's count here.
+		if op+1 > len(dst) {
 			return 0
-		}
-		dst[op] = literalMarker
-		op++
-		continue
-
-	literal:
-		if op+2 > opLimit {
-			return 0
-		}
-		dst[op] = src[anchor]
-		op++
-		ip = anchor + 1
-		lit++
-		if lit == maxCopy {
-			lit = 0
-			dst[op] = literalMarker
-			op++
 		}
 	}
-
-	for ; ip <= ipBound; ip++ {
-		if op+2 > opLimit {
-			return 0
-		}
-		dst[op] = src[ip]
-		op++
-		lit++
-		if lit == maxCopy {
-			lit = 0
-			dst[op] = literalMarker
-			op++
-		}
-	}
-	if lit != 0 {
-		dst[op-lit-1] = byte(lit - 1)
-	} else {
-		op--
+	if op = putLiterals(dst, op, src[litStart:]); op < 0 {
+		return 0
 	}
 	dst[0] |= formatBit
+	return op
+}
+
+// putLiterals writes lits at dst[op:] as runs of up to 32 bytes, each after
+// its count byte, and returns the new op, or -1 where C would give up: it
+// checks every literal for two free bytes, the last one being the tightest.
+func putLiterals(dst []byte, op int, lits []byte) int {
+	if len(lits) == 0 {
+		return op
+	}
+	runs := (len(lits) + maxCopy - 1) / maxCopy
+	if op+runs+len(lits)+1 > len(dst) {
+		return -1
+	}
+	for len(lits) > maxCopy {
+		dst[op] = literalMarker
+		*(*[maxCopy]byte)(dst[op+1 : op+1+maxCopy]) = *(*[maxCopy]byte)(lits[:maxCopy])
+		op += maxCopy + 1
+		lits = lits[maxCopy:]
+	}
+	dst[op] = byte(len(lits) - 1)
+	op += 1 + copy(dst[op+1:], lits)
+	return op
+}
+
+// putMatch writes a match of biased length n (n+2 bytes) at biased
+// distance distance, returning the new op or -1 when dst is too short.
+func putMatch(dst []byte, op, n, distance int) int {
+	isFar := distance >= maxDistance
+	hi, low := byte(distance>>8), byte(distance)
+	if isFar {
+		distance -= maxDistance
+		hi, low = farControlBits, farLowByte
+	}
+	if n < longLen {
+		if op+2 > len(dst) {
+			return -1
+		}
+		dst[op] = byte(n<<lenShift) + hi
+		dst[op+1] = low
+		op += 2
+	} else {
+		n -= longLen
+		ext := n / 255
+		if op+1+ext+2 > len(dst) {
+			return -1
+		}
+		dst[op] = longLen<<lenShift + hi
+		op++
+		fill255(dst[op : op+ext])
+		op += ext
+		dst[op] = byte(n - ext*255)
+		dst[op+1] = low
+		op += 2
+	}
+	if isFar {
+		if op+2 > len(dst) {
+			return -1
+		}
+		dst[op] = byte(distance >> 8)
+		dst[op+1] = byte(distance)
+		op += 2
+	}
 	return op
 }
 

@@ -33,13 +33,20 @@ func Decompress(dst, src []byte) (int, error) {
 	for {
 		if ctrl < 32 {
 			n := int(ctrl) + 1
-			if n > len(dst)-op {
-				return op, errOverflow
+			if len(src)-ip >= maxCopy && len(dst)-op >= maxCopy {
+				// Room for a whole run: a fixed-size move beats memmove's
+				// dispatch. Bytes past n are rewritten later or lie past
+				// what Decompress reports.
+				*(*[maxCopy]byte)(dst[op : op+maxCopy]) = *(*[maxCopy]byte)(src[ip : ip+maxCopy])
+			} else {
+				if n > len(dst)-op {
+					return op, errOverflow
+				}
+				if n > len(src)-ip {
+					return op, errLiteral
+				}
+				copy(dst[op:op+n], src[ip:ip+n])
 			}
-			if n > len(src)-ip {
-				return op, errLiteral
-			}
-			copy(dst[op:op+n], src[ip:ip+n])
 			op += n
 			ip += n
 			if ip >= len(src) {
@@ -95,30 +102,32 @@ func Decompress(dst, src []byte) (int, error) {
 		ip++
 
 		ref := op - dist
+		if n <= 32 && len(dst)-op >= 40 {
+			if dist >= 8 {
+				// Whole words copy forward correctly once the source is
+				// at least a word behind.
+				for o, r := op, ref; o < op+n; o, r = o+8, r+8 {
+					binary.LittleEndian.PutUint64(dst[o:o+8], binary.LittleEndian.Uint64(dst[r:r+8]))
+				}
+				op += n
+				continue
+			}
+			if dist == 1 {
+				v := uint64(dst[ref]) * 0x0101010101010101
+				for o := op; o < op+n; o += 8 {
+					binary.LittleEndian.PutUint64(dst[o:o+8], v)
+				}
+				op += n
+				continue
+			}
+		}
 		if dist >= n {
 			copy(dst[op:op+n], dst[ref:ref+n])
 			op += n
 			continue
 		}
-		if dist == 1 {
-			b := dst[ref]
-			run := dst[op : op+n]
-			for i := range run {
-				run[i] = b
-			}
-			op += n
-			continue
-		}
-		if dist >= 8 && len(dst)-op >= n+8 {
-			// Overlapping by at least 8: whole words copy forward correctly.
-			end := op + n
-			for o, r := op, ref; o < end; o, r = o+8, r+8 {
-				binary.LittleEndian.PutUint64(dst[o:o+8], binary.LittleEndian.Uint64(dst[r:r+8]))
-			}
-			op = end
-			continue
-		}
-		// Repeating a short pattern: each copy doubles the source window.
+		// A source overlapping the destination repeats a pattern of dist
+		// bytes; each copy doubles the part already written.
 		end := op + n
 		for op < end {
 			op += copy(dst[op:end], dst[ref:op])
