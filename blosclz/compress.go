@@ -43,6 +43,8 @@ func hash(seq uint32, shift uint) uint32 {
 
 func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i : i+4]) }
 
+func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8]) }
+
 // matchEnd compares src from ip and from ref onward and returns one past the
 // first position p < bound where they differ, or bound if none does: the
 // position C's get_match and get_run both return (a run is the distance-1
@@ -50,7 +52,7 @@ func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i : i+
 func matchEnd(src []byte, ip, bound, ref int) int {
 	// 32 bytes per round: one branch for four word compares.
 	for ip+32 <= bound {
-		a, b := src[ip:ip+32], src[ref:ref+32]
+		a, b := (*[32]byte)(src[ip:ip+32]), (*[32]byte)(src[ref:ref+32])
 		x0 := binary.LittleEndian.Uint64(a[0:8]) ^ binary.LittleEndian.Uint64(b[0:8])
 		x1 := binary.LittleEndian.Uint64(a[8:16]) ^ binary.LittleEndian.Uint64(b[8:16])
 		x2 := binary.LittleEndian.Uint64(a[16:24]) ^ binary.LittleEndian.Uint64(b[16:24])
@@ -181,7 +183,14 @@ func compress(dst, src []byte, level int, split bool) int {
 			htab[h] = uint32(ip)
 			d := ip - ref
 			if uint(d-1) < maxFarDistance-1 && load32(src, ref) == seq {
-				if l := matchEnd(src, ip+4, ipBound, ref+4) - ipShift - ip; l >= minLen && (l > 5 || d-1 < maxDistance) {
+				// Most matches are short: settle those without a call.
+				var end int
+				if x := load64(src, ip+4) ^ load64(src, ref+4); x != 0 && ip+12 <= ipBound {
+					end = ip + 4 + bits.TrailingZeros64(x)>>3 + 1
+				} else {
+					end = matchEnd(src, ip+4, ipBound, ref+4)
+				}
+				if l := end - ipShift - ip; l >= minLen && (l > 5 || d-1 < maxDistance) {
 					anchor, distance, n = ip, d-1, l
 					break
 				}
@@ -191,10 +200,20 @@ func compress(dst, src []byte, level int, split bool) int {
 		if anchor < 0 {
 			break
 		}
-		if op = putLiterals(dst, op, src[litStart:anchor]); op < 0 {
+		// Short literal runs and short near matches are the common case;
+		// writing them here saves calls, which spill every live register.
+		if lits := anchor - litStart; lits > 0 && lits <= maxCopy && len(dst)-op >= maxCopy+2 && len(src)-litStart >= maxCopy {
+			dst[op] = byte(lits - 1)
+			*(*[maxCopy]byte)(dst[op+1 : op+1+maxCopy]) = *(*[maxCopy]byte)(src[litStart : litStart+maxCopy])
+			op += 1 + lits
+		} else if op = putLiterals(dst, op, src[litStart:anchor]); op < 0 {
 			return 0
 		}
-		if op = putMatch(dst, op, n, distance); op < 0 {
+		if n < longLen && distance < maxDistance && len(dst)-op >= 2 {
+			dst[op] = byte(n<<lenShift) + byte(distance>>8)
+			dst[op+1] = byte(distance)
+			op += 2
+		} else if op = putMatch(dst, op, n, distance); op < 0 {
 			return 0
 		}
 
