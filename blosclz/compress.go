@@ -204,7 +204,7 @@ func compress(dst, src []byte, level int, split bool) int {
 		// writing them here saves calls, which spill every live register.
 		if lits := anchor - litStart; lits > 0 && lits <= maxCopy && len(dst)-op >= maxCopy+2 && len(src)-litStart >= maxCopy {
 			dst[op] = byte(lits - 1)
-			*(*[maxCopy]byte)(dst[op+1 : op+1+maxCopy]) = *(*[maxCopy]byte)(src[litStart : litStart+maxCopy])
+			copy32((*[maxCopy]byte)(dst[op+1 : op+1+maxCopy]), (*[maxCopy]byte)(src[litStart : litStart+maxCopy]))
 			op += 1 + lits
 		} else if op = putLiterals(dst, op, src[litStart:anchor]); op < 0 {
 			return 0
@@ -251,7 +251,7 @@ func putLiterals(dst []byte, op int, lits []byte) int {
 	}
 	for len(lits) > maxCopy {
 		dst[op] = literalMarker
-		*(*[maxCopy]byte)(dst[op+1 : op+1+maxCopy]) = *(*[maxCopy]byte)(lits[:maxCopy])
+		copy32((*[maxCopy]byte)(dst[op+1 : op+1+maxCopy]), (*[maxCopy]byte)(lits[:maxCopy]))
 		op += maxCopy + 1
 		lits = lits[maxCopy:]
 	}
@@ -305,4 +305,17 @@ func fill255(b []byte) {
 	for i := range b {
 		b[i] = 255
 	}
+}
+
+// copy32 moves 32 bytes with word loads and stores: an array assignment of
+// this size becomes a memmove call, which costs more than the move.
+func copy32(d, s *[32]byte) {
+	a := binary.LittleEndian.Uint64(s[0:8])
+	b := binary.LittleEndian.Uint64(s[8:16])
+	c := binary.LittleEndian.Uint64(s[16:24])
+	e := binary.LittleEndian.Uint64(s[24:32])
+	binary.LittleEndian.PutUint64(d[0:8], a)
+	binary.LittleEndian.PutUint64(d[8:16], b)
+	binary.LittleEndian.PutUint64(d[16:24], c)
+	binary.LittleEndian.PutUint64(d[24:32], e)
 }
