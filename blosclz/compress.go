@@ -175,31 +175,30 @@ func compress(dst, src []byte, level int, split bool) int {
 	litStart := 0
 	ip := 4
 	for {
-		anchor, distance, n := -1, 0, 0
-		for ip < ipLimit {
-			seq := load32(src, ip)
-			h := hash(seq, shift) & hashMask
-			ref := int(htab[h])
-			htab[h] = uint32(ip)
-			d := ip - ref
-			if uint(d-1) < maxFarDistance-1 && load32(src, ref) == seq {
-				// Most matches are short: settle those without a call.
-				var end int
-				if x := load64(src, ip+4) ^ load64(src, ref+4); x != 0 && ip+12 <= ipBound {
-					end = ip + 4 + bits.TrailingZeros64(x)>>3 + 1
-				} else {
-					end = matchEnd(src, ip+4, ipBound, ref+4)
-				}
-				if l := end - ipShift - ip; l >= minLen && (l > 5 || d-1 < maxDistance) {
-					anchor, distance, n = ip, d-1, l
-					break
-				}
-			}
-			ip++
-		}
-		if anchor < 0 {
+		anchor, ref := nextCandidate(src, &htab, ip, ipLimit, shift)
+		if ref < 0 {
 			break
 		}
+		// Most matches are short: settle those without a call.
+		var end int
+		if anchor+20 <= ipBound {
+			if x := load64(src, anchor+4) ^ load64(src, ref+4); x != 0 {
+				end = anchor + 4 + bits.TrailingZeros64(x)>>3 + 1
+			} else if x := load64(src, anchor+12) ^ load64(src, ref+12); x != 0 {
+				end = anchor + 12 + bits.TrailingZeros64(x)>>3 + 1
+			} else {
+				end = matchEnd(src, anchor+20, ipBound, ref+20)
+			}
+		} else {
+			end = matchEnd(src, anchor+4, ipBound, ref+4)
+		}
+		distance := anchor - ref - 1 // stored biased
+		n := end - ipShift - anchor
+		if n < minLen || (n <= 5 && distance >= maxDistance) {
+			ip = anchor + 1
+			continue
+		}
+
 		// Short literal runs and short near matches are the common case;
 		// writing them here saves calls, which spill every live register.
 		if lits := anchor - litStart; lits > 0 && lits <= maxCopy && len(dst)-op >= maxCopy+2 && len(src)-litStart >= maxCopy {
@@ -209,10 +208,17 @@ func compress(dst, src []byte, level int, split bool) int {
 		} else if op = putLiterals(dst, op, src[litStart:anchor]); op < 0 {
 			return 0
 		}
-		if n < longLen && distance < maxDistance && len(dst)-op >= 2 {
-			dst[op] = byte(n<<lenShift) + byte(distance>>8)
-			dst[op+1] = byte(distance)
-			op += 2
+		if distance < maxDistance && n < longLen+255 && len(dst)-op >= 3 {
+			if n < longLen {
+				dst[op] = byte(n<<lenShift) + byte(distance>>8)
+				dst[op+1] = byte(distance)
+				op += 2
+			} else {
+				dst[op] = longLen<<lenShift + byte(distance>>8)
+				dst[op+1] = byte(n - longLen)
+				dst[op+2] = byte(distance)
+				op += 3
+			}
 		} else if op = putMatch(dst, op, n, distance); op < 0 {
 			return 0
 		}
@@ -236,6 +242,24 @@ func compress(dst, src []byte, level int, split bool) int {
 	}
 	dst[0] |= formatBit
 	return op
+}
+
+// nextCandidate hashes the positions from ip on as C's main loop does,
+// until the table offers an earlier position whose first 4 bytes match, in
+// reach; it returns both positions, or ref -1 at ipLimit. Kept apart from
+// the encoder loop so its few values stay in registers.
+func nextCandidate(src []byte, htab *[1 << hashLog]uint32, ip, ipLimit int, shift uint) (anchor, ref int) {
+	ipLimit = min(ipLimit, len(src)-4)
+	for ; ip < ipLimit; ip++ {
+		seq := load32(src, ip)
+		h := hash(seq, shift) & hashMask
+		ref := int(htab[h])
+		htab[h] = uint32(ip)
+		if d := ip - ref; uint(d-1) < maxFarDistance-1 && load32(src, ref) == seq {
+			return ip, ref
+		}
+	}
+	return ip, -1
 }
 
 // putLiterals writes lits at dst[op:] as runs of up to 32 bytes, each after
