@@ -175,28 +175,9 @@ func compress(dst, src []byte, level int, split bool) int {
 	litStart := 0
 	ip := 4
 	for {
-		anchor, ref := nextCandidate(src, &htab, ip, ipLimit, shift)
-		if ref < 0 {
+		anchor, distance, n := findMatch(src, &htab, ip, ipLimit, ipBound, shift, ipShift, minLen)
+		if n == 0 {
 			break
-		}
-		// Most matches are short: settle those without a call.
-		var end int
-		if anchor+20 <= ipBound {
-			if x := load64(src, anchor+4) ^ load64(src, ref+4); x != 0 {
-				end = anchor + 4 + bits.TrailingZeros64(x)>>3 + 1
-			} else if x := load64(src, anchor+12) ^ load64(src, ref+12); x != 0 {
-				end = anchor + 12 + bits.TrailingZeros64(x)>>3 + 1
-			} else {
-				end = matchEnd(src, anchor+20, ipBound, ref+20)
-			}
-		} else {
-			end = matchEnd(src, anchor+4, ipBound, ref+4)
-		}
-		distance := anchor - ref - 1 // stored biased
-		n := end - ipShift - anchor
-		if n < minLen || (n <= 5 && distance >= maxDistance) {
-			ip = anchor + 1
-			continue
 		}
 
 		// Short literal runs and short near matches are the common case;
@@ -244,22 +225,42 @@ func compress(dst, src []byte, level int, split bool) int {
 	return op
 }
 
-// nextCandidate hashes the positions from ip on as C's main loop does,
-// until the table offers an earlier position whose first 4 bytes match, in
-// reach; it returns both positions, or ref -1 at ipLimit. Kept apart from
-// the encoder loop so its few values stay in registers.
-func nextCandidate(src []byte, htab *[1 << hashLog]uint32, ip, ipLimit int, shift uint) (anchor, ref int) {
+// findMatch runs C's main loop from ip up to the next match it encodes:
+// every position is hashed into htab, and a position whose table entry
+// matches its first 4 bytes, in reach, becomes a match if long enough
+// (minus C's ipShift). It returns the position, the biased distance and the
+// biased length, or n == 0 when ipLimit is reached. Kept apart from the
+// encoder loop so its few values stay in registers.
+func findMatch(src []byte, htab *[1 << hashLog]uint32, ip, ipLimit, ipBound int, shift uint, ipShift, minLen int) (anchor, distance, n int) {
 	ipLimit = min(ipLimit, len(src)-4)
 	for ; ip < ipLimit; ip++ {
 		seq := load32(src, ip)
 		h := hash(seq, shift) & hashMask
 		ref := int(htab[h])
 		htab[h] = uint32(ip)
-		if d := ip - ref; uint(d-1) < maxFarDistance-1 && load32(src, ref) == seq {
-			return ip, ref
+		if d := ip - ref; uint(d-1) >= maxFarDistance-1 || load32(src, ref) != seq {
+			continue
+		}
+		// Most matches are short: settle those without a call.
+		var end int
+		if ip+20 <= ipBound {
+			if x := load64(src, ip+4) ^ load64(src, ref+4); x != 0 {
+				end = ip + 4 + bits.TrailingZeros64(x)>>3 + 1
+			} else if x := load64(src, ip+12) ^ load64(src, ref+12); x != 0 {
+				end = ip + 12 + bits.TrailingZeros64(x)>>3 + 1
+			} else {
+				end = matchEnd(src, ip+20, ipBound, ref+20)
+			}
+		} else {
+			end = matchEnd(src, ip+4, ipBound, ref+4)
+		}
+		distance := ip - ref - 1 // stored biased
+		n := end - ipShift - ip
+		if n >= minLen && (n > 5 || distance < maxDistance) {
+			return ip, distance, n
 		}
 	}
-	return ip, -1
+	return ip, 0, 0
 }
 
 // putLiterals writes lits at dst[op:] as runs of up to 32 bytes, each after
