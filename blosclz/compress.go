@@ -184,7 +184,7 @@ func compress(dst, src []byte, level int, split bool) int {
 		// writing them here saves calls, which spill every live register.
 		if lits := anchor - litStart; lits > 0 && lits <= maxCopy && len(dst)-op >= maxCopy+2 && len(src)-litStart >= maxCopy {
 			dst[op] = byte(lits - 1)
-			copy32((*[maxCopy]byte)(dst[op+1 : op+1+maxCopy]), (*[maxCopy]byte)(src[litStart : litStart+maxCopy]))
+			copy32((*[maxCopy]byte)(dst[op+1:op+1+maxCopy]), (*[maxCopy]byte)(src[litStart:litStart+maxCopy]))
 			op += 1 + lits
 		} else if op = putLiterals(dst, op, src[litStart:anchor]); op < 0 {
 			return 0
@@ -276,7 +276,7 @@ func putLiterals(dst []byte, op int, lits []byte) int {
 	}
 	for len(lits) > maxCopy {
 		dst[op] = literalMarker
-		copy32((*[maxCopy]byte)(dst[op+1 : op+1+maxCopy]), (*[maxCopy]byte)(lits[:maxCopy]))
+		copy32((*[maxCopy]byte)(dst[op+1:op+1+maxCopy]), (*[maxCopy]byte)(lits[:maxCopy]))
 		op += maxCopy + 1
 		lits = lits[maxCopy:]
 	}

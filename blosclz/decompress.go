@@ -37,7 +37,7 @@ func Decompress(dst, src []byte) (int, error) {
 				// Room for a whole run: a fixed-size move beats memmove's
 				// dispatch. Bytes past n are rewritten later or lie past
 				// what Decompress reports.
-				copy32((*[maxCopy]byte)(dst[op : op+maxCopy]), (*[maxCopy]byte)(src[ip : ip+maxCopy]))
+				copy32((*[maxCopy]byte)(dst[op:op+maxCopy]), (*[maxCopy]byte)(src[ip:ip+maxCopy]))
 			} else {
 				if n > len(dst)-op {
 					return op, errOverflow
