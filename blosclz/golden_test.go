@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,4 +128,52 @@ func firstDiff(a, b []byte) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// The mutated chunks under corrupt/ reach Decompress with damaged streams:
+// it must fail cleanly (or decode something) and never panic.
+func TestCorruptVectors(t *testing.T) {
+	dir := testdata.Dir(t)
+	files, streams, failed := 0, 0, 0
+	for _, sub := range []string{"blosc1", "blosc2"} {
+		ents, err := os.ReadDir(filepath.Join(dir, "corrupt", sub))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, de := range ents {
+			if !strings.Contains(de.Name(), "blosclz") {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "corrupt", sub, de.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files++
+			c, err := parseChunk(b, sub == "blosc2")
+			if err != nil || c.nbytes > 1<<24 || c.blocksize > 1<<24 {
+				continue // the chunk layer's business, not a stream's
+			}
+			for _, s := range c.streams {
+				if s.payload == nil || int(s.csize) == s.neblock || s.neblock > 1<<24 {
+					continue
+				}
+				out := make([]byte, s.neblock)
+				n, err := Decompress(out, s.payload)
+				streams++
+				if err != nil || n != len(out) {
+					failed++
+				}
+				if err != nil && !errors.Is(err, ErrCorrupt) {
+					t.Errorf("%s: error %v does not wrap ErrCorrupt", de.Name(), err)
+				}
+				if n < 0 || n > len(out) {
+					t.Errorf("%s: returned %d for %d bytes", de.Name(), n, len(out))
+				}
+			}
+		}
+	}
+	t.Logf("%d chunks, %d streams decoded, %d of them rejected or short", files, streams, failed)
+	if files < 20 {
+		t.Errorf("only %d corrupt BloscLZ chunks found", files)
+	}
 }
