@@ -28,7 +28,9 @@ const MaxLevel = 9
 // when the stream would not fit in len(dst) or the level's entropy
 // threshold says the data is not worth compressing. Inputs shorter than 16
 // bytes, outputs shorter than 66 bytes and levels below 1 also give 0, as in
-// C. Compress never writes past len(dst).
+// C. Compress never writes past len(dst), but may use all of it as scratch:
+// bytes after the returned length, or all of dst when it returns 0, are
+// unspecified.
 //
 // Compress is BloscLZ as c-blosc 1.21 calls it for the streams of a split
 // block (the usual case: the chunk header's bit 4 clear); see CompressBlock

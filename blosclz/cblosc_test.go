@@ -5,6 +5,7 @@ package blosclz
 import (
 	"bytes"
 	"encoding/binary"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/cblosc"
@@ -125,4 +126,71 @@ func TestCrossCRatio(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Damaged streams: C's decoder and ours agree on which decode to the full
+// size, and on the bytes when they do.
+func TestCrossCDamagedStreams(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	agreed, accepted := 0, 0
+	for _, name := range []string{"text", "linspace_f64", "f32_noise", "runs", "rec12", "arange_i16"} {
+		src := shuffled(t, name, 3000)
+		comp := make([]byte, len(src))
+		n := Compress(comp, src, 5)
+		if n == 0 {
+			continue
+		}
+		for i := 0; i < 400; i++ {
+			s := append([]byte(nil), comp[:n]...)
+			switch i % 4 {
+			case 0:
+				s[rng.IntN(len(s))] ^= byte(1 << rng.IntN(8))
+			case 1:
+				s[rng.IntN(len(s))] = byte(rng.Uint32())
+			case 2:
+				s = s[:1+rng.IntN(len(s))]
+			default:
+				s[1+rng.IntN(len(s)-1)] = 0xFF
+			}
+			size := len(src) + rng.IntN(3) - 1
+			if len(s) >= size {
+				continue // C would take the stream as raw
+			}
+			want := make([]byte, size)
+			_, cerr := cblosc.Decompress(want, oneStreamChunk(s, size), 1)
+			got := make([]byte, size)
+			m, err := Decompress(got, s)
+			ok := err == nil && m == size
+			if ok != (cerr == nil) || (ok && !bytes.Equal(got, want)) {
+				t.Fatalf("%s case %d: ours %d, %v; C %v", name, i, m, err, cerr)
+			}
+			agreed++
+			if ok {
+				accepted++
+			}
+		}
+	}
+	t.Logf("%d damaged streams, %d accepted by both", agreed, accepted)
+	if agreed < 1000 {
+		t.Errorf("only %d streams compared", agreed)
+	}
+}
+
+// FuzzCrossCDecompress: on any stream, C and Decompress agree on whether it
+// decodes to exactly size bytes, and on those bytes.
+func FuzzCrossCDecompress(f *testing.F) {
+	seedStreams(f)
+	f.Fuzz(func(t *testing.T, s []byte, size uint16) {
+		if len(s) == 0 || len(s) >= int(size) {
+			return // empty, or what C would take as a raw stream
+		}
+		want := make([]byte, size)
+		_, cerr := cblosc.Decompress(want, oneStreamChunk(s, int(size)), 1)
+		got := make([]byte, size)
+		m, err := Decompress(got, s)
+		ok := err == nil && m == int(size)
+		if ok != (cerr == nil) || (ok && !bytes.Equal(got, want)) {
+			t.Fatalf("ours %d, %v; C %v", m, err, cerr)
+		}
+	})
 }
