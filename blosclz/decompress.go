@@ -18,7 +18,8 @@ var (
 // of bytes written. Any stream that C's decoder rejects gives an error
 // wrapping ErrCorrupt; so does one that would write past len(dst). Callers
 // that know the decoded size (a Blosc block does) pass a dst of exactly that
-// length and treat a different count as corruption.
+// length and treat a different count as corruption. Bytes of dst after the
+// count returned may have been overwritten.
 //
 // Like C, Decompress returns 0 bytes for an empty src, and does not copy a
 // match that ends the stream (after checking it): the encoders always end
