@@ -8,7 +8,6 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bitshuffle"
 )
 
@@ -181,7 +180,7 @@ func decodeChunk(b []byte, c *chunk) (out []byte, unfiltered bool, err error) {
 		case unfiltered:
 			copy(dst, blk)
 		case shuffle && elem > 1:
-			blosc.Unshuffle(dst, blk, elem)
+			unshuffleBytes(dst, blk, elem)
 		case bitshuf && bsize >= c.typesize:
 			if c.headerBytes == 16 && (bsize/c.typesize)%8 != 0 {
 				copy(dst, blk) // Blosc1 transposes only whole groups of 8 elements
@@ -193,4 +192,17 @@ func decodeChunk(b []byte, c *chunk) (out []byte, unfiltered bool, err error) {
 		}
 	}
 	return out, unfiltered, nil
+}
+
+// unshuffleBytes reverses Blosc's byte shuffle. It is written here because
+// this package's tests cannot import the root package, which imports
+// blosclz through its codec adapters.
+func unshuffleBytes(dst, src []byte, typesize int) {
+	n := len(src) / typesize
+	for j := 0; j < typesize; j++ {
+		for i := 0; i < n; i++ {
+			dst[i*typesize+j] = src[j*n+i]
+		}
+	}
+	copy(dst[n*typesize:], src[n*typesize:])
 }
