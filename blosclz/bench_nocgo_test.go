@@ -1,6 +1,6 @@
 //go:build !(cblosc && cgo)
 
-package blosclz
+package blosclz_test
 
 import "testing"
 

@@ -1,7 +1,9 @@
-package blosclz
+package blosclz_test
 
 import (
 	"testing"
+
+	"github.com/goblosc/blosc/blosclz"
 )
 
 // benchPatterns are the inputs of the performance target, with the typesize
@@ -30,7 +32,7 @@ func compressBlocks(dst, src []byte, level int, sizes []int) int {
 	total := 16
 	for i := 0; i*benchBlock < len(src); i++ {
 		blk := src[i*benchBlock : min(len(src), (i+1)*benchBlock)]
-		n := Compress(dst[i*benchBlock:i*benchBlock+len(blk)], blk, level)
+		n := blosclz.Compress(dst[i*benchBlock:i*benchBlock+len(blk)], blk, level)
 		if n == 0 {
 			n = len(blk) // stored raw
 		}
@@ -94,7 +96,7 @@ func BenchmarkDecompress(b *testing.B) {
 							copy(out[start:end], comp[start:end])
 							continue
 						}
-						if n, err := Decompress(out[start:end], comp[start:start+sizes[i]]); err != nil || n != end-start {
+						if n, err := blosclz.Decompress(out[start:end], comp[start:start+sizes[i]]); err != nil || n != end-start {
 							b.Fatal(n, err)
 						}
 					}
@@ -110,12 +112,12 @@ func BenchmarkDecompress(b *testing.B) {
 func BenchmarkDecompress4KiB(b *testing.B) {
 	src := shuffled(b, "linspace_f64", 4096)
 	comp := make([]byte, len(src))
-	comp = comp[:Compress(comp, src, 5)]
+	comp = comp[:blosclz.Compress(comp, src, 5)]
 	out := make([]byte, len(src))
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Decompress(out, comp); err != nil {
+		if _, err := blosclz.Decompress(out, comp); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package blosclz
+package blosclz_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/blosclz"
 	"github.com/goblosc/blosc/internal/testdata"
 )
 
@@ -38,7 +39,7 @@ func shuffled(tb testing.TB, name string, n int) []byte {
 }
 
 // roundTrip compresses src at level with dst of len(src) (what c-blosc
-// offers) and checks Decompress gives src back. It returns the stream
+// offers) and checks blosclz.Decompress gives src back. It returns the stream
 // length, 0 when the encoder declined.
 func roundTrip(t *testing.T, src []byte, level int, split bool) int {
 	t.Helper()
@@ -46,22 +47,22 @@ func roundTrip(t *testing.T, src []byte, level int, split bool) int {
 	for i := range dst {
 		dst[i] = 0xA5
 	}
-	n := CompressBlock(dst[:len(src)], src, level, split)
+	n := blosclz.CompressBlock(dst[:len(src)], src, level, split)
 	if n < 0 || n > len(src) {
-		t.Fatalf("level %d: Compress returned %d for %d bytes", level, n, len(src))
+		t.Fatalf("level %d: blosclz.Compress returned %d for %d bytes", level, n, len(src))
 	}
 	for i := len(src); i < len(dst); i++ {
 		if dst[i] != 0xA5 {
-			t.Fatalf("level %d: Compress wrote past len(dst) at %d", level, i)
+			t.Fatalf("level %d: blosclz.Compress wrote past len(dst) at %d", level, i)
 		}
 	}
 	if n == 0 {
 		return 0
 	}
 	out := make([]byte, len(src))
-	m, err := Decompress(out, dst[:n])
+	m, err := blosclz.Decompress(out, dst[:n])
 	if err != nil || m != len(src) || !bytes.Equal(out, src) {
-		t.Fatalf("level %d split %v: %d bytes: Decompress gave %d, %v; first difference at %d",
+		t.Fatalf("level %d split %v: %d bytes: blosclz.Decompress gave %d, %v; first difference at %d",
 			level, split, len(src), m, err, firstDiff(out, src))
 	}
 	return n
@@ -71,7 +72,7 @@ func TestRoundTripPatterns(t *testing.T) {
 	for _, name := range testdata.Names {
 		for _, n := range []int{0, 1, 15, 16, 51, 52, 100, 1000, 4096, 65536, 300001} {
 			src := shuffled(t, name, n)
-			for level := 1; level <= MaxLevel; level++ {
+			for level := 1; level <= blosclz.MaxLevel; level++ {
 				roundTrip(t, src, level, true)
 				roundTrip(t, src, level, false)
 			}
@@ -107,7 +108,7 @@ func TestRoundTripStructured(t *testing.T) {
 		src = append(src, block...)
 		src = append(src, bytes.Repeat([]byte{7}, far%1000+3)...)
 	}
-	for level := 1; level <= MaxLevel; level++ {
+	for level := 1; level <= blosclz.MaxLevel; level++ {
 		if n := roundTrip(t, src, level, true); n == 0 || n >= len(src) {
 			t.Fatalf("level %d: no compression (%d of %d)", level, n, len(src))
 		}
@@ -124,41 +125,41 @@ func TestRoundTripStructured(t *testing.T) {
 func TestCompressRefuses(t *testing.T) {
 	src := shuffled(t, "arange_i64", 4096)
 	dst := make([]byte, 4096)
-	if n := Compress(dst, src, 0); n != 0 {
+	if n := blosclz.Compress(dst, src, 0); n != 0 {
 		t.Errorf("level 0 gave %d, want 0", n)
 	}
-	if n := Compress(dst[:65], src, 5); n != 0 {
+	if n := blosclz.Compress(dst[:65], src, 5); n != 0 {
 		t.Errorf("65-byte dst gave %d, want 0", n)
 	}
-	if n := Compress(dst, src[:15], 5); n != 0 {
+	if n := blosclz.Compress(dst, src[:15], 5); n != 0 {
 		t.Errorf("15-byte input gave %d, want 0", n)
 	}
-	if a, b := Compress(dst, src, 99), Compress(make([]byte, 4096), src, 9); a != b || a == 0 {
+	if a, b := blosclz.Compress(dst, src, 99), blosclz.Compress(make([]byte, 4096), src, 9); a != b || a == 0 {
 		t.Errorf("level 99 gave %d, level 9 %d", a, b)
 	}
 	// Random bytes fail every level's entropy threshold.
 	noise := pattern(t, "rand_s1", 65536)
-	for level := 1; level <= MaxLevel; level++ {
-		if n := Compress(make([]byte, len(noise)), noise, level); n != 0 {
+	for level := 1; level <= blosclz.MaxLevel; level++ {
+		if n := blosclz.Compress(make([]byte, len(noise)), noise, level); n != 0 {
 			t.Errorf("level %d compressed random data to %d", level, n)
 		}
 	}
 	// A compressible input whose stream does not fit returns 0 without
 	// writing past dst, for every dst length.
 	text := pattern(t, "text", 8192)
-	full := Compress(make([]byte, len(text)), text, 5)
+	full := blosclz.Compress(make([]byte, len(text)), text, 5)
 	if full == 0 {
 		t.Fatal("text did not compress")
 	}
 	buf := make([]byte, full+16)
-	if n := Compress(buf[:full+2], text, 5); n != full {
+	if n := blosclz.Compress(buf[:full+2], text, 5); n != full {
 		t.Fatalf("dst of %d: got %d, want %d", full+2, n, full)
 	}
 	for size := 66; size <= full+2; size++ {
 		for i := range buf {
 			buf[i] = 0x5A
 		}
-		n := Compress(buf[:size], text, 5)
+		n := blosclz.Compress(buf[:size], text, 5)
 		// C wants room for a literal and a possible count byte, so the
 		// stream may need a byte or two more room than its length.
 		if (size < full && n != 0) || (size >= full && n != 0 && n != full) {
@@ -175,11 +176,11 @@ func TestCompressRefuses(t *testing.T) {
 func TestDecompressRejects(t *testing.T) {
 	src := pattern(t, "text", 20000)
 	comp := make([]byte, len(src))
-	n := Compress(comp, src, 5)
+	n := blosclz.Compress(comp, src, 5)
 	comp = comp[:n]
 	out := make([]byte, len(src))
 
-	if m, err := Decompress(out[:len(src)-1], comp); !errors.Is(err, ErrCorrupt) {
+	if m, err := blosclz.Decompress(out[:len(src)-1], comp); !errors.Is(err, blosclz.ErrCorrupt) {
 		t.Errorf("short dst: %d, %v", m, err)
 	}
 	cases := map[string][]byte{
@@ -190,18 +191,18 @@ func TestDecompressRejects(t *testing.T) {
 		"far distance cut":    {0x00, 'a', 0x3F, 0xFF, 0x00},
 	}
 	for name, s := range cases {
-		if m, err := Decompress(out, s); !errors.Is(err, ErrCorrupt) {
+		if m, err := blosclz.Decompress(out, s); !errors.Is(err, blosclz.ErrCorrupt) {
 			t.Errorf("%s: %d, %v", name, m, err)
 		}
 	}
 	// Every truncation of a real stream either fails or decodes less.
 	for cut := 1; cut < len(comp); cut++ {
-		m, err := Decompress(out, comp[:cut])
+		m, err := blosclz.Decompress(out, comp[:cut])
 		if err == nil && m >= len(src) {
 			t.Fatalf("cut at %d of %d decoded all %d bytes", cut, len(comp), m)
 		}
 	}
-	if m, err := Decompress(out, nil); m != 0 || err != nil {
+	if m, err := blosclz.Decompress(out, nil); m != 0 || err != nil {
 		t.Errorf("empty stream: %d, %v", m, err)
 	}
 }
@@ -210,15 +211,15 @@ func TestDecompressRejects(t *testing.T) {
 func TestDecompressTrailingMatch(t *testing.T) {
 	s := []byte{0x01, 'a', 'b', 0xE0, 0x00, 0x01}
 	out := make([]byte, 20)
-	if n, err := Decompress(out, s); n != 2 || err != nil {
+	if n, err := blosclz.Decompress(out, s); n != 2 || err != nil {
 		t.Errorf("got %d, %v; want 2, nil", n, err)
 	}
 	// A short match needs a byte after its distance byte, or C rejects it.
-	if _, err := Decompress(out, []byte{0x01, 'a', 'b', 0x20, 0x01}); !errors.Is(err, ErrCorrupt) {
+	if _, err := blosclz.Decompress(out, []byte{0x01, 'a', 'b', 0x20, 0x01}); !errors.Is(err, blosclz.ErrCorrupt) {
 		t.Errorf("short trailing match accepted: %v", err)
 	}
 	s[5] = 0x05 // now reaching before the output: rejected even though not copied
-	if _, err := Decompress(out, s); !errors.Is(err, ErrCorrupt) {
+	if _, err := blosclz.Decompress(out, s); !errors.Is(err, blosclz.ErrCorrupt) {
 		t.Errorf("bad trailing match accepted: %v", err)
 	}
 }
@@ -232,7 +233,7 @@ func TestOverlappingMatches(t *testing.T) {
 			src = append(src, byte(i%period*37+period))
 		}
 		src = append(src, "tail of the input, not periodic at all"...)
-		for level := 1; level <= MaxLevel; level++ {
+		for level := 1; level <= blosclz.MaxLevel; level++ {
 			if n := roundTrip(t, src, level, true); n == 0 {
 				t.Fatalf("period %d level %d did not compress", period, level)
 			}
@@ -245,38 +246,38 @@ func TestNoAllocations(t *testing.T) {
 	dst := make([]byte, len(src))
 	out := make([]byte, len(src))
 	var n int
-	if a := testing.AllocsPerRun(20, func() { n = Compress(dst, src, 5) }); a != 0 {
-		t.Errorf("Compress: %v allocations", a)
+	if a := testing.AllocsPerRun(20, func() { n = blosclz.Compress(dst, src, 5) }); a != 0 {
+		t.Errorf("blosclz.Compress: %v allocations", a)
 	}
 	if n == 0 {
 		t.Fatal("did not compress")
 	}
-	if a := testing.AllocsPerRun(20, func() { _, _ = Decompress(out, dst[:n]) }); a != 0 {
-		t.Errorf("Decompress: %v allocations", a)
+	if a := testing.AllocsPerRun(20, func() { _, _ = blosclz.Decompress(out, dst[:n]) }); a != 0 {
+		t.Errorf("blosclz.Decompress: %v allocations", a)
 	}
 	bad := append([]byte(nil), dst[:n]...)
 	bad[2] = 0xff
-	if a := testing.AllocsPerRun(20, func() { _, _ = Decompress(out[:100], bad) }); a != 0 {
-		t.Errorf("Decompress of a corrupt stream: %v allocations", a)
+	if a := testing.AllocsPerRun(20, func() { _, _ = blosclz.Decompress(out[:100], bad) }); a != 0 {
+		t.Errorf("blosclz.Decompress of a corrupt stream: %v allocations", a)
 	}
 }
 
 func TestConcurrent(t *testing.T) {
 	src := shuffled(t, "f32_noise", 1<<16)
 	want := make([]byte, len(src))
-	wn := Compress(want, src, 7)
+	wn := blosclz.Compress(want, src, 7)
 	done := make(chan error)
 	for g := 0; g < 4; g++ {
 		go func() {
 			dst := make([]byte, len(src))
 			out := make([]byte, len(src))
 			for i := 0; i < 20; i++ {
-				n := Compress(dst, src, 7)
+				n := blosclz.Compress(dst, src, 7)
 				if n != wn || !bytes.Equal(dst[:n], want[:wn]) {
 					done <- errors.New("different stream under concurrency")
 					return
 				}
-				if m, err := Decompress(out, dst[:n]); err != nil || m != len(src) || !bytes.Equal(out, src) {
+				if m, err := blosclz.Decompress(out, dst[:n]); err != nil || m != len(src) || !bytes.Equal(out, src) {
 					done <- errors.New("round trip failed under concurrency")
 					return
 				}

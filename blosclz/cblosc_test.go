@@ -1,6 +1,6 @@
 //go:build cblosc && cgo
 
-package blosclz
+package blosclz_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/goblosc/blosc/blosclz"
 	"github.com/goblosc/blosc/internal/cblosc"
 	"github.com/goblosc/blosc/internal/testdata"
 )
@@ -15,7 +16,7 @@ import (
 var crossPatterns = []string{"arange_i64", "linspace_f64", "f32_noise", "text", "runs", "rand_s1", "rec12", "zeros", "arange_i16"}
 
 // C's streams, found in chunks c-blosc 1.21 made with BloscLZ, no shuffle
-// and typesize 1, decode with Decompress, and Compress re-creates them
+// and typesize 1, decode with blosclz.Decompress, and blosclz.Compress re-creates them
 // byte for byte.
 func TestCrossCStreams(t *testing.T) {
 	t.Logf("c-blosc %s", cblosc.Version())
@@ -23,7 +24,7 @@ func TestCrossCStreams(t *testing.T) {
 	for _, name := range crossPatterns {
 		for _, size := range []int{200, 5000, 1 << 16, 1 << 20} {
 			src := shuffled(t, name, size)
-			for level := 1; level <= MaxLevel; level++ {
+			for level := 1; level <= blosclz.MaxLevel; level++ {
 				for _, blocksize := range []int{0, size} {
 					ch := cChunk(t, src, level, blocksize)
 					c, err := parseChunk(ch, false)
@@ -38,7 +39,7 @@ func TestCrossCStreams(t *testing.T) {
 						in := src[s.block*c.blocksize+s.dstStart:][:s.neblock]
 						maxout := min(s.neblock, size+16-s.offset)
 						dst := make([]byte, s.neblock)
-						n := CompressBlock(dst[:maxout], in, level, s.split)
+						n := blosclz.CompressBlock(dst[:maxout], in, level, s.split)
 						raw := int(s.csize) == s.neblock
 						if raw != (n == 0 || n == s.neblock) || (!raw && !bytes.Equal(dst[:n], s.payload)) {
 							t.Errorf("%s/%d/l%d block %d: C wrote %d bytes, we %d; first difference at %d",
@@ -67,16 +68,16 @@ func oneStreamChunk(stream []byte, nbytes int) []byte {
 	return ch
 }
 
-// C decodes what Compress writes, at every level, split or not.
+// C decodes what blosclz.Compress writes, at every level, split or not.
 func TestCrossCDecodesOurs(t *testing.T) {
 	checked := 0
 	for _, name := range append(crossPatterns, "f32_noise", "rec12") {
 		for _, size := range []int{100, 4096, 77777, 1 << 20} {
 			src := shuffled(t, name, size)
-			for level := 1; level <= MaxLevel; level++ {
+			for level := 1; level <= blosclz.MaxLevel; level++ {
 				for _, split := range []bool{true, false} {
 					dst := make([]byte, size)
-					n := CompressBlock(dst, src, level, split)
+					n := blosclz.CompressBlock(dst, src, level, split)
 					if n == 0 || n == size {
 						continue
 					}
@@ -97,11 +98,11 @@ func TestCrossCDecodesOurs(t *testing.T) {
 
 // Ratios of whole chunks, ours against c-blosc's, on shuffled patterns:
 // our chunk is laid out like C's (same blocks, one stream each since the
-// typesize is 1) with the streams Compress writes.
+// typesize is 1) with the streams blosclz.Compress writes.
 func TestCrossCRatio(t *testing.T) {
 	for _, name := range testdata.Names {
 		src := shuffled(t, name, 1<<20)
-		for level := 1; level <= MaxLevel; level++ {
+		for level := 1; level <= blosclz.MaxLevel; level++ {
 			ch := cChunk(t, src, level, len(src))
 			c, err := parseChunk(ch, false)
 			if err != nil || c.blocksize <= 0 {
@@ -111,7 +112,7 @@ func TestCrossCRatio(t *testing.T) {
 			dst := make([]byte, c.blocksize)
 			for start := 0; start < len(src); start += c.blocksize {
 				blk := src[start:min(len(src), start+c.blocksize)]
-				m := CompressBlock(dst[:len(blk)], blk, level, c.flags&0x10 == 0)
+				m := blosclz.CompressBlock(dst[:len(blk)], blk, level, c.flags&0x10 == 0)
 				if m == 0 {
 					m = len(blk)
 				}
@@ -136,7 +137,7 @@ func TestCrossCDamagedStreams(t *testing.T) {
 	for _, name := range []string{"text", "linspace_f64", "f32_noise", "runs", "rec12", "arange_i16"} {
 		src := shuffled(t, name, 3000)
 		comp := make([]byte, len(src))
-		n := Compress(comp, src, 5)
+		n := blosclz.Compress(comp, src, 5)
 		if n == 0 {
 			continue
 		}
@@ -159,7 +160,7 @@ func TestCrossCDamagedStreams(t *testing.T) {
 			want := make([]byte, size)
 			_, cerr := cblosc.Decompress(want, oneStreamChunk(s, size), 1)
 			got := make([]byte, size)
-			m, err := Decompress(got, s)
+			m, err := blosclz.Decompress(got, s)
 			ok := err == nil && m == size
 			if ok != (cerr == nil) || (ok && !bytes.Equal(got, want)) {
 				t.Fatalf("%s case %d: ours %d, %v; C %v", name, i, m, err, cerr)
@@ -176,7 +177,7 @@ func TestCrossCDamagedStreams(t *testing.T) {
 	}
 }
 
-// FuzzCrossCDecompress: on any stream, C and Decompress agree on whether it
+// FuzzCrossCDecompress: on any stream, C and blosclz.Decompress agree on whether it
 // decodes to exactly size bytes, and on those bytes.
 func FuzzCrossCDecompress(f *testing.F) {
 	seedStreams(f)
@@ -187,7 +188,7 @@ func FuzzCrossCDecompress(f *testing.F) {
 		want := make([]byte, size)
 		_, cerr := cblosc.Decompress(want, oneStreamChunk(s, int(size)), 1)
 		got := make([]byte, size)
-		m, err := Decompress(got, s)
+		m, err := blosclz.Decompress(got, s)
 		ok := err == nil && m == int(size)
 		if ok != (cerr == nil) || (ok && !bytes.Equal(got, want)) {
 			t.Fatalf("ours %d, %v; C %v", m, err, cerr)

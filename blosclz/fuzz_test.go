@@ -1,16 +1,18 @@
-package blosclz
+package blosclz_test
 
 import (
 	"bytes"
 	"errors"
 	"testing"
+
+	"github.com/goblosc/blosc/blosclz"
 )
 
 func seedStreams(f *testing.F) {
 	for _, name := range []string{"arange_i64", "linspace_f64", "f32_noise", "text", "runs", "rec12", "zeros"} {
 		src := shuffled(f, name, 2048)
 		dst := make([]byte, len(src))
-		if n := Compress(dst, src, 5); n > 0 {
+		if n := blosclz.Compress(dst, src, 5); n > 0 {
 			f.Add(dst[:n], uint16(len(src)))
 		}
 	}
@@ -25,11 +27,11 @@ func FuzzDecompress(f *testing.F) {
 		for i := range dst {
 			dst[i] = 0xEE
 		}
-		n, err := Decompress(dst[:size], src)
+		n, err := blosclz.Decompress(dst[:size], src)
 		if n < 0 || n > int(size) {
 			t.Fatalf("returned %d for a %d-byte dst", n, size)
 		}
-		if err != nil && !errors.Is(err, ErrCorrupt) {
+		if err != nil && !errors.Is(err, blosclz.ErrCorrupt) {
 			t.Fatalf("error %v does not wrap ErrCorrupt", err)
 		}
 		for i := int(size); i < len(dst); i++ {
@@ -48,15 +50,15 @@ func FuzzRoundTrip(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte, unsplit bool) {
 		dst := make([]byte, len(src)+4)
 		out := make([]byte, len(src))
-		for level := 1; level <= MaxLevel; level++ {
-			n := CompressBlock(dst[:len(src)], src, level, !unsplit)
+		for level := 1; level <= blosclz.MaxLevel; level++ {
+			n := blosclz.CompressBlock(dst[:len(src)], src, level, !unsplit)
 			if n == 0 {
 				continue
 			}
 			if n > len(src) {
 				t.Fatalf("level %d: %d bytes for %d", level, n, len(src))
 			}
-			m, err := Decompress(out, dst[:n])
+			m, err := blosclz.Decompress(out, dst[:n])
 			if err != nil || m != len(src) || !bytes.Equal(out, src) {
 				t.Fatalf("level %d: got %d, %v", level, m, err)
 			}

@@ -1,4 +1,4 @@
-package blosclz
+package blosclz_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goblosc/blosc/blosclz"
 	"github.com/goblosc/blosc/internal/testdata"
 )
 
@@ -101,7 +102,7 @@ func TestEncodeMatchesGoldenBlosc1(t *testing.T) {
 				maxout = min(maxout, c.nbytes+16-s.offset)
 			}
 			dst := make([]byte, s.neblock+64)
-			n := CompressBlock(dst[:maxout], in, e.Clevel, s.split)
+			n := blosclz.CompressBlock(dst[:maxout], in, e.Clevel, s.split)
 			raw := int(s.csize) == s.neblock
 			switch {
 			case raw && (n == 0 || n == s.neblock):
@@ -130,7 +131,7 @@ func firstDiff(a, b []byte) int {
 	return min(len(a), len(b))
 }
 
-// The mutated chunks under corrupt/ reach Decompress with damaged streams:
+// The mutated chunks under corrupt/ reach blosclz.Decompress with damaged streams:
 // it must fail cleanly (or decode something) and never panic.
 func TestCorruptVectors(t *testing.T) {
 	dir := testdata.Dir(t)
@@ -158,12 +159,12 @@ func TestCorruptVectors(t *testing.T) {
 					continue
 				}
 				out := make([]byte, s.neblock)
-				n, err := Decompress(out, s.payload)
+				n, err := blosclz.Decompress(out, s.payload)
 				streams++
 				if err != nil || n != len(out) {
 					failed++
 				}
-				if err != nil && !errors.Is(err, ErrCorrupt) {
+				if err != nil && !errors.Is(err, blosclz.ErrCorrupt) {
 					t.Errorf("%s: error %v does not wrap ErrCorrupt", de.Name(), err)
 				}
 				if n < 0 || n > len(out) {
