@@ -68,6 +68,19 @@ func roundTrip(t *testing.T, src []byte, level int, split bool) int {
 	return n
 }
 
+func roundTripBlosc2(t *testing.T, src []byte, level int) {
+	t.Helper()
+	dst := make([]byte, len(src))
+	n := blosclz.CompressBlosc2(dst, src, level)
+	if n == 0 {
+		return
+	}
+	out := make([]byte, len(src))
+	if m, err := blosclz.Decompress(out, dst[:n]); err != nil || m != len(src) || !bytes.Equal(out, src) {
+		t.Fatalf("2.5.3 level %d: %d bytes: Decompress gave %d, %v", level, len(src), m, err)
+	}
+}
+
 func TestRoundTripPatterns(t *testing.T) {
 	for _, name := range testdata.Names {
 		for _, n := range []int{0, 1, 15, 16, 51, 52, 100, 1000, 4096, 65536, 300001} {
@@ -75,6 +88,7 @@ func TestRoundTripPatterns(t *testing.T) {
 			for level := 1; level <= blosclz.MaxLevel; level++ {
 				roundTrip(t, src, level, true)
 				roundTrip(t, src, level, false)
+				roundTripBlosc2(t, src, level)
 			}
 		}
 	}
@@ -248,6 +262,9 @@ func TestNoAllocations(t *testing.T) {
 	var n int
 	if a := testing.AllocsPerRun(20, func() { n = blosclz.Compress(dst, src, 5) }); a != 0 {
 		t.Errorf("blosclz.Compress: %v allocations", a)
+	}
+	if a := testing.AllocsPerRun(20, func() { blosclz.CompressBlosc2(out, src, 5) }); a != 0 {
+		t.Errorf("CompressBlosc2: %v allocations", a)
 	}
 	if n == 0 {
 		t.Fatal("did not compress")

@@ -75,16 +75,21 @@ func TestCrossCDecodesOurs(t *testing.T) {
 		for _, size := range []int{100, 4096, 77777, 1 << 20} {
 			src := shuffled(t, name, size)
 			for level := 1; level <= blosclz.MaxLevel; level++ {
-				for _, split := range []bool{true, false} {
+				for _, mode := range []string{"split", "unsplit", "2.5.3"} {
 					dst := make([]byte, size)
-					n := blosclz.CompressBlock(dst, src, level, split)
+					var n int
+					if mode == "2.5.3" {
+						n = blosclz.CompressBlosc2(dst, src, level)
+					} else {
+						n = blosclz.CompressBlock(dst, src, level, mode == "split")
+					}
 					if n == 0 || n == size {
 						continue
 					}
 					out := make([]byte, size)
 					m, err := cblosc.Decompress(out, oneStreamChunk(dst[:n], size), 1)
 					if err != nil || m != size || !bytes.Equal(out, src) {
-						t.Fatalf("%s/%d/l%d split %v: C decoded %d, %v", name, size, level, split, m, err)
+						t.Fatalf("%s/%d/l%d %s: C decoded %d, %v", name, size, level, mode, m, err)
 					}
 					checked++
 				}

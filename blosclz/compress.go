@@ -116,14 +116,17 @@ func runEnd(src []byte, ip, bound int) int {
 	return matchEnd(src, ip, bound, ip-1)
 }
 
-// estimateRatio is BloscLZ 2.5.1's entropy probe: it runs a cheap model of
-// the encoder over at most 4096 bytes of b and returns input bytes per
-// output byte. The result is one IEEE division of two exact integers, so it
-// is the same on every architecture (no fused multiply-add can change it).
-func estimateRatio(b []byte) float64 {
-	var htab [1 << probeHashLog]uint16
-	limit := min(len(b), 1<<probeHashLog)
+// estimateRatio is BloscLZ's entropy probe: it runs a cheap model of the
+// encoder over at most 1<<log bytes of b, with a hash table of 1<<log
+// entries (htab, all zero on entry), and returns input bytes per output
+// byte. The result is one IEEE division of two exact integers, so it is the
+// same on every architecture (no fused multiply-add can change it).
+func estimateRatio(b []byte, htab []uint32, log uint, minLen, ipShift int) float64 {
+	limit := min(len(b), 1<<log)
 	b = b[:limit]
+	htab = htab[:1<<log]
+	mask := uint32(len(htab) - 1)
+	shift := 32 - log
 	ipBound := limit - 1
 	ipLimit := limit - tailReserve
 	oc := 5 // the first control byte and four literals
@@ -132,14 +135,14 @@ func estimateRatio(b []byte) float64 {
 	for ip < ipLimit {
 		anchor := ip
 		seq := load32(b, ip)
-		h := hash(seq, 32-probeHashLog) & probeHashMask
+		h := hash(seq, shift) & mask
 		ref := int(htab[h])
 		distance := anchor - ref
-		htab[h] = uint16(anchor)
+		htab[h] = uint32(anchor)
 		if distance != 0 && distance < maxFarDistance && load32(b, ref) == seq {
 			distance--
-			ip = matchEnd(b, anchor+4, ipBound, ref+4) - probeIPShift
-			if n := ip - anchor; n >= probeMinLen {
+			ip = matchEnd(b, anchor+4, ipBound, ref+4) - ipShift
+			if n := ip - anchor; n >= minLen {
 				if lit == 0 {
 					oc--
 				}
@@ -152,7 +155,7 @@ func estimateRatio(b []byte) float64 {
 				} else {
 					oc += 4
 				}
-				htab[hash(load32(b, ip), 32-probeHashLog)&probeHashMask] = uint16(ip)
+				htab[hash(load32(b, ip), shift)&mask] = uint32(ip)
 				ip += 2
 				oc++
 				continue
@@ -169,27 +172,50 @@ func estimateRatio(b []byte) float64 {
 	return float64(ip) / float64(oc)
 }
 
-func compress(dst, src []byte, level int, split bool) int {
+// compress is BloscLZ 2.5.1 (c-blosc 1.21), or 2.5.3 (c-blosc2) when v2 is
+// set. They differ only in the entropy probe and the minimum match.
+func compress(dst, src []byte, level int, split, v2 bool) int {
 	if level < 1 || len(src) > maxInput {
 		return 0
 	}
 	level = min(level, MaxLevel)
 	length := len(src)
-	probeLen := length / 4
-	cratio := estimateRatio(src[length-probeLen:])
+	log := levelHashLog[level]
+	shift := 32 - log
+
+	var htab [1 << hashLog]uint32
+
+	var cratio float64
+	ipShift, minLen := 4, 4
+	if v2 {
+		// 2.5.3 probes more of the block at higher levels, with the
+		// encoder's own table and minimum match.
+		probeLen := length
+		switch {
+		case level < 2:
+			probeLen /= 8
+		case level < 4:
+			probeLen /= 4
+		case level < 7:
+			probeLen /= 2
+		}
+		cratio = estimateRatio(src[length-probeLen:], htab[:], log, minLen, ipShift)
+		clear(htab[:1<<log])
+	} else {
+		// 2.5.1 probes at most 4096 bytes of the last quarter, with its
+		// own small table and a minimum match of 3.
+		var ptab [1 << probeHashLog]uint32
+		cratio = estimateRatio(src[length-length/4:], ptab[:], probeHashLog, probeMinLen, probeIPShift)
+		if !split || cratio < 4 {
+			ipShift, minLen = 3, 3
+		}
+	}
 	if cratio < ratioThreshold[level] {
 		return 0
-	}
-	ipShift, minLen := 4, 4
-	if !split || cratio < 4 {
-		ipShift, minLen = 3, 3
 	}
 	if length < minInput || len(dst) < minOutput {
 		return 0
 	}
-	shift := 32 - levelHashLog[level]
-
-	var htab [1 << hashLog]uint32
 
 	ipBound := length - 1
 	ipLimit := length - tailReserve

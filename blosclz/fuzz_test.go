@@ -63,5 +63,15 @@ func FuzzRoundTrip(f *testing.F) {
 				t.Fatalf("level %d: got %d, %v", level, m, err)
 			}
 		}
+		for level := 1; level <= blosclz.MaxLevel; level++ {
+			n := blosclz.CompressBlosc2(dst[:len(src)], src, level)
+			if n == 0 {
+				continue
+			}
+			m, err := blosclz.Decompress(out, dst[:n])
+			if err != nil || m != len(src) || !bytes.Equal(out, src) {
+				t.Fatalf("2.5.3 level %d: got %d, %v", level, m, err)
+			}
+		}
 	})
 }

@@ -122,6 +122,57 @@ func TestEncodeMatchesGoldenBlosc1(t *testing.T) {
 	}
 }
 
+// c-blosc2's streams (BloscLZ 2.5.3) re-encode byte for byte with
+// CompressBlosc2.
+func TestEncodeMatchesGoldenBlosc2(t *testing.T) {
+	dir, es := blosclzVectors(t)
+	compared := 0
+	for _, e := range es {
+		if e.Kind != "blosc2-chunk" || e.Clevel < 1 {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := parseChunk(b, true)
+		if err != nil {
+			t.Fatalf("%s: %v", e.File, err)
+		}
+		mt := strings.Contains(e.File, "_mt")
+		for _, s := range c.streams {
+			if s.payload == nil {
+				continue // a run, which c-blosc2 finds before calling BloscLZ
+			}
+			in := make([]byte, s.neblock)
+			if err := decodeStream(s, in); err != nil {
+				t.Fatalf("%s: %v", e.File, err)
+			}
+			maxout := s.neblock
+			if !mt {
+				maxout = min(maxout, c.nbytes+32-s.offset)
+			}
+			dst := make([]byte, s.neblock+64)
+			n := blosclz.CompressBlosc2(dst[:maxout], in, e.Clevel)
+			raw := int(s.csize) == s.neblock
+			switch {
+			case raw && (n == 0 || n == s.neblock):
+			case raw:
+				t.Errorf("%s block %d stream at %d: C stored %d bytes raw, we compress to %d", e.File, s.block, s.offset, s.neblock, n)
+			case n == 0:
+				t.Errorf("%s block %d stream at %d: C compressed %d bytes to %d, we gave up", e.File, s.block, s.offset, s.neblock, s.csize)
+			case !bytes.Equal(dst[:n], s.payload):
+				t.Errorf("%s block %d stream at %d: %d bytes, C wrote %d; first difference at %d", e.File, s.block, s.offset, n, s.csize, firstDiff(dst[:n], s.payload))
+			}
+			compared++
+		}
+	}
+	t.Logf("%d streams re-encoded", compared)
+	if compared < 100 {
+		t.Errorf("only %d streams compared", compared)
+	}
+}
+
 func firstDiff(a, b []byte) int {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {
