@@ -363,9 +363,20 @@ func (e *engine) decompressBlosc2(dst, src []byte, threads int) ([]byte, error) 
 	}
 	if h.VarBlocks {
 		pos := 0
+		delta := h.hasDelta()
 		for j := 0; j < h.Nblocks; j++ {
 			bsize := le32(chunk[le32(chunk[blosc2HeaderLen+4*j:]):])
-			if err := decompressBlock2(&e.ws, h, chunk, j, out[pos:pos+bsize], nil); err != nil {
+			var ref []byte
+			if delta && j > 0 {
+				// c-blosc2 XORs block j with the start of the output,
+				// whatever the block sizes: follow it while that prefix is
+				// already decoded.
+				if bsize > pos {
+					return nil, fmt.Errorf("%w: delta over a variable-length block longer than the blocks before it", ErrUnsupported)
+				}
+				ref = out[:bsize]
+			}
+			if err := decompressBlock2(&e.ws, h, chunk, j, out[pos:pos+bsize], ref); err != nil {
 				return nil, err
 			}
 			pos += bsize
@@ -590,6 +601,16 @@ func (e *engine) getItemBlosc2(dst, src []byte, start, n int) ([]byte, error) {
 		return out, nil
 	case h.Memcpyed:
 		copy(out, chunk[blosc2HeaderLen+lo:blosc2HeaderLen+hi])
+		return out, nil
+	}
+	if h.VarBlocks && h.hasDelta() {
+		// Each block depends on the output before it: decode it all.
+		full, err := e.decompressBlosc2(e.ws.ref[:0], src, 1)
+		if err != nil {
+			return nil, err
+		}
+		e.ws.ref = full
+		copy(out, full[lo:hi])
 		return out, nil
 	}
 	var ref []byte
