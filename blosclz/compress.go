@@ -30,12 +30,35 @@ const (
 	probeIPShift   = 3                       //
 )
 
-// ratioThreshold is, per level, the smallest estimated ratio worth
-// compressing; below it C gives up and the block is stored raw.
-var ratioThreshold = [MaxLevel + 1]float64{0, 2, 1.5, 1.2, 1.2, 1.2, 1.2, 1.15, 1.1, 1.0}
+// ratioThreshold is, per level 1..9, the smallest estimated ratio worth
+// compressing; below it C gives up and the block is stored raw. (A switch,
+// not a table: the package keeps no mutable state.)
+func ratioThreshold(level int) float64 {
+	switch level {
+	case 1:
+		return 2
+	case 2:
+		return 1.5
+	case 3, 4, 5, 6:
+		return 1.2
+	case 7:
+		return 1.15
+	case 8:
+		return 1.1
+	}
+	return 1.0
+}
 
-// levelHashLog is the hash table size per level.
-var levelHashLog = [MaxLevel + 1]uint{0, hashLog - 2, hashLog - 1, hashLog, hashLog, hashLog, hashLog, hashLog, hashLog, hashLog}
+// levelHashLog is the hash table size per level 1..9.
+func levelHashLog(level int) uint {
+	switch level {
+	case 1:
+		return hashLog - 2
+	case 2:
+		return hashLog - 1
+	}
+	return hashLog
+}
 
 func hash(seq uint32, shift uint) uint32 {
 	return (seq * hashMul) >> (shift & 31)
@@ -180,7 +203,7 @@ func compress(dst, src []byte, level int, split, v2 bool) int {
 	}
 	level = min(level, MaxLevel)
 	length := len(src)
-	log := levelHashLog[level]
+	log := levelHashLog(level)
 	shift := 32 - log
 
 	var htab [1 << hashLog]uint32
@@ -210,7 +233,7 @@ func compress(dst, src []byte, level int, split, v2 bool) int {
 			ipShift, minLen = 3, 3
 		}
 	}
-	if cratio < ratioThreshold[level] {
+	if cratio < ratioThreshold(level) {
 		return 0
 	}
 	if length < minInput || len(dst) < minOutput {
