@@ -251,8 +251,39 @@ func compress(dst, src []byte, level int, split, v2 bool) int {
 	litStart := 0
 	ip := 4
 	for {
-		anchor, distance, n := findMatch(src, &htab, ip, ipLimit, ipBound, shift, ipShift, minLen)
-		if n == 0 {
+		// The scan for a match, as C's main loop does it: every position
+		// is hashed, and one whose table entry agrees on 4 bytes, in
+		// reach, becomes a match if long enough.
+		anchor, distance, n := -1, 0, 0
+		for lim := min(ipLimit, len(src)-4); ip < lim; ip++ {
+			seq := load32(src, ip)
+			h := hash(seq, shift) & hashMask
+			ref := int(htab[h])
+			htab[h] = uint32(ip)
+			if d := ip - ref; uint(d-1) >= maxFarDistance-1 || load32(src, ref) != seq {
+				continue
+			}
+			var end int
+			if ref == ip-1 {
+				end = runEnd(src, ip+4, ipBound)
+			} else if ip+20 <= ipBound {
+				// Most matches are short: settle those without a call.
+				if x := load64(src, ip+4) ^ load64(src, ref+4); x != 0 {
+					end = ip + 4 + bits.TrailingZeros64(x)>>3 + 1
+				} else if x := load64(src, ip+12) ^ load64(src, ref+12); x != 0 {
+					end = ip + 12 + bits.TrailingZeros64(x)>>3 + 1
+				} else {
+					end = matchEnd(src, ip+20, ipBound, ref+20)
+				}
+			} else {
+				end = matchEnd(src, ip+4, ipBound, ref+4)
+			}
+			if l := end - ipShift - ip; l >= minLen && (l > 5 || ip-ref-1 < maxDistance) {
+				anchor, distance, n = ip, ip-ref-1, l // stored biased
+				break
+			}
+		}
+		if anchor < 0 {
 			break
 		}
 
@@ -299,46 +330,6 @@ func compress(dst, src []byte, level int, split, v2 bool) int {
 	}
 	dst[0] |= formatBit
 	return op
-}
-
-// findMatch runs C's main loop from ip up to the next match it encodes:
-// every position is hashed into htab, and a position whose table entry
-// matches its first 4 bytes, in reach, becomes a match if long enough
-// (minus C's ipShift). It returns the position, the biased distance and the
-// biased length, or n == 0 when ipLimit is reached. Kept apart from the
-// encoder loop so its few values stay in registers.
-func findMatch(src []byte, htab *[1 << hashLog]uint32, ip, ipLimit, ipBound int, shift uint, ipShift, minLen int) (anchor, distance, n int) {
-	ipLimit = min(ipLimit, len(src)-4)
-	for ; ip < ipLimit; ip++ {
-		seq := load32(src, ip)
-		h := hash(seq, shift) & hashMask
-		ref := int(htab[h])
-		htab[h] = uint32(ip)
-		if d := ip - ref; uint(d-1) >= maxFarDistance-1 || load32(src, ref) != seq {
-			continue
-		}
-		// Most matches are short: settle those without a call.
-		var end int
-		if ref == ip-1 {
-			end = runEnd(src, ip+4, ipBound)
-		} else if ip+20 <= ipBound {
-			if x := load64(src, ip+4) ^ load64(src, ref+4); x != 0 {
-				end = ip + 4 + bits.TrailingZeros64(x)>>3 + 1
-			} else if x := load64(src, ip+12) ^ load64(src, ref+12); x != 0 {
-				end = ip + 12 + bits.TrailingZeros64(x)>>3 + 1
-			} else {
-				end = matchEnd(src, ip+20, ipBound, ref+20)
-			}
-		} else {
-			end = matchEnd(src, ip+4, ipBound, ref+4)
-		}
-		distance := ip - ref - 1 // stored biased
-		n := end - ipShift - ip
-		if n >= minLen && (n > 5 || distance < maxDistance) {
-			return ip, distance, n
-		}
-	}
-	return ip, 0, 0
 }
 
 // putLiterals writes lits at dst[op:] as runs of up to 32 bytes, each after
