@@ -6,28 +6,30 @@ import (
 	"math/bits"
 )
 
+// The format's and the C encoder's constants.
 const (
-	maxCopy        = 32                      // longest literal run one control byte covers
-	maxDistance    = 8191                    // biased distances below this use the 2-byte form
-	maxFarDistance = 65535 + maxDistance - 1 // matches at this distance or farther are not taken
-	hashLog        = 14                      // largest hash table (levels 3..9)
-	probeHashLog   = 12                      // hash table of the entropy probe
-	hashMul        = 2654435761              // Knuth's multiplicative constant, as BloscLZ uses
-	maxInput       = math.MaxInt32           // C passes the length as an int
-	literalMarker  = maxCopy - 1             // control byte of a full literal run
-	formatBit      = 1 << 5                  // set in the first byte of every stream
-	minOutput      = 66                      // C refuses smaller output buffers
-	minInput       = 16                      // and smaller inputs
-	tailReserve    = 12                      // the main loop stops this far before the end
-	longLen        = 7                       // lengths from here on take extension bytes
-	farMarker      = 31                      // low control bits announcing a 16-bit distance
-	lenShift       = 5                       // length sits in the top 3 control bits
-	hashMask       = 1<<hashLog - 1          // keeps table indexes provably in range
-	probeHashMask  = 1<<probeHashLog - 1     //
-	farLowByte     = 255                     // distance byte announcing a far match
-	farControlBits = farMarker               //
-	probeMinLen    = 3                       // the probe always measures with C's short settings
-	probeIPShift   = 3                       //
+	maxCopy        = 32                      // a control byte covers up to 32 literals
+	literalMarker  = maxCopy - 1             // the control byte of a full literal run
+	formatBit      = 1 << 5                  // marks the first byte of every stream
+	lenShift       = 5                       // a match's length sits in the top 3 control bits
+	longLen        = 7                       // from this biased length on, extension bytes follow
+	maxDistance    = 8191                    // biased distances below this fit 13 bits
+	maxFarDistance = 65535 + maxDistance - 1 // C takes no match this far back
+	farMarker      = 31                      // low control bits of a 16-bit distance...
+	farLowByte     = 255                     // ...with this distance byte
+	hashLog        = 14                      // the largest table, levels 3 to 9
+	hashMask       = 1<<hashLog - 1          // makes table indexes provably in range
+	hashMul        = 2654435761              // BloscLZ's (and LZ4's) hash multiplier
+	maxInput       = math.MaxInt32           // C takes the length as an int
+	minInput       = 16                      // C gives up on shorter inputs...
+	minOutput      = 66                      // ...and on smaller output buffers
+	tailReserve    = 12                      // the match scan stops this far before the end
+
+	// 2.5.1's probe: a 4096-entry table, and the short-match settings
+	// whatever the encoder then uses.
+	probeHashLog = 12
+	probeMinLen  = 3
+	probeIPShift = 3
 )
 
 // ratioThreshold is, per level 1..9, the smallest estimated ratio worth
@@ -244,9 +246,10 @@ func compress(dst, src []byte, level int, split, v2 bool) int {
 	ipLimit := length - tailReserve
 
 	// C writes literals one by one, each checked against the end of dst;
-	// here the scan for a match is separate and the literals before it are
-	// written in one go, with the check C's last literal would make. The
-	// bytes and the cases that give up are the same.
+	// here the scan only hashes, and the literals before a match are
+	// written in one go once it is found, with the check C's last literal
+	// would make. The bytes and the cases that give up are the same, and
+	// the scan loop keeps its few values in registers.
 	op := 0
 	litStart := 0
 	ip := 4
@@ -361,7 +364,7 @@ func putMatch(dst []byte, op, n, distance int) int {
 	hi, low := byte(distance>>8), byte(distance)
 	if isFar {
 		distance -= maxDistance
-		hi, low = farControlBits, farLowByte
+		hi, low = farMarker, farLowByte
 	}
 	if n < longLen {
 		if op+2 > len(dst) {
