@@ -6,36 +6,61 @@ import (
 	"math/bits"
 )
 
+// The format's and the C encoder's constants.
 const (
-	maxCopy        = 32                      // longest literal run one control byte covers
-	maxDistance    = 8191                    // biased distances below this use the 2-byte form
-	maxFarDistance = 65535 + maxDistance - 1 // matches at this distance or farther are not taken
-	hashLog        = 14                      // largest hash table (levels 3..9)
-	probeHashLog   = 12                      // hash table of the entropy probe
-	hashMul        = 2654435761              // Knuth's multiplicative constant, as BloscLZ uses
-	maxInput       = math.MaxInt32           // C passes the length as an int
-	literalMarker  = maxCopy - 1             // control byte of a full literal run
-	formatBit      = 1 << 5                  // set in the first byte of every stream
-	minOutput      = 66                      // C refuses smaller output buffers
-	minInput       = 16                      // and smaller inputs
-	tailReserve    = 12                      // the main loop stops this far before the end
-	longLen        = 7                       // lengths from here on take extension bytes
-	farMarker      = 31                      // low control bits announcing a 16-bit distance
-	lenShift       = 5                       // length sits in the top 3 control bits
-	hashMask       = 1<<hashLog - 1          // keeps table indexes provably in range
-	probeHashMask  = 1<<probeHashLog - 1     //
-	farLowByte     = 255                     // distance byte announcing a far match
-	farControlBits = farMarker               //
-	probeMinLen    = 3                       // the probe always measures with C's short settings
-	probeIPShift   = 3                       //
+	maxCopy        = 32                      // a control byte covers up to 32 literals
+	literalMarker  = maxCopy - 1             // the control byte of a full literal run
+	formatBit      = 1 << 5                  // marks the first byte of every stream
+	lenShift       = 5                       // a match's length sits in the top 3 control bits
+	longLen        = 7                       // from this biased length on, extension bytes follow
+	maxDistance    = 8191                    // biased distances below this fit 13 bits
+	maxFarDistance = 65535 + maxDistance - 1 // C takes no match this far back
+	farMarker      = 31                      // low control bits of a 16-bit distance...
+	farLowByte     = 255                     // ...with this distance byte
+	hashLog        = 14                      // the largest table, levels 3 to 9
+	hashMask       = 1<<hashLog - 1          // makes table indexes provably in range
+	hashMul        = 2654435761              // BloscLZ's (and LZ4's) hash multiplier
+	maxInput       = math.MaxInt32           // C takes the length as an int
+	minInput       = 16                      // C gives up on shorter inputs...
+	minOutput      = 66                      // ...and on smaller output buffers
+	tailReserve    = 12                      // the match scan stops this far before the end
+
+	// 2.5.1's probe: a 4096-entry table, and the short-match settings
+	// whatever the encoder then uses.
+	probeHashLog = 12
+	probeMinLen  = 3
+	probeIPShift = 3
 )
 
-// ratioThreshold is, per level, the smallest estimated ratio worth
-// compressing; below it C gives up and the block is stored raw.
-var ratioThreshold = [MaxLevel + 1]float64{0, 2, 1.5, 1.2, 1.2, 1.2, 1.2, 1.15, 1.1, 1.0}
+// ratioThreshold is, per level 1..9, the smallest estimated ratio worth
+// compressing; below it C gives up and the block is stored raw. (A switch,
+// not a table: the package keeps no mutable state.)
+func ratioThreshold(level int) float64 {
+	switch level {
+	case 1:
+		return 2
+	case 2:
+		return 1.5
+	case 3, 4, 5, 6:
+		return 1.2
+	case 7:
+		return 1.15
+	case 8:
+		return 1.1
+	}
+	return 1.0
+}
 
-// levelHashLog is the hash table size per level.
-var levelHashLog = [MaxLevel + 1]uint{0, hashLog - 2, hashLog - 1, hashLog, hashLog, hashLog, hashLog, hashLog, hashLog, hashLog}
+// levelHashLog is the hash table size per level 1..9.
+func levelHashLog(level int) uint {
+	switch level {
+	case 1:
+		return hashLog - 2
+	case 2:
+		return hashLog - 1
+	}
+	return hashLog
+}
 
 func hash(seq uint32, shift uint) uint32 {
 	return (seq * hashMul) >> (shift & 31)
@@ -180,7 +205,7 @@ func compress(dst, src []byte, level int, split, v2 bool) int {
 	}
 	level = min(level, MaxLevel)
 	length := len(src)
-	log := levelHashLog[level]
+	log := levelHashLog(level)
 	shift := 32 - log
 
 	var htab [1 << hashLog]uint32
@@ -210,7 +235,7 @@ func compress(dst, src []byte, level int, split, v2 bool) int {
 			ipShift, minLen = 3, 3
 		}
 	}
-	if cratio < ratioThreshold[level] {
+	if cratio < ratioThreshold(level) {
 		return 0
 	}
 	if length < minInput || len(dst) < minOutput {
@@ -221,15 +246,47 @@ func compress(dst, src []byte, level int, split, v2 bool) int {
 	ipLimit := length - tailReserve
 
 	// C writes literals one by one, each checked against the end of dst;
-	// here the scan for a match is separate and the literals before it are
-	// written in one go, with the check C's last literal would make. The
-	// bytes and the cases that give up are the same.
+	// here the scan only hashes, and the literals before a match are
+	// written in one go once it is found, with the check C's last literal
+	// would make. The bytes and the cases that give up are the same, and
+	// the scan loop keeps its few values in registers.
 	op := 0
 	litStart := 0
 	ip := 4
 	for {
-		anchor, distance, n := findMatch(src, &htab, ip, ipLimit, ipBound, shift, ipShift, minLen)
-		if n == 0 {
+		// The scan for a match, as C's main loop does it: every position
+		// is hashed, and one whose table entry agrees on 4 bytes, in
+		// reach, becomes a match if long enough.
+		anchor, distance, n := -1, 0, 0
+		for lim := min(ipLimit, len(src)-4); ip < lim; ip++ {
+			seq := load32(src, ip)
+			h := hash(seq, shift) & hashMask
+			ref := int(htab[h])
+			htab[h] = uint32(ip)
+			if d := ip - ref; uint(d-1) >= maxFarDistance-1 || load32(src, ref) != seq {
+				continue
+			}
+			var end int
+			if ref == ip-1 {
+				end = runEnd(src, ip+4, ipBound)
+			} else if ip+20 <= ipBound {
+				// Most matches are short: settle those without a call.
+				if x := load64(src, ip+4) ^ load64(src, ref+4); x != 0 {
+					end = ip + 4 + bits.TrailingZeros64(x)>>3 + 1
+				} else if x := load64(src, ip+12) ^ load64(src, ref+12); x != 0 {
+					end = ip + 12 + bits.TrailingZeros64(x)>>3 + 1
+				} else {
+					end = matchEnd(src, ip+20, ipBound, ref+20)
+				}
+			} else {
+				end = matchEnd(src, ip+4, ipBound, ref+4)
+			}
+			if l := end - ipShift - ip; l >= minLen && (l > 5 || ip-ref-1 < maxDistance) {
+				anchor, distance, n = ip, ip-ref-1, l // stored biased
+				break
+			}
+		}
+		if anchor < 0 {
 			break
 		}
 
@@ -278,46 +335,6 @@ func compress(dst, src []byte, level int, split, v2 bool) int {
 	return op
 }
 
-// findMatch runs C's main loop from ip up to the next match it encodes:
-// every position is hashed into htab, and a position whose table entry
-// matches its first 4 bytes, in reach, becomes a match if long enough
-// (minus C's ipShift). It returns the position, the biased distance and the
-// biased length, or n == 0 when ipLimit is reached. Kept apart from the
-// encoder loop so its few values stay in registers.
-func findMatch(src []byte, htab *[1 << hashLog]uint32, ip, ipLimit, ipBound int, shift uint, ipShift, minLen int) (anchor, distance, n int) {
-	ipLimit = min(ipLimit, len(src)-4)
-	for ; ip < ipLimit; ip++ {
-		seq := load32(src, ip)
-		h := hash(seq, shift) & hashMask
-		ref := int(htab[h])
-		htab[h] = uint32(ip)
-		if d := ip - ref; uint(d-1) >= maxFarDistance-1 || load32(src, ref) != seq {
-			continue
-		}
-		// Most matches are short: settle those without a call.
-		var end int
-		if ref == ip-1 {
-			end = runEnd(src, ip+4, ipBound)
-		} else if ip+20 <= ipBound {
-			if x := load64(src, ip+4) ^ load64(src, ref+4); x != 0 {
-				end = ip + 4 + bits.TrailingZeros64(x)>>3 + 1
-			} else if x := load64(src, ip+12) ^ load64(src, ref+12); x != 0 {
-				end = ip + 12 + bits.TrailingZeros64(x)>>3 + 1
-			} else {
-				end = matchEnd(src, ip+20, ipBound, ref+20)
-			}
-		} else {
-			end = matchEnd(src, ip+4, ipBound, ref+4)
-		}
-		distance := ip - ref - 1 // stored biased
-		n := end - ipShift - ip
-		if n >= minLen && (n > 5 || distance < maxDistance) {
-			return ip, distance, n
-		}
-	}
-	return ip, 0, 0
-}
-
 // putLiterals writes lits at dst[op:] as runs of up to 32 bytes, each after
 // its count byte, and returns the new op, or -1 where C would give up: it
 // checks every literal for two free bytes, the last one being the tightest.
@@ -347,7 +364,7 @@ func putMatch(dst []byte, op, n, distance int) int {
 	hi, low := byte(distance>>8), byte(distance)
 	if isFar {
 		distance -= maxDistance
-		hi, low = farControlBits, farLowByte
+		hi, low = farMarker, farLowByte
 	}
 	if n < longLen {
 		if op+2 > len(dst) {
