@@ -61,6 +61,11 @@ func openChunk2(src []byte) (chunk2, error) {
 	if h.vlBlocks() {
 		return c, c.scanVL(start)
 	}
+	// The blocks' streams tile the rest of the chunk exactly (in any order:
+	// a multi-threaded compressor writes blocks as they finish), so a size
+	// that disagrees with the bytes is caught even when each stream alone
+	// looks plausible.
+	used := start
 	for i := 0; i < c.nblocks; i++ {
 		bs := c.bstart(i)
 		if bs < start || bs >= len(c.src) {
@@ -78,6 +83,10 @@ func openChunk2(src []byte) (chunk2, error) {
 			}
 			p += n
 		}
+		used += p - bs
+	}
+	if used != len(c.src) {
+		return c, fmt.Errorf("%w: streams cover %d bytes of a %d-byte chunk", ErrCorrupt, used, len(c.src))
 	}
 	return c, nil
 }
@@ -93,7 +102,7 @@ func (c *chunk2) scanVL(start int) error {
 		if i+1 < c.nblocks {
 			end = c.bstart(i + 1)
 		}
-		if bs < start || bs <= prev || end <= bs+4 || end > len(c.src) {
+		if (i == 0 && bs != start) || bs <= prev || end <= bs+4 || end > len(c.src) {
 			return fmt.Errorf("%w: VL block %d spans [%d, %d)", ErrCorrupt, i, bs, end)
 		}
 		n := int(int32(binary.LittleEndian.Uint32(c.src[bs:])))

@@ -202,7 +202,13 @@ func parseHeader2(src []byte) (header2, error) {
 			return h, fmt.Errorf("%w: repeated-value chunk of %d value bytes for nbytes %d", ErrCorrupt, ts, h.nbytes)
 		}
 	case specialZero:
+		if h.cbytes != header2Len {
+			return h, fmt.Errorf("%w: zero-special chunk of %d bytes", ErrCorrupt, h.cbytes)
+		}
 	default:
+		if h.cbytes != header2Len {
+			return h, fmt.Errorf("%w: special chunk of %d bytes", ErrCorrupt, h.cbytes)
+		}
 		if h.nbytes%int(h.typesize) != 0 {
 			return h, fmt.Errorf("%w: nbytes %d not a multiple of typesize %d", ErrCorrupt, h.nbytes, h.typesize)
 		}
