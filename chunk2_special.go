@@ -86,6 +86,11 @@ func UninitChunk(dst []byte, nbytes, typesize int) ([]byte, error) {
 // RepeatChunk writes a Blosc2 chunk of nbytes holding value over and over;
 // len(value) is the typesize.
 func RepeatChunk(dst []byte, nbytes int, value []byte) ([]byte, error) {
+	if nbytes == 0 && len(value) > 0 {
+		// c-blosc2 refuses to read a repeated value longer than the chunk;
+		// an empty chunk of zeros reads back the same.
+		return ZerosChunk(dst, 0, len(value))
+	}
 	h, err := specialHeader(nbytes, len(value), specialValue)
 	if err != nil {
 		return dst[:0], err
