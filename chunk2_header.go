@@ -19,11 +19,7 @@ const (
 
 	// flagsExtended: byte shuffle and bit shuffle set together, which no
 	// Blosc1 chunk can carry, mark the extended header.
-	flagsExtended  = 0x05
-	flagMemcpyed   = 0x02
-	flagDelta      = 0x08
-	flagDontSplit  = 0x10
-	flagsCodecMask = 0xe0
+	flagsExtended = 0x05
 
 	// Byte 30 (flags2).
 	flags2VLBlocks = 0x01

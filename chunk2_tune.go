@@ -32,10 +32,6 @@ func splitBlock2(mode SplitMode, c Codec, level int, filters [MaxFilters]Filter,
 	return fast && hasShuffle2(filters) && typesize <= stuneMaxStreams && blocksize/typesize >= minBufferSize2
 }
 
-// isHCR: the codecs c-blosc2 gives larger blocks because they do poorly on
-// small ones.
-func isHCR(c Codec) bool { return c == LZ4HC || c == Zlib || c == Zstd }
-
 // blocksize2 is blosc_stune_next_blocksize: the block size for nbytes of
 // input, or the forced one (rounded down to whole elements, which the C
 // library does internally but does not record in the header).
