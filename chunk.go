@@ -106,6 +106,9 @@ type params struct {
 	split     SplitMode
 	threads   int
 	format    Format
+	// Blosc2 only: the whole pipeline.
+	filters    [MaxFilters]Filter
+	filterMeta [MaxFilters]uint8
 }
 
 func (o *Options) params() (params, error) {
@@ -120,6 +123,9 @@ func (o *Options) params() (params, error) {
 	}
 	if p.typesize == 0 {
 		p.typesize = 1
+	}
+	if o.Format == FormatBlosc2 {
+		return o.params2(p)
 	}
 	if o.Format != FormatBlosc1 {
 		return p, fmt.Errorf("%w: writing format %s is not implemented", ErrUnsupported, o.Format)

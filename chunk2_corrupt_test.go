@@ -40,11 +40,9 @@ func TestDecompress2Corrupt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var st decodeState
-			cd := &testCodec{}
 			var ms0, ms1 runtime.MemStats
 			runtime.ReadMemStats(&ms0)
-			got, err := decompress2(nil, src, &st, cd)
+			got, err := Decompress(nil, src)
 			runtime.ReadMemStats(&ms1)
 			if alloc := ms1.TotalAlloc - ms0.TotalAlloc; alloc > uint64(3*base.Nbytes)+1<<20 {
 				t.Errorf("allocated %d bytes for a chunk whose base holds %d", alloc, base.Nbytes)
@@ -62,7 +60,7 @@ func TestDecompress2Corrupt(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, err := decompress2(nil, ref, &st, cd)
+				want, err := Decompress(nil, ref)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -26,7 +26,7 @@ type chunk2 struct {
 func openChunk2(src []byte) (chunk2, error) {
 	h, err := parseHeader2(src)
 	if err != nil {
-		return chunk2{}, err
+		return chunk2{h: h}, err
 	}
 	c := chunk2{h: h, src: src[:h.cbytes]}
 	c.pipe = pipeline2{filters: h.filters, meta: h.filterMeta, typesize: int(h.typesize)}
@@ -147,9 +147,13 @@ func (c *chunk2) streams(i int) (nstreams, neblock int, err error) {
 	return nstreams, bsize / nstreams, nil
 }
 
-// decodeState holds one worker's scratch buffers.
+// decodeState holds one worker's Blosc2 scratch buffers and dictionary
+// decoder.
 type decodeState struct {
 	a, b []byte
+	blk  []byte // a whole block, for GetItem
+	ref  []byte // decoded block 0, for GetItem over delta-coded blocks
+	dict dictCodec
 }
 
 func (s *decodeState) scratch(n int) (a, b []byte) {

@@ -1,6 +1,7 @@
 package blosc
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -161,31 +162,54 @@ func goldenOut(t *testing.T, dir string, e testdata.Entry) []byte {
 
 func TestDecompress2Golden(t *testing.T) {
 	dir, es := blosc2Entries(t)
-	var skipped []string
+	d1 := &Decompressor{Threads: 1}
+	d2 := &Decompressor{Threads: 2}
 	for _, e := range es {
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
 			src, err := os.ReadFile(filepath.Join(dir, e.File))
 			if err != nil {
 				t.Fatal(err)
 			}
-			var st decodeState
-			cd := &testCodec{}
-			got, err := decompress2(nil, src, &st, cd)
-			if errors.Is(err, errNoBloscLZ) {
-				skipped = append(skipped, e.File)
-				t.Skip("SKIPPED: blosclz streams need the package codecs")
+			// The package's own entry points, serial and parallel.
+			for _, dec := range []func([]byte, []byte) ([]byte, error){Decompress, d1.Decompress, d2.Decompress} {
+				got, err := dec(nil, src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum := sha256.Sum256(got)
+				if hex.EncodeToString(sum[:]) != e.OutSHA256 {
+					want := goldenOut(t, dir, e)
+					t.Fatalf("sha256 mismatch; first difference at %d of %d/%d", firstDiff(got, want), len(got), len(want))
+				}
 			}
+			got, _ := Decompress(nil, src)
+			// The block loop against an independent stream decoder.
+			var st decodeState
+			alt, err := decompress2(nil, src, &st, &testCodec{})
+			if err == nil && !bytes.Equal(alt, got) {
+				t.Fatalf("test-codec decode differs at %d", firstDiff(alt, got))
+			} else if err != nil && !errors.Is(err, errNoBloscLZ) {
+				t.Fatal(err)
+			}
+			// GetItem over ranges that start and end inside blocks.
+			h, err := ReadHeader(src)
 			if err != nil {
 				t.Fatal(err)
 			}
-			sum := sha256.Sum256(got)
-			if hex.EncodeToString(sum[:]) != e.OutSHA256 {
-				want := goldenOut(t, dir, e)
-				t.Fatalf("sha256 mismatch; first difference at %d of %d/%d", firstDiff(got, want), len(got), len(want))
+			ts := h.Typesize
+			nitems := h.Nbytes / ts
+			for _, r := range [][2]int{{0, nitems}, {0, min(nitems, 1)}, {nitems / 3, nitems / 2}, {nitems - min(nitems, 5), min(nitems, 5)}, {nitems / 2, 0}} {
+				items, err := GetItem(nil, src, r[0], r[1])
+				if err != nil {
+					t.Fatalf("GetItem(%d, %d): %v", r[0], r[1], err)
+				}
+				if want := got[r[0]*ts : (r[0]+r[1])*ts]; !bytes.Equal(items, want) {
+					t.Fatalf("GetItem(%d, %d) differs at %d", r[0], r[1], firstDiff(items, want))
+				}
+			}
+			if _, err := GetItem(nil, src, nitems, 1); !errors.Is(err, ErrRange) {
+				t.Fatalf("GetItem past the end: %v", err)
 			}
 		})
-	}
-	if len(skipped) > 0 {
-		t.Logf("%d BloscLZ vectors not decoded by the test codec", len(skipped))
 	}
 }

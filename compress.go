@@ -38,6 +38,9 @@ func Compress(dst, src []byte, opts Options) ([]byte, error) {
 }
 
 func (e *engine) compress(dst, src []byte, p *params) ([]byte, error) {
+	if p.format == FormatBlosc2 {
+		return e.compress2(dst, src, p)
+	}
 	nbytes := len(src)
 	if nbytes > MaxBufferSize {
 		return nil, fmt.Errorf("%w: %d bytes", ErrTooLarge, nbytes)

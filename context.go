@@ -13,6 +13,7 @@ type workerState struct {
 	codec codec.State
 	tmp   []byte // a filtered (shuffled) block
 	blk   []byte // a whole decoded block, for GetItem
+	b2    decodeState
 }
 
 func grow(b []byte, n int) []byte {
@@ -36,6 +37,8 @@ type engine struct {
 	scratch []byte // parallel: block j's streams at j*stride
 	stride  int
 	res     []blockResult
+
+	b2 blosc2Call
 
 	// Decompression of one chunk.
 	h     Header
