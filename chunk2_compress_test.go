@@ -199,3 +199,31 @@ func TestCompress2Special(t *testing.T) {
 		t.Fatalf("trunc_prec+delta differs at %d", firstDiff(got, want))
 	}
 }
+
+// With a reused destination and a Compressor/Decompressor, Blosc2 chunks
+// are written and read without allocating.
+func TestBlosc2ZeroAlloc(t *testing.T) {
+	src, _ := testdata.Pattern("linspace_f64", 1<<20)
+	for _, fs := range [][MaxFilters]Filter{{5: ByteShuffle}, {Delta, ByteShuffle}, {BitShuffle}} {
+		for _, c := range []Codec{LZ4, Zstd, BloscLZ} {
+			for _, th := range []int{1, 2} {
+				o := Options{Format: FormatBlosc2, Codec: c, Level: 5, Typesize: 8, Filters: fs, Threads: th}
+				comp, err := NewCompressor(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				d := &Decompressor{Threads: th}
+				chunk := make([]byte, 0, CompressBound(len(src)))
+				out := make([]byte, 0, len(src))
+				chunk, _ = comp.Compress(chunk, src)
+				out, _ = d.Decompress(out, chunk)
+				ca := testing.AllocsPerRun(5, func() { chunk, _ = comp.Compress(chunk[:0], src) })
+				da := testing.AllocsPerRun(5, func() { out, _ = d.Decompress(out[:0], chunk) })
+				ga := testing.AllocsPerRun(5, func() { out, _ = d.GetItem(out[:0], chunk, 1000, 50000) })
+				if ca != 0 || da != 0 || ga != 0 {
+					t.Errorf("%v %v threads=%d: allocs compress %.1f decompress %.1f getitem %.1f", fs, c, th, ca, da, ga)
+				}
+			}
+		}
+	}
+}
