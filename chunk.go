@@ -109,6 +109,7 @@ type params struct {
 	// Blosc2 only: the whole pipeline.
 	filters    [MaxFilters]Filter
 	filterMeta [MaxFilters]uint8
+	dict       bool
 }
 
 func (o *Options) params() (params, error) {
@@ -126,6 +127,9 @@ func (o *Options) params() (params, error) {
 	}
 	if o.Format == FormatBlosc2 {
 		return o.params2(p)
+	}
+	if o.Dict {
+		return p, fmt.Errorf("%w: dictionaries need a Blosc2 chunk", ErrInvalidOptions)
 	}
 	if o.Format != FormatBlosc1 {
 		return p, fmt.Errorf("%w: writing format %s is not implemented", ErrUnsupported, o.Format)

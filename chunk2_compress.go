@@ -30,6 +30,16 @@ func (o *Options) params2(p params) (params, error) {
 	if o.Threads < 0 {
 		return p, fmt.Errorf("%w: threads %d", ErrInvalidOptions, o.Threads)
 	}
+	if o.Dict {
+		switch o.Codec {
+		case Zstd:
+		case LZ4, LZ4HC:
+			return p, fmt.Errorf("%w: writing LZ4 dictionary chunks (reading them works)", ErrUnsupported)
+		default:
+			return p, fmt.Errorf("%w: codec %s takes no dictionary", ErrInvalidOptions, o.Codec)
+		}
+		p.dict = true
+	}
 	if p.split == SplitDefault {
 		p.split = SplitForwardCompat
 	}
@@ -55,6 +65,7 @@ func (p *params) pipeline2() pipeline2 {
 type layout2 struct {
 	nbytes, blocksize, nblocks, leftover int
 	split, memcpyed                      bool
+	dict                                 bool // a dictionary was stored
 	hdr                                  header2
 }
 
@@ -138,6 +149,8 @@ func (e *engine) compress2(dst, src []byte, p *params) ([]byte, error) {
 		case ntbytes == 0:
 			l.hdr.flags |= flagMemcpyed
 			l.memcpyed = true
+		case l.dict:
+			l.hdr.b2flags |= b2FlagDict
 		case zeros:
 			l.hdr.b2flags |= specialZero << b2SpecialShift
 			ntbytes = header2Len
@@ -183,8 +196,28 @@ func (e *engine) compressBlocks2(out, src []byte, p *params, l *layout2) (int, b
 			ref = b.ref0
 		}
 	}
+	var zenc *zstdDictEncoder
+	if p.dict {
+		d, err := trainDict2(src, p, l, &pipe, ref, &e.ws)
+		if err != nil {
+			return 0, false, err
+		}
+		if d != nil {
+			if ntbytes+4+len(d) > len(out) {
+				return 0, false, nil
+			}
+			if zenc, err = newZstdDictEncoder(d); err != nil {
+				return 0, false, err
+			}
+			defer zenc.close()
+			binary.LittleEndian.PutUint32(out[ntbytes:], uint32(len(d)))
+			copy(out[ntbytes+4:], d)
+			ntbytes += 4 + len(d)
+			l.dict = true
+		}
+	}
 	threads := resolveThreads(p.threads)
-	parallel := threads > 1 && l.nblocks > 1 && l.nbytes >= parallelMinBytes
+	parallel := threads > 1 && l.nblocks > 1 && l.nbytes >= parallelMinBytes && zenc == nil
 	if parallel {
 		b.p, b.l, b.src, b.ref = p, *l, src, ref
 		b.stride = worstCase2(l, l.blocksize, 0)
@@ -217,7 +250,7 @@ func (e *engine) compressBlocks2(out, src []byte, p *params, l *layout2) (int, b
 				r = ref
 			}
 			var err error
-			n, err = compressBlock2(&e.ws, p, l, &pipe, src[j*l.blocksize:j*l.blocksize+bsize], r, j, out[ntbytes:])
+			n, err = compressBlock2(&e.ws, p, l, &pipe, src[j*l.blocksize:j*l.blocksize+bsize], r, j, out[ntbytes:], zenc)
 			if err != nil {
 				return 0, false, err
 			}
@@ -225,7 +258,7 @@ func (e *engine) compressBlocks2(out, src []byte, p *params, l *layout2) (int, b
 		if n == 0 {
 			return 0, false, nil
 		}
-		if n != 4*l.nstreams(j) {
+		if n != 4*l.nstreams(j) || l.dict {
 			zeros = false
 		}
 		ntbytes += n
@@ -251,7 +284,7 @@ func (t compress2Task) doBlock(ws *workerState, j int) {
 		ref = b.ref
 	}
 	slot := b.scratch[j*b.stride : (j+1)*b.stride]
-	n, err := compressBlock2(ws, b.p, l, &pipe, b.src[j*l.blocksize:j*l.blocksize+bsize], ref, j, slot)
+	n, err := compressBlock2(ws, b.p, l, &pipe, b.src[j*l.blocksize:j*l.blocksize+bsize], ref, j, slot, nil)
 	b.res[j] = blockResult{n: n, err: err}
 }
 
@@ -259,7 +292,7 @@ func (t compress2Task) doBlock(ws *workerState, j int) {
 // write each stream as a run (every byte the same), the codec's output, or
 // the bytes themselves when the codec does not shrink them. len(out) is the
 // room left; 0 is returned when the block does not fit.
-func compressBlock2(ws *workerState, p *params, l *layout2, pipe *pipeline2, in, ref []byte, j int, out []byte) (int, error) {
+func compressBlock2(ws *workerState, p *params, l *layout2, pipe *pipeline2, in, ref []byte, j int, out []byte, zenc *zstdDictEncoder) (int, error) {
 	a, b := ws.b2.scratch(len(in))
 	if ref != nil {
 		ref = ref[:len(in)]
@@ -290,7 +323,13 @@ func compressBlock2(ws *workerState, p *params, l *layout2, pipe *pipeline2, in,
 		if maxout <= 0 {
 			return 0, nil
 		}
-		cbytes, err := ws.codec.Compress(id, p.clevel, out[pos:pos+maxout], stream, l.split)
+		var cbytes int
+		var err error
+		if zenc != nil {
+			cbytes = zenc.compress(out[pos:pos+maxout], stream)
+		} else {
+			cbytes, err = ws.codec.Compress(id, p.clevel, out[pos:pos+maxout], stream, l.split)
+		}
 		if err != nil {
 			return 0, fmt.Errorf("blosc: %s: %w", p.codec, err)
 		}

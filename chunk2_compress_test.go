@@ -2,6 +2,7 @@ package blosc
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -225,5 +226,78 @@ func TestBlosc2ZeroAlloc(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCompress2Dict: zstd dictionary chunks have C's layout (flag, dict
+// size and dictionary after the offsets), decode, and come out near the
+// size C's did for the same input.
+func TestCompress2Dict(t *testing.T) {
+	dir, es := blosc2Entries(t)
+	n := 0
+	for _, e := range es {
+		if !strings.Contains(e.Notes, "use_dict=1") || e.Codec != "zstd" {
+			continue
+		}
+		n++
+		t.Run(filepath.Base(e.File), func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join(dir, e.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, err := testdata.Pattern(e.Pattern, int(e.Nbytes))
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := optionsFor(t, e, want)
+			o.Dict = true
+			var prev []byte
+			for _, th := range []int{1, 2} {
+				o.Threads = th
+				got, err := Compress(nil, raw, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c, err := openChunk2(got)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !c.h.useDict() || len(c.dict) == 0 || len(c.dict) > maxDictSize2 {
+					t.Fatalf("no dictionary: flag %v, %d bytes", c.h.useDict(), len(c.dict))
+				}
+				gh, wh := decodeHeader2(got), decodeHeader2(want)
+				gh.cbytes, wh.cbytes = 0, 0
+				if gh != wh {
+					t.Fatalf("header\n got %+v\nwant %+v", gh, wh)
+				}
+				back, err := Decompress(nil, got)
+				if err != nil || !bytes.Equal(back, raw) {
+					t.Fatalf("round trip: %v", err)
+				}
+				t.Logf("threads=%d: %d bytes with a %d-byte dictionary; C %d", th, len(got), len(c.dict), len(want))
+				if prev != nil && !bytes.Equal(prev, got) {
+					t.Fatal("the chunk depends on the thread count")
+				}
+				prev = got
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatal("no zstd dictionary vectors")
+	}
+	// Inputs too small to train on are compressed without a dictionary,
+	// as in C; LZ4 dictionaries are read but not written.
+	small, err := Compress(nil, bytes.Repeat([]byte("abcdefgh"), 500), Options{Format: FormatBlosc2, Codec: Zstd, Level: 5, Typesize: 1, Dict: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, _ := ReadHeader(small); h.Dict {
+		t.Error("4000-byte input got a dictionary")
+	}
+	if _, err := Compress(nil, small, Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Dict: true}); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("LZ4 dictionary writing: %v", err)
+	}
+	if _, err := Compress(nil, small, Options{Codec: Zstd, Level: 5, Dict: true}); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("Blosc1 dictionary: %v", err)
 	}
 }
