@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 
-
 	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
 )
