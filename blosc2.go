@@ -51,6 +51,11 @@ func (h *Header) fromChunk2(c *chunk2) {
 	} else {
 		h.Codec = Codec(0xff)
 	}
+	if x.memcpyed() && int(x.codecID) < len(codecNames) {
+		// c-blosc2 leaves the codec bits of a copy's flags clear but keeps
+		// the codec in byte 22.
+		h.Codec = Codec(x.codecID)
+	}
 	if x.blocksize > 0 {
 		h.Nblocks, _ = x.nblocks()
 		if x.nbytes == 0 {
@@ -65,10 +70,13 @@ func (h *Header) fromChunk2(c *chunk2) {
 // decodeStream makes a worker's codec state the stream decoder of the
 // Blosc2 block loop.
 func (ws *workerState) decodeStream(c Codec, dict, dst, src []byte) error {
+	var err error
 	if dict != nil {
-		return ws.b2.dict.decodeStream(c, dict, dst, src)
+		err = ws.codec.DecompressDict(codec.ID(c), dst, src, dict)
+	} else {
+		err = ws.codec.Decompress(codec.ID(c), dst, src)
 	}
-	if err := ws.codec.Decompress(codec.ID(c), dst, src); err != nil {
+	if err != nil {
 		switch {
 		case errors.Is(err, codec.ErrCorrupt):
 			return fmt.Errorf("%w: %v", ErrCorrupt, err)
@@ -94,7 +102,7 @@ func (e *engine) decompressBlosc2(dst, src []byte, threads int) ([]byte, error) 
 	out = out[:n]
 	threads = resolveThreads(threads)
 	regular := c.nblocks > 1 && !c.h.vlBlocks() && c.h.special() == specialNone && !c.h.memcpyed()
-	if !regular || threads <= 1 || n < parallelMinBytes {
+	if !regular || threads <= 1 || !e.parallelAt(n) {
 		if err := c.decodeAll(out, &e.ws.b2, &e.ws); err != nil {
 			return nil, err
 		}

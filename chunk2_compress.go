@@ -217,7 +217,7 @@ func (e *engine) compressBlocks2(out, src []byte, p *params, l *layout2) (int, b
 		}
 	}
 	threads := resolveThreads(p.threads)
-	parallel := threads > 1 && l.nblocks > 1 && l.nbytes >= parallelMinBytes && zenc == nil
+	parallel := threads > 1 && l.nblocks > 1 && e.parallelAt(l.nbytes) && zenc == nil
 	if parallel {
 		b.p, b.l, b.src, b.ref = p, *l, src, ref
 		b.stride = worstCase2(l, l.blocksize, 0)

@@ -43,7 +43,7 @@ func TestDictStreamsReadByC(t *testing.T) {
 						t.Fatalf("%v block %d stream %d: C zstd: %d, %v", fs, i, j, n, err)
 					}
 					ref := make([]byte, neblock)
-					if err := (&decodeState{}).dict.decodeStream(Zstd, c.dict, ref, c.src[p+4:p+4+cs]); err != nil || !bytes.Equal(out, ref) {
+					if err := (&dictCodec{}).decodeStream(Zstd, c.dict, ref, c.src[p+4:p+4+cs]); err != nil || !bytes.Equal(out, ref) {
 						t.Fatalf("C and Go decode stream %d/%d differently", i, j)
 					}
 					streams++

@@ -147,13 +147,11 @@ func (c *chunk2) streams(i int) (nstreams, neblock int, err error) {
 	return nstreams, bsize / nstreams, nil
 }
 
-// decodeState holds one worker's Blosc2 scratch buffers and dictionary
-// decoder.
+// decodeState holds one worker's Blosc2 scratch buffers.
 type decodeState struct {
 	a, b []byte
 	blk  []byte // a whole block, for GetItem
 	ref  []byte // decoded block 0, for GetItem over delta-coded blocks
-	dict dictCodec
 }
 
 func (s *decodeState) scratch(n int) (a, b []byte) {

@@ -25,7 +25,7 @@ func CompressBound(n int) int { return n + MaxOverhead }
 //
 // If cap(dst) >= len(src)+16 the chunk is written into dst's array and no
 // memory is allocated (after the first calls have set up encoders);
-// otherwise a new buffer is allocated.
+// otherwise a new buffer is allocated. dst and src must not overlap.
 func Compress(dst, src []byte, opts Options) ([]byte, error) {
 	p, err := opts.params()
 	if err != nil {
@@ -90,7 +90,7 @@ func (e *engine) compressBlocks(out, src []byte, p *params, l *layout) (int, err
 		return 0, nil
 	}
 	threads := resolveThreads(p.threads)
-	parallel := threads > 1 && l.nblocks > 1 && l.nbytes >= parallelMinBytes
+	parallel := threads > 1 && l.nblocks > 1 && e.parallelAt(l.nbytes)
 	if parallel {
 		// Each block is compressed with the budgets it would get if
 		// everything before it compressed to nothing, into its own slot.

@@ -49,7 +49,7 @@ func (e *engine) decompress(dst, src []byte, threads int) ([]byte, error) {
 		return out, nil
 	}
 	threads = resolveThreads(threads)
-	if threads > 1 && h.Nblocks > 1 && h.Nbytes >= parallelMinBytes {
+	if threads > 1 && h.Nblocks > 1 && e.parallelAt(h.Nbytes) {
 		e.chunk, e.out, e.err = chunk, out, nil
 		runBlocks(&e.batch, decompressTask{e}, h.Nblocks, threads, &e.ws)
 		e.chunk, e.out = nil, nil

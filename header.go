@@ -281,8 +281,41 @@ func (h *Header) parseBlosc1(src []byte) error {
 	// The allocation guard: no codec expands a byte into more than
 	// MaxExpansion bytes, so a size claim beyond that is a lie.
 	payload := body - 4*int64(h.Nblocks)
-	if int64(h.Nbytes) > payload*int64(codec.MaxExpansion(codec.ID(h.Codec))) {
+	ratio := int64(codec.MaxExpansion(codec.ID(h.Codec)))
+	if int64(h.Nbytes) > payload*ratio {
 		return corruptf("nbytes %d cannot come from %d compressed bytes of %s", h.Nbytes, payload, h.Codec)
+	}
+	// Walk the stream sizes: each stream lies in the chunk and can give
+	// its share of the block, and the blocks, written back to back in any
+	// order, cover the chunk exactly.
+	used := 0
+	for j := 0; j < h.Nblocks; j++ {
+		off := le32(src[blosc1HeaderLen+4*j:])
+		begin := off
+		lastPartial := j == h.Nblocks-1 && h.leftover() > 0
+		nsplits := 1
+		if h.Split && !lastPartial {
+			nsplits = h.Typesize
+		}
+		neblock := h.blockSize(j) / nsplits
+		for k := 0; k < nsplits; k++ {
+			if off > h.Cbytes-4 {
+				return corruptf("block %d stream %d: size field beyond cbytes", j, k)
+			}
+			csize := le32(src[off:])
+			off += 4
+			if csize <= 0 || csize > h.Cbytes-off {
+				return corruptf("block %d stream %d: size %d with %d bytes left", j, k, csize, h.Cbytes-off)
+			}
+			if csize != neblock && int64(csize)*ratio < int64(neblock) {
+				return corruptf("block %d stream %d: %d bytes of %s cannot give %d", j, k, csize, h.Codec, neblock)
+			}
+			off += csize
+		}
+		used += off - begin
+	}
+	if used != h.Cbytes-streams {
+		return corruptf("streams cover %d bytes of the %d after the offsets", used, h.Cbytes-streams)
 	}
 	return nil
 }

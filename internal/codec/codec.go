@@ -16,6 +16,7 @@ package codec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -124,6 +125,10 @@ type State struct {
 
 	zenc [4]*zstd.Encoder // indexed by zstd.EncoderLevel-1
 	zdec *zstd.Decoder
+
+	// The decoder for the last zstd dictionary seen, and its bytes.
+	zdictDec *zstd.Decoder
+	zdict    []byte
 
 	scratch []byte
 }
@@ -370,6 +375,57 @@ func (s *State) zstdDecompress(dst, src []byte) error {
 	return nil
 }
 
+// DecompressDict is Decompress for streams compressed against a
+// dictionary, as Blosc2 dictionary chunks store them (LZ4, LZ4HC and Zstd
+// only). A zstd decoder is built for each new dictionary, so this path
+// allocates when the dictionary changes.
+func (s *State) DecompressDict(id ID, dst, src, dict []byte) error {
+	n := len(dst)
+	switch id {
+	case LZ4, LZ4HC:
+		got, err := lz4.UncompressBlockWithDict(src, dst, dict)
+		if err != nil {
+			return fmt.Errorf("%w: lz4: %v", ErrCorrupt, err)
+		}
+		if got != n {
+			return fmt.Errorf("%w: lz4 stream gave %d bytes, want %d", ErrCorrupt, got, n)
+		}
+		return nil
+	case Zstd:
+		if s.zdictDec == nil || !bytes.Equal(s.zdict, dict) {
+			if s.zdictDec != nil {
+				s.zdictDec.Close()
+				s.zdictDec = nil
+			}
+			opts := []zstd.DOption{
+				zstd.WithDecoderConcurrency(1),
+				zstd.WithDecodeAllCapLimit(true),
+				zstd.WithDecoderLowmem(true),
+			}
+			if len(dict) >= 8 && binary.LittleEndian.Uint32(dict) == 0xEC30A437 {
+				opts = append(opts, zstd.WithDecoderDicts(dict))
+			} else {
+				opts = append(opts, zstd.WithDecoderDictRaw(0, dict))
+			}
+			d, err := zstd.NewReader(nil, opts...)
+			if err != nil {
+				return fmt.Errorf("%w: zstd dictionary: %v", ErrCorrupt, err)
+			}
+			s.zdictDec = d
+			s.zdict = append(s.zdict[:0], dict...)
+		}
+		out, err := s.zdictDec.DecodeAll(src, dst[:0:n])
+		if err != nil {
+			return fmt.Errorf("%w: zstd: %v", ErrCorrupt, err)
+		}
+		if len(out) != n || (n > 0 && &out[0] != &dst[0]) {
+			return fmt.Errorf("%w: zstd stream gave %d bytes, want %d", ErrCorrupt, len(out), n)
+		}
+		return nil
+	}
+	return fmt.Errorf("%w: dictionaries with codec %d", ErrUnsupported, id)
+}
+
 // Close releases the zstd encoders and decoder. The State stays usable.
 func (s *State) Close() {
 	for i, e := range s.zenc {
@@ -381,5 +437,9 @@ func (s *State) Close() {
 	if s.zdec != nil {
 		s.zdec.Close()
 		s.zdec = nil
+	}
+	if s.zdictDec != nil {
+		s.zdictDec.Close()
+		s.zdictDec = nil
 	}
 }
