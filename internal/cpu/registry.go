@@ -65,3 +65,21 @@ func Select(has func(Level) bool) Level {
 	}
 	return best
 }
+
+// Chosen is the level Select picks for family given the kernels registered
+// for it; ok is false when nothing registered the family (its package is not
+// linked in).
+func Chosen(family string) (l Level, ok bool) {
+	ks := Kernels(family)
+	if len(ks) == 0 {
+		return Generic, false
+	}
+	return Select(func(l Level) bool {
+		for _, k := range ks {
+			if k.Level == l {
+				return true
+			}
+		}
+		return false
+	}), true
+}

@@ -1,0 +1,601 @@
+// Command shuffle generates shuffle_amd64.s and its Go stubs: the byte
+// shuffle and unshuffle kernels of package blosc for SSE2, AVX2 and
+// AVX-512 (BW+VBMI). Run it through `go generate` in the module root.
+//
+// Every kernel has the signature func(dst, src *byte, n, blocks int): n is
+// the element count of the whole buffer (so stream j starts j*n bytes into
+// the shuffled side) and blocks the number of whole vector blocks to process
+// from the start. Leftover elements and bytes are the Go caller's job.
+//
+// Two designs, both derived from viewing a block as a bit permutation of
+// byte addresses (element bits above byte-in-element bits on the element
+// side, the reverse on the stream side):
+//
+//   - SSE2/AVX2: P = 2, 4, 8 or 16 byte elements. One byte unpack pass
+//     (PUNPCKL/HBW of vector k with vector k+P/2) rotates the in-lane address
+//     left by one bit, so shuffling is four passes and unshuffling log2(P)
+//     passes; lanes stay put, which the lane-strided loads and stores absorb.
+//     AVX2 also takes typesizes that are not powers of two by padding every
+//     element to P bytes with VPSHUFB on the way in (and packing on the way
+//     out), at the cost of a few bytes read or written past the block that
+//     the caller accounts for (see Slack below).
+//   - AVX-512 VBMI: VPERMT2B gathers from a 128-byte window of elements
+//     (masked loads keep odd typesizes inside the buffer), producing half of
+//     the streams per output; a log2 transpose of the remaining cells
+//     (VPUNPCKxQDQ, VPERMT2Q, VSHUFI64X2) finishes the job.
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+const signature = "func(dst *byte, src *byte, n int, blocks int)"
+
+func main() {
+	ConstraintExpr("!purego,!noasm,gc")
+	for _, p := range []int{2, 4, 8, 16} {
+		unpackShuffle(sse2, p, p)
+		unpackUnshuffle(sse2, p, p)
+	}
+	for ts := 2; ts <= 16; ts++ {
+		unpackShuffle(avx2, ts, pow2(ts))
+		unpackUnshuffle(avx2, ts, pow2(ts))
+	}
+	for ts := 2; ts <= 16; ts++ {
+		vbmiShuffle(ts)
+		vbmiUnshuffle(ts)
+	}
+	Generate()
+}
+
+// pow2 is the smallest power of two at least ts (and at least 2).
+func pow2(ts int) int {
+	p := 2
+	for p < ts {
+		p *= 2
+	}
+	return p
+}
+
+func log2(p int) int {
+	n := 0
+	for ; p > 1; p >>= 1 {
+		n++
+	}
+	return n
+}
+
+// streamAddr returns a register holding base + stream*n.
+func streamAddr(base, n Register, stream int) Register {
+	t := GP64()
+	if stream == 0 {
+		MOVQ(base, t)
+		return t
+	}
+	IMUL3Q(Imm(uint64(stream)), n, t)
+	ADDQ(base, t)
+	return t
+}
+
+// ---------------------------------------------------------------------------
+// SSE2 / AVX2: byte-unpack networks.
+
+type isa struct {
+	name  string
+	lanes int // 16-byte lanes per vector
+}
+
+var (
+	sse2 = isa{"SSE2", 1}
+	avx2 = isa{"AVX2", 2}
+)
+
+// Without AVX-512 only 16 vector registers encode, but avo's allocator
+// would hand out all 32, so these kernels draw physical registers from a
+// pool and give them back explicitly.
+var pool []VecPhysical
+
+func (s isa) resetPool() {
+	pool = pool[:0]
+	for i := 15; i >= 0; i-- {
+		if s.lanes == 1 {
+			pool = append(pool, X(i))
+		} else {
+			pool = append(pool, Y(i))
+		}
+	}
+}
+
+func (s isa) vec() VecPhysical {
+	if len(pool) == 0 {
+		panic("out of vector registers")
+	}
+	r := pool[len(pool)-1]
+	pool = pool[:len(pool)-1]
+	return r
+}
+
+func free(r VecPhysical) { pool = append(pool, r) }
+
+func X(i int) VecPhysical {
+	return []VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15}[i]
+}
+
+func Y(i int) VecPhysical {
+	return []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}[i]
+}
+
+func (s isa) bytes() int { return 16 * s.lanes }
+
+// slot is a vector that lives in a register, in memory, or is produced on
+// demand; the P=16 networks need 17 live vectors, one more than x86 has
+// without AVX-512, so they pass through a stack buffer between passes.
+type slot struct {
+	r    VecPhysical
+	m    Mem
+	load func() VecPhysical
+	kind int // 0 reg, 1 mem, 2 lazy
+}
+
+func (s isa) toReg(v slot) VecPhysical {
+	switch v.kind {
+	case 0:
+		return v.r
+	case 1:
+		r := s.vec()
+		s.loadu(v.m, r)
+		return r
+	}
+	return v.load()
+}
+
+func (s isa) loadu(m Mem, r VecPhysical) {
+	if s.lanes == 1 {
+		MOVOU(m, r)
+	} else {
+		VMOVDQU(m, r)
+	}
+}
+
+func (s isa) storeu(r VecPhysical, m Mem) {
+	if s.lanes == 1 {
+		MOVOU(r, m)
+	} else {
+		VMOVDQU(r, m)
+	}
+}
+
+// unpack returns the byte interleave of the low and of the high halves of
+// each lane of a and b, a's bytes at even positions.
+func (s isa) unpack(a VecPhysical, b slot) (lo, hi VecPhysical) {
+	lo = s.vec()
+	if s.lanes == 1 {
+		br := s.toReg(b) // legacy SSE memory operands must be aligned
+		MOVO(a, lo)
+		PUNPCKLBW(br, lo)
+		PUNPCKHBW(br, a)
+		free(br)
+		return lo, a
+	}
+	if b.kind == 1 {
+		VPUNPCKLBW(b.m, a, lo)
+		VPUNPCKHBW(b.m, a, a)
+		return lo, a
+	}
+	br := s.toReg(b)
+	VPUNPCKLBW(br, a, lo)
+	VPUNPCKHBW(br, a, a)
+	free(br)
+	return lo, a
+}
+
+// passes runs count unpack passes over in; the last pass hands each output
+// vector to emit as soon as it exists. spill gives two stack areas used to
+// hold intermediate passes when registers run short.
+func (s isa) passes(in []slot, count int, spill []Mem, emit func(i int, r VecPhysical)) {
+	p := len(in)
+	for pass := 0; pass < count; pass++ {
+		last := pass == count-1
+		out := make([]slot, p)
+		for k := 0; k < p/2; k++ {
+			a := s.toReg(in[k])
+			lo, hi := s.unpack(a, in[k+p/2])
+			for j, r := range []VecPhysical{lo, hi} {
+				i := 2*k + j
+				switch {
+				case last:
+					emit(i, r)
+				case spill != nil:
+					m := spill[pass%2].Offset(i * s.bytes())
+					s.storeu(r, m)
+					free(r)
+					out[i] = slot{m: m, kind: 1}
+				default:
+					out[i] = slot{r: r}
+				}
+			}
+		}
+		in = out
+	}
+}
+
+func (s isa) frame(ts, p int) int {
+	f := 0
+	if p >= 16 {
+		f += 2 * p * s.bytes()
+	}
+	if ts != p {
+		f += 16 * p
+	}
+	return f
+}
+
+func (s isa) spillAreas(p int) []Mem {
+	if p < 16 {
+		return nil
+	}
+	m := AllocLocal(2 * p * s.bytes())
+	return []Mem{m, m.Offset(p * s.bytes())}
+}
+
+// padTable is the in-lane VPSHUFB table that spreads 16/p elements of ts
+// bytes into p-byte slots (zero padded); packTable is its inverse.
+func padTable(name string, ts, p, lanes int) Mem {
+	m := GLOBL(name, RODATA|NOPTR)
+	for l := 0; l < lanes; l++ {
+		for i := 0; i < 16; i++ {
+			e, j := i/p, i%p
+			v := 0x80
+			if j < ts {
+				v = e*ts + j
+			}
+			DATA(16*l+i, U8(v))
+		}
+	}
+	return m
+}
+
+func packTable(name string, ts, p, lanes int) Mem {
+	m := GLOBL(name, RODATA|NOPTR)
+	for l := 0; l < lanes; l++ {
+		for i := 0; i < 16; i++ {
+			v := 0x80
+			if i < 16/p*ts {
+				v = i/ts*p + i%ts
+			}
+			DATA(16*l+i, U8(v))
+		}
+	}
+	return m
+}
+
+func kernelName(dir string, ts int, s string) string {
+	return fmt.Sprintf("%s%d%s", dir, ts, s)
+}
+
+// prologue starts a kernel; frame is the size of its stack buffers, above
+// which the function may not be NOSPLIT.
+func prologue(name, doc string, frame int) (dst, src, n, blocks Register) {
+	attr := NOSPLIT
+	if frame > 512 {
+		attr = 0
+	}
+	TEXT(name, attr, signature)
+	Pragma("noescape")
+	Doc(doc)
+	dst = Load(Param("dst"), GP64())
+	src = Load(Param("src"), GP64())
+	n = Load(Param("n"), GP64())
+	blocks = Load(Param("blocks"), GP64())
+	TESTQ(blocks, blocks)
+	JZ(LabelRef("done"))
+	return
+}
+
+func epilogue(s isa, dst, src, blocks Register, dstStep, srcStep int) {
+	ADDQ(U32(dstStep), dst)
+	ADDQ(U32(srcStep), src)
+	DECQ(blocks)
+	JNZ(LabelRef("loop"))
+	Label("done")
+	if s.lanes > 1 {
+		VZEROUPPER()
+	}
+	RET()
+}
+
+// unpackShuffle: a block is 16*lanes elements; vector v's lane l holds the
+// 16/p elements starting at element 16*l + v*16/p.
+func unpackShuffle(s isa, ts, p int) {
+	name := kernelName("shuffle", ts, s.name)
+	w := 16 * s.lanes
+	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s shuffles blocks of %d elements of %d bytes.", name, w, ts), s.frame(ts, p))
+	s.resetPool()
+	var pad Op
+	if ts != p {
+		pad = padTable("padTable"+s.name+fmt.Sprint(ts), ts, p, s.lanes)
+	}
+	spill := s.spillAreas(p)
+	var padReg VecPhysical
+	if pad != nil {
+		padReg = s.vec()
+		VMOVDQU(pad, padReg)
+	}
+	Label("loop")
+	in := make([]slot, p)
+	for v := 0; v < p; v++ {
+		in[v] = slot{kind: 2, load: func() VecPhysical {
+			r := s.vec()
+			lane := func(l int) Mem {
+				return Mem{Base: src, Disp: (16*l + v*16/p) * ts}
+			}
+			if s.lanes == 1 {
+				MOVOU(lane(0), r)
+			} else {
+				VMOVDQU(lane(0), r.AsX())
+				VINSERTI128(Imm(1), lane(1), r, r)
+			}
+			if padReg != nil {
+				VPSHUFB(padReg, r, r)
+			}
+			return r
+		}}
+	}
+	s.passes(in, 4, spill, func(i int, r VecPhysical) {
+		if i < ts {
+			s.storeu(r, Mem{Base: streamAddr(dst, n, i)})
+		}
+		free(r)
+	})
+	epilogue(s, dst, src, blocks, w, w*ts)
+}
+
+func unpackUnshuffle(s isa, ts, p int) {
+	name := kernelName("unshuffle", ts, s.name)
+	w := 16 * s.lanes
+	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s unshuffles blocks of %d elements of %d bytes.", name, w, ts), s.frame(ts, p))
+	s.resetPool()
+	var packReg VecPhysical
+	var held Mem
+	if ts != p {
+		packReg = s.vec()
+		VMOVDQU(packTable("packTable"+s.name+fmt.Sprint(ts), ts, p, s.lanes), packReg)
+		held = AllocLocal(p * 16)
+	}
+	spill := s.spillAreas(p)
+	Label("loop")
+	in := make([]slot, p)
+	for b := 0; b < p; b++ {
+		in[b] = slot{kind: 2, load: func() VecPhysical {
+			r := s.vec()
+			if b >= ts {
+				if s.lanes == 1 {
+					PXOR(r, r)
+				} else {
+					VPXOR(r, r, r)
+				}
+				return r
+			}
+			s.loadu(Mem{Base: streamAddr(src, n, b)}, r)
+			return r
+		}}
+	}
+	s.passes(in, log2(p), spill, func(v int, r VecPhysical) {
+		lane := func(l int) Mem { return Mem{Base: dst, Disp: (16*l + v*16/p) * ts} }
+		switch {
+		case s.lanes == 1:
+			MOVOU(r, lane(0))
+		case packReg != nil:
+			// Each 16-byte store runs past its elements into the next
+			// lane's; storing in address order lets the next store repair
+			// it, so lane 1 waits until every lane 0 is written.
+			VPSHUFB(packReg, r, r)
+			VMOVDQU(r.AsX(), lane(0))
+			VEXTRACTI128(Imm(1), r, held.Offset(16*v))
+		default:
+			VMOVDQU(r.AsX(), lane(0))
+			VEXTRACTI128(Imm(1), r, lane(1))
+		}
+		free(r)
+	})
+	if packReg != nil {
+		for v := 0; v < p; v++ {
+			t := s.vec()
+			VMOVDQU(held.Offset(16*v), t.AsX())
+			VMOVDQU(t.AsX(), Mem{Base: dst, Disp: (16 + v*16/p) * ts})
+			free(t)
+		}
+	}
+	epilogue(s, dst, src, blocks, w*ts, w)
+}
+
+// ---------------------------------------------------------------------------
+// AVX-512 VBMI.
+//
+// A block is 64 elements. With p = pow2(ts), r = p/2 pairs of windows of
+// e = 128/p elements each (b = e*ts <= 128 bytes) are gathered by VPERMT2B
+// into two outputs: output h of window k holds streams h*r .. h*r+r-1 as r
+// cells of e bytes. Transposing the r x r cell matrix of each h leaves
+// stream h*r+s in row s, all 64 elements in order.
+
+var avx512 = isa{"AVX512", 4}
+
+func vbmiShape(ts int) (p, r, e, b int) {
+	p = pow2(ts)
+	r = p / 2
+	e = 128 / p
+	b = e * ts
+	return
+}
+
+func table64(name string, f func(i int) int) Mem {
+	m := GLOBL(name, RODATA|NOPTR)
+	for i := 0; i < 64; i++ {
+		DATA(i, U8(f(i)))
+	}
+	return m
+}
+
+func qwordTables() (lo, hi Mem) {
+	// Interleave 16-byte cells of two rows: lo takes cells 0 and 2 of each
+	// 32-byte half, hi cells 1 and 3 (qword indices >= 8 name the second row).
+	lo = GLOBL("permQLo", RODATA|NOPTR)
+	for i, v := range []int{0, 1, 8, 9, 4, 5, 12, 13} {
+		DATA(8*i, U64(uint64(v)))
+	}
+	hi = GLOBL("permQHi", RODATA|NOPTR)
+	for i, v := range []int{2, 3, 10, 11, 6, 7, 14, 15} {
+		DATA(8*i, U64(uint64(v)))
+	}
+	return
+}
+
+var qLo, qHi Mem
+var qDone bool
+
+func loadZ(m Mem) VecVirtual {
+	z := ZMM()
+	VMOVDQU64(m, z)
+	return z
+}
+
+// transpose swaps row and cell indices of the square matrix in rows, whose
+// cells are cell bytes wide, one index bit per stage.
+func transpose(rows []VecVirtual, cell int, ql, qh VecVirtual) {
+	for d := 1; d < len(rows); d *= 2 {
+		g := cell * d
+		for i := range rows {
+			if i&d != 0 {
+				continue
+			}
+			a, b := rows[i], rows[i+d]
+			lo := ZMM()
+			switch g {
+			case 8:
+				VPUNPCKLQDQ(b, a, lo)
+				VPUNPCKHQDQ(b, a, a)
+			case 16:
+				VMOVDQA64(a, lo)
+				VPERMT2Q(b, ql, lo)
+				VPERMT2Q(b, qh, a)
+			case 32:
+				VSHUFI64X2(U8(0x44), b, a, lo)
+				VSHUFI64X2(U8(0xEE), b, a, a)
+			default:
+				panic("cell size")
+			}
+			rows[i], rows[i+d] = lo, a
+		}
+	}
+}
+
+func vbmiCommon(ts int) (ql, qh VecVirtual, mask Op) {
+	p, _, _, b := vbmiShape(ts)
+	if p >= 8 {
+		if !qDone {
+			qLo, qHi = qwordTables()
+			qDone = true
+		}
+		ql, qh = loadZ(qLo), loadZ(qHi)
+	}
+	if b < 128 {
+		k := K()
+		t := GP64()
+		MOVQ(U64(uint64(1)<<(b-64)-1), t)
+		KMOVQ(t, k)
+		mask = k
+	}
+	return
+}
+
+func vbmiShuffle(ts int) {
+	_, r, e, b := vbmiShape(ts)
+	name := kernelName("shuffle", ts, "AVX512")
+	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes.", name, ts), 0)
+	var t [2]VecVirtual
+	for h := range t {
+		t[h] = loadZ(table64(fmt.Sprintf("gather%dH%d", ts, h), func(q int) int {
+			s, el := q/e, q%e
+			if st := h*r + s; st < ts {
+				return el*ts + st
+			}
+			return 0
+		}))
+	}
+	ql, qh, mask := vbmiCommon(ts)
+	Label("loop")
+	rows := [2][]VecVirtual{make([]VecVirtual, r), make([]VecVirtual, r)}
+	for k := 0; k < r; k++ {
+		a, c := ZMM(), ZMM()
+		VMOVDQU64(Mem{Base: src, Disp: k * b}, a)
+		if mask == nil {
+			VMOVDQU64(Mem{Base: src, Disp: k*b + 64}, c)
+		} else {
+			VMOVDQU8_Z(Mem{Base: src, Disp: k*b + 64}, mask, c)
+		}
+		o := ZMM()
+		VMOVDQA64(a, o)
+		VPERMT2B(c, t[0], o)
+		VPERMT2B(c, t[1], a)
+		rows[0][k], rows[1][k] = o, a
+	}
+	for h := range rows {
+		transpose(rows[h], e, ql, qh)
+		for s, z := range rows[h] {
+			if st := h*r + s; st < ts {
+				VMOVDQU64(z, Mem{Base: streamAddr(dst, n, st)})
+			}
+		}
+	}
+	epilogue(avx512, dst, src, blocks, 64, 64*ts)
+}
+
+func vbmiUnshuffle(ts int) {
+	_, r, e, b := vbmiShape(ts)
+	name := kernelName("unshuffle", ts, "AVX512")
+	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes.", name, ts), 0)
+	var u [2]VecVirtual
+	for h := range u {
+		u[h] = loadZ(table64(fmt.Sprintf("scatter%dH%d", ts, h), func(q int) int {
+			o := 64*h + q
+			if o >= b {
+				return 0
+			}
+			el, st := o/ts, o%ts
+			return 64*(st/r) + (st%r)*e + el
+		}))
+	}
+	ql, qh, mask := vbmiCommon(ts)
+	Label("loop")
+	rows := [2][]VecVirtual{make([]VecVirtual, r), make([]VecVirtual, r)}
+	for h := range rows {
+		for s := range rows[h] {
+			z := ZMM()
+			if st := h*r + s; st < ts {
+				VMOVDQU64(Mem{Base: streamAddr(src, n, st)}, z)
+			} else {
+				VPXORQ(z, z, z)
+			}
+			rows[h][s] = z
+		}
+		transpose(rows[h], e, ql, qh)
+	}
+	for k := 0; k < r; k++ {
+		lo, hi := rows[0][k], rows[1][k]
+		o := ZMM()
+		VMOVDQA64(lo, o)
+		VPERMT2B(hi, u[0], o)
+		VMOVDQU64(o, Mem{Base: dst, Disp: k * b})
+		VPERMT2B(hi, u[1], lo)
+		if mask == nil {
+			VMOVDQU64(lo, Mem{Base: dst, Disp: k*b + 64})
+		} else {
+			VMOVDQU8(lo, mask, Mem{Base: dst, Disp: k*b + 64})
+		}
+	}
+	epilogue(avx512, dst, src, blocks, 64*ts, 64)
+}

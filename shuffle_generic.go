@@ -1,0 +1,13 @@
+//go:build purego || noasm || !gc || !amd64
+
+package blosc
+
+import "github.com/goblosc/blosc/internal/cpu"
+
+// Without assembly only the portable kernel exists.
+
+func hasShuffleKernel(l cpu.Level) bool { return l == cpu.Generic }
+
+func shuffleAsm(cpu.Level, []byte, []byte, int, int) int { return 0 }
+
+func unshuffleAsm(cpu.Level, []byte, []byte, int, int) int { return 0 }
