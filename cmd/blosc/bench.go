@@ -18,20 +18,28 @@ import (
 // engine is one implementation benchmarked: this library, and c-blosc when
 // the binary is built with -tags cblosc.
 type engine struct {
-	name       string
-	compress   func(dst, src []byte, o blosc.Options) ([]byte, error)
-	decompress func(dst, src []byte, o blosc.Options) ([]byte, error)
+	name string
+	// open prepares the engine for one configuration, as a service would
+	// (contexts built once, reused for every call).
+	open func(o blosc.Options) (codecFuncs, error)
 	// supports reports whether the engine can run a configuration.
 	supports func(o blosc.Options) bool
 }
 
+type codecFuncs struct {
+	compress, decompress func(dst, src []byte) ([]byte, error)
+}
+
 var goEngine = engine{
 	name: "go",
-	compress: func(dst, src []byte, o blosc.Options) ([]byte, error) {
-		return blosc.Compress(dst, src, o)
-	},
-	decompress: func(dst, src []byte, _ blosc.Options) ([]byte, error) {
-		return blosc.Decompress(dst, src)
+	open: func(o blosc.Options) (codecFuncs, error) {
+		c, err := blosc.NewCompressor(o)
+		if err != nil {
+			return codecFuncs{}, err
+		}
+		d := blosc.NewDecompressor()
+		d.Threads = o.Threads
+		return codecFuncs{c.Compress, d.Decompress}, nil
 	},
 	supports: func(blosc.Options) bool { return true },
 }
@@ -79,6 +87,7 @@ func runBench(args []string, stdin io.Reader, stdout io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	kernels := fs.Bool("kernels", false, "benchmark the shuffle and bit-shuffle kernels instead of chunks")
 	size := fs.Int("size", 1<<20, "bytes per dataset")
+	ksizes := fs.String("sizes", kernelSizes, "with -kernels: comma-separated buffer sizes (bytes, KiB, MiB)")
 	dsList := fs.String("datasets", "", "comma-separated datasets (default: all of "+datasetNames()+")")
 	codecList := fs.String("codecs", "blosclz,lz4,lz4hc,snappy,zlib,zstd", "comma-separated codecs")
 	shuffleList := fs.String("shuffles", "none,byte,bit", "comma-separated shuffle modes")
@@ -100,7 +109,11 @@ func runBench(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	rep := benchReport{CPU: cpuid.CPU.BrandName, GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Go: runtime.Version(), Kernel: blosc.Kernel()}
 	if *kernels {
-		rows, err := benchKernels(*budget)
+		sizes, err := parseSizes(*ksizes)
+		if err != nil {
+			return err
+		}
+		rows, err := benchKernels(sizes, *budget)
 		if err != nil {
 			return err
 		}
@@ -199,13 +212,16 @@ func benchChunks(dsList, codecList, shuffleList, format string, size, level, thr
 }
 
 func benchOne(e engine, name string, src []byte, o blosc.Options, sh, format string, budget time.Duration) (benchRow, error) {
-	comp := make([]byte, 0, len(src)+blosc.MaxOverhead+64)
+	fns, err := e.open(o)
+	if err != nil {
+		return benchRow{}, err
+	}
+	comp := make([]byte, 0, blosc.CompressBound(len(src)))
 	out := make([]byte, 0, len(src))
 	var c []byte
-	var err error
 	cs := measure(budget, func() {
 		if err == nil {
-			c, err = e.compress(comp, src, o)
+			c, err = fns.compress(comp, src)
 		}
 	})
 	if err != nil {
@@ -214,7 +230,7 @@ func benchOne(e engine, name string, src []byte, o blosc.Options, sh, format str
 	var d []byte
 	ds := measure(budget, func() {
 		if err == nil {
-			d, err = e.decompress(out, c, o)
+			d, err = fns.decompress(out, c)
 		}
 	})
 	if err != nil {

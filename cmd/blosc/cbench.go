@@ -3,6 +3,8 @@
 package main
 
 import (
+	"runtime"
+
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/internal/cblosc"
 )
@@ -12,24 +14,31 @@ import (
 func init() {
 	extraEngines = append(extraEngines, engine{
 		name: "c-blosc-" + cblosc.Version(),
-		compress: func(dst, src []byte, o blosc.Options) ([]byte, error) {
-			dst = dst[:cap(dst)]
-			if len(dst) < len(src)+16 {
-				dst = make([]byte, len(src)+16)
+		open: func(o blosc.Options) (codecFuncs, error) {
+			threads := o.Threads
+			if threads < 1 {
+				threads = runtime.GOMAXPROCS(0)
 			}
-			n, err := cblosc.Compress(dst, src, o.Codec.String(), o.Level, int(shuffleOf(o)), o.Typesize, o.Blocksize, max(o.Threads, 1))
-			return dst[:n], err
-		},
-		decompress: func(dst, src []byte, o blosc.Options) ([]byte, error) {
-			h, err := blosc.ReadHeader(src)
-			if err != nil {
-				return nil, err
+			compress := func(dst, src []byte) ([]byte, error) {
+				dst = dst[:cap(dst)]
+				if len(dst) < len(src)+16 {
+					dst = make([]byte, len(src)+16)
+				}
+				n, err := cblosc.Compress(dst, src, o.Codec.String(), o.Level, int(shuffleOf(o)), o.Typesize, o.Blocksize, threads)
+				return dst[:n], err
 			}
-			if cap(dst) < h.Nbytes {
-				dst = make([]byte, h.Nbytes)
+			decompress := func(dst, src []byte) ([]byte, error) {
+				h, err := blosc.ReadHeader(src)
+				if err != nil {
+					return nil, err
+				}
+				if cap(dst) < h.Nbytes {
+					dst = make([]byte, h.Nbytes)
+				}
+				n, err := cblosc.Decompress(dst[:h.Nbytes], src, threads)
+				return dst[:n], err
 			}
-			n, err := cblosc.Decompress(dst[:h.Nbytes], src, max(o.Threads, 1))
-			return dst[:n], err
+			return codecFuncs{compress, decompress}, nil
 		},
 		supports: func(o blosc.Options) bool { return o.Format == blosc.FormatBlosc1 },
 	})

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -21,15 +23,40 @@ type kernelBenchRow struct {
 
 var (
 	kernelTypesizes = []int{1, 2, 3, 4, 7, 8, 12, 16}
-	kernelSizes     = []int{4 << 10, 256 << 10, 64 << 20}
+	kernelSizes     = "4KiB,256KiB,64MiB"
 )
+
+// parseSizes reads a comma-separated list of byte counts with an optional
+// KiB or MiB suffix.
+func parseSizes(s string) ([]int, error) {
+	var out []int
+	for _, f := range splitList(s) {
+		mult := 1
+		num := f
+		switch {
+		case strings.HasSuffix(f, "KiB"):
+			mult, num = 1<<10, strings.TrimSuffix(f, "KiB")
+		case strings.HasSuffix(f, "MiB"):
+			mult, num = 1<<20, strings.TrimSuffix(f, "MiB")
+		}
+		n, err := strconv.Atoi(num)
+		if err != nil || n < 1 || n > (1<<30)/mult {
+			return nil, usagef("size %q: want a positive count of bytes, KiB or MiB up to 1 GiB", f)
+		}
+		out = append(out, n*mult)
+	}
+	if len(out) == 0 {
+		return nil, usagef("no sizes given")
+	}
+	return out, nil
+}
 
 // benchKernels times every registered kernel this CPU runs, for each family,
 // typesize and size, with a memcpy row per size as the physical limit. Each
 // kernel's output is checked against the portable kernel's before timing.
-func benchKernels(budget time.Duration) ([]kernelBenchRow, error) {
+func benchKernels(sizes []int, budget time.Duration) ([]kernelBenchRow, error) {
 	var rows []kernelBenchRow
-	for _, size := range kernelSizes {
+	for _, size := range sizes {
 		src := make([]byte, size)
 		for i := range src {
 			src[i] = byte(i*7 + i>>9)

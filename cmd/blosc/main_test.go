@@ -40,8 +40,10 @@ func TestCompressDecompressFiles(t *testing.T) {
 			if !bytes.Equal(got, src) {
 				t.Fatalf("%s/%s: round trip through files lost data", codec, sh)
 			}
+			// With byte shuffle every codec compresses this input (c-blosc
+			// too); without it BloscLZ stores some inputs raw, as C does.
 			comp, _ := os.ReadFile(c)
-			if len(comp) >= len(src) {
+			if sh == "byte" && len(comp) >= len(src)/2 {
 				t.Errorf("%s/%s: %d compressed bytes for %d", codec, sh, len(comp), len(src))
 			}
 		}
@@ -132,7 +134,7 @@ func TestBenchJSON(t *testing.T) {
 			memcpy++
 		case "go":
 			goRows++
-			if r.Ratio <= 1 || r.CompressGBps <= 0 || r.DecompressGBps <= 0 {
+			if r.Ratio <= 0 || r.CompressGBps <= 0 || r.DecompressGBps <= 0 || r.Dataset == "arange_i64" && r.Ratio < 10 {
 				t.Errorf("implausible row %+v", r)
 			}
 		}
@@ -143,10 +145,7 @@ func TestBenchJSON(t *testing.T) {
 }
 
 func TestBenchKernelsJSON(t *testing.T) {
-	if testing.Short() {
-		t.Skip("SKIPPED in -short: allocates 64 MiB buffers per kernel")
-	}
-	code, out, stderr := cli(t, nil, "bench", "-kernels", "-json", "-time", "1ms")
+	code, out, stderr := cli(t, nil, "bench", "-kernels", "-json", "-time", "1ms", "-sizes", "4KiB,65540")
 	if code != 0 {
 		t.Fatalf("bench -kernels: exit %d: %s", code, stderr)
 	}
@@ -158,7 +157,7 @@ func TestBenchKernelsJSON(t *testing.T) {
 	for _, r := range rep.Kernels {
 		fam[r.Family]++
 	}
-	if fam["memcpy"] != len(kernelSizes) || fam["shuffle"] == 0 || fam["bitshuffle"] == 0 {
+	if fam["memcpy"] != 2 || fam["shuffle"] == 0 || fam["bitshuffle"] == 0 {
 		t.Errorf("rows per family: %v", fam)
 	}
 }
