@@ -85,8 +85,8 @@ func deltaEncode(out, in, ref []byte, typesize int) {
 	n := len(in) / u * u
 	if ref == nil {
 		copy(out[:min(u, n)], in)
-		for i := u; i < n; i++ {
-			out[i] = in[i] ^ in[i-u]
+		if n > u {
+			xorBytes(out[u:n], in[u:n], in[:n-u])
 		}
 	} else {
 		xorBytes(out[:n], in[:n], ref[:n])
@@ -100,8 +100,25 @@ func deltaDecode(buf, ref []byte, typesize int) {
 	u := deltaUnit(typesize)
 	n := len(buf) / u * u
 	if ref == nil {
-		for i := u; i < n; i++ {
-			buf[i] ^= buf[i-u]
+		// A running XOR: each word depends on the one before, so it goes
+		// a word at a time.
+		switch u {
+		case 8:
+			prev := uint64(0)
+			for i := 0; i < n; i += 8 {
+				prev ^= binary.LittleEndian.Uint64(buf[i:])
+				binary.LittleEndian.PutUint64(buf[i:], prev)
+			}
+		case 4:
+			prev := uint32(0)
+			for i := 0; i < n; i += 4 {
+				prev ^= binary.LittleEndian.Uint32(buf[i:])
+				binary.LittleEndian.PutUint32(buf[i:], prev)
+			}
+		default:
+			for i := u; i < n; i++ {
+				buf[i] ^= buf[i-u]
+			}
 		}
 		return
 	}
