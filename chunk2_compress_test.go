@@ -211,6 +211,9 @@ func TestCompress2Special(t *testing.T) {
 // With a reused destination and a Compressor/Decompressor, Blosc2 chunks
 // are written and read without allocating.
 func TestBlosc2ZeroAlloc(t *testing.T) {
+	if raceEnabled {
+		t.Skip("SKIPPED under -race: the race runtime allocates")
+	}
 	src, _ := testdata.Pattern("linspace_f64", 1<<20)
 	for _, fs := range [][MaxFilters]Filter{{5: ByteShuffle}, {Delta, ByteShuffle}, {BitShuffle}} {
 		for _, c := range []Codec{LZ4, Zstd, BloscLZ} {
