@@ -1,4 +1,4 @@
-package blosclz
+package blosclz_test
 
 // A minimal reader of Blosc1 and Blosc2 chunks, only for finding the BloscLZ
 // streams inside the golden vectors and C's output. The real chunk layer
@@ -8,7 +8,9 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bitshuffle"
+	"github.com/goblosc/blosc/blosclz"
 )
 
 type stream struct {
@@ -114,7 +116,7 @@ func decodeStream(s stream, out []byte) error {
 	case int(s.csize) == s.neblock:
 		copy(out, s.payload)
 	default:
-		n, err := Decompress(out, s.payload)
+		n, err := blosclz.Decompress(out, s.payload)
 		if err != nil {
 			return fmt.Errorf("block %d: %w", s.block, err)
 		}
@@ -180,7 +182,7 @@ func decodeChunk(b []byte, c *chunk) (out []byte, unfiltered bool, err error) {
 		case unfiltered:
 			copy(dst, blk)
 		case shuffle && elem > 1:
-			unshuffleBytes(dst, blk, elem)
+			blosc.Unshuffle(dst, blk, elem)
 		case bitshuf && bsize >= c.typesize:
 			if c.headerBytes == 16 && (bsize/c.typesize)%8 != 0 {
 				copy(dst, blk) // Blosc1 transposes only whole groups of 8 elements
@@ -192,17 +194,4 @@ func decodeChunk(b []byte, c *chunk) (out []byte, unfiltered bool, err error) {
 		}
 	}
 	return out, unfiltered, nil
-}
-
-// unshuffleBytes reverses Blosc's byte shuffle. It is written here because
-// this package's tests cannot import the root package, which imports
-// blosclz through its codec adapters.
-func unshuffleBytes(dst, src []byte, typesize int) {
-	n := len(src) / typesize
-	for j := 0; j < typesize; j++ {
-		for i := 0; i < n; i++ {
-			dst[i*typesize+j] = src[j*n+i]
-		}
-	}
-	copy(dst[n*typesize:], src[n*typesize:])
 }

@@ -1,14 +1,16 @@
-package blosclz
+package blosclz_test
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/goblosc/blosc/blosclz"
 	"github.com/goblosc/blosc/internal/testdata"
 )
 
@@ -100,7 +102,58 @@ func TestEncodeMatchesGoldenBlosc1(t *testing.T) {
 				maxout = min(maxout, c.nbytes+16-s.offset)
 			}
 			dst := make([]byte, s.neblock+64)
-			n := CompressBlock(dst[:maxout], in, e.Clevel, s.split)
+			n := blosclz.CompressBlock(dst[:maxout], in, e.Clevel, s.split)
+			raw := int(s.csize) == s.neblock
+			switch {
+			case raw && (n == 0 || n == s.neblock):
+			case raw:
+				t.Errorf("%s block %d stream at %d: C stored %d bytes raw, we compress to %d", e.File, s.block, s.offset, s.neblock, n)
+			case n == 0:
+				t.Errorf("%s block %d stream at %d: C compressed %d bytes to %d, we gave up", e.File, s.block, s.offset, s.neblock, s.csize)
+			case !bytes.Equal(dst[:n], s.payload):
+				t.Errorf("%s block %d stream at %d: %d bytes, C wrote %d; first difference at %d", e.File, s.block, s.offset, n, s.csize, firstDiff(dst[:n], s.payload))
+			}
+			compared++
+		}
+	}
+	t.Logf("%d streams re-encoded", compared)
+	if compared < 100 {
+		t.Errorf("only %d streams compared", compared)
+	}
+}
+
+// c-blosc2's streams (BloscLZ 2.5.3) re-encode byte for byte with
+// CompressBlosc2.
+func TestEncodeMatchesGoldenBlosc2(t *testing.T) {
+	dir, es := blosclzVectors(t)
+	compared := 0
+	for _, e := range es {
+		if e.Kind != "blosc2-chunk" || e.Clevel < 1 {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := parseChunk(b, true)
+		if err != nil {
+			t.Fatalf("%s: %v", e.File, err)
+		}
+		mt := strings.Contains(e.File, "_mt")
+		for _, s := range c.streams {
+			if s.payload == nil {
+				continue // a run, which c-blosc2 finds before calling BloscLZ
+			}
+			in := make([]byte, s.neblock)
+			if err := decodeStream(s, in); err != nil {
+				t.Fatalf("%s: %v", e.File, err)
+			}
+			maxout := s.neblock
+			if !mt {
+				maxout = min(maxout, c.nbytes+32-s.offset)
+			}
+			dst := make([]byte, s.neblock+64)
+			n := blosclz.CompressBlosc2(dst[:maxout], in, e.Clevel)
 			raw := int(s.csize) == s.neblock
 			switch {
 			case raw && (n == 0 || n == s.neblock):
@@ -127,4 +180,52 @@ func firstDiff(a, b []byte) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// The mutated chunks under corrupt/ reach blosclz.Decompress with damaged streams:
+// it must fail cleanly (or decode something) and never panic.
+func TestCorruptVectors(t *testing.T) {
+	dir := testdata.Dir(t)
+	files, streams, failed := 0, 0, 0
+	for _, sub := range []string{"blosc1", "blosc2"} {
+		ents, err := os.ReadDir(filepath.Join(dir, "corrupt", sub))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, de := range ents {
+			if !strings.Contains(de.Name(), "blosclz") {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "corrupt", sub, de.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files++
+			c, err := parseChunk(b, sub == "blosc2")
+			if err != nil || c.nbytes > 1<<24 || c.blocksize > 1<<24 {
+				continue // the chunk layer's business, not a stream's
+			}
+			for _, s := range c.streams {
+				if s.payload == nil || int(s.csize) == s.neblock || s.neblock > 1<<24 {
+					continue
+				}
+				out := make([]byte, s.neblock)
+				n, err := blosclz.Decompress(out, s.payload)
+				streams++
+				if err != nil || n != len(out) {
+					failed++
+				}
+				if err != nil && !errors.Is(err, blosclz.ErrCorrupt) {
+					t.Errorf("%s: error %v does not wrap ErrCorrupt", de.Name(), err)
+				}
+				if n < 0 || n > len(out) {
+					t.Errorf("%s: returned %d for %d bytes", de.Name(), n, len(out))
+				}
+			}
+		}
+	}
+	t.Logf("%d chunks, %d streams decoded, %d of them rejected or short", files, streams, failed)
+	if files < 20 {
+		t.Errorf("only %d corrupt BloscLZ chunks found", files)
+	}
 }
