@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/goblosc/blosc/blosclz"
 	"github.com/goblosc/blosc/internal/codec"
 )
 
@@ -325,9 +326,14 @@ func compressBlock2(ws *workerState, p *params, l *layout2, pipe *pipeline2, in,
 		}
 		var cbytes int
 		var err error
-		if zenc != nil {
+		switch {
+		case zenc != nil:
 			cbytes = zenc.compress(out[pos:pos+maxout], stream)
-		} else {
+		case p.codec == BloscLZ:
+			// c-blosc2 ships BloscLZ 2.5.3, which writes other bytes than
+			// c-blosc 1.21's 2.5.1.
+			cbytes = blosclz.CompressBlosc2(out[pos:pos+maxout], stream, p.clevel)
+		default:
 			cbytes, err = ws.codec.Compress(id, p.clevel, out[pos:pos+maxout], stream, l.split)
 		}
 		if err != nil {
