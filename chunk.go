@@ -1,14 +1,3 @@
-// Package blosc reads and writes Blosc chunks as the C libraries do:
-// blocks of a buffer filtered (byte or bit shuffle) and compressed with
-// BloscLZ, LZ4, LZ4HC, Snappy, Zlib or Zstd, behind a header that lets a
-// reader decode all of it (Decompress) or a few items (GetItem).
-//
-// Compress writes the c-blosc 1.x chunk format; Decompress and ReadHeader
-// read it. Compressor and Decompressor keep their encoders and buffers
-// between calls so that, with caller-supplied buffers, the hot path does
-// not allocate; the package-level functions draw them from a pool. Blocks
-// are spread over a process-wide set of worker goroutines (Options.Threads),
-// and the bytes written do not depend on how many took part.
 package blosc
 
 import (

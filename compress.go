@@ -3,6 +3,7 @@ package blosc
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 
 	"github.com/goblosc/blosc/bitshuffle"
 	"github.com/goblosc/blosc/internal/codec"
@@ -96,6 +97,9 @@ func (e *engine) compressBlocks(out, src []byte, p *params, l *layout) (int, err
 	}
 	threads := resolveThreads(p.threads)
 	parallel := threads > 1 && l.nblocks > 1 && e.parallelAt(l.nbytes)
+	if parallel && int64(blockWorstCase(p, l, l.blocksize, false))*int64(l.nblocks) > math.MaxInt/2 {
+		parallel = false // the per-block slots would not be addressable (32-bit)
+	}
 	if parallel {
 		// Each block is compressed with the budgets it would get if
 		// everything before it compressed to nothing, into its own slot.

@@ -155,11 +155,12 @@ func corruptf(format string, args ...any) error {
 func le32(b []byte) int { return int(int32(binary.LittleEndian.Uint32(b))) }
 
 // ReadHeader decodes and validates the header of the chunk at the start of
-// src. Every size it returns has been checked against len(src): cbytes
-// fits in src, the offsets table fits in cbytes, blocksize and nbytes are
-// consistent, and nbytes is no more than the compressed bytes can decode
-// to (see Decompress). A truncated or inconsistent chunk returns an error
-// wrapping ErrCorrupt; an unknown version or codec wraps ErrUnsupported.
+// src (Blosc1 or Blosc2). Every size it returns has been checked against
+// len(src) and the stream table walked, as Decompress describes: cbytes
+// fits in src, offsets and stream sizes lie inside the chunk and cover it,
+// blocksize and nbytes agree, and nbytes is no more than the streams can
+// decode to. A truncated or inconsistent chunk returns an error wrapping
+// ErrCorrupt; an unknown version, codec or filter wraps ErrUnsupported.
 // Bytes of src beyond cbytes are ignored.
 func ReadHeader(src []byte) (Header, error) {
 	var h Header

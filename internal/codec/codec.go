@@ -357,7 +357,6 @@ func (s *State) zstdDecompress(dst, src []byte) error {
 		d, err := zstd.NewReader(nil,
 			zstd.WithDecoderConcurrency(1),
 			zstd.WithDecodeAllCapLimit(true),
-			zstd.WithDecoderLowmem(true),
 		)
 		if err != nil {
 			return err
