@@ -1,4 +1,4 @@
-//go:build purego || noasm || !gc || !amd64
+//go:build purego || noasm || !gc || !(amd64 || arm64)
 
 package blosc
 
