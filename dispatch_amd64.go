@@ -215,6 +215,49 @@ func unshuffleAVX512(dst, src []byte, ts, n, start, blocks int) {
 	}
 }
 
+// avx512Slack is how many bytes past its blocks an AVX-512 unshuffle kernel
+// writes scratch to: its windows of 128/p elements fill b=128/p*ts bytes
+// of two full vector stores.
+func avx512Slack(ts int) int {
+	p := 2
+	for p < ts {
+		p *= 2
+	}
+	return 128 - 128/p*ts
+}
+
+// unshuffleAVX512Scratch unshuffles the block of 64 elements at start
+// through a stack buffer that takes the kernel's scratch bytes.
+func unshuffleAVX512Scratch(dst, src []byte, ts, n, start int) {
+	var tmp [64*16 + 128]byte
+	d, s := &tmp[0], &src[start]
+	switch ts {
+	case 3:
+		unshuffle3AVX512(d, s, n, 1)
+	case 5:
+		unshuffle5AVX512(d, s, n, 1)
+	case 6:
+		unshuffle6AVX512(d, s, n, 1)
+	case 7:
+		unshuffle7AVX512(d, s, n, 1)
+	case 9:
+		unshuffle9AVX512(d, s, n, 1)
+	case 10:
+		unshuffle10AVX512(d, s, n, 1)
+	case 11:
+		unshuffle11AVX512(d, s, n, 1)
+	case 12:
+		unshuffle12AVX512(d, s, n, 1)
+	case 13:
+		unshuffle13AVX512(d, s, n, 1)
+	case 14:
+		unshuffle14AVX512(d, s, n, 1)
+	case 15:
+		unshuffle15AVX512(d, s, n, 1)
+	}
+	copy(dst[start*ts:start*ts+64*ts], tmp[:64*ts])
+}
+
 func unshuffleAVX2(dst, src []byte, ts, n, start, blocks int) {
 	d, s := &dst[start*ts], &src[start]
 	switch ts {
@@ -273,6 +316,23 @@ func unshuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
 	}
 	switch level {
 	case cpu.AVX512:
+		if slack := avx512Slack(ts); slack > 0 && n >= 64 {
+			// Whole blocks whose scratch stays inside dst run in place;
+			// the rest, and the block ending at the last element, run
+			// through a stack buffer.
+			b := n / 64
+			direct := min(b, max(0, (len(dst)-slack)/(64*ts)))
+			if direct > 0 {
+				unshuffleAVX512(dst, src, ts, n, 0, direct)
+			}
+			for i := direct; i < b; i++ {
+				unshuffleAVX512Scratch(dst, src, ts, n, i*64)
+			}
+			if n%64 != 0 {
+				unshuffleAVX512Scratch(dst, src, ts, n, n-64)
+			}
+			return n
+		}
 		if b, over, ok := coverBlocks(n, 64, ts, len(src), 0); ok {
 			unshuffleAVX512(dst, src, ts, n, 0, b)
 			if !over {
