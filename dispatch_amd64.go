@@ -2,7 +2,11 @@
 
 package blosc
 
-import "github.com/goblosc/blosc/internal/cpu"
+import (
+	"unsafe"
+
+	"github.com/goblosc/blosc/internal/cpu"
+)
 
 // The amd64 kernels come from asmgen/shuffle. A level covers every element
 // once the buffer holds one of its blocks: after the whole blocks it runs
@@ -10,6 +14,17 @@ import "github.com/goblosc/blosc/internal/cpu"
 // That rewrites some outputs with the values they already hold, which is
 // harmless because src and dst never overlap, and it leaves no scalar tail.
 // Buffers shorter than a block fall through to the narrower levels.
+
+// ntThreshold is the buffer size from which the AVX-512 kernels write with
+// non-temporal stores: far past the L2 and a good share of the L3, the
+// output will not be read back from cache anyway, and skipping the read of
+// every destination line before writing it roughly halves the traffic
+// beyond the caches (measured on the 64 MiB benchmark rows).
+const ntThreshold = 16 << 20
+
+func aligned64(b []byte) bool {
+	return uintptr(unsafe.Pointer(unsafe.SliceData(b)))%64 == 0
+}
 
 func hasShuffleKernel(l cpu.Level) bool {
 	switch l {
@@ -144,6 +159,10 @@ func shuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
 	}
 	switch level {
 	case cpu.AVX512:
+		if len(src) >= ntThreshold && ts&(ts-1) == 0 && n%64 == 0 && aligned64(dst) {
+			shuffleAVX512NT(dst, src, ts, n, n/64)
+			return n
+		}
 		if b, over, ok := coverBlocks(n, 64, ts, len(src), 0); ok {
 			shuffleAVX512(dst, src, ts, n, 0, b)
 			if !over {
@@ -212,6 +231,36 @@ func unshuffleAVX512(dst, src []byte, ts, n, start, blocks int) {
 		unshuffle15AVX512(d, s, n, blocks)
 	case 16:
 		unshuffle16AVX512(d, s, n, blocks)
+	}
+}
+
+// shuffleAVX512NT and unshuffleAVX512NT run the non-temporal kernels, for
+// power-of-two typesizes, on blocks starting at element 0.
+func shuffleAVX512NT(dst, src []byte, ts, n, blocks int) {
+	d, s := &dst[0], &src[0]
+	switch ts {
+	case 2:
+		shuffle2AVX512NT(d, s, n, blocks)
+	case 4:
+		shuffle4AVX512NT(d, s, n, blocks)
+	case 8:
+		shuffle8AVX512NT(d, s, n, blocks)
+	case 16:
+		shuffle16AVX512NT(d, s, n, blocks)
+	}
+}
+
+func unshuffleAVX512NT(dst, src []byte, ts, n, blocks int) {
+	d, s := &dst[0], &src[0]
+	switch ts {
+	case 2:
+		unshuffle2AVX512NT(d, s, n, blocks)
+	case 4:
+		unshuffle4AVX512NT(d, s, n, blocks)
+	case 8:
+		unshuffle8AVX512NT(d, s, n, blocks)
+	case 16:
+		unshuffle16AVX512NT(d, s, n, blocks)
 	}
 }
 
@@ -334,7 +383,11 @@ func unshuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
 			return n
 		}
 		if b, over, ok := coverBlocks(n, 64, ts, len(src), 0); ok {
-			unshuffleAVX512(dst, src, ts, n, 0, b)
+			if len(src) >= ntThreshold && aligned64(dst) {
+				unshuffleAVX512NT(dst, src, ts, n, b)
+			} else {
+				unshuffleAVX512(dst, src, ts, n, 0, b)
+			}
 			if !over {
 				return b * 64
 			}

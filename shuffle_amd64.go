@@ -204,6 +204,16 @@ func shuffle2AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle2AVX512(dst *byte, src *byte, n int, blocks int)
 
+// shuffle2AVX512NT shuffles blocks of 64 elements of 2 bytes with non-temporal stores; dst and n must be multiples of 64.
+//
+//go:noescape
+func shuffle2AVX512NT(dst *byte, src *byte, n int, blocks int)
+
+// unshuffle2AVX512NT unshuffles blocks of 64 elements of 2 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle2AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle3AVX512 shuffles blocks of 64 elements of 3 bytes.
 //
 //go:noescape
@@ -223,6 +233,16 @@ func shuffle4AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func unshuffle4AVX512(dst *byte, src *byte, n int, blocks int)
+
+// shuffle4AVX512NT shuffles blocks of 64 elements of 4 bytes with non-temporal stores; dst and n must be multiples of 64.
+//
+//go:noescape
+func shuffle4AVX512NT(dst *byte, src *byte, n int, blocks int)
+
+// unshuffle4AVX512NT unshuffles blocks of 64 elements of 4 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle4AVX512NT(dst *byte, src *byte, n int, blocks int)
 
 // shuffle5AVX512 shuffles blocks of 64 elements of 5 bytes.
 //
@@ -263,6 +283,16 @@ func shuffle8AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func unshuffle8AVX512(dst *byte, src *byte, n int, blocks int)
+
+// shuffle8AVX512NT shuffles blocks of 64 elements of 8 bytes with non-temporal stores; dst and n must be multiples of 64.
+//
+//go:noescape
+func shuffle8AVX512NT(dst *byte, src *byte, n int, blocks int)
+
+// unshuffle8AVX512NT unshuffles blocks of 64 elements of 8 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle8AVX512NT(dst *byte, src *byte, n int, blocks int)
 
 // shuffle9AVX512 shuffles blocks of 64 elements of 9 bytes.
 //
@@ -343,3 +373,13 @@ func shuffle16AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func unshuffle16AVX512(dst *byte, src *byte, n int, blocks int)
+
+// shuffle16AVX512NT shuffles blocks of 64 elements of 16 bytes with non-temporal stores; dst and n must be multiples of 64.
+//
+//go:noescape
+func shuffle16AVX512NT(dst *byte, src *byte, n int, blocks int)
+
+// unshuffle16AVX512NT unshuffles blocks of 64 elements of 16 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle16AVX512NT(dst *byte, src *byte, n int, blocks int)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/goblosc/blosc/internal/cpu"
 	"github.com/goblosc/blosc/internal/guard"
@@ -357,4 +358,35 @@ func FuzzShuffleKernels(f *testing.F) {
 			checkKernel(t, k, make([]byte, len(src)+8), make([]byte, len(src)+8), src, ts)
 		}
 	})
+}
+
+// TestShuffleKernelsLargeBuffers covers the paths only large buffers take
+// (the non-temporal AVX-512 kernels from 16 MiB), with dst both 64-byte
+// aligned and not.
+func TestShuffleKernelsLargeBuffers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIPPED in -short: 16 MiB buffers")
+	}
+	const size = 16<<20 + 64*16
+	rng := rand.New(rand.NewPCG(13, 14))
+	src := make([]byte, size)
+	fillRandom(rng, src)
+	raw := make([]byte, size+128)
+	back := make([]byte, size)
+	ks := runnableKernels(t)
+	k := ks[len(ks)-1]
+	if k.Level != cpu.AVX512 {
+		t.Skipf("SKIPPED: only the AVX-512 kernels have a separate large-buffer path; best here is %s", k.Name())
+	}
+	{
+		for _, ts := range []int{2, 3, 4, 8, 16} {
+			for _, n := range []int{size, size - 64*ts + 3} {
+				for _, misalign := range []int{0, 8} {
+					base := int(-uintptr(unsafe.Pointer(&raw[0])) & 63)
+					dst := raw[base+misalign:][:n]
+					checkKernel(t, k, dst, back[:n], src[:n], ts)
+				}
+			}
+		}
+	}
 }

@@ -46,8 +46,12 @@ func main() {
 		unpackUnshuffle(avx2, ts, pow2(ts))
 	}
 	for ts := 2; ts <= 16; ts++ {
-		vbmiShuffle(ts)
-		vbmiUnshuffle(ts)
+		vbmiShuffle(ts, false)
+		vbmiUnshuffle(ts, false)
+		if ts&(ts-1) == 0 {
+			vbmiShuffle(ts, true)
+			vbmiUnshuffle(ts, true)
+		}
 	}
 	Generate()
 }
@@ -302,6 +306,9 @@ func epilogue(s isa, dst, src, blocks Register, dstStep, srcStep int) {
 	DECQ(blocks)
 	JNZ(LabelRef("loop"))
 	Label("done")
+	if s.name == "AVX512NT" {
+		SFENCE()
+	}
 	if s.lanes > 1 {
 		VZEROUPPER()
 	}
@@ -424,6 +431,15 @@ func unpackUnshuffle(s isa, ts, p int) {
 
 var avx512 = isa{"AVX512", 4}
 
+// avx512nt is the AVX-512 epilogue flavour: the non-temporal kernels fence
+// their stores before returning so later ordinary accesses see them.
+func avx512nt(nt bool) isa {
+	if nt {
+		return isa{"AVX512NT", 4}
+	}
+	return avx512
+}
+
 func vbmiShape(ts int) (p, r, e, b int) {
 	p = pow2(ts)
 	r = p / 2
@@ -519,10 +535,33 @@ func vbmiCommon(ts int, needMask bool) (ql, qh VecVirtual, mask Op) {
 	return
 }
 
-func vbmiShuffle(ts int) {
+// ntName marks the variants whose stores bypass the caches (VMOVNTDQ):
+// for buffers far larger than the caches they avoid reading every output
+// line before writing it, as the runtime's memmove does for big copies.
+// Their stores must be 64-byte aligned.
+func ntName(name string, nt bool) string {
+	if nt {
+		return name + "NT"
+	}
+	return name
+}
+
+func store64(z VecVirtual, m Mem, nt bool) {
+	if nt {
+		VMOVNTDQ(z, m)
+	} else {
+		VMOVDQU64(z, m)
+	}
+}
+
+func vbmiShuffle(ts int, nt bool) {
 	_, r, e, b := vbmiShape(ts)
-	name := kernelName("shuffle", ts, "AVX512")
-	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes.", name, ts), 0)
+	name := ntName(kernelName("shuffle", ts, "AVX512"), nt)
+	doc := fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes.", name, ts)
+	if nt {
+		doc = fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes with non-temporal stores; dst and n must be multiples of 64.", name, ts)
+	}
+	dst, src, n, blocks := prologue(name, doc, 0)
 	var t [2]VecVirtual
 	for h := range t {
 		t[h] = loadZ(table64(fmt.Sprintf("gather%dH%d", ts, h), func(q int) int {
@@ -554,11 +593,11 @@ func vbmiShuffle(ts int) {
 		transpose(rows[h], e, ql, qh)
 		for s, z := range rows[h] {
 			if st := h*r + s; st < ts {
-				VMOVDQU64(z, Mem{Base: streamAddr(dst, n, st)})
+				store64(z, Mem{Base: streamAddr(dst, n, st)}, nt)
 			}
 		}
 	}
-	epilogue(avx512, dst, src, blocks, 64, 64*ts)
+	epilogue(avx512nt(nt), dst, src, blocks, 64, 64*ts)
 }
 
 // vbmiUnshuffle stores every window as two full vectors in address order,
@@ -567,10 +606,13 @@ func vbmiShuffle(ts int) {
 // the caller must have room there (it runs the final blocks into scratch).
 // Masked stores would avoid that but are several times slower on the AMD
 // Zen 4 this was measured on, even when only a few run per call.
-func vbmiUnshuffle(ts int) {
+func vbmiUnshuffle(ts int, nt bool) {
 	_, r, e, b := vbmiShape(ts)
-	name := kernelName("unshuffle", ts, "AVX512")
+	name := ntName(kernelName("unshuffle", ts, "AVX512"), nt)
 	doc := fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes.", name, ts)
+	if nt {
+		doc = fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes with non-temporal stores; dst must be 64-byte aligned.", name, ts)
+	}
 	if b < 128 {
 		doc = fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes, writing up to %d bytes of scratch past them.", name, ts, 128-b)
 	}
@@ -606,9 +648,9 @@ func vbmiUnshuffle(ts int) {
 		o := ZMM()
 		VMOVDQA64(lo, o)
 		VPERMT2B(hi, u[0], o)
-		VMOVDQU64(o, Mem{Base: dst, Disp: k * b})
+		store64(o, Mem{Base: dst, Disp: k * b}, nt)
 		VPERMT2B(hi, u[1], lo)
-		VMOVDQU64(lo, Mem{Base: dst, Disp: k*b + 64})
+		store64(lo, Mem{Base: dst, Disp: k*b + 64}, nt)
 	}
-	epilogue(avx512, dst, src, blocks, 64*ts, 64)
+	epilogue(avx512nt(nt), dst, src, blocks, 64*ts, 64)
 }
