@@ -318,6 +318,10 @@ func epilogue(s isa, dst, src, blocks Register, dstStep, srcStep int) {
 // unpackShuffle: a block is 16*lanes elements; vector v's lane l holds the
 // 16/p elements starting at element 16*l + v*16/p.
 func unpackShuffle(s isa, ts, p int) {
+	if p == 16 {
+		halvesShuffle(s, ts)
+		return
+	}
 	name := kernelName("shuffle", ts, s.name)
 	w := 16 * s.lanes
 	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s shuffles blocks of %d elements of %d bytes.", name, w, ts), s.frame(ts, p))
@@ -362,6 +366,10 @@ func unpackShuffle(s isa, ts, p int) {
 }
 
 func unpackUnshuffle(s isa, ts, p int) {
+	if p == 16 {
+		halvesUnshuffle(s, ts)
+		return
+	}
 	name := kernelName("unshuffle", ts, s.name)
 	w := 16 * s.lanes
 	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s unshuffles blocks of %d elements of %d bytes.", name, w, ts), s.frame(ts, p))
@@ -653,4 +661,153 @@ func vbmiUnshuffle(ts int, nt bool) {
 		store64(lo, Mem{Base: dst, Disp: k*b + 64}, nt)
 	}
 	epilogue(avx512nt(nt), dst, src, blocks, 64*ts, 64)
+}
+
+// With p = 16 the unpack network needs 17 live vectors, one more than
+// SSE2 and AVX2 have, so these kernels split every element into its low
+// and high 8 bytes (VPUNPCKL/HQDQ of neighbouring elements) and run the
+// p = 8 network twice, once per half. Bytes past ts in an element only ever
+// reach streams past ts, which are not stored, so no padding shuffle is
+// needed; the loads still read 16-ts bytes past the block's last element
+// and the stores of unshuffle write as many, like the other padded kernels.
+
+func (s isa) gatherElement(src Register, ts, e0 int) VecPhysical {
+	r := s.vec()
+	if s.lanes == 1 {
+		MOVOU(Mem{Base: src, Disp: e0 * ts}, r)
+	} else {
+		VMOVDQU(Mem{Base: src, Disp: e0 * ts}, r.AsX())
+		VINSERTI128(Imm(1), Mem{Base: src, Disp: (e0 + 16) * ts}, r, r)
+	}
+	return r
+}
+
+// qdq returns, per lane, the h-th qwords of a and b ([a.q_h, b.q_h]),
+// consuming a and b.
+func (s isa) qdq(a, b VecPhysical, h int) VecPhysical {
+	if s.lanes == 1 {
+		if h == 0 {
+			PUNPCKLQDQ(b, a)
+		} else {
+			PUNPCKHQDQ(b, a)
+		}
+	} else if h == 0 {
+		VPUNPCKLQDQ(b, a, a)
+	} else {
+		VPUNPCKHQDQ(b, a, a)
+	}
+	free(b)
+	return a
+}
+
+func halvesShuffle(s isa, ts int) {
+	name := kernelName("shuffle", ts, s.name)
+	w := 16 * s.lanes
+	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s shuffles blocks of %d elements of %d bytes.", name, w, ts), 0)
+	s.resetPool()
+	Label("loop")
+	for h := 0; h < 2; h++ {
+		in := make([]slot, 8)
+		for v := range in {
+			in[v] = slot{kind: 2, load: func() VecPhysical {
+				a := s.gatherElement(src, ts, 2*v)
+				b := s.gatherElement(src, ts, 2*v+1)
+				return s.qdq(a, b, h)
+			}}
+		}
+		s.passes(in, 4, nil, func(i int, r VecPhysical) {
+			if st := 8*h + i; st < ts {
+				s.storeu(r, Mem{Base: streamAddr(dst, n, st)})
+			}
+			free(r)
+		})
+	}
+	epilogue(s, dst, src, blocks, w, w*ts)
+}
+
+func halvesUnshuffle(s isa, ts int) {
+	name := kernelName("unshuffle", ts, s.name)
+	w := 16 * s.lanes
+	frame := 8 * s.bytes()
+	if s.lanes > 1 {
+		frame += 16 * 16
+	}
+	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s unshuffles blocks of %d elements of %d bytes.", name, w, ts), frame)
+	lows := AllocLocal(8 * s.bytes())
+	var held Mem
+	if s.lanes > 1 {
+		held = AllocLocal(16 * 16)
+	}
+	s.resetPool()
+	Label("loop")
+	for h := 0; h < 2; h++ {
+		in := make([]slot, 8)
+		for b := range in {
+			in[b] = slot{kind: 2, load: func() VecPhysical {
+				r := s.vec()
+				switch st := 8*h + b; {
+				case st >= ts && s.lanes == 1:
+					PXOR(r, r)
+				case st >= ts:
+					VPXOR(r, r, r)
+				default:
+					s.loadu(Mem{Base: streamAddr(src, n, st)}, r)
+				}
+				return r
+			}}
+		}
+		s.passes(in, 3, nil, func(v int, r VecPhysical) {
+			if h == 0 {
+				s.storeu(r, lows.Offset(v*s.bytes()))
+				free(r)
+				return
+			}
+			// Elements 2v and 2v+1 of each lane, stored in address order
+			// so each store's overflow past ts bytes is rewritten next.
+			for j := 0; j < 2; j++ {
+				lo := s.vec()
+				s.loadu(lows.Offset(v*s.bytes()), lo)
+				var x VecPhysical
+				if j == 0 {
+					x = s.qdqKeep(lo, r, 0)
+				} else {
+					x = s.qdqKeep(lo, r, 1)
+				}
+				e := 2*v + j
+				if s.lanes == 1 {
+					MOVOU(x, Mem{Base: dst, Disp: e * ts})
+				} else {
+					VMOVDQU(x.AsX(), Mem{Base: dst, Disp: e * ts})
+					VEXTRACTI128(Imm(1), x, held.Offset(16*e))
+				}
+				free(x)
+			}
+			free(r)
+		})
+	}
+	if s.lanes > 1 {
+		for e := 0; e < 16; e++ {
+			t := s.vec()
+			VMOVDQU(held.Offset(16*e), t.AsX())
+			VMOVDQU(t.AsX(), Mem{Base: dst, Disp: (16 + e) * ts})
+			free(t)
+		}
+	}
+	epilogue(s, dst, src, blocks, w*ts, w)
+}
+
+// qdqKeep is qdq that consumes a but leaves b intact.
+func (s isa) qdqKeep(a, b VecPhysical, h int) VecPhysical {
+	if s.lanes == 1 {
+		if h == 0 {
+			PUNPCKLQDQ(b, a)
+		} else {
+			PUNPCKHQDQ(b, a)
+		}
+	} else if h == 0 {
+		VPUNPCKLQDQ(b, a, a)
+	} else {
+		VPUNPCKHQDQ(b, a, a)
+	}
+	return a
 }
