@@ -5,17 +5,62 @@ package blosc
 import "github.com/goblosc/blosc/internal/cpu"
 
 // The arm64 kernels are the hand-written NEON ones in shuffle_arm64.s, for
-// typesizes 2, 4, 8 and 16. As on amd64, a buffer of at least one block is
-// covered entirely: whole blocks, then one block overlapping the last.
+// typesizes 2 to 16. As on amd64, a buffer of at least one block is covered
+// entirely: whole blocks, then one block overlapping the last.
 
 func hasShuffleKernel(l cpu.Level) bool {
 	return l == cpu.Generic || l == cpu.NEON
 }
 
-// coverBlocks reports how blocks of w elements cover n elements: whole
-// blocks, and whether a last block overlapping them is needed.
-func coverBlocks(n, w int) (blocks int, overlap bool) {
-	return n / w, n%w != 0
+// neonPad[ts] spreads the 16/p elements of ts bytes at the start of a
+// 16-byte lane into p-byte slots (p the next power of two); neonPack[ts]
+// undoes it. Indices of 0xFF make VTBL write zero.
+var neonPad, neonPack [16][16]byte
+
+func init() {
+	for ts := 3; ts < 16; ts++ {
+		p := pow2(ts)
+		for i := range 16 {
+			neonPad[ts][i], neonPack[ts][i] = 0xFF, 0xFF
+			if i%p < ts {
+				neonPad[ts][i] = byte(i/p*ts + i%p)
+			}
+			if i < 16/p*ts {
+				neonPack[ts][i] = byte(i/ts*p + i%ts)
+			}
+		}
+	}
+}
+
+func pow2(ts int) int {
+	p := 2
+	for p < ts {
+		p *= 2
+	}
+	return p
+}
+
+// neonSlack is how many bytes past its block a NEON kernel reads (shuffle)
+// or writes and later repairs (unshuffle): the padded kernels move whole
+// 16-byte lanes that hold only 16/p*ts bytes of elements.
+func neonSlack(ts int) int {
+	return 16 - 16/pow2(ts)*ts
+}
+
+// coverBlocks reports how blocks of 16 elements cover n elements held in
+// avail bytes: whole blocks, plus whether an overlapping last block fits.
+func coverBlocks(n, ts, avail, slack int) (blocks int, overlap, ok bool) {
+	if n < 16 {
+		return 0, false, false
+	}
+	blocks = n / 16
+	if blocks*16*ts+slack > avail {
+		blocks--
+	}
+	if blocks == 0 {
+		return 0, false, false
+	}
+	return blocks, n%16 != 0 && n*ts+slack <= avail, true
 }
 
 func shuffleNEON(dst, src []byte, ts, n, start, blocks int) {
@@ -23,26 +68,36 @@ func shuffleNEON(dst, src []byte, ts, n, start, blocks int) {
 	switch ts {
 	case 2:
 		shuffle2NEON(d, s, n, blocks)
+	case 3:
+		shuffle3NEON(d, s, n, blocks, &neonPad[3][0])
 	case 4:
 		shuffle4NEON(d, s, n, blocks)
+	case 5, 6, 7:
+		shufflePad8NEON(d, s, n, blocks, ts, &neonPad[ts][0])
 	case 8:
 		shuffle8NEON(d, s, n, blocks)
 	case 16:
 		shuffle16NEON(d, s, n, blocks)
+	default:
+		shufflePad16NEON(d, s, n, blocks, ts)
 	}
 }
 
 // shuffleAsm runs the NEON kernels when level allows, returning how many
 // leading elements it shuffled.
 func shuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
-	if level != cpu.NEON || ts&(ts-1) != 0 || ts > 16 || n < 16 {
+	if level != cpu.NEON || ts > 16 {
 		return 0
 	}
-	b, over := coverBlocks(n, 16)
-	shuffleNEON(dst, src, ts, n, 0, b)
-	if over {
-		shuffleNEON(dst, src, ts, n, n-16, 1)
+	b, over, ok := coverBlocks(n, ts, len(src), neonSlack(ts))
+	if !ok {
+		return 0
 	}
+	shuffleNEON(dst, src, ts, n, 0, b)
+	if !over {
+		return b * 16
+	}
+	shuffleNEON(dst, src, ts, n, n-16, 1)
 	return n
 }
 
@@ -51,25 +106,35 @@ func unshuffleNEON(dst, src []byte, ts, n, start, blocks int) {
 	switch ts {
 	case 2:
 		unshuffle2NEON(d, s, n, blocks)
+	case 3:
+		unshuffle3NEON(d, s, n, blocks, &neonPack[3][0])
 	case 4:
 		unshuffle4NEON(d, s, n, blocks)
+	case 5, 6, 7:
+		unshufflePad8NEON(d, s, n, blocks, ts, &neonPack[ts][0])
 	case 8:
 		unshuffle8NEON(d, s, n, blocks)
 	case 16:
 		unshuffle16NEON(d, s, n, blocks)
+	default:
+		unshufflePad16NEON(d, s, n, blocks, ts)
 	}
 }
 
 // unshuffleAsm runs the NEON kernels when level allows, returning how many
 // leading elements it unshuffled.
 func unshuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
-	if level != cpu.NEON || ts&(ts-1) != 0 || ts > 16 || n < 16 {
+	if level != cpu.NEON || ts > 16 {
 		return 0
 	}
-	b, over := coverBlocks(n, 16)
-	unshuffleNEON(dst, src, ts, n, 0, b)
-	if over {
-		unshuffleNEON(dst, src, ts, n, n-16, 1)
+	b, over, ok := coverBlocks(n, ts, len(src), neonSlack(ts))
+	if !ok {
+		return 0
 	}
+	unshuffleNEON(dst, src, ts, n, 0, b)
+	if !over {
+		return b * 16
+	}
+	unshuffleNEON(dst, src, ts, n, n-16, 1)
 	return n
 }
