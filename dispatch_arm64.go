@@ -47,24 +47,11 @@ func neonSlack(ts int) int {
 	return 16 - 16/pow2(ts)*ts
 }
 
-// coverBlocks reports how blocks of 16 elements cover n elements held in
-// avail bytes: whole blocks, plus whether an overlapping last block fits.
-func coverBlocks(n, ts, avail, slack int) (blocks int, overlap, ok bool) {
-	if n < 16 {
-		return 0, false, false
-	}
-	blocks = n / 16
-	if blocks*16*ts+slack > avail {
-		blocks--
-	}
-	if blocks == 0 {
-		return 0, false, false
-	}
-	return blocks, n%16 != 0 && n*ts+slack <= avail, true
+func shuffleNEON(dst, src []byte, ts, n, start, blocks int) {
+	shuffleKernelNEON(&dst[start], &src[start*ts], ts, n, blocks)
 }
 
-func shuffleNEON(dst, src []byte, ts, n, start, blocks int) {
-	d, s := &dst[start], &src[start*ts]
+func shuffleKernelNEON(d, s *byte, ts, n, blocks int) {
 	switch ts {
 	case 2:
 		shuffle2NEON(d, s, n, blocks)
@@ -84,25 +71,38 @@ func shuffleNEON(dst, src []byte, ts, n, start, blocks int) {
 }
 
 // shuffleAsm runs the NEON kernels when level allows, returning how many
-// leading elements it shuffled.
+// leading elements it shuffled. Blocks whose reads past the block would
+// leave src run on a copy.
 func shuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
-	if level != cpu.NEON || ts > 16 {
+	if level != cpu.NEON || ts > 16 || n < 16 {
 		return 0
 	}
-	b, over, ok := coverBlocks(n, ts, len(src), neonSlack(ts))
-	if !ok {
-		return 0
+	p := planBlocks(n, 16, ts, len(src), neonSlack(ts))
+	if p.direct > 0 {
+		shuffleNEON(dst, src, ts, n, 0, p.direct)
 	}
-	shuffleNEON(dst, src, ts, n, 0, b)
-	if !over {
-		return b * 16
+	for i := p.direct; i < p.whole; i++ {
+		shuffleNEONScratch(dst, src, ts, n, i*16)
 	}
-	shuffleNEON(dst, src, ts, n, n-16, 1)
+	if p.tail && p.tailDirect {
+		shuffleNEON(dst, src, ts, n, n-16, 1)
+	} else if p.tail {
+		shuffleNEONScratch(dst, src, ts, n, n-16)
+	}
 	return n
 }
 
+func shuffleNEONScratch(dst, src []byte, ts, n, start int) {
+	var tmp [16*16 + 16]byte
+	copy(tmp[:], src[start*ts:start*ts+16*ts])
+	shuffleKernelNEON(&dst[start], &tmp[0], ts, n, 1)
+}
+
 func unshuffleNEON(dst, src []byte, ts, n, start, blocks int) {
-	d, s := &dst[start*ts], &src[start]
+	unshuffleKernelNEON(&dst[start*ts], &src[start], ts, n, blocks)
+}
+
+func unshuffleKernelNEON(d, s *byte, ts, n, blocks int) {
 	switch ts {
 	case 2:
 		unshuffle2NEON(d, s, n, blocks)
@@ -121,20 +121,29 @@ func unshuffleNEON(dst, src []byte, ts, n, start, blocks int) {
 	}
 }
 
-// unshuffleAsm runs the NEON kernels when level allows, returning how many
-// leading elements it unshuffled.
+// unshuffleAsm is shuffleAsm's inverse; blocks whose writes past the
+// block would leave dst run into a stack buffer.
 func unshuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
-	if level != cpu.NEON || ts > 16 {
+	if level != cpu.NEON || ts > 16 || n < 16 {
 		return 0
 	}
-	b, over, ok := coverBlocks(n, ts, len(src), neonSlack(ts))
-	if !ok {
-		return 0
+	p := planBlocks(n, 16, ts, len(dst), neonSlack(ts))
+	if p.direct > 0 {
+		unshuffleNEON(dst, src, ts, n, 0, p.direct)
 	}
-	unshuffleNEON(dst, src, ts, n, 0, b)
-	if !over {
-		return b * 16
+	for i := p.direct; i < p.whole; i++ {
+		unshuffleNEONScratch(dst, src, ts, n, i*16)
 	}
-	unshuffleNEON(dst, src, ts, n, n-16, 1)
+	if p.tail && p.tailDirect {
+		unshuffleNEON(dst, src, ts, n, n-16, 1)
+	} else if p.tail {
+		unshuffleNEONScratch(dst, src, ts, n, n-16)
+	}
 	return n
+}
+
+func unshuffleNEONScratch(dst, src []byte, ts, n, start int) {
+	var tmp [16*16 + 16]byte
+	unshuffleKernelNEON(&tmp[0], &src[start], ts, n, 1)
+	copy(dst[start*ts:start*ts+16*ts], tmp[:16*ts])
 }
