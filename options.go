@@ -130,3 +130,31 @@ func DefaultOptions() Options {
 	o.Filters[MaxFilters-1] = ByteShuffle
 	return o
 }
+
+// MarshalText writes the codec's name, so headers encode readably as JSON.
+func (c Codec) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// MarshalText writes the filter's name.
+func (f Filter) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+func (f Format) String() string {
+	switch f {
+	case FormatBlosc1:
+		return "blosc1"
+	case FormatBlosc2:
+		return "blosc2"
+	}
+	return fmt.Sprintf("format(%d)", uint8(f))
+}
+
+// MarshalText writes the format's name.
+func (f Format) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+var splitModeNames = [...]string{"default", "always", "never", "auto", "forward_compat"}
+
+func (m SplitMode) String() string {
+	if int(m) < len(splitModeNames) {
+		return splitModeNames[m]
+	}
+	return fmt.Sprintf("splitmode(%d)", uint8(m))
+}

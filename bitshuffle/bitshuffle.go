@@ -16,13 +16,13 @@ import "encoding/binary"
 // is too short (programming errors, not properties of the data).
 func Shuffle(dst, src []byte, typesize int) {
 	checkArgs(dst, src, typesize)
-	shuffleGeneric(dst[:len(src)], src, typesize)
+	shuffleWith(active, dst[:len(src)], src, typesize)
 }
 
 // Unshuffle reverses Shuffle under the same rules.
 func Unshuffle(dst, src []byte, typesize int) {
 	checkArgs(dst, src, typesize)
-	unshuffleGeneric(dst[:len(src)], src, typesize)
+	unshuffleWith(active, dst[:len(src)], src, typesize)
 }
 
 // Transposed reports how many leading bytes of a buffer of n bytes Shuffle

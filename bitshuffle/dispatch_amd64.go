@@ -1,0 +1,89 @@
+//go:build !purego && !noasm && gc
+
+package bitshuffle
+
+import "github.com/goblosc/blosc/internal/cpu"
+
+//go:generate go run ../asmgen/bitshuffle -out bitshuffle_amd64.s -stubs bitshuffle_amd64.go -pkg bitshuffle
+
+// kernelUsable reports whether this build has kernel k and the CPU runs it.
+func kernelUsable(k kernelID) bool {
+	switch k {
+	case kGeneric:
+		return true
+	case kSSE2:
+		return cpu.X86HasSSE2
+	case kAVX2:
+		return cpu.X86HasAVX2
+	case kAVX512:
+		return cpu.X86HasAVX512BW && cpu.X86HasVBMI
+	case kAVX512GFNI:
+		return false
+	}
+	return false
+}
+
+// Elements per kernel block: one 8-element group per 8 bytes of vector.
+const (
+	blockSSE2   = 16
+	blockAVX2   = 32
+	blockAVX512 = 64
+)
+
+func shuffleWith(k kernelID, dst, src []byte, typesize int) {
+	body := Transposed(len(src), typesize)
+	rowLen := body / typesize / 8
+	done := 0 // groups the kernel finished
+	switch k {
+	case kSSE2:
+		if b := blocksFor(len(src), typesize, rowLen, blockSSE2); b > 0 {
+			shuffleSSE2(dst, src, typesize, rowLen, b)
+			done = b * blockSSE2 / 8
+		}
+	case kAVX2:
+		if b := blocksFor(len(src), typesize, rowLen, blockAVX2); b > 0 {
+			shuffleAVX2(dst, src, typesize, rowLen, b)
+			done = b * blockAVX2 / 8
+		}
+	case kAVX512:
+		if b := blocksFor(len(src), typesize, rowLen, blockAVX512); b > 0 {
+			shuffleAVX512(dst, src, typesize, rowLen, b)
+			done = b * blockAVX512 / 8
+		}
+	default:
+		shuffleGeneric(dst, src, typesize)
+		return
+	}
+	shuffleGroups(dst, src, typesize, rowLen, done)
+	copy(dst[body:], src[body:])
+}
+
+func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
+	body := Transposed(len(src), typesize)
+	rowLen := body / typesize / 8
+	done := 0
+	switch k {
+	case kSSE2:
+		if b := blocksFor(len(src), typesize, rowLen, blockSSE2); b > 0 {
+			unshuffleSSE2(dst, src, typesize, rowLen, b)
+			done = b * blockSSE2 / 8
+		}
+	case kAVX2:
+		if b := blocksFor(len(src), typesize, rowLen, blockAVX2); b > 0 {
+			unshuffleAVX2(dst, src, typesize, rowLen, b)
+			done = b * blockAVX2 / 8
+		}
+	case kAVX512:
+		if b := blocksFor(len(src), typesize, rowLen, blockAVX512); b > 0 {
+			unshuffleAVX512(dst, src, typesize, rowLen, b)
+			done = b * blockAVX512 / 8
+		}
+	default:
+		unshuffleGeneric(dst, src, typesize)
+		return
+	}
+	// The kernel may have written past its last element into the next
+	// group (typesizes below 8); the portable tail and the copy rewrite it.
+	unshuffleGroups(dst, src, typesize, rowLen, done)
+	copy(dst[body:], src[body:])
+}

@@ -1,0 +1,54 @@
+//go:build cblosc && cgo
+
+package main
+
+import (
+	"runtime"
+
+	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/cblosc"
+)
+
+// Built with -tags cblosc, bench adds a row for c-blosc 1.x through cgo on
+// every Blosc1 configuration, measured in the same run.
+func init() {
+	extraEngines = append(extraEngines, engine{
+		name: "c-blosc-" + cblosc.Version(),
+		open: func(o blosc.Options) (codecFuncs, error) {
+			threads := o.Threads
+			if threads < 1 {
+				threads = runtime.GOMAXPROCS(0)
+			}
+			compress := func(dst, src []byte) ([]byte, error) {
+				dst = dst[:cap(dst)]
+				if len(dst) < len(src)+16 {
+					dst = make([]byte, len(src)+16)
+				}
+				n, err := cblosc.Compress(dst, src, o.Codec.String(), o.Level, int(shuffleOf(o)), o.Typesize, o.Blocksize, threads)
+				return dst[:n], err
+			}
+			decompress := func(dst, src []byte) ([]byte, error) {
+				h, err := blosc.ReadHeader(src)
+				if err != nil {
+					return nil, err
+				}
+				if cap(dst) < h.Nbytes {
+					dst = make([]byte, h.Nbytes)
+				}
+				n, err := cblosc.Decompress(dst[:h.Nbytes], src, threads)
+				return dst[:n], err
+			}
+			return codecFuncs{compress, decompress}, nil
+		},
+		supports: func(o blosc.Options) bool { return o.Format == blosc.FormatBlosc1 },
+	})
+}
+
+func shuffleOf(o blosc.Options) blosc.Filter {
+	for _, f := range o.Filters {
+		if f == blosc.ByteShuffle || f == blosc.BitShuffle {
+			return f
+		}
+	}
+	return blosc.NoFilter
+}
