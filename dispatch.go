@@ -16,12 +16,13 @@ var shuffleLevel atomic.Uint32
 func init() {
 	shuffleLevel.Store(uint32(cpu.Select(hasShuffleKernel)))
 	for l := cpu.Generic; l <= cpu.NEON; l++ {
-		if !hasShuffleKernel(l) {
+		if !compiledShuffleLevel(l) {
 			continue
 		}
 		cpu.Register(cpu.Kernel{
-			Family: "shuffle",
-			Level:  l,
+			Family:   "shuffle",
+			Level:    l,
+			Requires: func() bool { return hasShuffleKernel(l) },
 			Shuffle: func(dst, src []byte, typesize int) {
 				checkShuffleArgs(dst, src, typesize)
 				shuffleAt(l, dst[:len(src)], src, typesize)

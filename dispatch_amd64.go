@@ -34,15 +34,15 @@ func aligned64(b []byte) bool {
 	return uintptr(unsafe.Pointer(unsafe.SliceData(b)))%64 == 0
 }
 
+func compiledShuffleLevel(l cpu.Level) bool {
+	return l == cpu.Generic || l == cpu.SSE2 || l == cpu.AVX2 || l == cpu.AVX512
+}
+
+// hasShuffleKernel reports the levels this build and CPU can run: the
+// AVX-512 kernels are built on VPERMB/VPERMT2B, so they need VBMI on top of
+// the BW that the avx512 level itself guarantees.
 func hasShuffleKernel(l cpu.Level) bool {
-	switch l {
-	case cpu.Generic, cpu.SSE2, cpu.AVX2:
-		return true
-	case cpu.AVX512:
-		// The AVX-512 kernels are built on VPERMB/VPERMT2B.
-		return cpu.X86HasVBMI
-	}
-	return false
+	return compiledShuffleLevel(l) && (l != cpu.AVX512 || cpu.X86HasVBMI)
 }
 
 func pow2(ts int) int {

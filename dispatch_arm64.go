@@ -8,9 +8,11 @@ import "github.com/goblosc/blosc/internal/cpu"
 // typesizes 2 to 16. As on amd64, a buffer of at least one block is covered
 // entirely: whole blocks, then one block overlapping the last.
 
-func hasShuffleKernel(l cpu.Level) bool {
+func compiledShuffleLevel(l cpu.Level) bool {
 	return l == cpu.Generic || l == cpu.NEON
 }
+
+func hasShuffleKernel(l cpu.Level) bool { return compiledShuffleLevel(l) }
 
 // neonPad[ts] spreads the 16/p elements of ts bytes at the start of a
 // 16-byte lane into p-byte slots (p the next power of two); neonPack[ts]
