@@ -11,18 +11,20 @@
 // byte addresses (element bits above byte-in-element bits on the element
 // side, the reverse on the stream side):
 //
-//   - SSE2/AVX2: P = 2, 4, 8 or 16 byte elements. One byte unpack pass
+//   - SSE2/AVX2: P = 2, 4 or 8 byte elements. One byte unpack pass
 //     (PUNPCKL/HBW of vector k with vector k+P/2) rotates the in-lane address
 //     left by one bit, so shuffling is four passes and unshuffling log2(P)
 //     passes; lanes stay put, which the lane-strided loads and stores absorb.
+//     16-byte elements are split into two 8-byte halves (see halvesShuffle).
 //     AVX2 also takes typesizes that are not powers of two by padding every
 //     element to P bytes with VPSHUFB on the way in (and packing on the way
 //     out), at the cost of a few bytes read or written past the block that
-//     the caller accounts for (see Slack below).
+//     the Go caller accounts for (its slack function).
 //   - AVX-512 VBMI: VPERMT2B gathers from a 128-byte window of elements
 //     (masked loads keep odd typesizes inside the buffer), producing half of
 //     the streams per output; a log2 transpose of the remaining cells
-//     (VPUNPCKxQDQ, VPERMT2Q, VSHUFI64X2) finishes the job.
+//     (VPUNPCKxQDQ, VPERMT2Q, VSHUFI64X2) finishes the job. Unshuffling
+//     stores whole vectors, overrunning the block for odd typesizes.
 package main
 
 import (
@@ -135,26 +137,18 @@ func Y(i int) VecPhysical {
 
 func (s isa) bytes() int { return 16 * s.lanes }
 
-// slot is a vector that lives in a register, in memory, or is produced on
-// demand; the P=16 networks need 17 live vectors, one more than x86 has
-// without AVX-512, so they pass through a stack buffer between passes.
+// slot is a network input: a vector in a register, or one loaded on
+// demand so that registers are taken only when the network needs them.
 type slot struct {
 	r    VecPhysical
-	m    Mem
 	load func() VecPhysical
-	kind int // 0 reg, 1 mem, 2 lazy
 }
 
 func (s isa) toReg(v slot) VecPhysical {
-	switch v.kind {
-	case 0:
-		return v.r
-	case 1:
-		r := s.vec()
-		s.loadu(v.m, r)
-		return r
+	if v.load != nil {
+		return v.load()
 	}
-	return v.load()
+	return v.r
 }
 
 func (s isa) loadu(m Mem, r VecPhysical) {
@@ -177,20 +171,14 @@ func (s isa) storeu(r VecPhysical, m Mem) {
 // each lane of a and b, a's bytes at even positions.
 func (s isa) unpack(a VecPhysical, b slot) (lo, hi VecPhysical) {
 	lo = s.vec()
+	br := s.toReg(b)
 	if s.lanes == 1 {
-		br := s.toReg(b) // legacy SSE memory operands must be aligned
 		MOVO(a, lo)
 		PUNPCKLBW(br, lo)
 		PUNPCKHBW(br, a)
 		free(br)
 		return lo, a
 	}
-	if b.kind == 1 {
-		VPUNPCKLBW(b.m, a, lo)
-		VPUNPCKHBW(b.m, a, a)
-		return lo, a
-	}
-	br := s.toReg(b)
 	VPUNPCKLBW(br, a, lo)
 	VPUNPCKHBW(br, a, a)
 	free(br)
@@ -198,9 +186,8 @@ func (s isa) unpack(a VecPhysical, b slot) (lo, hi VecPhysical) {
 }
 
 // passes runs count unpack passes over in; the last pass hands each output
-// vector to emit as soon as it exists. spill gives two stack areas used to
-// hold intermediate passes when registers run short.
-func (s isa) passes(in []slot, count int, spill []Mem, emit func(i int, r VecPhysical)) {
+// vector to emit as soon as it exists.
+func (s isa) passes(in []slot, count int, emit func(i int, r VecPhysical)) {
 	p := len(in)
 	for pass := 0; pass < count; pass++ {
 		last := pass == count-1
@@ -210,15 +197,9 @@ func (s isa) passes(in []slot, count int, spill []Mem, emit func(i int, r VecPhy
 			lo, hi := s.unpack(a, in[k+p/2])
 			for j, r := range []VecPhysical{lo, hi} {
 				i := 2*k + j
-				switch {
-				case last:
+				if last {
 					emit(i, r)
-				case spill != nil:
-					m := spill[pass%2].Offset(i * s.bytes())
-					s.storeu(r, m)
-					free(r)
-					out[i] = slot{m: m, kind: 1}
-				default:
+				} else {
 					out[i] = slot{r: r}
 				}
 			}
@@ -227,23 +208,12 @@ func (s isa) passes(in []slot, count int, spill []Mem, emit func(i int, r VecPhy
 	}
 }
 
+// frame is the stack a padded unshuffle kernel holds its lane-1 halves in.
 func (s isa) frame(ts, p int) int {
-	f := 0
-	if p >= 16 {
-		f += 2 * p * s.bytes()
-	}
 	if ts != p {
-		f += 16 * p
+		return 16 * p
 	}
-	return f
-}
-
-func (s isa) spillAreas(p int) []Mem {
-	if p < 16 {
-		return nil
-	}
-	m := AllocLocal(2 * p * s.bytes())
-	return []Mem{m, m.Offset(p * s.bytes())}
+	return 0
 }
 
 // padTable is the in-lane VPSHUFB table that spreads 16/p elements of ts
@@ -330,7 +300,6 @@ func unpackShuffle(s isa, ts, p int) {
 	if ts != p {
 		pad = padTable("padTable"+s.name+fmt.Sprint(ts), ts, p, s.lanes)
 	}
-	spill := s.spillAreas(p)
 	var padReg VecPhysical
 	if pad != nil {
 		padReg = s.vec()
@@ -339,7 +308,7 @@ func unpackShuffle(s isa, ts, p int) {
 	Label("loop")
 	in := make([]slot, p)
 	for v := 0; v < p; v++ {
-		in[v] = slot{kind: 2, load: func() VecPhysical {
+		in[v] = slot{load: func() VecPhysical {
 			r := s.vec()
 			lane := func(l int) Mem {
 				return Mem{Base: src, Disp: (16*l + v*16/p) * ts}
@@ -356,7 +325,7 @@ func unpackShuffle(s isa, ts, p int) {
 			return r
 		}}
 	}
-	s.passes(in, 4, spill, func(i int, r VecPhysical) {
+	s.passes(in, 4, func(i int, r VecPhysical) {
 		if i < ts {
 			s.storeu(r, Mem{Base: streamAddr(dst, n, i)})
 		}
@@ -381,11 +350,10 @@ func unpackUnshuffle(s isa, ts, p int) {
 		VMOVDQU(packTable("packTable"+s.name+fmt.Sprint(ts), ts, p, s.lanes), packReg)
 		held = AllocLocal(p * 16)
 	}
-	spill := s.spillAreas(p)
 	Label("loop")
 	in := make([]slot, p)
 	for b := 0; b < p; b++ {
-		in[b] = slot{kind: 2, load: func() VecPhysical {
+		in[b] = slot{load: func() VecPhysical {
 			r := s.vec()
 			if b >= ts {
 				if s.lanes == 1 {
@@ -399,7 +367,7 @@ func unpackUnshuffle(s isa, ts, p int) {
 			return r
 		}}
 	}
-	s.passes(in, log2(p), spill, func(v int, r VecPhysical) {
+	s.passes(in, log2(p), func(v int, r VecPhysical) {
 		lane := func(l int) Mem { return Mem{Base: dst, Disp: (16*l + v*16/p) * ts} }
 		switch {
 		case s.lanes == 1:
@@ -709,13 +677,13 @@ func halvesShuffle(s isa, ts int) {
 	for h := 0; h < 2; h++ {
 		in := make([]slot, 8)
 		for v := range in {
-			in[v] = slot{kind: 2, load: func() VecPhysical {
+			in[v] = slot{load: func() VecPhysical {
 				a := s.gatherElement(src, ts, 2*v)
 				b := s.gatherElement(src, ts, 2*v+1)
 				return s.qdq(a, b, h)
 			}}
 		}
-		s.passes(in, 4, nil, func(i int, r VecPhysical) {
+		s.passes(in, 4, func(i int, r VecPhysical) {
 			if st := 8*h + i; st < ts {
 				s.storeu(r, Mem{Base: streamAddr(dst, n, st)})
 			}
@@ -743,7 +711,7 @@ func halvesUnshuffle(s isa, ts int) {
 	for h := 0; h < 2; h++ {
 		in := make([]slot, 8)
 		for b := range in {
-			in[b] = slot{kind: 2, load: func() VecPhysical {
+			in[b] = slot{load: func() VecPhysical {
 				r := s.vec()
 				switch st := 8*h + b; {
 				case st >= ts && s.lanes == 1:
@@ -756,7 +724,7 @@ func halvesUnshuffle(s isa, ts int) {
 				return r
 			}}
 		}
-		s.passes(in, 3, nil, func(v int, r VecPhysical) {
+		s.passes(in, 3, func(v int, r VecPhysical) {
 			if h == 0 {
 				s.storeu(r, lows.Offset(v*s.bytes()))
 				free(r)
