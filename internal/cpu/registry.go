@@ -82,7 +82,7 @@ func Chosen(family string) (l Level, ok bool) {
 	}
 	return Select(func(l Level) bool {
 		for _, k := range ks {
-			if k.Level == l {
+			if k.Level == l && (k.Requires == nil || k.Requires()) {
 				return true
 			}
 		}
