@@ -37,3 +37,15 @@ func shuffleAVX512(dst []byte, src []byte, typesize int, rowLen int, blocks int)
 //
 //go:noescape
 func unshuffleAVX512(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// shuffleAVX512GFNI handles superblocks of 512 elements with GFNI tile transposes:
+// see the generator.
+//
+//go:noescape
+func shuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// unshuffleAVX512GFNI handles superblocks of 512 elements with GFNI tile transposes:
+// see the generator.
+//
+//go:noescape
+func unshuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)

@@ -2434,3 +2434,4979 @@ unshuffleAVX512chunksdone:
 	JNZ    unshuffleAVX512block
 	VZEROUPPER
 	RET
+
+// func shuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+// Requires: AVX512F, AVX512VBMI, CMOV, GFNI
+TEXT ·shuffleAVX512GFNI(SB), $4096-72
+	MOVQ dst_base+0(FP), AX
+	MOVQ src_base+24(FP), CX
+	MOVQ typesize+48(FP), DX
+	MOVQ rowLen+56(FP), BX
+	MOVQ blocks+64(FP), SI
+	MOVQ DX, DI
+	SHLQ $0x03, DI
+	MOVQ BX, R8
+	SHLQ $0x03, R8
+
+	// nd: byte columns stored per chunk, min(typesize, 8)
+	MOVQ         $0x00000008, R9
+	CMPQ         DX, R9
+	CMOVQLT      DX, R9
+	MOVQ         $0x8040201008040201, R10
+	VPBROADCASTQ R10, Z0
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z1
+	CMPQ         DX, $0x01
+	JEQ          shuffleAVX512GFNIts1
+	CMPQ         DX, $0x02
+	JEQ          shuffleAVX512GFNIts2
+	CMPQ         DX, $0x04
+	JEQ          shuffleAVX512GFNIts4
+	CMPQ         DX, $0x08
+	JEQ          shuffleAVX512GFNIts8
+
+	// other typesizes are the caller's to avoid
+	RET
+
+shuffleAVX512GFNIts1:
+shuffleAVX512GFNIdense1block:
+	XORQ R9, R9
+
+shuffleAVX512GFNIdense1chunk:
+	LEAQ           (CX)(R9*1), R10
+	MOVQ           R9, R11
+	IMULQ          R8, R11
+	ADDQ           AX, R11
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
+	VPERMB         (R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      Z2, (SP)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
+	VPERMB         64(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      Z2, 64(SP)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
+	VPERMB         128(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      Z2, 128(SP)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
+	VPERMB         192(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      Z2, 192(SP)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
+	VPERMB         256(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      Z2, 256(SP)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
+	VPERMB         320(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      Z2, 320(SP)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
+	VPERMB         384(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      Z2, 384(SP)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
+	VPERMB         448(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      Z2, 448(SP)
+	MOVQ           R11, R10
+	VPERMB         (SP), Z1, Z2
+	VPERMB         64(SP), Z1, Z3
+	VPERMB         128(SP), Z1, Z4
+	VPERMB         192(SP), Z1, Z5
+	VPERMB         256(SP), Z1, Z6
+	VPERMB         320(SP), Z1, Z7
+	VPERMB         384(SP), Z1, Z8
+	VPERMB         448(SP), Z1, Z9
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VMOVDQU64      Z6, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z3, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z5, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z2, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R9), R10
+	CMPQ R10, DX
+	JAE  shuffleAVX512GFNIdense1chunksdone
+	MOVQ R10, R9
+	ADDQ $0x08, R10
+	CMPQ R10, DX
+	JLS  shuffleAVX512GFNIdense1chunk
+	MOVQ DX, R9
+	SUBQ $0x08, R9
+	JMP  shuffleAVX512GFNIdense1chunk
+
+shuffleAVX512GFNIdense1chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    shuffleAVX512GFNIdense1block
+	RET
+
+shuffleAVX512GFNIts2:
+shuffleAVX512GFNIdense2block:
+	XORQ R9, R9
+
+shuffleAVX512GFNIdense2chunk:
+	LEAQ           (CX)(R9*1), R10
+	MOVQ           R9, R11
+	IMULQ          R8, R11
+	ADDQ           AX, R11
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
+	VPERMB         (R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         64(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
+	VPERMI2Q       Z2, Z3, Z4
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z3, Z5
+	VMOVDQU64      Z4, (SP)
+	VMOVDQU64      Z5, 512(SP)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
+	VPERMB         128(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         192(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
+	VPERMI2Q       Z2, Z3, Z4
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z3, Z5
+	VMOVDQU64      Z4, 64(SP)
+	VMOVDQU64      Z5, 576(SP)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
+	VPERMB         256(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         320(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
+	VPERMI2Q       Z2, Z3, Z4
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z3, Z5
+	VMOVDQU64      Z4, 128(SP)
+	VMOVDQU64      Z5, 640(SP)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
+	VPERMB         384(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         448(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
+	VPERMI2Q       Z2, Z3, Z4
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z3, Z5
+	VMOVDQU64      Z4, 192(SP)
+	VMOVDQU64      Z5, 704(SP)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
+	VPERMB         512(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         576(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
+	VPERMI2Q       Z2, Z3, Z4
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z3, Z5
+	VMOVDQU64      Z4, 256(SP)
+	VMOVDQU64      Z5, 768(SP)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
+	VPERMB         640(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         704(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
+	VPERMI2Q       Z2, Z3, Z4
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z3, Z5
+	VMOVDQU64      Z4, 320(SP)
+	VMOVDQU64      Z5, 832(SP)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
+	VPERMB         768(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         832(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
+	VPERMI2Q       Z2, Z3, Z4
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z3, Z5
+	VMOVDQU64      Z4, 384(SP)
+	VMOVDQU64      Z5, 896(SP)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
+	VPERMB         896(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         960(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
+	VPERMI2Q       Z2, Z3, Z4
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z3, Z5
+	VMOVDQU64      Z4, 448(SP)
+	VMOVDQU64      Z5, 960(SP)
+	MOVQ           R11, R10
+	VPERMB         (SP), Z1, Z2
+	VPERMB         64(SP), Z1, Z3
+	VPERMB         128(SP), Z1, Z4
+	VPERMB         192(SP), Z1, Z5
+	VPERMB         256(SP), Z1, Z6
+	VPERMB         320(SP), Z1, Z7
+	VPERMB         384(SP), Z1, Z8
+	VPERMB         448(SP), Z1, Z9
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VMOVDQU64      Z6, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z3, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z5, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z2, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VPERMB         512(SP), Z1, Z2
+	VPERMB         576(SP), Z1, Z3
+	VPERMB         640(SP), Z1, Z4
+	VPERMB         704(SP), Z1, Z5
+	VPERMB         768(SP), Z1, Z6
+	VPERMB         832(SP), Z1, Z7
+	VPERMB         896(SP), Z1, Z8
+	VPERMB         960(SP), Z1, Z9
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VMOVDQU64      Z6, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z3, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z5, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z2, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R9), R10
+	CMPQ R10, DX
+	JAE  shuffleAVX512GFNIdense2chunksdone
+	MOVQ R10, R9
+	ADDQ $0x08, R10
+	CMPQ R10, DX
+	JLS  shuffleAVX512GFNIdense2chunk
+	MOVQ DX, R9
+	SUBQ $0x08, R9
+	JMP  shuffleAVX512GFNIdense2chunk
+
+shuffleAVX512GFNIdense2chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    shuffleAVX512GFNIdense2block
+	RET
+
+shuffleAVX512GFNIts4:
+shuffleAVX512GFNIdense4block:
+	XORQ R9, R9
+
+shuffleAVX512GFNIdense4chunk:
+	LEAQ           (CX)(R9*1), R10
+	MOVQ           R9, R11
+	IMULQ          R8, R11
+	ADDQ           AX, R11
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
+	VPERMB         (R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         64(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         128(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         192(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
+	VPERMI2Q       Z2, Z5, Z7
+	VINSERTI64X4   $0x01, Y7, Z6, Z6
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z3, Z7
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
+	VPERMI2Q       Z2, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
+	VPERMI2Q       Z4, Z3, Z8
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
+	VPERMI2Q       Z2, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
+	VPERMI2Q       Z4, Z3, Z9
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
+	VPERMI2Q       Z2, Z5, Z3
+	VINSERTI64X4   $0x01, Y3, Z9, Z9
+	VMOVDQU64      Z6, (SP)
+	VMOVDQU64      Z7, 512(SP)
+	VMOVDQU64      Z8, 1024(SP)
+	VMOVDQU64      Z9, 1536(SP)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
+	VPERMB         256(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         320(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         384(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         448(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
+	VPERMI2Q       Z2, Z5, Z7
+	VINSERTI64X4   $0x01, Y7, Z6, Z6
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z3, Z7
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
+	VPERMI2Q       Z2, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
+	VPERMI2Q       Z4, Z3, Z8
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
+	VPERMI2Q       Z2, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
+	VPERMI2Q       Z4, Z3, Z9
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
+	VPERMI2Q       Z2, Z5, Z3
+	VINSERTI64X4   $0x01, Y3, Z9, Z9
+	VMOVDQU64      Z6, 64(SP)
+	VMOVDQU64      Z7, 576(SP)
+	VMOVDQU64      Z8, 1088(SP)
+	VMOVDQU64      Z9, 1600(SP)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
+	VPERMB         512(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         576(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         640(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         704(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
+	VPERMI2Q       Z2, Z5, Z7
+	VINSERTI64X4   $0x01, Y7, Z6, Z6
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z3, Z7
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
+	VPERMI2Q       Z2, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
+	VPERMI2Q       Z4, Z3, Z8
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
+	VPERMI2Q       Z2, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
+	VPERMI2Q       Z4, Z3, Z9
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
+	VPERMI2Q       Z2, Z5, Z3
+	VINSERTI64X4   $0x01, Y3, Z9, Z9
+	VMOVDQU64      Z6, 128(SP)
+	VMOVDQU64      Z7, 640(SP)
+	VMOVDQU64      Z8, 1152(SP)
+	VMOVDQU64      Z9, 1664(SP)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
+	VPERMB         768(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         832(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         896(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         960(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
+	VPERMI2Q       Z2, Z5, Z7
+	VINSERTI64X4   $0x01, Y7, Z6, Z6
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z3, Z7
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
+	VPERMI2Q       Z2, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
+	VPERMI2Q       Z4, Z3, Z8
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
+	VPERMI2Q       Z2, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
+	VPERMI2Q       Z4, Z3, Z9
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
+	VPERMI2Q       Z2, Z5, Z3
+	VINSERTI64X4   $0x01, Y3, Z9, Z9
+	VMOVDQU64      Z6, 192(SP)
+	VMOVDQU64      Z7, 704(SP)
+	VMOVDQU64      Z8, 1216(SP)
+	VMOVDQU64      Z9, 1728(SP)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
+	VPERMB         1024(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         1088(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         1152(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         1216(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
+	VPERMI2Q       Z2, Z5, Z7
+	VINSERTI64X4   $0x01, Y7, Z6, Z6
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z3, Z7
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
+	VPERMI2Q       Z2, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
+	VPERMI2Q       Z4, Z3, Z8
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
+	VPERMI2Q       Z2, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
+	VPERMI2Q       Z4, Z3, Z9
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
+	VPERMI2Q       Z2, Z5, Z3
+	VINSERTI64X4   $0x01, Y3, Z9, Z9
+	VMOVDQU64      Z6, 256(SP)
+	VMOVDQU64      Z7, 768(SP)
+	VMOVDQU64      Z8, 1280(SP)
+	VMOVDQU64      Z9, 1792(SP)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
+	VPERMB         1280(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         1344(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         1408(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         1472(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
+	VPERMI2Q       Z2, Z5, Z7
+	VINSERTI64X4   $0x01, Y7, Z6, Z6
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z3, Z7
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
+	VPERMI2Q       Z2, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
+	VPERMI2Q       Z4, Z3, Z8
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
+	VPERMI2Q       Z2, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
+	VPERMI2Q       Z4, Z3, Z9
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
+	VPERMI2Q       Z2, Z5, Z3
+	VINSERTI64X4   $0x01, Y3, Z9, Z9
+	VMOVDQU64      Z6, 320(SP)
+	VMOVDQU64      Z7, 832(SP)
+	VMOVDQU64      Z8, 1344(SP)
+	VMOVDQU64      Z9, 1856(SP)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
+	VPERMB         1536(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         1600(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         1664(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         1728(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
+	VPERMI2Q       Z2, Z5, Z7
+	VINSERTI64X4   $0x01, Y7, Z6, Z6
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z3, Z7
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
+	VPERMI2Q       Z2, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
+	VPERMI2Q       Z4, Z3, Z8
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
+	VPERMI2Q       Z2, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
+	VPERMI2Q       Z4, Z3, Z9
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
+	VPERMI2Q       Z2, Z5, Z3
+	VINSERTI64X4   $0x01, Y3, Z9, Z9
+	VMOVDQU64      Z6, 384(SP)
+	VMOVDQU64      Z7, 896(SP)
+	VMOVDQU64      Z8, 1408(SP)
+	VMOVDQU64      Z9, 1920(SP)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
+	VPERMB         1792(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         1856(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         1920(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         1984(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
+	VPERMI2Q       Z2, Z5, Z7
+	VINSERTI64X4   $0x01, Y7, Z6, Z6
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z3, Z7
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
+	VPERMI2Q       Z2, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
+	VPERMI2Q       Z4, Z3, Z8
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
+	VPERMI2Q       Z2, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
+	VPERMI2Q       Z4, Z3, Z9
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
+	VPERMI2Q       Z2, Z5, Z3
+	VINSERTI64X4   $0x01, Y3, Z9, Z9
+	VMOVDQU64      Z6, 448(SP)
+	VMOVDQU64      Z7, 960(SP)
+	VMOVDQU64      Z8, 1472(SP)
+	VMOVDQU64      Z9, 1984(SP)
+	MOVQ           R11, R10
+	VPERMB         (SP), Z1, Z2
+	VPERMB         64(SP), Z1, Z3
+	VPERMB         128(SP), Z1, Z4
+	VPERMB         192(SP), Z1, Z5
+	VPERMB         256(SP), Z1, Z6
+	VPERMB         320(SP), Z1, Z7
+	VPERMB         384(SP), Z1, Z8
+	VPERMB         448(SP), Z1, Z9
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VMOVDQU64      Z6, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z3, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z5, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z2, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VPERMB         512(SP), Z1, Z2
+	VPERMB         576(SP), Z1, Z3
+	VPERMB         640(SP), Z1, Z4
+	VPERMB         704(SP), Z1, Z5
+	VPERMB         768(SP), Z1, Z6
+	VPERMB         832(SP), Z1, Z7
+	VPERMB         896(SP), Z1, Z8
+	VPERMB         960(SP), Z1, Z9
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VMOVDQU64      Z6, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z3, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z5, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z2, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VPERMB         1024(SP), Z1, Z2
+	VPERMB         1088(SP), Z1, Z3
+	VPERMB         1152(SP), Z1, Z4
+	VPERMB         1216(SP), Z1, Z5
+	VPERMB         1280(SP), Z1, Z6
+	VPERMB         1344(SP), Z1, Z7
+	VPERMB         1408(SP), Z1, Z8
+	VPERMB         1472(SP), Z1, Z9
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VMOVDQU64      Z6, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z3, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z5, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z2, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VPERMB         1536(SP), Z1, Z2
+	VPERMB         1600(SP), Z1, Z3
+	VPERMB         1664(SP), Z1, Z4
+	VPERMB         1728(SP), Z1, Z5
+	VPERMB         1792(SP), Z1, Z6
+	VPERMB         1856(SP), Z1, Z7
+	VPERMB         1920(SP), Z1, Z8
+	VPERMB         1984(SP), Z1, Z9
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VMOVDQU64      Z6, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z3, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z5, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z2, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R9), R10
+	CMPQ R10, DX
+	JAE  shuffleAVX512GFNIdense4chunksdone
+	MOVQ R10, R9
+	ADDQ $0x08, R10
+	CMPQ R10, DX
+	JLS  shuffleAVX512GFNIdense4chunk
+	MOVQ DX, R9
+	SUBQ $0x08, R9
+	JMP  shuffleAVX512GFNIdense4chunk
+
+shuffleAVX512GFNIdense4chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    shuffleAVX512GFNIdense4block
+	RET
+
+shuffleAVX512GFNIts8:
+shuffleAVX512GFNIdense8block:
+	XORQ R9, R9
+
+shuffleAVX512GFNIdense8chunk:
+	LEAQ           (CX)(R9*1), R10
+	MOVQ           R9, R11
+	IMULQ          R8, R11
+	ADDQ           AX, R11
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
+	VPERMB         (R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         64(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         128(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         192(R10), Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         256(R10), Z2, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         320(R10), Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         384(R10), Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         448(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z7, Z3, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
+	VPERMI2Q       Z2, Z6, Z5
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
+	VPERMI2Q       Z2, Z6, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z4, Z10, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z10, Z6
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z5, Z3, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z8, Z11, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
+	VPERMI2Q       Z8, Z11, Z5
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z9, Z7, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z2, Z7
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z4, Z2, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z10, Z6, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z10, Z6, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z8, Z3, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z3, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z11, Z5, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z11, Z5, Z8
+	VMOVDQU64      Z7, (SP)
+	VMOVDQU64      Z9, 512(SP)
+	VMOVDQU64      Z2, 1024(SP)
+	VMOVDQU64      Z4, 1536(SP)
+	VMOVDQU64      Z6, 2048(SP)
+	VMOVDQU64      Z10, 2560(SP)
+	VMOVDQU64      Z3, 3072(SP)
+	VMOVDQU64      Z8, 3584(SP)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
+	VPERMB         512(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         576(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         640(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         704(R10), Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         768(R10), Z2, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         832(R10), Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         896(R10), Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         960(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z7, Z3, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
+	VPERMI2Q       Z2, Z6, Z5
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
+	VPERMI2Q       Z2, Z6, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z4, Z10, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z10, Z6
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z5, Z3, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z8, Z11, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
+	VPERMI2Q       Z8, Z11, Z5
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z9, Z7, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z2, Z7
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z4, Z2, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z10, Z6, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z10, Z6, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z8, Z3, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z3, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z11, Z5, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z11, Z5, Z8
+	VMOVDQU64      Z7, 64(SP)
+	VMOVDQU64      Z9, 576(SP)
+	VMOVDQU64      Z2, 1088(SP)
+	VMOVDQU64      Z4, 1600(SP)
+	VMOVDQU64      Z6, 2112(SP)
+	VMOVDQU64      Z10, 2624(SP)
+	VMOVDQU64      Z3, 3136(SP)
+	VMOVDQU64      Z8, 3648(SP)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
+	VPERMB         1024(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         1088(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         1152(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         1216(R10), Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         1280(R10), Z2, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         1344(R10), Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         1408(R10), Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         1472(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z7, Z3, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
+	VPERMI2Q       Z2, Z6, Z5
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
+	VPERMI2Q       Z2, Z6, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z4, Z10, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z10, Z6
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z5, Z3, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z8, Z11, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
+	VPERMI2Q       Z8, Z11, Z5
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z9, Z7, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z2, Z7
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z4, Z2, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z10, Z6, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z10, Z6, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z8, Z3, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z3, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z11, Z5, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z11, Z5, Z8
+	VMOVDQU64      Z7, 128(SP)
+	VMOVDQU64      Z9, 640(SP)
+	VMOVDQU64      Z2, 1152(SP)
+	VMOVDQU64      Z4, 1664(SP)
+	VMOVDQU64      Z6, 2176(SP)
+	VMOVDQU64      Z10, 2688(SP)
+	VMOVDQU64      Z3, 3200(SP)
+	VMOVDQU64      Z8, 3712(SP)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
+	VPERMB         1536(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         1600(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         1664(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         1728(R10), Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         1792(R10), Z2, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         1856(R10), Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         1920(R10), Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         1984(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z7, Z3, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
+	VPERMI2Q       Z2, Z6, Z5
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
+	VPERMI2Q       Z2, Z6, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z4, Z10, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z10, Z6
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z5, Z3, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z8, Z11, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
+	VPERMI2Q       Z8, Z11, Z5
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z9, Z7, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z2, Z7
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z4, Z2, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z10, Z6, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z10, Z6, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z8, Z3, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z3, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z11, Z5, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z11, Z5, Z8
+	VMOVDQU64      Z7, 192(SP)
+	VMOVDQU64      Z9, 704(SP)
+	VMOVDQU64      Z2, 1216(SP)
+	VMOVDQU64      Z4, 1728(SP)
+	VMOVDQU64      Z6, 2240(SP)
+	VMOVDQU64      Z10, 2752(SP)
+	VMOVDQU64      Z3, 3264(SP)
+	VMOVDQU64      Z8, 3776(SP)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
+	VPERMB         2048(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         2112(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         2176(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         2240(R10), Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         2304(R10), Z2, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         2368(R10), Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         2432(R10), Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         2496(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z7, Z3, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
+	VPERMI2Q       Z2, Z6, Z5
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
+	VPERMI2Q       Z2, Z6, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z4, Z10, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z10, Z6
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z5, Z3, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z8, Z11, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
+	VPERMI2Q       Z8, Z11, Z5
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z9, Z7, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z2, Z7
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z4, Z2, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z10, Z6, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z10, Z6, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z8, Z3, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z3, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z11, Z5, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z11, Z5, Z8
+	VMOVDQU64      Z7, 256(SP)
+	VMOVDQU64      Z9, 768(SP)
+	VMOVDQU64      Z2, 1280(SP)
+	VMOVDQU64      Z4, 1792(SP)
+	VMOVDQU64      Z6, 2304(SP)
+	VMOVDQU64      Z10, 2816(SP)
+	VMOVDQU64      Z3, 3328(SP)
+	VMOVDQU64      Z8, 3840(SP)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
+	VPERMB         2560(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         2624(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         2688(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         2752(R10), Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         2816(R10), Z2, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         2880(R10), Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         2944(R10), Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         3008(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z7, Z3, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
+	VPERMI2Q       Z2, Z6, Z5
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
+	VPERMI2Q       Z2, Z6, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z4, Z10, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z10, Z6
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z5, Z3, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z8, Z11, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
+	VPERMI2Q       Z8, Z11, Z5
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z9, Z7, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z2, Z7
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z4, Z2, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z10, Z6, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z10, Z6, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z8, Z3, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z3, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z11, Z5, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z11, Z5, Z8
+	VMOVDQU64      Z7, 320(SP)
+	VMOVDQU64      Z9, 832(SP)
+	VMOVDQU64      Z2, 1344(SP)
+	VMOVDQU64      Z4, 1856(SP)
+	VMOVDQU64      Z6, 2368(SP)
+	VMOVDQU64      Z10, 2880(SP)
+	VMOVDQU64      Z3, 3392(SP)
+	VMOVDQU64      Z8, 3904(SP)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
+	VPERMB         3072(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         3136(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         3200(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         3264(R10), Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         3328(R10), Z2, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         3392(R10), Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         3456(R10), Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         3520(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z7, Z3, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
+	VPERMI2Q       Z2, Z6, Z5
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
+	VPERMI2Q       Z2, Z6, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z4, Z10, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z10, Z6
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z5, Z3, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z8, Z11, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
+	VPERMI2Q       Z8, Z11, Z5
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z9, Z7, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z2, Z7
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z4, Z2, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z10, Z6, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z10, Z6, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z8, Z3, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z3, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z11, Z5, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z11, Z5, Z8
+	VMOVDQU64      Z7, 384(SP)
+	VMOVDQU64      Z9, 896(SP)
+	VMOVDQU64      Z2, 1408(SP)
+	VMOVDQU64      Z4, 1920(SP)
+	VMOVDQU64      Z6, 2432(SP)
+	VMOVDQU64      Z10, 2944(SP)
+	VMOVDQU64      Z3, 3456(SP)
+	VMOVDQU64      Z8, 3968(SP)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
+	VPERMB         3584(R10), Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         3648(R10), Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         3712(R10), Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         3776(R10), Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         3840(R10), Z2, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         3904(R10), Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         3968(R10), Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         4032(R10), Z2, Z2
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z7, Z3, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
+	VPERMI2Q       Z2, Z6, Z5
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
+	VPERMI2Q       Z2, Z6, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z4, Z10, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z10, Z6
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z5, Z3, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z8, Z11, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
+	VPERMI2Q       Z8, Z11, Z5
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z9, Z7, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
+	VPERMI2Q       Z4, Z2, Z7
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z4, Z2, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z10, Z6, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z10, Z6, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z8, Z3, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z3, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z11, Z5, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z11, Z5, Z8
+	VMOVDQU64      Z7, 448(SP)
+	VMOVDQU64      Z9, 960(SP)
+	VMOVDQU64      Z2, 1472(SP)
+	VMOVDQU64      Z4, 1984(SP)
+	VMOVDQU64      Z6, 2496(SP)
+	VMOVDQU64      Z10, 3008(SP)
+	VMOVDQU64      Z3, 3520(SP)
+	VMOVDQU64      Z8, 4032(SP)
+	MOVQ           R11, R10
+	VPERMB         (SP), Z1, Z2
+	VPERMB         64(SP), Z1, Z3
+	VPERMB         128(SP), Z1, Z4
+	VPERMB         192(SP), Z1, Z5
+	VPERMB         256(SP), Z1, Z6
+	VPERMB         320(SP), Z1, Z7
+	VPERMB         384(SP), Z1, Z8
+	VPERMB         448(SP), Z1, Z9
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VMOVDQU64      Z6, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z3, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z5, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z2, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VPERMB         512(SP), Z1, Z2
+	VPERMB         576(SP), Z1, Z3
+	VPERMB         640(SP), Z1, Z4
+	VPERMB         704(SP), Z1, Z5
+	VPERMB         768(SP), Z1, Z6
+	VPERMB         832(SP), Z1, Z7
+	VPERMB         896(SP), Z1, Z8
+	VPERMB         960(SP), Z1, Z9
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VMOVDQU64      Z6, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z3, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z5, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z2, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VPERMB         1024(SP), Z1, Z2
+	VPERMB         1088(SP), Z1, Z3
+	VPERMB         1152(SP), Z1, Z4
+	VPERMB         1216(SP), Z1, Z5
+	VPERMB         1280(SP), Z1, Z6
+	VPERMB         1344(SP), Z1, Z7
+	VPERMB         1408(SP), Z1, Z8
+	VPERMB         1472(SP), Z1, Z9
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VMOVDQU64      Z6, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z3, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z5, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z2, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VPERMB         1536(SP), Z1, Z2
+	VPERMB         1600(SP), Z1, Z3
+	VPERMB         1664(SP), Z1, Z4
+	VPERMB         1728(SP), Z1, Z5
+	VPERMB         1792(SP), Z1, Z6
+	VPERMB         1856(SP), Z1, Z7
+	VPERMB         1920(SP), Z1, Z8
+	VPERMB         1984(SP), Z1, Z9
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VMOVDQU64      Z6, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z3, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z5, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z2, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VPERMB         2048(SP), Z1, Z2
+	VPERMB         2112(SP), Z1, Z3
+	VPERMB         2176(SP), Z1, Z4
+	VPERMB         2240(SP), Z1, Z5
+	VPERMB         2304(SP), Z1, Z6
+	VPERMB         2368(SP), Z1, Z7
+	VPERMB         2432(SP), Z1, Z8
+	VPERMB         2496(SP), Z1, Z9
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VMOVDQU64      Z6, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z3, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z5, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z2, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VPERMB         2560(SP), Z1, Z2
+	VPERMB         2624(SP), Z1, Z3
+	VPERMB         2688(SP), Z1, Z4
+	VPERMB         2752(SP), Z1, Z5
+	VPERMB         2816(SP), Z1, Z6
+	VPERMB         2880(SP), Z1, Z7
+	VPERMB         2944(SP), Z1, Z8
+	VPERMB         3008(SP), Z1, Z9
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VMOVDQU64      Z6, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z3, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z5, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z2, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VPERMB         3072(SP), Z1, Z2
+	VPERMB         3136(SP), Z1, Z3
+	VPERMB         3200(SP), Z1, Z4
+	VPERMB         3264(SP), Z1, Z5
+	VPERMB         3328(SP), Z1, Z6
+	VPERMB         3392(SP), Z1, Z7
+	VPERMB         3456(SP), Z1, Z8
+	VPERMB         3520(SP), Z1, Z9
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VMOVDQU64      Z6, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z3, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z5, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z2, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VPERMB         3584(SP), Z1, Z2
+	VPERMB         3648(SP), Z1, Z3
+	VPERMB         3712(SP), Z1, Z4
+	VPERMB         3776(SP), Z1, Z5
+	VPERMB         3840(SP), Z1, Z6
+	VPERMB         3904(SP), Z1, Z7
+	VPERMB         3968(SP), Z1, Z8
+	VPERMB         4032(SP), Z1, Z9
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VMOVDQU64      Z6, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z3, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z5, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z2, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R9), R10
+	CMPQ R10, DX
+	JAE  shuffleAVX512GFNIdense8chunksdone
+	MOVQ R10, R9
+	ADDQ $0x08, R10
+	CMPQ R10, DX
+	JLS  shuffleAVX512GFNIdense8chunk
+	MOVQ DX, R9
+	SUBQ $0x08, R9
+	JMP  shuffleAVX512GFNIdense8chunk
+
+shuffleAVX512GFNIdense8chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    shuffleAVX512GFNIdense8block
+	RET
+
+DATA bitshuffleTiles1<>+0(SB)/8, $0x0001020304050607
+DATA bitshuffleTiles1<>+8(SB)/8, $0x08090a0b0c0d0e0f
+DATA bitshuffleTiles1<>+16(SB)/8, $0x1011121314151617
+DATA bitshuffleTiles1<>+24(SB)/8, $0x18191a1b1c1d1e1f
+DATA bitshuffleTiles1<>+32(SB)/8, $0x2021222324252627
+DATA bitshuffleTiles1<>+40(SB)/8, $0x28292a2b2c2d2e2f
+DATA bitshuffleTiles1<>+48(SB)/8, $0x3031323334353637
+DATA bitshuffleTiles1<>+56(SB)/8, $0x38393a3b3c3d3e3f
+GLOBL bitshuffleTiles1<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleQLo4<>+0(SB)/8, $0x0000000000000000
+DATA bitshuffleQLo4<>+8(SB)/8, $0x0000000000000001
+DATA bitshuffleQLo4<>+16(SB)/8, $0x0000000000000002
+DATA bitshuffleQLo4<>+24(SB)/8, $0x0000000000000003
+DATA bitshuffleQLo4<>+32(SB)/8, $0x0000000000000008
+DATA bitshuffleQLo4<>+40(SB)/8, $0x0000000000000009
+DATA bitshuffleQLo4<>+48(SB)/8, $0x000000000000000a
+DATA bitshuffleQLo4<>+56(SB)/8, $0x000000000000000b
+GLOBL bitshuffleQLo4<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleQHi4<>+0(SB)/8, $0x0000000000000004
+DATA bitshuffleQHi4<>+8(SB)/8, $0x0000000000000005
+DATA bitshuffleQHi4<>+16(SB)/8, $0x0000000000000006
+DATA bitshuffleQHi4<>+24(SB)/8, $0x0000000000000007
+DATA bitshuffleQHi4<>+32(SB)/8, $0x000000000000000c
+DATA bitshuffleQHi4<>+40(SB)/8, $0x000000000000000d
+DATA bitshuffleQHi4<>+48(SB)/8, $0x000000000000000e
+DATA bitshuffleQHi4<>+56(SB)/8, $0x000000000000000f
+GLOBL bitshuffleQHi4<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleQLo2<>+0(SB)/8, $0x0000000000000000
+DATA bitshuffleQLo2<>+8(SB)/8, $0x0000000000000001
+DATA bitshuffleQLo2<>+16(SB)/8, $0x0000000000000008
+DATA bitshuffleQLo2<>+24(SB)/8, $0x0000000000000009
+DATA bitshuffleQLo2<>+32(SB)/8, $0x0000000000000004
+DATA bitshuffleQLo2<>+40(SB)/8, $0x0000000000000005
+DATA bitshuffleQLo2<>+48(SB)/8, $0x000000000000000c
+DATA bitshuffleQLo2<>+56(SB)/8, $0x000000000000000d
+GLOBL bitshuffleQLo2<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleQHi2<>+0(SB)/8, $0x0000000000000002
+DATA bitshuffleQHi2<>+8(SB)/8, $0x0000000000000003
+DATA bitshuffleQHi2<>+16(SB)/8, $0x000000000000000a
+DATA bitshuffleQHi2<>+24(SB)/8, $0x000000000000000b
+DATA bitshuffleQHi2<>+32(SB)/8, $0x0000000000000006
+DATA bitshuffleQHi2<>+40(SB)/8, $0x0000000000000007
+DATA bitshuffleQHi2<>+48(SB)/8, $0x000000000000000e
+DATA bitshuffleQHi2<>+56(SB)/8, $0x000000000000000f
+GLOBL bitshuffleQHi2<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleQLo1<>+0(SB)/8, $0x0000000000000000
+DATA bitshuffleQLo1<>+8(SB)/8, $0x0000000000000008
+DATA bitshuffleQLo1<>+16(SB)/8, $0x0000000000000002
+DATA bitshuffleQLo1<>+24(SB)/8, $0x000000000000000a
+DATA bitshuffleQLo1<>+32(SB)/8, $0x0000000000000004
+DATA bitshuffleQLo1<>+40(SB)/8, $0x000000000000000c
+DATA bitshuffleQLo1<>+48(SB)/8, $0x0000000000000006
+DATA bitshuffleQLo1<>+56(SB)/8, $0x000000000000000e
+GLOBL bitshuffleQLo1<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleQHi1<>+0(SB)/8, $0x0000000000000001
+DATA bitshuffleQHi1<>+8(SB)/8, $0x0000000000000009
+DATA bitshuffleQHi1<>+16(SB)/8, $0x0000000000000003
+DATA bitshuffleQHi1<>+24(SB)/8, $0x000000000000000b
+DATA bitshuffleQHi1<>+32(SB)/8, $0x0000000000000005
+DATA bitshuffleQHi1<>+40(SB)/8, $0x000000000000000d
+DATA bitshuffleQHi1<>+48(SB)/8, $0x0000000000000007
+DATA bitshuffleQHi1<>+56(SB)/8, $0x000000000000000f
+GLOBL bitshuffleQHi1<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleTiles2<>+0(SB)/8, $0x00020406080a0c0e
+DATA bitshuffleTiles2<>+8(SB)/8, $0x01030507090b0d0f
+DATA bitshuffleTiles2<>+16(SB)/8, $0x10121416181a1c1e
+DATA bitshuffleTiles2<>+24(SB)/8, $0x11131517191b1d1f
+DATA bitshuffleTiles2<>+32(SB)/8, $0x20222426282a2c2e
+DATA bitshuffleTiles2<>+40(SB)/8, $0x21232527292b2d2f
+DATA bitshuffleTiles2<>+48(SB)/8, $0x30323436383a3c3e
+DATA bitshuffleTiles2<>+56(SB)/8, $0x31333537393b3d3f
+GLOBL bitshuffleTiles2<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleCols2_0<>+0(SB)/8, $0x0000000000000000
+DATA bitshuffleCols2_0<>+8(SB)/8, $0x0000000000000002
+DATA bitshuffleCols2_0<>+16(SB)/8, $0x0000000000000004
+DATA bitshuffleCols2_0<>+24(SB)/8, $0x0000000000000006
+DATA bitshuffleCols2_0<>+32(SB)/8, $0x0000000000000008
+DATA bitshuffleCols2_0<>+40(SB)/8, $0x000000000000000a
+DATA bitshuffleCols2_0<>+48(SB)/8, $0x000000000000000c
+DATA bitshuffleCols2_0<>+56(SB)/8, $0x000000000000000e
+GLOBL bitshuffleCols2_0<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleCols2_1<>+0(SB)/8, $0x0000000000000001
+DATA bitshuffleCols2_1<>+8(SB)/8, $0x0000000000000003
+DATA bitshuffleCols2_1<>+16(SB)/8, $0x0000000000000005
+DATA bitshuffleCols2_1<>+24(SB)/8, $0x0000000000000007
+DATA bitshuffleCols2_1<>+32(SB)/8, $0x0000000000000009
+DATA bitshuffleCols2_1<>+40(SB)/8, $0x000000000000000b
+DATA bitshuffleCols2_1<>+48(SB)/8, $0x000000000000000d
+DATA bitshuffleCols2_1<>+56(SB)/8, $0x000000000000000f
+GLOBL bitshuffleCols2_1<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleTiles4<>+0(SB)/8, $0x0004080c1014181c
+DATA bitshuffleTiles4<>+8(SB)/8, $0x0105090d1115191d
+DATA bitshuffleTiles4<>+16(SB)/8, $0x02060a0e12161a1e
+DATA bitshuffleTiles4<>+24(SB)/8, $0x03070b0f13171b1f
+DATA bitshuffleTiles4<>+32(SB)/8, $0x2024282c3034383c
+DATA bitshuffleTiles4<>+40(SB)/8, $0x2125292d3135393d
+DATA bitshuffleTiles4<>+48(SB)/8, $0x22262a2e32363a3e
+DATA bitshuffleTiles4<>+56(SB)/8, $0x23272b2f33373b3f
+GLOBL bitshuffleTiles4<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleCols4_0<>+0(SB)/8, $0x0000000000000000
+DATA bitshuffleCols4_0<>+8(SB)/8, $0x0000000000000004
+DATA bitshuffleCols4_0<>+16(SB)/8, $0x0000000000000008
+DATA bitshuffleCols4_0<>+24(SB)/8, $0x000000000000000c
+DATA bitshuffleCols4_0<>+32(SB)/8, $0x0000000000000000
+DATA bitshuffleCols4_0<>+40(SB)/8, $0x0000000000000004
+DATA bitshuffleCols4_0<>+48(SB)/8, $0x0000000000000008
+DATA bitshuffleCols4_0<>+56(SB)/8, $0x000000000000000c
+GLOBL bitshuffleCols4_0<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleCols4_1<>+0(SB)/8, $0x0000000000000001
+DATA bitshuffleCols4_1<>+8(SB)/8, $0x0000000000000005
+DATA bitshuffleCols4_1<>+16(SB)/8, $0x0000000000000009
+DATA bitshuffleCols4_1<>+24(SB)/8, $0x000000000000000d
+DATA bitshuffleCols4_1<>+32(SB)/8, $0x0000000000000001
+DATA bitshuffleCols4_1<>+40(SB)/8, $0x0000000000000005
+DATA bitshuffleCols4_1<>+48(SB)/8, $0x0000000000000009
+DATA bitshuffleCols4_1<>+56(SB)/8, $0x000000000000000d
+GLOBL bitshuffleCols4_1<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleCols4_2<>+0(SB)/8, $0x0000000000000002
+DATA bitshuffleCols4_2<>+8(SB)/8, $0x0000000000000006
+DATA bitshuffleCols4_2<>+16(SB)/8, $0x000000000000000a
+DATA bitshuffleCols4_2<>+24(SB)/8, $0x000000000000000e
+DATA bitshuffleCols4_2<>+32(SB)/8, $0x0000000000000002
+DATA bitshuffleCols4_2<>+40(SB)/8, $0x0000000000000006
+DATA bitshuffleCols4_2<>+48(SB)/8, $0x000000000000000a
+DATA bitshuffleCols4_2<>+56(SB)/8, $0x000000000000000e
+GLOBL bitshuffleCols4_2<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleCols4_3<>+0(SB)/8, $0x0000000000000003
+DATA bitshuffleCols4_3<>+8(SB)/8, $0x0000000000000007
+DATA bitshuffleCols4_3<>+16(SB)/8, $0x000000000000000b
+DATA bitshuffleCols4_3<>+24(SB)/8, $0x000000000000000f
+DATA bitshuffleCols4_3<>+32(SB)/8, $0x0000000000000003
+DATA bitshuffleCols4_3<>+40(SB)/8, $0x0000000000000007
+DATA bitshuffleCols4_3<>+48(SB)/8, $0x000000000000000b
+DATA bitshuffleCols4_3<>+56(SB)/8, $0x000000000000000f
+GLOBL bitshuffleCols4_3<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleTiles8<>+0(SB)/8, $0x0008101820283038
+DATA bitshuffleTiles8<>+8(SB)/8, $0x0109111921293139
+DATA bitshuffleTiles8<>+16(SB)/8, $0x020a121a222a323a
+DATA bitshuffleTiles8<>+24(SB)/8, $0x030b131b232b333b
+DATA bitshuffleTiles8<>+32(SB)/8, $0x040c141c242c343c
+DATA bitshuffleTiles8<>+40(SB)/8, $0x050d151d252d353d
+DATA bitshuffleTiles8<>+48(SB)/8, $0x060e161e262e363e
+DATA bitshuffleTiles8<>+56(SB)/8, $0x070f171f272f373f
+GLOBL bitshuffleTiles8<>(SB), RODATA|NOPTR, $64
+
+// func unshuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+// Requires: AVX512F, AVX512VBMI, CMOV, GFNI
+TEXT ·unshuffleAVX512GFNI(SB), $4096-72
+	MOVQ src_base+24(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ typesize+48(FP), DX
+	MOVQ rowLen+56(FP), BX
+	MOVQ blocks+64(FP), SI
+	MOVQ DX, DI
+	SHLQ $0x03, DI
+	MOVQ BX, R8
+	SHLQ $0x03, R8
+
+	// nd: byte columns stored per chunk, min(typesize, 8)
+	MOVQ         $0x00000008, R9
+	CMPQ         DX, R9
+	CMOVQLT      DX, R9
+	MOVQ         $0x8040201008040201, R10
+	VPBROADCASTQ R10, Z0
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z1
+	CMPQ         DX, $0x01
+	JEQ          unshuffleAVX512GFNIts1
+	CMPQ         DX, $0x02
+	JEQ          unshuffleAVX512GFNIts2
+	CMPQ         DX, $0x04
+	JEQ          unshuffleAVX512GFNIts4
+	CMPQ         DX, $0x08
+	JEQ          unshuffleAVX512GFNIts8
+
+	// other typesizes are the caller's to avoid
+	RET
+
+unshuffleAVX512GFNIts1:
+unshuffleAVX512GFNIdense1block:
+	XORQ R9, R9
+
+unshuffleAVX512GFNIdense1chunk:
+	LEAQ           (CX)(R9*1), R10
+	MOVQ           R9, R11
+	IMULQ          R8, R11
+	ADDQ           AX, R11
+	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z1
+	VMOVDQU64      (R11), Z2
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z3
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z6
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z8
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z9
+	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VPERMB         Z6, Z1, Z6
+	VMOVDQU64      Z6, (SP)
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 64(SP)
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 128(SP)
+	VPERMB         Z5, Z1, Z5
+	VMOVDQU64      Z5, 192(SP)
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 256(SP)
+	VPERMB         Z10, Z1, Z10
+	VMOVDQU64      Z10, 320(SP)
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 384(SP)
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 448(SP)
+	VMOVDQU64      (SP), Z1
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z2, Z1
+	VMOVDQU64      Z1, (R10)
+	VMOVDQU64      64(SP), Z1
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z2, Z1
+	VMOVDQU64      Z1, 64(R10)
+	VMOVDQU64      128(SP), Z1
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z2, Z1
+	VMOVDQU64      Z1, 128(R10)
+	VMOVDQU64      192(SP), Z1
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z2, Z1
+	VMOVDQU64      Z1, 192(R10)
+	VMOVDQU64      256(SP), Z1
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z2, Z1
+	VMOVDQU64      Z1, 256(R10)
+	VMOVDQU64      320(SP), Z1
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z2, Z1
+	VMOVDQU64      Z1, 320(R10)
+	VMOVDQU64      384(SP), Z1
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z2, Z1
+	VMOVDQU64      Z1, 384(R10)
+	VMOVDQU64      448(SP), Z1
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z2, Z1
+	VMOVDQU64      Z1, 448(R10)
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R9), R10
+	CMPQ R10, DX
+	JAE  unshuffleAVX512GFNIdense1chunksdone
+	MOVQ R10, R9
+	ADDQ $0x08, R10
+	CMPQ R10, DX
+	JLS  unshuffleAVX512GFNIdense1chunk
+	MOVQ DX, R9
+	SUBQ $0x08, R9
+	JMP  unshuffleAVX512GFNIdense1chunk
+
+unshuffleAVX512GFNIdense1chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    unshuffleAVX512GFNIdense1block
+	RET
+
+unshuffleAVX512GFNIts2:
+unshuffleAVX512GFNIdense2block:
+	XORQ R9, R9
+
+unshuffleAVX512GFNIdense2chunk:
+	LEAQ           (CX)(R9*1), R10
+	MOVQ           R9, R11
+	IMULQ          R8, R11
+	ADDQ           AX, R11
+	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z1
+	VMOVDQU64      (R11), Z2
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z3
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z6
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z8
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z9
+	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VPERMB         Z6, Z1, Z6
+	VMOVDQU64      Z6, (SP)
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 64(SP)
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 128(SP)
+	VPERMB         Z5, Z1, Z5
+	VMOVDQU64      Z5, 192(SP)
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 256(SP)
+	VPERMB         Z10, Z1, Z10
+	VMOVDQU64      Z10, 320(SP)
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 384(SP)
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 448(SP)
+	VMOVDQU64      (R11), Z2
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z3
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z6
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z8
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z9
+	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VPERMB         Z6, Z1, Z6
+	VMOVDQU64      Z6, 512(SP)
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 576(SP)
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 640(SP)
+	VPERMB         Z5, Z1, Z5
+	VMOVDQU64      Z5, 704(SP)
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 768(SP)
+	VPERMB         Z10, Z1, Z10
+	VMOVDQU64      Z10, 832(SP)
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 896(SP)
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 960(SP)
+	VMOVDQU64      (SP), Z1
+	VMOVDQU64      512(SP), Z2
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
+	VPERMI2Q       Z2, Z1, Z3
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
+	VPERMI2Q       Z2, Z1, Z4
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, (R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z1, Z4
+	VMOVDQU64      Z4, 64(R10)
+	VMOVDQU64      64(SP), Z1
+	VMOVDQU64      576(SP), Z2
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
+	VPERMI2Q       Z2, Z1, Z3
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
+	VPERMI2Q       Z2, Z1, Z4
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 128(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z1, Z4
+	VMOVDQU64      Z4, 192(R10)
+	VMOVDQU64      128(SP), Z1
+	VMOVDQU64      640(SP), Z2
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
+	VPERMI2Q       Z2, Z1, Z3
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
+	VPERMI2Q       Z2, Z1, Z4
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 256(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z1, Z4
+	VMOVDQU64      Z4, 320(R10)
+	VMOVDQU64      192(SP), Z1
+	VMOVDQU64      704(SP), Z2
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
+	VPERMI2Q       Z2, Z1, Z3
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
+	VPERMI2Q       Z2, Z1, Z4
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 384(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z1, Z4
+	VMOVDQU64      Z4, 448(R10)
+	VMOVDQU64      256(SP), Z1
+	VMOVDQU64      768(SP), Z2
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
+	VPERMI2Q       Z2, Z1, Z3
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
+	VPERMI2Q       Z2, Z1, Z4
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z1, Z4
+	VMOVDQU64      Z4, 576(R10)
+	VMOVDQU64      320(SP), Z1
+	VMOVDQU64      832(SP), Z2
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
+	VPERMI2Q       Z2, Z1, Z3
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
+	VPERMI2Q       Z2, Z1, Z4
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 640(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z1, Z4
+	VMOVDQU64      Z4, 704(R10)
+	VMOVDQU64      384(SP), Z1
+	VMOVDQU64      896(SP), Z2
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
+	VPERMI2Q       Z2, Z1, Z3
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
+	VPERMI2Q       Z2, Z1, Z4
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 768(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z1, Z4
+	VMOVDQU64      Z4, 832(R10)
+	VMOVDQU64      448(SP), Z1
+	VMOVDQU64      960(SP), Z2
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
+	VPERMI2Q       Z2, Z1, Z3
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
+	VPERMI2Q       Z2, Z1, Z4
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 896(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z1, Z4
+	VMOVDQU64      Z4, 960(R10)
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R9), R10
+	CMPQ R10, DX
+	JAE  unshuffleAVX512GFNIdense2chunksdone
+	MOVQ R10, R9
+	ADDQ $0x08, R10
+	CMPQ R10, DX
+	JLS  unshuffleAVX512GFNIdense2chunk
+	MOVQ DX, R9
+	SUBQ $0x08, R9
+	JMP  unshuffleAVX512GFNIdense2chunk
+
+unshuffleAVX512GFNIdense2chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    unshuffleAVX512GFNIdense2block
+	RET
+
+unshuffleAVX512GFNIts4:
+unshuffleAVX512GFNIdense4block:
+	XORQ R9, R9
+
+unshuffleAVX512GFNIdense4chunk:
+	LEAQ           (CX)(R9*1), R10
+	MOVQ           R9, R11
+	IMULQ          R8, R11
+	ADDQ           AX, R11
+	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z1
+	VMOVDQU64      (R11), Z2
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z3
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z6
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z8
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z9
+	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VPERMB         Z6, Z1, Z6
+	VMOVDQU64      Z6, (SP)
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 64(SP)
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 128(SP)
+	VPERMB         Z5, Z1, Z5
+	VMOVDQU64      Z5, 192(SP)
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 256(SP)
+	VPERMB         Z10, Z1, Z10
+	VMOVDQU64      Z10, 320(SP)
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 384(SP)
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 448(SP)
+	VMOVDQU64      (R11), Z2
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z3
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z6
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z8
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z9
+	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VPERMB         Z6, Z1, Z6
+	VMOVDQU64      Z6, 512(SP)
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 576(SP)
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 640(SP)
+	VPERMB         Z5, Z1, Z5
+	VMOVDQU64      Z5, 704(SP)
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 768(SP)
+	VPERMB         Z10, Z1, Z10
+	VMOVDQU64      Z10, 832(SP)
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 896(SP)
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 960(SP)
+	VMOVDQU64      (R11), Z2
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z3
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z6
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z8
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z9
+	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VPERMB         Z6, Z1, Z6
+	VMOVDQU64      Z6, 1024(SP)
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 1088(SP)
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 1152(SP)
+	VPERMB         Z5, Z1, Z5
+	VMOVDQU64      Z5, 1216(SP)
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 1280(SP)
+	VPERMB         Z10, Z1, Z10
+	VMOVDQU64      Z10, 1344(SP)
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 1408(SP)
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 1472(SP)
+	VMOVDQU64      (R11), Z2
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z3
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z6
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z8
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z9
+	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VPERMB         Z6, Z1, Z6
+	VMOVDQU64      Z6, 1536(SP)
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 1600(SP)
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 1664(SP)
+	VPERMB         Z5, Z1, Z5
+	VMOVDQU64      Z5, 1728(SP)
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 1792(SP)
+	VPERMB         Z10, Z1, Z10
+	VMOVDQU64      Z10, 1856(SP)
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 1920(SP)
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 1984(SP)
+	VMOVDQU64      (SP), Z1
+	VMOVDQU64      512(SP), Z2
+	VMOVDQU64      1024(SP), Z3
+	VMOVDQU64      1536(SP), Z4
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
+	VPERMI2Q       Z6, Z5, Z7
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
+	VPERMI2Q       Z6, Z5, Z8
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
+	VPERMI2Q       Z6, Z5, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
+	VPERMI2Q       Z4, Z3, Z1
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
+	VPERMI2Q       Z1, Z5, Z2
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, (R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 64(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 128(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 192(R10)
+	VMOVDQU64      64(SP), Z1
+	VMOVDQU64      576(SP), Z2
+	VMOVDQU64      1088(SP), Z3
+	VMOVDQU64      1600(SP), Z4
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
+	VPERMI2Q       Z6, Z5, Z7
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
+	VPERMI2Q       Z6, Z5, Z8
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
+	VPERMI2Q       Z6, Z5, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
+	VPERMI2Q       Z4, Z3, Z1
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
+	VPERMI2Q       Z1, Z5, Z2
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 256(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 320(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 384(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 448(R10)
+	VMOVDQU64      128(SP), Z1
+	VMOVDQU64      640(SP), Z2
+	VMOVDQU64      1152(SP), Z3
+	VMOVDQU64      1664(SP), Z4
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
+	VPERMI2Q       Z6, Z5, Z7
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
+	VPERMI2Q       Z6, Z5, Z8
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
+	VPERMI2Q       Z6, Z5, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
+	VPERMI2Q       Z4, Z3, Z1
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
+	VPERMI2Q       Z1, Z5, Z2
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 576(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 640(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 704(R10)
+	VMOVDQU64      192(SP), Z1
+	VMOVDQU64      704(SP), Z2
+	VMOVDQU64      1216(SP), Z3
+	VMOVDQU64      1728(SP), Z4
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
+	VPERMI2Q       Z6, Z5, Z7
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
+	VPERMI2Q       Z6, Z5, Z8
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
+	VPERMI2Q       Z6, Z5, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
+	VPERMI2Q       Z4, Z3, Z1
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
+	VPERMI2Q       Z1, Z5, Z2
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 768(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 832(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 896(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 960(R10)
+	VMOVDQU64      256(SP), Z1
+	VMOVDQU64      768(SP), Z2
+	VMOVDQU64      1280(SP), Z3
+	VMOVDQU64      1792(SP), Z4
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
+	VPERMI2Q       Z6, Z5, Z7
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
+	VPERMI2Q       Z6, Z5, Z8
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
+	VPERMI2Q       Z6, Z5, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
+	VPERMI2Q       Z4, Z3, Z1
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
+	VPERMI2Q       Z1, Z5, Z2
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 1024(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 1088(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 1152(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 1216(R10)
+	VMOVDQU64      320(SP), Z1
+	VMOVDQU64      832(SP), Z2
+	VMOVDQU64      1344(SP), Z3
+	VMOVDQU64      1856(SP), Z4
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
+	VPERMI2Q       Z6, Z5, Z7
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
+	VPERMI2Q       Z6, Z5, Z8
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
+	VPERMI2Q       Z6, Z5, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
+	VPERMI2Q       Z4, Z3, Z1
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
+	VPERMI2Q       Z1, Z5, Z2
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 1280(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 1344(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 1408(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 1472(R10)
+	VMOVDQU64      384(SP), Z1
+	VMOVDQU64      896(SP), Z2
+	VMOVDQU64      1408(SP), Z3
+	VMOVDQU64      1920(SP), Z4
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
+	VPERMI2Q       Z6, Z5, Z7
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
+	VPERMI2Q       Z6, Z5, Z8
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
+	VPERMI2Q       Z6, Z5, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
+	VPERMI2Q       Z4, Z3, Z1
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
+	VPERMI2Q       Z1, Z5, Z2
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 1536(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 1600(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 1664(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 1728(R10)
+	VMOVDQU64      448(SP), Z1
+	VMOVDQU64      960(SP), Z2
+	VMOVDQU64      1472(SP), Z3
+	VMOVDQU64      1984(SP), Z4
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
+	VPERMI2Q       Z6, Z5, Z7
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
+	VPERMI2Q       Z6, Z5, Z8
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
+	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
+	VPERMI2Q       Z6, Z5, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
+	VPERMI2Q       Z2, Z1, Z5
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
+	VPERMI2Q       Z4, Z3, Z1
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
+	VPERMI2Q       Z1, Z5, Z2
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 1792(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 1856(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 1920(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 1984(R10)
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R9), R10
+	CMPQ R10, DX
+	JAE  unshuffleAVX512GFNIdense4chunksdone
+	MOVQ R10, R9
+	ADDQ $0x08, R10
+	CMPQ R10, DX
+	JLS  unshuffleAVX512GFNIdense4chunk
+	MOVQ DX, R9
+	SUBQ $0x08, R9
+	JMP  unshuffleAVX512GFNIdense4chunk
+
+unshuffleAVX512GFNIdense4chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    unshuffleAVX512GFNIdense4block
+	RET
+
+unshuffleAVX512GFNIts8:
+unshuffleAVX512GFNIdense8block:
+	XORQ R9, R9
+
+unshuffleAVX512GFNIdense8chunk:
+	LEAQ           (CX)(R9*1), R10
+	MOVQ           R9, R11
+	IMULQ          R8, R11
+	ADDQ           AX, R11
+	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z1
+	VMOVDQU64      (R11), Z2
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z3
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z6
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z8
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z9
+	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VPERMB         Z6, Z1, Z6
+	VMOVDQU64      Z6, (SP)
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 64(SP)
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 128(SP)
+	VPERMB         Z5, Z1, Z5
+	VMOVDQU64      Z5, 192(SP)
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 256(SP)
+	VPERMB         Z10, Z1, Z10
+	VMOVDQU64      Z10, 320(SP)
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 384(SP)
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 448(SP)
+	VMOVDQU64      (R11), Z2
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z3
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z6
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z8
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z9
+	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VPERMB         Z6, Z1, Z6
+	VMOVDQU64      Z6, 512(SP)
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 576(SP)
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 640(SP)
+	VPERMB         Z5, Z1, Z5
+	VMOVDQU64      Z5, 704(SP)
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 768(SP)
+	VPERMB         Z10, Z1, Z10
+	VMOVDQU64      Z10, 832(SP)
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 896(SP)
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 960(SP)
+	VMOVDQU64      (R11), Z2
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z3
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z6
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z8
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z9
+	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VPERMB         Z6, Z1, Z6
+	VMOVDQU64      Z6, 1024(SP)
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 1088(SP)
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 1152(SP)
+	VPERMB         Z5, Z1, Z5
+	VMOVDQU64      Z5, 1216(SP)
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 1280(SP)
+	VPERMB         Z10, Z1, Z10
+	VMOVDQU64      Z10, 1344(SP)
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 1408(SP)
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 1472(SP)
+	VMOVDQU64      (R11), Z2
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z3
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z6
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z8
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z9
+	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VPERMB         Z6, Z1, Z6
+	VMOVDQU64      Z6, 1536(SP)
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 1600(SP)
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 1664(SP)
+	VPERMB         Z5, Z1, Z5
+	VMOVDQU64      Z5, 1728(SP)
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 1792(SP)
+	VPERMB         Z10, Z1, Z10
+	VMOVDQU64      Z10, 1856(SP)
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 1920(SP)
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 1984(SP)
+	VMOVDQU64      (R11), Z2
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z3
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z6
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z8
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z9
+	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VPERMB         Z6, Z1, Z6
+	VMOVDQU64      Z6, 2048(SP)
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 2112(SP)
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 2176(SP)
+	VPERMB         Z5, Z1, Z5
+	VMOVDQU64      Z5, 2240(SP)
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 2304(SP)
+	VPERMB         Z10, Z1, Z10
+	VMOVDQU64      Z10, 2368(SP)
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 2432(SP)
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 2496(SP)
+	VMOVDQU64      (R11), Z2
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z3
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z6
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z8
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z9
+	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VPERMB         Z6, Z1, Z6
+	VMOVDQU64      Z6, 2560(SP)
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 2624(SP)
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 2688(SP)
+	VPERMB         Z5, Z1, Z5
+	VMOVDQU64      Z5, 2752(SP)
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 2816(SP)
+	VPERMB         Z10, Z1, Z10
+	VMOVDQU64      Z10, 2880(SP)
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 2944(SP)
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 3008(SP)
+	VMOVDQU64      (R11), Z2
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z3
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z6
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z8
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z9
+	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VPERMB         Z6, Z1, Z6
+	VMOVDQU64      Z6, 3072(SP)
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 3136(SP)
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 3200(SP)
+	VPERMB         Z5, Z1, Z5
+	VMOVDQU64      Z5, 3264(SP)
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 3328(SP)
+	VPERMB         Z10, Z1, Z10
+	VMOVDQU64      Z10, 3392(SP)
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 3456(SP)
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 3520(SP)
+	VMOVDQU64      (R11), Z2
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z3
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z6
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z8
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z9
+	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
+	VPERMI2Q       Z6, Z2, Z10
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
+	VPERMI2Q       Z6, Z2, Z11
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
+	VPERMI2Q       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
+	VPERMI2Q       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
+	VPERMI2Q       Z3, Z10, Z5
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z10, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
+	VPERMI2Q       Z4, Z2, Z3
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z4, Z2, Z10
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z7, Z11, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
+	VPERMI2Q       Z7, Z11, Z4
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z6, Z11
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
+	VPERMI2Q       Z3, Z5, Z6
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
+	VPERMI2Q       Z3, Z5, Z8
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
+	VPERMI2Q       Z10, Z9, Z3
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
+	VPERMI2Q       Z10, Z9, Z5
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
+	VPERMI2Q       Z7, Z2, Z9
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z2, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z11, Z4, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z11, Z4, Z7
+	VPERMB         Z6, Z1, Z6
+	VMOVDQU64      Z6, 3584(SP)
+	VPERMB         Z8, Z1, Z8
+	VMOVDQU64      Z8, 3648(SP)
+	VPERMB         Z3, Z1, Z3
+	VMOVDQU64      Z3, 3712(SP)
+	VPERMB         Z5, Z1, Z5
+	VMOVDQU64      Z5, 3776(SP)
+	VPERMB         Z9, Z1, Z9
+	VMOVDQU64      Z9, 3840(SP)
+	VPERMB         Z10, Z1, Z10
+	VMOVDQU64      Z10, 3904(SP)
+	VPERMB         Z2, Z1, Z2
+	VMOVDQU64      Z2, 3968(SP)
+	VPERMB         Z7, Z1, Z7
+	VMOVDQU64      Z7, 4032(SP)
+	VMOVDQU64      (SP), Z1
+	VMOVDQU64      512(SP), Z2
+	VMOVDQU64      1024(SP), Z3
+	VMOVDQU64      1536(SP), Z4
+	VMOVDQU64      2048(SP), Z5
+	VMOVDQU64      2560(SP), Z6
+	VMOVDQU64      3072(SP), Z7
+	VMOVDQU64      3584(SP), Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
+	VPERMI2Q       Z5, Z1, Z9
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
+	VPERMI2Q       Z5, Z1, Z10
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
+	VPERMI2Q       Z6, Z2, Z1
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
+	VPERMI2Q       Z6, Z2, Z5
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z2, Z9, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
+	VPERMI2Q       Z2, Z9, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z3, Z1, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z1, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
+	VPERMI2Q       Z6, Z10, Z1
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
+	VPERMI2Q       Z6, Z10, Z3
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z7, Z5, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z4, Z5
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z2, Z4, Z7
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z9, Z8, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z9, Z8, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
+	VPERMI2Q       Z6, Z1, Z8
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z6, Z1, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
+	VPERMI2Q       Z10, Z3, Z1
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
+	VPERMI2Q       Z10, Z3, Z6
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         Z5, Z3, Z5
+	VMOVDQU64      Z5, (R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z3, Z7
+	VMOVDQU64      Z7, 64(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z3, Z2
+	VMOVDQU64      Z2, 128(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z3, Z4
+	VMOVDQU64      Z4, 192(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z3, Z8
+	VMOVDQU64      Z8, 256(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z3, Z9
+	VMOVDQU64      Z9, 320(R10)
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z3, Z1
+	VMOVDQU64      Z1, 384(R10)
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         Z6, Z3, Z6
+	VMOVDQU64      Z6, 448(R10)
+	VMOVDQU64      64(SP), Z1
+	VMOVDQU64      576(SP), Z2
+	VMOVDQU64      1088(SP), Z3
+	VMOVDQU64      1600(SP), Z4
+	VMOVDQU64      2112(SP), Z5
+	VMOVDQU64      2624(SP), Z6
+	VMOVDQU64      3136(SP), Z7
+	VMOVDQU64      3648(SP), Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
+	VPERMI2Q       Z5, Z1, Z9
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
+	VPERMI2Q       Z5, Z1, Z10
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
+	VPERMI2Q       Z6, Z2, Z1
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
+	VPERMI2Q       Z6, Z2, Z5
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z2, Z9, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
+	VPERMI2Q       Z2, Z9, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z3, Z1, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z1, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
+	VPERMI2Q       Z6, Z10, Z1
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
+	VPERMI2Q       Z6, Z10, Z3
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z7, Z5, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z4, Z5
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z2, Z4, Z7
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z9, Z8, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z9, Z8, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
+	VPERMI2Q       Z6, Z1, Z8
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z6, Z1, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
+	VPERMI2Q       Z10, Z3, Z1
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
+	VPERMI2Q       Z10, Z3, Z6
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         Z5, Z3, Z5
+	VMOVDQU64      Z5, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z3, Z7
+	VMOVDQU64      Z7, 576(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z3, Z2
+	VMOVDQU64      Z2, 640(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z3, Z4
+	VMOVDQU64      Z4, 704(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z3, Z8
+	VMOVDQU64      Z8, 768(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z3, Z9
+	VMOVDQU64      Z9, 832(R10)
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z3, Z1
+	VMOVDQU64      Z1, 896(R10)
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         Z6, Z3, Z6
+	VMOVDQU64      Z6, 960(R10)
+	VMOVDQU64      128(SP), Z1
+	VMOVDQU64      640(SP), Z2
+	VMOVDQU64      1152(SP), Z3
+	VMOVDQU64      1664(SP), Z4
+	VMOVDQU64      2176(SP), Z5
+	VMOVDQU64      2688(SP), Z6
+	VMOVDQU64      3200(SP), Z7
+	VMOVDQU64      3712(SP), Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
+	VPERMI2Q       Z5, Z1, Z9
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
+	VPERMI2Q       Z5, Z1, Z10
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
+	VPERMI2Q       Z6, Z2, Z1
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
+	VPERMI2Q       Z6, Z2, Z5
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z2, Z9, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
+	VPERMI2Q       Z2, Z9, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z3, Z1, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z1, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
+	VPERMI2Q       Z6, Z10, Z1
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
+	VPERMI2Q       Z6, Z10, Z3
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z7, Z5, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z4, Z5
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z2, Z4, Z7
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z9, Z8, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z9, Z8, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
+	VPERMI2Q       Z6, Z1, Z8
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z6, Z1, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
+	VPERMI2Q       Z10, Z3, Z1
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
+	VPERMI2Q       Z10, Z3, Z6
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         Z5, Z3, Z5
+	VMOVDQU64      Z5, 1024(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z3, Z7
+	VMOVDQU64      Z7, 1088(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z3, Z2
+	VMOVDQU64      Z2, 1152(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z3, Z4
+	VMOVDQU64      Z4, 1216(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z3, Z8
+	VMOVDQU64      Z8, 1280(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z3, Z9
+	VMOVDQU64      Z9, 1344(R10)
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z3, Z1
+	VMOVDQU64      Z1, 1408(R10)
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         Z6, Z3, Z6
+	VMOVDQU64      Z6, 1472(R10)
+	VMOVDQU64      192(SP), Z1
+	VMOVDQU64      704(SP), Z2
+	VMOVDQU64      1216(SP), Z3
+	VMOVDQU64      1728(SP), Z4
+	VMOVDQU64      2240(SP), Z5
+	VMOVDQU64      2752(SP), Z6
+	VMOVDQU64      3264(SP), Z7
+	VMOVDQU64      3776(SP), Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
+	VPERMI2Q       Z5, Z1, Z9
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
+	VPERMI2Q       Z5, Z1, Z10
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
+	VPERMI2Q       Z6, Z2, Z1
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
+	VPERMI2Q       Z6, Z2, Z5
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z2, Z9, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
+	VPERMI2Q       Z2, Z9, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z3, Z1, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z1, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
+	VPERMI2Q       Z6, Z10, Z1
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
+	VPERMI2Q       Z6, Z10, Z3
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z7, Z5, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z4, Z5
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z2, Z4, Z7
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z9, Z8, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z9, Z8, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
+	VPERMI2Q       Z6, Z1, Z8
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z6, Z1, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
+	VPERMI2Q       Z10, Z3, Z1
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
+	VPERMI2Q       Z10, Z3, Z6
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         Z5, Z3, Z5
+	VMOVDQU64      Z5, 1536(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z3, Z7
+	VMOVDQU64      Z7, 1600(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z3, Z2
+	VMOVDQU64      Z2, 1664(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z3, Z4
+	VMOVDQU64      Z4, 1728(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z3, Z8
+	VMOVDQU64      Z8, 1792(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z3, Z9
+	VMOVDQU64      Z9, 1856(R10)
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z3, Z1
+	VMOVDQU64      Z1, 1920(R10)
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         Z6, Z3, Z6
+	VMOVDQU64      Z6, 1984(R10)
+	VMOVDQU64      256(SP), Z1
+	VMOVDQU64      768(SP), Z2
+	VMOVDQU64      1280(SP), Z3
+	VMOVDQU64      1792(SP), Z4
+	VMOVDQU64      2304(SP), Z5
+	VMOVDQU64      2816(SP), Z6
+	VMOVDQU64      3328(SP), Z7
+	VMOVDQU64      3840(SP), Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
+	VPERMI2Q       Z5, Z1, Z9
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
+	VPERMI2Q       Z5, Z1, Z10
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
+	VPERMI2Q       Z6, Z2, Z1
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
+	VPERMI2Q       Z6, Z2, Z5
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z2, Z9, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
+	VPERMI2Q       Z2, Z9, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z3, Z1, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z1, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
+	VPERMI2Q       Z6, Z10, Z1
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
+	VPERMI2Q       Z6, Z10, Z3
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z7, Z5, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z4, Z5
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z2, Z4, Z7
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z9, Z8, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z9, Z8, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
+	VPERMI2Q       Z6, Z1, Z8
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z6, Z1, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
+	VPERMI2Q       Z10, Z3, Z1
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
+	VPERMI2Q       Z10, Z3, Z6
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         Z5, Z3, Z5
+	VMOVDQU64      Z5, 2048(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z3, Z7
+	VMOVDQU64      Z7, 2112(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z3, Z2
+	VMOVDQU64      Z2, 2176(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z3, Z4
+	VMOVDQU64      Z4, 2240(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z3, Z8
+	VMOVDQU64      Z8, 2304(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z3, Z9
+	VMOVDQU64      Z9, 2368(R10)
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z3, Z1
+	VMOVDQU64      Z1, 2432(R10)
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         Z6, Z3, Z6
+	VMOVDQU64      Z6, 2496(R10)
+	VMOVDQU64      320(SP), Z1
+	VMOVDQU64      832(SP), Z2
+	VMOVDQU64      1344(SP), Z3
+	VMOVDQU64      1856(SP), Z4
+	VMOVDQU64      2368(SP), Z5
+	VMOVDQU64      2880(SP), Z6
+	VMOVDQU64      3392(SP), Z7
+	VMOVDQU64      3904(SP), Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
+	VPERMI2Q       Z5, Z1, Z9
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
+	VPERMI2Q       Z5, Z1, Z10
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
+	VPERMI2Q       Z6, Z2, Z1
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
+	VPERMI2Q       Z6, Z2, Z5
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z2, Z9, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
+	VPERMI2Q       Z2, Z9, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z3, Z1, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z1, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
+	VPERMI2Q       Z6, Z10, Z1
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
+	VPERMI2Q       Z6, Z10, Z3
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z7, Z5, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z4, Z5
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z2, Z4, Z7
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z9, Z8, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z9, Z8, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
+	VPERMI2Q       Z6, Z1, Z8
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z6, Z1, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
+	VPERMI2Q       Z10, Z3, Z1
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
+	VPERMI2Q       Z10, Z3, Z6
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         Z5, Z3, Z5
+	VMOVDQU64      Z5, 2560(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z3, Z7
+	VMOVDQU64      Z7, 2624(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z3, Z2
+	VMOVDQU64      Z2, 2688(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z3, Z4
+	VMOVDQU64      Z4, 2752(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z3, Z8
+	VMOVDQU64      Z8, 2816(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z3, Z9
+	VMOVDQU64      Z9, 2880(R10)
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z3, Z1
+	VMOVDQU64      Z1, 2944(R10)
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         Z6, Z3, Z6
+	VMOVDQU64      Z6, 3008(R10)
+	VMOVDQU64      384(SP), Z1
+	VMOVDQU64      896(SP), Z2
+	VMOVDQU64      1408(SP), Z3
+	VMOVDQU64      1920(SP), Z4
+	VMOVDQU64      2432(SP), Z5
+	VMOVDQU64      2944(SP), Z6
+	VMOVDQU64      3456(SP), Z7
+	VMOVDQU64      3968(SP), Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
+	VPERMI2Q       Z5, Z1, Z9
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
+	VPERMI2Q       Z5, Z1, Z10
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
+	VPERMI2Q       Z6, Z2, Z1
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
+	VPERMI2Q       Z6, Z2, Z5
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z2, Z9, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
+	VPERMI2Q       Z2, Z9, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z3, Z1, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z1, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
+	VPERMI2Q       Z6, Z10, Z1
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
+	VPERMI2Q       Z6, Z10, Z3
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z7, Z5, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z4, Z5
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z2, Z4, Z7
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z9, Z8, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z9, Z8, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
+	VPERMI2Q       Z6, Z1, Z8
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z6, Z1, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
+	VPERMI2Q       Z10, Z3, Z1
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
+	VPERMI2Q       Z10, Z3, Z6
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         Z5, Z3, Z5
+	VMOVDQU64      Z5, 3072(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z3, Z7
+	VMOVDQU64      Z7, 3136(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z3, Z2
+	VMOVDQU64      Z2, 3200(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z3, Z4
+	VMOVDQU64      Z4, 3264(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z3, Z8
+	VMOVDQU64      Z8, 3328(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z3, Z9
+	VMOVDQU64      Z9, 3392(R10)
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z3, Z1
+	VMOVDQU64      Z1, 3456(R10)
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         Z6, Z3, Z6
+	VMOVDQU64      Z6, 3520(R10)
+	VMOVDQU64      448(SP), Z1
+	VMOVDQU64      960(SP), Z2
+	VMOVDQU64      1472(SP), Z3
+	VMOVDQU64      1984(SP), Z4
+	VMOVDQU64      2496(SP), Z5
+	VMOVDQU64      3008(SP), Z6
+	VMOVDQU64      3520(SP), Z7
+	VMOVDQU64      4032(SP), Z8
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
+	VPERMI2Q       Z5, Z1, Z9
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
+	VPERMI2Q       Z5, Z1, Z10
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
+	VPERMI2Q       Z6, Z2, Z1
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
+	VPERMI2Q       Z6, Z2, Z5
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
+	VPERMI2Q       Z7, Z3, Z2
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
+	VPERMI2Q       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
+	VPERMI2Q       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
+	VPERMI2Q       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
+	VPERMI2Q       Z2, Z9, Z4
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
+	VPERMI2Q       Z2, Z9, Z8
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
+	VPERMI2Q       Z3, Z1, Z2
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
+	VPERMI2Q       Z3, Z1, Z9
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
+	VPERMI2Q       Z6, Z10, Z1
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
+	VPERMI2Q       Z6, Z10, Z3
+	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
+	VPERMI2Q       Z7, Z5, Z10
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
+	VPERMI2Q       Z2, Z4, Z5
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
+	VPERMI2Q       Z2, Z4, Z7
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
+	VPERMI2Q       Z9, Z8, Z2
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
+	VPERMI2Q       Z9, Z8, Z4
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
+	VPERMI2Q       Z6, Z1, Z8
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
+	VPERMI2Q       Z6, Z1, Z9
+	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
+	VPERMI2Q       Z10, Z3, Z1
+	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
+	VPERMI2Q       Z10, Z3, Z6
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
+	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
+	VPERMB         Z5, Z3, Z5
+	VMOVDQU64      Z5, 3584(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
+	VPERMB         Z7, Z3, Z7
+	VMOVDQU64      Z7, 3648(R10)
+	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
+	VPERMB         Z2, Z3, Z2
+	VMOVDQU64      Z2, 3712(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
+	VPERMB         Z4, Z3, Z4
+	VMOVDQU64      Z4, 3776(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VPERMB         Z8, Z3, Z8
+	VMOVDQU64      Z8, 3840(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VPERMB         Z9, Z3, Z9
+	VMOVDQU64      Z9, 3904(R10)
+	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
+	VPERMB         Z1, Z3, Z1
+	VMOVDQU64      Z1, 3968(R10)
+	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
+	VPERMB         Z6, Z3, Z6
+	VMOVDQU64      Z6, 4032(R10)
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R9), R10
+	CMPQ R10, DX
+	JAE  unshuffleAVX512GFNIdense8chunksdone
+	MOVQ R10, R9
+	ADDQ $0x08, R10
+	CMPQ R10, DX
+	JLS  unshuffleAVX512GFNIdense8chunk
+	MOVQ DX, R9
+	SUBQ $0x08, R9
+	JMP  unshuffleAVX512GFNIdense8chunk
+
+unshuffleAVX512GFNIdense8chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    unshuffleAVX512GFNIdense8block
+	RET
+
+DATA bitshuffleT8x8Rev<>+0(SB)/8, $0x0008101820283038
+DATA bitshuffleT8x8Rev<>+8(SB)/8, $0x0109111921293139
+DATA bitshuffleT8x8Rev<>+16(SB)/8, $0x020a121a222a323a
+DATA bitshuffleT8x8Rev<>+24(SB)/8, $0x030b131b232b333b
+DATA bitshuffleT8x8Rev<>+32(SB)/8, $0x040c141c242c343c
+DATA bitshuffleT8x8Rev<>+40(SB)/8, $0x050d151d252d353d
+DATA bitshuffleT8x8Rev<>+48(SB)/8, $0x060e161e262e363e
+DATA bitshuffleT8x8Rev<>+56(SB)/8, $0x070f171f272f373f
+GLOBL bitshuffleT8x8Rev<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleUntiles1<>+0(SB)/8, $0x0706050403020100
+DATA bitshuffleUntiles1<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA bitshuffleUntiles1<>+16(SB)/8, $0x1716151413121110
+DATA bitshuffleUntiles1<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA bitshuffleUntiles1<>+32(SB)/8, $0x2726252423222120
+DATA bitshuffleUntiles1<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA bitshuffleUntiles1<>+48(SB)/8, $0x3736353433323130
+DATA bitshuffleUntiles1<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL bitshuffleUntiles1<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleUncols2_0<>+0(SB)/8, $0x0000000000000000
+DATA bitshuffleUncols2_0<>+8(SB)/8, $0x0000000000000008
+DATA bitshuffleUncols2_0<>+16(SB)/8, $0x0000000000000001
+DATA bitshuffleUncols2_0<>+24(SB)/8, $0x0000000000000009
+DATA bitshuffleUncols2_0<>+32(SB)/8, $0x0000000000000002
+DATA bitshuffleUncols2_0<>+40(SB)/8, $0x000000000000000a
+DATA bitshuffleUncols2_0<>+48(SB)/8, $0x0000000000000003
+DATA bitshuffleUncols2_0<>+56(SB)/8, $0x000000000000000b
+GLOBL bitshuffleUncols2_0<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleUncols2_1<>+0(SB)/8, $0x0000000000000004
+DATA bitshuffleUncols2_1<>+8(SB)/8, $0x000000000000000c
+DATA bitshuffleUncols2_1<>+16(SB)/8, $0x0000000000000005
+DATA bitshuffleUncols2_1<>+24(SB)/8, $0x000000000000000d
+DATA bitshuffleUncols2_1<>+32(SB)/8, $0x0000000000000006
+DATA bitshuffleUncols2_1<>+40(SB)/8, $0x000000000000000e
+DATA bitshuffleUncols2_1<>+48(SB)/8, $0x0000000000000007
+DATA bitshuffleUncols2_1<>+56(SB)/8, $0x000000000000000f
+GLOBL bitshuffleUncols2_1<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleUntiles2<>+0(SB)/8, $0x0b030a0209010800
+DATA bitshuffleUntiles2<>+8(SB)/8, $0x0f070e060d050c04
+DATA bitshuffleUntiles2<>+16(SB)/8, $0x1b131a1219111810
+DATA bitshuffleUntiles2<>+24(SB)/8, $0x1f171e161d151c14
+DATA bitshuffleUntiles2<>+32(SB)/8, $0x2b232a2229212820
+DATA bitshuffleUntiles2<>+40(SB)/8, $0x2f272e262d252c24
+DATA bitshuffleUntiles2<>+48(SB)/8, $0x3b333a3239313830
+DATA bitshuffleUntiles2<>+56(SB)/8, $0x3f373e363d353c34
+GLOBL bitshuffleUntiles2<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleUncols4_0<>+0(SB)/8, $0x0000000000000000
+DATA bitshuffleUncols4_0<>+8(SB)/8, $0x0000000000000008
+DATA bitshuffleUncols4_0<>+16(SB)/8, $0x0000000000000000
+DATA bitshuffleUncols4_0<>+24(SB)/8, $0x0000000000000008
+DATA bitshuffleUncols4_0<>+32(SB)/8, $0x0000000000000001
+DATA bitshuffleUncols4_0<>+40(SB)/8, $0x0000000000000009
+DATA bitshuffleUncols4_0<>+48(SB)/8, $0x0000000000000001
+DATA bitshuffleUncols4_0<>+56(SB)/8, $0x0000000000000009
+GLOBL bitshuffleUncols4_0<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleUncols4Sel<>+0(SB)/8, $0x0000000000000000
+DATA bitshuffleUncols4Sel<>+8(SB)/8, $0x0000000000000001
+DATA bitshuffleUncols4Sel<>+16(SB)/8, $0x000000000000000a
+DATA bitshuffleUncols4Sel<>+24(SB)/8, $0x000000000000000b
+DATA bitshuffleUncols4Sel<>+32(SB)/8, $0x0000000000000004
+DATA bitshuffleUncols4Sel<>+40(SB)/8, $0x0000000000000005
+DATA bitshuffleUncols4Sel<>+48(SB)/8, $0x000000000000000e
+DATA bitshuffleUncols4Sel<>+56(SB)/8, $0x000000000000000f
+GLOBL bitshuffleUncols4Sel<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleUncols4_1<>+0(SB)/8, $0x0000000000000002
+DATA bitshuffleUncols4_1<>+8(SB)/8, $0x000000000000000a
+DATA bitshuffleUncols4_1<>+16(SB)/8, $0x0000000000000002
+DATA bitshuffleUncols4_1<>+24(SB)/8, $0x000000000000000a
+DATA bitshuffleUncols4_1<>+32(SB)/8, $0x0000000000000003
+DATA bitshuffleUncols4_1<>+40(SB)/8, $0x000000000000000b
+DATA bitshuffleUncols4_1<>+48(SB)/8, $0x0000000000000003
+DATA bitshuffleUncols4_1<>+56(SB)/8, $0x000000000000000b
+GLOBL bitshuffleUncols4_1<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleUncols4_2<>+0(SB)/8, $0x0000000000000004
+DATA bitshuffleUncols4_2<>+8(SB)/8, $0x000000000000000c
+DATA bitshuffleUncols4_2<>+16(SB)/8, $0x0000000000000004
+DATA bitshuffleUncols4_2<>+24(SB)/8, $0x000000000000000c
+DATA bitshuffleUncols4_2<>+32(SB)/8, $0x0000000000000005
+DATA bitshuffleUncols4_2<>+40(SB)/8, $0x000000000000000d
+DATA bitshuffleUncols4_2<>+48(SB)/8, $0x0000000000000005
+DATA bitshuffleUncols4_2<>+56(SB)/8, $0x000000000000000d
+GLOBL bitshuffleUncols4_2<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleUncols4_3<>+0(SB)/8, $0x0000000000000006
+DATA bitshuffleUncols4_3<>+8(SB)/8, $0x000000000000000e
+DATA bitshuffleUncols4_3<>+16(SB)/8, $0x0000000000000006
+DATA bitshuffleUncols4_3<>+24(SB)/8, $0x000000000000000e
+DATA bitshuffleUncols4_3<>+32(SB)/8, $0x0000000000000007
+DATA bitshuffleUncols4_3<>+40(SB)/8, $0x000000000000000f
+DATA bitshuffleUncols4_3<>+48(SB)/8, $0x0000000000000007
+DATA bitshuffleUncols4_3<>+56(SB)/8, $0x000000000000000f
+GLOBL bitshuffleUncols4_3<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleUntiles4<>+0(SB)/8, $0x1911090118100800
+DATA bitshuffleUntiles4<>+8(SB)/8, $0x1b130b031a120a02
+DATA bitshuffleUntiles4<>+16(SB)/8, $0x1d150d051c140c04
+DATA bitshuffleUntiles4<>+24(SB)/8, $0x1f170f071e160e06
+DATA bitshuffleUntiles4<>+32(SB)/8, $0x3931292138302820
+DATA bitshuffleUntiles4<>+40(SB)/8, $0x3b332b233a322a22
+DATA bitshuffleUntiles4<>+48(SB)/8, $0x3d352d253c342c24
+DATA bitshuffleUntiles4<>+56(SB)/8, $0x3f372f273e362e26
+GLOBL bitshuffleUntiles4<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleUntiles8<>+0(SB)/8, $0x3830282018100800
+DATA bitshuffleUntiles8<>+8(SB)/8, $0x3931292119110901
+DATA bitshuffleUntiles8<>+16(SB)/8, $0x3a322a221a120a02
+DATA bitshuffleUntiles8<>+24(SB)/8, $0x3b332b231b130b03
+DATA bitshuffleUntiles8<>+32(SB)/8, $0x3c342c241c140c04
+DATA bitshuffleUntiles8<>+40(SB)/8, $0x3d352d251d150d05
+DATA bitshuffleUntiles8<>+48(SB)/8, $0x3e362e261e160e06
+DATA bitshuffleUntiles8<>+56(SB)/8, $0x3f372f271f170f07
+GLOBL bitshuffleUntiles8<>(SB), RODATA|NOPTR, $64

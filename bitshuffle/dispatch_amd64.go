@@ -18,7 +18,7 @@ func kernelUsable(k kernelID) bool {
 	case kAVX512:
 		return cpu.X86HasAVX512BW && cpu.X86HasVBMI
 	case kAVX512GFNI:
-		return false
+		return cpu.X86HasAVX512BW && cpu.X86HasVBMI && cpu.X86HasGFNI
 	}
 	return false
 }
@@ -28,7 +28,13 @@ const (
 	blockSSE2   = 16
 	blockAVX2   = 32
 	blockAVX512 = 64
+	blockGFNI   = 512
 )
+
+// gfniTypesize reports whether the GFNI superblock kernels handle typesize.
+func gfniTypesize(typesize int) bool {
+	return typesize == 1 || typesize == 2 || typesize == 4 || typesize == 8
+}
 
 func shuffleWith(k kernelID, dst, src []byte, typesize int) {
 	body := Transposed(len(src), typesize)
@@ -49,6 +55,17 @@ func shuffleWith(k kernelID, dst, src []byte, typesize int) {
 		if b := blocksFor(len(src), typesize, rowLen, blockAVX512); b > 0 {
 			shuffleAVX512(dst, src, typesize, rowLen, b)
 			done = b * blockAVX512 / 8
+		}
+	case kAVX512GFNI:
+		// Superblocks of 512 elements for the typesizes that have them,
+		// then 64-element blocks.
+		if sb := blocksFor(len(src), typesize, rowLen, blockGFNI); sb > 0 && gfniTypesize(typesize) {
+			shuffleAVX512GFNI(dst, src, typesize, rowLen, sb)
+			done = sb * blockGFNI / 8
+		}
+		if b := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockAVX512); b > 0 {
+			shuffleAVX512(dst[done:], src[done*8*typesize:], typesize, rowLen, b)
+			done += b * blockAVX512 / 8
 		}
 	default:
 		shuffleGeneric(dst, src, typesize)
@@ -77,6 +94,15 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 		if b := blocksFor(len(src), typesize, rowLen, blockAVX512); b > 0 {
 			unshuffleAVX512(dst, src, typesize, rowLen, b)
 			done = b * blockAVX512 / 8
+		}
+	case kAVX512GFNI:
+		if sb := blocksFor(len(src), typesize, rowLen, blockGFNI); sb > 0 && gfniTypesize(typesize) {
+			unshuffleAVX512GFNI(dst, src, typesize, rowLen, sb)
+			done = sb * blockGFNI / 8
+		}
+		if b := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockAVX512); b > 0 {
+			unshuffleAVX512(dst[done*8*typesize:], src[done:], typesize, rowLen, b)
+			done += b * blockAVX512 / 8
 		}
 	default:
 		unshuffleGeneric(dst, src, typesize)

@@ -125,6 +125,10 @@ func testLengths(ts int) []int {
 			}
 		}
 	}
+	// superblocks of 512 elements (the GFNI kernels)
+	for _, e := range []int{504, 512, 520, 576, 1024, 1536 + 64, 2048 + 8} {
+		ns = append(ns, e*ts, e*ts+ts/2)
+	}
 	slices.Sort(ns)
 	return slices.Compact(ns)
 }

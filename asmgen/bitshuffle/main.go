@@ -37,6 +37,7 @@ func main() {
 	genSSE2()
 	genAVX2()
 	genAVX512()
+	genGFNI()
 	Generate()
 }
 

@@ -1,0 +1,414 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// The GFNI kernels work on superblocks of 512 elements so that every bit
+// row receives 64 bytes, a whole cache line, per superblock: rows are often
+// a power of two apart and narrower stores make them fight over L1 sets.
+//
+// Phase A, per 64-element sub-block sb: build 8x8 bit tiles (quadword =
+// byte j of 8 consecutive elements, bytes in reverse element order), let one
+// VGF2P8AFFINEQB per vector transpose 8 tiles, and gather the tiles of each
+// byte column d into one vector ([g][b]: group g's byte for bit row b),
+// stored at stage[d][sb]. Phase B, per column d: the 8 vectors stage[d][*]
+// become, by an 8x8 byte and an 8x8 quadword transpose, the 64-byte slices
+// of bit rows 8(j0+d)+b. Unshuffle runs both phases backwards.
+//
+// Only typesizes 1, 2, 4 and 8 are handled: they load whole vectors
+// (64/typesize elements, each vector holding 8 tiles). Gathering the tiles
+// of other typesizes is left to the 64-element kernel.
+
+const gfniTranspose = 0x8040201008040201 // byte m = 1<<m: selects bit m of every matrix row
+
+// vgf2p8affineqb emits VGF2P8AFFINEQB $0, matrix, x, out (Go operand order),
+// which avo v0.5.0 lacks; the Go assembler knows it.
+func vgf2p8affineqb(matrix, x, out reg.VecVirtual) {
+	Instruction(&ir.Instruction{
+		Opcode:   "VGF2P8AFFINEQB",
+		Operands: []Op{U8(0), matrix, x, out},
+		Inputs:   []Op{matrix, x},
+		Outputs:  []Op{out},
+		ISA:      []string{"AVX512F", "GFNI"},
+	})
+}
+
+// tileTable returns the VPERMB index turning a vector of 64/ts whole
+// elements (ts in 1, 2, 4, 8) into 8 tiles, quadword g'*ts+d holding byte d
+// of the 8 elements of group g', last element first.
+func tileTable(ts int) Mem {
+	return table(fmt.Sprintf("bitshuffleTiles%d", ts), func() {
+		var idx [64]byte
+		for q := 0; q < 8; q++ {
+			g, d := q/ts, q%ts
+			for i := 0; i < 8; i++ {
+				idx[8*q+i] = byte((8*g+7-i)*ts + d)
+			}
+		}
+		emitBytes(idx[:])
+	})
+}
+
+// tileTableInverse is the VPERMB index undoing tileTable after the inverse
+// bit transpose (which yields bytes in forward element order).
+func tileTableInverse(ts int) Mem {
+	return table(fmt.Sprintf("bitshuffleUntiles%d", ts), func() {
+		var idx [64]byte
+		for q := 0; q < 8; q++ {
+			g, d := q/ts, q%ts
+			for i := 0; i < 8; i++ {
+				idx[(8*g+i)*ts+d] = byte(8*q + i)
+			}
+		}
+		emitBytes(idx[:])
+	})
+}
+
+// reverseTable reverses the bytes of every quadword.
+func reverseTable() Mem {
+	return table("bitshuffleReverse", func() {
+		var idx [64]byte
+		for i := range idx {
+			idx[i] = byte(i&^7 | (7 - i&7))
+		}
+		emitBytes(idx[:])
+	})
+}
+
+// transposeRevTable is the 8x8 byte transpose with each output quadword
+// reversed: [g][b] -> [b'][g] where byte b' = 7-b... used when unshuffling.
+func transposeRevTable() Mem {
+	return table("bitshuffleT8x8Rev", func() {
+		var idx [64]byte
+		for p := 0; p < 64; p++ {
+			g, b := p/8, 7-p%8 // output quadword g holds rows 7..0
+			idx[p] = byte(8*b + g)
+		}
+		emitBytes(idx[:])
+	})
+}
+
+func emitBytes(b []byte) {
+	for i := 0; i < len(b); i += 8 {
+		var w uint64
+		for j := 0; j < 8; j++ {
+			w |= uint64(b[i+j]) << (8 * j)
+		}
+		DATA(i, U64(w))
+	}
+}
+
+// qwordIndex returns a VPERMT2Q/VPERMI2Q index table.
+func qwordIndex(name string, idx [8]int) Mem {
+	return table(name, func() {
+		for i, v := range idx {
+			DATA(8*i, U64(uint64(v)))
+		}
+	})
+}
+
+// permute2 returns the quadword permutation of the pair (lo, hi) given by
+// idx (0-7 from lo, 8-15 from hi) in a new register.
+func permute2(lo, hi reg.VecVirtual, idx Mem) reg.VecVirtual {
+	out := ZMM()
+	VMOVDQU64(idx, out)
+	VPERMI2Q(hi, lo, out)
+	return out
+}
+
+// transposeQwords transposes 8 vectors as an 8x8 matrix of quadwords:
+// afterwards v[i] quadword p is what v[p] quadword i was. Each stage swaps
+// the off-diagonal blocks of size s.
+func transposeQwords(v []reg.VecVirtual) {
+	for _, s := range []int{4, 2, 1} {
+		// lo: new v[i] keeps its own quadwords where p&s == 0 and takes
+		// v[i|s]'s p^s elsewhere; hi mirrors it for v[i|s].
+		var loIdx, hiIdx [8]int
+		for p := 0; p < 8; p++ {
+			if p&s == 0 {
+				loIdx[p] = p
+				hiIdx[p] = p ^ s
+			} else {
+				loIdx[p] = 8 + (p ^ s)
+				hiIdx[p] = 8 + p
+			}
+		}
+		lm := qwordIndex(fmt.Sprintf("bitshuffleQLo%d", s), loIdx)
+		hm := qwordIndex(fmt.Sprintf("bitshuffleQHi%d", s), hiIdx)
+		for i := 0; i < 8; i++ {
+			if i&s != 0 {
+				continue
+			}
+			a, b := v[i], v[i|s]
+			v[i], v[i|s] = permute2(a, b, lm), permute2(a, b, hm)
+		}
+	}
+}
+
+// gfniArgs are the registers the GFNI kernels add to args.
+type gfniArgs struct {
+	*args
+	stage  Mem
+	matrix reg.VecVirtual
+	t8x8   reg.VecVirtual
+}
+
+var gfniDirections = []bool{false, true}
+
+func genGFNI() {
+	for _, inverse := range gfniDirections {
+		name := "shuffleAVX512GFNI"
+		if inverse {
+			name = "unshuffleAVX512GFNI"
+		}
+		usesVEX[name] = true
+		TEXT(name, 0, sig())
+		Pragma("noescape")
+		Doc(name+" handles superblocks of 512 elements with GFNI tile transposes:", "see the generator.")
+		a := &gfniArgs{args: loadArgs(inverse)}
+		a.stage = AllocLocal(8 * 8 * 64)
+		a.matrix = ZMM()
+		MOVQ(U64(gfniTranspose), a.tmp)
+		VPBROADCASTQ(a.tmp, a.matrix)
+		a.t8x8 = ZMM()
+		VMOVDQU64(t8x8Table(), a.t8x8)
+		for _, ts := range []int{1, 2, 4, 8} {
+			CMPQ(a.ts, U8(ts))
+			JEQ(LabelRef(fmt.Sprintf("%sts%d", name, ts)))
+		}
+		Comment("other typesizes are the caller's to avoid")
+		RET()
+		for _, ts := range []int{1, 2, 4, 8} {
+			Label(fmt.Sprintf("%sts%d", name, ts))
+			gfniLoop(fmt.Sprintf("%sdense%d", name, ts), a, ts, inverse)
+		}
+	}
+}
+
+func t8x8Table() Mem {
+	return table("bitshuffleT8x8", func() {
+		for i := 0; i < 64; i += 8 {
+			var word uint64
+			for j := 0; j < 8; j++ {
+				p := i + j
+				word |= uint64(8*(p%8)+p/8) << (8 * j)
+			}
+			DATA(i, U64(word))
+		}
+	})
+}
+
+func stageAt(a *gfniArgs, d, sb int) Mem {
+	return a.stage.Offset(d*512 + sb*64)
+}
+
+// gfniLoop emits the superblock loop for dense typesize ts (1, 2, 4, 8) or,
+// with ts 0, the gathering form for any typesize.
+func gfniLoop(name string, a *gfniArgs, ts int, inverse bool) {
+	q := GP64()
+	blockLoop(name, a.args, 64, func() {
+		if !inverse {
+			for sb := 0; sb < 8; sb++ {
+				cols := tilesForward(a, ts, sb)
+				for d, v := range cols {
+					VMOVDQU64(v, stageAt(a, d, sb))
+				}
+			}
+			MOVQ(a.rb, q)
+			for d := 0; d < 8; d++ {
+				if d >= ts {
+					break
+				}
+				v := make([]reg.VecVirtual, 8)
+				for sb := range v {
+					v[sb] = ZMM()
+					VPERMB(stageAt(a, d, sb), a.t8x8, v[sb])
+				}
+				transposeQwords(v)
+				for b := 0; b < 8; b++ {
+					VMOVDQU64(v[b], Mem{Base: q})
+					ADDQ(a.rowLen, q)
+				}
+			}
+		} else {
+			rev := ZMM()
+			VMOVDQU64(transposeRevTable(), rev)
+			MOVQ(a.rb, q)
+			for d := 0; d < 8; d++ {
+				if d >= ts {
+					break
+				}
+				v := make([]reg.VecVirtual, 8)
+				for b := range v {
+					v[b] = ZMM()
+					VMOVDQU64(Mem{Base: q}, v[b])
+					ADDQ(a.rowLen, q)
+				}
+				transposeQwords(v)
+				for sb := range v {
+					// [b][g] -> [g][7-b]: tiles in the byte order GFNI needs
+					VPERMB(v[sb], rev, v[sb])
+					VMOVDQU64(v[sb], stageAt(a, d, sb))
+				}
+			}
+			for sb := 0; sb < 8; sb++ {
+				tilesInverse(a, ts, sb)
+			}
+		}
+	})
+}
+
+// tilesForward builds sub-block sb's transposed tiles, one vector per byte
+// column d ([g][b]).
+func tilesForward(a *gfniArgs, ts, sb int) []reg.VecVirtual {
+	if ts == 8 {
+		// 8 vectors, one per group g: [k][d], the 8 bytes of each element.
+		v := make([]reg.VecVirtual, 8)
+		perm := ZMM()
+		VMOVDQU64(tileTable(8), perm)
+		for g := range v {
+			v[g] = ZMM()
+			VPERMB(Mem{Base: a.jp, Disp: 512*sb + 64*g}, perm, v[g])
+			vgf2p8affineqb(v[g], a.matrix, v[g])
+		}
+		// v[g] is [d][b]; make it [d] vectors of [g][b].
+		transposeQwords(v)
+		return v
+	}
+	// ts vectors of 64/ts elements, quadword g'*ts+d = tile (group g', column d)
+	perm := ZMM()
+	VMOVDQU64(tileTable(ts), perm)
+	in := make([]reg.VecVirtual, ts)
+	for m := range in {
+		in[m] = ZMM()
+		VPERMB(Mem{Base: a.jp, Disp: 64*ts*sb + 64*m}, perm, in[m])
+		vgf2p8affineqb(in[m], a.matrix, in[m])
+	}
+	return gatherColumns(in, ts)
+}
+
+// gatherColumns turns ts vectors whose quadword g'*ts+d is tile (g', d) of
+// groups m*8/ts+g' into ts vectors of the 8 tiles of column d, in group order.
+func gatherColumns(in []reg.VecVirtual, ts int) []reg.VecVirtual {
+	per := 8 / ts // groups per input vector
+	switch ts {
+	case 1:
+		return in
+	case 2:
+		out := make([]reg.VecVirtual, 2)
+		for d := range out {
+			var idx [8]int
+			for g := 0; g < 8; g++ {
+				m, gp := g/per, g%per
+				idx[g] = 8*m + gp*ts + d
+			}
+			out[d] = permute2(in[0], in[1], qwordIndex(fmt.Sprintf("bitshuffleCols2_%d", d), idx))
+		}
+		return out
+	case 4:
+		out := make([]reg.VecVirtual, 4)
+		for d := range out {
+			// groups 0-3 from in[0], in[1]; 4-7 from in[2], in[3]
+			var idx [8]int
+			for g := 0; g < 4; g++ {
+				m, gp := g/per, g%per
+				idx[g] = 8*m + gp*ts + d
+				idx[g+4] = idx[g]
+			}
+			im := qwordIndex(fmt.Sprintf("bitshuffleCols4_%d", d), idx)
+			lo := permute2(in[0], in[1], im)
+			hi := permute2(in[2], in[3], im)
+			VINSERTI64X4(U8(1), hi.AsY(), lo, lo)
+			out[d] = lo
+		}
+		return out
+	}
+	panic("gatherColumns: bad typesize")
+}
+
+// tilesInverse reads stage[*][sb] back into elements of sub-block sb.
+func tilesInverse(a *gfniArgs, ts, sb int) {
+	if ts == 8 {
+		v := make([]reg.VecVirtual, 8)
+		for d := range v {
+			v[d] = ZMM()
+			VMOVDQU64(stageAt(a, d, sb), v[d])
+		}
+		transposeQwords(v) // v[g] is [d][tile bytes]
+		perm := ZMM()
+		VMOVDQU64(tileTableInverse(8), perm)
+		for g := range v {
+			vgf2p8affineqb(v[g], a.matrix, v[g])
+			VPERMB(v[g], perm, v[g])
+			VMOVDQU64(v[g], Mem{Base: a.jp, Disp: 512*sb + 64*g})
+		}
+		return
+	}
+	cols := make([]reg.VecVirtual, ts)
+	for d := range cols {
+		cols[d] = ZMM()
+		VMOVDQU64(stageAt(a, d, sb), cols[d])
+	}
+	in := scatterColumns(cols, ts)
+	perm := ZMM()
+	VMOVDQU64(tileTableInverse(ts), perm)
+	for m, v := range in {
+		vgf2p8affineqb(v, a.matrix, v)
+		VPERMB(v, perm, v)
+		VMOVDQU64(v, Mem{Base: a.jp, Disp: 64*ts*sb + 64*m})
+	}
+}
+
+// scatterColumns inverts gatherColumns.
+func scatterColumns(cols []reg.VecVirtual, ts int) []reg.VecVirtual {
+	per := 8 / ts
+	switch ts {
+	case 1:
+		return cols
+	case 2:
+		out := make([]reg.VecVirtual, 2)
+		for m := range out {
+			var idx [8]int
+			for q := 0; q < 8; q++ { // quadword q of input m: tile (g', d)
+				gp, d := q/ts, q%ts
+				g := m*per + gp
+				idx[q] = 8*d + g
+			}
+			out[m] = permute2(cols[0], cols[1], qwordIndex(fmt.Sprintf("bitshuffleUncols2_%d", m), idx))
+		}
+		return out
+	case 4:
+		// input m holds groups 2m, 2m+1: from cols[d] quadwords 2m, 2m+1.
+		lo := make([]reg.VecVirtual, 2) // cols 0,1 and cols 2,3 pairs
+		out := make([]reg.VecVirtual, 4)
+		for m := range out {
+			var idx [8]int
+			for q := 0; q < 8; q++ {
+				gp, d := q/ts, q%ts
+				g := m*per + gp
+				idx[q] = 8*(d%2) + g
+			}
+			im := qwordIndex(fmt.Sprintf("bitshuffleUncols4_%d", m), idx)
+			lo[0] = permute2(cols[0], cols[1], im)
+			lo[1] = permute2(cols[2], cols[3], im)
+			// quadwords with d in 2,3 come from lo[1]
+			var sel [8]int
+			for q := 0; q < 8; q++ {
+				if q%ts >= 2 {
+					sel[q] = 8 + q
+				} else {
+					sel[q] = q
+				}
+			}
+			out[m] = permute2(lo[0], lo[1], qwordIndex("bitshuffleUncols4Sel", sel))
+		}
+		return out
+	}
+	panic("scatterColumns: bad typesize")
+}
