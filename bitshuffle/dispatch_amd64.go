@@ -4,8 +4,6 @@ package bitshuffle
 
 import "github.com/goblosc/blosc/internal/cpu"
 
-//go:generate go run ../asmgen/bitshuffle -out bitshuffle_amd64.s -stubs bitshuffle_amd64.go -pkg bitshuffle
-
 // kernelUsable reports whether this build has kernel k and the CPU runs it.
 func kernelUsable(k kernelID) bool {
 	switch k {
