@@ -49,3 +49,15 @@ func shuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks 
 //
 //go:noescape
 func unshuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// shuffleAVX512Super handles superblocks of 512 elements of any typesize:
+// see the generator.
+//
+//go:noescape
+func shuffleAVX512Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// unshuffleAVX512Super handles superblocks of 512 elements of any typesize:
+// see the generator.
+//
+//go:noescape
+func unshuffleAVX512Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)

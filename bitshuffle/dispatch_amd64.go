@@ -26,7 +26,7 @@ const (
 	blockSSE2   = 16
 	blockAVX2   = 32
 	blockAVX512 = 64
-	blockGFNI   = 512
+	blockSuper  = 512 // superblocks of the GFNI and Super kernels
 )
 
 // gfniTypesize reports whether the GFNI superblock kernels handle typesize.
@@ -49,17 +49,15 @@ func shuffleWith(k kernelID, dst, src []byte, typesize int) {
 			shuffleAVX2(dst, src, typesize, rowLen, b)
 			done = b * blockAVX2 / 8
 		}
-	case kAVX512:
-		if b := blocksFor(len(src), typesize, rowLen, blockAVX512); b > 0 {
-			shuffleAVX512(dst, src, typesize, rowLen, b)
-			done = b * blockAVX512 / 8
-		}
-	case kAVX512GFNI:
-		// Superblocks of 512 elements for the typesizes that have them,
-		// then 64-element blocks.
-		if sb := blocksFor(len(src), typesize, rowLen, blockGFNI); sb > 0 && gfniTypesize(typesize) {
-			shuffleAVX512GFNI(dst, src, typesize, rowLen, sb)
-			done = sb * blockGFNI / 8
+	case kAVX512, kAVX512GFNI:
+		// Superblocks of 512 elements, then blocks of 64.
+		if sb := blocksFor(len(src), typesize, rowLen, blockSuper); sb > 0 {
+			if k == kAVX512GFNI && gfniTypesize(typesize) {
+				shuffleAVX512GFNI(dst, src, typesize, rowLen, sb)
+			} else {
+				shuffleAVX512Super(dst, src, typesize, rowLen, sb)
+			}
+			done = sb * blockSuper / 8
 		}
 		if b := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockAVX512); b > 0 {
 			shuffleAVX512(dst[done:], src[done*8*typesize:], typesize, rowLen, b)
@@ -88,15 +86,14 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 			unshuffleAVX2(dst, src, typesize, rowLen, b)
 			done = b * blockAVX2 / 8
 		}
-	case kAVX512:
-		if b := blocksFor(len(src), typesize, rowLen, blockAVX512); b > 0 {
-			unshuffleAVX512(dst, src, typesize, rowLen, b)
-			done = b * blockAVX512 / 8
-		}
-	case kAVX512GFNI:
-		if sb := blocksFor(len(src), typesize, rowLen, blockGFNI); sb > 0 && gfniTypesize(typesize) {
-			unshuffleAVX512GFNI(dst, src, typesize, rowLen, sb)
-			done = sb * blockGFNI / 8
+	case kAVX512, kAVX512GFNI:
+		if sb := blocksFor(len(src), typesize, rowLen, blockSuper); sb > 0 {
+			if k == kAVX512GFNI && gfniTypesize(typesize) {
+				unshuffleAVX512GFNI(dst, src, typesize, rowLen, sb)
+			} else {
+				unshuffleAVX512Super(dst, src, typesize, rowLen, sb)
+			}
+			done = sb * blockSuper / 8
 		}
 		if b := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockAVX512); b > 0 {
 			unshuffleAVX512(dst[done*8*typesize:], src[done:], typesize, rowLen, b)

@@ -38,6 +38,7 @@ func main() {
 	genAVX2()
 	genAVX512()
 	genGFNI()
+	genAVX512Super()
 	Generate()
 }
 
