@@ -2437,7 +2437,7 @@ unshuffleAVX512chunksdone:
 
 // func shuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
 // Requires: AVX512F, AVX512VBMI, CMOV, GFNI
-TEXT ·shuffleAVX512GFNI(SB), $4096-72
+TEXT ·shuffleAVX512GFNI(SB), $4160-72
 	MOVQ dst_base+0(FP), AX
 	MOVQ src_base+24(FP), CX
 	MOVQ typesize+48(FP), DX
@@ -2452,6 +2452,9 @@ TEXT ·shuffleAVX512GFNI(SB), $4096-72
 	MOVQ         $0x00000008, R9
 	CMPQ         DX, R9
 	CMOVQLT      DX, R9
+	LEAQ         (SP), R12
+	ADDQ         $0x3f, R12
+	ANDQ         $-64, R12
 	MOVQ         $0x8040201008040201, R10
 	VPBROADCASTQ R10, Z0
 	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z1
@@ -2479,44 +2482,44 @@ shuffleAVX512GFNIdense1chunk:
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
 	VPERMB         (R10), Z2, Z2
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, (SP)
+	VMOVDQU64      Z2, (R12)
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
 	VPERMB         64(R10), Z2, Z2
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, 64(SP)
+	VMOVDQU64      Z2, 64(R12)
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
 	VPERMB         128(R10), Z2, Z2
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, 128(SP)
+	VMOVDQU64      Z2, 128(R12)
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
 	VPERMB         192(R10), Z2, Z2
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, 192(SP)
+	VMOVDQU64      Z2, 192(R12)
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
 	VPERMB         256(R10), Z2, Z2
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, 256(SP)
+	VMOVDQU64      Z2, 256(R12)
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
 	VPERMB         320(R10), Z2, Z2
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, 320(SP)
+	VMOVDQU64      Z2, 320(R12)
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
 	VPERMB         384(R10), Z2, Z2
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, 384(SP)
+	VMOVDQU64      Z2, 384(R12)
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
 	VPERMB         448(R10), Z2, Z2
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, 448(SP)
+	VMOVDQU64      Z2, 448(R12)
 	MOVQ           R11, R10
-	VPERMB         (SP), Z1, Z2
-	VPERMB         64(SP), Z1, Z3
-	VPERMB         128(SP), Z1, Z4
-	VPERMB         192(SP), Z1, Z5
-	VPERMB         256(SP), Z1, Z6
-	VPERMB         320(SP), Z1, Z7
-	VPERMB         384(SP), Z1, Z8
-	VPERMB         448(SP), Z1, Z9
+	VPERMB         (R12), Z1, Z2
+	VPERMB         64(R12), Z1, Z3
+	VPERMB         128(R12), Z1, Z4
+	VPERMB         192(R12), Z1, Z5
+	VPERMB         256(R12), Z1, Z6
+	VPERMB         320(R12), Z1, Z7
+	VPERMB         384(R12), Z1, Z8
+	VPERMB         448(R12), Z1, Z9
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
 	VPERMI2Q       Z6, Z2, Z10
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
@@ -2622,8 +2625,8 @@ shuffleAVX512GFNIdense2chunk:
 	VPERMI2Q       Z2, Z3, Z4
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
 	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, (SP)
-	VMOVDQU64      Z5, 512(SP)
+	VMOVDQU64      Z4, (R12)
+	VMOVDQU64      Z5, 512(R12)
 	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
 	VPERMB         128(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -2633,8 +2636,8 @@ shuffleAVX512GFNIdense2chunk:
 	VPERMI2Q       Z2, Z3, Z4
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
 	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, 64(SP)
-	VMOVDQU64      Z5, 576(SP)
+	VMOVDQU64      Z4, 64(R12)
+	VMOVDQU64      Z5, 576(R12)
 	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
 	VPERMB         256(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -2644,8 +2647,8 @@ shuffleAVX512GFNIdense2chunk:
 	VPERMI2Q       Z2, Z3, Z4
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
 	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, 128(SP)
-	VMOVDQU64      Z5, 640(SP)
+	VMOVDQU64      Z4, 128(R12)
+	VMOVDQU64      Z5, 640(R12)
 	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
 	VPERMB         384(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -2655,8 +2658,8 @@ shuffleAVX512GFNIdense2chunk:
 	VPERMI2Q       Z2, Z3, Z4
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
 	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, 192(SP)
-	VMOVDQU64      Z5, 704(SP)
+	VMOVDQU64      Z4, 192(R12)
+	VMOVDQU64      Z5, 704(R12)
 	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
 	VPERMB         512(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -2666,8 +2669,8 @@ shuffleAVX512GFNIdense2chunk:
 	VPERMI2Q       Z2, Z3, Z4
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
 	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, 256(SP)
-	VMOVDQU64      Z5, 768(SP)
+	VMOVDQU64      Z4, 256(R12)
+	VMOVDQU64      Z5, 768(R12)
 	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
 	VPERMB         640(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -2677,8 +2680,8 @@ shuffleAVX512GFNIdense2chunk:
 	VPERMI2Q       Z2, Z3, Z4
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
 	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, 320(SP)
-	VMOVDQU64      Z5, 832(SP)
+	VMOVDQU64      Z4, 320(R12)
+	VMOVDQU64      Z5, 832(R12)
 	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
 	VPERMB         768(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -2688,8 +2691,8 @@ shuffleAVX512GFNIdense2chunk:
 	VPERMI2Q       Z2, Z3, Z4
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
 	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, 384(SP)
-	VMOVDQU64      Z5, 896(SP)
+	VMOVDQU64      Z4, 384(R12)
+	VMOVDQU64      Z5, 896(R12)
 	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
 	VPERMB         896(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -2699,17 +2702,17 @@ shuffleAVX512GFNIdense2chunk:
 	VPERMI2Q       Z2, Z3, Z4
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
 	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, 448(SP)
-	VMOVDQU64      Z5, 960(SP)
+	VMOVDQU64      Z4, 448(R12)
+	VMOVDQU64      Z5, 960(R12)
 	MOVQ           R11, R10
-	VPERMB         (SP), Z1, Z2
-	VPERMB         64(SP), Z1, Z3
-	VPERMB         128(SP), Z1, Z4
-	VPERMB         192(SP), Z1, Z5
-	VPERMB         256(SP), Z1, Z6
-	VPERMB         320(SP), Z1, Z7
-	VPERMB         384(SP), Z1, Z8
-	VPERMB         448(SP), Z1, Z9
+	VPERMB         (R12), Z1, Z2
+	VPERMB         64(R12), Z1, Z3
+	VPERMB         128(R12), Z1, Z4
+	VPERMB         192(R12), Z1, Z5
+	VPERMB         256(R12), Z1, Z6
+	VPERMB         320(R12), Z1, Z7
+	VPERMB         384(R12), Z1, Z8
+	VPERMB         448(R12), Z1, Z9
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
 	VPERMI2Q       Z6, Z2, Z10
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
@@ -2774,14 +2777,14 @@ shuffleAVX512GFNIdense2chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
-	VPERMB         512(SP), Z1, Z2
-	VPERMB         576(SP), Z1, Z3
-	VPERMB         640(SP), Z1, Z4
-	VPERMB         704(SP), Z1, Z5
-	VPERMB         768(SP), Z1, Z6
-	VPERMB         832(SP), Z1, Z7
-	VPERMB         896(SP), Z1, Z8
-	VPERMB         960(SP), Z1, Z9
+	VPERMB         512(R12), Z1, Z2
+	VPERMB         576(R12), Z1, Z3
+	VPERMB         640(R12), Z1, Z4
+	VPERMB         704(R12), Z1, Z5
+	VPERMB         768(R12), Z1, Z6
+	VPERMB         832(R12), Z1, Z7
+	VPERMB         896(R12), Z1, Z8
+	VPERMB         960(R12), Z1, Z9
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
 	VPERMI2Q       Z6, Z2, Z10
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
@@ -2907,10 +2910,10 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
 	VPERMI2Q       Z2, Z5, Z3
 	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, (SP)
-	VMOVDQU64      Z7, 512(SP)
-	VMOVDQU64      Z8, 1024(SP)
-	VMOVDQU64      Z9, 1536(SP)
+	VMOVDQU64      Z6, (R12)
+	VMOVDQU64      Z7, 512(R12)
+	VMOVDQU64      Z8, 1024(R12)
+	VMOVDQU64      Z9, 1536(R12)
 	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
 	VPERMB         256(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -2940,10 +2943,10 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
 	VPERMI2Q       Z2, Z5, Z3
 	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, 64(SP)
-	VMOVDQU64      Z7, 576(SP)
-	VMOVDQU64      Z8, 1088(SP)
-	VMOVDQU64      Z9, 1600(SP)
+	VMOVDQU64      Z6, 64(R12)
+	VMOVDQU64      Z7, 576(R12)
+	VMOVDQU64      Z8, 1088(R12)
+	VMOVDQU64      Z9, 1600(R12)
 	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
 	VPERMB         512(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -2973,10 +2976,10 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
 	VPERMI2Q       Z2, Z5, Z3
 	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, 128(SP)
-	VMOVDQU64      Z7, 640(SP)
-	VMOVDQU64      Z8, 1152(SP)
-	VMOVDQU64      Z9, 1664(SP)
+	VMOVDQU64      Z6, 128(R12)
+	VMOVDQU64      Z7, 640(R12)
+	VMOVDQU64      Z8, 1152(R12)
+	VMOVDQU64      Z9, 1664(R12)
 	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
 	VPERMB         768(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -3006,10 +3009,10 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
 	VPERMI2Q       Z2, Z5, Z3
 	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, 192(SP)
-	VMOVDQU64      Z7, 704(SP)
-	VMOVDQU64      Z8, 1216(SP)
-	VMOVDQU64      Z9, 1728(SP)
+	VMOVDQU64      Z6, 192(R12)
+	VMOVDQU64      Z7, 704(R12)
+	VMOVDQU64      Z8, 1216(R12)
+	VMOVDQU64      Z9, 1728(R12)
 	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
 	VPERMB         1024(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -3039,10 +3042,10 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
 	VPERMI2Q       Z2, Z5, Z3
 	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, 256(SP)
-	VMOVDQU64      Z7, 768(SP)
-	VMOVDQU64      Z8, 1280(SP)
-	VMOVDQU64      Z9, 1792(SP)
+	VMOVDQU64      Z6, 256(R12)
+	VMOVDQU64      Z7, 768(R12)
+	VMOVDQU64      Z8, 1280(R12)
+	VMOVDQU64      Z9, 1792(R12)
 	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
 	VPERMB         1280(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -3072,10 +3075,10 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
 	VPERMI2Q       Z2, Z5, Z3
 	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, 320(SP)
-	VMOVDQU64      Z7, 832(SP)
-	VMOVDQU64      Z8, 1344(SP)
-	VMOVDQU64      Z9, 1856(SP)
+	VMOVDQU64      Z6, 320(R12)
+	VMOVDQU64      Z7, 832(R12)
+	VMOVDQU64      Z8, 1344(R12)
+	VMOVDQU64      Z9, 1856(R12)
 	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
 	VPERMB         1536(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -3105,10 +3108,10 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
 	VPERMI2Q       Z2, Z5, Z3
 	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, 384(SP)
-	VMOVDQU64      Z7, 896(SP)
-	VMOVDQU64      Z8, 1408(SP)
-	VMOVDQU64      Z9, 1920(SP)
+	VMOVDQU64      Z6, 384(R12)
+	VMOVDQU64      Z7, 896(R12)
+	VMOVDQU64      Z8, 1408(R12)
+	VMOVDQU64      Z9, 1920(R12)
 	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
 	VPERMB         1792(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -3138,19 +3141,19 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
 	VPERMI2Q       Z2, Z5, Z3
 	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, 448(SP)
-	VMOVDQU64      Z7, 960(SP)
-	VMOVDQU64      Z8, 1472(SP)
-	VMOVDQU64      Z9, 1984(SP)
+	VMOVDQU64      Z6, 448(R12)
+	VMOVDQU64      Z7, 960(R12)
+	VMOVDQU64      Z8, 1472(R12)
+	VMOVDQU64      Z9, 1984(R12)
 	MOVQ           R11, R10
-	VPERMB         (SP), Z1, Z2
-	VPERMB         64(SP), Z1, Z3
-	VPERMB         128(SP), Z1, Z4
-	VPERMB         192(SP), Z1, Z5
-	VPERMB         256(SP), Z1, Z6
-	VPERMB         320(SP), Z1, Z7
-	VPERMB         384(SP), Z1, Z8
-	VPERMB         448(SP), Z1, Z9
+	VPERMB         (R12), Z1, Z2
+	VPERMB         64(R12), Z1, Z3
+	VPERMB         128(R12), Z1, Z4
+	VPERMB         192(R12), Z1, Z5
+	VPERMB         256(R12), Z1, Z6
+	VPERMB         320(R12), Z1, Z7
+	VPERMB         384(R12), Z1, Z8
+	VPERMB         448(R12), Z1, Z9
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
 	VPERMI2Q       Z6, Z2, Z10
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
@@ -3215,14 +3218,14 @@ shuffleAVX512GFNIdense4chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
-	VPERMB         512(SP), Z1, Z2
-	VPERMB         576(SP), Z1, Z3
-	VPERMB         640(SP), Z1, Z4
-	VPERMB         704(SP), Z1, Z5
-	VPERMB         768(SP), Z1, Z6
-	VPERMB         832(SP), Z1, Z7
-	VPERMB         896(SP), Z1, Z8
-	VPERMB         960(SP), Z1, Z9
+	VPERMB         512(R12), Z1, Z2
+	VPERMB         576(R12), Z1, Z3
+	VPERMB         640(R12), Z1, Z4
+	VPERMB         704(R12), Z1, Z5
+	VPERMB         768(R12), Z1, Z6
+	VPERMB         832(R12), Z1, Z7
+	VPERMB         896(R12), Z1, Z8
+	VPERMB         960(R12), Z1, Z9
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
 	VPERMI2Q       Z6, Z2, Z10
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
@@ -3287,14 +3290,14 @@ shuffleAVX512GFNIdense4chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
-	VPERMB         1024(SP), Z1, Z2
-	VPERMB         1088(SP), Z1, Z3
-	VPERMB         1152(SP), Z1, Z4
-	VPERMB         1216(SP), Z1, Z5
-	VPERMB         1280(SP), Z1, Z6
-	VPERMB         1344(SP), Z1, Z7
-	VPERMB         1408(SP), Z1, Z8
-	VPERMB         1472(SP), Z1, Z9
+	VPERMB         1024(R12), Z1, Z2
+	VPERMB         1088(R12), Z1, Z3
+	VPERMB         1152(R12), Z1, Z4
+	VPERMB         1216(R12), Z1, Z5
+	VPERMB         1280(R12), Z1, Z6
+	VPERMB         1344(R12), Z1, Z7
+	VPERMB         1408(R12), Z1, Z8
+	VPERMB         1472(R12), Z1, Z9
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
 	VPERMI2Q       Z6, Z2, Z10
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
@@ -3359,14 +3362,14 @@ shuffleAVX512GFNIdense4chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
-	VPERMB         1536(SP), Z1, Z2
-	VPERMB         1600(SP), Z1, Z3
-	VPERMB         1664(SP), Z1, Z4
-	VPERMB         1728(SP), Z1, Z5
-	VPERMB         1792(SP), Z1, Z6
-	VPERMB         1856(SP), Z1, Z7
-	VPERMB         1920(SP), Z1, Z8
-	VPERMB         1984(SP), Z1, Z9
+	VPERMB         1536(R12), Z1, Z2
+	VPERMB         1600(R12), Z1, Z3
+	VPERMB         1664(R12), Z1, Z4
+	VPERMB         1728(R12), Z1, Z5
+	VPERMB         1792(R12), Z1, Z6
+	VPERMB         1856(R12), Z1, Z7
+	VPERMB         1920(R12), Z1, Z8
+	VPERMB         1984(R12), Z1, Z9
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
 	VPERMI2Q       Z6, Z2, Z10
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
@@ -3528,14 +3531,14 @@ shuffleAVX512GFNIdense8chunk:
 	VPERMI2Q       Z11, Z5, Z3
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
 	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, (SP)
-	VMOVDQU64      Z9, 512(SP)
-	VMOVDQU64      Z2, 1024(SP)
-	VMOVDQU64      Z4, 1536(SP)
-	VMOVDQU64      Z6, 2048(SP)
-	VMOVDQU64      Z10, 2560(SP)
-	VMOVDQU64      Z3, 3072(SP)
-	VMOVDQU64      Z8, 3584(SP)
+	VMOVDQU64      Z7, (R12)
+	VMOVDQU64      Z9, 512(R12)
+	VMOVDQU64      Z2, 1024(R12)
+	VMOVDQU64      Z4, 1536(R12)
+	VMOVDQU64      Z6, 2048(R12)
+	VMOVDQU64      Z10, 2560(R12)
+	VMOVDQU64      Z3, 3072(R12)
+	VMOVDQU64      Z8, 3584(R12)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
 	VPERMB         512(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -3601,14 +3604,14 @@ shuffleAVX512GFNIdense8chunk:
 	VPERMI2Q       Z11, Z5, Z3
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
 	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, 64(SP)
-	VMOVDQU64      Z9, 576(SP)
-	VMOVDQU64      Z2, 1088(SP)
-	VMOVDQU64      Z4, 1600(SP)
-	VMOVDQU64      Z6, 2112(SP)
-	VMOVDQU64      Z10, 2624(SP)
-	VMOVDQU64      Z3, 3136(SP)
-	VMOVDQU64      Z8, 3648(SP)
+	VMOVDQU64      Z7, 64(R12)
+	VMOVDQU64      Z9, 576(R12)
+	VMOVDQU64      Z2, 1088(R12)
+	VMOVDQU64      Z4, 1600(R12)
+	VMOVDQU64      Z6, 2112(R12)
+	VMOVDQU64      Z10, 2624(R12)
+	VMOVDQU64      Z3, 3136(R12)
+	VMOVDQU64      Z8, 3648(R12)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
 	VPERMB         1024(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -3674,14 +3677,14 @@ shuffleAVX512GFNIdense8chunk:
 	VPERMI2Q       Z11, Z5, Z3
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
 	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, 128(SP)
-	VMOVDQU64      Z9, 640(SP)
-	VMOVDQU64      Z2, 1152(SP)
-	VMOVDQU64      Z4, 1664(SP)
-	VMOVDQU64      Z6, 2176(SP)
-	VMOVDQU64      Z10, 2688(SP)
-	VMOVDQU64      Z3, 3200(SP)
-	VMOVDQU64      Z8, 3712(SP)
+	VMOVDQU64      Z7, 128(R12)
+	VMOVDQU64      Z9, 640(R12)
+	VMOVDQU64      Z2, 1152(R12)
+	VMOVDQU64      Z4, 1664(R12)
+	VMOVDQU64      Z6, 2176(R12)
+	VMOVDQU64      Z10, 2688(R12)
+	VMOVDQU64      Z3, 3200(R12)
+	VMOVDQU64      Z8, 3712(R12)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
 	VPERMB         1536(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -3747,14 +3750,14 @@ shuffleAVX512GFNIdense8chunk:
 	VPERMI2Q       Z11, Z5, Z3
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
 	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, 192(SP)
-	VMOVDQU64      Z9, 704(SP)
-	VMOVDQU64      Z2, 1216(SP)
-	VMOVDQU64      Z4, 1728(SP)
-	VMOVDQU64      Z6, 2240(SP)
-	VMOVDQU64      Z10, 2752(SP)
-	VMOVDQU64      Z3, 3264(SP)
-	VMOVDQU64      Z8, 3776(SP)
+	VMOVDQU64      Z7, 192(R12)
+	VMOVDQU64      Z9, 704(R12)
+	VMOVDQU64      Z2, 1216(R12)
+	VMOVDQU64      Z4, 1728(R12)
+	VMOVDQU64      Z6, 2240(R12)
+	VMOVDQU64      Z10, 2752(R12)
+	VMOVDQU64      Z3, 3264(R12)
+	VMOVDQU64      Z8, 3776(R12)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
 	VPERMB         2048(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -3820,14 +3823,14 @@ shuffleAVX512GFNIdense8chunk:
 	VPERMI2Q       Z11, Z5, Z3
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
 	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, 256(SP)
-	VMOVDQU64      Z9, 768(SP)
-	VMOVDQU64      Z2, 1280(SP)
-	VMOVDQU64      Z4, 1792(SP)
-	VMOVDQU64      Z6, 2304(SP)
-	VMOVDQU64      Z10, 2816(SP)
-	VMOVDQU64      Z3, 3328(SP)
-	VMOVDQU64      Z8, 3840(SP)
+	VMOVDQU64      Z7, 256(R12)
+	VMOVDQU64      Z9, 768(R12)
+	VMOVDQU64      Z2, 1280(R12)
+	VMOVDQU64      Z4, 1792(R12)
+	VMOVDQU64      Z6, 2304(R12)
+	VMOVDQU64      Z10, 2816(R12)
+	VMOVDQU64      Z3, 3328(R12)
+	VMOVDQU64      Z8, 3840(R12)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
 	VPERMB         2560(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -3893,14 +3896,14 @@ shuffleAVX512GFNIdense8chunk:
 	VPERMI2Q       Z11, Z5, Z3
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
 	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, 320(SP)
-	VMOVDQU64      Z9, 832(SP)
-	VMOVDQU64      Z2, 1344(SP)
-	VMOVDQU64      Z4, 1856(SP)
-	VMOVDQU64      Z6, 2368(SP)
-	VMOVDQU64      Z10, 2880(SP)
-	VMOVDQU64      Z3, 3392(SP)
-	VMOVDQU64      Z8, 3904(SP)
+	VMOVDQU64      Z7, 320(R12)
+	VMOVDQU64      Z9, 832(R12)
+	VMOVDQU64      Z2, 1344(R12)
+	VMOVDQU64      Z4, 1856(R12)
+	VMOVDQU64      Z6, 2368(R12)
+	VMOVDQU64      Z10, 2880(R12)
+	VMOVDQU64      Z3, 3392(R12)
+	VMOVDQU64      Z8, 3904(R12)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
 	VPERMB         3072(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -3966,14 +3969,14 @@ shuffleAVX512GFNIdense8chunk:
 	VPERMI2Q       Z11, Z5, Z3
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
 	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, 384(SP)
-	VMOVDQU64      Z9, 896(SP)
-	VMOVDQU64      Z2, 1408(SP)
-	VMOVDQU64      Z4, 1920(SP)
-	VMOVDQU64      Z6, 2432(SP)
-	VMOVDQU64      Z10, 2944(SP)
-	VMOVDQU64      Z3, 3456(SP)
-	VMOVDQU64      Z8, 3968(SP)
+	VMOVDQU64      Z7, 384(R12)
+	VMOVDQU64      Z9, 896(R12)
+	VMOVDQU64      Z2, 1408(R12)
+	VMOVDQU64      Z4, 1920(R12)
+	VMOVDQU64      Z6, 2432(R12)
+	VMOVDQU64      Z10, 2944(R12)
+	VMOVDQU64      Z3, 3456(R12)
+	VMOVDQU64      Z8, 3968(R12)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
 	VPERMB         3584(R10), Z2, Z3
 	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
@@ -4039,23 +4042,23 @@ shuffleAVX512GFNIdense8chunk:
 	VPERMI2Q       Z11, Z5, Z3
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
 	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, 448(SP)
-	VMOVDQU64      Z9, 960(SP)
-	VMOVDQU64      Z2, 1472(SP)
-	VMOVDQU64      Z4, 1984(SP)
-	VMOVDQU64      Z6, 2496(SP)
-	VMOVDQU64      Z10, 3008(SP)
-	VMOVDQU64      Z3, 3520(SP)
-	VMOVDQU64      Z8, 4032(SP)
+	VMOVDQU64      Z7, 448(R12)
+	VMOVDQU64      Z9, 960(R12)
+	VMOVDQU64      Z2, 1472(R12)
+	VMOVDQU64      Z4, 1984(R12)
+	VMOVDQU64      Z6, 2496(R12)
+	VMOVDQU64      Z10, 3008(R12)
+	VMOVDQU64      Z3, 3520(R12)
+	VMOVDQU64      Z8, 4032(R12)
 	MOVQ           R11, R10
-	VPERMB         (SP), Z1, Z2
-	VPERMB         64(SP), Z1, Z3
-	VPERMB         128(SP), Z1, Z4
-	VPERMB         192(SP), Z1, Z5
-	VPERMB         256(SP), Z1, Z6
-	VPERMB         320(SP), Z1, Z7
-	VPERMB         384(SP), Z1, Z8
-	VPERMB         448(SP), Z1, Z9
+	VPERMB         (R12), Z1, Z2
+	VPERMB         64(R12), Z1, Z3
+	VPERMB         128(R12), Z1, Z4
+	VPERMB         192(R12), Z1, Z5
+	VPERMB         256(R12), Z1, Z6
+	VPERMB         320(R12), Z1, Z7
+	VPERMB         384(R12), Z1, Z8
+	VPERMB         448(R12), Z1, Z9
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
 	VPERMI2Q       Z6, Z2, Z10
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
@@ -4120,14 +4123,14 @@ shuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
-	VPERMB         512(SP), Z1, Z2
-	VPERMB         576(SP), Z1, Z3
-	VPERMB         640(SP), Z1, Z4
-	VPERMB         704(SP), Z1, Z5
-	VPERMB         768(SP), Z1, Z6
-	VPERMB         832(SP), Z1, Z7
-	VPERMB         896(SP), Z1, Z8
-	VPERMB         960(SP), Z1, Z9
+	VPERMB         512(R12), Z1, Z2
+	VPERMB         576(R12), Z1, Z3
+	VPERMB         640(R12), Z1, Z4
+	VPERMB         704(R12), Z1, Z5
+	VPERMB         768(R12), Z1, Z6
+	VPERMB         832(R12), Z1, Z7
+	VPERMB         896(R12), Z1, Z8
+	VPERMB         960(R12), Z1, Z9
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
 	VPERMI2Q       Z6, Z2, Z10
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
@@ -4192,14 +4195,14 @@ shuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
-	VPERMB         1024(SP), Z1, Z2
-	VPERMB         1088(SP), Z1, Z3
-	VPERMB         1152(SP), Z1, Z4
-	VPERMB         1216(SP), Z1, Z5
-	VPERMB         1280(SP), Z1, Z6
-	VPERMB         1344(SP), Z1, Z7
-	VPERMB         1408(SP), Z1, Z8
-	VPERMB         1472(SP), Z1, Z9
+	VPERMB         1024(R12), Z1, Z2
+	VPERMB         1088(R12), Z1, Z3
+	VPERMB         1152(R12), Z1, Z4
+	VPERMB         1216(R12), Z1, Z5
+	VPERMB         1280(R12), Z1, Z6
+	VPERMB         1344(R12), Z1, Z7
+	VPERMB         1408(R12), Z1, Z8
+	VPERMB         1472(R12), Z1, Z9
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
 	VPERMI2Q       Z6, Z2, Z10
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
@@ -4264,14 +4267,14 @@ shuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
-	VPERMB         1536(SP), Z1, Z2
-	VPERMB         1600(SP), Z1, Z3
-	VPERMB         1664(SP), Z1, Z4
-	VPERMB         1728(SP), Z1, Z5
-	VPERMB         1792(SP), Z1, Z6
-	VPERMB         1856(SP), Z1, Z7
-	VPERMB         1920(SP), Z1, Z8
-	VPERMB         1984(SP), Z1, Z9
+	VPERMB         1536(R12), Z1, Z2
+	VPERMB         1600(R12), Z1, Z3
+	VPERMB         1664(R12), Z1, Z4
+	VPERMB         1728(R12), Z1, Z5
+	VPERMB         1792(R12), Z1, Z6
+	VPERMB         1856(R12), Z1, Z7
+	VPERMB         1920(R12), Z1, Z8
+	VPERMB         1984(R12), Z1, Z9
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
 	VPERMI2Q       Z6, Z2, Z10
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
@@ -4336,14 +4339,14 @@ shuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
-	VPERMB         2048(SP), Z1, Z2
-	VPERMB         2112(SP), Z1, Z3
-	VPERMB         2176(SP), Z1, Z4
-	VPERMB         2240(SP), Z1, Z5
-	VPERMB         2304(SP), Z1, Z6
-	VPERMB         2368(SP), Z1, Z7
-	VPERMB         2432(SP), Z1, Z8
-	VPERMB         2496(SP), Z1, Z9
+	VPERMB         2048(R12), Z1, Z2
+	VPERMB         2112(R12), Z1, Z3
+	VPERMB         2176(R12), Z1, Z4
+	VPERMB         2240(R12), Z1, Z5
+	VPERMB         2304(R12), Z1, Z6
+	VPERMB         2368(R12), Z1, Z7
+	VPERMB         2432(R12), Z1, Z8
+	VPERMB         2496(R12), Z1, Z9
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
 	VPERMI2Q       Z6, Z2, Z10
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
@@ -4408,14 +4411,14 @@ shuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
-	VPERMB         2560(SP), Z1, Z2
-	VPERMB         2624(SP), Z1, Z3
-	VPERMB         2688(SP), Z1, Z4
-	VPERMB         2752(SP), Z1, Z5
-	VPERMB         2816(SP), Z1, Z6
-	VPERMB         2880(SP), Z1, Z7
-	VPERMB         2944(SP), Z1, Z8
-	VPERMB         3008(SP), Z1, Z9
+	VPERMB         2560(R12), Z1, Z2
+	VPERMB         2624(R12), Z1, Z3
+	VPERMB         2688(R12), Z1, Z4
+	VPERMB         2752(R12), Z1, Z5
+	VPERMB         2816(R12), Z1, Z6
+	VPERMB         2880(R12), Z1, Z7
+	VPERMB         2944(R12), Z1, Z8
+	VPERMB         3008(R12), Z1, Z9
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
 	VPERMI2Q       Z6, Z2, Z10
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
@@ -4480,14 +4483,14 @@ shuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
-	VPERMB         3072(SP), Z1, Z2
-	VPERMB         3136(SP), Z1, Z3
-	VPERMB         3200(SP), Z1, Z4
-	VPERMB         3264(SP), Z1, Z5
-	VPERMB         3328(SP), Z1, Z6
-	VPERMB         3392(SP), Z1, Z7
-	VPERMB         3456(SP), Z1, Z8
-	VPERMB         3520(SP), Z1, Z9
+	VPERMB         3072(R12), Z1, Z2
+	VPERMB         3136(R12), Z1, Z3
+	VPERMB         3200(R12), Z1, Z4
+	VPERMB         3264(R12), Z1, Z5
+	VPERMB         3328(R12), Z1, Z6
+	VPERMB         3392(R12), Z1, Z7
+	VPERMB         3456(R12), Z1, Z8
+	VPERMB         3520(R12), Z1, Z9
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
 	VPERMI2Q       Z6, Z2, Z10
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
@@ -4552,14 +4555,14 @@ shuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
-	VPERMB         3584(SP), Z1, Z2
-	VPERMB         3648(SP), Z1, Z3
-	VPERMB         3712(SP), Z1, Z4
-	VPERMB         3776(SP), Z1, Z5
-	VPERMB         3840(SP), Z1, Z6
-	VPERMB         3904(SP), Z1, Z7
-	VPERMB         3968(SP), Z1, Z8
-	VPERMB         4032(SP), Z1, Z9
+	VPERMB         3584(R12), Z1, Z2
+	VPERMB         3648(R12), Z1, Z3
+	VPERMB         3712(R12), Z1, Z4
+	VPERMB         3776(R12), Z1, Z5
+	VPERMB         3840(R12), Z1, Z6
+	VPERMB         3904(R12), Z1, Z7
+	VPERMB         3968(R12), Z1, Z8
+	VPERMB         4032(R12), Z1, Z9
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
 	VPERMI2Q       Z6, Z2, Z10
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
@@ -4809,7 +4812,7 @@ GLOBL bitshuffleTiles8<>(SB), RODATA|NOPTR, $64
 
 // func unshuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
 // Requires: AVX512F, AVX512VBMI, CMOV, GFNI
-TEXT ·unshuffleAVX512GFNI(SB), $4096-72
+TEXT ·unshuffleAVX512GFNI(SB), $4160-72
 	MOVQ src_base+24(FP), AX
 	MOVQ dst_base+0(FP), CX
 	MOVQ typesize+48(FP), DX
@@ -4824,6 +4827,9 @@ TEXT ·unshuffleAVX512GFNI(SB), $4096-72
 	MOVQ         $0x00000008, R9
 	CMPQ         DX, R9
 	CMOVQLT      DX, R9
+	LEAQ         (SP), R12
+	ADDQ         $0x3f, R12
+	ANDQ         $-64, R12
 	MOVQ         $0x8040201008040201, R10
 	VPBROADCASTQ R10, Z0
 	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z1
@@ -4914,57 +4920,57 @@ unshuffleAVX512GFNIdense1chunk:
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
 	VPERMI2Q       Z11, Z4, Z7
 	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, (SP)
+	VMOVDQU64      Z6, (R12)
 	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 64(SP)
+	VMOVDQU64      Z8, 64(R12)
 	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 128(SP)
+	VMOVDQU64      Z3, 128(R12)
 	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 192(SP)
+	VMOVDQU64      Z5, 192(R12)
 	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 256(SP)
+	VMOVDQU64      Z9, 256(R12)
 	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 320(SP)
+	VMOVDQU64      Z10, 320(R12)
 	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 384(SP)
+	VMOVDQU64      Z2, 384(R12)
 	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 448(SP)
-	VMOVDQU64      (SP), Z1
+	VMOVDQU64      Z7, 448(R12)
+	VMOVDQU64      (R12), Z1
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
 	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
 	VPERMB         Z1, Z2, Z1
 	VMOVDQU64      Z1, (R10)
-	VMOVDQU64      64(SP), Z1
+	VMOVDQU64      64(R12), Z1
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
 	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
 	VPERMB         Z1, Z2, Z1
 	VMOVDQU64      Z1, 64(R10)
-	VMOVDQU64      128(SP), Z1
+	VMOVDQU64      128(R12), Z1
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
 	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
 	VPERMB         Z1, Z2, Z1
 	VMOVDQU64      Z1, 128(R10)
-	VMOVDQU64      192(SP), Z1
+	VMOVDQU64      192(R12), Z1
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
 	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
 	VPERMB         Z1, Z2, Z1
 	VMOVDQU64      Z1, 192(R10)
-	VMOVDQU64      256(SP), Z1
+	VMOVDQU64      256(R12), Z1
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
 	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
 	VPERMB         Z1, Z2, Z1
 	VMOVDQU64      Z1, 256(R10)
-	VMOVDQU64      320(SP), Z1
+	VMOVDQU64      320(R12), Z1
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
 	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
 	VPERMB         Z1, Z2, Z1
 	VMOVDQU64      Z1, 320(R10)
-	VMOVDQU64      384(SP), Z1
+	VMOVDQU64      384(R12), Z1
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
 	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
 	VPERMB         Z1, Z2, Z1
 	VMOVDQU64      Z1, 384(R10)
-	VMOVDQU64      448(SP), Z1
+	VMOVDQU64      448(R12), Z1
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
 	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
 	VPERMB         Z1, Z2, Z1
@@ -5067,21 +5073,21 @@ unshuffleAVX512GFNIdense2chunk:
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
 	VPERMI2Q       Z11, Z4, Z7
 	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, (SP)
+	VMOVDQU64      Z6, (R12)
 	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 64(SP)
+	VMOVDQU64      Z8, 64(R12)
 	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 128(SP)
+	VMOVDQU64      Z3, 128(R12)
 	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 192(SP)
+	VMOVDQU64      Z5, 192(R12)
 	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 256(SP)
+	VMOVDQU64      Z9, 256(R12)
 	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 320(SP)
+	VMOVDQU64      Z10, 320(R12)
 	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 384(SP)
+	VMOVDQU64      Z2, 384(R12)
 	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 448(SP)
+	VMOVDQU64      Z7, 448(R12)
 	VMOVDQU64      (R11), Z2
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z3
@@ -5147,23 +5153,23 @@ unshuffleAVX512GFNIdense2chunk:
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
 	VPERMI2Q       Z11, Z4, Z7
 	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 512(SP)
+	VMOVDQU64      Z6, 512(R12)
 	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 576(SP)
+	VMOVDQU64      Z8, 576(R12)
 	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 640(SP)
+	VMOVDQU64      Z3, 640(R12)
 	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 704(SP)
+	VMOVDQU64      Z5, 704(R12)
 	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 768(SP)
+	VMOVDQU64      Z9, 768(R12)
 	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 832(SP)
+	VMOVDQU64      Z10, 832(R12)
 	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 896(SP)
+	VMOVDQU64      Z2, 896(R12)
 	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 960(SP)
-	VMOVDQU64      (SP), Z1
-	VMOVDQU64      512(SP), Z2
+	VMOVDQU64      Z7, 960(R12)
+	VMOVDQU64      (R12), Z1
+	VMOVDQU64      512(R12), Z2
 	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
 	VPERMI2Q       Z2, Z1, Z3
 	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
@@ -5175,8 +5181,8 @@ unshuffleAVX512GFNIdense2chunk:
 	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
 	VPERMB         Z4, Z1, Z4
 	VMOVDQU64      Z4, 64(R10)
-	VMOVDQU64      64(SP), Z1
-	VMOVDQU64      576(SP), Z2
+	VMOVDQU64      64(R12), Z1
+	VMOVDQU64      576(R12), Z2
 	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
 	VPERMI2Q       Z2, Z1, Z3
 	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
@@ -5188,8 +5194,8 @@ unshuffleAVX512GFNIdense2chunk:
 	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
 	VPERMB         Z4, Z1, Z4
 	VMOVDQU64      Z4, 192(R10)
-	VMOVDQU64      128(SP), Z1
-	VMOVDQU64      640(SP), Z2
+	VMOVDQU64      128(R12), Z1
+	VMOVDQU64      640(R12), Z2
 	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
 	VPERMI2Q       Z2, Z1, Z3
 	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
@@ -5201,8 +5207,8 @@ unshuffleAVX512GFNIdense2chunk:
 	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
 	VPERMB         Z4, Z1, Z4
 	VMOVDQU64      Z4, 320(R10)
-	VMOVDQU64      192(SP), Z1
-	VMOVDQU64      704(SP), Z2
+	VMOVDQU64      192(R12), Z1
+	VMOVDQU64      704(R12), Z2
 	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
 	VPERMI2Q       Z2, Z1, Z3
 	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
@@ -5214,8 +5220,8 @@ unshuffleAVX512GFNIdense2chunk:
 	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
 	VPERMB         Z4, Z1, Z4
 	VMOVDQU64      Z4, 448(R10)
-	VMOVDQU64      256(SP), Z1
-	VMOVDQU64      768(SP), Z2
+	VMOVDQU64      256(R12), Z1
+	VMOVDQU64      768(R12), Z2
 	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
 	VPERMI2Q       Z2, Z1, Z3
 	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
@@ -5227,8 +5233,8 @@ unshuffleAVX512GFNIdense2chunk:
 	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
 	VPERMB         Z4, Z1, Z4
 	VMOVDQU64      Z4, 576(R10)
-	VMOVDQU64      320(SP), Z1
-	VMOVDQU64      832(SP), Z2
+	VMOVDQU64      320(R12), Z1
+	VMOVDQU64      832(R12), Z2
 	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
 	VPERMI2Q       Z2, Z1, Z3
 	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
@@ -5240,8 +5246,8 @@ unshuffleAVX512GFNIdense2chunk:
 	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
 	VPERMB         Z4, Z1, Z4
 	VMOVDQU64      Z4, 704(R10)
-	VMOVDQU64      384(SP), Z1
-	VMOVDQU64      896(SP), Z2
+	VMOVDQU64      384(R12), Z1
+	VMOVDQU64      896(R12), Z2
 	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
 	VPERMI2Q       Z2, Z1, Z3
 	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
@@ -5253,8 +5259,8 @@ unshuffleAVX512GFNIdense2chunk:
 	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
 	VPERMB         Z4, Z1, Z4
 	VMOVDQU64      Z4, 832(R10)
-	VMOVDQU64      448(SP), Z1
-	VMOVDQU64      960(SP), Z2
+	VMOVDQU64      448(R12), Z1
+	VMOVDQU64      960(R12), Z2
 	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
 	VPERMI2Q       Z2, Z1, Z3
 	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
@@ -5364,21 +5370,21 @@ unshuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
 	VPERMI2Q       Z11, Z4, Z7
 	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, (SP)
+	VMOVDQU64      Z6, (R12)
 	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 64(SP)
+	VMOVDQU64      Z8, 64(R12)
 	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 128(SP)
+	VMOVDQU64      Z3, 128(R12)
 	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 192(SP)
+	VMOVDQU64      Z5, 192(R12)
 	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 256(SP)
+	VMOVDQU64      Z9, 256(R12)
 	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 320(SP)
+	VMOVDQU64      Z10, 320(R12)
 	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 384(SP)
+	VMOVDQU64      Z2, 384(R12)
 	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 448(SP)
+	VMOVDQU64      Z7, 448(R12)
 	VMOVDQU64      (R11), Z2
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z3
@@ -5444,21 +5450,21 @@ unshuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
 	VPERMI2Q       Z11, Z4, Z7
 	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 512(SP)
+	VMOVDQU64      Z6, 512(R12)
 	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 576(SP)
+	VMOVDQU64      Z8, 576(R12)
 	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 640(SP)
+	VMOVDQU64      Z3, 640(R12)
 	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 704(SP)
+	VMOVDQU64      Z5, 704(R12)
 	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 768(SP)
+	VMOVDQU64      Z9, 768(R12)
 	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 832(SP)
+	VMOVDQU64      Z10, 832(R12)
 	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 896(SP)
+	VMOVDQU64      Z2, 896(R12)
 	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 960(SP)
+	VMOVDQU64      Z7, 960(R12)
 	VMOVDQU64      (R11), Z2
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z3
@@ -5524,21 +5530,21 @@ unshuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
 	VPERMI2Q       Z11, Z4, Z7
 	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 1024(SP)
+	VMOVDQU64      Z6, 1024(R12)
 	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 1088(SP)
+	VMOVDQU64      Z8, 1088(R12)
 	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 1152(SP)
+	VMOVDQU64      Z3, 1152(R12)
 	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 1216(SP)
+	VMOVDQU64      Z5, 1216(R12)
 	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 1280(SP)
+	VMOVDQU64      Z9, 1280(R12)
 	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 1344(SP)
+	VMOVDQU64      Z10, 1344(R12)
 	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 1408(SP)
+	VMOVDQU64      Z2, 1408(R12)
 	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 1472(SP)
+	VMOVDQU64      Z7, 1472(R12)
 	VMOVDQU64      (R11), Z2
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z3
@@ -5604,25 +5610,25 @@ unshuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
 	VPERMI2Q       Z11, Z4, Z7
 	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 1536(SP)
+	VMOVDQU64      Z6, 1536(R12)
 	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 1600(SP)
+	VMOVDQU64      Z8, 1600(R12)
 	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 1664(SP)
+	VMOVDQU64      Z3, 1664(R12)
 	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 1728(SP)
+	VMOVDQU64      Z5, 1728(R12)
 	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 1792(SP)
+	VMOVDQU64      Z9, 1792(R12)
 	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 1856(SP)
+	VMOVDQU64      Z10, 1856(R12)
 	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 1920(SP)
+	VMOVDQU64      Z2, 1920(R12)
 	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 1984(SP)
-	VMOVDQU64      (SP), Z1
-	VMOVDQU64      512(SP), Z2
-	VMOVDQU64      1024(SP), Z3
-	VMOVDQU64      1536(SP), Z4
+	VMOVDQU64      Z7, 1984(R12)
+	VMOVDQU64      (R12), Z1
+	VMOVDQU64      512(R12), Z2
+	VMOVDQU64      1024(R12), Z3
+	VMOVDQU64      1536(R12), Z4
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
 	VPERMI2Q       Z2, Z1, Z5
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
@@ -5660,10 +5666,10 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
 	VPERMB         Z2, Z1, Z2
 	VMOVDQU64      Z2, 192(R10)
-	VMOVDQU64      64(SP), Z1
-	VMOVDQU64      576(SP), Z2
-	VMOVDQU64      1088(SP), Z3
-	VMOVDQU64      1600(SP), Z4
+	VMOVDQU64      64(R12), Z1
+	VMOVDQU64      576(R12), Z2
+	VMOVDQU64      1088(R12), Z3
+	VMOVDQU64      1600(R12), Z4
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
 	VPERMI2Q       Z2, Z1, Z5
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
@@ -5701,10 +5707,10 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
 	VPERMB         Z2, Z1, Z2
 	VMOVDQU64      Z2, 448(R10)
-	VMOVDQU64      128(SP), Z1
-	VMOVDQU64      640(SP), Z2
-	VMOVDQU64      1152(SP), Z3
-	VMOVDQU64      1664(SP), Z4
+	VMOVDQU64      128(R12), Z1
+	VMOVDQU64      640(R12), Z2
+	VMOVDQU64      1152(R12), Z3
+	VMOVDQU64      1664(R12), Z4
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
 	VPERMI2Q       Z2, Z1, Z5
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
@@ -5742,10 +5748,10 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
 	VPERMB         Z2, Z1, Z2
 	VMOVDQU64      Z2, 704(R10)
-	VMOVDQU64      192(SP), Z1
-	VMOVDQU64      704(SP), Z2
-	VMOVDQU64      1216(SP), Z3
-	VMOVDQU64      1728(SP), Z4
+	VMOVDQU64      192(R12), Z1
+	VMOVDQU64      704(R12), Z2
+	VMOVDQU64      1216(R12), Z3
+	VMOVDQU64      1728(R12), Z4
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
 	VPERMI2Q       Z2, Z1, Z5
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
@@ -5783,10 +5789,10 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
 	VPERMB         Z2, Z1, Z2
 	VMOVDQU64      Z2, 960(R10)
-	VMOVDQU64      256(SP), Z1
-	VMOVDQU64      768(SP), Z2
-	VMOVDQU64      1280(SP), Z3
-	VMOVDQU64      1792(SP), Z4
+	VMOVDQU64      256(R12), Z1
+	VMOVDQU64      768(R12), Z2
+	VMOVDQU64      1280(R12), Z3
+	VMOVDQU64      1792(R12), Z4
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
 	VPERMI2Q       Z2, Z1, Z5
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
@@ -5824,10 +5830,10 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
 	VPERMB         Z2, Z1, Z2
 	VMOVDQU64      Z2, 1216(R10)
-	VMOVDQU64      320(SP), Z1
-	VMOVDQU64      832(SP), Z2
-	VMOVDQU64      1344(SP), Z3
-	VMOVDQU64      1856(SP), Z4
+	VMOVDQU64      320(R12), Z1
+	VMOVDQU64      832(R12), Z2
+	VMOVDQU64      1344(R12), Z3
+	VMOVDQU64      1856(R12), Z4
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
 	VPERMI2Q       Z2, Z1, Z5
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
@@ -5865,10 +5871,10 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
 	VPERMB         Z2, Z1, Z2
 	VMOVDQU64      Z2, 1472(R10)
-	VMOVDQU64      384(SP), Z1
-	VMOVDQU64      896(SP), Z2
-	VMOVDQU64      1408(SP), Z3
-	VMOVDQU64      1920(SP), Z4
+	VMOVDQU64      384(R12), Z1
+	VMOVDQU64      896(R12), Z2
+	VMOVDQU64      1408(R12), Z3
+	VMOVDQU64      1920(R12), Z4
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
 	VPERMI2Q       Z2, Z1, Z5
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
@@ -5906,10 +5912,10 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
 	VPERMB         Z2, Z1, Z2
 	VMOVDQU64      Z2, 1728(R10)
-	VMOVDQU64      448(SP), Z1
-	VMOVDQU64      960(SP), Z2
-	VMOVDQU64      1472(SP), Z3
-	VMOVDQU64      1984(SP), Z4
+	VMOVDQU64      448(R12), Z1
+	VMOVDQU64      960(R12), Z2
+	VMOVDQU64      1472(R12), Z3
+	VMOVDQU64      1984(R12), Z4
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
 	VPERMI2Q       Z2, Z1, Z5
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
@@ -6045,21 +6051,21 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
 	VPERMI2Q       Z11, Z4, Z7
 	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, (SP)
+	VMOVDQU64      Z6, (R12)
 	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 64(SP)
+	VMOVDQU64      Z8, 64(R12)
 	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 128(SP)
+	VMOVDQU64      Z3, 128(R12)
 	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 192(SP)
+	VMOVDQU64      Z5, 192(R12)
 	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 256(SP)
+	VMOVDQU64      Z9, 256(R12)
 	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 320(SP)
+	VMOVDQU64      Z10, 320(R12)
 	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 384(SP)
+	VMOVDQU64      Z2, 384(R12)
 	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 448(SP)
+	VMOVDQU64      Z7, 448(R12)
 	VMOVDQU64      (R11), Z2
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z3
@@ -6125,21 +6131,21 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
 	VPERMI2Q       Z11, Z4, Z7
 	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 512(SP)
+	VMOVDQU64      Z6, 512(R12)
 	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 576(SP)
+	VMOVDQU64      Z8, 576(R12)
 	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 640(SP)
+	VMOVDQU64      Z3, 640(R12)
 	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 704(SP)
+	VMOVDQU64      Z5, 704(R12)
 	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 768(SP)
+	VMOVDQU64      Z9, 768(R12)
 	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 832(SP)
+	VMOVDQU64      Z10, 832(R12)
 	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 896(SP)
+	VMOVDQU64      Z2, 896(R12)
 	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 960(SP)
+	VMOVDQU64      Z7, 960(R12)
 	VMOVDQU64      (R11), Z2
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z3
@@ -6205,21 +6211,21 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
 	VPERMI2Q       Z11, Z4, Z7
 	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 1024(SP)
+	VMOVDQU64      Z6, 1024(R12)
 	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 1088(SP)
+	VMOVDQU64      Z8, 1088(R12)
 	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 1152(SP)
+	VMOVDQU64      Z3, 1152(R12)
 	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 1216(SP)
+	VMOVDQU64      Z5, 1216(R12)
 	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 1280(SP)
+	VMOVDQU64      Z9, 1280(R12)
 	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 1344(SP)
+	VMOVDQU64      Z10, 1344(R12)
 	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 1408(SP)
+	VMOVDQU64      Z2, 1408(R12)
 	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 1472(SP)
+	VMOVDQU64      Z7, 1472(R12)
 	VMOVDQU64      (R11), Z2
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z3
@@ -6285,21 +6291,21 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
 	VPERMI2Q       Z11, Z4, Z7
 	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 1536(SP)
+	VMOVDQU64      Z6, 1536(R12)
 	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 1600(SP)
+	VMOVDQU64      Z8, 1600(R12)
 	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 1664(SP)
+	VMOVDQU64      Z3, 1664(R12)
 	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 1728(SP)
+	VMOVDQU64      Z5, 1728(R12)
 	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 1792(SP)
+	VMOVDQU64      Z9, 1792(R12)
 	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 1856(SP)
+	VMOVDQU64      Z10, 1856(R12)
 	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 1920(SP)
+	VMOVDQU64      Z2, 1920(R12)
 	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 1984(SP)
+	VMOVDQU64      Z7, 1984(R12)
 	VMOVDQU64      (R11), Z2
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z3
@@ -6365,21 +6371,21 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
 	VPERMI2Q       Z11, Z4, Z7
 	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 2048(SP)
+	VMOVDQU64      Z6, 2048(R12)
 	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 2112(SP)
+	VMOVDQU64      Z8, 2112(R12)
 	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 2176(SP)
+	VMOVDQU64      Z3, 2176(R12)
 	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 2240(SP)
+	VMOVDQU64      Z5, 2240(R12)
 	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 2304(SP)
+	VMOVDQU64      Z9, 2304(R12)
 	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 2368(SP)
+	VMOVDQU64      Z10, 2368(R12)
 	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 2432(SP)
+	VMOVDQU64      Z2, 2432(R12)
 	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 2496(SP)
+	VMOVDQU64      Z7, 2496(R12)
 	VMOVDQU64      (R11), Z2
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z3
@@ -6445,21 +6451,21 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
 	VPERMI2Q       Z11, Z4, Z7
 	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 2560(SP)
+	VMOVDQU64      Z6, 2560(R12)
 	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 2624(SP)
+	VMOVDQU64      Z8, 2624(R12)
 	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 2688(SP)
+	VMOVDQU64      Z3, 2688(R12)
 	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 2752(SP)
+	VMOVDQU64      Z5, 2752(R12)
 	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 2816(SP)
+	VMOVDQU64      Z9, 2816(R12)
 	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 2880(SP)
+	VMOVDQU64      Z10, 2880(R12)
 	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 2944(SP)
+	VMOVDQU64      Z2, 2944(R12)
 	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 3008(SP)
+	VMOVDQU64      Z7, 3008(R12)
 	VMOVDQU64      (R11), Z2
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z3
@@ -6525,21 +6531,21 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
 	VPERMI2Q       Z11, Z4, Z7
 	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 3072(SP)
+	VMOVDQU64      Z6, 3072(R12)
 	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 3136(SP)
+	VMOVDQU64      Z8, 3136(R12)
 	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 3200(SP)
+	VMOVDQU64      Z3, 3200(R12)
 	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 3264(SP)
+	VMOVDQU64      Z5, 3264(R12)
 	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 3328(SP)
+	VMOVDQU64      Z9, 3328(R12)
 	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 3392(SP)
+	VMOVDQU64      Z10, 3392(R12)
 	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 3456(SP)
+	VMOVDQU64      Z2, 3456(R12)
 	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 3520(SP)
+	VMOVDQU64      Z7, 3520(R12)
 	VMOVDQU64      (R11), Z2
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z3
@@ -6605,29 +6611,29 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
 	VPERMI2Q       Z11, Z4, Z7
 	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 3584(SP)
+	VMOVDQU64      Z6, 3584(R12)
 	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 3648(SP)
+	VMOVDQU64      Z8, 3648(R12)
 	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 3712(SP)
+	VMOVDQU64      Z3, 3712(R12)
 	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 3776(SP)
+	VMOVDQU64      Z5, 3776(R12)
 	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 3840(SP)
+	VMOVDQU64      Z9, 3840(R12)
 	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 3904(SP)
+	VMOVDQU64      Z10, 3904(R12)
 	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 3968(SP)
+	VMOVDQU64      Z2, 3968(R12)
 	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 4032(SP)
-	VMOVDQU64      (SP), Z1
-	VMOVDQU64      512(SP), Z2
-	VMOVDQU64      1024(SP), Z3
-	VMOVDQU64      1536(SP), Z4
-	VMOVDQU64      2048(SP), Z5
-	VMOVDQU64      2560(SP), Z6
-	VMOVDQU64      3072(SP), Z7
-	VMOVDQU64      3584(SP), Z8
+	VMOVDQU64      Z7, 4032(R12)
+	VMOVDQU64      (R12), Z1
+	VMOVDQU64      512(R12), Z2
+	VMOVDQU64      1024(R12), Z3
+	VMOVDQU64      1536(R12), Z4
+	VMOVDQU64      2048(R12), Z5
+	VMOVDQU64      2560(R12), Z6
+	VMOVDQU64      3072(R12), Z7
+	VMOVDQU64      3584(R12), Z8
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
 	VPERMI2Q       Z5, Z1, Z9
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
@@ -6701,14 +6707,14 @@ unshuffleAVX512GFNIdense8chunk:
 	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
 	VPERMB         Z6, Z3, Z6
 	VMOVDQU64      Z6, 448(R10)
-	VMOVDQU64      64(SP), Z1
-	VMOVDQU64      576(SP), Z2
-	VMOVDQU64      1088(SP), Z3
-	VMOVDQU64      1600(SP), Z4
-	VMOVDQU64      2112(SP), Z5
-	VMOVDQU64      2624(SP), Z6
-	VMOVDQU64      3136(SP), Z7
-	VMOVDQU64      3648(SP), Z8
+	VMOVDQU64      64(R12), Z1
+	VMOVDQU64      576(R12), Z2
+	VMOVDQU64      1088(R12), Z3
+	VMOVDQU64      1600(R12), Z4
+	VMOVDQU64      2112(R12), Z5
+	VMOVDQU64      2624(R12), Z6
+	VMOVDQU64      3136(R12), Z7
+	VMOVDQU64      3648(R12), Z8
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
 	VPERMI2Q       Z5, Z1, Z9
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
@@ -6782,14 +6788,14 @@ unshuffleAVX512GFNIdense8chunk:
 	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
 	VPERMB         Z6, Z3, Z6
 	VMOVDQU64      Z6, 960(R10)
-	VMOVDQU64      128(SP), Z1
-	VMOVDQU64      640(SP), Z2
-	VMOVDQU64      1152(SP), Z3
-	VMOVDQU64      1664(SP), Z4
-	VMOVDQU64      2176(SP), Z5
-	VMOVDQU64      2688(SP), Z6
-	VMOVDQU64      3200(SP), Z7
-	VMOVDQU64      3712(SP), Z8
+	VMOVDQU64      128(R12), Z1
+	VMOVDQU64      640(R12), Z2
+	VMOVDQU64      1152(R12), Z3
+	VMOVDQU64      1664(R12), Z4
+	VMOVDQU64      2176(R12), Z5
+	VMOVDQU64      2688(R12), Z6
+	VMOVDQU64      3200(R12), Z7
+	VMOVDQU64      3712(R12), Z8
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
 	VPERMI2Q       Z5, Z1, Z9
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
@@ -6863,14 +6869,14 @@ unshuffleAVX512GFNIdense8chunk:
 	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
 	VPERMB         Z6, Z3, Z6
 	VMOVDQU64      Z6, 1472(R10)
-	VMOVDQU64      192(SP), Z1
-	VMOVDQU64      704(SP), Z2
-	VMOVDQU64      1216(SP), Z3
-	VMOVDQU64      1728(SP), Z4
-	VMOVDQU64      2240(SP), Z5
-	VMOVDQU64      2752(SP), Z6
-	VMOVDQU64      3264(SP), Z7
-	VMOVDQU64      3776(SP), Z8
+	VMOVDQU64      192(R12), Z1
+	VMOVDQU64      704(R12), Z2
+	VMOVDQU64      1216(R12), Z3
+	VMOVDQU64      1728(R12), Z4
+	VMOVDQU64      2240(R12), Z5
+	VMOVDQU64      2752(R12), Z6
+	VMOVDQU64      3264(R12), Z7
+	VMOVDQU64      3776(R12), Z8
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
 	VPERMI2Q       Z5, Z1, Z9
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
@@ -6944,14 +6950,14 @@ unshuffleAVX512GFNIdense8chunk:
 	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
 	VPERMB         Z6, Z3, Z6
 	VMOVDQU64      Z6, 1984(R10)
-	VMOVDQU64      256(SP), Z1
-	VMOVDQU64      768(SP), Z2
-	VMOVDQU64      1280(SP), Z3
-	VMOVDQU64      1792(SP), Z4
-	VMOVDQU64      2304(SP), Z5
-	VMOVDQU64      2816(SP), Z6
-	VMOVDQU64      3328(SP), Z7
-	VMOVDQU64      3840(SP), Z8
+	VMOVDQU64      256(R12), Z1
+	VMOVDQU64      768(R12), Z2
+	VMOVDQU64      1280(R12), Z3
+	VMOVDQU64      1792(R12), Z4
+	VMOVDQU64      2304(R12), Z5
+	VMOVDQU64      2816(R12), Z6
+	VMOVDQU64      3328(R12), Z7
+	VMOVDQU64      3840(R12), Z8
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
 	VPERMI2Q       Z5, Z1, Z9
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
@@ -7025,14 +7031,14 @@ unshuffleAVX512GFNIdense8chunk:
 	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
 	VPERMB         Z6, Z3, Z6
 	VMOVDQU64      Z6, 2496(R10)
-	VMOVDQU64      320(SP), Z1
-	VMOVDQU64      832(SP), Z2
-	VMOVDQU64      1344(SP), Z3
-	VMOVDQU64      1856(SP), Z4
-	VMOVDQU64      2368(SP), Z5
-	VMOVDQU64      2880(SP), Z6
-	VMOVDQU64      3392(SP), Z7
-	VMOVDQU64      3904(SP), Z8
+	VMOVDQU64      320(R12), Z1
+	VMOVDQU64      832(R12), Z2
+	VMOVDQU64      1344(R12), Z3
+	VMOVDQU64      1856(R12), Z4
+	VMOVDQU64      2368(R12), Z5
+	VMOVDQU64      2880(R12), Z6
+	VMOVDQU64      3392(R12), Z7
+	VMOVDQU64      3904(R12), Z8
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
 	VPERMI2Q       Z5, Z1, Z9
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
@@ -7106,14 +7112,14 @@ unshuffleAVX512GFNIdense8chunk:
 	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
 	VPERMB         Z6, Z3, Z6
 	VMOVDQU64      Z6, 3008(R10)
-	VMOVDQU64      384(SP), Z1
-	VMOVDQU64      896(SP), Z2
-	VMOVDQU64      1408(SP), Z3
-	VMOVDQU64      1920(SP), Z4
-	VMOVDQU64      2432(SP), Z5
-	VMOVDQU64      2944(SP), Z6
-	VMOVDQU64      3456(SP), Z7
-	VMOVDQU64      3968(SP), Z8
+	VMOVDQU64      384(R12), Z1
+	VMOVDQU64      896(R12), Z2
+	VMOVDQU64      1408(R12), Z3
+	VMOVDQU64      1920(R12), Z4
+	VMOVDQU64      2432(R12), Z5
+	VMOVDQU64      2944(R12), Z6
+	VMOVDQU64      3456(R12), Z7
+	VMOVDQU64      3968(R12), Z8
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
 	VPERMI2Q       Z5, Z1, Z9
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
@@ -7187,14 +7193,14 @@ unshuffleAVX512GFNIdense8chunk:
 	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
 	VPERMB         Z6, Z3, Z6
 	VMOVDQU64      Z6, 3520(R10)
-	VMOVDQU64      448(SP), Z1
-	VMOVDQU64      960(SP), Z2
-	VMOVDQU64      1472(SP), Z3
-	VMOVDQU64      1984(SP), Z4
-	VMOVDQU64      2496(SP), Z5
-	VMOVDQU64      3008(SP), Z6
-	VMOVDQU64      3520(SP), Z7
-	VMOVDQU64      4032(SP), Z8
+	VMOVDQU64      448(R12), Z1
+	VMOVDQU64      960(R12), Z2
+	VMOVDQU64      1472(R12), Z3
+	VMOVDQU64      1984(R12), Z4
+	VMOVDQU64      2496(R12), Z5
+	VMOVDQU64      3008(R12), Z6
+	VMOVDQU64      3520(R12), Z7
+	VMOVDQU64      4032(R12), Z8
 	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
 	VPERMI2Q       Z5, Z1, Z9
 	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
@@ -7413,7 +7419,7 @@ GLOBL bitshuffleUntiles8<>(SB), RODATA|NOPTR, $64
 
 // func shuffleAVX512Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
 // Requires: AVX, AVX512F, AVX512VBMI, CMOV
-TEXT ·shuffleAVX512Super(SB), $4096-72
+TEXT ·shuffleAVX512Super(SB), $4160-72
 	MOVQ dst_base+0(FP), AX
 	MOVQ src_base+24(FP), CX
 	MOVQ typesize+48(FP), DX
@@ -7428,6 +7434,9 @@ TEXT ·shuffleAVX512Super(SB), $4096-72
 	MOVQ         $0x00000008, R9
 	CMPQ         DX, R9
 	CMOVQLT      DX, R9
+	LEAQ         (SP), R14
+	ADDQ         $0x3f, R14
+	ANDQ         $-64, R14
 	MOVQ         $0x5555555555555555, R13
 	VPBROADCASTQ R13, Z0
 	MOVQ         $0x3333333333333333, R13
@@ -7559,14 +7568,14 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z14, Z13, Z13
 	VPSLLQ     $0x04, Z14, Z14
 	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, (SP)
-	VMOVDQU64  Z7, 512(SP)
-	VMOVDQU64  Z8, 1024(SP)
-	VMOVDQU64  Z9, 1536(SP)
-	VMOVDQU64  Z10, 2048(SP)
-	VMOVDQU64  Z11, 2560(SP)
-	VMOVDQU64  Z12, 3072(SP)
-	VMOVDQU64  Z13, 3584(SP)
+	VMOVDQU64  Z6, (R14)
+	VMOVDQU64  Z7, 512(R14)
+	VMOVDQU64  Z8, 1024(R14)
+	VMOVDQU64  Z9, 1536(R14)
+	VMOVDQU64  Z10, 2048(R14)
+	VMOVDQU64  Z11, 2560(R14)
+	VMOVDQU64  Z12, 3072(R14)
+	VMOVDQU64  Z13, 3584(R14)
 	ADDQ       DI, R11
 	ADDQ       DI, R11
 	ADDQ       DI, R11
@@ -7676,14 +7685,14 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z14, Z13, Z13
 	VPSLLQ     $0x04, Z14, Z14
 	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, 64(SP)
-	VMOVDQU64  Z7, 576(SP)
-	VMOVDQU64  Z8, 1088(SP)
-	VMOVDQU64  Z9, 1600(SP)
-	VMOVDQU64  Z10, 2112(SP)
-	VMOVDQU64  Z11, 2624(SP)
-	VMOVDQU64  Z12, 3136(SP)
-	VMOVDQU64  Z13, 3648(SP)
+	VMOVDQU64  Z6, 64(R14)
+	VMOVDQU64  Z7, 576(R14)
+	VMOVDQU64  Z8, 1088(R14)
+	VMOVDQU64  Z9, 1600(R14)
+	VMOVDQU64  Z10, 2112(R14)
+	VMOVDQU64  Z11, 2624(R14)
+	VMOVDQU64  Z12, 3136(R14)
+	VMOVDQU64  Z13, 3648(R14)
 	ADDQ       DI, R11
 	ADDQ       DI, R11
 	ADDQ       DI, R11
@@ -7793,14 +7802,14 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z14, Z13, Z13
 	VPSLLQ     $0x04, Z14, Z14
 	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, 128(SP)
-	VMOVDQU64  Z7, 640(SP)
-	VMOVDQU64  Z8, 1152(SP)
-	VMOVDQU64  Z9, 1664(SP)
-	VMOVDQU64  Z10, 2176(SP)
-	VMOVDQU64  Z11, 2688(SP)
-	VMOVDQU64  Z12, 3200(SP)
-	VMOVDQU64  Z13, 3712(SP)
+	VMOVDQU64  Z6, 128(R14)
+	VMOVDQU64  Z7, 640(R14)
+	VMOVDQU64  Z8, 1152(R14)
+	VMOVDQU64  Z9, 1664(R14)
+	VMOVDQU64  Z10, 2176(R14)
+	VMOVDQU64  Z11, 2688(R14)
+	VMOVDQU64  Z12, 3200(R14)
+	VMOVDQU64  Z13, 3712(R14)
 	ADDQ       DI, R11
 	ADDQ       DI, R11
 	ADDQ       DI, R11
@@ -7910,14 +7919,14 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z14, Z13, Z13
 	VPSLLQ     $0x04, Z14, Z14
 	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, 192(SP)
-	VMOVDQU64  Z7, 704(SP)
-	VMOVDQU64  Z8, 1216(SP)
-	VMOVDQU64  Z9, 1728(SP)
-	VMOVDQU64  Z10, 2240(SP)
-	VMOVDQU64  Z11, 2752(SP)
-	VMOVDQU64  Z12, 3264(SP)
-	VMOVDQU64  Z13, 3776(SP)
+	VMOVDQU64  Z6, 192(R14)
+	VMOVDQU64  Z7, 704(R14)
+	VMOVDQU64  Z8, 1216(R14)
+	VMOVDQU64  Z9, 1728(R14)
+	VMOVDQU64  Z10, 2240(R14)
+	VMOVDQU64  Z11, 2752(R14)
+	VMOVDQU64  Z12, 3264(R14)
+	VMOVDQU64  Z13, 3776(R14)
 	ADDQ       DI, R11
 	ADDQ       DI, R11
 	ADDQ       DI, R11
@@ -8027,14 +8036,14 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z14, Z13, Z13
 	VPSLLQ     $0x04, Z14, Z14
 	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, 256(SP)
-	VMOVDQU64  Z7, 768(SP)
-	VMOVDQU64  Z8, 1280(SP)
-	VMOVDQU64  Z9, 1792(SP)
-	VMOVDQU64  Z10, 2304(SP)
-	VMOVDQU64  Z11, 2816(SP)
-	VMOVDQU64  Z12, 3328(SP)
-	VMOVDQU64  Z13, 3840(SP)
+	VMOVDQU64  Z6, 256(R14)
+	VMOVDQU64  Z7, 768(R14)
+	VMOVDQU64  Z8, 1280(R14)
+	VMOVDQU64  Z9, 1792(R14)
+	VMOVDQU64  Z10, 2304(R14)
+	VMOVDQU64  Z11, 2816(R14)
+	VMOVDQU64  Z12, 3328(R14)
+	VMOVDQU64  Z13, 3840(R14)
 	ADDQ       DI, R11
 	ADDQ       DI, R11
 	ADDQ       DI, R11
@@ -8144,14 +8153,14 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z14, Z13, Z13
 	VPSLLQ     $0x04, Z14, Z14
 	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, 320(SP)
-	VMOVDQU64  Z7, 832(SP)
-	VMOVDQU64  Z8, 1344(SP)
-	VMOVDQU64  Z9, 1856(SP)
-	VMOVDQU64  Z10, 2368(SP)
-	VMOVDQU64  Z11, 2880(SP)
-	VMOVDQU64  Z12, 3392(SP)
-	VMOVDQU64  Z13, 3904(SP)
+	VMOVDQU64  Z6, 320(R14)
+	VMOVDQU64  Z7, 832(R14)
+	VMOVDQU64  Z8, 1344(R14)
+	VMOVDQU64  Z9, 1856(R14)
+	VMOVDQU64  Z10, 2368(R14)
+	VMOVDQU64  Z11, 2880(R14)
+	VMOVDQU64  Z12, 3392(R14)
+	VMOVDQU64  Z13, 3904(R14)
 	ADDQ       DI, R11
 	ADDQ       DI, R11
 	ADDQ       DI, R11
@@ -8261,14 +8270,14 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z14, Z13, Z13
 	VPSLLQ     $0x04, Z14, Z14
 	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, 384(SP)
-	VMOVDQU64  Z7, 896(SP)
-	VMOVDQU64  Z8, 1408(SP)
-	VMOVDQU64  Z9, 1920(SP)
-	VMOVDQU64  Z10, 2432(SP)
-	VMOVDQU64  Z11, 2944(SP)
-	VMOVDQU64  Z12, 3456(SP)
-	VMOVDQU64  Z13, 3968(SP)
+	VMOVDQU64  Z6, 384(R14)
+	VMOVDQU64  Z7, 896(R14)
+	VMOVDQU64  Z8, 1408(R14)
+	VMOVDQU64  Z9, 1920(R14)
+	VMOVDQU64  Z10, 2432(R14)
+	VMOVDQU64  Z11, 2944(R14)
+	VMOVDQU64  Z12, 3456(R14)
+	VMOVDQU64  Z13, 3968(R14)
 	ADDQ       DI, R11
 	ADDQ       DI, R11
 	ADDQ       DI, R11
@@ -8378,24 +8387,24 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z14, Z13, Z13
 	VPSLLQ     $0x04, Z14, Z14
 	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, 448(SP)
-	VMOVDQU64  Z7, 960(SP)
-	VMOVDQU64  Z8, 1472(SP)
-	VMOVDQU64  Z9, 1984(SP)
-	VMOVDQU64  Z10, 2496(SP)
-	VMOVDQU64  Z11, 3008(SP)
-	VMOVDQU64  Z12, 3520(SP)
-	VMOVDQU64  Z13, 4032(SP)
+	VMOVDQU64  Z6, 448(R14)
+	VMOVDQU64  Z7, 960(R14)
+	VMOVDQU64  Z8, 1472(R14)
+	VMOVDQU64  Z9, 1984(R14)
+	VMOVDQU64  Z10, 2496(R14)
+	VMOVDQU64  Z11, 3008(R14)
+	VMOVDQU64  Z12, 3520(R14)
+	VMOVDQU64  Z13, 4032(R14)
 
 	// vector d: 64 bytes of bit row 8(j0+d)+b
-	VMOVDQU64 (SP), Z6
-	VMOVDQU64 64(SP), Z7
-	VMOVDQU64 128(SP), Z8
-	VMOVDQU64 192(SP), Z9
-	VMOVDQU64 256(SP), Z10
-	VMOVDQU64 320(SP), Z11
-	VMOVDQU64 384(SP), Z12
-	VMOVDQU64 448(SP), Z13
+	VMOVDQU64 (R14), Z6
+	VMOVDQU64 64(R14), Z7
+	VMOVDQU64 128(R14), Z8
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z10
+	VMOVDQU64 320(R14), Z11
+	VMOVDQU64 384(R14), Z12
+	VMOVDQU64 448(R14), Z13
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
 	VPERMI2Q  Z10, Z6, Z14
 	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
@@ -8480,14 +8489,14 @@ shuffleAVX512Superchunk:
 
 shuffleAVX512Superstored0:
 	ADDQ      BX, R12
-	VMOVDQU64 512(SP), Z6
-	VMOVDQU64 576(SP), Z7
-	VMOVDQU64 640(SP), Z8
-	VMOVDQU64 704(SP), Z9
-	VMOVDQU64 768(SP), Z10
-	VMOVDQU64 832(SP), Z11
-	VMOVDQU64 896(SP), Z12
-	VMOVDQU64 960(SP), Z13
+	VMOVDQU64 512(R14), Z6
+	VMOVDQU64 576(R14), Z7
+	VMOVDQU64 640(R14), Z8
+	VMOVDQU64 704(R14), Z9
+	VMOVDQU64 768(R14), Z10
+	VMOVDQU64 832(R14), Z11
+	VMOVDQU64 896(R14), Z12
+	VMOVDQU64 960(R14), Z13
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
 	VPERMI2Q  Z10, Z6, Z14
 	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
@@ -8572,14 +8581,14 @@ shuffleAVX512Superstored0:
 
 shuffleAVX512Superstored1:
 	ADDQ      BX, R12
-	VMOVDQU64 1024(SP), Z6
-	VMOVDQU64 1088(SP), Z7
-	VMOVDQU64 1152(SP), Z8
-	VMOVDQU64 1216(SP), Z9
-	VMOVDQU64 1280(SP), Z10
-	VMOVDQU64 1344(SP), Z11
-	VMOVDQU64 1408(SP), Z12
-	VMOVDQU64 1472(SP), Z13
+	VMOVDQU64 1024(R14), Z6
+	VMOVDQU64 1088(R14), Z7
+	VMOVDQU64 1152(R14), Z8
+	VMOVDQU64 1216(R14), Z9
+	VMOVDQU64 1280(R14), Z10
+	VMOVDQU64 1344(R14), Z11
+	VMOVDQU64 1408(R14), Z12
+	VMOVDQU64 1472(R14), Z13
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
 	VPERMI2Q  Z10, Z6, Z14
 	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
@@ -8664,14 +8673,14 @@ shuffleAVX512Superstored1:
 
 shuffleAVX512Superstored2:
 	ADDQ      BX, R12
-	VMOVDQU64 1536(SP), Z6
-	VMOVDQU64 1600(SP), Z7
-	VMOVDQU64 1664(SP), Z8
-	VMOVDQU64 1728(SP), Z9
-	VMOVDQU64 1792(SP), Z10
-	VMOVDQU64 1856(SP), Z11
-	VMOVDQU64 1920(SP), Z12
-	VMOVDQU64 1984(SP), Z13
+	VMOVDQU64 1536(R14), Z6
+	VMOVDQU64 1600(R14), Z7
+	VMOVDQU64 1664(R14), Z8
+	VMOVDQU64 1728(R14), Z9
+	VMOVDQU64 1792(R14), Z10
+	VMOVDQU64 1856(R14), Z11
+	VMOVDQU64 1920(R14), Z12
+	VMOVDQU64 1984(R14), Z13
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
 	VPERMI2Q  Z10, Z6, Z14
 	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
@@ -8756,14 +8765,14 @@ shuffleAVX512Superstored2:
 
 shuffleAVX512Superstored3:
 	ADDQ      BX, R12
-	VMOVDQU64 2048(SP), Z6
-	VMOVDQU64 2112(SP), Z7
-	VMOVDQU64 2176(SP), Z8
-	VMOVDQU64 2240(SP), Z9
-	VMOVDQU64 2304(SP), Z10
-	VMOVDQU64 2368(SP), Z11
-	VMOVDQU64 2432(SP), Z12
-	VMOVDQU64 2496(SP), Z13
+	VMOVDQU64 2048(R14), Z6
+	VMOVDQU64 2112(R14), Z7
+	VMOVDQU64 2176(R14), Z8
+	VMOVDQU64 2240(R14), Z9
+	VMOVDQU64 2304(R14), Z10
+	VMOVDQU64 2368(R14), Z11
+	VMOVDQU64 2432(R14), Z12
+	VMOVDQU64 2496(R14), Z13
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
 	VPERMI2Q  Z10, Z6, Z14
 	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
@@ -8848,14 +8857,14 @@ shuffleAVX512Superstored3:
 
 shuffleAVX512Superstored4:
 	ADDQ      BX, R12
-	VMOVDQU64 2560(SP), Z6
-	VMOVDQU64 2624(SP), Z7
-	VMOVDQU64 2688(SP), Z8
-	VMOVDQU64 2752(SP), Z9
-	VMOVDQU64 2816(SP), Z10
-	VMOVDQU64 2880(SP), Z11
-	VMOVDQU64 2944(SP), Z12
-	VMOVDQU64 3008(SP), Z13
+	VMOVDQU64 2560(R14), Z6
+	VMOVDQU64 2624(R14), Z7
+	VMOVDQU64 2688(R14), Z8
+	VMOVDQU64 2752(R14), Z9
+	VMOVDQU64 2816(R14), Z10
+	VMOVDQU64 2880(R14), Z11
+	VMOVDQU64 2944(R14), Z12
+	VMOVDQU64 3008(R14), Z13
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
 	VPERMI2Q  Z10, Z6, Z14
 	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
@@ -8940,14 +8949,14 @@ shuffleAVX512Superstored4:
 
 shuffleAVX512Superstored5:
 	ADDQ      BX, R12
-	VMOVDQU64 3072(SP), Z6
-	VMOVDQU64 3136(SP), Z7
-	VMOVDQU64 3200(SP), Z8
-	VMOVDQU64 3264(SP), Z9
-	VMOVDQU64 3328(SP), Z10
-	VMOVDQU64 3392(SP), Z11
-	VMOVDQU64 3456(SP), Z12
-	VMOVDQU64 3520(SP), Z13
+	VMOVDQU64 3072(R14), Z6
+	VMOVDQU64 3136(R14), Z7
+	VMOVDQU64 3200(R14), Z8
+	VMOVDQU64 3264(R14), Z9
+	VMOVDQU64 3328(R14), Z10
+	VMOVDQU64 3392(R14), Z11
+	VMOVDQU64 3456(R14), Z12
+	VMOVDQU64 3520(R14), Z13
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
 	VPERMI2Q  Z10, Z6, Z14
 	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
@@ -9032,14 +9041,14 @@ shuffleAVX512Superstored5:
 
 shuffleAVX512Superstored6:
 	ADDQ      BX, R12
-	VMOVDQU64 3584(SP), Z6
-	VMOVDQU64 3648(SP), Z7
-	VMOVDQU64 3712(SP), Z8
-	VMOVDQU64 3776(SP), Z9
-	VMOVDQU64 3840(SP), Z10
-	VMOVDQU64 3904(SP), Z11
-	VMOVDQU64 3968(SP), Z12
-	VMOVDQU64 4032(SP), Z13
+	VMOVDQU64 3584(R14), Z6
+	VMOVDQU64 3648(R14), Z7
+	VMOVDQU64 3712(R14), Z8
+	VMOVDQU64 3776(R14), Z9
+	VMOVDQU64 3840(R14), Z10
+	VMOVDQU64 3904(R14), Z11
+	VMOVDQU64 3968(R14), Z12
+	VMOVDQU64 4032(R14), Z13
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
 	VPERMI2Q  Z10, Z6, Z14
 	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
@@ -9150,7 +9159,7 @@ shuffleAVX512Superchunksdone:
 
 // func unshuffleAVX512Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
 // Requires: AVX, AVX512F, AVX512VBMI, CMOV
-TEXT ·unshuffleAVX512Super(SB), $4096-72
+TEXT ·unshuffleAVX512Super(SB), $4160-72
 	MOVQ src_base+24(FP), AX
 	MOVQ dst_base+0(FP), CX
 	MOVQ typesize+48(FP), DX
@@ -9165,6 +9174,9 @@ TEXT ·unshuffleAVX512Super(SB), $4096-72
 	MOVQ         $0x00000008, R9
 	CMPQ         DX, R9
 	CMOVQLT      DX, R9
+	LEAQ         (SP), R13
+	ADDQ         $0x3f, R13
+	ANDQ         $-64, R13
 	MOVQ         $0x5555555555555555, R11
 	VPBROADCASTQ R11, Z0
 	MOVQ         $0x3333333333333333, R11
@@ -9205,39 +9217,39 @@ unshuffleAVX512Superchunk:
 	VMOVDQA64 Z4, Z10
 	VMOVDQA64 Z4, Z11
 	VMOVDQA64 Z4, Z12
-	MOVQ      R12, R13
+	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z5
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z5
+	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z6
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z6
+	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z7
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z7
+	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z8
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z8
+	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z9
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z9
+	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z10
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z10
+	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z11
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z11
+	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z12
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z12
+	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded0:
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
@@ -9288,14 +9300,14 @@ unshuffleAVX512Superloaded0:
 	VPERMI2Q  Z14, Z7, Z5
 	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
 	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, (SP)
-	VMOVDQU64 Z11, 64(SP)
-	VMOVDQU64 Z6, 128(SP)
-	VMOVDQU64 Z8, 192(SP)
-	VMOVDQU64 Z12, 256(SP)
-	VMOVDQU64 Z13, 320(SP)
-	VMOVDQU64 Z5, 384(SP)
-	VMOVDQU64 Z10, 448(SP)
+	VMOVDQU64 Z9, (R13)
+	VMOVDQU64 Z11, 64(R13)
+	VMOVDQU64 Z6, 128(R13)
+	VMOVDQU64 Z8, 192(R13)
+	VMOVDQU64 Z12, 256(R13)
+	VMOVDQU64 Z13, 320(R13)
+	VMOVDQU64 Z5, 384(R13)
+	VMOVDQU64 Z10, 448(R13)
 	ADDQ      BX, R12
 	VMOVDQA64 Z4, Z5
 	VMOVDQA64 Z4, Z6
@@ -9305,39 +9317,39 @@ unshuffleAVX512Superloaded0:
 	VMOVDQA64 Z4, Z10
 	VMOVDQA64 Z4, Z11
 	VMOVDQA64 Z4, Z12
-	MOVQ      R12, R13
+	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z5
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z5
+	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z6
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z6
+	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z7
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z7
+	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z8
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z8
+	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z9
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z9
+	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z10
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z10
+	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z11
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z11
+	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z12
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z12
+	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded1:
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
@@ -9388,14 +9400,14 @@ unshuffleAVX512Superloaded1:
 	VPERMI2Q  Z14, Z7, Z5
 	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
 	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, 512(SP)
-	VMOVDQU64 Z11, 576(SP)
-	VMOVDQU64 Z6, 640(SP)
-	VMOVDQU64 Z8, 704(SP)
-	VMOVDQU64 Z12, 768(SP)
-	VMOVDQU64 Z13, 832(SP)
-	VMOVDQU64 Z5, 896(SP)
-	VMOVDQU64 Z10, 960(SP)
+	VMOVDQU64 Z9, 512(R13)
+	VMOVDQU64 Z11, 576(R13)
+	VMOVDQU64 Z6, 640(R13)
+	VMOVDQU64 Z8, 704(R13)
+	VMOVDQU64 Z12, 768(R13)
+	VMOVDQU64 Z13, 832(R13)
+	VMOVDQU64 Z5, 896(R13)
+	VMOVDQU64 Z10, 960(R13)
 	ADDQ      BX, R12
 	VMOVDQA64 Z4, Z5
 	VMOVDQA64 Z4, Z6
@@ -9405,39 +9417,39 @@ unshuffleAVX512Superloaded1:
 	VMOVDQA64 Z4, Z10
 	VMOVDQA64 Z4, Z11
 	VMOVDQA64 Z4, Z12
-	MOVQ      R12, R13
+	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z5
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z5
+	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z6
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z6
+	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z7
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z7
+	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z8
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z8
+	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z9
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z9
+	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z10
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z10
+	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z11
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z11
+	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z12
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z12
+	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded2:
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
@@ -9488,14 +9500,14 @@ unshuffleAVX512Superloaded2:
 	VPERMI2Q  Z14, Z7, Z5
 	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
 	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, 1024(SP)
-	VMOVDQU64 Z11, 1088(SP)
-	VMOVDQU64 Z6, 1152(SP)
-	VMOVDQU64 Z8, 1216(SP)
-	VMOVDQU64 Z12, 1280(SP)
-	VMOVDQU64 Z13, 1344(SP)
-	VMOVDQU64 Z5, 1408(SP)
-	VMOVDQU64 Z10, 1472(SP)
+	VMOVDQU64 Z9, 1024(R13)
+	VMOVDQU64 Z11, 1088(R13)
+	VMOVDQU64 Z6, 1152(R13)
+	VMOVDQU64 Z8, 1216(R13)
+	VMOVDQU64 Z12, 1280(R13)
+	VMOVDQU64 Z13, 1344(R13)
+	VMOVDQU64 Z5, 1408(R13)
+	VMOVDQU64 Z10, 1472(R13)
 	ADDQ      BX, R12
 	VMOVDQA64 Z4, Z5
 	VMOVDQA64 Z4, Z6
@@ -9505,39 +9517,39 @@ unshuffleAVX512Superloaded2:
 	VMOVDQA64 Z4, Z10
 	VMOVDQA64 Z4, Z11
 	VMOVDQA64 Z4, Z12
-	MOVQ      R12, R13
+	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z5
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z5
+	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z6
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z6
+	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z7
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z7
+	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z8
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z8
+	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z9
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z9
+	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z10
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z10
+	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z11
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z11
+	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z12
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z12
+	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded3:
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
@@ -9588,14 +9600,14 @@ unshuffleAVX512Superloaded3:
 	VPERMI2Q  Z14, Z7, Z5
 	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
 	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, 1536(SP)
-	VMOVDQU64 Z11, 1600(SP)
-	VMOVDQU64 Z6, 1664(SP)
-	VMOVDQU64 Z8, 1728(SP)
-	VMOVDQU64 Z12, 1792(SP)
-	VMOVDQU64 Z13, 1856(SP)
-	VMOVDQU64 Z5, 1920(SP)
-	VMOVDQU64 Z10, 1984(SP)
+	VMOVDQU64 Z9, 1536(R13)
+	VMOVDQU64 Z11, 1600(R13)
+	VMOVDQU64 Z6, 1664(R13)
+	VMOVDQU64 Z8, 1728(R13)
+	VMOVDQU64 Z12, 1792(R13)
+	VMOVDQU64 Z13, 1856(R13)
+	VMOVDQU64 Z5, 1920(R13)
+	VMOVDQU64 Z10, 1984(R13)
 	ADDQ      BX, R12
 	VMOVDQA64 Z4, Z5
 	VMOVDQA64 Z4, Z6
@@ -9605,39 +9617,39 @@ unshuffleAVX512Superloaded3:
 	VMOVDQA64 Z4, Z10
 	VMOVDQA64 Z4, Z11
 	VMOVDQA64 Z4, Z12
-	MOVQ      R12, R13
+	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z5
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z5
+	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z6
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z6
+	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z7
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z7
+	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z8
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z8
+	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z9
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z9
+	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z10
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z10
+	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z11
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z11
+	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z12
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z12
+	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded4:
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
@@ -9688,14 +9700,14 @@ unshuffleAVX512Superloaded4:
 	VPERMI2Q  Z14, Z7, Z5
 	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
 	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, 2048(SP)
-	VMOVDQU64 Z11, 2112(SP)
-	VMOVDQU64 Z6, 2176(SP)
-	VMOVDQU64 Z8, 2240(SP)
-	VMOVDQU64 Z12, 2304(SP)
-	VMOVDQU64 Z13, 2368(SP)
-	VMOVDQU64 Z5, 2432(SP)
-	VMOVDQU64 Z10, 2496(SP)
+	VMOVDQU64 Z9, 2048(R13)
+	VMOVDQU64 Z11, 2112(R13)
+	VMOVDQU64 Z6, 2176(R13)
+	VMOVDQU64 Z8, 2240(R13)
+	VMOVDQU64 Z12, 2304(R13)
+	VMOVDQU64 Z13, 2368(R13)
+	VMOVDQU64 Z5, 2432(R13)
+	VMOVDQU64 Z10, 2496(R13)
 	ADDQ      BX, R12
 	VMOVDQA64 Z4, Z5
 	VMOVDQA64 Z4, Z6
@@ -9705,39 +9717,39 @@ unshuffleAVX512Superloaded4:
 	VMOVDQA64 Z4, Z10
 	VMOVDQA64 Z4, Z11
 	VMOVDQA64 Z4, Z12
-	MOVQ      R12, R13
+	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z5
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z5
+	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z6
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z6
+	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z7
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z7
+	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z8
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z8
+	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z9
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z9
+	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z10
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z10
+	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z11
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z11
+	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z12
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z12
+	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded5:
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
@@ -9788,14 +9800,14 @@ unshuffleAVX512Superloaded5:
 	VPERMI2Q  Z14, Z7, Z5
 	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
 	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, 2560(SP)
-	VMOVDQU64 Z11, 2624(SP)
-	VMOVDQU64 Z6, 2688(SP)
-	VMOVDQU64 Z8, 2752(SP)
-	VMOVDQU64 Z12, 2816(SP)
-	VMOVDQU64 Z13, 2880(SP)
-	VMOVDQU64 Z5, 2944(SP)
-	VMOVDQU64 Z10, 3008(SP)
+	VMOVDQU64 Z9, 2560(R13)
+	VMOVDQU64 Z11, 2624(R13)
+	VMOVDQU64 Z6, 2688(R13)
+	VMOVDQU64 Z8, 2752(R13)
+	VMOVDQU64 Z12, 2816(R13)
+	VMOVDQU64 Z13, 2880(R13)
+	VMOVDQU64 Z5, 2944(R13)
+	VMOVDQU64 Z10, 3008(R13)
 	ADDQ      BX, R12
 	VMOVDQA64 Z4, Z5
 	VMOVDQA64 Z4, Z6
@@ -9805,39 +9817,39 @@ unshuffleAVX512Superloaded5:
 	VMOVDQA64 Z4, Z10
 	VMOVDQA64 Z4, Z11
 	VMOVDQA64 Z4, Z12
-	MOVQ      R12, R13
+	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z5
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z5
+	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z6
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z6
+	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z7
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z7
+	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z8
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z8
+	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z9
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z9
+	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z10
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z10
+	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z11
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z11
+	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z12
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z12
+	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded6:
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
@@ -9888,14 +9900,14 @@ unshuffleAVX512Superloaded6:
 	VPERMI2Q  Z14, Z7, Z5
 	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
 	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, 3072(SP)
-	VMOVDQU64 Z11, 3136(SP)
-	VMOVDQU64 Z6, 3200(SP)
-	VMOVDQU64 Z8, 3264(SP)
-	VMOVDQU64 Z12, 3328(SP)
-	VMOVDQU64 Z13, 3392(SP)
-	VMOVDQU64 Z5, 3456(SP)
-	VMOVDQU64 Z10, 3520(SP)
+	VMOVDQU64 Z9, 3072(R13)
+	VMOVDQU64 Z11, 3136(R13)
+	VMOVDQU64 Z6, 3200(R13)
+	VMOVDQU64 Z8, 3264(R13)
+	VMOVDQU64 Z12, 3328(R13)
+	VMOVDQU64 Z13, 3392(R13)
+	VMOVDQU64 Z5, 3456(R13)
+	VMOVDQU64 Z10, 3520(R13)
 	ADDQ      BX, R12
 	VMOVDQA64 Z4, Z5
 	VMOVDQA64 Z4, Z6
@@ -9905,39 +9917,39 @@ unshuffleAVX512Superloaded6:
 	VMOVDQA64 Z4, Z10
 	VMOVDQA64 Z4, Z11
 	VMOVDQA64 Z4, Z12
-	MOVQ      R12, R13
+	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z5
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z5
+	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z6
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z6
+	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z7
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z7
+	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z8
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z8
+	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z9
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z9
+	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z10
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z10
+	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z11
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z11
+	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z12
-	ADDQ      R8, R13
+	VMOVDQU64 (R14), Z12
+	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded7:
 	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
@@ -9988,25 +10000,25 @@ unshuffleAVX512Superloaded7:
 	VPERMI2Q  Z14, Z7, Z5
 	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
 	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, 3584(SP)
-	VMOVDQU64 Z11, 3648(SP)
-	VMOVDQU64 Z6, 3712(SP)
-	VMOVDQU64 Z8, 3776(SP)
-	VMOVDQU64 Z12, 3840(SP)
-	VMOVDQU64 Z13, 3904(SP)
-	VMOVDQU64 Z5, 3968(SP)
-	VMOVDQU64 Z10, 4032(SP)
+	VMOVDQU64 Z9, 3584(R13)
+	VMOVDQU64 Z11, 3648(R13)
+	VMOVDQU64 Z6, 3712(R13)
+	VMOVDQU64 Z8, 3776(R13)
+	VMOVDQU64 Z12, 3840(R13)
+	VMOVDQU64 Z13, 3904(R13)
+	VMOVDQU64 Z5, 3968(R13)
+	VMOVDQU64 Z10, 4032(R13)
 	ADDQ      BX, R12
 
 	// stores in address order: later elements repair what earlier ones overran
-	VMOVDQU64     (SP), Z5
-	VMOVDQU64     512(SP), Z6
-	VMOVDQU64     1024(SP), Z7
-	VMOVDQU64     1536(SP), Z8
-	VMOVDQU64     2048(SP), Z9
-	VMOVDQU64     2560(SP), Z10
-	VMOVDQU64     3072(SP), Z11
-	VMOVDQU64     3584(SP), Z12
+	VMOVDQU64     (R13), Z5
+	VMOVDQU64     512(R13), Z6
+	VMOVDQU64     1024(R13), Z7
+	VMOVDQU64     1536(R13), Z8
+	VMOVDQU64     2048(R13), Z9
+	VMOVDQU64     2560(R13), Z10
+	VMOVDQU64     3072(R13), Z11
+	VMOVDQU64     3584(R13), Z12
 	VPSRLQ        $0x01, Z5, Z13
 	VPTERNLOGQ    $0x28, Z0, Z6, Z13
 	VPXORQ        Z13, Z6, Z6
@@ -10235,14 +10247,14 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X12, (R11)
 	ADDQ          DX, R11
-	VMOVDQU64     64(SP), Z5
-	VMOVDQU64     576(SP), Z6
-	VMOVDQU64     1088(SP), Z7
-	VMOVDQU64     1600(SP), Z8
-	VMOVDQU64     2112(SP), Z9
-	VMOVDQU64     2624(SP), Z10
-	VMOVDQU64     3136(SP), Z11
-	VMOVDQU64     3648(SP), Z12
+	VMOVDQU64     64(R13), Z5
+	VMOVDQU64     576(R13), Z6
+	VMOVDQU64     1088(R13), Z7
+	VMOVDQU64     1600(R13), Z8
+	VMOVDQU64     2112(R13), Z9
+	VMOVDQU64     2624(R13), Z10
+	VMOVDQU64     3136(R13), Z11
+	VMOVDQU64     3648(R13), Z12
 	VPSRLQ        $0x01, Z5, Z13
 	VPTERNLOGQ    $0x28, Z0, Z6, Z13
 	VPXORQ        Z13, Z6, Z6
@@ -10471,14 +10483,14 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X12, (R11)
 	ADDQ          DX, R11
-	VMOVDQU64     128(SP), Z5
-	VMOVDQU64     640(SP), Z6
-	VMOVDQU64     1152(SP), Z7
-	VMOVDQU64     1664(SP), Z8
-	VMOVDQU64     2176(SP), Z9
-	VMOVDQU64     2688(SP), Z10
-	VMOVDQU64     3200(SP), Z11
-	VMOVDQU64     3712(SP), Z12
+	VMOVDQU64     128(R13), Z5
+	VMOVDQU64     640(R13), Z6
+	VMOVDQU64     1152(R13), Z7
+	VMOVDQU64     1664(R13), Z8
+	VMOVDQU64     2176(R13), Z9
+	VMOVDQU64     2688(R13), Z10
+	VMOVDQU64     3200(R13), Z11
+	VMOVDQU64     3712(R13), Z12
 	VPSRLQ        $0x01, Z5, Z13
 	VPTERNLOGQ    $0x28, Z0, Z6, Z13
 	VPXORQ        Z13, Z6, Z6
@@ -10707,14 +10719,14 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X12, (R11)
 	ADDQ          DX, R11
-	VMOVDQU64     192(SP), Z5
-	VMOVDQU64     704(SP), Z6
-	VMOVDQU64     1216(SP), Z7
-	VMOVDQU64     1728(SP), Z8
-	VMOVDQU64     2240(SP), Z9
-	VMOVDQU64     2752(SP), Z10
-	VMOVDQU64     3264(SP), Z11
-	VMOVDQU64     3776(SP), Z12
+	VMOVDQU64     192(R13), Z5
+	VMOVDQU64     704(R13), Z6
+	VMOVDQU64     1216(R13), Z7
+	VMOVDQU64     1728(R13), Z8
+	VMOVDQU64     2240(R13), Z9
+	VMOVDQU64     2752(R13), Z10
+	VMOVDQU64     3264(R13), Z11
+	VMOVDQU64     3776(R13), Z12
 	VPSRLQ        $0x01, Z5, Z13
 	VPTERNLOGQ    $0x28, Z0, Z6, Z13
 	VPXORQ        Z13, Z6, Z6
@@ -10943,14 +10955,14 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X12, (R11)
 	ADDQ          DX, R11
-	VMOVDQU64     256(SP), Z5
-	VMOVDQU64     768(SP), Z6
-	VMOVDQU64     1280(SP), Z7
-	VMOVDQU64     1792(SP), Z8
-	VMOVDQU64     2304(SP), Z9
-	VMOVDQU64     2816(SP), Z10
-	VMOVDQU64     3328(SP), Z11
-	VMOVDQU64     3840(SP), Z12
+	VMOVDQU64     256(R13), Z5
+	VMOVDQU64     768(R13), Z6
+	VMOVDQU64     1280(R13), Z7
+	VMOVDQU64     1792(R13), Z8
+	VMOVDQU64     2304(R13), Z9
+	VMOVDQU64     2816(R13), Z10
+	VMOVDQU64     3328(R13), Z11
+	VMOVDQU64     3840(R13), Z12
 	VPSRLQ        $0x01, Z5, Z13
 	VPTERNLOGQ    $0x28, Z0, Z6, Z13
 	VPXORQ        Z13, Z6, Z6
@@ -11179,14 +11191,14 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X12, (R11)
 	ADDQ          DX, R11
-	VMOVDQU64     320(SP), Z5
-	VMOVDQU64     832(SP), Z6
-	VMOVDQU64     1344(SP), Z7
-	VMOVDQU64     1856(SP), Z8
-	VMOVDQU64     2368(SP), Z9
-	VMOVDQU64     2880(SP), Z10
-	VMOVDQU64     3392(SP), Z11
-	VMOVDQU64     3904(SP), Z12
+	VMOVDQU64     320(R13), Z5
+	VMOVDQU64     832(R13), Z6
+	VMOVDQU64     1344(R13), Z7
+	VMOVDQU64     1856(R13), Z8
+	VMOVDQU64     2368(R13), Z9
+	VMOVDQU64     2880(R13), Z10
+	VMOVDQU64     3392(R13), Z11
+	VMOVDQU64     3904(R13), Z12
 	VPSRLQ        $0x01, Z5, Z13
 	VPTERNLOGQ    $0x28, Z0, Z6, Z13
 	VPXORQ        Z13, Z6, Z6
@@ -11415,14 +11427,14 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X12, (R11)
 	ADDQ          DX, R11
-	VMOVDQU64     384(SP), Z5
-	VMOVDQU64     896(SP), Z6
-	VMOVDQU64     1408(SP), Z7
-	VMOVDQU64     1920(SP), Z8
-	VMOVDQU64     2432(SP), Z9
-	VMOVDQU64     2944(SP), Z10
-	VMOVDQU64     3456(SP), Z11
-	VMOVDQU64     3968(SP), Z12
+	VMOVDQU64     384(R13), Z5
+	VMOVDQU64     896(R13), Z6
+	VMOVDQU64     1408(R13), Z7
+	VMOVDQU64     1920(R13), Z8
+	VMOVDQU64     2432(R13), Z9
+	VMOVDQU64     2944(R13), Z10
+	VMOVDQU64     3456(R13), Z11
+	VMOVDQU64     3968(R13), Z12
 	VPSRLQ        $0x01, Z5, Z13
 	VPTERNLOGQ    $0x28, Z0, Z6, Z13
 	VPXORQ        Z13, Z6, Z6
@@ -11651,14 +11663,14 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X12, (R11)
 	ADDQ          DX, R11
-	VMOVDQU64     448(SP), Z5
-	VMOVDQU64     960(SP), Z6
-	VMOVDQU64     1472(SP), Z7
-	VMOVDQU64     1984(SP), Z8
-	VMOVDQU64     2496(SP), Z9
-	VMOVDQU64     3008(SP), Z10
-	VMOVDQU64     3520(SP), Z11
-	VMOVDQU64     4032(SP), Z12
+	VMOVDQU64     448(R13), Z5
+	VMOVDQU64     960(R13), Z6
+	VMOVDQU64     1472(R13), Z7
+	VMOVDQU64     1984(R13), Z8
+	VMOVDQU64     2496(R13), Z9
+	VMOVDQU64     3008(R13), Z10
+	VMOVDQU64     3520(R13), Z11
+	VMOVDQU64     4032(R13), Z12
 	VPSRLQ        $0x01, Z5, Z13
 	VPTERNLOGQ    $0x28, Z0, Z6, Z13
 	VPXORQ        Z13, Z6, Z6

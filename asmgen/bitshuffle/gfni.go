@@ -172,7 +172,7 @@ func genGFNI() {
 		Pragma("noescape")
 		Doc(name+" handles superblocks of 512 elements with GFNI tile transposes:", "see the generator.")
 		a := &gfniArgs{args: loadArgs(inverse)}
-		a.stage = AllocLocal(8 * 8 * 64)
+		a.stage = alignedStage(a.args)
 		a.matrix = ZMM()
 		MOVQ(U64(gfniTranspose), a.tmp)
 		VPBROADCASTQ(a.tmp, a.matrix)
@@ -202,6 +202,17 @@ func t8x8Table() Mem {
 			DATA(i, U64(word))
 		}
 	})
+}
+
+// alignedStage reserves the 4 KiB stage on the stack, aligned to 64 bytes
+// so that no staged vector straddles two cache lines.
+func alignedStage(a *args) Mem {
+	local := AllocLocal(8*8*64 + 64)
+	base := GP64()
+	LEAQ(local, base)
+	ADDQ(U8(63), base)
+	ANDQ(I32(-64), base)
+	return Mem{Base: base}
 }
 
 func stageAt(a *gfniArgs, d, sb int) Mem {
