@@ -2452,12 +2452,18 @@ TEXT ·shuffleAVX512GFNI(SB), $4160-72
 	MOVQ         $0x00000008, R9
 	CMPQ         DX, R9
 	CMOVQLT      DX, R9
+	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
+	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
+	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
+	VMOVDQU64    bitshuffleQLo1<>+0(SB), Z4
+	VMOVDQU64    bitshuffleQHi1<>+0(SB), Z5
 	LEAQ         (SP), R12
 	ADDQ         $0x3f, R12
 	ANDQ         $-64, R12
 	MOVQ         $0x8040201008040201, R10
-	VPBROADCASTQ R10, Z0
-	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z1
+	VPBROADCASTQ R10, Z6
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z7
 	CMPQ         DX, $0x01
 	JEQ          shuffleAVX512GFNIts1
 	CMPQ         DX, $0x02
@@ -2479,110 +2485,110 @@ shuffleAVX512GFNIdense1chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
-	VPERMB         (R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, (R12)
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
-	VPERMB         64(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, 64(R12)
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
-	VPERMB         128(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, 128(R12)
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
-	VPERMB         192(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, 192(R12)
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
-	VPERMB         256(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, 256(R12)
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
-	VPERMB         320(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, 320(R12)
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
-	VPERMB         384(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, 384(R12)
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z2
-	VPERMB         448(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      Z2, 448(R12)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
+	VPERMB         (R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      Z8, (R12)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
+	VPERMB         64(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      Z8, 64(R12)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
+	VPERMB         128(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      Z8, 128(R12)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
+	VPERMB         192(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      Z8, 192(R12)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
+	VPERMB         256(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      Z8, 256(R12)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
+	VPERMB         320(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      Z8, 320(R12)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
+	VPERMB         384(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      Z8, 384(R12)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
+	VPERMB         448(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      Z8, 448(R12)
 	MOVQ           R11, R10
-	VPERMB         (R12), Z1, Z2
-	VPERMB         64(R12), Z1, Z3
-	VPERMB         128(R12), Z1, Z4
-	VPERMB         192(R12), Z1, Z5
-	VPERMB         256(R12), Z1, Z6
-	VPERMB         320(R12), Z1, Z7
-	VPERMB         384(R12), Z1, Z8
-	VPERMB         448(R12), Z1, Z9
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VMOVDQU64      Z6, (R10)
+	VPERMB         (R12), Z7, Z8
+	VPERMB         64(R12), Z7, Z9
+	VPERMB         128(R12), Z7, Z10
+	VPERMB         192(R12), Z7, Z11
+	VPERMB         256(R12), Z7, Z12
+	VPERMB         320(R12), Z7, Z13
+	VPERMB         384(R12), Z7, Z14
+	VPERMB         448(R12), Z7, Z15
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VMOVDQU64      Z12, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z3, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z5, (R10)
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z2, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
+	VMOVDQU64      Z16, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
@@ -2616,238 +2622,238 @@ shuffleAVX512GFNIdense2chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
-	VPERMB         (R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         64(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
-	VPERMI2Q       Z2, Z3, Z4
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, (R12)
-	VMOVDQU64      Z5, 512(R12)
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
-	VPERMB         128(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         192(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
-	VPERMI2Q       Z2, Z3, Z4
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, 64(R12)
-	VMOVDQU64      Z5, 576(R12)
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
-	VPERMB         256(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         320(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
-	VPERMI2Q       Z2, Z3, Z4
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, 128(R12)
-	VMOVDQU64      Z5, 640(R12)
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
-	VPERMB         384(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         448(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
-	VPERMI2Q       Z2, Z3, Z4
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, 192(R12)
-	VMOVDQU64      Z5, 704(R12)
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
-	VPERMB         512(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         576(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
-	VPERMI2Q       Z2, Z3, Z4
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, 256(R12)
-	VMOVDQU64      Z5, 768(R12)
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
-	VPERMB         640(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         704(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
-	VPERMI2Q       Z2, Z3, Z4
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, 320(R12)
-	VMOVDQU64      Z5, 832(R12)
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
-	VPERMB         768(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         832(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
-	VPERMI2Q       Z2, Z3, Z4
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, 384(R12)
-	VMOVDQU64      Z5, 896(R12)
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z2
-	VPERMB         896(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         960(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z4
-	VPERMI2Q       Z2, Z3, Z4
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z3, Z5
-	VMOVDQU64      Z4, 448(R12)
-	VMOVDQU64      Z5, 960(R12)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
+	VPERMB         (R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         64(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z9, Z10
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z9, Z11
+	VMOVDQU64      Z10, (R12)
+	VMOVDQU64      Z11, 512(R12)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
+	VPERMB         128(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         192(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z9, Z10
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z9, Z11
+	VMOVDQU64      Z10, 64(R12)
+	VMOVDQU64      Z11, 576(R12)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
+	VPERMB         256(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         320(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z9, Z10
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z9, Z11
+	VMOVDQU64      Z10, 128(R12)
+	VMOVDQU64      Z11, 640(R12)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
+	VPERMB         384(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         448(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z9, Z10
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z9, Z11
+	VMOVDQU64      Z10, 192(R12)
+	VMOVDQU64      Z11, 704(R12)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
+	VPERMB         512(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         576(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z9, Z10
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z9, Z11
+	VMOVDQU64      Z10, 256(R12)
+	VMOVDQU64      Z11, 768(R12)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
+	VPERMB         640(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         704(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z9, Z10
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z9, Z11
+	VMOVDQU64      Z10, 320(R12)
+	VMOVDQU64      Z11, 832(R12)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
+	VPERMB         768(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         832(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z9, Z10
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z9, Z11
+	VMOVDQU64      Z10, 384(R12)
+	VMOVDQU64      Z11, 896(R12)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
+	VPERMB         896(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         960(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z9, Z10
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z9, Z11
+	VMOVDQU64      Z10, 448(R12)
+	VMOVDQU64      Z11, 960(R12)
 	MOVQ           R11, R10
-	VPERMB         (R12), Z1, Z2
-	VPERMB         64(R12), Z1, Z3
-	VPERMB         128(R12), Z1, Z4
-	VPERMB         192(R12), Z1, Z5
-	VPERMB         256(R12), Z1, Z6
-	VPERMB         320(R12), Z1, Z7
-	VPERMB         384(R12), Z1, Z8
-	VPERMB         448(R12), Z1, Z9
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VMOVDQU64      Z6, (R10)
+	VPERMB         (R12), Z7, Z8
+	VPERMB         64(R12), Z7, Z9
+	VPERMB         128(R12), Z7, Z10
+	VPERMB         192(R12), Z7, Z11
+	VPERMB         256(R12), Z7, Z12
+	VPERMB         320(R12), Z7, Z13
+	VPERMB         384(R12), Z7, Z14
+	VPERMB         448(R12), Z7, Z15
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VMOVDQU64      Z12, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z3, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z5, (R10)
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z2, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VPERMB         512(R12), Z1, Z2
-	VPERMB         576(R12), Z1, Z3
-	VPERMB         640(R12), Z1, Z4
-	VPERMB         704(R12), Z1, Z5
-	VPERMB         768(R12), Z1, Z6
-	VPERMB         832(R12), Z1, Z7
-	VPERMB         896(R12), Z1, Z8
-	VPERMB         960(R12), Z1, Z9
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VMOVDQU64      Z6, (R10)
+	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z3, (R10)
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z5, (R10)
+	VPERMB         512(R12), Z7, Z8
+	VPERMB         576(R12), Z7, Z9
+	VPERMB         640(R12), Z7, Z10
+	VPERMB         704(R12), Z7, Z11
+	VPERMB         768(R12), Z7, Z12
+	VPERMB         832(R12), Z7, Z13
+	VPERMB         896(R12), Z7, Z14
+	VPERMB         960(R12), Z7, Z15
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VMOVDQU64      Z12, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z2, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
+	VMOVDQU64      Z16, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
@@ -2881,558 +2887,558 @@ shuffleAVX512GFNIdense4chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
-	VPERMB         (R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         64(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         128(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         192(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
-	VPERMI2Q       Z2, Z5, Z7
-	VINSERTI64X4   $0x01, Y7, Z6, Z6
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z3, Z7
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
-	VPERMI2Q       Z2, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
-	VPERMI2Q       Z4, Z3, Z8
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
-	VPERMI2Q       Z2, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
+	VPERMB         (R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         64(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         128(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         192(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
+	VPERMI2Q       Z8, Z11, Z13
+	VINSERTI64X4   $0x01, Y13, Z12, Z12
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
+	VPERMI2Q       Z8, Z11, Z14
+	VINSERTI64X4   $0x01, Y14, Z13, Z13
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
+	VPERMI2Q       Z10, Z9, Z14
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
+	VPERMI2Q       Z8, Z11, Z15
+	VINSERTI64X4   $0x01, Y15, Z14, Z14
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
+	VPERMI2Q       Z10, Z9, Z15
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z4, Z3, Z9
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
-	VPERMI2Q       Z2, Z5, Z3
-	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, (R12)
-	VMOVDQU64      Z7, 512(R12)
-	VMOVDQU64      Z8, 1024(R12)
-	VMOVDQU64      Z9, 1536(R12)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
-	VPERMB         256(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         320(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         384(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         448(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
-	VPERMI2Q       Z2, Z5, Z7
-	VINSERTI64X4   $0x01, Y7, Z6, Z6
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z3, Z7
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
-	VPERMI2Q       Z2, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
-	VPERMI2Q       Z4, Z3, Z8
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
-	VPERMI2Q       Z2, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VPERMI2Q       Z8, Z11, Z9
+	VINSERTI64X4   $0x01, Y9, Z15, Z15
+	VMOVDQU64      Z12, (R12)
+	VMOVDQU64      Z13, 512(R12)
+	VMOVDQU64      Z14, 1024(R12)
+	VMOVDQU64      Z15, 1536(R12)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
+	VPERMB         256(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         320(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         384(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         448(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
+	VPERMI2Q       Z8, Z11, Z13
+	VINSERTI64X4   $0x01, Y13, Z12, Z12
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
+	VPERMI2Q       Z8, Z11, Z14
+	VINSERTI64X4   $0x01, Y14, Z13, Z13
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
+	VPERMI2Q       Z10, Z9, Z14
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
+	VPERMI2Q       Z8, Z11, Z15
+	VINSERTI64X4   $0x01, Y15, Z14, Z14
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
+	VPERMI2Q       Z10, Z9, Z15
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z4, Z3, Z9
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
-	VPERMI2Q       Z2, Z5, Z3
-	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, 64(R12)
-	VMOVDQU64      Z7, 576(R12)
-	VMOVDQU64      Z8, 1088(R12)
-	VMOVDQU64      Z9, 1600(R12)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
-	VPERMB         512(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         576(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         640(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         704(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
-	VPERMI2Q       Z2, Z5, Z7
-	VINSERTI64X4   $0x01, Y7, Z6, Z6
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z3, Z7
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
-	VPERMI2Q       Z2, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
-	VPERMI2Q       Z4, Z3, Z8
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
-	VPERMI2Q       Z2, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VPERMI2Q       Z8, Z11, Z9
+	VINSERTI64X4   $0x01, Y9, Z15, Z15
+	VMOVDQU64      Z12, 64(R12)
+	VMOVDQU64      Z13, 576(R12)
+	VMOVDQU64      Z14, 1088(R12)
+	VMOVDQU64      Z15, 1600(R12)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
+	VPERMB         512(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         576(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         640(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         704(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
+	VPERMI2Q       Z8, Z11, Z13
+	VINSERTI64X4   $0x01, Y13, Z12, Z12
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
+	VPERMI2Q       Z8, Z11, Z14
+	VINSERTI64X4   $0x01, Y14, Z13, Z13
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
+	VPERMI2Q       Z10, Z9, Z14
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
+	VPERMI2Q       Z8, Z11, Z15
+	VINSERTI64X4   $0x01, Y15, Z14, Z14
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
+	VPERMI2Q       Z10, Z9, Z15
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z4, Z3, Z9
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
-	VPERMI2Q       Z2, Z5, Z3
-	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, 128(R12)
-	VMOVDQU64      Z7, 640(R12)
-	VMOVDQU64      Z8, 1152(R12)
-	VMOVDQU64      Z9, 1664(R12)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
-	VPERMB         768(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         832(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         896(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         960(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
-	VPERMI2Q       Z2, Z5, Z7
-	VINSERTI64X4   $0x01, Y7, Z6, Z6
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z3, Z7
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
-	VPERMI2Q       Z2, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
-	VPERMI2Q       Z4, Z3, Z8
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
-	VPERMI2Q       Z2, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VPERMI2Q       Z8, Z11, Z9
+	VINSERTI64X4   $0x01, Y9, Z15, Z15
+	VMOVDQU64      Z12, 128(R12)
+	VMOVDQU64      Z13, 640(R12)
+	VMOVDQU64      Z14, 1152(R12)
+	VMOVDQU64      Z15, 1664(R12)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
+	VPERMB         768(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         832(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         896(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         960(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
+	VPERMI2Q       Z8, Z11, Z13
+	VINSERTI64X4   $0x01, Y13, Z12, Z12
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
+	VPERMI2Q       Z8, Z11, Z14
+	VINSERTI64X4   $0x01, Y14, Z13, Z13
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
+	VPERMI2Q       Z10, Z9, Z14
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
+	VPERMI2Q       Z8, Z11, Z15
+	VINSERTI64X4   $0x01, Y15, Z14, Z14
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
+	VPERMI2Q       Z10, Z9, Z15
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z4, Z3, Z9
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
-	VPERMI2Q       Z2, Z5, Z3
-	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, 192(R12)
-	VMOVDQU64      Z7, 704(R12)
-	VMOVDQU64      Z8, 1216(R12)
-	VMOVDQU64      Z9, 1728(R12)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
-	VPERMB         1024(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         1088(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         1152(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         1216(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
-	VPERMI2Q       Z2, Z5, Z7
-	VINSERTI64X4   $0x01, Y7, Z6, Z6
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z3, Z7
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
-	VPERMI2Q       Z2, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
-	VPERMI2Q       Z4, Z3, Z8
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
-	VPERMI2Q       Z2, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VPERMI2Q       Z8, Z11, Z9
+	VINSERTI64X4   $0x01, Y9, Z15, Z15
+	VMOVDQU64      Z12, 192(R12)
+	VMOVDQU64      Z13, 704(R12)
+	VMOVDQU64      Z14, 1216(R12)
+	VMOVDQU64      Z15, 1728(R12)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
+	VPERMB         1024(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         1088(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         1152(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         1216(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
+	VPERMI2Q       Z8, Z11, Z13
+	VINSERTI64X4   $0x01, Y13, Z12, Z12
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
+	VPERMI2Q       Z8, Z11, Z14
+	VINSERTI64X4   $0x01, Y14, Z13, Z13
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
+	VPERMI2Q       Z10, Z9, Z14
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
+	VPERMI2Q       Z8, Z11, Z15
+	VINSERTI64X4   $0x01, Y15, Z14, Z14
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
+	VPERMI2Q       Z10, Z9, Z15
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z4, Z3, Z9
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
-	VPERMI2Q       Z2, Z5, Z3
-	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, 256(R12)
-	VMOVDQU64      Z7, 768(R12)
-	VMOVDQU64      Z8, 1280(R12)
-	VMOVDQU64      Z9, 1792(R12)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
-	VPERMB         1280(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         1344(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         1408(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         1472(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
-	VPERMI2Q       Z2, Z5, Z7
-	VINSERTI64X4   $0x01, Y7, Z6, Z6
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z3, Z7
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
-	VPERMI2Q       Z2, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
-	VPERMI2Q       Z4, Z3, Z8
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
-	VPERMI2Q       Z2, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VPERMI2Q       Z8, Z11, Z9
+	VINSERTI64X4   $0x01, Y9, Z15, Z15
+	VMOVDQU64      Z12, 256(R12)
+	VMOVDQU64      Z13, 768(R12)
+	VMOVDQU64      Z14, 1280(R12)
+	VMOVDQU64      Z15, 1792(R12)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
+	VPERMB         1280(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         1344(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         1408(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         1472(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
+	VPERMI2Q       Z8, Z11, Z13
+	VINSERTI64X4   $0x01, Y13, Z12, Z12
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
+	VPERMI2Q       Z8, Z11, Z14
+	VINSERTI64X4   $0x01, Y14, Z13, Z13
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
+	VPERMI2Q       Z10, Z9, Z14
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
+	VPERMI2Q       Z8, Z11, Z15
+	VINSERTI64X4   $0x01, Y15, Z14, Z14
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
+	VPERMI2Q       Z10, Z9, Z15
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z4, Z3, Z9
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
-	VPERMI2Q       Z2, Z5, Z3
-	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, 320(R12)
-	VMOVDQU64      Z7, 832(R12)
-	VMOVDQU64      Z8, 1344(R12)
-	VMOVDQU64      Z9, 1856(R12)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
-	VPERMB         1536(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         1600(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         1664(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         1728(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
-	VPERMI2Q       Z2, Z5, Z7
-	VINSERTI64X4   $0x01, Y7, Z6, Z6
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z3, Z7
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
-	VPERMI2Q       Z2, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
-	VPERMI2Q       Z4, Z3, Z8
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
-	VPERMI2Q       Z2, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VPERMI2Q       Z8, Z11, Z9
+	VINSERTI64X4   $0x01, Y9, Z15, Z15
+	VMOVDQU64      Z12, 320(R12)
+	VMOVDQU64      Z13, 832(R12)
+	VMOVDQU64      Z14, 1344(R12)
+	VMOVDQU64      Z15, 1856(R12)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
+	VPERMB         1536(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         1600(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         1664(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         1728(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
+	VPERMI2Q       Z8, Z11, Z13
+	VINSERTI64X4   $0x01, Y13, Z12, Z12
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
+	VPERMI2Q       Z8, Z11, Z14
+	VINSERTI64X4   $0x01, Y14, Z13, Z13
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
+	VPERMI2Q       Z10, Z9, Z14
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
+	VPERMI2Q       Z8, Z11, Z15
+	VINSERTI64X4   $0x01, Y15, Z14, Z14
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
+	VPERMI2Q       Z10, Z9, Z15
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z4, Z3, Z9
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
-	VPERMI2Q       Z2, Z5, Z3
-	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, 384(R12)
-	VMOVDQU64      Z7, 896(R12)
-	VMOVDQU64      Z8, 1408(R12)
-	VMOVDQU64      Z9, 1920(R12)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z2
-	VPERMB         1792(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         1856(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         1920(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         1984(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z7
-	VPERMI2Q       Z2, Z5, Z7
-	VINSERTI64X4   $0x01, Y7, Z6, Z6
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z3, Z7
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z8
-	VPERMI2Q       Z2, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z8
-	VPERMI2Q       Z4, Z3, Z8
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z9
-	VPERMI2Q       Z2, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VPERMI2Q       Z8, Z11, Z9
+	VINSERTI64X4   $0x01, Y9, Z15, Z15
+	VMOVDQU64      Z12, 384(R12)
+	VMOVDQU64      Z13, 896(R12)
+	VMOVDQU64      Z14, 1408(R12)
+	VMOVDQU64      Z15, 1920(R12)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
+	VPERMB         1792(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         1856(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         1920(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         1984(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
+	VPERMI2Q       Z8, Z11, Z13
+	VINSERTI64X4   $0x01, Y13, Z12, Z12
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
+	VPERMI2Q       Z8, Z11, Z14
+	VINSERTI64X4   $0x01, Y14, Z13, Z13
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
+	VPERMI2Q       Z10, Z9, Z14
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
+	VPERMI2Q       Z8, Z11, Z15
+	VINSERTI64X4   $0x01, Y15, Z14, Z14
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
+	VPERMI2Q       Z10, Z9, Z15
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z4, Z3, Z9
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z3
-	VPERMI2Q       Z2, Z5, Z3
-	VINSERTI64X4   $0x01, Y3, Z9, Z9
-	VMOVDQU64      Z6, 448(R12)
-	VMOVDQU64      Z7, 960(R12)
-	VMOVDQU64      Z8, 1472(R12)
-	VMOVDQU64      Z9, 1984(R12)
+	VPERMI2Q       Z8, Z11, Z9
+	VINSERTI64X4   $0x01, Y9, Z15, Z15
+	VMOVDQU64      Z12, 448(R12)
+	VMOVDQU64      Z13, 960(R12)
+	VMOVDQU64      Z14, 1472(R12)
+	VMOVDQU64      Z15, 1984(R12)
 	MOVQ           R11, R10
-	VPERMB         (R12), Z1, Z2
-	VPERMB         64(R12), Z1, Z3
-	VPERMB         128(R12), Z1, Z4
-	VPERMB         192(R12), Z1, Z5
-	VPERMB         256(R12), Z1, Z6
-	VPERMB         320(R12), Z1, Z7
-	VPERMB         384(R12), Z1, Z8
-	VPERMB         448(R12), Z1, Z9
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VMOVDQU64      Z6, (R10)
+	VPERMB         (R12), Z7, Z8
+	VPERMB         64(R12), Z7, Z9
+	VPERMB         128(R12), Z7, Z10
+	VPERMB         192(R12), Z7, Z11
+	VPERMB         256(R12), Z7, Z12
+	VPERMB         320(R12), Z7, Z13
+	VPERMB         384(R12), Z7, Z14
+	VPERMB         448(R12), Z7, Z15
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VMOVDQU64      Z12, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z3, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z5, (R10)
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z2, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VPERMB         512(R12), Z1, Z2
-	VPERMB         576(R12), Z1, Z3
-	VPERMB         640(R12), Z1, Z4
-	VPERMB         704(R12), Z1, Z5
-	VPERMB         768(R12), Z1, Z6
-	VPERMB         832(R12), Z1, Z7
-	VPERMB         896(R12), Z1, Z8
-	VPERMB         960(R12), Z1, Z9
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VMOVDQU64      Z6, (R10)
+	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z3, (R10)
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z5, (R10)
+	VPERMB         512(R12), Z7, Z8
+	VPERMB         576(R12), Z7, Z9
+	VPERMB         640(R12), Z7, Z10
+	VPERMB         704(R12), Z7, Z11
+	VPERMB         768(R12), Z7, Z12
+	VPERMB         832(R12), Z7, Z13
+	VPERMB         896(R12), Z7, Z14
+	VPERMB         960(R12), Z7, Z15
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VMOVDQU64      Z12, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z2, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VPERMB         1024(R12), Z1, Z2
-	VPERMB         1088(R12), Z1, Z3
-	VPERMB         1152(R12), Z1, Z4
-	VPERMB         1216(R12), Z1, Z5
-	VPERMB         1280(R12), Z1, Z6
-	VPERMB         1344(R12), Z1, Z7
-	VPERMB         1408(R12), Z1, Z8
-	VPERMB         1472(R12), Z1, Z9
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VMOVDQU64      Z6, (R10)
+	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z3, (R10)
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z5, (R10)
+	VPERMB         1024(R12), Z7, Z8
+	VPERMB         1088(R12), Z7, Z9
+	VPERMB         1152(R12), Z7, Z10
+	VPERMB         1216(R12), Z7, Z11
+	VPERMB         1280(R12), Z7, Z12
+	VPERMB         1344(R12), Z7, Z13
+	VPERMB         1408(R12), Z7, Z14
+	VPERMB         1472(R12), Z7, Z15
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VMOVDQU64      Z12, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z2, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VPERMB         1536(R12), Z1, Z2
-	VPERMB         1600(R12), Z1, Z3
-	VPERMB         1664(R12), Z1, Z4
-	VPERMB         1728(R12), Z1, Z5
-	VPERMB         1792(R12), Z1, Z6
-	VPERMB         1856(R12), Z1, Z7
-	VPERMB         1920(R12), Z1, Z8
-	VPERMB         1984(R12), Z1, Z9
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VMOVDQU64      Z6, (R10)
+	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z3, (R10)
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z5, (R10)
+	VPERMB         1536(R12), Z7, Z8
+	VPERMB         1600(R12), Z7, Z9
+	VPERMB         1664(R12), Z7, Z10
+	VPERMB         1728(R12), Z7, Z11
+	VPERMB         1792(R12), Z7, Z12
+	VPERMB         1856(R12), Z7, Z13
+	VPERMB         1920(R12), Z7, Z14
+	VPERMB         1984(R12), Z7, Z15
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VMOVDQU64      Z12, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z2, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
+	VMOVDQU64      Z16, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
@@ -3466,1166 +3472,1166 @@ shuffleAVX512GFNIdense8chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
-	VPERMB         (R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         64(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         128(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         192(R10), Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         256(R10), Z2, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         320(R10), Z2, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         384(R10), Z2, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         448(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z7, Z3, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z7, Z3, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q       Z2, Z6, Z5
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q       Z2, Z6, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z4, Z10, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z10, Z6
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z5, Z3, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z5, Z3, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z8, Z11, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
-	VPERMI2Q       Z8, Z11, Z5
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z9, Z7, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z2, Z7
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z4, Z2, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z10, Z6, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z10, Z6, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z8, Z3, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z3, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z11, Z5, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, (R12)
-	VMOVDQU64      Z9, 512(R12)
-	VMOVDQU64      Z2, 1024(R12)
-	VMOVDQU64      Z4, 1536(R12)
-	VMOVDQU64      Z6, 2048(R12)
-	VMOVDQU64      Z10, 2560(R12)
-	VMOVDQU64      Z3, 3072(R12)
-	VMOVDQU64      Z8, 3584(R12)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
-	VPERMB         512(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         576(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         640(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         704(R10), Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         768(R10), Z2, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         832(R10), Z2, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         896(R10), Z2, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         960(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z7, Z3, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z7, Z3, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q       Z2, Z6, Z5
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q       Z2, Z6, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z4, Z10, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z10, Z6
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z5, Z3, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z5, Z3, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z8, Z11, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
-	VPERMI2Q       Z8, Z11, Z5
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z9, Z7, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z2, Z7
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z4, Z2, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z10, Z6, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z10, Z6, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z8, Z3, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z3, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z11, Z5, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, 64(R12)
-	VMOVDQU64      Z9, 576(R12)
-	VMOVDQU64      Z2, 1088(R12)
-	VMOVDQU64      Z4, 1600(R12)
-	VMOVDQU64      Z6, 2112(R12)
-	VMOVDQU64      Z10, 2624(R12)
-	VMOVDQU64      Z3, 3136(R12)
-	VMOVDQU64      Z8, 3648(R12)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
-	VPERMB         1024(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         1088(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         1152(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         1216(R10), Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         1280(R10), Z2, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         1344(R10), Z2, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         1408(R10), Z2, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         1472(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z7, Z3, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z7, Z3, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q       Z2, Z6, Z5
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q       Z2, Z6, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z4, Z10, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z10, Z6
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z5, Z3, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z5, Z3, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z8, Z11, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
-	VPERMI2Q       Z8, Z11, Z5
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z9, Z7, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z2, Z7
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z4, Z2, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z10, Z6, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z10, Z6, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z8, Z3, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z3, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z11, Z5, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, 128(R12)
-	VMOVDQU64      Z9, 640(R12)
-	VMOVDQU64      Z2, 1152(R12)
-	VMOVDQU64      Z4, 1664(R12)
-	VMOVDQU64      Z6, 2176(R12)
-	VMOVDQU64      Z10, 2688(R12)
-	VMOVDQU64      Z3, 3200(R12)
-	VMOVDQU64      Z8, 3712(R12)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
-	VPERMB         1536(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         1600(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         1664(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         1728(R10), Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         1792(R10), Z2, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         1856(R10), Z2, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         1920(R10), Z2, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         1984(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z7, Z3, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z7, Z3, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q       Z2, Z6, Z5
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q       Z2, Z6, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z4, Z10, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z10, Z6
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z5, Z3, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z5, Z3, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z8, Z11, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
-	VPERMI2Q       Z8, Z11, Z5
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z9, Z7, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z2, Z7
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z4, Z2, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z10, Z6, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z10, Z6, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z8, Z3, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z3, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z11, Z5, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, 192(R12)
-	VMOVDQU64      Z9, 704(R12)
-	VMOVDQU64      Z2, 1216(R12)
-	VMOVDQU64      Z4, 1728(R12)
-	VMOVDQU64      Z6, 2240(R12)
-	VMOVDQU64      Z10, 2752(R12)
-	VMOVDQU64      Z3, 3264(R12)
-	VMOVDQU64      Z8, 3776(R12)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
-	VPERMB         2048(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         2112(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         2176(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         2240(R10), Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         2304(R10), Z2, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         2368(R10), Z2, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         2432(R10), Z2, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         2496(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z7, Z3, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z7, Z3, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q       Z2, Z6, Z5
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q       Z2, Z6, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z4, Z10, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z10, Z6
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z5, Z3, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z5, Z3, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z8, Z11, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
-	VPERMI2Q       Z8, Z11, Z5
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z9, Z7, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z2, Z7
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z4, Z2, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z10, Z6, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z10, Z6, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z8, Z3, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z3, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z11, Z5, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, 256(R12)
-	VMOVDQU64      Z9, 768(R12)
-	VMOVDQU64      Z2, 1280(R12)
-	VMOVDQU64      Z4, 1792(R12)
-	VMOVDQU64      Z6, 2304(R12)
-	VMOVDQU64      Z10, 2816(R12)
-	VMOVDQU64      Z3, 3328(R12)
-	VMOVDQU64      Z8, 3840(R12)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
-	VPERMB         2560(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         2624(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         2688(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         2752(R10), Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         2816(R10), Z2, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         2880(R10), Z2, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         2944(R10), Z2, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         3008(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z7, Z3, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z7, Z3, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q       Z2, Z6, Z5
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q       Z2, Z6, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z4, Z10, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z10, Z6
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z5, Z3, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z5, Z3, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z8, Z11, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
-	VPERMI2Q       Z8, Z11, Z5
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z9, Z7, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z2, Z7
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z4, Z2, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z10, Z6, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z10, Z6, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z8, Z3, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z3, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z11, Z5, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, 320(R12)
-	VMOVDQU64      Z9, 832(R12)
-	VMOVDQU64      Z2, 1344(R12)
-	VMOVDQU64      Z4, 1856(R12)
-	VMOVDQU64      Z6, 2368(R12)
-	VMOVDQU64      Z10, 2880(R12)
-	VMOVDQU64      Z3, 3392(R12)
-	VMOVDQU64      Z8, 3904(R12)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
-	VPERMB         3072(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         3136(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         3200(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         3264(R10), Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         3328(R10), Z2, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         3392(R10), Z2, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         3456(R10), Z2, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         3520(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z7, Z3, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z7, Z3, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q       Z2, Z6, Z5
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q       Z2, Z6, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z4, Z10, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z10, Z6
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z5, Z3, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z5, Z3, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z8, Z11, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
-	VPERMI2Q       Z8, Z11, Z5
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z9, Z7, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z2, Z7
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z4, Z2, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z10, Z6, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z10, Z6, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z8, Z3, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z3, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z11, Z5, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, 384(R12)
-	VMOVDQU64      Z9, 896(R12)
-	VMOVDQU64      Z2, 1408(R12)
-	VMOVDQU64      Z4, 1920(R12)
-	VMOVDQU64      Z6, 2432(R12)
-	VMOVDQU64      Z10, 2944(R12)
-	VMOVDQU64      Z3, 3456(R12)
-	VMOVDQU64      Z8, 3968(R12)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z2
-	VPERMB         3584(R10), Z2, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         3648(R10), Z2, Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         3712(R10), Z2, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         3776(R10), Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         3840(R10), Z2, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         3904(R10), Z2, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         3968(R10), Z2, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         4032(R10), Z2, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z7, Z3, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z7, Z3, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q       Z2, Z6, Z5
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q       Z2, Z6, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z4, Z10, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z10, Z6
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z5, Z3, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z5, Z3, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z8, Z11, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z5
-	VPERMI2Q       Z8, Z11, Z5
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z9, Z7, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q       Z4, Z2, Z7
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z4, Z2, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z10, Z6, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z10, Z6, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z8, Z3, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z3, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z11, Z5, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z11, Z5, Z8
-	VMOVDQU64      Z7, 448(R12)
-	VMOVDQU64      Z9, 960(R12)
-	VMOVDQU64      Z2, 1472(R12)
-	VMOVDQU64      Z4, 1984(R12)
-	VMOVDQU64      Z6, 2496(R12)
-	VMOVDQU64      Z10, 3008(R12)
-	VMOVDQU64      Z3, 3520(R12)
-	VMOVDQU64      Z8, 4032(R12)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
+	VPERMB         (R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         64(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         128(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         192(R10), Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         256(R10), Z8, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         320(R10), Z8, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         384(R10), Z8, Z15
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         448(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z13, Z9, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z13, Z9, Z17
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z8, Z12, Z11
+	VMOVDQA64      Z1, Z15
+	VPERMI2Q       Z8, Z12, Z15
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z10, Z16, Z8
+	VMOVDQA64      Z3, Z12
+	VPERMI2Q       Z10, Z16, Z12
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z11, Z9, Z16
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z14, Z17, Z9
+	VMOVDQA64      Z3, Z11
+	VPERMI2Q       Z14, Z17, Z11
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z15, Z13, Z14
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z15, Z13, Z17
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z10, Z8, Z15
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z16, Z12, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z16, Z12, Z10
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z14, Z9, Z12
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z14, Z9, Z16
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z17, Z11, Z9
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z17, Z11, Z14
+	VMOVDQU64      Z13, (R12)
+	VMOVDQU64      Z15, 512(R12)
+	VMOVDQU64      Z8, 1024(R12)
+	VMOVDQU64      Z10, 1536(R12)
+	VMOVDQU64      Z12, 2048(R12)
+	VMOVDQU64      Z16, 2560(R12)
+	VMOVDQU64      Z9, 3072(R12)
+	VMOVDQU64      Z14, 3584(R12)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
+	VPERMB         512(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         576(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         640(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         704(R10), Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         768(R10), Z8, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         832(R10), Z8, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         896(R10), Z8, Z15
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         960(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z13, Z9, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z13, Z9, Z17
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z8, Z12, Z11
+	VMOVDQA64      Z1, Z15
+	VPERMI2Q       Z8, Z12, Z15
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z10, Z16, Z8
+	VMOVDQA64      Z3, Z12
+	VPERMI2Q       Z10, Z16, Z12
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z11, Z9, Z16
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z14, Z17, Z9
+	VMOVDQA64      Z3, Z11
+	VPERMI2Q       Z14, Z17, Z11
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z15, Z13, Z14
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z15, Z13, Z17
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z10, Z8, Z15
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z16, Z12, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z16, Z12, Z10
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z14, Z9, Z12
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z14, Z9, Z16
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z17, Z11, Z9
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z17, Z11, Z14
+	VMOVDQU64      Z13, 64(R12)
+	VMOVDQU64      Z15, 576(R12)
+	VMOVDQU64      Z8, 1088(R12)
+	VMOVDQU64      Z10, 1600(R12)
+	VMOVDQU64      Z12, 2112(R12)
+	VMOVDQU64      Z16, 2624(R12)
+	VMOVDQU64      Z9, 3136(R12)
+	VMOVDQU64      Z14, 3648(R12)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
+	VPERMB         1024(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         1088(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         1152(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         1216(R10), Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         1280(R10), Z8, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         1344(R10), Z8, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         1408(R10), Z8, Z15
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         1472(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z13, Z9, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z13, Z9, Z17
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z8, Z12, Z11
+	VMOVDQA64      Z1, Z15
+	VPERMI2Q       Z8, Z12, Z15
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z10, Z16, Z8
+	VMOVDQA64      Z3, Z12
+	VPERMI2Q       Z10, Z16, Z12
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z11, Z9, Z16
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z14, Z17, Z9
+	VMOVDQA64      Z3, Z11
+	VPERMI2Q       Z14, Z17, Z11
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z15, Z13, Z14
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z15, Z13, Z17
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z10, Z8, Z15
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z16, Z12, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z16, Z12, Z10
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z14, Z9, Z12
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z14, Z9, Z16
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z17, Z11, Z9
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z17, Z11, Z14
+	VMOVDQU64      Z13, 128(R12)
+	VMOVDQU64      Z15, 640(R12)
+	VMOVDQU64      Z8, 1152(R12)
+	VMOVDQU64      Z10, 1664(R12)
+	VMOVDQU64      Z12, 2176(R12)
+	VMOVDQU64      Z16, 2688(R12)
+	VMOVDQU64      Z9, 3200(R12)
+	VMOVDQU64      Z14, 3712(R12)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
+	VPERMB         1536(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         1600(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         1664(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         1728(R10), Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         1792(R10), Z8, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         1856(R10), Z8, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         1920(R10), Z8, Z15
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         1984(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z13, Z9, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z13, Z9, Z17
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z8, Z12, Z11
+	VMOVDQA64      Z1, Z15
+	VPERMI2Q       Z8, Z12, Z15
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z10, Z16, Z8
+	VMOVDQA64      Z3, Z12
+	VPERMI2Q       Z10, Z16, Z12
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z11, Z9, Z16
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z14, Z17, Z9
+	VMOVDQA64      Z3, Z11
+	VPERMI2Q       Z14, Z17, Z11
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z15, Z13, Z14
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z15, Z13, Z17
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z10, Z8, Z15
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z16, Z12, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z16, Z12, Z10
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z14, Z9, Z12
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z14, Z9, Z16
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z17, Z11, Z9
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z17, Z11, Z14
+	VMOVDQU64      Z13, 192(R12)
+	VMOVDQU64      Z15, 704(R12)
+	VMOVDQU64      Z8, 1216(R12)
+	VMOVDQU64      Z10, 1728(R12)
+	VMOVDQU64      Z12, 2240(R12)
+	VMOVDQU64      Z16, 2752(R12)
+	VMOVDQU64      Z9, 3264(R12)
+	VMOVDQU64      Z14, 3776(R12)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
+	VPERMB         2048(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         2112(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         2176(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         2240(R10), Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         2304(R10), Z8, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         2368(R10), Z8, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         2432(R10), Z8, Z15
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         2496(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z13, Z9, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z13, Z9, Z17
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z8, Z12, Z11
+	VMOVDQA64      Z1, Z15
+	VPERMI2Q       Z8, Z12, Z15
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z10, Z16, Z8
+	VMOVDQA64      Z3, Z12
+	VPERMI2Q       Z10, Z16, Z12
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z11, Z9, Z16
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z14, Z17, Z9
+	VMOVDQA64      Z3, Z11
+	VPERMI2Q       Z14, Z17, Z11
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z15, Z13, Z14
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z15, Z13, Z17
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z10, Z8, Z15
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z16, Z12, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z16, Z12, Z10
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z14, Z9, Z12
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z14, Z9, Z16
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z17, Z11, Z9
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z17, Z11, Z14
+	VMOVDQU64      Z13, 256(R12)
+	VMOVDQU64      Z15, 768(R12)
+	VMOVDQU64      Z8, 1280(R12)
+	VMOVDQU64      Z10, 1792(R12)
+	VMOVDQU64      Z12, 2304(R12)
+	VMOVDQU64      Z16, 2816(R12)
+	VMOVDQU64      Z9, 3328(R12)
+	VMOVDQU64      Z14, 3840(R12)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
+	VPERMB         2560(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         2624(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         2688(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         2752(R10), Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         2816(R10), Z8, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         2880(R10), Z8, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         2944(R10), Z8, Z15
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         3008(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z13, Z9, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z13, Z9, Z17
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z8, Z12, Z11
+	VMOVDQA64      Z1, Z15
+	VPERMI2Q       Z8, Z12, Z15
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z10, Z16, Z8
+	VMOVDQA64      Z3, Z12
+	VPERMI2Q       Z10, Z16, Z12
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z11, Z9, Z16
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z14, Z17, Z9
+	VMOVDQA64      Z3, Z11
+	VPERMI2Q       Z14, Z17, Z11
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z15, Z13, Z14
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z15, Z13, Z17
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z10, Z8, Z15
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z16, Z12, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z16, Z12, Z10
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z14, Z9, Z12
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z14, Z9, Z16
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z17, Z11, Z9
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z17, Z11, Z14
+	VMOVDQU64      Z13, 320(R12)
+	VMOVDQU64      Z15, 832(R12)
+	VMOVDQU64      Z8, 1344(R12)
+	VMOVDQU64      Z10, 1856(R12)
+	VMOVDQU64      Z12, 2368(R12)
+	VMOVDQU64      Z16, 2880(R12)
+	VMOVDQU64      Z9, 3392(R12)
+	VMOVDQU64      Z14, 3904(R12)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
+	VPERMB         3072(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         3136(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         3200(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         3264(R10), Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         3328(R10), Z8, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         3392(R10), Z8, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         3456(R10), Z8, Z15
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         3520(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z13, Z9, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z13, Z9, Z17
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z8, Z12, Z11
+	VMOVDQA64      Z1, Z15
+	VPERMI2Q       Z8, Z12, Z15
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z10, Z16, Z8
+	VMOVDQA64      Z3, Z12
+	VPERMI2Q       Z10, Z16, Z12
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z11, Z9, Z16
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z14, Z17, Z9
+	VMOVDQA64      Z3, Z11
+	VPERMI2Q       Z14, Z17, Z11
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z15, Z13, Z14
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z15, Z13, Z17
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z10, Z8, Z15
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z16, Z12, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z16, Z12, Z10
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z14, Z9, Z12
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z14, Z9, Z16
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z17, Z11, Z9
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z17, Z11, Z14
+	VMOVDQU64      Z13, 384(R12)
+	VMOVDQU64      Z15, 896(R12)
+	VMOVDQU64      Z8, 1408(R12)
+	VMOVDQU64      Z10, 1920(R12)
+	VMOVDQU64      Z12, 2432(R12)
+	VMOVDQU64      Z16, 2944(R12)
+	VMOVDQU64      Z9, 3456(R12)
+	VMOVDQU64      Z14, 3968(R12)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
+	VPERMB         3584(R10), Z8, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         3648(R10), Z8, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         3712(R10), Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         3776(R10), Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         3840(R10), Z8, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         3904(R10), Z8, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         3968(R10), Z8, Z15
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         4032(R10), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z13, Z9, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z13, Z9, Z17
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z8, Z12, Z11
+	VMOVDQA64      Z1, Z15
+	VPERMI2Q       Z8, Z12, Z15
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z10, Z16, Z8
+	VMOVDQA64      Z3, Z12
+	VPERMI2Q       Z10, Z16, Z12
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z11, Z9, Z16
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z14, Z17, Z9
+	VMOVDQA64      Z3, Z11
+	VPERMI2Q       Z14, Z17, Z11
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z15, Z13, Z14
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z15, Z13, Z17
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z10, Z8, Z15
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z16, Z12, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z16, Z12, Z10
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z14, Z9, Z12
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z14, Z9, Z16
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z17, Z11, Z9
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z17, Z11, Z14
+	VMOVDQU64      Z13, 448(R12)
+	VMOVDQU64      Z15, 960(R12)
+	VMOVDQU64      Z8, 1472(R12)
+	VMOVDQU64      Z10, 1984(R12)
+	VMOVDQU64      Z12, 2496(R12)
+	VMOVDQU64      Z16, 3008(R12)
+	VMOVDQU64      Z9, 3520(R12)
+	VMOVDQU64      Z14, 4032(R12)
 	MOVQ           R11, R10
-	VPERMB         (R12), Z1, Z2
-	VPERMB         64(R12), Z1, Z3
-	VPERMB         128(R12), Z1, Z4
-	VPERMB         192(R12), Z1, Z5
-	VPERMB         256(R12), Z1, Z6
-	VPERMB         320(R12), Z1, Z7
-	VPERMB         384(R12), Z1, Z8
-	VPERMB         448(R12), Z1, Z9
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VMOVDQU64      Z6, (R10)
+	VPERMB         (R12), Z7, Z8
+	VPERMB         64(R12), Z7, Z9
+	VPERMB         128(R12), Z7, Z10
+	VPERMB         192(R12), Z7, Z11
+	VPERMB         256(R12), Z7, Z12
+	VPERMB         320(R12), Z7, Z13
+	VPERMB         384(R12), Z7, Z14
+	VPERMB         448(R12), Z7, Z15
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VMOVDQU64      Z12, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z3, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z5, (R10)
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z2, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VPERMB         512(R12), Z1, Z2
-	VPERMB         576(R12), Z1, Z3
-	VPERMB         640(R12), Z1, Z4
-	VPERMB         704(R12), Z1, Z5
-	VPERMB         768(R12), Z1, Z6
-	VPERMB         832(R12), Z1, Z7
-	VPERMB         896(R12), Z1, Z8
-	VPERMB         960(R12), Z1, Z9
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VMOVDQU64      Z6, (R10)
+	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z3, (R10)
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z5, (R10)
+	VPERMB         512(R12), Z7, Z8
+	VPERMB         576(R12), Z7, Z9
+	VPERMB         640(R12), Z7, Z10
+	VPERMB         704(R12), Z7, Z11
+	VPERMB         768(R12), Z7, Z12
+	VPERMB         832(R12), Z7, Z13
+	VPERMB         896(R12), Z7, Z14
+	VPERMB         960(R12), Z7, Z15
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VMOVDQU64      Z12, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z2, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VPERMB         1024(R12), Z1, Z2
-	VPERMB         1088(R12), Z1, Z3
-	VPERMB         1152(R12), Z1, Z4
-	VPERMB         1216(R12), Z1, Z5
-	VPERMB         1280(R12), Z1, Z6
-	VPERMB         1344(R12), Z1, Z7
-	VPERMB         1408(R12), Z1, Z8
-	VPERMB         1472(R12), Z1, Z9
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VMOVDQU64      Z6, (R10)
+	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z3, (R10)
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z5, (R10)
+	VPERMB         1024(R12), Z7, Z8
+	VPERMB         1088(R12), Z7, Z9
+	VPERMB         1152(R12), Z7, Z10
+	VPERMB         1216(R12), Z7, Z11
+	VPERMB         1280(R12), Z7, Z12
+	VPERMB         1344(R12), Z7, Z13
+	VPERMB         1408(R12), Z7, Z14
+	VPERMB         1472(R12), Z7, Z15
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VMOVDQU64      Z12, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z2, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VPERMB         1536(R12), Z1, Z2
-	VPERMB         1600(R12), Z1, Z3
-	VPERMB         1664(R12), Z1, Z4
-	VPERMB         1728(R12), Z1, Z5
-	VPERMB         1792(R12), Z1, Z6
-	VPERMB         1856(R12), Z1, Z7
-	VPERMB         1920(R12), Z1, Z8
-	VPERMB         1984(R12), Z1, Z9
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VMOVDQU64      Z6, (R10)
+	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z3, (R10)
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z5, (R10)
+	VPERMB         1536(R12), Z7, Z8
+	VPERMB         1600(R12), Z7, Z9
+	VPERMB         1664(R12), Z7, Z10
+	VPERMB         1728(R12), Z7, Z11
+	VPERMB         1792(R12), Z7, Z12
+	VPERMB         1856(R12), Z7, Z13
+	VPERMB         1920(R12), Z7, Z14
+	VPERMB         1984(R12), Z7, Z15
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VMOVDQU64      Z12, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z2, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VPERMB         2048(R12), Z1, Z2
-	VPERMB         2112(R12), Z1, Z3
-	VPERMB         2176(R12), Z1, Z4
-	VPERMB         2240(R12), Z1, Z5
-	VPERMB         2304(R12), Z1, Z6
-	VPERMB         2368(R12), Z1, Z7
-	VPERMB         2432(R12), Z1, Z8
-	VPERMB         2496(R12), Z1, Z9
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VMOVDQU64      Z6, (R10)
+	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z3, (R10)
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z5, (R10)
+	VPERMB         2048(R12), Z7, Z8
+	VPERMB         2112(R12), Z7, Z9
+	VPERMB         2176(R12), Z7, Z10
+	VPERMB         2240(R12), Z7, Z11
+	VPERMB         2304(R12), Z7, Z12
+	VPERMB         2368(R12), Z7, Z13
+	VPERMB         2432(R12), Z7, Z14
+	VPERMB         2496(R12), Z7, Z15
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VMOVDQU64      Z12, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z2, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VPERMB         2560(R12), Z1, Z2
-	VPERMB         2624(R12), Z1, Z3
-	VPERMB         2688(R12), Z1, Z4
-	VPERMB         2752(R12), Z1, Z5
-	VPERMB         2816(R12), Z1, Z6
-	VPERMB         2880(R12), Z1, Z7
-	VPERMB         2944(R12), Z1, Z8
-	VPERMB         3008(R12), Z1, Z9
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VMOVDQU64      Z6, (R10)
+	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z3, (R10)
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z5, (R10)
+	VPERMB         2560(R12), Z7, Z8
+	VPERMB         2624(R12), Z7, Z9
+	VPERMB         2688(R12), Z7, Z10
+	VPERMB         2752(R12), Z7, Z11
+	VPERMB         2816(R12), Z7, Z12
+	VPERMB         2880(R12), Z7, Z13
+	VPERMB         2944(R12), Z7, Z14
+	VPERMB         3008(R12), Z7, Z15
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VMOVDQU64      Z12, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z2, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VPERMB         3072(R12), Z1, Z2
-	VPERMB         3136(R12), Z1, Z3
-	VPERMB         3200(R12), Z1, Z4
-	VPERMB         3264(R12), Z1, Z5
-	VPERMB         3328(R12), Z1, Z6
-	VPERMB         3392(R12), Z1, Z7
-	VPERMB         3456(R12), Z1, Z8
-	VPERMB         3520(R12), Z1, Z9
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VMOVDQU64      Z6, (R10)
+	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z3, (R10)
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z5, (R10)
+	VPERMB         3072(R12), Z7, Z8
+	VPERMB         3136(R12), Z7, Z9
+	VPERMB         3200(R12), Z7, Z10
+	VPERMB         3264(R12), Z7, Z11
+	VPERMB         3328(R12), Z7, Z12
+	VPERMB         3392(R12), Z7, Z13
+	VPERMB         3456(R12), Z7, Z14
+	VPERMB         3520(R12), Z7, Z15
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VMOVDQU64      Z12, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z2, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VPERMB         3584(R12), Z1, Z2
-	VPERMB         3648(R12), Z1, Z3
-	VPERMB         3712(R12), Z1, Z4
-	VPERMB         3776(R12), Z1, Z5
-	VPERMB         3840(R12), Z1, Z6
-	VPERMB         3904(R12), Z1, Z7
-	VPERMB         3968(R12), Z1, Z8
-	VPERMB         4032(R12), Z1, Z9
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VMOVDQU64      Z6, (R10)
+	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z3, (R10)
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z5, (R10)
+	VPERMB         3584(R12), Z7, Z8
+	VPERMB         3648(R12), Z7, Z9
+	VPERMB         3712(R12), Z7, Z10
+	VPERMB         3776(R12), Z7, Z11
+	VPERMB         3840(R12), Z7, Z12
+	VPERMB         3904(R12), Z7, Z13
+	VPERMB         3968(R12), Z7, Z14
+	VPERMB         4032(R12), Z7, Z15
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VMOVDQU64      Z12, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z2, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
+	VMOVDQU64      Z16, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
@@ -4649,16 +4655,6 @@ shuffleAVX512GFNIdense8chunksdone:
 	DECQ   SI
 	JNZ    shuffleAVX512GFNIdense8block
 	RET
-
-DATA bitshuffleTiles1<>+0(SB)/8, $0x0001020304050607
-DATA bitshuffleTiles1<>+8(SB)/8, $0x08090a0b0c0d0e0f
-DATA bitshuffleTiles1<>+16(SB)/8, $0x1011121314151617
-DATA bitshuffleTiles1<>+24(SB)/8, $0x18191a1b1c1d1e1f
-DATA bitshuffleTiles1<>+32(SB)/8, $0x2021222324252627
-DATA bitshuffleTiles1<>+40(SB)/8, $0x28292a2b2c2d2e2f
-DATA bitshuffleTiles1<>+48(SB)/8, $0x3031323334353637
-DATA bitshuffleTiles1<>+56(SB)/8, $0x38393a3b3c3d3e3f
-GLOBL bitshuffleTiles1<>(SB), RODATA|NOPTR, $64
 
 DATA bitshuffleQLo4<>+0(SB)/8, $0x0000000000000000
 DATA bitshuffleQLo4<>+8(SB)/8, $0x0000000000000001
@@ -4719,6 +4715,16 @@ DATA bitshuffleQHi1<>+40(SB)/8, $0x000000000000000d
 DATA bitshuffleQHi1<>+48(SB)/8, $0x0000000000000007
 DATA bitshuffleQHi1<>+56(SB)/8, $0x000000000000000f
 GLOBL bitshuffleQHi1<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleTiles1<>+0(SB)/8, $0x0001020304050607
+DATA bitshuffleTiles1<>+8(SB)/8, $0x08090a0b0c0d0e0f
+DATA bitshuffleTiles1<>+16(SB)/8, $0x1011121314151617
+DATA bitshuffleTiles1<>+24(SB)/8, $0x18191a1b1c1d1e1f
+DATA bitshuffleTiles1<>+32(SB)/8, $0x2021222324252627
+DATA bitshuffleTiles1<>+40(SB)/8, $0x28292a2b2c2d2e2f
+DATA bitshuffleTiles1<>+48(SB)/8, $0x3031323334353637
+DATA bitshuffleTiles1<>+56(SB)/8, $0x38393a3b3c3d3e3f
+GLOBL bitshuffleTiles1<>(SB), RODATA|NOPTR, $64
 
 DATA bitshuffleTiles2<>+0(SB)/8, $0x00020406080a0c0e
 DATA bitshuffleTiles2<>+8(SB)/8, $0x01030507090b0d0f
@@ -4827,12 +4833,18 @@ TEXT ·unshuffleAVX512GFNI(SB), $4160-72
 	MOVQ         $0x00000008, R9
 	CMPQ         DX, R9
 	CMOVQLT      DX, R9
+	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
+	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
+	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
+	VMOVDQU64    bitshuffleQLo1<>+0(SB), Z4
+	VMOVDQU64    bitshuffleQHi1<>+0(SB), Z5
 	LEAQ         (SP), R12
 	ADDQ         $0x3f, R12
 	ANDQ         $-64, R12
 	MOVQ         $0x8040201008040201, R10
-	VPBROADCASTQ R10, Z0
-	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z1
+	VPBROADCASTQ R10, Z6
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z7
 	CMPQ         DX, $0x01
 	JEQ          unshuffleAVX512GFNIts1
 	CMPQ         DX, $0x02
@@ -4854,127 +4866,127 @@ unshuffleAVX512GFNIdense1chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z1
-	VMOVDQU64      (R11), Z2
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z3
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z4
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z6
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z7
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
 	ADDQ           BX, R11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, (R12)
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 64(R12)
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 128(R12)
-	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 192(R12)
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 256(R12)
-	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 320(R12)
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 384(R12)
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 448(R12)
-	VMOVDQU64      (R12), Z1
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z2, Z1
-	VMOVDQU64      Z1, (R10)
-	VMOVDQU64      64(R12), Z1
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z2, Z1
-	VMOVDQU64      Z1, 64(R10)
-	VMOVDQU64      128(R12), Z1
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z2, Z1
-	VMOVDQU64      Z1, 128(R10)
-	VMOVDQU64      192(R12), Z1
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z2, Z1
-	VMOVDQU64      Z1, 192(R10)
-	VMOVDQU64      256(R12), Z1
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z2, Z1
-	VMOVDQU64      Z1, 256(R10)
-	VMOVDQU64      320(R12), Z1
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z2, Z1
-	VMOVDQU64      Z1, 320(R10)
-	VMOVDQU64      384(R12), Z1
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z2, Z1
-	VMOVDQU64      Z1, 384(R10)
-	VMOVDQU64      448(R12), Z1
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z2
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z2, Z1
-	VMOVDQU64      Z1, 448(R10)
+	VMOVDQU64      (R11), Z10
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z11
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z12
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z13
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z14
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z15
+	ADDQ           BX, R11
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VPERMB         Z12, Z7, Z12
+	VMOVDQU64      Z12, (R12)
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 64(R12)
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 128(R12)
+	VPERMB         Z11, Z7, Z11
+	VMOVDQU64      Z11, 192(R12)
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 256(R12)
+	VPERMB         Z16, Z7, Z16
+	VMOVDQU64      Z16, 320(R12)
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 384(R12)
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 448(R12)
+	VMOVDQU64      (R12), Z7
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, (R10)
+	VMOVDQU64      64(R12), Z7
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, 64(R10)
+	VMOVDQU64      128(R12), Z7
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, 128(R10)
+	VMOVDQU64      192(R12), Z7
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, 192(R10)
+	VMOVDQU64      256(R12), Z7
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, 256(R10)
+	VMOVDQU64      320(R12), Z7
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, 320(R10)
+	VMOVDQU64      384(R12), Z7
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, 384(R10)
+	VMOVDQU64      448(R12), Z7
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, 448(R10)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
 	LEAQ 8(R9), R10
@@ -5007,271 +5019,271 @@ unshuffleAVX512GFNIdense2chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z1
-	VMOVDQU64      (R11), Z2
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z3
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z4
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z6
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z7
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
 	ADDQ           BX, R11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, (R12)
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 64(R12)
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 128(R12)
-	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 192(R12)
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 256(R12)
-	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 320(R12)
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 384(R12)
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 448(R12)
-	VMOVDQU64      (R11), Z2
+	VMOVDQU64      (R11), Z10
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z3
+	VMOVDQU64      (R11), Z11
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z4
+	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
+	VMOVDQU64      (R11), Z13
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z6
+	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
+	VMOVDQU64      (R11), Z15
 	ADDQ           BX, R11
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VPERMB         Z12, Z7, Z12
+	VMOVDQU64      Z12, (R12)
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 64(R12)
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 128(R12)
+	VPERMB         Z11, Z7, Z11
+	VMOVDQU64      Z11, 192(R12)
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 256(R12)
+	VPERMB         Z16, Z7, Z16
+	VMOVDQU64      Z16, 320(R12)
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 384(R12)
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 448(R12)
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
 	ADDQ           BX, R11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 512(R12)
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 576(R12)
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 640(R12)
-	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 704(R12)
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 768(R12)
-	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 832(R12)
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 896(R12)
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 960(R12)
-	VMOVDQU64      (R12), Z1
-	VMOVDQU64      512(R12), Z2
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
-	VPERMI2Q       Z2, Z1, Z3
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
-	VPERMI2Q       Z2, Z1, Z4
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, (R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z1, Z4
-	VMOVDQU64      Z4, 64(R10)
-	VMOVDQU64      64(R12), Z1
-	VMOVDQU64      576(R12), Z2
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
-	VPERMI2Q       Z2, Z1, Z3
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
-	VPERMI2Q       Z2, Z1, Z4
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 128(R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z1, Z4
-	VMOVDQU64      Z4, 192(R10)
-	VMOVDQU64      128(R12), Z1
-	VMOVDQU64      640(R12), Z2
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
-	VPERMI2Q       Z2, Z1, Z3
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
-	VPERMI2Q       Z2, Z1, Z4
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 256(R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z1, Z4
-	VMOVDQU64      Z4, 320(R10)
-	VMOVDQU64      192(R12), Z1
-	VMOVDQU64      704(R12), Z2
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
-	VPERMI2Q       Z2, Z1, Z3
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
-	VPERMI2Q       Z2, Z1, Z4
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 384(R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z1, Z4
-	VMOVDQU64      Z4, 448(R10)
-	VMOVDQU64      256(R12), Z1
-	VMOVDQU64      768(R12), Z2
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
-	VPERMI2Q       Z2, Z1, Z3
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
-	VPERMI2Q       Z2, Z1, Z4
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 512(R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z1, Z4
-	VMOVDQU64      Z4, 576(R10)
-	VMOVDQU64      320(R12), Z1
-	VMOVDQU64      832(R12), Z2
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
-	VPERMI2Q       Z2, Z1, Z3
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
-	VPERMI2Q       Z2, Z1, Z4
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 640(R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z1, Z4
-	VMOVDQU64      Z4, 704(R10)
-	VMOVDQU64      384(R12), Z1
-	VMOVDQU64      896(R12), Z2
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
-	VPERMI2Q       Z2, Z1, Z3
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
-	VPERMI2Q       Z2, Z1, Z4
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 768(R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z1, Z4
-	VMOVDQU64      Z4, 832(R10)
-	VMOVDQU64      448(R12), Z1
-	VMOVDQU64      960(R12), Z2
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z3
-	VPERMI2Q       Z2, Z1, Z3
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z4
-	VPERMI2Q       Z2, Z1, Z4
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z3, Z0, Z3
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 896(R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z1, Z4
-	VMOVDQU64      Z4, 960(R10)
+	VMOVDQU64      (R11), Z10
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z11
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z12
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z13
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z14
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z15
+	ADDQ           BX, R11
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VPERMB         Z12, Z7, Z12
+	VMOVDQU64      Z12, 512(R12)
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 576(R12)
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 640(R12)
+	VPERMB         Z11, Z7, Z11
+	VMOVDQU64      Z11, 704(R12)
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 768(R12)
+	VPERMB         Z16, Z7, Z16
+	VMOVDQU64      Z16, 832(R12)
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 896(R12)
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 960(R12)
+	VMOVDQU64      (R12), Z7
+	VMOVDQU64      512(R12), Z8
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, (R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z7, Z10
+	VMOVDQU64      Z10, 64(R10)
+	VMOVDQU64      64(R12), Z7
+	VMOVDQU64      576(R12), Z8
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 128(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z7, Z10
+	VMOVDQU64      Z10, 192(R10)
+	VMOVDQU64      128(R12), Z7
+	VMOVDQU64      640(R12), Z8
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 256(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z7, Z10
+	VMOVDQU64      Z10, 320(R10)
+	VMOVDQU64      192(R12), Z7
+	VMOVDQU64      704(R12), Z8
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 384(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z7, Z10
+	VMOVDQU64      Z10, 448(R10)
+	VMOVDQU64      256(R12), Z7
+	VMOVDQU64      768(R12), Z8
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z7, Z10
+	VMOVDQU64      Z10, 576(R10)
+	VMOVDQU64      320(R12), Z7
+	VMOVDQU64      832(R12), Z8
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 640(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z7, Z10
+	VMOVDQU64      Z10, 704(R10)
+	VMOVDQU64      384(R12), Z7
+	VMOVDQU64      896(R12), Z8
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 768(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z7, Z10
+	VMOVDQU64      Z10, 832(R10)
+	VMOVDQU64      448(R12), Z7
+	VMOVDQU64      960(R12), Z8
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 896(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z7, Z10
+	VMOVDQU64      Z10, 960(R10)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
 	LEAQ 8(R9), R10
@@ -5304,655 +5316,655 @@ unshuffleAVX512GFNIdense4chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z1
-	VMOVDQU64      (R11), Z2
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z3
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z4
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z6
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z7
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
 	ADDQ           BX, R11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, (R12)
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 64(R12)
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 128(R12)
-	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 192(R12)
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 256(R12)
-	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 320(R12)
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 384(R12)
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 448(R12)
-	VMOVDQU64      (R11), Z2
+	VMOVDQU64      (R11), Z10
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z3
+	VMOVDQU64      (R11), Z11
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z4
+	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
+	VMOVDQU64      (R11), Z13
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z6
+	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
+	VMOVDQU64      (R11), Z15
 	ADDQ           BX, R11
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VPERMB         Z12, Z7, Z12
+	VMOVDQU64      Z12, (R12)
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 64(R12)
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 128(R12)
+	VPERMB         Z11, Z7, Z11
+	VMOVDQU64      Z11, 192(R12)
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 256(R12)
+	VPERMB         Z16, Z7, Z16
+	VMOVDQU64      Z16, 320(R12)
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 384(R12)
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 448(R12)
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
 	ADDQ           BX, R11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 512(R12)
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 576(R12)
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 640(R12)
-	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 704(R12)
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 768(R12)
-	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 832(R12)
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 896(R12)
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 960(R12)
-	VMOVDQU64      (R11), Z2
+	VMOVDQU64      (R11), Z10
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z3
+	VMOVDQU64      (R11), Z11
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z4
+	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
+	VMOVDQU64      (R11), Z13
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z6
+	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
+	VMOVDQU64      (R11), Z15
 	ADDQ           BX, R11
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VPERMB         Z12, Z7, Z12
+	VMOVDQU64      Z12, 512(R12)
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 576(R12)
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 640(R12)
+	VPERMB         Z11, Z7, Z11
+	VMOVDQU64      Z11, 704(R12)
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 768(R12)
+	VPERMB         Z16, Z7, Z16
+	VMOVDQU64      Z16, 832(R12)
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 896(R12)
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 960(R12)
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
 	ADDQ           BX, R11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 1024(R12)
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 1088(R12)
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 1152(R12)
-	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 1216(R12)
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 1280(R12)
-	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 1344(R12)
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 1408(R12)
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 1472(R12)
-	VMOVDQU64      (R11), Z2
+	VMOVDQU64      (R11), Z10
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z3
+	VMOVDQU64      (R11), Z11
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z4
+	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
+	VMOVDQU64      (R11), Z13
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z6
+	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
+	VMOVDQU64      (R11), Z15
 	ADDQ           BX, R11
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VPERMB         Z12, Z7, Z12
+	VMOVDQU64      Z12, 1024(R12)
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 1088(R12)
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 1152(R12)
+	VPERMB         Z11, Z7, Z11
+	VMOVDQU64      Z11, 1216(R12)
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 1280(R12)
+	VPERMB         Z16, Z7, Z16
+	VMOVDQU64      Z16, 1344(R12)
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 1408(R12)
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 1472(R12)
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
 	ADDQ           BX, R11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 1536(R12)
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 1600(R12)
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 1664(R12)
-	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 1728(R12)
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 1792(R12)
-	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 1856(R12)
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 1920(R12)
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 1984(R12)
-	VMOVDQU64      (R12), Z1
-	VMOVDQU64      512(R12), Z2
-	VMOVDQU64      1024(R12), Z3
-	VMOVDQU64      1536(R12), Z4
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
-	VPERMI2Q       Z6, Z5, Z7
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
+	VMOVDQU64      (R11), Z10
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z11
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z12
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z13
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z14
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z15
+	ADDQ           BX, R11
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VPERMB         Z12, Z7, Z12
+	VMOVDQU64      Z12, 1536(R12)
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 1600(R12)
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 1664(R12)
+	VPERMB         Z11, Z7, Z11
+	VMOVDQU64      Z11, 1728(R12)
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 1792(R12)
+	VPERMB         Z16, Z7, Z16
+	VMOVDQU64      Z16, 1856(R12)
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 1920(R12)
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 1984(R12)
+	VMOVDQU64      (R12), Z7
+	VMOVDQU64      512(R12), Z8
+	VMOVDQU64      1024(R12), Z9
+	VMOVDQU64      1536(R12), Z10
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
+	VPERMI2Q       Z12, Z11, Z13
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
+	VPERMI2Q       Z12, Z11, Z14
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
+	VPERMI2Q       Z12, Z11, Z15
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z7
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z6, Z5, Z8
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
-	VPERMI2Q       Z6, Z5, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
-	VPERMI2Q       Z4, Z3, Z1
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
-	VPERMI2Q       Z1, Z5, Z2
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, (R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 64(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 128(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 192(R10)
-	VMOVDQU64      64(R12), Z1
-	VMOVDQU64      576(R12), Z2
-	VMOVDQU64      1088(R12), Z3
-	VMOVDQU64      1600(R12), Z4
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
-	VPERMI2Q       Z6, Z5, Z7
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
+	VPERMI2Q       Z7, Z11, Z8
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, (R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 64(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 128(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 192(R10)
+	VMOVDQU64      64(R12), Z7
+	VMOVDQU64      576(R12), Z8
+	VMOVDQU64      1088(R12), Z9
+	VMOVDQU64      1600(R12), Z10
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
+	VPERMI2Q       Z12, Z11, Z13
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
+	VPERMI2Q       Z12, Z11, Z14
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
+	VPERMI2Q       Z12, Z11, Z15
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z7
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z6, Z5, Z8
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
-	VPERMI2Q       Z6, Z5, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
-	VPERMI2Q       Z4, Z3, Z1
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
-	VPERMI2Q       Z1, Z5, Z2
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 256(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 320(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 384(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 448(R10)
-	VMOVDQU64      128(R12), Z1
-	VMOVDQU64      640(R12), Z2
-	VMOVDQU64      1152(R12), Z3
-	VMOVDQU64      1664(R12), Z4
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
-	VPERMI2Q       Z6, Z5, Z7
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
+	VPERMI2Q       Z7, Z11, Z8
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 256(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 320(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 384(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 448(R10)
+	VMOVDQU64      128(R12), Z7
+	VMOVDQU64      640(R12), Z8
+	VMOVDQU64      1152(R12), Z9
+	VMOVDQU64      1664(R12), Z10
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
+	VPERMI2Q       Z12, Z11, Z13
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
+	VPERMI2Q       Z12, Z11, Z14
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
+	VPERMI2Q       Z12, Z11, Z15
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z7
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z6, Z5, Z8
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
-	VPERMI2Q       Z6, Z5, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
-	VPERMI2Q       Z4, Z3, Z1
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
-	VPERMI2Q       Z1, Z5, Z2
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 512(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 576(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 640(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 704(R10)
-	VMOVDQU64      192(R12), Z1
-	VMOVDQU64      704(R12), Z2
-	VMOVDQU64      1216(R12), Z3
-	VMOVDQU64      1728(R12), Z4
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
-	VPERMI2Q       Z6, Z5, Z7
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
+	VPERMI2Q       Z7, Z11, Z8
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 576(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 640(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 704(R10)
+	VMOVDQU64      192(R12), Z7
+	VMOVDQU64      704(R12), Z8
+	VMOVDQU64      1216(R12), Z9
+	VMOVDQU64      1728(R12), Z10
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
+	VPERMI2Q       Z12, Z11, Z13
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
+	VPERMI2Q       Z12, Z11, Z14
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
+	VPERMI2Q       Z12, Z11, Z15
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z7
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z6, Z5, Z8
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
-	VPERMI2Q       Z6, Z5, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
-	VPERMI2Q       Z4, Z3, Z1
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
-	VPERMI2Q       Z1, Z5, Z2
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 768(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 832(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 896(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 960(R10)
-	VMOVDQU64      256(R12), Z1
-	VMOVDQU64      768(R12), Z2
-	VMOVDQU64      1280(R12), Z3
-	VMOVDQU64      1792(R12), Z4
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
-	VPERMI2Q       Z6, Z5, Z7
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
+	VPERMI2Q       Z7, Z11, Z8
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 768(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 832(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 896(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 960(R10)
+	VMOVDQU64      256(R12), Z7
+	VMOVDQU64      768(R12), Z8
+	VMOVDQU64      1280(R12), Z9
+	VMOVDQU64      1792(R12), Z10
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
+	VPERMI2Q       Z12, Z11, Z13
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
+	VPERMI2Q       Z12, Z11, Z14
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
+	VPERMI2Q       Z12, Z11, Z15
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z7
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z6, Z5, Z8
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
-	VPERMI2Q       Z6, Z5, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
-	VPERMI2Q       Z4, Z3, Z1
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
-	VPERMI2Q       Z1, Z5, Z2
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 1024(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 1088(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 1152(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 1216(R10)
-	VMOVDQU64      320(R12), Z1
-	VMOVDQU64      832(R12), Z2
-	VMOVDQU64      1344(R12), Z3
-	VMOVDQU64      1856(R12), Z4
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
-	VPERMI2Q       Z6, Z5, Z7
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
+	VPERMI2Q       Z7, Z11, Z8
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 1024(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 1088(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 1152(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 1216(R10)
+	VMOVDQU64      320(R12), Z7
+	VMOVDQU64      832(R12), Z8
+	VMOVDQU64      1344(R12), Z9
+	VMOVDQU64      1856(R12), Z10
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
+	VPERMI2Q       Z12, Z11, Z13
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
+	VPERMI2Q       Z12, Z11, Z14
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
+	VPERMI2Q       Z12, Z11, Z15
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z7
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z6, Z5, Z8
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
-	VPERMI2Q       Z6, Z5, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
-	VPERMI2Q       Z4, Z3, Z1
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
-	VPERMI2Q       Z1, Z5, Z2
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 1280(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 1344(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 1408(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 1472(R10)
-	VMOVDQU64      384(R12), Z1
-	VMOVDQU64      896(R12), Z2
-	VMOVDQU64      1408(R12), Z3
-	VMOVDQU64      1920(R12), Z4
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
-	VPERMI2Q       Z6, Z5, Z7
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
+	VPERMI2Q       Z7, Z11, Z8
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 1280(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 1344(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 1408(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 1472(R10)
+	VMOVDQU64      384(R12), Z7
+	VMOVDQU64      896(R12), Z8
+	VMOVDQU64      1408(R12), Z9
+	VMOVDQU64      1920(R12), Z10
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
+	VPERMI2Q       Z12, Z11, Z13
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
+	VPERMI2Q       Z12, Z11, Z14
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
+	VPERMI2Q       Z12, Z11, Z15
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z7
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z6, Z5, Z8
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
-	VPERMI2Q       Z6, Z5, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
-	VPERMI2Q       Z4, Z3, Z1
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
-	VPERMI2Q       Z1, Z5, Z2
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 1536(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 1600(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 1664(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 1728(R10)
-	VMOVDQU64      448(R12), Z1
-	VMOVDQU64      960(R12), Z2
-	VMOVDQU64      1472(R12), Z3
-	VMOVDQU64      1984(R12), Z4
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z7
-	VPERMI2Q       Z6, Z5, Z7
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
+	VPERMI2Q       Z7, Z11, Z8
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 1536(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 1600(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 1664(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 1728(R10)
+	VMOVDQU64      448(R12), Z7
+	VMOVDQU64      960(R12), Z8
+	VMOVDQU64      1472(R12), Z9
+	VMOVDQU64      1984(R12), Z10
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
+	VPERMI2Q       Z12, Z11, Z13
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
+	VPERMI2Q       Z12, Z11, Z14
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
+	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
+	VPERMI2Q       Z12, Z11, Z15
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
+	VPERMI2Q       Z8, Z7, Z11
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z7
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z6, Z5, Z8
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z6
-	VPERMI2Q       Z4, Z3, Z6
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z9
-	VPERMI2Q       Z6, Z5, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z5
-	VPERMI2Q       Z2, Z1, Z5
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z1
-	VPERMI2Q       Z4, Z3, Z1
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z2
-	VPERMI2Q       Z1, Z5, Z2
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z1
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 1792(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 1856(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 1920(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 1984(R10)
+	VPERMI2Q       Z7, Z11, Z8
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 1792(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 1856(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 1920(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 1984(R10)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
 	LEAQ 8(R9), R10
@@ -5985,1295 +5997,1295 @@ unshuffleAVX512GFNIdense8chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z1
-	VMOVDQU64      (R11), Z2
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z3
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z4
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z6
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
+	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z7
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
 	ADDQ           BX, R11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, (R12)
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 64(R12)
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 128(R12)
-	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 192(R12)
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 256(R12)
-	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 320(R12)
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 384(R12)
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 448(R12)
-	VMOVDQU64      (R11), Z2
+	VMOVDQU64      (R11), Z10
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z3
+	VMOVDQU64      (R11), Z11
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z4
+	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
+	VMOVDQU64      (R11), Z13
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z6
+	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
+	VMOVDQU64      (R11), Z15
 	ADDQ           BX, R11
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VPERMB         Z12, Z7, Z12
+	VMOVDQU64      Z12, (R12)
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 64(R12)
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 128(R12)
+	VPERMB         Z11, Z7, Z11
+	VMOVDQU64      Z11, 192(R12)
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 256(R12)
+	VPERMB         Z16, Z7, Z16
+	VMOVDQU64      Z16, 320(R12)
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 384(R12)
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 448(R12)
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
 	ADDQ           BX, R11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 512(R12)
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 576(R12)
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 640(R12)
-	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 704(R12)
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 768(R12)
-	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 832(R12)
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 896(R12)
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 960(R12)
-	VMOVDQU64      (R11), Z2
+	VMOVDQU64      (R11), Z10
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z3
+	VMOVDQU64      (R11), Z11
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z4
+	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
+	VMOVDQU64      (R11), Z13
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z6
+	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
+	VMOVDQU64      (R11), Z15
 	ADDQ           BX, R11
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VPERMB         Z12, Z7, Z12
+	VMOVDQU64      Z12, 512(R12)
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 576(R12)
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 640(R12)
+	VPERMB         Z11, Z7, Z11
+	VMOVDQU64      Z11, 704(R12)
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 768(R12)
+	VPERMB         Z16, Z7, Z16
+	VMOVDQU64      Z16, 832(R12)
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 896(R12)
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 960(R12)
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
 	ADDQ           BX, R11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 1024(R12)
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 1088(R12)
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 1152(R12)
-	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 1216(R12)
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 1280(R12)
-	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 1344(R12)
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 1408(R12)
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 1472(R12)
-	VMOVDQU64      (R11), Z2
+	VMOVDQU64      (R11), Z10
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z3
+	VMOVDQU64      (R11), Z11
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z4
+	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
+	VMOVDQU64      (R11), Z13
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z6
+	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
+	VMOVDQU64      (R11), Z15
 	ADDQ           BX, R11
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VPERMB         Z12, Z7, Z12
+	VMOVDQU64      Z12, 1024(R12)
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 1088(R12)
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 1152(R12)
+	VPERMB         Z11, Z7, Z11
+	VMOVDQU64      Z11, 1216(R12)
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 1280(R12)
+	VPERMB         Z16, Z7, Z16
+	VMOVDQU64      Z16, 1344(R12)
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 1408(R12)
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 1472(R12)
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
 	ADDQ           BX, R11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 1536(R12)
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 1600(R12)
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 1664(R12)
-	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 1728(R12)
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 1792(R12)
-	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 1856(R12)
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 1920(R12)
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 1984(R12)
-	VMOVDQU64      (R11), Z2
+	VMOVDQU64      (R11), Z10
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z3
+	VMOVDQU64      (R11), Z11
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z4
+	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
+	VMOVDQU64      (R11), Z13
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z6
+	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
+	VMOVDQU64      (R11), Z15
 	ADDQ           BX, R11
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VPERMB         Z12, Z7, Z12
+	VMOVDQU64      Z12, 1536(R12)
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 1600(R12)
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 1664(R12)
+	VPERMB         Z11, Z7, Z11
+	VMOVDQU64      Z11, 1728(R12)
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 1792(R12)
+	VPERMB         Z16, Z7, Z16
+	VMOVDQU64      Z16, 1856(R12)
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 1920(R12)
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 1984(R12)
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
 	ADDQ           BX, R11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 2048(R12)
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 2112(R12)
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 2176(R12)
-	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 2240(R12)
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 2304(R12)
-	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 2368(R12)
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 2432(R12)
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 2496(R12)
-	VMOVDQU64      (R11), Z2
+	VMOVDQU64      (R11), Z10
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z3
+	VMOVDQU64      (R11), Z11
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z4
+	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
+	VMOVDQU64      (R11), Z13
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z6
+	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
+	VMOVDQU64      (R11), Z15
 	ADDQ           BX, R11
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VPERMB         Z12, Z7, Z12
+	VMOVDQU64      Z12, 2048(R12)
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 2112(R12)
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 2176(R12)
+	VPERMB         Z11, Z7, Z11
+	VMOVDQU64      Z11, 2240(R12)
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 2304(R12)
+	VPERMB         Z16, Z7, Z16
+	VMOVDQU64      Z16, 2368(R12)
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 2432(R12)
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 2496(R12)
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
 	ADDQ           BX, R11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 2560(R12)
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 2624(R12)
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 2688(R12)
-	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 2752(R12)
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 2816(R12)
-	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 2880(R12)
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 2944(R12)
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 3008(R12)
-	VMOVDQU64      (R11), Z2
+	VMOVDQU64      (R11), Z10
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z3
+	VMOVDQU64      (R11), Z11
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z4
+	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
+	VMOVDQU64      (R11), Z13
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z6
+	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
+	VMOVDQU64      (R11), Z15
 	ADDQ           BX, R11
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VPERMB         Z12, Z7, Z12
+	VMOVDQU64      Z12, 2560(R12)
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 2624(R12)
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 2688(R12)
+	VPERMB         Z11, Z7, Z11
+	VMOVDQU64      Z11, 2752(R12)
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 2816(R12)
+	VPERMB         Z16, Z7, Z16
+	VMOVDQU64      Z16, 2880(R12)
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 2944(R12)
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 3008(R12)
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
 	ADDQ           BX, R11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 3072(R12)
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 3136(R12)
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 3200(R12)
-	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 3264(R12)
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 3328(R12)
-	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 3392(R12)
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 3456(R12)
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 3520(R12)
-	VMOVDQU64      (R11), Z2
+	VMOVDQU64      (R11), Z10
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z3
+	VMOVDQU64      (R11), Z11
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z4
+	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
+	VMOVDQU64      (R11), Z13
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z6
+	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
+	VMOVDQU64      (R11), Z15
 	ADDQ           BX, R11
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VPERMB         Z12, Z7, Z12
+	VMOVDQU64      Z12, 3072(R12)
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 3136(R12)
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 3200(R12)
+	VPERMB         Z11, Z7, Z11
+	VMOVDQU64      Z11, 3264(R12)
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 3328(R12)
+	VPERMB         Z16, Z7, Z16
+	VMOVDQU64      Z16, 3392(R12)
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 3456(R12)
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 3520(R12)
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
 	ADDQ           BX, R11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z10
-	VPERMI2Q       Z6, Z2, Z10
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q       Z6, Z2, Z11
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z4
-	VPERMI2Q       Z9, Z5, Z4
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z8
-	VPERMI2Q       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q       Z3, Z10, Z5
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z10, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z3
-	VPERMI2Q       Z4, Z2, Z3
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z4, Z2, Z10
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z7, Z11, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z4
-	VPERMI2Q       Z7, Z11, Z4
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q       Z8, Z6, Z7
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z6, Z11
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q       Z3, Z5, Z6
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q       Z3, Z5, Z8
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z3
-	VPERMI2Q       Z10, Z9, Z3
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z5
-	VPERMI2Q       Z10, Z9, Z5
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q       Z7, Z2, Z9
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z2, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z11, Z4, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z11, Z4, Z7
-	VPERMB         Z6, Z1, Z6
-	VMOVDQU64      Z6, 3584(R12)
-	VPERMB         Z8, Z1, Z8
-	VMOVDQU64      Z8, 3648(R12)
-	VPERMB         Z3, Z1, Z3
-	VMOVDQU64      Z3, 3712(R12)
-	VPERMB         Z5, Z1, Z5
-	VMOVDQU64      Z5, 3776(R12)
-	VPERMB         Z9, Z1, Z9
-	VMOVDQU64      Z9, 3840(R12)
-	VPERMB         Z10, Z1, Z10
-	VMOVDQU64      Z10, 3904(R12)
-	VPERMB         Z2, Z1, Z2
-	VMOVDQU64      Z2, 3968(R12)
-	VPERMB         Z7, Z1, Z7
-	VMOVDQU64      Z7, 4032(R12)
-	VMOVDQU64      (R12), Z1
-	VMOVDQU64      512(R12), Z2
-	VMOVDQU64      1024(R12), Z3
-	VMOVDQU64      1536(R12), Z4
-	VMOVDQU64      2048(R12), Z5
-	VMOVDQU64      2560(R12), Z6
-	VMOVDQU64      3072(R12), Z7
-	VMOVDQU64      3584(R12), Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
-	VPERMI2Q       Z5, Z1, Z9
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q       Z5, Z1, Z10
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
-	VPERMI2Q       Z6, Z2, Z1
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
-	VPERMI2Q       Z6, Z2, Z5
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z2, Z9, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q       Z2, Z9, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z3, Z1, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z1, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
-	VPERMI2Q       Z6, Z10, Z1
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
-	VPERMI2Q       Z6, Z10, Z3
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z7, Z5, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z4, Z5
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z2, Z4, Z7
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z9, Z8, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z9, Z8, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
-	VPERMI2Q       Z6, Z1, Z8
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z6, Z1, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
-	VPERMI2Q       Z10, Z3, Z1
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
-	VPERMI2Q       Z10, Z3, Z6
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         Z5, Z3, Z5
-	VMOVDQU64      Z5, (R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z3, Z7
-	VMOVDQU64      Z7, 64(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z3, Z2
-	VMOVDQU64      Z2, 128(R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z3, Z4
-	VMOVDQU64      Z4, 192(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z3, Z8
-	VMOVDQU64      Z8, 256(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z3, Z9
-	VMOVDQU64      Z9, 320(R10)
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z3, Z1
-	VMOVDQU64      Z1, 384(R10)
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         Z6, Z3, Z6
-	VMOVDQU64      Z6, 448(R10)
-	VMOVDQU64      64(R12), Z1
-	VMOVDQU64      576(R12), Z2
-	VMOVDQU64      1088(R12), Z3
-	VMOVDQU64      1600(R12), Z4
-	VMOVDQU64      2112(R12), Z5
-	VMOVDQU64      2624(R12), Z6
-	VMOVDQU64      3136(R12), Z7
-	VMOVDQU64      3648(R12), Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
-	VPERMI2Q       Z5, Z1, Z9
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q       Z5, Z1, Z10
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
-	VPERMI2Q       Z6, Z2, Z1
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
-	VPERMI2Q       Z6, Z2, Z5
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z2, Z9, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q       Z2, Z9, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z3, Z1, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z1, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
-	VPERMI2Q       Z6, Z10, Z1
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
-	VPERMI2Q       Z6, Z10, Z3
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z7, Z5, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z4, Z5
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z2, Z4, Z7
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z9, Z8, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z9, Z8, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
-	VPERMI2Q       Z6, Z1, Z8
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z6, Z1, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
-	VPERMI2Q       Z10, Z3, Z1
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
-	VPERMI2Q       Z10, Z3, Z6
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         Z5, Z3, Z5
-	VMOVDQU64      Z5, 512(R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z3, Z7
-	VMOVDQU64      Z7, 576(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z3, Z2
-	VMOVDQU64      Z2, 640(R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z3, Z4
-	VMOVDQU64      Z4, 704(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z3, Z8
-	VMOVDQU64      Z8, 768(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z3, Z9
-	VMOVDQU64      Z9, 832(R10)
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z3, Z1
-	VMOVDQU64      Z1, 896(R10)
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         Z6, Z3, Z6
-	VMOVDQU64      Z6, 960(R10)
-	VMOVDQU64      128(R12), Z1
-	VMOVDQU64      640(R12), Z2
-	VMOVDQU64      1152(R12), Z3
-	VMOVDQU64      1664(R12), Z4
-	VMOVDQU64      2176(R12), Z5
-	VMOVDQU64      2688(R12), Z6
-	VMOVDQU64      3200(R12), Z7
-	VMOVDQU64      3712(R12), Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
-	VPERMI2Q       Z5, Z1, Z9
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q       Z5, Z1, Z10
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
-	VPERMI2Q       Z6, Z2, Z1
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
-	VPERMI2Q       Z6, Z2, Z5
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z2, Z9, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q       Z2, Z9, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z3, Z1, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z1, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
-	VPERMI2Q       Z6, Z10, Z1
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
-	VPERMI2Q       Z6, Z10, Z3
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z7, Z5, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z4, Z5
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z2, Z4, Z7
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z9, Z8, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z9, Z8, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
-	VPERMI2Q       Z6, Z1, Z8
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z6, Z1, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
-	VPERMI2Q       Z10, Z3, Z1
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
-	VPERMI2Q       Z10, Z3, Z6
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         Z5, Z3, Z5
-	VMOVDQU64      Z5, 1024(R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z3, Z7
-	VMOVDQU64      Z7, 1088(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z3, Z2
-	VMOVDQU64      Z2, 1152(R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z3, Z4
-	VMOVDQU64      Z4, 1216(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z3, Z8
-	VMOVDQU64      Z8, 1280(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z3, Z9
-	VMOVDQU64      Z9, 1344(R10)
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z3, Z1
-	VMOVDQU64      Z1, 1408(R10)
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         Z6, Z3, Z6
-	VMOVDQU64      Z6, 1472(R10)
-	VMOVDQU64      192(R12), Z1
-	VMOVDQU64      704(R12), Z2
-	VMOVDQU64      1216(R12), Z3
-	VMOVDQU64      1728(R12), Z4
-	VMOVDQU64      2240(R12), Z5
-	VMOVDQU64      2752(R12), Z6
-	VMOVDQU64      3264(R12), Z7
-	VMOVDQU64      3776(R12), Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
-	VPERMI2Q       Z5, Z1, Z9
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q       Z5, Z1, Z10
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
-	VPERMI2Q       Z6, Z2, Z1
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
-	VPERMI2Q       Z6, Z2, Z5
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z2, Z9, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q       Z2, Z9, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z3, Z1, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z1, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
-	VPERMI2Q       Z6, Z10, Z1
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
-	VPERMI2Q       Z6, Z10, Z3
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z7, Z5, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z4, Z5
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z2, Z4, Z7
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z9, Z8, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z9, Z8, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
-	VPERMI2Q       Z6, Z1, Z8
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z6, Z1, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
-	VPERMI2Q       Z10, Z3, Z1
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
-	VPERMI2Q       Z10, Z3, Z6
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         Z5, Z3, Z5
-	VMOVDQU64      Z5, 1536(R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z3, Z7
-	VMOVDQU64      Z7, 1600(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z3, Z2
-	VMOVDQU64      Z2, 1664(R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z3, Z4
-	VMOVDQU64      Z4, 1728(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z3, Z8
-	VMOVDQU64      Z8, 1792(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z3, Z9
-	VMOVDQU64      Z9, 1856(R10)
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z3, Z1
-	VMOVDQU64      Z1, 1920(R10)
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         Z6, Z3, Z6
-	VMOVDQU64      Z6, 1984(R10)
-	VMOVDQU64      256(R12), Z1
-	VMOVDQU64      768(R12), Z2
-	VMOVDQU64      1280(R12), Z3
-	VMOVDQU64      1792(R12), Z4
-	VMOVDQU64      2304(R12), Z5
-	VMOVDQU64      2816(R12), Z6
-	VMOVDQU64      3328(R12), Z7
-	VMOVDQU64      3840(R12), Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
-	VPERMI2Q       Z5, Z1, Z9
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q       Z5, Z1, Z10
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
-	VPERMI2Q       Z6, Z2, Z1
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
-	VPERMI2Q       Z6, Z2, Z5
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z2, Z9, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q       Z2, Z9, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z3, Z1, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z1, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
-	VPERMI2Q       Z6, Z10, Z1
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
-	VPERMI2Q       Z6, Z10, Z3
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z7, Z5, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z4, Z5
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z2, Z4, Z7
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z9, Z8, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z9, Z8, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
-	VPERMI2Q       Z6, Z1, Z8
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z6, Z1, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
-	VPERMI2Q       Z10, Z3, Z1
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
-	VPERMI2Q       Z10, Z3, Z6
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         Z5, Z3, Z5
-	VMOVDQU64      Z5, 2048(R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z3, Z7
-	VMOVDQU64      Z7, 2112(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z3, Z2
-	VMOVDQU64      Z2, 2176(R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z3, Z4
-	VMOVDQU64      Z4, 2240(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z3, Z8
-	VMOVDQU64      Z8, 2304(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z3, Z9
-	VMOVDQU64      Z9, 2368(R10)
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z3, Z1
-	VMOVDQU64      Z1, 2432(R10)
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         Z6, Z3, Z6
-	VMOVDQU64      Z6, 2496(R10)
-	VMOVDQU64      320(R12), Z1
-	VMOVDQU64      832(R12), Z2
-	VMOVDQU64      1344(R12), Z3
-	VMOVDQU64      1856(R12), Z4
-	VMOVDQU64      2368(R12), Z5
-	VMOVDQU64      2880(R12), Z6
-	VMOVDQU64      3392(R12), Z7
-	VMOVDQU64      3904(R12), Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
-	VPERMI2Q       Z5, Z1, Z9
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q       Z5, Z1, Z10
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
-	VPERMI2Q       Z6, Z2, Z1
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
-	VPERMI2Q       Z6, Z2, Z5
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z2, Z9, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q       Z2, Z9, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z3, Z1, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z1, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
-	VPERMI2Q       Z6, Z10, Z1
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
-	VPERMI2Q       Z6, Z10, Z3
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z7, Z5, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z4, Z5
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z2, Z4, Z7
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z9, Z8, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z9, Z8, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
-	VPERMI2Q       Z6, Z1, Z8
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z6, Z1, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
-	VPERMI2Q       Z10, Z3, Z1
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
-	VPERMI2Q       Z10, Z3, Z6
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         Z5, Z3, Z5
-	VMOVDQU64      Z5, 2560(R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z3, Z7
-	VMOVDQU64      Z7, 2624(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z3, Z2
-	VMOVDQU64      Z2, 2688(R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z3, Z4
-	VMOVDQU64      Z4, 2752(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z3, Z8
-	VMOVDQU64      Z8, 2816(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z3, Z9
-	VMOVDQU64      Z9, 2880(R10)
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z3, Z1
-	VMOVDQU64      Z1, 2944(R10)
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         Z6, Z3, Z6
-	VMOVDQU64      Z6, 3008(R10)
-	VMOVDQU64      384(R12), Z1
-	VMOVDQU64      896(R12), Z2
-	VMOVDQU64      1408(R12), Z3
-	VMOVDQU64      1920(R12), Z4
-	VMOVDQU64      2432(R12), Z5
-	VMOVDQU64      2944(R12), Z6
-	VMOVDQU64      3456(R12), Z7
-	VMOVDQU64      3968(R12), Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
-	VPERMI2Q       Z5, Z1, Z9
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q       Z5, Z1, Z10
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
-	VPERMI2Q       Z6, Z2, Z1
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
-	VPERMI2Q       Z6, Z2, Z5
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z2, Z9, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q       Z2, Z9, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z3, Z1, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z1, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
-	VPERMI2Q       Z6, Z10, Z1
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
-	VPERMI2Q       Z6, Z10, Z3
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z7, Z5, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z4, Z5
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z2, Z4, Z7
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z9, Z8, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z9, Z8, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
-	VPERMI2Q       Z6, Z1, Z8
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z6, Z1, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
-	VPERMI2Q       Z10, Z3, Z1
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
-	VPERMI2Q       Z10, Z3, Z6
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         Z5, Z3, Z5
-	VMOVDQU64      Z5, 3072(R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z3, Z7
-	VMOVDQU64      Z7, 3136(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z3, Z2
-	VMOVDQU64      Z2, 3200(R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z3, Z4
-	VMOVDQU64      Z4, 3264(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z3, Z8
-	VMOVDQU64      Z8, 3328(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z3, Z9
-	VMOVDQU64      Z9, 3392(R10)
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z3, Z1
-	VMOVDQU64      Z1, 3456(R10)
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         Z6, Z3, Z6
-	VMOVDQU64      Z6, 3520(R10)
-	VMOVDQU64      448(R12), Z1
-	VMOVDQU64      960(R12), Z2
-	VMOVDQU64      1472(R12), Z3
-	VMOVDQU64      1984(R12), Z4
-	VMOVDQU64      2496(R12), Z5
-	VMOVDQU64      3008(R12), Z6
-	VMOVDQU64      3520(R12), Z7
-	VMOVDQU64      4032(R12), Z8
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z9
-	VPERMI2Q       Z5, Z1, Z9
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q       Z5, Z1, Z10
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z1
-	VPERMI2Q       Z6, Z2, Z1
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z5
-	VPERMI2Q       Z6, Z2, Z5
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z2
-	VPERMI2Q       Z7, Z3, Z2
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z6
-	VPERMI2Q       Z7, Z3, Z6
-	VMOVDQU64      bitshuffleQLo4<>+0(SB), Z3
-	VPERMI2Q       Z8, Z4, Z3
-	VMOVDQU64      bitshuffleQHi4<>+0(SB), Z7
-	VPERMI2Q       Z8, Z4, Z7
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z4
-	VPERMI2Q       Z2, Z9, Z4
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q       Z2, Z9, Z8
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z2
-	VPERMI2Q       Z3, Z1, Z2
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z9
-	VPERMI2Q       Z3, Z1, Z9
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z1
-	VPERMI2Q       Z6, Z10, Z1
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z3
-	VPERMI2Q       Z6, Z10, Z3
-	VMOVDQU64      bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VMOVDQU64      bitshuffleQHi2<>+0(SB), Z10
-	VPERMI2Q       Z7, Z5, Z10
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q       Z2, Z4, Z5
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z7
-	VPERMI2Q       Z2, Z4, Z7
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z2
-	VPERMI2Q       Z9, Z8, Z2
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z4
-	VPERMI2Q       Z9, Z8, Z4
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z8
-	VPERMI2Q       Z6, Z1, Z8
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q       Z6, Z1, Z9
-	VMOVDQU64      bitshuffleQLo1<>+0(SB), Z1
-	VPERMI2Q       Z10, Z3, Z1
-	VMOVDQU64      bitshuffleQHi1<>+0(SB), Z6
-	VPERMI2Q       Z10, Z3, Z6
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z3
-	VGF2P8AFFINEQB $0x00, Z5, Z0, Z5
-	VPERMB         Z5, Z3, Z5
-	VMOVDQU64      Z5, 3584(R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z0, Z7
-	VPERMB         Z7, Z3, Z7
-	VMOVDQU64      Z7, 3648(R10)
-	VGF2P8AFFINEQB $0x00, Z2, Z0, Z2
-	VPERMB         Z2, Z3, Z2
-	VMOVDQU64      Z2, 3712(R10)
-	VGF2P8AFFINEQB $0x00, Z4, Z0, Z4
-	VPERMB         Z4, Z3, Z4
-	VMOVDQU64      Z4, 3776(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VPERMB         Z8, Z3, Z8
-	VMOVDQU64      Z8, 3840(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VPERMB         Z9, Z3, Z9
-	VMOVDQU64      Z9, 3904(R10)
-	VGF2P8AFFINEQB $0x00, Z1, Z0, Z1
-	VPERMB         Z1, Z3, Z1
-	VMOVDQU64      Z1, 3968(R10)
-	VGF2P8AFFINEQB $0x00, Z6, Z0, Z6
-	VPERMB         Z6, Z3, Z6
-	VMOVDQU64      Z6, 4032(R10)
+	VMOVDQU64      (R11), Z10
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z11
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z12
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z13
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z14
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z15
+	ADDQ           BX, R11
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z12, Z8, Z16
+	VMOVDQA64      Z1, Z17
+	VPERMI2Q       Z12, Z8, Z17
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z15, Z11, Z10
+	VMOVDQA64      Z1, Z14
+	VPERMI2Q       Z15, Z11, Z14
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z9, Z16, Z11
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z16, Z15
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z13, Z17, Z8
+	VMOVDQA64      Z3, Z10
+	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VMOVDQA64      Z3, Z17
+	VPERMI2Q       Z14, Z12, Z17
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z11, Z12
+	VMOVDQA64      Z5, Z14
+	VPERMI2Q       Z9, Z11, Z14
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z16, Z15, Z9
+	VMOVDQA64      Z5, Z11
+	VPERMI2Q       Z16, Z15, Z11
+	VMOVDQA64      Z4, Z15
+	VPERMI2Q       Z13, Z8, Z15
+	VMOVDQA64      Z5, Z16
+	VPERMI2Q       Z13, Z8, Z16
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z17, Z10, Z8
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z17, Z10, Z13
+	VPERMB         Z12, Z7, Z12
+	VMOVDQU64      Z12, 3584(R12)
+	VPERMB         Z14, Z7, Z14
+	VMOVDQU64      Z14, 3648(R12)
+	VPERMB         Z9, Z7, Z9
+	VMOVDQU64      Z9, 3712(R12)
+	VPERMB         Z11, Z7, Z11
+	VMOVDQU64      Z11, 3776(R12)
+	VPERMB         Z15, Z7, Z15
+	VMOVDQU64      Z15, 3840(R12)
+	VPERMB         Z16, Z7, Z16
+	VMOVDQU64      Z16, 3904(R12)
+	VPERMB         Z8, Z7, Z8
+	VMOVDQU64      Z8, 3968(R12)
+	VPERMB         Z13, Z7, Z13
+	VMOVDQU64      Z13, 4032(R12)
+	VMOVDQU64      (R12), Z7
+	VMOVDQU64      512(R12), Z8
+	VMOVDQU64      1024(R12), Z9
+	VMOVDQU64      1536(R12), Z10
+	VMOVDQU64      2048(R12), Z11
+	VMOVDQU64      2560(R12), Z12
+	VMOVDQU64      3072(R12), Z13
+	VMOVDQU64      3584(R12), Z14
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VMOVDQA64      Z1, Z16
+	VPERMI2Q       Z11, Z7, Z16
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z12, Z8, Z7
+	VMOVDQA64      Z1, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VMOVDQA64      Z3, Z14
+	VPERMI2Q       Z8, Z15, Z14
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z7, Z15
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z12, Z16, Z7
+	VMOVDQA64      Z3, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z13, Z11, Z16
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z8, Z10, Z11
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z15, Z14, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z15, Z14, Z10
+	VMOVDQA64      Z4, Z14
+	VPERMI2Q       Z12, Z7, Z14
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z12, Z7, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z16, Z9, Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2Q       Z16, Z9, Z12
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z9, Z11
+	VMOVDQU64      Z11, (R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z9, Z13
+	VMOVDQU64      Z13, 64(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z9, Z8
+	VMOVDQU64      Z8, 128(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z9, Z10
+	VMOVDQU64      Z10, 192(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z9, Z14
+	VMOVDQU64      Z14, 256(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z9, Z15
+	VMOVDQU64      Z15, 320(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z9, Z7
+	VMOVDQU64      Z7, 384(R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z9, Z12
+	VMOVDQU64      Z12, 448(R10)
+	VMOVDQU64      64(R12), Z7
+	VMOVDQU64      576(R12), Z8
+	VMOVDQU64      1088(R12), Z9
+	VMOVDQU64      1600(R12), Z10
+	VMOVDQU64      2112(R12), Z11
+	VMOVDQU64      2624(R12), Z12
+	VMOVDQU64      3136(R12), Z13
+	VMOVDQU64      3648(R12), Z14
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VMOVDQA64      Z1, Z16
+	VPERMI2Q       Z11, Z7, Z16
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z12, Z8, Z7
+	VMOVDQA64      Z1, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VMOVDQA64      Z3, Z14
+	VPERMI2Q       Z8, Z15, Z14
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z7, Z15
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z12, Z16, Z7
+	VMOVDQA64      Z3, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z13, Z11, Z16
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z8, Z10, Z11
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z15, Z14, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z15, Z14, Z10
+	VMOVDQA64      Z4, Z14
+	VPERMI2Q       Z12, Z7, Z14
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z12, Z7, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z16, Z9, Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2Q       Z16, Z9, Z12
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z9, Z11
+	VMOVDQU64      Z11, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z9, Z13
+	VMOVDQU64      Z13, 576(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z9, Z8
+	VMOVDQU64      Z8, 640(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z9, Z10
+	VMOVDQU64      Z10, 704(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z9, Z14
+	VMOVDQU64      Z14, 768(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z9, Z15
+	VMOVDQU64      Z15, 832(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z9, Z7
+	VMOVDQU64      Z7, 896(R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z9, Z12
+	VMOVDQU64      Z12, 960(R10)
+	VMOVDQU64      128(R12), Z7
+	VMOVDQU64      640(R12), Z8
+	VMOVDQU64      1152(R12), Z9
+	VMOVDQU64      1664(R12), Z10
+	VMOVDQU64      2176(R12), Z11
+	VMOVDQU64      2688(R12), Z12
+	VMOVDQU64      3200(R12), Z13
+	VMOVDQU64      3712(R12), Z14
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VMOVDQA64      Z1, Z16
+	VPERMI2Q       Z11, Z7, Z16
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z12, Z8, Z7
+	VMOVDQA64      Z1, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VMOVDQA64      Z3, Z14
+	VPERMI2Q       Z8, Z15, Z14
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z7, Z15
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z12, Z16, Z7
+	VMOVDQA64      Z3, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z13, Z11, Z16
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z8, Z10, Z11
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z15, Z14, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z15, Z14, Z10
+	VMOVDQA64      Z4, Z14
+	VPERMI2Q       Z12, Z7, Z14
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z12, Z7, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z16, Z9, Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2Q       Z16, Z9, Z12
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z9, Z11
+	VMOVDQU64      Z11, 1024(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z9, Z13
+	VMOVDQU64      Z13, 1088(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z9, Z8
+	VMOVDQU64      Z8, 1152(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z9, Z10
+	VMOVDQU64      Z10, 1216(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z9, Z14
+	VMOVDQU64      Z14, 1280(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z9, Z15
+	VMOVDQU64      Z15, 1344(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z9, Z7
+	VMOVDQU64      Z7, 1408(R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z9, Z12
+	VMOVDQU64      Z12, 1472(R10)
+	VMOVDQU64      192(R12), Z7
+	VMOVDQU64      704(R12), Z8
+	VMOVDQU64      1216(R12), Z9
+	VMOVDQU64      1728(R12), Z10
+	VMOVDQU64      2240(R12), Z11
+	VMOVDQU64      2752(R12), Z12
+	VMOVDQU64      3264(R12), Z13
+	VMOVDQU64      3776(R12), Z14
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VMOVDQA64      Z1, Z16
+	VPERMI2Q       Z11, Z7, Z16
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z12, Z8, Z7
+	VMOVDQA64      Z1, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VMOVDQA64      Z3, Z14
+	VPERMI2Q       Z8, Z15, Z14
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z7, Z15
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z12, Z16, Z7
+	VMOVDQA64      Z3, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z13, Z11, Z16
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z8, Z10, Z11
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z15, Z14, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z15, Z14, Z10
+	VMOVDQA64      Z4, Z14
+	VPERMI2Q       Z12, Z7, Z14
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z12, Z7, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z16, Z9, Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2Q       Z16, Z9, Z12
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z9, Z11
+	VMOVDQU64      Z11, 1536(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z9, Z13
+	VMOVDQU64      Z13, 1600(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z9, Z8
+	VMOVDQU64      Z8, 1664(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z9, Z10
+	VMOVDQU64      Z10, 1728(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z9, Z14
+	VMOVDQU64      Z14, 1792(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z9, Z15
+	VMOVDQU64      Z15, 1856(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z9, Z7
+	VMOVDQU64      Z7, 1920(R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z9, Z12
+	VMOVDQU64      Z12, 1984(R10)
+	VMOVDQU64      256(R12), Z7
+	VMOVDQU64      768(R12), Z8
+	VMOVDQU64      1280(R12), Z9
+	VMOVDQU64      1792(R12), Z10
+	VMOVDQU64      2304(R12), Z11
+	VMOVDQU64      2816(R12), Z12
+	VMOVDQU64      3328(R12), Z13
+	VMOVDQU64      3840(R12), Z14
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VMOVDQA64      Z1, Z16
+	VPERMI2Q       Z11, Z7, Z16
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z12, Z8, Z7
+	VMOVDQA64      Z1, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VMOVDQA64      Z3, Z14
+	VPERMI2Q       Z8, Z15, Z14
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z7, Z15
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z12, Z16, Z7
+	VMOVDQA64      Z3, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z13, Z11, Z16
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z8, Z10, Z11
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z15, Z14, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z15, Z14, Z10
+	VMOVDQA64      Z4, Z14
+	VPERMI2Q       Z12, Z7, Z14
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z12, Z7, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z16, Z9, Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2Q       Z16, Z9, Z12
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z9, Z11
+	VMOVDQU64      Z11, 2048(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z9, Z13
+	VMOVDQU64      Z13, 2112(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z9, Z8
+	VMOVDQU64      Z8, 2176(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z9, Z10
+	VMOVDQU64      Z10, 2240(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z9, Z14
+	VMOVDQU64      Z14, 2304(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z9, Z15
+	VMOVDQU64      Z15, 2368(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z9, Z7
+	VMOVDQU64      Z7, 2432(R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z9, Z12
+	VMOVDQU64      Z12, 2496(R10)
+	VMOVDQU64      320(R12), Z7
+	VMOVDQU64      832(R12), Z8
+	VMOVDQU64      1344(R12), Z9
+	VMOVDQU64      1856(R12), Z10
+	VMOVDQU64      2368(R12), Z11
+	VMOVDQU64      2880(R12), Z12
+	VMOVDQU64      3392(R12), Z13
+	VMOVDQU64      3904(R12), Z14
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VMOVDQA64      Z1, Z16
+	VPERMI2Q       Z11, Z7, Z16
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z12, Z8, Z7
+	VMOVDQA64      Z1, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VMOVDQA64      Z3, Z14
+	VPERMI2Q       Z8, Z15, Z14
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z7, Z15
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z12, Z16, Z7
+	VMOVDQA64      Z3, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z13, Z11, Z16
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z8, Z10, Z11
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z15, Z14, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z15, Z14, Z10
+	VMOVDQA64      Z4, Z14
+	VPERMI2Q       Z12, Z7, Z14
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z12, Z7, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z16, Z9, Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2Q       Z16, Z9, Z12
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z9, Z11
+	VMOVDQU64      Z11, 2560(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z9, Z13
+	VMOVDQU64      Z13, 2624(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z9, Z8
+	VMOVDQU64      Z8, 2688(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z9, Z10
+	VMOVDQU64      Z10, 2752(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z9, Z14
+	VMOVDQU64      Z14, 2816(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z9, Z15
+	VMOVDQU64      Z15, 2880(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z9, Z7
+	VMOVDQU64      Z7, 2944(R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z9, Z12
+	VMOVDQU64      Z12, 3008(R10)
+	VMOVDQU64      384(R12), Z7
+	VMOVDQU64      896(R12), Z8
+	VMOVDQU64      1408(R12), Z9
+	VMOVDQU64      1920(R12), Z10
+	VMOVDQU64      2432(R12), Z11
+	VMOVDQU64      2944(R12), Z12
+	VMOVDQU64      3456(R12), Z13
+	VMOVDQU64      3968(R12), Z14
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VMOVDQA64      Z1, Z16
+	VPERMI2Q       Z11, Z7, Z16
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z12, Z8, Z7
+	VMOVDQA64      Z1, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VMOVDQA64      Z3, Z14
+	VPERMI2Q       Z8, Z15, Z14
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z7, Z15
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z12, Z16, Z7
+	VMOVDQA64      Z3, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z13, Z11, Z16
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z8, Z10, Z11
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z15, Z14, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z15, Z14, Z10
+	VMOVDQA64      Z4, Z14
+	VPERMI2Q       Z12, Z7, Z14
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z12, Z7, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z16, Z9, Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2Q       Z16, Z9, Z12
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z9, Z11
+	VMOVDQU64      Z11, 3072(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z9, Z13
+	VMOVDQU64      Z13, 3136(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z9, Z8
+	VMOVDQU64      Z8, 3200(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z9, Z10
+	VMOVDQU64      Z10, 3264(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z9, Z14
+	VMOVDQU64      Z14, 3328(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z9, Z15
+	VMOVDQU64      Z15, 3392(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z9, Z7
+	VMOVDQU64      Z7, 3456(R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z9, Z12
+	VMOVDQU64      Z12, 3520(R10)
+	VMOVDQU64      448(R12), Z7
+	VMOVDQU64      960(R12), Z8
+	VMOVDQU64      1472(R12), Z9
+	VMOVDQU64      1984(R12), Z10
+	VMOVDQU64      2496(R12), Z11
+	VMOVDQU64      3008(R12), Z12
+	VMOVDQU64      3520(R12), Z13
+	VMOVDQU64      4032(R12), Z14
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VMOVDQA64      Z1, Z16
+	VPERMI2Q       Z11, Z7, Z16
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z12, Z8, Z7
+	VMOVDQA64      Z1, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z13, Z9, Z8
+	VMOVDQA64      Z1, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z14, Z10, Z9
+	VMOVDQA64      Z1, Z13
+	VPERMI2Q       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VMOVDQA64      Z3, Z14
+	VPERMI2Q       Z8, Z15, Z14
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VMOVDQA64      Z3, Z15
+	VPERMI2Q       Z9, Z7, Z15
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z12, Z16, Z7
+	VMOVDQA64      Z3, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VMOVDQA64      Z3, Z16
+	VPERMI2Q       Z13, Z11, Z16
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z8, Z10, Z11
+	VMOVDQA64      Z5, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z15, Z14, Z8
+	VMOVDQA64      Z5, Z10
+	VPERMI2Q       Z15, Z14, Z10
+	VMOVDQA64      Z4, Z14
+	VPERMI2Q       Z12, Z7, Z14
+	VMOVDQA64      Z5, Z15
+	VPERMI2Q       Z12, Z7, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z16, Z9, Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2Q       Z16, Z9, Z12
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z9, Z11
+	VMOVDQU64      Z11, 3584(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z9, Z13
+	VMOVDQU64      Z13, 3648(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z9, Z8
+	VMOVDQU64      Z8, 3712(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z9, Z10
+	VMOVDQU64      Z10, 3776(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z9, Z14
+	VMOVDQU64      Z14, 3840(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z9, Z15
+	VMOVDQU64      Z15, 3904(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z9, Z7
+	VMOVDQU64      Z7, 3968(R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z9, Z12
+	VMOVDQU64      Z12, 4032(R10)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
 	LEAQ 8(R9), R10
@@ -7434,30 +7446,36 @@ TEXT ·shuffleAVX512Super(SB), $4160-72
 	MOVQ         $0x00000008, R9
 	CMPQ         DX, R9
 	CMOVQLT      DX, R9
+	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
+	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
+	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
+	VMOVDQU64    bitshuffleQLo1<>+0(SB), Z4
+	VMOVDQU64    bitshuffleQHi1<>+0(SB), Z5
 	LEAQ         (SP), R14
 	ADDQ         $0x3f, R14
 	ANDQ         $-64, R14
 	MOVQ         $0x5555555555555555, R13
-	VPBROADCASTQ R13, Z0
+	VPBROADCASTQ R13, Z6
 	MOVQ         $0x3333333333333333, R13
-	VPBROADCASTQ R13, Z1
+	VPBROADCASTQ R13, Z7
 	MOVQ         $0x0f0f0f0f0f0f0f0f, R13
-	VPBROADCASTQ R13, Z2
-	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z3
-	VPXORQ       Z4, Z4, Z4
-	VPBROADCASTQ DI, Z6
-	VPXORQ       Z5, Z5, Z5
+	VPBROADCASTQ R13, Z8
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z9
+	VPXORQ       Z10, Z10, Z10
+	VPBROADCASTQ DI, Z12
+	VPXORQ       Z11, Z11, Z11
 	MOVL         $0x000000aa, R13
 	KMOVW        R13, K1
-	VPADDQ       Z6, Z5, K1, Z5
-	VPADDQ       Z6, Z6, Z6
+	VPADDQ       Z12, Z11, K1, Z11
+	VPADDQ       Z12, Z12, Z12
 	MOVL         $0x000000cc, R13
 	KMOVW        R13, K1
-	VPADDQ       Z6, Z5, K1, Z5
-	VPADDQ       Z6, Z6, Z6
+	VPADDQ       Z12, Z11, K1, Z11
+	VPADDQ       Z12, Z12, Z12
 	MOVL         $0x000000f0, R13
 	KMOVW        R13, K1
-	VPADDQ       Z6, Z5, K1, Z5
+	VPADDQ       Z12, Z11, K1, Z11
 
 shuffleAVX512Superblock:
 	XORQ R10, R10
@@ -7469,113 +7487,113 @@ shuffleAVX512Superchunk:
 	ADDQ       AX, R12
 	MOVQ       R11, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z6
-	VPGATHERQQ (R13)(Z5*1), K1, Z6
-	VPERMB     Z6, Z3, Z6
+	VMOVDQA64  Z10, Z12
+	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPERMB     Z12, Z9, Z12
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z7
-	VPGATHERQQ (R13)(Z5*1), K1, Z7
-	VPERMB     Z7, Z3, Z7
+	VMOVDQA64  Z10, Z13
+	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPERMB     Z13, Z9, Z13
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z8
-	VPGATHERQQ (R13)(Z5*1), K1, Z8
-	VPERMB     Z8, Z3, Z8
+	VMOVDQA64  Z10, Z14
+	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPERMB     Z14, Z9, Z14
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z9
-	VPGATHERQQ (R13)(Z5*1), K1, Z9
-	VPERMB     Z9, Z3, Z9
+	VMOVDQA64  Z10, Z15
+	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPERMB     Z15, Z9, Z15
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z10
-	VPGATHERQQ (R13)(Z5*1), K1, Z10
-	VPERMB     Z10, Z3, Z10
+	VMOVDQA64  Z10, Z16
+	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPERMB     Z16, Z9, Z16
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z11
-	VPGATHERQQ (R13)(Z5*1), K1, Z11
-	VPERMB     Z11, Z3, Z11
+	VMOVDQA64  Z10, Z17
+	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPERMB     Z17, Z9, Z17
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z12
-	VPGATHERQQ (R13)(Z5*1), K1, Z12
-	VPERMB     Z12, Z3, Z12
+	VMOVDQA64  Z10, Z18
+	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPERMB     Z18, Z9, Z18
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z13
-	VPGATHERQQ (R13)(Z5*1), K1, Z13
-	VPERMB     Z13, Z3, Z13
+	VMOVDQA64  Z10, Z19
+	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPERMB     Z19, Z9, Z19
 	ADDQ       DX, R13
-	VPSRLQ     $0x01, Z6, Z14
-	VPTERNLOGQ $0x28, Z0, Z7, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x01, Z8, Z14
-	VPTERNLOGQ $0x28, Z0, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x01, Z10, Z14
-	VPTERNLOGQ $0x28, Z0, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x01, Z12, Z14
-	VPTERNLOGQ $0x28, Z0, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSRLQ     $0x02, Z6, Z14
-	VPTERNLOGQ $0x28, Z1, Z8, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x02, Z7, Z14
-	VPTERNLOGQ $0x28, Z1, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x02, Z10, Z14
-	VPTERNLOGQ $0x28, Z1, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x02, Z11, Z14
-	VPTERNLOGQ $0x28, Z1, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSRLQ     $0x04, Z6, Z14
-	VPTERNLOGQ $0x28, Z2, Z10, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x04, Z7, Z14
-	VPTERNLOGQ $0x28, Z2, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x04, Z8, Z14
-	VPTERNLOGQ $0x28, Z2, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x04, Z9, Z14
-	VPTERNLOGQ $0x28, Z2, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, (R14)
-	VMOVDQU64  Z7, 512(R14)
-	VMOVDQU64  Z8, 1024(R14)
-	VMOVDQU64  Z9, 1536(R14)
-	VMOVDQU64  Z10, 2048(R14)
-	VMOVDQU64  Z11, 2560(R14)
-	VMOVDQU64  Z12, 3072(R14)
-	VMOVDQU64  Z13, 3584(R14)
+	VPSRLQ     $0x01, Z12, Z20
+	VPTERNLOGQ $0x28, Z6, Z13, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z20
+	VPTERNLOGQ $0x28, Z6, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z20
+	VPTERNLOGQ $0x28, Z6, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x01, Z18, Z20
+	VPTERNLOGQ $0x28, Z6, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSRLQ     $0x02, Z12, Z20
+	VPTERNLOGQ $0x28, Z7, Z14, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x02, Z13, Z20
+	VPTERNLOGQ $0x28, Z7, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x02, Z16, Z20
+	VPTERNLOGQ $0x28, Z7, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x02, Z17, Z20
+	VPTERNLOGQ $0x28, Z7, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSRLQ     $0x04, Z12, Z20
+	VPTERNLOGQ $0x28, Z8, Z16, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z20
+	VPTERNLOGQ $0x28, Z8, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x04, Z14, Z20
+	VPTERNLOGQ $0x28, Z8, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x04, Z15, Z20
+	VPTERNLOGQ $0x28, Z8, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z15, Z15
+	VMOVDQU64  Z12, (R14)
+	VMOVDQU64  Z13, 512(R14)
+	VMOVDQU64  Z14, 1024(R14)
+	VMOVDQU64  Z15, 1536(R14)
+	VMOVDQU64  Z16, 2048(R14)
+	VMOVDQU64  Z17, 2560(R14)
+	VMOVDQU64  Z18, 3072(R14)
+	VMOVDQU64  Z19, 3584(R14)
 	ADDQ       DI, R11
 	ADDQ       DI, R11
 	ADDQ       DI, R11
@@ -7586,113 +7604,113 @@ shuffleAVX512Superchunk:
 	ADDQ       DI, R11
 	MOVQ       R11, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z6
-	VPGATHERQQ (R13)(Z5*1), K1, Z6
-	VPERMB     Z6, Z3, Z6
+	VMOVDQA64  Z10, Z12
+	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPERMB     Z12, Z9, Z12
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z7
-	VPGATHERQQ (R13)(Z5*1), K1, Z7
-	VPERMB     Z7, Z3, Z7
+	VMOVDQA64  Z10, Z13
+	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPERMB     Z13, Z9, Z13
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z8
-	VPGATHERQQ (R13)(Z5*1), K1, Z8
-	VPERMB     Z8, Z3, Z8
+	VMOVDQA64  Z10, Z14
+	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPERMB     Z14, Z9, Z14
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z9
-	VPGATHERQQ (R13)(Z5*1), K1, Z9
-	VPERMB     Z9, Z3, Z9
+	VMOVDQA64  Z10, Z15
+	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPERMB     Z15, Z9, Z15
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z10
-	VPGATHERQQ (R13)(Z5*1), K1, Z10
-	VPERMB     Z10, Z3, Z10
+	VMOVDQA64  Z10, Z16
+	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPERMB     Z16, Z9, Z16
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z11
-	VPGATHERQQ (R13)(Z5*1), K1, Z11
-	VPERMB     Z11, Z3, Z11
+	VMOVDQA64  Z10, Z17
+	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPERMB     Z17, Z9, Z17
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z12
-	VPGATHERQQ (R13)(Z5*1), K1, Z12
-	VPERMB     Z12, Z3, Z12
+	VMOVDQA64  Z10, Z18
+	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPERMB     Z18, Z9, Z18
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z13
-	VPGATHERQQ (R13)(Z5*1), K1, Z13
-	VPERMB     Z13, Z3, Z13
+	VMOVDQA64  Z10, Z19
+	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPERMB     Z19, Z9, Z19
 	ADDQ       DX, R13
-	VPSRLQ     $0x01, Z6, Z14
-	VPTERNLOGQ $0x28, Z0, Z7, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x01, Z8, Z14
-	VPTERNLOGQ $0x28, Z0, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x01, Z10, Z14
-	VPTERNLOGQ $0x28, Z0, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x01, Z12, Z14
-	VPTERNLOGQ $0x28, Z0, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSRLQ     $0x02, Z6, Z14
-	VPTERNLOGQ $0x28, Z1, Z8, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x02, Z7, Z14
-	VPTERNLOGQ $0x28, Z1, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x02, Z10, Z14
-	VPTERNLOGQ $0x28, Z1, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x02, Z11, Z14
-	VPTERNLOGQ $0x28, Z1, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSRLQ     $0x04, Z6, Z14
-	VPTERNLOGQ $0x28, Z2, Z10, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x04, Z7, Z14
-	VPTERNLOGQ $0x28, Z2, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x04, Z8, Z14
-	VPTERNLOGQ $0x28, Z2, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x04, Z9, Z14
-	VPTERNLOGQ $0x28, Z2, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, 64(R14)
-	VMOVDQU64  Z7, 576(R14)
-	VMOVDQU64  Z8, 1088(R14)
-	VMOVDQU64  Z9, 1600(R14)
-	VMOVDQU64  Z10, 2112(R14)
-	VMOVDQU64  Z11, 2624(R14)
-	VMOVDQU64  Z12, 3136(R14)
-	VMOVDQU64  Z13, 3648(R14)
+	VPSRLQ     $0x01, Z12, Z20
+	VPTERNLOGQ $0x28, Z6, Z13, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z20
+	VPTERNLOGQ $0x28, Z6, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z20
+	VPTERNLOGQ $0x28, Z6, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x01, Z18, Z20
+	VPTERNLOGQ $0x28, Z6, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSRLQ     $0x02, Z12, Z20
+	VPTERNLOGQ $0x28, Z7, Z14, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x02, Z13, Z20
+	VPTERNLOGQ $0x28, Z7, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x02, Z16, Z20
+	VPTERNLOGQ $0x28, Z7, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x02, Z17, Z20
+	VPTERNLOGQ $0x28, Z7, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSRLQ     $0x04, Z12, Z20
+	VPTERNLOGQ $0x28, Z8, Z16, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z20
+	VPTERNLOGQ $0x28, Z8, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x04, Z14, Z20
+	VPTERNLOGQ $0x28, Z8, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x04, Z15, Z20
+	VPTERNLOGQ $0x28, Z8, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z15, Z15
+	VMOVDQU64  Z12, 64(R14)
+	VMOVDQU64  Z13, 576(R14)
+	VMOVDQU64  Z14, 1088(R14)
+	VMOVDQU64  Z15, 1600(R14)
+	VMOVDQU64  Z16, 2112(R14)
+	VMOVDQU64  Z17, 2624(R14)
+	VMOVDQU64  Z18, 3136(R14)
+	VMOVDQU64  Z19, 3648(R14)
 	ADDQ       DI, R11
 	ADDQ       DI, R11
 	ADDQ       DI, R11
@@ -7703,113 +7721,113 @@ shuffleAVX512Superchunk:
 	ADDQ       DI, R11
 	MOVQ       R11, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z6
-	VPGATHERQQ (R13)(Z5*1), K1, Z6
-	VPERMB     Z6, Z3, Z6
+	VMOVDQA64  Z10, Z12
+	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPERMB     Z12, Z9, Z12
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z7
-	VPGATHERQQ (R13)(Z5*1), K1, Z7
-	VPERMB     Z7, Z3, Z7
+	VMOVDQA64  Z10, Z13
+	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPERMB     Z13, Z9, Z13
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z8
-	VPGATHERQQ (R13)(Z5*1), K1, Z8
-	VPERMB     Z8, Z3, Z8
+	VMOVDQA64  Z10, Z14
+	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPERMB     Z14, Z9, Z14
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z9
-	VPGATHERQQ (R13)(Z5*1), K1, Z9
-	VPERMB     Z9, Z3, Z9
+	VMOVDQA64  Z10, Z15
+	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPERMB     Z15, Z9, Z15
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z10
-	VPGATHERQQ (R13)(Z5*1), K1, Z10
-	VPERMB     Z10, Z3, Z10
+	VMOVDQA64  Z10, Z16
+	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPERMB     Z16, Z9, Z16
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z11
-	VPGATHERQQ (R13)(Z5*1), K1, Z11
-	VPERMB     Z11, Z3, Z11
+	VMOVDQA64  Z10, Z17
+	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPERMB     Z17, Z9, Z17
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z12
-	VPGATHERQQ (R13)(Z5*1), K1, Z12
-	VPERMB     Z12, Z3, Z12
+	VMOVDQA64  Z10, Z18
+	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPERMB     Z18, Z9, Z18
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z13
-	VPGATHERQQ (R13)(Z5*1), K1, Z13
-	VPERMB     Z13, Z3, Z13
+	VMOVDQA64  Z10, Z19
+	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPERMB     Z19, Z9, Z19
 	ADDQ       DX, R13
-	VPSRLQ     $0x01, Z6, Z14
-	VPTERNLOGQ $0x28, Z0, Z7, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x01, Z8, Z14
-	VPTERNLOGQ $0x28, Z0, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x01, Z10, Z14
-	VPTERNLOGQ $0x28, Z0, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x01, Z12, Z14
-	VPTERNLOGQ $0x28, Z0, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSRLQ     $0x02, Z6, Z14
-	VPTERNLOGQ $0x28, Z1, Z8, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x02, Z7, Z14
-	VPTERNLOGQ $0x28, Z1, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x02, Z10, Z14
-	VPTERNLOGQ $0x28, Z1, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x02, Z11, Z14
-	VPTERNLOGQ $0x28, Z1, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSRLQ     $0x04, Z6, Z14
-	VPTERNLOGQ $0x28, Z2, Z10, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x04, Z7, Z14
-	VPTERNLOGQ $0x28, Z2, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x04, Z8, Z14
-	VPTERNLOGQ $0x28, Z2, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x04, Z9, Z14
-	VPTERNLOGQ $0x28, Z2, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, 128(R14)
-	VMOVDQU64  Z7, 640(R14)
-	VMOVDQU64  Z8, 1152(R14)
-	VMOVDQU64  Z9, 1664(R14)
-	VMOVDQU64  Z10, 2176(R14)
-	VMOVDQU64  Z11, 2688(R14)
-	VMOVDQU64  Z12, 3200(R14)
-	VMOVDQU64  Z13, 3712(R14)
+	VPSRLQ     $0x01, Z12, Z20
+	VPTERNLOGQ $0x28, Z6, Z13, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z20
+	VPTERNLOGQ $0x28, Z6, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z20
+	VPTERNLOGQ $0x28, Z6, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x01, Z18, Z20
+	VPTERNLOGQ $0x28, Z6, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSRLQ     $0x02, Z12, Z20
+	VPTERNLOGQ $0x28, Z7, Z14, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x02, Z13, Z20
+	VPTERNLOGQ $0x28, Z7, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x02, Z16, Z20
+	VPTERNLOGQ $0x28, Z7, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x02, Z17, Z20
+	VPTERNLOGQ $0x28, Z7, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSRLQ     $0x04, Z12, Z20
+	VPTERNLOGQ $0x28, Z8, Z16, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z20
+	VPTERNLOGQ $0x28, Z8, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x04, Z14, Z20
+	VPTERNLOGQ $0x28, Z8, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x04, Z15, Z20
+	VPTERNLOGQ $0x28, Z8, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z15, Z15
+	VMOVDQU64  Z12, 128(R14)
+	VMOVDQU64  Z13, 640(R14)
+	VMOVDQU64  Z14, 1152(R14)
+	VMOVDQU64  Z15, 1664(R14)
+	VMOVDQU64  Z16, 2176(R14)
+	VMOVDQU64  Z17, 2688(R14)
+	VMOVDQU64  Z18, 3200(R14)
+	VMOVDQU64  Z19, 3712(R14)
 	ADDQ       DI, R11
 	ADDQ       DI, R11
 	ADDQ       DI, R11
@@ -7820,113 +7838,113 @@ shuffleAVX512Superchunk:
 	ADDQ       DI, R11
 	MOVQ       R11, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z6
-	VPGATHERQQ (R13)(Z5*1), K1, Z6
-	VPERMB     Z6, Z3, Z6
+	VMOVDQA64  Z10, Z12
+	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPERMB     Z12, Z9, Z12
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z7
-	VPGATHERQQ (R13)(Z5*1), K1, Z7
-	VPERMB     Z7, Z3, Z7
+	VMOVDQA64  Z10, Z13
+	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPERMB     Z13, Z9, Z13
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z8
-	VPGATHERQQ (R13)(Z5*1), K1, Z8
-	VPERMB     Z8, Z3, Z8
+	VMOVDQA64  Z10, Z14
+	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPERMB     Z14, Z9, Z14
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z9
-	VPGATHERQQ (R13)(Z5*1), K1, Z9
-	VPERMB     Z9, Z3, Z9
+	VMOVDQA64  Z10, Z15
+	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPERMB     Z15, Z9, Z15
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z10
-	VPGATHERQQ (R13)(Z5*1), K1, Z10
-	VPERMB     Z10, Z3, Z10
+	VMOVDQA64  Z10, Z16
+	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPERMB     Z16, Z9, Z16
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z11
-	VPGATHERQQ (R13)(Z5*1), K1, Z11
-	VPERMB     Z11, Z3, Z11
+	VMOVDQA64  Z10, Z17
+	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPERMB     Z17, Z9, Z17
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z12
-	VPGATHERQQ (R13)(Z5*1), K1, Z12
-	VPERMB     Z12, Z3, Z12
+	VMOVDQA64  Z10, Z18
+	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPERMB     Z18, Z9, Z18
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z13
-	VPGATHERQQ (R13)(Z5*1), K1, Z13
-	VPERMB     Z13, Z3, Z13
+	VMOVDQA64  Z10, Z19
+	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPERMB     Z19, Z9, Z19
 	ADDQ       DX, R13
-	VPSRLQ     $0x01, Z6, Z14
-	VPTERNLOGQ $0x28, Z0, Z7, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x01, Z8, Z14
-	VPTERNLOGQ $0x28, Z0, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x01, Z10, Z14
-	VPTERNLOGQ $0x28, Z0, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x01, Z12, Z14
-	VPTERNLOGQ $0x28, Z0, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSRLQ     $0x02, Z6, Z14
-	VPTERNLOGQ $0x28, Z1, Z8, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x02, Z7, Z14
-	VPTERNLOGQ $0x28, Z1, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x02, Z10, Z14
-	VPTERNLOGQ $0x28, Z1, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x02, Z11, Z14
-	VPTERNLOGQ $0x28, Z1, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSRLQ     $0x04, Z6, Z14
-	VPTERNLOGQ $0x28, Z2, Z10, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x04, Z7, Z14
-	VPTERNLOGQ $0x28, Z2, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x04, Z8, Z14
-	VPTERNLOGQ $0x28, Z2, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x04, Z9, Z14
-	VPTERNLOGQ $0x28, Z2, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, 192(R14)
-	VMOVDQU64  Z7, 704(R14)
-	VMOVDQU64  Z8, 1216(R14)
-	VMOVDQU64  Z9, 1728(R14)
-	VMOVDQU64  Z10, 2240(R14)
-	VMOVDQU64  Z11, 2752(R14)
-	VMOVDQU64  Z12, 3264(R14)
-	VMOVDQU64  Z13, 3776(R14)
+	VPSRLQ     $0x01, Z12, Z20
+	VPTERNLOGQ $0x28, Z6, Z13, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z20
+	VPTERNLOGQ $0x28, Z6, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z20
+	VPTERNLOGQ $0x28, Z6, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x01, Z18, Z20
+	VPTERNLOGQ $0x28, Z6, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSRLQ     $0x02, Z12, Z20
+	VPTERNLOGQ $0x28, Z7, Z14, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x02, Z13, Z20
+	VPTERNLOGQ $0x28, Z7, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x02, Z16, Z20
+	VPTERNLOGQ $0x28, Z7, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x02, Z17, Z20
+	VPTERNLOGQ $0x28, Z7, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSRLQ     $0x04, Z12, Z20
+	VPTERNLOGQ $0x28, Z8, Z16, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z20
+	VPTERNLOGQ $0x28, Z8, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x04, Z14, Z20
+	VPTERNLOGQ $0x28, Z8, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x04, Z15, Z20
+	VPTERNLOGQ $0x28, Z8, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z15, Z15
+	VMOVDQU64  Z12, 192(R14)
+	VMOVDQU64  Z13, 704(R14)
+	VMOVDQU64  Z14, 1216(R14)
+	VMOVDQU64  Z15, 1728(R14)
+	VMOVDQU64  Z16, 2240(R14)
+	VMOVDQU64  Z17, 2752(R14)
+	VMOVDQU64  Z18, 3264(R14)
+	VMOVDQU64  Z19, 3776(R14)
 	ADDQ       DI, R11
 	ADDQ       DI, R11
 	ADDQ       DI, R11
@@ -7937,113 +7955,113 @@ shuffleAVX512Superchunk:
 	ADDQ       DI, R11
 	MOVQ       R11, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z6
-	VPGATHERQQ (R13)(Z5*1), K1, Z6
-	VPERMB     Z6, Z3, Z6
+	VMOVDQA64  Z10, Z12
+	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPERMB     Z12, Z9, Z12
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z7
-	VPGATHERQQ (R13)(Z5*1), K1, Z7
-	VPERMB     Z7, Z3, Z7
+	VMOVDQA64  Z10, Z13
+	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPERMB     Z13, Z9, Z13
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z8
-	VPGATHERQQ (R13)(Z5*1), K1, Z8
-	VPERMB     Z8, Z3, Z8
+	VMOVDQA64  Z10, Z14
+	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPERMB     Z14, Z9, Z14
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z9
-	VPGATHERQQ (R13)(Z5*1), K1, Z9
-	VPERMB     Z9, Z3, Z9
+	VMOVDQA64  Z10, Z15
+	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPERMB     Z15, Z9, Z15
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z10
-	VPGATHERQQ (R13)(Z5*1), K1, Z10
-	VPERMB     Z10, Z3, Z10
+	VMOVDQA64  Z10, Z16
+	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPERMB     Z16, Z9, Z16
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z11
-	VPGATHERQQ (R13)(Z5*1), K1, Z11
-	VPERMB     Z11, Z3, Z11
+	VMOVDQA64  Z10, Z17
+	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPERMB     Z17, Z9, Z17
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z12
-	VPGATHERQQ (R13)(Z5*1), K1, Z12
-	VPERMB     Z12, Z3, Z12
+	VMOVDQA64  Z10, Z18
+	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPERMB     Z18, Z9, Z18
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z13
-	VPGATHERQQ (R13)(Z5*1), K1, Z13
-	VPERMB     Z13, Z3, Z13
+	VMOVDQA64  Z10, Z19
+	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPERMB     Z19, Z9, Z19
 	ADDQ       DX, R13
-	VPSRLQ     $0x01, Z6, Z14
-	VPTERNLOGQ $0x28, Z0, Z7, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x01, Z8, Z14
-	VPTERNLOGQ $0x28, Z0, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x01, Z10, Z14
-	VPTERNLOGQ $0x28, Z0, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x01, Z12, Z14
-	VPTERNLOGQ $0x28, Z0, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSRLQ     $0x02, Z6, Z14
-	VPTERNLOGQ $0x28, Z1, Z8, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x02, Z7, Z14
-	VPTERNLOGQ $0x28, Z1, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x02, Z10, Z14
-	VPTERNLOGQ $0x28, Z1, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x02, Z11, Z14
-	VPTERNLOGQ $0x28, Z1, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSRLQ     $0x04, Z6, Z14
-	VPTERNLOGQ $0x28, Z2, Z10, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x04, Z7, Z14
-	VPTERNLOGQ $0x28, Z2, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x04, Z8, Z14
-	VPTERNLOGQ $0x28, Z2, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x04, Z9, Z14
-	VPTERNLOGQ $0x28, Z2, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, 256(R14)
-	VMOVDQU64  Z7, 768(R14)
-	VMOVDQU64  Z8, 1280(R14)
-	VMOVDQU64  Z9, 1792(R14)
-	VMOVDQU64  Z10, 2304(R14)
-	VMOVDQU64  Z11, 2816(R14)
-	VMOVDQU64  Z12, 3328(R14)
-	VMOVDQU64  Z13, 3840(R14)
+	VPSRLQ     $0x01, Z12, Z20
+	VPTERNLOGQ $0x28, Z6, Z13, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z20
+	VPTERNLOGQ $0x28, Z6, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z20
+	VPTERNLOGQ $0x28, Z6, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x01, Z18, Z20
+	VPTERNLOGQ $0x28, Z6, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSRLQ     $0x02, Z12, Z20
+	VPTERNLOGQ $0x28, Z7, Z14, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x02, Z13, Z20
+	VPTERNLOGQ $0x28, Z7, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x02, Z16, Z20
+	VPTERNLOGQ $0x28, Z7, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x02, Z17, Z20
+	VPTERNLOGQ $0x28, Z7, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSRLQ     $0x04, Z12, Z20
+	VPTERNLOGQ $0x28, Z8, Z16, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z20
+	VPTERNLOGQ $0x28, Z8, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x04, Z14, Z20
+	VPTERNLOGQ $0x28, Z8, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x04, Z15, Z20
+	VPTERNLOGQ $0x28, Z8, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z15, Z15
+	VMOVDQU64  Z12, 256(R14)
+	VMOVDQU64  Z13, 768(R14)
+	VMOVDQU64  Z14, 1280(R14)
+	VMOVDQU64  Z15, 1792(R14)
+	VMOVDQU64  Z16, 2304(R14)
+	VMOVDQU64  Z17, 2816(R14)
+	VMOVDQU64  Z18, 3328(R14)
+	VMOVDQU64  Z19, 3840(R14)
 	ADDQ       DI, R11
 	ADDQ       DI, R11
 	ADDQ       DI, R11
@@ -8054,113 +8072,113 @@ shuffleAVX512Superchunk:
 	ADDQ       DI, R11
 	MOVQ       R11, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z6
-	VPGATHERQQ (R13)(Z5*1), K1, Z6
-	VPERMB     Z6, Z3, Z6
+	VMOVDQA64  Z10, Z12
+	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPERMB     Z12, Z9, Z12
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z7
-	VPGATHERQQ (R13)(Z5*1), K1, Z7
-	VPERMB     Z7, Z3, Z7
+	VMOVDQA64  Z10, Z13
+	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPERMB     Z13, Z9, Z13
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z8
-	VPGATHERQQ (R13)(Z5*1), K1, Z8
-	VPERMB     Z8, Z3, Z8
+	VMOVDQA64  Z10, Z14
+	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPERMB     Z14, Z9, Z14
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z9
-	VPGATHERQQ (R13)(Z5*1), K1, Z9
-	VPERMB     Z9, Z3, Z9
+	VMOVDQA64  Z10, Z15
+	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPERMB     Z15, Z9, Z15
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z10
-	VPGATHERQQ (R13)(Z5*1), K1, Z10
-	VPERMB     Z10, Z3, Z10
+	VMOVDQA64  Z10, Z16
+	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPERMB     Z16, Z9, Z16
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z11
-	VPGATHERQQ (R13)(Z5*1), K1, Z11
-	VPERMB     Z11, Z3, Z11
+	VMOVDQA64  Z10, Z17
+	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPERMB     Z17, Z9, Z17
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z12
-	VPGATHERQQ (R13)(Z5*1), K1, Z12
-	VPERMB     Z12, Z3, Z12
+	VMOVDQA64  Z10, Z18
+	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPERMB     Z18, Z9, Z18
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z13
-	VPGATHERQQ (R13)(Z5*1), K1, Z13
-	VPERMB     Z13, Z3, Z13
+	VMOVDQA64  Z10, Z19
+	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPERMB     Z19, Z9, Z19
 	ADDQ       DX, R13
-	VPSRLQ     $0x01, Z6, Z14
-	VPTERNLOGQ $0x28, Z0, Z7, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x01, Z8, Z14
-	VPTERNLOGQ $0x28, Z0, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x01, Z10, Z14
-	VPTERNLOGQ $0x28, Z0, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x01, Z12, Z14
-	VPTERNLOGQ $0x28, Z0, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSRLQ     $0x02, Z6, Z14
-	VPTERNLOGQ $0x28, Z1, Z8, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x02, Z7, Z14
-	VPTERNLOGQ $0x28, Z1, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x02, Z10, Z14
-	VPTERNLOGQ $0x28, Z1, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x02, Z11, Z14
-	VPTERNLOGQ $0x28, Z1, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSRLQ     $0x04, Z6, Z14
-	VPTERNLOGQ $0x28, Z2, Z10, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x04, Z7, Z14
-	VPTERNLOGQ $0x28, Z2, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x04, Z8, Z14
-	VPTERNLOGQ $0x28, Z2, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x04, Z9, Z14
-	VPTERNLOGQ $0x28, Z2, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, 320(R14)
-	VMOVDQU64  Z7, 832(R14)
-	VMOVDQU64  Z8, 1344(R14)
-	VMOVDQU64  Z9, 1856(R14)
-	VMOVDQU64  Z10, 2368(R14)
-	VMOVDQU64  Z11, 2880(R14)
-	VMOVDQU64  Z12, 3392(R14)
-	VMOVDQU64  Z13, 3904(R14)
+	VPSRLQ     $0x01, Z12, Z20
+	VPTERNLOGQ $0x28, Z6, Z13, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z20
+	VPTERNLOGQ $0x28, Z6, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z20
+	VPTERNLOGQ $0x28, Z6, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x01, Z18, Z20
+	VPTERNLOGQ $0x28, Z6, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSRLQ     $0x02, Z12, Z20
+	VPTERNLOGQ $0x28, Z7, Z14, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x02, Z13, Z20
+	VPTERNLOGQ $0x28, Z7, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x02, Z16, Z20
+	VPTERNLOGQ $0x28, Z7, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x02, Z17, Z20
+	VPTERNLOGQ $0x28, Z7, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSRLQ     $0x04, Z12, Z20
+	VPTERNLOGQ $0x28, Z8, Z16, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z20
+	VPTERNLOGQ $0x28, Z8, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x04, Z14, Z20
+	VPTERNLOGQ $0x28, Z8, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x04, Z15, Z20
+	VPTERNLOGQ $0x28, Z8, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z15, Z15
+	VMOVDQU64  Z12, 320(R14)
+	VMOVDQU64  Z13, 832(R14)
+	VMOVDQU64  Z14, 1344(R14)
+	VMOVDQU64  Z15, 1856(R14)
+	VMOVDQU64  Z16, 2368(R14)
+	VMOVDQU64  Z17, 2880(R14)
+	VMOVDQU64  Z18, 3392(R14)
+	VMOVDQU64  Z19, 3904(R14)
 	ADDQ       DI, R11
 	ADDQ       DI, R11
 	ADDQ       DI, R11
@@ -8171,113 +8189,113 @@ shuffleAVX512Superchunk:
 	ADDQ       DI, R11
 	MOVQ       R11, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z6
-	VPGATHERQQ (R13)(Z5*1), K1, Z6
-	VPERMB     Z6, Z3, Z6
+	VMOVDQA64  Z10, Z12
+	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPERMB     Z12, Z9, Z12
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z7
-	VPGATHERQQ (R13)(Z5*1), K1, Z7
-	VPERMB     Z7, Z3, Z7
+	VMOVDQA64  Z10, Z13
+	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPERMB     Z13, Z9, Z13
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z8
-	VPGATHERQQ (R13)(Z5*1), K1, Z8
-	VPERMB     Z8, Z3, Z8
+	VMOVDQA64  Z10, Z14
+	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPERMB     Z14, Z9, Z14
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z9
-	VPGATHERQQ (R13)(Z5*1), K1, Z9
-	VPERMB     Z9, Z3, Z9
+	VMOVDQA64  Z10, Z15
+	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPERMB     Z15, Z9, Z15
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z10
-	VPGATHERQQ (R13)(Z5*1), K1, Z10
-	VPERMB     Z10, Z3, Z10
+	VMOVDQA64  Z10, Z16
+	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPERMB     Z16, Z9, Z16
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z11
-	VPGATHERQQ (R13)(Z5*1), K1, Z11
-	VPERMB     Z11, Z3, Z11
+	VMOVDQA64  Z10, Z17
+	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPERMB     Z17, Z9, Z17
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z12
-	VPGATHERQQ (R13)(Z5*1), K1, Z12
-	VPERMB     Z12, Z3, Z12
+	VMOVDQA64  Z10, Z18
+	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPERMB     Z18, Z9, Z18
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z13
-	VPGATHERQQ (R13)(Z5*1), K1, Z13
-	VPERMB     Z13, Z3, Z13
+	VMOVDQA64  Z10, Z19
+	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPERMB     Z19, Z9, Z19
 	ADDQ       DX, R13
-	VPSRLQ     $0x01, Z6, Z14
-	VPTERNLOGQ $0x28, Z0, Z7, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x01, Z8, Z14
-	VPTERNLOGQ $0x28, Z0, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x01, Z10, Z14
-	VPTERNLOGQ $0x28, Z0, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x01, Z12, Z14
-	VPTERNLOGQ $0x28, Z0, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSRLQ     $0x02, Z6, Z14
-	VPTERNLOGQ $0x28, Z1, Z8, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x02, Z7, Z14
-	VPTERNLOGQ $0x28, Z1, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x02, Z10, Z14
-	VPTERNLOGQ $0x28, Z1, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x02, Z11, Z14
-	VPTERNLOGQ $0x28, Z1, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSRLQ     $0x04, Z6, Z14
-	VPTERNLOGQ $0x28, Z2, Z10, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x04, Z7, Z14
-	VPTERNLOGQ $0x28, Z2, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x04, Z8, Z14
-	VPTERNLOGQ $0x28, Z2, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x04, Z9, Z14
-	VPTERNLOGQ $0x28, Z2, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, 384(R14)
-	VMOVDQU64  Z7, 896(R14)
-	VMOVDQU64  Z8, 1408(R14)
-	VMOVDQU64  Z9, 1920(R14)
-	VMOVDQU64  Z10, 2432(R14)
-	VMOVDQU64  Z11, 2944(R14)
-	VMOVDQU64  Z12, 3456(R14)
-	VMOVDQU64  Z13, 3968(R14)
+	VPSRLQ     $0x01, Z12, Z20
+	VPTERNLOGQ $0x28, Z6, Z13, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z20
+	VPTERNLOGQ $0x28, Z6, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z20
+	VPTERNLOGQ $0x28, Z6, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x01, Z18, Z20
+	VPTERNLOGQ $0x28, Z6, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSRLQ     $0x02, Z12, Z20
+	VPTERNLOGQ $0x28, Z7, Z14, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x02, Z13, Z20
+	VPTERNLOGQ $0x28, Z7, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x02, Z16, Z20
+	VPTERNLOGQ $0x28, Z7, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x02, Z17, Z20
+	VPTERNLOGQ $0x28, Z7, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSRLQ     $0x04, Z12, Z20
+	VPTERNLOGQ $0x28, Z8, Z16, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z20
+	VPTERNLOGQ $0x28, Z8, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x04, Z14, Z20
+	VPTERNLOGQ $0x28, Z8, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x04, Z15, Z20
+	VPTERNLOGQ $0x28, Z8, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z15, Z15
+	VMOVDQU64  Z12, 384(R14)
+	VMOVDQU64  Z13, 896(R14)
+	VMOVDQU64  Z14, 1408(R14)
+	VMOVDQU64  Z15, 1920(R14)
+	VMOVDQU64  Z16, 2432(R14)
+	VMOVDQU64  Z17, 2944(R14)
+	VMOVDQU64  Z18, 3456(R14)
+	VMOVDQU64  Z19, 3968(R14)
 	ADDQ       DI, R11
 	ADDQ       DI, R11
 	ADDQ       DI, R11
@@ -8288,847 +8306,847 @@ shuffleAVX512Superchunk:
 	ADDQ       DI, R11
 	MOVQ       R11, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z6
-	VPGATHERQQ (R13)(Z5*1), K1, Z6
-	VPERMB     Z6, Z3, Z6
+	VMOVDQA64  Z10, Z12
+	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPERMB     Z12, Z9, Z12
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z7
-	VPGATHERQQ (R13)(Z5*1), K1, Z7
-	VPERMB     Z7, Z3, Z7
+	VMOVDQA64  Z10, Z13
+	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPERMB     Z13, Z9, Z13
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z8
-	VPGATHERQQ (R13)(Z5*1), K1, Z8
-	VPERMB     Z8, Z3, Z8
+	VMOVDQA64  Z10, Z14
+	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPERMB     Z14, Z9, Z14
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z9
-	VPGATHERQQ (R13)(Z5*1), K1, Z9
-	VPERMB     Z9, Z3, Z9
+	VMOVDQA64  Z10, Z15
+	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPERMB     Z15, Z9, Z15
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z10
-	VPGATHERQQ (R13)(Z5*1), K1, Z10
-	VPERMB     Z10, Z3, Z10
+	VMOVDQA64  Z10, Z16
+	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPERMB     Z16, Z9, Z16
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z11
-	VPGATHERQQ (R13)(Z5*1), K1, Z11
-	VPERMB     Z11, Z3, Z11
+	VMOVDQA64  Z10, Z17
+	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPERMB     Z17, Z9, Z17
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z12
-	VPGATHERQQ (R13)(Z5*1), K1, Z12
-	VPERMB     Z12, Z3, Z12
+	VMOVDQA64  Z10, Z18
+	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPERMB     Z18, Z9, Z18
 	ADDQ       DX, R13
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z4, Z13
-	VPGATHERQQ (R13)(Z5*1), K1, Z13
-	VPERMB     Z13, Z3, Z13
+	VMOVDQA64  Z10, Z19
+	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPERMB     Z19, Z9, Z19
 	ADDQ       DX, R13
-	VPSRLQ     $0x01, Z6, Z14
-	VPTERNLOGQ $0x28, Z0, Z7, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x01, Z8, Z14
-	VPTERNLOGQ $0x28, Z0, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x01, Z10, Z14
-	VPTERNLOGQ $0x28, Z0, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x01, Z12, Z14
-	VPTERNLOGQ $0x28, Z0, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x01, Z14, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSRLQ     $0x02, Z6, Z14
-	VPTERNLOGQ $0x28, Z1, Z8, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x02, Z7, Z14
-	VPTERNLOGQ $0x28, Z1, Z9, Z14
-	VPXORQ     Z14, Z9, Z9
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x02, Z10, Z14
-	VPTERNLOGQ $0x28, Z1, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSRLQ     $0x02, Z11, Z14
-	VPTERNLOGQ $0x28, Z1, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x02, Z14, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSRLQ     $0x04, Z6, Z14
-	VPTERNLOGQ $0x28, Z2, Z10, Z14
-	VPXORQ     Z14, Z10, Z10
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z6, Z6
-	VPSRLQ     $0x04, Z7, Z14
-	VPTERNLOGQ $0x28, Z2, Z11, Z14
-	VPXORQ     Z14, Z11, Z11
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z7, Z7
-	VPSRLQ     $0x04, Z8, Z14
-	VPTERNLOGQ $0x28, Z2, Z12, Z14
-	VPXORQ     Z14, Z12, Z12
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z8, Z8
-	VPSRLQ     $0x04, Z9, Z14
-	VPTERNLOGQ $0x28, Z2, Z13, Z14
-	VPXORQ     Z14, Z13, Z13
-	VPSLLQ     $0x04, Z14, Z14
-	VPXORQ     Z14, Z9, Z9
-	VMOVDQU64  Z6, 448(R14)
-	VMOVDQU64  Z7, 960(R14)
-	VMOVDQU64  Z8, 1472(R14)
-	VMOVDQU64  Z9, 1984(R14)
-	VMOVDQU64  Z10, 2496(R14)
-	VMOVDQU64  Z11, 3008(R14)
-	VMOVDQU64  Z12, 3520(R14)
-	VMOVDQU64  Z13, 4032(R14)
+	VPSRLQ     $0x01, Z12, Z20
+	VPTERNLOGQ $0x28, Z6, Z13, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z20
+	VPTERNLOGQ $0x28, Z6, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z20
+	VPTERNLOGQ $0x28, Z6, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x01, Z18, Z20
+	VPTERNLOGQ $0x28, Z6, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x01, Z20, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSRLQ     $0x02, Z12, Z20
+	VPTERNLOGQ $0x28, Z7, Z14, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x02, Z13, Z20
+	VPTERNLOGQ $0x28, Z7, Z15, Z20
+	VPXORQ     Z20, Z15, Z15
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x02, Z16, Z20
+	VPTERNLOGQ $0x28, Z7, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSRLQ     $0x02, Z17, Z20
+	VPTERNLOGQ $0x28, Z7, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x02, Z20, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSRLQ     $0x04, Z12, Z20
+	VPTERNLOGQ $0x28, Z8, Z16, Z20
+	VPXORQ     Z20, Z16, Z16
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z20
+	VPTERNLOGQ $0x28, Z8, Z17, Z20
+	VPXORQ     Z20, Z17, Z17
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z13, Z13
+	VPSRLQ     $0x04, Z14, Z20
+	VPTERNLOGQ $0x28, Z8, Z18, Z20
+	VPXORQ     Z20, Z18, Z18
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z14, Z14
+	VPSRLQ     $0x04, Z15, Z20
+	VPTERNLOGQ $0x28, Z8, Z19, Z20
+	VPXORQ     Z20, Z19, Z19
+	VPSLLQ     $0x04, Z20, Z20
+	VPXORQ     Z20, Z15, Z15
+	VMOVDQU64  Z12, 448(R14)
+	VMOVDQU64  Z13, 960(R14)
+	VMOVDQU64  Z14, 1472(R14)
+	VMOVDQU64  Z15, 1984(R14)
+	VMOVDQU64  Z16, 2496(R14)
+	VMOVDQU64  Z17, 3008(R14)
+	VMOVDQU64  Z18, 3520(R14)
+	VMOVDQU64  Z19, 4032(R14)
 
 	// vector d: 64 bytes of bit row 8(j0+d)+b
-	VMOVDQU64 (R14), Z6
-	VMOVDQU64 64(R14), Z7
-	VMOVDQU64 128(R14), Z8
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z10
-	VMOVDQU64 320(R14), Z11
-	VMOVDQU64 384(R14), Z12
-	VMOVDQU64 448(R14), Z13
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
-	VPERMI2Q  Z10, Z6, Z14
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
-	VPERMI2Q  Z10, Z6, Z15
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z8
-	VPERMI2Q  Z13, Z9, Z8
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z12
-	VPERMI2Q  Z13, Z9, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z9
-	VPERMI2Q  Z7, Z14, Z9
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z14, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q  Z8, Z6, Z7
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z8, Z6, Z14
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z11, Z15, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q  Z11, Z15, Z8
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z11
-	VPERMI2Q  Z12, Z10, Z11
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z15
-	VPERMI2Q  Z12, Z10, Z15
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z10
-	VPERMI2Q  Z7, Z9, Z10
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z12
-	VPERMI2Q  Z7, Z9, Z12
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q  Z14, Z13, Z7
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q  Z14, Z13, Z9
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z13
-	VPERMI2Q  Z11, Z6, Z13
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z14
-	VPERMI2Q  Z11, Z6, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z15, Z8, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z15, Z8, Z11
+	VMOVDQU64 (R14), Z12
+	VMOVDQU64 64(R14), Z13
+	VMOVDQU64 128(R14), Z14
+	VMOVDQU64 192(R14), Z15
+	VMOVDQU64 256(R14), Z16
+	VMOVDQU64 320(R14), Z17
+	VMOVDQU64 384(R14), Z18
+	VMOVDQU64 448(R14), Z19
+	VMOVDQA64 Z0, Z20
+	VPERMI2Q  Z16, Z12, Z20
+	VMOVDQA64 Z1, Z21
+	VPERMI2Q  Z16, Z12, Z21
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z0, Z14
+	VPERMI2Q  Z19, Z15, Z14
+	VMOVDQA64 Z1, Z18
+	VPERMI2Q  Z19, Z15, Z18
+	VMOVDQA64 Z2, Z15
+	VPERMI2Q  Z13, Z20, Z15
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z20, Z19
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z14, Z12, Z20
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z17, Z21, Z12
+	VMOVDQA64 Z3, Z14
+	VPERMI2Q  Z17, Z21, Z14
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z18, Z16, Z17
+	VMOVDQA64 Z3, Z21
+	VPERMI2Q  Z18, Z16, Z21
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z13, Z15, Z16
+	VMOVDQA64 Z5, Z18
+	VPERMI2Q  Z13, Z15, Z18
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z20, Z19, Z13
+	VMOVDQA64 Z5, Z15
+	VPERMI2Q  Z20, Z19, Z15
+	VMOVDQA64 Z4, Z19
+	VPERMI2Q  Z17, Z12, Z19
+	VMOVDQA64 Z5, Z20
+	VPERMI2Q  Z17, Z12, Z20
+	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z21, Z14, Z12
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z21, Z14, Z17
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z10, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z7, (R11)
+	VMOVDQU64 Z13, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z9, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z14, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z6, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z11, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored0:
 	ADDQ      BX, R12
-	VMOVDQU64 512(R14), Z6
-	VMOVDQU64 576(R14), Z7
-	VMOVDQU64 640(R14), Z8
-	VMOVDQU64 704(R14), Z9
-	VMOVDQU64 768(R14), Z10
-	VMOVDQU64 832(R14), Z11
-	VMOVDQU64 896(R14), Z12
-	VMOVDQU64 960(R14), Z13
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
-	VPERMI2Q  Z10, Z6, Z14
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
-	VPERMI2Q  Z10, Z6, Z15
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z8
-	VPERMI2Q  Z13, Z9, Z8
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z12
-	VPERMI2Q  Z13, Z9, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z9
-	VPERMI2Q  Z7, Z14, Z9
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z14, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q  Z8, Z6, Z7
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z8, Z6, Z14
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z11, Z15, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q  Z11, Z15, Z8
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z11
-	VPERMI2Q  Z12, Z10, Z11
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z15
-	VPERMI2Q  Z12, Z10, Z15
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z10
-	VPERMI2Q  Z7, Z9, Z10
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z12
-	VPERMI2Q  Z7, Z9, Z12
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q  Z14, Z13, Z7
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q  Z14, Z13, Z9
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z13
-	VPERMI2Q  Z11, Z6, Z13
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z14
-	VPERMI2Q  Z11, Z6, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z15, Z8, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z15, Z8, Z11
+	VMOVDQU64 512(R14), Z12
+	VMOVDQU64 576(R14), Z13
+	VMOVDQU64 640(R14), Z14
+	VMOVDQU64 704(R14), Z15
+	VMOVDQU64 768(R14), Z16
+	VMOVDQU64 832(R14), Z17
+	VMOVDQU64 896(R14), Z18
+	VMOVDQU64 960(R14), Z19
+	VMOVDQA64 Z0, Z20
+	VPERMI2Q  Z16, Z12, Z20
+	VMOVDQA64 Z1, Z21
+	VPERMI2Q  Z16, Z12, Z21
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z0, Z14
+	VPERMI2Q  Z19, Z15, Z14
+	VMOVDQA64 Z1, Z18
+	VPERMI2Q  Z19, Z15, Z18
+	VMOVDQA64 Z2, Z15
+	VPERMI2Q  Z13, Z20, Z15
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z20, Z19
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z14, Z12, Z20
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z17, Z21, Z12
+	VMOVDQA64 Z3, Z14
+	VPERMI2Q  Z17, Z21, Z14
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z18, Z16, Z17
+	VMOVDQA64 Z3, Z21
+	VPERMI2Q  Z18, Z16, Z21
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z13, Z15, Z16
+	VMOVDQA64 Z5, Z18
+	VPERMI2Q  Z13, Z15, Z18
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z20, Z19, Z13
+	VMOVDQA64 Z5, Z15
+	VPERMI2Q  Z20, Z19, Z15
+	VMOVDQA64 Z4, Z19
+	VPERMI2Q  Z17, Z12, Z19
+	VMOVDQA64 Z5, Z20
+	VPERMI2Q  Z17, Z12, Z20
+	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z21, Z14, Z12
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z21, Z14, Z17
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z10, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z7, (R11)
+	VMOVDQU64 Z13, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z9, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z14, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z6, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z11, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored1:
 	ADDQ      BX, R12
-	VMOVDQU64 1024(R14), Z6
-	VMOVDQU64 1088(R14), Z7
-	VMOVDQU64 1152(R14), Z8
-	VMOVDQU64 1216(R14), Z9
-	VMOVDQU64 1280(R14), Z10
-	VMOVDQU64 1344(R14), Z11
-	VMOVDQU64 1408(R14), Z12
-	VMOVDQU64 1472(R14), Z13
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
-	VPERMI2Q  Z10, Z6, Z14
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
-	VPERMI2Q  Z10, Z6, Z15
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z8
-	VPERMI2Q  Z13, Z9, Z8
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z12
-	VPERMI2Q  Z13, Z9, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z9
-	VPERMI2Q  Z7, Z14, Z9
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z14, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q  Z8, Z6, Z7
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z8, Z6, Z14
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z11, Z15, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q  Z11, Z15, Z8
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z11
-	VPERMI2Q  Z12, Z10, Z11
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z15
-	VPERMI2Q  Z12, Z10, Z15
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z10
-	VPERMI2Q  Z7, Z9, Z10
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z12
-	VPERMI2Q  Z7, Z9, Z12
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q  Z14, Z13, Z7
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q  Z14, Z13, Z9
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z13
-	VPERMI2Q  Z11, Z6, Z13
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z14
-	VPERMI2Q  Z11, Z6, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z15, Z8, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z15, Z8, Z11
+	VMOVDQU64 1024(R14), Z12
+	VMOVDQU64 1088(R14), Z13
+	VMOVDQU64 1152(R14), Z14
+	VMOVDQU64 1216(R14), Z15
+	VMOVDQU64 1280(R14), Z16
+	VMOVDQU64 1344(R14), Z17
+	VMOVDQU64 1408(R14), Z18
+	VMOVDQU64 1472(R14), Z19
+	VMOVDQA64 Z0, Z20
+	VPERMI2Q  Z16, Z12, Z20
+	VMOVDQA64 Z1, Z21
+	VPERMI2Q  Z16, Z12, Z21
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z0, Z14
+	VPERMI2Q  Z19, Z15, Z14
+	VMOVDQA64 Z1, Z18
+	VPERMI2Q  Z19, Z15, Z18
+	VMOVDQA64 Z2, Z15
+	VPERMI2Q  Z13, Z20, Z15
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z20, Z19
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z14, Z12, Z20
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z17, Z21, Z12
+	VMOVDQA64 Z3, Z14
+	VPERMI2Q  Z17, Z21, Z14
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z18, Z16, Z17
+	VMOVDQA64 Z3, Z21
+	VPERMI2Q  Z18, Z16, Z21
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z13, Z15, Z16
+	VMOVDQA64 Z5, Z18
+	VPERMI2Q  Z13, Z15, Z18
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z20, Z19, Z13
+	VMOVDQA64 Z5, Z15
+	VPERMI2Q  Z20, Z19, Z15
+	VMOVDQA64 Z4, Z19
+	VPERMI2Q  Z17, Z12, Z19
+	VMOVDQA64 Z5, Z20
+	VPERMI2Q  Z17, Z12, Z20
+	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z21, Z14, Z12
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z21, Z14, Z17
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z10, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z7, (R11)
+	VMOVDQU64 Z13, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z9, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z14, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z6, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z11, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored2:
 	ADDQ      BX, R12
-	VMOVDQU64 1536(R14), Z6
-	VMOVDQU64 1600(R14), Z7
-	VMOVDQU64 1664(R14), Z8
-	VMOVDQU64 1728(R14), Z9
-	VMOVDQU64 1792(R14), Z10
-	VMOVDQU64 1856(R14), Z11
-	VMOVDQU64 1920(R14), Z12
-	VMOVDQU64 1984(R14), Z13
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
-	VPERMI2Q  Z10, Z6, Z14
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
-	VPERMI2Q  Z10, Z6, Z15
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z8
-	VPERMI2Q  Z13, Z9, Z8
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z12
-	VPERMI2Q  Z13, Z9, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z9
-	VPERMI2Q  Z7, Z14, Z9
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z14, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q  Z8, Z6, Z7
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z8, Z6, Z14
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z11, Z15, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q  Z11, Z15, Z8
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z11
-	VPERMI2Q  Z12, Z10, Z11
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z15
-	VPERMI2Q  Z12, Z10, Z15
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z10
-	VPERMI2Q  Z7, Z9, Z10
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z12
-	VPERMI2Q  Z7, Z9, Z12
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q  Z14, Z13, Z7
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q  Z14, Z13, Z9
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z13
-	VPERMI2Q  Z11, Z6, Z13
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z14
-	VPERMI2Q  Z11, Z6, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z15, Z8, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z15, Z8, Z11
+	VMOVDQU64 1536(R14), Z12
+	VMOVDQU64 1600(R14), Z13
+	VMOVDQU64 1664(R14), Z14
+	VMOVDQU64 1728(R14), Z15
+	VMOVDQU64 1792(R14), Z16
+	VMOVDQU64 1856(R14), Z17
+	VMOVDQU64 1920(R14), Z18
+	VMOVDQU64 1984(R14), Z19
+	VMOVDQA64 Z0, Z20
+	VPERMI2Q  Z16, Z12, Z20
+	VMOVDQA64 Z1, Z21
+	VPERMI2Q  Z16, Z12, Z21
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z0, Z14
+	VPERMI2Q  Z19, Z15, Z14
+	VMOVDQA64 Z1, Z18
+	VPERMI2Q  Z19, Z15, Z18
+	VMOVDQA64 Z2, Z15
+	VPERMI2Q  Z13, Z20, Z15
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z20, Z19
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z14, Z12, Z20
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z17, Z21, Z12
+	VMOVDQA64 Z3, Z14
+	VPERMI2Q  Z17, Z21, Z14
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z18, Z16, Z17
+	VMOVDQA64 Z3, Z21
+	VPERMI2Q  Z18, Z16, Z21
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z13, Z15, Z16
+	VMOVDQA64 Z5, Z18
+	VPERMI2Q  Z13, Z15, Z18
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z20, Z19, Z13
+	VMOVDQA64 Z5, Z15
+	VPERMI2Q  Z20, Z19, Z15
+	VMOVDQA64 Z4, Z19
+	VPERMI2Q  Z17, Z12, Z19
+	VMOVDQA64 Z5, Z20
+	VPERMI2Q  Z17, Z12, Z20
+	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z21, Z14, Z12
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z21, Z14, Z17
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z10, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z7, (R11)
+	VMOVDQU64 Z13, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z9, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z14, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z6, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z11, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored3:
 	ADDQ      BX, R12
-	VMOVDQU64 2048(R14), Z6
-	VMOVDQU64 2112(R14), Z7
-	VMOVDQU64 2176(R14), Z8
-	VMOVDQU64 2240(R14), Z9
-	VMOVDQU64 2304(R14), Z10
-	VMOVDQU64 2368(R14), Z11
-	VMOVDQU64 2432(R14), Z12
-	VMOVDQU64 2496(R14), Z13
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
-	VPERMI2Q  Z10, Z6, Z14
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
-	VPERMI2Q  Z10, Z6, Z15
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z8
-	VPERMI2Q  Z13, Z9, Z8
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z12
-	VPERMI2Q  Z13, Z9, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z9
-	VPERMI2Q  Z7, Z14, Z9
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z14, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q  Z8, Z6, Z7
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z8, Z6, Z14
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z11, Z15, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q  Z11, Z15, Z8
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z11
-	VPERMI2Q  Z12, Z10, Z11
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z15
-	VPERMI2Q  Z12, Z10, Z15
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z10
-	VPERMI2Q  Z7, Z9, Z10
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z12
-	VPERMI2Q  Z7, Z9, Z12
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q  Z14, Z13, Z7
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q  Z14, Z13, Z9
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z13
-	VPERMI2Q  Z11, Z6, Z13
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z14
-	VPERMI2Q  Z11, Z6, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z15, Z8, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z15, Z8, Z11
+	VMOVDQU64 2048(R14), Z12
+	VMOVDQU64 2112(R14), Z13
+	VMOVDQU64 2176(R14), Z14
+	VMOVDQU64 2240(R14), Z15
+	VMOVDQU64 2304(R14), Z16
+	VMOVDQU64 2368(R14), Z17
+	VMOVDQU64 2432(R14), Z18
+	VMOVDQU64 2496(R14), Z19
+	VMOVDQA64 Z0, Z20
+	VPERMI2Q  Z16, Z12, Z20
+	VMOVDQA64 Z1, Z21
+	VPERMI2Q  Z16, Z12, Z21
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z0, Z14
+	VPERMI2Q  Z19, Z15, Z14
+	VMOVDQA64 Z1, Z18
+	VPERMI2Q  Z19, Z15, Z18
+	VMOVDQA64 Z2, Z15
+	VPERMI2Q  Z13, Z20, Z15
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z20, Z19
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z14, Z12, Z20
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z17, Z21, Z12
+	VMOVDQA64 Z3, Z14
+	VPERMI2Q  Z17, Z21, Z14
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z18, Z16, Z17
+	VMOVDQA64 Z3, Z21
+	VPERMI2Q  Z18, Z16, Z21
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z13, Z15, Z16
+	VMOVDQA64 Z5, Z18
+	VPERMI2Q  Z13, Z15, Z18
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z20, Z19, Z13
+	VMOVDQA64 Z5, Z15
+	VPERMI2Q  Z20, Z19, Z15
+	VMOVDQA64 Z4, Z19
+	VPERMI2Q  Z17, Z12, Z19
+	VMOVDQA64 Z5, Z20
+	VPERMI2Q  Z17, Z12, Z20
+	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z21, Z14, Z12
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z21, Z14, Z17
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z10, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z7, (R11)
+	VMOVDQU64 Z13, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z9, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z14, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z6, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z11, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored4:
 	ADDQ      BX, R12
-	VMOVDQU64 2560(R14), Z6
-	VMOVDQU64 2624(R14), Z7
-	VMOVDQU64 2688(R14), Z8
-	VMOVDQU64 2752(R14), Z9
-	VMOVDQU64 2816(R14), Z10
-	VMOVDQU64 2880(R14), Z11
-	VMOVDQU64 2944(R14), Z12
-	VMOVDQU64 3008(R14), Z13
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
-	VPERMI2Q  Z10, Z6, Z14
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
-	VPERMI2Q  Z10, Z6, Z15
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z8
-	VPERMI2Q  Z13, Z9, Z8
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z12
-	VPERMI2Q  Z13, Z9, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z9
-	VPERMI2Q  Z7, Z14, Z9
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z14, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q  Z8, Z6, Z7
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z8, Z6, Z14
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z11, Z15, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q  Z11, Z15, Z8
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z11
-	VPERMI2Q  Z12, Z10, Z11
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z15
-	VPERMI2Q  Z12, Z10, Z15
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z10
-	VPERMI2Q  Z7, Z9, Z10
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z12
-	VPERMI2Q  Z7, Z9, Z12
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q  Z14, Z13, Z7
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q  Z14, Z13, Z9
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z13
-	VPERMI2Q  Z11, Z6, Z13
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z14
-	VPERMI2Q  Z11, Z6, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z15, Z8, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z15, Z8, Z11
+	VMOVDQU64 2560(R14), Z12
+	VMOVDQU64 2624(R14), Z13
+	VMOVDQU64 2688(R14), Z14
+	VMOVDQU64 2752(R14), Z15
+	VMOVDQU64 2816(R14), Z16
+	VMOVDQU64 2880(R14), Z17
+	VMOVDQU64 2944(R14), Z18
+	VMOVDQU64 3008(R14), Z19
+	VMOVDQA64 Z0, Z20
+	VPERMI2Q  Z16, Z12, Z20
+	VMOVDQA64 Z1, Z21
+	VPERMI2Q  Z16, Z12, Z21
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z0, Z14
+	VPERMI2Q  Z19, Z15, Z14
+	VMOVDQA64 Z1, Z18
+	VPERMI2Q  Z19, Z15, Z18
+	VMOVDQA64 Z2, Z15
+	VPERMI2Q  Z13, Z20, Z15
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z20, Z19
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z14, Z12, Z20
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z17, Z21, Z12
+	VMOVDQA64 Z3, Z14
+	VPERMI2Q  Z17, Z21, Z14
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z18, Z16, Z17
+	VMOVDQA64 Z3, Z21
+	VPERMI2Q  Z18, Z16, Z21
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z13, Z15, Z16
+	VMOVDQA64 Z5, Z18
+	VPERMI2Q  Z13, Z15, Z18
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z20, Z19, Z13
+	VMOVDQA64 Z5, Z15
+	VPERMI2Q  Z20, Z19, Z15
+	VMOVDQA64 Z4, Z19
+	VPERMI2Q  Z17, Z12, Z19
+	VMOVDQA64 Z5, Z20
+	VPERMI2Q  Z17, Z12, Z20
+	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z21, Z14, Z12
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z21, Z14, Z17
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z10, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z7, (R11)
+	VMOVDQU64 Z13, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z9, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z14, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z6, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z11, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored5:
 	ADDQ      BX, R12
-	VMOVDQU64 3072(R14), Z6
-	VMOVDQU64 3136(R14), Z7
-	VMOVDQU64 3200(R14), Z8
-	VMOVDQU64 3264(R14), Z9
-	VMOVDQU64 3328(R14), Z10
-	VMOVDQU64 3392(R14), Z11
-	VMOVDQU64 3456(R14), Z12
-	VMOVDQU64 3520(R14), Z13
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
-	VPERMI2Q  Z10, Z6, Z14
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
-	VPERMI2Q  Z10, Z6, Z15
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z8
-	VPERMI2Q  Z13, Z9, Z8
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z12
-	VPERMI2Q  Z13, Z9, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z9
-	VPERMI2Q  Z7, Z14, Z9
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z14, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q  Z8, Z6, Z7
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z8, Z6, Z14
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z11, Z15, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q  Z11, Z15, Z8
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z11
-	VPERMI2Q  Z12, Z10, Z11
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z15
-	VPERMI2Q  Z12, Z10, Z15
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z10
-	VPERMI2Q  Z7, Z9, Z10
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z12
-	VPERMI2Q  Z7, Z9, Z12
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q  Z14, Z13, Z7
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q  Z14, Z13, Z9
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z13
-	VPERMI2Q  Z11, Z6, Z13
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z14
-	VPERMI2Q  Z11, Z6, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z15, Z8, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z15, Z8, Z11
+	VMOVDQU64 3072(R14), Z12
+	VMOVDQU64 3136(R14), Z13
+	VMOVDQU64 3200(R14), Z14
+	VMOVDQU64 3264(R14), Z15
+	VMOVDQU64 3328(R14), Z16
+	VMOVDQU64 3392(R14), Z17
+	VMOVDQU64 3456(R14), Z18
+	VMOVDQU64 3520(R14), Z19
+	VMOVDQA64 Z0, Z20
+	VPERMI2Q  Z16, Z12, Z20
+	VMOVDQA64 Z1, Z21
+	VPERMI2Q  Z16, Z12, Z21
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z0, Z14
+	VPERMI2Q  Z19, Z15, Z14
+	VMOVDQA64 Z1, Z18
+	VPERMI2Q  Z19, Z15, Z18
+	VMOVDQA64 Z2, Z15
+	VPERMI2Q  Z13, Z20, Z15
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z20, Z19
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z14, Z12, Z20
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z17, Z21, Z12
+	VMOVDQA64 Z3, Z14
+	VPERMI2Q  Z17, Z21, Z14
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z18, Z16, Z17
+	VMOVDQA64 Z3, Z21
+	VPERMI2Q  Z18, Z16, Z21
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z13, Z15, Z16
+	VMOVDQA64 Z5, Z18
+	VPERMI2Q  Z13, Z15, Z18
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z20, Z19, Z13
+	VMOVDQA64 Z5, Z15
+	VPERMI2Q  Z20, Z19, Z15
+	VMOVDQA64 Z4, Z19
+	VPERMI2Q  Z17, Z12, Z19
+	VMOVDQA64 Z5, Z20
+	VPERMI2Q  Z17, Z12, Z20
+	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z21, Z14, Z12
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z21, Z14, Z17
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z10, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z7, (R11)
+	VMOVDQU64 Z13, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z9, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z14, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z6, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z11, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored6:
 	ADDQ      BX, R12
-	VMOVDQU64 3584(R14), Z6
-	VMOVDQU64 3648(R14), Z7
-	VMOVDQU64 3712(R14), Z8
-	VMOVDQU64 3776(R14), Z9
-	VMOVDQU64 3840(R14), Z10
-	VMOVDQU64 3904(R14), Z11
-	VMOVDQU64 3968(R14), Z12
-	VMOVDQU64 4032(R14), Z13
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z14
-	VPERMI2Q  Z10, Z6, Z14
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z15
-	VPERMI2Q  Z10, Z6, Z15
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z8
-	VPERMI2Q  Z13, Z9, Z8
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z12
-	VPERMI2Q  Z13, Z9, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z9
-	VPERMI2Q  Z7, Z14, Z9
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z14, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z7
-	VPERMI2Q  Z8, Z6, Z7
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z8, Z6, Z14
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z11, Z15, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z8
-	VPERMI2Q  Z11, Z15, Z8
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z11
-	VPERMI2Q  Z12, Z10, Z11
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z15
-	VPERMI2Q  Z12, Z10, Z15
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z10
-	VPERMI2Q  Z7, Z9, Z10
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z12
-	VPERMI2Q  Z7, Z9, Z12
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z7
-	VPERMI2Q  Z14, Z13, Z7
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z9
-	VPERMI2Q  Z14, Z13, Z9
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z13
-	VPERMI2Q  Z11, Z6, Z13
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z14
-	VPERMI2Q  Z11, Z6, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z15, Z8, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z15, Z8, Z11
+	VMOVDQU64 3584(R14), Z12
+	VMOVDQU64 3648(R14), Z13
+	VMOVDQU64 3712(R14), Z14
+	VMOVDQU64 3776(R14), Z15
+	VMOVDQU64 3840(R14), Z16
+	VMOVDQU64 3904(R14), Z17
+	VMOVDQU64 3968(R14), Z18
+	VMOVDQU64 4032(R14), Z19
+	VMOVDQA64 Z0, Z20
+	VPERMI2Q  Z16, Z12, Z20
+	VMOVDQA64 Z1, Z21
+	VPERMI2Q  Z16, Z12, Z21
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z0, Z14
+	VPERMI2Q  Z19, Z15, Z14
+	VMOVDQA64 Z1, Z18
+	VPERMI2Q  Z19, Z15, Z18
+	VMOVDQA64 Z2, Z15
+	VPERMI2Q  Z13, Z20, Z15
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z20, Z19
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z14, Z12, Z20
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z17, Z21, Z12
+	VMOVDQA64 Z3, Z14
+	VPERMI2Q  Z17, Z21, Z14
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z18, Z16, Z17
+	VMOVDQA64 Z3, Z21
+	VPERMI2Q  Z18, Z16, Z21
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z13, Z15, Z16
+	VMOVDQA64 Z5, Z18
+	VPERMI2Q  Z13, Z15, Z18
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z20, Z19, Z13
+	VMOVDQA64 Z5, Z15
+	VPERMI2Q  Z20, Z19, Z15
+	VMOVDQA64 Z4, Z19
+	VPERMI2Q  Z17, Z12, Z19
+	VMOVDQA64 Z5, Z20
+	VPERMI2Q  Z17, Z12, Z20
+	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z21, Z14, Z12
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z21, Z14, Z17
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z10, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z7, (R11)
+	VMOVDQU64 Z13, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z9, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z14, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z6, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z11, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored7:
@@ -9174,30 +9192,36 @@ TEXT ·unshuffleAVX512Super(SB), $4160-72
 	MOVQ         $0x00000008, R9
 	CMPQ         DX, R9
 	CMOVQLT      DX, R9
+	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
+	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
+	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
+	VMOVDQU64    bitshuffleQLo1<>+0(SB), Z4
+	VMOVDQU64    bitshuffleQHi1<>+0(SB), Z5
 	LEAQ         (SP), R13
 	ADDQ         $0x3f, R13
 	ANDQ         $-64, R13
 	MOVQ         $0x5555555555555555, R11
-	VPBROADCASTQ R11, Z0
+	VPBROADCASTQ R11, Z6
 	MOVQ         $0x3333333333333333, R11
-	VPBROADCASTQ R11, Z1
+	VPBROADCASTQ R11, Z7
 	MOVQ         $0x0f0f0f0f0f0f0f0f, R11
-	VPBROADCASTQ R11, Z2
-	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z3
-	VPXORQ       Z4, Z4, Z4
-	VPBROADCASTQ DI, Z6
-	VPXORQ       Z5, Z5, Z5
+	VPBROADCASTQ R11, Z8
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z9
+	VPXORQ       Z10, Z10, Z10
+	VPBROADCASTQ DI, Z12
+	VPXORQ       Z11, Z11, Z11
 	MOVL         $0x000000aa, R11
 	KMOVW        R11, K1
-	VPADDQ       Z6, Z5, K1, Z5
-	VPADDQ       Z6, Z6, Z6
+	VPADDQ       Z12, Z11, K1, Z11
+	VPADDQ       Z12, Z12, Z12
 	MOVL         $0x000000cc, R11
 	KMOVW        R11, K1
-	VPADDQ       Z6, Z5, K1, Z5
-	VPADDQ       Z6, Z6, Z6
+	VPADDQ       Z12, Z11, K1, Z11
+	VPADDQ       Z12, Z12, Z12
 	MOVL         $0x000000f0, R11
 	KMOVW        R11, K1
-	VPADDQ       Z6, Z5, K1, Z5
+	VPADDQ       Z12, Z11, K1, Z11
 
 unshuffleAVX512Superblock:
 	XORQ R10, R10
@@ -9209,941 +9233,923 @@ unshuffleAVX512Superchunk:
 	ADDQ  AX, R12
 
 	// vector d: 64 bytes of bit row 8(j0+d)+b; rows past typesize stay zero
-	VMOVDQA64 Z4, Z5
-	VMOVDQA64 Z4, Z6
-	VMOVDQA64 Z4, Z7
-	VMOVDQA64 Z4, Z8
-	VMOVDQA64 Z4, Z9
-	VMOVDQA64 Z4, Z10
-	VMOVDQA64 Z4, Z11
-	VMOVDQA64 Z4, Z12
+	VMOVDQA64 Z10, Z11
+	VMOVDQA64 Z10, Z12
+	VMOVDQA64 Z10, Z13
+	VMOVDQA64 Z10, Z14
+	VMOVDQA64 Z10, Z15
+	VMOVDQA64 Z10, Z16
+	VMOVDQA64 Z10, Z17
+	VMOVDQA64 Z10, Z18
 	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z5
+	VMOVDQU64 (R14), Z11
 	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z6
+	VMOVDQU64 (R14), Z12
 	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z7
+	VMOVDQU64 (R14), Z13
 	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z8
+	VMOVDQU64 (R14), Z14
 	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z9
+	VMOVDQU64 (R14), Z15
 	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z10
+	VMOVDQU64 (R14), Z16
 	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z11
+	VMOVDQU64 (R14), Z17
 	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z12
+	VMOVDQU64 (R14), Z18
 	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded0:
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
-	VPERMI2Q  Z9, Z5, Z13
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z14
-	VPERMI2Q  Z9, Z5, Z14
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q  Z10, Z6, Z5
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q  Z10, Z6, Z9
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q  Z6, Z13, Z8
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z12
-	VPERMI2Q  Z6, Z13, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z7, Z5, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z5, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q  Z10, Z14, Z5
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z7
-	VPERMI2Q  Z10, Z14, Z7
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z10
-	VPERMI2Q  Z11, Z9, Z10
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z11, Z9, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q  Z6, Z8, Z9
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z6, Z8, Z11
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z13, Z12, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q  Z13, Z12, Z8
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z12
-	VPERMI2Q  Z10, Z5, Z12
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z13
-	VPERMI2Q  Z10, Z5, Z13
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q  Z14, Z7, Z5
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, (R13)
-	VMOVDQU64 Z11, 64(R13)
-	VMOVDQU64 Z6, 128(R13)
-	VMOVDQU64 Z8, 192(R13)
-	VMOVDQU64 Z12, 256(R13)
-	VMOVDQU64 Z13, 320(R13)
-	VMOVDQU64 Z5, 384(R13)
-	VMOVDQU64 Z10, 448(R13)
-	ADDQ      BX, R12
-	VMOVDQA64 Z4, Z5
-	VMOVDQA64 Z4, Z6
-	VMOVDQA64 Z4, Z7
-	VMOVDQA64 Z4, Z8
-	VMOVDQA64 Z4, Z9
-	VMOVDQA64 Z4, Z10
-	VMOVDQA64 Z4, Z11
+	VMOVDQA64 Z0, Z19
+	VPERMI2Q  Z15, Z11, Z19
+	VMOVDQA64 Z1, Z20
+	VPERMI2Q  Z15, Z11, Z20
+	VMOVDQA64 Z0, Z11
+	VPERMI2Q  Z16, Z12, Z11
+	VMOVDQA64 Z1, Z15
+	VPERMI2Q  Z16, Z12, Z15
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z12, Z19, Z14
+	VMOVDQA64 Z3, Z18
+	VPERMI2Q  Z12, Z19, Z18
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z13, Z11, Z12
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z11, Z19
+	VMOVDQA64 Z2, Z11
+	VPERMI2Q  Z16, Z20, Z11
+	VMOVDQA64 Z3, Z13
+	VPERMI2Q  Z16, Z20, Z13
+	VMOVDQA64 Z2, Z16
+	VPERMI2Q  Z17, Z15, Z16
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z17, Z15, Z20
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z12, Z14, Z15
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z12, Z14, Z17
 	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z19, Z18, Z12
+	VMOVDQA64 Z5, Z14
+	VPERMI2Q  Z19, Z18, Z14
+	VMOVDQA64 Z4, Z18
+	VPERMI2Q  Z16, Z11, Z18
+	VMOVDQA64 Z5, Z19
+	VPERMI2Q  Z16, Z11, Z19
+	VMOVDQA64 Z4, Z11
+	VPERMI2Q  Z20, Z13, Z11
+	VMOVDQA64 Z5, Z16
+	VPERMI2Q  Z20, Z13, Z16
+	VMOVDQU64 Z15, (R13)
+	VMOVDQU64 Z17, 64(R13)
+	VMOVDQU64 Z12, 128(R13)
+	VMOVDQU64 Z14, 192(R13)
+	VMOVDQU64 Z18, 256(R13)
+	VMOVDQU64 Z19, 320(R13)
+	VMOVDQU64 Z11, 384(R13)
+	VMOVDQU64 Z16, 448(R13)
+	ADDQ      BX, R12
+	VMOVDQA64 Z10, Z11
+	VMOVDQA64 Z10, Z12
+	VMOVDQA64 Z10, Z13
+	VMOVDQA64 Z10, Z14
+	VMOVDQA64 Z10, Z15
+	VMOVDQA64 Z10, Z16
+	VMOVDQA64 Z10, Z17
+	VMOVDQA64 Z10, Z18
 	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z5
+	VMOVDQU64 (R14), Z11
 	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z6
+	VMOVDQU64 (R14), Z12
 	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z7
+	VMOVDQU64 (R14), Z13
 	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z8
+	VMOVDQU64 (R14), Z14
 	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z9
+	VMOVDQU64 (R14), Z15
 	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z10
+	VMOVDQU64 (R14), Z16
 	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z11
+	VMOVDQU64 (R14), Z17
 	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z12
+	VMOVDQU64 (R14), Z18
 	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded1:
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
-	VPERMI2Q  Z9, Z5, Z13
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z14
-	VPERMI2Q  Z9, Z5, Z14
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q  Z10, Z6, Z5
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q  Z10, Z6, Z9
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q  Z6, Z13, Z8
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z12
-	VPERMI2Q  Z6, Z13, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z7, Z5, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z5, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q  Z10, Z14, Z5
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z7
-	VPERMI2Q  Z10, Z14, Z7
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z10
-	VPERMI2Q  Z11, Z9, Z10
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z11, Z9, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q  Z6, Z8, Z9
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z6, Z8, Z11
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z13, Z12, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q  Z13, Z12, Z8
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z12
-	VPERMI2Q  Z10, Z5, Z12
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z13
-	VPERMI2Q  Z10, Z5, Z13
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q  Z14, Z7, Z5
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, 512(R13)
-	VMOVDQU64 Z11, 576(R13)
-	VMOVDQU64 Z6, 640(R13)
-	VMOVDQU64 Z8, 704(R13)
-	VMOVDQU64 Z12, 768(R13)
-	VMOVDQU64 Z13, 832(R13)
-	VMOVDQU64 Z5, 896(R13)
-	VMOVDQU64 Z10, 960(R13)
-	ADDQ      BX, R12
-	VMOVDQA64 Z4, Z5
-	VMOVDQA64 Z4, Z6
-	VMOVDQA64 Z4, Z7
-	VMOVDQA64 Z4, Z8
-	VMOVDQA64 Z4, Z9
-	VMOVDQA64 Z4, Z10
-	VMOVDQA64 Z4, Z11
+	VMOVDQA64 Z0, Z19
+	VPERMI2Q  Z15, Z11, Z19
+	VMOVDQA64 Z1, Z20
+	VPERMI2Q  Z15, Z11, Z20
+	VMOVDQA64 Z0, Z11
+	VPERMI2Q  Z16, Z12, Z11
+	VMOVDQA64 Z1, Z15
+	VPERMI2Q  Z16, Z12, Z15
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z12, Z19, Z14
+	VMOVDQA64 Z3, Z18
+	VPERMI2Q  Z12, Z19, Z18
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z13, Z11, Z12
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z11, Z19
+	VMOVDQA64 Z2, Z11
+	VPERMI2Q  Z16, Z20, Z11
+	VMOVDQA64 Z3, Z13
+	VPERMI2Q  Z16, Z20, Z13
+	VMOVDQA64 Z2, Z16
+	VPERMI2Q  Z17, Z15, Z16
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z17, Z15, Z20
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z12, Z14, Z15
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z12, Z14, Z17
 	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z19, Z18, Z12
+	VMOVDQA64 Z5, Z14
+	VPERMI2Q  Z19, Z18, Z14
+	VMOVDQA64 Z4, Z18
+	VPERMI2Q  Z16, Z11, Z18
+	VMOVDQA64 Z5, Z19
+	VPERMI2Q  Z16, Z11, Z19
+	VMOVDQA64 Z4, Z11
+	VPERMI2Q  Z20, Z13, Z11
+	VMOVDQA64 Z5, Z16
+	VPERMI2Q  Z20, Z13, Z16
+	VMOVDQU64 Z15, 512(R13)
+	VMOVDQU64 Z17, 576(R13)
+	VMOVDQU64 Z12, 640(R13)
+	VMOVDQU64 Z14, 704(R13)
+	VMOVDQU64 Z18, 768(R13)
+	VMOVDQU64 Z19, 832(R13)
+	VMOVDQU64 Z11, 896(R13)
+	VMOVDQU64 Z16, 960(R13)
+	ADDQ      BX, R12
+	VMOVDQA64 Z10, Z11
+	VMOVDQA64 Z10, Z12
+	VMOVDQA64 Z10, Z13
+	VMOVDQA64 Z10, Z14
+	VMOVDQA64 Z10, Z15
+	VMOVDQA64 Z10, Z16
+	VMOVDQA64 Z10, Z17
+	VMOVDQA64 Z10, Z18
 	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z5
+	VMOVDQU64 (R14), Z11
 	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z6
+	VMOVDQU64 (R14), Z12
 	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z7
+	VMOVDQU64 (R14), Z13
 	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z8
+	VMOVDQU64 (R14), Z14
 	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z9
+	VMOVDQU64 (R14), Z15
 	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z10
+	VMOVDQU64 (R14), Z16
 	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z11
+	VMOVDQU64 (R14), Z17
 	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z12
+	VMOVDQU64 (R14), Z18
 	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded2:
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
-	VPERMI2Q  Z9, Z5, Z13
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z14
-	VPERMI2Q  Z9, Z5, Z14
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q  Z10, Z6, Z5
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q  Z10, Z6, Z9
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q  Z6, Z13, Z8
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z12
-	VPERMI2Q  Z6, Z13, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z7, Z5, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z5, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q  Z10, Z14, Z5
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z7
-	VPERMI2Q  Z10, Z14, Z7
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z10
-	VPERMI2Q  Z11, Z9, Z10
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z11, Z9, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q  Z6, Z8, Z9
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z6, Z8, Z11
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z13, Z12, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q  Z13, Z12, Z8
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z12
-	VPERMI2Q  Z10, Z5, Z12
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z13
-	VPERMI2Q  Z10, Z5, Z13
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q  Z14, Z7, Z5
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, 1024(R13)
-	VMOVDQU64 Z11, 1088(R13)
-	VMOVDQU64 Z6, 1152(R13)
-	VMOVDQU64 Z8, 1216(R13)
-	VMOVDQU64 Z12, 1280(R13)
-	VMOVDQU64 Z13, 1344(R13)
-	VMOVDQU64 Z5, 1408(R13)
-	VMOVDQU64 Z10, 1472(R13)
-	ADDQ      BX, R12
-	VMOVDQA64 Z4, Z5
-	VMOVDQA64 Z4, Z6
-	VMOVDQA64 Z4, Z7
-	VMOVDQA64 Z4, Z8
-	VMOVDQA64 Z4, Z9
-	VMOVDQA64 Z4, Z10
-	VMOVDQA64 Z4, Z11
+	VMOVDQA64 Z0, Z19
+	VPERMI2Q  Z15, Z11, Z19
+	VMOVDQA64 Z1, Z20
+	VPERMI2Q  Z15, Z11, Z20
+	VMOVDQA64 Z0, Z11
+	VPERMI2Q  Z16, Z12, Z11
+	VMOVDQA64 Z1, Z15
+	VPERMI2Q  Z16, Z12, Z15
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z12, Z19, Z14
+	VMOVDQA64 Z3, Z18
+	VPERMI2Q  Z12, Z19, Z18
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z13, Z11, Z12
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z11, Z19
+	VMOVDQA64 Z2, Z11
+	VPERMI2Q  Z16, Z20, Z11
+	VMOVDQA64 Z3, Z13
+	VPERMI2Q  Z16, Z20, Z13
+	VMOVDQA64 Z2, Z16
+	VPERMI2Q  Z17, Z15, Z16
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z17, Z15, Z20
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z12, Z14, Z15
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z12, Z14, Z17
 	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z19, Z18, Z12
+	VMOVDQA64 Z5, Z14
+	VPERMI2Q  Z19, Z18, Z14
+	VMOVDQA64 Z4, Z18
+	VPERMI2Q  Z16, Z11, Z18
+	VMOVDQA64 Z5, Z19
+	VPERMI2Q  Z16, Z11, Z19
+	VMOVDQA64 Z4, Z11
+	VPERMI2Q  Z20, Z13, Z11
+	VMOVDQA64 Z5, Z16
+	VPERMI2Q  Z20, Z13, Z16
+	VMOVDQU64 Z15, 1024(R13)
+	VMOVDQU64 Z17, 1088(R13)
+	VMOVDQU64 Z12, 1152(R13)
+	VMOVDQU64 Z14, 1216(R13)
+	VMOVDQU64 Z18, 1280(R13)
+	VMOVDQU64 Z19, 1344(R13)
+	VMOVDQU64 Z11, 1408(R13)
+	VMOVDQU64 Z16, 1472(R13)
+	ADDQ      BX, R12
+	VMOVDQA64 Z10, Z11
+	VMOVDQA64 Z10, Z12
+	VMOVDQA64 Z10, Z13
+	VMOVDQA64 Z10, Z14
+	VMOVDQA64 Z10, Z15
+	VMOVDQA64 Z10, Z16
+	VMOVDQA64 Z10, Z17
+	VMOVDQA64 Z10, Z18
 	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z5
+	VMOVDQU64 (R14), Z11
 	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z6
+	VMOVDQU64 (R14), Z12
 	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z7
+	VMOVDQU64 (R14), Z13
 	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z8
+	VMOVDQU64 (R14), Z14
 	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z9
+	VMOVDQU64 (R14), Z15
 	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z10
+	VMOVDQU64 (R14), Z16
 	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z11
+	VMOVDQU64 (R14), Z17
 	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z12
+	VMOVDQU64 (R14), Z18
 	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded3:
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
-	VPERMI2Q  Z9, Z5, Z13
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z14
-	VPERMI2Q  Z9, Z5, Z14
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q  Z10, Z6, Z5
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q  Z10, Z6, Z9
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q  Z6, Z13, Z8
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z12
-	VPERMI2Q  Z6, Z13, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z7, Z5, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z5, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q  Z10, Z14, Z5
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z7
-	VPERMI2Q  Z10, Z14, Z7
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z10
-	VPERMI2Q  Z11, Z9, Z10
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z11, Z9, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q  Z6, Z8, Z9
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z6, Z8, Z11
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z13, Z12, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q  Z13, Z12, Z8
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z12
-	VPERMI2Q  Z10, Z5, Z12
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z13
-	VPERMI2Q  Z10, Z5, Z13
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q  Z14, Z7, Z5
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, 1536(R13)
-	VMOVDQU64 Z11, 1600(R13)
-	VMOVDQU64 Z6, 1664(R13)
-	VMOVDQU64 Z8, 1728(R13)
-	VMOVDQU64 Z12, 1792(R13)
-	VMOVDQU64 Z13, 1856(R13)
-	VMOVDQU64 Z5, 1920(R13)
-	VMOVDQU64 Z10, 1984(R13)
-	ADDQ      BX, R12
-	VMOVDQA64 Z4, Z5
-	VMOVDQA64 Z4, Z6
-	VMOVDQA64 Z4, Z7
-	VMOVDQA64 Z4, Z8
-	VMOVDQA64 Z4, Z9
-	VMOVDQA64 Z4, Z10
-	VMOVDQA64 Z4, Z11
+	VMOVDQA64 Z0, Z19
+	VPERMI2Q  Z15, Z11, Z19
+	VMOVDQA64 Z1, Z20
+	VPERMI2Q  Z15, Z11, Z20
+	VMOVDQA64 Z0, Z11
+	VPERMI2Q  Z16, Z12, Z11
+	VMOVDQA64 Z1, Z15
+	VPERMI2Q  Z16, Z12, Z15
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z12, Z19, Z14
+	VMOVDQA64 Z3, Z18
+	VPERMI2Q  Z12, Z19, Z18
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z13, Z11, Z12
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z11, Z19
+	VMOVDQA64 Z2, Z11
+	VPERMI2Q  Z16, Z20, Z11
+	VMOVDQA64 Z3, Z13
+	VPERMI2Q  Z16, Z20, Z13
+	VMOVDQA64 Z2, Z16
+	VPERMI2Q  Z17, Z15, Z16
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z17, Z15, Z20
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z12, Z14, Z15
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z12, Z14, Z17
 	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z19, Z18, Z12
+	VMOVDQA64 Z5, Z14
+	VPERMI2Q  Z19, Z18, Z14
+	VMOVDQA64 Z4, Z18
+	VPERMI2Q  Z16, Z11, Z18
+	VMOVDQA64 Z5, Z19
+	VPERMI2Q  Z16, Z11, Z19
+	VMOVDQA64 Z4, Z11
+	VPERMI2Q  Z20, Z13, Z11
+	VMOVDQA64 Z5, Z16
+	VPERMI2Q  Z20, Z13, Z16
+	VMOVDQU64 Z15, 1536(R13)
+	VMOVDQU64 Z17, 1600(R13)
+	VMOVDQU64 Z12, 1664(R13)
+	VMOVDQU64 Z14, 1728(R13)
+	VMOVDQU64 Z18, 1792(R13)
+	VMOVDQU64 Z19, 1856(R13)
+	VMOVDQU64 Z11, 1920(R13)
+	VMOVDQU64 Z16, 1984(R13)
+	ADDQ      BX, R12
+	VMOVDQA64 Z10, Z11
+	VMOVDQA64 Z10, Z12
+	VMOVDQA64 Z10, Z13
+	VMOVDQA64 Z10, Z14
+	VMOVDQA64 Z10, Z15
+	VMOVDQA64 Z10, Z16
+	VMOVDQA64 Z10, Z17
+	VMOVDQA64 Z10, Z18
 	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z5
+	VMOVDQU64 (R14), Z11
 	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z6
+	VMOVDQU64 (R14), Z12
 	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z7
+	VMOVDQU64 (R14), Z13
 	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z8
+	VMOVDQU64 (R14), Z14
 	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z9
+	VMOVDQU64 (R14), Z15
 	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z10
+	VMOVDQU64 (R14), Z16
 	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z11
+	VMOVDQU64 (R14), Z17
 	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z12
+	VMOVDQU64 (R14), Z18
 	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded4:
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
-	VPERMI2Q  Z9, Z5, Z13
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z14
-	VPERMI2Q  Z9, Z5, Z14
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q  Z10, Z6, Z5
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q  Z10, Z6, Z9
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q  Z6, Z13, Z8
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z12
-	VPERMI2Q  Z6, Z13, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z7, Z5, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z5, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q  Z10, Z14, Z5
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z7
-	VPERMI2Q  Z10, Z14, Z7
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z10
-	VPERMI2Q  Z11, Z9, Z10
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z11, Z9, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q  Z6, Z8, Z9
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z6, Z8, Z11
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z13, Z12, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q  Z13, Z12, Z8
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z12
-	VPERMI2Q  Z10, Z5, Z12
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z13
-	VPERMI2Q  Z10, Z5, Z13
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q  Z14, Z7, Z5
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, 2048(R13)
-	VMOVDQU64 Z11, 2112(R13)
-	VMOVDQU64 Z6, 2176(R13)
-	VMOVDQU64 Z8, 2240(R13)
-	VMOVDQU64 Z12, 2304(R13)
-	VMOVDQU64 Z13, 2368(R13)
-	VMOVDQU64 Z5, 2432(R13)
-	VMOVDQU64 Z10, 2496(R13)
-	ADDQ      BX, R12
-	VMOVDQA64 Z4, Z5
-	VMOVDQA64 Z4, Z6
-	VMOVDQA64 Z4, Z7
-	VMOVDQA64 Z4, Z8
-	VMOVDQA64 Z4, Z9
-	VMOVDQA64 Z4, Z10
-	VMOVDQA64 Z4, Z11
+	VMOVDQA64 Z0, Z19
+	VPERMI2Q  Z15, Z11, Z19
+	VMOVDQA64 Z1, Z20
+	VPERMI2Q  Z15, Z11, Z20
+	VMOVDQA64 Z0, Z11
+	VPERMI2Q  Z16, Z12, Z11
+	VMOVDQA64 Z1, Z15
+	VPERMI2Q  Z16, Z12, Z15
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z12, Z19, Z14
+	VMOVDQA64 Z3, Z18
+	VPERMI2Q  Z12, Z19, Z18
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z13, Z11, Z12
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z11, Z19
+	VMOVDQA64 Z2, Z11
+	VPERMI2Q  Z16, Z20, Z11
+	VMOVDQA64 Z3, Z13
+	VPERMI2Q  Z16, Z20, Z13
+	VMOVDQA64 Z2, Z16
+	VPERMI2Q  Z17, Z15, Z16
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z17, Z15, Z20
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z12, Z14, Z15
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z12, Z14, Z17
 	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z19, Z18, Z12
+	VMOVDQA64 Z5, Z14
+	VPERMI2Q  Z19, Z18, Z14
+	VMOVDQA64 Z4, Z18
+	VPERMI2Q  Z16, Z11, Z18
+	VMOVDQA64 Z5, Z19
+	VPERMI2Q  Z16, Z11, Z19
+	VMOVDQA64 Z4, Z11
+	VPERMI2Q  Z20, Z13, Z11
+	VMOVDQA64 Z5, Z16
+	VPERMI2Q  Z20, Z13, Z16
+	VMOVDQU64 Z15, 2048(R13)
+	VMOVDQU64 Z17, 2112(R13)
+	VMOVDQU64 Z12, 2176(R13)
+	VMOVDQU64 Z14, 2240(R13)
+	VMOVDQU64 Z18, 2304(R13)
+	VMOVDQU64 Z19, 2368(R13)
+	VMOVDQU64 Z11, 2432(R13)
+	VMOVDQU64 Z16, 2496(R13)
+	ADDQ      BX, R12
+	VMOVDQA64 Z10, Z11
+	VMOVDQA64 Z10, Z12
+	VMOVDQA64 Z10, Z13
+	VMOVDQA64 Z10, Z14
+	VMOVDQA64 Z10, Z15
+	VMOVDQA64 Z10, Z16
+	VMOVDQA64 Z10, Z17
+	VMOVDQA64 Z10, Z18
 	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z5
+	VMOVDQU64 (R14), Z11
 	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z6
+	VMOVDQU64 (R14), Z12
 	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z7
+	VMOVDQU64 (R14), Z13
 	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z8
+	VMOVDQU64 (R14), Z14
 	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z9
+	VMOVDQU64 (R14), Z15
 	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z10
+	VMOVDQU64 (R14), Z16
 	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z11
+	VMOVDQU64 (R14), Z17
 	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z12
+	VMOVDQU64 (R14), Z18
 	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded5:
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
-	VPERMI2Q  Z9, Z5, Z13
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z14
-	VPERMI2Q  Z9, Z5, Z14
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q  Z10, Z6, Z5
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q  Z10, Z6, Z9
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q  Z6, Z13, Z8
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z12
-	VPERMI2Q  Z6, Z13, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z7, Z5, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z5, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q  Z10, Z14, Z5
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z7
-	VPERMI2Q  Z10, Z14, Z7
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z10
-	VPERMI2Q  Z11, Z9, Z10
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z11, Z9, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q  Z6, Z8, Z9
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z6, Z8, Z11
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z13, Z12, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q  Z13, Z12, Z8
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z12
-	VPERMI2Q  Z10, Z5, Z12
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z13
-	VPERMI2Q  Z10, Z5, Z13
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q  Z14, Z7, Z5
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, 2560(R13)
-	VMOVDQU64 Z11, 2624(R13)
-	VMOVDQU64 Z6, 2688(R13)
-	VMOVDQU64 Z8, 2752(R13)
-	VMOVDQU64 Z12, 2816(R13)
-	VMOVDQU64 Z13, 2880(R13)
-	VMOVDQU64 Z5, 2944(R13)
-	VMOVDQU64 Z10, 3008(R13)
-	ADDQ      BX, R12
-	VMOVDQA64 Z4, Z5
-	VMOVDQA64 Z4, Z6
-	VMOVDQA64 Z4, Z7
-	VMOVDQA64 Z4, Z8
-	VMOVDQA64 Z4, Z9
-	VMOVDQA64 Z4, Z10
-	VMOVDQA64 Z4, Z11
+	VMOVDQA64 Z0, Z19
+	VPERMI2Q  Z15, Z11, Z19
+	VMOVDQA64 Z1, Z20
+	VPERMI2Q  Z15, Z11, Z20
+	VMOVDQA64 Z0, Z11
+	VPERMI2Q  Z16, Z12, Z11
+	VMOVDQA64 Z1, Z15
+	VPERMI2Q  Z16, Z12, Z15
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z12, Z19, Z14
+	VMOVDQA64 Z3, Z18
+	VPERMI2Q  Z12, Z19, Z18
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z13, Z11, Z12
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z11, Z19
+	VMOVDQA64 Z2, Z11
+	VPERMI2Q  Z16, Z20, Z11
+	VMOVDQA64 Z3, Z13
+	VPERMI2Q  Z16, Z20, Z13
+	VMOVDQA64 Z2, Z16
+	VPERMI2Q  Z17, Z15, Z16
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z17, Z15, Z20
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z12, Z14, Z15
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z12, Z14, Z17
 	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z19, Z18, Z12
+	VMOVDQA64 Z5, Z14
+	VPERMI2Q  Z19, Z18, Z14
+	VMOVDQA64 Z4, Z18
+	VPERMI2Q  Z16, Z11, Z18
+	VMOVDQA64 Z5, Z19
+	VPERMI2Q  Z16, Z11, Z19
+	VMOVDQA64 Z4, Z11
+	VPERMI2Q  Z20, Z13, Z11
+	VMOVDQA64 Z5, Z16
+	VPERMI2Q  Z20, Z13, Z16
+	VMOVDQU64 Z15, 2560(R13)
+	VMOVDQU64 Z17, 2624(R13)
+	VMOVDQU64 Z12, 2688(R13)
+	VMOVDQU64 Z14, 2752(R13)
+	VMOVDQU64 Z18, 2816(R13)
+	VMOVDQU64 Z19, 2880(R13)
+	VMOVDQU64 Z11, 2944(R13)
+	VMOVDQU64 Z16, 3008(R13)
+	ADDQ      BX, R12
+	VMOVDQA64 Z10, Z11
+	VMOVDQA64 Z10, Z12
+	VMOVDQA64 Z10, Z13
+	VMOVDQA64 Z10, Z14
+	VMOVDQA64 Z10, Z15
+	VMOVDQA64 Z10, Z16
+	VMOVDQA64 Z10, Z17
+	VMOVDQA64 Z10, Z18
 	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z5
+	VMOVDQU64 (R14), Z11
 	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z6
+	VMOVDQU64 (R14), Z12
 	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z7
+	VMOVDQU64 (R14), Z13
 	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z8
+	VMOVDQU64 (R14), Z14
 	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z9
+	VMOVDQU64 (R14), Z15
 	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z10
+	VMOVDQU64 (R14), Z16
 	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z11
+	VMOVDQU64 (R14), Z17
 	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z12
+	VMOVDQU64 (R14), Z18
 	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded6:
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
-	VPERMI2Q  Z9, Z5, Z13
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z14
-	VPERMI2Q  Z9, Z5, Z14
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q  Z10, Z6, Z5
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q  Z10, Z6, Z9
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q  Z6, Z13, Z8
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z12
-	VPERMI2Q  Z6, Z13, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z7, Z5, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z5, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q  Z10, Z14, Z5
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z7
-	VPERMI2Q  Z10, Z14, Z7
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z10
-	VPERMI2Q  Z11, Z9, Z10
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z11, Z9, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q  Z6, Z8, Z9
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z6, Z8, Z11
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z13, Z12, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q  Z13, Z12, Z8
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z12
-	VPERMI2Q  Z10, Z5, Z12
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z13
-	VPERMI2Q  Z10, Z5, Z13
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q  Z14, Z7, Z5
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, 3072(R13)
-	VMOVDQU64 Z11, 3136(R13)
-	VMOVDQU64 Z6, 3200(R13)
-	VMOVDQU64 Z8, 3264(R13)
-	VMOVDQU64 Z12, 3328(R13)
-	VMOVDQU64 Z13, 3392(R13)
-	VMOVDQU64 Z5, 3456(R13)
-	VMOVDQU64 Z10, 3520(R13)
-	ADDQ      BX, R12
-	VMOVDQA64 Z4, Z5
-	VMOVDQA64 Z4, Z6
-	VMOVDQA64 Z4, Z7
-	VMOVDQA64 Z4, Z8
-	VMOVDQA64 Z4, Z9
-	VMOVDQA64 Z4, Z10
-	VMOVDQA64 Z4, Z11
+	VMOVDQA64 Z0, Z19
+	VPERMI2Q  Z15, Z11, Z19
+	VMOVDQA64 Z1, Z20
+	VPERMI2Q  Z15, Z11, Z20
+	VMOVDQA64 Z0, Z11
+	VPERMI2Q  Z16, Z12, Z11
+	VMOVDQA64 Z1, Z15
+	VPERMI2Q  Z16, Z12, Z15
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z12, Z19, Z14
+	VMOVDQA64 Z3, Z18
+	VPERMI2Q  Z12, Z19, Z18
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z13, Z11, Z12
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z11, Z19
+	VMOVDQA64 Z2, Z11
+	VPERMI2Q  Z16, Z20, Z11
+	VMOVDQA64 Z3, Z13
+	VPERMI2Q  Z16, Z20, Z13
+	VMOVDQA64 Z2, Z16
+	VPERMI2Q  Z17, Z15, Z16
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z17, Z15, Z20
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z12, Z14, Z15
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z12, Z14, Z17
 	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z19, Z18, Z12
+	VMOVDQA64 Z5, Z14
+	VPERMI2Q  Z19, Z18, Z14
+	VMOVDQA64 Z4, Z18
+	VPERMI2Q  Z16, Z11, Z18
+	VMOVDQA64 Z5, Z19
+	VPERMI2Q  Z16, Z11, Z19
+	VMOVDQA64 Z4, Z11
+	VPERMI2Q  Z20, Z13, Z11
+	VMOVDQA64 Z5, Z16
+	VPERMI2Q  Z20, Z13, Z16
+	VMOVDQU64 Z15, 3072(R13)
+	VMOVDQU64 Z17, 3136(R13)
+	VMOVDQU64 Z12, 3200(R13)
+	VMOVDQU64 Z14, 3264(R13)
+	VMOVDQU64 Z18, 3328(R13)
+	VMOVDQU64 Z19, 3392(R13)
+	VMOVDQU64 Z11, 3456(R13)
+	VMOVDQU64 Z16, 3520(R13)
+	ADDQ      BX, R12
+	VMOVDQA64 Z10, Z11
+	VMOVDQA64 Z10, Z12
+	VMOVDQA64 Z10, Z13
+	VMOVDQA64 Z10, Z14
+	VMOVDQA64 Z10, Z15
+	VMOVDQA64 Z10, Z16
+	VMOVDQA64 Z10, Z17
+	VMOVDQA64 Z10, Z18
 	MOVQ      R12, R14
 	CMPQ      R9, $0x00
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z5
+	VMOVDQU64 (R14), Z11
 	ADDQ      R8, R14
 	CMPQ      R9, $0x01
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z6
+	VMOVDQU64 (R14), Z12
 	ADDQ      R8, R14
 	CMPQ      R9, $0x02
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z7
+	VMOVDQU64 (R14), Z13
 	ADDQ      R8, R14
 	CMPQ      R9, $0x03
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z8
+	VMOVDQU64 (R14), Z14
 	ADDQ      R8, R14
 	CMPQ      R9, $0x04
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z9
+	VMOVDQU64 (R14), Z15
 	ADDQ      R8, R14
 	CMPQ      R9, $0x05
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z10
+	VMOVDQU64 (R14), Z16
 	ADDQ      R8, R14
 	CMPQ      R9, $0x06
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z11
+	VMOVDQU64 (R14), Z17
 	ADDQ      R8, R14
 	CMPQ      R9, $0x07
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z12
+	VMOVDQU64 (R14), Z18
 	ADDQ      R8, R14
 
 unshuffleAVX512Superloaded7:
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z13
-	VPERMI2Q  Z9, Z5, Z13
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z14
-	VPERMI2Q  Z9, Z5, Z14
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z5
-	VPERMI2Q  Z10, Z6, Z5
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z9
-	VPERMI2Q  Z10, Z6, Z9
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z6
-	VPERMI2Q  Z11, Z7, Z6
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z10
-	VPERMI2Q  Z11, Z7, Z10
-	VMOVDQU64 bitshuffleQLo4<>+0(SB), Z7
-	VPERMI2Q  Z12, Z8, Z7
-	VMOVDQU64 bitshuffleQHi4<>+0(SB), Z11
-	VPERMI2Q  Z12, Z8, Z11
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z8
-	VPERMI2Q  Z6, Z13, Z8
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z12
-	VPERMI2Q  Z6, Z13, Z12
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z6
-	VPERMI2Q  Z7, Z5, Z6
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z13
-	VPERMI2Q  Z7, Z5, Z13
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z5
-	VPERMI2Q  Z10, Z14, Z5
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z7
-	VPERMI2Q  Z10, Z14, Z7
-	VMOVDQU64 bitshuffleQLo2<>+0(SB), Z10
-	VPERMI2Q  Z11, Z9, Z10
-	VMOVDQU64 bitshuffleQHi2<>+0(SB), Z14
-	VPERMI2Q  Z11, Z9, Z14
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z9
-	VPERMI2Q  Z6, Z8, Z9
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z11
-	VPERMI2Q  Z6, Z8, Z11
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z6
-	VPERMI2Q  Z13, Z12, Z6
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z8
-	VPERMI2Q  Z13, Z12, Z8
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z12
-	VPERMI2Q  Z10, Z5, Z12
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z13
-	VPERMI2Q  Z10, Z5, Z13
-	VMOVDQU64 bitshuffleQLo1<>+0(SB), Z5
-	VPERMI2Q  Z14, Z7, Z5
-	VMOVDQU64 bitshuffleQHi1<>+0(SB), Z10
-	VPERMI2Q  Z14, Z7, Z10
-	VMOVDQU64 Z9, 3584(R13)
-	VMOVDQU64 Z11, 3648(R13)
-	VMOVDQU64 Z6, 3712(R13)
-	VMOVDQU64 Z8, 3776(R13)
-	VMOVDQU64 Z12, 3840(R13)
-	VMOVDQU64 Z13, 3904(R13)
-	VMOVDQU64 Z5, 3968(R13)
-	VMOVDQU64 Z10, 4032(R13)
+	VMOVDQA64 Z0, Z19
+	VPERMI2Q  Z15, Z11, Z19
+	VMOVDQA64 Z1, Z20
+	VPERMI2Q  Z15, Z11, Z20
+	VMOVDQA64 Z0, Z11
+	VPERMI2Q  Z16, Z12, Z11
+	VMOVDQA64 Z1, Z15
+	VPERMI2Q  Z16, Z12, Z15
+	VMOVDQA64 Z0, Z12
+	VPERMI2Q  Z17, Z13, Z12
+	VMOVDQA64 Z1, Z16
+	VPERMI2Q  Z17, Z13, Z16
+	VMOVDQA64 Z0, Z13
+	VPERMI2Q  Z18, Z14, Z13
+	VMOVDQA64 Z1, Z17
+	VPERMI2Q  Z18, Z14, Z17
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z12, Z19, Z14
+	VMOVDQA64 Z3, Z18
+	VPERMI2Q  Z12, Z19, Z18
+	VMOVDQA64 Z2, Z12
+	VPERMI2Q  Z13, Z11, Z12
+	VMOVDQA64 Z3, Z19
+	VPERMI2Q  Z13, Z11, Z19
+	VMOVDQA64 Z2, Z11
+	VPERMI2Q  Z16, Z20, Z11
+	VMOVDQA64 Z3, Z13
+	VPERMI2Q  Z16, Z20, Z13
+	VMOVDQA64 Z2, Z16
+	VPERMI2Q  Z17, Z15, Z16
+	VMOVDQA64 Z3, Z20
+	VPERMI2Q  Z17, Z15, Z20
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z12, Z14, Z15
+	VMOVDQA64 Z5, Z17
+	VPERMI2Q  Z12, Z14, Z17
+	VMOVDQA64 Z4, Z12
+	VPERMI2Q  Z19, Z18, Z12
+	VMOVDQA64 Z5, Z14
+	VPERMI2Q  Z19, Z18, Z14
+	VMOVDQA64 Z4, Z18
+	VPERMI2Q  Z16, Z11, Z18
+	VMOVDQA64 Z5, Z19
+	VPERMI2Q  Z16, Z11, Z19
+	VMOVDQA64 Z4, Z11
+	VPERMI2Q  Z20, Z13, Z11
+	VMOVDQA64 Z5, Z16
+	VPERMI2Q  Z20, Z13, Z16
+	VMOVDQU64 Z15, 3584(R13)
+	VMOVDQU64 Z17, 3648(R13)
+	VMOVDQU64 Z12, 3712(R13)
+	VMOVDQU64 Z14, 3776(R13)
+	VMOVDQU64 Z18, 3840(R13)
+	VMOVDQU64 Z19, 3904(R13)
+	VMOVDQU64 Z11, 3968(R13)
+	VMOVDQU64 Z16, 4032(R13)
 	ADDQ      BX, R12
 
 	// stores in address order: later elements repair what earlier ones overran
-	VMOVDQU64     (R13), Z5
-	VMOVDQU64     512(R13), Z6
-	VMOVDQU64     1024(R13), Z7
-	VMOVDQU64     1536(R13), Z8
-	VMOVDQU64     2048(R13), Z9
-	VMOVDQU64     2560(R13), Z10
-	VMOVDQU64     3072(R13), Z11
-	VMOVDQU64     3584(R13), Z12
-	VPSRLQ        $0x01, Z5, Z13
-	VPTERNLOGQ    $0x28, Z0, Z6, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x01, Z7, Z13
-	VPTERNLOGQ    $0x28, Z0, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x01, Z9, Z13
-	VPTERNLOGQ    $0x28, Z0, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x01, Z11, Z13
-	VPTERNLOGQ    $0x28, Z0, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSRLQ        $0x02, Z5, Z13
-	VPTERNLOGQ    $0x28, Z1, Z7, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x02, Z6, Z13
-	VPTERNLOGQ    $0x28, Z1, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x02, Z9, Z13
-	VPTERNLOGQ    $0x28, Z1, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x02, Z10, Z13
-	VPTERNLOGQ    $0x28, Z1, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSRLQ        $0x04, Z5, Z13
-	VPTERNLOGQ    $0x28, Z2, Z9, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x04, Z6, Z13
-	VPTERNLOGQ    $0x28, Z2, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x04, Z7, Z13
-	VPTERNLOGQ    $0x28, Z2, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x04, Z8, Z13
-	VPTERNLOGQ    $0x28, Z2, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPERMB        Z5, Z3, Z5
-	VPERMB        Z6, Z3, Z6
-	VPERMB        Z7, Z3, Z7
-	VPERMB        Z8, Z3, Z8
-	VPERMB        Z9, Z3, Z9
-	VPERMB        Z10, Z3, Z10
-	VPERMB        Z11, Z3, Z11
-	VPERMB        Z12, Z3, Z12
-	VEXTRACTI32X4 $0x00, Z5, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z6, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z7, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z8, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z9, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z10, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
+	VMOVDQU64     (R13), Z11
+	VMOVDQU64     512(R13), Z12
+	VMOVDQU64     1024(R13), Z13
+	VMOVDQU64     1536(R13), Z14
+	VMOVDQU64     2048(R13), Z15
+	VMOVDQU64     2560(R13), Z16
+	VMOVDQU64     3072(R13), Z17
+	VMOVDQU64     3584(R13), Z18
+	VPSRLQ        $0x01, Z11, Z19
+	VPTERNLOGQ    $0x28, Z6, Z12, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z19
+	VPTERNLOGQ    $0x28, Z6, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z19
+	VPTERNLOGQ    $0x28, Z6, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x01, Z17, Z19
+	VPTERNLOGQ    $0x28, Z6, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSRLQ        $0x02, Z11, Z19
+	VPTERNLOGQ    $0x28, Z7, Z13, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x02, Z12, Z19
+	VPTERNLOGQ    $0x28, Z7, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x02, Z15, Z19
+	VPTERNLOGQ    $0x28, Z7, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x02, Z16, Z19
+	VPTERNLOGQ    $0x28, Z7, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSRLQ        $0x04, Z11, Z19
+	VPTERNLOGQ    $0x28, Z8, Z15, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z19
+	VPTERNLOGQ    $0x28, Z8, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x04, Z13, Z19
+	VPTERNLOGQ    $0x28, Z8, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x04, Z14, Z19
+	VPTERNLOGQ    $0x28, Z8, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPERMB        Z11, Z9, Z11
+	VPERMB        Z12, Z9, Z12
+	VPERMB        Z13, Z9, Z13
+	VPERMB        Z14, Z9, Z14
+	VPERMB        Z15, Z9, Z15
+	VPERMB        Z16, Z9, Z16
+	VPERMB        Z17, Z9, Z17
+	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
 	VMOVQ         X19, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x00, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x00, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x00, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R11)
@@ -10151,39 +10157,39 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x01, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x01, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R11)
@@ -10191,39 +10197,39 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x02, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x02, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z5, X5
-	VMOVQ         X5, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z6, X6
-	VMOVQ         X6, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z7, X7
-	VMOVQ         X7, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z8, X8
-	VMOVQ         X8, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z9, X9
-	VMOVQ         X9, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z10, X10
-	VMOVQ         X10, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x03, Z11, X11
 	VMOVQ         X11, (R11)
@@ -10231,121 +10237,27 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x03, Z12, X12
 	VMOVQ         X12, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X5, (R11)
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X6, (R11)
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X7, (R11)
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X8, (R11)
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X9, (R11)
+	VEXTRACTI32X4 $0x03, Z17, X17
+	VMOVQ         X17, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X10, (R11)
+	VEXTRACTI32X4 $0x03, Z18, X18
+	VMOVQ         X18, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X11, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VMOVDQU64     64(R13), Z5
-	VMOVDQU64     576(R13), Z6
-	VMOVDQU64     1088(R13), Z7
-	VMOVDQU64     1600(R13), Z8
-	VMOVDQU64     2112(R13), Z9
-	VMOVDQU64     2624(R13), Z10
-	VMOVDQU64     3136(R13), Z11
-	VMOVDQU64     3648(R13), Z12
-	VPSRLQ        $0x01, Z5, Z13
-	VPTERNLOGQ    $0x28, Z0, Z6, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x01, Z7, Z13
-	VPTERNLOGQ    $0x28, Z0, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x01, Z9, Z13
-	VPTERNLOGQ    $0x28, Z0, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x01, Z11, Z13
-	VPTERNLOGQ    $0x28, Z0, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSRLQ        $0x02, Z5, Z13
-	VPTERNLOGQ    $0x28, Z1, Z7, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x02, Z6, Z13
-	VPTERNLOGQ    $0x28, Z1, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x02, Z9, Z13
-	VPTERNLOGQ    $0x28, Z1, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x02, Z10, Z13
-	VPTERNLOGQ    $0x28, Z1, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSRLQ        $0x04, Z5, Z13
-	VPTERNLOGQ    $0x28, Z2, Z9, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x04, Z6, Z13
-	VPTERNLOGQ    $0x28, Z2, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x04, Z7, Z13
-	VPTERNLOGQ    $0x28, Z2, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x04, Z8, Z13
-	VPTERNLOGQ    $0x28, Z2, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPERMB        Z5, Z3, Z5
-	VPERMB        Z6, Z3, Z6
-	VPERMB        Z7, Z3, Z7
-	VPERMB        Z8, Z3, Z8
-	VPERMB        Z9, Z3, Z9
-	VPERMB        Z10, Z3, Z10
-	VPERMB        Z11, Z3, Z11
-	VPERMB        Z12, Z3, Z12
-	VEXTRACTI32X4 $0x00, Z5, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z6, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z7, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z8, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z9, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z10, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z12, X20
-	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X13, (R11)
 	ADDQ          DX, R11
@@ -10359,27 +10271,121 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X18, (R11)
 	ADDQ          DX, R11
+	VMOVDQU64     64(R13), Z11
+	VMOVDQU64     576(R13), Z12
+	VMOVDQU64     1088(R13), Z13
+	VMOVDQU64     1600(R13), Z14
+	VMOVDQU64     2112(R13), Z15
+	VMOVDQU64     2624(R13), Z16
+	VMOVDQU64     3136(R13), Z17
+	VMOVDQU64     3648(R13), Z18
+	VPSRLQ        $0x01, Z11, Z19
+	VPTERNLOGQ    $0x28, Z6, Z12, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z19
+	VPTERNLOGQ    $0x28, Z6, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z19
+	VPTERNLOGQ    $0x28, Z6, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x01, Z17, Z19
+	VPTERNLOGQ    $0x28, Z6, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSRLQ        $0x02, Z11, Z19
+	VPTERNLOGQ    $0x28, Z7, Z13, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x02, Z12, Z19
+	VPTERNLOGQ    $0x28, Z7, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x02, Z15, Z19
+	VPTERNLOGQ    $0x28, Z7, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x02, Z16, Z19
+	VPTERNLOGQ    $0x28, Z7, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSRLQ        $0x04, Z11, Z19
+	VPTERNLOGQ    $0x28, Z8, Z15, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z19
+	VPTERNLOGQ    $0x28, Z8, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x04, Z13, Z19
+	VPTERNLOGQ    $0x28, Z8, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x04, Z14, Z19
+	VPTERNLOGQ    $0x28, Z8, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPERMB        Z11, Z9, Z11
+	VPERMB        Z12, Z9, Z12
+	VPERMB        Z13, Z9, Z13
+	VPERMB        Z14, Z9, Z14
+	VPERMB        Z15, Z9, Z15
+	VPERMB        Z16, Z9, Z16
+	VPERMB        Z17, Z9, Z17
+	VPERMB        Z18, Z9, Z18
+	VEXTRACTI32X4 $0x00, Z11, X19
+	VMOVQ         X19, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z12, X20
+	VMOVQ         X20, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z17, X25
+	VMOVQ         X25, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z18, X26
+	VMOVQ         X26, (R11)
+	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R11)
@@ -10387,39 +10393,39 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x01, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x01, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R11)
@@ -10427,39 +10433,39 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x02, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x02, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z5, X5
-	VMOVQ         X5, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z6, X6
-	VMOVQ         X6, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z7, X7
-	VMOVQ         X7, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z8, X8
-	VMOVQ         X8, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z9, X9
-	VMOVQ         X9, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z10, X10
-	VMOVQ         X10, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x03, Z11, X11
 	VMOVQ         X11, (R11)
@@ -10467,121 +10473,27 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x03, Z12, X12
 	VMOVQ         X12, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X5, (R11)
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X6, (R11)
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X7, (R11)
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X8, (R11)
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X9, (R11)
+	VEXTRACTI32X4 $0x03, Z17, X17
+	VMOVQ         X17, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X10, (R11)
+	VEXTRACTI32X4 $0x03, Z18, X18
+	VMOVQ         X18, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X11, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VMOVDQU64     128(R13), Z5
-	VMOVDQU64     640(R13), Z6
-	VMOVDQU64     1152(R13), Z7
-	VMOVDQU64     1664(R13), Z8
-	VMOVDQU64     2176(R13), Z9
-	VMOVDQU64     2688(R13), Z10
-	VMOVDQU64     3200(R13), Z11
-	VMOVDQU64     3712(R13), Z12
-	VPSRLQ        $0x01, Z5, Z13
-	VPTERNLOGQ    $0x28, Z0, Z6, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x01, Z7, Z13
-	VPTERNLOGQ    $0x28, Z0, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x01, Z9, Z13
-	VPTERNLOGQ    $0x28, Z0, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x01, Z11, Z13
-	VPTERNLOGQ    $0x28, Z0, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSRLQ        $0x02, Z5, Z13
-	VPTERNLOGQ    $0x28, Z1, Z7, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x02, Z6, Z13
-	VPTERNLOGQ    $0x28, Z1, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x02, Z9, Z13
-	VPTERNLOGQ    $0x28, Z1, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x02, Z10, Z13
-	VPTERNLOGQ    $0x28, Z1, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSRLQ        $0x04, Z5, Z13
-	VPTERNLOGQ    $0x28, Z2, Z9, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x04, Z6, Z13
-	VPTERNLOGQ    $0x28, Z2, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x04, Z7, Z13
-	VPTERNLOGQ    $0x28, Z2, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x04, Z8, Z13
-	VPTERNLOGQ    $0x28, Z2, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPERMB        Z5, Z3, Z5
-	VPERMB        Z6, Z3, Z6
-	VPERMB        Z7, Z3, Z7
-	VPERMB        Z8, Z3, Z8
-	VPERMB        Z9, Z3, Z9
-	VPERMB        Z10, Z3, Z10
-	VPERMB        Z11, Z3, Z11
-	VPERMB        Z12, Z3, Z12
-	VEXTRACTI32X4 $0x00, Z5, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z6, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z7, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z8, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z9, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z10, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z12, X20
-	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X13, (R11)
 	ADDQ          DX, R11
@@ -10595,27 +10507,121 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X18, (R11)
 	ADDQ          DX, R11
+	VMOVDQU64     128(R13), Z11
+	VMOVDQU64     640(R13), Z12
+	VMOVDQU64     1152(R13), Z13
+	VMOVDQU64     1664(R13), Z14
+	VMOVDQU64     2176(R13), Z15
+	VMOVDQU64     2688(R13), Z16
+	VMOVDQU64     3200(R13), Z17
+	VMOVDQU64     3712(R13), Z18
+	VPSRLQ        $0x01, Z11, Z19
+	VPTERNLOGQ    $0x28, Z6, Z12, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z19
+	VPTERNLOGQ    $0x28, Z6, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z19
+	VPTERNLOGQ    $0x28, Z6, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x01, Z17, Z19
+	VPTERNLOGQ    $0x28, Z6, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSRLQ        $0x02, Z11, Z19
+	VPTERNLOGQ    $0x28, Z7, Z13, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x02, Z12, Z19
+	VPTERNLOGQ    $0x28, Z7, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x02, Z15, Z19
+	VPTERNLOGQ    $0x28, Z7, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x02, Z16, Z19
+	VPTERNLOGQ    $0x28, Z7, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSRLQ        $0x04, Z11, Z19
+	VPTERNLOGQ    $0x28, Z8, Z15, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z19
+	VPTERNLOGQ    $0x28, Z8, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x04, Z13, Z19
+	VPTERNLOGQ    $0x28, Z8, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x04, Z14, Z19
+	VPTERNLOGQ    $0x28, Z8, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPERMB        Z11, Z9, Z11
+	VPERMB        Z12, Z9, Z12
+	VPERMB        Z13, Z9, Z13
+	VPERMB        Z14, Z9, Z14
+	VPERMB        Z15, Z9, Z15
+	VPERMB        Z16, Z9, Z16
+	VPERMB        Z17, Z9, Z17
+	VPERMB        Z18, Z9, Z18
+	VEXTRACTI32X4 $0x00, Z11, X19
+	VMOVQ         X19, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z12, X20
+	VMOVQ         X20, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z17, X25
+	VMOVQ         X25, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z18, X26
+	VMOVQ         X26, (R11)
+	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R11)
@@ -10623,39 +10629,39 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x01, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x01, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R11)
@@ -10663,39 +10669,39 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x02, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x02, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z5, X5
-	VMOVQ         X5, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z6, X6
-	VMOVQ         X6, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z7, X7
-	VMOVQ         X7, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z8, X8
-	VMOVQ         X8, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z9, X9
-	VMOVQ         X9, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z10, X10
-	VMOVQ         X10, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x03, Z11, X11
 	VMOVQ         X11, (R11)
@@ -10703,121 +10709,27 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x03, Z12, X12
 	VMOVQ         X12, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X5, (R11)
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X6, (R11)
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X7, (R11)
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X8, (R11)
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X9, (R11)
+	VEXTRACTI32X4 $0x03, Z17, X17
+	VMOVQ         X17, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X10, (R11)
+	VEXTRACTI32X4 $0x03, Z18, X18
+	VMOVQ         X18, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X11, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VMOVDQU64     192(R13), Z5
-	VMOVDQU64     704(R13), Z6
-	VMOVDQU64     1216(R13), Z7
-	VMOVDQU64     1728(R13), Z8
-	VMOVDQU64     2240(R13), Z9
-	VMOVDQU64     2752(R13), Z10
-	VMOVDQU64     3264(R13), Z11
-	VMOVDQU64     3776(R13), Z12
-	VPSRLQ        $0x01, Z5, Z13
-	VPTERNLOGQ    $0x28, Z0, Z6, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x01, Z7, Z13
-	VPTERNLOGQ    $0x28, Z0, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x01, Z9, Z13
-	VPTERNLOGQ    $0x28, Z0, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x01, Z11, Z13
-	VPTERNLOGQ    $0x28, Z0, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSRLQ        $0x02, Z5, Z13
-	VPTERNLOGQ    $0x28, Z1, Z7, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x02, Z6, Z13
-	VPTERNLOGQ    $0x28, Z1, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x02, Z9, Z13
-	VPTERNLOGQ    $0x28, Z1, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x02, Z10, Z13
-	VPTERNLOGQ    $0x28, Z1, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSRLQ        $0x04, Z5, Z13
-	VPTERNLOGQ    $0x28, Z2, Z9, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x04, Z6, Z13
-	VPTERNLOGQ    $0x28, Z2, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x04, Z7, Z13
-	VPTERNLOGQ    $0x28, Z2, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x04, Z8, Z13
-	VPTERNLOGQ    $0x28, Z2, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPERMB        Z5, Z3, Z5
-	VPERMB        Z6, Z3, Z6
-	VPERMB        Z7, Z3, Z7
-	VPERMB        Z8, Z3, Z8
-	VPERMB        Z9, Z3, Z9
-	VPERMB        Z10, Z3, Z10
-	VPERMB        Z11, Z3, Z11
-	VPERMB        Z12, Z3, Z12
-	VEXTRACTI32X4 $0x00, Z5, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z6, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z7, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z8, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z9, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z10, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z12, X20
-	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X13, (R11)
 	ADDQ          DX, R11
@@ -10831,27 +10743,121 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X18, (R11)
 	ADDQ          DX, R11
+	VMOVDQU64     192(R13), Z11
+	VMOVDQU64     704(R13), Z12
+	VMOVDQU64     1216(R13), Z13
+	VMOVDQU64     1728(R13), Z14
+	VMOVDQU64     2240(R13), Z15
+	VMOVDQU64     2752(R13), Z16
+	VMOVDQU64     3264(R13), Z17
+	VMOVDQU64     3776(R13), Z18
+	VPSRLQ        $0x01, Z11, Z19
+	VPTERNLOGQ    $0x28, Z6, Z12, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z19
+	VPTERNLOGQ    $0x28, Z6, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z19
+	VPTERNLOGQ    $0x28, Z6, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x01, Z17, Z19
+	VPTERNLOGQ    $0x28, Z6, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSRLQ        $0x02, Z11, Z19
+	VPTERNLOGQ    $0x28, Z7, Z13, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x02, Z12, Z19
+	VPTERNLOGQ    $0x28, Z7, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x02, Z15, Z19
+	VPTERNLOGQ    $0x28, Z7, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x02, Z16, Z19
+	VPTERNLOGQ    $0x28, Z7, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSRLQ        $0x04, Z11, Z19
+	VPTERNLOGQ    $0x28, Z8, Z15, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z19
+	VPTERNLOGQ    $0x28, Z8, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x04, Z13, Z19
+	VPTERNLOGQ    $0x28, Z8, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x04, Z14, Z19
+	VPTERNLOGQ    $0x28, Z8, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPERMB        Z11, Z9, Z11
+	VPERMB        Z12, Z9, Z12
+	VPERMB        Z13, Z9, Z13
+	VPERMB        Z14, Z9, Z14
+	VPERMB        Z15, Z9, Z15
+	VPERMB        Z16, Z9, Z16
+	VPERMB        Z17, Z9, Z17
+	VPERMB        Z18, Z9, Z18
+	VEXTRACTI32X4 $0x00, Z11, X19
+	VMOVQ         X19, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z12, X20
+	VMOVQ         X20, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z17, X25
+	VMOVQ         X25, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z18, X26
+	VMOVQ         X26, (R11)
+	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R11)
@@ -10859,39 +10865,39 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x01, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x01, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R11)
@@ -10899,39 +10905,39 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x02, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x02, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z5, X5
-	VMOVQ         X5, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z6, X6
-	VMOVQ         X6, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z7, X7
-	VMOVQ         X7, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z8, X8
-	VMOVQ         X8, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z9, X9
-	VMOVQ         X9, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z10, X10
-	VMOVQ         X10, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x03, Z11, X11
 	VMOVQ         X11, (R11)
@@ -10939,121 +10945,27 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x03, Z12, X12
 	VMOVQ         X12, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X5, (R11)
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X6, (R11)
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X7, (R11)
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X8, (R11)
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X9, (R11)
+	VEXTRACTI32X4 $0x03, Z17, X17
+	VMOVQ         X17, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X10, (R11)
+	VEXTRACTI32X4 $0x03, Z18, X18
+	VMOVQ         X18, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X11, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VMOVDQU64     256(R13), Z5
-	VMOVDQU64     768(R13), Z6
-	VMOVDQU64     1280(R13), Z7
-	VMOVDQU64     1792(R13), Z8
-	VMOVDQU64     2304(R13), Z9
-	VMOVDQU64     2816(R13), Z10
-	VMOVDQU64     3328(R13), Z11
-	VMOVDQU64     3840(R13), Z12
-	VPSRLQ        $0x01, Z5, Z13
-	VPTERNLOGQ    $0x28, Z0, Z6, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x01, Z7, Z13
-	VPTERNLOGQ    $0x28, Z0, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x01, Z9, Z13
-	VPTERNLOGQ    $0x28, Z0, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x01, Z11, Z13
-	VPTERNLOGQ    $0x28, Z0, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSRLQ        $0x02, Z5, Z13
-	VPTERNLOGQ    $0x28, Z1, Z7, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x02, Z6, Z13
-	VPTERNLOGQ    $0x28, Z1, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x02, Z9, Z13
-	VPTERNLOGQ    $0x28, Z1, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x02, Z10, Z13
-	VPTERNLOGQ    $0x28, Z1, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSRLQ        $0x04, Z5, Z13
-	VPTERNLOGQ    $0x28, Z2, Z9, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x04, Z6, Z13
-	VPTERNLOGQ    $0x28, Z2, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x04, Z7, Z13
-	VPTERNLOGQ    $0x28, Z2, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x04, Z8, Z13
-	VPTERNLOGQ    $0x28, Z2, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPERMB        Z5, Z3, Z5
-	VPERMB        Z6, Z3, Z6
-	VPERMB        Z7, Z3, Z7
-	VPERMB        Z8, Z3, Z8
-	VPERMB        Z9, Z3, Z9
-	VPERMB        Z10, Z3, Z10
-	VPERMB        Z11, Z3, Z11
-	VPERMB        Z12, Z3, Z12
-	VEXTRACTI32X4 $0x00, Z5, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z6, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z7, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z8, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z9, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z10, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z12, X20
-	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X13, (R11)
 	ADDQ          DX, R11
@@ -11067,27 +10979,121 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X18, (R11)
 	ADDQ          DX, R11
+	VMOVDQU64     256(R13), Z11
+	VMOVDQU64     768(R13), Z12
+	VMOVDQU64     1280(R13), Z13
+	VMOVDQU64     1792(R13), Z14
+	VMOVDQU64     2304(R13), Z15
+	VMOVDQU64     2816(R13), Z16
+	VMOVDQU64     3328(R13), Z17
+	VMOVDQU64     3840(R13), Z18
+	VPSRLQ        $0x01, Z11, Z19
+	VPTERNLOGQ    $0x28, Z6, Z12, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z19
+	VPTERNLOGQ    $0x28, Z6, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z19
+	VPTERNLOGQ    $0x28, Z6, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x01, Z17, Z19
+	VPTERNLOGQ    $0x28, Z6, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSRLQ        $0x02, Z11, Z19
+	VPTERNLOGQ    $0x28, Z7, Z13, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x02, Z12, Z19
+	VPTERNLOGQ    $0x28, Z7, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x02, Z15, Z19
+	VPTERNLOGQ    $0x28, Z7, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x02, Z16, Z19
+	VPTERNLOGQ    $0x28, Z7, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSRLQ        $0x04, Z11, Z19
+	VPTERNLOGQ    $0x28, Z8, Z15, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z19
+	VPTERNLOGQ    $0x28, Z8, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x04, Z13, Z19
+	VPTERNLOGQ    $0x28, Z8, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x04, Z14, Z19
+	VPTERNLOGQ    $0x28, Z8, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPERMB        Z11, Z9, Z11
+	VPERMB        Z12, Z9, Z12
+	VPERMB        Z13, Z9, Z13
+	VPERMB        Z14, Z9, Z14
+	VPERMB        Z15, Z9, Z15
+	VPERMB        Z16, Z9, Z16
+	VPERMB        Z17, Z9, Z17
+	VPERMB        Z18, Z9, Z18
+	VEXTRACTI32X4 $0x00, Z11, X19
+	VMOVQ         X19, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z12, X20
+	VMOVQ         X20, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z17, X25
+	VMOVQ         X25, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z18, X26
+	VMOVQ         X26, (R11)
+	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R11)
@@ -11095,39 +11101,39 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x01, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x01, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R11)
@@ -11135,39 +11141,39 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x02, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x02, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z5, X5
-	VMOVQ         X5, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z6, X6
-	VMOVQ         X6, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z7, X7
-	VMOVQ         X7, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z8, X8
-	VMOVQ         X8, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z9, X9
-	VMOVQ         X9, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z10, X10
-	VMOVQ         X10, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x03, Z11, X11
 	VMOVQ         X11, (R11)
@@ -11175,121 +11181,27 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x03, Z12, X12
 	VMOVQ         X12, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X5, (R11)
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X6, (R11)
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X7, (R11)
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X8, (R11)
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X9, (R11)
+	VEXTRACTI32X4 $0x03, Z17, X17
+	VMOVQ         X17, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X10, (R11)
+	VEXTRACTI32X4 $0x03, Z18, X18
+	VMOVQ         X18, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X11, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VMOVDQU64     320(R13), Z5
-	VMOVDQU64     832(R13), Z6
-	VMOVDQU64     1344(R13), Z7
-	VMOVDQU64     1856(R13), Z8
-	VMOVDQU64     2368(R13), Z9
-	VMOVDQU64     2880(R13), Z10
-	VMOVDQU64     3392(R13), Z11
-	VMOVDQU64     3904(R13), Z12
-	VPSRLQ        $0x01, Z5, Z13
-	VPTERNLOGQ    $0x28, Z0, Z6, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x01, Z7, Z13
-	VPTERNLOGQ    $0x28, Z0, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x01, Z9, Z13
-	VPTERNLOGQ    $0x28, Z0, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x01, Z11, Z13
-	VPTERNLOGQ    $0x28, Z0, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSRLQ        $0x02, Z5, Z13
-	VPTERNLOGQ    $0x28, Z1, Z7, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x02, Z6, Z13
-	VPTERNLOGQ    $0x28, Z1, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x02, Z9, Z13
-	VPTERNLOGQ    $0x28, Z1, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x02, Z10, Z13
-	VPTERNLOGQ    $0x28, Z1, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSRLQ        $0x04, Z5, Z13
-	VPTERNLOGQ    $0x28, Z2, Z9, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x04, Z6, Z13
-	VPTERNLOGQ    $0x28, Z2, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x04, Z7, Z13
-	VPTERNLOGQ    $0x28, Z2, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x04, Z8, Z13
-	VPTERNLOGQ    $0x28, Z2, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPERMB        Z5, Z3, Z5
-	VPERMB        Z6, Z3, Z6
-	VPERMB        Z7, Z3, Z7
-	VPERMB        Z8, Z3, Z8
-	VPERMB        Z9, Z3, Z9
-	VPERMB        Z10, Z3, Z10
-	VPERMB        Z11, Z3, Z11
-	VPERMB        Z12, Z3, Z12
-	VEXTRACTI32X4 $0x00, Z5, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z6, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z7, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z8, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z9, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z10, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z12, X20
-	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X13, (R11)
 	ADDQ          DX, R11
@@ -11303,27 +11215,121 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X18, (R11)
 	ADDQ          DX, R11
+	VMOVDQU64     320(R13), Z11
+	VMOVDQU64     832(R13), Z12
+	VMOVDQU64     1344(R13), Z13
+	VMOVDQU64     1856(R13), Z14
+	VMOVDQU64     2368(R13), Z15
+	VMOVDQU64     2880(R13), Z16
+	VMOVDQU64     3392(R13), Z17
+	VMOVDQU64     3904(R13), Z18
+	VPSRLQ        $0x01, Z11, Z19
+	VPTERNLOGQ    $0x28, Z6, Z12, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z19
+	VPTERNLOGQ    $0x28, Z6, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z19
+	VPTERNLOGQ    $0x28, Z6, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x01, Z17, Z19
+	VPTERNLOGQ    $0x28, Z6, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSRLQ        $0x02, Z11, Z19
+	VPTERNLOGQ    $0x28, Z7, Z13, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x02, Z12, Z19
+	VPTERNLOGQ    $0x28, Z7, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x02, Z15, Z19
+	VPTERNLOGQ    $0x28, Z7, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x02, Z16, Z19
+	VPTERNLOGQ    $0x28, Z7, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSRLQ        $0x04, Z11, Z19
+	VPTERNLOGQ    $0x28, Z8, Z15, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z19
+	VPTERNLOGQ    $0x28, Z8, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x04, Z13, Z19
+	VPTERNLOGQ    $0x28, Z8, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x04, Z14, Z19
+	VPTERNLOGQ    $0x28, Z8, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPERMB        Z11, Z9, Z11
+	VPERMB        Z12, Z9, Z12
+	VPERMB        Z13, Z9, Z13
+	VPERMB        Z14, Z9, Z14
+	VPERMB        Z15, Z9, Z15
+	VPERMB        Z16, Z9, Z16
+	VPERMB        Z17, Z9, Z17
+	VPERMB        Z18, Z9, Z18
+	VEXTRACTI32X4 $0x00, Z11, X19
+	VMOVQ         X19, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z12, X20
+	VMOVQ         X20, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z17, X25
+	VMOVQ         X25, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z18, X26
+	VMOVQ         X26, (R11)
+	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R11)
@@ -11331,39 +11337,39 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x01, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x01, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R11)
@@ -11371,39 +11377,39 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x02, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x02, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z5, X5
-	VMOVQ         X5, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z6, X6
-	VMOVQ         X6, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z7, X7
-	VMOVQ         X7, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z8, X8
-	VMOVQ         X8, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z9, X9
-	VMOVQ         X9, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z10, X10
-	VMOVQ         X10, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x03, Z11, X11
 	VMOVQ         X11, (R11)
@@ -11411,121 +11417,27 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x03, Z12, X12
 	VMOVQ         X12, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X5, (R11)
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X6, (R11)
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X7, (R11)
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X8, (R11)
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X9, (R11)
+	VEXTRACTI32X4 $0x03, Z17, X17
+	VMOVQ         X17, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X10, (R11)
+	VEXTRACTI32X4 $0x03, Z18, X18
+	VMOVQ         X18, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X11, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VMOVDQU64     384(R13), Z5
-	VMOVDQU64     896(R13), Z6
-	VMOVDQU64     1408(R13), Z7
-	VMOVDQU64     1920(R13), Z8
-	VMOVDQU64     2432(R13), Z9
-	VMOVDQU64     2944(R13), Z10
-	VMOVDQU64     3456(R13), Z11
-	VMOVDQU64     3968(R13), Z12
-	VPSRLQ        $0x01, Z5, Z13
-	VPTERNLOGQ    $0x28, Z0, Z6, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x01, Z7, Z13
-	VPTERNLOGQ    $0x28, Z0, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x01, Z9, Z13
-	VPTERNLOGQ    $0x28, Z0, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x01, Z11, Z13
-	VPTERNLOGQ    $0x28, Z0, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSRLQ        $0x02, Z5, Z13
-	VPTERNLOGQ    $0x28, Z1, Z7, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x02, Z6, Z13
-	VPTERNLOGQ    $0x28, Z1, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x02, Z9, Z13
-	VPTERNLOGQ    $0x28, Z1, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x02, Z10, Z13
-	VPTERNLOGQ    $0x28, Z1, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSRLQ        $0x04, Z5, Z13
-	VPTERNLOGQ    $0x28, Z2, Z9, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x04, Z6, Z13
-	VPTERNLOGQ    $0x28, Z2, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x04, Z7, Z13
-	VPTERNLOGQ    $0x28, Z2, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x04, Z8, Z13
-	VPTERNLOGQ    $0x28, Z2, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPERMB        Z5, Z3, Z5
-	VPERMB        Z6, Z3, Z6
-	VPERMB        Z7, Z3, Z7
-	VPERMB        Z8, Z3, Z8
-	VPERMB        Z9, Z3, Z9
-	VPERMB        Z10, Z3, Z10
-	VPERMB        Z11, Z3, Z11
-	VPERMB        Z12, Z3, Z12
-	VEXTRACTI32X4 $0x00, Z5, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z6, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z7, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z8, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z9, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z10, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z12, X20
-	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X13, (R11)
 	ADDQ          DX, R11
@@ -11539,27 +11451,121 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X18, (R11)
 	ADDQ          DX, R11
+	VMOVDQU64     384(R13), Z11
+	VMOVDQU64     896(R13), Z12
+	VMOVDQU64     1408(R13), Z13
+	VMOVDQU64     1920(R13), Z14
+	VMOVDQU64     2432(R13), Z15
+	VMOVDQU64     2944(R13), Z16
+	VMOVDQU64     3456(R13), Z17
+	VMOVDQU64     3968(R13), Z18
+	VPSRLQ        $0x01, Z11, Z19
+	VPTERNLOGQ    $0x28, Z6, Z12, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z19
+	VPTERNLOGQ    $0x28, Z6, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z19
+	VPTERNLOGQ    $0x28, Z6, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x01, Z17, Z19
+	VPTERNLOGQ    $0x28, Z6, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSRLQ        $0x02, Z11, Z19
+	VPTERNLOGQ    $0x28, Z7, Z13, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x02, Z12, Z19
+	VPTERNLOGQ    $0x28, Z7, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x02, Z15, Z19
+	VPTERNLOGQ    $0x28, Z7, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x02, Z16, Z19
+	VPTERNLOGQ    $0x28, Z7, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSRLQ        $0x04, Z11, Z19
+	VPTERNLOGQ    $0x28, Z8, Z15, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z19
+	VPTERNLOGQ    $0x28, Z8, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x04, Z13, Z19
+	VPTERNLOGQ    $0x28, Z8, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x04, Z14, Z19
+	VPTERNLOGQ    $0x28, Z8, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPERMB        Z11, Z9, Z11
+	VPERMB        Z12, Z9, Z12
+	VPERMB        Z13, Z9, Z13
+	VPERMB        Z14, Z9, Z14
+	VPERMB        Z15, Z9, Z15
+	VPERMB        Z16, Z9, Z16
+	VPERMB        Z17, Z9, Z17
+	VPERMB        Z18, Z9, Z18
+	VEXTRACTI32X4 $0x00, Z11, X19
+	VMOVQ         X19, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z12, X20
+	VMOVQ         X20, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z17, X25
+	VMOVQ         X25, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z18, X26
+	VMOVQ         X26, (R11)
+	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R11)
@@ -11567,39 +11573,39 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x01, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x01, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R11)
@@ -11607,39 +11613,39 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x02, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x02, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z5, X5
-	VMOVQ         X5, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z6, X6
-	VMOVQ         X6, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z7, X7
-	VMOVQ         X7, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z8, X8
-	VMOVQ         X8, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z9, X9
-	VMOVQ         X9, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z10, X10
-	VMOVQ         X10, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x03, Z11, X11
 	VMOVQ         X11, (R11)
@@ -11647,121 +11653,27 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x03, Z12, X12
 	VMOVQ         X12, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X5, (R11)
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X6, (R11)
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X7, (R11)
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X8, (R11)
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X9, (R11)
+	VEXTRACTI32X4 $0x03, Z17, X17
+	VMOVQ         X17, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X10, (R11)
+	VEXTRACTI32X4 $0x03, Z18, X18
+	VMOVQ         X18, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X11, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VMOVDQU64     448(R13), Z5
-	VMOVDQU64     960(R13), Z6
-	VMOVDQU64     1472(R13), Z7
-	VMOVDQU64     1984(R13), Z8
-	VMOVDQU64     2496(R13), Z9
-	VMOVDQU64     3008(R13), Z10
-	VMOVDQU64     3520(R13), Z11
-	VMOVDQU64     4032(R13), Z12
-	VPSRLQ        $0x01, Z5, Z13
-	VPTERNLOGQ    $0x28, Z0, Z6, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x01, Z7, Z13
-	VPTERNLOGQ    $0x28, Z0, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x01, Z9, Z13
-	VPTERNLOGQ    $0x28, Z0, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x01, Z11, Z13
-	VPTERNLOGQ    $0x28, Z0, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x01, Z13, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSRLQ        $0x02, Z5, Z13
-	VPTERNLOGQ    $0x28, Z1, Z7, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x02, Z6, Z13
-	VPTERNLOGQ    $0x28, Z1, Z8, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x02, Z9, Z13
-	VPTERNLOGQ    $0x28, Z1, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSRLQ        $0x02, Z10, Z13
-	VPTERNLOGQ    $0x28, Z1, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x02, Z13, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSRLQ        $0x04, Z5, Z13
-	VPTERNLOGQ    $0x28, Z2, Z9, Z13
-	VPXORQ        Z13, Z9, Z9
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z5, Z5
-	VPSRLQ        $0x04, Z6, Z13
-	VPTERNLOGQ    $0x28, Z2, Z10, Z13
-	VPXORQ        Z13, Z10, Z10
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z6, Z6
-	VPSRLQ        $0x04, Z7, Z13
-	VPTERNLOGQ    $0x28, Z2, Z11, Z13
-	VPXORQ        Z13, Z11, Z11
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z7, Z7
-	VPSRLQ        $0x04, Z8, Z13
-	VPTERNLOGQ    $0x28, Z2, Z12, Z13
-	VPXORQ        Z13, Z12, Z12
-	VPSLLQ        $0x04, Z13, Z13
-	VPXORQ        Z13, Z8, Z8
-	VPERMB        Z5, Z3, Z5
-	VPERMB        Z6, Z3, Z6
-	VPERMB        Z7, Z3, Z7
-	VPERMB        Z8, Z3, Z8
-	VPERMB        Z9, Z3, Z9
-	VPERMB        Z10, Z3, Z10
-	VPERMB        Z11, Z3, Z11
-	VPERMB        Z12, Z3, Z12
-	VEXTRACTI32X4 $0x00, Z5, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z6, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z7, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z8, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z9, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z10, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x00, Z12, X20
-	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X13, (R11)
 	ADDQ          DX, R11
@@ -11775,27 +11687,121 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X18, (R11)
 	ADDQ          DX, R11
+	VMOVDQU64     448(R13), Z11
+	VMOVDQU64     960(R13), Z12
+	VMOVDQU64     1472(R13), Z13
+	VMOVDQU64     1984(R13), Z14
+	VMOVDQU64     2496(R13), Z15
+	VMOVDQU64     3008(R13), Z16
+	VMOVDQU64     3520(R13), Z17
+	VMOVDQU64     4032(R13), Z18
+	VPSRLQ        $0x01, Z11, Z19
+	VPTERNLOGQ    $0x28, Z6, Z12, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z19
+	VPTERNLOGQ    $0x28, Z6, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z19
+	VPTERNLOGQ    $0x28, Z6, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x01, Z17, Z19
+	VPTERNLOGQ    $0x28, Z6, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x01, Z19, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSRLQ        $0x02, Z11, Z19
+	VPTERNLOGQ    $0x28, Z7, Z13, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x02, Z12, Z19
+	VPTERNLOGQ    $0x28, Z7, Z14, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x02, Z15, Z19
+	VPTERNLOGQ    $0x28, Z7, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSRLQ        $0x02, Z16, Z19
+	VPTERNLOGQ    $0x28, Z7, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x02, Z19, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSRLQ        $0x04, Z11, Z19
+	VPTERNLOGQ    $0x28, Z8, Z15, Z19
+	VPXORQ        Z19, Z15, Z15
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z19
+	VPTERNLOGQ    $0x28, Z8, Z16, Z19
+	VPXORQ        Z19, Z16, Z16
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z12, Z12
+	VPSRLQ        $0x04, Z13, Z19
+	VPTERNLOGQ    $0x28, Z8, Z17, Z19
+	VPXORQ        Z19, Z17, Z17
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z13, Z13
+	VPSRLQ        $0x04, Z14, Z19
+	VPTERNLOGQ    $0x28, Z8, Z18, Z19
+	VPXORQ        Z19, Z18, Z18
+	VPSLLQ        $0x04, Z19, Z19
+	VPXORQ        Z19, Z14, Z14
+	VPERMB        Z11, Z9, Z11
+	VPERMB        Z12, Z9, Z12
+	VPERMB        Z13, Z9, Z13
+	VPERMB        Z14, Z9, Z14
+	VPERMB        Z15, Z9, Z15
+	VPERMB        Z16, Z9, Z16
+	VPERMB        Z17, Z9, Z17
+	VPERMB        Z18, Z9, Z18
+	VEXTRACTI32X4 $0x00, Z11, X19
+	VMOVQ         X19, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z12, X20
+	VMOVQ         X20, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z17, X25
+	VMOVQ         X25, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x00, Z18, X26
+	VMOVQ         X26, (R11)
+	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x01, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R11)
@@ -11803,39 +11809,39 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
+	VEXTRACTI32X4 $0x01, Z17, X25
+	VMOVQ         X25, (R11)
 	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
+	VEXTRACTI32X4 $0x01, Z18, X26
+	VMOVQ         X26, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X19, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X20, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z5, X13
-	VMOVQ         X13, (R11)
+	VPEXTRQ       $0x01, X21, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z6, X14
-	VMOVQ         X14, (R11)
+	VPEXTRQ       $0x01, X22, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z7, X15
-	VMOVQ         X15, (R11)
+	VPEXTRQ       $0x01, X23, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z8, X16
-	VMOVQ         X16, (R11)
+	VPEXTRQ       $0x01, X24, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z9, X17
-	VMOVQ         X17, (R11)
+	VPEXTRQ       $0x01, X25, (R11)
 	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x02, Z10, X18
-	VMOVQ         X18, (R11)
+	VPEXTRQ       $0x01, X26, (R11)
 	ADDQ          DX, R11
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R11)
@@ -11843,6 +11849,68 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z12, X20
 	VMOVQ         X20, (R11)
 	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x02, Z17, X25
+	VMOVQ         X25, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x02, Z18, X26
+	VMOVQ         X26, (R11)
+	ADDQ          DX, R11
+	VPEXTRQ       $0x01, X19, (R11)
+	ADDQ          DX, R11
+	VPEXTRQ       $0x01, X20, (R11)
+	ADDQ          DX, R11
+	VPEXTRQ       $0x01, X21, (R11)
+	ADDQ          DX, R11
+	VPEXTRQ       $0x01, X22, (R11)
+	ADDQ          DX, R11
+	VPEXTRQ       $0x01, X23, (R11)
+	ADDQ          DX, R11
+	VPEXTRQ       $0x01, X24, (R11)
+	ADDQ          DX, R11
+	VPEXTRQ       $0x01, X25, (R11)
+	ADDQ          DX, R11
+	VPEXTRQ       $0x01, X26, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x03, Z11, X11
+	VMOVQ         X11, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x03, Z12, X12
+	VMOVQ         X12, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x03, Z17, X17
+	VMOVQ         X17, (R11)
+	ADDQ          DX, R11
+	VEXTRACTI32X4 $0x03, Z18, X18
+	VMOVQ         X18, (R11)
+	ADDQ          DX, R11
+	VPEXTRQ       $0x01, X11, (R11)
+	ADDQ          DX, R11
+	VPEXTRQ       $0x01, X12, (R11)
+	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X13, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X14, (R11)
@@ -11854,50 +11922,6 @@ unshuffleAVX512Superloaded7:
 	VPEXTRQ       $0x01, X17, (R11)
 	ADDQ          DX, R11
 	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z5, X5
-	VMOVQ         X5, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z6, X6
-	VMOVQ         X6, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z7, X7
-	VMOVQ         X7, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z8, X8
-	VMOVQ         X8, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z9, X9
-	VMOVQ         X9, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z10, X10
-	VMOVQ         X10, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z11, X11
-	VMOVQ         X11, (R11)
-	ADDQ          DX, R11
-	VEXTRACTI32X4 $0x03, Z12, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X5, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X6, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X7, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X8, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X9, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X10, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X11, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
 	ADDQ          DX, R11
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps

@@ -127,28 +127,59 @@ func permute2(lo, hi reg.VecVirtual, idx Mem) reg.VecVirtual {
 // the off-diagonal blocks of size s.
 func transposeQwords(v []reg.VecVirtual) {
 	for _, s := range []int{4, 2, 1} {
-		// lo: new v[i] keeps its own quadwords where p&s == 0 and takes
-		// v[i|s]'s p^s elsewhere; hi mirrors it for v[i|s].
-		var loIdx, hiIdx [8]int
-		for p := 0; p < 8; p++ {
-			if p&s == 0 {
-				loIdx[p] = p
-				hiIdx[p] = p ^ s
-			} else {
-				loIdx[p] = 8 + (p ^ s)
-				hiIdx[p] = 8 + p
-			}
-		}
-		lm := qwordIndex(fmt.Sprintf("bitshuffleQLo%d", s), loIdx)
-		hm := qwordIndex(fmt.Sprintf("bitshuffleQHi%d", s), hiIdx)
+		lm, hm := transposeStage(s)
 		for i := 0; i < 8; i++ {
 			if i&s != 0 {
 				continue
 			}
 			a, b := v[i], v[i|s]
-			v[i], v[i|s] = permute2(a, b, lm), permute2(a, b, hm)
+			v[i], v[i|s] = permuteReg(a, b, lm), permuteReg(a, b, hm)
 		}
 	}
+}
+
+// transposeStage returns the index vectors of the stage of transposeQwords
+// that swaps blocks of s quadwords: lo for the new v[i], hi for v[i|s].
+func transposeStage(s int) (lo, hi reg.VecVirtual) {
+	if r, ok := stageRegs[s]; ok {
+		return r[0], r[1]
+	}
+	// lo: new v[i] keeps its own quadwords where p&s == 0 and takes
+	// v[i|s]'s p^s elsewhere; hi mirrors it for v[i|s].
+	var loIdx, hiIdx [8]int
+	for p := 0; p < 8; p++ {
+		if p&s == 0 {
+			loIdx[p] = p
+			hiIdx[p] = p ^ s
+		} else {
+			loIdx[p] = 8 + (p ^ s)
+			hiIdx[p] = 8 + p
+		}
+	}
+	lo, hi = ZMM(), ZMM()
+	VMOVDQU64(qwordIndex(fmt.Sprintf("bitshuffleQLo%d", s), loIdx), lo)
+	VMOVDQU64(qwordIndex(fmt.Sprintf("bitshuffleQHi%d", s), hiIdx), hi)
+	stageRegs[s] = [2]reg.VecVirtual{lo, hi}
+	return lo, hi
+}
+
+// stageRegs holds the current function's transposeQwords index vectors,
+// loaded once at its start by loadTransposeStages.
+var stageRegs map[int][2]reg.VecVirtual
+
+func loadTransposeStages() {
+	stageRegs = map[int][2]reg.VecVirtual{}
+	for _, s := range []int{4, 2, 1} {
+		transposeStage(s)
+	}
+}
+
+// permuteReg is permute2 with the index in a register.
+func permuteReg(lo, hi, idx reg.VecVirtual) reg.VecVirtual {
+	out := ZMM()
+	VMOVDQA64(idx, out)
+	VPERMI2Q(hi, lo, out)
+	return out
 }
 
 // gfniArgs are the registers the GFNI kernels add to args.
@@ -172,6 +203,7 @@ func genGFNI() {
 		Pragma("noescape")
 		Doc(name+" handles superblocks of 512 elements with GFNI tile transposes:", "see the generator.")
 		a := &gfniArgs{args: loadArgs(inverse)}
+		loadTransposeStages()
 		a.stage = alignedStage(a.args)
 		a.matrix = ZMM()
 		MOVQ(U64(gfniTranspose), a.tmp)

@@ -25,6 +25,7 @@ func genAVX512Super() {
 		Pragma("noescape")
 		Doc(name+" handles superblocks of 512 elements of any typesize:", "see the generator.")
 		a := loadArgs(inverse)
+		loadTransposeStages()
 		stage := alignedStage(a)
 		at := func(b, sb int) Mem { return stage.Offset(b*512 + sb*64) }
 		masks := [3]reg.VecVirtual{ZMM(), ZMM(), ZMM()}
