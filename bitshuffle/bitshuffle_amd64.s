@@ -2485,110 +2485,86 @@ shuffleAVX512GFNIdense1chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
-	VPERMB         (R10), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      Z8, (R12)
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
-	VPERMB         64(R10), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      Z8, 64(R12)
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
-	VPERMB         128(R10), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      Z8, 128(R12)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z0
+	VPERMB         (R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z1
+	VPERMB         64(R10), Z1, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z7
+	VPERMB         128(R10), Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
 	VPERMB         192(R10), Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      Z8, 192(R12)
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
-	VPERMB         256(R10), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      Z8, 256(R12)
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
-	VPERMB         320(R10), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      Z8, 320(R12)
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
-	VPERMB         384(R10), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      Z8, 384(R12)
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
-	VPERMB         448(R10), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      Z8, 448(R12)
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z9
+	VPERMB         256(R10), Z9, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z10
+	VPERMB         320(R10), Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z11
+	VPERMB         384(R10), Z11, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z12
+	VPERMB         448(R10), Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	MOVQ           R11, R10
-	VPERMB         (R12), Z7, Z8
-	VPERMB         64(R12), Z7, Z9
-	VPERMB         128(R12), Z7, Z10
-	VPERMB         192(R12), Z7, Z11
-	VPERMB         256(R12), Z7, Z12
-	VPERMB         320(R12), Z7, Z13
-	VPERMB         384(R12), Z7, Z14
-	VPERMB         448(R12), Z7, Z15
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z0, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z0, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z10, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z1, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z11, Z7, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
 	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VMOVDQU64      Z12, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
+	VPERMI2Q       Z1, Z13, Z8
+	VPERMT2Q       Z1, Z3, Z13
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z7, Z0, Z1
+	VPERMT2Q       Z7, Z3, Z0
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z1, Z8, Z11
+	VPERMT2Q       Z1, Z5, Z8
+	VMOVDQA64      Z4, Z1
+	VPERMI2Q       Z0, Z13, Z1
+	VPERMT2Q       Z0, Z5, Z13
+	VMOVDQA64      Z4, Z0
+	VPERMI2Q       Z10, Z7, Z0
+	VPERMT2Q       Z10, Z5, Z7
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z9, Z14, Z10
+	VPERMT2Q       Z9, Z5, Z14
 	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
+	VMOVDQU64      Z1, (R10)
+	ADDQ           BX, R10
 	VMOVDQU64      Z13, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z0, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
@@ -2622,238 +2598,190 @@ shuffleAVX512GFNIdense2chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
-	VPERMB         (R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         64(R10), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z9, Z10
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z9, Z11
-	VMOVDQU64      Z10, (R12)
-	VMOVDQU64      Z11, 512(R12)
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
-	VPERMB         128(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         192(R10), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z9, Z10
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z9, Z11
-	VMOVDQU64      Z10, 64(R12)
-	VMOVDQU64      Z11, 576(R12)
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
-	VPERMB         256(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         320(R10), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z9, Z10
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z9, Z11
-	VMOVDQU64      Z10, 128(R12)
-	VMOVDQU64      Z11, 640(R12)
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
-	VPERMB         384(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         448(R10), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z9, Z10
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z9, Z11
-	VMOVDQU64      Z10, 192(R12)
-	VMOVDQU64      Z11, 704(R12)
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
-	VPERMB         512(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         576(R10), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z9, Z10
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z9, Z11
-	VMOVDQU64      Z10, 256(R12)
-	VMOVDQU64      Z11, 768(R12)
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
-	VPERMB         640(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         704(R10), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z9, Z10
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z9, Z11
-	VMOVDQU64      Z10, 320(R12)
-	VMOVDQU64      Z11, 832(R12)
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
-	VPERMB         768(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         832(R10), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z9, Z10
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z9, Z11
-	VMOVDQU64      Z10, 384(R12)
-	VMOVDQU64      Z11, 896(R12)
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z8
-	VPERMB         896(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         960(R10), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z9, Z10
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z9, Z11
-	VMOVDQU64      Z10, 448(R12)
-	VMOVDQU64      Z11, 960(R12)
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
+	VPERMB         (R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         64(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z7
+	VPERMI2Q       Z0, Z1, Z7
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z8
+	VPERMI2Q       Z0, Z1, Z8
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
+	VPERMB         128(R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         192(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z9
+	VPERMI2Q       Z0, Z1, Z9
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z10
+	VPERMI2Q       Z0, Z1, Z10
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
+	VPERMB         256(R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         320(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z11
+	VPERMI2Q       Z0, Z1, Z11
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z12
+	VPERMI2Q       Z0, Z1, Z12
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
+	VPERMB         384(R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         448(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z13
+	VPERMI2Q       Z0, Z1, Z13
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z14
+	VPERMI2Q       Z0, Z1, Z14
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
+	VPERMB         512(R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         576(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z15
+	VPERMI2Q       Z0, Z1, Z15
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z16
+	VPERMI2Q       Z0, Z1, Z16
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
+	VPERMB         640(R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         704(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z17
+	VPERMI2Q       Z0, Z1, Z17
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z18
+	VPERMI2Q       Z0, Z1, Z18
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
+	VPERMB         768(R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         832(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z19
+	VPERMI2Q       Z0, Z1, Z19
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z20
+	VPERMI2Q       Z0, Z1, Z20
+	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
+	VPERMB         896(R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         960(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z21
+	VPERMI2Q       Z0, Z1, Z21
+	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z22
+	VPERMI2Q       Z0, Z1, Z22
 	MOVQ           R11, R10
-	VPERMB         (R12), Z7, Z8
-	VPERMB         64(R12), Z7, Z9
-	VPERMB         128(R12), Z7, Z10
-	VPERMB         192(R12), Z7, Z11
-	VPERMB         256(R12), Z7, Z12
-	VPERMB         320(R12), Z7, Z13
-	VPERMB         384(R12), Z7, Z14
-	VPERMB         448(R12), Z7, Z15
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z15, Z7, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z1
+	VPERMI2B       Z15, Z7, Z1
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z17, Z9, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z15
+	VPERMI2B       Z17, Z9, Z15
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
+	VPERMI2B       Z19, Z11, Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z17
+	VPERMI2B       Z19, Z11, Z17
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z21, Z13, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z19
+	VPERMI2B       Z21, Z13, Z19
 	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
+	VPERMI2Q       Z9, Z0, Z13
+	VPERMT2Q       Z9, Z3, Z0
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z11, Z7, Z9
+	VPERMT2Q       Z11, Z3, Z7
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z17, Z1, Z11
+	VPERMT2Q       Z17, Z3, Z1
+	VMOVDQA64      Z2, Z17
+	VPERMI2Q       Z19, Z15, Z17
+	VPERMT2Q       Z19, Z3, Z15
+	VMOVDQA64      Z4, Z19
+	VPERMI2Q       Z9, Z13, Z19
+	VPERMT2Q       Z9, Z5, Z13
 	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VMOVDQU64      Z12, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
+	VPERMI2Q       Z7, Z0, Z9
+	VPERMT2Q       Z7, Z5, Z0
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z17, Z11, Z7
+	VPERMT2Q       Z17, Z5, Z11
+	VMOVDQA64      Z4, Z17
+	VPERMI2Q       Z15, Z1, Z17
+	VPERMT2Q       Z15, Z5, Z1
+	VMOVDQU64      Z19, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VPERMB         512(R12), Z7, Z8
-	VPERMB         576(R12), Z7, Z9
-	VPERMB         640(R12), Z7, Z10
-	VPERMB         704(R12), Z7, Z11
-	VPERMB         768(R12), Z7, Z12
-	VPERMB         832(R12), Z7, Z13
-	VPERMB         896(R12), Z7, Z14
-	VPERMB         960(R12), Z7, Z15
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VMOVDQU64      Z12, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
-	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z0, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z11, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
+	VMOVDQU64      Z17, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
+	VMOVDQU64      Z1, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z16, Z8, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z1
+	VPERMI2B       Z16, Z8, Z1
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z18, Z10, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z18, Z10, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
+	VPERMI2B       Z20, Z12, Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z20, Z12, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z22, Z14, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z22, Z14, Z12
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z0, Z13
+	VPERMT2Q       Z9, Z3, Z0
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z11, Z7, Z9
+	VPERMT2Q       Z11, Z3, Z7
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z10, Z1, Z11
+	VPERMT2Q       Z10, Z3, Z1
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z12, Z8, Z10
+	VPERMT2Q       Z12, Z3, Z8
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z9, Z13, Z12
+	VPERMT2Q       Z9, Z5, Z13
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z7, Z0, Z9
+	VPERMT2Q       Z7, Z5, Z0
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z10, Z11, Z7
+	VPERMT2Q       Z10, Z5, Z11
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z8, Z1, Z10
+	VPERMT2Q       Z8, Z5, Z1
+	VMOVDQU64      Z12, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z13, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z0, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z11, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z1, (R10)
 	ADDQ           BX, R10
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
@@ -2887,558 +2815,526 @@ shuffleAVX512GFNIdense4chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
-	VPERMB         (R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         64(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         128(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         192(R10), Z8, Z8
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
+	VPERMB         (R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         64(R10), Z0, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         128(R10), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
-	VPERMI2Q       Z8, Z11, Z13
-	VINSERTI64X4   $0x01, Y13, Z12, Z12
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
-	VPERMI2Q       Z8, Z11, Z14
-	VINSERTI64X4   $0x01, Y14, Z13, Z13
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
-	VPERMI2Q       Z10, Z9, Z14
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
-	VPERMI2Q       Z8, Z11, Z15
-	VINSERTI64X4   $0x01, Y15, Z14, Z14
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
-	VPERMI2Q       Z10, Z9, Z15
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z8, Z11, Z9
-	VINSERTI64X4   $0x01, Y9, Z15, Z15
-	VMOVDQU64      Z12, (R12)
-	VMOVDQU64      Z13, 512(R12)
-	VMOVDQU64      Z14, 1024(R12)
-	VMOVDQU64      Z15, 1536(R12)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
-	VPERMB         256(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         320(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         384(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         448(R10), Z8, Z8
+	VPERMB         192(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
+	VPERMI2Q       Z7, Z1, Z9
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
+	VPERMI2Q       Z0, Z8, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z1, Z10
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
+	VPERMI2Q       Z0, Z8, Z11
+	VINSERTI64X4   $0x01, Y11, Z10, Z10
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
+	VPERMI2Q       Z7, Z1, Z11
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
+	VPERMI2Q       Z0, Z8, Z12
+	VINSERTI64X4   $0x01, Y12, Z11, Z11
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
+	VPERMI2Q       Z7, Z1, Z12
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
+	VPERMI2Q       Z0, Z8, Z1
+	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VMOVDQU64      Z9, (R12)
+	VMOVDQU64      Z10, 512(R12)
+	VMOVDQU64      Z11, 1024(R12)
+	VMOVDQU64      Z12, 1536(R12)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
+	VPERMB         256(R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         320(R10), Z0, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         384(R10), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
-	VPERMI2Q       Z8, Z11, Z13
-	VINSERTI64X4   $0x01, Y13, Z12, Z12
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
-	VPERMI2Q       Z8, Z11, Z14
-	VINSERTI64X4   $0x01, Y14, Z13, Z13
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
-	VPERMI2Q       Z10, Z9, Z14
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
-	VPERMI2Q       Z8, Z11, Z15
-	VINSERTI64X4   $0x01, Y15, Z14, Z14
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
-	VPERMI2Q       Z10, Z9, Z15
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z8, Z11, Z9
-	VINSERTI64X4   $0x01, Y9, Z15, Z15
-	VMOVDQU64      Z12, 64(R12)
-	VMOVDQU64      Z13, 576(R12)
-	VMOVDQU64      Z14, 1088(R12)
-	VMOVDQU64      Z15, 1600(R12)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
-	VPERMB         512(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         576(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         640(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         704(R10), Z8, Z8
+	VPERMB         448(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
+	VPERMI2Q       Z7, Z1, Z9
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
+	VPERMI2Q       Z0, Z8, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z1, Z10
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
+	VPERMI2Q       Z0, Z8, Z11
+	VINSERTI64X4   $0x01, Y11, Z10, Z10
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
+	VPERMI2Q       Z7, Z1, Z11
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
+	VPERMI2Q       Z0, Z8, Z12
+	VINSERTI64X4   $0x01, Y12, Z11, Z11
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
+	VPERMI2Q       Z7, Z1, Z12
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
+	VPERMI2Q       Z0, Z8, Z1
+	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VMOVDQU64      Z9, 64(R12)
+	VMOVDQU64      Z10, 576(R12)
+	VMOVDQU64      Z11, 1088(R12)
+	VMOVDQU64      Z12, 1600(R12)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
+	VPERMB         512(R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         576(R10), Z0, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         640(R10), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
-	VPERMI2Q       Z8, Z11, Z13
-	VINSERTI64X4   $0x01, Y13, Z12, Z12
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
-	VPERMI2Q       Z8, Z11, Z14
-	VINSERTI64X4   $0x01, Y14, Z13, Z13
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
-	VPERMI2Q       Z10, Z9, Z14
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
-	VPERMI2Q       Z8, Z11, Z15
-	VINSERTI64X4   $0x01, Y15, Z14, Z14
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
-	VPERMI2Q       Z10, Z9, Z15
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z8, Z11, Z9
-	VINSERTI64X4   $0x01, Y9, Z15, Z15
-	VMOVDQU64      Z12, 128(R12)
-	VMOVDQU64      Z13, 640(R12)
-	VMOVDQU64      Z14, 1152(R12)
-	VMOVDQU64      Z15, 1664(R12)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
-	VPERMB         768(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         832(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         896(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         960(R10), Z8, Z8
+	VPERMB         704(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
+	VPERMI2Q       Z7, Z1, Z9
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
+	VPERMI2Q       Z0, Z8, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z1, Z10
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
+	VPERMI2Q       Z0, Z8, Z11
+	VINSERTI64X4   $0x01, Y11, Z10, Z10
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
+	VPERMI2Q       Z7, Z1, Z11
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
+	VPERMI2Q       Z0, Z8, Z12
+	VINSERTI64X4   $0x01, Y12, Z11, Z11
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
+	VPERMI2Q       Z7, Z1, Z12
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
+	VPERMI2Q       Z0, Z8, Z1
+	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VMOVDQU64      Z9, 128(R12)
+	VMOVDQU64      Z10, 640(R12)
+	VMOVDQU64      Z11, 1152(R12)
+	VMOVDQU64      Z12, 1664(R12)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
+	VPERMB         768(R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         832(R10), Z0, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         896(R10), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
-	VPERMI2Q       Z8, Z11, Z13
-	VINSERTI64X4   $0x01, Y13, Z12, Z12
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
-	VPERMI2Q       Z8, Z11, Z14
-	VINSERTI64X4   $0x01, Y14, Z13, Z13
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
-	VPERMI2Q       Z10, Z9, Z14
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
-	VPERMI2Q       Z8, Z11, Z15
-	VINSERTI64X4   $0x01, Y15, Z14, Z14
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
-	VPERMI2Q       Z10, Z9, Z15
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z8, Z11, Z9
-	VINSERTI64X4   $0x01, Y9, Z15, Z15
-	VMOVDQU64      Z12, 192(R12)
-	VMOVDQU64      Z13, 704(R12)
-	VMOVDQU64      Z14, 1216(R12)
-	VMOVDQU64      Z15, 1728(R12)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
-	VPERMB         1024(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         1088(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         1152(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         1216(R10), Z8, Z8
+	VPERMB         960(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
+	VPERMI2Q       Z7, Z1, Z9
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
+	VPERMI2Q       Z0, Z8, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z1, Z10
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
+	VPERMI2Q       Z0, Z8, Z11
+	VINSERTI64X4   $0x01, Y11, Z10, Z10
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
+	VPERMI2Q       Z7, Z1, Z11
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
+	VPERMI2Q       Z0, Z8, Z12
+	VINSERTI64X4   $0x01, Y12, Z11, Z11
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
+	VPERMI2Q       Z7, Z1, Z12
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
+	VPERMI2Q       Z0, Z8, Z1
+	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VMOVDQU64      Z9, 192(R12)
+	VMOVDQU64      Z10, 704(R12)
+	VMOVDQU64      Z11, 1216(R12)
+	VMOVDQU64      Z12, 1728(R12)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
+	VPERMB         1024(R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         1088(R10), Z0, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         1152(R10), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
-	VPERMI2Q       Z8, Z11, Z13
-	VINSERTI64X4   $0x01, Y13, Z12, Z12
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
-	VPERMI2Q       Z8, Z11, Z14
-	VINSERTI64X4   $0x01, Y14, Z13, Z13
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
-	VPERMI2Q       Z10, Z9, Z14
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
-	VPERMI2Q       Z8, Z11, Z15
-	VINSERTI64X4   $0x01, Y15, Z14, Z14
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
-	VPERMI2Q       Z10, Z9, Z15
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z8, Z11, Z9
-	VINSERTI64X4   $0x01, Y9, Z15, Z15
-	VMOVDQU64      Z12, 256(R12)
-	VMOVDQU64      Z13, 768(R12)
-	VMOVDQU64      Z14, 1280(R12)
-	VMOVDQU64      Z15, 1792(R12)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
-	VPERMB         1280(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         1344(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         1408(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         1472(R10), Z8, Z8
+	VPERMB         1216(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
+	VPERMI2Q       Z7, Z1, Z9
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
+	VPERMI2Q       Z0, Z8, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z1, Z10
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
+	VPERMI2Q       Z0, Z8, Z11
+	VINSERTI64X4   $0x01, Y11, Z10, Z10
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
+	VPERMI2Q       Z7, Z1, Z11
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
+	VPERMI2Q       Z0, Z8, Z12
+	VINSERTI64X4   $0x01, Y12, Z11, Z11
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
+	VPERMI2Q       Z7, Z1, Z12
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
+	VPERMI2Q       Z0, Z8, Z1
+	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VMOVDQU64      Z9, 256(R12)
+	VMOVDQU64      Z10, 768(R12)
+	VMOVDQU64      Z11, 1280(R12)
+	VMOVDQU64      Z12, 1792(R12)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
+	VPERMB         1280(R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         1344(R10), Z0, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         1408(R10), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
-	VPERMI2Q       Z8, Z11, Z13
-	VINSERTI64X4   $0x01, Y13, Z12, Z12
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
-	VPERMI2Q       Z8, Z11, Z14
-	VINSERTI64X4   $0x01, Y14, Z13, Z13
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
-	VPERMI2Q       Z10, Z9, Z14
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
-	VPERMI2Q       Z8, Z11, Z15
-	VINSERTI64X4   $0x01, Y15, Z14, Z14
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
-	VPERMI2Q       Z10, Z9, Z15
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z8, Z11, Z9
-	VINSERTI64X4   $0x01, Y9, Z15, Z15
-	VMOVDQU64      Z12, 320(R12)
-	VMOVDQU64      Z13, 832(R12)
-	VMOVDQU64      Z14, 1344(R12)
-	VMOVDQU64      Z15, 1856(R12)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
-	VPERMB         1536(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         1600(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         1664(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         1728(R10), Z8, Z8
+	VPERMB         1472(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
+	VPERMI2Q       Z7, Z1, Z9
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
+	VPERMI2Q       Z0, Z8, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z1, Z10
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
+	VPERMI2Q       Z0, Z8, Z11
+	VINSERTI64X4   $0x01, Y11, Z10, Z10
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
+	VPERMI2Q       Z7, Z1, Z11
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
+	VPERMI2Q       Z0, Z8, Z12
+	VINSERTI64X4   $0x01, Y12, Z11, Z11
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
+	VPERMI2Q       Z7, Z1, Z12
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
+	VPERMI2Q       Z0, Z8, Z1
+	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VMOVDQU64      Z9, 320(R12)
+	VMOVDQU64      Z10, 832(R12)
+	VMOVDQU64      Z11, 1344(R12)
+	VMOVDQU64      Z12, 1856(R12)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
+	VPERMB         1536(R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         1600(R10), Z0, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         1664(R10), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
-	VPERMI2Q       Z8, Z11, Z13
-	VINSERTI64X4   $0x01, Y13, Z12, Z12
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
-	VPERMI2Q       Z8, Z11, Z14
-	VINSERTI64X4   $0x01, Y14, Z13, Z13
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
-	VPERMI2Q       Z10, Z9, Z14
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
-	VPERMI2Q       Z8, Z11, Z15
-	VINSERTI64X4   $0x01, Y15, Z14, Z14
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
-	VPERMI2Q       Z10, Z9, Z15
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z8, Z11, Z9
-	VINSERTI64X4   $0x01, Y9, Z15, Z15
-	VMOVDQU64      Z12, 384(R12)
-	VMOVDQU64      Z13, 896(R12)
-	VMOVDQU64      Z14, 1408(R12)
-	VMOVDQU64      Z15, 1920(R12)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z8
-	VPERMB         1792(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         1856(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         1920(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         1984(R10), Z8, Z8
+	VPERMB         1728(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
+	VPERMI2Q       Z7, Z1, Z9
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
+	VPERMI2Q       Z0, Z8, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z1, Z10
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
+	VPERMI2Q       Z0, Z8, Z11
+	VINSERTI64X4   $0x01, Y11, Z10, Z10
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
+	VPERMI2Q       Z7, Z1, Z11
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
+	VPERMI2Q       Z0, Z8, Z12
+	VINSERTI64X4   $0x01, Y12, Z11, Z11
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
+	VPERMI2Q       Z7, Z1, Z12
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
+	VPERMI2Q       Z0, Z8, Z1
+	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VMOVDQU64      Z9, 384(R12)
+	VMOVDQU64      Z10, 896(R12)
+	VMOVDQU64      Z11, 1408(R12)
+	VMOVDQU64      Z12, 1920(R12)
+	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
+	VPERMB         1792(R10), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VPERMB         1856(R10), Z0, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         1920(R10), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z13
-	VPERMI2Q       Z8, Z11, Z13
-	VINSERTI64X4   $0x01, Y13, Z12, Z12
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z14
-	VPERMI2Q       Z8, Z11, Z14
-	VINSERTI64X4   $0x01, Y14, Z13, Z13
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z14
-	VPERMI2Q       Z10, Z9, Z14
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z15
-	VPERMI2Q       Z8, Z11, Z15
-	VINSERTI64X4   $0x01, Y15, Z14, Z14
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z15
-	VPERMI2Q       Z10, Z9, Z15
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z9
-	VPERMI2Q       Z8, Z11, Z9
-	VINSERTI64X4   $0x01, Y9, Z15, Z15
-	VMOVDQU64      Z12, 448(R12)
-	VMOVDQU64      Z13, 960(R12)
-	VMOVDQU64      Z14, 1472(R12)
-	VMOVDQU64      Z15, 1984(R12)
+	VPERMB         1984(R10), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
+	VPERMI2Q       Z7, Z1, Z9
+	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
+	VPERMI2Q       Z0, Z8, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
+	VPERMI2Q       Z7, Z1, Z10
+	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
+	VPERMI2Q       Z0, Z8, Z11
+	VINSERTI64X4   $0x01, Y11, Z10, Z10
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
+	VPERMI2Q       Z7, Z1, Z11
+	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
+	VPERMI2Q       Z0, Z8, Z12
+	VINSERTI64X4   $0x01, Y12, Z11, Z11
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
+	VPERMI2Q       Z7, Z1, Z12
+	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
+	VPERMI2Q       Z0, Z8, Z1
+	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VMOVDQU64      Z9, 448(R12)
+	VMOVDQU64      Z10, 960(R12)
+	VMOVDQU64      Z11, 1472(R12)
+	VMOVDQU64      Z12, 1984(R12)
 	MOVQ           R11, R10
-	VPERMB         (R12), Z7, Z8
-	VPERMB         64(R12), Z7, Z9
-	VPERMB         128(R12), Z7, Z10
-	VPERMB         192(R12), Z7, Z11
-	VPERMB         256(R12), Z7, Z12
-	VPERMB         320(R12), Z7, Z13
-	VPERMB         384(R12), Z7, Z14
-	VPERMB         448(R12), Z7, Z15
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQU64      (R12), Z0
+	VMOVDQU64      64(R12), Z1
+	VMOVDQU64      128(R12), Z7
+	VMOVDQU64      192(R12), Z8
+	VMOVDQU64      256(R12), Z9
+	VMOVDQU64      320(R12), Z10
+	VMOVDQU64      384(R12), Z11
+	VMOVDQU64      448(R12), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z0, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z0, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z10, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z1, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z11, Z7, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
 	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VMOVDQU64      Z12, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
+	VPERMI2Q       Z1, Z13, Z8
+	VPERMT2Q       Z1, Z3, Z13
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z7, Z0, Z1
+	VPERMT2Q       Z7, Z3, Z0
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z1, Z8, Z11
+	VPERMT2Q       Z1, Z5, Z8
+	VMOVDQA64      Z4, Z1
+	VPERMI2Q       Z0, Z13, Z1
+	VPERMT2Q       Z0, Z5, Z13
+	VMOVDQA64      Z4, Z0
+	VPERMI2Q       Z10, Z7, Z0
+	VPERMT2Q       Z10, Z5, Z7
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z9, Z14, Z10
+	VPERMT2Q       Z9, Z5, Z14
 	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
+	VMOVDQU64      Z1, (R10)
+	ADDQ           BX, R10
 	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VPERMB         512(R12), Z7, Z8
-	VPERMB         576(R12), Z7, Z9
-	VPERMB         640(R12), Z7, Z10
-	VPERMB         704(R12), Z7, Z11
-	VPERMB         768(R12), Z7, Z12
-	VPERMB         832(R12), Z7, Z13
-	VPERMB         896(R12), Z7, Z14
-	VPERMB         960(R12), Z7, Z15
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VMOVDQU64      Z12, (R10)
+	VMOVDQU64      Z0, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
+	VMOVDQU64      512(R12), Z0
+	VMOVDQU64      576(R12), Z1
+	VMOVDQU64      640(R12), Z7
+	VMOVDQU64      704(R12), Z8
+	VMOVDQU64      768(R12), Z9
+	VMOVDQU64      832(R12), Z10
+	VMOVDQU64      896(R12), Z11
+	VMOVDQU64      960(R12), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z0, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z0, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z10, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z1, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z11, Z7, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z1, Z13, Z8
+	VPERMT2Q       Z1, Z3, Z13
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z7, Z0, Z1
+	VPERMT2Q       Z7, Z3, Z0
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z1, Z8, Z11
+	VPERMT2Q       Z1, Z5, Z8
+	VMOVDQA64      Z4, Z1
+	VPERMI2Q       Z0, Z13, Z1
+	VPERMT2Q       Z0, Z5, Z13
+	VMOVDQA64      Z4, Z0
+	VPERMI2Q       Z10, Z7, Z0
+	VPERMT2Q       Z10, Z5, Z7
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z9, Z14, Z10
+	VPERMT2Q       Z9, Z5, Z14
 	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
+	VMOVDQU64      Z1, (R10)
+	ADDQ           BX, R10
 	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VPERMB         1024(R12), Z7, Z8
-	VPERMB         1088(R12), Z7, Z9
-	VPERMB         1152(R12), Z7, Z10
-	VPERMB         1216(R12), Z7, Z11
-	VPERMB         1280(R12), Z7, Z12
-	VPERMB         1344(R12), Z7, Z13
-	VPERMB         1408(R12), Z7, Z14
-	VPERMB         1472(R12), Z7, Z15
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VMOVDQU64      Z12, (R10)
+	VMOVDQU64      Z0, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
+	VMOVDQU64      1024(R12), Z0
+	VMOVDQU64      1088(R12), Z1
+	VMOVDQU64      1152(R12), Z7
+	VMOVDQU64      1216(R12), Z8
+	VMOVDQU64      1280(R12), Z9
+	VMOVDQU64      1344(R12), Z10
+	VMOVDQU64      1408(R12), Z11
+	VMOVDQU64      1472(R12), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z0, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z0, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z10, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z1, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z11, Z7, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z1, Z13, Z8
+	VPERMT2Q       Z1, Z3, Z13
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z7, Z0, Z1
+	VPERMT2Q       Z7, Z3, Z0
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z1, Z8, Z11
+	VPERMT2Q       Z1, Z5, Z8
+	VMOVDQA64      Z4, Z1
+	VPERMI2Q       Z0, Z13, Z1
+	VPERMT2Q       Z0, Z5, Z13
+	VMOVDQA64      Z4, Z0
+	VPERMI2Q       Z10, Z7, Z0
+	VPERMT2Q       Z10, Z5, Z7
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z9, Z14, Z10
+	VPERMT2Q       Z9, Z5, Z14
 	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
+	VMOVDQU64      Z1, (R10)
+	ADDQ           BX, R10
 	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VPERMB         1536(R12), Z7, Z8
-	VPERMB         1600(R12), Z7, Z9
-	VPERMB         1664(R12), Z7, Z10
-	VPERMB         1728(R12), Z7, Z11
-	VPERMB         1792(R12), Z7, Z12
-	VPERMB         1856(R12), Z7, Z13
-	VPERMB         1920(R12), Z7, Z14
-	VPERMB         1984(R12), Z7, Z15
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VMOVDQU64      Z12, (R10)
+	VMOVDQU64      Z0, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
+	VMOVDQU64      1536(R12), Z0
+	VMOVDQU64      1600(R12), Z1
+	VMOVDQU64      1664(R12), Z7
+	VMOVDQU64      1728(R12), Z8
+	VMOVDQU64      1792(R12), Z9
+	VMOVDQU64      1856(R12), Z10
+	VMOVDQU64      1920(R12), Z11
+	VMOVDQU64      1984(R12), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z0, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z0, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z10, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z1, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z11, Z7, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z1, Z13, Z8
+	VPERMT2Q       Z1, Z3, Z13
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z7, Z0, Z1
+	VPERMT2Q       Z7, Z3, Z0
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z1, Z8, Z11
+	VPERMT2Q       Z1, Z5, Z8
+	VMOVDQA64      Z4, Z1
+	VPERMI2Q       Z0, Z13, Z1
+	VPERMT2Q       Z0, Z5, Z13
+	VMOVDQA64      Z4, Z0
+	VPERMI2Q       Z10, Z7, Z0
+	VPERMT2Q       Z10, Z5, Z7
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z9, Z14, Z10
+	VPERMT2Q       Z9, Z5, Z14
 	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
+	VMOVDQU64      Z1, (R10)
+	ADDQ           BX, R10
 	VMOVDQU64      Z13, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z0, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z14, (R10)
 	ADDQ           BX, R10
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
@@ -3472,1166 +3368,1006 @@ shuffleAVX512GFNIdense8chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
-	VPERMB         (R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         64(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         128(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         192(R10), Z8, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         256(R10), Z8, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         320(R10), Z8, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         384(R10), Z8, Z15
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         448(R10), Z8, Z8
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
+	VPERMB         (R10), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z13, Z9, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z13, Z9, Z17
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMB         64(R10), Z7, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         128(R10), Z7, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         192(R10), Z7, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         256(R10), Z7, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         320(R10), Z7, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         384(R10), Z7, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         448(R10), Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z12, Z8, Z15
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z8, Z12, Z11
-	VMOVDQA64      Z1, Z15
-	VPERMI2Q       Z8, Z12, Z15
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z10, Z16, Z8
-	VMOVDQA64      Z3, Z12
-	VPERMI2Q       Z10, Z16, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z7, Z11, Z14
+	VPERMT2Q       Z7, Z1, Z11
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z13, Z15, Z7
+	VPERMT2Q       Z13, Z3, Z15
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VPERMT2Q       Z14, Z3, Z12
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z10, Z8, Z14
+	VPERMT2Q       Z10, Z3, Z8
 	VMOVDQA64      Z2, Z10
 	VPERMI2Q       Z11, Z9, Z10
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z11, Z9, Z16
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z14, Z17, Z9
-	VMOVDQA64      Z3, Z11
-	VPERMI2Q       Z14, Z17, Z11
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z15, Z13, Z14
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z15, Z13, Z17
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z13, Z7, Z11
+	VPERMT2Q       Z13, Z5, Z7
 	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z10, Z8, Z13
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z10, Z8, Z15
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z16, Z12, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z16, Z12, Z10
+	VPERMI2Q       Z12, Z15, Z13
+	VPERMT2Q       Z12, Z5, Z15
 	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z14, Z9, Z12
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z14, Z9, Z16
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z17, Z11, Z9
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z17, Z11, Z14
-	VMOVDQU64      Z13, (R12)
-	VMOVDQU64      Z15, 512(R12)
-	VMOVDQU64      Z8, 1024(R12)
-	VMOVDQU64      Z10, 1536(R12)
+	VPERMI2Q       Z10, Z14, Z12
+	VPERMT2Q       Z10, Z5, Z14
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z9, Z8, Z10
+	VPERMT2Q       Z9, Z5, Z8
+	VMOVDQU64      Z11, (R12)
+	VMOVDQU64      Z7, 512(R12)
+	VMOVDQU64      Z13, 1024(R12)
+	VMOVDQU64      Z15, 1536(R12)
 	VMOVDQU64      Z12, 2048(R12)
-	VMOVDQU64      Z16, 2560(R12)
-	VMOVDQU64      Z9, 3072(R12)
-	VMOVDQU64      Z14, 3584(R12)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
-	VPERMB         512(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         576(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         640(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         704(R10), Z8, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         768(R10), Z8, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         832(R10), Z8, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         896(R10), Z8, Z15
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         960(R10), Z8, Z8
+	VMOVDQU64      Z14, 2560(R12)
+	VMOVDQU64      Z10, 3072(R12)
+	VMOVDQU64      Z8, 3584(R12)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
+	VPERMB         512(R10), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z13, Z9, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z13, Z9, Z17
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMB         576(R10), Z7, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         640(R10), Z7, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         704(R10), Z7, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         768(R10), Z7, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         832(R10), Z7, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         896(R10), Z7, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         960(R10), Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z12, Z8, Z15
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z8, Z12, Z11
-	VMOVDQA64      Z1, Z15
-	VPERMI2Q       Z8, Z12, Z15
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z10, Z16, Z8
-	VMOVDQA64      Z3, Z12
-	VPERMI2Q       Z10, Z16, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z7, Z11, Z14
+	VPERMT2Q       Z7, Z1, Z11
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z13, Z15, Z7
+	VPERMT2Q       Z13, Z3, Z15
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VPERMT2Q       Z14, Z3, Z12
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z10, Z8, Z14
+	VPERMT2Q       Z10, Z3, Z8
 	VMOVDQA64      Z2, Z10
 	VPERMI2Q       Z11, Z9, Z10
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z11, Z9, Z16
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z14, Z17, Z9
-	VMOVDQA64      Z3, Z11
-	VPERMI2Q       Z14, Z17, Z11
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z15, Z13, Z14
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z15, Z13, Z17
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z13, Z7, Z11
+	VPERMT2Q       Z13, Z5, Z7
 	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z10, Z8, Z13
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z10, Z8, Z15
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z16, Z12, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z16, Z12, Z10
+	VPERMI2Q       Z12, Z15, Z13
+	VPERMT2Q       Z12, Z5, Z15
 	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z14, Z9, Z12
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z14, Z9, Z16
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z17, Z11, Z9
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z17, Z11, Z14
-	VMOVDQU64      Z13, 64(R12)
-	VMOVDQU64      Z15, 576(R12)
-	VMOVDQU64      Z8, 1088(R12)
-	VMOVDQU64      Z10, 1600(R12)
+	VPERMI2Q       Z10, Z14, Z12
+	VPERMT2Q       Z10, Z5, Z14
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z9, Z8, Z10
+	VPERMT2Q       Z9, Z5, Z8
+	VMOVDQU64      Z11, 64(R12)
+	VMOVDQU64      Z7, 576(R12)
+	VMOVDQU64      Z13, 1088(R12)
+	VMOVDQU64      Z15, 1600(R12)
 	VMOVDQU64      Z12, 2112(R12)
-	VMOVDQU64      Z16, 2624(R12)
-	VMOVDQU64      Z9, 3136(R12)
-	VMOVDQU64      Z14, 3648(R12)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
-	VPERMB         1024(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         1088(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         1152(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         1216(R10), Z8, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         1280(R10), Z8, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         1344(R10), Z8, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         1408(R10), Z8, Z15
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         1472(R10), Z8, Z8
+	VMOVDQU64      Z14, 2624(R12)
+	VMOVDQU64      Z10, 3136(R12)
+	VMOVDQU64      Z8, 3648(R12)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
+	VPERMB         1024(R10), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z13, Z9, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z13, Z9, Z17
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMB         1088(R10), Z7, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         1152(R10), Z7, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         1216(R10), Z7, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         1280(R10), Z7, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         1344(R10), Z7, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         1408(R10), Z7, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         1472(R10), Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z12, Z8, Z15
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z8, Z12, Z11
-	VMOVDQA64      Z1, Z15
-	VPERMI2Q       Z8, Z12, Z15
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z10, Z16, Z8
-	VMOVDQA64      Z3, Z12
-	VPERMI2Q       Z10, Z16, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z7, Z11, Z14
+	VPERMT2Q       Z7, Z1, Z11
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z13, Z15, Z7
+	VPERMT2Q       Z13, Z3, Z15
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VPERMT2Q       Z14, Z3, Z12
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z10, Z8, Z14
+	VPERMT2Q       Z10, Z3, Z8
 	VMOVDQA64      Z2, Z10
 	VPERMI2Q       Z11, Z9, Z10
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z11, Z9, Z16
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z14, Z17, Z9
-	VMOVDQA64      Z3, Z11
-	VPERMI2Q       Z14, Z17, Z11
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z15, Z13, Z14
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z15, Z13, Z17
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z13, Z7, Z11
+	VPERMT2Q       Z13, Z5, Z7
 	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z10, Z8, Z13
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z10, Z8, Z15
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z16, Z12, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z16, Z12, Z10
+	VPERMI2Q       Z12, Z15, Z13
+	VPERMT2Q       Z12, Z5, Z15
 	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z14, Z9, Z12
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z14, Z9, Z16
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z17, Z11, Z9
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z17, Z11, Z14
-	VMOVDQU64      Z13, 128(R12)
-	VMOVDQU64      Z15, 640(R12)
-	VMOVDQU64      Z8, 1152(R12)
-	VMOVDQU64      Z10, 1664(R12)
+	VPERMI2Q       Z10, Z14, Z12
+	VPERMT2Q       Z10, Z5, Z14
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z9, Z8, Z10
+	VPERMT2Q       Z9, Z5, Z8
+	VMOVDQU64      Z11, 128(R12)
+	VMOVDQU64      Z7, 640(R12)
+	VMOVDQU64      Z13, 1152(R12)
+	VMOVDQU64      Z15, 1664(R12)
 	VMOVDQU64      Z12, 2176(R12)
-	VMOVDQU64      Z16, 2688(R12)
-	VMOVDQU64      Z9, 3200(R12)
-	VMOVDQU64      Z14, 3712(R12)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
-	VPERMB         1536(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         1600(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         1664(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         1728(R10), Z8, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         1792(R10), Z8, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         1856(R10), Z8, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         1920(R10), Z8, Z15
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         1984(R10), Z8, Z8
+	VMOVDQU64      Z14, 2688(R12)
+	VMOVDQU64      Z10, 3200(R12)
+	VMOVDQU64      Z8, 3712(R12)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
+	VPERMB         1536(R10), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z13, Z9, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z13, Z9, Z17
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMB         1600(R10), Z7, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         1664(R10), Z7, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         1728(R10), Z7, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         1792(R10), Z7, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         1856(R10), Z7, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         1920(R10), Z7, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         1984(R10), Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z12, Z8, Z15
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z8, Z12, Z11
-	VMOVDQA64      Z1, Z15
-	VPERMI2Q       Z8, Z12, Z15
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z10, Z16, Z8
-	VMOVDQA64      Z3, Z12
-	VPERMI2Q       Z10, Z16, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z7, Z11, Z14
+	VPERMT2Q       Z7, Z1, Z11
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z13, Z15, Z7
+	VPERMT2Q       Z13, Z3, Z15
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VPERMT2Q       Z14, Z3, Z12
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z10, Z8, Z14
+	VPERMT2Q       Z10, Z3, Z8
 	VMOVDQA64      Z2, Z10
 	VPERMI2Q       Z11, Z9, Z10
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z11, Z9, Z16
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z14, Z17, Z9
-	VMOVDQA64      Z3, Z11
-	VPERMI2Q       Z14, Z17, Z11
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z15, Z13, Z14
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z15, Z13, Z17
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z13, Z7, Z11
+	VPERMT2Q       Z13, Z5, Z7
 	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z10, Z8, Z13
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z10, Z8, Z15
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z16, Z12, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z16, Z12, Z10
+	VPERMI2Q       Z12, Z15, Z13
+	VPERMT2Q       Z12, Z5, Z15
 	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z14, Z9, Z12
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z14, Z9, Z16
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z17, Z11, Z9
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z17, Z11, Z14
-	VMOVDQU64      Z13, 192(R12)
-	VMOVDQU64      Z15, 704(R12)
-	VMOVDQU64      Z8, 1216(R12)
-	VMOVDQU64      Z10, 1728(R12)
+	VPERMI2Q       Z10, Z14, Z12
+	VPERMT2Q       Z10, Z5, Z14
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z9, Z8, Z10
+	VPERMT2Q       Z9, Z5, Z8
+	VMOVDQU64      Z11, 192(R12)
+	VMOVDQU64      Z7, 704(R12)
+	VMOVDQU64      Z13, 1216(R12)
+	VMOVDQU64      Z15, 1728(R12)
 	VMOVDQU64      Z12, 2240(R12)
-	VMOVDQU64      Z16, 2752(R12)
-	VMOVDQU64      Z9, 3264(R12)
-	VMOVDQU64      Z14, 3776(R12)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
-	VPERMB         2048(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         2112(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         2176(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         2240(R10), Z8, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         2304(R10), Z8, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         2368(R10), Z8, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         2432(R10), Z8, Z15
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         2496(R10), Z8, Z8
+	VMOVDQU64      Z14, 2752(R12)
+	VMOVDQU64      Z10, 3264(R12)
+	VMOVDQU64      Z8, 3776(R12)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
+	VPERMB         2048(R10), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z13, Z9, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z13, Z9, Z17
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMB         2112(R10), Z7, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         2176(R10), Z7, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         2240(R10), Z7, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         2304(R10), Z7, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         2368(R10), Z7, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         2432(R10), Z7, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         2496(R10), Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z12, Z8, Z15
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z8, Z12, Z11
-	VMOVDQA64      Z1, Z15
-	VPERMI2Q       Z8, Z12, Z15
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z10, Z16, Z8
-	VMOVDQA64      Z3, Z12
-	VPERMI2Q       Z10, Z16, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z7, Z11, Z14
+	VPERMT2Q       Z7, Z1, Z11
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z13, Z15, Z7
+	VPERMT2Q       Z13, Z3, Z15
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VPERMT2Q       Z14, Z3, Z12
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z10, Z8, Z14
+	VPERMT2Q       Z10, Z3, Z8
 	VMOVDQA64      Z2, Z10
 	VPERMI2Q       Z11, Z9, Z10
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z11, Z9, Z16
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z14, Z17, Z9
-	VMOVDQA64      Z3, Z11
-	VPERMI2Q       Z14, Z17, Z11
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z15, Z13, Z14
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z15, Z13, Z17
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z13, Z7, Z11
+	VPERMT2Q       Z13, Z5, Z7
 	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z10, Z8, Z13
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z10, Z8, Z15
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z16, Z12, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z16, Z12, Z10
+	VPERMI2Q       Z12, Z15, Z13
+	VPERMT2Q       Z12, Z5, Z15
 	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z14, Z9, Z12
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z14, Z9, Z16
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z17, Z11, Z9
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z17, Z11, Z14
-	VMOVDQU64      Z13, 256(R12)
-	VMOVDQU64      Z15, 768(R12)
-	VMOVDQU64      Z8, 1280(R12)
-	VMOVDQU64      Z10, 1792(R12)
+	VPERMI2Q       Z10, Z14, Z12
+	VPERMT2Q       Z10, Z5, Z14
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z9, Z8, Z10
+	VPERMT2Q       Z9, Z5, Z8
+	VMOVDQU64      Z11, 256(R12)
+	VMOVDQU64      Z7, 768(R12)
+	VMOVDQU64      Z13, 1280(R12)
+	VMOVDQU64      Z15, 1792(R12)
 	VMOVDQU64      Z12, 2304(R12)
-	VMOVDQU64      Z16, 2816(R12)
-	VMOVDQU64      Z9, 3328(R12)
-	VMOVDQU64      Z14, 3840(R12)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
-	VPERMB         2560(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         2624(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         2688(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         2752(R10), Z8, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         2816(R10), Z8, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         2880(R10), Z8, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         2944(R10), Z8, Z15
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         3008(R10), Z8, Z8
+	VMOVDQU64      Z14, 2816(R12)
+	VMOVDQU64      Z10, 3328(R12)
+	VMOVDQU64      Z8, 3840(R12)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
+	VPERMB         2560(R10), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z13, Z9, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z13, Z9, Z17
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMB         2624(R10), Z7, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         2688(R10), Z7, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         2752(R10), Z7, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         2816(R10), Z7, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         2880(R10), Z7, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         2944(R10), Z7, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         3008(R10), Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z12, Z8, Z15
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z8, Z12, Z11
-	VMOVDQA64      Z1, Z15
-	VPERMI2Q       Z8, Z12, Z15
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z10, Z16, Z8
-	VMOVDQA64      Z3, Z12
-	VPERMI2Q       Z10, Z16, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z7, Z11, Z14
+	VPERMT2Q       Z7, Z1, Z11
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z13, Z15, Z7
+	VPERMT2Q       Z13, Z3, Z15
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VPERMT2Q       Z14, Z3, Z12
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z10, Z8, Z14
+	VPERMT2Q       Z10, Z3, Z8
 	VMOVDQA64      Z2, Z10
 	VPERMI2Q       Z11, Z9, Z10
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z11, Z9, Z16
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z14, Z17, Z9
-	VMOVDQA64      Z3, Z11
-	VPERMI2Q       Z14, Z17, Z11
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z15, Z13, Z14
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z15, Z13, Z17
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z13, Z7, Z11
+	VPERMT2Q       Z13, Z5, Z7
 	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z10, Z8, Z13
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z10, Z8, Z15
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z16, Z12, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z16, Z12, Z10
+	VPERMI2Q       Z12, Z15, Z13
+	VPERMT2Q       Z12, Z5, Z15
 	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z14, Z9, Z12
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z14, Z9, Z16
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z17, Z11, Z9
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z17, Z11, Z14
-	VMOVDQU64      Z13, 320(R12)
-	VMOVDQU64      Z15, 832(R12)
-	VMOVDQU64      Z8, 1344(R12)
-	VMOVDQU64      Z10, 1856(R12)
+	VPERMI2Q       Z10, Z14, Z12
+	VPERMT2Q       Z10, Z5, Z14
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z9, Z8, Z10
+	VPERMT2Q       Z9, Z5, Z8
+	VMOVDQU64      Z11, 320(R12)
+	VMOVDQU64      Z7, 832(R12)
+	VMOVDQU64      Z13, 1344(R12)
+	VMOVDQU64      Z15, 1856(R12)
 	VMOVDQU64      Z12, 2368(R12)
-	VMOVDQU64      Z16, 2880(R12)
-	VMOVDQU64      Z9, 3392(R12)
-	VMOVDQU64      Z14, 3904(R12)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
-	VPERMB         3072(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         3136(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         3200(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         3264(R10), Z8, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         3328(R10), Z8, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         3392(R10), Z8, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         3456(R10), Z8, Z15
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         3520(R10), Z8, Z8
+	VMOVDQU64      Z14, 2880(R12)
+	VMOVDQU64      Z10, 3392(R12)
+	VMOVDQU64      Z8, 3904(R12)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
+	VPERMB         3072(R10), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z13, Z9, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z13, Z9, Z17
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMB         3136(R10), Z7, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         3200(R10), Z7, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         3264(R10), Z7, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         3328(R10), Z7, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         3392(R10), Z7, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         3456(R10), Z7, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         3520(R10), Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z12, Z8, Z15
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z8, Z12, Z11
-	VMOVDQA64      Z1, Z15
-	VPERMI2Q       Z8, Z12, Z15
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z10, Z16, Z8
-	VMOVDQA64      Z3, Z12
-	VPERMI2Q       Z10, Z16, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z7, Z11, Z14
+	VPERMT2Q       Z7, Z1, Z11
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z13, Z15, Z7
+	VPERMT2Q       Z13, Z3, Z15
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VPERMT2Q       Z14, Z3, Z12
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z10, Z8, Z14
+	VPERMT2Q       Z10, Z3, Z8
 	VMOVDQA64      Z2, Z10
 	VPERMI2Q       Z11, Z9, Z10
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z11, Z9, Z16
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z14, Z17, Z9
-	VMOVDQA64      Z3, Z11
-	VPERMI2Q       Z14, Z17, Z11
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z15, Z13, Z14
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z15, Z13, Z17
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z13, Z7, Z11
+	VPERMT2Q       Z13, Z5, Z7
 	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z10, Z8, Z13
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z10, Z8, Z15
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z16, Z12, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z16, Z12, Z10
+	VPERMI2Q       Z12, Z15, Z13
+	VPERMT2Q       Z12, Z5, Z15
 	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z14, Z9, Z12
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z14, Z9, Z16
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z17, Z11, Z9
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z17, Z11, Z14
-	VMOVDQU64      Z13, 384(R12)
-	VMOVDQU64      Z15, 896(R12)
-	VMOVDQU64      Z8, 1408(R12)
-	VMOVDQU64      Z10, 1920(R12)
+	VPERMI2Q       Z10, Z14, Z12
+	VPERMT2Q       Z10, Z5, Z14
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z9, Z8, Z10
+	VPERMT2Q       Z9, Z5, Z8
+	VMOVDQU64      Z11, 384(R12)
+	VMOVDQU64      Z7, 896(R12)
+	VMOVDQU64      Z13, 1408(R12)
+	VMOVDQU64      Z15, 1920(R12)
 	VMOVDQU64      Z12, 2432(R12)
-	VMOVDQU64      Z16, 2944(R12)
-	VMOVDQU64      Z9, 3456(R12)
-	VMOVDQU64      Z14, 3968(R12)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z8
-	VPERMB         3584(R10), Z8, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         3648(R10), Z8, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         3712(R10), Z8, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         3776(R10), Z8, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         3840(R10), Z8, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         3904(R10), Z8, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         3968(R10), Z8, Z15
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         4032(R10), Z8, Z8
+	VMOVDQU64      Z14, 2944(R12)
+	VMOVDQU64      Z10, 3456(R12)
+	VMOVDQU64      Z8, 3968(R12)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
+	VPERMB         3584(R10), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z13, Z9, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z13, Z9, Z17
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMB         3648(R10), Z7, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         3712(R10), Z7, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         3776(R10), Z7, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         3840(R10), Z7, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         3904(R10), Z7, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         3968(R10), Z7, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         4032(R10), Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z12, Z8, Z15
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z9, Z12
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z8, Z12, Z11
-	VMOVDQA64      Z1, Z15
-	VPERMI2Q       Z8, Z12, Z15
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z10, Z16, Z8
-	VMOVDQA64      Z3, Z12
-	VPERMI2Q       Z10, Z16, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z7, Z11, Z14
+	VPERMT2Q       Z7, Z1, Z11
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z13, Z15, Z7
+	VPERMT2Q       Z13, Z3, Z15
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z14, Z12, Z13
+	VPERMT2Q       Z14, Z3, Z12
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z10, Z8, Z14
+	VPERMT2Q       Z10, Z3, Z8
 	VMOVDQA64      Z2, Z10
 	VPERMI2Q       Z11, Z9, Z10
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z11, Z9, Z16
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z14, Z17, Z9
-	VMOVDQA64      Z3, Z11
-	VPERMI2Q       Z14, Z17, Z11
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z15, Z13, Z14
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z15, Z13, Z17
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z4, Z11
+	VPERMI2Q       Z13, Z7, Z11
+	VPERMT2Q       Z13, Z5, Z7
 	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z10, Z8, Z13
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z10, Z8, Z15
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z16, Z12, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z16, Z12, Z10
+	VPERMI2Q       Z12, Z15, Z13
+	VPERMT2Q       Z12, Z5, Z15
 	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z14, Z9, Z12
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z14, Z9, Z16
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z17, Z11, Z9
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z17, Z11, Z14
-	VMOVDQU64      Z13, 448(R12)
-	VMOVDQU64      Z15, 960(R12)
-	VMOVDQU64      Z8, 1472(R12)
-	VMOVDQU64      Z10, 1984(R12)
+	VPERMI2Q       Z10, Z14, Z12
+	VPERMT2Q       Z10, Z5, Z14
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z9, Z8, Z10
+	VPERMT2Q       Z9, Z5, Z8
+	VMOVDQU64      Z11, 448(R12)
+	VMOVDQU64      Z7, 960(R12)
+	VMOVDQU64      Z13, 1472(R12)
+	VMOVDQU64      Z15, 1984(R12)
 	VMOVDQU64      Z12, 2496(R12)
-	VMOVDQU64      Z16, 3008(R12)
-	VMOVDQU64      Z9, 3520(R12)
-	VMOVDQU64      Z14, 4032(R12)
+	VMOVDQU64      Z14, 3008(R12)
+	VMOVDQU64      Z10, 3520(R12)
+	VMOVDQU64      Z8, 4032(R12)
 	MOVQ           R11, R10
-	VPERMB         (R12), Z7, Z8
-	VPERMB         64(R12), Z7, Z9
-	VPERMB         128(R12), Z7, Z10
-	VPERMB         192(R12), Z7, Z11
-	VPERMB         256(R12), Z7, Z12
-	VPERMB         320(R12), Z7, Z13
-	VPERMB         384(R12), Z7, Z14
-	VPERMB         448(R12), Z7, Z15
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
+	VMOVDQU64      (R12), Z7
+	VMOVDQU64      64(R12), Z8
+	VMOVDQU64      128(R12), Z9
+	VMOVDQU64      192(R12), Z10
+	VMOVDQU64      256(R12), Z11
+	VMOVDQU64      320(R12), Z12
+	VMOVDQU64      384(R12), Z13
+	VMOVDQU64      448(R12), Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
+	VPERMI2B       Z11, Z7, Z15
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
+	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
+	VPERMI2B       Z13, Z9, Z8
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z13, Z9, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
+	VPERMI2B       Z14, Z10, Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
+	VPERMI2B       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VPERMT2Q       Z8, Z3, Z15
 	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z12, Z3, Z16
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VPERMT2Q       Z8, Z5, Z10
 	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VMOVDQU64      Z12, (R10)
+	VPERMI2Q       Z7, Z15, Z8
+	VPERMT2Q       Z7, Z5, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z12, Z9, Z7
+	VPERMT2Q       Z12, Z5, Z9
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z16, Z12
+	VPERMT2Q       Z11, Z5, Z16
+	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
+	VMOVDQU64      Z10, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z13, (R10)
+	VMOVDQU64      Z15, (R10)
 	ADDQ           BX, R10
-	VPERMB         512(R12), Z7, Z8
-	VPERMB         576(R12), Z7, Z9
-	VPERMB         640(R12), Z7, Z10
-	VPERMB         704(R12), Z7, Z11
-	VPERMB         768(R12), Z7, Z12
-	VPERMB         832(R12), Z7, Z13
-	VPERMB         896(R12), Z7, Z14
-	VPERMB         960(R12), Z7, Z15
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VMOVDQU64      Z12, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
+	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
+	VMOVDQU64      Z12, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
+	VMOVDQU64      512(R12), Z7
+	VMOVDQU64      576(R12), Z8
+	VMOVDQU64      640(R12), Z9
+	VMOVDQU64      704(R12), Z10
+	VMOVDQU64      768(R12), Z11
+	VMOVDQU64      832(R12), Z12
+	VMOVDQU64      896(R12), Z13
+	VMOVDQU64      960(R12), Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
+	VPERMI2B       Z11, Z7, Z15
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
+	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
+	VPERMI2B       Z13, Z9, Z8
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z13, Z9, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
+	VPERMI2B       Z14, Z10, Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
+	VPERMI2B       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VPERMT2Q       Z8, Z3, Z15
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z12, Z3, Z16
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VPERMT2Q       Z8, Z5, Z10
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z7, Z15, Z8
+	VPERMT2Q       Z7, Z5, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z12, Z9, Z7
+	VPERMT2Q       Z12, Z5, Z9
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z16, Z12
+	VPERMT2Q       Z11, Z5, Z16
 	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VPERMB         1024(R12), Z7, Z8
-	VPERMB         1088(R12), Z7, Z9
-	VPERMB         1152(R12), Z7, Z10
-	VPERMB         1216(R12), Z7, Z11
-	VPERMB         1280(R12), Z7, Z12
-	VPERMB         1344(R12), Z7, Z13
-	VPERMB         1408(R12), Z7, Z14
-	VPERMB         1472(R12), Z7, Z15
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VMOVDQU64      Z12, (R10)
+	VMOVDQU64      Z10, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z15, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
+	VMOVDQU64      Z12, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
+	VMOVDQU64      1024(R12), Z7
+	VMOVDQU64      1088(R12), Z8
+	VMOVDQU64      1152(R12), Z9
+	VMOVDQU64      1216(R12), Z10
+	VMOVDQU64      1280(R12), Z11
+	VMOVDQU64      1344(R12), Z12
+	VMOVDQU64      1408(R12), Z13
+	VMOVDQU64      1472(R12), Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
+	VPERMI2B       Z11, Z7, Z15
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
+	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
+	VPERMI2B       Z13, Z9, Z8
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z13, Z9, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
+	VPERMI2B       Z14, Z10, Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
+	VPERMI2B       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VPERMT2Q       Z8, Z3, Z15
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z12, Z3, Z16
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VPERMT2Q       Z8, Z5, Z10
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z7, Z15, Z8
+	VPERMT2Q       Z7, Z5, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z12, Z9, Z7
+	VPERMT2Q       Z12, Z5, Z9
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z16, Z12
+	VPERMT2Q       Z11, Z5, Z16
 	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VPERMB         1536(R12), Z7, Z8
-	VPERMB         1600(R12), Z7, Z9
-	VPERMB         1664(R12), Z7, Z10
-	VPERMB         1728(R12), Z7, Z11
-	VPERMB         1792(R12), Z7, Z12
-	VPERMB         1856(R12), Z7, Z13
-	VPERMB         1920(R12), Z7, Z14
-	VPERMB         1984(R12), Z7, Z15
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VMOVDQU64      Z12, (R10)
+	VMOVDQU64      Z10, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z15, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
+	VMOVDQU64      Z12, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
+	VMOVDQU64      1536(R12), Z7
+	VMOVDQU64      1600(R12), Z8
+	VMOVDQU64      1664(R12), Z9
+	VMOVDQU64      1728(R12), Z10
+	VMOVDQU64      1792(R12), Z11
+	VMOVDQU64      1856(R12), Z12
+	VMOVDQU64      1920(R12), Z13
+	VMOVDQU64      1984(R12), Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
+	VPERMI2B       Z11, Z7, Z15
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
+	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
+	VPERMI2B       Z13, Z9, Z8
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z13, Z9, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
+	VPERMI2B       Z14, Z10, Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
+	VPERMI2B       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VPERMT2Q       Z8, Z3, Z15
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z12, Z3, Z16
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VPERMT2Q       Z8, Z5, Z10
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z7, Z15, Z8
+	VPERMT2Q       Z7, Z5, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z12, Z9, Z7
+	VPERMT2Q       Z12, Z5, Z9
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z16, Z12
+	VPERMT2Q       Z11, Z5, Z16
 	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VPERMB         2048(R12), Z7, Z8
-	VPERMB         2112(R12), Z7, Z9
-	VPERMB         2176(R12), Z7, Z10
-	VPERMB         2240(R12), Z7, Z11
-	VPERMB         2304(R12), Z7, Z12
-	VPERMB         2368(R12), Z7, Z13
-	VPERMB         2432(R12), Z7, Z14
-	VPERMB         2496(R12), Z7, Z15
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VMOVDQU64      Z12, (R10)
+	VMOVDQU64      Z10, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z15, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
+	VMOVDQU64      Z12, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
+	VMOVDQU64      2048(R12), Z7
+	VMOVDQU64      2112(R12), Z8
+	VMOVDQU64      2176(R12), Z9
+	VMOVDQU64      2240(R12), Z10
+	VMOVDQU64      2304(R12), Z11
+	VMOVDQU64      2368(R12), Z12
+	VMOVDQU64      2432(R12), Z13
+	VMOVDQU64      2496(R12), Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
+	VPERMI2B       Z11, Z7, Z15
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
+	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
+	VPERMI2B       Z13, Z9, Z8
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z13, Z9, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
+	VPERMI2B       Z14, Z10, Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
+	VPERMI2B       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VPERMT2Q       Z8, Z3, Z15
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z12, Z3, Z16
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VPERMT2Q       Z8, Z5, Z10
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z7, Z15, Z8
+	VPERMT2Q       Z7, Z5, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z12, Z9, Z7
+	VPERMT2Q       Z12, Z5, Z9
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z16, Z12
+	VPERMT2Q       Z11, Z5, Z16
 	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VPERMB         2560(R12), Z7, Z8
-	VPERMB         2624(R12), Z7, Z9
-	VPERMB         2688(R12), Z7, Z10
-	VPERMB         2752(R12), Z7, Z11
-	VPERMB         2816(R12), Z7, Z12
-	VPERMB         2880(R12), Z7, Z13
-	VPERMB         2944(R12), Z7, Z14
-	VPERMB         3008(R12), Z7, Z15
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VMOVDQU64      Z12, (R10)
+	VMOVDQU64      Z10, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z15, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
+	VMOVDQU64      Z12, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
+	VMOVDQU64      2560(R12), Z7
+	VMOVDQU64      2624(R12), Z8
+	VMOVDQU64      2688(R12), Z9
+	VMOVDQU64      2752(R12), Z10
+	VMOVDQU64      2816(R12), Z11
+	VMOVDQU64      2880(R12), Z12
+	VMOVDQU64      2944(R12), Z13
+	VMOVDQU64      3008(R12), Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
+	VPERMI2B       Z11, Z7, Z15
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
+	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
+	VPERMI2B       Z13, Z9, Z8
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z13, Z9, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
+	VPERMI2B       Z14, Z10, Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
+	VPERMI2B       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VPERMT2Q       Z8, Z3, Z15
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z12, Z3, Z16
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VPERMT2Q       Z8, Z5, Z10
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z7, Z15, Z8
+	VPERMT2Q       Z7, Z5, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z12, Z9, Z7
+	VPERMT2Q       Z12, Z5, Z9
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z16, Z12
+	VPERMT2Q       Z11, Z5, Z16
 	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VPERMB         3072(R12), Z7, Z8
-	VPERMB         3136(R12), Z7, Z9
-	VPERMB         3200(R12), Z7, Z10
-	VPERMB         3264(R12), Z7, Z11
-	VPERMB         3328(R12), Z7, Z12
-	VPERMB         3392(R12), Z7, Z13
-	VPERMB         3456(R12), Z7, Z14
-	VPERMB         3520(R12), Z7, Z15
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VMOVDQU64      Z12, (R10)
+	VMOVDQU64      Z10, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z15, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
+	VMOVDQU64      Z12, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
+	VMOVDQU64      3072(R12), Z7
+	VMOVDQU64      3136(R12), Z8
+	VMOVDQU64      3200(R12), Z9
+	VMOVDQU64      3264(R12), Z10
+	VMOVDQU64      3328(R12), Z11
+	VMOVDQU64      3392(R12), Z12
+	VMOVDQU64      3456(R12), Z13
+	VMOVDQU64      3520(R12), Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
+	VPERMI2B       Z11, Z7, Z15
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
+	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
+	VPERMI2B       Z13, Z9, Z8
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z13, Z9, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
+	VPERMI2B       Z14, Z10, Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
+	VPERMI2B       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VPERMT2Q       Z8, Z3, Z15
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z12, Z3, Z16
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VPERMT2Q       Z8, Z5, Z10
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z7, Z15, Z8
+	VPERMT2Q       Z7, Z5, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z12, Z9, Z7
+	VPERMT2Q       Z12, Z5, Z9
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z16, Z12
+	VPERMT2Q       Z11, Z5, Z16
 	VMOVDQU64      Z13, (R10)
 	ADDQ           BX, R10
-	VPERMB         3584(R12), Z7, Z8
-	VPERMB         3648(R12), Z7, Z9
-	VPERMB         3712(R12), Z7, Z10
-	VPERMB         3776(R12), Z7, Z11
-	VPERMB         3840(R12), Z7, Z12
-	VPERMB         3904(R12), Z7, Z13
-	VPERMB         3968(R12), Z7, Z14
-	VPERMB         4032(R12), Z7, Z15
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VMOVDQU64      Z12, (R10)
+	VMOVDQU64      Z10, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
+	VMOVDQU64      Z8, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z15, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z9, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
+	VMOVDQU64      Z12, (R10)
 	ADDQ           BX, R10
 	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
+	VMOVDQU64      3584(R12), Z7
+	VMOVDQU64      3648(R12), Z8
+	VMOVDQU64      3712(R12), Z9
+	VMOVDQU64      3776(R12), Z10
+	VMOVDQU64      3840(R12), Z11
+	VMOVDQU64      3904(R12), Z12
+	VMOVDQU64      3968(R12), Z13
+	VMOVDQU64      4032(R12), Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
+	VPERMI2B       Z11, Z7, Z15
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
+	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
+	VPERMI2B       Z13, Z9, Z8
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z13, Z9, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
+	VPERMI2B       Z14, Z10, Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
+	VPERMI2B       Z14, Z10, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z8, Z15, Z10
+	VPERMT2Q       Z8, Z3, Z15
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z12, Z3, Z16
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z4, Z13
+	VPERMI2Q       Z8, Z10, Z13
+	VPERMT2Q       Z8, Z5, Z10
+	VMOVDQA64      Z4, Z8
+	VPERMI2Q       Z7, Z15, Z8
+	VPERMT2Q       Z7, Z5, Z15
+	VMOVDQA64      Z4, Z7
+	VPERMI2Q       Z12, Z9, Z7
+	VPERMT2Q       Z12, Z5, Z9
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z16, Z12
+	VPERMT2Q       Z11, Z5, Z16
+	VMOVDQU64      Z13, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z10, (R10)
+	ADDQ           BX, R10
 	VMOVDQU64      Z8, (R10)
 	ADDQ           BX, R10
-	VMOVDQU64      Z13, (R10)
+	VMOVDQU64      Z15, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z7, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z9, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z12, (R10)
+	ADDQ           BX, R10
+	VMOVDQU64      Z16, (R10)
 	ADDQ           BX, R10
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
@@ -4725,6 +4461,26 @@ DATA bitshuffleTiles1<>+40(SB)/8, $0x28292a2b2c2d2e2f
 DATA bitshuffleTiles1<>+48(SB)/8, $0x3031323334353637
 DATA bitshuffleTiles1<>+56(SB)/8, $0x38393a3b3c3d3e3f
 GLOBL bitshuffleTiles1<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleBytes2211dcff854fa865<>+0(SB)/8, $0x3830282018100800
+DATA bitshuffleBytes2211dcff854fa865<>+8(SB)/8, $0x3931292119110901
+DATA bitshuffleBytes2211dcff854fa865<>+16(SB)/8, $0x3a322a221a120a02
+DATA bitshuffleBytes2211dcff854fa865<>+24(SB)/8, $0x3b332b231b130b03
+DATA bitshuffleBytes2211dcff854fa865<>+32(SB)/8, $0x7870686058504840
+DATA bitshuffleBytes2211dcff854fa865<>+40(SB)/8, $0x7971696159514941
+DATA bitshuffleBytes2211dcff854fa865<>+48(SB)/8, $0x7a726a625a524a42
+DATA bitshuffleBytes2211dcff854fa865<>+56(SB)/8, $0x7b736b635b534b43
+GLOBL bitshuffleBytes2211dcff854fa865<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleBytes40993810eee451e5<>+0(SB)/8, $0x3c342c241c140c04
+DATA bitshuffleBytes40993810eee451e5<>+8(SB)/8, $0x3d352d251d150d05
+DATA bitshuffleBytes40993810eee451e5<>+16(SB)/8, $0x3e362e261e160e06
+DATA bitshuffleBytes40993810eee451e5<>+24(SB)/8, $0x3f372f271f170f07
+DATA bitshuffleBytes40993810eee451e5<>+32(SB)/8, $0x7c746c645c544c44
+DATA bitshuffleBytes40993810eee451e5<>+40(SB)/8, $0x7d756d655d554d45
+DATA bitshuffleBytes40993810eee451e5<>+48(SB)/8, $0x7e766e665e564e46
+DATA bitshuffleBytes40993810eee451e5<>+56(SB)/8, $0x7f776f675f574f47
+GLOBL bitshuffleBytes40993810eee451e5<>(SB), RODATA|NOPTR, $64
 
 DATA bitshuffleTiles2<>+0(SB)/8, $0x00020406080a0c0e
 DATA bitshuffleTiles2<>+8(SB)/8, $0x01030507090b0d0f
@@ -4866,7 +4622,12 @@ unshuffleAVX512GFNIdense1chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z7
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
@@ -4877,116 +4638,78 @@ unshuffleAVX512GFNIdense1chunk:
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z13
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z14
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z15
-	ADDQ           BX, R11
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z4, Z13
+	VPERMT2Q       Z9, Z1, Z4
 	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
+	VPERMI2Q       Z10, Z5, Z9
+	VPERMT2Q       Z10, Z1, Z5
 	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
 	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VPERMB         Z12, Z7, Z12
-	VMOVDQU64      Z12, (R12)
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 64(R12)
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 128(R12)
-	VPERMB         Z11, Z7, Z11
-	VMOVDQU64      Z11, 192(R12)
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 256(R12)
-	VPERMB         Z16, Z7, Z16
-	VMOVDQU64      Z16, 320(R12)
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 384(R12)
-	VPERMB         Z13, Z7, Z13
-	VMOVDQU64      Z13, 448(R12)
-	VMOVDQU64      (R12), Z7
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
+	VPERMI2Q       Z7, Z4, Z11
+	VPERMT2Q       Z7, Z3, Z4
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z5, Z7
+	VPERMT2Q       Z8, Z3, Z5
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
+	VPERMI2B       Z10, Z12, Z8
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
+	VPERMI2B       Z10, Z12, Z14
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       Z9, Z13, Z10
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z12
+	VPERMI2B       Z9, Z13, Z12
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       Z7, Z11, Z9
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
+	VPERMI2B       Z7, Z11, Z13
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
+	VPERMI2B       Z5, Z4, Z7
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
+	VPERMI2B       Z5, Z4, Z11
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         Z8, Z4, Z8
+	VMOVDQU64      Z8, (R10)
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VPERMB         Z14, Z4, Z14
+	VMOVDQU64      Z14, 64(R10)
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VPERMB         Z10, Z4, Z10
+	VMOVDQU64      Z10, 128(R10)
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z4, Z12
+	VMOVDQU64      Z12, 192(R10)
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z4, Z9
+	VMOVDQU64      Z9, 256(R10)
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z4, Z13
+	VMOVDQU64      Z13, 320(R10)
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, (R10)
-	VMOVDQU64      64(R12), Z7
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 64(R10)
-	VMOVDQU64      128(R12), Z7
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 128(R10)
-	VMOVDQU64      192(R12), Z7
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 192(R10)
-	VMOVDQU64      256(R12), Z7
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 256(R10)
-	VMOVDQU64      320(R12), Z7
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 320(R10)
-	VMOVDQU64      384(R12), Z7
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
+	VPERMB         Z7, Z4, Z7
 	VMOVDQU64      Z7, 384(R10)
-	VMOVDQU64      448(R12), Z7
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 448(R10)
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z4, Z11
+	VMOVDQU64      Z11, 448(R10)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
 	LEAQ 8(R9), R10
@@ -5019,7 +4742,12 @@ unshuffleAVX512GFNIdense2chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z7
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
@@ -5030,260 +4758,190 @@ unshuffleAVX512GFNIdense2chunk:
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z13
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z4, Z13
+	VPERMT2Q       Z9, Z1, Z4
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z5, Z9
+	VPERMT2Q       Z10, Z1, Z5
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z4, Z11
+	VPERMT2Q       Z7, Z3, Z4
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z5, Z7
+	VPERMT2Q       Z8, Z3, Z5
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
+	VPERMI2B       Z10, Z12, Z8
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
+	VPERMI2B       Z10, Z12, Z14
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       Z9, Z13, Z10
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z12
+	VPERMI2B       Z9, Z13, Z12
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       Z7, Z11, Z9
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
+	VPERMI2B       Z7, Z11, Z13
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
+	VPERMI2B       Z5, Z4, Z7
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
+	VPERMI2B       Z5, Z4, Z11
+	VMOVDQU64      (R11), Z4
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z14
+	VMOVDQU64      (R11), Z5
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z15
 	ADDQ           BX, R11
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VPERMB         Z12, Z7, Z12
-	VMOVDQU64      Z12, (R12)
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 64(R12)
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 128(R12)
-	VPERMB         Z11, Z7, Z11
-	VMOVDQU64      Z11, 192(R12)
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 256(R12)
-	VPERMB         Z16, Z7, Z16
-	VMOVDQU64      Z16, 320(R12)
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 384(R12)
-	VPERMB         Z13, Z7, Z13
-	VMOVDQU64      Z13, 448(R12)
-	VMOVDQU64      (R11), Z8
+	VMOVDQU64      (R11), Z16
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z9
+	VMOVDQU64      (R11), Z17
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z10
+	VMOVDQU64      (R11), Z18
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z11
+	VMOVDQU64      (R11), Z19
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z12
+	VMOVDQU64      (R11), Z20
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z13
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z14
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z15
-	ADDQ           BX, R11
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VPERMB         Z12, Z7, Z12
-	VMOVDQU64      Z12, 512(R12)
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 576(R12)
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 640(R12)
-	VPERMB         Z11, Z7, Z11
-	VMOVDQU64      Z11, 704(R12)
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 768(R12)
-	VPERMB         Z16, Z7, Z16
-	VMOVDQU64      Z16, 832(R12)
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 896(R12)
-	VPERMB         Z13, Z7, Z13
-	VMOVDQU64      Z13, 960(R12)
-	VMOVDQU64      (R12), Z7
-	VMOVDQU64      512(R12), Z8
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQA64      Z0, Z21
+	VPERMI2Q       Z17, Z4, Z21
+	VPERMT2Q       Z17, Z1, Z4
+	VMOVDQA64      Z0, Z17
+	VPERMI2Q       Z18, Z5, Z17
+	VPERMT2Q       Z18, Z1, Z5
+	VMOVDQA64      Z0, Z18
+	VPERMI2Q       Z19, Z15, Z18
+	VPERMT2Q       Z19, Z1, Z15
+	VMOVDQA64      Z0, Z19
+	VPERMI2Q       Z20, Z16, Z19
+	VPERMT2Q       Z20, Z1, Z16
+	VMOVDQA64      Z2, Z20
+	VPERMI2Q       Z18, Z21, Z20
+	VPERMT2Q       Z18, Z3, Z21
+	VMOVDQA64      Z2, Z18
+	VPERMI2Q       Z19, Z17, Z18
+	VPERMT2Q       Z19, Z3, Z17
+	VMOVDQA64      Z2, Z19
+	VPERMI2Q       Z15, Z4, Z19
+	VPERMT2Q       Z15, Z3, Z4
+	VMOVDQA64      Z2, Z15
+	VPERMI2Q       Z16, Z5, Z15
+	VPERMT2Q       Z16, Z3, Z5
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z16
+	VPERMI2B       Z18, Z20, Z16
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z22
+	VPERMI2B       Z18, Z20, Z22
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z18
+	VPERMI2B       Z17, Z21, Z18
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z20
+	VPERMI2B       Z17, Z21, Z20
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z17
+	VPERMI2B       Z15, Z19, Z17
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z21
+	VPERMI2B       Z15, Z19, Z21
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z15
+	VPERMI2B       Z5, Z4, Z15
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z19
+	VPERMI2B       Z5, Z4, Z19
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
+	VPERMI2Q       Z16, Z8, Z4
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
+	VPERMI2Q       Z16, Z8, Z5
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
+	VPERMB         Z4, Z8, Z4
+	VMOVDQU64      Z4, (R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z8, Z5
+	VMOVDQU64      Z5, 64(R10)
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
+	VPERMI2Q       Z22, Z14, Z4
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
+	VPERMI2Q       Z22, Z14, Z5
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
+	VPERMB         Z4, Z8, Z4
+	VMOVDQU64      Z4, 128(R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z8, Z5
+	VMOVDQU64      Z5, 192(R10)
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
+	VPERMI2Q       Z18, Z10, Z4
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
+	VPERMI2Q       Z18, Z10, Z5
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
+	VPERMB         Z4, Z8, Z4
+	VMOVDQU64      Z4, 256(R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z8, Z5
+	VMOVDQU64      Z5, 320(R10)
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
+	VPERMI2Q       Z20, Z12, Z4
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
+	VPERMI2Q       Z20, Z12, Z5
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
+	VPERMB         Z4, Z8, Z4
+	VMOVDQU64      Z4, 384(R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z8, Z5
+	VMOVDQU64      Z5, 448(R10)
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
+	VPERMI2Q       Z17, Z9, Z4
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
+	VPERMI2Q       Z17, Z9, Z5
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
+	VPERMB         Z4, Z8, Z4
+	VMOVDQU64      Z4, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z8, Z5
+	VMOVDQU64      Z5, 576(R10)
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
+	VPERMI2Q       Z21, Z13, Z4
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
+	VPERMI2Q       Z21, Z13, Z5
+	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
+	VPERMB         Z4, Z8, Z4
+	VMOVDQU64      Z4, 640(R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z8, Z5
+	VMOVDQU64      Z5, 704(R10)
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
+	VPERMI2Q       Z15, Z7, Z4
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
+	VPERMI2Q       Z15, Z7, Z5
 	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, (R10)
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z7, Z10
-	VMOVDQU64      Z10, 64(R10)
-	VMOVDQU64      64(R12), Z7
-	VMOVDQU64      576(R12), Z8
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
+	VPERMB         Z4, Z7, Z4
+	VMOVDQU64      Z4, 768(R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z7, Z5
+	VMOVDQU64      Z5, 832(R10)
+	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
+	VPERMI2Q       Z19, Z11, Z4
+	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
+	VPERMI2Q       Z19, Z11, Z5
 	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 128(R10)
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z7, Z10
-	VMOVDQU64      Z10, 192(R10)
-	VMOVDQU64      128(R12), Z7
-	VMOVDQU64      640(R12), Z8
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 256(R10)
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z7, Z10
-	VMOVDQU64      Z10, 320(R10)
-	VMOVDQU64      192(R12), Z7
-	VMOVDQU64      704(R12), Z8
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 384(R10)
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z7, Z10
-	VMOVDQU64      Z10, 448(R10)
-	VMOVDQU64      256(R12), Z7
-	VMOVDQU64      768(R12), Z8
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 512(R10)
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z7, Z10
-	VMOVDQU64      Z10, 576(R10)
-	VMOVDQU64      320(R12), Z7
-	VMOVDQU64      832(R12), Z8
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 640(R10)
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z7, Z10
-	VMOVDQU64      Z10, 704(R10)
-	VMOVDQU64      384(R12), Z7
-	VMOVDQU64      896(R12), Z8
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 768(R10)
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z7, Z10
-	VMOVDQU64      Z10, 832(R10)
-	VMOVDQU64      448(R12), Z7
-	VMOVDQU64      960(R12), Z8
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 896(R10)
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z7, Z10
-	VMOVDQU64      Z10, 960(R10)
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
+	VPERMB         Z4, Z7, Z4
+	VMOVDQU64      Z4, 896(R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z7, Z5
+	VMOVDQU64      Z5, 960(R10)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
 	LEAQ 8(R9), R10
@@ -5316,7 +4974,12 @@ unshuffleAVX512GFNIdense4chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z7
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
@@ -5327,76 +4990,60 @@ unshuffleAVX512GFNIdense4chunk:
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z13
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z14
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z15
-	ADDQ           BX, R11
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z4, Z13
+	VPERMT2Q       Z9, Z1, Z4
 	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
+	VPERMI2Q       Z10, Z5, Z9
+	VPERMT2Q       Z10, Z1, Z5
 	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
 	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VPERMB         Z12, Z7, Z12
-	VMOVDQU64      Z12, (R12)
-	VPERMB         Z14, Z7, Z14
+	VPERMI2Q       Z7, Z4, Z11
+	VPERMT2Q       Z7, Z3, Z4
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z5, Z7
+	VPERMT2Q       Z8, Z3, Z5
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
+	VPERMI2B       Z10, Z12, Z8
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
+	VPERMI2B       Z10, Z12, Z14
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       Z9, Z13, Z10
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z12
+	VPERMI2B       Z9, Z13, Z12
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       Z7, Z11, Z9
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
+	VPERMI2B       Z7, Z11, Z13
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
+	VPERMI2B       Z5, Z4, Z7
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
+	VPERMI2B       Z5, Z4, Z11
+	VMOVDQU64      Z8, (R12)
 	VMOVDQU64      Z14, 64(R12)
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 128(R12)
-	VPERMB         Z11, Z7, Z11
-	VMOVDQU64      Z11, 192(R12)
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 256(R12)
-	VPERMB         Z16, Z7, Z16
-	VMOVDQU64      Z16, 320(R12)
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 384(R12)
-	VPERMB         Z13, Z7, Z13
-	VMOVDQU64      Z13, 448(R12)
+	VMOVDQU64      Z10, 128(R12)
+	VMOVDQU64      Z12, 192(R12)
+	VMOVDQU64      Z9, 256(R12)
+	VMOVDQU64      Z13, 320(R12)
+	VMOVDQU64      Z7, 384(R12)
+	VMOVDQU64      Z11, 448(R12)
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
@@ -5407,76 +5054,60 @@ unshuffleAVX512GFNIdense4chunk:
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z13
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z14
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z15
-	ADDQ           BX, R11
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z4, Z13
+	VPERMT2Q       Z9, Z1, Z4
 	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
+	VPERMI2Q       Z10, Z5, Z9
+	VPERMT2Q       Z10, Z1, Z5
 	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
 	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VPERMB         Z12, Z7, Z12
-	VMOVDQU64      Z12, 512(R12)
-	VPERMB         Z14, Z7, Z14
+	VPERMI2Q       Z7, Z4, Z11
+	VPERMT2Q       Z7, Z3, Z4
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z5, Z7
+	VPERMT2Q       Z8, Z3, Z5
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
+	VPERMI2B       Z10, Z12, Z8
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
+	VPERMI2B       Z10, Z12, Z14
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       Z9, Z13, Z10
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z12
+	VPERMI2B       Z9, Z13, Z12
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       Z7, Z11, Z9
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
+	VPERMI2B       Z7, Z11, Z13
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
+	VPERMI2B       Z5, Z4, Z7
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
+	VPERMI2B       Z5, Z4, Z11
+	VMOVDQU64      Z8, 512(R12)
 	VMOVDQU64      Z14, 576(R12)
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 640(R12)
-	VPERMB         Z11, Z7, Z11
-	VMOVDQU64      Z11, 704(R12)
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 768(R12)
-	VPERMB         Z16, Z7, Z16
-	VMOVDQU64      Z16, 832(R12)
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 896(R12)
-	VPERMB         Z13, Z7, Z13
-	VMOVDQU64      Z13, 960(R12)
+	VMOVDQU64      Z10, 640(R12)
+	VMOVDQU64      Z12, 704(R12)
+	VMOVDQU64      Z9, 768(R12)
+	VMOVDQU64      Z13, 832(R12)
+	VMOVDQU64      Z7, 896(R12)
+	VMOVDQU64      Z11, 960(R12)
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
@@ -5487,76 +5118,60 @@ unshuffleAVX512GFNIdense4chunk:
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z13
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z14
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z15
-	ADDQ           BX, R11
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z4, Z13
+	VPERMT2Q       Z9, Z1, Z4
 	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
+	VPERMI2Q       Z10, Z5, Z9
+	VPERMT2Q       Z10, Z1, Z5
 	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
 	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VPERMB         Z12, Z7, Z12
-	VMOVDQU64      Z12, 1024(R12)
-	VPERMB         Z14, Z7, Z14
+	VPERMI2Q       Z7, Z4, Z11
+	VPERMT2Q       Z7, Z3, Z4
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z5, Z7
+	VPERMT2Q       Z8, Z3, Z5
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
+	VPERMI2B       Z10, Z12, Z8
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
+	VPERMI2B       Z10, Z12, Z14
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       Z9, Z13, Z10
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z12
+	VPERMI2B       Z9, Z13, Z12
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       Z7, Z11, Z9
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
+	VPERMI2B       Z7, Z11, Z13
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
+	VPERMI2B       Z5, Z4, Z7
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
+	VPERMI2B       Z5, Z4, Z11
+	VMOVDQU64      Z8, 1024(R12)
 	VMOVDQU64      Z14, 1088(R12)
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 1152(R12)
-	VPERMB         Z11, Z7, Z11
-	VMOVDQU64      Z11, 1216(R12)
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 1280(R12)
-	VPERMB         Z16, Z7, Z16
-	VMOVDQU64      Z16, 1344(R12)
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 1408(R12)
-	VPERMB         Z13, Z7, Z13
-	VMOVDQU64      Z13, 1472(R12)
+	VMOVDQU64      Z10, 1152(R12)
+	VMOVDQU64      Z12, 1216(R12)
+	VMOVDQU64      Z9, 1280(R12)
+	VMOVDQU64      Z13, 1344(R12)
+	VMOVDQU64      Z7, 1408(R12)
+	VMOVDQU64      Z11, 1472(R12)
+	VMOVDQU64      (R11), Z4
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z5
+	ADDQ           BX, R11
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
@@ -5567,404 +5182,382 @@ unshuffleAVX512GFNIdense4chunk:
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z12
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z13
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z14
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z15
-	ADDQ           BX, R11
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
-	VPERMI2Q       Z13, Z9, Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z4, Z13
+	VPERMT2Q       Z9, Z1, Z4
 	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
-	VPERMI2Q       Z14, Z10, Z13
+	VPERMI2Q       Z10, Z5, Z9
+	VPERMT2Q       Z10, Z1, Z5
 	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
 	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VPERMB         Z12, Z7, Z12
-	VMOVDQU64      Z12, 1536(R12)
-	VPERMB         Z14, Z7, Z14
+	VPERMI2Q       Z7, Z4, Z11
+	VPERMT2Q       Z7, Z3, Z4
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z5, Z7
+	VPERMT2Q       Z8, Z3, Z5
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
+	VPERMI2B       Z10, Z12, Z8
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
+	VPERMI2B       Z10, Z12, Z14
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       Z9, Z13, Z10
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z12
+	VPERMI2B       Z9, Z13, Z12
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       Z7, Z11, Z9
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
+	VPERMI2B       Z7, Z11, Z13
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
+	VPERMI2B       Z5, Z4, Z7
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
+	VPERMI2B       Z5, Z4, Z11
+	VMOVDQU64      Z8, 1536(R12)
 	VMOVDQU64      Z14, 1600(R12)
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 1664(R12)
-	VPERMB         Z11, Z7, Z11
-	VMOVDQU64      Z11, 1728(R12)
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 1792(R12)
-	VPERMB         Z16, Z7, Z16
-	VMOVDQU64      Z16, 1856(R12)
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 1920(R12)
-	VPERMB         Z13, Z7, Z13
-	VMOVDQU64      Z13, 1984(R12)
-	VMOVDQU64      (R12), Z7
-	VMOVDQU64      512(R12), Z8
-	VMOVDQU64      1024(R12), Z9
-	VMOVDQU64      1536(R12), Z10
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VMOVDQU64      Z10, 1664(R12)
+	VMOVDQU64      Z12, 1728(R12)
+	VMOVDQU64      Z9, 1792(R12)
+	VMOVDQU64      Z13, 1856(R12)
+	VMOVDQU64      Z7, 1920(R12)
+	VMOVDQU64      Z11, 1984(R12)
+	VMOVDQU64      (R12), Z4
+	VMOVDQU64      512(R12), Z5
+	VMOVDQU64      1024(R12), Z7
+	VMOVDQU64      1536(R12), Z8
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
+	VPERMI2Q       Z10, Z9, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
 	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z12, Z11, Z13
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
-	VPERMI2Q       Z12, Z11, Z14
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
-	VPERMI2Q       Z12, Z11, Z15
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
-	VPERMI2Q       Z10, Z9, Z7
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z7, Z11, Z8
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
+	VPERMI2Q       Z8, Z7, Z4
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
+	VPERMI2Q       Z4, Z9, Z5
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z4, Z11
+	VMOVDQU64      Z11, (R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z4, Z12
+	VMOVDQU64      Z12, 64(R10)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z7, Z13
-	VMOVDQU64      Z13, (R10)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 64(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 128(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 192(R10)
-	VMOVDQU64      64(R12), Z7
-	VMOVDQU64      576(R12), Z8
-	VMOVDQU64      1088(R12), Z9
-	VMOVDQU64      1600(R12), Z10
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VPERMB         Z13, Z4, Z13
+	VMOVDQU64      Z13, 128(R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z4, Z5
+	VMOVDQU64      Z5, 192(R10)
+	VMOVDQU64      64(R12), Z4
+	VMOVDQU64      576(R12), Z5
+	VMOVDQU64      1088(R12), Z7
+	VMOVDQU64      1600(R12), Z8
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
+	VPERMI2Q       Z10, Z9, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
 	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z12, Z11, Z13
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
-	VPERMI2Q       Z12, Z11, Z14
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
-	VPERMI2Q       Z12, Z11, Z15
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
-	VPERMI2Q       Z10, Z9, Z7
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z7, Z11, Z8
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
+	VPERMI2Q       Z8, Z7, Z4
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
+	VPERMI2Q       Z4, Z9, Z5
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z4, Z11
+	VMOVDQU64      Z11, 256(R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z4, Z12
+	VMOVDQU64      Z12, 320(R10)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z7, Z13
-	VMOVDQU64      Z13, 256(R10)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 320(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 384(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 448(R10)
-	VMOVDQU64      128(R12), Z7
-	VMOVDQU64      640(R12), Z8
-	VMOVDQU64      1152(R12), Z9
-	VMOVDQU64      1664(R12), Z10
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VPERMB         Z13, Z4, Z13
+	VMOVDQU64      Z13, 384(R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z4, Z5
+	VMOVDQU64      Z5, 448(R10)
+	VMOVDQU64      128(R12), Z4
+	VMOVDQU64      640(R12), Z5
+	VMOVDQU64      1152(R12), Z7
+	VMOVDQU64      1664(R12), Z8
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
+	VPERMI2Q       Z10, Z9, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
 	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z12, Z11, Z13
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
-	VPERMI2Q       Z12, Z11, Z14
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
-	VPERMI2Q       Z12, Z11, Z15
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
-	VPERMI2Q       Z10, Z9, Z7
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z7, Z11, Z8
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
+	VPERMI2Q       Z8, Z7, Z4
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
+	VPERMI2Q       Z4, Z9, Z5
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z4, Z11
+	VMOVDQU64      Z11, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z4, Z12
+	VMOVDQU64      Z12, 576(R10)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z7, Z13
-	VMOVDQU64      Z13, 512(R10)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 576(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 640(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 704(R10)
-	VMOVDQU64      192(R12), Z7
-	VMOVDQU64      704(R12), Z8
-	VMOVDQU64      1216(R12), Z9
-	VMOVDQU64      1728(R12), Z10
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VPERMB         Z13, Z4, Z13
+	VMOVDQU64      Z13, 640(R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z4, Z5
+	VMOVDQU64      Z5, 704(R10)
+	VMOVDQU64      192(R12), Z4
+	VMOVDQU64      704(R12), Z5
+	VMOVDQU64      1216(R12), Z7
+	VMOVDQU64      1728(R12), Z8
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
+	VPERMI2Q       Z10, Z9, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
 	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z12, Z11, Z13
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
-	VPERMI2Q       Z12, Z11, Z14
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
-	VPERMI2Q       Z12, Z11, Z15
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
-	VPERMI2Q       Z10, Z9, Z7
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z7, Z11, Z8
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
+	VPERMI2Q       Z8, Z7, Z4
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
+	VPERMI2Q       Z4, Z9, Z5
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z4, Z11
+	VMOVDQU64      Z11, 768(R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z4, Z12
+	VMOVDQU64      Z12, 832(R10)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z7, Z13
-	VMOVDQU64      Z13, 768(R10)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 832(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 896(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 960(R10)
-	VMOVDQU64      256(R12), Z7
-	VMOVDQU64      768(R12), Z8
-	VMOVDQU64      1280(R12), Z9
-	VMOVDQU64      1792(R12), Z10
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VPERMB         Z13, Z4, Z13
+	VMOVDQU64      Z13, 896(R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z4, Z5
+	VMOVDQU64      Z5, 960(R10)
+	VMOVDQU64      256(R12), Z4
+	VMOVDQU64      768(R12), Z5
+	VMOVDQU64      1280(R12), Z7
+	VMOVDQU64      1792(R12), Z8
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
+	VPERMI2Q       Z10, Z9, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
 	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z12, Z11, Z13
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
-	VPERMI2Q       Z12, Z11, Z14
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
-	VPERMI2Q       Z12, Z11, Z15
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
-	VPERMI2Q       Z10, Z9, Z7
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z7, Z11, Z8
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
+	VPERMI2Q       Z8, Z7, Z4
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
+	VPERMI2Q       Z4, Z9, Z5
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z4, Z11
+	VMOVDQU64      Z11, 1024(R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z4, Z12
+	VMOVDQU64      Z12, 1088(R10)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z7, Z13
-	VMOVDQU64      Z13, 1024(R10)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 1088(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 1152(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 1216(R10)
-	VMOVDQU64      320(R12), Z7
-	VMOVDQU64      832(R12), Z8
-	VMOVDQU64      1344(R12), Z9
-	VMOVDQU64      1856(R12), Z10
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VPERMB         Z13, Z4, Z13
+	VMOVDQU64      Z13, 1152(R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z4, Z5
+	VMOVDQU64      Z5, 1216(R10)
+	VMOVDQU64      320(R12), Z4
+	VMOVDQU64      832(R12), Z5
+	VMOVDQU64      1344(R12), Z7
+	VMOVDQU64      1856(R12), Z8
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
+	VPERMI2Q       Z10, Z9, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
 	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z12, Z11, Z13
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
-	VPERMI2Q       Z12, Z11, Z14
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
-	VPERMI2Q       Z12, Z11, Z15
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
-	VPERMI2Q       Z10, Z9, Z7
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z7, Z11, Z8
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
+	VPERMI2Q       Z8, Z7, Z4
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
+	VPERMI2Q       Z4, Z9, Z5
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z4, Z11
+	VMOVDQU64      Z11, 1280(R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z4, Z12
+	VMOVDQU64      Z12, 1344(R10)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z7, Z13
-	VMOVDQU64      Z13, 1280(R10)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 1344(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 1408(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 1472(R10)
-	VMOVDQU64      384(R12), Z7
-	VMOVDQU64      896(R12), Z8
-	VMOVDQU64      1408(R12), Z9
-	VMOVDQU64      1920(R12), Z10
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VPERMB         Z13, Z4, Z13
+	VMOVDQU64      Z13, 1408(R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z4, Z5
+	VMOVDQU64      Z5, 1472(R10)
+	VMOVDQU64      384(R12), Z4
+	VMOVDQU64      896(R12), Z5
+	VMOVDQU64      1408(R12), Z7
+	VMOVDQU64      1920(R12), Z8
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
+	VPERMI2Q       Z10, Z9, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
 	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z12, Z11, Z13
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
-	VPERMI2Q       Z12, Z11, Z14
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
-	VPERMI2Q       Z12, Z11, Z15
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
-	VPERMI2Q       Z10, Z9, Z7
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z7, Z11, Z8
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
+	VPERMI2Q       Z8, Z7, Z4
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
+	VPERMI2Q       Z4, Z9, Z5
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z4, Z11
+	VMOVDQU64      Z11, 1536(R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z4, Z12
+	VMOVDQU64      Z12, 1600(R10)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z7, Z13
-	VMOVDQU64      Z13, 1536(R10)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 1600(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 1664(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 1728(R10)
-	VMOVDQU64      448(R12), Z7
-	VMOVDQU64      960(R12), Z8
-	VMOVDQU64      1472(R12), Z9
-	VMOVDQU64      1984(R12), Z10
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z12
+	VPERMB         Z13, Z4, Z13
+	VMOVDQU64      Z13, 1664(R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z4, Z5
+	VMOVDQU64      Z5, 1728(R10)
+	VMOVDQU64      448(R12), Z4
+	VMOVDQU64      960(R12), Z5
+	VMOVDQU64      1472(R12), Z7
+	VMOVDQU64      1984(R12), Z8
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
+	VPERMI2Q       Z10, Z9, Z11
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
 	VPERMI2Q       Z10, Z9, Z12
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
+	VPERMI2Q       Z8, Z7, Z10
 	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z12, Z11, Z13
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z14
-	VPERMI2Q       Z12, Z11, Z14
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z15
-	VPERMI2Q       Z12, Z11, Z15
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z11
-	VPERMI2Q       Z8, Z7, Z11
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z7
-	VPERMI2Q       Z10, Z9, Z7
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z8
-	VPERMI2Q       Z7, Z11, Z8
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z7
+	VPERMI2Q       Z10, Z9, Z13
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
+	VPERMI2Q       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
+	VPERMI2Q       Z8, Z7, Z4
+	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
+	VPERMI2Q       Z4, Z9, Z5
+	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z4, Z11
+	VMOVDQU64      Z11, 1792(R10)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         Z12, Z4, Z12
+	VMOVDQU64      Z12, 1856(R10)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z7, Z13
-	VMOVDQU64      Z13, 1792(R10)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 1856(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 1920(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 1984(R10)
+	VPERMB         Z13, Z4, Z13
+	VMOVDQU64      Z13, 1920(R10)
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
+	VPERMB         Z5, Z4, Z5
+	VMOVDQU64      Z5, 1984(R10)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
 	LEAQ 8(R9), R10
@@ -5997,7 +5590,8 @@ unshuffleAVX512GFNIdense8chunk:
 	MOVQ           R9, R11
 	IMULQ          R8, R11
 	ADDQ           AX, R11
-	VMOVDQU64      bitshuffleT8x8Rev<>+0(SB), Z7
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
@@ -6012,72 +5606,56 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z15
-	ADDQ           BX, R11
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
 	VMOVDQA64      Z2, Z9
 	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VPERMB         Z12, Z7, Z12
-	VMOVDQU64      Z12, (R12)
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 64(R12)
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 128(R12)
-	VPERMB         Z11, Z7, Z11
-	VMOVDQU64      Z11, 192(R12)
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 256(R12)
-	VPERMB         Z16, Z7, Z16
-	VMOVDQU64      Z16, 320(R12)
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 384(R12)
-	VPERMB         Z13, Z7, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       Z12, Z14, Z10
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
+	VPERMI2B       Z12, Z14, Z16
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
+	VPERMI2B       Z11, Z15, Z12
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
+	VPERMI2B       Z11, Z15, Z14
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       Z9, Z13, Z11
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
+	VPERMI2B       Z9, Z13, Z15
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
+	VPERMI2B       Z8, Z7, Z13
+	VMOVDQU64      Z10, (R12)
+	VMOVDQU64      Z16, 64(R12)
+	VMOVDQU64      Z12, 128(R12)
+	VMOVDQU64      Z14, 192(R12)
+	VMOVDQU64      Z11, 256(R12)
+	VMOVDQU64      Z15, 320(R12)
+	VMOVDQU64      Z9, 384(R12)
 	VMOVDQU64      Z13, 448(R12)
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
@@ -6092,72 +5670,56 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z15
-	ADDQ           BX, R11
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
 	VMOVDQA64      Z2, Z9
 	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VPERMB         Z12, Z7, Z12
-	VMOVDQU64      Z12, 512(R12)
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 576(R12)
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 640(R12)
-	VPERMB         Z11, Z7, Z11
-	VMOVDQU64      Z11, 704(R12)
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 768(R12)
-	VPERMB         Z16, Z7, Z16
-	VMOVDQU64      Z16, 832(R12)
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 896(R12)
-	VPERMB         Z13, Z7, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       Z12, Z14, Z10
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
+	VPERMI2B       Z12, Z14, Z16
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
+	VPERMI2B       Z11, Z15, Z12
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
+	VPERMI2B       Z11, Z15, Z14
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       Z9, Z13, Z11
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
+	VPERMI2B       Z9, Z13, Z15
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
+	VPERMI2B       Z8, Z7, Z13
+	VMOVDQU64      Z10, 512(R12)
+	VMOVDQU64      Z16, 576(R12)
+	VMOVDQU64      Z12, 640(R12)
+	VMOVDQU64      Z14, 704(R12)
+	VMOVDQU64      Z11, 768(R12)
+	VMOVDQU64      Z15, 832(R12)
+	VMOVDQU64      Z9, 896(R12)
 	VMOVDQU64      Z13, 960(R12)
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
@@ -6172,72 +5734,56 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z15
-	ADDQ           BX, R11
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
 	VMOVDQA64      Z2, Z9
 	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VPERMB         Z12, Z7, Z12
-	VMOVDQU64      Z12, 1024(R12)
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 1088(R12)
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 1152(R12)
-	VPERMB         Z11, Z7, Z11
-	VMOVDQU64      Z11, 1216(R12)
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 1280(R12)
-	VPERMB         Z16, Z7, Z16
-	VMOVDQU64      Z16, 1344(R12)
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 1408(R12)
-	VPERMB         Z13, Z7, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       Z12, Z14, Z10
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
+	VPERMI2B       Z12, Z14, Z16
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
+	VPERMI2B       Z11, Z15, Z12
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
+	VPERMI2B       Z11, Z15, Z14
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       Z9, Z13, Z11
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
+	VPERMI2B       Z9, Z13, Z15
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
+	VPERMI2B       Z8, Z7, Z13
+	VMOVDQU64      Z10, 1024(R12)
+	VMOVDQU64      Z16, 1088(R12)
+	VMOVDQU64      Z12, 1152(R12)
+	VMOVDQU64      Z14, 1216(R12)
+	VMOVDQU64      Z11, 1280(R12)
+	VMOVDQU64      Z15, 1344(R12)
+	VMOVDQU64      Z9, 1408(R12)
 	VMOVDQU64      Z13, 1472(R12)
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
@@ -6252,72 +5798,56 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z15
-	ADDQ           BX, R11
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
 	VMOVDQA64      Z2, Z9
 	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VPERMB         Z12, Z7, Z12
-	VMOVDQU64      Z12, 1536(R12)
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 1600(R12)
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 1664(R12)
-	VPERMB         Z11, Z7, Z11
-	VMOVDQU64      Z11, 1728(R12)
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 1792(R12)
-	VPERMB         Z16, Z7, Z16
-	VMOVDQU64      Z16, 1856(R12)
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 1920(R12)
-	VPERMB         Z13, Z7, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       Z12, Z14, Z10
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
+	VPERMI2B       Z12, Z14, Z16
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
+	VPERMI2B       Z11, Z15, Z12
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
+	VPERMI2B       Z11, Z15, Z14
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       Z9, Z13, Z11
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
+	VPERMI2B       Z9, Z13, Z15
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
+	VPERMI2B       Z8, Z7, Z13
+	VMOVDQU64      Z10, 1536(R12)
+	VMOVDQU64      Z16, 1600(R12)
+	VMOVDQU64      Z12, 1664(R12)
+	VMOVDQU64      Z14, 1728(R12)
+	VMOVDQU64      Z11, 1792(R12)
+	VMOVDQU64      Z15, 1856(R12)
+	VMOVDQU64      Z9, 1920(R12)
 	VMOVDQU64      Z13, 1984(R12)
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
@@ -6332,72 +5862,56 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z15
-	ADDQ           BX, R11
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
 	VMOVDQA64      Z2, Z9
 	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VPERMB         Z12, Z7, Z12
-	VMOVDQU64      Z12, 2048(R12)
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 2112(R12)
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 2176(R12)
-	VPERMB         Z11, Z7, Z11
-	VMOVDQU64      Z11, 2240(R12)
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 2304(R12)
-	VPERMB         Z16, Z7, Z16
-	VMOVDQU64      Z16, 2368(R12)
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 2432(R12)
-	VPERMB         Z13, Z7, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       Z12, Z14, Z10
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
+	VPERMI2B       Z12, Z14, Z16
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
+	VPERMI2B       Z11, Z15, Z12
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
+	VPERMI2B       Z11, Z15, Z14
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       Z9, Z13, Z11
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
+	VPERMI2B       Z9, Z13, Z15
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
+	VPERMI2B       Z8, Z7, Z13
+	VMOVDQU64      Z10, 2048(R12)
+	VMOVDQU64      Z16, 2112(R12)
+	VMOVDQU64      Z12, 2176(R12)
+	VMOVDQU64      Z14, 2240(R12)
+	VMOVDQU64      Z11, 2304(R12)
+	VMOVDQU64      Z15, 2368(R12)
+	VMOVDQU64      Z9, 2432(R12)
 	VMOVDQU64      Z13, 2496(R12)
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
@@ -6412,72 +5926,56 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z15
-	ADDQ           BX, R11
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
 	VMOVDQA64      Z2, Z9
 	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VPERMB         Z12, Z7, Z12
-	VMOVDQU64      Z12, 2560(R12)
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 2624(R12)
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 2688(R12)
-	VPERMB         Z11, Z7, Z11
-	VMOVDQU64      Z11, 2752(R12)
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 2816(R12)
-	VPERMB         Z16, Z7, Z16
-	VMOVDQU64      Z16, 2880(R12)
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 2944(R12)
-	VPERMB         Z13, Z7, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       Z12, Z14, Z10
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
+	VPERMI2B       Z12, Z14, Z16
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
+	VPERMI2B       Z11, Z15, Z12
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
+	VPERMI2B       Z11, Z15, Z14
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       Z9, Z13, Z11
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
+	VPERMI2B       Z9, Z13, Z15
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
+	VPERMI2B       Z8, Z7, Z13
+	VMOVDQU64      Z10, 2560(R12)
+	VMOVDQU64      Z16, 2624(R12)
+	VMOVDQU64      Z12, 2688(R12)
+	VMOVDQU64      Z14, 2752(R12)
+	VMOVDQU64      Z11, 2816(R12)
+	VMOVDQU64      Z15, 2880(R12)
+	VMOVDQU64      Z9, 2944(R12)
 	VMOVDQU64      Z13, 3008(R12)
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
@@ -6492,72 +5990,56 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z15
-	ADDQ           BX, R11
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
 	VMOVDQA64      Z2, Z9
 	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VPERMB         Z12, Z7, Z12
-	VMOVDQU64      Z12, 3072(R12)
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 3136(R12)
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 3200(R12)
-	VPERMB         Z11, Z7, Z11
-	VMOVDQU64      Z11, 3264(R12)
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 3328(R12)
-	VPERMB         Z16, Z7, Z16
-	VMOVDQU64      Z16, 3392(R12)
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 3456(R12)
-	VPERMB         Z13, Z7, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       Z12, Z14, Z10
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
+	VPERMI2B       Z12, Z14, Z16
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
+	VPERMI2B       Z11, Z15, Z12
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
+	VPERMI2B       Z11, Z15, Z14
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       Z9, Z13, Z11
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
+	VPERMI2B       Z9, Z13, Z15
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
+	VPERMI2B       Z8, Z7, Z13
+	VMOVDQU64      Z10, 3072(R12)
+	VMOVDQU64      Z16, 3136(R12)
+	VMOVDQU64      Z12, 3200(R12)
+	VMOVDQU64      Z14, 3264(R12)
+	VMOVDQU64      Z11, 3328(R12)
+	VMOVDQU64      Z15, 3392(R12)
+	VMOVDQU64      Z9, 3456(R12)
 	VMOVDQU64      Z13, 3520(R12)
+	VMOVDQU64      (R11), Z7
+	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z8
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z9
@@ -6572,71 +6054,53 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R11
 	VMOVDQU64      (R11), Z14
 	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z15
-	ADDQ           BX, R11
-	VMOVDQA64      Z0, Z16
-	VPERMI2Q       Z12, Z8, Z16
-	VMOVDQA64      Z1, Z17
-	VPERMI2Q       Z12, Z8, Z17
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VMOVDQA64      Z0, Z15
+	VPERMI2Q       Z11, Z7, Z15
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z15, Z11, Z10
-	VMOVDQA64      Z1, Z14
-	VPERMI2Q       Z15, Z11, Z14
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z9, Z16, Z11
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z16, Z15
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
 	VMOVDQA64      Z2, Z9
 	VPERMI2Q       Z10, Z8, Z9
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z10, Z8, Z16
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z13, Z17, Z8
-	VMOVDQA64      Z3, Z10
-	VPERMI2Q       Z13, Z17, Z10
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VMOVDQA64      Z3, Z17
-	VPERMI2Q       Z14, Z12, Z17
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z11, Z12
-	VMOVDQA64      Z5, Z14
-	VPERMI2Q       Z9, Z11, Z14
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z16, Z15, Z9
-	VMOVDQA64      Z5, Z11
-	VPERMI2Q       Z16, Z15, Z11
-	VMOVDQA64      Z4, Z15
-	VPERMI2Q       Z13, Z8, Z15
-	VMOVDQA64      Z5, Z16
-	VPERMI2Q       Z13, Z8, Z16
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z17, Z10, Z8
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z17, Z10, Z13
-	VPERMB         Z12, Z7, Z12
-	VMOVDQU64      Z12, 3584(R12)
-	VPERMB         Z14, Z7, Z14
-	VMOVDQU64      Z14, 3648(R12)
-	VPERMB         Z9, Z7, Z9
-	VMOVDQU64      Z9, 3712(R12)
-	VPERMB         Z11, Z7, Z11
-	VMOVDQU64      Z11, 3776(R12)
-	VPERMB         Z15, Z7, Z15
-	VMOVDQU64      Z15, 3840(R12)
-	VPERMB         Z16, Z7, Z16
-	VMOVDQU64      Z16, 3904(R12)
-	VPERMB         Z8, Z7, Z8
-	VMOVDQU64      Z8, 3968(R12)
-	VPERMB         Z13, Z7, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       Z12, Z14, Z10
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
+	VPERMI2B       Z12, Z14, Z16
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
+	VPERMI2B       Z11, Z15, Z12
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
+	VPERMI2B       Z11, Z15, Z14
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       Z9, Z13, Z11
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
+	VPERMI2B       Z9, Z13, Z15
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       Z8, Z7, Z9
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
+	VPERMI2B       Z8, Z7, Z13
+	VMOVDQU64      Z10, 3584(R12)
+	VMOVDQU64      Z16, 3648(R12)
+	VMOVDQU64      Z12, 3712(R12)
+	VMOVDQU64      Z14, 3776(R12)
+	VMOVDQU64      Z11, 3840(R12)
+	VMOVDQU64      Z15, 3904(R12)
+	VMOVDQU64      Z9, 3968(R12)
 	VMOVDQU64      Z13, 4032(R12)
 	VMOVDQU64      (R12), Z7
 	VMOVDQU64      512(R12), Z8
@@ -6648,77 +6112,65 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      3584(R12), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
-	VMOVDQA64      Z1, Z16
-	VPERMI2Q       Z11, Z7, Z16
-	VMOVDQA64      Z0, Z7
-	VPERMI2Q       Z12, Z8, Z7
-	VMOVDQA64      Z1, Z11
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VMOVDQA64      Z3, Z14
-	VPERMI2Q       Z8, Z15, Z14
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z7, Z15
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z12, Z16, Z7
-	VMOVDQA64      Z3, Z9
-	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
 	VPERMI2Q       Z13, Z11, Z12
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z13, Z11, Z16
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z12, Z14, Z10
+	VPERMT2Q       Z12, Z5, Z14
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z15, Z12
+	VPERMT2Q       Z11, Z5, Z15
 	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z8, Z10, Z11
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z15, Z14, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z15, Z14, Z10
-	VMOVDQA64      Z4, Z14
-	VPERMI2Q       Z12, Z7, Z14
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z12, Z7, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z16, Z9, Z7
-	VMOVDQA64      Z5, Z12
-	VPERMI2Q       Z16, Z9, Z12
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z9, Z11
-	VMOVDQU64      Z11, (R10)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z9, Z13
-	VMOVDQU64      Z13, 64(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z9, Z8
-	VMOVDQU64      Z8, 128(R10)
+	VPERMI2Q       Z9, Z13, Z11
+	VPERMT2Q       Z9, Z5, Z13
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VPERMT2Q       Z8, Z5, Z7
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z9, Z10
-	VMOVDQU64      Z10, 192(R10)
+	VPERMB         Z10, Z8, Z10
+	VMOVDQU64      Z10, (R10)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z9, Z14
-	VMOVDQU64      Z14, 256(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z9, Z15
-	VMOVDQU64      Z15, 320(R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z9, Z7
-	VMOVDQU64      Z7, 384(R10)
+	VPERMB         Z14, Z8, Z14
+	VMOVDQU64      Z14, 64(R10)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z9, Z12
-	VMOVDQU64      Z12, 448(R10)
+	VPERMB         Z12, Z8, Z12
+	VMOVDQU64      Z12, 128(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z8, Z15
+	VMOVDQU64      Z15, 192(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z8, Z11
+	VMOVDQU64      Z11, 256(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z8, Z13
+	VMOVDQU64      Z13, 320(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z8, Z9
+	VMOVDQU64      Z9, 384(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, 448(R10)
 	VMOVDQU64      64(R12), Z7
 	VMOVDQU64      576(R12), Z8
 	VMOVDQU64      1088(R12), Z9
@@ -6729,77 +6181,65 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      3648(R12), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
-	VMOVDQA64      Z1, Z16
-	VPERMI2Q       Z11, Z7, Z16
-	VMOVDQA64      Z0, Z7
-	VPERMI2Q       Z12, Z8, Z7
-	VMOVDQA64      Z1, Z11
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VMOVDQA64      Z3, Z14
-	VPERMI2Q       Z8, Z15, Z14
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z7, Z15
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z12, Z16, Z7
-	VMOVDQA64      Z3, Z9
-	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
 	VPERMI2Q       Z13, Z11, Z12
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z13, Z11, Z16
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z12, Z14, Z10
+	VPERMT2Q       Z12, Z5, Z14
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z15, Z12
+	VPERMT2Q       Z11, Z5, Z15
 	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z8, Z10, Z11
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z15, Z14, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z15, Z14, Z10
-	VMOVDQA64      Z4, Z14
-	VPERMI2Q       Z12, Z7, Z14
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z12, Z7, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z16, Z9, Z7
-	VMOVDQA64      Z5, Z12
-	VPERMI2Q       Z16, Z9, Z12
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z9, Z11
-	VMOVDQU64      Z11, 512(R10)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z9, Z13
-	VMOVDQU64      Z13, 576(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z9, Z8
-	VMOVDQU64      Z8, 640(R10)
+	VPERMI2Q       Z9, Z13, Z11
+	VPERMT2Q       Z9, Z5, Z13
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VPERMT2Q       Z8, Z5, Z7
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z9, Z10
-	VMOVDQU64      Z10, 704(R10)
+	VPERMB         Z10, Z8, Z10
+	VMOVDQU64      Z10, 512(R10)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z9, Z14
-	VMOVDQU64      Z14, 768(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z9, Z15
-	VMOVDQU64      Z15, 832(R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z9, Z7
-	VMOVDQU64      Z7, 896(R10)
+	VPERMB         Z14, Z8, Z14
+	VMOVDQU64      Z14, 576(R10)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z9, Z12
-	VMOVDQU64      Z12, 960(R10)
+	VPERMB         Z12, Z8, Z12
+	VMOVDQU64      Z12, 640(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z8, Z15
+	VMOVDQU64      Z15, 704(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z8, Z11
+	VMOVDQU64      Z11, 768(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z8, Z13
+	VMOVDQU64      Z13, 832(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z8, Z9
+	VMOVDQU64      Z9, 896(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, 960(R10)
 	VMOVDQU64      128(R12), Z7
 	VMOVDQU64      640(R12), Z8
 	VMOVDQU64      1152(R12), Z9
@@ -6810,77 +6250,65 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      3712(R12), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
-	VMOVDQA64      Z1, Z16
-	VPERMI2Q       Z11, Z7, Z16
-	VMOVDQA64      Z0, Z7
-	VPERMI2Q       Z12, Z8, Z7
-	VMOVDQA64      Z1, Z11
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VMOVDQA64      Z3, Z14
-	VPERMI2Q       Z8, Z15, Z14
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z7, Z15
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z12, Z16, Z7
-	VMOVDQA64      Z3, Z9
-	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
 	VPERMI2Q       Z13, Z11, Z12
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z13, Z11, Z16
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z12, Z14, Z10
+	VPERMT2Q       Z12, Z5, Z14
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z15, Z12
+	VPERMT2Q       Z11, Z5, Z15
 	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z8, Z10, Z11
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z15, Z14, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z15, Z14, Z10
-	VMOVDQA64      Z4, Z14
-	VPERMI2Q       Z12, Z7, Z14
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z12, Z7, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z16, Z9, Z7
-	VMOVDQA64      Z5, Z12
-	VPERMI2Q       Z16, Z9, Z12
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z9, Z11
-	VMOVDQU64      Z11, 1024(R10)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z9, Z13
-	VMOVDQU64      Z13, 1088(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z9, Z8
-	VMOVDQU64      Z8, 1152(R10)
+	VPERMI2Q       Z9, Z13, Z11
+	VPERMT2Q       Z9, Z5, Z13
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VPERMT2Q       Z8, Z5, Z7
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z9, Z10
-	VMOVDQU64      Z10, 1216(R10)
+	VPERMB         Z10, Z8, Z10
+	VMOVDQU64      Z10, 1024(R10)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z9, Z14
-	VMOVDQU64      Z14, 1280(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z9, Z15
-	VMOVDQU64      Z15, 1344(R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z9, Z7
-	VMOVDQU64      Z7, 1408(R10)
+	VPERMB         Z14, Z8, Z14
+	VMOVDQU64      Z14, 1088(R10)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z9, Z12
-	VMOVDQU64      Z12, 1472(R10)
+	VPERMB         Z12, Z8, Z12
+	VMOVDQU64      Z12, 1152(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z8, Z15
+	VMOVDQU64      Z15, 1216(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z8, Z11
+	VMOVDQU64      Z11, 1280(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z8, Z13
+	VMOVDQU64      Z13, 1344(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z8, Z9
+	VMOVDQU64      Z9, 1408(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, 1472(R10)
 	VMOVDQU64      192(R12), Z7
 	VMOVDQU64      704(R12), Z8
 	VMOVDQU64      1216(R12), Z9
@@ -6891,77 +6319,65 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      3776(R12), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
-	VMOVDQA64      Z1, Z16
-	VPERMI2Q       Z11, Z7, Z16
-	VMOVDQA64      Z0, Z7
-	VPERMI2Q       Z12, Z8, Z7
-	VMOVDQA64      Z1, Z11
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VMOVDQA64      Z3, Z14
-	VPERMI2Q       Z8, Z15, Z14
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z7, Z15
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z12, Z16, Z7
-	VMOVDQA64      Z3, Z9
-	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
 	VPERMI2Q       Z13, Z11, Z12
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z13, Z11, Z16
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z12, Z14, Z10
+	VPERMT2Q       Z12, Z5, Z14
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z15, Z12
+	VPERMT2Q       Z11, Z5, Z15
 	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z8, Z10, Z11
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z15, Z14, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z15, Z14, Z10
-	VMOVDQA64      Z4, Z14
-	VPERMI2Q       Z12, Z7, Z14
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z12, Z7, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z16, Z9, Z7
-	VMOVDQA64      Z5, Z12
-	VPERMI2Q       Z16, Z9, Z12
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z9, Z11
-	VMOVDQU64      Z11, 1536(R10)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z9, Z13
-	VMOVDQU64      Z13, 1600(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z9, Z8
-	VMOVDQU64      Z8, 1664(R10)
+	VPERMI2Q       Z9, Z13, Z11
+	VPERMT2Q       Z9, Z5, Z13
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VPERMT2Q       Z8, Z5, Z7
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z9, Z10
-	VMOVDQU64      Z10, 1728(R10)
+	VPERMB         Z10, Z8, Z10
+	VMOVDQU64      Z10, 1536(R10)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z9, Z14
-	VMOVDQU64      Z14, 1792(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z9, Z15
-	VMOVDQU64      Z15, 1856(R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z9, Z7
-	VMOVDQU64      Z7, 1920(R10)
+	VPERMB         Z14, Z8, Z14
+	VMOVDQU64      Z14, 1600(R10)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z9, Z12
-	VMOVDQU64      Z12, 1984(R10)
+	VPERMB         Z12, Z8, Z12
+	VMOVDQU64      Z12, 1664(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z8, Z15
+	VMOVDQU64      Z15, 1728(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z8, Z11
+	VMOVDQU64      Z11, 1792(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z8, Z13
+	VMOVDQU64      Z13, 1856(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z8, Z9
+	VMOVDQU64      Z9, 1920(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, 1984(R10)
 	VMOVDQU64      256(R12), Z7
 	VMOVDQU64      768(R12), Z8
 	VMOVDQU64      1280(R12), Z9
@@ -6972,77 +6388,65 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      3840(R12), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
-	VMOVDQA64      Z1, Z16
-	VPERMI2Q       Z11, Z7, Z16
-	VMOVDQA64      Z0, Z7
-	VPERMI2Q       Z12, Z8, Z7
-	VMOVDQA64      Z1, Z11
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VMOVDQA64      Z3, Z14
-	VPERMI2Q       Z8, Z15, Z14
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z7, Z15
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z12, Z16, Z7
-	VMOVDQA64      Z3, Z9
-	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
 	VPERMI2Q       Z13, Z11, Z12
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z13, Z11, Z16
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z12, Z14, Z10
+	VPERMT2Q       Z12, Z5, Z14
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z15, Z12
+	VPERMT2Q       Z11, Z5, Z15
 	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z8, Z10, Z11
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z15, Z14, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z15, Z14, Z10
-	VMOVDQA64      Z4, Z14
-	VPERMI2Q       Z12, Z7, Z14
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z12, Z7, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z16, Z9, Z7
-	VMOVDQA64      Z5, Z12
-	VPERMI2Q       Z16, Z9, Z12
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z9, Z11
-	VMOVDQU64      Z11, 2048(R10)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z9, Z13
-	VMOVDQU64      Z13, 2112(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z9, Z8
-	VMOVDQU64      Z8, 2176(R10)
+	VPERMI2Q       Z9, Z13, Z11
+	VPERMT2Q       Z9, Z5, Z13
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VPERMT2Q       Z8, Z5, Z7
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z9, Z10
-	VMOVDQU64      Z10, 2240(R10)
+	VPERMB         Z10, Z8, Z10
+	VMOVDQU64      Z10, 2048(R10)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z9, Z14
-	VMOVDQU64      Z14, 2304(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z9, Z15
-	VMOVDQU64      Z15, 2368(R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z9, Z7
-	VMOVDQU64      Z7, 2432(R10)
+	VPERMB         Z14, Z8, Z14
+	VMOVDQU64      Z14, 2112(R10)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z9, Z12
-	VMOVDQU64      Z12, 2496(R10)
+	VPERMB         Z12, Z8, Z12
+	VMOVDQU64      Z12, 2176(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z8, Z15
+	VMOVDQU64      Z15, 2240(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z8, Z11
+	VMOVDQU64      Z11, 2304(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z8, Z13
+	VMOVDQU64      Z13, 2368(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z8, Z9
+	VMOVDQU64      Z9, 2432(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, 2496(R10)
 	VMOVDQU64      320(R12), Z7
 	VMOVDQU64      832(R12), Z8
 	VMOVDQU64      1344(R12), Z9
@@ -7053,77 +6457,65 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      3904(R12), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
-	VMOVDQA64      Z1, Z16
-	VPERMI2Q       Z11, Z7, Z16
-	VMOVDQA64      Z0, Z7
-	VPERMI2Q       Z12, Z8, Z7
-	VMOVDQA64      Z1, Z11
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VMOVDQA64      Z3, Z14
-	VPERMI2Q       Z8, Z15, Z14
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z7, Z15
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z12, Z16, Z7
-	VMOVDQA64      Z3, Z9
-	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
 	VPERMI2Q       Z13, Z11, Z12
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z13, Z11, Z16
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z12, Z14, Z10
+	VPERMT2Q       Z12, Z5, Z14
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z15, Z12
+	VPERMT2Q       Z11, Z5, Z15
 	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z8, Z10, Z11
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z15, Z14, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z15, Z14, Z10
-	VMOVDQA64      Z4, Z14
-	VPERMI2Q       Z12, Z7, Z14
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z12, Z7, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z16, Z9, Z7
-	VMOVDQA64      Z5, Z12
-	VPERMI2Q       Z16, Z9, Z12
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z9, Z11
-	VMOVDQU64      Z11, 2560(R10)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z9, Z13
-	VMOVDQU64      Z13, 2624(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z9, Z8
-	VMOVDQU64      Z8, 2688(R10)
+	VPERMI2Q       Z9, Z13, Z11
+	VPERMT2Q       Z9, Z5, Z13
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VPERMT2Q       Z8, Z5, Z7
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z9, Z10
-	VMOVDQU64      Z10, 2752(R10)
+	VPERMB         Z10, Z8, Z10
+	VMOVDQU64      Z10, 2560(R10)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z9, Z14
-	VMOVDQU64      Z14, 2816(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z9, Z15
-	VMOVDQU64      Z15, 2880(R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z9, Z7
-	VMOVDQU64      Z7, 2944(R10)
+	VPERMB         Z14, Z8, Z14
+	VMOVDQU64      Z14, 2624(R10)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z9, Z12
-	VMOVDQU64      Z12, 3008(R10)
+	VPERMB         Z12, Z8, Z12
+	VMOVDQU64      Z12, 2688(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z8, Z15
+	VMOVDQU64      Z15, 2752(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z8, Z11
+	VMOVDQU64      Z11, 2816(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z8, Z13
+	VMOVDQU64      Z13, 2880(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z8, Z9
+	VMOVDQU64      Z9, 2944(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, 3008(R10)
 	VMOVDQU64      384(R12), Z7
 	VMOVDQU64      896(R12), Z8
 	VMOVDQU64      1408(R12), Z9
@@ -7134,77 +6526,65 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      3968(R12), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
-	VMOVDQA64      Z1, Z16
-	VPERMI2Q       Z11, Z7, Z16
-	VMOVDQA64      Z0, Z7
-	VPERMI2Q       Z12, Z8, Z7
-	VMOVDQA64      Z1, Z11
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VMOVDQA64      Z3, Z14
-	VPERMI2Q       Z8, Z15, Z14
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z7, Z15
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z12, Z16, Z7
-	VMOVDQA64      Z3, Z9
-	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
 	VPERMI2Q       Z13, Z11, Z12
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z13, Z11, Z16
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z12, Z14, Z10
+	VPERMT2Q       Z12, Z5, Z14
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z15, Z12
+	VPERMT2Q       Z11, Z5, Z15
 	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z8, Z10, Z11
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z15, Z14, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z15, Z14, Z10
-	VMOVDQA64      Z4, Z14
-	VPERMI2Q       Z12, Z7, Z14
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z12, Z7, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z16, Z9, Z7
-	VMOVDQA64      Z5, Z12
-	VPERMI2Q       Z16, Z9, Z12
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z9, Z11
-	VMOVDQU64      Z11, 3072(R10)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z9, Z13
-	VMOVDQU64      Z13, 3136(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z9, Z8
-	VMOVDQU64      Z8, 3200(R10)
+	VPERMI2Q       Z9, Z13, Z11
+	VPERMT2Q       Z9, Z5, Z13
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VPERMT2Q       Z8, Z5, Z7
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z9, Z10
-	VMOVDQU64      Z10, 3264(R10)
+	VPERMB         Z10, Z8, Z10
+	VMOVDQU64      Z10, 3072(R10)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z9, Z14
-	VMOVDQU64      Z14, 3328(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z9, Z15
-	VMOVDQU64      Z15, 3392(R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z9, Z7
-	VMOVDQU64      Z7, 3456(R10)
+	VPERMB         Z14, Z8, Z14
+	VMOVDQU64      Z14, 3136(R10)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z9, Z12
-	VMOVDQU64      Z12, 3520(R10)
+	VPERMB         Z12, Z8, Z12
+	VMOVDQU64      Z12, 3200(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z8, Z15
+	VMOVDQU64      Z15, 3264(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z8, Z11
+	VMOVDQU64      Z11, 3328(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z8, Z13
+	VMOVDQU64      Z13, 3392(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z8, Z9
+	VMOVDQU64      Z9, 3456(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, 3520(R10)
 	VMOVDQU64      448(R12), Z7
 	VMOVDQU64      960(R12), Z8
 	VMOVDQU64      1472(R12), Z9
@@ -7215,77 +6595,65 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      4032(R12), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
-	VMOVDQA64      Z1, Z16
-	VPERMI2Q       Z11, Z7, Z16
-	VMOVDQA64      Z0, Z7
-	VPERMI2Q       Z12, Z8, Z7
-	VMOVDQA64      Z1, Z11
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
-	VMOVDQA64      Z0, Z8
-	VPERMI2Q       Z13, Z9, Z8
-	VMOVDQA64      Z1, Z12
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
 	VPERMI2Q       Z13, Z9, Z12
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z14, Z10, Z9
-	VMOVDQA64      Z1, Z13
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VMOVDQA64      Z3, Z14
-	VPERMI2Q       Z8, Z15, Z14
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VMOVDQA64      Z3, Z15
-	VPERMI2Q       Z9, Z7, Z15
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z12, Z16, Z7
-	VMOVDQA64      Z3, Z9
-	VPERMI2Q       Z12, Z16, Z9
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z2, Z14
+	VPERMI2Q       Z12, Z15, Z14
+	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
 	VPERMI2Q       Z13, Z11, Z12
-	VMOVDQA64      Z3, Z16
-	VPERMI2Q       Z13, Z11, Z16
+	VPERMT2Q       Z13, Z3, Z11
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z9, Z7, Z13
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z4, Z10
+	VPERMI2Q       Z12, Z14, Z10
+	VPERMT2Q       Z12, Z5, Z14
+	VMOVDQA64      Z4, Z12
+	VPERMI2Q       Z11, Z15, Z12
+	VPERMT2Q       Z11, Z5, Z15
 	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z8, Z10, Z11
-	VMOVDQA64      Z5, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z15, Z14, Z8
-	VMOVDQA64      Z5, Z10
-	VPERMI2Q       Z15, Z14, Z10
-	VMOVDQA64      Z4, Z14
-	VPERMI2Q       Z12, Z7, Z14
-	VMOVDQA64      Z5, Z15
-	VPERMI2Q       Z12, Z7, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z16, Z9, Z7
-	VMOVDQA64      Z5, Z12
-	VPERMI2Q       Z16, Z9, Z12
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z9
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z9, Z11
-	VMOVDQU64      Z11, 3584(R10)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z9, Z13
-	VMOVDQU64      Z13, 3648(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         Z8, Z9, Z8
-	VMOVDQU64      Z8, 3712(R10)
+	VPERMI2Q       Z9, Z13, Z11
+	VPERMT2Q       Z9, Z5, Z13
+	VMOVDQA64      Z4, Z9
+	VPERMI2Q       Z8, Z7, Z9
+	VPERMT2Q       Z8, Z5, Z7
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z9, Z10
-	VMOVDQU64      Z10, 3776(R10)
+	VPERMB         Z10, Z8, Z10
+	VMOVDQU64      Z10, 3584(R10)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z9, Z14
-	VMOVDQU64      Z14, 3840(R10)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z9, Z15
-	VMOVDQU64      Z15, 3904(R10)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z9, Z7
-	VMOVDQU64      Z7, 3968(R10)
+	VPERMB         Z14, Z8, Z14
+	VMOVDQU64      Z14, 3648(R10)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z9, Z12
-	VMOVDQU64      Z12, 4032(R10)
+	VPERMB         Z12, Z8, Z12
+	VMOVDQU64      Z12, 3712(R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VPERMB         Z15, Z8, Z15
+	VMOVDQU64      Z15, 3776(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VPERMB         Z11, Z8, Z11
+	VMOVDQU64      Z11, 3840(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VPERMB         Z13, Z8, Z13
+	VMOVDQU64      Z13, 3904(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         Z9, Z8, Z9
+	VMOVDQU64      Z9, 3968(R10)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         Z7, Z8, Z7
+	VMOVDQU64      Z7, 4032(R10)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
 	LEAQ 8(R9), R10
@@ -7309,15 +6677,25 @@ unshuffleAVX512GFNIdense8chunksdone:
 	JNZ    unshuffleAVX512GFNIdense8block
 	RET
 
-DATA bitshuffleT8x8Rev<>+0(SB)/8, $0x0008101820283038
-DATA bitshuffleT8x8Rev<>+8(SB)/8, $0x0109111921293139
-DATA bitshuffleT8x8Rev<>+16(SB)/8, $0x020a121a222a323a
-DATA bitshuffleT8x8Rev<>+24(SB)/8, $0x030b131b232b333b
-DATA bitshuffleT8x8Rev<>+32(SB)/8, $0x040c141c242c343c
-DATA bitshuffleT8x8Rev<>+40(SB)/8, $0x050d151d252d353d
-DATA bitshuffleT8x8Rev<>+48(SB)/8, $0x060e161e262e363e
-DATA bitshuffleT8x8Rev<>+56(SB)/8, $0x070f171f272f373f
-GLOBL bitshuffleT8x8Rev<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleBytes27893e21db981e85<>+0(SB)/8, $0x0040105020603070
+DATA bitshuffleBytes27893e21db981e85<>+8(SB)/8, $0x0141115121613171
+DATA bitshuffleBytes27893e21db981e85<>+16(SB)/8, $0x0242125222623272
+DATA bitshuffleBytes27893e21db981e85<>+24(SB)/8, $0x0343135323633373
+DATA bitshuffleBytes27893e21db981e85<>+32(SB)/8, $0x0444145424643474
+DATA bitshuffleBytes27893e21db981e85<>+40(SB)/8, $0x0545155525653575
+DATA bitshuffleBytes27893e21db981e85<>+48(SB)/8, $0x0646165626663676
+DATA bitshuffleBytes27893e21db981e85<>+56(SB)/8, $0x0747175727673777
+GLOBL bitshuffleBytes27893e21db981e85<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+0(SB)/8, $0x0848185828683878
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+8(SB)/8, $0x0949195929693979
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+16(SB)/8, $0x0a4a1a5a2a6a3a7a
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+24(SB)/8, $0x0b4b1b5b2b6b3b7b
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+32(SB)/8, $0x0c4c1c5c2c6c3c7c
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+40(SB)/8, $0x0d4d1d5d2d6d3d7d
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+48(SB)/8, $0x0e4e1e5e2e6e3e7e
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+56(SB)/8, $0x0f4f1f5f2f6f3f7f
+GLOBL bitshuffleBytes321b3e0cfc4d7f45<>(SB), RODATA|NOPTR, $64
 
 DATA bitshuffleUntiles1<>+0(SB)/8, $0x0706050403020100
 DATA bitshuffleUntiles1<>+8(SB)/8, $0x0f0e0d0c0b0a0908
@@ -8425,84 +7803,72 @@ shuffleAVX512Superchunk:
 	VMOVDQU64 448(R14), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
-	VMOVDQA64 Z1, Z21
-	VPERMI2Q  Z16, Z12, Z21
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z0, Z14
-	VPERMI2Q  Z19, Z15, Z14
-	VMOVDQA64 Z1, Z18
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z0, Z18
 	VPERMI2Q  Z19, Z15, Z18
-	VMOVDQA64 Z2, Z15
-	VPERMI2Q  Z13, Z20, Z15
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z20, Z19
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z14, Z12, Z20
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z17, Z21, Z12
-	VMOVDQA64 Z3, Z14
-	VPERMI2Q  Z17, Z21, Z14
+	VPERMT2Q  Z19, Z1, Z15
+	VMOVDQA64 Z2, Z19
+	VPERMI2Q  Z17, Z20, Z19
+	VPERMT2Q  Z17, Z3, Z20
 	VMOVDQA64 Z2, Z17
 	VPERMI2Q  Z18, Z16, Z17
-	VMOVDQA64 Z3, Z21
-	VPERMI2Q  Z18, Z16, Z21
+	VPERMT2Q  Z18, Z3, Z16
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z14, Z12, Z18
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z15, Z13, Z14
+	VPERMT2Q  Z15, Z3, Z13
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z17, Z19, Z15
+	VPERMT2Q  Z17, Z5, Z19
+	VMOVDQA64 Z4, Z17
+	VPERMI2Q  Z16, Z20, Z17
+	VPERMT2Q  Z16, Z5, Z20
 	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z13, Z15, Z16
-	VMOVDQA64 Z5, Z18
-	VPERMI2Q  Z13, Z15, Z18
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z20, Z19, Z13
-	VMOVDQA64 Z5, Z15
-	VPERMI2Q  Z20, Z19, Z15
-	VMOVDQA64 Z4, Z19
-	VPERMI2Q  Z17, Z12, Z19
-	VMOVDQA64 Z5, Z20
-	VPERMI2Q  Z17, Z12, Z20
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z21, Z14, Z12
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z21, Z14, Z17
+	VPERMI2Q  Z14, Z18, Z16
+	VPERMT2Q  Z14, Z5, Z18
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z13, Z12, Z14
+	VPERMT2Q  Z13, Z5, Z12
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z16, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z18, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z15, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z19, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z20, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z14, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z17, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored0:
@@ -8517,84 +7883,72 @@ shuffleAVX512Superstored0:
 	VMOVDQU64 960(R14), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
-	VMOVDQA64 Z1, Z21
-	VPERMI2Q  Z16, Z12, Z21
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z0, Z14
-	VPERMI2Q  Z19, Z15, Z14
-	VMOVDQA64 Z1, Z18
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z0, Z18
 	VPERMI2Q  Z19, Z15, Z18
-	VMOVDQA64 Z2, Z15
-	VPERMI2Q  Z13, Z20, Z15
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z20, Z19
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z14, Z12, Z20
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z17, Z21, Z12
-	VMOVDQA64 Z3, Z14
-	VPERMI2Q  Z17, Z21, Z14
+	VPERMT2Q  Z19, Z1, Z15
+	VMOVDQA64 Z2, Z19
+	VPERMI2Q  Z17, Z20, Z19
+	VPERMT2Q  Z17, Z3, Z20
 	VMOVDQA64 Z2, Z17
 	VPERMI2Q  Z18, Z16, Z17
-	VMOVDQA64 Z3, Z21
-	VPERMI2Q  Z18, Z16, Z21
+	VPERMT2Q  Z18, Z3, Z16
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z14, Z12, Z18
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z15, Z13, Z14
+	VPERMT2Q  Z15, Z3, Z13
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z17, Z19, Z15
+	VPERMT2Q  Z17, Z5, Z19
+	VMOVDQA64 Z4, Z17
+	VPERMI2Q  Z16, Z20, Z17
+	VPERMT2Q  Z16, Z5, Z20
 	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z13, Z15, Z16
-	VMOVDQA64 Z5, Z18
-	VPERMI2Q  Z13, Z15, Z18
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z20, Z19, Z13
-	VMOVDQA64 Z5, Z15
-	VPERMI2Q  Z20, Z19, Z15
-	VMOVDQA64 Z4, Z19
-	VPERMI2Q  Z17, Z12, Z19
-	VMOVDQA64 Z5, Z20
-	VPERMI2Q  Z17, Z12, Z20
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z21, Z14, Z12
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z21, Z14, Z17
+	VPERMI2Q  Z14, Z18, Z16
+	VPERMT2Q  Z14, Z5, Z18
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z13, Z12, Z14
+	VPERMT2Q  Z13, Z5, Z12
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z16, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z18, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z15, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z19, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z20, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z14, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z17, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored1:
@@ -8609,84 +7963,72 @@ shuffleAVX512Superstored1:
 	VMOVDQU64 1472(R14), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
-	VMOVDQA64 Z1, Z21
-	VPERMI2Q  Z16, Z12, Z21
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z0, Z14
-	VPERMI2Q  Z19, Z15, Z14
-	VMOVDQA64 Z1, Z18
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z0, Z18
 	VPERMI2Q  Z19, Z15, Z18
-	VMOVDQA64 Z2, Z15
-	VPERMI2Q  Z13, Z20, Z15
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z20, Z19
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z14, Z12, Z20
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z17, Z21, Z12
-	VMOVDQA64 Z3, Z14
-	VPERMI2Q  Z17, Z21, Z14
+	VPERMT2Q  Z19, Z1, Z15
+	VMOVDQA64 Z2, Z19
+	VPERMI2Q  Z17, Z20, Z19
+	VPERMT2Q  Z17, Z3, Z20
 	VMOVDQA64 Z2, Z17
 	VPERMI2Q  Z18, Z16, Z17
-	VMOVDQA64 Z3, Z21
-	VPERMI2Q  Z18, Z16, Z21
+	VPERMT2Q  Z18, Z3, Z16
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z14, Z12, Z18
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z15, Z13, Z14
+	VPERMT2Q  Z15, Z3, Z13
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z17, Z19, Z15
+	VPERMT2Q  Z17, Z5, Z19
+	VMOVDQA64 Z4, Z17
+	VPERMI2Q  Z16, Z20, Z17
+	VPERMT2Q  Z16, Z5, Z20
 	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z13, Z15, Z16
-	VMOVDQA64 Z5, Z18
-	VPERMI2Q  Z13, Z15, Z18
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z20, Z19, Z13
-	VMOVDQA64 Z5, Z15
-	VPERMI2Q  Z20, Z19, Z15
-	VMOVDQA64 Z4, Z19
-	VPERMI2Q  Z17, Z12, Z19
-	VMOVDQA64 Z5, Z20
-	VPERMI2Q  Z17, Z12, Z20
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z21, Z14, Z12
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z21, Z14, Z17
+	VPERMI2Q  Z14, Z18, Z16
+	VPERMT2Q  Z14, Z5, Z18
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z13, Z12, Z14
+	VPERMT2Q  Z13, Z5, Z12
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z16, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z18, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z15, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z19, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z20, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z14, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z17, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored2:
@@ -8701,84 +8043,72 @@ shuffleAVX512Superstored2:
 	VMOVDQU64 1984(R14), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
-	VMOVDQA64 Z1, Z21
-	VPERMI2Q  Z16, Z12, Z21
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z0, Z14
-	VPERMI2Q  Z19, Z15, Z14
-	VMOVDQA64 Z1, Z18
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z0, Z18
 	VPERMI2Q  Z19, Z15, Z18
-	VMOVDQA64 Z2, Z15
-	VPERMI2Q  Z13, Z20, Z15
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z20, Z19
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z14, Z12, Z20
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z17, Z21, Z12
-	VMOVDQA64 Z3, Z14
-	VPERMI2Q  Z17, Z21, Z14
+	VPERMT2Q  Z19, Z1, Z15
+	VMOVDQA64 Z2, Z19
+	VPERMI2Q  Z17, Z20, Z19
+	VPERMT2Q  Z17, Z3, Z20
 	VMOVDQA64 Z2, Z17
 	VPERMI2Q  Z18, Z16, Z17
-	VMOVDQA64 Z3, Z21
-	VPERMI2Q  Z18, Z16, Z21
+	VPERMT2Q  Z18, Z3, Z16
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z14, Z12, Z18
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z15, Z13, Z14
+	VPERMT2Q  Z15, Z3, Z13
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z17, Z19, Z15
+	VPERMT2Q  Z17, Z5, Z19
+	VMOVDQA64 Z4, Z17
+	VPERMI2Q  Z16, Z20, Z17
+	VPERMT2Q  Z16, Z5, Z20
 	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z13, Z15, Z16
-	VMOVDQA64 Z5, Z18
-	VPERMI2Q  Z13, Z15, Z18
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z20, Z19, Z13
-	VMOVDQA64 Z5, Z15
-	VPERMI2Q  Z20, Z19, Z15
-	VMOVDQA64 Z4, Z19
-	VPERMI2Q  Z17, Z12, Z19
-	VMOVDQA64 Z5, Z20
-	VPERMI2Q  Z17, Z12, Z20
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z21, Z14, Z12
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z21, Z14, Z17
+	VPERMI2Q  Z14, Z18, Z16
+	VPERMT2Q  Z14, Z5, Z18
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z13, Z12, Z14
+	VPERMT2Q  Z13, Z5, Z12
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z16, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z18, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z15, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z19, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z20, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z14, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z17, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored3:
@@ -8793,84 +8123,72 @@ shuffleAVX512Superstored3:
 	VMOVDQU64 2496(R14), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
-	VMOVDQA64 Z1, Z21
-	VPERMI2Q  Z16, Z12, Z21
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z0, Z14
-	VPERMI2Q  Z19, Z15, Z14
-	VMOVDQA64 Z1, Z18
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z0, Z18
 	VPERMI2Q  Z19, Z15, Z18
-	VMOVDQA64 Z2, Z15
-	VPERMI2Q  Z13, Z20, Z15
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z20, Z19
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z14, Z12, Z20
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z17, Z21, Z12
-	VMOVDQA64 Z3, Z14
-	VPERMI2Q  Z17, Z21, Z14
+	VPERMT2Q  Z19, Z1, Z15
+	VMOVDQA64 Z2, Z19
+	VPERMI2Q  Z17, Z20, Z19
+	VPERMT2Q  Z17, Z3, Z20
 	VMOVDQA64 Z2, Z17
 	VPERMI2Q  Z18, Z16, Z17
-	VMOVDQA64 Z3, Z21
-	VPERMI2Q  Z18, Z16, Z21
+	VPERMT2Q  Z18, Z3, Z16
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z14, Z12, Z18
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z15, Z13, Z14
+	VPERMT2Q  Z15, Z3, Z13
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z17, Z19, Z15
+	VPERMT2Q  Z17, Z5, Z19
+	VMOVDQA64 Z4, Z17
+	VPERMI2Q  Z16, Z20, Z17
+	VPERMT2Q  Z16, Z5, Z20
 	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z13, Z15, Z16
-	VMOVDQA64 Z5, Z18
-	VPERMI2Q  Z13, Z15, Z18
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z20, Z19, Z13
-	VMOVDQA64 Z5, Z15
-	VPERMI2Q  Z20, Z19, Z15
-	VMOVDQA64 Z4, Z19
-	VPERMI2Q  Z17, Z12, Z19
-	VMOVDQA64 Z5, Z20
-	VPERMI2Q  Z17, Z12, Z20
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z21, Z14, Z12
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z21, Z14, Z17
+	VPERMI2Q  Z14, Z18, Z16
+	VPERMT2Q  Z14, Z5, Z18
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z13, Z12, Z14
+	VPERMT2Q  Z13, Z5, Z12
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z16, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z18, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z15, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z19, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z20, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z14, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z17, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored4:
@@ -8885,84 +8203,72 @@ shuffleAVX512Superstored4:
 	VMOVDQU64 3008(R14), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
-	VMOVDQA64 Z1, Z21
-	VPERMI2Q  Z16, Z12, Z21
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z0, Z14
-	VPERMI2Q  Z19, Z15, Z14
-	VMOVDQA64 Z1, Z18
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z0, Z18
 	VPERMI2Q  Z19, Z15, Z18
-	VMOVDQA64 Z2, Z15
-	VPERMI2Q  Z13, Z20, Z15
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z20, Z19
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z14, Z12, Z20
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z17, Z21, Z12
-	VMOVDQA64 Z3, Z14
-	VPERMI2Q  Z17, Z21, Z14
+	VPERMT2Q  Z19, Z1, Z15
+	VMOVDQA64 Z2, Z19
+	VPERMI2Q  Z17, Z20, Z19
+	VPERMT2Q  Z17, Z3, Z20
 	VMOVDQA64 Z2, Z17
 	VPERMI2Q  Z18, Z16, Z17
-	VMOVDQA64 Z3, Z21
-	VPERMI2Q  Z18, Z16, Z21
+	VPERMT2Q  Z18, Z3, Z16
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z14, Z12, Z18
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z15, Z13, Z14
+	VPERMT2Q  Z15, Z3, Z13
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z17, Z19, Z15
+	VPERMT2Q  Z17, Z5, Z19
+	VMOVDQA64 Z4, Z17
+	VPERMI2Q  Z16, Z20, Z17
+	VPERMT2Q  Z16, Z5, Z20
 	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z13, Z15, Z16
-	VMOVDQA64 Z5, Z18
-	VPERMI2Q  Z13, Z15, Z18
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z20, Z19, Z13
-	VMOVDQA64 Z5, Z15
-	VPERMI2Q  Z20, Z19, Z15
-	VMOVDQA64 Z4, Z19
-	VPERMI2Q  Z17, Z12, Z19
-	VMOVDQA64 Z5, Z20
-	VPERMI2Q  Z17, Z12, Z20
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z21, Z14, Z12
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z21, Z14, Z17
+	VPERMI2Q  Z14, Z18, Z16
+	VPERMT2Q  Z14, Z5, Z18
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z13, Z12, Z14
+	VPERMT2Q  Z13, Z5, Z12
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z16, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z18, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z15, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z19, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z20, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z14, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z17, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored5:
@@ -8977,84 +8283,72 @@ shuffleAVX512Superstored5:
 	VMOVDQU64 3520(R14), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
-	VMOVDQA64 Z1, Z21
-	VPERMI2Q  Z16, Z12, Z21
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z0, Z14
-	VPERMI2Q  Z19, Z15, Z14
-	VMOVDQA64 Z1, Z18
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z0, Z18
 	VPERMI2Q  Z19, Z15, Z18
-	VMOVDQA64 Z2, Z15
-	VPERMI2Q  Z13, Z20, Z15
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z20, Z19
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z14, Z12, Z20
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z17, Z21, Z12
-	VMOVDQA64 Z3, Z14
-	VPERMI2Q  Z17, Z21, Z14
+	VPERMT2Q  Z19, Z1, Z15
+	VMOVDQA64 Z2, Z19
+	VPERMI2Q  Z17, Z20, Z19
+	VPERMT2Q  Z17, Z3, Z20
 	VMOVDQA64 Z2, Z17
 	VPERMI2Q  Z18, Z16, Z17
-	VMOVDQA64 Z3, Z21
-	VPERMI2Q  Z18, Z16, Z21
+	VPERMT2Q  Z18, Z3, Z16
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z14, Z12, Z18
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z15, Z13, Z14
+	VPERMT2Q  Z15, Z3, Z13
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z17, Z19, Z15
+	VPERMT2Q  Z17, Z5, Z19
+	VMOVDQA64 Z4, Z17
+	VPERMI2Q  Z16, Z20, Z17
+	VPERMT2Q  Z16, Z5, Z20
 	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z13, Z15, Z16
-	VMOVDQA64 Z5, Z18
-	VPERMI2Q  Z13, Z15, Z18
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z20, Z19, Z13
-	VMOVDQA64 Z5, Z15
-	VPERMI2Q  Z20, Z19, Z15
-	VMOVDQA64 Z4, Z19
-	VPERMI2Q  Z17, Z12, Z19
-	VMOVDQA64 Z5, Z20
-	VPERMI2Q  Z17, Z12, Z20
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z21, Z14, Z12
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z21, Z14, Z17
+	VPERMI2Q  Z14, Z18, Z16
+	VPERMT2Q  Z14, Z5, Z18
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z13, Z12, Z14
+	VPERMT2Q  Z13, Z5, Z12
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z16, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z18, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z15, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z19, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z20, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z14, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z17, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored6:
@@ -9069,84 +8363,72 @@ shuffleAVX512Superstored6:
 	VMOVDQU64 4032(R14), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
-	VMOVDQA64 Z1, Z21
-	VPERMI2Q  Z16, Z12, Z21
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z0, Z14
-	VPERMI2Q  Z19, Z15, Z14
-	VMOVDQA64 Z1, Z18
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z0, Z18
 	VPERMI2Q  Z19, Z15, Z18
-	VMOVDQA64 Z2, Z15
-	VPERMI2Q  Z13, Z20, Z15
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z20, Z19
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z14, Z12, Z20
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z17, Z21, Z12
-	VMOVDQA64 Z3, Z14
-	VPERMI2Q  Z17, Z21, Z14
+	VPERMT2Q  Z19, Z1, Z15
+	VMOVDQA64 Z2, Z19
+	VPERMI2Q  Z17, Z20, Z19
+	VPERMT2Q  Z17, Z3, Z20
 	VMOVDQA64 Z2, Z17
 	VPERMI2Q  Z18, Z16, Z17
-	VMOVDQA64 Z3, Z21
-	VPERMI2Q  Z18, Z16, Z21
+	VPERMT2Q  Z18, Z3, Z16
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z14, Z12, Z18
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z2, Z14
+	VPERMI2Q  Z15, Z13, Z14
+	VPERMT2Q  Z15, Z3, Z13
+	VMOVDQA64 Z4, Z15
+	VPERMI2Q  Z17, Z19, Z15
+	VPERMT2Q  Z17, Z5, Z19
+	VMOVDQA64 Z4, Z17
+	VPERMI2Q  Z16, Z20, Z17
+	VPERMT2Q  Z16, Z5, Z20
 	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z13, Z15, Z16
-	VMOVDQA64 Z5, Z18
-	VPERMI2Q  Z13, Z15, Z18
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z20, Z19, Z13
-	VMOVDQA64 Z5, Z15
-	VPERMI2Q  Z20, Z19, Z15
-	VMOVDQA64 Z4, Z19
-	VPERMI2Q  Z17, Z12, Z19
-	VMOVDQA64 Z5, Z20
-	VPERMI2Q  Z17, Z12, Z20
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z21, Z14, Z12
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z21, Z14, Z17
+	VPERMI2Q  Z14, Z18, Z16
+	VPERMT2Q  Z14, Z5, Z18
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z13, Z12, Z14
+	VPERMT2Q  Z13, Z5, Z12
 	MOVQ      R12, R11
 	CMPQ      R9, $0x00
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z16, (R11)
+	VMOVDQU64 Z15, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x01
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z18, (R11)
+	VMOVDQU64 Z19, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x02
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z13, (R11)
+	VMOVDQU64 Z17, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x03
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z15, (R11)
+	VMOVDQU64 Z20, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x04
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z19, (R11)
+	VMOVDQU64 Z16, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x05
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z20, (R11)
+	VMOVDQU64 Z18, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x06
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z12, (R11)
+	VMOVDQU64 Z14, (R11)
 	ADDQ      R8, R11
 	CMPQ      R9, $0x07
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z17, (R11)
+	VMOVDQU64 Z12, (R11)
 	ADDQ      R8, R11
 
 shuffleAVX512Superstored7:
@@ -9278,60 +8560,48 @@ unshuffleAVX512Superchunk:
 unshuffleAVX512Superloaded0:
 	VMOVDQA64 Z0, Z19
 	VPERMI2Q  Z15, Z11, Z19
-	VMOVDQA64 Z1, Z20
-	VPERMI2Q  Z15, Z11, Z20
-	VMOVDQA64 Z0, Z11
-	VPERMI2Q  Z16, Z12, Z11
-	VMOVDQA64 Z1, Z15
+	VPERMT2Q  Z15, Z1, Z11
+	VMOVDQA64 Z0, Z15
 	VPERMI2Q  Z16, Z12, Z15
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z12, Z19, Z14
-	VMOVDQA64 Z3, Z18
-	VPERMI2Q  Z12, Z19, Z18
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z13, Z11, Z12
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z11, Z19
-	VMOVDQA64 Z2, Z11
-	VPERMI2Q  Z16, Z20, Z11
-	VMOVDQA64 Z3, Z13
-	VPERMI2Q  Z16, Z20, Z13
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z16, Z19, Z18
+	VPERMT2Q  Z16, Z3, Z19
 	VMOVDQA64 Z2, Z16
 	VPERMI2Q  Z17, Z15, Z16
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z17, Z15, Z20
+	VPERMT2Q  Z17, Z3, Z15
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z13, Z11, Z17
+	VPERMT2Q  Z13, Z3, Z11
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z16, Z18, Z14
+	VPERMT2Q  Z16, Z5, Z18
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z15, Z19, Z16
+	VPERMT2Q  Z15, Z5, Z19
 	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z12, Z14, Z15
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z12, Z14, Z17
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z19, Z18, Z12
-	VMOVDQA64 Z5, Z14
-	VPERMI2Q  Z19, Z18, Z14
-	VMOVDQA64 Z4, Z18
-	VPERMI2Q  Z16, Z11, Z18
-	VMOVDQA64 Z5, Z19
-	VPERMI2Q  Z16, Z11, Z19
-	VMOVDQA64 Z4, Z11
-	VPERMI2Q  Z20, Z13, Z11
-	VMOVDQA64 Z5, Z16
-	VPERMI2Q  Z20, Z13, Z16
-	VMOVDQU64 Z15, (R13)
-	VMOVDQU64 Z17, 64(R13)
-	VMOVDQU64 Z12, 128(R13)
-	VMOVDQU64 Z14, 192(R13)
-	VMOVDQU64 Z18, 256(R13)
-	VMOVDQU64 Z19, 320(R13)
-	VMOVDQU64 Z11, 384(R13)
-	VMOVDQU64 Z16, 448(R13)
+	VPERMI2Q  Z13, Z17, Z15
+	VPERMT2Q  Z13, Z5, Z17
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z12, Z11, Z13
+	VPERMT2Q  Z12, Z5, Z11
+	VMOVDQU64 Z14, (R13)
+	VMOVDQU64 Z18, 64(R13)
+	VMOVDQU64 Z16, 128(R13)
+	VMOVDQU64 Z19, 192(R13)
+	VMOVDQU64 Z15, 256(R13)
+	VMOVDQU64 Z17, 320(R13)
+	VMOVDQU64 Z13, 384(R13)
+	VMOVDQU64 Z11, 448(R13)
 	ADDQ      BX, R12
 	VMOVDQA64 Z10, Z11
 	VMOVDQA64 Z10, Z12
@@ -9378,60 +8648,48 @@ unshuffleAVX512Superloaded0:
 unshuffleAVX512Superloaded1:
 	VMOVDQA64 Z0, Z19
 	VPERMI2Q  Z15, Z11, Z19
-	VMOVDQA64 Z1, Z20
-	VPERMI2Q  Z15, Z11, Z20
-	VMOVDQA64 Z0, Z11
-	VPERMI2Q  Z16, Z12, Z11
-	VMOVDQA64 Z1, Z15
+	VPERMT2Q  Z15, Z1, Z11
+	VMOVDQA64 Z0, Z15
 	VPERMI2Q  Z16, Z12, Z15
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z12, Z19, Z14
-	VMOVDQA64 Z3, Z18
-	VPERMI2Q  Z12, Z19, Z18
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z13, Z11, Z12
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z11, Z19
-	VMOVDQA64 Z2, Z11
-	VPERMI2Q  Z16, Z20, Z11
-	VMOVDQA64 Z3, Z13
-	VPERMI2Q  Z16, Z20, Z13
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z16, Z19, Z18
+	VPERMT2Q  Z16, Z3, Z19
 	VMOVDQA64 Z2, Z16
 	VPERMI2Q  Z17, Z15, Z16
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z17, Z15, Z20
+	VPERMT2Q  Z17, Z3, Z15
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z13, Z11, Z17
+	VPERMT2Q  Z13, Z3, Z11
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z16, Z18, Z14
+	VPERMT2Q  Z16, Z5, Z18
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z15, Z19, Z16
+	VPERMT2Q  Z15, Z5, Z19
 	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z12, Z14, Z15
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z12, Z14, Z17
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z19, Z18, Z12
-	VMOVDQA64 Z5, Z14
-	VPERMI2Q  Z19, Z18, Z14
-	VMOVDQA64 Z4, Z18
-	VPERMI2Q  Z16, Z11, Z18
-	VMOVDQA64 Z5, Z19
-	VPERMI2Q  Z16, Z11, Z19
-	VMOVDQA64 Z4, Z11
-	VPERMI2Q  Z20, Z13, Z11
-	VMOVDQA64 Z5, Z16
-	VPERMI2Q  Z20, Z13, Z16
-	VMOVDQU64 Z15, 512(R13)
-	VMOVDQU64 Z17, 576(R13)
-	VMOVDQU64 Z12, 640(R13)
-	VMOVDQU64 Z14, 704(R13)
-	VMOVDQU64 Z18, 768(R13)
-	VMOVDQU64 Z19, 832(R13)
-	VMOVDQU64 Z11, 896(R13)
-	VMOVDQU64 Z16, 960(R13)
+	VPERMI2Q  Z13, Z17, Z15
+	VPERMT2Q  Z13, Z5, Z17
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z12, Z11, Z13
+	VPERMT2Q  Z12, Z5, Z11
+	VMOVDQU64 Z14, 512(R13)
+	VMOVDQU64 Z18, 576(R13)
+	VMOVDQU64 Z16, 640(R13)
+	VMOVDQU64 Z19, 704(R13)
+	VMOVDQU64 Z15, 768(R13)
+	VMOVDQU64 Z17, 832(R13)
+	VMOVDQU64 Z13, 896(R13)
+	VMOVDQU64 Z11, 960(R13)
 	ADDQ      BX, R12
 	VMOVDQA64 Z10, Z11
 	VMOVDQA64 Z10, Z12
@@ -9478,60 +8736,48 @@ unshuffleAVX512Superloaded1:
 unshuffleAVX512Superloaded2:
 	VMOVDQA64 Z0, Z19
 	VPERMI2Q  Z15, Z11, Z19
-	VMOVDQA64 Z1, Z20
-	VPERMI2Q  Z15, Z11, Z20
-	VMOVDQA64 Z0, Z11
-	VPERMI2Q  Z16, Z12, Z11
-	VMOVDQA64 Z1, Z15
+	VPERMT2Q  Z15, Z1, Z11
+	VMOVDQA64 Z0, Z15
 	VPERMI2Q  Z16, Z12, Z15
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z12, Z19, Z14
-	VMOVDQA64 Z3, Z18
-	VPERMI2Q  Z12, Z19, Z18
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z13, Z11, Z12
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z11, Z19
-	VMOVDQA64 Z2, Z11
-	VPERMI2Q  Z16, Z20, Z11
-	VMOVDQA64 Z3, Z13
-	VPERMI2Q  Z16, Z20, Z13
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z16, Z19, Z18
+	VPERMT2Q  Z16, Z3, Z19
 	VMOVDQA64 Z2, Z16
 	VPERMI2Q  Z17, Z15, Z16
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z17, Z15, Z20
+	VPERMT2Q  Z17, Z3, Z15
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z13, Z11, Z17
+	VPERMT2Q  Z13, Z3, Z11
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z16, Z18, Z14
+	VPERMT2Q  Z16, Z5, Z18
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z15, Z19, Z16
+	VPERMT2Q  Z15, Z5, Z19
 	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z12, Z14, Z15
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z12, Z14, Z17
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z19, Z18, Z12
-	VMOVDQA64 Z5, Z14
-	VPERMI2Q  Z19, Z18, Z14
-	VMOVDQA64 Z4, Z18
-	VPERMI2Q  Z16, Z11, Z18
-	VMOVDQA64 Z5, Z19
-	VPERMI2Q  Z16, Z11, Z19
-	VMOVDQA64 Z4, Z11
-	VPERMI2Q  Z20, Z13, Z11
-	VMOVDQA64 Z5, Z16
-	VPERMI2Q  Z20, Z13, Z16
-	VMOVDQU64 Z15, 1024(R13)
-	VMOVDQU64 Z17, 1088(R13)
-	VMOVDQU64 Z12, 1152(R13)
-	VMOVDQU64 Z14, 1216(R13)
-	VMOVDQU64 Z18, 1280(R13)
-	VMOVDQU64 Z19, 1344(R13)
-	VMOVDQU64 Z11, 1408(R13)
-	VMOVDQU64 Z16, 1472(R13)
+	VPERMI2Q  Z13, Z17, Z15
+	VPERMT2Q  Z13, Z5, Z17
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z12, Z11, Z13
+	VPERMT2Q  Z12, Z5, Z11
+	VMOVDQU64 Z14, 1024(R13)
+	VMOVDQU64 Z18, 1088(R13)
+	VMOVDQU64 Z16, 1152(R13)
+	VMOVDQU64 Z19, 1216(R13)
+	VMOVDQU64 Z15, 1280(R13)
+	VMOVDQU64 Z17, 1344(R13)
+	VMOVDQU64 Z13, 1408(R13)
+	VMOVDQU64 Z11, 1472(R13)
 	ADDQ      BX, R12
 	VMOVDQA64 Z10, Z11
 	VMOVDQA64 Z10, Z12
@@ -9578,60 +8824,48 @@ unshuffleAVX512Superloaded2:
 unshuffleAVX512Superloaded3:
 	VMOVDQA64 Z0, Z19
 	VPERMI2Q  Z15, Z11, Z19
-	VMOVDQA64 Z1, Z20
-	VPERMI2Q  Z15, Z11, Z20
-	VMOVDQA64 Z0, Z11
-	VPERMI2Q  Z16, Z12, Z11
-	VMOVDQA64 Z1, Z15
+	VPERMT2Q  Z15, Z1, Z11
+	VMOVDQA64 Z0, Z15
 	VPERMI2Q  Z16, Z12, Z15
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z12, Z19, Z14
-	VMOVDQA64 Z3, Z18
-	VPERMI2Q  Z12, Z19, Z18
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z13, Z11, Z12
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z11, Z19
-	VMOVDQA64 Z2, Z11
-	VPERMI2Q  Z16, Z20, Z11
-	VMOVDQA64 Z3, Z13
-	VPERMI2Q  Z16, Z20, Z13
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z16, Z19, Z18
+	VPERMT2Q  Z16, Z3, Z19
 	VMOVDQA64 Z2, Z16
 	VPERMI2Q  Z17, Z15, Z16
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z17, Z15, Z20
+	VPERMT2Q  Z17, Z3, Z15
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z13, Z11, Z17
+	VPERMT2Q  Z13, Z3, Z11
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z16, Z18, Z14
+	VPERMT2Q  Z16, Z5, Z18
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z15, Z19, Z16
+	VPERMT2Q  Z15, Z5, Z19
 	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z12, Z14, Z15
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z12, Z14, Z17
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z19, Z18, Z12
-	VMOVDQA64 Z5, Z14
-	VPERMI2Q  Z19, Z18, Z14
-	VMOVDQA64 Z4, Z18
-	VPERMI2Q  Z16, Z11, Z18
-	VMOVDQA64 Z5, Z19
-	VPERMI2Q  Z16, Z11, Z19
-	VMOVDQA64 Z4, Z11
-	VPERMI2Q  Z20, Z13, Z11
-	VMOVDQA64 Z5, Z16
-	VPERMI2Q  Z20, Z13, Z16
-	VMOVDQU64 Z15, 1536(R13)
-	VMOVDQU64 Z17, 1600(R13)
-	VMOVDQU64 Z12, 1664(R13)
-	VMOVDQU64 Z14, 1728(R13)
-	VMOVDQU64 Z18, 1792(R13)
-	VMOVDQU64 Z19, 1856(R13)
-	VMOVDQU64 Z11, 1920(R13)
-	VMOVDQU64 Z16, 1984(R13)
+	VPERMI2Q  Z13, Z17, Z15
+	VPERMT2Q  Z13, Z5, Z17
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z12, Z11, Z13
+	VPERMT2Q  Z12, Z5, Z11
+	VMOVDQU64 Z14, 1536(R13)
+	VMOVDQU64 Z18, 1600(R13)
+	VMOVDQU64 Z16, 1664(R13)
+	VMOVDQU64 Z19, 1728(R13)
+	VMOVDQU64 Z15, 1792(R13)
+	VMOVDQU64 Z17, 1856(R13)
+	VMOVDQU64 Z13, 1920(R13)
+	VMOVDQU64 Z11, 1984(R13)
 	ADDQ      BX, R12
 	VMOVDQA64 Z10, Z11
 	VMOVDQA64 Z10, Z12
@@ -9678,60 +8912,48 @@ unshuffleAVX512Superloaded3:
 unshuffleAVX512Superloaded4:
 	VMOVDQA64 Z0, Z19
 	VPERMI2Q  Z15, Z11, Z19
-	VMOVDQA64 Z1, Z20
-	VPERMI2Q  Z15, Z11, Z20
-	VMOVDQA64 Z0, Z11
-	VPERMI2Q  Z16, Z12, Z11
-	VMOVDQA64 Z1, Z15
+	VPERMT2Q  Z15, Z1, Z11
+	VMOVDQA64 Z0, Z15
 	VPERMI2Q  Z16, Z12, Z15
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z12, Z19, Z14
-	VMOVDQA64 Z3, Z18
-	VPERMI2Q  Z12, Z19, Z18
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z13, Z11, Z12
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z11, Z19
-	VMOVDQA64 Z2, Z11
-	VPERMI2Q  Z16, Z20, Z11
-	VMOVDQA64 Z3, Z13
-	VPERMI2Q  Z16, Z20, Z13
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z16, Z19, Z18
+	VPERMT2Q  Z16, Z3, Z19
 	VMOVDQA64 Z2, Z16
 	VPERMI2Q  Z17, Z15, Z16
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z17, Z15, Z20
+	VPERMT2Q  Z17, Z3, Z15
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z13, Z11, Z17
+	VPERMT2Q  Z13, Z3, Z11
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z16, Z18, Z14
+	VPERMT2Q  Z16, Z5, Z18
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z15, Z19, Z16
+	VPERMT2Q  Z15, Z5, Z19
 	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z12, Z14, Z15
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z12, Z14, Z17
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z19, Z18, Z12
-	VMOVDQA64 Z5, Z14
-	VPERMI2Q  Z19, Z18, Z14
-	VMOVDQA64 Z4, Z18
-	VPERMI2Q  Z16, Z11, Z18
-	VMOVDQA64 Z5, Z19
-	VPERMI2Q  Z16, Z11, Z19
-	VMOVDQA64 Z4, Z11
-	VPERMI2Q  Z20, Z13, Z11
-	VMOVDQA64 Z5, Z16
-	VPERMI2Q  Z20, Z13, Z16
-	VMOVDQU64 Z15, 2048(R13)
-	VMOVDQU64 Z17, 2112(R13)
-	VMOVDQU64 Z12, 2176(R13)
-	VMOVDQU64 Z14, 2240(R13)
-	VMOVDQU64 Z18, 2304(R13)
-	VMOVDQU64 Z19, 2368(R13)
-	VMOVDQU64 Z11, 2432(R13)
-	VMOVDQU64 Z16, 2496(R13)
+	VPERMI2Q  Z13, Z17, Z15
+	VPERMT2Q  Z13, Z5, Z17
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z12, Z11, Z13
+	VPERMT2Q  Z12, Z5, Z11
+	VMOVDQU64 Z14, 2048(R13)
+	VMOVDQU64 Z18, 2112(R13)
+	VMOVDQU64 Z16, 2176(R13)
+	VMOVDQU64 Z19, 2240(R13)
+	VMOVDQU64 Z15, 2304(R13)
+	VMOVDQU64 Z17, 2368(R13)
+	VMOVDQU64 Z13, 2432(R13)
+	VMOVDQU64 Z11, 2496(R13)
 	ADDQ      BX, R12
 	VMOVDQA64 Z10, Z11
 	VMOVDQA64 Z10, Z12
@@ -9778,60 +9000,48 @@ unshuffleAVX512Superloaded4:
 unshuffleAVX512Superloaded5:
 	VMOVDQA64 Z0, Z19
 	VPERMI2Q  Z15, Z11, Z19
-	VMOVDQA64 Z1, Z20
-	VPERMI2Q  Z15, Z11, Z20
-	VMOVDQA64 Z0, Z11
-	VPERMI2Q  Z16, Z12, Z11
-	VMOVDQA64 Z1, Z15
+	VPERMT2Q  Z15, Z1, Z11
+	VMOVDQA64 Z0, Z15
 	VPERMI2Q  Z16, Z12, Z15
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z12, Z19, Z14
-	VMOVDQA64 Z3, Z18
-	VPERMI2Q  Z12, Z19, Z18
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z13, Z11, Z12
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z11, Z19
-	VMOVDQA64 Z2, Z11
-	VPERMI2Q  Z16, Z20, Z11
-	VMOVDQA64 Z3, Z13
-	VPERMI2Q  Z16, Z20, Z13
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z16, Z19, Z18
+	VPERMT2Q  Z16, Z3, Z19
 	VMOVDQA64 Z2, Z16
 	VPERMI2Q  Z17, Z15, Z16
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z17, Z15, Z20
+	VPERMT2Q  Z17, Z3, Z15
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z13, Z11, Z17
+	VPERMT2Q  Z13, Z3, Z11
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z16, Z18, Z14
+	VPERMT2Q  Z16, Z5, Z18
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z15, Z19, Z16
+	VPERMT2Q  Z15, Z5, Z19
 	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z12, Z14, Z15
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z12, Z14, Z17
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z19, Z18, Z12
-	VMOVDQA64 Z5, Z14
-	VPERMI2Q  Z19, Z18, Z14
-	VMOVDQA64 Z4, Z18
-	VPERMI2Q  Z16, Z11, Z18
-	VMOVDQA64 Z5, Z19
-	VPERMI2Q  Z16, Z11, Z19
-	VMOVDQA64 Z4, Z11
-	VPERMI2Q  Z20, Z13, Z11
-	VMOVDQA64 Z5, Z16
-	VPERMI2Q  Z20, Z13, Z16
-	VMOVDQU64 Z15, 2560(R13)
-	VMOVDQU64 Z17, 2624(R13)
-	VMOVDQU64 Z12, 2688(R13)
-	VMOVDQU64 Z14, 2752(R13)
-	VMOVDQU64 Z18, 2816(R13)
-	VMOVDQU64 Z19, 2880(R13)
-	VMOVDQU64 Z11, 2944(R13)
-	VMOVDQU64 Z16, 3008(R13)
+	VPERMI2Q  Z13, Z17, Z15
+	VPERMT2Q  Z13, Z5, Z17
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z12, Z11, Z13
+	VPERMT2Q  Z12, Z5, Z11
+	VMOVDQU64 Z14, 2560(R13)
+	VMOVDQU64 Z18, 2624(R13)
+	VMOVDQU64 Z16, 2688(R13)
+	VMOVDQU64 Z19, 2752(R13)
+	VMOVDQU64 Z15, 2816(R13)
+	VMOVDQU64 Z17, 2880(R13)
+	VMOVDQU64 Z13, 2944(R13)
+	VMOVDQU64 Z11, 3008(R13)
 	ADDQ      BX, R12
 	VMOVDQA64 Z10, Z11
 	VMOVDQA64 Z10, Z12
@@ -9878,60 +9088,48 @@ unshuffleAVX512Superloaded5:
 unshuffleAVX512Superloaded6:
 	VMOVDQA64 Z0, Z19
 	VPERMI2Q  Z15, Z11, Z19
-	VMOVDQA64 Z1, Z20
-	VPERMI2Q  Z15, Z11, Z20
-	VMOVDQA64 Z0, Z11
-	VPERMI2Q  Z16, Z12, Z11
-	VMOVDQA64 Z1, Z15
+	VPERMT2Q  Z15, Z1, Z11
+	VMOVDQA64 Z0, Z15
 	VPERMI2Q  Z16, Z12, Z15
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z12, Z19, Z14
-	VMOVDQA64 Z3, Z18
-	VPERMI2Q  Z12, Z19, Z18
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z13, Z11, Z12
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z11, Z19
-	VMOVDQA64 Z2, Z11
-	VPERMI2Q  Z16, Z20, Z11
-	VMOVDQA64 Z3, Z13
-	VPERMI2Q  Z16, Z20, Z13
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z16, Z19, Z18
+	VPERMT2Q  Z16, Z3, Z19
 	VMOVDQA64 Z2, Z16
 	VPERMI2Q  Z17, Z15, Z16
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z17, Z15, Z20
+	VPERMT2Q  Z17, Z3, Z15
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z13, Z11, Z17
+	VPERMT2Q  Z13, Z3, Z11
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z16, Z18, Z14
+	VPERMT2Q  Z16, Z5, Z18
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z15, Z19, Z16
+	VPERMT2Q  Z15, Z5, Z19
 	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z12, Z14, Z15
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z12, Z14, Z17
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z19, Z18, Z12
-	VMOVDQA64 Z5, Z14
-	VPERMI2Q  Z19, Z18, Z14
-	VMOVDQA64 Z4, Z18
-	VPERMI2Q  Z16, Z11, Z18
-	VMOVDQA64 Z5, Z19
-	VPERMI2Q  Z16, Z11, Z19
-	VMOVDQA64 Z4, Z11
-	VPERMI2Q  Z20, Z13, Z11
-	VMOVDQA64 Z5, Z16
-	VPERMI2Q  Z20, Z13, Z16
-	VMOVDQU64 Z15, 3072(R13)
-	VMOVDQU64 Z17, 3136(R13)
-	VMOVDQU64 Z12, 3200(R13)
-	VMOVDQU64 Z14, 3264(R13)
-	VMOVDQU64 Z18, 3328(R13)
-	VMOVDQU64 Z19, 3392(R13)
-	VMOVDQU64 Z11, 3456(R13)
-	VMOVDQU64 Z16, 3520(R13)
+	VPERMI2Q  Z13, Z17, Z15
+	VPERMT2Q  Z13, Z5, Z17
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z12, Z11, Z13
+	VPERMT2Q  Z12, Z5, Z11
+	VMOVDQU64 Z14, 3072(R13)
+	VMOVDQU64 Z18, 3136(R13)
+	VMOVDQU64 Z16, 3200(R13)
+	VMOVDQU64 Z19, 3264(R13)
+	VMOVDQU64 Z15, 3328(R13)
+	VMOVDQU64 Z17, 3392(R13)
+	VMOVDQU64 Z13, 3456(R13)
+	VMOVDQU64 Z11, 3520(R13)
 	ADDQ      BX, R12
 	VMOVDQA64 Z10, Z11
 	VMOVDQA64 Z10, Z12
@@ -9978,60 +9176,48 @@ unshuffleAVX512Superloaded6:
 unshuffleAVX512Superloaded7:
 	VMOVDQA64 Z0, Z19
 	VPERMI2Q  Z15, Z11, Z19
-	VMOVDQA64 Z1, Z20
-	VPERMI2Q  Z15, Z11, Z20
-	VMOVDQA64 Z0, Z11
-	VPERMI2Q  Z16, Z12, Z11
-	VMOVDQA64 Z1, Z15
+	VPERMT2Q  Z15, Z1, Z11
+	VMOVDQA64 Z0, Z15
 	VPERMI2Q  Z16, Z12, Z15
-	VMOVDQA64 Z0, Z12
-	VPERMI2Q  Z17, Z13, Z12
-	VMOVDQA64 Z1, Z16
+	VPERMT2Q  Z16, Z1, Z12
+	VMOVDQA64 Z0, Z16
 	VPERMI2Q  Z17, Z13, Z16
-	VMOVDQA64 Z0, Z13
-	VPERMI2Q  Z18, Z14, Z13
-	VMOVDQA64 Z1, Z17
+	VPERMT2Q  Z17, Z1, Z13
+	VMOVDQA64 Z0, Z17
 	VPERMI2Q  Z18, Z14, Z17
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z12, Z19, Z14
-	VMOVDQA64 Z3, Z18
-	VPERMI2Q  Z12, Z19, Z18
-	VMOVDQA64 Z2, Z12
-	VPERMI2Q  Z13, Z11, Z12
-	VMOVDQA64 Z3, Z19
-	VPERMI2Q  Z13, Z11, Z19
-	VMOVDQA64 Z2, Z11
-	VPERMI2Q  Z16, Z20, Z11
-	VMOVDQA64 Z3, Z13
-	VPERMI2Q  Z16, Z20, Z13
+	VPERMT2Q  Z18, Z1, Z14
+	VMOVDQA64 Z2, Z18
+	VPERMI2Q  Z16, Z19, Z18
+	VPERMT2Q  Z16, Z3, Z19
 	VMOVDQA64 Z2, Z16
 	VPERMI2Q  Z17, Z15, Z16
-	VMOVDQA64 Z3, Z20
-	VPERMI2Q  Z17, Z15, Z20
+	VPERMT2Q  Z17, Z3, Z15
+	VMOVDQA64 Z2, Z17
+	VPERMI2Q  Z13, Z11, Z17
+	VPERMT2Q  Z13, Z3, Z11
+	VMOVDQA64 Z2, Z13
+	VPERMI2Q  Z14, Z12, Z13
+	VPERMT2Q  Z14, Z3, Z12
+	VMOVDQA64 Z4, Z14
+	VPERMI2Q  Z16, Z18, Z14
+	VPERMT2Q  Z16, Z5, Z18
+	VMOVDQA64 Z4, Z16
+	VPERMI2Q  Z15, Z19, Z16
+	VPERMT2Q  Z15, Z5, Z19
 	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z12, Z14, Z15
-	VMOVDQA64 Z5, Z17
-	VPERMI2Q  Z12, Z14, Z17
-	VMOVDQA64 Z4, Z12
-	VPERMI2Q  Z19, Z18, Z12
-	VMOVDQA64 Z5, Z14
-	VPERMI2Q  Z19, Z18, Z14
-	VMOVDQA64 Z4, Z18
-	VPERMI2Q  Z16, Z11, Z18
-	VMOVDQA64 Z5, Z19
-	VPERMI2Q  Z16, Z11, Z19
-	VMOVDQA64 Z4, Z11
-	VPERMI2Q  Z20, Z13, Z11
-	VMOVDQA64 Z5, Z16
-	VPERMI2Q  Z20, Z13, Z16
-	VMOVDQU64 Z15, 3584(R13)
-	VMOVDQU64 Z17, 3648(R13)
-	VMOVDQU64 Z12, 3712(R13)
-	VMOVDQU64 Z14, 3776(R13)
-	VMOVDQU64 Z18, 3840(R13)
-	VMOVDQU64 Z19, 3904(R13)
-	VMOVDQU64 Z11, 3968(R13)
-	VMOVDQU64 Z16, 4032(R13)
+	VPERMI2Q  Z13, Z17, Z15
+	VPERMT2Q  Z13, Z5, Z17
+	VMOVDQA64 Z4, Z13
+	VPERMI2Q  Z12, Z11, Z13
+	VPERMT2Q  Z12, Z5, Z11
+	VMOVDQU64 Z14, 3584(R13)
+	VMOVDQU64 Z18, 3648(R13)
+	VMOVDQU64 Z16, 3712(R13)
+	VMOVDQU64 Z19, 3776(R13)
+	VMOVDQU64 Z15, 3840(R13)
+	VMOVDQU64 Z17, 3904(R13)
+	VMOVDQU64 Z13, 3968(R13)
+	VMOVDQU64 Z11, 4032(R13)
 	ADDQ      BX, R12
 
 	// stores in address order: later elements repair what earlier ones overran

@@ -133,7 +133,10 @@ func transposeQwords(v []reg.VecVirtual) {
 				continue
 			}
 			a, b := v[i], v[i|s]
-			v[i], v[i|s] = permuteReg(a, b, lm), permuteReg(a, b, hm)
+			v[i] = permuteReg(a, b, lm)
+			// a is dead after this: permute into it, saving a copy
+			VPERMT2Q(b, hm, a)
+			v[i|s] = a
 		}
 	}
 }
@@ -255,56 +258,186 @@ func stageAt(a *gfniArgs, d, sb int) Mem {
 // with ts 0, the gathering form for any typesize.
 func gfniLoop(name string, a *gfniArgs, ts int, inverse bool) {
 	q := GP64()
+	// Typesizes 1 and 2 keep the whole superblock (8*ts vectors) in
+	// registers; larger ones stage it in memory.
+	inRegs := ts <= 2
+	held := make([][]reg.VecVirtual, ts) // held[d][sb]
+	for d := range held {
+		held[d] = make([]reg.VecVirtual, 8)
+	}
 	blockLoop(name, a.args, 64, func() {
 		if !inverse {
 			for sb := 0; sb < 8; sb++ {
 				cols := tilesForward(a, ts, sb)
 				for d, v := range cols {
-					VMOVDQU64(v, stageAt(a, d, sb))
+					if inRegs {
+						held[d][sb] = v
+					} else {
+						VMOVDQU64(v, stageAt(a, d, sb))
+					}
 				}
 			}
 			MOVQ(a.rb, q)
-			for d := 0; d < 8; d++ {
-				if d >= ts {
-					break
-				}
+			for d := 0; d < ts; d++ {
 				v := make([]reg.VecVirtual, 8)
 				for sb := range v {
-					v[sb] = ZMM()
-					VPERMB(stageAt(a, d, sb), a.t8x8, v[sb])
+					if inRegs {
+						v[sb] = held[d][sb]
+					} else {
+						v[sb] = ZMM()
+						VMOVDQU64(stageAt(a, d, sb), v[sb])
+					}
 				}
-				transposeQwords(v)
+				// [g][b] -> [b][g] folded into the first stage
+				transposeQwordsPerm(v, t8x8Perm(), identityPerm())
 				for b := 0; b < 8; b++ {
 					VMOVDQU64(v[b], Mem{Base: q})
 					ADDQ(a.rowLen, q)
 				}
 			}
-		} else {
-			rev := ZMM()
-			VMOVDQU64(transposeRevTable(), rev)
-			MOVQ(a.rb, q)
-			for d := 0; d < 8; d++ {
-				if d >= ts {
-					break
-				}
-				v := make([]reg.VecVirtual, 8)
-				for b := range v {
-					v[b] = ZMM()
-					VMOVDQU64(Mem{Base: q}, v[b])
-					ADDQ(a.rowLen, q)
-				}
-				transposeQwords(v)
-				for sb := range v {
-					// [b][g] -> [g][7-b]: tiles in the byte order GFNI needs
-					VPERMB(v[sb], rev, v[sb])
+			return
+		}
+		MOVQ(a.rb, q)
+		for d := 0; d < ts; d++ {
+			v := make([]reg.VecVirtual, 8)
+			for b := range v {
+				v[b] = ZMM()
+				VMOVDQU64(Mem{Base: q}, v[b])
+				ADDQ(a.rowLen, q)
+			}
+			// [b][g] -> [g][7-b], tiles in the byte order GFNI needs,
+			// folded into the last stage
+			transposeQwordsPerm(v, identityPerm(), revPerm())
+			for sb := range v {
+				if inRegs {
+					held[d][sb] = v[sb]
+				} else {
 					VMOVDQU64(v[sb], stageAt(a, d, sb))
 				}
 			}
-			for sb := 0; sb < 8; sb++ {
-				tilesInverse(a, ts, sb)
-			}
+		}
+		for sb := 0; sb < 8; sb++ {
+			tilesInverse(a, ts, sb, func(d int) reg.VecVirtual {
+				if inRegs {
+					return held[d][sb]
+				}
+				v := ZMM()
+				VMOVDQU64(stageAt(a, d, sb), v)
+				return v
+			})
 		}
 	})
+}
+
+type bytePerm [64]int
+
+func identityPerm() *bytePerm {
+	var p bytePerm
+	for i := range p {
+		p[i] = i
+	}
+	return &p
+}
+
+// t8x8Perm: output byte 8b+g takes input byte 8g+b.
+func t8x8Perm() *bytePerm {
+	var p bytePerm
+	for i := range p {
+		p[i] = 8*(i%8) + i/8
+	}
+	return &p
+}
+
+// revPerm: output quadword g holds input bytes 8b+g for b = 7..0.
+func revPerm() *bytePerm {
+	var p bytePerm
+	for i := range p {
+		g, b := i/8, 7-i%8
+		p[i] = 8*b + g
+	}
+	return &p
+}
+
+// transposeQwordsPerm is transposeQwords with the byte permutation pre
+// applied to every input first and post to every output last, both folded
+// into the first and last stages as two-table byte permutes.
+func transposeQwordsPerm(v []reg.VecVirtual, pre, post *bytePerm) {
+	for n, s := range []int{4, 2, 1} {
+		var loQ, hiQ [8]int
+		for p := 0; p < 8; p++ {
+			if p&s == 0 {
+				loQ[p], hiQ[p] = p, p^s
+			} else {
+				loQ[p], hiQ[p] = 8+(p^s), 8+p
+			}
+		}
+		if n != 0 && n != 2 || n == 0 && *pre == *identityPerm() || n == 2 && *post == *identityPerm() {
+			lm, hm := transposeStage(s)
+			for i := 0; i < 8; i++ {
+				if i&s != 0 {
+					continue
+				}
+				a, b := v[i], v[i|s]
+				v[i] = permuteReg(a, b, lm)
+				VPERMT2Q(b, hm, a)
+				v[i|s] = a
+			}
+			continue
+		}
+		byteIdx := func(q [8]int) [64]int {
+			var idx [64]int
+			for P := 0; P < 64; P++ {
+				src := P
+				if n == 2 {
+					src = post[P]
+				}
+				p, j := src/8, src%8
+				m := 8*(q[p]%8) + j
+				if n == 0 {
+					m = pre[m]
+				}
+				if q[p] >= 8 {
+					m += 64
+				}
+				idx[P] = m
+			}
+			return idx
+		}
+		lo, hi := byteIdx(loQ), byteIdx(hiQ)
+		lt := byteTable(lo)
+		ht := byteTable(hi)
+		for i := 0; i < 8; i++ {
+			if i&s != 0 {
+				continue
+			}
+			a, b := v[i], v[i|s]
+			x, y := ZMM(), ZMM()
+			VMOVDQU64(lt, x)
+			VPERMI2B(b, a, x)
+			VMOVDQU64(ht, y)
+			VPERMI2B(b, a, y)
+			v[i], v[i|s] = x, y
+		}
+	}
+}
+
+// byteTable emits (once) a 64-byte index table.
+func byteTable(idx [64]int) Mem {
+	var b [64]byte
+	for i, v := range idx {
+		b[i] = byte(v)
+	}
+	// Names stay short and unique: hash the contents.
+	return table(fmt.Sprintf("bitshuffleBytes%016x", fnv64(b[:])), func() { emitBytes(b[:]) })
+}
+
+func fnv64(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
 }
 
 // tilesForward builds sub-block sb's transposed tiles, one vector per byte
@@ -375,13 +508,13 @@ func gatherColumns(in []reg.VecVirtual, ts int) []reg.VecVirtual {
 	panic("gatherColumns: bad typesize")
 }
 
-// tilesInverse reads stage[*][sb] back into elements of sub-block sb.
-func tilesInverse(a *gfniArgs, ts, sb int) {
+// tilesInverse turns the column vectors col(d) of sub-block sb back into
+// its elements.
+func tilesInverse(a *gfniArgs, ts, sb int, col func(d int) reg.VecVirtual) {
 	if ts == 8 {
 		v := make([]reg.VecVirtual, 8)
 		for d := range v {
-			v[d] = ZMM()
-			VMOVDQU64(stageAt(a, d, sb), v[d])
+			v[d] = col(d)
 		}
 		transposeQwords(v) // v[g] is [d][tile bytes]
 		perm := ZMM()
@@ -395,8 +528,7 @@ func tilesInverse(a *gfniArgs, ts, sb int) {
 	}
 	cols := make([]reg.VecVirtual, ts)
 	for d := range cols {
-		cols[d] = ZMM()
-		VMOVDQU64(stageAt(a, d, sb), cols[d])
+		cols[d] = col(d)
 	}
 	in := scatterColumns(cols, ts)
 	perm := ZMM()
