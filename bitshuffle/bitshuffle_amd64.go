@@ -61,3 +61,15 @@ func shuffleAVX512Super(dst []byte, src []byte, typesize int, rowLen int, blocks
 //
 //go:noescape
 func unshuffleAVX512Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// shuffleAVX2Super handles superblocks of 256 elements of any typesize:
+// see the generator.
+//
+//go:noescape
+func shuffleAVX2Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// unshuffleAVX2Super handles superblocks of 256 elements of any typesize:
+// see the generator.
+//
+//go:noescape
+func unshuffleAVX2Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)

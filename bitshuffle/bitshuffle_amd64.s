@@ -21,56 +21,57 @@ TEXT ·shuffleSSE2(SB), NOSPLIT, $0-72
 	MOVQ       $0x00000008, R9
 	CMPQ       DX, R9
 	CMOVQLT    DX, R9
-	MOVQ       $0x5555555555555555, R11
-	MOVQ       R11, X0
+	MOVQ       $0x5555555555555555, R10
+	MOVQ       R10, X0
 	PUNPCKLQDQ X0, X0
-	MOVQ       $0x3333333333333333, R11
-	MOVQ       R11, X1
+	MOVQ       $0x3333333333333333, R10
+	MOVQ       R10, X1
 	PUNPCKLQDQ X1, X1
-	MOVQ       $0x0f0f0f0f0f0f0f0f, R11
-	MOVQ       R11, X2
+	MOVQ       $0x0f0f0f0f0f0f0f0f, R10
+	MOVQ       R10, X2
 	PUNPCKLQDQ X2, X2
 
 shuffleSSE2block:
-	XORQ R10, R10
+	XORQ R9, R9
 
 shuffleSSE2chunk:
-	LEAQ  (CX)(R10*1), R11
-	MOVQ  R10, R12
-	IMULQ R8, R12
-	ADDQ  AX, R12
+	LEAQ  (CX)(R9*1), R10
+	MOVQ  R9, R11
+	IMULQ BX, R11
+	SHLQ  $0x03, R11
+	ADDQ  AX, R11
 
 	// vector k: byte j0+d of element 8g+k at 2d+g
-	MOVQ      (R11), X3
-	MOVQ      (R11)(DI*1), X11
+	MOVQ      (R10), X3
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X3
-	ADDQ      DX, R11
-	MOVQ      (R11), X4
-	MOVQ      (R11)(DI*1), X11
+	ADDQ      DX, R10
+	MOVQ      (R10), X4
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X4
-	ADDQ      DX, R11
-	MOVQ      (R11), X5
-	MOVQ      (R11)(DI*1), X11
+	ADDQ      DX, R10
+	MOVQ      (R10), X5
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X5
-	ADDQ      DX, R11
-	MOVQ      (R11), X6
-	MOVQ      (R11)(DI*1), X11
+	ADDQ      DX, R10
+	MOVQ      (R10), X6
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X6
-	ADDQ      DX, R11
-	MOVQ      (R11), X7
-	MOVQ      (R11)(DI*1), X11
+	ADDQ      DX, R10
+	MOVQ      (R10), X7
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X7
-	ADDQ      DX, R11
-	MOVQ      (R11), X8
-	MOVQ      (R11)(DI*1), X11
+	ADDQ      DX, R10
+	MOVQ      (R10), X8
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X8
-	ADDQ      DX, R11
-	MOVQ      (R11), X9
-	MOVQ      (R11)(DI*1), X11
+	ADDQ      DX, R10
+	MOVQ      (R10), X9
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X9
-	ADDQ      DX, R11
-	MOVQ      (R11), X10
-	MOVQ      (R11)(DI*1), X11
+	ADDQ      DX, R10
+	MOVQ      (R10), X10
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X10
 	MOVO      X3, X11
 	PSRLQ     $0x01, X11
@@ -158,385 +159,385 @@ shuffleSSE2chunk:
 	PXOR      X11, X6
 
 	// vector b, word d: 2 bytes of bit row 8(j0+d)+b
-	MOVQ   R12, R11
-	MOVQ   R11, R12
-	MOVQ   X3, R13
-	CMPQ   R9, $0x00
+	MOVQ   R11, R10
+	MOVQ   R10, R11
+	MOVQ   X3, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X3
-	MOVQ   X3, R13
-	CMPQ   R9, $0x04
+	MOVQ   X3, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored0:
-	ADDQ   BX, R11
-	MOVQ   R11, R12
-	MOVQ   X4, R13
-	CMPQ   R9, $0x00
+	ADDQ   BX, R10
+	MOVQ   R10, R11
+	MOVQ   X4, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X4
-	MOVQ   X4, R13
-	CMPQ   R9, $0x04
+	MOVQ   X4, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored1:
-	ADDQ   BX, R11
-	MOVQ   R11, R12
-	MOVQ   X5, R13
-	CMPQ   R9, $0x00
+	ADDQ   BX, R10
+	MOVQ   R10, R11
+	MOVQ   X5, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X5
-	MOVQ   X5, R13
-	CMPQ   R9, $0x04
+	MOVQ   X5, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored2:
-	ADDQ   BX, R11
-	MOVQ   R11, R12
-	MOVQ   X6, R13
-	CMPQ   R9, $0x00
+	ADDQ   BX, R10
+	MOVQ   R10, R11
+	MOVQ   X6, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X6
-	MOVQ   X6, R13
-	CMPQ   R9, $0x04
+	MOVQ   X6, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored3:
-	ADDQ   BX, R11
-	MOVQ   R11, R12
-	MOVQ   X7, R13
-	CMPQ   R9, $0x00
+	ADDQ   BX, R10
+	MOVQ   R10, R11
+	MOVQ   X7, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X7
-	MOVQ   X7, R13
-	CMPQ   R9, $0x04
+	MOVQ   X7, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored4:
-	ADDQ   BX, R11
-	MOVQ   R11, R12
-	MOVQ   X8, R13
-	CMPQ   R9, $0x00
+	ADDQ   BX, R10
+	MOVQ   R10, R11
+	MOVQ   X8, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X8
-	MOVQ   X8, R13
-	CMPQ   R9, $0x04
+	MOVQ   X8, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored5:
-	ADDQ   BX, R11
-	MOVQ   R11, R12
-	MOVQ   X9, R13
-	CMPQ   R9, $0x00
+	ADDQ   BX, R10
+	MOVQ   R10, R11
+	MOVQ   X9, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X9
-	MOVQ   X9, R13
-	CMPQ   R9, $0x04
+	MOVQ   X9, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored6:
-	ADDQ   BX, R11
-	MOVQ   R11, R12
-	MOVQ   X10, R13
-	CMPQ   R9, $0x00
+	ADDQ   BX, R10
+	MOVQ   R10, R11
+	MOVQ   X10, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X10
-	MOVQ   X10, R13
-	CMPQ   R9, $0x04
+	MOVQ   X10, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored7:
-	ADDQ BX, R11
+	ADDQ BX, R10
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R10), R11
-	CMPQ R11, DX
+	LEAQ 8(R9), R10
+	CMPQ R10, DX
 	JAE  shuffleSSE2chunksdone
-	MOVQ R11, R10
-	ADDQ $0x08, R11
-	CMPQ R11, DX
+	MOVQ R10, R9
+	ADDQ $0x08, R10
+	CMPQ R10, DX
 	JLS  shuffleSSE2chunk
-	MOVQ DX, R10
-	SUBQ $0x08, R10
+	MOVQ DX, R9
+	SUBQ $0x08, R9
 	JMP  shuffleSSE2chunk
 
 shuffleSSE2chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R11
-	IMUL3Q $0x00000002, R11, R11
-	ADDQ   R11, CX
+	MOVQ   DI, R10
+	IMUL3Q $0x00000002, R10, R10
+	ADDQ   R10, CX
 	ADDQ   $0x00000002, AX
 	DECQ   SI
 	JNZ    shuffleSSE2block
@@ -556,30 +557,31 @@ TEXT ·unshuffleSSE2(SB), NOSPLIT, $0-72
 	SHLQ $0x03, R8
 
 	// nd: byte columns stored per chunk, min(typesize, 8)
-	MOVQ       $0x00000008, R9
-	CMPQ       DX, R9
-	CMOVQLT    DX, R9
-	MOVQ       $0x5555555555555555, R11
-	MOVQ       R11, X0
+	MOVQ       $0x00000008, R8
+	CMPQ       DX, R8
+	CMOVQLT    DX, R8
+	MOVQ       $0x5555555555555555, R9
+	MOVQ       R9, X0
 	PUNPCKLQDQ X0, X0
-	MOVQ       $0x3333333333333333, R11
-	MOVQ       R11, X1
+	MOVQ       $0x3333333333333333, R9
+	MOVQ       R9, X1
 	PUNPCKLQDQ X1, X1
-	MOVQ       $0x0f0f0f0f0f0f0f0f, R11
-	MOVQ       R11, X2
+	MOVQ       $0x0f0f0f0f0f0f0f0f, R9
+	MOVQ       R9, X2
 	PUNPCKLQDQ X2, X2
-	MOVQ       $0x00ff00ff00ff00ff, R11
-	MOVQ       R11, X3
+	MOVQ       $0x00ff00ff00ff00ff, R9
+	MOVQ       R9, X3
 	PUNPCKLQDQ X3, X3
 
 unshuffleSSE2block:
-	XORQ R10, R10
+	XORQ R8, R8
 
 unshuffleSSE2chunk:
-	LEAQ  (CX)(R10*1), R11
-	MOVQ  R10, R12
-	IMULQ R8, R12
-	ADDQ  AX, R12
+	LEAQ  (CX)(R8*1), R9
+	MOVQ  R8, R10
+	IMULQ BX, R10
+	SHLQ  $0x03, R10
+	ADDQ  AX, R10
 
 	// vector b, word d: 2 bytes of bit row 8(j0+d)+b
 	PXOR   X4, X4
@@ -590,150 +592,150 @@ unshuffleSSE2chunk:
 	PXOR   X9, X9
 	PXOR   X10, X10
 	PXOR   X11, X11
-	CMPQ   R9, $0x00
+	CMPQ   DX, $0x00
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x00, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x00, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x00, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x00, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x00, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x00, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x00, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x00, (R12), X11
-	ADDQ   BX, R12
-	CMPQ   R9, $0x01
+	PINSRW $0x00, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x00, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x00, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x00, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x00, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x00, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x00, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x00, (R10), X11
+	ADDQ   BX, R10
+	CMPQ   DX, $0x01
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x01, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x01, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x01, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x01, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x01, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x01, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x01, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x01, (R12), X11
-	ADDQ   BX, R12
-	CMPQ   R9, $0x02
+	PINSRW $0x01, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x01, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x01, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x01, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x01, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x01, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x01, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x01, (R10), X11
+	ADDQ   BX, R10
+	CMPQ   DX, $0x02
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x02, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x02, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x02, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x02, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x02, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x02, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x02, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x02, (R12), X11
-	ADDQ   BX, R12
-	CMPQ   R9, $0x03
+	PINSRW $0x02, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x02, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x02, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x02, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x02, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x02, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x02, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x02, (R10), X11
+	ADDQ   BX, R10
+	CMPQ   DX, $0x03
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x03, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x03, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x03, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x03, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x03, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x03, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x03, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x03, (R12), X11
-	ADDQ   BX, R12
-	CMPQ   R9, $0x04
+	PINSRW $0x03, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x03, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x03, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x03, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x03, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x03, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x03, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x03, (R10), X11
+	ADDQ   BX, R10
+	CMPQ   DX, $0x04
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x04, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x04, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x04, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x04, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x04, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x04, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x04, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x04, (R12), X11
-	ADDQ   BX, R12
-	CMPQ   R9, $0x05
+	PINSRW $0x04, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x04, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x04, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x04, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x04, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x04, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x04, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x04, (R10), X11
+	ADDQ   BX, R10
+	CMPQ   DX, $0x05
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x05, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x05, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x05, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x05, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x05, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x05, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x05, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x05, (R12), X11
-	ADDQ   BX, R12
-	CMPQ   R9, $0x06
+	PINSRW $0x05, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x05, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x05, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x05, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x05, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x05, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x05, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x05, (R10), X11
+	ADDQ   BX, R10
+	CMPQ   DX, $0x06
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x06, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x06, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x06, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x06, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x06, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x06, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x06, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x06, (R12), X11
-	ADDQ   BX, R12
-	CMPQ   R9, $0x07
+	PINSRW $0x06, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x06, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x06, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x06, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x06, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x06, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x06, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x06, (R10), X11
+	ADDQ   BX, R10
+	CMPQ   DX, $0x07
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x07, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x07, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x07, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x07, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x07, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x07, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x07, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x07, (R12), X11
-	ADDQ   BX, R12
+	PINSRW $0x07, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x07, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x07, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x07, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x07, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x07, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x07, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x07, (R10), X11
+	ADDQ   BX, R10
 
 unshuffleSSE2loaded:
 	MOVO  X4, X12
@@ -856,56 +858,56 @@ unshuffleSSE2loaded:
 	PACKUSWB X12, X11
 
 	// stores in address order: later elements repair what earlier ones overran
-	MOVQ   X4, (R11)
-	ADDQ   DX, R11
-	MOVQ   X5, (R11)
-	ADDQ   DX, R11
-	MOVQ   X6, (R11)
-	ADDQ   DX, R11
-	MOVQ   X7, (R11)
-	ADDQ   DX, R11
-	MOVQ   X8, (R11)
-	ADDQ   DX, R11
-	MOVQ   X9, (R11)
-	ADDQ   DX, R11
-	MOVQ   X10, (R11)
-	ADDQ   DX, R11
-	MOVQ   X11, (R11)
-	ADDQ   DX, R11
-	MOVHPS X4, (R11)
-	ADDQ   DX, R11
-	MOVHPS X5, (R11)
-	ADDQ   DX, R11
-	MOVHPS X6, (R11)
-	ADDQ   DX, R11
-	MOVHPS X7, (R11)
-	ADDQ   DX, R11
-	MOVHPS X8, (R11)
-	ADDQ   DX, R11
-	MOVHPS X9, (R11)
-	ADDQ   DX, R11
-	MOVHPS X10, (R11)
-	ADDQ   DX, R11
-	MOVHPS X11, (R11)
-	ADDQ   DX, R11
+	MOVQ   X4, (R9)
+	ADDQ   DX, R9
+	MOVQ   X5, (R9)
+	ADDQ   DX, R9
+	MOVQ   X6, (R9)
+	ADDQ   DX, R9
+	MOVQ   X7, (R9)
+	ADDQ   DX, R9
+	MOVQ   X8, (R9)
+	ADDQ   DX, R9
+	MOVQ   X9, (R9)
+	ADDQ   DX, R9
+	MOVQ   X10, (R9)
+	ADDQ   DX, R9
+	MOVQ   X11, (R9)
+	ADDQ   DX, R9
+	MOVHPS X4, (R9)
+	ADDQ   DX, R9
+	MOVHPS X5, (R9)
+	ADDQ   DX, R9
+	MOVHPS X6, (R9)
+	ADDQ   DX, R9
+	MOVHPS X7, (R9)
+	ADDQ   DX, R9
+	MOVHPS X8, (R9)
+	ADDQ   DX, R9
+	MOVHPS X9, (R9)
+	ADDQ   DX, R9
+	MOVHPS X10, (R9)
+	ADDQ   DX, R9
+	MOVHPS X11, (R9)
+	ADDQ   DX, R9
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R10), R11
-	CMPQ R11, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleSSE2chunksdone
-	MOVQ R11, R10
-	ADDQ $0x08, R11
-	CMPQ R11, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleSSE2chunk
-	MOVQ DX, R10
-	SUBQ $0x08, R10
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  unshuffleSSE2chunk
 
 unshuffleSSE2chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R11
-	IMUL3Q $0x00000002, R11, R11
-	ADDQ   R11, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000002, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000002, AX
 	DECQ   SI
 	JNZ    unshuffleSSE2block
@@ -925,96 +927,97 @@ TEXT ·shuffleAVX2(SB), NOSPLIT, $0-72
 	SHLQ $0x03, R8
 
 	// nd: byte columns stored per chunk, min(typesize, 8)
-	MOVQ    $0x00000008, R9
-	CMPQ    DX, R9
-	CMOVQLT DX, R9
-	LEAQ    (DI)(DI*2), R13
+	MOVQ    $0x00000008, R8
+	CMPQ    DX, R8
+	CMOVQLT DX, R8
+	LEAQ    (DI)(DI*2), R11
 
 shuffleAVX2block:
-	XORQ R10, R10
+	XORQ R8, R8
 
 shuffleAVX2chunk:
-	LEAQ  (CX)(R10*1), R11
-	MOVQ  R10, R12
-	IMULQ R8, R12
-	ADDQ  AX, R12
+	LEAQ  (CX)(R8*1), R9
+	MOVQ  R8, R10
+	IMULQ BX, R10
+	SHLQ  $0x03, R10
+	ADDQ  AX, R10
 
 	// vector k: byte j0+d of element 8g+k at 4d+g
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X0
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X0
 	VPUNPCKLBW  X0, X8, X8
-	VMOVQ       (R11)(DI*2), X1
-	VMOVQ       (R11)(R13*1), X0
+	VMOVQ       (R9)(DI*2), X1
+	VMOVQ       (R9)(R11*1), X0
 	VPUNPCKLBW  X0, X1, X1
 	VPUNPCKHWD  X1, X8, X0
 	VPUNPCKLWD  X1, X8, X8
 	VINSERTI128 $0x01, X0, Y8, Y0
-	ADDQ        DX, R11
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X1
+	ADDQ        DX, R9
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X1
 	VPUNPCKLBW  X1, X8, X8
-	VMOVQ       (R11)(DI*2), X2
-	VMOVQ       (R11)(R13*1), X1
+	VMOVQ       (R9)(DI*2), X2
+	VMOVQ       (R9)(R11*1), X1
 	VPUNPCKLBW  X1, X2, X2
 	VPUNPCKHWD  X2, X8, X1
 	VPUNPCKLWD  X2, X8, X8
 	VINSERTI128 $0x01, X1, Y8, Y1
-	ADDQ        DX, R11
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X2
+	ADDQ        DX, R9
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X2
 	VPUNPCKLBW  X2, X8, X8
-	VMOVQ       (R11)(DI*2), X3
-	VMOVQ       (R11)(R13*1), X2
+	VMOVQ       (R9)(DI*2), X3
+	VMOVQ       (R9)(R11*1), X2
 	VPUNPCKLBW  X2, X3, X3
 	VPUNPCKHWD  X3, X8, X2
 	VPUNPCKLWD  X3, X8, X8
 	VINSERTI128 $0x01, X2, Y8, Y2
-	ADDQ        DX, R11
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X3
+	ADDQ        DX, R9
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X3
 	VPUNPCKLBW  X3, X8, X8
-	VMOVQ       (R11)(DI*2), X4
-	VMOVQ       (R11)(R13*1), X3
+	VMOVQ       (R9)(DI*2), X4
+	VMOVQ       (R9)(R11*1), X3
 	VPUNPCKLBW  X3, X4, X4
 	VPUNPCKHWD  X4, X8, X3
 	VPUNPCKLWD  X4, X8, X8
 	VINSERTI128 $0x01, X3, Y8, Y3
-	ADDQ        DX, R11
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X4
+	ADDQ        DX, R9
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X4
 	VPUNPCKLBW  X4, X8, X8
-	VMOVQ       (R11)(DI*2), X5
-	VMOVQ       (R11)(R13*1), X4
+	VMOVQ       (R9)(DI*2), X5
+	VMOVQ       (R9)(R11*1), X4
 	VPUNPCKLBW  X4, X5, X5
 	VPUNPCKHWD  X5, X8, X4
 	VPUNPCKLWD  X5, X8, X8
 	VINSERTI128 $0x01, X4, Y8, Y4
-	ADDQ        DX, R11
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X5
+	ADDQ        DX, R9
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X5
 	VPUNPCKLBW  X5, X8, X8
-	VMOVQ       (R11)(DI*2), X6
-	VMOVQ       (R11)(R13*1), X5
+	VMOVQ       (R9)(DI*2), X6
+	VMOVQ       (R9)(R11*1), X5
 	VPUNPCKLBW  X5, X6, X6
 	VPUNPCKHWD  X6, X8, X5
 	VPUNPCKLWD  X6, X8, X8
 	VINSERTI128 $0x01, X5, Y8, Y5
-	ADDQ        DX, R11
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X6
+	ADDQ        DX, R9
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X6
 	VPUNPCKLBW  X6, X8, X8
-	VMOVQ       (R11)(DI*2), X7
-	VMOVQ       (R11)(R13*1), X6
+	VMOVQ       (R9)(DI*2), X7
+	VMOVQ       (R9)(R11*1), X6
 	VPUNPCKLBW  X6, X7, X7
 	VPUNPCKHWD  X7, X8, X6
 	VPUNPCKLWD  X7, X8, X8
 	VINSERTI128 $0x01, X6, Y8, Y6
-	ADDQ        DX, R11
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X7
+	ADDQ        DX, R9
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X7
 	VPUNPCKLBW  X7, X8, X8
-	VMOVQ       (R11)(DI*2), X9
-	VMOVQ       (R11)(R13*1), X7
+	VMOVQ       (R9)(DI*2), X9
+	VMOVQ       (R9)(R11*1), X7
 	VPUNPCKLBW  X7, X9, X9
 	VPUNPCKHWD  X9, X8, X7
 	VPUNPCKLWD  X9, X8, X8
@@ -1093,80 +1096,80 @@ shuffleAVX2chunk:
 	VPXOR       Y9, Y3, Y3
 
 	// rows 8(j0+d)+b in order: vector b, dword d
-	MOVQ         R12, R11
-	CMPQ         R9, $0x00
+	MOVQ         R10, R9
+	CMPQ         DX, $0x00
 	JLE          shuffleAVX2stored
-	VPEXTRD      $0x00, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X7, (R11)
-	ADDQ         BX, R11
-	CMPQ         R9, $0x01
+	VPEXTRD      $0x00, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X7, (R9)
+	ADDQ         BX, R9
+	CMPQ         DX, $0x01
 	JLE          shuffleAVX2stored
-	VPEXTRD      $0x01, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X7, (R11)
-	ADDQ         BX, R11
-	CMPQ         R9, $0x02
+	VPEXTRD      $0x01, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X7, (R9)
+	ADDQ         BX, R9
+	CMPQ         DX, $0x02
 	JLE          shuffleAVX2stored
-	VPEXTRD      $0x02, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X7, (R11)
-	ADDQ         BX, R11
-	CMPQ         R9, $0x03
+	VPEXTRD      $0x02, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X7, (R9)
+	ADDQ         BX, R9
+	CMPQ         DX, $0x03
 	JLE          shuffleAVX2stored
-	VPEXTRD      $0x03, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X7, (R11)
-	ADDQ         BX, R11
-	CMPQ         R9, $0x04
+	VPEXTRD      $0x03, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X7, (R9)
+	ADDQ         BX, R9
+	CMPQ         DX, $0x04
 	JLE          shuffleAVX2stored
 	VEXTRACTI128 $0x01, Y0, X0
 	VEXTRACTI128 $0x01, Y1, X1
@@ -1176,95 +1179,95 @@ shuffleAVX2chunk:
 	VEXTRACTI128 $0x01, Y5, X5
 	VEXTRACTI128 $0x01, Y6, X6
 	VEXTRACTI128 $0x01, Y7, X7
-	VPEXTRD      $0x00, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X7, (R11)
-	ADDQ         BX, R11
-	CMPQ         R9, $0x05
+	VPEXTRD      $0x00, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X7, (R9)
+	ADDQ         BX, R9
+	CMPQ         DX, $0x05
 	JLE          shuffleAVX2stored
-	VPEXTRD      $0x01, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X7, (R11)
-	ADDQ         BX, R11
-	CMPQ         R9, $0x06
+	VPEXTRD      $0x01, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X7, (R9)
+	ADDQ         BX, R9
+	CMPQ         DX, $0x06
 	JLE          shuffleAVX2stored
-	VPEXTRD      $0x02, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X7, (R11)
-	ADDQ         BX, R11
-	CMPQ         R9, $0x07
+	VPEXTRD      $0x02, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X7, (R9)
+	ADDQ         BX, R9
+	CMPQ         DX, $0x07
 	JLE          shuffleAVX2stored
-	VPEXTRD      $0x03, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X7, (R11)
-	ADDQ         BX, R11
+	VPEXTRD      $0x03, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X7, (R9)
+	ADDQ         BX, R9
 
 shuffleAVX2stored:
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R10), R11
-	CMPQ R11, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  shuffleAVX2chunksdone
-	MOVQ R11, R10
-	ADDQ $0x08, R11
-	CMPQ R11, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  shuffleAVX2chunk
-	MOVQ DX, R10
-	SUBQ $0x08, R10
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  shuffleAVX2chunk
 
 shuffleAVX2chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R11
-	IMUL3Q $0x00000004, R11, R11
-	ADDQ   R11, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000004, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000004, AX
 	DECQ   SI
 	JNZ    shuffleAVX2block
@@ -1303,19 +1306,20 @@ TEXT ·unshuffleAVX2(SB), NOSPLIT, $0-72
 	SHLQ $0x03, R8
 
 	// nd: byte columns stored per chunk, min(typesize, 8)
-	MOVQ    $0x00000008, R9
-	CMPQ    DX, R9
-	CMOVQLT DX, R9
-	LEAQ    (DI)(DI*2), R10
+	MOVQ    $0x00000008, R8
+	CMPQ    DX, R8
+	CMOVQLT DX, R8
+	LEAQ    (DI)(DI*2), R8
 
 unshuffleAVX2block:
-	XORQ R10, R10
+	XORQ R8, R8
 
 unshuffleAVX2chunk:
-	LEAQ  (CX)(R10*1), R11
-	MOVQ  R10, R12
-	IMULQ R8, R12
-	ADDQ  AX, R12
+	LEAQ  (CX)(R8*1), R9
+	MOVQ  R8, R10
+	IMULQ BX, R10
+	SHLQ  $0x03, R10
+	ADDQ  AX, R10
 
 	// vector b, dword d: 4 bytes of bit row 8(j0+d)+b
 	VPXOR   X0, X0, X0
@@ -1334,150 +1338,150 @@ unshuffleAVX2chunk:
 	VPXOR   X14, X14, X14
 	VPXOR   X7, X7, X7
 	VPXOR   X15, X15, X15
-	CMPQ    R9, $0x00
+	CMPQ    DX, $0x00
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x00, (R12), X0, X0
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X1, X1
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X2, X2
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X3, X3
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X4, X4
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X5, X5
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X6, X6
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X7, X7
-	ADDQ    BX, R12
-	CMPQ    R9, $0x01
+	VPINSRD $0x00, (R10), X0, X0
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X1, X1
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X2, X2
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X3, X3
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X4, X4
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X5, X5
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X6, X6
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X7, X7
+	ADDQ    BX, R10
+	CMPQ    DX, $0x01
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x01, (R12), X0, X0
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X1, X1
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X2, X2
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X3, X3
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X4, X4
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X5, X5
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X6, X6
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X7, X7
-	ADDQ    BX, R12
-	CMPQ    R9, $0x02
+	VPINSRD $0x01, (R10), X0, X0
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X1, X1
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X2, X2
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X3, X3
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X4, X4
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X5, X5
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X6, X6
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X7, X7
+	ADDQ    BX, R10
+	CMPQ    DX, $0x02
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x02, (R12), X0, X0
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X1, X1
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X2, X2
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X3, X3
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X4, X4
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X5, X5
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X6, X6
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X7, X7
-	ADDQ    BX, R12
-	CMPQ    R9, $0x03
+	VPINSRD $0x02, (R10), X0, X0
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X1, X1
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X2, X2
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X3, X3
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X4, X4
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X5, X5
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X6, X6
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X7, X7
+	ADDQ    BX, R10
+	CMPQ    DX, $0x03
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x03, (R12), X0, X0
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X1, X1
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X2, X2
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X3, X3
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X4, X4
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X5, X5
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X6, X6
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X7, X7
-	ADDQ    BX, R12
-	CMPQ    R9, $0x04
+	VPINSRD $0x03, (R10), X0, X0
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X1, X1
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X2, X2
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X3, X3
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X4, X4
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X5, X5
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X6, X6
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X7, X7
+	ADDQ    BX, R10
+	CMPQ    DX, $0x04
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x00, (R12), X8, X8
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X9, X9
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X10, X10
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X11, X11
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X12, X12
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X13, X13
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X14, X14
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X15, X15
-	ADDQ    BX, R12
-	CMPQ    R9, $0x05
+	VPINSRD $0x00, (R10), X8, X8
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X9, X9
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X10, X10
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X11, X11
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X12, X12
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X13, X13
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X14, X14
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X15, X15
+	ADDQ    BX, R10
+	CMPQ    DX, $0x05
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x01, (R12), X8, X8
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X9, X9
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X10, X10
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X11, X11
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X12, X12
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X13, X13
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X14, X14
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X15, X15
-	ADDQ    BX, R12
-	CMPQ    R9, $0x06
+	VPINSRD $0x01, (R10), X8, X8
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X9, X9
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X10, X10
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X11, X11
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X12, X12
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X13, X13
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X14, X14
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X15, X15
+	ADDQ    BX, R10
+	CMPQ    DX, $0x06
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x02, (R12), X8, X8
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X9, X9
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X10, X10
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X11, X11
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X12, X12
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X13, X13
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X14, X14
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X15, X15
-	ADDQ    BX, R12
-	CMPQ    R9, $0x07
+	VPINSRD $0x02, (R10), X8, X8
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X9, X9
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X10, X10
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X11, X11
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X12, X12
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X13, X13
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X14, X14
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X15, X15
+	ADDQ    BX, R10
+	CMPQ    DX, $0x07
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x03, (R12), X8, X8
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X9, X9
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X10, X10
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X11, X11
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X12, X12
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X13, X13
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X14, X14
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X15, X15
-	ADDQ    BX, R12
+	VPINSRD $0x03, (R10), X8, X8
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X9, X9
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X10, X10
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X11, X11
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X12, X12
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X13, X13
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X14, X14
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X15, X15
+	ADDQ    BX, R10
 
 unshuffleAVX2loaded:
 	VINSERTI128 $0x01, X8, Y0, Y0
@@ -1582,96 +1586,96 @@ unshuffleAVX2loaded:
 	VPERMD  Y7, Y8, Y7
 
 	// stores in address order: later elements repair what earlier ones overran
-	VMOVQ        X0, (R11)
-	ADDQ         DX, R11
-	VMOVQ        X1, (R11)
-	ADDQ         DX, R11
-	VMOVQ        X2, (R11)
-	ADDQ         DX, R11
-	VMOVQ        X3, (R11)
-	ADDQ         DX, R11
-	VMOVQ        X4, (R11)
-	ADDQ         DX, R11
-	VMOVQ        X5, (R11)
-	ADDQ         DX, R11
-	VMOVQ        X6, (R11)
-	ADDQ         DX, R11
-	VMOVQ        X7, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X0, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X1, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X2, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X3, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X4, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X5, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X6, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X7, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y0, X0
-	VMOVQ        X0, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y1, X1
-	VMOVQ        X1, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y2, X2
-	VMOVQ        X2, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y3, X3
-	VMOVQ        X3, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y4, X4
-	VMOVQ        X4, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y5, X5
-	VMOVQ        X5, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y6, X6
-	VMOVQ        X6, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y7, X7
-	VMOVQ        X7, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X0, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X1, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X2, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X3, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X4, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X5, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X6, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X7, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R10), R11
-	CMPQ R11, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX2chunksdone
-	MOVQ R11, R10
-	ADDQ $0x08, R11
-	CMPQ R11, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX2chunk
-	MOVQ DX, R10
-	SUBQ $0x08, R10
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  unshuffleAVX2chunk
 
 unshuffleAVX2chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R11
-	IMUL3Q $0x00000004, R11, R11
-	ADDQ   R11, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000004, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000004, AX
 	DECQ   SI
 	JNZ    unshuffleAVX2block
@@ -1711,12 +1715,12 @@ TEXT ·shuffleAVX512(SB), NOSPLIT, $0-72
 	MOVQ         $0x00000008, R9
 	CMPQ         DX, R9
 	CMOVQLT      DX, R9
-	MOVQ         $0x5555555555555555, R11
-	VPBROADCASTQ R11, Z8
-	MOVQ         $0x3333333333333333, R11
-	VPBROADCASTQ R11, Z9
-	MOVQ         $0x0f0f0f0f0f0f0f0f, R11
-	VPBROADCASTQ R11, Z10
+	MOVQ         $0x5555555555555555, R9
+	VPBROADCASTQ R9, Z8
+	MOVQ         $0x3333333333333333, R9
+	VPBROADCASTQ R9, Z9
+	MOVQ         $0x0f0f0f0f0f0f0f0f, R9
+	VPBROADCASTQ R9, Z10
 
 	// 8x8 byte transpose within the vector: [g][d] <-> [d][g]
 	VMOVDQU64 bitshuffleT8x8<>+0(SB), Z11
@@ -1724,79 +1728,80 @@ TEXT ·shuffleAVX512(SB), NOSPLIT, $0-72
 	// gather index: element 8g, or bit row 8d, for lane g or d
 	VPBROADCASTQ DI, Z14
 	VPXORQ       Z12, Z12, Z12
-	MOVL         $0x000000aa, R11
-	KMOVW        R11, K1
+	MOVL         $0x000000aa, R9
+	KMOVW        R9, K1
 	VPADDQ       Z14, Z12, K1, Z12
 	VPADDQ       Z14, Z14, Z14
-	MOVL         $0x000000cc, R11
-	KMOVW        R11, K1
+	MOVL         $0x000000cc, R9
+	KMOVW        R9, K1
 	VPADDQ       Z14, Z12, K1, Z12
 	VPADDQ       Z14, Z14, Z14
-	MOVL         $0x000000f0, R11
-	KMOVW        R11, K1
+	MOVL         $0x000000f0, R9
+	KMOVW        R9, K1
 	VPADDQ       Z14, Z12, K1, Z12
 	VPBROADCASTQ R8, Z14
 	VPXORQ       Z13, Z13, Z13
-	MOVL         $0x000000aa, R11
-	KMOVW        R11, K1
+	MOVL         $0x000000aa, R9
+	KMOVW        R9, K1
 	VPADDQ       Z14, Z13, K1, Z13
 	VPADDQ       Z14, Z14, Z14
-	MOVL         $0x000000cc, R11
-	KMOVW        R11, K1
+	MOVL         $0x000000cc, R9
+	KMOVW        R9, K1
 	VPADDQ       Z14, Z13, K1, Z13
 	VPADDQ       Z14, Z14, Z14
-	MOVL         $0x000000f0, R11
-	KMOVW        R11, K1
+	MOVL         $0x000000f0, R9
+	KMOVW        R9, K1
 	VPADDQ       Z14, Z13, K1, Z13
 
 shuffleAVX512block:
-	XORQ R10, R10
+	XORQ R8, R8
 
 shuffleAVX512chunk:
-	LEAQ  (CX)(R10*1), R11
-	MOVQ  R10, R12
-	IMULQ R8, R12
-	ADDQ  AX, R12
+	LEAQ  (CX)(R8*1), R9
+	MOVQ  R8, R10
+	IMULQ BX, R10
+	SHLQ  $0x03, R10
+	ADDQ  AX, R10
 
 	// vector k: byte j0+d of element 8g+k at 8d+g
 	KXNORW     K1, K1, K1
 	VPXORQ     Z0, Z0, Z0
-	VPGATHERQQ (R11)(Z12*1), K1, Z0
+	VPGATHERQQ (R9)(Z12*1), K1, Z0
 	VPERMB     Z0, Z11, Z0
-	ADDQ       DX, R11
+	ADDQ       DX, R9
 	KXNORW     K1, K1, K1
 	VPXORQ     Z1, Z1, Z1
-	VPGATHERQQ (R11)(Z12*1), K1, Z1
+	VPGATHERQQ (R9)(Z12*1), K1, Z1
 	VPERMB     Z1, Z11, Z1
-	ADDQ       DX, R11
+	ADDQ       DX, R9
 	KXNORW     K1, K1, K1
 	VPXORQ     Z2, Z2, Z2
-	VPGATHERQQ (R11)(Z12*1), K1, Z2
+	VPGATHERQQ (R9)(Z12*1), K1, Z2
 	VPERMB     Z2, Z11, Z2
-	ADDQ       DX, R11
+	ADDQ       DX, R9
 	KXNORW     K1, K1, K1
 	VPXORQ     Z3, Z3, Z3
-	VPGATHERQQ (R11)(Z12*1), K1, Z3
+	VPGATHERQQ (R9)(Z12*1), K1, Z3
 	VPERMB     Z3, Z11, Z3
-	ADDQ       DX, R11
+	ADDQ       DX, R9
 	KXNORW     K1, K1, K1
 	VPXORQ     Z4, Z4, Z4
-	VPGATHERQQ (R11)(Z12*1), K1, Z4
+	VPGATHERQQ (R9)(Z12*1), K1, Z4
 	VPERMB     Z4, Z11, Z4
-	ADDQ       DX, R11
+	ADDQ       DX, R9
 	KXNORW     K1, K1, K1
 	VPXORQ     Z5, Z5, Z5
-	VPGATHERQQ (R11)(Z12*1), K1, Z5
+	VPGATHERQQ (R9)(Z12*1), K1, Z5
 	VPERMB     Z5, Z11, Z5
-	ADDQ       DX, R11
+	ADDQ       DX, R9
 	KXNORW     K1, K1, K1
 	VPXORQ     Z6, Z6, Z6
-	VPGATHERQQ (R11)(Z12*1), K1, Z6
+	VPGATHERQQ (R9)(Z12*1), K1, Z6
 	VPERMB     Z6, Z11, Z6
-	ADDQ       DX, R11
+	ADDQ       DX, R9
 	KXNORW     K1, K1, K1
 	VPXORQ     Z7, Z7, Z7
-	VPGATHERQQ (R11)(Z12*1), K1, Z7
+	VPGATHERQQ (R9)(Z12*1), K1, Z7
 	VPERMB     Z7, Z11, Z7
 	VPSRLQ     $0x01, Z0, Z13
 	VPTERNLOGQ $0x28, Z8, Z1, Z13
@@ -1860,202 +1865,202 @@ shuffleAVX512chunk:
 	VPXORQ     Z13, Z3, Z3
 
 	// rows 8(j0+d)+b in order: vector b, quadword d
-	MOVQ          R12, R11
-	CMPQ          R9, $0x00
+	MOVQ          R10, R9
+	CMPQ          DX, $0x00
 	JLE           shuffleAVX512stored
 	VEXTRACTI32X4 $0x00, Z0, X13
-	VMOVQ         X13, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X13, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x00, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X14, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x00, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X15, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x00, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X16, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x00, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X17, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x00, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X18, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x00, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X19, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x00, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          BX, R11
-	CMPQ          R9, $0x01
+	VMOVQ         X20, (R9)
+	ADDQ          BX, R9
+	CMPQ          DX, $0x01
 	JLE           shuffleAVX512stored
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          BX, R11
-	CMPQ          R9, $0x02
+	VPEXTRQ       $0x01, X13, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X14, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X15, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X16, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X17, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X18, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X19, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X20, (R9)
+	ADDQ          BX, R9
+	CMPQ          DX, $0x02
 	JLE           shuffleAVX512stored
 	VEXTRACTI32X4 $0x01, Z0, X13
-	VMOVQ         X13, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X13, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x01, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X14, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x01, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X15, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x01, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X16, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x01, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X17, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x01, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X18, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x01, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X19, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x01, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          BX, R11
-	CMPQ          R9, $0x03
+	VMOVQ         X20, (R9)
+	ADDQ          BX, R9
+	CMPQ          DX, $0x03
 	JLE           shuffleAVX512stored
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          BX, R11
-	CMPQ          R9, $0x04
+	VPEXTRQ       $0x01, X13, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X14, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X15, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X16, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X17, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X18, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X19, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X20, (R9)
+	ADDQ          BX, R9
+	CMPQ          DX, $0x04
 	JLE           shuffleAVX512stored
 	VEXTRACTI32X4 $0x02, Z0, X13
-	VMOVQ         X13, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X13, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x02, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X14, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x02, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X15, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x02, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X16, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x02, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X17, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x02, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X18, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x02, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X19, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x02, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          BX, R11
-	CMPQ          R9, $0x05
+	VMOVQ         X20, (R9)
+	ADDQ          BX, R9
+	CMPQ          DX, $0x05
 	JLE           shuffleAVX512stored
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          BX, R11
-	CMPQ          R9, $0x06
+	VPEXTRQ       $0x01, X13, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X14, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X15, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X16, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X17, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X18, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X19, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X20, (R9)
+	ADDQ          BX, R9
+	CMPQ          DX, $0x06
 	JLE           shuffleAVX512stored
 	VEXTRACTI32X4 $0x03, Z0, X13
-	VMOVQ         X13, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X13, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x03, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X14, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x03, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X15, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x03, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X16, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x03, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X17, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x03, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X18, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x03, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X19, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x03, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          BX, R11
-	CMPQ          R9, $0x07
+	VMOVQ         X20, (R9)
+	ADDQ          BX, R9
+	CMPQ          DX, $0x07
 	JLE           shuffleAVX512stored
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          BX, R11
+	VPEXTRQ       $0x01, X13, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X14, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X15, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X16, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X17, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X18, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X19, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X20, (R9)
+	ADDQ          BX, R9
 
 shuffleAVX512stored:
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R10), R11
-	CMPQ R11, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  shuffleAVX512chunksdone
-	MOVQ R11, R10
-	ADDQ $0x08, R11
-	CMPQ R11, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  shuffleAVX512chunk
-	MOVQ DX, R10
-	SUBQ $0x08, R10
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  shuffleAVX512chunk
 
 shuffleAVX512chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R11
-	IMUL3Q $0x00000008, R11, R11
-	ADDQ   R11, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000008, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000008, AX
 	DECQ   SI
 	JNZ    shuffleAVX512block
@@ -2100,12 +2105,12 @@ TEXT ·unshuffleAVX512(SB), NOSPLIT, $0-72
 	MOVQ         $0x00000008, R9
 	CMPQ         DX, R9
 	CMOVQLT      DX, R9
-	MOVQ         $0x5555555555555555, R13
-	VPBROADCASTQ R13, Z8
-	MOVQ         $0x3333333333333333, R13
-	VPBROADCASTQ R13, Z9
-	MOVQ         $0x0f0f0f0f0f0f0f0f, R13
-	VPBROADCASTQ R13, Z10
+	MOVQ         $0x5555555555555555, R10
+	VPBROADCASTQ R10, Z8
+	MOVQ         $0x3333333333333333, R10
+	VPBROADCASTQ R10, Z9
+	MOVQ         $0x0f0f0f0f0f0f0f0f, R10
+	VPBROADCASTQ R10, Z10
 
 	// 8x8 byte transpose within the vector: [g][d] <-> [d][g]
 	VMOVDQU64 bitshuffleT8x8<>+0(SB), Z11
@@ -2113,72 +2118,73 @@ TEXT ·unshuffleAVX512(SB), NOSPLIT, $0-72
 	// gather index: element 8g, or bit row 8d, for lane g or d
 	VPBROADCASTQ DI, Z14
 	VPXORQ       Z12, Z12, Z12
-	MOVL         $0x000000aa, R13
-	KMOVW        R13, K1
+	MOVL         $0x000000aa, R10
+	KMOVW        R10, K1
 	VPADDQ       Z14, Z12, K1, Z12
 	VPADDQ       Z14, Z14, Z14
-	MOVL         $0x000000cc, R13
-	KMOVW        R13, K1
+	MOVL         $0x000000cc, R10
+	KMOVW        R10, K1
 	VPADDQ       Z14, Z12, K1, Z12
 	VPADDQ       Z14, Z14, Z14
-	MOVL         $0x000000f0, R13
-	KMOVW        R13, K1
+	MOVL         $0x000000f0, R10
+	KMOVW        R10, K1
 	VPADDQ       Z14, Z12, K1, Z12
 	VPBROADCASTQ R8, Z12
 	VPXORQ       Z13, Z13, Z13
-	MOVL         $0x000000aa, R13
-	KMOVW        R13, K1
+	MOVL         $0x000000aa, R10
+	KMOVW        R10, K1
 	VPADDQ       Z12, Z13, K1, Z13
 	VPADDQ       Z12, Z12, Z12
-	MOVL         $0x000000cc, R13
-	KMOVW        R13, K1
+	MOVL         $0x000000cc, R10
+	KMOVW        R10, K1
 	VPADDQ       Z12, Z13, K1, Z13
 	VPADDQ       Z12, Z12, Z12
-	MOVL         $0x000000f0, R13
-	KMOVW        R13, K1
+	MOVL         $0x000000f0, R10
+	KMOVW        R10, K1
 	VPADDQ       Z12, Z13, K1, Z13
 
 unshuffleAVX512block:
-	XORQ R10, R10
+	XORQ R8, R8
 
 unshuffleAVX512chunk:
-	LEAQ  (CX)(R10*1), R11
-	MOVQ  R10, R12
-	IMULQ R8, R12
+	LEAQ  (CX)(R8*1), R11
+	MOVQ  R8, R12
+	IMULQ BX, R12
+	SHLQ  $0x03, R12
 	ADDQ  AX, R12
 
 	// vector b, quadword d: 8 bytes of bit row 8(j0+d)+b, rows past typesize masked off
-	LEAQ       bitshuffleLowBits<>+0(SB), R13
-	MOVBQZX    (R13)(R9*1), R13
-	KMOVW      R13, K1
+	LEAQ       bitshuffleLowBits<>+0(SB), R10
+	MOVBQZX    (R10)(R9*1), R10
+	KMOVW      R10, K1
 	VPXORQ     Z0, Z0, Z0
 	VPGATHERQQ (R12)(Z13*1), K1, Z0
 	ADDQ       BX, R12
-	KMOVW      R13, K1
+	KMOVW      R10, K1
 	VPXORQ     Z1, Z1, Z1
 	VPGATHERQQ (R12)(Z13*1), K1, Z1
 	ADDQ       BX, R12
-	KMOVW      R13, K1
+	KMOVW      R10, K1
 	VPXORQ     Z2, Z2, Z2
 	VPGATHERQQ (R12)(Z13*1), K1, Z2
 	ADDQ       BX, R12
-	KMOVW      R13, K1
+	KMOVW      R10, K1
 	VPXORQ     Z3, Z3, Z3
 	VPGATHERQQ (R12)(Z13*1), K1, Z3
 	ADDQ       BX, R12
-	KMOVW      R13, K1
+	KMOVW      R10, K1
 	VPXORQ     Z4, Z4, Z4
 	VPGATHERQQ (R12)(Z13*1), K1, Z4
 	ADDQ       BX, R12
-	KMOVW      R13, K1
+	KMOVW      R10, K1
 	VPXORQ     Z5, Z5, Z5
 	VPGATHERQQ (R12)(Z13*1), K1, Z5
 	ADDQ       BX, R12
-	KMOVW      R13, K1
+	KMOVW      R10, K1
 	VPXORQ     Z6, Z6, Z6
 	VPGATHERQQ (R12)(Z13*1), K1, Z6
 	ADDQ       BX, R12
-	KMOVW      R13, K1
+	KMOVW      R10, K1
 	VPXORQ     Z7, Z7, Z7
 	VPGATHERQQ (R12)(Z13*1), K1, Z7
 	VPSRLQ     $0x01, Z0, Z12
@@ -2251,184 +2257,185 @@ unshuffleAVX512chunk:
 	VPERMB     Z7, Z11, Z7
 
 	// stores in address order: later elements repair what earlier ones overran
+	MOVQ          R11, R10
 	VEXTRACTI32X4 $0x00, Z0, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z0, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z0, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z0, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R10), R13
-	CMPQ R13, DX
+	LEAQ 8(R8), R10
+	CMPQ R10, DX
 	JAE  unshuffleAVX512chunksdone
-	MOVQ R13, R10
-	ADDQ $0x08, R13
-	CMPQ R13, DX
+	MOVQ R10, R8
+	ADDQ $0x08, R10
+	CMPQ R10, DX
 	JLS  unshuffleAVX512chunk
-	MOVQ DX, R10
-	SUBQ $0x08, R10
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  unshuffleAVX512chunk
 
 unshuffleAVX512chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R13
-	IMUL3Q $0x00000008, R13, R13
-	ADDQ   R13, CX
+	MOVQ   DI, R10
+	IMUL3Q $0x00000008, R10, R10
+	ADDQ   R10, CX
 	ADDQ   $0x00000008, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512block
@@ -2449,20 +2456,20 @@ TEXT ·shuffleAVX512GFNI(SB), $4160-72
 	SHLQ $0x03, R8
 
 	// nd: byte columns stored per chunk, min(typesize, 8)
-	MOVQ         $0x00000008, R9
-	CMPQ         DX, R9
-	CMOVQLT      DX, R9
+	MOVQ         $0x00000008, R8
+	CMPQ         DX, R8
+	CMOVQLT      DX, R8
 	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
 	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
 	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
 	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
 	VMOVDQU64    bitshuffleQLo1<>+0(SB), Z4
 	VMOVDQU64    bitshuffleQHi1<>+0(SB), Z5
-	LEAQ         (SP), R12
-	ADDQ         $0x3f, R12
-	ANDQ         $-64, R12
-	MOVQ         $0x8040201008040201, R10
-	VPBROADCASTQ R10, Z6
+	LEAQ         (SP), R11
+	ADDQ         $0x3f, R11
+	ANDQ         $-64, R11
+	MOVQ         $0x8040201008040201, R9
+	VPBROADCASTQ R9, Z6
 	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z7
 	CMPQ         DX, $0x01
 	JEQ          shuffleAVX512GFNIts1
@@ -2478,38 +2485,39 @@ TEXT ·shuffleAVX512GFNI(SB), $4160-72
 
 shuffleAVX512GFNIts1:
 shuffleAVX512GFNIdense1block:
-	XORQ R9, R9
+	XORQ R8, R8
 
 shuffleAVX512GFNIdense1chunk:
-	LEAQ           (CX)(R9*1), R10
-	MOVQ           R9, R11
-	IMULQ          R8, R11
-	ADDQ           AX, R11
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z0
-	VPERMB         (R10), Z0, Z0
+	VPERMB         (R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z1
-	VPERMB         64(R10), Z1, Z1
+	VPERMB         64(R9), Z1, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z7
-	VPERMB         128(R10), Z7, Z7
+	VPERMB         128(R9), Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
-	VPERMB         192(R10), Z8, Z8
+	VPERMB         192(R9), Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z9
-	VPERMB         256(R10), Z9, Z9
+	VPERMB         256(R9), Z9, Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z10
-	VPERMB         320(R10), Z10, Z10
+	VPERMB         320(R9), Z10, Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z11
-	VPERMB         384(R10), Z11, Z11
+	VPERMB         384(R9), Z11, Z11
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z12
-	VPERMB         448(R10), Z12, Z12
+	VPERMB         448(R9), Z12, Z12
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	MOVQ           R11, R10
+	MOVQ           R10, R9
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z0, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -2550,40 +2558,40 @@ shuffleAVX512GFNIdense1chunk:
 	VMOVDQA64      Z4, Z10
 	VPERMI2Q       Z9, Z14, Z10
 	VPERMT2Q       Z9, Z5, Z14
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z1, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z13, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z0, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
-	ADDQ           BX, R10
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z13, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z14, (R9)
+	ADDQ           BX, R9
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R9), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  shuffleAVX512GFNIdense1chunksdone
-	MOVQ R10, R9
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  shuffleAVX512GFNIdense1chunk
-	MOVQ DX, R9
-	SUBQ $0x08, R9
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  shuffleAVX512GFNIdense1chunk
 
 shuffleAVX512GFNIdense1chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    shuffleAVX512GFNIdense1block
@@ -2591,86 +2599,87 @@ shuffleAVX512GFNIdense1chunksdone:
 
 shuffleAVX512GFNIts2:
 shuffleAVX512GFNIdense2block:
-	XORQ R9, R9
+	XORQ R8, R8
 
 shuffleAVX512GFNIdense2chunk:
-	LEAQ           (CX)(R9*1), R10
-	MOVQ           R9, R11
-	IMULQ          R8, R11
-	ADDQ           AX, R11
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
 	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         (R10), Z0, Z1
+	VPERMB         (R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         64(R10), Z0, Z0
+	VPERMB         64(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z7
 	VPERMI2Q       Z0, Z1, Z7
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z8
 	VPERMI2Q       Z0, Z1, Z8
 	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         128(R10), Z0, Z1
+	VPERMB         128(R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         192(R10), Z0, Z0
+	VPERMB         192(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z9
 	VPERMI2Q       Z0, Z1, Z9
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z10
 	VPERMI2Q       Z0, Z1, Z10
 	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         256(R10), Z0, Z1
+	VPERMB         256(R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         320(R10), Z0, Z0
+	VPERMB         320(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z11
 	VPERMI2Q       Z0, Z1, Z11
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z12
 	VPERMI2Q       Z0, Z1, Z12
 	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         384(R10), Z0, Z1
+	VPERMB         384(R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         448(R10), Z0, Z0
+	VPERMB         448(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z13
 	VPERMI2Q       Z0, Z1, Z13
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z14
 	VPERMI2Q       Z0, Z1, Z14
 	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         512(R10), Z0, Z1
+	VPERMB         512(R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         576(R10), Z0, Z0
+	VPERMB         576(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z15
 	VPERMI2Q       Z0, Z1, Z15
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z16
 	VPERMI2Q       Z0, Z1, Z16
 	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         640(R10), Z0, Z1
+	VPERMB         640(R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         704(R10), Z0, Z0
+	VPERMB         704(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z17
 	VPERMI2Q       Z0, Z1, Z17
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z18
 	VPERMI2Q       Z0, Z1, Z18
 	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         768(R10), Z0, Z1
+	VPERMB         768(R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         832(R10), Z0, Z0
+	VPERMB         832(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z19
 	VPERMI2Q       Z0, Z1, Z19
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z20
 	VPERMI2Q       Z0, Z1, Z20
 	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         896(R10), Z0, Z1
+	VPERMB         896(R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         960(R10), Z0, Z0
+	VPERMB         960(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z21
 	VPERMI2Q       Z0, Z1, Z21
 	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z22
 	VPERMI2Q       Z0, Z1, Z22
-	MOVQ           R11, R10
+	MOVQ           R10, R9
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
 	VPERMI2B       Z15, Z7, Z0
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z1
@@ -2711,22 +2720,22 @@ shuffleAVX512GFNIdense2chunk:
 	VMOVDQA64      Z4, Z17
 	VPERMI2Q       Z15, Z1, Z17
 	VPERMT2Q       Z15, Z5, Z1
-	VMOVDQU64      Z19, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z13, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z0, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z17, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z1, (R10)
-	ADDQ           BX, R10
+	VMOVDQU64      Z19, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z13, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z17, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
 	VPERMI2B       Z16, Z8, Z0
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z1
@@ -2767,40 +2776,40 @@ shuffleAVX512GFNIdense2chunk:
 	VMOVDQA64      Z4, Z10
 	VPERMI2Q       Z8, Z1, Z10
 	VPERMT2Q       Z8, Z5, Z1
-	VMOVDQU64      Z12, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z13, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z0, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z1, (R10)
-	ADDQ           BX, R10
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z13, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R9), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  shuffleAVX512GFNIdense2chunksdone
-	MOVQ R10, R9
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  shuffleAVX512GFNIdense2chunk
-	MOVQ DX, R9
-	SUBQ $0x08, R9
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  shuffleAVX512GFNIdense2chunk
 
 shuffleAVX512GFNIdense2chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    shuffleAVX512GFNIdense2block
@@ -2808,21 +2817,22 @@ shuffleAVX512GFNIdense2chunksdone:
 
 shuffleAVX512GFNIts4:
 shuffleAVX512GFNIdense4block:
-	XORQ R9, R9
+	XORQ R8, R8
 
 shuffleAVX512GFNIdense4chunk:
-	LEAQ           (CX)(R9*1), R10
-	MOVQ           R9, R11
-	IMULQ          R8, R11
-	ADDQ           AX, R11
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
 	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         (R10), Z0, Z1
+	VPERMB         (R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         64(R10), Z0, Z7
+	VPERMB         64(R9), Z0, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         128(R10), Z0, Z8
+	VPERMB         128(R9), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         192(R10), Z0, Z0
+	VPERMB         192(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
 	VPERMI2Q       Z7, Z1, Z9
@@ -2844,18 +2854,18 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
 	VPERMI2Q       Z0, Z8, Z1
 	VINSERTI64X4   $0x01, Y1, Z12, Z12
-	VMOVDQU64      Z9, (R12)
-	VMOVDQU64      Z10, 512(R12)
-	VMOVDQU64      Z11, 1024(R12)
-	VMOVDQU64      Z12, 1536(R12)
+	VMOVDQU64      Z9, (R11)
+	VMOVDQU64      Z10, 512(R11)
+	VMOVDQU64      Z11, 1024(R11)
+	VMOVDQU64      Z12, 1536(R11)
 	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         256(R10), Z0, Z1
+	VPERMB         256(R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         320(R10), Z0, Z7
+	VPERMB         320(R9), Z0, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         384(R10), Z0, Z8
+	VPERMB         384(R9), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         448(R10), Z0, Z0
+	VPERMB         448(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
 	VPERMI2Q       Z7, Z1, Z9
@@ -2877,18 +2887,18 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
 	VPERMI2Q       Z0, Z8, Z1
 	VINSERTI64X4   $0x01, Y1, Z12, Z12
-	VMOVDQU64      Z9, 64(R12)
-	VMOVDQU64      Z10, 576(R12)
-	VMOVDQU64      Z11, 1088(R12)
-	VMOVDQU64      Z12, 1600(R12)
+	VMOVDQU64      Z9, 64(R11)
+	VMOVDQU64      Z10, 576(R11)
+	VMOVDQU64      Z11, 1088(R11)
+	VMOVDQU64      Z12, 1600(R11)
 	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         512(R10), Z0, Z1
+	VPERMB         512(R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         576(R10), Z0, Z7
+	VPERMB         576(R9), Z0, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         640(R10), Z0, Z8
+	VPERMB         640(R9), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         704(R10), Z0, Z0
+	VPERMB         704(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
 	VPERMI2Q       Z7, Z1, Z9
@@ -2910,18 +2920,18 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
 	VPERMI2Q       Z0, Z8, Z1
 	VINSERTI64X4   $0x01, Y1, Z12, Z12
-	VMOVDQU64      Z9, 128(R12)
-	VMOVDQU64      Z10, 640(R12)
-	VMOVDQU64      Z11, 1152(R12)
-	VMOVDQU64      Z12, 1664(R12)
+	VMOVDQU64      Z9, 128(R11)
+	VMOVDQU64      Z10, 640(R11)
+	VMOVDQU64      Z11, 1152(R11)
+	VMOVDQU64      Z12, 1664(R11)
 	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         768(R10), Z0, Z1
+	VPERMB         768(R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         832(R10), Z0, Z7
+	VPERMB         832(R9), Z0, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         896(R10), Z0, Z8
+	VPERMB         896(R9), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         960(R10), Z0, Z0
+	VPERMB         960(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
 	VPERMI2Q       Z7, Z1, Z9
@@ -2943,18 +2953,18 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
 	VPERMI2Q       Z0, Z8, Z1
 	VINSERTI64X4   $0x01, Y1, Z12, Z12
-	VMOVDQU64      Z9, 192(R12)
-	VMOVDQU64      Z10, 704(R12)
-	VMOVDQU64      Z11, 1216(R12)
-	VMOVDQU64      Z12, 1728(R12)
+	VMOVDQU64      Z9, 192(R11)
+	VMOVDQU64      Z10, 704(R11)
+	VMOVDQU64      Z11, 1216(R11)
+	VMOVDQU64      Z12, 1728(R11)
 	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         1024(R10), Z0, Z1
+	VPERMB         1024(R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         1088(R10), Z0, Z7
+	VPERMB         1088(R9), Z0, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         1152(R10), Z0, Z8
+	VPERMB         1152(R9), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         1216(R10), Z0, Z0
+	VPERMB         1216(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
 	VPERMI2Q       Z7, Z1, Z9
@@ -2976,18 +2986,18 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
 	VPERMI2Q       Z0, Z8, Z1
 	VINSERTI64X4   $0x01, Y1, Z12, Z12
-	VMOVDQU64      Z9, 256(R12)
-	VMOVDQU64      Z10, 768(R12)
-	VMOVDQU64      Z11, 1280(R12)
-	VMOVDQU64      Z12, 1792(R12)
+	VMOVDQU64      Z9, 256(R11)
+	VMOVDQU64      Z10, 768(R11)
+	VMOVDQU64      Z11, 1280(R11)
+	VMOVDQU64      Z12, 1792(R11)
 	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         1280(R10), Z0, Z1
+	VPERMB         1280(R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         1344(R10), Z0, Z7
+	VPERMB         1344(R9), Z0, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         1408(R10), Z0, Z8
+	VPERMB         1408(R9), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         1472(R10), Z0, Z0
+	VPERMB         1472(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
 	VPERMI2Q       Z7, Z1, Z9
@@ -3009,18 +3019,18 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
 	VPERMI2Q       Z0, Z8, Z1
 	VINSERTI64X4   $0x01, Y1, Z12, Z12
-	VMOVDQU64      Z9, 320(R12)
-	VMOVDQU64      Z10, 832(R12)
-	VMOVDQU64      Z11, 1344(R12)
-	VMOVDQU64      Z12, 1856(R12)
+	VMOVDQU64      Z9, 320(R11)
+	VMOVDQU64      Z10, 832(R11)
+	VMOVDQU64      Z11, 1344(R11)
+	VMOVDQU64      Z12, 1856(R11)
 	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         1536(R10), Z0, Z1
+	VPERMB         1536(R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         1600(R10), Z0, Z7
+	VPERMB         1600(R9), Z0, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         1664(R10), Z0, Z8
+	VPERMB         1664(R9), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         1728(R10), Z0, Z0
+	VPERMB         1728(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
 	VPERMI2Q       Z7, Z1, Z9
@@ -3042,18 +3052,18 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
 	VPERMI2Q       Z0, Z8, Z1
 	VINSERTI64X4   $0x01, Y1, Z12, Z12
-	VMOVDQU64      Z9, 384(R12)
-	VMOVDQU64      Z10, 896(R12)
-	VMOVDQU64      Z11, 1408(R12)
-	VMOVDQU64      Z12, 1920(R12)
+	VMOVDQU64      Z9, 384(R11)
+	VMOVDQU64      Z10, 896(R11)
+	VMOVDQU64      Z11, 1408(R11)
+	VMOVDQU64      Z12, 1920(R11)
 	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         1792(R10), Z0, Z1
+	VPERMB         1792(R9), Z0, Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         1856(R10), Z0, Z7
+	VPERMB         1856(R9), Z0, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         1920(R10), Z0, Z8
+	VPERMB         1920(R9), Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         1984(R10), Z0, Z0
+	VPERMB         1984(R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
 	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
 	VPERMI2Q       Z7, Z1, Z9
@@ -3075,19 +3085,19 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
 	VPERMI2Q       Z0, Z8, Z1
 	VINSERTI64X4   $0x01, Y1, Z12, Z12
-	VMOVDQU64      Z9, 448(R12)
-	VMOVDQU64      Z10, 960(R12)
-	VMOVDQU64      Z11, 1472(R12)
-	VMOVDQU64      Z12, 1984(R12)
-	MOVQ           R11, R10
-	VMOVDQU64      (R12), Z0
-	VMOVDQU64      64(R12), Z1
-	VMOVDQU64      128(R12), Z7
-	VMOVDQU64      192(R12), Z8
-	VMOVDQU64      256(R12), Z9
-	VMOVDQU64      320(R12), Z10
-	VMOVDQU64      384(R12), Z11
-	VMOVDQU64      448(R12), Z12
+	VMOVDQU64      Z9, 448(R11)
+	VMOVDQU64      Z10, 960(R11)
+	VMOVDQU64      Z11, 1472(R11)
+	VMOVDQU64      Z12, 1984(R11)
+	MOVQ           R10, R9
+	VMOVDQU64      (R11), Z0
+	VMOVDQU64      64(R11), Z1
+	VMOVDQU64      128(R11), Z7
+	VMOVDQU64      192(R11), Z8
+	VMOVDQU64      256(R11), Z9
+	VMOVDQU64      320(R11), Z10
+	VMOVDQU64      384(R11), Z11
+	VMOVDQU64      448(R11), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z0, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -3128,30 +3138,30 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQA64      Z4, Z10
 	VPERMI2Q       Z9, Z14, Z10
 	VPERMT2Q       Z9, Z5, Z14
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z1, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z13, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z0, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      512(R12), Z0
-	VMOVDQU64      576(R12), Z1
-	VMOVDQU64      640(R12), Z7
-	VMOVDQU64      704(R12), Z8
-	VMOVDQU64      768(R12), Z9
-	VMOVDQU64      832(R12), Z10
-	VMOVDQU64      896(R12), Z11
-	VMOVDQU64      960(R12), Z12
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z13, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z14, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      512(R11), Z0
+	VMOVDQU64      576(R11), Z1
+	VMOVDQU64      640(R11), Z7
+	VMOVDQU64      704(R11), Z8
+	VMOVDQU64      768(R11), Z9
+	VMOVDQU64      832(R11), Z10
+	VMOVDQU64      896(R11), Z11
+	VMOVDQU64      960(R11), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z0, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -3192,30 +3202,30 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQA64      Z4, Z10
 	VPERMI2Q       Z9, Z14, Z10
 	VPERMT2Q       Z9, Z5, Z14
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z1, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z13, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z0, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      1024(R12), Z0
-	VMOVDQU64      1088(R12), Z1
-	VMOVDQU64      1152(R12), Z7
-	VMOVDQU64      1216(R12), Z8
-	VMOVDQU64      1280(R12), Z9
-	VMOVDQU64      1344(R12), Z10
-	VMOVDQU64      1408(R12), Z11
-	VMOVDQU64      1472(R12), Z12
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z13, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z14, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1024(R11), Z0
+	VMOVDQU64      1088(R11), Z1
+	VMOVDQU64      1152(R11), Z7
+	VMOVDQU64      1216(R11), Z8
+	VMOVDQU64      1280(R11), Z9
+	VMOVDQU64      1344(R11), Z10
+	VMOVDQU64      1408(R11), Z11
+	VMOVDQU64      1472(R11), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z0, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -3256,30 +3266,30 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQA64      Z4, Z10
 	VPERMI2Q       Z9, Z14, Z10
 	VPERMT2Q       Z9, Z5, Z14
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z1, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z13, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z0, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      1536(R12), Z0
-	VMOVDQU64      1600(R12), Z1
-	VMOVDQU64      1664(R12), Z7
-	VMOVDQU64      1728(R12), Z8
-	VMOVDQU64      1792(R12), Z9
-	VMOVDQU64      1856(R12), Z10
-	VMOVDQU64      1920(R12), Z11
-	VMOVDQU64      1984(R12), Z12
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z13, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z14, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1536(R11), Z0
+	VMOVDQU64      1600(R11), Z1
+	VMOVDQU64      1664(R11), Z7
+	VMOVDQU64      1728(R11), Z8
+	VMOVDQU64      1792(R11), Z9
+	VMOVDQU64      1856(R11), Z10
+	VMOVDQU64      1920(R11), Z11
+	VMOVDQU64      1984(R11), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z0, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -3320,40 +3330,40 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQA64      Z4, Z10
 	VPERMI2Q       Z9, Z14, Z10
 	VPERMT2Q       Z9, Z5, Z14
-	VMOVDQU64      Z11, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z1, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z13, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z0, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z14, (R10)
-	ADDQ           BX, R10
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z13, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z14, (R9)
+	ADDQ           BX, R9
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R9), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  shuffleAVX512GFNIdense4chunksdone
-	MOVQ R10, R9
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  shuffleAVX512GFNIdense4chunk
-	MOVQ DX, R9
-	SUBQ $0x08, R9
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  shuffleAVX512GFNIdense4chunk
 
 shuffleAVX512GFNIdense4chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    shuffleAVX512GFNIdense4block
@@ -3361,29 +3371,30 @@ shuffleAVX512GFNIdense4chunksdone:
 
 shuffleAVX512GFNIts8:
 shuffleAVX512GFNIdense8block:
-	XORQ R9, R9
+	XORQ R8, R8
 
 shuffleAVX512GFNIdense8chunk:
-	LEAQ           (CX)(R9*1), R10
-	MOVQ           R9, R11
-	IMULQ          R8, R11
-	ADDQ           AX, R11
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         (R10), Z7, Z8
+	VPERMB         (R9), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         64(R10), Z7, Z9
+	VPERMB         64(R9), Z7, Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         128(R10), Z7, Z10
+	VPERMB         128(R9), Z7, Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         192(R10), Z7, Z11
+	VPERMB         192(R9), Z7, Z11
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         256(R10), Z7, Z12
+	VPERMB         256(R9), Z7, Z12
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         320(R10), Z7, Z13
+	VPERMB         320(R9), Z7, Z13
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         384(R10), Z7, Z14
+	VPERMB         384(R9), Z7, Z14
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         448(R10), Z7, Z7
+	VPERMB         448(R9), Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z12, Z8, Z15
@@ -3421,30 +3432,30 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z10
 	VPERMI2Q       Z9, Z8, Z10
 	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, (R12)
-	VMOVDQU64      Z7, 512(R12)
-	VMOVDQU64      Z13, 1024(R12)
-	VMOVDQU64      Z15, 1536(R12)
-	VMOVDQU64      Z12, 2048(R12)
-	VMOVDQU64      Z14, 2560(R12)
-	VMOVDQU64      Z10, 3072(R12)
-	VMOVDQU64      Z8, 3584(R12)
+	VMOVDQU64      Z11, (R11)
+	VMOVDQU64      Z7, 512(R11)
+	VMOVDQU64      Z13, 1024(R11)
+	VMOVDQU64      Z15, 1536(R11)
+	VMOVDQU64      Z12, 2048(R11)
+	VMOVDQU64      Z14, 2560(R11)
+	VMOVDQU64      Z10, 3072(R11)
+	VMOVDQU64      Z8, 3584(R11)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         512(R10), Z7, Z8
+	VPERMB         512(R9), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         576(R10), Z7, Z9
+	VPERMB         576(R9), Z7, Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         640(R10), Z7, Z10
+	VPERMB         640(R9), Z7, Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         704(R10), Z7, Z11
+	VPERMB         704(R9), Z7, Z11
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         768(R10), Z7, Z12
+	VPERMB         768(R9), Z7, Z12
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         832(R10), Z7, Z13
+	VPERMB         832(R9), Z7, Z13
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         896(R10), Z7, Z14
+	VPERMB         896(R9), Z7, Z14
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         960(R10), Z7, Z7
+	VPERMB         960(R9), Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z12, Z8, Z15
@@ -3482,30 +3493,30 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z10
 	VPERMI2Q       Z9, Z8, Z10
 	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, 64(R12)
-	VMOVDQU64      Z7, 576(R12)
-	VMOVDQU64      Z13, 1088(R12)
-	VMOVDQU64      Z15, 1600(R12)
-	VMOVDQU64      Z12, 2112(R12)
-	VMOVDQU64      Z14, 2624(R12)
-	VMOVDQU64      Z10, 3136(R12)
-	VMOVDQU64      Z8, 3648(R12)
+	VMOVDQU64      Z11, 64(R11)
+	VMOVDQU64      Z7, 576(R11)
+	VMOVDQU64      Z13, 1088(R11)
+	VMOVDQU64      Z15, 1600(R11)
+	VMOVDQU64      Z12, 2112(R11)
+	VMOVDQU64      Z14, 2624(R11)
+	VMOVDQU64      Z10, 3136(R11)
+	VMOVDQU64      Z8, 3648(R11)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         1024(R10), Z7, Z8
+	VPERMB         1024(R9), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         1088(R10), Z7, Z9
+	VPERMB         1088(R9), Z7, Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         1152(R10), Z7, Z10
+	VPERMB         1152(R9), Z7, Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         1216(R10), Z7, Z11
+	VPERMB         1216(R9), Z7, Z11
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         1280(R10), Z7, Z12
+	VPERMB         1280(R9), Z7, Z12
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         1344(R10), Z7, Z13
+	VPERMB         1344(R9), Z7, Z13
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         1408(R10), Z7, Z14
+	VPERMB         1408(R9), Z7, Z14
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         1472(R10), Z7, Z7
+	VPERMB         1472(R9), Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z12, Z8, Z15
@@ -3543,30 +3554,30 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z10
 	VPERMI2Q       Z9, Z8, Z10
 	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, 128(R12)
-	VMOVDQU64      Z7, 640(R12)
-	VMOVDQU64      Z13, 1152(R12)
-	VMOVDQU64      Z15, 1664(R12)
-	VMOVDQU64      Z12, 2176(R12)
-	VMOVDQU64      Z14, 2688(R12)
-	VMOVDQU64      Z10, 3200(R12)
-	VMOVDQU64      Z8, 3712(R12)
+	VMOVDQU64      Z11, 128(R11)
+	VMOVDQU64      Z7, 640(R11)
+	VMOVDQU64      Z13, 1152(R11)
+	VMOVDQU64      Z15, 1664(R11)
+	VMOVDQU64      Z12, 2176(R11)
+	VMOVDQU64      Z14, 2688(R11)
+	VMOVDQU64      Z10, 3200(R11)
+	VMOVDQU64      Z8, 3712(R11)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         1536(R10), Z7, Z8
+	VPERMB         1536(R9), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         1600(R10), Z7, Z9
+	VPERMB         1600(R9), Z7, Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         1664(R10), Z7, Z10
+	VPERMB         1664(R9), Z7, Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         1728(R10), Z7, Z11
+	VPERMB         1728(R9), Z7, Z11
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         1792(R10), Z7, Z12
+	VPERMB         1792(R9), Z7, Z12
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         1856(R10), Z7, Z13
+	VPERMB         1856(R9), Z7, Z13
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         1920(R10), Z7, Z14
+	VPERMB         1920(R9), Z7, Z14
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         1984(R10), Z7, Z7
+	VPERMB         1984(R9), Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z12, Z8, Z15
@@ -3604,30 +3615,30 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z10
 	VPERMI2Q       Z9, Z8, Z10
 	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, 192(R12)
-	VMOVDQU64      Z7, 704(R12)
-	VMOVDQU64      Z13, 1216(R12)
-	VMOVDQU64      Z15, 1728(R12)
-	VMOVDQU64      Z12, 2240(R12)
-	VMOVDQU64      Z14, 2752(R12)
-	VMOVDQU64      Z10, 3264(R12)
-	VMOVDQU64      Z8, 3776(R12)
+	VMOVDQU64      Z11, 192(R11)
+	VMOVDQU64      Z7, 704(R11)
+	VMOVDQU64      Z13, 1216(R11)
+	VMOVDQU64      Z15, 1728(R11)
+	VMOVDQU64      Z12, 2240(R11)
+	VMOVDQU64      Z14, 2752(R11)
+	VMOVDQU64      Z10, 3264(R11)
+	VMOVDQU64      Z8, 3776(R11)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         2048(R10), Z7, Z8
+	VPERMB         2048(R9), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         2112(R10), Z7, Z9
+	VPERMB         2112(R9), Z7, Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         2176(R10), Z7, Z10
+	VPERMB         2176(R9), Z7, Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         2240(R10), Z7, Z11
+	VPERMB         2240(R9), Z7, Z11
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         2304(R10), Z7, Z12
+	VPERMB         2304(R9), Z7, Z12
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         2368(R10), Z7, Z13
+	VPERMB         2368(R9), Z7, Z13
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         2432(R10), Z7, Z14
+	VPERMB         2432(R9), Z7, Z14
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         2496(R10), Z7, Z7
+	VPERMB         2496(R9), Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z12, Z8, Z15
@@ -3665,30 +3676,30 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z10
 	VPERMI2Q       Z9, Z8, Z10
 	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, 256(R12)
-	VMOVDQU64      Z7, 768(R12)
-	VMOVDQU64      Z13, 1280(R12)
-	VMOVDQU64      Z15, 1792(R12)
-	VMOVDQU64      Z12, 2304(R12)
-	VMOVDQU64      Z14, 2816(R12)
-	VMOVDQU64      Z10, 3328(R12)
-	VMOVDQU64      Z8, 3840(R12)
+	VMOVDQU64      Z11, 256(R11)
+	VMOVDQU64      Z7, 768(R11)
+	VMOVDQU64      Z13, 1280(R11)
+	VMOVDQU64      Z15, 1792(R11)
+	VMOVDQU64      Z12, 2304(R11)
+	VMOVDQU64      Z14, 2816(R11)
+	VMOVDQU64      Z10, 3328(R11)
+	VMOVDQU64      Z8, 3840(R11)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         2560(R10), Z7, Z8
+	VPERMB         2560(R9), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         2624(R10), Z7, Z9
+	VPERMB         2624(R9), Z7, Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         2688(R10), Z7, Z10
+	VPERMB         2688(R9), Z7, Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         2752(R10), Z7, Z11
+	VPERMB         2752(R9), Z7, Z11
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         2816(R10), Z7, Z12
+	VPERMB         2816(R9), Z7, Z12
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         2880(R10), Z7, Z13
+	VPERMB         2880(R9), Z7, Z13
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         2944(R10), Z7, Z14
+	VPERMB         2944(R9), Z7, Z14
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         3008(R10), Z7, Z7
+	VPERMB         3008(R9), Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z12, Z8, Z15
@@ -3726,30 +3737,30 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z10
 	VPERMI2Q       Z9, Z8, Z10
 	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, 320(R12)
-	VMOVDQU64      Z7, 832(R12)
-	VMOVDQU64      Z13, 1344(R12)
-	VMOVDQU64      Z15, 1856(R12)
-	VMOVDQU64      Z12, 2368(R12)
-	VMOVDQU64      Z14, 2880(R12)
-	VMOVDQU64      Z10, 3392(R12)
-	VMOVDQU64      Z8, 3904(R12)
+	VMOVDQU64      Z11, 320(R11)
+	VMOVDQU64      Z7, 832(R11)
+	VMOVDQU64      Z13, 1344(R11)
+	VMOVDQU64      Z15, 1856(R11)
+	VMOVDQU64      Z12, 2368(R11)
+	VMOVDQU64      Z14, 2880(R11)
+	VMOVDQU64      Z10, 3392(R11)
+	VMOVDQU64      Z8, 3904(R11)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         3072(R10), Z7, Z8
+	VPERMB         3072(R9), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         3136(R10), Z7, Z9
+	VPERMB         3136(R9), Z7, Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         3200(R10), Z7, Z10
+	VPERMB         3200(R9), Z7, Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         3264(R10), Z7, Z11
+	VPERMB         3264(R9), Z7, Z11
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         3328(R10), Z7, Z12
+	VPERMB         3328(R9), Z7, Z12
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         3392(R10), Z7, Z13
+	VPERMB         3392(R9), Z7, Z13
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         3456(R10), Z7, Z14
+	VPERMB         3456(R9), Z7, Z14
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         3520(R10), Z7, Z7
+	VPERMB         3520(R9), Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z12, Z8, Z15
@@ -3787,30 +3798,30 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z10
 	VPERMI2Q       Z9, Z8, Z10
 	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, 384(R12)
-	VMOVDQU64      Z7, 896(R12)
-	VMOVDQU64      Z13, 1408(R12)
-	VMOVDQU64      Z15, 1920(R12)
-	VMOVDQU64      Z12, 2432(R12)
-	VMOVDQU64      Z14, 2944(R12)
-	VMOVDQU64      Z10, 3456(R12)
-	VMOVDQU64      Z8, 3968(R12)
+	VMOVDQU64      Z11, 384(R11)
+	VMOVDQU64      Z7, 896(R11)
+	VMOVDQU64      Z13, 1408(R11)
+	VMOVDQU64      Z15, 1920(R11)
+	VMOVDQU64      Z12, 2432(R11)
+	VMOVDQU64      Z14, 2944(R11)
+	VMOVDQU64      Z10, 3456(R11)
+	VMOVDQU64      Z8, 3968(R11)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         3584(R10), Z7, Z8
+	VPERMB         3584(R9), Z7, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         3648(R10), Z7, Z9
+	VPERMB         3648(R9), Z7, Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         3712(R10), Z7, Z10
+	VPERMB         3712(R9), Z7, Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         3776(R10), Z7, Z11
+	VPERMB         3776(R9), Z7, Z11
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         3840(R10), Z7, Z12
+	VPERMB         3840(R9), Z7, Z12
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         3904(R10), Z7, Z13
+	VPERMB         3904(R9), Z7, Z13
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         3968(R10), Z7, Z14
+	VPERMB         3968(R9), Z7, Z14
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         4032(R10), Z7, Z7
+	VPERMB         4032(R9), Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z12, Z8, Z15
@@ -3848,23 +3859,23 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z10
 	VPERMI2Q       Z9, Z8, Z10
 	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, 448(R12)
-	VMOVDQU64      Z7, 960(R12)
-	VMOVDQU64      Z13, 1472(R12)
-	VMOVDQU64      Z15, 1984(R12)
-	VMOVDQU64      Z12, 2496(R12)
-	VMOVDQU64      Z14, 3008(R12)
-	VMOVDQU64      Z10, 3520(R12)
-	VMOVDQU64      Z8, 4032(R12)
-	MOVQ           R11, R10
-	VMOVDQU64      (R12), Z7
-	VMOVDQU64      64(R12), Z8
-	VMOVDQU64      128(R12), Z9
-	VMOVDQU64      192(R12), Z10
-	VMOVDQU64      256(R12), Z11
-	VMOVDQU64      320(R12), Z12
-	VMOVDQU64      384(R12), Z13
-	VMOVDQU64      448(R12), Z14
+	VMOVDQU64      Z11, 448(R11)
+	VMOVDQU64      Z7, 960(R11)
+	VMOVDQU64      Z13, 1472(R11)
+	VMOVDQU64      Z15, 1984(R11)
+	VMOVDQU64      Z12, 2496(R11)
+	VMOVDQU64      Z14, 3008(R11)
+	VMOVDQU64      Z10, 3520(R11)
+	VMOVDQU64      Z8, 4032(R11)
+	MOVQ           R10, R9
+	VMOVDQU64      (R11), Z7
+	VMOVDQU64      64(R11), Z8
+	VMOVDQU64      128(R11), Z9
+	VMOVDQU64      192(R11), Z10
+	VMOVDQU64      256(R11), Z11
+	VMOVDQU64      320(R11), Z12
+	VMOVDQU64      384(R11), Z13
+	VMOVDQU64      448(R11), Z14
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
 	VPERMI2B       Z11, Z7, Z15
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
@@ -3905,30 +3916,30 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z12
 	VPERMI2Q       Z11, Z16, Z12
 	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z12, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      512(R12), Z7
-	VMOVDQU64      576(R12), Z8
-	VMOVDQU64      640(R12), Z9
-	VMOVDQU64      704(R12), Z10
-	VMOVDQU64      768(R12), Z11
-	VMOVDQU64      832(R12), Z12
-	VMOVDQU64      896(R12), Z13
-	VMOVDQU64      960(R12), Z14
+	VMOVDQU64      Z13, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z15, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z16, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      512(R11), Z7
+	VMOVDQU64      576(R11), Z8
+	VMOVDQU64      640(R11), Z9
+	VMOVDQU64      704(R11), Z10
+	VMOVDQU64      768(R11), Z11
+	VMOVDQU64      832(R11), Z12
+	VMOVDQU64      896(R11), Z13
+	VMOVDQU64      960(R11), Z14
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
 	VPERMI2B       Z11, Z7, Z15
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
@@ -3969,30 +3980,30 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z12
 	VPERMI2Q       Z11, Z16, Z12
 	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z12, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      1024(R12), Z7
-	VMOVDQU64      1088(R12), Z8
-	VMOVDQU64      1152(R12), Z9
-	VMOVDQU64      1216(R12), Z10
-	VMOVDQU64      1280(R12), Z11
-	VMOVDQU64      1344(R12), Z12
-	VMOVDQU64      1408(R12), Z13
-	VMOVDQU64      1472(R12), Z14
+	VMOVDQU64      Z13, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z15, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z16, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1024(R11), Z7
+	VMOVDQU64      1088(R11), Z8
+	VMOVDQU64      1152(R11), Z9
+	VMOVDQU64      1216(R11), Z10
+	VMOVDQU64      1280(R11), Z11
+	VMOVDQU64      1344(R11), Z12
+	VMOVDQU64      1408(R11), Z13
+	VMOVDQU64      1472(R11), Z14
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
 	VPERMI2B       Z11, Z7, Z15
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
@@ -4033,30 +4044,30 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z12
 	VPERMI2Q       Z11, Z16, Z12
 	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z12, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      1536(R12), Z7
-	VMOVDQU64      1600(R12), Z8
-	VMOVDQU64      1664(R12), Z9
-	VMOVDQU64      1728(R12), Z10
-	VMOVDQU64      1792(R12), Z11
-	VMOVDQU64      1856(R12), Z12
-	VMOVDQU64      1920(R12), Z13
-	VMOVDQU64      1984(R12), Z14
+	VMOVDQU64      Z13, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z15, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z16, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1536(R11), Z7
+	VMOVDQU64      1600(R11), Z8
+	VMOVDQU64      1664(R11), Z9
+	VMOVDQU64      1728(R11), Z10
+	VMOVDQU64      1792(R11), Z11
+	VMOVDQU64      1856(R11), Z12
+	VMOVDQU64      1920(R11), Z13
+	VMOVDQU64      1984(R11), Z14
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
 	VPERMI2B       Z11, Z7, Z15
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
@@ -4097,30 +4108,30 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z12
 	VPERMI2Q       Z11, Z16, Z12
 	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z12, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      2048(R12), Z7
-	VMOVDQU64      2112(R12), Z8
-	VMOVDQU64      2176(R12), Z9
-	VMOVDQU64      2240(R12), Z10
-	VMOVDQU64      2304(R12), Z11
-	VMOVDQU64      2368(R12), Z12
-	VMOVDQU64      2432(R12), Z13
-	VMOVDQU64      2496(R12), Z14
+	VMOVDQU64      Z13, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z15, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z16, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      2048(R11), Z7
+	VMOVDQU64      2112(R11), Z8
+	VMOVDQU64      2176(R11), Z9
+	VMOVDQU64      2240(R11), Z10
+	VMOVDQU64      2304(R11), Z11
+	VMOVDQU64      2368(R11), Z12
+	VMOVDQU64      2432(R11), Z13
+	VMOVDQU64      2496(R11), Z14
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
 	VPERMI2B       Z11, Z7, Z15
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
@@ -4161,30 +4172,30 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z12
 	VPERMI2Q       Z11, Z16, Z12
 	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z12, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      2560(R12), Z7
-	VMOVDQU64      2624(R12), Z8
-	VMOVDQU64      2688(R12), Z9
-	VMOVDQU64      2752(R12), Z10
-	VMOVDQU64      2816(R12), Z11
-	VMOVDQU64      2880(R12), Z12
-	VMOVDQU64      2944(R12), Z13
-	VMOVDQU64      3008(R12), Z14
+	VMOVDQU64      Z13, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z15, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z16, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      2560(R11), Z7
+	VMOVDQU64      2624(R11), Z8
+	VMOVDQU64      2688(R11), Z9
+	VMOVDQU64      2752(R11), Z10
+	VMOVDQU64      2816(R11), Z11
+	VMOVDQU64      2880(R11), Z12
+	VMOVDQU64      2944(R11), Z13
+	VMOVDQU64      3008(R11), Z14
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
 	VPERMI2B       Z11, Z7, Z15
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
@@ -4225,30 +4236,30 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z12
 	VPERMI2Q       Z11, Z16, Z12
 	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z12, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      3072(R12), Z7
-	VMOVDQU64      3136(R12), Z8
-	VMOVDQU64      3200(R12), Z9
-	VMOVDQU64      3264(R12), Z10
-	VMOVDQU64      3328(R12), Z11
-	VMOVDQU64      3392(R12), Z12
-	VMOVDQU64      3456(R12), Z13
-	VMOVDQU64      3520(R12), Z14
+	VMOVDQU64      Z13, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z15, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z16, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      3072(R11), Z7
+	VMOVDQU64      3136(R11), Z8
+	VMOVDQU64      3200(R11), Z9
+	VMOVDQU64      3264(R11), Z10
+	VMOVDQU64      3328(R11), Z11
+	VMOVDQU64      3392(R11), Z12
+	VMOVDQU64      3456(R11), Z13
+	VMOVDQU64      3520(R11), Z14
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
 	VPERMI2B       Z11, Z7, Z15
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
@@ -4289,30 +4300,30 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z12
 	VPERMI2Q       Z11, Z16, Z12
 	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z12, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      3584(R12), Z7
-	VMOVDQU64      3648(R12), Z8
-	VMOVDQU64      3712(R12), Z9
-	VMOVDQU64      3776(R12), Z10
-	VMOVDQU64      3840(R12), Z11
-	VMOVDQU64      3904(R12), Z12
-	VMOVDQU64      3968(R12), Z13
-	VMOVDQU64      4032(R12), Z14
+	VMOVDQU64      Z13, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z15, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z16, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      3584(R11), Z7
+	VMOVDQU64      3648(R11), Z8
+	VMOVDQU64      3712(R11), Z9
+	VMOVDQU64      3776(R11), Z10
+	VMOVDQU64      3840(R11), Z11
+	VMOVDQU64      3904(R11), Z12
+	VMOVDQU64      3968(R11), Z13
+	VMOVDQU64      4032(R11), Z14
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
 	VPERMI2B       Z11, Z7, Z15
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
@@ -4353,40 +4364,40 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQA64      Z4, Z12
 	VPERMI2Q       Z11, Z16, Z12
 	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z10, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z8, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z15, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z7, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z9, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z12, (R10)
-	ADDQ           BX, R10
-	VMOVDQU64      Z16, (R10)
-	ADDQ           BX, R10
+	VMOVDQU64      Z13, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z15, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z16, (R9)
+	ADDQ           BX, R9
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R9), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  shuffleAVX512GFNIdense8chunksdone
-	MOVQ R10, R9
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  shuffleAVX512GFNIdense8chunk
-	MOVQ DX, R9
-	SUBQ $0x08, R9
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  shuffleAVX512GFNIdense8chunk
 
 shuffleAVX512GFNIdense8chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    shuffleAVX512GFNIdense8block
@@ -4586,20 +4597,20 @@ TEXT ·unshuffleAVX512GFNI(SB), $4160-72
 	SHLQ $0x03, R8
 
 	// nd: byte columns stored per chunk, min(typesize, 8)
-	MOVQ         $0x00000008, R9
-	CMPQ         DX, R9
-	CMOVQLT      DX, R9
+	MOVQ         $0x00000008, R8
+	CMPQ         DX, R8
+	CMOVQLT      DX, R8
 	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
 	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
 	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
 	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
 	VMOVDQU64    bitshuffleQLo1<>+0(SB), Z4
 	VMOVDQU64    bitshuffleQHi1<>+0(SB), Z5
-	LEAQ         (SP), R12
-	ADDQ         $0x3f, R12
-	ANDQ         $-64, R12
-	MOVQ         $0x8040201008040201, R10
-	VPBROADCASTQ R10, Z6
+	LEAQ         (SP), R11
+	ADDQ         $0x3f, R11
+	ANDQ         $-64, R11
+	MOVQ         $0x8040201008040201, R9
+	VPBROADCASTQ R9, Z6
 	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z7
 	CMPQ         DX, $0x01
 	JEQ          unshuffleAVX512GFNIts1
@@ -4615,29 +4626,30 @@ TEXT ·unshuffleAVX512GFNI(SB), $4160-72
 
 unshuffleAVX512GFNIts1:
 unshuffleAVX512GFNIdense1block:
-	XORQ R9, R9
+	XORQ R8, R8
 
 unshuffleAVX512GFNIdense1chunk:
-	LEAQ           (CX)(R9*1), R10
-	MOVQ           R9, R11
-	IMULQ          R8, R11
-	ADDQ           AX, R11
-	VMOVDQU64      (R11), Z4
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z8
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z9
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z10
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z11
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z12
-	ADDQ           BX, R11
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	VMOVDQU64      (R10), Z4
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
 	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z9, Z4, Z13
 	VPERMT2Q       Z9, Z1, Z4
@@ -4681,53 +4693,53 @@ unshuffleAVX512GFNIdense1chunk:
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
 	VPERMB         Z8, Z4, Z8
-	VMOVDQU64      Z8, (R10)
+	VMOVDQU64      Z8, (R9)
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
 	VPERMB         Z14, Z4, Z14
-	VMOVDQU64      Z14, 64(R10)
+	VMOVDQU64      Z14, 64(R9)
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
 	VPERMB         Z10, Z4, Z10
-	VMOVDQU64      Z10, 128(R10)
+	VMOVDQU64      Z10, 128(R9)
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 192(R10)
+	VMOVDQU64      Z12, 192(R9)
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
 	VPERMB         Z9, Z4, Z9
-	VMOVDQU64      Z9, 256(R10)
+	VMOVDQU64      Z9, 256(R9)
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 320(R10)
+	VMOVDQU64      Z13, 320(R9)
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VPERMB         Z7, Z4, Z7
-	VMOVDQU64      Z7, 384(R10)
+	VMOVDQU64      Z7, 384(R9)
 	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, 448(R10)
+	VMOVDQU64      Z11, 448(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R9), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense1chunksdone
-	MOVQ R10, R9
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense1chunk
-	MOVQ DX, R9
-	SUBQ $0x08, R9
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  unshuffleAVX512GFNIdense1chunk
 
 unshuffleAVX512GFNIdense1chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense1block
@@ -4735,29 +4747,30 @@ unshuffleAVX512GFNIdense1chunksdone:
 
 unshuffleAVX512GFNIts2:
 unshuffleAVX512GFNIdense2block:
-	XORQ R9, R9
+	XORQ R8, R8
 
 unshuffleAVX512GFNIdense2chunk:
-	LEAQ           (CX)(R9*1), R10
-	MOVQ           R9, R11
-	IMULQ          R8, R11
-	ADDQ           AX, R11
-	VMOVDQU64      (R11), Z4
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z8
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z9
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z10
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z11
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z12
-	ADDQ           BX, R11
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	VMOVDQU64      (R10), Z4
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
 	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z9, Z4, Z13
 	VPERMT2Q       Z9, Z1, Z4
@@ -4798,22 +4811,22 @@ unshuffleAVX512GFNIdense2chunk:
 	VPERMI2B       Z5, Z4, Z7
 	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
 	VPERMI2B       Z5, Z4, Z11
-	VMOVDQU64      (R11), Z4
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z15
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z16
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z17
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z18
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z19
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z20
-	ADDQ           BX, R11
+	VMOVDQU64      (R10), Z4
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z15
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z16
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z17
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z18
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z19
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z20
+	ADDQ           BX, R10
 	VMOVDQA64      Z0, Z21
 	VPERMI2Q       Z17, Z4, Z21
 	VPERMT2Q       Z17, Z1, Z4
@@ -4861,10 +4874,10 @@ unshuffleAVX512GFNIdense2chunk:
 	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VPERMB         Z4, Z8, Z4
-	VMOVDQU64      Z4, (R10)
+	VMOVDQU64      Z4, (R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z8, Z5
-	VMOVDQU64      Z5, 64(R10)
+	VMOVDQU64      Z5, 64(R9)
 	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
 	VPERMI2Q       Z22, Z14, Z4
 	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
@@ -4872,10 +4885,10 @@ unshuffleAVX512GFNIdense2chunk:
 	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VPERMB         Z4, Z8, Z4
-	VMOVDQU64      Z4, 128(R10)
+	VMOVDQU64      Z4, 128(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z8, Z5
-	VMOVDQU64      Z5, 192(R10)
+	VMOVDQU64      Z5, 192(R9)
 	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
 	VPERMI2Q       Z18, Z10, Z4
 	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
@@ -4883,10 +4896,10 @@ unshuffleAVX512GFNIdense2chunk:
 	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VPERMB         Z4, Z8, Z4
-	VMOVDQU64      Z4, 256(R10)
+	VMOVDQU64      Z4, 256(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z8, Z5
-	VMOVDQU64      Z5, 320(R10)
+	VMOVDQU64      Z5, 320(R9)
 	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
 	VPERMI2Q       Z20, Z12, Z4
 	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
@@ -4894,10 +4907,10 @@ unshuffleAVX512GFNIdense2chunk:
 	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VPERMB         Z4, Z8, Z4
-	VMOVDQU64      Z4, 384(R10)
+	VMOVDQU64      Z4, 384(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z8, Z5
-	VMOVDQU64      Z5, 448(R10)
+	VMOVDQU64      Z5, 448(R9)
 	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
 	VPERMI2Q       Z17, Z9, Z4
 	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
@@ -4905,10 +4918,10 @@ unshuffleAVX512GFNIdense2chunk:
 	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VPERMB         Z4, Z8, Z4
-	VMOVDQU64      Z4, 512(R10)
+	VMOVDQU64      Z4, 512(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z8, Z5
-	VMOVDQU64      Z5, 576(R10)
+	VMOVDQU64      Z5, 576(R9)
 	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
 	VPERMI2Q       Z21, Z13, Z4
 	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
@@ -4916,10 +4929,10 @@ unshuffleAVX512GFNIdense2chunk:
 	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VPERMB         Z4, Z8, Z4
-	VMOVDQU64      Z4, 640(R10)
+	VMOVDQU64      Z4, 640(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z8, Z5
-	VMOVDQU64      Z5, 704(R10)
+	VMOVDQU64      Z5, 704(R9)
 	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
 	VPERMI2Q       Z15, Z7, Z4
 	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
@@ -4927,10 +4940,10 @@ unshuffleAVX512GFNIdense2chunk:
 	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
 	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VPERMB         Z4, Z7, Z4
-	VMOVDQU64      Z4, 768(R10)
+	VMOVDQU64      Z4, 768(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z7, Z5
-	VMOVDQU64      Z5, 832(R10)
+	VMOVDQU64      Z5, 832(R9)
 	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
 	VPERMI2Q       Z19, Z11, Z4
 	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
@@ -4938,28 +4951,28 @@ unshuffleAVX512GFNIdense2chunk:
 	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
 	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VPERMB         Z4, Z7, Z4
-	VMOVDQU64      Z4, 896(R10)
+	VMOVDQU64      Z4, 896(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z7, Z5
-	VMOVDQU64      Z5, 960(R10)
+	VMOVDQU64      Z5, 960(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R9), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense2chunksdone
-	MOVQ R10, R9
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense2chunk
-	MOVQ DX, R9
-	SUBQ $0x08, R9
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  unshuffleAVX512GFNIdense2chunk
 
 unshuffleAVX512GFNIdense2chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense2block
@@ -4967,29 +4980,30 @@ unshuffleAVX512GFNIdense2chunksdone:
 
 unshuffleAVX512GFNIts4:
 unshuffleAVX512GFNIdense4block:
-	XORQ R9, R9
+	XORQ R8, R8
 
 unshuffleAVX512GFNIdense4chunk:
-	LEAQ           (CX)(R9*1), R10
-	MOVQ           R9, R11
-	IMULQ          R8, R11
-	ADDQ           AX, R11
-	VMOVDQU64      (R11), Z4
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z8
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z9
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z10
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z11
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z12
-	ADDQ           BX, R11
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	VMOVDQU64      (R10), Z4
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
 	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z9, Z4, Z13
 	VPERMT2Q       Z9, Z1, Z4
@@ -5030,30 +5044,30 @@ unshuffleAVX512GFNIdense4chunk:
 	VPERMI2B       Z5, Z4, Z7
 	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
 	VPERMI2B       Z5, Z4, Z11
-	VMOVDQU64      Z8, (R12)
-	VMOVDQU64      Z14, 64(R12)
-	VMOVDQU64      Z10, 128(R12)
-	VMOVDQU64      Z12, 192(R12)
-	VMOVDQU64      Z9, 256(R12)
-	VMOVDQU64      Z13, 320(R12)
-	VMOVDQU64      Z7, 384(R12)
-	VMOVDQU64      Z11, 448(R12)
-	VMOVDQU64      (R11), Z4
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z8
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z9
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z10
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z11
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z12
-	ADDQ           BX, R11
+	VMOVDQU64      Z8, (R11)
+	VMOVDQU64      Z14, 64(R11)
+	VMOVDQU64      Z10, 128(R11)
+	VMOVDQU64      Z12, 192(R11)
+	VMOVDQU64      Z9, 256(R11)
+	VMOVDQU64      Z13, 320(R11)
+	VMOVDQU64      Z7, 384(R11)
+	VMOVDQU64      Z11, 448(R11)
+	VMOVDQU64      (R10), Z4
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
 	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z9, Z4, Z13
 	VPERMT2Q       Z9, Z1, Z4
@@ -5094,30 +5108,30 @@ unshuffleAVX512GFNIdense4chunk:
 	VPERMI2B       Z5, Z4, Z7
 	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
 	VPERMI2B       Z5, Z4, Z11
-	VMOVDQU64      Z8, 512(R12)
-	VMOVDQU64      Z14, 576(R12)
-	VMOVDQU64      Z10, 640(R12)
-	VMOVDQU64      Z12, 704(R12)
-	VMOVDQU64      Z9, 768(R12)
-	VMOVDQU64      Z13, 832(R12)
-	VMOVDQU64      Z7, 896(R12)
-	VMOVDQU64      Z11, 960(R12)
-	VMOVDQU64      (R11), Z4
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z8
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z9
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z10
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z11
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z12
-	ADDQ           BX, R11
+	VMOVDQU64      Z8, 512(R11)
+	VMOVDQU64      Z14, 576(R11)
+	VMOVDQU64      Z10, 640(R11)
+	VMOVDQU64      Z12, 704(R11)
+	VMOVDQU64      Z9, 768(R11)
+	VMOVDQU64      Z13, 832(R11)
+	VMOVDQU64      Z7, 896(R11)
+	VMOVDQU64      Z11, 960(R11)
+	VMOVDQU64      (R10), Z4
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
 	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z9, Z4, Z13
 	VPERMT2Q       Z9, Z1, Z4
@@ -5158,30 +5172,30 @@ unshuffleAVX512GFNIdense4chunk:
 	VPERMI2B       Z5, Z4, Z7
 	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
 	VPERMI2B       Z5, Z4, Z11
-	VMOVDQU64      Z8, 1024(R12)
-	VMOVDQU64      Z14, 1088(R12)
-	VMOVDQU64      Z10, 1152(R12)
-	VMOVDQU64      Z12, 1216(R12)
-	VMOVDQU64      Z9, 1280(R12)
-	VMOVDQU64      Z13, 1344(R12)
-	VMOVDQU64      Z7, 1408(R12)
-	VMOVDQU64      Z11, 1472(R12)
-	VMOVDQU64      (R11), Z4
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z5
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z8
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z9
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z10
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z11
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z12
-	ADDQ           BX, R11
+	VMOVDQU64      Z8, 1024(R11)
+	VMOVDQU64      Z14, 1088(R11)
+	VMOVDQU64      Z10, 1152(R11)
+	VMOVDQU64      Z12, 1216(R11)
+	VMOVDQU64      Z9, 1280(R11)
+	VMOVDQU64      Z13, 1344(R11)
+	VMOVDQU64      Z7, 1408(R11)
+	VMOVDQU64      Z11, 1472(R11)
+	VMOVDQU64      (R10), Z4
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
 	VMOVDQA64      Z0, Z13
 	VPERMI2Q       Z9, Z4, Z13
 	VPERMT2Q       Z9, Z1, Z4
@@ -5222,18 +5236,18 @@ unshuffleAVX512GFNIdense4chunk:
 	VPERMI2B       Z5, Z4, Z7
 	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
 	VPERMI2B       Z5, Z4, Z11
-	VMOVDQU64      Z8, 1536(R12)
-	VMOVDQU64      Z14, 1600(R12)
-	VMOVDQU64      Z10, 1664(R12)
-	VMOVDQU64      Z12, 1728(R12)
-	VMOVDQU64      Z9, 1792(R12)
-	VMOVDQU64      Z13, 1856(R12)
-	VMOVDQU64      Z7, 1920(R12)
-	VMOVDQU64      Z11, 1984(R12)
-	VMOVDQU64      (R12), Z4
-	VMOVDQU64      512(R12), Z5
-	VMOVDQU64      1024(R12), Z7
-	VMOVDQU64      1536(R12), Z8
+	VMOVDQU64      Z8, 1536(R11)
+	VMOVDQU64      Z14, 1600(R11)
+	VMOVDQU64      Z10, 1664(R11)
+	VMOVDQU64      Z12, 1728(R11)
+	VMOVDQU64      Z9, 1792(R11)
+	VMOVDQU64      Z13, 1856(R11)
+	VMOVDQU64      Z7, 1920(R11)
+	VMOVDQU64      Z11, 1984(R11)
+	VMOVDQU64      (R11), Z4
+	VMOVDQU64      512(R11), Z5
+	VMOVDQU64      1024(R11), Z7
+	VMOVDQU64      1536(R11), Z8
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
 	VPERMI2Q       Z5, Z4, Z9
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
@@ -5261,20 +5275,20 @@ unshuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, (R10)
+	VMOVDQU64      Z11, (R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 64(R10)
+	VMOVDQU64      Z12, 64(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 128(R10)
+	VMOVDQU64      Z13, 128(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 192(R10)
-	VMOVDQU64      64(R12), Z4
-	VMOVDQU64      576(R12), Z5
-	VMOVDQU64      1088(R12), Z7
-	VMOVDQU64      1600(R12), Z8
+	VMOVDQU64      Z5, 192(R9)
+	VMOVDQU64      64(R11), Z4
+	VMOVDQU64      576(R11), Z5
+	VMOVDQU64      1088(R11), Z7
+	VMOVDQU64      1600(R11), Z8
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
 	VPERMI2Q       Z5, Z4, Z9
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
@@ -5302,20 +5316,20 @@ unshuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, 256(R10)
+	VMOVDQU64      Z11, 256(R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 320(R10)
+	VMOVDQU64      Z12, 320(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 384(R10)
+	VMOVDQU64      Z13, 384(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 448(R10)
-	VMOVDQU64      128(R12), Z4
-	VMOVDQU64      640(R12), Z5
-	VMOVDQU64      1152(R12), Z7
-	VMOVDQU64      1664(R12), Z8
+	VMOVDQU64      Z5, 448(R9)
+	VMOVDQU64      128(R11), Z4
+	VMOVDQU64      640(R11), Z5
+	VMOVDQU64      1152(R11), Z7
+	VMOVDQU64      1664(R11), Z8
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
 	VPERMI2Q       Z5, Z4, Z9
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
@@ -5343,20 +5357,20 @@ unshuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, 512(R10)
+	VMOVDQU64      Z11, 512(R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 576(R10)
+	VMOVDQU64      Z12, 576(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 640(R10)
+	VMOVDQU64      Z13, 640(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 704(R10)
-	VMOVDQU64      192(R12), Z4
-	VMOVDQU64      704(R12), Z5
-	VMOVDQU64      1216(R12), Z7
-	VMOVDQU64      1728(R12), Z8
+	VMOVDQU64      Z5, 704(R9)
+	VMOVDQU64      192(R11), Z4
+	VMOVDQU64      704(R11), Z5
+	VMOVDQU64      1216(R11), Z7
+	VMOVDQU64      1728(R11), Z8
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
 	VPERMI2Q       Z5, Z4, Z9
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
@@ -5384,20 +5398,20 @@ unshuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, 768(R10)
+	VMOVDQU64      Z11, 768(R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 832(R10)
+	VMOVDQU64      Z12, 832(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 896(R10)
+	VMOVDQU64      Z13, 896(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 960(R10)
-	VMOVDQU64      256(R12), Z4
-	VMOVDQU64      768(R12), Z5
-	VMOVDQU64      1280(R12), Z7
-	VMOVDQU64      1792(R12), Z8
+	VMOVDQU64      Z5, 960(R9)
+	VMOVDQU64      256(R11), Z4
+	VMOVDQU64      768(R11), Z5
+	VMOVDQU64      1280(R11), Z7
+	VMOVDQU64      1792(R11), Z8
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
 	VPERMI2Q       Z5, Z4, Z9
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
@@ -5425,20 +5439,20 @@ unshuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, 1024(R10)
+	VMOVDQU64      Z11, 1024(R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 1088(R10)
+	VMOVDQU64      Z12, 1088(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 1152(R10)
+	VMOVDQU64      Z13, 1152(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 1216(R10)
-	VMOVDQU64      320(R12), Z4
-	VMOVDQU64      832(R12), Z5
-	VMOVDQU64      1344(R12), Z7
-	VMOVDQU64      1856(R12), Z8
+	VMOVDQU64      Z5, 1216(R9)
+	VMOVDQU64      320(R11), Z4
+	VMOVDQU64      832(R11), Z5
+	VMOVDQU64      1344(R11), Z7
+	VMOVDQU64      1856(R11), Z8
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
 	VPERMI2Q       Z5, Z4, Z9
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
@@ -5466,20 +5480,20 @@ unshuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, 1280(R10)
+	VMOVDQU64      Z11, 1280(R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 1344(R10)
+	VMOVDQU64      Z12, 1344(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 1408(R10)
+	VMOVDQU64      Z13, 1408(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 1472(R10)
-	VMOVDQU64      384(R12), Z4
-	VMOVDQU64      896(R12), Z5
-	VMOVDQU64      1408(R12), Z7
-	VMOVDQU64      1920(R12), Z8
+	VMOVDQU64      Z5, 1472(R9)
+	VMOVDQU64      384(R11), Z4
+	VMOVDQU64      896(R11), Z5
+	VMOVDQU64      1408(R11), Z7
+	VMOVDQU64      1920(R11), Z8
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
 	VPERMI2Q       Z5, Z4, Z9
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
@@ -5507,20 +5521,20 @@ unshuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, 1536(R10)
+	VMOVDQU64      Z11, 1536(R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 1600(R10)
+	VMOVDQU64      Z12, 1600(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 1664(R10)
+	VMOVDQU64      Z13, 1664(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 1728(R10)
-	VMOVDQU64      448(R12), Z4
-	VMOVDQU64      960(R12), Z5
-	VMOVDQU64      1472(R12), Z7
-	VMOVDQU64      1984(R12), Z8
+	VMOVDQU64      Z5, 1728(R9)
+	VMOVDQU64      448(R11), Z4
+	VMOVDQU64      960(R11), Z5
+	VMOVDQU64      1472(R11), Z7
+	VMOVDQU64      1984(R11), Z8
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
 	VPERMI2Q       Z5, Z4, Z9
 	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
@@ -5548,34 +5562,34 @@ unshuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, 1792(R10)
+	VMOVDQU64      Z11, 1792(R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 1856(R10)
+	VMOVDQU64      Z12, 1856(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 1920(R10)
+	VMOVDQU64      Z13, 1920(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 1984(R10)
+	VMOVDQU64      Z5, 1984(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R9), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense4chunksdone
-	MOVQ R10, R9
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense4chunk
-	MOVQ DX, R9
-	SUBQ $0x08, R9
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  unshuffleAVX512GFNIdense4chunk
 
 unshuffleAVX512GFNIdense4chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense4block
@@ -5583,29 +5597,30 @@ unshuffleAVX512GFNIdense4chunksdone:
 
 unshuffleAVX512GFNIts8:
 unshuffleAVX512GFNIdense8block:
-	XORQ R9, R9
+	XORQ R8, R8
 
 unshuffleAVX512GFNIdense8chunk:
-	LEAQ           (CX)(R9*1), R10
-	MOVQ           R9, R11
-	IMULQ          R8, R11
-	ADDQ           AX, R11
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z8
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z9
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z10
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z11
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z12
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z13
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z14
-	ADDQ           BX, R11
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z13
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z14
+	ADDQ           BX, R10
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -5646,30 +5661,30 @@ unshuffleAVX512GFNIdense8chunk:
 	VPERMI2B       Z8, Z7, Z9
 	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
 	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, (R12)
-	VMOVDQU64      Z16, 64(R12)
-	VMOVDQU64      Z12, 128(R12)
-	VMOVDQU64      Z14, 192(R12)
-	VMOVDQU64      Z11, 256(R12)
-	VMOVDQU64      Z15, 320(R12)
-	VMOVDQU64      Z9, 384(R12)
-	VMOVDQU64      Z13, 448(R12)
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z8
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z9
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z10
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z11
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z12
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z13
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z14
-	ADDQ           BX, R11
+	VMOVDQU64      Z10, (R11)
+	VMOVDQU64      Z16, 64(R11)
+	VMOVDQU64      Z12, 128(R11)
+	VMOVDQU64      Z14, 192(R11)
+	VMOVDQU64      Z11, 256(R11)
+	VMOVDQU64      Z15, 320(R11)
+	VMOVDQU64      Z9, 384(R11)
+	VMOVDQU64      Z13, 448(R11)
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z13
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z14
+	ADDQ           BX, R10
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -5710,30 +5725,30 @@ unshuffleAVX512GFNIdense8chunk:
 	VPERMI2B       Z8, Z7, Z9
 	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
 	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, 512(R12)
-	VMOVDQU64      Z16, 576(R12)
-	VMOVDQU64      Z12, 640(R12)
-	VMOVDQU64      Z14, 704(R12)
-	VMOVDQU64      Z11, 768(R12)
-	VMOVDQU64      Z15, 832(R12)
-	VMOVDQU64      Z9, 896(R12)
-	VMOVDQU64      Z13, 960(R12)
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z8
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z9
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z10
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z11
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z12
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z13
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z14
-	ADDQ           BX, R11
+	VMOVDQU64      Z10, 512(R11)
+	VMOVDQU64      Z16, 576(R11)
+	VMOVDQU64      Z12, 640(R11)
+	VMOVDQU64      Z14, 704(R11)
+	VMOVDQU64      Z11, 768(R11)
+	VMOVDQU64      Z15, 832(R11)
+	VMOVDQU64      Z9, 896(R11)
+	VMOVDQU64      Z13, 960(R11)
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z13
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z14
+	ADDQ           BX, R10
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -5774,30 +5789,30 @@ unshuffleAVX512GFNIdense8chunk:
 	VPERMI2B       Z8, Z7, Z9
 	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
 	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, 1024(R12)
-	VMOVDQU64      Z16, 1088(R12)
-	VMOVDQU64      Z12, 1152(R12)
-	VMOVDQU64      Z14, 1216(R12)
-	VMOVDQU64      Z11, 1280(R12)
-	VMOVDQU64      Z15, 1344(R12)
-	VMOVDQU64      Z9, 1408(R12)
-	VMOVDQU64      Z13, 1472(R12)
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z8
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z9
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z10
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z11
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z12
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z13
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z14
-	ADDQ           BX, R11
+	VMOVDQU64      Z10, 1024(R11)
+	VMOVDQU64      Z16, 1088(R11)
+	VMOVDQU64      Z12, 1152(R11)
+	VMOVDQU64      Z14, 1216(R11)
+	VMOVDQU64      Z11, 1280(R11)
+	VMOVDQU64      Z15, 1344(R11)
+	VMOVDQU64      Z9, 1408(R11)
+	VMOVDQU64      Z13, 1472(R11)
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z13
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z14
+	ADDQ           BX, R10
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -5838,30 +5853,30 @@ unshuffleAVX512GFNIdense8chunk:
 	VPERMI2B       Z8, Z7, Z9
 	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
 	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, 1536(R12)
-	VMOVDQU64      Z16, 1600(R12)
-	VMOVDQU64      Z12, 1664(R12)
-	VMOVDQU64      Z14, 1728(R12)
-	VMOVDQU64      Z11, 1792(R12)
-	VMOVDQU64      Z15, 1856(R12)
-	VMOVDQU64      Z9, 1920(R12)
-	VMOVDQU64      Z13, 1984(R12)
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z8
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z9
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z10
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z11
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z12
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z13
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z14
-	ADDQ           BX, R11
+	VMOVDQU64      Z10, 1536(R11)
+	VMOVDQU64      Z16, 1600(R11)
+	VMOVDQU64      Z12, 1664(R11)
+	VMOVDQU64      Z14, 1728(R11)
+	VMOVDQU64      Z11, 1792(R11)
+	VMOVDQU64      Z15, 1856(R11)
+	VMOVDQU64      Z9, 1920(R11)
+	VMOVDQU64      Z13, 1984(R11)
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z13
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z14
+	ADDQ           BX, R10
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -5902,30 +5917,30 @@ unshuffleAVX512GFNIdense8chunk:
 	VPERMI2B       Z8, Z7, Z9
 	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
 	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, 2048(R12)
-	VMOVDQU64      Z16, 2112(R12)
-	VMOVDQU64      Z12, 2176(R12)
-	VMOVDQU64      Z14, 2240(R12)
-	VMOVDQU64      Z11, 2304(R12)
-	VMOVDQU64      Z15, 2368(R12)
-	VMOVDQU64      Z9, 2432(R12)
-	VMOVDQU64      Z13, 2496(R12)
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z8
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z9
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z10
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z11
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z12
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z13
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z14
-	ADDQ           BX, R11
+	VMOVDQU64      Z10, 2048(R11)
+	VMOVDQU64      Z16, 2112(R11)
+	VMOVDQU64      Z12, 2176(R11)
+	VMOVDQU64      Z14, 2240(R11)
+	VMOVDQU64      Z11, 2304(R11)
+	VMOVDQU64      Z15, 2368(R11)
+	VMOVDQU64      Z9, 2432(R11)
+	VMOVDQU64      Z13, 2496(R11)
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z13
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z14
+	ADDQ           BX, R10
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -5966,30 +5981,30 @@ unshuffleAVX512GFNIdense8chunk:
 	VPERMI2B       Z8, Z7, Z9
 	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
 	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, 2560(R12)
-	VMOVDQU64      Z16, 2624(R12)
-	VMOVDQU64      Z12, 2688(R12)
-	VMOVDQU64      Z14, 2752(R12)
-	VMOVDQU64      Z11, 2816(R12)
-	VMOVDQU64      Z15, 2880(R12)
-	VMOVDQU64      Z9, 2944(R12)
-	VMOVDQU64      Z13, 3008(R12)
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z8
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z9
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z10
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z11
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z12
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z13
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z14
-	ADDQ           BX, R11
+	VMOVDQU64      Z10, 2560(R11)
+	VMOVDQU64      Z16, 2624(R11)
+	VMOVDQU64      Z12, 2688(R11)
+	VMOVDQU64      Z14, 2752(R11)
+	VMOVDQU64      Z11, 2816(R11)
+	VMOVDQU64      Z15, 2880(R11)
+	VMOVDQU64      Z9, 2944(R11)
+	VMOVDQU64      Z13, 3008(R11)
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z13
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z14
+	ADDQ           BX, R10
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -6030,30 +6045,30 @@ unshuffleAVX512GFNIdense8chunk:
 	VPERMI2B       Z8, Z7, Z9
 	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
 	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, 3072(R12)
-	VMOVDQU64      Z16, 3136(R12)
-	VMOVDQU64      Z12, 3200(R12)
-	VMOVDQU64      Z14, 3264(R12)
-	VMOVDQU64      Z11, 3328(R12)
-	VMOVDQU64      Z15, 3392(R12)
-	VMOVDQU64      Z9, 3456(R12)
-	VMOVDQU64      Z13, 3520(R12)
-	VMOVDQU64      (R11), Z7
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z8
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z9
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z10
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z11
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z12
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z13
-	ADDQ           BX, R11
-	VMOVDQU64      (R11), Z14
-	ADDQ           BX, R11
+	VMOVDQU64      Z10, 3072(R11)
+	VMOVDQU64      Z16, 3136(R11)
+	VMOVDQU64      Z12, 3200(R11)
+	VMOVDQU64      Z14, 3264(R11)
+	VMOVDQU64      Z11, 3328(R11)
+	VMOVDQU64      Z15, 3392(R11)
+	VMOVDQU64      Z9, 3456(R11)
+	VMOVDQU64      Z13, 3520(R11)
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z13
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z14
+	ADDQ           BX, R10
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -6094,22 +6109,22 @@ unshuffleAVX512GFNIdense8chunk:
 	VPERMI2B       Z8, Z7, Z9
 	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
 	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, 3584(R12)
-	VMOVDQU64      Z16, 3648(R12)
-	VMOVDQU64      Z12, 3712(R12)
-	VMOVDQU64      Z14, 3776(R12)
-	VMOVDQU64      Z11, 3840(R12)
-	VMOVDQU64      Z15, 3904(R12)
-	VMOVDQU64      Z9, 3968(R12)
-	VMOVDQU64      Z13, 4032(R12)
-	VMOVDQU64      (R12), Z7
-	VMOVDQU64      512(R12), Z8
-	VMOVDQU64      1024(R12), Z9
-	VMOVDQU64      1536(R12), Z10
-	VMOVDQU64      2048(R12), Z11
-	VMOVDQU64      2560(R12), Z12
-	VMOVDQU64      3072(R12), Z13
-	VMOVDQU64      3584(R12), Z14
+	VMOVDQU64      Z10, 3584(R11)
+	VMOVDQU64      Z16, 3648(R11)
+	VMOVDQU64      Z12, 3712(R11)
+	VMOVDQU64      Z14, 3776(R11)
+	VMOVDQU64      Z11, 3840(R11)
+	VMOVDQU64      Z15, 3904(R11)
+	VMOVDQU64      Z9, 3968(R11)
+	VMOVDQU64      Z13, 4032(R11)
+	VMOVDQU64      (R11), Z7
+	VMOVDQU64      512(R11), Z8
+	VMOVDQU64      1024(R11), Z9
+	VMOVDQU64      1536(R11), Z10
+	VMOVDQU64      2048(R11), Z11
+	VMOVDQU64      2560(R11), Z12
+	VMOVDQU64      3072(R11), Z13
+	VMOVDQU64      3584(R11), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -6149,36 +6164,36 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
 	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, (R10)
+	VMOVDQU64      Z10, (R9)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
 	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 64(R10)
+	VMOVDQU64      Z14, 64(R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z8, Z12
-	VMOVDQU64      Z12, 128(R10)
+	VMOVDQU64      Z12, 128(R9)
 	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
 	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 192(R10)
+	VMOVDQU64      Z15, 192(R9)
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 256(R10)
+	VMOVDQU64      Z11, 256(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 320(R10)
+	VMOVDQU64      Z13, 320(R9)
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
 	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 384(R10)
+	VMOVDQU64      Z9, 384(R9)
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 448(R10)
-	VMOVDQU64      64(R12), Z7
-	VMOVDQU64      576(R12), Z8
-	VMOVDQU64      1088(R12), Z9
-	VMOVDQU64      1600(R12), Z10
-	VMOVDQU64      2112(R12), Z11
-	VMOVDQU64      2624(R12), Z12
-	VMOVDQU64      3136(R12), Z13
-	VMOVDQU64      3648(R12), Z14
+	VMOVDQU64      Z7, 448(R9)
+	VMOVDQU64      64(R11), Z7
+	VMOVDQU64      576(R11), Z8
+	VMOVDQU64      1088(R11), Z9
+	VMOVDQU64      1600(R11), Z10
+	VMOVDQU64      2112(R11), Z11
+	VMOVDQU64      2624(R11), Z12
+	VMOVDQU64      3136(R11), Z13
+	VMOVDQU64      3648(R11), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -6218,36 +6233,36 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
 	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, 512(R10)
+	VMOVDQU64      Z10, 512(R9)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
 	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 576(R10)
+	VMOVDQU64      Z14, 576(R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z8, Z12
-	VMOVDQU64      Z12, 640(R10)
+	VMOVDQU64      Z12, 640(R9)
 	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
 	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 704(R10)
+	VMOVDQU64      Z15, 704(R9)
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 768(R10)
+	VMOVDQU64      Z11, 768(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 832(R10)
+	VMOVDQU64      Z13, 832(R9)
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
 	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 896(R10)
+	VMOVDQU64      Z9, 896(R9)
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 960(R10)
-	VMOVDQU64      128(R12), Z7
-	VMOVDQU64      640(R12), Z8
-	VMOVDQU64      1152(R12), Z9
-	VMOVDQU64      1664(R12), Z10
-	VMOVDQU64      2176(R12), Z11
-	VMOVDQU64      2688(R12), Z12
-	VMOVDQU64      3200(R12), Z13
-	VMOVDQU64      3712(R12), Z14
+	VMOVDQU64      Z7, 960(R9)
+	VMOVDQU64      128(R11), Z7
+	VMOVDQU64      640(R11), Z8
+	VMOVDQU64      1152(R11), Z9
+	VMOVDQU64      1664(R11), Z10
+	VMOVDQU64      2176(R11), Z11
+	VMOVDQU64      2688(R11), Z12
+	VMOVDQU64      3200(R11), Z13
+	VMOVDQU64      3712(R11), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -6287,36 +6302,36 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
 	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, 1024(R10)
+	VMOVDQU64      Z10, 1024(R9)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
 	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 1088(R10)
+	VMOVDQU64      Z14, 1088(R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z8, Z12
-	VMOVDQU64      Z12, 1152(R10)
+	VMOVDQU64      Z12, 1152(R9)
 	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
 	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 1216(R10)
+	VMOVDQU64      Z15, 1216(R9)
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 1280(R10)
+	VMOVDQU64      Z11, 1280(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 1344(R10)
+	VMOVDQU64      Z13, 1344(R9)
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
 	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 1408(R10)
+	VMOVDQU64      Z9, 1408(R9)
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 1472(R10)
-	VMOVDQU64      192(R12), Z7
-	VMOVDQU64      704(R12), Z8
-	VMOVDQU64      1216(R12), Z9
-	VMOVDQU64      1728(R12), Z10
-	VMOVDQU64      2240(R12), Z11
-	VMOVDQU64      2752(R12), Z12
-	VMOVDQU64      3264(R12), Z13
-	VMOVDQU64      3776(R12), Z14
+	VMOVDQU64      Z7, 1472(R9)
+	VMOVDQU64      192(R11), Z7
+	VMOVDQU64      704(R11), Z8
+	VMOVDQU64      1216(R11), Z9
+	VMOVDQU64      1728(R11), Z10
+	VMOVDQU64      2240(R11), Z11
+	VMOVDQU64      2752(R11), Z12
+	VMOVDQU64      3264(R11), Z13
+	VMOVDQU64      3776(R11), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -6356,36 +6371,36 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
 	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, 1536(R10)
+	VMOVDQU64      Z10, 1536(R9)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
 	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 1600(R10)
+	VMOVDQU64      Z14, 1600(R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z8, Z12
-	VMOVDQU64      Z12, 1664(R10)
+	VMOVDQU64      Z12, 1664(R9)
 	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
 	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 1728(R10)
+	VMOVDQU64      Z15, 1728(R9)
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 1792(R10)
+	VMOVDQU64      Z11, 1792(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 1856(R10)
+	VMOVDQU64      Z13, 1856(R9)
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
 	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 1920(R10)
+	VMOVDQU64      Z9, 1920(R9)
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 1984(R10)
-	VMOVDQU64      256(R12), Z7
-	VMOVDQU64      768(R12), Z8
-	VMOVDQU64      1280(R12), Z9
-	VMOVDQU64      1792(R12), Z10
-	VMOVDQU64      2304(R12), Z11
-	VMOVDQU64      2816(R12), Z12
-	VMOVDQU64      3328(R12), Z13
-	VMOVDQU64      3840(R12), Z14
+	VMOVDQU64      Z7, 1984(R9)
+	VMOVDQU64      256(R11), Z7
+	VMOVDQU64      768(R11), Z8
+	VMOVDQU64      1280(R11), Z9
+	VMOVDQU64      1792(R11), Z10
+	VMOVDQU64      2304(R11), Z11
+	VMOVDQU64      2816(R11), Z12
+	VMOVDQU64      3328(R11), Z13
+	VMOVDQU64      3840(R11), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -6425,36 +6440,36 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
 	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, 2048(R10)
+	VMOVDQU64      Z10, 2048(R9)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
 	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 2112(R10)
+	VMOVDQU64      Z14, 2112(R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z8, Z12
-	VMOVDQU64      Z12, 2176(R10)
+	VMOVDQU64      Z12, 2176(R9)
 	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
 	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 2240(R10)
+	VMOVDQU64      Z15, 2240(R9)
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 2304(R10)
+	VMOVDQU64      Z11, 2304(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 2368(R10)
+	VMOVDQU64      Z13, 2368(R9)
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
 	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 2432(R10)
+	VMOVDQU64      Z9, 2432(R9)
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 2496(R10)
-	VMOVDQU64      320(R12), Z7
-	VMOVDQU64      832(R12), Z8
-	VMOVDQU64      1344(R12), Z9
-	VMOVDQU64      1856(R12), Z10
-	VMOVDQU64      2368(R12), Z11
-	VMOVDQU64      2880(R12), Z12
-	VMOVDQU64      3392(R12), Z13
-	VMOVDQU64      3904(R12), Z14
+	VMOVDQU64      Z7, 2496(R9)
+	VMOVDQU64      320(R11), Z7
+	VMOVDQU64      832(R11), Z8
+	VMOVDQU64      1344(R11), Z9
+	VMOVDQU64      1856(R11), Z10
+	VMOVDQU64      2368(R11), Z11
+	VMOVDQU64      2880(R11), Z12
+	VMOVDQU64      3392(R11), Z13
+	VMOVDQU64      3904(R11), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -6494,36 +6509,36 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
 	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, 2560(R10)
+	VMOVDQU64      Z10, 2560(R9)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
 	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 2624(R10)
+	VMOVDQU64      Z14, 2624(R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z8, Z12
-	VMOVDQU64      Z12, 2688(R10)
+	VMOVDQU64      Z12, 2688(R9)
 	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
 	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 2752(R10)
+	VMOVDQU64      Z15, 2752(R9)
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 2816(R10)
+	VMOVDQU64      Z11, 2816(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 2880(R10)
+	VMOVDQU64      Z13, 2880(R9)
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
 	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 2944(R10)
+	VMOVDQU64      Z9, 2944(R9)
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 3008(R10)
-	VMOVDQU64      384(R12), Z7
-	VMOVDQU64      896(R12), Z8
-	VMOVDQU64      1408(R12), Z9
-	VMOVDQU64      1920(R12), Z10
-	VMOVDQU64      2432(R12), Z11
-	VMOVDQU64      2944(R12), Z12
-	VMOVDQU64      3456(R12), Z13
-	VMOVDQU64      3968(R12), Z14
+	VMOVDQU64      Z7, 3008(R9)
+	VMOVDQU64      384(R11), Z7
+	VMOVDQU64      896(R11), Z8
+	VMOVDQU64      1408(R11), Z9
+	VMOVDQU64      1920(R11), Z10
+	VMOVDQU64      2432(R11), Z11
+	VMOVDQU64      2944(R11), Z12
+	VMOVDQU64      3456(R11), Z13
+	VMOVDQU64      3968(R11), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -6563,36 +6578,36 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
 	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, 3072(R10)
+	VMOVDQU64      Z10, 3072(R9)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
 	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 3136(R10)
+	VMOVDQU64      Z14, 3136(R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z8, Z12
-	VMOVDQU64      Z12, 3200(R10)
+	VMOVDQU64      Z12, 3200(R9)
 	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
 	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 3264(R10)
+	VMOVDQU64      Z15, 3264(R9)
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 3328(R10)
+	VMOVDQU64      Z11, 3328(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 3392(R10)
+	VMOVDQU64      Z13, 3392(R9)
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
 	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 3456(R10)
+	VMOVDQU64      Z9, 3456(R9)
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 3520(R10)
-	VMOVDQU64      448(R12), Z7
-	VMOVDQU64      960(R12), Z8
-	VMOVDQU64      1472(R12), Z9
-	VMOVDQU64      1984(R12), Z10
-	VMOVDQU64      2496(R12), Z11
-	VMOVDQU64      3008(R12), Z12
-	VMOVDQU64      3520(R12), Z13
-	VMOVDQU64      4032(R12), Z14
+	VMOVDQU64      Z7, 3520(R9)
+	VMOVDQU64      448(R11), Z7
+	VMOVDQU64      960(R11), Z8
+	VMOVDQU64      1472(R11), Z9
+	VMOVDQU64      1984(R11), Z10
+	VMOVDQU64      2496(R11), Z11
+	VMOVDQU64      3008(R11), Z12
+	VMOVDQU64      3520(R11), Z13
+	VMOVDQU64      4032(R11), Z14
 	VMOVDQA64      Z0, Z15
 	VPERMI2Q       Z11, Z7, Z15
 	VPERMT2Q       Z11, Z1, Z7
@@ -6632,46 +6647,46 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
 	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, 3584(R10)
+	VMOVDQU64      Z10, 3584(R9)
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
 	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 3648(R10)
+	VMOVDQU64      Z14, 3648(R9)
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VPERMB         Z12, Z8, Z12
-	VMOVDQU64      Z12, 3712(R10)
+	VMOVDQU64      Z12, 3712(R9)
 	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
 	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 3776(R10)
+	VMOVDQU64      Z15, 3776(R9)
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
 	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 3840(R10)
+	VMOVDQU64      Z11, 3840(R9)
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
 	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 3904(R10)
+	VMOVDQU64      Z13, 3904(R9)
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
 	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 3968(R10)
+	VMOVDQU64      Z9, 3968(R9)
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 4032(R10)
+	VMOVDQU64      Z7, 4032(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R9), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense8chunksdone
-	MOVQ R10, R9
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense8chunk
-	MOVQ DX, R9
-	SUBQ $0x08, R9
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  unshuffleAVX512GFNIdense8chunk
 
 unshuffleAVX512GFNIdense8chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense8block
@@ -6830,80 +6845,81 @@ TEXT ·shuffleAVX512Super(SB), $4160-72
 	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
 	VMOVDQU64    bitshuffleQLo1<>+0(SB), Z4
 	VMOVDQU64    bitshuffleQHi1<>+0(SB), Z5
-	LEAQ         (SP), R14
-	ADDQ         $0x3f, R14
-	ANDQ         $-64, R14
-	MOVQ         $0x5555555555555555, R13
-	VPBROADCASTQ R13, Z6
-	MOVQ         $0x3333333333333333, R13
-	VPBROADCASTQ R13, Z7
-	MOVQ         $0x0f0f0f0f0f0f0f0f, R13
-	VPBROADCASTQ R13, Z8
+	LEAQ         (SP), R13
+	ADDQ         $0x3f, R13
+	ANDQ         $-64, R13
+	MOVQ         $0x5555555555555555, R12
+	VPBROADCASTQ R12, Z6
+	MOVQ         $0x3333333333333333, R12
+	VPBROADCASTQ R12, Z7
+	MOVQ         $0x0f0f0f0f0f0f0f0f, R12
+	VPBROADCASTQ R12, Z8
 	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z9
 	VPXORQ       Z10, Z10, Z10
 	VPBROADCASTQ DI, Z12
 	VPXORQ       Z11, Z11, Z11
-	MOVL         $0x000000aa, R13
-	KMOVW        R13, K1
+	MOVL         $0x000000aa, R12
+	KMOVW        R12, K1
 	VPADDQ       Z12, Z11, K1, Z11
 	VPADDQ       Z12, Z12, Z12
-	MOVL         $0x000000cc, R13
-	KMOVW        R13, K1
+	MOVL         $0x000000cc, R12
+	KMOVW        R12, K1
 	VPADDQ       Z12, Z11, K1, Z11
 	VPADDQ       Z12, Z12, Z12
-	MOVL         $0x000000f0, R13
-	KMOVW        R13, K1
+	MOVL         $0x000000f0, R12
+	KMOVW        R12, K1
 	VPADDQ       Z12, Z11, K1, Z11
 
 shuffleAVX512Superblock:
-	XORQ R10, R10
+	XORQ R9, R9
 
 shuffleAVX512Superchunk:
-	LEAQ       (CX)(R10*1), R11
+	LEAQ       (CX)(R9*1), R10
+	MOVQ       R9, R11
+	IMULQ      BX, R11
+	SHLQ       $0x03, R11
+	ADDQ       AX, R11
 	MOVQ       R10, R12
-	IMULQ      R8, R12
-	ADDQ       AX, R12
-	MOVQ       R11, R13
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPGATHERQQ (R12)(Z11*1), K1, Z12
 	VPERMB     Z12, Z9, Z12
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPGATHERQQ (R12)(Z11*1), K1, Z13
 	VPERMB     Z13, Z9, Z13
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPGATHERQQ (R12)(Z11*1), K1, Z14
 	VPERMB     Z14, Z9, Z14
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPGATHERQQ (R12)(Z11*1), K1, Z15
 	VPERMB     Z15, Z9, Z15
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPGATHERQQ (R12)(Z11*1), K1, Z16
 	VPERMB     Z16, Z9, Z16
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPGATHERQQ (R12)(Z11*1), K1, Z17
 	VPERMB     Z17, Z9, Z17
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPGATHERQQ (R12)(Z11*1), K1, Z18
 	VPERMB     Z18, Z9, Z18
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPGATHERQQ (R12)(Z11*1), K1, Z19
 	VPERMB     Z19, Z9, Z19
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	VPSRLQ     $0x01, Z12, Z20
 	VPTERNLOGQ $0x28, Z6, Z13, Z20
 	VPXORQ     Z20, Z13, Z13
@@ -6964,63 +6980,63 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z20, Z19, Z19
 	VPSLLQ     $0x04, Z20, Z20
 	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, (R14)
-	VMOVDQU64  Z13, 512(R14)
-	VMOVDQU64  Z14, 1024(R14)
-	VMOVDQU64  Z15, 1536(R14)
-	VMOVDQU64  Z16, 2048(R14)
-	VMOVDQU64  Z17, 2560(R14)
-	VMOVDQU64  Z18, 3072(R14)
-	VMOVDQU64  Z19, 3584(R14)
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	MOVQ       R11, R13
+	VMOVDQU64  Z12, (R13)
+	VMOVDQU64  Z13, 512(R13)
+	VMOVDQU64  Z14, 1024(R13)
+	VMOVDQU64  Z15, 1536(R13)
+	VMOVDQU64  Z16, 2048(R13)
+	VMOVDQU64  Z17, 2560(R13)
+	VMOVDQU64  Z18, 3072(R13)
+	VMOVDQU64  Z19, 3584(R13)
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	MOVQ       R10, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPGATHERQQ (R12)(Z11*1), K1, Z12
 	VPERMB     Z12, Z9, Z12
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPGATHERQQ (R12)(Z11*1), K1, Z13
 	VPERMB     Z13, Z9, Z13
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPGATHERQQ (R12)(Z11*1), K1, Z14
 	VPERMB     Z14, Z9, Z14
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPGATHERQQ (R12)(Z11*1), K1, Z15
 	VPERMB     Z15, Z9, Z15
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPGATHERQQ (R12)(Z11*1), K1, Z16
 	VPERMB     Z16, Z9, Z16
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPGATHERQQ (R12)(Z11*1), K1, Z17
 	VPERMB     Z17, Z9, Z17
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPGATHERQQ (R12)(Z11*1), K1, Z18
 	VPERMB     Z18, Z9, Z18
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPGATHERQQ (R12)(Z11*1), K1, Z19
 	VPERMB     Z19, Z9, Z19
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	VPSRLQ     $0x01, Z12, Z20
 	VPTERNLOGQ $0x28, Z6, Z13, Z20
 	VPXORQ     Z20, Z13, Z13
@@ -7081,63 +7097,63 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z20, Z19, Z19
 	VPSLLQ     $0x04, Z20, Z20
 	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, 64(R14)
-	VMOVDQU64  Z13, 576(R14)
-	VMOVDQU64  Z14, 1088(R14)
-	VMOVDQU64  Z15, 1600(R14)
-	VMOVDQU64  Z16, 2112(R14)
-	VMOVDQU64  Z17, 2624(R14)
-	VMOVDQU64  Z18, 3136(R14)
-	VMOVDQU64  Z19, 3648(R14)
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	MOVQ       R11, R13
+	VMOVDQU64  Z12, 64(R13)
+	VMOVDQU64  Z13, 576(R13)
+	VMOVDQU64  Z14, 1088(R13)
+	VMOVDQU64  Z15, 1600(R13)
+	VMOVDQU64  Z16, 2112(R13)
+	VMOVDQU64  Z17, 2624(R13)
+	VMOVDQU64  Z18, 3136(R13)
+	VMOVDQU64  Z19, 3648(R13)
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	MOVQ       R10, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPGATHERQQ (R12)(Z11*1), K1, Z12
 	VPERMB     Z12, Z9, Z12
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPGATHERQQ (R12)(Z11*1), K1, Z13
 	VPERMB     Z13, Z9, Z13
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPGATHERQQ (R12)(Z11*1), K1, Z14
 	VPERMB     Z14, Z9, Z14
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPGATHERQQ (R12)(Z11*1), K1, Z15
 	VPERMB     Z15, Z9, Z15
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPGATHERQQ (R12)(Z11*1), K1, Z16
 	VPERMB     Z16, Z9, Z16
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPGATHERQQ (R12)(Z11*1), K1, Z17
 	VPERMB     Z17, Z9, Z17
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPGATHERQQ (R12)(Z11*1), K1, Z18
 	VPERMB     Z18, Z9, Z18
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPGATHERQQ (R12)(Z11*1), K1, Z19
 	VPERMB     Z19, Z9, Z19
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	VPSRLQ     $0x01, Z12, Z20
 	VPTERNLOGQ $0x28, Z6, Z13, Z20
 	VPXORQ     Z20, Z13, Z13
@@ -7198,63 +7214,63 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z20, Z19, Z19
 	VPSLLQ     $0x04, Z20, Z20
 	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, 128(R14)
-	VMOVDQU64  Z13, 640(R14)
-	VMOVDQU64  Z14, 1152(R14)
-	VMOVDQU64  Z15, 1664(R14)
-	VMOVDQU64  Z16, 2176(R14)
-	VMOVDQU64  Z17, 2688(R14)
-	VMOVDQU64  Z18, 3200(R14)
-	VMOVDQU64  Z19, 3712(R14)
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	MOVQ       R11, R13
+	VMOVDQU64  Z12, 128(R13)
+	VMOVDQU64  Z13, 640(R13)
+	VMOVDQU64  Z14, 1152(R13)
+	VMOVDQU64  Z15, 1664(R13)
+	VMOVDQU64  Z16, 2176(R13)
+	VMOVDQU64  Z17, 2688(R13)
+	VMOVDQU64  Z18, 3200(R13)
+	VMOVDQU64  Z19, 3712(R13)
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	MOVQ       R10, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPGATHERQQ (R12)(Z11*1), K1, Z12
 	VPERMB     Z12, Z9, Z12
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPGATHERQQ (R12)(Z11*1), K1, Z13
 	VPERMB     Z13, Z9, Z13
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPGATHERQQ (R12)(Z11*1), K1, Z14
 	VPERMB     Z14, Z9, Z14
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPGATHERQQ (R12)(Z11*1), K1, Z15
 	VPERMB     Z15, Z9, Z15
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPGATHERQQ (R12)(Z11*1), K1, Z16
 	VPERMB     Z16, Z9, Z16
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPGATHERQQ (R12)(Z11*1), K1, Z17
 	VPERMB     Z17, Z9, Z17
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPGATHERQQ (R12)(Z11*1), K1, Z18
 	VPERMB     Z18, Z9, Z18
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPGATHERQQ (R12)(Z11*1), K1, Z19
 	VPERMB     Z19, Z9, Z19
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	VPSRLQ     $0x01, Z12, Z20
 	VPTERNLOGQ $0x28, Z6, Z13, Z20
 	VPXORQ     Z20, Z13, Z13
@@ -7315,63 +7331,63 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z20, Z19, Z19
 	VPSLLQ     $0x04, Z20, Z20
 	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, 192(R14)
-	VMOVDQU64  Z13, 704(R14)
-	VMOVDQU64  Z14, 1216(R14)
-	VMOVDQU64  Z15, 1728(R14)
-	VMOVDQU64  Z16, 2240(R14)
-	VMOVDQU64  Z17, 2752(R14)
-	VMOVDQU64  Z18, 3264(R14)
-	VMOVDQU64  Z19, 3776(R14)
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	MOVQ       R11, R13
+	VMOVDQU64  Z12, 192(R13)
+	VMOVDQU64  Z13, 704(R13)
+	VMOVDQU64  Z14, 1216(R13)
+	VMOVDQU64  Z15, 1728(R13)
+	VMOVDQU64  Z16, 2240(R13)
+	VMOVDQU64  Z17, 2752(R13)
+	VMOVDQU64  Z18, 3264(R13)
+	VMOVDQU64  Z19, 3776(R13)
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	MOVQ       R10, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPGATHERQQ (R12)(Z11*1), K1, Z12
 	VPERMB     Z12, Z9, Z12
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPGATHERQQ (R12)(Z11*1), K1, Z13
 	VPERMB     Z13, Z9, Z13
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPGATHERQQ (R12)(Z11*1), K1, Z14
 	VPERMB     Z14, Z9, Z14
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPGATHERQQ (R12)(Z11*1), K1, Z15
 	VPERMB     Z15, Z9, Z15
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPGATHERQQ (R12)(Z11*1), K1, Z16
 	VPERMB     Z16, Z9, Z16
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPGATHERQQ (R12)(Z11*1), K1, Z17
 	VPERMB     Z17, Z9, Z17
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPGATHERQQ (R12)(Z11*1), K1, Z18
 	VPERMB     Z18, Z9, Z18
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPGATHERQQ (R12)(Z11*1), K1, Z19
 	VPERMB     Z19, Z9, Z19
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	VPSRLQ     $0x01, Z12, Z20
 	VPTERNLOGQ $0x28, Z6, Z13, Z20
 	VPXORQ     Z20, Z13, Z13
@@ -7432,63 +7448,63 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z20, Z19, Z19
 	VPSLLQ     $0x04, Z20, Z20
 	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, 256(R14)
-	VMOVDQU64  Z13, 768(R14)
-	VMOVDQU64  Z14, 1280(R14)
-	VMOVDQU64  Z15, 1792(R14)
-	VMOVDQU64  Z16, 2304(R14)
-	VMOVDQU64  Z17, 2816(R14)
-	VMOVDQU64  Z18, 3328(R14)
-	VMOVDQU64  Z19, 3840(R14)
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	MOVQ       R11, R13
+	VMOVDQU64  Z12, 256(R13)
+	VMOVDQU64  Z13, 768(R13)
+	VMOVDQU64  Z14, 1280(R13)
+	VMOVDQU64  Z15, 1792(R13)
+	VMOVDQU64  Z16, 2304(R13)
+	VMOVDQU64  Z17, 2816(R13)
+	VMOVDQU64  Z18, 3328(R13)
+	VMOVDQU64  Z19, 3840(R13)
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	MOVQ       R10, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPGATHERQQ (R12)(Z11*1), K1, Z12
 	VPERMB     Z12, Z9, Z12
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPGATHERQQ (R12)(Z11*1), K1, Z13
 	VPERMB     Z13, Z9, Z13
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPGATHERQQ (R12)(Z11*1), K1, Z14
 	VPERMB     Z14, Z9, Z14
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPGATHERQQ (R12)(Z11*1), K1, Z15
 	VPERMB     Z15, Z9, Z15
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPGATHERQQ (R12)(Z11*1), K1, Z16
 	VPERMB     Z16, Z9, Z16
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPGATHERQQ (R12)(Z11*1), K1, Z17
 	VPERMB     Z17, Z9, Z17
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPGATHERQQ (R12)(Z11*1), K1, Z18
 	VPERMB     Z18, Z9, Z18
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPGATHERQQ (R12)(Z11*1), K1, Z19
 	VPERMB     Z19, Z9, Z19
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	VPSRLQ     $0x01, Z12, Z20
 	VPTERNLOGQ $0x28, Z6, Z13, Z20
 	VPXORQ     Z20, Z13, Z13
@@ -7549,63 +7565,63 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z20, Z19, Z19
 	VPSLLQ     $0x04, Z20, Z20
 	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, 320(R14)
-	VMOVDQU64  Z13, 832(R14)
-	VMOVDQU64  Z14, 1344(R14)
-	VMOVDQU64  Z15, 1856(R14)
-	VMOVDQU64  Z16, 2368(R14)
-	VMOVDQU64  Z17, 2880(R14)
-	VMOVDQU64  Z18, 3392(R14)
-	VMOVDQU64  Z19, 3904(R14)
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	MOVQ       R11, R13
+	VMOVDQU64  Z12, 320(R13)
+	VMOVDQU64  Z13, 832(R13)
+	VMOVDQU64  Z14, 1344(R13)
+	VMOVDQU64  Z15, 1856(R13)
+	VMOVDQU64  Z16, 2368(R13)
+	VMOVDQU64  Z17, 2880(R13)
+	VMOVDQU64  Z18, 3392(R13)
+	VMOVDQU64  Z19, 3904(R13)
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	MOVQ       R10, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPGATHERQQ (R12)(Z11*1), K1, Z12
 	VPERMB     Z12, Z9, Z12
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPGATHERQQ (R12)(Z11*1), K1, Z13
 	VPERMB     Z13, Z9, Z13
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPGATHERQQ (R12)(Z11*1), K1, Z14
 	VPERMB     Z14, Z9, Z14
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPGATHERQQ (R12)(Z11*1), K1, Z15
 	VPERMB     Z15, Z9, Z15
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPGATHERQQ (R12)(Z11*1), K1, Z16
 	VPERMB     Z16, Z9, Z16
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPGATHERQQ (R12)(Z11*1), K1, Z17
 	VPERMB     Z17, Z9, Z17
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPGATHERQQ (R12)(Z11*1), K1, Z18
 	VPERMB     Z18, Z9, Z18
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPGATHERQQ (R12)(Z11*1), K1, Z19
 	VPERMB     Z19, Z9, Z19
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	VPSRLQ     $0x01, Z12, Z20
 	VPTERNLOGQ $0x28, Z6, Z13, Z20
 	VPXORQ     Z20, Z13, Z13
@@ -7666,63 +7682,63 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z20, Z19, Z19
 	VPSLLQ     $0x04, Z20, Z20
 	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, 384(R14)
-	VMOVDQU64  Z13, 896(R14)
-	VMOVDQU64  Z14, 1408(R14)
-	VMOVDQU64  Z15, 1920(R14)
-	VMOVDQU64  Z16, 2432(R14)
-	VMOVDQU64  Z17, 2944(R14)
-	VMOVDQU64  Z18, 3456(R14)
-	VMOVDQU64  Z19, 3968(R14)
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	ADDQ       DI, R11
-	MOVQ       R11, R13
+	VMOVDQU64  Z12, 384(R13)
+	VMOVDQU64  Z13, 896(R13)
+	VMOVDQU64  Z14, 1408(R13)
+	VMOVDQU64  Z15, 1920(R13)
+	VMOVDQU64  Z16, 2432(R13)
+	VMOVDQU64  Z17, 2944(R13)
+	VMOVDQU64  Z18, 3456(R13)
+	VMOVDQU64  Z19, 3968(R13)
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	MOVQ       R10, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R13)(Z11*1), K1, Z12
+	VPGATHERQQ (R12)(Z11*1), K1, Z12
 	VPERMB     Z12, Z9, Z12
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R13)(Z11*1), K1, Z13
+	VPGATHERQQ (R12)(Z11*1), K1, Z13
 	VPERMB     Z13, Z9, Z13
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R13)(Z11*1), K1, Z14
+	VPGATHERQQ (R12)(Z11*1), K1, Z14
 	VPERMB     Z14, Z9, Z14
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R13)(Z11*1), K1, Z15
+	VPGATHERQQ (R12)(Z11*1), K1, Z15
 	VPERMB     Z15, Z9, Z15
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R13)(Z11*1), K1, Z16
+	VPGATHERQQ (R12)(Z11*1), K1, Z16
 	VPERMB     Z16, Z9, Z16
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R13)(Z11*1), K1, Z17
+	VPGATHERQQ (R12)(Z11*1), K1, Z17
 	VPERMB     Z17, Z9, Z17
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R13)(Z11*1), K1, Z18
+	VPGATHERQQ (R12)(Z11*1), K1, Z18
 	VPERMB     Z18, Z9, Z18
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
 	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R13)(Z11*1), K1, Z19
+	VPGATHERQQ (R12)(Z11*1), K1, Z19
 	VPERMB     Z19, Z9, Z19
-	ADDQ       DX, R13
+	ADDQ       DX, R12
 	VPSRLQ     $0x01, Z12, Z20
 	VPTERNLOGQ $0x28, Z6, Z13, Z20
 	VPXORQ     Z20, Z13, Z13
@@ -7783,24 +7799,24 @@ shuffleAVX512Superchunk:
 	VPXORQ     Z20, Z19, Z19
 	VPSLLQ     $0x04, Z20, Z20
 	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, 448(R14)
-	VMOVDQU64  Z13, 960(R14)
-	VMOVDQU64  Z14, 1472(R14)
-	VMOVDQU64  Z15, 1984(R14)
-	VMOVDQU64  Z16, 2496(R14)
-	VMOVDQU64  Z17, 3008(R14)
-	VMOVDQU64  Z18, 3520(R14)
-	VMOVDQU64  Z19, 4032(R14)
+	VMOVDQU64  Z12, 448(R13)
+	VMOVDQU64  Z13, 960(R13)
+	VMOVDQU64  Z14, 1472(R13)
+	VMOVDQU64  Z15, 1984(R13)
+	VMOVDQU64  Z16, 2496(R13)
+	VMOVDQU64  Z17, 3008(R13)
+	VMOVDQU64  Z18, 3520(R13)
+	VMOVDQU64  Z19, 4032(R13)
 
 	// vector d: 64 bytes of bit row 8(j0+d)+b
-	VMOVDQU64 (R14), Z12
-	VMOVDQU64 64(R14), Z13
-	VMOVDQU64 128(R14), Z14
-	VMOVDQU64 192(R14), Z15
-	VMOVDQU64 256(R14), Z16
-	VMOVDQU64 320(R14), Z17
-	VMOVDQU64 384(R14), Z18
-	VMOVDQU64 448(R14), Z19
+	VMOVDQU64 (R13), Z12
+	VMOVDQU64 64(R13), Z13
+	VMOVDQU64 128(R13), Z14
+	VMOVDQU64 192(R13), Z15
+	VMOVDQU64 256(R13), Z16
+	VMOVDQU64 320(R13), Z17
+	VMOVDQU64 384(R13), Z18
+	VMOVDQU64 448(R13), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
 	VPERMT2Q  Z16, Z1, Z12
@@ -7837,50 +7853,50 @@ shuffleAVX512Superchunk:
 	VMOVDQA64 Z4, Z14
 	VPERMI2Q  Z13, Z12, Z14
 	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R12, R11
-	CMPQ      R9, $0x00
+	MOVQ      R11, R10
+	CMPQ      DX, $0x00
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z15, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x01
+	VMOVDQU64 Z15, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x01
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z19, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x02
+	VMOVDQU64 Z19, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x02
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z17, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x03
+	VMOVDQU64 Z17, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x03
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z20, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x04
+	VMOVDQU64 Z20, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x04
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z16, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x05
+	VMOVDQU64 Z16, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x05
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z18, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x06
+	VMOVDQU64 Z18, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x06
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z14, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x07
+	VMOVDQU64 Z14, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x07
 	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z12, (R11)
-	ADDQ      R8, R11
+	VMOVDQU64 Z12, (R10)
+	ADDQ      R8, R10
 
 shuffleAVX512Superstored0:
-	ADDQ      BX, R12
-	VMOVDQU64 512(R14), Z12
-	VMOVDQU64 576(R14), Z13
-	VMOVDQU64 640(R14), Z14
-	VMOVDQU64 704(R14), Z15
-	VMOVDQU64 768(R14), Z16
-	VMOVDQU64 832(R14), Z17
-	VMOVDQU64 896(R14), Z18
-	VMOVDQU64 960(R14), Z19
+	ADDQ      BX, R11
+	VMOVDQU64 512(R13), Z12
+	VMOVDQU64 576(R13), Z13
+	VMOVDQU64 640(R13), Z14
+	VMOVDQU64 704(R13), Z15
+	VMOVDQU64 768(R13), Z16
+	VMOVDQU64 832(R13), Z17
+	VMOVDQU64 896(R13), Z18
+	VMOVDQU64 960(R13), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
 	VPERMT2Q  Z16, Z1, Z12
@@ -7917,50 +7933,50 @@ shuffleAVX512Superstored0:
 	VMOVDQA64 Z4, Z14
 	VPERMI2Q  Z13, Z12, Z14
 	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R12, R11
-	CMPQ      R9, $0x00
+	MOVQ      R11, R10
+	CMPQ      DX, $0x00
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z15, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x01
+	VMOVDQU64 Z15, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x01
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z19, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x02
+	VMOVDQU64 Z19, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x02
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z17, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x03
+	VMOVDQU64 Z17, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x03
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z20, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x04
+	VMOVDQU64 Z20, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x04
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z16, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x05
+	VMOVDQU64 Z16, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x05
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z18, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x06
+	VMOVDQU64 Z18, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x06
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z14, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x07
+	VMOVDQU64 Z14, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x07
 	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z12, (R11)
-	ADDQ      R8, R11
+	VMOVDQU64 Z12, (R10)
+	ADDQ      R8, R10
 
 shuffleAVX512Superstored1:
-	ADDQ      BX, R12
-	VMOVDQU64 1024(R14), Z12
-	VMOVDQU64 1088(R14), Z13
-	VMOVDQU64 1152(R14), Z14
-	VMOVDQU64 1216(R14), Z15
-	VMOVDQU64 1280(R14), Z16
-	VMOVDQU64 1344(R14), Z17
-	VMOVDQU64 1408(R14), Z18
-	VMOVDQU64 1472(R14), Z19
+	ADDQ      BX, R11
+	VMOVDQU64 1024(R13), Z12
+	VMOVDQU64 1088(R13), Z13
+	VMOVDQU64 1152(R13), Z14
+	VMOVDQU64 1216(R13), Z15
+	VMOVDQU64 1280(R13), Z16
+	VMOVDQU64 1344(R13), Z17
+	VMOVDQU64 1408(R13), Z18
+	VMOVDQU64 1472(R13), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
 	VPERMT2Q  Z16, Z1, Z12
@@ -7997,50 +8013,50 @@ shuffleAVX512Superstored1:
 	VMOVDQA64 Z4, Z14
 	VPERMI2Q  Z13, Z12, Z14
 	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R12, R11
-	CMPQ      R9, $0x00
+	MOVQ      R11, R10
+	CMPQ      DX, $0x00
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z15, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x01
+	VMOVDQU64 Z15, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x01
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z19, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x02
+	VMOVDQU64 Z19, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x02
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z17, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x03
+	VMOVDQU64 Z17, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x03
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z20, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x04
+	VMOVDQU64 Z20, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x04
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z16, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x05
+	VMOVDQU64 Z16, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x05
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z18, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x06
+	VMOVDQU64 Z18, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x06
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z14, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x07
+	VMOVDQU64 Z14, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x07
 	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z12, (R11)
-	ADDQ      R8, R11
+	VMOVDQU64 Z12, (R10)
+	ADDQ      R8, R10
 
 shuffleAVX512Superstored2:
-	ADDQ      BX, R12
-	VMOVDQU64 1536(R14), Z12
-	VMOVDQU64 1600(R14), Z13
-	VMOVDQU64 1664(R14), Z14
-	VMOVDQU64 1728(R14), Z15
-	VMOVDQU64 1792(R14), Z16
-	VMOVDQU64 1856(R14), Z17
-	VMOVDQU64 1920(R14), Z18
-	VMOVDQU64 1984(R14), Z19
+	ADDQ      BX, R11
+	VMOVDQU64 1536(R13), Z12
+	VMOVDQU64 1600(R13), Z13
+	VMOVDQU64 1664(R13), Z14
+	VMOVDQU64 1728(R13), Z15
+	VMOVDQU64 1792(R13), Z16
+	VMOVDQU64 1856(R13), Z17
+	VMOVDQU64 1920(R13), Z18
+	VMOVDQU64 1984(R13), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
 	VPERMT2Q  Z16, Z1, Z12
@@ -8077,50 +8093,50 @@ shuffleAVX512Superstored2:
 	VMOVDQA64 Z4, Z14
 	VPERMI2Q  Z13, Z12, Z14
 	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R12, R11
-	CMPQ      R9, $0x00
+	MOVQ      R11, R10
+	CMPQ      DX, $0x00
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z15, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x01
+	VMOVDQU64 Z15, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x01
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z19, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x02
+	VMOVDQU64 Z19, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x02
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z17, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x03
+	VMOVDQU64 Z17, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x03
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z20, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x04
+	VMOVDQU64 Z20, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x04
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z16, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x05
+	VMOVDQU64 Z16, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x05
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z18, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x06
+	VMOVDQU64 Z18, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x06
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z14, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x07
+	VMOVDQU64 Z14, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x07
 	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z12, (R11)
-	ADDQ      R8, R11
+	VMOVDQU64 Z12, (R10)
+	ADDQ      R8, R10
 
 shuffleAVX512Superstored3:
-	ADDQ      BX, R12
-	VMOVDQU64 2048(R14), Z12
-	VMOVDQU64 2112(R14), Z13
-	VMOVDQU64 2176(R14), Z14
-	VMOVDQU64 2240(R14), Z15
-	VMOVDQU64 2304(R14), Z16
-	VMOVDQU64 2368(R14), Z17
-	VMOVDQU64 2432(R14), Z18
-	VMOVDQU64 2496(R14), Z19
+	ADDQ      BX, R11
+	VMOVDQU64 2048(R13), Z12
+	VMOVDQU64 2112(R13), Z13
+	VMOVDQU64 2176(R13), Z14
+	VMOVDQU64 2240(R13), Z15
+	VMOVDQU64 2304(R13), Z16
+	VMOVDQU64 2368(R13), Z17
+	VMOVDQU64 2432(R13), Z18
+	VMOVDQU64 2496(R13), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
 	VPERMT2Q  Z16, Z1, Z12
@@ -8157,50 +8173,50 @@ shuffleAVX512Superstored3:
 	VMOVDQA64 Z4, Z14
 	VPERMI2Q  Z13, Z12, Z14
 	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R12, R11
-	CMPQ      R9, $0x00
+	MOVQ      R11, R10
+	CMPQ      DX, $0x00
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z15, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x01
+	VMOVDQU64 Z15, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x01
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z19, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x02
+	VMOVDQU64 Z19, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x02
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z17, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x03
+	VMOVDQU64 Z17, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x03
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z20, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x04
+	VMOVDQU64 Z20, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x04
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z16, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x05
+	VMOVDQU64 Z16, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x05
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z18, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x06
+	VMOVDQU64 Z18, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x06
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z14, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x07
+	VMOVDQU64 Z14, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x07
 	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z12, (R11)
-	ADDQ      R8, R11
+	VMOVDQU64 Z12, (R10)
+	ADDQ      R8, R10
 
 shuffleAVX512Superstored4:
-	ADDQ      BX, R12
-	VMOVDQU64 2560(R14), Z12
-	VMOVDQU64 2624(R14), Z13
-	VMOVDQU64 2688(R14), Z14
-	VMOVDQU64 2752(R14), Z15
-	VMOVDQU64 2816(R14), Z16
-	VMOVDQU64 2880(R14), Z17
-	VMOVDQU64 2944(R14), Z18
-	VMOVDQU64 3008(R14), Z19
+	ADDQ      BX, R11
+	VMOVDQU64 2560(R13), Z12
+	VMOVDQU64 2624(R13), Z13
+	VMOVDQU64 2688(R13), Z14
+	VMOVDQU64 2752(R13), Z15
+	VMOVDQU64 2816(R13), Z16
+	VMOVDQU64 2880(R13), Z17
+	VMOVDQU64 2944(R13), Z18
+	VMOVDQU64 3008(R13), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
 	VPERMT2Q  Z16, Z1, Z12
@@ -8237,50 +8253,50 @@ shuffleAVX512Superstored4:
 	VMOVDQA64 Z4, Z14
 	VPERMI2Q  Z13, Z12, Z14
 	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R12, R11
-	CMPQ      R9, $0x00
+	MOVQ      R11, R10
+	CMPQ      DX, $0x00
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z15, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x01
+	VMOVDQU64 Z15, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x01
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z19, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x02
+	VMOVDQU64 Z19, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x02
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z17, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x03
+	VMOVDQU64 Z17, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x03
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z20, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x04
+	VMOVDQU64 Z20, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x04
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z16, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x05
+	VMOVDQU64 Z16, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x05
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z18, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x06
+	VMOVDQU64 Z18, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x06
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z14, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x07
+	VMOVDQU64 Z14, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x07
 	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z12, (R11)
-	ADDQ      R8, R11
+	VMOVDQU64 Z12, (R10)
+	ADDQ      R8, R10
 
 shuffleAVX512Superstored5:
-	ADDQ      BX, R12
-	VMOVDQU64 3072(R14), Z12
-	VMOVDQU64 3136(R14), Z13
-	VMOVDQU64 3200(R14), Z14
-	VMOVDQU64 3264(R14), Z15
-	VMOVDQU64 3328(R14), Z16
-	VMOVDQU64 3392(R14), Z17
-	VMOVDQU64 3456(R14), Z18
-	VMOVDQU64 3520(R14), Z19
+	ADDQ      BX, R11
+	VMOVDQU64 3072(R13), Z12
+	VMOVDQU64 3136(R13), Z13
+	VMOVDQU64 3200(R13), Z14
+	VMOVDQU64 3264(R13), Z15
+	VMOVDQU64 3328(R13), Z16
+	VMOVDQU64 3392(R13), Z17
+	VMOVDQU64 3456(R13), Z18
+	VMOVDQU64 3520(R13), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
 	VPERMT2Q  Z16, Z1, Z12
@@ -8317,50 +8333,50 @@ shuffleAVX512Superstored5:
 	VMOVDQA64 Z4, Z14
 	VPERMI2Q  Z13, Z12, Z14
 	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R12, R11
-	CMPQ      R9, $0x00
+	MOVQ      R11, R10
+	CMPQ      DX, $0x00
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z15, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x01
+	VMOVDQU64 Z15, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x01
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z19, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x02
+	VMOVDQU64 Z19, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x02
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z17, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x03
+	VMOVDQU64 Z17, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x03
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z20, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x04
+	VMOVDQU64 Z20, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x04
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z16, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x05
+	VMOVDQU64 Z16, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x05
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z18, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x06
+	VMOVDQU64 Z18, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x06
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z14, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x07
+	VMOVDQU64 Z14, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x07
 	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z12, (R11)
-	ADDQ      R8, R11
+	VMOVDQU64 Z12, (R10)
+	ADDQ      R8, R10
 
 shuffleAVX512Superstored6:
-	ADDQ      BX, R12
-	VMOVDQU64 3584(R14), Z12
-	VMOVDQU64 3648(R14), Z13
-	VMOVDQU64 3712(R14), Z14
-	VMOVDQU64 3776(R14), Z15
-	VMOVDQU64 3840(R14), Z16
-	VMOVDQU64 3904(R14), Z17
-	VMOVDQU64 3968(R14), Z18
-	VMOVDQU64 4032(R14), Z19
+	ADDQ      BX, R11
+	VMOVDQU64 3584(R13), Z12
+	VMOVDQU64 3648(R13), Z13
+	VMOVDQU64 3712(R13), Z14
+	VMOVDQU64 3776(R13), Z15
+	VMOVDQU64 3840(R13), Z16
+	VMOVDQU64 3904(R13), Z17
+	VMOVDQU64 3968(R13), Z18
+	VMOVDQU64 4032(R13), Z19
 	VMOVDQA64 Z0, Z20
 	VPERMI2Q  Z16, Z12, Z20
 	VPERMT2Q  Z16, Z1, Z12
@@ -8397,60 +8413,60 @@ shuffleAVX512Superstored6:
 	VMOVDQA64 Z4, Z14
 	VPERMI2Q  Z13, Z12, Z14
 	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R12, R11
-	CMPQ      R9, $0x00
+	MOVQ      R11, R10
+	CMPQ      DX, $0x00
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z15, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x01
+	VMOVDQU64 Z15, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x01
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z19, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x02
+	VMOVDQU64 Z19, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x02
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z17, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x03
+	VMOVDQU64 Z17, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x03
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z20, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x04
+	VMOVDQU64 Z20, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x04
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z16, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x05
+	VMOVDQU64 Z16, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x05
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z18, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x06
+	VMOVDQU64 Z18, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x06
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z14, (R11)
-	ADDQ      R8, R11
-	CMPQ      R9, $0x07
+	VMOVDQU64 Z14, (R10)
+	ADDQ      R8, R10
+	CMPQ      DX, $0x07
 	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z12, (R11)
-	ADDQ      R8, R11
+	VMOVDQU64 Z12, (R10)
+	ADDQ      R8, R10
 
 shuffleAVX512Superstored7:
-	ADDQ BX, R12
+	ADDQ BX, R11
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R10), R13
-	CMPQ R13, DX
+	LEAQ 8(R9), R12
+	CMPQ R12, DX
 	JAE  shuffleAVX512Superchunksdone
-	MOVQ R13, R10
-	ADDQ $0x08, R13
-	CMPQ R13, DX
+	MOVQ R12, R9
+	ADDQ $0x08, R12
+	CMPQ R12, DX
 	JLS  shuffleAVX512Superchunk
-	MOVQ DX, R10
-	SUBQ $0x08, R10
+	MOVQ DX, R9
+	SUBQ $0x08, R9
 	JMP  shuffleAVX512Superchunk
 
 shuffleAVX512Superchunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R13
-	IMUL3Q $0x00000040, R13, R13
-	ADDQ   R13, CX
+	MOVQ   DI, R12
+	IMUL3Q $0x00000040, R12, R12
+	ADDQ   R12, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    shuffleAVX512Superblock
@@ -8480,39 +8496,40 @@ TEXT ·unshuffleAVX512Super(SB), $4160-72
 	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
 	VMOVDQU64    bitshuffleQLo1<>+0(SB), Z4
 	VMOVDQU64    bitshuffleQHi1<>+0(SB), Z5
-	LEAQ         (SP), R13
-	ADDQ         $0x3f, R13
-	ANDQ         $-64, R13
-	MOVQ         $0x5555555555555555, R11
-	VPBROADCASTQ R11, Z6
-	MOVQ         $0x3333333333333333, R11
-	VPBROADCASTQ R11, Z7
-	MOVQ         $0x0f0f0f0f0f0f0f0f, R11
-	VPBROADCASTQ R11, Z8
+	LEAQ         (SP), R12
+	ADDQ         $0x3f, R12
+	ANDQ         $-64, R12
+	MOVQ         $0x5555555555555555, R10
+	VPBROADCASTQ R10, Z6
+	MOVQ         $0x3333333333333333, R10
+	VPBROADCASTQ R10, Z7
+	MOVQ         $0x0f0f0f0f0f0f0f0f, R10
+	VPBROADCASTQ R10, Z8
 	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z9
 	VPXORQ       Z10, Z10, Z10
 	VPBROADCASTQ DI, Z12
 	VPXORQ       Z11, Z11, Z11
-	MOVL         $0x000000aa, R11
-	KMOVW        R11, K1
+	MOVL         $0x000000aa, R10
+	KMOVW        R10, K1
 	VPADDQ       Z12, Z11, K1, Z11
 	VPADDQ       Z12, Z12, Z12
-	MOVL         $0x000000cc, R11
-	KMOVW        R11, K1
+	MOVL         $0x000000cc, R10
+	KMOVW        R10, K1
 	VPADDQ       Z12, Z11, K1, Z11
 	VPADDQ       Z12, Z12, Z12
-	MOVL         $0x000000f0, R11
-	KMOVW        R11, K1
+	MOVL         $0x000000f0, R10
+	KMOVW        R10, K1
 	VPADDQ       Z12, Z11, K1, Z11
 
 unshuffleAVX512Superblock:
-	XORQ R10, R10
+	XORQ R9, R9
 
 unshuffleAVX512Superchunk:
-	LEAQ  (CX)(R10*1), R11
-	MOVQ  R10, R12
-	IMULQ R8, R12
-	ADDQ  AX, R12
+	LEAQ  (CX)(R9*1), R10
+	MOVQ  R9, R11
+	IMULQ BX, R11
+	SHLQ  $0x03, R11
+	ADDQ  AX, R11
 
 	// vector d: 64 bytes of bit row 8(j0+d)+b; rows past typesize stay zero
 	VMOVDQA64 Z10, Z11
@@ -8523,39 +8540,39 @@ unshuffleAVX512Superchunk:
 	VMOVDQA64 Z10, Z16
 	VMOVDQA64 Z10, Z17
 	VMOVDQA64 Z10, Z18
-	MOVQ      R12, R14
-	CMPQ      R9, $0x00
+	MOVQ      R11, R13
+	CMPQ      DX, $0x00
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z11
-	ADDQ      R8, R14
-	CMPQ      R9, $0x01
+	VMOVDQU64 (R13), Z11
+	ADDQ      R8, R13
+	CMPQ      DX, $0x01
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z12
-	ADDQ      R8, R14
-	CMPQ      R9, $0x02
+	VMOVDQU64 (R13), Z12
+	ADDQ      R8, R13
+	CMPQ      DX, $0x02
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z13
-	ADDQ      R8, R14
-	CMPQ      R9, $0x03
+	VMOVDQU64 (R13), Z13
+	ADDQ      R8, R13
+	CMPQ      DX, $0x03
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z14
-	ADDQ      R8, R14
-	CMPQ      R9, $0x04
+	VMOVDQU64 (R13), Z14
+	ADDQ      R8, R13
+	CMPQ      DX, $0x04
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z15
-	ADDQ      R8, R14
-	CMPQ      R9, $0x05
+	VMOVDQU64 (R13), Z15
+	ADDQ      R8, R13
+	CMPQ      DX, $0x05
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z16
-	ADDQ      R8, R14
-	CMPQ      R9, $0x06
+	VMOVDQU64 (R13), Z16
+	ADDQ      R8, R13
+	CMPQ      DX, $0x06
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z17
-	ADDQ      R8, R14
-	CMPQ      R9, $0x07
+	VMOVDQU64 (R13), Z17
+	ADDQ      R8, R13
+	CMPQ      DX, $0x07
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R14), Z18
-	ADDQ      R8, R14
+	VMOVDQU64 (R13), Z18
+	ADDQ      R8, R13
 
 unshuffleAVX512Superloaded0:
 	VMOVDQA64 Z0, Z19
@@ -8594,15 +8611,15 @@ unshuffleAVX512Superloaded0:
 	VMOVDQA64 Z4, Z13
 	VPERMI2Q  Z12, Z11, Z13
 	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, (R13)
-	VMOVDQU64 Z18, 64(R13)
-	VMOVDQU64 Z16, 128(R13)
-	VMOVDQU64 Z19, 192(R13)
-	VMOVDQU64 Z15, 256(R13)
-	VMOVDQU64 Z17, 320(R13)
-	VMOVDQU64 Z13, 384(R13)
-	VMOVDQU64 Z11, 448(R13)
-	ADDQ      BX, R12
+	VMOVDQU64 Z14, (R12)
+	VMOVDQU64 Z18, 64(R12)
+	VMOVDQU64 Z16, 128(R12)
+	VMOVDQU64 Z19, 192(R12)
+	VMOVDQU64 Z15, 256(R12)
+	VMOVDQU64 Z17, 320(R12)
+	VMOVDQU64 Z13, 384(R12)
+	VMOVDQU64 Z11, 448(R12)
+	ADDQ      BX, R11
 	VMOVDQA64 Z10, Z11
 	VMOVDQA64 Z10, Z12
 	VMOVDQA64 Z10, Z13
@@ -8611,39 +8628,39 @@ unshuffleAVX512Superloaded0:
 	VMOVDQA64 Z10, Z16
 	VMOVDQA64 Z10, Z17
 	VMOVDQA64 Z10, Z18
-	MOVQ      R12, R14
-	CMPQ      R9, $0x00
+	MOVQ      R11, R13
+	CMPQ      DX, $0x00
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z11
-	ADDQ      R8, R14
-	CMPQ      R9, $0x01
+	VMOVDQU64 (R13), Z11
+	ADDQ      R8, R13
+	CMPQ      DX, $0x01
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z12
-	ADDQ      R8, R14
-	CMPQ      R9, $0x02
+	VMOVDQU64 (R13), Z12
+	ADDQ      R8, R13
+	CMPQ      DX, $0x02
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z13
-	ADDQ      R8, R14
-	CMPQ      R9, $0x03
+	VMOVDQU64 (R13), Z13
+	ADDQ      R8, R13
+	CMPQ      DX, $0x03
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z14
-	ADDQ      R8, R14
-	CMPQ      R9, $0x04
+	VMOVDQU64 (R13), Z14
+	ADDQ      R8, R13
+	CMPQ      DX, $0x04
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z15
-	ADDQ      R8, R14
-	CMPQ      R9, $0x05
+	VMOVDQU64 (R13), Z15
+	ADDQ      R8, R13
+	CMPQ      DX, $0x05
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z16
-	ADDQ      R8, R14
-	CMPQ      R9, $0x06
+	VMOVDQU64 (R13), Z16
+	ADDQ      R8, R13
+	CMPQ      DX, $0x06
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z17
-	ADDQ      R8, R14
-	CMPQ      R9, $0x07
+	VMOVDQU64 (R13), Z17
+	ADDQ      R8, R13
+	CMPQ      DX, $0x07
 	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R14), Z18
-	ADDQ      R8, R14
+	VMOVDQU64 (R13), Z18
+	ADDQ      R8, R13
 
 unshuffleAVX512Superloaded1:
 	VMOVDQA64 Z0, Z19
@@ -8682,15 +8699,15 @@ unshuffleAVX512Superloaded1:
 	VMOVDQA64 Z4, Z13
 	VPERMI2Q  Z12, Z11, Z13
 	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, 512(R13)
-	VMOVDQU64 Z18, 576(R13)
-	VMOVDQU64 Z16, 640(R13)
-	VMOVDQU64 Z19, 704(R13)
-	VMOVDQU64 Z15, 768(R13)
-	VMOVDQU64 Z17, 832(R13)
-	VMOVDQU64 Z13, 896(R13)
-	VMOVDQU64 Z11, 960(R13)
-	ADDQ      BX, R12
+	VMOVDQU64 Z14, 512(R12)
+	VMOVDQU64 Z18, 576(R12)
+	VMOVDQU64 Z16, 640(R12)
+	VMOVDQU64 Z19, 704(R12)
+	VMOVDQU64 Z15, 768(R12)
+	VMOVDQU64 Z17, 832(R12)
+	VMOVDQU64 Z13, 896(R12)
+	VMOVDQU64 Z11, 960(R12)
+	ADDQ      BX, R11
 	VMOVDQA64 Z10, Z11
 	VMOVDQA64 Z10, Z12
 	VMOVDQA64 Z10, Z13
@@ -8699,39 +8716,39 @@ unshuffleAVX512Superloaded1:
 	VMOVDQA64 Z10, Z16
 	VMOVDQA64 Z10, Z17
 	VMOVDQA64 Z10, Z18
-	MOVQ      R12, R14
-	CMPQ      R9, $0x00
+	MOVQ      R11, R13
+	CMPQ      DX, $0x00
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z11
-	ADDQ      R8, R14
-	CMPQ      R9, $0x01
+	VMOVDQU64 (R13), Z11
+	ADDQ      R8, R13
+	CMPQ      DX, $0x01
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z12
-	ADDQ      R8, R14
-	CMPQ      R9, $0x02
+	VMOVDQU64 (R13), Z12
+	ADDQ      R8, R13
+	CMPQ      DX, $0x02
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z13
-	ADDQ      R8, R14
-	CMPQ      R9, $0x03
+	VMOVDQU64 (R13), Z13
+	ADDQ      R8, R13
+	CMPQ      DX, $0x03
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z14
-	ADDQ      R8, R14
-	CMPQ      R9, $0x04
+	VMOVDQU64 (R13), Z14
+	ADDQ      R8, R13
+	CMPQ      DX, $0x04
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z15
-	ADDQ      R8, R14
-	CMPQ      R9, $0x05
+	VMOVDQU64 (R13), Z15
+	ADDQ      R8, R13
+	CMPQ      DX, $0x05
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z16
-	ADDQ      R8, R14
-	CMPQ      R9, $0x06
+	VMOVDQU64 (R13), Z16
+	ADDQ      R8, R13
+	CMPQ      DX, $0x06
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z17
-	ADDQ      R8, R14
-	CMPQ      R9, $0x07
+	VMOVDQU64 (R13), Z17
+	ADDQ      R8, R13
+	CMPQ      DX, $0x07
 	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R14), Z18
-	ADDQ      R8, R14
+	VMOVDQU64 (R13), Z18
+	ADDQ      R8, R13
 
 unshuffleAVX512Superloaded2:
 	VMOVDQA64 Z0, Z19
@@ -8770,15 +8787,15 @@ unshuffleAVX512Superloaded2:
 	VMOVDQA64 Z4, Z13
 	VPERMI2Q  Z12, Z11, Z13
 	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, 1024(R13)
-	VMOVDQU64 Z18, 1088(R13)
-	VMOVDQU64 Z16, 1152(R13)
-	VMOVDQU64 Z19, 1216(R13)
-	VMOVDQU64 Z15, 1280(R13)
-	VMOVDQU64 Z17, 1344(R13)
-	VMOVDQU64 Z13, 1408(R13)
-	VMOVDQU64 Z11, 1472(R13)
-	ADDQ      BX, R12
+	VMOVDQU64 Z14, 1024(R12)
+	VMOVDQU64 Z18, 1088(R12)
+	VMOVDQU64 Z16, 1152(R12)
+	VMOVDQU64 Z19, 1216(R12)
+	VMOVDQU64 Z15, 1280(R12)
+	VMOVDQU64 Z17, 1344(R12)
+	VMOVDQU64 Z13, 1408(R12)
+	VMOVDQU64 Z11, 1472(R12)
+	ADDQ      BX, R11
 	VMOVDQA64 Z10, Z11
 	VMOVDQA64 Z10, Z12
 	VMOVDQA64 Z10, Z13
@@ -8787,39 +8804,39 @@ unshuffleAVX512Superloaded2:
 	VMOVDQA64 Z10, Z16
 	VMOVDQA64 Z10, Z17
 	VMOVDQA64 Z10, Z18
-	MOVQ      R12, R14
-	CMPQ      R9, $0x00
+	MOVQ      R11, R13
+	CMPQ      DX, $0x00
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z11
-	ADDQ      R8, R14
-	CMPQ      R9, $0x01
+	VMOVDQU64 (R13), Z11
+	ADDQ      R8, R13
+	CMPQ      DX, $0x01
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z12
-	ADDQ      R8, R14
-	CMPQ      R9, $0x02
+	VMOVDQU64 (R13), Z12
+	ADDQ      R8, R13
+	CMPQ      DX, $0x02
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z13
-	ADDQ      R8, R14
-	CMPQ      R9, $0x03
+	VMOVDQU64 (R13), Z13
+	ADDQ      R8, R13
+	CMPQ      DX, $0x03
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z14
-	ADDQ      R8, R14
-	CMPQ      R9, $0x04
+	VMOVDQU64 (R13), Z14
+	ADDQ      R8, R13
+	CMPQ      DX, $0x04
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z15
-	ADDQ      R8, R14
-	CMPQ      R9, $0x05
+	VMOVDQU64 (R13), Z15
+	ADDQ      R8, R13
+	CMPQ      DX, $0x05
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z16
-	ADDQ      R8, R14
-	CMPQ      R9, $0x06
+	VMOVDQU64 (R13), Z16
+	ADDQ      R8, R13
+	CMPQ      DX, $0x06
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z17
-	ADDQ      R8, R14
-	CMPQ      R9, $0x07
+	VMOVDQU64 (R13), Z17
+	ADDQ      R8, R13
+	CMPQ      DX, $0x07
 	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R14), Z18
-	ADDQ      R8, R14
+	VMOVDQU64 (R13), Z18
+	ADDQ      R8, R13
 
 unshuffleAVX512Superloaded3:
 	VMOVDQA64 Z0, Z19
@@ -8858,15 +8875,15 @@ unshuffleAVX512Superloaded3:
 	VMOVDQA64 Z4, Z13
 	VPERMI2Q  Z12, Z11, Z13
 	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, 1536(R13)
-	VMOVDQU64 Z18, 1600(R13)
-	VMOVDQU64 Z16, 1664(R13)
-	VMOVDQU64 Z19, 1728(R13)
-	VMOVDQU64 Z15, 1792(R13)
-	VMOVDQU64 Z17, 1856(R13)
-	VMOVDQU64 Z13, 1920(R13)
-	VMOVDQU64 Z11, 1984(R13)
-	ADDQ      BX, R12
+	VMOVDQU64 Z14, 1536(R12)
+	VMOVDQU64 Z18, 1600(R12)
+	VMOVDQU64 Z16, 1664(R12)
+	VMOVDQU64 Z19, 1728(R12)
+	VMOVDQU64 Z15, 1792(R12)
+	VMOVDQU64 Z17, 1856(R12)
+	VMOVDQU64 Z13, 1920(R12)
+	VMOVDQU64 Z11, 1984(R12)
+	ADDQ      BX, R11
 	VMOVDQA64 Z10, Z11
 	VMOVDQA64 Z10, Z12
 	VMOVDQA64 Z10, Z13
@@ -8875,39 +8892,39 @@ unshuffleAVX512Superloaded3:
 	VMOVDQA64 Z10, Z16
 	VMOVDQA64 Z10, Z17
 	VMOVDQA64 Z10, Z18
-	MOVQ      R12, R14
-	CMPQ      R9, $0x00
+	MOVQ      R11, R13
+	CMPQ      DX, $0x00
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z11
-	ADDQ      R8, R14
-	CMPQ      R9, $0x01
+	VMOVDQU64 (R13), Z11
+	ADDQ      R8, R13
+	CMPQ      DX, $0x01
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z12
-	ADDQ      R8, R14
-	CMPQ      R9, $0x02
+	VMOVDQU64 (R13), Z12
+	ADDQ      R8, R13
+	CMPQ      DX, $0x02
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z13
-	ADDQ      R8, R14
-	CMPQ      R9, $0x03
+	VMOVDQU64 (R13), Z13
+	ADDQ      R8, R13
+	CMPQ      DX, $0x03
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z14
-	ADDQ      R8, R14
-	CMPQ      R9, $0x04
+	VMOVDQU64 (R13), Z14
+	ADDQ      R8, R13
+	CMPQ      DX, $0x04
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z15
-	ADDQ      R8, R14
-	CMPQ      R9, $0x05
+	VMOVDQU64 (R13), Z15
+	ADDQ      R8, R13
+	CMPQ      DX, $0x05
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z16
-	ADDQ      R8, R14
-	CMPQ      R9, $0x06
+	VMOVDQU64 (R13), Z16
+	ADDQ      R8, R13
+	CMPQ      DX, $0x06
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z17
-	ADDQ      R8, R14
-	CMPQ      R9, $0x07
+	VMOVDQU64 (R13), Z17
+	ADDQ      R8, R13
+	CMPQ      DX, $0x07
 	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R14), Z18
-	ADDQ      R8, R14
+	VMOVDQU64 (R13), Z18
+	ADDQ      R8, R13
 
 unshuffleAVX512Superloaded4:
 	VMOVDQA64 Z0, Z19
@@ -8946,15 +8963,15 @@ unshuffleAVX512Superloaded4:
 	VMOVDQA64 Z4, Z13
 	VPERMI2Q  Z12, Z11, Z13
 	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, 2048(R13)
-	VMOVDQU64 Z18, 2112(R13)
-	VMOVDQU64 Z16, 2176(R13)
-	VMOVDQU64 Z19, 2240(R13)
-	VMOVDQU64 Z15, 2304(R13)
-	VMOVDQU64 Z17, 2368(R13)
-	VMOVDQU64 Z13, 2432(R13)
-	VMOVDQU64 Z11, 2496(R13)
-	ADDQ      BX, R12
+	VMOVDQU64 Z14, 2048(R12)
+	VMOVDQU64 Z18, 2112(R12)
+	VMOVDQU64 Z16, 2176(R12)
+	VMOVDQU64 Z19, 2240(R12)
+	VMOVDQU64 Z15, 2304(R12)
+	VMOVDQU64 Z17, 2368(R12)
+	VMOVDQU64 Z13, 2432(R12)
+	VMOVDQU64 Z11, 2496(R12)
+	ADDQ      BX, R11
 	VMOVDQA64 Z10, Z11
 	VMOVDQA64 Z10, Z12
 	VMOVDQA64 Z10, Z13
@@ -8963,39 +8980,39 @@ unshuffleAVX512Superloaded4:
 	VMOVDQA64 Z10, Z16
 	VMOVDQA64 Z10, Z17
 	VMOVDQA64 Z10, Z18
-	MOVQ      R12, R14
-	CMPQ      R9, $0x00
+	MOVQ      R11, R13
+	CMPQ      DX, $0x00
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z11
-	ADDQ      R8, R14
-	CMPQ      R9, $0x01
+	VMOVDQU64 (R13), Z11
+	ADDQ      R8, R13
+	CMPQ      DX, $0x01
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z12
-	ADDQ      R8, R14
-	CMPQ      R9, $0x02
+	VMOVDQU64 (R13), Z12
+	ADDQ      R8, R13
+	CMPQ      DX, $0x02
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z13
-	ADDQ      R8, R14
-	CMPQ      R9, $0x03
+	VMOVDQU64 (R13), Z13
+	ADDQ      R8, R13
+	CMPQ      DX, $0x03
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z14
-	ADDQ      R8, R14
-	CMPQ      R9, $0x04
+	VMOVDQU64 (R13), Z14
+	ADDQ      R8, R13
+	CMPQ      DX, $0x04
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z15
-	ADDQ      R8, R14
-	CMPQ      R9, $0x05
+	VMOVDQU64 (R13), Z15
+	ADDQ      R8, R13
+	CMPQ      DX, $0x05
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z16
-	ADDQ      R8, R14
-	CMPQ      R9, $0x06
+	VMOVDQU64 (R13), Z16
+	ADDQ      R8, R13
+	CMPQ      DX, $0x06
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z17
-	ADDQ      R8, R14
-	CMPQ      R9, $0x07
+	VMOVDQU64 (R13), Z17
+	ADDQ      R8, R13
+	CMPQ      DX, $0x07
 	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R14), Z18
-	ADDQ      R8, R14
+	VMOVDQU64 (R13), Z18
+	ADDQ      R8, R13
 
 unshuffleAVX512Superloaded5:
 	VMOVDQA64 Z0, Z19
@@ -9034,15 +9051,15 @@ unshuffleAVX512Superloaded5:
 	VMOVDQA64 Z4, Z13
 	VPERMI2Q  Z12, Z11, Z13
 	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, 2560(R13)
-	VMOVDQU64 Z18, 2624(R13)
-	VMOVDQU64 Z16, 2688(R13)
-	VMOVDQU64 Z19, 2752(R13)
-	VMOVDQU64 Z15, 2816(R13)
-	VMOVDQU64 Z17, 2880(R13)
-	VMOVDQU64 Z13, 2944(R13)
-	VMOVDQU64 Z11, 3008(R13)
-	ADDQ      BX, R12
+	VMOVDQU64 Z14, 2560(R12)
+	VMOVDQU64 Z18, 2624(R12)
+	VMOVDQU64 Z16, 2688(R12)
+	VMOVDQU64 Z19, 2752(R12)
+	VMOVDQU64 Z15, 2816(R12)
+	VMOVDQU64 Z17, 2880(R12)
+	VMOVDQU64 Z13, 2944(R12)
+	VMOVDQU64 Z11, 3008(R12)
+	ADDQ      BX, R11
 	VMOVDQA64 Z10, Z11
 	VMOVDQA64 Z10, Z12
 	VMOVDQA64 Z10, Z13
@@ -9051,39 +9068,39 @@ unshuffleAVX512Superloaded5:
 	VMOVDQA64 Z10, Z16
 	VMOVDQA64 Z10, Z17
 	VMOVDQA64 Z10, Z18
-	MOVQ      R12, R14
-	CMPQ      R9, $0x00
+	MOVQ      R11, R13
+	CMPQ      DX, $0x00
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z11
-	ADDQ      R8, R14
-	CMPQ      R9, $0x01
+	VMOVDQU64 (R13), Z11
+	ADDQ      R8, R13
+	CMPQ      DX, $0x01
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z12
-	ADDQ      R8, R14
-	CMPQ      R9, $0x02
+	VMOVDQU64 (R13), Z12
+	ADDQ      R8, R13
+	CMPQ      DX, $0x02
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z13
-	ADDQ      R8, R14
-	CMPQ      R9, $0x03
+	VMOVDQU64 (R13), Z13
+	ADDQ      R8, R13
+	CMPQ      DX, $0x03
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z14
-	ADDQ      R8, R14
-	CMPQ      R9, $0x04
+	VMOVDQU64 (R13), Z14
+	ADDQ      R8, R13
+	CMPQ      DX, $0x04
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z15
-	ADDQ      R8, R14
-	CMPQ      R9, $0x05
+	VMOVDQU64 (R13), Z15
+	ADDQ      R8, R13
+	CMPQ      DX, $0x05
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z16
-	ADDQ      R8, R14
-	CMPQ      R9, $0x06
+	VMOVDQU64 (R13), Z16
+	ADDQ      R8, R13
+	CMPQ      DX, $0x06
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z17
-	ADDQ      R8, R14
-	CMPQ      R9, $0x07
+	VMOVDQU64 (R13), Z17
+	ADDQ      R8, R13
+	CMPQ      DX, $0x07
 	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R14), Z18
-	ADDQ      R8, R14
+	VMOVDQU64 (R13), Z18
+	ADDQ      R8, R13
 
 unshuffleAVX512Superloaded6:
 	VMOVDQA64 Z0, Z19
@@ -9122,15 +9139,15 @@ unshuffleAVX512Superloaded6:
 	VMOVDQA64 Z4, Z13
 	VPERMI2Q  Z12, Z11, Z13
 	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, 3072(R13)
-	VMOVDQU64 Z18, 3136(R13)
-	VMOVDQU64 Z16, 3200(R13)
-	VMOVDQU64 Z19, 3264(R13)
-	VMOVDQU64 Z15, 3328(R13)
-	VMOVDQU64 Z17, 3392(R13)
-	VMOVDQU64 Z13, 3456(R13)
-	VMOVDQU64 Z11, 3520(R13)
-	ADDQ      BX, R12
+	VMOVDQU64 Z14, 3072(R12)
+	VMOVDQU64 Z18, 3136(R12)
+	VMOVDQU64 Z16, 3200(R12)
+	VMOVDQU64 Z19, 3264(R12)
+	VMOVDQU64 Z15, 3328(R12)
+	VMOVDQU64 Z17, 3392(R12)
+	VMOVDQU64 Z13, 3456(R12)
+	VMOVDQU64 Z11, 3520(R12)
+	ADDQ      BX, R11
 	VMOVDQA64 Z10, Z11
 	VMOVDQA64 Z10, Z12
 	VMOVDQA64 Z10, Z13
@@ -9139,39 +9156,39 @@ unshuffleAVX512Superloaded6:
 	VMOVDQA64 Z10, Z16
 	VMOVDQA64 Z10, Z17
 	VMOVDQA64 Z10, Z18
-	MOVQ      R12, R14
-	CMPQ      R9, $0x00
+	MOVQ      R11, R13
+	CMPQ      DX, $0x00
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z11
-	ADDQ      R8, R14
-	CMPQ      R9, $0x01
+	VMOVDQU64 (R13), Z11
+	ADDQ      R8, R13
+	CMPQ      DX, $0x01
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z12
-	ADDQ      R8, R14
-	CMPQ      R9, $0x02
+	VMOVDQU64 (R13), Z12
+	ADDQ      R8, R13
+	CMPQ      DX, $0x02
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z13
-	ADDQ      R8, R14
-	CMPQ      R9, $0x03
+	VMOVDQU64 (R13), Z13
+	ADDQ      R8, R13
+	CMPQ      DX, $0x03
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z14
-	ADDQ      R8, R14
-	CMPQ      R9, $0x04
+	VMOVDQU64 (R13), Z14
+	ADDQ      R8, R13
+	CMPQ      DX, $0x04
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z15
-	ADDQ      R8, R14
-	CMPQ      R9, $0x05
+	VMOVDQU64 (R13), Z15
+	ADDQ      R8, R13
+	CMPQ      DX, $0x05
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z16
-	ADDQ      R8, R14
-	CMPQ      R9, $0x06
+	VMOVDQU64 (R13), Z16
+	ADDQ      R8, R13
+	CMPQ      DX, $0x06
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z17
-	ADDQ      R8, R14
-	CMPQ      R9, $0x07
+	VMOVDQU64 (R13), Z17
+	ADDQ      R8, R13
+	CMPQ      DX, $0x07
 	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R14), Z18
-	ADDQ      R8, R14
+	VMOVDQU64 (R13), Z18
+	ADDQ      R8, R13
 
 unshuffleAVX512Superloaded7:
 	VMOVDQA64 Z0, Z19
@@ -9210,25 +9227,25 @@ unshuffleAVX512Superloaded7:
 	VMOVDQA64 Z4, Z13
 	VPERMI2Q  Z12, Z11, Z13
 	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, 3584(R13)
-	VMOVDQU64 Z18, 3648(R13)
-	VMOVDQU64 Z16, 3712(R13)
-	VMOVDQU64 Z19, 3776(R13)
-	VMOVDQU64 Z15, 3840(R13)
-	VMOVDQU64 Z17, 3904(R13)
-	VMOVDQU64 Z13, 3968(R13)
-	VMOVDQU64 Z11, 4032(R13)
-	ADDQ      BX, R12
+	VMOVDQU64 Z14, 3584(R12)
+	VMOVDQU64 Z18, 3648(R12)
+	VMOVDQU64 Z16, 3712(R12)
+	VMOVDQU64 Z19, 3776(R12)
+	VMOVDQU64 Z15, 3840(R12)
+	VMOVDQU64 Z17, 3904(R12)
+	VMOVDQU64 Z13, 3968(R12)
+	VMOVDQU64 Z11, 4032(R12)
+	ADDQ      BX, R11
 
 	// stores in address order: later elements repair what earlier ones overran
-	VMOVDQU64     (R13), Z11
-	VMOVDQU64     512(R13), Z12
-	VMOVDQU64     1024(R13), Z13
-	VMOVDQU64     1536(R13), Z14
-	VMOVDQU64     2048(R13), Z15
-	VMOVDQU64     2560(R13), Z16
-	VMOVDQU64     3072(R13), Z17
-	VMOVDQU64     3584(R13), Z18
+	VMOVDQU64     (R12), Z11
+	VMOVDQU64     512(R12), Z12
+	VMOVDQU64     1024(R12), Z13
+	VMOVDQU64     1536(R12), Z14
+	VMOVDQU64     2048(R12), Z15
+	VMOVDQU64     2560(R12), Z16
+	VMOVDQU64     3072(R12), Z17
+	VMOVDQU64     3584(R12), Z18
 	VPSRLQ        $0x01, Z11, Z19
 	VPTERNLOGQ    $0x28, Z6, Z12, Z19
 	VPXORQ        Z19, Z12, Z12
@@ -9298,173 +9315,173 @@ unshuffleAVX512Superloaded7:
 	VPERMB        Z17, Z9, Z17
 	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
-	VMOVQ         X11, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z12, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z13, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z14, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z15, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z16, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X11, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VMOVDQU64     64(R13), Z11
-	VMOVDQU64     576(R13), Z12
-	VMOVDQU64     1088(R13), Z13
-	VMOVDQU64     1600(R13), Z14
-	VMOVDQU64     2112(R13), Z15
-	VMOVDQU64     2624(R13), Z16
-	VMOVDQU64     3136(R13), Z17
-	VMOVDQU64     3648(R13), Z18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VMOVDQU64     64(R12), Z11
+	VMOVDQU64     576(R12), Z12
+	VMOVDQU64     1088(R12), Z13
+	VMOVDQU64     1600(R12), Z14
+	VMOVDQU64     2112(R12), Z15
+	VMOVDQU64     2624(R12), Z16
+	VMOVDQU64     3136(R12), Z17
+	VMOVDQU64     3648(R12), Z18
 	VPSRLQ        $0x01, Z11, Z19
 	VPTERNLOGQ    $0x28, Z6, Z12, Z19
 	VPXORQ        Z19, Z12, Z12
@@ -9534,173 +9551,173 @@ unshuffleAVX512Superloaded7:
 	VPERMB        Z17, Z9, Z17
 	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
-	VMOVQ         X11, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z12, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z13, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z14, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z15, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z16, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X11, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VMOVDQU64     128(R13), Z11
-	VMOVDQU64     640(R13), Z12
-	VMOVDQU64     1152(R13), Z13
-	VMOVDQU64     1664(R13), Z14
-	VMOVDQU64     2176(R13), Z15
-	VMOVDQU64     2688(R13), Z16
-	VMOVDQU64     3200(R13), Z17
-	VMOVDQU64     3712(R13), Z18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VMOVDQU64     128(R12), Z11
+	VMOVDQU64     640(R12), Z12
+	VMOVDQU64     1152(R12), Z13
+	VMOVDQU64     1664(R12), Z14
+	VMOVDQU64     2176(R12), Z15
+	VMOVDQU64     2688(R12), Z16
+	VMOVDQU64     3200(R12), Z17
+	VMOVDQU64     3712(R12), Z18
 	VPSRLQ        $0x01, Z11, Z19
 	VPTERNLOGQ    $0x28, Z6, Z12, Z19
 	VPXORQ        Z19, Z12, Z12
@@ -9770,173 +9787,173 @@ unshuffleAVX512Superloaded7:
 	VPERMB        Z17, Z9, Z17
 	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
-	VMOVQ         X11, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z12, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z13, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z14, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z15, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z16, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X11, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VMOVDQU64     192(R13), Z11
-	VMOVDQU64     704(R13), Z12
-	VMOVDQU64     1216(R13), Z13
-	VMOVDQU64     1728(R13), Z14
-	VMOVDQU64     2240(R13), Z15
-	VMOVDQU64     2752(R13), Z16
-	VMOVDQU64     3264(R13), Z17
-	VMOVDQU64     3776(R13), Z18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VMOVDQU64     192(R12), Z11
+	VMOVDQU64     704(R12), Z12
+	VMOVDQU64     1216(R12), Z13
+	VMOVDQU64     1728(R12), Z14
+	VMOVDQU64     2240(R12), Z15
+	VMOVDQU64     2752(R12), Z16
+	VMOVDQU64     3264(R12), Z17
+	VMOVDQU64     3776(R12), Z18
 	VPSRLQ        $0x01, Z11, Z19
 	VPTERNLOGQ    $0x28, Z6, Z12, Z19
 	VPXORQ        Z19, Z12, Z12
@@ -10006,173 +10023,173 @@ unshuffleAVX512Superloaded7:
 	VPERMB        Z17, Z9, Z17
 	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
-	VMOVQ         X11, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z12, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z13, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z14, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z15, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z16, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X11, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VMOVDQU64     256(R13), Z11
-	VMOVDQU64     768(R13), Z12
-	VMOVDQU64     1280(R13), Z13
-	VMOVDQU64     1792(R13), Z14
-	VMOVDQU64     2304(R13), Z15
-	VMOVDQU64     2816(R13), Z16
-	VMOVDQU64     3328(R13), Z17
-	VMOVDQU64     3840(R13), Z18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VMOVDQU64     256(R12), Z11
+	VMOVDQU64     768(R12), Z12
+	VMOVDQU64     1280(R12), Z13
+	VMOVDQU64     1792(R12), Z14
+	VMOVDQU64     2304(R12), Z15
+	VMOVDQU64     2816(R12), Z16
+	VMOVDQU64     3328(R12), Z17
+	VMOVDQU64     3840(R12), Z18
 	VPSRLQ        $0x01, Z11, Z19
 	VPTERNLOGQ    $0x28, Z6, Z12, Z19
 	VPXORQ        Z19, Z12, Z12
@@ -10242,173 +10259,173 @@ unshuffleAVX512Superloaded7:
 	VPERMB        Z17, Z9, Z17
 	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
-	VMOVQ         X11, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z12, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z13, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z14, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z15, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z16, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X11, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VMOVDQU64     320(R13), Z11
-	VMOVDQU64     832(R13), Z12
-	VMOVDQU64     1344(R13), Z13
-	VMOVDQU64     1856(R13), Z14
-	VMOVDQU64     2368(R13), Z15
-	VMOVDQU64     2880(R13), Z16
-	VMOVDQU64     3392(R13), Z17
-	VMOVDQU64     3904(R13), Z18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VMOVDQU64     320(R12), Z11
+	VMOVDQU64     832(R12), Z12
+	VMOVDQU64     1344(R12), Z13
+	VMOVDQU64     1856(R12), Z14
+	VMOVDQU64     2368(R12), Z15
+	VMOVDQU64     2880(R12), Z16
+	VMOVDQU64     3392(R12), Z17
+	VMOVDQU64     3904(R12), Z18
 	VPSRLQ        $0x01, Z11, Z19
 	VPTERNLOGQ    $0x28, Z6, Z12, Z19
 	VPXORQ        Z19, Z12, Z12
@@ -10478,173 +10495,173 @@ unshuffleAVX512Superloaded7:
 	VPERMB        Z17, Z9, Z17
 	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
-	VMOVQ         X11, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z12, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z13, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z14, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z15, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z16, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X11, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VMOVDQU64     384(R13), Z11
-	VMOVDQU64     896(R13), Z12
-	VMOVDQU64     1408(R13), Z13
-	VMOVDQU64     1920(R13), Z14
-	VMOVDQU64     2432(R13), Z15
-	VMOVDQU64     2944(R13), Z16
-	VMOVDQU64     3456(R13), Z17
-	VMOVDQU64     3968(R13), Z18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VMOVDQU64     384(R12), Z11
+	VMOVDQU64     896(R12), Z12
+	VMOVDQU64     1408(R12), Z13
+	VMOVDQU64     1920(R12), Z14
+	VMOVDQU64     2432(R12), Z15
+	VMOVDQU64     2944(R12), Z16
+	VMOVDQU64     3456(R12), Z17
+	VMOVDQU64     3968(R12), Z18
 	VPSRLQ        $0x01, Z11, Z19
 	VPTERNLOGQ    $0x28, Z6, Z12, Z19
 	VPXORQ        Z19, Z12, Z12
@@ -10714,173 +10731,173 @@ unshuffleAVX512Superloaded7:
 	VPERMB        Z17, Z9, Z17
 	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
-	VMOVQ         X11, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z12, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z13, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z14, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z15, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z16, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X11, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VMOVDQU64     448(R13), Z11
-	VMOVDQU64     960(R13), Z12
-	VMOVDQU64     1472(R13), Z13
-	VMOVDQU64     1984(R13), Z14
-	VMOVDQU64     2496(R13), Z15
-	VMOVDQU64     3008(R13), Z16
-	VMOVDQU64     3520(R13), Z17
-	VMOVDQU64     4032(R13), Z18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VMOVDQU64     448(R12), Z11
+	VMOVDQU64     960(R12), Z12
+	VMOVDQU64     1472(R12), Z13
+	VMOVDQU64     1984(R12), Z14
+	VMOVDQU64     2496(R12), Z15
+	VMOVDQU64     3008(R12), Z16
+	VMOVDQU64     3520(R12), Z17
+	VMOVDQU64     4032(R12), Z18
 	VPSRLQ        $0x01, Z11, Z19
 	VPTERNLOGQ    $0x28, Z6, Z12, Z19
 	VPXORQ        Z19, Z12, Z12
@@ -10950,185 +10967,4113 @@ unshuffleAVX512Superloaded7:
 	VPERMB        Z17, Z9, Z17
 	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z12, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z13, X21
-	VMOVQ         X21, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z14, X22
-	VMOVQ         X22, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z15, X23
-	VMOVQ         X23, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z16, X24
-	VMOVQ         X24, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X25, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X21, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X22, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X23, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X24, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X25, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X26, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X26, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X25, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X26, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
-	VMOVQ         X11, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z12, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z13, X13
-	VMOVQ         X13, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z14, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z15, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z16, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X11, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R10), R11
-	CMPQ R11, DX
+	LEAQ 8(R9), R10
+	CMPQ R10, DX
 	JAE  unshuffleAVX512Superchunksdone
-	MOVQ R11, R10
-	ADDQ $0x08, R11
-	CMPQ R11, DX
+	MOVQ R10, R9
+	ADDQ $0x08, R10
+	CMPQ R10, DX
 	JLS  unshuffleAVX512Superchunk
-	MOVQ DX, R10
-	SUBQ $0x08, R10
+	MOVQ DX, R9
+	SUBQ $0x08, R9
 	JMP  unshuffleAVX512Superchunk
 
 unshuffleAVX512Superchunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R11
-	IMUL3Q $0x00000040, R11, R11
-	ADDQ   R11, CX
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512Superblock
+	VZEROUPPER
+	RET
+
+// func shuffleAVX2Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·shuffleAVX2Super(SB), $2080-72
+	MOVQ dst_base+0(FP), AX
+	MOVQ src_base+24(FP), CX
+	MOVQ typesize+48(FP), DX
+	MOVQ rowLen+56(FP), BX
+	MOVQ blocks+64(FP), SI
+	MOVQ DX, DI
+	SHLQ $0x03, DI
+	MOVQ BX, R8
+	SHLQ $0x03, R8
+
+	// nd: byte columns stored per chunk, min(typesize, 8)
+	MOVQ    $0x00000008, R8
+	CMPQ    DX, R8
+	CMOVQLT DX, R8
+	LEAQ    (SP), R12
+	ADDQ    $0x1f, R12
+	ANDQ    $-32, R12
+	LEAQ    (DI)(DI*2), R13
+
+shuffleAVX2Superblock:
+	XORQ R8, R8
+
+shuffleAVX2Superchunk:
+	LEAQ        (CX)(R8*1), R9
+	MOVQ        R8, R10
+	IMULQ       BX, R10
+	SHLQ        $0x03, R10
+	ADDQ        AX, R10
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, (R12)
+	VMOVDQU     Y2, 256(R12)
+	VMOVDQU     Y3, 512(R12)
+	VMOVDQU     Y4, 768(R12)
+	VMOVDQU     Y5, 1024(R12)
+	VMOVDQU     Y6, 1280(R12)
+	VMOVDQU     Y7, 1536(R12)
+	VMOVDQU     Y8, 1792(R12)
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, 32(R12)
+	VMOVDQU     Y2, 288(R12)
+	VMOVDQU     Y3, 544(R12)
+	VMOVDQU     Y4, 800(R12)
+	VMOVDQU     Y5, 1056(R12)
+	VMOVDQU     Y6, 1312(R12)
+	VMOVDQU     Y7, 1568(R12)
+	VMOVDQU     Y8, 1824(R12)
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, 64(R12)
+	VMOVDQU     Y2, 320(R12)
+	VMOVDQU     Y3, 576(R12)
+	VMOVDQU     Y4, 832(R12)
+	VMOVDQU     Y5, 1088(R12)
+	VMOVDQU     Y6, 1344(R12)
+	VMOVDQU     Y7, 1600(R12)
+	VMOVDQU     Y8, 1856(R12)
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, 96(R12)
+	VMOVDQU     Y2, 352(R12)
+	VMOVDQU     Y3, 608(R12)
+	VMOVDQU     Y4, 864(R12)
+	VMOVDQU     Y5, 1120(R12)
+	VMOVDQU     Y6, 1376(R12)
+	VMOVDQU     Y7, 1632(R12)
+	VMOVDQU     Y8, 1888(R12)
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, 128(R12)
+	VMOVDQU     Y2, 384(R12)
+	VMOVDQU     Y3, 640(R12)
+	VMOVDQU     Y4, 896(R12)
+	VMOVDQU     Y5, 1152(R12)
+	VMOVDQU     Y6, 1408(R12)
+	VMOVDQU     Y7, 1664(R12)
+	VMOVDQU     Y8, 1920(R12)
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, 160(R12)
+	VMOVDQU     Y2, 416(R12)
+	VMOVDQU     Y3, 672(R12)
+	VMOVDQU     Y4, 928(R12)
+	VMOVDQU     Y5, 1184(R12)
+	VMOVDQU     Y6, 1440(R12)
+	VMOVDQU     Y7, 1696(R12)
+	VMOVDQU     Y8, 1952(R12)
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, 192(R12)
+	VMOVDQU     Y2, 448(R12)
+	VMOVDQU     Y3, 704(R12)
+	VMOVDQU     Y4, 960(R12)
+	VMOVDQU     Y5, 1216(R12)
+	VMOVDQU     Y6, 1472(R12)
+	VMOVDQU     Y7, 1728(R12)
+	VMOVDQU     Y8, 1984(R12)
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, 224(R12)
+	VMOVDQU     Y2, 480(R12)
+	VMOVDQU     Y3, 736(R12)
+	VMOVDQU     Y4, 992(R12)
+	VMOVDQU     Y5, 1248(R12)
+	VMOVDQU     Y6, 1504(R12)
+	VMOVDQU     Y7, 1760(R12)
+	VMOVDQU     Y8, 2016(R12)
+
+	// vector d: 32 bytes of bit row 8(j0+d)+b
+	VMOVDQU     (R12), Y0
+	VMOVDQU     32(R12), Y2
+	VMOVDQU     64(R12), Y3
+	VMOVDQU     96(R12), Y4
+	VMOVDQU     128(R12), Y5
+	VMOVDQU     160(R12), Y6
+	VMOVDQU     192(R12), Y7
+	VMOVDQU     224(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored0:
+	ADDQ        BX, R10
+	VMOVDQU     256(R12), Y0
+	VMOVDQU     288(R12), Y2
+	VMOVDQU     320(R12), Y3
+	VMOVDQU     352(R12), Y4
+	VMOVDQU     384(R12), Y5
+	VMOVDQU     416(R12), Y6
+	VMOVDQU     448(R12), Y7
+	VMOVDQU     480(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored1:
+	ADDQ        BX, R10
+	VMOVDQU     512(R12), Y0
+	VMOVDQU     544(R12), Y2
+	VMOVDQU     576(R12), Y3
+	VMOVDQU     608(R12), Y4
+	VMOVDQU     640(R12), Y5
+	VMOVDQU     672(R12), Y6
+	VMOVDQU     704(R12), Y7
+	VMOVDQU     736(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored2:
+	ADDQ        BX, R10
+	VMOVDQU     768(R12), Y0
+	VMOVDQU     800(R12), Y2
+	VMOVDQU     832(R12), Y3
+	VMOVDQU     864(R12), Y4
+	VMOVDQU     896(R12), Y5
+	VMOVDQU     928(R12), Y6
+	VMOVDQU     960(R12), Y7
+	VMOVDQU     992(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored3:
+	ADDQ        BX, R10
+	VMOVDQU     1024(R12), Y0
+	VMOVDQU     1056(R12), Y2
+	VMOVDQU     1088(R12), Y3
+	VMOVDQU     1120(R12), Y4
+	VMOVDQU     1152(R12), Y5
+	VMOVDQU     1184(R12), Y6
+	VMOVDQU     1216(R12), Y7
+	VMOVDQU     1248(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored4:
+	ADDQ        BX, R10
+	VMOVDQU     1280(R12), Y0
+	VMOVDQU     1312(R12), Y2
+	VMOVDQU     1344(R12), Y3
+	VMOVDQU     1376(R12), Y4
+	VMOVDQU     1408(R12), Y5
+	VMOVDQU     1440(R12), Y6
+	VMOVDQU     1472(R12), Y7
+	VMOVDQU     1504(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored5:
+	ADDQ        BX, R10
+	VMOVDQU     1536(R12), Y0
+	VMOVDQU     1568(R12), Y2
+	VMOVDQU     1600(R12), Y3
+	VMOVDQU     1632(R12), Y4
+	VMOVDQU     1664(R12), Y5
+	VMOVDQU     1696(R12), Y6
+	VMOVDQU     1728(R12), Y7
+	VMOVDQU     1760(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored6:
+	ADDQ        BX, R10
+	VMOVDQU     1792(R12), Y0
+	VMOVDQU     1824(R12), Y2
+	VMOVDQU     1856(R12), Y3
+	VMOVDQU     1888(R12), Y4
+	VMOVDQU     1920(R12), Y5
+	VMOVDQU     1952(R12), Y6
+	VMOVDQU     1984(R12), Y7
+	VMOVDQU     2016(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored7:
+	ADDQ BX, R10
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R11
+	CMPQ R11, DX
+	JAE  shuffleAVX2Superchunksdone
+	MOVQ R11, R8
+	ADDQ $0x08, R11
+	CMPQ R11, DX
+	JLS  shuffleAVX2Superchunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  shuffleAVX2Superchunk
+
+shuffleAVX2Superchunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R11
+	IMUL3Q $0x00000020, R11, R11
+	ADDQ   R11, CX
+	ADDQ   $0x00000020, AX
+	DECQ   SI
+	JNZ    shuffleAVX2Superblock
+	VZEROUPPER
+	RET
+
+// func unshuffleAVX2Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·unshuffleAVX2Super(SB), $2080-72
+	MOVQ src_base+24(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ typesize+48(FP), DX
+	MOVQ rowLen+56(FP), BX
+	MOVQ blocks+64(FP), SI
+	MOVQ DX, DI
+	SHLQ $0x03, DI
+	MOVQ BX, R8
+	SHLQ $0x03, R8
+
+	// nd: byte columns stored per chunk, min(typesize, 8)
+	MOVQ    $0x00000008, R8
+	CMPQ    DX, R8
+	CMOVQLT DX, R8
+	LEAQ    (SP), R11
+	ADDQ    $0x1f, R11
+	ANDQ    $-32, R11
+	LEAQ    (DI)(DI*2), R8
+
+unshuffleAVX2Superblock:
+	XORQ R8, R8
+
+unshuffleAVX2Superchunk:
+	LEAQ  (CX)(R8*1), R9
+	MOVQ  R8, R10
+	IMULQ BX, R10
+	SHLQ  $0x03, R10
+	ADDQ  AX, R10
+
+	// vector d: 32 bytes of bit row 8(j0+d)+b; rows past typesize stay zero
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y7, Y7, Y7
+	MOVQ    R10, R12
+	CMPQ    DX, $0x00
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y0
+	LEAQ    (R12)(BX*8), R12
+	CMPQ    DX, $0x01
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y1
+	LEAQ    (R12)(BX*8), R12
+	CMPQ    DX, $0x02
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y2
+	LEAQ    (R12)(BX*8), R12
+	CMPQ    DX, $0x03
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y3
+	LEAQ    (R12)(BX*8), R12
+	CMPQ    DX, $0x04
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y4
+	LEAQ    (R12)(BX*8), R12
+	CMPQ    DX, $0x05
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y5
+	LEAQ    (R12)(BX*8), R12
+	CMPQ    DX, $0x06
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y6
+	LEAQ    (R12)(BX*8), R12
+	CMPQ    DX, $0x07
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y7
+	LEAQ    (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded0:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, (R11)
+	VMOVDQU     Y7, 32(R11)
+	VMOVDQU     Y3, 64(R11)
+	VMOVDQU     Y8, 96(R11)
+	VMOVDQU     Y2, 128(R11)
+	VMOVDQU     Y1, 160(R11)
+	VMOVDQU     Y5, 192(R11)
+	VMOVDQU     Y0, 224(R11)
+	ADDQ        BX, R10
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VPXOR       Y7, Y7, Y7
+	MOVQ        R10, R12
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y0
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y1
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y2
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y3
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y4
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y5
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y6
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y7
+	LEAQ        (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded1:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, 256(R11)
+	VMOVDQU     Y7, 288(R11)
+	VMOVDQU     Y3, 320(R11)
+	VMOVDQU     Y8, 352(R11)
+	VMOVDQU     Y2, 384(R11)
+	VMOVDQU     Y1, 416(R11)
+	VMOVDQU     Y5, 448(R11)
+	VMOVDQU     Y0, 480(R11)
+	ADDQ        BX, R10
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VPXOR       Y7, Y7, Y7
+	MOVQ        R10, R12
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y0
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y1
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y2
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y3
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y4
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y5
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y6
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y7
+	LEAQ        (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded2:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, 512(R11)
+	VMOVDQU     Y7, 544(R11)
+	VMOVDQU     Y3, 576(R11)
+	VMOVDQU     Y8, 608(R11)
+	VMOVDQU     Y2, 640(R11)
+	VMOVDQU     Y1, 672(R11)
+	VMOVDQU     Y5, 704(R11)
+	VMOVDQU     Y0, 736(R11)
+	ADDQ        BX, R10
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VPXOR       Y7, Y7, Y7
+	MOVQ        R10, R12
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y0
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y1
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y2
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y3
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y4
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y5
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y6
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y7
+	LEAQ        (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded3:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, 768(R11)
+	VMOVDQU     Y7, 800(R11)
+	VMOVDQU     Y3, 832(R11)
+	VMOVDQU     Y8, 864(R11)
+	VMOVDQU     Y2, 896(R11)
+	VMOVDQU     Y1, 928(R11)
+	VMOVDQU     Y5, 960(R11)
+	VMOVDQU     Y0, 992(R11)
+	ADDQ        BX, R10
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VPXOR       Y7, Y7, Y7
+	MOVQ        R10, R12
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y0
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y1
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y2
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y3
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y4
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y5
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y6
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y7
+	LEAQ        (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded4:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, 1024(R11)
+	VMOVDQU     Y7, 1056(R11)
+	VMOVDQU     Y3, 1088(R11)
+	VMOVDQU     Y8, 1120(R11)
+	VMOVDQU     Y2, 1152(R11)
+	VMOVDQU     Y1, 1184(R11)
+	VMOVDQU     Y5, 1216(R11)
+	VMOVDQU     Y0, 1248(R11)
+	ADDQ        BX, R10
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VPXOR       Y7, Y7, Y7
+	MOVQ        R10, R12
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y0
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y1
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y2
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y3
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y4
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y5
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y6
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y7
+	LEAQ        (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded5:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, 1280(R11)
+	VMOVDQU     Y7, 1312(R11)
+	VMOVDQU     Y3, 1344(R11)
+	VMOVDQU     Y8, 1376(R11)
+	VMOVDQU     Y2, 1408(R11)
+	VMOVDQU     Y1, 1440(R11)
+	VMOVDQU     Y5, 1472(R11)
+	VMOVDQU     Y0, 1504(R11)
+	ADDQ        BX, R10
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VPXOR       Y7, Y7, Y7
+	MOVQ        R10, R12
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y0
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y1
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y2
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y3
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y4
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y5
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y6
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y7
+	LEAQ        (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded6:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, 1536(R11)
+	VMOVDQU     Y7, 1568(R11)
+	VMOVDQU     Y3, 1600(R11)
+	VMOVDQU     Y8, 1632(R11)
+	VMOVDQU     Y2, 1664(R11)
+	VMOVDQU     Y1, 1696(R11)
+	VMOVDQU     Y5, 1728(R11)
+	VMOVDQU     Y0, 1760(R11)
+	ADDQ        BX, R10
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VPXOR       Y7, Y7, Y7
+	MOVQ        R10, R12
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y0
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y1
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y2
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y3
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y4
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y5
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y6
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y7
+	LEAQ        (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded7:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, 1792(R11)
+	VMOVDQU     Y7, 1824(R11)
+	VMOVDQU     Y3, 1856(R11)
+	VMOVDQU     Y8, 1888(R11)
+	VMOVDQU     Y2, 1920(R11)
+	VMOVDQU     Y1, 1952(R11)
+	VMOVDQU     Y5, 1984(R11)
+	VMOVDQU     Y0, 2016(R11)
+	ADDQ        BX, R10
+
+	// stores in address order: later elements repair what earlier ones overran
+	VMOVDQU      (R11), Y0
+	VMOVDQU      256(R11), Y1
+	VMOVDQU      512(R11), Y2
+	VMOVDQU      768(R11), Y3
+	VMOVDQU      1024(R11), Y4
+	VMOVDQU      1280(R11), Y5
+	VMOVDQU      1536(R11), Y6
+	VMOVDQU      1792(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VMOVDQU      32(R11), Y0
+	VMOVDQU      288(R11), Y1
+	VMOVDQU      544(R11), Y2
+	VMOVDQU      800(R11), Y3
+	VMOVDQU      1056(R11), Y4
+	VMOVDQU      1312(R11), Y5
+	VMOVDQU      1568(R11), Y6
+	VMOVDQU      1824(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VMOVDQU      64(R11), Y0
+	VMOVDQU      320(R11), Y1
+	VMOVDQU      576(R11), Y2
+	VMOVDQU      832(R11), Y3
+	VMOVDQU      1088(R11), Y4
+	VMOVDQU      1344(R11), Y5
+	VMOVDQU      1600(R11), Y6
+	VMOVDQU      1856(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VMOVDQU      96(R11), Y0
+	VMOVDQU      352(R11), Y1
+	VMOVDQU      608(R11), Y2
+	VMOVDQU      864(R11), Y3
+	VMOVDQU      1120(R11), Y4
+	VMOVDQU      1376(R11), Y5
+	VMOVDQU      1632(R11), Y6
+	VMOVDQU      1888(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VMOVDQU      128(R11), Y0
+	VMOVDQU      384(R11), Y1
+	VMOVDQU      640(R11), Y2
+	VMOVDQU      896(R11), Y3
+	VMOVDQU      1152(R11), Y4
+	VMOVDQU      1408(R11), Y5
+	VMOVDQU      1664(R11), Y6
+	VMOVDQU      1920(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VMOVDQU      160(R11), Y0
+	VMOVDQU      416(R11), Y1
+	VMOVDQU      672(R11), Y2
+	VMOVDQU      928(R11), Y3
+	VMOVDQU      1184(R11), Y4
+	VMOVDQU      1440(R11), Y5
+	VMOVDQU      1696(R11), Y6
+	VMOVDQU      1952(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VMOVDQU      192(R11), Y0
+	VMOVDQU      448(R11), Y1
+	VMOVDQU      704(R11), Y2
+	VMOVDQU      960(R11), Y3
+	VMOVDQU      1216(R11), Y4
+	VMOVDQU      1472(R11), Y5
+	VMOVDQU      1728(R11), Y6
+	VMOVDQU      1984(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VMOVDQU      224(R11), Y0
+	VMOVDQU      480(R11), Y1
+	VMOVDQU      736(R11), Y2
+	VMOVDQU      992(R11), Y3
+	VMOVDQU      1248(R11), Y4
+	VMOVDQU      1504(R11), Y5
+	VMOVDQU      1760(R11), Y6
+	VMOVDQU      2016(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
+	JAE  unshuffleAVX2Superchunksdone
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
+	JLS  unshuffleAVX2Superchunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  unshuffleAVX2Superchunk
+
+unshuffleAVX2Superchunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R9
+	IMUL3Q $0x00000020, R9, R9
+	ADDQ   R9, CX
+	ADDQ   $0x00000020, AX
+	DECQ   SI
+	JNZ    unshuffleAVX2Superblock
 	VZEROUPPER
 	RET

@@ -23,10 +23,13 @@ func kernelUsable(k kernelID) bool {
 
 // Elements per kernel block: one 8-element group per 8 bytes of vector.
 const (
-	blockSSE2   = 16
-	blockAVX2   = 32
-	blockAVX512 = 64
-	blockSuper  = 512 // superblocks of the GFNI and Super kernels
+	blockSSE2 = 16
+	blockAVX2 = 32
+	// Superblocks give every bit row a whole cache line (AVX-512) or half
+	// of one (AVX2) per pass.
+	blockAVX2Super = 256
+	blockAVX512    = 64
+	blockSuper     = 512 // superblocks of the GFNI and Super kernels
 )
 
 // gfniTypesize reports whether the GFNI superblock kernels handle typesize.
@@ -45,9 +48,13 @@ func shuffleWith(k kernelID, dst, src []byte, typesize int) {
 			done = b * blockSSE2 / 8
 		}
 	case kAVX2:
-		if b := blocksFor(len(src), typesize, rowLen, blockAVX2); b > 0 {
-			shuffleAVX2(dst, src, typesize, rowLen, b)
-			done = b * blockAVX2 / 8
+		if sb := blocksFor(len(src), typesize, rowLen, blockAVX2Super); sb > 0 {
+			shuffleAVX2Super(dst, src, typesize, rowLen, sb)
+			done = sb * blockAVX2Super / 8
+		}
+		if b := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockAVX2); b > 0 {
+			shuffleAVX2(dst[done:], src[done*8*typesize:], typesize, rowLen, b)
+			done += b * blockAVX2 / 8
 		}
 	case kAVX512, kAVX512GFNI:
 		// Superblocks of 512 elements, then blocks of 64.
@@ -82,9 +89,13 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 			done = b * blockSSE2 / 8
 		}
 	case kAVX2:
-		if b := blocksFor(len(src), typesize, rowLen, blockAVX2); b > 0 {
-			unshuffleAVX2(dst, src, typesize, rowLen, b)
-			done = b * blockAVX2 / 8
+		if sb := blocksFor(len(src), typesize, rowLen, blockAVX2Super); sb > 0 {
+			unshuffleAVX2Super(dst, src, typesize, rowLen, sb)
+			done = sb * blockAVX2Super / 8
+		}
+		if b := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockAVX2); b > 0 {
+			unshuffleAVX2(dst[done*8*typesize:], src[done:], typesize, rowLen, b)
+			done += b * blockAVX2 / 8
 		}
 	case kAVX512, kAVX512GFNI:
 		if sb := blocksFor(len(src), typesize, rowLen, blockSuper); sb > 0 {

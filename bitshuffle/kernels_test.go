@@ -125,8 +125,8 @@ func testLengths(ts int) []int {
 			}
 		}
 	}
-	// superblocks of 512 elements (the GFNI kernels)
-	for _, e := range []int{504, 512, 520, 576, 1024, 1536 + 64, 2048 + 8} {
+	// superblocks of 256 (AVX2) and 512 elements (AVX-512)
+	for _, e := range []int{248, 256, 264, 504, 512, 520, 576, 1024, 1536 + 64, 2048 + 8} {
 		ns = append(ns, e*ts, e*ts+ts/2)
 	}
 	slices.Sort(ns)

@@ -39,6 +39,7 @@ func main() {
 	genAVX512()
 	genGFNI()
 	genAVX512Super()
+	genAVX2Super()
 	Generate()
 }
 
@@ -89,7 +90,8 @@ func blockLoop(name string, a *args, groups int, body func()) {
 	Label(name + "chunk")
 	LEAQ(Mem{Base: a.src, Index: a.j0, Scale: 1}, a.jp)
 	MOVQ(a.j0, a.rb)
-	IMULQ(a.row8, a.rb)
+	IMULQ(a.rowLen, a.rb)
+	SHLQ(U8(3), a.rb)
 	ADDQ(a.dst, a.rb)
 	body()
 	Comment("next chunk: j0+8, clamped to typesize-8 so the last one overlaps")
@@ -123,9 +125,10 @@ func VZEROUPPERIf(name string) {
 	}
 }
 
-// skipIfDone jumps to label when d >= nd.
+// skipIfDone jumps to label when column d is past the element: d >= nd,
+// which for d < 8 is typesize <= d.
 func skipIfDone(a *args, d int, label string) {
-	CMPQ(a.nd, U8(d))
+	CMPQ(a.ts, U8(d))
 	JLE(LabelRef(label))
 }
 
