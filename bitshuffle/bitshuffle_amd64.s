@@ -2607,78 +2607,70 @@ shuffleAVX512GFNIdense2chunk:
 	IMULQ          BX, R10
 	SHLQ           $0x03, R10
 	ADDQ           AX, R10
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         (R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         64(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z7
-	VPERMI2Q       Z0, Z1, Z7
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z8
-	VPERMI2Q       Z0, Z1, Z8
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         128(R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         192(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z9
-	VPERMI2Q       Z0, Z1, Z9
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z10
-	VPERMI2Q       Z0, Z1, Z10
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         256(R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         320(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z11
-	VPERMI2Q       Z0, Z1, Z11
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z12
-	VPERMI2Q       Z0, Z1, Z12
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         384(R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         448(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z13
-	VPERMI2Q       Z0, Z1, Z13
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z14
-	VPERMI2Q       Z0, Z1, Z14
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         512(R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         576(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z15
-	VPERMI2Q       Z0, Z1, Z15
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z16
-	VPERMI2Q       Z0, Z1, Z16
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         640(R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         704(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z17
-	VPERMI2Q       Z0, Z1, Z17
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z18
-	VPERMI2Q       Z0, Z1, Z18
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         768(R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         832(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z19
-	VPERMI2Q       Z0, Z1, Z19
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z20
-	VPERMI2Q       Z0, Z1, Z20
-	VMOVDQU64      bitshuffleTiles2<>+0(SB), Z0
-	VPERMB         896(R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         960(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols2_0<>+0(SB), Z21
-	VPERMI2Q       Z0, Z1, Z21
-	VMOVDQU64      bitshuffleCols2_1<>+0(SB), Z22
-	VPERMI2Q       Z0, Z1, Z22
+	VMOVDQU64      (R9), Z0
+	VMOVDQU64      64(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      128(R9), Z0
+	VMOVDQU64      192(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VMOVDQU64      256(R9), Z0
+	VMOVDQU64      320(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z11
+	VPERMI2B       Z1, Z0, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z12
+	VPERMI2B       Z1, Z0, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VMOVDQU64      384(R9), Z0
+	VMOVDQU64      448(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z13
+	VPERMI2B       Z1, Z0, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z14
+	VPERMI2B       Z1, Z0, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VMOVDQU64      512(R9), Z0
+	VMOVDQU64      576(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z15
+	VPERMI2B       Z1, Z0, Z15
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z16
+	VPERMI2B       Z1, Z0, Z16
+	VGF2P8AFFINEQB $0x00, Z16, Z6, Z16
+	VMOVDQU64      640(R9), Z0
+	VMOVDQU64      704(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z17
+	VPERMI2B       Z1, Z0, Z17
+	VGF2P8AFFINEQB $0x00, Z17, Z6, Z17
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z18
+	VPERMI2B       Z1, Z0, Z18
+	VGF2P8AFFINEQB $0x00, Z18, Z6, Z18
+	VMOVDQU64      768(R9), Z0
+	VMOVDQU64      832(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z19
+	VPERMI2B       Z1, Z0, Z19
+	VGF2P8AFFINEQB $0x00, Z19, Z6, Z19
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z20
+	VPERMI2B       Z1, Z0, Z20
+	VGF2P8AFFINEQB $0x00, Z20, Z6, Z20
+	VMOVDQU64      896(R9), Z0
+	VMOVDQU64      960(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z21
+	VPERMI2B       Z1, Z0, Z21
+	VGF2P8AFFINEQB $0x00, Z21, Z6, Z21
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z22
+	VPERMI2B       Z1, Z0, Z22
+	VGF2P8AFFINEQB $0x00, Z22, Z6, Z22
 	MOVQ           R10, R9
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
 	VPERMI2B       Z15, Z7, Z0
@@ -2825,266 +2817,258 @@ shuffleAVX512GFNIdense4chunk:
 	IMULQ          BX, R10
 	SHLQ           $0x03, R10
 	ADDQ           AX, R10
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         (R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         64(R9), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         128(R9), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         192(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
-	VPERMI2Q       Z7, Z1, Z9
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
-	VPERMI2Q       Z0, Z8, Z10
+	VMOVDQU64      (R9), Z0
+	VMOVDQU64      64(R9), Z1
+	VMOVDQU64      128(R9), Z7
+	VMOVDQU64      192(R9), Z8
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z1, Z10
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
-	VPERMI2Q       Z0, Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
+	VPERMI2B       Z8, Z7, Z11
 	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
-	VPERMI2Q       Z7, Z1, Z11
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
-	VPERMI2Q       Z0, Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
+	VPERMI2B       Z1, Z0, Z11
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
+	VPERMI2B       Z8, Z7, Z12
 	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
-	VPERMI2Q       Z7, Z1, Z12
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
-	VPERMI2Q       Z0, Z8, Z1
-	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
+	VPERMI2B       Z1, Z0, Z12
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z8, Z7, Z0
+	VINSERTI64X4   $0x01, Y0, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VMOVDQU64      Z9, (R11)
 	VMOVDQU64      Z10, 512(R11)
 	VMOVDQU64      Z11, 1024(R11)
 	VMOVDQU64      Z12, 1536(R11)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         256(R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         320(R9), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         384(R9), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         448(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
-	VPERMI2Q       Z7, Z1, Z9
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
-	VPERMI2Q       Z0, Z8, Z10
+	VMOVDQU64      256(R9), Z0
+	VMOVDQU64      320(R9), Z1
+	VMOVDQU64      384(R9), Z7
+	VMOVDQU64      448(R9), Z8
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z1, Z10
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
-	VPERMI2Q       Z0, Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
+	VPERMI2B       Z8, Z7, Z11
 	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
-	VPERMI2Q       Z7, Z1, Z11
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
-	VPERMI2Q       Z0, Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
+	VPERMI2B       Z1, Z0, Z11
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
+	VPERMI2B       Z8, Z7, Z12
 	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
-	VPERMI2Q       Z7, Z1, Z12
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
-	VPERMI2Q       Z0, Z8, Z1
-	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
+	VPERMI2B       Z1, Z0, Z12
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z8, Z7, Z0
+	VINSERTI64X4   $0x01, Y0, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VMOVDQU64      Z9, 64(R11)
 	VMOVDQU64      Z10, 576(R11)
 	VMOVDQU64      Z11, 1088(R11)
 	VMOVDQU64      Z12, 1600(R11)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         512(R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         576(R9), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         640(R9), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         704(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
-	VPERMI2Q       Z7, Z1, Z9
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
-	VPERMI2Q       Z0, Z8, Z10
+	VMOVDQU64      512(R9), Z0
+	VMOVDQU64      576(R9), Z1
+	VMOVDQU64      640(R9), Z7
+	VMOVDQU64      704(R9), Z8
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z1, Z10
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
-	VPERMI2Q       Z0, Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
+	VPERMI2B       Z8, Z7, Z11
 	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
-	VPERMI2Q       Z7, Z1, Z11
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
-	VPERMI2Q       Z0, Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
+	VPERMI2B       Z1, Z0, Z11
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
+	VPERMI2B       Z8, Z7, Z12
 	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
-	VPERMI2Q       Z7, Z1, Z12
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
-	VPERMI2Q       Z0, Z8, Z1
-	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
+	VPERMI2B       Z1, Z0, Z12
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z8, Z7, Z0
+	VINSERTI64X4   $0x01, Y0, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VMOVDQU64      Z9, 128(R11)
 	VMOVDQU64      Z10, 640(R11)
 	VMOVDQU64      Z11, 1152(R11)
 	VMOVDQU64      Z12, 1664(R11)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         768(R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         832(R9), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         896(R9), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         960(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
-	VPERMI2Q       Z7, Z1, Z9
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
-	VPERMI2Q       Z0, Z8, Z10
+	VMOVDQU64      768(R9), Z0
+	VMOVDQU64      832(R9), Z1
+	VMOVDQU64      896(R9), Z7
+	VMOVDQU64      960(R9), Z8
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z1, Z10
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
-	VPERMI2Q       Z0, Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
+	VPERMI2B       Z8, Z7, Z11
 	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
-	VPERMI2Q       Z7, Z1, Z11
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
-	VPERMI2Q       Z0, Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
+	VPERMI2B       Z1, Z0, Z11
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
+	VPERMI2B       Z8, Z7, Z12
 	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
-	VPERMI2Q       Z7, Z1, Z12
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
-	VPERMI2Q       Z0, Z8, Z1
-	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
+	VPERMI2B       Z1, Z0, Z12
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z8, Z7, Z0
+	VINSERTI64X4   $0x01, Y0, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VMOVDQU64      Z9, 192(R11)
 	VMOVDQU64      Z10, 704(R11)
 	VMOVDQU64      Z11, 1216(R11)
 	VMOVDQU64      Z12, 1728(R11)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         1024(R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         1088(R9), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         1152(R9), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         1216(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
-	VPERMI2Q       Z7, Z1, Z9
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
-	VPERMI2Q       Z0, Z8, Z10
+	VMOVDQU64      1024(R9), Z0
+	VMOVDQU64      1088(R9), Z1
+	VMOVDQU64      1152(R9), Z7
+	VMOVDQU64      1216(R9), Z8
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z1, Z10
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
-	VPERMI2Q       Z0, Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
+	VPERMI2B       Z8, Z7, Z11
 	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
-	VPERMI2Q       Z7, Z1, Z11
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
-	VPERMI2Q       Z0, Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
+	VPERMI2B       Z1, Z0, Z11
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
+	VPERMI2B       Z8, Z7, Z12
 	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
-	VPERMI2Q       Z7, Z1, Z12
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
-	VPERMI2Q       Z0, Z8, Z1
-	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
+	VPERMI2B       Z1, Z0, Z12
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z8, Z7, Z0
+	VINSERTI64X4   $0x01, Y0, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VMOVDQU64      Z9, 256(R11)
 	VMOVDQU64      Z10, 768(R11)
 	VMOVDQU64      Z11, 1280(R11)
 	VMOVDQU64      Z12, 1792(R11)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         1280(R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         1344(R9), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         1408(R9), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         1472(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
-	VPERMI2Q       Z7, Z1, Z9
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
-	VPERMI2Q       Z0, Z8, Z10
+	VMOVDQU64      1280(R9), Z0
+	VMOVDQU64      1344(R9), Z1
+	VMOVDQU64      1408(R9), Z7
+	VMOVDQU64      1472(R9), Z8
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z1, Z10
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
-	VPERMI2Q       Z0, Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
+	VPERMI2B       Z8, Z7, Z11
 	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
-	VPERMI2Q       Z7, Z1, Z11
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
-	VPERMI2Q       Z0, Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
+	VPERMI2B       Z1, Z0, Z11
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
+	VPERMI2B       Z8, Z7, Z12
 	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
-	VPERMI2Q       Z7, Z1, Z12
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
-	VPERMI2Q       Z0, Z8, Z1
-	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
+	VPERMI2B       Z1, Z0, Z12
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z8, Z7, Z0
+	VINSERTI64X4   $0x01, Y0, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VMOVDQU64      Z9, 320(R11)
 	VMOVDQU64      Z10, 832(R11)
 	VMOVDQU64      Z11, 1344(R11)
 	VMOVDQU64      Z12, 1856(R11)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         1536(R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         1600(R9), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         1664(R9), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         1728(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
-	VPERMI2Q       Z7, Z1, Z9
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
-	VPERMI2Q       Z0, Z8, Z10
+	VMOVDQU64      1536(R9), Z0
+	VMOVDQU64      1600(R9), Z1
+	VMOVDQU64      1664(R9), Z7
+	VMOVDQU64      1728(R9), Z8
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z1, Z10
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
-	VPERMI2Q       Z0, Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
+	VPERMI2B       Z8, Z7, Z11
 	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
-	VPERMI2Q       Z7, Z1, Z11
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
-	VPERMI2Q       Z0, Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
+	VPERMI2B       Z1, Z0, Z11
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
+	VPERMI2B       Z8, Z7, Z12
 	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
-	VPERMI2Q       Z7, Z1, Z12
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
-	VPERMI2Q       Z0, Z8, Z1
-	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
+	VPERMI2B       Z1, Z0, Z12
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z8, Z7, Z0
+	VINSERTI64X4   $0x01, Y0, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VMOVDQU64      Z9, 384(R11)
 	VMOVDQU64      Z10, 896(R11)
 	VMOVDQU64      Z11, 1408(R11)
 	VMOVDQU64      Z12, 1920(R11)
-	VMOVDQU64      bitshuffleTiles4<>+0(SB), Z0
-	VPERMB         1792(R9), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
-	VPERMB         1856(R9), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         1920(R9), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         1984(R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z9
-	VPERMI2Q       Z7, Z1, Z9
-	VMOVDQU64      bitshuffleCols4_0<>+0(SB), Z10
-	VPERMI2Q       Z0, Z8, Z10
+	VMOVDQU64      1792(R9), Z0
+	VMOVDQU64      1856(R9), Z1
+	VMOVDQU64      1920(R9), Z7
+	VMOVDQU64      1984(R9), Z8
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z10
-	VPERMI2Q       Z7, Z1, Z10
-	VMOVDQU64      bitshuffleCols4_1<>+0(SB), Z11
-	VPERMI2Q       Z0, Z8, Z11
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
+	VPERMI2B       Z8, Z7, Z11
 	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z11
-	VPERMI2Q       Z7, Z1, Z11
-	VMOVDQU64      bitshuffleCols4_2<>+0(SB), Z12
-	VPERMI2Q       Z0, Z8, Z12
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
+	VPERMI2B       Z1, Z0, Z11
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
+	VPERMI2B       Z8, Z7, Z12
 	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z12
-	VPERMI2Q       Z7, Z1, Z12
-	VMOVDQU64      bitshuffleCols4_3<>+0(SB), Z1
-	VPERMI2Q       Z0, Z8, Z1
-	VINSERTI64X4   $0x01, Y1, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
+	VPERMI2B       Z1, Z0, Z12
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z8, Z7, Z0
+	VINSERTI64X4   $0x01, Y0, Z12, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
 	VMOVDQU64      Z9, 448(R11)
 	VMOVDQU64      Z10, 960(R11)
 	VMOVDQU64      Z11, 1472(R11)
@@ -4493,85 +4477,65 @@ DATA bitshuffleBytes40993810eee451e5<>+48(SB)/8, $0x7e766e665e564e46
 DATA bitshuffleBytes40993810eee451e5<>+56(SB)/8, $0x7f776f675f574f47
 GLOBL bitshuffleBytes40993810eee451e5<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleTiles2<>+0(SB)/8, $0x00020406080a0c0e
-DATA bitshuffleTiles2<>+8(SB)/8, $0x01030507090b0d0f
-DATA bitshuffleTiles2<>+16(SB)/8, $0x10121416181a1c1e
-DATA bitshuffleTiles2<>+24(SB)/8, $0x11131517191b1d1f
-DATA bitshuffleTiles2<>+32(SB)/8, $0x20222426282a2c2e
-DATA bitshuffleTiles2<>+40(SB)/8, $0x21232527292b2d2f
-DATA bitshuffleTiles2<>+48(SB)/8, $0x30323436383a3c3e
-DATA bitshuffleTiles2<>+56(SB)/8, $0x31333537393b3d3f
-GLOBL bitshuffleTiles2<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleColumn2_0<>+0(SB)/8, $0x00020406080a0c0e
+DATA bitshuffleColumn2_0<>+8(SB)/8, $0x10121416181a1c1e
+DATA bitshuffleColumn2_0<>+16(SB)/8, $0x20222426282a2c2e
+DATA bitshuffleColumn2_0<>+24(SB)/8, $0x30323436383a3c3e
+DATA bitshuffleColumn2_0<>+32(SB)/8, $0x40424446484a4c4e
+DATA bitshuffleColumn2_0<>+40(SB)/8, $0x50525456585a5c5e
+DATA bitshuffleColumn2_0<>+48(SB)/8, $0x60626466686a6c6e
+DATA bitshuffleColumn2_0<>+56(SB)/8, $0x70727476787a7c7e
+GLOBL bitshuffleColumn2_0<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleCols2_0<>+0(SB)/8, $0x0000000000000000
-DATA bitshuffleCols2_0<>+8(SB)/8, $0x0000000000000002
-DATA bitshuffleCols2_0<>+16(SB)/8, $0x0000000000000004
-DATA bitshuffleCols2_0<>+24(SB)/8, $0x0000000000000006
-DATA bitshuffleCols2_0<>+32(SB)/8, $0x0000000000000008
-DATA bitshuffleCols2_0<>+40(SB)/8, $0x000000000000000a
-DATA bitshuffleCols2_0<>+48(SB)/8, $0x000000000000000c
-DATA bitshuffleCols2_0<>+56(SB)/8, $0x000000000000000e
-GLOBL bitshuffleCols2_0<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleColumn2_1<>+0(SB)/8, $0x01030507090b0d0f
+DATA bitshuffleColumn2_1<>+8(SB)/8, $0x11131517191b1d1f
+DATA bitshuffleColumn2_1<>+16(SB)/8, $0x21232527292b2d2f
+DATA bitshuffleColumn2_1<>+24(SB)/8, $0x31333537393b3d3f
+DATA bitshuffleColumn2_1<>+32(SB)/8, $0x41434547494b4d4f
+DATA bitshuffleColumn2_1<>+40(SB)/8, $0x51535557595b5d5f
+DATA bitshuffleColumn2_1<>+48(SB)/8, $0x61636567696b6d6f
+DATA bitshuffleColumn2_1<>+56(SB)/8, $0x71737577797b7d7f
+GLOBL bitshuffleColumn2_1<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleCols2_1<>+0(SB)/8, $0x0000000000000001
-DATA bitshuffleCols2_1<>+8(SB)/8, $0x0000000000000003
-DATA bitshuffleCols2_1<>+16(SB)/8, $0x0000000000000005
-DATA bitshuffleCols2_1<>+24(SB)/8, $0x0000000000000007
-DATA bitshuffleCols2_1<>+32(SB)/8, $0x0000000000000009
-DATA bitshuffleCols2_1<>+40(SB)/8, $0x000000000000000b
-DATA bitshuffleCols2_1<>+48(SB)/8, $0x000000000000000d
-DATA bitshuffleCols2_1<>+56(SB)/8, $0x000000000000000f
-GLOBL bitshuffleCols2_1<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleColumn4_0<>+0(SB)/8, $0x0004080c1014181c
+DATA bitshuffleColumn4_0<>+8(SB)/8, $0x2024282c3034383c
+DATA bitshuffleColumn4_0<>+16(SB)/8, $0x4044484c5054585c
+DATA bitshuffleColumn4_0<>+24(SB)/8, $0x6064686c7074787c
+DATA bitshuffleColumn4_0<>+32(SB)/8, $0x0004080c1014181c
+DATA bitshuffleColumn4_0<>+40(SB)/8, $0x2024282c3034383c
+DATA bitshuffleColumn4_0<>+48(SB)/8, $0x4044484c5054585c
+DATA bitshuffleColumn4_0<>+56(SB)/8, $0x6064686c7074787c
+GLOBL bitshuffleColumn4_0<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleTiles4<>+0(SB)/8, $0x0004080c1014181c
-DATA bitshuffleTiles4<>+8(SB)/8, $0x0105090d1115191d
-DATA bitshuffleTiles4<>+16(SB)/8, $0x02060a0e12161a1e
-DATA bitshuffleTiles4<>+24(SB)/8, $0x03070b0f13171b1f
-DATA bitshuffleTiles4<>+32(SB)/8, $0x2024282c3034383c
-DATA bitshuffleTiles4<>+40(SB)/8, $0x2125292d3135393d
-DATA bitshuffleTiles4<>+48(SB)/8, $0x22262a2e32363a3e
-DATA bitshuffleTiles4<>+56(SB)/8, $0x23272b2f33373b3f
-GLOBL bitshuffleTiles4<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleColumn4_1<>+0(SB)/8, $0x0105090d1115191d
+DATA bitshuffleColumn4_1<>+8(SB)/8, $0x2125292d3135393d
+DATA bitshuffleColumn4_1<>+16(SB)/8, $0x4145494d5155595d
+DATA bitshuffleColumn4_1<>+24(SB)/8, $0x6165696d7175797d
+DATA bitshuffleColumn4_1<>+32(SB)/8, $0x0105090d1115191d
+DATA bitshuffleColumn4_1<>+40(SB)/8, $0x2125292d3135393d
+DATA bitshuffleColumn4_1<>+48(SB)/8, $0x4145494d5155595d
+DATA bitshuffleColumn4_1<>+56(SB)/8, $0x6165696d7175797d
+GLOBL bitshuffleColumn4_1<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleCols4_0<>+0(SB)/8, $0x0000000000000000
-DATA bitshuffleCols4_0<>+8(SB)/8, $0x0000000000000004
-DATA bitshuffleCols4_0<>+16(SB)/8, $0x0000000000000008
-DATA bitshuffleCols4_0<>+24(SB)/8, $0x000000000000000c
-DATA bitshuffleCols4_0<>+32(SB)/8, $0x0000000000000000
-DATA bitshuffleCols4_0<>+40(SB)/8, $0x0000000000000004
-DATA bitshuffleCols4_0<>+48(SB)/8, $0x0000000000000008
-DATA bitshuffleCols4_0<>+56(SB)/8, $0x000000000000000c
-GLOBL bitshuffleCols4_0<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleColumn4_2<>+0(SB)/8, $0x02060a0e12161a1e
+DATA bitshuffleColumn4_2<>+8(SB)/8, $0x22262a2e32363a3e
+DATA bitshuffleColumn4_2<>+16(SB)/8, $0x42464a4e52565a5e
+DATA bitshuffleColumn4_2<>+24(SB)/8, $0x62666a6e72767a7e
+DATA bitshuffleColumn4_2<>+32(SB)/8, $0x02060a0e12161a1e
+DATA bitshuffleColumn4_2<>+40(SB)/8, $0x22262a2e32363a3e
+DATA bitshuffleColumn4_2<>+48(SB)/8, $0x42464a4e52565a5e
+DATA bitshuffleColumn4_2<>+56(SB)/8, $0x62666a6e72767a7e
+GLOBL bitshuffleColumn4_2<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleCols4_1<>+0(SB)/8, $0x0000000000000001
-DATA bitshuffleCols4_1<>+8(SB)/8, $0x0000000000000005
-DATA bitshuffleCols4_1<>+16(SB)/8, $0x0000000000000009
-DATA bitshuffleCols4_1<>+24(SB)/8, $0x000000000000000d
-DATA bitshuffleCols4_1<>+32(SB)/8, $0x0000000000000001
-DATA bitshuffleCols4_1<>+40(SB)/8, $0x0000000000000005
-DATA bitshuffleCols4_1<>+48(SB)/8, $0x0000000000000009
-DATA bitshuffleCols4_1<>+56(SB)/8, $0x000000000000000d
-GLOBL bitshuffleCols4_1<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleCols4_2<>+0(SB)/8, $0x0000000000000002
-DATA bitshuffleCols4_2<>+8(SB)/8, $0x0000000000000006
-DATA bitshuffleCols4_2<>+16(SB)/8, $0x000000000000000a
-DATA bitshuffleCols4_2<>+24(SB)/8, $0x000000000000000e
-DATA bitshuffleCols4_2<>+32(SB)/8, $0x0000000000000002
-DATA bitshuffleCols4_2<>+40(SB)/8, $0x0000000000000006
-DATA bitshuffleCols4_2<>+48(SB)/8, $0x000000000000000a
-DATA bitshuffleCols4_2<>+56(SB)/8, $0x000000000000000e
-GLOBL bitshuffleCols4_2<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleCols4_3<>+0(SB)/8, $0x0000000000000003
-DATA bitshuffleCols4_3<>+8(SB)/8, $0x0000000000000007
-DATA bitshuffleCols4_3<>+16(SB)/8, $0x000000000000000b
-DATA bitshuffleCols4_3<>+24(SB)/8, $0x000000000000000f
-DATA bitshuffleCols4_3<>+32(SB)/8, $0x0000000000000003
-DATA bitshuffleCols4_3<>+40(SB)/8, $0x0000000000000007
-DATA bitshuffleCols4_3<>+48(SB)/8, $0x000000000000000b
-DATA bitshuffleCols4_3<>+56(SB)/8, $0x000000000000000f
-GLOBL bitshuffleCols4_3<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleColumn4_3<>+0(SB)/8, $0x03070b0f13171b1f
+DATA bitshuffleColumn4_3<>+8(SB)/8, $0x23272b2f33373b3f
+DATA bitshuffleColumn4_3<>+16(SB)/8, $0x43474b4f53575b5f
+DATA bitshuffleColumn4_3<>+24(SB)/8, $0x63676b6f73777b7f
+DATA bitshuffleColumn4_3<>+32(SB)/8, $0x03070b0f13171b1f
+DATA bitshuffleColumn4_3<>+40(SB)/8, $0x23272b2f33373b3f
+DATA bitshuffleColumn4_3<>+48(SB)/8, $0x43474b4f53575b5f
+DATA bitshuffleColumn4_3<>+56(SB)/8, $0x63676b6f73777b7f
+GLOBL bitshuffleColumn4_3<>(SB), RODATA|NOPTR, $64
 
 DATA bitshuffleTiles8<>+0(SB)/8, $0x0008101820283038
 DATA bitshuffleTiles8<>+8(SB)/8, $0x0109111921293139
@@ -4584,7 +4548,7 @@ DATA bitshuffleTiles8<>+56(SB)/8, $0x070f171f272f373f
 GLOBL bitshuffleTiles8<>(SB), RODATA|NOPTR, $64
 
 // func unshuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
-// Requires: AVX512F, AVX512VBMI, CMOV, GFNI
+// Requires: AVX512BW, AVX512F, AVX512VBMI, CMOV, GFNI
 TEXT ·unshuffleAVX512GFNI(SB), $4160-72
 	MOVQ src_base+24(FP), AX
 	MOVQ dst_base+0(FP), CX
@@ -4609,8 +4573,8 @@ TEXT ·unshuffleAVX512GFNI(SB), $4160-72
 	LEAQ         (SP), R11
 	ADDQ         $0x3f, R11
 	ANDQ         $-64, R11
-	MOVQ         $0x8040201008040201, R9
-	VPBROADCASTQ R9, Z6
+	MOVQ         $0x8040201008040201, R10
+	VPBROADCASTQ R10, Z6
 	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z7
 	CMPQ         DX, $0x01
 	JEQ          unshuffleAVX512GFNIts1
@@ -4690,46 +4654,46 @@ unshuffleAVX512GFNIdense1chunk:
 	VPERMI2B       Z5, Z4, Z7
 	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
 	VPERMI2B       Z5, Z4, Z11
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VPERMB         Z8, Z4, Z8
 	VMOVDQU64      Z8, (R9)
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VPERMB         Z14, Z4, Z14
 	VMOVDQU64      Z14, 64(R9)
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VPERMB         Z10, Z4, Z10
 	VMOVDQU64      Z10, 128(R9)
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VPERMB         Z12, Z4, Z12
 	VMOVDQU64      Z12, 192(R9)
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VPERMB         Z9, Z4, Z9
 	VMOVDQU64      Z9, 256(R9)
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VPERMB         Z13, Z4, Z13
 	VMOVDQU64      Z13, 320(R9)
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VPERMB         Z7, Z4, Z7
 	VMOVDQU64      Z7, 384(R9)
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
 	VPERMB         Z11, Z4, Z11
 	VMOVDQU64      Z11, 448(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R9
-	CMPQ R9, DX
+	LEAQ 8(R8), R10
+	CMPQ R10, DX
 	JAE  unshuffleAVX512GFNIdense1chunksdone
-	MOVQ R9, R8
-	ADDQ $0x08, R9
-	CMPQ R9, DX
+	MOVQ R10, R8
+	ADDQ $0x08, R10
+	CMPQ R10, DX
 	JLS  unshuffleAVX512GFNIdense1chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -4737,9 +4701,9 @@ unshuffleAVX512GFNIdense1chunk:
 
 unshuffleAVX512GFNIdense1chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R9
-	IMUL3Q $0x00000040, R9, R9
-	ADDQ   R9, CX
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense1block
@@ -4867,102 +4831,78 @@ unshuffleAVX512GFNIdense2chunk:
 	VPERMI2B       Z5, Z4, Z15
 	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z19
 	VPERMI2B       Z5, Z4, Z19
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
-	VPERMI2Q       Z16, Z8, Z4
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
-	VPERMI2Q       Z16, Z8, Z5
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VPERMB         Z4, Z8, Z4
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VGF2P8AFFINEQB $0x00, Z16, Z6, Z16
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
+	VPERMI2B       Z16, Z8, Z4
 	VMOVDQU64      Z4, (R9)
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z8, Z5
-	VMOVDQU64      Z5, 64(R9)
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
-	VPERMI2Q       Z22, Z14, Z4
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
-	VPERMI2Q       Z22, Z14, Z5
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VPERMB         Z4, Z8, Z4
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
+	VPERMI2B       Z16, Z8, Z4
+	VMOVDQU64      Z4, 64(R9)
+	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VGF2P8AFFINEQB $0x00, Z22, Z6, Z22
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
+	VPERMI2B       Z22, Z14, Z4
 	VMOVDQU64      Z4, 128(R9)
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z8, Z5
-	VMOVDQU64      Z5, 192(R9)
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
-	VPERMI2Q       Z18, Z10, Z4
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
-	VPERMI2Q       Z18, Z10, Z5
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VPERMB         Z4, Z8, Z4
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
+	VPERMI2B       Z22, Z14, Z4
+	VMOVDQU64      Z4, 192(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z18, Z6, Z18
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
+	VPERMI2B       Z18, Z10, Z4
 	VMOVDQU64      Z4, 256(R9)
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z8, Z5
-	VMOVDQU64      Z5, 320(R9)
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
-	VPERMI2Q       Z20, Z12, Z4
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
-	VPERMI2Q       Z20, Z12, Z5
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VPERMB         Z4, Z8, Z4
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
+	VPERMI2B       Z18, Z10, Z4
+	VMOVDQU64      Z4, 320(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VGF2P8AFFINEQB $0x00, Z20, Z6, Z20
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
+	VPERMI2B       Z20, Z12, Z4
 	VMOVDQU64      Z4, 384(R9)
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z8, Z5
-	VMOVDQU64      Z5, 448(R9)
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
-	VPERMI2Q       Z17, Z9, Z4
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
-	VPERMI2Q       Z17, Z9, Z5
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VPERMB         Z4, Z8, Z4
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
+	VPERMI2B       Z20, Z12, Z4
+	VMOVDQU64      Z4, 448(R9)
+	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VGF2P8AFFINEQB $0x00, Z17, Z6, Z17
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
+	VPERMI2B       Z17, Z9, Z4
 	VMOVDQU64      Z4, 512(R9)
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z8, Z5
-	VMOVDQU64      Z5, 576(R9)
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
-	VPERMI2Q       Z21, Z13, Z4
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
-	VPERMI2Q       Z21, Z13, Z5
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VPERMB         Z4, Z8, Z4
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
+	VPERMI2B       Z17, Z9, Z4
+	VMOVDQU64      Z4, 576(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
+	VGF2P8AFFINEQB $0x00, Z21, Z6, Z21
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
+	VPERMI2B       Z21, Z13, Z4
 	VMOVDQU64      Z4, 640(R9)
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z8, Z5
-	VMOVDQU64      Z5, 704(R9)
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
-	VPERMI2Q       Z15, Z7, Z4
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
-	VPERMI2Q       Z15, Z7, Z5
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VPERMB         Z4, Z7, Z4
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
+	VPERMI2B       Z21, Z13, Z4
+	VMOVDQU64      Z4, 704(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
+	VPERMI2B       Z15, Z7, Z4
 	VMOVDQU64      Z4, 768(R9)
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z7, Z5
-	VMOVDQU64      Z5, 832(R9)
-	VMOVDQU64      bitshuffleUncols2_0<>+0(SB), Z4
-	VPERMI2Q       Z19, Z11, Z4
-	VMOVDQU64      bitshuffleUncols2_1<>+0(SB), Z5
-	VPERMI2Q       Z19, Z11, Z5
-	VMOVDQU64      bitshuffleUntiles2<>+0(SB), Z7
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VPERMB         Z4, Z7, Z4
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
+	VPERMI2B       Z15, Z7, Z4
+	VMOVDQU64      Z4, 832(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
+	VGF2P8AFFINEQB $0x00, Z19, Z6, Z19
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
+	VPERMI2B       Z19, Z11, Z4
 	VMOVDQU64      Z4, 896(R9)
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z7, Z5
-	VMOVDQU64      Z5, 960(R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
+	VPERMI2B       Z19, Z11, Z4
+	VMOVDQU64      Z4, 960(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R9
-	CMPQ R9, DX
+	LEAQ 8(R8), R10
+	CMPQ R10, DX
 	JAE  unshuffleAVX512GFNIdense2chunksdone
-	MOVQ R9, R8
-	ADDQ $0x08, R9
-	CMPQ R9, DX
+	MOVQ R10, R8
+	ADDQ $0x08, R10
+	CMPQ R10, DX
 	JLS  unshuffleAVX512GFNIdense2chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -4970,9 +4910,9 @@ unshuffleAVX512GFNIdense2chunk:
 
 unshuffleAVX512GFNIdense2chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R9
-	IMUL3Q $0x00000040, R9, R9
-	ADDQ   R9, CX
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense2block
@@ -5245,341 +5185,285 @@ unshuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      Z7, 1920(R11)
 	VMOVDQU64      Z11, 1984(R11)
 	VMOVDQU64      (R11), Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VMOVDQU64      512(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VMOVDQU64      1024(R11), Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQU64      1536(R11), Z8
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
-	VPERMI2Q       Z10, Z9, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
-	VPERMI2Q       Z8, Z7, Z4
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
-	VPERMI2Q       Z4, Z9, Z5
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, (R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 64(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 128(R9)
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 192(R9)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, (R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 64(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 128(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
+	VPERMI2B       Z8, Z7, Z4
+	VPBLENDMB      Z4, Z9, K1, Z9
+	VMOVDQU64      Z9, 192(R9)
 	VMOVDQU64      64(R11), Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VMOVDQU64      576(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VMOVDQU64      1088(R11), Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQU64      1600(R11), Z8
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
-	VPERMI2Q       Z10, Z9, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
-	VPERMI2Q       Z8, Z7, Z4
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
-	VPERMI2Q       Z4, Z9, Z5
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, 256(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 320(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 384(R9)
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 448(R9)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 256(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 320(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 384(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
+	VPERMI2B       Z8, Z7, Z4
+	VPBLENDMB      Z4, Z9, K1, Z9
+	VMOVDQU64      Z9, 448(R9)
 	VMOVDQU64      128(R11), Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VMOVDQU64      640(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VMOVDQU64      1152(R11), Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQU64      1664(R11), Z8
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
-	VPERMI2Q       Z10, Z9, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
-	VPERMI2Q       Z8, Z7, Z4
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
-	VPERMI2Q       Z4, Z9, Z5
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, 512(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 576(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 640(R9)
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 704(R9)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 512(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 576(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 640(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
+	VPERMI2B       Z8, Z7, Z4
+	VPBLENDMB      Z4, Z9, K1, Z9
+	VMOVDQU64      Z9, 704(R9)
 	VMOVDQU64      192(R11), Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VMOVDQU64      704(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VMOVDQU64      1216(R11), Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQU64      1728(R11), Z8
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
-	VPERMI2Q       Z10, Z9, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
-	VPERMI2Q       Z8, Z7, Z4
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
-	VPERMI2Q       Z4, Z9, Z5
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, 768(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 832(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 896(R9)
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 960(R9)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 768(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 832(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 896(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
+	VPERMI2B       Z8, Z7, Z4
+	VPBLENDMB      Z4, Z9, K1, Z9
+	VMOVDQU64      Z9, 960(R9)
 	VMOVDQU64      256(R11), Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VMOVDQU64      768(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VMOVDQU64      1280(R11), Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQU64      1792(R11), Z8
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
-	VPERMI2Q       Z10, Z9, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
-	VPERMI2Q       Z8, Z7, Z4
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
-	VPERMI2Q       Z4, Z9, Z5
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, 1024(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 1088(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 1152(R9)
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 1216(R9)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 1024(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 1088(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 1152(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
+	VPERMI2B       Z8, Z7, Z4
+	VPBLENDMB      Z4, Z9, K1, Z9
+	VMOVDQU64      Z9, 1216(R9)
 	VMOVDQU64      320(R11), Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VMOVDQU64      832(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VMOVDQU64      1344(R11), Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQU64      1856(R11), Z8
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
-	VPERMI2Q       Z10, Z9, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
-	VPERMI2Q       Z8, Z7, Z4
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
-	VPERMI2Q       Z4, Z9, Z5
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, 1280(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 1344(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 1408(R9)
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 1472(R9)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 1280(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 1344(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 1408(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
+	VPERMI2B       Z8, Z7, Z4
+	VPBLENDMB      Z4, Z9, K1, Z9
+	VMOVDQU64      Z9, 1472(R9)
 	VMOVDQU64      384(R11), Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VMOVDQU64      896(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
 	VMOVDQU64      1408(R11), Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
 	VMOVDQU64      1920(R11), Z8
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
-	VPERMI2Q       Z10, Z9, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
-	VPERMI2Q       Z8, Z7, Z4
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
-	VPERMI2Q       Z4, Z9, Z5
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, 1536(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 1600(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 1664(R9)
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 1728(R9)
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 1536(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 1600(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 1664(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
+	VPERMI2B       Z8, Z7, Z4
+	VPBLENDMB      Z4, Z9, K1, Z9
+	VMOVDQU64      Z9, 1728(R9)
 	VMOVDQU64      448(R11), Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
 	VMOVDQU64      960(R11), Z5
-	VMOVDQU64      1472(R11), Z7
-	VMOVDQU64      1984(R11), Z8
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_0<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z11
-	VPERMI2Q       Z10, Z9, Z11
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_1<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z12
-	VPERMI2Q       Z10, Z9, Z12
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_2<>+0(SB), Z10
-	VPERMI2Q       Z8, Z7, Z10
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z13
-	VPERMI2Q       Z10, Z9, Z13
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z9
-	VPERMI2Q       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleUncols4_3<>+0(SB), Z4
-	VPERMI2Q       Z8, Z7, Z4
-	VMOVDQU64      bitshuffleUncols4Sel<>+0(SB), Z5
-	VPERMI2Q       Z4, Z9, Z5
-	VMOVDQU64      bitshuffleUntiles4<>+0(SB), Z4
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z4, Z11
-	VMOVDQU64      Z11, 1792(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 1856(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 1920(R9)
 	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VPERMB         Z5, Z4, Z5
-	VMOVDQU64      Z5, 1984(R9)
+	VMOVDQU64      1472(R11), Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VMOVDQU64      1984(R11), Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 1792(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 1856(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
+	VPERMI2B       Z8, Z7, Z10
+	VPBLENDMB      Z10, Z9, K1, Z9
+	VMOVDQU64      Z9, 1920(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
+	VPERMI2B       Z5, Z4, Z9
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
+	VPERMI2B       Z8, Z7, Z4
+	VPBLENDMB      Z4, Z9, K1, Z9
+	VMOVDQU64      Z9, 1984(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R9
-	CMPQ R9, DX
+	LEAQ 8(R8), R10
+	CMPQ R10, DX
 	JAE  unshuffleAVX512GFNIdense4chunksdone
-	MOVQ R9, R8
-	ADDQ $0x08, R9
-	CMPQ R9, DX
+	MOVQ R10, R8
+	ADDQ $0x08, R10
+	CMPQ R10, DX
 	JLS  unshuffleAVX512GFNIdense4chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -5587,9 +5471,9 @@ unshuffleAVX512GFNIdense4chunk:
 
 unshuffleAVX512GFNIdense4chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R9
-	IMUL3Q $0x00000040, R9, R9
-	ADDQ   R9, CX
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense4block
@@ -6671,12 +6555,12 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      Z7, 4032(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R9
-	CMPQ R9, DX
+	LEAQ 8(R8), R10
+	CMPQ R10, DX
 	JAE  unshuffleAVX512GFNIdense8chunksdone
-	MOVQ R9, R8
-	ADDQ $0x08, R9
-	CMPQ R9, DX
+	MOVQ R10, R8
+	ADDQ $0x08, R10
+	CMPQ R10, DX
 	JLS  unshuffleAVX512GFNIdense8chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -6684,9 +6568,9 @@ unshuffleAVX512GFNIdense8chunk:
 
 unshuffleAVX512GFNIdense8chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R9
-	IMUL3Q $0x00000040, R9, R9
-	ADDQ   R9, CX
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense8block
@@ -6722,95 +6606,105 @@ DATA bitshuffleUntiles1<>+48(SB)/8, $0x3736353433323130
 DATA bitshuffleUntiles1<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL bitshuffleUntiles1<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleUncols2_0<>+0(SB)/8, $0x0000000000000000
-DATA bitshuffleUncols2_0<>+8(SB)/8, $0x0000000000000008
-DATA bitshuffleUncols2_0<>+16(SB)/8, $0x0000000000000001
-DATA bitshuffleUncols2_0<>+24(SB)/8, $0x0000000000000009
-DATA bitshuffleUncols2_0<>+32(SB)/8, $0x0000000000000002
-DATA bitshuffleUncols2_0<>+40(SB)/8, $0x000000000000000a
-DATA bitshuffleUncols2_0<>+48(SB)/8, $0x0000000000000003
-DATA bitshuffleUncols2_0<>+56(SB)/8, $0x000000000000000b
-GLOBL bitshuffleUncols2_0<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleElement2_0_0<>+0(SB)/8, $0x4303420241014000
+DATA bitshuffleElement2_0_0<>+8(SB)/8, $0x4707460645054404
+DATA bitshuffleElement2_0_0<>+16(SB)/8, $0x4b0b4a0a49094808
+DATA bitshuffleElement2_0_0<>+24(SB)/8, $0x4f0f4e0e4d0d4c0c
+DATA bitshuffleElement2_0_0<>+32(SB)/8, $0x5313521251115010
+DATA bitshuffleElement2_0_0<>+40(SB)/8, $0x5717561655155414
+DATA bitshuffleElement2_0_0<>+48(SB)/8, $0x5b1b5a1a59195818
+DATA bitshuffleElement2_0_0<>+56(SB)/8, $0x5f1f5e1e5d1d5c1c
+GLOBL bitshuffleElement2_0_0<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleUncols2_1<>+0(SB)/8, $0x0000000000000004
-DATA bitshuffleUncols2_1<>+8(SB)/8, $0x000000000000000c
-DATA bitshuffleUncols2_1<>+16(SB)/8, $0x0000000000000005
-DATA bitshuffleUncols2_1<>+24(SB)/8, $0x000000000000000d
-DATA bitshuffleUncols2_1<>+32(SB)/8, $0x0000000000000006
-DATA bitshuffleUncols2_1<>+40(SB)/8, $0x000000000000000e
-DATA bitshuffleUncols2_1<>+48(SB)/8, $0x0000000000000007
-DATA bitshuffleUncols2_1<>+56(SB)/8, $0x000000000000000f
-GLOBL bitshuffleUncols2_1<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleElement2_1_0<>+0(SB)/8, $0x6323622261216020
+DATA bitshuffleElement2_1_0<>+8(SB)/8, $0x6727662665256424
+DATA bitshuffleElement2_1_0<>+16(SB)/8, $0x6b2b6a2a69296828
+DATA bitshuffleElement2_1_0<>+24(SB)/8, $0x6f2f6e2e6d2d6c2c
+DATA bitshuffleElement2_1_0<>+32(SB)/8, $0x7333723271317030
+DATA bitshuffleElement2_1_0<>+40(SB)/8, $0x7737763675357434
+DATA bitshuffleElement2_1_0<>+48(SB)/8, $0x7b3b7a3a79397838
+DATA bitshuffleElement2_1_0<>+56(SB)/8, $0x7f3f7e3e7d3d7c3c
+GLOBL bitshuffleElement2_1_0<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleUntiles2<>+0(SB)/8, $0x0b030a0209010800
-DATA bitshuffleUntiles2<>+8(SB)/8, $0x0f070e060d050c04
-DATA bitshuffleUntiles2<>+16(SB)/8, $0x1b131a1219111810
-DATA bitshuffleUntiles2<>+24(SB)/8, $0x1f171e161d151c14
-DATA bitshuffleUntiles2<>+32(SB)/8, $0x2b232a2229212820
-DATA bitshuffleUntiles2<>+40(SB)/8, $0x2f272e262d252c24
-DATA bitshuffleUntiles2<>+48(SB)/8, $0x3b333a3239313830
-DATA bitshuffleUntiles2<>+56(SB)/8, $0x3f373e363d353c34
-GLOBL bitshuffleUntiles2<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleElement4_0_0<>+0(SB)/8, $0x0000410100004000
+DATA bitshuffleElement4_0_0<>+8(SB)/8, $0x0000430300004202
+DATA bitshuffleElement4_0_0<>+16(SB)/8, $0x0000450500004404
+DATA bitshuffleElement4_0_0<>+24(SB)/8, $0x0000470700004606
+DATA bitshuffleElement4_0_0<>+32(SB)/8, $0x0000490900004808
+DATA bitshuffleElement4_0_0<>+40(SB)/8, $0x00004b0b00004a0a
+DATA bitshuffleElement4_0_0<>+48(SB)/8, $0x00004d0d00004c0c
+DATA bitshuffleElement4_0_0<>+56(SB)/8, $0x00004f0f00004e0e
+GLOBL bitshuffleElement4_0_0<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleUncols4_0<>+0(SB)/8, $0x0000000000000000
-DATA bitshuffleUncols4_0<>+8(SB)/8, $0x0000000000000008
-DATA bitshuffleUncols4_0<>+16(SB)/8, $0x0000000000000000
-DATA bitshuffleUncols4_0<>+24(SB)/8, $0x0000000000000008
-DATA bitshuffleUncols4_0<>+32(SB)/8, $0x0000000000000001
-DATA bitshuffleUncols4_0<>+40(SB)/8, $0x0000000000000009
-DATA bitshuffleUncols4_0<>+48(SB)/8, $0x0000000000000001
-DATA bitshuffleUncols4_0<>+56(SB)/8, $0x0000000000000009
-GLOBL bitshuffleUncols4_0<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleElement4_0_2<>+0(SB)/8, $0x4101000040000000
+DATA bitshuffleElement4_0_2<>+8(SB)/8, $0x4303000042020000
+DATA bitshuffleElement4_0_2<>+16(SB)/8, $0x4505000044040000
+DATA bitshuffleElement4_0_2<>+24(SB)/8, $0x4707000046060000
+DATA bitshuffleElement4_0_2<>+32(SB)/8, $0x4909000048080000
+DATA bitshuffleElement4_0_2<>+40(SB)/8, $0x4b0b00004a0a0000
+DATA bitshuffleElement4_0_2<>+48(SB)/8, $0x4d0d00004c0c0000
+DATA bitshuffleElement4_0_2<>+56(SB)/8, $0x4f0f00004e0e0000
+GLOBL bitshuffleElement4_0_2<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleUncols4Sel<>+0(SB)/8, $0x0000000000000000
-DATA bitshuffleUncols4Sel<>+8(SB)/8, $0x0000000000000001
-DATA bitshuffleUncols4Sel<>+16(SB)/8, $0x000000000000000a
-DATA bitshuffleUncols4Sel<>+24(SB)/8, $0x000000000000000b
-DATA bitshuffleUncols4Sel<>+32(SB)/8, $0x0000000000000004
-DATA bitshuffleUncols4Sel<>+40(SB)/8, $0x0000000000000005
-DATA bitshuffleUncols4Sel<>+48(SB)/8, $0x000000000000000e
-DATA bitshuffleUncols4Sel<>+56(SB)/8, $0x000000000000000f
-GLOBL bitshuffleUncols4Sel<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleElement4_1_0<>+0(SB)/8, $0x0000511100005010
+DATA bitshuffleElement4_1_0<>+8(SB)/8, $0x0000531300005212
+DATA bitshuffleElement4_1_0<>+16(SB)/8, $0x0000551500005414
+DATA bitshuffleElement4_1_0<>+24(SB)/8, $0x0000571700005616
+DATA bitshuffleElement4_1_0<>+32(SB)/8, $0x0000591900005818
+DATA bitshuffleElement4_1_0<>+40(SB)/8, $0x00005b1b00005a1a
+DATA bitshuffleElement4_1_0<>+48(SB)/8, $0x00005d1d00005c1c
+DATA bitshuffleElement4_1_0<>+56(SB)/8, $0x00005f1f00005e1e
+GLOBL bitshuffleElement4_1_0<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleUncols4_1<>+0(SB)/8, $0x0000000000000002
-DATA bitshuffleUncols4_1<>+8(SB)/8, $0x000000000000000a
-DATA bitshuffleUncols4_1<>+16(SB)/8, $0x0000000000000002
-DATA bitshuffleUncols4_1<>+24(SB)/8, $0x000000000000000a
-DATA bitshuffleUncols4_1<>+32(SB)/8, $0x0000000000000003
-DATA bitshuffleUncols4_1<>+40(SB)/8, $0x000000000000000b
-DATA bitshuffleUncols4_1<>+48(SB)/8, $0x0000000000000003
-DATA bitshuffleUncols4_1<>+56(SB)/8, $0x000000000000000b
-GLOBL bitshuffleUncols4_1<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleElement4_1_2<>+0(SB)/8, $0x5111000050100000
+DATA bitshuffleElement4_1_2<>+8(SB)/8, $0x5313000052120000
+DATA bitshuffleElement4_1_2<>+16(SB)/8, $0x5515000054140000
+DATA bitshuffleElement4_1_2<>+24(SB)/8, $0x5717000056160000
+DATA bitshuffleElement4_1_2<>+32(SB)/8, $0x5919000058180000
+DATA bitshuffleElement4_1_2<>+40(SB)/8, $0x5b1b00005a1a0000
+DATA bitshuffleElement4_1_2<>+48(SB)/8, $0x5d1d00005c1c0000
+DATA bitshuffleElement4_1_2<>+56(SB)/8, $0x5f1f00005e1e0000
+GLOBL bitshuffleElement4_1_2<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleUncols4_2<>+0(SB)/8, $0x0000000000000004
-DATA bitshuffleUncols4_2<>+8(SB)/8, $0x000000000000000c
-DATA bitshuffleUncols4_2<>+16(SB)/8, $0x0000000000000004
-DATA bitshuffleUncols4_2<>+24(SB)/8, $0x000000000000000c
-DATA bitshuffleUncols4_2<>+32(SB)/8, $0x0000000000000005
-DATA bitshuffleUncols4_2<>+40(SB)/8, $0x000000000000000d
-DATA bitshuffleUncols4_2<>+48(SB)/8, $0x0000000000000005
-DATA bitshuffleUncols4_2<>+56(SB)/8, $0x000000000000000d
-GLOBL bitshuffleUncols4_2<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleElement4_2_0<>+0(SB)/8, $0x0000612100006020
+DATA bitshuffleElement4_2_0<>+8(SB)/8, $0x0000632300006222
+DATA bitshuffleElement4_2_0<>+16(SB)/8, $0x0000652500006424
+DATA bitshuffleElement4_2_0<>+24(SB)/8, $0x0000672700006626
+DATA bitshuffleElement4_2_0<>+32(SB)/8, $0x0000692900006828
+DATA bitshuffleElement4_2_0<>+40(SB)/8, $0x00006b2b00006a2a
+DATA bitshuffleElement4_2_0<>+48(SB)/8, $0x00006d2d00006c2c
+DATA bitshuffleElement4_2_0<>+56(SB)/8, $0x00006f2f00006e2e
+GLOBL bitshuffleElement4_2_0<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleUncols4_3<>+0(SB)/8, $0x0000000000000006
-DATA bitshuffleUncols4_3<>+8(SB)/8, $0x000000000000000e
-DATA bitshuffleUncols4_3<>+16(SB)/8, $0x0000000000000006
-DATA bitshuffleUncols4_3<>+24(SB)/8, $0x000000000000000e
-DATA bitshuffleUncols4_3<>+32(SB)/8, $0x0000000000000007
-DATA bitshuffleUncols4_3<>+40(SB)/8, $0x000000000000000f
-DATA bitshuffleUncols4_3<>+48(SB)/8, $0x0000000000000007
-DATA bitshuffleUncols4_3<>+56(SB)/8, $0x000000000000000f
-GLOBL bitshuffleUncols4_3<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleElement4_2_2<>+0(SB)/8, $0x6121000060200000
+DATA bitshuffleElement4_2_2<>+8(SB)/8, $0x6323000062220000
+DATA bitshuffleElement4_2_2<>+16(SB)/8, $0x6525000064240000
+DATA bitshuffleElement4_2_2<>+24(SB)/8, $0x6727000066260000
+DATA bitshuffleElement4_2_2<>+32(SB)/8, $0x6929000068280000
+DATA bitshuffleElement4_2_2<>+40(SB)/8, $0x6b2b00006a2a0000
+DATA bitshuffleElement4_2_2<>+48(SB)/8, $0x6d2d00006c2c0000
+DATA bitshuffleElement4_2_2<>+56(SB)/8, $0x6f2f00006e2e0000
+GLOBL bitshuffleElement4_2_2<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleUntiles4<>+0(SB)/8, $0x1911090118100800
-DATA bitshuffleUntiles4<>+8(SB)/8, $0x1b130b031a120a02
-DATA bitshuffleUntiles4<>+16(SB)/8, $0x1d150d051c140c04
-DATA bitshuffleUntiles4<>+24(SB)/8, $0x1f170f071e160e06
-DATA bitshuffleUntiles4<>+32(SB)/8, $0x3931292138302820
-DATA bitshuffleUntiles4<>+40(SB)/8, $0x3b332b233a322a22
-DATA bitshuffleUntiles4<>+48(SB)/8, $0x3d352d253c342c24
-DATA bitshuffleUntiles4<>+56(SB)/8, $0x3f372f273e362e26
-GLOBL bitshuffleUntiles4<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleElement4_3_0<>+0(SB)/8, $0x0000713100007030
+DATA bitshuffleElement4_3_0<>+8(SB)/8, $0x0000733300007232
+DATA bitshuffleElement4_3_0<>+16(SB)/8, $0x0000753500007434
+DATA bitshuffleElement4_3_0<>+24(SB)/8, $0x0000773700007636
+DATA bitshuffleElement4_3_0<>+32(SB)/8, $0x0000793900007838
+DATA bitshuffleElement4_3_0<>+40(SB)/8, $0x00007b3b00007a3a
+DATA bitshuffleElement4_3_0<>+48(SB)/8, $0x00007d3d00007c3c
+DATA bitshuffleElement4_3_0<>+56(SB)/8, $0x00007f3f00007e3e
+GLOBL bitshuffleElement4_3_0<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleElement4_3_2<>+0(SB)/8, $0x7131000070300000
+DATA bitshuffleElement4_3_2<>+8(SB)/8, $0x7333000072320000
+DATA bitshuffleElement4_3_2<>+16(SB)/8, $0x7535000074340000
+DATA bitshuffleElement4_3_2<>+24(SB)/8, $0x7737000076360000
+DATA bitshuffleElement4_3_2<>+32(SB)/8, $0x7939000078380000
+DATA bitshuffleElement4_3_2<>+40(SB)/8, $0x7b3b00007a3a0000
+DATA bitshuffleElement4_3_2<>+48(SB)/8, $0x7d3d00007c3c0000
+DATA bitshuffleElement4_3_2<>+56(SB)/8, $0x7f3f00007e3e0000
+GLOBL bitshuffleElement4_3_2<>(SB), RODATA|NOPTR, $64
 
 DATA bitshuffleUntiles8<>+0(SB)/8, $0x3830282018100800
 DATA bitshuffleUntiles8<>+8(SB)/8, $0x3931292119110901

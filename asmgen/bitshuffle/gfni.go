@@ -459,53 +459,69 @@ func tilesForward(a *gfniArgs, ts, sb int) []reg.VecVirtual {
 	}
 	// ts vectors of 64/ts elements, quadword g'*ts+d = tile (group g', column d)
 	perm := ZMM()
-	VMOVDQU64(tileTable(ts), perm)
+	if ts == 1 {
+		VMOVDQU64(tileTable(ts), perm)
+		in := ZMM()
+		VPERMB(Mem{Base: a.jp, Disp: 64 * sb}, perm, in)
+		vgf2p8affineqb(in, a.matrix, in)
+		return []reg.VecVirtual{in}
+	}
+	// Typesizes 2 and 4: the tiles of column d for 4 groups (32 elements)
+	// lie in 2 vectors, one two-table byte permute away.
 	in := make([]reg.VecVirtual, ts)
 	for m := range in {
 		in[m] = ZMM()
-		VPERMB(Mem{Base: a.jp, Disp: 64*ts*sb + 64*m}, perm, in[m])
-		vgf2p8affineqb(in[m], a.matrix, in[m])
+		VMOVDQU64(Mem{Base: a.jp, Disp: 64*ts*sb + 64*m}, in[m])
 	}
-	return gatherColumns(in, ts)
+	cols := make([]reg.VecVirtual, ts)
+	for d := range cols {
+		cols[d] = ZMM()
+		VMOVDQU64(columnTable(ts, d), cols[d])
+		VPERMI2B(in[1], in[0], cols[d])
+		if ts == 4 {
+			hi := ZMM()
+			VMOVDQU64(columnTable(ts, d), hi)
+			VPERMI2B(in[3], in[2], hi)
+			VINSERTI64X4(U8(1), hi.AsY(), cols[d], cols[d])
+		}
+		vgf2p8affineqb(cols[d], a.matrix, cols[d])
+	}
+	return cols
 }
 
-// gatherColumns turns ts vectors whose quadword g'*ts+d is tile (g', d) of
-// groups m*8/ts+g' into ts vectors of the 8 tiles of column d, in group order.
-func gatherColumns(in []reg.VecVirtual, ts int) []reg.VecVirtual {
-	per := 8 / ts // groups per input vector
-	switch ts {
-	case 1:
-		return in
-	case 2:
-		out := make([]reg.VecVirtual, 2)
-		for d := range out {
-			var idx [8]int
-			for g := 0; g < 8; g++ {
-				m, gp := g/per, g%per
-				idx[g] = 8*m + gp*ts + d
+// columnTable is the two-table byte index gathering the tiles of column d
+// of the 4 (ts 4) or 8 (ts 2) groups in 128 bytes of elements: quadword g
+// byte i = byte d of element 8g+7-i. For ts 4 the upper 4 quadwords are
+// unused (the second half of the superblock comes from another permute).
+func columnTable(ts, d int) Mem {
+	return table(fmt.Sprintf("bitshuffleColumn%d_%d", ts, d), func() {
+		var idx [64]byte
+		groups := 128 / ts / 8
+		for q := 0; q < 8; q++ {
+			g := q % groups
+			for i := 0; i < 8; i++ {
+				idx[8*q+i] = byte((8*g+7-i)*ts + d)
 			}
-			out[d] = permute2(in[0], in[1], qwordIndex(fmt.Sprintf("bitshuffleCols2_%d", d), idx))
 		}
-		return out
-	case 4:
-		out := make([]reg.VecVirtual, 4)
-		for d := range out {
-			// groups 0-3 from in[0], in[1]; 4-7 from in[2], in[3]
-			var idx [8]int
-			for g := 0; g < 4; g++ {
-				m, gp := g/per, g%per
-				idx[g] = 8*m + gp*ts + d
-				idx[g+4] = idx[g]
+		emitBytes(idx[:])
+	})
+}
+
+// elementTable is the inverse of columnTable: after the inverse bit
+// transpose, column d's byte e is byte d of element e of the sub-block, so
+// byte p of output vector m (element bytes 64m+p) takes byte e of column d,
+// e*ts+d = 64m+p. It covers columns d0 and d0+1; other bytes are left 0.
+func elementTable(ts, m, d0 int) Mem {
+	return table(fmt.Sprintf("bitshuffleElement%d_%d_%d", ts, m, d0), func() {
+		var idx [64]byte
+		for p := 0; p < 64; p++ {
+			e, d := (64*m+p)/ts, (64*m+p)%ts
+			if d == d0 || d == d0+1 {
+				idx[p] = byte(64*(d-d0) + e)
 			}
-			im := qwordIndex(fmt.Sprintf("bitshuffleCols4_%d", d), idx)
-			lo := permute2(in[0], in[1], im)
-			hi := permute2(in[2], in[3], im)
-			VINSERTI64X4(U8(1), hi.AsY(), lo, lo)
-			out[d] = lo
 		}
-		return out
-	}
-	panic("gatherColumns: bad typesize")
+		emitBytes(idx[:])
+	})
 }
 
 // tilesInverse turns the column vectors col(d) of sub-block sb back into
@@ -529,61 +545,32 @@ func tilesInverse(a *gfniArgs, ts, sb int, col func(d int) reg.VecVirtual) {
 	cols := make([]reg.VecVirtual, ts)
 	for d := range cols {
 		cols[d] = col(d)
+		vgf2p8affineqb(cols[d], a.matrix, cols[d])
 	}
-	in := scatterColumns(cols, ts)
-	perm := ZMM()
-	VMOVDQU64(tileTableInverse(ts), perm)
-	for m, v := range in {
-		vgf2p8affineqb(v, a.matrix, v)
-		VPERMB(v, perm, v)
-		VMOVDQU64(v, Mem{Base: a.jp, Disp: 64*ts*sb + 64*m})
+	if ts == 1 {
+		perm := ZMM()
+		VMOVDQU64(tileTableInverse(ts), perm)
+		VPERMB(cols[0], perm, cols[0])
+		VMOVDQU64(cols[0], Mem{Base: a.jp, Disp: 64 * sb})
+		return
 	}
-}
-
-// scatterColumns inverts gatherColumns.
-func scatterColumns(cols []reg.VecVirtual, ts int) []reg.VecVirtual {
-	per := 8 / ts
-	switch ts {
-	case 1:
-		return cols
-	case 2:
-		out := make([]reg.VecVirtual, 2)
-		for m := range out {
-			var idx [8]int
-			for q := 0; q < 8; q++ { // quadword q of input m: tile (g', d)
-				gp, d := q/ts, q%ts
-				g := m*per + gp
-				idx[q] = 8*d + g
-			}
-			out[m] = permute2(cols[0], cols[1], qwordIndex(fmt.Sprintf("bitshuffleUncols2_%d", m), idx))
+	var hiCols reg.OpmaskVirtual
+	if ts == 4 {
+		// bytes of columns 2 and 3 in element order
+		hiCols = K()
+		MOVQ(U64(0xCCCCCCCCCCCCCCCC), a.tmp)
+		KMOVQ(a.tmp, hiCols)
+	}
+	for m := 0; m < ts; m++ {
+		x := ZMM()
+		VMOVDQU64(elementTable(ts, m, 0), x)
+		VPERMI2B(cols[1], cols[0], x)
+		if ts == 4 {
+			y := ZMM()
+			VMOVDQU64(elementTable(ts, m, 2), y)
+			VPERMI2B(cols[3], cols[2], y)
+			VPBLENDMB(y, x, hiCols, x)
 		}
-		return out
-	case 4:
-		// input m holds groups 2m, 2m+1: from cols[d] quadwords 2m, 2m+1.
-		lo := make([]reg.VecVirtual, 2) // cols 0,1 and cols 2,3 pairs
-		out := make([]reg.VecVirtual, 4)
-		for m := range out {
-			var idx [8]int
-			for q := 0; q < 8; q++ {
-				gp, d := q/ts, q%ts
-				g := m*per + gp
-				idx[q] = 8*(d%2) + g
-			}
-			im := qwordIndex(fmt.Sprintf("bitshuffleUncols4_%d", m), idx)
-			lo[0] = permute2(cols[0], cols[1], im)
-			lo[1] = permute2(cols[2], cols[3], im)
-			// quadwords with d in 2,3 come from lo[1]
-			var sel [8]int
-			for q := 0; q < 8; q++ {
-				if q%ts >= 2 {
-					sel[q] = 8 + q
-				} else {
-					sel[q] = q
-				}
-			}
-			out[m] = permute2(lo[0], lo[1], qwordIndex("bitshuffleUncols4Sel", sel))
-		}
-		return out
+		VMOVDQU64(x, Mem{Base: a.jp, Disp: 64*ts*sb + 64*m})
 	}
-	panic("scatterColumns: bad typesize")
 }
