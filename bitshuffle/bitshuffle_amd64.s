@@ -2463,14 +2463,12 @@ TEXT ·shuffleAVX512GFNI(SB), $4160-72
 	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
 	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
 	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
-	VMOVDQU64    bitshuffleQLo1<>+0(SB), Z4
-	VMOVDQU64    bitshuffleQHi1<>+0(SB), Z5
 	LEAQ         (SP), R11
 	ADDQ         $0x3f, R11
 	ANDQ         $-64, R11
 	MOVQ         $0x8040201008040201, R9
-	VPBROADCASTQ R9, Z6
-	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z7
+	VPBROADCASTQ R9, Z4
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z5
 	CMPQ         DX, $0x01
 	JEQ          shuffleAVX512GFNIts1
 	CMPQ         DX, $0x02
@@ -2495,84 +2493,80 @@ shuffleAVX512GFNIdense1chunk:
 	ADDQ           AX, R10
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z0
 	VPERMB         (R9), Z0, Z0
-	VGF2P8AFFINEQB $0x00, Z0, Z6, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z1
 	VPERMB         64(R9), Z1, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z6, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z5
+	VPERMB         128(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z6
+	VPERMB         192(R9), Z6, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z7
-	VPERMB         128(R9), Z7, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
+	VPERMB         256(R9), Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
-	VPERMB         192(R9), Z8, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VPERMB         320(R9), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z9
-	VPERMB         256(R9), Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
+	VPERMB         384(R9), Z9, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z10
-	VPERMB         320(R9), Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z11
-	VPERMB         384(R9), Z11, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z12
-	VPERMB         448(R9), Z12, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VPERMB         448(R9), Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
 	MOVQ           R10, R9
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B       Z9, Z0, Z13
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B       Z9, Z0, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
-	VPERMI2B       Z10, Z1, Z0
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z1, Z9
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
-	VPERMI2B       Z11, Z7, Z1
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B       Z11, Z7, Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B       Z12, Z8, Z7
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B       Z12, Z8, Z11
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z1, Z13, Z8
-	VPERMT2Q       Z1, Z3, Z13
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
 	VMOVDQA64      Z2, Z1
-	VPERMI2Q       Z7, Z0, Z1
-	VPERMT2Q       Z7, Z3, Z0
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z10, Z14, Z7
-	VPERMT2Q       Z10, Z3, Z14
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z1, Z8, Z11
-	VPERMT2Q       Z1, Z5, Z8
-	VMOVDQA64      Z4, Z1
-	VPERMI2Q       Z0, Z13, Z1
-	VPERMT2Q       Z0, Z5, Z13
-	VMOVDQA64      Z4, Z0
-	VPERMI2Q       Z10, Z7, Z0
-	VPERMT2Q       Z10, Z5, Z7
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z9, Z14, Z10
-	VPERMT2Q       Z9, Z5, Z14
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z1, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z13, (R9)
+	VMOVDQU64      Z6, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z0, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
 	VMOVDQU64      Z10, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z14, (R9)
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
 	ADDQ           BX, R9
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
@@ -2609,73 +2603,77 @@ shuffleAVX512GFNIdense2chunk:
 	ADDQ           AX, R10
 	VMOVDQU64      (R9), Z0
 	VMOVDQU64      64(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z0, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
 	VMOVDQU64      128(R9), Z0
 	VMOVDQU64      192(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VMOVDQU64      256(R9), Z0
 	VMOVDQU64      320(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z11
-	VPERMI2B       Z1, Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z12
-	VPERMI2B       Z1, Z0, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
 	VMOVDQU64      384(R9), Z0
 	VMOVDQU64      448(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z13
-	VPERMI2B       Z1, Z0, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z14
-	VPERMI2B       Z1, Z0, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z11
+	VPERMI2B       Z1, Z0, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z12
+	VPERMI2B       Z1, Z0, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
 	VMOVDQU64      512(R9), Z0
 	VMOVDQU64      576(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z15
-	VPERMI2B       Z1, Z0, Z15
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z16
-	VPERMI2B       Z1, Z0, Z16
-	VGF2P8AFFINEQB $0x00, Z16, Z6, Z16
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z13
+	VPERMI2B       Z1, Z0, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z14
+	VPERMI2B       Z1, Z0, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
 	VMOVDQU64      640(R9), Z0
 	VMOVDQU64      704(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z17
-	VPERMI2B       Z1, Z0, Z17
-	VGF2P8AFFINEQB $0x00, Z17, Z6, Z17
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z18
-	VPERMI2B       Z1, Z0, Z18
-	VGF2P8AFFINEQB $0x00, Z18, Z6, Z18
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z15
+	VPERMI2B       Z1, Z0, Z15
+	VGF2P8AFFINEQB $0x00, Z15, Z4, Z15
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z16
+	VPERMI2B       Z1, Z0, Z16
+	VGF2P8AFFINEQB $0x00, Z16, Z4, Z16
 	VMOVDQU64      768(R9), Z0
 	VMOVDQU64      832(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z19
-	VPERMI2B       Z1, Z0, Z19
-	VGF2P8AFFINEQB $0x00, Z19, Z6, Z19
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z20
-	VPERMI2B       Z1, Z0, Z20
-	VGF2P8AFFINEQB $0x00, Z20, Z6, Z20
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z17
+	VPERMI2B       Z1, Z0, Z17
+	VGF2P8AFFINEQB $0x00, Z17, Z4, Z17
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z18
+	VPERMI2B       Z1, Z0, Z18
+	VGF2P8AFFINEQB $0x00, Z18, Z4, Z18
 	VMOVDQU64      896(R9), Z0
 	VMOVDQU64      960(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z21
-	VPERMI2B       Z1, Z0, Z21
-	VGF2P8AFFINEQB $0x00, Z21, Z6, Z21
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z22
-	VPERMI2B       Z1, Z0, Z22
-	VGF2P8AFFINEQB $0x00, Z22, Z6, Z22
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z19
+	VPERMI2B       Z1, Z0, Z19
+	VGF2P8AFFINEQB $0x00, Z19, Z4, Z19
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z20
+	VPERMI2B       Z1, Z0, Z20
+	VGF2P8AFFINEQB $0x00, Z20, Z4, Z20
 	MOVQ           R10, R9
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
+	VPERMI2B       Z13, Z5, Z0
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z1
-	VPERMI2B       Z15, Z7, Z1
+	VPERMI2B       Z13, Z5, Z1
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z15, Z7, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
+	VPERMI2B       Z15, Z7, Z13
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
 	VPERMI2B       Z17, Z9, Z7
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z15
@@ -2684,54 +2682,50 @@ shuffleAVX512GFNIdense2chunk:
 	VPERMI2B       Z19, Z11, Z9
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z17
 	VPERMI2B       Z19, Z11, Z17
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
-	VPERMI2B       Z21, Z13, Z11
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z19
-	VPERMI2B       Z21, Z13, Z19
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z0, Z13
-	VPERMT2Q       Z9, Z3, Z0
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z11, Z7, Z9
-	VPERMT2Q       Z11, Z3, Z7
 	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z17, Z1, Z11
-	VPERMT2Q       Z17, Z3, Z1
-	VMOVDQA64      Z2, Z17
-	VPERMI2Q       Z19, Z15, Z17
-	VPERMT2Q       Z19, Z3, Z15
-	VMOVDQA64      Z4, Z19
-	VPERMI2Q       Z9, Z13, Z19
-	VPERMT2Q       Z9, Z5, Z13
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z7, Z0, Z9
-	VPERMT2Q       Z7, Z5, Z0
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z17, Z11, Z7
-	VPERMT2Q       Z17, Z5, Z11
-	VMOVDQA64      Z4, Z17
-	VPERMI2Q       Z15, Z1, Z17
-	VPERMT2Q       Z15, Z5, Z1
-	VMOVDQU64      Z19, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z13, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
+	VPERMI2Q       Z7, Z0, Z11
+	VPERMT2Q       Z7, Z3, Z0
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z9, Z5, Z7
+	VPERMT2Q       Z9, Z3, Z5
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z15, Z1, Z9
+	VPERMT2Q       Z15, Z3, Z1
+	VMOVDQA64      Z2, Z15
+	VPERMI2Q       Z17, Z13, Z15
+	VPERMT2Q       Z17, Z3, Z13
+	VPUNPCKLQDQ    Z7, Z11, Z17
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z5, Z0, Z11
+	VPUNPCKHQDQ    Z5, Z0, Z0
+	VPUNPCKLQDQ    Z15, Z9, Z5
+	VPUNPCKHQDQ    Z15, Z9, Z9
+	VPUNPCKLQDQ    Z13, Z1, Z15
+	VPUNPCKHQDQ    Z13, Z1, Z1
+	VMOVDQU64      Z17, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z7, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z11, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z17, (R9)
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z15, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z1, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
+	VPERMI2B       Z14, Z6, Z0
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z1
-	VPERMI2B       Z16, Z8, Z1
+	VPERMI2B       Z14, Z6, Z1
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z16, Z8, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z6
+	VPERMI2B       Z16, Z8, Z6
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
 	VPERMI2B       Z18, Z10, Z7
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
@@ -2740,47 +2734,39 @@ shuffleAVX512GFNIdense2chunk:
 	VPERMI2B       Z20, Z12, Z9
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
 	VPERMI2B       Z20, Z12, Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
-	VPERMI2B       Z22, Z14, Z11
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
-	VPERMI2B       Z22, Z14, Z12
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z0, Z13
-	VPERMT2Q       Z9, Z3, Z0
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z11, Z7, Z9
-	VPERMT2Q       Z11, Z3, Z7
 	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z10, Z1, Z11
-	VPERMT2Q       Z10, Z3, Z1
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z12, Z8, Z10
-	VPERMT2Q       Z12, Z3, Z8
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z9, Z13, Z12
-	VPERMT2Q       Z9, Z5, Z13
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z7, Z0, Z9
-	VPERMT2Q       Z7, Z5, Z0
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z10, Z11, Z7
-	VPERMT2Q       Z10, Z5, Z11
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z8, Z1, Z10
-	VPERMT2Q       Z8, Z5, Z1
-	VMOVDQU64      Z12, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z13, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
+	VPERMI2Q       Z7, Z0, Z11
+	VPERMT2Q       Z7, Z3, Z0
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z9, Z5, Z7
+	VPERMT2Q       Z9, Z3, Z5
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z8, Z1, Z9
+	VPERMT2Q       Z8, Z3, Z1
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z10, Z6, Z8
+	VPERMT2Q       Z10, Z3, Z6
+	VPUNPCKLQDQ    Z7, Z11, Z10
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z5, Z0, Z11
+	VPUNPCKHQDQ    Z5, Z0, Z0
+	VPUNPCKLQDQ    Z8, Z9, Z5
+	VPUNPCKHQDQ    Z8, Z9, Z8
+	VPUNPCKLQDQ    Z6, Z1, Z9
+	VPUNPCKHQDQ    Z6, Z1, Z1
+	VMOVDQU64      Z10, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z7, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z11, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z1, (R9)
 	ADDQ           BX, R9
@@ -2819,516 +2805,500 @@ shuffleAVX512GFNIdense4chunk:
 	ADDQ           AX, R10
 	VMOVDQU64      (R9), Z0
 	VMOVDQU64      64(R9), Z1
-	VMOVDQU64      128(R9), Z7
-	VMOVDQU64      192(R9), Z8
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VMOVDQU64      128(R9), Z5
+	VMOVDQU64      192(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
 	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
 	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
-	VPERMI2B       Z8, Z7, Z11
-	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
-	VPERMI2B       Z1, Z0, Z11
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
-	VPERMI2B       Z8, Z7, Z12
-	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
-	VPERMI2B       Z1, Z0, Z12
 	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
-	VPERMI2B       Z8, Z7, Z0
-	VINSERTI64X4   $0x01, Y0, Z12, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VMOVDQU64      Z9, (R11)
-	VMOVDQU64      Z10, 512(R11)
-	VMOVDQU64      Z11, 1024(R11)
-	VMOVDQU64      Z12, 1536(R11)
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, (R11)
+	VMOVDQU64      Z8, 512(R11)
+	VMOVDQU64      Z9, 1024(R11)
+	VMOVDQU64      Z10, 1536(R11)
 	VMOVDQU64      256(R9), Z0
 	VMOVDQU64      320(R9), Z1
-	VMOVDQU64      384(R9), Z7
-	VMOVDQU64      448(R9), Z8
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VMOVDQU64      384(R9), Z5
+	VMOVDQU64      448(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
 	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
 	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
-	VPERMI2B       Z8, Z7, Z11
-	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
-	VPERMI2B       Z1, Z0, Z11
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
-	VPERMI2B       Z8, Z7, Z12
-	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
-	VPERMI2B       Z1, Z0, Z12
 	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
-	VPERMI2B       Z8, Z7, Z0
-	VINSERTI64X4   $0x01, Y0, Z12, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VMOVDQU64      Z9, 64(R11)
-	VMOVDQU64      Z10, 576(R11)
-	VMOVDQU64      Z11, 1088(R11)
-	VMOVDQU64      Z12, 1600(R11)
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, 64(R11)
+	VMOVDQU64      Z8, 576(R11)
+	VMOVDQU64      Z9, 1088(R11)
+	VMOVDQU64      Z10, 1600(R11)
 	VMOVDQU64      512(R9), Z0
 	VMOVDQU64      576(R9), Z1
-	VMOVDQU64      640(R9), Z7
-	VMOVDQU64      704(R9), Z8
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VMOVDQU64      640(R9), Z5
+	VMOVDQU64      704(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
 	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
 	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
-	VPERMI2B       Z8, Z7, Z11
-	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
-	VPERMI2B       Z1, Z0, Z11
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
-	VPERMI2B       Z8, Z7, Z12
-	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
-	VPERMI2B       Z1, Z0, Z12
 	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
-	VPERMI2B       Z8, Z7, Z0
-	VINSERTI64X4   $0x01, Y0, Z12, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VMOVDQU64      Z9, 128(R11)
-	VMOVDQU64      Z10, 640(R11)
-	VMOVDQU64      Z11, 1152(R11)
-	VMOVDQU64      Z12, 1664(R11)
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, 128(R11)
+	VMOVDQU64      Z8, 640(R11)
+	VMOVDQU64      Z9, 1152(R11)
+	VMOVDQU64      Z10, 1664(R11)
 	VMOVDQU64      768(R9), Z0
 	VMOVDQU64      832(R9), Z1
-	VMOVDQU64      896(R9), Z7
-	VMOVDQU64      960(R9), Z8
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VMOVDQU64      896(R9), Z5
+	VMOVDQU64      960(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
 	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
 	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
-	VPERMI2B       Z8, Z7, Z11
-	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
-	VPERMI2B       Z1, Z0, Z11
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
-	VPERMI2B       Z8, Z7, Z12
-	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
-	VPERMI2B       Z1, Z0, Z12
 	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
-	VPERMI2B       Z8, Z7, Z0
-	VINSERTI64X4   $0x01, Y0, Z12, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VMOVDQU64      Z9, 192(R11)
-	VMOVDQU64      Z10, 704(R11)
-	VMOVDQU64      Z11, 1216(R11)
-	VMOVDQU64      Z12, 1728(R11)
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, 192(R11)
+	VMOVDQU64      Z8, 704(R11)
+	VMOVDQU64      Z9, 1216(R11)
+	VMOVDQU64      Z10, 1728(R11)
 	VMOVDQU64      1024(R9), Z0
 	VMOVDQU64      1088(R9), Z1
-	VMOVDQU64      1152(R9), Z7
-	VMOVDQU64      1216(R9), Z8
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VMOVDQU64      1152(R9), Z5
+	VMOVDQU64      1216(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
 	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
 	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
-	VPERMI2B       Z8, Z7, Z11
-	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
-	VPERMI2B       Z1, Z0, Z11
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
-	VPERMI2B       Z8, Z7, Z12
-	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
-	VPERMI2B       Z1, Z0, Z12
 	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
-	VPERMI2B       Z8, Z7, Z0
-	VINSERTI64X4   $0x01, Y0, Z12, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VMOVDQU64      Z9, 256(R11)
-	VMOVDQU64      Z10, 768(R11)
-	VMOVDQU64      Z11, 1280(R11)
-	VMOVDQU64      Z12, 1792(R11)
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, 256(R11)
+	VMOVDQU64      Z8, 768(R11)
+	VMOVDQU64      Z9, 1280(R11)
+	VMOVDQU64      Z10, 1792(R11)
 	VMOVDQU64      1280(R9), Z0
 	VMOVDQU64      1344(R9), Z1
-	VMOVDQU64      1408(R9), Z7
-	VMOVDQU64      1472(R9), Z8
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VMOVDQU64      1408(R9), Z5
+	VMOVDQU64      1472(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
 	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
 	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
-	VPERMI2B       Z8, Z7, Z11
-	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
-	VPERMI2B       Z1, Z0, Z11
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
-	VPERMI2B       Z8, Z7, Z12
-	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
-	VPERMI2B       Z1, Z0, Z12
 	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
-	VPERMI2B       Z8, Z7, Z0
-	VINSERTI64X4   $0x01, Y0, Z12, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VMOVDQU64      Z9, 320(R11)
-	VMOVDQU64      Z10, 832(R11)
-	VMOVDQU64      Z11, 1344(R11)
-	VMOVDQU64      Z12, 1856(R11)
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, 320(R11)
+	VMOVDQU64      Z8, 832(R11)
+	VMOVDQU64      Z9, 1344(R11)
+	VMOVDQU64      Z10, 1856(R11)
 	VMOVDQU64      1536(R9), Z0
 	VMOVDQU64      1600(R9), Z1
-	VMOVDQU64      1664(R9), Z7
-	VMOVDQU64      1728(R9), Z8
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VMOVDQU64      1664(R9), Z5
+	VMOVDQU64      1728(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
 	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
 	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
-	VPERMI2B       Z8, Z7, Z11
-	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
-	VPERMI2B       Z1, Z0, Z11
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
-	VPERMI2B       Z8, Z7, Z12
-	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
-	VPERMI2B       Z1, Z0, Z12
 	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
-	VPERMI2B       Z8, Z7, Z0
-	VINSERTI64X4   $0x01, Y0, Z12, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VMOVDQU64      Z9, 384(R11)
-	VMOVDQU64      Z10, 896(R11)
-	VMOVDQU64      Z11, 1408(R11)
-	VMOVDQU64      Z12, 1920(R11)
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, 384(R11)
+	VMOVDQU64      Z8, 896(R11)
+	VMOVDQU64      Z9, 1408(R11)
+	VMOVDQU64      Z10, 1920(R11)
 	VMOVDQU64      1792(R9), Z0
 	VMOVDQU64      1856(R9), Z1
-	VMOVDQU64      1920(R9), Z7
-	VMOVDQU64      1984(R9), Z8
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z9
+	VMOVDQU64      1920(R9), Z5
+	VMOVDQU64      1984(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
 	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
 	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
 	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z11
-	VPERMI2B       Z8, Z7, Z11
-	VINSERTI64X4   $0x01, Y11, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z11
-	VPERMI2B       Z1, Z0, Z11
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z12
-	VPERMI2B       Z8, Z7, Z12
-	VINSERTI64X4   $0x01, Y12, Z11, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z12
-	VPERMI2B       Z1, Z0, Z12
 	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
-	VPERMI2B       Z8, Z7, Z0
-	VINSERTI64X4   $0x01, Y0, Z12, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VMOVDQU64      Z9, 448(R11)
-	VMOVDQU64      Z10, 960(R11)
-	VMOVDQU64      Z11, 1472(R11)
-	VMOVDQU64      Z12, 1984(R11)
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, 448(R11)
+	VMOVDQU64      Z8, 960(R11)
+	VMOVDQU64      Z9, 1472(R11)
+	VMOVDQU64      Z10, 1984(R11)
 	MOVQ           R10, R9
 	VMOVDQU64      (R11), Z0
 	VMOVDQU64      64(R11), Z1
-	VMOVDQU64      128(R11), Z7
-	VMOVDQU64      192(R11), Z8
-	VMOVDQU64      256(R11), Z9
-	VMOVDQU64      320(R11), Z10
-	VMOVDQU64      384(R11), Z11
-	VMOVDQU64      448(R11), Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B       Z9, Z0, Z13
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B       Z9, Z0, Z14
+	VMOVDQU64      128(R11), Z5
+	VMOVDQU64      192(R11), Z6
+	VMOVDQU64      256(R11), Z7
+	VMOVDQU64      320(R11), Z8
+	VMOVDQU64      384(R11), Z9
+	VMOVDQU64      448(R11), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
-	VPERMI2B       Z10, Z1, Z0
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z1, Z9
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
-	VPERMI2B       Z11, Z7, Z1
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B       Z11, Z7, Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B       Z12, Z8, Z7
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B       Z12, Z8, Z11
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z1, Z13, Z8
-	VPERMT2Q       Z1, Z3, Z13
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
 	VMOVDQA64      Z2, Z1
-	VPERMI2Q       Z7, Z0, Z1
-	VPERMT2Q       Z7, Z3, Z0
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z10, Z14, Z7
-	VPERMT2Q       Z10, Z3, Z14
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z1, Z8, Z11
-	VPERMT2Q       Z1, Z5, Z8
-	VMOVDQA64      Z4, Z1
-	VPERMI2Q       Z0, Z13, Z1
-	VPERMT2Q       Z0, Z5, Z13
-	VMOVDQA64      Z4, Z0
-	VPERMI2Q       Z10, Z7, Z0
-	VPERMT2Q       Z10, Z5, Z7
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z9, Z14, Z10
-	VPERMT2Q       Z9, Z5, Z14
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z1, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z13, (R9)
+	VMOVDQU64      Z6, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z0, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
 	VMOVDQU64      Z10, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z14, (R9)
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      512(R11), Z0
 	VMOVDQU64      576(R11), Z1
-	VMOVDQU64      640(R11), Z7
-	VMOVDQU64      704(R11), Z8
-	VMOVDQU64      768(R11), Z9
-	VMOVDQU64      832(R11), Z10
-	VMOVDQU64      896(R11), Z11
-	VMOVDQU64      960(R11), Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B       Z9, Z0, Z13
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B       Z9, Z0, Z14
+	VMOVDQU64      640(R11), Z5
+	VMOVDQU64      704(R11), Z6
+	VMOVDQU64      768(R11), Z7
+	VMOVDQU64      832(R11), Z8
+	VMOVDQU64      896(R11), Z9
+	VMOVDQU64      960(R11), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
-	VPERMI2B       Z10, Z1, Z0
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z1, Z9
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
-	VPERMI2B       Z11, Z7, Z1
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B       Z11, Z7, Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B       Z12, Z8, Z7
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B       Z12, Z8, Z11
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z1, Z13, Z8
-	VPERMT2Q       Z1, Z3, Z13
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
 	VMOVDQA64      Z2, Z1
-	VPERMI2Q       Z7, Z0, Z1
-	VPERMT2Q       Z7, Z3, Z0
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z10, Z14, Z7
-	VPERMT2Q       Z10, Z3, Z14
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z1, Z8, Z11
-	VPERMT2Q       Z1, Z5, Z8
-	VMOVDQA64      Z4, Z1
-	VPERMI2Q       Z0, Z13, Z1
-	VPERMT2Q       Z0, Z5, Z13
-	VMOVDQA64      Z4, Z0
-	VPERMI2Q       Z10, Z7, Z0
-	VPERMT2Q       Z10, Z5, Z7
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z9, Z14, Z10
-	VPERMT2Q       Z9, Z5, Z14
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z1, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z13, (R9)
+	VMOVDQU64      Z6, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z0, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
 	VMOVDQU64      Z10, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z14, (R9)
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      1024(R11), Z0
 	VMOVDQU64      1088(R11), Z1
-	VMOVDQU64      1152(R11), Z7
-	VMOVDQU64      1216(R11), Z8
-	VMOVDQU64      1280(R11), Z9
-	VMOVDQU64      1344(R11), Z10
-	VMOVDQU64      1408(R11), Z11
-	VMOVDQU64      1472(R11), Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B       Z9, Z0, Z13
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B       Z9, Z0, Z14
+	VMOVDQU64      1152(R11), Z5
+	VMOVDQU64      1216(R11), Z6
+	VMOVDQU64      1280(R11), Z7
+	VMOVDQU64      1344(R11), Z8
+	VMOVDQU64      1408(R11), Z9
+	VMOVDQU64      1472(R11), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
-	VPERMI2B       Z10, Z1, Z0
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z1, Z9
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
-	VPERMI2B       Z11, Z7, Z1
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B       Z11, Z7, Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B       Z12, Z8, Z7
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B       Z12, Z8, Z11
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z1, Z13, Z8
-	VPERMT2Q       Z1, Z3, Z13
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
 	VMOVDQA64      Z2, Z1
-	VPERMI2Q       Z7, Z0, Z1
-	VPERMT2Q       Z7, Z3, Z0
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z10, Z14, Z7
-	VPERMT2Q       Z10, Z3, Z14
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z1, Z8, Z11
-	VPERMT2Q       Z1, Z5, Z8
-	VMOVDQA64      Z4, Z1
-	VPERMI2Q       Z0, Z13, Z1
-	VPERMT2Q       Z0, Z5, Z13
-	VMOVDQA64      Z4, Z0
-	VPERMI2Q       Z10, Z7, Z0
-	VPERMT2Q       Z10, Z5, Z7
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z9, Z14, Z10
-	VPERMT2Q       Z9, Z5, Z14
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z1, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z13, (R9)
+	VMOVDQU64      Z6, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z0, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
 	VMOVDQU64      Z10, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z14, (R9)
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      1536(R11), Z0
 	VMOVDQU64      1600(R11), Z1
-	VMOVDQU64      1664(R11), Z7
-	VMOVDQU64      1728(R11), Z8
-	VMOVDQU64      1792(R11), Z9
-	VMOVDQU64      1856(R11), Z10
-	VMOVDQU64      1920(R11), Z11
-	VMOVDQU64      1984(R11), Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B       Z9, Z0, Z13
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B       Z9, Z0, Z14
+	VMOVDQU64      1664(R11), Z5
+	VMOVDQU64      1728(R11), Z6
+	VMOVDQU64      1792(R11), Z7
+	VMOVDQU64      1856(R11), Z8
+	VMOVDQU64      1920(R11), Z9
+	VMOVDQU64      1984(R11), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
-	VPERMI2B       Z10, Z1, Z0
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z1, Z9
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
-	VPERMI2B       Z11, Z7, Z1
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B       Z11, Z7, Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B       Z12, Z8, Z7
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B       Z12, Z8, Z11
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z1, Z13, Z8
-	VPERMT2Q       Z1, Z3, Z13
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
 	VMOVDQA64      Z2, Z1
-	VPERMI2Q       Z7, Z0, Z1
-	VPERMT2Q       Z7, Z3, Z0
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z10, Z14, Z7
-	VPERMT2Q       Z10, Z3, Z14
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z1, Z8, Z11
-	VPERMT2Q       Z1, Z5, Z8
-	VMOVDQA64      Z4, Z1
-	VPERMI2Q       Z0, Z13, Z1
-	VPERMT2Q       Z0, Z5, Z13
-	VMOVDQA64      Z4, Z0
-	VPERMI2Q       Z10, Z7, Z0
-	VPERMT2Q       Z10, Z5, Z7
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z9, Z14, Z10
-	VPERMT2Q       Z9, Z5, Z14
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z1, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z13, (R9)
+	VMOVDQU64      Z6, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z0, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
 	VMOVDQU64      Z10, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z14, (R9)
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
 	ADDQ           BX, R9
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
@@ -3363,1006 +3333,942 @@ shuffleAVX512GFNIdense8chunk:
 	IMULQ          BX, R10
 	SHLQ           $0x03, R10
 	ADDQ           AX, R10
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         (R9), Z7, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         64(R9), Z7, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         128(R9), Z7, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         192(R9), Z7, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         256(R9), Z7, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         320(R9), Z7, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         384(R9), Z7, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         448(R9), Z7, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z12, Z8, Z15
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         (R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         64(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         128(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         192(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         256(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         320(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         384(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         448(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
 	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, (R11)
+	VMOVDQU64      Z5, 512(R11)
+	VMOVDQU64      Z11, 1024(R11)
+	VMOVDQU64      Z10, 1536(R11)
+	VMOVDQU64      Z13, 2048(R11)
+	VMOVDQU64      Z8, 2560(R11)
+	VMOVDQU64      Z12, 3072(R11)
+	VMOVDQU64      Z6, 3584(R11)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         512(R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         576(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         640(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         704(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         768(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         832(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         896(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         960(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z0, Z14
-	VPERMI2Q       Z7, Z11, Z14
-	VPERMT2Q       Z7, Z1, Z11
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z13, Z15, Z7
-	VPERMT2Q       Z13, Z3, Z15
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VPERMT2Q       Z14, Z3, Z12
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z10, Z8, Z14
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z13, Z7, Z11
-	VPERMT2Q       Z13, Z5, Z7
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z12, Z15, Z13
-	VPERMT2Q       Z12, Z5, Z15
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z10, Z14, Z12
-	VPERMT2Q       Z10, Z5, Z14
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z9, Z8, Z10
-	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, (R11)
-	VMOVDQU64      Z7, 512(R11)
-	VMOVDQU64      Z13, 1024(R11)
-	VMOVDQU64      Z15, 1536(R11)
-	VMOVDQU64      Z12, 2048(R11)
-	VMOVDQU64      Z14, 2560(R11)
-	VMOVDQU64      Z10, 3072(R11)
-	VMOVDQU64      Z8, 3584(R11)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         512(R9), Z7, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         576(R9), Z7, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         640(R9), Z7, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         704(R9), Z7, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         768(R9), Z7, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         832(R9), Z7, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         896(R9), Z7, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         960(R9), Z7, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z12, Z8, Z15
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
 	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, 64(R11)
+	VMOVDQU64      Z5, 576(R11)
+	VMOVDQU64      Z11, 1088(R11)
+	VMOVDQU64      Z10, 1600(R11)
+	VMOVDQU64      Z13, 2112(R11)
+	VMOVDQU64      Z8, 2624(R11)
+	VMOVDQU64      Z12, 3136(R11)
+	VMOVDQU64      Z6, 3648(R11)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         1024(R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         1088(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         1152(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         1216(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         1280(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         1344(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         1408(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         1472(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z0, Z14
-	VPERMI2Q       Z7, Z11, Z14
-	VPERMT2Q       Z7, Z1, Z11
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z13, Z15, Z7
-	VPERMT2Q       Z13, Z3, Z15
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VPERMT2Q       Z14, Z3, Z12
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z10, Z8, Z14
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z13, Z7, Z11
-	VPERMT2Q       Z13, Z5, Z7
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z12, Z15, Z13
-	VPERMT2Q       Z12, Z5, Z15
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z10, Z14, Z12
-	VPERMT2Q       Z10, Z5, Z14
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z9, Z8, Z10
-	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, 64(R11)
-	VMOVDQU64      Z7, 576(R11)
-	VMOVDQU64      Z13, 1088(R11)
-	VMOVDQU64      Z15, 1600(R11)
-	VMOVDQU64      Z12, 2112(R11)
-	VMOVDQU64      Z14, 2624(R11)
-	VMOVDQU64      Z10, 3136(R11)
-	VMOVDQU64      Z8, 3648(R11)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         1024(R9), Z7, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         1088(R9), Z7, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         1152(R9), Z7, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         1216(R9), Z7, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         1280(R9), Z7, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         1344(R9), Z7, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         1408(R9), Z7, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         1472(R9), Z7, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z12, Z8, Z15
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
 	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, 128(R11)
+	VMOVDQU64      Z5, 640(R11)
+	VMOVDQU64      Z11, 1152(R11)
+	VMOVDQU64      Z10, 1664(R11)
+	VMOVDQU64      Z13, 2176(R11)
+	VMOVDQU64      Z8, 2688(R11)
+	VMOVDQU64      Z12, 3200(R11)
+	VMOVDQU64      Z6, 3712(R11)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         1536(R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         1600(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         1664(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         1728(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         1792(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         1856(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         1920(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         1984(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z0, Z14
-	VPERMI2Q       Z7, Z11, Z14
-	VPERMT2Q       Z7, Z1, Z11
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z13, Z15, Z7
-	VPERMT2Q       Z13, Z3, Z15
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VPERMT2Q       Z14, Z3, Z12
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z10, Z8, Z14
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z13, Z7, Z11
-	VPERMT2Q       Z13, Z5, Z7
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z12, Z15, Z13
-	VPERMT2Q       Z12, Z5, Z15
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z10, Z14, Z12
-	VPERMT2Q       Z10, Z5, Z14
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z9, Z8, Z10
-	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, 128(R11)
-	VMOVDQU64      Z7, 640(R11)
-	VMOVDQU64      Z13, 1152(R11)
-	VMOVDQU64      Z15, 1664(R11)
-	VMOVDQU64      Z12, 2176(R11)
-	VMOVDQU64      Z14, 2688(R11)
-	VMOVDQU64      Z10, 3200(R11)
-	VMOVDQU64      Z8, 3712(R11)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         1536(R9), Z7, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         1600(R9), Z7, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         1664(R9), Z7, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         1728(R9), Z7, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         1792(R9), Z7, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         1856(R9), Z7, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         1920(R9), Z7, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         1984(R9), Z7, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z12, Z8, Z15
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
 	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, 192(R11)
+	VMOVDQU64      Z5, 704(R11)
+	VMOVDQU64      Z11, 1216(R11)
+	VMOVDQU64      Z10, 1728(R11)
+	VMOVDQU64      Z13, 2240(R11)
+	VMOVDQU64      Z8, 2752(R11)
+	VMOVDQU64      Z12, 3264(R11)
+	VMOVDQU64      Z6, 3776(R11)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         2048(R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         2112(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         2176(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         2240(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         2304(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         2368(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         2432(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         2496(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z0, Z14
-	VPERMI2Q       Z7, Z11, Z14
-	VPERMT2Q       Z7, Z1, Z11
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z13, Z15, Z7
-	VPERMT2Q       Z13, Z3, Z15
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VPERMT2Q       Z14, Z3, Z12
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z10, Z8, Z14
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z13, Z7, Z11
-	VPERMT2Q       Z13, Z5, Z7
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z12, Z15, Z13
-	VPERMT2Q       Z12, Z5, Z15
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z10, Z14, Z12
-	VPERMT2Q       Z10, Z5, Z14
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z9, Z8, Z10
-	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, 192(R11)
-	VMOVDQU64      Z7, 704(R11)
-	VMOVDQU64      Z13, 1216(R11)
-	VMOVDQU64      Z15, 1728(R11)
-	VMOVDQU64      Z12, 2240(R11)
-	VMOVDQU64      Z14, 2752(R11)
-	VMOVDQU64      Z10, 3264(R11)
-	VMOVDQU64      Z8, 3776(R11)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         2048(R9), Z7, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         2112(R9), Z7, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         2176(R9), Z7, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         2240(R9), Z7, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         2304(R9), Z7, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         2368(R9), Z7, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         2432(R9), Z7, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         2496(R9), Z7, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z12, Z8, Z15
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
 	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, 256(R11)
+	VMOVDQU64      Z5, 768(R11)
+	VMOVDQU64      Z11, 1280(R11)
+	VMOVDQU64      Z10, 1792(R11)
+	VMOVDQU64      Z13, 2304(R11)
+	VMOVDQU64      Z8, 2816(R11)
+	VMOVDQU64      Z12, 3328(R11)
+	VMOVDQU64      Z6, 3840(R11)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         2560(R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         2624(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         2688(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         2752(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         2816(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         2880(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         2944(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         3008(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z0, Z14
-	VPERMI2Q       Z7, Z11, Z14
-	VPERMT2Q       Z7, Z1, Z11
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z13, Z15, Z7
-	VPERMT2Q       Z13, Z3, Z15
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VPERMT2Q       Z14, Z3, Z12
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z10, Z8, Z14
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z13, Z7, Z11
-	VPERMT2Q       Z13, Z5, Z7
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z12, Z15, Z13
-	VPERMT2Q       Z12, Z5, Z15
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z10, Z14, Z12
-	VPERMT2Q       Z10, Z5, Z14
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z9, Z8, Z10
-	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, 256(R11)
-	VMOVDQU64      Z7, 768(R11)
-	VMOVDQU64      Z13, 1280(R11)
-	VMOVDQU64      Z15, 1792(R11)
-	VMOVDQU64      Z12, 2304(R11)
-	VMOVDQU64      Z14, 2816(R11)
-	VMOVDQU64      Z10, 3328(R11)
-	VMOVDQU64      Z8, 3840(R11)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         2560(R9), Z7, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         2624(R9), Z7, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         2688(R9), Z7, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         2752(R9), Z7, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         2816(R9), Z7, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         2880(R9), Z7, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         2944(R9), Z7, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         3008(R9), Z7, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z12, Z8, Z15
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
 	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, 320(R11)
+	VMOVDQU64      Z5, 832(R11)
+	VMOVDQU64      Z11, 1344(R11)
+	VMOVDQU64      Z10, 1856(R11)
+	VMOVDQU64      Z13, 2368(R11)
+	VMOVDQU64      Z8, 2880(R11)
+	VMOVDQU64      Z12, 3392(R11)
+	VMOVDQU64      Z6, 3904(R11)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         3072(R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         3136(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         3200(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         3264(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         3328(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         3392(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         3456(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         3520(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z0, Z14
-	VPERMI2Q       Z7, Z11, Z14
-	VPERMT2Q       Z7, Z1, Z11
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z13, Z15, Z7
-	VPERMT2Q       Z13, Z3, Z15
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VPERMT2Q       Z14, Z3, Z12
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z10, Z8, Z14
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z13, Z7, Z11
-	VPERMT2Q       Z13, Z5, Z7
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z12, Z15, Z13
-	VPERMT2Q       Z12, Z5, Z15
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z10, Z14, Z12
-	VPERMT2Q       Z10, Z5, Z14
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z9, Z8, Z10
-	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, 320(R11)
-	VMOVDQU64      Z7, 832(R11)
-	VMOVDQU64      Z13, 1344(R11)
-	VMOVDQU64      Z15, 1856(R11)
-	VMOVDQU64      Z12, 2368(R11)
-	VMOVDQU64      Z14, 2880(R11)
-	VMOVDQU64      Z10, 3392(R11)
-	VMOVDQU64      Z8, 3904(R11)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         3072(R9), Z7, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         3136(R9), Z7, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         3200(R9), Z7, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         3264(R9), Z7, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         3328(R9), Z7, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         3392(R9), Z7, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         3456(R9), Z7, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         3520(R9), Z7, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z12, Z8, Z15
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
 	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, 384(R11)
+	VMOVDQU64      Z5, 896(R11)
+	VMOVDQU64      Z11, 1408(R11)
+	VMOVDQU64      Z10, 1920(R11)
+	VMOVDQU64      Z13, 2432(R11)
+	VMOVDQU64      Z8, 2944(R11)
+	VMOVDQU64      Z12, 3456(R11)
+	VMOVDQU64      Z6, 3968(R11)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         3584(R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         3648(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         3712(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         3776(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         3840(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         3904(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         3968(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         4032(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z0, Z14
-	VPERMI2Q       Z7, Z11, Z14
-	VPERMT2Q       Z7, Z1, Z11
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z13, Z15, Z7
-	VPERMT2Q       Z13, Z3, Z15
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VPERMT2Q       Z14, Z3, Z12
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z10, Z8, Z14
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z13, Z7, Z11
-	VPERMT2Q       Z13, Z5, Z7
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z12, Z15, Z13
-	VPERMT2Q       Z12, Z5, Z15
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z10, Z14, Z12
-	VPERMT2Q       Z10, Z5, Z14
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z9, Z8, Z10
-	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, 384(R11)
-	VMOVDQU64      Z7, 896(R11)
-	VMOVDQU64      Z13, 1408(R11)
-	VMOVDQU64      Z15, 1920(R11)
-	VMOVDQU64      Z12, 2432(R11)
-	VMOVDQU64      Z14, 2944(R11)
-	VMOVDQU64      Z10, 3456(R11)
-	VMOVDQU64      Z8, 3968(R11)
-	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z7
-	VPERMB         3584(R9), Z7, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VPERMB         3648(R9), Z7, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         3712(R9), Z7, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         3776(R9), Z7, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         3840(R9), Z7, Z12
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         3904(R9), Z7, Z13
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         3968(R9), Z7, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         4032(R9), Z7, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z12, Z8, Z15
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
 	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z0, Z14
-	VPERMI2Q       Z7, Z11, Z14
-	VPERMT2Q       Z7, Z1, Z11
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z13, Z15, Z7
-	VPERMT2Q       Z13, Z3, Z15
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z14, Z12, Z13
-	VPERMT2Q       Z14, Z3, Z12
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z10, Z8, Z14
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z13, Z7, Z11
-	VPERMT2Q       Z13, Z5, Z7
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z12, Z15, Z13
-	VPERMT2Q       Z12, Z5, Z15
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z10, Z14, Z12
-	VPERMT2Q       Z10, Z5, Z14
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z9, Z8, Z10
-	VPERMT2Q       Z9, Z5, Z8
-	VMOVDQU64      Z11, 448(R11)
-	VMOVDQU64      Z7, 960(R11)
-	VMOVDQU64      Z13, 1472(R11)
-	VMOVDQU64      Z15, 1984(R11)
-	VMOVDQU64      Z12, 2496(R11)
-	VMOVDQU64      Z14, 3008(R11)
-	VMOVDQU64      Z10, 3520(R11)
-	VMOVDQU64      Z8, 4032(R11)
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, 448(R11)
+	VMOVDQU64      Z5, 960(R11)
+	VMOVDQU64      Z11, 1472(R11)
+	VMOVDQU64      Z10, 1984(R11)
+	VMOVDQU64      Z13, 2496(R11)
+	VMOVDQU64      Z8, 3008(R11)
+	VMOVDQU64      Z12, 3520(R11)
+	VMOVDQU64      Z6, 4032(R11)
 	MOVQ           R10, R9
-	VMOVDQU64      (R11), Z7
-	VMOVDQU64      64(R11), Z8
-	VMOVDQU64      128(R11), Z9
-	VMOVDQU64      192(R11), Z10
-	VMOVDQU64      256(R11), Z11
-	VMOVDQU64      320(R11), Z12
-	VMOVDQU64      384(R11), Z13
-	VMOVDQU64      448(R11), Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
-	VPERMI2B       Z11, Z7, Z15
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
-	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      (R11), Z5
+	VMOVDQU64      64(R11), Z6
+	VMOVDQU64      128(R11), Z7
+	VMOVDQU64      192(R11), Z8
+	VMOVDQU64      256(R11), Z9
+	VMOVDQU64      320(R11), Z10
+	VMOVDQU64      384(R11), Z11
+	VMOVDQU64      448(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
 	VPERMI2B       Z12, Z8, Z7
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
 	VPERMI2B       Z12, Z8, Z11
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
-	VPERMI2B       Z13, Z9, Z8
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
-	VPERMI2B       Z13, Z9, Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
-	VPERMI2B       Z14, Z10, Z9
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
-	VPERMI2B       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VPERMT2Q       Z8, Z3, Z15
 	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z12, Z16, Z9
-	VPERMT2Q       Z12, Z3, Z16
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VPERMT2Q       Z8, Z5, Z10
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z7, Z15, Z8
-	VPERMT2Q       Z7, Z5, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z12, Z9, Z7
-	VPERMT2Q       Z12, Z5, Z9
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z16, Z12
-	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R9)
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
+	VMOVDQU64      Z6, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z8, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z15, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
+	VMOVDQU64      Z5, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z12, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z16, (R9)
+	VMOVDQU64      Z7, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      512(R11), Z7
-	VMOVDQU64      576(R11), Z8
-	VMOVDQU64      640(R11), Z9
-	VMOVDQU64      704(R11), Z10
-	VMOVDQU64      768(R11), Z11
-	VMOVDQU64      832(R11), Z12
-	VMOVDQU64      896(R11), Z13
-	VMOVDQU64      960(R11), Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
-	VPERMI2B       Z11, Z7, Z15
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
-	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      512(R11), Z5
+	VMOVDQU64      576(R11), Z6
+	VMOVDQU64      640(R11), Z7
+	VMOVDQU64      704(R11), Z8
+	VMOVDQU64      768(R11), Z9
+	VMOVDQU64      832(R11), Z10
+	VMOVDQU64      896(R11), Z11
+	VMOVDQU64      960(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
 	VPERMI2B       Z12, Z8, Z7
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
 	VPERMI2B       Z12, Z8, Z11
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
-	VPERMI2B       Z13, Z9, Z8
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
-	VPERMI2B       Z13, Z9, Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
-	VPERMI2B       Z14, Z10, Z9
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
-	VPERMI2B       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VPERMT2Q       Z8, Z3, Z15
 	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z12, Z16, Z9
-	VPERMT2Q       Z12, Z3, Z16
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VPERMT2Q       Z8, Z5, Z10
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z7, Z15, Z8
-	VPERMT2Q       Z7, Z5, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z12, Z9, Z7
-	VPERMT2Q       Z12, Z5, Z9
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z16, Z12
-	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R9)
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
+	VMOVDQU64      Z6, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z8, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z15, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
+	VMOVDQU64      Z5, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z12, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z16, (R9)
+	VMOVDQU64      Z7, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      1024(R11), Z7
-	VMOVDQU64      1088(R11), Z8
-	VMOVDQU64      1152(R11), Z9
-	VMOVDQU64      1216(R11), Z10
-	VMOVDQU64      1280(R11), Z11
-	VMOVDQU64      1344(R11), Z12
-	VMOVDQU64      1408(R11), Z13
-	VMOVDQU64      1472(R11), Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
-	VPERMI2B       Z11, Z7, Z15
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
-	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1024(R11), Z5
+	VMOVDQU64      1088(R11), Z6
+	VMOVDQU64      1152(R11), Z7
+	VMOVDQU64      1216(R11), Z8
+	VMOVDQU64      1280(R11), Z9
+	VMOVDQU64      1344(R11), Z10
+	VMOVDQU64      1408(R11), Z11
+	VMOVDQU64      1472(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
 	VPERMI2B       Z12, Z8, Z7
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
 	VPERMI2B       Z12, Z8, Z11
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
-	VPERMI2B       Z13, Z9, Z8
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
-	VPERMI2B       Z13, Z9, Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
-	VPERMI2B       Z14, Z10, Z9
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
-	VPERMI2B       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VPERMT2Q       Z8, Z3, Z15
 	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z12, Z16, Z9
-	VPERMT2Q       Z12, Z3, Z16
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VPERMT2Q       Z8, Z5, Z10
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z7, Z15, Z8
-	VPERMT2Q       Z7, Z5, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z12, Z9, Z7
-	VPERMT2Q       Z12, Z5, Z9
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z16, Z12
-	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R9)
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
+	VMOVDQU64      Z6, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z8, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z15, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
+	VMOVDQU64      Z5, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z12, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z16, (R9)
+	VMOVDQU64      Z7, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      1536(R11), Z7
-	VMOVDQU64      1600(R11), Z8
-	VMOVDQU64      1664(R11), Z9
-	VMOVDQU64      1728(R11), Z10
-	VMOVDQU64      1792(R11), Z11
-	VMOVDQU64      1856(R11), Z12
-	VMOVDQU64      1920(R11), Z13
-	VMOVDQU64      1984(R11), Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
-	VPERMI2B       Z11, Z7, Z15
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
-	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1536(R11), Z5
+	VMOVDQU64      1600(R11), Z6
+	VMOVDQU64      1664(R11), Z7
+	VMOVDQU64      1728(R11), Z8
+	VMOVDQU64      1792(R11), Z9
+	VMOVDQU64      1856(R11), Z10
+	VMOVDQU64      1920(R11), Z11
+	VMOVDQU64      1984(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
 	VPERMI2B       Z12, Z8, Z7
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
 	VPERMI2B       Z12, Z8, Z11
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
-	VPERMI2B       Z13, Z9, Z8
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
-	VPERMI2B       Z13, Z9, Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
-	VPERMI2B       Z14, Z10, Z9
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
-	VPERMI2B       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VPERMT2Q       Z8, Z3, Z15
 	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z12, Z16, Z9
-	VPERMT2Q       Z12, Z3, Z16
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VPERMT2Q       Z8, Z5, Z10
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z7, Z15, Z8
-	VPERMT2Q       Z7, Z5, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z12, Z9, Z7
-	VPERMT2Q       Z12, Z5, Z9
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z16, Z12
-	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R9)
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
+	VMOVDQU64      Z6, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z8, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z15, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
+	VMOVDQU64      Z5, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z12, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z16, (R9)
+	VMOVDQU64      Z7, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      2048(R11), Z7
-	VMOVDQU64      2112(R11), Z8
-	VMOVDQU64      2176(R11), Z9
-	VMOVDQU64      2240(R11), Z10
-	VMOVDQU64      2304(R11), Z11
-	VMOVDQU64      2368(R11), Z12
-	VMOVDQU64      2432(R11), Z13
-	VMOVDQU64      2496(R11), Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
-	VPERMI2B       Z11, Z7, Z15
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
-	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      2048(R11), Z5
+	VMOVDQU64      2112(R11), Z6
+	VMOVDQU64      2176(R11), Z7
+	VMOVDQU64      2240(R11), Z8
+	VMOVDQU64      2304(R11), Z9
+	VMOVDQU64      2368(R11), Z10
+	VMOVDQU64      2432(R11), Z11
+	VMOVDQU64      2496(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
 	VPERMI2B       Z12, Z8, Z7
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
 	VPERMI2B       Z12, Z8, Z11
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
-	VPERMI2B       Z13, Z9, Z8
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
-	VPERMI2B       Z13, Z9, Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
-	VPERMI2B       Z14, Z10, Z9
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
-	VPERMI2B       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VPERMT2Q       Z8, Z3, Z15
 	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z12, Z16, Z9
-	VPERMT2Q       Z12, Z3, Z16
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VPERMT2Q       Z8, Z5, Z10
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z7, Z15, Z8
-	VPERMT2Q       Z7, Z5, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z12, Z9, Z7
-	VPERMT2Q       Z12, Z5, Z9
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z16, Z12
-	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R9)
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
+	VMOVDQU64      Z6, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z8, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z15, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
+	VMOVDQU64      Z5, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z12, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z16, (R9)
+	VMOVDQU64      Z7, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      2560(R11), Z7
-	VMOVDQU64      2624(R11), Z8
-	VMOVDQU64      2688(R11), Z9
-	VMOVDQU64      2752(R11), Z10
-	VMOVDQU64      2816(R11), Z11
-	VMOVDQU64      2880(R11), Z12
-	VMOVDQU64      2944(R11), Z13
-	VMOVDQU64      3008(R11), Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
-	VPERMI2B       Z11, Z7, Z15
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
-	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      2560(R11), Z5
+	VMOVDQU64      2624(R11), Z6
+	VMOVDQU64      2688(R11), Z7
+	VMOVDQU64      2752(R11), Z8
+	VMOVDQU64      2816(R11), Z9
+	VMOVDQU64      2880(R11), Z10
+	VMOVDQU64      2944(R11), Z11
+	VMOVDQU64      3008(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
 	VPERMI2B       Z12, Z8, Z7
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
 	VPERMI2B       Z12, Z8, Z11
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
-	VPERMI2B       Z13, Z9, Z8
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
-	VPERMI2B       Z13, Z9, Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
-	VPERMI2B       Z14, Z10, Z9
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
-	VPERMI2B       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VPERMT2Q       Z8, Z3, Z15
 	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z12, Z16, Z9
-	VPERMT2Q       Z12, Z3, Z16
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VPERMT2Q       Z8, Z5, Z10
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z7, Z15, Z8
-	VPERMT2Q       Z7, Z5, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z12, Z9, Z7
-	VPERMT2Q       Z12, Z5, Z9
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z16, Z12
-	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R9)
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
+	VMOVDQU64      Z6, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z8, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z15, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
+	VMOVDQU64      Z5, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z12, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z16, (R9)
+	VMOVDQU64      Z7, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      3072(R11), Z7
-	VMOVDQU64      3136(R11), Z8
-	VMOVDQU64      3200(R11), Z9
-	VMOVDQU64      3264(R11), Z10
-	VMOVDQU64      3328(R11), Z11
-	VMOVDQU64      3392(R11), Z12
-	VMOVDQU64      3456(R11), Z13
-	VMOVDQU64      3520(R11), Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
-	VPERMI2B       Z11, Z7, Z15
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
-	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      3072(R11), Z5
+	VMOVDQU64      3136(R11), Z6
+	VMOVDQU64      3200(R11), Z7
+	VMOVDQU64      3264(R11), Z8
+	VMOVDQU64      3328(R11), Z9
+	VMOVDQU64      3392(R11), Z10
+	VMOVDQU64      3456(R11), Z11
+	VMOVDQU64      3520(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
 	VPERMI2B       Z12, Z8, Z7
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
 	VPERMI2B       Z12, Z8, Z11
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
-	VPERMI2B       Z13, Z9, Z8
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
-	VPERMI2B       Z13, Z9, Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
-	VPERMI2B       Z14, Z10, Z9
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
-	VPERMI2B       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VPERMT2Q       Z8, Z3, Z15
 	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z12, Z16, Z9
-	VPERMT2Q       Z12, Z3, Z16
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VPERMT2Q       Z8, Z5, Z10
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z7, Z15, Z8
-	VPERMT2Q       Z7, Z5, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z12, Z9, Z7
-	VPERMT2Q       Z12, Z5, Z9
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z16, Z12
-	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R9)
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
+	VMOVDQU64      Z6, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z8, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z15, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
+	VMOVDQU64      Z5, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z12, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z16, (R9)
+	VMOVDQU64      Z7, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      3584(R11), Z7
-	VMOVDQU64      3648(R11), Z8
-	VMOVDQU64      3712(R11), Z9
-	VMOVDQU64      3776(R11), Z10
-	VMOVDQU64      3840(R11), Z11
-	VMOVDQU64      3904(R11), Z12
-	VMOVDQU64      3968(R11), Z13
-	VMOVDQU64      4032(R11), Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
-	VPERMI2B       Z11, Z7, Z15
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z16
-	VPERMI2B       Z11, Z7, Z16
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      3584(R11), Z5
+	VMOVDQU64      3648(R11), Z6
+	VMOVDQU64      3712(R11), Z7
+	VMOVDQU64      3776(R11), Z8
+	VMOVDQU64      3840(R11), Z9
+	VMOVDQU64      3904(R11), Z10
+	VMOVDQU64      3968(R11), Z11
+	VMOVDQU64      4032(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
 	VPERMI2B       Z12, Z8, Z7
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
 	VPERMI2B       Z12, Z8, Z11
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z8
-	VPERMI2B       Z13, Z9, Z8
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
-	VPERMI2B       Z13, Z9, Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
-	VPERMI2B       Z14, Z10, Z9
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
-	VPERMI2B       Z14, Z10, Z13
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z8, Z15, Z10
-	VPERMT2Q       Z8, Z3, Z15
 	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z12, Z16, Z9
-	VPERMT2Q       Z12, Z3, Z16
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z4, Z13
-	VPERMI2Q       Z8, Z10, Z13
-	VPERMT2Q       Z8, Z5, Z10
-	VMOVDQA64      Z4, Z8
-	VPERMI2Q       Z7, Z15, Z8
-	VPERMT2Q       Z7, Z5, Z15
-	VMOVDQA64      Z4, Z7
-	VPERMI2Q       Z12, Z9, Z7
-	VPERMT2Q       Z12, Z5, Z9
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z16, Z12
-	VPERMT2Q       Z11, Z5, Z16
-	VMOVDQU64      Z13, (R9)
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
+	VMOVDQU64      Z6, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z8, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z15, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
+	VMOVDQU64      Z5, (R9)
 	ADDQ           BX, R9
 	VMOVDQU64      Z12, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      Z16, (R9)
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
@@ -4426,26 +4332,6 @@ DATA bitshuffleQHi2<>+40(SB)/8, $0x0000000000000007
 DATA bitshuffleQHi2<>+48(SB)/8, $0x000000000000000e
 DATA bitshuffleQHi2<>+56(SB)/8, $0x000000000000000f
 GLOBL bitshuffleQHi2<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleQLo1<>+0(SB)/8, $0x0000000000000000
-DATA bitshuffleQLo1<>+8(SB)/8, $0x0000000000000008
-DATA bitshuffleQLo1<>+16(SB)/8, $0x0000000000000002
-DATA bitshuffleQLo1<>+24(SB)/8, $0x000000000000000a
-DATA bitshuffleQLo1<>+32(SB)/8, $0x0000000000000004
-DATA bitshuffleQLo1<>+40(SB)/8, $0x000000000000000c
-DATA bitshuffleQLo1<>+48(SB)/8, $0x0000000000000006
-DATA bitshuffleQLo1<>+56(SB)/8, $0x000000000000000e
-GLOBL bitshuffleQLo1<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleQHi1<>+0(SB)/8, $0x0000000000000001
-DATA bitshuffleQHi1<>+8(SB)/8, $0x0000000000000009
-DATA bitshuffleQHi1<>+16(SB)/8, $0x0000000000000003
-DATA bitshuffleQHi1<>+24(SB)/8, $0x000000000000000b
-DATA bitshuffleQHi1<>+32(SB)/8, $0x0000000000000005
-DATA bitshuffleQHi1<>+40(SB)/8, $0x000000000000000d
-DATA bitshuffleQHi1<>+48(SB)/8, $0x0000000000000007
-DATA bitshuffleQHi1<>+56(SB)/8, $0x000000000000000f
-GLOBL bitshuffleQHi1<>(SB), RODATA|NOPTR, $64
 
 DATA bitshuffleTiles1<>+0(SB)/8, $0x0001020304050607
 DATA bitshuffleTiles1<>+8(SB)/8, $0x08090a0b0c0d0e0f
@@ -4568,14 +4454,12 @@ TEXT ·unshuffleAVX512GFNI(SB), $4160-72
 	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
 	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
 	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
-	VMOVDQU64    bitshuffleQLo1<>+0(SB), Z4
-	VMOVDQU64    bitshuffleQHi1<>+0(SB), Z5
 	LEAQ         (SP), R11
 	ADDQ         $0x3f, R11
 	ANDQ         $-64, R11
 	MOVQ         $0x8040201008040201, R10
-	VPBROADCASTQ R10, Z6
-	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z7
+	VPBROADCASTQ R10, Z4
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z5
 	CMPQ         DX, $0x01
 	JEQ          unshuffleAVX512GFNIts1
 	CMPQ         DX, $0x02
@@ -4598,9 +4482,13 @@ unshuffleAVX512GFNIdense1chunk:
 	IMULQ          BX, R10
 	SHLQ           $0x03, R10
 	ADDQ           AX, R10
-	VMOVDQU64      (R10), Z4
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z7
 	ADDQ           BX, R10
@@ -4610,81 +4498,73 @@ unshuffleAVX512GFNIdense1chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z10
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z11
-	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z12
-	ADDQ           BX, R10
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z9, Z4, Z13
-	VPERMT2Q       Z9, Z1, Z4
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z10, Z5, Z9
-	VPERMT2Q       Z10, Z1, Z5
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z11, Z7, Z10
-	VPERMT2Q       Z11, Z1, Z7
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z12, Z8, Z11
-	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z10, Z13, Z12
-	VPERMT2Q       Z10, Z3, Z13
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
 	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z7, Z4, Z11
-	VPERMT2Q       Z7, Z3, Z4
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z8, Z5, Z7
-	VPERMT2Q       Z8, Z3, Z5
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
-	VPERMI2B       Z10, Z12, Z8
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
-	VPERMI2B       Z10, Z12, Z14
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       Z9, Z13, Z10
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z12
-	VPERMI2B       Z9, Z13, Z12
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       Z7, Z11, Z9
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
-	VPERMI2B       Z7, Z11, Z13
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
-	VPERMI2B       Z5, Z4, Z7
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
-	VPERMI2B       Z5, Z4, Z11
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
-	VPERMB         Z8, Z4, Z8
-	VMOVDQU64      Z8, (R9)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
-	VPERMB         Z14, Z4, Z14
-	VMOVDQU64      Z14, 64(R9)
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
-	VPERMB         Z10, Z4, Z10
-	VMOVDQU64      Z10, 128(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
-	VPERMB         Z12, Z4, Z12
-	VMOVDQU64      Z12, 192(R9)
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
-	VPERMB         Z9, Z4, Z9
-	VMOVDQU64      Z9, 256(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
-	VPERMB         Z13, Z4, Z13
-	VMOVDQU64      Z13, 320(R9)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
-	VPERMB         Z7, Z4, Z7
-	VMOVDQU64      Z7, 384(R9)
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z4
-	VPERMB         Z11, Z4, Z11
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z9, Z0, Z9
+	VMOVDQU64      Z9, (R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z5, Z0, Z5
+	VMOVDQU64      Z5, 64(R9)
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z1, Z0, Z1
+	VMOVDQU64      Z1, 128(R9)
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z6, Z0, Z6
+	VMOVDQU64      Z6, 192(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z12, Z0, Z12
+	VMOVDQU64      Z12, 256(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z10, Z0, Z10
+	VMOVDQU64      Z10, 320(R9)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z8, Z0, Z8
+	VMOVDQU64      Z8, 384(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z11, Z0, Z11
 	VMOVDQU64      Z11, 448(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
@@ -4719,9 +4599,13 @@ unshuffleAVX512GFNIdense2chunk:
 	IMULQ          BX, R10
 	SHLQ           $0x03, R10
 	ADDQ           AX, R10
-	VMOVDQU64      (R10), Z4
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z7
 	ADDQ           BX, R10
@@ -4731,53 +4615,49 @@ unshuffleAVX512GFNIdense2chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z10
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z11
-	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z12
-	ADDQ           BX, R10
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z9, Z4, Z13
-	VPERMT2Q       Z9, Z1, Z4
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z10, Z5, Z9
-	VPERMT2Q       Z10, Z1, Z5
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z11, Z7, Z10
-	VPERMT2Q       Z11, Z1, Z7
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z12, Z8, Z11
-	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z10, Z13, Z12
-	VPERMT2Q       Z10, Z3, Z13
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
 	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z7, Z4, Z11
-	VPERMT2Q       Z7, Z3, Z4
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z8, Z5, Z7
-	VPERMT2Q       Z8, Z3, Z5
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
-	VPERMI2B       Z10, Z12, Z8
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
-	VPERMI2B       Z10, Z12, Z14
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       Z9, Z13, Z10
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z12
-	VPERMI2B       Z9, Z13, Z12
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       Z7, Z11, Z9
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
-	VPERMI2B       Z7, Z11, Z13
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
-	VPERMI2B       Z5, Z4, Z7
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
-	VPERMI2B       Z5, Z4, Z11
-	VMOVDQU64      (R10), Z4
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      (R10), Z0
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z5
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z13
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z14
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z15
 	ADDQ           BX, R10
@@ -4787,114 +4667,106 @@ unshuffleAVX512GFNIdense2chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z18
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z19
-	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z20
-	ADDQ           BX, R10
-	VMOVDQA64      Z0, Z21
-	VPERMI2Q       Z17, Z4, Z21
-	VPERMT2Q       Z17, Z1, Z4
-	VMOVDQA64      Z0, Z17
-	VPERMI2Q       Z18, Z5, Z17
-	VPERMT2Q       Z18, Z1, Z5
-	VMOVDQA64      Z0, Z18
-	VPERMI2Q       Z19, Z15, Z18
-	VPERMT2Q       Z19, Z1, Z15
-	VMOVDQA64      Z0, Z19
-	VPERMI2Q       Z20, Z16, Z19
-	VPERMT2Q       Z20, Z1, Z16
-	VMOVDQA64      Z2, Z20
-	VPERMI2Q       Z18, Z21, Z20
-	VPERMT2Q       Z18, Z3, Z21
+	VPUNPCKLQDQ    Z7, Z0, Z19
+	VPUNPCKHQDQ    Z7, Z0, Z0
+	VPUNPCKLQDQ    Z14, Z13, Z7
+	VPUNPCKHQDQ    Z14, Z13, Z13
+	VPUNPCKLQDQ    Z16, Z15, Z14
+	VPUNPCKHQDQ    Z16, Z15, Z15
+	VPUNPCKLQDQ    Z18, Z17, Z16
+	VPUNPCKHQDQ    Z18, Z17, Z17
 	VMOVDQA64      Z2, Z18
-	VPERMI2Q       Z19, Z17, Z18
-	VPERMT2Q       Z19, Z3, Z17
-	VMOVDQA64      Z2, Z19
-	VPERMI2Q       Z15, Z4, Z19
-	VPERMT2Q       Z15, Z3, Z4
-	VMOVDQA64      Z2, Z15
-	VPERMI2Q       Z16, Z5, Z15
-	VPERMT2Q       Z16, Z3, Z5
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z16
-	VPERMI2B       Z18, Z20, Z16
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z22
-	VPERMI2B       Z18, Z20, Z22
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z18
-	VPERMI2B       Z17, Z21, Z18
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z20
-	VPERMI2B       Z17, Z21, Z20
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z17
-	VPERMI2B       Z15, Z19, Z17
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z21
-	VPERMI2B       Z15, Z19, Z21
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z15
-	VPERMI2B       Z5, Z4, Z15
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z19
-	VPERMI2B       Z5, Z4, Z19
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
-	VGF2P8AFFINEQB $0x00, Z16, Z6, Z16
-	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
-	VPERMI2B       Z16, Z8, Z4
-	VMOVDQU64      Z4, (R9)
-	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
-	VPERMI2B       Z16, Z8, Z4
-	VMOVDQU64      Z4, 64(R9)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VGF2P8AFFINEQB $0x00, Z22, Z6, Z22
-	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
-	VPERMI2B       Z22, Z14, Z4
-	VMOVDQU64      Z4, 128(R9)
-	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
-	VPERMI2B       Z22, Z14, Z4
-	VMOVDQU64      Z4, 192(R9)
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VGF2P8AFFINEQB $0x00, Z18, Z6, Z18
-	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
-	VPERMI2B       Z18, Z10, Z4
-	VMOVDQU64      Z4, 256(R9)
-	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
-	VPERMI2B       Z18, Z10, Z4
-	VMOVDQU64      Z4, 320(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VGF2P8AFFINEQB $0x00, Z20, Z6, Z20
-	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
-	VPERMI2B       Z20, Z12, Z4
-	VMOVDQU64      Z4, 384(R9)
-	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
-	VPERMI2B       Z20, Z12, Z4
-	VMOVDQU64      Z4, 448(R9)
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VGF2P8AFFINEQB $0x00, Z17, Z6, Z17
-	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
-	VPERMI2B       Z17, Z9, Z4
-	VMOVDQU64      Z4, 512(R9)
-	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
-	VPERMI2B       Z17, Z9, Z4
-	VMOVDQU64      Z4, 576(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VGF2P8AFFINEQB $0x00, Z21, Z6, Z21
-	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
-	VPERMI2B       Z21, Z13, Z4
-	VMOVDQU64      Z4, 640(R9)
-	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
-	VPERMI2B       Z21, Z13, Z4
-	VMOVDQU64      Z4, 704(R9)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
-	VPERMI2B       Z15, Z7, Z4
-	VMOVDQU64      Z4, 768(R9)
-	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
-	VPERMI2B       Z15, Z7, Z4
-	VMOVDQU64      Z4, 832(R9)
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VGF2P8AFFINEQB $0x00, Z19, Z6, Z19
-	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z4
-	VPERMI2B       Z19, Z11, Z4
-	VMOVDQU64      Z4, 896(R9)
-	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z4
-	VPERMI2B       Z19, Z11, Z4
-	VMOVDQU64      Z4, 960(R9)
+	VPERMI2Q       Z7, Z19, Z18
+	VPERMT2Q       Z7, Z3, Z19
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z13, Z0, Z7
+	VPERMT2Q       Z13, Z3, Z0
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z16, Z14, Z13
+	VPERMT2Q       Z16, Z3, Z14
+	VMOVDQA64      Z2, Z16
+	VPERMI2Q       Z17, Z15, Z16
+	VPERMT2Q       Z17, Z3, Z15
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z17
+	VPERMI2B       Z13, Z18, Z17
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z20
+	VPERMI2B       Z13, Z18, Z20
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z13
+	VPERMI2B       Z16, Z7, Z13
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z18
+	VPERMI2B       Z16, Z7, Z18
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z14, Z19, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z16
+	VPERMI2B       Z14, Z19, Z16
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z14
+	VPERMI2B       Z15, Z0, Z14
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z19
+	VPERMI2B       Z15, Z0, Z19
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VGF2P8AFFINEQB $0x00, Z17, Z4, Z17
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z17, Z9, Z0
+	VMOVDQU64      Z0, (R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z17, Z9, Z0
+	VMOVDQU64      Z0, 64(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z13, Z5, Z0
+	VMOVDQU64      Z0, 128(R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z13, Z5, Z0
+	VMOVDQU64      Z0, 192(R9)
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z7, Z1, Z0
+	VMOVDQU64      Z0, 256(R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z7, Z1, Z0
+	VMOVDQU64      Z0, 320(R9)
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z14, Z6, Z0
+	VMOVDQU64      Z0, 384(R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z14, Z6, Z0
+	VMOVDQU64      Z0, 448(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VGF2P8AFFINEQB $0x00, Z20, Z4, Z20
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z20, Z12, Z0
+	VMOVDQU64      Z0, 512(R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z20, Z12, Z0
+	VMOVDQU64      Z0, 576(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VGF2P8AFFINEQB $0x00, Z18, Z4, Z18
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z18, Z10, Z0
+	VMOVDQU64      Z0, 640(R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z18, Z10, Z0
+	VMOVDQU64      Z0, 704(R9)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z16, Z4, Z16
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z16, Z8, Z0
+	VMOVDQU64      Z0, 768(R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z16, Z8, Z0
+	VMOVDQU64      Z0, 832(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VGF2P8AFFINEQB $0x00, Z19, Z4, Z19
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z19, Z11, Z0
+	VMOVDQU64      Z0, 896(R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z19, Z11, Z0
+	VMOVDQU64      Z0, 960(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
 	LEAQ 8(R8), R10
@@ -4928,9 +4800,13 @@ unshuffleAVX512GFNIdense4chunk:
 	IMULQ          BX, R10
 	SHLQ           $0x03, R10
 	ADDQ           AX, R10
-	VMOVDQU64      (R10), Z4
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z7
 	ADDQ           BX, R10
@@ -4940,61 +4816,57 @@ unshuffleAVX512GFNIdense4chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z10
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z11
-	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z12
-	ADDQ           BX, R10
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z9, Z4, Z13
-	VPERMT2Q       Z9, Z1, Z4
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z10, Z5, Z9
-	VPERMT2Q       Z10, Z1, Z5
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z11, Z7, Z10
-	VPERMT2Q       Z11, Z1, Z7
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z12, Z8, Z11
-	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z10, Z13, Z12
-	VPERMT2Q       Z10, Z3, Z13
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
 	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z7, Z4, Z11
-	VPERMT2Q       Z7, Z3, Z4
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z8, Z5, Z7
-	VPERMT2Q       Z8, Z3, Z5
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
-	VPERMI2B       Z10, Z12, Z8
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
-	VPERMI2B       Z10, Z12, Z14
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       Z9, Z13, Z10
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z12
-	VPERMI2B       Z9, Z13, Z12
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       Z7, Z11, Z9
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
-	VPERMI2B       Z7, Z11, Z13
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
-	VPERMI2B       Z5, Z4, Z7
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
-	VPERMI2B       Z5, Z4, Z11
-	VMOVDQU64      Z8, (R11)
-	VMOVDQU64      Z14, 64(R11)
-	VMOVDQU64      Z10, 128(R11)
-	VMOVDQU64      Z12, 192(R11)
-	VMOVDQU64      Z9, 256(R11)
-	VMOVDQU64      Z13, 320(R11)
-	VMOVDQU64      Z7, 384(R11)
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, (R11)
+	VMOVDQU64      Z5, 64(R11)
+	VMOVDQU64      Z1, 128(R11)
+	VMOVDQU64      Z6, 192(R11)
+	VMOVDQU64      Z12, 256(R11)
+	VMOVDQU64      Z10, 320(R11)
+	VMOVDQU64      Z8, 384(R11)
 	VMOVDQU64      Z11, 448(R11)
-	VMOVDQU64      (R10), Z4
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z7
 	ADDQ           BX, R10
@@ -5004,61 +4876,57 @@ unshuffleAVX512GFNIdense4chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z10
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z11
-	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z12
-	ADDQ           BX, R10
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z9, Z4, Z13
-	VPERMT2Q       Z9, Z1, Z4
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z10, Z5, Z9
-	VPERMT2Q       Z10, Z1, Z5
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z11, Z7, Z10
-	VPERMT2Q       Z11, Z1, Z7
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z12, Z8, Z11
-	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z10, Z13, Z12
-	VPERMT2Q       Z10, Z3, Z13
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
 	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z7, Z4, Z11
-	VPERMT2Q       Z7, Z3, Z4
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z8, Z5, Z7
-	VPERMT2Q       Z8, Z3, Z5
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
-	VPERMI2B       Z10, Z12, Z8
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
-	VPERMI2B       Z10, Z12, Z14
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       Z9, Z13, Z10
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z12
-	VPERMI2B       Z9, Z13, Z12
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       Z7, Z11, Z9
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
-	VPERMI2B       Z7, Z11, Z13
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
-	VPERMI2B       Z5, Z4, Z7
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
-	VPERMI2B       Z5, Z4, Z11
-	VMOVDQU64      Z8, 512(R11)
-	VMOVDQU64      Z14, 576(R11)
-	VMOVDQU64      Z10, 640(R11)
-	VMOVDQU64      Z12, 704(R11)
-	VMOVDQU64      Z9, 768(R11)
-	VMOVDQU64      Z13, 832(R11)
-	VMOVDQU64      Z7, 896(R11)
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 512(R11)
+	VMOVDQU64      Z5, 576(R11)
+	VMOVDQU64      Z1, 640(R11)
+	VMOVDQU64      Z6, 704(R11)
+	VMOVDQU64      Z12, 768(R11)
+	VMOVDQU64      Z10, 832(R11)
+	VMOVDQU64      Z8, 896(R11)
 	VMOVDQU64      Z11, 960(R11)
-	VMOVDQU64      (R10), Z4
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z7
 	ADDQ           BX, R10
@@ -5068,61 +4936,57 @@ unshuffleAVX512GFNIdense4chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z10
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z11
-	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z12
-	ADDQ           BX, R10
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z9, Z4, Z13
-	VPERMT2Q       Z9, Z1, Z4
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z10, Z5, Z9
-	VPERMT2Q       Z10, Z1, Z5
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z11, Z7, Z10
-	VPERMT2Q       Z11, Z1, Z7
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z12, Z8, Z11
-	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z10, Z13, Z12
-	VPERMT2Q       Z10, Z3, Z13
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
 	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z7, Z4, Z11
-	VPERMT2Q       Z7, Z3, Z4
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z8, Z5, Z7
-	VPERMT2Q       Z8, Z3, Z5
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
-	VPERMI2B       Z10, Z12, Z8
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
-	VPERMI2B       Z10, Z12, Z14
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       Z9, Z13, Z10
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z12
-	VPERMI2B       Z9, Z13, Z12
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       Z7, Z11, Z9
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
-	VPERMI2B       Z7, Z11, Z13
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
-	VPERMI2B       Z5, Z4, Z7
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
-	VPERMI2B       Z5, Z4, Z11
-	VMOVDQU64      Z8, 1024(R11)
-	VMOVDQU64      Z14, 1088(R11)
-	VMOVDQU64      Z10, 1152(R11)
-	VMOVDQU64      Z12, 1216(R11)
-	VMOVDQU64      Z9, 1280(R11)
-	VMOVDQU64      Z13, 1344(R11)
-	VMOVDQU64      Z7, 1408(R11)
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 1024(R11)
+	VMOVDQU64      Z5, 1088(R11)
+	VMOVDQU64      Z1, 1152(R11)
+	VMOVDQU64      Z6, 1216(R11)
+	VMOVDQU64      Z12, 1280(R11)
+	VMOVDQU64      Z10, 1344(R11)
+	VMOVDQU64      Z8, 1408(R11)
 	VMOVDQU64      Z11, 1472(R11)
-	VMOVDQU64      (R10), Z4
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z7
 	ADDQ           BX, R10
@@ -5132,330 +4996,322 @@ unshuffleAVX512GFNIdense4chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z10
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z11
-	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z12
-	ADDQ           BX, R10
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z9, Z4, Z13
-	VPERMT2Q       Z9, Z1, Z4
-	VMOVDQA64      Z0, Z9
-	VPERMI2Q       Z10, Z5, Z9
-	VPERMT2Q       Z10, Z1, Z5
-	VMOVDQA64      Z0, Z10
-	VPERMI2Q       Z11, Z7, Z10
-	VPERMT2Q       Z11, Z1, Z7
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z12, Z8, Z11
-	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z10, Z13, Z12
-	VPERMT2Q       Z10, Z3, Z13
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
 	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z7, Z4, Z11
-	VPERMT2Q       Z7, Z3, Z4
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z8, Z5, Z7
-	VPERMT2Q       Z8, Z3, Z5
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
-	VPERMI2B       Z10, Z12, Z8
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
-	VPERMI2B       Z10, Z12, Z14
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       Z9, Z13, Z10
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z12
-	VPERMI2B       Z9, Z13, Z12
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       Z7, Z11, Z9
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
-	VPERMI2B       Z7, Z11, Z13
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
-	VPERMI2B       Z5, Z4, Z7
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
-	VPERMI2B       Z5, Z4, Z11
-	VMOVDQU64      Z8, 1536(R11)
-	VMOVDQU64      Z14, 1600(R11)
-	VMOVDQU64      Z10, 1664(R11)
-	VMOVDQU64      Z12, 1728(R11)
-	VMOVDQU64      Z9, 1792(R11)
-	VMOVDQU64      Z13, 1856(R11)
-	VMOVDQU64      Z7, 1920(R11)
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 1536(R11)
+	VMOVDQU64      Z5, 1600(R11)
+	VMOVDQU64      Z1, 1664(R11)
+	VMOVDQU64      Z6, 1728(R11)
+	VMOVDQU64      Z12, 1792(R11)
+	VMOVDQU64      Z10, 1856(R11)
+	VMOVDQU64      Z8, 1920(R11)
 	VMOVDQU64      Z11, 1984(R11)
-	VMOVDQU64      (R11), Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VMOVDQU64      512(R11), Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VMOVDQU64      1024(R11), Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQU64      1536(R11), Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      (R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      512(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1024(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1536(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
 	MOVQ           $0xcccccccccccccccc, R10
 	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, (R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 64(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 128(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
-	VPERMI2B       Z8, Z7, Z4
-	VPBLENDMB      Z4, Z9, K1, Z9
-	VMOVDQU64      Z9, 192(R9)
-	VMOVDQU64      64(R11), Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VMOVDQU64      576(R11), Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VMOVDQU64      1088(R11), Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQU64      1600(R11), Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, (R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 64(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 128(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 192(R9)
+	VMOVDQU64      64(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      576(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1088(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1600(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
 	MOVQ           $0xcccccccccccccccc, R10
 	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 256(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 320(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 384(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
-	VPERMI2B       Z8, Z7, Z4
-	VPBLENDMB      Z4, Z9, K1, Z9
-	VMOVDQU64      Z9, 448(R9)
-	VMOVDQU64      128(R11), Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VMOVDQU64      640(R11), Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VMOVDQU64      1152(R11), Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQU64      1664(R11), Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 256(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 320(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 384(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 448(R9)
+	VMOVDQU64      128(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      640(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1152(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1664(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
 	MOVQ           $0xcccccccccccccccc, R10
 	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 512(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 576(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 640(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
-	VPERMI2B       Z8, Z7, Z4
-	VPBLENDMB      Z4, Z9, K1, Z9
-	VMOVDQU64      Z9, 704(R9)
-	VMOVDQU64      192(R11), Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VMOVDQU64      704(R11), Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VMOVDQU64      1216(R11), Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQU64      1728(R11), Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 512(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 576(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 640(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 704(R9)
+	VMOVDQU64      192(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      704(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1216(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1728(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
 	MOVQ           $0xcccccccccccccccc, R10
 	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 768(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 832(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 896(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
-	VPERMI2B       Z8, Z7, Z4
-	VPBLENDMB      Z4, Z9, K1, Z9
-	VMOVDQU64      Z9, 960(R9)
-	VMOVDQU64      256(R11), Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VMOVDQU64      768(R11), Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VMOVDQU64      1280(R11), Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQU64      1792(R11), Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 768(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 832(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 896(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 960(R9)
+	VMOVDQU64      256(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      768(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1280(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1792(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
 	MOVQ           $0xcccccccccccccccc, R10
 	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 1024(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 1088(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 1152(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
-	VPERMI2B       Z8, Z7, Z4
-	VPBLENDMB      Z4, Z9, K1, Z9
-	VMOVDQU64      Z9, 1216(R9)
-	VMOVDQU64      320(R11), Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VMOVDQU64      832(R11), Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VMOVDQU64      1344(R11), Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQU64      1856(R11), Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1024(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1088(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1152(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 1216(R9)
+	VMOVDQU64      320(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      832(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1344(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1856(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
 	MOVQ           $0xcccccccccccccccc, R10
 	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 1280(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 1344(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 1408(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
-	VPERMI2B       Z8, Z7, Z4
-	VPBLENDMB      Z4, Z9, K1, Z9
-	VMOVDQU64      Z9, 1472(R9)
-	VMOVDQU64      384(R11), Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VMOVDQU64      896(R11), Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VMOVDQU64      1408(R11), Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQU64      1920(R11), Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1280(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1344(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1408(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 1472(R9)
+	VMOVDQU64      384(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      896(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1408(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1920(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
 	MOVQ           $0xcccccccccccccccc, R10
 	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 1536(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 1600(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 1664(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
-	VPERMI2B       Z8, Z7, Z4
-	VPBLENDMB      Z4, Z9, K1, Z9
-	VMOVDQU64      Z9, 1728(R9)
-	VMOVDQU64      448(R11), Z4
-	VGF2P8AFFINEQB $0x00, Z4, Z6, Z4
-	VMOVDQU64      960(R11), Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z6, Z5
-	VMOVDQU64      1472(R11), Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VMOVDQU64      1984(R11), Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z6, Z8
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1536(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1600(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1664(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 1728(R9)
+	VMOVDQU64      448(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      960(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1472(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1984(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
 	MOVQ           $0xcccccccccccccccc, R10
 	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 1792(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 1856(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z10
-	VPERMI2B       Z8, Z7, Z10
-	VPBLENDMB      Z10, Z9, K1, Z9
-	VMOVDQU64      Z9, 1920(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z9
-	VPERMI2B       Z5, Z4, Z9
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z4
-	VPERMI2B       Z8, Z7, Z4
-	VPBLENDMB      Z4, Z9, K1, Z9
-	VMOVDQU64      Z9, 1984(R9)
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1792(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1856(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1920(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 1984(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
 	LEAQ 8(R8), R10
@@ -5489,6 +5345,10 @@ unshuffleAVX512GFNIdense8chunk:
 	IMULQ          BX, R10
 	SHLQ           $0x03, R10
 	ADDQ           AX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z7
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z8
@@ -5501,58 +5361,54 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z12
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z13
-	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z14
-	ADDQ           BX, R10
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
-	VPERMT2Q       Z11, Z1, Z7
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z12, Z8, Z11
-	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
 	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       Z12, Z14, Z10
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
-	VPERMI2B       Z12, Z14, Z16
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
-	VPERMI2B       Z11, Z15, Z12
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
-	VPERMI2B       Z11, Z15, Z14
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       Z9, Z13, Z11
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
-	VPERMI2B       Z9, Z13, Z15
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
-	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, (R11)
-	VMOVDQU64      Z16, 64(R11)
-	VMOVDQU64      Z12, 128(R11)
-	VMOVDQU64      Z14, 192(R11)
-	VMOVDQU64      Z11, 256(R11)
-	VMOVDQU64      Z15, 320(R11)
-	VMOVDQU64      Z9, 384(R11)
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, (R11)
+	VMOVDQU64      Z7, 64(R11)
+	VMOVDQU64      Z6, 128(R11)
+	VMOVDQU64      Z8, 192(R11)
+	VMOVDQU64      Z14, 256(R11)
+	VMOVDQU64      Z12, 320(R11)
+	VMOVDQU64      Z10, 384(R11)
 	VMOVDQU64      Z13, 448(R11)
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z7
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z8
@@ -5565,58 +5421,54 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z12
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z13
-	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z14
-	ADDQ           BX, R10
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
-	VPERMT2Q       Z11, Z1, Z7
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z12, Z8, Z11
-	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
 	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       Z12, Z14, Z10
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
-	VPERMI2B       Z12, Z14, Z16
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
-	VPERMI2B       Z11, Z15, Z12
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
-	VPERMI2B       Z11, Z15, Z14
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       Z9, Z13, Z11
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
-	VPERMI2B       Z9, Z13, Z15
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
-	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, 512(R11)
-	VMOVDQU64      Z16, 576(R11)
-	VMOVDQU64      Z12, 640(R11)
-	VMOVDQU64      Z14, 704(R11)
-	VMOVDQU64      Z11, 768(R11)
-	VMOVDQU64      Z15, 832(R11)
-	VMOVDQU64      Z9, 896(R11)
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 512(R11)
+	VMOVDQU64      Z7, 576(R11)
+	VMOVDQU64      Z6, 640(R11)
+	VMOVDQU64      Z8, 704(R11)
+	VMOVDQU64      Z14, 768(R11)
+	VMOVDQU64      Z12, 832(R11)
+	VMOVDQU64      Z10, 896(R11)
 	VMOVDQU64      Z13, 960(R11)
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z7
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z8
@@ -5629,58 +5481,54 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z12
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z13
-	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z14
-	ADDQ           BX, R10
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
-	VPERMT2Q       Z11, Z1, Z7
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z12, Z8, Z11
-	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
 	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       Z12, Z14, Z10
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
-	VPERMI2B       Z12, Z14, Z16
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
-	VPERMI2B       Z11, Z15, Z12
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
-	VPERMI2B       Z11, Z15, Z14
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       Z9, Z13, Z11
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
-	VPERMI2B       Z9, Z13, Z15
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
-	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, 1024(R11)
-	VMOVDQU64      Z16, 1088(R11)
-	VMOVDQU64      Z12, 1152(R11)
-	VMOVDQU64      Z14, 1216(R11)
-	VMOVDQU64      Z11, 1280(R11)
-	VMOVDQU64      Z15, 1344(R11)
-	VMOVDQU64      Z9, 1408(R11)
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 1024(R11)
+	VMOVDQU64      Z7, 1088(R11)
+	VMOVDQU64      Z6, 1152(R11)
+	VMOVDQU64      Z8, 1216(R11)
+	VMOVDQU64      Z14, 1280(R11)
+	VMOVDQU64      Z12, 1344(R11)
+	VMOVDQU64      Z10, 1408(R11)
 	VMOVDQU64      Z13, 1472(R11)
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z7
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z8
@@ -5693,58 +5541,54 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z12
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z13
-	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z14
-	ADDQ           BX, R10
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
-	VPERMT2Q       Z11, Z1, Z7
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z12, Z8, Z11
-	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
 	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       Z12, Z14, Z10
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
-	VPERMI2B       Z12, Z14, Z16
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
-	VPERMI2B       Z11, Z15, Z12
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
-	VPERMI2B       Z11, Z15, Z14
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       Z9, Z13, Z11
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
-	VPERMI2B       Z9, Z13, Z15
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
-	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, 1536(R11)
-	VMOVDQU64      Z16, 1600(R11)
-	VMOVDQU64      Z12, 1664(R11)
-	VMOVDQU64      Z14, 1728(R11)
-	VMOVDQU64      Z11, 1792(R11)
-	VMOVDQU64      Z15, 1856(R11)
-	VMOVDQU64      Z9, 1920(R11)
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 1536(R11)
+	VMOVDQU64      Z7, 1600(R11)
+	VMOVDQU64      Z6, 1664(R11)
+	VMOVDQU64      Z8, 1728(R11)
+	VMOVDQU64      Z14, 1792(R11)
+	VMOVDQU64      Z12, 1856(R11)
+	VMOVDQU64      Z10, 1920(R11)
 	VMOVDQU64      Z13, 1984(R11)
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z7
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z8
@@ -5757,58 +5601,54 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z12
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z13
-	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z14
-	ADDQ           BX, R10
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
-	VPERMT2Q       Z11, Z1, Z7
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z12, Z8, Z11
-	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
 	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       Z12, Z14, Z10
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
-	VPERMI2B       Z12, Z14, Z16
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
-	VPERMI2B       Z11, Z15, Z12
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
-	VPERMI2B       Z11, Z15, Z14
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       Z9, Z13, Z11
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
-	VPERMI2B       Z9, Z13, Z15
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
-	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, 2048(R11)
-	VMOVDQU64      Z16, 2112(R11)
-	VMOVDQU64      Z12, 2176(R11)
-	VMOVDQU64      Z14, 2240(R11)
-	VMOVDQU64      Z11, 2304(R11)
-	VMOVDQU64      Z15, 2368(R11)
-	VMOVDQU64      Z9, 2432(R11)
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 2048(R11)
+	VMOVDQU64      Z7, 2112(R11)
+	VMOVDQU64      Z6, 2176(R11)
+	VMOVDQU64      Z8, 2240(R11)
+	VMOVDQU64      Z14, 2304(R11)
+	VMOVDQU64      Z12, 2368(R11)
+	VMOVDQU64      Z10, 2432(R11)
 	VMOVDQU64      Z13, 2496(R11)
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z7
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z8
@@ -5821,58 +5661,54 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z12
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z13
-	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z14
-	ADDQ           BX, R10
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
-	VPERMT2Q       Z11, Z1, Z7
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z12, Z8, Z11
-	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
 	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       Z12, Z14, Z10
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
-	VPERMI2B       Z12, Z14, Z16
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
-	VPERMI2B       Z11, Z15, Z12
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
-	VPERMI2B       Z11, Z15, Z14
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       Z9, Z13, Z11
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
-	VPERMI2B       Z9, Z13, Z15
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
-	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, 2560(R11)
-	VMOVDQU64      Z16, 2624(R11)
-	VMOVDQU64      Z12, 2688(R11)
-	VMOVDQU64      Z14, 2752(R11)
-	VMOVDQU64      Z11, 2816(R11)
-	VMOVDQU64      Z15, 2880(R11)
-	VMOVDQU64      Z9, 2944(R11)
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 2560(R11)
+	VMOVDQU64      Z7, 2624(R11)
+	VMOVDQU64      Z6, 2688(R11)
+	VMOVDQU64      Z8, 2752(R11)
+	VMOVDQU64      Z14, 2816(R11)
+	VMOVDQU64      Z12, 2880(R11)
+	VMOVDQU64      Z10, 2944(R11)
 	VMOVDQU64      Z13, 3008(R11)
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z7
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z8
@@ -5885,58 +5721,54 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z12
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z13
-	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z14
-	ADDQ           BX, R10
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
-	VPERMT2Q       Z11, Z1, Z7
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z12, Z8, Z11
-	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
 	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       Z12, Z14, Z10
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
-	VPERMI2B       Z12, Z14, Z16
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
-	VPERMI2B       Z11, Z15, Z12
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
-	VPERMI2B       Z11, Z15, Z14
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       Z9, Z13, Z11
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
-	VPERMI2B       Z9, Z13, Z15
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
-	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, 3072(R11)
-	VMOVDQU64      Z16, 3136(R11)
-	VMOVDQU64      Z12, 3200(R11)
-	VMOVDQU64      Z14, 3264(R11)
-	VMOVDQU64      Z11, 3328(R11)
-	VMOVDQU64      Z15, 3392(R11)
-	VMOVDQU64      Z9, 3456(R11)
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 3072(R11)
+	VMOVDQU64      Z7, 3136(R11)
+	VMOVDQU64      Z6, 3200(R11)
+	VMOVDQU64      Z8, 3264(R11)
+	VMOVDQU64      Z14, 3328(R11)
+	VMOVDQU64      Z12, 3392(R11)
+	VMOVDQU64      Z10, 3456(R11)
 	VMOVDQU64      Z13, 3520(R11)
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z7
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z8
@@ -5949,610 +5781,570 @@ unshuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R10
 	VMOVDQU64      (R10), Z12
 	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z13
-	ADDQ           BX, R10
-	VMOVDQU64      (R10), Z14
-	ADDQ           BX, R10
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
-	VPERMT2Q       Z11, Z1, Z7
-	VMOVDQA64      Z0, Z11
-	VPERMI2Q       Z12, Z8, Z11
-	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
 	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       Z12, Z14, Z10
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z16
-	VPERMI2B       Z12, Z14, Z16
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z12
-	VPERMI2B       Z11, Z15, Z12
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z14
-	VPERMI2B       Z11, Z15, Z14
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       Z9, Z13, Z11
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z15
-	VPERMI2B       Z9, Z13, Z15
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       Z8, Z7, Z9
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z13
-	VPERMI2B       Z8, Z7, Z13
-	VMOVDQU64      Z10, 3584(R11)
-	VMOVDQU64      Z16, 3648(R11)
-	VMOVDQU64      Z12, 3712(R11)
-	VMOVDQU64      Z14, 3776(R11)
-	VMOVDQU64      Z11, 3840(R11)
-	VMOVDQU64      Z15, 3904(R11)
-	VMOVDQU64      Z9, 3968(R11)
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 3584(R11)
+	VMOVDQU64      Z7, 3648(R11)
+	VMOVDQU64      Z6, 3712(R11)
+	VMOVDQU64      Z8, 3776(R11)
+	VMOVDQU64      Z14, 3840(R11)
+	VMOVDQU64      Z12, 3904(R11)
+	VMOVDQU64      Z10, 3968(R11)
 	VMOVDQU64      Z13, 4032(R11)
-	VMOVDQU64      (R11), Z7
-	VMOVDQU64      512(R11), Z8
-	VMOVDQU64      1024(R11), Z9
-	VMOVDQU64      1536(R11), Z10
-	VMOVDQU64      2048(R11), Z11
-	VMOVDQU64      2560(R11), Z12
-	VMOVDQU64      3072(R11), Z13
-	VMOVDQU64      3584(R11), Z14
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
+	VMOVDQU64      (R11), Z5
+	VMOVDQU64      512(R11), Z6
+	VMOVDQU64      1024(R11), Z7
+	VMOVDQU64      1536(R11), Z8
+	VMOVDQU64      2048(R11), Z9
+	VMOVDQU64      2560(R11), Z10
+	VMOVDQU64      3072(R11), Z11
+	VMOVDQU64      3584(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
 	VPERMT2Q       Z11, Z1, Z7
 	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z12, Z14, Z10
-	VPERMT2Q       Z12, Z5, Z14
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z15, Z12
-	VPERMT2Q       Z11, Z5, Z15
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z9, Z13, Z11
-	VPERMT2Q       Z9, Z5, Z13
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VPERMT2Q       Z8, Z5, Z7
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, (R9)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 64(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z8, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, (R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 64(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
 	VMOVDQU64      Z12, 128(R9)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 192(R9)
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 256(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 320(R9)
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 384(R9)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 448(R9)
-	VMOVDQU64      64(R11), Z7
-	VMOVDQU64      576(R11), Z8
-	VMOVDQU64      1088(R11), Z9
-	VMOVDQU64      1600(R11), Z10
-	VMOVDQU64      2112(R11), Z11
-	VMOVDQU64      2624(R11), Z12
-	VMOVDQU64      3136(R11), Z13
-	VMOVDQU64      3648(R11), Z14
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 192(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 256(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 320(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 384(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 448(R9)
+	VMOVDQU64      64(R11), Z5
+	VMOVDQU64      576(R11), Z6
+	VMOVDQU64      1088(R11), Z7
+	VMOVDQU64      1600(R11), Z8
+	VMOVDQU64      2112(R11), Z9
+	VMOVDQU64      2624(R11), Z10
+	VMOVDQU64      3136(R11), Z11
+	VMOVDQU64      3648(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
 	VPERMT2Q       Z11, Z1, Z7
 	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z12, Z14, Z10
-	VPERMT2Q       Z12, Z5, Z14
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z15, Z12
-	VPERMT2Q       Z11, Z5, Z15
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z9, Z13, Z11
-	VPERMT2Q       Z9, Z5, Z13
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VPERMT2Q       Z8, Z5, Z7
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, 512(R9)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 576(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z8, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, 512(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 576(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
 	VMOVDQU64      Z12, 640(R9)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 704(R9)
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 768(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 832(R9)
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 896(R9)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 960(R9)
-	VMOVDQU64      128(R11), Z7
-	VMOVDQU64      640(R11), Z8
-	VMOVDQU64      1152(R11), Z9
-	VMOVDQU64      1664(R11), Z10
-	VMOVDQU64      2176(R11), Z11
-	VMOVDQU64      2688(R11), Z12
-	VMOVDQU64      3200(R11), Z13
-	VMOVDQU64      3712(R11), Z14
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 704(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 768(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 832(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 896(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 960(R9)
+	VMOVDQU64      128(R11), Z5
+	VMOVDQU64      640(R11), Z6
+	VMOVDQU64      1152(R11), Z7
+	VMOVDQU64      1664(R11), Z8
+	VMOVDQU64      2176(R11), Z9
+	VMOVDQU64      2688(R11), Z10
+	VMOVDQU64      3200(R11), Z11
+	VMOVDQU64      3712(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
 	VPERMT2Q       Z11, Z1, Z7
 	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z12, Z14, Z10
-	VPERMT2Q       Z12, Z5, Z14
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z15, Z12
-	VPERMT2Q       Z11, Z5, Z15
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z9, Z13, Z11
-	VPERMT2Q       Z9, Z5, Z13
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VPERMT2Q       Z8, Z5, Z7
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, 1024(R9)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 1088(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z8, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, 1024(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 1088(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
 	VMOVDQU64      Z12, 1152(R9)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 1216(R9)
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 1280(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 1344(R9)
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 1408(R9)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 1472(R9)
-	VMOVDQU64      192(R11), Z7
-	VMOVDQU64      704(R11), Z8
-	VMOVDQU64      1216(R11), Z9
-	VMOVDQU64      1728(R11), Z10
-	VMOVDQU64      2240(R11), Z11
-	VMOVDQU64      2752(R11), Z12
-	VMOVDQU64      3264(R11), Z13
-	VMOVDQU64      3776(R11), Z14
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 1216(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 1280(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 1344(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 1408(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 1472(R9)
+	VMOVDQU64      192(R11), Z5
+	VMOVDQU64      704(R11), Z6
+	VMOVDQU64      1216(R11), Z7
+	VMOVDQU64      1728(R11), Z8
+	VMOVDQU64      2240(R11), Z9
+	VMOVDQU64      2752(R11), Z10
+	VMOVDQU64      3264(R11), Z11
+	VMOVDQU64      3776(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
 	VPERMT2Q       Z11, Z1, Z7
 	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z12, Z14, Z10
-	VPERMT2Q       Z12, Z5, Z14
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z15, Z12
-	VPERMT2Q       Z11, Z5, Z15
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z9, Z13, Z11
-	VPERMT2Q       Z9, Z5, Z13
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VPERMT2Q       Z8, Z5, Z7
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, 1536(R9)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 1600(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z8, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, 1536(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 1600(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
 	VMOVDQU64      Z12, 1664(R9)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 1728(R9)
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 1792(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 1856(R9)
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 1920(R9)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 1984(R9)
-	VMOVDQU64      256(R11), Z7
-	VMOVDQU64      768(R11), Z8
-	VMOVDQU64      1280(R11), Z9
-	VMOVDQU64      1792(R11), Z10
-	VMOVDQU64      2304(R11), Z11
-	VMOVDQU64      2816(R11), Z12
-	VMOVDQU64      3328(R11), Z13
-	VMOVDQU64      3840(R11), Z14
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 1728(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 1792(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 1856(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 1920(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 1984(R9)
+	VMOVDQU64      256(R11), Z5
+	VMOVDQU64      768(R11), Z6
+	VMOVDQU64      1280(R11), Z7
+	VMOVDQU64      1792(R11), Z8
+	VMOVDQU64      2304(R11), Z9
+	VMOVDQU64      2816(R11), Z10
+	VMOVDQU64      3328(R11), Z11
+	VMOVDQU64      3840(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
 	VPERMT2Q       Z11, Z1, Z7
 	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z12, Z14, Z10
-	VPERMT2Q       Z12, Z5, Z14
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z15, Z12
-	VPERMT2Q       Z11, Z5, Z15
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z9, Z13, Z11
-	VPERMT2Q       Z9, Z5, Z13
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VPERMT2Q       Z8, Z5, Z7
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, 2048(R9)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 2112(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z8, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, 2048(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 2112(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
 	VMOVDQU64      Z12, 2176(R9)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 2240(R9)
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 2304(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 2368(R9)
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 2432(R9)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 2496(R9)
-	VMOVDQU64      320(R11), Z7
-	VMOVDQU64      832(R11), Z8
-	VMOVDQU64      1344(R11), Z9
-	VMOVDQU64      1856(R11), Z10
-	VMOVDQU64      2368(R11), Z11
-	VMOVDQU64      2880(R11), Z12
-	VMOVDQU64      3392(R11), Z13
-	VMOVDQU64      3904(R11), Z14
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 2240(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 2304(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 2368(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 2432(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 2496(R9)
+	VMOVDQU64      320(R11), Z5
+	VMOVDQU64      832(R11), Z6
+	VMOVDQU64      1344(R11), Z7
+	VMOVDQU64      1856(R11), Z8
+	VMOVDQU64      2368(R11), Z9
+	VMOVDQU64      2880(R11), Z10
+	VMOVDQU64      3392(R11), Z11
+	VMOVDQU64      3904(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
 	VPERMT2Q       Z11, Z1, Z7
 	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z12, Z14, Z10
-	VPERMT2Q       Z12, Z5, Z14
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z15, Z12
-	VPERMT2Q       Z11, Z5, Z15
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z9, Z13, Z11
-	VPERMT2Q       Z9, Z5, Z13
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VPERMT2Q       Z8, Z5, Z7
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, 2560(R9)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 2624(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z8, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, 2560(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 2624(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
 	VMOVDQU64      Z12, 2688(R9)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 2752(R9)
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 2816(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 2880(R9)
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 2944(R9)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 3008(R9)
-	VMOVDQU64      384(R11), Z7
-	VMOVDQU64      896(R11), Z8
-	VMOVDQU64      1408(R11), Z9
-	VMOVDQU64      1920(R11), Z10
-	VMOVDQU64      2432(R11), Z11
-	VMOVDQU64      2944(R11), Z12
-	VMOVDQU64      3456(R11), Z13
-	VMOVDQU64      3968(R11), Z14
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 2752(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 2816(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 2880(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 2944(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 3008(R9)
+	VMOVDQU64      384(R11), Z5
+	VMOVDQU64      896(R11), Z6
+	VMOVDQU64      1408(R11), Z7
+	VMOVDQU64      1920(R11), Z8
+	VMOVDQU64      2432(R11), Z9
+	VMOVDQU64      2944(R11), Z10
+	VMOVDQU64      3456(R11), Z11
+	VMOVDQU64      3968(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
 	VPERMT2Q       Z11, Z1, Z7
 	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z12, Z14, Z10
-	VPERMT2Q       Z12, Z5, Z14
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z15, Z12
-	VPERMT2Q       Z11, Z5, Z15
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z9, Z13, Z11
-	VPERMT2Q       Z9, Z5, Z13
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VPERMT2Q       Z8, Z5, Z7
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, 3072(R9)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 3136(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z8, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, 3072(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 3136(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
 	VMOVDQU64      Z12, 3200(R9)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 3264(R9)
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 3328(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 3392(R9)
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 3456(R9)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 3520(R9)
-	VMOVDQU64      448(R11), Z7
-	VMOVDQU64      960(R11), Z8
-	VMOVDQU64      1472(R11), Z9
-	VMOVDQU64      1984(R11), Z10
-	VMOVDQU64      2496(R11), Z11
-	VMOVDQU64      3008(R11), Z12
-	VMOVDQU64      3520(R11), Z13
-	VMOVDQU64      4032(R11), Z14
-	VMOVDQA64      Z0, Z15
-	VPERMI2Q       Z11, Z7, Z15
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 3264(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 3328(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 3392(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 3456(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 3520(R9)
+	VMOVDQU64      448(R11), Z5
+	VMOVDQU64      960(R11), Z6
+	VMOVDQU64      1472(R11), Z7
+	VMOVDQU64      1984(R11), Z8
+	VMOVDQU64      2496(R11), Z9
+	VMOVDQU64      3008(R11), Z10
+	VMOVDQU64      3520(R11), Z11
+	VMOVDQU64      4032(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
 	VPERMT2Q       Z11, Z1, Z7
 	VMOVDQA64      Z0, Z11
 	VPERMI2Q       Z12, Z8, Z11
 	VPERMT2Q       Z12, Z1, Z8
-	VMOVDQA64      Z0, Z12
-	VPERMI2Q       Z13, Z9, Z12
-	VPERMT2Q       Z13, Z1, Z9
-	VMOVDQA64      Z0, Z13
-	VPERMI2Q       Z14, Z10, Z13
-	VPERMT2Q       Z14, Z1, Z10
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z15, Z14
-	VPERMT2Q       Z12, Z3, Z15
 	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z9, Z7, Z13
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQA64      Z4, Z10
-	VPERMI2Q       Z12, Z14, Z10
-	VPERMT2Q       Z12, Z5, Z14
-	VMOVDQA64      Z4, Z12
-	VPERMI2Q       Z11, Z15, Z12
-	VPERMT2Q       Z11, Z5, Z15
-	VMOVDQA64      Z4, Z11
-	VPERMI2Q       Z9, Z13, Z11
-	VPERMT2Q       Z9, Z5, Z13
-	VMOVDQA64      Z4, Z9
-	VPERMI2Q       Z8, Z7, Z9
-	VPERMT2Q       Z8, Z5, Z7
-	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z8
-	VGF2P8AFFINEQB $0x00, Z10, Z6, Z10
-	VPERMB         Z10, Z8, Z10
-	VMOVDQU64      Z10, 3584(R9)
-	VGF2P8AFFINEQB $0x00, Z14, Z6, Z14
-	VPERMB         Z14, Z8, Z14
-	VMOVDQU64      Z14, 3648(R9)
-	VGF2P8AFFINEQB $0x00, Z12, Z6, Z12
-	VPERMB         Z12, Z8, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, 3584(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 3648(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
 	VMOVDQU64      Z12, 3712(R9)
-	VGF2P8AFFINEQB $0x00, Z15, Z6, Z15
-	VPERMB         Z15, Z8, Z15
-	VMOVDQU64      Z15, 3776(R9)
-	VGF2P8AFFINEQB $0x00, Z11, Z6, Z11
-	VPERMB         Z11, Z8, Z11
-	VMOVDQU64      Z11, 3840(R9)
-	VGF2P8AFFINEQB $0x00, Z13, Z6, Z13
-	VPERMB         Z13, Z8, Z13
-	VMOVDQU64      Z13, 3904(R9)
-	VGF2P8AFFINEQB $0x00, Z9, Z6, Z9
-	VPERMB         Z9, Z8, Z9
-	VMOVDQU64      Z9, 3968(R9)
-	VGF2P8AFFINEQB $0x00, Z7, Z6, Z7
-	VPERMB         Z7, Z8, Z7
-	VMOVDQU64      Z7, 4032(R9)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 3776(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 3840(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 3904(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 3968(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 4032(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
 	LEAQ 8(R8), R10
@@ -6576,25 +6368,25 @@ unshuffleAVX512GFNIdense8chunksdone:
 	JNZ    unshuffleAVX512GFNIdense8block
 	RET
 
-DATA bitshuffleBytes27893e21db981e85<>+0(SB)/8, $0x0040105020603070
-DATA bitshuffleBytes27893e21db981e85<>+8(SB)/8, $0x0141115121613171
-DATA bitshuffleBytes27893e21db981e85<>+16(SB)/8, $0x0242125222623272
-DATA bitshuffleBytes27893e21db981e85<>+24(SB)/8, $0x0343135323633373
-DATA bitshuffleBytes27893e21db981e85<>+32(SB)/8, $0x0444145424643474
-DATA bitshuffleBytes27893e21db981e85<>+40(SB)/8, $0x0545155525653575
-DATA bitshuffleBytes27893e21db981e85<>+48(SB)/8, $0x0646165626663676
-DATA bitshuffleBytes27893e21db981e85<>+56(SB)/8, $0x0747175727673777
-GLOBL bitshuffleBytes27893e21db981e85<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleBytesdb33e30bc989d5a5<>+0(SB)/8, $0x0008101840485058
+DATA bitshuffleBytesdb33e30bc989d5a5<>+8(SB)/8, $0x0109111941495159
+DATA bitshuffleBytesdb33e30bc989d5a5<>+16(SB)/8, $0x020a121a424a525a
+DATA bitshuffleBytesdb33e30bc989d5a5<>+24(SB)/8, $0x030b131b434b535b
+DATA bitshuffleBytesdb33e30bc989d5a5<>+32(SB)/8, $0x040c141c444c545c
+DATA bitshuffleBytesdb33e30bc989d5a5<>+40(SB)/8, $0x050d151d454d555d
+DATA bitshuffleBytesdb33e30bc989d5a5<>+48(SB)/8, $0x060e161e464e565e
+DATA bitshuffleBytesdb33e30bc989d5a5<>+56(SB)/8, $0x070f171f474f575f
+GLOBL bitshuffleBytesdb33e30bc989d5a5<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+0(SB)/8, $0x0848185828683878
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+8(SB)/8, $0x0949195929693979
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+16(SB)/8, $0x0a4a1a5a2a6a3a7a
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+24(SB)/8, $0x0b4b1b5b2b6b3b7b
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+32(SB)/8, $0x0c4c1c5c2c6c3c7c
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+40(SB)/8, $0x0d4d1d5d2d6d3d7d
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+48(SB)/8, $0x0e4e1e5e2e6e3e7e
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+56(SB)/8, $0x0f4f1f5f2f6f3f7f
-GLOBL bitshuffleBytes321b3e0cfc4d7f45<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleBytesad488dd6ff5a6425<>+0(SB)/8, $0x2028303860687078
+DATA bitshuffleBytesad488dd6ff5a6425<>+8(SB)/8, $0x2129313961697179
+DATA bitshuffleBytesad488dd6ff5a6425<>+16(SB)/8, $0x222a323a626a727a
+DATA bitshuffleBytesad488dd6ff5a6425<>+24(SB)/8, $0x232b333b636b737b
+DATA bitshuffleBytesad488dd6ff5a6425<>+32(SB)/8, $0x242c343c646c747c
+DATA bitshuffleBytesad488dd6ff5a6425<>+40(SB)/8, $0x252d353d656d757d
+DATA bitshuffleBytesad488dd6ff5a6425<>+48(SB)/8, $0x262e363e666e767e
+DATA bitshuffleBytesad488dd6ff5a6425<>+56(SB)/8, $0x272f373f676f777f
+GLOBL bitshuffleBytesad488dd6ff5a6425<>(SB), RODATA|NOPTR, $64
 
 DATA bitshuffleUntiles1<>+0(SB)/8, $0x0706050403020100
 DATA bitshuffleUntiles1<>+8(SB)/8, $0x0f0e0d0c0b0a0908
@@ -6737,32 +6529,30 @@ TEXT ·shuffleAVX512Super(SB), $4160-72
 	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
 	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
 	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
-	VMOVDQU64    bitshuffleQLo1<>+0(SB), Z4
-	VMOVDQU64    bitshuffleQHi1<>+0(SB), Z5
 	LEAQ         (SP), R13
 	ADDQ         $0x3f, R13
 	ANDQ         $-64, R13
 	MOVQ         $0x5555555555555555, R12
-	VPBROADCASTQ R12, Z6
+	VPBROADCASTQ R12, Z4
 	MOVQ         $0x3333333333333333, R12
-	VPBROADCASTQ R12, Z7
+	VPBROADCASTQ R12, Z5
 	MOVQ         $0x0f0f0f0f0f0f0f0f, R12
-	VPBROADCASTQ R12, Z8
-	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z9
-	VPXORQ       Z10, Z10, Z10
-	VPBROADCASTQ DI, Z12
-	VPXORQ       Z11, Z11, Z11
+	VPBROADCASTQ R12, Z6
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z7
+	VPXORQ       Z8, Z8, Z8
+	VPBROADCASTQ DI, Z10
+	VPXORQ       Z9, Z9, Z9
 	MOVL         $0x000000aa, R12
 	KMOVW        R12, K1
-	VPADDQ       Z12, Z11, K1, Z11
-	VPADDQ       Z12, Z12, Z12
+	VPADDQ       Z10, Z9, K1, Z9
+	VPADDQ       Z10, Z10, Z10
 	MOVL         $0x000000cc, R12
 	KMOVW        R12, K1
-	VPADDQ       Z12, Z11, K1, Z11
-	VPADDQ       Z12, Z12, Z12
+	VPADDQ       Z10, Z9, K1, Z9
+	VPADDQ       Z10, Z10, Z10
 	MOVL         $0x000000f0, R12
 	KMOVW        R12, K1
-	VPADDQ       Z12, Z11, K1, Z11
+	VPADDQ       Z10, Z9, K1, Z9
 
 shuffleAVX512Superblock:
 	XORQ R9, R9
@@ -6775,113 +6565,113 @@ shuffleAVX512Superchunk:
 	ADDQ       AX, R11
 	MOVQ       R10, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R12)(Z11*1), K1, Z12
-	VPERMB     Z12, Z9, Z12
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R12)(Z11*1), K1, Z13
-	VPERMB     Z13, Z9, Z13
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R12)(Z11*1), K1, Z14
-	VPERMB     Z14, Z9, Z14
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R12)(Z11*1), K1, Z15
-	VPERMB     Z15, Z9, Z15
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R12)(Z11*1), K1, Z16
-	VPERMB     Z16, Z9, Z16
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R12)(Z11*1), K1, Z17
-	VPERMB     Z17, Z9, Z17
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R12)(Z11*1), K1, Z18
-	VPERMB     Z18, Z9, Z18
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R12)(Z11*1), K1, Z19
-	VPERMB     Z19, Z9, Z19
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
 	ADDQ       DX, R12
-	VPSRLQ     $0x01, Z12, Z20
-	VPTERNLOGQ $0x28, Z6, Z13, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x01, Z14, Z20
-	VPTERNLOGQ $0x28, Z6, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x01, Z16, Z20
-	VPTERNLOGQ $0x28, Z6, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x01, Z18, Z20
-	VPTERNLOGQ $0x28, Z6, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSRLQ     $0x02, Z12, Z20
-	VPTERNLOGQ $0x28, Z7, Z14, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x02, Z13, Z20
-	VPTERNLOGQ $0x28, Z7, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x02, Z16, Z20
-	VPTERNLOGQ $0x28, Z7, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x02, Z17, Z20
-	VPTERNLOGQ $0x28, Z7, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSRLQ     $0x04, Z12, Z20
-	VPTERNLOGQ $0x28, Z8, Z16, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x04, Z13, Z20
-	VPTERNLOGQ $0x28, Z8, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x04, Z14, Z20
-	VPTERNLOGQ $0x28, Z8, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x04, Z15, Z20
-	VPTERNLOGQ $0x28, Z8, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, (R13)
-	VMOVDQU64  Z13, 512(R13)
-	VMOVDQU64  Z14, 1024(R13)
-	VMOVDQU64  Z15, 1536(R13)
-	VMOVDQU64  Z16, 2048(R13)
-	VMOVDQU64  Z17, 2560(R13)
-	VMOVDQU64  Z18, 3072(R13)
-	VMOVDQU64  Z19, 3584(R13)
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, (R13)
+	VMOVDQU64  Z11, 512(R13)
+	VMOVDQU64  Z12, 1024(R13)
+	VMOVDQU64  Z13, 1536(R13)
+	VMOVDQU64  Z14, 2048(R13)
+	VMOVDQU64  Z15, 2560(R13)
+	VMOVDQU64  Z16, 3072(R13)
+	VMOVDQU64  Z17, 3584(R13)
 	ADDQ       DI, R10
 	ADDQ       DI, R10
 	ADDQ       DI, R10
@@ -6892,113 +6682,113 @@ shuffleAVX512Superchunk:
 	ADDQ       DI, R10
 	MOVQ       R10, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R12)(Z11*1), K1, Z12
-	VPERMB     Z12, Z9, Z12
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R12)(Z11*1), K1, Z13
-	VPERMB     Z13, Z9, Z13
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R12)(Z11*1), K1, Z14
-	VPERMB     Z14, Z9, Z14
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R12)(Z11*1), K1, Z15
-	VPERMB     Z15, Z9, Z15
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R12)(Z11*1), K1, Z16
-	VPERMB     Z16, Z9, Z16
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R12)(Z11*1), K1, Z17
-	VPERMB     Z17, Z9, Z17
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R12)(Z11*1), K1, Z18
-	VPERMB     Z18, Z9, Z18
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R12)(Z11*1), K1, Z19
-	VPERMB     Z19, Z9, Z19
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
 	ADDQ       DX, R12
-	VPSRLQ     $0x01, Z12, Z20
-	VPTERNLOGQ $0x28, Z6, Z13, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x01, Z14, Z20
-	VPTERNLOGQ $0x28, Z6, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x01, Z16, Z20
-	VPTERNLOGQ $0x28, Z6, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x01, Z18, Z20
-	VPTERNLOGQ $0x28, Z6, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSRLQ     $0x02, Z12, Z20
-	VPTERNLOGQ $0x28, Z7, Z14, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x02, Z13, Z20
-	VPTERNLOGQ $0x28, Z7, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x02, Z16, Z20
-	VPTERNLOGQ $0x28, Z7, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x02, Z17, Z20
-	VPTERNLOGQ $0x28, Z7, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSRLQ     $0x04, Z12, Z20
-	VPTERNLOGQ $0x28, Z8, Z16, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x04, Z13, Z20
-	VPTERNLOGQ $0x28, Z8, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x04, Z14, Z20
-	VPTERNLOGQ $0x28, Z8, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x04, Z15, Z20
-	VPTERNLOGQ $0x28, Z8, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, 64(R13)
-	VMOVDQU64  Z13, 576(R13)
-	VMOVDQU64  Z14, 1088(R13)
-	VMOVDQU64  Z15, 1600(R13)
-	VMOVDQU64  Z16, 2112(R13)
-	VMOVDQU64  Z17, 2624(R13)
-	VMOVDQU64  Z18, 3136(R13)
-	VMOVDQU64  Z19, 3648(R13)
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, 64(R13)
+	VMOVDQU64  Z11, 576(R13)
+	VMOVDQU64  Z12, 1088(R13)
+	VMOVDQU64  Z13, 1600(R13)
+	VMOVDQU64  Z14, 2112(R13)
+	VMOVDQU64  Z15, 2624(R13)
+	VMOVDQU64  Z16, 3136(R13)
+	VMOVDQU64  Z17, 3648(R13)
 	ADDQ       DI, R10
 	ADDQ       DI, R10
 	ADDQ       DI, R10
@@ -7009,113 +6799,113 @@ shuffleAVX512Superchunk:
 	ADDQ       DI, R10
 	MOVQ       R10, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R12)(Z11*1), K1, Z12
-	VPERMB     Z12, Z9, Z12
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R12)(Z11*1), K1, Z13
-	VPERMB     Z13, Z9, Z13
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R12)(Z11*1), K1, Z14
-	VPERMB     Z14, Z9, Z14
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R12)(Z11*1), K1, Z15
-	VPERMB     Z15, Z9, Z15
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R12)(Z11*1), K1, Z16
-	VPERMB     Z16, Z9, Z16
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R12)(Z11*1), K1, Z17
-	VPERMB     Z17, Z9, Z17
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R12)(Z11*1), K1, Z18
-	VPERMB     Z18, Z9, Z18
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R12)(Z11*1), K1, Z19
-	VPERMB     Z19, Z9, Z19
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
 	ADDQ       DX, R12
-	VPSRLQ     $0x01, Z12, Z20
-	VPTERNLOGQ $0x28, Z6, Z13, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x01, Z14, Z20
-	VPTERNLOGQ $0x28, Z6, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x01, Z16, Z20
-	VPTERNLOGQ $0x28, Z6, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x01, Z18, Z20
-	VPTERNLOGQ $0x28, Z6, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSRLQ     $0x02, Z12, Z20
-	VPTERNLOGQ $0x28, Z7, Z14, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x02, Z13, Z20
-	VPTERNLOGQ $0x28, Z7, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x02, Z16, Z20
-	VPTERNLOGQ $0x28, Z7, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x02, Z17, Z20
-	VPTERNLOGQ $0x28, Z7, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSRLQ     $0x04, Z12, Z20
-	VPTERNLOGQ $0x28, Z8, Z16, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x04, Z13, Z20
-	VPTERNLOGQ $0x28, Z8, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x04, Z14, Z20
-	VPTERNLOGQ $0x28, Z8, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x04, Z15, Z20
-	VPTERNLOGQ $0x28, Z8, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, 128(R13)
-	VMOVDQU64  Z13, 640(R13)
-	VMOVDQU64  Z14, 1152(R13)
-	VMOVDQU64  Z15, 1664(R13)
-	VMOVDQU64  Z16, 2176(R13)
-	VMOVDQU64  Z17, 2688(R13)
-	VMOVDQU64  Z18, 3200(R13)
-	VMOVDQU64  Z19, 3712(R13)
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, 128(R13)
+	VMOVDQU64  Z11, 640(R13)
+	VMOVDQU64  Z12, 1152(R13)
+	VMOVDQU64  Z13, 1664(R13)
+	VMOVDQU64  Z14, 2176(R13)
+	VMOVDQU64  Z15, 2688(R13)
+	VMOVDQU64  Z16, 3200(R13)
+	VMOVDQU64  Z17, 3712(R13)
 	ADDQ       DI, R10
 	ADDQ       DI, R10
 	ADDQ       DI, R10
@@ -7126,113 +6916,113 @@ shuffleAVX512Superchunk:
 	ADDQ       DI, R10
 	MOVQ       R10, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R12)(Z11*1), K1, Z12
-	VPERMB     Z12, Z9, Z12
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R12)(Z11*1), K1, Z13
-	VPERMB     Z13, Z9, Z13
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R12)(Z11*1), K1, Z14
-	VPERMB     Z14, Z9, Z14
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R12)(Z11*1), K1, Z15
-	VPERMB     Z15, Z9, Z15
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R12)(Z11*1), K1, Z16
-	VPERMB     Z16, Z9, Z16
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R12)(Z11*1), K1, Z17
-	VPERMB     Z17, Z9, Z17
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R12)(Z11*1), K1, Z18
-	VPERMB     Z18, Z9, Z18
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R12)(Z11*1), K1, Z19
-	VPERMB     Z19, Z9, Z19
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
 	ADDQ       DX, R12
-	VPSRLQ     $0x01, Z12, Z20
-	VPTERNLOGQ $0x28, Z6, Z13, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x01, Z14, Z20
-	VPTERNLOGQ $0x28, Z6, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x01, Z16, Z20
-	VPTERNLOGQ $0x28, Z6, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x01, Z18, Z20
-	VPTERNLOGQ $0x28, Z6, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSRLQ     $0x02, Z12, Z20
-	VPTERNLOGQ $0x28, Z7, Z14, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x02, Z13, Z20
-	VPTERNLOGQ $0x28, Z7, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x02, Z16, Z20
-	VPTERNLOGQ $0x28, Z7, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x02, Z17, Z20
-	VPTERNLOGQ $0x28, Z7, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSRLQ     $0x04, Z12, Z20
-	VPTERNLOGQ $0x28, Z8, Z16, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x04, Z13, Z20
-	VPTERNLOGQ $0x28, Z8, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x04, Z14, Z20
-	VPTERNLOGQ $0x28, Z8, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x04, Z15, Z20
-	VPTERNLOGQ $0x28, Z8, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, 192(R13)
-	VMOVDQU64  Z13, 704(R13)
-	VMOVDQU64  Z14, 1216(R13)
-	VMOVDQU64  Z15, 1728(R13)
-	VMOVDQU64  Z16, 2240(R13)
-	VMOVDQU64  Z17, 2752(R13)
-	VMOVDQU64  Z18, 3264(R13)
-	VMOVDQU64  Z19, 3776(R13)
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, 192(R13)
+	VMOVDQU64  Z11, 704(R13)
+	VMOVDQU64  Z12, 1216(R13)
+	VMOVDQU64  Z13, 1728(R13)
+	VMOVDQU64  Z14, 2240(R13)
+	VMOVDQU64  Z15, 2752(R13)
+	VMOVDQU64  Z16, 3264(R13)
+	VMOVDQU64  Z17, 3776(R13)
 	ADDQ       DI, R10
 	ADDQ       DI, R10
 	ADDQ       DI, R10
@@ -7243,113 +7033,113 @@ shuffleAVX512Superchunk:
 	ADDQ       DI, R10
 	MOVQ       R10, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R12)(Z11*1), K1, Z12
-	VPERMB     Z12, Z9, Z12
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R12)(Z11*1), K1, Z13
-	VPERMB     Z13, Z9, Z13
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R12)(Z11*1), K1, Z14
-	VPERMB     Z14, Z9, Z14
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R12)(Z11*1), K1, Z15
-	VPERMB     Z15, Z9, Z15
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R12)(Z11*1), K1, Z16
-	VPERMB     Z16, Z9, Z16
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R12)(Z11*1), K1, Z17
-	VPERMB     Z17, Z9, Z17
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R12)(Z11*1), K1, Z18
-	VPERMB     Z18, Z9, Z18
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R12)(Z11*1), K1, Z19
-	VPERMB     Z19, Z9, Z19
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
 	ADDQ       DX, R12
-	VPSRLQ     $0x01, Z12, Z20
-	VPTERNLOGQ $0x28, Z6, Z13, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x01, Z14, Z20
-	VPTERNLOGQ $0x28, Z6, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x01, Z16, Z20
-	VPTERNLOGQ $0x28, Z6, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x01, Z18, Z20
-	VPTERNLOGQ $0x28, Z6, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSRLQ     $0x02, Z12, Z20
-	VPTERNLOGQ $0x28, Z7, Z14, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x02, Z13, Z20
-	VPTERNLOGQ $0x28, Z7, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x02, Z16, Z20
-	VPTERNLOGQ $0x28, Z7, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x02, Z17, Z20
-	VPTERNLOGQ $0x28, Z7, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSRLQ     $0x04, Z12, Z20
-	VPTERNLOGQ $0x28, Z8, Z16, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x04, Z13, Z20
-	VPTERNLOGQ $0x28, Z8, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x04, Z14, Z20
-	VPTERNLOGQ $0x28, Z8, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x04, Z15, Z20
-	VPTERNLOGQ $0x28, Z8, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, 256(R13)
-	VMOVDQU64  Z13, 768(R13)
-	VMOVDQU64  Z14, 1280(R13)
-	VMOVDQU64  Z15, 1792(R13)
-	VMOVDQU64  Z16, 2304(R13)
-	VMOVDQU64  Z17, 2816(R13)
-	VMOVDQU64  Z18, 3328(R13)
-	VMOVDQU64  Z19, 3840(R13)
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, 256(R13)
+	VMOVDQU64  Z11, 768(R13)
+	VMOVDQU64  Z12, 1280(R13)
+	VMOVDQU64  Z13, 1792(R13)
+	VMOVDQU64  Z14, 2304(R13)
+	VMOVDQU64  Z15, 2816(R13)
+	VMOVDQU64  Z16, 3328(R13)
+	VMOVDQU64  Z17, 3840(R13)
 	ADDQ       DI, R10
 	ADDQ       DI, R10
 	ADDQ       DI, R10
@@ -7360,113 +7150,113 @@ shuffleAVX512Superchunk:
 	ADDQ       DI, R10
 	MOVQ       R10, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R12)(Z11*1), K1, Z12
-	VPERMB     Z12, Z9, Z12
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R12)(Z11*1), K1, Z13
-	VPERMB     Z13, Z9, Z13
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R12)(Z11*1), K1, Z14
-	VPERMB     Z14, Z9, Z14
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R12)(Z11*1), K1, Z15
-	VPERMB     Z15, Z9, Z15
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R12)(Z11*1), K1, Z16
-	VPERMB     Z16, Z9, Z16
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R12)(Z11*1), K1, Z17
-	VPERMB     Z17, Z9, Z17
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R12)(Z11*1), K1, Z18
-	VPERMB     Z18, Z9, Z18
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R12)(Z11*1), K1, Z19
-	VPERMB     Z19, Z9, Z19
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
 	ADDQ       DX, R12
-	VPSRLQ     $0x01, Z12, Z20
-	VPTERNLOGQ $0x28, Z6, Z13, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x01, Z14, Z20
-	VPTERNLOGQ $0x28, Z6, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x01, Z16, Z20
-	VPTERNLOGQ $0x28, Z6, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x01, Z18, Z20
-	VPTERNLOGQ $0x28, Z6, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSRLQ     $0x02, Z12, Z20
-	VPTERNLOGQ $0x28, Z7, Z14, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x02, Z13, Z20
-	VPTERNLOGQ $0x28, Z7, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x02, Z16, Z20
-	VPTERNLOGQ $0x28, Z7, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x02, Z17, Z20
-	VPTERNLOGQ $0x28, Z7, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSRLQ     $0x04, Z12, Z20
-	VPTERNLOGQ $0x28, Z8, Z16, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x04, Z13, Z20
-	VPTERNLOGQ $0x28, Z8, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x04, Z14, Z20
-	VPTERNLOGQ $0x28, Z8, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x04, Z15, Z20
-	VPTERNLOGQ $0x28, Z8, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, 320(R13)
-	VMOVDQU64  Z13, 832(R13)
-	VMOVDQU64  Z14, 1344(R13)
-	VMOVDQU64  Z15, 1856(R13)
-	VMOVDQU64  Z16, 2368(R13)
-	VMOVDQU64  Z17, 2880(R13)
-	VMOVDQU64  Z18, 3392(R13)
-	VMOVDQU64  Z19, 3904(R13)
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, 320(R13)
+	VMOVDQU64  Z11, 832(R13)
+	VMOVDQU64  Z12, 1344(R13)
+	VMOVDQU64  Z13, 1856(R13)
+	VMOVDQU64  Z14, 2368(R13)
+	VMOVDQU64  Z15, 2880(R13)
+	VMOVDQU64  Z16, 3392(R13)
+	VMOVDQU64  Z17, 3904(R13)
 	ADDQ       DI, R10
 	ADDQ       DI, R10
 	ADDQ       DI, R10
@@ -7477,113 +7267,113 @@ shuffleAVX512Superchunk:
 	ADDQ       DI, R10
 	MOVQ       R10, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R12)(Z11*1), K1, Z12
-	VPERMB     Z12, Z9, Z12
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R12)(Z11*1), K1, Z13
-	VPERMB     Z13, Z9, Z13
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R12)(Z11*1), K1, Z14
-	VPERMB     Z14, Z9, Z14
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R12)(Z11*1), K1, Z15
-	VPERMB     Z15, Z9, Z15
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R12)(Z11*1), K1, Z16
-	VPERMB     Z16, Z9, Z16
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R12)(Z11*1), K1, Z17
-	VPERMB     Z17, Z9, Z17
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R12)(Z11*1), K1, Z18
-	VPERMB     Z18, Z9, Z18
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R12)(Z11*1), K1, Z19
-	VPERMB     Z19, Z9, Z19
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
 	ADDQ       DX, R12
-	VPSRLQ     $0x01, Z12, Z20
-	VPTERNLOGQ $0x28, Z6, Z13, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x01, Z14, Z20
-	VPTERNLOGQ $0x28, Z6, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x01, Z16, Z20
-	VPTERNLOGQ $0x28, Z6, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x01, Z18, Z20
-	VPTERNLOGQ $0x28, Z6, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSRLQ     $0x02, Z12, Z20
-	VPTERNLOGQ $0x28, Z7, Z14, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x02, Z13, Z20
-	VPTERNLOGQ $0x28, Z7, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x02, Z16, Z20
-	VPTERNLOGQ $0x28, Z7, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x02, Z17, Z20
-	VPTERNLOGQ $0x28, Z7, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSRLQ     $0x04, Z12, Z20
-	VPTERNLOGQ $0x28, Z8, Z16, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x04, Z13, Z20
-	VPTERNLOGQ $0x28, Z8, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x04, Z14, Z20
-	VPTERNLOGQ $0x28, Z8, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x04, Z15, Z20
-	VPTERNLOGQ $0x28, Z8, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, 384(R13)
-	VMOVDQU64  Z13, 896(R13)
-	VMOVDQU64  Z14, 1408(R13)
-	VMOVDQU64  Z15, 1920(R13)
-	VMOVDQU64  Z16, 2432(R13)
-	VMOVDQU64  Z17, 2944(R13)
-	VMOVDQU64  Z18, 3456(R13)
-	VMOVDQU64  Z19, 3968(R13)
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, 384(R13)
+	VMOVDQU64  Z11, 896(R13)
+	VMOVDQU64  Z12, 1408(R13)
+	VMOVDQU64  Z13, 1920(R13)
+	VMOVDQU64  Z14, 2432(R13)
+	VMOVDQU64  Z15, 2944(R13)
+	VMOVDQU64  Z16, 3456(R13)
+	VMOVDQU64  Z17, 3968(R13)
 	ADDQ       DI, R10
 	ADDQ       DI, R10
 	ADDQ       DI, R10
@@ -7594,752 +7384,720 @@ shuffleAVX512Superchunk:
 	ADDQ       DI, R10
 	MOVQ       R10, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z12
-	VPGATHERQQ (R12)(Z11*1), K1, Z12
-	VPERMB     Z12, Z9, Z12
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z13
-	VPGATHERQQ (R12)(Z11*1), K1, Z13
-	VPERMB     Z13, Z9, Z13
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z14
-	VPGATHERQQ (R12)(Z11*1), K1, Z14
-	VPERMB     Z14, Z9, Z14
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z15
-	VPGATHERQQ (R12)(Z11*1), K1, Z15
-	VPERMB     Z15, Z9, Z15
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z16
-	VPGATHERQQ (R12)(Z11*1), K1, Z16
-	VPERMB     Z16, Z9, Z16
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z17
-	VPGATHERQQ (R12)(Z11*1), K1, Z17
-	VPERMB     Z17, Z9, Z17
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z18
-	VPGATHERQQ (R12)(Z11*1), K1, Z18
-	VPERMB     Z18, Z9, Z18
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
 	ADDQ       DX, R12
 	KXNORW     K1, K1, K1
-	VMOVDQA64  Z10, Z19
-	VPGATHERQQ (R12)(Z11*1), K1, Z19
-	VPERMB     Z19, Z9, Z19
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
 	ADDQ       DX, R12
-	VPSRLQ     $0x01, Z12, Z20
-	VPTERNLOGQ $0x28, Z6, Z13, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x01, Z14, Z20
-	VPTERNLOGQ $0x28, Z6, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x01, Z16, Z20
-	VPTERNLOGQ $0x28, Z6, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x01, Z18, Z20
-	VPTERNLOGQ $0x28, Z6, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x01, Z20, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSRLQ     $0x02, Z12, Z20
-	VPTERNLOGQ $0x28, Z7, Z14, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x02, Z13, Z20
-	VPTERNLOGQ $0x28, Z7, Z15, Z20
-	VPXORQ     Z20, Z15, Z15
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x02, Z16, Z20
-	VPTERNLOGQ $0x28, Z7, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSRLQ     $0x02, Z17, Z20
-	VPTERNLOGQ $0x28, Z7, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x02, Z20, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSRLQ     $0x04, Z12, Z20
-	VPTERNLOGQ $0x28, Z8, Z16, Z20
-	VPXORQ     Z20, Z16, Z16
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z12, Z12
-	VPSRLQ     $0x04, Z13, Z20
-	VPTERNLOGQ $0x28, Z8, Z17, Z20
-	VPXORQ     Z20, Z17, Z17
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z13, Z13
-	VPSRLQ     $0x04, Z14, Z20
-	VPTERNLOGQ $0x28, Z8, Z18, Z20
-	VPXORQ     Z20, Z18, Z18
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z14, Z14
-	VPSRLQ     $0x04, Z15, Z20
-	VPTERNLOGQ $0x28, Z8, Z19, Z20
-	VPXORQ     Z20, Z19, Z19
-	VPSLLQ     $0x04, Z20, Z20
-	VPXORQ     Z20, Z15, Z15
-	VMOVDQU64  Z12, 448(R13)
-	VMOVDQU64  Z13, 960(R13)
-	VMOVDQU64  Z14, 1472(R13)
-	VMOVDQU64  Z15, 1984(R13)
-	VMOVDQU64  Z16, 2496(R13)
-	VMOVDQU64  Z17, 3008(R13)
-	VMOVDQU64  Z18, 3520(R13)
-	VMOVDQU64  Z19, 4032(R13)
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, 448(R13)
+	VMOVDQU64  Z11, 960(R13)
+	VMOVDQU64  Z12, 1472(R13)
+	VMOVDQU64  Z13, 1984(R13)
+	VMOVDQU64  Z14, 2496(R13)
+	VMOVDQU64  Z15, 3008(R13)
+	VMOVDQU64  Z16, 3520(R13)
+	VMOVDQU64  Z17, 4032(R13)
 
 	// vector d: 64 bytes of bit row 8(j0+d)+b
-	VMOVDQU64 (R13), Z12
-	VMOVDQU64 64(R13), Z13
-	VMOVDQU64 128(R13), Z14
-	VMOVDQU64 192(R13), Z15
-	VMOVDQU64 256(R13), Z16
-	VMOVDQU64 320(R13), Z17
-	VMOVDQU64 384(R13), Z18
-	VMOVDQU64 448(R13), Z19
-	VMOVDQA64 Z0, Z20
-	VPERMI2Q  Z16, Z12, Z20
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z0, Z18
-	VPERMI2Q  Z19, Z15, Z18
-	VPERMT2Q  Z19, Z1, Z15
-	VMOVDQA64 Z2, Z19
-	VPERMI2Q  Z17, Z20, Z19
-	VPERMT2Q  Z17, Z3, Z20
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z18, Z16, Z17
-	VPERMT2Q  Z18, Z3, Z16
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z14, Z12, Z18
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z15, Z13, Z14
-	VPERMT2Q  Z15, Z3, Z13
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z17, Z19, Z15
-	VPERMT2Q  Z17, Z5, Z19
-	VMOVDQA64 Z4, Z17
-	VPERMI2Q  Z16, Z20, Z17
-	VPERMT2Q  Z16, Z5, Z20
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z14, Z18, Z16
-	VPERMT2Q  Z14, Z5, Z18
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z13, Z12, Z14
-	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R11, R10
-	CMPQ      DX, $0x00
-	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z15, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x01
-	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z19, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x02
-	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z17, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x03
-	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z20, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x04
-	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z16, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x05
-	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z18, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x06
-	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z14, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x07
-	JLE       shuffleAVX512Superstored0
-	VMOVDQU64 Z12, (R10)
-	ADDQ      R8, R10
+	VMOVDQU64   (R13), Z10
+	VMOVDQU64   64(R13), Z11
+	VMOVDQU64   128(R13), Z12
+	VMOVDQU64   192(R13), Z13
+	VMOVDQU64   256(R13), Z14
+	VMOVDQU64   320(R13), Z15
+	VMOVDQU64   384(R13), Z16
+	VMOVDQU64   448(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
 
 shuffleAVX512Superstored0:
-	ADDQ      BX, R11
-	VMOVDQU64 512(R13), Z12
-	VMOVDQU64 576(R13), Z13
-	VMOVDQU64 640(R13), Z14
-	VMOVDQU64 704(R13), Z15
-	VMOVDQU64 768(R13), Z16
-	VMOVDQU64 832(R13), Z17
-	VMOVDQU64 896(R13), Z18
-	VMOVDQU64 960(R13), Z19
-	VMOVDQA64 Z0, Z20
-	VPERMI2Q  Z16, Z12, Z20
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z0, Z18
-	VPERMI2Q  Z19, Z15, Z18
-	VPERMT2Q  Z19, Z1, Z15
-	VMOVDQA64 Z2, Z19
-	VPERMI2Q  Z17, Z20, Z19
-	VPERMT2Q  Z17, Z3, Z20
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z18, Z16, Z17
-	VPERMT2Q  Z18, Z3, Z16
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z14, Z12, Z18
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z15, Z13, Z14
-	VPERMT2Q  Z15, Z3, Z13
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z17, Z19, Z15
-	VPERMT2Q  Z17, Z5, Z19
-	VMOVDQA64 Z4, Z17
-	VPERMI2Q  Z16, Z20, Z17
-	VPERMT2Q  Z16, Z5, Z20
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z14, Z18, Z16
-	VPERMT2Q  Z14, Z5, Z18
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z13, Z12, Z14
-	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R11, R10
-	CMPQ      DX, $0x00
-	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z15, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x01
-	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z19, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x02
-	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z17, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x03
-	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z20, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x04
-	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z16, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x05
-	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z18, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x06
-	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z14, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x07
-	JLE       shuffleAVX512Superstored1
-	VMOVDQU64 Z12, (R10)
-	ADDQ      R8, R10
+	ADDQ        BX, R11
+	VMOVDQU64   512(R13), Z10
+	VMOVDQU64   576(R13), Z11
+	VMOVDQU64   640(R13), Z12
+	VMOVDQU64   704(R13), Z13
+	VMOVDQU64   768(R13), Z14
+	VMOVDQU64   832(R13), Z15
+	VMOVDQU64   896(R13), Z16
+	VMOVDQU64   960(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
 
 shuffleAVX512Superstored1:
-	ADDQ      BX, R11
-	VMOVDQU64 1024(R13), Z12
-	VMOVDQU64 1088(R13), Z13
-	VMOVDQU64 1152(R13), Z14
-	VMOVDQU64 1216(R13), Z15
-	VMOVDQU64 1280(R13), Z16
-	VMOVDQU64 1344(R13), Z17
-	VMOVDQU64 1408(R13), Z18
-	VMOVDQU64 1472(R13), Z19
-	VMOVDQA64 Z0, Z20
-	VPERMI2Q  Z16, Z12, Z20
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z0, Z18
-	VPERMI2Q  Z19, Z15, Z18
-	VPERMT2Q  Z19, Z1, Z15
-	VMOVDQA64 Z2, Z19
-	VPERMI2Q  Z17, Z20, Z19
-	VPERMT2Q  Z17, Z3, Z20
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z18, Z16, Z17
-	VPERMT2Q  Z18, Z3, Z16
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z14, Z12, Z18
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z15, Z13, Z14
-	VPERMT2Q  Z15, Z3, Z13
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z17, Z19, Z15
-	VPERMT2Q  Z17, Z5, Z19
-	VMOVDQA64 Z4, Z17
-	VPERMI2Q  Z16, Z20, Z17
-	VPERMT2Q  Z16, Z5, Z20
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z14, Z18, Z16
-	VPERMT2Q  Z14, Z5, Z18
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z13, Z12, Z14
-	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R11, R10
-	CMPQ      DX, $0x00
-	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z15, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x01
-	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z19, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x02
-	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z17, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x03
-	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z20, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x04
-	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z16, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x05
-	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z18, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x06
-	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z14, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x07
-	JLE       shuffleAVX512Superstored2
-	VMOVDQU64 Z12, (R10)
-	ADDQ      R8, R10
+	ADDQ        BX, R11
+	VMOVDQU64   1024(R13), Z10
+	VMOVDQU64   1088(R13), Z11
+	VMOVDQU64   1152(R13), Z12
+	VMOVDQU64   1216(R13), Z13
+	VMOVDQU64   1280(R13), Z14
+	VMOVDQU64   1344(R13), Z15
+	VMOVDQU64   1408(R13), Z16
+	VMOVDQU64   1472(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
 
 shuffleAVX512Superstored2:
-	ADDQ      BX, R11
-	VMOVDQU64 1536(R13), Z12
-	VMOVDQU64 1600(R13), Z13
-	VMOVDQU64 1664(R13), Z14
-	VMOVDQU64 1728(R13), Z15
-	VMOVDQU64 1792(R13), Z16
-	VMOVDQU64 1856(R13), Z17
-	VMOVDQU64 1920(R13), Z18
-	VMOVDQU64 1984(R13), Z19
-	VMOVDQA64 Z0, Z20
-	VPERMI2Q  Z16, Z12, Z20
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z0, Z18
-	VPERMI2Q  Z19, Z15, Z18
-	VPERMT2Q  Z19, Z1, Z15
-	VMOVDQA64 Z2, Z19
-	VPERMI2Q  Z17, Z20, Z19
-	VPERMT2Q  Z17, Z3, Z20
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z18, Z16, Z17
-	VPERMT2Q  Z18, Z3, Z16
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z14, Z12, Z18
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z15, Z13, Z14
-	VPERMT2Q  Z15, Z3, Z13
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z17, Z19, Z15
-	VPERMT2Q  Z17, Z5, Z19
-	VMOVDQA64 Z4, Z17
-	VPERMI2Q  Z16, Z20, Z17
-	VPERMT2Q  Z16, Z5, Z20
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z14, Z18, Z16
-	VPERMT2Q  Z14, Z5, Z18
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z13, Z12, Z14
-	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R11, R10
-	CMPQ      DX, $0x00
-	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z15, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x01
-	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z19, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x02
-	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z17, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x03
-	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z20, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x04
-	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z16, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x05
-	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z18, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x06
-	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z14, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x07
-	JLE       shuffleAVX512Superstored3
-	VMOVDQU64 Z12, (R10)
-	ADDQ      R8, R10
+	ADDQ        BX, R11
+	VMOVDQU64   1536(R13), Z10
+	VMOVDQU64   1600(R13), Z11
+	VMOVDQU64   1664(R13), Z12
+	VMOVDQU64   1728(R13), Z13
+	VMOVDQU64   1792(R13), Z14
+	VMOVDQU64   1856(R13), Z15
+	VMOVDQU64   1920(R13), Z16
+	VMOVDQU64   1984(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
 
 shuffleAVX512Superstored3:
-	ADDQ      BX, R11
-	VMOVDQU64 2048(R13), Z12
-	VMOVDQU64 2112(R13), Z13
-	VMOVDQU64 2176(R13), Z14
-	VMOVDQU64 2240(R13), Z15
-	VMOVDQU64 2304(R13), Z16
-	VMOVDQU64 2368(R13), Z17
-	VMOVDQU64 2432(R13), Z18
-	VMOVDQU64 2496(R13), Z19
-	VMOVDQA64 Z0, Z20
-	VPERMI2Q  Z16, Z12, Z20
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z0, Z18
-	VPERMI2Q  Z19, Z15, Z18
-	VPERMT2Q  Z19, Z1, Z15
-	VMOVDQA64 Z2, Z19
-	VPERMI2Q  Z17, Z20, Z19
-	VPERMT2Q  Z17, Z3, Z20
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z18, Z16, Z17
-	VPERMT2Q  Z18, Z3, Z16
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z14, Z12, Z18
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z15, Z13, Z14
-	VPERMT2Q  Z15, Z3, Z13
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z17, Z19, Z15
-	VPERMT2Q  Z17, Z5, Z19
-	VMOVDQA64 Z4, Z17
-	VPERMI2Q  Z16, Z20, Z17
-	VPERMT2Q  Z16, Z5, Z20
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z14, Z18, Z16
-	VPERMT2Q  Z14, Z5, Z18
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z13, Z12, Z14
-	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R11, R10
-	CMPQ      DX, $0x00
-	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z15, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x01
-	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z19, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x02
-	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z17, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x03
-	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z20, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x04
-	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z16, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x05
-	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z18, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x06
-	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z14, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x07
-	JLE       shuffleAVX512Superstored4
-	VMOVDQU64 Z12, (R10)
-	ADDQ      R8, R10
+	ADDQ        BX, R11
+	VMOVDQU64   2048(R13), Z10
+	VMOVDQU64   2112(R13), Z11
+	VMOVDQU64   2176(R13), Z12
+	VMOVDQU64   2240(R13), Z13
+	VMOVDQU64   2304(R13), Z14
+	VMOVDQU64   2368(R13), Z15
+	VMOVDQU64   2432(R13), Z16
+	VMOVDQU64   2496(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
 
 shuffleAVX512Superstored4:
-	ADDQ      BX, R11
-	VMOVDQU64 2560(R13), Z12
-	VMOVDQU64 2624(R13), Z13
-	VMOVDQU64 2688(R13), Z14
-	VMOVDQU64 2752(R13), Z15
-	VMOVDQU64 2816(R13), Z16
-	VMOVDQU64 2880(R13), Z17
-	VMOVDQU64 2944(R13), Z18
-	VMOVDQU64 3008(R13), Z19
-	VMOVDQA64 Z0, Z20
-	VPERMI2Q  Z16, Z12, Z20
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z0, Z18
-	VPERMI2Q  Z19, Z15, Z18
-	VPERMT2Q  Z19, Z1, Z15
-	VMOVDQA64 Z2, Z19
-	VPERMI2Q  Z17, Z20, Z19
-	VPERMT2Q  Z17, Z3, Z20
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z18, Z16, Z17
-	VPERMT2Q  Z18, Z3, Z16
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z14, Z12, Z18
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z15, Z13, Z14
-	VPERMT2Q  Z15, Z3, Z13
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z17, Z19, Z15
-	VPERMT2Q  Z17, Z5, Z19
-	VMOVDQA64 Z4, Z17
-	VPERMI2Q  Z16, Z20, Z17
-	VPERMT2Q  Z16, Z5, Z20
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z14, Z18, Z16
-	VPERMT2Q  Z14, Z5, Z18
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z13, Z12, Z14
-	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R11, R10
-	CMPQ      DX, $0x00
-	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z15, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x01
-	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z19, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x02
-	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z17, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x03
-	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z20, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x04
-	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z16, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x05
-	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z18, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x06
-	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z14, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x07
-	JLE       shuffleAVX512Superstored5
-	VMOVDQU64 Z12, (R10)
-	ADDQ      R8, R10
+	ADDQ        BX, R11
+	VMOVDQU64   2560(R13), Z10
+	VMOVDQU64   2624(R13), Z11
+	VMOVDQU64   2688(R13), Z12
+	VMOVDQU64   2752(R13), Z13
+	VMOVDQU64   2816(R13), Z14
+	VMOVDQU64   2880(R13), Z15
+	VMOVDQU64   2944(R13), Z16
+	VMOVDQU64   3008(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
 
 shuffleAVX512Superstored5:
-	ADDQ      BX, R11
-	VMOVDQU64 3072(R13), Z12
-	VMOVDQU64 3136(R13), Z13
-	VMOVDQU64 3200(R13), Z14
-	VMOVDQU64 3264(R13), Z15
-	VMOVDQU64 3328(R13), Z16
-	VMOVDQU64 3392(R13), Z17
-	VMOVDQU64 3456(R13), Z18
-	VMOVDQU64 3520(R13), Z19
-	VMOVDQA64 Z0, Z20
-	VPERMI2Q  Z16, Z12, Z20
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z0, Z18
-	VPERMI2Q  Z19, Z15, Z18
-	VPERMT2Q  Z19, Z1, Z15
-	VMOVDQA64 Z2, Z19
-	VPERMI2Q  Z17, Z20, Z19
-	VPERMT2Q  Z17, Z3, Z20
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z18, Z16, Z17
-	VPERMT2Q  Z18, Z3, Z16
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z14, Z12, Z18
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z15, Z13, Z14
-	VPERMT2Q  Z15, Z3, Z13
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z17, Z19, Z15
-	VPERMT2Q  Z17, Z5, Z19
-	VMOVDQA64 Z4, Z17
-	VPERMI2Q  Z16, Z20, Z17
-	VPERMT2Q  Z16, Z5, Z20
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z14, Z18, Z16
-	VPERMT2Q  Z14, Z5, Z18
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z13, Z12, Z14
-	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R11, R10
-	CMPQ      DX, $0x00
-	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z15, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x01
-	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z19, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x02
-	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z17, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x03
-	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z20, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x04
-	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z16, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x05
-	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z18, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x06
-	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z14, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x07
-	JLE       shuffleAVX512Superstored6
-	VMOVDQU64 Z12, (R10)
-	ADDQ      R8, R10
+	ADDQ        BX, R11
+	VMOVDQU64   3072(R13), Z10
+	VMOVDQU64   3136(R13), Z11
+	VMOVDQU64   3200(R13), Z12
+	VMOVDQU64   3264(R13), Z13
+	VMOVDQU64   3328(R13), Z14
+	VMOVDQU64   3392(R13), Z15
+	VMOVDQU64   3456(R13), Z16
+	VMOVDQU64   3520(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
 
 shuffleAVX512Superstored6:
-	ADDQ      BX, R11
-	VMOVDQU64 3584(R13), Z12
-	VMOVDQU64 3648(R13), Z13
-	VMOVDQU64 3712(R13), Z14
-	VMOVDQU64 3776(R13), Z15
-	VMOVDQU64 3840(R13), Z16
-	VMOVDQU64 3904(R13), Z17
-	VMOVDQU64 3968(R13), Z18
-	VMOVDQU64 4032(R13), Z19
-	VMOVDQA64 Z0, Z20
-	VPERMI2Q  Z16, Z12, Z20
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z0, Z18
-	VPERMI2Q  Z19, Z15, Z18
-	VPERMT2Q  Z19, Z1, Z15
-	VMOVDQA64 Z2, Z19
-	VPERMI2Q  Z17, Z20, Z19
-	VPERMT2Q  Z17, Z3, Z20
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z18, Z16, Z17
-	VPERMT2Q  Z18, Z3, Z16
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z14, Z12, Z18
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z2, Z14
-	VPERMI2Q  Z15, Z13, Z14
-	VPERMT2Q  Z15, Z3, Z13
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z17, Z19, Z15
-	VPERMT2Q  Z17, Z5, Z19
-	VMOVDQA64 Z4, Z17
-	VPERMI2Q  Z16, Z20, Z17
-	VPERMT2Q  Z16, Z5, Z20
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z14, Z18, Z16
-	VPERMT2Q  Z14, Z5, Z18
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z13, Z12, Z14
-	VPERMT2Q  Z13, Z5, Z12
-	MOVQ      R11, R10
-	CMPQ      DX, $0x00
-	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z15, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x01
-	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z19, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x02
-	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z17, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x03
-	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z20, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x04
-	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z16, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x05
-	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z18, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x06
-	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z14, (R10)
-	ADDQ      R8, R10
-	CMPQ      DX, $0x07
-	JLE       shuffleAVX512Superstored7
-	VMOVDQU64 Z12, (R10)
-	ADDQ      R8, R10
+	ADDQ        BX, R11
+	VMOVDQU64   3584(R13), Z10
+	VMOVDQU64   3648(R13), Z11
+	VMOVDQU64   3712(R13), Z12
+	VMOVDQU64   3776(R13), Z13
+	VMOVDQU64   3840(R13), Z14
+	VMOVDQU64   3904(R13), Z15
+	VMOVDQU64   3968(R13), Z16
+	VMOVDQU64   4032(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
 
 shuffleAVX512Superstored7:
 	ADDQ BX, R11
@@ -8388,32 +8146,30 @@ TEXT ·unshuffleAVX512Super(SB), $4160-72
 	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
 	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
 	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
-	VMOVDQU64    bitshuffleQLo1<>+0(SB), Z4
-	VMOVDQU64    bitshuffleQHi1<>+0(SB), Z5
 	LEAQ         (SP), R12
 	ADDQ         $0x3f, R12
 	ANDQ         $-64, R12
 	MOVQ         $0x5555555555555555, R10
-	VPBROADCASTQ R10, Z6
+	VPBROADCASTQ R10, Z4
 	MOVQ         $0x3333333333333333, R10
-	VPBROADCASTQ R10, Z7
+	VPBROADCASTQ R10, Z5
 	MOVQ         $0x0f0f0f0f0f0f0f0f, R10
-	VPBROADCASTQ R10, Z8
-	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z9
-	VPXORQ       Z10, Z10, Z10
-	VPBROADCASTQ DI, Z12
-	VPXORQ       Z11, Z11, Z11
+	VPBROADCASTQ R10, Z6
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z7
+	VPXORQ       Z8, Z8, Z8
+	VPBROADCASTQ DI, Z10
+	VPXORQ       Z9, Z9, Z9
 	MOVL         $0x000000aa, R10
 	KMOVW        R10, K1
-	VPADDQ       Z12, Z11, K1, Z11
-	VPADDQ       Z12, Z12, Z12
+	VPADDQ       Z10, Z9, K1, Z9
+	VPADDQ       Z10, Z10, Z10
 	MOVL         $0x000000cc, R10
 	KMOVW        R10, K1
-	VPADDQ       Z12, Z11, K1, Z11
-	VPADDQ       Z12, Z12, Z12
+	VPADDQ       Z10, Z9, K1, Z9
+	VPADDQ       Z10, Z10, Z10
 	MOVL         $0x000000f0, R10
 	KMOVW        R10, K1
-	VPADDQ       Z12, Z11, K1, Z11
+	VPADDQ       Z10, Z9, K1, Z9
 
 unshuffleAVX512Superblock:
 	XORQ R9, R9
@@ -8426,788 +8182,762 @@ unshuffleAVX512Superchunk:
 	ADDQ  AX, R11
 
 	// vector d: 64 bytes of bit row 8(j0+d)+b; rows past typesize stay zero
-	VMOVDQA64 Z10, Z11
-	VMOVDQA64 Z10, Z12
-	VMOVDQA64 Z10, Z13
-	VMOVDQA64 Z10, Z14
-	VMOVDQA64 Z10, Z15
-	VMOVDQA64 Z10, Z16
-	VMOVDQA64 Z10, Z17
-	VMOVDQA64 Z10, Z18
+	VMOVDQA64 Z8, Z9
+	VMOVDQA64 Z8, Z10
+	VMOVDQA64 Z8, Z11
+	VMOVDQA64 Z8, Z12
+	VMOVDQA64 Z8, Z13
+	VMOVDQA64 Z8, Z14
+	VMOVDQA64 Z8, Z15
+	VMOVDQA64 Z8, Z16
 	MOVQ      R11, R13
 	CMPQ      DX, $0x00
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z11
+	VMOVDQU64 (R13), Z9
 	ADDQ      R8, R13
 	CMPQ      DX, $0x01
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z12
+	VMOVDQU64 (R13), Z10
 	ADDQ      R8, R13
 	CMPQ      DX, $0x02
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z13
+	VMOVDQU64 (R13), Z11
 	ADDQ      R8, R13
 	CMPQ      DX, $0x03
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z14
+	VMOVDQU64 (R13), Z12
 	ADDQ      R8, R13
 	CMPQ      DX, $0x04
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z15
+	VMOVDQU64 (R13), Z13
 	ADDQ      R8, R13
 	CMPQ      DX, $0x05
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z16
+	VMOVDQU64 (R13), Z14
 	ADDQ      R8, R13
 	CMPQ      DX, $0x06
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z17
+	VMOVDQU64 (R13), Z15
 	ADDQ      R8, R13
 	CMPQ      DX, $0x07
 	JLE       unshuffleAVX512Superloaded0
-	VMOVDQU64 (R13), Z18
+	VMOVDQU64 (R13), Z16
 	ADDQ      R8, R13
 
 unshuffleAVX512Superloaded0:
-	VMOVDQA64 Z0, Z19
-	VPERMI2Q  Z15, Z11, Z19
-	VPERMT2Q  Z15, Z1, Z11
-	VMOVDQA64 Z0, Z15
-	VPERMI2Q  Z16, Z12, Z15
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z16, Z19, Z18
-	VPERMT2Q  Z16, Z3, Z19
-	VMOVDQA64 Z2, Z16
-	VPERMI2Q  Z17, Z15, Z16
-	VPERMT2Q  Z17, Z3, Z15
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z13, Z11, Z17
-	VPERMT2Q  Z13, Z3, Z11
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z16, Z18, Z14
-	VPERMT2Q  Z16, Z5, Z18
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z15, Z19, Z16
-	VPERMT2Q  Z15, Z5, Z19
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z13, Z17, Z15
-	VPERMT2Q  Z13, Z5, Z17
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z12, Z11, Z13
-	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, (R12)
-	VMOVDQU64 Z18, 64(R12)
-	VMOVDQU64 Z16, 128(R12)
-	VMOVDQU64 Z19, 192(R12)
-	VMOVDQU64 Z15, 256(R12)
-	VMOVDQU64 Z17, 320(R12)
-	VMOVDQU64 Z13, 384(R12)
-	VMOVDQU64 Z11, 448(R12)
-	ADDQ      BX, R11
-	VMOVDQA64 Z10, Z11
-	VMOVDQA64 Z10, Z12
-	VMOVDQA64 Z10, Z13
-	VMOVDQA64 Z10, Z14
-	VMOVDQA64 Z10, Z15
-	VMOVDQA64 Z10, Z16
-	VMOVDQA64 Z10, Z17
-	VMOVDQA64 Z10, Z18
-	MOVQ      R11, R13
-	CMPQ      DX, $0x00
-	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z11
-	ADDQ      R8, R13
-	CMPQ      DX, $0x01
-	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z12
-	ADDQ      R8, R13
-	CMPQ      DX, $0x02
-	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z13
-	ADDQ      R8, R13
-	CMPQ      DX, $0x03
-	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z14
-	ADDQ      R8, R13
-	CMPQ      DX, $0x04
-	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z15
-	ADDQ      R8, R13
-	CMPQ      DX, $0x05
-	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z16
-	ADDQ      R8, R13
-	CMPQ      DX, $0x06
-	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z17
-	ADDQ      R8, R13
-	CMPQ      DX, $0x07
-	JLE       unshuffleAVX512Superloaded1
-	VMOVDQU64 (R13), Z18
-	ADDQ      R8, R13
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, (R12)
+	VMOVDQU64   Z14, 64(R12)
+	VMOVDQU64   Z16, 128(R12)
+	VMOVDQU64   Z13, 192(R12)
+	VMOVDQU64   Z17, 256(R12)
+	VMOVDQU64   Z11, 320(R12)
+	VMOVDQU64   Z15, 384(R12)
+	VMOVDQU64   Z9, 448(R12)
+	ADDQ        BX, R11
+	VMOVDQA64   Z8, Z9
+	VMOVDQA64   Z8, Z10
+	VMOVDQA64   Z8, Z11
+	VMOVDQA64   Z8, Z12
+	VMOVDQA64   Z8, Z13
+	VMOVDQA64   Z8, Z14
+	VMOVDQA64   Z8, Z15
+	VMOVDQA64   Z8, Z16
+	MOVQ        R11, R13
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z9
+	ADDQ        R8, R13
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z10
+	ADDQ        R8, R13
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z11
+	ADDQ        R8, R13
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z12
+	ADDQ        R8, R13
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z13
+	ADDQ        R8, R13
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z14
+	ADDQ        R8, R13
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z15
+	ADDQ        R8, R13
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z16
+	ADDQ        R8, R13
 
 unshuffleAVX512Superloaded1:
-	VMOVDQA64 Z0, Z19
-	VPERMI2Q  Z15, Z11, Z19
-	VPERMT2Q  Z15, Z1, Z11
-	VMOVDQA64 Z0, Z15
-	VPERMI2Q  Z16, Z12, Z15
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z16, Z19, Z18
-	VPERMT2Q  Z16, Z3, Z19
-	VMOVDQA64 Z2, Z16
-	VPERMI2Q  Z17, Z15, Z16
-	VPERMT2Q  Z17, Z3, Z15
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z13, Z11, Z17
-	VPERMT2Q  Z13, Z3, Z11
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z16, Z18, Z14
-	VPERMT2Q  Z16, Z5, Z18
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z15, Z19, Z16
-	VPERMT2Q  Z15, Z5, Z19
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z13, Z17, Z15
-	VPERMT2Q  Z13, Z5, Z17
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z12, Z11, Z13
-	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, 512(R12)
-	VMOVDQU64 Z18, 576(R12)
-	VMOVDQU64 Z16, 640(R12)
-	VMOVDQU64 Z19, 704(R12)
-	VMOVDQU64 Z15, 768(R12)
-	VMOVDQU64 Z17, 832(R12)
-	VMOVDQU64 Z13, 896(R12)
-	VMOVDQU64 Z11, 960(R12)
-	ADDQ      BX, R11
-	VMOVDQA64 Z10, Z11
-	VMOVDQA64 Z10, Z12
-	VMOVDQA64 Z10, Z13
-	VMOVDQA64 Z10, Z14
-	VMOVDQA64 Z10, Z15
-	VMOVDQA64 Z10, Z16
-	VMOVDQA64 Z10, Z17
-	VMOVDQA64 Z10, Z18
-	MOVQ      R11, R13
-	CMPQ      DX, $0x00
-	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z11
-	ADDQ      R8, R13
-	CMPQ      DX, $0x01
-	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z12
-	ADDQ      R8, R13
-	CMPQ      DX, $0x02
-	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z13
-	ADDQ      R8, R13
-	CMPQ      DX, $0x03
-	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z14
-	ADDQ      R8, R13
-	CMPQ      DX, $0x04
-	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z15
-	ADDQ      R8, R13
-	CMPQ      DX, $0x05
-	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z16
-	ADDQ      R8, R13
-	CMPQ      DX, $0x06
-	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z17
-	ADDQ      R8, R13
-	CMPQ      DX, $0x07
-	JLE       unshuffleAVX512Superloaded2
-	VMOVDQU64 (R13), Z18
-	ADDQ      R8, R13
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, 512(R12)
+	VMOVDQU64   Z14, 576(R12)
+	VMOVDQU64   Z16, 640(R12)
+	VMOVDQU64   Z13, 704(R12)
+	VMOVDQU64   Z17, 768(R12)
+	VMOVDQU64   Z11, 832(R12)
+	VMOVDQU64   Z15, 896(R12)
+	VMOVDQU64   Z9, 960(R12)
+	ADDQ        BX, R11
+	VMOVDQA64   Z8, Z9
+	VMOVDQA64   Z8, Z10
+	VMOVDQA64   Z8, Z11
+	VMOVDQA64   Z8, Z12
+	VMOVDQA64   Z8, Z13
+	VMOVDQA64   Z8, Z14
+	VMOVDQA64   Z8, Z15
+	VMOVDQA64   Z8, Z16
+	MOVQ        R11, R13
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z9
+	ADDQ        R8, R13
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z10
+	ADDQ        R8, R13
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z11
+	ADDQ        R8, R13
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z12
+	ADDQ        R8, R13
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z13
+	ADDQ        R8, R13
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z14
+	ADDQ        R8, R13
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z15
+	ADDQ        R8, R13
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z16
+	ADDQ        R8, R13
 
 unshuffleAVX512Superloaded2:
-	VMOVDQA64 Z0, Z19
-	VPERMI2Q  Z15, Z11, Z19
-	VPERMT2Q  Z15, Z1, Z11
-	VMOVDQA64 Z0, Z15
-	VPERMI2Q  Z16, Z12, Z15
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z16, Z19, Z18
-	VPERMT2Q  Z16, Z3, Z19
-	VMOVDQA64 Z2, Z16
-	VPERMI2Q  Z17, Z15, Z16
-	VPERMT2Q  Z17, Z3, Z15
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z13, Z11, Z17
-	VPERMT2Q  Z13, Z3, Z11
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z16, Z18, Z14
-	VPERMT2Q  Z16, Z5, Z18
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z15, Z19, Z16
-	VPERMT2Q  Z15, Z5, Z19
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z13, Z17, Z15
-	VPERMT2Q  Z13, Z5, Z17
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z12, Z11, Z13
-	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, 1024(R12)
-	VMOVDQU64 Z18, 1088(R12)
-	VMOVDQU64 Z16, 1152(R12)
-	VMOVDQU64 Z19, 1216(R12)
-	VMOVDQU64 Z15, 1280(R12)
-	VMOVDQU64 Z17, 1344(R12)
-	VMOVDQU64 Z13, 1408(R12)
-	VMOVDQU64 Z11, 1472(R12)
-	ADDQ      BX, R11
-	VMOVDQA64 Z10, Z11
-	VMOVDQA64 Z10, Z12
-	VMOVDQA64 Z10, Z13
-	VMOVDQA64 Z10, Z14
-	VMOVDQA64 Z10, Z15
-	VMOVDQA64 Z10, Z16
-	VMOVDQA64 Z10, Z17
-	VMOVDQA64 Z10, Z18
-	MOVQ      R11, R13
-	CMPQ      DX, $0x00
-	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z11
-	ADDQ      R8, R13
-	CMPQ      DX, $0x01
-	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z12
-	ADDQ      R8, R13
-	CMPQ      DX, $0x02
-	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z13
-	ADDQ      R8, R13
-	CMPQ      DX, $0x03
-	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z14
-	ADDQ      R8, R13
-	CMPQ      DX, $0x04
-	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z15
-	ADDQ      R8, R13
-	CMPQ      DX, $0x05
-	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z16
-	ADDQ      R8, R13
-	CMPQ      DX, $0x06
-	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z17
-	ADDQ      R8, R13
-	CMPQ      DX, $0x07
-	JLE       unshuffleAVX512Superloaded3
-	VMOVDQU64 (R13), Z18
-	ADDQ      R8, R13
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, 1024(R12)
+	VMOVDQU64   Z14, 1088(R12)
+	VMOVDQU64   Z16, 1152(R12)
+	VMOVDQU64   Z13, 1216(R12)
+	VMOVDQU64   Z17, 1280(R12)
+	VMOVDQU64   Z11, 1344(R12)
+	VMOVDQU64   Z15, 1408(R12)
+	VMOVDQU64   Z9, 1472(R12)
+	ADDQ        BX, R11
+	VMOVDQA64   Z8, Z9
+	VMOVDQA64   Z8, Z10
+	VMOVDQA64   Z8, Z11
+	VMOVDQA64   Z8, Z12
+	VMOVDQA64   Z8, Z13
+	VMOVDQA64   Z8, Z14
+	VMOVDQA64   Z8, Z15
+	VMOVDQA64   Z8, Z16
+	MOVQ        R11, R13
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z9
+	ADDQ        R8, R13
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z10
+	ADDQ        R8, R13
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z11
+	ADDQ        R8, R13
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z12
+	ADDQ        R8, R13
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z13
+	ADDQ        R8, R13
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z14
+	ADDQ        R8, R13
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z15
+	ADDQ        R8, R13
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z16
+	ADDQ        R8, R13
 
 unshuffleAVX512Superloaded3:
-	VMOVDQA64 Z0, Z19
-	VPERMI2Q  Z15, Z11, Z19
-	VPERMT2Q  Z15, Z1, Z11
-	VMOVDQA64 Z0, Z15
-	VPERMI2Q  Z16, Z12, Z15
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z16, Z19, Z18
-	VPERMT2Q  Z16, Z3, Z19
-	VMOVDQA64 Z2, Z16
-	VPERMI2Q  Z17, Z15, Z16
-	VPERMT2Q  Z17, Z3, Z15
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z13, Z11, Z17
-	VPERMT2Q  Z13, Z3, Z11
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z16, Z18, Z14
-	VPERMT2Q  Z16, Z5, Z18
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z15, Z19, Z16
-	VPERMT2Q  Z15, Z5, Z19
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z13, Z17, Z15
-	VPERMT2Q  Z13, Z5, Z17
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z12, Z11, Z13
-	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, 1536(R12)
-	VMOVDQU64 Z18, 1600(R12)
-	VMOVDQU64 Z16, 1664(R12)
-	VMOVDQU64 Z19, 1728(R12)
-	VMOVDQU64 Z15, 1792(R12)
-	VMOVDQU64 Z17, 1856(R12)
-	VMOVDQU64 Z13, 1920(R12)
-	VMOVDQU64 Z11, 1984(R12)
-	ADDQ      BX, R11
-	VMOVDQA64 Z10, Z11
-	VMOVDQA64 Z10, Z12
-	VMOVDQA64 Z10, Z13
-	VMOVDQA64 Z10, Z14
-	VMOVDQA64 Z10, Z15
-	VMOVDQA64 Z10, Z16
-	VMOVDQA64 Z10, Z17
-	VMOVDQA64 Z10, Z18
-	MOVQ      R11, R13
-	CMPQ      DX, $0x00
-	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z11
-	ADDQ      R8, R13
-	CMPQ      DX, $0x01
-	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z12
-	ADDQ      R8, R13
-	CMPQ      DX, $0x02
-	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z13
-	ADDQ      R8, R13
-	CMPQ      DX, $0x03
-	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z14
-	ADDQ      R8, R13
-	CMPQ      DX, $0x04
-	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z15
-	ADDQ      R8, R13
-	CMPQ      DX, $0x05
-	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z16
-	ADDQ      R8, R13
-	CMPQ      DX, $0x06
-	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z17
-	ADDQ      R8, R13
-	CMPQ      DX, $0x07
-	JLE       unshuffleAVX512Superloaded4
-	VMOVDQU64 (R13), Z18
-	ADDQ      R8, R13
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, 1536(R12)
+	VMOVDQU64   Z14, 1600(R12)
+	VMOVDQU64   Z16, 1664(R12)
+	VMOVDQU64   Z13, 1728(R12)
+	VMOVDQU64   Z17, 1792(R12)
+	VMOVDQU64   Z11, 1856(R12)
+	VMOVDQU64   Z15, 1920(R12)
+	VMOVDQU64   Z9, 1984(R12)
+	ADDQ        BX, R11
+	VMOVDQA64   Z8, Z9
+	VMOVDQA64   Z8, Z10
+	VMOVDQA64   Z8, Z11
+	VMOVDQA64   Z8, Z12
+	VMOVDQA64   Z8, Z13
+	VMOVDQA64   Z8, Z14
+	VMOVDQA64   Z8, Z15
+	VMOVDQA64   Z8, Z16
+	MOVQ        R11, R13
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z9
+	ADDQ        R8, R13
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z10
+	ADDQ        R8, R13
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z11
+	ADDQ        R8, R13
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z12
+	ADDQ        R8, R13
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z13
+	ADDQ        R8, R13
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z14
+	ADDQ        R8, R13
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z15
+	ADDQ        R8, R13
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z16
+	ADDQ        R8, R13
 
 unshuffleAVX512Superloaded4:
-	VMOVDQA64 Z0, Z19
-	VPERMI2Q  Z15, Z11, Z19
-	VPERMT2Q  Z15, Z1, Z11
-	VMOVDQA64 Z0, Z15
-	VPERMI2Q  Z16, Z12, Z15
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z16, Z19, Z18
-	VPERMT2Q  Z16, Z3, Z19
-	VMOVDQA64 Z2, Z16
-	VPERMI2Q  Z17, Z15, Z16
-	VPERMT2Q  Z17, Z3, Z15
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z13, Z11, Z17
-	VPERMT2Q  Z13, Z3, Z11
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z16, Z18, Z14
-	VPERMT2Q  Z16, Z5, Z18
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z15, Z19, Z16
-	VPERMT2Q  Z15, Z5, Z19
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z13, Z17, Z15
-	VPERMT2Q  Z13, Z5, Z17
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z12, Z11, Z13
-	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, 2048(R12)
-	VMOVDQU64 Z18, 2112(R12)
-	VMOVDQU64 Z16, 2176(R12)
-	VMOVDQU64 Z19, 2240(R12)
-	VMOVDQU64 Z15, 2304(R12)
-	VMOVDQU64 Z17, 2368(R12)
-	VMOVDQU64 Z13, 2432(R12)
-	VMOVDQU64 Z11, 2496(R12)
-	ADDQ      BX, R11
-	VMOVDQA64 Z10, Z11
-	VMOVDQA64 Z10, Z12
-	VMOVDQA64 Z10, Z13
-	VMOVDQA64 Z10, Z14
-	VMOVDQA64 Z10, Z15
-	VMOVDQA64 Z10, Z16
-	VMOVDQA64 Z10, Z17
-	VMOVDQA64 Z10, Z18
-	MOVQ      R11, R13
-	CMPQ      DX, $0x00
-	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z11
-	ADDQ      R8, R13
-	CMPQ      DX, $0x01
-	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z12
-	ADDQ      R8, R13
-	CMPQ      DX, $0x02
-	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z13
-	ADDQ      R8, R13
-	CMPQ      DX, $0x03
-	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z14
-	ADDQ      R8, R13
-	CMPQ      DX, $0x04
-	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z15
-	ADDQ      R8, R13
-	CMPQ      DX, $0x05
-	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z16
-	ADDQ      R8, R13
-	CMPQ      DX, $0x06
-	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z17
-	ADDQ      R8, R13
-	CMPQ      DX, $0x07
-	JLE       unshuffleAVX512Superloaded5
-	VMOVDQU64 (R13), Z18
-	ADDQ      R8, R13
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, 2048(R12)
+	VMOVDQU64   Z14, 2112(R12)
+	VMOVDQU64   Z16, 2176(R12)
+	VMOVDQU64   Z13, 2240(R12)
+	VMOVDQU64   Z17, 2304(R12)
+	VMOVDQU64   Z11, 2368(R12)
+	VMOVDQU64   Z15, 2432(R12)
+	VMOVDQU64   Z9, 2496(R12)
+	ADDQ        BX, R11
+	VMOVDQA64   Z8, Z9
+	VMOVDQA64   Z8, Z10
+	VMOVDQA64   Z8, Z11
+	VMOVDQA64   Z8, Z12
+	VMOVDQA64   Z8, Z13
+	VMOVDQA64   Z8, Z14
+	VMOVDQA64   Z8, Z15
+	VMOVDQA64   Z8, Z16
+	MOVQ        R11, R13
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z9
+	ADDQ        R8, R13
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z10
+	ADDQ        R8, R13
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z11
+	ADDQ        R8, R13
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z12
+	ADDQ        R8, R13
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z13
+	ADDQ        R8, R13
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z14
+	ADDQ        R8, R13
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z15
+	ADDQ        R8, R13
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z16
+	ADDQ        R8, R13
 
 unshuffleAVX512Superloaded5:
-	VMOVDQA64 Z0, Z19
-	VPERMI2Q  Z15, Z11, Z19
-	VPERMT2Q  Z15, Z1, Z11
-	VMOVDQA64 Z0, Z15
-	VPERMI2Q  Z16, Z12, Z15
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z16, Z19, Z18
-	VPERMT2Q  Z16, Z3, Z19
-	VMOVDQA64 Z2, Z16
-	VPERMI2Q  Z17, Z15, Z16
-	VPERMT2Q  Z17, Z3, Z15
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z13, Z11, Z17
-	VPERMT2Q  Z13, Z3, Z11
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z16, Z18, Z14
-	VPERMT2Q  Z16, Z5, Z18
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z15, Z19, Z16
-	VPERMT2Q  Z15, Z5, Z19
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z13, Z17, Z15
-	VPERMT2Q  Z13, Z5, Z17
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z12, Z11, Z13
-	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, 2560(R12)
-	VMOVDQU64 Z18, 2624(R12)
-	VMOVDQU64 Z16, 2688(R12)
-	VMOVDQU64 Z19, 2752(R12)
-	VMOVDQU64 Z15, 2816(R12)
-	VMOVDQU64 Z17, 2880(R12)
-	VMOVDQU64 Z13, 2944(R12)
-	VMOVDQU64 Z11, 3008(R12)
-	ADDQ      BX, R11
-	VMOVDQA64 Z10, Z11
-	VMOVDQA64 Z10, Z12
-	VMOVDQA64 Z10, Z13
-	VMOVDQA64 Z10, Z14
-	VMOVDQA64 Z10, Z15
-	VMOVDQA64 Z10, Z16
-	VMOVDQA64 Z10, Z17
-	VMOVDQA64 Z10, Z18
-	MOVQ      R11, R13
-	CMPQ      DX, $0x00
-	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z11
-	ADDQ      R8, R13
-	CMPQ      DX, $0x01
-	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z12
-	ADDQ      R8, R13
-	CMPQ      DX, $0x02
-	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z13
-	ADDQ      R8, R13
-	CMPQ      DX, $0x03
-	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z14
-	ADDQ      R8, R13
-	CMPQ      DX, $0x04
-	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z15
-	ADDQ      R8, R13
-	CMPQ      DX, $0x05
-	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z16
-	ADDQ      R8, R13
-	CMPQ      DX, $0x06
-	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z17
-	ADDQ      R8, R13
-	CMPQ      DX, $0x07
-	JLE       unshuffleAVX512Superloaded6
-	VMOVDQU64 (R13), Z18
-	ADDQ      R8, R13
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, 2560(R12)
+	VMOVDQU64   Z14, 2624(R12)
+	VMOVDQU64   Z16, 2688(R12)
+	VMOVDQU64   Z13, 2752(R12)
+	VMOVDQU64   Z17, 2816(R12)
+	VMOVDQU64   Z11, 2880(R12)
+	VMOVDQU64   Z15, 2944(R12)
+	VMOVDQU64   Z9, 3008(R12)
+	ADDQ        BX, R11
+	VMOVDQA64   Z8, Z9
+	VMOVDQA64   Z8, Z10
+	VMOVDQA64   Z8, Z11
+	VMOVDQA64   Z8, Z12
+	VMOVDQA64   Z8, Z13
+	VMOVDQA64   Z8, Z14
+	VMOVDQA64   Z8, Z15
+	VMOVDQA64   Z8, Z16
+	MOVQ        R11, R13
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z9
+	ADDQ        R8, R13
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z10
+	ADDQ        R8, R13
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z11
+	ADDQ        R8, R13
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z12
+	ADDQ        R8, R13
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z13
+	ADDQ        R8, R13
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z14
+	ADDQ        R8, R13
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z15
+	ADDQ        R8, R13
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z16
+	ADDQ        R8, R13
 
 unshuffleAVX512Superloaded6:
-	VMOVDQA64 Z0, Z19
-	VPERMI2Q  Z15, Z11, Z19
-	VPERMT2Q  Z15, Z1, Z11
-	VMOVDQA64 Z0, Z15
-	VPERMI2Q  Z16, Z12, Z15
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z16, Z19, Z18
-	VPERMT2Q  Z16, Z3, Z19
-	VMOVDQA64 Z2, Z16
-	VPERMI2Q  Z17, Z15, Z16
-	VPERMT2Q  Z17, Z3, Z15
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z13, Z11, Z17
-	VPERMT2Q  Z13, Z3, Z11
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z16, Z18, Z14
-	VPERMT2Q  Z16, Z5, Z18
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z15, Z19, Z16
-	VPERMT2Q  Z15, Z5, Z19
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z13, Z17, Z15
-	VPERMT2Q  Z13, Z5, Z17
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z12, Z11, Z13
-	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, 3072(R12)
-	VMOVDQU64 Z18, 3136(R12)
-	VMOVDQU64 Z16, 3200(R12)
-	VMOVDQU64 Z19, 3264(R12)
-	VMOVDQU64 Z15, 3328(R12)
-	VMOVDQU64 Z17, 3392(R12)
-	VMOVDQU64 Z13, 3456(R12)
-	VMOVDQU64 Z11, 3520(R12)
-	ADDQ      BX, R11
-	VMOVDQA64 Z10, Z11
-	VMOVDQA64 Z10, Z12
-	VMOVDQA64 Z10, Z13
-	VMOVDQA64 Z10, Z14
-	VMOVDQA64 Z10, Z15
-	VMOVDQA64 Z10, Z16
-	VMOVDQA64 Z10, Z17
-	VMOVDQA64 Z10, Z18
-	MOVQ      R11, R13
-	CMPQ      DX, $0x00
-	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z11
-	ADDQ      R8, R13
-	CMPQ      DX, $0x01
-	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z12
-	ADDQ      R8, R13
-	CMPQ      DX, $0x02
-	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z13
-	ADDQ      R8, R13
-	CMPQ      DX, $0x03
-	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z14
-	ADDQ      R8, R13
-	CMPQ      DX, $0x04
-	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z15
-	ADDQ      R8, R13
-	CMPQ      DX, $0x05
-	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z16
-	ADDQ      R8, R13
-	CMPQ      DX, $0x06
-	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z17
-	ADDQ      R8, R13
-	CMPQ      DX, $0x07
-	JLE       unshuffleAVX512Superloaded7
-	VMOVDQU64 (R13), Z18
-	ADDQ      R8, R13
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, 3072(R12)
+	VMOVDQU64   Z14, 3136(R12)
+	VMOVDQU64   Z16, 3200(R12)
+	VMOVDQU64   Z13, 3264(R12)
+	VMOVDQU64   Z17, 3328(R12)
+	VMOVDQU64   Z11, 3392(R12)
+	VMOVDQU64   Z15, 3456(R12)
+	VMOVDQU64   Z9, 3520(R12)
+	ADDQ        BX, R11
+	VMOVDQA64   Z8, Z9
+	VMOVDQA64   Z8, Z10
+	VMOVDQA64   Z8, Z11
+	VMOVDQA64   Z8, Z12
+	VMOVDQA64   Z8, Z13
+	VMOVDQA64   Z8, Z14
+	VMOVDQA64   Z8, Z15
+	VMOVDQA64   Z8, Z16
+	MOVQ        R11, R13
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z9
+	ADDQ        R8, R13
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z10
+	ADDQ        R8, R13
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z11
+	ADDQ        R8, R13
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z12
+	ADDQ        R8, R13
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z13
+	ADDQ        R8, R13
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z14
+	ADDQ        R8, R13
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z15
+	ADDQ        R8, R13
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z16
+	ADDQ        R8, R13
 
 unshuffleAVX512Superloaded7:
-	VMOVDQA64 Z0, Z19
-	VPERMI2Q  Z15, Z11, Z19
-	VPERMT2Q  Z15, Z1, Z11
-	VMOVDQA64 Z0, Z15
-	VPERMI2Q  Z16, Z12, Z15
-	VPERMT2Q  Z16, Z1, Z12
-	VMOVDQA64 Z0, Z16
-	VPERMI2Q  Z17, Z13, Z16
-	VPERMT2Q  Z17, Z1, Z13
-	VMOVDQA64 Z0, Z17
-	VPERMI2Q  Z18, Z14, Z17
-	VPERMT2Q  Z18, Z1, Z14
-	VMOVDQA64 Z2, Z18
-	VPERMI2Q  Z16, Z19, Z18
-	VPERMT2Q  Z16, Z3, Z19
-	VMOVDQA64 Z2, Z16
-	VPERMI2Q  Z17, Z15, Z16
-	VPERMT2Q  Z17, Z3, Z15
-	VMOVDQA64 Z2, Z17
-	VPERMI2Q  Z13, Z11, Z17
-	VPERMT2Q  Z13, Z3, Z11
-	VMOVDQA64 Z2, Z13
-	VPERMI2Q  Z14, Z12, Z13
-	VPERMT2Q  Z14, Z3, Z12
-	VMOVDQA64 Z4, Z14
-	VPERMI2Q  Z16, Z18, Z14
-	VPERMT2Q  Z16, Z5, Z18
-	VMOVDQA64 Z4, Z16
-	VPERMI2Q  Z15, Z19, Z16
-	VPERMT2Q  Z15, Z5, Z19
-	VMOVDQA64 Z4, Z15
-	VPERMI2Q  Z13, Z17, Z15
-	VPERMT2Q  Z13, Z5, Z17
-	VMOVDQA64 Z4, Z13
-	VPERMI2Q  Z12, Z11, Z13
-	VPERMT2Q  Z12, Z5, Z11
-	VMOVDQU64 Z14, 3584(R12)
-	VMOVDQU64 Z18, 3648(R12)
-	VMOVDQU64 Z16, 3712(R12)
-	VMOVDQU64 Z19, 3776(R12)
-	VMOVDQU64 Z15, 3840(R12)
-	VMOVDQU64 Z17, 3904(R12)
-	VMOVDQU64 Z13, 3968(R12)
-	VMOVDQU64 Z11, 4032(R12)
-	ADDQ      BX, R11
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, 3584(R12)
+	VMOVDQU64   Z14, 3648(R12)
+	VMOVDQU64   Z16, 3712(R12)
+	VMOVDQU64   Z13, 3776(R12)
+	VMOVDQU64   Z17, 3840(R12)
+	VMOVDQU64   Z11, 3904(R12)
+	VMOVDQU64   Z15, 3968(R12)
+	VMOVDQU64   Z9, 4032(R12)
+	ADDQ        BX, R11
 
 	// stores in address order: later elements repair what earlier ones overran
-	VMOVDQU64     (R12), Z11
-	VMOVDQU64     512(R12), Z12
-	VMOVDQU64     1024(R12), Z13
-	VMOVDQU64     1536(R12), Z14
-	VMOVDQU64     2048(R12), Z15
-	VMOVDQU64     2560(R12), Z16
-	VMOVDQU64     3072(R12), Z17
-	VMOVDQU64     3584(R12), Z18
-	VPSRLQ        $0x01, Z11, Z19
-	VPTERNLOGQ    $0x28, Z6, Z12, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x01, Z13, Z19
-	VPTERNLOGQ    $0x28, Z6, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x01, Z15, Z19
-	VPTERNLOGQ    $0x28, Z6, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x01, Z17, Z19
-	VPTERNLOGQ    $0x28, Z6, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSRLQ        $0x02, Z11, Z19
-	VPTERNLOGQ    $0x28, Z7, Z13, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x02, Z12, Z19
-	VPTERNLOGQ    $0x28, Z7, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x02, Z15, Z19
-	VPTERNLOGQ    $0x28, Z7, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x02, Z16, Z19
-	VPTERNLOGQ    $0x28, Z7, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSRLQ        $0x04, Z11, Z19
-	VPTERNLOGQ    $0x28, Z8, Z15, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x04, Z12, Z19
-	VPTERNLOGQ    $0x28, Z8, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x04, Z13, Z19
-	VPTERNLOGQ    $0x28, Z8, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x04, Z14, Z19
-	VPTERNLOGQ    $0x28, Z8, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPERMB        Z11, Z9, Z11
-	VPERMB        Z12, Z9, Z12
-	VPERMB        Z13, Z9, Z13
-	VPERMB        Z14, Z9, Z14
-	VPERMB        Z15, Z9, Z15
-	VPERMB        Z16, Z9, Z16
-	VPERMB        Z17, Z9, Z17
-	VPERMB        Z18, Z9, Z18
+	VMOVDQU64     (R12), Z9
+	VMOVDQU64     512(R12), Z10
+	VMOVDQU64     1024(R12), Z11
+	VMOVDQU64     1536(R12), Z12
+	VMOVDQU64     2048(R12), Z13
+	VMOVDQU64     2560(R12), Z14
+	VMOVDQU64     3072(R12), Z15
+	VMOVDQU64     3584(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z11, X19
 	VMOVQ         X19, (R10)
 	ADDQ          DX, R10
@@ -9226,11 +8956,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x00, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -9244,9 +8972,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R10)
@@ -9266,11 +8996,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -9284,9 +9012,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R10)
@@ -9306,11 +9036,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -9324,9 +9052,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
 	VMOVQ         X11, (R10)
@@ -9346,11 +9076,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x03, Z16, X16
 	VMOVQ         X16, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R10)
+	VPEXTRQ       $0x01, X9, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R10)
+	VPEXTRQ       $0x01, X10, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X11, (R10)
 	ADDQ          DX, R10
@@ -9364,86 +9092,88 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X16, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X17, (R10)
+	VMOVDQU64     64(R12), Z9
+	VMOVDQU64     576(R12), Z10
+	VMOVDQU64     1088(R12), Z11
+	VMOVDQU64     1600(R12), Z12
+	VMOVDQU64     2112(R12), Z13
+	VMOVDQU64     2624(R12), Z14
+	VMOVDQU64     3136(R12), Z15
+	VMOVDQU64     3648(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X18, (R10)
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
-	VMOVDQU64     64(R12), Z11
-	VMOVDQU64     576(R12), Z12
-	VMOVDQU64     1088(R12), Z13
-	VMOVDQU64     1600(R12), Z14
-	VMOVDQU64     2112(R12), Z15
-	VMOVDQU64     2624(R12), Z16
-	VMOVDQU64     3136(R12), Z17
-	VMOVDQU64     3648(R12), Z18
-	VPSRLQ        $0x01, Z11, Z19
-	VPTERNLOGQ    $0x28, Z6, Z12, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x01, Z13, Z19
-	VPTERNLOGQ    $0x28, Z6, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x01, Z15, Z19
-	VPTERNLOGQ    $0x28, Z6, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x01, Z17, Z19
-	VPTERNLOGQ    $0x28, Z6, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSRLQ        $0x02, Z11, Z19
-	VPTERNLOGQ    $0x28, Z7, Z13, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x02, Z12, Z19
-	VPTERNLOGQ    $0x28, Z7, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x02, Z15, Z19
-	VPTERNLOGQ    $0x28, Z7, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x02, Z16, Z19
-	VPTERNLOGQ    $0x28, Z7, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSRLQ        $0x04, Z11, Z19
-	VPTERNLOGQ    $0x28, Z8, Z15, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x04, Z12, Z19
-	VPTERNLOGQ    $0x28, Z8, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x04, Z13, Z19
-	VPTERNLOGQ    $0x28, Z8, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x04, Z14, Z19
-	VPTERNLOGQ    $0x28, Z8, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPERMB        Z11, Z9, Z11
-	VPERMB        Z12, Z9, Z12
-	VPERMB        Z13, Z9, Z13
-	VPERMB        Z14, Z9, Z14
-	VPERMB        Z15, Z9, Z15
-	VPERMB        Z16, Z9, Z16
-	VPERMB        Z17, Z9, Z17
-	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
 	VMOVQ         X19, (R10)
 	ADDQ          DX, R10
@@ -9462,11 +9192,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x00, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -9480,9 +9208,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R10)
@@ -9502,11 +9232,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -9520,9 +9248,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R10)
@@ -9542,11 +9272,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -9560,9 +9288,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
 	VMOVQ         X11, (R10)
@@ -9582,11 +9312,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x03, Z16, X16
 	VMOVQ         X16, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R10)
+	VPEXTRQ       $0x01, X9, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R10)
+	VPEXTRQ       $0x01, X10, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X11, (R10)
 	ADDQ          DX, R10
@@ -9600,86 +9328,88 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X16, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X17, (R10)
+	VMOVDQU64     128(R12), Z9
+	VMOVDQU64     640(R12), Z10
+	VMOVDQU64     1152(R12), Z11
+	VMOVDQU64     1664(R12), Z12
+	VMOVDQU64     2176(R12), Z13
+	VMOVDQU64     2688(R12), Z14
+	VMOVDQU64     3200(R12), Z15
+	VMOVDQU64     3712(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X18, (R10)
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
-	VMOVDQU64     128(R12), Z11
-	VMOVDQU64     640(R12), Z12
-	VMOVDQU64     1152(R12), Z13
-	VMOVDQU64     1664(R12), Z14
-	VMOVDQU64     2176(R12), Z15
-	VMOVDQU64     2688(R12), Z16
-	VMOVDQU64     3200(R12), Z17
-	VMOVDQU64     3712(R12), Z18
-	VPSRLQ        $0x01, Z11, Z19
-	VPTERNLOGQ    $0x28, Z6, Z12, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x01, Z13, Z19
-	VPTERNLOGQ    $0x28, Z6, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x01, Z15, Z19
-	VPTERNLOGQ    $0x28, Z6, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x01, Z17, Z19
-	VPTERNLOGQ    $0x28, Z6, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSRLQ        $0x02, Z11, Z19
-	VPTERNLOGQ    $0x28, Z7, Z13, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x02, Z12, Z19
-	VPTERNLOGQ    $0x28, Z7, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x02, Z15, Z19
-	VPTERNLOGQ    $0x28, Z7, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x02, Z16, Z19
-	VPTERNLOGQ    $0x28, Z7, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSRLQ        $0x04, Z11, Z19
-	VPTERNLOGQ    $0x28, Z8, Z15, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x04, Z12, Z19
-	VPTERNLOGQ    $0x28, Z8, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x04, Z13, Z19
-	VPTERNLOGQ    $0x28, Z8, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x04, Z14, Z19
-	VPTERNLOGQ    $0x28, Z8, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPERMB        Z11, Z9, Z11
-	VPERMB        Z12, Z9, Z12
-	VPERMB        Z13, Z9, Z13
-	VPERMB        Z14, Z9, Z14
-	VPERMB        Z15, Z9, Z15
-	VPERMB        Z16, Z9, Z16
-	VPERMB        Z17, Z9, Z17
-	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
 	VMOVQ         X19, (R10)
 	ADDQ          DX, R10
@@ -9698,11 +9428,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x00, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -9716,9 +9444,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R10)
@@ -9738,11 +9468,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -9756,9 +9484,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R10)
@@ -9778,11 +9508,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -9796,9 +9524,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
 	VMOVQ         X11, (R10)
@@ -9818,11 +9548,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x03, Z16, X16
 	VMOVQ         X16, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R10)
+	VPEXTRQ       $0x01, X9, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R10)
+	VPEXTRQ       $0x01, X10, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X11, (R10)
 	ADDQ          DX, R10
@@ -9836,86 +9564,88 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X16, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X17, (R10)
+	VMOVDQU64     192(R12), Z9
+	VMOVDQU64     704(R12), Z10
+	VMOVDQU64     1216(R12), Z11
+	VMOVDQU64     1728(R12), Z12
+	VMOVDQU64     2240(R12), Z13
+	VMOVDQU64     2752(R12), Z14
+	VMOVDQU64     3264(R12), Z15
+	VMOVDQU64     3776(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X18, (R10)
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
-	VMOVDQU64     192(R12), Z11
-	VMOVDQU64     704(R12), Z12
-	VMOVDQU64     1216(R12), Z13
-	VMOVDQU64     1728(R12), Z14
-	VMOVDQU64     2240(R12), Z15
-	VMOVDQU64     2752(R12), Z16
-	VMOVDQU64     3264(R12), Z17
-	VMOVDQU64     3776(R12), Z18
-	VPSRLQ        $0x01, Z11, Z19
-	VPTERNLOGQ    $0x28, Z6, Z12, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x01, Z13, Z19
-	VPTERNLOGQ    $0x28, Z6, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x01, Z15, Z19
-	VPTERNLOGQ    $0x28, Z6, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x01, Z17, Z19
-	VPTERNLOGQ    $0x28, Z6, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSRLQ        $0x02, Z11, Z19
-	VPTERNLOGQ    $0x28, Z7, Z13, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x02, Z12, Z19
-	VPTERNLOGQ    $0x28, Z7, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x02, Z15, Z19
-	VPTERNLOGQ    $0x28, Z7, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x02, Z16, Z19
-	VPTERNLOGQ    $0x28, Z7, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSRLQ        $0x04, Z11, Z19
-	VPTERNLOGQ    $0x28, Z8, Z15, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x04, Z12, Z19
-	VPTERNLOGQ    $0x28, Z8, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x04, Z13, Z19
-	VPTERNLOGQ    $0x28, Z8, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x04, Z14, Z19
-	VPTERNLOGQ    $0x28, Z8, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPERMB        Z11, Z9, Z11
-	VPERMB        Z12, Z9, Z12
-	VPERMB        Z13, Z9, Z13
-	VPERMB        Z14, Z9, Z14
-	VPERMB        Z15, Z9, Z15
-	VPERMB        Z16, Z9, Z16
-	VPERMB        Z17, Z9, Z17
-	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
 	VMOVQ         X19, (R10)
 	ADDQ          DX, R10
@@ -9934,11 +9664,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x00, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -9952,9 +9680,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R10)
@@ -9974,11 +9704,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -9992,9 +9720,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R10)
@@ -10014,11 +9744,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -10032,9 +9760,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
 	VMOVQ         X11, (R10)
@@ -10054,11 +9784,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x03, Z16, X16
 	VMOVQ         X16, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R10)
+	VPEXTRQ       $0x01, X9, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R10)
+	VPEXTRQ       $0x01, X10, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X11, (R10)
 	ADDQ          DX, R10
@@ -10072,86 +9800,88 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X16, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X17, (R10)
+	VMOVDQU64     256(R12), Z9
+	VMOVDQU64     768(R12), Z10
+	VMOVDQU64     1280(R12), Z11
+	VMOVDQU64     1792(R12), Z12
+	VMOVDQU64     2304(R12), Z13
+	VMOVDQU64     2816(R12), Z14
+	VMOVDQU64     3328(R12), Z15
+	VMOVDQU64     3840(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X18, (R10)
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
-	VMOVDQU64     256(R12), Z11
-	VMOVDQU64     768(R12), Z12
-	VMOVDQU64     1280(R12), Z13
-	VMOVDQU64     1792(R12), Z14
-	VMOVDQU64     2304(R12), Z15
-	VMOVDQU64     2816(R12), Z16
-	VMOVDQU64     3328(R12), Z17
-	VMOVDQU64     3840(R12), Z18
-	VPSRLQ        $0x01, Z11, Z19
-	VPTERNLOGQ    $0x28, Z6, Z12, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x01, Z13, Z19
-	VPTERNLOGQ    $0x28, Z6, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x01, Z15, Z19
-	VPTERNLOGQ    $0x28, Z6, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x01, Z17, Z19
-	VPTERNLOGQ    $0x28, Z6, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSRLQ        $0x02, Z11, Z19
-	VPTERNLOGQ    $0x28, Z7, Z13, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x02, Z12, Z19
-	VPTERNLOGQ    $0x28, Z7, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x02, Z15, Z19
-	VPTERNLOGQ    $0x28, Z7, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x02, Z16, Z19
-	VPTERNLOGQ    $0x28, Z7, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSRLQ        $0x04, Z11, Z19
-	VPTERNLOGQ    $0x28, Z8, Z15, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x04, Z12, Z19
-	VPTERNLOGQ    $0x28, Z8, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x04, Z13, Z19
-	VPTERNLOGQ    $0x28, Z8, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x04, Z14, Z19
-	VPTERNLOGQ    $0x28, Z8, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPERMB        Z11, Z9, Z11
-	VPERMB        Z12, Z9, Z12
-	VPERMB        Z13, Z9, Z13
-	VPERMB        Z14, Z9, Z14
-	VPERMB        Z15, Z9, Z15
-	VPERMB        Z16, Z9, Z16
-	VPERMB        Z17, Z9, Z17
-	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
 	VMOVQ         X19, (R10)
 	ADDQ          DX, R10
@@ -10170,11 +9900,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x00, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -10188,9 +9916,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R10)
@@ -10210,11 +9940,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -10228,9 +9956,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R10)
@@ -10250,11 +9980,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -10268,9 +9996,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
 	VMOVQ         X11, (R10)
@@ -10290,11 +10020,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x03, Z16, X16
 	VMOVQ         X16, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R10)
+	VPEXTRQ       $0x01, X9, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R10)
+	VPEXTRQ       $0x01, X10, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X11, (R10)
 	ADDQ          DX, R10
@@ -10308,86 +10036,88 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X16, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X17, (R10)
+	VMOVDQU64     320(R12), Z9
+	VMOVDQU64     832(R12), Z10
+	VMOVDQU64     1344(R12), Z11
+	VMOVDQU64     1856(R12), Z12
+	VMOVDQU64     2368(R12), Z13
+	VMOVDQU64     2880(R12), Z14
+	VMOVDQU64     3392(R12), Z15
+	VMOVDQU64     3904(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X18, (R10)
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
-	VMOVDQU64     320(R12), Z11
-	VMOVDQU64     832(R12), Z12
-	VMOVDQU64     1344(R12), Z13
-	VMOVDQU64     1856(R12), Z14
-	VMOVDQU64     2368(R12), Z15
-	VMOVDQU64     2880(R12), Z16
-	VMOVDQU64     3392(R12), Z17
-	VMOVDQU64     3904(R12), Z18
-	VPSRLQ        $0x01, Z11, Z19
-	VPTERNLOGQ    $0x28, Z6, Z12, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x01, Z13, Z19
-	VPTERNLOGQ    $0x28, Z6, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x01, Z15, Z19
-	VPTERNLOGQ    $0x28, Z6, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x01, Z17, Z19
-	VPTERNLOGQ    $0x28, Z6, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSRLQ        $0x02, Z11, Z19
-	VPTERNLOGQ    $0x28, Z7, Z13, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x02, Z12, Z19
-	VPTERNLOGQ    $0x28, Z7, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x02, Z15, Z19
-	VPTERNLOGQ    $0x28, Z7, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x02, Z16, Z19
-	VPTERNLOGQ    $0x28, Z7, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSRLQ        $0x04, Z11, Z19
-	VPTERNLOGQ    $0x28, Z8, Z15, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x04, Z12, Z19
-	VPTERNLOGQ    $0x28, Z8, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x04, Z13, Z19
-	VPTERNLOGQ    $0x28, Z8, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x04, Z14, Z19
-	VPTERNLOGQ    $0x28, Z8, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPERMB        Z11, Z9, Z11
-	VPERMB        Z12, Z9, Z12
-	VPERMB        Z13, Z9, Z13
-	VPERMB        Z14, Z9, Z14
-	VPERMB        Z15, Z9, Z15
-	VPERMB        Z16, Z9, Z16
-	VPERMB        Z17, Z9, Z17
-	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
 	VMOVQ         X19, (R10)
 	ADDQ          DX, R10
@@ -10406,11 +10136,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x00, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -10424,9 +10152,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R10)
@@ -10446,11 +10176,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -10464,9 +10192,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R10)
@@ -10486,11 +10216,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -10504,9 +10232,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
 	VMOVQ         X11, (R10)
@@ -10526,11 +10256,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x03, Z16, X16
 	VMOVQ         X16, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R10)
+	VPEXTRQ       $0x01, X9, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R10)
+	VPEXTRQ       $0x01, X10, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X11, (R10)
 	ADDQ          DX, R10
@@ -10544,86 +10272,88 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X16, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X17, (R10)
+	VMOVDQU64     384(R12), Z9
+	VMOVDQU64     896(R12), Z10
+	VMOVDQU64     1408(R12), Z11
+	VMOVDQU64     1920(R12), Z12
+	VMOVDQU64     2432(R12), Z13
+	VMOVDQU64     2944(R12), Z14
+	VMOVDQU64     3456(R12), Z15
+	VMOVDQU64     3968(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X18, (R10)
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
-	VMOVDQU64     384(R12), Z11
-	VMOVDQU64     896(R12), Z12
-	VMOVDQU64     1408(R12), Z13
-	VMOVDQU64     1920(R12), Z14
-	VMOVDQU64     2432(R12), Z15
-	VMOVDQU64     2944(R12), Z16
-	VMOVDQU64     3456(R12), Z17
-	VMOVDQU64     3968(R12), Z18
-	VPSRLQ        $0x01, Z11, Z19
-	VPTERNLOGQ    $0x28, Z6, Z12, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x01, Z13, Z19
-	VPTERNLOGQ    $0x28, Z6, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x01, Z15, Z19
-	VPTERNLOGQ    $0x28, Z6, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x01, Z17, Z19
-	VPTERNLOGQ    $0x28, Z6, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSRLQ        $0x02, Z11, Z19
-	VPTERNLOGQ    $0x28, Z7, Z13, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x02, Z12, Z19
-	VPTERNLOGQ    $0x28, Z7, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x02, Z15, Z19
-	VPTERNLOGQ    $0x28, Z7, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x02, Z16, Z19
-	VPTERNLOGQ    $0x28, Z7, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSRLQ        $0x04, Z11, Z19
-	VPTERNLOGQ    $0x28, Z8, Z15, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x04, Z12, Z19
-	VPTERNLOGQ    $0x28, Z8, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x04, Z13, Z19
-	VPTERNLOGQ    $0x28, Z8, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x04, Z14, Z19
-	VPTERNLOGQ    $0x28, Z8, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPERMB        Z11, Z9, Z11
-	VPERMB        Z12, Z9, Z12
-	VPERMB        Z13, Z9, Z13
-	VPERMB        Z14, Z9, Z14
-	VPERMB        Z15, Z9, Z15
-	VPERMB        Z16, Z9, Z16
-	VPERMB        Z17, Z9, Z17
-	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
 	VMOVQ         X19, (R10)
 	ADDQ          DX, R10
@@ -10642,11 +10372,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x00, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -10660,9 +10388,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R10)
@@ -10682,11 +10412,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -10700,9 +10428,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R10)
@@ -10722,11 +10452,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -10740,9 +10468,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
 	VMOVQ         X11, (R10)
@@ -10762,11 +10492,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x03, Z16, X16
 	VMOVQ         X16, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R10)
+	VPEXTRQ       $0x01, X9, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R10)
+	VPEXTRQ       $0x01, X10, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X11, (R10)
 	ADDQ          DX, R10
@@ -10780,86 +10508,88 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X16, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X17, (R10)
+	VMOVDQU64     448(R12), Z9
+	VMOVDQU64     960(R12), Z10
+	VMOVDQU64     1472(R12), Z11
+	VMOVDQU64     1984(R12), Z12
+	VMOVDQU64     2496(R12), Z13
+	VMOVDQU64     3008(R12), Z14
+	VMOVDQU64     3520(R12), Z15
+	VMOVDQU64     4032(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X18, (R10)
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
-	VMOVDQU64     448(R12), Z11
-	VMOVDQU64     960(R12), Z12
-	VMOVDQU64     1472(R12), Z13
-	VMOVDQU64     1984(R12), Z14
-	VMOVDQU64     2496(R12), Z15
-	VMOVDQU64     3008(R12), Z16
-	VMOVDQU64     3520(R12), Z17
-	VMOVDQU64     4032(R12), Z18
-	VPSRLQ        $0x01, Z11, Z19
-	VPTERNLOGQ    $0x28, Z6, Z12, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x01, Z13, Z19
-	VPTERNLOGQ    $0x28, Z6, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x01, Z15, Z19
-	VPTERNLOGQ    $0x28, Z6, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x01, Z17, Z19
-	VPTERNLOGQ    $0x28, Z6, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x01, Z19, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSRLQ        $0x02, Z11, Z19
-	VPTERNLOGQ    $0x28, Z7, Z13, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x02, Z12, Z19
-	VPTERNLOGQ    $0x28, Z7, Z14, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x02, Z15, Z19
-	VPTERNLOGQ    $0x28, Z7, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSRLQ        $0x02, Z16, Z19
-	VPTERNLOGQ    $0x28, Z7, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x02, Z19, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSRLQ        $0x04, Z11, Z19
-	VPTERNLOGQ    $0x28, Z8, Z15, Z19
-	VPXORQ        Z19, Z15, Z15
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z11, Z11
-	VPSRLQ        $0x04, Z12, Z19
-	VPTERNLOGQ    $0x28, Z8, Z16, Z19
-	VPXORQ        Z19, Z16, Z16
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z12, Z12
-	VPSRLQ        $0x04, Z13, Z19
-	VPTERNLOGQ    $0x28, Z8, Z17, Z19
-	VPXORQ        Z19, Z17, Z17
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z13, Z13
-	VPSRLQ        $0x04, Z14, Z19
-	VPTERNLOGQ    $0x28, Z8, Z18, Z19
-	VPXORQ        Z19, Z18, Z18
-	VPSLLQ        $0x04, Z19, Z19
-	VPXORQ        Z19, Z14, Z14
-	VPERMB        Z11, Z9, Z11
-	VPERMB        Z12, Z9, Z12
-	VPERMB        Z13, Z9, Z13
-	VPERMB        Z14, Z9, Z14
-	VPERMB        Z15, Z9, Z15
-	VPERMB        Z16, Z9, Z16
-	VPERMB        Z17, Z9, Z17
-	VPERMB        Z18, Z9, Z18
 	VEXTRACTI32X4 $0x00, Z11, X19
 	VMOVQ         X19, (R10)
 	ADDQ          DX, R10
@@ -10878,11 +10608,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x00, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x00, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -10896,9 +10624,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z11, X19
 	VMOVQ         X19, (R10)
@@ -10918,11 +10648,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x01, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x01, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -10936,9 +10664,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z11, X19
 	VMOVQ         X19, (R10)
@@ -10958,11 +10688,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x02, Z16, X24
 	VMOVQ         X24, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z17, X25
-	VMOVQ         X25, (R10)
+	VPEXTRQ       $0x01, X17, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x02, Z18, X26
-	VMOVQ         X26, (R10)
+	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X19, (R10)
 	ADDQ          DX, R10
@@ -10976,9 +10704,11 @@ unshuffleAVX512Superloaded7:
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X24, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X25, (R10)
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
 	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X26, (R10)
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
 	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z11, X11
 	VMOVQ         X11, (R10)
@@ -10998,11 +10728,9 @@ unshuffleAVX512Superloaded7:
 	VEXTRACTI32X4 $0x03, Z16, X16
 	VMOVQ         X16, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z17, X17
-	VMOVQ         X17, (R10)
+	VPEXTRQ       $0x01, X9, (R10)
 	ADDQ          DX, R10
-	VEXTRACTI32X4 $0x03, Z18, X18
-	VMOVQ         X18, (R10)
+	VPEXTRQ       $0x01, X10, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X11, (R10)
 	ADDQ          DX, R10
@@ -11015,10 +10743,6 @@ unshuffleAVX512Superloaded7:
 	VPEXTRQ       $0x01, X15, (R10)
 	ADDQ          DX, R10
 	VPEXTRQ       $0x01, X16, (R10)
-	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X17, (R10)
-	ADDQ          DX, R10
-	VPEXTRQ       $0x01, X18, (R10)
 	ADDQ          DX, R10
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps

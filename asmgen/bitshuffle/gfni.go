@@ -126,19 +126,7 @@ func permute2(lo, hi reg.VecVirtual, idx Mem) reg.VecVirtual {
 // afterwards v[i] quadword p is what v[p] quadword i was. Each stage swaps
 // the off-diagonal blocks of size s.
 func transposeQwords(v []reg.VecVirtual) {
-	for _, s := range []int{4, 2, 1} {
-		lm, hm := transposeStage(s)
-		for i := 0; i < 8; i++ {
-			if i&s != 0 {
-				continue
-			}
-			a, b := v[i], v[i|s]
-			v[i] = permuteReg(a, b, lm)
-			// a is dead after this: permute into it, saving a copy
-			VPERMT2Q(b, hm, a)
-			v[i|s] = a
-		}
-	}
+	transposeQwordsPerm(v, identityPerm(), identityPerm())
 }
 
 // transposeStage returns the index vectors of the stage of transposeQwords
@@ -172,7 +160,7 @@ var stageRegs map[int][2]reg.VecVirtual
 
 func loadTransposeStages() {
 	stageRegs = map[int][2]reg.VecVirtual{}
-	for _, s := range []int{4, 2, 1} {
+	for _, s := range []int{4, 2} {
 		transposeStage(s)
 	}
 }
@@ -359,19 +347,67 @@ func revPerm() *bytePerm {
 }
 
 // transposeQwordsPerm is transposeQwords with the byte permutation pre
-// applied to every input first and post to every output last, both folded
-// into the first and last stages as two-table byte permutes.
+// applied to every input first and post to every output last. The stages
+// commute, so the one moving 256-bit halves goes first or last and absorbs
+// pre or post as a two-table byte permute; the one swapping neighbouring
+// quadwords stays within 128-bit lanes, where unpacks run twice as fast as
+// lane-crossing permutes.
 func transposeQwordsPerm(v []reg.VecVirtual, pre, post *bytePerm) {
-	for n, s := range []int{4, 2, 1} {
-		var loQ, hiQ [8]int
-		for p := 0; p < 8; p++ {
-			if p&s == 0 {
-				loQ[p], hiQ[p] = p, p^s
-			} else {
-				loQ[p], hiQ[p] = 8+(p^s), 8+p
-			}
+	id := *identityPerm()
+	order := []int{4, 2, 1}
+	if *post != id {
+		order = []int{1, 2, 4}
+		if *pre != id {
+			panic("transposeQwordsPerm: pre and post")
 		}
-		if n != 0 && n != 2 || n == 0 && *pre == *identityPerm() || n == 2 && *post == *identityPerm() {
+	}
+	for n, s := range order {
+		folded := n == 0 && *pre != id || n == 2 && *post != id
+		switch {
+		case folded:
+			var loQ, hiQ [8]int
+			for p := 0; p < 8; p++ {
+				if p&s == 0 {
+					loQ[p], hiQ[p] = p, p^s
+				} else {
+					loQ[p], hiQ[p] = 8+(p^s), 8+p
+				}
+			}
+			byteIdx := func(q [8]int) [64]int {
+				var idx [64]int
+				for P := 0; P < 64; P++ {
+					src := post[P]
+					p, j := src/8, src%8
+					m := pre[8*(q[p]%8)+j]
+					if q[p] >= 8 {
+						m += 64
+					}
+					idx[P] = m
+				}
+				return idx
+			}
+			lt, ht := byteTable(byteIdx(loQ)), byteTable(byteIdx(hiQ))
+			for i := 0; i < 8; i++ {
+				if i&s != 0 {
+					continue
+				}
+				a, b := v[i], v[i|s]
+				x, y := ZMM(), ZMM()
+				VMOVDQU64(lt, x)
+				VPERMI2B(b, a, x)
+				VMOVDQU64(ht, y)
+				VPERMI2B(b, a, y)
+				v[i], v[i|s] = x, y
+			}
+		case s == 1:
+			for i := 0; i < 8; i += 2 {
+				a, b := v[i], v[i+1]
+				x, y := ZMM(), ZMM()
+				VPUNPCKLQDQ(b, a, x)
+				VPUNPCKHQDQ(b, a, y)
+				v[i], v[i+1] = x, y
+			}
+		default:
 			lm, hm := transposeStage(s)
 			for i := 0; i < 8; i++ {
 				if i&s != 0 {
@@ -379,44 +415,10 @@ func transposeQwordsPerm(v []reg.VecVirtual, pre, post *bytePerm) {
 				}
 				a, b := v[i], v[i|s]
 				v[i] = permuteReg(a, b, lm)
+				// a is dead after this: permute into it, saving a copy
 				VPERMT2Q(b, hm, a)
 				v[i|s] = a
 			}
-			continue
-		}
-		byteIdx := func(q [8]int) [64]int {
-			var idx [64]int
-			for P := 0; P < 64; P++ {
-				src := P
-				if n == 2 {
-					src = post[P]
-				}
-				p, j := src/8, src%8
-				m := 8*(q[p]%8) + j
-				if n == 0 {
-					m = pre[m]
-				}
-				if q[p] >= 8 {
-					m += 64
-				}
-				idx[P] = m
-			}
-			return idx
-		}
-		lo, hi := byteIdx(loQ), byteIdx(hiQ)
-		lt := byteTable(lo)
-		ht := byteTable(hi)
-		for i := 0; i < 8; i++ {
-			if i&s != 0 {
-				continue
-			}
-			a, b := v[i], v[i|s]
-			x, y := ZMM(), ZMM()
-			VMOVDQU64(lt, x)
-			VPERMI2B(b, a, x)
-			VMOVDQU64(ht, y)
-			VPERMI2B(b, a, y)
-			v[i], v[i|s] = x, y
 		}
 	}
 }
