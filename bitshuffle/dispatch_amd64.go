@@ -58,12 +58,14 @@ func shuffleWith(k kernelID, dst, src []byte, typesize int) {
 		}
 	case kAVX512, kAVX512GFNI:
 		// Superblocks of 512 elements, then blocks of 64.
-		if sb := blocksFor(len(src), typesize, rowLen, blockSuper); sb > 0 {
-			if k == kAVX512GFNI && gfniTypesize(typesize) {
+		if k == kAVX512GFNI && gfniTypesize(typesize) {
+			// These read and write whole vectors of elements: no overrun.
+			if sb := rowLen * 8 / blockSuper; sb > 0 {
 				shuffleAVX512GFNI(dst, src, typesize, rowLen, sb)
-			} else {
-				shuffleAVX512Super(dst, src, typesize, rowLen, sb)
+				done = sb * blockSuper / 8
 			}
+		} else if sb := blocksFor(len(src), typesize, rowLen, blockSuper); sb > 0 {
+			shuffleAVX512Super(dst, src, typesize, rowLen, sb)
 			done = sb * blockSuper / 8
 		}
 		if b := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockAVX512); b > 0 {
@@ -98,12 +100,13 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 			done += b * blockAVX2 / 8
 		}
 	case kAVX512, kAVX512GFNI:
-		if sb := blocksFor(len(src), typesize, rowLen, blockSuper); sb > 0 {
-			if k == kAVX512GFNI && gfniTypesize(typesize) {
+		if k == kAVX512GFNI && gfniTypesize(typesize) {
+			if sb := rowLen * 8 / blockSuper; sb > 0 {
 				unshuffleAVX512GFNI(dst, src, typesize, rowLen, sb)
-			} else {
-				unshuffleAVX512Super(dst, src, typesize, rowLen, sb)
+				done = sb * blockSuper / 8
 			}
+		} else if sb := blocksFor(len(src), typesize, rowLen, blockSuper); sb > 0 {
+			unshuffleAVX512Super(dst, src, typesize, rowLen, sb)
 			done = sb * blockSuper / 8
 		}
 		if b := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockAVX512); b > 0 {
