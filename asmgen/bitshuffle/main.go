@@ -17,8 +17,19 @@
 // store (see blocksFor in the package); typesizes of 8 and more end with a
 // chunk that overlaps the previous one and rewrites the same bytes.
 //
-// The GFNI variant replaces step 2: with the block re-arranged so that each
-// quadword holds one 8x8 bit tile, one VGF2P8AFFINEQB transposes 8 tiles.
+// Storing G bytes per bit row is slow when rows are a power of two apart
+// (they share L1 sets), so the kernels the package calls first are the
+// superblock forms (super.go, avx2super.go): 8 blocks staged in a 64-byte
+// aligned stack buffer, then one vector per bit row. The block kernels
+// finish what is left; the portable code the last groups.
+//
+// The GFNI kernels (gfni.go, typesizes 1, 2, 4, 8) replace step 2: with
+// the elements arranged so that each quadword holds one 8x8 bit tile, one
+// VGF2P8AFFINEQB transposes 8 tiles, and quadword transposes route the
+// tiles' bytes to their rows.
+//
+// Run by go generate in the bitshuffle package; the output depends only on
+// this program, so the committed files can be checked for drift.
 package main
 
 import (
