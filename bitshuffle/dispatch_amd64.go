@@ -34,7 +34,7 @@ const (
 
 // gfniTypesize reports whether the GFNI superblock kernels handle typesize.
 func gfniTypesize(typesize int) bool {
-	return typesize == 1 || typesize == 2 || typesize == 4 || typesize == 8
+	return typesize == 1 || typesize == 2 || typesize == 4 || typesize == 8 || typesize == 16
 }
 
 func shuffleWith(k kernelID, dst, src []byte, typesize int) {

@@ -21,9 +21,10 @@ import (
 // become, by an 8x8 byte and an 8x8 quadword transpose, the 64-byte slices
 // of bit rows 8(j0+d)+b. Unshuffle runs both phases backwards.
 //
-// Only typesizes 1, 2, 4 and 8 are handled: they load whole vectors
-// (64/typesize elements, each vector holding 8 tiles). Gathering the tiles
-// of other typesizes is left to the 64-element kernel.
+// Only typesizes 1, 2, 4, 8 and 16 are handled: they load whole vectors of
+// elements and form tiles with one or two byte permutes (16 runs two column
+// chunks, j0 = 0 and 8). Other typesizes are left to the superblock kernel
+// of super.go.
 
 const gfniTranspose = 0x8040201008040201 // byte m = 1<<m: selects bit m of every matrix row
 
@@ -201,13 +202,13 @@ func genGFNI() {
 		VPBROADCASTQ(a.tmp, a.matrix)
 		a.t8x8 = ZMM()
 		VMOVDQU64(t8x8Table(), a.t8x8)
-		for _, ts := range []int{1, 2, 4, 8} {
+		for _, ts := range []int{1, 2, 4, 8, 16} {
 			CMPQ(a.ts, U8(ts))
 			JEQ(LabelRef(fmt.Sprintf("%sts%d", name, ts)))
 		}
 		Comment("other typesizes are the caller's to avoid")
 		RET()
-		for _, ts := range []int{1, 2, 4, 8} {
+		for _, ts := range []int{1, 2, 4, 8, 16} {
 			Label(fmt.Sprintf("%sts%d", name, ts))
 			gfniLoop(fmt.Sprintf("%sdense%d", name, ts), a, ts, inverse)
 		}
@@ -249,7 +250,8 @@ func gfniLoop(name string, a *gfniArgs, ts int, inverse bool) {
 	// Typesizes 1 and 2 keep the whole superblock (8*ts vectors) in
 	// registers; larger ones stage it in memory.
 	inRegs := ts <= 2
-	held := make([][]reg.VecVirtual, ts) // held[d][sb]
+	ncols := min(ts, 8) // byte columns per chunk (typesize 16 has two chunks)
+	held := make([][]reg.VecVirtual, ncols) // held[d][sb]
 	for d := range held {
 		held[d] = make([]reg.VecVirtual, 8)
 	}
@@ -266,7 +268,7 @@ func gfniLoop(name string, a *gfniArgs, ts int, inverse bool) {
 				}
 			}
 			MOVQ(a.rb, q)
-			for d := 0; d < ts; d++ {
+			for d := 0; d < ncols; d++ {
 				v := make([]reg.VecVirtual, 8)
 				for sb := range v {
 					if inRegs {
@@ -286,7 +288,7 @@ func gfniLoop(name string, a *gfniArgs, ts int, inverse bool) {
 			return
 		}
 		MOVQ(a.rb, q)
-		for d := 0; d < ts; d++ {
+		for d := 0; d < ncols; d++ {
 			v := make([]reg.VecVirtual, 8)
 			for b := range v {
 				v[b] = ZMM()
@@ -445,6 +447,25 @@ func fnv64(b []byte) uint64 {
 // tilesForward builds sub-block sb's transposed tiles, one vector per byte
 // column d ([g][b]).
 func tilesForward(a *gfniArgs, ts, sb int) []reg.VecVirtual {
+	if ts == 16 {
+		// Group g is 128 bytes; the chunk's tiles are one two-table byte
+		// permute of them, its index picked by j0 (0 or 8: offset 8*j0).
+		perm := ZMM()
+		LEAQ(tiles16Table(), a.tmp)
+		VMOVDQU64(Mem{Base: a.tmp, Index: a.j0, Scale: 8}, perm)
+		v := make([]reg.VecVirtual, 8)
+		for g := range v {
+			lo, hi := ZMM(), ZMM()
+			VMOVDQU64(Mem{Base: a.src, Disp: 1024*sb + 128*g}, lo)
+			VMOVDQU64(Mem{Base: a.src, Disp: 1024*sb + 128*g + 64}, hi)
+			v[g] = ZMM()
+			VMOVDQA64(perm, v[g])
+			VPERMI2B(hi, lo, v[g])
+			vgf2p8affineqb(v[g], a.matrix, v[g])
+		}
+		transposeQwords(v)
+		return v
+	}
 	if ts == 8 {
 		// 8 vectors, one per group g: [k][d], the 8 bytes of each element.
 		v := make([]reg.VecVirtual, 8)
@@ -491,6 +512,51 @@ func tilesForward(a *gfniArgs, ts, sb int) []reg.VecVirtual {
 	return cols
 }
 
+// tiles16Table holds, for chunks j0 = 0 and 8, the two-table byte index
+// turning a 16-byte-element group into the chunk's 8 tiles: quadword d
+// byte i = byte j0+d of element 7-i.
+func tiles16Table() Mem {
+	return table("bitshuffleTiles16", func() {
+		var idx [128]byte
+		for c := 0; c < 2; c++ {
+			for d := 0; d < 8; d++ {
+				for i := 0; i < 8; i++ {
+					idx[64*c+8*d+i] = byte(16*(7-i) + 8*c + d)
+				}
+			}
+		}
+		emitBytes(idx[:])
+	})
+}
+
+// untiles16Table(half) holds, for chunks j0 = 0 and 8, the byte index
+// putting a group's 8 transposed tiles ([d][k]) back at the chunk's
+// positions in elements 4*half..4*half+3: byte 16k'+8c+d takes 8d+k.
+// Other bytes are masked off by chunkMask16Table.
+func untiles16Table(half int) Mem {
+	return table(fmt.Sprintf("bitshuffleUntiles16_%d", half), func() {
+		var idx [128]byte
+		for c := 0; c < 2; c++ {
+			for p := 0; p < 64; p++ {
+				k, jb := 4*half+p/16, p%16
+				if jb/8 == c {
+					idx[64*c+p] = byte(8*(jb%8) + k)
+				}
+			}
+		}
+		emitBytes(idx[:])
+	})
+}
+
+// chunkMask16Table: byte masks of chunk 0 (bytes 0-7 of each 16) and
+// chunk 1 (bytes 8-15), at offsets 0 and 8 = j0.
+func chunkMask16Table() Mem {
+	return table("bitshuffleChunkMask16", func() {
+		DATA(0, U64(0x00FF00FF00FF00FF))
+		DATA(8, U64(0xFF00FF00FF00FF00))
+	})
+}
+
 // columnTable is the two-table byte index gathering the tiles of column d
 // of the 4 (ts 4) or 8 (ts 2) groups in 128 bytes of elements: quadword g
 // byte i = byte d of element 8g+7-i. For ts 4 the upper 4 quadwords are
@@ -529,6 +595,30 @@ func elementTable(ts, m, d0 int) Mem {
 // tilesInverse turns the column vectors col(d) of sub-block sb back into
 // its elements.
 func tilesInverse(a *gfniArgs, ts, sb int, col func(d int) reg.VecVirtual) {
+	if ts == 16 {
+		v := make([]reg.VecVirtual, 8)
+		for d := range v {
+			v[d] = col(d)
+		}
+		transposeQwords(v) // v[g] is [d][tile bytes]
+		lo, hi, keep := ZMM(), ZMM(), K()
+		LEAQ(untiles16Table(0), a.tmp)
+		VMOVDQU64(Mem{Base: a.tmp, Index: a.j0, Scale: 8}, lo)
+		LEAQ(untiles16Table(1), a.tmp)
+		VMOVDQU64(Mem{Base: a.tmp, Index: a.j0, Scale: 8}, hi)
+		LEAQ(chunkMask16Table(), a.tmp)
+		KMOVQ(Mem{Base: a.tmp, Index: a.j0, Scale: 1}, keep)
+		for g := range v {
+			vgf2p8affineqb(v[g], a.matrix, v[g])
+			x, y := ZMM(), ZMM()
+			VPERMB(v[g], lo, x)
+			VPERMB(v[g], hi, y)
+			// only this chunk's 8 bytes of each element
+			VMOVDQU8(x, keep, Mem{Base: a.src, Disp: 1024*sb + 128*g})
+			VMOVDQU8(y, keep, Mem{Base: a.src, Disp: 1024*sb + 128*g + 64})
+		}
+		return
+	}
 	if ts == 8 {
 		v := make([]reg.VecVirtual, 8)
 		for d := range v {

@@ -23,7 +23,7 @@
 // aligned stack buffer, then one vector per bit row. The block kernels
 // finish what is left; the portable code the last groups.
 //
-// The GFNI kernels (gfni.go, typesizes 1, 2, 4, 8) replace step 2: with
+// The GFNI kernels (gfni.go, typesizes 1, 2, 4, 8, 16) replace step 2: with
 // the elements arranged so that each quadword holds one 8x8 bit tile, one
 // VGF2P8AFFINEQB transposes 8 tiles, and quadword transposes route the
 // tiles' bytes to their rows.
