@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // BenchmarkBlosc2 measures Blosc2 chunks against a plain copy of the same
 // bytes, single-threaded and with GOMAXPROCS threads.
 func BenchmarkBlosc2(b *testing.B) {
 	const n = 4 << 20
-	src, _ := testdata.Pattern("linspace_f64", n)
+	src, _ := golden.Pattern("linspace_f64", n)
 	b.Run("memcpy/n=4MiB", func(b *testing.B) {
 		dst := make([]byte, n)
 		b.SetBytes(n)

@@ -11,11 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // optionsFor rebuilds the options C was given for a vector.
-func optionsFor(t *testing.T, e testdata.Entry, src []byte) Options {
+func optionsFor(t *testing.T, e golden.Entry, src []byte) Options {
 	t.Helper()
 	c, err := ParseCodec(e.Codec)
 	if err != nil {
@@ -53,7 +53,7 @@ func TestCompress2Golden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			raw, err := testdata.Pattern(e.Pattern, int(e.Nbytes))
+			raw, err := golden.Pattern(e.Pattern, int(e.Nbytes))
 			if err != nil {
 				t.Skipf("SKIPPED: pattern %s cannot be regenerated: %v", e.Pattern, err)
 			}
@@ -211,7 +211,7 @@ func TestBlosc2ZeroAlloc(t *testing.T) {
 	if raceEnabled {
 		t.Skip("SKIPPED under -race: the race runtime allocates")
 	}
-	src, _ := testdata.Pattern("linspace_f64", 1<<20)
+	src, _ := golden.Pattern("linspace_f64", 1<<20)
 	for _, fs := range [][MaxFilters]Filter{{5: ByteShuffle}, {Delta, ByteShuffle}, {BitShuffle}} {
 		for _, c := range []Codec{LZ4, Zstd, BloscLZ} {
 			for _, th := range []int{1, 2} {
@@ -256,7 +256,7 @@ func TestCompress2Dict(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			raw, err := testdata.Pattern(e.Pattern, int(e.Nbytes))
+			raw, err := golden.Pattern(e.Pattern, int(e.Nbytes))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -317,7 +317,7 @@ func TestCompress2Dict(t *testing.T) {
 // down and recorded rounded (c-blosc2 records the unrounded value, which
 // its own reader then misplaces).
 func TestCompress2ForcedBlocksizeRounded(t *testing.T) {
-	src, _ := testdata.Pattern("arange_i64", 100000)
+	src, _ := golden.Pattern("arange_i64", 100000)
 	o := Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8, Blocksize: 1001, Filters: [MaxFilters]Filter{5: ByteShuffle}}
 	chunk, err := Compress(nil, src, o)
 	if err != nil {

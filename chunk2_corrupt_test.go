@@ -9,19 +9,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // TestDecompress2Corrupt: every mutated Blosc2 chunk decodes to an error or
 // to exactly what its unmutated base decodes to, never panics, and never
 // allocates much more than the base's real content.
 func TestDecompress2Corrupt(t *testing.T) {
-	dir := testdata.Dir(t)
-	all, err := testdata.Manifest(dir)
+	dir := golden.Dir(t)
+	all, err := golden.Manifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bases := map[string]testdata.Entry{}
+	bases := map[string]golden.Entry{}
 	for _, e := range all {
 		bases[e.File] = e
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc/internal/czstd"
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // TestDictStreamsReadByC decodes every stream of our zstd dictionary
@@ -16,7 +16,7 @@ import (
 func TestDictStreamsReadByC(t *testing.T) {
 	t.Logf("libzstd %d", czstd.Version())
 	for _, fs := range [][MaxFilters]Filter{{}, {5: ByteShuffle}, {Delta, ByteShuffle}} {
-		src, _ := testdata.Pattern("text", 262144)
+		src, _ := golden.Pattern("text", 262144)
 		o := Options{Format: FormatBlosc2, Codec: Zstd, Level: 5, Typesize: 4, Blocksize: 16384, Filters: fs, Dict: true}
 		chunk, err := Compress(nil, src, o)
 		if err != nil {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 func randBytes(r *rand.Rand, n int) []byte {
@@ -125,7 +125,7 @@ func TestTruncPrecGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			raw, err := testdata.Pattern(e.Pattern, int(e.Nbytes))
+			raw, err := golden.Pattern(e.Pattern, int(e.Nbytes))
 			if err != nil {
 				t.Fatal(err)
 			}

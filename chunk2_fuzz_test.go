@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // FuzzDecompress2 feeds mutated Blosc2 chunks to every reader entry point:
@@ -14,8 +14,8 @@ import (
 // parallel and through GetItem, and nothing may be allocated beyond what
 // the header justifies after validation.
 func FuzzDecompress2(f *testing.F) {
-	if dir, err := testdata.Locate(); err == nil {
-		if es, err := testdata.Manifest(dir); err == nil {
+	if dir, err := golden.Locate(); err == nil {
+		if es, err := golden.Manifest(dir); err == nil {
 			for _, e := range es {
 				switch e.Kind {
 				case "blosc2-chunk", "blosc2-special-chunk", "blosc2-vlblocks-chunk", "corrupt-blosc2":

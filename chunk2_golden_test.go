@@ -12,17 +12,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
-func blosc2Entries(t *testing.T) (string, []testdata.Entry) {
+func blosc2Entries(t *testing.T) (string, []golden.Entry) {
 	t.Helper()
-	dir := testdata.Dir(t)
-	all, err := testdata.Manifest(dir)
+	dir := golden.Dir(t)
+	all, err := golden.Manifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []testdata.Entry
+	var out []golden.Entry
 	for _, e := range all {
 		switch e.Kind {
 		case "blosc2-chunk", "blosc2-special-chunk", "blosc2-vlblocks-chunk":
@@ -141,7 +141,7 @@ func checkEq[T comparable](t *testing.T, what string, got, want T) {
 // goldenOut returns what C decodes the vector to: the .out file when there
 // is one, else the raw input (regenerated when not stored), checked
 // against out_sha256.
-func goldenOut(t *testing.T, dir string, e testdata.Entry) []byte {
+func goldenOut(t *testing.T, dir string, e golden.Entry) []byte {
 	t.Helper()
 	var want []byte
 	if b, err := os.ReadFile(filepath.Join(dir, strings.TrimSuffix(e.File, ".b2chunk")+".out")); err == nil {

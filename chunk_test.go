@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 var allCodecs = []Codec{BloscLZ, LZ4, LZ4HC, Snappy, Zlib, Zstd}
@@ -23,7 +23,7 @@ func withFilter(o Options, f Filter) Options {
 
 func pattern(t testing.TB, name string, n int) []byte {
 	t.Helper()
-	b, err := testdata.Pattern(name, n)
+	b, err := golden.Pattern(name, n)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,4 +373,4 @@ func TestComputeBlocksizeForced(t *testing.T) {
 	}
 }
 
-func testdataPattern(name string, n int) ([]byte, error) { return testdata.Pattern(name, n) }
+func testdataPattern(name string, n int) ([]byte, error) { return golden.Pattern(name, n) }

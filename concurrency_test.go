@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // TestConcurrentUse runs 64 goroutines at once through every way the
@@ -20,7 +20,7 @@ func TestConcurrentUse(t *testing.T) {
 	inputs := make([][]byte, 4)
 	for i, name := range []string{"arange_i64", "linspace_f64", "f32_noise", "text"} {
 		var err error
-		if inputs[i], err = testdata.Pattern(name, 150_000+i*70_001); err != nil {
+		if inputs[i], err = golden.Pattern(name, 150_000+i*70_001); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -14,11 +14,10 @@ for arch in amd64 arm64 386 s390x; do
 	done
 done
 
-# ./... skips directories named testdata, so the locator's own package is
-# named explicitly. The golden vectors are found from the package directory
-# (go test runs each binary there, emulated or not); no override is set, so
-# these runs prove the lookup works under QEMU too.
-pkgs=(./... ./internal/testdata)
+# The golden vectors are found from the package directory (go test runs
+# each binary there, emulated or not); no override is set, so these runs
+# prove the lookup works under QEMU too.
+pkgs=(./...)
 
 stamp "arm64 under qemu-aarch64-static (NEON required)"
 GOARCH=arm64 GOBLOSC_TEST_REQUIRE_KERNELS=neon GOBLOSC_TEST_EMULATOR=qemu-aarch64-static \

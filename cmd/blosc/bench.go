@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/goblosc/blosc"
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 	"github.com/klauspost/cpuid/v2"
 )
 
@@ -187,7 +187,7 @@ func benchChunks(dsList, codecList, shuffleList, format string, size, level, thr
 			continue
 		}
 		found++
-		src, err := testdata.Pattern(ds.name, size)
+		src, err := golden.Pattern(ds.name, size)
 		if err != nil {
 			return nil, err
 		}

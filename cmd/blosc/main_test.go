@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // cli runs the command in-process and returns exit status, stdout, stderr.
@@ -22,7 +22,7 @@ func cli(t *testing.T, stdin []byte, args ...string) (int, string, string) {
 
 func TestCompressDecompressFiles(t *testing.T) {
 	dir := t.TempDir()
-	src, _ := testdata.Pattern("linspace_f64", 300000)
+	src, _ := golden.Pattern("linspace_f64", 300000)
 	in := filepath.Join(dir, "in.raw")
 	if err := os.WriteFile(in, src, 0o644); err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ func compressFileRoundTrip(t *testing.T, dir, in string, src []byte, format, cod
 // shows in the header info reports, and each chunk round-trips.
 func TestCompressBlosc2Options(t *testing.T) {
 	dir := t.TempDir()
-	src, _ := testdata.Pattern("f32_noise", 200000)
+	src, _ := golden.Pattern("f32_noise", 200000)
 	in := filepath.Join(dir, "in.raw")
 	os.WriteFile(in, src, 0o644)
 	cases := []struct {
@@ -137,7 +137,7 @@ func TestStdinStdout(t *testing.T) {
 }
 
 func TestInfo(t *testing.T) {
-	dir := testdata.Dir(t)
+	dir := golden.Dir(t)
 	f := filepath.Join(dir, "blosc1", "b1_A_lz4_l5_shuffle_ts8_n65536.blosc1")
 	code, out, stderr := cli(t, nil, "info", f)
 	if code != 0 {
