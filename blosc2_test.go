@@ -10,17 +10,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
-func blosc2Rows(t testing.TB) (string, []testdata.Entry) {
+func blosc2Rows(t testing.TB) (string, []golden.Entry) {
 	t.Helper()
-	dir := testdata.Dir(t)
-	es, err := testdata.Manifest(dir)
+	dir := golden.Dir(t)
+	es, err := golden.Manifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []testdata.Entry
+	var rows []golden.Entry
 	for _, e := range es {
 		switch e.Kind {
 		case "blosc2-chunk", "blosc2-special-chunk", "blosc2-vlblocks-chunk":
@@ -81,7 +81,7 @@ func TestGoldenBlosc2Decode(t *testing.T) {
 	}
 }
 
-func checkOut(t *testing.T, dir string, e testdata.Entry, out []byte) {
+func checkOut(t *testing.T, dir string, e golden.Entry, out []byte) {
 	t.Helper()
 	for _, kv := range strings.Split(e.Notes, ";") {
 		if v, ok := strings.CutPrefix(kv, "compare_only_first_"); ok {
@@ -108,7 +108,7 @@ func checkOut(t *testing.T, dir string, e testdata.Entry, out []byte) {
 // panics, and allocates no more than its bytes justify.
 func TestCorruptBlosc2(t *testing.T) {
 	dir, rows := manifestRows(t, "corrupt-blosc2")
-	all, _ := testdata.Manifest(dir)
+	all, _ := golden.Manifest(dir)
 	outSHA := map[string]string{}
 	for _, e := range all {
 		outSHA[e.File] = e.OutSHA256

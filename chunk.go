@@ -106,6 +106,10 @@ type params struct {
 	split     SplitMode
 	threads   int
 	format    Format
+	// Blosc2 only: the whole pipeline.
+	filters    [MaxFilters]Filter
+	filterMeta [MaxFilters]uint8
+	dict       bool
 }
 
 func (o *Options) params() (params, error) {
@@ -120,6 +124,12 @@ func (o *Options) params() (params, error) {
 	}
 	if p.typesize == 0 {
 		p.typesize = 1
+	}
+	if o.Format == FormatBlosc2 {
+		return o.params2(p)
+	}
+	if o.Dict {
+		return p, fmt.Errorf("%w: dictionaries need a Blosc2 chunk", ErrInvalidOptions)
 	}
 	if o.Format != FormatBlosc1 {
 		return p, fmt.Errorf("%w: writing format %s is not implemented", ErrUnsupported, o.Format)

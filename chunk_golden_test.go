@@ -11,17 +11,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
-func manifestRows(t testing.TB, kind string) (string, []testdata.Entry) {
+func manifestRows(t testing.TB, kind string) (string, []golden.Entry) {
 	t.Helper()
-	dir := testdata.Dir(t)
-	es, err := testdata.Manifest(dir)
+	dir := golden.Dir(t)
+	es, err := golden.Manifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []testdata.Entry
+	var out []golden.Entry
 	for _, e := range es {
 		if e.Kind == kind {
 			out = append(out, e)
@@ -49,7 +49,7 @@ func noteValue(notes, key string) (string, bool) {
 }
 
 // rowOptions rebuilds the options C was given for a manifest row.
-func rowOptions(t testing.TB, e testdata.Entry) Options {
+func rowOptions(t testing.TB, e golden.Entry) Options {
 	t.Helper()
 	c, err := ParseCodec(e.Codec)
 	if err != nil {
@@ -84,9 +84,9 @@ func rowOptions(t testing.TB, e testdata.Entry) Options {
 	return o
 }
 
-func rowInput(t testing.TB, e testdata.Entry) []byte {
+func rowInput(t testing.TB, e golden.Entry) []byte {
 	t.Helper()
-	in, err := testdata.Pattern(e.Pattern, int(e.Nbytes))
+	in, err := golden.Pattern(e.Pattern, int(e.Nbytes))
 	if err != nil {
 		t.Fatalf("%s: %v", e.File, err)
 	}
@@ -148,7 +148,7 @@ func TestGoldenBlosc1Compress(t *testing.T) {
 			continue // C's multi-threaded output depends on timing
 		}
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
-			dir := testdata.Dir(t)
+			dir := golden.Dir(t)
 			want, err := os.ReadFile(filepath.Join(dir, e.File))
 			if err != nil {
 				t.Fatal(err)

@@ -14,17 +14,22 @@ import (
 // compress is stored as a copy.
 func CompressBound(n int) int { return n + MaxOverhead }
 
-// Compress writes src as one chunk in the format opts select (Blosc1 is the
-// only one written so far) and returns it.
+// Compress writes src as one chunk in the format opts select and returns
+// it.
 //
-// The chunk is what c-blosc 1.21 writes with the same settings: the same
+// A Blosc2 chunk is what c-blosc2's blosc2_compress_ctx writes into a
+// destination of len(src)+32 bytes: its block-size tuner, split rule,
+// filter pipeline, byte-run streams and zero-special chunks (see
+// compress2).
+//
+// A Blosc1 chunk is what c-blosc 1.21 writes with the same settings: the same
 // block size, split layout and flags, stored as a copy (memcpyed) when the
 // level is 0, the input is under 128 bytes or the streams would not be
 // smaller than the input. With one thread it is byte for byte C's chunk
 // wherever the Go codec writes the C codec's bytes (LZ4 does); the output
 // is the same whatever opts.Threads is.
 //
-// If cap(dst) >= len(src)+16 the chunk is written into dst's array and no
+// If cap(dst) >= CompressBound(len(src)) the chunk is written into dst's array and no
 // memory is allocated (after the first calls have set up encoders);
 // otherwise a new buffer is allocated. dst and src must not overlap.
 func Compress(dst, src []byte, opts Options) ([]byte, error) {
@@ -39,6 +44,9 @@ func Compress(dst, src []byte, opts Options) ([]byte, error) {
 }
 
 func (e *engine) compress(dst, src []byte, p *params) ([]byte, error) {
+	if p.format == FormatBlosc2 {
+		return e.compress2(dst, src, p)
+	}
 	nbytes := len(src)
 	if nbytes > MaxBufferSize {
 		return nil, fmt.Errorf("%w: %d bytes", ErrTooLarge, nbytes)

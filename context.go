@@ -13,8 +13,7 @@ type workerState struct {
 	codec codec.State
 	tmp   []byte // a filtered (shuffled) block
 	blk   []byte // a whole decoded block, for GetItem
-	tmp2  []byte // a second filter stage (Blosc2 pipelines)
-	ref   []byte // block 0, the delta reference, for GetItem
+	b2    decodeState
 }
 
 func grow(b []byte, n int) []byte {
@@ -39,12 +38,12 @@ type engine struct {
 	stride  int
 	res     []blockResult
 
+	b2 blosc2Call
+
 	// Decompression of one chunk.
 	h     Header
 	chunk []byte
 	out   []byte
-	ref   []byte // Blosc2 delta: decoded block 0
-	first int    // first block handed to the scheduler
 
 	errMu sync.Mutex
 	err   error

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc/internal/codec"
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // allocatedBy returns the bytes f allocated on the heap.
@@ -40,7 +40,7 @@ func allocLimit(src []byte) uint64 {
 // and allocates no more than its bytes justify.
 func TestCorruptBlosc1(t *testing.T) {
 	dir, rows := manifestRows(t, "corrupt-blosc1")
-	all, _ := testdata.Manifest(dir)
+	all, _ := golden.Manifest(dir)
 	outSHA := map[string]string{}
 	for _, e := range all {
 		outSHA[e.File] = e.OutSHA256

@@ -16,12 +16,13 @@ var shuffleLevel atomic.Uint32
 func init() {
 	shuffleLevel.Store(uint32(cpu.Select(hasShuffleKernel)))
 	for l := cpu.Generic; l <= cpu.NEON; l++ {
-		if !hasShuffleKernel(l) {
+		if !compiledShuffleLevel(l) {
 			continue
 		}
 		cpu.Register(cpu.Kernel{
-			Family: "shuffle",
-			Level:  l,
+			Family:   "shuffle",
+			Level:    l,
+			Requires: func() bool { return hasShuffleKernel(l) },
 			Shuffle: func(dst, src []byte, typesize int) {
 				checkShuffleArgs(dst, src, typesize)
 				shuffleAt(l, dst[:len(src)], src, typesize)
@@ -99,4 +100,23 @@ func unshuffleTail(dst, src []byte, typesize, n, done int) {
 		}
 	}
 	copy(dst[body:len(src)], src[body:])
+}
+
+// blockPlan is how a kernel with blocks of w elements covers n >= w
+// elements when it touches slack bytes past each block it processes.
+type blockPlan struct {
+	direct     int  // leading whole blocks that run in place
+	whole      int  // all whole blocks; direct..whole-1 run through scratch
+	tail       bool // n is not a multiple of w: one more block ends at n
+	tailDirect bool // and it can run in place
+}
+
+func planBlocks(n, w, ts, avail, slack int) blockPlan {
+	p := blockPlan{whole: n / w, tail: n%w != 0}
+	p.direct = p.whole
+	if slack > 0 {
+		p.direct = min(p.whole, max(0, (avail-slack)/(w*ts)))
+	}
+	p.tailDirect = n*ts+slack <= avail
+	return p
 }

@@ -7,21 +7,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // seedChunks adds the golden and corrupted Blosc1 and Blosc2 chunks (up to a size
 // the fuzzer handles well) to the corpus.
-func seedChunks(f *testing.F) []testdata.Entry {
-	dir, err := testdata.Locate()
+func seedChunks(f *testing.F) []golden.Entry {
+	dir, err := golden.Locate()
 	if err != nil {
 		return nil
 	}
-	es, err := testdata.Manifest(dir)
+	es, err := golden.Manifest(dir)
 	if err != nil {
 		f.Fatal(err)
 	}
-	var rows []testdata.Entry
+	var rows []golden.Entry
 	for _, e := range es {
 		switch e.Kind {
 		case "blosc1-chunk", "corrupt-blosc1", "blosc2-chunk", "blosc2-special-chunk", "blosc2-vlblocks-chunk", "corrupt-blosc2":
@@ -81,8 +81,8 @@ func FuzzDecompress(f *testing.F) {
 }
 
 func FuzzRoundTrip(f *testing.F) {
-	if dir, err := testdata.Locate(); err == nil {
-		es, _ := testdata.Manifest(dir)
+	if dir, err := golden.Locate(); err == nil {
+		es, _ := golden.Manifest(dir)
 		for i, e := range es {
 			if e.Kind != "blosc1-chunk" || e.Raw == "-" || strings.Contains(e.File, "_mt2") {
 				continue

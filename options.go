@@ -121,6 +121,10 @@ type Options struct {
 	// Threads is the number of blocks worked on at once; 0 means
 	// runtime.GOMAXPROCS(0), 1 works on the caller's goroutine only.
 	Threads int
+	// Dict (Blosc2, Zstd only) trains a dictionary on the chunk's first
+	// filtered bytes, as c-blosc2's use_dict does, and stores it in the
+	// chunk.
+	Dict bool
 }
 
 // DefaultOptions returns c-blosc's defaults: BloscLZ at level 5, typesize 8,

@@ -204,12 +204,22 @@ func shuffle2AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle2AVX512(dst *byte, src *byte, n int, blocks int)
 
+// shuffle2AVX512NT shuffles blocks of 64 elements of 2 bytes with non-temporal stores; dst and n must be multiples of 64.
+//
+//go:noescape
+func shuffle2AVX512NT(dst *byte, src *byte, n int, blocks int)
+
+// unshuffle2AVX512NT unshuffles blocks of 64 elements of 2 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle2AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle3AVX512 shuffles blocks of 64 elements of 3 bytes.
 //
 //go:noescape
 func shuffle3AVX512(dst *byte, src *byte, n int, blocks int)
 
-// unshuffle3AVX512 unshuffles blocks of 64 elements of 3 bytes.
+// unshuffle3AVX512 unshuffles blocks of 64 elements of 3 bytes, writing up to 32 bytes of scratch past them.
 //
 //go:noescape
 func unshuffle3AVX512(dst *byte, src *byte, n int, blocks int)
@@ -224,12 +234,22 @@ func shuffle4AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle4AVX512(dst *byte, src *byte, n int, blocks int)
 
+// shuffle4AVX512NT shuffles blocks of 64 elements of 4 bytes with non-temporal stores; dst and n must be multiples of 64.
+//
+//go:noescape
+func shuffle4AVX512NT(dst *byte, src *byte, n int, blocks int)
+
+// unshuffle4AVX512NT unshuffles blocks of 64 elements of 4 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle4AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle5AVX512 shuffles blocks of 64 elements of 5 bytes.
 //
 //go:noescape
 func shuffle5AVX512(dst *byte, src *byte, n int, blocks int)
 
-// unshuffle5AVX512 unshuffles blocks of 64 elements of 5 bytes.
+// unshuffle5AVX512 unshuffles blocks of 64 elements of 5 bytes, writing up to 48 bytes of scratch past them.
 //
 //go:noescape
 func unshuffle5AVX512(dst *byte, src *byte, n int, blocks int)
@@ -239,7 +259,7 @@ func unshuffle5AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle6AVX512(dst *byte, src *byte, n int, blocks int)
 
-// unshuffle6AVX512 unshuffles blocks of 64 elements of 6 bytes.
+// unshuffle6AVX512 unshuffles blocks of 64 elements of 6 bytes, writing up to 32 bytes of scratch past them.
 //
 //go:noescape
 func unshuffle6AVX512(dst *byte, src *byte, n int, blocks int)
@@ -249,7 +269,7 @@ func unshuffle6AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle7AVX512(dst *byte, src *byte, n int, blocks int)
 
-// unshuffle7AVX512 unshuffles blocks of 64 elements of 7 bytes.
+// unshuffle7AVX512 unshuffles blocks of 64 elements of 7 bytes, writing up to 16 bytes of scratch past them.
 //
 //go:noescape
 func unshuffle7AVX512(dst *byte, src *byte, n int, blocks int)
@@ -264,12 +284,22 @@ func shuffle8AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle8AVX512(dst *byte, src *byte, n int, blocks int)
 
+// shuffle8AVX512NT shuffles blocks of 64 elements of 8 bytes with non-temporal stores; dst and n must be multiples of 64.
+//
+//go:noescape
+func shuffle8AVX512NT(dst *byte, src *byte, n int, blocks int)
+
+// unshuffle8AVX512NT unshuffles blocks of 64 elements of 8 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle8AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle9AVX512 shuffles blocks of 64 elements of 9 bytes.
 //
 //go:noescape
 func shuffle9AVX512(dst *byte, src *byte, n int, blocks int)
 
-// unshuffle9AVX512 unshuffles blocks of 64 elements of 9 bytes.
+// unshuffle9AVX512 unshuffles blocks of 64 elements of 9 bytes, writing up to 56 bytes of scratch past them.
 //
 //go:noescape
 func unshuffle9AVX512(dst *byte, src *byte, n int, blocks int)
@@ -279,7 +309,7 @@ func unshuffle9AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle10AVX512(dst *byte, src *byte, n int, blocks int)
 
-// unshuffle10AVX512 unshuffles blocks of 64 elements of 10 bytes.
+// unshuffle10AVX512 unshuffles blocks of 64 elements of 10 bytes, writing up to 48 bytes of scratch past them.
 //
 //go:noescape
 func unshuffle10AVX512(dst *byte, src *byte, n int, blocks int)
@@ -289,7 +319,7 @@ func unshuffle10AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle11AVX512(dst *byte, src *byte, n int, blocks int)
 
-// unshuffle11AVX512 unshuffles blocks of 64 elements of 11 bytes.
+// unshuffle11AVX512 unshuffles blocks of 64 elements of 11 bytes, writing up to 40 bytes of scratch past them.
 //
 //go:noescape
 func unshuffle11AVX512(dst *byte, src *byte, n int, blocks int)
@@ -299,7 +329,7 @@ func unshuffle11AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle12AVX512(dst *byte, src *byte, n int, blocks int)
 
-// unshuffle12AVX512 unshuffles blocks of 64 elements of 12 bytes.
+// unshuffle12AVX512 unshuffles blocks of 64 elements of 12 bytes, writing up to 32 bytes of scratch past them.
 //
 //go:noescape
 func unshuffle12AVX512(dst *byte, src *byte, n int, blocks int)
@@ -309,7 +339,7 @@ func unshuffle12AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle13AVX512(dst *byte, src *byte, n int, blocks int)
 
-// unshuffle13AVX512 unshuffles blocks of 64 elements of 13 bytes.
+// unshuffle13AVX512 unshuffles blocks of 64 elements of 13 bytes, writing up to 24 bytes of scratch past them.
 //
 //go:noescape
 func unshuffle13AVX512(dst *byte, src *byte, n int, blocks int)
@@ -319,7 +349,7 @@ func unshuffle13AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle14AVX512(dst *byte, src *byte, n int, blocks int)
 
-// unshuffle14AVX512 unshuffles blocks of 64 elements of 14 bytes.
+// unshuffle14AVX512 unshuffles blocks of 64 elements of 14 bytes, writing up to 16 bytes of scratch past them.
 //
 //go:noescape
 func unshuffle14AVX512(dst *byte, src *byte, n int, blocks int)
@@ -329,7 +359,7 @@ func unshuffle14AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle15AVX512(dst *byte, src *byte, n int, blocks int)
 
-// unshuffle15AVX512 unshuffles blocks of 64 elements of 15 bytes.
+// unshuffle15AVX512 unshuffles blocks of 64 elements of 15 bytes, writing up to 8 bytes of scratch past them.
 //
 //go:noescape
 func unshuffle15AVX512(dst *byte, src *byte, n int, blocks int)
@@ -343,3 +373,13 @@ func shuffle16AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func unshuffle16AVX512(dst *byte, src *byte, n int, blocks int)
+
+// shuffle16AVX512NT shuffles blocks of 64 elements of 16 bytes with non-temporal stores; dst and n must be multiples of 64.
+//
+//go:noescape
+func shuffle16AVX512NT(dst *byte, src *byte, n int, blocks int)
+
+// unshuffle16AVX512NT unshuffles blocks of 64 elements of 16 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle16AVX512NT(dst *byte, src *byte, n int, blocks int)

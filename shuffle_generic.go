@@ -1,10 +1,12 @@
-//go:build purego || noasm || !gc || !amd64
+//go:build purego || noasm || !gc || !(amd64 || arm64)
 
 package blosc
 
 import "github.com/goblosc/blosc/internal/cpu"
 
 // Without assembly only the portable kernel exists.
+
+func compiledShuffleLevel(l cpu.Level) bool { return l == cpu.Generic }
 
 func hasShuffleKernel(l cpu.Level) bool { return l == cpu.Generic }
 

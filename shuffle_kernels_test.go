@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/goblosc/blosc/internal/cpu"
 	"github.com/goblosc/blosc/internal/guard"
@@ -182,14 +183,23 @@ func TestShuffleKernelsGuardPages(t *testing.T) {
 		t.Run(k.Name(), func(t *testing.T) {
 			for _, side := range []guard.Side{guard.End, guard.Start} {
 				for _, ts := range testTypesizes() {
-					for _, n := range testLengths(ts, true) {
-						src, dst, back := guard.New(n, side), guard.New(n, side), guard.New(n, side)
-						fillRandom(rng, src.Bytes)
-						checkKernel(t, k, dst.Bytes, back.Bytes, src.Bytes, ts)
-						src.Free()
-						dst.Free()
-						back.Free()
+					ls := testLengths(ts, true)
+					size := ls[len(ls)-1]
+					src, dst, back := guard.New(size, side), guard.New(size, side), guard.New(size, side)
+					fillRandom(rng, src.Bytes)
+					// Cut every length from the guarded end of the buffers.
+					at := func(b []byte, n int) []byte {
+						if side == guard.End {
+							return b[len(b)-n:]
+						}
+						return b[:n:n]
 					}
+					for _, n := range ls {
+						checkKernel(t, k, at(dst.Bytes, n), at(back.Bytes, n), at(src.Bytes, n), ts)
+					}
+					src.Free()
+					dst.Free()
+					back.Free()
 				}
 			}
 		})
@@ -299,10 +309,19 @@ func TestKernelEnvOverride(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Under user-mode QEMU without binfmt_misc the child must be started
+	// through the emulator, which GOBLOSC_TEST_EMULATOR names.
+	argv := []string{exe, "-test.run=^TestKernelEnvOverride$", "-test.v"}
+	if emu := os.Getenv("GOBLOSC_TEST_EMULATOR"); emu != "" {
+		argv = append([]string{emu}, argv...)
+	}
 	for _, name := range []string{"generic", "sse2", "avx2", "avx512", "neon", "bogus"} {
-		cmd := exec.Command(exe, "-test.run=^TestKernelEnvOverride$", "-test.v")
+		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Env = append(os.Environ(), "GOBLOSC_TEST_CHILD=1", cpu.EnvKernel+"="+name)
 		out, err := cmd.CombinedOutput()
+		if err != nil && strings.Contains(err.Error(), "exec format error") {
+			t.Skipf("SKIPPED: cannot re-execute the test binary (%v); under user-mode emulation set GOBLOSC_TEST_EMULATOR to the emulator", err)
+		}
 		if err != nil {
 			t.Fatalf("%s=%s: child failed: %v\n%s", cpu.EnvKernel, name, err, out)
 		}
@@ -339,4 +358,35 @@ func FuzzShuffleKernels(f *testing.F) {
 			checkKernel(t, k, make([]byte, len(src)+8), make([]byte, len(src)+8), src, ts)
 		}
 	})
+}
+
+// TestShuffleKernelsLargeBuffers covers the paths only large buffers take
+// (the non-temporal AVX-512 kernels from 16 MiB), with dst both 64-byte
+// aligned and not.
+func TestShuffleKernelsLargeBuffers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIPPED in -short: 16 MiB buffers")
+	}
+	const size = 16<<20 + 64*16
+	rng := rand.New(rand.NewPCG(13, 14))
+	src := make([]byte, size)
+	fillRandom(rng, src)
+	raw := make([]byte, size+128)
+	back := make([]byte, size)
+	ks := runnableKernels(t)
+	k := ks[len(ks)-1]
+	if k.Level != cpu.AVX512 {
+		t.Skipf("SKIPPED: only the AVX-512 kernels have a separate large-buffer path; best here is %s", k.Name())
+	}
+	{
+		for _, ts := range []int{2, 3, 4, 8, 16} {
+			for _, n := range []int{size, size - 64*ts + 3} {
+				for _, misalign := range []int{0, 8} {
+					base := int(-uintptr(unsafe.Pointer(&raw[0])) & 63)
+					dst := raw[base+misalign:][:n]
+					checkKernel(t, k, dst, back[:n], src[:n], ts)
+				}
+			}
+		}
+	}
 }

@@ -37,3 +37,39 @@ func shuffleAVX512(dst []byte, src []byte, typesize int, rowLen int, blocks int)
 //
 //go:noescape
 func unshuffleAVX512(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// shuffleAVX512GFNI handles superblocks of 512 elements with GFNI tile transposes:
+// see the generator.
+//
+//go:noescape
+func shuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// unshuffleAVX512GFNI handles superblocks of 512 elements with GFNI tile transposes:
+// see the generator.
+//
+//go:noescape
+func unshuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// shuffleAVX512Super handles superblocks of 512 elements of any typesize:
+// see the generator.
+//
+//go:noescape
+func shuffleAVX512Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// unshuffleAVX512Super handles superblocks of 512 elements of any typesize:
+// see the generator.
+//
+//go:noescape
+func unshuffleAVX512Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// shuffleAVX2Super handles superblocks of 256 elements of any typesize:
+// see the generator.
+//
+//go:noescape
+func shuffleAVX2Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// unshuffleAVX2Super handles superblocks of 256 elements of any typesize:
+// see the generator.
+//
+//go:noescape
+func unshuffleAVX2Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)

@@ -21,56 +21,57 @@ TEXT ·shuffleSSE2(SB), NOSPLIT, $0-72
 	MOVQ       $0x00000008, R9
 	CMPQ       DX, R9
 	CMOVQLT    DX, R9
-	MOVQ       $0x5555555555555555, R11
-	MOVQ       R11, X0
+	MOVQ       $0x5555555555555555, R10
+	MOVQ       R10, X0
 	PUNPCKLQDQ X0, X0
-	MOVQ       $0x3333333333333333, R11
-	MOVQ       R11, X1
+	MOVQ       $0x3333333333333333, R10
+	MOVQ       R10, X1
 	PUNPCKLQDQ X1, X1
-	MOVQ       $0x0f0f0f0f0f0f0f0f, R11
-	MOVQ       R11, X2
+	MOVQ       $0x0f0f0f0f0f0f0f0f, R10
+	MOVQ       R10, X2
 	PUNPCKLQDQ X2, X2
 
 shuffleSSE2block:
-	XORQ R10, R10
+	XORQ R9, R9
 
 shuffleSSE2chunk:
-	LEAQ  (CX)(R10*1), R11
-	MOVQ  R10, R12
-	IMULQ R8, R12
-	ADDQ  AX, R12
+	LEAQ  (CX)(R9*1), R10
+	MOVQ  R9, R11
+	IMULQ BX, R11
+	SHLQ  $0x03, R11
+	ADDQ  AX, R11
 
 	// vector k: byte j0+d of element 8g+k at 2d+g
-	MOVQ      (R11), X3
-	MOVQ      (R11)(DI*1), X11
+	MOVQ      (R10), X3
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X3
-	ADDQ      DX, R11
-	MOVQ      (R11), X4
-	MOVQ      (R11)(DI*1), X11
+	ADDQ      DX, R10
+	MOVQ      (R10), X4
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X4
-	ADDQ      DX, R11
-	MOVQ      (R11), X5
-	MOVQ      (R11)(DI*1), X11
+	ADDQ      DX, R10
+	MOVQ      (R10), X5
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X5
-	ADDQ      DX, R11
-	MOVQ      (R11), X6
-	MOVQ      (R11)(DI*1), X11
+	ADDQ      DX, R10
+	MOVQ      (R10), X6
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X6
-	ADDQ      DX, R11
-	MOVQ      (R11), X7
-	MOVQ      (R11)(DI*1), X11
+	ADDQ      DX, R10
+	MOVQ      (R10), X7
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X7
-	ADDQ      DX, R11
-	MOVQ      (R11), X8
-	MOVQ      (R11)(DI*1), X11
+	ADDQ      DX, R10
+	MOVQ      (R10), X8
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X8
-	ADDQ      DX, R11
-	MOVQ      (R11), X9
-	MOVQ      (R11)(DI*1), X11
+	ADDQ      DX, R10
+	MOVQ      (R10), X9
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X9
-	ADDQ      DX, R11
-	MOVQ      (R11), X10
-	MOVQ      (R11)(DI*1), X11
+	ADDQ      DX, R10
+	MOVQ      (R10), X10
+	MOVQ      (R10)(DI*1), X11
 	PUNPCKLBW X11, X10
 	MOVO      X3, X11
 	PSRLQ     $0x01, X11
@@ -158,385 +159,385 @@ shuffleSSE2chunk:
 	PXOR      X11, X6
 
 	// vector b, word d: 2 bytes of bit row 8(j0+d)+b
-	MOVQ   R12, R11
-	MOVQ   R11, R12
-	MOVQ   X3, R13
-	CMPQ   R9, $0x00
+	MOVQ   R11, R10
+	MOVQ   R10, R11
+	MOVQ   X3, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X3
-	MOVQ   X3, R13
-	CMPQ   R9, $0x04
+	MOVQ   X3, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored0
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored0:
-	ADDQ   BX, R11
-	MOVQ   R11, R12
-	MOVQ   X4, R13
-	CMPQ   R9, $0x00
+	ADDQ   BX, R10
+	MOVQ   R10, R11
+	MOVQ   X4, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X4
-	MOVQ   X4, R13
-	CMPQ   R9, $0x04
+	MOVQ   X4, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored1
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored1:
-	ADDQ   BX, R11
-	MOVQ   R11, R12
-	MOVQ   X5, R13
-	CMPQ   R9, $0x00
+	ADDQ   BX, R10
+	MOVQ   R10, R11
+	MOVQ   X5, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X5
-	MOVQ   X5, R13
-	CMPQ   R9, $0x04
+	MOVQ   X5, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored2
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored2:
-	ADDQ   BX, R11
-	MOVQ   R11, R12
-	MOVQ   X6, R13
-	CMPQ   R9, $0x00
+	ADDQ   BX, R10
+	MOVQ   R10, R11
+	MOVQ   X6, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X6
-	MOVQ   X6, R13
-	CMPQ   R9, $0x04
+	MOVQ   X6, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored3
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored3:
-	ADDQ   BX, R11
-	MOVQ   R11, R12
-	MOVQ   X7, R13
-	CMPQ   R9, $0x00
+	ADDQ   BX, R10
+	MOVQ   R10, R11
+	MOVQ   X7, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X7
-	MOVQ   X7, R13
-	CMPQ   R9, $0x04
+	MOVQ   X7, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored4
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored4:
-	ADDQ   BX, R11
-	MOVQ   R11, R12
-	MOVQ   X8, R13
-	CMPQ   R9, $0x00
+	ADDQ   BX, R10
+	MOVQ   R10, R11
+	MOVQ   X8, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X8
-	MOVQ   X8, R13
-	CMPQ   R9, $0x04
+	MOVQ   X8, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored5
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored5:
-	ADDQ   BX, R11
-	MOVQ   R11, R12
-	MOVQ   X9, R13
-	CMPQ   R9, $0x00
+	ADDQ   BX, R10
+	MOVQ   R10, R11
+	MOVQ   X9, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X9
-	MOVQ   X9, R13
-	CMPQ   R9, $0x04
+	MOVQ   X9, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored6
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored6:
-	ADDQ   BX, R11
-	MOVQ   R11, R12
-	MOVQ   X10, R13
-	CMPQ   R9, $0x00
+	ADDQ   BX, R10
+	MOVQ   R10, R11
+	MOVQ   X10, R12
+	CMPQ   DX, $0x00
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x01
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x01
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x02
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x02
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x03
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x03
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 	PSRLDQ $0x08, X10
-	MOVQ   X10, R13
-	CMPQ   R9, $0x04
+	MOVQ   X10, R12
+	CMPQ   DX, $0x04
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x05
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x05
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x06
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x06
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	SHRQ   $0x10, R13
-	ADDQ   R8, R12
-	CMPQ   R9, $0x07
+	MOVW   R12, (R11)
+	SHRQ   $0x10, R12
+	ADDQ   R8, R11
+	CMPQ   DX, $0x07
 	JLE    shuffleSSE2stored7
-	MOVW   R13, (R12)
-	ADDQ   R8, R12
+	MOVW   R12, (R11)
+	ADDQ   R8, R11
 
 shuffleSSE2stored7:
-	ADDQ BX, R11
+	ADDQ BX, R10
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R10), R11
-	CMPQ R11, DX
+	LEAQ 8(R9), R10
+	CMPQ R10, DX
 	JAE  shuffleSSE2chunksdone
-	MOVQ R11, R10
-	ADDQ $0x08, R11
-	CMPQ R11, DX
+	MOVQ R10, R9
+	ADDQ $0x08, R10
+	CMPQ R10, DX
 	JLS  shuffleSSE2chunk
-	MOVQ DX, R10
-	SUBQ $0x08, R10
+	MOVQ DX, R9
+	SUBQ $0x08, R9
 	JMP  shuffleSSE2chunk
 
 shuffleSSE2chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R11
-	IMUL3Q $0x00000002, R11, R11
-	ADDQ   R11, CX
+	MOVQ   DI, R10
+	IMUL3Q $0x00000002, R10, R10
+	ADDQ   R10, CX
 	ADDQ   $0x00000002, AX
 	DECQ   SI
 	JNZ    shuffleSSE2block
@@ -556,30 +557,31 @@ TEXT ·unshuffleSSE2(SB), NOSPLIT, $0-72
 	SHLQ $0x03, R8
 
 	// nd: byte columns stored per chunk, min(typesize, 8)
-	MOVQ       $0x00000008, R9
-	CMPQ       DX, R9
-	CMOVQLT    DX, R9
-	MOVQ       $0x5555555555555555, R11
-	MOVQ       R11, X0
+	MOVQ       $0x00000008, R8
+	CMPQ       DX, R8
+	CMOVQLT    DX, R8
+	MOVQ       $0x5555555555555555, R9
+	MOVQ       R9, X0
 	PUNPCKLQDQ X0, X0
-	MOVQ       $0x3333333333333333, R11
-	MOVQ       R11, X1
+	MOVQ       $0x3333333333333333, R9
+	MOVQ       R9, X1
 	PUNPCKLQDQ X1, X1
-	MOVQ       $0x0f0f0f0f0f0f0f0f, R11
-	MOVQ       R11, X2
+	MOVQ       $0x0f0f0f0f0f0f0f0f, R9
+	MOVQ       R9, X2
 	PUNPCKLQDQ X2, X2
-	MOVQ       $0x00ff00ff00ff00ff, R11
-	MOVQ       R11, X3
+	MOVQ       $0x00ff00ff00ff00ff, R9
+	MOVQ       R9, X3
 	PUNPCKLQDQ X3, X3
 
 unshuffleSSE2block:
-	XORQ R10, R10
+	XORQ R8, R8
 
 unshuffleSSE2chunk:
-	LEAQ  (CX)(R10*1), R11
-	MOVQ  R10, R12
-	IMULQ R8, R12
-	ADDQ  AX, R12
+	LEAQ  (CX)(R8*1), R9
+	MOVQ  R8, R10
+	IMULQ BX, R10
+	SHLQ  $0x03, R10
+	ADDQ  AX, R10
 
 	// vector b, word d: 2 bytes of bit row 8(j0+d)+b
 	PXOR   X4, X4
@@ -590,150 +592,150 @@ unshuffleSSE2chunk:
 	PXOR   X9, X9
 	PXOR   X10, X10
 	PXOR   X11, X11
-	CMPQ   R9, $0x00
+	CMPQ   DX, $0x00
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x00, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x00, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x00, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x00, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x00, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x00, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x00, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x00, (R12), X11
-	ADDQ   BX, R12
-	CMPQ   R9, $0x01
+	PINSRW $0x00, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x00, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x00, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x00, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x00, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x00, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x00, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x00, (R10), X11
+	ADDQ   BX, R10
+	CMPQ   DX, $0x01
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x01, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x01, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x01, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x01, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x01, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x01, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x01, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x01, (R12), X11
-	ADDQ   BX, R12
-	CMPQ   R9, $0x02
+	PINSRW $0x01, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x01, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x01, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x01, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x01, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x01, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x01, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x01, (R10), X11
+	ADDQ   BX, R10
+	CMPQ   DX, $0x02
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x02, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x02, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x02, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x02, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x02, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x02, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x02, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x02, (R12), X11
-	ADDQ   BX, R12
-	CMPQ   R9, $0x03
+	PINSRW $0x02, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x02, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x02, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x02, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x02, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x02, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x02, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x02, (R10), X11
+	ADDQ   BX, R10
+	CMPQ   DX, $0x03
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x03, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x03, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x03, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x03, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x03, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x03, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x03, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x03, (R12), X11
-	ADDQ   BX, R12
-	CMPQ   R9, $0x04
+	PINSRW $0x03, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x03, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x03, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x03, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x03, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x03, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x03, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x03, (R10), X11
+	ADDQ   BX, R10
+	CMPQ   DX, $0x04
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x04, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x04, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x04, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x04, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x04, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x04, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x04, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x04, (R12), X11
-	ADDQ   BX, R12
-	CMPQ   R9, $0x05
+	PINSRW $0x04, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x04, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x04, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x04, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x04, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x04, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x04, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x04, (R10), X11
+	ADDQ   BX, R10
+	CMPQ   DX, $0x05
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x05, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x05, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x05, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x05, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x05, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x05, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x05, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x05, (R12), X11
-	ADDQ   BX, R12
-	CMPQ   R9, $0x06
+	PINSRW $0x05, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x05, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x05, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x05, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x05, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x05, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x05, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x05, (R10), X11
+	ADDQ   BX, R10
+	CMPQ   DX, $0x06
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x06, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x06, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x06, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x06, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x06, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x06, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x06, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x06, (R12), X11
-	ADDQ   BX, R12
-	CMPQ   R9, $0x07
+	PINSRW $0x06, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x06, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x06, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x06, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x06, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x06, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x06, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x06, (R10), X11
+	ADDQ   BX, R10
+	CMPQ   DX, $0x07
 	JLE    unshuffleSSE2loaded
-	PINSRW $0x07, (R12), X4
-	ADDQ   BX, R12
-	PINSRW $0x07, (R12), X5
-	ADDQ   BX, R12
-	PINSRW $0x07, (R12), X6
-	ADDQ   BX, R12
-	PINSRW $0x07, (R12), X7
-	ADDQ   BX, R12
-	PINSRW $0x07, (R12), X8
-	ADDQ   BX, R12
-	PINSRW $0x07, (R12), X9
-	ADDQ   BX, R12
-	PINSRW $0x07, (R12), X10
-	ADDQ   BX, R12
-	PINSRW $0x07, (R12), X11
-	ADDQ   BX, R12
+	PINSRW $0x07, (R10), X4
+	ADDQ   BX, R10
+	PINSRW $0x07, (R10), X5
+	ADDQ   BX, R10
+	PINSRW $0x07, (R10), X6
+	ADDQ   BX, R10
+	PINSRW $0x07, (R10), X7
+	ADDQ   BX, R10
+	PINSRW $0x07, (R10), X8
+	ADDQ   BX, R10
+	PINSRW $0x07, (R10), X9
+	ADDQ   BX, R10
+	PINSRW $0x07, (R10), X10
+	ADDQ   BX, R10
+	PINSRW $0x07, (R10), X11
+	ADDQ   BX, R10
 
 unshuffleSSE2loaded:
 	MOVO  X4, X12
@@ -856,56 +858,56 @@ unshuffleSSE2loaded:
 	PACKUSWB X12, X11
 
 	// stores in address order: later elements repair what earlier ones overran
-	MOVQ   X4, (R11)
-	ADDQ   DX, R11
-	MOVQ   X5, (R11)
-	ADDQ   DX, R11
-	MOVQ   X6, (R11)
-	ADDQ   DX, R11
-	MOVQ   X7, (R11)
-	ADDQ   DX, R11
-	MOVQ   X8, (R11)
-	ADDQ   DX, R11
-	MOVQ   X9, (R11)
-	ADDQ   DX, R11
-	MOVQ   X10, (R11)
-	ADDQ   DX, R11
-	MOVQ   X11, (R11)
-	ADDQ   DX, R11
-	MOVHPS X4, (R11)
-	ADDQ   DX, R11
-	MOVHPS X5, (R11)
-	ADDQ   DX, R11
-	MOVHPS X6, (R11)
-	ADDQ   DX, R11
-	MOVHPS X7, (R11)
-	ADDQ   DX, R11
-	MOVHPS X8, (R11)
-	ADDQ   DX, R11
-	MOVHPS X9, (R11)
-	ADDQ   DX, R11
-	MOVHPS X10, (R11)
-	ADDQ   DX, R11
-	MOVHPS X11, (R11)
-	ADDQ   DX, R11
+	MOVQ   X4, (R9)
+	ADDQ   DX, R9
+	MOVQ   X5, (R9)
+	ADDQ   DX, R9
+	MOVQ   X6, (R9)
+	ADDQ   DX, R9
+	MOVQ   X7, (R9)
+	ADDQ   DX, R9
+	MOVQ   X8, (R9)
+	ADDQ   DX, R9
+	MOVQ   X9, (R9)
+	ADDQ   DX, R9
+	MOVQ   X10, (R9)
+	ADDQ   DX, R9
+	MOVQ   X11, (R9)
+	ADDQ   DX, R9
+	MOVHPS X4, (R9)
+	ADDQ   DX, R9
+	MOVHPS X5, (R9)
+	ADDQ   DX, R9
+	MOVHPS X6, (R9)
+	ADDQ   DX, R9
+	MOVHPS X7, (R9)
+	ADDQ   DX, R9
+	MOVHPS X8, (R9)
+	ADDQ   DX, R9
+	MOVHPS X9, (R9)
+	ADDQ   DX, R9
+	MOVHPS X10, (R9)
+	ADDQ   DX, R9
+	MOVHPS X11, (R9)
+	ADDQ   DX, R9
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R10), R11
-	CMPQ R11, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleSSE2chunksdone
-	MOVQ R11, R10
-	ADDQ $0x08, R11
-	CMPQ R11, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleSSE2chunk
-	MOVQ DX, R10
-	SUBQ $0x08, R10
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  unshuffleSSE2chunk
 
 unshuffleSSE2chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R11
-	IMUL3Q $0x00000002, R11, R11
-	ADDQ   R11, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000002, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000002, AX
 	DECQ   SI
 	JNZ    unshuffleSSE2block
@@ -925,96 +927,97 @@ TEXT ·shuffleAVX2(SB), NOSPLIT, $0-72
 	SHLQ $0x03, R8
 
 	// nd: byte columns stored per chunk, min(typesize, 8)
-	MOVQ    $0x00000008, R9
-	CMPQ    DX, R9
-	CMOVQLT DX, R9
-	LEAQ    (DI)(DI*2), R13
+	MOVQ    $0x00000008, R8
+	CMPQ    DX, R8
+	CMOVQLT DX, R8
+	LEAQ    (DI)(DI*2), R11
 
 shuffleAVX2block:
-	XORQ R10, R10
+	XORQ R8, R8
 
 shuffleAVX2chunk:
-	LEAQ  (CX)(R10*1), R11
-	MOVQ  R10, R12
-	IMULQ R8, R12
-	ADDQ  AX, R12
+	LEAQ  (CX)(R8*1), R9
+	MOVQ  R8, R10
+	IMULQ BX, R10
+	SHLQ  $0x03, R10
+	ADDQ  AX, R10
 
 	// vector k: byte j0+d of element 8g+k at 4d+g
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X0
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X0
 	VPUNPCKLBW  X0, X8, X8
-	VMOVQ       (R11)(DI*2), X1
-	VMOVQ       (R11)(R13*1), X0
+	VMOVQ       (R9)(DI*2), X1
+	VMOVQ       (R9)(R11*1), X0
 	VPUNPCKLBW  X0, X1, X1
 	VPUNPCKHWD  X1, X8, X0
 	VPUNPCKLWD  X1, X8, X8
 	VINSERTI128 $0x01, X0, Y8, Y0
-	ADDQ        DX, R11
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X1
+	ADDQ        DX, R9
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X1
 	VPUNPCKLBW  X1, X8, X8
-	VMOVQ       (R11)(DI*2), X2
-	VMOVQ       (R11)(R13*1), X1
+	VMOVQ       (R9)(DI*2), X2
+	VMOVQ       (R9)(R11*1), X1
 	VPUNPCKLBW  X1, X2, X2
 	VPUNPCKHWD  X2, X8, X1
 	VPUNPCKLWD  X2, X8, X8
 	VINSERTI128 $0x01, X1, Y8, Y1
-	ADDQ        DX, R11
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X2
+	ADDQ        DX, R9
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X2
 	VPUNPCKLBW  X2, X8, X8
-	VMOVQ       (R11)(DI*2), X3
-	VMOVQ       (R11)(R13*1), X2
+	VMOVQ       (R9)(DI*2), X3
+	VMOVQ       (R9)(R11*1), X2
 	VPUNPCKLBW  X2, X3, X3
 	VPUNPCKHWD  X3, X8, X2
 	VPUNPCKLWD  X3, X8, X8
 	VINSERTI128 $0x01, X2, Y8, Y2
-	ADDQ        DX, R11
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X3
+	ADDQ        DX, R9
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X3
 	VPUNPCKLBW  X3, X8, X8
-	VMOVQ       (R11)(DI*2), X4
-	VMOVQ       (R11)(R13*1), X3
+	VMOVQ       (R9)(DI*2), X4
+	VMOVQ       (R9)(R11*1), X3
 	VPUNPCKLBW  X3, X4, X4
 	VPUNPCKHWD  X4, X8, X3
 	VPUNPCKLWD  X4, X8, X8
 	VINSERTI128 $0x01, X3, Y8, Y3
-	ADDQ        DX, R11
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X4
+	ADDQ        DX, R9
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X4
 	VPUNPCKLBW  X4, X8, X8
-	VMOVQ       (R11)(DI*2), X5
-	VMOVQ       (R11)(R13*1), X4
+	VMOVQ       (R9)(DI*2), X5
+	VMOVQ       (R9)(R11*1), X4
 	VPUNPCKLBW  X4, X5, X5
 	VPUNPCKHWD  X5, X8, X4
 	VPUNPCKLWD  X5, X8, X8
 	VINSERTI128 $0x01, X4, Y8, Y4
-	ADDQ        DX, R11
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X5
+	ADDQ        DX, R9
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X5
 	VPUNPCKLBW  X5, X8, X8
-	VMOVQ       (R11)(DI*2), X6
-	VMOVQ       (R11)(R13*1), X5
+	VMOVQ       (R9)(DI*2), X6
+	VMOVQ       (R9)(R11*1), X5
 	VPUNPCKLBW  X5, X6, X6
 	VPUNPCKHWD  X6, X8, X5
 	VPUNPCKLWD  X6, X8, X8
 	VINSERTI128 $0x01, X5, Y8, Y5
-	ADDQ        DX, R11
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X6
+	ADDQ        DX, R9
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X6
 	VPUNPCKLBW  X6, X8, X8
-	VMOVQ       (R11)(DI*2), X7
-	VMOVQ       (R11)(R13*1), X6
+	VMOVQ       (R9)(DI*2), X7
+	VMOVQ       (R9)(R11*1), X6
 	VPUNPCKLBW  X6, X7, X7
 	VPUNPCKHWD  X7, X8, X6
 	VPUNPCKLWD  X7, X8, X8
 	VINSERTI128 $0x01, X6, Y8, Y6
-	ADDQ        DX, R11
-	VMOVQ       (R11), X8
-	VMOVQ       (R11)(DI*1), X7
+	ADDQ        DX, R9
+	VMOVQ       (R9), X8
+	VMOVQ       (R9)(DI*1), X7
 	VPUNPCKLBW  X7, X8, X8
-	VMOVQ       (R11)(DI*2), X9
-	VMOVQ       (R11)(R13*1), X7
+	VMOVQ       (R9)(DI*2), X9
+	VMOVQ       (R9)(R11*1), X7
 	VPUNPCKLBW  X7, X9, X9
 	VPUNPCKHWD  X9, X8, X7
 	VPUNPCKLWD  X9, X8, X8
@@ -1093,80 +1096,80 @@ shuffleAVX2chunk:
 	VPXOR       Y9, Y3, Y3
 
 	// rows 8(j0+d)+b in order: vector b, dword d
-	MOVQ         R12, R11
-	CMPQ         R9, $0x00
+	MOVQ         R10, R9
+	CMPQ         DX, $0x00
 	JLE          shuffleAVX2stored
-	VPEXTRD      $0x00, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X7, (R11)
-	ADDQ         BX, R11
-	CMPQ         R9, $0x01
+	VPEXTRD      $0x00, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X7, (R9)
+	ADDQ         BX, R9
+	CMPQ         DX, $0x01
 	JLE          shuffleAVX2stored
-	VPEXTRD      $0x01, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X7, (R11)
-	ADDQ         BX, R11
-	CMPQ         R9, $0x02
+	VPEXTRD      $0x01, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X7, (R9)
+	ADDQ         BX, R9
+	CMPQ         DX, $0x02
 	JLE          shuffleAVX2stored
-	VPEXTRD      $0x02, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X7, (R11)
-	ADDQ         BX, R11
-	CMPQ         R9, $0x03
+	VPEXTRD      $0x02, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X7, (R9)
+	ADDQ         BX, R9
+	CMPQ         DX, $0x03
 	JLE          shuffleAVX2stored
-	VPEXTRD      $0x03, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X7, (R11)
-	ADDQ         BX, R11
-	CMPQ         R9, $0x04
+	VPEXTRD      $0x03, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X7, (R9)
+	ADDQ         BX, R9
+	CMPQ         DX, $0x04
 	JLE          shuffleAVX2stored
 	VEXTRACTI128 $0x01, Y0, X0
 	VEXTRACTI128 $0x01, Y1, X1
@@ -1176,95 +1179,95 @@ shuffleAVX2chunk:
 	VEXTRACTI128 $0x01, Y5, X5
 	VEXTRACTI128 $0x01, Y6, X6
 	VEXTRACTI128 $0x01, Y7, X7
-	VPEXTRD      $0x00, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x00, X7, (R11)
-	ADDQ         BX, R11
-	CMPQ         R9, $0x05
+	VPEXTRD      $0x00, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x00, X7, (R9)
+	ADDQ         BX, R9
+	CMPQ         DX, $0x05
 	JLE          shuffleAVX2stored
-	VPEXTRD      $0x01, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x01, X7, (R11)
-	ADDQ         BX, R11
-	CMPQ         R9, $0x06
+	VPEXTRD      $0x01, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x01, X7, (R9)
+	ADDQ         BX, R9
+	CMPQ         DX, $0x06
 	JLE          shuffleAVX2stored
-	VPEXTRD      $0x02, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x02, X7, (R11)
-	ADDQ         BX, R11
-	CMPQ         R9, $0x07
+	VPEXTRD      $0x02, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x02, X7, (R9)
+	ADDQ         BX, R9
+	CMPQ         DX, $0x07
 	JLE          shuffleAVX2stored
-	VPEXTRD      $0x03, X0, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X1, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X2, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X3, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X4, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X5, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X6, (R11)
-	ADDQ         BX, R11
-	VPEXTRD      $0x03, X7, (R11)
-	ADDQ         BX, R11
+	VPEXTRD      $0x03, X0, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X1, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X2, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X3, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X4, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X5, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X6, (R9)
+	ADDQ         BX, R9
+	VPEXTRD      $0x03, X7, (R9)
+	ADDQ         BX, R9
 
 shuffleAVX2stored:
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R10), R11
-	CMPQ R11, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  shuffleAVX2chunksdone
-	MOVQ R11, R10
-	ADDQ $0x08, R11
-	CMPQ R11, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  shuffleAVX2chunk
-	MOVQ DX, R10
-	SUBQ $0x08, R10
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  shuffleAVX2chunk
 
 shuffleAVX2chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R11
-	IMUL3Q $0x00000004, R11, R11
-	ADDQ   R11, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000004, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000004, AX
 	DECQ   SI
 	JNZ    shuffleAVX2block
@@ -1303,19 +1306,20 @@ TEXT ·unshuffleAVX2(SB), NOSPLIT, $0-72
 	SHLQ $0x03, R8
 
 	// nd: byte columns stored per chunk, min(typesize, 8)
-	MOVQ    $0x00000008, R9
-	CMPQ    DX, R9
-	CMOVQLT DX, R9
-	LEAQ    (DI)(DI*2), R10
+	MOVQ    $0x00000008, R8
+	CMPQ    DX, R8
+	CMOVQLT DX, R8
+	LEAQ    (DI)(DI*2), R8
 
 unshuffleAVX2block:
-	XORQ R10, R10
+	XORQ R8, R8
 
 unshuffleAVX2chunk:
-	LEAQ  (CX)(R10*1), R11
-	MOVQ  R10, R12
-	IMULQ R8, R12
-	ADDQ  AX, R12
+	LEAQ  (CX)(R8*1), R9
+	MOVQ  R8, R10
+	IMULQ BX, R10
+	SHLQ  $0x03, R10
+	ADDQ  AX, R10
 
 	// vector b, dword d: 4 bytes of bit row 8(j0+d)+b
 	VPXOR   X0, X0, X0
@@ -1334,150 +1338,150 @@ unshuffleAVX2chunk:
 	VPXOR   X14, X14, X14
 	VPXOR   X7, X7, X7
 	VPXOR   X15, X15, X15
-	CMPQ    R9, $0x00
+	CMPQ    DX, $0x00
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x00, (R12), X0, X0
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X1, X1
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X2, X2
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X3, X3
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X4, X4
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X5, X5
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X6, X6
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X7, X7
-	ADDQ    BX, R12
-	CMPQ    R9, $0x01
+	VPINSRD $0x00, (R10), X0, X0
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X1, X1
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X2, X2
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X3, X3
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X4, X4
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X5, X5
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X6, X6
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X7, X7
+	ADDQ    BX, R10
+	CMPQ    DX, $0x01
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x01, (R12), X0, X0
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X1, X1
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X2, X2
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X3, X3
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X4, X4
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X5, X5
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X6, X6
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X7, X7
-	ADDQ    BX, R12
-	CMPQ    R9, $0x02
+	VPINSRD $0x01, (R10), X0, X0
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X1, X1
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X2, X2
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X3, X3
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X4, X4
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X5, X5
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X6, X6
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X7, X7
+	ADDQ    BX, R10
+	CMPQ    DX, $0x02
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x02, (R12), X0, X0
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X1, X1
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X2, X2
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X3, X3
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X4, X4
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X5, X5
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X6, X6
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X7, X7
-	ADDQ    BX, R12
-	CMPQ    R9, $0x03
+	VPINSRD $0x02, (R10), X0, X0
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X1, X1
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X2, X2
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X3, X3
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X4, X4
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X5, X5
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X6, X6
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X7, X7
+	ADDQ    BX, R10
+	CMPQ    DX, $0x03
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x03, (R12), X0, X0
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X1, X1
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X2, X2
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X3, X3
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X4, X4
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X5, X5
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X6, X6
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X7, X7
-	ADDQ    BX, R12
-	CMPQ    R9, $0x04
+	VPINSRD $0x03, (R10), X0, X0
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X1, X1
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X2, X2
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X3, X3
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X4, X4
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X5, X5
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X6, X6
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X7, X7
+	ADDQ    BX, R10
+	CMPQ    DX, $0x04
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x00, (R12), X8, X8
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X9, X9
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X10, X10
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X11, X11
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X12, X12
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X13, X13
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X14, X14
-	ADDQ    BX, R12
-	VPINSRD $0x00, (R12), X15, X15
-	ADDQ    BX, R12
-	CMPQ    R9, $0x05
+	VPINSRD $0x00, (R10), X8, X8
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X9, X9
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X10, X10
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X11, X11
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X12, X12
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X13, X13
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X14, X14
+	ADDQ    BX, R10
+	VPINSRD $0x00, (R10), X15, X15
+	ADDQ    BX, R10
+	CMPQ    DX, $0x05
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x01, (R12), X8, X8
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X9, X9
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X10, X10
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X11, X11
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X12, X12
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X13, X13
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X14, X14
-	ADDQ    BX, R12
-	VPINSRD $0x01, (R12), X15, X15
-	ADDQ    BX, R12
-	CMPQ    R9, $0x06
+	VPINSRD $0x01, (R10), X8, X8
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X9, X9
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X10, X10
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X11, X11
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X12, X12
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X13, X13
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X14, X14
+	ADDQ    BX, R10
+	VPINSRD $0x01, (R10), X15, X15
+	ADDQ    BX, R10
+	CMPQ    DX, $0x06
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x02, (R12), X8, X8
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X9, X9
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X10, X10
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X11, X11
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X12, X12
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X13, X13
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X14, X14
-	ADDQ    BX, R12
-	VPINSRD $0x02, (R12), X15, X15
-	ADDQ    BX, R12
-	CMPQ    R9, $0x07
+	VPINSRD $0x02, (R10), X8, X8
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X9, X9
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X10, X10
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X11, X11
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X12, X12
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X13, X13
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X14, X14
+	ADDQ    BX, R10
+	VPINSRD $0x02, (R10), X15, X15
+	ADDQ    BX, R10
+	CMPQ    DX, $0x07
 	JLE     unshuffleAVX2loaded
-	VPINSRD $0x03, (R12), X8, X8
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X9, X9
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X10, X10
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X11, X11
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X12, X12
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X13, X13
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X14, X14
-	ADDQ    BX, R12
-	VPINSRD $0x03, (R12), X15, X15
-	ADDQ    BX, R12
+	VPINSRD $0x03, (R10), X8, X8
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X9, X9
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X10, X10
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X11, X11
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X12, X12
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X13, X13
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X14, X14
+	ADDQ    BX, R10
+	VPINSRD $0x03, (R10), X15, X15
+	ADDQ    BX, R10
 
 unshuffleAVX2loaded:
 	VINSERTI128 $0x01, X8, Y0, Y0
@@ -1582,96 +1586,96 @@ unshuffleAVX2loaded:
 	VPERMD  Y7, Y8, Y7
 
 	// stores in address order: later elements repair what earlier ones overran
-	VMOVQ        X0, (R11)
-	ADDQ         DX, R11
-	VMOVQ        X1, (R11)
-	ADDQ         DX, R11
-	VMOVQ        X2, (R11)
-	ADDQ         DX, R11
-	VMOVQ        X3, (R11)
-	ADDQ         DX, R11
-	VMOVQ        X4, (R11)
-	ADDQ         DX, R11
-	VMOVQ        X5, (R11)
-	ADDQ         DX, R11
-	VMOVQ        X6, (R11)
-	ADDQ         DX, R11
-	VMOVQ        X7, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X0, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X1, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X2, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X3, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X4, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X5, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X6, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X7, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y0, X0
-	VMOVQ        X0, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y1, X1
-	VMOVQ        X1, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y2, X2
-	VMOVQ        X2, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y3, X3
-	VMOVQ        X3, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y4, X4
-	VMOVQ        X4, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y5, X5
-	VMOVQ        X5, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y6, X6
-	VMOVQ        X6, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
 	VEXTRACTI128 $0x01, Y7, X7
-	VMOVQ        X7, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X0, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X1, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X2, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X3, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X4, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X5, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X6, (R11)
-	ADDQ         DX, R11
-	VPEXTRQ      $0x01, X7, (R11)
-	ADDQ         DX, R11
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R10), R11
-	CMPQ R11, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX2chunksdone
-	MOVQ R11, R10
-	ADDQ $0x08, R11
-	CMPQ R11, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX2chunk
-	MOVQ DX, R10
-	SUBQ $0x08, R10
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  unshuffleAVX2chunk
 
 unshuffleAVX2chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R11
-	IMUL3Q $0x00000004, R11, R11
-	ADDQ   R11, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000004, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000004, AX
 	DECQ   SI
 	JNZ    unshuffleAVX2block
@@ -1711,12 +1715,12 @@ TEXT ·shuffleAVX512(SB), NOSPLIT, $0-72
 	MOVQ         $0x00000008, R9
 	CMPQ         DX, R9
 	CMOVQLT      DX, R9
-	MOVQ         $0x5555555555555555, R11
-	VPBROADCASTQ R11, Z8
-	MOVQ         $0x3333333333333333, R11
-	VPBROADCASTQ R11, Z9
-	MOVQ         $0x0f0f0f0f0f0f0f0f, R11
-	VPBROADCASTQ R11, Z10
+	MOVQ         $0x5555555555555555, R9
+	VPBROADCASTQ R9, Z8
+	MOVQ         $0x3333333333333333, R9
+	VPBROADCASTQ R9, Z9
+	MOVQ         $0x0f0f0f0f0f0f0f0f, R9
+	VPBROADCASTQ R9, Z10
 
 	// 8x8 byte transpose within the vector: [g][d] <-> [d][g]
 	VMOVDQU64 bitshuffleT8x8<>+0(SB), Z11
@@ -1724,79 +1728,80 @@ TEXT ·shuffleAVX512(SB), NOSPLIT, $0-72
 	// gather index: element 8g, or bit row 8d, for lane g or d
 	VPBROADCASTQ DI, Z14
 	VPXORQ       Z12, Z12, Z12
-	MOVL         $0x000000aa, R11
-	KMOVW        R11, K1
+	MOVL         $0x000000aa, R9
+	KMOVW        R9, K1
 	VPADDQ       Z14, Z12, K1, Z12
 	VPADDQ       Z14, Z14, Z14
-	MOVL         $0x000000cc, R11
-	KMOVW        R11, K1
+	MOVL         $0x000000cc, R9
+	KMOVW        R9, K1
 	VPADDQ       Z14, Z12, K1, Z12
 	VPADDQ       Z14, Z14, Z14
-	MOVL         $0x000000f0, R11
-	KMOVW        R11, K1
+	MOVL         $0x000000f0, R9
+	KMOVW        R9, K1
 	VPADDQ       Z14, Z12, K1, Z12
 	VPBROADCASTQ R8, Z14
 	VPXORQ       Z13, Z13, Z13
-	MOVL         $0x000000aa, R11
-	KMOVW        R11, K1
+	MOVL         $0x000000aa, R9
+	KMOVW        R9, K1
 	VPADDQ       Z14, Z13, K1, Z13
 	VPADDQ       Z14, Z14, Z14
-	MOVL         $0x000000cc, R11
-	KMOVW        R11, K1
+	MOVL         $0x000000cc, R9
+	KMOVW        R9, K1
 	VPADDQ       Z14, Z13, K1, Z13
 	VPADDQ       Z14, Z14, Z14
-	MOVL         $0x000000f0, R11
-	KMOVW        R11, K1
+	MOVL         $0x000000f0, R9
+	KMOVW        R9, K1
 	VPADDQ       Z14, Z13, K1, Z13
 
 shuffleAVX512block:
-	XORQ R10, R10
+	XORQ R8, R8
 
 shuffleAVX512chunk:
-	LEAQ  (CX)(R10*1), R11
-	MOVQ  R10, R12
-	IMULQ R8, R12
-	ADDQ  AX, R12
+	LEAQ  (CX)(R8*1), R9
+	MOVQ  R8, R10
+	IMULQ BX, R10
+	SHLQ  $0x03, R10
+	ADDQ  AX, R10
 
 	// vector k: byte j0+d of element 8g+k at 8d+g
 	KXNORW     K1, K1, K1
 	VPXORQ     Z0, Z0, Z0
-	VPGATHERQQ (R11)(Z12*1), K1, Z0
+	VPGATHERQQ (R9)(Z12*1), K1, Z0
 	VPERMB     Z0, Z11, Z0
-	ADDQ       DX, R11
+	ADDQ       DX, R9
 	KXNORW     K1, K1, K1
 	VPXORQ     Z1, Z1, Z1
-	VPGATHERQQ (R11)(Z12*1), K1, Z1
+	VPGATHERQQ (R9)(Z12*1), K1, Z1
 	VPERMB     Z1, Z11, Z1
-	ADDQ       DX, R11
+	ADDQ       DX, R9
 	KXNORW     K1, K1, K1
 	VPXORQ     Z2, Z2, Z2
-	VPGATHERQQ (R11)(Z12*1), K1, Z2
+	VPGATHERQQ (R9)(Z12*1), K1, Z2
 	VPERMB     Z2, Z11, Z2
-	ADDQ       DX, R11
+	ADDQ       DX, R9
 	KXNORW     K1, K1, K1
 	VPXORQ     Z3, Z3, Z3
-	VPGATHERQQ (R11)(Z12*1), K1, Z3
+	VPGATHERQQ (R9)(Z12*1), K1, Z3
 	VPERMB     Z3, Z11, Z3
-	ADDQ       DX, R11
+	ADDQ       DX, R9
 	KXNORW     K1, K1, K1
 	VPXORQ     Z4, Z4, Z4
-	VPGATHERQQ (R11)(Z12*1), K1, Z4
+	VPGATHERQQ (R9)(Z12*1), K1, Z4
 	VPERMB     Z4, Z11, Z4
-	ADDQ       DX, R11
+	ADDQ       DX, R9
 	KXNORW     K1, K1, K1
 	VPXORQ     Z5, Z5, Z5
-	VPGATHERQQ (R11)(Z12*1), K1, Z5
+	VPGATHERQQ (R9)(Z12*1), K1, Z5
 	VPERMB     Z5, Z11, Z5
-	ADDQ       DX, R11
+	ADDQ       DX, R9
 	KXNORW     K1, K1, K1
 	VPXORQ     Z6, Z6, Z6
-	VPGATHERQQ (R11)(Z12*1), K1, Z6
+	VPGATHERQQ (R9)(Z12*1), K1, Z6
 	VPERMB     Z6, Z11, Z6
-	ADDQ       DX, R11
+	ADDQ       DX, R9
 	KXNORW     K1, K1, K1
 	VPXORQ     Z7, Z7, Z7
-	VPGATHERQQ (R11)(Z12*1), K1, Z7
+	VPGATHERQQ (R9)(Z12*1), K1, Z7
 	VPERMB     Z7, Z11, Z7
 	VPSRLQ     $0x01, Z0, Z13
 	VPTERNLOGQ $0x28, Z8, Z1, Z13
@@ -1860,202 +1865,202 @@ shuffleAVX512chunk:
 	VPXORQ     Z13, Z3, Z3
 
 	// rows 8(j0+d)+b in order: vector b, quadword d
-	MOVQ          R12, R11
-	CMPQ          R9, $0x00
+	MOVQ          R10, R9
+	CMPQ          DX, $0x00
 	JLE           shuffleAVX512stored
 	VEXTRACTI32X4 $0x00, Z0, X13
-	VMOVQ         X13, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X13, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x00, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X14, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x00, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X15, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x00, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X16, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x00, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X17, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x00, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X18, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x00, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X19, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x00, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          BX, R11
-	CMPQ          R9, $0x01
+	VMOVQ         X20, (R9)
+	ADDQ          BX, R9
+	CMPQ          DX, $0x01
 	JLE           shuffleAVX512stored
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          BX, R11
-	CMPQ          R9, $0x02
+	VPEXTRQ       $0x01, X13, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X14, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X15, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X16, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X17, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X18, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X19, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X20, (R9)
+	ADDQ          BX, R9
+	CMPQ          DX, $0x02
 	JLE           shuffleAVX512stored
 	VEXTRACTI32X4 $0x01, Z0, X13
-	VMOVQ         X13, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X13, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x01, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X14, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x01, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X15, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x01, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X16, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x01, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X17, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x01, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X18, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x01, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X19, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x01, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          BX, R11
-	CMPQ          R9, $0x03
+	VMOVQ         X20, (R9)
+	ADDQ          BX, R9
+	CMPQ          DX, $0x03
 	JLE           shuffleAVX512stored
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          BX, R11
-	CMPQ          R9, $0x04
+	VPEXTRQ       $0x01, X13, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X14, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X15, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X16, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X17, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X18, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X19, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X20, (R9)
+	ADDQ          BX, R9
+	CMPQ          DX, $0x04
 	JLE           shuffleAVX512stored
 	VEXTRACTI32X4 $0x02, Z0, X13
-	VMOVQ         X13, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X13, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x02, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X14, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x02, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X15, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x02, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X16, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x02, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X17, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x02, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X18, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x02, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X19, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x02, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          BX, R11
-	CMPQ          R9, $0x05
+	VMOVQ         X20, (R9)
+	ADDQ          BX, R9
+	CMPQ          DX, $0x05
 	JLE           shuffleAVX512stored
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          BX, R11
-	CMPQ          R9, $0x06
+	VPEXTRQ       $0x01, X13, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X14, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X15, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X16, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X17, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X18, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X19, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X20, (R9)
+	ADDQ          BX, R9
+	CMPQ          DX, $0x06
 	JLE           shuffleAVX512stored
 	VEXTRACTI32X4 $0x03, Z0, X13
-	VMOVQ         X13, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X13, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x03, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X14, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x03, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X15, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x03, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X16, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x03, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X17, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x03, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X18, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x03, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          BX, R11
+	VMOVQ         X19, (R9)
+	ADDQ          BX, R9
 	VEXTRACTI32X4 $0x03, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          BX, R11
-	CMPQ          R9, $0x07
+	VMOVQ         X20, (R9)
+	ADDQ          BX, R9
+	CMPQ          DX, $0x07
 	JLE           shuffleAVX512stored
-	VPEXTRQ       $0x01, X13, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          BX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          BX, R11
+	VPEXTRQ       $0x01, X13, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X14, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X15, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X16, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X17, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X18, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X19, (R9)
+	ADDQ          BX, R9
+	VPEXTRQ       $0x01, X20, (R9)
+	ADDQ          BX, R9
 
 shuffleAVX512stored:
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R10), R11
-	CMPQ R11, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  shuffleAVX512chunksdone
-	MOVQ R11, R10
-	ADDQ $0x08, R11
-	CMPQ R11, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  shuffleAVX512chunk
-	MOVQ DX, R10
-	SUBQ $0x08, R10
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  shuffleAVX512chunk
 
 shuffleAVX512chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R11
-	IMUL3Q $0x00000008, R11, R11
-	ADDQ   R11, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000008, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000008, AX
 	DECQ   SI
 	JNZ    shuffleAVX512block
@@ -2100,12 +2105,12 @@ TEXT ·unshuffleAVX512(SB), NOSPLIT, $0-72
 	MOVQ         $0x00000008, R9
 	CMPQ         DX, R9
 	CMOVQLT      DX, R9
-	MOVQ         $0x5555555555555555, R13
-	VPBROADCASTQ R13, Z8
-	MOVQ         $0x3333333333333333, R13
-	VPBROADCASTQ R13, Z9
-	MOVQ         $0x0f0f0f0f0f0f0f0f, R13
-	VPBROADCASTQ R13, Z10
+	MOVQ         $0x5555555555555555, R10
+	VPBROADCASTQ R10, Z8
+	MOVQ         $0x3333333333333333, R10
+	VPBROADCASTQ R10, Z9
+	MOVQ         $0x0f0f0f0f0f0f0f0f, R10
+	VPBROADCASTQ R10, Z10
 
 	// 8x8 byte transpose within the vector: [g][d] <-> [d][g]
 	VMOVDQU64 bitshuffleT8x8<>+0(SB), Z11
@@ -2113,72 +2118,73 @@ TEXT ·unshuffleAVX512(SB), NOSPLIT, $0-72
 	// gather index: element 8g, or bit row 8d, for lane g or d
 	VPBROADCASTQ DI, Z14
 	VPXORQ       Z12, Z12, Z12
-	MOVL         $0x000000aa, R13
-	KMOVW        R13, K1
+	MOVL         $0x000000aa, R10
+	KMOVW        R10, K1
 	VPADDQ       Z14, Z12, K1, Z12
 	VPADDQ       Z14, Z14, Z14
-	MOVL         $0x000000cc, R13
-	KMOVW        R13, K1
+	MOVL         $0x000000cc, R10
+	KMOVW        R10, K1
 	VPADDQ       Z14, Z12, K1, Z12
 	VPADDQ       Z14, Z14, Z14
-	MOVL         $0x000000f0, R13
-	KMOVW        R13, K1
+	MOVL         $0x000000f0, R10
+	KMOVW        R10, K1
 	VPADDQ       Z14, Z12, K1, Z12
 	VPBROADCASTQ R8, Z12
 	VPXORQ       Z13, Z13, Z13
-	MOVL         $0x000000aa, R13
-	KMOVW        R13, K1
+	MOVL         $0x000000aa, R10
+	KMOVW        R10, K1
 	VPADDQ       Z12, Z13, K1, Z13
 	VPADDQ       Z12, Z12, Z12
-	MOVL         $0x000000cc, R13
-	KMOVW        R13, K1
+	MOVL         $0x000000cc, R10
+	KMOVW        R10, K1
 	VPADDQ       Z12, Z13, K1, Z13
 	VPADDQ       Z12, Z12, Z12
-	MOVL         $0x000000f0, R13
-	KMOVW        R13, K1
+	MOVL         $0x000000f0, R10
+	KMOVW        R10, K1
 	VPADDQ       Z12, Z13, K1, Z13
 
 unshuffleAVX512block:
-	XORQ R10, R10
+	XORQ R8, R8
 
 unshuffleAVX512chunk:
-	LEAQ  (CX)(R10*1), R11
-	MOVQ  R10, R12
-	IMULQ R8, R12
+	LEAQ  (CX)(R8*1), R11
+	MOVQ  R8, R12
+	IMULQ BX, R12
+	SHLQ  $0x03, R12
 	ADDQ  AX, R12
 
 	// vector b, quadword d: 8 bytes of bit row 8(j0+d)+b, rows past typesize masked off
-	LEAQ       bitshuffleLowBits<>+0(SB), R13
-	MOVBQZX    (R13)(R9*1), R13
-	KMOVW      R13, K1
+	LEAQ       bitshuffleLowBits<>+0(SB), R10
+	MOVBQZX    (R10)(R9*1), R10
+	KMOVW      R10, K1
 	VPXORQ     Z0, Z0, Z0
 	VPGATHERQQ (R12)(Z13*1), K1, Z0
 	ADDQ       BX, R12
-	KMOVW      R13, K1
+	KMOVW      R10, K1
 	VPXORQ     Z1, Z1, Z1
 	VPGATHERQQ (R12)(Z13*1), K1, Z1
 	ADDQ       BX, R12
-	KMOVW      R13, K1
+	KMOVW      R10, K1
 	VPXORQ     Z2, Z2, Z2
 	VPGATHERQQ (R12)(Z13*1), K1, Z2
 	ADDQ       BX, R12
-	KMOVW      R13, K1
+	KMOVW      R10, K1
 	VPXORQ     Z3, Z3, Z3
 	VPGATHERQQ (R12)(Z13*1), K1, Z3
 	ADDQ       BX, R12
-	KMOVW      R13, K1
+	KMOVW      R10, K1
 	VPXORQ     Z4, Z4, Z4
 	VPGATHERQQ (R12)(Z13*1), K1, Z4
 	ADDQ       BX, R12
-	KMOVW      R13, K1
+	KMOVW      R10, K1
 	VPXORQ     Z5, Z5, Z5
 	VPGATHERQQ (R12)(Z13*1), K1, Z5
 	ADDQ       BX, R12
-	KMOVW      R13, K1
+	KMOVW      R10, K1
 	VPXORQ     Z6, Z6, Z6
 	VPGATHERQQ (R12)(Z13*1), K1, Z6
 	ADDQ       BX, R12
-	KMOVW      R13, K1
+	KMOVW      R10, K1
 	VPXORQ     Z7, Z7, Z7
 	VPGATHERQQ (R12)(Z13*1), K1, Z7
 	VPSRLQ     $0x01, Z0, Z12
@@ -2251,186 +2257,14875 @@ unshuffleAVX512chunk:
 	VPERMB     Z7, Z11, Z7
 
 	// stores in address order: later elements repair what earlier ones overran
+	MOVQ          R11, R10
 	VEXTRACTI32X4 $0x00, Z0, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x00, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z0, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x01, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z0, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x02, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z0, X12
-	VMOVQ         X12, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z1, X14
-	VMOVQ         X14, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z2, X15
-	VMOVQ         X15, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z3, X16
-	VMOVQ         X16, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z4, X17
-	VMOVQ         X17, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z5, X18
-	VMOVQ         X18, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z6, X19
-	VMOVQ         X19, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
 	VEXTRACTI32X4 $0x03, Z7, X20
-	VMOVQ         X20, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X12, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X14, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X15, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X16, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X17, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X18, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X19, (R11)
-	ADDQ          DX, R11
-	VPEXTRQ       $0x01, X20, (R11)
-	ADDQ          DX, R11
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R10), R13
-	CMPQ R13, DX
+	LEAQ 8(R8), R10
+	CMPQ R10, DX
 	JAE  unshuffleAVX512chunksdone
-	MOVQ R13, R10
-	ADDQ $0x08, R13
-	CMPQ R13, DX
+	MOVQ R10, R8
+	ADDQ $0x08, R10
+	CMPQ R10, DX
 	JLS  unshuffleAVX512chunk
-	MOVQ DX, R10
-	SUBQ $0x08, R10
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 	JMP  unshuffleAVX512chunk
 
 unshuffleAVX512chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R13
-	IMUL3Q $0x00000008, R13, R13
-	ADDQ   R13, CX
+	MOVQ   DI, R10
+	IMUL3Q $0x00000008, R10, R10
+	ADDQ   R10, CX
 	ADDQ   $0x00000008, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512block
+	VZEROUPPER
+	RET
+
+// func shuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+// Requires: AVX512F, AVX512VBMI, CMOV, GFNI
+TEXT ·shuffleAVX512GFNI(SB), $4160-72
+	MOVQ dst_base+0(FP), AX
+	MOVQ src_base+24(FP), CX
+	MOVQ typesize+48(FP), DX
+	MOVQ rowLen+56(FP), BX
+	MOVQ blocks+64(FP), SI
+	MOVQ DX, DI
+	SHLQ $0x03, DI
+	MOVQ BX, R8
+	SHLQ $0x03, R8
+
+	// nd: byte columns stored per chunk, min(typesize, 8)
+	MOVQ         $0x00000008, R8
+	CMPQ         DX, R8
+	CMOVQLT      DX, R8
+	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
+	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
+	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
+	LEAQ         (SP), R11
+	ADDQ         $0x3f, R11
+	ANDQ         $-64, R11
+	MOVQ         $0x8040201008040201, R9
+	VPBROADCASTQ R9, Z4
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z5
+	CMPQ         DX, $0x01
+	JEQ          shuffleAVX512GFNIts1
+	CMPQ         DX, $0x02
+	JEQ          shuffleAVX512GFNIts2
+	CMPQ         DX, $0x04
+	JEQ          shuffleAVX512GFNIts4
+	CMPQ         DX, $0x08
+	JEQ          shuffleAVX512GFNIts8
+	CMPQ         DX, $0x10
+	JEQ          shuffleAVX512GFNIts16
+
+	// other typesizes are the caller's to avoid
+	RET
+
+shuffleAVX512GFNIts1:
+shuffleAVX512GFNIdense1block:
+	XORQ R8, R8
+
+shuffleAVX512GFNIdense1chunk:
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z0
+	VPERMB         (R9), Z0, Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z1
+	VPERMB         64(R9), Z1, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z5
+	VPERMB         128(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z6
+	VPERMB         192(R9), Z6, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z7
+	VPERMB         256(R9), Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
+	VPERMB         320(R9), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z9
+	VPERMB         384(R9), Z9, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z10
+	VPERMB         448(R9), Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	MOVQ           R10, R9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
+	JAE  shuffleAVX512GFNIdense1chunksdone
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
+	JLS  shuffleAVX512GFNIdense1chunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  shuffleAVX512GFNIdense1chunk
+
+shuffleAVX512GFNIdense1chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    shuffleAVX512GFNIdense1block
+	RET
+
+shuffleAVX512GFNIts2:
+shuffleAVX512GFNIdense2block:
+	XORQ R8, R8
+
+shuffleAVX512GFNIdense2chunk:
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	VMOVDQU64      (R9), Z0
+	VMOVDQU64      64(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z0, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VMOVDQU64      128(R9), Z0
+	VMOVDQU64      192(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      256(R9), Z0
+	VMOVDQU64      320(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      384(R9), Z0
+	VMOVDQU64      448(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z11
+	VPERMI2B       Z1, Z0, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z12
+	VPERMI2B       Z1, Z0, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VMOVDQU64      512(R9), Z0
+	VMOVDQU64      576(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z13
+	VPERMI2B       Z1, Z0, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z14
+	VPERMI2B       Z1, Z0, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
+	VMOVDQU64      640(R9), Z0
+	VMOVDQU64      704(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z15
+	VPERMI2B       Z1, Z0, Z15
+	VGF2P8AFFINEQB $0x00, Z15, Z4, Z15
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z16
+	VPERMI2B       Z1, Z0, Z16
+	VGF2P8AFFINEQB $0x00, Z16, Z4, Z16
+	VMOVDQU64      768(R9), Z0
+	VMOVDQU64      832(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z17
+	VPERMI2B       Z1, Z0, Z17
+	VGF2P8AFFINEQB $0x00, Z17, Z4, Z17
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z18
+	VPERMI2B       Z1, Z0, Z18
+	VGF2P8AFFINEQB $0x00, Z18, Z4, Z18
+	VMOVDQU64      896(R9), Z0
+	VMOVDQU64      960(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z19
+	VPERMI2B       Z1, Z0, Z19
+	VGF2P8AFFINEQB $0x00, Z19, Z4, Z19
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z20
+	VPERMI2B       Z1, Z0, Z20
+	VGF2P8AFFINEQB $0x00, Z20, Z4, Z20
+	MOVQ           R10, R9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z13, Z5, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z1
+	VPERMI2B       Z13, Z5, Z1
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z15, Z7, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
+	VPERMI2B       Z15, Z7, Z13
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z17, Z9, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z15
+	VPERMI2B       Z17, Z9, Z15
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
+	VPERMI2B       Z19, Z11, Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z17
+	VPERMI2B       Z19, Z11, Z17
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z0, Z11
+	VPERMT2Q       Z7, Z3, Z0
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z9, Z5, Z7
+	VPERMT2Q       Z9, Z3, Z5
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z15, Z1, Z9
+	VPERMT2Q       Z15, Z3, Z1
+	VMOVDQA64      Z2, Z15
+	VPERMI2Q       Z17, Z13, Z15
+	VPERMT2Q       Z17, Z3, Z13
+	VPUNPCKLQDQ    Z7, Z11, Z17
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z5, Z0, Z11
+	VPUNPCKHQDQ    Z5, Z0, Z0
+	VPUNPCKLQDQ    Z15, Z9, Z5
+	VPUNPCKHQDQ    Z15, Z9, Z9
+	VPUNPCKLQDQ    Z13, Z1, Z15
+	VPUNPCKHQDQ    Z13, Z1, Z1
+	VMOVDQU64      Z17, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z15, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z14, Z6, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z1
+	VPERMI2B       Z14, Z6, Z1
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z16, Z8, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z6
+	VPERMI2B       Z16, Z8, Z6
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z18, Z10, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z18, Z10, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
+	VPERMI2B       Z20, Z12, Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z20, Z12, Z10
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z0, Z11
+	VPERMT2Q       Z7, Z3, Z0
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z9, Z5, Z7
+	VPERMT2Q       Z9, Z3, Z5
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z8, Z1, Z9
+	VPERMT2Q       Z8, Z3, Z1
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z10, Z6, Z8
+	VPERMT2Q       Z10, Z3, Z6
+	VPUNPCKLQDQ    Z7, Z11, Z10
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z5, Z0, Z11
+	VPUNPCKHQDQ    Z5, Z0, Z0
+	VPUNPCKLQDQ    Z8, Z9, Z5
+	VPUNPCKHQDQ    Z8, Z9, Z8
+	VPUNPCKLQDQ    Z6, Z1, Z9
+	VPUNPCKHQDQ    Z6, Z1, Z1
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
+	JAE  shuffleAVX512GFNIdense2chunksdone
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
+	JLS  shuffleAVX512GFNIdense2chunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  shuffleAVX512GFNIdense2chunk
+
+shuffleAVX512GFNIdense2chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    shuffleAVX512GFNIdense2block
+	RET
+
+shuffleAVX512GFNIts4:
+shuffleAVX512GFNIdense4block:
+	XORQ R8, R8
+
+shuffleAVX512GFNIdense4chunk:
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	VMOVDQU64      (R9), Z0
+	VMOVDQU64      64(R9), Z1
+	VMOVDQU64      128(R9), Z5
+	VMOVDQU64      192(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, (R11)
+	VMOVDQU64      Z8, 512(R11)
+	VMOVDQU64      Z9, 1024(R11)
+	VMOVDQU64      Z10, 1536(R11)
+	VMOVDQU64      256(R9), Z0
+	VMOVDQU64      320(R9), Z1
+	VMOVDQU64      384(R9), Z5
+	VMOVDQU64      448(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, 64(R11)
+	VMOVDQU64      Z8, 576(R11)
+	VMOVDQU64      Z9, 1088(R11)
+	VMOVDQU64      Z10, 1600(R11)
+	VMOVDQU64      512(R9), Z0
+	VMOVDQU64      576(R9), Z1
+	VMOVDQU64      640(R9), Z5
+	VMOVDQU64      704(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, 128(R11)
+	VMOVDQU64      Z8, 640(R11)
+	VMOVDQU64      Z9, 1152(R11)
+	VMOVDQU64      Z10, 1664(R11)
+	VMOVDQU64      768(R9), Z0
+	VMOVDQU64      832(R9), Z1
+	VMOVDQU64      896(R9), Z5
+	VMOVDQU64      960(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, 192(R11)
+	VMOVDQU64      Z8, 704(R11)
+	VMOVDQU64      Z9, 1216(R11)
+	VMOVDQU64      Z10, 1728(R11)
+	VMOVDQU64      1024(R9), Z0
+	VMOVDQU64      1088(R9), Z1
+	VMOVDQU64      1152(R9), Z5
+	VMOVDQU64      1216(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, 256(R11)
+	VMOVDQU64      Z8, 768(R11)
+	VMOVDQU64      Z9, 1280(R11)
+	VMOVDQU64      Z10, 1792(R11)
+	VMOVDQU64      1280(R9), Z0
+	VMOVDQU64      1344(R9), Z1
+	VMOVDQU64      1408(R9), Z5
+	VMOVDQU64      1472(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, 320(R11)
+	VMOVDQU64      Z8, 832(R11)
+	VMOVDQU64      Z9, 1344(R11)
+	VMOVDQU64      Z10, 1856(R11)
+	VMOVDQU64      1536(R9), Z0
+	VMOVDQU64      1600(R9), Z1
+	VMOVDQU64      1664(R9), Z5
+	VMOVDQU64      1728(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, 384(R11)
+	VMOVDQU64      Z8, 896(R11)
+	VMOVDQU64      Z9, 1408(R11)
+	VMOVDQU64      Z10, 1920(R11)
+	VMOVDQU64      1792(R9), Z0
+	VMOVDQU64      1856(R9), Z1
+	VMOVDQU64      1920(R9), Z5
+	VMOVDQU64      1984(R9), Z6
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VINSERTI64X4   $0x01, Y8, Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
+	VPERMI2B       Z6, Z5, Z9
+	VINSERTI64X4   $0x01, Y9, Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
+	VPERMI2B       Z1, Z0, Z9
+	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
+	VPERMI2B       Z6, Z5, Z10
+	VINSERTI64X4   $0x01, Y10, Z9, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
+	VPERMI2B       Z1, Z0, Z10
+	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VINSERTI64X4   $0x01, Y0, Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      Z7, 448(R11)
+	VMOVDQU64      Z8, 960(R11)
+	VMOVDQU64      Z9, 1472(R11)
+	VMOVDQU64      Z10, 1984(R11)
+	MOVQ           R10, R9
+	VMOVDQU64      (R11), Z0
+	VMOVDQU64      64(R11), Z1
+	VMOVDQU64      128(R11), Z5
+	VMOVDQU64      192(R11), Z6
+	VMOVDQU64      256(R11), Z7
+	VMOVDQU64      320(R11), Z8
+	VMOVDQU64      384(R11), Z9
+	VMOVDQU64      448(R11), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      512(R11), Z0
+	VMOVDQU64      576(R11), Z1
+	VMOVDQU64      640(R11), Z5
+	VMOVDQU64      704(R11), Z6
+	VMOVDQU64      768(R11), Z7
+	VMOVDQU64      832(R11), Z8
+	VMOVDQU64      896(R11), Z9
+	VMOVDQU64      960(R11), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1024(R11), Z0
+	VMOVDQU64      1088(R11), Z1
+	VMOVDQU64      1152(R11), Z5
+	VMOVDQU64      1216(R11), Z6
+	VMOVDQU64      1280(R11), Z7
+	VMOVDQU64      1344(R11), Z8
+	VMOVDQU64      1408(R11), Z9
+	VMOVDQU64      1472(R11), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1536(R11), Z0
+	VMOVDQU64      1600(R11), Z1
+	VMOVDQU64      1664(R11), Z5
+	VMOVDQU64      1728(R11), Z6
+	VMOVDQU64      1792(R11), Z7
+	VMOVDQU64      1856(R11), Z8
+	VMOVDQU64      1920(R11), Z9
+	VMOVDQU64      1984(R11), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
+	JAE  shuffleAVX512GFNIdense4chunksdone
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
+	JLS  shuffleAVX512GFNIdense4chunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  shuffleAVX512GFNIdense4chunk
+
+shuffleAVX512GFNIdense4chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    shuffleAVX512GFNIdense4block
+	RET
+
+shuffleAVX512GFNIts8:
+shuffleAVX512GFNIdense8block:
+	XORQ R8, R8
+
+shuffleAVX512GFNIdense8chunk:
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         (R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         64(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         128(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         192(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         256(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         320(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         384(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         448(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, (R11)
+	VMOVDQU64      Z5, 512(R11)
+	VMOVDQU64      Z11, 1024(R11)
+	VMOVDQU64      Z10, 1536(R11)
+	VMOVDQU64      Z13, 2048(R11)
+	VMOVDQU64      Z8, 2560(R11)
+	VMOVDQU64      Z12, 3072(R11)
+	VMOVDQU64      Z6, 3584(R11)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         512(R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         576(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         640(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         704(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         768(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         832(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         896(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         960(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, 64(R11)
+	VMOVDQU64      Z5, 576(R11)
+	VMOVDQU64      Z11, 1088(R11)
+	VMOVDQU64      Z10, 1600(R11)
+	VMOVDQU64      Z13, 2112(R11)
+	VMOVDQU64      Z8, 2624(R11)
+	VMOVDQU64      Z12, 3136(R11)
+	VMOVDQU64      Z6, 3648(R11)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         1024(R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         1088(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         1152(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         1216(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         1280(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         1344(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         1408(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         1472(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, 128(R11)
+	VMOVDQU64      Z5, 640(R11)
+	VMOVDQU64      Z11, 1152(R11)
+	VMOVDQU64      Z10, 1664(R11)
+	VMOVDQU64      Z13, 2176(R11)
+	VMOVDQU64      Z8, 2688(R11)
+	VMOVDQU64      Z12, 3200(R11)
+	VMOVDQU64      Z6, 3712(R11)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         1536(R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         1600(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         1664(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         1728(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         1792(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         1856(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         1920(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         1984(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, 192(R11)
+	VMOVDQU64      Z5, 704(R11)
+	VMOVDQU64      Z11, 1216(R11)
+	VMOVDQU64      Z10, 1728(R11)
+	VMOVDQU64      Z13, 2240(R11)
+	VMOVDQU64      Z8, 2752(R11)
+	VMOVDQU64      Z12, 3264(R11)
+	VMOVDQU64      Z6, 3776(R11)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         2048(R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         2112(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         2176(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         2240(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         2304(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         2368(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         2432(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         2496(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, 256(R11)
+	VMOVDQU64      Z5, 768(R11)
+	VMOVDQU64      Z11, 1280(R11)
+	VMOVDQU64      Z10, 1792(R11)
+	VMOVDQU64      Z13, 2304(R11)
+	VMOVDQU64      Z8, 2816(R11)
+	VMOVDQU64      Z12, 3328(R11)
+	VMOVDQU64      Z6, 3840(R11)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         2560(R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         2624(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         2688(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         2752(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         2816(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         2880(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         2944(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         3008(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, 320(R11)
+	VMOVDQU64      Z5, 832(R11)
+	VMOVDQU64      Z11, 1344(R11)
+	VMOVDQU64      Z10, 1856(R11)
+	VMOVDQU64      Z13, 2368(R11)
+	VMOVDQU64      Z8, 2880(R11)
+	VMOVDQU64      Z12, 3392(R11)
+	VMOVDQU64      Z6, 3904(R11)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         3072(R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         3136(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         3200(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         3264(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         3328(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         3392(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         3456(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         3520(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, 384(R11)
+	VMOVDQU64      Z5, 896(R11)
+	VMOVDQU64      Z11, 1408(R11)
+	VMOVDQU64      Z10, 1920(R11)
+	VMOVDQU64      Z13, 2432(R11)
+	VMOVDQU64      Z8, 2944(R11)
+	VMOVDQU64      Z12, 3456(R11)
+	VMOVDQU64      Z6, 3968(R11)
+	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
+	VPERMB         3584(R9), Z5, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMB         3648(R9), Z5, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         3712(R9), Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         3776(R9), Z5, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         3840(R9), Z5, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         3904(R9), Z5, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         3968(R9), Z5, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         4032(R9), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z10, Z6, Z13
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z5, Z9, Z12
+	VPERMT2Q       Z5, Z1, Z9
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z11, Z13, Z5
+	VPERMT2Q       Z11, Z3, Z13
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z12, Z10, Z11
+	VPERMT2Q       Z12, Z3, Z10
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z8, Z6, Z12
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z11, Z5, Z9
+	VPUNPCKHQDQ    Z11, Z5, Z5
+	VPUNPCKLQDQ    Z10, Z13, Z11
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z8, Z12, Z13
+	VPUNPCKHQDQ    Z8, Z12, Z8
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VMOVDQU64      Z9, 448(R11)
+	VMOVDQU64      Z5, 960(R11)
+	VMOVDQU64      Z11, 1472(R11)
+	VMOVDQU64      Z10, 1984(R11)
+	VMOVDQU64      Z13, 2496(R11)
+	VMOVDQU64      Z8, 3008(R11)
+	VMOVDQU64      Z12, 3520(R11)
+	VMOVDQU64      Z6, 4032(R11)
+	MOVQ           R10, R9
+	VMOVDQU64      (R11), Z5
+	VMOVDQU64      64(R11), Z6
+	VMOVDQU64      128(R11), Z7
+	VMOVDQU64      192(R11), Z8
+	VMOVDQU64      256(R11), Z9
+	VMOVDQU64      320(R11), Z10
+	VMOVDQU64      384(R11), Z11
+	VMOVDQU64      448(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      512(R11), Z5
+	VMOVDQU64      576(R11), Z6
+	VMOVDQU64      640(R11), Z7
+	VMOVDQU64      704(R11), Z8
+	VMOVDQU64      768(R11), Z9
+	VMOVDQU64      832(R11), Z10
+	VMOVDQU64      896(R11), Z11
+	VMOVDQU64      960(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1024(R11), Z5
+	VMOVDQU64      1088(R11), Z6
+	VMOVDQU64      1152(R11), Z7
+	VMOVDQU64      1216(R11), Z8
+	VMOVDQU64      1280(R11), Z9
+	VMOVDQU64      1344(R11), Z10
+	VMOVDQU64      1408(R11), Z11
+	VMOVDQU64      1472(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1536(R11), Z5
+	VMOVDQU64      1600(R11), Z6
+	VMOVDQU64      1664(R11), Z7
+	VMOVDQU64      1728(R11), Z8
+	VMOVDQU64      1792(R11), Z9
+	VMOVDQU64      1856(R11), Z10
+	VMOVDQU64      1920(R11), Z11
+	VMOVDQU64      1984(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      2048(R11), Z5
+	VMOVDQU64      2112(R11), Z6
+	VMOVDQU64      2176(R11), Z7
+	VMOVDQU64      2240(R11), Z8
+	VMOVDQU64      2304(R11), Z9
+	VMOVDQU64      2368(R11), Z10
+	VMOVDQU64      2432(R11), Z11
+	VMOVDQU64      2496(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      2560(R11), Z5
+	VMOVDQU64      2624(R11), Z6
+	VMOVDQU64      2688(R11), Z7
+	VMOVDQU64      2752(R11), Z8
+	VMOVDQU64      2816(R11), Z9
+	VMOVDQU64      2880(R11), Z10
+	VMOVDQU64      2944(R11), Z11
+	VMOVDQU64      3008(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      3072(R11), Z5
+	VMOVDQU64      3136(R11), Z6
+	VMOVDQU64      3200(R11), Z7
+	VMOVDQU64      3264(R11), Z8
+	VMOVDQU64      3328(R11), Z9
+	VMOVDQU64      3392(R11), Z10
+	VMOVDQU64      3456(R11), Z11
+	VMOVDQU64      3520(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      3584(R11), Z5
+	VMOVDQU64      3648(R11), Z6
+	VMOVDQU64      3712(R11), Z7
+	VMOVDQU64      3776(R11), Z8
+	VMOVDQU64      3840(R11), Z9
+	VMOVDQU64      3904(R11), Z10
+	VMOVDQU64      3968(R11), Z11
+	VMOVDQU64      4032(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
+	JAE  shuffleAVX512GFNIdense8chunksdone
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
+	JLS  shuffleAVX512GFNIdense8chunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  shuffleAVX512GFNIdense8chunk
+
+shuffleAVX512GFNIdense8chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    shuffleAVX512GFNIdense8block
+	RET
+
+shuffleAVX512GFNIts16:
+shuffleAVX512GFNIdense16block:
+	XORQ R8, R8
+
+shuffleAVX512GFNIdense16chunk:
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
+	VMOVDQU64      (CX), Z6
+	VMOVDQU64      64(CX), Z7
+	VMOVDQA64      Z5, Z8
+	VPERMI2B       Z7, Z6, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      128(CX), Z6
+	VMOVDQU64      192(CX), Z7
+	VMOVDQA64      Z5, Z9
+	VPERMI2B       Z7, Z6, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      256(CX), Z6
+	VMOVDQU64      320(CX), Z7
+	VMOVDQA64      Z5, Z10
+	VPERMI2B       Z7, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      384(CX), Z6
+	VMOVDQU64      448(CX), Z7
+	VMOVDQA64      Z5, Z11
+	VPERMI2B       Z7, Z6, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VMOVDQU64      512(CX), Z6
+	VMOVDQU64      576(CX), Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2B       Z7, Z6, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VMOVDQU64      640(CX), Z6
+	VMOVDQU64      704(CX), Z7
+	VMOVDQA64      Z5, Z13
+	VPERMI2B       Z7, Z6, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VMOVDQU64      768(CX), Z6
+	VMOVDQU64      832(CX), Z7
+	VMOVDQA64      Z5, Z14
+	VPERMI2B       Z7, Z6, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
+	VMOVDQU64      896(CX), Z6
+	VMOVDQU64      960(CX), Z7
+	VMOVDQA64      Z5, Z5
+	VPERMI2B       Z7, Z6, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z12, Z8, Z6
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z13, Z9, Z7
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z14, Z10, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z5, Z11, Z13
+	VPERMT2Q       Z5, Z1, Z11
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z12, Z6, Z5
+	VPERMT2Q       Z12, Z3, Z6
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z7, Z12
+	VPERMT2Q       Z13, Z3, Z7
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z12, Z5, Z11
+	VPUNPCKHQDQ    Z12, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z10, Z13, Z7
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z9, Z8, Z13
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VMOVDQU64      Z11, (R11)
+	VMOVDQU64      Z5, 512(R11)
+	VMOVDQU64      Z12, 1024(R11)
+	VMOVDQU64      Z6, 1536(R11)
+	VMOVDQU64      Z7, 2048(R11)
+	VMOVDQU64      Z10, 2560(R11)
+	VMOVDQU64      Z13, 3072(R11)
+	VMOVDQU64      Z8, 3584(R11)
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
+	VMOVDQU64      1024(CX), Z6
+	VMOVDQU64      1088(CX), Z7
+	VMOVDQA64      Z5, Z8
+	VPERMI2B       Z7, Z6, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      1152(CX), Z6
+	VMOVDQU64      1216(CX), Z7
+	VMOVDQA64      Z5, Z9
+	VPERMI2B       Z7, Z6, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      1280(CX), Z6
+	VMOVDQU64      1344(CX), Z7
+	VMOVDQA64      Z5, Z10
+	VPERMI2B       Z7, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      1408(CX), Z6
+	VMOVDQU64      1472(CX), Z7
+	VMOVDQA64      Z5, Z11
+	VPERMI2B       Z7, Z6, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VMOVDQU64      1536(CX), Z6
+	VMOVDQU64      1600(CX), Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2B       Z7, Z6, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VMOVDQU64      1664(CX), Z6
+	VMOVDQU64      1728(CX), Z7
+	VMOVDQA64      Z5, Z13
+	VPERMI2B       Z7, Z6, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VMOVDQU64      1792(CX), Z6
+	VMOVDQU64      1856(CX), Z7
+	VMOVDQA64      Z5, Z14
+	VPERMI2B       Z7, Z6, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
+	VMOVDQU64      1920(CX), Z6
+	VMOVDQU64      1984(CX), Z7
+	VMOVDQA64      Z5, Z5
+	VPERMI2B       Z7, Z6, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z12, Z8, Z6
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z13, Z9, Z7
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z14, Z10, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z5, Z11, Z13
+	VPERMT2Q       Z5, Z1, Z11
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z12, Z6, Z5
+	VPERMT2Q       Z12, Z3, Z6
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z7, Z12
+	VPERMT2Q       Z13, Z3, Z7
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z12, Z5, Z11
+	VPUNPCKHQDQ    Z12, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z10, Z13, Z7
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z9, Z8, Z13
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VMOVDQU64      Z11, 64(R11)
+	VMOVDQU64      Z5, 576(R11)
+	VMOVDQU64      Z12, 1088(R11)
+	VMOVDQU64      Z6, 1600(R11)
+	VMOVDQU64      Z7, 2112(R11)
+	VMOVDQU64      Z10, 2624(R11)
+	VMOVDQU64      Z13, 3136(R11)
+	VMOVDQU64      Z8, 3648(R11)
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
+	VMOVDQU64      2048(CX), Z6
+	VMOVDQU64      2112(CX), Z7
+	VMOVDQA64      Z5, Z8
+	VPERMI2B       Z7, Z6, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      2176(CX), Z6
+	VMOVDQU64      2240(CX), Z7
+	VMOVDQA64      Z5, Z9
+	VPERMI2B       Z7, Z6, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      2304(CX), Z6
+	VMOVDQU64      2368(CX), Z7
+	VMOVDQA64      Z5, Z10
+	VPERMI2B       Z7, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      2432(CX), Z6
+	VMOVDQU64      2496(CX), Z7
+	VMOVDQA64      Z5, Z11
+	VPERMI2B       Z7, Z6, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VMOVDQU64      2560(CX), Z6
+	VMOVDQU64      2624(CX), Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2B       Z7, Z6, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VMOVDQU64      2688(CX), Z6
+	VMOVDQU64      2752(CX), Z7
+	VMOVDQA64      Z5, Z13
+	VPERMI2B       Z7, Z6, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VMOVDQU64      2816(CX), Z6
+	VMOVDQU64      2880(CX), Z7
+	VMOVDQA64      Z5, Z14
+	VPERMI2B       Z7, Z6, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
+	VMOVDQU64      2944(CX), Z6
+	VMOVDQU64      3008(CX), Z7
+	VMOVDQA64      Z5, Z5
+	VPERMI2B       Z7, Z6, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z12, Z8, Z6
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z13, Z9, Z7
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z14, Z10, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z5, Z11, Z13
+	VPERMT2Q       Z5, Z1, Z11
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z12, Z6, Z5
+	VPERMT2Q       Z12, Z3, Z6
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z7, Z12
+	VPERMT2Q       Z13, Z3, Z7
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z12, Z5, Z11
+	VPUNPCKHQDQ    Z12, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z10, Z13, Z7
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z9, Z8, Z13
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VMOVDQU64      Z11, 128(R11)
+	VMOVDQU64      Z5, 640(R11)
+	VMOVDQU64      Z12, 1152(R11)
+	VMOVDQU64      Z6, 1664(R11)
+	VMOVDQU64      Z7, 2176(R11)
+	VMOVDQU64      Z10, 2688(R11)
+	VMOVDQU64      Z13, 3200(R11)
+	VMOVDQU64      Z8, 3712(R11)
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
+	VMOVDQU64      3072(CX), Z6
+	VMOVDQU64      3136(CX), Z7
+	VMOVDQA64      Z5, Z8
+	VPERMI2B       Z7, Z6, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      3200(CX), Z6
+	VMOVDQU64      3264(CX), Z7
+	VMOVDQA64      Z5, Z9
+	VPERMI2B       Z7, Z6, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      3328(CX), Z6
+	VMOVDQU64      3392(CX), Z7
+	VMOVDQA64      Z5, Z10
+	VPERMI2B       Z7, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      3456(CX), Z6
+	VMOVDQU64      3520(CX), Z7
+	VMOVDQA64      Z5, Z11
+	VPERMI2B       Z7, Z6, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VMOVDQU64      3584(CX), Z6
+	VMOVDQU64      3648(CX), Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2B       Z7, Z6, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VMOVDQU64      3712(CX), Z6
+	VMOVDQU64      3776(CX), Z7
+	VMOVDQA64      Z5, Z13
+	VPERMI2B       Z7, Z6, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VMOVDQU64      3840(CX), Z6
+	VMOVDQU64      3904(CX), Z7
+	VMOVDQA64      Z5, Z14
+	VPERMI2B       Z7, Z6, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
+	VMOVDQU64      3968(CX), Z6
+	VMOVDQU64      4032(CX), Z7
+	VMOVDQA64      Z5, Z5
+	VPERMI2B       Z7, Z6, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z12, Z8, Z6
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z13, Z9, Z7
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z14, Z10, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z5, Z11, Z13
+	VPERMT2Q       Z5, Z1, Z11
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z12, Z6, Z5
+	VPERMT2Q       Z12, Z3, Z6
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z7, Z12
+	VPERMT2Q       Z13, Z3, Z7
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z12, Z5, Z11
+	VPUNPCKHQDQ    Z12, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z10, Z13, Z7
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z9, Z8, Z13
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VMOVDQU64      Z11, 192(R11)
+	VMOVDQU64      Z5, 704(R11)
+	VMOVDQU64      Z12, 1216(R11)
+	VMOVDQU64      Z6, 1728(R11)
+	VMOVDQU64      Z7, 2240(R11)
+	VMOVDQU64      Z10, 2752(R11)
+	VMOVDQU64      Z13, 3264(R11)
+	VMOVDQU64      Z8, 3776(R11)
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
+	VMOVDQU64      4096(CX), Z6
+	VMOVDQU64      4160(CX), Z7
+	VMOVDQA64      Z5, Z8
+	VPERMI2B       Z7, Z6, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      4224(CX), Z6
+	VMOVDQU64      4288(CX), Z7
+	VMOVDQA64      Z5, Z9
+	VPERMI2B       Z7, Z6, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      4352(CX), Z6
+	VMOVDQU64      4416(CX), Z7
+	VMOVDQA64      Z5, Z10
+	VPERMI2B       Z7, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      4480(CX), Z6
+	VMOVDQU64      4544(CX), Z7
+	VMOVDQA64      Z5, Z11
+	VPERMI2B       Z7, Z6, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VMOVDQU64      4608(CX), Z6
+	VMOVDQU64      4672(CX), Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2B       Z7, Z6, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VMOVDQU64      4736(CX), Z6
+	VMOVDQU64      4800(CX), Z7
+	VMOVDQA64      Z5, Z13
+	VPERMI2B       Z7, Z6, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VMOVDQU64      4864(CX), Z6
+	VMOVDQU64      4928(CX), Z7
+	VMOVDQA64      Z5, Z14
+	VPERMI2B       Z7, Z6, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
+	VMOVDQU64      4992(CX), Z6
+	VMOVDQU64      5056(CX), Z7
+	VMOVDQA64      Z5, Z5
+	VPERMI2B       Z7, Z6, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z12, Z8, Z6
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z13, Z9, Z7
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z14, Z10, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z5, Z11, Z13
+	VPERMT2Q       Z5, Z1, Z11
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z12, Z6, Z5
+	VPERMT2Q       Z12, Z3, Z6
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z7, Z12
+	VPERMT2Q       Z13, Z3, Z7
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z12, Z5, Z11
+	VPUNPCKHQDQ    Z12, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z10, Z13, Z7
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z9, Z8, Z13
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VMOVDQU64      Z11, 256(R11)
+	VMOVDQU64      Z5, 768(R11)
+	VMOVDQU64      Z12, 1280(R11)
+	VMOVDQU64      Z6, 1792(R11)
+	VMOVDQU64      Z7, 2304(R11)
+	VMOVDQU64      Z10, 2816(R11)
+	VMOVDQU64      Z13, 3328(R11)
+	VMOVDQU64      Z8, 3840(R11)
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
+	VMOVDQU64      5120(CX), Z6
+	VMOVDQU64      5184(CX), Z7
+	VMOVDQA64      Z5, Z8
+	VPERMI2B       Z7, Z6, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      5248(CX), Z6
+	VMOVDQU64      5312(CX), Z7
+	VMOVDQA64      Z5, Z9
+	VPERMI2B       Z7, Z6, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      5376(CX), Z6
+	VMOVDQU64      5440(CX), Z7
+	VMOVDQA64      Z5, Z10
+	VPERMI2B       Z7, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      5504(CX), Z6
+	VMOVDQU64      5568(CX), Z7
+	VMOVDQA64      Z5, Z11
+	VPERMI2B       Z7, Z6, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VMOVDQU64      5632(CX), Z6
+	VMOVDQU64      5696(CX), Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2B       Z7, Z6, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VMOVDQU64      5760(CX), Z6
+	VMOVDQU64      5824(CX), Z7
+	VMOVDQA64      Z5, Z13
+	VPERMI2B       Z7, Z6, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VMOVDQU64      5888(CX), Z6
+	VMOVDQU64      5952(CX), Z7
+	VMOVDQA64      Z5, Z14
+	VPERMI2B       Z7, Z6, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
+	VMOVDQU64      6016(CX), Z6
+	VMOVDQU64      6080(CX), Z7
+	VMOVDQA64      Z5, Z5
+	VPERMI2B       Z7, Z6, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z12, Z8, Z6
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z13, Z9, Z7
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z14, Z10, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z5, Z11, Z13
+	VPERMT2Q       Z5, Z1, Z11
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z12, Z6, Z5
+	VPERMT2Q       Z12, Z3, Z6
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z7, Z12
+	VPERMT2Q       Z13, Z3, Z7
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z12, Z5, Z11
+	VPUNPCKHQDQ    Z12, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z10, Z13, Z7
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z9, Z8, Z13
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VMOVDQU64      Z11, 320(R11)
+	VMOVDQU64      Z5, 832(R11)
+	VMOVDQU64      Z12, 1344(R11)
+	VMOVDQU64      Z6, 1856(R11)
+	VMOVDQU64      Z7, 2368(R11)
+	VMOVDQU64      Z10, 2880(R11)
+	VMOVDQU64      Z13, 3392(R11)
+	VMOVDQU64      Z8, 3904(R11)
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
+	VMOVDQU64      6144(CX), Z6
+	VMOVDQU64      6208(CX), Z7
+	VMOVDQA64      Z5, Z8
+	VPERMI2B       Z7, Z6, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      6272(CX), Z6
+	VMOVDQU64      6336(CX), Z7
+	VMOVDQA64      Z5, Z9
+	VPERMI2B       Z7, Z6, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      6400(CX), Z6
+	VMOVDQU64      6464(CX), Z7
+	VMOVDQA64      Z5, Z10
+	VPERMI2B       Z7, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      6528(CX), Z6
+	VMOVDQU64      6592(CX), Z7
+	VMOVDQA64      Z5, Z11
+	VPERMI2B       Z7, Z6, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VMOVDQU64      6656(CX), Z6
+	VMOVDQU64      6720(CX), Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2B       Z7, Z6, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VMOVDQU64      6784(CX), Z6
+	VMOVDQU64      6848(CX), Z7
+	VMOVDQA64      Z5, Z13
+	VPERMI2B       Z7, Z6, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VMOVDQU64      6912(CX), Z6
+	VMOVDQU64      6976(CX), Z7
+	VMOVDQA64      Z5, Z14
+	VPERMI2B       Z7, Z6, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
+	VMOVDQU64      7040(CX), Z6
+	VMOVDQU64      7104(CX), Z7
+	VMOVDQA64      Z5, Z5
+	VPERMI2B       Z7, Z6, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z12, Z8, Z6
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z13, Z9, Z7
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z14, Z10, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z5, Z11, Z13
+	VPERMT2Q       Z5, Z1, Z11
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z12, Z6, Z5
+	VPERMT2Q       Z12, Z3, Z6
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z7, Z12
+	VPERMT2Q       Z13, Z3, Z7
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z12, Z5, Z11
+	VPUNPCKHQDQ    Z12, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z10, Z13, Z7
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z9, Z8, Z13
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VMOVDQU64      Z11, 384(R11)
+	VMOVDQU64      Z5, 896(R11)
+	VMOVDQU64      Z12, 1408(R11)
+	VMOVDQU64      Z6, 1920(R11)
+	VMOVDQU64      Z7, 2432(R11)
+	VMOVDQU64      Z10, 2944(R11)
+	VMOVDQU64      Z13, 3456(R11)
+	VMOVDQU64      Z8, 3968(R11)
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
+	VMOVDQU64      7168(CX), Z6
+	VMOVDQU64      7232(CX), Z7
+	VMOVDQA64      Z5, Z8
+	VPERMI2B       Z7, Z6, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      7296(CX), Z6
+	VMOVDQU64      7360(CX), Z7
+	VMOVDQA64      Z5, Z9
+	VPERMI2B       Z7, Z6, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      7424(CX), Z6
+	VMOVDQU64      7488(CX), Z7
+	VMOVDQA64      Z5, Z10
+	VPERMI2B       Z7, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      7552(CX), Z6
+	VMOVDQU64      7616(CX), Z7
+	VMOVDQA64      Z5, Z11
+	VPERMI2B       Z7, Z6, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VMOVDQU64      7680(CX), Z6
+	VMOVDQU64      7744(CX), Z7
+	VMOVDQA64      Z5, Z12
+	VPERMI2B       Z7, Z6, Z12
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VMOVDQU64      7808(CX), Z6
+	VMOVDQU64      7872(CX), Z7
+	VMOVDQA64      Z5, Z13
+	VPERMI2B       Z7, Z6, Z13
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VMOVDQU64      7936(CX), Z6
+	VMOVDQU64      8000(CX), Z7
+	VMOVDQA64      Z5, Z14
+	VPERMI2B       Z7, Z6, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
+	VMOVDQU64      8064(CX), Z6
+	VMOVDQU64      8128(CX), Z7
+	VMOVDQA64      Z5, Z5
+	VPERMI2B       Z7, Z6, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z12, Z8, Z6
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z0, Z7
+	VPERMI2Q       Z13, Z9, Z7
+	VPERMT2Q       Z13, Z1, Z9
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z14, Z10, Z12
+	VPERMT2Q       Z14, Z1, Z10
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z5, Z11, Z13
+	VPERMT2Q       Z5, Z1, Z11
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z12, Z6, Z5
+	VPERMT2Q       Z12, Z3, Z6
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z13, Z7, Z12
+	VPERMT2Q       Z13, Z3, Z7
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z10, Z8, Z13
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z12, Z5, Z11
+	VPUNPCKHQDQ    Z12, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z6, Z12
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z10, Z13, Z7
+	VPUNPCKHQDQ    Z10, Z13, Z10
+	VPUNPCKLQDQ    Z9, Z8, Z13
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VMOVDQU64      Z11, 448(R11)
+	VMOVDQU64      Z5, 960(R11)
+	VMOVDQU64      Z12, 1472(R11)
+	VMOVDQU64      Z6, 1984(R11)
+	VMOVDQU64      Z7, 2496(R11)
+	VMOVDQU64      Z10, 3008(R11)
+	VMOVDQU64      Z13, 3520(R11)
+	VMOVDQU64      Z8, 4032(R11)
+	MOVQ           R10, R9
+	VMOVDQU64      (R11), Z5
+	VMOVDQU64      64(R11), Z6
+	VMOVDQU64      128(R11), Z7
+	VMOVDQU64      192(R11), Z8
+	VMOVDQU64      256(R11), Z9
+	VMOVDQU64      320(R11), Z10
+	VMOVDQU64      384(R11), Z11
+	VMOVDQU64      448(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      512(R11), Z5
+	VMOVDQU64      576(R11), Z6
+	VMOVDQU64      640(R11), Z7
+	VMOVDQU64      704(R11), Z8
+	VMOVDQU64      768(R11), Z9
+	VMOVDQU64      832(R11), Z10
+	VMOVDQU64      896(R11), Z11
+	VMOVDQU64      960(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1024(R11), Z5
+	VMOVDQU64      1088(R11), Z6
+	VMOVDQU64      1152(R11), Z7
+	VMOVDQU64      1216(R11), Z8
+	VMOVDQU64      1280(R11), Z9
+	VMOVDQU64      1344(R11), Z10
+	VMOVDQU64      1408(R11), Z11
+	VMOVDQU64      1472(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1536(R11), Z5
+	VMOVDQU64      1600(R11), Z6
+	VMOVDQU64      1664(R11), Z7
+	VMOVDQU64      1728(R11), Z8
+	VMOVDQU64      1792(R11), Z9
+	VMOVDQU64      1856(R11), Z10
+	VMOVDQU64      1920(R11), Z11
+	VMOVDQU64      1984(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      2048(R11), Z5
+	VMOVDQU64      2112(R11), Z6
+	VMOVDQU64      2176(R11), Z7
+	VMOVDQU64      2240(R11), Z8
+	VMOVDQU64      2304(R11), Z9
+	VMOVDQU64      2368(R11), Z10
+	VMOVDQU64      2432(R11), Z11
+	VMOVDQU64      2496(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      2560(R11), Z5
+	VMOVDQU64      2624(R11), Z6
+	VMOVDQU64      2688(R11), Z7
+	VMOVDQU64      2752(R11), Z8
+	VMOVDQU64      2816(R11), Z9
+	VMOVDQU64      2880(R11), Z10
+	VMOVDQU64      2944(R11), Z11
+	VMOVDQU64      3008(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      3072(R11), Z5
+	VMOVDQU64      3136(R11), Z6
+	VMOVDQU64      3200(R11), Z7
+	VMOVDQU64      3264(R11), Z8
+	VMOVDQU64      3328(R11), Z9
+	VMOVDQU64      3392(R11), Z10
+	VMOVDQU64      3456(R11), Z11
+	VMOVDQU64      3520(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      3584(R11), Z5
+	VMOVDQU64      3648(R11), Z6
+	VMOVDQU64      3712(R11), Z7
+	VMOVDQU64      3776(R11), Z8
+	VMOVDQU64      3840(R11), Z9
+	VMOVDQU64      3904(R11), Z10
+	VMOVDQU64      3968(R11), Z11
+	VMOVDQU64      4032(R11), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
+	JAE  shuffleAVX512GFNIdense16chunksdone
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
+	JLS  shuffleAVX512GFNIdense16chunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  shuffleAVX512GFNIdense16chunk
+
+shuffleAVX512GFNIdense16chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    shuffleAVX512GFNIdense16block
+	RET
+
+DATA bitshuffleQLo4<>+0(SB)/8, $0x0000000000000000
+DATA bitshuffleQLo4<>+8(SB)/8, $0x0000000000000001
+DATA bitshuffleQLo4<>+16(SB)/8, $0x0000000000000002
+DATA bitshuffleQLo4<>+24(SB)/8, $0x0000000000000003
+DATA bitshuffleQLo4<>+32(SB)/8, $0x0000000000000008
+DATA bitshuffleQLo4<>+40(SB)/8, $0x0000000000000009
+DATA bitshuffleQLo4<>+48(SB)/8, $0x000000000000000a
+DATA bitshuffleQLo4<>+56(SB)/8, $0x000000000000000b
+GLOBL bitshuffleQLo4<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleQHi4<>+0(SB)/8, $0x0000000000000004
+DATA bitshuffleQHi4<>+8(SB)/8, $0x0000000000000005
+DATA bitshuffleQHi4<>+16(SB)/8, $0x0000000000000006
+DATA bitshuffleQHi4<>+24(SB)/8, $0x0000000000000007
+DATA bitshuffleQHi4<>+32(SB)/8, $0x000000000000000c
+DATA bitshuffleQHi4<>+40(SB)/8, $0x000000000000000d
+DATA bitshuffleQHi4<>+48(SB)/8, $0x000000000000000e
+DATA bitshuffleQHi4<>+56(SB)/8, $0x000000000000000f
+GLOBL bitshuffleQHi4<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleQLo2<>+0(SB)/8, $0x0000000000000000
+DATA bitshuffleQLo2<>+8(SB)/8, $0x0000000000000001
+DATA bitshuffleQLo2<>+16(SB)/8, $0x0000000000000008
+DATA bitshuffleQLo2<>+24(SB)/8, $0x0000000000000009
+DATA bitshuffleQLo2<>+32(SB)/8, $0x0000000000000004
+DATA bitshuffleQLo2<>+40(SB)/8, $0x0000000000000005
+DATA bitshuffleQLo2<>+48(SB)/8, $0x000000000000000c
+DATA bitshuffleQLo2<>+56(SB)/8, $0x000000000000000d
+GLOBL bitshuffleQLo2<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleQHi2<>+0(SB)/8, $0x0000000000000002
+DATA bitshuffleQHi2<>+8(SB)/8, $0x0000000000000003
+DATA bitshuffleQHi2<>+16(SB)/8, $0x000000000000000a
+DATA bitshuffleQHi2<>+24(SB)/8, $0x000000000000000b
+DATA bitshuffleQHi2<>+32(SB)/8, $0x0000000000000006
+DATA bitshuffleQHi2<>+40(SB)/8, $0x0000000000000007
+DATA bitshuffleQHi2<>+48(SB)/8, $0x000000000000000e
+DATA bitshuffleQHi2<>+56(SB)/8, $0x000000000000000f
+GLOBL bitshuffleQHi2<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleTiles1<>+0(SB)/8, $0x0001020304050607
+DATA bitshuffleTiles1<>+8(SB)/8, $0x08090a0b0c0d0e0f
+DATA bitshuffleTiles1<>+16(SB)/8, $0x1011121314151617
+DATA bitshuffleTiles1<>+24(SB)/8, $0x18191a1b1c1d1e1f
+DATA bitshuffleTiles1<>+32(SB)/8, $0x2021222324252627
+DATA bitshuffleTiles1<>+40(SB)/8, $0x28292a2b2c2d2e2f
+DATA bitshuffleTiles1<>+48(SB)/8, $0x3031323334353637
+DATA bitshuffleTiles1<>+56(SB)/8, $0x38393a3b3c3d3e3f
+GLOBL bitshuffleTiles1<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleBytes2211dcff854fa865<>+0(SB)/8, $0x3830282018100800
+DATA bitshuffleBytes2211dcff854fa865<>+8(SB)/8, $0x3931292119110901
+DATA bitshuffleBytes2211dcff854fa865<>+16(SB)/8, $0x3a322a221a120a02
+DATA bitshuffleBytes2211dcff854fa865<>+24(SB)/8, $0x3b332b231b130b03
+DATA bitshuffleBytes2211dcff854fa865<>+32(SB)/8, $0x7870686058504840
+DATA bitshuffleBytes2211dcff854fa865<>+40(SB)/8, $0x7971696159514941
+DATA bitshuffleBytes2211dcff854fa865<>+48(SB)/8, $0x7a726a625a524a42
+DATA bitshuffleBytes2211dcff854fa865<>+56(SB)/8, $0x7b736b635b534b43
+GLOBL bitshuffleBytes2211dcff854fa865<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleBytes40993810eee451e5<>+0(SB)/8, $0x3c342c241c140c04
+DATA bitshuffleBytes40993810eee451e5<>+8(SB)/8, $0x3d352d251d150d05
+DATA bitshuffleBytes40993810eee451e5<>+16(SB)/8, $0x3e362e261e160e06
+DATA bitshuffleBytes40993810eee451e5<>+24(SB)/8, $0x3f372f271f170f07
+DATA bitshuffleBytes40993810eee451e5<>+32(SB)/8, $0x7c746c645c544c44
+DATA bitshuffleBytes40993810eee451e5<>+40(SB)/8, $0x7d756d655d554d45
+DATA bitshuffleBytes40993810eee451e5<>+48(SB)/8, $0x7e766e665e564e46
+DATA bitshuffleBytes40993810eee451e5<>+56(SB)/8, $0x7f776f675f574f47
+GLOBL bitshuffleBytes40993810eee451e5<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleColumn2_0<>+0(SB)/8, $0x00020406080a0c0e
+DATA bitshuffleColumn2_0<>+8(SB)/8, $0x10121416181a1c1e
+DATA bitshuffleColumn2_0<>+16(SB)/8, $0x20222426282a2c2e
+DATA bitshuffleColumn2_0<>+24(SB)/8, $0x30323436383a3c3e
+DATA bitshuffleColumn2_0<>+32(SB)/8, $0x40424446484a4c4e
+DATA bitshuffleColumn2_0<>+40(SB)/8, $0x50525456585a5c5e
+DATA bitshuffleColumn2_0<>+48(SB)/8, $0x60626466686a6c6e
+DATA bitshuffleColumn2_0<>+56(SB)/8, $0x70727476787a7c7e
+GLOBL bitshuffleColumn2_0<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleColumn2_1<>+0(SB)/8, $0x01030507090b0d0f
+DATA bitshuffleColumn2_1<>+8(SB)/8, $0x11131517191b1d1f
+DATA bitshuffleColumn2_1<>+16(SB)/8, $0x21232527292b2d2f
+DATA bitshuffleColumn2_1<>+24(SB)/8, $0x31333537393b3d3f
+DATA bitshuffleColumn2_1<>+32(SB)/8, $0x41434547494b4d4f
+DATA bitshuffleColumn2_1<>+40(SB)/8, $0x51535557595b5d5f
+DATA bitshuffleColumn2_1<>+48(SB)/8, $0x61636567696b6d6f
+DATA bitshuffleColumn2_1<>+56(SB)/8, $0x71737577797b7d7f
+GLOBL bitshuffleColumn2_1<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleColumn4_0<>+0(SB)/8, $0x0004080c1014181c
+DATA bitshuffleColumn4_0<>+8(SB)/8, $0x2024282c3034383c
+DATA bitshuffleColumn4_0<>+16(SB)/8, $0x4044484c5054585c
+DATA bitshuffleColumn4_0<>+24(SB)/8, $0x6064686c7074787c
+DATA bitshuffleColumn4_0<>+32(SB)/8, $0x0004080c1014181c
+DATA bitshuffleColumn4_0<>+40(SB)/8, $0x2024282c3034383c
+DATA bitshuffleColumn4_0<>+48(SB)/8, $0x4044484c5054585c
+DATA bitshuffleColumn4_0<>+56(SB)/8, $0x6064686c7074787c
+GLOBL bitshuffleColumn4_0<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleColumn4_1<>+0(SB)/8, $0x0105090d1115191d
+DATA bitshuffleColumn4_1<>+8(SB)/8, $0x2125292d3135393d
+DATA bitshuffleColumn4_1<>+16(SB)/8, $0x4145494d5155595d
+DATA bitshuffleColumn4_1<>+24(SB)/8, $0x6165696d7175797d
+DATA bitshuffleColumn4_1<>+32(SB)/8, $0x0105090d1115191d
+DATA bitshuffleColumn4_1<>+40(SB)/8, $0x2125292d3135393d
+DATA bitshuffleColumn4_1<>+48(SB)/8, $0x4145494d5155595d
+DATA bitshuffleColumn4_1<>+56(SB)/8, $0x6165696d7175797d
+GLOBL bitshuffleColumn4_1<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleColumn4_2<>+0(SB)/8, $0x02060a0e12161a1e
+DATA bitshuffleColumn4_2<>+8(SB)/8, $0x22262a2e32363a3e
+DATA bitshuffleColumn4_2<>+16(SB)/8, $0x42464a4e52565a5e
+DATA bitshuffleColumn4_2<>+24(SB)/8, $0x62666a6e72767a7e
+DATA bitshuffleColumn4_2<>+32(SB)/8, $0x02060a0e12161a1e
+DATA bitshuffleColumn4_2<>+40(SB)/8, $0x22262a2e32363a3e
+DATA bitshuffleColumn4_2<>+48(SB)/8, $0x42464a4e52565a5e
+DATA bitshuffleColumn4_2<>+56(SB)/8, $0x62666a6e72767a7e
+GLOBL bitshuffleColumn4_2<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleColumn4_3<>+0(SB)/8, $0x03070b0f13171b1f
+DATA bitshuffleColumn4_3<>+8(SB)/8, $0x23272b2f33373b3f
+DATA bitshuffleColumn4_3<>+16(SB)/8, $0x43474b4f53575b5f
+DATA bitshuffleColumn4_3<>+24(SB)/8, $0x63676b6f73777b7f
+DATA bitshuffleColumn4_3<>+32(SB)/8, $0x03070b0f13171b1f
+DATA bitshuffleColumn4_3<>+40(SB)/8, $0x23272b2f33373b3f
+DATA bitshuffleColumn4_3<>+48(SB)/8, $0x43474b4f53575b5f
+DATA bitshuffleColumn4_3<>+56(SB)/8, $0x63676b6f73777b7f
+GLOBL bitshuffleColumn4_3<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleTiles8<>+0(SB)/8, $0x0008101820283038
+DATA bitshuffleTiles8<>+8(SB)/8, $0x0109111921293139
+DATA bitshuffleTiles8<>+16(SB)/8, $0x020a121a222a323a
+DATA bitshuffleTiles8<>+24(SB)/8, $0x030b131b232b333b
+DATA bitshuffleTiles8<>+32(SB)/8, $0x040c141c242c343c
+DATA bitshuffleTiles8<>+40(SB)/8, $0x050d151d252d353d
+DATA bitshuffleTiles8<>+48(SB)/8, $0x060e161e262e363e
+DATA bitshuffleTiles8<>+56(SB)/8, $0x070f171f272f373f
+GLOBL bitshuffleTiles8<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleTiles16<>+0(SB)/8, $0x0010203040506070
+DATA bitshuffleTiles16<>+8(SB)/8, $0x0111213141516171
+DATA bitshuffleTiles16<>+16(SB)/8, $0x0212223242526272
+DATA bitshuffleTiles16<>+24(SB)/8, $0x0313233343536373
+DATA bitshuffleTiles16<>+32(SB)/8, $0x0414243444546474
+DATA bitshuffleTiles16<>+40(SB)/8, $0x0515253545556575
+DATA bitshuffleTiles16<>+48(SB)/8, $0x0616263646566676
+DATA bitshuffleTiles16<>+56(SB)/8, $0x0717273747576777
+DATA bitshuffleTiles16<>+64(SB)/8, $0x0818283848586878
+DATA bitshuffleTiles16<>+72(SB)/8, $0x0919293949596979
+DATA bitshuffleTiles16<>+80(SB)/8, $0x0a1a2a3a4a5a6a7a
+DATA bitshuffleTiles16<>+88(SB)/8, $0x0b1b2b3b4b5b6b7b
+DATA bitshuffleTiles16<>+96(SB)/8, $0x0c1c2c3c4c5c6c7c
+DATA bitshuffleTiles16<>+104(SB)/8, $0x0d1d2d3d4d5d6d7d
+DATA bitshuffleTiles16<>+112(SB)/8, $0x0e1e2e3e4e5e6e7e
+DATA bitshuffleTiles16<>+120(SB)/8, $0x0f1f2f3f4f5f6f7f
+GLOBL bitshuffleTiles16<>(SB), RODATA|NOPTR, $128
+
+// func unshuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+// Requires: AVX512BW, AVX512F, AVX512VBMI, CMOV, GFNI
+TEXT ·unshuffleAVX512GFNI(SB), $4160-72
+	MOVQ src_base+24(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ typesize+48(FP), DX
+	MOVQ rowLen+56(FP), BX
+	MOVQ blocks+64(FP), SI
+	MOVQ DX, DI
+	SHLQ $0x03, DI
+	MOVQ BX, R8
+	SHLQ $0x03, R8
+
+	// nd: byte columns stored per chunk, min(typesize, 8)
+	MOVQ         $0x00000008, R8
+	CMPQ         DX, R8
+	CMOVQLT      DX, R8
+	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
+	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
+	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
+	LEAQ         (SP), R11
+	ADDQ         $0x3f, R11
+	ANDQ         $-64, R11
+	MOVQ         $0x8040201008040201, R10
+	VPBROADCASTQ R10, Z4
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z5
+	CMPQ         DX, $0x01
+	JEQ          unshuffleAVX512GFNIts1
+	CMPQ         DX, $0x02
+	JEQ          unshuffleAVX512GFNIts2
+	CMPQ         DX, $0x04
+	JEQ          unshuffleAVX512GFNIts4
+	CMPQ         DX, $0x08
+	JEQ          unshuffleAVX512GFNIts8
+	CMPQ         DX, $0x10
+	JEQ          unshuffleAVX512GFNIts16
+
+	// other typesizes are the caller's to avoid
+	RET
+
+unshuffleAVX512GFNIts1:
+unshuffleAVX512GFNIdense1block:
+	XORQ R8, R8
+
+unshuffleAVX512GFNIdense1chunk:
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z9, Z0, Z9
+	VMOVDQU64      Z9, (R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z5, Z0, Z5
+	VMOVDQU64      Z5, 64(R9)
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z1, Z0, Z1
+	VMOVDQU64      Z1, 128(R9)
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z6, Z0, Z6
+	VMOVDQU64      Z6, 192(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z12, Z0, Z12
+	VMOVDQU64      Z12, 256(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z10, Z0, Z10
+	VMOVDQU64      Z10, 320(R9)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z8, Z0, Z8
+	VMOVDQU64      Z8, 384(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z0
+	VPERMB         Z11, Z0, Z11
+	VMOVDQU64      Z11, 448(R9)
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R10
+	CMPQ R10, DX
+	JAE  unshuffleAVX512GFNIdense1chunksdone
+	MOVQ R10, R8
+	ADDQ $0x08, R10
+	CMPQ R10, DX
+	JLS  unshuffleAVX512GFNIdense1chunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  unshuffleAVX512GFNIdense1chunk
+
+unshuffleAVX512GFNIdense1chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    unshuffleAVX512GFNIdense1block
+	RET
+
+unshuffleAVX512GFNIts2:
+unshuffleAVX512GFNIdense2block:
+	XORQ R8, R8
+
+unshuffleAVX512GFNIdense2chunk:
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z13
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z14
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z15
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z16
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z17
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z18
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z7, Z0, Z19
+	VPUNPCKHQDQ    Z7, Z0, Z0
+	VPUNPCKLQDQ    Z14, Z13, Z7
+	VPUNPCKHQDQ    Z14, Z13, Z13
+	VPUNPCKLQDQ    Z16, Z15, Z14
+	VPUNPCKHQDQ    Z16, Z15, Z15
+	VPUNPCKLQDQ    Z18, Z17, Z16
+	VPUNPCKHQDQ    Z18, Z17, Z17
+	VMOVDQA64      Z2, Z18
+	VPERMI2Q       Z7, Z19, Z18
+	VPERMT2Q       Z7, Z3, Z19
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z13, Z0, Z7
+	VPERMT2Q       Z13, Z3, Z0
+	VMOVDQA64      Z2, Z13
+	VPERMI2Q       Z16, Z14, Z13
+	VPERMT2Q       Z16, Z3, Z14
+	VMOVDQA64      Z2, Z16
+	VPERMI2Q       Z17, Z15, Z16
+	VPERMT2Q       Z17, Z3, Z15
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z17
+	VPERMI2B       Z13, Z18, Z17
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z20
+	VPERMI2B       Z13, Z18, Z20
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z13
+	VPERMI2B       Z16, Z7, Z13
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z18
+	VPERMI2B       Z16, Z7, Z18
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z14, Z19, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z16
+	VPERMI2B       Z14, Z19, Z16
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z14
+	VPERMI2B       Z15, Z0, Z14
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z19
+	VPERMI2B       Z15, Z0, Z19
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VGF2P8AFFINEQB $0x00, Z17, Z4, Z17
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z17, Z9, Z0
+	VMOVDQU64      Z0, (R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z17, Z9, Z0
+	VMOVDQU64      Z0, 64(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z13, Z5, Z0
+	VMOVDQU64      Z0, 128(R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z13, Z5, Z0
+	VMOVDQU64      Z0, 192(R9)
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z7, Z1, Z0
+	VMOVDQU64      Z0, 256(R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z7, Z1, Z0
+	VMOVDQU64      Z0, 320(R9)
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z14, Z6, Z0
+	VMOVDQU64      Z0, 384(R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z14, Z6, Z0
+	VMOVDQU64      Z0, 448(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VGF2P8AFFINEQB $0x00, Z20, Z4, Z20
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z20, Z12, Z0
+	VMOVDQU64      Z0, 512(R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z20, Z12, Z0
+	VMOVDQU64      Z0, 576(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VGF2P8AFFINEQB $0x00, Z18, Z4, Z18
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z18, Z10, Z0
+	VMOVDQU64      Z0, 640(R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z18, Z10, Z0
+	VMOVDQU64      Z0, 704(R9)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z16, Z4, Z16
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z16, Z8, Z0
+	VMOVDQU64      Z0, 768(R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z16, Z8, Z0
+	VMOVDQU64      Z0, 832(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VGF2P8AFFINEQB $0x00, Z19, Z4, Z19
+	VMOVDQU64      bitshuffleElement2_0_0<>+0(SB), Z0
+	VPERMI2B       Z19, Z11, Z0
+	VMOVDQU64      Z0, 896(R9)
+	VMOVDQU64      bitshuffleElement2_1_0<>+0(SB), Z0
+	VPERMI2B       Z19, Z11, Z0
+	VMOVDQU64      Z0, 960(R9)
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R10
+	CMPQ R10, DX
+	JAE  unshuffleAVX512GFNIdense2chunksdone
+	MOVQ R10, R8
+	ADDQ $0x08, R10
+	CMPQ R10, DX
+	JLS  unshuffleAVX512GFNIdense2chunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  unshuffleAVX512GFNIdense2chunk
+
+unshuffleAVX512GFNIdense2chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    unshuffleAVX512GFNIdense2block
+	RET
+
+unshuffleAVX512GFNIts4:
+unshuffleAVX512GFNIdense4block:
+	XORQ R8, R8
+
+unshuffleAVX512GFNIdense4chunk:
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, (R11)
+	VMOVDQU64      Z5, 64(R11)
+	VMOVDQU64      Z1, 128(R11)
+	VMOVDQU64      Z6, 192(R11)
+	VMOVDQU64      Z12, 256(R11)
+	VMOVDQU64      Z10, 320(R11)
+	VMOVDQU64      Z8, 384(R11)
+	VMOVDQU64      Z11, 448(R11)
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 512(R11)
+	VMOVDQU64      Z5, 576(R11)
+	VMOVDQU64      Z1, 640(R11)
+	VMOVDQU64      Z6, 704(R11)
+	VMOVDQU64      Z12, 768(R11)
+	VMOVDQU64      Z10, 832(R11)
+	VMOVDQU64      Z8, 896(R11)
+	VMOVDQU64      Z11, 960(R11)
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 1024(R11)
+	VMOVDQU64      Z5, 1088(R11)
+	VMOVDQU64      Z1, 1152(R11)
+	VMOVDQU64      Z6, 1216(R11)
+	VMOVDQU64      Z12, 1280(R11)
+	VMOVDQU64      Z10, 1344(R11)
+	VMOVDQU64      Z8, 1408(R11)
+	VMOVDQU64      Z11, 1472(R11)
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 1536(R11)
+	VMOVDQU64      Z5, 1600(R11)
+	VMOVDQU64      Z1, 1664(R11)
+	VMOVDQU64      Z6, 1728(R11)
+	VMOVDQU64      Z12, 1792(R11)
+	VMOVDQU64      Z10, 1856(R11)
+	VMOVDQU64      Z8, 1920(R11)
+	VMOVDQU64      Z11, 1984(R11)
+	VMOVDQU64      (R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      512(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1024(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1536(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, (R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 64(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 128(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 192(R9)
+	VMOVDQU64      64(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      576(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1088(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1600(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 256(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 320(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 384(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 448(R9)
+	VMOVDQU64      128(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      640(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1152(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1664(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 512(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 576(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 640(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 704(R9)
+	VMOVDQU64      192(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      704(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1216(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1728(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 768(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 832(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 896(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 960(R9)
+	VMOVDQU64      256(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      768(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1280(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1792(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1024(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1088(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1152(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 1216(R9)
+	VMOVDQU64      320(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      832(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1344(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1856(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1280(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1344(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1408(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 1472(R9)
+	VMOVDQU64      384(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      896(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1408(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1920(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1536(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1600(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1664(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 1728(R9)
+	VMOVDQU64      448(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      960(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1472(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1984(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	MOVQ           $0xcccccccccccccccc, R10
+	KMOVQ          R10, K1
+	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1792(R9)
+	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1856(R9)
+	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VPBLENDMB      Z8, Z7, K1, Z7
+	VMOVDQU64      Z7, 1920(R9)
+	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VPBLENDMB      Z0, Z7, K1, Z7
+	VMOVDQU64      Z7, 1984(R9)
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R10
+	CMPQ R10, DX
+	JAE  unshuffleAVX512GFNIdense4chunksdone
+	MOVQ R10, R8
+	ADDQ $0x08, R10
+	CMPQ R10, DX
+	JLS  unshuffleAVX512GFNIdense4chunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  unshuffleAVX512GFNIdense4chunk
+
+unshuffleAVX512GFNIdense4chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    unshuffleAVX512GFNIdense4block
+	RET
+
+unshuffleAVX512GFNIts8:
+unshuffleAVX512GFNIdense8block:
+	XORQ R8, R8
+
+unshuffleAVX512GFNIdense8chunk:
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, (R11)
+	VMOVDQU64      Z7, 64(R11)
+	VMOVDQU64      Z6, 128(R11)
+	VMOVDQU64      Z8, 192(R11)
+	VMOVDQU64      Z14, 256(R11)
+	VMOVDQU64      Z12, 320(R11)
+	VMOVDQU64      Z10, 384(R11)
+	VMOVDQU64      Z13, 448(R11)
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 512(R11)
+	VMOVDQU64      Z7, 576(R11)
+	VMOVDQU64      Z6, 640(R11)
+	VMOVDQU64      Z8, 704(R11)
+	VMOVDQU64      Z14, 768(R11)
+	VMOVDQU64      Z12, 832(R11)
+	VMOVDQU64      Z10, 896(R11)
+	VMOVDQU64      Z13, 960(R11)
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 1024(R11)
+	VMOVDQU64      Z7, 1088(R11)
+	VMOVDQU64      Z6, 1152(R11)
+	VMOVDQU64      Z8, 1216(R11)
+	VMOVDQU64      Z14, 1280(R11)
+	VMOVDQU64      Z12, 1344(R11)
+	VMOVDQU64      Z10, 1408(R11)
+	VMOVDQU64      Z13, 1472(R11)
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 1536(R11)
+	VMOVDQU64      Z7, 1600(R11)
+	VMOVDQU64      Z6, 1664(R11)
+	VMOVDQU64      Z8, 1728(R11)
+	VMOVDQU64      Z14, 1792(R11)
+	VMOVDQU64      Z12, 1856(R11)
+	VMOVDQU64      Z10, 1920(R11)
+	VMOVDQU64      Z13, 1984(R11)
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 2048(R11)
+	VMOVDQU64      Z7, 2112(R11)
+	VMOVDQU64      Z6, 2176(R11)
+	VMOVDQU64      Z8, 2240(R11)
+	VMOVDQU64      Z14, 2304(R11)
+	VMOVDQU64      Z12, 2368(R11)
+	VMOVDQU64      Z10, 2432(R11)
+	VMOVDQU64      Z13, 2496(R11)
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 2560(R11)
+	VMOVDQU64      Z7, 2624(R11)
+	VMOVDQU64      Z6, 2688(R11)
+	VMOVDQU64      Z8, 2752(R11)
+	VMOVDQU64      Z14, 2816(R11)
+	VMOVDQU64      Z12, 2880(R11)
+	VMOVDQU64      Z10, 2944(R11)
+	VMOVDQU64      Z13, 3008(R11)
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 3072(R11)
+	VMOVDQU64      Z7, 3136(R11)
+	VMOVDQU64      Z6, 3200(R11)
+	VMOVDQU64      Z8, 3264(R11)
+	VMOVDQU64      Z14, 3328(R11)
+	VMOVDQU64      Z12, 3392(R11)
+	VMOVDQU64      Z10, 3456(R11)
+	VMOVDQU64      Z13, 3520(R11)
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z11
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z12
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 3584(R11)
+	VMOVDQU64      Z7, 3648(R11)
+	VMOVDQU64      Z6, 3712(R11)
+	VMOVDQU64      Z8, 3776(R11)
+	VMOVDQU64      Z14, 3840(R11)
+	VMOVDQU64      Z12, 3904(R11)
+	VMOVDQU64      Z10, 3968(R11)
+	VMOVDQU64      Z13, 4032(R11)
+	VMOVDQU64      (R11), Z5
+	VMOVDQU64      512(R11), Z6
+	VMOVDQU64      1024(R11), Z7
+	VMOVDQU64      1536(R11), Z8
+	VMOVDQU64      2048(R11), Z9
+	VMOVDQU64      2560(R11), Z10
+	VMOVDQU64      3072(R11), Z11
+	VMOVDQU64      3584(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, (R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 64(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
+	VMOVDQU64      Z12, 128(R9)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 192(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 256(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 320(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 384(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 448(R9)
+	VMOVDQU64      64(R11), Z5
+	VMOVDQU64      576(R11), Z6
+	VMOVDQU64      1088(R11), Z7
+	VMOVDQU64      1600(R11), Z8
+	VMOVDQU64      2112(R11), Z9
+	VMOVDQU64      2624(R11), Z10
+	VMOVDQU64      3136(R11), Z11
+	VMOVDQU64      3648(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, 512(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 576(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
+	VMOVDQU64      Z12, 640(R9)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 704(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 768(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 832(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 896(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 960(R9)
+	VMOVDQU64      128(R11), Z5
+	VMOVDQU64      640(R11), Z6
+	VMOVDQU64      1152(R11), Z7
+	VMOVDQU64      1664(R11), Z8
+	VMOVDQU64      2176(R11), Z9
+	VMOVDQU64      2688(R11), Z10
+	VMOVDQU64      3200(R11), Z11
+	VMOVDQU64      3712(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, 1024(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 1088(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
+	VMOVDQU64      Z12, 1152(R9)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 1216(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 1280(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 1344(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 1408(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 1472(R9)
+	VMOVDQU64      192(R11), Z5
+	VMOVDQU64      704(R11), Z6
+	VMOVDQU64      1216(R11), Z7
+	VMOVDQU64      1728(R11), Z8
+	VMOVDQU64      2240(R11), Z9
+	VMOVDQU64      2752(R11), Z10
+	VMOVDQU64      3264(R11), Z11
+	VMOVDQU64      3776(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, 1536(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 1600(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
+	VMOVDQU64      Z12, 1664(R9)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 1728(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 1792(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 1856(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 1920(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 1984(R9)
+	VMOVDQU64      256(R11), Z5
+	VMOVDQU64      768(R11), Z6
+	VMOVDQU64      1280(R11), Z7
+	VMOVDQU64      1792(R11), Z8
+	VMOVDQU64      2304(R11), Z9
+	VMOVDQU64      2816(R11), Z10
+	VMOVDQU64      3328(R11), Z11
+	VMOVDQU64      3840(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, 2048(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 2112(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
+	VMOVDQU64      Z12, 2176(R9)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 2240(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 2304(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 2368(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 2432(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 2496(R9)
+	VMOVDQU64      320(R11), Z5
+	VMOVDQU64      832(R11), Z6
+	VMOVDQU64      1344(R11), Z7
+	VMOVDQU64      1856(R11), Z8
+	VMOVDQU64      2368(R11), Z9
+	VMOVDQU64      2880(R11), Z10
+	VMOVDQU64      3392(R11), Z11
+	VMOVDQU64      3904(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, 2560(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 2624(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
+	VMOVDQU64      Z12, 2688(R9)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 2752(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 2816(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 2880(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 2944(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 3008(R9)
+	VMOVDQU64      384(R11), Z5
+	VMOVDQU64      896(R11), Z6
+	VMOVDQU64      1408(R11), Z7
+	VMOVDQU64      1920(R11), Z8
+	VMOVDQU64      2432(R11), Z9
+	VMOVDQU64      2944(R11), Z10
+	VMOVDQU64      3456(R11), Z11
+	VMOVDQU64      3968(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, 3072(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 3136(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
+	VMOVDQU64      Z12, 3200(R9)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 3264(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 3328(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 3392(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 3456(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 3520(R9)
+	VMOVDQU64      448(R11), Z5
+	VMOVDQU64      960(R11), Z6
+	VMOVDQU64      1472(R11), Z7
+	VMOVDQU64      1984(R11), Z8
+	VMOVDQU64      2496(R11), Z9
+	VMOVDQU64      3008(R11), Z10
+	VMOVDQU64      3520(R11), Z11
+	VMOVDQU64      4032(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUntiles8<>+0(SB), Z6
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z8
+	VMOVDQU64      Z8, 3584(R9)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z10
+	VMOVDQU64      Z10, 3648(R9)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z12
+	VMOVDQU64      Z12, 3712(R9)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z9
+	VMOVDQU64      Z9, 3776(R9)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z13
+	VMOVDQU64      Z13, 3840(R9)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z7
+	VMOVDQU64      Z7, 3904(R9)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z11
+	VMOVDQU64      Z11, 3968(R9)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z5
+	VMOVDQU64      Z5, 4032(R9)
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R10
+	CMPQ R10, DX
+	JAE  unshuffleAVX512GFNIdense8chunksdone
+	MOVQ R10, R8
+	ADDQ $0x08, R10
+	CMPQ R10, DX
+	JLS  unshuffleAVX512GFNIdense8chunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  unshuffleAVX512GFNIdense8chunk
+
+unshuffleAVX512GFNIdense8chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    unshuffleAVX512GFNIdense8block
+	RET
+
+unshuffleAVX512GFNIts16:
+unshuffleAVX512GFNIdense16block:
+	XORQ R8, R8
+
+unshuffleAVX512GFNIdense16chunk:
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	MOVQ           R10, R9
+	VMOVDQU64      (R9), Z5
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z6
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z7
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z8
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z9
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z10
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z11
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z12
+	ADDQ           BX, R9
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, (R11)
+	VMOVDQU64      Z7, 64(R11)
+	VMOVDQU64      Z6, 128(R11)
+	VMOVDQU64      Z8, 192(R11)
+	VMOVDQU64      Z14, 256(R11)
+	VMOVDQU64      Z12, 320(R11)
+	VMOVDQU64      Z10, 384(R11)
+	VMOVDQU64      Z13, 448(R11)
+	VMOVDQU64      (R9), Z5
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z6
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z7
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z8
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z9
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z10
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z11
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z12
+	ADDQ           BX, R9
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 512(R11)
+	VMOVDQU64      Z7, 576(R11)
+	VMOVDQU64      Z6, 640(R11)
+	VMOVDQU64      Z8, 704(R11)
+	VMOVDQU64      Z14, 768(R11)
+	VMOVDQU64      Z12, 832(R11)
+	VMOVDQU64      Z10, 896(R11)
+	VMOVDQU64      Z13, 960(R11)
+	VMOVDQU64      (R9), Z5
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z6
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z7
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z8
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z9
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z10
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z11
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z12
+	ADDQ           BX, R9
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 1024(R11)
+	VMOVDQU64      Z7, 1088(R11)
+	VMOVDQU64      Z6, 1152(R11)
+	VMOVDQU64      Z8, 1216(R11)
+	VMOVDQU64      Z14, 1280(R11)
+	VMOVDQU64      Z12, 1344(R11)
+	VMOVDQU64      Z10, 1408(R11)
+	VMOVDQU64      Z13, 1472(R11)
+	VMOVDQU64      (R9), Z5
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z6
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z7
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z8
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z9
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z10
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z11
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z12
+	ADDQ           BX, R9
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 1536(R11)
+	VMOVDQU64      Z7, 1600(R11)
+	VMOVDQU64      Z6, 1664(R11)
+	VMOVDQU64      Z8, 1728(R11)
+	VMOVDQU64      Z14, 1792(R11)
+	VMOVDQU64      Z12, 1856(R11)
+	VMOVDQU64      Z10, 1920(R11)
+	VMOVDQU64      Z13, 1984(R11)
+	VMOVDQU64      (R9), Z5
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z6
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z7
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z8
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z9
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z10
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z11
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z12
+	ADDQ           BX, R9
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 2048(R11)
+	VMOVDQU64      Z7, 2112(R11)
+	VMOVDQU64      Z6, 2176(R11)
+	VMOVDQU64      Z8, 2240(R11)
+	VMOVDQU64      Z14, 2304(R11)
+	VMOVDQU64      Z12, 2368(R11)
+	VMOVDQU64      Z10, 2432(R11)
+	VMOVDQU64      Z13, 2496(R11)
+	VMOVDQU64      (R9), Z5
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z6
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z7
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z8
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z9
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z10
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z11
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z12
+	ADDQ           BX, R9
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 2560(R11)
+	VMOVDQU64      Z7, 2624(R11)
+	VMOVDQU64      Z6, 2688(R11)
+	VMOVDQU64      Z8, 2752(R11)
+	VMOVDQU64      Z14, 2816(R11)
+	VMOVDQU64      Z12, 2880(R11)
+	VMOVDQU64      Z10, 2944(R11)
+	VMOVDQU64      Z13, 3008(R11)
+	VMOVDQU64      (R9), Z5
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z6
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z7
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z8
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z9
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z10
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z11
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z12
+	ADDQ           BX, R9
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 3072(R11)
+	VMOVDQU64      Z7, 3136(R11)
+	VMOVDQU64      Z6, 3200(R11)
+	VMOVDQU64      Z8, 3264(R11)
+	VMOVDQU64      Z14, 3328(R11)
+	VMOVDQU64      Z12, 3392(R11)
+	VMOVDQU64      Z10, 3456(R11)
+	VMOVDQU64      Z13, 3520(R11)
+	VMOVDQU64      (R9), Z5
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z6
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z7
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z8
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z9
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z10
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z11
+	ADDQ           BX, R9
+	VMOVDQU64      (R9), Z12
+	ADDQ           BX, R9
+	VPUNPCKLQDQ    Z6, Z5, Z13
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VPUNPCKLQDQ    Z12, Z11, Z10
+	VPUNPCKHQDQ    Z12, Z11, Z11
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z6, Z13, Z12
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z8, Z7
+	VPERMT2Q       Z10, Z3, Z8
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z11
+	VPERMI2B       Z7, Z12, Z11
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z14
+	VPERMI2B       Z7, Z12, Z14
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z7
+	VPERMI2B       Z10, Z6, Z7
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z10, Z6, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z8, Z13, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z13, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      Z11, 3584(R11)
+	VMOVDQU64      Z7, 3648(R11)
+	VMOVDQU64      Z6, 3712(R11)
+	VMOVDQU64      Z8, 3776(R11)
+	VMOVDQU64      Z14, 3840(R11)
+	VMOVDQU64      Z12, 3904(R11)
+	VMOVDQU64      Z10, 3968(R11)
+	VMOVDQU64      Z13, 4032(R11)
+	VMOVDQU64      (R11), Z5
+	VMOVDQU64      512(R11), Z6
+	VMOVDQU64      1024(R11), Z7
+	VMOVDQU64      1536(R11), Z8
+	VMOVDQU64      2048(R11), Z9
+	VMOVDQU64      2560(R11), Z10
+	VMOVDQU64      3072(R11), Z11
+	VMOVDQU64      3584(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
+	KMOVQ          (R10)(R8*1), K1
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z15
+	VPERMB         Z8, Z14, Z8
+	VMOVDQU8       Z15, K1, (CX)
+	VMOVDQU8       Z8, K1, 64(CX)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z8
+	VPERMB         Z10, Z14, Z10
+	VMOVDQU8       Z8, K1, 128(CX)
+	VMOVDQU8       Z10, K1, 192(CX)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z8
+	VPERMB         Z12, Z14, Z10
+	VMOVDQU8       Z8, K1, 256(CX)
+	VMOVDQU8       Z10, K1, 320(CX)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z8
+	VPERMB         Z9, Z14, Z9
+	VMOVDQU8       Z8, K1, 384(CX)
+	VMOVDQU8       Z9, K1, 448(CX)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z8
+	VPERMB         Z13, Z14, Z9
+	VMOVDQU8       Z8, K1, 512(CX)
+	VMOVDQU8       Z9, K1, 576(CX)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z8
+	VPERMB         Z7, Z14, Z7
+	VMOVDQU8       Z8, K1, 640(CX)
+	VMOVDQU8       Z7, K1, 704(CX)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z7
+	VPERMB         Z11, Z14, Z8
+	VMOVDQU8       Z7, K1, 768(CX)
+	VMOVDQU8       Z8, K1, 832(CX)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z6
+	VPERMB         Z5, Z14, Z5
+	VMOVDQU8       Z6, K1, 896(CX)
+	VMOVDQU8       Z5, K1, 960(CX)
+	VMOVDQU64      64(R11), Z5
+	VMOVDQU64      576(R11), Z6
+	VMOVDQU64      1088(R11), Z7
+	VMOVDQU64      1600(R11), Z8
+	VMOVDQU64      2112(R11), Z9
+	VMOVDQU64      2624(R11), Z10
+	VMOVDQU64      3136(R11), Z11
+	VMOVDQU64      3648(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
+	KMOVQ          (R10)(R8*1), K1
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z15
+	VPERMB         Z8, Z14, Z8
+	VMOVDQU8       Z15, K1, 1024(CX)
+	VMOVDQU8       Z8, K1, 1088(CX)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z8
+	VPERMB         Z10, Z14, Z10
+	VMOVDQU8       Z8, K1, 1152(CX)
+	VMOVDQU8       Z10, K1, 1216(CX)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z8
+	VPERMB         Z12, Z14, Z10
+	VMOVDQU8       Z8, K1, 1280(CX)
+	VMOVDQU8       Z10, K1, 1344(CX)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z8
+	VPERMB         Z9, Z14, Z9
+	VMOVDQU8       Z8, K1, 1408(CX)
+	VMOVDQU8       Z9, K1, 1472(CX)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z8
+	VPERMB         Z13, Z14, Z9
+	VMOVDQU8       Z8, K1, 1536(CX)
+	VMOVDQU8       Z9, K1, 1600(CX)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z8
+	VPERMB         Z7, Z14, Z7
+	VMOVDQU8       Z8, K1, 1664(CX)
+	VMOVDQU8       Z7, K1, 1728(CX)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z7
+	VPERMB         Z11, Z14, Z8
+	VMOVDQU8       Z7, K1, 1792(CX)
+	VMOVDQU8       Z8, K1, 1856(CX)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z6
+	VPERMB         Z5, Z14, Z5
+	VMOVDQU8       Z6, K1, 1920(CX)
+	VMOVDQU8       Z5, K1, 1984(CX)
+	VMOVDQU64      128(R11), Z5
+	VMOVDQU64      640(R11), Z6
+	VMOVDQU64      1152(R11), Z7
+	VMOVDQU64      1664(R11), Z8
+	VMOVDQU64      2176(R11), Z9
+	VMOVDQU64      2688(R11), Z10
+	VMOVDQU64      3200(R11), Z11
+	VMOVDQU64      3712(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
+	KMOVQ          (R10)(R8*1), K1
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z15
+	VPERMB         Z8, Z14, Z8
+	VMOVDQU8       Z15, K1, 2048(CX)
+	VMOVDQU8       Z8, K1, 2112(CX)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z8
+	VPERMB         Z10, Z14, Z10
+	VMOVDQU8       Z8, K1, 2176(CX)
+	VMOVDQU8       Z10, K1, 2240(CX)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z8
+	VPERMB         Z12, Z14, Z10
+	VMOVDQU8       Z8, K1, 2304(CX)
+	VMOVDQU8       Z10, K1, 2368(CX)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z8
+	VPERMB         Z9, Z14, Z9
+	VMOVDQU8       Z8, K1, 2432(CX)
+	VMOVDQU8       Z9, K1, 2496(CX)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z8
+	VPERMB         Z13, Z14, Z9
+	VMOVDQU8       Z8, K1, 2560(CX)
+	VMOVDQU8       Z9, K1, 2624(CX)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z8
+	VPERMB         Z7, Z14, Z7
+	VMOVDQU8       Z8, K1, 2688(CX)
+	VMOVDQU8       Z7, K1, 2752(CX)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z7
+	VPERMB         Z11, Z14, Z8
+	VMOVDQU8       Z7, K1, 2816(CX)
+	VMOVDQU8       Z8, K1, 2880(CX)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z6
+	VPERMB         Z5, Z14, Z5
+	VMOVDQU8       Z6, K1, 2944(CX)
+	VMOVDQU8       Z5, K1, 3008(CX)
+	VMOVDQU64      192(R11), Z5
+	VMOVDQU64      704(R11), Z6
+	VMOVDQU64      1216(R11), Z7
+	VMOVDQU64      1728(R11), Z8
+	VMOVDQU64      2240(R11), Z9
+	VMOVDQU64      2752(R11), Z10
+	VMOVDQU64      3264(R11), Z11
+	VMOVDQU64      3776(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
+	KMOVQ          (R10)(R8*1), K1
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z15
+	VPERMB         Z8, Z14, Z8
+	VMOVDQU8       Z15, K1, 3072(CX)
+	VMOVDQU8       Z8, K1, 3136(CX)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z8
+	VPERMB         Z10, Z14, Z10
+	VMOVDQU8       Z8, K1, 3200(CX)
+	VMOVDQU8       Z10, K1, 3264(CX)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z8
+	VPERMB         Z12, Z14, Z10
+	VMOVDQU8       Z8, K1, 3328(CX)
+	VMOVDQU8       Z10, K1, 3392(CX)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z8
+	VPERMB         Z9, Z14, Z9
+	VMOVDQU8       Z8, K1, 3456(CX)
+	VMOVDQU8       Z9, K1, 3520(CX)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z8
+	VPERMB         Z13, Z14, Z9
+	VMOVDQU8       Z8, K1, 3584(CX)
+	VMOVDQU8       Z9, K1, 3648(CX)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z8
+	VPERMB         Z7, Z14, Z7
+	VMOVDQU8       Z8, K1, 3712(CX)
+	VMOVDQU8       Z7, K1, 3776(CX)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z7
+	VPERMB         Z11, Z14, Z8
+	VMOVDQU8       Z7, K1, 3840(CX)
+	VMOVDQU8       Z8, K1, 3904(CX)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z6
+	VPERMB         Z5, Z14, Z5
+	VMOVDQU8       Z6, K1, 3968(CX)
+	VMOVDQU8       Z5, K1, 4032(CX)
+	VMOVDQU64      256(R11), Z5
+	VMOVDQU64      768(R11), Z6
+	VMOVDQU64      1280(R11), Z7
+	VMOVDQU64      1792(R11), Z8
+	VMOVDQU64      2304(R11), Z9
+	VMOVDQU64      2816(R11), Z10
+	VMOVDQU64      3328(R11), Z11
+	VMOVDQU64      3840(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
+	KMOVQ          (R10)(R8*1), K1
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z15
+	VPERMB         Z8, Z14, Z8
+	VMOVDQU8       Z15, K1, 4096(CX)
+	VMOVDQU8       Z8, K1, 4160(CX)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z8
+	VPERMB         Z10, Z14, Z10
+	VMOVDQU8       Z8, K1, 4224(CX)
+	VMOVDQU8       Z10, K1, 4288(CX)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z8
+	VPERMB         Z12, Z14, Z10
+	VMOVDQU8       Z8, K1, 4352(CX)
+	VMOVDQU8       Z10, K1, 4416(CX)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z8
+	VPERMB         Z9, Z14, Z9
+	VMOVDQU8       Z8, K1, 4480(CX)
+	VMOVDQU8       Z9, K1, 4544(CX)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z8
+	VPERMB         Z13, Z14, Z9
+	VMOVDQU8       Z8, K1, 4608(CX)
+	VMOVDQU8       Z9, K1, 4672(CX)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z8
+	VPERMB         Z7, Z14, Z7
+	VMOVDQU8       Z8, K1, 4736(CX)
+	VMOVDQU8       Z7, K1, 4800(CX)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z7
+	VPERMB         Z11, Z14, Z8
+	VMOVDQU8       Z7, K1, 4864(CX)
+	VMOVDQU8       Z8, K1, 4928(CX)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z6
+	VPERMB         Z5, Z14, Z5
+	VMOVDQU8       Z6, K1, 4992(CX)
+	VMOVDQU8       Z5, K1, 5056(CX)
+	VMOVDQU64      320(R11), Z5
+	VMOVDQU64      832(R11), Z6
+	VMOVDQU64      1344(R11), Z7
+	VMOVDQU64      1856(R11), Z8
+	VMOVDQU64      2368(R11), Z9
+	VMOVDQU64      2880(R11), Z10
+	VMOVDQU64      3392(R11), Z11
+	VMOVDQU64      3904(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
+	KMOVQ          (R10)(R8*1), K1
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z15
+	VPERMB         Z8, Z14, Z8
+	VMOVDQU8       Z15, K1, 5120(CX)
+	VMOVDQU8       Z8, K1, 5184(CX)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z8
+	VPERMB         Z10, Z14, Z10
+	VMOVDQU8       Z8, K1, 5248(CX)
+	VMOVDQU8       Z10, K1, 5312(CX)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z8
+	VPERMB         Z12, Z14, Z10
+	VMOVDQU8       Z8, K1, 5376(CX)
+	VMOVDQU8       Z10, K1, 5440(CX)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z8
+	VPERMB         Z9, Z14, Z9
+	VMOVDQU8       Z8, K1, 5504(CX)
+	VMOVDQU8       Z9, K1, 5568(CX)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z8
+	VPERMB         Z13, Z14, Z9
+	VMOVDQU8       Z8, K1, 5632(CX)
+	VMOVDQU8       Z9, K1, 5696(CX)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z8
+	VPERMB         Z7, Z14, Z7
+	VMOVDQU8       Z8, K1, 5760(CX)
+	VMOVDQU8       Z7, K1, 5824(CX)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z7
+	VPERMB         Z11, Z14, Z8
+	VMOVDQU8       Z7, K1, 5888(CX)
+	VMOVDQU8       Z8, K1, 5952(CX)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z6
+	VPERMB         Z5, Z14, Z5
+	VMOVDQU8       Z6, K1, 6016(CX)
+	VMOVDQU8       Z5, K1, 6080(CX)
+	VMOVDQU64      384(R11), Z5
+	VMOVDQU64      896(R11), Z6
+	VMOVDQU64      1408(R11), Z7
+	VMOVDQU64      1920(R11), Z8
+	VMOVDQU64      2432(R11), Z9
+	VMOVDQU64      2944(R11), Z10
+	VMOVDQU64      3456(R11), Z11
+	VMOVDQU64      3968(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
+	KMOVQ          (R10)(R8*1), K1
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z15
+	VPERMB         Z8, Z14, Z8
+	VMOVDQU8       Z15, K1, 6144(CX)
+	VMOVDQU8       Z8, K1, 6208(CX)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z8
+	VPERMB         Z10, Z14, Z10
+	VMOVDQU8       Z8, K1, 6272(CX)
+	VMOVDQU8       Z10, K1, 6336(CX)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z8
+	VPERMB         Z12, Z14, Z10
+	VMOVDQU8       Z8, K1, 6400(CX)
+	VMOVDQU8       Z10, K1, 6464(CX)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z8
+	VPERMB         Z9, Z14, Z9
+	VMOVDQU8       Z8, K1, 6528(CX)
+	VMOVDQU8       Z9, K1, 6592(CX)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z8
+	VPERMB         Z13, Z14, Z9
+	VMOVDQU8       Z8, K1, 6656(CX)
+	VMOVDQU8       Z9, K1, 6720(CX)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z8
+	VPERMB         Z7, Z14, Z7
+	VMOVDQU8       Z8, K1, 6784(CX)
+	VMOVDQU8       Z7, K1, 6848(CX)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z7
+	VPERMB         Z11, Z14, Z8
+	VMOVDQU8       Z7, K1, 6912(CX)
+	VMOVDQU8       Z8, K1, 6976(CX)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z6
+	VPERMB         Z5, Z14, Z5
+	VMOVDQU8       Z6, K1, 7040(CX)
+	VMOVDQU8       Z5, K1, 7104(CX)
+	VMOVDQU64      448(R11), Z5
+	VMOVDQU64      960(R11), Z6
+	VMOVDQU64      1472(R11), Z7
+	VMOVDQU64      1984(R11), Z8
+	VMOVDQU64      2496(R11), Z9
+	VMOVDQU64      3008(R11), Z10
+	VMOVDQU64      3520(R11), Z11
+	VMOVDQU64      4032(R11), Z12
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z9, Z5, Z13
+	VPERMT2Q       Z9, Z1, Z5
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z6, Z9
+	VPERMT2Q       Z10, Z1, Z6
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z11, Z7, Z10
+	VPERMT2Q       Z11, Z1, Z7
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z12, Z8, Z11
+	VPERMT2Q       Z12, Z1, Z8
+	VMOVDQA64      Z2, Z12
+	VPERMI2Q       Z10, Z13, Z12
+	VPERMT2Q       Z10, Z3, Z13
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z5, Z11
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z8, Z6, Z7
+	VPERMT2Q       Z8, Z3, Z6
+	VPUNPCKLQDQ    Z10, Z12, Z8
+	VPUNPCKHQDQ    Z10, Z12, Z10
+	VPUNPCKLQDQ    Z9, Z13, Z12
+	VPUNPCKHQDQ    Z9, Z13, Z9
+	VPUNPCKLQDQ    Z7, Z11, Z13
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z6, Z5, Z11
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
+	VMOVDQU64      (R10)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
+	KMOVQ          (R10)(R8*1), K1
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VPERMB         Z8, Z6, Z15
+	VPERMB         Z8, Z14, Z8
+	VMOVDQU8       Z15, K1, 7168(CX)
+	VMOVDQU8       Z8, K1, 7232(CX)
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPERMB         Z10, Z6, Z8
+	VPERMB         Z10, Z14, Z10
+	VMOVDQU8       Z8, K1, 7296(CX)
+	VMOVDQU8       Z10, K1, 7360(CX)
+	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
+	VPERMB         Z12, Z6, Z8
+	VPERMB         Z12, Z14, Z10
+	VMOVDQU8       Z8, K1, 7424(CX)
+	VMOVDQU8       Z10, K1, 7488(CX)
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VPERMB         Z9, Z6, Z8
+	VPERMB         Z9, Z14, Z9
+	VMOVDQU8       Z8, K1, 7552(CX)
+	VMOVDQU8       Z9, K1, 7616(CX)
+	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
+	VPERMB         Z13, Z6, Z8
+	VPERMB         Z13, Z14, Z9
+	VMOVDQU8       Z8, K1, 7680(CX)
+	VMOVDQU8       Z9, K1, 7744(CX)
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VPERMB         Z7, Z6, Z8
+	VPERMB         Z7, Z14, Z7
+	VMOVDQU8       Z8, K1, 7808(CX)
+	VMOVDQU8       Z7, K1, 7872(CX)
+	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
+	VPERMB         Z11, Z6, Z7
+	VPERMB         Z11, Z14, Z8
+	VMOVDQU8       Z7, K1, 7936(CX)
+	VMOVDQU8       Z8, K1, 8000(CX)
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VPERMB         Z5, Z6, Z6
+	VPERMB         Z5, Z14, Z5
+	VMOVDQU8       Z6, K1, 8064(CX)
+	VMOVDQU8       Z5, K1, 8128(CX)
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R10
+	CMPQ R10, DX
+	JAE  unshuffleAVX512GFNIdense16chunksdone
+	MOVQ R10, R8
+	ADDQ $0x08, R10
+	CMPQ R10, DX
+	JLS  unshuffleAVX512GFNIdense16chunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  unshuffleAVX512GFNIdense16chunk
+
+unshuffleAVX512GFNIdense16chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    unshuffleAVX512GFNIdense16block
+	RET
+
+DATA bitshuffleBytesdb33e30bc989d5a5<>+0(SB)/8, $0x0008101840485058
+DATA bitshuffleBytesdb33e30bc989d5a5<>+8(SB)/8, $0x0109111941495159
+DATA bitshuffleBytesdb33e30bc989d5a5<>+16(SB)/8, $0x020a121a424a525a
+DATA bitshuffleBytesdb33e30bc989d5a5<>+24(SB)/8, $0x030b131b434b535b
+DATA bitshuffleBytesdb33e30bc989d5a5<>+32(SB)/8, $0x040c141c444c545c
+DATA bitshuffleBytesdb33e30bc989d5a5<>+40(SB)/8, $0x050d151d454d555d
+DATA bitshuffleBytesdb33e30bc989d5a5<>+48(SB)/8, $0x060e161e464e565e
+DATA bitshuffleBytesdb33e30bc989d5a5<>+56(SB)/8, $0x070f171f474f575f
+GLOBL bitshuffleBytesdb33e30bc989d5a5<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleBytesad488dd6ff5a6425<>+0(SB)/8, $0x2028303860687078
+DATA bitshuffleBytesad488dd6ff5a6425<>+8(SB)/8, $0x2129313961697179
+DATA bitshuffleBytesad488dd6ff5a6425<>+16(SB)/8, $0x222a323a626a727a
+DATA bitshuffleBytesad488dd6ff5a6425<>+24(SB)/8, $0x232b333b636b737b
+DATA bitshuffleBytesad488dd6ff5a6425<>+32(SB)/8, $0x242c343c646c747c
+DATA bitshuffleBytesad488dd6ff5a6425<>+40(SB)/8, $0x252d353d656d757d
+DATA bitshuffleBytesad488dd6ff5a6425<>+48(SB)/8, $0x262e363e666e767e
+DATA bitshuffleBytesad488dd6ff5a6425<>+56(SB)/8, $0x272f373f676f777f
+GLOBL bitshuffleBytesad488dd6ff5a6425<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleUntiles1<>+0(SB)/8, $0x0706050403020100
+DATA bitshuffleUntiles1<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA bitshuffleUntiles1<>+16(SB)/8, $0x1716151413121110
+DATA bitshuffleUntiles1<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA bitshuffleUntiles1<>+32(SB)/8, $0x2726252423222120
+DATA bitshuffleUntiles1<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA bitshuffleUntiles1<>+48(SB)/8, $0x3736353433323130
+DATA bitshuffleUntiles1<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL bitshuffleUntiles1<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleElement2_0_0<>+0(SB)/8, $0x4303420241014000
+DATA bitshuffleElement2_0_0<>+8(SB)/8, $0x4707460645054404
+DATA bitshuffleElement2_0_0<>+16(SB)/8, $0x4b0b4a0a49094808
+DATA bitshuffleElement2_0_0<>+24(SB)/8, $0x4f0f4e0e4d0d4c0c
+DATA bitshuffleElement2_0_0<>+32(SB)/8, $0x5313521251115010
+DATA bitshuffleElement2_0_0<>+40(SB)/8, $0x5717561655155414
+DATA bitshuffleElement2_0_0<>+48(SB)/8, $0x5b1b5a1a59195818
+DATA bitshuffleElement2_0_0<>+56(SB)/8, $0x5f1f5e1e5d1d5c1c
+GLOBL bitshuffleElement2_0_0<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleElement2_1_0<>+0(SB)/8, $0x6323622261216020
+DATA bitshuffleElement2_1_0<>+8(SB)/8, $0x6727662665256424
+DATA bitshuffleElement2_1_0<>+16(SB)/8, $0x6b2b6a2a69296828
+DATA bitshuffleElement2_1_0<>+24(SB)/8, $0x6f2f6e2e6d2d6c2c
+DATA bitshuffleElement2_1_0<>+32(SB)/8, $0x7333723271317030
+DATA bitshuffleElement2_1_0<>+40(SB)/8, $0x7737763675357434
+DATA bitshuffleElement2_1_0<>+48(SB)/8, $0x7b3b7a3a79397838
+DATA bitshuffleElement2_1_0<>+56(SB)/8, $0x7f3f7e3e7d3d7c3c
+GLOBL bitshuffleElement2_1_0<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleElement4_0_0<>+0(SB)/8, $0x0000410100004000
+DATA bitshuffleElement4_0_0<>+8(SB)/8, $0x0000430300004202
+DATA bitshuffleElement4_0_0<>+16(SB)/8, $0x0000450500004404
+DATA bitshuffleElement4_0_0<>+24(SB)/8, $0x0000470700004606
+DATA bitshuffleElement4_0_0<>+32(SB)/8, $0x0000490900004808
+DATA bitshuffleElement4_0_0<>+40(SB)/8, $0x00004b0b00004a0a
+DATA bitshuffleElement4_0_0<>+48(SB)/8, $0x00004d0d00004c0c
+DATA bitshuffleElement4_0_0<>+56(SB)/8, $0x00004f0f00004e0e
+GLOBL bitshuffleElement4_0_0<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleElement4_0_2<>+0(SB)/8, $0x4101000040000000
+DATA bitshuffleElement4_0_2<>+8(SB)/8, $0x4303000042020000
+DATA bitshuffleElement4_0_2<>+16(SB)/8, $0x4505000044040000
+DATA bitshuffleElement4_0_2<>+24(SB)/8, $0x4707000046060000
+DATA bitshuffleElement4_0_2<>+32(SB)/8, $0x4909000048080000
+DATA bitshuffleElement4_0_2<>+40(SB)/8, $0x4b0b00004a0a0000
+DATA bitshuffleElement4_0_2<>+48(SB)/8, $0x4d0d00004c0c0000
+DATA bitshuffleElement4_0_2<>+56(SB)/8, $0x4f0f00004e0e0000
+GLOBL bitshuffleElement4_0_2<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleElement4_1_0<>+0(SB)/8, $0x0000511100005010
+DATA bitshuffleElement4_1_0<>+8(SB)/8, $0x0000531300005212
+DATA bitshuffleElement4_1_0<>+16(SB)/8, $0x0000551500005414
+DATA bitshuffleElement4_1_0<>+24(SB)/8, $0x0000571700005616
+DATA bitshuffleElement4_1_0<>+32(SB)/8, $0x0000591900005818
+DATA bitshuffleElement4_1_0<>+40(SB)/8, $0x00005b1b00005a1a
+DATA bitshuffleElement4_1_0<>+48(SB)/8, $0x00005d1d00005c1c
+DATA bitshuffleElement4_1_0<>+56(SB)/8, $0x00005f1f00005e1e
+GLOBL bitshuffleElement4_1_0<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleElement4_1_2<>+0(SB)/8, $0x5111000050100000
+DATA bitshuffleElement4_1_2<>+8(SB)/8, $0x5313000052120000
+DATA bitshuffleElement4_1_2<>+16(SB)/8, $0x5515000054140000
+DATA bitshuffleElement4_1_2<>+24(SB)/8, $0x5717000056160000
+DATA bitshuffleElement4_1_2<>+32(SB)/8, $0x5919000058180000
+DATA bitshuffleElement4_1_2<>+40(SB)/8, $0x5b1b00005a1a0000
+DATA bitshuffleElement4_1_2<>+48(SB)/8, $0x5d1d00005c1c0000
+DATA bitshuffleElement4_1_2<>+56(SB)/8, $0x5f1f00005e1e0000
+GLOBL bitshuffleElement4_1_2<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleElement4_2_0<>+0(SB)/8, $0x0000612100006020
+DATA bitshuffleElement4_2_0<>+8(SB)/8, $0x0000632300006222
+DATA bitshuffleElement4_2_0<>+16(SB)/8, $0x0000652500006424
+DATA bitshuffleElement4_2_0<>+24(SB)/8, $0x0000672700006626
+DATA bitshuffleElement4_2_0<>+32(SB)/8, $0x0000692900006828
+DATA bitshuffleElement4_2_0<>+40(SB)/8, $0x00006b2b00006a2a
+DATA bitshuffleElement4_2_0<>+48(SB)/8, $0x00006d2d00006c2c
+DATA bitshuffleElement4_2_0<>+56(SB)/8, $0x00006f2f00006e2e
+GLOBL bitshuffleElement4_2_0<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleElement4_2_2<>+0(SB)/8, $0x6121000060200000
+DATA bitshuffleElement4_2_2<>+8(SB)/8, $0x6323000062220000
+DATA bitshuffleElement4_2_2<>+16(SB)/8, $0x6525000064240000
+DATA bitshuffleElement4_2_2<>+24(SB)/8, $0x6727000066260000
+DATA bitshuffleElement4_2_2<>+32(SB)/8, $0x6929000068280000
+DATA bitshuffleElement4_2_2<>+40(SB)/8, $0x6b2b00006a2a0000
+DATA bitshuffleElement4_2_2<>+48(SB)/8, $0x6d2d00006c2c0000
+DATA bitshuffleElement4_2_2<>+56(SB)/8, $0x6f2f00006e2e0000
+GLOBL bitshuffleElement4_2_2<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleElement4_3_0<>+0(SB)/8, $0x0000713100007030
+DATA bitshuffleElement4_3_0<>+8(SB)/8, $0x0000733300007232
+DATA bitshuffleElement4_3_0<>+16(SB)/8, $0x0000753500007434
+DATA bitshuffleElement4_3_0<>+24(SB)/8, $0x0000773700007636
+DATA bitshuffleElement4_3_0<>+32(SB)/8, $0x0000793900007838
+DATA bitshuffleElement4_3_0<>+40(SB)/8, $0x00007b3b00007a3a
+DATA bitshuffleElement4_3_0<>+48(SB)/8, $0x00007d3d00007c3c
+DATA bitshuffleElement4_3_0<>+56(SB)/8, $0x00007f3f00007e3e
+GLOBL bitshuffleElement4_3_0<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleElement4_3_2<>+0(SB)/8, $0x7131000070300000
+DATA bitshuffleElement4_3_2<>+8(SB)/8, $0x7333000072320000
+DATA bitshuffleElement4_3_2<>+16(SB)/8, $0x7535000074340000
+DATA bitshuffleElement4_3_2<>+24(SB)/8, $0x7737000076360000
+DATA bitshuffleElement4_3_2<>+32(SB)/8, $0x7939000078380000
+DATA bitshuffleElement4_3_2<>+40(SB)/8, $0x7b3b00007a3a0000
+DATA bitshuffleElement4_3_2<>+48(SB)/8, $0x7d3d00007c3c0000
+DATA bitshuffleElement4_3_2<>+56(SB)/8, $0x7f3f00007e3e0000
+GLOBL bitshuffleElement4_3_2<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleUntiles8<>+0(SB)/8, $0x3830282018100800
+DATA bitshuffleUntiles8<>+8(SB)/8, $0x3931292119110901
+DATA bitshuffleUntiles8<>+16(SB)/8, $0x3a322a221a120a02
+DATA bitshuffleUntiles8<>+24(SB)/8, $0x3b332b231b130b03
+DATA bitshuffleUntiles8<>+32(SB)/8, $0x3c342c241c140c04
+DATA bitshuffleUntiles8<>+40(SB)/8, $0x3d352d251d150d05
+DATA bitshuffleUntiles8<>+48(SB)/8, $0x3e362e261e160e06
+DATA bitshuffleUntiles8<>+56(SB)/8, $0x3f372f271f170f07
+GLOBL bitshuffleUntiles8<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleUntiles16_0<>+0(SB)/8, $0x3830282018100800
+DATA bitshuffleUntiles16_0<>+8(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_0<>+16(SB)/8, $0x3931292119110901
+DATA bitshuffleUntiles16_0<>+24(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_0<>+32(SB)/8, $0x3a322a221a120a02
+DATA bitshuffleUntiles16_0<>+40(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_0<>+48(SB)/8, $0x3b332b231b130b03
+DATA bitshuffleUntiles16_0<>+56(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_0<>+64(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_0<>+72(SB)/8, $0x3830282018100800
+DATA bitshuffleUntiles16_0<>+80(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_0<>+88(SB)/8, $0x3931292119110901
+DATA bitshuffleUntiles16_0<>+96(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_0<>+104(SB)/8, $0x3a322a221a120a02
+DATA bitshuffleUntiles16_0<>+112(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_0<>+120(SB)/8, $0x3b332b231b130b03
+GLOBL bitshuffleUntiles16_0<>(SB), RODATA|NOPTR, $128
+
+DATA bitshuffleUntiles16_1<>+0(SB)/8, $0x3c342c241c140c04
+DATA bitshuffleUntiles16_1<>+8(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_1<>+16(SB)/8, $0x3d352d251d150d05
+DATA bitshuffleUntiles16_1<>+24(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_1<>+32(SB)/8, $0x3e362e261e160e06
+DATA bitshuffleUntiles16_1<>+40(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_1<>+48(SB)/8, $0x3f372f271f170f07
+DATA bitshuffleUntiles16_1<>+56(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_1<>+64(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_1<>+72(SB)/8, $0x3c342c241c140c04
+DATA bitshuffleUntiles16_1<>+80(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_1<>+88(SB)/8, $0x3d352d251d150d05
+DATA bitshuffleUntiles16_1<>+96(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_1<>+104(SB)/8, $0x3e362e261e160e06
+DATA bitshuffleUntiles16_1<>+112(SB)/8, $0x0000000000000000
+DATA bitshuffleUntiles16_1<>+120(SB)/8, $0x3f372f271f170f07
+GLOBL bitshuffleUntiles16_1<>(SB), RODATA|NOPTR, $128
+
+DATA bitshuffleChunkMask16<>+0(SB)/8, $0x00ff00ff00ff00ff
+DATA bitshuffleChunkMask16<>+8(SB)/8, $0xff00ff00ff00ff00
+GLOBL bitshuffleChunkMask16<>(SB), RODATA|NOPTR, $16
+
+// func shuffleAVX512Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+// Requires: AVX, AVX512F, AVX512VBMI, CMOV
+TEXT ·shuffleAVX512Super(SB), $4160-72
+	MOVQ dst_base+0(FP), AX
+	MOVQ src_base+24(FP), CX
+	MOVQ typesize+48(FP), DX
+	MOVQ rowLen+56(FP), BX
+	MOVQ blocks+64(FP), SI
+	MOVQ DX, DI
+	SHLQ $0x03, DI
+	MOVQ BX, R8
+	SHLQ $0x03, R8
+
+	// nd: byte columns stored per chunk, min(typesize, 8)
+	MOVQ         $0x00000008, R9
+	CMPQ         DX, R9
+	CMOVQLT      DX, R9
+	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
+	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
+	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
+	LEAQ         (SP), R13
+	ADDQ         $0x3f, R13
+	ANDQ         $-64, R13
+	MOVQ         $0x5555555555555555, R12
+	VPBROADCASTQ R12, Z4
+	MOVQ         $0x3333333333333333, R12
+	VPBROADCASTQ R12, Z5
+	MOVQ         $0x0f0f0f0f0f0f0f0f, R12
+	VPBROADCASTQ R12, Z6
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z7
+	VPXORQ       Z8, Z8, Z8
+	VPBROADCASTQ DI, Z10
+	VPXORQ       Z9, Z9, Z9
+	MOVL         $0x000000aa, R12
+	KMOVW        R12, K1
+	VPADDQ       Z10, Z9, K1, Z9
+	VPADDQ       Z10, Z10, Z10
+	MOVL         $0x000000cc, R12
+	KMOVW        R12, K1
+	VPADDQ       Z10, Z9, K1, Z9
+	VPADDQ       Z10, Z10, Z10
+	MOVL         $0x000000f0, R12
+	KMOVW        R12, K1
+	VPADDQ       Z10, Z9, K1, Z9
+
+shuffleAVX512Superblock:
+	XORQ R9, R9
+
+shuffleAVX512Superchunk:
+	LEAQ       (CX)(R9*1), R10
+	MOVQ       R9, R11
+	IMULQ      BX, R11
+	SHLQ       $0x03, R11
+	ADDQ       AX, R11
+	MOVQ       R10, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
+	ADDQ       DX, R12
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, (R13)
+	VMOVDQU64  Z11, 512(R13)
+	VMOVDQU64  Z12, 1024(R13)
+	VMOVDQU64  Z13, 1536(R13)
+	VMOVDQU64  Z14, 2048(R13)
+	VMOVDQU64  Z15, 2560(R13)
+	VMOVDQU64  Z16, 3072(R13)
+	VMOVDQU64  Z17, 3584(R13)
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	MOVQ       R10, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
+	ADDQ       DX, R12
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, 64(R13)
+	VMOVDQU64  Z11, 576(R13)
+	VMOVDQU64  Z12, 1088(R13)
+	VMOVDQU64  Z13, 1600(R13)
+	VMOVDQU64  Z14, 2112(R13)
+	VMOVDQU64  Z15, 2624(R13)
+	VMOVDQU64  Z16, 3136(R13)
+	VMOVDQU64  Z17, 3648(R13)
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	MOVQ       R10, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
+	ADDQ       DX, R12
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, 128(R13)
+	VMOVDQU64  Z11, 640(R13)
+	VMOVDQU64  Z12, 1152(R13)
+	VMOVDQU64  Z13, 1664(R13)
+	VMOVDQU64  Z14, 2176(R13)
+	VMOVDQU64  Z15, 2688(R13)
+	VMOVDQU64  Z16, 3200(R13)
+	VMOVDQU64  Z17, 3712(R13)
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	MOVQ       R10, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
+	ADDQ       DX, R12
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, 192(R13)
+	VMOVDQU64  Z11, 704(R13)
+	VMOVDQU64  Z12, 1216(R13)
+	VMOVDQU64  Z13, 1728(R13)
+	VMOVDQU64  Z14, 2240(R13)
+	VMOVDQU64  Z15, 2752(R13)
+	VMOVDQU64  Z16, 3264(R13)
+	VMOVDQU64  Z17, 3776(R13)
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	MOVQ       R10, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
+	ADDQ       DX, R12
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, 256(R13)
+	VMOVDQU64  Z11, 768(R13)
+	VMOVDQU64  Z12, 1280(R13)
+	VMOVDQU64  Z13, 1792(R13)
+	VMOVDQU64  Z14, 2304(R13)
+	VMOVDQU64  Z15, 2816(R13)
+	VMOVDQU64  Z16, 3328(R13)
+	VMOVDQU64  Z17, 3840(R13)
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	MOVQ       R10, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
+	ADDQ       DX, R12
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, 320(R13)
+	VMOVDQU64  Z11, 832(R13)
+	VMOVDQU64  Z12, 1344(R13)
+	VMOVDQU64  Z13, 1856(R13)
+	VMOVDQU64  Z14, 2368(R13)
+	VMOVDQU64  Z15, 2880(R13)
+	VMOVDQU64  Z16, 3392(R13)
+	VMOVDQU64  Z17, 3904(R13)
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	MOVQ       R10, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
+	ADDQ       DX, R12
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, 384(R13)
+	VMOVDQU64  Z11, 896(R13)
+	VMOVDQU64  Z12, 1408(R13)
+	VMOVDQU64  Z13, 1920(R13)
+	VMOVDQU64  Z14, 2432(R13)
+	VMOVDQU64  Z15, 2944(R13)
+	VMOVDQU64  Z16, 3456(R13)
+	VMOVDQU64  Z17, 3968(R13)
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	ADDQ       DI, R10
+	MOVQ       R10, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z10
+	VPGATHERQQ (R12)(Z9*1), K1, Z10
+	VPERMB     Z10, Z7, Z10
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z11
+	VPGATHERQQ (R12)(Z9*1), K1, Z11
+	VPERMB     Z11, Z7, Z11
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z12
+	VPGATHERQQ (R12)(Z9*1), K1, Z12
+	VPERMB     Z12, Z7, Z12
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z13
+	VPGATHERQQ (R12)(Z9*1), K1, Z13
+	VPERMB     Z13, Z7, Z13
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z14
+	VPGATHERQQ (R12)(Z9*1), K1, Z14
+	VPERMB     Z14, Z7, Z14
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z15
+	VPGATHERQQ (R12)(Z9*1), K1, Z15
+	VPERMB     Z15, Z7, Z15
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z16
+	VPGATHERQQ (R12)(Z9*1), K1, Z16
+	VPERMB     Z16, Z7, Z16
+	ADDQ       DX, R12
+	KXNORW     K1, K1, K1
+	VMOVDQA64  Z8, Z17
+	VPGATHERQQ (R12)(Z9*1), K1, Z17
+	VPERMB     Z17, Z7, Z17
+	ADDQ       DX, R12
+	VPSRLQ     $0x01, Z10, Z18
+	VPTERNLOGQ $0x28, Z4, Z11, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x01, Z12, Z18
+	VPTERNLOGQ $0x28, Z4, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x01, Z14, Z18
+	VPTERNLOGQ $0x28, Z4, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x01, Z16, Z18
+	VPTERNLOGQ $0x28, Z4, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x01, Z18, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSRLQ     $0x02, Z10, Z18
+	VPTERNLOGQ $0x28, Z5, Z12, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x02, Z11, Z18
+	VPTERNLOGQ $0x28, Z5, Z13, Z18
+	VPXORQ     Z18, Z13, Z13
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x02, Z14, Z18
+	VPTERNLOGQ $0x28, Z5, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSRLQ     $0x02, Z15, Z18
+	VPTERNLOGQ $0x28, Z5, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x02, Z18, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSRLQ     $0x04, Z10, Z18
+	VPTERNLOGQ $0x28, Z6, Z14, Z18
+	VPXORQ     Z18, Z14, Z14
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z10, Z10
+	VPSRLQ     $0x04, Z11, Z18
+	VPTERNLOGQ $0x28, Z6, Z15, Z18
+	VPXORQ     Z18, Z15, Z15
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z11, Z11
+	VPSRLQ     $0x04, Z12, Z18
+	VPTERNLOGQ $0x28, Z6, Z16, Z18
+	VPXORQ     Z18, Z16, Z16
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z12, Z12
+	VPSRLQ     $0x04, Z13, Z18
+	VPTERNLOGQ $0x28, Z6, Z17, Z18
+	VPXORQ     Z18, Z17, Z17
+	VPSLLQ     $0x04, Z18, Z18
+	VPXORQ     Z18, Z13, Z13
+	VMOVDQU64  Z10, 448(R13)
+	VMOVDQU64  Z11, 960(R13)
+	VMOVDQU64  Z12, 1472(R13)
+	VMOVDQU64  Z13, 1984(R13)
+	VMOVDQU64  Z14, 2496(R13)
+	VMOVDQU64  Z15, 3008(R13)
+	VMOVDQU64  Z16, 3520(R13)
+	VMOVDQU64  Z17, 4032(R13)
+
+	// vector d: 64 bytes of bit row 8(j0+d)+b
+	VMOVDQU64   (R13), Z10
+	VMOVDQU64   64(R13), Z11
+	VMOVDQU64   128(R13), Z12
+	VMOVDQU64   192(R13), Z13
+	VMOVDQU64   256(R13), Z14
+	VMOVDQU64   320(R13), Z15
+	VMOVDQU64   384(R13), Z16
+	VMOVDQU64   448(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored0
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
+
+shuffleAVX512Superstored0:
+	ADDQ        BX, R11
+	VMOVDQU64   512(R13), Z10
+	VMOVDQU64   576(R13), Z11
+	VMOVDQU64   640(R13), Z12
+	VMOVDQU64   704(R13), Z13
+	VMOVDQU64   768(R13), Z14
+	VMOVDQU64   832(R13), Z15
+	VMOVDQU64   896(R13), Z16
+	VMOVDQU64   960(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored1
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
+
+shuffleAVX512Superstored1:
+	ADDQ        BX, R11
+	VMOVDQU64   1024(R13), Z10
+	VMOVDQU64   1088(R13), Z11
+	VMOVDQU64   1152(R13), Z12
+	VMOVDQU64   1216(R13), Z13
+	VMOVDQU64   1280(R13), Z14
+	VMOVDQU64   1344(R13), Z15
+	VMOVDQU64   1408(R13), Z16
+	VMOVDQU64   1472(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored2
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
+
+shuffleAVX512Superstored2:
+	ADDQ        BX, R11
+	VMOVDQU64   1536(R13), Z10
+	VMOVDQU64   1600(R13), Z11
+	VMOVDQU64   1664(R13), Z12
+	VMOVDQU64   1728(R13), Z13
+	VMOVDQU64   1792(R13), Z14
+	VMOVDQU64   1856(R13), Z15
+	VMOVDQU64   1920(R13), Z16
+	VMOVDQU64   1984(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored3
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
+
+shuffleAVX512Superstored3:
+	ADDQ        BX, R11
+	VMOVDQU64   2048(R13), Z10
+	VMOVDQU64   2112(R13), Z11
+	VMOVDQU64   2176(R13), Z12
+	VMOVDQU64   2240(R13), Z13
+	VMOVDQU64   2304(R13), Z14
+	VMOVDQU64   2368(R13), Z15
+	VMOVDQU64   2432(R13), Z16
+	VMOVDQU64   2496(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored4
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
+
+shuffleAVX512Superstored4:
+	ADDQ        BX, R11
+	VMOVDQU64   2560(R13), Z10
+	VMOVDQU64   2624(R13), Z11
+	VMOVDQU64   2688(R13), Z12
+	VMOVDQU64   2752(R13), Z13
+	VMOVDQU64   2816(R13), Z14
+	VMOVDQU64   2880(R13), Z15
+	VMOVDQU64   2944(R13), Z16
+	VMOVDQU64   3008(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored5
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
+
+shuffleAVX512Superstored5:
+	ADDQ        BX, R11
+	VMOVDQU64   3072(R13), Z10
+	VMOVDQU64   3136(R13), Z11
+	VMOVDQU64   3200(R13), Z12
+	VMOVDQU64   3264(R13), Z13
+	VMOVDQU64   3328(R13), Z14
+	VMOVDQU64   3392(R13), Z15
+	VMOVDQU64   3456(R13), Z16
+	VMOVDQU64   3520(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored6
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
+
+shuffleAVX512Superstored6:
+	ADDQ        BX, R11
+	VMOVDQU64   3584(R13), Z10
+	VMOVDQU64   3648(R13), Z11
+	VMOVDQU64   3712(R13), Z12
+	VMOVDQU64   3776(R13), Z13
+	VMOVDQU64   3840(R13), Z14
+	VMOVDQU64   3904(R13), Z15
+	VMOVDQU64   3968(R13), Z16
+	VMOVDQU64   4032(R13), Z17
+	VMOVDQA64   Z0, Z18
+	VPERMI2Q    Z14, Z10, Z18
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z0, Z16
+	VPERMI2Q    Z17, Z13, Z16
+	VPERMT2Q    Z17, Z1, Z13
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z15, Z18, Z17
+	VPERMT2Q    Z15, Z3, Z18
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z16, Z14, Z15
+	VPERMT2Q    Z16, Z3, Z14
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z12, Z10, Z16
+	VPERMT2Q    Z12, Z3, Z10
+	VMOVDQA64   Z2, Z12
+	VPERMI2Q    Z13, Z11, Z12
+	VPERMT2Q    Z13, Z3, Z11
+	VPUNPCKLQDQ Z15, Z17, Z13
+	VPUNPCKHQDQ Z15, Z17, Z15
+	VPUNPCKLQDQ Z14, Z18, Z17
+	VPUNPCKHQDQ Z14, Z18, Z14
+	VPUNPCKLQDQ Z12, Z16, Z18
+	VPUNPCKHQDQ Z12, Z16, Z12
+	VPUNPCKLQDQ Z11, Z10, Z16
+	VPUNPCKHQDQ Z11, Z10, Z10
+	MOVQ        R11, R10
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z13, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z15, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z17, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z14, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z18, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z12, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z16, (R10)
+	ADDQ        R8, R10
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX512Superstored7
+	VMOVDQU64   Z10, (R10)
+	ADDQ        R8, R10
+
+shuffleAVX512Superstored7:
+	ADDQ BX, R11
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R9), R12
+	CMPQ R12, DX
+	JAE  shuffleAVX512Superchunksdone
+	MOVQ R12, R9
+	ADDQ $0x08, R12
+	CMPQ R12, DX
+	JLS  shuffleAVX512Superchunk
+	MOVQ DX, R9
+	SUBQ $0x08, R9
+	JMP  shuffleAVX512Superchunk
+
+shuffleAVX512Superchunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R12
+	IMUL3Q $0x00000040, R12, R12
+	ADDQ   R12, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    shuffleAVX512Superblock
+	VZEROUPPER
+	RET
+
+// func unshuffleAVX512Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+// Requires: AVX, AVX512F, AVX512VBMI, CMOV
+TEXT ·unshuffleAVX512Super(SB), $4160-72
+	MOVQ src_base+24(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ typesize+48(FP), DX
+	MOVQ rowLen+56(FP), BX
+	MOVQ blocks+64(FP), SI
+	MOVQ DX, DI
+	SHLQ $0x03, DI
+	MOVQ BX, R8
+	SHLQ $0x03, R8
+
+	// nd: byte columns stored per chunk, min(typesize, 8)
+	MOVQ         $0x00000008, R9
+	CMPQ         DX, R9
+	CMOVQLT      DX, R9
+	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
+	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
+	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
+	LEAQ         (SP), R12
+	ADDQ         $0x3f, R12
+	ANDQ         $-64, R12
+	MOVQ         $0x5555555555555555, R10
+	VPBROADCASTQ R10, Z4
+	MOVQ         $0x3333333333333333, R10
+	VPBROADCASTQ R10, Z5
+	MOVQ         $0x0f0f0f0f0f0f0f0f, R10
+	VPBROADCASTQ R10, Z6
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z7
+	VPXORQ       Z8, Z8, Z8
+	VPBROADCASTQ DI, Z10
+	VPXORQ       Z9, Z9, Z9
+	MOVL         $0x000000aa, R10
+	KMOVW        R10, K1
+	VPADDQ       Z10, Z9, K1, Z9
+	VPADDQ       Z10, Z10, Z10
+	MOVL         $0x000000cc, R10
+	KMOVW        R10, K1
+	VPADDQ       Z10, Z9, K1, Z9
+	VPADDQ       Z10, Z10, Z10
+	MOVL         $0x000000f0, R10
+	KMOVW        R10, K1
+	VPADDQ       Z10, Z9, K1, Z9
+
+unshuffleAVX512Superblock:
+	XORQ R9, R9
+
+unshuffleAVX512Superchunk:
+	LEAQ  (CX)(R9*1), R10
+	MOVQ  R9, R11
+	IMULQ BX, R11
+	SHLQ  $0x03, R11
+	ADDQ  AX, R11
+
+	// vector d: 64 bytes of bit row 8(j0+d)+b; rows past typesize stay zero
+	VMOVDQA64 Z8, Z9
+	VMOVDQA64 Z8, Z10
+	VMOVDQA64 Z8, Z11
+	VMOVDQA64 Z8, Z12
+	VMOVDQA64 Z8, Z13
+	VMOVDQA64 Z8, Z14
+	VMOVDQA64 Z8, Z15
+	VMOVDQA64 Z8, Z16
+	MOVQ      R11, R13
+	CMPQ      DX, $0x00
+	JLE       unshuffleAVX512Superloaded0
+	VMOVDQU64 (R13), Z9
+	ADDQ      R8, R13
+	CMPQ      DX, $0x01
+	JLE       unshuffleAVX512Superloaded0
+	VMOVDQU64 (R13), Z10
+	ADDQ      R8, R13
+	CMPQ      DX, $0x02
+	JLE       unshuffleAVX512Superloaded0
+	VMOVDQU64 (R13), Z11
+	ADDQ      R8, R13
+	CMPQ      DX, $0x03
+	JLE       unshuffleAVX512Superloaded0
+	VMOVDQU64 (R13), Z12
+	ADDQ      R8, R13
+	CMPQ      DX, $0x04
+	JLE       unshuffleAVX512Superloaded0
+	VMOVDQU64 (R13), Z13
+	ADDQ      R8, R13
+	CMPQ      DX, $0x05
+	JLE       unshuffleAVX512Superloaded0
+	VMOVDQU64 (R13), Z14
+	ADDQ      R8, R13
+	CMPQ      DX, $0x06
+	JLE       unshuffleAVX512Superloaded0
+	VMOVDQU64 (R13), Z15
+	ADDQ      R8, R13
+	CMPQ      DX, $0x07
+	JLE       unshuffleAVX512Superloaded0
+	VMOVDQU64 (R13), Z16
+	ADDQ      R8, R13
+
+unshuffleAVX512Superloaded0:
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, (R12)
+	VMOVDQU64   Z14, 64(R12)
+	VMOVDQU64   Z16, 128(R12)
+	VMOVDQU64   Z13, 192(R12)
+	VMOVDQU64   Z17, 256(R12)
+	VMOVDQU64   Z11, 320(R12)
+	VMOVDQU64   Z15, 384(R12)
+	VMOVDQU64   Z9, 448(R12)
+	ADDQ        BX, R11
+	VMOVDQA64   Z8, Z9
+	VMOVDQA64   Z8, Z10
+	VMOVDQA64   Z8, Z11
+	VMOVDQA64   Z8, Z12
+	VMOVDQA64   Z8, Z13
+	VMOVDQA64   Z8, Z14
+	VMOVDQA64   Z8, Z15
+	VMOVDQA64   Z8, Z16
+	MOVQ        R11, R13
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z9
+	ADDQ        R8, R13
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z10
+	ADDQ        R8, R13
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z11
+	ADDQ        R8, R13
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z12
+	ADDQ        R8, R13
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z13
+	ADDQ        R8, R13
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z14
+	ADDQ        R8, R13
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z15
+	ADDQ        R8, R13
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX512Superloaded1
+	VMOVDQU64   (R13), Z16
+	ADDQ        R8, R13
+
+unshuffleAVX512Superloaded1:
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, 512(R12)
+	VMOVDQU64   Z14, 576(R12)
+	VMOVDQU64   Z16, 640(R12)
+	VMOVDQU64   Z13, 704(R12)
+	VMOVDQU64   Z17, 768(R12)
+	VMOVDQU64   Z11, 832(R12)
+	VMOVDQU64   Z15, 896(R12)
+	VMOVDQU64   Z9, 960(R12)
+	ADDQ        BX, R11
+	VMOVDQA64   Z8, Z9
+	VMOVDQA64   Z8, Z10
+	VMOVDQA64   Z8, Z11
+	VMOVDQA64   Z8, Z12
+	VMOVDQA64   Z8, Z13
+	VMOVDQA64   Z8, Z14
+	VMOVDQA64   Z8, Z15
+	VMOVDQA64   Z8, Z16
+	MOVQ        R11, R13
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z9
+	ADDQ        R8, R13
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z10
+	ADDQ        R8, R13
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z11
+	ADDQ        R8, R13
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z12
+	ADDQ        R8, R13
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z13
+	ADDQ        R8, R13
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z14
+	ADDQ        R8, R13
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z15
+	ADDQ        R8, R13
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX512Superloaded2
+	VMOVDQU64   (R13), Z16
+	ADDQ        R8, R13
+
+unshuffleAVX512Superloaded2:
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, 1024(R12)
+	VMOVDQU64   Z14, 1088(R12)
+	VMOVDQU64   Z16, 1152(R12)
+	VMOVDQU64   Z13, 1216(R12)
+	VMOVDQU64   Z17, 1280(R12)
+	VMOVDQU64   Z11, 1344(R12)
+	VMOVDQU64   Z15, 1408(R12)
+	VMOVDQU64   Z9, 1472(R12)
+	ADDQ        BX, R11
+	VMOVDQA64   Z8, Z9
+	VMOVDQA64   Z8, Z10
+	VMOVDQA64   Z8, Z11
+	VMOVDQA64   Z8, Z12
+	VMOVDQA64   Z8, Z13
+	VMOVDQA64   Z8, Z14
+	VMOVDQA64   Z8, Z15
+	VMOVDQA64   Z8, Z16
+	MOVQ        R11, R13
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z9
+	ADDQ        R8, R13
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z10
+	ADDQ        R8, R13
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z11
+	ADDQ        R8, R13
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z12
+	ADDQ        R8, R13
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z13
+	ADDQ        R8, R13
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z14
+	ADDQ        R8, R13
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z15
+	ADDQ        R8, R13
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX512Superloaded3
+	VMOVDQU64   (R13), Z16
+	ADDQ        R8, R13
+
+unshuffleAVX512Superloaded3:
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, 1536(R12)
+	VMOVDQU64   Z14, 1600(R12)
+	VMOVDQU64   Z16, 1664(R12)
+	VMOVDQU64   Z13, 1728(R12)
+	VMOVDQU64   Z17, 1792(R12)
+	VMOVDQU64   Z11, 1856(R12)
+	VMOVDQU64   Z15, 1920(R12)
+	VMOVDQU64   Z9, 1984(R12)
+	ADDQ        BX, R11
+	VMOVDQA64   Z8, Z9
+	VMOVDQA64   Z8, Z10
+	VMOVDQA64   Z8, Z11
+	VMOVDQA64   Z8, Z12
+	VMOVDQA64   Z8, Z13
+	VMOVDQA64   Z8, Z14
+	VMOVDQA64   Z8, Z15
+	VMOVDQA64   Z8, Z16
+	MOVQ        R11, R13
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z9
+	ADDQ        R8, R13
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z10
+	ADDQ        R8, R13
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z11
+	ADDQ        R8, R13
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z12
+	ADDQ        R8, R13
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z13
+	ADDQ        R8, R13
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z14
+	ADDQ        R8, R13
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z15
+	ADDQ        R8, R13
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX512Superloaded4
+	VMOVDQU64   (R13), Z16
+	ADDQ        R8, R13
+
+unshuffleAVX512Superloaded4:
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, 2048(R12)
+	VMOVDQU64   Z14, 2112(R12)
+	VMOVDQU64   Z16, 2176(R12)
+	VMOVDQU64   Z13, 2240(R12)
+	VMOVDQU64   Z17, 2304(R12)
+	VMOVDQU64   Z11, 2368(R12)
+	VMOVDQU64   Z15, 2432(R12)
+	VMOVDQU64   Z9, 2496(R12)
+	ADDQ        BX, R11
+	VMOVDQA64   Z8, Z9
+	VMOVDQA64   Z8, Z10
+	VMOVDQA64   Z8, Z11
+	VMOVDQA64   Z8, Z12
+	VMOVDQA64   Z8, Z13
+	VMOVDQA64   Z8, Z14
+	VMOVDQA64   Z8, Z15
+	VMOVDQA64   Z8, Z16
+	MOVQ        R11, R13
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z9
+	ADDQ        R8, R13
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z10
+	ADDQ        R8, R13
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z11
+	ADDQ        R8, R13
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z12
+	ADDQ        R8, R13
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z13
+	ADDQ        R8, R13
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z14
+	ADDQ        R8, R13
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z15
+	ADDQ        R8, R13
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX512Superloaded5
+	VMOVDQU64   (R13), Z16
+	ADDQ        R8, R13
+
+unshuffleAVX512Superloaded5:
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, 2560(R12)
+	VMOVDQU64   Z14, 2624(R12)
+	VMOVDQU64   Z16, 2688(R12)
+	VMOVDQU64   Z13, 2752(R12)
+	VMOVDQU64   Z17, 2816(R12)
+	VMOVDQU64   Z11, 2880(R12)
+	VMOVDQU64   Z15, 2944(R12)
+	VMOVDQU64   Z9, 3008(R12)
+	ADDQ        BX, R11
+	VMOVDQA64   Z8, Z9
+	VMOVDQA64   Z8, Z10
+	VMOVDQA64   Z8, Z11
+	VMOVDQA64   Z8, Z12
+	VMOVDQA64   Z8, Z13
+	VMOVDQA64   Z8, Z14
+	VMOVDQA64   Z8, Z15
+	VMOVDQA64   Z8, Z16
+	MOVQ        R11, R13
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z9
+	ADDQ        R8, R13
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z10
+	ADDQ        R8, R13
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z11
+	ADDQ        R8, R13
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z12
+	ADDQ        R8, R13
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z13
+	ADDQ        R8, R13
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z14
+	ADDQ        R8, R13
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z15
+	ADDQ        R8, R13
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX512Superloaded6
+	VMOVDQU64   (R13), Z16
+	ADDQ        R8, R13
+
+unshuffleAVX512Superloaded6:
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, 3072(R12)
+	VMOVDQU64   Z14, 3136(R12)
+	VMOVDQU64   Z16, 3200(R12)
+	VMOVDQU64   Z13, 3264(R12)
+	VMOVDQU64   Z17, 3328(R12)
+	VMOVDQU64   Z11, 3392(R12)
+	VMOVDQU64   Z15, 3456(R12)
+	VMOVDQU64   Z9, 3520(R12)
+	ADDQ        BX, R11
+	VMOVDQA64   Z8, Z9
+	VMOVDQA64   Z8, Z10
+	VMOVDQA64   Z8, Z11
+	VMOVDQA64   Z8, Z12
+	VMOVDQA64   Z8, Z13
+	VMOVDQA64   Z8, Z14
+	VMOVDQA64   Z8, Z15
+	VMOVDQA64   Z8, Z16
+	MOVQ        R11, R13
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z9
+	ADDQ        R8, R13
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z10
+	ADDQ        R8, R13
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z11
+	ADDQ        R8, R13
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z12
+	ADDQ        R8, R13
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z13
+	ADDQ        R8, R13
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z14
+	ADDQ        R8, R13
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z15
+	ADDQ        R8, R13
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX512Superloaded7
+	VMOVDQU64   (R13), Z16
+	ADDQ        R8, R13
+
+unshuffleAVX512Superloaded7:
+	VMOVDQA64   Z0, Z17
+	VPERMI2Q    Z13, Z9, Z17
+	VPERMT2Q    Z13, Z1, Z9
+	VMOVDQA64   Z0, Z13
+	VPERMI2Q    Z14, Z10, Z13
+	VPERMT2Q    Z14, Z1, Z10
+	VMOVDQA64   Z0, Z14
+	VPERMI2Q    Z15, Z11, Z14
+	VPERMT2Q    Z15, Z1, Z11
+	VMOVDQA64   Z0, Z15
+	VPERMI2Q    Z16, Z12, Z15
+	VPERMT2Q    Z16, Z1, Z12
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z14, Z17, Z16
+	VPERMT2Q    Z14, Z3, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z15, Z13, Z14
+	VPERMT2Q    Z15, Z3, Z13
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z11, Z9, Z15
+	VPERMT2Q    Z11, Z3, Z9
+	VMOVDQA64   Z2, Z11
+	VPERMI2Q    Z12, Z10, Z11
+	VPERMT2Q    Z12, Z3, Z10
+	VPUNPCKLQDQ Z14, Z16, Z12
+	VPUNPCKHQDQ Z14, Z16, Z14
+	VPUNPCKLQDQ Z13, Z17, Z16
+	VPUNPCKHQDQ Z13, Z17, Z13
+	VPUNPCKLQDQ Z11, Z15, Z17
+	VPUNPCKHQDQ Z11, Z15, Z11
+	VPUNPCKLQDQ Z10, Z9, Z15
+	VPUNPCKHQDQ Z10, Z9, Z9
+	VMOVDQU64   Z12, 3584(R12)
+	VMOVDQU64   Z14, 3648(R12)
+	VMOVDQU64   Z16, 3712(R12)
+	VMOVDQU64   Z13, 3776(R12)
+	VMOVDQU64   Z17, 3840(R12)
+	VMOVDQU64   Z11, 3904(R12)
+	VMOVDQU64   Z15, 3968(R12)
+	VMOVDQU64   Z9, 4032(R12)
+	ADDQ        BX, R11
+
+	// stores in address order: later elements repair what earlier ones overran
+	VMOVDQU64     (R12), Z9
+	VMOVDQU64     512(R12), Z10
+	VMOVDQU64     1024(R12), Z11
+	VMOVDQU64     1536(R12), Z12
+	VMOVDQU64     2048(R12), Z13
+	VMOVDQU64     2560(R12), Z14
+	VMOVDQU64     3072(R12), Z15
+	VMOVDQU64     3584(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z11, X11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z12, X12
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X9, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X10, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VMOVDQU64     64(R12), Z9
+	VMOVDQU64     576(R12), Z10
+	VMOVDQU64     1088(R12), Z11
+	VMOVDQU64     1600(R12), Z12
+	VMOVDQU64     2112(R12), Z13
+	VMOVDQU64     2624(R12), Z14
+	VMOVDQU64     3136(R12), Z15
+	VMOVDQU64     3648(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z11, X11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z12, X12
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X9, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X10, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VMOVDQU64     128(R12), Z9
+	VMOVDQU64     640(R12), Z10
+	VMOVDQU64     1152(R12), Z11
+	VMOVDQU64     1664(R12), Z12
+	VMOVDQU64     2176(R12), Z13
+	VMOVDQU64     2688(R12), Z14
+	VMOVDQU64     3200(R12), Z15
+	VMOVDQU64     3712(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z11, X11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z12, X12
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X9, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X10, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VMOVDQU64     192(R12), Z9
+	VMOVDQU64     704(R12), Z10
+	VMOVDQU64     1216(R12), Z11
+	VMOVDQU64     1728(R12), Z12
+	VMOVDQU64     2240(R12), Z13
+	VMOVDQU64     2752(R12), Z14
+	VMOVDQU64     3264(R12), Z15
+	VMOVDQU64     3776(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z11, X11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z12, X12
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X9, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X10, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VMOVDQU64     256(R12), Z9
+	VMOVDQU64     768(R12), Z10
+	VMOVDQU64     1280(R12), Z11
+	VMOVDQU64     1792(R12), Z12
+	VMOVDQU64     2304(R12), Z13
+	VMOVDQU64     2816(R12), Z14
+	VMOVDQU64     3328(R12), Z15
+	VMOVDQU64     3840(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z11, X11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z12, X12
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X9, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X10, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VMOVDQU64     320(R12), Z9
+	VMOVDQU64     832(R12), Z10
+	VMOVDQU64     1344(R12), Z11
+	VMOVDQU64     1856(R12), Z12
+	VMOVDQU64     2368(R12), Z13
+	VMOVDQU64     2880(R12), Z14
+	VMOVDQU64     3392(R12), Z15
+	VMOVDQU64     3904(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z11, X11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z12, X12
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X9, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X10, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VMOVDQU64     384(R12), Z9
+	VMOVDQU64     896(R12), Z10
+	VMOVDQU64     1408(R12), Z11
+	VMOVDQU64     1920(R12), Z12
+	VMOVDQU64     2432(R12), Z13
+	VMOVDQU64     2944(R12), Z14
+	VMOVDQU64     3456(R12), Z15
+	VMOVDQU64     3968(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z11, X11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z12, X12
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X9, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X10, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+	VMOVDQU64     448(R12), Z9
+	VMOVDQU64     960(R12), Z10
+	VMOVDQU64     1472(R12), Z11
+	VMOVDQU64     1984(R12), Z12
+	VMOVDQU64     2496(R12), Z13
+	VMOVDQU64     3008(R12), Z14
+	VMOVDQU64     3520(R12), Z15
+	VMOVDQU64     4032(R12), Z16
+	VPSRLQ        $0x01, Z9, Z17
+	VPTERNLOGQ    $0x28, Z4, Z10, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x01, Z11, Z17
+	VPTERNLOGQ    $0x28, Z4, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x01, Z13, Z17
+	VPTERNLOGQ    $0x28, Z4, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x01, Z15, Z17
+	VPTERNLOGQ    $0x28, Z4, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x01, Z17, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSRLQ        $0x02, Z9, Z17
+	VPTERNLOGQ    $0x28, Z5, Z11, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x02, Z10, Z17
+	VPTERNLOGQ    $0x28, Z5, Z12, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x02, Z13, Z17
+	VPTERNLOGQ    $0x28, Z5, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSRLQ        $0x02, Z14, Z17
+	VPTERNLOGQ    $0x28, Z5, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x02, Z17, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSRLQ        $0x04, Z9, Z17
+	VPTERNLOGQ    $0x28, Z6, Z13, Z17
+	VPXORQ        Z17, Z13, Z13
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z9, Z9
+	VPSRLQ        $0x04, Z10, Z17
+	VPTERNLOGQ    $0x28, Z6, Z14, Z17
+	VPXORQ        Z17, Z14, Z14
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z10, Z10
+	VPSRLQ        $0x04, Z11, Z17
+	VPTERNLOGQ    $0x28, Z6, Z15, Z17
+	VPXORQ        Z17, Z15, Z15
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z11, Z11
+	VPSRLQ        $0x04, Z12, Z17
+	VPTERNLOGQ    $0x28, Z6, Z16, Z17
+	VPXORQ        Z17, Z16, Z16
+	VPSLLQ        $0x04, Z17, Z17
+	VPXORQ        Z17, Z12, Z12
+	VPERMB        Z9, Z7, Z9
+	VPERMB        Z10, Z7, Z10
+	VPERMB        Z11, Z7, Z11
+	VPERMB        Z12, Z7, Z12
+	VPERMB        Z13, Z7, Z13
+	VPERMB        Z14, Z7, Z14
+	VPERMB        Z15, Z7, Z15
+	VPERMB        Z16, Z7, Z16
+	VEXTRACTI32X4 $0x00, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x00, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x01, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z9, X17
+	VMOVQ         X17, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z10, X18
+	VMOVQ         X18, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z11, X19
+	VMOVQ         X19, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z12, X20
+	VMOVQ         X20, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z13, X21
+	VMOVQ         X21, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z14, X22
+	VMOVQ         X22, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z15, X23
+	VMOVQ         X23, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x02, Z16, X24
+	VMOVQ         X24, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X17, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X18, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X19, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X20, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X21, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X22, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X23, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X24, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z9, X9
+	VMOVQ         X9, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z10, X10
+	VMOVQ         X10, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z11, X11
+	VMOVQ         X11, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z12, X12
+	VMOVQ         X12, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z13, X13
+	VMOVQ         X13, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z14, X14
+	VMOVQ         X14, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z15, X15
+	VMOVQ         X15, (R10)
+	ADDQ          DX, R10
+	VEXTRACTI32X4 $0x03, Z16, X16
+	VMOVQ         X16, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X9, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X10, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X11, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X12, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X13, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X14, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X15, (R10)
+	ADDQ          DX, R10
+	VPEXTRQ       $0x01, X16, (R10)
+	ADDQ          DX, R10
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R9), R10
+	CMPQ R10, DX
+	JAE  unshuffleAVX512Superchunksdone
+	MOVQ R10, R9
+	ADDQ $0x08, R10
+	CMPQ R10, DX
+	JLS  unshuffleAVX512Superchunk
+	MOVQ DX, R9
+	SUBQ $0x08, R9
+	JMP  unshuffleAVX512Superchunk
+
+unshuffleAVX512Superchunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R10
+	IMUL3Q $0x00000040, R10, R10
+	ADDQ   R10, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    unshuffleAVX512Superblock
+	VZEROUPPER
+	RET
+
+// func shuffleAVX2Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·shuffleAVX2Super(SB), $2080-72
+	MOVQ dst_base+0(FP), AX
+	MOVQ src_base+24(FP), CX
+	MOVQ typesize+48(FP), DX
+	MOVQ rowLen+56(FP), BX
+	MOVQ blocks+64(FP), SI
+	MOVQ DX, DI
+	SHLQ $0x03, DI
+	MOVQ BX, R8
+	SHLQ $0x03, R8
+
+	// nd: byte columns stored per chunk, min(typesize, 8)
+	MOVQ    $0x00000008, R8
+	CMPQ    DX, R8
+	CMOVQLT DX, R8
+	LEAQ    (SP), R12
+	ADDQ    $0x1f, R12
+	ANDQ    $-32, R12
+	LEAQ    (DI)(DI*2), R13
+
+shuffleAVX2Superblock:
+	XORQ R8, R8
+
+shuffleAVX2Superchunk:
+	LEAQ        (CX)(R8*1), R9
+	MOVQ        R8, R10
+	IMULQ       BX, R10
+	SHLQ        $0x03, R10
+	ADDQ        AX, R10
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, (R12)
+	VMOVDQU     Y2, 256(R12)
+	VMOVDQU     Y3, 512(R12)
+	VMOVDQU     Y4, 768(R12)
+	VMOVDQU     Y5, 1024(R12)
+	VMOVDQU     Y6, 1280(R12)
+	VMOVDQU     Y7, 1536(R12)
+	VMOVDQU     Y8, 1792(R12)
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, 32(R12)
+	VMOVDQU     Y2, 288(R12)
+	VMOVDQU     Y3, 544(R12)
+	VMOVDQU     Y4, 800(R12)
+	VMOVDQU     Y5, 1056(R12)
+	VMOVDQU     Y6, 1312(R12)
+	VMOVDQU     Y7, 1568(R12)
+	VMOVDQU     Y8, 1824(R12)
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, 64(R12)
+	VMOVDQU     Y2, 320(R12)
+	VMOVDQU     Y3, 576(R12)
+	VMOVDQU     Y4, 832(R12)
+	VMOVDQU     Y5, 1088(R12)
+	VMOVDQU     Y6, 1344(R12)
+	VMOVDQU     Y7, 1600(R12)
+	VMOVDQU     Y8, 1856(R12)
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, 96(R12)
+	VMOVDQU     Y2, 352(R12)
+	VMOVDQU     Y3, 608(R12)
+	VMOVDQU     Y4, 864(R12)
+	VMOVDQU     Y5, 1120(R12)
+	VMOVDQU     Y6, 1376(R12)
+	VMOVDQU     Y7, 1632(R12)
+	VMOVDQU     Y8, 1888(R12)
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, 128(R12)
+	VMOVDQU     Y2, 384(R12)
+	VMOVDQU     Y3, 640(R12)
+	VMOVDQU     Y4, 896(R12)
+	VMOVDQU     Y5, 1152(R12)
+	VMOVDQU     Y6, 1408(R12)
+	VMOVDQU     Y7, 1664(R12)
+	VMOVDQU     Y8, 1920(R12)
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, 160(R12)
+	VMOVDQU     Y2, 416(R12)
+	VMOVDQU     Y3, 672(R12)
+	VMOVDQU     Y4, 928(R12)
+	VMOVDQU     Y5, 1184(R12)
+	VMOVDQU     Y6, 1440(R12)
+	VMOVDQU     Y7, 1696(R12)
+	VMOVDQU     Y8, 1952(R12)
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, 192(R12)
+	VMOVDQU     Y2, 448(R12)
+	VMOVDQU     Y3, 704(R12)
+	VMOVDQU     Y4, 960(R12)
+	VMOVDQU     Y5, 1216(R12)
+	VMOVDQU     Y6, 1472(R12)
+	VMOVDQU     Y7, 1728(R12)
+	VMOVDQU     Y8, 1984(R12)
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	ADDQ        DI, R9
+	MOVQ        R9, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X0
+	VPUNPCKLBW  X0, X1, X1
+	VMOVQ       (R11)(DI*2), X2
+	VMOVQ       (R11)(R13*1), X0
+	VPUNPCKLBW  X0, X2, X2
+	VPUNPCKHWD  X2, X1, X0
+	VPUNPCKLWD  X2, X1, X1
+	VINSERTI128 $0x01, X0, Y1, Y0
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X2
+	VPUNPCKLBW  X2, X1, X1
+	VMOVQ       (R11)(DI*2), X3
+	VMOVQ       (R11)(R13*1), X2
+	VPUNPCKLBW  X2, X3, X3
+	VPUNPCKHWD  X3, X1, X2
+	VPUNPCKLWD  X3, X1, X1
+	VINSERTI128 $0x01, X2, Y1, Y2
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X3
+	VPUNPCKLBW  X3, X1, X1
+	VMOVQ       (R11)(DI*2), X4
+	VMOVQ       (R11)(R13*1), X3
+	VPUNPCKLBW  X3, X4, X4
+	VPUNPCKHWD  X4, X1, X3
+	VPUNPCKLWD  X4, X1, X1
+	VINSERTI128 $0x01, X3, Y1, Y3
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X4
+	VPUNPCKLBW  X4, X1, X1
+	VMOVQ       (R11)(DI*2), X5
+	VMOVQ       (R11)(R13*1), X4
+	VPUNPCKLBW  X4, X5, X5
+	VPUNPCKHWD  X5, X1, X4
+	VPUNPCKLWD  X5, X1, X1
+	VINSERTI128 $0x01, X4, Y1, Y4
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X5
+	VPUNPCKLBW  X5, X1, X1
+	VMOVQ       (R11)(DI*2), X6
+	VMOVQ       (R11)(R13*1), X5
+	VPUNPCKLBW  X5, X6, X6
+	VPUNPCKHWD  X6, X1, X5
+	VPUNPCKLWD  X6, X1, X1
+	VINSERTI128 $0x01, X5, Y1, Y5
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X6
+	VPUNPCKLBW  X6, X1, X1
+	VMOVQ       (R11)(DI*2), X7
+	VMOVQ       (R11)(R13*1), X6
+	VPUNPCKLBW  X6, X7, X7
+	VPUNPCKHWD  X7, X1, X6
+	VPUNPCKLWD  X7, X1, X1
+	VINSERTI128 $0x01, X6, Y1, Y6
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X7
+	VPUNPCKLBW  X7, X1, X1
+	VMOVQ       (R11)(DI*2), X8
+	VMOVQ       (R11)(R13*1), X7
+	VPUNPCKLBW  X7, X8, X8
+	VPUNPCKHWD  X8, X1, X7
+	VPUNPCKLWD  X8, X1, X1
+	VINSERTI128 $0x01, X7, Y1, Y7
+	ADDQ        DX, R11
+	VMOVQ       (R11), X1
+	VMOVQ       (R11)(DI*1), X8
+	VPUNPCKLBW  X8, X1, X1
+	VMOVQ       (R11)(DI*2), X9
+	VMOVQ       (R11)(R13*1), X8
+	VPUNPCKLBW  X8, X9, X9
+	VPUNPCKHWD  X9, X1, X8
+	VPUNPCKLWD  X9, X1, X1
+	VINSERTI128 $0x01, X8, Y1, Y8
+	VPSRLQ      $0x01, Y0, Y9
+	VPXOR       Y2, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x01, Y3, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x01, Y5, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x01, Y7, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask0<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x01, Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSRLQ      $0x02, Y0, Y9
+	VPXOR       Y3, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x02, Y2, Y9
+	VPXOR       Y4, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x02, Y5, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSRLQ      $0x02, Y6, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask1<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x02, Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSRLQ      $0x04, Y0, Y9
+	VPXOR       Y5, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y5, Y5
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y0, Y0
+	VPSRLQ      $0x04, Y2, Y9
+	VPXOR       Y6, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y2, Y2
+	VPSRLQ      $0x04, Y3, Y9
+	VPXOR       Y7, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y7, Y7
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y3, Y3
+	VPSRLQ      $0x04, Y4, Y9
+	VPXOR       Y8, Y9, Y9
+	VPAND       bitshuffleMask2<>+0(SB), Y9, Y9
+	VPXOR       Y9, Y8, Y8
+	VPSLLQ      $0x04, Y9, Y9
+	VPXOR       Y9, Y4, Y4
+	VMOVDQU     Y0, 224(R12)
+	VMOVDQU     Y2, 480(R12)
+	VMOVDQU     Y3, 736(R12)
+	VMOVDQU     Y4, 992(R12)
+	VMOVDQU     Y5, 1248(R12)
+	VMOVDQU     Y6, 1504(R12)
+	VMOVDQU     Y7, 1760(R12)
+	VMOVDQU     Y8, 2016(R12)
+
+	// vector d: 32 bytes of bit row 8(j0+d)+b
+	VMOVDQU     (R12), Y0
+	VMOVDQU     32(R12), Y2
+	VMOVDQU     64(R12), Y3
+	VMOVDQU     96(R12), Y4
+	VMOVDQU     128(R12), Y5
+	VMOVDQU     160(R12), Y6
+	VMOVDQU     192(R12), Y7
+	VMOVDQU     224(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored0
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored0:
+	ADDQ        BX, R10
+	VMOVDQU     256(R12), Y0
+	VMOVDQU     288(R12), Y2
+	VMOVDQU     320(R12), Y3
+	VMOVDQU     352(R12), Y4
+	VMOVDQU     384(R12), Y5
+	VMOVDQU     416(R12), Y6
+	VMOVDQU     448(R12), Y7
+	VMOVDQU     480(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored1
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored1:
+	ADDQ        BX, R10
+	VMOVDQU     512(R12), Y0
+	VMOVDQU     544(R12), Y2
+	VMOVDQU     576(R12), Y3
+	VMOVDQU     608(R12), Y4
+	VMOVDQU     640(R12), Y5
+	VMOVDQU     672(R12), Y6
+	VMOVDQU     704(R12), Y7
+	VMOVDQU     736(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored2
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored2:
+	ADDQ        BX, R10
+	VMOVDQU     768(R12), Y0
+	VMOVDQU     800(R12), Y2
+	VMOVDQU     832(R12), Y3
+	VMOVDQU     864(R12), Y4
+	VMOVDQU     896(R12), Y5
+	VMOVDQU     928(R12), Y6
+	VMOVDQU     960(R12), Y7
+	VMOVDQU     992(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored3
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored3:
+	ADDQ        BX, R10
+	VMOVDQU     1024(R12), Y0
+	VMOVDQU     1056(R12), Y2
+	VMOVDQU     1088(R12), Y3
+	VMOVDQU     1120(R12), Y4
+	VMOVDQU     1152(R12), Y5
+	VMOVDQU     1184(R12), Y6
+	VMOVDQU     1216(R12), Y7
+	VMOVDQU     1248(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored4
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored4:
+	ADDQ        BX, R10
+	VMOVDQU     1280(R12), Y0
+	VMOVDQU     1312(R12), Y2
+	VMOVDQU     1344(R12), Y3
+	VMOVDQU     1376(R12), Y4
+	VMOVDQU     1408(R12), Y5
+	VMOVDQU     1440(R12), Y6
+	VMOVDQU     1472(R12), Y7
+	VMOVDQU     1504(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored5
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored5:
+	ADDQ        BX, R10
+	VMOVDQU     1536(R12), Y0
+	VMOVDQU     1568(R12), Y2
+	VMOVDQU     1600(R12), Y3
+	VMOVDQU     1632(R12), Y4
+	VMOVDQU     1664(R12), Y5
+	VMOVDQU     1696(R12), Y6
+	VMOVDQU     1728(R12), Y7
+	VMOVDQU     1760(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored6
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored6:
+	ADDQ        BX, R10
+	VMOVDQU     1792(R12), Y0
+	VMOVDQU     1824(R12), Y2
+	VMOVDQU     1856(R12), Y3
+	VMOVDQU     1888(R12), Y4
+	VMOVDQU     1920(R12), Y5
+	VMOVDQU     1952(R12), Y6
+	VMOVDQU     1984(R12), Y7
+	VMOVDQU     2016(R12), Y8
+	VPUNPCKLDQ  Y2, Y0, Y9
+	VPUNPCKHDQ  Y2, Y0, Y0
+	VPUNPCKLDQ  Y4, Y3, Y2
+	VPUNPCKHDQ  Y4, Y3, Y3
+	VPUNPCKLDQ  Y6, Y5, Y4
+	VPUNPCKHDQ  Y6, Y5, Y5
+	VPUNPCKLDQ  Y8, Y7, Y6
+	VPUNPCKHDQ  Y8, Y7, Y7
+	VPUNPCKLQDQ Y2, Y9, Y8
+	VPUNPCKHQDQ Y2, Y9, Y2
+	VPUNPCKLQDQ Y3, Y0, Y9
+	VPUNPCKHQDQ Y3, Y0, Y0
+	VPUNPCKLQDQ Y6, Y4, Y3
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPUNPCKLQDQ Y7, Y5, Y6
+	VPUNPCKHQDQ Y7, Y5, Y5
+	VPERM2I128  $0x20, Y3, Y8, Y7
+	VPERM2I128  $0x31, Y3, Y8, Y3
+	VPERM2I128  $0x20, Y4, Y2, Y8
+	VPERM2I128  $0x31, Y4, Y2, Y2
+	VPERM2I128  $0x20, Y6, Y9, Y4
+	VPERM2I128  $0x31, Y6, Y9, Y6
+	VPERM2I128  $0x20, Y5, Y0, Y9
+	VPERM2I128  $0x31, Y5, Y0, Y0
+	MOVQ        R10, R9
+	CMPQ        DX, $0x00
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y7, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x01
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y8, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x02
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y4, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x03
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y9, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x04
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y3, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x05
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y2, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x06
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y6, (R9)
+	LEAQ        (R9)(BX*8), R9
+	CMPQ        DX, $0x07
+	JLE         shuffleAVX2Superstored7
+	VMOVDQU     Y0, (R9)
+	LEAQ        (R9)(BX*8), R9
+
+shuffleAVX2Superstored7:
+	ADDQ BX, R10
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R11
+	CMPQ R11, DX
+	JAE  shuffleAVX2Superchunksdone
+	MOVQ R11, R8
+	ADDQ $0x08, R11
+	CMPQ R11, DX
+	JLS  shuffleAVX2Superchunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  shuffleAVX2Superchunk
+
+shuffleAVX2Superchunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R11
+	IMUL3Q $0x00000020, R11, R11
+	ADDQ   R11, CX
+	ADDQ   $0x00000020, AX
+	DECQ   SI
+	JNZ    shuffleAVX2Superblock
+	VZEROUPPER
+	RET
+
+// func unshuffleAVX2Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·unshuffleAVX2Super(SB), $2080-72
+	MOVQ src_base+24(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ typesize+48(FP), DX
+	MOVQ rowLen+56(FP), BX
+	MOVQ blocks+64(FP), SI
+	MOVQ DX, DI
+	SHLQ $0x03, DI
+	MOVQ BX, R8
+	SHLQ $0x03, R8
+
+	// nd: byte columns stored per chunk, min(typesize, 8)
+	MOVQ    $0x00000008, R8
+	CMPQ    DX, R8
+	CMOVQLT DX, R8
+	LEAQ    (SP), R11
+	ADDQ    $0x1f, R11
+	ANDQ    $-32, R11
+	LEAQ    (DI)(DI*2), R8
+
+unshuffleAVX2Superblock:
+	XORQ R8, R8
+
+unshuffleAVX2Superchunk:
+	LEAQ  (CX)(R8*1), R9
+	MOVQ  R8, R10
+	IMULQ BX, R10
+	SHLQ  $0x03, R10
+	ADDQ  AX, R10
+
+	// vector d: 32 bytes of bit row 8(j0+d)+b; rows past typesize stay zero
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y4, Y4, Y4
+	VPXOR   Y5, Y5, Y5
+	VPXOR   Y6, Y6, Y6
+	VPXOR   Y7, Y7, Y7
+	MOVQ    R10, R12
+	CMPQ    DX, $0x00
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y0
+	LEAQ    (R12)(BX*8), R12
+	CMPQ    DX, $0x01
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y1
+	LEAQ    (R12)(BX*8), R12
+	CMPQ    DX, $0x02
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y2
+	LEAQ    (R12)(BX*8), R12
+	CMPQ    DX, $0x03
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y3
+	LEAQ    (R12)(BX*8), R12
+	CMPQ    DX, $0x04
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y4
+	LEAQ    (R12)(BX*8), R12
+	CMPQ    DX, $0x05
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y5
+	LEAQ    (R12)(BX*8), R12
+	CMPQ    DX, $0x06
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y6
+	LEAQ    (R12)(BX*8), R12
+	CMPQ    DX, $0x07
+	JLE     unshuffleAVX2Superloaded0
+	VMOVDQU (R12), Y7
+	LEAQ    (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded0:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, (R11)
+	VMOVDQU     Y7, 32(R11)
+	VMOVDQU     Y3, 64(R11)
+	VMOVDQU     Y8, 96(R11)
+	VMOVDQU     Y2, 128(R11)
+	VMOVDQU     Y1, 160(R11)
+	VMOVDQU     Y5, 192(R11)
+	VMOVDQU     Y0, 224(R11)
+	ADDQ        BX, R10
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VPXOR       Y7, Y7, Y7
+	MOVQ        R10, R12
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y0
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y1
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y2
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y3
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y4
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y5
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y6
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX2Superloaded1
+	VMOVDQU     (R12), Y7
+	LEAQ        (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded1:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, 256(R11)
+	VMOVDQU     Y7, 288(R11)
+	VMOVDQU     Y3, 320(R11)
+	VMOVDQU     Y8, 352(R11)
+	VMOVDQU     Y2, 384(R11)
+	VMOVDQU     Y1, 416(R11)
+	VMOVDQU     Y5, 448(R11)
+	VMOVDQU     Y0, 480(R11)
+	ADDQ        BX, R10
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VPXOR       Y7, Y7, Y7
+	MOVQ        R10, R12
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y0
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y1
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y2
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y3
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y4
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y5
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y6
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX2Superloaded2
+	VMOVDQU     (R12), Y7
+	LEAQ        (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded2:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, 512(R11)
+	VMOVDQU     Y7, 544(R11)
+	VMOVDQU     Y3, 576(R11)
+	VMOVDQU     Y8, 608(R11)
+	VMOVDQU     Y2, 640(R11)
+	VMOVDQU     Y1, 672(R11)
+	VMOVDQU     Y5, 704(R11)
+	VMOVDQU     Y0, 736(R11)
+	ADDQ        BX, R10
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VPXOR       Y7, Y7, Y7
+	MOVQ        R10, R12
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y0
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y1
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y2
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y3
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y4
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y5
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y6
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX2Superloaded3
+	VMOVDQU     (R12), Y7
+	LEAQ        (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded3:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, 768(R11)
+	VMOVDQU     Y7, 800(R11)
+	VMOVDQU     Y3, 832(R11)
+	VMOVDQU     Y8, 864(R11)
+	VMOVDQU     Y2, 896(R11)
+	VMOVDQU     Y1, 928(R11)
+	VMOVDQU     Y5, 960(R11)
+	VMOVDQU     Y0, 992(R11)
+	ADDQ        BX, R10
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VPXOR       Y7, Y7, Y7
+	MOVQ        R10, R12
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y0
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y1
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y2
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y3
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y4
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y5
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y6
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX2Superloaded4
+	VMOVDQU     (R12), Y7
+	LEAQ        (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded4:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, 1024(R11)
+	VMOVDQU     Y7, 1056(R11)
+	VMOVDQU     Y3, 1088(R11)
+	VMOVDQU     Y8, 1120(R11)
+	VMOVDQU     Y2, 1152(R11)
+	VMOVDQU     Y1, 1184(R11)
+	VMOVDQU     Y5, 1216(R11)
+	VMOVDQU     Y0, 1248(R11)
+	ADDQ        BX, R10
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VPXOR       Y7, Y7, Y7
+	MOVQ        R10, R12
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y0
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y1
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y2
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y3
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y4
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y5
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y6
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX2Superloaded5
+	VMOVDQU     (R12), Y7
+	LEAQ        (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded5:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, 1280(R11)
+	VMOVDQU     Y7, 1312(R11)
+	VMOVDQU     Y3, 1344(R11)
+	VMOVDQU     Y8, 1376(R11)
+	VMOVDQU     Y2, 1408(R11)
+	VMOVDQU     Y1, 1440(R11)
+	VMOVDQU     Y5, 1472(R11)
+	VMOVDQU     Y0, 1504(R11)
+	ADDQ        BX, R10
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VPXOR       Y7, Y7, Y7
+	MOVQ        R10, R12
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y0
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y1
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y2
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y3
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y4
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y5
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y6
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX2Superloaded6
+	VMOVDQU     (R12), Y7
+	LEAQ        (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded6:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, 1536(R11)
+	VMOVDQU     Y7, 1568(R11)
+	VMOVDQU     Y3, 1600(R11)
+	VMOVDQU     Y8, 1632(R11)
+	VMOVDQU     Y2, 1664(R11)
+	VMOVDQU     Y1, 1696(R11)
+	VMOVDQU     Y5, 1728(R11)
+	VMOVDQU     Y0, 1760(R11)
+	ADDQ        BX, R10
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VPXOR       Y7, Y7, Y7
+	MOVQ        R10, R12
+	CMPQ        DX, $0x00
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y0
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x01
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y1
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x02
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y2
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x03
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y3
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x04
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y4
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x05
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y5
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x06
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y6
+	LEAQ        (R12)(BX*8), R12
+	CMPQ        DX, $0x07
+	JLE         unshuffleAVX2Superloaded7
+	VMOVDQU     (R12), Y7
+	LEAQ        (R12)(BX*8), R12
+
+unshuffleAVX2Superloaded7:
+	VPUNPCKLDQ  Y1, Y0, Y8
+	VPUNPCKHDQ  Y1, Y0, Y0
+	VPUNPCKLDQ  Y3, Y2, Y1
+	VPUNPCKHDQ  Y3, Y2, Y2
+	VPUNPCKLDQ  Y5, Y4, Y3
+	VPUNPCKHDQ  Y5, Y4, Y4
+	VPUNPCKLDQ  Y7, Y6, Y5
+	VPUNPCKHDQ  Y7, Y6, Y6
+	VPUNPCKLQDQ Y1, Y8, Y7
+	VPUNPCKHQDQ Y1, Y8, Y1
+	VPUNPCKLQDQ Y2, Y0, Y8
+	VPUNPCKHQDQ Y2, Y0, Y0
+	VPUNPCKLQDQ Y5, Y3, Y2
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPERM2I128  $0x20, Y2, Y7, Y6
+	VPERM2I128  $0x31, Y2, Y7, Y2
+	VPERM2I128  $0x20, Y3, Y1, Y7
+	VPERM2I128  $0x31, Y3, Y1, Y1
+	VPERM2I128  $0x20, Y5, Y8, Y3
+	VPERM2I128  $0x31, Y5, Y8, Y5
+	VPERM2I128  $0x20, Y4, Y0, Y8
+	VPERM2I128  $0x31, Y4, Y0, Y0
+	VMOVDQU     Y6, 1792(R11)
+	VMOVDQU     Y7, 1824(R11)
+	VMOVDQU     Y3, 1856(R11)
+	VMOVDQU     Y8, 1888(R11)
+	VMOVDQU     Y2, 1920(R11)
+	VMOVDQU     Y1, 1952(R11)
+	VMOVDQU     Y5, 1984(R11)
+	VMOVDQU     Y0, 2016(R11)
+	ADDQ        BX, R10
+
+	// stores in address order: later elements repair what earlier ones overran
+	VMOVDQU      (R11), Y0
+	VMOVDQU      256(R11), Y1
+	VMOVDQU      512(R11), Y2
+	VMOVDQU      768(R11), Y3
+	VMOVDQU      1024(R11), Y4
+	VMOVDQU      1280(R11), Y5
+	VMOVDQU      1536(R11), Y6
+	VMOVDQU      1792(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VMOVDQU      32(R11), Y0
+	VMOVDQU      288(R11), Y1
+	VMOVDQU      544(R11), Y2
+	VMOVDQU      800(R11), Y3
+	VMOVDQU      1056(R11), Y4
+	VMOVDQU      1312(R11), Y5
+	VMOVDQU      1568(R11), Y6
+	VMOVDQU      1824(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VMOVDQU      64(R11), Y0
+	VMOVDQU      320(R11), Y1
+	VMOVDQU      576(R11), Y2
+	VMOVDQU      832(R11), Y3
+	VMOVDQU      1088(R11), Y4
+	VMOVDQU      1344(R11), Y5
+	VMOVDQU      1600(R11), Y6
+	VMOVDQU      1856(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VMOVDQU      96(R11), Y0
+	VMOVDQU      352(R11), Y1
+	VMOVDQU      608(R11), Y2
+	VMOVDQU      864(R11), Y3
+	VMOVDQU      1120(R11), Y4
+	VMOVDQU      1376(R11), Y5
+	VMOVDQU      1632(R11), Y6
+	VMOVDQU      1888(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VMOVDQU      128(R11), Y0
+	VMOVDQU      384(R11), Y1
+	VMOVDQU      640(R11), Y2
+	VMOVDQU      896(R11), Y3
+	VMOVDQU      1152(R11), Y4
+	VMOVDQU      1408(R11), Y5
+	VMOVDQU      1664(R11), Y6
+	VMOVDQU      1920(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VMOVDQU      160(R11), Y0
+	VMOVDQU      416(R11), Y1
+	VMOVDQU      672(R11), Y2
+	VMOVDQU      928(R11), Y3
+	VMOVDQU      1184(R11), Y4
+	VMOVDQU      1440(R11), Y5
+	VMOVDQU      1696(R11), Y6
+	VMOVDQU      1952(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VMOVDQU      192(R11), Y0
+	VMOVDQU      448(R11), Y1
+	VMOVDQU      704(R11), Y2
+	VMOVDQU      960(R11), Y3
+	VMOVDQU      1216(R11), Y4
+	VMOVDQU      1472(R11), Y5
+	VMOVDQU      1728(R11), Y6
+	VMOVDQU      1984(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VMOVDQU      224(R11), Y0
+	VMOVDQU      480(R11), Y1
+	VMOVDQU      736(R11), Y2
+	VMOVDQU      992(R11), Y3
+	VMOVDQU      1248(R11), Y4
+	VMOVDQU      1504(R11), Y5
+	VMOVDQU      1760(R11), Y6
+	VMOVDQU      2016(R11), Y7
+	VPSRLQ       $0x01, Y0, Y8
+	VPXOR        Y1, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x01, Y2, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x01, Y4, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x01, Y6, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask0<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x01, Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSRLQ       $0x02, Y0, Y8
+	VPXOR        Y2, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x02, Y1, Y8
+	VPXOR        Y3, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x02, Y4, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSRLQ       $0x02, Y5, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask1<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x02, Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSRLQ       $0x04, Y0, Y8
+	VPXOR        Y4, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y4, Y4
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y0, Y0
+	VPSRLQ       $0x04, Y1, Y8
+	VPXOR        Y5, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y5, Y5
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y1, Y1
+	VPSRLQ       $0x04, Y2, Y8
+	VPXOR        Y6, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y6, Y6
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y2, Y2
+	VPSRLQ       $0x04, Y3, Y8
+	VPXOR        Y7, Y8, Y8
+	VPAND        bitshuffleMask2<>+0(SB), Y8, Y8
+	VPXOR        Y8, Y7, Y7
+	VPSLLQ       $0x04, Y8, Y8
+	VPXOR        Y8, Y3, Y3
+	VMOVDQU      bitshufflePairLanes<>+0(SB), Y8
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y0, Y0
+	VPERMD       Y0, Y8, Y0
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y1, Y1
+	VPERMD       Y1, Y8, Y1
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y2, Y2
+	VPERMD       Y2, Y8, Y2
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y3, Y3
+	VPERMD       Y3, Y8, Y3
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y4, Y4
+	VPERMD       Y4, Y8, Y4
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y5, Y5
+	VPERMD       Y5, Y8, Y5
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y6, Y6
+	VPERMD       Y6, Y8, Y6
+	VPSHUFB      bitshuffleT4x4<>+0(SB), Y7, Y7
+	VPERMD       Y7, Y8, Y7
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y0, X0
+	VMOVQ        X0, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y1, X1
+	VMOVQ        X1, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y2, X2
+	VMOVQ        X2, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y3, X3
+	VMOVQ        X3, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y4, X4
+	VMOVQ        X4, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y5, X5
+	VMOVQ        X5, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y6, X6
+	VMOVQ        X6, (R9)
+	ADDQ         DX, R9
+	VEXTRACTI128 $0x01, Y7, X7
+	VMOVQ        X7, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X0, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X1, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X2, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X3, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X4, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X5, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X6, (R9)
+	ADDQ         DX, R9
+	VPEXTRQ      $0x01, X7, (R9)
+	ADDQ         DX, R9
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
+	JAE  unshuffleAVX2Superchunksdone
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
+	JLS  unshuffleAVX2Superchunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  unshuffleAVX2Superchunk
+
+unshuffleAVX2Superchunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R9
+	IMUL3Q $0x00000020, R9, R9
+	ADDQ   R9, CX
+	ADDQ   $0x00000020, AX
+	DECQ   SI
+	JNZ    unshuffleAVX2Superblock
 	VZEROUPPER
 	RET

@@ -214,3 +214,194 @@ uloaded:
 	FMOVD F30, (R9); ADD R2, R9, R9
 	FMOVD F31, (R9)
 	NEXT(uchunk, ublock, uchunksdone)
+
+
+// The superblock kernels run the block plan above on 4 blocks (64
+// elements) and stage vector b of block sb at stage[b][sb] (16 bytes), so
+// that each bit row then takes one 8-byte store per superblock instead of
+// four 2-byte ones. Registers as above, plus:
+//   R14      stage base: 512 bytes, stage[b][sb] at 64*b + 16*sb
+//   R19      row pointer walking rows 8(j0+d)+b for one b
+//   V12-V15  stage[b][0..3] of one b; after ROWTRN, rows d|d+4
+//   V16-V19  halfword transposes in between
+
+// ROWTRN turns the staged vectors of one b, V12-V15 = blocks 0-3 as [d][g],
+// into V12 = rows d0|d4, V13 = d2|d6, V14 = d1|d5, V15 = d3|d7, each row
+// 8 bytes [sb][g]. ROWTRNINV undoes it.
+#define ROWTRN \
+	VTRN1 V13.H8, V12.H8, V16.H8; \
+	VTRN2 V13.H8, V12.H8, V17.H8; \
+	VTRN1 V15.H8, V14.H8, V18.H8; \
+	VTRN2 V15.H8, V14.H8, V19.H8; \
+	VTRN1 V18.S4, V16.S4, V12.S4; \
+	VTRN2 V18.S4, V16.S4, V13.S4; \
+	VTRN1 V19.S4, V17.S4, V14.S4; \
+	VTRN2 V19.S4, V17.S4, V15.S4
+
+#define ROWTRNINV \
+	VTRN1 V13.S4, V12.S4, V16.S4; \
+	VTRN2 V13.S4, V12.S4, V18.S4; \
+	VTRN1 V15.S4, V14.S4, V17.S4; \
+	VTRN2 V15.S4, V14.S4, V19.S4; \
+	VTRN1 V17.H8, V16.H8, V12.H8; \
+	VTRN2 V17.H8, V16.H8, V13.H8; \
+	VTRN1 V19.H8, V18.H8, V14.H8; \
+	VTRN2 V19.H8, V18.H8, V15.H8
+
+// NEXTSUPER is NEXT for superblocks: 64 elements, 8 bytes of each row.
+#define NEXTSUPER(chunk, block, done) \
+	ADD  $8, R8, R11;          \
+	CMP  R2, R11;              \
+	BHS  done;                 \
+	MOVD R11, R8;              \
+	ADD  $8, R11, R11;         \
+	CMP  R2, R11;              \
+	BLS  chunk;                \
+	SUB  $8, R2, R8;           \
+	B    chunk;                \
+done:                          \
+	ADD  R5<<3, R1, R1;        \
+	ADD  $8, R0, R0;           \
+	SUBS $1, R4, R4;           \
+	BNE  block;                \
+	RET
+
+// SBLOCK loads, transposes and stages block SB (R9 at its element 0,
+// column j0; left at the next block's).
+#define SBLOCK(SB) \
+	LOADK(V0, F0); LOADK(V1, F1); LOADK(V2, F2); LOADK(V3, F3); \
+	LOADK(V4, F4); LOADK(V5, F5); LOADK(V6, F6); LOADK(V7, F7); \
+	ADD   R5, R9, R9; \
+	TRANSPOSE8;       \
+	FMOVQ F0, (0*64+SB*16)(R14); FMOVQ F1, (1*64+SB*16)(R14); \
+	FMOVQ F2, (2*64+SB*16)(R14); FMOVQ F3, (3*64+SB*16)(R14); \
+	FMOVQ F4, (4*64+SB*16)(R14); FMOVQ F5, (5*64+SB*16)(R14); \
+	FMOVQ F6, (6*64+SB*16)(R14); FMOVQ F7, (7*64+SB*16)(R14)
+
+// ROWLO / ROWHI store the low or high 8 bytes of V at R19 when COL < nd,
+// then step R19 to the next row group.
+#define ROWLO(V, F, COL, done) \
+	CMP   $COL, R7;  \
+	BLE   done;    \
+	FMOVD F, (R19); \
+	ADD   R6, R19, R19
+
+#define ROWHI(V, COL, done) \
+	CMP  $COL, R7;    \
+	BLE  done;        \
+	VMOV V.D[1], R13; \
+	MOVD R13, (R19);  \
+	ADD  R6, R19, R19
+
+// SROWS writes the 8 rows 8(j0+d)+B, d < nd, from stage[B][*].
+#define SROWS(B, done) \
+	FMOVQ (B*64+0)(R14), F12;  \
+	FMOVQ (B*64+16)(R14), F13; \
+	FMOVQ (B*64+32)(R14), F14; \
+	FMOVQ (B*64+48)(R14), F15; \
+	ROWTRN;                    \
+	MOVD  R10, R19;            \
+	ROWLO(V12, F12, 0, done); ROWLO(V14, F14, 1, done); \
+	ROWLO(V13, F13, 2, done); ROWLO(V15, F15, 3, done); \
+	ROWHI(V12, 4, done); ROWHI(V14, 5, done);           \
+	ROWHI(V13, 6, done); ROWHI(V15, 7, done);           \
+done:                                                   \
+	ADD   R3, R10, R10
+
+// func shuffleNEONSuper(dst, src []byte, typesize, rowLen, blocks int)
+TEXT ·shuffleNEONSuper(SB), NOSPLIT, $512-72
+	SETUP(dst_base+0(FP), src_base+24(FP))
+	MOVD $stage-512(SP), R14
+
+ssblock:
+	MOVD ZR, R8
+
+sschunk:
+	CHUNK
+	SBLOCK(0)
+	SBLOCK(1)
+	SBLOCK(2)
+	SBLOCK(3)
+	SROWS(0, ssrows0)
+	SROWS(1, ssrows1)
+	SROWS(2, ssrows2)
+	SROWS(3, ssrows3)
+	SROWS(4, ssrows4)
+	SROWS(5, ssrows5)
+	SROWS(6, ssrows6)
+	SROWS(7, ssrows7)
+	NEXTSUPER(sschunk, ssblock, sschunksdone)
+
+// LROW loads row 8(j0+COL)+b (8 bytes at R19) into half HALF of V when
+// COL < nd.
+#define LROW(V, HALF, COL, done) \
+	CMP  $COL, R7;      \
+	BLE  done;          \
+	MOVD (R19), R13;    \
+	VMOV R13, V.D[HALF]; \
+	ADD  R6, R19, R19
+
+// UROWS reads the rows of B and stages them as stage[B][*].
+#define UROWS(B, done) \
+	VEOR  V12.B16, V12.B16, V12.B16; \
+	VEOR  V13.B16, V13.B16, V13.B16; \
+	VEOR  V14.B16, V14.B16, V14.B16; \
+	VEOR  V15.B16, V15.B16, V15.B16; \
+	MOVD  R10, R19;                  \
+	LROW(V12, 0, 0, done); LROW(V14, 0, 1, done); \
+	LROW(V13, 0, 2, done); LROW(V15, 0, 3, done); \
+	LROW(V12, 1, 4, done); LROW(V14, 1, 5, done); \
+	LROW(V13, 1, 6, done); LROW(V15, 1, 7, done); \
+done:                                            \
+	ROWTRNINV;                                   \
+	FMOVQ F12, (B*64+0)(R14);                    \
+	FMOVQ F13, (B*64+16)(R14);                   \
+	FMOVQ F14, (B*64+32)(R14);                   \
+	FMOVQ F15, (B*64+48)(R14);                   \
+	ADD   R3, R10, R10
+
+// UBLOCK turns stage[*][SB] back into the 16 elements of block SB, stored
+// in address order from R9, which it leaves at the next block.
+#define UBLOCK(SB) \
+	FMOVQ (0*64+SB*16)(R14), F0; FMOVQ (1*64+SB*16)(R14), F1; \
+	FMOVQ (2*64+SB*16)(R14), F2; FMOVQ (3*64+SB*16)(R14), F3; \
+	FMOVQ (4*64+SB*16)(R14), F4; FMOVQ (5*64+SB*16)(R14), F5; \
+	FMOVQ (6*64+SB*16)(R14), F6; FMOVQ (7*64+SB*16)(R14), F7; \
+	TRANSPOSE8; \
+	SPLIT(V0, V16, V24); SPLIT(V1, V17, V25); SPLIT(V2, V18, V26); SPLIT(V3, V19, V27); \
+	SPLIT(V4, V20, V28); SPLIT(V5, V21, V29); SPLIT(V6, V22, V30); SPLIT(V7, V23, V31); \
+	FMOVD F16, (R9); ADD R2, R9, R9; FMOVD F17, (R9); ADD R2, R9, R9; \
+	FMOVD F18, (R9); ADD R2, R9, R9; FMOVD F19, (R9); ADD R2, R9, R9; \
+	FMOVD F20, (R9); ADD R2, R9, R9; FMOVD F21, (R9); ADD R2, R9, R9; \
+	FMOVD F22, (R9); ADD R2, R9, R9; FMOVD F23, (R9); ADD R2, R9, R9; \
+	FMOVD F24, (R9); ADD R2, R9, R9; FMOVD F25, (R9); ADD R2, R9, R9; \
+	FMOVD F26, (R9); ADD R2, R9, R9; FMOVD F27, (R9); ADD R2, R9, R9; \
+	FMOVD F28, (R9); ADD R2, R9, R9; FMOVD F29, (R9); ADD R2, R9, R9; \
+	FMOVD F30, (R9); ADD R2, R9, R9; FMOVD F31, (R9); ADD R2, R9, R9
+
+// func unshuffleNEONSuper(dst, src []byte, typesize, rowLen, blocks int)
+TEXT ·unshuffleNEONSuper(SB), NOSPLIT, $512-72
+	SETUP(src_base+24(FP), dst_base+0(FP))
+	MOVD $stage-512(SP), R14
+
+usblock:
+	MOVD ZR, R8
+
+uschunk:
+	CHUNK
+	UROWS(0, usrows0)
+	UROWS(1, usrows1)
+	UROWS(2, usrows2)
+	UROWS(3, usrows3)
+	UROWS(4, usrows4)
+	UROWS(5, usrows5)
+	UROWS(6, usrows6)
+	UROWS(7, usrows7)
+
+	// Stores in address order, block after block: later elements repair
+	// what earlier ones overran.
+	UBLOCK(0)
+	UBLOCK(1)
+	UBLOCK(2)
+	UBLOCK(3)
+	NEXTSUPER(uschunk, usblock, uschunksdone)

@@ -4,8 +4,6 @@ package bitshuffle
 
 import "github.com/goblosc/blosc/internal/cpu"
 
-//go:generate go run ../asmgen/bitshuffle -out bitshuffle_amd64.s -stubs bitshuffle_amd64.go -pkg bitshuffle
-
 // kernelUsable reports whether this build has kernel k and the CPU runs it.
 func kernelUsable(k kernelID) bool {
 	switch k {
@@ -18,17 +16,26 @@ func kernelUsable(k kernelID) bool {
 	case kAVX512:
 		return cpu.X86HasAVX512BW && cpu.X86HasVBMI
 	case kAVX512GFNI:
-		return false
+		return cpu.X86HasAVX512BW && cpu.X86HasVBMI && cpu.X86HasGFNI
 	}
 	return false
 }
 
 // Elements per kernel block: one 8-element group per 8 bytes of vector.
 const (
-	blockSSE2   = 16
-	blockAVX2   = 32
-	blockAVX512 = 64
+	blockSSE2 = 16
+	blockAVX2 = 32
+	// Superblocks give every bit row a whole cache line (AVX-512) or half
+	// of one (AVX2) per pass.
+	blockAVX2Super = 256
+	blockAVX512    = 64
+	blockSuper     = 512 // superblocks of the GFNI and Super kernels
 )
+
+// gfniTypesize reports whether the GFNI superblock kernels handle typesize.
+func gfniTypesize(typesize int) bool {
+	return typesize == 1 || typesize == 2 || typesize == 4 || typesize == 8 || typesize == 16
+}
 
 func shuffleWith(k kernelID, dst, src []byte, typesize int) {
 	body := Transposed(len(src), typesize)
@@ -41,14 +48,29 @@ func shuffleWith(k kernelID, dst, src []byte, typesize int) {
 			done = b * blockSSE2 / 8
 		}
 	case kAVX2:
-		if b := blocksFor(len(src), typesize, rowLen, blockAVX2); b > 0 {
-			shuffleAVX2(dst, src, typesize, rowLen, b)
-			done = b * blockAVX2 / 8
+		if sb := blocksFor(len(src), typesize, rowLen, blockAVX2Super); sb > 0 {
+			shuffleAVX2Super(dst, src, typesize, rowLen, sb)
+			done = sb * blockAVX2Super / 8
 		}
-	case kAVX512:
-		if b := blocksFor(len(src), typesize, rowLen, blockAVX512); b > 0 {
-			shuffleAVX512(dst, src, typesize, rowLen, b)
-			done = b * blockAVX512 / 8
+		if b := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockAVX2); b > 0 {
+			shuffleAVX2(dst[done:], src[done*8*typesize:], typesize, rowLen, b)
+			done += b * blockAVX2 / 8
+		}
+	case kAVX512, kAVX512GFNI:
+		// Superblocks of 512 elements, then blocks of 64.
+		if k == kAVX512GFNI && gfniTypesize(typesize) {
+			// These read and write whole vectors of elements: no overrun.
+			if sb := rowLen * 8 / blockSuper; sb > 0 {
+				shuffleAVX512GFNI(dst, src, typesize, rowLen, sb)
+				done = sb * blockSuper / 8
+			}
+		} else if sb := blocksFor(len(src), typesize, rowLen, blockSuper); sb > 0 {
+			shuffleAVX512Super(dst, src, typesize, rowLen, sb)
+			done = sb * blockSuper / 8
+		}
+		if b := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockAVX512); b > 0 {
+			shuffleAVX512(dst[done:], src[done*8*typesize:], typesize, rowLen, b)
+			done += b * blockAVX512 / 8
 		}
 	default:
 		shuffleGeneric(dst, src, typesize)
@@ -69,14 +91,27 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 			done = b * blockSSE2 / 8
 		}
 	case kAVX2:
-		if b := blocksFor(len(src), typesize, rowLen, blockAVX2); b > 0 {
-			unshuffleAVX2(dst, src, typesize, rowLen, b)
-			done = b * blockAVX2 / 8
+		if sb := blocksFor(len(src), typesize, rowLen, blockAVX2Super); sb > 0 {
+			unshuffleAVX2Super(dst, src, typesize, rowLen, sb)
+			done = sb * blockAVX2Super / 8
 		}
-	case kAVX512:
-		if b := blocksFor(len(src), typesize, rowLen, blockAVX512); b > 0 {
-			unshuffleAVX512(dst, src, typesize, rowLen, b)
-			done = b * blockAVX512 / 8
+		if b := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockAVX2); b > 0 {
+			unshuffleAVX2(dst[done*8*typesize:], src[done:], typesize, rowLen, b)
+			done += b * blockAVX2 / 8
+		}
+	case kAVX512, kAVX512GFNI:
+		if k == kAVX512GFNI && gfniTypesize(typesize) {
+			if sb := rowLen * 8 / blockSuper; sb > 0 {
+				unshuffleAVX512GFNI(dst, src, typesize, rowLen, sb)
+				done = sb * blockSuper / 8
+			}
+		} else if sb := blocksFor(len(src), typesize, rowLen, blockSuper); sb > 0 {
+			unshuffleAVX512Super(dst, src, typesize, rowLen, sb)
+			done = sb * blockSuper / 8
+		}
+		if b := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockAVX512); b > 0 {
+			unshuffleAVX512(dst[done*8*typesize:], src[done:], typesize, rowLen, b)
+			done += b * blockAVX512 / 8
 		}
 	default:
 		unshuffleGeneric(dst, src, typesize)

@@ -125,6 +125,10 @@ func testLengths(ts int) []int {
 			}
 		}
 	}
+	// superblocks of 256 (AVX2) and 512 elements (AVX-512)
+	for _, e := range []int{248, 256, 264, 504, 512, 520, 576, 1024, 1536 + 64, 2048 + 8} {
+		ns = append(ns, e*ts, e*ts+ts/2)
+	}
 	slices.Sort(ns)
 	return slices.Compact(ns)
 }
@@ -180,7 +184,7 @@ func TestKernelsGuardPages(t *testing.T) {
 	usable, _ := usableKernels()
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, ts := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 31, 255} {
-		for _, n := range []int{8 * ts, 64 * ts, 64*ts + 1, 100 * ts, 1000*ts + ts - 1, 4096} {
+		for _, n := range []int{8 * ts, 64 * ts, 64*ts + 1, 100 * ts, 256 * ts, 512 * ts, 1024*ts + 3, 1000*ts + ts - 1, 4096} {
 			data := randomBytes(rng, n)
 			for _, atEnd := range []bool{true, false} {
 				src := guarded(t, n, atEnd)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/blosclz"
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // natural typesize of each pattern, for shuffling as Blosc would
@@ -19,7 +19,7 @@ var patternTypesize = map[string]int{
 
 func pattern(tb testing.TB, name string, n int) []byte {
 	tb.Helper()
-	b, err := testdata.Pattern(name, n)
+	b, err := golden.Pattern(name, n)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func roundTripBlosc2(t *testing.T, src []byte, level int) {
 }
 
 func TestRoundTripPatterns(t *testing.T) {
-	for _, name := range testdata.Names {
+	for _, name := range golden.Names {
 		for _, n := range []int{0, 1, 15, 16, 51, 52, 100, 1000, 4096, 65536, 300001} {
 			src := shuffled(t, name, n)
 			for level := 1; level <= blosclz.MaxLevel; level++ {

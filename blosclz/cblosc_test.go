@@ -10,7 +10,7 @@ import (
 
 	"github.com/goblosc/blosc/blosclz"
 	"github.com/goblosc/blosc/internal/cblosc"
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 var crossPatterns = []string{"arange_i64", "linspace_f64", "f32_noise", "text", "runs", "rand_s1", "rec12", "zeros", "arange_i16"}
@@ -105,7 +105,7 @@ func TestCrossCDecodesOurs(t *testing.T) {
 // our chunk is laid out like C's (same blocks, one stream each since the
 // typesize is 1) with the streams blosclz.Compress writes.
 func TestCrossCRatio(t *testing.T) {
-	for _, name := range testdata.Names {
+	for _, name := range golden.Names {
 		src := shuffled(t, name, 1<<20)
 		for level := 1; level <= blosclz.MaxLevel; level++ {
 			ch := cChunk(t, src, level, len(src))

@@ -11,16 +11,16 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc/blosclz"
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
-func blosclzVectors(t *testing.T) (string, []testdata.Entry) {
-	dir := testdata.Dir(t)
-	es, err := testdata.Manifest(dir)
+func blosclzVectors(t *testing.T) (string, []golden.Entry) {
+	dir := golden.Dir(t)
+	es, err := golden.Manifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []testdata.Entry
+	var out []golden.Entry
 	for _, e := range es {
 		if e.Codec == "blosclz" && (e.Kind == "blosc1-chunk" || e.Kind == "blosc2-chunk") {
 			out = append(out, e)
@@ -185,7 +185,7 @@ func firstDiff(a, b []byte) int {
 // The mutated chunks under corrupt/ reach blosclz.Decompress with damaged streams:
 // it must fail cleanly (or decode something) and never panic.
 func TestCorruptVectors(t *testing.T) {
-	dir := testdata.Dir(t)
+	dir := golden.Dir(t)
 	files, streams, failed := 0, 0, 0
 	for _, sub := range []string{"blosc1", "blosc2"} {
 		ents, err := os.ReadDir(filepath.Join(dir, "corrupt", sub))

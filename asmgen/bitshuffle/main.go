@@ -17,8 +17,19 @@
 // store (see blocksFor in the package); typesizes of 8 and more end with a
 // chunk that overlaps the previous one and rewrites the same bytes.
 //
-// The GFNI variant replaces step 2: with the block re-arranged so that each
-// quadword holds one 8x8 bit tile, one VGF2P8AFFINEQB transposes 8 tiles.
+// Storing G bytes per bit row is slow when rows are a power of two apart
+// (they share L1 sets), so the kernels the package calls first are the
+// superblock forms (super.go, avx2super.go): 8 blocks staged in a 64-byte
+// aligned stack buffer, then one vector per bit row. The block kernels
+// finish what is left; the portable code the last groups.
+//
+// The GFNI kernels (gfni.go, typesizes 1, 2, 4, 8, 16) replace step 2: with
+// the elements arranged so that each quadword holds one 8x8 bit tile, one
+// VGF2P8AFFINEQB transposes 8 tiles, and quadword transposes route the
+// tiles' bytes to their rows.
+//
+// Run by go generate in the bitshuffle package; the output depends only on
+// this program, so the committed files can be checked for drift.
 package main
 
 import (
@@ -37,6 +48,9 @@ func main() {
 	genSSE2()
 	genAVX2()
 	genAVX512()
+	genGFNI()
+	genAVX512Super()
+	genAVX2Super()
 	Generate()
 }
 
@@ -87,7 +101,8 @@ func blockLoop(name string, a *args, groups int, body func()) {
 	Label(name + "chunk")
 	LEAQ(Mem{Base: a.src, Index: a.j0, Scale: 1}, a.jp)
 	MOVQ(a.j0, a.rb)
-	IMULQ(a.row8, a.rb)
+	IMULQ(a.rowLen, a.rb)
+	SHLQ(U8(3), a.rb)
 	ADDQ(a.dst, a.rb)
 	body()
 	Comment("next chunk: j0+8, clamped to typesize-8 so the last one overlaps")
@@ -121,9 +136,10 @@ func VZEROUPPERIf(name string) {
 	}
 }
 
-// skipIfDone jumps to label when d >= nd.
+// skipIfDone jumps to label when column d is past the element: d >= nd,
+// which for d < 8 is typesize <= d.
 func skipIfDone(a *args, d int, label string) {
-	CMPQ(a.nd, U8(d))
+	CMPQ(a.ts, U8(d))
 	JLE(LabelRef(label))
 }
 

@@ -11,18 +11,20 @@
 // byte addresses (element bits above byte-in-element bits on the element
 // side, the reverse on the stream side):
 //
-//   - SSE2/AVX2: P = 2, 4, 8 or 16 byte elements. One byte unpack pass
+//   - SSE2/AVX2: P = 2, 4 or 8 byte elements. One byte unpack pass
 //     (PUNPCKL/HBW of vector k with vector k+P/2) rotates the in-lane address
 //     left by one bit, so shuffling is four passes and unshuffling log2(P)
 //     passes; lanes stay put, which the lane-strided loads and stores absorb.
+//     16-byte elements are split into two 8-byte halves (see halvesShuffle).
 //     AVX2 also takes typesizes that are not powers of two by padding every
 //     element to P bytes with VPSHUFB on the way in (and packing on the way
 //     out), at the cost of a few bytes read or written past the block that
-//     the caller accounts for (see Slack below).
+//     the Go caller accounts for (its slack function).
 //   - AVX-512 VBMI: VPERMT2B gathers from a 128-byte window of elements
 //     (masked loads keep odd typesizes inside the buffer), producing half of
 //     the streams per output; a log2 transpose of the remaining cells
-//     (VPUNPCKxQDQ, VPERMT2Q, VSHUFI64X2) finishes the job.
+//     (VPUNPCKxQDQ, VPERMT2Q, VSHUFI64X2) finishes the job. Unshuffling
+//     stores whole vectors, overrunning the block for odd typesizes.
 package main
 
 import (
@@ -46,8 +48,12 @@ func main() {
 		unpackUnshuffle(avx2, ts, pow2(ts))
 	}
 	for ts := 2; ts <= 16; ts++ {
-		vbmiShuffle(ts)
-		vbmiUnshuffle(ts)
+		vbmiShuffle(ts, false)
+		vbmiUnshuffle(ts, false)
+		if ts&(ts-1) == 0 {
+			vbmiShuffle(ts, true)
+			vbmiUnshuffle(ts, true)
+		}
 	}
 	Generate()
 }
@@ -131,26 +137,18 @@ func Y(i int) VecPhysical {
 
 func (s isa) bytes() int { return 16 * s.lanes }
 
-// slot is a vector that lives in a register, in memory, or is produced on
-// demand; the P=16 networks need 17 live vectors, one more than x86 has
-// without AVX-512, so they pass through a stack buffer between passes.
+// slot is a network input: a vector in a register, or one loaded on
+// demand so that registers are taken only when the network needs them.
 type slot struct {
 	r    VecPhysical
-	m    Mem
 	load func() VecPhysical
-	kind int // 0 reg, 1 mem, 2 lazy
 }
 
 func (s isa) toReg(v slot) VecPhysical {
-	switch v.kind {
-	case 0:
-		return v.r
-	case 1:
-		r := s.vec()
-		s.loadu(v.m, r)
-		return r
+	if v.load != nil {
+		return v.load()
 	}
-	return v.load()
+	return v.r
 }
 
 func (s isa) loadu(m Mem, r VecPhysical) {
@@ -173,20 +171,14 @@ func (s isa) storeu(r VecPhysical, m Mem) {
 // each lane of a and b, a's bytes at even positions.
 func (s isa) unpack(a VecPhysical, b slot) (lo, hi VecPhysical) {
 	lo = s.vec()
+	br := s.toReg(b)
 	if s.lanes == 1 {
-		br := s.toReg(b) // legacy SSE memory operands must be aligned
 		MOVO(a, lo)
 		PUNPCKLBW(br, lo)
 		PUNPCKHBW(br, a)
 		free(br)
 		return lo, a
 	}
-	if b.kind == 1 {
-		VPUNPCKLBW(b.m, a, lo)
-		VPUNPCKHBW(b.m, a, a)
-		return lo, a
-	}
-	br := s.toReg(b)
 	VPUNPCKLBW(br, a, lo)
 	VPUNPCKHBW(br, a, a)
 	free(br)
@@ -194,9 +186,8 @@ func (s isa) unpack(a VecPhysical, b slot) (lo, hi VecPhysical) {
 }
 
 // passes runs count unpack passes over in; the last pass hands each output
-// vector to emit as soon as it exists. spill gives two stack areas used to
-// hold intermediate passes when registers run short.
-func (s isa) passes(in []slot, count int, spill []Mem, emit func(i int, r VecPhysical)) {
+// vector to emit as soon as it exists.
+func (s isa) passes(in []slot, count int, emit func(i int, r VecPhysical)) {
 	p := len(in)
 	for pass := 0; pass < count; pass++ {
 		last := pass == count-1
@@ -206,15 +197,9 @@ func (s isa) passes(in []slot, count int, spill []Mem, emit func(i int, r VecPhy
 			lo, hi := s.unpack(a, in[k+p/2])
 			for j, r := range []VecPhysical{lo, hi} {
 				i := 2*k + j
-				switch {
-				case last:
+				if last {
 					emit(i, r)
-				case spill != nil:
-					m := spill[pass%2].Offset(i * s.bytes())
-					s.storeu(r, m)
-					free(r)
-					out[i] = slot{m: m, kind: 1}
-				default:
+				} else {
 					out[i] = slot{r: r}
 				}
 			}
@@ -223,23 +208,12 @@ func (s isa) passes(in []slot, count int, spill []Mem, emit func(i int, r VecPhy
 	}
 }
 
+// frame is the stack a padded unshuffle kernel holds its lane-1 halves in.
 func (s isa) frame(ts, p int) int {
-	f := 0
-	if p >= 16 {
-		f += 2 * p * s.bytes()
-	}
 	if ts != p {
-		f += 16 * p
+		return 16 * p
 	}
-	return f
-}
-
-func (s isa) spillAreas(p int) []Mem {
-	if p < 16 {
-		return nil
-	}
-	m := AllocLocal(2 * p * s.bytes())
-	return []Mem{m, m.Offset(p * s.bytes())}
+	return 0
 }
 
 // padTable is the in-lane VPSHUFB table that spreads 16/p elements of ts
@@ -302,6 +276,9 @@ func epilogue(s isa, dst, src, blocks Register, dstStep, srcStep int) {
 	DECQ(blocks)
 	JNZ(LabelRef("loop"))
 	Label("done")
+	if s.name == "AVX512NT" {
+		SFENCE()
+	}
 	if s.lanes > 1 {
 		VZEROUPPER()
 	}
@@ -311,6 +288,10 @@ func epilogue(s isa, dst, src, blocks Register, dstStep, srcStep int) {
 // unpackShuffle: a block is 16*lanes elements; vector v's lane l holds the
 // 16/p elements starting at element 16*l + v*16/p.
 func unpackShuffle(s isa, ts, p int) {
+	if p == 16 {
+		halvesShuffle(s, ts)
+		return
+	}
 	name := kernelName("shuffle", ts, s.name)
 	w := 16 * s.lanes
 	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s shuffles blocks of %d elements of %d bytes.", name, w, ts), s.frame(ts, p))
@@ -319,7 +300,6 @@ func unpackShuffle(s isa, ts, p int) {
 	if ts != p {
 		pad = padTable("padTable"+s.name+fmt.Sprint(ts), ts, p, s.lanes)
 	}
-	spill := s.spillAreas(p)
 	var padReg VecPhysical
 	if pad != nil {
 		padReg = s.vec()
@@ -328,7 +308,7 @@ func unpackShuffle(s isa, ts, p int) {
 	Label("loop")
 	in := make([]slot, p)
 	for v := 0; v < p; v++ {
-		in[v] = slot{kind: 2, load: func() VecPhysical {
+		in[v] = slot{load: func() VecPhysical {
 			r := s.vec()
 			lane := func(l int) Mem {
 				return Mem{Base: src, Disp: (16*l + v*16/p) * ts}
@@ -345,7 +325,7 @@ func unpackShuffle(s isa, ts, p int) {
 			return r
 		}}
 	}
-	s.passes(in, 4, spill, func(i int, r VecPhysical) {
+	s.passes(in, 4, func(i int, r VecPhysical) {
 		if i < ts {
 			s.storeu(r, Mem{Base: streamAddr(dst, n, i)})
 		}
@@ -355,6 +335,10 @@ func unpackShuffle(s isa, ts, p int) {
 }
 
 func unpackUnshuffle(s isa, ts, p int) {
+	if p == 16 {
+		halvesUnshuffle(s, ts)
+		return
+	}
 	name := kernelName("unshuffle", ts, s.name)
 	w := 16 * s.lanes
 	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s unshuffles blocks of %d elements of %d bytes.", name, w, ts), s.frame(ts, p))
@@ -366,11 +350,10 @@ func unpackUnshuffle(s isa, ts, p int) {
 		VMOVDQU(packTable("packTable"+s.name+fmt.Sprint(ts), ts, p, s.lanes), packReg)
 		held = AllocLocal(p * 16)
 	}
-	spill := s.spillAreas(p)
 	Label("loop")
 	in := make([]slot, p)
 	for b := 0; b < p; b++ {
-		in[b] = slot{kind: 2, load: func() VecPhysical {
+		in[b] = slot{load: func() VecPhysical {
 			r := s.vec()
 			if b >= ts {
 				if s.lanes == 1 {
@@ -384,7 +367,7 @@ func unpackUnshuffle(s isa, ts, p int) {
 			return r
 		}}
 	}
-	s.passes(in, log2(p), spill, func(v int, r VecPhysical) {
+	s.passes(in, log2(p), func(v int, r VecPhysical) {
 		lane := func(l int) Mem { return Mem{Base: dst, Disp: (16*l + v*16/p) * ts} }
 		switch {
 		case s.lanes == 1:
@@ -424,6 +407,15 @@ func unpackUnshuffle(s isa, ts, p int) {
 
 var avx512 = isa{"AVX512", 4}
 
+// avx512nt is the AVX-512 epilogue flavour: the non-temporal kernels fence
+// their stores before returning so later ordinary accesses see them.
+func avx512nt(nt bool) isa {
+	if nt {
+		return isa{"AVX512NT", 4}
+	}
+	return avx512
+}
+
 func vbmiShape(ts int) (p, r, e, b int) {
 	p = pow2(ts)
 	r = p / 2
@@ -432,8 +424,15 @@ func vbmiShape(ts int) (p, r, e, b int) {
 	return
 }
 
+var tables = map[string]Mem{}
+
+// table64 defines (once) the 64-byte table name with byte i = f(i).
 func table64(name string, f func(i int) int) Mem {
+	if m, ok := tables[name]; ok {
+		return m
+	}
 	m := GLOBL(name, RODATA|NOPTR)
+	tables[name] = m
 	for i := 0; i < 64; i++ {
 		DATA(i, U8(f(i)))
 	}
@@ -493,7 +492,7 @@ func transpose(rows []VecVirtual, cell int, ql, qh VecVirtual) {
 	}
 }
 
-func vbmiCommon(ts int) (ql, qh VecVirtual, mask Op) {
+func vbmiCommon(ts int, needMask bool) (ql, qh VecVirtual, mask Op) {
 	p, _, _, b := vbmiShape(ts)
 	if p >= 8 {
 		if !qDone {
@@ -502,7 +501,7 @@ func vbmiCommon(ts int) (ql, qh VecVirtual, mask Op) {
 		}
 		ql, qh = loadZ(qLo), loadZ(qHi)
 	}
-	if b < 128 {
+	if b < 128 && needMask {
 		k := K()
 		t := GP64()
 		MOVQ(U64(uint64(1)<<(b-64)-1), t)
@@ -512,10 +511,33 @@ func vbmiCommon(ts int) (ql, qh VecVirtual, mask Op) {
 	return
 }
 
-func vbmiShuffle(ts int) {
+// ntName marks the variants whose stores bypass the caches (VMOVNTDQ):
+// for buffers far larger than the caches they avoid reading every output
+// line before writing it, as the runtime's memmove does for big copies.
+// Their stores must be 64-byte aligned.
+func ntName(name string, nt bool) string {
+	if nt {
+		return name + "NT"
+	}
+	return name
+}
+
+func store64(z VecVirtual, m Mem, nt bool) {
+	if nt {
+		VMOVNTDQ(z, m)
+	} else {
+		VMOVDQU64(z, m)
+	}
+}
+
+func vbmiShuffle(ts int, nt bool) {
 	_, r, e, b := vbmiShape(ts)
-	name := kernelName("shuffle", ts, "AVX512")
-	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes.", name, ts), 0)
+	name := ntName(kernelName("shuffle", ts, "AVX512"), nt)
+	doc := fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes.", name, ts)
+	if nt {
+		doc = fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes with non-temporal stores; dst and n must be multiples of 64.", name, ts)
+	}
+	dst, src, n, blocks := prologue(name, doc, 0)
 	var t [2]VecVirtual
 	for h := range t {
 		t[h] = loadZ(table64(fmt.Sprintf("gather%dH%d", ts, h), func(q int) int {
@@ -526,7 +548,7 @@ func vbmiShuffle(ts int) {
 			return 0
 		}))
 	}
-	ql, qh, mask := vbmiCommon(ts)
+	ql, qh, mask := vbmiCommon(ts, true)
 	Label("loop")
 	rows := [2][]VecVirtual{make([]VecVirtual, r), make([]VecVirtual, r)}
 	for k := 0; k < r; k++ {
@@ -547,17 +569,30 @@ func vbmiShuffle(ts int) {
 		transpose(rows[h], e, ql, qh)
 		for s, z := range rows[h] {
 			if st := h*r + s; st < ts {
-				VMOVDQU64(z, Mem{Base: streamAddr(dst, n, st)})
+				store64(z, Mem{Base: streamAddr(dst, n, st)}, nt)
 			}
 		}
 	}
-	epilogue(avx512, dst, src, blocks, 64, 64*ts)
+	epilogue(avx512nt(nt), dst, src, blocks, 64, 64*ts)
 }
 
-func vbmiUnshuffle(ts int) {
+// vbmiUnshuffle stores every window as two full vectors in address order,
+// so for typesizes that are not powers of two each store's overflow is
+// rewritten by the next and the last one runs 128-b bytes past the blocks:
+// the caller must have room there (it runs the final blocks into scratch).
+// Masked stores would avoid that but are several times slower on the AMD
+// Zen 4 this was measured on, even when only a few run per call.
+func vbmiUnshuffle(ts int, nt bool) {
 	_, r, e, b := vbmiShape(ts)
-	name := kernelName("unshuffle", ts, "AVX512")
-	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes.", name, ts), 0)
+	name := ntName(kernelName("unshuffle", ts, "AVX512"), nt)
+	doc := fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes.", name, ts)
+	if nt {
+		doc = fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes with non-temporal stores; dst must be 64-byte aligned.", name, ts)
+	}
+	if b < 128 {
+		doc = fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes, writing up to %d bytes of scratch past them.", name, ts, 128-b)
+	}
+	dst, src, n, blocks := prologue(name, doc, 0)
 	var u [2]VecVirtual
 	for h := range u {
 		u[h] = loadZ(table64(fmt.Sprintf("scatter%dH%d", ts, h), func(q int) int {
@@ -569,7 +604,7 @@ func vbmiUnshuffle(ts int) {
 			return 64*(st/r) + (st%r)*e + el
 		}))
 	}
-	ql, qh, mask := vbmiCommon(ts)
+	ql, qh, _ := vbmiCommon(ts, false)
 	Label("loop")
 	rows := [2][]VecVirtual{make([]VecVirtual, r), make([]VecVirtual, r)}
 	for h := range rows {
@@ -589,13 +624,158 @@ func vbmiUnshuffle(ts int) {
 		o := ZMM()
 		VMOVDQA64(lo, o)
 		VPERMT2B(hi, u[0], o)
-		VMOVDQU64(o, Mem{Base: dst, Disp: k * b})
+		store64(o, Mem{Base: dst, Disp: k * b}, nt)
 		VPERMT2B(hi, u[1], lo)
-		if mask == nil {
-			VMOVDQU64(lo, Mem{Base: dst, Disp: k*b + 64})
+		store64(lo, Mem{Base: dst, Disp: k*b + 64}, nt)
+	}
+	epilogue(avx512nt(nt), dst, src, blocks, 64*ts, 64)
+}
+
+// With p = 16 the unpack network needs 17 live vectors, one more than
+// SSE2 and AVX2 have, so these kernels split every element into its low
+// and high 8 bytes (VPUNPCKL/HQDQ of neighbouring elements) and run the
+// p = 8 network twice, once per half. Bytes past ts in an element only ever
+// reach streams past ts, which are not stored, so no padding shuffle is
+// needed; the loads still read 16-ts bytes past the block's last element
+// and the stores of unshuffle write as many, like the other padded kernels.
+
+func (s isa) gatherElement(src Register, ts, e0 int) VecPhysical {
+	r := s.vec()
+	if s.lanes == 1 {
+		MOVOU(Mem{Base: src, Disp: e0 * ts}, r)
+	} else {
+		VMOVDQU(Mem{Base: src, Disp: e0 * ts}, r.AsX())
+		VINSERTI128(Imm(1), Mem{Base: src, Disp: (e0 + 16) * ts}, r, r)
+	}
+	return r
+}
+
+// qdq returns, per lane, the h-th qwords of a and b ([a.q_h, b.q_h]),
+// consuming a and b.
+func (s isa) qdq(a, b VecPhysical, h int) VecPhysical {
+	if s.lanes == 1 {
+		if h == 0 {
+			PUNPCKLQDQ(b, a)
 		} else {
-			VMOVDQU8(lo, mask, Mem{Base: dst, Disp: k*b + 64})
+			PUNPCKHQDQ(b, a)
+		}
+	} else if h == 0 {
+		VPUNPCKLQDQ(b, a, a)
+	} else {
+		VPUNPCKHQDQ(b, a, a)
+	}
+	free(b)
+	return a
+}
+
+func halvesShuffle(s isa, ts int) {
+	name := kernelName("shuffle", ts, s.name)
+	w := 16 * s.lanes
+	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s shuffles blocks of %d elements of %d bytes.", name, w, ts), 0)
+	s.resetPool()
+	Label("loop")
+	for h := 0; h < 2; h++ {
+		in := make([]slot, 8)
+		for v := range in {
+			in[v] = slot{load: func() VecPhysical {
+				a := s.gatherElement(src, ts, 2*v)
+				b := s.gatherElement(src, ts, 2*v+1)
+				return s.qdq(a, b, h)
+			}}
+		}
+		s.passes(in, 4, func(i int, r VecPhysical) {
+			if st := 8*h + i; st < ts {
+				s.storeu(r, Mem{Base: streamAddr(dst, n, st)})
+			}
+			free(r)
+		})
+	}
+	epilogue(s, dst, src, blocks, w, w*ts)
+}
+
+func halvesUnshuffle(s isa, ts int) {
+	name := kernelName("unshuffle", ts, s.name)
+	w := 16 * s.lanes
+	frame := 8 * s.bytes()
+	if s.lanes > 1 {
+		frame += 16 * 16
+	}
+	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s unshuffles blocks of %d elements of %d bytes.", name, w, ts), frame)
+	lows := AllocLocal(8 * s.bytes())
+	var held Mem
+	if s.lanes > 1 {
+		held = AllocLocal(16 * 16)
+	}
+	s.resetPool()
+	Label("loop")
+	for h := 0; h < 2; h++ {
+		in := make([]slot, 8)
+		for b := range in {
+			in[b] = slot{load: func() VecPhysical {
+				r := s.vec()
+				switch st := 8*h + b; {
+				case st >= ts && s.lanes == 1:
+					PXOR(r, r)
+				case st >= ts:
+					VPXOR(r, r, r)
+				default:
+					s.loadu(Mem{Base: streamAddr(src, n, st)}, r)
+				}
+				return r
+			}}
+		}
+		s.passes(in, 3, func(v int, r VecPhysical) {
+			if h == 0 {
+				s.storeu(r, lows.Offset(v*s.bytes()))
+				free(r)
+				return
+			}
+			// Elements 2v and 2v+1 of each lane, stored in address order
+			// so each store's overflow past ts bytes is rewritten next.
+			for j := 0; j < 2; j++ {
+				lo := s.vec()
+				s.loadu(lows.Offset(v*s.bytes()), lo)
+				var x VecPhysical
+				if j == 0 {
+					x = s.qdqKeep(lo, r, 0)
+				} else {
+					x = s.qdqKeep(lo, r, 1)
+				}
+				e := 2*v + j
+				if s.lanes == 1 {
+					MOVOU(x, Mem{Base: dst, Disp: e * ts})
+				} else {
+					VMOVDQU(x.AsX(), Mem{Base: dst, Disp: e * ts})
+					VEXTRACTI128(Imm(1), x, held.Offset(16*e))
+				}
+				free(x)
+			}
+			free(r)
+		})
+	}
+	if s.lanes > 1 {
+		for e := 0; e < 16; e++ {
+			t := s.vec()
+			VMOVDQU(held.Offset(16*e), t.AsX())
+			VMOVDQU(t.AsX(), Mem{Base: dst, Disp: (16 + e) * ts})
+			free(t)
 		}
 	}
-	epilogue(avx512, dst, src, blocks, 64*ts, 64)
+	epilogue(s, dst, src, blocks, w*ts, w)
+}
+
+// qdqKeep is qdq that consumes a but leaves b intact.
+func (s isa) qdqKeep(a, b VecPhysical, h int) VecPhysical {
+	if s.lanes == 1 {
+		if h == 0 {
+			PUNPCKLQDQ(b, a)
+		} else {
+			PUNPCKHQDQ(b, a)
+		}
+	} else if h == 0 {
+		VPUNPCKLQDQ(b, a, a)
+	} else {
+		VPUNPCKHQDQ(b, a, a)
+	}
+	return a
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/goblosc/blosc"
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 	"github.com/klauspost/cpuid/v2"
 )
 
@@ -89,7 +89,7 @@ func runBench(args []string, stdin io.Reader, stdout io.Writer) error {
 	size := fs.Int("size", 1<<20, "bytes per dataset")
 	ksizes := fs.String("sizes", kernelSizes, "with -kernels: comma-separated buffer sizes (bytes, KiB, MiB)")
 	dsList := fs.String("datasets", "", "comma-separated datasets (default: all of "+datasetNames()+")")
-	codecList := fs.String("codecs", "blosclz,lz4,lz4hc,snappy,zlib,zstd", "comma-separated codecs")
+	codecList := fs.String("codecs", "", "comma-separated codecs (default: every codec the format has; chunk2 has no snappy)")
 	shuffleList := fs.String("shuffles", "none,byte,bit", "comma-separated shuffle modes")
 	level := fs.Int("level", 5, "compression level")
 	threads := fs.Int("threads", 1, "threads per chunk (0: all cores)")
@@ -159,6 +159,12 @@ func benchChunks(dsList, codecList, shuffleList, format string, size, level, thr
 	for _, d := range splitList(dsList) {
 		wanted[d] = true
 	}
+	if codecList == "" {
+		codecList = "blosclz,lz4,lz4hc,zlib,zstd"
+		if format == "chunk1" {
+			codecList += ",snappy"
+		}
+	}
 	var codecs []blosc.Codec
 	for _, c := range splitList(codecList) {
 		cc, err := blosc.ParseCodec(c)
@@ -181,7 +187,7 @@ func benchChunks(dsList, codecList, shuffleList, format string, size, level, thr
 			continue
 		}
 		found++
-		src, err := testdata.Pattern(ds.name, size)
+		src, err := golden.Pattern(ds.name, size)
 		if err != nil {
 			return nil, err
 		}

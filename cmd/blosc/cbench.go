@@ -9,8 +9,8 @@ import (
 	"github.com/goblosc/blosc/internal/cblosc"
 )
 
-// Built with -tags cblosc, bench adds a row for c-blosc 1.x through cgo on
-// every Blosc1 configuration, measured in the same run.
+// Built with -tags cblosc, bench adds a row for c-blosc 1.x through cgo,
+// measured in the same run as the go row it follows.
 func init() {
 	extraEngines = append(extraEngines, engine{
 		name: "c-blosc-" + cblosc.Version(),
@@ -40,7 +40,10 @@ func init() {
 			}
 			return codecFuncs{compress, decompress}, nil
 		},
-		supports: func(o blosc.Options) bool { return o.Format == blosc.FormatBlosc1 },
+		// c-blosc 1.x writes Blosc1 chunks only: it runs every configuration
+		// whose pipeline a Blosc1 chunk can hold, as the reference for the
+		// same codec, level and shuffle whichever format the go row writes.
+		supports: func(o blosc.Options) bool { return blosc1Pipeline(o) && !o.Dict },
 	})
 }
 
@@ -51,4 +54,18 @@ func shuffleOf(o blosc.Options) blosc.Filter {
 		}
 	}
 	return blosc.NoFilter
+}
+
+func blosc1Pipeline(o blosc.Options) bool {
+	shuffles := 0
+	for _, f := range o.Filters {
+		switch f {
+		case blosc.NoFilter:
+		case blosc.ByteShuffle, blosc.BitShuffle:
+			shuffles++
+		default:
+			return false
+		}
+	}
+	return shuffles <= 1
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 
 	"github.com/goblosc/blosc"
 )
@@ -60,11 +61,20 @@ func printFields(w io.Writer, v reflect.Value) {
 			printFields(w, fv)
 			continue
 		}
-		val := fv.Interface()
-		if s, ok := val.(fmt.Stringer); ok {
-			val = s.String()
+		name := lowerFirst(f.Name)
+		if tag, _, _ := strings.Cut(f.Tag.Get("json"), ","); tag != "" && tag != "-" {
+			name = tag // the same names as -json prints
 		}
-		fmt.Fprintf(w, "%-14s %v\n", lowerFirst(f.Name), val)
+		val := fv.Interface()
+		switch {
+		case strings.Contains(strings.ToLower(f.Name), "flags") && fv.Kind() == reflect.Uint8:
+			val = fmt.Sprintf("0x%02x", fv.Uint())
+		default:
+			if s, ok := val.(fmt.Stringer); ok {
+				val = s.String()
+			}
+		}
+		fmt.Fprintf(w, "%-14s %v\n", name, val)
 	}
 }
 

@@ -8,13 +8,13 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/testdata"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 var ids = []ID{BloscLZ, LZ4, LZ4HC, Snappy, Zlib, Zstd}
 
 func input(t testing.TB, n int) []byte {
-	b, err := testdata.Pattern("text", n)
+	b, err := golden.Pattern("text", n)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,13 +12,19 @@ type Kernel struct {
 	Level     Level
 	Shuffle   func(dst, src []byte, typesize int)
 	Unshuffle func(dst, src []byte, typesize int)
+	// Requires, when set, reports features the kernel needs beyond its
+	// level (the AVX-512 byte shuffle needs VBMI, for one). A kernel whose
+	// Requires is false is listed but never run.
+	Requires func() bool
 }
 
 // Name is the kernel's level name ("generic", "avx2", ...).
 func (k Kernel) Name() string { return k.Level.String() }
 
 // Available reports whether this CPU can run the kernel.
-func (k Kernel) Available() bool { return Available(k.Level) }
+func (k Kernel) Available() bool {
+	return Available(k.Level) && (k.Requires == nil || k.Requires())
+}
 
 var (
 	mu       sync.Mutex
@@ -76,7 +82,7 @@ func Chosen(family string) (l Level, ok bool) {
 	}
 	return Select(func(l Level) bool {
 		for _, k := range ks {
-			if k.Level == l {
+			if k.Level == l && (k.Requires == nil || k.Requires()) {
 				return true
 			}
 		}
