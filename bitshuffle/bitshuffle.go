@@ -10,8 +10,8 @@
 //
 // Shuffle and Unshuffle run the best kernel this CPU has, chosen once at
 // init and named by Kernel: SSE2, AVX2 or AVX-512 (with GFNI when present)
-// on amd64, NEON on arm64, portable Go elsewhere. GOBLOSC_KERNEL=generic,
-// sse2, avx2 or avx512 caps the choice; building with -tags purego (or
+// on amd64, NEON on arm64, portable Go elsewhere. GOBLOSC_KERNEL (generic,
+// sse2, avx2, avx512, neon) caps the choice; building with -tags purego (or
 // noasm) leaves only the portable code. No call allocates.
 package bitshuffle
 
