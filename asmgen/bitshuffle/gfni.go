@@ -250,7 +250,7 @@ func gfniLoop(name string, a *gfniArgs, ts int, inverse bool) {
 	// Typesizes 1 and 2 keep the whole superblock (8*ts vectors) in
 	// registers; larger ones stage it in memory.
 	inRegs := ts <= 2
-	ncols := min(ts, 8) // byte columns per chunk (typesize 16 has two chunks)
+	ncols := min(ts, 8)                     // byte columns per chunk (typesize 16 has two chunks)
 	held := make([][]reg.VecVirtual, ncols) // held[d][sb]
 	for d := range held {
 		held[d] = make([]reg.VecVirtual, 8)
