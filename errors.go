@@ -22,3 +22,6 @@ var (
 	// operation that cannot grow it.
 	ErrShortBuffer = errors.New("blosc: buffer too short")
 )
+
+// ErrRange: GetItem was asked for items outside the chunk.
+var ErrRange = errors.New("blosc: item range out of bounds")

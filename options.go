@@ -121,6 +121,10 @@ type Options struct {
 	// Threads is the number of blocks worked on at once; 0 means
 	// runtime.GOMAXPROCS(0), 1 works on the caller's goroutine only.
 	Threads int
+	// Dict (Blosc2, Zstd only) trains a dictionary on the chunk's first
+	// filtered bytes, as c-blosc2's use_dict does, and stores it in the
+	// chunk.
+	Dict bool
 }
 
 // DefaultOptions returns c-blosc's defaults: BloscLZ at level 5, typesize 8,
@@ -129,4 +133,32 @@ func DefaultOptions() Options {
 	o := Options{Codec: BloscLZ, Level: 5, Typesize: 8}
 	o.Filters[MaxFilters-1] = ByteShuffle
 	return o
+}
+
+// MarshalText writes the codec's name, so headers encode readably as JSON.
+func (c Codec) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// MarshalText writes the filter's name.
+func (f Filter) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+func (f Format) String() string {
+	switch f {
+	case FormatBlosc1:
+		return "blosc1"
+	case FormatBlosc2:
+		return "blosc2"
+	}
+	return fmt.Sprintf("format(%d)", uint8(f))
+}
+
+// MarshalText writes the format's name.
+func (f Format) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+var splitModeNames = [...]string{"default", "always", "never", "auto", "forward_compat"}
+
+func (m SplitMode) String() string {
+	if int(m) < len(splitModeNames) {
+		return splitModeNames[m]
+	}
+	return fmt.Sprintf("splitmode(%d)", uint8(m))
 }

@@ -10,14 +10,14 @@ package blosc
 // programming errors, not properties of the data.
 func Shuffle(dst, src []byte, typesize int) {
 	checkShuffleArgs(dst, src, typesize)
-	shuffleGeneric(dst[:len(src)], src, typesize)
+	shuffleAt(currentShuffleLevel(), dst[:len(src)], src, typesize)
 }
 
 // Unshuffle reverses Shuffle: dst receives the elements whose bytes src holds
 // as typesize streams. The same rules on dst and typesize apply.
 func Unshuffle(dst, src []byte, typesize int) {
 	checkShuffleArgs(dst, src, typesize)
-	unshuffleGeneric(dst[:len(src)], src, typesize)
+	unshuffleAt(currentShuffleLevel(), dst[:len(src)], src, typesize)
 }
 
 func checkShuffleArgs(dst, src []byte, typesize int) {

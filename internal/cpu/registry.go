@@ -12,13 +12,19 @@ type Kernel struct {
 	Level     Level
 	Shuffle   func(dst, src []byte, typesize int)
 	Unshuffle func(dst, src []byte, typesize int)
+	// Requires, when set, reports features the kernel needs beyond its
+	// level (the AVX-512 byte shuffle needs VBMI, for one). A kernel whose
+	// Requires is false is listed but never run.
+	Requires func() bool
 }
 
 // Name is the kernel's level name ("generic", "avx2", ...).
 func (k Kernel) Name() string { return k.Level.String() }
 
 // Available reports whether this CPU can run the kernel.
-func (k Kernel) Available() bool { return Available(k.Level) }
+func (k Kernel) Available() bool {
+	return Available(k.Level) && (k.Requires == nil || k.Requires())
+}
 
 var (
 	mu       sync.Mutex
@@ -64,4 +70,22 @@ func Select(has func(Level) bool) Level {
 		}
 	}
 	return best
+}
+
+// Chosen is the level Select picks for family given the kernels registered
+// for it; ok is false when nothing registered the family (its package is not
+// linked in).
+func Chosen(family string) (l Level, ok bool) {
+	ks := Kernels(family)
+	if len(ks) == 0 {
+		return Generic, false
+	}
+	return Select(func(l Level) bool {
+		for _, k := range ks {
+			if k.Level == l && (k.Requires == nil || k.Requires()) {
+				return true
+			}
+		}
+		return false
+	}), true
 }

@@ -1,4 +1,4 @@
-package testdata
+package golden
 
 import (
 	"bytes"

@@ -1,7 +1,7 @@
-// Package testdata finds the golden vectors made by the C libraries
+// Package golden finds the golden vectors made by the C libraries
 // (../shared/testdata beside the repository root), reads their manifest and
 // regenerates the inputs that PATTERNS.md defines.
-package testdata
+package golden
 
 import (
 	"bufio"

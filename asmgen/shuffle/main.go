@@ -1,0 +1,781 @@
+// Command shuffle generates shuffle_amd64.s and its Go stubs: the byte
+// shuffle and unshuffle kernels of package blosc for SSE2, AVX2 and
+// AVX-512 (BW+VBMI). Run it through `go generate` in the module root.
+//
+// Every kernel has the signature func(dst, src *byte, n, blocks int): n is
+// the element count of the whole buffer (so stream j starts j*n bytes into
+// the shuffled side) and blocks the number of whole vector blocks to process
+// from the start. Leftover elements and bytes are the Go caller's job.
+//
+// Two designs, both derived from viewing a block as a bit permutation of
+// byte addresses (element bits above byte-in-element bits on the element
+// side, the reverse on the stream side):
+//
+//   - SSE2/AVX2: P = 2, 4 or 8 byte elements. One byte unpack pass
+//     (PUNPCKL/HBW of vector k with vector k+P/2) rotates the in-lane address
+//     left by one bit, so shuffling is four passes and unshuffling log2(P)
+//     passes; lanes stay put, which the lane-strided loads and stores absorb.
+//     16-byte elements are split into two 8-byte halves (see halvesShuffle).
+//     AVX2 also takes typesizes that are not powers of two by padding every
+//     element to P bytes with VPSHUFB on the way in (and packing on the way
+//     out), at the cost of a few bytes read or written past the block that
+//     the Go caller accounts for (its slack function).
+//   - AVX-512 VBMI: VPERMT2B gathers from a 128-byte window of elements
+//     (masked loads keep odd typesizes inside the buffer), producing half of
+//     the streams per output; a log2 transpose of the remaining cells
+//     (VPUNPCKxQDQ, VPERMT2Q, VSHUFI64X2) finishes the job. Unshuffling
+//     stores whole vectors, overrunning the block for odd typesizes.
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+const signature = "func(dst *byte, src *byte, n int, blocks int)"
+
+func main() {
+	ConstraintExpr("!purego,!noasm,gc")
+	for _, p := range []int{2, 4, 8, 16} {
+		unpackShuffle(sse2, p, p)
+		unpackUnshuffle(sse2, p, p)
+	}
+	for ts := 2; ts <= 16; ts++ {
+		unpackShuffle(avx2, ts, pow2(ts))
+		unpackUnshuffle(avx2, ts, pow2(ts))
+	}
+	for ts := 2; ts <= 16; ts++ {
+		vbmiShuffle(ts, false)
+		vbmiUnshuffle(ts, false)
+		if ts&(ts-1) == 0 {
+			vbmiShuffle(ts, true)
+			vbmiUnshuffle(ts, true)
+		}
+	}
+	Generate()
+}
+
+// pow2 is the smallest power of two at least ts (and at least 2).
+func pow2(ts int) int {
+	p := 2
+	for p < ts {
+		p *= 2
+	}
+	return p
+}
+
+func log2(p int) int {
+	n := 0
+	for ; p > 1; p >>= 1 {
+		n++
+	}
+	return n
+}
+
+// streamAddr returns a register holding base + stream*n.
+func streamAddr(base, n Register, stream int) Register {
+	t := GP64()
+	if stream == 0 {
+		MOVQ(base, t)
+		return t
+	}
+	IMUL3Q(Imm(uint64(stream)), n, t)
+	ADDQ(base, t)
+	return t
+}
+
+// ---------------------------------------------------------------------------
+// SSE2 / AVX2: byte-unpack networks.
+
+type isa struct {
+	name  string
+	lanes int // 16-byte lanes per vector
+}
+
+var (
+	sse2 = isa{"SSE2", 1}
+	avx2 = isa{"AVX2", 2}
+)
+
+// Without AVX-512 only 16 vector registers encode, but avo's allocator
+// would hand out all 32, so these kernels draw physical registers from a
+// pool and give them back explicitly.
+var pool []VecPhysical
+
+func (s isa) resetPool() {
+	pool = pool[:0]
+	for i := 15; i >= 0; i-- {
+		if s.lanes == 1 {
+			pool = append(pool, X(i))
+		} else {
+			pool = append(pool, Y(i))
+		}
+	}
+}
+
+func (s isa) vec() VecPhysical {
+	if len(pool) == 0 {
+		panic("out of vector registers")
+	}
+	r := pool[len(pool)-1]
+	pool = pool[:len(pool)-1]
+	return r
+}
+
+func free(r VecPhysical) { pool = append(pool, r) }
+
+func X(i int) VecPhysical {
+	return []VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15}[i]
+}
+
+func Y(i int) VecPhysical {
+	return []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}[i]
+}
+
+func (s isa) bytes() int { return 16 * s.lanes }
+
+// slot is a network input: a vector in a register, or one loaded on
+// demand so that registers are taken only when the network needs them.
+type slot struct {
+	r    VecPhysical
+	load func() VecPhysical
+}
+
+func (s isa) toReg(v slot) VecPhysical {
+	if v.load != nil {
+		return v.load()
+	}
+	return v.r
+}
+
+func (s isa) loadu(m Mem, r VecPhysical) {
+	if s.lanes == 1 {
+		MOVOU(m, r)
+	} else {
+		VMOVDQU(m, r)
+	}
+}
+
+func (s isa) storeu(r VecPhysical, m Mem) {
+	if s.lanes == 1 {
+		MOVOU(r, m)
+	} else {
+		VMOVDQU(r, m)
+	}
+}
+
+// unpack returns the byte interleave of the low and of the high halves of
+// each lane of a and b, a's bytes at even positions.
+func (s isa) unpack(a VecPhysical, b slot) (lo, hi VecPhysical) {
+	lo = s.vec()
+	br := s.toReg(b)
+	if s.lanes == 1 {
+		MOVO(a, lo)
+		PUNPCKLBW(br, lo)
+		PUNPCKHBW(br, a)
+		free(br)
+		return lo, a
+	}
+	VPUNPCKLBW(br, a, lo)
+	VPUNPCKHBW(br, a, a)
+	free(br)
+	return lo, a
+}
+
+// passes runs count unpack passes over in; the last pass hands each output
+// vector to emit as soon as it exists.
+func (s isa) passes(in []slot, count int, emit func(i int, r VecPhysical)) {
+	p := len(in)
+	for pass := 0; pass < count; pass++ {
+		last := pass == count-1
+		out := make([]slot, p)
+		for k := 0; k < p/2; k++ {
+			a := s.toReg(in[k])
+			lo, hi := s.unpack(a, in[k+p/2])
+			for j, r := range []VecPhysical{lo, hi} {
+				i := 2*k + j
+				if last {
+					emit(i, r)
+				} else {
+					out[i] = slot{r: r}
+				}
+			}
+		}
+		in = out
+	}
+}
+
+// frame is the stack a padded unshuffle kernel holds its lane-1 halves in.
+func (s isa) frame(ts, p int) int {
+	if ts != p {
+		return 16 * p
+	}
+	return 0
+}
+
+// padTable is the in-lane VPSHUFB table that spreads 16/p elements of ts
+// bytes into p-byte slots (zero padded); packTable is its inverse.
+func padTable(name string, ts, p, lanes int) Mem {
+	m := GLOBL(name, RODATA|NOPTR)
+	for l := 0; l < lanes; l++ {
+		for i := 0; i < 16; i++ {
+			e, j := i/p, i%p
+			v := 0x80
+			if j < ts {
+				v = e*ts + j
+			}
+			DATA(16*l+i, U8(v))
+		}
+	}
+	return m
+}
+
+func packTable(name string, ts, p, lanes int) Mem {
+	m := GLOBL(name, RODATA|NOPTR)
+	for l := 0; l < lanes; l++ {
+		for i := 0; i < 16; i++ {
+			v := 0x80
+			if i < 16/p*ts {
+				v = i/ts*p + i%ts
+			}
+			DATA(16*l+i, U8(v))
+		}
+	}
+	return m
+}
+
+func kernelName(dir string, ts int, s string) string {
+	return fmt.Sprintf("%s%d%s", dir, ts, s)
+}
+
+// prologue starts a kernel; frame is the size of its stack buffers, above
+// which the function may not be NOSPLIT.
+func prologue(name, doc string, frame int) (dst, src, n, blocks Register) {
+	attr := NOSPLIT
+	if frame > 512 {
+		attr = 0
+	}
+	TEXT(name, attr, signature)
+	Pragma("noescape")
+	Doc(doc)
+	dst = Load(Param("dst"), GP64())
+	src = Load(Param("src"), GP64())
+	n = Load(Param("n"), GP64())
+	blocks = Load(Param("blocks"), GP64())
+	TESTQ(blocks, blocks)
+	JZ(LabelRef("done"))
+	return
+}
+
+func epilogue(s isa, dst, src, blocks Register, dstStep, srcStep int) {
+	ADDQ(U32(dstStep), dst)
+	ADDQ(U32(srcStep), src)
+	DECQ(blocks)
+	JNZ(LabelRef("loop"))
+	Label("done")
+	if s.name == "AVX512NT" {
+		SFENCE()
+	}
+	if s.lanes > 1 {
+		VZEROUPPER()
+	}
+	RET()
+}
+
+// unpackShuffle: a block is 16*lanes elements; vector v's lane l holds the
+// 16/p elements starting at element 16*l + v*16/p.
+func unpackShuffle(s isa, ts, p int) {
+	if p == 16 {
+		halvesShuffle(s, ts)
+		return
+	}
+	name := kernelName("shuffle", ts, s.name)
+	w := 16 * s.lanes
+	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s shuffles blocks of %d elements of %d bytes.", name, w, ts), s.frame(ts, p))
+	s.resetPool()
+	var pad Op
+	if ts != p {
+		pad = padTable("padTable"+s.name+fmt.Sprint(ts), ts, p, s.lanes)
+	}
+	var padReg VecPhysical
+	if pad != nil {
+		padReg = s.vec()
+		VMOVDQU(pad, padReg)
+	}
+	Label("loop")
+	in := make([]slot, p)
+	for v := 0; v < p; v++ {
+		in[v] = slot{load: func() VecPhysical {
+			r := s.vec()
+			lane := func(l int) Mem {
+				return Mem{Base: src, Disp: (16*l + v*16/p) * ts}
+			}
+			if s.lanes == 1 {
+				MOVOU(lane(0), r)
+			} else {
+				VMOVDQU(lane(0), r.AsX())
+				VINSERTI128(Imm(1), lane(1), r, r)
+			}
+			if padReg != nil {
+				VPSHUFB(padReg, r, r)
+			}
+			return r
+		}}
+	}
+	s.passes(in, 4, func(i int, r VecPhysical) {
+		if i < ts {
+			s.storeu(r, Mem{Base: streamAddr(dst, n, i)})
+		}
+		free(r)
+	})
+	epilogue(s, dst, src, blocks, w, w*ts)
+}
+
+func unpackUnshuffle(s isa, ts, p int) {
+	if p == 16 {
+		halvesUnshuffle(s, ts)
+		return
+	}
+	name := kernelName("unshuffle", ts, s.name)
+	w := 16 * s.lanes
+	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s unshuffles blocks of %d elements of %d bytes.", name, w, ts), s.frame(ts, p))
+	s.resetPool()
+	var packReg VecPhysical
+	var held Mem
+	if ts != p {
+		packReg = s.vec()
+		VMOVDQU(packTable("packTable"+s.name+fmt.Sprint(ts), ts, p, s.lanes), packReg)
+		held = AllocLocal(p * 16)
+	}
+	Label("loop")
+	in := make([]slot, p)
+	for b := 0; b < p; b++ {
+		in[b] = slot{load: func() VecPhysical {
+			r := s.vec()
+			if b >= ts {
+				if s.lanes == 1 {
+					PXOR(r, r)
+				} else {
+					VPXOR(r, r, r)
+				}
+				return r
+			}
+			s.loadu(Mem{Base: streamAddr(src, n, b)}, r)
+			return r
+		}}
+	}
+	s.passes(in, log2(p), func(v int, r VecPhysical) {
+		lane := func(l int) Mem { return Mem{Base: dst, Disp: (16*l + v*16/p) * ts} }
+		switch {
+		case s.lanes == 1:
+			MOVOU(r, lane(0))
+		case packReg != nil:
+			// Each 16-byte store runs past its elements into the next
+			// lane's; storing in address order lets the next store repair
+			// it, so lane 1 waits until every lane 0 is written.
+			VPSHUFB(packReg, r, r)
+			VMOVDQU(r.AsX(), lane(0))
+			VEXTRACTI128(Imm(1), r, held.Offset(16*v))
+		default:
+			VMOVDQU(r.AsX(), lane(0))
+			VEXTRACTI128(Imm(1), r, lane(1))
+		}
+		free(r)
+	})
+	if packReg != nil {
+		for v := 0; v < p; v++ {
+			t := s.vec()
+			VMOVDQU(held.Offset(16*v), t.AsX())
+			VMOVDQU(t.AsX(), Mem{Base: dst, Disp: (16 + v*16/p) * ts})
+			free(t)
+		}
+	}
+	epilogue(s, dst, src, blocks, w*ts, w)
+}
+
+// ---------------------------------------------------------------------------
+// AVX-512 VBMI.
+//
+// A block is 64 elements. With p = pow2(ts), r = p/2 pairs of windows of
+// e = 128/p elements each (b = e*ts <= 128 bytes) are gathered by VPERMT2B
+// into two outputs: output h of window k holds streams h*r .. h*r+r-1 as r
+// cells of e bytes. Transposing the r x r cell matrix of each h leaves
+// stream h*r+s in row s, all 64 elements in order.
+
+var avx512 = isa{"AVX512", 4}
+
+// avx512nt is the AVX-512 epilogue flavour: the non-temporal kernels fence
+// their stores before returning so later ordinary accesses see them.
+func avx512nt(nt bool) isa {
+	if nt {
+		return isa{"AVX512NT", 4}
+	}
+	return avx512
+}
+
+func vbmiShape(ts int) (p, r, e, b int) {
+	p = pow2(ts)
+	r = p / 2
+	e = 128 / p
+	b = e * ts
+	return
+}
+
+var tables = map[string]Mem{}
+
+// table64 defines (once) the 64-byte table name with byte i = f(i).
+func table64(name string, f func(i int) int) Mem {
+	if m, ok := tables[name]; ok {
+		return m
+	}
+	m := GLOBL(name, RODATA|NOPTR)
+	tables[name] = m
+	for i := 0; i < 64; i++ {
+		DATA(i, U8(f(i)))
+	}
+	return m
+}
+
+func qwordTables() (lo, hi Mem) {
+	// Interleave 16-byte cells of two rows: lo takes cells 0 and 2 of each
+	// 32-byte half, hi cells 1 and 3 (qword indices >= 8 name the second row).
+	lo = GLOBL("permQLo", RODATA|NOPTR)
+	for i, v := range []int{0, 1, 8, 9, 4, 5, 12, 13} {
+		DATA(8*i, U64(uint64(v)))
+	}
+	hi = GLOBL("permQHi", RODATA|NOPTR)
+	for i, v := range []int{2, 3, 10, 11, 6, 7, 14, 15} {
+		DATA(8*i, U64(uint64(v)))
+	}
+	return
+}
+
+var qLo, qHi Mem
+var qDone bool
+
+func loadZ(m Mem) VecVirtual {
+	z := ZMM()
+	VMOVDQU64(m, z)
+	return z
+}
+
+// transpose swaps row and cell indices of the square matrix in rows, whose
+// cells are cell bytes wide, one index bit per stage.
+func transpose(rows []VecVirtual, cell int, ql, qh VecVirtual) {
+	for d := 1; d < len(rows); d *= 2 {
+		g := cell * d
+		for i := range rows {
+			if i&d != 0 {
+				continue
+			}
+			a, b := rows[i], rows[i+d]
+			lo := ZMM()
+			switch g {
+			case 8:
+				VPUNPCKLQDQ(b, a, lo)
+				VPUNPCKHQDQ(b, a, a)
+			case 16:
+				VMOVDQA64(a, lo)
+				VPERMT2Q(b, ql, lo)
+				VPERMT2Q(b, qh, a)
+			case 32:
+				VSHUFI64X2(U8(0x44), b, a, lo)
+				VSHUFI64X2(U8(0xEE), b, a, a)
+			default:
+				panic("cell size")
+			}
+			rows[i], rows[i+d] = lo, a
+		}
+	}
+}
+
+func vbmiCommon(ts int, needMask bool) (ql, qh VecVirtual, mask Op) {
+	p, _, _, b := vbmiShape(ts)
+	if p >= 8 {
+		if !qDone {
+			qLo, qHi = qwordTables()
+			qDone = true
+		}
+		ql, qh = loadZ(qLo), loadZ(qHi)
+	}
+	if b < 128 && needMask {
+		k := K()
+		t := GP64()
+		MOVQ(U64(uint64(1)<<(b-64)-1), t)
+		KMOVQ(t, k)
+		mask = k
+	}
+	return
+}
+
+// ntName marks the variants whose stores bypass the caches (VMOVNTDQ):
+// for buffers far larger than the caches they avoid reading every output
+// line before writing it, as the runtime's memmove does for big copies.
+// Their stores must be 64-byte aligned.
+func ntName(name string, nt bool) string {
+	if nt {
+		return name + "NT"
+	}
+	return name
+}
+
+func store64(z VecVirtual, m Mem, nt bool) {
+	if nt {
+		VMOVNTDQ(z, m)
+	} else {
+		VMOVDQU64(z, m)
+	}
+}
+
+func vbmiShuffle(ts int, nt bool) {
+	_, r, e, b := vbmiShape(ts)
+	name := ntName(kernelName("shuffle", ts, "AVX512"), nt)
+	doc := fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes.", name, ts)
+	if nt {
+		doc = fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes with non-temporal stores; dst and n must be multiples of 64.", name, ts)
+	}
+	dst, src, n, blocks := prologue(name, doc, 0)
+	var t [2]VecVirtual
+	for h := range t {
+		t[h] = loadZ(table64(fmt.Sprintf("gather%dH%d", ts, h), func(q int) int {
+			s, el := q/e, q%e
+			if st := h*r + s; st < ts {
+				return el*ts + st
+			}
+			return 0
+		}))
+	}
+	ql, qh, mask := vbmiCommon(ts, true)
+	Label("loop")
+	rows := [2][]VecVirtual{make([]VecVirtual, r), make([]VecVirtual, r)}
+	for k := 0; k < r; k++ {
+		a, c := ZMM(), ZMM()
+		VMOVDQU64(Mem{Base: src, Disp: k * b}, a)
+		if mask == nil {
+			VMOVDQU64(Mem{Base: src, Disp: k*b + 64}, c)
+		} else {
+			VMOVDQU8_Z(Mem{Base: src, Disp: k*b + 64}, mask, c)
+		}
+		o := ZMM()
+		VMOVDQA64(a, o)
+		VPERMT2B(c, t[0], o)
+		VPERMT2B(c, t[1], a)
+		rows[0][k], rows[1][k] = o, a
+	}
+	for h := range rows {
+		transpose(rows[h], e, ql, qh)
+		for s, z := range rows[h] {
+			if st := h*r + s; st < ts {
+				store64(z, Mem{Base: streamAddr(dst, n, st)}, nt)
+			}
+		}
+	}
+	epilogue(avx512nt(nt), dst, src, blocks, 64, 64*ts)
+}
+
+// vbmiUnshuffle stores every window as two full vectors in address order,
+// so for typesizes that are not powers of two each store's overflow is
+// rewritten by the next and the last one runs 128-b bytes past the blocks:
+// the caller must have room there (it runs the final blocks into scratch).
+// Masked stores would avoid that but are several times slower on the AMD
+// Zen 4 this was measured on, even when only a few run per call.
+func vbmiUnshuffle(ts int, nt bool) {
+	_, r, e, b := vbmiShape(ts)
+	name := ntName(kernelName("unshuffle", ts, "AVX512"), nt)
+	doc := fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes.", name, ts)
+	if nt {
+		doc = fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes with non-temporal stores; dst must be 64-byte aligned.", name, ts)
+	}
+	if b < 128 {
+		doc = fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes, writing up to %d bytes of scratch past them.", name, ts, 128-b)
+	}
+	dst, src, n, blocks := prologue(name, doc, 0)
+	var u [2]VecVirtual
+	for h := range u {
+		u[h] = loadZ(table64(fmt.Sprintf("scatter%dH%d", ts, h), func(q int) int {
+			o := 64*h + q
+			if o >= b {
+				return 0
+			}
+			el, st := o/ts, o%ts
+			return 64*(st/r) + (st%r)*e + el
+		}))
+	}
+	ql, qh, _ := vbmiCommon(ts, false)
+	Label("loop")
+	rows := [2][]VecVirtual{make([]VecVirtual, r), make([]VecVirtual, r)}
+	for h := range rows {
+		for s := range rows[h] {
+			z := ZMM()
+			if st := h*r + s; st < ts {
+				VMOVDQU64(Mem{Base: streamAddr(src, n, st)}, z)
+			} else {
+				VPXORQ(z, z, z)
+			}
+			rows[h][s] = z
+		}
+		transpose(rows[h], e, ql, qh)
+	}
+	for k := 0; k < r; k++ {
+		lo, hi := rows[0][k], rows[1][k]
+		o := ZMM()
+		VMOVDQA64(lo, o)
+		VPERMT2B(hi, u[0], o)
+		store64(o, Mem{Base: dst, Disp: k * b}, nt)
+		VPERMT2B(hi, u[1], lo)
+		store64(lo, Mem{Base: dst, Disp: k*b + 64}, nt)
+	}
+	epilogue(avx512nt(nt), dst, src, blocks, 64*ts, 64)
+}
+
+// With p = 16 the unpack network needs 17 live vectors, one more than
+// SSE2 and AVX2 have, so these kernels split every element into its low
+// and high 8 bytes (VPUNPCKL/HQDQ of neighbouring elements) and run the
+// p = 8 network twice, once per half. Bytes past ts in an element only ever
+// reach streams past ts, which are not stored, so no padding shuffle is
+// needed; the loads still read 16-ts bytes past the block's last element
+// and the stores of unshuffle write as many, like the other padded kernels.
+
+func (s isa) gatherElement(src Register, ts, e0 int) VecPhysical {
+	r := s.vec()
+	if s.lanes == 1 {
+		MOVOU(Mem{Base: src, Disp: e0 * ts}, r)
+	} else {
+		VMOVDQU(Mem{Base: src, Disp: e0 * ts}, r.AsX())
+		VINSERTI128(Imm(1), Mem{Base: src, Disp: (e0 + 16) * ts}, r, r)
+	}
+	return r
+}
+
+// qdq returns, per lane, the h-th qwords of a and b ([a.q_h, b.q_h]),
+// consuming a and b.
+func (s isa) qdq(a, b VecPhysical, h int) VecPhysical {
+	if s.lanes == 1 {
+		if h == 0 {
+			PUNPCKLQDQ(b, a)
+		} else {
+			PUNPCKHQDQ(b, a)
+		}
+	} else if h == 0 {
+		VPUNPCKLQDQ(b, a, a)
+	} else {
+		VPUNPCKHQDQ(b, a, a)
+	}
+	free(b)
+	return a
+}
+
+func halvesShuffle(s isa, ts int) {
+	name := kernelName("shuffle", ts, s.name)
+	w := 16 * s.lanes
+	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s shuffles blocks of %d elements of %d bytes.", name, w, ts), 0)
+	s.resetPool()
+	Label("loop")
+	for h := 0; h < 2; h++ {
+		in := make([]slot, 8)
+		for v := range in {
+			in[v] = slot{load: func() VecPhysical {
+				a := s.gatherElement(src, ts, 2*v)
+				b := s.gatherElement(src, ts, 2*v+1)
+				return s.qdq(a, b, h)
+			}}
+		}
+		s.passes(in, 4, func(i int, r VecPhysical) {
+			if st := 8*h + i; st < ts {
+				s.storeu(r, Mem{Base: streamAddr(dst, n, st)})
+			}
+			free(r)
+		})
+	}
+	epilogue(s, dst, src, blocks, w, w*ts)
+}
+
+func halvesUnshuffle(s isa, ts int) {
+	name := kernelName("unshuffle", ts, s.name)
+	w := 16 * s.lanes
+	frame := 8 * s.bytes()
+	if s.lanes > 1 {
+		frame += 16 * 16
+	}
+	dst, src, n, blocks := prologue(name, fmt.Sprintf("%s unshuffles blocks of %d elements of %d bytes.", name, w, ts), frame)
+	lows := AllocLocal(8 * s.bytes())
+	var held Mem
+	if s.lanes > 1 {
+		held = AllocLocal(16 * 16)
+	}
+	s.resetPool()
+	Label("loop")
+	for h := 0; h < 2; h++ {
+		in := make([]slot, 8)
+		for b := range in {
+			in[b] = slot{load: func() VecPhysical {
+				r := s.vec()
+				switch st := 8*h + b; {
+				case st >= ts && s.lanes == 1:
+					PXOR(r, r)
+				case st >= ts:
+					VPXOR(r, r, r)
+				default:
+					s.loadu(Mem{Base: streamAddr(src, n, st)}, r)
+				}
+				return r
+			}}
+		}
+		s.passes(in, 3, func(v int, r VecPhysical) {
+			if h == 0 {
+				s.storeu(r, lows.Offset(v*s.bytes()))
+				free(r)
+				return
+			}
+			// Elements 2v and 2v+1 of each lane, stored in address order
+			// so each store's overflow past ts bytes is rewritten next.
+			for j := 0; j < 2; j++ {
+				lo := s.vec()
+				s.loadu(lows.Offset(v*s.bytes()), lo)
+				var x VecPhysical
+				if j == 0 {
+					x = s.qdqKeep(lo, r, 0)
+				} else {
+					x = s.qdqKeep(lo, r, 1)
+				}
+				e := 2*v + j
+				if s.lanes == 1 {
+					MOVOU(x, Mem{Base: dst, Disp: e * ts})
+				} else {
+					VMOVDQU(x.AsX(), Mem{Base: dst, Disp: e * ts})
+					VEXTRACTI128(Imm(1), x, held.Offset(16*e))
+				}
+				free(x)
+			}
+			free(r)
+		})
+	}
+	if s.lanes > 1 {
+		for e := 0; e < 16; e++ {
+			t := s.vec()
+			VMOVDQU(held.Offset(16*e), t.AsX())
+			VMOVDQU(t.AsX(), Mem{Base: dst, Disp: (16 + e) * ts})
+			free(t)
+		}
+	}
+	epilogue(s, dst, src, blocks, w*ts, w)
+}
+
+// qdqKeep is qdq that consumes a but leaves b intact.
+func (s isa) qdqKeep(a, b VecPhysical, h int) VecPhysical {
+	if s.lanes == 1 {
+		if h == 0 {
+			PUNPCKLQDQ(b, a)
+		} else {
+			PUNPCKHQDQ(b, a)
+		}
+	} else if h == 0 {
+		VPUNPCKLQDQ(b, a, a)
+	} else {
+		VPUNPCKHQDQ(b, a, a)
+	}
+	return a
+}

@@ -1,0 +1,148 @@
+package blosc
+
+import (
+	"fmt"
+	"testing"
+)
+
+// benchInputs are the 1 MiB inputs of the chunk benchmarks, with their
+// element sizes.
+var benchInputs = []struct {
+	pattern  string
+	typesize int
+}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}}
+
+// cBench, set under the cblosc tag, adds a C row (threads 1) per codec.
+var cBench func(b *testing.B, c Codec, level, typesize int, in []byte, compress bool)
+
+const benchSize = 1 << 20
+
+func BenchmarkCompress(b *testing.B) {
+	for _, bi := range benchInputs {
+		in := pattern(b, bi.pattern, benchSize)
+		b.Run(bi.pattern+"/memcpy", func(b *testing.B) {
+			dst := make([]byte, len(in))
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(dst, in)
+			}
+		})
+		for _, c := range allCodecs {
+			for _, threads := range []int{1, 2} {
+				o := withFilter(Options{Codec: c, Level: 5, Typesize: bi.typesize, Threads: threads}, ByteShuffle)
+				b.Run(fmt.Sprintf("%s/%s/threads=%d", bi.pattern, c, threads), func(b *testing.B) {
+					comp, err := NewCompressor(o)
+					if err != nil {
+						b.Fatal(err)
+					}
+					dst := make([]byte, CompressBound(len(in)))
+					out, _ := comp.Compress(dst, in)
+					b.ReportMetric(float64(len(in))/float64(len(out)), "ratio")
+					b.SetBytes(int64(len(in)))
+					b.ReportAllocs()
+					for b.Loop() {
+						comp.Compress(dst, in)
+					}
+				})
+			}
+			if cBench != nil {
+				b.Run(fmt.Sprintf("%s/%s/C", bi.pattern, c), func(b *testing.B) { cBench(b, c, 5, bi.typesize, in, true) })
+			}
+		}
+	}
+}
+
+func BenchmarkDecompress(b *testing.B) {
+	for _, bi := range benchInputs {
+		in := pattern(b, bi.pattern, benchSize)
+		b.Run(bi.pattern+"/memcpy", func(b *testing.B) {
+			dst := make([]byte, len(in))
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(dst, in)
+			}
+		})
+		for _, c := range allCodecs {
+			chunk, err := Compress(nil, in, withFilter(Options{Codec: c, Level: 5, Typesize: bi.typesize, Threads: 1}, ByteShuffle))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, threads := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/%s/threads=%d", bi.pattern, c, threads), func(b *testing.B) {
+					d := &Decompressor{Threads: threads}
+					dst := make([]byte, len(in))
+					if _, err := d.Decompress(dst, chunk); err != nil {
+						b.Fatal(err)
+					}
+					b.SetBytes(int64(len(in)))
+					b.ReportAllocs()
+					for b.Loop() {
+						d.Decompress(dst, chunk)
+					}
+				})
+			}
+			if cBench != nil {
+				b.Run(fmt.Sprintf("%s/%s/C", bi.pattern, c), func(b *testing.B) { cBench(b, c, 5, bi.typesize, in, false) })
+			}
+		}
+	}
+}
+
+// BenchmarkSmallChunk measures the per-call cost on chunks small enough to
+// stay on the caller's goroutine.
+func BenchmarkSmallChunk(b *testing.B) {
+	for _, n := range []int{4 << 10, 64 << 10} {
+		in := pattern(b, "linspace_f64", n)
+		o := withFilter(Options{Codec: LZ4, Level: 5, Typesize: 8, Threads: 1}, ByteShuffle)
+		comp, _ := NewCompressor(o)
+		dst := make([]byte, CompressBound(n))
+		chunk, _ := comp.Compress(nil, in)
+		d := &Decompressor{Threads: 1}
+		out := make([]byte, n)
+		b.Run(fmt.Sprintf("compress/n=%dKiB", n>>10), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			b.ReportAllocs()
+			for b.Loop() {
+				comp.Compress(dst, in)
+			}
+		})
+		b.Run(fmt.Sprintf("decompress/n=%dKiB", n>>10), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			b.ReportAllocs()
+			for b.Loop() {
+				d.Decompress(out, chunk)
+			}
+		})
+	}
+}
+
+// BenchmarkParallelThreshold compares serial and 2-thread work around
+// parallelMinBytes, the size the scheduler starts handing out blocks at.
+func BenchmarkParallelThreshold(b *testing.B) {
+	for _, n := range []int{64 << 10, 128 << 10, 256 << 10, 512 << 10} {
+		in := pattern(b, "linspace_f64", n)
+		for _, threads := range []int{1, 2} {
+			o := withFilter(Options{Codec: LZ4, Level: 5, Typesize: 8, Blocksize: 32 << 10, Threads: threads, SplitMode: SplitNever}, ByteShuffle)
+			p, _ := o.params()
+			e := &engine{parallelMin: 1} // the threshold itself must not decide
+			dst := make([]byte, n+16)
+			chunk, _ := Compress(nil, in, o)
+			h, _ := ReadHeader(chunk)
+			out := make([]byte, n)
+			b.Run(fmt.Sprintf("compress/n=%dKiB/nblocks=%d/threads=%d", n>>10, h.Nblocks, threads), func(b *testing.B) {
+				b.SetBytes(int64(n))
+				for b.Loop() {
+					e.compress(dst, in, &p)
+				}
+			})
+			b.Run(fmt.Sprintf("decompress/n=%dKiB/nblocks=%d/threads=%d", n>>10, h.Nblocks, threads), func(b *testing.B) {
+				b.SetBytes(int64(n))
+				for b.Loop() {
+					e.decompress(out, chunk, threads)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,230 @@
+package blosc
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/goblosc/blosc/internal/codec"
+)
+
+// blosc2Call is an engine's per-call state for Blosc2 chunks.
+type blosc2Call struct {
+	c     chunk2
+	out   []byte
+	first int // the block the parallel batch's index 0 stands for
+
+	// Compression.
+	p       *params
+	l       layout2
+	src     []byte
+	ref     []byte // what a decoder holds as block 0 (delta reference)
+	ref0    []byte // buffer for ref when the pipeline is lossy
+	scratch []byte
+	stride  int
+	res     []blockResult
+}
+
+// parseBlosc2 decodes a c-blosc2 extended (32-byte) header and checks the
+// whole chunk layout against src (see openChunk2).
+func (h *Header) parseBlosc2(src []byte) error {
+	c, err := openChunk2(src)
+	h.fromChunk2(&c)
+	return err
+}
+
+func (h *Header) fromChunk2(c *chunk2) {
+	x := &c.h
+	*h = Header{Format: FormatBlosc2, Version: x.version, VersionLZ: x.versionLZ, Flags: x.flags,
+		Typesize: int(x.typesize), Nbytes: x.nbytes, Blocksize: x.blocksize, Cbytes: x.cbytes,
+		HeaderLen: header2Len, CodecMeta: x.codecMeta, Blosc2Flags: x.b2flags, Blosc2Flags2: x.flags2,
+		Special: Special(x.special()), Dict: x.useDict(), VarBlocks: x.vlBlocks(),
+		Memcpyed: x.memcpyed(), DontSplit: x.dontSplit(), CodecCode: x.flags >> 5}
+	for i, f := range x.filters {
+		h.Filters[i] = Filter(f)
+		h.FilterMeta[i] = x.filterMeta[i]
+		h.Shuffle = h.Shuffle || Filter(f) == ByteShuffle
+		h.BitShuffle = h.BitShuffle || Filter(f) == BitShuffle
+	}
+	h.Split = !x.dontSplit() && !x.vlBlocks()
+	if cd, err := x.codec(); err == nil {
+		h.Codec = cd
+	} else {
+		h.Codec = Codec(0xff)
+	}
+	if x.memcpyed() && int(x.codecID) < len(codecNames) {
+		// c-blosc2 leaves the codec bits of a copy's flags clear but keeps
+		// the codec in byte 22.
+		h.Codec = Codec(x.codecID)
+	}
+	if x.blocksize > 0 {
+		h.Nblocks, _ = x.nblocks()
+		if x.nbytes == 0 {
+			h.Nblocks = 0
+		}
+	}
+	if x.vlBlocks() {
+		h.Blocksize = c.maxBlk
+	}
+}
+
+// decodeStream makes a worker's codec state the stream decoder of the
+// Blosc2 block loop.
+func (ws *workerState) decodeStream(c Codec, dict, dst, src []byte) error {
+	var err error
+	if dict != nil {
+		err = ws.codec.DecompressDict(codec.ID(c), dst, src, dict)
+	} else {
+		err = ws.codec.Decompress(codec.ID(c), dst, src)
+	}
+	if err != nil {
+		switch {
+		case errors.Is(err, codec.ErrCorrupt):
+			return fmt.Errorf("%w: %v", ErrCorrupt, err)
+		case errors.Is(err, codec.ErrUnsupported):
+			return fmt.Errorf("%w: %v", ErrUnsupported, err)
+		}
+		return err
+	}
+	return nil
+}
+
+func (e *engine) decompressBlosc2(dst, src []byte, threads int) ([]byte, error) {
+	b := &e.b2
+	c, err := openChunk2(src)
+	if err != nil {
+		return nil, err
+	}
+	n := c.h.nbytes
+	out := dst[:cap(dst)]
+	if len(out) < n {
+		out = make([]byte, n)
+	}
+	out = out[:n]
+	threads = resolveThreads(threads)
+	regular := c.nblocks > 1 && !c.h.vlBlocks() && c.h.special() == specialNone && !c.h.memcpyed()
+	if !regular || threads <= 1 || !e.parallelAt(n) {
+		if err := c.decodeAll(out, &e.ws.b2, &e.ws); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	// Every block's delta refers to the decoded block 0: do it first.
+	first := 0
+	if c.pipe.has(Delta) {
+		if err := c.decodeBlock(out[:c.blockSize(0)], nil, 0, &e.ws.b2, &e.ws); err != nil {
+			return nil, err
+		}
+		first = 1
+	}
+	b.c, b.out, b.first, e.err = c, out, first, nil
+	runBlocks(&e.batch, decompress2Task{e}, c.nblocks-first, threads, &e.ws)
+	b.c, b.out = chunk2{}, nil
+	if e.err != nil {
+		err := e.err
+		e.err = nil
+		return nil, err
+	}
+	return out, nil
+}
+
+type decompress2Task struct{ e *engine }
+
+func (t decompress2Task) doBlock(ws *workerState, j int) {
+	b := &t.e.b2
+	i := j + b.first
+	bs := b.c.blockSize(i)
+	off := i * b.c.h.blocksize
+	var ref []byte
+	if i > 0 {
+		ref = b.out[:bs]
+	}
+	if err := b.c.decodeBlock(b.out[off:off+bs], ref, i, &ws.b2, ws); err != nil {
+		t.e.setErr(err)
+	}
+}
+
+func (e *engine) getItemBlosc2(dst, src []byte, start, n int) ([]byte, error) {
+	c, err := openChunk2(src)
+	if err != nil {
+		return nil, err
+	}
+	h := &c.h
+	ts := int(h.typesize)
+	if start < 0 || n < 0 || start > h.nbytes/ts || n > h.nbytes/ts-start {
+		return nil, fmt.Errorf("%w: items [%d, %d+%d) of %d-byte items in %d bytes", ErrRange, start, start, n, ts, h.nbytes)
+	}
+	lo, hi := start*ts, (start+n)*ts
+	out := dst[:cap(dst)]
+	if len(out) < hi-lo {
+		out = make([]byte, hi-lo)
+	}
+	out = out[:hi-lo]
+	st := &e.ws.b2
+	switch {
+	case lo == hi:
+		return out, nil
+	case h.special() != specialNone:
+		// The range starts on an element boundary, so the element
+		// pattern lines up with it.
+		return out, expandSpecial(out, h, c.src)
+	case h.memcpyed():
+		copy(out, c.src[header2Len+lo:header2Len+hi])
+		return out, nil
+	case h.vlBlocks():
+		return out, c.getItemVL(out, lo, hi, st, &e.ws)
+	}
+	bs := h.blocksize
+	var ref []byte
+	if c.pipe.has(Delta) && lo >= bs {
+		st.ref = grow(st.ref, c.blockSize(0))
+		if err := c.decodeBlock(st.ref, nil, 0, st, &e.ws); err != nil {
+			return nil, err
+		}
+		ref = st.ref
+	}
+	for j := lo / bs; j*bs < hi; j++ {
+		bstart, bsize := j*bs, c.blockSize(j)
+		a, b := max(lo, bstart), min(hi, bstart+bsize)
+		var r []byte
+		if j > 0 && ref != nil {
+			r = ref[:bsize]
+		}
+		if a == bstart && b == bstart+bsize {
+			if j == 0 {
+				ref = out[:bsize]
+			}
+			if err := c.decodeBlock(out[a-lo:b-lo], r, j, st, &e.ws); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		st.blk = grow(st.blk, bsize)
+		if err := c.decodeBlock(st.blk, r, j, st, &e.ws); err != nil {
+			return nil, err
+		}
+		if j == 0 && c.pipe.has(Delta) {
+			st.ref = append(st.ref[:0], st.blk...)
+			ref = st.ref
+		}
+		copy(out[a-lo:b-lo], st.blk[a-bstart:b-bstart])
+	}
+	return out, nil
+}
+
+// getItemVL decodes the VL blocks overlapping [lo, hi).
+func (c *chunk2) getItemVL(out []byte, lo, hi int, st *decodeState, cd codecDecoder) error {
+	off := 0
+	for i := 0; i < c.nblocks && off < hi; i++ {
+		n := le32(c.src[c.bstart(i):])
+		if off+n > lo {
+			st.blk = grow(st.blk, n)
+			if err := c.decodeVLBlock(st.blk, nil, i, st, cd); err != nil {
+				return err
+			}
+			a, b := max(lo, off), min(hi, off+n)
+			copy(out[a-lo:b-lo], st.blk[a-off:b-off])
+		}
+		off += n
+	}
+	return nil
+}

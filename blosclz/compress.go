@@ -1,0 +1,418 @@
+package blosclz
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+)
+
+// The format's and the C encoder's constants.
+const (
+	maxCopy        = 32                      // a control byte covers up to 32 literals
+	literalMarker  = maxCopy - 1             // the control byte of a full literal run
+	formatBit      = 1 << 5                  // marks the first byte of every stream
+	lenShift       = 5                       // a match's length sits in the top 3 control bits
+	longLen        = 7                       // from this biased length on, extension bytes follow
+	maxDistance    = 8191                    // biased distances below this fit 13 bits
+	maxFarDistance = 65535 + maxDistance - 1 // C takes no match this far back
+	farMarker      = 31                      // low control bits of a 16-bit distance...
+	farLowByte     = 255                     // ...with this distance byte
+	hashLog        = 14                      // the largest table, levels 3 to 9
+	hashMask       = 1<<hashLog - 1          // makes table indexes provably in range
+	hashMul        = 2654435761              // BloscLZ's (and LZ4's) hash multiplier
+	maxInput       = math.MaxInt32           // C takes the length as an int
+	minInput       = 16                      // C gives up on shorter inputs...
+	minOutput      = 66                      // ...and on smaller output buffers
+	tailReserve    = 12                      // the match scan stops this far before the end
+
+	// 2.5.1's probe: a 4096-entry table, and the short-match settings
+	// whatever the encoder then uses.
+	probeHashLog = 12
+	probeMinLen  = 3
+	probeIPShift = 3
+)
+
+// ratioThreshold is, per level 1..9, the smallest estimated ratio worth
+// compressing; below it C gives up and the block is stored raw. (A switch,
+// not a table: the package keeps no mutable state.)
+func ratioThreshold(level int) float64 {
+	switch level {
+	case 1:
+		return 2
+	case 2:
+		return 1.5
+	case 3, 4, 5, 6:
+		return 1.2
+	case 7:
+		return 1.15
+	case 8:
+		return 1.1
+	}
+	return 1.0
+}
+
+// levelHashLog is the hash table size per level 1..9.
+func levelHashLog(level int) uint {
+	switch level {
+	case 1:
+		return hashLog - 2
+	case 2:
+		return hashLog - 1
+	}
+	return hashLog
+}
+
+func hash(seq uint32, shift uint) uint32 {
+	return (seq * hashMul) >> (shift & 31)
+}
+
+func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i : i+4]) }
+
+func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8]) }
+
+// matchEnd compares src from ip and from ref onward and returns one past the
+// first position p < bound where they differ, or bound if none does: the
+// position C's get_match and get_run both return (a run is the distance-1
+// match). ref < ip.
+func matchEnd(src []byte, ip, bound, ref int) int {
+	// 32 bytes per round: one branch for four word compares.
+	for ip+32 <= bound {
+		a, b := (*[32]byte)(src[ip:ip+32]), (*[32]byte)(src[ref:ref+32])
+		x0 := binary.LittleEndian.Uint64(a[0:8]) ^ binary.LittleEndian.Uint64(b[0:8])
+		x1 := binary.LittleEndian.Uint64(a[8:16]) ^ binary.LittleEndian.Uint64(b[8:16])
+		x2 := binary.LittleEndian.Uint64(a[16:24]) ^ binary.LittleEndian.Uint64(b[16:24])
+		x3 := binary.LittleEndian.Uint64(a[24:32]) ^ binary.LittleEndian.Uint64(b[24:32])
+		if x0|x1|x2|x3 != 0 {
+			switch {
+			case x0 != 0:
+				return ip + bits.TrailingZeros64(x0)>>3 + 1
+			case x1 != 0:
+				return ip + 8 + bits.TrailingZeros64(x1)>>3 + 1
+			case x2 != 0:
+				return ip + 16 + bits.TrailingZeros64(x2)>>3 + 1
+			}
+			return ip + 24 + bits.TrailingZeros64(x3)>>3 + 1
+		}
+		ip += 32
+		ref += 32
+	}
+	for ip+8 <= bound {
+		x := binary.LittleEndian.Uint64(src[ip:ip+8]) ^ binary.LittleEndian.Uint64(src[ref:ref+8])
+		if x != 0 {
+			return ip + bits.TrailingZeros64(x)>>3 + 1
+		}
+		ip += 8
+		ref += 8
+	}
+	for ip < bound {
+		if src[ip] != src[ref] {
+			return ip + 1
+		}
+		ip++
+		ref++
+	}
+	return bound
+}
+
+// runEnd is matchEnd for a run (ref == ip-1): with every byte before the
+// first difference equal to the last one, comparing against that byte finds
+// the same position with half the loads.
+func runEnd(src []byte, ip, bound int) int {
+	v := uint64(src[ip-1]) * 0x0101010101010101
+	for ip+32 <= bound {
+		a := (*[32]byte)(src[ip : ip+32])
+		x0 := binary.LittleEndian.Uint64(a[0:8]) ^ v
+		x1 := binary.LittleEndian.Uint64(a[8:16]) ^ v
+		x2 := binary.LittleEndian.Uint64(a[16:24]) ^ v
+		x3 := binary.LittleEndian.Uint64(a[24:32]) ^ v
+		if x0|x1|x2|x3 != 0 {
+			switch {
+			case x0 != 0:
+				return ip + bits.TrailingZeros64(x0)>>3 + 1
+			case x1 != 0:
+				return ip + 8 + bits.TrailingZeros64(x1)>>3 + 1
+			case x2 != 0:
+				return ip + 16 + bits.TrailingZeros64(x2)>>3 + 1
+			}
+			return ip + 24 + bits.TrailingZeros64(x3)>>3 + 1
+		}
+		ip += 32
+	}
+	return matchEnd(src, ip, bound, ip-1)
+}
+
+// estimateRatio is BloscLZ's entropy probe: it runs a cheap model of the
+// encoder over at most 1<<log bytes of b, with a hash table of 1<<log
+// entries (htab, all zero on entry), and returns input bytes per output
+// byte. The result is one IEEE division of two exact integers, so it is the
+// same on every architecture (no fused multiply-add can change it).
+func estimateRatio(b []byte, htab []uint32, log uint, minLen, ipShift int) float64 {
+	limit := min(len(b), 1<<log)
+	b = b[:limit]
+	htab = htab[:1<<log]
+	mask := uint32(len(htab) - 1)
+	shift := 32 - log
+	ipBound := limit - 1
+	ipLimit := limit - tailReserve
+	oc := 5 // the first control byte and four literals
+	lit := 4
+	ip := 0
+	for ip < ipLimit {
+		anchor := ip
+		seq := load32(b, ip)
+		h := hash(seq, shift) & mask
+		ref := int(htab[h])
+		distance := anchor - ref
+		htab[h] = uint32(anchor)
+		if distance != 0 && distance < maxFarDistance && load32(b, ref) == seq {
+			distance--
+			ip = matchEnd(b, anchor+4, ipBound, ref+4) - ipShift
+			if n := ip - anchor; n >= minLen {
+				if lit == 0 {
+					oc--
+				}
+				lit = 0
+				if n >= longLen {
+					oc += (n-longLen)/255 + 1
+				}
+				if distance < maxDistance {
+					oc += 2
+				} else {
+					oc += 4
+				}
+				htab[hash(load32(b, ip), shift)&mask] = uint32(ip)
+				ip += 2
+				oc++
+				continue
+			}
+		}
+		oc++
+		ip = anchor + 1
+		lit++
+		if lit == maxCopy {
+			lit = 0
+			oc++
+		}
+	}
+	return float64(ip) / float64(oc)
+}
+
+// compress is BloscLZ 2.5.1 (c-blosc 1.21), or 2.5.3 (c-blosc2) when v2 is
+// set. They differ only in the entropy probe and the minimum match.
+func compress(dst, src []byte, level int, split, v2 bool) int {
+	if level < 1 || len(src) > maxInput {
+		return 0
+	}
+	level = min(level, MaxLevel)
+	length := len(src)
+	log := levelHashLog(level)
+	shift := 32 - log
+
+	var htab [1 << hashLog]uint32
+
+	var cratio float64
+	ipShift, minLen := 4, 4
+	if v2 {
+		// 2.5.3 probes more of the block at higher levels, with the
+		// encoder's own table and minimum match.
+		probeLen := length
+		switch {
+		case level < 2:
+			probeLen /= 8
+		case level < 4:
+			probeLen /= 4
+		case level < 7:
+			probeLen /= 2
+		}
+		cratio = estimateRatio(src[length-probeLen:], htab[:], log, minLen, ipShift)
+		clear(htab[:1<<log])
+	} else {
+		// 2.5.1 probes at most 4096 bytes of the last quarter, with its
+		// own small table and a minimum match of 3.
+		var ptab [1 << probeHashLog]uint32
+		cratio = estimateRatio(src[length-length/4:], ptab[:], probeHashLog, probeMinLen, probeIPShift)
+		if !split || cratio < 4 {
+			ipShift, minLen = 3, 3
+		}
+	}
+	if cratio < ratioThreshold(level) {
+		return 0
+	}
+	if length < minInput || len(dst) < minOutput {
+		return 0
+	}
+
+	ipBound := length - 1
+	ipLimit := length - tailReserve
+
+	// C writes literals one by one, each checked against the end of dst;
+	// here the scan only hashes, and the literals before a match are
+	// written in one go once it is found, with the check C's last literal
+	// would make. The bytes and the cases that give up are the same, and
+	// the scan loop keeps its few values in registers.
+	op := 0
+	litStart := 0
+	ip := 4
+	for {
+		// The scan for a match, as C's main loop does it: every position
+		// is hashed, and one whose table entry agrees on 4 bytes, in
+		// reach, becomes a match if long enough.
+		anchor, distance, n := -1, 0, 0
+		for lim := min(ipLimit, len(src)-4); ip < lim; ip++ {
+			seq := load32(src, ip)
+			h := hash(seq, shift) & hashMask
+			ref := int(htab[h])
+			htab[h] = uint32(ip)
+			if d := ip - ref; uint(d-1) >= maxFarDistance-1 || load32(src, ref) != seq {
+				continue
+			}
+			var end int
+			if ref == ip-1 {
+				end = runEnd(src, ip+4, ipBound)
+			} else if ip+20 <= ipBound {
+				// Most matches are short: settle those without a call.
+				if x := load64(src, ip+4) ^ load64(src, ref+4); x != 0 {
+					end = ip + 4 + bits.TrailingZeros64(x)>>3 + 1
+				} else if x := load64(src, ip+12) ^ load64(src, ref+12); x != 0 {
+					end = ip + 12 + bits.TrailingZeros64(x)>>3 + 1
+				} else {
+					end = matchEnd(src, ip+20, ipBound, ref+20)
+				}
+			} else {
+				end = matchEnd(src, ip+4, ipBound, ref+4)
+			}
+			if l := end - ipShift - ip; l >= minLen && (l > 5 || ip-ref-1 < maxDistance) {
+				anchor, distance, n = ip, ip-ref-1, l // stored biased
+				break
+			}
+		}
+		if anchor < 0 {
+			break
+		}
+
+		// Short literal runs and short near matches are the common case;
+		// writing them here saves calls, which spill every live register.
+		if lits := anchor - litStart; lits > 0 && lits <= maxCopy && len(dst)-op >= maxCopy+2 && len(src)-litStart >= maxCopy {
+			dst[op] = byte(lits - 1)
+			copy32((*[maxCopy]byte)(dst[op+1:op+1+maxCopy]), (*[maxCopy]byte)(src[litStart:litStart+maxCopy]))
+			op += 1 + lits
+		} else if op = putLiterals(dst, op, src[litStart:anchor]); op < 0 {
+			return 0
+		}
+		if distance < maxDistance && n < longLen+255 && len(dst)-op >= 3 {
+			if n < longLen {
+				dst[op] = byte(n<<lenShift) + byte(distance>>8)
+				dst[op+1] = byte(distance)
+				op += 2
+			} else {
+				dst[op] = longLen<<lenShift + byte(distance>>8)
+				dst[op+1] = byte(n - longLen)
+				dst[op+2] = byte(distance)
+				op += 3
+			}
+		} else if op = putMatch(dst, op, n, distance); op < 0 {
+			return 0
+		}
+
+		// Hash the positions at the end of the match, as C does.
+		ip = anchor + n
+		seq := load32(src, ip)
+		htab[hash(seq, shift)&hashMask] = uint32(ip)
+		if level == MaxLevel {
+			htab[hash(seq>>8, shift)&hashMask] = uint32(ip + 1)
+		}
+		ip += 2
+		litStart = ip
+		// C reserves a byte for the next literal run's count here.
+		if op+1 > len(dst) {
+			return 0
+		}
+	}
+	if op = putLiterals(dst, op, src[litStart:]); op < 0 {
+		return 0
+	}
+	dst[0] |= formatBit
+	return op
+}
+
+// putLiterals writes lits at dst[op:] as runs of up to 32 bytes, each after
+// its count byte, and returns the new op, or -1 where C would give up: it
+// checks every literal for two free bytes, the last one being the tightest.
+func putLiterals(dst []byte, op int, lits []byte) int {
+	if len(lits) == 0 {
+		return op
+	}
+	runs := (len(lits) + maxCopy - 1) / maxCopy
+	if op+runs+len(lits)+1 > len(dst) {
+		return -1
+	}
+	for len(lits) > maxCopy {
+		dst[op] = literalMarker
+		copy32((*[maxCopy]byte)(dst[op+1:op+1+maxCopy]), (*[maxCopy]byte)(lits[:maxCopy]))
+		op += maxCopy + 1
+		lits = lits[maxCopy:]
+	}
+	dst[op] = byte(len(lits) - 1)
+	op += 1 + copy(dst[op+1:], lits)
+	return op
+}
+
+// putMatch writes a match of biased length n (n+2 bytes) at biased
+// distance distance, returning the new op or -1 when dst is too short.
+func putMatch(dst []byte, op, n, distance int) int {
+	isFar := distance >= maxDistance
+	hi, low := byte(distance>>8), byte(distance)
+	if isFar {
+		distance -= maxDistance
+		hi, low = farMarker, farLowByte
+	}
+	if n < longLen {
+		if op+2 > len(dst) {
+			return -1
+		}
+		dst[op] = byte(n<<lenShift) + hi
+		dst[op+1] = low
+		op += 2
+	} else {
+		n -= longLen
+		ext := n / 255
+		if op+1+ext+2 > len(dst) {
+			return -1
+		}
+		dst[op] = longLen<<lenShift + hi
+		op++
+		fill255(dst[op : op+ext])
+		op += ext
+		dst[op] = byte(n - ext*255)
+		dst[op+1] = low
+		op += 2
+	}
+	if isFar {
+		if op+2 > len(dst) {
+			return -1
+		}
+		dst[op] = byte(distance >> 8)
+		dst[op+1] = byte(distance)
+		op += 2
+	}
+	return op
+}
+
+func fill255(b []byte) {
+	for i := range b {
+		b[i] = 255
+	}
+}
+
+// copy32 moves 32 bytes with word loads and stores: an array assignment of
+// this size becomes a memmove call, which costs more than the move.
+func copy32(d, s *[32]byte) {
+	a := binary.LittleEndian.Uint64(s[0:8])
+	b := binary.LittleEndian.Uint64(s[8:16])
+	c := binary.LittleEndian.Uint64(s[16:24])
+	e := binary.LittleEndian.Uint64(s[24:32])
+	binary.LittleEndian.PutUint64(d[0:8], a)
+	binary.LittleEndian.PutUint64(d[8:16], b)
+	binary.LittleEndian.PutUint64(d[16:24], c)
+	binary.LittleEndian.PutUint64(d[24:32], e)
+}

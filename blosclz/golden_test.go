@@ -1,0 +1,231 @@
+package blosclz_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goblosc/blosc/blosclz"
+	"github.com/goblosc/blosc/internal/golden"
+)
+
+func blosclzVectors(t *testing.T) (string, []golden.Entry) {
+	dir := golden.Dir(t)
+	es, err := golden.Manifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []golden.Entry
+	for _, e := range es {
+		if e.Codec == "blosclz" && (e.Kind == "blosc1-chunk" || e.Kind == "blosc2-chunk") {
+			out = append(out, e)
+		}
+	}
+	if len(out) < 40 {
+		t.Fatalf("only %d BloscLZ chunk vectors in the manifest", len(out))
+	}
+	return dir, out
+}
+
+// Every BloscLZ stream C wrote decodes, and the chunk rebuilt from the
+// streams has the SHA-256 the manifest records.
+func TestDecodeGoldenVectors(t *testing.T) {
+	dir, es := blosclzVectors(t)
+	streams, hashed := 0, 0
+	for _, e := range es {
+		b, err := os.ReadFile(filepath.Join(dir, e.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := parseChunk(b, e.Kind == "blosc2-chunk")
+		if err != nil {
+			t.Errorf("%s: %v", e.File, err)
+			continue
+		}
+		out, unfiltered, err := decodeChunk(b, c)
+		if err != nil {
+			t.Errorf("%s: %v", e.File, err)
+			continue
+		}
+		for _, s := range c.streams {
+			if s.payload != nil && int(s.csize) != s.neblock {
+				streams++
+			}
+		}
+		if unfiltered {
+			continue
+		}
+		sum := sha256.Sum256(out)
+		if got := hex.EncodeToString(sum[:]); got != e.OutSHA256 {
+			t.Errorf("%s: SHA-256 %s, manifest says %s", e.File, got, e.OutSHA256)
+		}
+		hashed++
+	}
+	t.Logf("%d compressed streams decoded, %d chunks checked against out_sha256", streams, hashed)
+	if streams < 100 || hashed < 30 {
+		t.Errorf("too little checked: %d streams, %d chunks", streams, hashed)
+	}
+}
+
+// Re-encoding what each c-blosc 1.21 stream decodes to gives the very
+// bytes C wrote, and the same raw/compressed decision.
+func TestEncodeMatchesGoldenBlosc1(t *testing.T) {
+	dir, es := blosclzVectors(t)
+	compared := 0
+	for _, e := range es {
+		if e.Kind != "blosc1-chunk" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := parseChunk(b, false)
+		if err != nil {
+			t.Fatalf("%s: %v", e.File, err)
+		}
+		mt := strings.Contains(e.File, "_mt")
+		for _, s := range c.streams {
+			in := make([]byte, s.neblock)
+			if err := decodeStream(s, in); err != nil {
+				t.Fatalf("%s: %v", e.File, err)
+			}
+			maxout := s.neblock
+			if !mt {
+				// c-blosc shrinks maxout near the end of a destination of
+				// nbytes+16 bytes.
+				maxout = min(maxout, c.nbytes+16-s.offset)
+			}
+			dst := make([]byte, s.neblock+64)
+			n := blosclz.CompressBlock(dst[:maxout], in, e.Clevel, s.split)
+			raw := int(s.csize) == s.neblock
+			switch {
+			case raw && (n == 0 || n == s.neblock):
+			case raw:
+				t.Errorf("%s block %d stream at %d: C stored %d bytes raw, we compress to %d", e.File, s.block, s.offset, s.neblock, n)
+			case n == 0:
+				t.Errorf("%s block %d stream at %d: C compressed %d bytes to %d, we gave up", e.File, s.block, s.offset, s.neblock, s.csize)
+			case !bytes.Equal(dst[:n], s.payload):
+				t.Errorf("%s block %d stream at %d: %d bytes, C wrote %d; first difference at %d", e.File, s.block, s.offset, n, s.csize, firstDiff(dst[:n], s.payload))
+			}
+			compared++
+		}
+	}
+	t.Logf("%d streams re-encoded", compared)
+	if compared < 100 {
+		t.Errorf("only %d streams compared", compared)
+	}
+}
+
+// c-blosc2's streams (BloscLZ 2.5.3) re-encode byte for byte with
+// CompressBlosc2.
+func TestEncodeMatchesGoldenBlosc2(t *testing.T) {
+	dir, es := blosclzVectors(t)
+	compared := 0
+	for _, e := range es {
+		if e.Kind != "blosc2-chunk" || e.Clevel < 1 {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := parseChunk(b, true)
+		if err != nil {
+			t.Fatalf("%s: %v", e.File, err)
+		}
+		mt := strings.Contains(e.File, "_mt")
+		for _, s := range c.streams {
+			if s.payload == nil {
+				continue // a run, which c-blosc2 finds before calling BloscLZ
+			}
+			in := make([]byte, s.neblock)
+			if err := decodeStream(s, in); err != nil {
+				t.Fatalf("%s: %v", e.File, err)
+			}
+			maxout := s.neblock
+			if !mt {
+				maxout = min(maxout, c.nbytes+32-s.offset)
+			}
+			dst := make([]byte, s.neblock+64)
+			n := blosclz.CompressBlosc2(dst[:maxout], in, e.Clevel)
+			raw := int(s.csize) == s.neblock
+			switch {
+			case raw && (n == 0 || n == s.neblock):
+			case raw:
+				t.Errorf("%s block %d stream at %d: C stored %d bytes raw, we compress to %d", e.File, s.block, s.offset, s.neblock, n)
+			case n == 0:
+				t.Errorf("%s block %d stream at %d: C compressed %d bytes to %d, we gave up", e.File, s.block, s.offset, s.neblock, s.csize)
+			case !bytes.Equal(dst[:n], s.payload):
+				t.Errorf("%s block %d stream at %d: %d bytes, C wrote %d; first difference at %d", e.File, s.block, s.offset, n, s.csize, firstDiff(dst[:n], s.payload))
+			}
+			compared++
+		}
+	}
+	t.Logf("%d streams re-encoded", compared)
+	if compared < 100 {
+		t.Errorf("only %d streams compared", compared)
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// The mutated chunks under corrupt/ reach blosclz.Decompress with damaged streams:
+// it must fail cleanly (or decode something) and never panic.
+func TestCorruptVectors(t *testing.T) {
+	dir := golden.Dir(t)
+	files, streams, failed := 0, 0, 0
+	for _, sub := range []string{"blosc1", "blosc2"} {
+		ents, err := os.ReadDir(filepath.Join(dir, "corrupt", sub))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, de := range ents {
+			if !strings.Contains(de.Name(), "blosclz") {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "corrupt", sub, de.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files++
+			c, err := parseChunk(b, sub == "blosc2")
+			if err != nil || c.nbytes > 1<<24 || c.blocksize > 1<<24 {
+				continue // the chunk layer's business, not a stream's
+			}
+			for _, s := range c.streams {
+				if s.payload == nil || int(s.csize) == s.neblock || s.neblock > 1<<24 {
+					continue
+				}
+				out := make([]byte, s.neblock)
+				n, err := blosclz.Decompress(out, s.payload)
+				streams++
+				if err != nil || n != len(out) {
+					failed++
+				}
+				if err != nil && !errors.Is(err, blosclz.ErrCorrupt) {
+					t.Errorf("%s: error %v does not wrap ErrCorrupt", de.Name(), err)
+				}
+				if n < 0 || n > len(out) {
+					t.Errorf("%s: returned %d for %d bytes", de.Name(), n, len(out))
+				}
+			}
+		}
+	}
+	t.Logf("%d chunks, %d streams decoded, %d of them rejected or short", files, streams, failed)
+	if files < 20 {
+		t.Errorf("only %d corrupt BloscLZ chunks found", files)
+	}
+}

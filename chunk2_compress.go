@@ -1,0 +1,353 @@
+package blosc
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/goblosc/blosc/blosclz"
+	"github.com/goblosc/blosc/internal/codec"
+)
+
+// params2 validates the options of a Blosc2 chunk.
+func (o *Options) params2(p params) (params, error) {
+	switch o.Codec {
+	case BloscLZ, LZ4, LZ4HC, Zlib, Zstd:
+	default:
+		// c-blosc2 dropped Snappy.
+		return p, fmt.Errorf("%w: codec %s in a Blosc2 chunk", ErrInvalidOptions, o.Codec)
+	}
+	if o.Level < 0 || o.Level > 9 {
+		return p, fmt.Errorf("%w: level %d outside 0..9", ErrInvalidOptions, o.Level)
+	}
+	if p.typesize < 1 || p.typesize > MaxTypesize {
+		return p, fmt.Errorf("%w: typesize %d outside 1..%d", ErrInvalidOptions, o.Typesize, MaxTypesize)
+	}
+	if o.Blocksize < 0 || o.Blocksize > maxBlocksize2 {
+		return p, fmt.Errorf("%w: blocksize %d", ErrInvalidOptions, o.Blocksize)
+	}
+	if o.SplitMode > SplitForwardCompat {
+		return p, fmt.Errorf("%w: split mode %d", ErrInvalidOptions, o.SplitMode)
+	}
+	if o.Threads < 0 {
+		return p, fmt.Errorf("%w: threads %d", ErrInvalidOptions, o.Threads)
+	}
+	if o.Dict {
+		switch o.Codec {
+		case Zstd:
+		case LZ4, LZ4HC:
+			return p, fmt.Errorf("%w: writing LZ4 dictionary chunks (reading them works)", ErrUnsupported)
+		default:
+			return p, fmt.Errorf("%w: codec %s takes no dictionary", ErrInvalidOptions, o.Codec)
+		}
+		p.dict = true
+	}
+	if p.split == SplitDefault {
+		p.split = SplitForwardCompat
+	}
+	p.filters, p.filterMeta = o.Filters, o.FilterMeta
+	pipe := p.pipeline2()
+	if err := pipe.validate(); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+func (p *params) pipeline2() pipeline2 {
+	var pl pipeline2
+	pl.typesize = p.typesize
+	for i, f := range p.filters {
+		pl.filters[i] = uint8(f)
+		pl.meta[i] = p.filterMeta[i]
+	}
+	return pl
+}
+
+// layout2 is the shape of one Blosc2 chunk being written.
+type layout2 struct {
+	nbytes, blocksize, nblocks, leftover int
+	split, memcpyed                      bool
+	dict                                 bool // a dictionary was stored
+	hdr                                  header2
+}
+
+func (p *params) layout2(nbytes int) layout2 {
+	l := layout2{nbytes: nbytes}
+	l.blocksize = blocksize2(nbytes, p.typesize, p.clevel, p.codec, p.filters, p.split, p.blocksize)
+	if nbytes > 0 {
+		l.nblocks = nbytes / l.blocksize
+		l.leftover = nbytes % l.blocksize
+		if l.leftover > 0 {
+			l.nblocks++
+		}
+	}
+	h := &l.hdr
+	h.version, h.versionLZ, h.typesize = version2Stable, 1, uint8(p.typesize)
+	h.nbytes, h.blocksize = nbytes, l.blocksize
+	h.codecID = uint8(p.codec)
+	for i, f := range p.filters {
+		h.filters[i] = uint8(f)
+		h.filterMeta[i] = p.filterMeta[i]
+	}
+	h.flags = flagsExtended
+	l.memcpyed = p.clevel == 0 || nbytes < minBufferSize2
+	if l.memcpyed {
+		// c-blosc2 records nothing but the copy in the flags.
+		h.flags |= flagMemcpyed
+		return l
+	}
+	pl := p.pipeline2()
+	if pl.has(Delta) {
+		h.flags |= flagDelta
+	}
+	l.split = splitBlock2(p.split, p.codec, p.clevel, p.filters, p.typesize, l.blocksize)
+	if !l.split {
+		h.flags |= flagDontSplit
+	}
+	h.flags |= codecCode(p.codec) << 5
+	return l
+}
+
+func (l *layout2) blockLen(j int) int {
+	if j == l.nblocks-1 && l.leftover > 0 {
+		return l.leftover
+	}
+	return l.blocksize
+}
+
+func (l *layout2) nstreams(j int) int {
+	if l.split && !(j == l.nblocks-1 && l.leftover > 0) {
+		return int(l.hdr.typesize)
+	}
+	return 1
+}
+
+// compress2 writes src as a Blosc2 chunk the way c-blosc2's
+// blosc2_compress_ctx does with a destination of len(src)+32 bytes: the
+// same header, block size, split layout and run encoding; a chunk whose
+// streams are all zero runs becomes a zeros special chunk, and one that
+// would not fit is stored as a copy.
+func (e *engine) compress2(dst, src []byte, p *params) ([]byte, error) {
+	nbytes := len(src)
+	if nbytes > MaxBufferSize {
+		return nil, fmt.Errorf("%w: %d bytes", ErrTooLarge, nbytes)
+	}
+	maxbytes := nbytes + header2Len
+	out := dst[:cap(dst)]
+	if len(out) < maxbytes {
+		out = make([]byte, maxbytes)
+	}
+	out = out[:maxbytes]
+	l := p.layout2(nbytes)
+	ntbytes := 0
+	if !l.memcpyed {
+		var zeros bool
+		var err error
+		ntbytes, zeros, err = e.compressBlocks2(out, src, p, &l)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case ntbytes == 0:
+			l.hdr.flags |= flagMemcpyed
+			l.memcpyed = true
+		case l.dict:
+			l.hdr.b2flags |= b2FlagDict
+		case zeros:
+			l.hdr.b2flags |= specialZero << b2SpecialShift
+			ntbytes = header2Len
+		}
+	}
+	if l.memcpyed {
+		copy(out[header2Len:], src)
+		ntbytes = maxbytes
+	}
+	l.hdr.cbytes = ntbytes
+	l.hdr.put(out)
+	return out[:ntbytes], nil
+}
+
+// compressBlocks2 writes the block offsets and streams into out and returns
+// the chunk length (0 if it does not fit in len(out)) and whether every
+// stream is a run of zeros.
+func (e *engine) compressBlocks2(out, src []byte, p *params, l *layout2) (int, bool, error) {
+	ntbytes := header2Len + 4*l.nblocks
+	if ntbytes > len(out) {
+		return 0, false, nil
+	}
+	b := &e.b2
+	pipe := p.pipeline2()
+	var ref []byte
+	if pipe.has(Delta) && l.nblocks > 1 {
+		// The decoder codes later blocks against its decoded block 0:
+		// the input itself unless a lossy filter changed it.
+		ref = src[:l.blocksize]
+		if pipe.has(TruncPrec) {
+			ws := &e.ws
+			a, bb := ws.b2.scratch(l.blocksize)
+			f, err := pipe.forward(ref, a, bb, nil)
+			if err != nil {
+				return 0, false, err
+			}
+			b.ref0 = grow(b.ref0, l.blocksize)
+			other := bb
+			if &f[0] == &bb[0] {
+				other = a
+			}
+			pipe.backward(b.ref0, f, other, nil)
+			ref = b.ref0
+		}
+	}
+	var zenc *zstdDictEncoder
+	if p.dict {
+		d, err := trainDict2(src, p, l, &pipe, ref, &e.ws)
+		if err != nil {
+			return 0, false, err
+		}
+		if d != nil {
+			if ntbytes+4+len(d) > len(out) {
+				return 0, false, nil
+			}
+			if zenc, err = newZstdDictEncoder(d); err != nil {
+				return 0, false, err
+			}
+			defer zenc.close()
+			binary.LittleEndian.PutUint32(out[ntbytes:], uint32(len(d)))
+			copy(out[ntbytes+4:], d)
+			ntbytes += 4 + len(d)
+			l.dict = true
+		}
+	}
+	threads := resolveThreads(p.threads)
+	parallel := threads > 1 && l.nblocks > 1 && e.parallelAt(l.nbytes) && zenc == nil
+	if parallel {
+		b.p, b.l, b.src, b.ref = p, *l, src, ref
+		b.stride = worstCase2(l, l.blocksize, 0)
+		b.scratch = grow(b.scratch, b.stride*l.nblocks)
+		if cap(b.res) < l.nblocks {
+			b.res = make([]blockResult, l.nblocks)
+		}
+		b.res = b.res[:l.nblocks]
+		runBlocks(&e.batch, compress2Task{e}, l.nblocks, threads, &e.ws)
+		b.src, b.ref = nil, nil
+	}
+	zeros := true
+	for j := 0; j < l.nblocks; j++ {
+		binary.LittleEndian.PutUint32(out[header2Len+4*j:], uint32(ntbytes))
+		bsize := l.blockLen(j)
+		var n int
+		if parallel {
+			r := b.res[j]
+			if r.err != nil {
+				return 0, false, r.err
+			}
+			n = r.n
+			if n > len(out)-ntbytes {
+				return 0, false, nil
+			}
+			copy(out[ntbytes:], b.scratch[j*b.stride:j*b.stride+n])
+		} else {
+			var r []byte
+			if j > 0 {
+				r = ref
+			}
+			var err error
+			n, err = compressBlock2(&e.ws, p, l, &pipe, src[j*l.blocksize:j*l.blocksize+bsize], r, j, out[ntbytes:], zenc)
+			if err != nil {
+				return 0, false, err
+			}
+		}
+		if n == 0 {
+			return 0, false, nil
+		}
+		if n != 4*l.nstreams(j) || l.dict {
+			zeros = false
+		}
+		ntbytes += n
+	}
+	return ntbytes, zeros, nil
+}
+
+// worstCase2 bounds the bytes of block j's streams.
+func worstCase2(l *layout2, bsize, j int) int {
+	ns := l.nstreams(j)
+	return ns*4 + bsize + 1
+}
+
+type compress2Task struct{ e *engine }
+
+func (t compress2Task) doBlock(ws *workerState, j int) {
+	b := &t.e.b2
+	l := &b.l
+	bsize := l.blockLen(j)
+	pipe := b.p.pipeline2()
+	var ref []byte
+	if j > 0 {
+		ref = b.ref
+	}
+	slot := b.scratch[j*b.stride : (j+1)*b.stride]
+	n, err := compressBlock2(ws, b.p, l, &pipe, b.src[j*l.blocksize:j*l.blocksize+bsize], ref, j, slot, nil)
+	b.res[j] = blockResult{n: n, err: err}
+}
+
+// compressBlock2 is c-blosc2's blosc_c: run the pipeline over block j, then
+// write each stream as a run (every byte the same), the codec's output, or
+// the bytes themselves when the codec does not shrink them. len(out) is the
+// room left; 0 is returned when the block does not fit.
+func compressBlock2(ws *workerState, p *params, l *layout2, pipe *pipeline2, in, ref []byte, j int, out []byte, zenc *zstdDictEncoder) (int, error) {
+	a, b := ws.b2.scratch(len(in))
+	if ref != nil {
+		ref = ref[:len(in)]
+	}
+	data, err := pipe.forward(in, a, b, ref)
+	if err != nil {
+		return 0, err
+	}
+	ns := l.nstreams(j)
+	neblock := len(in) / ns
+	id := codec.ID(p.codec)
+	pos := 0
+	for k := 0; k < ns; k++ {
+		stream := data[k*neblock : (k+1)*neblock]
+		if pos+4 > len(out) {
+			return 0, nil
+		}
+		if isRun(stream) {
+			v := stream[0]
+			if pos+runStreamLen(v) > len(out) {
+				return 0, nil
+			}
+			pos += putRun(out[pos:], v)
+			continue
+		}
+		pos += 4
+		maxout := min(neblock, len(out)-pos)
+		if maxout <= 0 {
+			return 0, nil
+		}
+		var cbytes int
+		var err error
+		switch {
+		case zenc != nil:
+			cbytes = zenc.compress(out[pos:pos+maxout], stream)
+		case p.codec == BloscLZ:
+			// c-blosc2 ships BloscLZ 2.5.3, which writes other bytes than
+			// c-blosc 1.21's 2.5.1.
+			cbytes = blosclz.CompressBlosc2(out[pos:pos+maxout], stream, p.clevel)
+		default:
+			cbytes, err = ws.codec.Compress(id, p.clevel, out[pos:pos+maxout], stream, l.split)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("blosc: %s: %w", p.codec, err)
+		}
+		if cbytes == 0 || cbytes == neblock {
+			if pos+neblock > len(out) {
+				return 0, nil
+			}
+			copy(out[pos:], stream)
+			cbytes = neblock
+		}
+		binary.LittleEndian.PutUint32(out[pos-4:], uint32(cbytes))
+		pos += cbytes
+	}
+	return pos, nil
+}

@@ -1,0 +1,273 @@
+package blosc
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// chunk2 is a validated Blosc2 chunk: every offset and size the block
+// decoder reads has been checked against the buffer, so decoding a block
+// cannot index outside src and the output size is justified by the input.
+type chunk2 struct {
+	h       header2
+	src     []byte // src[:cbytes]
+	codec   Codec
+	pipe    pipeline2
+	dict    []byte
+	nblocks int
+	last    int // size of the last block (regular chunks)
+	maxBlk  int // largest block
+	bstarts []byte
+}
+
+// openChunk2 validates a Blosc2 chunk. For a regular chunk it walks the
+// stream headers of every block: a size claim the streams cannot back is
+// refused before the caller allocates the output.
+func openChunk2(src []byte) (chunk2, error) {
+	h, err := parseHeader2(src)
+	if err != nil {
+		return chunk2{h: h}, err
+	}
+	c := chunk2{h: h, src: src[:h.cbytes]}
+	c.pipe = pipeline2{filters: h.filters, meta: h.filterMeta, typesize: int(h.typesize)}
+	if h.special() != specialNone || h.memcpyed() || h.nbytes == 0 {
+		return c, nil
+	}
+	if c.codec, err = h.codec(); err != nil {
+		return c, err
+	}
+	c.nblocks, c.last = h.nblocks()
+	c.maxBlk = h.blocksize
+	dataStart := int64(header2Len) + 4*int64(c.nblocks)
+	if dataStart > int64(len(c.src)) {
+		return c, fmt.Errorf("%w: %d block offsets do not fit in %d bytes", ErrCorrupt, c.nblocks, len(c.src))
+	}
+	c.bstarts = c.src[header2Len:dataStart]
+	start := int(dataStart)
+	if h.useDict() {
+		if start+4 > len(c.src) {
+			return c, fmt.Errorf("%w: dictionary size truncated", ErrCorrupt)
+		}
+		ds := int(int32(binary.LittleEndian.Uint32(c.src[start:])))
+		if ds <= 0 || ds > maxDictSize2 || ds > len(c.src)-start-4 {
+			return c, fmt.Errorf("%w: dictionary of %d bytes", ErrCorrupt, ds)
+		}
+		switch c.codec {
+		case Zstd, LZ4, LZ4HC:
+			c.dict = c.src[start+4 : start+4+ds]
+		}
+		start += 4 + ds
+	}
+	if h.vlBlocks() {
+		return c, c.scanVL(start)
+	}
+	// The blocks' streams tile the rest of the chunk exactly (in any order:
+	// a multi-threaded compressor writes blocks as they finish), so a size
+	// that disagrees with the bytes is caught even when each stream alone
+	// looks plausible.
+	used := start
+	for i := 0; i < c.nblocks; i++ {
+		bs := c.bstart(i)
+		if bs < start || bs >= len(c.src) {
+			return c, fmt.Errorf("%w: block %d starts at %d, outside [%d, %d)", ErrCorrupt, i, bs, start, len(c.src))
+		}
+		nstreams, neblock, err := c.streams(i)
+		if err != nil {
+			return c, err
+		}
+		p := bs
+		for j := 0; j < nstreams; j++ {
+			n, err := scanStream(c.src[p:], neblock, c.codec)
+			if err != nil {
+				return c, fmt.Errorf("block %d stream %d: %w", i, j, err)
+			}
+			p += n
+		}
+		used += p - bs
+	}
+	if used != len(c.src) {
+		return c, fmt.Errorf("%w: streams cover %d bytes of a %d-byte chunk", ErrCorrupt, used, len(c.src))
+	}
+	return c, nil
+}
+
+// scanVL checks the blocks of a variable-length-block chunk: increasing
+// offsets, each block led by its positive size, sizes adding up to nbytes.
+func (c *chunk2) scanVL(start int) error {
+	total, prev := 0, 0
+	c.maxBlk = 0
+	for i := 0; i < c.nblocks; i++ {
+		bs := c.bstart(i)
+		end := len(c.src)
+		if i+1 < c.nblocks {
+			end = c.bstart(i + 1)
+		}
+		if (i == 0 && bs != start) || bs <= prev || end <= bs+4 || end > len(c.src) {
+			return fmt.Errorf("%w: VL block %d spans [%d, %d)", ErrCorrupt, i, bs, end)
+		}
+		n := int(int32(binary.LittleEndian.Uint32(c.src[bs:])))
+		if n <= 0 || n > c.h.nbytes-total {
+			return fmt.Errorf("%w: VL block %d of %d bytes", ErrCorrupt, i, n)
+		}
+		if cs := end - bs - 4; cs != n && int64(cs)*int64(maxExpansion(c.codec)) < int64(n) {
+			return fmt.Errorf("%w: VL block %d: %d bytes cannot hold %d", ErrCorrupt, i, cs, n)
+		}
+		total += n
+		c.maxBlk = max(c.maxBlk, n)
+		prev = bs
+	}
+	if total != c.h.nbytes {
+		return fmt.Errorf("%w: VL blocks hold %d bytes, header says %d", ErrCorrupt, total, c.h.nbytes)
+	}
+	return nil
+}
+
+func (c *chunk2) bstart(i int) int {
+	return int(int32(binary.LittleEndian.Uint32(c.bstarts[4*i:])))
+}
+
+// blockSize returns the uncompressed size of regular block i.
+func (c *chunk2) blockSize(i int) int {
+	if i == c.nblocks-1 {
+		return c.last
+	}
+	return c.h.blocksize
+}
+
+// streams returns how many streams block i has and their size.
+func (c *chunk2) streams(i int) (nstreams, neblock int, err error) {
+	bsize := c.blockSize(i)
+	nstreams = 1
+	if !c.h.dontSplit() && bsize == c.h.blocksize {
+		nstreams = int(c.h.typesize)
+	}
+	if bsize%nstreams != 0 {
+		return 0, 0, fmt.Errorf("%w: block of %d bytes split into %d streams", ErrCorrupt, bsize, nstreams)
+	}
+	return nstreams, bsize / nstreams, nil
+}
+
+// decodeState holds one worker's Blosc2 scratch buffers.
+type decodeState struct {
+	a, b []byte
+	blk  []byte // a whole block, for GetItem
+	ref  []byte // decoded block 0, for GetItem over delta-coded blocks
+}
+
+func (s *decodeState) scratch(n int) (a, b []byte) {
+	if cap(s.a) < n {
+		s.a = make([]byte, n)
+		s.b = make([]byte, n)
+	}
+	return s.a[:n], s.b[:n]
+}
+
+// decodeBlock decodes regular block i into out (its place in the output).
+// ref is nil for block 0 and otherwise the decoded block 0, which the delta
+// filter reads.
+func (c *chunk2) decodeBlock(out, ref []byte, i int, st *decodeState, cd codecDecoder) error {
+	nstreams, neblock, err := c.streams(i)
+	if err != nil {
+		return err
+	}
+	bsize := nstreams * neblock
+	filtered := c.pipe.activeBackward()
+	buf := out[:bsize]
+	var tmp []byte
+	if filtered {
+		buf, tmp = st.scratch(bsize)
+	}
+	p := c.bstart(i)
+	for j := 0; j < nstreams; j++ {
+		n, err := readStream(buf[j*neblock:(j+1)*neblock], c.src[p:], c.codec, c.dict, cd)
+		if err != nil {
+			return fmt.Errorf("block %d stream %d: %w", i, j, err)
+		}
+		p += n
+	}
+	if filtered {
+		c.pipe.backward(out[:bsize], buf, tmp, ref)
+	}
+	return nil
+}
+
+// decodeVLBlock decodes VL block i, whose stream spans [bs, end).
+func (c *chunk2) decodeVLBlock(out, ref []byte, i int, st *decodeState, cd codecDecoder) error {
+	bs := c.bstart(i)
+	end := len(c.src)
+	if i+1 < c.nblocks {
+		end = c.bstart(i + 1)
+	}
+	stream := c.src[bs+4 : end]
+	filtered := c.pipe.activeBackward()
+	buf := out
+	var tmp []byte
+	if filtered {
+		buf, tmp = st.scratch(len(out))
+	}
+	if len(stream) == len(out) {
+		copy(buf, stream)
+	} else if err := cd.decodeStream(c.codec, c.dict, buf, stream); err != nil {
+		return fmt.Errorf("VL block %d: %w", i, err)
+	}
+	if filtered {
+		c.pipe.backward(out, buf, tmp, ref)
+	}
+	return nil
+}
+
+// decodeAll decodes the whole chunk into dst (len(dst) == nbytes), block 0
+// first because the delta filter of every other block refers to it.
+func (c *chunk2) decodeAll(dst []byte, st *decodeState, cd codecDecoder) error {
+	h := &c.h
+	switch {
+	case h.special() != specialNone:
+		return expandSpecial(dst, h, c.src)
+	case h.memcpyed():
+		copy(dst, c.src[header2Len:])
+		return nil
+	case h.nbytes == 0:
+		return nil
+	}
+	if h.vlBlocks() {
+		// c-blosc2 compresses every VL block as its own block 0 (offset 0),
+		// so a delta filter refers to the block itself.
+		off := 0
+		for i := 0; i < c.nblocks; i++ {
+			n := int(int32(binary.LittleEndian.Uint32(c.src[c.bstart(i):])))
+			if err := c.decodeVLBlock(dst[off:off+n], nil, i, st, cd); err != nil {
+				return err
+			}
+			off += n
+		}
+		return nil
+	}
+	for i := 0; i < c.nblocks; i++ {
+		off := i * h.blocksize
+		var ref []byte
+		if i > 0 {
+			ref = dst[:c.blockSize(i)]
+		}
+		if err := c.decodeBlock(dst[off:off+c.blockSize(i)], ref, i, st, cd); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decompress2 decodes a Blosc2 chunk into dst, reusing it when it has room.
+func decompress2(dst, src []byte, st *decodeState, cd codecDecoder) ([]byte, error) {
+	c, err := openChunk2(src)
+	if err != nil {
+		return dst[:0], err
+	}
+	n := c.h.nbytes
+	if cap(dst) < n {
+		dst = make([]byte, n)
+	}
+	dst = dst[:n]
+	if err := c.decodeAll(dst, st, cd); err != nil {
+		return dst[:0], err
+	}
+	return dst, nil
+}

@@ -1,0 +1,251 @@
+package blosc
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/goblosc/blosc/bitshuffle"
+)
+
+// pipeline2 is the filter pipeline of a Blosc2 chunk: up to six filters
+// applied slot 0 to 5 when compressing and 5 to 0 when decompressing.
+type pipeline2 struct {
+	filters  [MaxFilters]uint8
+	meta     [MaxFilters]uint8
+	typesize int
+}
+
+// active reports whether decoding runs any filter (TRUNC_PREC needs no
+// undoing).
+func (p *pipeline2) activeBackward() bool {
+	for _, f := range p.filters {
+		if f != uint8(NoFilter) && f != uint8(TruncPrec) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *pipeline2) activeForward() bool {
+	for _, f := range p.filters {
+		if f != uint8(NoFilter) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *pipeline2) has(f Filter) bool {
+	for _, g := range p.filters {
+		if g == uint8(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// validate checks what compression with the pipeline requires; decoding
+// needs nothing beyond the codes being known.
+func (p *pipeline2) validate() error {
+	for i, f := range p.filters {
+		switch Filter(f) {
+		case NoFilter, ByteShuffle, BitShuffle, Delta:
+		case TruncPrec:
+			if _, err := truncMask(int8(p.meta[i]), p.typesize); err != nil {
+				return err
+			}
+		default:
+			return fmt.Errorf("%w: filter %d in slot %d", ErrInvalidOptions, f, i)
+		}
+	}
+	return nil
+}
+
+// deltaUnit is the word size c-blosc2's delta filter works in: the
+// typesize for 1, 2, 4 and 8, eight bytes for other multiples of 8, and
+// single bytes otherwise. Bytes after the last whole word of a block are
+// left alone (c-blosc2 leaves them unwritten; we copy them through).
+func deltaUnit(typesize int) int {
+	switch typesize {
+	case 1, 2, 4, 8:
+		return typesize
+	}
+	if typesize%8 == 0 {
+		return 8
+	}
+	return 1
+}
+
+// deltaEncode writes the delta of in into out. Block 0 (ref == nil) is coded
+// against its own previous word; every other block against the same
+// position of ref, the decoded block 0. XOR is bytewise, so the word size
+// only decides where the coded region ends and how far back block 0 looks.
+func deltaEncode(out, in, ref []byte, typesize int) {
+	u := deltaUnit(typesize)
+	n := len(in) / u * u
+	if ref == nil {
+		copy(out[:min(u, n)], in)
+		if n > u {
+			xorBytes(out[u:n], in[u:n], in[:n-u])
+		}
+	} else {
+		xorBytes(out[:n], in[:n], ref[:n])
+	}
+	copy(out[n:len(in)], in[n:])
+}
+
+// deltaDecode undoes deltaEncode in place, as c-blosc2 does in the output
+// buffer: block 0 by a running XOR over its already decoded words.
+func deltaDecode(buf, ref []byte, typesize int) {
+	u := deltaUnit(typesize)
+	n := len(buf) / u * u
+	if ref == nil {
+		// A running XOR: each word depends on the one before, so it goes
+		// a word at a time.
+		switch u {
+		case 8:
+			prev := uint64(0)
+			for i := 0; i < n; i += 8 {
+				prev ^= binary.LittleEndian.Uint64(buf[i:])
+				binary.LittleEndian.PutUint64(buf[i:], prev)
+			}
+		case 4:
+			prev := uint32(0)
+			for i := 0; i < n; i += 4 {
+				prev ^= binary.LittleEndian.Uint32(buf[i:])
+				binary.LittleEndian.PutUint32(buf[i:], prev)
+			}
+		default:
+			for i := u; i < n; i++ {
+				buf[i] ^= buf[i-u]
+			}
+		}
+		return
+	}
+	xorBytes(buf[:n], buf[:n], ref[:n])
+}
+
+// xorBytes sets dst[i] = a[i] ^ b[i], eight bytes at a time.
+func xorBytes(dst, a, b []byte) {
+	n := len(dst)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		x := binary.LittleEndian.Uint64(a[i:]) ^ binary.LittleEndian.Uint64(b[i:])
+		binary.LittleEndian.PutUint64(dst[i:], x)
+	}
+	for ; i < n; i++ {
+		dst[i] = a[i] ^ b[i]
+	}
+}
+
+// truncMask returns the mask TRUNC_PREC applies to each element: meta is a
+// signed byte, positive = mantissa bits kept, negative = bits dropped.
+// c-blosc2 refuses to touch all of the mantissa (NaN and Inf must survive)
+// and every typesize but 4 and 8.
+func truncMask(meta int8, typesize int) (uint64, error) {
+	var mant int
+	switch typesize {
+	case 4:
+		mant = 23
+	case 8:
+		mant = 52
+	default:
+		return 0, fmt.Errorf("%w: trunc_prec needs typesize 4 or 8, not %d", ErrInvalidOptions, typesize)
+	}
+	prec := int(meta)
+	if prec > mant || -prec > mant {
+		return 0, fmt.Errorf("%w: trunc_prec of %d bits for a %d-bit mantissa", ErrInvalidOptions, prec, mant)
+	}
+	zeroed := -prec
+	if prec >= 0 {
+		zeroed = mant - prec
+	}
+	if zeroed >= mant {
+		return 0, fmt.Errorf("%w: trunc_prec would drop %d of %d mantissa bits", ErrInvalidOptions, zeroed, mant)
+	}
+	return ^(uint64(1)<<zeroed - 1), nil
+}
+
+// truncPrec writes in with the low mantissa bits of every whole element
+// cleared; the bytes after the last whole element are copied.
+func truncPrec(out, in []byte, mask uint64, typesize int) {
+	n := len(in) / typesize * typesize
+	if typesize == 4 {
+		m := uint32(mask)
+		for i := 0; i < n; i += 4 {
+			binary.LittleEndian.PutUint32(out[i:], binary.LittleEndian.Uint32(in[i:])&m)
+		}
+	} else {
+		for i := 0; i < n; i += 8 {
+			binary.LittleEndian.PutUint64(out[i:], binary.LittleEndian.Uint64(in[i:])&mask)
+		}
+	}
+	copy(out[n:len(in)], in[n:])
+}
+
+// forward runs the pipeline over one block. src is the block (not
+// modified); a and b are scratch buffers of at least len(src) bytes. ref is
+// nil for block 0 and otherwise what the decoder will hold as block 0. It
+// returns the buffer that holds the filtered block (src itself when no
+// filter is set).
+func (p *pipeline2) forward(src, a, b, ref []byte) ([]byte, error) {
+	n := len(src)
+	cur, curIsSrc := src, true
+	next, spare := a[:n], b[:n]
+	for i, f := range p.filters {
+		switch Filter(f) {
+		case NoFilter:
+			continue
+		case ByteShuffle:
+			ts := p.typesize
+			if p.meta[i] != 0 {
+				ts = int(p.meta[i])
+			}
+			Shuffle(next, cur, ts)
+		case BitShuffle:
+			bitshuffle.Shuffle(next, cur, p.typesize)
+		case Delta:
+			deltaEncode(next, cur, ref, p.typesize)
+		case TruncPrec:
+			mask, err := truncMask(int8(p.meta[i]), p.typesize)
+			if err != nil {
+				return nil, err
+			}
+			truncPrec(next, cur, mask, p.typesize)
+		default:
+			return nil, fmt.Errorf("%w: filter %d in slot %d", ErrInvalidOptions, f, i)
+		}
+		if curIsSrc {
+			cur, next, curIsSrc = next, spare, false
+		} else {
+			cur, next = next, cur
+		}
+	}
+	return cur, nil
+}
+
+// backward undoes the pipeline for one block. in holds the codec output
+// and may be overwritten; tmp is scratch of len(in) bytes; out receives the
+// block. ref is nil for block 0 and otherwise the decoded block 0, which
+// c-blosc2 (single-threaded) reads from the output buffer.
+func (p *pipeline2) backward(out, in, tmp, ref []byte) {
+	n := len(in)
+	cur, other := in, tmp[:n]
+	for i := MaxFilters - 1; i >= 0; i-- {
+		switch Filter(p.filters[i]) {
+		case ByteShuffle:
+			ts := p.typesize
+			if p.meta[i] != 0 {
+				ts = int(p.meta[i])
+			}
+			Unshuffle(other, cur, ts)
+			cur, other = other, cur
+		case BitShuffle:
+			bitshuffle.Unshuffle(other, cur, p.typesize)
+			cur, other = other, cur
+		case Delta:
+			deltaDecode(cur, ref, p.typesize)
+		}
+	}
+	copy(out[:n], cur)
+}

@@ -1,0 +1,141 @@
+package blosc
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// A Blosc2 stream is an int32 csize and then:
+//   - csize == 0: nothing; the stream is neblock zero bytes;
+//   - csize < 0: a token byte; token bit 0 set means neblock copies of the
+//     byte uint8(-csize) (c-blosc2 writes the negated value, not its LSB);
+//   - csize == neblock: the bytes stored raw;
+//   - otherwise csize bytes of codec output.
+
+// runToken marks a negative csize as a run of one byte value.
+const runToken = 0x01
+
+// codecDecoder decompresses one codec stream into exactly len(dst) bytes,
+// with the chunk's dictionary when dict is not nil.
+type codecDecoder interface {
+	decodeStream(c Codec, dict, dst, src []byte) error
+}
+
+// isRun reports whether b is one repeated byte (c-blosc2's get_run).
+// An empty b is not a run.
+func isRun(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	x := b[0]
+	w := uint64(x) * 0x0101010101010101
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:]) != w {
+			return false
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] != x {
+			return false
+		}
+	}
+	return true
+}
+
+// runStreamLen is the size of the stream putRun writes for value v.
+func runStreamLen(v byte) int {
+	if v == 0 {
+		return 4
+	}
+	return 5
+}
+
+// putRun writes the stream for a run of byte v into dst as c-blosc2 does
+// and returns its length.
+func putRun(dst []byte, v byte) int {
+	binary.LittleEndian.PutUint32(dst, uint32(-int32(v)))
+	if v == 0 {
+		return 4
+	}
+	dst[4] = runToken
+	return 5
+}
+
+// maxExpansion bounds how many bytes one byte of a codec stream can decode
+// to, so a block's size claim can be checked before decoding: LZ4 and
+// BloscLZ extend a match by 255 per length byte, deflate yields at most
+// 258 bytes from two bits, a zstd RLE block yields 128 KiB from four bytes.
+func maxExpansion(c Codec) int {
+	switch c {
+	case BloscLZ, LZ4, LZ4HC:
+		return 256
+	case Snappy:
+		return 64
+	case Zlib:
+		return 1040
+	}
+	return 32768
+}
+
+// scanStream checks the stream at src against a stream of neblock bytes
+// and returns its length in src.
+func scanStream(src []byte, neblock int, c Codec) (int, error) {
+	if len(src) < 4 {
+		return 0, fmt.Errorf("%w: stream size truncated", ErrCorrupt)
+	}
+	cs := int(int32(binary.LittleEndian.Uint32(src)))
+	switch {
+	case cs == 0:
+		return 4, nil
+	case cs < 0:
+		if len(src) < 5 {
+			return 0, fmt.Errorf("%w: run token truncated", ErrCorrupt)
+		}
+		if src[4]&runToken == 0 || cs < -255 {
+			return 0, fmt.Errorf("%w: stream token %#02x with csize %d", ErrCorrupt, src[4], cs)
+		}
+		return 5, nil
+	case cs > len(src)-4:
+		return 0, fmt.Errorf("%w: stream of %d bytes, %d left", ErrCorrupt, cs, len(src)-4)
+	case cs == neblock:
+		return 4 + cs, nil
+	case int64(cs)*int64(maxExpansion(c)) < int64(neblock):
+		return 0, fmt.Errorf("%w: %d-byte stream cannot hold %d bytes", ErrCorrupt, cs, neblock)
+	}
+	return 4 + cs, nil
+}
+
+// readStream decodes the stream at src into dst (len(dst) == neblock) and
+// returns its length in src.
+func readStream(dst, src []byte, c Codec, dict []byte, cd codecDecoder) (int, error) {
+	n, err := scanStream(src, len(dst), c)
+	if err != nil {
+		return 0, err
+	}
+	cs := int(int32(binary.LittleEndian.Uint32(src)))
+	switch {
+	case cs == 0:
+		clear(dst)
+	case cs < 0:
+		fill(dst, byte(-cs))
+	case cs == len(dst):
+		copy(dst, src[4:n])
+	default:
+		if err := cd.decodeStream(c, dict, dst, src[4:n]); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// fill sets every byte of b to v.
+func fill(b []byte, v byte) {
+	if len(b) == 0 {
+		return
+	}
+	b[0] = v
+	for k := 1; k < len(b); k *= 2 {
+		copy(b[k:], b[:k])
+	}
+}

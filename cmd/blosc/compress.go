@@ -1,0 +1,211 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/goblosc/blosc"
+)
+
+// formats Compress can write, by the -format name.
+var formats = map[string]blosc.Format{
+	"chunk1": blosc.FormatBlosc1,
+	"chunk2": blosc.FormatBlosc2,
+}
+
+const defaultFormat = "chunk2"
+
+// chunkOptions are the compression settings the compress and bench
+// commands share, as given on the command line.
+type chunkOptions struct {
+	format, codec, shuffle, filters, split string
+	level, typesize, blocksize, threads    int
+	dict                                   bool
+}
+
+func (c *chunkOptions) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.format, "format", defaultFormat, "output format: chunk2 (Blosc2) or chunk1 (Blosc1, c-blosc 1.x)")
+	fs.StringVar(&c.codec, "codec", "blosclz", "codec: blosclz, lz4, lz4hc, snappy, zlib, zstd")
+	fs.IntVar(&c.level, "level", 5, "compression level 0 (store) .. 9 (best)")
+	fs.IntVar(&c.typesize, "typesize", 8, "element size in bytes, 1..255")
+	fs.StringVar(&c.shuffle, "shuffle", "byte", "shuffle filter in the last pipeline slot: none, byte, bit")
+	fs.StringVar(&c.filters, "filters", "", "chunk2 pipeline, slot 0 first, overriding -shuffle: comma-separated\n"+
+		"shuffle, bitshuffle, delta, trunc_prec, none, each optionally NAME:META (e.g. delta,shuffle or trunc_prec:10,bitshuffle)")
+	fs.StringVar(&c.split, "split", "default", "split blocks into typesize streams: default, always, never, auto, forward_compat")
+	fs.IntVar(&c.blocksize, "blocksize", 0, "block size in bytes (0: automatic, as c-blosc chooses)")
+	fs.IntVar(&c.threads, "threads", 0, "blocks worked on at once (0: all cores)")
+	fs.BoolVar(&c.dict, "dict", false, "chunk2 with zstd: store a dictionary built from the chunk")
+}
+
+func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := newFlagSet("compress")
+	var co chunkOptions
+	co.register(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		return usagef("want IN OUT, got %d arguments", fs.NArg())
+	}
+	opts, err := co.options()
+	if err != nil {
+		return err
+	}
+	src, err := readInput(fs.Arg(0), stdin)
+	if err != nil {
+		return err
+	}
+	out, err := blosc.Compress(nil, src, opts)
+	if err != nil {
+		return err
+	}
+	return writeOutput(fs.Arg(1), stdout, out)
+}
+
+func formatNames() []string {
+	names := make([]string, 0, len(formats))
+	for n := range formats {
+		names = append(names, n)
+	}
+	return names
+}
+
+func parseShuffle(s string) (blosc.Filter, error) {
+	switch strings.ToLower(s) {
+	case "none", "noshuffle":
+		return blosc.NoFilter, nil
+	case "byte", "shuffle":
+		return blosc.ByteShuffle, nil
+	case "bit", "bitshuffle":
+		return blosc.BitShuffle, nil
+	}
+	return 0, usagef("-shuffle %q: want none, byte or bit", s)
+}
+
+var filterByName = map[string]blosc.Filter{
+	"none": blosc.NoFilter, "shuffle": blosc.ByteShuffle, "byte": blosc.ByteShuffle,
+	"bitshuffle": blosc.BitShuffle, "bit": blosc.BitShuffle, "delta": blosc.Delta,
+	"trunc_prec": blosc.TruncPrec, "truncprec": blosc.TruncPrec,
+}
+
+var splitByName = map[string]blosc.SplitMode{
+	"default": blosc.SplitDefault, "always": blosc.SplitAlways, "never": blosc.SplitNever,
+	"auto": blosc.SplitAuto, "forward_compat": blosc.SplitForwardCompat,
+}
+
+// options checks the command-line settings and turns them into Options.
+func (c *chunkOptions) options() (blosc.Options, error) {
+	var o blosc.Options
+	f, ok := formats[c.format]
+	if !ok {
+		return o, usagef("-format %q: want one of %s", c.format, strings.Join(formatNames(), ", "))
+	}
+	codec, err := blosc.ParseCodec(c.codec)
+	if err != nil {
+		return o, usagef("-codec %q: want blosclz, lz4, lz4hc, snappy, zlib or zstd", c.codec)
+	}
+	if c.level < 0 || c.level > 9 {
+		return o, usagef("-level %d: want 0..9", c.level)
+	}
+	if c.typesize < 1 || c.typesize > blosc.MaxTypesize {
+		return o, usagef("-typesize %d: want 1..%d", c.typesize, blosc.MaxTypesize)
+	}
+	if c.blocksize < 0 {
+		return o, usagef("-blocksize %d: want 0 (automatic) or a positive size", c.blocksize)
+	}
+	if c.threads < 0 {
+		return o, usagef("-threads %d: want 0 (all cores) or more", c.threads)
+	}
+	split, ok := splitByName[strings.ToLower(c.split)]
+	if !ok {
+		return o, usagef("-split %q: want default, always, never, auto or forward_compat", c.split)
+	}
+	o = blosc.Options{Format: f, Codec: codec, Level: c.level, Typesize: c.typesize,
+		Blocksize: c.blocksize, Threads: c.threads, SplitMode: split, Dict: c.dict}
+	if c.filters == "" {
+		sh, err := parseShuffle(c.shuffle)
+		if err != nil {
+			return o, err
+		}
+		o.Filters[blosc.MaxFilters-1] = sh // where c-blosc puts its shuffle
+		return o, nil
+	}
+	names := splitList(c.filters)
+	if len(names) > blosc.MaxFilters {
+		return o, usagef("-filters: %d filters, the pipeline has %d slots", len(names), blosc.MaxFilters)
+	}
+	for i, spec := range names {
+		name, meta, hasMeta := strings.Cut(spec, ":")
+		flt, ok := filterByName[strings.ToLower(name)]
+		if !ok {
+			return o, usagef("-filters: unknown filter %q", name)
+		}
+		o.Filters[i] = flt
+		if hasMeta {
+			m, err := strconv.Atoi(meta)
+			if err != nil || m < -128 || m > 255 {
+				return o, usagef("-filters: meta %q of %s: want -128..255", meta, name)
+			}
+			o.FilterMeta[i] = uint8(m)
+		}
+	}
+	return o, nil
+}
+
+// buildOptions is options() for callers that hold the settings as values.
+func buildOptions(format, codec string, level, typesize int, shuffle string, blocksize, threads int) (blosc.Options, error) {
+	c := chunkOptions{format: format, codec: codec, level: level, typesize: typesize, shuffle: shuffle,
+		split: "default", blocksize: blocksize, threads: threads}
+	return c.options()
+}
+
+func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
+	fs := newFlagSet("decompress")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		return usagef("want IN OUT, got %d arguments", fs.NArg())
+	}
+	src, err := readInput(fs.Arg(0), stdin)
+	if err != nil {
+		return err
+	}
+	out, err := decompressAny(src)
+	if err != nil {
+		return err
+	}
+	return writeOutput(fs.Arg(1), stdout, out)
+}
+
+// decompressAny detects the container from its first bytes.
+func decompressAny(src []byte) ([]byte, error) {
+	switch detect(src) {
+	case kindBloscpack:
+		return nil, fmt.Errorf("%w: Bloscpack files are not supported yet", blosc.ErrUnsupported)
+	case kindFrame:
+		return nil, fmt.Errorf("%w: Blosc2 frames are not supported yet", blosc.ErrUnsupported)
+	}
+	return blosc.Decompress(nil, src)
+}
+
+type kind int
+
+const (
+	kindChunk kind = iota
+	kindBloscpack
+	kindFrame
+)
+
+func detect(src []byte) kind {
+	switch {
+	case len(src) >= 4 && string(src[:4]) == "blpk":
+		return kindBloscpack
+	case len(src) >= 11 && src[0] == 0x9e && src[1] == 0xa8 && string(src[2:9]) == "b2frame":
+		return kindFrame
+	}
+	return kindChunk
+}

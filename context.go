@@ -1,0 +1,127 @@
+package blosc
+
+import (
+	"sync"
+
+	"github.com/goblosc/blosc/internal/codec"
+)
+
+// workerState is what one goroutine needs to do blocks: the codec
+// encoders and decoders and block-sized scratch. Each pool worker owns one,
+// and each engine owns one for its caller's goroutine.
+type workerState struct {
+	codec codec.State
+	tmp   []byte // a filtered (shuffled) block
+	blk   []byte // a whole decoded block, for GetItem
+	b2    decodeState
+}
+
+func grow(b []byte, n int) []byte {
+	if cap(b) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}
+
+// engine is the reusable part of a Compressor or Decompressor: caller
+// state, the batch handed to the scheduler, and per-call fields the block
+// tasks read.
+type engine struct {
+	ws    workerState
+	batch batch
+
+	// Compression of one chunk.
+	p       *params
+	l       layout
+	src     []byte
+	scratch []byte // parallel: block j's streams at j*stride
+	stride  int
+	res     []blockResult
+
+	b2 blosc2Call
+
+	// Decompression of one chunk.
+	h     Header
+	chunk []byte
+	out   []byte
+
+	errMu sync.Mutex
+	err   error
+
+	// parallelMin overrides parallelMinBytes when positive (benchmarks).
+	parallelMin int
+}
+
+func (e *engine) parallelAt(nbytes int) bool {
+	if e.parallelMin > 0 {
+		return nbytes >= e.parallelMin
+	}
+	return nbytes >= parallelMinBytes
+}
+
+type blockResult struct {
+	n   int // bytes of streams, 0 if the block did not fit its budget
+	err error
+}
+
+func (e *engine) setErr(err error) {
+	e.errMu.Lock()
+	if e.err == nil {
+		e.err = err
+	}
+	e.errMu.Unlock()
+}
+
+var enginePool = sync.Pool{New: func() any { return new(engine) }}
+
+// parallelMinBytes is the chunk size below which blocks are done on the
+// caller's goroutine. BenchmarkParallelThreshold (LZ4, 32 KiB blocks, two
+// cores) showed two threads ahead from 128 KiB for both directions and
+// mixed at 64 KiB; below that the hand-off is not worth its cost.
+const parallelMinBytes = 128 << 10
+
+// Compressor compresses chunks with fixed options, reusing its encoders and
+// buffers from call to call. A Compressor must not be used by two
+// goroutines at once; use one per goroutine, or the package-level Compress,
+// which draws them from a pool. Its worker goroutines are shared by every
+// Compressor and Decompressor in the process.
+type Compressor struct {
+	p params
+	e engine
+}
+
+// NewCompressor checks opts and returns a Compressor for them.
+func NewCompressor(opts Options) (*Compressor, error) {
+	p, err := opts.params()
+	if err != nil {
+		return nil, err
+	}
+	return &Compressor{p: p}, nil
+}
+
+// Compress writes src as one chunk; see the package-level Compress.
+func (c *Compressor) Compress(dst, src []byte) ([]byte, error) {
+	return c.e.compress(dst, src, &c.p)
+}
+
+// Decompressor decodes chunks, reusing its decoders and buffers from call to
+// call. The same concurrency rule as for Compressor applies.
+type Decompressor struct {
+	// Threads is the number of blocks decoded at once: 0 means
+	// runtime.GOMAXPROCS(0), 1 the caller's goroutine only.
+	Threads int
+	e       engine
+}
+
+// NewDecompressor returns a Decompressor using GOMAXPROCS threads.
+func NewDecompressor() *Decompressor { return &Decompressor{} }
+
+// Decompress decodes a chunk; see the package-level Decompress.
+func (d *Decompressor) Decompress(dst, src []byte) ([]byte, error) {
+	return d.e.decompress(dst, src, d.Threads)
+}
+
+// GetItem decodes items of a chunk; see the package-level GetItem.
+func (d *Decompressor) GetItem(dst, src []byte, start, n int) ([]byte, error) {
+	return d.e.getItem(dst, src, start, n)
+}

@@ -1,0 +1,151 @@
+//go:build !purego && !noasm && gc
+
+package blosc
+
+import "github.com/goblosc/blosc/internal/cpu"
+
+// The arm64 kernels are the hand-written NEON ones in shuffle_arm64.s, for
+// typesizes 2 to 16. As on amd64, a buffer of at least one block is covered
+// entirely: whole blocks, then one block overlapping the last.
+
+func compiledShuffleLevel(l cpu.Level) bool {
+	return l == cpu.Generic || l == cpu.NEON
+}
+
+func hasShuffleKernel(l cpu.Level) bool { return compiledShuffleLevel(l) }
+
+// neonPad[ts] spreads the 16/p elements of ts bytes at the start of a
+// 16-byte lane into p-byte slots (p the next power of two); neonPack[ts]
+// undoes it. Indices of 0xFF make VTBL write zero.
+var neonPad, neonPack [16][16]byte
+
+func init() {
+	for ts := 3; ts < 16; ts++ {
+		p := pow2(ts)
+		for i := range 16 {
+			neonPad[ts][i], neonPack[ts][i] = 0xFF, 0xFF
+			if i%p < ts {
+				neonPad[ts][i] = byte(i/p*ts + i%p)
+			}
+			if i < 16/p*ts {
+				neonPack[ts][i] = byte(i/ts*p + i%ts)
+			}
+		}
+	}
+}
+
+func pow2(ts int) int {
+	p := 2
+	for p < ts {
+		p *= 2
+	}
+	return p
+}
+
+// neonSlack is how many bytes past its block a NEON kernel reads (shuffle)
+// or writes and later repairs (unshuffle): the padded kernels move whole
+// 16-byte lanes that hold only 16/p*ts bytes of elements.
+func neonSlack(ts int) int {
+	return 16 - 16/pow2(ts)*ts
+}
+
+func shuffleNEON(dst, src []byte, ts, n, start, blocks int) {
+	shuffleKernelNEON(&dst[start], &src[start*ts], ts, n, blocks)
+}
+
+func shuffleKernelNEON(d, s *byte, ts, n, blocks int) {
+	switch ts {
+	case 2:
+		shuffle2NEON(d, s, n, blocks)
+	case 3:
+		shuffle3NEON(d, s, n, blocks, &neonPad[3][0])
+	case 4:
+		shuffle4NEON(d, s, n, blocks)
+	case 5, 6, 7:
+		shufflePad8NEON(d, s, n, blocks, ts, &neonPad[ts][0])
+	case 8:
+		shuffle8NEON(d, s, n, blocks)
+	case 16:
+		shuffle16NEON(d, s, n, blocks)
+	default:
+		shufflePad16NEON(d, s, n, blocks, ts)
+	}
+}
+
+// shuffleAsm runs the NEON kernels when level allows, returning how many
+// leading elements it shuffled. Blocks whose reads past the block would
+// leave src run on a copy.
+func shuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
+	if level != cpu.NEON || ts > 16 || n < 16 {
+		return 0
+	}
+	p := planBlocks(n, 16, ts, len(src), neonSlack(ts))
+	if p.direct > 0 {
+		shuffleNEON(dst, src, ts, n, 0, p.direct)
+	}
+	for i := p.direct; i < p.whole; i++ {
+		shuffleNEONScratch(dst, src, ts, n, i*16)
+	}
+	if p.tail && p.tailDirect {
+		shuffleNEON(dst, src, ts, n, n-16, 1)
+	} else if p.tail {
+		shuffleNEONScratch(dst, src, ts, n, n-16)
+	}
+	return n
+}
+
+func shuffleNEONScratch(dst, src []byte, ts, n, start int) {
+	var tmp [16*16 + 16]byte
+	copy(tmp[:], src[start*ts:start*ts+16*ts])
+	shuffleKernelNEON(&dst[start], &tmp[0], ts, n, 1)
+}
+
+func unshuffleNEON(dst, src []byte, ts, n, start, blocks int) {
+	unshuffleKernelNEON(&dst[start*ts], &src[start], ts, n, blocks)
+}
+
+func unshuffleKernelNEON(d, s *byte, ts, n, blocks int) {
+	switch ts {
+	case 2:
+		unshuffle2NEON(d, s, n, blocks)
+	case 3:
+		unshuffle3NEON(d, s, n, blocks, &neonPack[3][0])
+	case 4:
+		unshuffle4NEON(d, s, n, blocks)
+	case 5, 6, 7:
+		unshufflePad8NEON(d, s, n, blocks, ts, &neonPack[ts][0])
+	case 8:
+		unshuffle8NEON(d, s, n, blocks)
+	case 16:
+		unshuffle16NEON(d, s, n, blocks)
+	default:
+		unshufflePad16NEON(d, s, n, blocks, ts)
+	}
+}
+
+// unshuffleAsm is shuffleAsm's inverse; blocks whose writes past the
+// block would leave dst run into a stack buffer.
+func unshuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
+	if level != cpu.NEON || ts > 16 || n < 16 {
+		return 0
+	}
+	p := planBlocks(n, 16, ts, len(dst), neonSlack(ts))
+	if p.direct > 0 {
+		unshuffleNEON(dst, src, ts, n, 0, p.direct)
+	}
+	for i := p.direct; i < p.whole; i++ {
+		unshuffleNEONScratch(dst, src, ts, n, i*16)
+	}
+	if p.tail && p.tailDirect {
+		unshuffleNEON(dst, src, ts, n, n-16, 1)
+	} else if p.tail {
+		unshuffleNEONScratch(dst, src, ts, n, n-16)
+	}
+	return n
+}
+
+func unshuffleNEONScratch(dst, src []byte, ts, n, start int) {
+	var tmp [16*16 + 16]byte
+	unshuffleKernelNEON(&tmp[0], &src[start], ts, n, 1)
+	copy(dst[start*ts:start*ts+16*ts], tmp[:16*ts])
+}

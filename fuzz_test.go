@@ -1,0 +1,135 @@
+package blosc
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goblosc/blosc/internal/golden"
+)
+
+// seedChunks adds the golden and corrupted Blosc1 and Blosc2 chunks (up to a size
+// the fuzzer handles well) to the corpus.
+func seedChunks(f *testing.F) []golden.Entry {
+	dir, err := golden.Locate()
+	if err != nil {
+		return nil
+	}
+	es, err := golden.Manifest(dir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	var rows []golden.Entry
+	for _, e := range es {
+		switch e.Kind {
+		case "blosc1-chunk", "corrupt-blosc1", "blosc2-chunk", "blosc2-special-chunk", "blosc2-vlblocks-chunk", "corrupt-blosc2":
+		default:
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.File))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(b) <= 16<<10 {
+			f.Add(b)
+		}
+		rows = append(rows, e)
+	}
+	return rows
+}
+
+func FuzzDecompress(f *testing.F) {
+	seedChunks(f)
+	f.Add([]byte{2, 1, 0x33, 4, 0, 0, 0, 0, 1, 0, 0, 0, 16, 0, 0, 0})
+	d := &Decompressor{Threads: 1}
+	par := &Decompressor{Threads: 3}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		h, herr := ReadHeader(src)
+		if herr == nil && h.Nbytes > 1<<20 {
+			// Legitimately huge claims (zero runs, special chunks, zstd's
+			// ratio) only slow the fuzzer down.
+			return
+		}
+		out, err := d.Decompress(nil, src)
+		if err != nil {
+			return
+		}
+		if herr != nil {
+			t.Fatalf("Decompress succeeded where ReadHeader failed: %v", herr)
+		}
+		if len(out) != h.Nbytes {
+			t.Fatalf("decoded %d bytes, header says %d", len(out), h.Nbytes)
+		}
+		// Parallel decoding and GetItem agree with the serial result.
+		p, err := par.Decompress(nil, src)
+		if err != nil || !bytes.Equal(p, out) {
+			t.Fatalf("parallel decode disagrees: %v", err)
+		}
+		ts := h.Typesize
+		if h.Special == SpecialValue {
+			ts = h.Cbytes - blosc2HeaderLen
+		}
+		if items := h.Nbytes / ts; items > 0 && h.Special != SpecialUninit {
+			got, err := d.GetItem(nil, src, items/4, items/2)
+			if err != nil || !bytes.Equal(got, out[items/4*ts:(items/4+items/2)*ts]) {
+				t.Fatalf("GetItem disagrees: %v", err)
+			}
+		}
+	})
+}
+
+func FuzzRoundTrip(f *testing.F) {
+	if dir, err := golden.Locate(); err == nil {
+		es, _ := golden.Manifest(dir)
+		for i, e := range es {
+			if e.Kind != "blosc1-chunk" || e.Raw == "-" || strings.Contains(e.File, "_mt2") {
+				continue
+			}
+			raw, err := os.ReadFile(filepath.Join(dir, e.Raw))
+			if err != nil || len(raw) > 16<<10 {
+				continue
+			}
+			c, _ := ParseCodec(e.Codec)
+			flt := map[string]uint8{"noshuffle": 0, "shuffle": 1, "bitshuffle": 2}[e.Filters]
+			f.Add(raw, uint8(c), uint8(e.Clevel), uint8(e.Typesize), flt, uint16(e.Blocksize/64), uint8(i%3))
+		}
+	}
+	f.Add([]byte("hello, hello, hello, hello"), uint8(1), uint8(5), uint8(4), uint8(1), uint16(0), uint8(0))
+	// One engine and decompressor for the whole run: the pooled ones the
+	// package functions use are emptied by every GC, and rebuilding zstd
+	// encoders each time would leave the fuzzer little time for anything
+	// else.
+	e := new(engine)
+	d := &Decompressor{}
+	f.Fuzz(func(t *testing.T, data []byte, c, level, ts, flt uint8, bs uint16, split uint8) {
+		o := Options{
+			Codec:     Codec(c % 6),
+			Level:     int(level % 10),
+			Typesize:  1 + int(ts)%MaxTypesize,
+			Blocksize: int(bs) * 64,
+			SplitMode: SplitMode(split % 5),
+			Threads:   1 + int(level/10)%3,
+		}
+		o.Filters[MaxFilters-1] = Filter(flt % 3)
+		p, err := o.params()
+		if err != nil {
+			t.Fatalf("options %+v: %v", o, err)
+		}
+		chunk, err := e.compress(nil, data, &p)
+		if err != nil {
+			t.Fatalf("Compress(%+v): %v", o, err)
+		}
+		if len(chunk) > len(data)+16 {
+			t.Fatalf("chunk of %d bytes for %d", len(chunk), len(data))
+		}
+		out, err := d.Decompress(nil, chunk)
+		if err != nil {
+			t.Fatalf("Decompress(%+v): %v", o, err)
+		}
+		if !bytes.Equal(out, data) {
+			t.Fatalf("round trip (%+v) differs at %d", o, firstDiff(out, data))
+		}
+	})
+}

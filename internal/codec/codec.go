@@ -1,0 +1,444 @@
+// Package codec adapts the compressors Blosc chunks use (BloscLZ, LZ4,
+// LZ4HC, Snappy, Zlib, Zstd) to one calling convention: compress into a
+// fixed-size destination, returning 0 when the result does not fit, and
+// decompress to exactly the size the chunk declares.
+//
+// The streams are those c-blosc reads and writes: LZ4 raw blocks, the Snappy
+// raw block format, zlib-wrapped deflate (RFC 1950, what compress2 writes)
+// and zstd frames. Compression levels are Blosc's 0..9, mapped to each codec
+// as c-blosc 1.21 maps them.
+//
+// A State holds the encoders, decoders and scratch buffers of one worker.
+// It is not safe for concurrent use; give each goroutine its own. After the
+// first call for a codec and level has created what it needs, calls do not
+// allocate.
+package codec
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/goblosc/blosc/blosclz"
+	"github.com/klauspost/compress/s2"
+	"github.com/klauspost/compress/snappy"
+	"github.com/klauspost/compress/zlib"
+	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
+)
+
+// ID names a codec with c-blosc's compressor code (BLOSC_BLOSCLZ ...).
+type ID uint8
+
+const (
+	BloscLZ ID = 0
+	LZ4     ID = 1
+	LZ4HC   ID = 2
+	Snappy  ID = 3
+	Zlib    ID = 4
+	Zstd    ID = 5
+)
+
+// NumCodecs is one more than the largest ID.
+const NumCodecs = 6
+
+var (
+	// ErrCorrupt: a stream does not decode to the size it must have.
+	ErrCorrupt = errors.New("codec: corrupt stream")
+	// ErrUnsupported: the codec ID is unknown.
+	ErrUnsupported = errors.New("codec: unsupported codec")
+)
+
+// MaxExpansion is an upper bound on how many bytes one stream byte of the
+// codec can decode to. Decoders use it to reject a size claim the
+// compressed bytes cannot possibly back before allocating for it:
+//   - LZ4: a match token and offset (3 bytes) plus one length byte per 255
+//     extra bytes of match, so under 256 bytes per input byte.
+//   - BloscLZ: the same shape of length extension as LZ4.
+//   - Snappy: a 3-byte copy yields at most 64 bytes.
+//   - Deflate: 258 bytes from two 1-bit codes is 1032 per byte.
+//   - Zstd: a 4-byte RLE block yields 128 KiB.
+func MaxExpansion(id ID) int {
+	switch id {
+	case LZ4, LZ4HC, BloscLZ:
+		return 256
+	case Snappy:
+		return 32
+	case Zlib:
+		return 1040
+	default:
+		return 32768
+	}
+}
+
+// MaxOut returns the output budget c-blosc 1.x gives one stream of n bytes:
+// n for every codec but Snappy, whose C wrapper needs room for its worst
+// case and so may return a stream larger than its input.
+func MaxOut(id ID, n int) int {
+	if id == Snappy {
+		return snappyMaxCompressedLength(n)
+	}
+	return n
+}
+
+// snappyMaxCompressedLength is the C++ snappy bound, which snappy_compress
+// insists the output buffer reaches.
+func snappyMaxCompressedLength(n int) int { return 32 + n + n/6 }
+
+// zstdLevel maps Blosc's level as c-blosc 1.21's zstd wrapper does: 2l-1
+// below 9, the maximum level (22) at 9, and 20 at 8.
+func zstdLevel(clevel int) int {
+	switch {
+	case clevel >= 9:
+		return 22
+	case clevel == 8:
+		return 20
+	default:
+		return 2*clevel - 1
+	}
+}
+
+// lz4Accel is c-blosc's get_accel: 10 - clevel for LZ4.
+func lz4Accel(clevel int) int { return 10 - clevel }
+
+// lz4hcDepth is the number of match candidates LZ4_compress_HC examines at
+// levels 1..9 (its clTable), which pierrec/lz4 calls the search depth.
+func lz4hcDepth(clevel int) lz4.CompressionLevel {
+	if clevel < 3 {
+		return 2
+	}
+	return lz4.CompressionLevel(1) << (clevel - 1)
+}
+
+// State is one worker's codec state. The zero value is ready to use.
+type State struct {
+	lz4c  *lz4.CompressorCCompat
+	lz4hc *lz4.CompressorHC
+
+	zlibW   [10]*zlib.Writer
+	zlibR   io.ReadCloser
+	zlibIn  bytes.Reader
+	zlibOut fixedWriter
+	one     [1]byte
+
+	zenc [4]*zstd.Encoder // indexed by zstd.EncoderLevel-1
+	zdec *zstd.Decoder
+
+	// The decoder for the last zstd dictionary seen, and its bytes.
+	zdictDec *zstd.Decoder
+	zdict    []byte
+
+	scratch []byte
+}
+
+// Compress compresses src into dst with the codec at Blosc level clevel
+// (1..9) and returns the stream length, or 0 when the stream does not fit
+// in len(dst) or the codec gives up on the data, as c-blosc's wrappers do.
+// split tells BloscLZ whether the chunk stores blocks as split streams,
+// which c-blosc passes to it. It returns an error only for an unknown
+// codec or a failure of the underlying library.
+func (s *State) Compress(id ID, clevel int, dst, src []byte, split bool) (int, error) {
+	if clevel < 1 || clevel > 9 {
+		return 0, fmt.Errorf("codec: level %d out of 1..9", clevel)
+	}
+	switch id {
+	case BloscLZ:
+		return blosclz.CompressBlock(dst, src, clevel, split), nil
+	case LZ4:
+		if s.lz4c == nil {
+			s.lz4c = new(lz4.CompressorCCompat)
+		}
+		s.lz4c.Acceleration = lz4Accel(clevel)
+		n, err := s.lz4c.CompressBlock(src, dst)
+		if err != nil {
+			return 0, nil // does not fit
+		}
+		return n, nil
+	case LZ4HC:
+		if s.lz4hc == nil {
+			s.lz4hc = new(lz4.CompressorHC)
+		}
+		s.lz4hc.Level = lz4hcDepth(clevel)
+		n, err := s.lz4hc.CompressBlock(src, dst)
+		if err != nil {
+			return 0, nil
+		}
+		return n, nil
+	case Snappy:
+		if len(dst) < snappyMaxCompressedLength(len(src)) {
+			// snappy_compress refuses a buffer below its bound; c-blosc then
+			// stores the stream raw, and so do we to write the same chunk.
+			return 0, nil
+		}
+		out := dst
+		if need := s2.MaxEncodedLen(len(src)); need < 0 {
+			return 0, nil
+		} else if len(out) < need {
+			out = s.scratchFor(need)
+		}
+		enc := s2.EncodeSnappy(out, src)
+		if len(enc) > len(dst) {
+			return 0, nil
+		}
+		if &enc[0] != &dst[0] {
+			copy(dst, enc)
+		}
+		return len(enc), nil
+	case Zlib:
+		return s.zlibCompress(clevel, dst, src)
+	case Zstd:
+		return s.zstdCompress(clevel, dst, src)
+	}
+	return 0, fmt.Errorf("%w: id %d", ErrUnsupported, id)
+}
+
+func (s *State) scratchFor(n int) []byte {
+	if cap(s.scratch) < n {
+		s.scratch = make([]byte, n)
+	}
+	return s.scratch[:n]
+}
+
+// fixedWriter writes into a fixed slice and fails once it is full, so a
+// deflate stream that would overflow the budget stops early.
+type fixedWriter struct {
+	buf []byte
+	n   int
+}
+
+var errFull = errors.New("codec: output full")
+
+func (w *fixedWriter) Write(p []byte) (int, error) {
+	if len(p) > len(w.buf)-w.n {
+		w.n += copy(w.buf[w.n:], p)
+		return 0, errFull
+	}
+	w.n += copy(w.buf[w.n:], p)
+	return len(p), nil
+}
+
+func (s *State) zlibCompress(clevel int, dst, src []byte) (int, error) {
+	s.zlibOut = fixedWriter{buf: dst}
+	w := s.zlibW[clevel]
+	if w == nil {
+		var err error
+		// c-blosc passes its level to compress2 unchanged.
+		w, err = zlib.NewWriterLevel(&s.zlibOut, clevel)
+		if err != nil {
+			return 0, err
+		}
+		s.zlibW[clevel] = w
+	} else {
+		w.Reset(&s.zlibOut)
+	}
+	if _, err := w.Write(src); err != nil {
+		return 0, nil
+	}
+	if err := w.Close(); err != nil {
+		return 0, nil
+	}
+	n := s.zlibOut.n
+	s.zlibOut = fixedWriter{}
+	return n, nil
+}
+
+func (s *State) zstdCompress(clevel int, dst, src []byte) (int, error) {
+	lvl := zstd.EncoderLevelFromZstd(zstdLevel(clevel))
+	e := s.zenc[lvl-1]
+	if e == nil {
+		var err error
+		e, err = zstd.NewWriter(nil,
+			zstd.WithEncoderLevel(lvl),
+			zstd.WithEncoderConcurrency(1),
+			zstd.WithEncoderCRC(false), // ZSTD_compress writes no checksum
+			zstd.WithSingleSegment(true),
+		)
+		if err != nil {
+			return 0, err
+		}
+		s.zenc[lvl-1] = e
+	}
+	// Encode into scratch sized for the worst case so EncodeAll never
+	// grows its buffer, then keep the stream only if it fits.
+	buf := s.scratchFor(zstdBound(len(src)))
+	out := e.EncodeAll(src, buf[:0])
+	if len(out) > len(dst) || len(out) == 0 {
+		return 0, nil
+	}
+	return copy(dst, out), nil
+}
+
+// zstdBound is ZSTD_COMPRESSBOUND plus room for the frame header.
+func zstdBound(n int) int {
+	b := n + n>>8 + 64
+	if n < 128<<10 {
+		b += (128<<10 - n) >> 11
+	}
+	return b
+}
+
+// Decompress decodes the stream src into exactly len(dst) bytes. A stream
+// that is malformed, shorter or longer than len(dst) returns an error
+// wrapping ErrCorrupt; nothing is written beyond len(dst).
+func (s *State) Decompress(id ID, dst, src []byte) error {
+	n := len(dst)
+	switch id {
+	case BloscLZ:
+		got, err := blosclz.Decompress(dst, src)
+		if err != nil {
+			return fmt.Errorf("%w: blosclz: %v", ErrCorrupt, err)
+		}
+		if got != n {
+			return fmt.Errorf("%w: blosclz stream gave %d bytes, want %d", ErrCorrupt, got, n)
+		}
+		return nil
+	case LZ4, LZ4HC:
+		got, err := lz4.UncompressBlock(src, dst)
+		if err != nil {
+			return fmt.Errorf("%w: lz4: %v", ErrCorrupt, err)
+		}
+		if got != n {
+			return fmt.Errorf("%w: lz4 stream gave %d bytes, want %d", ErrCorrupt, got, n)
+		}
+		return nil
+	case Snappy:
+		dl, err := snappy.DecodedLen(src)
+		if err != nil {
+			return fmt.Errorf("%w: snappy: %v", ErrCorrupt, err)
+		}
+		if dl != n {
+			return fmt.Errorf("%w: snappy stream holds %d bytes, want %d", ErrCorrupt, dl, n)
+		}
+		out, err := snappy.DecodeStrict(dst, src)
+		if err != nil {
+			return fmt.Errorf("%w: snappy: %v", ErrCorrupt, err)
+		}
+		if len(out) != n || (n > 0 && &out[0] != &dst[0]) {
+			return fmt.Errorf("%w: snappy stream gave %d bytes, want %d", ErrCorrupt, len(out), n)
+		}
+		return nil
+	case Zlib:
+		return s.zlibDecompress(dst, src)
+	case Zstd:
+		return s.zstdDecompress(dst, src)
+	}
+	return fmt.Errorf("%w: id %d", ErrUnsupported, id)
+}
+
+func (s *State) zlibDecompress(dst, src []byte) error {
+	s.zlibIn.Reset(src)
+	if s.zlibR == nil {
+		r, err := zlib.NewReader(&s.zlibIn)
+		if err != nil {
+			return fmt.Errorf("%w: zlib: %v", ErrCorrupt, err)
+		}
+		s.zlibR = r
+	} else if err := s.zlibR.(zlib.Resetter).Reset(&s.zlibIn, nil); err != nil {
+		return fmt.Errorf("%w: zlib: %v", ErrCorrupt, err)
+	}
+	if _, err := io.ReadFull(s.zlibR, dst); err != nil {
+		return fmt.Errorf("%w: zlib: %v", ErrCorrupt, err)
+	}
+	// The stream must end here, and its checksum is only checked at the
+	// end: read once more and expect EOF.
+	if k, err := s.zlibR.Read(s.one[:]); k != 0 || err != io.EOF {
+		if err == nil || err == io.EOF {
+			return fmt.Errorf("%w: zlib stream longer than %d bytes", ErrCorrupt, len(dst))
+		}
+		return fmt.Errorf("%w: zlib: %v", ErrCorrupt, err)
+	}
+	return nil
+}
+
+func (s *State) zstdDecompress(dst, src []byte) error {
+	if s.zdec == nil {
+		d, err := zstd.NewReader(nil,
+			zstd.WithDecoderConcurrency(1),
+			zstd.WithDecodeAllCapLimit(true),
+		)
+		if err != nil {
+			return err
+		}
+		s.zdec = d
+	}
+	n := len(dst)
+	out, err := s.zdec.DecodeAll(src, dst[:0:n])
+	if err != nil {
+		return fmt.Errorf("%w: zstd: %v", ErrCorrupt, err)
+	}
+	if len(out) != n || (n > 0 && &out[0] != &dst[0]) {
+		return fmt.Errorf("%w: zstd stream gave %d bytes, want %d", ErrCorrupt, len(out), n)
+	}
+	return nil
+}
+
+// DecompressDict is Decompress for streams compressed against a
+// dictionary, as Blosc2 dictionary chunks store them (LZ4, LZ4HC and Zstd
+// only). A zstd decoder is built for each new dictionary, so this path
+// allocates when the dictionary changes.
+func (s *State) DecompressDict(id ID, dst, src, dict []byte) error {
+	n := len(dst)
+	switch id {
+	case LZ4, LZ4HC:
+		got, err := lz4.UncompressBlockWithDict(src, dst, dict)
+		if err != nil {
+			return fmt.Errorf("%w: lz4: %v", ErrCorrupt, err)
+		}
+		if got != n {
+			return fmt.Errorf("%w: lz4 stream gave %d bytes, want %d", ErrCorrupt, got, n)
+		}
+		return nil
+	case Zstd:
+		if s.zdictDec == nil || !bytes.Equal(s.zdict, dict) {
+			if s.zdictDec != nil {
+				s.zdictDec.Close()
+				s.zdictDec = nil
+			}
+			opts := []zstd.DOption{
+				zstd.WithDecoderConcurrency(1),
+				zstd.WithDecodeAllCapLimit(true),
+				zstd.WithDecoderLowmem(true),
+			}
+			if len(dict) >= 8 && binary.LittleEndian.Uint32(dict) == 0xEC30A437 {
+				opts = append(opts, zstd.WithDecoderDicts(dict))
+			} else {
+				opts = append(opts, zstd.WithDecoderDictRaw(0, dict))
+			}
+			d, err := zstd.NewReader(nil, opts...)
+			if err != nil {
+				return fmt.Errorf("%w: zstd dictionary: %v", ErrCorrupt, err)
+			}
+			s.zdictDec = d
+			s.zdict = append(s.zdict[:0], dict...)
+		}
+		out, err := s.zdictDec.DecodeAll(src, dst[:0:n])
+		if err != nil {
+			return fmt.Errorf("%w: zstd: %v", ErrCorrupt, err)
+		}
+		if len(out) != n || (n > 0 && &out[0] != &dst[0]) {
+			return fmt.Errorf("%w: zstd stream gave %d bytes, want %d", ErrCorrupt, len(out), n)
+		}
+		return nil
+	}
+	return fmt.Errorf("%w: dictionaries with codec %d", ErrUnsupported, id)
+}
+
+// Close releases the zstd encoders and decoder. The State stays usable.
+func (s *State) Close() {
+	for i, e := range s.zenc {
+		if e != nil {
+			e.Close()
+			s.zenc[i] = nil
+		}
+	}
+	if s.zdec != nil {
+		s.zdec.Close()
+		s.zdec = nil
+	}
+	if s.zdictDec != nil {
+		s.zdictDec.Close()
+		s.zdictDec = nil
+	}
+}

@@ -1,0 +1,15 @@
+//go:build purego || noasm || !gc || !(amd64 || arm64)
+
+package blosc
+
+import "github.com/goblosc/blosc/internal/cpu"
+
+// Without assembly only the portable kernel exists.
+
+func compiledShuffleLevel(l cpu.Level) bool { return l == cpu.Generic }
+
+func hasShuffleKernel(l cpu.Level) bool { return l == cpu.Generic }
+
+func shuffleAsm(cpu.Level, []byte, []byte, int, int) int { return 0 }
+
+func unshuffleAsm(cpu.Level, []byte, []byte, int, int) int { return 0 }
