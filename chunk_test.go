@@ -301,6 +301,7 @@ func TestZeroAllocs(t *testing.T) {
 				dec := &Decompressor{Threads: threads}
 				cbuf := make([]byte, CompressBound(n))
 				dbuf := make([]byte, n)
+				warmWorkers(t, o, in)
 				chunk, _ := comp.Compress(cbuf, in)
 				dec.Decompress(dbuf, chunk)
 				dec.GetItem(dbuf, chunk, 3, n/16)

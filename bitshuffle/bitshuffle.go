@@ -7,6 +7,12 @@
 // floor(len/typesize/8)*8 elements are transposed; the bytes after them are
 // copied unchanged (c-blosc2's rule; a Blosc1 chunk copies a whole block whose
 // element count is not a multiple of 8, which callers decide).
+//
+// Shuffle and Unshuffle run the best kernel this CPU has, chosen once at
+// init and named by Kernel: SSE2, AVX2 or AVX-512 (with GFNI when present)
+// on amd64, NEON on arm64, portable Go elsewhere. GOBLOSC_KERNEL (generic,
+// sse2, avx2, avx512, neon) caps the choice; building with -tags purego (or
+// noasm) leaves only the portable code. No call allocates.
 package bitshuffle
 
 import "encoding/binary"

@@ -26,6 +26,10 @@ func TestKernelEnv(t *testing.T) {
 	if os.Getenv("BITSHUFFLE_ENV_CHILD") == "1" {
 		return
 	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for l := cpu.Generic; l <= cpu.NEON; l++ {
 		// expected: the best kernel at the highest level <= l this build has
 		want := kGeneric
@@ -34,11 +38,17 @@ func TestKernelEnv(t *testing.T) {
 				want = k
 			}
 		}
-		cmd := exec.Command(os.Args[0], "-test.run=^TestKernelEnvHelper$")
+		// Under user-mode QEMU without binfmt_misc the child must be
+		// started through the emulator, which GOBLOSC_TEST_EMULATOR names.
+		argv := []string{exe, "-test.run=^TestKernelEnvHelper$"}
+		if emu := os.Getenv("GOBLOSC_TEST_EMULATOR"); emu != "" {
+			argv = append([]string{emu}, argv...)
+		}
+		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Env = append(os.Environ(), "BITSHUFFLE_ENV_CHILD=1", cpu.EnvKernel+"="+l.String())
 		out, err := cmd.Output()
 		if errors.Is(err, syscall.ENOEXEC) {
-			t.Skipf("cannot re-execute the test binary here (emulated run?): %v", err)
+			t.Skipf("SKIPPED: cannot re-execute the test binary (%v); under user-mode emulation set GOBLOSC_TEST_EMULATOR to the emulator", err)
 		}
 		if err != nil {
 			t.Fatalf("%s=%s: %v\n%s", cpu.EnvKernel, l, err, out)

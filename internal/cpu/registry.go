@@ -1,6 +1,9 @@
 package cpu
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+)
 
 // Kernel is one implementation of a shuffle family, registered at init by
 // the package that owns it so tests, benchmarks and `blosc bench -kernels`
@@ -60,7 +63,7 @@ func Kernels(family string) []Kernel {
 // honour therefore falls back instead of crashing.
 func Select(has func(Level) bool) Level {
 	limit := NEON
-	if RequestedOK {
+	if RequestedOK && sameArch(Requested) {
 		limit = Requested
 	}
 	best := Generic
@@ -70,6 +73,20 @@ func Select(has func(Level) bool) Level {
 		}
 	}
 	return best
+}
+
+// sameArch reports whether a level belongs to this machine's architecture:
+// a request for another architecture's kernels (neon on amd64, avx2 on
+// arm64) says nothing about which of this one's to use, so it is ignored
+// rather than read as a ceiling.
+func sameArch(l Level) bool {
+	switch l {
+	case SSE2, AVX2, AVX512:
+		return runtime.GOARCH == "amd64"
+	case NEON:
+		return runtime.GOARCH == "arm64"
+	}
+	return true
 }
 
 // Chosen is the level Select picks for family given the kernels registered

@@ -1,0 +1,70 @@
+package blosc
+
+import (
+	"sync"
+	"testing"
+)
+
+// everyWorker is a task that runs f once on each of n distinct pool
+// workers: each holds at a barrier until all n have started, so no worker
+// can take two of the n batches.
+type everyWorker struct {
+	f       func(ws *workerState)
+	started sync.WaitGroup
+}
+
+func (t *everyWorker) doBlock(ws *workerState, _ int) {
+	t.f(ws)
+	t.started.Done()
+	t.started.Wait()
+}
+
+// warmWorkers builds, on every worker of the shared pool, the lazily
+// created state (codec encoders and decoders, block buffers) that
+// compressing src with o, decompressing it and a GetItem need. Allocation
+// counts taken afterwards then see the steady state whichever worker picks
+// up a block, instead of depending on which workers earlier tests used.
+func warmWorkers(t *testing.T, o Options, src []byte) {
+	t.Helper()
+	o.Threads = 1
+	p, err := o.params()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed error
+	var mu sync.Mutex
+	task := &everyWorker{f: func(ws *workerState) {
+		// Borrow the worker's state for a single-threaded engine, so the
+		// run below builds exactly what that worker needs.
+		var e engine
+		e.ws, *ws = *ws, workerState{}
+		defer func() { *ws = e.ws }()
+		chunk, err := e.compress(nil, src, &p)
+		if err == nil {
+			_, err = e.decompress(nil, chunk, 1)
+		}
+		if err == nil {
+			_, err = e.getItem(nil, chunk, 0, 1)
+		}
+		if err != nil {
+			mu.Lock()
+			failed = err
+			mu.Unlock()
+		}
+	}}
+	n := pool.size()
+	task.started.Add(n)
+	batches := make([]batch, n)
+	for i := range batches {
+		b := &batches[i]
+		b.task, b.n = task, 1
+		b.helpers.Add(1)
+		pool.work <- b
+	}
+	for i := range batches {
+		batches[i].helpers.Wait()
+	}
+	if failed != nil {
+		t.Fatalf("warming the workers: %v", failed)
+	}
+}
