@@ -97,8 +97,13 @@ func (e *engine) compressBlocks(out, src []byte, p *params, l *layout) (int, err
 		return 0, nil
 	}
 	start := 0
-	threads := resolveThreads(p.threads)
-	parallel := threads > 1 && l.nblocks > 1 && e.parallelAt(l.nbytes)
+	// runtime.GOMAXPROCS takes the runtime's global scheduler lock: ask it
+	// only for chunks that may go parallel, not on every small call.
+	threads := 1
+	if l.nblocks > 1 && e.parallelAt(l.nbytes) {
+		threads = resolveThreads(p.threads)
+	}
+	parallel := threads > 1
 	if parallel && int64(blockWorstCase(p, l, l.blocksize, false))*int64(l.nblocks) > math.MaxInt/2 {
 		parallel = false // the per-block slots would not be addressable (32-bit)
 	}
