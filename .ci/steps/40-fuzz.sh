@@ -4,7 +4,7 @@
 # input fails CI. Targets are discovered, not listed, so new ones join; the
 # cblosc tag is on so the fuzzers that compare with c-blosc run too.
 set -euo pipefail
-execs=${FUZZ_EXECS:-3000x}
+execs=${FUZZ_EXECS:-20000x}
 count=0
 while IFS= read -r file; do
 	dir=$(dirname "$file")
