@@ -1,0 +1,297 @@
+// Package lz4 compresses LZ4 blocks exactly as C's LZ4_compress_fast (LZ4
+// 1.9 and 1.10) does, the function c-blosc calls for its LZ4 codec, so that
+// chunks written here are byte-identical to the C library's.
+//
+// The output is the LZ4 block format: sequences of a token (literal length
+// and match length nibbles), optional length bytes, literals, and a
+// little-endian 2-byte match offset; the block ends with literals only.
+//
+// What differs from a direct transcription of the C algorithm is only the
+// bookkeeping: the C function clears its 16 KiB hash table on every call,
+// which for the 512-byte streams of a small shuffled chunk costs more than
+// the compression itself. Compressor instead stores positions biased by a
+// base that grows with every call, so that entries written by earlier calls
+// are below the base and read as position 0, which is what a cleared table
+// holds. The table is cleared only when the base would overflow.
+package lz4
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// The constants of lz4.c that decide the output.
+const (
+	hashLog      = 12          // LZ4_HASHLOG for the default LZ4_MEMORY_USAGE of 14
+	minMatch     = 4           // MINMATCH
+	mfLimit      = 12          // MFLIMIT: no match starts in the last 12 bytes
+	lastLiterals = 5           // LASTLITERALS: the block ends with 5 literals
+	minLength    = mfLimit + 1 // LZ4_minLength: shorter inputs are all literals
+	skipTrigger  = 6           // LZ4_skipTrigger
+	limit64K     = 64<<10 + 11 // LZ4_64Klimit: shorter inputs use the byU16 table and hash
+	distanceMax  = 65535       // LZ4_DISTANCE_MAX
+
+	// MaxInputSize is LZ4_MAX_INPUT_SIZE: C refuses longer inputs, and so
+	// does CompressBlock.
+	MaxInputSize = 0x7E000000
+
+	// MaxAcceleration is LZ4_ACCELERATION_MAX: larger values act as it.
+	MaxAcceleration = 65537
+
+	// The byU16 table has 1<<(hashLog+1) entries, the byU32 one 1<<hashLog:
+	// one array of the larger size serves both.
+	tableSize = 1 << (hashLog + 1)
+
+	// baseLimit bounds every biased position, so that it fits a uint32 and,
+	// on 32-bit platforms, an int.
+	baseLimit = 1<<31 - 1
+
+	prime4 = 2654435761   // the multiplier of LZ4_hash4
+	prime5 = 889523592379 // the multiplier of LZ4_hash5
+)
+
+// CompressBlockBound is LZ4_compressBound: a dst of at least this length
+// always receives the whole block.
+func CompressBlockBound(n int) int { return n + n/255 + 16 }
+
+// Compressor holds the hash table LZ4_compress_fast keeps in its state. The
+// zero value is ready to use; reusing one avoids both the allocation and the
+// clearing of the table. A Compressor is not safe for concurrent use.
+type Compressor struct {
+	// table holds base+position for the positions of this call, and smaller
+	// values, which read as position 0, for those of earlier calls.
+	table [tableSize]uint32
+	base  int
+}
+
+// CompressBlock compresses src into dst as LZ4_compress_fast(src, dst,
+// len(src), len(dst), acceleration) does and returns the block's length. It
+// returns 0 where C does: when the block does not fit in dst (as C, it
+// decides so with conservative margins when len(dst) is below
+// CompressBlockBound(len(src))), and when len(src) exceeds MaxInputSize.
+// Accelerations below 1 act as 1. It never writes past len(dst).
+func (c *Compressor) CompressBlock(dst, src []byte, acceleration int) int {
+	if acceleration < 1 {
+		acceleration = 1
+	} else if acceleration > MaxAcceleration {
+		acceleration = MaxAcceleration
+	}
+	if len(src) > MaxInputSize {
+		return 0
+	}
+	if len(src) < minLength {
+		// No table access: the whole input is one run of literals.
+		return lastRun(dst, src, 0, 0)
+	}
+	if c.base > baseLimit-len(src) {
+		c.table = [tableSize]uint32{}
+		c.base = 0
+	}
+	var n int
+	if len(src) < limit64K {
+		n = compress(&c.table, c.base, 32, 64-(hashLog+1), prime4, dst, src, acceleration)
+	} else {
+		n = compress(&c.table, c.base, 24, 64-hashLog, prime5, dst, src, acceleration)
+	}
+	c.base += len(src)
+	return n
+}
+
+func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8]) }
+func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i : i+4]) }
+
+// compress is LZ4_compress_generic for a single block without dictionary.
+// The hash of the 8 bytes v at a position is (v<<shift)*prime>>hbits: with
+// shift 32 only the low 4 bytes count, LZ4_hash4 for byU16; with shift 24,
+// LZ4_hash5 for byU32. Positions are stored as base+position.
+func compress(table *[tableSize]uint32, base int, shift, hbits uint, prime uint64, dst, src []byte, acceleration int) int {
+	shift &= 63 // spares the compiler's checks for shifts of 64 or more
+	hbits &= 63
+	// limitedOutput in lz4.c: below the bound, C checks as it writes.
+	limited := len(dst) < CompressBlockBound(len(src))
+	mfLimitPlusOne := len(src) - mfLimit + 1
+	matchLimit := len(src) - lastLiterals
+
+	anchor, di := 0, 0
+
+	table[uint32(load64(src, 0)<<shift*prime>>hbits)%tableSize] = uint32(base)
+	ip := 1
+	fwdV := load64(src, ip)
+	fwdH := uint32(fwdV<<shift*prime>>hbits) % tableSize
+
+	for {
+		// Find a match, stepping faster the longer none is found.
+		var match int
+		{
+			fwdIP := ip
+			step := 1
+			searchNb := acceleration << skipTrigger
+			for {
+				h := fwdH
+				cur := fwdIP
+				curV := uint32(fwdV)
+				ip = fwdIP
+				fwdIP += step
+				step = searchNb >> skipTrigger
+				searchNb++
+				if fwdIP > mfLimitPlusOne {
+					return lastRun(dst, src, di, anchor)
+				}
+				match = max(int(table[h])-base, 0)
+				// fwdIP <= len(src)-mfLimit: 8 bytes are there.
+				fwdV = load64(src, fwdIP)
+				fwdH = uint32(fwdV<<shift*prime>>hbits) % tableSize
+				table[h] = uint32(base + cur)
+				if match+distanceMax < cur {
+					continue // out of reach of a 2-byte offset
+				}
+				if load32(src, match) == curV {
+					break
+				}
+			}
+		}
+
+		// Extend the match backwards.
+		for ip > anchor && match > 0 && src[ip-1] == src[match-1] {
+			ip--
+			match--
+		}
+
+		// Literals.
+		litLen := ip - anchor
+		token := di
+		di++
+		if limited && di+litLen+(2+1+lastLiterals)+litLen/255 > len(dst) {
+			return 0
+		}
+		if litLen >= 15 {
+			dst[token] = 0xF0
+			l := litLen - 15
+			for ; l >= 255; l -= 255 {
+				dst[di] = 255
+				di++
+			}
+			dst[di] = byte(l)
+			di++
+		} else {
+			dst[token] = byte(litLen << 4)
+		}
+		if len(dst)-di >= litLen+8 {
+			// Whole words: the bytes written past the literals are
+			// overwritten by the offset and what follows. The source
+			// words end before ip+8 <= len(src).
+			for i := 0; i < litLen; i += 8 {
+				binary.LittleEndian.PutUint64(dst[di+i:di+i+8], load64(src, anchor+i))
+			}
+		} else {
+			copy(dst[di:di+litLen], src[anchor:ip])
+		}
+		di += litLen
+
+		for {
+			// Offset and match length; token is the sequence's token.
+			offset := ip - match
+			if di+2 > len(dst) {
+				return 0 // only when C would have stopped too (limited)
+			}
+			dst[di] = byte(offset)
+			dst[di+1] = byte(offset >> 8)
+			di += 2
+
+			matchLen := countMatch(src, ip+minMatch, match+minMatch, matchLimit)
+			ip += matchLen + minMatch
+			if limited && di+(1+lastLiterals)+(matchLen+240)/255 > len(dst) {
+				return 0
+			}
+			if matchLen >= 15 {
+				dst[token] += 15
+				matchLen -= 15
+				for ; matchLen >= 255; matchLen -= 255 {
+					dst[di] = 255
+					di++
+				}
+				dst[di] = byte(matchLen)
+				di++
+			} else {
+				dst[token] += byte(matchLen)
+			}
+			anchor = ip
+
+			if ip >= mfLimitPlusOne {
+				return lastRun(dst, src, di, anchor)
+			}
+
+			// ip-2 >= 1 and ip+8 <= len(src)-3: both loads are inside.
+			table[uint32(load64(src, ip-2)<<shift*prime>>hbits)%tableSize] = uint32(base + ip - 2)
+
+			// A match right here continues without literals.
+			v := load64(src, ip)
+			h := uint32(v<<shift*prime>>hbits) % tableSize
+			match = max(int(table[h])-base, 0)
+			table[h] = uint32(base + ip)
+			if match+distanceMax < ip || load32(src, match) != uint32(v) {
+				break
+			}
+			token = di
+			if di >= len(dst) {
+				return 0
+			}
+			dst[di] = 0
+			di++
+		}
+
+		ip++
+		fwdV = load64(src, ip)
+		fwdH = uint32(fwdV<<shift*prime>>hbits) % tableSize
+	}
+}
+
+// countMatch is LZ4_count: the length of the common prefix of src[in:limit]
+// and src[match:], match being below in.
+func countMatch(src []byte, in, match, limit int) int {
+	start := in
+	for in+8 <= limit {
+		if diff := load64(src, match) ^ load64(src, in); diff != 0 {
+			return in + bits.TrailingZeros64(diff)>>3 - start
+		}
+		in += 8
+		match += 8
+	}
+	if in+4 <= limit && load32(src, match) == load32(src, in) {
+		in += 4
+		match += 4
+	}
+	if in+2 <= limit && src[match] == src[in] && src[match+1] == src[in+1] {
+		in += 2
+		match += 2
+	}
+	if in < limit && src[match] == src[in] {
+		in++
+	}
+	return in - start
+}
+
+// lastRun writes the final literals, src[anchor:], at dst[di:].
+func lastRun(dst, src []byte, di, anchor int) int {
+	run := len(src) - anchor
+	// C makes this check only when limited, but it is exact (the bytes
+	// counted are those written), so it never fails when C's would not.
+	if di+run+1+(run+255-15)/255 > len(dst) {
+		return 0
+	}
+	if run >= 15 {
+		dst[di] = 0xF0
+		di++
+		l := run - 15
+		for ; l >= 255; l -= 255 {
+			dst[di] = 255
+			di++
+		}
+		dst[di] = byte(l)
+		di++
+	} else {
+		dst[di] = byte(run << 4)
+		di++
+	}
+	return di + copy(dst[di:], src[anchor:])
+}
