@@ -89,24 +89,36 @@ func (c *Compressor) CompressBlock(dst, src []byte, acceleration int) int {
 	}
 	var n int
 	if len(src) < limit64K {
-		n = compress(&c.table, c.base, 32, 64-(hashLog+1), prime4, dst, src, acceleration)
+		n = compress(&c.table, c.base, dst, src, acceleration)
 	} else {
-		n = compress(&c.table, c.base, 24, 64-hashLog, prime5, dst, src, acceleration)
+		n = compress((*byU32)(c.table[:len(byU32{})]), c.base, dst, src, acceleration)
 	}
 	c.base += len(src)
 	return n
 }
 
-func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8]) }
-func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i : i+4]) }
+// The two tables of lz4.c, told apart by their lengths: each instantiation
+// of compress is compiled with its own constant hash and mask, which leaves
+// registers to the search loop.
+type (
+	byU16 = [tableSize]uint32
+	byU32 = [tableSize / 2]uint32
+)
+
+// hash is LZ4_hash4 for the byU16 table (only the low 4 bytes of v count)
+// and LZ4_hash5 for the byU32 one, v being the 8 bytes at a position.
+func hash[T byU16 | byU32](v uint64) uint32 {
+	var t T
+	if len(t) == tableSize {
+		return uint32(v << 32 * prime4 >> (64 - (hashLog + 1)))
+	}
+	return uint32(v<<24*prime5>>(64-hashLog)) % uint32(len(t))
+}
 
 // compress is LZ4_compress_generic for a single block without dictionary.
-// The hash of the 8 bytes v at a position is (v<<shift)*prime>>hbits: with
-// shift 32 only the low 4 bytes count, LZ4_hash4 for byU16; with shift 24,
-// LZ4_hash5 for byU32. Positions are stored as base+position.
-func compress(table *[tableSize]uint32, base int, shift, hbits uint, prime uint64, dst, src []byte, acceleration int) int {
-	shift &= 63 // spares the compiler's checks for shifts of 64 or more
-	hbits &= 63
+// Positions are stored in table as base+position.
+func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration int) int {
+	mask := uint32(len(*table) - 1)
 	// limitedOutput in lz4.c: below the bound, C checks as it writes.
 	limited := len(dst) < CompressBlockBound(len(src))
 	mfLimitPlusOne := len(src) - mfLimit + 1
@@ -114,10 +126,10 @@ func compress(table *[tableSize]uint32, base int, shift, hbits uint, prime uint6
 
 	anchor, di := 0, 0
 
-	table[uint32(load64(src, 0)<<shift*prime>>hbits)%tableSize] = uint32(base)
+	(*table)[hash[T](load64(src, 0))&mask] = uint32(base)
 	ip := 1
 	fwdV := load64(src, ip)
-	fwdH := uint32(fwdV<<shift*prime>>hbits) % tableSize
+	fwdH := hash[T](fwdV)
 
 	for {
 		// Find a match, stepping faster the longer none is found.
@@ -137,11 +149,11 @@ func compress(table *[tableSize]uint32, base int, shift, hbits uint, prime uint6
 				if fwdIP > mfLimitPlusOne {
 					return lastRun(dst, src, di, anchor)
 				}
-				match = max(int(table[h])-base, 0)
+				match = max(int((*table)[h&mask])-base, 0)
 				// fwdIP <= len(src)-mfLimit: 8 bytes are there.
 				fwdV = load64(src, fwdIP)
-				fwdH = uint32(fwdV<<shift*prime>>hbits) % tableSize
-				table[h] = uint32(base + cur)
+				fwdH = hash[T](fwdV)
+				(*table)[h&mask] = uint32(base + cur)
 				if match+distanceMax < cur {
 					continue // out of reach of a 2-byte offset
 				}
@@ -222,13 +234,13 @@ func compress(table *[tableSize]uint32, base int, shift, hbits uint, prime uint6
 			}
 
 			// ip-2 >= 1 and ip+8 <= len(src)-3: both loads are inside.
-			table[uint32(load64(src, ip-2)<<shift*prime>>hbits)%tableSize] = uint32(base + ip - 2)
+			(*table)[hash[T](load64(src, ip-2))&mask] = uint32(base + ip - 2)
 
 			// A match right here continues without literals.
 			v := load64(src, ip)
-			h := uint32(v<<shift*prime>>hbits) % tableSize
-			match = max(int(table[h])-base, 0)
-			table[h] = uint32(base + ip)
+			h := hash[T](v)
+			match = max(int((*table)[h&mask])-base, 0)
+			(*table)[h&mask] = uint32(base + ip)
 			if match+distanceMax < ip || load32(src, match) != uint32(v) {
 				break
 			}
@@ -242,7 +254,7 @@ func compress(table *[tableSize]uint32, base int, shift, hbits uint, prime uint6
 
 		ip++
 		fwdV = load64(src, ip)
-		fwdH = uint32(fwdV<<shift*prime>>hbits) % tableSize
+		fwdH = hash[T](fwdV)
 	}
 }
 
