@@ -128,39 +128,13 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 
 	(*table)[hash[T](load64(src, 0))&mask] = uint32(base)
 	ip := 1
-	fwdV := load64(src, ip)
-	fwdH := hash[T](fwdV)
 
 	for {
-		// Find a match, stepping faster the longer none is found.
 		var match int
-		{
-			fwdIP := ip
-			step := 1
-			searchNb := acceleration << skipTrigger
-			for {
-				h := fwdH
-				cur := fwdIP
-				curV := uint32(fwdV)
-				ip = fwdIP
-				fwdIP += step
-				step = searchNb >> skipTrigger
-				searchNb++
-				if fwdIP > mfLimitPlusOne {
-					return lastRun(dst, src, di, anchor)
-				}
-				match = max(int((*table)[h&mask])-base, 0)
-				// fwdIP <= len(src)-mfLimit: 8 bytes are there.
-				fwdV = load64(src, fwdIP)
-				fwdH = hash[T](fwdV)
-				(*table)[h&mask] = uint32(base + cur)
-				if match+distanceMax < cur {
-					continue // out of reach of a 2-byte offset
-				}
-				if load32(src, match) == curV {
-					break
-				}
-			}
+		var found bool
+		ip, match, found = search(table, base, src, ip, acceleration)
+		if !found {
+			return lastRun(dst, src, di, anchor)
 		}
 
 		// Extend the match backwards.
@@ -239,7 +213,7 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 			// A match right here continues without literals.
 			v := load64(src, ip)
 			h := hash[T](v)
-			match = max(int((*table)[h&mask])-base, 0)
+			match = position((*table)[h&mask], base)
 			(*table)[h&mask] = uint32(base + ip)
 			if match+distanceMax < ip || load32(src, match) != uint32(v) {
 				break
@@ -253,9 +227,47 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 		}
 
 		ip++
-		fwdV = load64(src, ip)
-		fwdH = hash[T](fwdV)
 	}
+}
+
+// search is the match-finding loop of LZ4_compress_generic from position
+// ip, stepping faster the longer no match is found. It returns the position
+// and its match, or found false when the positions to search end first. It
+// is a function of its own so that the loop keeps its few values in
+// registers, not spilled by those compress keeps for writing.
+func search[T byU16 | byU32](table *T, base int, src []byte, ip, acceleration int) (cur, match int, found bool) {
+	mask := uint32(len(*table) - 1)
+	mfLimitPlusOne := len(src) - mfLimit + 1
+	step := 1
+	searchNb := acceleration << skipTrigger
+	// ip <= len(src)-mfLimit here and below: 8 bytes are there.
+	fwdH := hash[T](load64(src, ip))
+	for {
+		cur = ip
+		h := fwdH & mask
+		ip += step
+		step = searchNb >> skipTrigger
+		searchNb++
+		if ip > mfLimitPlusOne {
+			return 0, 0, false
+		}
+		match = position((*table)[h], base)
+		fwdH = hash[T](load64(src, ip))
+		(*table)[h] = uint32(base + cur)
+		// Inputs that use the byU16 table are too short for a match out
+		// of reach of a 2-byte offset.
+		if (len(*table) == tableSize || match+distanceMax >= cur) && load32(src, match) == load32(src, cur) {
+			return cur, match, true
+		}
+	}
+}
+
+// position turns a table entry into a position of this call: entries from
+// earlier calls, below base, read as 0, as in a cleared table. Without a
+// branch, which would go either way on short inputs.
+func position(entry uint32, base int) int {
+	p := int(entry) - base
+	return p &^ (p >> (bits.UintSize - 1))
 }
 
 // countMatch is LZ4_count: the length of the common prefix of src[in:limit]
