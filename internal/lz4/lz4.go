@@ -176,15 +176,24 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 
 		for {
 			// Offset and match length; token is the sequence's token.
-			offset := ip - match
-			if di+2 > len(dst) {
+			if len(dst)-di < 2 {
 				return 0 // only when C would have stopped too (limited)
 			}
-			dst[di] = byte(offset)
-			dst[di+1] = byte(offset >> 8)
+			binary.LittleEndian.PutUint16(dst[di:], uint16(ip-match))
 			di += 2
 
-			matchLen := countMatch(src, ip+minMatch, match+minMatch, matchLimit)
+			// Most matches end within their first 8 bytes past the
+			// minimum: that case without a call.
+			var matchLen int
+			if ip+minMatch+8 <= matchLimit {
+				if diff := load64(src, match+minMatch) ^ load64(src, ip+minMatch); diff != 0 {
+					matchLen = bits.TrailingZeros64(diff) >> 3
+				} else {
+					matchLen = 8 + countMatch(src, ip+minMatch+8, match+minMatch+8, matchLimit)
+				}
+			} else {
+				matchLen = countMatch(src, ip+minMatch, match+minMatch, matchLimit)
+			}
 			ip += matchLen + minMatch
 			if limited && di+(1+lastLiterals)+(matchLen+240)/255 > len(dst) {
 				return 0
