@@ -110,7 +110,8 @@ type (
 func hash[T byU16 | byU32](v uint64) uint32 {
 	var t T
 	if len(t) == tableSize {
-		return uint32(v << 32 * prime4 >> (64 - (hashLog + 1)))
+		// LZ4_hash4 multiplies 32-bit values.
+		return uint32(v) * prime4 >> (32 - (hashLog + 1))
 	}
 	return uint32(v<<24*prime5>>(64-hashLog)) % uint32(len(t))
 }
