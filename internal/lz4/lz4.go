@@ -1,6 +1,9 @@
 // Package lz4 compresses LZ4 blocks exactly as C's LZ4_compress_fast (LZ4
 // 1.9 and 1.10) does, the function c-blosc calls for its LZ4 codec, so that
-// chunks written here are byte-identical to the C library's.
+// chunks written here are byte-identical to the C library's. The bytes are
+// those of C built for a 64-bit host: on 32-bit ones, lz4.c hashes 4 bytes
+// instead of 5 for inputs of 64 KiB + 11 bytes and more, and writes other
+// (equally valid) blocks for them.
 //
 // The output is the LZ4 block format: sequences of a token (literal length
 // and match length nibbles), optional length bytes, literals, and a
@@ -217,7 +220,7 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 				return lastRun(dst, src, di, anchor)
 			}
 
-			// ip-2 >= 1 and ip+8 <= len(src)-3: both loads are inside.
+			// ip-2 >= 1 and ip+8 <= len(src)-4: both loads are inside.
 			(*table)[hash[T](load64(src, ip-2))&mask] = uint32(base + ip - 2)
 
 			// A match right here continues without literals.
