@@ -39,8 +39,8 @@ func allocLimit(src []byte) uint64 {
 // Every mutated chunk returns an error or the right bytes, never panics,
 // and allocates no more than its bytes justify.
 func TestCorruptBlosc1(t *testing.T) {
-	dir, rows := manifestRows(t, "corrupt-blosc1")
-	all, _ := golden.Manifest(dir)
+	dir, rows := golden.Rows(t, "corrupt-blosc1")
+	_, all := golden.Rows(t)
 	outSHA := map[string]string{}
 	for _, e := range all {
 		outSHA[e.File] = e.OutSHA256
@@ -72,7 +72,7 @@ func TestCorruptBlosc1(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			base, _ := noteValue(e.Notes, "base")
+			base, _ := e.Note("base")
 			want, ok := outSHA[base]
 			if !ok {
 				want, ok = outSHA[strings.TrimSuffix(base, ".blosc1")+"_mt2.blosc1"]
@@ -83,7 +83,7 @@ func TestCorruptBlosc1(t *testing.T) {
 			var out []byte
 			var derr error
 			n := allocatedBy(func() { out, derr = d.Decompress(nil, src) })
-			if derr == nil && sha(out) != want {
+			if derr == nil && golden.SHA256(out) != want {
 				t.Fatalf("decoded without error to wrong bytes (%d bytes)", len(out))
 			}
 			if derr != nil && !errors.Is(derr, ErrCorrupt) && !errors.Is(derr, ErrUnsupported) {
