@@ -253,13 +253,18 @@ func Pattern(name string, n int) ([]byte, error) {
 	return nil, fmt.Errorf("unknown pattern %q", name)
 }
 
+// ErrNotFound is wrapped by Lookup's error when there are no vectors to
+// read, as opposed to vectors that cannot be read.
+var ErrNotFound = errors.New("golden vectors not found")
+
 // Lookup returns the directory and the manifest rows of the given kinds
 // (every row when no kind is named), for callers without a testing.TB such
-// as fuzz seeders, which must run (unseeded) where the vectors are absent.
+// as fuzz seeders, which must still run (unseeded) where the vectors are
+// absent but should not hide a manifest they cannot read.
 func Lookup(kinds ...string) (string, []Entry, error) {
 	dir, err := Locate()
 	if err != nil {
-		return "", nil, err
+		return "", nil, fmt.Errorf("%w: %v", ErrNotFound, err)
 	}
 	all, err := Manifest(dir)
 	if err != nil {

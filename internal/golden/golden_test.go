@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -120,6 +121,9 @@ func TestRowsByKind(t *testing.T) {
 	if msg := fails(t, func(tb testing.TB) { Rows(tb, "corrupt-frame") }); !strings.Contains(msg, "corrupt-frame") {
 		t.Errorf("Rows of an absent kind did not fail: %q", msg)
 	}
+	if _, _, err := Lookup(); err != nil {
+		t.Fatalf("Lookup over a readable manifest: %v", err)
+	}
 	_, some, err := Lookup("blosc1-chunk")
 	if err != nil || len(some) != 1 || some[0].File != "b.blosc1" {
 		t.Errorf("Lookup = %+v, %v", some, err)
@@ -210,5 +214,20 @@ func TestExpectedAndCheckOutput(t *testing.T) {
 	}
 	if msg := fails(t, func(tb testing.TB) { CheckOutput(tb, dir, liar, badPrefix) }); !strings.Contains(msg, "differ from the input at 3") {
 		t.Errorf("C-bug row whose leading bytes are not the input's: %q", msg)
+	}
+}
+
+func TestLookupErrors(t *testing.T) {
+	t.Setenv(EnvDir, t.TempDir())
+	if _, _, err := Lookup(); !errors.Is(err, ErrNotFound) {
+		t.Errorf("no manifest: %v, want ErrNotFound", err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "MANIFEST.tsv"), []byte("header\nonly\tthree\tcolumns\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(EnvDir, dir)
+	if _, _, err := Lookup(); err == nil || errors.Is(err, ErrNotFound) {
+		t.Errorf("unreadable manifest: %v, want an error other than ErrNotFound", err)
 	}
 }
