@@ -3,8 +3,6 @@ package blosc
 import (
 	"bytes"
 	"encoding/binary"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
@@ -19,10 +17,7 @@ func TestBlosc2DecodeZeroAllocs(t *testing.T) {
 	d := &Decompressor{Threads: 1}
 	checked := 0
 	for _, e := range rows {
-		src, err := os.ReadFile(filepath.Join(dir, e.File))
-		if err != nil {
-			t.Fatal(err)
-		}
+		src := golden.Read(t, dir, e)
 		h, err := ReadHeader(src)
 		if err != nil || h.Dict {
 			continue // a dictionary builds a zstd decoder per dictionary

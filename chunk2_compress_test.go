@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -49,10 +48,7 @@ func TestCompress2Golden(t *testing.T) {
 			continue
 		}
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join(dir, e.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			want := golden.Read(t, dir, e)
 			raw, err := golden.Pattern(e.Pattern, int(e.Nbytes))
 			if err != nil {
 				t.Skipf("SKIPPED: pattern %s cannot be regenerated: %v", e.Pattern, err)
@@ -253,10 +249,7 @@ func TestCompress2Dict(t *testing.T) {
 		}
 		n++
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join(dir, e.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			want := golden.Read(t, dir, e)
 			raw, err := golden.Pattern(e.Pattern, int(e.Nbytes))
 			if err != nil {
 				t.Fatal(err)

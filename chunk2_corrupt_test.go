@@ -31,10 +31,7 @@ func TestCorruptBlosc2(t *testing.T) {
 			t.Fatalf("%s: base %q not in the manifest", e.File, note(e, "base"))
 		}
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join(dir, e.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			src := golden.Read(t, dir, e)
 			limit := corruptBlosc2AllocLimit(src, base)
 			var out, pout []byte
 			var derr, perr error

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -29,10 +28,7 @@ func TestHeader2Manifest(t *testing.T) {
 	dir, es := golden.Rows(t, blosc2Kinds...)
 	for _, e := range es {
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join(dir, e.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			src := golden.Read(t, dir, e)
 			want, err := hex.DecodeString(note(e, "hdr"))
 			if err != nil || len(want) != header2Len {
 				t.Fatalf("manifest hdr: %v (%d bytes)", err, len(want))
@@ -133,10 +129,7 @@ func TestGoldenBlosc2Decode(t *testing.T) {
 			cbug++
 		}
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join(dir, e.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			src := golden.Read(t, dir, e)
 			h, err := ReadHeader(src)
 			if err != nil {
 				t.Fatalf("ReadHeader: %v", err)

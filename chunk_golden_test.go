@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -67,10 +66,7 @@ func TestGoldenBlosc1Decode(t *testing.T) {
 	dir, rows := golden.Rows(t, "blosc1-chunk")
 	for _, e := range rows {
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join(dir, e.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			src := golden.Read(t, dir, e)
 			h, err := ReadHeader(src)
 			if err != nil {
 				t.Fatalf("ReadHeader: %v", err)
@@ -114,10 +110,7 @@ func TestGoldenBlosc1Compress(t *testing.T) {
 		}
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
 			dir := golden.Dir(t)
-			want, err := os.ReadFile(filepath.Join(dir, e.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			want := golden.Read(t, dir, e)
 			in := rowInput(t, e)
 			opts := rowOptions(t, e)
 			got, err := Compress(nil, in, opts)

@@ -3,7 +3,6 @@ package blosc
 import (
 	"encoding/binary"
 	"errors"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -58,20 +57,14 @@ func TestCorruptBlosc1(t *testing.T) {
 			continue
 		}
 		warm[c] = true
-		src, err := os.ReadFile(filepath.Join(dir, e.File))
-		if err != nil {
-			t.Fatal(err)
-		}
+		src := golden.Read(t, dir, e)
 		if _, err := d.Decompress(nil, src); err != nil {
 			t.Fatalf("warming up on %s: %v", e.File, err)
 		}
 	}
 	for _, e := range rows {
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join(dir, e.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			src := golden.Read(t, dir, e)
 			base, _ := e.Note("base")
 			want, ok := outSHA[base]
 			if !ok {

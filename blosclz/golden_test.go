@@ -33,10 +33,7 @@ func TestDecodeGoldenVectors(t *testing.T) {
 	dir, es := blosclzVectors(t)
 	streams, hashed := 0, 0
 	for _, e := range es {
-		b, err := os.ReadFile(filepath.Join(dir, e.File))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := golden.Read(t, dir, e)
 		c, err := parseChunk(b, e.Kind == "blosc2-chunk")
 		if err != nil {
 			t.Errorf("%s: %v", e.File, err)
@@ -94,10 +91,7 @@ func reencodeGolden(t *testing.T, kind string, slack int, compress func(dst, src
 		if e.Kind != kind || (blosc2 && e.Clevel < 1) {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, e.File))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := golden.Read(t, dir, e)
 		c, err := parseChunk(b, blosc2)
 		if err != nil {
 			t.Fatalf("%s: %v", e.File, err)

@@ -405,3 +405,14 @@ func firstDiff(a, b []byte) int {
 	}
 	return min(len(a), len(b))
 }
+
+// Read returns the bytes of the row's file, failing the test if it cannot
+// be read: a listed vector that is missing is a broken set, not a skip.
+func Read(tb testing.TB, dir string, e Entry) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, e.File))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}

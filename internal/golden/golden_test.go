@@ -184,6 +184,12 @@ func TestExpectedAndCheckOutput(t *testing.T) {
 	_, rows := Rows(t)
 	raw, gen, bug, liar, stale := rows[0], rows[1], rows[2], rows[3], rows[4]
 
+	if got := Read(t, dir, Entry{File: "bug.out"}); !bytes.Equal(got, cbug) {
+		t.Error("Read returned other bytes than the file's")
+	}
+	if msg := fails(t, func(tb testing.TB) { Read(tb, dir, raw) }); !strings.Contains(msg, "raw.b2chunk") {
+		t.Errorf("Read of a listed but missing file: %q", msg)
+	}
 	if got := Expected(t, dir, raw); !bytes.Equal(got, in) {
 		t.Error("Expected(raw row) is not the stored input")
 	}
