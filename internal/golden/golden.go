@@ -345,6 +345,14 @@ func SHA256(b []byte) string {
 // a wrong decoder.
 func Expected(tb testing.TB, dir string, e Entry) []byte {
 	tb.Helper()
+	want, err := expected(dir, e)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return want
+}
+
+func expected(dir string, e Entry) ([]byte, error) {
 	want, err := os.ReadFile(filepath.Join(dir, strings.TrimSuffix(e.File, filepath.Ext(e.File))+".out"))
 	if errors.Is(err, fs.ErrNotExist) {
 		if e.Raw != "" && e.Raw != "-" {
@@ -355,12 +363,12 @@ func Expected(tb testing.TB, dir string, e Entry) []byte {
 		}
 	}
 	if err != nil {
-		tb.Fatalf("%s: expected output: %v", e.File, err)
+		return nil, fmt.Errorf("%s: expected output: %v", e.File, err)
 	}
 	if got := SHA256(want); got != e.OutSHA256 {
-		tb.Fatalf("%s: expected output has sha256 %s, manifest out_sha256 %s", e.File, got, e.OutSHA256)
+		return nil, fmt.Errorf("%s: expected output has sha256 %s, manifest out_sha256 %s", e.File, got, e.OutSHA256)
 	}
-	return want
+	return want, nil
 }
 
 // CheckOutput fails the test unless out is what C decoded the row to:
@@ -370,7 +378,10 @@ func Expected(tb testing.TB, dir string, e Entry) []byte {
 func CheckOutput(tb testing.TB, dir string, e Entry, out []byte) {
 	tb.Helper()
 	if got := SHA256(out); got != e.OutSHA256 {
-		want := Expected(tb, dir, e)
+		want, err := expected(dir, e)
+		if err != nil {
+			tb.Fatalf("%s: output sha256 %s, want %s (%d bytes; no bytes to compare: %v)", e.File, got, e.OutSHA256, len(out), err)
+		}
 		tb.Fatalf("%s: output sha256 %s, want %s; %d bytes, want %d, first difference at %d",
 			e.File, got, e.OutSHA256, len(out), len(want), firstDiff(out, want))
 	}
