@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/goblosc/blosc/bitshuffle"
 	"github.com/goblosc/blosc/internal/codec"
@@ -95,8 +96,14 @@ func (e *engine) compressBlocks(out, src []byte, p *params, l *layout) (int, err
 	if ntbytes > maxbytes {
 		return 0, nil
 	}
-	threads := resolveThreads(p.threads)
-	parallel := threads > 1 && l.nblocks > 1 && e.parallelAt(l.nbytes)
+	start := 0
+	// runtime.GOMAXPROCS takes the runtime's global scheduler lock: ask it
+	// only for chunks that may go parallel, not on every small call.
+	threads := 1
+	if l.nblocks > 1 && e.parallelAt(l.nbytes) {
+		threads = resolveThreads(p.threads)
+	}
+	parallel := threads > 1
 	if parallel && int64(blockWorstCase(p, l, l.blocksize, false))*int64(l.nblocks) > math.MaxInt/2 {
 		parallel = false // the per-block slots would not be addressable (32-bit)
 	}
@@ -110,10 +117,16 @@ func (e *engine) compressBlocks(out, src []byte, p *params, l *layout) (int, err
 			e.res = make([]blockResult, l.nblocks)
 		}
 		e.res = e.res[:l.nblocks]
+		clear(e.res)
+		e.commit = blockCommit{out: out, next: 0, pos: ntbytes}
 		runBlocks(&e.batch, compressTask{e}, l.nblocks, threads, &e.ws)
 		e.src = nil
+		// The workers have placed blocks 0..next-1 as the loop below
+		// would have; it goes on from there.
+		start, ntbytes = e.commit.next, e.commit.pos
+		e.commit = blockCommit{}
 	}
-	for j := 0; j < l.nblocks; j++ {
+	for j := start; j < l.nblocks; j++ {
 		binary.LittleEndian.PutUint32(out[blosc1HeaderLen+4*j:], uint32(ntbytes))
 		bsize := l.blockLen(j)
 		lastPartial := j == l.nblocks-1 && l.leftover > 0
@@ -155,7 +168,55 @@ func (t compressTask) doBlock(ws *workerState, j int) {
 	lastPartial := j == l.nblocks-1 && l.leftover > 0
 	out := e.scratch[j*e.stride : (j+1)*e.stride]
 	n, err := compressBlock(ws, e.p, l, e.src[j*l.blocksize:j*l.blocksize+bsize], lastPartial, out)
-	e.res[j] = blockResult{n: n, err: err}
+	e.commitBlock(j, blockResult{n: n, err: err, done: true})
+}
+
+// blockCommit is the in-order placement of parallel blocks in the chunk.
+// A block's place is known only once every block before it is placed.
+// Placing them all in one serial pass after the parallel work left the
+// other threads idle while it copied: 2.9 ms of a 64 MiB f32_noise LZ4
+// chunk, a tenth of its time at two threads. Instead, whoever finishes a
+// block places every block that has become placeable while the others go
+// on compressing.
+type blockCommit struct {
+	mu   sync.Mutex
+	out  []byte
+	next int  // blocks before next are placed
+	pos  int  // the chunk's length after them
+	stop bool // block next needs the serial pass
+}
+
+// commitBlock records block j's result and places the blocks it unblocks.
+func (e *engine) commitBlock(j int, r blockResult) {
+	c := &e.commit
+	l := &e.l
+	c.mu.Lock()
+	e.res[j] = r
+	from, pos := c.next, c.pos
+	for !c.stop && c.next < l.nblocks && e.res[c.next].done {
+		k := c.next
+		rk := e.res[k]
+		lastPartial := k == l.nblocks-1 && l.leftover > 0
+		// The serial pass's rules: a block whose budget the room left
+		// would cut is redone there, an error or a block that does not
+		// fit ends the chunk there.
+		if rk.err != nil || rk.n == 0 || blockWorstCase(e.p, l, l.blockLen(k), lastPartial) > len(c.out)-c.pos {
+			c.stop = true
+			break
+		}
+		binary.LittleEndian.PutUint32(c.out[blosc1HeaderLen+4*k:], uint32(c.pos))
+		c.pos += rk.n
+		c.next++
+	}
+	to := c.next
+	c.mu.Unlock()
+	// The places are fixed: copy outside the lock, concurrently with
+	// other placements.
+	for k := from; k < to; k++ {
+		n := e.res[k].n
+		copy(c.out[pos:pos+n], e.scratch[k*e.stride:k*e.stride+n])
+		pos += n
+	}
 }
 
 // blockWorstCase is the most bytes a block's streams can take: each

@@ -37,6 +37,7 @@ type engine struct {
 	scratch []byte // parallel: block j's streams at j*stride
 	stride  int
 	res     []blockResult
+	commit  blockCommit
 
 	b2 blosc2Call
 
@@ -60,8 +61,9 @@ func (e *engine) parallelAt(nbytes int) bool {
 }
 
 type blockResult struct {
-	n   int // bytes of streams, 0 if the block did not fit its budget
-	err error
+	n    int // bytes of streams, 0 if the block did not fit its budget
+	err  error
+	done bool // Blosc1: set under blockCommit.mu once n and err are final
 }
 
 func (e *engine) setErr(err error) {

@@ -56,17 +56,20 @@ func (e *engine) decompress(dst, src []byte, threads int) ([]byte, error) {
 		copy(out, chunk[blosc1HeaderLen:])
 		return out, nil
 	}
-	threads = resolveThreads(threads)
-	if threads > 1 && h.Nblocks > 1 && e.parallelAt(h.Nbytes) {
-		e.chunk, e.out, e.err = chunk, out, nil
-		runBlocks(&e.batch, decompressTask{e}, h.Nblocks, threads, &e.ws)
-		e.chunk, e.out = nil, nil
-		if e.err != nil {
-			err := e.err
-			e.err = nil
-			return nil, err
+	// runtime.GOMAXPROCS takes the runtime's global scheduler lock: ask it
+	// only for chunks that may go parallel, not on every small call.
+	if h.Nblocks > 1 && e.parallelAt(h.Nbytes) {
+		if threads = resolveThreads(threads); threads > 1 {
+			e.chunk, e.out, e.err = chunk, out, nil
+			runBlocks(&e.batch, decompressTask{e}, h.Nblocks, threads, &e.ws)
+			e.chunk, e.out = nil, nil
+			if e.err != nil {
+				err := e.err
+				e.err = nil
+				return nil, err
+			}
+			return out, nil
 		}
-		return out, nil
 	}
 	for j := 0; j < h.Nblocks; j++ {
 		if err := decompressBlock(&e.ws, h, chunk, j, out[j*h.Blocksize:j*h.Blocksize+h.blockSize(j)]); err != nil {
