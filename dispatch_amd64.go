@@ -141,6 +141,10 @@ func shuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
 				shuffleAVX512NT(&dst[0], &src[0], ts, n, n/64)
 				return n
 			}
+			if len(src) >= ntThreshold && aligned64(dst) {
+				shuffleShiftedNT(dst, src, ts, n)
+				return n
+			}
 			shuffleCover(isaAVX512, dst, src, ts, n)
 			return n
 		}
@@ -387,5 +391,65 @@ func unshuffleAVX512NT(d, s *byte, ts, n, blocks int) {
 		unshuffle8AVX512NT(d, s, n, blocks)
 	case 16:
 		unshuffle16AVX512NT(d, s, n, blocks)
+	}
+}
+
+// shuffleShiftedNT is the non-temporal shuffle of buffers whose streams do
+// not all start on a 64-byte boundary; dst must (so that stream 0 does,
+// and the kernel writes nothing before dst), and n must be at least 128.
+// The kernel runs every whole block, then an ordinary kernel rewrites the
+// last whole block and the partial one: that fills in the bytes the
+// kernel leaves at the end of each stream and repairs those its first
+// line of the next stream overwrote.
+func shuffleShiftedNT(dst, src []byte, ts, n int) {
+	var idx, prev [16 * 64]byte
+	base := uintptr(unsafe.Pointer(&dst[0]))
+	for j := 0; j < ts; j++ {
+		a := int((base + uintptr(j*n)) & 63)
+		for q := range 64 {
+			idx[64*j+q] = byte((q - a) & 127)
+		}
+	}
+	blocks := n / 64
+	shuffleShiftedAVX512(&dst[0], &src[0], ts, n, blocks, &idx[0], &prev[0])
+	last := (blocks - 1) * 64
+	shuffleBlocks(isaAVX512, &dst[last], &src[last*ts], ts, n, 1)
+	if n%64 != 0 {
+		shuffleBlocks(isaAVX512, &dst[n-64], &src[(n-64)*ts], ts, n, 1)
+	}
+}
+
+func shuffleShiftedAVX512(d, s *byte, ts, n, blocks int, idx, prev *byte) {
+	switch ts {
+	case 2:
+		shuffle2AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 3:
+		shuffle3AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 4:
+		shuffle4AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 5:
+		shuffle5AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 6:
+		shuffle6AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 7:
+		shuffle7AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 8:
+		shuffle8AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 9:
+		shuffle9AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 10:
+		shuffle10AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 11:
+		shuffle11AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 12:
+		shuffle12AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 13:
+		shuffle13AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 14:
+		shuffle14AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 15:
+		shuffle15AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 16:
+		shuffle16AVX512NTShifted(d, s, n, blocks, idx, prev)
 	}
 }

@@ -50,6 +50,7 @@ func main() {
 	for ts := 2; ts <= 16; ts++ {
 		vbmiShuffle(ts, false)
 		vbmiUnshuffle(ts, false)
+		vbmiShuffleShifted(ts)
 		if ts&(ts-1) == 0 {
 			vbmiShuffle(ts, true)
 			vbmiUnshuffle(ts, true)
@@ -574,6 +575,76 @@ func vbmiShuffle(ts int, nt bool) {
 		}
 	}
 	epilogue(avx512nt(nt), dst, src, blocks, 64, 64*ts)
+}
+
+// vbmiShuffleShifted is the non-temporal shuffle for streams that do not
+// start on a 64-byte boundary (odd typesizes, n%64 != 0): each stream's
+// output is shifted into the aligned lines it straddles. Stream s keeps its
+// previous block's 64 bytes in prev[s] and a VPERMI2B index in idx[s]
+// (byte q: (q - a) mod 128, a the stream's misalignment), so block i writes
+// the aligned line at (stream start &^ 63) + 64i: the last a bytes of block
+// i-1, then the first 64-a of block i. The first line of a misaligned
+// stream therefore also writes a bytes before the stream, the end of the
+// previous one, and the last a bytes of the blocks stay unwritten: the
+// caller rewrites the end of every stream with an ordinary kernel after.
+func vbmiShuffleShifted(ts int) {
+	_, r, e, b := vbmiShape(ts)
+	name := fmt.Sprintf("shuffle%dAVX512NTShifted", ts)
+	TEXT(name, NOSPLIT, "func(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).", name, ts))
+	dst := Load(Param("dst"), GP64())
+	src := Load(Param("src"), GP64())
+	n := Load(Param("n"), GP64())
+	blocks := Load(Param("blocks"), GP64())
+	idx := Load(Param("idx"), GP64())
+	prev := Load(Param("prev"), GP64())
+	TESTQ(blocks, blocks)
+	JZ(LabelRef("done"))
+	var t [2]VecVirtual
+	for h := range t {
+		t[h] = loadZ(table64(fmt.Sprintf("gather%dH%d", ts, h), func(q int) int {
+			s, el := q/e, q%e
+			if st := h*r + s; st < ts {
+				return el*ts + st
+			}
+			return 0
+		}))
+	}
+	ql, qh, mask := vbmiCommon(ts, true)
+	Label("loop")
+	rows := [2][]VecVirtual{make([]VecVirtual, r), make([]VecVirtual, r)}
+	for k := 0; k < r; k++ {
+		a, c := ZMM(), ZMM()
+		VMOVDQU64(Mem{Base: src, Disp: k * b}, a)
+		if mask == nil {
+			VMOVDQU64(Mem{Base: src, Disp: k*b + 64}, c)
+		} else {
+			VMOVDQU8_Z(Mem{Base: src, Disp: k*b + 64}, mask, c)
+		}
+		o := ZMM()
+		VMOVDQA64(a, o)
+		VPERMT2B(c, t[0], o)
+		VPERMT2B(c, t[1], a)
+		rows[0][k], rows[1][k] = o, a
+	}
+	for h := range rows {
+		transpose(rows[h], e, ql, qh)
+		for s, z := range rows[h] {
+			st := h*r + s
+			if st >= ts {
+				continue
+			}
+			line := ZMM()
+			VMOVDQU64(Mem{Base: idx, Disp: 64 * st}, line)
+			VPERMI2B(Mem{Base: prev, Disp: 64 * st}, z, line)
+			VMOVDQU64(z, Mem{Base: prev, Disp: 64 * st})
+			a := streamAddr(dst, n, st)
+			ANDQ(I32(-64), a)
+			VMOVNTDQ(line, Mem{Base: a})
+		}
+	}
+	epilogue(avx512nt(true), dst, src, blocks, 64, 64*ts)
 }
 
 // vbmiUnshuffle stores every window as two full vectors in address order,
