@@ -172,10 +172,13 @@ func unshuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
 	switch level {
 	case cpu.AVX512:
 		if n >= 64 {
-			if len(src) >= ntThreshold && ts&(ts-1) == 0 && aligned64(dst) {
+			if len(src) >= ntThreshold && aligned64(dst) {
+				// The non-temporal kernels write whole blocks and nothing
+				// past them, unlike the ordinary ones for typesizes that are
+				// not powers of two, whose last block goes through scratch.
 				unshuffleAVX512NT(&dst[0], &src[0], ts, n, n/64)
 				if n%64 != 0 {
-					unshuffleBlocks(isaAVX512, &dst[(n-64)*ts], &src[n-64], ts, n, 1)
+					unshuffleScratch(isaAVX512, dst, src, ts, n, n-64)
 				}
 				return n
 			}
@@ -366,8 +369,8 @@ func unshuffleBlocks(isa int, d, s *byte, ts, n, blocks int) {
 	}
 }
 
-// shuffleAVX512NT and unshuffleAVX512NT run the non-temporal kernels for
-// power-of-two typesizes.
+// shuffleAVX512NT runs the non-temporal kernels for power-of-two
+// typesizes (n%64 == 0), unshuffleAVX512NT those for every typesize.
 func shuffleAVX512NT(d, s *byte, ts, n, blocks int) {
 	switch ts {
 	case 2:
@@ -383,6 +386,28 @@ func shuffleAVX512NT(d, s *byte, ts, n, blocks int) {
 
 func unshuffleAVX512NT(d, s *byte, ts, n, blocks int) {
 	switch ts {
+	case 3:
+		unshuffle3AVX512NT(d, s, n, blocks)
+	case 5:
+		unshuffle5AVX512NT(d, s, n, blocks)
+	case 6:
+		unshuffle6AVX512NT(d, s, n, blocks)
+	case 7:
+		unshuffle7AVX512NT(d, s, n, blocks)
+	case 9:
+		unshuffle9AVX512NT(d, s, n, blocks)
+	case 10:
+		unshuffle10AVX512NT(d, s, n, blocks)
+	case 11:
+		unshuffle11AVX512NT(d, s, n, blocks)
+	case 12:
+		unshuffle12AVX512NT(d, s, n, blocks)
+	case 13:
+		unshuffle13AVX512NT(d, s, n, blocks)
+	case 14:
+		unshuffle14AVX512NT(d, s, n, blocks)
+	case 15:
+		unshuffle15AVX512NT(d, s, n, blocks)
 	case 2:
 		unshuffle2AVX512NT(d, s, n, blocks)
 	case 4:

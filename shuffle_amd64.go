@@ -234,6 +234,11 @@ func unshuffle3AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle3AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
+// unshuffle3AVX512NT unshuffles blocks of 64 elements of 3 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle3AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle4AVX512 shuffles blocks of 64 elements of 4 bytes.
 //
 //go:noescape
@@ -274,6 +279,11 @@ func unshuffle5AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle5AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
+// unshuffle5AVX512NT unshuffles blocks of 64 elements of 5 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle5AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle6AVX512 shuffles blocks of 64 elements of 6 bytes.
 //
 //go:noescape
@@ -289,6 +299,11 @@ func unshuffle6AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle6AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
+// unshuffle6AVX512NT unshuffles blocks of 64 elements of 6 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle6AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle7AVX512 shuffles blocks of 64 elements of 7 bytes.
 //
 //go:noescape
@@ -303,6 +318,11 @@ func unshuffle7AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func shuffle7AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// unshuffle7AVX512NT unshuffles blocks of 64 elements of 7 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle7AVX512NT(dst *byte, src *byte, n int, blocks int)
 
 // shuffle8AVX512 shuffles blocks of 64 elements of 8 bytes.
 //
@@ -344,6 +364,11 @@ func unshuffle9AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle9AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
+// unshuffle9AVX512NT unshuffles blocks of 64 elements of 9 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle9AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle10AVX512 shuffles blocks of 64 elements of 10 bytes.
 //
 //go:noescape
@@ -358,6 +383,11 @@ func unshuffle10AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func shuffle10AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// unshuffle10AVX512NT unshuffles blocks of 64 elements of 10 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle10AVX512NT(dst *byte, src *byte, n int, blocks int)
 
 // shuffle11AVX512 shuffles blocks of 64 elements of 11 bytes.
 //
@@ -374,6 +404,11 @@ func unshuffle11AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle11AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
+// unshuffle11AVX512NT unshuffles blocks of 64 elements of 11 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle11AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle12AVX512 shuffles blocks of 64 elements of 12 bytes.
 //
 //go:noescape
@@ -388,6 +423,11 @@ func unshuffle12AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func shuffle12AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// unshuffle12AVX512NT unshuffles blocks of 64 elements of 12 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle12AVX512NT(dst *byte, src *byte, n int, blocks int)
 
 // shuffle13AVX512 shuffles blocks of 64 elements of 13 bytes.
 //
@@ -404,6 +444,11 @@ func unshuffle13AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle13AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
+// unshuffle13AVX512NT unshuffles blocks of 64 elements of 13 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle13AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle14AVX512 shuffles blocks of 64 elements of 14 bytes.
 //
 //go:noescape
@@ -419,6 +464,11 @@ func unshuffle14AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle14AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
+// unshuffle14AVX512NT unshuffles blocks of 64 elements of 14 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle14AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle15AVX512 shuffles blocks of 64 elements of 15 bytes.
 //
 //go:noescape
@@ -433,6 +483,11 @@ func unshuffle15AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func shuffle15AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// unshuffle15AVX512NT unshuffles blocks of 64 elements of 15 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle15AVX512NT(dst *byte, src *byte, n int, blocks int)
 
 // shuffle16AVX512 shuffles blocks of 64 elements of 16 bytes.
 //

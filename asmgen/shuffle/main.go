@@ -54,6 +54,8 @@ func main() {
 		if ts&(ts-1) == 0 {
 			vbmiShuffle(ts, true)
 			vbmiUnshuffle(ts, true)
+		} else {
+			vbmiUnshuffleLines(ts)
 		}
 	}
 	Generate()
@@ -700,6 +702,76 @@ func vbmiUnshuffle(ts int, nt bool) {
 		store64(lo, Mem{Base: dst, Disp: k*b + 64}, nt)
 	}
 	epilogue(avx512nt(nt), dst, src, blocks, 64*ts, 64)
+}
+
+// vbmiUnshuffleLines is the non-temporal unshuffle for typesizes that are
+// not powers of two. A block's output is exactly ts lines, aligned when dst
+// is, but a window holds b = 128/p*ts bytes, so a line straddles two
+// windows: its index table names window k's bytes in the line's first part
+// and window k+1's in the rest, and two merge-masked VPERMI2B fill each
+// part in turn (the later one reading its indexes from bytes the earlier
+// left alone). Nothing is written past the block.
+func vbmiUnshuffleLines(ts int) {
+	_, r, e, b := vbmiShape(ts)
+	name := kernelName("unshuffle", ts, "AVX512NT")
+	doc := fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes with non-temporal stores; dst must be 64-byte aligned.", name, ts)
+	dst, src, n, blocks := prologue(name, doc, 0)
+	scatter := func(o int) int {
+		el, st := o/ts, o%ts
+		return 64*(st/r) + (st%r)*e + el
+	}
+	ql, qh, _ := vbmiCommon(ts, false)
+	type line struct {
+		k     int // window of the line's first byte
+		split int // bytes from window k; the rest from k+1
+		table Mem
+	}
+	lines := make([]line, ts)
+	for m := range lines {
+		k := 64 * m / b
+		split := min(64, (k+1)*b-64*m)
+		t := GLOBL(fmt.Sprintf("lines%dL%d", ts, m), RODATA|NOPTR)
+		for q := 0; q < 64; q++ {
+			g := 64*m + q
+			if q < split {
+				DATA(q, U8(scatter(g-k*b)))
+			} else {
+				DATA(q, U8(scatter(g-(k+1)*b)))
+			}
+		}
+		lines[m] = line{k, split, t}
+	}
+	lo, hi := K(), K()
+	Label("loop")
+	rows := [2][]VecVirtual{make([]VecVirtual, r), make([]VecVirtual, r)}
+	for h := range rows {
+		for s := range rows[h] {
+			z := ZMM()
+			if st := h*r + s; st < ts {
+				VMOVDQU64(Mem{Base: streamAddr(src, n, st)}, z)
+			} else {
+				VPXORQ(z, z, z)
+			}
+			rows[h][s] = z
+		}
+		transpose(rows[h], e, ql, qh)
+	}
+	for m, l := range lines {
+		x := ZMM()
+		VMOVDQU64(l.table, x)
+		if l.split == 64 {
+			VPERMI2B(rows[1][l.k], rows[0][l.k], x)
+		} else {
+			t := GP64()
+			MOVQ(U64(uint64(1)<<l.split-1), t)
+			KMOVQ(t, lo)
+			KNOTQ(lo, hi)
+			VPERMI2B(rows[1][l.k+1], rows[0][l.k+1], hi, x)
+			VPERMI2B(rows[1][l.k], rows[0][l.k], lo, x)
+		}
+		VMOVNTDQ(x, Mem{Base: dst, Disp: 64 * m})
+	}
+	epilogue(avx512nt(true), dst, src, blocks, 64*ts, 64)
 }
 
 // With p = 16 the unpack network needs 17 live vectors, one more than
