@@ -80,7 +80,9 @@ const scratchBytes = 64*16 + 128
 func shuffleCover(isa int, dst, src []byte, ts, n int) {
 	w := blockWidth[isa]
 	p := planBlocks(n, w, ts, len(src), slack(isa, false, ts))
-	if p.direct > 0 {
+	if isa == isaAVX512 && ts >= 8 && n%1024 == 0 && p.direct >= 64 {
+		shuffleSkewedAVX512(dst, src, ts, n, p.direct)
+	} else if p.direct > 0 {
 		shuffleBlocks(isa, &dst[0], &src[0], ts, n, p.direct)
 	}
 	for i := p.direct; i < p.whole; i++ {
@@ -477,4 +479,40 @@ func shuffleShiftedAVX512(d, s *byte, ts, n, blocks int, idx, prev *byte) {
 	case 16:
 		shuffle16AVX512NTShifted(d, s, n, blocks, idx, prev)
 	}
+}
+
+// shuffleSkewedAVX512 shuffles the first blocks blocks (at least 64) with
+// the skewed kernels, for n a multiple of 1 KiB: there the streams' lines
+// of a block share at most 4 offsets modulo 4 KiB, and Zen 4 stores several
+// lines at one such offset at a fraction of its usual rate (see
+// vbmiShuffleSkewed in asmgen/shuffle). The ordinary kernel rewrites the
+// ends the skewed one leaves wrong or unwritten.
+func shuffleSkewedAVX512(dst, src []byte, ts, n, blocks int) {
+	var ring [16 * 8 * 64]byte
+	lead := 3
+	if ts > 8 {
+		lead = 7
+	}
+	switch ts {
+	case 8:
+		shuffle8AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	case 9:
+		shuffle9AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	case 10:
+		shuffle10AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	case 11:
+		shuffle11AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	case 12:
+		shuffle12AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	case 13:
+		shuffle13AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	case 14:
+		shuffle14AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	case 15:
+		shuffle15AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	case 16:
+		shuffle16AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	}
+	shuffleBlocks(isaAVX512, &dst[0], &src[0], ts, n, lead)
+	shuffleBlocks(isaAVX512, &dst[(blocks-lead)*64], &src[(blocks-lead)*64*ts], ts, n, lead)
 }

@@ -339,6 +339,11 @@ func unshuffle8AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle8AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
+// shuffle8AVX512Skewed shuffles blocks of 64 elements of 8 bytes, stream s written s%4 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle8AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+
 // shuffle8AVX512NT shuffles blocks of 64 elements of 8 bytes with non-temporal stores; dst and n must be multiples of 64.
 //
 //go:noescape
@@ -364,6 +369,11 @@ func unshuffle9AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle9AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
+// shuffle9AVX512Skewed shuffles blocks of 64 elements of 9 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle9AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+
 // unshuffle9AVX512NT unshuffles blocks of 64 elements of 9 bytes with non-temporal stores; dst must be 64-byte aligned.
 //
 //go:noescape
@@ -383,6 +393,11 @@ func unshuffle10AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func shuffle10AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// shuffle10AVX512Skewed shuffles blocks of 64 elements of 10 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle10AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 
 // unshuffle10AVX512NT unshuffles blocks of 64 elements of 10 bytes with non-temporal stores; dst must be 64-byte aligned.
 //
@@ -404,6 +419,11 @@ func unshuffle11AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle11AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
+// shuffle11AVX512Skewed shuffles blocks of 64 elements of 11 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle11AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+
 // unshuffle11AVX512NT unshuffles blocks of 64 elements of 11 bytes with non-temporal stores; dst must be 64-byte aligned.
 //
 //go:noescape
@@ -423,6 +443,11 @@ func unshuffle12AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func shuffle12AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// shuffle12AVX512Skewed shuffles blocks of 64 elements of 12 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle12AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 
 // unshuffle12AVX512NT unshuffles blocks of 64 elements of 12 bytes with non-temporal stores; dst must be 64-byte aligned.
 //
@@ -444,6 +469,11 @@ func unshuffle13AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle13AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
+// shuffle13AVX512Skewed shuffles blocks of 64 elements of 13 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle13AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+
 // unshuffle13AVX512NT unshuffles blocks of 64 elements of 13 bytes with non-temporal stores; dst must be 64-byte aligned.
 //
 //go:noescape
@@ -463,6 +493,11 @@ func unshuffle14AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func shuffle14AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// shuffle14AVX512Skewed shuffles blocks of 64 elements of 14 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle14AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 
 // unshuffle14AVX512NT unshuffles blocks of 64 elements of 14 bytes with non-temporal stores; dst must be 64-byte aligned.
 //
@@ -484,6 +519,11 @@ func unshuffle15AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle15AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
+// shuffle15AVX512Skewed shuffles blocks of 64 elements of 15 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle15AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+
 // unshuffle15AVX512NT unshuffles blocks of 64 elements of 15 bytes with non-temporal stores; dst must be 64-byte aligned.
 //
 //go:noescape
@@ -503,6 +543,11 @@ func unshuffle16AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func shuffle16AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// shuffle16AVX512Skewed shuffles blocks of 64 elements of 16 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle16AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 
 // shuffle16AVX512NT shuffles blocks of 64 elements of 16 bytes with non-temporal stores; dst and n must be multiples of 64.
 //

@@ -152,6 +152,29 @@ func TestShuffleKernelsMatchOracle(t *testing.T) {
 	}
 }
 
+// TestShuffleKernelsStreamSpacing covers stream lengths n that are
+// multiples of 1 KiB, which some kernels treat apart (their streams' lines
+// share offsets modulo 4 KiB), with and without trailing bytes and with a
+// partial last block.
+func TestShuffleKernelsStreamSpacing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	src := make([]byte, 16*9216+64*16+16)
+	fillRandom(rng, src)
+	dst := make([]byte, len(src)+64)
+	back := make([]byte, len(src)+64)
+	for _, k := range runnableKernels(t) {
+		t.Run(k.Name(), func(t *testing.T) {
+			for ts := 2; ts <= 16; ts++ {
+				for _, n := range []int{1024, 4096, 5120, 9216, 4096 + 63, 9216 + 1} {
+					for _, l := range []int{n * ts, n*ts + ts - 1} {
+						checkKernel(t, k, dst[:l+64], back[:l+64], src[:l], ts)
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestShuffleKernelsUnaligned moves src and dst to every offset of a
 // cache line, since the kernels load and store unaligned.
 func TestShuffleKernelsUnaligned(t *testing.T) {
