@@ -143,7 +143,7 @@ func shuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
 				shuffleAVX512NT(&dst[0], &src[0], ts, n, n/64)
 				return n
 			}
-			if len(src) >= ntThreshold && aligned64(dst) {
+			if len(src) >= ntThreshold {
 				shuffleShiftedNT(dst, src, ts, n)
 				return n
 			}
@@ -422,12 +422,12 @@ func unshuffleAVX512NT(d, s *byte, ts, n, blocks int) {
 }
 
 // shuffleShiftedNT is the non-temporal shuffle of buffers whose streams do
-// not all start on a 64-byte boundary; dst must (so that stream 0 does,
-// and the kernel writes nothing before dst), and n must be at least 128.
-// The kernel runs every whole block, then an ordinary kernel rewrites the
-// last whole block and the partial one: that fills in the bytes the
-// kernel leaves at the end of each stream and repairs those its first
-// line of the next stream overwrote.
+// not all start on a 64-byte boundary; n must be at least 128. The kernel
+// starts at block 1, so that the first line of each stream, which it fills
+// partly with bytes it has not computed, starts inside block 0 of that
+// stream and never before dst; an ordinary kernel then rewrites block 0,
+// the last whole block and the partial one, which also fills in the bytes
+// the kernel leaves at the end of each stream.
 func shuffleShiftedNT(dst, src []byte, ts, n int) {
 	var idx, prev [16 * 64]byte
 	base := uintptr(unsafe.Pointer(&dst[0]))
@@ -438,8 +438,9 @@ func shuffleShiftedNT(dst, src []byte, ts, n int) {
 		}
 	}
 	blocks := n / 64
-	shuffleShiftedAVX512(&dst[0], &src[0], ts, n, blocks, &idx[0], &prev[0])
+	shuffleShiftedAVX512(&dst[64], &src[64*ts], ts, n, blocks-1, &idx[0], &prev[0])
 	last := (blocks - 1) * 64
+	shuffleBlocks(isaAVX512, &dst[0], &src[0], ts, n, 1)
 	shuffleBlocks(isaAVX512, &dst[last], &src[last*ts], ts, n, 1)
 	if n%64 != 0 {
 		shuffleBlocks(isaAVX512, &dst[n-64], &src[(n-64)*ts], ts, n, 1)
