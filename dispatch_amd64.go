@@ -34,6 +34,18 @@ func aligned64(b []byte) bool {
 	return uintptr(unsafe.Pointer(unsafe.SliceData(b)))%64 == 0
 }
 
+// alignElements returns the first element e0 < 64 whose bytes start dst
+// on a 64-byte boundary, if there is one (for every dst when ts is odd).
+func alignElements(dst []byte, ts int) (e0 int, ok bool) {
+	mis := int(uintptr(unsafe.Pointer(unsafe.SliceData(dst))) & 63)
+	for e := range 64 {
+		if (mis+e*ts)&63 == 0 {
+			return e, true
+		}
+	}
+	return 0, false
+}
+
 func compiledShuffleLevel(l cpu.Level) bool {
 	return l == cpu.Generic || l == cpu.SSE2 || l == cpu.AVX2 || l == cpu.AVX512
 }
@@ -174,12 +186,16 @@ func unshuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
 	switch level {
 	case cpu.AVX512:
 		if n >= 64 {
-			if len(src) >= ntThreshold && aligned64(dst) {
-				// The non-temporal kernels write whole blocks and nothing
-				// past them, unlike the ordinary ones for typesizes that are
-				// not powers of two, whose last block goes through scratch.
-				unshuffleAVX512NT(&dst[0], &src[0], ts, n, n/64)
-				if n%64 != 0 {
+			if e0, ok := alignElements(dst, ts); len(src) >= ntThreshold && ok {
+				// The non-temporal kernels write whole blocks from an
+				// aligned element and nothing past them, unlike the
+				// ordinary ones for typesizes that are not powers of two,
+				// so the first and last blocks go through scratch.
+				unshuffleAVX512NT(&dst[e0*ts], &src[e0], ts, n, (n-e0)/64)
+				if e0 != 0 {
+					unshuffleScratch(isaAVX512, dst, src, ts, n, 0)
+				}
+				if (n-e0)%64 != 0 {
 					unshuffleScratch(isaAVX512, dst, src, ts, n, n-64)
 				}
 				return n

@@ -395,7 +395,7 @@ func TestShuffleKernelsLargeBuffers(t *testing.T) {
 	src := make([]byte, size)
 	fillRandom(rng, src)
 	raw := make([]byte, size+128)
-	back := make([]byte, size)
+	backRaw := make([]byte, size+128)
 	ks := runnableKernels(t)
 	k := ks[len(ks)-1]
 	if k.Level != cpu.AVX512 {
@@ -404,10 +404,14 @@ func TestShuffleKernelsLargeBuffers(t *testing.T) {
 	{
 		for ts := 2; ts <= 16; ts++ {
 			for _, n := range []int{size, size - 64*ts + 3} {
-				for _, misalign := range []int{0, 8} {
+				// Both outputs, dst of the shuffle and of the unshuffle,
+				// start on a line and off it.
+				for _, misalign := range []int{0, 8, 21} {
 					base := int(-uintptr(unsafe.Pointer(&raw[0])) & 63)
 					dst := raw[base+misalign:][:n]
-					checkKernel(t, k, dst, back[:n], src[:n], ts)
+					base = int(-uintptr(unsafe.Pointer(&backRaw[0])) & 63)
+					back := backRaw[base+misalign:][:n]
+					checkKernel(t, k, dst, back, src[:n], ts)
 				}
 			}
 		}
