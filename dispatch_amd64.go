@@ -92,7 +92,7 @@ const scratchBytes = 64*16 + 128
 func shuffleCover(isa int, dst, src []byte, ts, n int) {
 	w := blockWidth[isa]
 	p := planBlocks(n, w, ts, len(src), slack(isa, false, ts))
-	if isa == isaAVX512 && ts >= 8 && n%1024 == 0 && p.direct >= 64 {
+	if isa == isaAVX512 && ts > 8 && n%1024 == 0 && p.direct >= 64 {
 		shuffleSkewedAVX512(dst, src, ts, n, p.direct)
 	} else if p.direct > 0 {
 		shuffleBlocks(isa, &dst[0], &src[0], ts, n, p.direct)
@@ -499,20 +499,15 @@ func shuffleShiftedAVX512(d, s *byte, ts, n, blocks int, idx, prev *byte) {
 }
 
 // shuffleSkewedAVX512 shuffles the first blocks blocks (at least 64) with
-// the skewed kernels, for n a multiple of 1 KiB: there the streams' lines
+// the skewed kernels (typesizes 9..16), for n a multiple of 1 KiB: there the streams' lines
 // of a block share at most 4 offsets modulo 4 KiB, and Zen 4 stores several
 // lines at one such offset at a fraction of its usual rate (see
 // vbmiShuffleSkewed in asmgen/shuffle). The ordinary kernel rewrites the
 // ends the skewed one leaves wrong or unwritten.
 func shuffleSkewedAVX512(dst, src []byte, ts, n, blocks int) {
 	var ring [16 * 8 * 64]byte
-	lead := 3
-	if ts > 8 {
-		lead = 7
-	}
+	const lead = 7 // the skew depth less one
 	switch ts {
-	case 8:
-		shuffle8AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
 	case 9:
 		shuffle9AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
 	case 10:

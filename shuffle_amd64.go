@@ -339,11 +339,6 @@ func unshuffle8AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle8AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
-// shuffle8AVX512Skewed shuffles blocks of 64 elements of 8 bytes, stream s written s%4 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
-//
-//go:noescape
-func shuffle8AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
-
 // shuffle8AVX512NT shuffles blocks of 64 elements of 8 bytes with non-temporal stores; dst and n must be multiples of 64.
 //
 //go:noescape
