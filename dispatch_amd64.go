@@ -34,6 +34,18 @@ func aligned64(b []byte) bool {
 	return uintptr(unsafe.Pointer(unsafe.SliceData(b)))%64 == 0
 }
 
+// alignElements returns the first element e0 < 64 whose bytes start dst
+// on a 64-byte boundary, if there is one (for every dst when ts is odd).
+func alignElements(dst []byte, ts int) (e0 int, ok bool) {
+	mis := int(uintptr(unsafe.Pointer(unsafe.SliceData(dst))) & 63)
+	for e := range 64 {
+		if (mis+e*ts)&63 == 0 {
+			return e, true
+		}
+	}
+	return 0, false
+}
+
 func compiledShuffleLevel(l cpu.Level) bool {
 	return l == cpu.Generic || l == cpu.SSE2 || l == cpu.AVX2 || l == cpu.AVX512
 }
@@ -80,7 +92,9 @@ const scratchBytes = 64*16 + 128
 func shuffleCover(isa int, dst, src []byte, ts, n int) {
 	w := blockWidth[isa]
 	p := planBlocks(n, w, ts, len(src), slack(isa, false, ts))
-	if p.direct > 0 {
+	if isa == isaAVX512 && ts > 8 && n%1024 == 0 && p.direct >= 64 {
+		shuffleSkewedAVX512(dst, src, ts, n, p.direct)
+	} else if p.direct > 0 {
 		shuffleBlocks(isa, &dst[0], &src[0], ts, n, p.direct)
 	}
 	for i := p.direct; i < p.whole; i++ {
@@ -141,6 +155,10 @@ func shuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
 				shuffleAVX512NT(&dst[0], &src[0], ts, n, n/64)
 				return n
 			}
+			if len(src) >= ntThreshold {
+				shuffleShiftedNT(dst, src, ts, n)
+				return n
+			}
 			shuffleCover(isaAVX512, dst, src, ts, n)
 			return n
 		}
@@ -168,10 +186,17 @@ func unshuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
 	switch level {
 	case cpu.AVX512:
 		if n >= 64 {
-			if len(src) >= ntThreshold && ts&(ts-1) == 0 && aligned64(dst) {
-				unshuffleAVX512NT(&dst[0], &src[0], ts, n, n/64)
-				if n%64 != 0 {
-					unshuffleBlocks(isaAVX512, &dst[(n-64)*ts], &src[n-64], ts, n, 1)
+			if e0, ok := alignElements(dst, ts); len(src) >= ntThreshold && ok {
+				// The non-temporal kernels write whole blocks from an
+				// aligned element and nothing past them, unlike the
+				// ordinary ones for typesizes that are not powers of two,
+				// so the first and last blocks go through scratch.
+				unshuffleAVX512NT(&dst[e0*ts], &src[e0], ts, n, (n-e0)/64)
+				if e0 != 0 {
+					unshuffleScratch(isaAVX512, dst, src, ts, n, 0)
+				}
+				if (n-e0)%64 != 0 {
+					unshuffleScratch(isaAVX512, dst, src, ts, n, n-64)
 				}
 				return n
 			}
@@ -362,8 +387,8 @@ func unshuffleBlocks(isa int, d, s *byte, ts, n, blocks int) {
 	}
 }
 
-// shuffleAVX512NT and unshuffleAVX512NT run the non-temporal kernels for
-// power-of-two typesizes.
+// shuffleAVX512NT runs the non-temporal kernels for power-of-two
+// typesizes (n%64 == 0), unshuffleAVX512NT those for every typesize.
 func shuffleAVX512NT(d, s *byte, ts, n, blocks int) {
 	switch ts {
 	case 2:
@@ -379,6 +404,28 @@ func shuffleAVX512NT(d, s *byte, ts, n, blocks int) {
 
 func unshuffleAVX512NT(d, s *byte, ts, n, blocks int) {
 	switch ts {
+	case 3:
+		unshuffle3AVX512NT(d, s, n, blocks)
+	case 5:
+		unshuffle5AVX512NT(d, s, n, blocks)
+	case 6:
+		unshuffle6AVX512NT(d, s, n, blocks)
+	case 7:
+		unshuffle7AVX512NT(d, s, n, blocks)
+	case 9:
+		unshuffle9AVX512NT(d, s, n, blocks)
+	case 10:
+		unshuffle10AVX512NT(d, s, n, blocks)
+	case 11:
+		unshuffle11AVX512NT(d, s, n, blocks)
+	case 12:
+		unshuffle12AVX512NT(d, s, n, blocks)
+	case 13:
+		unshuffle13AVX512NT(d, s, n, blocks)
+	case 14:
+		unshuffle14AVX512NT(d, s, n, blocks)
+	case 15:
+		unshuffle15AVX512NT(d, s, n, blocks)
 	case 2:
 		unshuffle2AVX512NT(d, s, n, blocks)
 	case 4:
@@ -388,4 +435,96 @@ func unshuffleAVX512NT(d, s *byte, ts, n, blocks int) {
 	case 16:
 		unshuffle16AVX512NT(d, s, n, blocks)
 	}
+}
+
+// shuffleShiftedNT is the non-temporal shuffle of buffers whose streams do
+// not all start on a 64-byte boundary; n must be at least 128. The kernel
+// starts at block 1, so that the first line of each stream, which it fills
+// partly with bytes it has not computed, starts inside block 0 of that
+// stream and never before dst; an ordinary kernel then rewrites block 0,
+// the last whole block and the partial one, which also fills in the bytes
+// the kernel leaves at the end of each stream.
+func shuffleShiftedNT(dst, src []byte, ts, n int) {
+	var idx, prev [16 * 64]byte
+	base := uintptr(unsafe.Pointer(&dst[0]))
+	for j := 0; j < ts; j++ {
+		a := int((base + uintptr(j*n)) & 63)
+		for q := range 64 {
+			idx[64*j+q] = byte((q - a) & 127)
+		}
+	}
+	blocks := n / 64
+	shuffleShiftedAVX512(&dst[64], &src[64*ts], ts, n, blocks-1, &idx[0], &prev[0])
+	last := (blocks - 1) * 64
+	shuffleBlocks(isaAVX512, &dst[0], &src[0], ts, n, 1)
+	shuffleBlocks(isaAVX512, &dst[last], &src[last*ts], ts, n, 1)
+	if n%64 != 0 {
+		shuffleBlocks(isaAVX512, &dst[n-64], &src[(n-64)*ts], ts, n, 1)
+	}
+}
+
+func shuffleShiftedAVX512(d, s *byte, ts, n, blocks int, idx, prev *byte) {
+	switch ts {
+	case 2:
+		shuffle2AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 3:
+		shuffle3AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 4:
+		shuffle4AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 5:
+		shuffle5AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 6:
+		shuffle6AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 7:
+		shuffle7AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 8:
+		shuffle8AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 9:
+		shuffle9AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 10:
+		shuffle10AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 11:
+		shuffle11AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 12:
+		shuffle12AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 13:
+		shuffle13AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 14:
+		shuffle14AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 15:
+		shuffle15AVX512NTShifted(d, s, n, blocks, idx, prev)
+	case 16:
+		shuffle16AVX512NTShifted(d, s, n, blocks, idx, prev)
+	}
+}
+
+// shuffleSkewedAVX512 shuffles the first blocks blocks (at least 64) with
+// the skewed kernels (typesizes 9..16), for n a multiple of 1 KiB: there the streams' lines
+// of a block share at most 4 offsets modulo 4 KiB, and Zen 4 stores several
+// lines at one such offset at a fraction of its usual rate (see
+// vbmiShuffleSkewed in asmgen/shuffle). The ordinary kernel rewrites the
+// ends the skewed one leaves wrong or unwritten.
+func shuffleSkewedAVX512(dst, src []byte, ts, n, blocks int) {
+	var ring [16 * 8 * 64]byte
+	const lead = 7 // the skew depth less one
+	switch ts {
+	case 9:
+		shuffle9AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	case 10:
+		shuffle10AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	case 11:
+		shuffle11AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	case 12:
+		shuffle12AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	case 13:
+		shuffle13AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	case 14:
+		shuffle14AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	case 15:
+		shuffle15AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	case 16:
+		shuffle16AVX512Skewed(&dst[lead*64], &src[lead*64*ts], n, blocks-lead, &ring[0])
+	}
+	shuffleBlocks(isaAVX512, &dst[0], &src[0], ts, n, lead)
+	shuffleBlocks(isaAVX512, &dst[(blocks-lead)*64], &src[(blocks-lead)*64*ts], ts, n, lead)
 }

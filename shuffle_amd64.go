@@ -204,6 +204,11 @@ func shuffle2AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle2AVX512(dst *byte, src *byte, n int, blocks int)
 
+// shuffle2AVX512NTShifted shuffles blocks of 64 elements of 2 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
+//
+//go:noescape
+func shuffle2AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
 // shuffle2AVX512NT shuffles blocks of 64 elements of 2 bytes with non-temporal stores; dst and n must be multiples of 64.
 //
 //go:noescape
@@ -224,6 +229,16 @@ func shuffle3AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle3AVX512(dst *byte, src *byte, n int, blocks int)
 
+// shuffle3AVX512NTShifted shuffles blocks of 64 elements of 3 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
+//
+//go:noescape
+func shuffle3AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// unshuffle3AVX512NT unshuffles blocks of 64 elements of 3 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle3AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle4AVX512 shuffles blocks of 64 elements of 4 bytes.
 //
 //go:noescape
@@ -233,6 +248,11 @@ func shuffle4AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func unshuffle4AVX512(dst *byte, src *byte, n int, blocks int)
+
+// shuffle4AVX512NTShifted shuffles blocks of 64 elements of 4 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
+//
+//go:noescape
+func shuffle4AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // shuffle4AVX512NT shuffles blocks of 64 elements of 4 bytes with non-temporal stores; dst and n must be multiples of 64.
 //
@@ -254,6 +274,16 @@ func shuffle5AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle5AVX512(dst *byte, src *byte, n int, blocks int)
 
+// shuffle5AVX512NTShifted shuffles blocks of 64 elements of 5 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
+//
+//go:noescape
+func shuffle5AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// unshuffle5AVX512NT unshuffles blocks of 64 elements of 5 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle5AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle6AVX512 shuffles blocks of 64 elements of 6 bytes.
 //
 //go:noescape
@@ -263,6 +293,16 @@ func shuffle6AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func unshuffle6AVX512(dst *byte, src *byte, n int, blocks int)
+
+// shuffle6AVX512NTShifted shuffles blocks of 64 elements of 6 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
+//
+//go:noescape
+func shuffle6AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// unshuffle6AVX512NT unshuffles blocks of 64 elements of 6 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle6AVX512NT(dst *byte, src *byte, n int, blocks int)
 
 // shuffle7AVX512 shuffles blocks of 64 elements of 7 bytes.
 //
@@ -274,6 +314,16 @@ func shuffle7AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle7AVX512(dst *byte, src *byte, n int, blocks int)
 
+// shuffle7AVX512NTShifted shuffles blocks of 64 elements of 7 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
+//
+//go:noescape
+func shuffle7AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// unshuffle7AVX512NT unshuffles blocks of 64 elements of 7 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle7AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle8AVX512 shuffles blocks of 64 elements of 8 bytes.
 //
 //go:noescape
@@ -283,6 +333,11 @@ func shuffle8AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func unshuffle8AVX512(dst *byte, src *byte, n int, blocks int)
+
+// shuffle8AVX512NTShifted shuffles blocks of 64 elements of 8 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
+//
+//go:noescape
+func shuffle8AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // shuffle8AVX512NT shuffles blocks of 64 elements of 8 bytes with non-temporal stores; dst and n must be multiples of 64.
 //
@@ -304,6 +359,21 @@ func shuffle9AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle9AVX512(dst *byte, src *byte, n int, blocks int)
 
+// shuffle9AVX512NTShifted shuffles blocks of 64 elements of 9 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
+//
+//go:noescape
+func shuffle9AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// shuffle9AVX512Skewed shuffles blocks of 64 elements of 9 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle9AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+
+// unshuffle9AVX512NT unshuffles blocks of 64 elements of 9 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle9AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle10AVX512 shuffles blocks of 64 elements of 10 bytes.
 //
 //go:noescape
@@ -313,6 +383,21 @@ func shuffle10AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func unshuffle10AVX512(dst *byte, src *byte, n int, blocks int)
+
+// shuffle10AVX512NTShifted shuffles blocks of 64 elements of 10 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
+//
+//go:noescape
+func shuffle10AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// shuffle10AVX512Skewed shuffles blocks of 64 elements of 10 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle10AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+
+// unshuffle10AVX512NT unshuffles blocks of 64 elements of 10 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle10AVX512NT(dst *byte, src *byte, n int, blocks int)
 
 // shuffle11AVX512 shuffles blocks of 64 elements of 11 bytes.
 //
@@ -324,6 +409,21 @@ func shuffle11AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle11AVX512(dst *byte, src *byte, n int, blocks int)
 
+// shuffle11AVX512NTShifted shuffles blocks of 64 elements of 11 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
+//
+//go:noescape
+func shuffle11AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// shuffle11AVX512Skewed shuffles blocks of 64 elements of 11 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle11AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+
+// unshuffle11AVX512NT unshuffles blocks of 64 elements of 11 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle11AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle12AVX512 shuffles blocks of 64 elements of 12 bytes.
 //
 //go:noescape
@@ -333,6 +433,21 @@ func shuffle12AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func unshuffle12AVX512(dst *byte, src *byte, n int, blocks int)
+
+// shuffle12AVX512NTShifted shuffles blocks of 64 elements of 12 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
+//
+//go:noescape
+func shuffle12AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// shuffle12AVX512Skewed shuffles blocks of 64 elements of 12 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle12AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+
+// unshuffle12AVX512NT unshuffles blocks of 64 elements of 12 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle12AVX512NT(dst *byte, src *byte, n int, blocks int)
 
 // shuffle13AVX512 shuffles blocks of 64 elements of 13 bytes.
 //
@@ -344,6 +459,21 @@ func shuffle13AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle13AVX512(dst *byte, src *byte, n int, blocks int)
 
+// shuffle13AVX512NTShifted shuffles blocks of 64 elements of 13 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
+//
+//go:noescape
+func shuffle13AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// shuffle13AVX512Skewed shuffles blocks of 64 elements of 13 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle13AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+
+// unshuffle13AVX512NT unshuffles blocks of 64 elements of 13 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle13AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle14AVX512 shuffles blocks of 64 elements of 14 bytes.
 //
 //go:noescape
@@ -353,6 +483,21 @@ func shuffle14AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func unshuffle14AVX512(dst *byte, src *byte, n int, blocks int)
+
+// shuffle14AVX512NTShifted shuffles blocks of 64 elements of 14 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
+//
+//go:noescape
+func shuffle14AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// shuffle14AVX512Skewed shuffles blocks of 64 elements of 14 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle14AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+
+// unshuffle14AVX512NT unshuffles blocks of 64 elements of 14 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle14AVX512NT(dst *byte, src *byte, n int, blocks int)
 
 // shuffle15AVX512 shuffles blocks of 64 elements of 15 bytes.
 //
@@ -364,6 +509,21 @@ func shuffle15AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle15AVX512(dst *byte, src *byte, n int, blocks int)
 
+// shuffle15AVX512NTShifted shuffles blocks of 64 elements of 15 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
+//
+//go:noescape
+func shuffle15AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// shuffle15AVX512Skewed shuffles blocks of 64 elements of 15 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle15AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+
+// unshuffle15AVX512NT unshuffles blocks of 64 elements of 15 bytes with non-temporal stores; dst must be 64-byte aligned.
+//
+//go:noescape
+func unshuffle15AVX512NT(dst *byte, src *byte, n int, blocks int)
+
 // shuffle16AVX512 shuffles blocks of 64 elements of 16 bytes.
 //
 //go:noescape
@@ -373,6 +533,16 @@ func shuffle16AVX512(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func unshuffle16AVX512(dst *byte, src *byte, n int, blocks int)
+
+// shuffle16AVX512NTShifted shuffles blocks of 64 elements of 16 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
+//
+//go:noescape
+func shuffle16AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+
+// shuffle16AVX512Skewed shuffles blocks of 64 elements of 16 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
+//
+//go:noescape
+func shuffle16AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 
 // shuffle16AVX512NT shuffles blocks of 64 elements of 16 bytes with non-temporal stores; dst and n must be multiples of 64.
 //

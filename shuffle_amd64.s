@@ -5716,6 +5716,49 @@ DATA scatter2H1<>+62(SB)/1, $0x3f
 DATA scatter2H1<>+63(SB)/1, $0x7f
 GLOBL scatter2H1<>(SB), RODATA|NOPTR, $64
 
+// func shuffle2AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle2AVX512NTShifted(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 gather2H0<>+0(SB), Z0
+	VMOVDQU64 gather2H1<>+0(SB), Z1
+
+loop:
+	VMOVDQU64 (CX), Z2
+	VMOVDQU64 64(CX), Z3
+	VMOVDQA64 Z2, Z4
+	VPERMT2B  Z3, Z0, Z4
+	VPERMT2B  Z3, Z1, Z2
+	VMOVDQU64 (SI), Z3
+	VPERMI2B  (DI), Z4, Z3
+	VMOVDQU64 Z4, (DI)
+	MOVQ      AX, R8
+	ANDQ      $-64, R8
+	VMOVNTDQ  Z3, (R8)
+	VMOVDQU64 64(SI), Z3
+	VPERMI2B  64(DI), Z2, Z3
+	VMOVDQU64 Z2, 64(DI)
+	IMUL3Q    $0x01, DX, R8
+	ADDQ      AX, R8
+	ANDQ      $-64, R8
+	VMOVNTDQ  Z3, (R8)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000080, CX
+	DECQ      BX
+	JNZ       loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func shuffle2AVX512NT(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512F, AVX512VBMI, MMX+
 TEXT ·shuffle2AVX512NT(SB), NOSPLIT, $0-32
@@ -6137,6 +6180,312 @@ DATA scatter3H1<>+62(SB)/1, $0x00
 DATA scatter3H1<>+63(SB)/1, $0x00
 GLOBL scatter3H1<>(SB), RODATA|NOPTR, $64
 
+// func shuffle3AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle3AVX512NTShifted(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 gather3H0<>+0(SB), Z0
+	VMOVDQU64 gather3H1<>+0(SB), Z1
+	MOVQ      $0x00000000ffffffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VMOVDQU8.Z 64(CX), K1, Z3
+	VMOVDQA64  Z2, Z4
+	VPERMT2B   Z3, Z0, Z4
+	VPERMT2B   Z3, Z1, Z2
+	VMOVDQU64  96(CX), Z3
+	VMOVDQU8.Z 160(CX), K1, Z5
+	VMOVDQA64  Z3, Z6
+	VPERMT2B   Z5, Z0, Z6
+	VPERMT2B   Z5, Z1, Z3
+	VSHUFI64X2 $0x44, Z6, Z4, Z5
+	VSHUFI64X2 $0xee, Z6, Z4, Z4
+	VMOVDQU64  (SI), Z6
+	VPERMI2B   (DI), Z5, Z6
+	VMOVDQU64  Z5, (DI)
+	MOVQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z6, (R8)
+	VMOVDQU64  64(SI), Z5
+	VPERMI2B   64(DI), Z4, Z5
+	VMOVDQU64  Z4, 64(DI)
+	IMUL3Q     $0x01, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z5, (R8)
+	VSHUFI64X2 $0x44, Z3, Z2, Z4
+	VSHUFI64X2 $0xee, Z3, Z2, Z2
+	VMOVDQU64  128(SI), Z2
+	VPERMI2B   128(DI), Z4, Z2
+	VMOVDQU64  Z4, 128(DI)
+	IMUL3Q     $0x02, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z2, (R8)
+	ADDQ       $0x00000040, AX
+	ADDQ       $0x000000c0, CX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unshuffle3AVX512NT(dst *byte, src *byte, n int, blocks int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·unshuffle3AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  blocks+24(FP), BX
+	TESTQ BX, BX
+	JZ    done
+
+loop:
+	MOVQ       CX, SI
+	VMOVDQU64  (SI), Z0
+	IMUL3Q     $0x01, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z1
+	VSHUFI64X2 $0x44, Z1, Z0, Z2
+	VSHUFI64X2 $0xee, Z1, Z0, Z0
+	IMUL3Q     $0x02, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z1
+	VPXORQ     Z3, Z3, Z3
+	VSHUFI64X2 $0x44, Z3, Z1, Z4
+	VSHUFI64X2 $0xee, Z3, Z1, Z1
+	VMOVDQU64  lines3L0<>+0(SB), Z5
+	VPERMI2B   Z4, Z2, Z5
+	VMOVNTDQ   Z5, (AX)
+	VMOVDQU64  lines3L1<>+0(SB), Z5
+	MOVQ       $0x00000000ffffffff, SI
+	KMOVQ      SI, K1
+	KNOTQ      K1, K2
+	VPERMI2B   Z1, Z0, K2, Z5
+	VPERMI2B   Z4, Z2, K1, Z5
+	VMOVNTDQ   Z5, 64(AX)
+	VMOVDQU64  lines3L2<>+0(SB), Z2
+	VPERMI2B   Z1, Z0, Z2
+	VMOVNTDQ   Z2, 128(AX)
+	ADDQ       $0x000000c0, AX
+	ADDQ       $0x00000040, CX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA lines3L0<>+0(SB)/1, $0x00
+DATA lines3L0<>+1(SB)/1, $0x20
+DATA lines3L0<>+2(SB)/1, $0x40
+DATA lines3L0<>+3(SB)/1, $0x01
+DATA lines3L0<>+4(SB)/1, $0x21
+DATA lines3L0<>+5(SB)/1, $0x41
+DATA lines3L0<>+6(SB)/1, $0x02
+DATA lines3L0<>+7(SB)/1, $0x22
+DATA lines3L0<>+8(SB)/1, $0x42
+DATA lines3L0<>+9(SB)/1, $0x03
+DATA lines3L0<>+10(SB)/1, $0x23
+DATA lines3L0<>+11(SB)/1, $0x43
+DATA lines3L0<>+12(SB)/1, $0x04
+DATA lines3L0<>+13(SB)/1, $0x24
+DATA lines3L0<>+14(SB)/1, $0x44
+DATA lines3L0<>+15(SB)/1, $0x05
+DATA lines3L0<>+16(SB)/1, $0x25
+DATA lines3L0<>+17(SB)/1, $0x45
+DATA lines3L0<>+18(SB)/1, $0x06
+DATA lines3L0<>+19(SB)/1, $0x26
+DATA lines3L0<>+20(SB)/1, $0x46
+DATA lines3L0<>+21(SB)/1, $0x07
+DATA lines3L0<>+22(SB)/1, $0x27
+DATA lines3L0<>+23(SB)/1, $0x47
+DATA lines3L0<>+24(SB)/1, $0x08
+DATA lines3L0<>+25(SB)/1, $0x28
+DATA lines3L0<>+26(SB)/1, $0x48
+DATA lines3L0<>+27(SB)/1, $0x09
+DATA lines3L0<>+28(SB)/1, $0x29
+DATA lines3L0<>+29(SB)/1, $0x49
+DATA lines3L0<>+30(SB)/1, $0x0a
+DATA lines3L0<>+31(SB)/1, $0x2a
+DATA lines3L0<>+32(SB)/1, $0x4a
+DATA lines3L0<>+33(SB)/1, $0x0b
+DATA lines3L0<>+34(SB)/1, $0x2b
+DATA lines3L0<>+35(SB)/1, $0x4b
+DATA lines3L0<>+36(SB)/1, $0x0c
+DATA lines3L0<>+37(SB)/1, $0x2c
+DATA lines3L0<>+38(SB)/1, $0x4c
+DATA lines3L0<>+39(SB)/1, $0x0d
+DATA lines3L0<>+40(SB)/1, $0x2d
+DATA lines3L0<>+41(SB)/1, $0x4d
+DATA lines3L0<>+42(SB)/1, $0x0e
+DATA lines3L0<>+43(SB)/1, $0x2e
+DATA lines3L0<>+44(SB)/1, $0x4e
+DATA lines3L0<>+45(SB)/1, $0x0f
+DATA lines3L0<>+46(SB)/1, $0x2f
+DATA lines3L0<>+47(SB)/1, $0x4f
+DATA lines3L0<>+48(SB)/1, $0x10
+DATA lines3L0<>+49(SB)/1, $0x30
+DATA lines3L0<>+50(SB)/1, $0x50
+DATA lines3L0<>+51(SB)/1, $0x11
+DATA lines3L0<>+52(SB)/1, $0x31
+DATA lines3L0<>+53(SB)/1, $0x51
+DATA lines3L0<>+54(SB)/1, $0x12
+DATA lines3L0<>+55(SB)/1, $0x32
+DATA lines3L0<>+56(SB)/1, $0x52
+DATA lines3L0<>+57(SB)/1, $0x13
+DATA lines3L0<>+58(SB)/1, $0x33
+DATA lines3L0<>+59(SB)/1, $0x53
+DATA lines3L0<>+60(SB)/1, $0x14
+DATA lines3L0<>+61(SB)/1, $0x34
+DATA lines3L0<>+62(SB)/1, $0x54
+DATA lines3L0<>+63(SB)/1, $0x15
+GLOBL lines3L0<>(SB), RODATA|NOPTR, $64
+
+DATA lines3L1<>+0(SB)/1, $0x35
+DATA lines3L1<>+1(SB)/1, $0x55
+DATA lines3L1<>+2(SB)/1, $0x16
+DATA lines3L1<>+3(SB)/1, $0x36
+DATA lines3L1<>+4(SB)/1, $0x56
+DATA lines3L1<>+5(SB)/1, $0x17
+DATA lines3L1<>+6(SB)/1, $0x37
+DATA lines3L1<>+7(SB)/1, $0x57
+DATA lines3L1<>+8(SB)/1, $0x18
+DATA lines3L1<>+9(SB)/1, $0x38
+DATA lines3L1<>+10(SB)/1, $0x58
+DATA lines3L1<>+11(SB)/1, $0x19
+DATA lines3L1<>+12(SB)/1, $0x39
+DATA lines3L1<>+13(SB)/1, $0x59
+DATA lines3L1<>+14(SB)/1, $0x1a
+DATA lines3L1<>+15(SB)/1, $0x3a
+DATA lines3L1<>+16(SB)/1, $0x5a
+DATA lines3L1<>+17(SB)/1, $0x1b
+DATA lines3L1<>+18(SB)/1, $0x3b
+DATA lines3L1<>+19(SB)/1, $0x5b
+DATA lines3L1<>+20(SB)/1, $0x1c
+DATA lines3L1<>+21(SB)/1, $0x3c
+DATA lines3L1<>+22(SB)/1, $0x5c
+DATA lines3L1<>+23(SB)/1, $0x1d
+DATA lines3L1<>+24(SB)/1, $0x3d
+DATA lines3L1<>+25(SB)/1, $0x5d
+DATA lines3L1<>+26(SB)/1, $0x1e
+DATA lines3L1<>+27(SB)/1, $0x3e
+DATA lines3L1<>+28(SB)/1, $0x5e
+DATA lines3L1<>+29(SB)/1, $0x1f
+DATA lines3L1<>+30(SB)/1, $0x3f
+DATA lines3L1<>+31(SB)/1, $0x5f
+DATA lines3L1<>+32(SB)/1, $0x00
+DATA lines3L1<>+33(SB)/1, $0x20
+DATA lines3L1<>+34(SB)/1, $0x40
+DATA lines3L1<>+35(SB)/1, $0x01
+DATA lines3L1<>+36(SB)/1, $0x21
+DATA lines3L1<>+37(SB)/1, $0x41
+DATA lines3L1<>+38(SB)/1, $0x02
+DATA lines3L1<>+39(SB)/1, $0x22
+DATA lines3L1<>+40(SB)/1, $0x42
+DATA lines3L1<>+41(SB)/1, $0x03
+DATA lines3L1<>+42(SB)/1, $0x23
+DATA lines3L1<>+43(SB)/1, $0x43
+DATA lines3L1<>+44(SB)/1, $0x04
+DATA lines3L1<>+45(SB)/1, $0x24
+DATA lines3L1<>+46(SB)/1, $0x44
+DATA lines3L1<>+47(SB)/1, $0x05
+DATA lines3L1<>+48(SB)/1, $0x25
+DATA lines3L1<>+49(SB)/1, $0x45
+DATA lines3L1<>+50(SB)/1, $0x06
+DATA lines3L1<>+51(SB)/1, $0x26
+DATA lines3L1<>+52(SB)/1, $0x46
+DATA lines3L1<>+53(SB)/1, $0x07
+DATA lines3L1<>+54(SB)/1, $0x27
+DATA lines3L1<>+55(SB)/1, $0x47
+DATA lines3L1<>+56(SB)/1, $0x08
+DATA lines3L1<>+57(SB)/1, $0x28
+DATA lines3L1<>+58(SB)/1, $0x48
+DATA lines3L1<>+59(SB)/1, $0x09
+DATA lines3L1<>+60(SB)/1, $0x29
+DATA lines3L1<>+61(SB)/1, $0x49
+DATA lines3L1<>+62(SB)/1, $0x0a
+DATA lines3L1<>+63(SB)/1, $0x2a
+GLOBL lines3L1<>(SB), RODATA|NOPTR, $64
+
+DATA lines3L2<>+0(SB)/1, $0x4a
+DATA lines3L2<>+1(SB)/1, $0x0b
+DATA lines3L2<>+2(SB)/1, $0x2b
+DATA lines3L2<>+3(SB)/1, $0x4b
+DATA lines3L2<>+4(SB)/1, $0x0c
+DATA lines3L2<>+5(SB)/1, $0x2c
+DATA lines3L2<>+6(SB)/1, $0x4c
+DATA lines3L2<>+7(SB)/1, $0x0d
+DATA lines3L2<>+8(SB)/1, $0x2d
+DATA lines3L2<>+9(SB)/1, $0x4d
+DATA lines3L2<>+10(SB)/1, $0x0e
+DATA lines3L2<>+11(SB)/1, $0x2e
+DATA lines3L2<>+12(SB)/1, $0x4e
+DATA lines3L2<>+13(SB)/1, $0x0f
+DATA lines3L2<>+14(SB)/1, $0x2f
+DATA lines3L2<>+15(SB)/1, $0x4f
+DATA lines3L2<>+16(SB)/1, $0x10
+DATA lines3L2<>+17(SB)/1, $0x30
+DATA lines3L2<>+18(SB)/1, $0x50
+DATA lines3L2<>+19(SB)/1, $0x11
+DATA lines3L2<>+20(SB)/1, $0x31
+DATA lines3L2<>+21(SB)/1, $0x51
+DATA lines3L2<>+22(SB)/1, $0x12
+DATA lines3L2<>+23(SB)/1, $0x32
+DATA lines3L2<>+24(SB)/1, $0x52
+DATA lines3L2<>+25(SB)/1, $0x13
+DATA lines3L2<>+26(SB)/1, $0x33
+DATA lines3L2<>+27(SB)/1, $0x53
+DATA lines3L2<>+28(SB)/1, $0x14
+DATA lines3L2<>+29(SB)/1, $0x34
+DATA lines3L2<>+30(SB)/1, $0x54
+DATA lines3L2<>+31(SB)/1, $0x15
+DATA lines3L2<>+32(SB)/1, $0x35
+DATA lines3L2<>+33(SB)/1, $0x55
+DATA lines3L2<>+34(SB)/1, $0x16
+DATA lines3L2<>+35(SB)/1, $0x36
+DATA lines3L2<>+36(SB)/1, $0x56
+DATA lines3L2<>+37(SB)/1, $0x17
+DATA lines3L2<>+38(SB)/1, $0x37
+DATA lines3L2<>+39(SB)/1, $0x57
+DATA lines3L2<>+40(SB)/1, $0x18
+DATA lines3L2<>+41(SB)/1, $0x38
+DATA lines3L2<>+42(SB)/1, $0x58
+DATA lines3L2<>+43(SB)/1, $0x19
+DATA lines3L2<>+44(SB)/1, $0x39
+DATA lines3L2<>+45(SB)/1, $0x59
+DATA lines3L2<>+46(SB)/1, $0x1a
+DATA lines3L2<>+47(SB)/1, $0x3a
+DATA lines3L2<>+48(SB)/1, $0x5a
+DATA lines3L2<>+49(SB)/1, $0x1b
+DATA lines3L2<>+50(SB)/1, $0x3b
+DATA lines3L2<>+51(SB)/1, $0x5b
+DATA lines3L2<>+52(SB)/1, $0x1c
+DATA lines3L2<>+53(SB)/1, $0x3c
+DATA lines3L2<>+54(SB)/1, $0x5c
+DATA lines3L2<>+55(SB)/1, $0x1d
+DATA lines3L2<>+56(SB)/1, $0x3d
+DATA lines3L2<>+57(SB)/1, $0x5d
+DATA lines3L2<>+58(SB)/1, $0x1e
+DATA lines3L2<>+59(SB)/1, $0x3e
+DATA lines3L2<>+60(SB)/1, $0x5e
+DATA lines3L2<>+61(SB)/1, $0x1f
+DATA lines3L2<>+62(SB)/1, $0x3f
+DATA lines3L2<>+63(SB)/1, $0x5f
+GLOBL lines3L2<>(SB), RODATA|NOPTR, $64
+
 // func shuffle4AVX512(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·shuffle4AVX512(SB), NOSPLIT, $0-32
@@ -6494,6 +6843,72 @@ DATA scatter4H1<>+61(SB)/1, $0x3f
 DATA scatter4H1<>+62(SB)/1, $0x5f
 DATA scatter4H1<>+63(SB)/1, $0x7f
 GLOBL scatter4H1<>(SB), RODATA|NOPTR, $64
+
+// func shuffle4AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle4AVX512NTShifted(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 gather4H0<>+0(SB), Z0
+	VMOVDQU64 gather4H1<>+0(SB), Z1
+
+loop:
+	VMOVDQU64  (CX), Z2
+	VMOVDQU64  64(CX), Z3
+	VMOVDQA64  Z2, Z4
+	VPERMT2B   Z3, Z0, Z4
+	VPERMT2B   Z3, Z1, Z2
+	VMOVDQU64  128(CX), Z3
+	VMOVDQU64  192(CX), Z5
+	VMOVDQA64  Z3, Z6
+	VPERMT2B   Z5, Z0, Z6
+	VPERMT2B   Z5, Z1, Z3
+	VSHUFI64X2 $0x44, Z6, Z4, Z5
+	VSHUFI64X2 $0xee, Z6, Z4, Z4
+	VMOVDQU64  (SI), Z6
+	VPERMI2B   (DI), Z5, Z6
+	VMOVDQU64  Z5, (DI)
+	MOVQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z6, (R8)
+	VMOVDQU64  64(SI), Z5
+	VPERMI2B   64(DI), Z4, Z5
+	VMOVDQU64  Z4, 64(DI)
+	IMUL3Q     $0x01, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z5, (R8)
+	VSHUFI64X2 $0x44, Z3, Z2, Z4
+	VSHUFI64X2 $0xee, Z3, Z2, Z2
+	VMOVDQU64  128(SI), Z3
+	VPERMI2B   128(DI), Z4, Z3
+	VMOVDQU64  Z4, 128(DI)
+	IMUL3Q     $0x02, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z3, (R8)
+	VMOVDQU64  192(SI), Z3
+	VPERMI2B   192(DI), Z2, Z3
+	VMOVDQU64  Z2, 192(DI)
+	IMUL3Q     $0x03, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z3, (R8)
+	ADDQ       $0x00000040, AX
+	ADDQ       $0x00000100, CX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
 
 // func shuffle4AVX512NT(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512F, AVX512VBMI, MMX+
@@ -7036,6 +7451,526 @@ DATA scatter5H1<>+62(SB)/1, $0x00
 DATA scatter5H1<>+63(SB)/1, $0x00
 GLOBL scatter5H1<>(SB), RODATA|NOPTR, $64
 
+// func shuffle5AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle5AVX512NTShifted(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 gather5H0<>+0(SB), Z0
+	VMOVDQU64 gather5H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x000000000000ffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64  (CX), Z4
+	VMOVDQU8.Z 64(CX), K1, Z5
+	VMOVDQA64  Z4, Z6
+	VPERMT2B   Z5, Z0, Z6
+	VPERMT2B   Z5, Z1, Z4
+	VMOVDQU64  80(CX), Z5
+	VMOVDQU8.Z 144(CX), K1, Z7
+	VMOVDQA64  Z5, Z8
+	VPERMT2B   Z7, Z0, Z8
+	VPERMT2B   Z7, Z1, Z5
+	VMOVDQU64  160(CX), Z7
+	VMOVDQU8.Z 224(CX), K1, Z9
+	VMOVDQA64  Z7, Z10
+	VPERMT2B   Z9, Z0, Z10
+	VPERMT2B   Z9, Z1, Z7
+	VMOVDQU64  240(CX), Z9
+	VMOVDQU8.Z 304(CX), K1, Z11
+	VMOVDQA64  Z9, Z12
+	VPERMT2B   Z11, Z0, Z12
+	VPERMT2B   Z11, Z1, Z9
+	VMOVDQA64  Z6, Z11
+	VPERMT2Q   Z8, Z2, Z11
+	VPERMT2Q   Z8, Z3, Z6
+	VMOVDQA64  Z10, Z8
+	VPERMT2Q   Z12, Z2, Z8
+	VPERMT2Q   Z12, Z3, Z10
+	VSHUFI64X2 $0x44, Z8, Z11, Z12
+	VSHUFI64X2 $0xee, Z8, Z11, Z11
+	VSHUFI64X2 $0x44, Z10, Z6, Z8
+	VSHUFI64X2 $0xee, Z10, Z6, Z6
+	VMOVDQU64  (SI), Z10
+	VPERMI2B   (DI), Z12, Z10
+	VMOVDQU64  Z12, (DI)
+	MOVQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z10, (R8)
+	VMOVDQU64  64(SI), Z10
+	VPERMI2B   64(DI), Z8, Z10
+	VMOVDQU64  Z8, 64(DI)
+	IMUL3Q     $0x01, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z10, (R8)
+	VMOVDQU64  128(SI), Z8
+	VPERMI2B   128(DI), Z11, Z8
+	VMOVDQU64  Z11, 128(DI)
+	IMUL3Q     $0x02, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z8, (R8)
+	VMOVDQU64  192(SI), Z8
+	VPERMI2B   192(DI), Z6, Z8
+	VMOVDQU64  Z6, 192(DI)
+	IMUL3Q     $0x03, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z8, (R8)
+	VMOVDQA64  Z4, Z6
+	VPERMT2Q   Z5, Z2, Z6
+	VPERMT2Q   Z5, Z3, Z4
+	VMOVDQA64  Z7, Z5
+	VPERMT2Q   Z9, Z2, Z5
+	VPERMT2Q   Z9, Z3, Z7
+	VSHUFI64X2 $0x44, Z5, Z6, Z8
+	VSHUFI64X2 $0xee, Z5, Z6, Z6
+	VSHUFI64X2 $0x44, Z7, Z4, Z5
+	VSHUFI64X2 $0xee, Z7, Z4, Z4
+	VMOVDQU64  256(SI), Z4
+	VPERMI2B   256(DI), Z8, Z4
+	VMOVDQU64  Z8, 256(DI)
+	IMUL3Q     $0x04, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z4, (R8)
+	ADDQ       $0x00000040, AX
+	ADDQ       $0x00000140, CX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unshuffle5AVX512NT(dst *byte, src *byte, n int, blocks int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·unshuffle5AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 permQLo<>+0(SB), Z0
+	VMOVDQU64 permQHi<>+0(SB), Z1
+
+loop:
+	MOVQ       CX, SI
+	VMOVDQU64  (SI), Z2
+	IMUL3Q     $0x01, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z3
+	IMUL3Q     $0x02, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z4
+	IMUL3Q     $0x03, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z5
+	VMOVDQA64  Z2, Z6
+	VPERMT2Q   Z3, Z0, Z6
+	VPERMT2Q   Z3, Z1, Z2
+	VMOVDQA64  Z4, Z3
+	VPERMT2Q   Z5, Z0, Z3
+	VPERMT2Q   Z5, Z1, Z4
+	VSHUFI64X2 $0x44, Z3, Z6, Z5
+	VSHUFI64X2 $0xee, Z3, Z6, Z6
+	VSHUFI64X2 $0x44, Z4, Z2, Z3
+	VSHUFI64X2 $0xee, Z4, Z2, Z2
+	IMUL3Q     $0x04, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z4
+	VPXORQ     Z7, Z7, Z7
+	VPXORQ     Z8, Z8, Z8
+	VPXORQ     Z9, Z9, Z9
+	VMOVDQA64  Z4, Z10
+	VPERMT2Q   Z7, Z0, Z10
+	VPERMT2Q   Z7, Z1, Z4
+	VMOVDQA64  Z8, Z11
+	VPERMT2Q   Z9, Z0, Z11
+	VPERMT2Q   Z9, Z1, Z8
+	VSHUFI64X2 $0x44, Z11, Z10, Z12
+	VSHUFI64X2 $0xee, Z11, Z10, Z10
+	VSHUFI64X2 $0x44, Z8, Z4, Z11
+	VSHUFI64X2 $0xee, Z8, Z4, Z4
+	VMOVDQU64  lines5L0<>+0(SB), Z13
+	VPERMI2B   Z12, Z5, Z13
+	VMOVNTDQ   Z13, (AX)
+	VMOVDQU64  lines5L1<>+0(SB), Z13
+	MOVQ       $0x000000000000ffff, SI
+	KMOVQ      SI, K1
+	KNOTQ      K1, K2
+	VPERMI2B   Z11, Z3, K2, Z13
+	VPERMI2B   Z12, Z5, K1, Z13
+	VMOVNTDQ   Z13, 64(AX)
+	VMOVDQU64  lines5L2<>+0(SB), Z5
+	MOVQ       $0x00000000ffffffff, SI
+	KMOVQ      SI, K1
+	KNOTQ      K1, K2
+	VPERMI2B   Z10, Z6, K2, Z5
+	VPERMI2B   Z11, Z3, K1, Z5
+	VMOVNTDQ   Z5, 128(AX)
+	VMOVDQU64  lines5L3<>+0(SB), Z3
+	MOVQ       $0x0000ffffffffffff, SI
+	KMOVQ      SI, K1
+	KNOTQ      K1, K2
+	VPERMI2B   Z4, Z2, K2, Z3
+	VPERMI2B   Z10, Z6, K1, Z3
+	VMOVNTDQ   Z3, 192(AX)
+	VMOVDQU64  lines5L4<>+0(SB), Z3
+	VPERMI2B   Z4, Z2, Z3
+	VMOVNTDQ   Z3, 256(AX)
+	ADDQ       $0x00000140, AX
+	ADDQ       $0x00000040, CX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA lines5L0<>+0(SB)/1, $0x00
+DATA lines5L0<>+1(SB)/1, $0x10
+DATA lines5L0<>+2(SB)/1, $0x20
+DATA lines5L0<>+3(SB)/1, $0x30
+DATA lines5L0<>+4(SB)/1, $0x40
+DATA lines5L0<>+5(SB)/1, $0x01
+DATA lines5L0<>+6(SB)/1, $0x11
+DATA lines5L0<>+7(SB)/1, $0x21
+DATA lines5L0<>+8(SB)/1, $0x31
+DATA lines5L0<>+9(SB)/1, $0x41
+DATA lines5L0<>+10(SB)/1, $0x02
+DATA lines5L0<>+11(SB)/1, $0x12
+DATA lines5L0<>+12(SB)/1, $0x22
+DATA lines5L0<>+13(SB)/1, $0x32
+DATA lines5L0<>+14(SB)/1, $0x42
+DATA lines5L0<>+15(SB)/1, $0x03
+DATA lines5L0<>+16(SB)/1, $0x13
+DATA lines5L0<>+17(SB)/1, $0x23
+DATA lines5L0<>+18(SB)/1, $0x33
+DATA lines5L0<>+19(SB)/1, $0x43
+DATA lines5L0<>+20(SB)/1, $0x04
+DATA lines5L0<>+21(SB)/1, $0x14
+DATA lines5L0<>+22(SB)/1, $0x24
+DATA lines5L0<>+23(SB)/1, $0x34
+DATA lines5L0<>+24(SB)/1, $0x44
+DATA lines5L0<>+25(SB)/1, $0x05
+DATA lines5L0<>+26(SB)/1, $0x15
+DATA lines5L0<>+27(SB)/1, $0x25
+DATA lines5L0<>+28(SB)/1, $0x35
+DATA lines5L0<>+29(SB)/1, $0x45
+DATA lines5L0<>+30(SB)/1, $0x06
+DATA lines5L0<>+31(SB)/1, $0x16
+DATA lines5L0<>+32(SB)/1, $0x26
+DATA lines5L0<>+33(SB)/1, $0x36
+DATA lines5L0<>+34(SB)/1, $0x46
+DATA lines5L0<>+35(SB)/1, $0x07
+DATA lines5L0<>+36(SB)/1, $0x17
+DATA lines5L0<>+37(SB)/1, $0x27
+DATA lines5L0<>+38(SB)/1, $0x37
+DATA lines5L0<>+39(SB)/1, $0x47
+DATA lines5L0<>+40(SB)/1, $0x08
+DATA lines5L0<>+41(SB)/1, $0x18
+DATA lines5L0<>+42(SB)/1, $0x28
+DATA lines5L0<>+43(SB)/1, $0x38
+DATA lines5L0<>+44(SB)/1, $0x48
+DATA lines5L0<>+45(SB)/1, $0x09
+DATA lines5L0<>+46(SB)/1, $0x19
+DATA lines5L0<>+47(SB)/1, $0x29
+DATA lines5L0<>+48(SB)/1, $0x39
+DATA lines5L0<>+49(SB)/1, $0x49
+DATA lines5L0<>+50(SB)/1, $0x0a
+DATA lines5L0<>+51(SB)/1, $0x1a
+DATA lines5L0<>+52(SB)/1, $0x2a
+DATA lines5L0<>+53(SB)/1, $0x3a
+DATA lines5L0<>+54(SB)/1, $0x4a
+DATA lines5L0<>+55(SB)/1, $0x0b
+DATA lines5L0<>+56(SB)/1, $0x1b
+DATA lines5L0<>+57(SB)/1, $0x2b
+DATA lines5L0<>+58(SB)/1, $0x3b
+DATA lines5L0<>+59(SB)/1, $0x4b
+DATA lines5L0<>+60(SB)/1, $0x0c
+DATA lines5L0<>+61(SB)/1, $0x1c
+DATA lines5L0<>+62(SB)/1, $0x2c
+DATA lines5L0<>+63(SB)/1, $0x3c
+GLOBL lines5L0<>(SB), RODATA|NOPTR, $64
+
+DATA lines5L1<>+0(SB)/1, $0x4c
+DATA lines5L1<>+1(SB)/1, $0x0d
+DATA lines5L1<>+2(SB)/1, $0x1d
+DATA lines5L1<>+3(SB)/1, $0x2d
+DATA lines5L1<>+4(SB)/1, $0x3d
+DATA lines5L1<>+5(SB)/1, $0x4d
+DATA lines5L1<>+6(SB)/1, $0x0e
+DATA lines5L1<>+7(SB)/1, $0x1e
+DATA lines5L1<>+8(SB)/1, $0x2e
+DATA lines5L1<>+9(SB)/1, $0x3e
+DATA lines5L1<>+10(SB)/1, $0x4e
+DATA lines5L1<>+11(SB)/1, $0x0f
+DATA lines5L1<>+12(SB)/1, $0x1f
+DATA lines5L1<>+13(SB)/1, $0x2f
+DATA lines5L1<>+14(SB)/1, $0x3f
+DATA lines5L1<>+15(SB)/1, $0x4f
+DATA lines5L1<>+16(SB)/1, $0x00
+DATA lines5L1<>+17(SB)/1, $0x10
+DATA lines5L1<>+18(SB)/1, $0x20
+DATA lines5L1<>+19(SB)/1, $0x30
+DATA lines5L1<>+20(SB)/1, $0x40
+DATA lines5L1<>+21(SB)/1, $0x01
+DATA lines5L1<>+22(SB)/1, $0x11
+DATA lines5L1<>+23(SB)/1, $0x21
+DATA lines5L1<>+24(SB)/1, $0x31
+DATA lines5L1<>+25(SB)/1, $0x41
+DATA lines5L1<>+26(SB)/1, $0x02
+DATA lines5L1<>+27(SB)/1, $0x12
+DATA lines5L1<>+28(SB)/1, $0x22
+DATA lines5L1<>+29(SB)/1, $0x32
+DATA lines5L1<>+30(SB)/1, $0x42
+DATA lines5L1<>+31(SB)/1, $0x03
+DATA lines5L1<>+32(SB)/1, $0x13
+DATA lines5L1<>+33(SB)/1, $0x23
+DATA lines5L1<>+34(SB)/1, $0x33
+DATA lines5L1<>+35(SB)/1, $0x43
+DATA lines5L1<>+36(SB)/1, $0x04
+DATA lines5L1<>+37(SB)/1, $0x14
+DATA lines5L1<>+38(SB)/1, $0x24
+DATA lines5L1<>+39(SB)/1, $0x34
+DATA lines5L1<>+40(SB)/1, $0x44
+DATA lines5L1<>+41(SB)/1, $0x05
+DATA lines5L1<>+42(SB)/1, $0x15
+DATA lines5L1<>+43(SB)/1, $0x25
+DATA lines5L1<>+44(SB)/1, $0x35
+DATA lines5L1<>+45(SB)/1, $0x45
+DATA lines5L1<>+46(SB)/1, $0x06
+DATA lines5L1<>+47(SB)/1, $0x16
+DATA lines5L1<>+48(SB)/1, $0x26
+DATA lines5L1<>+49(SB)/1, $0x36
+DATA lines5L1<>+50(SB)/1, $0x46
+DATA lines5L1<>+51(SB)/1, $0x07
+DATA lines5L1<>+52(SB)/1, $0x17
+DATA lines5L1<>+53(SB)/1, $0x27
+DATA lines5L1<>+54(SB)/1, $0x37
+DATA lines5L1<>+55(SB)/1, $0x47
+DATA lines5L1<>+56(SB)/1, $0x08
+DATA lines5L1<>+57(SB)/1, $0x18
+DATA lines5L1<>+58(SB)/1, $0x28
+DATA lines5L1<>+59(SB)/1, $0x38
+DATA lines5L1<>+60(SB)/1, $0x48
+DATA lines5L1<>+61(SB)/1, $0x09
+DATA lines5L1<>+62(SB)/1, $0x19
+DATA lines5L1<>+63(SB)/1, $0x29
+GLOBL lines5L1<>(SB), RODATA|NOPTR, $64
+
+DATA lines5L2<>+0(SB)/1, $0x39
+DATA lines5L2<>+1(SB)/1, $0x49
+DATA lines5L2<>+2(SB)/1, $0x0a
+DATA lines5L2<>+3(SB)/1, $0x1a
+DATA lines5L2<>+4(SB)/1, $0x2a
+DATA lines5L2<>+5(SB)/1, $0x3a
+DATA lines5L2<>+6(SB)/1, $0x4a
+DATA lines5L2<>+7(SB)/1, $0x0b
+DATA lines5L2<>+8(SB)/1, $0x1b
+DATA lines5L2<>+9(SB)/1, $0x2b
+DATA lines5L2<>+10(SB)/1, $0x3b
+DATA lines5L2<>+11(SB)/1, $0x4b
+DATA lines5L2<>+12(SB)/1, $0x0c
+DATA lines5L2<>+13(SB)/1, $0x1c
+DATA lines5L2<>+14(SB)/1, $0x2c
+DATA lines5L2<>+15(SB)/1, $0x3c
+DATA lines5L2<>+16(SB)/1, $0x4c
+DATA lines5L2<>+17(SB)/1, $0x0d
+DATA lines5L2<>+18(SB)/1, $0x1d
+DATA lines5L2<>+19(SB)/1, $0x2d
+DATA lines5L2<>+20(SB)/1, $0x3d
+DATA lines5L2<>+21(SB)/1, $0x4d
+DATA lines5L2<>+22(SB)/1, $0x0e
+DATA lines5L2<>+23(SB)/1, $0x1e
+DATA lines5L2<>+24(SB)/1, $0x2e
+DATA lines5L2<>+25(SB)/1, $0x3e
+DATA lines5L2<>+26(SB)/1, $0x4e
+DATA lines5L2<>+27(SB)/1, $0x0f
+DATA lines5L2<>+28(SB)/1, $0x1f
+DATA lines5L2<>+29(SB)/1, $0x2f
+DATA lines5L2<>+30(SB)/1, $0x3f
+DATA lines5L2<>+31(SB)/1, $0x4f
+DATA lines5L2<>+32(SB)/1, $0x00
+DATA lines5L2<>+33(SB)/1, $0x10
+DATA lines5L2<>+34(SB)/1, $0x20
+DATA lines5L2<>+35(SB)/1, $0x30
+DATA lines5L2<>+36(SB)/1, $0x40
+DATA lines5L2<>+37(SB)/1, $0x01
+DATA lines5L2<>+38(SB)/1, $0x11
+DATA lines5L2<>+39(SB)/1, $0x21
+DATA lines5L2<>+40(SB)/1, $0x31
+DATA lines5L2<>+41(SB)/1, $0x41
+DATA lines5L2<>+42(SB)/1, $0x02
+DATA lines5L2<>+43(SB)/1, $0x12
+DATA lines5L2<>+44(SB)/1, $0x22
+DATA lines5L2<>+45(SB)/1, $0x32
+DATA lines5L2<>+46(SB)/1, $0x42
+DATA lines5L2<>+47(SB)/1, $0x03
+DATA lines5L2<>+48(SB)/1, $0x13
+DATA lines5L2<>+49(SB)/1, $0x23
+DATA lines5L2<>+50(SB)/1, $0x33
+DATA lines5L2<>+51(SB)/1, $0x43
+DATA lines5L2<>+52(SB)/1, $0x04
+DATA lines5L2<>+53(SB)/1, $0x14
+DATA lines5L2<>+54(SB)/1, $0x24
+DATA lines5L2<>+55(SB)/1, $0x34
+DATA lines5L2<>+56(SB)/1, $0x44
+DATA lines5L2<>+57(SB)/1, $0x05
+DATA lines5L2<>+58(SB)/1, $0x15
+DATA lines5L2<>+59(SB)/1, $0x25
+DATA lines5L2<>+60(SB)/1, $0x35
+DATA lines5L2<>+61(SB)/1, $0x45
+DATA lines5L2<>+62(SB)/1, $0x06
+DATA lines5L2<>+63(SB)/1, $0x16
+GLOBL lines5L2<>(SB), RODATA|NOPTR, $64
+
+DATA lines5L3<>+0(SB)/1, $0x26
+DATA lines5L3<>+1(SB)/1, $0x36
+DATA lines5L3<>+2(SB)/1, $0x46
+DATA lines5L3<>+3(SB)/1, $0x07
+DATA lines5L3<>+4(SB)/1, $0x17
+DATA lines5L3<>+5(SB)/1, $0x27
+DATA lines5L3<>+6(SB)/1, $0x37
+DATA lines5L3<>+7(SB)/1, $0x47
+DATA lines5L3<>+8(SB)/1, $0x08
+DATA lines5L3<>+9(SB)/1, $0x18
+DATA lines5L3<>+10(SB)/1, $0x28
+DATA lines5L3<>+11(SB)/1, $0x38
+DATA lines5L3<>+12(SB)/1, $0x48
+DATA lines5L3<>+13(SB)/1, $0x09
+DATA lines5L3<>+14(SB)/1, $0x19
+DATA lines5L3<>+15(SB)/1, $0x29
+DATA lines5L3<>+16(SB)/1, $0x39
+DATA lines5L3<>+17(SB)/1, $0x49
+DATA lines5L3<>+18(SB)/1, $0x0a
+DATA lines5L3<>+19(SB)/1, $0x1a
+DATA lines5L3<>+20(SB)/1, $0x2a
+DATA lines5L3<>+21(SB)/1, $0x3a
+DATA lines5L3<>+22(SB)/1, $0x4a
+DATA lines5L3<>+23(SB)/1, $0x0b
+DATA lines5L3<>+24(SB)/1, $0x1b
+DATA lines5L3<>+25(SB)/1, $0x2b
+DATA lines5L3<>+26(SB)/1, $0x3b
+DATA lines5L3<>+27(SB)/1, $0x4b
+DATA lines5L3<>+28(SB)/1, $0x0c
+DATA lines5L3<>+29(SB)/1, $0x1c
+DATA lines5L3<>+30(SB)/1, $0x2c
+DATA lines5L3<>+31(SB)/1, $0x3c
+DATA lines5L3<>+32(SB)/1, $0x4c
+DATA lines5L3<>+33(SB)/1, $0x0d
+DATA lines5L3<>+34(SB)/1, $0x1d
+DATA lines5L3<>+35(SB)/1, $0x2d
+DATA lines5L3<>+36(SB)/1, $0x3d
+DATA lines5L3<>+37(SB)/1, $0x4d
+DATA lines5L3<>+38(SB)/1, $0x0e
+DATA lines5L3<>+39(SB)/1, $0x1e
+DATA lines5L3<>+40(SB)/1, $0x2e
+DATA lines5L3<>+41(SB)/1, $0x3e
+DATA lines5L3<>+42(SB)/1, $0x4e
+DATA lines5L3<>+43(SB)/1, $0x0f
+DATA lines5L3<>+44(SB)/1, $0x1f
+DATA lines5L3<>+45(SB)/1, $0x2f
+DATA lines5L3<>+46(SB)/1, $0x3f
+DATA lines5L3<>+47(SB)/1, $0x4f
+DATA lines5L3<>+48(SB)/1, $0x00
+DATA lines5L3<>+49(SB)/1, $0x10
+DATA lines5L3<>+50(SB)/1, $0x20
+DATA lines5L3<>+51(SB)/1, $0x30
+DATA lines5L3<>+52(SB)/1, $0x40
+DATA lines5L3<>+53(SB)/1, $0x01
+DATA lines5L3<>+54(SB)/1, $0x11
+DATA lines5L3<>+55(SB)/1, $0x21
+DATA lines5L3<>+56(SB)/1, $0x31
+DATA lines5L3<>+57(SB)/1, $0x41
+DATA lines5L3<>+58(SB)/1, $0x02
+DATA lines5L3<>+59(SB)/1, $0x12
+DATA lines5L3<>+60(SB)/1, $0x22
+DATA lines5L3<>+61(SB)/1, $0x32
+DATA lines5L3<>+62(SB)/1, $0x42
+DATA lines5L3<>+63(SB)/1, $0x03
+GLOBL lines5L3<>(SB), RODATA|NOPTR, $64
+
+DATA lines5L4<>+0(SB)/1, $0x13
+DATA lines5L4<>+1(SB)/1, $0x23
+DATA lines5L4<>+2(SB)/1, $0x33
+DATA lines5L4<>+3(SB)/1, $0x43
+DATA lines5L4<>+4(SB)/1, $0x04
+DATA lines5L4<>+5(SB)/1, $0x14
+DATA lines5L4<>+6(SB)/1, $0x24
+DATA lines5L4<>+7(SB)/1, $0x34
+DATA lines5L4<>+8(SB)/1, $0x44
+DATA lines5L4<>+9(SB)/1, $0x05
+DATA lines5L4<>+10(SB)/1, $0x15
+DATA lines5L4<>+11(SB)/1, $0x25
+DATA lines5L4<>+12(SB)/1, $0x35
+DATA lines5L4<>+13(SB)/1, $0x45
+DATA lines5L4<>+14(SB)/1, $0x06
+DATA lines5L4<>+15(SB)/1, $0x16
+DATA lines5L4<>+16(SB)/1, $0x26
+DATA lines5L4<>+17(SB)/1, $0x36
+DATA lines5L4<>+18(SB)/1, $0x46
+DATA lines5L4<>+19(SB)/1, $0x07
+DATA lines5L4<>+20(SB)/1, $0x17
+DATA lines5L4<>+21(SB)/1, $0x27
+DATA lines5L4<>+22(SB)/1, $0x37
+DATA lines5L4<>+23(SB)/1, $0x47
+DATA lines5L4<>+24(SB)/1, $0x08
+DATA lines5L4<>+25(SB)/1, $0x18
+DATA lines5L4<>+26(SB)/1, $0x28
+DATA lines5L4<>+27(SB)/1, $0x38
+DATA lines5L4<>+28(SB)/1, $0x48
+DATA lines5L4<>+29(SB)/1, $0x09
+DATA lines5L4<>+30(SB)/1, $0x19
+DATA lines5L4<>+31(SB)/1, $0x29
+DATA lines5L4<>+32(SB)/1, $0x39
+DATA lines5L4<>+33(SB)/1, $0x49
+DATA lines5L4<>+34(SB)/1, $0x0a
+DATA lines5L4<>+35(SB)/1, $0x1a
+DATA lines5L4<>+36(SB)/1, $0x2a
+DATA lines5L4<>+37(SB)/1, $0x3a
+DATA lines5L4<>+38(SB)/1, $0x4a
+DATA lines5L4<>+39(SB)/1, $0x0b
+DATA lines5L4<>+40(SB)/1, $0x1b
+DATA lines5L4<>+41(SB)/1, $0x2b
+DATA lines5L4<>+42(SB)/1, $0x3b
+DATA lines5L4<>+43(SB)/1, $0x4b
+DATA lines5L4<>+44(SB)/1, $0x0c
+DATA lines5L4<>+45(SB)/1, $0x1c
+DATA lines5L4<>+46(SB)/1, $0x2c
+DATA lines5L4<>+47(SB)/1, $0x3c
+DATA lines5L4<>+48(SB)/1, $0x4c
+DATA lines5L4<>+49(SB)/1, $0x0d
+DATA lines5L4<>+50(SB)/1, $0x1d
+DATA lines5L4<>+51(SB)/1, $0x2d
+DATA lines5L4<>+52(SB)/1, $0x3d
+DATA lines5L4<>+53(SB)/1, $0x4d
+DATA lines5L4<>+54(SB)/1, $0x0e
+DATA lines5L4<>+55(SB)/1, $0x1e
+DATA lines5L4<>+56(SB)/1, $0x2e
+DATA lines5L4<>+57(SB)/1, $0x3e
+DATA lines5L4<>+58(SB)/1, $0x4e
+DATA lines5L4<>+59(SB)/1, $0x0f
+DATA lines5L4<>+60(SB)/1, $0x1f
+DATA lines5L4<>+61(SB)/1, $0x2f
+DATA lines5L4<>+62(SB)/1, $0x3f
+DATA lines5L4<>+63(SB)/1, $0x4f
+GLOBL lines5L4<>(SB), RODATA|NOPTR, $64
+
 // func shuffle6AVX512(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·shuffle6AVX512(SB), NOSPLIT, $0-32
@@ -7465,6 +8400,600 @@ DATA scatter6H1<>+61(SB)/1, $0x00
 DATA scatter6H1<>+62(SB)/1, $0x00
 DATA scatter6H1<>+63(SB)/1, $0x00
 GLOBL scatter6H1<>(SB), RODATA|NOPTR, $64
+
+// func shuffle6AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle6AVX512NTShifted(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 gather6H0<>+0(SB), Z0
+	VMOVDQU64 gather6H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x00000000ffffffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64  (CX), Z4
+	VMOVDQU8.Z 64(CX), K1, Z5
+	VMOVDQA64  Z4, Z6
+	VPERMT2B   Z5, Z0, Z6
+	VPERMT2B   Z5, Z1, Z4
+	VMOVDQU64  96(CX), Z5
+	VMOVDQU8.Z 160(CX), K1, Z7
+	VMOVDQA64  Z5, Z8
+	VPERMT2B   Z7, Z0, Z8
+	VPERMT2B   Z7, Z1, Z5
+	VMOVDQU64  192(CX), Z7
+	VMOVDQU8.Z 256(CX), K1, Z9
+	VMOVDQA64  Z7, Z10
+	VPERMT2B   Z9, Z0, Z10
+	VPERMT2B   Z9, Z1, Z7
+	VMOVDQU64  288(CX), Z9
+	VMOVDQU8.Z 352(CX), K1, Z11
+	VMOVDQA64  Z9, Z12
+	VPERMT2B   Z11, Z0, Z12
+	VPERMT2B   Z11, Z1, Z9
+	VMOVDQA64  Z6, Z11
+	VPERMT2Q   Z8, Z2, Z11
+	VPERMT2Q   Z8, Z3, Z6
+	VMOVDQA64  Z10, Z8
+	VPERMT2Q   Z12, Z2, Z8
+	VPERMT2Q   Z12, Z3, Z10
+	VSHUFI64X2 $0x44, Z8, Z11, Z12
+	VSHUFI64X2 $0xee, Z8, Z11, Z11
+	VSHUFI64X2 $0x44, Z10, Z6, Z8
+	VSHUFI64X2 $0xee, Z10, Z6, Z6
+	VMOVDQU64  (SI), Z10
+	VPERMI2B   (DI), Z12, Z10
+	VMOVDQU64  Z12, (DI)
+	MOVQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z10, (R8)
+	VMOVDQU64  64(SI), Z10
+	VPERMI2B   64(DI), Z8, Z10
+	VMOVDQU64  Z8, 64(DI)
+	IMUL3Q     $0x01, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z10, (R8)
+	VMOVDQU64  128(SI), Z8
+	VPERMI2B   128(DI), Z11, Z8
+	VMOVDQU64  Z11, 128(DI)
+	IMUL3Q     $0x02, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z8, (R8)
+	VMOVDQU64  192(SI), Z8
+	VPERMI2B   192(DI), Z6, Z8
+	VMOVDQU64  Z6, 192(DI)
+	IMUL3Q     $0x03, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z8, (R8)
+	VMOVDQA64  Z4, Z6
+	VPERMT2Q   Z5, Z2, Z6
+	VPERMT2Q   Z5, Z3, Z4
+	VMOVDQA64  Z7, Z5
+	VPERMT2Q   Z9, Z2, Z5
+	VPERMT2Q   Z9, Z3, Z7
+	VSHUFI64X2 $0x44, Z5, Z6, Z8
+	VSHUFI64X2 $0xee, Z5, Z6, Z6
+	VSHUFI64X2 $0x44, Z7, Z4, Z5
+	VSHUFI64X2 $0xee, Z7, Z4, Z4
+	VMOVDQU64  256(SI), Z4
+	VPERMI2B   256(DI), Z8, Z4
+	VMOVDQU64  Z8, 256(DI)
+	IMUL3Q     $0x04, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z4, (R8)
+	VMOVDQU64  320(SI), Z4
+	VPERMI2B   320(DI), Z5, Z4
+	VMOVDQU64  Z5, 320(DI)
+	IMUL3Q     $0x05, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z4, (R8)
+	ADDQ       $0x00000040, AX
+	ADDQ       $0x00000180, CX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unshuffle6AVX512NT(dst *byte, src *byte, n int, blocks int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·unshuffle6AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 permQLo<>+0(SB), Z0
+	VMOVDQU64 permQHi<>+0(SB), Z1
+
+loop:
+	MOVQ       CX, SI
+	VMOVDQU64  (SI), Z2
+	IMUL3Q     $0x01, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z3
+	IMUL3Q     $0x02, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z4
+	IMUL3Q     $0x03, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z5
+	VMOVDQA64  Z2, Z6
+	VPERMT2Q   Z3, Z0, Z6
+	VPERMT2Q   Z3, Z1, Z2
+	VMOVDQA64  Z4, Z3
+	VPERMT2Q   Z5, Z0, Z3
+	VPERMT2Q   Z5, Z1, Z4
+	VSHUFI64X2 $0x44, Z3, Z6, Z5
+	VSHUFI64X2 $0xee, Z3, Z6, Z6
+	VSHUFI64X2 $0x44, Z4, Z2, Z3
+	VSHUFI64X2 $0xee, Z4, Z2, Z2
+	IMUL3Q     $0x04, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z4
+	IMUL3Q     $0x05, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z9
+	VPXORQ     Z7, Z7, Z7
+	VPXORQ     Z8, Z8, Z8
+	VMOVDQA64  Z4, Z10
+	VPERMT2Q   Z9, Z0, Z10
+	VPERMT2Q   Z9, Z1, Z4
+	VMOVDQA64  Z7, Z9
+	VPERMT2Q   Z8, Z0, Z9
+	VPERMT2Q   Z8, Z1, Z7
+	VSHUFI64X2 $0x44, Z9, Z10, Z11
+	VSHUFI64X2 $0xee, Z9, Z10, Z10
+	VSHUFI64X2 $0x44, Z7, Z4, Z9
+	VSHUFI64X2 $0xee, Z7, Z4, Z4
+	VMOVDQU64  lines6L0<>+0(SB), Z12
+	VPERMI2B   Z11, Z5, Z12
+	VMOVNTDQ   Z12, (AX)
+	VMOVDQU64  lines6L1<>+0(SB), Z12
+	MOVQ       $0x00000000ffffffff, SI
+	KMOVQ      SI, K1
+	KNOTQ      K1, K2
+	VPERMI2B   Z9, Z3, K2, Z12
+	VPERMI2B   Z11, Z5, K1, Z12
+	VMOVNTDQ   Z12, 64(AX)
+	VMOVDQU64  lines6L2<>+0(SB), Z5
+	VPERMI2B   Z9, Z3, Z5
+	VMOVNTDQ   Z5, 128(AX)
+	VMOVDQU64  lines6L3<>+0(SB), Z3
+	VPERMI2B   Z10, Z6, Z3
+	VMOVNTDQ   Z3, 192(AX)
+	VMOVDQU64  lines6L4<>+0(SB), Z3
+	MOVQ       $0x00000000ffffffff, SI
+	KMOVQ      SI, K1
+	KNOTQ      K1, K2
+	VPERMI2B   Z4, Z2, K2, Z3
+	VPERMI2B   Z10, Z6, K1, Z3
+	VMOVNTDQ   Z3, 256(AX)
+	VMOVDQU64  lines6L5<>+0(SB), Z3
+	VPERMI2B   Z4, Z2, Z3
+	VMOVNTDQ   Z3, 320(AX)
+	ADDQ       $0x00000180, AX
+	ADDQ       $0x00000040, CX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA lines6L0<>+0(SB)/1, $0x00
+DATA lines6L0<>+1(SB)/1, $0x10
+DATA lines6L0<>+2(SB)/1, $0x20
+DATA lines6L0<>+3(SB)/1, $0x30
+DATA lines6L0<>+4(SB)/1, $0x40
+DATA lines6L0<>+5(SB)/1, $0x50
+DATA lines6L0<>+6(SB)/1, $0x01
+DATA lines6L0<>+7(SB)/1, $0x11
+DATA lines6L0<>+8(SB)/1, $0x21
+DATA lines6L0<>+9(SB)/1, $0x31
+DATA lines6L0<>+10(SB)/1, $0x41
+DATA lines6L0<>+11(SB)/1, $0x51
+DATA lines6L0<>+12(SB)/1, $0x02
+DATA lines6L0<>+13(SB)/1, $0x12
+DATA lines6L0<>+14(SB)/1, $0x22
+DATA lines6L0<>+15(SB)/1, $0x32
+DATA lines6L0<>+16(SB)/1, $0x42
+DATA lines6L0<>+17(SB)/1, $0x52
+DATA lines6L0<>+18(SB)/1, $0x03
+DATA lines6L0<>+19(SB)/1, $0x13
+DATA lines6L0<>+20(SB)/1, $0x23
+DATA lines6L0<>+21(SB)/1, $0x33
+DATA lines6L0<>+22(SB)/1, $0x43
+DATA lines6L0<>+23(SB)/1, $0x53
+DATA lines6L0<>+24(SB)/1, $0x04
+DATA lines6L0<>+25(SB)/1, $0x14
+DATA lines6L0<>+26(SB)/1, $0x24
+DATA lines6L0<>+27(SB)/1, $0x34
+DATA lines6L0<>+28(SB)/1, $0x44
+DATA lines6L0<>+29(SB)/1, $0x54
+DATA lines6L0<>+30(SB)/1, $0x05
+DATA lines6L0<>+31(SB)/1, $0x15
+DATA lines6L0<>+32(SB)/1, $0x25
+DATA lines6L0<>+33(SB)/1, $0x35
+DATA lines6L0<>+34(SB)/1, $0x45
+DATA lines6L0<>+35(SB)/1, $0x55
+DATA lines6L0<>+36(SB)/1, $0x06
+DATA lines6L0<>+37(SB)/1, $0x16
+DATA lines6L0<>+38(SB)/1, $0x26
+DATA lines6L0<>+39(SB)/1, $0x36
+DATA lines6L0<>+40(SB)/1, $0x46
+DATA lines6L0<>+41(SB)/1, $0x56
+DATA lines6L0<>+42(SB)/1, $0x07
+DATA lines6L0<>+43(SB)/1, $0x17
+DATA lines6L0<>+44(SB)/1, $0x27
+DATA lines6L0<>+45(SB)/1, $0x37
+DATA lines6L0<>+46(SB)/1, $0x47
+DATA lines6L0<>+47(SB)/1, $0x57
+DATA lines6L0<>+48(SB)/1, $0x08
+DATA lines6L0<>+49(SB)/1, $0x18
+DATA lines6L0<>+50(SB)/1, $0x28
+DATA lines6L0<>+51(SB)/1, $0x38
+DATA lines6L0<>+52(SB)/1, $0x48
+DATA lines6L0<>+53(SB)/1, $0x58
+DATA lines6L0<>+54(SB)/1, $0x09
+DATA lines6L0<>+55(SB)/1, $0x19
+DATA lines6L0<>+56(SB)/1, $0x29
+DATA lines6L0<>+57(SB)/1, $0x39
+DATA lines6L0<>+58(SB)/1, $0x49
+DATA lines6L0<>+59(SB)/1, $0x59
+DATA lines6L0<>+60(SB)/1, $0x0a
+DATA lines6L0<>+61(SB)/1, $0x1a
+DATA lines6L0<>+62(SB)/1, $0x2a
+DATA lines6L0<>+63(SB)/1, $0x3a
+GLOBL lines6L0<>(SB), RODATA|NOPTR, $64
+
+DATA lines6L1<>+0(SB)/1, $0x4a
+DATA lines6L1<>+1(SB)/1, $0x5a
+DATA lines6L1<>+2(SB)/1, $0x0b
+DATA lines6L1<>+3(SB)/1, $0x1b
+DATA lines6L1<>+4(SB)/1, $0x2b
+DATA lines6L1<>+5(SB)/1, $0x3b
+DATA lines6L1<>+6(SB)/1, $0x4b
+DATA lines6L1<>+7(SB)/1, $0x5b
+DATA lines6L1<>+8(SB)/1, $0x0c
+DATA lines6L1<>+9(SB)/1, $0x1c
+DATA lines6L1<>+10(SB)/1, $0x2c
+DATA lines6L1<>+11(SB)/1, $0x3c
+DATA lines6L1<>+12(SB)/1, $0x4c
+DATA lines6L1<>+13(SB)/1, $0x5c
+DATA lines6L1<>+14(SB)/1, $0x0d
+DATA lines6L1<>+15(SB)/1, $0x1d
+DATA lines6L1<>+16(SB)/1, $0x2d
+DATA lines6L1<>+17(SB)/1, $0x3d
+DATA lines6L1<>+18(SB)/1, $0x4d
+DATA lines6L1<>+19(SB)/1, $0x5d
+DATA lines6L1<>+20(SB)/1, $0x0e
+DATA lines6L1<>+21(SB)/1, $0x1e
+DATA lines6L1<>+22(SB)/1, $0x2e
+DATA lines6L1<>+23(SB)/1, $0x3e
+DATA lines6L1<>+24(SB)/1, $0x4e
+DATA lines6L1<>+25(SB)/1, $0x5e
+DATA lines6L1<>+26(SB)/1, $0x0f
+DATA lines6L1<>+27(SB)/1, $0x1f
+DATA lines6L1<>+28(SB)/1, $0x2f
+DATA lines6L1<>+29(SB)/1, $0x3f
+DATA lines6L1<>+30(SB)/1, $0x4f
+DATA lines6L1<>+31(SB)/1, $0x5f
+DATA lines6L1<>+32(SB)/1, $0x00
+DATA lines6L1<>+33(SB)/1, $0x10
+DATA lines6L1<>+34(SB)/1, $0x20
+DATA lines6L1<>+35(SB)/1, $0x30
+DATA lines6L1<>+36(SB)/1, $0x40
+DATA lines6L1<>+37(SB)/1, $0x50
+DATA lines6L1<>+38(SB)/1, $0x01
+DATA lines6L1<>+39(SB)/1, $0x11
+DATA lines6L1<>+40(SB)/1, $0x21
+DATA lines6L1<>+41(SB)/1, $0x31
+DATA lines6L1<>+42(SB)/1, $0x41
+DATA lines6L1<>+43(SB)/1, $0x51
+DATA lines6L1<>+44(SB)/1, $0x02
+DATA lines6L1<>+45(SB)/1, $0x12
+DATA lines6L1<>+46(SB)/1, $0x22
+DATA lines6L1<>+47(SB)/1, $0x32
+DATA lines6L1<>+48(SB)/1, $0x42
+DATA lines6L1<>+49(SB)/1, $0x52
+DATA lines6L1<>+50(SB)/1, $0x03
+DATA lines6L1<>+51(SB)/1, $0x13
+DATA lines6L1<>+52(SB)/1, $0x23
+DATA lines6L1<>+53(SB)/1, $0x33
+DATA lines6L1<>+54(SB)/1, $0x43
+DATA lines6L1<>+55(SB)/1, $0x53
+DATA lines6L1<>+56(SB)/1, $0x04
+DATA lines6L1<>+57(SB)/1, $0x14
+DATA lines6L1<>+58(SB)/1, $0x24
+DATA lines6L1<>+59(SB)/1, $0x34
+DATA lines6L1<>+60(SB)/1, $0x44
+DATA lines6L1<>+61(SB)/1, $0x54
+DATA lines6L1<>+62(SB)/1, $0x05
+DATA lines6L1<>+63(SB)/1, $0x15
+GLOBL lines6L1<>(SB), RODATA|NOPTR, $64
+
+DATA lines6L2<>+0(SB)/1, $0x25
+DATA lines6L2<>+1(SB)/1, $0x35
+DATA lines6L2<>+2(SB)/1, $0x45
+DATA lines6L2<>+3(SB)/1, $0x55
+DATA lines6L2<>+4(SB)/1, $0x06
+DATA lines6L2<>+5(SB)/1, $0x16
+DATA lines6L2<>+6(SB)/1, $0x26
+DATA lines6L2<>+7(SB)/1, $0x36
+DATA lines6L2<>+8(SB)/1, $0x46
+DATA lines6L2<>+9(SB)/1, $0x56
+DATA lines6L2<>+10(SB)/1, $0x07
+DATA lines6L2<>+11(SB)/1, $0x17
+DATA lines6L2<>+12(SB)/1, $0x27
+DATA lines6L2<>+13(SB)/1, $0x37
+DATA lines6L2<>+14(SB)/1, $0x47
+DATA lines6L2<>+15(SB)/1, $0x57
+DATA lines6L2<>+16(SB)/1, $0x08
+DATA lines6L2<>+17(SB)/1, $0x18
+DATA lines6L2<>+18(SB)/1, $0x28
+DATA lines6L2<>+19(SB)/1, $0x38
+DATA lines6L2<>+20(SB)/1, $0x48
+DATA lines6L2<>+21(SB)/1, $0x58
+DATA lines6L2<>+22(SB)/1, $0x09
+DATA lines6L2<>+23(SB)/1, $0x19
+DATA lines6L2<>+24(SB)/1, $0x29
+DATA lines6L2<>+25(SB)/1, $0x39
+DATA lines6L2<>+26(SB)/1, $0x49
+DATA lines6L2<>+27(SB)/1, $0x59
+DATA lines6L2<>+28(SB)/1, $0x0a
+DATA lines6L2<>+29(SB)/1, $0x1a
+DATA lines6L2<>+30(SB)/1, $0x2a
+DATA lines6L2<>+31(SB)/1, $0x3a
+DATA lines6L2<>+32(SB)/1, $0x4a
+DATA lines6L2<>+33(SB)/1, $0x5a
+DATA lines6L2<>+34(SB)/1, $0x0b
+DATA lines6L2<>+35(SB)/1, $0x1b
+DATA lines6L2<>+36(SB)/1, $0x2b
+DATA lines6L2<>+37(SB)/1, $0x3b
+DATA lines6L2<>+38(SB)/1, $0x4b
+DATA lines6L2<>+39(SB)/1, $0x5b
+DATA lines6L2<>+40(SB)/1, $0x0c
+DATA lines6L2<>+41(SB)/1, $0x1c
+DATA lines6L2<>+42(SB)/1, $0x2c
+DATA lines6L2<>+43(SB)/1, $0x3c
+DATA lines6L2<>+44(SB)/1, $0x4c
+DATA lines6L2<>+45(SB)/1, $0x5c
+DATA lines6L2<>+46(SB)/1, $0x0d
+DATA lines6L2<>+47(SB)/1, $0x1d
+DATA lines6L2<>+48(SB)/1, $0x2d
+DATA lines6L2<>+49(SB)/1, $0x3d
+DATA lines6L2<>+50(SB)/1, $0x4d
+DATA lines6L2<>+51(SB)/1, $0x5d
+DATA lines6L2<>+52(SB)/1, $0x0e
+DATA lines6L2<>+53(SB)/1, $0x1e
+DATA lines6L2<>+54(SB)/1, $0x2e
+DATA lines6L2<>+55(SB)/1, $0x3e
+DATA lines6L2<>+56(SB)/1, $0x4e
+DATA lines6L2<>+57(SB)/1, $0x5e
+DATA lines6L2<>+58(SB)/1, $0x0f
+DATA lines6L2<>+59(SB)/1, $0x1f
+DATA lines6L2<>+60(SB)/1, $0x2f
+DATA lines6L2<>+61(SB)/1, $0x3f
+DATA lines6L2<>+62(SB)/1, $0x4f
+DATA lines6L2<>+63(SB)/1, $0x5f
+GLOBL lines6L2<>(SB), RODATA|NOPTR, $64
+
+DATA lines6L3<>+0(SB)/1, $0x00
+DATA lines6L3<>+1(SB)/1, $0x10
+DATA lines6L3<>+2(SB)/1, $0x20
+DATA lines6L3<>+3(SB)/1, $0x30
+DATA lines6L3<>+4(SB)/1, $0x40
+DATA lines6L3<>+5(SB)/1, $0x50
+DATA lines6L3<>+6(SB)/1, $0x01
+DATA lines6L3<>+7(SB)/1, $0x11
+DATA lines6L3<>+8(SB)/1, $0x21
+DATA lines6L3<>+9(SB)/1, $0x31
+DATA lines6L3<>+10(SB)/1, $0x41
+DATA lines6L3<>+11(SB)/1, $0x51
+DATA lines6L3<>+12(SB)/1, $0x02
+DATA lines6L3<>+13(SB)/1, $0x12
+DATA lines6L3<>+14(SB)/1, $0x22
+DATA lines6L3<>+15(SB)/1, $0x32
+DATA lines6L3<>+16(SB)/1, $0x42
+DATA lines6L3<>+17(SB)/1, $0x52
+DATA lines6L3<>+18(SB)/1, $0x03
+DATA lines6L3<>+19(SB)/1, $0x13
+DATA lines6L3<>+20(SB)/1, $0x23
+DATA lines6L3<>+21(SB)/1, $0x33
+DATA lines6L3<>+22(SB)/1, $0x43
+DATA lines6L3<>+23(SB)/1, $0x53
+DATA lines6L3<>+24(SB)/1, $0x04
+DATA lines6L3<>+25(SB)/1, $0x14
+DATA lines6L3<>+26(SB)/1, $0x24
+DATA lines6L3<>+27(SB)/1, $0x34
+DATA lines6L3<>+28(SB)/1, $0x44
+DATA lines6L3<>+29(SB)/1, $0x54
+DATA lines6L3<>+30(SB)/1, $0x05
+DATA lines6L3<>+31(SB)/1, $0x15
+DATA lines6L3<>+32(SB)/1, $0x25
+DATA lines6L3<>+33(SB)/1, $0x35
+DATA lines6L3<>+34(SB)/1, $0x45
+DATA lines6L3<>+35(SB)/1, $0x55
+DATA lines6L3<>+36(SB)/1, $0x06
+DATA lines6L3<>+37(SB)/1, $0x16
+DATA lines6L3<>+38(SB)/1, $0x26
+DATA lines6L3<>+39(SB)/1, $0x36
+DATA lines6L3<>+40(SB)/1, $0x46
+DATA lines6L3<>+41(SB)/1, $0x56
+DATA lines6L3<>+42(SB)/1, $0x07
+DATA lines6L3<>+43(SB)/1, $0x17
+DATA lines6L3<>+44(SB)/1, $0x27
+DATA lines6L3<>+45(SB)/1, $0x37
+DATA lines6L3<>+46(SB)/1, $0x47
+DATA lines6L3<>+47(SB)/1, $0x57
+DATA lines6L3<>+48(SB)/1, $0x08
+DATA lines6L3<>+49(SB)/1, $0x18
+DATA lines6L3<>+50(SB)/1, $0x28
+DATA lines6L3<>+51(SB)/1, $0x38
+DATA lines6L3<>+52(SB)/1, $0x48
+DATA lines6L3<>+53(SB)/1, $0x58
+DATA lines6L3<>+54(SB)/1, $0x09
+DATA lines6L3<>+55(SB)/1, $0x19
+DATA lines6L3<>+56(SB)/1, $0x29
+DATA lines6L3<>+57(SB)/1, $0x39
+DATA lines6L3<>+58(SB)/1, $0x49
+DATA lines6L3<>+59(SB)/1, $0x59
+DATA lines6L3<>+60(SB)/1, $0x0a
+DATA lines6L3<>+61(SB)/1, $0x1a
+DATA lines6L3<>+62(SB)/1, $0x2a
+DATA lines6L3<>+63(SB)/1, $0x3a
+GLOBL lines6L3<>(SB), RODATA|NOPTR, $64
+
+DATA lines6L4<>+0(SB)/1, $0x4a
+DATA lines6L4<>+1(SB)/1, $0x5a
+DATA lines6L4<>+2(SB)/1, $0x0b
+DATA lines6L4<>+3(SB)/1, $0x1b
+DATA lines6L4<>+4(SB)/1, $0x2b
+DATA lines6L4<>+5(SB)/1, $0x3b
+DATA lines6L4<>+6(SB)/1, $0x4b
+DATA lines6L4<>+7(SB)/1, $0x5b
+DATA lines6L4<>+8(SB)/1, $0x0c
+DATA lines6L4<>+9(SB)/1, $0x1c
+DATA lines6L4<>+10(SB)/1, $0x2c
+DATA lines6L4<>+11(SB)/1, $0x3c
+DATA lines6L4<>+12(SB)/1, $0x4c
+DATA lines6L4<>+13(SB)/1, $0x5c
+DATA lines6L4<>+14(SB)/1, $0x0d
+DATA lines6L4<>+15(SB)/1, $0x1d
+DATA lines6L4<>+16(SB)/1, $0x2d
+DATA lines6L4<>+17(SB)/1, $0x3d
+DATA lines6L4<>+18(SB)/1, $0x4d
+DATA lines6L4<>+19(SB)/1, $0x5d
+DATA lines6L4<>+20(SB)/1, $0x0e
+DATA lines6L4<>+21(SB)/1, $0x1e
+DATA lines6L4<>+22(SB)/1, $0x2e
+DATA lines6L4<>+23(SB)/1, $0x3e
+DATA lines6L4<>+24(SB)/1, $0x4e
+DATA lines6L4<>+25(SB)/1, $0x5e
+DATA lines6L4<>+26(SB)/1, $0x0f
+DATA lines6L4<>+27(SB)/1, $0x1f
+DATA lines6L4<>+28(SB)/1, $0x2f
+DATA lines6L4<>+29(SB)/1, $0x3f
+DATA lines6L4<>+30(SB)/1, $0x4f
+DATA lines6L4<>+31(SB)/1, $0x5f
+DATA lines6L4<>+32(SB)/1, $0x00
+DATA lines6L4<>+33(SB)/1, $0x10
+DATA lines6L4<>+34(SB)/1, $0x20
+DATA lines6L4<>+35(SB)/1, $0x30
+DATA lines6L4<>+36(SB)/1, $0x40
+DATA lines6L4<>+37(SB)/1, $0x50
+DATA lines6L4<>+38(SB)/1, $0x01
+DATA lines6L4<>+39(SB)/1, $0x11
+DATA lines6L4<>+40(SB)/1, $0x21
+DATA lines6L4<>+41(SB)/1, $0x31
+DATA lines6L4<>+42(SB)/1, $0x41
+DATA lines6L4<>+43(SB)/1, $0x51
+DATA lines6L4<>+44(SB)/1, $0x02
+DATA lines6L4<>+45(SB)/1, $0x12
+DATA lines6L4<>+46(SB)/1, $0x22
+DATA lines6L4<>+47(SB)/1, $0x32
+DATA lines6L4<>+48(SB)/1, $0x42
+DATA lines6L4<>+49(SB)/1, $0x52
+DATA lines6L4<>+50(SB)/1, $0x03
+DATA lines6L4<>+51(SB)/1, $0x13
+DATA lines6L4<>+52(SB)/1, $0x23
+DATA lines6L4<>+53(SB)/1, $0x33
+DATA lines6L4<>+54(SB)/1, $0x43
+DATA lines6L4<>+55(SB)/1, $0x53
+DATA lines6L4<>+56(SB)/1, $0x04
+DATA lines6L4<>+57(SB)/1, $0x14
+DATA lines6L4<>+58(SB)/1, $0x24
+DATA lines6L4<>+59(SB)/1, $0x34
+DATA lines6L4<>+60(SB)/1, $0x44
+DATA lines6L4<>+61(SB)/1, $0x54
+DATA lines6L4<>+62(SB)/1, $0x05
+DATA lines6L4<>+63(SB)/1, $0x15
+GLOBL lines6L4<>(SB), RODATA|NOPTR, $64
+
+DATA lines6L5<>+0(SB)/1, $0x25
+DATA lines6L5<>+1(SB)/1, $0x35
+DATA lines6L5<>+2(SB)/1, $0x45
+DATA lines6L5<>+3(SB)/1, $0x55
+DATA lines6L5<>+4(SB)/1, $0x06
+DATA lines6L5<>+5(SB)/1, $0x16
+DATA lines6L5<>+6(SB)/1, $0x26
+DATA lines6L5<>+7(SB)/1, $0x36
+DATA lines6L5<>+8(SB)/1, $0x46
+DATA lines6L5<>+9(SB)/1, $0x56
+DATA lines6L5<>+10(SB)/1, $0x07
+DATA lines6L5<>+11(SB)/1, $0x17
+DATA lines6L5<>+12(SB)/1, $0x27
+DATA lines6L5<>+13(SB)/1, $0x37
+DATA lines6L5<>+14(SB)/1, $0x47
+DATA lines6L5<>+15(SB)/1, $0x57
+DATA lines6L5<>+16(SB)/1, $0x08
+DATA lines6L5<>+17(SB)/1, $0x18
+DATA lines6L5<>+18(SB)/1, $0x28
+DATA lines6L5<>+19(SB)/1, $0x38
+DATA lines6L5<>+20(SB)/1, $0x48
+DATA lines6L5<>+21(SB)/1, $0x58
+DATA lines6L5<>+22(SB)/1, $0x09
+DATA lines6L5<>+23(SB)/1, $0x19
+DATA lines6L5<>+24(SB)/1, $0x29
+DATA lines6L5<>+25(SB)/1, $0x39
+DATA lines6L5<>+26(SB)/1, $0x49
+DATA lines6L5<>+27(SB)/1, $0x59
+DATA lines6L5<>+28(SB)/1, $0x0a
+DATA lines6L5<>+29(SB)/1, $0x1a
+DATA lines6L5<>+30(SB)/1, $0x2a
+DATA lines6L5<>+31(SB)/1, $0x3a
+DATA lines6L5<>+32(SB)/1, $0x4a
+DATA lines6L5<>+33(SB)/1, $0x5a
+DATA lines6L5<>+34(SB)/1, $0x0b
+DATA lines6L5<>+35(SB)/1, $0x1b
+DATA lines6L5<>+36(SB)/1, $0x2b
+DATA lines6L5<>+37(SB)/1, $0x3b
+DATA lines6L5<>+38(SB)/1, $0x4b
+DATA lines6L5<>+39(SB)/1, $0x5b
+DATA lines6L5<>+40(SB)/1, $0x0c
+DATA lines6L5<>+41(SB)/1, $0x1c
+DATA lines6L5<>+42(SB)/1, $0x2c
+DATA lines6L5<>+43(SB)/1, $0x3c
+DATA lines6L5<>+44(SB)/1, $0x4c
+DATA lines6L5<>+45(SB)/1, $0x5c
+DATA lines6L5<>+46(SB)/1, $0x0d
+DATA lines6L5<>+47(SB)/1, $0x1d
+DATA lines6L5<>+48(SB)/1, $0x2d
+DATA lines6L5<>+49(SB)/1, $0x3d
+DATA lines6L5<>+50(SB)/1, $0x4d
+DATA lines6L5<>+51(SB)/1, $0x5d
+DATA lines6L5<>+52(SB)/1, $0x0e
+DATA lines6L5<>+53(SB)/1, $0x1e
+DATA lines6L5<>+54(SB)/1, $0x2e
+DATA lines6L5<>+55(SB)/1, $0x3e
+DATA lines6L5<>+56(SB)/1, $0x4e
+DATA lines6L5<>+57(SB)/1, $0x5e
+DATA lines6L5<>+58(SB)/1, $0x0f
+DATA lines6L5<>+59(SB)/1, $0x1f
+DATA lines6L5<>+60(SB)/1, $0x2f
+DATA lines6L5<>+61(SB)/1, $0x3f
+DATA lines6L5<>+62(SB)/1, $0x4f
+DATA lines6L5<>+63(SB)/1, $0x5f
+GLOBL lines6L5<>(SB), RODATA|NOPTR, $64
 
 // func shuffle7AVX512(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -7900,6 +9429,682 @@ DATA scatter7H1<>+61(SB)/1, $0x00
 DATA scatter7H1<>+62(SB)/1, $0x00
 DATA scatter7H1<>+63(SB)/1, $0x00
 GLOBL scatter7H1<>(SB), RODATA|NOPTR, $64
+
+// func shuffle7AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle7AVX512NTShifted(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 gather7H0<>+0(SB), Z0
+	VMOVDQU64 gather7H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x0000ffffffffffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64  (CX), Z4
+	VMOVDQU8.Z 64(CX), K1, Z5
+	VMOVDQA64  Z4, Z6
+	VPERMT2B   Z5, Z0, Z6
+	VPERMT2B   Z5, Z1, Z4
+	VMOVDQU64  112(CX), Z5
+	VMOVDQU8.Z 176(CX), K1, Z7
+	VMOVDQA64  Z5, Z8
+	VPERMT2B   Z7, Z0, Z8
+	VPERMT2B   Z7, Z1, Z5
+	VMOVDQU64  224(CX), Z7
+	VMOVDQU8.Z 288(CX), K1, Z9
+	VMOVDQA64  Z7, Z10
+	VPERMT2B   Z9, Z0, Z10
+	VPERMT2B   Z9, Z1, Z7
+	VMOVDQU64  336(CX), Z9
+	VMOVDQU8.Z 400(CX), K1, Z11
+	VMOVDQA64  Z9, Z12
+	VPERMT2B   Z11, Z0, Z12
+	VPERMT2B   Z11, Z1, Z9
+	VMOVDQA64  Z6, Z11
+	VPERMT2Q   Z8, Z2, Z11
+	VPERMT2Q   Z8, Z3, Z6
+	VMOVDQA64  Z10, Z8
+	VPERMT2Q   Z12, Z2, Z8
+	VPERMT2Q   Z12, Z3, Z10
+	VSHUFI64X2 $0x44, Z8, Z11, Z12
+	VSHUFI64X2 $0xee, Z8, Z11, Z11
+	VSHUFI64X2 $0x44, Z10, Z6, Z8
+	VSHUFI64X2 $0xee, Z10, Z6, Z6
+	VMOVDQU64  (SI), Z10
+	VPERMI2B   (DI), Z12, Z10
+	VMOVDQU64  Z12, (DI)
+	MOVQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z10, (R8)
+	VMOVDQU64  64(SI), Z10
+	VPERMI2B   64(DI), Z8, Z10
+	VMOVDQU64  Z8, 64(DI)
+	IMUL3Q     $0x01, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z10, (R8)
+	VMOVDQU64  128(SI), Z8
+	VPERMI2B   128(DI), Z11, Z8
+	VMOVDQU64  Z11, 128(DI)
+	IMUL3Q     $0x02, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z8, (R8)
+	VMOVDQU64  192(SI), Z8
+	VPERMI2B   192(DI), Z6, Z8
+	VMOVDQU64  Z6, 192(DI)
+	IMUL3Q     $0x03, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z8, (R8)
+	VMOVDQA64  Z4, Z6
+	VPERMT2Q   Z5, Z2, Z6
+	VPERMT2Q   Z5, Z3, Z4
+	VMOVDQA64  Z7, Z5
+	VPERMT2Q   Z9, Z2, Z5
+	VPERMT2Q   Z9, Z3, Z7
+	VSHUFI64X2 $0x44, Z5, Z6, Z8
+	VSHUFI64X2 $0xee, Z5, Z6, Z6
+	VSHUFI64X2 $0x44, Z7, Z4, Z5
+	VSHUFI64X2 $0xee, Z7, Z4, Z4
+	VMOVDQU64  256(SI), Z4
+	VPERMI2B   256(DI), Z8, Z4
+	VMOVDQU64  Z8, 256(DI)
+	IMUL3Q     $0x04, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z4, (R8)
+	VMOVDQU64  320(SI), Z4
+	VPERMI2B   320(DI), Z5, Z4
+	VMOVDQU64  Z5, 320(DI)
+	IMUL3Q     $0x05, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z4, (R8)
+	VMOVDQU64  384(SI), Z4
+	VPERMI2B   384(DI), Z6, Z4
+	VMOVDQU64  Z6, 384(DI)
+	IMUL3Q     $0x06, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z4, (R8)
+	ADDQ       $0x00000040, AX
+	ADDQ       $0x000001c0, CX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unshuffle7AVX512NT(dst *byte, src *byte, n int, blocks int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·unshuffle7AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 permQLo<>+0(SB), Z0
+	VMOVDQU64 permQHi<>+0(SB), Z1
+
+loop:
+	MOVQ       CX, SI
+	VMOVDQU64  (SI), Z2
+	IMUL3Q     $0x01, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z3
+	IMUL3Q     $0x02, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z4
+	IMUL3Q     $0x03, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z5
+	VMOVDQA64  Z2, Z6
+	VPERMT2Q   Z3, Z0, Z6
+	VPERMT2Q   Z3, Z1, Z2
+	VMOVDQA64  Z4, Z3
+	VPERMT2Q   Z5, Z0, Z3
+	VPERMT2Q   Z5, Z1, Z4
+	VSHUFI64X2 $0x44, Z3, Z6, Z5
+	VSHUFI64X2 $0xee, Z3, Z6, Z6
+	VSHUFI64X2 $0x44, Z4, Z2, Z3
+	VSHUFI64X2 $0xee, Z4, Z2, Z2
+	IMUL3Q     $0x04, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z4
+	IMUL3Q     $0x05, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z8
+	IMUL3Q     $0x06, DX, SI
+	ADDQ       CX, SI
+	VMOVDQU64  (SI), Z9
+	VPXORQ     Z7, Z7, Z7
+	VMOVDQA64  Z4, Z10
+	VPERMT2Q   Z8, Z0, Z10
+	VPERMT2Q   Z8, Z1, Z4
+	VMOVDQA64  Z9, Z8
+	VPERMT2Q   Z7, Z0, Z8
+	VPERMT2Q   Z7, Z1, Z9
+	VSHUFI64X2 $0x44, Z8, Z10, Z11
+	VSHUFI64X2 $0xee, Z8, Z10, Z10
+	VSHUFI64X2 $0x44, Z9, Z4, Z8
+	VSHUFI64X2 $0xee, Z9, Z4, Z4
+	VMOVDQU64  lines7L0<>+0(SB), Z9
+	VPERMI2B   Z11, Z5, Z9
+	VMOVNTDQ   Z9, (AX)
+	VMOVDQU64  lines7L1<>+0(SB), Z9
+	MOVQ       $0x0000ffffffffffff, SI
+	KMOVQ      SI, K1
+	KNOTQ      K1, K2
+	VPERMI2B   Z8, Z3, K2, Z9
+	VPERMI2B   Z11, Z5, K1, Z9
+	VMOVNTDQ   Z9, 64(AX)
+	VMOVDQU64  lines7L2<>+0(SB), Z5
+	VPERMI2B   Z8, Z3, Z5
+	VMOVNTDQ   Z5, 128(AX)
+	VMOVDQU64  lines7L3<>+0(SB), Z5
+	MOVQ       $0x00000000ffffffff, SI
+	KMOVQ      SI, K1
+	KNOTQ      K1, K2
+	VPERMI2B   Z10, Z6, K2, Z5
+	VPERMI2B   Z8, Z3, K1, Z5
+	VMOVNTDQ   Z5, 192(AX)
+	VMOVDQU64  lines7L4<>+0(SB), Z3
+	VPERMI2B   Z10, Z6, Z3
+	VMOVNTDQ   Z3, 256(AX)
+	VMOVDQU64  lines7L5<>+0(SB), Z3
+	MOVQ       $0x000000000000ffff, SI
+	KMOVQ      SI, K1
+	KNOTQ      K1, K2
+	VPERMI2B   Z4, Z2, K2, Z3
+	VPERMI2B   Z10, Z6, K1, Z3
+	VMOVNTDQ   Z3, 320(AX)
+	VMOVDQU64  lines7L6<>+0(SB), Z3
+	VPERMI2B   Z4, Z2, Z3
+	VMOVNTDQ   Z3, 384(AX)
+	ADDQ       $0x000001c0, AX
+	ADDQ       $0x00000040, CX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA lines7L0<>+0(SB)/1, $0x00
+DATA lines7L0<>+1(SB)/1, $0x10
+DATA lines7L0<>+2(SB)/1, $0x20
+DATA lines7L0<>+3(SB)/1, $0x30
+DATA lines7L0<>+4(SB)/1, $0x40
+DATA lines7L0<>+5(SB)/1, $0x50
+DATA lines7L0<>+6(SB)/1, $0x60
+DATA lines7L0<>+7(SB)/1, $0x01
+DATA lines7L0<>+8(SB)/1, $0x11
+DATA lines7L0<>+9(SB)/1, $0x21
+DATA lines7L0<>+10(SB)/1, $0x31
+DATA lines7L0<>+11(SB)/1, $0x41
+DATA lines7L0<>+12(SB)/1, $0x51
+DATA lines7L0<>+13(SB)/1, $0x61
+DATA lines7L0<>+14(SB)/1, $0x02
+DATA lines7L0<>+15(SB)/1, $0x12
+DATA lines7L0<>+16(SB)/1, $0x22
+DATA lines7L0<>+17(SB)/1, $0x32
+DATA lines7L0<>+18(SB)/1, $0x42
+DATA lines7L0<>+19(SB)/1, $0x52
+DATA lines7L0<>+20(SB)/1, $0x62
+DATA lines7L0<>+21(SB)/1, $0x03
+DATA lines7L0<>+22(SB)/1, $0x13
+DATA lines7L0<>+23(SB)/1, $0x23
+DATA lines7L0<>+24(SB)/1, $0x33
+DATA lines7L0<>+25(SB)/1, $0x43
+DATA lines7L0<>+26(SB)/1, $0x53
+DATA lines7L0<>+27(SB)/1, $0x63
+DATA lines7L0<>+28(SB)/1, $0x04
+DATA lines7L0<>+29(SB)/1, $0x14
+DATA lines7L0<>+30(SB)/1, $0x24
+DATA lines7L0<>+31(SB)/1, $0x34
+DATA lines7L0<>+32(SB)/1, $0x44
+DATA lines7L0<>+33(SB)/1, $0x54
+DATA lines7L0<>+34(SB)/1, $0x64
+DATA lines7L0<>+35(SB)/1, $0x05
+DATA lines7L0<>+36(SB)/1, $0x15
+DATA lines7L0<>+37(SB)/1, $0x25
+DATA lines7L0<>+38(SB)/1, $0x35
+DATA lines7L0<>+39(SB)/1, $0x45
+DATA lines7L0<>+40(SB)/1, $0x55
+DATA lines7L0<>+41(SB)/1, $0x65
+DATA lines7L0<>+42(SB)/1, $0x06
+DATA lines7L0<>+43(SB)/1, $0x16
+DATA lines7L0<>+44(SB)/1, $0x26
+DATA lines7L0<>+45(SB)/1, $0x36
+DATA lines7L0<>+46(SB)/1, $0x46
+DATA lines7L0<>+47(SB)/1, $0x56
+DATA lines7L0<>+48(SB)/1, $0x66
+DATA lines7L0<>+49(SB)/1, $0x07
+DATA lines7L0<>+50(SB)/1, $0x17
+DATA lines7L0<>+51(SB)/1, $0x27
+DATA lines7L0<>+52(SB)/1, $0x37
+DATA lines7L0<>+53(SB)/1, $0x47
+DATA lines7L0<>+54(SB)/1, $0x57
+DATA lines7L0<>+55(SB)/1, $0x67
+DATA lines7L0<>+56(SB)/1, $0x08
+DATA lines7L0<>+57(SB)/1, $0x18
+DATA lines7L0<>+58(SB)/1, $0x28
+DATA lines7L0<>+59(SB)/1, $0x38
+DATA lines7L0<>+60(SB)/1, $0x48
+DATA lines7L0<>+61(SB)/1, $0x58
+DATA lines7L0<>+62(SB)/1, $0x68
+DATA lines7L0<>+63(SB)/1, $0x09
+GLOBL lines7L0<>(SB), RODATA|NOPTR, $64
+
+DATA lines7L1<>+0(SB)/1, $0x19
+DATA lines7L1<>+1(SB)/1, $0x29
+DATA lines7L1<>+2(SB)/1, $0x39
+DATA lines7L1<>+3(SB)/1, $0x49
+DATA lines7L1<>+4(SB)/1, $0x59
+DATA lines7L1<>+5(SB)/1, $0x69
+DATA lines7L1<>+6(SB)/1, $0x0a
+DATA lines7L1<>+7(SB)/1, $0x1a
+DATA lines7L1<>+8(SB)/1, $0x2a
+DATA lines7L1<>+9(SB)/1, $0x3a
+DATA lines7L1<>+10(SB)/1, $0x4a
+DATA lines7L1<>+11(SB)/1, $0x5a
+DATA lines7L1<>+12(SB)/1, $0x6a
+DATA lines7L1<>+13(SB)/1, $0x0b
+DATA lines7L1<>+14(SB)/1, $0x1b
+DATA lines7L1<>+15(SB)/1, $0x2b
+DATA lines7L1<>+16(SB)/1, $0x3b
+DATA lines7L1<>+17(SB)/1, $0x4b
+DATA lines7L1<>+18(SB)/1, $0x5b
+DATA lines7L1<>+19(SB)/1, $0x6b
+DATA lines7L1<>+20(SB)/1, $0x0c
+DATA lines7L1<>+21(SB)/1, $0x1c
+DATA lines7L1<>+22(SB)/1, $0x2c
+DATA lines7L1<>+23(SB)/1, $0x3c
+DATA lines7L1<>+24(SB)/1, $0x4c
+DATA lines7L1<>+25(SB)/1, $0x5c
+DATA lines7L1<>+26(SB)/1, $0x6c
+DATA lines7L1<>+27(SB)/1, $0x0d
+DATA lines7L1<>+28(SB)/1, $0x1d
+DATA lines7L1<>+29(SB)/1, $0x2d
+DATA lines7L1<>+30(SB)/1, $0x3d
+DATA lines7L1<>+31(SB)/1, $0x4d
+DATA lines7L1<>+32(SB)/1, $0x5d
+DATA lines7L1<>+33(SB)/1, $0x6d
+DATA lines7L1<>+34(SB)/1, $0x0e
+DATA lines7L1<>+35(SB)/1, $0x1e
+DATA lines7L1<>+36(SB)/1, $0x2e
+DATA lines7L1<>+37(SB)/1, $0x3e
+DATA lines7L1<>+38(SB)/1, $0x4e
+DATA lines7L1<>+39(SB)/1, $0x5e
+DATA lines7L1<>+40(SB)/1, $0x6e
+DATA lines7L1<>+41(SB)/1, $0x0f
+DATA lines7L1<>+42(SB)/1, $0x1f
+DATA lines7L1<>+43(SB)/1, $0x2f
+DATA lines7L1<>+44(SB)/1, $0x3f
+DATA lines7L1<>+45(SB)/1, $0x4f
+DATA lines7L1<>+46(SB)/1, $0x5f
+DATA lines7L1<>+47(SB)/1, $0x6f
+DATA lines7L1<>+48(SB)/1, $0x00
+DATA lines7L1<>+49(SB)/1, $0x10
+DATA lines7L1<>+50(SB)/1, $0x20
+DATA lines7L1<>+51(SB)/1, $0x30
+DATA lines7L1<>+52(SB)/1, $0x40
+DATA lines7L1<>+53(SB)/1, $0x50
+DATA lines7L1<>+54(SB)/1, $0x60
+DATA lines7L1<>+55(SB)/1, $0x01
+DATA lines7L1<>+56(SB)/1, $0x11
+DATA lines7L1<>+57(SB)/1, $0x21
+DATA lines7L1<>+58(SB)/1, $0x31
+DATA lines7L1<>+59(SB)/1, $0x41
+DATA lines7L1<>+60(SB)/1, $0x51
+DATA lines7L1<>+61(SB)/1, $0x61
+DATA lines7L1<>+62(SB)/1, $0x02
+DATA lines7L1<>+63(SB)/1, $0x12
+GLOBL lines7L1<>(SB), RODATA|NOPTR, $64
+
+DATA lines7L2<>+0(SB)/1, $0x22
+DATA lines7L2<>+1(SB)/1, $0x32
+DATA lines7L2<>+2(SB)/1, $0x42
+DATA lines7L2<>+3(SB)/1, $0x52
+DATA lines7L2<>+4(SB)/1, $0x62
+DATA lines7L2<>+5(SB)/1, $0x03
+DATA lines7L2<>+6(SB)/1, $0x13
+DATA lines7L2<>+7(SB)/1, $0x23
+DATA lines7L2<>+8(SB)/1, $0x33
+DATA lines7L2<>+9(SB)/1, $0x43
+DATA lines7L2<>+10(SB)/1, $0x53
+DATA lines7L2<>+11(SB)/1, $0x63
+DATA lines7L2<>+12(SB)/1, $0x04
+DATA lines7L2<>+13(SB)/1, $0x14
+DATA lines7L2<>+14(SB)/1, $0x24
+DATA lines7L2<>+15(SB)/1, $0x34
+DATA lines7L2<>+16(SB)/1, $0x44
+DATA lines7L2<>+17(SB)/1, $0x54
+DATA lines7L2<>+18(SB)/1, $0x64
+DATA lines7L2<>+19(SB)/1, $0x05
+DATA lines7L2<>+20(SB)/1, $0x15
+DATA lines7L2<>+21(SB)/1, $0x25
+DATA lines7L2<>+22(SB)/1, $0x35
+DATA lines7L2<>+23(SB)/1, $0x45
+DATA lines7L2<>+24(SB)/1, $0x55
+DATA lines7L2<>+25(SB)/1, $0x65
+DATA lines7L2<>+26(SB)/1, $0x06
+DATA lines7L2<>+27(SB)/1, $0x16
+DATA lines7L2<>+28(SB)/1, $0x26
+DATA lines7L2<>+29(SB)/1, $0x36
+DATA lines7L2<>+30(SB)/1, $0x46
+DATA lines7L2<>+31(SB)/1, $0x56
+DATA lines7L2<>+32(SB)/1, $0x66
+DATA lines7L2<>+33(SB)/1, $0x07
+DATA lines7L2<>+34(SB)/1, $0x17
+DATA lines7L2<>+35(SB)/1, $0x27
+DATA lines7L2<>+36(SB)/1, $0x37
+DATA lines7L2<>+37(SB)/1, $0x47
+DATA lines7L2<>+38(SB)/1, $0x57
+DATA lines7L2<>+39(SB)/1, $0x67
+DATA lines7L2<>+40(SB)/1, $0x08
+DATA lines7L2<>+41(SB)/1, $0x18
+DATA lines7L2<>+42(SB)/1, $0x28
+DATA lines7L2<>+43(SB)/1, $0x38
+DATA lines7L2<>+44(SB)/1, $0x48
+DATA lines7L2<>+45(SB)/1, $0x58
+DATA lines7L2<>+46(SB)/1, $0x68
+DATA lines7L2<>+47(SB)/1, $0x09
+DATA lines7L2<>+48(SB)/1, $0x19
+DATA lines7L2<>+49(SB)/1, $0x29
+DATA lines7L2<>+50(SB)/1, $0x39
+DATA lines7L2<>+51(SB)/1, $0x49
+DATA lines7L2<>+52(SB)/1, $0x59
+DATA lines7L2<>+53(SB)/1, $0x69
+DATA lines7L2<>+54(SB)/1, $0x0a
+DATA lines7L2<>+55(SB)/1, $0x1a
+DATA lines7L2<>+56(SB)/1, $0x2a
+DATA lines7L2<>+57(SB)/1, $0x3a
+DATA lines7L2<>+58(SB)/1, $0x4a
+DATA lines7L2<>+59(SB)/1, $0x5a
+DATA lines7L2<>+60(SB)/1, $0x6a
+DATA lines7L2<>+61(SB)/1, $0x0b
+DATA lines7L2<>+62(SB)/1, $0x1b
+DATA lines7L2<>+63(SB)/1, $0x2b
+GLOBL lines7L2<>(SB), RODATA|NOPTR, $64
+
+DATA lines7L3<>+0(SB)/1, $0x3b
+DATA lines7L3<>+1(SB)/1, $0x4b
+DATA lines7L3<>+2(SB)/1, $0x5b
+DATA lines7L3<>+3(SB)/1, $0x6b
+DATA lines7L3<>+4(SB)/1, $0x0c
+DATA lines7L3<>+5(SB)/1, $0x1c
+DATA lines7L3<>+6(SB)/1, $0x2c
+DATA lines7L3<>+7(SB)/1, $0x3c
+DATA lines7L3<>+8(SB)/1, $0x4c
+DATA lines7L3<>+9(SB)/1, $0x5c
+DATA lines7L3<>+10(SB)/1, $0x6c
+DATA lines7L3<>+11(SB)/1, $0x0d
+DATA lines7L3<>+12(SB)/1, $0x1d
+DATA lines7L3<>+13(SB)/1, $0x2d
+DATA lines7L3<>+14(SB)/1, $0x3d
+DATA lines7L3<>+15(SB)/1, $0x4d
+DATA lines7L3<>+16(SB)/1, $0x5d
+DATA lines7L3<>+17(SB)/1, $0x6d
+DATA lines7L3<>+18(SB)/1, $0x0e
+DATA lines7L3<>+19(SB)/1, $0x1e
+DATA lines7L3<>+20(SB)/1, $0x2e
+DATA lines7L3<>+21(SB)/1, $0x3e
+DATA lines7L3<>+22(SB)/1, $0x4e
+DATA lines7L3<>+23(SB)/1, $0x5e
+DATA lines7L3<>+24(SB)/1, $0x6e
+DATA lines7L3<>+25(SB)/1, $0x0f
+DATA lines7L3<>+26(SB)/1, $0x1f
+DATA lines7L3<>+27(SB)/1, $0x2f
+DATA lines7L3<>+28(SB)/1, $0x3f
+DATA lines7L3<>+29(SB)/1, $0x4f
+DATA lines7L3<>+30(SB)/1, $0x5f
+DATA lines7L3<>+31(SB)/1, $0x6f
+DATA lines7L3<>+32(SB)/1, $0x00
+DATA lines7L3<>+33(SB)/1, $0x10
+DATA lines7L3<>+34(SB)/1, $0x20
+DATA lines7L3<>+35(SB)/1, $0x30
+DATA lines7L3<>+36(SB)/1, $0x40
+DATA lines7L3<>+37(SB)/1, $0x50
+DATA lines7L3<>+38(SB)/1, $0x60
+DATA lines7L3<>+39(SB)/1, $0x01
+DATA lines7L3<>+40(SB)/1, $0x11
+DATA lines7L3<>+41(SB)/1, $0x21
+DATA lines7L3<>+42(SB)/1, $0x31
+DATA lines7L3<>+43(SB)/1, $0x41
+DATA lines7L3<>+44(SB)/1, $0x51
+DATA lines7L3<>+45(SB)/1, $0x61
+DATA lines7L3<>+46(SB)/1, $0x02
+DATA lines7L3<>+47(SB)/1, $0x12
+DATA lines7L3<>+48(SB)/1, $0x22
+DATA lines7L3<>+49(SB)/1, $0x32
+DATA lines7L3<>+50(SB)/1, $0x42
+DATA lines7L3<>+51(SB)/1, $0x52
+DATA lines7L3<>+52(SB)/1, $0x62
+DATA lines7L3<>+53(SB)/1, $0x03
+DATA lines7L3<>+54(SB)/1, $0x13
+DATA lines7L3<>+55(SB)/1, $0x23
+DATA lines7L3<>+56(SB)/1, $0x33
+DATA lines7L3<>+57(SB)/1, $0x43
+DATA lines7L3<>+58(SB)/1, $0x53
+DATA lines7L3<>+59(SB)/1, $0x63
+DATA lines7L3<>+60(SB)/1, $0x04
+DATA lines7L3<>+61(SB)/1, $0x14
+DATA lines7L3<>+62(SB)/1, $0x24
+DATA lines7L3<>+63(SB)/1, $0x34
+GLOBL lines7L3<>(SB), RODATA|NOPTR, $64
+
+DATA lines7L4<>+0(SB)/1, $0x44
+DATA lines7L4<>+1(SB)/1, $0x54
+DATA lines7L4<>+2(SB)/1, $0x64
+DATA lines7L4<>+3(SB)/1, $0x05
+DATA lines7L4<>+4(SB)/1, $0x15
+DATA lines7L4<>+5(SB)/1, $0x25
+DATA lines7L4<>+6(SB)/1, $0x35
+DATA lines7L4<>+7(SB)/1, $0x45
+DATA lines7L4<>+8(SB)/1, $0x55
+DATA lines7L4<>+9(SB)/1, $0x65
+DATA lines7L4<>+10(SB)/1, $0x06
+DATA lines7L4<>+11(SB)/1, $0x16
+DATA lines7L4<>+12(SB)/1, $0x26
+DATA lines7L4<>+13(SB)/1, $0x36
+DATA lines7L4<>+14(SB)/1, $0x46
+DATA lines7L4<>+15(SB)/1, $0x56
+DATA lines7L4<>+16(SB)/1, $0x66
+DATA lines7L4<>+17(SB)/1, $0x07
+DATA lines7L4<>+18(SB)/1, $0x17
+DATA lines7L4<>+19(SB)/1, $0x27
+DATA lines7L4<>+20(SB)/1, $0x37
+DATA lines7L4<>+21(SB)/1, $0x47
+DATA lines7L4<>+22(SB)/1, $0x57
+DATA lines7L4<>+23(SB)/1, $0x67
+DATA lines7L4<>+24(SB)/1, $0x08
+DATA lines7L4<>+25(SB)/1, $0x18
+DATA lines7L4<>+26(SB)/1, $0x28
+DATA lines7L4<>+27(SB)/1, $0x38
+DATA lines7L4<>+28(SB)/1, $0x48
+DATA lines7L4<>+29(SB)/1, $0x58
+DATA lines7L4<>+30(SB)/1, $0x68
+DATA lines7L4<>+31(SB)/1, $0x09
+DATA lines7L4<>+32(SB)/1, $0x19
+DATA lines7L4<>+33(SB)/1, $0x29
+DATA lines7L4<>+34(SB)/1, $0x39
+DATA lines7L4<>+35(SB)/1, $0x49
+DATA lines7L4<>+36(SB)/1, $0x59
+DATA lines7L4<>+37(SB)/1, $0x69
+DATA lines7L4<>+38(SB)/1, $0x0a
+DATA lines7L4<>+39(SB)/1, $0x1a
+DATA lines7L4<>+40(SB)/1, $0x2a
+DATA lines7L4<>+41(SB)/1, $0x3a
+DATA lines7L4<>+42(SB)/1, $0x4a
+DATA lines7L4<>+43(SB)/1, $0x5a
+DATA lines7L4<>+44(SB)/1, $0x6a
+DATA lines7L4<>+45(SB)/1, $0x0b
+DATA lines7L4<>+46(SB)/1, $0x1b
+DATA lines7L4<>+47(SB)/1, $0x2b
+DATA lines7L4<>+48(SB)/1, $0x3b
+DATA lines7L4<>+49(SB)/1, $0x4b
+DATA lines7L4<>+50(SB)/1, $0x5b
+DATA lines7L4<>+51(SB)/1, $0x6b
+DATA lines7L4<>+52(SB)/1, $0x0c
+DATA lines7L4<>+53(SB)/1, $0x1c
+DATA lines7L4<>+54(SB)/1, $0x2c
+DATA lines7L4<>+55(SB)/1, $0x3c
+DATA lines7L4<>+56(SB)/1, $0x4c
+DATA lines7L4<>+57(SB)/1, $0x5c
+DATA lines7L4<>+58(SB)/1, $0x6c
+DATA lines7L4<>+59(SB)/1, $0x0d
+DATA lines7L4<>+60(SB)/1, $0x1d
+DATA lines7L4<>+61(SB)/1, $0x2d
+DATA lines7L4<>+62(SB)/1, $0x3d
+DATA lines7L4<>+63(SB)/1, $0x4d
+GLOBL lines7L4<>(SB), RODATA|NOPTR, $64
+
+DATA lines7L5<>+0(SB)/1, $0x5d
+DATA lines7L5<>+1(SB)/1, $0x6d
+DATA lines7L5<>+2(SB)/1, $0x0e
+DATA lines7L5<>+3(SB)/1, $0x1e
+DATA lines7L5<>+4(SB)/1, $0x2e
+DATA lines7L5<>+5(SB)/1, $0x3e
+DATA lines7L5<>+6(SB)/1, $0x4e
+DATA lines7L5<>+7(SB)/1, $0x5e
+DATA lines7L5<>+8(SB)/1, $0x6e
+DATA lines7L5<>+9(SB)/1, $0x0f
+DATA lines7L5<>+10(SB)/1, $0x1f
+DATA lines7L5<>+11(SB)/1, $0x2f
+DATA lines7L5<>+12(SB)/1, $0x3f
+DATA lines7L5<>+13(SB)/1, $0x4f
+DATA lines7L5<>+14(SB)/1, $0x5f
+DATA lines7L5<>+15(SB)/1, $0x6f
+DATA lines7L5<>+16(SB)/1, $0x00
+DATA lines7L5<>+17(SB)/1, $0x10
+DATA lines7L5<>+18(SB)/1, $0x20
+DATA lines7L5<>+19(SB)/1, $0x30
+DATA lines7L5<>+20(SB)/1, $0x40
+DATA lines7L5<>+21(SB)/1, $0x50
+DATA lines7L5<>+22(SB)/1, $0x60
+DATA lines7L5<>+23(SB)/1, $0x01
+DATA lines7L5<>+24(SB)/1, $0x11
+DATA lines7L5<>+25(SB)/1, $0x21
+DATA lines7L5<>+26(SB)/1, $0x31
+DATA lines7L5<>+27(SB)/1, $0x41
+DATA lines7L5<>+28(SB)/1, $0x51
+DATA lines7L5<>+29(SB)/1, $0x61
+DATA lines7L5<>+30(SB)/1, $0x02
+DATA lines7L5<>+31(SB)/1, $0x12
+DATA lines7L5<>+32(SB)/1, $0x22
+DATA lines7L5<>+33(SB)/1, $0x32
+DATA lines7L5<>+34(SB)/1, $0x42
+DATA lines7L5<>+35(SB)/1, $0x52
+DATA lines7L5<>+36(SB)/1, $0x62
+DATA lines7L5<>+37(SB)/1, $0x03
+DATA lines7L5<>+38(SB)/1, $0x13
+DATA lines7L5<>+39(SB)/1, $0x23
+DATA lines7L5<>+40(SB)/1, $0x33
+DATA lines7L5<>+41(SB)/1, $0x43
+DATA lines7L5<>+42(SB)/1, $0x53
+DATA lines7L5<>+43(SB)/1, $0x63
+DATA lines7L5<>+44(SB)/1, $0x04
+DATA lines7L5<>+45(SB)/1, $0x14
+DATA lines7L5<>+46(SB)/1, $0x24
+DATA lines7L5<>+47(SB)/1, $0x34
+DATA lines7L5<>+48(SB)/1, $0x44
+DATA lines7L5<>+49(SB)/1, $0x54
+DATA lines7L5<>+50(SB)/1, $0x64
+DATA lines7L5<>+51(SB)/1, $0x05
+DATA lines7L5<>+52(SB)/1, $0x15
+DATA lines7L5<>+53(SB)/1, $0x25
+DATA lines7L5<>+54(SB)/1, $0x35
+DATA lines7L5<>+55(SB)/1, $0x45
+DATA lines7L5<>+56(SB)/1, $0x55
+DATA lines7L5<>+57(SB)/1, $0x65
+DATA lines7L5<>+58(SB)/1, $0x06
+DATA lines7L5<>+59(SB)/1, $0x16
+DATA lines7L5<>+60(SB)/1, $0x26
+DATA lines7L5<>+61(SB)/1, $0x36
+DATA lines7L5<>+62(SB)/1, $0x46
+DATA lines7L5<>+63(SB)/1, $0x56
+GLOBL lines7L5<>(SB), RODATA|NOPTR, $64
+
+DATA lines7L6<>+0(SB)/1, $0x66
+DATA lines7L6<>+1(SB)/1, $0x07
+DATA lines7L6<>+2(SB)/1, $0x17
+DATA lines7L6<>+3(SB)/1, $0x27
+DATA lines7L6<>+4(SB)/1, $0x37
+DATA lines7L6<>+5(SB)/1, $0x47
+DATA lines7L6<>+6(SB)/1, $0x57
+DATA lines7L6<>+7(SB)/1, $0x67
+DATA lines7L6<>+8(SB)/1, $0x08
+DATA lines7L6<>+9(SB)/1, $0x18
+DATA lines7L6<>+10(SB)/1, $0x28
+DATA lines7L6<>+11(SB)/1, $0x38
+DATA lines7L6<>+12(SB)/1, $0x48
+DATA lines7L6<>+13(SB)/1, $0x58
+DATA lines7L6<>+14(SB)/1, $0x68
+DATA lines7L6<>+15(SB)/1, $0x09
+DATA lines7L6<>+16(SB)/1, $0x19
+DATA lines7L6<>+17(SB)/1, $0x29
+DATA lines7L6<>+18(SB)/1, $0x39
+DATA lines7L6<>+19(SB)/1, $0x49
+DATA lines7L6<>+20(SB)/1, $0x59
+DATA lines7L6<>+21(SB)/1, $0x69
+DATA lines7L6<>+22(SB)/1, $0x0a
+DATA lines7L6<>+23(SB)/1, $0x1a
+DATA lines7L6<>+24(SB)/1, $0x2a
+DATA lines7L6<>+25(SB)/1, $0x3a
+DATA lines7L6<>+26(SB)/1, $0x4a
+DATA lines7L6<>+27(SB)/1, $0x5a
+DATA lines7L6<>+28(SB)/1, $0x6a
+DATA lines7L6<>+29(SB)/1, $0x0b
+DATA lines7L6<>+30(SB)/1, $0x1b
+DATA lines7L6<>+31(SB)/1, $0x2b
+DATA lines7L6<>+32(SB)/1, $0x3b
+DATA lines7L6<>+33(SB)/1, $0x4b
+DATA lines7L6<>+34(SB)/1, $0x5b
+DATA lines7L6<>+35(SB)/1, $0x6b
+DATA lines7L6<>+36(SB)/1, $0x0c
+DATA lines7L6<>+37(SB)/1, $0x1c
+DATA lines7L6<>+38(SB)/1, $0x2c
+DATA lines7L6<>+39(SB)/1, $0x3c
+DATA lines7L6<>+40(SB)/1, $0x4c
+DATA lines7L6<>+41(SB)/1, $0x5c
+DATA lines7L6<>+42(SB)/1, $0x6c
+DATA lines7L6<>+43(SB)/1, $0x0d
+DATA lines7L6<>+44(SB)/1, $0x1d
+DATA lines7L6<>+45(SB)/1, $0x2d
+DATA lines7L6<>+46(SB)/1, $0x3d
+DATA lines7L6<>+47(SB)/1, $0x4d
+DATA lines7L6<>+48(SB)/1, $0x5d
+DATA lines7L6<>+49(SB)/1, $0x6d
+DATA lines7L6<>+50(SB)/1, $0x0e
+DATA lines7L6<>+51(SB)/1, $0x1e
+DATA lines7L6<>+52(SB)/1, $0x2e
+DATA lines7L6<>+53(SB)/1, $0x3e
+DATA lines7L6<>+54(SB)/1, $0x4e
+DATA lines7L6<>+55(SB)/1, $0x5e
+DATA lines7L6<>+56(SB)/1, $0x6e
+DATA lines7L6<>+57(SB)/1, $0x0f
+DATA lines7L6<>+58(SB)/1, $0x1f
+DATA lines7L6<>+59(SB)/1, $0x2f
+DATA lines7L6<>+60(SB)/1, $0x3f
+DATA lines7L6<>+61(SB)/1, $0x4f
+DATA lines7L6<>+62(SB)/1, $0x5f
+DATA lines7L6<>+63(SB)/1, $0x6f
+GLOBL lines7L6<>(SB), RODATA|NOPTR, $64
 
 // func shuffle8AVX512(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -8338,6 +10543,128 @@ DATA scatter8H1<>+61(SB)/1, $0x5f
 DATA scatter8H1<>+62(SB)/1, $0x6f
 DATA scatter8H1<>+63(SB)/1, $0x7f
 GLOBL scatter8H1<>(SB), RODATA|NOPTR, $64
+
+// func shuffle8AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle8AVX512NTShifted(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 gather8H0<>+0(SB), Z0
+	VMOVDQU64 gather8H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+
+loop:
+	VMOVDQU64  (CX), Z4
+	VMOVDQU64  64(CX), Z5
+	VMOVDQA64  Z4, Z6
+	VPERMT2B   Z5, Z0, Z6
+	VPERMT2B   Z5, Z1, Z4
+	VMOVDQU64  128(CX), Z5
+	VMOVDQU64  192(CX), Z7
+	VMOVDQA64  Z5, Z8
+	VPERMT2B   Z7, Z0, Z8
+	VPERMT2B   Z7, Z1, Z5
+	VMOVDQU64  256(CX), Z7
+	VMOVDQU64  320(CX), Z9
+	VMOVDQA64  Z7, Z10
+	VPERMT2B   Z9, Z0, Z10
+	VPERMT2B   Z9, Z1, Z7
+	VMOVDQU64  384(CX), Z9
+	VMOVDQU64  448(CX), Z11
+	VMOVDQA64  Z9, Z12
+	VPERMT2B   Z11, Z0, Z12
+	VPERMT2B   Z11, Z1, Z9
+	VMOVDQA64  Z6, Z11
+	VPERMT2Q   Z8, Z2, Z11
+	VPERMT2Q   Z8, Z3, Z6
+	VMOVDQA64  Z10, Z8
+	VPERMT2Q   Z12, Z2, Z8
+	VPERMT2Q   Z12, Z3, Z10
+	VSHUFI64X2 $0x44, Z8, Z11, Z12
+	VSHUFI64X2 $0xee, Z8, Z11, Z11
+	VSHUFI64X2 $0x44, Z10, Z6, Z8
+	VSHUFI64X2 $0xee, Z10, Z6, Z6
+	VMOVDQU64  (SI), Z10
+	VPERMI2B   (DI), Z12, Z10
+	VMOVDQU64  Z12, (DI)
+	MOVQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z10, (R8)
+	VMOVDQU64  64(SI), Z10
+	VPERMI2B   64(DI), Z8, Z10
+	VMOVDQU64  Z8, 64(DI)
+	IMUL3Q     $0x01, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z10, (R8)
+	VMOVDQU64  128(SI), Z8
+	VPERMI2B   128(DI), Z11, Z8
+	VMOVDQU64  Z11, 128(DI)
+	IMUL3Q     $0x02, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z8, (R8)
+	VMOVDQU64  192(SI), Z8
+	VPERMI2B   192(DI), Z6, Z8
+	VMOVDQU64  Z6, 192(DI)
+	IMUL3Q     $0x03, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z8, (R8)
+	VMOVDQA64  Z4, Z6
+	VPERMT2Q   Z5, Z2, Z6
+	VPERMT2Q   Z5, Z3, Z4
+	VMOVDQA64  Z7, Z5
+	VPERMT2Q   Z9, Z2, Z5
+	VPERMT2Q   Z9, Z3, Z7
+	VSHUFI64X2 $0x44, Z5, Z6, Z8
+	VSHUFI64X2 $0xee, Z5, Z6, Z6
+	VSHUFI64X2 $0x44, Z7, Z4, Z5
+	VSHUFI64X2 $0xee, Z7, Z4, Z4
+	VMOVDQU64  256(SI), Z7
+	VPERMI2B   256(DI), Z8, Z7
+	VMOVDQU64  Z8, 256(DI)
+	IMUL3Q     $0x04, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z7, (R8)
+	VMOVDQU64  320(SI), Z7
+	VPERMI2B   320(DI), Z5, Z7
+	VMOVDQU64  Z5, 320(DI)
+	IMUL3Q     $0x05, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z7, (R8)
+	VMOVDQU64  384(SI), Z5
+	VPERMI2B   384(DI), Z6, Z5
+	VMOVDQU64  Z6, 384(DI)
+	IMUL3Q     $0x06, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z5, (R8)
+	VMOVDQU64  448(SI), Z5
+	VPERMI2B   448(DI), Z4, Z5
+	VMOVDQU64  Z4, 448(DI)
+	IMUL3Q     $0x07, DX, R8
+	ADDQ       AX, R8
+	ANDQ       $-64, R8
+	VMOVNTDQ   Z5, (R8)
+	ADDQ       $0x00000040, AX
+	ADDQ       $0x00000200, CX
+	DECQ       BX
+	JNZ        loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
 
 // func shuffle8AVX512NT(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512F, AVX512VBMI, MMX+
@@ -9080,6 +11407,1141 @@ DATA scatter9H1<>+62(SB)/1, $0x00
 DATA scatter9H1<>+63(SB)/1, $0x00
 GLOBL scatter9H1<>(SB), RODATA|NOPTR, $64
 
+// func shuffle9AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle9AVX512NTShifted(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 gather9H0<>+0(SB), Z0
+	VMOVDQU64 gather9H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x00000000000000ff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU8.Z  64(CX), K1, Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   72(CX), Z5
+	VMOVDQU8.Z  136(CX), K1, Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   144(CX), Z7
+	VMOVDQU8.Z  208(CX), K1, Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   216(CX), Z9
+	VMOVDQU8.Z  280(CX), K1, Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   288(CX), Z11
+	VMOVDQU8.Z  352(CX), K1, Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   360(CX), Z13
+	VMOVDQU8.Z  424(CX), K1, Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   432(CX), Z15
+	VMOVDQU8.Z  496(CX), K1, Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   504(CX), Z17
+	VMOVDQU8.Z  568(CX), K1, Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	VMOVDQU64   (SI), Z14
+	VPERMI2B    (DI), Z18, Z14
+	VMOVDQU64   Z18, (DI)
+	MOVQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   64(SI), Z14
+	VPERMI2B    64(DI), Z10, Z14
+	VMOVDQU64   Z10, 64(DI)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   128(SI), Z10
+	VPERMI2B    128(DI), Z16, Z10
+	VMOVDQU64   Z16, 128(DI)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   192(SI), Z10
+	VPERMI2B    192(DI), Z12, Z10
+	VMOVDQU64   Z12, 192(DI)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   256(SI), Z10
+	VPERMI2B    256(DI), Z20, Z10
+	VMOVDQU64   Z20, 256(DI)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   320(SI), Z10
+	VPERMI2B    320(DI), Z8, Z10
+	VMOVDQU64   Z8, 320(DI)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   384(SI), Z8
+	VPERMI2B    384(DI), Z19, Z8
+	VMOVDQU64   Z19, 384(DI)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VMOVDQU64   448(SI), Z8
+	VPERMI2B    448(DI), Z6, Z8
+	VMOVDQU64   Z6, 448(DI)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z5
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z5
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	VMOVDQU64   512(SI), Z4
+	VPERMI2B    512(DI), Z12, Z4
+	VMOVDQU64   Z12, 512(DI)
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000240, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shuffle9AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·shuffle9AVX512Skewed(SB), NOSPLIT, $0-40
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      ring+32(FP), SI
+	TESTQ     BX, BX
+	JZ        done
+	XORQ      DI, DI
+	VMOVDQU64 gather9H0<>+0(SB), Z0
+	VMOVDQU64 gather9H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x00000000000000ff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU8.Z  64(CX), K1, Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   72(CX), Z5
+	VMOVDQU8.Z  136(CX), K1, Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   144(CX), Z7
+	VMOVDQU8.Z  208(CX), K1, Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   216(CX), Z9
+	VMOVDQU8.Z  280(CX), K1, Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   288(CX), Z11
+	VMOVDQU8.Z  352(CX), K1, Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   360(CX), Z13
+	VMOVDQU8.Z  424(CX), K1, Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   432(CX), Z15
+	VMOVDQU8.Z  496(CX), K1, Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   504(CX), Z17
+	VMOVDQU8.Z  568(CX), K1, Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	MOVQ        AX, R8
+	VMOVDQU64   Z18, (R8)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	LEAQ        448(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   512(R9), Z14
+	VMOVDQU64   Z14, -64(R8)
+	VMOVDQU64   Z10, 512(SI)(DI*1)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	LEAQ        384(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1024(R9), Z10
+	VMOVDQU64   Z10, -128(R8)
+	VMOVDQU64   Z16, 1024(SI)(DI*1)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	LEAQ        320(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1536(R9), Z10
+	VMOVDQU64   Z10, -192(R8)
+	VMOVDQU64   Z12, 1536(SI)(DI*1)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	LEAQ        256(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2048(R9), Z10
+	VMOVDQU64   Z10, -256(R8)
+	VMOVDQU64   Z20, 2048(SI)(DI*1)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	LEAQ        192(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2560(R9), Z10
+	VMOVDQU64   Z10, -320(R8)
+	VMOVDQU64   Z8, 2560(SI)(DI*1)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	LEAQ        128(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3072(R9), Z8
+	VMOVDQU64   Z8, -384(R8)
+	VMOVDQU64   Z19, 3072(SI)(DI*1)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	LEAQ        64(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3584(R9), Z8
+	VMOVDQU64   Z8, -448(R8)
+	VMOVDQU64   Z6, 3584(SI)(DI*1)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z5
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z5
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	VMOVDQU64   Z12, (R8)
+	ADDQ        $0x00000040, DI
+	ANDQ        $0x000001ff, DI
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000240, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func unshuffle9AVX512NT(dst *byte, src *byte, n int, blocks int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·unshuffle9AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 permQLo<>+0(SB), Z0
+	VMOVDQU64 permQHi<>+0(SB), Z1
+
+loop:
+	MOVQ        CX, SI
+	VMOVDQU64   (SI), Z2
+	IMUL3Q      $0x01, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z3
+	IMUL3Q      $0x02, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z4
+	IMUL3Q      $0x03, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z5
+	IMUL3Q      $0x04, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z6
+	IMUL3Q      $0x05, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z7
+	IMUL3Q      $0x06, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z8
+	IMUL3Q      $0x07, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z9
+	VPUNPCKLQDQ Z3, Z2, Z10
+	VPUNPCKHQDQ Z3, Z2, Z2
+	VPUNPCKLQDQ Z5, Z4, Z3
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z7, Z6, Z5
+	VPUNPCKHQDQ Z7, Z6, Z6
+	VPUNPCKLQDQ Z9, Z8, Z7
+	VPUNPCKHQDQ Z9, Z8, Z8
+	VMOVDQA64   Z10, Z9
+	VPERMT2Q    Z3, Z0, Z9
+	VPERMT2Q    Z3, Z1, Z10
+	VMOVDQA64   Z2, Z3
+	VPERMT2Q    Z4, Z0, Z3
+	VPERMT2Q    Z4, Z1, Z2
+	VMOVDQA64   Z5, Z4
+	VPERMT2Q    Z7, Z0, Z4
+	VPERMT2Q    Z7, Z1, Z5
+	VMOVDQA64   Z6, Z7
+	VPERMT2Q    Z8, Z0, Z7
+	VPERMT2Q    Z8, Z1, Z6
+	VSHUFI64X2  $0x44, Z4, Z9, Z8
+	VSHUFI64X2  $0xee, Z4, Z9, Z9
+	VSHUFI64X2  $0x44, Z7, Z3, Z4
+	VSHUFI64X2  $0xee, Z7, Z3, Z3
+	VSHUFI64X2  $0x44, Z5, Z10, Z7
+	VSHUFI64X2  $0xee, Z5, Z10, Z10
+	VSHUFI64X2  $0x44, Z6, Z2, Z5
+	VSHUFI64X2  $0xee, Z6, Z2, Z2
+	IMUL3Q      $0x08, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z6
+	VPXORQ      Z11, Z11, Z11
+	VPXORQ      Z12, Z12, Z12
+	VPXORQ      Z13, Z13, Z13
+	VPXORQ      Z14, Z14, Z14
+	VPXORQ      Z15, Z15, Z15
+	VPXORQ      Z16, Z16, Z16
+	VPXORQ      Z17, Z17, Z17
+	VPUNPCKLQDQ Z11, Z6, Z18
+	VPUNPCKHQDQ Z11, Z6, Z6
+	VPUNPCKLQDQ Z13, Z12, Z19
+	VPUNPCKHQDQ Z13, Z12, Z12
+	VPUNPCKLQDQ Z15, Z14, Z20
+	VPUNPCKHQDQ Z15, Z14, Z14
+	VPUNPCKLQDQ Z17, Z16, Z21
+	VPUNPCKHQDQ Z17, Z16, Z16
+	VMOVDQA64   Z18, Z22
+	VPERMT2Q    Z19, Z0, Z22
+	VPERMT2Q    Z19, Z1, Z18
+	VMOVDQA64   Z6, Z19
+	VPERMT2Q    Z12, Z0, Z19
+	VPERMT2Q    Z12, Z1, Z6
+	VMOVDQA64   Z20, Z23
+	VPERMT2Q    Z21, Z0, Z23
+	VPERMT2Q    Z21, Z1, Z20
+	VMOVDQA64   Z14, Z21
+	VPERMT2Q    Z16, Z0, Z21
+	VPERMT2Q    Z16, Z1, Z14
+	VSHUFI64X2  $0x44, Z23, Z22, Z24
+	VSHUFI64X2  $0xee, Z23, Z22, Z22
+	VSHUFI64X2  $0x44, Z21, Z19, Z23
+	VSHUFI64X2  $0xee, Z21, Z19, Z19
+	VSHUFI64X2  $0x44, Z20, Z18, Z21
+	VSHUFI64X2  $0xee, Z20, Z18, Z18
+	VSHUFI64X2  $0x44, Z14, Z6, Z20
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	VMOVDQU64   lines9L0<>+0(SB), Z25
+	VPERMI2B    Z24, Z8, Z25
+	VMOVNTDQ    Z25, (AX)
+	VMOVDQU64   lines9L1<>+0(SB), Z25
+	MOVQ        $0x00000000000000ff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z23, Z4, K2, Z25
+	VPERMI2B    Z24, Z8, K1, Z25
+	VMOVNTDQ    Z25, 64(AX)
+	VMOVDQU64   lines9L2<>+0(SB), Z8
+	MOVQ        $0x000000000000ffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z21, Z7, K2, Z8
+	VPERMI2B    Z23, Z4, K1, Z8
+	VMOVNTDQ    Z8, 128(AX)
+	VMOVDQU64   lines9L3<>+0(SB), Z4
+	MOVQ        $0x0000000000ffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z20, Z5, K2, Z4
+	VPERMI2B    Z21, Z7, K1, Z4
+	VMOVNTDQ    Z4, 192(AX)
+	VMOVDQU64   lines9L4<>+0(SB), Z4
+	MOVQ        $0x00000000ffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z22, Z9, K2, Z4
+	VPERMI2B    Z20, Z5, K1, Z4
+	VMOVNTDQ    Z4, 256(AX)
+	VMOVDQU64   lines9L5<>+0(SB), Z4
+	MOVQ        $0x000000ffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z19, Z3, K2, Z4
+	VPERMI2B    Z22, Z9, K1, Z4
+	VMOVNTDQ    Z4, 320(AX)
+	VMOVDQU64   lines9L6<>+0(SB), Z4
+	MOVQ        $0x0000ffffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z18, Z10, K2, Z4
+	VPERMI2B    Z19, Z3, K1, Z4
+	VMOVNTDQ    Z4, 384(AX)
+	VMOVDQU64   lines9L7<>+0(SB), Z3
+	MOVQ        $0x00ffffffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z6, Z2, K2, Z3
+	VPERMI2B    Z18, Z10, K1, Z3
+	VMOVNTDQ    Z3, 448(AX)
+	VMOVDQU64   lines9L8<>+0(SB), Z3
+	VPERMI2B    Z6, Z2, Z3
+	VMOVNTDQ    Z3, 512(AX)
+	ADDQ        $0x00000240, AX
+	ADDQ        $0x00000040, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA lines9L0<>+0(SB)/1, $0x00
+DATA lines9L0<>+1(SB)/1, $0x08
+DATA lines9L0<>+2(SB)/1, $0x10
+DATA lines9L0<>+3(SB)/1, $0x18
+DATA lines9L0<>+4(SB)/1, $0x20
+DATA lines9L0<>+5(SB)/1, $0x28
+DATA lines9L0<>+6(SB)/1, $0x30
+DATA lines9L0<>+7(SB)/1, $0x38
+DATA lines9L0<>+8(SB)/1, $0x40
+DATA lines9L0<>+9(SB)/1, $0x01
+DATA lines9L0<>+10(SB)/1, $0x09
+DATA lines9L0<>+11(SB)/1, $0x11
+DATA lines9L0<>+12(SB)/1, $0x19
+DATA lines9L0<>+13(SB)/1, $0x21
+DATA lines9L0<>+14(SB)/1, $0x29
+DATA lines9L0<>+15(SB)/1, $0x31
+DATA lines9L0<>+16(SB)/1, $0x39
+DATA lines9L0<>+17(SB)/1, $0x41
+DATA lines9L0<>+18(SB)/1, $0x02
+DATA lines9L0<>+19(SB)/1, $0x0a
+DATA lines9L0<>+20(SB)/1, $0x12
+DATA lines9L0<>+21(SB)/1, $0x1a
+DATA lines9L0<>+22(SB)/1, $0x22
+DATA lines9L0<>+23(SB)/1, $0x2a
+DATA lines9L0<>+24(SB)/1, $0x32
+DATA lines9L0<>+25(SB)/1, $0x3a
+DATA lines9L0<>+26(SB)/1, $0x42
+DATA lines9L0<>+27(SB)/1, $0x03
+DATA lines9L0<>+28(SB)/1, $0x0b
+DATA lines9L0<>+29(SB)/1, $0x13
+DATA lines9L0<>+30(SB)/1, $0x1b
+DATA lines9L0<>+31(SB)/1, $0x23
+DATA lines9L0<>+32(SB)/1, $0x2b
+DATA lines9L0<>+33(SB)/1, $0x33
+DATA lines9L0<>+34(SB)/1, $0x3b
+DATA lines9L0<>+35(SB)/1, $0x43
+DATA lines9L0<>+36(SB)/1, $0x04
+DATA lines9L0<>+37(SB)/1, $0x0c
+DATA lines9L0<>+38(SB)/1, $0x14
+DATA lines9L0<>+39(SB)/1, $0x1c
+DATA lines9L0<>+40(SB)/1, $0x24
+DATA lines9L0<>+41(SB)/1, $0x2c
+DATA lines9L0<>+42(SB)/1, $0x34
+DATA lines9L0<>+43(SB)/1, $0x3c
+DATA lines9L0<>+44(SB)/1, $0x44
+DATA lines9L0<>+45(SB)/1, $0x05
+DATA lines9L0<>+46(SB)/1, $0x0d
+DATA lines9L0<>+47(SB)/1, $0x15
+DATA lines9L0<>+48(SB)/1, $0x1d
+DATA lines9L0<>+49(SB)/1, $0x25
+DATA lines9L0<>+50(SB)/1, $0x2d
+DATA lines9L0<>+51(SB)/1, $0x35
+DATA lines9L0<>+52(SB)/1, $0x3d
+DATA lines9L0<>+53(SB)/1, $0x45
+DATA lines9L0<>+54(SB)/1, $0x06
+DATA lines9L0<>+55(SB)/1, $0x0e
+DATA lines9L0<>+56(SB)/1, $0x16
+DATA lines9L0<>+57(SB)/1, $0x1e
+DATA lines9L0<>+58(SB)/1, $0x26
+DATA lines9L0<>+59(SB)/1, $0x2e
+DATA lines9L0<>+60(SB)/1, $0x36
+DATA lines9L0<>+61(SB)/1, $0x3e
+DATA lines9L0<>+62(SB)/1, $0x46
+DATA lines9L0<>+63(SB)/1, $0x07
+GLOBL lines9L0<>(SB), RODATA|NOPTR, $64
+
+DATA lines9L1<>+0(SB)/1, $0x0f
+DATA lines9L1<>+1(SB)/1, $0x17
+DATA lines9L1<>+2(SB)/1, $0x1f
+DATA lines9L1<>+3(SB)/1, $0x27
+DATA lines9L1<>+4(SB)/1, $0x2f
+DATA lines9L1<>+5(SB)/1, $0x37
+DATA lines9L1<>+6(SB)/1, $0x3f
+DATA lines9L1<>+7(SB)/1, $0x47
+DATA lines9L1<>+8(SB)/1, $0x00
+DATA lines9L1<>+9(SB)/1, $0x08
+DATA lines9L1<>+10(SB)/1, $0x10
+DATA lines9L1<>+11(SB)/1, $0x18
+DATA lines9L1<>+12(SB)/1, $0x20
+DATA lines9L1<>+13(SB)/1, $0x28
+DATA lines9L1<>+14(SB)/1, $0x30
+DATA lines9L1<>+15(SB)/1, $0x38
+DATA lines9L1<>+16(SB)/1, $0x40
+DATA lines9L1<>+17(SB)/1, $0x01
+DATA lines9L1<>+18(SB)/1, $0x09
+DATA lines9L1<>+19(SB)/1, $0x11
+DATA lines9L1<>+20(SB)/1, $0x19
+DATA lines9L1<>+21(SB)/1, $0x21
+DATA lines9L1<>+22(SB)/1, $0x29
+DATA lines9L1<>+23(SB)/1, $0x31
+DATA lines9L1<>+24(SB)/1, $0x39
+DATA lines9L1<>+25(SB)/1, $0x41
+DATA lines9L1<>+26(SB)/1, $0x02
+DATA lines9L1<>+27(SB)/1, $0x0a
+DATA lines9L1<>+28(SB)/1, $0x12
+DATA lines9L1<>+29(SB)/1, $0x1a
+DATA lines9L1<>+30(SB)/1, $0x22
+DATA lines9L1<>+31(SB)/1, $0x2a
+DATA lines9L1<>+32(SB)/1, $0x32
+DATA lines9L1<>+33(SB)/1, $0x3a
+DATA lines9L1<>+34(SB)/1, $0x42
+DATA lines9L1<>+35(SB)/1, $0x03
+DATA lines9L1<>+36(SB)/1, $0x0b
+DATA lines9L1<>+37(SB)/1, $0x13
+DATA lines9L1<>+38(SB)/1, $0x1b
+DATA lines9L1<>+39(SB)/1, $0x23
+DATA lines9L1<>+40(SB)/1, $0x2b
+DATA lines9L1<>+41(SB)/1, $0x33
+DATA lines9L1<>+42(SB)/1, $0x3b
+DATA lines9L1<>+43(SB)/1, $0x43
+DATA lines9L1<>+44(SB)/1, $0x04
+DATA lines9L1<>+45(SB)/1, $0x0c
+DATA lines9L1<>+46(SB)/1, $0x14
+DATA lines9L1<>+47(SB)/1, $0x1c
+DATA lines9L1<>+48(SB)/1, $0x24
+DATA lines9L1<>+49(SB)/1, $0x2c
+DATA lines9L1<>+50(SB)/1, $0x34
+DATA lines9L1<>+51(SB)/1, $0x3c
+DATA lines9L1<>+52(SB)/1, $0x44
+DATA lines9L1<>+53(SB)/1, $0x05
+DATA lines9L1<>+54(SB)/1, $0x0d
+DATA lines9L1<>+55(SB)/1, $0x15
+DATA lines9L1<>+56(SB)/1, $0x1d
+DATA lines9L1<>+57(SB)/1, $0x25
+DATA lines9L1<>+58(SB)/1, $0x2d
+DATA lines9L1<>+59(SB)/1, $0x35
+DATA lines9L1<>+60(SB)/1, $0x3d
+DATA lines9L1<>+61(SB)/1, $0x45
+DATA lines9L1<>+62(SB)/1, $0x06
+DATA lines9L1<>+63(SB)/1, $0x0e
+GLOBL lines9L1<>(SB), RODATA|NOPTR, $64
+
+DATA lines9L2<>+0(SB)/1, $0x16
+DATA lines9L2<>+1(SB)/1, $0x1e
+DATA lines9L2<>+2(SB)/1, $0x26
+DATA lines9L2<>+3(SB)/1, $0x2e
+DATA lines9L2<>+4(SB)/1, $0x36
+DATA lines9L2<>+5(SB)/1, $0x3e
+DATA lines9L2<>+6(SB)/1, $0x46
+DATA lines9L2<>+7(SB)/1, $0x07
+DATA lines9L2<>+8(SB)/1, $0x0f
+DATA lines9L2<>+9(SB)/1, $0x17
+DATA lines9L2<>+10(SB)/1, $0x1f
+DATA lines9L2<>+11(SB)/1, $0x27
+DATA lines9L2<>+12(SB)/1, $0x2f
+DATA lines9L2<>+13(SB)/1, $0x37
+DATA lines9L2<>+14(SB)/1, $0x3f
+DATA lines9L2<>+15(SB)/1, $0x47
+DATA lines9L2<>+16(SB)/1, $0x00
+DATA lines9L2<>+17(SB)/1, $0x08
+DATA lines9L2<>+18(SB)/1, $0x10
+DATA lines9L2<>+19(SB)/1, $0x18
+DATA lines9L2<>+20(SB)/1, $0x20
+DATA lines9L2<>+21(SB)/1, $0x28
+DATA lines9L2<>+22(SB)/1, $0x30
+DATA lines9L2<>+23(SB)/1, $0x38
+DATA lines9L2<>+24(SB)/1, $0x40
+DATA lines9L2<>+25(SB)/1, $0x01
+DATA lines9L2<>+26(SB)/1, $0x09
+DATA lines9L2<>+27(SB)/1, $0x11
+DATA lines9L2<>+28(SB)/1, $0x19
+DATA lines9L2<>+29(SB)/1, $0x21
+DATA lines9L2<>+30(SB)/1, $0x29
+DATA lines9L2<>+31(SB)/1, $0x31
+DATA lines9L2<>+32(SB)/1, $0x39
+DATA lines9L2<>+33(SB)/1, $0x41
+DATA lines9L2<>+34(SB)/1, $0x02
+DATA lines9L2<>+35(SB)/1, $0x0a
+DATA lines9L2<>+36(SB)/1, $0x12
+DATA lines9L2<>+37(SB)/1, $0x1a
+DATA lines9L2<>+38(SB)/1, $0x22
+DATA lines9L2<>+39(SB)/1, $0x2a
+DATA lines9L2<>+40(SB)/1, $0x32
+DATA lines9L2<>+41(SB)/1, $0x3a
+DATA lines9L2<>+42(SB)/1, $0x42
+DATA lines9L2<>+43(SB)/1, $0x03
+DATA lines9L2<>+44(SB)/1, $0x0b
+DATA lines9L2<>+45(SB)/1, $0x13
+DATA lines9L2<>+46(SB)/1, $0x1b
+DATA lines9L2<>+47(SB)/1, $0x23
+DATA lines9L2<>+48(SB)/1, $0x2b
+DATA lines9L2<>+49(SB)/1, $0x33
+DATA lines9L2<>+50(SB)/1, $0x3b
+DATA lines9L2<>+51(SB)/1, $0x43
+DATA lines9L2<>+52(SB)/1, $0x04
+DATA lines9L2<>+53(SB)/1, $0x0c
+DATA lines9L2<>+54(SB)/1, $0x14
+DATA lines9L2<>+55(SB)/1, $0x1c
+DATA lines9L2<>+56(SB)/1, $0x24
+DATA lines9L2<>+57(SB)/1, $0x2c
+DATA lines9L2<>+58(SB)/1, $0x34
+DATA lines9L2<>+59(SB)/1, $0x3c
+DATA lines9L2<>+60(SB)/1, $0x44
+DATA lines9L2<>+61(SB)/1, $0x05
+DATA lines9L2<>+62(SB)/1, $0x0d
+DATA lines9L2<>+63(SB)/1, $0x15
+GLOBL lines9L2<>(SB), RODATA|NOPTR, $64
+
+DATA lines9L3<>+0(SB)/1, $0x1d
+DATA lines9L3<>+1(SB)/1, $0x25
+DATA lines9L3<>+2(SB)/1, $0x2d
+DATA lines9L3<>+3(SB)/1, $0x35
+DATA lines9L3<>+4(SB)/1, $0x3d
+DATA lines9L3<>+5(SB)/1, $0x45
+DATA lines9L3<>+6(SB)/1, $0x06
+DATA lines9L3<>+7(SB)/1, $0x0e
+DATA lines9L3<>+8(SB)/1, $0x16
+DATA lines9L3<>+9(SB)/1, $0x1e
+DATA lines9L3<>+10(SB)/1, $0x26
+DATA lines9L3<>+11(SB)/1, $0x2e
+DATA lines9L3<>+12(SB)/1, $0x36
+DATA lines9L3<>+13(SB)/1, $0x3e
+DATA lines9L3<>+14(SB)/1, $0x46
+DATA lines9L3<>+15(SB)/1, $0x07
+DATA lines9L3<>+16(SB)/1, $0x0f
+DATA lines9L3<>+17(SB)/1, $0x17
+DATA lines9L3<>+18(SB)/1, $0x1f
+DATA lines9L3<>+19(SB)/1, $0x27
+DATA lines9L3<>+20(SB)/1, $0x2f
+DATA lines9L3<>+21(SB)/1, $0x37
+DATA lines9L3<>+22(SB)/1, $0x3f
+DATA lines9L3<>+23(SB)/1, $0x47
+DATA lines9L3<>+24(SB)/1, $0x00
+DATA lines9L3<>+25(SB)/1, $0x08
+DATA lines9L3<>+26(SB)/1, $0x10
+DATA lines9L3<>+27(SB)/1, $0x18
+DATA lines9L3<>+28(SB)/1, $0x20
+DATA lines9L3<>+29(SB)/1, $0x28
+DATA lines9L3<>+30(SB)/1, $0x30
+DATA lines9L3<>+31(SB)/1, $0x38
+DATA lines9L3<>+32(SB)/1, $0x40
+DATA lines9L3<>+33(SB)/1, $0x01
+DATA lines9L3<>+34(SB)/1, $0x09
+DATA lines9L3<>+35(SB)/1, $0x11
+DATA lines9L3<>+36(SB)/1, $0x19
+DATA lines9L3<>+37(SB)/1, $0x21
+DATA lines9L3<>+38(SB)/1, $0x29
+DATA lines9L3<>+39(SB)/1, $0x31
+DATA lines9L3<>+40(SB)/1, $0x39
+DATA lines9L3<>+41(SB)/1, $0x41
+DATA lines9L3<>+42(SB)/1, $0x02
+DATA lines9L3<>+43(SB)/1, $0x0a
+DATA lines9L3<>+44(SB)/1, $0x12
+DATA lines9L3<>+45(SB)/1, $0x1a
+DATA lines9L3<>+46(SB)/1, $0x22
+DATA lines9L3<>+47(SB)/1, $0x2a
+DATA lines9L3<>+48(SB)/1, $0x32
+DATA lines9L3<>+49(SB)/1, $0x3a
+DATA lines9L3<>+50(SB)/1, $0x42
+DATA lines9L3<>+51(SB)/1, $0x03
+DATA lines9L3<>+52(SB)/1, $0x0b
+DATA lines9L3<>+53(SB)/1, $0x13
+DATA lines9L3<>+54(SB)/1, $0x1b
+DATA lines9L3<>+55(SB)/1, $0x23
+DATA lines9L3<>+56(SB)/1, $0x2b
+DATA lines9L3<>+57(SB)/1, $0x33
+DATA lines9L3<>+58(SB)/1, $0x3b
+DATA lines9L3<>+59(SB)/1, $0x43
+DATA lines9L3<>+60(SB)/1, $0x04
+DATA lines9L3<>+61(SB)/1, $0x0c
+DATA lines9L3<>+62(SB)/1, $0x14
+DATA lines9L3<>+63(SB)/1, $0x1c
+GLOBL lines9L3<>(SB), RODATA|NOPTR, $64
+
+DATA lines9L4<>+0(SB)/1, $0x24
+DATA lines9L4<>+1(SB)/1, $0x2c
+DATA lines9L4<>+2(SB)/1, $0x34
+DATA lines9L4<>+3(SB)/1, $0x3c
+DATA lines9L4<>+4(SB)/1, $0x44
+DATA lines9L4<>+5(SB)/1, $0x05
+DATA lines9L4<>+6(SB)/1, $0x0d
+DATA lines9L4<>+7(SB)/1, $0x15
+DATA lines9L4<>+8(SB)/1, $0x1d
+DATA lines9L4<>+9(SB)/1, $0x25
+DATA lines9L4<>+10(SB)/1, $0x2d
+DATA lines9L4<>+11(SB)/1, $0x35
+DATA lines9L4<>+12(SB)/1, $0x3d
+DATA lines9L4<>+13(SB)/1, $0x45
+DATA lines9L4<>+14(SB)/1, $0x06
+DATA lines9L4<>+15(SB)/1, $0x0e
+DATA lines9L4<>+16(SB)/1, $0x16
+DATA lines9L4<>+17(SB)/1, $0x1e
+DATA lines9L4<>+18(SB)/1, $0x26
+DATA lines9L4<>+19(SB)/1, $0x2e
+DATA lines9L4<>+20(SB)/1, $0x36
+DATA lines9L4<>+21(SB)/1, $0x3e
+DATA lines9L4<>+22(SB)/1, $0x46
+DATA lines9L4<>+23(SB)/1, $0x07
+DATA lines9L4<>+24(SB)/1, $0x0f
+DATA lines9L4<>+25(SB)/1, $0x17
+DATA lines9L4<>+26(SB)/1, $0x1f
+DATA lines9L4<>+27(SB)/1, $0x27
+DATA lines9L4<>+28(SB)/1, $0x2f
+DATA lines9L4<>+29(SB)/1, $0x37
+DATA lines9L4<>+30(SB)/1, $0x3f
+DATA lines9L4<>+31(SB)/1, $0x47
+DATA lines9L4<>+32(SB)/1, $0x00
+DATA lines9L4<>+33(SB)/1, $0x08
+DATA lines9L4<>+34(SB)/1, $0x10
+DATA lines9L4<>+35(SB)/1, $0x18
+DATA lines9L4<>+36(SB)/1, $0x20
+DATA lines9L4<>+37(SB)/1, $0x28
+DATA lines9L4<>+38(SB)/1, $0x30
+DATA lines9L4<>+39(SB)/1, $0x38
+DATA lines9L4<>+40(SB)/1, $0x40
+DATA lines9L4<>+41(SB)/1, $0x01
+DATA lines9L4<>+42(SB)/1, $0x09
+DATA lines9L4<>+43(SB)/1, $0x11
+DATA lines9L4<>+44(SB)/1, $0x19
+DATA lines9L4<>+45(SB)/1, $0x21
+DATA lines9L4<>+46(SB)/1, $0x29
+DATA lines9L4<>+47(SB)/1, $0x31
+DATA lines9L4<>+48(SB)/1, $0x39
+DATA lines9L4<>+49(SB)/1, $0x41
+DATA lines9L4<>+50(SB)/1, $0x02
+DATA lines9L4<>+51(SB)/1, $0x0a
+DATA lines9L4<>+52(SB)/1, $0x12
+DATA lines9L4<>+53(SB)/1, $0x1a
+DATA lines9L4<>+54(SB)/1, $0x22
+DATA lines9L4<>+55(SB)/1, $0x2a
+DATA lines9L4<>+56(SB)/1, $0x32
+DATA lines9L4<>+57(SB)/1, $0x3a
+DATA lines9L4<>+58(SB)/1, $0x42
+DATA lines9L4<>+59(SB)/1, $0x03
+DATA lines9L4<>+60(SB)/1, $0x0b
+DATA lines9L4<>+61(SB)/1, $0x13
+DATA lines9L4<>+62(SB)/1, $0x1b
+DATA lines9L4<>+63(SB)/1, $0x23
+GLOBL lines9L4<>(SB), RODATA|NOPTR, $64
+
+DATA lines9L5<>+0(SB)/1, $0x2b
+DATA lines9L5<>+1(SB)/1, $0x33
+DATA lines9L5<>+2(SB)/1, $0x3b
+DATA lines9L5<>+3(SB)/1, $0x43
+DATA lines9L5<>+4(SB)/1, $0x04
+DATA lines9L5<>+5(SB)/1, $0x0c
+DATA lines9L5<>+6(SB)/1, $0x14
+DATA lines9L5<>+7(SB)/1, $0x1c
+DATA lines9L5<>+8(SB)/1, $0x24
+DATA lines9L5<>+9(SB)/1, $0x2c
+DATA lines9L5<>+10(SB)/1, $0x34
+DATA lines9L5<>+11(SB)/1, $0x3c
+DATA lines9L5<>+12(SB)/1, $0x44
+DATA lines9L5<>+13(SB)/1, $0x05
+DATA lines9L5<>+14(SB)/1, $0x0d
+DATA lines9L5<>+15(SB)/1, $0x15
+DATA lines9L5<>+16(SB)/1, $0x1d
+DATA lines9L5<>+17(SB)/1, $0x25
+DATA lines9L5<>+18(SB)/1, $0x2d
+DATA lines9L5<>+19(SB)/1, $0x35
+DATA lines9L5<>+20(SB)/1, $0x3d
+DATA lines9L5<>+21(SB)/1, $0x45
+DATA lines9L5<>+22(SB)/1, $0x06
+DATA lines9L5<>+23(SB)/1, $0x0e
+DATA lines9L5<>+24(SB)/1, $0x16
+DATA lines9L5<>+25(SB)/1, $0x1e
+DATA lines9L5<>+26(SB)/1, $0x26
+DATA lines9L5<>+27(SB)/1, $0x2e
+DATA lines9L5<>+28(SB)/1, $0x36
+DATA lines9L5<>+29(SB)/1, $0x3e
+DATA lines9L5<>+30(SB)/1, $0x46
+DATA lines9L5<>+31(SB)/1, $0x07
+DATA lines9L5<>+32(SB)/1, $0x0f
+DATA lines9L5<>+33(SB)/1, $0x17
+DATA lines9L5<>+34(SB)/1, $0x1f
+DATA lines9L5<>+35(SB)/1, $0x27
+DATA lines9L5<>+36(SB)/1, $0x2f
+DATA lines9L5<>+37(SB)/1, $0x37
+DATA lines9L5<>+38(SB)/1, $0x3f
+DATA lines9L5<>+39(SB)/1, $0x47
+DATA lines9L5<>+40(SB)/1, $0x00
+DATA lines9L5<>+41(SB)/1, $0x08
+DATA lines9L5<>+42(SB)/1, $0x10
+DATA lines9L5<>+43(SB)/1, $0x18
+DATA lines9L5<>+44(SB)/1, $0x20
+DATA lines9L5<>+45(SB)/1, $0x28
+DATA lines9L5<>+46(SB)/1, $0x30
+DATA lines9L5<>+47(SB)/1, $0x38
+DATA lines9L5<>+48(SB)/1, $0x40
+DATA lines9L5<>+49(SB)/1, $0x01
+DATA lines9L5<>+50(SB)/1, $0x09
+DATA lines9L5<>+51(SB)/1, $0x11
+DATA lines9L5<>+52(SB)/1, $0x19
+DATA lines9L5<>+53(SB)/1, $0x21
+DATA lines9L5<>+54(SB)/1, $0x29
+DATA lines9L5<>+55(SB)/1, $0x31
+DATA lines9L5<>+56(SB)/1, $0x39
+DATA lines9L5<>+57(SB)/1, $0x41
+DATA lines9L5<>+58(SB)/1, $0x02
+DATA lines9L5<>+59(SB)/1, $0x0a
+DATA lines9L5<>+60(SB)/1, $0x12
+DATA lines9L5<>+61(SB)/1, $0x1a
+DATA lines9L5<>+62(SB)/1, $0x22
+DATA lines9L5<>+63(SB)/1, $0x2a
+GLOBL lines9L5<>(SB), RODATA|NOPTR, $64
+
+DATA lines9L6<>+0(SB)/1, $0x32
+DATA lines9L6<>+1(SB)/1, $0x3a
+DATA lines9L6<>+2(SB)/1, $0x42
+DATA lines9L6<>+3(SB)/1, $0x03
+DATA lines9L6<>+4(SB)/1, $0x0b
+DATA lines9L6<>+5(SB)/1, $0x13
+DATA lines9L6<>+6(SB)/1, $0x1b
+DATA lines9L6<>+7(SB)/1, $0x23
+DATA lines9L6<>+8(SB)/1, $0x2b
+DATA lines9L6<>+9(SB)/1, $0x33
+DATA lines9L6<>+10(SB)/1, $0x3b
+DATA lines9L6<>+11(SB)/1, $0x43
+DATA lines9L6<>+12(SB)/1, $0x04
+DATA lines9L6<>+13(SB)/1, $0x0c
+DATA lines9L6<>+14(SB)/1, $0x14
+DATA lines9L6<>+15(SB)/1, $0x1c
+DATA lines9L6<>+16(SB)/1, $0x24
+DATA lines9L6<>+17(SB)/1, $0x2c
+DATA lines9L6<>+18(SB)/1, $0x34
+DATA lines9L6<>+19(SB)/1, $0x3c
+DATA lines9L6<>+20(SB)/1, $0x44
+DATA lines9L6<>+21(SB)/1, $0x05
+DATA lines9L6<>+22(SB)/1, $0x0d
+DATA lines9L6<>+23(SB)/1, $0x15
+DATA lines9L6<>+24(SB)/1, $0x1d
+DATA lines9L6<>+25(SB)/1, $0x25
+DATA lines9L6<>+26(SB)/1, $0x2d
+DATA lines9L6<>+27(SB)/1, $0x35
+DATA lines9L6<>+28(SB)/1, $0x3d
+DATA lines9L6<>+29(SB)/1, $0x45
+DATA lines9L6<>+30(SB)/1, $0x06
+DATA lines9L6<>+31(SB)/1, $0x0e
+DATA lines9L6<>+32(SB)/1, $0x16
+DATA lines9L6<>+33(SB)/1, $0x1e
+DATA lines9L6<>+34(SB)/1, $0x26
+DATA lines9L6<>+35(SB)/1, $0x2e
+DATA lines9L6<>+36(SB)/1, $0x36
+DATA lines9L6<>+37(SB)/1, $0x3e
+DATA lines9L6<>+38(SB)/1, $0x46
+DATA lines9L6<>+39(SB)/1, $0x07
+DATA lines9L6<>+40(SB)/1, $0x0f
+DATA lines9L6<>+41(SB)/1, $0x17
+DATA lines9L6<>+42(SB)/1, $0x1f
+DATA lines9L6<>+43(SB)/1, $0x27
+DATA lines9L6<>+44(SB)/1, $0x2f
+DATA lines9L6<>+45(SB)/1, $0x37
+DATA lines9L6<>+46(SB)/1, $0x3f
+DATA lines9L6<>+47(SB)/1, $0x47
+DATA lines9L6<>+48(SB)/1, $0x00
+DATA lines9L6<>+49(SB)/1, $0x08
+DATA lines9L6<>+50(SB)/1, $0x10
+DATA lines9L6<>+51(SB)/1, $0x18
+DATA lines9L6<>+52(SB)/1, $0x20
+DATA lines9L6<>+53(SB)/1, $0x28
+DATA lines9L6<>+54(SB)/1, $0x30
+DATA lines9L6<>+55(SB)/1, $0x38
+DATA lines9L6<>+56(SB)/1, $0x40
+DATA lines9L6<>+57(SB)/1, $0x01
+DATA lines9L6<>+58(SB)/1, $0x09
+DATA lines9L6<>+59(SB)/1, $0x11
+DATA lines9L6<>+60(SB)/1, $0x19
+DATA lines9L6<>+61(SB)/1, $0x21
+DATA lines9L6<>+62(SB)/1, $0x29
+DATA lines9L6<>+63(SB)/1, $0x31
+GLOBL lines9L6<>(SB), RODATA|NOPTR, $64
+
+DATA lines9L7<>+0(SB)/1, $0x39
+DATA lines9L7<>+1(SB)/1, $0x41
+DATA lines9L7<>+2(SB)/1, $0x02
+DATA lines9L7<>+3(SB)/1, $0x0a
+DATA lines9L7<>+4(SB)/1, $0x12
+DATA lines9L7<>+5(SB)/1, $0x1a
+DATA lines9L7<>+6(SB)/1, $0x22
+DATA lines9L7<>+7(SB)/1, $0x2a
+DATA lines9L7<>+8(SB)/1, $0x32
+DATA lines9L7<>+9(SB)/1, $0x3a
+DATA lines9L7<>+10(SB)/1, $0x42
+DATA lines9L7<>+11(SB)/1, $0x03
+DATA lines9L7<>+12(SB)/1, $0x0b
+DATA lines9L7<>+13(SB)/1, $0x13
+DATA lines9L7<>+14(SB)/1, $0x1b
+DATA lines9L7<>+15(SB)/1, $0x23
+DATA lines9L7<>+16(SB)/1, $0x2b
+DATA lines9L7<>+17(SB)/1, $0x33
+DATA lines9L7<>+18(SB)/1, $0x3b
+DATA lines9L7<>+19(SB)/1, $0x43
+DATA lines9L7<>+20(SB)/1, $0x04
+DATA lines9L7<>+21(SB)/1, $0x0c
+DATA lines9L7<>+22(SB)/1, $0x14
+DATA lines9L7<>+23(SB)/1, $0x1c
+DATA lines9L7<>+24(SB)/1, $0x24
+DATA lines9L7<>+25(SB)/1, $0x2c
+DATA lines9L7<>+26(SB)/1, $0x34
+DATA lines9L7<>+27(SB)/1, $0x3c
+DATA lines9L7<>+28(SB)/1, $0x44
+DATA lines9L7<>+29(SB)/1, $0x05
+DATA lines9L7<>+30(SB)/1, $0x0d
+DATA lines9L7<>+31(SB)/1, $0x15
+DATA lines9L7<>+32(SB)/1, $0x1d
+DATA lines9L7<>+33(SB)/1, $0x25
+DATA lines9L7<>+34(SB)/1, $0x2d
+DATA lines9L7<>+35(SB)/1, $0x35
+DATA lines9L7<>+36(SB)/1, $0x3d
+DATA lines9L7<>+37(SB)/1, $0x45
+DATA lines9L7<>+38(SB)/1, $0x06
+DATA lines9L7<>+39(SB)/1, $0x0e
+DATA lines9L7<>+40(SB)/1, $0x16
+DATA lines9L7<>+41(SB)/1, $0x1e
+DATA lines9L7<>+42(SB)/1, $0x26
+DATA lines9L7<>+43(SB)/1, $0x2e
+DATA lines9L7<>+44(SB)/1, $0x36
+DATA lines9L7<>+45(SB)/1, $0x3e
+DATA lines9L7<>+46(SB)/1, $0x46
+DATA lines9L7<>+47(SB)/1, $0x07
+DATA lines9L7<>+48(SB)/1, $0x0f
+DATA lines9L7<>+49(SB)/1, $0x17
+DATA lines9L7<>+50(SB)/1, $0x1f
+DATA lines9L7<>+51(SB)/1, $0x27
+DATA lines9L7<>+52(SB)/1, $0x2f
+DATA lines9L7<>+53(SB)/1, $0x37
+DATA lines9L7<>+54(SB)/1, $0x3f
+DATA lines9L7<>+55(SB)/1, $0x47
+DATA lines9L7<>+56(SB)/1, $0x00
+DATA lines9L7<>+57(SB)/1, $0x08
+DATA lines9L7<>+58(SB)/1, $0x10
+DATA lines9L7<>+59(SB)/1, $0x18
+DATA lines9L7<>+60(SB)/1, $0x20
+DATA lines9L7<>+61(SB)/1, $0x28
+DATA lines9L7<>+62(SB)/1, $0x30
+DATA lines9L7<>+63(SB)/1, $0x38
+GLOBL lines9L7<>(SB), RODATA|NOPTR, $64
+
+DATA lines9L8<>+0(SB)/1, $0x40
+DATA lines9L8<>+1(SB)/1, $0x01
+DATA lines9L8<>+2(SB)/1, $0x09
+DATA lines9L8<>+3(SB)/1, $0x11
+DATA lines9L8<>+4(SB)/1, $0x19
+DATA lines9L8<>+5(SB)/1, $0x21
+DATA lines9L8<>+6(SB)/1, $0x29
+DATA lines9L8<>+7(SB)/1, $0x31
+DATA lines9L8<>+8(SB)/1, $0x39
+DATA lines9L8<>+9(SB)/1, $0x41
+DATA lines9L8<>+10(SB)/1, $0x02
+DATA lines9L8<>+11(SB)/1, $0x0a
+DATA lines9L8<>+12(SB)/1, $0x12
+DATA lines9L8<>+13(SB)/1, $0x1a
+DATA lines9L8<>+14(SB)/1, $0x22
+DATA lines9L8<>+15(SB)/1, $0x2a
+DATA lines9L8<>+16(SB)/1, $0x32
+DATA lines9L8<>+17(SB)/1, $0x3a
+DATA lines9L8<>+18(SB)/1, $0x42
+DATA lines9L8<>+19(SB)/1, $0x03
+DATA lines9L8<>+20(SB)/1, $0x0b
+DATA lines9L8<>+21(SB)/1, $0x13
+DATA lines9L8<>+22(SB)/1, $0x1b
+DATA lines9L8<>+23(SB)/1, $0x23
+DATA lines9L8<>+24(SB)/1, $0x2b
+DATA lines9L8<>+25(SB)/1, $0x33
+DATA lines9L8<>+26(SB)/1, $0x3b
+DATA lines9L8<>+27(SB)/1, $0x43
+DATA lines9L8<>+28(SB)/1, $0x04
+DATA lines9L8<>+29(SB)/1, $0x0c
+DATA lines9L8<>+30(SB)/1, $0x14
+DATA lines9L8<>+31(SB)/1, $0x1c
+DATA lines9L8<>+32(SB)/1, $0x24
+DATA lines9L8<>+33(SB)/1, $0x2c
+DATA lines9L8<>+34(SB)/1, $0x34
+DATA lines9L8<>+35(SB)/1, $0x3c
+DATA lines9L8<>+36(SB)/1, $0x44
+DATA lines9L8<>+37(SB)/1, $0x05
+DATA lines9L8<>+38(SB)/1, $0x0d
+DATA lines9L8<>+39(SB)/1, $0x15
+DATA lines9L8<>+40(SB)/1, $0x1d
+DATA lines9L8<>+41(SB)/1, $0x25
+DATA lines9L8<>+42(SB)/1, $0x2d
+DATA lines9L8<>+43(SB)/1, $0x35
+DATA lines9L8<>+44(SB)/1, $0x3d
+DATA lines9L8<>+45(SB)/1, $0x45
+DATA lines9L8<>+46(SB)/1, $0x06
+DATA lines9L8<>+47(SB)/1, $0x0e
+DATA lines9L8<>+48(SB)/1, $0x16
+DATA lines9L8<>+49(SB)/1, $0x1e
+DATA lines9L8<>+50(SB)/1, $0x26
+DATA lines9L8<>+51(SB)/1, $0x2e
+DATA lines9L8<>+52(SB)/1, $0x36
+DATA lines9L8<>+53(SB)/1, $0x3e
+DATA lines9L8<>+54(SB)/1, $0x46
+DATA lines9L8<>+55(SB)/1, $0x07
+DATA lines9L8<>+56(SB)/1, $0x0f
+DATA lines9L8<>+57(SB)/1, $0x17
+DATA lines9L8<>+58(SB)/1, $0x1f
+DATA lines9L8<>+59(SB)/1, $0x27
+DATA lines9L8<>+60(SB)/1, $0x2f
+DATA lines9L8<>+61(SB)/1, $0x37
+DATA lines9L8<>+62(SB)/1, $0x3f
+DATA lines9L8<>+63(SB)/1, $0x47
+GLOBL lines9L8<>(SB), RODATA|NOPTR, $64
+
 // func shuffle10AVX512(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·shuffle10AVX512(SB), NOSPLIT, $0-32
@@ -9649,6 +13111,1223 @@ DATA scatter10H1<>+61(SB)/1, $0x00
 DATA scatter10H1<>+62(SB)/1, $0x00
 DATA scatter10H1<>+63(SB)/1, $0x00
 GLOBL scatter10H1<>(SB), RODATA|NOPTR, $64
+
+// func shuffle10AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle10AVX512NTShifted(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 gather10H0<>+0(SB), Z0
+	VMOVDQU64 gather10H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x000000000000ffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU8.Z  64(CX), K1, Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   80(CX), Z5
+	VMOVDQU8.Z  144(CX), K1, Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   160(CX), Z7
+	VMOVDQU8.Z  224(CX), K1, Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   240(CX), Z9
+	VMOVDQU8.Z  304(CX), K1, Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   320(CX), Z11
+	VMOVDQU8.Z  384(CX), K1, Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   400(CX), Z13
+	VMOVDQU8.Z  464(CX), K1, Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   480(CX), Z15
+	VMOVDQU8.Z  544(CX), K1, Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   560(CX), Z17
+	VMOVDQU8.Z  624(CX), K1, Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	VMOVDQU64   (SI), Z14
+	VPERMI2B    (DI), Z18, Z14
+	VMOVDQU64   Z18, (DI)
+	MOVQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   64(SI), Z14
+	VPERMI2B    64(DI), Z10, Z14
+	VMOVDQU64   Z10, 64(DI)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   128(SI), Z10
+	VPERMI2B    128(DI), Z16, Z10
+	VMOVDQU64   Z16, 128(DI)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   192(SI), Z10
+	VPERMI2B    192(DI), Z12, Z10
+	VMOVDQU64   Z12, 192(DI)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   256(SI), Z10
+	VPERMI2B    256(DI), Z20, Z10
+	VMOVDQU64   Z20, 256(DI)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   320(SI), Z10
+	VPERMI2B    320(DI), Z8, Z10
+	VMOVDQU64   Z8, 320(DI)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   384(SI), Z8
+	VPERMI2B    384(DI), Z19, Z8
+	VMOVDQU64   Z19, 384(DI)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VMOVDQU64   448(SI), Z8
+	VPERMI2B    448(DI), Z6, Z8
+	VMOVDQU64   Z6, 448(DI)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z5
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z5
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	VMOVDQU64   512(SI), Z4
+	VPERMI2B    512(DI), Z12, Z4
+	VMOVDQU64   Z12, 512(DI)
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   576(SI), Z4
+	VPERMI2B    576(DI), Z7, Z4
+	VMOVDQU64   Z7, 576(DI)
+	IMUL3Q      $0x09, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000280, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shuffle10AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·shuffle10AVX512Skewed(SB), NOSPLIT, $0-40
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      ring+32(FP), SI
+	TESTQ     BX, BX
+	JZ        done
+	XORQ      DI, DI
+	VMOVDQU64 gather10H0<>+0(SB), Z0
+	VMOVDQU64 gather10H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x000000000000ffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU8.Z  64(CX), K1, Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   80(CX), Z5
+	VMOVDQU8.Z  144(CX), K1, Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   160(CX), Z7
+	VMOVDQU8.Z  224(CX), K1, Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   240(CX), Z9
+	VMOVDQU8.Z  304(CX), K1, Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   320(CX), Z11
+	VMOVDQU8.Z  384(CX), K1, Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   400(CX), Z13
+	VMOVDQU8.Z  464(CX), K1, Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   480(CX), Z15
+	VMOVDQU8.Z  544(CX), K1, Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   560(CX), Z17
+	VMOVDQU8.Z  624(CX), K1, Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	MOVQ        AX, R8
+	VMOVDQU64   Z18, (R8)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	LEAQ        448(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   512(R9), Z14
+	VMOVDQU64   Z14, -64(R8)
+	VMOVDQU64   Z10, 512(SI)(DI*1)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	LEAQ        384(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1024(R9), Z10
+	VMOVDQU64   Z10, -128(R8)
+	VMOVDQU64   Z16, 1024(SI)(DI*1)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	LEAQ        320(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1536(R9), Z10
+	VMOVDQU64   Z10, -192(R8)
+	VMOVDQU64   Z12, 1536(SI)(DI*1)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	LEAQ        256(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2048(R9), Z10
+	VMOVDQU64   Z10, -256(R8)
+	VMOVDQU64   Z20, 2048(SI)(DI*1)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	LEAQ        192(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2560(R9), Z10
+	VMOVDQU64   Z10, -320(R8)
+	VMOVDQU64   Z8, 2560(SI)(DI*1)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	LEAQ        128(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3072(R9), Z8
+	VMOVDQU64   Z8, -384(R8)
+	VMOVDQU64   Z19, 3072(SI)(DI*1)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	LEAQ        64(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3584(R9), Z8
+	VMOVDQU64   Z8, -448(R8)
+	VMOVDQU64   Z6, 3584(SI)(DI*1)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z5
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z5
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	VMOVDQU64   Z12, (R8)
+	IMUL3Q      $0x09, DX, R8
+	ADDQ        AX, R8
+	LEAQ        448(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   4608(R9), Z4
+	VMOVDQU64   Z4, -64(R8)
+	VMOVDQU64   Z7, 4608(SI)(DI*1)
+	ADDQ        $0x00000040, DI
+	ANDQ        $0x000001ff, DI
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000280, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func unshuffle10AVX512NT(dst *byte, src *byte, n int, blocks int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·unshuffle10AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 permQLo<>+0(SB), Z0
+	VMOVDQU64 permQHi<>+0(SB), Z1
+
+loop:
+	MOVQ        CX, SI
+	VMOVDQU64   (SI), Z2
+	IMUL3Q      $0x01, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z3
+	IMUL3Q      $0x02, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z4
+	IMUL3Q      $0x03, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z5
+	IMUL3Q      $0x04, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z6
+	IMUL3Q      $0x05, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z7
+	IMUL3Q      $0x06, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z8
+	IMUL3Q      $0x07, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z9
+	VPUNPCKLQDQ Z3, Z2, Z10
+	VPUNPCKHQDQ Z3, Z2, Z2
+	VPUNPCKLQDQ Z5, Z4, Z3
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z7, Z6, Z5
+	VPUNPCKHQDQ Z7, Z6, Z6
+	VPUNPCKLQDQ Z9, Z8, Z7
+	VPUNPCKHQDQ Z9, Z8, Z8
+	VMOVDQA64   Z10, Z9
+	VPERMT2Q    Z3, Z0, Z9
+	VPERMT2Q    Z3, Z1, Z10
+	VMOVDQA64   Z2, Z3
+	VPERMT2Q    Z4, Z0, Z3
+	VPERMT2Q    Z4, Z1, Z2
+	VMOVDQA64   Z5, Z4
+	VPERMT2Q    Z7, Z0, Z4
+	VPERMT2Q    Z7, Z1, Z5
+	VMOVDQA64   Z6, Z7
+	VPERMT2Q    Z8, Z0, Z7
+	VPERMT2Q    Z8, Z1, Z6
+	VSHUFI64X2  $0x44, Z4, Z9, Z8
+	VSHUFI64X2  $0xee, Z4, Z9, Z9
+	VSHUFI64X2  $0x44, Z7, Z3, Z4
+	VSHUFI64X2  $0xee, Z7, Z3, Z3
+	VSHUFI64X2  $0x44, Z5, Z10, Z7
+	VSHUFI64X2  $0xee, Z5, Z10, Z10
+	VSHUFI64X2  $0x44, Z6, Z2, Z5
+	VSHUFI64X2  $0xee, Z6, Z2, Z2
+	IMUL3Q      $0x08, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z6
+	IMUL3Q      $0x09, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z17
+	VPXORQ      Z11, Z11, Z11
+	VPXORQ      Z12, Z12, Z12
+	VPXORQ      Z13, Z13, Z13
+	VPXORQ      Z14, Z14, Z14
+	VPXORQ      Z15, Z15, Z15
+	VPXORQ      Z16, Z16, Z16
+	VPUNPCKLQDQ Z17, Z6, Z18
+	VPUNPCKHQDQ Z17, Z6, Z6
+	VPUNPCKLQDQ Z12, Z11, Z17
+	VPUNPCKHQDQ Z12, Z11, Z11
+	VPUNPCKLQDQ Z14, Z13, Z19
+	VPUNPCKHQDQ Z14, Z13, Z13
+	VPUNPCKLQDQ Z16, Z15, Z20
+	VPUNPCKHQDQ Z16, Z15, Z15
+	VMOVDQA64   Z18, Z21
+	VPERMT2Q    Z17, Z0, Z21
+	VPERMT2Q    Z17, Z1, Z18
+	VMOVDQA64   Z6, Z17
+	VPERMT2Q    Z11, Z0, Z17
+	VPERMT2Q    Z11, Z1, Z6
+	VMOVDQA64   Z19, Z22
+	VPERMT2Q    Z20, Z0, Z22
+	VPERMT2Q    Z20, Z1, Z19
+	VMOVDQA64   Z13, Z20
+	VPERMT2Q    Z15, Z0, Z20
+	VPERMT2Q    Z15, Z1, Z13
+	VSHUFI64X2  $0x44, Z22, Z21, Z23
+	VSHUFI64X2  $0xee, Z22, Z21, Z21
+	VSHUFI64X2  $0x44, Z20, Z17, Z22
+	VSHUFI64X2  $0xee, Z20, Z17, Z17
+	VSHUFI64X2  $0x44, Z19, Z18, Z20
+	VSHUFI64X2  $0xee, Z19, Z18, Z18
+	VSHUFI64X2  $0x44, Z13, Z6, Z19
+	VSHUFI64X2  $0xee, Z13, Z6, Z6
+	VMOVDQU64   lines10L0<>+0(SB), Z24
+	VPERMI2B    Z23, Z8, Z24
+	VMOVNTDQ    Z24, (AX)
+	VMOVDQU64   lines10L1<>+0(SB), Z24
+	MOVQ        $0x000000000000ffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z22, Z4, K2, Z24
+	VPERMI2B    Z23, Z8, K1, Z24
+	VMOVNTDQ    Z24, 64(AX)
+	VMOVDQU64   lines10L2<>+0(SB), Z8
+	MOVQ        $0x00000000ffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z20, Z7, K2, Z8
+	VPERMI2B    Z22, Z4, K1, Z8
+	VMOVNTDQ    Z8, 128(AX)
+	VMOVDQU64   lines10L3<>+0(SB), Z4
+	MOVQ        $0x0000ffffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z19, Z5, K2, Z4
+	VPERMI2B    Z20, Z7, K1, Z4
+	VMOVNTDQ    Z4, 192(AX)
+	VMOVDQU64   lines10L4<>+0(SB), Z4
+	VPERMI2B    Z19, Z5, Z4
+	VMOVNTDQ    Z4, 256(AX)
+	VMOVDQU64   lines10L5<>+0(SB), Z4
+	VPERMI2B    Z21, Z9, Z4
+	VMOVNTDQ    Z4, 320(AX)
+	VMOVDQU64   lines10L6<>+0(SB), Z4
+	MOVQ        $0x000000000000ffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z17, Z3, K2, Z4
+	VPERMI2B    Z21, Z9, K1, Z4
+	VMOVNTDQ    Z4, 384(AX)
+	VMOVDQU64   lines10L7<>+0(SB), Z4
+	MOVQ        $0x00000000ffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z18, Z10, K2, Z4
+	VPERMI2B    Z17, Z3, K1, Z4
+	VMOVNTDQ    Z4, 448(AX)
+	VMOVDQU64   lines10L8<>+0(SB), Z3
+	MOVQ        $0x0000ffffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z6, Z2, K2, Z3
+	VPERMI2B    Z18, Z10, K1, Z3
+	VMOVNTDQ    Z3, 512(AX)
+	VMOVDQU64   lines10L9<>+0(SB), Z3
+	VPERMI2B    Z6, Z2, Z3
+	VMOVNTDQ    Z3, 576(AX)
+	ADDQ        $0x00000280, AX
+	ADDQ        $0x00000040, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA lines10L0<>+0(SB)/1, $0x00
+DATA lines10L0<>+1(SB)/1, $0x08
+DATA lines10L0<>+2(SB)/1, $0x10
+DATA lines10L0<>+3(SB)/1, $0x18
+DATA lines10L0<>+4(SB)/1, $0x20
+DATA lines10L0<>+5(SB)/1, $0x28
+DATA lines10L0<>+6(SB)/1, $0x30
+DATA lines10L0<>+7(SB)/1, $0x38
+DATA lines10L0<>+8(SB)/1, $0x40
+DATA lines10L0<>+9(SB)/1, $0x48
+DATA lines10L0<>+10(SB)/1, $0x01
+DATA lines10L0<>+11(SB)/1, $0x09
+DATA lines10L0<>+12(SB)/1, $0x11
+DATA lines10L0<>+13(SB)/1, $0x19
+DATA lines10L0<>+14(SB)/1, $0x21
+DATA lines10L0<>+15(SB)/1, $0x29
+DATA lines10L0<>+16(SB)/1, $0x31
+DATA lines10L0<>+17(SB)/1, $0x39
+DATA lines10L0<>+18(SB)/1, $0x41
+DATA lines10L0<>+19(SB)/1, $0x49
+DATA lines10L0<>+20(SB)/1, $0x02
+DATA lines10L0<>+21(SB)/1, $0x0a
+DATA lines10L0<>+22(SB)/1, $0x12
+DATA lines10L0<>+23(SB)/1, $0x1a
+DATA lines10L0<>+24(SB)/1, $0x22
+DATA lines10L0<>+25(SB)/1, $0x2a
+DATA lines10L0<>+26(SB)/1, $0x32
+DATA lines10L0<>+27(SB)/1, $0x3a
+DATA lines10L0<>+28(SB)/1, $0x42
+DATA lines10L0<>+29(SB)/1, $0x4a
+DATA lines10L0<>+30(SB)/1, $0x03
+DATA lines10L0<>+31(SB)/1, $0x0b
+DATA lines10L0<>+32(SB)/1, $0x13
+DATA lines10L0<>+33(SB)/1, $0x1b
+DATA lines10L0<>+34(SB)/1, $0x23
+DATA lines10L0<>+35(SB)/1, $0x2b
+DATA lines10L0<>+36(SB)/1, $0x33
+DATA lines10L0<>+37(SB)/1, $0x3b
+DATA lines10L0<>+38(SB)/1, $0x43
+DATA lines10L0<>+39(SB)/1, $0x4b
+DATA lines10L0<>+40(SB)/1, $0x04
+DATA lines10L0<>+41(SB)/1, $0x0c
+DATA lines10L0<>+42(SB)/1, $0x14
+DATA lines10L0<>+43(SB)/1, $0x1c
+DATA lines10L0<>+44(SB)/1, $0x24
+DATA lines10L0<>+45(SB)/1, $0x2c
+DATA lines10L0<>+46(SB)/1, $0x34
+DATA lines10L0<>+47(SB)/1, $0x3c
+DATA lines10L0<>+48(SB)/1, $0x44
+DATA lines10L0<>+49(SB)/1, $0x4c
+DATA lines10L0<>+50(SB)/1, $0x05
+DATA lines10L0<>+51(SB)/1, $0x0d
+DATA lines10L0<>+52(SB)/1, $0x15
+DATA lines10L0<>+53(SB)/1, $0x1d
+DATA lines10L0<>+54(SB)/1, $0x25
+DATA lines10L0<>+55(SB)/1, $0x2d
+DATA lines10L0<>+56(SB)/1, $0x35
+DATA lines10L0<>+57(SB)/1, $0x3d
+DATA lines10L0<>+58(SB)/1, $0x45
+DATA lines10L0<>+59(SB)/1, $0x4d
+DATA lines10L0<>+60(SB)/1, $0x06
+DATA lines10L0<>+61(SB)/1, $0x0e
+DATA lines10L0<>+62(SB)/1, $0x16
+DATA lines10L0<>+63(SB)/1, $0x1e
+GLOBL lines10L0<>(SB), RODATA|NOPTR, $64
+
+DATA lines10L1<>+0(SB)/1, $0x26
+DATA lines10L1<>+1(SB)/1, $0x2e
+DATA lines10L1<>+2(SB)/1, $0x36
+DATA lines10L1<>+3(SB)/1, $0x3e
+DATA lines10L1<>+4(SB)/1, $0x46
+DATA lines10L1<>+5(SB)/1, $0x4e
+DATA lines10L1<>+6(SB)/1, $0x07
+DATA lines10L1<>+7(SB)/1, $0x0f
+DATA lines10L1<>+8(SB)/1, $0x17
+DATA lines10L1<>+9(SB)/1, $0x1f
+DATA lines10L1<>+10(SB)/1, $0x27
+DATA lines10L1<>+11(SB)/1, $0x2f
+DATA lines10L1<>+12(SB)/1, $0x37
+DATA lines10L1<>+13(SB)/1, $0x3f
+DATA lines10L1<>+14(SB)/1, $0x47
+DATA lines10L1<>+15(SB)/1, $0x4f
+DATA lines10L1<>+16(SB)/1, $0x00
+DATA lines10L1<>+17(SB)/1, $0x08
+DATA lines10L1<>+18(SB)/1, $0x10
+DATA lines10L1<>+19(SB)/1, $0x18
+DATA lines10L1<>+20(SB)/1, $0x20
+DATA lines10L1<>+21(SB)/1, $0x28
+DATA lines10L1<>+22(SB)/1, $0x30
+DATA lines10L1<>+23(SB)/1, $0x38
+DATA lines10L1<>+24(SB)/1, $0x40
+DATA lines10L1<>+25(SB)/1, $0x48
+DATA lines10L1<>+26(SB)/1, $0x01
+DATA lines10L1<>+27(SB)/1, $0x09
+DATA lines10L1<>+28(SB)/1, $0x11
+DATA lines10L1<>+29(SB)/1, $0x19
+DATA lines10L1<>+30(SB)/1, $0x21
+DATA lines10L1<>+31(SB)/1, $0x29
+DATA lines10L1<>+32(SB)/1, $0x31
+DATA lines10L1<>+33(SB)/1, $0x39
+DATA lines10L1<>+34(SB)/1, $0x41
+DATA lines10L1<>+35(SB)/1, $0x49
+DATA lines10L1<>+36(SB)/1, $0x02
+DATA lines10L1<>+37(SB)/1, $0x0a
+DATA lines10L1<>+38(SB)/1, $0x12
+DATA lines10L1<>+39(SB)/1, $0x1a
+DATA lines10L1<>+40(SB)/1, $0x22
+DATA lines10L1<>+41(SB)/1, $0x2a
+DATA lines10L1<>+42(SB)/1, $0x32
+DATA lines10L1<>+43(SB)/1, $0x3a
+DATA lines10L1<>+44(SB)/1, $0x42
+DATA lines10L1<>+45(SB)/1, $0x4a
+DATA lines10L1<>+46(SB)/1, $0x03
+DATA lines10L1<>+47(SB)/1, $0x0b
+DATA lines10L1<>+48(SB)/1, $0x13
+DATA lines10L1<>+49(SB)/1, $0x1b
+DATA lines10L1<>+50(SB)/1, $0x23
+DATA lines10L1<>+51(SB)/1, $0x2b
+DATA lines10L1<>+52(SB)/1, $0x33
+DATA lines10L1<>+53(SB)/1, $0x3b
+DATA lines10L1<>+54(SB)/1, $0x43
+DATA lines10L1<>+55(SB)/1, $0x4b
+DATA lines10L1<>+56(SB)/1, $0x04
+DATA lines10L1<>+57(SB)/1, $0x0c
+DATA lines10L1<>+58(SB)/1, $0x14
+DATA lines10L1<>+59(SB)/1, $0x1c
+DATA lines10L1<>+60(SB)/1, $0x24
+DATA lines10L1<>+61(SB)/1, $0x2c
+DATA lines10L1<>+62(SB)/1, $0x34
+DATA lines10L1<>+63(SB)/1, $0x3c
+GLOBL lines10L1<>(SB), RODATA|NOPTR, $64
+
+DATA lines10L2<>+0(SB)/1, $0x44
+DATA lines10L2<>+1(SB)/1, $0x4c
+DATA lines10L2<>+2(SB)/1, $0x05
+DATA lines10L2<>+3(SB)/1, $0x0d
+DATA lines10L2<>+4(SB)/1, $0x15
+DATA lines10L2<>+5(SB)/1, $0x1d
+DATA lines10L2<>+6(SB)/1, $0x25
+DATA lines10L2<>+7(SB)/1, $0x2d
+DATA lines10L2<>+8(SB)/1, $0x35
+DATA lines10L2<>+9(SB)/1, $0x3d
+DATA lines10L2<>+10(SB)/1, $0x45
+DATA lines10L2<>+11(SB)/1, $0x4d
+DATA lines10L2<>+12(SB)/1, $0x06
+DATA lines10L2<>+13(SB)/1, $0x0e
+DATA lines10L2<>+14(SB)/1, $0x16
+DATA lines10L2<>+15(SB)/1, $0x1e
+DATA lines10L2<>+16(SB)/1, $0x26
+DATA lines10L2<>+17(SB)/1, $0x2e
+DATA lines10L2<>+18(SB)/1, $0x36
+DATA lines10L2<>+19(SB)/1, $0x3e
+DATA lines10L2<>+20(SB)/1, $0x46
+DATA lines10L2<>+21(SB)/1, $0x4e
+DATA lines10L2<>+22(SB)/1, $0x07
+DATA lines10L2<>+23(SB)/1, $0x0f
+DATA lines10L2<>+24(SB)/1, $0x17
+DATA lines10L2<>+25(SB)/1, $0x1f
+DATA lines10L2<>+26(SB)/1, $0x27
+DATA lines10L2<>+27(SB)/1, $0x2f
+DATA lines10L2<>+28(SB)/1, $0x37
+DATA lines10L2<>+29(SB)/1, $0x3f
+DATA lines10L2<>+30(SB)/1, $0x47
+DATA lines10L2<>+31(SB)/1, $0x4f
+DATA lines10L2<>+32(SB)/1, $0x00
+DATA lines10L2<>+33(SB)/1, $0x08
+DATA lines10L2<>+34(SB)/1, $0x10
+DATA lines10L2<>+35(SB)/1, $0x18
+DATA lines10L2<>+36(SB)/1, $0x20
+DATA lines10L2<>+37(SB)/1, $0x28
+DATA lines10L2<>+38(SB)/1, $0x30
+DATA lines10L2<>+39(SB)/1, $0x38
+DATA lines10L2<>+40(SB)/1, $0x40
+DATA lines10L2<>+41(SB)/1, $0x48
+DATA lines10L2<>+42(SB)/1, $0x01
+DATA lines10L2<>+43(SB)/1, $0x09
+DATA lines10L2<>+44(SB)/1, $0x11
+DATA lines10L2<>+45(SB)/1, $0x19
+DATA lines10L2<>+46(SB)/1, $0x21
+DATA lines10L2<>+47(SB)/1, $0x29
+DATA lines10L2<>+48(SB)/1, $0x31
+DATA lines10L2<>+49(SB)/1, $0x39
+DATA lines10L2<>+50(SB)/1, $0x41
+DATA lines10L2<>+51(SB)/1, $0x49
+DATA lines10L2<>+52(SB)/1, $0x02
+DATA lines10L2<>+53(SB)/1, $0x0a
+DATA lines10L2<>+54(SB)/1, $0x12
+DATA lines10L2<>+55(SB)/1, $0x1a
+DATA lines10L2<>+56(SB)/1, $0x22
+DATA lines10L2<>+57(SB)/1, $0x2a
+DATA lines10L2<>+58(SB)/1, $0x32
+DATA lines10L2<>+59(SB)/1, $0x3a
+DATA lines10L2<>+60(SB)/1, $0x42
+DATA lines10L2<>+61(SB)/1, $0x4a
+DATA lines10L2<>+62(SB)/1, $0x03
+DATA lines10L2<>+63(SB)/1, $0x0b
+GLOBL lines10L2<>(SB), RODATA|NOPTR, $64
+
+DATA lines10L3<>+0(SB)/1, $0x13
+DATA lines10L3<>+1(SB)/1, $0x1b
+DATA lines10L3<>+2(SB)/1, $0x23
+DATA lines10L3<>+3(SB)/1, $0x2b
+DATA lines10L3<>+4(SB)/1, $0x33
+DATA lines10L3<>+5(SB)/1, $0x3b
+DATA lines10L3<>+6(SB)/1, $0x43
+DATA lines10L3<>+7(SB)/1, $0x4b
+DATA lines10L3<>+8(SB)/1, $0x04
+DATA lines10L3<>+9(SB)/1, $0x0c
+DATA lines10L3<>+10(SB)/1, $0x14
+DATA lines10L3<>+11(SB)/1, $0x1c
+DATA lines10L3<>+12(SB)/1, $0x24
+DATA lines10L3<>+13(SB)/1, $0x2c
+DATA lines10L3<>+14(SB)/1, $0x34
+DATA lines10L3<>+15(SB)/1, $0x3c
+DATA lines10L3<>+16(SB)/1, $0x44
+DATA lines10L3<>+17(SB)/1, $0x4c
+DATA lines10L3<>+18(SB)/1, $0x05
+DATA lines10L3<>+19(SB)/1, $0x0d
+DATA lines10L3<>+20(SB)/1, $0x15
+DATA lines10L3<>+21(SB)/1, $0x1d
+DATA lines10L3<>+22(SB)/1, $0x25
+DATA lines10L3<>+23(SB)/1, $0x2d
+DATA lines10L3<>+24(SB)/1, $0x35
+DATA lines10L3<>+25(SB)/1, $0x3d
+DATA lines10L3<>+26(SB)/1, $0x45
+DATA lines10L3<>+27(SB)/1, $0x4d
+DATA lines10L3<>+28(SB)/1, $0x06
+DATA lines10L3<>+29(SB)/1, $0x0e
+DATA lines10L3<>+30(SB)/1, $0x16
+DATA lines10L3<>+31(SB)/1, $0x1e
+DATA lines10L3<>+32(SB)/1, $0x26
+DATA lines10L3<>+33(SB)/1, $0x2e
+DATA lines10L3<>+34(SB)/1, $0x36
+DATA lines10L3<>+35(SB)/1, $0x3e
+DATA lines10L3<>+36(SB)/1, $0x46
+DATA lines10L3<>+37(SB)/1, $0x4e
+DATA lines10L3<>+38(SB)/1, $0x07
+DATA lines10L3<>+39(SB)/1, $0x0f
+DATA lines10L3<>+40(SB)/1, $0x17
+DATA lines10L3<>+41(SB)/1, $0x1f
+DATA lines10L3<>+42(SB)/1, $0x27
+DATA lines10L3<>+43(SB)/1, $0x2f
+DATA lines10L3<>+44(SB)/1, $0x37
+DATA lines10L3<>+45(SB)/1, $0x3f
+DATA lines10L3<>+46(SB)/1, $0x47
+DATA lines10L3<>+47(SB)/1, $0x4f
+DATA lines10L3<>+48(SB)/1, $0x00
+DATA lines10L3<>+49(SB)/1, $0x08
+DATA lines10L3<>+50(SB)/1, $0x10
+DATA lines10L3<>+51(SB)/1, $0x18
+DATA lines10L3<>+52(SB)/1, $0x20
+DATA lines10L3<>+53(SB)/1, $0x28
+DATA lines10L3<>+54(SB)/1, $0x30
+DATA lines10L3<>+55(SB)/1, $0x38
+DATA lines10L3<>+56(SB)/1, $0x40
+DATA lines10L3<>+57(SB)/1, $0x48
+DATA lines10L3<>+58(SB)/1, $0x01
+DATA lines10L3<>+59(SB)/1, $0x09
+DATA lines10L3<>+60(SB)/1, $0x11
+DATA lines10L3<>+61(SB)/1, $0x19
+DATA lines10L3<>+62(SB)/1, $0x21
+DATA lines10L3<>+63(SB)/1, $0x29
+GLOBL lines10L3<>(SB), RODATA|NOPTR, $64
+
+DATA lines10L4<>+0(SB)/1, $0x31
+DATA lines10L4<>+1(SB)/1, $0x39
+DATA lines10L4<>+2(SB)/1, $0x41
+DATA lines10L4<>+3(SB)/1, $0x49
+DATA lines10L4<>+4(SB)/1, $0x02
+DATA lines10L4<>+5(SB)/1, $0x0a
+DATA lines10L4<>+6(SB)/1, $0x12
+DATA lines10L4<>+7(SB)/1, $0x1a
+DATA lines10L4<>+8(SB)/1, $0x22
+DATA lines10L4<>+9(SB)/1, $0x2a
+DATA lines10L4<>+10(SB)/1, $0x32
+DATA lines10L4<>+11(SB)/1, $0x3a
+DATA lines10L4<>+12(SB)/1, $0x42
+DATA lines10L4<>+13(SB)/1, $0x4a
+DATA lines10L4<>+14(SB)/1, $0x03
+DATA lines10L4<>+15(SB)/1, $0x0b
+DATA lines10L4<>+16(SB)/1, $0x13
+DATA lines10L4<>+17(SB)/1, $0x1b
+DATA lines10L4<>+18(SB)/1, $0x23
+DATA lines10L4<>+19(SB)/1, $0x2b
+DATA lines10L4<>+20(SB)/1, $0x33
+DATA lines10L4<>+21(SB)/1, $0x3b
+DATA lines10L4<>+22(SB)/1, $0x43
+DATA lines10L4<>+23(SB)/1, $0x4b
+DATA lines10L4<>+24(SB)/1, $0x04
+DATA lines10L4<>+25(SB)/1, $0x0c
+DATA lines10L4<>+26(SB)/1, $0x14
+DATA lines10L4<>+27(SB)/1, $0x1c
+DATA lines10L4<>+28(SB)/1, $0x24
+DATA lines10L4<>+29(SB)/1, $0x2c
+DATA lines10L4<>+30(SB)/1, $0x34
+DATA lines10L4<>+31(SB)/1, $0x3c
+DATA lines10L4<>+32(SB)/1, $0x44
+DATA lines10L4<>+33(SB)/1, $0x4c
+DATA lines10L4<>+34(SB)/1, $0x05
+DATA lines10L4<>+35(SB)/1, $0x0d
+DATA lines10L4<>+36(SB)/1, $0x15
+DATA lines10L4<>+37(SB)/1, $0x1d
+DATA lines10L4<>+38(SB)/1, $0x25
+DATA lines10L4<>+39(SB)/1, $0x2d
+DATA lines10L4<>+40(SB)/1, $0x35
+DATA lines10L4<>+41(SB)/1, $0x3d
+DATA lines10L4<>+42(SB)/1, $0x45
+DATA lines10L4<>+43(SB)/1, $0x4d
+DATA lines10L4<>+44(SB)/1, $0x06
+DATA lines10L4<>+45(SB)/1, $0x0e
+DATA lines10L4<>+46(SB)/1, $0x16
+DATA lines10L4<>+47(SB)/1, $0x1e
+DATA lines10L4<>+48(SB)/1, $0x26
+DATA lines10L4<>+49(SB)/1, $0x2e
+DATA lines10L4<>+50(SB)/1, $0x36
+DATA lines10L4<>+51(SB)/1, $0x3e
+DATA lines10L4<>+52(SB)/1, $0x46
+DATA lines10L4<>+53(SB)/1, $0x4e
+DATA lines10L4<>+54(SB)/1, $0x07
+DATA lines10L4<>+55(SB)/1, $0x0f
+DATA lines10L4<>+56(SB)/1, $0x17
+DATA lines10L4<>+57(SB)/1, $0x1f
+DATA lines10L4<>+58(SB)/1, $0x27
+DATA lines10L4<>+59(SB)/1, $0x2f
+DATA lines10L4<>+60(SB)/1, $0x37
+DATA lines10L4<>+61(SB)/1, $0x3f
+DATA lines10L4<>+62(SB)/1, $0x47
+DATA lines10L4<>+63(SB)/1, $0x4f
+GLOBL lines10L4<>(SB), RODATA|NOPTR, $64
+
+DATA lines10L5<>+0(SB)/1, $0x00
+DATA lines10L5<>+1(SB)/1, $0x08
+DATA lines10L5<>+2(SB)/1, $0x10
+DATA lines10L5<>+3(SB)/1, $0x18
+DATA lines10L5<>+4(SB)/1, $0x20
+DATA lines10L5<>+5(SB)/1, $0x28
+DATA lines10L5<>+6(SB)/1, $0x30
+DATA lines10L5<>+7(SB)/1, $0x38
+DATA lines10L5<>+8(SB)/1, $0x40
+DATA lines10L5<>+9(SB)/1, $0x48
+DATA lines10L5<>+10(SB)/1, $0x01
+DATA lines10L5<>+11(SB)/1, $0x09
+DATA lines10L5<>+12(SB)/1, $0x11
+DATA lines10L5<>+13(SB)/1, $0x19
+DATA lines10L5<>+14(SB)/1, $0x21
+DATA lines10L5<>+15(SB)/1, $0x29
+DATA lines10L5<>+16(SB)/1, $0x31
+DATA lines10L5<>+17(SB)/1, $0x39
+DATA lines10L5<>+18(SB)/1, $0x41
+DATA lines10L5<>+19(SB)/1, $0x49
+DATA lines10L5<>+20(SB)/1, $0x02
+DATA lines10L5<>+21(SB)/1, $0x0a
+DATA lines10L5<>+22(SB)/1, $0x12
+DATA lines10L5<>+23(SB)/1, $0x1a
+DATA lines10L5<>+24(SB)/1, $0x22
+DATA lines10L5<>+25(SB)/1, $0x2a
+DATA lines10L5<>+26(SB)/1, $0x32
+DATA lines10L5<>+27(SB)/1, $0x3a
+DATA lines10L5<>+28(SB)/1, $0x42
+DATA lines10L5<>+29(SB)/1, $0x4a
+DATA lines10L5<>+30(SB)/1, $0x03
+DATA lines10L5<>+31(SB)/1, $0x0b
+DATA lines10L5<>+32(SB)/1, $0x13
+DATA lines10L5<>+33(SB)/1, $0x1b
+DATA lines10L5<>+34(SB)/1, $0x23
+DATA lines10L5<>+35(SB)/1, $0x2b
+DATA lines10L5<>+36(SB)/1, $0x33
+DATA lines10L5<>+37(SB)/1, $0x3b
+DATA lines10L5<>+38(SB)/1, $0x43
+DATA lines10L5<>+39(SB)/1, $0x4b
+DATA lines10L5<>+40(SB)/1, $0x04
+DATA lines10L5<>+41(SB)/1, $0x0c
+DATA lines10L5<>+42(SB)/1, $0x14
+DATA lines10L5<>+43(SB)/1, $0x1c
+DATA lines10L5<>+44(SB)/1, $0x24
+DATA lines10L5<>+45(SB)/1, $0x2c
+DATA lines10L5<>+46(SB)/1, $0x34
+DATA lines10L5<>+47(SB)/1, $0x3c
+DATA lines10L5<>+48(SB)/1, $0x44
+DATA lines10L5<>+49(SB)/1, $0x4c
+DATA lines10L5<>+50(SB)/1, $0x05
+DATA lines10L5<>+51(SB)/1, $0x0d
+DATA lines10L5<>+52(SB)/1, $0x15
+DATA lines10L5<>+53(SB)/1, $0x1d
+DATA lines10L5<>+54(SB)/1, $0x25
+DATA lines10L5<>+55(SB)/1, $0x2d
+DATA lines10L5<>+56(SB)/1, $0x35
+DATA lines10L5<>+57(SB)/1, $0x3d
+DATA lines10L5<>+58(SB)/1, $0x45
+DATA lines10L5<>+59(SB)/1, $0x4d
+DATA lines10L5<>+60(SB)/1, $0x06
+DATA lines10L5<>+61(SB)/1, $0x0e
+DATA lines10L5<>+62(SB)/1, $0x16
+DATA lines10L5<>+63(SB)/1, $0x1e
+GLOBL lines10L5<>(SB), RODATA|NOPTR, $64
+
+DATA lines10L6<>+0(SB)/1, $0x26
+DATA lines10L6<>+1(SB)/1, $0x2e
+DATA lines10L6<>+2(SB)/1, $0x36
+DATA lines10L6<>+3(SB)/1, $0x3e
+DATA lines10L6<>+4(SB)/1, $0x46
+DATA lines10L6<>+5(SB)/1, $0x4e
+DATA lines10L6<>+6(SB)/1, $0x07
+DATA lines10L6<>+7(SB)/1, $0x0f
+DATA lines10L6<>+8(SB)/1, $0x17
+DATA lines10L6<>+9(SB)/1, $0x1f
+DATA lines10L6<>+10(SB)/1, $0x27
+DATA lines10L6<>+11(SB)/1, $0x2f
+DATA lines10L6<>+12(SB)/1, $0x37
+DATA lines10L6<>+13(SB)/1, $0x3f
+DATA lines10L6<>+14(SB)/1, $0x47
+DATA lines10L6<>+15(SB)/1, $0x4f
+DATA lines10L6<>+16(SB)/1, $0x00
+DATA lines10L6<>+17(SB)/1, $0x08
+DATA lines10L6<>+18(SB)/1, $0x10
+DATA lines10L6<>+19(SB)/1, $0x18
+DATA lines10L6<>+20(SB)/1, $0x20
+DATA lines10L6<>+21(SB)/1, $0x28
+DATA lines10L6<>+22(SB)/1, $0x30
+DATA lines10L6<>+23(SB)/1, $0x38
+DATA lines10L6<>+24(SB)/1, $0x40
+DATA lines10L6<>+25(SB)/1, $0x48
+DATA lines10L6<>+26(SB)/1, $0x01
+DATA lines10L6<>+27(SB)/1, $0x09
+DATA lines10L6<>+28(SB)/1, $0x11
+DATA lines10L6<>+29(SB)/1, $0x19
+DATA lines10L6<>+30(SB)/1, $0x21
+DATA lines10L6<>+31(SB)/1, $0x29
+DATA lines10L6<>+32(SB)/1, $0x31
+DATA lines10L6<>+33(SB)/1, $0x39
+DATA lines10L6<>+34(SB)/1, $0x41
+DATA lines10L6<>+35(SB)/1, $0x49
+DATA lines10L6<>+36(SB)/1, $0x02
+DATA lines10L6<>+37(SB)/1, $0x0a
+DATA lines10L6<>+38(SB)/1, $0x12
+DATA lines10L6<>+39(SB)/1, $0x1a
+DATA lines10L6<>+40(SB)/1, $0x22
+DATA lines10L6<>+41(SB)/1, $0x2a
+DATA lines10L6<>+42(SB)/1, $0x32
+DATA lines10L6<>+43(SB)/1, $0x3a
+DATA lines10L6<>+44(SB)/1, $0x42
+DATA lines10L6<>+45(SB)/1, $0x4a
+DATA lines10L6<>+46(SB)/1, $0x03
+DATA lines10L6<>+47(SB)/1, $0x0b
+DATA lines10L6<>+48(SB)/1, $0x13
+DATA lines10L6<>+49(SB)/1, $0x1b
+DATA lines10L6<>+50(SB)/1, $0x23
+DATA lines10L6<>+51(SB)/1, $0x2b
+DATA lines10L6<>+52(SB)/1, $0x33
+DATA lines10L6<>+53(SB)/1, $0x3b
+DATA lines10L6<>+54(SB)/1, $0x43
+DATA lines10L6<>+55(SB)/1, $0x4b
+DATA lines10L6<>+56(SB)/1, $0x04
+DATA lines10L6<>+57(SB)/1, $0x0c
+DATA lines10L6<>+58(SB)/1, $0x14
+DATA lines10L6<>+59(SB)/1, $0x1c
+DATA lines10L6<>+60(SB)/1, $0x24
+DATA lines10L6<>+61(SB)/1, $0x2c
+DATA lines10L6<>+62(SB)/1, $0x34
+DATA lines10L6<>+63(SB)/1, $0x3c
+GLOBL lines10L6<>(SB), RODATA|NOPTR, $64
+
+DATA lines10L7<>+0(SB)/1, $0x44
+DATA lines10L7<>+1(SB)/1, $0x4c
+DATA lines10L7<>+2(SB)/1, $0x05
+DATA lines10L7<>+3(SB)/1, $0x0d
+DATA lines10L7<>+4(SB)/1, $0x15
+DATA lines10L7<>+5(SB)/1, $0x1d
+DATA lines10L7<>+6(SB)/1, $0x25
+DATA lines10L7<>+7(SB)/1, $0x2d
+DATA lines10L7<>+8(SB)/1, $0x35
+DATA lines10L7<>+9(SB)/1, $0x3d
+DATA lines10L7<>+10(SB)/1, $0x45
+DATA lines10L7<>+11(SB)/1, $0x4d
+DATA lines10L7<>+12(SB)/1, $0x06
+DATA lines10L7<>+13(SB)/1, $0x0e
+DATA lines10L7<>+14(SB)/1, $0x16
+DATA lines10L7<>+15(SB)/1, $0x1e
+DATA lines10L7<>+16(SB)/1, $0x26
+DATA lines10L7<>+17(SB)/1, $0x2e
+DATA lines10L7<>+18(SB)/1, $0x36
+DATA lines10L7<>+19(SB)/1, $0x3e
+DATA lines10L7<>+20(SB)/1, $0x46
+DATA lines10L7<>+21(SB)/1, $0x4e
+DATA lines10L7<>+22(SB)/1, $0x07
+DATA lines10L7<>+23(SB)/1, $0x0f
+DATA lines10L7<>+24(SB)/1, $0x17
+DATA lines10L7<>+25(SB)/1, $0x1f
+DATA lines10L7<>+26(SB)/1, $0x27
+DATA lines10L7<>+27(SB)/1, $0x2f
+DATA lines10L7<>+28(SB)/1, $0x37
+DATA lines10L7<>+29(SB)/1, $0x3f
+DATA lines10L7<>+30(SB)/1, $0x47
+DATA lines10L7<>+31(SB)/1, $0x4f
+DATA lines10L7<>+32(SB)/1, $0x00
+DATA lines10L7<>+33(SB)/1, $0x08
+DATA lines10L7<>+34(SB)/1, $0x10
+DATA lines10L7<>+35(SB)/1, $0x18
+DATA lines10L7<>+36(SB)/1, $0x20
+DATA lines10L7<>+37(SB)/1, $0x28
+DATA lines10L7<>+38(SB)/1, $0x30
+DATA lines10L7<>+39(SB)/1, $0x38
+DATA lines10L7<>+40(SB)/1, $0x40
+DATA lines10L7<>+41(SB)/1, $0x48
+DATA lines10L7<>+42(SB)/1, $0x01
+DATA lines10L7<>+43(SB)/1, $0x09
+DATA lines10L7<>+44(SB)/1, $0x11
+DATA lines10L7<>+45(SB)/1, $0x19
+DATA lines10L7<>+46(SB)/1, $0x21
+DATA lines10L7<>+47(SB)/1, $0x29
+DATA lines10L7<>+48(SB)/1, $0x31
+DATA lines10L7<>+49(SB)/1, $0x39
+DATA lines10L7<>+50(SB)/1, $0x41
+DATA lines10L7<>+51(SB)/1, $0x49
+DATA lines10L7<>+52(SB)/1, $0x02
+DATA lines10L7<>+53(SB)/1, $0x0a
+DATA lines10L7<>+54(SB)/1, $0x12
+DATA lines10L7<>+55(SB)/1, $0x1a
+DATA lines10L7<>+56(SB)/1, $0x22
+DATA lines10L7<>+57(SB)/1, $0x2a
+DATA lines10L7<>+58(SB)/1, $0x32
+DATA lines10L7<>+59(SB)/1, $0x3a
+DATA lines10L7<>+60(SB)/1, $0x42
+DATA lines10L7<>+61(SB)/1, $0x4a
+DATA lines10L7<>+62(SB)/1, $0x03
+DATA lines10L7<>+63(SB)/1, $0x0b
+GLOBL lines10L7<>(SB), RODATA|NOPTR, $64
+
+DATA lines10L8<>+0(SB)/1, $0x13
+DATA lines10L8<>+1(SB)/1, $0x1b
+DATA lines10L8<>+2(SB)/1, $0x23
+DATA lines10L8<>+3(SB)/1, $0x2b
+DATA lines10L8<>+4(SB)/1, $0x33
+DATA lines10L8<>+5(SB)/1, $0x3b
+DATA lines10L8<>+6(SB)/1, $0x43
+DATA lines10L8<>+7(SB)/1, $0x4b
+DATA lines10L8<>+8(SB)/1, $0x04
+DATA lines10L8<>+9(SB)/1, $0x0c
+DATA lines10L8<>+10(SB)/1, $0x14
+DATA lines10L8<>+11(SB)/1, $0x1c
+DATA lines10L8<>+12(SB)/1, $0x24
+DATA lines10L8<>+13(SB)/1, $0x2c
+DATA lines10L8<>+14(SB)/1, $0x34
+DATA lines10L8<>+15(SB)/1, $0x3c
+DATA lines10L8<>+16(SB)/1, $0x44
+DATA lines10L8<>+17(SB)/1, $0x4c
+DATA lines10L8<>+18(SB)/1, $0x05
+DATA lines10L8<>+19(SB)/1, $0x0d
+DATA lines10L8<>+20(SB)/1, $0x15
+DATA lines10L8<>+21(SB)/1, $0x1d
+DATA lines10L8<>+22(SB)/1, $0x25
+DATA lines10L8<>+23(SB)/1, $0x2d
+DATA lines10L8<>+24(SB)/1, $0x35
+DATA lines10L8<>+25(SB)/1, $0x3d
+DATA lines10L8<>+26(SB)/1, $0x45
+DATA lines10L8<>+27(SB)/1, $0x4d
+DATA lines10L8<>+28(SB)/1, $0x06
+DATA lines10L8<>+29(SB)/1, $0x0e
+DATA lines10L8<>+30(SB)/1, $0x16
+DATA lines10L8<>+31(SB)/1, $0x1e
+DATA lines10L8<>+32(SB)/1, $0x26
+DATA lines10L8<>+33(SB)/1, $0x2e
+DATA lines10L8<>+34(SB)/1, $0x36
+DATA lines10L8<>+35(SB)/1, $0x3e
+DATA lines10L8<>+36(SB)/1, $0x46
+DATA lines10L8<>+37(SB)/1, $0x4e
+DATA lines10L8<>+38(SB)/1, $0x07
+DATA lines10L8<>+39(SB)/1, $0x0f
+DATA lines10L8<>+40(SB)/1, $0x17
+DATA lines10L8<>+41(SB)/1, $0x1f
+DATA lines10L8<>+42(SB)/1, $0x27
+DATA lines10L8<>+43(SB)/1, $0x2f
+DATA lines10L8<>+44(SB)/1, $0x37
+DATA lines10L8<>+45(SB)/1, $0x3f
+DATA lines10L8<>+46(SB)/1, $0x47
+DATA lines10L8<>+47(SB)/1, $0x4f
+DATA lines10L8<>+48(SB)/1, $0x00
+DATA lines10L8<>+49(SB)/1, $0x08
+DATA lines10L8<>+50(SB)/1, $0x10
+DATA lines10L8<>+51(SB)/1, $0x18
+DATA lines10L8<>+52(SB)/1, $0x20
+DATA lines10L8<>+53(SB)/1, $0x28
+DATA lines10L8<>+54(SB)/1, $0x30
+DATA lines10L8<>+55(SB)/1, $0x38
+DATA lines10L8<>+56(SB)/1, $0x40
+DATA lines10L8<>+57(SB)/1, $0x48
+DATA lines10L8<>+58(SB)/1, $0x01
+DATA lines10L8<>+59(SB)/1, $0x09
+DATA lines10L8<>+60(SB)/1, $0x11
+DATA lines10L8<>+61(SB)/1, $0x19
+DATA lines10L8<>+62(SB)/1, $0x21
+DATA lines10L8<>+63(SB)/1, $0x29
+GLOBL lines10L8<>(SB), RODATA|NOPTR, $64
+
+DATA lines10L9<>+0(SB)/1, $0x31
+DATA lines10L9<>+1(SB)/1, $0x39
+DATA lines10L9<>+2(SB)/1, $0x41
+DATA lines10L9<>+3(SB)/1, $0x49
+DATA lines10L9<>+4(SB)/1, $0x02
+DATA lines10L9<>+5(SB)/1, $0x0a
+DATA lines10L9<>+6(SB)/1, $0x12
+DATA lines10L9<>+7(SB)/1, $0x1a
+DATA lines10L9<>+8(SB)/1, $0x22
+DATA lines10L9<>+9(SB)/1, $0x2a
+DATA lines10L9<>+10(SB)/1, $0x32
+DATA lines10L9<>+11(SB)/1, $0x3a
+DATA lines10L9<>+12(SB)/1, $0x42
+DATA lines10L9<>+13(SB)/1, $0x4a
+DATA lines10L9<>+14(SB)/1, $0x03
+DATA lines10L9<>+15(SB)/1, $0x0b
+DATA lines10L9<>+16(SB)/1, $0x13
+DATA lines10L9<>+17(SB)/1, $0x1b
+DATA lines10L9<>+18(SB)/1, $0x23
+DATA lines10L9<>+19(SB)/1, $0x2b
+DATA lines10L9<>+20(SB)/1, $0x33
+DATA lines10L9<>+21(SB)/1, $0x3b
+DATA lines10L9<>+22(SB)/1, $0x43
+DATA lines10L9<>+23(SB)/1, $0x4b
+DATA lines10L9<>+24(SB)/1, $0x04
+DATA lines10L9<>+25(SB)/1, $0x0c
+DATA lines10L9<>+26(SB)/1, $0x14
+DATA lines10L9<>+27(SB)/1, $0x1c
+DATA lines10L9<>+28(SB)/1, $0x24
+DATA lines10L9<>+29(SB)/1, $0x2c
+DATA lines10L9<>+30(SB)/1, $0x34
+DATA lines10L9<>+31(SB)/1, $0x3c
+DATA lines10L9<>+32(SB)/1, $0x44
+DATA lines10L9<>+33(SB)/1, $0x4c
+DATA lines10L9<>+34(SB)/1, $0x05
+DATA lines10L9<>+35(SB)/1, $0x0d
+DATA lines10L9<>+36(SB)/1, $0x15
+DATA lines10L9<>+37(SB)/1, $0x1d
+DATA lines10L9<>+38(SB)/1, $0x25
+DATA lines10L9<>+39(SB)/1, $0x2d
+DATA lines10L9<>+40(SB)/1, $0x35
+DATA lines10L9<>+41(SB)/1, $0x3d
+DATA lines10L9<>+42(SB)/1, $0x45
+DATA lines10L9<>+43(SB)/1, $0x4d
+DATA lines10L9<>+44(SB)/1, $0x06
+DATA lines10L9<>+45(SB)/1, $0x0e
+DATA lines10L9<>+46(SB)/1, $0x16
+DATA lines10L9<>+47(SB)/1, $0x1e
+DATA lines10L9<>+48(SB)/1, $0x26
+DATA lines10L9<>+49(SB)/1, $0x2e
+DATA lines10L9<>+50(SB)/1, $0x36
+DATA lines10L9<>+51(SB)/1, $0x3e
+DATA lines10L9<>+52(SB)/1, $0x46
+DATA lines10L9<>+53(SB)/1, $0x4e
+DATA lines10L9<>+54(SB)/1, $0x07
+DATA lines10L9<>+55(SB)/1, $0x0f
+DATA lines10L9<>+56(SB)/1, $0x17
+DATA lines10L9<>+57(SB)/1, $0x1f
+DATA lines10L9<>+58(SB)/1, $0x27
+DATA lines10L9<>+59(SB)/1, $0x2f
+DATA lines10L9<>+60(SB)/1, $0x37
+DATA lines10L9<>+61(SB)/1, $0x3f
+DATA lines10L9<>+62(SB)/1, $0x47
+DATA lines10L9<>+63(SB)/1, $0x4f
+GLOBL lines10L9<>(SB), RODATA|NOPTR, $64
 
 // func shuffle11AVX512(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -10224,6 +14903,1313 @@ DATA scatter11H1<>+61(SB)/1, $0x00
 DATA scatter11H1<>+62(SB)/1, $0x00
 DATA scatter11H1<>+63(SB)/1, $0x00
 GLOBL scatter11H1<>(SB), RODATA|NOPTR, $64
+
+// func shuffle11AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle11AVX512NTShifted(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 gather11H0<>+0(SB), Z0
+	VMOVDQU64 gather11H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x0000000000ffffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU8.Z  64(CX), K1, Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   88(CX), Z5
+	VMOVDQU8.Z  152(CX), K1, Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   176(CX), Z7
+	VMOVDQU8.Z  240(CX), K1, Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   264(CX), Z9
+	VMOVDQU8.Z  328(CX), K1, Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   352(CX), Z11
+	VMOVDQU8.Z  416(CX), K1, Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   440(CX), Z13
+	VMOVDQU8.Z  504(CX), K1, Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   528(CX), Z15
+	VMOVDQU8.Z  592(CX), K1, Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   616(CX), Z17
+	VMOVDQU8.Z  680(CX), K1, Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	VMOVDQU64   (SI), Z14
+	VPERMI2B    (DI), Z18, Z14
+	VMOVDQU64   Z18, (DI)
+	MOVQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   64(SI), Z14
+	VPERMI2B    64(DI), Z10, Z14
+	VMOVDQU64   Z10, 64(DI)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   128(SI), Z10
+	VPERMI2B    128(DI), Z16, Z10
+	VMOVDQU64   Z16, 128(DI)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   192(SI), Z10
+	VPERMI2B    192(DI), Z12, Z10
+	VMOVDQU64   Z12, 192(DI)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   256(SI), Z10
+	VPERMI2B    256(DI), Z20, Z10
+	VMOVDQU64   Z20, 256(DI)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   320(SI), Z10
+	VPERMI2B    320(DI), Z8, Z10
+	VMOVDQU64   Z8, 320(DI)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   384(SI), Z8
+	VPERMI2B    384(DI), Z19, Z8
+	VMOVDQU64   Z19, 384(DI)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VMOVDQU64   448(SI), Z8
+	VPERMI2B    448(DI), Z6, Z8
+	VMOVDQU64   Z6, 448(DI)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z5
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z6
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	VMOVDQU64   512(SI), Z4
+	VPERMI2B    512(DI), Z12, Z4
+	VMOVDQU64   Z12, 512(DI)
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   576(SI), Z4
+	VPERMI2B    576(DI), Z7, Z4
+	VMOVDQU64   Z7, 576(DI)
+	IMUL3Q      $0x09, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   640(SI), Z4
+	VPERMI2B    640(DI), Z5, Z4
+	VMOVDQU64   Z5, 640(DI)
+	IMUL3Q      $0x0a, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x000002c0, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shuffle11AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·shuffle11AVX512Skewed(SB), NOSPLIT, $0-40
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      ring+32(FP), SI
+	TESTQ     BX, BX
+	JZ        done
+	XORQ      DI, DI
+	VMOVDQU64 gather11H0<>+0(SB), Z0
+	VMOVDQU64 gather11H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x0000000000ffffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU8.Z  64(CX), K1, Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   88(CX), Z5
+	VMOVDQU8.Z  152(CX), K1, Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   176(CX), Z7
+	VMOVDQU8.Z  240(CX), K1, Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   264(CX), Z9
+	VMOVDQU8.Z  328(CX), K1, Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   352(CX), Z11
+	VMOVDQU8.Z  416(CX), K1, Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   440(CX), Z13
+	VMOVDQU8.Z  504(CX), K1, Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   528(CX), Z15
+	VMOVDQU8.Z  592(CX), K1, Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   616(CX), Z17
+	VMOVDQU8.Z  680(CX), K1, Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	MOVQ        AX, R8
+	VMOVDQU64   Z18, (R8)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	LEAQ        448(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   512(R9), Z14
+	VMOVDQU64   Z14, -64(R8)
+	VMOVDQU64   Z10, 512(SI)(DI*1)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	LEAQ        384(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1024(R9), Z10
+	VMOVDQU64   Z10, -128(R8)
+	VMOVDQU64   Z16, 1024(SI)(DI*1)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	LEAQ        320(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1536(R9), Z10
+	VMOVDQU64   Z10, -192(R8)
+	VMOVDQU64   Z12, 1536(SI)(DI*1)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	LEAQ        256(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2048(R9), Z10
+	VMOVDQU64   Z10, -256(R8)
+	VMOVDQU64   Z20, 2048(SI)(DI*1)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	LEAQ        192(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2560(R9), Z10
+	VMOVDQU64   Z10, -320(R8)
+	VMOVDQU64   Z8, 2560(SI)(DI*1)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	LEAQ        128(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3072(R9), Z8
+	VMOVDQU64   Z8, -384(R8)
+	VMOVDQU64   Z19, 3072(SI)(DI*1)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	LEAQ        64(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3584(R9), Z8
+	VMOVDQU64   Z8, -448(R8)
+	VMOVDQU64   Z6, 3584(SI)(DI*1)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z5
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z6
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	VMOVDQU64   Z12, (R8)
+	IMUL3Q      $0x09, DX, R8
+	ADDQ        AX, R8
+	LEAQ        448(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   4608(R9), Z4
+	VMOVDQU64   Z4, -64(R8)
+	VMOVDQU64   Z7, 4608(SI)(DI*1)
+	IMUL3Q      $0x0a, DX, R8
+	ADDQ        AX, R8
+	LEAQ        384(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   5120(R9), Z4
+	VMOVDQU64   Z4, -128(R8)
+	VMOVDQU64   Z5, 5120(SI)(DI*1)
+	ADDQ        $0x00000040, DI
+	ANDQ        $0x000001ff, DI
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x000002c0, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func unshuffle11AVX512NT(dst *byte, src *byte, n int, blocks int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·unshuffle11AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 permQLo<>+0(SB), Z0
+	VMOVDQU64 permQHi<>+0(SB), Z1
+
+loop:
+	MOVQ        CX, SI
+	VMOVDQU64   (SI), Z2
+	IMUL3Q      $0x01, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z3
+	IMUL3Q      $0x02, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z4
+	IMUL3Q      $0x03, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z5
+	IMUL3Q      $0x04, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z6
+	IMUL3Q      $0x05, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z7
+	IMUL3Q      $0x06, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z8
+	IMUL3Q      $0x07, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z9
+	VPUNPCKLQDQ Z3, Z2, Z10
+	VPUNPCKHQDQ Z3, Z2, Z2
+	VPUNPCKLQDQ Z5, Z4, Z3
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z7, Z6, Z5
+	VPUNPCKHQDQ Z7, Z6, Z6
+	VPUNPCKLQDQ Z9, Z8, Z7
+	VPUNPCKHQDQ Z9, Z8, Z8
+	VMOVDQA64   Z10, Z9
+	VPERMT2Q    Z3, Z0, Z9
+	VPERMT2Q    Z3, Z1, Z10
+	VMOVDQA64   Z2, Z3
+	VPERMT2Q    Z4, Z0, Z3
+	VPERMT2Q    Z4, Z1, Z2
+	VMOVDQA64   Z5, Z4
+	VPERMT2Q    Z7, Z0, Z4
+	VPERMT2Q    Z7, Z1, Z5
+	VMOVDQA64   Z6, Z7
+	VPERMT2Q    Z8, Z0, Z7
+	VPERMT2Q    Z8, Z1, Z6
+	VSHUFI64X2  $0x44, Z4, Z9, Z8
+	VSHUFI64X2  $0xee, Z4, Z9, Z9
+	VSHUFI64X2  $0x44, Z7, Z3, Z4
+	VSHUFI64X2  $0xee, Z7, Z3, Z3
+	VSHUFI64X2  $0x44, Z5, Z10, Z7
+	VSHUFI64X2  $0xee, Z5, Z10, Z10
+	VSHUFI64X2  $0x44, Z6, Z2, Z5
+	VSHUFI64X2  $0xee, Z6, Z2, Z2
+	IMUL3Q      $0x08, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z6
+	IMUL3Q      $0x09, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z16
+	IMUL3Q      $0x0a, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z17
+	VPXORQ      Z11, Z11, Z11
+	VPXORQ      Z12, Z12, Z12
+	VPXORQ      Z13, Z13, Z13
+	VPXORQ      Z14, Z14, Z14
+	VPXORQ      Z15, Z15, Z15
+	VPUNPCKLQDQ Z16, Z6, Z18
+	VPUNPCKHQDQ Z16, Z6, Z6
+	VPUNPCKLQDQ Z11, Z17, Z16
+	VPUNPCKHQDQ Z11, Z17, Z17
+	VPUNPCKLQDQ Z13, Z12, Z19
+	VPUNPCKHQDQ Z13, Z12, Z12
+	VPUNPCKLQDQ Z15, Z14, Z20
+	VPUNPCKHQDQ Z15, Z14, Z14
+	VMOVDQA64   Z18, Z21
+	VPERMT2Q    Z16, Z0, Z21
+	VPERMT2Q    Z16, Z1, Z18
+	VMOVDQA64   Z6, Z16
+	VPERMT2Q    Z17, Z0, Z16
+	VPERMT2Q    Z17, Z1, Z6
+	VMOVDQA64   Z19, Z17
+	VPERMT2Q    Z20, Z0, Z17
+	VPERMT2Q    Z20, Z1, Z19
+	VMOVDQA64   Z12, Z20
+	VPERMT2Q    Z14, Z0, Z20
+	VPERMT2Q    Z14, Z1, Z12
+	VSHUFI64X2  $0x44, Z17, Z21, Z22
+	VSHUFI64X2  $0xee, Z17, Z21, Z21
+	VSHUFI64X2  $0x44, Z20, Z16, Z17
+	VSHUFI64X2  $0xee, Z20, Z16, Z16
+	VSHUFI64X2  $0x44, Z19, Z18, Z20
+	VSHUFI64X2  $0xee, Z19, Z18, Z18
+	VSHUFI64X2  $0x44, Z12, Z6, Z19
+	VSHUFI64X2  $0xee, Z12, Z6, Z6
+	VMOVDQU64   lines11L0<>+0(SB), Z23
+	VPERMI2B    Z22, Z8, Z23
+	VMOVNTDQ    Z23, (AX)
+	VMOVDQU64   lines11L1<>+0(SB), Z23
+	MOVQ        $0x0000000000ffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z17, Z4, K2, Z23
+	VPERMI2B    Z22, Z8, K1, Z23
+	VMOVNTDQ    Z23, 64(AX)
+	VMOVDQU64   lines11L2<>+0(SB), Z8
+	MOVQ        $0x0000ffffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z20, Z7, K2, Z8
+	VPERMI2B    Z17, Z4, K1, Z8
+	VMOVNTDQ    Z8, 128(AX)
+	VMOVDQU64   lines11L3<>+0(SB), Z4
+	VPERMI2B    Z20, Z7, Z4
+	VMOVNTDQ    Z4, 192(AX)
+	VMOVDQU64   lines11L4<>+0(SB), Z4
+	MOVQ        $0x00000000000000ff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z19, Z5, K2, Z4
+	VPERMI2B    Z20, Z7, K1, Z4
+	VMOVNTDQ    Z4, 256(AX)
+	VMOVDQU64   lines11L5<>+0(SB), Z4
+	MOVQ        $0x00000000ffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z21, Z9, K2, Z4
+	VPERMI2B    Z19, Z5, K1, Z4
+	VMOVNTDQ    Z4, 320(AX)
+	VMOVDQU64   lines11L6<>+0(SB), Z4
+	MOVQ        $0x00ffffffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z16, Z3, K2, Z4
+	VPERMI2B    Z21, Z9, K1, Z4
+	VMOVNTDQ    Z4, 384(AX)
+	VMOVDQU64   lines11L7<>+0(SB), Z4
+	VPERMI2B    Z16, Z3, Z4
+	VMOVNTDQ    Z4, 448(AX)
+	VMOVDQU64   lines11L8<>+0(SB), Z4
+	MOVQ        $0x000000000000ffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z18, Z10, K2, Z4
+	VPERMI2B    Z16, Z3, K1, Z4
+	VMOVNTDQ    Z4, 512(AX)
+	VMOVDQU64   lines11L9<>+0(SB), Z3
+	MOVQ        $0x000000ffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z6, Z2, K2, Z3
+	VPERMI2B    Z18, Z10, K1, Z3
+	VMOVNTDQ    Z3, 576(AX)
+	VMOVDQU64   lines11L10<>+0(SB), Z3
+	VPERMI2B    Z6, Z2, Z3
+	VMOVNTDQ    Z3, 640(AX)
+	ADDQ        $0x000002c0, AX
+	ADDQ        $0x00000040, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA lines11L0<>+0(SB)/1, $0x00
+DATA lines11L0<>+1(SB)/1, $0x08
+DATA lines11L0<>+2(SB)/1, $0x10
+DATA lines11L0<>+3(SB)/1, $0x18
+DATA lines11L0<>+4(SB)/1, $0x20
+DATA lines11L0<>+5(SB)/1, $0x28
+DATA lines11L0<>+6(SB)/1, $0x30
+DATA lines11L0<>+7(SB)/1, $0x38
+DATA lines11L0<>+8(SB)/1, $0x40
+DATA lines11L0<>+9(SB)/1, $0x48
+DATA lines11L0<>+10(SB)/1, $0x50
+DATA lines11L0<>+11(SB)/1, $0x01
+DATA lines11L0<>+12(SB)/1, $0x09
+DATA lines11L0<>+13(SB)/1, $0x11
+DATA lines11L0<>+14(SB)/1, $0x19
+DATA lines11L0<>+15(SB)/1, $0x21
+DATA lines11L0<>+16(SB)/1, $0x29
+DATA lines11L0<>+17(SB)/1, $0x31
+DATA lines11L0<>+18(SB)/1, $0x39
+DATA lines11L0<>+19(SB)/1, $0x41
+DATA lines11L0<>+20(SB)/1, $0x49
+DATA lines11L0<>+21(SB)/1, $0x51
+DATA lines11L0<>+22(SB)/1, $0x02
+DATA lines11L0<>+23(SB)/1, $0x0a
+DATA lines11L0<>+24(SB)/1, $0x12
+DATA lines11L0<>+25(SB)/1, $0x1a
+DATA lines11L0<>+26(SB)/1, $0x22
+DATA lines11L0<>+27(SB)/1, $0x2a
+DATA lines11L0<>+28(SB)/1, $0x32
+DATA lines11L0<>+29(SB)/1, $0x3a
+DATA lines11L0<>+30(SB)/1, $0x42
+DATA lines11L0<>+31(SB)/1, $0x4a
+DATA lines11L0<>+32(SB)/1, $0x52
+DATA lines11L0<>+33(SB)/1, $0x03
+DATA lines11L0<>+34(SB)/1, $0x0b
+DATA lines11L0<>+35(SB)/1, $0x13
+DATA lines11L0<>+36(SB)/1, $0x1b
+DATA lines11L0<>+37(SB)/1, $0x23
+DATA lines11L0<>+38(SB)/1, $0x2b
+DATA lines11L0<>+39(SB)/1, $0x33
+DATA lines11L0<>+40(SB)/1, $0x3b
+DATA lines11L0<>+41(SB)/1, $0x43
+DATA lines11L0<>+42(SB)/1, $0x4b
+DATA lines11L0<>+43(SB)/1, $0x53
+DATA lines11L0<>+44(SB)/1, $0x04
+DATA lines11L0<>+45(SB)/1, $0x0c
+DATA lines11L0<>+46(SB)/1, $0x14
+DATA lines11L0<>+47(SB)/1, $0x1c
+DATA lines11L0<>+48(SB)/1, $0x24
+DATA lines11L0<>+49(SB)/1, $0x2c
+DATA lines11L0<>+50(SB)/1, $0x34
+DATA lines11L0<>+51(SB)/1, $0x3c
+DATA lines11L0<>+52(SB)/1, $0x44
+DATA lines11L0<>+53(SB)/1, $0x4c
+DATA lines11L0<>+54(SB)/1, $0x54
+DATA lines11L0<>+55(SB)/1, $0x05
+DATA lines11L0<>+56(SB)/1, $0x0d
+DATA lines11L0<>+57(SB)/1, $0x15
+DATA lines11L0<>+58(SB)/1, $0x1d
+DATA lines11L0<>+59(SB)/1, $0x25
+DATA lines11L0<>+60(SB)/1, $0x2d
+DATA lines11L0<>+61(SB)/1, $0x35
+DATA lines11L0<>+62(SB)/1, $0x3d
+DATA lines11L0<>+63(SB)/1, $0x45
+GLOBL lines11L0<>(SB), RODATA|NOPTR, $64
+
+DATA lines11L1<>+0(SB)/1, $0x4d
+DATA lines11L1<>+1(SB)/1, $0x55
+DATA lines11L1<>+2(SB)/1, $0x06
+DATA lines11L1<>+3(SB)/1, $0x0e
+DATA lines11L1<>+4(SB)/1, $0x16
+DATA lines11L1<>+5(SB)/1, $0x1e
+DATA lines11L1<>+6(SB)/1, $0x26
+DATA lines11L1<>+7(SB)/1, $0x2e
+DATA lines11L1<>+8(SB)/1, $0x36
+DATA lines11L1<>+9(SB)/1, $0x3e
+DATA lines11L1<>+10(SB)/1, $0x46
+DATA lines11L1<>+11(SB)/1, $0x4e
+DATA lines11L1<>+12(SB)/1, $0x56
+DATA lines11L1<>+13(SB)/1, $0x07
+DATA lines11L1<>+14(SB)/1, $0x0f
+DATA lines11L1<>+15(SB)/1, $0x17
+DATA lines11L1<>+16(SB)/1, $0x1f
+DATA lines11L1<>+17(SB)/1, $0x27
+DATA lines11L1<>+18(SB)/1, $0x2f
+DATA lines11L1<>+19(SB)/1, $0x37
+DATA lines11L1<>+20(SB)/1, $0x3f
+DATA lines11L1<>+21(SB)/1, $0x47
+DATA lines11L1<>+22(SB)/1, $0x4f
+DATA lines11L1<>+23(SB)/1, $0x57
+DATA lines11L1<>+24(SB)/1, $0x00
+DATA lines11L1<>+25(SB)/1, $0x08
+DATA lines11L1<>+26(SB)/1, $0x10
+DATA lines11L1<>+27(SB)/1, $0x18
+DATA lines11L1<>+28(SB)/1, $0x20
+DATA lines11L1<>+29(SB)/1, $0x28
+DATA lines11L1<>+30(SB)/1, $0x30
+DATA lines11L1<>+31(SB)/1, $0x38
+DATA lines11L1<>+32(SB)/1, $0x40
+DATA lines11L1<>+33(SB)/1, $0x48
+DATA lines11L1<>+34(SB)/1, $0x50
+DATA lines11L1<>+35(SB)/1, $0x01
+DATA lines11L1<>+36(SB)/1, $0x09
+DATA lines11L1<>+37(SB)/1, $0x11
+DATA lines11L1<>+38(SB)/1, $0x19
+DATA lines11L1<>+39(SB)/1, $0x21
+DATA lines11L1<>+40(SB)/1, $0x29
+DATA lines11L1<>+41(SB)/1, $0x31
+DATA lines11L1<>+42(SB)/1, $0x39
+DATA lines11L1<>+43(SB)/1, $0x41
+DATA lines11L1<>+44(SB)/1, $0x49
+DATA lines11L1<>+45(SB)/1, $0x51
+DATA lines11L1<>+46(SB)/1, $0x02
+DATA lines11L1<>+47(SB)/1, $0x0a
+DATA lines11L1<>+48(SB)/1, $0x12
+DATA lines11L1<>+49(SB)/1, $0x1a
+DATA lines11L1<>+50(SB)/1, $0x22
+DATA lines11L1<>+51(SB)/1, $0x2a
+DATA lines11L1<>+52(SB)/1, $0x32
+DATA lines11L1<>+53(SB)/1, $0x3a
+DATA lines11L1<>+54(SB)/1, $0x42
+DATA lines11L1<>+55(SB)/1, $0x4a
+DATA lines11L1<>+56(SB)/1, $0x52
+DATA lines11L1<>+57(SB)/1, $0x03
+DATA lines11L1<>+58(SB)/1, $0x0b
+DATA lines11L1<>+59(SB)/1, $0x13
+DATA lines11L1<>+60(SB)/1, $0x1b
+DATA lines11L1<>+61(SB)/1, $0x23
+DATA lines11L1<>+62(SB)/1, $0x2b
+DATA lines11L1<>+63(SB)/1, $0x33
+GLOBL lines11L1<>(SB), RODATA|NOPTR, $64
+
+DATA lines11L2<>+0(SB)/1, $0x3b
+DATA lines11L2<>+1(SB)/1, $0x43
+DATA lines11L2<>+2(SB)/1, $0x4b
+DATA lines11L2<>+3(SB)/1, $0x53
+DATA lines11L2<>+4(SB)/1, $0x04
+DATA lines11L2<>+5(SB)/1, $0x0c
+DATA lines11L2<>+6(SB)/1, $0x14
+DATA lines11L2<>+7(SB)/1, $0x1c
+DATA lines11L2<>+8(SB)/1, $0x24
+DATA lines11L2<>+9(SB)/1, $0x2c
+DATA lines11L2<>+10(SB)/1, $0x34
+DATA lines11L2<>+11(SB)/1, $0x3c
+DATA lines11L2<>+12(SB)/1, $0x44
+DATA lines11L2<>+13(SB)/1, $0x4c
+DATA lines11L2<>+14(SB)/1, $0x54
+DATA lines11L2<>+15(SB)/1, $0x05
+DATA lines11L2<>+16(SB)/1, $0x0d
+DATA lines11L2<>+17(SB)/1, $0x15
+DATA lines11L2<>+18(SB)/1, $0x1d
+DATA lines11L2<>+19(SB)/1, $0x25
+DATA lines11L2<>+20(SB)/1, $0x2d
+DATA lines11L2<>+21(SB)/1, $0x35
+DATA lines11L2<>+22(SB)/1, $0x3d
+DATA lines11L2<>+23(SB)/1, $0x45
+DATA lines11L2<>+24(SB)/1, $0x4d
+DATA lines11L2<>+25(SB)/1, $0x55
+DATA lines11L2<>+26(SB)/1, $0x06
+DATA lines11L2<>+27(SB)/1, $0x0e
+DATA lines11L2<>+28(SB)/1, $0x16
+DATA lines11L2<>+29(SB)/1, $0x1e
+DATA lines11L2<>+30(SB)/1, $0x26
+DATA lines11L2<>+31(SB)/1, $0x2e
+DATA lines11L2<>+32(SB)/1, $0x36
+DATA lines11L2<>+33(SB)/1, $0x3e
+DATA lines11L2<>+34(SB)/1, $0x46
+DATA lines11L2<>+35(SB)/1, $0x4e
+DATA lines11L2<>+36(SB)/1, $0x56
+DATA lines11L2<>+37(SB)/1, $0x07
+DATA lines11L2<>+38(SB)/1, $0x0f
+DATA lines11L2<>+39(SB)/1, $0x17
+DATA lines11L2<>+40(SB)/1, $0x1f
+DATA lines11L2<>+41(SB)/1, $0x27
+DATA lines11L2<>+42(SB)/1, $0x2f
+DATA lines11L2<>+43(SB)/1, $0x37
+DATA lines11L2<>+44(SB)/1, $0x3f
+DATA lines11L2<>+45(SB)/1, $0x47
+DATA lines11L2<>+46(SB)/1, $0x4f
+DATA lines11L2<>+47(SB)/1, $0x57
+DATA lines11L2<>+48(SB)/1, $0x00
+DATA lines11L2<>+49(SB)/1, $0x08
+DATA lines11L2<>+50(SB)/1, $0x10
+DATA lines11L2<>+51(SB)/1, $0x18
+DATA lines11L2<>+52(SB)/1, $0x20
+DATA lines11L2<>+53(SB)/1, $0x28
+DATA lines11L2<>+54(SB)/1, $0x30
+DATA lines11L2<>+55(SB)/1, $0x38
+DATA lines11L2<>+56(SB)/1, $0x40
+DATA lines11L2<>+57(SB)/1, $0x48
+DATA lines11L2<>+58(SB)/1, $0x50
+DATA lines11L2<>+59(SB)/1, $0x01
+DATA lines11L2<>+60(SB)/1, $0x09
+DATA lines11L2<>+61(SB)/1, $0x11
+DATA lines11L2<>+62(SB)/1, $0x19
+DATA lines11L2<>+63(SB)/1, $0x21
+GLOBL lines11L2<>(SB), RODATA|NOPTR, $64
+
+DATA lines11L3<>+0(SB)/1, $0x29
+DATA lines11L3<>+1(SB)/1, $0x31
+DATA lines11L3<>+2(SB)/1, $0x39
+DATA lines11L3<>+3(SB)/1, $0x41
+DATA lines11L3<>+4(SB)/1, $0x49
+DATA lines11L3<>+5(SB)/1, $0x51
+DATA lines11L3<>+6(SB)/1, $0x02
+DATA lines11L3<>+7(SB)/1, $0x0a
+DATA lines11L3<>+8(SB)/1, $0x12
+DATA lines11L3<>+9(SB)/1, $0x1a
+DATA lines11L3<>+10(SB)/1, $0x22
+DATA lines11L3<>+11(SB)/1, $0x2a
+DATA lines11L3<>+12(SB)/1, $0x32
+DATA lines11L3<>+13(SB)/1, $0x3a
+DATA lines11L3<>+14(SB)/1, $0x42
+DATA lines11L3<>+15(SB)/1, $0x4a
+DATA lines11L3<>+16(SB)/1, $0x52
+DATA lines11L3<>+17(SB)/1, $0x03
+DATA lines11L3<>+18(SB)/1, $0x0b
+DATA lines11L3<>+19(SB)/1, $0x13
+DATA lines11L3<>+20(SB)/1, $0x1b
+DATA lines11L3<>+21(SB)/1, $0x23
+DATA lines11L3<>+22(SB)/1, $0x2b
+DATA lines11L3<>+23(SB)/1, $0x33
+DATA lines11L3<>+24(SB)/1, $0x3b
+DATA lines11L3<>+25(SB)/1, $0x43
+DATA lines11L3<>+26(SB)/1, $0x4b
+DATA lines11L3<>+27(SB)/1, $0x53
+DATA lines11L3<>+28(SB)/1, $0x04
+DATA lines11L3<>+29(SB)/1, $0x0c
+DATA lines11L3<>+30(SB)/1, $0x14
+DATA lines11L3<>+31(SB)/1, $0x1c
+DATA lines11L3<>+32(SB)/1, $0x24
+DATA lines11L3<>+33(SB)/1, $0x2c
+DATA lines11L3<>+34(SB)/1, $0x34
+DATA lines11L3<>+35(SB)/1, $0x3c
+DATA lines11L3<>+36(SB)/1, $0x44
+DATA lines11L3<>+37(SB)/1, $0x4c
+DATA lines11L3<>+38(SB)/1, $0x54
+DATA lines11L3<>+39(SB)/1, $0x05
+DATA lines11L3<>+40(SB)/1, $0x0d
+DATA lines11L3<>+41(SB)/1, $0x15
+DATA lines11L3<>+42(SB)/1, $0x1d
+DATA lines11L3<>+43(SB)/1, $0x25
+DATA lines11L3<>+44(SB)/1, $0x2d
+DATA lines11L3<>+45(SB)/1, $0x35
+DATA lines11L3<>+46(SB)/1, $0x3d
+DATA lines11L3<>+47(SB)/1, $0x45
+DATA lines11L3<>+48(SB)/1, $0x4d
+DATA lines11L3<>+49(SB)/1, $0x55
+DATA lines11L3<>+50(SB)/1, $0x06
+DATA lines11L3<>+51(SB)/1, $0x0e
+DATA lines11L3<>+52(SB)/1, $0x16
+DATA lines11L3<>+53(SB)/1, $0x1e
+DATA lines11L3<>+54(SB)/1, $0x26
+DATA lines11L3<>+55(SB)/1, $0x2e
+DATA lines11L3<>+56(SB)/1, $0x36
+DATA lines11L3<>+57(SB)/1, $0x3e
+DATA lines11L3<>+58(SB)/1, $0x46
+DATA lines11L3<>+59(SB)/1, $0x4e
+DATA lines11L3<>+60(SB)/1, $0x56
+DATA lines11L3<>+61(SB)/1, $0x07
+DATA lines11L3<>+62(SB)/1, $0x0f
+DATA lines11L3<>+63(SB)/1, $0x17
+GLOBL lines11L3<>(SB), RODATA|NOPTR, $64
+
+DATA lines11L4<>+0(SB)/1, $0x1f
+DATA lines11L4<>+1(SB)/1, $0x27
+DATA lines11L4<>+2(SB)/1, $0x2f
+DATA lines11L4<>+3(SB)/1, $0x37
+DATA lines11L4<>+4(SB)/1, $0x3f
+DATA lines11L4<>+5(SB)/1, $0x47
+DATA lines11L4<>+6(SB)/1, $0x4f
+DATA lines11L4<>+7(SB)/1, $0x57
+DATA lines11L4<>+8(SB)/1, $0x00
+DATA lines11L4<>+9(SB)/1, $0x08
+DATA lines11L4<>+10(SB)/1, $0x10
+DATA lines11L4<>+11(SB)/1, $0x18
+DATA lines11L4<>+12(SB)/1, $0x20
+DATA lines11L4<>+13(SB)/1, $0x28
+DATA lines11L4<>+14(SB)/1, $0x30
+DATA lines11L4<>+15(SB)/1, $0x38
+DATA lines11L4<>+16(SB)/1, $0x40
+DATA lines11L4<>+17(SB)/1, $0x48
+DATA lines11L4<>+18(SB)/1, $0x50
+DATA lines11L4<>+19(SB)/1, $0x01
+DATA lines11L4<>+20(SB)/1, $0x09
+DATA lines11L4<>+21(SB)/1, $0x11
+DATA lines11L4<>+22(SB)/1, $0x19
+DATA lines11L4<>+23(SB)/1, $0x21
+DATA lines11L4<>+24(SB)/1, $0x29
+DATA lines11L4<>+25(SB)/1, $0x31
+DATA lines11L4<>+26(SB)/1, $0x39
+DATA lines11L4<>+27(SB)/1, $0x41
+DATA lines11L4<>+28(SB)/1, $0x49
+DATA lines11L4<>+29(SB)/1, $0x51
+DATA lines11L4<>+30(SB)/1, $0x02
+DATA lines11L4<>+31(SB)/1, $0x0a
+DATA lines11L4<>+32(SB)/1, $0x12
+DATA lines11L4<>+33(SB)/1, $0x1a
+DATA lines11L4<>+34(SB)/1, $0x22
+DATA lines11L4<>+35(SB)/1, $0x2a
+DATA lines11L4<>+36(SB)/1, $0x32
+DATA lines11L4<>+37(SB)/1, $0x3a
+DATA lines11L4<>+38(SB)/1, $0x42
+DATA lines11L4<>+39(SB)/1, $0x4a
+DATA lines11L4<>+40(SB)/1, $0x52
+DATA lines11L4<>+41(SB)/1, $0x03
+DATA lines11L4<>+42(SB)/1, $0x0b
+DATA lines11L4<>+43(SB)/1, $0x13
+DATA lines11L4<>+44(SB)/1, $0x1b
+DATA lines11L4<>+45(SB)/1, $0x23
+DATA lines11L4<>+46(SB)/1, $0x2b
+DATA lines11L4<>+47(SB)/1, $0x33
+DATA lines11L4<>+48(SB)/1, $0x3b
+DATA lines11L4<>+49(SB)/1, $0x43
+DATA lines11L4<>+50(SB)/1, $0x4b
+DATA lines11L4<>+51(SB)/1, $0x53
+DATA lines11L4<>+52(SB)/1, $0x04
+DATA lines11L4<>+53(SB)/1, $0x0c
+DATA lines11L4<>+54(SB)/1, $0x14
+DATA lines11L4<>+55(SB)/1, $0x1c
+DATA lines11L4<>+56(SB)/1, $0x24
+DATA lines11L4<>+57(SB)/1, $0x2c
+DATA lines11L4<>+58(SB)/1, $0x34
+DATA lines11L4<>+59(SB)/1, $0x3c
+DATA lines11L4<>+60(SB)/1, $0x44
+DATA lines11L4<>+61(SB)/1, $0x4c
+DATA lines11L4<>+62(SB)/1, $0x54
+DATA lines11L4<>+63(SB)/1, $0x05
+GLOBL lines11L4<>(SB), RODATA|NOPTR, $64
+
+DATA lines11L5<>+0(SB)/1, $0x0d
+DATA lines11L5<>+1(SB)/1, $0x15
+DATA lines11L5<>+2(SB)/1, $0x1d
+DATA lines11L5<>+3(SB)/1, $0x25
+DATA lines11L5<>+4(SB)/1, $0x2d
+DATA lines11L5<>+5(SB)/1, $0x35
+DATA lines11L5<>+6(SB)/1, $0x3d
+DATA lines11L5<>+7(SB)/1, $0x45
+DATA lines11L5<>+8(SB)/1, $0x4d
+DATA lines11L5<>+9(SB)/1, $0x55
+DATA lines11L5<>+10(SB)/1, $0x06
+DATA lines11L5<>+11(SB)/1, $0x0e
+DATA lines11L5<>+12(SB)/1, $0x16
+DATA lines11L5<>+13(SB)/1, $0x1e
+DATA lines11L5<>+14(SB)/1, $0x26
+DATA lines11L5<>+15(SB)/1, $0x2e
+DATA lines11L5<>+16(SB)/1, $0x36
+DATA lines11L5<>+17(SB)/1, $0x3e
+DATA lines11L5<>+18(SB)/1, $0x46
+DATA lines11L5<>+19(SB)/1, $0x4e
+DATA lines11L5<>+20(SB)/1, $0x56
+DATA lines11L5<>+21(SB)/1, $0x07
+DATA lines11L5<>+22(SB)/1, $0x0f
+DATA lines11L5<>+23(SB)/1, $0x17
+DATA lines11L5<>+24(SB)/1, $0x1f
+DATA lines11L5<>+25(SB)/1, $0x27
+DATA lines11L5<>+26(SB)/1, $0x2f
+DATA lines11L5<>+27(SB)/1, $0x37
+DATA lines11L5<>+28(SB)/1, $0x3f
+DATA lines11L5<>+29(SB)/1, $0x47
+DATA lines11L5<>+30(SB)/1, $0x4f
+DATA lines11L5<>+31(SB)/1, $0x57
+DATA lines11L5<>+32(SB)/1, $0x00
+DATA lines11L5<>+33(SB)/1, $0x08
+DATA lines11L5<>+34(SB)/1, $0x10
+DATA lines11L5<>+35(SB)/1, $0x18
+DATA lines11L5<>+36(SB)/1, $0x20
+DATA lines11L5<>+37(SB)/1, $0x28
+DATA lines11L5<>+38(SB)/1, $0x30
+DATA lines11L5<>+39(SB)/1, $0x38
+DATA lines11L5<>+40(SB)/1, $0x40
+DATA lines11L5<>+41(SB)/1, $0x48
+DATA lines11L5<>+42(SB)/1, $0x50
+DATA lines11L5<>+43(SB)/1, $0x01
+DATA lines11L5<>+44(SB)/1, $0x09
+DATA lines11L5<>+45(SB)/1, $0x11
+DATA lines11L5<>+46(SB)/1, $0x19
+DATA lines11L5<>+47(SB)/1, $0x21
+DATA lines11L5<>+48(SB)/1, $0x29
+DATA lines11L5<>+49(SB)/1, $0x31
+DATA lines11L5<>+50(SB)/1, $0x39
+DATA lines11L5<>+51(SB)/1, $0x41
+DATA lines11L5<>+52(SB)/1, $0x49
+DATA lines11L5<>+53(SB)/1, $0x51
+DATA lines11L5<>+54(SB)/1, $0x02
+DATA lines11L5<>+55(SB)/1, $0x0a
+DATA lines11L5<>+56(SB)/1, $0x12
+DATA lines11L5<>+57(SB)/1, $0x1a
+DATA lines11L5<>+58(SB)/1, $0x22
+DATA lines11L5<>+59(SB)/1, $0x2a
+DATA lines11L5<>+60(SB)/1, $0x32
+DATA lines11L5<>+61(SB)/1, $0x3a
+DATA lines11L5<>+62(SB)/1, $0x42
+DATA lines11L5<>+63(SB)/1, $0x4a
+GLOBL lines11L5<>(SB), RODATA|NOPTR, $64
+
+DATA lines11L6<>+0(SB)/1, $0x52
+DATA lines11L6<>+1(SB)/1, $0x03
+DATA lines11L6<>+2(SB)/1, $0x0b
+DATA lines11L6<>+3(SB)/1, $0x13
+DATA lines11L6<>+4(SB)/1, $0x1b
+DATA lines11L6<>+5(SB)/1, $0x23
+DATA lines11L6<>+6(SB)/1, $0x2b
+DATA lines11L6<>+7(SB)/1, $0x33
+DATA lines11L6<>+8(SB)/1, $0x3b
+DATA lines11L6<>+9(SB)/1, $0x43
+DATA lines11L6<>+10(SB)/1, $0x4b
+DATA lines11L6<>+11(SB)/1, $0x53
+DATA lines11L6<>+12(SB)/1, $0x04
+DATA lines11L6<>+13(SB)/1, $0x0c
+DATA lines11L6<>+14(SB)/1, $0x14
+DATA lines11L6<>+15(SB)/1, $0x1c
+DATA lines11L6<>+16(SB)/1, $0x24
+DATA lines11L6<>+17(SB)/1, $0x2c
+DATA lines11L6<>+18(SB)/1, $0x34
+DATA lines11L6<>+19(SB)/1, $0x3c
+DATA lines11L6<>+20(SB)/1, $0x44
+DATA lines11L6<>+21(SB)/1, $0x4c
+DATA lines11L6<>+22(SB)/1, $0x54
+DATA lines11L6<>+23(SB)/1, $0x05
+DATA lines11L6<>+24(SB)/1, $0x0d
+DATA lines11L6<>+25(SB)/1, $0x15
+DATA lines11L6<>+26(SB)/1, $0x1d
+DATA lines11L6<>+27(SB)/1, $0x25
+DATA lines11L6<>+28(SB)/1, $0x2d
+DATA lines11L6<>+29(SB)/1, $0x35
+DATA lines11L6<>+30(SB)/1, $0x3d
+DATA lines11L6<>+31(SB)/1, $0x45
+DATA lines11L6<>+32(SB)/1, $0x4d
+DATA lines11L6<>+33(SB)/1, $0x55
+DATA lines11L6<>+34(SB)/1, $0x06
+DATA lines11L6<>+35(SB)/1, $0x0e
+DATA lines11L6<>+36(SB)/1, $0x16
+DATA lines11L6<>+37(SB)/1, $0x1e
+DATA lines11L6<>+38(SB)/1, $0x26
+DATA lines11L6<>+39(SB)/1, $0x2e
+DATA lines11L6<>+40(SB)/1, $0x36
+DATA lines11L6<>+41(SB)/1, $0x3e
+DATA lines11L6<>+42(SB)/1, $0x46
+DATA lines11L6<>+43(SB)/1, $0x4e
+DATA lines11L6<>+44(SB)/1, $0x56
+DATA lines11L6<>+45(SB)/1, $0x07
+DATA lines11L6<>+46(SB)/1, $0x0f
+DATA lines11L6<>+47(SB)/1, $0x17
+DATA lines11L6<>+48(SB)/1, $0x1f
+DATA lines11L6<>+49(SB)/1, $0x27
+DATA lines11L6<>+50(SB)/1, $0x2f
+DATA lines11L6<>+51(SB)/1, $0x37
+DATA lines11L6<>+52(SB)/1, $0x3f
+DATA lines11L6<>+53(SB)/1, $0x47
+DATA lines11L6<>+54(SB)/1, $0x4f
+DATA lines11L6<>+55(SB)/1, $0x57
+DATA lines11L6<>+56(SB)/1, $0x00
+DATA lines11L6<>+57(SB)/1, $0x08
+DATA lines11L6<>+58(SB)/1, $0x10
+DATA lines11L6<>+59(SB)/1, $0x18
+DATA lines11L6<>+60(SB)/1, $0x20
+DATA lines11L6<>+61(SB)/1, $0x28
+DATA lines11L6<>+62(SB)/1, $0x30
+DATA lines11L6<>+63(SB)/1, $0x38
+GLOBL lines11L6<>(SB), RODATA|NOPTR, $64
+
+DATA lines11L7<>+0(SB)/1, $0x40
+DATA lines11L7<>+1(SB)/1, $0x48
+DATA lines11L7<>+2(SB)/1, $0x50
+DATA lines11L7<>+3(SB)/1, $0x01
+DATA lines11L7<>+4(SB)/1, $0x09
+DATA lines11L7<>+5(SB)/1, $0x11
+DATA lines11L7<>+6(SB)/1, $0x19
+DATA lines11L7<>+7(SB)/1, $0x21
+DATA lines11L7<>+8(SB)/1, $0x29
+DATA lines11L7<>+9(SB)/1, $0x31
+DATA lines11L7<>+10(SB)/1, $0x39
+DATA lines11L7<>+11(SB)/1, $0x41
+DATA lines11L7<>+12(SB)/1, $0x49
+DATA lines11L7<>+13(SB)/1, $0x51
+DATA lines11L7<>+14(SB)/1, $0x02
+DATA lines11L7<>+15(SB)/1, $0x0a
+DATA lines11L7<>+16(SB)/1, $0x12
+DATA lines11L7<>+17(SB)/1, $0x1a
+DATA lines11L7<>+18(SB)/1, $0x22
+DATA lines11L7<>+19(SB)/1, $0x2a
+DATA lines11L7<>+20(SB)/1, $0x32
+DATA lines11L7<>+21(SB)/1, $0x3a
+DATA lines11L7<>+22(SB)/1, $0x42
+DATA lines11L7<>+23(SB)/1, $0x4a
+DATA lines11L7<>+24(SB)/1, $0x52
+DATA lines11L7<>+25(SB)/1, $0x03
+DATA lines11L7<>+26(SB)/1, $0x0b
+DATA lines11L7<>+27(SB)/1, $0x13
+DATA lines11L7<>+28(SB)/1, $0x1b
+DATA lines11L7<>+29(SB)/1, $0x23
+DATA lines11L7<>+30(SB)/1, $0x2b
+DATA lines11L7<>+31(SB)/1, $0x33
+DATA lines11L7<>+32(SB)/1, $0x3b
+DATA lines11L7<>+33(SB)/1, $0x43
+DATA lines11L7<>+34(SB)/1, $0x4b
+DATA lines11L7<>+35(SB)/1, $0x53
+DATA lines11L7<>+36(SB)/1, $0x04
+DATA lines11L7<>+37(SB)/1, $0x0c
+DATA lines11L7<>+38(SB)/1, $0x14
+DATA lines11L7<>+39(SB)/1, $0x1c
+DATA lines11L7<>+40(SB)/1, $0x24
+DATA lines11L7<>+41(SB)/1, $0x2c
+DATA lines11L7<>+42(SB)/1, $0x34
+DATA lines11L7<>+43(SB)/1, $0x3c
+DATA lines11L7<>+44(SB)/1, $0x44
+DATA lines11L7<>+45(SB)/1, $0x4c
+DATA lines11L7<>+46(SB)/1, $0x54
+DATA lines11L7<>+47(SB)/1, $0x05
+DATA lines11L7<>+48(SB)/1, $0x0d
+DATA lines11L7<>+49(SB)/1, $0x15
+DATA lines11L7<>+50(SB)/1, $0x1d
+DATA lines11L7<>+51(SB)/1, $0x25
+DATA lines11L7<>+52(SB)/1, $0x2d
+DATA lines11L7<>+53(SB)/1, $0x35
+DATA lines11L7<>+54(SB)/1, $0x3d
+DATA lines11L7<>+55(SB)/1, $0x45
+DATA lines11L7<>+56(SB)/1, $0x4d
+DATA lines11L7<>+57(SB)/1, $0x55
+DATA lines11L7<>+58(SB)/1, $0x06
+DATA lines11L7<>+59(SB)/1, $0x0e
+DATA lines11L7<>+60(SB)/1, $0x16
+DATA lines11L7<>+61(SB)/1, $0x1e
+DATA lines11L7<>+62(SB)/1, $0x26
+DATA lines11L7<>+63(SB)/1, $0x2e
+GLOBL lines11L7<>(SB), RODATA|NOPTR, $64
+
+DATA lines11L8<>+0(SB)/1, $0x36
+DATA lines11L8<>+1(SB)/1, $0x3e
+DATA lines11L8<>+2(SB)/1, $0x46
+DATA lines11L8<>+3(SB)/1, $0x4e
+DATA lines11L8<>+4(SB)/1, $0x56
+DATA lines11L8<>+5(SB)/1, $0x07
+DATA lines11L8<>+6(SB)/1, $0x0f
+DATA lines11L8<>+7(SB)/1, $0x17
+DATA lines11L8<>+8(SB)/1, $0x1f
+DATA lines11L8<>+9(SB)/1, $0x27
+DATA lines11L8<>+10(SB)/1, $0x2f
+DATA lines11L8<>+11(SB)/1, $0x37
+DATA lines11L8<>+12(SB)/1, $0x3f
+DATA lines11L8<>+13(SB)/1, $0x47
+DATA lines11L8<>+14(SB)/1, $0x4f
+DATA lines11L8<>+15(SB)/1, $0x57
+DATA lines11L8<>+16(SB)/1, $0x00
+DATA lines11L8<>+17(SB)/1, $0x08
+DATA lines11L8<>+18(SB)/1, $0x10
+DATA lines11L8<>+19(SB)/1, $0x18
+DATA lines11L8<>+20(SB)/1, $0x20
+DATA lines11L8<>+21(SB)/1, $0x28
+DATA lines11L8<>+22(SB)/1, $0x30
+DATA lines11L8<>+23(SB)/1, $0x38
+DATA lines11L8<>+24(SB)/1, $0x40
+DATA lines11L8<>+25(SB)/1, $0x48
+DATA lines11L8<>+26(SB)/1, $0x50
+DATA lines11L8<>+27(SB)/1, $0x01
+DATA lines11L8<>+28(SB)/1, $0x09
+DATA lines11L8<>+29(SB)/1, $0x11
+DATA lines11L8<>+30(SB)/1, $0x19
+DATA lines11L8<>+31(SB)/1, $0x21
+DATA lines11L8<>+32(SB)/1, $0x29
+DATA lines11L8<>+33(SB)/1, $0x31
+DATA lines11L8<>+34(SB)/1, $0x39
+DATA lines11L8<>+35(SB)/1, $0x41
+DATA lines11L8<>+36(SB)/1, $0x49
+DATA lines11L8<>+37(SB)/1, $0x51
+DATA lines11L8<>+38(SB)/1, $0x02
+DATA lines11L8<>+39(SB)/1, $0x0a
+DATA lines11L8<>+40(SB)/1, $0x12
+DATA lines11L8<>+41(SB)/1, $0x1a
+DATA lines11L8<>+42(SB)/1, $0x22
+DATA lines11L8<>+43(SB)/1, $0x2a
+DATA lines11L8<>+44(SB)/1, $0x32
+DATA lines11L8<>+45(SB)/1, $0x3a
+DATA lines11L8<>+46(SB)/1, $0x42
+DATA lines11L8<>+47(SB)/1, $0x4a
+DATA lines11L8<>+48(SB)/1, $0x52
+DATA lines11L8<>+49(SB)/1, $0x03
+DATA lines11L8<>+50(SB)/1, $0x0b
+DATA lines11L8<>+51(SB)/1, $0x13
+DATA lines11L8<>+52(SB)/1, $0x1b
+DATA lines11L8<>+53(SB)/1, $0x23
+DATA lines11L8<>+54(SB)/1, $0x2b
+DATA lines11L8<>+55(SB)/1, $0x33
+DATA lines11L8<>+56(SB)/1, $0x3b
+DATA lines11L8<>+57(SB)/1, $0x43
+DATA lines11L8<>+58(SB)/1, $0x4b
+DATA lines11L8<>+59(SB)/1, $0x53
+DATA lines11L8<>+60(SB)/1, $0x04
+DATA lines11L8<>+61(SB)/1, $0x0c
+DATA lines11L8<>+62(SB)/1, $0x14
+DATA lines11L8<>+63(SB)/1, $0x1c
+GLOBL lines11L8<>(SB), RODATA|NOPTR, $64
+
+DATA lines11L9<>+0(SB)/1, $0x24
+DATA lines11L9<>+1(SB)/1, $0x2c
+DATA lines11L9<>+2(SB)/1, $0x34
+DATA lines11L9<>+3(SB)/1, $0x3c
+DATA lines11L9<>+4(SB)/1, $0x44
+DATA lines11L9<>+5(SB)/1, $0x4c
+DATA lines11L9<>+6(SB)/1, $0x54
+DATA lines11L9<>+7(SB)/1, $0x05
+DATA lines11L9<>+8(SB)/1, $0x0d
+DATA lines11L9<>+9(SB)/1, $0x15
+DATA lines11L9<>+10(SB)/1, $0x1d
+DATA lines11L9<>+11(SB)/1, $0x25
+DATA lines11L9<>+12(SB)/1, $0x2d
+DATA lines11L9<>+13(SB)/1, $0x35
+DATA lines11L9<>+14(SB)/1, $0x3d
+DATA lines11L9<>+15(SB)/1, $0x45
+DATA lines11L9<>+16(SB)/1, $0x4d
+DATA lines11L9<>+17(SB)/1, $0x55
+DATA lines11L9<>+18(SB)/1, $0x06
+DATA lines11L9<>+19(SB)/1, $0x0e
+DATA lines11L9<>+20(SB)/1, $0x16
+DATA lines11L9<>+21(SB)/1, $0x1e
+DATA lines11L9<>+22(SB)/1, $0x26
+DATA lines11L9<>+23(SB)/1, $0x2e
+DATA lines11L9<>+24(SB)/1, $0x36
+DATA lines11L9<>+25(SB)/1, $0x3e
+DATA lines11L9<>+26(SB)/1, $0x46
+DATA lines11L9<>+27(SB)/1, $0x4e
+DATA lines11L9<>+28(SB)/1, $0x56
+DATA lines11L9<>+29(SB)/1, $0x07
+DATA lines11L9<>+30(SB)/1, $0x0f
+DATA lines11L9<>+31(SB)/1, $0x17
+DATA lines11L9<>+32(SB)/1, $0x1f
+DATA lines11L9<>+33(SB)/1, $0x27
+DATA lines11L9<>+34(SB)/1, $0x2f
+DATA lines11L9<>+35(SB)/1, $0x37
+DATA lines11L9<>+36(SB)/1, $0x3f
+DATA lines11L9<>+37(SB)/1, $0x47
+DATA lines11L9<>+38(SB)/1, $0x4f
+DATA lines11L9<>+39(SB)/1, $0x57
+DATA lines11L9<>+40(SB)/1, $0x00
+DATA lines11L9<>+41(SB)/1, $0x08
+DATA lines11L9<>+42(SB)/1, $0x10
+DATA lines11L9<>+43(SB)/1, $0x18
+DATA lines11L9<>+44(SB)/1, $0x20
+DATA lines11L9<>+45(SB)/1, $0x28
+DATA lines11L9<>+46(SB)/1, $0x30
+DATA lines11L9<>+47(SB)/1, $0x38
+DATA lines11L9<>+48(SB)/1, $0x40
+DATA lines11L9<>+49(SB)/1, $0x48
+DATA lines11L9<>+50(SB)/1, $0x50
+DATA lines11L9<>+51(SB)/1, $0x01
+DATA lines11L9<>+52(SB)/1, $0x09
+DATA lines11L9<>+53(SB)/1, $0x11
+DATA lines11L9<>+54(SB)/1, $0x19
+DATA lines11L9<>+55(SB)/1, $0x21
+DATA lines11L9<>+56(SB)/1, $0x29
+DATA lines11L9<>+57(SB)/1, $0x31
+DATA lines11L9<>+58(SB)/1, $0x39
+DATA lines11L9<>+59(SB)/1, $0x41
+DATA lines11L9<>+60(SB)/1, $0x49
+DATA lines11L9<>+61(SB)/1, $0x51
+DATA lines11L9<>+62(SB)/1, $0x02
+DATA lines11L9<>+63(SB)/1, $0x0a
+GLOBL lines11L9<>(SB), RODATA|NOPTR, $64
+
+DATA lines11L10<>+0(SB)/1, $0x12
+DATA lines11L10<>+1(SB)/1, $0x1a
+DATA lines11L10<>+2(SB)/1, $0x22
+DATA lines11L10<>+3(SB)/1, $0x2a
+DATA lines11L10<>+4(SB)/1, $0x32
+DATA lines11L10<>+5(SB)/1, $0x3a
+DATA lines11L10<>+6(SB)/1, $0x42
+DATA lines11L10<>+7(SB)/1, $0x4a
+DATA lines11L10<>+8(SB)/1, $0x52
+DATA lines11L10<>+9(SB)/1, $0x03
+DATA lines11L10<>+10(SB)/1, $0x0b
+DATA lines11L10<>+11(SB)/1, $0x13
+DATA lines11L10<>+12(SB)/1, $0x1b
+DATA lines11L10<>+13(SB)/1, $0x23
+DATA lines11L10<>+14(SB)/1, $0x2b
+DATA lines11L10<>+15(SB)/1, $0x33
+DATA lines11L10<>+16(SB)/1, $0x3b
+DATA lines11L10<>+17(SB)/1, $0x43
+DATA lines11L10<>+18(SB)/1, $0x4b
+DATA lines11L10<>+19(SB)/1, $0x53
+DATA lines11L10<>+20(SB)/1, $0x04
+DATA lines11L10<>+21(SB)/1, $0x0c
+DATA lines11L10<>+22(SB)/1, $0x14
+DATA lines11L10<>+23(SB)/1, $0x1c
+DATA lines11L10<>+24(SB)/1, $0x24
+DATA lines11L10<>+25(SB)/1, $0x2c
+DATA lines11L10<>+26(SB)/1, $0x34
+DATA lines11L10<>+27(SB)/1, $0x3c
+DATA lines11L10<>+28(SB)/1, $0x44
+DATA lines11L10<>+29(SB)/1, $0x4c
+DATA lines11L10<>+30(SB)/1, $0x54
+DATA lines11L10<>+31(SB)/1, $0x05
+DATA lines11L10<>+32(SB)/1, $0x0d
+DATA lines11L10<>+33(SB)/1, $0x15
+DATA lines11L10<>+34(SB)/1, $0x1d
+DATA lines11L10<>+35(SB)/1, $0x25
+DATA lines11L10<>+36(SB)/1, $0x2d
+DATA lines11L10<>+37(SB)/1, $0x35
+DATA lines11L10<>+38(SB)/1, $0x3d
+DATA lines11L10<>+39(SB)/1, $0x45
+DATA lines11L10<>+40(SB)/1, $0x4d
+DATA lines11L10<>+41(SB)/1, $0x55
+DATA lines11L10<>+42(SB)/1, $0x06
+DATA lines11L10<>+43(SB)/1, $0x0e
+DATA lines11L10<>+44(SB)/1, $0x16
+DATA lines11L10<>+45(SB)/1, $0x1e
+DATA lines11L10<>+46(SB)/1, $0x26
+DATA lines11L10<>+47(SB)/1, $0x2e
+DATA lines11L10<>+48(SB)/1, $0x36
+DATA lines11L10<>+49(SB)/1, $0x3e
+DATA lines11L10<>+50(SB)/1, $0x46
+DATA lines11L10<>+51(SB)/1, $0x4e
+DATA lines11L10<>+52(SB)/1, $0x56
+DATA lines11L10<>+53(SB)/1, $0x07
+DATA lines11L10<>+54(SB)/1, $0x0f
+DATA lines11L10<>+55(SB)/1, $0x17
+DATA lines11L10<>+56(SB)/1, $0x1f
+DATA lines11L10<>+57(SB)/1, $0x27
+DATA lines11L10<>+58(SB)/1, $0x2f
+DATA lines11L10<>+59(SB)/1, $0x37
+DATA lines11L10<>+60(SB)/1, $0x3f
+DATA lines11L10<>+61(SB)/1, $0x47
+DATA lines11L10<>+62(SB)/1, $0x4f
+DATA lines11L10<>+63(SB)/1, $0x57
+GLOBL lines11L10<>(SB), RODATA|NOPTR, $64
 
 // func shuffle12AVX512(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -10804,6 +16790,1387 @@ DATA scatter12H1<>+61(SB)/1, $0x00
 DATA scatter12H1<>+62(SB)/1, $0x00
 DATA scatter12H1<>+63(SB)/1, $0x00
 GLOBL scatter12H1<>(SB), RODATA|NOPTR, $64
+
+// func shuffle12AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle12AVX512NTShifted(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 gather12H0<>+0(SB), Z0
+	VMOVDQU64 gather12H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x00000000ffffffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU8.Z  64(CX), K1, Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   96(CX), Z5
+	VMOVDQU8.Z  160(CX), K1, Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   192(CX), Z7
+	VMOVDQU8.Z  256(CX), K1, Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   288(CX), Z9
+	VMOVDQU8.Z  352(CX), K1, Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   384(CX), Z11
+	VMOVDQU8.Z  448(CX), K1, Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   480(CX), Z13
+	VMOVDQU8.Z  544(CX), K1, Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   576(CX), Z15
+	VMOVDQU8.Z  640(CX), K1, Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   672(CX), Z17
+	VMOVDQU8.Z  736(CX), K1, Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	VMOVDQU64   (SI), Z14
+	VPERMI2B    (DI), Z18, Z14
+	VMOVDQU64   Z18, (DI)
+	MOVQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   64(SI), Z14
+	VPERMI2B    64(DI), Z10, Z14
+	VMOVDQU64   Z10, 64(DI)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   128(SI), Z10
+	VPERMI2B    128(DI), Z16, Z10
+	VMOVDQU64   Z16, 128(DI)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   192(SI), Z10
+	VPERMI2B    192(DI), Z12, Z10
+	VMOVDQU64   Z12, 192(DI)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   256(SI), Z10
+	VPERMI2B    256(DI), Z20, Z10
+	VMOVDQU64   Z20, 256(DI)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   320(SI), Z10
+	VPERMI2B    320(DI), Z8, Z10
+	VMOVDQU64   Z8, 320(DI)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   384(SI), Z8
+	VPERMI2B    384(DI), Z19, Z8
+	VMOVDQU64   Z19, 384(DI)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VMOVDQU64   448(SI), Z8
+	VPERMI2B    448(DI), Z6, Z8
+	VMOVDQU64   Z6, 448(DI)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z5
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z6
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	VMOVDQU64   512(SI), Z4
+	VPERMI2B    512(DI), Z12, Z4
+	VMOVDQU64   Z12, 512(DI)
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   576(SI), Z4
+	VPERMI2B    576(DI), Z7, Z4
+	VMOVDQU64   Z7, 576(DI)
+	IMUL3Q      $0x09, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   640(SI), Z4
+	VPERMI2B    640(DI), Z5, Z4
+	VMOVDQU64   Z5, 640(DI)
+	IMUL3Q      $0x0a, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   704(SI), Z4
+	VPERMI2B    704(DI), Z6, Z4
+	VMOVDQU64   Z6, 704(DI)
+	IMUL3Q      $0x0b, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000300, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shuffle12AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·shuffle12AVX512Skewed(SB), NOSPLIT, $0-40
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      ring+32(FP), SI
+	TESTQ     BX, BX
+	JZ        done
+	XORQ      DI, DI
+	VMOVDQU64 gather12H0<>+0(SB), Z0
+	VMOVDQU64 gather12H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x00000000ffffffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU8.Z  64(CX), K1, Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   96(CX), Z5
+	VMOVDQU8.Z  160(CX), K1, Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   192(CX), Z7
+	VMOVDQU8.Z  256(CX), K1, Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   288(CX), Z9
+	VMOVDQU8.Z  352(CX), K1, Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   384(CX), Z11
+	VMOVDQU8.Z  448(CX), K1, Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   480(CX), Z13
+	VMOVDQU8.Z  544(CX), K1, Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   576(CX), Z15
+	VMOVDQU8.Z  640(CX), K1, Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   672(CX), Z17
+	VMOVDQU8.Z  736(CX), K1, Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	MOVQ        AX, R8
+	VMOVDQU64   Z18, (R8)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	LEAQ        448(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   512(R9), Z14
+	VMOVDQU64   Z14, -64(R8)
+	VMOVDQU64   Z10, 512(SI)(DI*1)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	LEAQ        384(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1024(R9), Z10
+	VMOVDQU64   Z10, -128(R8)
+	VMOVDQU64   Z16, 1024(SI)(DI*1)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	LEAQ        320(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1536(R9), Z10
+	VMOVDQU64   Z10, -192(R8)
+	VMOVDQU64   Z12, 1536(SI)(DI*1)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	LEAQ        256(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2048(R9), Z10
+	VMOVDQU64   Z10, -256(R8)
+	VMOVDQU64   Z20, 2048(SI)(DI*1)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	LEAQ        192(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2560(R9), Z10
+	VMOVDQU64   Z10, -320(R8)
+	VMOVDQU64   Z8, 2560(SI)(DI*1)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	LEAQ        128(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3072(R9), Z8
+	VMOVDQU64   Z8, -384(R8)
+	VMOVDQU64   Z19, 3072(SI)(DI*1)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	LEAQ        64(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3584(R9), Z8
+	VMOVDQU64   Z8, -448(R8)
+	VMOVDQU64   Z6, 3584(SI)(DI*1)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z5
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z6
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	VMOVDQU64   Z12, (R8)
+	IMUL3Q      $0x09, DX, R8
+	ADDQ        AX, R8
+	LEAQ        448(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   4608(R9), Z4
+	VMOVDQU64   Z4, -64(R8)
+	VMOVDQU64   Z7, 4608(SI)(DI*1)
+	IMUL3Q      $0x0a, DX, R8
+	ADDQ        AX, R8
+	LEAQ        384(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   5120(R9), Z4
+	VMOVDQU64   Z4, -128(R8)
+	VMOVDQU64   Z5, 5120(SI)(DI*1)
+	IMUL3Q      $0x0b, DX, R8
+	ADDQ        AX, R8
+	LEAQ        320(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   5632(R9), Z4
+	VMOVDQU64   Z4, -192(R8)
+	VMOVDQU64   Z6, 5632(SI)(DI*1)
+	ADDQ        $0x00000040, DI
+	ANDQ        $0x000001ff, DI
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000300, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func unshuffle12AVX512NT(dst *byte, src *byte, n int, blocks int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·unshuffle12AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 permQLo<>+0(SB), Z0
+	VMOVDQU64 permQHi<>+0(SB), Z1
+
+loop:
+	MOVQ        CX, SI
+	VMOVDQU64   (SI), Z2
+	IMUL3Q      $0x01, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z3
+	IMUL3Q      $0x02, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z4
+	IMUL3Q      $0x03, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z5
+	IMUL3Q      $0x04, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z6
+	IMUL3Q      $0x05, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z7
+	IMUL3Q      $0x06, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z8
+	IMUL3Q      $0x07, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z9
+	VPUNPCKLQDQ Z3, Z2, Z10
+	VPUNPCKHQDQ Z3, Z2, Z2
+	VPUNPCKLQDQ Z5, Z4, Z3
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z7, Z6, Z5
+	VPUNPCKHQDQ Z7, Z6, Z6
+	VPUNPCKLQDQ Z9, Z8, Z7
+	VPUNPCKHQDQ Z9, Z8, Z8
+	VMOVDQA64   Z10, Z9
+	VPERMT2Q    Z3, Z0, Z9
+	VPERMT2Q    Z3, Z1, Z10
+	VMOVDQA64   Z2, Z3
+	VPERMT2Q    Z4, Z0, Z3
+	VPERMT2Q    Z4, Z1, Z2
+	VMOVDQA64   Z5, Z4
+	VPERMT2Q    Z7, Z0, Z4
+	VPERMT2Q    Z7, Z1, Z5
+	VMOVDQA64   Z6, Z7
+	VPERMT2Q    Z8, Z0, Z7
+	VPERMT2Q    Z8, Z1, Z6
+	VSHUFI64X2  $0x44, Z4, Z9, Z8
+	VSHUFI64X2  $0xee, Z4, Z9, Z9
+	VSHUFI64X2  $0x44, Z7, Z3, Z4
+	VSHUFI64X2  $0xee, Z7, Z3, Z3
+	VSHUFI64X2  $0x44, Z5, Z10, Z7
+	VSHUFI64X2  $0xee, Z5, Z10, Z10
+	VSHUFI64X2  $0x44, Z6, Z2, Z5
+	VSHUFI64X2  $0xee, Z6, Z2, Z2
+	IMUL3Q      $0x08, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z6
+	IMUL3Q      $0x09, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z15
+	IMUL3Q      $0x0a, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z16
+	IMUL3Q      $0x0b, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z17
+	VPXORQ      Z11, Z11, Z11
+	VPXORQ      Z12, Z12, Z12
+	VPXORQ      Z13, Z13, Z13
+	VPXORQ      Z14, Z14, Z14
+	VPUNPCKLQDQ Z15, Z6, Z18
+	VPUNPCKHQDQ Z15, Z6, Z6
+	VPUNPCKLQDQ Z17, Z16, Z15
+	VPUNPCKHQDQ Z17, Z16, Z16
+	VPUNPCKLQDQ Z12, Z11, Z17
+	VPUNPCKHQDQ Z12, Z11, Z11
+	VPUNPCKLQDQ Z14, Z13, Z19
+	VPUNPCKHQDQ Z14, Z13, Z13
+	VMOVDQA64   Z18, Z20
+	VPERMT2Q    Z15, Z0, Z20
+	VPERMT2Q    Z15, Z1, Z18
+	VMOVDQA64   Z6, Z15
+	VPERMT2Q    Z16, Z0, Z15
+	VPERMT2Q    Z16, Z1, Z6
+	VMOVDQA64   Z17, Z16
+	VPERMT2Q    Z19, Z0, Z16
+	VPERMT2Q    Z19, Z1, Z17
+	VMOVDQA64   Z11, Z19
+	VPERMT2Q    Z13, Z0, Z19
+	VPERMT2Q    Z13, Z1, Z11
+	VSHUFI64X2  $0x44, Z16, Z20, Z21
+	VSHUFI64X2  $0xee, Z16, Z20, Z20
+	VSHUFI64X2  $0x44, Z19, Z15, Z16
+	VSHUFI64X2  $0xee, Z19, Z15, Z15
+	VSHUFI64X2  $0x44, Z17, Z18, Z19
+	VSHUFI64X2  $0xee, Z17, Z18, Z18
+	VSHUFI64X2  $0x44, Z11, Z6, Z17
+	VSHUFI64X2  $0xee, Z11, Z6, Z6
+	VMOVDQU64   lines12L0<>+0(SB), Z22
+	VPERMI2B    Z21, Z8, Z22
+	VMOVNTDQ    Z22, (AX)
+	VMOVDQU64   lines12L1<>+0(SB), Z22
+	MOVQ        $0x00000000ffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z16, Z4, K2, Z22
+	VPERMI2B    Z21, Z8, K1, Z22
+	VMOVNTDQ    Z22, 64(AX)
+	VMOVDQU64   lines12L2<>+0(SB), Z8
+	VPERMI2B    Z16, Z4, Z8
+	VMOVNTDQ    Z8, 128(AX)
+	VMOVDQU64   lines12L3<>+0(SB), Z4
+	VPERMI2B    Z19, Z7, Z4
+	VMOVNTDQ    Z4, 192(AX)
+	VMOVDQU64   lines12L4<>+0(SB), Z4
+	MOVQ        $0x00000000ffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z17, Z5, K2, Z4
+	VPERMI2B    Z19, Z7, K1, Z4
+	VMOVNTDQ    Z4, 256(AX)
+	VMOVDQU64   lines12L5<>+0(SB), Z4
+	VPERMI2B    Z17, Z5, Z4
+	VMOVNTDQ    Z4, 320(AX)
+	VMOVDQU64   lines12L6<>+0(SB), Z4
+	VPERMI2B    Z20, Z9, Z4
+	VMOVNTDQ    Z4, 384(AX)
+	VMOVDQU64   lines12L7<>+0(SB), Z4
+	MOVQ        $0x00000000ffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z15, Z3, K2, Z4
+	VPERMI2B    Z20, Z9, K1, Z4
+	VMOVNTDQ    Z4, 448(AX)
+	VMOVDQU64   lines12L8<>+0(SB), Z4
+	VPERMI2B    Z15, Z3, Z4
+	VMOVNTDQ    Z4, 512(AX)
+	VMOVDQU64   lines12L9<>+0(SB), Z3
+	VPERMI2B    Z18, Z10, Z3
+	VMOVNTDQ    Z3, 576(AX)
+	VMOVDQU64   lines12L10<>+0(SB), Z3
+	MOVQ        $0x00000000ffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z6, Z2, K2, Z3
+	VPERMI2B    Z18, Z10, K1, Z3
+	VMOVNTDQ    Z3, 640(AX)
+	VMOVDQU64   lines12L11<>+0(SB), Z3
+	VPERMI2B    Z6, Z2, Z3
+	VMOVNTDQ    Z3, 704(AX)
+	ADDQ        $0x00000300, AX
+	ADDQ        $0x00000040, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA lines12L0<>+0(SB)/1, $0x00
+DATA lines12L0<>+1(SB)/1, $0x08
+DATA lines12L0<>+2(SB)/1, $0x10
+DATA lines12L0<>+3(SB)/1, $0x18
+DATA lines12L0<>+4(SB)/1, $0x20
+DATA lines12L0<>+5(SB)/1, $0x28
+DATA lines12L0<>+6(SB)/1, $0x30
+DATA lines12L0<>+7(SB)/1, $0x38
+DATA lines12L0<>+8(SB)/1, $0x40
+DATA lines12L0<>+9(SB)/1, $0x48
+DATA lines12L0<>+10(SB)/1, $0x50
+DATA lines12L0<>+11(SB)/1, $0x58
+DATA lines12L0<>+12(SB)/1, $0x01
+DATA lines12L0<>+13(SB)/1, $0x09
+DATA lines12L0<>+14(SB)/1, $0x11
+DATA lines12L0<>+15(SB)/1, $0x19
+DATA lines12L0<>+16(SB)/1, $0x21
+DATA lines12L0<>+17(SB)/1, $0x29
+DATA lines12L0<>+18(SB)/1, $0x31
+DATA lines12L0<>+19(SB)/1, $0x39
+DATA lines12L0<>+20(SB)/1, $0x41
+DATA lines12L0<>+21(SB)/1, $0x49
+DATA lines12L0<>+22(SB)/1, $0x51
+DATA lines12L0<>+23(SB)/1, $0x59
+DATA lines12L0<>+24(SB)/1, $0x02
+DATA lines12L0<>+25(SB)/1, $0x0a
+DATA lines12L0<>+26(SB)/1, $0x12
+DATA lines12L0<>+27(SB)/1, $0x1a
+DATA lines12L0<>+28(SB)/1, $0x22
+DATA lines12L0<>+29(SB)/1, $0x2a
+DATA lines12L0<>+30(SB)/1, $0x32
+DATA lines12L0<>+31(SB)/1, $0x3a
+DATA lines12L0<>+32(SB)/1, $0x42
+DATA lines12L0<>+33(SB)/1, $0x4a
+DATA lines12L0<>+34(SB)/1, $0x52
+DATA lines12L0<>+35(SB)/1, $0x5a
+DATA lines12L0<>+36(SB)/1, $0x03
+DATA lines12L0<>+37(SB)/1, $0x0b
+DATA lines12L0<>+38(SB)/1, $0x13
+DATA lines12L0<>+39(SB)/1, $0x1b
+DATA lines12L0<>+40(SB)/1, $0x23
+DATA lines12L0<>+41(SB)/1, $0x2b
+DATA lines12L0<>+42(SB)/1, $0x33
+DATA lines12L0<>+43(SB)/1, $0x3b
+DATA lines12L0<>+44(SB)/1, $0x43
+DATA lines12L0<>+45(SB)/1, $0x4b
+DATA lines12L0<>+46(SB)/1, $0x53
+DATA lines12L0<>+47(SB)/1, $0x5b
+DATA lines12L0<>+48(SB)/1, $0x04
+DATA lines12L0<>+49(SB)/1, $0x0c
+DATA lines12L0<>+50(SB)/1, $0x14
+DATA lines12L0<>+51(SB)/1, $0x1c
+DATA lines12L0<>+52(SB)/1, $0x24
+DATA lines12L0<>+53(SB)/1, $0x2c
+DATA lines12L0<>+54(SB)/1, $0x34
+DATA lines12L0<>+55(SB)/1, $0x3c
+DATA lines12L0<>+56(SB)/1, $0x44
+DATA lines12L0<>+57(SB)/1, $0x4c
+DATA lines12L0<>+58(SB)/1, $0x54
+DATA lines12L0<>+59(SB)/1, $0x5c
+DATA lines12L0<>+60(SB)/1, $0x05
+DATA lines12L0<>+61(SB)/1, $0x0d
+DATA lines12L0<>+62(SB)/1, $0x15
+DATA lines12L0<>+63(SB)/1, $0x1d
+GLOBL lines12L0<>(SB), RODATA|NOPTR, $64
+
+DATA lines12L1<>+0(SB)/1, $0x25
+DATA lines12L1<>+1(SB)/1, $0x2d
+DATA lines12L1<>+2(SB)/1, $0x35
+DATA lines12L1<>+3(SB)/1, $0x3d
+DATA lines12L1<>+4(SB)/1, $0x45
+DATA lines12L1<>+5(SB)/1, $0x4d
+DATA lines12L1<>+6(SB)/1, $0x55
+DATA lines12L1<>+7(SB)/1, $0x5d
+DATA lines12L1<>+8(SB)/1, $0x06
+DATA lines12L1<>+9(SB)/1, $0x0e
+DATA lines12L1<>+10(SB)/1, $0x16
+DATA lines12L1<>+11(SB)/1, $0x1e
+DATA lines12L1<>+12(SB)/1, $0x26
+DATA lines12L1<>+13(SB)/1, $0x2e
+DATA lines12L1<>+14(SB)/1, $0x36
+DATA lines12L1<>+15(SB)/1, $0x3e
+DATA lines12L1<>+16(SB)/1, $0x46
+DATA lines12L1<>+17(SB)/1, $0x4e
+DATA lines12L1<>+18(SB)/1, $0x56
+DATA lines12L1<>+19(SB)/1, $0x5e
+DATA lines12L1<>+20(SB)/1, $0x07
+DATA lines12L1<>+21(SB)/1, $0x0f
+DATA lines12L1<>+22(SB)/1, $0x17
+DATA lines12L1<>+23(SB)/1, $0x1f
+DATA lines12L1<>+24(SB)/1, $0x27
+DATA lines12L1<>+25(SB)/1, $0x2f
+DATA lines12L1<>+26(SB)/1, $0x37
+DATA lines12L1<>+27(SB)/1, $0x3f
+DATA lines12L1<>+28(SB)/1, $0x47
+DATA lines12L1<>+29(SB)/1, $0x4f
+DATA lines12L1<>+30(SB)/1, $0x57
+DATA lines12L1<>+31(SB)/1, $0x5f
+DATA lines12L1<>+32(SB)/1, $0x00
+DATA lines12L1<>+33(SB)/1, $0x08
+DATA lines12L1<>+34(SB)/1, $0x10
+DATA lines12L1<>+35(SB)/1, $0x18
+DATA lines12L1<>+36(SB)/1, $0x20
+DATA lines12L1<>+37(SB)/1, $0x28
+DATA lines12L1<>+38(SB)/1, $0x30
+DATA lines12L1<>+39(SB)/1, $0x38
+DATA lines12L1<>+40(SB)/1, $0x40
+DATA lines12L1<>+41(SB)/1, $0x48
+DATA lines12L1<>+42(SB)/1, $0x50
+DATA lines12L1<>+43(SB)/1, $0x58
+DATA lines12L1<>+44(SB)/1, $0x01
+DATA lines12L1<>+45(SB)/1, $0x09
+DATA lines12L1<>+46(SB)/1, $0x11
+DATA lines12L1<>+47(SB)/1, $0x19
+DATA lines12L1<>+48(SB)/1, $0x21
+DATA lines12L1<>+49(SB)/1, $0x29
+DATA lines12L1<>+50(SB)/1, $0x31
+DATA lines12L1<>+51(SB)/1, $0x39
+DATA lines12L1<>+52(SB)/1, $0x41
+DATA lines12L1<>+53(SB)/1, $0x49
+DATA lines12L1<>+54(SB)/1, $0x51
+DATA lines12L1<>+55(SB)/1, $0x59
+DATA lines12L1<>+56(SB)/1, $0x02
+DATA lines12L1<>+57(SB)/1, $0x0a
+DATA lines12L1<>+58(SB)/1, $0x12
+DATA lines12L1<>+59(SB)/1, $0x1a
+DATA lines12L1<>+60(SB)/1, $0x22
+DATA lines12L1<>+61(SB)/1, $0x2a
+DATA lines12L1<>+62(SB)/1, $0x32
+DATA lines12L1<>+63(SB)/1, $0x3a
+GLOBL lines12L1<>(SB), RODATA|NOPTR, $64
+
+DATA lines12L2<>+0(SB)/1, $0x42
+DATA lines12L2<>+1(SB)/1, $0x4a
+DATA lines12L2<>+2(SB)/1, $0x52
+DATA lines12L2<>+3(SB)/1, $0x5a
+DATA lines12L2<>+4(SB)/1, $0x03
+DATA lines12L2<>+5(SB)/1, $0x0b
+DATA lines12L2<>+6(SB)/1, $0x13
+DATA lines12L2<>+7(SB)/1, $0x1b
+DATA lines12L2<>+8(SB)/1, $0x23
+DATA lines12L2<>+9(SB)/1, $0x2b
+DATA lines12L2<>+10(SB)/1, $0x33
+DATA lines12L2<>+11(SB)/1, $0x3b
+DATA lines12L2<>+12(SB)/1, $0x43
+DATA lines12L2<>+13(SB)/1, $0x4b
+DATA lines12L2<>+14(SB)/1, $0x53
+DATA lines12L2<>+15(SB)/1, $0x5b
+DATA lines12L2<>+16(SB)/1, $0x04
+DATA lines12L2<>+17(SB)/1, $0x0c
+DATA lines12L2<>+18(SB)/1, $0x14
+DATA lines12L2<>+19(SB)/1, $0x1c
+DATA lines12L2<>+20(SB)/1, $0x24
+DATA lines12L2<>+21(SB)/1, $0x2c
+DATA lines12L2<>+22(SB)/1, $0x34
+DATA lines12L2<>+23(SB)/1, $0x3c
+DATA lines12L2<>+24(SB)/1, $0x44
+DATA lines12L2<>+25(SB)/1, $0x4c
+DATA lines12L2<>+26(SB)/1, $0x54
+DATA lines12L2<>+27(SB)/1, $0x5c
+DATA lines12L2<>+28(SB)/1, $0x05
+DATA lines12L2<>+29(SB)/1, $0x0d
+DATA lines12L2<>+30(SB)/1, $0x15
+DATA lines12L2<>+31(SB)/1, $0x1d
+DATA lines12L2<>+32(SB)/1, $0x25
+DATA lines12L2<>+33(SB)/1, $0x2d
+DATA lines12L2<>+34(SB)/1, $0x35
+DATA lines12L2<>+35(SB)/1, $0x3d
+DATA lines12L2<>+36(SB)/1, $0x45
+DATA lines12L2<>+37(SB)/1, $0x4d
+DATA lines12L2<>+38(SB)/1, $0x55
+DATA lines12L2<>+39(SB)/1, $0x5d
+DATA lines12L2<>+40(SB)/1, $0x06
+DATA lines12L2<>+41(SB)/1, $0x0e
+DATA lines12L2<>+42(SB)/1, $0x16
+DATA lines12L2<>+43(SB)/1, $0x1e
+DATA lines12L2<>+44(SB)/1, $0x26
+DATA lines12L2<>+45(SB)/1, $0x2e
+DATA lines12L2<>+46(SB)/1, $0x36
+DATA lines12L2<>+47(SB)/1, $0x3e
+DATA lines12L2<>+48(SB)/1, $0x46
+DATA lines12L2<>+49(SB)/1, $0x4e
+DATA lines12L2<>+50(SB)/1, $0x56
+DATA lines12L2<>+51(SB)/1, $0x5e
+DATA lines12L2<>+52(SB)/1, $0x07
+DATA lines12L2<>+53(SB)/1, $0x0f
+DATA lines12L2<>+54(SB)/1, $0x17
+DATA lines12L2<>+55(SB)/1, $0x1f
+DATA lines12L2<>+56(SB)/1, $0x27
+DATA lines12L2<>+57(SB)/1, $0x2f
+DATA lines12L2<>+58(SB)/1, $0x37
+DATA lines12L2<>+59(SB)/1, $0x3f
+DATA lines12L2<>+60(SB)/1, $0x47
+DATA lines12L2<>+61(SB)/1, $0x4f
+DATA lines12L2<>+62(SB)/1, $0x57
+DATA lines12L2<>+63(SB)/1, $0x5f
+GLOBL lines12L2<>(SB), RODATA|NOPTR, $64
+
+DATA lines12L3<>+0(SB)/1, $0x00
+DATA lines12L3<>+1(SB)/1, $0x08
+DATA lines12L3<>+2(SB)/1, $0x10
+DATA lines12L3<>+3(SB)/1, $0x18
+DATA lines12L3<>+4(SB)/1, $0x20
+DATA lines12L3<>+5(SB)/1, $0x28
+DATA lines12L3<>+6(SB)/1, $0x30
+DATA lines12L3<>+7(SB)/1, $0x38
+DATA lines12L3<>+8(SB)/1, $0x40
+DATA lines12L3<>+9(SB)/1, $0x48
+DATA lines12L3<>+10(SB)/1, $0x50
+DATA lines12L3<>+11(SB)/1, $0x58
+DATA lines12L3<>+12(SB)/1, $0x01
+DATA lines12L3<>+13(SB)/1, $0x09
+DATA lines12L3<>+14(SB)/1, $0x11
+DATA lines12L3<>+15(SB)/1, $0x19
+DATA lines12L3<>+16(SB)/1, $0x21
+DATA lines12L3<>+17(SB)/1, $0x29
+DATA lines12L3<>+18(SB)/1, $0x31
+DATA lines12L3<>+19(SB)/1, $0x39
+DATA lines12L3<>+20(SB)/1, $0x41
+DATA lines12L3<>+21(SB)/1, $0x49
+DATA lines12L3<>+22(SB)/1, $0x51
+DATA lines12L3<>+23(SB)/1, $0x59
+DATA lines12L3<>+24(SB)/1, $0x02
+DATA lines12L3<>+25(SB)/1, $0x0a
+DATA lines12L3<>+26(SB)/1, $0x12
+DATA lines12L3<>+27(SB)/1, $0x1a
+DATA lines12L3<>+28(SB)/1, $0x22
+DATA lines12L3<>+29(SB)/1, $0x2a
+DATA lines12L3<>+30(SB)/1, $0x32
+DATA lines12L3<>+31(SB)/1, $0x3a
+DATA lines12L3<>+32(SB)/1, $0x42
+DATA lines12L3<>+33(SB)/1, $0x4a
+DATA lines12L3<>+34(SB)/1, $0x52
+DATA lines12L3<>+35(SB)/1, $0x5a
+DATA lines12L3<>+36(SB)/1, $0x03
+DATA lines12L3<>+37(SB)/1, $0x0b
+DATA lines12L3<>+38(SB)/1, $0x13
+DATA lines12L3<>+39(SB)/1, $0x1b
+DATA lines12L3<>+40(SB)/1, $0x23
+DATA lines12L3<>+41(SB)/1, $0x2b
+DATA lines12L3<>+42(SB)/1, $0x33
+DATA lines12L3<>+43(SB)/1, $0x3b
+DATA lines12L3<>+44(SB)/1, $0x43
+DATA lines12L3<>+45(SB)/1, $0x4b
+DATA lines12L3<>+46(SB)/1, $0x53
+DATA lines12L3<>+47(SB)/1, $0x5b
+DATA lines12L3<>+48(SB)/1, $0x04
+DATA lines12L3<>+49(SB)/1, $0x0c
+DATA lines12L3<>+50(SB)/1, $0x14
+DATA lines12L3<>+51(SB)/1, $0x1c
+DATA lines12L3<>+52(SB)/1, $0x24
+DATA lines12L3<>+53(SB)/1, $0x2c
+DATA lines12L3<>+54(SB)/1, $0x34
+DATA lines12L3<>+55(SB)/1, $0x3c
+DATA lines12L3<>+56(SB)/1, $0x44
+DATA lines12L3<>+57(SB)/1, $0x4c
+DATA lines12L3<>+58(SB)/1, $0x54
+DATA lines12L3<>+59(SB)/1, $0x5c
+DATA lines12L3<>+60(SB)/1, $0x05
+DATA lines12L3<>+61(SB)/1, $0x0d
+DATA lines12L3<>+62(SB)/1, $0x15
+DATA lines12L3<>+63(SB)/1, $0x1d
+GLOBL lines12L3<>(SB), RODATA|NOPTR, $64
+
+DATA lines12L4<>+0(SB)/1, $0x25
+DATA lines12L4<>+1(SB)/1, $0x2d
+DATA lines12L4<>+2(SB)/1, $0x35
+DATA lines12L4<>+3(SB)/1, $0x3d
+DATA lines12L4<>+4(SB)/1, $0x45
+DATA lines12L4<>+5(SB)/1, $0x4d
+DATA lines12L4<>+6(SB)/1, $0x55
+DATA lines12L4<>+7(SB)/1, $0x5d
+DATA lines12L4<>+8(SB)/1, $0x06
+DATA lines12L4<>+9(SB)/1, $0x0e
+DATA lines12L4<>+10(SB)/1, $0x16
+DATA lines12L4<>+11(SB)/1, $0x1e
+DATA lines12L4<>+12(SB)/1, $0x26
+DATA lines12L4<>+13(SB)/1, $0x2e
+DATA lines12L4<>+14(SB)/1, $0x36
+DATA lines12L4<>+15(SB)/1, $0x3e
+DATA lines12L4<>+16(SB)/1, $0x46
+DATA lines12L4<>+17(SB)/1, $0x4e
+DATA lines12L4<>+18(SB)/1, $0x56
+DATA lines12L4<>+19(SB)/1, $0x5e
+DATA lines12L4<>+20(SB)/1, $0x07
+DATA lines12L4<>+21(SB)/1, $0x0f
+DATA lines12L4<>+22(SB)/1, $0x17
+DATA lines12L4<>+23(SB)/1, $0x1f
+DATA lines12L4<>+24(SB)/1, $0x27
+DATA lines12L4<>+25(SB)/1, $0x2f
+DATA lines12L4<>+26(SB)/1, $0x37
+DATA lines12L4<>+27(SB)/1, $0x3f
+DATA lines12L4<>+28(SB)/1, $0x47
+DATA lines12L4<>+29(SB)/1, $0x4f
+DATA lines12L4<>+30(SB)/1, $0x57
+DATA lines12L4<>+31(SB)/1, $0x5f
+DATA lines12L4<>+32(SB)/1, $0x00
+DATA lines12L4<>+33(SB)/1, $0x08
+DATA lines12L4<>+34(SB)/1, $0x10
+DATA lines12L4<>+35(SB)/1, $0x18
+DATA lines12L4<>+36(SB)/1, $0x20
+DATA lines12L4<>+37(SB)/1, $0x28
+DATA lines12L4<>+38(SB)/1, $0x30
+DATA lines12L4<>+39(SB)/1, $0x38
+DATA lines12L4<>+40(SB)/1, $0x40
+DATA lines12L4<>+41(SB)/1, $0x48
+DATA lines12L4<>+42(SB)/1, $0x50
+DATA lines12L4<>+43(SB)/1, $0x58
+DATA lines12L4<>+44(SB)/1, $0x01
+DATA lines12L4<>+45(SB)/1, $0x09
+DATA lines12L4<>+46(SB)/1, $0x11
+DATA lines12L4<>+47(SB)/1, $0x19
+DATA lines12L4<>+48(SB)/1, $0x21
+DATA lines12L4<>+49(SB)/1, $0x29
+DATA lines12L4<>+50(SB)/1, $0x31
+DATA lines12L4<>+51(SB)/1, $0x39
+DATA lines12L4<>+52(SB)/1, $0x41
+DATA lines12L4<>+53(SB)/1, $0x49
+DATA lines12L4<>+54(SB)/1, $0x51
+DATA lines12L4<>+55(SB)/1, $0x59
+DATA lines12L4<>+56(SB)/1, $0x02
+DATA lines12L4<>+57(SB)/1, $0x0a
+DATA lines12L4<>+58(SB)/1, $0x12
+DATA lines12L4<>+59(SB)/1, $0x1a
+DATA lines12L4<>+60(SB)/1, $0x22
+DATA lines12L4<>+61(SB)/1, $0x2a
+DATA lines12L4<>+62(SB)/1, $0x32
+DATA lines12L4<>+63(SB)/1, $0x3a
+GLOBL lines12L4<>(SB), RODATA|NOPTR, $64
+
+DATA lines12L5<>+0(SB)/1, $0x42
+DATA lines12L5<>+1(SB)/1, $0x4a
+DATA lines12L5<>+2(SB)/1, $0x52
+DATA lines12L5<>+3(SB)/1, $0x5a
+DATA lines12L5<>+4(SB)/1, $0x03
+DATA lines12L5<>+5(SB)/1, $0x0b
+DATA lines12L5<>+6(SB)/1, $0x13
+DATA lines12L5<>+7(SB)/1, $0x1b
+DATA lines12L5<>+8(SB)/1, $0x23
+DATA lines12L5<>+9(SB)/1, $0x2b
+DATA lines12L5<>+10(SB)/1, $0x33
+DATA lines12L5<>+11(SB)/1, $0x3b
+DATA lines12L5<>+12(SB)/1, $0x43
+DATA lines12L5<>+13(SB)/1, $0x4b
+DATA lines12L5<>+14(SB)/1, $0x53
+DATA lines12L5<>+15(SB)/1, $0x5b
+DATA lines12L5<>+16(SB)/1, $0x04
+DATA lines12L5<>+17(SB)/1, $0x0c
+DATA lines12L5<>+18(SB)/1, $0x14
+DATA lines12L5<>+19(SB)/1, $0x1c
+DATA lines12L5<>+20(SB)/1, $0x24
+DATA lines12L5<>+21(SB)/1, $0x2c
+DATA lines12L5<>+22(SB)/1, $0x34
+DATA lines12L5<>+23(SB)/1, $0x3c
+DATA lines12L5<>+24(SB)/1, $0x44
+DATA lines12L5<>+25(SB)/1, $0x4c
+DATA lines12L5<>+26(SB)/1, $0x54
+DATA lines12L5<>+27(SB)/1, $0x5c
+DATA lines12L5<>+28(SB)/1, $0x05
+DATA lines12L5<>+29(SB)/1, $0x0d
+DATA lines12L5<>+30(SB)/1, $0x15
+DATA lines12L5<>+31(SB)/1, $0x1d
+DATA lines12L5<>+32(SB)/1, $0x25
+DATA lines12L5<>+33(SB)/1, $0x2d
+DATA lines12L5<>+34(SB)/1, $0x35
+DATA lines12L5<>+35(SB)/1, $0x3d
+DATA lines12L5<>+36(SB)/1, $0x45
+DATA lines12L5<>+37(SB)/1, $0x4d
+DATA lines12L5<>+38(SB)/1, $0x55
+DATA lines12L5<>+39(SB)/1, $0x5d
+DATA lines12L5<>+40(SB)/1, $0x06
+DATA lines12L5<>+41(SB)/1, $0x0e
+DATA lines12L5<>+42(SB)/1, $0x16
+DATA lines12L5<>+43(SB)/1, $0x1e
+DATA lines12L5<>+44(SB)/1, $0x26
+DATA lines12L5<>+45(SB)/1, $0x2e
+DATA lines12L5<>+46(SB)/1, $0x36
+DATA lines12L5<>+47(SB)/1, $0x3e
+DATA lines12L5<>+48(SB)/1, $0x46
+DATA lines12L5<>+49(SB)/1, $0x4e
+DATA lines12L5<>+50(SB)/1, $0x56
+DATA lines12L5<>+51(SB)/1, $0x5e
+DATA lines12L5<>+52(SB)/1, $0x07
+DATA lines12L5<>+53(SB)/1, $0x0f
+DATA lines12L5<>+54(SB)/1, $0x17
+DATA lines12L5<>+55(SB)/1, $0x1f
+DATA lines12L5<>+56(SB)/1, $0x27
+DATA lines12L5<>+57(SB)/1, $0x2f
+DATA lines12L5<>+58(SB)/1, $0x37
+DATA lines12L5<>+59(SB)/1, $0x3f
+DATA lines12L5<>+60(SB)/1, $0x47
+DATA lines12L5<>+61(SB)/1, $0x4f
+DATA lines12L5<>+62(SB)/1, $0x57
+DATA lines12L5<>+63(SB)/1, $0x5f
+GLOBL lines12L5<>(SB), RODATA|NOPTR, $64
+
+DATA lines12L6<>+0(SB)/1, $0x00
+DATA lines12L6<>+1(SB)/1, $0x08
+DATA lines12L6<>+2(SB)/1, $0x10
+DATA lines12L6<>+3(SB)/1, $0x18
+DATA lines12L6<>+4(SB)/1, $0x20
+DATA lines12L6<>+5(SB)/1, $0x28
+DATA lines12L6<>+6(SB)/1, $0x30
+DATA lines12L6<>+7(SB)/1, $0x38
+DATA lines12L6<>+8(SB)/1, $0x40
+DATA lines12L6<>+9(SB)/1, $0x48
+DATA lines12L6<>+10(SB)/1, $0x50
+DATA lines12L6<>+11(SB)/1, $0x58
+DATA lines12L6<>+12(SB)/1, $0x01
+DATA lines12L6<>+13(SB)/1, $0x09
+DATA lines12L6<>+14(SB)/1, $0x11
+DATA lines12L6<>+15(SB)/1, $0x19
+DATA lines12L6<>+16(SB)/1, $0x21
+DATA lines12L6<>+17(SB)/1, $0x29
+DATA lines12L6<>+18(SB)/1, $0x31
+DATA lines12L6<>+19(SB)/1, $0x39
+DATA lines12L6<>+20(SB)/1, $0x41
+DATA lines12L6<>+21(SB)/1, $0x49
+DATA lines12L6<>+22(SB)/1, $0x51
+DATA lines12L6<>+23(SB)/1, $0x59
+DATA lines12L6<>+24(SB)/1, $0x02
+DATA lines12L6<>+25(SB)/1, $0x0a
+DATA lines12L6<>+26(SB)/1, $0x12
+DATA lines12L6<>+27(SB)/1, $0x1a
+DATA lines12L6<>+28(SB)/1, $0x22
+DATA lines12L6<>+29(SB)/1, $0x2a
+DATA lines12L6<>+30(SB)/1, $0x32
+DATA lines12L6<>+31(SB)/1, $0x3a
+DATA lines12L6<>+32(SB)/1, $0x42
+DATA lines12L6<>+33(SB)/1, $0x4a
+DATA lines12L6<>+34(SB)/1, $0x52
+DATA lines12L6<>+35(SB)/1, $0x5a
+DATA lines12L6<>+36(SB)/1, $0x03
+DATA lines12L6<>+37(SB)/1, $0x0b
+DATA lines12L6<>+38(SB)/1, $0x13
+DATA lines12L6<>+39(SB)/1, $0x1b
+DATA lines12L6<>+40(SB)/1, $0x23
+DATA lines12L6<>+41(SB)/1, $0x2b
+DATA lines12L6<>+42(SB)/1, $0x33
+DATA lines12L6<>+43(SB)/1, $0x3b
+DATA lines12L6<>+44(SB)/1, $0x43
+DATA lines12L6<>+45(SB)/1, $0x4b
+DATA lines12L6<>+46(SB)/1, $0x53
+DATA lines12L6<>+47(SB)/1, $0x5b
+DATA lines12L6<>+48(SB)/1, $0x04
+DATA lines12L6<>+49(SB)/1, $0x0c
+DATA lines12L6<>+50(SB)/1, $0x14
+DATA lines12L6<>+51(SB)/1, $0x1c
+DATA lines12L6<>+52(SB)/1, $0x24
+DATA lines12L6<>+53(SB)/1, $0x2c
+DATA lines12L6<>+54(SB)/1, $0x34
+DATA lines12L6<>+55(SB)/1, $0x3c
+DATA lines12L6<>+56(SB)/1, $0x44
+DATA lines12L6<>+57(SB)/1, $0x4c
+DATA lines12L6<>+58(SB)/1, $0x54
+DATA lines12L6<>+59(SB)/1, $0x5c
+DATA lines12L6<>+60(SB)/1, $0x05
+DATA lines12L6<>+61(SB)/1, $0x0d
+DATA lines12L6<>+62(SB)/1, $0x15
+DATA lines12L6<>+63(SB)/1, $0x1d
+GLOBL lines12L6<>(SB), RODATA|NOPTR, $64
+
+DATA lines12L7<>+0(SB)/1, $0x25
+DATA lines12L7<>+1(SB)/1, $0x2d
+DATA lines12L7<>+2(SB)/1, $0x35
+DATA lines12L7<>+3(SB)/1, $0x3d
+DATA lines12L7<>+4(SB)/1, $0x45
+DATA lines12L7<>+5(SB)/1, $0x4d
+DATA lines12L7<>+6(SB)/1, $0x55
+DATA lines12L7<>+7(SB)/1, $0x5d
+DATA lines12L7<>+8(SB)/1, $0x06
+DATA lines12L7<>+9(SB)/1, $0x0e
+DATA lines12L7<>+10(SB)/1, $0x16
+DATA lines12L7<>+11(SB)/1, $0x1e
+DATA lines12L7<>+12(SB)/1, $0x26
+DATA lines12L7<>+13(SB)/1, $0x2e
+DATA lines12L7<>+14(SB)/1, $0x36
+DATA lines12L7<>+15(SB)/1, $0x3e
+DATA lines12L7<>+16(SB)/1, $0x46
+DATA lines12L7<>+17(SB)/1, $0x4e
+DATA lines12L7<>+18(SB)/1, $0x56
+DATA lines12L7<>+19(SB)/1, $0x5e
+DATA lines12L7<>+20(SB)/1, $0x07
+DATA lines12L7<>+21(SB)/1, $0x0f
+DATA lines12L7<>+22(SB)/1, $0x17
+DATA lines12L7<>+23(SB)/1, $0x1f
+DATA lines12L7<>+24(SB)/1, $0x27
+DATA lines12L7<>+25(SB)/1, $0x2f
+DATA lines12L7<>+26(SB)/1, $0x37
+DATA lines12L7<>+27(SB)/1, $0x3f
+DATA lines12L7<>+28(SB)/1, $0x47
+DATA lines12L7<>+29(SB)/1, $0x4f
+DATA lines12L7<>+30(SB)/1, $0x57
+DATA lines12L7<>+31(SB)/1, $0x5f
+DATA lines12L7<>+32(SB)/1, $0x00
+DATA lines12L7<>+33(SB)/1, $0x08
+DATA lines12L7<>+34(SB)/1, $0x10
+DATA lines12L7<>+35(SB)/1, $0x18
+DATA lines12L7<>+36(SB)/1, $0x20
+DATA lines12L7<>+37(SB)/1, $0x28
+DATA lines12L7<>+38(SB)/1, $0x30
+DATA lines12L7<>+39(SB)/1, $0x38
+DATA lines12L7<>+40(SB)/1, $0x40
+DATA lines12L7<>+41(SB)/1, $0x48
+DATA lines12L7<>+42(SB)/1, $0x50
+DATA lines12L7<>+43(SB)/1, $0x58
+DATA lines12L7<>+44(SB)/1, $0x01
+DATA lines12L7<>+45(SB)/1, $0x09
+DATA lines12L7<>+46(SB)/1, $0x11
+DATA lines12L7<>+47(SB)/1, $0x19
+DATA lines12L7<>+48(SB)/1, $0x21
+DATA lines12L7<>+49(SB)/1, $0x29
+DATA lines12L7<>+50(SB)/1, $0x31
+DATA lines12L7<>+51(SB)/1, $0x39
+DATA lines12L7<>+52(SB)/1, $0x41
+DATA lines12L7<>+53(SB)/1, $0x49
+DATA lines12L7<>+54(SB)/1, $0x51
+DATA lines12L7<>+55(SB)/1, $0x59
+DATA lines12L7<>+56(SB)/1, $0x02
+DATA lines12L7<>+57(SB)/1, $0x0a
+DATA lines12L7<>+58(SB)/1, $0x12
+DATA lines12L7<>+59(SB)/1, $0x1a
+DATA lines12L7<>+60(SB)/1, $0x22
+DATA lines12L7<>+61(SB)/1, $0x2a
+DATA lines12L7<>+62(SB)/1, $0x32
+DATA lines12L7<>+63(SB)/1, $0x3a
+GLOBL lines12L7<>(SB), RODATA|NOPTR, $64
+
+DATA lines12L8<>+0(SB)/1, $0x42
+DATA lines12L8<>+1(SB)/1, $0x4a
+DATA lines12L8<>+2(SB)/1, $0x52
+DATA lines12L8<>+3(SB)/1, $0x5a
+DATA lines12L8<>+4(SB)/1, $0x03
+DATA lines12L8<>+5(SB)/1, $0x0b
+DATA lines12L8<>+6(SB)/1, $0x13
+DATA lines12L8<>+7(SB)/1, $0x1b
+DATA lines12L8<>+8(SB)/1, $0x23
+DATA lines12L8<>+9(SB)/1, $0x2b
+DATA lines12L8<>+10(SB)/1, $0x33
+DATA lines12L8<>+11(SB)/1, $0x3b
+DATA lines12L8<>+12(SB)/1, $0x43
+DATA lines12L8<>+13(SB)/1, $0x4b
+DATA lines12L8<>+14(SB)/1, $0x53
+DATA lines12L8<>+15(SB)/1, $0x5b
+DATA lines12L8<>+16(SB)/1, $0x04
+DATA lines12L8<>+17(SB)/1, $0x0c
+DATA lines12L8<>+18(SB)/1, $0x14
+DATA lines12L8<>+19(SB)/1, $0x1c
+DATA lines12L8<>+20(SB)/1, $0x24
+DATA lines12L8<>+21(SB)/1, $0x2c
+DATA lines12L8<>+22(SB)/1, $0x34
+DATA lines12L8<>+23(SB)/1, $0x3c
+DATA lines12L8<>+24(SB)/1, $0x44
+DATA lines12L8<>+25(SB)/1, $0x4c
+DATA lines12L8<>+26(SB)/1, $0x54
+DATA lines12L8<>+27(SB)/1, $0x5c
+DATA lines12L8<>+28(SB)/1, $0x05
+DATA lines12L8<>+29(SB)/1, $0x0d
+DATA lines12L8<>+30(SB)/1, $0x15
+DATA lines12L8<>+31(SB)/1, $0x1d
+DATA lines12L8<>+32(SB)/1, $0x25
+DATA lines12L8<>+33(SB)/1, $0x2d
+DATA lines12L8<>+34(SB)/1, $0x35
+DATA lines12L8<>+35(SB)/1, $0x3d
+DATA lines12L8<>+36(SB)/1, $0x45
+DATA lines12L8<>+37(SB)/1, $0x4d
+DATA lines12L8<>+38(SB)/1, $0x55
+DATA lines12L8<>+39(SB)/1, $0x5d
+DATA lines12L8<>+40(SB)/1, $0x06
+DATA lines12L8<>+41(SB)/1, $0x0e
+DATA lines12L8<>+42(SB)/1, $0x16
+DATA lines12L8<>+43(SB)/1, $0x1e
+DATA lines12L8<>+44(SB)/1, $0x26
+DATA lines12L8<>+45(SB)/1, $0x2e
+DATA lines12L8<>+46(SB)/1, $0x36
+DATA lines12L8<>+47(SB)/1, $0x3e
+DATA lines12L8<>+48(SB)/1, $0x46
+DATA lines12L8<>+49(SB)/1, $0x4e
+DATA lines12L8<>+50(SB)/1, $0x56
+DATA lines12L8<>+51(SB)/1, $0x5e
+DATA lines12L8<>+52(SB)/1, $0x07
+DATA lines12L8<>+53(SB)/1, $0x0f
+DATA lines12L8<>+54(SB)/1, $0x17
+DATA lines12L8<>+55(SB)/1, $0x1f
+DATA lines12L8<>+56(SB)/1, $0x27
+DATA lines12L8<>+57(SB)/1, $0x2f
+DATA lines12L8<>+58(SB)/1, $0x37
+DATA lines12L8<>+59(SB)/1, $0x3f
+DATA lines12L8<>+60(SB)/1, $0x47
+DATA lines12L8<>+61(SB)/1, $0x4f
+DATA lines12L8<>+62(SB)/1, $0x57
+DATA lines12L8<>+63(SB)/1, $0x5f
+GLOBL lines12L8<>(SB), RODATA|NOPTR, $64
+
+DATA lines12L9<>+0(SB)/1, $0x00
+DATA lines12L9<>+1(SB)/1, $0x08
+DATA lines12L9<>+2(SB)/1, $0x10
+DATA lines12L9<>+3(SB)/1, $0x18
+DATA lines12L9<>+4(SB)/1, $0x20
+DATA lines12L9<>+5(SB)/1, $0x28
+DATA lines12L9<>+6(SB)/1, $0x30
+DATA lines12L9<>+7(SB)/1, $0x38
+DATA lines12L9<>+8(SB)/1, $0x40
+DATA lines12L9<>+9(SB)/1, $0x48
+DATA lines12L9<>+10(SB)/1, $0x50
+DATA lines12L9<>+11(SB)/1, $0x58
+DATA lines12L9<>+12(SB)/1, $0x01
+DATA lines12L9<>+13(SB)/1, $0x09
+DATA lines12L9<>+14(SB)/1, $0x11
+DATA lines12L9<>+15(SB)/1, $0x19
+DATA lines12L9<>+16(SB)/1, $0x21
+DATA lines12L9<>+17(SB)/1, $0x29
+DATA lines12L9<>+18(SB)/1, $0x31
+DATA lines12L9<>+19(SB)/1, $0x39
+DATA lines12L9<>+20(SB)/1, $0x41
+DATA lines12L9<>+21(SB)/1, $0x49
+DATA lines12L9<>+22(SB)/1, $0x51
+DATA lines12L9<>+23(SB)/1, $0x59
+DATA lines12L9<>+24(SB)/1, $0x02
+DATA lines12L9<>+25(SB)/1, $0x0a
+DATA lines12L9<>+26(SB)/1, $0x12
+DATA lines12L9<>+27(SB)/1, $0x1a
+DATA lines12L9<>+28(SB)/1, $0x22
+DATA lines12L9<>+29(SB)/1, $0x2a
+DATA lines12L9<>+30(SB)/1, $0x32
+DATA lines12L9<>+31(SB)/1, $0x3a
+DATA lines12L9<>+32(SB)/1, $0x42
+DATA lines12L9<>+33(SB)/1, $0x4a
+DATA lines12L9<>+34(SB)/1, $0x52
+DATA lines12L9<>+35(SB)/1, $0x5a
+DATA lines12L9<>+36(SB)/1, $0x03
+DATA lines12L9<>+37(SB)/1, $0x0b
+DATA lines12L9<>+38(SB)/1, $0x13
+DATA lines12L9<>+39(SB)/1, $0x1b
+DATA lines12L9<>+40(SB)/1, $0x23
+DATA lines12L9<>+41(SB)/1, $0x2b
+DATA lines12L9<>+42(SB)/1, $0x33
+DATA lines12L9<>+43(SB)/1, $0x3b
+DATA lines12L9<>+44(SB)/1, $0x43
+DATA lines12L9<>+45(SB)/1, $0x4b
+DATA lines12L9<>+46(SB)/1, $0x53
+DATA lines12L9<>+47(SB)/1, $0x5b
+DATA lines12L9<>+48(SB)/1, $0x04
+DATA lines12L9<>+49(SB)/1, $0x0c
+DATA lines12L9<>+50(SB)/1, $0x14
+DATA lines12L9<>+51(SB)/1, $0x1c
+DATA lines12L9<>+52(SB)/1, $0x24
+DATA lines12L9<>+53(SB)/1, $0x2c
+DATA lines12L9<>+54(SB)/1, $0x34
+DATA lines12L9<>+55(SB)/1, $0x3c
+DATA lines12L9<>+56(SB)/1, $0x44
+DATA lines12L9<>+57(SB)/1, $0x4c
+DATA lines12L9<>+58(SB)/1, $0x54
+DATA lines12L9<>+59(SB)/1, $0x5c
+DATA lines12L9<>+60(SB)/1, $0x05
+DATA lines12L9<>+61(SB)/1, $0x0d
+DATA lines12L9<>+62(SB)/1, $0x15
+DATA lines12L9<>+63(SB)/1, $0x1d
+GLOBL lines12L9<>(SB), RODATA|NOPTR, $64
+
+DATA lines12L10<>+0(SB)/1, $0x25
+DATA lines12L10<>+1(SB)/1, $0x2d
+DATA lines12L10<>+2(SB)/1, $0x35
+DATA lines12L10<>+3(SB)/1, $0x3d
+DATA lines12L10<>+4(SB)/1, $0x45
+DATA lines12L10<>+5(SB)/1, $0x4d
+DATA lines12L10<>+6(SB)/1, $0x55
+DATA lines12L10<>+7(SB)/1, $0x5d
+DATA lines12L10<>+8(SB)/1, $0x06
+DATA lines12L10<>+9(SB)/1, $0x0e
+DATA lines12L10<>+10(SB)/1, $0x16
+DATA lines12L10<>+11(SB)/1, $0x1e
+DATA lines12L10<>+12(SB)/1, $0x26
+DATA lines12L10<>+13(SB)/1, $0x2e
+DATA lines12L10<>+14(SB)/1, $0x36
+DATA lines12L10<>+15(SB)/1, $0x3e
+DATA lines12L10<>+16(SB)/1, $0x46
+DATA lines12L10<>+17(SB)/1, $0x4e
+DATA lines12L10<>+18(SB)/1, $0x56
+DATA lines12L10<>+19(SB)/1, $0x5e
+DATA lines12L10<>+20(SB)/1, $0x07
+DATA lines12L10<>+21(SB)/1, $0x0f
+DATA lines12L10<>+22(SB)/1, $0x17
+DATA lines12L10<>+23(SB)/1, $0x1f
+DATA lines12L10<>+24(SB)/1, $0x27
+DATA lines12L10<>+25(SB)/1, $0x2f
+DATA lines12L10<>+26(SB)/1, $0x37
+DATA lines12L10<>+27(SB)/1, $0x3f
+DATA lines12L10<>+28(SB)/1, $0x47
+DATA lines12L10<>+29(SB)/1, $0x4f
+DATA lines12L10<>+30(SB)/1, $0x57
+DATA lines12L10<>+31(SB)/1, $0x5f
+DATA lines12L10<>+32(SB)/1, $0x00
+DATA lines12L10<>+33(SB)/1, $0x08
+DATA lines12L10<>+34(SB)/1, $0x10
+DATA lines12L10<>+35(SB)/1, $0x18
+DATA lines12L10<>+36(SB)/1, $0x20
+DATA lines12L10<>+37(SB)/1, $0x28
+DATA lines12L10<>+38(SB)/1, $0x30
+DATA lines12L10<>+39(SB)/1, $0x38
+DATA lines12L10<>+40(SB)/1, $0x40
+DATA lines12L10<>+41(SB)/1, $0x48
+DATA lines12L10<>+42(SB)/1, $0x50
+DATA lines12L10<>+43(SB)/1, $0x58
+DATA lines12L10<>+44(SB)/1, $0x01
+DATA lines12L10<>+45(SB)/1, $0x09
+DATA lines12L10<>+46(SB)/1, $0x11
+DATA lines12L10<>+47(SB)/1, $0x19
+DATA lines12L10<>+48(SB)/1, $0x21
+DATA lines12L10<>+49(SB)/1, $0x29
+DATA lines12L10<>+50(SB)/1, $0x31
+DATA lines12L10<>+51(SB)/1, $0x39
+DATA lines12L10<>+52(SB)/1, $0x41
+DATA lines12L10<>+53(SB)/1, $0x49
+DATA lines12L10<>+54(SB)/1, $0x51
+DATA lines12L10<>+55(SB)/1, $0x59
+DATA lines12L10<>+56(SB)/1, $0x02
+DATA lines12L10<>+57(SB)/1, $0x0a
+DATA lines12L10<>+58(SB)/1, $0x12
+DATA lines12L10<>+59(SB)/1, $0x1a
+DATA lines12L10<>+60(SB)/1, $0x22
+DATA lines12L10<>+61(SB)/1, $0x2a
+DATA lines12L10<>+62(SB)/1, $0x32
+DATA lines12L10<>+63(SB)/1, $0x3a
+GLOBL lines12L10<>(SB), RODATA|NOPTR, $64
+
+DATA lines12L11<>+0(SB)/1, $0x42
+DATA lines12L11<>+1(SB)/1, $0x4a
+DATA lines12L11<>+2(SB)/1, $0x52
+DATA lines12L11<>+3(SB)/1, $0x5a
+DATA lines12L11<>+4(SB)/1, $0x03
+DATA lines12L11<>+5(SB)/1, $0x0b
+DATA lines12L11<>+6(SB)/1, $0x13
+DATA lines12L11<>+7(SB)/1, $0x1b
+DATA lines12L11<>+8(SB)/1, $0x23
+DATA lines12L11<>+9(SB)/1, $0x2b
+DATA lines12L11<>+10(SB)/1, $0x33
+DATA lines12L11<>+11(SB)/1, $0x3b
+DATA lines12L11<>+12(SB)/1, $0x43
+DATA lines12L11<>+13(SB)/1, $0x4b
+DATA lines12L11<>+14(SB)/1, $0x53
+DATA lines12L11<>+15(SB)/1, $0x5b
+DATA lines12L11<>+16(SB)/1, $0x04
+DATA lines12L11<>+17(SB)/1, $0x0c
+DATA lines12L11<>+18(SB)/1, $0x14
+DATA lines12L11<>+19(SB)/1, $0x1c
+DATA lines12L11<>+20(SB)/1, $0x24
+DATA lines12L11<>+21(SB)/1, $0x2c
+DATA lines12L11<>+22(SB)/1, $0x34
+DATA lines12L11<>+23(SB)/1, $0x3c
+DATA lines12L11<>+24(SB)/1, $0x44
+DATA lines12L11<>+25(SB)/1, $0x4c
+DATA lines12L11<>+26(SB)/1, $0x54
+DATA lines12L11<>+27(SB)/1, $0x5c
+DATA lines12L11<>+28(SB)/1, $0x05
+DATA lines12L11<>+29(SB)/1, $0x0d
+DATA lines12L11<>+30(SB)/1, $0x15
+DATA lines12L11<>+31(SB)/1, $0x1d
+DATA lines12L11<>+32(SB)/1, $0x25
+DATA lines12L11<>+33(SB)/1, $0x2d
+DATA lines12L11<>+34(SB)/1, $0x35
+DATA lines12L11<>+35(SB)/1, $0x3d
+DATA lines12L11<>+36(SB)/1, $0x45
+DATA lines12L11<>+37(SB)/1, $0x4d
+DATA lines12L11<>+38(SB)/1, $0x55
+DATA lines12L11<>+39(SB)/1, $0x5d
+DATA lines12L11<>+40(SB)/1, $0x06
+DATA lines12L11<>+41(SB)/1, $0x0e
+DATA lines12L11<>+42(SB)/1, $0x16
+DATA lines12L11<>+43(SB)/1, $0x1e
+DATA lines12L11<>+44(SB)/1, $0x26
+DATA lines12L11<>+45(SB)/1, $0x2e
+DATA lines12L11<>+46(SB)/1, $0x36
+DATA lines12L11<>+47(SB)/1, $0x3e
+DATA lines12L11<>+48(SB)/1, $0x46
+DATA lines12L11<>+49(SB)/1, $0x4e
+DATA lines12L11<>+50(SB)/1, $0x56
+DATA lines12L11<>+51(SB)/1, $0x5e
+DATA lines12L11<>+52(SB)/1, $0x07
+DATA lines12L11<>+53(SB)/1, $0x0f
+DATA lines12L11<>+54(SB)/1, $0x17
+DATA lines12L11<>+55(SB)/1, $0x1f
+DATA lines12L11<>+56(SB)/1, $0x27
+DATA lines12L11<>+57(SB)/1, $0x2f
+DATA lines12L11<>+58(SB)/1, $0x37
+DATA lines12L11<>+59(SB)/1, $0x3f
+DATA lines12L11<>+60(SB)/1, $0x47
+DATA lines12L11<>+61(SB)/1, $0x4f
+DATA lines12L11<>+62(SB)/1, $0x57
+DATA lines12L11<>+63(SB)/1, $0x5f
+GLOBL lines12L11<>(SB), RODATA|NOPTR, $64
 
 // func shuffle13AVX512(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -11389,6 +18756,1485 @@ DATA scatter13H1<>+61(SB)/1, $0x00
 DATA scatter13H1<>+62(SB)/1, $0x00
 DATA scatter13H1<>+63(SB)/1, $0x00
 GLOBL scatter13H1<>(SB), RODATA|NOPTR, $64
+
+// func shuffle13AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle13AVX512NTShifted(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 gather13H0<>+0(SB), Z0
+	VMOVDQU64 gather13H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x000000ffffffffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU8.Z  64(CX), K1, Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   104(CX), Z5
+	VMOVDQU8.Z  168(CX), K1, Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   208(CX), Z7
+	VMOVDQU8.Z  272(CX), K1, Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   312(CX), Z9
+	VMOVDQU8.Z  376(CX), K1, Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   416(CX), Z11
+	VMOVDQU8.Z  480(CX), K1, Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   520(CX), Z13
+	VMOVDQU8.Z  584(CX), K1, Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   624(CX), Z15
+	VMOVDQU8.Z  688(CX), K1, Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   728(CX), Z17
+	VMOVDQU8.Z  792(CX), K1, Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	VMOVDQU64   (SI), Z14
+	VPERMI2B    (DI), Z18, Z14
+	VMOVDQU64   Z18, (DI)
+	MOVQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   64(SI), Z14
+	VPERMI2B    64(DI), Z10, Z14
+	VMOVDQU64   Z10, 64(DI)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   128(SI), Z10
+	VPERMI2B    128(DI), Z16, Z10
+	VMOVDQU64   Z16, 128(DI)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   192(SI), Z10
+	VPERMI2B    192(DI), Z12, Z10
+	VMOVDQU64   Z12, 192(DI)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   256(SI), Z10
+	VPERMI2B    256(DI), Z20, Z10
+	VMOVDQU64   Z20, 256(DI)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   320(SI), Z10
+	VPERMI2B    320(DI), Z8, Z10
+	VMOVDQU64   Z8, 320(DI)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   384(SI), Z8
+	VPERMI2B    384(DI), Z19, Z8
+	VMOVDQU64   Z19, 384(DI)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VMOVDQU64   448(SI), Z8
+	VPERMI2B    448(DI), Z6, Z8
+	VMOVDQU64   Z6, 448(DI)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z5
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z6
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	VMOVDQU64   512(SI), Z4
+	VPERMI2B    512(DI), Z12, Z4
+	VMOVDQU64   Z12, 512(DI)
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   576(SI), Z4
+	VPERMI2B    576(DI), Z7, Z4
+	VMOVDQU64   Z7, 576(DI)
+	IMUL3Q      $0x09, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   640(SI), Z4
+	VPERMI2B    640(DI), Z5, Z4
+	VMOVDQU64   Z5, 640(DI)
+	IMUL3Q      $0x0a, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   704(SI), Z4
+	VPERMI2B    704(DI), Z6, Z4
+	VMOVDQU64   Z6, 704(DI)
+	IMUL3Q      $0x0b, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   768(SI), Z4
+	VPERMI2B    768(DI), Z10, Z4
+	VMOVDQU64   Z10, 768(DI)
+	IMUL3Q      $0x0c, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000340, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shuffle13AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·shuffle13AVX512Skewed(SB), NOSPLIT, $0-40
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      ring+32(FP), SI
+	TESTQ     BX, BX
+	JZ        done
+	XORQ      DI, DI
+	VMOVDQU64 gather13H0<>+0(SB), Z0
+	VMOVDQU64 gather13H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x000000ffffffffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU8.Z  64(CX), K1, Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   104(CX), Z5
+	VMOVDQU8.Z  168(CX), K1, Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   208(CX), Z7
+	VMOVDQU8.Z  272(CX), K1, Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   312(CX), Z9
+	VMOVDQU8.Z  376(CX), K1, Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   416(CX), Z11
+	VMOVDQU8.Z  480(CX), K1, Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   520(CX), Z13
+	VMOVDQU8.Z  584(CX), K1, Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   624(CX), Z15
+	VMOVDQU8.Z  688(CX), K1, Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   728(CX), Z17
+	VMOVDQU8.Z  792(CX), K1, Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	MOVQ        AX, R8
+	VMOVDQU64   Z18, (R8)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	LEAQ        448(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   512(R9), Z14
+	VMOVDQU64   Z14, -64(R8)
+	VMOVDQU64   Z10, 512(SI)(DI*1)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	LEAQ        384(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1024(R9), Z10
+	VMOVDQU64   Z10, -128(R8)
+	VMOVDQU64   Z16, 1024(SI)(DI*1)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	LEAQ        320(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1536(R9), Z10
+	VMOVDQU64   Z10, -192(R8)
+	VMOVDQU64   Z12, 1536(SI)(DI*1)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	LEAQ        256(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2048(R9), Z10
+	VMOVDQU64   Z10, -256(R8)
+	VMOVDQU64   Z20, 2048(SI)(DI*1)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	LEAQ        192(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2560(R9), Z10
+	VMOVDQU64   Z10, -320(R8)
+	VMOVDQU64   Z8, 2560(SI)(DI*1)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	LEAQ        128(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3072(R9), Z8
+	VMOVDQU64   Z8, -384(R8)
+	VMOVDQU64   Z19, 3072(SI)(DI*1)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	LEAQ        64(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3584(R9), Z8
+	VMOVDQU64   Z8, -448(R8)
+	VMOVDQU64   Z6, 3584(SI)(DI*1)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z5
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z6
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	VMOVDQU64   Z12, (R8)
+	IMUL3Q      $0x09, DX, R8
+	ADDQ        AX, R8
+	LEAQ        448(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   4608(R9), Z4
+	VMOVDQU64   Z4, -64(R8)
+	VMOVDQU64   Z7, 4608(SI)(DI*1)
+	IMUL3Q      $0x0a, DX, R8
+	ADDQ        AX, R8
+	LEAQ        384(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   5120(R9), Z4
+	VMOVDQU64   Z4, -128(R8)
+	VMOVDQU64   Z5, 5120(SI)(DI*1)
+	IMUL3Q      $0x0b, DX, R8
+	ADDQ        AX, R8
+	LEAQ        320(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   5632(R9), Z4
+	VMOVDQU64   Z4, -192(R8)
+	VMOVDQU64   Z6, 5632(SI)(DI*1)
+	IMUL3Q      $0x0c, DX, R8
+	ADDQ        AX, R8
+	LEAQ        256(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   6144(R9), Z4
+	VMOVDQU64   Z4, -256(R8)
+	VMOVDQU64   Z10, 6144(SI)(DI*1)
+	ADDQ        $0x00000040, DI
+	ANDQ        $0x000001ff, DI
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000340, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func unshuffle13AVX512NT(dst *byte, src *byte, n int, blocks int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·unshuffle13AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 permQLo<>+0(SB), Z0
+	VMOVDQU64 permQHi<>+0(SB), Z1
+
+loop:
+	MOVQ        CX, SI
+	VMOVDQU64   (SI), Z2
+	IMUL3Q      $0x01, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z3
+	IMUL3Q      $0x02, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z4
+	IMUL3Q      $0x03, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z5
+	IMUL3Q      $0x04, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z6
+	IMUL3Q      $0x05, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z7
+	IMUL3Q      $0x06, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z8
+	IMUL3Q      $0x07, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z9
+	VPUNPCKLQDQ Z3, Z2, Z10
+	VPUNPCKHQDQ Z3, Z2, Z2
+	VPUNPCKLQDQ Z5, Z4, Z3
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z7, Z6, Z5
+	VPUNPCKHQDQ Z7, Z6, Z6
+	VPUNPCKLQDQ Z9, Z8, Z7
+	VPUNPCKHQDQ Z9, Z8, Z8
+	VMOVDQA64   Z10, Z9
+	VPERMT2Q    Z3, Z0, Z9
+	VPERMT2Q    Z3, Z1, Z10
+	VMOVDQA64   Z2, Z3
+	VPERMT2Q    Z4, Z0, Z3
+	VPERMT2Q    Z4, Z1, Z2
+	VMOVDQA64   Z5, Z4
+	VPERMT2Q    Z7, Z0, Z4
+	VPERMT2Q    Z7, Z1, Z5
+	VMOVDQA64   Z6, Z7
+	VPERMT2Q    Z8, Z0, Z7
+	VPERMT2Q    Z8, Z1, Z6
+	VSHUFI64X2  $0x44, Z4, Z9, Z8
+	VSHUFI64X2  $0xee, Z4, Z9, Z9
+	VSHUFI64X2  $0x44, Z7, Z3, Z4
+	VSHUFI64X2  $0xee, Z7, Z3, Z3
+	VSHUFI64X2  $0x44, Z5, Z10, Z7
+	VSHUFI64X2  $0xee, Z5, Z10, Z10
+	VSHUFI64X2  $0x44, Z6, Z2, Z5
+	VSHUFI64X2  $0xee, Z6, Z2, Z2
+	IMUL3Q      $0x08, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z6
+	IMUL3Q      $0x09, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z14
+	IMUL3Q      $0x0a, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z15
+	IMUL3Q      $0x0b, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z16
+	IMUL3Q      $0x0c, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z17
+	VPXORQ      Z11, Z11, Z11
+	VPXORQ      Z12, Z12, Z12
+	VPXORQ      Z13, Z13, Z13
+	VPUNPCKLQDQ Z14, Z6, Z18
+	VPUNPCKHQDQ Z14, Z6, Z6
+	VPUNPCKLQDQ Z16, Z15, Z14
+	VPUNPCKHQDQ Z16, Z15, Z15
+	VPUNPCKLQDQ Z11, Z17, Z16
+	VPUNPCKHQDQ Z11, Z17, Z17
+	VPUNPCKLQDQ Z13, Z12, Z19
+	VPUNPCKHQDQ Z13, Z12, Z12
+	VMOVDQA64   Z18, Z20
+	VPERMT2Q    Z14, Z0, Z20
+	VPERMT2Q    Z14, Z1, Z18
+	VMOVDQA64   Z6, Z14
+	VPERMT2Q    Z15, Z0, Z14
+	VPERMT2Q    Z15, Z1, Z6
+	VMOVDQA64   Z16, Z15
+	VPERMT2Q    Z19, Z0, Z15
+	VPERMT2Q    Z19, Z1, Z16
+	VMOVDQA64   Z17, Z19
+	VPERMT2Q    Z12, Z0, Z19
+	VPERMT2Q    Z12, Z1, Z17
+	VSHUFI64X2  $0x44, Z15, Z20, Z21
+	VSHUFI64X2  $0xee, Z15, Z20, Z20
+	VSHUFI64X2  $0x44, Z19, Z14, Z15
+	VSHUFI64X2  $0xee, Z19, Z14, Z14
+	VSHUFI64X2  $0x44, Z16, Z18, Z19
+	VSHUFI64X2  $0xee, Z16, Z18, Z18
+	VSHUFI64X2  $0x44, Z17, Z6, Z16
+	VSHUFI64X2  $0xee, Z17, Z6, Z6
+	VMOVDQU64   lines13L0<>+0(SB), Z17
+	VPERMI2B    Z21, Z8, Z17
+	VMOVNTDQ    Z17, (AX)
+	VMOVDQU64   lines13L1<>+0(SB), Z17
+	MOVQ        $0x000000ffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z15, Z4, K2, Z17
+	VPERMI2B    Z21, Z8, K1, Z17
+	VMOVNTDQ    Z17, 64(AX)
+	VMOVDQU64   lines13L2<>+0(SB), Z8
+	VPERMI2B    Z15, Z4, Z8
+	VMOVNTDQ    Z8, 128(AX)
+	VMOVDQU64   lines13L3<>+0(SB), Z8
+	MOVQ        $0x000000000000ffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z19, Z7, K2, Z8
+	VPERMI2B    Z15, Z4, K1, Z8
+	VMOVNTDQ    Z8, 192(AX)
+	VMOVDQU64   lines13L4<>+0(SB), Z4
+	MOVQ        $0x00ffffffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z16, Z5, K2, Z4
+	VPERMI2B    Z19, Z7, K1, Z4
+	VMOVNTDQ    Z4, 256(AX)
+	VMOVDQU64   lines13L5<>+0(SB), Z4
+	VPERMI2B    Z16, Z5, Z4
+	VMOVNTDQ    Z4, 320(AX)
+	VMOVDQU64   lines13L6<>+0(SB), Z4
+	MOVQ        $0x00000000ffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z20, Z9, K2, Z4
+	VPERMI2B    Z16, Z5, K1, Z4
+	VMOVNTDQ    Z4, 384(AX)
+	VMOVDQU64   lines13L7<>+0(SB), Z4
+	VPERMI2B    Z20, Z9, Z4
+	VMOVNTDQ    Z4, 448(AX)
+	VMOVDQU64   lines13L8<>+0(SB), Z4
+	MOVQ        $0x00000000000000ff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z14, Z3, K2, Z4
+	VPERMI2B    Z20, Z9, K1, Z4
+	VMOVNTDQ    Z4, 512(AX)
+	VMOVDQU64   lines13L9<>+0(SB), Z4
+	MOVQ        $0x0000ffffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z18, Z10, K2, Z4
+	VPERMI2B    Z14, Z3, K1, Z4
+	VMOVNTDQ    Z4, 576(AX)
+	VMOVDQU64   lines13L10<>+0(SB), Z3
+	VPERMI2B    Z18, Z10, Z3
+	VMOVNTDQ    Z3, 640(AX)
+	VMOVDQU64   lines13L11<>+0(SB), Z3
+	MOVQ        $0x0000000000ffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z6, Z2, K2, Z3
+	VPERMI2B    Z18, Z10, K1, Z3
+	VMOVNTDQ    Z3, 704(AX)
+	VMOVDQU64   lines13L12<>+0(SB), Z3
+	VPERMI2B    Z6, Z2, Z3
+	VMOVNTDQ    Z3, 768(AX)
+	ADDQ        $0x00000340, AX
+	ADDQ        $0x00000040, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA lines13L0<>+0(SB)/1, $0x00
+DATA lines13L0<>+1(SB)/1, $0x08
+DATA lines13L0<>+2(SB)/1, $0x10
+DATA lines13L0<>+3(SB)/1, $0x18
+DATA lines13L0<>+4(SB)/1, $0x20
+DATA lines13L0<>+5(SB)/1, $0x28
+DATA lines13L0<>+6(SB)/1, $0x30
+DATA lines13L0<>+7(SB)/1, $0x38
+DATA lines13L0<>+8(SB)/1, $0x40
+DATA lines13L0<>+9(SB)/1, $0x48
+DATA lines13L0<>+10(SB)/1, $0x50
+DATA lines13L0<>+11(SB)/1, $0x58
+DATA lines13L0<>+12(SB)/1, $0x60
+DATA lines13L0<>+13(SB)/1, $0x01
+DATA lines13L0<>+14(SB)/1, $0x09
+DATA lines13L0<>+15(SB)/1, $0x11
+DATA lines13L0<>+16(SB)/1, $0x19
+DATA lines13L0<>+17(SB)/1, $0x21
+DATA lines13L0<>+18(SB)/1, $0x29
+DATA lines13L0<>+19(SB)/1, $0x31
+DATA lines13L0<>+20(SB)/1, $0x39
+DATA lines13L0<>+21(SB)/1, $0x41
+DATA lines13L0<>+22(SB)/1, $0x49
+DATA lines13L0<>+23(SB)/1, $0x51
+DATA lines13L0<>+24(SB)/1, $0x59
+DATA lines13L0<>+25(SB)/1, $0x61
+DATA lines13L0<>+26(SB)/1, $0x02
+DATA lines13L0<>+27(SB)/1, $0x0a
+DATA lines13L0<>+28(SB)/1, $0x12
+DATA lines13L0<>+29(SB)/1, $0x1a
+DATA lines13L0<>+30(SB)/1, $0x22
+DATA lines13L0<>+31(SB)/1, $0x2a
+DATA lines13L0<>+32(SB)/1, $0x32
+DATA lines13L0<>+33(SB)/1, $0x3a
+DATA lines13L0<>+34(SB)/1, $0x42
+DATA lines13L0<>+35(SB)/1, $0x4a
+DATA lines13L0<>+36(SB)/1, $0x52
+DATA lines13L0<>+37(SB)/1, $0x5a
+DATA lines13L0<>+38(SB)/1, $0x62
+DATA lines13L0<>+39(SB)/1, $0x03
+DATA lines13L0<>+40(SB)/1, $0x0b
+DATA lines13L0<>+41(SB)/1, $0x13
+DATA lines13L0<>+42(SB)/1, $0x1b
+DATA lines13L0<>+43(SB)/1, $0x23
+DATA lines13L0<>+44(SB)/1, $0x2b
+DATA lines13L0<>+45(SB)/1, $0x33
+DATA lines13L0<>+46(SB)/1, $0x3b
+DATA lines13L0<>+47(SB)/1, $0x43
+DATA lines13L0<>+48(SB)/1, $0x4b
+DATA lines13L0<>+49(SB)/1, $0x53
+DATA lines13L0<>+50(SB)/1, $0x5b
+DATA lines13L0<>+51(SB)/1, $0x63
+DATA lines13L0<>+52(SB)/1, $0x04
+DATA lines13L0<>+53(SB)/1, $0x0c
+DATA lines13L0<>+54(SB)/1, $0x14
+DATA lines13L0<>+55(SB)/1, $0x1c
+DATA lines13L0<>+56(SB)/1, $0x24
+DATA lines13L0<>+57(SB)/1, $0x2c
+DATA lines13L0<>+58(SB)/1, $0x34
+DATA lines13L0<>+59(SB)/1, $0x3c
+DATA lines13L0<>+60(SB)/1, $0x44
+DATA lines13L0<>+61(SB)/1, $0x4c
+DATA lines13L0<>+62(SB)/1, $0x54
+DATA lines13L0<>+63(SB)/1, $0x5c
+GLOBL lines13L0<>(SB), RODATA|NOPTR, $64
+
+DATA lines13L1<>+0(SB)/1, $0x64
+DATA lines13L1<>+1(SB)/1, $0x05
+DATA lines13L1<>+2(SB)/1, $0x0d
+DATA lines13L1<>+3(SB)/1, $0x15
+DATA lines13L1<>+4(SB)/1, $0x1d
+DATA lines13L1<>+5(SB)/1, $0x25
+DATA lines13L1<>+6(SB)/1, $0x2d
+DATA lines13L1<>+7(SB)/1, $0x35
+DATA lines13L1<>+8(SB)/1, $0x3d
+DATA lines13L1<>+9(SB)/1, $0x45
+DATA lines13L1<>+10(SB)/1, $0x4d
+DATA lines13L1<>+11(SB)/1, $0x55
+DATA lines13L1<>+12(SB)/1, $0x5d
+DATA lines13L1<>+13(SB)/1, $0x65
+DATA lines13L1<>+14(SB)/1, $0x06
+DATA lines13L1<>+15(SB)/1, $0x0e
+DATA lines13L1<>+16(SB)/1, $0x16
+DATA lines13L1<>+17(SB)/1, $0x1e
+DATA lines13L1<>+18(SB)/1, $0x26
+DATA lines13L1<>+19(SB)/1, $0x2e
+DATA lines13L1<>+20(SB)/1, $0x36
+DATA lines13L1<>+21(SB)/1, $0x3e
+DATA lines13L1<>+22(SB)/1, $0x46
+DATA lines13L1<>+23(SB)/1, $0x4e
+DATA lines13L1<>+24(SB)/1, $0x56
+DATA lines13L1<>+25(SB)/1, $0x5e
+DATA lines13L1<>+26(SB)/1, $0x66
+DATA lines13L1<>+27(SB)/1, $0x07
+DATA lines13L1<>+28(SB)/1, $0x0f
+DATA lines13L1<>+29(SB)/1, $0x17
+DATA lines13L1<>+30(SB)/1, $0x1f
+DATA lines13L1<>+31(SB)/1, $0x27
+DATA lines13L1<>+32(SB)/1, $0x2f
+DATA lines13L1<>+33(SB)/1, $0x37
+DATA lines13L1<>+34(SB)/1, $0x3f
+DATA lines13L1<>+35(SB)/1, $0x47
+DATA lines13L1<>+36(SB)/1, $0x4f
+DATA lines13L1<>+37(SB)/1, $0x57
+DATA lines13L1<>+38(SB)/1, $0x5f
+DATA lines13L1<>+39(SB)/1, $0x67
+DATA lines13L1<>+40(SB)/1, $0x00
+DATA lines13L1<>+41(SB)/1, $0x08
+DATA lines13L1<>+42(SB)/1, $0x10
+DATA lines13L1<>+43(SB)/1, $0x18
+DATA lines13L1<>+44(SB)/1, $0x20
+DATA lines13L1<>+45(SB)/1, $0x28
+DATA lines13L1<>+46(SB)/1, $0x30
+DATA lines13L1<>+47(SB)/1, $0x38
+DATA lines13L1<>+48(SB)/1, $0x40
+DATA lines13L1<>+49(SB)/1, $0x48
+DATA lines13L1<>+50(SB)/1, $0x50
+DATA lines13L1<>+51(SB)/1, $0x58
+DATA lines13L1<>+52(SB)/1, $0x60
+DATA lines13L1<>+53(SB)/1, $0x01
+DATA lines13L1<>+54(SB)/1, $0x09
+DATA lines13L1<>+55(SB)/1, $0x11
+DATA lines13L1<>+56(SB)/1, $0x19
+DATA lines13L1<>+57(SB)/1, $0x21
+DATA lines13L1<>+58(SB)/1, $0x29
+DATA lines13L1<>+59(SB)/1, $0x31
+DATA lines13L1<>+60(SB)/1, $0x39
+DATA lines13L1<>+61(SB)/1, $0x41
+DATA lines13L1<>+62(SB)/1, $0x49
+DATA lines13L1<>+63(SB)/1, $0x51
+GLOBL lines13L1<>(SB), RODATA|NOPTR, $64
+
+DATA lines13L2<>+0(SB)/1, $0x59
+DATA lines13L2<>+1(SB)/1, $0x61
+DATA lines13L2<>+2(SB)/1, $0x02
+DATA lines13L2<>+3(SB)/1, $0x0a
+DATA lines13L2<>+4(SB)/1, $0x12
+DATA lines13L2<>+5(SB)/1, $0x1a
+DATA lines13L2<>+6(SB)/1, $0x22
+DATA lines13L2<>+7(SB)/1, $0x2a
+DATA lines13L2<>+8(SB)/1, $0x32
+DATA lines13L2<>+9(SB)/1, $0x3a
+DATA lines13L2<>+10(SB)/1, $0x42
+DATA lines13L2<>+11(SB)/1, $0x4a
+DATA lines13L2<>+12(SB)/1, $0x52
+DATA lines13L2<>+13(SB)/1, $0x5a
+DATA lines13L2<>+14(SB)/1, $0x62
+DATA lines13L2<>+15(SB)/1, $0x03
+DATA lines13L2<>+16(SB)/1, $0x0b
+DATA lines13L2<>+17(SB)/1, $0x13
+DATA lines13L2<>+18(SB)/1, $0x1b
+DATA lines13L2<>+19(SB)/1, $0x23
+DATA lines13L2<>+20(SB)/1, $0x2b
+DATA lines13L2<>+21(SB)/1, $0x33
+DATA lines13L2<>+22(SB)/1, $0x3b
+DATA lines13L2<>+23(SB)/1, $0x43
+DATA lines13L2<>+24(SB)/1, $0x4b
+DATA lines13L2<>+25(SB)/1, $0x53
+DATA lines13L2<>+26(SB)/1, $0x5b
+DATA lines13L2<>+27(SB)/1, $0x63
+DATA lines13L2<>+28(SB)/1, $0x04
+DATA lines13L2<>+29(SB)/1, $0x0c
+DATA lines13L2<>+30(SB)/1, $0x14
+DATA lines13L2<>+31(SB)/1, $0x1c
+DATA lines13L2<>+32(SB)/1, $0x24
+DATA lines13L2<>+33(SB)/1, $0x2c
+DATA lines13L2<>+34(SB)/1, $0x34
+DATA lines13L2<>+35(SB)/1, $0x3c
+DATA lines13L2<>+36(SB)/1, $0x44
+DATA lines13L2<>+37(SB)/1, $0x4c
+DATA lines13L2<>+38(SB)/1, $0x54
+DATA lines13L2<>+39(SB)/1, $0x5c
+DATA lines13L2<>+40(SB)/1, $0x64
+DATA lines13L2<>+41(SB)/1, $0x05
+DATA lines13L2<>+42(SB)/1, $0x0d
+DATA lines13L2<>+43(SB)/1, $0x15
+DATA lines13L2<>+44(SB)/1, $0x1d
+DATA lines13L2<>+45(SB)/1, $0x25
+DATA lines13L2<>+46(SB)/1, $0x2d
+DATA lines13L2<>+47(SB)/1, $0x35
+DATA lines13L2<>+48(SB)/1, $0x3d
+DATA lines13L2<>+49(SB)/1, $0x45
+DATA lines13L2<>+50(SB)/1, $0x4d
+DATA lines13L2<>+51(SB)/1, $0x55
+DATA lines13L2<>+52(SB)/1, $0x5d
+DATA lines13L2<>+53(SB)/1, $0x65
+DATA lines13L2<>+54(SB)/1, $0x06
+DATA lines13L2<>+55(SB)/1, $0x0e
+DATA lines13L2<>+56(SB)/1, $0x16
+DATA lines13L2<>+57(SB)/1, $0x1e
+DATA lines13L2<>+58(SB)/1, $0x26
+DATA lines13L2<>+59(SB)/1, $0x2e
+DATA lines13L2<>+60(SB)/1, $0x36
+DATA lines13L2<>+61(SB)/1, $0x3e
+DATA lines13L2<>+62(SB)/1, $0x46
+DATA lines13L2<>+63(SB)/1, $0x4e
+GLOBL lines13L2<>(SB), RODATA|NOPTR, $64
+
+DATA lines13L3<>+0(SB)/1, $0x56
+DATA lines13L3<>+1(SB)/1, $0x5e
+DATA lines13L3<>+2(SB)/1, $0x66
+DATA lines13L3<>+3(SB)/1, $0x07
+DATA lines13L3<>+4(SB)/1, $0x0f
+DATA lines13L3<>+5(SB)/1, $0x17
+DATA lines13L3<>+6(SB)/1, $0x1f
+DATA lines13L3<>+7(SB)/1, $0x27
+DATA lines13L3<>+8(SB)/1, $0x2f
+DATA lines13L3<>+9(SB)/1, $0x37
+DATA lines13L3<>+10(SB)/1, $0x3f
+DATA lines13L3<>+11(SB)/1, $0x47
+DATA lines13L3<>+12(SB)/1, $0x4f
+DATA lines13L3<>+13(SB)/1, $0x57
+DATA lines13L3<>+14(SB)/1, $0x5f
+DATA lines13L3<>+15(SB)/1, $0x67
+DATA lines13L3<>+16(SB)/1, $0x00
+DATA lines13L3<>+17(SB)/1, $0x08
+DATA lines13L3<>+18(SB)/1, $0x10
+DATA lines13L3<>+19(SB)/1, $0x18
+DATA lines13L3<>+20(SB)/1, $0x20
+DATA lines13L3<>+21(SB)/1, $0x28
+DATA lines13L3<>+22(SB)/1, $0x30
+DATA lines13L3<>+23(SB)/1, $0x38
+DATA lines13L3<>+24(SB)/1, $0x40
+DATA lines13L3<>+25(SB)/1, $0x48
+DATA lines13L3<>+26(SB)/1, $0x50
+DATA lines13L3<>+27(SB)/1, $0x58
+DATA lines13L3<>+28(SB)/1, $0x60
+DATA lines13L3<>+29(SB)/1, $0x01
+DATA lines13L3<>+30(SB)/1, $0x09
+DATA lines13L3<>+31(SB)/1, $0x11
+DATA lines13L3<>+32(SB)/1, $0x19
+DATA lines13L3<>+33(SB)/1, $0x21
+DATA lines13L3<>+34(SB)/1, $0x29
+DATA lines13L3<>+35(SB)/1, $0x31
+DATA lines13L3<>+36(SB)/1, $0x39
+DATA lines13L3<>+37(SB)/1, $0x41
+DATA lines13L3<>+38(SB)/1, $0x49
+DATA lines13L3<>+39(SB)/1, $0x51
+DATA lines13L3<>+40(SB)/1, $0x59
+DATA lines13L3<>+41(SB)/1, $0x61
+DATA lines13L3<>+42(SB)/1, $0x02
+DATA lines13L3<>+43(SB)/1, $0x0a
+DATA lines13L3<>+44(SB)/1, $0x12
+DATA lines13L3<>+45(SB)/1, $0x1a
+DATA lines13L3<>+46(SB)/1, $0x22
+DATA lines13L3<>+47(SB)/1, $0x2a
+DATA lines13L3<>+48(SB)/1, $0x32
+DATA lines13L3<>+49(SB)/1, $0x3a
+DATA lines13L3<>+50(SB)/1, $0x42
+DATA lines13L3<>+51(SB)/1, $0x4a
+DATA lines13L3<>+52(SB)/1, $0x52
+DATA lines13L3<>+53(SB)/1, $0x5a
+DATA lines13L3<>+54(SB)/1, $0x62
+DATA lines13L3<>+55(SB)/1, $0x03
+DATA lines13L3<>+56(SB)/1, $0x0b
+DATA lines13L3<>+57(SB)/1, $0x13
+DATA lines13L3<>+58(SB)/1, $0x1b
+DATA lines13L3<>+59(SB)/1, $0x23
+DATA lines13L3<>+60(SB)/1, $0x2b
+DATA lines13L3<>+61(SB)/1, $0x33
+DATA lines13L3<>+62(SB)/1, $0x3b
+DATA lines13L3<>+63(SB)/1, $0x43
+GLOBL lines13L3<>(SB), RODATA|NOPTR, $64
+
+DATA lines13L4<>+0(SB)/1, $0x4b
+DATA lines13L4<>+1(SB)/1, $0x53
+DATA lines13L4<>+2(SB)/1, $0x5b
+DATA lines13L4<>+3(SB)/1, $0x63
+DATA lines13L4<>+4(SB)/1, $0x04
+DATA lines13L4<>+5(SB)/1, $0x0c
+DATA lines13L4<>+6(SB)/1, $0x14
+DATA lines13L4<>+7(SB)/1, $0x1c
+DATA lines13L4<>+8(SB)/1, $0x24
+DATA lines13L4<>+9(SB)/1, $0x2c
+DATA lines13L4<>+10(SB)/1, $0x34
+DATA lines13L4<>+11(SB)/1, $0x3c
+DATA lines13L4<>+12(SB)/1, $0x44
+DATA lines13L4<>+13(SB)/1, $0x4c
+DATA lines13L4<>+14(SB)/1, $0x54
+DATA lines13L4<>+15(SB)/1, $0x5c
+DATA lines13L4<>+16(SB)/1, $0x64
+DATA lines13L4<>+17(SB)/1, $0x05
+DATA lines13L4<>+18(SB)/1, $0x0d
+DATA lines13L4<>+19(SB)/1, $0x15
+DATA lines13L4<>+20(SB)/1, $0x1d
+DATA lines13L4<>+21(SB)/1, $0x25
+DATA lines13L4<>+22(SB)/1, $0x2d
+DATA lines13L4<>+23(SB)/1, $0x35
+DATA lines13L4<>+24(SB)/1, $0x3d
+DATA lines13L4<>+25(SB)/1, $0x45
+DATA lines13L4<>+26(SB)/1, $0x4d
+DATA lines13L4<>+27(SB)/1, $0x55
+DATA lines13L4<>+28(SB)/1, $0x5d
+DATA lines13L4<>+29(SB)/1, $0x65
+DATA lines13L4<>+30(SB)/1, $0x06
+DATA lines13L4<>+31(SB)/1, $0x0e
+DATA lines13L4<>+32(SB)/1, $0x16
+DATA lines13L4<>+33(SB)/1, $0x1e
+DATA lines13L4<>+34(SB)/1, $0x26
+DATA lines13L4<>+35(SB)/1, $0x2e
+DATA lines13L4<>+36(SB)/1, $0x36
+DATA lines13L4<>+37(SB)/1, $0x3e
+DATA lines13L4<>+38(SB)/1, $0x46
+DATA lines13L4<>+39(SB)/1, $0x4e
+DATA lines13L4<>+40(SB)/1, $0x56
+DATA lines13L4<>+41(SB)/1, $0x5e
+DATA lines13L4<>+42(SB)/1, $0x66
+DATA lines13L4<>+43(SB)/1, $0x07
+DATA lines13L4<>+44(SB)/1, $0x0f
+DATA lines13L4<>+45(SB)/1, $0x17
+DATA lines13L4<>+46(SB)/1, $0x1f
+DATA lines13L4<>+47(SB)/1, $0x27
+DATA lines13L4<>+48(SB)/1, $0x2f
+DATA lines13L4<>+49(SB)/1, $0x37
+DATA lines13L4<>+50(SB)/1, $0x3f
+DATA lines13L4<>+51(SB)/1, $0x47
+DATA lines13L4<>+52(SB)/1, $0x4f
+DATA lines13L4<>+53(SB)/1, $0x57
+DATA lines13L4<>+54(SB)/1, $0x5f
+DATA lines13L4<>+55(SB)/1, $0x67
+DATA lines13L4<>+56(SB)/1, $0x00
+DATA lines13L4<>+57(SB)/1, $0x08
+DATA lines13L4<>+58(SB)/1, $0x10
+DATA lines13L4<>+59(SB)/1, $0x18
+DATA lines13L4<>+60(SB)/1, $0x20
+DATA lines13L4<>+61(SB)/1, $0x28
+DATA lines13L4<>+62(SB)/1, $0x30
+DATA lines13L4<>+63(SB)/1, $0x38
+GLOBL lines13L4<>(SB), RODATA|NOPTR, $64
+
+DATA lines13L5<>+0(SB)/1, $0x40
+DATA lines13L5<>+1(SB)/1, $0x48
+DATA lines13L5<>+2(SB)/1, $0x50
+DATA lines13L5<>+3(SB)/1, $0x58
+DATA lines13L5<>+4(SB)/1, $0x60
+DATA lines13L5<>+5(SB)/1, $0x01
+DATA lines13L5<>+6(SB)/1, $0x09
+DATA lines13L5<>+7(SB)/1, $0x11
+DATA lines13L5<>+8(SB)/1, $0x19
+DATA lines13L5<>+9(SB)/1, $0x21
+DATA lines13L5<>+10(SB)/1, $0x29
+DATA lines13L5<>+11(SB)/1, $0x31
+DATA lines13L5<>+12(SB)/1, $0x39
+DATA lines13L5<>+13(SB)/1, $0x41
+DATA lines13L5<>+14(SB)/1, $0x49
+DATA lines13L5<>+15(SB)/1, $0x51
+DATA lines13L5<>+16(SB)/1, $0x59
+DATA lines13L5<>+17(SB)/1, $0x61
+DATA lines13L5<>+18(SB)/1, $0x02
+DATA lines13L5<>+19(SB)/1, $0x0a
+DATA lines13L5<>+20(SB)/1, $0x12
+DATA lines13L5<>+21(SB)/1, $0x1a
+DATA lines13L5<>+22(SB)/1, $0x22
+DATA lines13L5<>+23(SB)/1, $0x2a
+DATA lines13L5<>+24(SB)/1, $0x32
+DATA lines13L5<>+25(SB)/1, $0x3a
+DATA lines13L5<>+26(SB)/1, $0x42
+DATA lines13L5<>+27(SB)/1, $0x4a
+DATA lines13L5<>+28(SB)/1, $0x52
+DATA lines13L5<>+29(SB)/1, $0x5a
+DATA lines13L5<>+30(SB)/1, $0x62
+DATA lines13L5<>+31(SB)/1, $0x03
+DATA lines13L5<>+32(SB)/1, $0x0b
+DATA lines13L5<>+33(SB)/1, $0x13
+DATA lines13L5<>+34(SB)/1, $0x1b
+DATA lines13L5<>+35(SB)/1, $0x23
+DATA lines13L5<>+36(SB)/1, $0x2b
+DATA lines13L5<>+37(SB)/1, $0x33
+DATA lines13L5<>+38(SB)/1, $0x3b
+DATA lines13L5<>+39(SB)/1, $0x43
+DATA lines13L5<>+40(SB)/1, $0x4b
+DATA lines13L5<>+41(SB)/1, $0x53
+DATA lines13L5<>+42(SB)/1, $0x5b
+DATA lines13L5<>+43(SB)/1, $0x63
+DATA lines13L5<>+44(SB)/1, $0x04
+DATA lines13L5<>+45(SB)/1, $0x0c
+DATA lines13L5<>+46(SB)/1, $0x14
+DATA lines13L5<>+47(SB)/1, $0x1c
+DATA lines13L5<>+48(SB)/1, $0x24
+DATA lines13L5<>+49(SB)/1, $0x2c
+DATA lines13L5<>+50(SB)/1, $0x34
+DATA lines13L5<>+51(SB)/1, $0x3c
+DATA lines13L5<>+52(SB)/1, $0x44
+DATA lines13L5<>+53(SB)/1, $0x4c
+DATA lines13L5<>+54(SB)/1, $0x54
+DATA lines13L5<>+55(SB)/1, $0x5c
+DATA lines13L5<>+56(SB)/1, $0x64
+DATA lines13L5<>+57(SB)/1, $0x05
+DATA lines13L5<>+58(SB)/1, $0x0d
+DATA lines13L5<>+59(SB)/1, $0x15
+DATA lines13L5<>+60(SB)/1, $0x1d
+DATA lines13L5<>+61(SB)/1, $0x25
+DATA lines13L5<>+62(SB)/1, $0x2d
+DATA lines13L5<>+63(SB)/1, $0x35
+GLOBL lines13L5<>(SB), RODATA|NOPTR, $64
+
+DATA lines13L6<>+0(SB)/1, $0x3d
+DATA lines13L6<>+1(SB)/1, $0x45
+DATA lines13L6<>+2(SB)/1, $0x4d
+DATA lines13L6<>+3(SB)/1, $0x55
+DATA lines13L6<>+4(SB)/1, $0x5d
+DATA lines13L6<>+5(SB)/1, $0x65
+DATA lines13L6<>+6(SB)/1, $0x06
+DATA lines13L6<>+7(SB)/1, $0x0e
+DATA lines13L6<>+8(SB)/1, $0x16
+DATA lines13L6<>+9(SB)/1, $0x1e
+DATA lines13L6<>+10(SB)/1, $0x26
+DATA lines13L6<>+11(SB)/1, $0x2e
+DATA lines13L6<>+12(SB)/1, $0x36
+DATA lines13L6<>+13(SB)/1, $0x3e
+DATA lines13L6<>+14(SB)/1, $0x46
+DATA lines13L6<>+15(SB)/1, $0x4e
+DATA lines13L6<>+16(SB)/1, $0x56
+DATA lines13L6<>+17(SB)/1, $0x5e
+DATA lines13L6<>+18(SB)/1, $0x66
+DATA lines13L6<>+19(SB)/1, $0x07
+DATA lines13L6<>+20(SB)/1, $0x0f
+DATA lines13L6<>+21(SB)/1, $0x17
+DATA lines13L6<>+22(SB)/1, $0x1f
+DATA lines13L6<>+23(SB)/1, $0x27
+DATA lines13L6<>+24(SB)/1, $0x2f
+DATA lines13L6<>+25(SB)/1, $0x37
+DATA lines13L6<>+26(SB)/1, $0x3f
+DATA lines13L6<>+27(SB)/1, $0x47
+DATA lines13L6<>+28(SB)/1, $0x4f
+DATA lines13L6<>+29(SB)/1, $0x57
+DATA lines13L6<>+30(SB)/1, $0x5f
+DATA lines13L6<>+31(SB)/1, $0x67
+DATA lines13L6<>+32(SB)/1, $0x00
+DATA lines13L6<>+33(SB)/1, $0x08
+DATA lines13L6<>+34(SB)/1, $0x10
+DATA lines13L6<>+35(SB)/1, $0x18
+DATA lines13L6<>+36(SB)/1, $0x20
+DATA lines13L6<>+37(SB)/1, $0x28
+DATA lines13L6<>+38(SB)/1, $0x30
+DATA lines13L6<>+39(SB)/1, $0x38
+DATA lines13L6<>+40(SB)/1, $0x40
+DATA lines13L6<>+41(SB)/1, $0x48
+DATA lines13L6<>+42(SB)/1, $0x50
+DATA lines13L6<>+43(SB)/1, $0x58
+DATA lines13L6<>+44(SB)/1, $0x60
+DATA lines13L6<>+45(SB)/1, $0x01
+DATA lines13L6<>+46(SB)/1, $0x09
+DATA lines13L6<>+47(SB)/1, $0x11
+DATA lines13L6<>+48(SB)/1, $0x19
+DATA lines13L6<>+49(SB)/1, $0x21
+DATA lines13L6<>+50(SB)/1, $0x29
+DATA lines13L6<>+51(SB)/1, $0x31
+DATA lines13L6<>+52(SB)/1, $0x39
+DATA lines13L6<>+53(SB)/1, $0x41
+DATA lines13L6<>+54(SB)/1, $0x49
+DATA lines13L6<>+55(SB)/1, $0x51
+DATA lines13L6<>+56(SB)/1, $0x59
+DATA lines13L6<>+57(SB)/1, $0x61
+DATA lines13L6<>+58(SB)/1, $0x02
+DATA lines13L6<>+59(SB)/1, $0x0a
+DATA lines13L6<>+60(SB)/1, $0x12
+DATA lines13L6<>+61(SB)/1, $0x1a
+DATA lines13L6<>+62(SB)/1, $0x22
+DATA lines13L6<>+63(SB)/1, $0x2a
+GLOBL lines13L6<>(SB), RODATA|NOPTR, $64
+
+DATA lines13L7<>+0(SB)/1, $0x32
+DATA lines13L7<>+1(SB)/1, $0x3a
+DATA lines13L7<>+2(SB)/1, $0x42
+DATA lines13L7<>+3(SB)/1, $0x4a
+DATA lines13L7<>+4(SB)/1, $0x52
+DATA lines13L7<>+5(SB)/1, $0x5a
+DATA lines13L7<>+6(SB)/1, $0x62
+DATA lines13L7<>+7(SB)/1, $0x03
+DATA lines13L7<>+8(SB)/1, $0x0b
+DATA lines13L7<>+9(SB)/1, $0x13
+DATA lines13L7<>+10(SB)/1, $0x1b
+DATA lines13L7<>+11(SB)/1, $0x23
+DATA lines13L7<>+12(SB)/1, $0x2b
+DATA lines13L7<>+13(SB)/1, $0x33
+DATA lines13L7<>+14(SB)/1, $0x3b
+DATA lines13L7<>+15(SB)/1, $0x43
+DATA lines13L7<>+16(SB)/1, $0x4b
+DATA lines13L7<>+17(SB)/1, $0x53
+DATA lines13L7<>+18(SB)/1, $0x5b
+DATA lines13L7<>+19(SB)/1, $0x63
+DATA lines13L7<>+20(SB)/1, $0x04
+DATA lines13L7<>+21(SB)/1, $0x0c
+DATA lines13L7<>+22(SB)/1, $0x14
+DATA lines13L7<>+23(SB)/1, $0x1c
+DATA lines13L7<>+24(SB)/1, $0x24
+DATA lines13L7<>+25(SB)/1, $0x2c
+DATA lines13L7<>+26(SB)/1, $0x34
+DATA lines13L7<>+27(SB)/1, $0x3c
+DATA lines13L7<>+28(SB)/1, $0x44
+DATA lines13L7<>+29(SB)/1, $0x4c
+DATA lines13L7<>+30(SB)/1, $0x54
+DATA lines13L7<>+31(SB)/1, $0x5c
+DATA lines13L7<>+32(SB)/1, $0x64
+DATA lines13L7<>+33(SB)/1, $0x05
+DATA lines13L7<>+34(SB)/1, $0x0d
+DATA lines13L7<>+35(SB)/1, $0x15
+DATA lines13L7<>+36(SB)/1, $0x1d
+DATA lines13L7<>+37(SB)/1, $0x25
+DATA lines13L7<>+38(SB)/1, $0x2d
+DATA lines13L7<>+39(SB)/1, $0x35
+DATA lines13L7<>+40(SB)/1, $0x3d
+DATA lines13L7<>+41(SB)/1, $0x45
+DATA lines13L7<>+42(SB)/1, $0x4d
+DATA lines13L7<>+43(SB)/1, $0x55
+DATA lines13L7<>+44(SB)/1, $0x5d
+DATA lines13L7<>+45(SB)/1, $0x65
+DATA lines13L7<>+46(SB)/1, $0x06
+DATA lines13L7<>+47(SB)/1, $0x0e
+DATA lines13L7<>+48(SB)/1, $0x16
+DATA lines13L7<>+49(SB)/1, $0x1e
+DATA lines13L7<>+50(SB)/1, $0x26
+DATA lines13L7<>+51(SB)/1, $0x2e
+DATA lines13L7<>+52(SB)/1, $0x36
+DATA lines13L7<>+53(SB)/1, $0x3e
+DATA lines13L7<>+54(SB)/1, $0x46
+DATA lines13L7<>+55(SB)/1, $0x4e
+DATA lines13L7<>+56(SB)/1, $0x56
+DATA lines13L7<>+57(SB)/1, $0x5e
+DATA lines13L7<>+58(SB)/1, $0x66
+DATA lines13L7<>+59(SB)/1, $0x07
+DATA lines13L7<>+60(SB)/1, $0x0f
+DATA lines13L7<>+61(SB)/1, $0x17
+DATA lines13L7<>+62(SB)/1, $0x1f
+DATA lines13L7<>+63(SB)/1, $0x27
+GLOBL lines13L7<>(SB), RODATA|NOPTR, $64
+
+DATA lines13L8<>+0(SB)/1, $0x2f
+DATA lines13L8<>+1(SB)/1, $0x37
+DATA lines13L8<>+2(SB)/1, $0x3f
+DATA lines13L8<>+3(SB)/1, $0x47
+DATA lines13L8<>+4(SB)/1, $0x4f
+DATA lines13L8<>+5(SB)/1, $0x57
+DATA lines13L8<>+6(SB)/1, $0x5f
+DATA lines13L8<>+7(SB)/1, $0x67
+DATA lines13L8<>+8(SB)/1, $0x00
+DATA lines13L8<>+9(SB)/1, $0x08
+DATA lines13L8<>+10(SB)/1, $0x10
+DATA lines13L8<>+11(SB)/1, $0x18
+DATA lines13L8<>+12(SB)/1, $0x20
+DATA lines13L8<>+13(SB)/1, $0x28
+DATA lines13L8<>+14(SB)/1, $0x30
+DATA lines13L8<>+15(SB)/1, $0x38
+DATA lines13L8<>+16(SB)/1, $0x40
+DATA lines13L8<>+17(SB)/1, $0x48
+DATA lines13L8<>+18(SB)/1, $0x50
+DATA lines13L8<>+19(SB)/1, $0x58
+DATA lines13L8<>+20(SB)/1, $0x60
+DATA lines13L8<>+21(SB)/1, $0x01
+DATA lines13L8<>+22(SB)/1, $0x09
+DATA lines13L8<>+23(SB)/1, $0x11
+DATA lines13L8<>+24(SB)/1, $0x19
+DATA lines13L8<>+25(SB)/1, $0x21
+DATA lines13L8<>+26(SB)/1, $0x29
+DATA lines13L8<>+27(SB)/1, $0x31
+DATA lines13L8<>+28(SB)/1, $0x39
+DATA lines13L8<>+29(SB)/1, $0x41
+DATA lines13L8<>+30(SB)/1, $0x49
+DATA lines13L8<>+31(SB)/1, $0x51
+DATA lines13L8<>+32(SB)/1, $0x59
+DATA lines13L8<>+33(SB)/1, $0x61
+DATA lines13L8<>+34(SB)/1, $0x02
+DATA lines13L8<>+35(SB)/1, $0x0a
+DATA lines13L8<>+36(SB)/1, $0x12
+DATA lines13L8<>+37(SB)/1, $0x1a
+DATA lines13L8<>+38(SB)/1, $0x22
+DATA lines13L8<>+39(SB)/1, $0x2a
+DATA lines13L8<>+40(SB)/1, $0x32
+DATA lines13L8<>+41(SB)/1, $0x3a
+DATA lines13L8<>+42(SB)/1, $0x42
+DATA lines13L8<>+43(SB)/1, $0x4a
+DATA lines13L8<>+44(SB)/1, $0x52
+DATA lines13L8<>+45(SB)/1, $0x5a
+DATA lines13L8<>+46(SB)/1, $0x62
+DATA lines13L8<>+47(SB)/1, $0x03
+DATA lines13L8<>+48(SB)/1, $0x0b
+DATA lines13L8<>+49(SB)/1, $0x13
+DATA lines13L8<>+50(SB)/1, $0x1b
+DATA lines13L8<>+51(SB)/1, $0x23
+DATA lines13L8<>+52(SB)/1, $0x2b
+DATA lines13L8<>+53(SB)/1, $0x33
+DATA lines13L8<>+54(SB)/1, $0x3b
+DATA lines13L8<>+55(SB)/1, $0x43
+DATA lines13L8<>+56(SB)/1, $0x4b
+DATA lines13L8<>+57(SB)/1, $0x53
+DATA lines13L8<>+58(SB)/1, $0x5b
+DATA lines13L8<>+59(SB)/1, $0x63
+DATA lines13L8<>+60(SB)/1, $0x04
+DATA lines13L8<>+61(SB)/1, $0x0c
+DATA lines13L8<>+62(SB)/1, $0x14
+DATA lines13L8<>+63(SB)/1, $0x1c
+GLOBL lines13L8<>(SB), RODATA|NOPTR, $64
+
+DATA lines13L9<>+0(SB)/1, $0x24
+DATA lines13L9<>+1(SB)/1, $0x2c
+DATA lines13L9<>+2(SB)/1, $0x34
+DATA lines13L9<>+3(SB)/1, $0x3c
+DATA lines13L9<>+4(SB)/1, $0x44
+DATA lines13L9<>+5(SB)/1, $0x4c
+DATA lines13L9<>+6(SB)/1, $0x54
+DATA lines13L9<>+7(SB)/1, $0x5c
+DATA lines13L9<>+8(SB)/1, $0x64
+DATA lines13L9<>+9(SB)/1, $0x05
+DATA lines13L9<>+10(SB)/1, $0x0d
+DATA lines13L9<>+11(SB)/1, $0x15
+DATA lines13L9<>+12(SB)/1, $0x1d
+DATA lines13L9<>+13(SB)/1, $0x25
+DATA lines13L9<>+14(SB)/1, $0x2d
+DATA lines13L9<>+15(SB)/1, $0x35
+DATA lines13L9<>+16(SB)/1, $0x3d
+DATA lines13L9<>+17(SB)/1, $0x45
+DATA lines13L9<>+18(SB)/1, $0x4d
+DATA lines13L9<>+19(SB)/1, $0x55
+DATA lines13L9<>+20(SB)/1, $0x5d
+DATA lines13L9<>+21(SB)/1, $0x65
+DATA lines13L9<>+22(SB)/1, $0x06
+DATA lines13L9<>+23(SB)/1, $0x0e
+DATA lines13L9<>+24(SB)/1, $0x16
+DATA lines13L9<>+25(SB)/1, $0x1e
+DATA lines13L9<>+26(SB)/1, $0x26
+DATA lines13L9<>+27(SB)/1, $0x2e
+DATA lines13L9<>+28(SB)/1, $0x36
+DATA lines13L9<>+29(SB)/1, $0x3e
+DATA lines13L9<>+30(SB)/1, $0x46
+DATA lines13L9<>+31(SB)/1, $0x4e
+DATA lines13L9<>+32(SB)/1, $0x56
+DATA lines13L9<>+33(SB)/1, $0x5e
+DATA lines13L9<>+34(SB)/1, $0x66
+DATA lines13L9<>+35(SB)/1, $0x07
+DATA lines13L9<>+36(SB)/1, $0x0f
+DATA lines13L9<>+37(SB)/1, $0x17
+DATA lines13L9<>+38(SB)/1, $0x1f
+DATA lines13L9<>+39(SB)/1, $0x27
+DATA lines13L9<>+40(SB)/1, $0x2f
+DATA lines13L9<>+41(SB)/1, $0x37
+DATA lines13L9<>+42(SB)/1, $0x3f
+DATA lines13L9<>+43(SB)/1, $0x47
+DATA lines13L9<>+44(SB)/1, $0x4f
+DATA lines13L9<>+45(SB)/1, $0x57
+DATA lines13L9<>+46(SB)/1, $0x5f
+DATA lines13L9<>+47(SB)/1, $0x67
+DATA lines13L9<>+48(SB)/1, $0x00
+DATA lines13L9<>+49(SB)/1, $0x08
+DATA lines13L9<>+50(SB)/1, $0x10
+DATA lines13L9<>+51(SB)/1, $0x18
+DATA lines13L9<>+52(SB)/1, $0x20
+DATA lines13L9<>+53(SB)/1, $0x28
+DATA lines13L9<>+54(SB)/1, $0x30
+DATA lines13L9<>+55(SB)/1, $0x38
+DATA lines13L9<>+56(SB)/1, $0x40
+DATA lines13L9<>+57(SB)/1, $0x48
+DATA lines13L9<>+58(SB)/1, $0x50
+DATA lines13L9<>+59(SB)/1, $0x58
+DATA lines13L9<>+60(SB)/1, $0x60
+DATA lines13L9<>+61(SB)/1, $0x01
+DATA lines13L9<>+62(SB)/1, $0x09
+DATA lines13L9<>+63(SB)/1, $0x11
+GLOBL lines13L9<>(SB), RODATA|NOPTR, $64
+
+DATA lines13L10<>+0(SB)/1, $0x19
+DATA lines13L10<>+1(SB)/1, $0x21
+DATA lines13L10<>+2(SB)/1, $0x29
+DATA lines13L10<>+3(SB)/1, $0x31
+DATA lines13L10<>+4(SB)/1, $0x39
+DATA lines13L10<>+5(SB)/1, $0x41
+DATA lines13L10<>+6(SB)/1, $0x49
+DATA lines13L10<>+7(SB)/1, $0x51
+DATA lines13L10<>+8(SB)/1, $0x59
+DATA lines13L10<>+9(SB)/1, $0x61
+DATA lines13L10<>+10(SB)/1, $0x02
+DATA lines13L10<>+11(SB)/1, $0x0a
+DATA lines13L10<>+12(SB)/1, $0x12
+DATA lines13L10<>+13(SB)/1, $0x1a
+DATA lines13L10<>+14(SB)/1, $0x22
+DATA lines13L10<>+15(SB)/1, $0x2a
+DATA lines13L10<>+16(SB)/1, $0x32
+DATA lines13L10<>+17(SB)/1, $0x3a
+DATA lines13L10<>+18(SB)/1, $0x42
+DATA lines13L10<>+19(SB)/1, $0x4a
+DATA lines13L10<>+20(SB)/1, $0x52
+DATA lines13L10<>+21(SB)/1, $0x5a
+DATA lines13L10<>+22(SB)/1, $0x62
+DATA lines13L10<>+23(SB)/1, $0x03
+DATA lines13L10<>+24(SB)/1, $0x0b
+DATA lines13L10<>+25(SB)/1, $0x13
+DATA lines13L10<>+26(SB)/1, $0x1b
+DATA lines13L10<>+27(SB)/1, $0x23
+DATA lines13L10<>+28(SB)/1, $0x2b
+DATA lines13L10<>+29(SB)/1, $0x33
+DATA lines13L10<>+30(SB)/1, $0x3b
+DATA lines13L10<>+31(SB)/1, $0x43
+DATA lines13L10<>+32(SB)/1, $0x4b
+DATA lines13L10<>+33(SB)/1, $0x53
+DATA lines13L10<>+34(SB)/1, $0x5b
+DATA lines13L10<>+35(SB)/1, $0x63
+DATA lines13L10<>+36(SB)/1, $0x04
+DATA lines13L10<>+37(SB)/1, $0x0c
+DATA lines13L10<>+38(SB)/1, $0x14
+DATA lines13L10<>+39(SB)/1, $0x1c
+DATA lines13L10<>+40(SB)/1, $0x24
+DATA lines13L10<>+41(SB)/1, $0x2c
+DATA lines13L10<>+42(SB)/1, $0x34
+DATA lines13L10<>+43(SB)/1, $0x3c
+DATA lines13L10<>+44(SB)/1, $0x44
+DATA lines13L10<>+45(SB)/1, $0x4c
+DATA lines13L10<>+46(SB)/1, $0x54
+DATA lines13L10<>+47(SB)/1, $0x5c
+DATA lines13L10<>+48(SB)/1, $0x64
+DATA lines13L10<>+49(SB)/1, $0x05
+DATA lines13L10<>+50(SB)/1, $0x0d
+DATA lines13L10<>+51(SB)/1, $0x15
+DATA lines13L10<>+52(SB)/1, $0x1d
+DATA lines13L10<>+53(SB)/1, $0x25
+DATA lines13L10<>+54(SB)/1, $0x2d
+DATA lines13L10<>+55(SB)/1, $0x35
+DATA lines13L10<>+56(SB)/1, $0x3d
+DATA lines13L10<>+57(SB)/1, $0x45
+DATA lines13L10<>+58(SB)/1, $0x4d
+DATA lines13L10<>+59(SB)/1, $0x55
+DATA lines13L10<>+60(SB)/1, $0x5d
+DATA lines13L10<>+61(SB)/1, $0x65
+DATA lines13L10<>+62(SB)/1, $0x06
+DATA lines13L10<>+63(SB)/1, $0x0e
+GLOBL lines13L10<>(SB), RODATA|NOPTR, $64
+
+DATA lines13L11<>+0(SB)/1, $0x16
+DATA lines13L11<>+1(SB)/1, $0x1e
+DATA lines13L11<>+2(SB)/1, $0x26
+DATA lines13L11<>+3(SB)/1, $0x2e
+DATA lines13L11<>+4(SB)/1, $0x36
+DATA lines13L11<>+5(SB)/1, $0x3e
+DATA lines13L11<>+6(SB)/1, $0x46
+DATA lines13L11<>+7(SB)/1, $0x4e
+DATA lines13L11<>+8(SB)/1, $0x56
+DATA lines13L11<>+9(SB)/1, $0x5e
+DATA lines13L11<>+10(SB)/1, $0x66
+DATA lines13L11<>+11(SB)/1, $0x07
+DATA lines13L11<>+12(SB)/1, $0x0f
+DATA lines13L11<>+13(SB)/1, $0x17
+DATA lines13L11<>+14(SB)/1, $0x1f
+DATA lines13L11<>+15(SB)/1, $0x27
+DATA lines13L11<>+16(SB)/1, $0x2f
+DATA lines13L11<>+17(SB)/1, $0x37
+DATA lines13L11<>+18(SB)/1, $0x3f
+DATA lines13L11<>+19(SB)/1, $0x47
+DATA lines13L11<>+20(SB)/1, $0x4f
+DATA lines13L11<>+21(SB)/1, $0x57
+DATA lines13L11<>+22(SB)/1, $0x5f
+DATA lines13L11<>+23(SB)/1, $0x67
+DATA lines13L11<>+24(SB)/1, $0x00
+DATA lines13L11<>+25(SB)/1, $0x08
+DATA lines13L11<>+26(SB)/1, $0x10
+DATA lines13L11<>+27(SB)/1, $0x18
+DATA lines13L11<>+28(SB)/1, $0x20
+DATA lines13L11<>+29(SB)/1, $0x28
+DATA lines13L11<>+30(SB)/1, $0x30
+DATA lines13L11<>+31(SB)/1, $0x38
+DATA lines13L11<>+32(SB)/1, $0x40
+DATA lines13L11<>+33(SB)/1, $0x48
+DATA lines13L11<>+34(SB)/1, $0x50
+DATA lines13L11<>+35(SB)/1, $0x58
+DATA lines13L11<>+36(SB)/1, $0x60
+DATA lines13L11<>+37(SB)/1, $0x01
+DATA lines13L11<>+38(SB)/1, $0x09
+DATA lines13L11<>+39(SB)/1, $0x11
+DATA lines13L11<>+40(SB)/1, $0x19
+DATA lines13L11<>+41(SB)/1, $0x21
+DATA lines13L11<>+42(SB)/1, $0x29
+DATA lines13L11<>+43(SB)/1, $0x31
+DATA lines13L11<>+44(SB)/1, $0x39
+DATA lines13L11<>+45(SB)/1, $0x41
+DATA lines13L11<>+46(SB)/1, $0x49
+DATA lines13L11<>+47(SB)/1, $0x51
+DATA lines13L11<>+48(SB)/1, $0x59
+DATA lines13L11<>+49(SB)/1, $0x61
+DATA lines13L11<>+50(SB)/1, $0x02
+DATA lines13L11<>+51(SB)/1, $0x0a
+DATA lines13L11<>+52(SB)/1, $0x12
+DATA lines13L11<>+53(SB)/1, $0x1a
+DATA lines13L11<>+54(SB)/1, $0x22
+DATA lines13L11<>+55(SB)/1, $0x2a
+DATA lines13L11<>+56(SB)/1, $0x32
+DATA lines13L11<>+57(SB)/1, $0x3a
+DATA lines13L11<>+58(SB)/1, $0x42
+DATA lines13L11<>+59(SB)/1, $0x4a
+DATA lines13L11<>+60(SB)/1, $0x52
+DATA lines13L11<>+61(SB)/1, $0x5a
+DATA lines13L11<>+62(SB)/1, $0x62
+DATA lines13L11<>+63(SB)/1, $0x03
+GLOBL lines13L11<>(SB), RODATA|NOPTR, $64
+
+DATA lines13L12<>+0(SB)/1, $0x0b
+DATA lines13L12<>+1(SB)/1, $0x13
+DATA lines13L12<>+2(SB)/1, $0x1b
+DATA lines13L12<>+3(SB)/1, $0x23
+DATA lines13L12<>+4(SB)/1, $0x2b
+DATA lines13L12<>+5(SB)/1, $0x33
+DATA lines13L12<>+6(SB)/1, $0x3b
+DATA lines13L12<>+7(SB)/1, $0x43
+DATA lines13L12<>+8(SB)/1, $0x4b
+DATA lines13L12<>+9(SB)/1, $0x53
+DATA lines13L12<>+10(SB)/1, $0x5b
+DATA lines13L12<>+11(SB)/1, $0x63
+DATA lines13L12<>+12(SB)/1, $0x04
+DATA lines13L12<>+13(SB)/1, $0x0c
+DATA lines13L12<>+14(SB)/1, $0x14
+DATA lines13L12<>+15(SB)/1, $0x1c
+DATA lines13L12<>+16(SB)/1, $0x24
+DATA lines13L12<>+17(SB)/1, $0x2c
+DATA lines13L12<>+18(SB)/1, $0x34
+DATA lines13L12<>+19(SB)/1, $0x3c
+DATA lines13L12<>+20(SB)/1, $0x44
+DATA lines13L12<>+21(SB)/1, $0x4c
+DATA lines13L12<>+22(SB)/1, $0x54
+DATA lines13L12<>+23(SB)/1, $0x5c
+DATA lines13L12<>+24(SB)/1, $0x64
+DATA lines13L12<>+25(SB)/1, $0x05
+DATA lines13L12<>+26(SB)/1, $0x0d
+DATA lines13L12<>+27(SB)/1, $0x15
+DATA lines13L12<>+28(SB)/1, $0x1d
+DATA lines13L12<>+29(SB)/1, $0x25
+DATA lines13L12<>+30(SB)/1, $0x2d
+DATA lines13L12<>+31(SB)/1, $0x35
+DATA lines13L12<>+32(SB)/1, $0x3d
+DATA lines13L12<>+33(SB)/1, $0x45
+DATA lines13L12<>+34(SB)/1, $0x4d
+DATA lines13L12<>+35(SB)/1, $0x55
+DATA lines13L12<>+36(SB)/1, $0x5d
+DATA lines13L12<>+37(SB)/1, $0x65
+DATA lines13L12<>+38(SB)/1, $0x06
+DATA lines13L12<>+39(SB)/1, $0x0e
+DATA lines13L12<>+40(SB)/1, $0x16
+DATA lines13L12<>+41(SB)/1, $0x1e
+DATA lines13L12<>+42(SB)/1, $0x26
+DATA lines13L12<>+43(SB)/1, $0x2e
+DATA lines13L12<>+44(SB)/1, $0x36
+DATA lines13L12<>+45(SB)/1, $0x3e
+DATA lines13L12<>+46(SB)/1, $0x46
+DATA lines13L12<>+47(SB)/1, $0x4e
+DATA lines13L12<>+48(SB)/1, $0x56
+DATA lines13L12<>+49(SB)/1, $0x5e
+DATA lines13L12<>+50(SB)/1, $0x66
+DATA lines13L12<>+51(SB)/1, $0x07
+DATA lines13L12<>+52(SB)/1, $0x0f
+DATA lines13L12<>+53(SB)/1, $0x17
+DATA lines13L12<>+54(SB)/1, $0x1f
+DATA lines13L12<>+55(SB)/1, $0x27
+DATA lines13L12<>+56(SB)/1, $0x2f
+DATA lines13L12<>+57(SB)/1, $0x37
+DATA lines13L12<>+58(SB)/1, $0x3f
+DATA lines13L12<>+59(SB)/1, $0x47
+DATA lines13L12<>+60(SB)/1, $0x4f
+DATA lines13L12<>+61(SB)/1, $0x57
+DATA lines13L12<>+62(SB)/1, $0x5f
+DATA lines13L12<>+63(SB)/1, $0x67
+GLOBL lines13L12<>(SB), RODATA|NOPTR, $64
 
 // func shuffle14AVX512(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -11979,6 +20825,1567 @@ DATA scatter14H1<>+61(SB)/1, $0x00
 DATA scatter14H1<>+62(SB)/1, $0x00
 DATA scatter14H1<>+63(SB)/1, $0x00
 GLOBL scatter14H1<>(SB), RODATA|NOPTR, $64
+
+// func shuffle14AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle14AVX512NTShifted(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 gather14H0<>+0(SB), Z0
+	VMOVDQU64 gather14H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x0000ffffffffffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU8.Z  64(CX), K1, Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   112(CX), Z5
+	VMOVDQU8.Z  176(CX), K1, Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   224(CX), Z7
+	VMOVDQU8.Z  288(CX), K1, Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   336(CX), Z9
+	VMOVDQU8.Z  400(CX), K1, Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   448(CX), Z11
+	VMOVDQU8.Z  512(CX), K1, Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   560(CX), Z13
+	VMOVDQU8.Z  624(CX), K1, Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   672(CX), Z15
+	VMOVDQU8.Z  736(CX), K1, Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   784(CX), Z17
+	VMOVDQU8.Z  848(CX), K1, Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	VMOVDQU64   (SI), Z14
+	VPERMI2B    (DI), Z18, Z14
+	VMOVDQU64   Z18, (DI)
+	MOVQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   64(SI), Z14
+	VPERMI2B    64(DI), Z10, Z14
+	VMOVDQU64   Z10, 64(DI)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   128(SI), Z10
+	VPERMI2B    128(DI), Z16, Z10
+	VMOVDQU64   Z16, 128(DI)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   192(SI), Z10
+	VPERMI2B    192(DI), Z12, Z10
+	VMOVDQU64   Z12, 192(DI)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   256(SI), Z10
+	VPERMI2B    256(DI), Z20, Z10
+	VMOVDQU64   Z20, 256(DI)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   320(SI), Z10
+	VPERMI2B    320(DI), Z8, Z10
+	VMOVDQU64   Z8, 320(DI)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   384(SI), Z8
+	VPERMI2B    384(DI), Z19, Z8
+	VMOVDQU64   Z19, 384(DI)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VMOVDQU64   448(SI), Z8
+	VPERMI2B    448(DI), Z6, Z8
+	VMOVDQU64   Z6, 448(DI)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z9
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z6
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	VMOVDQU64   512(SI), Z4
+	VPERMI2B    512(DI), Z12, Z4
+	VMOVDQU64   Z12, 512(DI)
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   576(SI), Z4
+	VPERMI2B    576(DI), Z7, Z4
+	VMOVDQU64   Z7, 576(DI)
+	IMUL3Q      $0x09, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   640(SI), Z4
+	VPERMI2B    640(DI), Z9, Z4
+	VMOVDQU64   Z9, 640(DI)
+	IMUL3Q      $0x0a, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   704(SI), Z4
+	VPERMI2B    704(DI), Z6, Z4
+	VMOVDQU64   Z6, 704(DI)
+	IMUL3Q      $0x0b, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   768(SI), Z4
+	VPERMI2B    768(DI), Z10, Z4
+	VMOVDQU64   Z10, 768(DI)
+	IMUL3Q      $0x0c, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   832(SI), Z4
+	VPERMI2B    832(DI), Z5, Z4
+	VMOVDQU64   Z5, 832(DI)
+	IMUL3Q      $0x0d, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000380, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shuffle14AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·shuffle14AVX512Skewed(SB), NOSPLIT, $0-40
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      ring+32(FP), SI
+	TESTQ     BX, BX
+	JZ        done
+	XORQ      DI, DI
+	VMOVDQU64 gather14H0<>+0(SB), Z0
+	VMOVDQU64 gather14H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x0000ffffffffffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU8.Z  64(CX), K1, Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   112(CX), Z5
+	VMOVDQU8.Z  176(CX), K1, Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   224(CX), Z7
+	VMOVDQU8.Z  288(CX), K1, Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   336(CX), Z9
+	VMOVDQU8.Z  400(CX), K1, Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   448(CX), Z11
+	VMOVDQU8.Z  512(CX), K1, Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   560(CX), Z13
+	VMOVDQU8.Z  624(CX), K1, Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   672(CX), Z15
+	VMOVDQU8.Z  736(CX), K1, Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   784(CX), Z17
+	VMOVDQU8.Z  848(CX), K1, Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	MOVQ        AX, R8
+	VMOVDQU64   Z18, (R8)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	LEAQ        448(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   512(R9), Z14
+	VMOVDQU64   Z14, -64(R8)
+	VMOVDQU64   Z10, 512(SI)(DI*1)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	LEAQ        384(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1024(R9), Z10
+	VMOVDQU64   Z10, -128(R8)
+	VMOVDQU64   Z16, 1024(SI)(DI*1)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	LEAQ        320(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1536(R9), Z10
+	VMOVDQU64   Z10, -192(R8)
+	VMOVDQU64   Z12, 1536(SI)(DI*1)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	LEAQ        256(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2048(R9), Z10
+	VMOVDQU64   Z10, -256(R8)
+	VMOVDQU64   Z20, 2048(SI)(DI*1)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	LEAQ        192(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2560(R9), Z10
+	VMOVDQU64   Z10, -320(R8)
+	VMOVDQU64   Z8, 2560(SI)(DI*1)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	LEAQ        128(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3072(R9), Z8
+	VMOVDQU64   Z8, -384(R8)
+	VMOVDQU64   Z19, 3072(SI)(DI*1)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	LEAQ        64(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3584(R9), Z8
+	VMOVDQU64   Z8, -448(R8)
+	VMOVDQU64   Z6, 3584(SI)(DI*1)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z9
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z6
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	VMOVDQU64   Z12, (R8)
+	IMUL3Q      $0x09, DX, R8
+	ADDQ        AX, R8
+	LEAQ        448(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   4608(R9), Z4
+	VMOVDQU64   Z4, -64(R8)
+	VMOVDQU64   Z7, 4608(SI)(DI*1)
+	IMUL3Q      $0x0a, DX, R8
+	ADDQ        AX, R8
+	LEAQ        384(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   5120(R9), Z4
+	VMOVDQU64   Z4, -128(R8)
+	VMOVDQU64   Z9, 5120(SI)(DI*1)
+	IMUL3Q      $0x0b, DX, R8
+	ADDQ        AX, R8
+	LEAQ        320(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   5632(R9), Z4
+	VMOVDQU64   Z4, -192(R8)
+	VMOVDQU64   Z6, 5632(SI)(DI*1)
+	IMUL3Q      $0x0c, DX, R8
+	ADDQ        AX, R8
+	LEAQ        256(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   6144(R9), Z4
+	VMOVDQU64   Z4, -256(R8)
+	VMOVDQU64   Z10, 6144(SI)(DI*1)
+	IMUL3Q      $0x0d, DX, R8
+	ADDQ        AX, R8
+	LEAQ        192(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   6656(R9), Z4
+	VMOVDQU64   Z4, -320(R8)
+	VMOVDQU64   Z5, 6656(SI)(DI*1)
+	ADDQ        $0x00000040, DI
+	ANDQ        $0x000001ff, DI
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000380, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func unshuffle14AVX512NT(dst *byte, src *byte, n int, blocks int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·unshuffle14AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 permQLo<>+0(SB), Z0
+	VMOVDQU64 permQHi<>+0(SB), Z1
+
+loop:
+	MOVQ        CX, SI
+	VMOVDQU64   (SI), Z2
+	IMUL3Q      $0x01, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z3
+	IMUL3Q      $0x02, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z4
+	IMUL3Q      $0x03, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z5
+	IMUL3Q      $0x04, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z6
+	IMUL3Q      $0x05, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z7
+	IMUL3Q      $0x06, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z8
+	IMUL3Q      $0x07, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z9
+	VPUNPCKLQDQ Z3, Z2, Z10
+	VPUNPCKHQDQ Z3, Z2, Z2
+	VPUNPCKLQDQ Z5, Z4, Z3
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z7, Z6, Z5
+	VPUNPCKHQDQ Z7, Z6, Z6
+	VPUNPCKLQDQ Z9, Z8, Z7
+	VPUNPCKHQDQ Z9, Z8, Z8
+	VMOVDQA64   Z10, Z9
+	VPERMT2Q    Z3, Z0, Z9
+	VPERMT2Q    Z3, Z1, Z10
+	VMOVDQA64   Z2, Z3
+	VPERMT2Q    Z4, Z0, Z3
+	VPERMT2Q    Z4, Z1, Z2
+	VMOVDQA64   Z5, Z4
+	VPERMT2Q    Z7, Z0, Z4
+	VPERMT2Q    Z7, Z1, Z5
+	VMOVDQA64   Z6, Z7
+	VPERMT2Q    Z8, Z0, Z7
+	VPERMT2Q    Z8, Z1, Z6
+	VSHUFI64X2  $0x44, Z4, Z9, Z8
+	VSHUFI64X2  $0xee, Z4, Z9, Z9
+	VSHUFI64X2  $0x44, Z7, Z3, Z4
+	VSHUFI64X2  $0xee, Z7, Z3, Z3
+	VSHUFI64X2  $0x44, Z5, Z10, Z7
+	VSHUFI64X2  $0xee, Z5, Z10, Z10
+	VSHUFI64X2  $0x44, Z6, Z2, Z5
+	VSHUFI64X2  $0xee, Z6, Z2, Z2
+	IMUL3Q      $0x08, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z6
+	IMUL3Q      $0x09, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z13
+	IMUL3Q      $0x0a, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z14
+	IMUL3Q      $0x0b, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z15
+	IMUL3Q      $0x0c, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z16
+	IMUL3Q      $0x0d, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z17
+	VPXORQ      Z11, Z11, Z11
+	VPXORQ      Z12, Z12, Z12
+	VPUNPCKLQDQ Z13, Z6, Z18
+	VPUNPCKHQDQ Z13, Z6, Z6
+	VPUNPCKLQDQ Z15, Z14, Z13
+	VPUNPCKHQDQ Z15, Z14, Z14
+	VPUNPCKLQDQ Z17, Z16, Z15
+	VPUNPCKHQDQ Z17, Z16, Z16
+	VPUNPCKLQDQ Z12, Z11, Z17
+	VPUNPCKHQDQ Z12, Z11, Z11
+	VMOVDQA64   Z18, Z19
+	VPERMT2Q    Z13, Z0, Z19
+	VPERMT2Q    Z13, Z1, Z18
+	VMOVDQA64   Z6, Z13
+	VPERMT2Q    Z14, Z0, Z13
+	VPERMT2Q    Z14, Z1, Z6
+	VMOVDQA64   Z15, Z14
+	VPERMT2Q    Z17, Z0, Z14
+	VPERMT2Q    Z17, Z1, Z15
+	VMOVDQA64   Z16, Z17
+	VPERMT2Q    Z11, Z0, Z17
+	VPERMT2Q    Z11, Z1, Z16
+	VSHUFI64X2  $0x44, Z14, Z19, Z20
+	VSHUFI64X2  $0xee, Z14, Z19, Z19
+	VSHUFI64X2  $0x44, Z17, Z13, Z14
+	VSHUFI64X2  $0xee, Z17, Z13, Z13
+	VSHUFI64X2  $0x44, Z15, Z18, Z17
+	VSHUFI64X2  $0xee, Z15, Z18, Z18
+	VSHUFI64X2  $0x44, Z16, Z6, Z15
+	VSHUFI64X2  $0xee, Z16, Z6, Z6
+	VMOVDQU64   lines14L0<>+0(SB), Z16
+	VPERMI2B    Z20, Z8, Z16
+	VMOVNTDQ    Z16, (AX)
+	VMOVDQU64   lines14L1<>+0(SB), Z16
+	MOVQ        $0x0000ffffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z14, Z4, K2, Z16
+	VPERMI2B    Z20, Z8, K1, Z16
+	VMOVNTDQ    Z16, 64(AX)
+	VMOVDQU64   lines14L2<>+0(SB), Z8
+	VPERMI2B    Z14, Z4, Z8
+	VMOVNTDQ    Z8, 128(AX)
+	VMOVDQU64   lines14L3<>+0(SB), Z8
+	MOVQ        $0x00000000ffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z17, Z7, K2, Z8
+	VPERMI2B    Z14, Z4, K1, Z8
+	VMOVNTDQ    Z8, 192(AX)
+	VMOVDQU64   lines14L4<>+0(SB), Z4
+	VPERMI2B    Z17, Z7, Z4
+	VMOVNTDQ    Z4, 256(AX)
+	VMOVDQU64   lines14L5<>+0(SB), Z4
+	MOVQ        $0x000000000000ffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z15, Z5, K2, Z4
+	VPERMI2B    Z17, Z7, K1, Z4
+	VMOVNTDQ    Z4, 320(AX)
+	VMOVDQU64   lines14L6<>+0(SB), Z4
+	VPERMI2B    Z15, Z5, Z4
+	VMOVNTDQ    Z4, 384(AX)
+	VMOVDQU64   lines14L7<>+0(SB), Z4
+	VPERMI2B    Z19, Z9, Z4
+	VMOVNTDQ    Z4, 448(AX)
+	VMOVDQU64   lines14L8<>+0(SB), Z4
+	MOVQ        $0x0000ffffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z13, Z3, K2, Z4
+	VPERMI2B    Z19, Z9, K1, Z4
+	VMOVNTDQ    Z4, 512(AX)
+	VMOVDQU64   lines14L9<>+0(SB), Z4
+	VPERMI2B    Z13, Z3, Z4
+	VMOVNTDQ    Z4, 576(AX)
+	VMOVDQU64   lines14L10<>+0(SB), Z4
+	MOVQ        $0x00000000ffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z18, Z10, K2, Z4
+	VPERMI2B    Z13, Z3, K1, Z4
+	VMOVNTDQ    Z4, 640(AX)
+	VMOVDQU64   lines14L11<>+0(SB), Z3
+	VPERMI2B    Z18, Z10, Z3
+	VMOVNTDQ    Z3, 704(AX)
+	VMOVDQU64   lines14L12<>+0(SB), Z3
+	MOVQ        $0x000000000000ffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z6, Z2, K2, Z3
+	VPERMI2B    Z18, Z10, K1, Z3
+	VMOVNTDQ    Z3, 768(AX)
+	VMOVDQU64   lines14L13<>+0(SB), Z3
+	VPERMI2B    Z6, Z2, Z3
+	VMOVNTDQ    Z3, 832(AX)
+	ADDQ        $0x00000380, AX
+	ADDQ        $0x00000040, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA lines14L0<>+0(SB)/1, $0x00
+DATA lines14L0<>+1(SB)/1, $0x08
+DATA lines14L0<>+2(SB)/1, $0x10
+DATA lines14L0<>+3(SB)/1, $0x18
+DATA lines14L0<>+4(SB)/1, $0x20
+DATA lines14L0<>+5(SB)/1, $0x28
+DATA lines14L0<>+6(SB)/1, $0x30
+DATA lines14L0<>+7(SB)/1, $0x38
+DATA lines14L0<>+8(SB)/1, $0x40
+DATA lines14L0<>+9(SB)/1, $0x48
+DATA lines14L0<>+10(SB)/1, $0x50
+DATA lines14L0<>+11(SB)/1, $0x58
+DATA lines14L0<>+12(SB)/1, $0x60
+DATA lines14L0<>+13(SB)/1, $0x68
+DATA lines14L0<>+14(SB)/1, $0x01
+DATA lines14L0<>+15(SB)/1, $0x09
+DATA lines14L0<>+16(SB)/1, $0x11
+DATA lines14L0<>+17(SB)/1, $0x19
+DATA lines14L0<>+18(SB)/1, $0x21
+DATA lines14L0<>+19(SB)/1, $0x29
+DATA lines14L0<>+20(SB)/1, $0x31
+DATA lines14L0<>+21(SB)/1, $0x39
+DATA lines14L0<>+22(SB)/1, $0x41
+DATA lines14L0<>+23(SB)/1, $0x49
+DATA lines14L0<>+24(SB)/1, $0x51
+DATA lines14L0<>+25(SB)/1, $0x59
+DATA lines14L0<>+26(SB)/1, $0x61
+DATA lines14L0<>+27(SB)/1, $0x69
+DATA lines14L0<>+28(SB)/1, $0x02
+DATA lines14L0<>+29(SB)/1, $0x0a
+DATA lines14L0<>+30(SB)/1, $0x12
+DATA lines14L0<>+31(SB)/1, $0x1a
+DATA lines14L0<>+32(SB)/1, $0x22
+DATA lines14L0<>+33(SB)/1, $0x2a
+DATA lines14L0<>+34(SB)/1, $0x32
+DATA lines14L0<>+35(SB)/1, $0x3a
+DATA lines14L0<>+36(SB)/1, $0x42
+DATA lines14L0<>+37(SB)/1, $0x4a
+DATA lines14L0<>+38(SB)/1, $0x52
+DATA lines14L0<>+39(SB)/1, $0x5a
+DATA lines14L0<>+40(SB)/1, $0x62
+DATA lines14L0<>+41(SB)/1, $0x6a
+DATA lines14L0<>+42(SB)/1, $0x03
+DATA lines14L0<>+43(SB)/1, $0x0b
+DATA lines14L0<>+44(SB)/1, $0x13
+DATA lines14L0<>+45(SB)/1, $0x1b
+DATA lines14L0<>+46(SB)/1, $0x23
+DATA lines14L0<>+47(SB)/1, $0x2b
+DATA lines14L0<>+48(SB)/1, $0x33
+DATA lines14L0<>+49(SB)/1, $0x3b
+DATA lines14L0<>+50(SB)/1, $0x43
+DATA lines14L0<>+51(SB)/1, $0x4b
+DATA lines14L0<>+52(SB)/1, $0x53
+DATA lines14L0<>+53(SB)/1, $0x5b
+DATA lines14L0<>+54(SB)/1, $0x63
+DATA lines14L0<>+55(SB)/1, $0x6b
+DATA lines14L0<>+56(SB)/1, $0x04
+DATA lines14L0<>+57(SB)/1, $0x0c
+DATA lines14L0<>+58(SB)/1, $0x14
+DATA lines14L0<>+59(SB)/1, $0x1c
+DATA lines14L0<>+60(SB)/1, $0x24
+DATA lines14L0<>+61(SB)/1, $0x2c
+DATA lines14L0<>+62(SB)/1, $0x34
+DATA lines14L0<>+63(SB)/1, $0x3c
+GLOBL lines14L0<>(SB), RODATA|NOPTR, $64
+
+DATA lines14L1<>+0(SB)/1, $0x44
+DATA lines14L1<>+1(SB)/1, $0x4c
+DATA lines14L1<>+2(SB)/1, $0x54
+DATA lines14L1<>+3(SB)/1, $0x5c
+DATA lines14L1<>+4(SB)/1, $0x64
+DATA lines14L1<>+5(SB)/1, $0x6c
+DATA lines14L1<>+6(SB)/1, $0x05
+DATA lines14L1<>+7(SB)/1, $0x0d
+DATA lines14L1<>+8(SB)/1, $0x15
+DATA lines14L1<>+9(SB)/1, $0x1d
+DATA lines14L1<>+10(SB)/1, $0x25
+DATA lines14L1<>+11(SB)/1, $0x2d
+DATA lines14L1<>+12(SB)/1, $0x35
+DATA lines14L1<>+13(SB)/1, $0x3d
+DATA lines14L1<>+14(SB)/1, $0x45
+DATA lines14L1<>+15(SB)/1, $0x4d
+DATA lines14L1<>+16(SB)/1, $0x55
+DATA lines14L1<>+17(SB)/1, $0x5d
+DATA lines14L1<>+18(SB)/1, $0x65
+DATA lines14L1<>+19(SB)/1, $0x6d
+DATA lines14L1<>+20(SB)/1, $0x06
+DATA lines14L1<>+21(SB)/1, $0x0e
+DATA lines14L1<>+22(SB)/1, $0x16
+DATA lines14L1<>+23(SB)/1, $0x1e
+DATA lines14L1<>+24(SB)/1, $0x26
+DATA lines14L1<>+25(SB)/1, $0x2e
+DATA lines14L1<>+26(SB)/1, $0x36
+DATA lines14L1<>+27(SB)/1, $0x3e
+DATA lines14L1<>+28(SB)/1, $0x46
+DATA lines14L1<>+29(SB)/1, $0x4e
+DATA lines14L1<>+30(SB)/1, $0x56
+DATA lines14L1<>+31(SB)/1, $0x5e
+DATA lines14L1<>+32(SB)/1, $0x66
+DATA lines14L1<>+33(SB)/1, $0x6e
+DATA lines14L1<>+34(SB)/1, $0x07
+DATA lines14L1<>+35(SB)/1, $0x0f
+DATA lines14L1<>+36(SB)/1, $0x17
+DATA lines14L1<>+37(SB)/1, $0x1f
+DATA lines14L1<>+38(SB)/1, $0x27
+DATA lines14L1<>+39(SB)/1, $0x2f
+DATA lines14L1<>+40(SB)/1, $0x37
+DATA lines14L1<>+41(SB)/1, $0x3f
+DATA lines14L1<>+42(SB)/1, $0x47
+DATA lines14L1<>+43(SB)/1, $0x4f
+DATA lines14L1<>+44(SB)/1, $0x57
+DATA lines14L1<>+45(SB)/1, $0x5f
+DATA lines14L1<>+46(SB)/1, $0x67
+DATA lines14L1<>+47(SB)/1, $0x6f
+DATA lines14L1<>+48(SB)/1, $0x00
+DATA lines14L1<>+49(SB)/1, $0x08
+DATA lines14L1<>+50(SB)/1, $0x10
+DATA lines14L1<>+51(SB)/1, $0x18
+DATA lines14L1<>+52(SB)/1, $0x20
+DATA lines14L1<>+53(SB)/1, $0x28
+DATA lines14L1<>+54(SB)/1, $0x30
+DATA lines14L1<>+55(SB)/1, $0x38
+DATA lines14L1<>+56(SB)/1, $0x40
+DATA lines14L1<>+57(SB)/1, $0x48
+DATA lines14L1<>+58(SB)/1, $0x50
+DATA lines14L1<>+59(SB)/1, $0x58
+DATA lines14L1<>+60(SB)/1, $0x60
+DATA lines14L1<>+61(SB)/1, $0x68
+DATA lines14L1<>+62(SB)/1, $0x01
+DATA lines14L1<>+63(SB)/1, $0x09
+GLOBL lines14L1<>(SB), RODATA|NOPTR, $64
+
+DATA lines14L2<>+0(SB)/1, $0x11
+DATA lines14L2<>+1(SB)/1, $0x19
+DATA lines14L2<>+2(SB)/1, $0x21
+DATA lines14L2<>+3(SB)/1, $0x29
+DATA lines14L2<>+4(SB)/1, $0x31
+DATA lines14L2<>+5(SB)/1, $0x39
+DATA lines14L2<>+6(SB)/1, $0x41
+DATA lines14L2<>+7(SB)/1, $0x49
+DATA lines14L2<>+8(SB)/1, $0x51
+DATA lines14L2<>+9(SB)/1, $0x59
+DATA lines14L2<>+10(SB)/1, $0x61
+DATA lines14L2<>+11(SB)/1, $0x69
+DATA lines14L2<>+12(SB)/1, $0x02
+DATA lines14L2<>+13(SB)/1, $0x0a
+DATA lines14L2<>+14(SB)/1, $0x12
+DATA lines14L2<>+15(SB)/1, $0x1a
+DATA lines14L2<>+16(SB)/1, $0x22
+DATA lines14L2<>+17(SB)/1, $0x2a
+DATA lines14L2<>+18(SB)/1, $0x32
+DATA lines14L2<>+19(SB)/1, $0x3a
+DATA lines14L2<>+20(SB)/1, $0x42
+DATA lines14L2<>+21(SB)/1, $0x4a
+DATA lines14L2<>+22(SB)/1, $0x52
+DATA lines14L2<>+23(SB)/1, $0x5a
+DATA lines14L2<>+24(SB)/1, $0x62
+DATA lines14L2<>+25(SB)/1, $0x6a
+DATA lines14L2<>+26(SB)/1, $0x03
+DATA lines14L2<>+27(SB)/1, $0x0b
+DATA lines14L2<>+28(SB)/1, $0x13
+DATA lines14L2<>+29(SB)/1, $0x1b
+DATA lines14L2<>+30(SB)/1, $0x23
+DATA lines14L2<>+31(SB)/1, $0x2b
+DATA lines14L2<>+32(SB)/1, $0x33
+DATA lines14L2<>+33(SB)/1, $0x3b
+DATA lines14L2<>+34(SB)/1, $0x43
+DATA lines14L2<>+35(SB)/1, $0x4b
+DATA lines14L2<>+36(SB)/1, $0x53
+DATA lines14L2<>+37(SB)/1, $0x5b
+DATA lines14L2<>+38(SB)/1, $0x63
+DATA lines14L2<>+39(SB)/1, $0x6b
+DATA lines14L2<>+40(SB)/1, $0x04
+DATA lines14L2<>+41(SB)/1, $0x0c
+DATA lines14L2<>+42(SB)/1, $0x14
+DATA lines14L2<>+43(SB)/1, $0x1c
+DATA lines14L2<>+44(SB)/1, $0x24
+DATA lines14L2<>+45(SB)/1, $0x2c
+DATA lines14L2<>+46(SB)/1, $0x34
+DATA lines14L2<>+47(SB)/1, $0x3c
+DATA lines14L2<>+48(SB)/1, $0x44
+DATA lines14L2<>+49(SB)/1, $0x4c
+DATA lines14L2<>+50(SB)/1, $0x54
+DATA lines14L2<>+51(SB)/1, $0x5c
+DATA lines14L2<>+52(SB)/1, $0x64
+DATA lines14L2<>+53(SB)/1, $0x6c
+DATA lines14L2<>+54(SB)/1, $0x05
+DATA lines14L2<>+55(SB)/1, $0x0d
+DATA lines14L2<>+56(SB)/1, $0x15
+DATA lines14L2<>+57(SB)/1, $0x1d
+DATA lines14L2<>+58(SB)/1, $0x25
+DATA lines14L2<>+59(SB)/1, $0x2d
+DATA lines14L2<>+60(SB)/1, $0x35
+DATA lines14L2<>+61(SB)/1, $0x3d
+DATA lines14L2<>+62(SB)/1, $0x45
+DATA lines14L2<>+63(SB)/1, $0x4d
+GLOBL lines14L2<>(SB), RODATA|NOPTR, $64
+
+DATA lines14L3<>+0(SB)/1, $0x55
+DATA lines14L3<>+1(SB)/1, $0x5d
+DATA lines14L3<>+2(SB)/1, $0x65
+DATA lines14L3<>+3(SB)/1, $0x6d
+DATA lines14L3<>+4(SB)/1, $0x06
+DATA lines14L3<>+5(SB)/1, $0x0e
+DATA lines14L3<>+6(SB)/1, $0x16
+DATA lines14L3<>+7(SB)/1, $0x1e
+DATA lines14L3<>+8(SB)/1, $0x26
+DATA lines14L3<>+9(SB)/1, $0x2e
+DATA lines14L3<>+10(SB)/1, $0x36
+DATA lines14L3<>+11(SB)/1, $0x3e
+DATA lines14L3<>+12(SB)/1, $0x46
+DATA lines14L3<>+13(SB)/1, $0x4e
+DATA lines14L3<>+14(SB)/1, $0x56
+DATA lines14L3<>+15(SB)/1, $0x5e
+DATA lines14L3<>+16(SB)/1, $0x66
+DATA lines14L3<>+17(SB)/1, $0x6e
+DATA lines14L3<>+18(SB)/1, $0x07
+DATA lines14L3<>+19(SB)/1, $0x0f
+DATA lines14L3<>+20(SB)/1, $0x17
+DATA lines14L3<>+21(SB)/1, $0x1f
+DATA lines14L3<>+22(SB)/1, $0x27
+DATA lines14L3<>+23(SB)/1, $0x2f
+DATA lines14L3<>+24(SB)/1, $0x37
+DATA lines14L3<>+25(SB)/1, $0x3f
+DATA lines14L3<>+26(SB)/1, $0x47
+DATA lines14L3<>+27(SB)/1, $0x4f
+DATA lines14L3<>+28(SB)/1, $0x57
+DATA lines14L3<>+29(SB)/1, $0x5f
+DATA lines14L3<>+30(SB)/1, $0x67
+DATA lines14L3<>+31(SB)/1, $0x6f
+DATA lines14L3<>+32(SB)/1, $0x00
+DATA lines14L3<>+33(SB)/1, $0x08
+DATA lines14L3<>+34(SB)/1, $0x10
+DATA lines14L3<>+35(SB)/1, $0x18
+DATA lines14L3<>+36(SB)/1, $0x20
+DATA lines14L3<>+37(SB)/1, $0x28
+DATA lines14L3<>+38(SB)/1, $0x30
+DATA lines14L3<>+39(SB)/1, $0x38
+DATA lines14L3<>+40(SB)/1, $0x40
+DATA lines14L3<>+41(SB)/1, $0x48
+DATA lines14L3<>+42(SB)/1, $0x50
+DATA lines14L3<>+43(SB)/1, $0x58
+DATA lines14L3<>+44(SB)/1, $0x60
+DATA lines14L3<>+45(SB)/1, $0x68
+DATA lines14L3<>+46(SB)/1, $0x01
+DATA lines14L3<>+47(SB)/1, $0x09
+DATA lines14L3<>+48(SB)/1, $0x11
+DATA lines14L3<>+49(SB)/1, $0x19
+DATA lines14L3<>+50(SB)/1, $0x21
+DATA lines14L3<>+51(SB)/1, $0x29
+DATA lines14L3<>+52(SB)/1, $0x31
+DATA lines14L3<>+53(SB)/1, $0x39
+DATA lines14L3<>+54(SB)/1, $0x41
+DATA lines14L3<>+55(SB)/1, $0x49
+DATA lines14L3<>+56(SB)/1, $0x51
+DATA lines14L3<>+57(SB)/1, $0x59
+DATA lines14L3<>+58(SB)/1, $0x61
+DATA lines14L3<>+59(SB)/1, $0x69
+DATA lines14L3<>+60(SB)/1, $0x02
+DATA lines14L3<>+61(SB)/1, $0x0a
+DATA lines14L3<>+62(SB)/1, $0x12
+DATA lines14L3<>+63(SB)/1, $0x1a
+GLOBL lines14L3<>(SB), RODATA|NOPTR, $64
+
+DATA lines14L4<>+0(SB)/1, $0x22
+DATA lines14L4<>+1(SB)/1, $0x2a
+DATA lines14L4<>+2(SB)/1, $0x32
+DATA lines14L4<>+3(SB)/1, $0x3a
+DATA lines14L4<>+4(SB)/1, $0x42
+DATA lines14L4<>+5(SB)/1, $0x4a
+DATA lines14L4<>+6(SB)/1, $0x52
+DATA lines14L4<>+7(SB)/1, $0x5a
+DATA lines14L4<>+8(SB)/1, $0x62
+DATA lines14L4<>+9(SB)/1, $0x6a
+DATA lines14L4<>+10(SB)/1, $0x03
+DATA lines14L4<>+11(SB)/1, $0x0b
+DATA lines14L4<>+12(SB)/1, $0x13
+DATA lines14L4<>+13(SB)/1, $0x1b
+DATA lines14L4<>+14(SB)/1, $0x23
+DATA lines14L4<>+15(SB)/1, $0x2b
+DATA lines14L4<>+16(SB)/1, $0x33
+DATA lines14L4<>+17(SB)/1, $0x3b
+DATA lines14L4<>+18(SB)/1, $0x43
+DATA lines14L4<>+19(SB)/1, $0x4b
+DATA lines14L4<>+20(SB)/1, $0x53
+DATA lines14L4<>+21(SB)/1, $0x5b
+DATA lines14L4<>+22(SB)/1, $0x63
+DATA lines14L4<>+23(SB)/1, $0x6b
+DATA lines14L4<>+24(SB)/1, $0x04
+DATA lines14L4<>+25(SB)/1, $0x0c
+DATA lines14L4<>+26(SB)/1, $0x14
+DATA lines14L4<>+27(SB)/1, $0x1c
+DATA lines14L4<>+28(SB)/1, $0x24
+DATA lines14L4<>+29(SB)/1, $0x2c
+DATA lines14L4<>+30(SB)/1, $0x34
+DATA lines14L4<>+31(SB)/1, $0x3c
+DATA lines14L4<>+32(SB)/1, $0x44
+DATA lines14L4<>+33(SB)/1, $0x4c
+DATA lines14L4<>+34(SB)/1, $0x54
+DATA lines14L4<>+35(SB)/1, $0x5c
+DATA lines14L4<>+36(SB)/1, $0x64
+DATA lines14L4<>+37(SB)/1, $0x6c
+DATA lines14L4<>+38(SB)/1, $0x05
+DATA lines14L4<>+39(SB)/1, $0x0d
+DATA lines14L4<>+40(SB)/1, $0x15
+DATA lines14L4<>+41(SB)/1, $0x1d
+DATA lines14L4<>+42(SB)/1, $0x25
+DATA lines14L4<>+43(SB)/1, $0x2d
+DATA lines14L4<>+44(SB)/1, $0x35
+DATA lines14L4<>+45(SB)/1, $0x3d
+DATA lines14L4<>+46(SB)/1, $0x45
+DATA lines14L4<>+47(SB)/1, $0x4d
+DATA lines14L4<>+48(SB)/1, $0x55
+DATA lines14L4<>+49(SB)/1, $0x5d
+DATA lines14L4<>+50(SB)/1, $0x65
+DATA lines14L4<>+51(SB)/1, $0x6d
+DATA lines14L4<>+52(SB)/1, $0x06
+DATA lines14L4<>+53(SB)/1, $0x0e
+DATA lines14L4<>+54(SB)/1, $0x16
+DATA lines14L4<>+55(SB)/1, $0x1e
+DATA lines14L4<>+56(SB)/1, $0x26
+DATA lines14L4<>+57(SB)/1, $0x2e
+DATA lines14L4<>+58(SB)/1, $0x36
+DATA lines14L4<>+59(SB)/1, $0x3e
+DATA lines14L4<>+60(SB)/1, $0x46
+DATA lines14L4<>+61(SB)/1, $0x4e
+DATA lines14L4<>+62(SB)/1, $0x56
+DATA lines14L4<>+63(SB)/1, $0x5e
+GLOBL lines14L4<>(SB), RODATA|NOPTR, $64
+
+DATA lines14L5<>+0(SB)/1, $0x66
+DATA lines14L5<>+1(SB)/1, $0x6e
+DATA lines14L5<>+2(SB)/1, $0x07
+DATA lines14L5<>+3(SB)/1, $0x0f
+DATA lines14L5<>+4(SB)/1, $0x17
+DATA lines14L5<>+5(SB)/1, $0x1f
+DATA lines14L5<>+6(SB)/1, $0x27
+DATA lines14L5<>+7(SB)/1, $0x2f
+DATA lines14L5<>+8(SB)/1, $0x37
+DATA lines14L5<>+9(SB)/1, $0x3f
+DATA lines14L5<>+10(SB)/1, $0x47
+DATA lines14L5<>+11(SB)/1, $0x4f
+DATA lines14L5<>+12(SB)/1, $0x57
+DATA lines14L5<>+13(SB)/1, $0x5f
+DATA lines14L5<>+14(SB)/1, $0x67
+DATA lines14L5<>+15(SB)/1, $0x6f
+DATA lines14L5<>+16(SB)/1, $0x00
+DATA lines14L5<>+17(SB)/1, $0x08
+DATA lines14L5<>+18(SB)/1, $0x10
+DATA lines14L5<>+19(SB)/1, $0x18
+DATA lines14L5<>+20(SB)/1, $0x20
+DATA lines14L5<>+21(SB)/1, $0x28
+DATA lines14L5<>+22(SB)/1, $0x30
+DATA lines14L5<>+23(SB)/1, $0x38
+DATA lines14L5<>+24(SB)/1, $0x40
+DATA lines14L5<>+25(SB)/1, $0x48
+DATA lines14L5<>+26(SB)/1, $0x50
+DATA lines14L5<>+27(SB)/1, $0x58
+DATA lines14L5<>+28(SB)/1, $0x60
+DATA lines14L5<>+29(SB)/1, $0x68
+DATA lines14L5<>+30(SB)/1, $0x01
+DATA lines14L5<>+31(SB)/1, $0x09
+DATA lines14L5<>+32(SB)/1, $0x11
+DATA lines14L5<>+33(SB)/1, $0x19
+DATA lines14L5<>+34(SB)/1, $0x21
+DATA lines14L5<>+35(SB)/1, $0x29
+DATA lines14L5<>+36(SB)/1, $0x31
+DATA lines14L5<>+37(SB)/1, $0x39
+DATA lines14L5<>+38(SB)/1, $0x41
+DATA lines14L5<>+39(SB)/1, $0x49
+DATA lines14L5<>+40(SB)/1, $0x51
+DATA lines14L5<>+41(SB)/1, $0x59
+DATA lines14L5<>+42(SB)/1, $0x61
+DATA lines14L5<>+43(SB)/1, $0x69
+DATA lines14L5<>+44(SB)/1, $0x02
+DATA lines14L5<>+45(SB)/1, $0x0a
+DATA lines14L5<>+46(SB)/1, $0x12
+DATA lines14L5<>+47(SB)/1, $0x1a
+DATA lines14L5<>+48(SB)/1, $0x22
+DATA lines14L5<>+49(SB)/1, $0x2a
+DATA lines14L5<>+50(SB)/1, $0x32
+DATA lines14L5<>+51(SB)/1, $0x3a
+DATA lines14L5<>+52(SB)/1, $0x42
+DATA lines14L5<>+53(SB)/1, $0x4a
+DATA lines14L5<>+54(SB)/1, $0x52
+DATA lines14L5<>+55(SB)/1, $0x5a
+DATA lines14L5<>+56(SB)/1, $0x62
+DATA lines14L5<>+57(SB)/1, $0x6a
+DATA lines14L5<>+58(SB)/1, $0x03
+DATA lines14L5<>+59(SB)/1, $0x0b
+DATA lines14L5<>+60(SB)/1, $0x13
+DATA lines14L5<>+61(SB)/1, $0x1b
+DATA lines14L5<>+62(SB)/1, $0x23
+DATA lines14L5<>+63(SB)/1, $0x2b
+GLOBL lines14L5<>(SB), RODATA|NOPTR, $64
+
+DATA lines14L6<>+0(SB)/1, $0x33
+DATA lines14L6<>+1(SB)/1, $0x3b
+DATA lines14L6<>+2(SB)/1, $0x43
+DATA lines14L6<>+3(SB)/1, $0x4b
+DATA lines14L6<>+4(SB)/1, $0x53
+DATA lines14L6<>+5(SB)/1, $0x5b
+DATA lines14L6<>+6(SB)/1, $0x63
+DATA lines14L6<>+7(SB)/1, $0x6b
+DATA lines14L6<>+8(SB)/1, $0x04
+DATA lines14L6<>+9(SB)/1, $0x0c
+DATA lines14L6<>+10(SB)/1, $0x14
+DATA lines14L6<>+11(SB)/1, $0x1c
+DATA lines14L6<>+12(SB)/1, $0x24
+DATA lines14L6<>+13(SB)/1, $0x2c
+DATA lines14L6<>+14(SB)/1, $0x34
+DATA lines14L6<>+15(SB)/1, $0x3c
+DATA lines14L6<>+16(SB)/1, $0x44
+DATA lines14L6<>+17(SB)/1, $0x4c
+DATA lines14L6<>+18(SB)/1, $0x54
+DATA lines14L6<>+19(SB)/1, $0x5c
+DATA lines14L6<>+20(SB)/1, $0x64
+DATA lines14L6<>+21(SB)/1, $0x6c
+DATA lines14L6<>+22(SB)/1, $0x05
+DATA lines14L6<>+23(SB)/1, $0x0d
+DATA lines14L6<>+24(SB)/1, $0x15
+DATA lines14L6<>+25(SB)/1, $0x1d
+DATA lines14L6<>+26(SB)/1, $0x25
+DATA lines14L6<>+27(SB)/1, $0x2d
+DATA lines14L6<>+28(SB)/1, $0x35
+DATA lines14L6<>+29(SB)/1, $0x3d
+DATA lines14L6<>+30(SB)/1, $0x45
+DATA lines14L6<>+31(SB)/1, $0x4d
+DATA lines14L6<>+32(SB)/1, $0x55
+DATA lines14L6<>+33(SB)/1, $0x5d
+DATA lines14L6<>+34(SB)/1, $0x65
+DATA lines14L6<>+35(SB)/1, $0x6d
+DATA lines14L6<>+36(SB)/1, $0x06
+DATA lines14L6<>+37(SB)/1, $0x0e
+DATA lines14L6<>+38(SB)/1, $0x16
+DATA lines14L6<>+39(SB)/1, $0x1e
+DATA lines14L6<>+40(SB)/1, $0x26
+DATA lines14L6<>+41(SB)/1, $0x2e
+DATA lines14L6<>+42(SB)/1, $0x36
+DATA lines14L6<>+43(SB)/1, $0x3e
+DATA lines14L6<>+44(SB)/1, $0x46
+DATA lines14L6<>+45(SB)/1, $0x4e
+DATA lines14L6<>+46(SB)/1, $0x56
+DATA lines14L6<>+47(SB)/1, $0x5e
+DATA lines14L6<>+48(SB)/1, $0x66
+DATA lines14L6<>+49(SB)/1, $0x6e
+DATA lines14L6<>+50(SB)/1, $0x07
+DATA lines14L6<>+51(SB)/1, $0x0f
+DATA lines14L6<>+52(SB)/1, $0x17
+DATA lines14L6<>+53(SB)/1, $0x1f
+DATA lines14L6<>+54(SB)/1, $0x27
+DATA lines14L6<>+55(SB)/1, $0x2f
+DATA lines14L6<>+56(SB)/1, $0x37
+DATA lines14L6<>+57(SB)/1, $0x3f
+DATA lines14L6<>+58(SB)/1, $0x47
+DATA lines14L6<>+59(SB)/1, $0x4f
+DATA lines14L6<>+60(SB)/1, $0x57
+DATA lines14L6<>+61(SB)/1, $0x5f
+DATA lines14L6<>+62(SB)/1, $0x67
+DATA lines14L6<>+63(SB)/1, $0x6f
+GLOBL lines14L6<>(SB), RODATA|NOPTR, $64
+
+DATA lines14L7<>+0(SB)/1, $0x00
+DATA lines14L7<>+1(SB)/1, $0x08
+DATA lines14L7<>+2(SB)/1, $0x10
+DATA lines14L7<>+3(SB)/1, $0x18
+DATA lines14L7<>+4(SB)/1, $0x20
+DATA lines14L7<>+5(SB)/1, $0x28
+DATA lines14L7<>+6(SB)/1, $0x30
+DATA lines14L7<>+7(SB)/1, $0x38
+DATA lines14L7<>+8(SB)/1, $0x40
+DATA lines14L7<>+9(SB)/1, $0x48
+DATA lines14L7<>+10(SB)/1, $0x50
+DATA lines14L7<>+11(SB)/1, $0x58
+DATA lines14L7<>+12(SB)/1, $0x60
+DATA lines14L7<>+13(SB)/1, $0x68
+DATA lines14L7<>+14(SB)/1, $0x01
+DATA lines14L7<>+15(SB)/1, $0x09
+DATA lines14L7<>+16(SB)/1, $0x11
+DATA lines14L7<>+17(SB)/1, $0x19
+DATA lines14L7<>+18(SB)/1, $0x21
+DATA lines14L7<>+19(SB)/1, $0x29
+DATA lines14L7<>+20(SB)/1, $0x31
+DATA lines14L7<>+21(SB)/1, $0x39
+DATA lines14L7<>+22(SB)/1, $0x41
+DATA lines14L7<>+23(SB)/1, $0x49
+DATA lines14L7<>+24(SB)/1, $0x51
+DATA lines14L7<>+25(SB)/1, $0x59
+DATA lines14L7<>+26(SB)/1, $0x61
+DATA lines14L7<>+27(SB)/1, $0x69
+DATA lines14L7<>+28(SB)/1, $0x02
+DATA lines14L7<>+29(SB)/1, $0x0a
+DATA lines14L7<>+30(SB)/1, $0x12
+DATA lines14L7<>+31(SB)/1, $0x1a
+DATA lines14L7<>+32(SB)/1, $0x22
+DATA lines14L7<>+33(SB)/1, $0x2a
+DATA lines14L7<>+34(SB)/1, $0x32
+DATA lines14L7<>+35(SB)/1, $0x3a
+DATA lines14L7<>+36(SB)/1, $0x42
+DATA lines14L7<>+37(SB)/1, $0x4a
+DATA lines14L7<>+38(SB)/1, $0x52
+DATA lines14L7<>+39(SB)/1, $0x5a
+DATA lines14L7<>+40(SB)/1, $0x62
+DATA lines14L7<>+41(SB)/1, $0x6a
+DATA lines14L7<>+42(SB)/1, $0x03
+DATA lines14L7<>+43(SB)/1, $0x0b
+DATA lines14L7<>+44(SB)/1, $0x13
+DATA lines14L7<>+45(SB)/1, $0x1b
+DATA lines14L7<>+46(SB)/1, $0x23
+DATA lines14L7<>+47(SB)/1, $0x2b
+DATA lines14L7<>+48(SB)/1, $0x33
+DATA lines14L7<>+49(SB)/1, $0x3b
+DATA lines14L7<>+50(SB)/1, $0x43
+DATA lines14L7<>+51(SB)/1, $0x4b
+DATA lines14L7<>+52(SB)/1, $0x53
+DATA lines14L7<>+53(SB)/1, $0x5b
+DATA lines14L7<>+54(SB)/1, $0x63
+DATA lines14L7<>+55(SB)/1, $0x6b
+DATA lines14L7<>+56(SB)/1, $0x04
+DATA lines14L7<>+57(SB)/1, $0x0c
+DATA lines14L7<>+58(SB)/1, $0x14
+DATA lines14L7<>+59(SB)/1, $0x1c
+DATA lines14L7<>+60(SB)/1, $0x24
+DATA lines14L7<>+61(SB)/1, $0x2c
+DATA lines14L7<>+62(SB)/1, $0x34
+DATA lines14L7<>+63(SB)/1, $0x3c
+GLOBL lines14L7<>(SB), RODATA|NOPTR, $64
+
+DATA lines14L8<>+0(SB)/1, $0x44
+DATA lines14L8<>+1(SB)/1, $0x4c
+DATA lines14L8<>+2(SB)/1, $0x54
+DATA lines14L8<>+3(SB)/1, $0x5c
+DATA lines14L8<>+4(SB)/1, $0x64
+DATA lines14L8<>+5(SB)/1, $0x6c
+DATA lines14L8<>+6(SB)/1, $0x05
+DATA lines14L8<>+7(SB)/1, $0x0d
+DATA lines14L8<>+8(SB)/1, $0x15
+DATA lines14L8<>+9(SB)/1, $0x1d
+DATA lines14L8<>+10(SB)/1, $0x25
+DATA lines14L8<>+11(SB)/1, $0x2d
+DATA lines14L8<>+12(SB)/1, $0x35
+DATA lines14L8<>+13(SB)/1, $0x3d
+DATA lines14L8<>+14(SB)/1, $0x45
+DATA lines14L8<>+15(SB)/1, $0x4d
+DATA lines14L8<>+16(SB)/1, $0x55
+DATA lines14L8<>+17(SB)/1, $0x5d
+DATA lines14L8<>+18(SB)/1, $0x65
+DATA lines14L8<>+19(SB)/1, $0x6d
+DATA lines14L8<>+20(SB)/1, $0x06
+DATA lines14L8<>+21(SB)/1, $0x0e
+DATA lines14L8<>+22(SB)/1, $0x16
+DATA lines14L8<>+23(SB)/1, $0x1e
+DATA lines14L8<>+24(SB)/1, $0x26
+DATA lines14L8<>+25(SB)/1, $0x2e
+DATA lines14L8<>+26(SB)/1, $0x36
+DATA lines14L8<>+27(SB)/1, $0x3e
+DATA lines14L8<>+28(SB)/1, $0x46
+DATA lines14L8<>+29(SB)/1, $0x4e
+DATA lines14L8<>+30(SB)/1, $0x56
+DATA lines14L8<>+31(SB)/1, $0x5e
+DATA lines14L8<>+32(SB)/1, $0x66
+DATA lines14L8<>+33(SB)/1, $0x6e
+DATA lines14L8<>+34(SB)/1, $0x07
+DATA lines14L8<>+35(SB)/1, $0x0f
+DATA lines14L8<>+36(SB)/1, $0x17
+DATA lines14L8<>+37(SB)/1, $0x1f
+DATA lines14L8<>+38(SB)/1, $0x27
+DATA lines14L8<>+39(SB)/1, $0x2f
+DATA lines14L8<>+40(SB)/1, $0x37
+DATA lines14L8<>+41(SB)/1, $0x3f
+DATA lines14L8<>+42(SB)/1, $0x47
+DATA lines14L8<>+43(SB)/1, $0x4f
+DATA lines14L8<>+44(SB)/1, $0x57
+DATA lines14L8<>+45(SB)/1, $0x5f
+DATA lines14L8<>+46(SB)/1, $0x67
+DATA lines14L8<>+47(SB)/1, $0x6f
+DATA lines14L8<>+48(SB)/1, $0x00
+DATA lines14L8<>+49(SB)/1, $0x08
+DATA lines14L8<>+50(SB)/1, $0x10
+DATA lines14L8<>+51(SB)/1, $0x18
+DATA lines14L8<>+52(SB)/1, $0x20
+DATA lines14L8<>+53(SB)/1, $0x28
+DATA lines14L8<>+54(SB)/1, $0x30
+DATA lines14L8<>+55(SB)/1, $0x38
+DATA lines14L8<>+56(SB)/1, $0x40
+DATA lines14L8<>+57(SB)/1, $0x48
+DATA lines14L8<>+58(SB)/1, $0x50
+DATA lines14L8<>+59(SB)/1, $0x58
+DATA lines14L8<>+60(SB)/1, $0x60
+DATA lines14L8<>+61(SB)/1, $0x68
+DATA lines14L8<>+62(SB)/1, $0x01
+DATA lines14L8<>+63(SB)/1, $0x09
+GLOBL lines14L8<>(SB), RODATA|NOPTR, $64
+
+DATA lines14L9<>+0(SB)/1, $0x11
+DATA lines14L9<>+1(SB)/1, $0x19
+DATA lines14L9<>+2(SB)/1, $0x21
+DATA lines14L9<>+3(SB)/1, $0x29
+DATA lines14L9<>+4(SB)/1, $0x31
+DATA lines14L9<>+5(SB)/1, $0x39
+DATA lines14L9<>+6(SB)/1, $0x41
+DATA lines14L9<>+7(SB)/1, $0x49
+DATA lines14L9<>+8(SB)/1, $0x51
+DATA lines14L9<>+9(SB)/1, $0x59
+DATA lines14L9<>+10(SB)/1, $0x61
+DATA lines14L9<>+11(SB)/1, $0x69
+DATA lines14L9<>+12(SB)/1, $0x02
+DATA lines14L9<>+13(SB)/1, $0x0a
+DATA lines14L9<>+14(SB)/1, $0x12
+DATA lines14L9<>+15(SB)/1, $0x1a
+DATA lines14L9<>+16(SB)/1, $0x22
+DATA lines14L9<>+17(SB)/1, $0x2a
+DATA lines14L9<>+18(SB)/1, $0x32
+DATA lines14L9<>+19(SB)/1, $0x3a
+DATA lines14L9<>+20(SB)/1, $0x42
+DATA lines14L9<>+21(SB)/1, $0x4a
+DATA lines14L9<>+22(SB)/1, $0x52
+DATA lines14L9<>+23(SB)/1, $0x5a
+DATA lines14L9<>+24(SB)/1, $0x62
+DATA lines14L9<>+25(SB)/1, $0x6a
+DATA lines14L9<>+26(SB)/1, $0x03
+DATA lines14L9<>+27(SB)/1, $0x0b
+DATA lines14L9<>+28(SB)/1, $0x13
+DATA lines14L9<>+29(SB)/1, $0x1b
+DATA lines14L9<>+30(SB)/1, $0x23
+DATA lines14L9<>+31(SB)/1, $0x2b
+DATA lines14L9<>+32(SB)/1, $0x33
+DATA lines14L9<>+33(SB)/1, $0x3b
+DATA lines14L9<>+34(SB)/1, $0x43
+DATA lines14L9<>+35(SB)/1, $0x4b
+DATA lines14L9<>+36(SB)/1, $0x53
+DATA lines14L9<>+37(SB)/1, $0x5b
+DATA lines14L9<>+38(SB)/1, $0x63
+DATA lines14L9<>+39(SB)/1, $0x6b
+DATA lines14L9<>+40(SB)/1, $0x04
+DATA lines14L9<>+41(SB)/1, $0x0c
+DATA lines14L9<>+42(SB)/1, $0x14
+DATA lines14L9<>+43(SB)/1, $0x1c
+DATA lines14L9<>+44(SB)/1, $0x24
+DATA lines14L9<>+45(SB)/1, $0x2c
+DATA lines14L9<>+46(SB)/1, $0x34
+DATA lines14L9<>+47(SB)/1, $0x3c
+DATA lines14L9<>+48(SB)/1, $0x44
+DATA lines14L9<>+49(SB)/1, $0x4c
+DATA lines14L9<>+50(SB)/1, $0x54
+DATA lines14L9<>+51(SB)/1, $0x5c
+DATA lines14L9<>+52(SB)/1, $0x64
+DATA lines14L9<>+53(SB)/1, $0x6c
+DATA lines14L9<>+54(SB)/1, $0x05
+DATA lines14L9<>+55(SB)/1, $0x0d
+DATA lines14L9<>+56(SB)/1, $0x15
+DATA lines14L9<>+57(SB)/1, $0x1d
+DATA lines14L9<>+58(SB)/1, $0x25
+DATA lines14L9<>+59(SB)/1, $0x2d
+DATA lines14L9<>+60(SB)/1, $0x35
+DATA lines14L9<>+61(SB)/1, $0x3d
+DATA lines14L9<>+62(SB)/1, $0x45
+DATA lines14L9<>+63(SB)/1, $0x4d
+GLOBL lines14L9<>(SB), RODATA|NOPTR, $64
+
+DATA lines14L10<>+0(SB)/1, $0x55
+DATA lines14L10<>+1(SB)/1, $0x5d
+DATA lines14L10<>+2(SB)/1, $0x65
+DATA lines14L10<>+3(SB)/1, $0x6d
+DATA lines14L10<>+4(SB)/1, $0x06
+DATA lines14L10<>+5(SB)/1, $0x0e
+DATA lines14L10<>+6(SB)/1, $0x16
+DATA lines14L10<>+7(SB)/1, $0x1e
+DATA lines14L10<>+8(SB)/1, $0x26
+DATA lines14L10<>+9(SB)/1, $0x2e
+DATA lines14L10<>+10(SB)/1, $0x36
+DATA lines14L10<>+11(SB)/1, $0x3e
+DATA lines14L10<>+12(SB)/1, $0x46
+DATA lines14L10<>+13(SB)/1, $0x4e
+DATA lines14L10<>+14(SB)/1, $0x56
+DATA lines14L10<>+15(SB)/1, $0x5e
+DATA lines14L10<>+16(SB)/1, $0x66
+DATA lines14L10<>+17(SB)/1, $0x6e
+DATA lines14L10<>+18(SB)/1, $0x07
+DATA lines14L10<>+19(SB)/1, $0x0f
+DATA lines14L10<>+20(SB)/1, $0x17
+DATA lines14L10<>+21(SB)/1, $0x1f
+DATA lines14L10<>+22(SB)/1, $0x27
+DATA lines14L10<>+23(SB)/1, $0x2f
+DATA lines14L10<>+24(SB)/1, $0x37
+DATA lines14L10<>+25(SB)/1, $0x3f
+DATA lines14L10<>+26(SB)/1, $0x47
+DATA lines14L10<>+27(SB)/1, $0x4f
+DATA lines14L10<>+28(SB)/1, $0x57
+DATA lines14L10<>+29(SB)/1, $0x5f
+DATA lines14L10<>+30(SB)/1, $0x67
+DATA lines14L10<>+31(SB)/1, $0x6f
+DATA lines14L10<>+32(SB)/1, $0x00
+DATA lines14L10<>+33(SB)/1, $0x08
+DATA lines14L10<>+34(SB)/1, $0x10
+DATA lines14L10<>+35(SB)/1, $0x18
+DATA lines14L10<>+36(SB)/1, $0x20
+DATA lines14L10<>+37(SB)/1, $0x28
+DATA lines14L10<>+38(SB)/1, $0x30
+DATA lines14L10<>+39(SB)/1, $0x38
+DATA lines14L10<>+40(SB)/1, $0x40
+DATA lines14L10<>+41(SB)/1, $0x48
+DATA lines14L10<>+42(SB)/1, $0x50
+DATA lines14L10<>+43(SB)/1, $0x58
+DATA lines14L10<>+44(SB)/1, $0x60
+DATA lines14L10<>+45(SB)/1, $0x68
+DATA lines14L10<>+46(SB)/1, $0x01
+DATA lines14L10<>+47(SB)/1, $0x09
+DATA lines14L10<>+48(SB)/1, $0x11
+DATA lines14L10<>+49(SB)/1, $0x19
+DATA lines14L10<>+50(SB)/1, $0x21
+DATA lines14L10<>+51(SB)/1, $0x29
+DATA lines14L10<>+52(SB)/1, $0x31
+DATA lines14L10<>+53(SB)/1, $0x39
+DATA lines14L10<>+54(SB)/1, $0x41
+DATA lines14L10<>+55(SB)/1, $0x49
+DATA lines14L10<>+56(SB)/1, $0x51
+DATA lines14L10<>+57(SB)/1, $0x59
+DATA lines14L10<>+58(SB)/1, $0x61
+DATA lines14L10<>+59(SB)/1, $0x69
+DATA lines14L10<>+60(SB)/1, $0x02
+DATA lines14L10<>+61(SB)/1, $0x0a
+DATA lines14L10<>+62(SB)/1, $0x12
+DATA lines14L10<>+63(SB)/1, $0x1a
+GLOBL lines14L10<>(SB), RODATA|NOPTR, $64
+
+DATA lines14L11<>+0(SB)/1, $0x22
+DATA lines14L11<>+1(SB)/1, $0x2a
+DATA lines14L11<>+2(SB)/1, $0x32
+DATA lines14L11<>+3(SB)/1, $0x3a
+DATA lines14L11<>+4(SB)/1, $0x42
+DATA lines14L11<>+5(SB)/1, $0x4a
+DATA lines14L11<>+6(SB)/1, $0x52
+DATA lines14L11<>+7(SB)/1, $0x5a
+DATA lines14L11<>+8(SB)/1, $0x62
+DATA lines14L11<>+9(SB)/1, $0x6a
+DATA lines14L11<>+10(SB)/1, $0x03
+DATA lines14L11<>+11(SB)/1, $0x0b
+DATA lines14L11<>+12(SB)/1, $0x13
+DATA lines14L11<>+13(SB)/1, $0x1b
+DATA lines14L11<>+14(SB)/1, $0x23
+DATA lines14L11<>+15(SB)/1, $0x2b
+DATA lines14L11<>+16(SB)/1, $0x33
+DATA lines14L11<>+17(SB)/1, $0x3b
+DATA lines14L11<>+18(SB)/1, $0x43
+DATA lines14L11<>+19(SB)/1, $0x4b
+DATA lines14L11<>+20(SB)/1, $0x53
+DATA lines14L11<>+21(SB)/1, $0x5b
+DATA lines14L11<>+22(SB)/1, $0x63
+DATA lines14L11<>+23(SB)/1, $0x6b
+DATA lines14L11<>+24(SB)/1, $0x04
+DATA lines14L11<>+25(SB)/1, $0x0c
+DATA lines14L11<>+26(SB)/1, $0x14
+DATA lines14L11<>+27(SB)/1, $0x1c
+DATA lines14L11<>+28(SB)/1, $0x24
+DATA lines14L11<>+29(SB)/1, $0x2c
+DATA lines14L11<>+30(SB)/1, $0x34
+DATA lines14L11<>+31(SB)/1, $0x3c
+DATA lines14L11<>+32(SB)/1, $0x44
+DATA lines14L11<>+33(SB)/1, $0x4c
+DATA lines14L11<>+34(SB)/1, $0x54
+DATA lines14L11<>+35(SB)/1, $0x5c
+DATA lines14L11<>+36(SB)/1, $0x64
+DATA lines14L11<>+37(SB)/1, $0x6c
+DATA lines14L11<>+38(SB)/1, $0x05
+DATA lines14L11<>+39(SB)/1, $0x0d
+DATA lines14L11<>+40(SB)/1, $0x15
+DATA lines14L11<>+41(SB)/1, $0x1d
+DATA lines14L11<>+42(SB)/1, $0x25
+DATA lines14L11<>+43(SB)/1, $0x2d
+DATA lines14L11<>+44(SB)/1, $0x35
+DATA lines14L11<>+45(SB)/1, $0x3d
+DATA lines14L11<>+46(SB)/1, $0x45
+DATA lines14L11<>+47(SB)/1, $0x4d
+DATA lines14L11<>+48(SB)/1, $0x55
+DATA lines14L11<>+49(SB)/1, $0x5d
+DATA lines14L11<>+50(SB)/1, $0x65
+DATA lines14L11<>+51(SB)/1, $0x6d
+DATA lines14L11<>+52(SB)/1, $0x06
+DATA lines14L11<>+53(SB)/1, $0x0e
+DATA lines14L11<>+54(SB)/1, $0x16
+DATA lines14L11<>+55(SB)/1, $0x1e
+DATA lines14L11<>+56(SB)/1, $0x26
+DATA lines14L11<>+57(SB)/1, $0x2e
+DATA lines14L11<>+58(SB)/1, $0x36
+DATA lines14L11<>+59(SB)/1, $0x3e
+DATA lines14L11<>+60(SB)/1, $0x46
+DATA lines14L11<>+61(SB)/1, $0x4e
+DATA lines14L11<>+62(SB)/1, $0x56
+DATA lines14L11<>+63(SB)/1, $0x5e
+GLOBL lines14L11<>(SB), RODATA|NOPTR, $64
+
+DATA lines14L12<>+0(SB)/1, $0x66
+DATA lines14L12<>+1(SB)/1, $0x6e
+DATA lines14L12<>+2(SB)/1, $0x07
+DATA lines14L12<>+3(SB)/1, $0x0f
+DATA lines14L12<>+4(SB)/1, $0x17
+DATA lines14L12<>+5(SB)/1, $0x1f
+DATA lines14L12<>+6(SB)/1, $0x27
+DATA lines14L12<>+7(SB)/1, $0x2f
+DATA lines14L12<>+8(SB)/1, $0x37
+DATA lines14L12<>+9(SB)/1, $0x3f
+DATA lines14L12<>+10(SB)/1, $0x47
+DATA lines14L12<>+11(SB)/1, $0x4f
+DATA lines14L12<>+12(SB)/1, $0x57
+DATA lines14L12<>+13(SB)/1, $0x5f
+DATA lines14L12<>+14(SB)/1, $0x67
+DATA lines14L12<>+15(SB)/1, $0x6f
+DATA lines14L12<>+16(SB)/1, $0x00
+DATA lines14L12<>+17(SB)/1, $0x08
+DATA lines14L12<>+18(SB)/1, $0x10
+DATA lines14L12<>+19(SB)/1, $0x18
+DATA lines14L12<>+20(SB)/1, $0x20
+DATA lines14L12<>+21(SB)/1, $0x28
+DATA lines14L12<>+22(SB)/1, $0x30
+DATA lines14L12<>+23(SB)/1, $0x38
+DATA lines14L12<>+24(SB)/1, $0x40
+DATA lines14L12<>+25(SB)/1, $0x48
+DATA lines14L12<>+26(SB)/1, $0x50
+DATA lines14L12<>+27(SB)/1, $0x58
+DATA lines14L12<>+28(SB)/1, $0x60
+DATA lines14L12<>+29(SB)/1, $0x68
+DATA lines14L12<>+30(SB)/1, $0x01
+DATA lines14L12<>+31(SB)/1, $0x09
+DATA lines14L12<>+32(SB)/1, $0x11
+DATA lines14L12<>+33(SB)/1, $0x19
+DATA lines14L12<>+34(SB)/1, $0x21
+DATA lines14L12<>+35(SB)/1, $0x29
+DATA lines14L12<>+36(SB)/1, $0x31
+DATA lines14L12<>+37(SB)/1, $0x39
+DATA lines14L12<>+38(SB)/1, $0x41
+DATA lines14L12<>+39(SB)/1, $0x49
+DATA lines14L12<>+40(SB)/1, $0x51
+DATA lines14L12<>+41(SB)/1, $0x59
+DATA lines14L12<>+42(SB)/1, $0x61
+DATA lines14L12<>+43(SB)/1, $0x69
+DATA lines14L12<>+44(SB)/1, $0x02
+DATA lines14L12<>+45(SB)/1, $0x0a
+DATA lines14L12<>+46(SB)/1, $0x12
+DATA lines14L12<>+47(SB)/1, $0x1a
+DATA lines14L12<>+48(SB)/1, $0x22
+DATA lines14L12<>+49(SB)/1, $0x2a
+DATA lines14L12<>+50(SB)/1, $0x32
+DATA lines14L12<>+51(SB)/1, $0x3a
+DATA lines14L12<>+52(SB)/1, $0x42
+DATA lines14L12<>+53(SB)/1, $0x4a
+DATA lines14L12<>+54(SB)/1, $0x52
+DATA lines14L12<>+55(SB)/1, $0x5a
+DATA lines14L12<>+56(SB)/1, $0x62
+DATA lines14L12<>+57(SB)/1, $0x6a
+DATA lines14L12<>+58(SB)/1, $0x03
+DATA lines14L12<>+59(SB)/1, $0x0b
+DATA lines14L12<>+60(SB)/1, $0x13
+DATA lines14L12<>+61(SB)/1, $0x1b
+DATA lines14L12<>+62(SB)/1, $0x23
+DATA lines14L12<>+63(SB)/1, $0x2b
+GLOBL lines14L12<>(SB), RODATA|NOPTR, $64
+
+DATA lines14L13<>+0(SB)/1, $0x33
+DATA lines14L13<>+1(SB)/1, $0x3b
+DATA lines14L13<>+2(SB)/1, $0x43
+DATA lines14L13<>+3(SB)/1, $0x4b
+DATA lines14L13<>+4(SB)/1, $0x53
+DATA lines14L13<>+5(SB)/1, $0x5b
+DATA lines14L13<>+6(SB)/1, $0x63
+DATA lines14L13<>+7(SB)/1, $0x6b
+DATA lines14L13<>+8(SB)/1, $0x04
+DATA lines14L13<>+9(SB)/1, $0x0c
+DATA lines14L13<>+10(SB)/1, $0x14
+DATA lines14L13<>+11(SB)/1, $0x1c
+DATA lines14L13<>+12(SB)/1, $0x24
+DATA lines14L13<>+13(SB)/1, $0x2c
+DATA lines14L13<>+14(SB)/1, $0x34
+DATA lines14L13<>+15(SB)/1, $0x3c
+DATA lines14L13<>+16(SB)/1, $0x44
+DATA lines14L13<>+17(SB)/1, $0x4c
+DATA lines14L13<>+18(SB)/1, $0x54
+DATA lines14L13<>+19(SB)/1, $0x5c
+DATA lines14L13<>+20(SB)/1, $0x64
+DATA lines14L13<>+21(SB)/1, $0x6c
+DATA lines14L13<>+22(SB)/1, $0x05
+DATA lines14L13<>+23(SB)/1, $0x0d
+DATA lines14L13<>+24(SB)/1, $0x15
+DATA lines14L13<>+25(SB)/1, $0x1d
+DATA lines14L13<>+26(SB)/1, $0x25
+DATA lines14L13<>+27(SB)/1, $0x2d
+DATA lines14L13<>+28(SB)/1, $0x35
+DATA lines14L13<>+29(SB)/1, $0x3d
+DATA lines14L13<>+30(SB)/1, $0x45
+DATA lines14L13<>+31(SB)/1, $0x4d
+DATA lines14L13<>+32(SB)/1, $0x55
+DATA lines14L13<>+33(SB)/1, $0x5d
+DATA lines14L13<>+34(SB)/1, $0x65
+DATA lines14L13<>+35(SB)/1, $0x6d
+DATA lines14L13<>+36(SB)/1, $0x06
+DATA lines14L13<>+37(SB)/1, $0x0e
+DATA lines14L13<>+38(SB)/1, $0x16
+DATA lines14L13<>+39(SB)/1, $0x1e
+DATA lines14L13<>+40(SB)/1, $0x26
+DATA lines14L13<>+41(SB)/1, $0x2e
+DATA lines14L13<>+42(SB)/1, $0x36
+DATA lines14L13<>+43(SB)/1, $0x3e
+DATA lines14L13<>+44(SB)/1, $0x46
+DATA lines14L13<>+45(SB)/1, $0x4e
+DATA lines14L13<>+46(SB)/1, $0x56
+DATA lines14L13<>+47(SB)/1, $0x5e
+DATA lines14L13<>+48(SB)/1, $0x66
+DATA lines14L13<>+49(SB)/1, $0x6e
+DATA lines14L13<>+50(SB)/1, $0x07
+DATA lines14L13<>+51(SB)/1, $0x0f
+DATA lines14L13<>+52(SB)/1, $0x17
+DATA lines14L13<>+53(SB)/1, $0x1f
+DATA lines14L13<>+54(SB)/1, $0x27
+DATA lines14L13<>+55(SB)/1, $0x2f
+DATA lines14L13<>+56(SB)/1, $0x37
+DATA lines14L13<>+57(SB)/1, $0x3f
+DATA lines14L13<>+58(SB)/1, $0x47
+DATA lines14L13<>+59(SB)/1, $0x4f
+DATA lines14L13<>+60(SB)/1, $0x57
+DATA lines14L13<>+61(SB)/1, $0x5f
+DATA lines14L13<>+62(SB)/1, $0x67
+DATA lines14L13<>+63(SB)/1, $0x6f
+GLOBL lines14L13<>(SB), RODATA|NOPTR, $64
 
 // func shuffle15AVX512(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -12574,6 +22981,1657 @@ DATA scatter15H1<>+61(SB)/1, $0x00
 DATA scatter15H1<>+62(SB)/1, $0x00
 DATA scatter15H1<>+63(SB)/1, $0x00
 GLOBL scatter15H1<>(SB), RODATA|NOPTR, $64
+
+// func shuffle15AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle15AVX512NTShifted(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 gather15H0<>+0(SB), Z0
+	VMOVDQU64 gather15H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x00ffffffffffffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU8.Z  64(CX), K1, Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   120(CX), Z5
+	VMOVDQU8.Z  184(CX), K1, Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   240(CX), Z7
+	VMOVDQU8.Z  304(CX), K1, Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   360(CX), Z9
+	VMOVDQU8.Z  424(CX), K1, Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   480(CX), Z11
+	VMOVDQU8.Z  544(CX), K1, Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   600(CX), Z13
+	VMOVDQU8.Z  664(CX), K1, Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   720(CX), Z15
+	VMOVDQU8.Z  784(CX), K1, Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   840(CX), Z17
+	VMOVDQU8.Z  904(CX), K1, Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	VMOVDQU64   (SI), Z14
+	VPERMI2B    (DI), Z18, Z14
+	VMOVDQU64   Z18, (DI)
+	MOVQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   64(SI), Z14
+	VPERMI2B    64(DI), Z10, Z14
+	VMOVDQU64   Z10, 64(DI)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   128(SI), Z10
+	VPERMI2B    128(DI), Z16, Z10
+	VMOVDQU64   Z16, 128(DI)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   192(SI), Z10
+	VPERMI2B    192(DI), Z12, Z10
+	VMOVDQU64   Z12, 192(DI)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   256(SI), Z10
+	VPERMI2B    256(DI), Z20, Z10
+	VMOVDQU64   Z20, 256(DI)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   320(SI), Z10
+	VPERMI2B    320(DI), Z8, Z10
+	VMOVDQU64   Z8, 320(DI)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   384(SI), Z8
+	VPERMI2B    384(DI), Z19, Z8
+	VMOVDQU64   Z19, 384(DI)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VMOVDQU64   448(SI), Z8
+	VPERMI2B    448(DI), Z6, Z8
+	VMOVDQU64   Z6, 448(DI)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z9
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z8
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	VMOVDQU64   512(SI), Z4
+	VPERMI2B    512(DI), Z12, Z4
+	VMOVDQU64   Z12, 512(DI)
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   576(SI), Z4
+	VPERMI2B    576(DI), Z7, Z4
+	VMOVDQU64   Z7, 576(DI)
+	IMUL3Q      $0x09, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   640(SI), Z4
+	VPERMI2B    640(DI), Z9, Z4
+	VMOVDQU64   Z9, 640(DI)
+	IMUL3Q      $0x0a, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   704(SI), Z4
+	VPERMI2B    704(DI), Z8, Z4
+	VMOVDQU64   Z8, 704(DI)
+	IMUL3Q      $0x0b, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   768(SI), Z4
+	VPERMI2B    768(DI), Z10, Z4
+	VMOVDQU64   Z10, 768(DI)
+	IMUL3Q      $0x0c, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   832(SI), Z4
+	VPERMI2B    832(DI), Z5, Z4
+	VMOVDQU64   Z5, 832(DI)
+	IMUL3Q      $0x0d, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	VMOVDQU64   896(SI), Z4
+	VPERMI2B    896(DI), Z6, Z4
+	VMOVDQU64   Z6, 896(DI)
+	IMUL3Q      $0x0e, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z4, (R8)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x000003c0, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shuffle15AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·shuffle15AVX512Skewed(SB), NOSPLIT, $0-40
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      ring+32(FP), SI
+	TESTQ     BX, BX
+	JZ        done
+	XORQ      DI, DI
+	VMOVDQU64 gather15H0<>+0(SB), Z0
+	VMOVDQU64 gather15H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+	MOVQ      $0x00ffffffffffffff, R8
+	KMOVQ     R8, K1
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU8.Z  64(CX), K1, Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   120(CX), Z5
+	VMOVDQU8.Z  184(CX), K1, Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   240(CX), Z7
+	VMOVDQU8.Z  304(CX), K1, Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   360(CX), Z9
+	VMOVDQU8.Z  424(CX), K1, Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   480(CX), Z11
+	VMOVDQU8.Z  544(CX), K1, Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   600(CX), Z13
+	VMOVDQU8.Z  664(CX), K1, Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   720(CX), Z15
+	VMOVDQU8.Z  784(CX), K1, Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   840(CX), Z17
+	VMOVDQU8.Z  904(CX), K1, Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	MOVQ        AX, R8
+	VMOVDQU64   Z18, (R8)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	LEAQ        448(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   512(R9), Z14
+	VMOVDQU64   Z14, -64(R8)
+	VMOVDQU64   Z10, 512(SI)(DI*1)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	LEAQ        384(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1024(R9), Z10
+	VMOVDQU64   Z10, -128(R8)
+	VMOVDQU64   Z16, 1024(SI)(DI*1)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	LEAQ        320(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1536(R9), Z10
+	VMOVDQU64   Z10, -192(R8)
+	VMOVDQU64   Z12, 1536(SI)(DI*1)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	LEAQ        256(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2048(R9), Z10
+	VMOVDQU64   Z10, -256(R8)
+	VMOVDQU64   Z20, 2048(SI)(DI*1)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	LEAQ        192(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2560(R9), Z10
+	VMOVDQU64   Z10, -320(R8)
+	VMOVDQU64   Z8, 2560(SI)(DI*1)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	LEAQ        128(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3072(R9), Z8
+	VMOVDQU64   Z8, -384(R8)
+	VMOVDQU64   Z19, 3072(SI)(DI*1)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	LEAQ        64(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3584(R9), Z8
+	VMOVDQU64   Z8, -448(R8)
+	VMOVDQU64   Z6, 3584(SI)(DI*1)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z9
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z8
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	VMOVDQU64   Z12, (R8)
+	IMUL3Q      $0x09, DX, R8
+	ADDQ        AX, R8
+	LEAQ        448(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   4608(R9), Z4
+	VMOVDQU64   Z4, -64(R8)
+	VMOVDQU64   Z7, 4608(SI)(DI*1)
+	IMUL3Q      $0x0a, DX, R8
+	ADDQ        AX, R8
+	LEAQ        384(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   5120(R9), Z4
+	VMOVDQU64   Z4, -128(R8)
+	VMOVDQU64   Z9, 5120(SI)(DI*1)
+	IMUL3Q      $0x0b, DX, R8
+	ADDQ        AX, R8
+	LEAQ        320(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   5632(R9), Z4
+	VMOVDQU64   Z4, -192(R8)
+	VMOVDQU64   Z8, 5632(SI)(DI*1)
+	IMUL3Q      $0x0c, DX, R8
+	ADDQ        AX, R8
+	LEAQ        256(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   6144(R9), Z4
+	VMOVDQU64   Z4, -256(R8)
+	VMOVDQU64   Z10, 6144(SI)(DI*1)
+	IMUL3Q      $0x0d, DX, R8
+	ADDQ        AX, R8
+	LEAQ        192(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   6656(R9), Z4
+	VMOVDQU64   Z4, -320(R8)
+	VMOVDQU64   Z5, 6656(SI)(DI*1)
+	IMUL3Q      $0x0e, DX, R8
+	ADDQ        AX, R8
+	LEAQ        128(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   7168(R9), Z4
+	VMOVDQU64   Z4, -384(R8)
+	VMOVDQU64   Z6, 7168(SI)(DI*1)
+	ADDQ        $0x00000040, DI
+	ANDQ        $0x000001ff, DI
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x000003c0, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func unshuffle15AVX512NT(dst *byte, src *byte, n int, blocks int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·unshuffle15AVX512NT(SB), NOSPLIT, $0-32
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 permQLo<>+0(SB), Z0
+	VMOVDQU64 permQHi<>+0(SB), Z1
+
+loop:
+	MOVQ        CX, SI
+	VMOVDQU64   (SI), Z2
+	IMUL3Q      $0x01, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z3
+	IMUL3Q      $0x02, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z4
+	IMUL3Q      $0x03, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z5
+	IMUL3Q      $0x04, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z6
+	IMUL3Q      $0x05, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z7
+	IMUL3Q      $0x06, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z8
+	IMUL3Q      $0x07, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z9
+	VPUNPCKLQDQ Z3, Z2, Z10
+	VPUNPCKHQDQ Z3, Z2, Z2
+	VPUNPCKLQDQ Z5, Z4, Z3
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z7, Z6, Z5
+	VPUNPCKHQDQ Z7, Z6, Z6
+	VPUNPCKLQDQ Z9, Z8, Z7
+	VPUNPCKHQDQ Z9, Z8, Z8
+	VMOVDQA64   Z10, Z9
+	VPERMT2Q    Z3, Z0, Z9
+	VPERMT2Q    Z3, Z1, Z10
+	VMOVDQA64   Z2, Z3
+	VPERMT2Q    Z4, Z0, Z3
+	VPERMT2Q    Z4, Z1, Z2
+	VMOVDQA64   Z5, Z4
+	VPERMT2Q    Z7, Z0, Z4
+	VPERMT2Q    Z7, Z1, Z5
+	VMOVDQA64   Z6, Z7
+	VPERMT2Q    Z8, Z0, Z7
+	VPERMT2Q    Z8, Z1, Z6
+	VSHUFI64X2  $0x44, Z4, Z9, Z8
+	VSHUFI64X2  $0xee, Z4, Z9, Z9
+	VSHUFI64X2  $0x44, Z7, Z3, Z4
+	VSHUFI64X2  $0xee, Z7, Z3, Z3
+	VSHUFI64X2  $0x44, Z5, Z10, Z7
+	VSHUFI64X2  $0xee, Z5, Z10, Z10
+	VSHUFI64X2  $0x44, Z6, Z2, Z5
+	VSHUFI64X2  $0xee, Z6, Z2, Z2
+	IMUL3Q      $0x08, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z6
+	IMUL3Q      $0x09, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z12
+	IMUL3Q      $0x0a, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z13
+	IMUL3Q      $0x0b, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z14
+	IMUL3Q      $0x0c, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z15
+	IMUL3Q      $0x0d, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z16
+	IMUL3Q      $0x0e, DX, SI
+	ADDQ        CX, SI
+	VMOVDQU64   (SI), Z17
+	VPXORQ      Z11, Z11, Z11
+	VPUNPCKLQDQ Z12, Z6, Z18
+	VPUNPCKHQDQ Z12, Z6, Z6
+	VPUNPCKLQDQ Z14, Z13, Z12
+	VPUNPCKHQDQ Z14, Z13, Z13
+	VPUNPCKLQDQ Z16, Z15, Z14
+	VPUNPCKHQDQ Z16, Z15, Z15
+	VPUNPCKLQDQ Z11, Z17, Z16
+	VPUNPCKHQDQ Z11, Z17, Z17
+	VMOVDQA64   Z18, Z19
+	VPERMT2Q    Z12, Z0, Z19
+	VPERMT2Q    Z12, Z1, Z18
+	VMOVDQA64   Z6, Z12
+	VPERMT2Q    Z13, Z0, Z12
+	VPERMT2Q    Z13, Z1, Z6
+	VMOVDQA64   Z14, Z13
+	VPERMT2Q    Z16, Z0, Z13
+	VPERMT2Q    Z16, Z1, Z14
+	VMOVDQA64   Z15, Z16
+	VPERMT2Q    Z17, Z0, Z16
+	VPERMT2Q    Z17, Z1, Z15
+	VSHUFI64X2  $0x44, Z13, Z19, Z17
+	VSHUFI64X2  $0xee, Z13, Z19, Z19
+	VSHUFI64X2  $0x44, Z16, Z12, Z13
+	VSHUFI64X2  $0xee, Z16, Z12, Z12
+	VSHUFI64X2  $0x44, Z14, Z18, Z16
+	VSHUFI64X2  $0xee, Z14, Z18, Z18
+	VSHUFI64X2  $0x44, Z15, Z6, Z14
+	VSHUFI64X2  $0xee, Z15, Z6, Z6
+	VMOVDQU64   lines15L0<>+0(SB), Z15
+	VPERMI2B    Z17, Z8, Z15
+	VMOVNTDQ    Z15, (AX)
+	VMOVDQU64   lines15L1<>+0(SB), Z15
+	MOVQ        $0x00ffffffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z13, Z4, K2, Z15
+	VPERMI2B    Z17, Z8, K1, Z15
+	VMOVNTDQ    Z15, 64(AX)
+	VMOVDQU64   lines15L2<>+0(SB), Z8
+	VPERMI2B    Z13, Z4, Z8
+	VMOVNTDQ    Z8, 128(AX)
+	VMOVDQU64   lines15L3<>+0(SB), Z8
+	MOVQ        $0x0000ffffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z16, Z7, K2, Z8
+	VPERMI2B    Z13, Z4, K1, Z8
+	VMOVNTDQ    Z8, 192(AX)
+	VMOVDQU64   lines15L4<>+0(SB), Z4
+	VPERMI2B    Z16, Z7, Z4
+	VMOVNTDQ    Z4, 256(AX)
+	VMOVDQU64   lines15L5<>+0(SB), Z4
+	MOVQ        $0x000000ffffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z14, Z5, K2, Z4
+	VPERMI2B    Z16, Z7, K1, Z4
+	VMOVNTDQ    Z4, 320(AX)
+	VMOVDQU64   lines15L6<>+0(SB), Z4
+	VPERMI2B    Z14, Z5, Z4
+	VMOVNTDQ    Z4, 384(AX)
+	VMOVDQU64   lines15L7<>+0(SB), Z4
+	MOVQ        $0x00000000ffffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z19, Z9, K2, Z4
+	VPERMI2B    Z14, Z5, K1, Z4
+	VMOVNTDQ    Z4, 448(AX)
+	VMOVDQU64   lines15L8<>+0(SB), Z4
+	VPERMI2B    Z19, Z9, Z4
+	VMOVNTDQ    Z4, 512(AX)
+	VMOVDQU64   lines15L9<>+0(SB), Z4
+	MOVQ        $0x0000000000ffffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z12, Z3, K2, Z4
+	VPERMI2B    Z19, Z9, K1, Z4
+	VMOVNTDQ    Z4, 576(AX)
+	VMOVDQU64   lines15L10<>+0(SB), Z4
+	VPERMI2B    Z12, Z3, Z4
+	VMOVNTDQ    Z4, 640(AX)
+	VMOVDQU64   lines15L11<>+0(SB), Z4
+	MOVQ        $0x000000000000ffff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z18, Z10, K2, Z4
+	VPERMI2B    Z12, Z3, K1, Z4
+	VMOVNTDQ    Z4, 704(AX)
+	VMOVDQU64   lines15L12<>+0(SB), Z3
+	VPERMI2B    Z18, Z10, Z3
+	VMOVNTDQ    Z3, 768(AX)
+	VMOVDQU64   lines15L13<>+0(SB), Z3
+	MOVQ        $0x00000000000000ff, SI
+	KMOVQ       SI, K1
+	KNOTQ       K1, K2
+	VPERMI2B    Z6, Z2, K2, Z3
+	VPERMI2B    Z18, Z10, K1, Z3
+	VMOVNTDQ    Z3, 832(AX)
+	VMOVDQU64   lines15L14<>+0(SB), Z3
+	VPERMI2B    Z6, Z2, Z3
+	VMOVNTDQ    Z3, 896(AX)
+	ADDQ        $0x000003c0, AX
+	ADDQ        $0x00000040, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA lines15L0<>+0(SB)/1, $0x00
+DATA lines15L0<>+1(SB)/1, $0x08
+DATA lines15L0<>+2(SB)/1, $0x10
+DATA lines15L0<>+3(SB)/1, $0x18
+DATA lines15L0<>+4(SB)/1, $0x20
+DATA lines15L0<>+5(SB)/1, $0x28
+DATA lines15L0<>+6(SB)/1, $0x30
+DATA lines15L0<>+7(SB)/1, $0x38
+DATA lines15L0<>+8(SB)/1, $0x40
+DATA lines15L0<>+9(SB)/1, $0x48
+DATA lines15L0<>+10(SB)/1, $0x50
+DATA lines15L0<>+11(SB)/1, $0x58
+DATA lines15L0<>+12(SB)/1, $0x60
+DATA lines15L0<>+13(SB)/1, $0x68
+DATA lines15L0<>+14(SB)/1, $0x70
+DATA lines15L0<>+15(SB)/1, $0x01
+DATA lines15L0<>+16(SB)/1, $0x09
+DATA lines15L0<>+17(SB)/1, $0x11
+DATA lines15L0<>+18(SB)/1, $0x19
+DATA lines15L0<>+19(SB)/1, $0x21
+DATA lines15L0<>+20(SB)/1, $0x29
+DATA lines15L0<>+21(SB)/1, $0x31
+DATA lines15L0<>+22(SB)/1, $0x39
+DATA lines15L0<>+23(SB)/1, $0x41
+DATA lines15L0<>+24(SB)/1, $0x49
+DATA lines15L0<>+25(SB)/1, $0x51
+DATA lines15L0<>+26(SB)/1, $0x59
+DATA lines15L0<>+27(SB)/1, $0x61
+DATA lines15L0<>+28(SB)/1, $0x69
+DATA lines15L0<>+29(SB)/1, $0x71
+DATA lines15L0<>+30(SB)/1, $0x02
+DATA lines15L0<>+31(SB)/1, $0x0a
+DATA lines15L0<>+32(SB)/1, $0x12
+DATA lines15L0<>+33(SB)/1, $0x1a
+DATA lines15L0<>+34(SB)/1, $0x22
+DATA lines15L0<>+35(SB)/1, $0x2a
+DATA lines15L0<>+36(SB)/1, $0x32
+DATA lines15L0<>+37(SB)/1, $0x3a
+DATA lines15L0<>+38(SB)/1, $0x42
+DATA lines15L0<>+39(SB)/1, $0x4a
+DATA lines15L0<>+40(SB)/1, $0x52
+DATA lines15L0<>+41(SB)/1, $0x5a
+DATA lines15L0<>+42(SB)/1, $0x62
+DATA lines15L0<>+43(SB)/1, $0x6a
+DATA lines15L0<>+44(SB)/1, $0x72
+DATA lines15L0<>+45(SB)/1, $0x03
+DATA lines15L0<>+46(SB)/1, $0x0b
+DATA lines15L0<>+47(SB)/1, $0x13
+DATA lines15L0<>+48(SB)/1, $0x1b
+DATA lines15L0<>+49(SB)/1, $0x23
+DATA lines15L0<>+50(SB)/1, $0x2b
+DATA lines15L0<>+51(SB)/1, $0x33
+DATA lines15L0<>+52(SB)/1, $0x3b
+DATA lines15L0<>+53(SB)/1, $0x43
+DATA lines15L0<>+54(SB)/1, $0x4b
+DATA lines15L0<>+55(SB)/1, $0x53
+DATA lines15L0<>+56(SB)/1, $0x5b
+DATA lines15L0<>+57(SB)/1, $0x63
+DATA lines15L0<>+58(SB)/1, $0x6b
+DATA lines15L0<>+59(SB)/1, $0x73
+DATA lines15L0<>+60(SB)/1, $0x04
+DATA lines15L0<>+61(SB)/1, $0x0c
+DATA lines15L0<>+62(SB)/1, $0x14
+DATA lines15L0<>+63(SB)/1, $0x1c
+GLOBL lines15L0<>(SB), RODATA|NOPTR, $64
+
+DATA lines15L1<>+0(SB)/1, $0x24
+DATA lines15L1<>+1(SB)/1, $0x2c
+DATA lines15L1<>+2(SB)/1, $0x34
+DATA lines15L1<>+3(SB)/1, $0x3c
+DATA lines15L1<>+4(SB)/1, $0x44
+DATA lines15L1<>+5(SB)/1, $0x4c
+DATA lines15L1<>+6(SB)/1, $0x54
+DATA lines15L1<>+7(SB)/1, $0x5c
+DATA lines15L1<>+8(SB)/1, $0x64
+DATA lines15L1<>+9(SB)/1, $0x6c
+DATA lines15L1<>+10(SB)/1, $0x74
+DATA lines15L1<>+11(SB)/1, $0x05
+DATA lines15L1<>+12(SB)/1, $0x0d
+DATA lines15L1<>+13(SB)/1, $0x15
+DATA lines15L1<>+14(SB)/1, $0x1d
+DATA lines15L1<>+15(SB)/1, $0x25
+DATA lines15L1<>+16(SB)/1, $0x2d
+DATA lines15L1<>+17(SB)/1, $0x35
+DATA lines15L1<>+18(SB)/1, $0x3d
+DATA lines15L1<>+19(SB)/1, $0x45
+DATA lines15L1<>+20(SB)/1, $0x4d
+DATA lines15L1<>+21(SB)/1, $0x55
+DATA lines15L1<>+22(SB)/1, $0x5d
+DATA lines15L1<>+23(SB)/1, $0x65
+DATA lines15L1<>+24(SB)/1, $0x6d
+DATA lines15L1<>+25(SB)/1, $0x75
+DATA lines15L1<>+26(SB)/1, $0x06
+DATA lines15L1<>+27(SB)/1, $0x0e
+DATA lines15L1<>+28(SB)/1, $0x16
+DATA lines15L1<>+29(SB)/1, $0x1e
+DATA lines15L1<>+30(SB)/1, $0x26
+DATA lines15L1<>+31(SB)/1, $0x2e
+DATA lines15L1<>+32(SB)/1, $0x36
+DATA lines15L1<>+33(SB)/1, $0x3e
+DATA lines15L1<>+34(SB)/1, $0x46
+DATA lines15L1<>+35(SB)/1, $0x4e
+DATA lines15L1<>+36(SB)/1, $0x56
+DATA lines15L1<>+37(SB)/1, $0x5e
+DATA lines15L1<>+38(SB)/1, $0x66
+DATA lines15L1<>+39(SB)/1, $0x6e
+DATA lines15L1<>+40(SB)/1, $0x76
+DATA lines15L1<>+41(SB)/1, $0x07
+DATA lines15L1<>+42(SB)/1, $0x0f
+DATA lines15L1<>+43(SB)/1, $0x17
+DATA lines15L1<>+44(SB)/1, $0x1f
+DATA lines15L1<>+45(SB)/1, $0x27
+DATA lines15L1<>+46(SB)/1, $0x2f
+DATA lines15L1<>+47(SB)/1, $0x37
+DATA lines15L1<>+48(SB)/1, $0x3f
+DATA lines15L1<>+49(SB)/1, $0x47
+DATA lines15L1<>+50(SB)/1, $0x4f
+DATA lines15L1<>+51(SB)/1, $0x57
+DATA lines15L1<>+52(SB)/1, $0x5f
+DATA lines15L1<>+53(SB)/1, $0x67
+DATA lines15L1<>+54(SB)/1, $0x6f
+DATA lines15L1<>+55(SB)/1, $0x77
+DATA lines15L1<>+56(SB)/1, $0x00
+DATA lines15L1<>+57(SB)/1, $0x08
+DATA lines15L1<>+58(SB)/1, $0x10
+DATA lines15L1<>+59(SB)/1, $0x18
+DATA lines15L1<>+60(SB)/1, $0x20
+DATA lines15L1<>+61(SB)/1, $0x28
+DATA lines15L1<>+62(SB)/1, $0x30
+DATA lines15L1<>+63(SB)/1, $0x38
+GLOBL lines15L1<>(SB), RODATA|NOPTR, $64
+
+DATA lines15L2<>+0(SB)/1, $0x40
+DATA lines15L2<>+1(SB)/1, $0x48
+DATA lines15L2<>+2(SB)/1, $0x50
+DATA lines15L2<>+3(SB)/1, $0x58
+DATA lines15L2<>+4(SB)/1, $0x60
+DATA lines15L2<>+5(SB)/1, $0x68
+DATA lines15L2<>+6(SB)/1, $0x70
+DATA lines15L2<>+7(SB)/1, $0x01
+DATA lines15L2<>+8(SB)/1, $0x09
+DATA lines15L2<>+9(SB)/1, $0x11
+DATA lines15L2<>+10(SB)/1, $0x19
+DATA lines15L2<>+11(SB)/1, $0x21
+DATA lines15L2<>+12(SB)/1, $0x29
+DATA lines15L2<>+13(SB)/1, $0x31
+DATA lines15L2<>+14(SB)/1, $0x39
+DATA lines15L2<>+15(SB)/1, $0x41
+DATA lines15L2<>+16(SB)/1, $0x49
+DATA lines15L2<>+17(SB)/1, $0x51
+DATA lines15L2<>+18(SB)/1, $0x59
+DATA lines15L2<>+19(SB)/1, $0x61
+DATA lines15L2<>+20(SB)/1, $0x69
+DATA lines15L2<>+21(SB)/1, $0x71
+DATA lines15L2<>+22(SB)/1, $0x02
+DATA lines15L2<>+23(SB)/1, $0x0a
+DATA lines15L2<>+24(SB)/1, $0x12
+DATA lines15L2<>+25(SB)/1, $0x1a
+DATA lines15L2<>+26(SB)/1, $0x22
+DATA lines15L2<>+27(SB)/1, $0x2a
+DATA lines15L2<>+28(SB)/1, $0x32
+DATA lines15L2<>+29(SB)/1, $0x3a
+DATA lines15L2<>+30(SB)/1, $0x42
+DATA lines15L2<>+31(SB)/1, $0x4a
+DATA lines15L2<>+32(SB)/1, $0x52
+DATA lines15L2<>+33(SB)/1, $0x5a
+DATA lines15L2<>+34(SB)/1, $0x62
+DATA lines15L2<>+35(SB)/1, $0x6a
+DATA lines15L2<>+36(SB)/1, $0x72
+DATA lines15L2<>+37(SB)/1, $0x03
+DATA lines15L2<>+38(SB)/1, $0x0b
+DATA lines15L2<>+39(SB)/1, $0x13
+DATA lines15L2<>+40(SB)/1, $0x1b
+DATA lines15L2<>+41(SB)/1, $0x23
+DATA lines15L2<>+42(SB)/1, $0x2b
+DATA lines15L2<>+43(SB)/1, $0x33
+DATA lines15L2<>+44(SB)/1, $0x3b
+DATA lines15L2<>+45(SB)/1, $0x43
+DATA lines15L2<>+46(SB)/1, $0x4b
+DATA lines15L2<>+47(SB)/1, $0x53
+DATA lines15L2<>+48(SB)/1, $0x5b
+DATA lines15L2<>+49(SB)/1, $0x63
+DATA lines15L2<>+50(SB)/1, $0x6b
+DATA lines15L2<>+51(SB)/1, $0x73
+DATA lines15L2<>+52(SB)/1, $0x04
+DATA lines15L2<>+53(SB)/1, $0x0c
+DATA lines15L2<>+54(SB)/1, $0x14
+DATA lines15L2<>+55(SB)/1, $0x1c
+DATA lines15L2<>+56(SB)/1, $0x24
+DATA lines15L2<>+57(SB)/1, $0x2c
+DATA lines15L2<>+58(SB)/1, $0x34
+DATA lines15L2<>+59(SB)/1, $0x3c
+DATA lines15L2<>+60(SB)/1, $0x44
+DATA lines15L2<>+61(SB)/1, $0x4c
+DATA lines15L2<>+62(SB)/1, $0x54
+DATA lines15L2<>+63(SB)/1, $0x5c
+GLOBL lines15L2<>(SB), RODATA|NOPTR, $64
+
+DATA lines15L3<>+0(SB)/1, $0x64
+DATA lines15L3<>+1(SB)/1, $0x6c
+DATA lines15L3<>+2(SB)/1, $0x74
+DATA lines15L3<>+3(SB)/1, $0x05
+DATA lines15L3<>+4(SB)/1, $0x0d
+DATA lines15L3<>+5(SB)/1, $0x15
+DATA lines15L3<>+6(SB)/1, $0x1d
+DATA lines15L3<>+7(SB)/1, $0x25
+DATA lines15L3<>+8(SB)/1, $0x2d
+DATA lines15L3<>+9(SB)/1, $0x35
+DATA lines15L3<>+10(SB)/1, $0x3d
+DATA lines15L3<>+11(SB)/1, $0x45
+DATA lines15L3<>+12(SB)/1, $0x4d
+DATA lines15L3<>+13(SB)/1, $0x55
+DATA lines15L3<>+14(SB)/1, $0x5d
+DATA lines15L3<>+15(SB)/1, $0x65
+DATA lines15L3<>+16(SB)/1, $0x6d
+DATA lines15L3<>+17(SB)/1, $0x75
+DATA lines15L3<>+18(SB)/1, $0x06
+DATA lines15L3<>+19(SB)/1, $0x0e
+DATA lines15L3<>+20(SB)/1, $0x16
+DATA lines15L3<>+21(SB)/1, $0x1e
+DATA lines15L3<>+22(SB)/1, $0x26
+DATA lines15L3<>+23(SB)/1, $0x2e
+DATA lines15L3<>+24(SB)/1, $0x36
+DATA lines15L3<>+25(SB)/1, $0x3e
+DATA lines15L3<>+26(SB)/1, $0x46
+DATA lines15L3<>+27(SB)/1, $0x4e
+DATA lines15L3<>+28(SB)/1, $0x56
+DATA lines15L3<>+29(SB)/1, $0x5e
+DATA lines15L3<>+30(SB)/1, $0x66
+DATA lines15L3<>+31(SB)/1, $0x6e
+DATA lines15L3<>+32(SB)/1, $0x76
+DATA lines15L3<>+33(SB)/1, $0x07
+DATA lines15L3<>+34(SB)/1, $0x0f
+DATA lines15L3<>+35(SB)/1, $0x17
+DATA lines15L3<>+36(SB)/1, $0x1f
+DATA lines15L3<>+37(SB)/1, $0x27
+DATA lines15L3<>+38(SB)/1, $0x2f
+DATA lines15L3<>+39(SB)/1, $0x37
+DATA lines15L3<>+40(SB)/1, $0x3f
+DATA lines15L3<>+41(SB)/1, $0x47
+DATA lines15L3<>+42(SB)/1, $0x4f
+DATA lines15L3<>+43(SB)/1, $0x57
+DATA lines15L3<>+44(SB)/1, $0x5f
+DATA lines15L3<>+45(SB)/1, $0x67
+DATA lines15L3<>+46(SB)/1, $0x6f
+DATA lines15L3<>+47(SB)/1, $0x77
+DATA lines15L3<>+48(SB)/1, $0x00
+DATA lines15L3<>+49(SB)/1, $0x08
+DATA lines15L3<>+50(SB)/1, $0x10
+DATA lines15L3<>+51(SB)/1, $0x18
+DATA lines15L3<>+52(SB)/1, $0x20
+DATA lines15L3<>+53(SB)/1, $0x28
+DATA lines15L3<>+54(SB)/1, $0x30
+DATA lines15L3<>+55(SB)/1, $0x38
+DATA lines15L3<>+56(SB)/1, $0x40
+DATA lines15L3<>+57(SB)/1, $0x48
+DATA lines15L3<>+58(SB)/1, $0x50
+DATA lines15L3<>+59(SB)/1, $0x58
+DATA lines15L3<>+60(SB)/1, $0x60
+DATA lines15L3<>+61(SB)/1, $0x68
+DATA lines15L3<>+62(SB)/1, $0x70
+DATA lines15L3<>+63(SB)/1, $0x01
+GLOBL lines15L3<>(SB), RODATA|NOPTR, $64
+
+DATA lines15L4<>+0(SB)/1, $0x09
+DATA lines15L4<>+1(SB)/1, $0x11
+DATA lines15L4<>+2(SB)/1, $0x19
+DATA lines15L4<>+3(SB)/1, $0x21
+DATA lines15L4<>+4(SB)/1, $0x29
+DATA lines15L4<>+5(SB)/1, $0x31
+DATA lines15L4<>+6(SB)/1, $0x39
+DATA lines15L4<>+7(SB)/1, $0x41
+DATA lines15L4<>+8(SB)/1, $0x49
+DATA lines15L4<>+9(SB)/1, $0x51
+DATA lines15L4<>+10(SB)/1, $0x59
+DATA lines15L4<>+11(SB)/1, $0x61
+DATA lines15L4<>+12(SB)/1, $0x69
+DATA lines15L4<>+13(SB)/1, $0x71
+DATA lines15L4<>+14(SB)/1, $0x02
+DATA lines15L4<>+15(SB)/1, $0x0a
+DATA lines15L4<>+16(SB)/1, $0x12
+DATA lines15L4<>+17(SB)/1, $0x1a
+DATA lines15L4<>+18(SB)/1, $0x22
+DATA lines15L4<>+19(SB)/1, $0x2a
+DATA lines15L4<>+20(SB)/1, $0x32
+DATA lines15L4<>+21(SB)/1, $0x3a
+DATA lines15L4<>+22(SB)/1, $0x42
+DATA lines15L4<>+23(SB)/1, $0x4a
+DATA lines15L4<>+24(SB)/1, $0x52
+DATA lines15L4<>+25(SB)/1, $0x5a
+DATA lines15L4<>+26(SB)/1, $0x62
+DATA lines15L4<>+27(SB)/1, $0x6a
+DATA lines15L4<>+28(SB)/1, $0x72
+DATA lines15L4<>+29(SB)/1, $0x03
+DATA lines15L4<>+30(SB)/1, $0x0b
+DATA lines15L4<>+31(SB)/1, $0x13
+DATA lines15L4<>+32(SB)/1, $0x1b
+DATA lines15L4<>+33(SB)/1, $0x23
+DATA lines15L4<>+34(SB)/1, $0x2b
+DATA lines15L4<>+35(SB)/1, $0x33
+DATA lines15L4<>+36(SB)/1, $0x3b
+DATA lines15L4<>+37(SB)/1, $0x43
+DATA lines15L4<>+38(SB)/1, $0x4b
+DATA lines15L4<>+39(SB)/1, $0x53
+DATA lines15L4<>+40(SB)/1, $0x5b
+DATA lines15L4<>+41(SB)/1, $0x63
+DATA lines15L4<>+42(SB)/1, $0x6b
+DATA lines15L4<>+43(SB)/1, $0x73
+DATA lines15L4<>+44(SB)/1, $0x04
+DATA lines15L4<>+45(SB)/1, $0x0c
+DATA lines15L4<>+46(SB)/1, $0x14
+DATA lines15L4<>+47(SB)/1, $0x1c
+DATA lines15L4<>+48(SB)/1, $0x24
+DATA lines15L4<>+49(SB)/1, $0x2c
+DATA lines15L4<>+50(SB)/1, $0x34
+DATA lines15L4<>+51(SB)/1, $0x3c
+DATA lines15L4<>+52(SB)/1, $0x44
+DATA lines15L4<>+53(SB)/1, $0x4c
+DATA lines15L4<>+54(SB)/1, $0x54
+DATA lines15L4<>+55(SB)/1, $0x5c
+DATA lines15L4<>+56(SB)/1, $0x64
+DATA lines15L4<>+57(SB)/1, $0x6c
+DATA lines15L4<>+58(SB)/1, $0x74
+DATA lines15L4<>+59(SB)/1, $0x05
+DATA lines15L4<>+60(SB)/1, $0x0d
+DATA lines15L4<>+61(SB)/1, $0x15
+DATA lines15L4<>+62(SB)/1, $0x1d
+DATA lines15L4<>+63(SB)/1, $0x25
+GLOBL lines15L4<>(SB), RODATA|NOPTR, $64
+
+DATA lines15L5<>+0(SB)/1, $0x2d
+DATA lines15L5<>+1(SB)/1, $0x35
+DATA lines15L5<>+2(SB)/1, $0x3d
+DATA lines15L5<>+3(SB)/1, $0x45
+DATA lines15L5<>+4(SB)/1, $0x4d
+DATA lines15L5<>+5(SB)/1, $0x55
+DATA lines15L5<>+6(SB)/1, $0x5d
+DATA lines15L5<>+7(SB)/1, $0x65
+DATA lines15L5<>+8(SB)/1, $0x6d
+DATA lines15L5<>+9(SB)/1, $0x75
+DATA lines15L5<>+10(SB)/1, $0x06
+DATA lines15L5<>+11(SB)/1, $0x0e
+DATA lines15L5<>+12(SB)/1, $0x16
+DATA lines15L5<>+13(SB)/1, $0x1e
+DATA lines15L5<>+14(SB)/1, $0x26
+DATA lines15L5<>+15(SB)/1, $0x2e
+DATA lines15L5<>+16(SB)/1, $0x36
+DATA lines15L5<>+17(SB)/1, $0x3e
+DATA lines15L5<>+18(SB)/1, $0x46
+DATA lines15L5<>+19(SB)/1, $0x4e
+DATA lines15L5<>+20(SB)/1, $0x56
+DATA lines15L5<>+21(SB)/1, $0x5e
+DATA lines15L5<>+22(SB)/1, $0x66
+DATA lines15L5<>+23(SB)/1, $0x6e
+DATA lines15L5<>+24(SB)/1, $0x76
+DATA lines15L5<>+25(SB)/1, $0x07
+DATA lines15L5<>+26(SB)/1, $0x0f
+DATA lines15L5<>+27(SB)/1, $0x17
+DATA lines15L5<>+28(SB)/1, $0x1f
+DATA lines15L5<>+29(SB)/1, $0x27
+DATA lines15L5<>+30(SB)/1, $0x2f
+DATA lines15L5<>+31(SB)/1, $0x37
+DATA lines15L5<>+32(SB)/1, $0x3f
+DATA lines15L5<>+33(SB)/1, $0x47
+DATA lines15L5<>+34(SB)/1, $0x4f
+DATA lines15L5<>+35(SB)/1, $0x57
+DATA lines15L5<>+36(SB)/1, $0x5f
+DATA lines15L5<>+37(SB)/1, $0x67
+DATA lines15L5<>+38(SB)/1, $0x6f
+DATA lines15L5<>+39(SB)/1, $0x77
+DATA lines15L5<>+40(SB)/1, $0x00
+DATA lines15L5<>+41(SB)/1, $0x08
+DATA lines15L5<>+42(SB)/1, $0x10
+DATA lines15L5<>+43(SB)/1, $0x18
+DATA lines15L5<>+44(SB)/1, $0x20
+DATA lines15L5<>+45(SB)/1, $0x28
+DATA lines15L5<>+46(SB)/1, $0x30
+DATA lines15L5<>+47(SB)/1, $0x38
+DATA lines15L5<>+48(SB)/1, $0x40
+DATA lines15L5<>+49(SB)/1, $0x48
+DATA lines15L5<>+50(SB)/1, $0x50
+DATA lines15L5<>+51(SB)/1, $0x58
+DATA lines15L5<>+52(SB)/1, $0x60
+DATA lines15L5<>+53(SB)/1, $0x68
+DATA lines15L5<>+54(SB)/1, $0x70
+DATA lines15L5<>+55(SB)/1, $0x01
+DATA lines15L5<>+56(SB)/1, $0x09
+DATA lines15L5<>+57(SB)/1, $0x11
+DATA lines15L5<>+58(SB)/1, $0x19
+DATA lines15L5<>+59(SB)/1, $0x21
+DATA lines15L5<>+60(SB)/1, $0x29
+DATA lines15L5<>+61(SB)/1, $0x31
+DATA lines15L5<>+62(SB)/1, $0x39
+DATA lines15L5<>+63(SB)/1, $0x41
+GLOBL lines15L5<>(SB), RODATA|NOPTR, $64
+
+DATA lines15L6<>+0(SB)/1, $0x49
+DATA lines15L6<>+1(SB)/1, $0x51
+DATA lines15L6<>+2(SB)/1, $0x59
+DATA lines15L6<>+3(SB)/1, $0x61
+DATA lines15L6<>+4(SB)/1, $0x69
+DATA lines15L6<>+5(SB)/1, $0x71
+DATA lines15L6<>+6(SB)/1, $0x02
+DATA lines15L6<>+7(SB)/1, $0x0a
+DATA lines15L6<>+8(SB)/1, $0x12
+DATA lines15L6<>+9(SB)/1, $0x1a
+DATA lines15L6<>+10(SB)/1, $0x22
+DATA lines15L6<>+11(SB)/1, $0x2a
+DATA lines15L6<>+12(SB)/1, $0x32
+DATA lines15L6<>+13(SB)/1, $0x3a
+DATA lines15L6<>+14(SB)/1, $0x42
+DATA lines15L6<>+15(SB)/1, $0x4a
+DATA lines15L6<>+16(SB)/1, $0x52
+DATA lines15L6<>+17(SB)/1, $0x5a
+DATA lines15L6<>+18(SB)/1, $0x62
+DATA lines15L6<>+19(SB)/1, $0x6a
+DATA lines15L6<>+20(SB)/1, $0x72
+DATA lines15L6<>+21(SB)/1, $0x03
+DATA lines15L6<>+22(SB)/1, $0x0b
+DATA lines15L6<>+23(SB)/1, $0x13
+DATA lines15L6<>+24(SB)/1, $0x1b
+DATA lines15L6<>+25(SB)/1, $0x23
+DATA lines15L6<>+26(SB)/1, $0x2b
+DATA lines15L6<>+27(SB)/1, $0x33
+DATA lines15L6<>+28(SB)/1, $0x3b
+DATA lines15L6<>+29(SB)/1, $0x43
+DATA lines15L6<>+30(SB)/1, $0x4b
+DATA lines15L6<>+31(SB)/1, $0x53
+DATA lines15L6<>+32(SB)/1, $0x5b
+DATA lines15L6<>+33(SB)/1, $0x63
+DATA lines15L6<>+34(SB)/1, $0x6b
+DATA lines15L6<>+35(SB)/1, $0x73
+DATA lines15L6<>+36(SB)/1, $0x04
+DATA lines15L6<>+37(SB)/1, $0x0c
+DATA lines15L6<>+38(SB)/1, $0x14
+DATA lines15L6<>+39(SB)/1, $0x1c
+DATA lines15L6<>+40(SB)/1, $0x24
+DATA lines15L6<>+41(SB)/1, $0x2c
+DATA lines15L6<>+42(SB)/1, $0x34
+DATA lines15L6<>+43(SB)/1, $0x3c
+DATA lines15L6<>+44(SB)/1, $0x44
+DATA lines15L6<>+45(SB)/1, $0x4c
+DATA lines15L6<>+46(SB)/1, $0x54
+DATA lines15L6<>+47(SB)/1, $0x5c
+DATA lines15L6<>+48(SB)/1, $0x64
+DATA lines15L6<>+49(SB)/1, $0x6c
+DATA lines15L6<>+50(SB)/1, $0x74
+DATA lines15L6<>+51(SB)/1, $0x05
+DATA lines15L6<>+52(SB)/1, $0x0d
+DATA lines15L6<>+53(SB)/1, $0x15
+DATA lines15L6<>+54(SB)/1, $0x1d
+DATA lines15L6<>+55(SB)/1, $0x25
+DATA lines15L6<>+56(SB)/1, $0x2d
+DATA lines15L6<>+57(SB)/1, $0x35
+DATA lines15L6<>+58(SB)/1, $0x3d
+DATA lines15L6<>+59(SB)/1, $0x45
+DATA lines15L6<>+60(SB)/1, $0x4d
+DATA lines15L6<>+61(SB)/1, $0x55
+DATA lines15L6<>+62(SB)/1, $0x5d
+DATA lines15L6<>+63(SB)/1, $0x65
+GLOBL lines15L6<>(SB), RODATA|NOPTR, $64
+
+DATA lines15L7<>+0(SB)/1, $0x6d
+DATA lines15L7<>+1(SB)/1, $0x75
+DATA lines15L7<>+2(SB)/1, $0x06
+DATA lines15L7<>+3(SB)/1, $0x0e
+DATA lines15L7<>+4(SB)/1, $0x16
+DATA lines15L7<>+5(SB)/1, $0x1e
+DATA lines15L7<>+6(SB)/1, $0x26
+DATA lines15L7<>+7(SB)/1, $0x2e
+DATA lines15L7<>+8(SB)/1, $0x36
+DATA lines15L7<>+9(SB)/1, $0x3e
+DATA lines15L7<>+10(SB)/1, $0x46
+DATA lines15L7<>+11(SB)/1, $0x4e
+DATA lines15L7<>+12(SB)/1, $0x56
+DATA lines15L7<>+13(SB)/1, $0x5e
+DATA lines15L7<>+14(SB)/1, $0x66
+DATA lines15L7<>+15(SB)/1, $0x6e
+DATA lines15L7<>+16(SB)/1, $0x76
+DATA lines15L7<>+17(SB)/1, $0x07
+DATA lines15L7<>+18(SB)/1, $0x0f
+DATA lines15L7<>+19(SB)/1, $0x17
+DATA lines15L7<>+20(SB)/1, $0x1f
+DATA lines15L7<>+21(SB)/1, $0x27
+DATA lines15L7<>+22(SB)/1, $0x2f
+DATA lines15L7<>+23(SB)/1, $0x37
+DATA lines15L7<>+24(SB)/1, $0x3f
+DATA lines15L7<>+25(SB)/1, $0x47
+DATA lines15L7<>+26(SB)/1, $0x4f
+DATA lines15L7<>+27(SB)/1, $0x57
+DATA lines15L7<>+28(SB)/1, $0x5f
+DATA lines15L7<>+29(SB)/1, $0x67
+DATA lines15L7<>+30(SB)/1, $0x6f
+DATA lines15L7<>+31(SB)/1, $0x77
+DATA lines15L7<>+32(SB)/1, $0x00
+DATA lines15L7<>+33(SB)/1, $0x08
+DATA lines15L7<>+34(SB)/1, $0x10
+DATA lines15L7<>+35(SB)/1, $0x18
+DATA lines15L7<>+36(SB)/1, $0x20
+DATA lines15L7<>+37(SB)/1, $0x28
+DATA lines15L7<>+38(SB)/1, $0x30
+DATA lines15L7<>+39(SB)/1, $0x38
+DATA lines15L7<>+40(SB)/1, $0x40
+DATA lines15L7<>+41(SB)/1, $0x48
+DATA lines15L7<>+42(SB)/1, $0x50
+DATA lines15L7<>+43(SB)/1, $0x58
+DATA lines15L7<>+44(SB)/1, $0x60
+DATA lines15L7<>+45(SB)/1, $0x68
+DATA lines15L7<>+46(SB)/1, $0x70
+DATA lines15L7<>+47(SB)/1, $0x01
+DATA lines15L7<>+48(SB)/1, $0x09
+DATA lines15L7<>+49(SB)/1, $0x11
+DATA lines15L7<>+50(SB)/1, $0x19
+DATA lines15L7<>+51(SB)/1, $0x21
+DATA lines15L7<>+52(SB)/1, $0x29
+DATA lines15L7<>+53(SB)/1, $0x31
+DATA lines15L7<>+54(SB)/1, $0x39
+DATA lines15L7<>+55(SB)/1, $0x41
+DATA lines15L7<>+56(SB)/1, $0x49
+DATA lines15L7<>+57(SB)/1, $0x51
+DATA lines15L7<>+58(SB)/1, $0x59
+DATA lines15L7<>+59(SB)/1, $0x61
+DATA lines15L7<>+60(SB)/1, $0x69
+DATA lines15L7<>+61(SB)/1, $0x71
+DATA lines15L7<>+62(SB)/1, $0x02
+DATA lines15L7<>+63(SB)/1, $0x0a
+GLOBL lines15L7<>(SB), RODATA|NOPTR, $64
+
+DATA lines15L8<>+0(SB)/1, $0x12
+DATA lines15L8<>+1(SB)/1, $0x1a
+DATA lines15L8<>+2(SB)/1, $0x22
+DATA lines15L8<>+3(SB)/1, $0x2a
+DATA lines15L8<>+4(SB)/1, $0x32
+DATA lines15L8<>+5(SB)/1, $0x3a
+DATA lines15L8<>+6(SB)/1, $0x42
+DATA lines15L8<>+7(SB)/1, $0x4a
+DATA lines15L8<>+8(SB)/1, $0x52
+DATA lines15L8<>+9(SB)/1, $0x5a
+DATA lines15L8<>+10(SB)/1, $0x62
+DATA lines15L8<>+11(SB)/1, $0x6a
+DATA lines15L8<>+12(SB)/1, $0x72
+DATA lines15L8<>+13(SB)/1, $0x03
+DATA lines15L8<>+14(SB)/1, $0x0b
+DATA lines15L8<>+15(SB)/1, $0x13
+DATA lines15L8<>+16(SB)/1, $0x1b
+DATA lines15L8<>+17(SB)/1, $0x23
+DATA lines15L8<>+18(SB)/1, $0x2b
+DATA lines15L8<>+19(SB)/1, $0x33
+DATA lines15L8<>+20(SB)/1, $0x3b
+DATA lines15L8<>+21(SB)/1, $0x43
+DATA lines15L8<>+22(SB)/1, $0x4b
+DATA lines15L8<>+23(SB)/1, $0x53
+DATA lines15L8<>+24(SB)/1, $0x5b
+DATA lines15L8<>+25(SB)/1, $0x63
+DATA lines15L8<>+26(SB)/1, $0x6b
+DATA lines15L8<>+27(SB)/1, $0x73
+DATA lines15L8<>+28(SB)/1, $0x04
+DATA lines15L8<>+29(SB)/1, $0x0c
+DATA lines15L8<>+30(SB)/1, $0x14
+DATA lines15L8<>+31(SB)/1, $0x1c
+DATA lines15L8<>+32(SB)/1, $0x24
+DATA lines15L8<>+33(SB)/1, $0x2c
+DATA lines15L8<>+34(SB)/1, $0x34
+DATA lines15L8<>+35(SB)/1, $0x3c
+DATA lines15L8<>+36(SB)/1, $0x44
+DATA lines15L8<>+37(SB)/1, $0x4c
+DATA lines15L8<>+38(SB)/1, $0x54
+DATA lines15L8<>+39(SB)/1, $0x5c
+DATA lines15L8<>+40(SB)/1, $0x64
+DATA lines15L8<>+41(SB)/1, $0x6c
+DATA lines15L8<>+42(SB)/1, $0x74
+DATA lines15L8<>+43(SB)/1, $0x05
+DATA lines15L8<>+44(SB)/1, $0x0d
+DATA lines15L8<>+45(SB)/1, $0x15
+DATA lines15L8<>+46(SB)/1, $0x1d
+DATA lines15L8<>+47(SB)/1, $0x25
+DATA lines15L8<>+48(SB)/1, $0x2d
+DATA lines15L8<>+49(SB)/1, $0x35
+DATA lines15L8<>+50(SB)/1, $0x3d
+DATA lines15L8<>+51(SB)/1, $0x45
+DATA lines15L8<>+52(SB)/1, $0x4d
+DATA lines15L8<>+53(SB)/1, $0x55
+DATA lines15L8<>+54(SB)/1, $0x5d
+DATA lines15L8<>+55(SB)/1, $0x65
+DATA lines15L8<>+56(SB)/1, $0x6d
+DATA lines15L8<>+57(SB)/1, $0x75
+DATA lines15L8<>+58(SB)/1, $0x06
+DATA lines15L8<>+59(SB)/1, $0x0e
+DATA lines15L8<>+60(SB)/1, $0x16
+DATA lines15L8<>+61(SB)/1, $0x1e
+DATA lines15L8<>+62(SB)/1, $0x26
+DATA lines15L8<>+63(SB)/1, $0x2e
+GLOBL lines15L8<>(SB), RODATA|NOPTR, $64
+
+DATA lines15L9<>+0(SB)/1, $0x36
+DATA lines15L9<>+1(SB)/1, $0x3e
+DATA lines15L9<>+2(SB)/1, $0x46
+DATA lines15L9<>+3(SB)/1, $0x4e
+DATA lines15L9<>+4(SB)/1, $0x56
+DATA lines15L9<>+5(SB)/1, $0x5e
+DATA lines15L9<>+6(SB)/1, $0x66
+DATA lines15L9<>+7(SB)/1, $0x6e
+DATA lines15L9<>+8(SB)/1, $0x76
+DATA lines15L9<>+9(SB)/1, $0x07
+DATA lines15L9<>+10(SB)/1, $0x0f
+DATA lines15L9<>+11(SB)/1, $0x17
+DATA lines15L9<>+12(SB)/1, $0x1f
+DATA lines15L9<>+13(SB)/1, $0x27
+DATA lines15L9<>+14(SB)/1, $0x2f
+DATA lines15L9<>+15(SB)/1, $0x37
+DATA lines15L9<>+16(SB)/1, $0x3f
+DATA lines15L9<>+17(SB)/1, $0x47
+DATA lines15L9<>+18(SB)/1, $0x4f
+DATA lines15L9<>+19(SB)/1, $0x57
+DATA lines15L9<>+20(SB)/1, $0x5f
+DATA lines15L9<>+21(SB)/1, $0x67
+DATA lines15L9<>+22(SB)/1, $0x6f
+DATA lines15L9<>+23(SB)/1, $0x77
+DATA lines15L9<>+24(SB)/1, $0x00
+DATA lines15L9<>+25(SB)/1, $0x08
+DATA lines15L9<>+26(SB)/1, $0x10
+DATA lines15L9<>+27(SB)/1, $0x18
+DATA lines15L9<>+28(SB)/1, $0x20
+DATA lines15L9<>+29(SB)/1, $0x28
+DATA lines15L9<>+30(SB)/1, $0x30
+DATA lines15L9<>+31(SB)/1, $0x38
+DATA lines15L9<>+32(SB)/1, $0x40
+DATA lines15L9<>+33(SB)/1, $0x48
+DATA lines15L9<>+34(SB)/1, $0x50
+DATA lines15L9<>+35(SB)/1, $0x58
+DATA lines15L9<>+36(SB)/1, $0x60
+DATA lines15L9<>+37(SB)/1, $0x68
+DATA lines15L9<>+38(SB)/1, $0x70
+DATA lines15L9<>+39(SB)/1, $0x01
+DATA lines15L9<>+40(SB)/1, $0x09
+DATA lines15L9<>+41(SB)/1, $0x11
+DATA lines15L9<>+42(SB)/1, $0x19
+DATA lines15L9<>+43(SB)/1, $0x21
+DATA lines15L9<>+44(SB)/1, $0x29
+DATA lines15L9<>+45(SB)/1, $0x31
+DATA lines15L9<>+46(SB)/1, $0x39
+DATA lines15L9<>+47(SB)/1, $0x41
+DATA lines15L9<>+48(SB)/1, $0x49
+DATA lines15L9<>+49(SB)/1, $0x51
+DATA lines15L9<>+50(SB)/1, $0x59
+DATA lines15L9<>+51(SB)/1, $0x61
+DATA lines15L9<>+52(SB)/1, $0x69
+DATA lines15L9<>+53(SB)/1, $0x71
+DATA lines15L9<>+54(SB)/1, $0x02
+DATA lines15L9<>+55(SB)/1, $0x0a
+DATA lines15L9<>+56(SB)/1, $0x12
+DATA lines15L9<>+57(SB)/1, $0x1a
+DATA lines15L9<>+58(SB)/1, $0x22
+DATA lines15L9<>+59(SB)/1, $0x2a
+DATA lines15L9<>+60(SB)/1, $0x32
+DATA lines15L9<>+61(SB)/1, $0x3a
+DATA lines15L9<>+62(SB)/1, $0x42
+DATA lines15L9<>+63(SB)/1, $0x4a
+GLOBL lines15L9<>(SB), RODATA|NOPTR, $64
+
+DATA lines15L10<>+0(SB)/1, $0x52
+DATA lines15L10<>+1(SB)/1, $0x5a
+DATA lines15L10<>+2(SB)/1, $0x62
+DATA lines15L10<>+3(SB)/1, $0x6a
+DATA lines15L10<>+4(SB)/1, $0x72
+DATA lines15L10<>+5(SB)/1, $0x03
+DATA lines15L10<>+6(SB)/1, $0x0b
+DATA lines15L10<>+7(SB)/1, $0x13
+DATA lines15L10<>+8(SB)/1, $0x1b
+DATA lines15L10<>+9(SB)/1, $0x23
+DATA lines15L10<>+10(SB)/1, $0x2b
+DATA lines15L10<>+11(SB)/1, $0x33
+DATA lines15L10<>+12(SB)/1, $0x3b
+DATA lines15L10<>+13(SB)/1, $0x43
+DATA lines15L10<>+14(SB)/1, $0x4b
+DATA lines15L10<>+15(SB)/1, $0x53
+DATA lines15L10<>+16(SB)/1, $0x5b
+DATA lines15L10<>+17(SB)/1, $0x63
+DATA lines15L10<>+18(SB)/1, $0x6b
+DATA lines15L10<>+19(SB)/1, $0x73
+DATA lines15L10<>+20(SB)/1, $0x04
+DATA lines15L10<>+21(SB)/1, $0x0c
+DATA lines15L10<>+22(SB)/1, $0x14
+DATA lines15L10<>+23(SB)/1, $0x1c
+DATA lines15L10<>+24(SB)/1, $0x24
+DATA lines15L10<>+25(SB)/1, $0x2c
+DATA lines15L10<>+26(SB)/1, $0x34
+DATA lines15L10<>+27(SB)/1, $0x3c
+DATA lines15L10<>+28(SB)/1, $0x44
+DATA lines15L10<>+29(SB)/1, $0x4c
+DATA lines15L10<>+30(SB)/1, $0x54
+DATA lines15L10<>+31(SB)/1, $0x5c
+DATA lines15L10<>+32(SB)/1, $0x64
+DATA lines15L10<>+33(SB)/1, $0x6c
+DATA lines15L10<>+34(SB)/1, $0x74
+DATA lines15L10<>+35(SB)/1, $0x05
+DATA lines15L10<>+36(SB)/1, $0x0d
+DATA lines15L10<>+37(SB)/1, $0x15
+DATA lines15L10<>+38(SB)/1, $0x1d
+DATA lines15L10<>+39(SB)/1, $0x25
+DATA lines15L10<>+40(SB)/1, $0x2d
+DATA lines15L10<>+41(SB)/1, $0x35
+DATA lines15L10<>+42(SB)/1, $0x3d
+DATA lines15L10<>+43(SB)/1, $0x45
+DATA lines15L10<>+44(SB)/1, $0x4d
+DATA lines15L10<>+45(SB)/1, $0x55
+DATA lines15L10<>+46(SB)/1, $0x5d
+DATA lines15L10<>+47(SB)/1, $0x65
+DATA lines15L10<>+48(SB)/1, $0x6d
+DATA lines15L10<>+49(SB)/1, $0x75
+DATA lines15L10<>+50(SB)/1, $0x06
+DATA lines15L10<>+51(SB)/1, $0x0e
+DATA lines15L10<>+52(SB)/1, $0x16
+DATA lines15L10<>+53(SB)/1, $0x1e
+DATA lines15L10<>+54(SB)/1, $0x26
+DATA lines15L10<>+55(SB)/1, $0x2e
+DATA lines15L10<>+56(SB)/1, $0x36
+DATA lines15L10<>+57(SB)/1, $0x3e
+DATA lines15L10<>+58(SB)/1, $0x46
+DATA lines15L10<>+59(SB)/1, $0x4e
+DATA lines15L10<>+60(SB)/1, $0x56
+DATA lines15L10<>+61(SB)/1, $0x5e
+DATA lines15L10<>+62(SB)/1, $0x66
+DATA lines15L10<>+63(SB)/1, $0x6e
+GLOBL lines15L10<>(SB), RODATA|NOPTR, $64
+
+DATA lines15L11<>+0(SB)/1, $0x76
+DATA lines15L11<>+1(SB)/1, $0x07
+DATA lines15L11<>+2(SB)/1, $0x0f
+DATA lines15L11<>+3(SB)/1, $0x17
+DATA lines15L11<>+4(SB)/1, $0x1f
+DATA lines15L11<>+5(SB)/1, $0x27
+DATA lines15L11<>+6(SB)/1, $0x2f
+DATA lines15L11<>+7(SB)/1, $0x37
+DATA lines15L11<>+8(SB)/1, $0x3f
+DATA lines15L11<>+9(SB)/1, $0x47
+DATA lines15L11<>+10(SB)/1, $0x4f
+DATA lines15L11<>+11(SB)/1, $0x57
+DATA lines15L11<>+12(SB)/1, $0x5f
+DATA lines15L11<>+13(SB)/1, $0x67
+DATA lines15L11<>+14(SB)/1, $0x6f
+DATA lines15L11<>+15(SB)/1, $0x77
+DATA lines15L11<>+16(SB)/1, $0x00
+DATA lines15L11<>+17(SB)/1, $0x08
+DATA lines15L11<>+18(SB)/1, $0x10
+DATA lines15L11<>+19(SB)/1, $0x18
+DATA lines15L11<>+20(SB)/1, $0x20
+DATA lines15L11<>+21(SB)/1, $0x28
+DATA lines15L11<>+22(SB)/1, $0x30
+DATA lines15L11<>+23(SB)/1, $0x38
+DATA lines15L11<>+24(SB)/1, $0x40
+DATA lines15L11<>+25(SB)/1, $0x48
+DATA lines15L11<>+26(SB)/1, $0x50
+DATA lines15L11<>+27(SB)/1, $0x58
+DATA lines15L11<>+28(SB)/1, $0x60
+DATA lines15L11<>+29(SB)/1, $0x68
+DATA lines15L11<>+30(SB)/1, $0x70
+DATA lines15L11<>+31(SB)/1, $0x01
+DATA lines15L11<>+32(SB)/1, $0x09
+DATA lines15L11<>+33(SB)/1, $0x11
+DATA lines15L11<>+34(SB)/1, $0x19
+DATA lines15L11<>+35(SB)/1, $0x21
+DATA lines15L11<>+36(SB)/1, $0x29
+DATA lines15L11<>+37(SB)/1, $0x31
+DATA lines15L11<>+38(SB)/1, $0x39
+DATA lines15L11<>+39(SB)/1, $0x41
+DATA lines15L11<>+40(SB)/1, $0x49
+DATA lines15L11<>+41(SB)/1, $0x51
+DATA lines15L11<>+42(SB)/1, $0x59
+DATA lines15L11<>+43(SB)/1, $0x61
+DATA lines15L11<>+44(SB)/1, $0x69
+DATA lines15L11<>+45(SB)/1, $0x71
+DATA lines15L11<>+46(SB)/1, $0x02
+DATA lines15L11<>+47(SB)/1, $0x0a
+DATA lines15L11<>+48(SB)/1, $0x12
+DATA lines15L11<>+49(SB)/1, $0x1a
+DATA lines15L11<>+50(SB)/1, $0x22
+DATA lines15L11<>+51(SB)/1, $0x2a
+DATA lines15L11<>+52(SB)/1, $0x32
+DATA lines15L11<>+53(SB)/1, $0x3a
+DATA lines15L11<>+54(SB)/1, $0x42
+DATA lines15L11<>+55(SB)/1, $0x4a
+DATA lines15L11<>+56(SB)/1, $0x52
+DATA lines15L11<>+57(SB)/1, $0x5a
+DATA lines15L11<>+58(SB)/1, $0x62
+DATA lines15L11<>+59(SB)/1, $0x6a
+DATA lines15L11<>+60(SB)/1, $0x72
+DATA lines15L11<>+61(SB)/1, $0x03
+DATA lines15L11<>+62(SB)/1, $0x0b
+DATA lines15L11<>+63(SB)/1, $0x13
+GLOBL lines15L11<>(SB), RODATA|NOPTR, $64
+
+DATA lines15L12<>+0(SB)/1, $0x1b
+DATA lines15L12<>+1(SB)/1, $0x23
+DATA lines15L12<>+2(SB)/1, $0x2b
+DATA lines15L12<>+3(SB)/1, $0x33
+DATA lines15L12<>+4(SB)/1, $0x3b
+DATA lines15L12<>+5(SB)/1, $0x43
+DATA lines15L12<>+6(SB)/1, $0x4b
+DATA lines15L12<>+7(SB)/1, $0x53
+DATA lines15L12<>+8(SB)/1, $0x5b
+DATA lines15L12<>+9(SB)/1, $0x63
+DATA lines15L12<>+10(SB)/1, $0x6b
+DATA lines15L12<>+11(SB)/1, $0x73
+DATA lines15L12<>+12(SB)/1, $0x04
+DATA lines15L12<>+13(SB)/1, $0x0c
+DATA lines15L12<>+14(SB)/1, $0x14
+DATA lines15L12<>+15(SB)/1, $0x1c
+DATA lines15L12<>+16(SB)/1, $0x24
+DATA lines15L12<>+17(SB)/1, $0x2c
+DATA lines15L12<>+18(SB)/1, $0x34
+DATA lines15L12<>+19(SB)/1, $0x3c
+DATA lines15L12<>+20(SB)/1, $0x44
+DATA lines15L12<>+21(SB)/1, $0x4c
+DATA lines15L12<>+22(SB)/1, $0x54
+DATA lines15L12<>+23(SB)/1, $0x5c
+DATA lines15L12<>+24(SB)/1, $0x64
+DATA lines15L12<>+25(SB)/1, $0x6c
+DATA lines15L12<>+26(SB)/1, $0x74
+DATA lines15L12<>+27(SB)/1, $0x05
+DATA lines15L12<>+28(SB)/1, $0x0d
+DATA lines15L12<>+29(SB)/1, $0x15
+DATA lines15L12<>+30(SB)/1, $0x1d
+DATA lines15L12<>+31(SB)/1, $0x25
+DATA lines15L12<>+32(SB)/1, $0x2d
+DATA lines15L12<>+33(SB)/1, $0x35
+DATA lines15L12<>+34(SB)/1, $0x3d
+DATA lines15L12<>+35(SB)/1, $0x45
+DATA lines15L12<>+36(SB)/1, $0x4d
+DATA lines15L12<>+37(SB)/1, $0x55
+DATA lines15L12<>+38(SB)/1, $0x5d
+DATA lines15L12<>+39(SB)/1, $0x65
+DATA lines15L12<>+40(SB)/1, $0x6d
+DATA lines15L12<>+41(SB)/1, $0x75
+DATA lines15L12<>+42(SB)/1, $0x06
+DATA lines15L12<>+43(SB)/1, $0x0e
+DATA lines15L12<>+44(SB)/1, $0x16
+DATA lines15L12<>+45(SB)/1, $0x1e
+DATA lines15L12<>+46(SB)/1, $0x26
+DATA lines15L12<>+47(SB)/1, $0x2e
+DATA lines15L12<>+48(SB)/1, $0x36
+DATA lines15L12<>+49(SB)/1, $0x3e
+DATA lines15L12<>+50(SB)/1, $0x46
+DATA lines15L12<>+51(SB)/1, $0x4e
+DATA lines15L12<>+52(SB)/1, $0x56
+DATA lines15L12<>+53(SB)/1, $0x5e
+DATA lines15L12<>+54(SB)/1, $0x66
+DATA lines15L12<>+55(SB)/1, $0x6e
+DATA lines15L12<>+56(SB)/1, $0x76
+DATA lines15L12<>+57(SB)/1, $0x07
+DATA lines15L12<>+58(SB)/1, $0x0f
+DATA lines15L12<>+59(SB)/1, $0x17
+DATA lines15L12<>+60(SB)/1, $0x1f
+DATA lines15L12<>+61(SB)/1, $0x27
+DATA lines15L12<>+62(SB)/1, $0x2f
+DATA lines15L12<>+63(SB)/1, $0x37
+GLOBL lines15L12<>(SB), RODATA|NOPTR, $64
+
+DATA lines15L13<>+0(SB)/1, $0x3f
+DATA lines15L13<>+1(SB)/1, $0x47
+DATA lines15L13<>+2(SB)/1, $0x4f
+DATA lines15L13<>+3(SB)/1, $0x57
+DATA lines15L13<>+4(SB)/1, $0x5f
+DATA lines15L13<>+5(SB)/1, $0x67
+DATA lines15L13<>+6(SB)/1, $0x6f
+DATA lines15L13<>+7(SB)/1, $0x77
+DATA lines15L13<>+8(SB)/1, $0x00
+DATA lines15L13<>+9(SB)/1, $0x08
+DATA lines15L13<>+10(SB)/1, $0x10
+DATA lines15L13<>+11(SB)/1, $0x18
+DATA lines15L13<>+12(SB)/1, $0x20
+DATA lines15L13<>+13(SB)/1, $0x28
+DATA lines15L13<>+14(SB)/1, $0x30
+DATA lines15L13<>+15(SB)/1, $0x38
+DATA lines15L13<>+16(SB)/1, $0x40
+DATA lines15L13<>+17(SB)/1, $0x48
+DATA lines15L13<>+18(SB)/1, $0x50
+DATA lines15L13<>+19(SB)/1, $0x58
+DATA lines15L13<>+20(SB)/1, $0x60
+DATA lines15L13<>+21(SB)/1, $0x68
+DATA lines15L13<>+22(SB)/1, $0x70
+DATA lines15L13<>+23(SB)/1, $0x01
+DATA lines15L13<>+24(SB)/1, $0x09
+DATA lines15L13<>+25(SB)/1, $0x11
+DATA lines15L13<>+26(SB)/1, $0x19
+DATA lines15L13<>+27(SB)/1, $0x21
+DATA lines15L13<>+28(SB)/1, $0x29
+DATA lines15L13<>+29(SB)/1, $0x31
+DATA lines15L13<>+30(SB)/1, $0x39
+DATA lines15L13<>+31(SB)/1, $0x41
+DATA lines15L13<>+32(SB)/1, $0x49
+DATA lines15L13<>+33(SB)/1, $0x51
+DATA lines15L13<>+34(SB)/1, $0x59
+DATA lines15L13<>+35(SB)/1, $0x61
+DATA lines15L13<>+36(SB)/1, $0x69
+DATA lines15L13<>+37(SB)/1, $0x71
+DATA lines15L13<>+38(SB)/1, $0x02
+DATA lines15L13<>+39(SB)/1, $0x0a
+DATA lines15L13<>+40(SB)/1, $0x12
+DATA lines15L13<>+41(SB)/1, $0x1a
+DATA lines15L13<>+42(SB)/1, $0x22
+DATA lines15L13<>+43(SB)/1, $0x2a
+DATA lines15L13<>+44(SB)/1, $0x32
+DATA lines15L13<>+45(SB)/1, $0x3a
+DATA lines15L13<>+46(SB)/1, $0x42
+DATA lines15L13<>+47(SB)/1, $0x4a
+DATA lines15L13<>+48(SB)/1, $0x52
+DATA lines15L13<>+49(SB)/1, $0x5a
+DATA lines15L13<>+50(SB)/1, $0x62
+DATA lines15L13<>+51(SB)/1, $0x6a
+DATA lines15L13<>+52(SB)/1, $0x72
+DATA lines15L13<>+53(SB)/1, $0x03
+DATA lines15L13<>+54(SB)/1, $0x0b
+DATA lines15L13<>+55(SB)/1, $0x13
+DATA lines15L13<>+56(SB)/1, $0x1b
+DATA lines15L13<>+57(SB)/1, $0x23
+DATA lines15L13<>+58(SB)/1, $0x2b
+DATA lines15L13<>+59(SB)/1, $0x33
+DATA lines15L13<>+60(SB)/1, $0x3b
+DATA lines15L13<>+61(SB)/1, $0x43
+DATA lines15L13<>+62(SB)/1, $0x4b
+DATA lines15L13<>+63(SB)/1, $0x53
+GLOBL lines15L13<>(SB), RODATA|NOPTR, $64
+
+DATA lines15L14<>+0(SB)/1, $0x5b
+DATA lines15L14<>+1(SB)/1, $0x63
+DATA lines15L14<>+2(SB)/1, $0x6b
+DATA lines15L14<>+3(SB)/1, $0x73
+DATA lines15L14<>+4(SB)/1, $0x04
+DATA lines15L14<>+5(SB)/1, $0x0c
+DATA lines15L14<>+6(SB)/1, $0x14
+DATA lines15L14<>+7(SB)/1, $0x1c
+DATA lines15L14<>+8(SB)/1, $0x24
+DATA lines15L14<>+9(SB)/1, $0x2c
+DATA lines15L14<>+10(SB)/1, $0x34
+DATA lines15L14<>+11(SB)/1, $0x3c
+DATA lines15L14<>+12(SB)/1, $0x44
+DATA lines15L14<>+13(SB)/1, $0x4c
+DATA lines15L14<>+14(SB)/1, $0x54
+DATA lines15L14<>+15(SB)/1, $0x5c
+DATA lines15L14<>+16(SB)/1, $0x64
+DATA lines15L14<>+17(SB)/1, $0x6c
+DATA lines15L14<>+18(SB)/1, $0x74
+DATA lines15L14<>+19(SB)/1, $0x05
+DATA lines15L14<>+20(SB)/1, $0x0d
+DATA lines15L14<>+21(SB)/1, $0x15
+DATA lines15L14<>+22(SB)/1, $0x1d
+DATA lines15L14<>+23(SB)/1, $0x25
+DATA lines15L14<>+24(SB)/1, $0x2d
+DATA lines15L14<>+25(SB)/1, $0x35
+DATA lines15L14<>+26(SB)/1, $0x3d
+DATA lines15L14<>+27(SB)/1, $0x45
+DATA lines15L14<>+28(SB)/1, $0x4d
+DATA lines15L14<>+29(SB)/1, $0x55
+DATA lines15L14<>+30(SB)/1, $0x5d
+DATA lines15L14<>+31(SB)/1, $0x65
+DATA lines15L14<>+32(SB)/1, $0x6d
+DATA lines15L14<>+33(SB)/1, $0x75
+DATA lines15L14<>+34(SB)/1, $0x06
+DATA lines15L14<>+35(SB)/1, $0x0e
+DATA lines15L14<>+36(SB)/1, $0x16
+DATA lines15L14<>+37(SB)/1, $0x1e
+DATA lines15L14<>+38(SB)/1, $0x26
+DATA lines15L14<>+39(SB)/1, $0x2e
+DATA lines15L14<>+40(SB)/1, $0x36
+DATA lines15L14<>+41(SB)/1, $0x3e
+DATA lines15L14<>+42(SB)/1, $0x46
+DATA lines15L14<>+43(SB)/1, $0x4e
+DATA lines15L14<>+44(SB)/1, $0x56
+DATA lines15L14<>+45(SB)/1, $0x5e
+DATA lines15L14<>+46(SB)/1, $0x66
+DATA lines15L14<>+47(SB)/1, $0x6e
+DATA lines15L14<>+48(SB)/1, $0x76
+DATA lines15L14<>+49(SB)/1, $0x07
+DATA lines15L14<>+50(SB)/1, $0x0f
+DATA lines15L14<>+51(SB)/1, $0x17
+DATA lines15L14<>+52(SB)/1, $0x1f
+DATA lines15L14<>+53(SB)/1, $0x27
+DATA lines15L14<>+54(SB)/1, $0x2f
+DATA lines15L14<>+55(SB)/1, $0x37
+DATA lines15L14<>+56(SB)/1, $0x3f
+DATA lines15L14<>+57(SB)/1, $0x47
+DATA lines15L14<>+58(SB)/1, $0x4f
+DATA lines15L14<>+59(SB)/1, $0x57
+DATA lines15L14<>+60(SB)/1, $0x5f
+DATA lines15L14<>+61(SB)/1, $0x67
+DATA lines15L14<>+62(SB)/1, $0x6f
+DATA lines15L14<>+63(SB)/1, $0x77
+GLOBL lines15L14<>(SB), RODATA|NOPTR, $64
 
 // func shuffle16AVX512(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -13172,6 +25230,481 @@ DATA scatter16H1<>+61(SB)/1, $0x6f
 DATA scatter16H1<>+62(SB)/1, $0x77
 DATA scatter16H1<>+63(SB)/1, $0x7f
 GLOBL scatter16H1<>(SB), RODATA|NOPTR, $64
+
+// func shuffle16AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle16AVX512NTShifted(SB), NOSPLIT, $0-48
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 gather16H0<>+0(SB), Z0
+	VMOVDQU64 gather16H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU64   64(CX), Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   128(CX), Z5
+	VMOVDQU64   192(CX), Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   256(CX), Z7
+	VMOVDQU64   320(CX), Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   384(CX), Z9
+	VMOVDQU64   448(CX), Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   512(CX), Z11
+	VMOVDQU64   576(CX), Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   640(CX), Z13
+	VMOVDQU64   704(CX), Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   768(CX), Z15
+	VMOVDQU64   832(CX), Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   896(CX), Z17
+	VMOVDQU64   960(CX), Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	VMOVDQU64   (SI), Z14
+	VPERMI2B    (DI), Z18, Z14
+	VMOVDQU64   Z18, (DI)
+	MOVQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   64(SI), Z14
+	VPERMI2B    64(DI), Z10, Z14
+	VMOVDQU64   Z10, 64(DI)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z14, (R8)
+	VMOVDQU64   128(SI), Z10
+	VPERMI2B    128(DI), Z16, Z10
+	VMOVDQU64   Z16, 128(DI)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   192(SI), Z10
+	VPERMI2B    192(DI), Z12, Z10
+	VMOVDQU64   Z12, 192(DI)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   256(SI), Z10
+	VPERMI2B    256(DI), Z20, Z10
+	VMOVDQU64   Z20, 256(DI)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   320(SI), Z10
+	VPERMI2B    320(DI), Z8, Z10
+	VMOVDQU64   Z8, 320(DI)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z10, (R8)
+	VMOVDQU64   384(SI), Z8
+	VPERMI2B    384(DI), Z19, Z8
+	VMOVDQU64   Z19, 384(DI)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VMOVDQU64   448(SI), Z8
+	VPERMI2B    448(DI), Z6, Z8
+	VMOVDQU64   Z6, 448(DI)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z8, (R8)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z9
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z8
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	VMOVDQU64   512(SI), Z11
+	VPERMI2B    512(DI), Z12, Z11
+	VMOVDQU64   Z12, 512(DI)
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z11, (R8)
+	VMOVDQU64   576(SI), Z11
+	VPERMI2B    576(DI), Z7, Z11
+	VMOVDQU64   Z7, 576(DI)
+	IMUL3Q      $0x09, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z11, (R8)
+	VMOVDQU64   640(SI), Z7
+	VPERMI2B    640(DI), Z9, Z7
+	VMOVDQU64   Z9, 640(DI)
+	IMUL3Q      $0x0a, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z7, (R8)
+	VMOVDQU64   704(SI), Z7
+	VPERMI2B    704(DI), Z8, Z7
+	VMOVDQU64   Z8, 704(DI)
+	IMUL3Q      $0x0b, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z7, (R8)
+	VMOVDQU64   768(SI), Z7
+	VPERMI2B    768(DI), Z10, Z7
+	VMOVDQU64   Z10, 768(DI)
+	IMUL3Q      $0x0c, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z7, (R8)
+	VMOVDQU64   832(SI), Z7
+	VPERMI2B    832(DI), Z5, Z7
+	VMOVDQU64   Z5, 832(DI)
+	IMUL3Q      $0x0d, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z7, (R8)
+	VMOVDQU64   896(SI), Z5
+	VPERMI2B    896(DI), Z6, Z5
+	VMOVDQU64   Z6, 896(DI)
+	IMUL3Q      $0x0e, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z5, (R8)
+	VMOVDQU64   960(SI), Z5
+	VPERMI2B    960(DI), Z4, Z5
+	VMOVDQU64   Z4, 960(DI)
+	IMUL3Q      $0x0f, DX, R8
+	ADDQ        AX, R8
+	ANDQ        $-64, R8
+	VMOVNTDQ    Z5, (R8)
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000400, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func shuffle16AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·shuffle16AVX512Skewed(SB), NOSPLIT, $0-40
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      ring+32(FP), SI
+	TESTQ     BX, BX
+	JZ        done
+	XORQ      DI, DI
+	VMOVDQU64 gather16H0<>+0(SB), Z0
+	VMOVDQU64 gather16H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+
+loop:
+	VMOVDQU64   (CX), Z4
+	VMOVDQU64   64(CX), Z5
+	VMOVDQA64   Z4, Z6
+	VPERMT2B    Z5, Z0, Z6
+	VPERMT2B    Z5, Z1, Z4
+	VMOVDQU64   128(CX), Z5
+	VMOVDQU64   192(CX), Z7
+	VMOVDQA64   Z5, Z8
+	VPERMT2B    Z7, Z0, Z8
+	VPERMT2B    Z7, Z1, Z5
+	VMOVDQU64   256(CX), Z7
+	VMOVDQU64   320(CX), Z9
+	VMOVDQA64   Z7, Z10
+	VPERMT2B    Z9, Z0, Z10
+	VPERMT2B    Z9, Z1, Z7
+	VMOVDQU64   384(CX), Z9
+	VMOVDQU64   448(CX), Z11
+	VMOVDQA64   Z9, Z12
+	VPERMT2B    Z11, Z0, Z12
+	VPERMT2B    Z11, Z1, Z9
+	VMOVDQU64   512(CX), Z11
+	VMOVDQU64   576(CX), Z13
+	VMOVDQA64   Z11, Z14
+	VPERMT2B    Z13, Z0, Z14
+	VPERMT2B    Z13, Z1, Z11
+	VMOVDQU64   640(CX), Z13
+	VMOVDQU64   704(CX), Z15
+	VMOVDQA64   Z13, Z16
+	VPERMT2B    Z15, Z0, Z16
+	VPERMT2B    Z15, Z1, Z13
+	VMOVDQU64   768(CX), Z15
+	VMOVDQU64   832(CX), Z17
+	VMOVDQA64   Z15, Z18
+	VPERMT2B    Z17, Z0, Z18
+	VPERMT2B    Z17, Z1, Z15
+	VMOVDQU64   896(CX), Z17
+	VMOVDQU64   960(CX), Z19
+	VMOVDQA64   Z17, Z20
+	VPERMT2B    Z19, Z0, Z20
+	VPERMT2B    Z19, Z1, Z17
+	VPUNPCKLQDQ Z8, Z6, Z19
+	VPUNPCKHQDQ Z8, Z6, Z6
+	VPUNPCKLQDQ Z12, Z10, Z8
+	VPUNPCKHQDQ Z12, Z10, Z10
+	VPUNPCKLQDQ Z16, Z14, Z12
+	VPUNPCKHQDQ Z16, Z14, Z14
+	VPUNPCKLQDQ Z20, Z18, Z16
+	VPUNPCKHQDQ Z20, Z18, Z18
+	VMOVDQA64   Z19, Z20
+	VPERMT2Q    Z8, Z2, Z20
+	VPERMT2Q    Z8, Z3, Z19
+	VMOVDQA64   Z6, Z8
+	VPERMT2Q    Z10, Z2, Z8
+	VPERMT2Q    Z10, Z3, Z6
+	VMOVDQA64   Z12, Z10
+	VPERMT2Q    Z16, Z2, Z10
+	VPERMT2Q    Z16, Z3, Z12
+	VMOVDQA64   Z14, Z16
+	VPERMT2Q    Z18, Z2, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VSHUFI64X2  $0x44, Z10, Z20, Z18
+	VSHUFI64X2  $0xee, Z10, Z20, Z20
+	VSHUFI64X2  $0x44, Z16, Z8, Z10
+	VSHUFI64X2  $0xee, Z16, Z8, Z8
+	VSHUFI64X2  $0x44, Z12, Z19, Z16
+	VSHUFI64X2  $0xee, Z12, Z19, Z19
+	VSHUFI64X2  $0x44, Z14, Z6, Z12
+	VSHUFI64X2  $0xee, Z14, Z6, Z6
+	MOVQ        AX, R8
+	VMOVDQU64   Z18, (R8)
+	IMUL3Q      $0x01, DX, R8
+	ADDQ        AX, R8
+	LEAQ        448(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   512(R9), Z14
+	VMOVDQU64   Z14, -64(R8)
+	VMOVDQU64   Z10, 512(SI)(DI*1)
+	IMUL3Q      $0x02, DX, R8
+	ADDQ        AX, R8
+	LEAQ        384(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1024(R9), Z10
+	VMOVDQU64   Z10, -128(R8)
+	VMOVDQU64   Z16, 1024(SI)(DI*1)
+	IMUL3Q      $0x03, DX, R8
+	ADDQ        AX, R8
+	LEAQ        320(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   1536(R9), Z10
+	VMOVDQU64   Z10, -192(R8)
+	VMOVDQU64   Z12, 1536(SI)(DI*1)
+	IMUL3Q      $0x04, DX, R8
+	ADDQ        AX, R8
+	LEAQ        256(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2048(R9), Z10
+	VMOVDQU64   Z10, -256(R8)
+	VMOVDQU64   Z20, 2048(SI)(DI*1)
+	IMUL3Q      $0x05, DX, R8
+	ADDQ        AX, R8
+	LEAQ        192(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   2560(R9), Z10
+	VMOVDQU64   Z10, -320(R8)
+	VMOVDQU64   Z8, 2560(SI)(DI*1)
+	IMUL3Q      $0x06, DX, R8
+	ADDQ        AX, R8
+	LEAQ        128(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3072(R9), Z8
+	VMOVDQU64   Z8, -384(R8)
+	VMOVDQU64   Z19, 3072(SI)(DI*1)
+	IMUL3Q      $0x07, DX, R8
+	ADDQ        AX, R8
+	LEAQ        64(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   3584(R9), Z8
+	VMOVDQU64   Z8, -448(R8)
+	VMOVDQU64   Z6, 3584(SI)(DI*1)
+	VPUNPCKLQDQ Z5, Z4, Z6
+	VPUNPCKHQDQ Z5, Z4, Z4
+	VPUNPCKLQDQ Z9, Z7, Z5
+	VPUNPCKHQDQ Z9, Z7, Z7
+	VPUNPCKLQDQ Z13, Z11, Z8
+	VPUNPCKHQDQ Z13, Z11, Z11
+	VPUNPCKLQDQ Z17, Z15, Z9
+	VPUNPCKHQDQ Z17, Z15, Z15
+	VMOVDQA64   Z6, Z10
+	VPERMT2Q    Z5, Z2, Z10
+	VPERMT2Q    Z5, Z3, Z6
+	VMOVDQA64   Z4, Z5
+	VPERMT2Q    Z7, Z2, Z5
+	VPERMT2Q    Z7, Z3, Z4
+	VMOVDQA64   Z8, Z7
+	VPERMT2Q    Z9, Z2, Z7
+	VPERMT2Q    Z9, Z3, Z8
+	VMOVDQA64   Z11, Z9
+	VPERMT2Q    Z15, Z2, Z9
+	VPERMT2Q    Z15, Z3, Z11
+	VSHUFI64X2  $0x44, Z7, Z10, Z12
+	VSHUFI64X2  $0xee, Z7, Z10, Z10
+	VSHUFI64X2  $0x44, Z9, Z5, Z7
+	VSHUFI64X2  $0xee, Z9, Z5, Z5
+	VSHUFI64X2  $0x44, Z8, Z6, Z9
+	VSHUFI64X2  $0xee, Z8, Z6, Z6
+	VSHUFI64X2  $0x44, Z11, Z4, Z8
+	VSHUFI64X2  $0xee, Z11, Z4, Z4
+	IMUL3Q      $0x08, DX, R8
+	ADDQ        AX, R8
+	VMOVDQU64   Z12, (R8)
+	IMUL3Q      $0x09, DX, R8
+	ADDQ        AX, R8
+	LEAQ        448(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   4608(R9), Z11
+	VMOVDQU64   Z11, -64(R8)
+	VMOVDQU64   Z7, 4608(SI)(DI*1)
+	IMUL3Q      $0x0a, DX, R8
+	ADDQ        AX, R8
+	LEAQ        384(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   5120(R9), Z7
+	VMOVDQU64   Z7, -128(R8)
+	VMOVDQU64   Z9, 5120(SI)(DI*1)
+	IMUL3Q      $0x0b, DX, R8
+	ADDQ        AX, R8
+	LEAQ        320(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   5632(R9), Z7
+	VMOVDQU64   Z7, -192(R8)
+	VMOVDQU64   Z8, 5632(SI)(DI*1)
+	IMUL3Q      $0x0c, DX, R8
+	ADDQ        AX, R8
+	LEAQ        256(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   6144(R9), Z7
+	VMOVDQU64   Z7, -256(R8)
+	VMOVDQU64   Z10, 6144(SI)(DI*1)
+	IMUL3Q      $0x0d, DX, R8
+	ADDQ        AX, R8
+	LEAQ        192(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   6656(R9), Z7
+	VMOVDQU64   Z7, -320(R8)
+	VMOVDQU64   Z5, 6656(SI)(DI*1)
+	IMUL3Q      $0x0e, DX, R8
+	ADDQ        AX, R8
+	LEAQ        128(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   7168(R9), Z5
+	VMOVDQU64   Z5, -384(R8)
+	VMOVDQU64   Z6, 7168(SI)(DI*1)
+	IMUL3Q      $0x0f, DX, R8
+	ADDQ        AX, R8
+	LEAQ        64(DI), R9
+	ANDQ        $0x000001ff, R9
+	ADDQ        SI, R9
+	VMOVDQU64   7680(R9), Z5
+	VMOVDQU64   Z5, -448(R8)
+	VMOVDQU64   Z4, 7680(SI)(DI*1)
+	ADDQ        $0x00000040, DI
+	ANDQ        $0x000001ff, DI
+	ADDQ        $0x00000040, AX
+	ADDQ        $0x00000400, CX
+	DECQ        BX
+	JNZ         loop
+
+done:
+	VZEROUPPER
+	RET
 
 // func shuffle16AVX512NT(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512F, AVX512VBMI, MMX+

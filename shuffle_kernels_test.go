@@ -152,6 +152,29 @@ func TestShuffleKernelsMatchOracle(t *testing.T) {
 	}
 }
 
+// TestShuffleKernelsStreamSpacing covers stream lengths n that are
+// multiples of 1 KiB, which some kernels treat apart (their streams' lines
+// share offsets modulo 4 KiB), with and without trailing bytes and with a
+// partial last block.
+func TestShuffleKernelsStreamSpacing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	src := make([]byte, 16*9216+64*16+16)
+	fillRandom(rng, src)
+	dst := make([]byte, len(src)+64)
+	back := make([]byte, len(src)+64)
+	for _, k := range runnableKernels(t) {
+		t.Run(k.Name(), func(t *testing.T) {
+			for ts := 2; ts <= 16; ts++ {
+				for _, n := range []int{1024, 4096, 5120, 9216, 4096 + 63, 9216 + 1} {
+					for _, l := range []int{n * ts, n*ts + ts - 1} {
+						checkKernel(t, k, dst[:l+64], back[:l+64], src[:l], ts)
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestShuffleKernelsUnaligned moves src and dst to every offset of a
 // cache line, since the kernels load and store unaligned.
 func TestShuffleKernelsUnaligned(t *testing.T) {
@@ -291,7 +314,7 @@ func TestKernelEnvOverride(t *testing.T) {
 	if os.Getenv("GOBLOSC_TEST_CHILD") == "1" {
 		src := make([]byte, 3000)
 		fillRandom(rand.New(rand.NewPCG(1, 1)), src)
-		for _, ts := range []int{2, 3, 4, 8, 16} {
+		for ts := 2; ts <= 16; ts++ {
 			got, want := make([]byte, len(src)), make([]byte, len(src))
 			Shuffle(got, src, ts)
 			shuffleGeneric(want, src, ts)
@@ -372,19 +395,23 @@ func TestShuffleKernelsLargeBuffers(t *testing.T) {
 	src := make([]byte, size)
 	fillRandom(rng, src)
 	raw := make([]byte, size+128)
-	back := make([]byte, size)
+	backRaw := make([]byte, size+128)
 	ks := runnableKernels(t)
 	k := ks[len(ks)-1]
 	if k.Level != cpu.AVX512 {
 		t.Skipf("SKIPPED: only the AVX-512 kernels have a separate large-buffer path; best here is %s", k.Name())
 	}
 	{
-		for _, ts := range []int{2, 3, 4, 8, 16} {
+		for ts := 2; ts <= 16; ts++ {
 			for _, n := range []int{size, size - 64*ts + 3} {
-				for _, misalign := range []int{0, 8} {
+				// Both outputs, dst of the shuffle and of the unshuffle,
+				// start on a line and off it.
+				for _, misalign := range []int{0, 8, 21} {
 					base := int(-uintptr(unsafe.Pointer(&raw[0])) & 63)
 					dst := raw[base+misalign:][:n]
-					checkKernel(t, k, dst, back[:n], src[:n], ts)
+					base = int(-uintptr(unsafe.Pointer(&backRaw[0])) & 63)
+					back := backRaw[base+misalign:][:n]
+					checkKernel(t, k, dst, back, src[:n], ts)
 				}
 			}
 		}

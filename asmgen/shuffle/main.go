@@ -50,9 +50,15 @@ func main() {
 	for ts := 2; ts <= 16; ts++ {
 		vbmiShuffle(ts, false)
 		vbmiUnshuffle(ts, false)
+		vbmiShuffleShifted(ts)
+		if ts > 8 {
+			vbmiShuffleSkewed(ts)
+		}
 		if ts&(ts-1) == 0 {
 			vbmiShuffle(ts, true)
 			vbmiUnshuffle(ts, true)
+		} else {
+			vbmiUnshuffleLines(ts)
 		}
 	}
 	Generate()
@@ -576,6 +582,164 @@ func vbmiShuffle(ts int, nt bool) {
 	epilogue(avx512nt(nt), dst, src, blocks, 64, 64*ts)
 }
 
+// vbmiShuffleShifted is the non-temporal shuffle for streams that do not
+// start on a 64-byte boundary (odd typesizes, n%64 != 0): each stream's
+// output is shifted into the aligned lines it straddles. Stream s keeps its
+// previous block's 64 bytes in prev[s] and a VPERMI2B index in idx[s]
+// (byte q: (q - a) mod 128, a the stream's misalignment), so block i writes
+// the aligned line at (stream start &^ 63) + 64i: the last a bytes of block
+// i-1, then the first 64-a of block i. The first line of a misaligned
+// stream therefore also writes a bytes before the stream, the end of the
+// previous one, and the last a bytes of the blocks stay unwritten: the
+// caller rewrites the end of every stream with an ordinary kernel after.
+func vbmiShuffleShifted(ts int) {
+	_, r, e, b := vbmiShape(ts)
+	name := fmt.Sprintf("shuffle%dAVX512NTShifted", ts)
+	TEXT(name, NOSPLIT, "func(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).", name, ts))
+	dst := Load(Param("dst"), GP64())
+	src := Load(Param("src"), GP64())
+	n := Load(Param("n"), GP64())
+	blocks := Load(Param("blocks"), GP64())
+	idx := Load(Param("idx"), GP64())
+	prev := Load(Param("prev"), GP64())
+	TESTQ(blocks, blocks)
+	JZ(LabelRef("done"))
+	var t [2]VecVirtual
+	for h := range t {
+		t[h] = loadZ(table64(fmt.Sprintf("gather%dH%d", ts, h), func(q int) int {
+			s, el := q/e, q%e
+			if st := h*r + s; st < ts {
+				return el*ts + st
+			}
+			return 0
+		}))
+	}
+	ql, qh, mask := vbmiCommon(ts, true)
+	Label("loop")
+	rows := [2][]VecVirtual{make([]VecVirtual, r), make([]VecVirtual, r)}
+	for k := 0; k < r; k++ {
+		a, c := ZMM(), ZMM()
+		VMOVDQU64(Mem{Base: src, Disp: k * b}, a)
+		if mask == nil {
+			VMOVDQU64(Mem{Base: src, Disp: k*b + 64}, c)
+		} else {
+			VMOVDQU8_Z(Mem{Base: src, Disp: k*b + 64}, mask, c)
+		}
+		o := ZMM()
+		VMOVDQA64(a, o)
+		VPERMT2B(c, t[0], o)
+		VPERMT2B(c, t[1], a)
+		rows[0][k], rows[1][k] = o, a
+	}
+	for h := range rows {
+		transpose(rows[h], e, ql, qh)
+		for s, z := range rows[h] {
+			st := h*r + s
+			if st >= ts {
+				continue
+			}
+			line := ZMM()
+			VMOVDQU64(Mem{Base: idx, Disp: 64 * st}, line)
+			VPERMI2B(Mem{Base: prev, Disp: 64 * st}, z, line)
+			VMOVDQU64(z, Mem{Base: prev, Disp: 64 * st})
+			a := streamAddr(dst, n, st)
+			ANDQ(I32(-64), a)
+			VMOVNTDQ(line, Mem{Base: a})
+		}
+	}
+	epilogue(avx512nt(true), dst, src, blocks, 64, 64*ts)
+}
+
+// skewDepth is how many distinct block lags the skewed kernels give their
+// streams; 16 (a 16 KiB ring) measured slower.
+const skewDepth = 8
+
+// vbmiShuffleSkewed is vbmiShuffle for n a multiple of 1 KiB or so, where
+// the streams' lines of a block share few offsets modulo 4 KiB: measured on
+// Zen 4, 8 or 16 stores at one 4 KiB offset run at half the speed, 2 at
+// most nearly full speed. Stream s is written s%D blocks late (D =
+// skewDepth), its newest rows kept in ring[s][block%D], so the lines in
+// flight spread over D offsets. Typesize 8 (with D = 4) gained too
+// unsteadily to keep: the median of 5 runs fell from 36.0 to 33.0 GB/s,
+// and some runs rose to 41. The first D-1 iterations write stale ring
+// bytes to the D-1 blocks before dst, and the last D-1 blocks of the
+// lagging streams stay unwritten: the caller starts the kernel D-1 blocks
+// in and rewrites both ends with an ordinary kernel.
+func vbmiShuffleSkewed(ts int) {
+	_, r, e, b := vbmiShape(ts)
+	depth := skewDepth
+	name := fmt.Sprintf("shuffle%dAVX512Skewed", ts)
+	TEXT(name, NOSPLIT, "func(dst *byte, src *byte, n int, blocks int, ring *byte)")
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes, stream s written s%%%d blocks late (see vbmiShuffleSkewed in asmgen/shuffle).", name, ts, depth))
+	dst := Load(Param("dst"), GP64())
+	src := Load(Param("src"), GP64())
+	n := Load(Param("n"), GP64())
+	blocks := Load(Param("blocks"), GP64())
+	ring := Load(Param("ring"), GP64())
+	TESTQ(blocks, blocks)
+	JZ(LabelRef("done"))
+	slot := GP64() // 64 * (iteration % depth)
+	XORQ(slot, slot)
+	var t [2]VecVirtual
+	for h := range t {
+		t[h] = loadZ(table64(fmt.Sprintf("gather%dH%d", ts, h), func(q int) int {
+			s, el := q/e, q%e
+			if st := h*r + s; st < ts {
+				return el*ts + st
+			}
+			return 0
+		}))
+	}
+	ql, qh, mask := vbmiCommon(ts, true)
+	Label("loop")
+	rows := [2][]VecVirtual{make([]VecVirtual, r), make([]VecVirtual, r)}
+	for k := 0; k < r; k++ {
+		a, c := ZMM(), ZMM()
+		VMOVDQU64(Mem{Base: src, Disp: k * b}, a)
+		if mask == nil {
+			VMOVDQU64(Mem{Base: src, Disp: k*b + 64}, c)
+		} else {
+			VMOVDQU8_Z(Mem{Base: src, Disp: k*b + 64}, mask, c)
+		}
+		o := ZMM()
+		VMOVDQA64(a, o)
+		VPERMT2B(c, t[0], o)
+		VPERMT2B(c, t[1], a)
+		rows[0][k], rows[1][k] = o, a
+	}
+	for h := range rows {
+		transpose(rows[h], e, ql, qh)
+		for s, z := range rows[h] {
+			st := h*r + s
+			if st >= ts {
+				continue
+			}
+			lag := st % depth
+			a := streamAddr(dst, n, st)
+			if lag == 0 {
+				VMOVDQU64(z, Mem{Base: a})
+				continue
+			}
+			// The ring slot of block i-lag is the one block i+depth-lag
+			// will take: (slot + 64*(depth-lag)) mod 64*depth.
+			old := GP64()
+			LEAQ(Mem{Base: slot, Disp: 64 * (depth - lag)}, old)
+			ANDQ(U32(64*depth-1), old)
+			ADDQ(ring, old)
+			y := ZMM()
+			VMOVDQU64(Mem{Base: old, Disp: 64 * depth * st}, y)
+			VMOVDQU64(y, Mem{Base: a, Disp: -64 * lag})
+			VMOVDQU64(z, Mem{Base: ring, Index: slot, Scale: 1, Disp: 64 * depth * st})
+		}
+	}
+	ADDQ(U32(64), slot)
+	ANDQ(U32(64*depth-1), slot)
+	epilogue(avx512, dst, src, blocks, 64, 64*ts)
+}
+
 // vbmiUnshuffle stores every window as two full vectors in address order,
 // so for typesizes that are not powers of two each store's overflow is
 // rewritten by the next and the last one runs 128-b bytes past the blocks:
@@ -629,6 +793,76 @@ func vbmiUnshuffle(ts int, nt bool) {
 		store64(lo, Mem{Base: dst, Disp: k*b + 64}, nt)
 	}
 	epilogue(avx512nt(nt), dst, src, blocks, 64*ts, 64)
+}
+
+// vbmiUnshuffleLines is the non-temporal unshuffle for typesizes that are
+// not powers of two. A block's output is exactly ts lines, aligned when dst
+// is, but a window holds b = 128/p*ts bytes, so a line straddles two
+// windows: its index table names window k's bytes in the line's first part
+// and window k+1's in the rest, and two merge-masked VPERMI2B fill each
+// part in turn (the later one reading its indexes from bytes the earlier
+// left alone). Nothing is written past the block.
+func vbmiUnshuffleLines(ts int) {
+	_, r, e, b := vbmiShape(ts)
+	name := kernelName("unshuffle", ts, "AVX512NT")
+	doc := fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes with non-temporal stores; dst must be 64-byte aligned.", name, ts)
+	dst, src, n, blocks := prologue(name, doc, 0)
+	scatter := func(o int) int {
+		el, st := o/ts, o%ts
+		return 64*(st/r) + (st%r)*e + el
+	}
+	ql, qh, _ := vbmiCommon(ts, false)
+	type line struct {
+		k     int // window of the line's first byte
+		split int // bytes from window k; the rest from k+1
+		table Mem
+	}
+	lines := make([]line, ts)
+	for m := range lines {
+		k := 64 * m / b
+		split := min(64, (k+1)*b-64*m)
+		t := GLOBL(fmt.Sprintf("lines%dL%d", ts, m), RODATA|NOPTR)
+		for q := 0; q < 64; q++ {
+			g := 64*m + q
+			if q < split {
+				DATA(q, U8(scatter(g-k*b)))
+			} else {
+				DATA(q, U8(scatter(g-(k+1)*b)))
+			}
+		}
+		lines[m] = line{k, split, t}
+	}
+	lo, hi := K(), K()
+	Label("loop")
+	rows := [2][]VecVirtual{make([]VecVirtual, r), make([]VecVirtual, r)}
+	for h := range rows {
+		for s := range rows[h] {
+			z := ZMM()
+			if st := h*r + s; st < ts {
+				VMOVDQU64(Mem{Base: streamAddr(src, n, st)}, z)
+			} else {
+				VPXORQ(z, z, z)
+			}
+			rows[h][s] = z
+		}
+		transpose(rows[h], e, ql, qh)
+	}
+	for m, l := range lines {
+		x := ZMM()
+		VMOVDQU64(l.table, x)
+		if l.split == 64 {
+			VPERMI2B(rows[1][l.k], rows[0][l.k], x)
+		} else {
+			t := GP64()
+			MOVQ(U64(uint64(1)<<l.split-1), t)
+			KMOVQ(t, lo)
+			KNOTQ(lo, hi)
+			VPERMI2B(rows[1][l.k+1], rows[0][l.k+1], hi, x)
+			VPERMI2B(rows[1][l.k], rows[0][l.k], lo, x)
+		}
+		VMOVNTDQ(x, Mem{Base: dst, Disp: 64 * m})
+	}
+	epilogue(avx512nt(true), dst, src, blocks, 64*ts, 64)
 }
 
 // With p = 16 the unpack network needs 17 live vectors, one more than
