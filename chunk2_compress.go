@@ -3,9 +3,6 @@ package blosc
 import (
 	"encoding/binary"
 	"fmt"
-
-	"github.com/goblosc/blosc/blosclz"
-	"github.com/goblosc/blosc/internal/codec"
 )
 
 // params2 validates the options of a Blosc2 chunk.
@@ -254,10 +251,9 @@ func (b *blosc2Call) encodeBlock(ws *workerState, j int, out []byte) (int, error
 	return compressBlock2(ws, b.p, l, &b.pipe, b.src[j*l.blocksize:j*l.blocksize+bsize], ref, j, out, b.zenc)
 }
 
-// compressBlock2 is c-blosc2's blosc_c: run the pipeline over block j, then
-// write each stream as a run (every byte the same), the codec's output, or
-// the bytes themselves when the codec does not shrink them. len(out) is the
-// room left; 0 is returned when the block does not fit.
+// compressBlock2 is c-blosc2's blosc_c: run the pipeline over block j,
+// then write its streams (see streamCoder). len(out) is the room left; 0
+// is returned when the block does not fit.
 func compressBlock2(ws *workerState, p *params, l *layout2, pipe *pipeline2, in, ref []byte, j int, out []byte, zenc *zstdDictEncoder) (int, error) {
 	a, b := ws.b2.scratch(len(in))
 	if ref != nil {
@@ -267,52 +263,6 @@ func compressBlock2(ws *workerState, p *params, l *layout2, pipe *pipeline2, in,
 	if err != nil {
 		return 0, err
 	}
-	ns := l.nstreams(j)
-	neblock := len(in) / ns
-	id := codec.ID(p.codec)
-	pos := 0
-	for k := 0; k < ns; k++ {
-		stream := data[k*neblock : (k+1)*neblock]
-		if pos+4 > len(out) {
-			return 0, nil
-		}
-		if isRun(stream) {
-			v := stream[0]
-			if pos+runStreamLen(v) > len(out) {
-				return 0, nil
-			}
-			pos += putRun(out[pos:], v)
-			continue
-		}
-		pos += 4
-		maxout := min(neblock, len(out)-pos)
-		if maxout <= 0 {
-			return 0, nil
-		}
-		var cbytes int
-		var err error
-		switch {
-		case zenc != nil:
-			cbytes = zenc.compress(out[pos:pos+maxout], stream)
-		case p.codec == BloscLZ:
-			// c-blosc2 ships BloscLZ 2.5.3, which writes other bytes than
-			// c-blosc 1.21's 2.5.1.
-			cbytes = blosclz.CompressBlosc2(out[pos:pos+maxout], stream, p.clevel)
-		default:
-			cbytes, err = ws.codec.Compress(id, p.clevel, out[pos:pos+maxout], stream, l.split)
-		}
-		if err != nil {
-			return 0, fmt.Errorf("blosc: %s: %w", p.codec, err)
-		}
-		if cbytes == 0 || cbytes == neblock {
-			if pos+neblock > len(out) {
-				return 0, nil
-			}
-			copy(out[pos:], stream)
-			cbytes = neblock
-		}
-		binary.LittleEndian.PutUint32(out[pos-4:], uint32(cbytes))
-		pos += cbytes
-	}
-	return pos, nil
+	sc := streamCoder{codec: p.codec, clevel: p.clevel, split: l.split, blosc2: true, zenc: zenc}
+	return sc.write(ws, out, data, l.nstreams(j))
 }
