@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -29,7 +28,7 @@ func optionsFor(t *testing.T, e golden.Entry, src []byte) Options {
 	}
 	o.SplitMode = map[string]SplitMode{"default": SplitDefault, "always": SplitAlways, "never": SplitNever,
 		"auto": SplitAuto, "forward_compat": SplitForwardCompat}[e.SplitMode]
-	o.Blocksize, _ = strconv.Atoi(noteField(e.Notes, "forced_blocksize"))
+	o.Blocksize, _ = strconv.Atoi(note(e, "forced_blocksize"))
 	if m := bsInName.FindStringSubmatch(e.File); o.Blocksize == 0 && m != nil {
 		o.Blocksize, _ = strconv.Atoi(m[1])
 	}
@@ -42,17 +41,14 @@ func optionsFor(t *testing.T, e golden.Entry, src []byte) Options {
 // BloscLZ 2.5.3), the chunk must be C's byte for byte; otherwise it must
 // have C's header layout and round-trip. Every chunk is decoded back.
 func TestCompress2Golden(t *testing.T) {
-	dir, es := blosc2Entries(t)
+	dir, es := golden.Rows(t, blosc2Kinds...)
 	exact := 0
 	for _, e := range es {
 		if e.Kind != "blosc2-chunk" || strings.Contains(e.Notes, "use_dict") || strings.HasSuffix(e.File, "_mt2.b2chunk") {
 			continue
 		}
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join(dir, e.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			want := golden.Read(t, dir, e)
 			raw, err := golden.Pattern(e.Pattern, int(e.Nbytes))
 			if err != nil {
 				t.Skipf("SKIPPED: pattern %s cannot be regenerated: %v", e.Pattern, err)
@@ -245,7 +241,7 @@ func TestBlosc2ZeroAlloc(t *testing.T) {
 // size and dictionary after the offsets), decode, and come out near the
 // size C's did for the same input.
 func TestCompress2Dict(t *testing.T) {
-	dir, es := blosc2Entries(t)
+	dir, es := golden.Rows(t, blosc2Kinds...)
 	n := 0
 	for _, e := range es {
 		if !strings.Contains(e.Notes, "use_dict=1") || e.Codec != "zstd" {
@@ -253,10 +249,7 @@ func TestCompress2Dict(t *testing.T) {
 		}
 		n++
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
-			want, err := os.ReadFile(filepath.Join(dir, e.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			want := golden.Read(t, dir, e)
 			raw, err := golden.Pattern(e.Pattern, int(e.Nbytes))
 			if err != nil {
 				t.Fatal(err)

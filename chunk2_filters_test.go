@@ -113,7 +113,7 @@ func TestTruncMask(t *testing.T) {
 // TestTruncPrecGolden: TRUNC_PREC alone applied to the raw input gives
 // exactly what C decodes from its lossy vectors (the .out files).
 func TestTruncPrecGolden(t *testing.T) {
-	dir, es := blosc2Entries(t)
+	dir, es := golden.Rows(t, blosc2Kinds...)
 	n := 0
 	for _, e := range es {
 		if !strings.HasPrefix(e.Filters, "trunc_prec") {

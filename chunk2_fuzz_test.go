@@ -2,6 +2,7 @@ package blosc
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,20 +15,15 @@ import (
 // parallel and through GetItem, and nothing may be allocated beyond what
 // the header justifies after validation.
 func FuzzDecompress2(f *testing.F) {
-	if dir, err := golden.Locate(); err == nil {
-		if es, err := golden.Manifest(dir); err == nil {
-			for _, e := range es {
-				switch e.Kind {
-				case "blosc2-chunk", "blosc2-special-chunk", "blosc2-vlblocks-chunk", "corrupt-blosc2":
-				default:
-					continue
-				}
-				if e.Nbytes > 1<<20 {
-					continue
-				}
-				if b, err := os.ReadFile(filepath.Join(dir, e.File)); err == nil {
-					f.Add(b)
-				}
+	if dir, es, err := golden.Lookup(append(blosc2Kinds, "corrupt-blosc2")...); err != nil && !errors.Is(err, golden.ErrNotFound) {
+		f.Fatal(err)
+	} else if err == nil {
+		for _, e := range es {
+			if e.Nbytes > 1<<20 {
+				continue
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, e.File)); err == nil {
+				f.Add(b)
 			}
 		}
 	}

@@ -2,10 +2,8 @@ package blosc
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -15,46 +13,23 @@ import (
 	"github.com/goblosc/blosc/internal/golden"
 )
 
-func blosc2Entries(t *testing.T) (string, []golden.Entry) {
-	t.Helper()
-	dir := golden.Dir(t)
-	all, err := golden.Manifest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []golden.Entry
-	for _, e := range all {
-		switch e.Kind {
-		case "blosc2-chunk", "blosc2-special-chunk", "blosc2-vlblocks-chunk":
-			out = append(out, e)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatal("no Blosc2 rows in the manifest")
-	}
-	return dir, out
-}
+// blosc2Kinds are the manifest kinds of single Blosc2 chunks.
+var blosc2Kinds = []string{"blosc2-chunk", "blosc2-special-chunk", "blosc2-vlblocks-chunk"}
 
-func noteField(notes, key string) string {
-	for _, f := range strings.Split(notes, ";") {
-		if v, ok := strings.CutPrefix(f, key+"="); ok {
-			return v
-		}
-	}
-	return ""
+// note returns e's notes value for key, "" when absent.
+func note(e golden.Entry, key string) string {
+	v, _ := e.Note(key)
+	return v
 }
 
 // TestHeader2Manifest parses every Blosc2 vector's header, checks each
 // field against the manifest and writes it back byte for byte.
 func TestHeader2Manifest(t *testing.T) {
-	dir, es := blosc2Entries(t)
+	dir, es := golden.Rows(t, blosc2Kinds...)
 	for _, e := range es {
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join(dir, e.File))
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := hex.DecodeString(noteField(e.Notes, "hdr"))
+			src := golden.Read(t, dir, e)
+			want, err := hex.DecodeString(note(e, "hdr"))
 			if err != nil || len(want) != header2Len {
 				t.Fatalf("manifest hdr: %v (%d bytes)", err, len(want))
 			}
@@ -74,19 +49,19 @@ func TestHeader2Manifest(t *testing.T) {
 			if raw.blocksize != int(e.Blocksize) {
 				t.Errorf("blocksize field %d, manifest %d", raw.blocksize, e.Blocksize)
 			}
-			if v, _ := strconv.Atoi(noteField(e.Notes, "version")); v != int(h.version) {
+			if v, _ := strconv.Atoi(note(e, "version")); v != int(h.version) {
 				t.Errorf("version %d, notes %d", h.version, v)
 			}
-			if f, _ := strconv.ParseUint(strings.TrimPrefix(noteField(e.Notes, "flags"), "0x"), 16, 8); uint8(f) != h.flags {
+			if f, _ := strconv.ParseUint(strings.TrimPrefix(note(e, "flags"), "0x"), 16, 8); uint8(f) != h.flags {
 				t.Errorf("flags %#x, notes %#x", h.flags, f)
 			}
-			if f, _ := strconv.ParseUint(strings.TrimPrefix(noteField(e.Notes, "blosc2_flags"), "0x"), 16, 8); uint8(f) != h.b2flags {
+			if f, _ := strconv.ParseUint(strings.TrimPrefix(note(e, "blosc2_flags"), "0x"), 16, 8); uint8(f) != h.b2flags {
 				t.Errorf("blosc2 flags %#x, notes %#x", h.b2flags, f)
 			}
-			if f, _ := strconv.ParseUint(strings.TrimPrefix(noteField(e.Notes, "blosc2_flags2"), "0x"), 16, 8); uint8(f) != h.flags2 {
+			if f, _ := strconv.ParseUint(strings.TrimPrefix(note(e, "blosc2_flags2"), "0x"), 16, 8); uint8(f) != h.flags2 {
 				t.Errorf("flags2 %#x, notes %#x", h.flags2, f)
 			}
-			switch sp := noteField(e.Notes, "special"); sp {
+			switch sp := note(e, "special"); sp {
 			case "zeros":
 				checkEq(t, "special", h.special(), specialZero)
 			case "nans":
@@ -115,7 +90,7 @@ func TestHeader2Manifest(t *testing.T) {
 				for i, f := range h.filters {
 					fs[i] = Filter(f)
 				}
-				forced, _ := strconv.Atoi(noteField(e.Notes, "forced_blocksize"))
+				forced, _ := strconv.Atoi(note(e, "forced_blocksize"))
 				if m := bsInName.FindStringSubmatch(e.File); forced == 0 && m != nil {
 					forced, _ = strconv.Atoi(m[1])
 				}
@@ -138,49 +113,46 @@ func checkEq[T comparable](t *testing.T, what string, got, want T) {
 	}
 }
 
-// goldenOut returns what C decodes the vector to: the .out file when there
-// is one, else the raw input (regenerated when not stored), checked
-// against out_sha256.
-func goldenOut(t *testing.T, dir string, e golden.Entry) []byte {
-	t.Helper()
-	var want []byte
-	if b, err := os.ReadFile(filepath.Join(dir, strings.TrimSuffix(e.File, ".b2chunk")+".out")); err == nil {
-		want = b
-	} else if e.Raw != "" {
-		if b, err := os.ReadFile(filepath.Join(dir, e.Raw)); err == nil {
-			want = b
-		}
-	}
-	if want == nil {
-		t.Skipf("SKIPPED: no stored output for %s (pattern %s)", e.File, e.Pattern)
-	}
-	if sum := sha256.Sum256(want); hex.EncodeToString(sum[:]) != e.OutSHA256 {
-		t.Fatalf("expected output does not match out_sha256")
-	}
-	return want
-}
-
-func TestDecompress2Golden(t *testing.T) {
-	dir, es := blosc2Entries(t)
+// Every chunk c-blosc2 wrote has the header the manifest describes and
+// decodes to what C decoded (C's bytes exactly, even the tail a recorded C
+// bug leaves undefined, whose leading bytes must also be the input's):
+// through the package function and Decompressors of 1 and 2 threads,
+// through an independent stream decoder, and through GetItem over ranges
+// that start and end inside blocks.
+func TestGoldenBlosc2Decode(t *testing.T) {
+	dir, es := golden.Rows(t, blosc2Kinds...)
 	d1 := &Decompressor{Threads: 1}
 	d2 := &Decompressor{Threads: 2}
+	cbug := 0
 	for _, e := range es {
+		if _, ok, _ := e.CBugPrefix(); ok {
+			cbug++
+		}
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join(dir, e.File))
+			src := golden.Read(t, dir, e)
+			h, err := ReadHeader(src)
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("ReadHeader: %v", err)
 			}
-			// The package's own entry points, serial and parallel.
-			for _, dec := range []func([]byte, []byte) ([]byte, error){Decompress, d1.Decompress, d2.Decompress} {
-				got, err := dec(nil, src)
+			if h.Format != FormatBlosc2 || h.Typesize != e.Typesize || int64(h.Nbytes) != e.Nbytes ||
+				int64(le32(src[8:])) != e.Blocksize || int64(h.Cbytes) != e.Cbytes {
+				t.Errorf("header %+v, manifest typesize/nbytes/blocksize/cbytes %d/%d/%d/%d", h, e.Typesize, e.Nbytes, e.Blocksize, e.Cbytes)
+			}
+			if e.Kind == "blosc2-chunk" {
+				if c, _ := ParseCodec(e.Codec); h.Codec != c {
+					t.Errorf("codec %s, manifest %s", h.Codec, e.Codec)
+				}
+			}
+			decoders := []struct {
+				name string
+				dec  func([]byte, []byte) ([]byte, error)
+			}{{"Decompress", Decompress}, {"threads 1", d1.Decompress}, {"threads 2", d2.Decompress}}
+			for _, d := range decoders {
+				out, err := d.dec(nil, src)
 				if err != nil {
-					t.Fatal(err)
+					t.Fatalf("%s: %v", d.name, err)
 				}
-				sum := sha256.Sum256(got)
-				if hex.EncodeToString(sum[:]) != e.OutSHA256 {
-					want := goldenOut(t, dir, e)
-					t.Fatalf("sha256 mismatch; first difference at %d of %d/%d", firstDiff(got, want), len(got), len(want))
-				}
+				golden.CheckOutput(t, dir, e, out)
 			}
 			got, _ := Decompress(nil, src)
 			// The block loop against an independent stream decoder.
@@ -191,14 +163,17 @@ func TestDecompress2Golden(t *testing.T) {
 			} else if err != nil && !errors.Is(err, errNoBloscLZ) {
 				t.Fatal(err)
 			}
-			// GetItem over ranges that start and end inside blocks.
-			h, err := ReadHeader(src)
-			if err != nil {
-				t.Fatal(err)
-			}
+			// A repeated-value special chunk's item is its stored value.
 			ts := h.Typesize
-			nitems := h.Nbytes / ts
-			for _, r := range [][2]int{{0, nitems}, {0, min(nitems, 1)}, {nitems / 3, nitems / 2}, {nitems - min(nitems, 5), min(nitems, 5)}, {nitems / 2, 0}} {
+			if h.Special == SpecialValue && h.Cbytes-blosc2HeaderLen != ts {
+				t.Fatalf("repeated value of %d bytes for typesize %d", h.Cbytes-blosc2HeaderLen, ts)
+			}
+			n := h.Nbytes / ts
+			ranges := [][2]int{{0, n}, {0, min(n, 1)}, {n / 3, n / 2}, {n - min(n, 5), min(n, 5)}, {n / 2, 0}, {n / 2, n - n/2}}
+			if n > 0 {
+				ranges = append(ranges, [2]int{n - 1, 1})
+			}
+			for _, r := range ranges {
 				items, err := GetItem(nil, src, r[0], r[1])
 				if err != nil {
 					t.Fatalf("GetItem(%d, %d): %v", r[0], r[1], err)
@@ -207,9 +182,13 @@ func TestDecompress2Golden(t *testing.T) {
 					t.Fatalf("GetItem(%d, %d) differs at %d", r[0], r[1], firstDiff(items, want))
 				}
 			}
-			if _, err := GetItem(nil, src, nitems, 1); !errors.Is(err, ErrRange) {
+			if _, err := GetItem(nil, src, n, 1); !errors.Is(err, ErrRange) {
 				t.Fatalf("GetItem past the end: %v", err)
 			}
 		})
 	}
+	if cbug == 0 {
+		t.Error("no row records a C bug: the handling of C's undefined tails went untested")
+	}
+	t.Logf("%d Blosc2 chunks, %d of them with a recorded C bug", len(es), cbug)
 }

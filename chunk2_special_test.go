@@ -7,12 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // TestSpecialConstructorsGolden: our constructors write the very bytes
 // c-blosc2's blosc2_chunk_zeros/nans/repeatval wrote for each vector.
 func TestSpecialConstructorsGolden(t *testing.T) {
-	dir, es := blosc2Entries(t)
+	dir, es := golden.Rows(t, blosc2Kinds...)
 	n := 0
 	for _, e := range es {
 		if e.Kind != "blosc2-special-chunk" {
@@ -26,7 +28,7 @@ func TestSpecialConstructorsGolden(t *testing.T) {
 			}
 			var got []byte
 			nb := int(e.Nbytes)
-			switch sp := noteField(e.Notes, "special"); sp {
+			switch sp := note(e, "special"); sp {
 			case "zeros":
 				got, err = ZerosChunk(nil, nb, e.Typesize)
 			case "nans":

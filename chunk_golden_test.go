@@ -2,10 +2,8 @@ package blosc
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,40 +11,6 @@ import (
 
 	"github.com/goblosc/blosc/internal/golden"
 )
-
-func manifestRows(t testing.TB, kind string) (string, []golden.Entry) {
-	t.Helper()
-	dir := golden.Dir(t)
-	es, err := golden.Manifest(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []golden.Entry
-	for _, e := range es {
-		if e.Kind == kind {
-			out = append(out, e)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no manifest rows of kind %s", kind)
-	}
-	return dir, out
-}
-
-func sha(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
-}
-
-// noteValue returns key's value in a manifest notes column (k=v;k=v).
-func noteValue(notes, key string) (string, bool) {
-	for _, kv := range strings.Split(notes, ";") {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
-			return v, true
-		}
-	}
-	return "", false
-}
 
 // rowOptions rebuilds the options C was given for a manifest row.
 func rowOptions(t testing.TB, e golden.Entry) Options {
@@ -65,7 +29,7 @@ func rowOptions(t testing.TB, e golden.Entry) Options {
 	default:
 		t.Fatalf("%s: filters %q", e.File, e.Filters)
 	}
-	if v, ok := noteValue(e.Notes, "forced_blocksize"); ok {
+	if v, ok := e.Note("forced_blocksize"); ok {
 		o.Blocksize, _ = strconv.Atoi(v)
 	}
 	switch e.SplitMode {
@@ -90,7 +54,7 @@ func rowInput(t testing.TB, e golden.Entry) []byte {
 	if err != nil {
 		t.Fatalf("%s: %v", e.File, err)
 	}
-	if e.RawSHA256 != "" && e.RawSHA256 != "-" && sha(in) != e.RawSHA256 {
+	if e.RawSHA256 != "" && e.RawSHA256 != "-" && golden.SHA256(in) != e.RawSHA256 {
 		t.Fatalf("%s: regenerated input does not match raw_sha256", e.File)
 	}
 	return in
@@ -99,13 +63,10 @@ func rowInput(t testing.TB, e golden.Entry) []byte {
 // Every chunk c-blosc 1.21.3 wrote decodes to what C decoded, and its
 // header reads as the manifest describes it.
 func TestGoldenBlosc1Decode(t *testing.T) {
-	dir, rows := manifestRows(t, "blosc1-chunk")
+	dir, rows := golden.Rows(t, "blosc1-chunk")
 	for _, e := range rows {
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join(dir, e.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			src := golden.Read(t, dir, e)
 			h, err := ReadHeader(src)
 			if err != nil {
 				t.Fatalf("ReadHeader: %v", err)
@@ -118,7 +79,7 @@ func TestGoldenBlosc1Decode(t *testing.T) {
 				t.Errorf("header typesize/nbytes/blocksize/cbytes = %d/%d/%d/%d, manifest %d/%d/%d/%d",
 					h.Typesize, h.Nbytes, h.Blocksize, h.Cbytes, e.Typesize, e.Nbytes, e.Blocksize, e.Cbytes)
 			}
-			if hdr, ok := noteValue(e.Notes, "hdr"); ok && hex.EncodeToString(src[:16]) != hdr {
+			if hdr, ok := e.Note("hdr"); ok && hex.EncodeToString(src[:16]) != hdr {
 				t.Errorf("file header %x, manifest %s", src[:16], hdr)
 			}
 			for _, threads := range []int{1, 2} {
@@ -127,7 +88,7 @@ func TestGoldenBlosc1Decode(t *testing.T) {
 				if err != nil {
 					t.Fatalf("threads %d: Decompress: %v", threads, err)
 				}
-				if got := sha(out); got != e.OutSHA256 {
+				if got := golden.SHA256(out); got != e.OutSHA256 {
 					t.Fatalf("threads %d: output sha256 %s, want %s", threads, got, e.OutSHA256)
 				}
 			}
@@ -142,17 +103,14 @@ var byteIdenticalCodecs = map[string]bool{"lz4": true, "blosclz": true}
 // Our chunks have C's header and layout, and C's bytes where the codec
 // allows.
 func TestGoldenBlosc1Compress(t *testing.T) {
-	_, rows := manifestRows(t, "blosc1-chunk")
+	_, rows := golden.Rows(t, "blosc1-chunk")
 	for _, e := range rows {
 		if strings.Contains(e.File, "_mt2") {
 			continue // C's multi-threaded output depends on timing
 		}
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
 			dir := golden.Dir(t)
-			want, err := os.ReadFile(filepath.Join(dir, e.File))
-			if err != nil {
-				t.Fatal(err)
-			}
+			want := golden.Read(t, dir, e)
 			in := rowInput(t, e)
 			opts := rowOptions(t, e)
 			got, err := Compress(nil, in, opts)

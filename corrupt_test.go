@@ -3,7 +3,6 @@ package blosc
 import (
 	"encoding/binary"
 	"errors"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -39,8 +38,8 @@ func allocLimit(src []byte) uint64 {
 // Every mutated chunk returns an error or the right bytes, never panics,
 // and allocates no more than its bytes justify.
 func TestCorruptBlosc1(t *testing.T) {
-	dir, rows := manifestRows(t, "corrupt-blosc1")
-	all, _ := golden.Manifest(dir)
+	dir, rows := golden.Rows(t, "corrupt-blosc1")
+	_, all := golden.Rows(t)
 	outSHA := map[string]string{}
 	for _, e := range all {
 		outSHA[e.File] = e.OutSHA256
@@ -58,21 +57,15 @@ func TestCorruptBlosc1(t *testing.T) {
 			continue
 		}
 		warm[c] = true
-		src, err := os.ReadFile(filepath.Join(dir, e.File))
-		if err != nil {
-			t.Fatal(err)
-		}
+		src := golden.Read(t, dir, e)
 		if _, err := d.Decompress(nil, src); err != nil {
 			t.Fatalf("warming up on %s: %v", e.File, err)
 		}
 	}
 	for _, e := range rows {
 		t.Run(filepath.Base(e.File), func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join(dir, e.File))
-			if err != nil {
-				t.Fatal(err)
-			}
-			base, _ := noteValue(e.Notes, "base")
+			src := golden.Read(t, dir, e)
+			base, _ := e.Note("base")
 			want, ok := outSHA[base]
 			if !ok {
 				want, ok = outSHA[strings.TrimSuffix(base, ".blosc1")+"_mt2.blosc1"]
@@ -83,7 +76,7 @@ func TestCorruptBlosc1(t *testing.T) {
 			var out []byte
 			var derr error
 			n := allocatedBy(func() { out, derr = d.Decompress(nil, src) })
-			if derr == nil && sha(out) != want {
+			if derr == nil && golden.SHA256(out) != want {
 				t.Fatalf("decoded without error to wrong bytes (%d bytes)", len(out))
 			}
 			if derr != nil && !errors.Is(derr, ErrCorrupt) && !errors.Is(derr, ErrUnsupported) {

@@ -22,6 +22,7 @@ import (
 	"io"
 
 	"github.com/goblosc/blosc/blosclz"
+	lz4block "github.com/goblosc/blosc/internal/lz4"
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zlib"
@@ -114,7 +115,7 @@ func lz4hcDepth(clevel int) lz4.CompressionLevel {
 
 // State is one worker's codec state. The zero value is ready to use.
 type State struct {
-	lz4c  *lz4.CompressorCCompat
+	lz4c  *lz4block.Compressor
 	lz4hc *lz4.CompressorHC
 
 	zlibW   [10]*zlib.Writer
@@ -148,14 +149,10 @@ func (s *State) Compress(id ID, clevel int, dst, src []byte, split bool) (int, e
 		return blosclz.CompressBlock(dst, src, clevel, split), nil
 	case LZ4:
 		if s.lz4c == nil {
-			s.lz4c = new(lz4.CompressorCCompat)
+			s.lz4c = new(lz4block.Compressor)
 		}
-		s.lz4c.Acceleration = lz4Accel(clevel)
-		n, err := s.lz4c.CompressBlock(src, dst)
-		if err != nil {
-			return 0, nil // does not fit
-		}
-		return n, nil
+		// 0 when it does not fit, as LZ4_compress_fast.
+		return s.lz4c.CompressBlock(dst, src, lz4Accel(clevel)), nil
 	case LZ4HC:
 		if s.lz4hc == nil {
 			s.lz4hc = new(lz4.CompressorHC)

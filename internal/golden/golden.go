@@ -5,10 +5,15 @@ package golden
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -246,4 +251,179 @@ func Pattern(name string, n int) ([]byte, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("unknown pattern %q", name)
+}
+
+// ErrNotFound is wrapped by Lookup's error when there are no vectors to
+// read, as opposed to vectors that cannot be read.
+var ErrNotFound = errors.New("golden vectors not found")
+
+// Lookup returns the directory and the manifest rows of the given kinds
+// (every row when no kind is named), for callers without a testing.TB such
+// as fuzz seeders, which must still run (unseeded) where the vectors are
+// absent but should not hide a manifest they cannot read.
+func Lookup(kinds ...string) (string, []Entry, error) {
+	dir, err := Locate()
+	if err != nil {
+		return "", nil, fmt.Errorf("%w: %v", ErrNotFound, err)
+	}
+	all, err := Manifest(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	if len(kinds) == 0 {
+		return dir, all, nil
+	}
+	var out []Entry
+	for _, e := range all {
+		if slices.Contains(kinds, e.Kind) {
+			out = append(out, e)
+		}
+	}
+	return dir, out, nil
+}
+
+// Rows returns the directory and the manifest rows of the given kinds. It
+// skips or fails as Dir does when the vectors are absent, and fails when
+// no row matches: a test that silently covered nothing would pass.
+func Rows(tb testing.TB, kinds ...string) (string, []Entry) {
+	tb.Helper()
+	dir := Dir(tb)
+	all, err := Manifest(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []Entry
+	for _, e := range all {
+		if len(kinds) == 0 || slices.Contains(kinds, e.Kind) {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		tb.Fatalf("no manifest rows of kind %s", strings.Join(kinds, ", "))
+	}
+	return dir, out
+}
+
+// Note returns key's value in the notes column (key=value;key=value).
+func (e Entry) Note(key string) (string, bool) {
+	for _, kv := range strings.Split(e.Notes, ";") {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// CBugPrefix reports, for a row whose notes record a C bug that leaves the
+// tail of the output undefined (compare_only_first_N_bytes), how many
+// leading bytes C decoded correctly.
+func (e Entry) CBugPrefix() (n int, ok bool, err error) {
+	for _, f := range strings.Split(e.Notes, ";") {
+		v, found := strings.CutPrefix(f, "compare_only_first_")
+		if !found {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSuffix(v, "_bytes"))
+		if err != nil || n < 0 || int64(n) > e.Nbytes {
+			return 0, false, fmt.Errorf("%s: bad notes field %q", e.File, f)
+		}
+		return n, true, nil
+	}
+	return 0, false, nil
+}
+
+// SHA256 returns b's SHA-256 in lower-case hex, as the manifest spells it.
+func SHA256(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// Expected returns what C decoded the row to: the .out file beside it when
+// there is one (lossy filters, C bugs), else the raw input, read when
+// stored and regenerated otherwise. It fails the test unless those bytes
+// have the row's out_sha256, so a stale or misnamed file cannot vouch for
+// a wrong decoder.
+func Expected(tb testing.TB, dir string, e Entry) []byte {
+	tb.Helper()
+	want, err := expected(dir, e)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return want
+}
+
+func expected(dir string, e Entry) ([]byte, error) {
+	want, err := os.ReadFile(filepath.Join(dir, strings.TrimSuffix(e.File, filepath.Ext(e.File))+".out"))
+	if errors.Is(err, fs.ErrNotExist) {
+		if e.Raw != "" && e.Raw != "-" {
+			want, err = os.ReadFile(filepath.Join(dir, e.Raw))
+		}
+		if e.Raw == "" || e.Raw == "-" || errors.Is(err, fs.ErrNotExist) {
+			want, err = Pattern(e.Pattern, int(e.Nbytes))
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: expected output: %v", e.File, err)
+	}
+	if got := SHA256(want); got != e.OutSHA256 {
+		return nil, fmt.Errorf("%s: expected output has sha256 %s, manifest out_sha256 %s", e.File, got, e.OutSHA256)
+	}
+	return want, nil
+}
+
+// CheckOutput fails the test unless out is what C decoded the row to:
+// out_sha256 always (the Go decoder reproduces even C's undefined tails),
+// and for a C-bug row also its length and the leading bytes C got right,
+// which must equal both the .out file's and the original input's.
+func CheckOutput(tb testing.TB, dir string, e Entry, out []byte) {
+	tb.Helper()
+	if got := SHA256(out); got != e.OutSHA256 {
+		want, err := expected(dir, e)
+		if err != nil {
+			tb.Fatalf("%s: output sha256 %s, want %s (%d bytes; no bytes to compare: %v)", e.File, got, e.OutSHA256, len(out), err)
+		}
+		tb.Fatalf("%s: output sha256 %s, want %s; %d bytes, want %d, first difference at %d",
+			e.File, got, e.OutSHA256, len(out), len(want), firstDiff(out, want))
+	}
+	n, ok, err := e.CBugPrefix()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if !ok {
+		return
+	}
+	if int64(len(out)) != e.Nbytes {
+		tb.Fatalf("%s: %d bytes, want %d", e.File, len(out), e.Nbytes)
+	}
+	want := Expected(tb, dir, e)
+	in, err := Pattern(e.Pattern, int(e.Nbytes))
+	if err != nil {
+		tb.Fatalf("%s: %v", e.File, err)
+	}
+	if i := firstDiff(out[:n], want[:n]); i < n {
+		tb.Fatalf("%s: first %d bytes differ from C's at %d", e.File, n, i)
+	}
+	if i := firstDiff(out[:n], in[:n]); i < n {
+		tb.Fatalf("%s: first %d bytes differ from the input at %d", e.File, n, i)
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// Read returns the bytes of the row's file, failing the test if it cannot
+// be read: a listed vector that is missing is a broken set, not a skip.
+func Read(tb testing.TB, dir string, e Entry) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, e.File))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
 }
