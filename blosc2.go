@@ -14,14 +14,13 @@ type blosc2Call struct {
 	first int // the block the parallel batch's index 0 stands for
 
 	// Compression.
-	p       *params
-	l       layout2
-	src     []byte
-	ref     []byte // what a decoder holds as block 0 (delta reference)
-	ref0    []byte // buffer for ref when the pipeline is lossy
-	scratch []byte
-	stride  int
-	res     []blockResult
+	p    *params
+	l    layout2
+	pipe pipeline2
+	src  []byte
+	ref  []byte // what a decoder holds as block 0 (delta reference)
+	ref0 []byte // buffer for ref when the pipeline is lossy
+	zenc *zstdDictEncoder
 }
 
 // parseBlosc2 decodes a c-blosc2 extended (32-byte) header and checks the

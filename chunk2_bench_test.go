@@ -2,7 +2,9 @@ package blosc
 
 import (
 	"fmt"
+	"math"
 	"testing"
+	"time"
 
 	"github.com/goblosc/blosc/internal/golden"
 )
@@ -51,6 +53,97 @@ func BenchmarkBlosc2(b *testing.B) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// BenchmarkBlosc2Threads alternates Blosc2 compression and decompression
+// at 1 and 2 threads on the same 64 MiB input every iteration, with a
+// plain copy of the input as the memory limit, and reports each one's best
+// time. The machine is shared, so the 2t/1t ratios from one interleaved
+// run are the figures to compare; run with -benchtime=8x or so.
+func BenchmarkBlosc2Threads(b *testing.B) {
+	const n = 64 << 20
+	for _, s := range []struct {
+		pattern  string
+		typesize int
+	}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}} {
+		var in []byte
+		for _, c := range []Codec{BloscLZ, LZ4} {
+			b.Run(fmt.Sprintf("n=64MiB/%s/%s/ts=%d", s.pattern, c, s.typesize), func(b *testing.B) {
+				if in == nil {
+					var err error
+					if in, err = golden.Pattern(s.pattern, n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				o := Options{Format: FormatBlosc2, Codec: c, Level: 5, Typesize: s.typesize,
+					Filters: [MaxFilters]Filter{5: ByteShuffle}, Threads: 1}
+				comp1, err := NewCompressor(o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				o.Threads = 2
+				comp2, _ := NewCompressor(o)
+				dec1 := &Decompressor{Threads: 1}
+				dec2 := &Decompressor{Threads: 2}
+				dst := make([]byte, CompressBound(n))
+				// Warm every engine up so that the loop measures reuse.
+				chunk, err := comp1.Compress(dst, in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				chunk = append([]byte(nil), chunk...)
+				if _, err := comp2.Compress(dst, in); err != nil {
+					b.Fatal(err)
+				}
+				out := make([]byte, n)
+				if _, err := dec1.Decompress(out, chunk); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := dec2.Decompress(out, chunk); err != nil {
+					b.Fatal(err)
+				}
+				const (
+					memcpy = iota
+					comp1t
+					comp2t
+					dec1t
+					dec2t
+				)
+				best := [5]time.Duration{}
+				for k := range best {
+					best[k] = math.MaxInt64
+				}
+				b.SetBytes(n)
+				b.ReportAllocs()
+				for b.Loop() {
+					var t [6]time.Time
+					t[0] = time.Now()
+					copy(out, in)
+					t[1] = time.Now()
+					comp1.Compress(dst, in)
+					t[2] = time.Now()
+					comp2.Compress(dst, in)
+					t[3] = time.Now()
+					dec1.Decompress(out, chunk)
+					t[4] = time.Now()
+					dec2.Decompress(out, chunk)
+					t[5] = time.Now()
+					for k := range best {
+						best[k] = min(best[k], t[k+1].Sub(t[k]))
+					}
+				}
+				gbs := func(d time.Duration) float64 { return float64(n) / d.Seconds() / 1e9 }
+				b.ReportMetric(gbs(best[memcpy]), "memcpy-GB/s")
+				b.ReportMetric(gbs(best[comp1t]), "comp1-GB/s")
+				b.ReportMetric(gbs(best[comp2t]), "comp2-GB/s")
+				b.ReportMetric(gbs(best[comp2t])/gbs(best[comp1t]), "comp-2t/1t")
+				b.ReportMetric(gbs(best[dec1t]), "dec1-GB/s")
+				b.ReportMetric(gbs(best[dec2t]), "dec2-GB/s")
+				b.ReportMetric(gbs(best[dec2t])/gbs(best[dec1t]), "dec-2t/1t")
+				b.ReportMetric(float64(n)/float64(len(chunk)), "ratio")
+			})
 		}
 	}
 }

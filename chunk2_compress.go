@@ -3,9 +3,6 @@ package blosc
 import (
 	"encoding/binary"
 	"fmt"
-
-	"github.com/goblosc/blosc/blosclz"
-	"github.com/goblosc/blosc/internal/codec"
 )
 
 // params2 validates the options of a Blosc2 chunk.
@@ -217,53 +214,24 @@ func (e *engine) compressBlocks2(out, src []byte, p *params, l *layout2) (int, b
 			l.dict = true
 		}
 	}
-	threads := resolveThreads(p.threads)
-	parallel := threads > 1 && l.nblocks > 1 && e.parallelAt(l.nbytes) && zenc == nil
-	if parallel {
-		b.p, b.l, b.src, b.ref = p, *l, src, ref
-		b.stride = worstCase2(l, l.blocksize, 0)
-		b.scratch = grow(b.scratch, b.stride*l.nblocks)
-		if cap(b.res) < l.nblocks {
-			b.res = make([]blockResult, l.nblocks)
-		}
-		b.res = b.res[:l.nblocks]
-		runBlocks(&e.batch, compress2Task{e}, l.nblocks, threads, &e.ws)
-		b.src, b.ref = nil, nil
+	b.p, b.l, b.pipe, b.src, b.ref, b.zenc = p, *l, pipe, src, ref, zenc
+	threads := 1
+	if zenc == nil {
+		threads = e.blockThreads(p.threads, l.nblocks, l.nbytes)
 	}
-	zeros := true
-	for j := 0; j < l.nblocks; j++ {
-		binary.LittleEndian.PutUint32(out[header2Len+4*j:], uint32(ntbytes))
-		bsize := l.blockLen(j)
-		var n int
-		if parallel {
-			r := b.res[j]
-			if r.err != nil {
-				return 0, false, r.err
-			}
-			n = r.n
-			if n > len(out)-ntbytes {
-				return 0, false, nil
-			}
-			copy(out[ntbytes:], b.scratch[j*b.stride:j*b.stride+n])
-		} else {
-			var r []byte
-			if j > 0 {
-				r = ref
-			}
-			var err error
-			n, err = compressBlock2(&e.ws, p, l, &pipe, src[j*l.blocksize:j*l.blocksize+bsize], r, j, out[ntbytes:], zenc)
-			if err != nil {
-				return 0, false, err
-			}
-		}
-		if n == 0 {
-			return 0, false, nil
-		}
-		if n != 4*l.nstreams(j) || l.dict {
-			zeros = false
-		}
-		ntbytes += n
+	last := l.nblocks - 1
+	start := ntbytes
+	e.blocks.begin(out, header2Len, ntbytes, l.nblocks,
+		worstCase2(l, l.blocksize, 0), worstCase2(l, l.blockLen(last), last))
+	ntbytes, err := e.writeBlocks(b, threads)
+	b.p, b.src, b.ref, b.zenc = nil, nil, nil, nil
+	if ntbytes == 0 || err != nil {
+		return 0, false, err
 	}
+	// Every stream takes 4 bytes or more, and exactly 4 only as a run of
+	// zeros.
+	streams := (l.nblocks-1)*l.nstreams(0) + l.nstreams(last)
+	zeros := !l.dict && ntbytes-start == 4*streams
 	return ntbytes, zeros, nil
 }
 
@@ -273,26 +241,19 @@ func worstCase2(l *layout2, bsize, j int) int {
 	return ns*4 + bsize + 1
 }
 
-type compress2Task struct{ e *engine }
-
-func (t compress2Task) doBlock(ws *workerState, j int) {
-	b := &t.e.b2
+func (b *blosc2Call) encodeBlock(ws *workerState, j int, out []byte) (int, error) {
 	l := &b.l
 	bsize := l.blockLen(j)
-	pipe := b.p.pipeline2()
 	var ref []byte
 	if j > 0 {
 		ref = b.ref
 	}
-	slot := b.scratch[j*b.stride : (j+1)*b.stride]
-	n, err := compressBlock2(ws, b.p, l, &pipe, b.src[j*l.blocksize:j*l.blocksize+bsize], ref, j, slot, nil)
-	b.res[j] = blockResult{n: n, err: err}
+	return compressBlock2(ws, b.p, l, &b.pipe, b.src[j*l.blocksize:j*l.blocksize+bsize], ref, j, out, b.zenc)
 }
 
-// compressBlock2 is c-blosc2's blosc_c: run the pipeline over block j, then
-// write each stream as a run (every byte the same), the codec's output, or
-// the bytes themselves when the codec does not shrink them. len(out) is the
-// room left; 0 is returned when the block does not fit.
+// compressBlock2 is c-blosc2's blosc_c: run the pipeline over block j,
+// then write its streams (see streamCoder). len(out) is the room left; 0
+// is returned when the block does not fit.
 func compressBlock2(ws *workerState, p *params, l *layout2, pipe *pipeline2, in, ref []byte, j int, out []byte, zenc *zstdDictEncoder) (int, error) {
 	a, b := ws.b2.scratch(len(in))
 	if ref != nil {
@@ -302,52 +263,6 @@ func compressBlock2(ws *workerState, p *params, l *layout2, pipe *pipeline2, in,
 	if err != nil {
 		return 0, err
 	}
-	ns := l.nstreams(j)
-	neblock := len(in) / ns
-	id := codec.ID(p.codec)
-	pos := 0
-	for k := 0; k < ns; k++ {
-		stream := data[k*neblock : (k+1)*neblock]
-		if pos+4 > len(out) {
-			return 0, nil
-		}
-		if isRun(stream) {
-			v := stream[0]
-			if pos+runStreamLen(v) > len(out) {
-				return 0, nil
-			}
-			pos += putRun(out[pos:], v)
-			continue
-		}
-		pos += 4
-		maxout := min(neblock, len(out)-pos)
-		if maxout <= 0 {
-			return 0, nil
-		}
-		var cbytes int
-		var err error
-		switch {
-		case zenc != nil:
-			cbytes = zenc.compress(out[pos:pos+maxout], stream)
-		case p.codec == BloscLZ:
-			// c-blosc2 ships BloscLZ 2.5.3, which writes other bytes than
-			// c-blosc 1.21's 2.5.1.
-			cbytes = blosclz.CompressBlosc2(out[pos:pos+maxout], stream, p.clevel)
-		default:
-			cbytes, err = ws.codec.Compress(id, p.clevel, out[pos:pos+maxout], stream, l.split)
-		}
-		if err != nil {
-			return 0, fmt.Errorf("blosc: %s: %w", p.codec, err)
-		}
-		if cbytes == 0 || cbytes == neblock {
-			if pos+neblock > len(out) {
-				return 0, nil
-			}
-			copy(out[pos:], stream)
-			cbytes = neblock
-		}
-		binary.LittleEndian.PutUint32(out[pos-4:], uint32(cbytes))
-		pos += cbytes
-	}
-	return pos, nil
+	sc := streamCoder{codec: p.codec, clevel: p.clevel, split: l.split, blosc2: true, zenc: zenc}
+	return sc.write(ws, out, data, l.nstreams(j))
 }

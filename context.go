@@ -31,15 +31,9 @@ type engine struct {
 	batch batch
 
 	// Compression of one chunk.
-	p       *params
-	l       layout
-	src     []byte
-	scratch []byte // parallel: block j's streams at j*stride
-	stride  int
-	res     []blockResult
-	commit  blockCommit
-
-	b2 blosc2Call
+	c1     compress1Call
+	b2     blosc2Call
+	blocks blockWriter
 
 	// Decompression of one chunk.
 	h     Header
@@ -63,7 +57,7 @@ func (e *engine) parallelAt(nbytes int) bool {
 type blockResult struct {
 	n    int // bytes of streams, 0 if the block did not fit its budget
 	err  error
-	done bool // Blosc1: set under blockCommit.mu once n and err are final
+	done bool // set under blockWriter.mu once n and err are final
 }
 
 func (e *engine) setErr(err error) {
