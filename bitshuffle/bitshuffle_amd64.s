@@ -2443,8 +2443,8 @@ unshuffleAVX512chunksdone:
 	RET
 
 // func shuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
-// Requires: AVX512F, AVX512VBMI, CMOV, GFNI
-TEXT ·shuffleAVX512GFNI(SB), $4160-72
+// Requires: AVX, AVX512F, AVX512VBMI, CMOV, GFNI
+TEXT ·shuffleAVX512GFNI(SB), $16448-72
 	MOVQ dst_base+0(FP), AX
 	MOVQ src_base+24(FP), CX
 	MOVQ typesize+48(FP), DX
@@ -2456,16 +2456,16 @@ TEXT ·shuffleAVX512GFNI(SB), $4160-72
 	SHLQ $0x03, R8
 
 	// nd: byte columns stored per chunk, min(typesize, 8)
-	MOVQ         $0x00000008, R8
-	CMPQ         DX, R8
-	CMOVQLT      DX, R8
+	MOVQ         $0x00000008, R9
+	CMPQ         DX, R9
+	CMOVQLT      DX, R9
 	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
 	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
 	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
 	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
-	LEAQ         (SP), R11
-	ADDQ         $0x3f, R11
-	ANDQ         $-64, R11
+	LEAQ         (SP), R10
+	ADDQ         $0x3f, R10
+	ANDQ         $-64, R10
 	MOVQ         $0x8040201008040201, R9
 	VPBROADCASTQ R9, Z4
 	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z5
@@ -2489,10 +2489,10 @@ shuffleAVX512GFNIdense1block:
 
 shuffleAVX512GFNIdense1chunk:
 	LEAQ           (CX)(R8*1), R9
-	MOVQ           R8, R10
-	IMULQ          BX, R10
-	SHLQ           $0x03, R10
-	ADDQ           AX, R10
+	MOVQ           R8, R11
+	IMULQ          BX, R11
+	SHLQ           $0x03, R11
+	ADDQ           AX, R11
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z0
 	VPERMB         (R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
@@ -2517,7 +2517,7 @@ shuffleAVX512GFNIdense1chunk:
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z10
 	VPERMB         448(R9), Z10, Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	MOVQ           R10, R9
+	MOVQ           R11, R9
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
 	VPERMI2B       Z7, Z0, Z11
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
@@ -2594,217 +2594,240 @@ shuffleAVX512GFNIdense1chunksdone:
 	RET
 
 shuffleAVX512GFNIts2:
-shuffleAVX512GFNIdense2block:
-	XORQ R8, R8
+	XORQ DX, DX
+	LEAQ 1(SI), DI
+	MOVQ CX, R9
 
-shuffleAVX512GFNIdense2chunk:
-	LEAQ           (CX)(R8*1), R9
-	MOVQ           R8, R10
-	IMULQ          BX, R10
-	SHLQ           $0x03, R10
-	ADDQ           AX, R10
+shuffleAVX512GFNIring2loop:
+	CMPQ           DX, SI
+	JAE            shuffleAVX512GFNIring2staged
+	MOVQ           DX, R11
+	ANDQ           $0x01, R11
+	SHLQ           $0x0a, R11
+	ADDQ           R10, R11
 	VMOVDQU64      (R9), Z0
 	VMOVDQU64      64(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z6
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z6
 	VPERMI2B       Z1, Z0, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      Z5, 512(R11)
 	VMOVDQU64      128(R9), Z0
 	VMOVDQU64      192(R9), Z1
 	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      Z5, 576(R11)
 	VMOVDQU64      256(R9), Z0
 	VMOVDQU64      320(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      Z5, 640(R11)
+	VMOVDQU64      384(R9), Z0
+	VMOVDQU64      448(R9), Z1
 	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z9
 	VPERMI2B       Z1, Z0, Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z10
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      Z5, 704(R11)
+	VMOVDQU64      512(R9), Z0
+	VMOVDQU64      576(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z10
 	VPERMI2B       Z1, Z0, Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      384(R9), Z0
-	VMOVDQU64      448(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      Z5, 768(R11)
+	VMOVDQU64      640(R9), Z0
+	VMOVDQU64      704(R9), Z1
 	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z11
 	VPERMI2B       Z1, Z0, Z11
 	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z12
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      Z5, 832(R11)
+	VMOVDQU64      768(R9), Z0
+	VMOVDQU64      832(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z12
 	VPERMI2B       Z1, Z0, Z12
 	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
-	VMOVDQU64      512(R9), Z0
-	VMOVDQU64      576(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      Z5, 896(R11)
+	VMOVDQU64      896(R9), Z0
+	VMOVDQU64      960(R9), Z1
 	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z13
 	VPERMI2B       Z1, Z0, Z13
 	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z14
-	VPERMI2B       Z1, Z0, Z14
-	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
-	VMOVDQU64      640(R9), Z0
-	VMOVDQU64      704(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z15
-	VPERMI2B       Z1, Z0, Z15
-	VGF2P8AFFINEQB $0x00, Z15, Z4, Z15
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z16
-	VPERMI2B       Z1, Z0, Z16
-	VGF2P8AFFINEQB $0x00, Z16, Z4, Z16
-	VMOVDQU64      768(R9), Z0
-	VMOVDQU64      832(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z17
-	VPERMI2B       Z1, Z0, Z17
-	VGF2P8AFFINEQB $0x00, Z17, Z4, Z17
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z18
-	VPERMI2B       Z1, Z0, Z18
-	VGF2P8AFFINEQB $0x00, Z18, Z4, Z18
-	VMOVDQU64      896(R9), Z0
-	VMOVDQU64      960(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z19
-	VPERMI2B       Z1, Z0, Z19
-	VGF2P8AFFINEQB $0x00, Z19, Z4, Z19
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z20
-	VPERMI2B       Z1, Z0, Z20
-	VGF2P8AFFINEQB $0x00, Z20, Z4, Z20
-	MOVQ           R10, R9
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z1
-	VPERMI2B       Z13, Z5, Z1
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B       Z15, Z7, Z5
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
-	VPERMI2B       Z15, Z7, Z13
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B       Z17, Z9, Z7
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z15
-	VPERMI2B       Z17, Z9, Z15
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
-	VPERMI2B       Z19, Z11, Z9
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z17
-	VPERMI2B       Z19, Z11, Z17
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z7, Z0, Z11
-	VPERMT2Q       Z7, Z3, Z0
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z9, Z5, Z7
-	VPERMT2Q       Z9, Z3, Z5
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z15, Z1, Z9
-	VPERMT2Q       Z15, Z3, Z1
-	VMOVDQA64      Z2, Z15
-	VPERMI2Q       Z17, Z13, Z15
-	VPERMT2Q       Z17, Z3, Z13
-	VPUNPCKLQDQ    Z7, Z11, Z17
-	VPUNPCKHQDQ    Z7, Z11, Z7
-	VPUNPCKLQDQ    Z5, Z0, Z11
-	VPUNPCKHQDQ    Z5, Z0, Z0
-	VPUNPCKLQDQ    Z15, Z9, Z5
-	VPUNPCKHQDQ    Z15, Z9, Z9
-	VPUNPCKLQDQ    Z13, Z1, Z15
-	VPUNPCKHQDQ    Z13, Z1, Z1
-	VMOVDQU64      Z17, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z15, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z1, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
-	VPERMI2B       Z14, Z6, Z0
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B       Z16, Z8, Z5
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z6
-	VPERMI2B       Z16, Z8, Z6
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B       Z18, Z10, Z7
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
-	VPERMI2B       Z18, Z10, Z8
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
-	VPERMI2B       Z20, Z12, Z9
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B       Z20, Z12, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z7, Z0, Z11
-	VPERMT2Q       Z7, Z3, Z0
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z9, Z5, Z7
-	VPERMT2Q       Z9, Z3, Z5
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z8, Z1, Z9
-	VPERMT2Q       Z8, Z3, Z1
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z10, Z6, Z8
-	VPERMT2Q       Z10, Z3, Z6
-	VPUNPCKLQDQ    Z7, Z11, Z10
-	VPUNPCKHQDQ    Z7, Z11, Z7
-	VPUNPCKLQDQ    Z5, Z0, Z11
-	VPUNPCKHQDQ    Z5, Z0, Z0
-	VPUNPCKLQDQ    Z8, Z9, Z5
-	VPUNPCKHQDQ    Z8, Z9, Z8
-	VPUNPCKLQDQ    Z6, Z1, Z9
-	VPUNPCKHQDQ    Z6, Z1, Z1
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z1, (R9)
-	ADDQ           BX, R9
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      Z5, 960(R11)
 
-	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R9
-	CMPQ R9, DX
-	JAE  shuffleAVX512GFNIdense2chunksdone
-	MOVQ R9, R8
-	ADDQ $0x08, R9
-	CMPQ R9, DX
-	JLS  shuffleAVX512GFNIdense2chunk
-	MOVQ DX, R8
-	SUBQ $0x08, R8
-	JMP  shuffleAVX512GFNIdense2chunk
+shuffleAVX512GFNIring2staged:
+	MOVQ        AX, CX
+	LEAQ        (DX), R11
+	CMPQ        R11, SI
+	JAE         shuffleAVX512GFNIring2skip0
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B    Z10, Z6, Z0
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z1
+	VPERMI2B    Z10, Z6, Z1
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B    Z11, Z7, Z5
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B    Z11, Z7, Z14
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
+	VPERMI2B    Z12, Z8, Z15
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z16
+	VPERMI2B    Z12, Z8, Z16
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z17
+	VPERMI2B    Z13, Z9, Z17
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z18
+	VPERMI2B    Z13, Z9, Z18
+	VMOVDQA64   Z2, Z19
+	VPERMI2Q    Z15, Z0, Z19
+	VPERMT2Q    Z15, Z3, Z0
+	VMOVDQA64   Z2, Z15
+	VPERMI2Q    Z17, Z5, Z15
+	VPERMT2Q    Z17, Z3, Z5
+	VMOVDQA64   Z2, Z17
+	VPERMI2Q    Z16, Z1, Z17
+	VPERMT2Q    Z16, Z3, Z1
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z18, Z14, Z16
+	VPERMT2Q    Z18, Z3, Z14
+	VPUNPCKLQDQ Z15, Z19, Z18
+	VPUNPCKHQDQ Z15, Z19, Z15
+	VPUNPCKLQDQ Z5, Z0, Z19
+	VPUNPCKHQDQ Z5, Z0, Z0
+	VPUNPCKLQDQ Z16, Z17, Z5
+	VPUNPCKHQDQ Z16, Z17, Z16
+	VPUNPCKLQDQ Z14, Z1, Z17
+	VPUNPCKHQDQ Z14, Z1, Z1
+	MOVQ        CX, R11
+	VMOVDQU64   Z18, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z15, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z19, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z0, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z5, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z16, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z17, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z1, (R11)
+	ADDQ        BX, R11
 
-shuffleAVX512GFNIdense2chunksdone:
-	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R9
-	IMUL3Q $0x00000040, R9, R9
-	ADDQ   R9, CX
-	ADDQ   $0x00000040, AX
-	DECQ   SI
-	JNZ    shuffleAVX512GFNIdense2block
+shuffleAVX512GFNIring2skip0:
+	ADDQ        R8, CX
+	LEAQ        -1(DX), R11
+	CMPQ        R11, SI
+	JAE         shuffleAVX512GFNIring2skip1
+	ANDQ        $0x01, R11
+	SHLQ        $0x0a, R11
+	ADDQ        R10, R11
+	VMOVDQU64   512(R11), Z0
+	VMOVDQU64   576(R11), Z1
+	VMOVDQU64   640(R11), Z5
+	VMOVDQU64   704(R11), Z14
+	VMOVDQU64   768(R11), Z15
+	VMOVDQU64   832(R11), Z16
+	VMOVDQU64   896(R11), Z17
+	VMOVDQU64   960(R11), Z18
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z19
+	VPERMI2B    Z15, Z0, Z19
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z20
+	VPERMI2B    Z15, Z0, Z20
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B    Z16, Z1, Z0
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z15
+	VPERMI2B    Z16, Z1, Z15
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B    Z17, Z5, Z1
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z16
+	VPERMI2B    Z17, Z5, Z16
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B    Z18, Z14, Z5
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z17
+	VPERMI2B    Z18, Z14, Z17
+	VMOVDQA64   Z2, Z14
+	VPERMI2Q    Z1, Z19, Z14
+	VPERMT2Q    Z1, Z3, Z19
+	VMOVDQA64   Z2, Z1
+	VPERMI2Q    Z5, Z0, Z1
+	VPERMT2Q    Z5, Z3, Z0
+	VMOVDQA64   Z2, Z5
+	VPERMI2Q    Z16, Z20, Z5
+	VPERMT2Q    Z16, Z3, Z20
+	VMOVDQA64   Z2, Z16
+	VPERMI2Q    Z17, Z15, Z16
+	VPERMT2Q    Z17, Z3, Z15
+	VPUNPCKLQDQ Z1, Z14, Z17
+	VPUNPCKHQDQ Z1, Z14, Z1
+	VPUNPCKLQDQ Z0, Z19, Z14
+	VPUNPCKHQDQ Z0, Z19, Z0
+	VPUNPCKLQDQ Z16, Z5, Z18
+	VPUNPCKHQDQ Z16, Z5, Z5
+	VPUNPCKLQDQ Z15, Z20, Z16
+	VPUNPCKHQDQ Z15, Z20, Z15
+	MOVQ        CX, R11
+	VMOVDQU64   Z17, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z1, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z14, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z0, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z18, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z5, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z16, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z15, -64(R11)
+	ADDQ        BX, R11
+
+shuffleAVX512GFNIring2skip1:
+	INCQ DX
+	ADDQ $0x40, AX
+	ADDQ $0x00000400, R9
+	CMPQ DX, DI
+	JB   shuffleAVX512GFNIring2loop
+	VZEROUPPER
 	RET
 
 shuffleAVX512GFNIts4:
-shuffleAVX512GFNIdense4block:
-	XORQ R8, R8
+	XORQ DX, DX
+	LEAQ 3(SI), DI
+	MOVQ CX, R9
 
-shuffleAVX512GFNIdense4chunk:
-	LEAQ           (CX)(R8*1), R9
-	MOVQ           R8, R10
-	IMULQ          BX, R10
-	SHLQ           $0x03, R10
-	ADDQ           AX, R10
+shuffleAVX512GFNIring4loop:
+	CMPQ           DX, SI
+	JAE            shuffleAVX512GFNIring4staged
+	MOVQ           DX, R11
+	ANDQ           $0x03, R11
+	SHLQ           $0x0b, R11
+	ADDQ           R10, R11
 	VMOVDQU64      (R9), Z0
 	VMOVDQU64      64(R9), Z1
 	VMOVDQU64      128(R9), Z5
@@ -3061,280 +3084,308 @@ shuffleAVX512GFNIdense4chunk:
 	VMOVDQU64      Z8, 960(R11)
 	VMOVDQU64      Z9, 1472(R11)
 	VMOVDQU64      Z10, 1984(R11)
-	MOVQ           R10, R9
-	VMOVDQU64      (R11), Z0
-	VMOVDQU64      64(R11), Z1
-	VMOVDQU64      128(R11), Z5
-	VMOVDQU64      192(R11), Z6
-	VMOVDQU64      256(R11), Z7
-	VMOVDQU64      320(R11), Z8
-	VMOVDQU64      384(R11), Z9
-	VMOVDQU64      448(R11), Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
-	VPERMI2B       Z7, Z0, Z11
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
-	VPERMI2B       Z7, Z0, Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
-	VPERMI2B       Z9, Z5, Z1
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
-	VPERMI2B       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B       Z10, Z6, Z5
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z6, Z9
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z1, Z11, Z6
-	VPERMT2Q       Z1, Z3, Z11
-	VMOVDQA64      Z2, Z1
-	VPERMI2Q       Z5, Z0, Z1
-	VPERMT2Q       Z5, Z3, Z0
-	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z8, Z12, Z5
-	VPERMT2Q       Z8, Z3, Z12
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VPERMT2Q       Z9, Z3, Z7
-	VPUNPCKLQDQ    Z1, Z6, Z9
-	VPUNPCKHQDQ    Z1, Z6, Z1
-	VPUNPCKLQDQ    Z0, Z11, Z6
-	VPUNPCKHQDQ    Z0, Z11, Z0
-	VPUNPCKLQDQ    Z8, Z5, Z10
-	VPUNPCKHQDQ    Z8, Z5, Z5
-	VPUNPCKLQDQ    Z7, Z12, Z8
-	VPUNPCKHQDQ    Z7, Z12, Z7
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z1, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      512(R11), Z0
-	VMOVDQU64      576(R11), Z1
-	VMOVDQU64      640(R11), Z5
-	VMOVDQU64      704(R11), Z6
-	VMOVDQU64      768(R11), Z7
-	VMOVDQU64      832(R11), Z8
-	VMOVDQU64      896(R11), Z9
-	VMOVDQU64      960(R11), Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
-	VPERMI2B       Z7, Z0, Z11
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
-	VPERMI2B       Z7, Z0, Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
-	VPERMI2B       Z9, Z5, Z1
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
-	VPERMI2B       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B       Z10, Z6, Z5
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z6, Z9
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z1, Z11, Z6
-	VPERMT2Q       Z1, Z3, Z11
-	VMOVDQA64      Z2, Z1
-	VPERMI2Q       Z5, Z0, Z1
-	VPERMT2Q       Z5, Z3, Z0
-	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z8, Z12, Z5
-	VPERMT2Q       Z8, Z3, Z12
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VPERMT2Q       Z9, Z3, Z7
-	VPUNPCKLQDQ    Z1, Z6, Z9
-	VPUNPCKHQDQ    Z1, Z6, Z1
-	VPUNPCKLQDQ    Z0, Z11, Z6
-	VPUNPCKHQDQ    Z0, Z11, Z0
-	VPUNPCKLQDQ    Z8, Z5, Z10
-	VPUNPCKHQDQ    Z8, Z5, Z5
-	VPUNPCKLQDQ    Z7, Z12, Z8
-	VPUNPCKHQDQ    Z7, Z12, Z7
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z1, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      1024(R11), Z0
-	VMOVDQU64      1088(R11), Z1
-	VMOVDQU64      1152(R11), Z5
-	VMOVDQU64      1216(R11), Z6
-	VMOVDQU64      1280(R11), Z7
-	VMOVDQU64      1344(R11), Z8
-	VMOVDQU64      1408(R11), Z9
-	VMOVDQU64      1472(R11), Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
-	VPERMI2B       Z7, Z0, Z11
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
-	VPERMI2B       Z7, Z0, Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
-	VPERMI2B       Z9, Z5, Z1
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
-	VPERMI2B       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B       Z10, Z6, Z5
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z6, Z9
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z1, Z11, Z6
-	VPERMT2Q       Z1, Z3, Z11
-	VMOVDQA64      Z2, Z1
-	VPERMI2Q       Z5, Z0, Z1
-	VPERMT2Q       Z5, Z3, Z0
-	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z8, Z12, Z5
-	VPERMT2Q       Z8, Z3, Z12
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VPERMT2Q       Z9, Z3, Z7
-	VPUNPCKLQDQ    Z1, Z6, Z9
-	VPUNPCKHQDQ    Z1, Z6, Z1
-	VPUNPCKLQDQ    Z0, Z11, Z6
-	VPUNPCKHQDQ    Z0, Z11, Z0
-	VPUNPCKLQDQ    Z8, Z5, Z10
-	VPUNPCKHQDQ    Z8, Z5, Z5
-	VPUNPCKLQDQ    Z7, Z12, Z8
-	VPUNPCKHQDQ    Z7, Z12, Z7
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z1, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      1536(R11), Z0
-	VMOVDQU64      1600(R11), Z1
-	VMOVDQU64      1664(R11), Z5
-	VMOVDQU64      1728(R11), Z6
-	VMOVDQU64      1792(R11), Z7
-	VMOVDQU64      1856(R11), Z8
-	VMOVDQU64      1920(R11), Z9
-	VMOVDQU64      1984(R11), Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
-	VPERMI2B       Z7, Z0, Z11
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
-	VPERMI2B       Z7, Z0, Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
-	VPERMI2B       Z9, Z5, Z1
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
-	VPERMI2B       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B       Z10, Z6, Z5
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z6, Z9
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z1, Z11, Z6
-	VPERMT2Q       Z1, Z3, Z11
-	VMOVDQA64      Z2, Z1
-	VPERMI2Q       Z5, Z0, Z1
-	VPERMT2Q       Z5, Z3, Z0
-	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z8, Z12, Z5
-	VPERMT2Q       Z8, Z3, Z12
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z9, Z7, Z8
-	VPERMT2Q       Z9, Z3, Z7
-	VPUNPCKLQDQ    Z1, Z6, Z9
-	VPUNPCKHQDQ    Z1, Z6, Z1
-	VPUNPCKLQDQ    Z0, Z11, Z6
-	VPUNPCKHQDQ    Z0, Z11, Z0
-	VPUNPCKLQDQ    Z8, Z5, Z10
-	VPUNPCKHQDQ    Z8, Z5, Z5
-	VPUNPCKLQDQ    Z7, Z12, Z8
-	VPUNPCKHQDQ    Z7, Z12, Z7
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z1, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
 
-	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R9
-	CMPQ R9, DX
-	JAE  shuffleAVX512GFNIdense4chunksdone
-	MOVQ R9, R8
-	ADDQ $0x08, R9
-	CMPQ R9, DX
-	JLS  shuffleAVX512GFNIdense4chunk
-	MOVQ DX, R8
-	SUBQ $0x08, R8
-	JMP  shuffleAVX512GFNIdense4chunk
+shuffleAVX512GFNIring4staged:
+	MOVQ        AX, CX
+	LEAQ        (DX), R11
+	CMPQ        R11, SI
+	JAE         shuffleAVX512GFNIring4skip0
+	ANDQ        $0x03, R11
+	SHLQ        $0x0b, R11
+	ADDQ        R10, R11
+	VMOVDQU64   (R11), Z0
+	VMOVDQU64   64(R11), Z1
+	VMOVDQU64   128(R11), Z5
+	VMOVDQU64   192(R11), Z6
+	VMOVDQU64   256(R11), Z7
+	VMOVDQU64   320(R11), Z8
+	VMOVDQU64   384(R11), Z9
+	VMOVDQU64   448(R11), Z10
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B    Z7, Z0, Z11
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B    Z7, Z0, Z12
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B    Z8, Z1, Z0
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B    Z8, Z1, Z7
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B    Z9, Z5, Z1
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B    Z9, Z5, Z8
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B    Z10, Z6, Z5
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B    Z10, Z6, Z9
+	VMOVDQA64   Z2, Z6
+	VPERMI2Q    Z1, Z11, Z6
+	VPERMT2Q    Z1, Z3, Z11
+	VMOVDQA64   Z2, Z1
+	VPERMI2Q    Z5, Z0, Z1
+	VPERMT2Q    Z5, Z3, Z0
+	VMOVDQA64   Z2, Z5
+	VPERMI2Q    Z8, Z12, Z5
+	VPERMT2Q    Z8, Z3, Z12
+	VMOVDQA64   Z2, Z8
+	VPERMI2Q    Z9, Z7, Z8
+	VPERMT2Q    Z9, Z3, Z7
+	VPUNPCKLQDQ Z1, Z6, Z9
+	VPUNPCKHQDQ Z1, Z6, Z1
+	VPUNPCKLQDQ Z0, Z11, Z6
+	VPUNPCKHQDQ Z0, Z11, Z0
+	VPUNPCKLQDQ Z8, Z5, Z10
+	VPUNPCKHQDQ Z8, Z5, Z5
+	VPUNPCKLQDQ Z7, Z12, Z8
+	VPUNPCKHQDQ Z7, Z12, Z7
+	MOVQ        CX, R11
+	VMOVDQU64   Z9, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z1, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z6, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z0, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z10, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z5, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z8, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z7, (R11)
+	ADDQ        BX, R11
 
-shuffleAVX512GFNIdense4chunksdone:
-	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R9
-	IMUL3Q $0x00000040, R9, R9
-	ADDQ   R9, CX
-	ADDQ   $0x00000040, AX
-	DECQ   SI
-	JNZ    shuffleAVX512GFNIdense4block
+shuffleAVX512GFNIring4skip0:
+	ADDQ        R8, CX
+	LEAQ        -1(DX), R11
+	CMPQ        R11, SI
+	JAE         shuffleAVX512GFNIring4skip1
+	ANDQ        $0x03, R11
+	SHLQ        $0x0b, R11
+	ADDQ        R10, R11
+	VMOVDQU64   512(R11), Z0
+	VMOVDQU64   576(R11), Z1
+	VMOVDQU64   640(R11), Z5
+	VMOVDQU64   704(R11), Z6
+	VMOVDQU64   768(R11), Z7
+	VMOVDQU64   832(R11), Z8
+	VMOVDQU64   896(R11), Z9
+	VMOVDQU64   960(R11), Z10
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B    Z7, Z0, Z11
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B    Z7, Z0, Z12
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B    Z8, Z1, Z0
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B    Z8, Z1, Z7
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B    Z9, Z5, Z1
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B    Z9, Z5, Z8
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B    Z10, Z6, Z5
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B    Z10, Z6, Z9
+	VMOVDQA64   Z2, Z6
+	VPERMI2Q    Z1, Z11, Z6
+	VPERMT2Q    Z1, Z3, Z11
+	VMOVDQA64   Z2, Z1
+	VPERMI2Q    Z5, Z0, Z1
+	VPERMT2Q    Z5, Z3, Z0
+	VMOVDQA64   Z2, Z5
+	VPERMI2Q    Z8, Z12, Z5
+	VPERMT2Q    Z8, Z3, Z12
+	VMOVDQA64   Z2, Z8
+	VPERMI2Q    Z9, Z7, Z8
+	VPERMT2Q    Z9, Z3, Z7
+	VPUNPCKLQDQ Z1, Z6, Z9
+	VPUNPCKHQDQ Z1, Z6, Z1
+	VPUNPCKLQDQ Z0, Z11, Z6
+	VPUNPCKHQDQ Z0, Z11, Z0
+	VPUNPCKLQDQ Z8, Z5, Z10
+	VPUNPCKHQDQ Z8, Z5, Z5
+	VPUNPCKLQDQ Z7, Z12, Z8
+	VPUNPCKHQDQ Z7, Z12, Z7
+	MOVQ        CX, R11
+	VMOVDQU64   Z9, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z1, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z6, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z0, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z10, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z5, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z8, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z7, -64(R11)
+	ADDQ        BX, R11
+
+shuffleAVX512GFNIring4skip1:
+	ADDQ        R8, CX
+	LEAQ        -2(DX), R11
+	CMPQ        R11, SI
+	JAE         shuffleAVX512GFNIring4skip2
+	ANDQ        $0x03, R11
+	SHLQ        $0x0b, R11
+	ADDQ        R10, R11
+	VMOVDQU64   1024(R11), Z0
+	VMOVDQU64   1088(R11), Z1
+	VMOVDQU64   1152(R11), Z5
+	VMOVDQU64   1216(R11), Z6
+	VMOVDQU64   1280(R11), Z7
+	VMOVDQU64   1344(R11), Z8
+	VMOVDQU64   1408(R11), Z9
+	VMOVDQU64   1472(R11), Z10
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B    Z7, Z0, Z11
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B    Z7, Z0, Z12
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B    Z8, Z1, Z0
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B    Z8, Z1, Z7
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B    Z9, Z5, Z1
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B    Z9, Z5, Z8
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B    Z10, Z6, Z5
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B    Z10, Z6, Z9
+	VMOVDQA64   Z2, Z6
+	VPERMI2Q    Z1, Z11, Z6
+	VPERMT2Q    Z1, Z3, Z11
+	VMOVDQA64   Z2, Z1
+	VPERMI2Q    Z5, Z0, Z1
+	VPERMT2Q    Z5, Z3, Z0
+	VMOVDQA64   Z2, Z5
+	VPERMI2Q    Z8, Z12, Z5
+	VPERMT2Q    Z8, Z3, Z12
+	VMOVDQA64   Z2, Z8
+	VPERMI2Q    Z9, Z7, Z8
+	VPERMT2Q    Z9, Z3, Z7
+	VPUNPCKLQDQ Z1, Z6, Z9
+	VPUNPCKHQDQ Z1, Z6, Z1
+	VPUNPCKLQDQ Z0, Z11, Z6
+	VPUNPCKHQDQ Z0, Z11, Z0
+	VPUNPCKLQDQ Z8, Z5, Z10
+	VPUNPCKHQDQ Z8, Z5, Z5
+	VPUNPCKLQDQ Z7, Z12, Z8
+	VPUNPCKHQDQ Z7, Z12, Z7
+	MOVQ        CX, R11
+	VMOVDQU64   Z9, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z1, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z6, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z0, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z10, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z5, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z8, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z7, -128(R11)
+	ADDQ        BX, R11
+
+shuffleAVX512GFNIring4skip2:
+	ADDQ        R8, CX
+	LEAQ        -3(DX), R11
+	CMPQ        R11, SI
+	JAE         shuffleAVX512GFNIring4skip3
+	ANDQ        $0x03, R11
+	SHLQ        $0x0b, R11
+	ADDQ        R10, R11
+	VMOVDQU64   1536(R11), Z0
+	VMOVDQU64   1600(R11), Z1
+	VMOVDQU64   1664(R11), Z5
+	VMOVDQU64   1728(R11), Z6
+	VMOVDQU64   1792(R11), Z7
+	VMOVDQU64   1856(R11), Z8
+	VMOVDQU64   1920(R11), Z9
+	VMOVDQU64   1984(R11), Z10
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B    Z7, Z0, Z11
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B    Z7, Z0, Z12
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B    Z8, Z1, Z0
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B    Z8, Z1, Z7
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B    Z9, Z5, Z1
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B    Z9, Z5, Z8
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B    Z10, Z6, Z5
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B    Z10, Z6, Z9
+	VMOVDQA64   Z2, Z6
+	VPERMI2Q    Z1, Z11, Z6
+	VPERMT2Q    Z1, Z3, Z11
+	VMOVDQA64   Z2, Z1
+	VPERMI2Q    Z5, Z0, Z1
+	VPERMT2Q    Z5, Z3, Z0
+	VMOVDQA64   Z2, Z5
+	VPERMI2Q    Z8, Z12, Z5
+	VPERMT2Q    Z8, Z3, Z12
+	VMOVDQA64   Z2, Z8
+	VPERMI2Q    Z9, Z7, Z8
+	VPERMT2Q    Z9, Z3, Z7
+	VPUNPCKLQDQ Z1, Z6, Z9
+	VPUNPCKHQDQ Z1, Z6, Z1
+	VPUNPCKLQDQ Z0, Z11, Z6
+	VPUNPCKHQDQ Z0, Z11, Z0
+	VPUNPCKLQDQ Z8, Z5, Z10
+	VPUNPCKHQDQ Z8, Z5, Z5
+	VPUNPCKLQDQ Z7, Z12, Z8
+	VPUNPCKHQDQ Z7, Z12, Z7
+	MOVQ        CX, R11
+	VMOVDQU64   Z9, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z1, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z6, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z0, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z10, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z5, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z8, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z7, -192(R11)
+	ADDQ        BX, R11
+
+shuffleAVX512GFNIring4skip3:
+	INCQ DX
+	ADDQ $0x40, AX
+	ADDQ $0x00000800, R9
+	CMPQ DX, DI
+	JB   shuffleAVX512GFNIring4loop
+	VZEROUPPER
 	RET
 
 shuffleAVX512GFNIts8:
-shuffleAVX512GFNIdense8block:
-	XORQ R8, R8
+	XORQ DX, DX
+	LEAQ 3(SI), DI
+	MOVQ CX, R9
 
-shuffleAVX512GFNIdense8chunk:
-	LEAQ           (CX)(R8*1), R9
-	MOVQ           R8, R10
-	IMULQ          BX, R10
-	SHLQ           $0x03, R10
-	ADDQ           AX, R10
+shuffleAVX512GFNIring8loop:
+	CMPQ           DX, SI
+	JAE            shuffleAVX512GFNIring8staged
+	MOVQ           DX, R11
+	ANDQ           $0x03, R11
+	SHLQ           $0x0c, R11
+	ADDQ           R10, R11
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         (R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3791,508 +3842,574 @@ shuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      Z8, 3008(R11)
 	VMOVDQU64      Z12, 3520(R11)
 	VMOVDQU64      Z6, 4032(R11)
-	MOVQ           R10, R9
-	VMOVDQU64      (R11), Z5
-	VMOVDQU64      64(R11), Z6
-	VMOVDQU64      128(R11), Z7
-	VMOVDQU64      192(R11), Z8
-	VMOVDQU64      256(R11), Z9
-	VMOVDQU64      320(R11), Z10
-	VMOVDQU64      384(R11), Z11
-	VMOVDQU64      448(R11), Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B       Z9, Z5, Z13
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B       Z9, Z5, Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B       Z10, Z6, Z5
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z6, Z9
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B       Z11, Z7, Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B       Z12, Z8, Z7
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B       Z12, Z8, Z11
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z6, Z13, Z8
-	VPERMT2Q       Z6, Z3, Z13
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VPERMT2Q       Z7, Z3, Z5
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z10, Z14, Z7
-	VPERMT2Q       Z10, Z3, Z14
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VPUNPCKLQDQ    Z6, Z8, Z11
-	VPUNPCKHQDQ    Z6, Z8, Z6
-	VPUNPCKLQDQ    Z5, Z13, Z8
-	VPUNPCKHQDQ    Z5, Z13, Z5
-	VPUNPCKLQDQ    Z10, Z7, Z12
-	VPUNPCKHQDQ    Z10, Z7, Z7
-	VPUNPCKLQDQ    Z9, Z14, Z10
-	VPUNPCKHQDQ    Z9, Z14, Z9
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z12, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      512(R11), Z5
-	VMOVDQU64      576(R11), Z6
-	VMOVDQU64      640(R11), Z7
-	VMOVDQU64      704(R11), Z8
-	VMOVDQU64      768(R11), Z9
-	VMOVDQU64      832(R11), Z10
-	VMOVDQU64      896(R11), Z11
-	VMOVDQU64      960(R11), Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B       Z9, Z5, Z13
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B       Z9, Z5, Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B       Z10, Z6, Z5
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z6, Z9
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B       Z11, Z7, Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B       Z12, Z8, Z7
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B       Z12, Z8, Z11
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z6, Z13, Z8
-	VPERMT2Q       Z6, Z3, Z13
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VPERMT2Q       Z7, Z3, Z5
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z10, Z14, Z7
-	VPERMT2Q       Z10, Z3, Z14
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VPUNPCKLQDQ    Z6, Z8, Z11
-	VPUNPCKHQDQ    Z6, Z8, Z6
-	VPUNPCKLQDQ    Z5, Z13, Z8
-	VPUNPCKHQDQ    Z5, Z13, Z5
-	VPUNPCKLQDQ    Z10, Z7, Z12
-	VPUNPCKHQDQ    Z10, Z7, Z7
-	VPUNPCKLQDQ    Z9, Z14, Z10
-	VPUNPCKHQDQ    Z9, Z14, Z9
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z12, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      1024(R11), Z5
-	VMOVDQU64      1088(R11), Z6
-	VMOVDQU64      1152(R11), Z7
-	VMOVDQU64      1216(R11), Z8
-	VMOVDQU64      1280(R11), Z9
-	VMOVDQU64      1344(R11), Z10
-	VMOVDQU64      1408(R11), Z11
-	VMOVDQU64      1472(R11), Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B       Z9, Z5, Z13
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B       Z9, Z5, Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B       Z10, Z6, Z5
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z6, Z9
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B       Z11, Z7, Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B       Z12, Z8, Z7
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B       Z12, Z8, Z11
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z6, Z13, Z8
-	VPERMT2Q       Z6, Z3, Z13
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VPERMT2Q       Z7, Z3, Z5
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z10, Z14, Z7
-	VPERMT2Q       Z10, Z3, Z14
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VPUNPCKLQDQ    Z6, Z8, Z11
-	VPUNPCKHQDQ    Z6, Z8, Z6
-	VPUNPCKLQDQ    Z5, Z13, Z8
-	VPUNPCKHQDQ    Z5, Z13, Z5
-	VPUNPCKLQDQ    Z10, Z7, Z12
-	VPUNPCKHQDQ    Z10, Z7, Z7
-	VPUNPCKLQDQ    Z9, Z14, Z10
-	VPUNPCKHQDQ    Z9, Z14, Z9
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z12, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      1536(R11), Z5
-	VMOVDQU64      1600(R11), Z6
-	VMOVDQU64      1664(R11), Z7
-	VMOVDQU64      1728(R11), Z8
-	VMOVDQU64      1792(R11), Z9
-	VMOVDQU64      1856(R11), Z10
-	VMOVDQU64      1920(R11), Z11
-	VMOVDQU64      1984(R11), Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B       Z9, Z5, Z13
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B       Z9, Z5, Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B       Z10, Z6, Z5
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z6, Z9
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B       Z11, Z7, Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B       Z12, Z8, Z7
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B       Z12, Z8, Z11
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z6, Z13, Z8
-	VPERMT2Q       Z6, Z3, Z13
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VPERMT2Q       Z7, Z3, Z5
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z10, Z14, Z7
-	VPERMT2Q       Z10, Z3, Z14
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VPUNPCKLQDQ    Z6, Z8, Z11
-	VPUNPCKHQDQ    Z6, Z8, Z6
-	VPUNPCKLQDQ    Z5, Z13, Z8
-	VPUNPCKHQDQ    Z5, Z13, Z5
-	VPUNPCKLQDQ    Z10, Z7, Z12
-	VPUNPCKHQDQ    Z10, Z7, Z7
-	VPUNPCKLQDQ    Z9, Z14, Z10
-	VPUNPCKHQDQ    Z9, Z14, Z9
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z12, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      2048(R11), Z5
-	VMOVDQU64      2112(R11), Z6
-	VMOVDQU64      2176(R11), Z7
-	VMOVDQU64      2240(R11), Z8
-	VMOVDQU64      2304(R11), Z9
-	VMOVDQU64      2368(R11), Z10
-	VMOVDQU64      2432(R11), Z11
-	VMOVDQU64      2496(R11), Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B       Z9, Z5, Z13
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B       Z9, Z5, Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B       Z10, Z6, Z5
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z6, Z9
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B       Z11, Z7, Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B       Z12, Z8, Z7
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B       Z12, Z8, Z11
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z6, Z13, Z8
-	VPERMT2Q       Z6, Z3, Z13
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VPERMT2Q       Z7, Z3, Z5
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z10, Z14, Z7
-	VPERMT2Q       Z10, Z3, Z14
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VPUNPCKLQDQ    Z6, Z8, Z11
-	VPUNPCKHQDQ    Z6, Z8, Z6
-	VPUNPCKLQDQ    Z5, Z13, Z8
-	VPUNPCKHQDQ    Z5, Z13, Z5
-	VPUNPCKLQDQ    Z10, Z7, Z12
-	VPUNPCKHQDQ    Z10, Z7, Z7
-	VPUNPCKLQDQ    Z9, Z14, Z10
-	VPUNPCKHQDQ    Z9, Z14, Z9
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z12, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      2560(R11), Z5
-	VMOVDQU64      2624(R11), Z6
-	VMOVDQU64      2688(R11), Z7
-	VMOVDQU64      2752(R11), Z8
-	VMOVDQU64      2816(R11), Z9
-	VMOVDQU64      2880(R11), Z10
-	VMOVDQU64      2944(R11), Z11
-	VMOVDQU64      3008(R11), Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B       Z9, Z5, Z13
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B       Z9, Z5, Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B       Z10, Z6, Z5
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z6, Z9
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B       Z11, Z7, Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B       Z12, Z8, Z7
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B       Z12, Z8, Z11
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z6, Z13, Z8
-	VPERMT2Q       Z6, Z3, Z13
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VPERMT2Q       Z7, Z3, Z5
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z10, Z14, Z7
-	VPERMT2Q       Z10, Z3, Z14
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VPUNPCKLQDQ    Z6, Z8, Z11
-	VPUNPCKHQDQ    Z6, Z8, Z6
-	VPUNPCKLQDQ    Z5, Z13, Z8
-	VPUNPCKHQDQ    Z5, Z13, Z5
-	VPUNPCKLQDQ    Z10, Z7, Z12
-	VPUNPCKHQDQ    Z10, Z7, Z7
-	VPUNPCKLQDQ    Z9, Z14, Z10
-	VPUNPCKHQDQ    Z9, Z14, Z9
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z12, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      3072(R11), Z5
-	VMOVDQU64      3136(R11), Z6
-	VMOVDQU64      3200(R11), Z7
-	VMOVDQU64      3264(R11), Z8
-	VMOVDQU64      3328(R11), Z9
-	VMOVDQU64      3392(R11), Z10
-	VMOVDQU64      3456(R11), Z11
-	VMOVDQU64      3520(R11), Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B       Z9, Z5, Z13
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B       Z9, Z5, Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B       Z10, Z6, Z5
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z6, Z9
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B       Z11, Z7, Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B       Z12, Z8, Z7
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B       Z12, Z8, Z11
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z6, Z13, Z8
-	VPERMT2Q       Z6, Z3, Z13
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VPERMT2Q       Z7, Z3, Z5
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z10, Z14, Z7
-	VPERMT2Q       Z10, Z3, Z14
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VPUNPCKLQDQ    Z6, Z8, Z11
-	VPUNPCKHQDQ    Z6, Z8, Z6
-	VPUNPCKLQDQ    Z5, Z13, Z8
-	VPUNPCKHQDQ    Z5, Z13, Z5
-	VPUNPCKLQDQ    Z10, Z7, Z12
-	VPUNPCKHQDQ    Z10, Z7, Z7
-	VPUNPCKLQDQ    Z9, Z14, Z10
-	VPUNPCKHQDQ    Z9, Z14, Z9
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z12, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      3584(R11), Z5
-	VMOVDQU64      3648(R11), Z6
-	VMOVDQU64      3712(R11), Z7
-	VMOVDQU64      3776(R11), Z8
-	VMOVDQU64      3840(R11), Z9
-	VMOVDQU64      3904(R11), Z10
-	VMOVDQU64      3968(R11), Z11
-	VMOVDQU64      4032(R11), Z12
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B       Z9, Z5, Z13
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B       Z9, Z5, Z14
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B       Z10, Z6, Z5
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B       Z10, Z6, Z9
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B       Z11, Z7, Z10
-	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B       Z12, Z8, Z7
-	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B       Z12, Z8, Z11
-	VMOVDQA64      Z2, Z8
-	VPERMI2Q       Z6, Z13, Z8
-	VPERMT2Q       Z6, Z3, Z13
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z7, Z5, Z6
-	VPERMT2Q       Z7, Z3, Z5
-	VMOVDQA64      Z2, Z7
-	VPERMI2Q       Z10, Z14, Z7
-	VPERMT2Q       Z10, Z3, Z14
-	VMOVDQA64      Z2, Z10
-	VPERMI2Q       Z11, Z9, Z10
-	VPERMT2Q       Z11, Z3, Z9
-	VPUNPCKLQDQ    Z6, Z8, Z11
-	VPUNPCKHQDQ    Z6, Z8, Z6
-	VPUNPCKLQDQ    Z5, Z13, Z8
-	VPUNPCKHQDQ    Z5, Z13, Z5
-	VPUNPCKLQDQ    Z10, Z7, Z12
-	VPUNPCKHQDQ    Z10, Z7, Z7
-	VPUNPCKLQDQ    Z9, Z14, Z10
-	VPUNPCKHQDQ    Z9, Z14, Z9
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z12, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
 
-	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R9
-	CMPQ R9, DX
-	JAE  shuffleAVX512GFNIdense8chunksdone
-	MOVQ R9, R8
-	ADDQ $0x08, R9
-	CMPQ R9, DX
-	JLS  shuffleAVX512GFNIdense8chunk
-	MOVQ DX, R8
-	SUBQ $0x08, R8
-	JMP  shuffleAVX512GFNIdense8chunk
+shuffleAVX512GFNIring8staged:
+	MOVQ        AX, CX
+	LEAQ        (DX), R11
+	CMPQ        R11, SI
+	JAE         shuffleAVX512GFNIring8skip0
+	ANDQ        $0x03, R11
+	SHLQ        $0x0c, R11
+	ADDQ        R10, R11
+	VMOVDQU64   (R11), Z5
+	VMOVDQU64   64(R11), Z6
+	VMOVDQU64   128(R11), Z7
+	VMOVDQU64   192(R11), Z8
+	VMOVDQU64   256(R11), Z9
+	VMOVDQU64   320(R11), Z10
+	VMOVDQU64   384(R11), Z11
+	VMOVDQU64   448(R11), Z12
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B    Z9, Z5, Z13
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B    Z9, Z5, Z14
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B    Z10, Z6, Z5
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B    Z10, Z6, Z9
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B    Z11, Z7, Z6
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B    Z11, Z7, Z10
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B    Z12, Z8, Z7
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B    Z12, Z8, Z11
+	VMOVDQA64   Z2, Z8
+	VPERMI2Q    Z6, Z13, Z8
+	VPERMT2Q    Z6, Z3, Z13
+	VMOVDQA64   Z2, Z6
+	VPERMI2Q    Z7, Z5, Z6
+	VPERMT2Q    Z7, Z3, Z5
+	VMOVDQA64   Z2, Z7
+	VPERMI2Q    Z10, Z14, Z7
+	VPERMT2Q    Z10, Z3, Z14
+	VMOVDQA64   Z2, Z10
+	VPERMI2Q    Z11, Z9, Z10
+	VPERMT2Q    Z11, Z3, Z9
+	VPUNPCKLQDQ Z6, Z8, Z11
+	VPUNPCKHQDQ Z6, Z8, Z6
+	VPUNPCKLQDQ Z5, Z13, Z8
+	VPUNPCKHQDQ Z5, Z13, Z5
+	VPUNPCKLQDQ Z10, Z7, Z12
+	VPUNPCKHQDQ Z10, Z7, Z7
+	VPUNPCKLQDQ Z9, Z14, Z10
+	VPUNPCKHQDQ Z9, Z14, Z9
+	MOVQ        CX, R11
+	VMOVDQU64   Z11, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z6, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z8, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z5, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z12, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z7, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z10, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z9, (R11)
+	ADDQ        BX, R11
 
-shuffleAVX512GFNIdense8chunksdone:
-	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R9
-	IMUL3Q $0x00000040, R9, R9
-	ADDQ   R9, CX
-	ADDQ   $0x00000040, AX
-	DECQ   SI
-	JNZ    shuffleAVX512GFNIdense8block
+shuffleAVX512GFNIring8skip0:
+	ADDQ        R8, CX
+	LEAQ        -1(DX), R11
+	CMPQ        R11, SI
+	JAE         shuffleAVX512GFNIring8skip1
+	ANDQ        $0x03, R11
+	SHLQ        $0x0c, R11
+	ADDQ        R10, R11
+	VMOVDQU64   512(R11), Z5
+	VMOVDQU64   576(R11), Z6
+	VMOVDQU64   640(R11), Z7
+	VMOVDQU64   704(R11), Z8
+	VMOVDQU64   768(R11), Z9
+	VMOVDQU64   832(R11), Z10
+	VMOVDQU64   896(R11), Z11
+	VMOVDQU64   960(R11), Z12
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B    Z9, Z5, Z13
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B    Z9, Z5, Z14
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B    Z10, Z6, Z5
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B    Z10, Z6, Z9
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B    Z11, Z7, Z6
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B    Z11, Z7, Z10
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B    Z12, Z8, Z7
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B    Z12, Z8, Z11
+	VMOVDQA64   Z2, Z8
+	VPERMI2Q    Z6, Z13, Z8
+	VPERMT2Q    Z6, Z3, Z13
+	VMOVDQA64   Z2, Z6
+	VPERMI2Q    Z7, Z5, Z6
+	VPERMT2Q    Z7, Z3, Z5
+	VMOVDQA64   Z2, Z7
+	VPERMI2Q    Z10, Z14, Z7
+	VPERMT2Q    Z10, Z3, Z14
+	VMOVDQA64   Z2, Z10
+	VPERMI2Q    Z11, Z9, Z10
+	VPERMT2Q    Z11, Z3, Z9
+	VPUNPCKLQDQ Z6, Z8, Z11
+	VPUNPCKHQDQ Z6, Z8, Z6
+	VPUNPCKLQDQ Z5, Z13, Z8
+	VPUNPCKHQDQ Z5, Z13, Z5
+	VPUNPCKLQDQ Z10, Z7, Z12
+	VPUNPCKHQDQ Z10, Z7, Z7
+	VPUNPCKLQDQ Z9, Z14, Z10
+	VPUNPCKHQDQ Z9, Z14, Z9
+	MOVQ        CX, R11
+	VMOVDQU64   Z11, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z6, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z8, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z5, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z12, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z7, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z10, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z9, -64(R11)
+	ADDQ        BX, R11
+
+shuffleAVX512GFNIring8skip1:
+	ADDQ        R8, CX
+	LEAQ        -2(DX), R11
+	CMPQ        R11, SI
+	JAE         shuffleAVX512GFNIring8skip2
+	ANDQ        $0x03, R11
+	SHLQ        $0x0c, R11
+	ADDQ        R10, R11
+	VMOVDQU64   1024(R11), Z5
+	VMOVDQU64   1088(R11), Z6
+	VMOVDQU64   1152(R11), Z7
+	VMOVDQU64   1216(R11), Z8
+	VMOVDQU64   1280(R11), Z9
+	VMOVDQU64   1344(R11), Z10
+	VMOVDQU64   1408(R11), Z11
+	VMOVDQU64   1472(R11), Z12
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B    Z9, Z5, Z13
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B    Z9, Z5, Z14
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B    Z10, Z6, Z5
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B    Z10, Z6, Z9
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B    Z11, Z7, Z6
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B    Z11, Z7, Z10
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B    Z12, Z8, Z7
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B    Z12, Z8, Z11
+	VMOVDQA64   Z2, Z8
+	VPERMI2Q    Z6, Z13, Z8
+	VPERMT2Q    Z6, Z3, Z13
+	VMOVDQA64   Z2, Z6
+	VPERMI2Q    Z7, Z5, Z6
+	VPERMT2Q    Z7, Z3, Z5
+	VMOVDQA64   Z2, Z7
+	VPERMI2Q    Z10, Z14, Z7
+	VPERMT2Q    Z10, Z3, Z14
+	VMOVDQA64   Z2, Z10
+	VPERMI2Q    Z11, Z9, Z10
+	VPERMT2Q    Z11, Z3, Z9
+	VPUNPCKLQDQ Z6, Z8, Z11
+	VPUNPCKHQDQ Z6, Z8, Z6
+	VPUNPCKLQDQ Z5, Z13, Z8
+	VPUNPCKHQDQ Z5, Z13, Z5
+	VPUNPCKLQDQ Z10, Z7, Z12
+	VPUNPCKHQDQ Z10, Z7, Z7
+	VPUNPCKLQDQ Z9, Z14, Z10
+	VPUNPCKHQDQ Z9, Z14, Z9
+	MOVQ        CX, R11
+	VMOVDQU64   Z11, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z6, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z8, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z5, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z12, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z7, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z10, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z9, -128(R11)
+	ADDQ        BX, R11
+
+shuffleAVX512GFNIring8skip2:
+	ADDQ        R8, CX
+	LEAQ        -3(DX), R11
+	CMPQ        R11, SI
+	JAE         shuffleAVX512GFNIring8skip3
+	ANDQ        $0x03, R11
+	SHLQ        $0x0c, R11
+	ADDQ        R10, R11
+	VMOVDQU64   1536(R11), Z5
+	VMOVDQU64   1600(R11), Z6
+	VMOVDQU64   1664(R11), Z7
+	VMOVDQU64   1728(R11), Z8
+	VMOVDQU64   1792(R11), Z9
+	VMOVDQU64   1856(R11), Z10
+	VMOVDQU64   1920(R11), Z11
+	VMOVDQU64   1984(R11), Z12
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B    Z9, Z5, Z13
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B    Z9, Z5, Z14
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B    Z10, Z6, Z5
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B    Z10, Z6, Z9
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B    Z11, Z7, Z6
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B    Z11, Z7, Z10
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B    Z12, Z8, Z7
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B    Z12, Z8, Z11
+	VMOVDQA64   Z2, Z8
+	VPERMI2Q    Z6, Z13, Z8
+	VPERMT2Q    Z6, Z3, Z13
+	VMOVDQA64   Z2, Z6
+	VPERMI2Q    Z7, Z5, Z6
+	VPERMT2Q    Z7, Z3, Z5
+	VMOVDQA64   Z2, Z7
+	VPERMI2Q    Z10, Z14, Z7
+	VPERMT2Q    Z10, Z3, Z14
+	VMOVDQA64   Z2, Z10
+	VPERMI2Q    Z11, Z9, Z10
+	VPERMT2Q    Z11, Z3, Z9
+	VPUNPCKLQDQ Z6, Z8, Z11
+	VPUNPCKHQDQ Z6, Z8, Z6
+	VPUNPCKLQDQ Z5, Z13, Z8
+	VPUNPCKHQDQ Z5, Z13, Z5
+	VPUNPCKLQDQ Z10, Z7, Z12
+	VPUNPCKHQDQ Z10, Z7, Z7
+	VPUNPCKLQDQ Z9, Z14, Z10
+	VPUNPCKHQDQ Z9, Z14, Z9
+	MOVQ        CX, R11
+	VMOVDQU64   Z11, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z6, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z8, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z5, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z12, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z7, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z10, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z9, -192(R11)
+	ADDQ        BX, R11
+
+shuffleAVX512GFNIring8skip3:
+	ADDQ        R8, CX
+	LEAQ        (DX), R11
+	CMPQ        R11, SI
+	JAE         shuffleAVX512GFNIring8skip4
+	ANDQ        $0x03, R11
+	SHLQ        $0x0c, R11
+	ADDQ        R10, R11
+	VMOVDQU64   2048(R11), Z5
+	VMOVDQU64   2112(R11), Z6
+	VMOVDQU64   2176(R11), Z7
+	VMOVDQU64   2240(R11), Z8
+	VMOVDQU64   2304(R11), Z9
+	VMOVDQU64   2368(R11), Z10
+	VMOVDQU64   2432(R11), Z11
+	VMOVDQU64   2496(R11), Z12
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B    Z9, Z5, Z13
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B    Z9, Z5, Z14
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B    Z10, Z6, Z5
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B    Z10, Z6, Z9
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B    Z11, Z7, Z6
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B    Z11, Z7, Z10
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B    Z12, Z8, Z7
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B    Z12, Z8, Z11
+	VMOVDQA64   Z2, Z8
+	VPERMI2Q    Z6, Z13, Z8
+	VPERMT2Q    Z6, Z3, Z13
+	VMOVDQA64   Z2, Z6
+	VPERMI2Q    Z7, Z5, Z6
+	VPERMT2Q    Z7, Z3, Z5
+	VMOVDQA64   Z2, Z7
+	VPERMI2Q    Z10, Z14, Z7
+	VPERMT2Q    Z10, Z3, Z14
+	VMOVDQA64   Z2, Z10
+	VPERMI2Q    Z11, Z9, Z10
+	VPERMT2Q    Z11, Z3, Z9
+	VPUNPCKLQDQ Z6, Z8, Z11
+	VPUNPCKHQDQ Z6, Z8, Z6
+	VPUNPCKLQDQ Z5, Z13, Z8
+	VPUNPCKHQDQ Z5, Z13, Z5
+	VPUNPCKLQDQ Z10, Z7, Z12
+	VPUNPCKHQDQ Z10, Z7, Z7
+	VPUNPCKLQDQ Z9, Z14, Z10
+	VPUNPCKHQDQ Z9, Z14, Z9
+	MOVQ        CX, R11
+	VMOVDQU64   Z11, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z6, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z8, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z5, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z12, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z7, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z10, (R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z9, (R11)
+	ADDQ        BX, R11
+
+shuffleAVX512GFNIring8skip4:
+	ADDQ        R8, CX
+	LEAQ        -1(DX), R11
+	CMPQ        R11, SI
+	JAE         shuffleAVX512GFNIring8skip5
+	ANDQ        $0x03, R11
+	SHLQ        $0x0c, R11
+	ADDQ        R10, R11
+	VMOVDQU64   2560(R11), Z5
+	VMOVDQU64   2624(R11), Z6
+	VMOVDQU64   2688(R11), Z7
+	VMOVDQU64   2752(R11), Z8
+	VMOVDQU64   2816(R11), Z9
+	VMOVDQU64   2880(R11), Z10
+	VMOVDQU64   2944(R11), Z11
+	VMOVDQU64   3008(R11), Z12
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B    Z9, Z5, Z13
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B    Z9, Z5, Z14
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B    Z10, Z6, Z5
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B    Z10, Z6, Z9
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B    Z11, Z7, Z6
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B    Z11, Z7, Z10
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B    Z12, Z8, Z7
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B    Z12, Z8, Z11
+	VMOVDQA64   Z2, Z8
+	VPERMI2Q    Z6, Z13, Z8
+	VPERMT2Q    Z6, Z3, Z13
+	VMOVDQA64   Z2, Z6
+	VPERMI2Q    Z7, Z5, Z6
+	VPERMT2Q    Z7, Z3, Z5
+	VMOVDQA64   Z2, Z7
+	VPERMI2Q    Z10, Z14, Z7
+	VPERMT2Q    Z10, Z3, Z14
+	VMOVDQA64   Z2, Z10
+	VPERMI2Q    Z11, Z9, Z10
+	VPERMT2Q    Z11, Z3, Z9
+	VPUNPCKLQDQ Z6, Z8, Z11
+	VPUNPCKHQDQ Z6, Z8, Z6
+	VPUNPCKLQDQ Z5, Z13, Z8
+	VPUNPCKHQDQ Z5, Z13, Z5
+	VPUNPCKLQDQ Z10, Z7, Z12
+	VPUNPCKHQDQ Z10, Z7, Z7
+	VPUNPCKLQDQ Z9, Z14, Z10
+	VPUNPCKHQDQ Z9, Z14, Z9
+	MOVQ        CX, R11
+	VMOVDQU64   Z11, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z6, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z8, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z5, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z12, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z7, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z10, -64(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z9, -64(R11)
+	ADDQ        BX, R11
+
+shuffleAVX512GFNIring8skip5:
+	ADDQ        R8, CX
+	LEAQ        -2(DX), R11
+	CMPQ        R11, SI
+	JAE         shuffleAVX512GFNIring8skip6
+	ANDQ        $0x03, R11
+	SHLQ        $0x0c, R11
+	ADDQ        R10, R11
+	VMOVDQU64   3072(R11), Z5
+	VMOVDQU64   3136(R11), Z6
+	VMOVDQU64   3200(R11), Z7
+	VMOVDQU64   3264(R11), Z8
+	VMOVDQU64   3328(R11), Z9
+	VMOVDQU64   3392(R11), Z10
+	VMOVDQU64   3456(R11), Z11
+	VMOVDQU64   3520(R11), Z12
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B    Z9, Z5, Z13
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B    Z9, Z5, Z14
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B    Z10, Z6, Z5
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B    Z10, Z6, Z9
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B    Z11, Z7, Z6
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B    Z11, Z7, Z10
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B    Z12, Z8, Z7
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B    Z12, Z8, Z11
+	VMOVDQA64   Z2, Z8
+	VPERMI2Q    Z6, Z13, Z8
+	VPERMT2Q    Z6, Z3, Z13
+	VMOVDQA64   Z2, Z6
+	VPERMI2Q    Z7, Z5, Z6
+	VPERMT2Q    Z7, Z3, Z5
+	VMOVDQA64   Z2, Z7
+	VPERMI2Q    Z10, Z14, Z7
+	VPERMT2Q    Z10, Z3, Z14
+	VMOVDQA64   Z2, Z10
+	VPERMI2Q    Z11, Z9, Z10
+	VPERMT2Q    Z11, Z3, Z9
+	VPUNPCKLQDQ Z6, Z8, Z11
+	VPUNPCKHQDQ Z6, Z8, Z6
+	VPUNPCKLQDQ Z5, Z13, Z8
+	VPUNPCKHQDQ Z5, Z13, Z5
+	VPUNPCKLQDQ Z10, Z7, Z12
+	VPUNPCKHQDQ Z10, Z7, Z7
+	VPUNPCKLQDQ Z9, Z14, Z10
+	VPUNPCKHQDQ Z9, Z14, Z9
+	MOVQ        CX, R11
+	VMOVDQU64   Z11, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z6, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z8, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z5, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z12, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z7, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z10, -128(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z9, -128(R11)
+	ADDQ        BX, R11
+
+shuffleAVX512GFNIring8skip6:
+	ADDQ        R8, CX
+	LEAQ        -3(DX), R11
+	CMPQ        R11, SI
+	JAE         shuffleAVX512GFNIring8skip7
+	ANDQ        $0x03, R11
+	SHLQ        $0x0c, R11
+	ADDQ        R10, R11
+	VMOVDQU64   3584(R11), Z5
+	VMOVDQU64   3648(R11), Z6
+	VMOVDQU64   3712(R11), Z7
+	VMOVDQU64   3776(R11), Z8
+	VMOVDQU64   3840(R11), Z9
+	VMOVDQU64   3904(R11), Z10
+	VMOVDQU64   3968(R11), Z11
+	VMOVDQU64   4032(R11), Z12
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B    Z9, Z5, Z13
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B    Z9, Z5, Z14
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B    Z10, Z6, Z5
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B    Z10, Z6, Z9
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B    Z11, Z7, Z6
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B    Z11, Z7, Z10
+	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B    Z12, Z8, Z7
+	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B    Z12, Z8, Z11
+	VMOVDQA64   Z2, Z8
+	VPERMI2Q    Z6, Z13, Z8
+	VPERMT2Q    Z6, Z3, Z13
+	VMOVDQA64   Z2, Z6
+	VPERMI2Q    Z7, Z5, Z6
+	VPERMT2Q    Z7, Z3, Z5
+	VMOVDQA64   Z2, Z7
+	VPERMI2Q    Z10, Z14, Z7
+	VPERMT2Q    Z10, Z3, Z14
+	VMOVDQA64   Z2, Z10
+	VPERMI2Q    Z11, Z9, Z10
+	VPERMT2Q    Z11, Z3, Z9
+	VPUNPCKLQDQ Z6, Z8, Z11
+	VPUNPCKHQDQ Z6, Z8, Z6
+	VPUNPCKLQDQ Z5, Z13, Z8
+	VPUNPCKHQDQ Z5, Z13, Z5
+	VPUNPCKLQDQ Z10, Z7, Z12
+	VPUNPCKHQDQ Z10, Z7, Z7
+	VPUNPCKLQDQ Z9, Z14, Z10
+	VPUNPCKHQDQ Z9, Z14, Z9
+	MOVQ        CX, R11
+	VMOVDQU64   Z11, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z6, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z8, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z5, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z12, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z7, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z10, -192(R11)
+	ADDQ        BX, R11
+	VMOVDQU64   Z9, -192(R11)
+	ADDQ        BX, R11
+
+shuffleAVX512GFNIring8skip7:
+	INCQ DX
+	ADDQ $0x40, AX
+	ADDQ $0x00001000, R9
+	CMPQ DX, DI
+	JB   shuffleAVX512GFNIring8loop
+	VZEROUPPER
 	RET
 
 shuffleAVX512GFNIts16:
@@ -4301,10 +4418,10 @@ shuffleAVX512GFNIdense16block:
 
 shuffleAVX512GFNIdense16chunk:
 	LEAQ           (CX)(R8*1), R9
-	MOVQ           R8, R10
-	IMULQ          BX, R10
-	SHLQ           $0x03, R10
-	ADDQ           AX, R10
+	MOVQ           R8, R11
+	IMULQ          BX, R11
+	SHLQ           $0x03, R11
+	ADDQ           AX, R11
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      (CX), Z6
@@ -4379,14 +4496,14 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, (R11)
-	VMOVDQU64      Z5, 512(R11)
-	VMOVDQU64      Z12, 1024(R11)
-	VMOVDQU64      Z6, 1536(R11)
-	VMOVDQU64      Z7, 2048(R11)
-	VMOVDQU64      Z10, 2560(R11)
-	VMOVDQU64      Z13, 3072(R11)
-	VMOVDQU64      Z8, 3584(R11)
+	VMOVDQU64      Z11, (R10)
+	VMOVDQU64      Z5, 512(R10)
+	VMOVDQU64      Z12, 1024(R10)
+	VMOVDQU64      Z6, 1536(R10)
+	VMOVDQU64      Z7, 2048(R10)
+	VMOVDQU64      Z10, 2560(R10)
+	VMOVDQU64      Z13, 3072(R10)
+	VMOVDQU64      Z8, 3584(R10)
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      1024(CX), Z6
@@ -4461,14 +4578,14 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 64(R11)
-	VMOVDQU64      Z5, 576(R11)
-	VMOVDQU64      Z12, 1088(R11)
-	VMOVDQU64      Z6, 1600(R11)
-	VMOVDQU64      Z7, 2112(R11)
-	VMOVDQU64      Z10, 2624(R11)
-	VMOVDQU64      Z13, 3136(R11)
-	VMOVDQU64      Z8, 3648(R11)
+	VMOVDQU64      Z11, 64(R10)
+	VMOVDQU64      Z5, 576(R10)
+	VMOVDQU64      Z12, 1088(R10)
+	VMOVDQU64      Z6, 1600(R10)
+	VMOVDQU64      Z7, 2112(R10)
+	VMOVDQU64      Z10, 2624(R10)
+	VMOVDQU64      Z13, 3136(R10)
+	VMOVDQU64      Z8, 3648(R10)
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      2048(CX), Z6
@@ -4543,14 +4660,14 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 128(R11)
-	VMOVDQU64      Z5, 640(R11)
-	VMOVDQU64      Z12, 1152(R11)
-	VMOVDQU64      Z6, 1664(R11)
-	VMOVDQU64      Z7, 2176(R11)
-	VMOVDQU64      Z10, 2688(R11)
-	VMOVDQU64      Z13, 3200(R11)
-	VMOVDQU64      Z8, 3712(R11)
+	VMOVDQU64      Z11, 128(R10)
+	VMOVDQU64      Z5, 640(R10)
+	VMOVDQU64      Z12, 1152(R10)
+	VMOVDQU64      Z6, 1664(R10)
+	VMOVDQU64      Z7, 2176(R10)
+	VMOVDQU64      Z10, 2688(R10)
+	VMOVDQU64      Z13, 3200(R10)
+	VMOVDQU64      Z8, 3712(R10)
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      3072(CX), Z6
@@ -4625,14 +4742,14 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 192(R11)
-	VMOVDQU64      Z5, 704(R11)
-	VMOVDQU64      Z12, 1216(R11)
-	VMOVDQU64      Z6, 1728(R11)
-	VMOVDQU64      Z7, 2240(R11)
-	VMOVDQU64      Z10, 2752(R11)
-	VMOVDQU64      Z13, 3264(R11)
-	VMOVDQU64      Z8, 3776(R11)
+	VMOVDQU64      Z11, 192(R10)
+	VMOVDQU64      Z5, 704(R10)
+	VMOVDQU64      Z12, 1216(R10)
+	VMOVDQU64      Z6, 1728(R10)
+	VMOVDQU64      Z7, 2240(R10)
+	VMOVDQU64      Z10, 2752(R10)
+	VMOVDQU64      Z13, 3264(R10)
+	VMOVDQU64      Z8, 3776(R10)
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      4096(CX), Z6
@@ -4707,14 +4824,14 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 256(R11)
-	VMOVDQU64      Z5, 768(R11)
-	VMOVDQU64      Z12, 1280(R11)
-	VMOVDQU64      Z6, 1792(R11)
-	VMOVDQU64      Z7, 2304(R11)
-	VMOVDQU64      Z10, 2816(R11)
-	VMOVDQU64      Z13, 3328(R11)
-	VMOVDQU64      Z8, 3840(R11)
+	VMOVDQU64      Z11, 256(R10)
+	VMOVDQU64      Z5, 768(R10)
+	VMOVDQU64      Z12, 1280(R10)
+	VMOVDQU64      Z6, 1792(R10)
+	VMOVDQU64      Z7, 2304(R10)
+	VMOVDQU64      Z10, 2816(R10)
+	VMOVDQU64      Z13, 3328(R10)
+	VMOVDQU64      Z8, 3840(R10)
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      5120(CX), Z6
@@ -4789,14 +4906,14 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 320(R11)
-	VMOVDQU64      Z5, 832(R11)
-	VMOVDQU64      Z12, 1344(R11)
-	VMOVDQU64      Z6, 1856(R11)
-	VMOVDQU64      Z7, 2368(R11)
-	VMOVDQU64      Z10, 2880(R11)
-	VMOVDQU64      Z13, 3392(R11)
-	VMOVDQU64      Z8, 3904(R11)
+	VMOVDQU64      Z11, 320(R10)
+	VMOVDQU64      Z5, 832(R10)
+	VMOVDQU64      Z12, 1344(R10)
+	VMOVDQU64      Z6, 1856(R10)
+	VMOVDQU64      Z7, 2368(R10)
+	VMOVDQU64      Z10, 2880(R10)
+	VMOVDQU64      Z13, 3392(R10)
+	VMOVDQU64      Z8, 3904(R10)
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      6144(CX), Z6
@@ -4871,14 +4988,14 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 384(R11)
-	VMOVDQU64      Z5, 896(R11)
-	VMOVDQU64      Z12, 1408(R11)
-	VMOVDQU64      Z6, 1920(R11)
-	VMOVDQU64      Z7, 2432(R11)
-	VMOVDQU64      Z10, 2944(R11)
-	VMOVDQU64      Z13, 3456(R11)
-	VMOVDQU64      Z8, 3968(R11)
+	VMOVDQU64      Z11, 384(R10)
+	VMOVDQU64      Z5, 896(R10)
+	VMOVDQU64      Z12, 1408(R10)
+	VMOVDQU64      Z6, 1920(R10)
+	VMOVDQU64      Z7, 2432(R10)
+	VMOVDQU64      Z10, 2944(R10)
+	VMOVDQU64      Z13, 3456(R10)
+	VMOVDQU64      Z8, 3968(R10)
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      7168(CX), Z6
@@ -4953,23 +5070,23 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 448(R11)
-	VMOVDQU64      Z5, 960(R11)
-	VMOVDQU64      Z12, 1472(R11)
-	VMOVDQU64      Z6, 1984(R11)
-	VMOVDQU64      Z7, 2496(R11)
-	VMOVDQU64      Z10, 3008(R11)
-	VMOVDQU64      Z13, 3520(R11)
-	VMOVDQU64      Z8, 4032(R11)
-	MOVQ           R10, R9
-	VMOVDQU64      (R11), Z5
-	VMOVDQU64      64(R11), Z6
-	VMOVDQU64      128(R11), Z7
-	VMOVDQU64      192(R11), Z8
-	VMOVDQU64      256(R11), Z9
-	VMOVDQU64      320(R11), Z10
-	VMOVDQU64      384(R11), Z11
-	VMOVDQU64      448(R11), Z12
+	VMOVDQU64      Z11, 448(R10)
+	VMOVDQU64      Z5, 960(R10)
+	VMOVDQU64      Z12, 1472(R10)
+	VMOVDQU64      Z6, 1984(R10)
+	VMOVDQU64      Z7, 2496(R10)
+	VMOVDQU64      Z10, 3008(R10)
+	VMOVDQU64      Z13, 3520(R10)
+	VMOVDQU64      Z8, 4032(R10)
+	MOVQ           R11, R9
+	VMOVDQU64      (R10), Z5
+	VMOVDQU64      64(R10), Z6
+	VMOVDQU64      128(R10), Z7
+	VMOVDQU64      192(R10), Z8
+	VMOVDQU64      256(R10), Z9
+	VMOVDQU64      320(R10), Z10
+	VMOVDQU64      384(R10), Z11
+	VMOVDQU64      448(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5022,14 +5139,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      512(R11), Z5
-	VMOVDQU64      576(R11), Z6
-	VMOVDQU64      640(R11), Z7
-	VMOVDQU64      704(R11), Z8
-	VMOVDQU64      768(R11), Z9
-	VMOVDQU64      832(R11), Z10
-	VMOVDQU64      896(R11), Z11
-	VMOVDQU64      960(R11), Z12
+	VMOVDQU64      512(R10), Z5
+	VMOVDQU64      576(R10), Z6
+	VMOVDQU64      640(R10), Z7
+	VMOVDQU64      704(R10), Z8
+	VMOVDQU64      768(R10), Z9
+	VMOVDQU64      832(R10), Z10
+	VMOVDQU64      896(R10), Z11
+	VMOVDQU64      960(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5082,14 +5199,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      1024(R11), Z5
-	VMOVDQU64      1088(R11), Z6
-	VMOVDQU64      1152(R11), Z7
-	VMOVDQU64      1216(R11), Z8
-	VMOVDQU64      1280(R11), Z9
-	VMOVDQU64      1344(R11), Z10
-	VMOVDQU64      1408(R11), Z11
-	VMOVDQU64      1472(R11), Z12
+	VMOVDQU64      1024(R10), Z5
+	VMOVDQU64      1088(R10), Z6
+	VMOVDQU64      1152(R10), Z7
+	VMOVDQU64      1216(R10), Z8
+	VMOVDQU64      1280(R10), Z9
+	VMOVDQU64      1344(R10), Z10
+	VMOVDQU64      1408(R10), Z11
+	VMOVDQU64      1472(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5142,14 +5259,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      1536(R11), Z5
-	VMOVDQU64      1600(R11), Z6
-	VMOVDQU64      1664(R11), Z7
-	VMOVDQU64      1728(R11), Z8
-	VMOVDQU64      1792(R11), Z9
-	VMOVDQU64      1856(R11), Z10
-	VMOVDQU64      1920(R11), Z11
-	VMOVDQU64      1984(R11), Z12
+	VMOVDQU64      1536(R10), Z5
+	VMOVDQU64      1600(R10), Z6
+	VMOVDQU64      1664(R10), Z7
+	VMOVDQU64      1728(R10), Z8
+	VMOVDQU64      1792(R10), Z9
+	VMOVDQU64      1856(R10), Z10
+	VMOVDQU64      1920(R10), Z11
+	VMOVDQU64      1984(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5202,14 +5319,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      2048(R11), Z5
-	VMOVDQU64      2112(R11), Z6
-	VMOVDQU64      2176(R11), Z7
-	VMOVDQU64      2240(R11), Z8
-	VMOVDQU64      2304(R11), Z9
-	VMOVDQU64      2368(R11), Z10
-	VMOVDQU64      2432(R11), Z11
-	VMOVDQU64      2496(R11), Z12
+	VMOVDQU64      2048(R10), Z5
+	VMOVDQU64      2112(R10), Z6
+	VMOVDQU64      2176(R10), Z7
+	VMOVDQU64      2240(R10), Z8
+	VMOVDQU64      2304(R10), Z9
+	VMOVDQU64      2368(R10), Z10
+	VMOVDQU64      2432(R10), Z11
+	VMOVDQU64      2496(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5262,14 +5379,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      2560(R11), Z5
-	VMOVDQU64      2624(R11), Z6
-	VMOVDQU64      2688(R11), Z7
-	VMOVDQU64      2752(R11), Z8
-	VMOVDQU64      2816(R11), Z9
-	VMOVDQU64      2880(R11), Z10
-	VMOVDQU64      2944(R11), Z11
-	VMOVDQU64      3008(R11), Z12
+	VMOVDQU64      2560(R10), Z5
+	VMOVDQU64      2624(R10), Z6
+	VMOVDQU64      2688(R10), Z7
+	VMOVDQU64      2752(R10), Z8
+	VMOVDQU64      2816(R10), Z9
+	VMOVDQU64      2880(R10), Z10
+	VMOVDQU64      2944(R10), Z11
+	VMOVDQU64      3008(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5322,14 +5439,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      3072(R11), Z5
-	VMOVDQU64      3136(R11), Z6
-	VMOVDQU64      3200(R11), Z7
-	VMOVDQU64      3264(R11), Z8
-	VMOVDQU64      3328(R11), Z9
-	VMOVDQU64      3392(R11), Z10
-	VMOVDQU64      3456(R11), Z11
-	VMOVDQU64      3520(R11), Z12
+	VMOVDQU64      3072(R10), Z5
+	VMOVDQU64      3136(R10), Z6
+	VMOVDQU64      3200(R10), Z7
+	VMOVDQU64      3264(R10), Z8
+	VMOVDQU64      3328(R10), Z9
+	VMOVDQU64      3392(R10), Z10
+	VMOVDQU64      3456(R10), Z11
+	VMOVDQU64      3520(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5382,14 +5499,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      3584(R11), Z5
-	VMOVDQU64      3648(R11), Z6
-	VMOVDQU64      3712(R11), Z7
-	VMOVDQU64      3776(R11), Z8
-	VMOVDQU64      3840(R11), Z9
-	VMOVDQU64      3904(R11), Z10
-	VMOVDQU64      3968(R11), Z11
-	VMOVDQU64      4032(R11), Z12
+	VMOVDQU64      3584(R10), Z5
+	VMOVDQU64      3648(R10), Z6
+	VMOVDQU64      3712(R10), Z7
+	VMOVDQU64      3776(R10), Z8
+	VMOVDQU64      3840(R10), Z9
+	VMOVDQU64      3904(R10), Z10
+	VMOVDQU64      3968(R10), Z11
+	VMOVDQU64      4032(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5625,7 +5742,7 @@ GLOBL bitshuffleTiles16<>(SB), RODATA|NOPTR, $128
 
 // func unshuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, CMOV, GFNI
-TEXT ·unshuffleAVX512GFNI(SB), $4160-72
+TEXT ·unshuffleAVX512GFNI(SB), $16448-72
 	MOVQ src_base+24(FP), AX
 	MOVQ dst_base+0(FP), CX
 	MOVQ typesize+48(FP), DX

@@ -196,7 +196,7 @@ func genGFNI() {
 		Doc(name+" handles superblocks of 512 elements with GFNI tile transposes:", "see the generator.")
 		a := &gfniArgs{args: loadArgs(inverse)}
 		loadTransposeStages()
-		a.stage = alignedStage(a.args)
+		a.stage = alignedStageSize(a.args, gfniStageBytes())
 		a.matrix = ZMM()
 		MOVQ(U64(gfniTranspose), a.tmp)
 		VPBROADCASTQ(a.tmp, a.matrix)
@@ -210,6 +210,10 @@ func genGFNI() {
 		RET()
 		for _, ts := range []int{1, 2, 4, 8, 16} {
 			Label(fmt.Sprintf("%sts%d", name, ts))
+			if r := gfniRing[ts]; r > 1 && !inverse {
+				gfniDelayed(fmt.Sprintf("%sring%d", name, ts), a, ts, r)
+				continue
+			}
 			gfniLoop(fmt.Sprintf("%sdense%d", name, ts), a, ts, inverse)
 		}
 	}
@@ -230,8 +234,10 @@ func t8x8Table() Mem {
 
 // alignedStage reserves the 4 KiB stage on the stack, aligned to 64 bytes
 // so that no staged vector straddles two cache lines.
-func alignedStage(a *args) Mem {
-	local := AllocLocal(8*8*64 + 64)
+func alignedStage(a *args) Mem { return alignedStageSize(a, 8*8*64) }
+
+func alignedStageSize(a *args, size int) Mem {
+	local := AllocLocal(size + 64)
 	base := GP64()
 	LEAQ(local, base)
 	ADDQ(U8(63), base)
@@ -665,4 +671,95 @@ func tilesInverse(a *gfniArgs, ts, sb int, col func(d int) reg.VecVirtual) {
 		}
 		VMOVDQU64(x, Mem{Base: a.jp, Disp: 64*ts*sb + 64*m})
 	}
+}
+
+// gfniRing is, per typesize, how many superblocks the staggered forward
+// kernel keeps staged (1: not staggered). See gfniDelayed.
+var gfniRing = map[int]int{2: 2, 4: 4, 8: 4}
+
+func gfniStageBytes() int {
+	size := 8 * 8 * 64
+	for ts, r := range gfniRing {
+		size = max(size, r*ts*512)
+	}
+	return size
+}
+
+// gfniDelayed is the forward GFNI kernel with its row stores staggered.
+// When rows are a multiple of 4 KiB apart, the 8*ts row lines a superblock
+// stores all fall in one L1 set; with more of them in flight than the set
+// has ways, lines are evicted before their store commits. So column d
+// writes its rows r-1 superblocks late when d%r == r-1 (and so on): the
+// superblock's tile columns wait in a ring of r stages, and each pass
+// spreads its row stores over r sets. The loop runs r-1 extra passes that
+// only drain the ring.
+func gfniDelayed(name string, a *gfniArgs, ts, r int) {
+	const sbBytes = 512 // one column's staged vectors per superblock
+	slotShift := 0
+	for 1<<slotShift != ts*sbBytes {
+		slotShift++
+	}
+	inRegs := ts <= 2
+	held := make([]reg.VecVirtual, 8) // column 0, which is never delayed
+	t, end, rowT, col, q, slot := GP64(), GP64(), GP64(), GP64(), GP64(), GP64()
+	XORQ(t, t)
+	LEAQ(Mem{Base: a.blocks, Disp: r - 1}, end)
+	MOVQ(a.dst, rowT)
+	MOVQ(a.src, a.jp)
+	Label(name + "loop")
+	CMPQ(t, a.blocks)
+	JAE(LabelRef(name + "staged"))
+	MOVQ(t, slot)
+	ANDQ(U8(r-1), slot)
+	SHLQ(U8(slotShift), slot)
+	ADDQ(a.stage.Base, slot)
+	for sb := 0; sb < 8; sb++ {
+		cols := tilesForward(a, ts, sb)
+		for d, v := range cols {
+			if inRegs && d == 0 {
+				held[sb] = v
+			} else {
+				VMOVDQU64(v, Mem{Base: slot, Disp: d*sbBytes + sb*64})
+			}
+		}
+	}
+	Label(name + "staged")
+	MOVQ(rowT, col)
+	for d := 0; d < ts; d++ {
+		delay := d % r
+		skip := fmt.Sprintf("%sskip%d", name, d)
+		// superblock t-delay, when it is one
+		LEAQ(Mem{Base: t, Disp: -delay}, slot)
+		CMPQ(slot, a.blocks)
+		JAE(LabelRef(skip)) // also when t < delay: unsigned wrap
+		v := make([]reg.VecVirtual, 8)
+		if inRegs && d == 0 {
+			copy(v, held)
+		} else {
+			ANDQ(U8(r-1), slot)
+			SHLQ(U8(slotShift), slot)
+			ADDQ(a.stage.Base, slot)
+			for sb := range v {
+				v[sb] = ZMM()
+				VMOVDQU64(Mem{Base: slot, Disp: d*sbBytes + sb*64}, v[sb])
+			}
+		}
+		transposeQwordsPerm(v, t8x8Perm(), identityPerm())
+		MOVQ(col, q)
+		for b := 0; b < 8; b++ {
+			VMOVDQU64(v[b], Mem{Base: q, Disp: -64 * delay})
+			ADDQ(a.rowLen, q)
+		}
+		Label(skip)
+		if d < ts-1 {
+			ADDQ(a.row8, col)
+		}
+	}
+	INCQ(t)
+	ADDQ(U8(64), rowT)
+	ADDQ(U32(ts*sbBytes), a.jp)
+	CMPQ(t, end)
+	JB(LabelRef(name + "loop"))
+	VZEROUPPER()
+	RET()
 }
