@@ -2444,7 +2444,7 @@ unshuffleAVX512chunksdone:
 
 // func shuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
 // Requires: AVX, AVX512F, AVX512VBMI, CMOV, GFNI
-TEXT ·shuffleAVX512GFNI(SB), $16448-72
+TEXT ·shuffleAVX512GFNI(SB), $8256-72
 	MOVQ dst_base+0(FP), AX
 	MOVQ src_base+24(FP), CX
 	MOVQ typesize+48(FP), DX
@@ -2484,15 +2484,13 @@ TEXT ·shuffleAVX512GFNI(SB), $16448-72
 	RET
 
 shuffleAVX512GFNIts1:
-shuffleAVX512GFNIdense1block:
-	XORQ R8, R8
+	XORQ DX, DX
+	LEAQ 7(SI), DI
+	MOVQ CX, R9
 
-shuffleAVX512GFNIdense1chunk:
-	LEAQ           (CX)(R8*1), R9
-	MOVQ           R8, R11
-	IMULQ          BX, R11
-	SHLQ           $0x03, R11
-	ADDQ           AX, R11
+shuffleAVX512GFNIrows1loop:
+	CMPQ           DX, SI
+	JAE            shuffleAVX512GFNIrows1drain
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z0
 	VPERMB         (R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
@@ -2517,7 +2515,11 @@ shuffleAVX512GFNIdense1chunk:
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z10
 	VPERMB         448(R9), Z10, Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	MOVQ           R11, R9
+	MOVQ           DX, R11
+	ANDQ           $0x07, R11
+	SHLQ           $0x09, R11
+	ADDQ           R10, R11
+	MOVQ           AX, CX
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
 	VPERMI2B       Z7, Z0, Z11
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
@@ -2554,265 +2556,390 @@ shuffleAVX512GFNIdense1chunk:
 	VPUNPCKHQDQ    Z8, Z5, Z5
 	VPUNPCKLQDQ    Z7, Z12, Z8
 	VPUNPCKHQDQ    Z7, Z12, Z7
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z1, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
+	VMOVDQU64      Z9, (CX)
+	VMOVDQU64      Z1, 64(R11)
+	VMOVDQU64      Z6, 128(R11)
+	VMOVDQU64      Z0, 192(R11)
+	VMOVDQU64      Z10, 256(R11)
+	VMOVDQU64      Z5, 320(R11)
+	VMOVDQU64      Z8, 384(R11)
+	VMOVDQU64      Z7, 448(R11)
 
-	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R9
-	CMPQ R9, DX
-	JAE  shuffleAVX512GFNIdense1chunksdone
-	MOVQ R9, R8
-	ADDQ $0x08, R9
-	CMPQ R9, DX
-	JLS  shuffleAVX512GFNIdense1chunk
-	MOVQ DX, R8
-	SUBQ $0x08, R8
-	JMP  shuffleAVX512GFNIdense1chunk
+shuffleAVX512GFNIrows1drain:
+	// rows r with r%ring = delay, from superblock t-delay
+	MOVQ      AX, R8
+	ADDQ      BX, R8
+	LEAQ      -1(DX), R11
+	CMPQ      R11, SI
+	JAE       shuffleAVX512GFNIrows1delay1
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
+	MOVQ      R8, CX
+	VMOVDQU64 64(R11), Z0
+	VMOVDQU64 Z0, -64(CX)
 
-shuffleAVX512GFNIdense1chunksdone:
-	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R9
-	IMUL3Q $0x00000040, R9, R9
-	ADDQ   R9, CX
-	ADDQ   $0x00000040, AX
-	DECQ   SI
-	JNZ    shuffleAVX512GFNIdense1block
+shuffleAVX512GFNIrows1delay1:
+	ADDQ      BX, R8
+	LEAQ      -2(DX), R11
+	CMPQ      R11, SI
+	JAE       shuffleAVX512GFNIrows1delay2
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
+	MOVQ      R8, CX
+	VMOVDQU64 128(R11), Z0
+	VMOVDQU64 Z0, -128(CX)
+
+shuffleAVX512GFNIrows1delay2:
+	ADDQ      BX, R8
+	LEAQ      -3(DX), R11
+	CMPQ      R11, SI
+	JAE       shuffleAVX512GFNIrows1delay3
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
+	MOVQ      R8, CX
+	VMOVDQU64 192(R11), Z0
+	VMOVDQU64 Z0, -192(CX)
+
+shuffleAVX512GFNIrows1delay3:
+	ADDQ      BX, R8
+	LEAQ      -4(DX), R11
+	CMPQ      R11, SI
+	JAE       shuffleAVX512GFNIrows1delay4
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
+	MOVQ      R8, CX
+	VMOVDQU64 256(R11), Z0
+	VMOVDQU64 Z0, -256(CX)
+
+shuffleAVX512GFNIrows1delay4:
+	ADDQ      BX, R8
+	LEAQ      -5(DX), R11
+	CMPQ      R11, SI
+	JAE       shuffleAVX512GFNIrows1delay5
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
+	MOVQ      R8, CX
+	VMOVDQU64 320(R11), Z0
+	VMOVDQU64 Z0, -320(CX)
+
+shuffleAVX512GFNIrows1delay5:
+	ADDQ      BX, R8
+	LEAQ      -6(DX), R11
+	CMPQ      R11, SI
+	JAE       shuffleAVX512GFNIrows1delay6
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
+	MOVQ      R8, CX
+	VMOVDQU64 384(R11), Z0
+	VMOVDQU64 Z0, -384(CX)
+
+shuffleAVX512GFNIrows1delay6:
+	ADDQ      BX, R8
+	LEAQ      -7(DX), R11
+	CMPQ      R11, SI
+	JAE       shuffleAVX512GFNIrows1delay7
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
+	MOVQ      R8, CX
+	VMOVDQU64 448(R11), Z0
+	VMOVDQU64 Z0, -448(CX)
+
+shuffleAVX512GFNIrows1delay7:
+	INCQ DX
+	ADDQ $0x40, AX
+	ADDQ $0x00000200, R9
+	CMPQ DX, DI
+	JB   shuffleAVX512GFNIrows1loop
+	VZEROUPPER
 	RET
 
 shuffleAVX512GFNIts2:
 	XORQ DX, DX
-	LEAQ 1(SI), DI
+	LEAQ 7(SI), DI
 	MOVQ CX, R9
 
-shuffleAVX512GFNIring2loop:
+shuffleAVX512GFNIrows2loop:
 	CMPQ           DX, SI
-	JAE            shuffleAVX512GFNIring2staged
-	MOVQ           DX, R11
-	ANDQ           $0x01, R11
-	SHLQ           $0x0a, R11
-	ADDQ           R10, R11
+	JAE            shuffleAVX512GFNIrows2drain
 	VMOVDQU64      (R9), Z0
 	VMOVDQU64      64(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z6
-	VPERMI2B       Z1, Z0, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z5
 	VPERMI2B       Z1, Z0, Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      Z5, 512(R11)
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z0, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
 	VMOVDQU64      128(R9), Z0
 	VMOVDQU64      192(R9), Z1
 	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      Z5, 576(R11)
-	VMOVDQU64      256(R9), Z0
-	VMOVDQU64      320(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z8
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z8
 	VPERMI2B       Z1, Z0, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      Z5, 640(R11)
-	VMOVDQU64      384(R9), Z0
-	VMOVDQU64      448(R9), Z1
+	VMOVDQU64      256(R9), Z0
+	VMOVDQU64      320(R9), Z1
 	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z9
 	VPERMI2B       Z1, Z0, Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      Z5, 704(R11)
-	VMOVDQU64      512(R9), Z0
-	VMOVDQU64      576(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z10
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z10
 	VPERMI2B       Z1, Z0, Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      Z5, 768(R11)
-	VMOVDQU64      640(R9), Z0
-	VMOVDQU64      704(R9), Z1
+	VMOVDQU64      384(R9), Z0
+	VMOVDQU64      448(R9), Z1
 	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z11
 	VPERMI2B       Z1, Z0, Z11
 	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      Z5, 832(R11)
-	VMOVDQU64      768(R9), Z0
-	VMOVDQU64      832(R9), Z1
-	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z12
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z12
 	VPERMI2B       Z1, Z0, Z12
 	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      Z5, 896(R11)
-	VMOVDQU64      896(R9), Z0
-	VMOVDQU64      960(R9), Z1
+	VMOVDQU64      512(R9), Z0
+	VMOVDQU64      576(R9), Z1
 	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z13
 	VPERMI2B       Z1, Z0, Z13
 	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
-	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      Z5, 960(R11)
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z14
+	VPERMI2B       Z1, Z0, Z14
+	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
+	VMOVDQU64      640(R9), Z0
+	VMOVDQU64      704(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z15
+	VPERMI2B       Z1, Z0, Z15
+	VGF2P8AFFINEQB $0x00, Z15, Z4, Z15
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z16
+	VPERMI2B       Z1, Z0, Z16
+	VGF2P8AFFINEQB $0x00, Z16, Z4, Z16
+	VMOVDQU64      768(R9), Z0
+	VMOVDQU64      832(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z17
+	VPERMI2B       Z1, Z0, Z17
+	VGF2P8AFFINEQB $0x00, Z17, Z4, Z17
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z18
+	VPERMI2B       Z1, Z0, Z18
+	VGF2P8AFFINEQB $0x00, Z18, Z4, Z18
+	VMOVDQU64      896(R9), Z0
+	VMOVDQU64      960(R9), Z1
+	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z19
+	VPERMI2B       Z1, Z0, Z19
+	VGF2P8AFFINEQB $0x00, Z19, Z4, Z19
+	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z20
+	VPERMI2B       Z1, Z0, Z20
+	VGF2P8AFFINEQB $0x00, Z20, Z4, Z20
+	MOVQ           DX, R12
+	ANDQ           $0x07, R12
+	SHLQ           $0x0a, R12
+	ADDQ           R10, R12
+	MOVQ           AX, CX
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z13, Z5, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z1
+	VPERMI2B       Z13, Z5, Z1
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z15, Z7, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z13
+	VPERMI2B       Z15, Z7, Z13
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z17, Z9, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z15
+	VPERMI2B       Z17, Z9, Z15
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
+	VPERMI2B       Z19, Z11, Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z17
+	VPERMI2B       Z19, Z11, Z17
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z0, Z11
+	VPERMT2Q       Z7, Z3, Z0
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z9, Z5, Z7
+	VPERMT2Q       Z9, Z3, Z5
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z15, Z1, Z9
+	VPERMT2Q       Z15, Z3, Z1
+	VMOVDQA64      Z2, Z15
+	VPERMI2Q       Z17, Z13, Z15
+	VPERMT2Q       Z17, Z3, Z13
+	VPUNPCKLQDQ    Z7, Z11, Z17
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z5, Z0, Z11
+	VPUNPCKHQDQ    Z5, Z0, Z0
+	VPUNPCKLQDQ    Z15, Z9, Z5
+	VPUNPCKHQDQ    Z15, Z9, Z9
+	VPUNPCKLQDQ    Z13, Z1, Z15
+	VPUNPCKHQDQ    Z13, Z1, Z1
+	VMOVDQU64      Z17, (CX)
+	ADDQ           R8, CX
+	VMOVDQU64      Z7, 64(R12)
+	VMOVDQU64      Z11, 128(R12)
+	VMOVDQU64      Z0, 192(R12)
+	VMOVDQU64      Z5, 256(R12)
+	VMOVDQU64      Z9, 320(R12)
+	VMOVDQU64      Z15, 384(R12)
+	VMOVDQU64      Z1, 448(R12)
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z14, Z6, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z1
+	VPERMI2B       Z14, Z6, Z1
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z16, Z8, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z6
+	VPERMI2B       Z16, Z8, Z6
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z18, Z10, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z18, Z10, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z9
+	VPERMI2B       Z20, Z12, Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z20, Z12, Z10
+	VMOVDQA64      Z2, Z11
+	VPERMI2Q       Z7, Z0, Z11
+	VPERMT2Q       Z7, Z3, Z0
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z9, Z5, Z7
+	VPERMT2Q       Z9, Z3, Z5
+	VMOVDQA64      Z2, Z9
+	VPERMI2Q       Z8, Z1, Z9
+	VPERMT2Q       Z8, Z3, Z1
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z10, Z6, Z8
+	VPERMT2Q       Z10, Z3, Z6
+	VPUNPCKLQDQ    Z7, Z11, Z10
+	VPUNPCKHQDQ    Z7, Z11, Z7
+	VPUNPCKLQDQ    Z5, Z0, Z11
+	VPUNPCKHQDQ    Z5, Z0, Z0
+	VPUNPCKLQDQ    Z8, Z9, Z5
+	VPUNPCKHQDQ    Z8, Z9, Z8
+	VPUNPCKLQDQ    Z6, Z1, Z9
+	VPUNPCKHQDQ    Z6, Z1, Z1
+	VMOVDQU64      Z10, (CX)
+	VMOVDQU64      Z7, 576(R12)
+	VMOVDQU64      Z11, 640(R12)
+	VMOVDQU64      Z0, 704(R12)
+	VMOVDQU64      Z5, 768(R12)
+	VMOVDQU64      Z8, 832(R12)
+	VMOVDQU64      Z9, 896(R12)
+	VMOVDQU64      Z1, 960(R12)
 
-shuffleAVX512GFNIring2staged:
-	MOVQ        AX, CX
-	LEAQ        (DX), R11
-	CMPQ        R11, SI
-	JAE         shuffleAVX512GFNIring2skip0
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
-	VPERMI2B    Z10, Z6, Z0
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z1
-	VPERMI2B    Z10, Z6, Z1
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B    Z11, Z7, Z5
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B    Z11, Z7, Z14
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z15
-	VPERMI2B    Z12, Z8, Z15
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z16
-	VPERMI2B    Z12, Z8, Z16
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z17
-	VPERMI2B    Z13, Z9, Z17
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z18
-	VPERMI2B    Z13, Z9, Z18
-	VMOVDQA64   Z2, Z19
-	VPERMI2Q    Z15, Z0, Z19
-	VPERMT2Q    Z15, Z3, Z0
-	VMOVDQA64   Z2, Z15
-	VPERMI2Q    Z17, Z5, Z15
-	VPERMT2Q    Z17, Z3, Z5
-	VMOVDQA64   Z2, Z17
-	VPERMI2Q    Z16, Z1, Z17
-	VPERMT2Q    Z16, Z3, Z1
-	VMOVDQA64   Z2, Z16
-	VPERMI2Q    Z18, Z14, Z16
-	VPERMT2Q    Z18, Z3, Z14
-	VPUNPCKLQDQ Z15, Z19, Z18
-	VPUNPCKHQDQ Z15, Z19, Z15
-	VPUNPCKLQDQ Z5, Z0, Z19
-	VPUNPCKHQDQ Z5, Z0, Z0
-	VPUNPCKLQDQ Z16, Z17, Z5
-	VPUNPCKHQDQ Z16, Z17, Z16
-	VPUNPCKLQDQ Z14, Z1, Z17
-	VPUNPCKHQDQ Z14, Z1, Z1
-	MOVQ        CX, R11
-	VMOVDQU64   Z18, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z15, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z19, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z0, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z5, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z16, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z17, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z1, (R11)
-	ADDQ        BX, R11
+shuffleAVX512GFNIrows2drain:
+	// rows r with r%ring = delay, from superblock t-delay
+	MOVQ      AX, R11
+	ADDQ      BX, R11
+	LEAQ      -1(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows2delay1
+	ANDQ      $0x07, R12
+	SHLQ      $0x0a, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 64(R12), Z0
+	VMOVDQU64 Z0, -64(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 576(R12), Z0
+	VMOVDQU64 Z0, -64(CX)
 
-shuffleAVX512GFNIring2skip0:
-	ADDQ        R8, CX
-	LEAQ        -1(DX), R11
-	CMPQ        R11, SI
-	JAE         shuffleAVX512GFNIring2skip1
-	ANDQ        $0x01, R11
-	SHLQ        $0x0a, R11
-	ADDQ        R10, R11
-	VMOVDQU64   512(R11), Z0
-	VMOVDQU64   576(R11), Z1
-	VMOVDQU64   640(R11), Z5
-	VMOVDQU64   704(R11), Z14
-	VMOVDQU64   768(R11), Z15
-	VMOVDQU64   832(R11), Z16
-	VMOVDQU64   896(R11), Z17
-	VMOVDQU64   960(R11), Z18
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z19
-	VPERMI2B    Z15, Z0, Z19
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z20
-	VPERMI2B    Z15, Z0, Z20
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
-	VPERMI2B    Z16, Z1, Z0
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z15
-	VPERMI2B    Z16, Z1, Z15
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
-	VPERMI2B    Z17, Z5, Z1
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z16
-	VPERMI2B    Z17, Z5, Z16
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B    Z18, Z14, Z5
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z17
-	VPERMI2B    Z18, Z14, Z17
-	VMOVDQA64   Z2, Z14
-	VPERMI2Q    Z1, Z19, Z14
-	VPERMT2Q    Z1, Z3, Z19
-	VMOVDQA64   Z2, Z1
-	VPERMI2Q    Z5, Z0, Z1
-	VPERMT2Q    Z5, Z3, Z0
-	VMOVDQA64   Z2, Z5
-	VPERMI2Q    Z16, Z20, Z5
-	VPERMT2Q    Z16, Z3, Z20
-	VMOVDQA64   Z2, Z16
-	VPERMI2Q    Z17, Z15, Z16
-	VPERMT2Q    Z17, Z3, Z15
-	VPUNPCKLQDQ Z1, Z14, Z17
-	VPUNPCKHQDQ Z1, Z14, Z1
-	VPUNPCKLQDQ Z0, Z19, Z14
-	VPUNPCKHQDQ Z0, Z19, Z0
-	VPUNPCKLQDQ Z16, Z5, Z18
-	VPUNPCKHQDQ Z16, Z5, Z5
-	VPUNPCKLQDQ Z15, Z20, Z16
-	VPUNPCKHQDQ Z15, Z20, Z15
-	MOVQ        CX, R11
-	VMOVDQU64   Z17, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z1, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z14, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z0, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z18, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z5, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z16, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z15, -64(R11)
-	ADDQ        BX, R11
+shuffleAVX512GFNIrows2delay1:
+	ADDQ      BX, R11
+	LEAQ      -2(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows2delay2
+	ANDQ      $0x07, R12
+	SHLQ      $0x0a, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 128(R12), Z0
+	VMOVDQU64 Z0, -128(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 640(R12), Z0
+	VMOVDQU64 Z0, -128(CX)
 
-shuffleAVX512GFNIring2skip1:
+shuffleAVX512GFNIrows2delay2:
+	ADDQ      BX, R11
+	LEAQ      -3(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows2delay3
+	ANDQ      $0x07, R12
+	SHLQ      $0x0a, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 192(R12), Z0
+	VMOVDQU64 Z0, -192(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 704(R12), Z0
+	VMOVDQU64 Z0, -192(CX)
+
+shuffleAVX512GFNIrows2delay3:
+	ADDQ      BX, R11
+	LEAQ      -4(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows2delay4
+	ANDQ      $0x07, R12
+	SHLQ      $0x0a, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 256(R12), Z0
+	VMOVDQU64 Z0, -256(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 768(R12), Z0
+	VMOVDQU64 Z0, -256(CX)
+
+shuffleAVX512GFNIrows2delay4:
+	ADDQ      BX, R11
+	LEAQ      -5(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows2delay5
+	ANDQ      $0x07, R12
+	SHLQ      $0x0a, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 320(R12), Z0
+	VMOVDQU64 Z0, -320(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 832(R12), Z0
+	VMOVDQU64 Z0, -320(CX)
+
+shuffleAVX512GFNIrows2delay5:
+	ADDQ      BX, R11
+	LEAQ      -6(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows2delay6
+	ANDQ      $0x07, R12
+	SHLQ      $0x0a, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 384(R12), Z0
+	VMOVDQU64 Z0, -384(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 896(R12), Z0
+	VMOVDQU64 Z0, -384(CX)
+
+shuffleAVX512GFNIrows2delay6:
+	ADDQ      BX, R11
+	LEAQ      -7(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows2delay7
+	ANDQ      $0x07, R12
+	SHLQ      $0x0a, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 448(R12), Z0
+	VMOVDQU64 Z0, -448(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 960(R12), Z0
+	VMOVDQU64 Z0, -448(CX)
+
+shuffleAVX512GFNIrows2delay7:
 	INCQ DX
 	ADDQ $0x40, AX
 	ADDQ $0x00000400, R9
 	CMPQ DX, DI
-	JB   shuffleAVX512GFNIring2loop
+	JB   shuffleAVX512GFNIrows2loop
 	VZEROUPPER
 	RET
 
@@ -3375,17 +3502,15 @@ shuffleAVX512GFNIring4skip3:
 	RET
 
 shuffleAVX512GFNIts8:
-	XORQ DX, DX
-	LEAQ 3(SI), DI
-	MOVQ CX, R9
+shuffleAVX512GFNIdense8block:
+	XORQ R8, R8
 
-shuffleAVX512GFNIring8loop:
-	CMPQ           DX, SI
-	JAE            shuffleAVX512GFNIring8staged
-	MOVQ           DX, R11
-	ANDQ           $0x03, R11
-	SHLQ           $0x0c, R11
-	ADDQ           R10, R11
+shuffleAVX512GFNIdense8chunk:
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R11
+	IMULQ          BX, R11
+	SHLQ           $0x03, R11
+	ADDQ           AX, R11
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         (R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3435,14 +3560,14 @@ shuffleAVX512GFNIring8loop:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, (R11)
-	VMOVDQU64      Z5, 512(R11)
-	VMOVDQU64      Z11, 1024(R11)
-	VMOVDQU64      Z10, 1536(R11)
-	VMOVDQU64      Z13, 2048(R11)
-	VMOVDQU64      Z8, 2560(R11)
-	VMOVDQU64      Z12, 3072(R11)
-	VMOVDQU64      Z6, 3584(R11)
+	VMOVDQU64      Z9, (R10)
+	VMOVDQU64      Z5, 512(R10)
+	VMOVDQU64      Z11, 1024(R10)
+	VMOVDQU64      Z10, 1536(R10)
+	VMOVDQU64      Z13, 2048(R10)
+	VMOVDQU64      Z8, 2560(R10)
+	VMOVDQU64      Z12, 3072(R10)
+	VMOVDQU64      Z6, 3584(R10)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         512(R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3492,14 +3617,14 @@ shuffleAVX512GFNIring8loop:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, 64(R11)
-	VMOVDQU64      Z5, 576(R11)
-	VMOVDQU64      Z11, 1088(R11)
-	VMOVDQU64      Z10, 1600(R11)
-	VMOVDQU64      Z13, 2112(R11)
-	VMOVDQU64      Z8, 2624(R11)
-	VMOVDQU64      Z12, 3136(R11)
-	VMOVDQU64      Z6, 3648(R11)
+	VMOVDQU64      Z9, 64(R10)
+	VMOVDQU64      Z5, 576(R10)
+	VMOVDQU64      Z11, 1088(R10)
+	VMOVDQU64      Z10, 1600(R10)
+	VMOVDQU64      Z13, 2112(R10)
+	VMOVDQU64      Z8, 2624(R10)
+	VMOVDQU64      Z12, 3136(R10)
+	VMOVDQU64      Z6, 3648(R10)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         1024(R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3549,14 +3674,14 @@ shuffleAVX512GFNIring8loop:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, 128(R11)
-	VMOVDQU64      Z5, 640(R11)
-	VMOVDQU64      Z11, 1152(R11)
-	VMOVDQU64      Z10, 1664(R11)
-	VMOVDQU64      Z13, 2176(R11)
-	VMOVDQU64      Z8, 2688(R11)
-	VMOVDQU64      Z12, 3200(R11)
-	VMOVDQU64      Z6, 3712(R11)
+	VMOVDQU64      Z9, 128(R10)
+	VMOVDQU64      Z5, 640(R10)
+	VMOVDQU64      Z11, 1152(R10)
+	VMOVDQU64      Z10, 1664(R10)
+	VMOVDQU64      Z13, 2176(R10)
+	VMOVDQU64      Z8, 2688(R10)
+	VMOVDQU64      Z12, 3200(R10)
+	VMOVDQU64      Z6, 3712(R10)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         1536(R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3606,14 +3731,14 @@ shuffleAVX512GFNIring8loop:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, 192(R11)
-	VMOVDQU64      Z5, 704(R11)
-	VMOVDQU64      Z11, 1216(R11)
-	VMOVDQU64      Z10, 1728(R11)
-	VMOVDQU64      Z13, 2240(R11)
-	VMOVDQU64      Z8, 2752(R11)
-	VMOVDQU64      Z12, 3264(R11)
-	VMOVDQU64      Z6, 3776(R11)
+	VMOVDQU64      Z9, 192(R10)
+	VMOVDQU64      Z5, 704(R10)
+	VMOVDQU64      Z11, 1216(R10)
+	VMOVDQU64      Z10, 1728(R10)
+	VMOVDQU64      Z13, 2240(R10)
+	VMOVDQU64      Z8, 2752(R10)
+	VMOVDQU64      Z12, 3264(R10)
+	VMOVDQU64      Z6, 3776(R10)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         2048(R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3663,14 +3788,14 @@ shuffleAVX512GFNIring8loop:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, 256(R11)
-	VMOVDQU64      Z5, 768(R11)
-	VMOVDQU64      Z11, 1280(R11)
-	VMOVDQU64      Z10, 1792(R11)
-	VMOVDQU64      Z13, 2304(R11)
-	VMOVDQU64      Z8, 2816(R11)
-	VMOVDQU64      Z12, 3328(R11)
-	VMOVDQU64      Z6, 3840(R11)
+	VMOVDQU64      Z9, 256(R10)
+	VMOVDQU64      Z5, 768(R10)
+	VMOVDQU64      Z11, 1280(R10)
+	VMOVDQU64      Z10, 1792(R10)
+	VMOVDQU64      Z13, 2304(R10)
+	VMOVDQU64      Z8, 2816(R10)
+	VMOVDQU64      Z12, 3328(R10)
+	VMOVDQU64      Z6, 3840(R10)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         2560(R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3720,14 +3845,14 @@ shuffleAVX512GFNIring8loop:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, 320(R11)
-	VMOVDQU64      Z5, 832(R11)
-	VMOVDQU64      Z11, 1344(R11)
-	VMOVDQU64      Z10, 1856(R11)
-	VMOVDQU64      Z13, 2368(R11)
-	VMOVDQU64      Z8, 2880(R11)
-	VMOVDQU64      Z12, 3392(R11)
-	VMOVDQU64      Z6, 3904(R11)
+	VMOVDQU64      Z9, 320(R10)
+	VMOVDQU64      Z5, 832(R10)
+	VMOVDQU64      Z11, 1344(R10)
+	VMOVDQU64      Z10, 1856(R10)
+	VMOVDQU64      Z13, 2368(R10)
+	VMOVDQU64      Z8, 2880(R10)
+	VMOVDQU64      Z12, 3392(R10)
+	VMOVDQU64      Z6, 3904(R10)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         3072(R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3777,14 +3902,14 @@ shuffleAVX512GFNIring8loop:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, 384(R11)
-	VMOVDQU64      Z5, 896(R11)
-	VMOVDQU64      Z11, 1408(R11)
-	VMOVDQU64      Z10, 1920(R11)
-	VMOVDQU64      Z13, 2432(R11)
-	VMOVDQU64      Z8, 2944(R11)
-	VMOVDQU64      Z12, 3456(R11)
-	VMOVDQU64      Z6, 3968(R11)
+	VMOVDQU64      Z9, 384(R10)
+	VMOVDQU64      Z5, 896(R10)
+	VMOVDQU64      Z11, 1408(R10)
+	VMOVDQU64      Z10, 1920(R10)
+	VMOVDQU64      Z13, 2432(R10)
+	VMOVDQU64      Z8, 2944(R10)
+	VMOVDQU64      Z12, 3456(R10)
+	VMOVDQU64      Z6, 3968(R10)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         3584(R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3834,582 +3959,516 @@ shuffleAVX512GFNIring8loop:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, 448(R11)
-	VMOVDQU64      Z5, 960(R11)
-	VMOVDQU64      Z11, 1472(R11)
-	VMOVDQU64      Z10, 1984(R11)
-	VMOVDQU64      Z13, 2496(R11)
-	VMOVDQU64      Z8, 3008(R11)
-	VMOVDQU64      Z12, 3520(R11)
-	VMOVDQU64      Z6, 4032(R11)
+	VMOVDQU64      Z9, 448(R10)
+	VMOVDQU64      Z5, 960(R10)
+	VMOVDQU64      Z11, 1472(R10)
+	VMOVDQU64      Z10, 1984(R10)
+	VMOVDQU64      Z13, 2496(R10)
+	VMOVDQU64      Z8, 3008(R10)
+	VMOVDQU64      Z12, 3520(R10)
+	VMOVDQU64      Z6, 4032(R10)
+	MOVQ           R11, R9
+	VMOVDQU64      (R10), Z5
+	VMOVDQU64      64(R10), Z6
+	VMOVDQU64      128(R10), Z7
+	VMOVDQU64      192(R10), Z8
+	VMOVDQU64      256(R10), Z9
+	VMOVDQU64      320(R10), Z10
+	VMOVDQU64      384(R10), Z11
+	VMOVDQU64      448(R10), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      512(R10), Z5
+	VMOVDQU64      576(R10), Z6
+	VMOVDQU64      640(R10), Z7
+	VMOVDQU64      704(R10), Z8
+	VMOVDQU64      768(R10), Z9
+	VMOVDQU64      832(R10), Z10
+	VMOVDQU64      896(R10), Z11
+	VMOVDQU64      960(R10), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1024(R10), Z5
+	VMOVDQU64      1088(R10), Z6
+	VMOVDQU64      1152(R10), Z7
+	VMOVDQU64      1216(R10), Z8
+	VMOVDQU64      1280(R10), Z9
+	VMOVDQU64      1344(R10), Z10
+	VMOVDQU64      1408(R10), Z11
+	VMOVDQU64      1472(R10), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1536(R10), Z5
+	VMOVDQU64      1600(R10), Z6
+	VMOVDQU64      1664(R10), Z7
+	VMOVDQU64      1728(R10), Z8
+	VMOVDQU64      1792(R10), Z9
+	VMOVDQU64      1856(R10), Z10
+	VMOVDQU64      1920(R10), Z11
+	VMOVDQU64      1984(R10), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      2048(R10), Z5
+	VMOVDQU64      2112(R10), Z6
+	VMOVDQU64      2176(R10), Z7
+	VMOVDQU64      2240(R10), Z8
+	VMOVDQU64      2304(R10), Z9
+	VMOVDQU64      2368(R10), Z10
+	VMOVDQU64      2432(R10), Z11
+	VMOVDQU64      2496(R10), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      2560(R10), Z5
+	VMOVDQU64      2624(R10), Z6
+	VMOVDQU64      2688(R10), Z7
+	VMOVDQU64      2752(R10), Z8
+	VMOVDQU64      2816(R10), Z9
+	VMOVDQU64      2880(R10), Z10
+	VMOVDQU64      2944(R10), Z11
+	VMOVDQU64      3008(R10), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      3072(R10), Z5
+	VMOVDQU64      3136(R10), Z6
+	VMOVDQU64      3200(R10), Z7
+	VMOVDQU64      3264(R10), Z8
+	VMOVDQU64      3328(R10), Z9
+	VMOVDQU64      3392(R10), Z10
+	VMOVDQU64      3456(R10), Z11
+	VMOVDQU64      3520(R10), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      3584(R10), Z5
+	VMOVDQU64      3648(R10), Z6
+	VMOVDQU64      3712(R10), Z7
+	VMOVDQU64      3776(R10), Z8
+	VMOVDQU64      3840(R10), Z9
+	VMOVDQU64      3904(R10), Z10
+	VMOVDQU64      3968(R10), Z11
+	VMOVDQU64      4032(R10), Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
+	VPERMI2B       Z9, Z5, Z13
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
+	VPERMI2B       Z9, Z5, Z14
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z10
+	VPERMI2B       Z11, Z7, Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
+	VPERMI2B       Z12, Z8, Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z11
+	VPERMI2B       Z12, Z8, Z11
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z6, Z13, Z8
+	VPERMT2Q       Z6, Z3, Z13
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z7, Z5, Z6
+	VPERMT2Q       Z7, Z3, Z5
+	VMOVDQA64      Z2, Z7
+	VPERMI2Q       Z10, Z14, Z7
+	VPERMT2Q       Z10, Z3, Z14
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z11, Z9, Z10
+	VPERMT2Q       Z11, Z3, Z9
+	VPUNPCKLQDQ    Z6, Z8, Z11
+	VPUNPCKHQDQ    Z6, Z8, Z6
+	VPUNPCKLQDQ    Z5, Z13, Z8
+	VPUNPCKHQDQ    Z5, Z13, Z5
+	VPUNPCKLQDQ    Z10, Z7, Z12
+	VPUNPCKHQDQ    Z10, Z7, Z7
+	VPUNPCKLQDQ    Z9, Z14, Z10
+	VPUNPCKHQDQ    Z9, Z14, Z9
+	VMOVDQU64      Z11, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z12, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
 
-shuffleAVX512GFNIring8staged:
-	MOVQ        AX, CX
-	LEAQ        (DX), R11
-	CMPQ        R11, SI
-	JAE         shuffleAVX512GFNIring8skip0
-	ANDQ        $0x03, R11
-	SHLQ        $0x0c, R11
-	ADDQ        R10, R11
-	VMOVDQU64   (R11), Z5
-	VMOVDQU64   64(R11), Z6
-	VMOVDQU64   128(R11), Z7
-	VMOVDQU64   192(R11), Z8
-	VMOVDQU64   256(R11), Z9
-	VMOVDQU64   320(R11), Z10
-	VMOVDQU64   384(R11), Z11
-	VMOVDQU64   448(R11), Z12
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B    Z9, Z5, Z13
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B    Z9, Z5, Z14
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B    Z10, Z6, Z5
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B    Z10, Z6, Z9
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B    Z11, Z7, Z6
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B    Z11, Z7, Z10
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B    Z12, Z8, Z7
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B    Z12, Z8, Z11
-	VMOVDQA64   Z2, Z8
-	VPERMI2Q    Z6, Z13, Z8
-	VPERMT2Q    Z6, Z3, Z13
-	VMOVDQA64   Z2, Z6
-	VPERMI2Q    Z7, Z5, Z6
-	VPERMT2Q    Z7, Z3, Z5
-	VMOVDQA64   Z2, Z7
-	VPERMI2Q    Z10, Z14, Z7
-	VPERMT2Q    Z10, Z3, Z14
-	VMOVDQA64   Z2, Z10
-	VPERMI2Q    Z11, Z9, Z10
-	VPERMT2Q    Z11, Z3, Z9
-	VPUNPCKLQDQ Z6, Z8, Z11
-	VPUNPCKHQDQ Z6, Z8, Z6
-	VPUNPCKLQDQ Z5, Z13, Z8
-	VPUNPCKHQDQ Z5, Z13, Z5
-	VPUNPCKLQDQ Z10, Z7, Z12
-	VPUNPCKHQDQ Z10, Z7, Z7
-	VPUNPCKLQDQ Z9, Z14, Z10
-	VPUNPCKHQDQ Z9, Z14, Z9
-	MOVQ        CX, R11
-	VMOVDQU64   Z11, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z6, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z8, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z5, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z12, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z7, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z10, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z9, (R11)
-	ADDQ        BX, R11
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
+	JAE  shuffleAVX512GFNIdense8chunksdone
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
+	JLS  shuffleAVX512GFNIdense8chunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  shuffleAVX512GFNIdense8chunk
 
-shuffleAVX512GFNIring8skip0:
-	ADDQ        R8, CX
-	LEAQ        -1(DX), R11
-	CMPQ        R11, SI
-	JAE         shuffleAVX512GFNIring8skip1
-	ANDQ        $0x03, R11
-	SHLQ        $0x0c, R11
-	ADDQ        R10, R11
-	VMOVDQU64   512(R11), Z5
-	VMOVDQU64   576(R11), Z6
-	VMOVDQU64   640(R11), Z7
-	VMOVDQU64   704(R11), Z8
-	VMOVDQU64   768(R11), Z9
-	VMOVDQU64   832(R11), Z10
-	VMOVDQU64   896(R11), Z11
-	VMOVDQU64   960(R11), Z12
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B    Z9, Z5, Z13
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B    Z9, Z5, Z14
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B    Z10, Z6, Z5
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B    Z10, Z6, Z9
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B    Z11, Z7, Z6
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B    Z11, Z7, Z10
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B    Z12, Z8, Z7
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B    Z12, Z8, Z11
-	VMOVDQA64   Z2, Z8
-	VPERMI2Q    Z6, Z13, Z8
-	VPERMT2Q    Z6, Z3, Z13
-	VMOVDQA64   Z2, Z6
-	VPERMI2Q    Z7, Z5, Z6
-	VPERMT2Q    Z7, Z3, Z5
-	VMOVDQA64   Z2, Z7
-	VPERMI2Q    Z10, Z14, Z7
-	VPERMT2Q    Z10, Z3, Z14
-	VMOVDQA64   Z2, Z10
-	VPERMI2Q    Z11, Z9, Z10
-	VPERMT2Q    Z11, Z3, Z9
-	VPUNPCKLQDQ Z6, Z8, Z11
-	VPUNPCKHQDQ Z6, Z8, Z6
-	VPUNPCKLQDQ Z5, Z13, Z8
-	VPUNPCKHQDQ Z5, Z13, Z5
-	VPUNPCKLQDQ Z10, Z7, Z12
-	VPUNPCKHQDQ Z10, Z7, Z7
-	VPUNPCKLQDQ Z9, Z14, Z10
-	VPUNPCKHQDQ Z9, Z14, Z9
-	MOVQ        CX, R11
-	VMOVDQU64   Z11, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z6, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z8, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z5, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z12, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z7, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z10, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z9, -64(R11)
-	ADDQ        BX, R11
-
-shuffleAVX512GFNIring8skip1:
-	ADDQ        R8, CX
-	LEAQ        -2(DX), R11
-	CMPQ        R11, SI
-	JAE         shuffleAVX512GFNIring8skip2
-	ANDQ        $0x03, R11
-	SHLQ        $0x0c, R11
-	ADDQ        R10, R11
-	VMOVDQU64   1024(R11), Z5
-	VMOVDQU64   1088(R11), Z6
-	VMOVDQU64   1152(R11), Z7
-	VMOVDQU64   1216(R11), Z8
-	VMOVDQU64   1280(R11), Z9
-	VMOVDQU64   1344(R11), Z10
-	VMOVDQU64   1408(R11), Z11
-	VMOVDQU64   1472(R11), Z12
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B    Z9, Z5, Z13
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B    Z9, Z5, Z14
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B    Z10, Z6, Z5
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B    Z10, Z6, Z9
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B    Z11, Z7, Z6
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B    Z11, Z7, Z10
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B    Z12, Z8, Z7
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B    Z12, Z8, Z11
-	VMOVDQA64   Z2, Z8
-	VPERMI2Q    Z6, Z13, Z8
-	VPERMT2Q    Z6, Z3, Z13
-	VMOVDQA64   Z2, Z6
-	VPERMI2Q    Z7, Z5, Z6
-	VPERMT2Q    Z7, Z3, Z5
-	VMOVDQA64   Z2, Z7
-	VPERMI2Q    Z10, Z14, Z7
-	VPERMT2Q    Z10, Z3, Z14
-	VMOVDQA64   Z2, Z10
-	VPERMI2Q    Z11, Z9, Z10
-	VPERMT2Q    Z11, Z3, Z9
-	VPUNPCKLQDQ Z6, Z8, Z11
-	VPUNPCKHQDQ Z6, Z8, Z6
-	VPUNPCKLQDQ Z5, Z13, Z8
-	VPUNPCKHQDQ Z5, Z13, Z5
-	VPUNPCKLQDQ Z10, Z7, Z12
-	VPUNPCKHQDQ Z10, Z7, Z7
-	VPUNPCKLQDQ Z9, Z14, Z10
-	VPUNPCKHQDQ Z9, Z14, Z9
-	MOVQ        CX, R11
-	VMOVDQU64   Z11, -128(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z6, -128(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z8, -128(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z5, -128(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z12, -128(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z7, -128(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z10, -128(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z9, -128(R11)
-	ADDQ        BX, R11
-
-shuffleAVX512GFNIring8skip2:
-	ADDQ        R8, CX
-	LEAQ        -3(DX), R11
-	CMPQ        R11, SI
-	JAE         shuffleAVX512GFNIring8skip3
-	ANDQ        $0x03, R11
-	SHLQ        $0x0c, R11
-	ADDQ        R10, R11
-	VMOVDQU64   1536(R11), Z5
-	VMOVDQU64   1600(R11), Z6
-	VMOVDQU64   1664(R11), Z7
-	VMOVDQU64   1728(R11), Z8
-	VMOVDQU64   1792(R11), Z9
-	VMOVDQU64   1856(R11), Z10
-	VMOVDQU64   1920(R11), Z11
-	VMOVDQU64   1984(R11), Z12
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B    Z9, Z5, Z13
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B    Z9, Z5, Z14
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B    Z10, Z6, Z5
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B    Z10, Z6, Z9
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B    Z11, Z7, Z6
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B    Z11, Z7, Z10
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B    Z12, Z8, Z7
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B    Z12, Z8, Z11
-	VMOVDQA64   Z2, Z8
-	VPERMI2Q    Z6, Z13, Z8
-	VPERMT2Q    Z6, Z3, Z13
-	VMOVDQA64   Z2, Z6
-	VPERMI2Q    Z7, Z5, Z6
-	VPERMT2Q    Z7, Z3, Z5
-	VMOVDQA64   Z2, Z7
-	VPERMI2Q    Z10, Z14, Z7
-	VPERMT2Q    Z10, Z3, Z14
-	VMOVDQA64   Z2, Z10
-	VPERMI2Q    Z11, Z9, Z10
-	VPERMT2Q    Z11, Z3, Z9
-	VPUNPCKLQDQ Z6, Z8, Z11
-	VPUNPCKHQDQ Z6, Z8, Z6
-	VPUNPCKLQDQ Z5, Z13, Z8
-	VPUNPCKHQDQ Z5, Z13, Z5
-	VPUNPCKLQDQ Z10, Z7, Z12
-	VPUNPCKHQDQ Z10, Z7, Z7
-	VPUNPCKLQDQ Z9, Z14, Z10
-	VPUNPCKHQDQ Z9, Z14, Z9
-	MOVQ        CX, R11
-	VMOVDQU64   Z11, -192(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z6, -192(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z8, -192(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z5, -192(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z12, -192(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z7, -192(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z10, -192(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z9, -192(R11)
-	ADDQ        BX, R11
-
-shuffleAVX512GFNIring8skip3:
-	ADDQ        R8, CX
-	LEAQ        (DX), R11
-	CMPQ        R11, SI
-	JAE         shuffleAVX512GFNIring8skip4
-	ANDQ        $0x03, R11
-	SHLQ        $0x0c, R11
-	ADDQ        R10, R11
-	VMOVDQU64   2048(R11), Z5
-	VMOVDQU64   2112(R11), Z6
-	VMOVDQU64   2176(R11), Z7
-	VMOVDQU64   2240(R11), Z8
-	VMOVDQU64   2304(R11), Z9
-	VMOVDQU64   2368(R11), Z10
-	VMOVDQU64   2432(R11), Z11
-	VMOVDQU64   2496(R11), Z12
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B    Z9, Z5, Z13
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B    Z9, Z5, Z14
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B    Z10, Z6, Z5
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B    Z10, Z6, Z9
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B    Z11, Z7, Z6
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B    Z11, Z7, Z10
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B    Z12, Z8, Z7
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B    Z12, Z8, Z11
-	VMOVDQA64   Z2, Z8
-	VPERMI2Q    Z6, Z13, Z8
-	VPERMT2Q    Z6, Z3, Z13
-	VMOVDQA64   Z2, Z6
-	VPERMI2Q    Z7, Z5, Z6
-	VPERMT2Q    Z7, Z3, Z5
-	VMOVDQA64   Z2, Z7
-	VPERMI2Q    Z10, Z14, Z7
-	VPERMT2Q    Z10, Z3, Z14
-	VMOVDQA64   Z2, Z10
-	VPERMI2Q    Z11, Z9, Z10
-	VPERMT2Q    Z11, Z3, Z9
-	VPUNPCKLQDQ Z6, Z8, Z11
-	VPUNPCKHQDQ Z6, Z8, Z6
-	VPUNPCKLQDQ Z5, Z13, Z8
-	VPUNPCKHQDQ Z5, Z13, Z5
-	VPUNPCKLQDQ Z10, Z7, Z12
-	VPUNPCKHQDQ Z10, Z7, Z7
-	VPUNPCKLQDQ Z9, Z14, Z10
-	VPUNPCKHQDQ Z9, Z14, Z9
-	MOVQ        CX, R11
-	VMOVDQU64   Z11, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z6, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z8, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z5, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z12, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z7, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z10, (R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z9, (R11)
-	ADDQ        BX, R11
-
-shuffleAVX512GFNIring8skip4:
-	ADDQ        R8, CX
-	LEAQ        -1(DX), R11
-	CMPQ        R11, SI
-	JAE         shuffleAVX512GFNIring8skip5
-	ANDQ        $0x03, R11
-	SHLQ        $0x0c, R11
-	ADDQ        R10, R11
-	VMOVDQU64   2560(R11), Z5
-	VMOVDQU64   2624(R11), Z6
-	VMOVDQU64   2688(R11), Z7
-	VMOVDQU64   2752(R11), Z8
-	VMOVDQU64   2816(R11), Z9
-	VMOVDQU64   2880(R11), Z10
-	VMOVDQU64   2944(R11), Z11
-	VMOVDQU64   3008(R11), Z12
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B    Z9, Z5, Z13
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B    Z9, Z5, Z14
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B    Z10, Z6, Z5
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B    Z10, Z6, Z9
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B    Z11, Z7, Z6
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B    Z11, Z7, Z10
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B    Z12, Z8, Z7
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B    Z12, Z8, Z11
-	VMOVDQA64   Z2, Z8
-	VPERMI2Q    Z6, Z13, Z8
-	VPERMT2Q    Z6, Z3, Z13
-	VMOVDQA64   Z2, Z6
-	VPERMI2Q    Z7, Z5, Z6
-	VPERMT2Q    Z7, Z3, Z5
-	VMOVDQA64   Z2, Z7
-	VPERMI2Q    Z10, Z14, Z7
-	VPERMT2Q    Z10, Z3, Z14
-	VMOVDQA64   Z2, Z10
-	VPERMI2Q    Z11, Z9, Z10
-	VPERMT2Q    Z11, Z3, Z9
-	VPUNPCKLQDQ Z6, Z8, Z11
-	VPUNPCKHQDQ Z6, Z8, Z6
-	VPUNPCKLQDQ Z5, Z13, Z8
-	VPUNPCKHQDQ Z5, Z13, Z5
-	VPUNPCKLQDQ Z10, Z7, Z12
-	VPUNPCKHQDQ Z10, Z7, Z7
-	VPUNPCKLQDQ Z9, Z14, Z10
-	VPUNPCKHQDQ Z9, Z14, Z9
-	MOVQ        CX, R11
-	VMOVDQU64   Z11, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z6, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z8, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z5, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z12, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z7, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z10, -64(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z9, -64(R11)
-	ADDQ        BX, R11
-
-shuffleAVX512GFNIring8skip5:
-	ADDQ        R8, CX
-	LEAQ        -2(DX), R11
-	CMPQ        R11, SI
-	JAE         shuffleAVX512GFNIring8skip6
-	ANDQ        $0x03, R11
-	SHLQ        $0x0c, R11
-	ADDQ        R10, R11
-	VMOVDQU64   3072(R11), Z5
-	VMOVDQU64   3136(R11), Z6
-	VMOVDQU64   3200(R11), Z7
-	VMOVDQU64   3264(R11), Z8
-	VMOVDQU64   3328(R11), Z9
-	VMOVDQU64   3392(R11), Z10
-	VMOVDQU64   3456(R11), Z11
-	VMOVDQU64   3520(R11), Z12
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B    Z9, Z5, Z13
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B    Z9, Z5, Z14
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B    Z10, Z6, Z5
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B    Z10, Z6, Z9
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B    Z11, Z7, Z6
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B    Z11, Z7, Z10
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B    Z12, Z8, Z7
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B    Z12, Z8, Z11
-	VMOVDQA64   Z2, Z8
-	VPERMI2Q    Z6, Z13, Z8
-	VPERMT2Q    Z6, Z3, Z13
-	VMOVDQA64   Z2, Z6
-	VPERMI2Q    Z7, Z5, Z6
-	VPERMT2Q    Z7, Z3, Z5
-	VMOVDQA64   Z2, Z7
-	VPERMI2Q    Z10, Z14, Z7
-	VPERMT2Q    Z10, Z3, Z14
-	VMOVDQA64   Z2, Z10
-	VPERMI2Q    Z11, Z9, Z10
-	VPERMT2Q    Z11, Z3, Z9
-	VPUNPCKLQDQ Z6, Z8, Z11
-	VPUNPCKHQDQ Z6, Z8, Z6
-	VPUNPCKLQDQ Z5, Z13, Z8
-	VPUNPCKHQDQ Z5, Z13, Z5
-	VPUNPCKLQDQ Z10, Z7, Z12
-	VPUNPCKHQDQ Z10, Z7, Z7
-	VPUNPCKLQDQ Z9, Z14, Z10
-	VPUNPCKHQDQ Z9, Z14, Z9
-	MOVQ        CX, R11
-	VMOVDQU64   Z11, -128(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z6, -128(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z8, -128(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z5, -128(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z12, -128(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z7, -128(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z10, -128(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z9, -128(R11)
-	ADDQ        BX, R11
-
-shuffleAVX512GFNIring8skip6:
-	ADDQ        R8, CX
-	LEAQ        -3(DX), R11
-	CMPQ        R11, SI
-	JAE         shuffleAVX512GFNIring8skip7
-	ANDQ        $0x03, R11
-	SHLQ        $0x0c, R11
-	ADDQ        R10, R11
-	VMOVDQU64   3584(R11), Z5
-	VMOVDQU64   3648(R11), Z6
-	VMOVDQU64   3712(R11), Z7
-	VMOVDQU64   3776(R11), Z8
-	VMOVDQU64   3840(R11), Z9
-	VMOVDQU64   3904(R11), Z10
-	VMOVDQU64   3968(R11), Z11
-	VMOVDQU64   4032(R11), Z12
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
-	VPERMI2B    Z9, Z5, Z13
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z14
-	VPERMI2B    Z9, Z5, Z14
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
-	VPERMI2B    Z10, Z6, Z5
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z9
-	VPERMI2B    Z10, Z6, Z9
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z6
-	VPERMI2B    Z11, Z7, Z6
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z10
-	VPERMI2B    Z11, Z7, Z10
-	VMOVDQU64   bitshuffleBytes2211dcff854fa865<>+0(SB), Z7
-	VPERMI2B    Z12, Z8, Z7
-	VMOVDQU64   bitshuffleBytes40993810eee451e5<>+0(SB), Z11
-	VPERMI2B    Z12, Z8, Z11
-	VMOVDQA64   Z2, Z8
-	VPERMI2Q    Z6, Z13, Z8
-	VPERMT2Q    Z6, Z3, Z13
-	VMOVDQA64   Z2, Z6
-	VPERMI2Q    Z7, Z5, Z6
-	VPERMT2Q    Z7, Z3, Z5
-	VMOVDQA64   Z2, Z7
-	VPERMI2Q    Z10, Z14, Z7
-	VPERMT2Q    Z10, Z3, Z14
-	VMOVDQA64   Z2, Z10
-	VPERMI2Q    Z11, Z9, Z10
-	VPERMT2Q    Z11, Z3, Z9
-	VPUNPCKLQDQ Z6, Z8, Z11
-	VPUNPCKHQDQ Z6, Z8, Z6
-	VPUNPCKLQDQ Z5, Z13, Z8
-	VPUNPCKHQDQ Z5, Z13, Z5
-	VPUNPCKLQDQ Z10, Z7, Z12
-	VPUNPCKHQDQ Z10, Z7, Z7
-	VPUNPCKLQDQ Z9, Z14, Z10
-	VPUNPCKHQDQ Z9, Z14, Z9
-	MOVQ        CX, R11
-	VMOVDQU64   Z11, -192(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z6, -192(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z8, -192(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z5, -192(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z12, -192(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z7, -192(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z10, -192(R11)
-	ADDQ        BX, R11
-	VMOVDQU64   Z9, -192(R11)
-	ADDQ        BX, R11
-
-shuffleAVX512GFNIring8skip7:
-	INCQ DX
-	ADDQ $0x40, AX
-	ADDQ $0x00001000, R9
-	CMPQ DX, DI
-	JB   shuffleAVX512GFNIring8loop
-	VZEROUPPER
+shuffleAVX512GFNIdense8chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    shuffleAVX512GFNIdense8block
 	RET
 
 shuffleAVX512GFNIts16:
@@ -5742,7 +5801,7 @@ GLOBL bitshuffleTiles16<>(SB), RODATA|NOPTR, $128
 
 // func unshuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, CMOV, GFNI
-TEXT ·unshuffleAVX512GFNI(SB), $16448-72
+TEXT ·unshuffleAVX512GFNI(SB), $8256-72
 	MOVQ src_base+24(FP), AX
 	MOVQ dst_base+0(FP), CX
 	MOVQ typesize+48(FP), DX

@@ -35,6 +35,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -49,6 +51,25 @@ func main() {
 	genAVX2()
 	genAVX512()
 	genGFNI()
+	// Tuning aid, never set by go generate: BS_EXP="4:1,R2:8" also emits
+	// shuffleAVX512GFNIX and unshuffleAVX512GFNIX with those gfniRing
+	// (ts:ring) and gfniRowRing (Rts:ring) settings, so that a throwaway
+	// test can time both forms in one process on a shared machine.
+	if e := os.Getenv("BS_EXP"); e != "" {
+		gfniRing = map[int]int{}
+		gfniRowRing = map[int]int{}
+		for _, kv := range strings.Split(e, ",") {
+			var k, v int
+			if strings.HasPrefix(kv, "R") {
+				fmt.Sscanf(kv, "R%d:%d", &k, &v)
+				gfniRowRing[k] = v
+				continue
+			}
+			fmt.Sscanf(kv, "%d:%d", &k, &v)
+			gfniRing[k] = v
+		}
+		genGFNIx("X")
+	}
 	genAVX512Super()
 	genAVX2Super()
 	Generate()
