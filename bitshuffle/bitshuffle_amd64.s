@@ -17305,3 +17305,175 @@ unshuffleAVX2Superchunksdone:
 	JNZ    unshuffleAVX2Superblock
 	VZEROUPPER
 	RET
+
+// func shuffleAVX2Bits1(dst []byte, src []byte, rowLen int, blocks int)
+// Requires: AVX, AVX2
+TEXT ·shuffleAVX2Bits1(SB), NOSPLIT, $0-64
+	MOVQ src_base+24(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ rowLen+48(FP), DX
+	MOVQ blocks+56(FP), BX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+
+shuffleAVX2Bits1loop:
+	VMOVDQU   (AX), Y0
+	VMOVDQU   32(AX), Y1
+	VPMOVMSKB Y0, R8
+	VPMOVMSKB Y1, R9
+	SHLQ      $0x20, R9
+	ORQ       R8, R9
+	MOVQ      R9, (DI)(SI*1)
+	VPADDB    Y0, Y0, Y0
+	VPADDB    Y1, Y1, Y1
+	VPMOVMSKB Y0, R8
+	VPMOVMSKB Y1, R9
+	SHLQ      $0x20, R9
+	ORQ       R8, R9
+	MOVQ      R9, (DI)(DX*2)
+	VPADDB    Y0, Y0, Y0
+	VPADDB    Y1, Y1, Y1
+	VPMOVMSKB Y0, R8
+	VPMOVMSKB Y1, R9
+	SHLQ      $0x20, R9
+	ORQ       R8, R9
+	MOVQ      R9, (DI)(DX*1)
+	VPADDB    Y0, Y0, Y0
+	VPADDB    Y1, Y1, Y1
+	VPMOVMSKB Y0, R8
+	VPMOVMSKB Y1, R9
+	SHLQ      $0x20, R9
+	ORQ       R8, R9
+	MOVQ      R9, (DI)
+	VPADDB    Y0, Y0, Y0
+	VPADDB    Y1, Y1, Y1
+	VPMOVMSKB Y0, R8
+	VPMOVMSKB Y1, R9
+	SHLQ      $0x20, R9
+	ORQ       R8, R9
+	MOVQ      R9, (CX)(SI*1)
+	VPADDB    Y0, Y0, Y0
+	VPADDB    Y1, Y1, Y1
+	VPMOVMSKB Y0, R8
+	VPMOVMSKB Y1, R9
+	SHLQ      $0x20, R9
+	ORQ       R8, R9
+	MOVQ      R9, (CX)(DX*2)
+	VPADDB    Y0, Y0, Y0
+	VPADDB    Y1, Y1, Y1
+	VPMOVMSKB Y0, R8
+	VPMOVMSKB Y1, R9
+	SHLQ      $0x20, R9
+	ORQ       R8, R9
+	MOVQ      R9, (CX)(DX*1)
+	VPADDB    Y0, Y0, Y0
+	VPADDB    Y1, Y1, Y1
+	VPMOVMSKB Y0, R8
+	VPMOVMSKB Y1, R9
+	SHLQ      $0x20, R9
+	ORQ       R8, R9
+	MOVQ      R9, (CX)
+	ADDQ      $0x40, AX
+	ADDQ      $0x08, CX
+	ADDQ      $0x08, DI
+	DECQ      BX
+	JNZ       shuffleAVX2Bits1loop
+	VZEROUPPER
+	RET
+
+// func unshuffleAVX2Bits1(dst []byte, src []byte, rowLen int, blocks int)
+// Requires: AVX, AVX2
+TEXT ·unshuffleAVX2Bits1(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), AX
+	MOVQ src_base+24(FP), CX
+	MOVQ rowLen+48(FP), DX
+	MOVQ blocks+56(FP), BX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+
+unshuffleAVX2Bits1loop:
+	VMOVQ       (CX), X0
+	VMOVQ       (CX)(DX*1), X1
+	VMOVQ       (CX)(DX*2), X2
+	VMOVQ       (CX)(SI*1), X3
+	VMOVQ       (DI), X4
+	VMOVQ       (DI)(DX*1), X5
+	VMOVQ       (DI)(DX*2), X6
+	VMOVQ       (DI)(SI*1), X7
+	VPUNPCKLBW  X1, X0, X0
+	VPUNPCKLBW  X3, X2, X1
+	VPUNPCKLBW  X5, X4, X2
+	VPUNPCKLBW  X7, X6, X3
+	VPUNPCKLWD  X1, X0, X4
+	VPUNPCKHWD  X1, X0, X0
+	VPUNPCKLWD  X3, X2, X1
+	VPUNPCKHWD  X3, X2, X2
+	VPUNPCKLDQ  X1, X4, X3
+	VPUNPCKHDQ  X1, X4, X1
+	VPUNPCKLDQ  X2, X0, X4
+	VPUNPCKHDQ  X2, X0, X0
+	VINSERTI128 $0x01, X1, Y3, Y1
+	VINSERTI128 $0x01, X0, Y4, Y0
+	VPSRLQ      $0x07, Y1, Y2
+	VPXOR       Y1, Y2, Y2
+	VPAND       bitshuffleT1<>+0(SB), Y2, Y2
+	VPXOR       Y2, Y1, Y1
+	VPSLLQ      $0x07, Y2, Y2
+	VPXOR       Y2, Y1, Y1
+	VPSRLQ      $0x07, Y0, Y2
+	VPXOR       Y0, Y2, Y2
+	VPAND       bitshuffleT1<>+0(SB), Y2, Y2
+	VPXOR       Y2, Y0, Y0
+	VPSLLQ      $0x07, Y2, Y2
+	VPXOR       Y2, Y0, Y0
+	VPSRLQ      $0x0e, Y1, Y2
+	VPXOR       Y1, Y2, Y2
+	VPAND       bitshuffleT2<>+0(SB), Y2, Y2
+	VPXOR       Y2, Y1, Y1
+	VPSLLQ      $0x0e, Y2, Y2
+	VPXOR       Y2, Y1, Y1
+	VPSRLQ      $0x0e, Y0, Y2
+	VPXOR       Y0, Y2, Y2
+	VPAND       bitshuffleT2<>+0(SB), Y2, Y2
+	VPXOR       Y2, Y0, Y0
+	VPSLLQ      $0x0e, Y2, Y2
+	VPXOR       Y2, Y0, Y0
+	VPSRLQ      $0x1c, Y1, Y2
+	VPXOR       Y1, Y2, Y2
+	VPAND       bitshuffleT3<>+0(SB), Y2, Y2
+	VPXOR       Y2, Y1, Y1
+	VPSLLQ      $0x1c, Y2, Y2
+	VPXOR       Y2, Y1, Y1
+	VPSRLQ      $0x1c, Y0, Y2
+	VPXOR       Y0, Y2, Y2
+	VPAND       bitshuffleT3<>+0(SB), Y2, Y2
+	VPXOR       Y2, Y0, Y0
+	VPSLLQ      $0x1c, Y2, Y2
+	VPXOR       Y2, Y0, Y0
+	VMOVDQU     Y1, (AX)
+	VMOVDQU     Y0, 32(AX)
+	ADDQ        $0x40, AX
+	ADDQ        $0x08, CX
+	ADDQ        $0x08, DI
+	DECQ        BX
+	JNZ         unshuffleAVX2Bits1loop
+	VZEROUPPER
+	RET
+
+DATA bitshuffleT1<>+0(SB)/8, $0x00aa00aa00aa00aa
+DATA bitshuffleT1<>+8(SB)/8, $0x00aa00aa00aa00aa
+DATA bitshuffleT1<>+16(SB)/8, $0x00aa00aa00aa00aa
+DATA bitshuffleT1<>+24(SB)/8, $0x00aa00aa00aa00aa
+GLOBL bitshuffleT1<>(SB), RODATA|NOPTR, $32
+
+DATA bitshuffleT2<>+0(SB)/8, $0x0000cccc0000cccc
+DATA bitshuffleT2<>+8(SB)/8, $0x0000cccc0000cccc
+DATA bitshuffleT2<>+16(SB)/8, $0x0000cccc0000cccc
+DATA bitshuffleT2<>+24(SB)/8, $0x0000cccc0000cccc
+GLOBL bitshuffleT2<>(SB), RODATA|NOPTR, $32
+
+DATA bitshuffleT3<>+0(SB)/8, $0x00000000f0f0f0f0
+DATA bitshuffleT3<>+8(SB)/8, $0x00000000f0f0f0f0
+DATA bitshuffleT3<>+16(SB)/8, $0x00000000f0f0f0f0
+DATA bitshuffleT3<>+24(SB)/8, $0x00000000f0f0f0f0
+GLOBL bitshuffleT3<>(SB), RODATA|NOPTR, $32
