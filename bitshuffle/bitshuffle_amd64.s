@@ -17308,74 +17308,115 @@ unshuffleAVX2Superchunksdone:
 
 // func shuffleAVX2Bits1(dst []byte, src []byte, rowLen int, blocks int)
 // Requires: AVX, AVX2
-TEXT ·shuffleAVX2Bits1(SB), NOSPLIT, $0-64
+TEXT ·shuffleAVX2Bits1(SB), $544-64
 	MOVQ src_base+24(FP), AX
 	MOVQ dst_base+0(FP), CX
 	MOVQ rowLen+48(FP), DX
 	MOVQ blocks+56(FP), BX
 	LEAQ (DX)(DX*2), SI
 	LEAQ (CX)(DX*4), DI
+	LEAQ (SP), R8
+	ADDQ $0x1f, R8
+	ANDQ $-32, R8
 
 shuffleAVX2Bits1loop:
+	XORQ R9, R9
+
+shuffleAVX2Bits1block:
 	VMOVDQU   (AX), Y0
 	VMOVDQU   32(AX), Y1
-	VPMOVMSKB Y0, R8
-	VPMOVMSKB Y1, R9
-	SHLQ      $0x20, R9
-	ORQ       R8, R9
-	MOVQ      R9, (DI)(SI*1)
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, 448(R8)(R9*1)
 	VPADDB    Y0, Y0, Y0
 	VPADDB    Y1, Y1, Y1
-	VPMOVMSKB Y0, R8
-	VPMOVMSKB Y1, R9
-	SHLQ      $0x20, R9
-	ORQ       R8, R9
-	MOVQ      R9, (DI)(DX*2)
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, 384(R8)(R9*1)
 	VPADDB    Y0, Y0, Y0
 	VPADDB    Y1, Y1, Y1
-	VPMOVMSKB Y0, R8
-	VPMOVMSKB Y1, R9
-	SHLQ      $0x20, R9
-	ORQ       R8, R9
-	MOVQ      R9, (DI)(DX*1)
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, 320(R8)(R9*1)
 	VPADDB    Y0, Y0, Y0
 	VPADDB    Y1, Y1, Y1
-	VPMOVMSKB Y0, R8
-	VPMOVMSKB Y1, R9
-	SHLQ      $0x20, R9
-	ORQ       R8, R9
-	MOVQ      R9, (DI)
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, 256(R8)(R9*1)
 	VPADDB    Y0, Y0, Y0
 	VPADDB    Y1, Y1, Y1
-	VPMOVMSKB Y0, R8
-	VPMOVMSKB Y1, R9
-	SHLQ      $0x20, R9
-	ORQ       R8, R9
-	MOVQ      R9, (CX)(SI*1)
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, 192(R8)(R9*1)
 	VPADDB    Y0, Y0, Y0
 	VPADDB    Y1, Y1, Y1
-	VPMOVMSKB Y0, R8
-	VPMOVMSKB Y1, R9
-	SHLQ      $0x20, R9
-	ORQ       R8, R9
-	MOVQ      R9, (CX)(DX*2)
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, 128(R8)(R9*1)
 	VPADDB    Y0, Y0, Y0
 	VPADDB    Y1, Y1, Y1
-	VPMOVMSKB Y0, R8
-	VPMOVMSKB Y1, R9
-	SHLQ      $0x20, R9
-	ORQ       R8, R9
-	MOVQ      R9, (CX)(DX*1)
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, 64(R8)(R9*1)
 	VPADDB    Y0, Y0, Y0
 	VPADDB    Y1, Y1, Y1
-	VPMOVMSKB Y0, R8
-	VPMOVMSKB Y1, R9
-	SHLQ      $0x20, R9
-	ORQ       R8, R9
-	MOVQ      R9, (CX)
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, (R8)(R9*1)
 	ADDQ      $0x40, AX
-	ADDQ      $0x08, CX
-	ADDQ      $0x08, DI
+	ADDQ      $0x08, R9
+	CMPQ      R9, $0x40
+	JB        shuffleAVX2Bits1block
+	VMOVDQU   (R8), Y0
+	VMOVDQU   Y0, (CX)
+	VMOVDQU   32(R8), Y0
+	VMOVDQU   Y0, 32(CX)
+	VMOVDQU   64(R8), Y0
+	VMOVDQU   Y0, (CX)(DX*1)
+	VMOVDQU   96(R8), Y0
+	VMOVDQU   Y0, 32(CX)(DX*1)
+	VMOVDQU   128(R8), Y0
+	VMOVDQU   Y0, (CX)(DX*2)
+	VMOVDQU   160(R8), Y0
+	VMOVDQU   Y0, 32(CX)(DX*2)
+	VMOVDQU   192(R8), Y0
+	VMOVDQU   Y0, (CX)(SI*1)
+	VMOVDQU   224(R8), Y0
+	VMOVDQU   Y0, 32(CX)(SI*1)
+	VMOVDQU   256(R8), Y0
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   288(R8), Y0
+	VMOVDQU   Y0, 32(DI)
+	VMOVDQU   320(R8), Y0
+	VMOVDQU   Y0, (DI)(DX*1)
+	VMOVDQU   352(R8), Y0
+	VMOVDQU   Y0, 32(DI)(DX*1)
+	VMOVDQU   384(R8), Y0
+	VMOVDQU   Y0, (DI)(DX*2)
+	VMOVDQU   416(R8), Y0
+	VMOVDQU   Y0, 32(DI)(DX*2)
+	VMOVDQU   448(R8), Y0
+	VMOVDQU   Y0, (DI)(SI*1)
+	VMOVDQU   480(R8), Y0
+	VMOVDQU   Y0, 32(DI)(SI*1)
+	ADDQ      $0x40, CX
+	ADDQ      $0x40, DI
 	DECQ      BX
 	JNZ       shuffleAVX2Bits1loop
 	VZEROUPPER
@@ -17383,78 +17424,119 @@ shuffleAVX2Bits1loop:
 
 // func unshuffleAVX2Bits1(dst []byte, src []byte, rowLen int, blocks int)
 // Requires: AVX, AVX2
-TEXT ·unshuffleAVX2Bits1(SB), NOSPLIT, $0-64
+TEXT ·unshuffleAVX2Bits1(SB), $544-64
 	MOVQ dst_base+0(FP), AX
 	MOVQ src_base+24(FP), CX
 	MOVQ rowLen+48(FP), DX
 	MOVQ blocks+56(FP), BX
 	LEAQ (DX)(DX*2), SI
 	LEAQ (CX)(DX*4), DI
+	LEAQ (SP), R8
+	ADDQ $0x1f, R8
+	ANDQ $-32, R8
 
 unshuffleAVX2Bits1loop:
-	VMOVQ       (CX), X0
-	VMOVQ       (CX)(DX*1), X1
-	VMOVQ       (CX)(DX*2), X2
-	VMOVQ       (CX)(SI*1), X3
-	VMOVQ       (DI), X4
-	VMOVQ       (DI)(DX*1), X5
-	VMOVQ       (DI)(DX*2), X6
-	VMOVQ       (DI)(SI*1), X7
-	VPUNPCKLBW  X1, X0, X0
-	VPUNPCKLBW  X3, X2, X1
-	VPUNPCKLBW  X5, X4, X2
-	VPUNPCKLBW  X7, X6, X3
-	VPUNPCKLWD  X1, X0, X4
-	VPUNPCKHWD  X1, X0, X0
-	VPUNPCKLWD  X3, X2, X1
-	VPUNPCKHWD  X3, X2, X2
-	VPUNPCKLDQ  X1, X4, X3
-	VPUNPCKHDQ  X1, X4, X1
-	VPUNPCKLDQ  X2, X0, X4
-	VPUNPCKHDQ  X2, X0, X0
-	VINSERTI128 $0x01, X1, Y3, Y1
-	VINSERTI128 $0x01, X0, Y4, Y0
-	VPSRLQ      $0x07, Y1, Y2
-	VPXOR       Y1, Y2, Y2
-	VPAND       bitshuffleT1<>+0(SB), Y2, Y2
-	VPXOR       Y2, Y1, Y1
-	VPSLLQ      $0x07, Y2, Y2
-	VPXOR       Y2, Y1, Y1
-	VPSRLQ      $0x07, Y0, Y2
-	VPXOR       Y0, Y2, Y2
-	VPAND       bitshuffleT1<>+0(SB), Y2, Y2
-	VPXOR       Y2, Y0, Y0
-	VPSLLQ      $0x07, Y2, Y2
-	VPXOR       Y2, Y0, Y0
-	VPSRLQ      $0x0e, Y1, Y2
-	VPXOR       Y1, Y2, Y2
-	VPAND       bitshuffleT2<>+0(SB), Y2, Y2
-	VPXOR       Y2, Y1, Y1
-	VPSLLQ      $0x0e, Y2, Y2
-	VPXOR       Y2, Y1, Y1
-	VPSRLQ      $0x0e, Y0, Y2
-	VPXOR       Y0, Y2, Y2
-	VPAND       bitshuffleT2<>+0(SB), Y2, Y2
-	VPXOR       Y2, Y0, Y0
-	VPSLLQ      $0x0e, Y2, Y2
-	VPXOR       Y2, Y0, Y0
-	VPSRLQ      $0x1c, Y1, Y2
-	VPXOR       Y1, Y2, Y2
-	VPAND       bitshuffleT3<>+0(SB), Y2, Y2
-	VPXOR       Y2, Y1, Y1
-	VPSLLQ      $0x1c, Y2, Y2
-	VPXOR       Y2, Y1, Y1
-	VPSRLQ      $0x1c, Y0, Y2
-	VPXOR       Y0, Y2, Y2
-	VPAND       bitshuffleT3<>+0(SB), Y2, Y2
-	VPXOR       Y2, Y0, Y0
-	VPSLLQ      $0x1c, Y2, Y2
-	VPXOR       Y2, Y0, Y0
-	VMOVDQU     Y1, (AX)
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (R8)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 32(R8)
+	VMOVDQU (CX)(DX*1), Y0
+	VMOVDQU Y0, 64(R8)
+	VMOVDQU 32(CX)(DX*1), Y0
+	VMOVDQU Y0, 96(R8)
+	VMOVDQU (CX)(DX*2), Y0
+	VMOVDQU Y0, 128(R8)
+	VMOVDQU 32(CX)(DX*2), Y0
+	VMOVDQU Y0, 160(R8)
+	VMOVDQU (CX)(SI*1), Y0
+	VMOVDQU Y0, 192(R8)
+	VMOVDQU 32(CX)(SI*1), Y0
+	VMOVDQU Y0, 224(R8)
+	VMOVDQU (DI), Y0
+	VMOVDQU Y0, 256(R8)
+	VMOVDQU 32(DI), Y0
+	VMOVDQU Y0, 288(R8)
+	VMOVDQU (DI)(DX*1), Y0
+	VMOVDQU Y0, 320(R8)
+	VMOVDQU 32(DI)(DX*1), Y0
+	VMOVDQU Y0, 352(R8)
+	VMOVDQU (DI)(DX*2), Y0
+	VMOVDQU Y0, 384(R8)
+	VMOVDQU 32(DI)(DX*2), Y0
+	VMOVDQU Y0, 416(R8)
+	VMOVDQU (DI)(SI*1), Y0
+	VMOVDQU Y0, 448(R8)
+	VMOVDQU 32(DI)(SI*1), Y0
+	VMOVDQU Y0, 480(R8)
+	XORQ    R9, R9
+
+unshuffleAVX2Bits1block:
+	VMOVQ       (R8)(R9*1), X0
+	VMOVQ       64(R8)(R9*1), X7
+	VMOVQ       128(R8)(R9*1), X4
+	VMOVQ       192(R8)(R9*1), X6
+	VMOVQ       256(R8)(R9*1), X1
+	VMOVQ       320(R8)(R9*1), X5
+	VMOVQ       384(R8)(R9*1), X2
+	VMOVQ       448(R8)(R9*1), X3
+	VPUNPCKLBW  X7, X0, X0
+	VPUNPCKLBW  X6, X4, X4
+	VPUNPCKLBW  X5, X1, X1
+	VPUNPCKLBW  X3, X2, X3
+	VPUNPCKLWD  X4, X0, X2
+	VPUNPCKHWD  X4, X0, X0
+	VPUNPCKLWD  X3, X1, X4
+	VPUNPCKHWD  X3, X1, X3
+	VPUNPCKLDQ  X4, X2, X1
+	VPUNPCKHDQ  X4, X2, X4
+	VPUNPCKLDQ  X3, X0, X2
+	VPUNPCKHDQ  X3, X0, X0
+	VINSERTI128 $0x01, X4, Y1, Y3
+	VINSERTI128 $0x01, X0, Y2, Y0
+	VPSRLQ      $0x07, Y3, Y4
+	VPXOR       Y3, Y4, Y4
+	VPAND       bitshuffleT1<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSLLQ      $0x07, Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSRLQ      $0x07, Y0, Y4
+	VPXOR       Y0, Y4, Y4
+	VPAND       bitshuffleT1<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSLLQ      $0x07, Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSRLQ      $0x0e, Y3, Y4
+	VPXOR       Y3, Y4, Y4
+	VPAND       bitshuffleT2<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSLLQ      $0x0e, Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSRLQ      $0x0e, Y0, Y4
+	VPXOR       Y0, Y4, Y4
+	VPAND       bitshuffleT2<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSLLQ      $0x0e, Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSRLQ      $0x1c, Y3, Y4
+	VPXOR       Y3, Y4, Y4
+	VPAND       bitshuffleT3<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSLLQ      $0x1c, Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSRLQ      $0x1c, Y0, Y4
+	VPXOR       Y0, Y4, Y4
+	VPAND       bitshuffleT3<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSLLQ      $0x1c, Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     Y3, (AX)
 	VMOVDQU     Y0, 32(AX)
 	ADDQ        $0x40, AX
-	ADDQ        $0x08, CX
-	ADDQ        $0x08, DI
+	ADDQ        $0x08, R9
+	CMPQ        R9, $0x40
+	JB          unshuffleAVX2Bits1block
+	ADDQ        $0x40, CX
+	ADDQ        $0x40, DI
 	DECQ        BX
 	JNZ         unshuffleAVX2Bits1loop
 	VZEROUPPER
@@ -17477,3 +17559,454 @@ DATA bitshuffleT3<>+8(SB)/8, $0x00000000f0f0f0f0
 DATA bitshuffleT3<>+16(SB)/8, $0x00000000f0f0f0f0
 DATA bitshuffleT3<>+24(SB)/8, $0x00000000f0f0f0f0
 GLOBL bitshuffleT3<>(SB), RODATA|NOPTR, $32
+
+// func shuffleAVX2Bits2(dst []byte, src []byte, rowLen int, blocks int)
+// Requires: AVX, AVX2
+TEXT ·shuffleAVX2Bits2(SB), $1056-64
+	MOVQ    src_base+24(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    rowLen+48(FP), DX
+	MOVQ    blocks+56(FP), BX
+	LEAQ    (DX)(DX*2), SI
+	LEAQ    (CX)(DX*4), DI
+	LEAQ    (DI)(DX*4), R8
+	LEAQ    (R8)(DX*4), R9
+	LEAQ    (SP), R10
+	ADDQ    $0x1f, R10
+	ANDQ    $-32, R10
+	VMOVDQU bitshuffleSplit2<>+0(SB), Y0
+
+shuffleAVX2Bits2loop:
+	XORQ R11, R11
+
+shuffleAVX2Bits2block:
+	VMOVDQU    (AX), Y1
+	VPSHUFB    Y0, Y1, Y1
+	VPERMQ     $0xd8, Y1, Y1
+	VMOVDQU    32(AX), Y2
+	VPSHUFB    Y0, Y2, Y2
+	VPERMQ     $0xd8, Y2, Y2
+	VPERM2I128 $0x20, Y2, Y1, Y3
+	VPERM2I128 $0x31, Y2, Y1, Y1
+	VMOVDQU    64(AX), Y2
+	VPSHUFB    Y0, Y2, Y2
+	VPERMQ     $0xd8, Y2, Y2
+	VMOVDQU    96(AX), Y4
+	VPSHUFB    Y0, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y2
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 448(R10)(R11*1)
+	VPADDB     Y3, Y3, Y3
+	VPADDB     Y5, Y5, Y5
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 384(R10)(R11*1)
+	VPADDB     Y3, Y3, Y3
+	VPADDB     Y5, Y5, Y5
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 320(R10)(R11*1)
+	VPADDB     Y3, Y3, Y3
+	VPADDB     Y5, Y5, Y5
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 256(R10)(R11*1)
+	VPADDB     Y3, Y3, Y3
+	VPADDB     Y5, Y5, Y5
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 192(R10)(R11*1)
+	VPADDB     Y3, Y3, Y3
+	VPADDB     Y5, Y5, Y5
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 128(R10)(R11*1)
+	VPADDB     Y3, Y3, Y3
+	VPADDB     Y5, Y5, Y5
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 64(R10)(R11*1)
+	VPADDB     Y3, Y3, Y3
+	VPADDB     Y5, Y5, Y5
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, (R10)(R11*1)
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 960(R10)(R11*1)
+	VPADDB     Y1, Y1, Y1
+	VPADDB     Y2, Y2, Y2
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 896(R10)(R11*1)
+	VPADDB     Y1, Y1, Y1
+	VPADDB     Y2, Y2, Y2
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 832(R10)(R11*1)
+	VPADDB     Y1, Y1, Y1
+	VPADDB     Y2, Y2, Y2
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 768(R10)(R11*1)
+	VPADDB     Y1, Y1, Y1
+	VPADDB     Y2, Y2, Y2
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 704(R10)(R11*1)
+	VPADDB     Y1, Y1, Y1
+	VPADDB     Y2, Y2, Y2
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 640(R10)(R11*1)
+	VPADDB     Y1, Y1, Y1
+	VPADDB     Y2, Y2, Y2
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 576(R10)(R11*1)
+	VPADDB     Y1, Y1, Y1
+	VPADDB     Y2, Y2, Y2
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 512(R10)(R11*1)
+	ADDQ       $0x80, AX
+	ADDQ       $0x08, R11
+	CMPQ       R11, $0x40
+	JB         shuffleAVX2Bits2block
+	VMOVDQU    (R10), Y1
+	VMOVDQU    Y1, (CX)
+	VMOVDQU    32(R10), Y1
+	VMOVDQU    Y1, 32(CX)
+	VMOVDQU    64(R10), Y1
+	VMOVDQU    Y1, (CX)(DX*1)
+	VMOVDQU    96(R10), Y1
+	VMOVDQU    Y1, 32(CX)(DX*1)
+	VMOVDQU    128(R10), Y1
+	VMOVDQU    Y1, (CX)(DX*2)
+	VMOVDQU    160(R10), Y1
+	VMOVDQU    Y1, 32(CX)(DX*2)
+	VMOVDQU    192(R10), Y1
+	VMOVDQU    Y1, (CX)(SI*1)
+	VMOVDQU    224(R10), Y1
+	VMOVDQU    Y1, 32(CX)(SI*1)
+	VMOVDQU    256(R10), Y1
+	VMOVDQU    Y1, (DI)
+	VMOVDQU    288(R10), Y1
+	VMOVDQU    Y1, 32(DI)
+	VMOVDQU    320(R10), Y1
+	VMOVDQU    Y1, (DI)(DX*1)
+	VMOVDQU    352(R10), Y1
+	VMOVDQU    Y1, 32(DI)(DX*1)
+	VMOVDQU    384(R10), Y1
+	VMOVDQU    Y1, (DI)(DX*2)
+	VMOVDQU    416(R10), Y1
+	VMOVDQU    Y1, 32(DI)(DX*2)
+	VMOVDQU    448(R10), Y1
+	VMOVDQU    Y1, (DI)(SI*1)
+	VMOVDQU    480(R10), Y1
+	VMOVDQU    Y1, 32(DI)(SI*1)
+	VMOVDQU    512(R10), Y1
+	VMOVDQU    Y1, (R8)
+	VMOVDQU    544(R10), Y1
+	VMOVDQU    Y1, 32(R8)
+	VMOVDQU    576(R10), Y1
+	VMOVDQU    Y1, (R8)(DX*1)
+	VMOVDQU    608(R10), Y1
+	VMOVDQU    Y1, 32(R8)(DX*1)
+	VMOVDQU    640(R10), Y1
+	VMOVDQU    Y1, (R8)(DX*2)
+	VMOVDQU    672(R10), Y1
+	VMOVDQU    Y1, 32(R8)(DX*2)
+	VMOVDQU    704(R10), Y1
+	VMOVDQU    Y1, (R8)(SI*1)
+	VMOVDQU    736(R10), Y1
+	VMOVDQU    Y1, 32(R8)(SI*1)
+	VMOVDQU    768(R10), Y1
+	VMOVDQU    Y1, (R9)
+	VMOVDQU    800(R10), Y1
+	VMOVDQU    Y1, 32(R9)
+	VMOVDQU    832(R10), Y1
+	VMOVDQU    Y1, (R9)(DX*1)
+	VMOVDQU    864(R10), Y1
+	VMOVDQU    Y1, 32(R9)(DX*1)
+	VMOVDQU    896(R10), Y1
+	VMOVDQU    Y1, (R9)(DX*2)
+	VMOVDQU    928(R10), Y1
+	VMOVDQU    Y1, 32(R9)(DX*2)
+	VMOVDQU    960(R10), Y1
+	VMOVDQU    Y1, (R9)(SI*1)
+	VMOVDQU    992(R10), Y1
+	VMOVDQU    Y1, 32(R9)(SI*1)
+	ADDQ       $0x40, CX
+	ADDQ       $0x40, DI
+	ADDQ       $0x40, R8
+	ADDQ       $0x40, R9
+	DECQ       BX
+	JNZ        shuffleAVX2Bits2loop
+	VZEROUPPER
+	RET
+
+DATA bitshuffleSplit2<>+0(SB)/8, $0x0e0c0a0806040200
+DATA bitshuffleSplit2<>+8(SB)/8, $0x0f0d0b0907050301
+DATA bitshuffleSplit2<>+16(SB)/8, $0x0e0c0a0806040200
+DATA bitshuffleSplit2<>+24(SB)/8, $0x0f0d0b0907050301
+GLOBL bitshuffleSplit2<>(SB), RODATA|NOPTR, $32
+
+// func unshuffleAVX2Bits2(dst []byte, src []byte, rowLen int, blocks int)
+// Requires: AVX, AVX2
+TEXT ·unshuffleAVX2Bits2(SB), $1056-64
+	MOVQ dst_base+0(FP), AX
+	MOVQ src_base+24(FP), CX
+	MOVQ rowLen+48(FP), DX
+	MOVQ blocks+56(FP), BX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+	LEAQ (DI)(DX*4), R8
+	LEAQ (R8)(DX*4), R9
+	LEAQ (SP), R10
+	ADDQ $0x1f, R10
+	ANDQ $-32, R10
+
+unshuffleAVX2Bits2loop:
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (R10)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 32(R10)
+	VMOVDQU (CX)(DX*1), Y0
+	VMOVDQU Y0, 64(R10)
+	VMOVDQU 32(CX)(DX*1), Y0
+	VMOVDQU Y0, 96(R10)
+	VMOVDQU (CX)(DX*2), Y0
+	VMOVDQU Y0, 128(R10)
+	VMOVDQU 32(CX)(DX*2), Y0
+	VMOVDQU Y0, 160(R10)
+	VMOVDQU (CX)(SI*1), Y0
+	VMOVDQU Y0, 192(R10)
+	VMOVDQU 32(CX)(SI*1), Y0
+	VMOVDQU Y0, 224(R10)
+	VMOVDQU (DI), Y0
+	VMOVDQU Y0, 256(R10)
+	VMOVDQU 32(DI), Y0
+	VMOVDQU Y0, 288(R10)
+	VMOVDQU (DI)(DX*1), Y0
+	VMOVDQU Y0, 320(R10)
+	VMOVDQU 32(DI)(DX*1), Y0
+	VMOVDQU Y0, 352(R10)
+	VMOVDQU (DI)(DX*2), Y0
+	VMOVDQU Y0, 384(R10)
+	VMOVDQU 32(DI)(DX*2), Y0
+	VMOVDQU Y0, 416(R10)
+	VMOVDQU (DI)(SI*1), Y0
+	VMOVDQU Y0, 448(R10)
+	VMOVDQU 32(DI)(SI*1), Y0
+	VMOVDQU Y0, 480(R10)
+	VMOVDQU (R8), Y0
+	VMOVDQU Y0, 512(R10)
+	VMOVDQU 32(R8), Y0
+	VMOVDQU Y0, 544(R10)
+	VMOVDQU (R8)(DX*1), Y0
+	VMOVDQU Y0, 576(R10)
+	VMOVDQU 32(R8)(DX*1), Y0
+	VMOVDQU Y0, 608(R10)
+	VMOVDQU (R8)(DX*2), Y0
+	VMOVDQU Y0, 640(R10)
+	VMOVDQU 32(R8)(DX*2), Y0
+	VMOVDQU Y0, 672(R10)
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU Y0, 704(R10)
+	VMOVDQU 32(R8)(SI*1), Y0
+	VMOVDQU Y0, 736(R10)
+	VMOVDQU (R9), Y0
+	VMOVDQU Y0, 768(R10)
+	VMOVDQU 32(R9), Y0
+	VMOVDQU Y0, 800(R10)
+	VMOVDQU (R9)(DX*1), Y0
+	VMOVDQU Y0, 832(R10)
+	VMOVDQU 32(R9)(DX*1), Y0
+	VMOVDQU Y0, 864(R10)
+	VMOVDQU (R9)(DX*2), Y0
+	VMOVDQU Y0, 896(R10)
+	VMOVDQU 32(R9)(DX*2), Y0
+	VMOVDQU Y0, 928(R10)
+	VMOVDQU (R9)(SI*1), Y0
+	VMOVDQU Y0, 960(R10)
+	VMOVDQU 32(R9)(SI*1), Y0
+	VMOVDQU Y0, 992(R10)
+	XORQ    R11, R11
+
+unshuffleAVX2Bits2block:
+	VMOVQ       (R10)(R11*1), X0
+	VMOVQ       64(R10)(R11*1), X7
+	VMOVQ       128(R10)(R11*1), X4
+	VMOVQ       192(R10)(R11*1), X6
+	VMOVQ       256(R10)(R11*1), X1
+	VMOVQ       320(R10)(R11*1), X5
+	VMOVQ       384(R10)(R11*1), X2
+	VMOVQ       448(R10)(R11*1), X3
+	VPUNPCKLBW  X7, X0, X0
+	VPUNPCKLBW  X6, X4, X4
+	VPUNPCKLBW  X5, X1, X1
+	VPUNPCKLBW  X3, X2, X3
+	VPUNPCKLWD  X4, X0, X2
+	VPUNPCKHWD  X4, X0, X0
+	VPUNPCKLWD  X3, X1, X4
+	VPUNPCKHWD  X3, X1, X3
+	VPUNPCKLDQ  X4, X2, X1
+	VPUNPCKHDQ  X4, X2, X4
+	VPUNPCKLDQ  X3, X0, X2
+	VPUNPCKHDQ  X3, X0, X0
+	VINSERTI128 $0x01, X4, Y1, Y3
+	VINSERTI128 $0x01, X0, Y2, Y0
+	VPSRLQ      $0x07, Y3, Y4
+	VPXOR       Y3, Y4, Y4
+	VPAND       bitshuffleT1<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSLLQ      $0x07, Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSRLQ      $0x07, Y0, Y4
+	VPXOR       Y0, Y4, Y4
+	VPAND       bitshuffleT1<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSLLQ      $0x07, Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSRLQ      $0x0e, Y3, Y4
+	VPXOR       Y3, Y4, Y4
+	VPAND       bitshuffleT2<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSLLQ      $0x0e, Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSRLQ      $0x0e, Y0, Y4
+	VPXOR       Y0, Y4, Y4
+	VPAND       bitshuffleT2<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSLLQ      $0x0e, Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSRLQ      $0x1c, Y3, Y4
+	VPXOR       Y3, Y4, Y4
+	VPAND       bitshuffleT3<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSLLQ      $0x1c, Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSRLQ      $0x1c, Y0, Y4
+	VPXOR       Y0, Y4, Y4
+	VPAND       bitshuffleT3<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSLLQ      $0x1c, Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VMOVQ       512(R10)(R11*1), X4
+	VMOVQ       576(R10)(R11*1), X9
+	VMOVQ       640(R10)(R11*1), X5
+	VMOVQ       704(R10)(R11*1), X8
+	VMOVQ       768(R10)(R11*1), X1
+	VMOVQ       832(R10)(R11*1), X7
+	VMOVQ       896(R10)(R11*1), X2
+	VMOVQ       960(R10)(R11*1), X6
+	VPUNPCKLBW  X9, X4, X4
+	VPUNPCKLBW  X8, X5, X5
+	VPUNPCKLBW  X7, X1, X1
+	VPUNPCKLBW  X6, X2, X6
+	VPUNPCKLWD  X5, X4, X2
+	VPUNPCKHWD  X5, X4, X5
+	VPUNPCKLWD  X6, X1, X4
+	VPUNPCKHWD  X6, X1, X6
+	VPUNPCKLDQ  X4, X2, X1
+	VPUNPCKHDQ  X4, X2, X4
+	VPUNPCKLDQ  X6, X5, X2
+	VPUNPCKHDQ  X6, X5, X5
+	VINSERTI128 $0x01, X4, Y1, Y4
+	VINSERTI128 $0x01, X5, Y2, Y5
+	VPSRLQ      $0x07, Y4, Y6
+	VPXOR       Y4, Y6, Y6
+	VPAND       bitshuffleT1<>+0(SB), Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSLLQ      $0x07, Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSRLQ      $0x07, Y5, Y6
+	VPXOR       Y5, Y6, Y6
+	VPAND       bitshuffleT1<>+0(SB), Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPSLLQ      $0x07, Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPSRLQ      $0x0e, Y4, Y6
+	VPXOR       Y4, Y6, Y6
+	VPAND       bitshuffleT2<>+0(SB), Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSLLQ      $0x0e, Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSRLQ      $0x0e, Y5, Y6
+	VPXOR       Y5, Y6, Y6
+	VPAND       bitshuffleT2<>+0(SB), Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPSLLQ      $0x0e, Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPSRLQ      $0x1c, Y4, Y6
+	VPXOR       Y4, Y6, Y6
+	VPAND       bitshuffleT3<>+0(SB), Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSLLQ      $0x1c, Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSRLQ      $0x1c, Y5, Y6
+	VPXOR       Y5, Y6, Y6
+	VPAND       bitshuffleT3<>+0(SB), Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPSLLQ      $0x1c, Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPUNPCKLBW  Y4, Y3, Y6
+	VPUNPCKHBW  Y4, Y3, Y4
+	VPERM2I128  $0x20, Y4, Y6, Y3
+	VPERM2I128  $0x31, Y4, Y6, Y4
+	VMOVDQU     Y3, (AX)
+	VMOVDQU     Y4, 32(AX)
+	VPUNPCKLBW  Y5, Y0, Y3
+	VPUNPCKHBW  Y5, Y0, Y4
+	VPERM2I128  $0x20, Y4, Y3, Y0
+	VPERM2I128  $0x31, Y4, Y3, Y5
+	VMOVDQU     Y0, 64(AX)
+	VMOVDQU     Y5, 96(AX)
+	ADDQ        $0x80, AX
+	ADDQ        $0x08, R11
+	CMPQ        R11, $0x40
+	JB          unshuffleAVX2Bits2block
+	ADDQ        $0x40, CX
+	ADDQ        $0x40, DI
+	ADDQ        $0x40, R8
+	ADDQ        $0x40, R9
+	DECQ        BX
+	JNZ         unshuffleAVX2Bits2loop
+	VZEROUPPER
+	RET

@@ -72,7 +72,7 @@ func main() {
 	}
 	genAVX512Super()
 	genAVX2Super()
-	genAVX2Bits1()
+	genAVX2Small()
 	Generate()
 }
 
