@@ -26,7 +26,13 @@
 // The GFNI kernels (gfni.go, typesizes 1, 2, 4, 8, 16) replace step 2: with
 // the elements arranged so that each quadword holds one 8x8 bit tile, one
 // VGF2P8AFFINEQB transposes 8 tiles, and quadword transposes route the
-// tiles' bytes to their rows.
+// tiles' bytes to their rows. Even whole-line row stores suffer when all
+// rows of a superblock share an L1 set, so the forward GFNI kernels for
+// typesizes 1, 2 and 4 delay some rows (or columns) by a few superblocks
+// through a ring on the stack (gfniRowDelayed, gfniDelayed).
+//
+// Typesizes 1 and 2 on AVX2 have kernels of their own (avx2small.go):
+// VPMOVMSKB peels bits off whole vectors of elements.
 //
 // Run by go generate in the bitshuffle package; the output depends only on
 // this program, so the committed files can be checked for drift.
