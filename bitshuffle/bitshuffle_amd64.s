@@ -2959,258 +2959,194 @@ shuffleAVX512GFNIring4loop:
 	VMOVDQU64      64(R9), Z1
 	VMOVDQU64      128(R9), Z5
 	VMOVDQU64      192(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, (R11)
-	VMOVDQU64      Z8, 512(R11)
-	VMOVDQU64      Z9, 1024(R11)
-	VMOVDQU64      Z10, 1536(R11)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, (R11)
+	VMOVDQU64      Z7, 512(R11)
+	VMOVDQU64      Z1, 1024(R11)
+	VMOVDQU64      Z0, 1536(R11)
 	VMOVDQU64      256(R9), Z0
 	VMOVDQU64      320(R9), Z1
 	VMOVDQU64      384(R9), Z5
 	VMOVDQU64      448(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, 64(R11)
-	VMOVDQU64      Z8, 576(R11)
-	VMOVDQU64      Z9, 1088(R11)
-	VMOVDQU64      Z10, 1600(R11)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 64(R11)
+	VMOVDQU64      Z7, 576(R11)
+	VMOVDQU64      Z1, 1088(R11)
+	VMOVDQU64      Z0, 1600(R11)
 	VMOVDQU64      512(R9), Z0
 	VMOVDQU64      576(R9), Z1
 	VMOVDQU64      640(R9), Z5
 	VMOVDQU64      704(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, 128(R11)
-	VMOVDQU64      Z8, 640(R11)
-	VMOVDQU64      Z9, 1152(R11)
-	VMOVDQU64      Z10, 1664(R11)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 128(R11)
+	VMOVDQU64      Z7, 640(R11)
+	VMOVDQU64      Z1, 1152(R11)
+	VMOVDQU64      Z0, 1664(R11)
 	VMOVDQU64      768(R9), Z0
 	VMOVDQU64      832(R9), Z1
 	VMOVDQU64      896(R9), Z5
 	VMOVDQU64      960(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, 192(R11)
-	VMOVDQU64      Z8, 704(R11)
-	VMOVDQU64      Z9, 1216(R11)
-	VMOVDQU64      Z10, 1728(R11)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 192(R11)
+	VMOVDQU64      Z7, 704(R11)
+	VMOVDQU64      Z1, 1216(R11)
+	VMOVDQU64      Z0, 1728(R11)
 	VMOVDQU64      1024(R9), Z0
 	VMOVDQU64      1088(R9), Z1
 	VMOVDQU64      1152(R9), Z5
 	VMOVDQU64      1216(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, 256(R11)
-	VMOVDQU64      Z8, 768(R11)
-	VMOVDQU64      Z9, 1280(R11)
-	VMOVDQU64      Z10, 1792(R11)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 256(R11)
+	VMOVDQU64      Z7, 768(R11)
+	VMOVDQU64      Z1, 1280(R11)
+	VMOVDQU64      Z0, 1792(R11)
 	VMOVDQU64      1280(R9), Z0
 	VMOVDQU64      1344(R9), Z1
 	VMOVDQU64      1408(R9), Z5
 	VMOVDQU64      1472(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, 320(R11)
-	VMOVDQU64      Z8, 832(R11)
-	VMOVDQU64      Z9, 1344(R11)
-	VMOVDQU64      Z10, 1856(R11)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 320(R11)
+	VMOVDQU64      Z7, 832(R11)
+	VMOVDQU64      Z1, 1344(R11)
+	VMOVDQU64      Z0, 1856(R11)
 	VMOVDQU64      1536(R9), Z0
 	VMOVDQU64      1600(R9), Z1
 	VMOVDQU64      1664(R9), Z5
 	VMOVDQU64      1728(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, 384(R11)
-	VMOVDQU64      Z8, 896(R11)
-	VMOVDQU64      Z9, 1408(R11)
-	VMOVDQU64      Z10, 1920(R11)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 384(R11)
+	VMOVDQU64      Z7, 896(R11)
+	VMOVDQU64      Z1, 1408(R11)
+	VMOVDQU64      Z0, 1920(R11)
 	VMOVDQU64      1792(R9), Z0
 	VMOVDQU64      1856(R9), Z1
 	VMOVDQU64      1920(R9), Z5
 	VMOVDQU64      1984(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, 448(R11)
-	VMOVDQU64      Z8, 960(R11)
-	VMOVDQU64      Z9, 1472(R11)
-	VMOVDQU64      Z10, 1984(R11)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 448(R11)
+	VMOVDQU64      Z7, 960(R11)
+	VMOVDQU64      Z1, 1472(R11)
+	VMOVDQU64      Z0, 1984(R11)
 
 shuffleAVX512GFNIring4staged:
 	MOVQ        AX, CX
@@ -5731,45 +5667,25 @@ DATA bitshuffleColumn2_1<>+48(SB)/8, $0x61636567696b6d6f
 DATA bitshuffleColumn2_1<>+56(SB)/8, $0x71737577797b7d7f
 GLOBL bitshuffleColumn2_1<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleColumn4_0<>+0(SB)/8, $0x0004080c1014181c
-DATA bitshuffleColumn4_0<>+8(SB)/8, $0x2024282c3034383c
-DATA bitshuffleColumn4_0<>+16(SB)/8, $0x4044484c5054585c
-DATA bitshuffleColumn4_0<>+24(SB)/8, $0x6064686c7074787c
-DATA bitshuffleColumn4_0<>+32(SB)/8, $0x0004080c1014181c
-DATA bitshuffleColumn4_0<>+40(SB)/8, $0x2024282c3034383c
-DATA bitshuffleColumn4_0<>+48(SB)/8, $0x4044484c5054585c
-DATA bitshuffleColumn4_0<>+56(SB)/8, $0x6064686c7074787c
-GLOBL bitshuffleColumn4_0<>(SB), RODATA|NOPTR, $64
+DATA bitshufflePair4_0<>+0(SB)/8, $0x0004080c1014181c
+DATA bitshufflePair4_0<>+8(SB)/8, $0x2024282c3034383c
+DATA bitshufflePair4_0<>+16(SB)/8, $0x4044484c5054585c
+DATA bitshufflePair4_0<>+24(SB)/8, $0x6064686c7074787c
+DATA bitshufflePair4_0<>+32(SB)/8, $0x0105090d1115191d
+DATA bitshufflePair4_0<>+40(SB)/8, $0x2125292d3135393d
+DATA bitshufflePair4_0<>+48(SB)/8, $0x4145494d5155595d
+DATA bitshufflePair4_0<>+56(SB)/8, $0x6165696d7175797d
+GLOBL bitshufflePair4_0<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleColumn4_1<>+0(SB)/8, $0x0105090d1115191d
-DATA bitshuffleColumn4_1<>+8(SB)/8, $0x2125292d3135393d
-DATA bitshuffleColumn4_1<>+16(SB)/8, $0x4145494d5155595d
-DATA bitshuffleColumn4_1<>+24(SB)/8, $0x6165696d7175797d
-DATA bitshuffleColumn4_1<>+32(SB)/8, $0x0105090d1115191d
-DATA bitshuffleColumn4_1<>+40(SB)/8, $0x2125292d3135393d
-DATA bitshuffleColumn4_1<>+48(SB)/8, $0x4145494d5155595d
-DATA bitshuffleColumn4_1<>+56(SB)/8, $0x6165696d7175797d
-GLOBL bitshuffleColumn4_1<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleColumn4_2<>+0(SB)/8, $0x02060a0e12161a1e
-DATA bitshuffleColumn4_2<>+8(SB)/8, $0x22262a2e32363a3e
-DATA bitshuffleColumn4_2<>+16(SB)/8, $0x42464a4e52565a5e
-DATA bitshuffleColumn4_2<>+24(SB)/8, $0x62666a6e72767a7e
-DATA bitshuffleColumn4_2<>+32(SB)/8, $0x02060a0e12161a1e
-DATA bitshuffleColumn4_2<>+40(SB)/8, $0x22262a2e32363a3e
-DATA bitshuffleColumn4_2<>+48(SB)/8, $0x42464a4e52565a5e
-DATA bitshuffleColumn4_2<>+56(SB)/8, $0x62666a6e72767a7e
-GLOBL bitshuffleColumn4_2<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleColumn4_3<>+0(SB)/8, $0x03070b0f13171b1f
-DATA bitshuffleColumn4_3<>+8(SB)/8, $0x23272b2f33373b3f
-DATA bitshuffleColumn4_3<>+16(SB)/8, $0x43474b4f53575b5f
-DATA bitshuffleColumn4_3<>+24(SB)/8, $0x63676b6f73777b7f
-DATA bitshuffleColumn4_3<>+32(SB)/8, $0x03070b0f13171b1f
-DATA bitshuffleColumn4_3<>+40(SB)/8, $0x23272b2f33373b3f
-DATA bitshuffleColumn4_3<>+48(SB)/8, $0x43474b4f53575b5f
-DATA bitshuffleColumn4_3<>+56(SB)/8, $0x63676b6f73777b7f
-GLOBL bitshuffleColumn4_3<>(SB), RODATA|NOPTR, $64
+DATA bitshufflePair4_1<>+0(SB)/8, $0x02060a0e12161a1e
+DATA bitshufflePair4_1<>+8(SB)/8, $0x22262a2e32363a3e
+DATA bitshufflePair4_1<>+16(SB)/8, $0x42464a4e52565a5e
+DATA bitshufflePair4_1<>+24(SB)/8, $0x62666a6e72767a7e
+DATA bitshufflePair4_1<>+32(SB)/8, $0x03070b0f13171b1f
+DATA bitshufflePair4_1<>+40(SB)/8, $0x23272b2f33373b3f
+DATA bitshufflePair4_1<>+48(SB)/8, $0x43474b4f53575b5f
+DATA bitshufflePair4_1<>+56(SB)/8, $0x63676b6f73777b7f
+GLOBL bitshufflePair4_1<>(SB), RODATA|NOPTR, $64
 
 DATA bitshuffleTiles8<>+0(SB)/8, $0x0008101820283038
 DATA bitshuffleTiles8<>+8(SB)/8, $0x0109111921293139

@@ -509,19 +509,47 @@ func tilesForward(a *gfniArgs, ts, sb int) []reg.VecVirtual {
 		VMOVDQU64(Mem{Base: a.jp, Disp: 64*ts*sb + 64*m}, in[m])
 	}
 	cols := make([]reg.VecVirtual, ts)
+	if ts == 4 {
+		// Per column pair: one permute of each 32-element half gives 4
+		// tiles of both columns; exchanging 256-bit halves of the two
+		// results sorts them into columns.
+		for p := 0; p < 2; p++ {
+			lo, hi := ZMM(), ZMM()
+			VMOVDQU64(pairTable4(p), lo)
+			VPERMI2B(in[1], in[0], lo)
+			VMOVDQU64(pairTable4(p), hi)
+			VPERMI2B(in[3], in[2], hi)
+			vgf2p8affineqb(lo, a.matrix, lo)
+			vgf2p8affineqb(hi, a.matrix, hi)
+			cols[2*p], cols[2*p+1] = ZMM(), ZMM()
+			VSHUFI64X2(U8(0x44), hi, lo, cols[2*p])
+			VSHUFI64X2(U8(0xEE), hi, lo, cols[2*p+1])
+		}
+		return cols
+	}
 	for d := range cols {
 		cols[d] = ZMM()
 		VMOVDQU64(columnTable(ts, d), cols[d])
 		VPERMI2B(in[1], in[0], cols[d])
-		if ts == 4 {
-			hi := ZMM()
-			VMOVDQU64(columnTable(ts, d), hi)
-			VPERMI2B(in[3], in[2], hi)
-			VINSERTI64X4(U8(1), hi.AsY(), cols[d], cols[d])
-		}
 		vgf2p8affineqb(cols[d], a.matrix, cols[d])
 	}
 	return cols
+}
+
+// pairTable4 is the two-table byte index gathering, from 32 elements of
+// typesize 4, the tiles of columns 2p (quadwords 0-3) and 2p+1 (4-7):
+// quadword q byte i = byte 2p+q/4 of element 8(q%4)+7-i.
+func pairTable4(p int) Mem {
+	return table(fmt.Sprintf("bitshufflePair4_%d", p), func() {
+		var idx [64]byte
+		for q := 0; q < 8; q++ {
+			d, g := 2*p+q/4, q%4
+			for i := 0; i < 8; i++ {
+				idx[8*q+i] = byte((8*g+7-i)*4 + d)
+			}
+		}
+		emitBytes(idx[:])
+	})
 }
 
 // tiles16Table holds, for chunks j0 = 0 and 8, the two-table byte index
@@ -571,8 +599,8 @@ func chunkMask16Table() Mem {
 
 // columnTable is the two-table byte index gathering the tiles of column d
 // of the 4 (ts 4) or 8 (ts 2) groups in 128 bytes of elements: quadword g
-// byte i = byte d of element 8g+7-i. For ts 4 the upper 4 quadwords are
-// unused (the second half of the superblock comes from another permute).
+// byte i = byte d of element 8g+7-i (for ts 4, groups repeat in the upper
+// quadwords).
 func columnTable(ts, d int) Mem {
 	return table(fmt.Sprintf("bitshuffleColumn%d_%d", ts, d), func() {
 		var idx [64]byte
