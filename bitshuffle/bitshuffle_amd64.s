@@ -5739,8 +5739,8 @@ TEXT ·unshuffleAVX512GFNI(SB), $8256-72
 	LEAQ         (SP), R11
 	ADDQ         $0x3f, R11
 	ANDQ         $-64, R11
-	MOVQ         $0x8040201008040201, R10
-	VPBROADCASTQ R10, Z4
+	MOVQ         $0x8040201008040201, R9
+	VPBROADCASTQ R9, Z4
 	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z5
 	CMPQ         DX, $0x01
 	JEQ          unshuffleAVX512GFNIts1
@@ -5852,12 +5852,12 @@ unshuffleAVX512GFNIdense1chunk:
 	VMOVDQU64      Z11, 448(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense1chunksdone
-	MOVQ R10, R8
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense1chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -5865,9 +5865,9 @@ unshuffleAVX512GFNIdense1chunk:
 
 unshuffleAVX512GFNIdense1chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense1block
@@ -6053,12 +6053,12 @@ unshuffleAVX512GFNIdense2chunk:
 	VMOVDQU64      Z0, 960(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense2chunksdone
-	MOVQ R10, R8
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense2chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -6066,9 +6066,9 @@ unshuffleAVX512GFNIdense2chunk:
 
 unshuffleAVX512GFNIdense2chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense2block
@@ -6332,32 +6332,22 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1536(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, (R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 64(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 128(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 192(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, (R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 64(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 128(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 192(R9)
 	VMOVDQU64      64(R11), Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
 	VMOVDQU64      576(R11), Z1
@@ -6366,32 +6356,22 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1600(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 256(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 320(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 384(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 448(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 256(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 320(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 384(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 448(R9)
 	VMOVDQU64      128(R11), Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
 	VMOVDQU64      640(R11), Z1
@@ -6400,32 +6380,22 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1664(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 512(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 576(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 640(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 704(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 512(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 576(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 640(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 704(R9)
 	VMOVDQU64      192(R11), Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
 	VMOVDQU64      704(R11), Z1
@@ -6434,32 +6404,22 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1728(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 768(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 832(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 896(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 960(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 768(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 832(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 896(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 960(R9)
 	VMOVDQU64      256(R11), Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
 	VMOVDQU64      768(R11), Z1
@@ -6468,32 +6428,22 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1792(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1024(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1088(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1152(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 1216(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1024(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1088(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1152(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1216(R9)
 	VMOVDQU64      320(R11), Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
 	VMOVDQU64      832(R11), Z1
@@ -6502,32 +6452,22 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1856(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1280(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1344(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1408(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 1472(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1280(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1344(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1408(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1472(R9)
 	VMOVDQU64      384(R11), Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
 	VMOVDQU64      896(R11), Z1
@@ -6536,32 +6476,22 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1920(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1536(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1600(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1664(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 1728(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1536(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1600(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1664(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1728(R9)
 	VMOVDQU64      448(R11), Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
 	VMOVDQU64      960(R11), Z1
@@ -6570,40 +6500,30 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1984(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1792(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1856(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1920(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 1984(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1792(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1856(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1920(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1984(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense4chunksdone
-	MOVQ R10, R8
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense4chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -6611,9 +6531,9 @@ unshuffleAVX512GFNIdense4chunk:
 
 unshuffleAVX512GFNIdense4chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense4block
@@ -7631,12 +7551,12 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      Z5, 4032(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense8chunksdone
-	MOVQ R10, R8
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense8chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -7644,9 +7564,9 @@ unshuffleAVX512GFNIdense8chunk:
 
 unshuffleAVX512GFNIdense8chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense8block
@@ -8183,12 +8103,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8269,12 +8189,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8355,12 +8275,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8441,12 +8361,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8527,12 +8447,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8613,12 +8533,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8699,12 +8619,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8785,12 +8705,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8833,12 +8753,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VMOVDQU8       Z5, K1, 8128(CX)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense16chunksdone
-	MOVQ R10, R8
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense16chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -8846,9 +8766,9 @@ unshuffleAVX512GFNIdense16chunk:
 
 unshuffleAVX512GFNIdense16chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense16block
@@ -8904,85 +8824,25 @@ DATA bitshuffleElement2_1_0<>+48(SB)/8, $0x7b3b7a3a79397838
 DATA bitshuffleElement2_1_0<>+56(SB)/8, $0x7f3f7e3e7d3d7c3c
 GLOBL bitshuffleElement2_1_0<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleElement4_0_0<>+0(SB)/8, $0x0000410100004000
-DATA bitshuffleElement4_0_0<>+8(SB)/8, $0x0000430300004202
-DATA bitshuffleElement4_0_0<>+16(SB)/8, $0x0000450500004404
-DATA bitshuffleElement4_0_0<>+24(SB)/8, $0x0000470700004606
-DATA bitshuffleElement4_0_0<>+32(SB)/8, $0x0000490900004808
-DATA bitshuffleElement4_0_0<>+40(SB)/8, $0x00004b0b00004a0a
-DATA bitshuffleElement4_0_0<>+48(SB)/8, $0x00004d0d00004c0c
-DATA bitshuffleElement4_0_0<>+56(SB)/8, $0x00004f0f00004e0e
-GLOBL bitshuffleElement4_0_0<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleUnpair4_0<>+0(SB)/8, $0x6141210160402000
+DATA bitshuffleUnpair4_0<>+8(SB)/8, $0x6343230362422202
+DATA bitshuffleUnpair4_0<>+16(SB)/8, $0x6545250564442404
+DATA bitshuffleUnpair4_0<>+24(SB)/8, $0x6747270766462606
+DATA bitshuffleUnpair4_0<>+32(SB)/8, $0x6949290968482808
+DATA bitshuffleUnpair4_0<>+40(SB)/8, $0x6b4b2b0b6a4a2a0a
+DATA bitshuffleUnpair4_0<>+48(SB)/8, $0x6d4d2d0d6c4c2c0c
+DATA bitshuffleUnpair4_0<>+56(SB)/8, $0x6f4f2f0f6e4e2e0e
+GLOBL bitshuffleUnpair4_0<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleElement4_0_2<>+0(SB)/8, $0x4101000040000000
-DATA bitshuffleElement4_0_2<>+8(SB)/8, $0x4303000042020000
-DATA bitshuffleElement4_0_2<>+16(SB)/8, $0x4505000044040000
-DATA bitshuffleElement4_0_2<>+24(SB)/8, $0x4707000046060000
-DATA bitshuffleElement4_0_2<>+32(SB)/8, $0x4909000048080000
-DATA bitshuffleElement4_0_2<>+40(SB)/8, $0x4b0b00004a0a0000
-DATA bitshuffleElement4_0_2<>+48(SB)/8, $0x4d0d00004c0c0000
-DATA bitshuffleElement4_0_2<>+56(SB)/8, $0x4f0f00004e0e0000
-GLOBL bitshuffleElement4_0_2<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleElement4_1_0<>+0(SB)/8, $0x0000511100005010
-DATA bitshuffleElement4_1_0<>+8(SB)/8, $0x0000531300005212
-DATA bitshuffleElement4_1_0<>+16(SB)/8, $0x0000551500005414
-DATA bitshuffleElement4_1_0<>+24(SB)/8, $0x0000571700005616
-DATA bitshuffleElement4_1_0<>+32(SB)/8, $0x0000591900005818
-DATA bitshuffleElement4_1_0<>+40(SB)/8, $0x00005b1b00005a1a
-DATA bitshuffleElement4_1_0<>+48(SB)/8, $0x00005d1d00005c1c
-DATA bitshuffleElement4_1_0<>+56(SB)/8, $0x00005f1f00005e1e
-GLOBL bitshuffleElement4_1_0<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleElement4_1_2<>+0(SB)/8, $0x5111000050100000
-DATA bitshuffleElement4_1_2<>+8(SB)/8, $0x5313000052120000
-DATA bitshuffleElement4_1_2<>+16(SB)/8, $0x5515000054140000
-DATA bitshuffleElement4_1_2<>+24(SB)/8, $0x5717000056160000
-DATA bitshuffleElement4_1_2<>+32(SB)/8, $0x5919000058180000
-DATA bitshuffleElement4_1_2<>+40(SB)/8, $0x5b1b00005a1a0000
-DATA bitshuffleElement4_1_2<>+48(SB)/8, $0x5d1d00005c1c0000
-DATA bitshuffleElement4_1_2<>+56(SB)/8, $0x5f1f00005e1e0000
-GLOBL bitshuffleElement4_1_2<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleElement4_2_0<>+0(SB)/8, $0x0000612100006020
-DATA bitshuffleElement4_2_0<>+8(SB)/8, $0x0000632300006222
-DATA bitshuffleElement4_2_0<>+16(SB)/8, $0x0000652500006424
-DATA bitshuffleElement4_2_0<>+24(SB)/8, $0x0000672700006626
-DATA bitshuffleElement4_2_0<>+32(SB)/8, $0x0000692900006828
-DATA bitshuffleElement4_2_0<>+40(SB)/8, $0x00006b2b00006a2a
-DATA bitshuffleElement4_2_0<>+48(SB)/8, $0x00006d2d00006c2c
-DATA bitshuffleElement4_2_0<>+56(SB)/8, $0x00006f2f00006e2e
-GLOBL bitshuffleElement4_2_0<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleElement4_2_2<>+0(SB)/8, $0x6121000060200000
-DATA bitshuffleElement4_2_2<>+8(SB)/8, $0x6323000062220000
-DATA bitshuffleElement4_2_2<>+16(SB)/8, $0x6525000064240000
-DATA bitshuffleElement4_2_2<>+24(SB)/8, $0x6727000066260000
-DATA bitshuffleElement4_2_2<>+32(SB)/8, $0x6929000068280000
-DATA bitshuffleElement4_2_2<>+40(SB)/8, $0x6b2b00006a2a0000
-DATA bitshuffleElement4_2_2<>+48(SB)/8, $0x6d2d00006c2c0000
-DATA bitshuffleElement4_2_2<>+56(SB)/8, $0x6f2f00006e2e0000
-GLOBL bitshuffleElement4_2_2<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleElement4_3_0<>+0(SB)/8, $0x0000713100007030
-DATA bitshuffleElement4_3_0<>+8(SB)/8, $0x0000733300007232
-DATA bitshuffleElement4_3_0<>+16(SB)/8, $0x0000753500007434
-DATA bitshuffleElement4_3_0<>+24(SB)/8, $0x0000773700007636
-DATA bitshuffleElement4_3_0<>+32(SB)/8, $0x0000793900007838
-DATA bitshuffleElement4_3_0<>+40(SB)/8, $0x00007b3b00007a3a
-DATA bitshuffleElement4_3_0<>+48(SB)/8, $0x00007d3d00007c3c
-DATA bitshuffleElement4_3_0<>+56(SB)/8, $0x00007f3f00007e3e
-GLOBL bitshuffleElement4_3_0<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleElement4_3_2<>+0(SB)/8, $0x7131000070300000
-DATA bitshuffleElement4_3_2<>+8(SB)/8, $0x7333000072320000
-DATA bitshuffleElement4_3_2<>+16(SB)/8, $0x7535000074340000
-DATA bitshuffleElement4_3_2<>+24(SB)/8, $0x7737000076360000
-DATA bitshuffleElement4_3_2<>+32(SB)/8, $0x7939000078380000
-DATA bitshuffleElement4_3_2<>+40(SB)/8, $0x7b3b00007a3a0000
-DATA bitshuffleElement4_3_2<>+48(SB)/8, $0x7d3d00007c3c0000
-DATA bitshuffleElement4_3_2<>+56(SB)/8, $0x7f3f00007e3e0000
-GLOBL bitshuffleElement4_3_2<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleUnpair4_1<>+0(SB)/8, $0x7151311170503010
+DATA bitshuffleUnpair4_1<>+8(SB)/8, $0x7353331372523212
+DATA bitshuffleUnpair4_1<>+16(SB)/8, $0x7555351574543414
+DATA bitshuffleUnpair4_1<>+24(SB)/8, $0x7757371776563616
+DATA bitshuffleUnpair4_1<>+32(SB)/8, $0x7959391978583818
+DATA bitshuffleUnpair4_1<>+40(SB)/8, $0x7b5b3b1b7a5a3a1a
+DATA bitshuffleUnpair4_1<>+48(SB)/8, $0x7d5d3d1d7c5c3c1c
+DATA bitshuffleUnpair4_1<>+56(SB)/8, $0x7f5f3f1f7e5e3e1e
+GLOBL bitshuffleUnpair4_1<>(SB), RODATA|NOPTR, $64
 
 DATA bitshuffleUntiles8<>+0(SB)/8, $0x3830282018100800
 DATA bitshuffleUntiles8<>+8(SB)/8, $0x3931292119110901

@@ -686,25 +686,44 @@ func tilesInverse(a *gfniArgs, ts, sb int, col func(d int) reg.VecVirtual) {
 		VMOVDQU64(cols[0], Mem{Base: a.jp, Disp: 64 * sb})
 		return
 	}
-	var hiCols reg.OpmaskVirtual
 	if ts == 4 {
-		// bytes of columns 2 and 3 in element order
-		hiCols = K()
-		MOVQ(U64(0xCCCCCCCCCCCCCCCC), a.tmp)
-		KMOVQ(a.tmp, hiCols)
+		// Undo tilesForward: pair the columns' tiles by groups 0-3 and
+		// 4-7, then each 64 bytes of elements is one permute of a pair.
+		var half [2][2]reg.VecVirtual // [groups 4-7][columns 2p, 2p+1]
+		for p := 0; p < 2; p++ {
+			half[0][p], half[1][p] = ZMM(), ZMM()
+			VSHUFI64X2(U8(0x44), cols[2*p+1], cols[2*p], half[0][p])
+			VSHUFI64X2(U8(0xEE), cols[2*p+1], cols[2*p], half[1][p])
+		}
+		for m := 0; m < 4; m++ {
+			x := ZMM()
+			VMOVDQU64(unpairTable4(m%2), x)
+			VPERMI2B(half[m/2][1], half[m/2][0], x)
+			VMOVDQU64(x, Mem{Base: a.jp, Disp: 256*sb + 64*m})
+		}
+		return
 	}
 	for m := 0; m < ts; m++ {
 		x := ZMM()
 		VMOVDQU64(elementTable(ts, m, 0), x)
 		VPERMI2B(cols[1], cols[0], x)
-		if ts == 4 {
-			y := ZMM()
-			VMOVDQU64(elementTable(ts, m, 2), y)
-			VPERMI2B(cols[3], cols[2], y)
-			VPBLENDMB(y, x, hiCols, x)
-		}
 		VMOVDQU64(x, Mem{Base: a.jp, Disp: 64*ts*sb + 64*m})
 	}
+}
+
+// unpairTable4 is the two-table byte index rebuilding elements 16h..16h+15
+// of a 32-element half from its column pairs (table 0: columns 0 and 1,
+// table 1: 2 and 3; quadword (d%2)*4+g holds group g of column d, byte k
+// of it element 8g+k).
+func unpairTable4(h int) Mem {
+	return table(fmt.Sprintf("bitshuffleUnpair4_%d", h), func() {
+		var idx [64]byte
+		for p := 0; p < 64; p++ {
+			e, d := (64*h+p)/4, p%4
+			idx[p] = byte(64*(d/2) + 8*((d%2)*4+e/8) + e%8)
+		}
+		emitBytes(idx[:])
+	})
 }
 
 // gfniRing is, per typesize, how many superblocks the column-staggered
