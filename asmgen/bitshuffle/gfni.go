@@ -729,9 +729,11 @@ func unpairTable4(h int) Mem {
 // gfniRing is, per typesize, how many superblocks the column-staggered
 // forward kernel keeps staged (1: not staggered). See gfniDelayed. Measured
 // in one process against the plain kernel (best of 60 rounds, 256 KiB):
-// typesize 4 gains (19.2 -> 20.8 GB/s); typesize 8 does not (18.9 -> 18.7,
-// and 16.4 with rows staggered instead), nor does a ring of 8.
-var gfniRing = map[int]int{4: 4}
+// typesize 4 gains (19.2 -> 20.8 GB/s) but less than with rows staggered
+// (gfniRowRing: 20.9 -> 22.9, 18.5 -> 21.1 against this); typesize 8 gains
+// nothing (18.9 -> 18.7, 16.4 with rows staggered), nor with a ring of 8.
+// So no typesize uses it; BS_EXP can still select it.
+var gfniRing = map[int]int{}
 
 func gfniStageBytes() int {
 	size := 8 * 8 * 64
@@ -739,10 +741,11 @@ func gfniStageBytes() int {
 		size = max(size, r*ts*512)
 	}
 	for ts, r := range gfniRowRing {
+		ring := r * ts * 512
 		if ts > 2 {
-			r++ // the tile stage sits below the ring
+			ring += 8 * 8 * 64 // the tile stage sits below the ring
 		}
-		size = max(size, r*ts*512)
+		size = max(size, ring)
 	}
 	return size
 }
@@ -828,14 +831,14 @@ func gfniDelayed(name string, a *gfniArgs, ts, r int) {
 // gfniRowRing is, per typesize, how many superblocks of row vectors the
 // row-staggered forward kernel keeps (1: not staggered; otherwise 8, as
 // the drain steps rows by 8). See gfniRowDelayed.
-var gfniRowRing = map[int]int{1: 8, 2: 8}
+var gfniRowRing = map[int]int{1: 8, 2: 8, 4: 8}
 
-// gfniRowDelayed is the forward GFNI kernel for typesizes 1 and 2 (whole
-// superblock in registers) with row r's stores made r%ring superblocks
-// late, so a superblock's row stores no longer share one L1 set (and the
-// same low 12 address bits) when rows are a multiple of 4 KiB apart. The
-// delayed row vectors wait in a ring on the stack; the loop runs ring-1
-// extra passes that only drain it.
+// gfniRowDelayed is the forward GFNI kernel (typesizes 1 and 2 keep the
+// superblock in registers, 4 stages its tiles) with row r's stores made
+// r%ring superblocks late, so a superblock's row stores no longer share
+// one L1 set (and the same low 12 address bits) when rows are a multiple
+// of 4 KiB apart. The delayed row vectors wait in a ring on the stack; the
+// loop runs ring-1 extra passes that only drain it.
 func gfniRowDelayed(name string, a *gfniArgs, ts, ring int) {
 	passBytes := 8 * ts * 64 // row vectors of one superblock
 	shift := 0
