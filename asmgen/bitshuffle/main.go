@@ -28,8 +28,8 @@
 // VGF2P8AFFINEQB transposes 8 tiles, and quadword transposes route the
 // tiles' bytes to their rows. Even whole-line row stores suffer when all
 // rows of a superblock share an L1 set, so the forward GFNI kernels for
-// typesizes 1, 2 and 4 delay some rows (or columns) by a few superblocks
-// through a ring on the stack (gfniRowDelayed, gfniDelayed).
+// typesizes 1, 2 and 4 delay row r by r%8 superblocks through a ring on
+// the stack (gfniRowDelayed).
 //
 // Typesizes 1 and 2 on AVX2 have kernels of their own (avx2small.go):
 // VPMOVMSKB peels bits off whole vectors of elements.
