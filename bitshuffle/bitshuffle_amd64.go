@@ -73,3 +73,27 @@ func shuffleAVX2Super(dst []byte, src []byte, typesize int, rowLen int, blocks i
 //
 //go:noescape
 func unshuffleAVX2Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// shuffleAVX2Bits1 handles typesize 1 in superblocks of 512 elements:
+// see the generator.
+//
+//go:noescape
+func shuffleAVX2Bits1(dst []byte, src []byte, rowLen int, blocks int)
+
+// unshuffleAVX2Bits1 handles typesize 1 in superblocks of 512 elements:
+// see the generator.
+//
+//go:noescape
+func unshuffleAVX2Bits1(dst []byte, src []byte, rowLen int, blocks int)
+
+// shuffleAVX2Bits2 handles typesize 2 in superblocks of 512 elements:
+// see the generator.
+//
+//go:noescape
+func shuffleAVX2Bits2(dst []byte, src []byte, rowLen int, blocks int)
+
+// unshuffleAVX2Bits2 handles typesize 2 in superblocks of 512 elements:
+// see the generator.
+//
+//go:noescape
+func unshuffleAVX2Bits2(dst []byte, src []byte, rowLen int, blocks int)

@@ -2443,8 +2443,8 @@ unshuffleAVX512chunksdone:
 	RET
 
 // func shuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
-// Requires: AVX512F, AVX512VBMI, CMOV, GFNI
-TEXT ·shuffleAVX512GFNI(SB), $4160-72
+// Requires: AVX, AVX512F, AVX512VBMI, CMOV, GFNI
+TEXT ·shuffleAVX512GFNI(SB), $20544-72
 	MOVQ dst_base+0(FP), AX
 	MOVQ src_base+24(FP), CX
 	MOVQ typesize+48(FP), DX
@@ -2456,16 +2456,16 @@ TEXT ·shuffleAVX512GFNI(SB), $4160-72
 	SHLQ $0x03, R8
 
 	// nd: byte columns stored per chunk, min(typesize, 8)
-	MOVQ         $0x00000008, R8
-	CMPQ         DX, R8
-	CMOVQLT      DX, R8
+	MOVQ         $0x00000008, R9
+	CMPQ         DX, R9
+	CMOVQLT      DX, R9
 	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
 	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
 	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
 	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
-	LEAQ         (SP), R11
-	ADDQ         $0x3f, R11
-	ANDQ         $-64, R11
+	LEAQ         (SP), R10
+	ADDQ         $0x3f, R10
+	ANDQ         $-64, R10
 	MOVQ         $0x8040201008040201, R9
 	VPBROADCASTQ R9, Z4
 	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z5
@@ -2484,15 +2484,13 @@ TEXT ·shuffleAVX512GFNI(SB), $4160-72
 	RET
 
 shuffleAVX512GFNIts1:
-shuffleAVX512GFNIdense1block:
-	XORQ R8, R8
+	XORQ DX, DX
+	LEAQ 7(SI), DI
+	MOVQ CX, R9
 
-shuffleAVX512GFNIdense1chunk:
-	LEAQ           (CX)(R8*1), R9
-	MOVQ           R8, R10
-	IMULQ          BX, R10
-	SHLQ           $0x03, R10
-	ADDQ           AX, R10
+shuffleAVX512GFNIrows1loop:
+	CMPQ           DX, SI
+	JAE            shuffleAVX512GFNIrows1drain
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z0
 	VPERMB         (R9), Z0, Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
@@ -2517,7 +2515,11 @@ shuffleAVX512GFNIdense1chunk:
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z10
 	VPERMB         448(R9), Z10, Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	MOVQ           R10, R9
+	MOVQ           DX, R11
+	ANDQ           $0x07, R11
+	SHLQ           $0x09, R11
+	ADDQ           R10, R11
+	MOVQ           AX, CX
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
 	VPERMI2B       Z7, Z0, Z11
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
@@ -2554,55 +2556,118 @@ shuffleAVX512GFNIdense1chunk:
 	VPUNPCKHQDQ    Z8, Z5, Z5
 	VPUNPCKLQDQ    Z7, Z12, Z8
 	VPUNPCKHQDQ    Z7, Z12, Z7
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z1, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
+	VMOVDQU64      Z9, (CX)
+	VMOVDQU64      Z1, 64(R11)
+	VMOVDQU64      Z6, 128(R11)
+	VMOVDQU64      Z0, 192(R11)
+	VMOVDQU64      Z10, 256(R11)
+	VMOVDQU64      Z5, 320(R11)
+	VMOVDQU64      Z8, 384(R11)
+	VMOVDQU64      Z7, 448(R11)
 
-	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R9
-	CMPQ R9, DX
-	JAE  shuffleAVX512GFNIdense1chunksdone
-	MOVQ R9, R8
-	ADDQ $0x08, R9
-	CMPQ R9, DX
-	JLS  shuffleAVX512GFNIdense1chunk
-	MOVQ DX, R8
-	SUBQ $0x08, R8
-	JMP  shuffleAVX512GFNIdense1chunk
+shuffleAVX512GFNIrows1drain:
+	// rows r with r%ring = delay, from superblock t-delay
+	MOVQ      AX, R8
+	ADDQ      BX, R8
+	LEAQ      -1(DX), R11
+	CMPQ      R11, SI
+	JAE       shuffleAVX512GFNIrows1delay1
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
+	MOVQ      R8, CX
+	VMOVDQU64 64(R11), Z0
+	VMOVDQU64 Z0, -64(CX)
 
-shuffleAVX512GFNIdense1chunksdone:
-	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R9
-	IMUL3Q $0x00000040, R9, R9
-	ADDQ   R9, CX
-	ADDQ   $0x00000040, AX
-	DECQ   SI
-	JNZ    shuffleAVX512GFNIdense1block
+shuffleAVX512GFNIrows1delay1:
+	ADDQ      BX, R8
+	LEAQ      -2(DX), R11
+	CMPQ      R11, SI
+	JAE       shuffleAVX512GFNIrows1delay2
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
+	MOVQ      R8, CX
+	VMOVDQU64 128(R11), Z0
+	VMOVDQU64 Z0, -128(CX)
+
+shuffleAVX512GFNIrows1delay2:
+	ADDQ      BX, R8
+	LEAQ      -3(DX), R11
+	CMPQ      R11, SI
+	JAE       shuffleAVX512GFNIrows1delay3
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
+	MOVQ      R8, CX
+	VMOVDQU64 192(R11), Z0
+	VMOVDQU64 Z0, -192(CX)
+
+shuffleAVX512GFNIrows1delay3:
+	ADDQ      BX, R8
+	LEAQ      -4(DX), R11
+	CMPQ      R11, SI
+	JAE       shuffleAVX512GFNIrows1delay4
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
+	MOVQ      R8, CX
+	VMOVDQU64 256(R11), Z0
+	VMOVDQU64 Z0, -256(CX)
+
+shuffleAVX512GFNIrows1delay4:
+	ADDQ      BX, R8
+	LEAQ      -5(DX), R11
+	CMPQ      R11, SI
+	JAE       shuffleAVX512GFNIrows1delay5
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
+	MOVQ      R8, CX
+	VMOVDQU64 320(R11), Z0
+	VMOVDQU64 Z0, -320(CX)
+
+shuffleAVX512GFNIrows1delay5:
+	ADDQ      BX, R8
+	LEAQ      -6(DX), R11
+	CMPQ      R11, SI
+	JAE       shuffleAVX512GFNIrows1delay6
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
+	MOVQ      R8, CX
+	VMOVDQU64 384(R11), Z0
+	VMOVDQU64 Z0, -384(CX)
+
+shuffleAVX512GFNIrows1delay6:
+	ADDQ      BX, R8
+	LEAQ      -7(DX), R11
+	CMPQ      R11, SI
+	JAE       shuffleAVX512GFNIrows1delay7
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
+	MOVQ      R8, CX
+	VMOVDQU64 448(R11), Z0
+	VMOVDQU64 Z0, -448(CX)
+
+shuffleAVX512GFNIrows1delay7:
+	INCQ DX
+	ADDQ $0x40, AX
+	ADDQ $0x00000200, R9
+	CMPQ DX, DI
+	JB   shuffleAVX512GFNIrows1loop
+	VZEROUPPER
 	RET
 
 shuffleAVX512GFNIts2:
-shuffleAVX512GFNIdense2block:
-	XORQ R8, R8
+	XORQ DX, DX
+	LEAQ 7(SI), DI
+	MOVQ CX, R9
 
-shuffleAVX512GFNIdense2chunk:
-	LEAQ           (CX)(R8*1), R9
-	MOVQ           R8, R10
-	IMULQ          BX, R10
-	SHLQ           $0x03, R10
-	ADDQ           AX, R10
+shuffleAVX512GFNIrows2loop:
+	CMPQ           DX, SI
+	JAE            shuffleAVX512GFNIrows2drain
 	VMOVDQU64      (R9), Z0
 	VMOVDQU64      64(R9), Z1
 	VMOVDQU64      bitshuffleColumn2_0<>+0(SB), Z5
@@ -2667,7 +2732,11 @@ shuffleAVX512GFNIdense2chunk:
 	VMOVDQU64      bitshuffleColumn2_1<>+0(SB), Z20
 	VPERMI2B       Z1, Z0, Z20
 	VGF2P8AFFINEQB $0x00, Z20, Z4, Z20
-	MOVQ           R10, R9
+	MOVQ           DX, R12
+	ANDQ           $0x07, R12
+	SHLQ           $0x0a, R12
+	ADDQ           R10, R12
+	MOVQ           AX, CX
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
 	VPERMI2B       Z13, Z5, Z0
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z1
@@ -2704,22 +2773,15 @@ shuffleAVX512GFNIdense2chunk:
 	VPUNPCKHQDQ    Z15, Z9, Z9
 	VPUNPCKLQDQ    Z13, Z1, Z15
 	VPUNPCKHQDQ    Z13, Z1, Z1
-	VMOVDQU64      Z17, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z15, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z1, (R9)
-	ADDQ           BX, R9
+	VMOVDQU64      Z17, (CX)
+	ADDQ           R8, CX
+	VMOVDQU64      Z7, 64(R12)
+	VMOVDQU64      Z11, 128(R12)
+	VMOVDQU64      Z0, 192(R12)
+	VMOVDQU64      Z5, 256(R12)
+	VMOVDQU64      Z9, 320(R12)
+	VMOVDQU64      Z15, 384(R12)
+	VMOVDQU64      Z1, 448(R12)
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
 	VPERMI2B       Z14, Z6, Z0
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z1
@@ -2756,320 +2818,344 @@ shuffleAVX512GFNIdense2chunk:
 	VPUNPCKHQDQ    Z8, Z9, Z8
 	VPUNPCKLQDQ    Z6, Z1, Z9
 	VPUNPCKHQDQ    Z6, Z1, Z1
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z11, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z1, (R9)
-	ADDQ           BX, R9
+	VMOVDQU64      Z10, (CX)
+	VMOVDQU64      Z7, 576(R12)
+	VMOVDQU64      Z11, 640(R12)
+	VMOVDQU64      Z0, 704(R12)
+	VMOVDQU64      Z5, 768(R12)
+	VMOVDQU64      Z8, 832(R12)
+	VMOVDQU64      Z9, 896(R12)
+	VMOVDQU64      Z1, 960(R12)
 
-	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R9
-	CMPQ R9, DX
-	JAE  shuffleAVX512GFNIdense2chunksdone
-	MOVQ R9, R8
-	ADDQ $0x08, R9
-	CMPQ R9, DX
-	JLS  shuffleAVX512GFNIdense2chunk
-	MOVQ DX, R8
-	SUBQ $0x08, R8
-	JMP  shuffleAVX512GFNIdense2chunk
+shuffleAVX512GFNIrows2drain:
+	// rows r with r%ring = delay, from superblock t-delay
+	MOVQ      AX, R11
+	ADDQ      BX, R11
+	LEAQ      -1(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows2delay1
+	ANDQ      $0x07, R12
+	SHLQ      $0x0a, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 64(R12), Z0
+	VMOVDQU64 Z0, -64(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 576(R12), Z0
+	VMOVDQU64 Z0, -64(CX)
 
-shuffleAVX512GFNIdense2chunksdone:
-	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R9
-	IMUL3Q $0x00000040, R9, R9
-	ADDQ   R9, CX
-	ADDQ   $0x00000040, AX
-	DECQ   SI
-	JNZ    shuffleAVX512GFNIdense2block
+shuffleAVX512GFNIrows2delay1:
+	ADDQ      BX, R11
+	LEAQ      -2(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows2delay2
+	ANDQ      $0x07, R12
+	SHLQ      $0x0a, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 128(R12), Z0
+	VMOVDQU64 Z0, -128(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 640(R12), Z0
+	VMOVDQU64 Z0, -128(CX)
+
+shuffleAVX512GFNIrows2delay2:
+	ADDQ      BX, R11
+	LEAQ      -3(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows2delay3
+	ANDQ      $0x07, R12
+	SHLQ      $0x0a, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 192(R12), Z0
+	VMOVDQU64 Z0, -192(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 704(R12), Z0
+	VMOVDQU64 Z0, -192(CX)
+
+shuffleAVX512GFNIrows2delay3:
+	ADDQ      BX, R11
+	LEAQ      -4(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows2delay4
+	ANDQ      $0x07, R12
+	SHLQ      $0x0a, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 256(R12), Z0
+	VMOVDQU64 Z0, -256(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 768(R12), Z0
+	VMOVDQU64 Z0, -256(CX)
+
+shuffleAVX512GFNIrows2delay4:
+	ADDQ      BX, R11
+	LEAQ      -5(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows2delay5
+	ANDQ      $0x07, R12
+	SHLQ      $0x0a, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 320(R12), Z0
+	VMOVDQU64 Z0, -320(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 832(R12), Z0
+	VMOVDQU64 Z0, -320(CX)
+
+shuffleAVX512GFNIrows2delay5:
+	ADDQ      BX, R11
+	LEAQ      -6(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows2delay6
+	ANDQ      $0x07, R12
+	SHLQ      $0x0a, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 384(R12), Z0
+	VMOVDQU64 Z0, -384(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 896(R12), Z0
+	VMOVDQU64 Z0, -384(CX)
+
+shuffleAVX512GFNIrows2delay6:
+	ADDQ      BX, R11
+	LEAQ      -7(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows2delay7
+	ANDQ      $0x07, R12
+	SHLQ      $0x0a, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 448(R12), Z0
+	VMOVDQU64 Z0, -448(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 960(R12), Z0
+	VMOVDQU64 Z0, -448(CX)
+
+shuffleAVX512GFNIrows2delay7:
+	INCQ DX
+	ADDQ $0x40, AX
+	ADDQ $0x00000400, R9
+	CMPQ DX, DI
+	JB   shuffleAVX512GFNIrows2loop
+	VZEROUPPER
 	RET
 
 shuffleAVX512GFNIts4:
-shuffleAVX512GFNIdense4block:
-	XORQ R8, R8
+	XORQ DX, DX
+	LEAQ 7(SI), DI
+	MOVQ CX, R9
 
-shuffleAVX512GFNIdense4chunk:
-	LEAQ           (CX)(R8*1), R9
-	MOVQ           R8, R10
-	IMULQ          BX, R10
-	SHLQ           $0x03, R10
-	ADDQ           AX, R10
+shuffleAVX512GFNIrows4loop:
+	CMPQ           DX, SI
+	JAE            shuffleAVX512GFNIrows4drain
 	VMOVDQU64      (R9), Z0
 	VMOVDQU64      64(R9), Z1
 	VMOVDQU64      128(R9), Z5
 	VMOVDQU64      192(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, (R11)
-	VMOVDQU64      Z8, 512(R11)
-	VMOVDQU64      Z9, 1024(R11)
-	VMOVDQU64      Z10, 1536(R11)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, (R10)
+	VMOVDQU64      Z7, 512(R10)
+	VMOVDQU64      Z1, 1024(R10)
+	VMOVDQU64      Z0, 1536(R10)
 	VMOVDQU64      256(R9), Z0
 	VMOVDQU64      320(R9), Z1
 	VMOVDQU64      384(R9), Z5
 	VMOVDQU64      448(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, 64(R11)
-	VMOVDQU64      Z8, 576(R11)
-	VMOVDQU64      Z9, 1088(R11)
-	VMOVDQU64      Z10, 1600(R11)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 64(R10)
+	VMOVDQU64      Z7, 576(R10)
+	VMOVDQU64      Z1, 1088(R10)
+	VMOVDQU64      Z0, 1600(R10)
 	VMOVDQU64      512(R9), Z0
 	VMOVDQU64      576(R9), Z1
 	VMOVDQU64      640(R9), Z5
 	VMOVDQU64      704(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, 128(R11)
-	VMOVDQU64      Z8, 640(R11)
-	VMOVDQU64      Z9, 1152(R11)
-	VMOVDQU64      Z10, 1664(R11)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 128(R10)
+	VMOVDQU64      Z7, 640(R10)
+	VMOVDQU64      Z1, 1152(R10)
+	VMOVDQU64      Z0, 1664(R10)
 	VMOVDQU64      768(R9), Z0
 	VMOVDQU64      832(R9), Z1
 	VMOVDQU64      896(R9), Z5
 	VMOVDQU64      960(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, 192(R11)
-	VMOVDQU64      Z8, 704(R11)
-	VMOVDQU64      Z9, 1216(R11)
-	VMOVDQU64      Z10, 1728(R11)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 192(R10)
+	VMOVDQU64      Z7, 704(R10)
+	VMOVDQU64      Z1, 1216(R10)
+	VMOVDQU64      Z0, 1728(R10)
 	VMOVDQU64      1024(R9), Z0
 	VMOVDQU64      1088(R9), Z1
 	VMOVDQU64      1152(R9), Z5
 	VMOVDQU64      1216(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, 256(R11)
-	VMOVDQU64      Z8, 768(R11)
-	VMOVDQU64      Z9, 1280(R11)
-	VMOVDQU64      Z10, 1792(R11)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 256(R10)
+	VMOVDQU64      Z7, 768(R10)
+	VMOVDQU64      Z1, 1280(R10)
+	VMOVDQU64      Z0, 1792(R10)
 	VMOVDQU64      1280(R9), Z0
 	VMOVDQU64      1344(R9), Z1
 	VMOVDQU64      1408(R9), Z5
 	VMOVDQU64      1472(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, 320(R11)
-	VMOVDQU64      Z8, 832(R11)
-	VMOVDQU64      Z9, 1344(R11)
-	VMOVDQU64      Z10, 1856(R11)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 320(R10)
+	VMOVDQU64      Z7, 832(R10)
+	VMOVDQU64      Z1, 1344(R10)
+	VMOVDQU64      Z0, 1856(R10)
 	VMOVDQU64      1536(R9), Z0
 	VMOVDQU64      1600(R9), Z1
 	VMOVDQU64      1664(R9), Z5
 	VMOVDQU64      1728(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, 384(R11)
-	VMOVDQU64      Z8, 896(R11)
-	VMOVDQU64      Z9, 1408(R11)
-	VMOVDQU64      Z10, 1920(R11)
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 384(R10)
+	VMOVDQU64      Z7, 896(R10)
+	VMOVDQU64      Z1, 1408(R10)
+	VMOVDQU64      Z0, 1920(R10)
 	VMOVDQU64      1792(R9), Z0
 	VMOVDQU64      1856(R9), Z1
 	VMOVDQU64      1920(R9), Z5
 	VMOVDQU64      1984(R9), Z6
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
 	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleColumn4_0<>+0(SB), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
 	VPERMI2B       Z6, Z5, Z8
-	VINSERTI64X4   $0x01, Y8, Z7, Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z8
-	VPERMI2B       Z1, Z0, Z8
-	VMOVDQU64      bitshuffleColumn4_1<>+0(SB), Z9
-	VPERMI2B       Z6, Z5, Z9
-	VINSERTI64X4   $0x01, Y9, Z8, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z9
-	VPERMI2B       Z1, Z0, Z9
-	VMOVDQU64      bitshuffleColumn4_2<>+0(SB), Z10
-	VPERMI2B       Z6, Z5, Z10
-	VINSERTI64X4   $0x01, Y10, Z9, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z10
-	VPERMI2B       Z1, Z0, Z10
-	VMOVDQU64      bitshuffleColumn4_3<>+0(SB), Z0
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
 	VPERMI2B       Z6, Z5, Z0
-	VINSERTI64X4   $0x01, Y0, Z10, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      Z7, 448(R11)
-	VMOVDQU64      Z8, 960(R11)
-	VMOVDQU64      Z9, 1472(R11)
-	VMOVDQU64      Z10, 1984(R11)
-	MOVQ           R10, R9
-	VMOVDQU64      (R11), Z0
-	VMOVDQU64      64(R11), Z1
-	VMOVDQU64      128(R11), Z5
-	VMOVDQU64      192(R11), Z6
-	VMOVDQU64      256(R11), Z7
-	VMOVDQU64      320(R11), Z8
-	VMOVDQU64      384(R11), Z9
-	VMOVDQU64      448(R11), Z10
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 448(R10)
+	VMOVDQU64      Z7, 960(R10)
+	VMOVDQU64      Z1, 1472(R10)
+	VMOVDQU64      Z0, 1984(R10)
+	MOVQ           DX, R12
+	ANDQ           $0x07, R12
+	SHLQ           $0x0b, R12
+	ADDQ           R10, R12
+	MOVQ           AX, CX
+	VMOVDQU64      (R10), Z0
+	VMOVDQU64      64(R10), Z1
+	VMOVDQU64      128(R10), Z5
+	VMOVDQU64      192(R10), Z6
+	VMOVDQU64      256(R10), Z7
+	VMOVDQU64      320(R10), Z8
+	VMOVDQU64      384(R10), Z9
+	VMOVDQU64      448(R10), Z10
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
 	VPERMI2B       Z7, Z0, Z11
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
@@ -3106,30 +3192,23 @@ shuffleAVX512GFNIdense4chunk:
 	VPUNPCKHQDQ    Z8, Z5, Z5
 	VPUNPCKLQDQ    Z7, Z12, Z8
 	VPUNPCKHQDQ    Z7, Z12, Z7
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z1, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      512(R11), Z0
-	VMOVDQU64      576(R11), Z1
-	VMOVDQU64      640(R11), Z5
-	VMOVDQU64      704(R11), Z6
-	VMOVDQU64      768(R11), Z7
-	VMOVDQU64      832(R11), Z8
-	VMOVDQU64      896(R11), Z9
-	VMOVDQU64      960(R11), Z10
+	VMOVDQU64      Z9, (CX)
+	ADDQ           R8, CX
+	VMOVDQU64      Z1, 4160(R12)
+	VMOVDQU64      Z6, 4224(R12)
+	VMOVDQU64      Z0, 4288(R12)
+	VMOVDQU64      Z10, 4352(R12)
+	VMOVDQU64      Z5, 4416(R12)
+	VMOVDQU64      Z8, 4480(R12)
+	VMOVDQU64      Z7, 4544(R12)
+	VMOVDQU64      512(R10), Z0
+	VMOVDQU64      576(R10), Z1
+	VMOVDQU64      640(R10), Z5
+	VMOVDQU64      704(R10), Z6
+	VMOVDQU64      768(R10), Z7
+	VMOVDQU64      832(R10), Z8
+	VMOVDQU64      896(R10), Z9
+	VMOVDQU64      960(R10), Z10
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
 	VPERMI2B       Z7, Z0, Z11
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
@@ -3166,30 +3245,23 @@ shuffleAVX512GFNIdense4chunk:
 	VPUNPCKHQDQ    Z8, Z5, Z5
 	VPUNPCKLQDQ    Z7, Z12, Z8
 	VPUNPCKHQDQ    Z7, Z12, Z7
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z1, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      1024(R11), Z0
-	VMOVDQU64      1088(R11), Z1
-	VMOVDQU64      1152(R11), Z5
-	VMOVDQU64      1216(R11), Z6
-	VMOVDQU64      1280(R11), Z7
-	VMOVDQU64      1344(R11), Z8
-	VMOVDQU64      1408(R11), Z9
-	VMOVDQU64      1472(R11), Z10
+	VMOVDQU64      Z9, (CX)
+	ADDQ           R8, CX
+	VMOVDQU64      Z1, 4672(R12)
+	VMOVDQU64      Z6, 4736(R12)
+	VMOVDQU64      Z0, 4800(R12)
+	VMOVDQU64      Z10, 4864(R12)
+	VMOVDQU64      Z5, 4928(R12)
+	VMOVDQU64      Z8, 4992(R12)
+	VMOVDQU64      Z7, 5056(R12)
+	VMOVDQU64      1024(R10), Z0
+	VMOVDQU64      1088(R10), Z1
+	VMOVDQU64      1152(R10), Z5
+	VMOVDQU64      1216(R10), Z6
+	VMOVDQU64      1280(R10), Z7
+	VMOVDQU64      1344(R10), Z8
+	VMOVDQU64      1408(R10), Z9
+	VMOVDQU64      1472(R10), Z10
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
 	VPERMI2B       Z7, Z0, Z11
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
@@ -3226,30 +3298,23 @@ shuffleAVX512GFNIdense4chunk:
 	VPUNPCKHQDQ    Z8, Z5, Z5
 	VPUNPCKLQDQ    Z7, Z12, Z8
 	VPUNPCKHQDQ    Z7, Z12, Z7
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z1, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      1536(R11), Z0
-	VMOVDQU64      1600(R11), Z1
-	VMOVDQU64      1664(R11), Z5
-	VMOVDQU64      1728(R11), Z6
-	VMOVDQU64      1792(R11), Z7
-	VMOVDQU64      1856(R11), Z8
-	VMOVDQU64      1920(R11), Z9
-	VMOVDQU64      1984(R11), Z10
+	VMOVDQU64      Z9, (CX)
+	ADDQ           R8, CX
+	VMOVDQU64      Z1, 5184(R12)
+	VMOVDQU64      Z6, 5248(R12)
+	VMOVDQU64      Z0, 5312(R12)
+	VMOVDQU64      Z10, 5376(R12)
+	VMOVDQU64      Z5, 5440(R12)
+	VMOVDQU64      Z8, 5504(R12)
+	VMOVDQU64      Z7, 5568(R12)
+	VMOVDQU64      1536(R10), Z0
+	VMOVDQU64      1600(R10), Z1
+	VMOVDQU64      1664(R10), Z5
+	VMOVDQU64      1728(R10), Z6
+	VMOVDQU64      1792(R10), Z7
+	VMOVDQU64      1856(R10), Z8
+	VMOVDQU64      1920(R10), Z9
+	VMOVDQU64      1984(R10), Z10
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
 	VPERMI2B       Z7, Z0, Z11
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
@@ -3286,43 +3351,171 @@ shuffleAVX512GFNIdense4chunk:
 	VPUNPCKHQDQ    Z8, Z5, Z5
 	VPUNPCKLQDQ    Z7, Z12, Z8
 	VPUNPCKHQDQ    Z7, Z12, Z7
-	VMOVDQU64      Z9, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z1, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z6, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z0, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z10, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z5, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z8, (R9)
-	ADDQ           BX, R9
-	VMOVDQU64      Z7, (R9)
-	ADDQ           BX, R9
+	VMOVDQU64      Z9, (CX)
+	VMOVDQU64      Z1, 5696(R12)
+	VMOVDQU64      Z6, 5760(R12)
+	VMOVDQU64      Z0, 5824(R12)
+	VMOVDQU64      Z10, 5888(R12)
+	VMOVDQU64      Z5, 5952(R12)
+	VMOVDQU64      Z8, 6016(R12)
+	VMOVDQU64      Z7, 6080(R12)
 
-	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R9
-	CMPQ R9, DX
-	JAE  shuffleAVX512GFNIdense4chunksdone
-	MOVQ R9, R8
-	ADDQ $0x08, R9
-	CMPQ R9, DX
-	JLS  shuffleAVX512GFNIdense4chunk
-	MOVQ DX, R8
-	SUBQ $0x08, R8
-	JMP  shuffleAVX512GFNIdense4chunk
+shuffleAVX512GFNIrows4drain:
+	// rows r with r%ring = delay, from superblock t-delay
+	MOVQ      AX, R11
+	ADDQ      BX, R11
+	LEAQ      -1(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows4delay1
+	ANDQ      $0x07, R12
+	SHLQ      $0x0b, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 4160(R12), Z0
+	VMOVDQU64 Z0, -64(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 4672(R12), Z0
+	VMOVDQU64 Z0, -64(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5184(R12), Z0
+	VMOVDQU64 Z0, -64(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5696(R12), Z0
+	VMOVDQU64 Z0, -64(CX)
 
-shuffleAVX512GFNIdense4chunksdone:
-	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R9
-	IMUL3Q $0x00000040, R9, R9
-	ADDQ   R9, CX
-	ADDQ   $0x00000040, AX
-	DECQ   SI
-	JNZ    shuffleAVX512GFNIdense4block
+shuffleAVX512GFNIrows4delay1:
+	ADDQ      BX, R11
+	LEAQ      -2(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows4delay2
+	ANDQ      $0x07, R12
+	SHLQ      $0x0b, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 4224(R12), Z0
+	VMOVDQU64 Z0, -128(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 4736(R12), Z0
+	VMOVDQU64 Z0, -128(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5248(R12), Z0
+	VMOVDQU64 Z0, -128(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5760(R12), Z0
+	VMOVDQU64 Z0, -128(CX)
+
+shuffleAVX512GFNIrows4delay2:
+	ADDQ      BX, R11
+	LEAQ      -3(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows4delay3
+	ANDQ      $0x07, R12
+	SHLQ      $0x0b, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 4288(R12), Z0
+	VMOVDQU64 Z0, -192(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 4800(R12), Z0
+	VMOVDQU64 Z0, -192(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5312(R12), Z0
+	VMOVDQU64 Z0, -192(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5824(R12), Z0
+	VMOVDQU64 Z0, -192(CX)
+
+shuffleAVX512GFNIrows4delay3:
+	ADDQ      BX, R11
+	LEAQ      -4(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows4delay4
+	ANDQ      $0x07, R12
+	SHLQ      $0x0b, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 4352(R12), Z0
+	VMOVDQU64 Z0, -256(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 4864(R12), Z0
+	VMOVDQU64 Z0, -256(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5376(R12), Z0
+	VMOVDQU64 Z0, -256(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5888(R12), Z0
+	VMOVDQU64 Z0, -256(CX)
+
+shuffleAVX512GFNIrows4delay4:
+	ADDQ      BX, R11
+	LEAQ      -5(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows4delay5
+	ANDQ      $0x07, R12
+	SHLQ      $0x0b, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 4416(R12), Z0
+	VMOVDQU64 Z0, -320(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 4928(R12), Z0
+	VMOVDQU64 Z0, -320(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5440(R12), Z0
+	VMOVDQU64 Z0, -320(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5952(R12), Z0
+	VMOVDQU64 Z0, -320(CX)
+
+shuffleAVX512GFNIrows4delay5:
+	ADDQ      BX, R11
+	LEAQ      -6(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows4delay6
+	ANDQ      $0x07, R12
+	SHLQ      $0x0b, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 4480(R12), Z0
+	VMOVDQU64 Z0, -384(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 4992(R12), Z0
+	VMOVDQU64 Z0, -384(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5504(R12), Z0
+	VMOVDQU64 Z0, -384(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 6016(R12), Z0
+	VMOVDQU64 Z0, -384(CX)
+
+shuffleAVX512GFNIrows4delay6:
+	ADDQ      BX, R11
+	LEAQ      -7(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows4delay7
+	ANDQ      $0x07, R12
+	SHLQ      $0x0b, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 4544(R12), Z0
+	VMOVDQU64 Z0, -448(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5056(R12), Z0
+	VMOVDQU64 Z0, -448(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5568(R12), Z0
+	VMOVDQU64 Z0, -448(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 6080(R12), Z0
+	VMOVDQU64 Z0, -448(CX)
+
+shuffleAVX512GFNIrows4delay7:
+	INCQ DX
+	ADDQ $0x40, AX
+	ADDQ $0x00000800, R9
+	CMPQ DX, DI
+	JB   shuffleAVX512GFNIrows4loop
+	VZEROUPPER
 	RET
 
 shuffleAVX512GFNIts8:
@@ -3331,10 +3524,10 @@ shuffleAVX512GFNIdense8block:
 
 shuffleAVX512GFNIdense8chunk:
 	LEAQ           (CX)(R8*1), R9
-	MOVQ           R8, R10
-	IMULQ          BX, R10
-	SHLQ           $0x03, R10
-	ADDQ           AX, R10
+	MOVQ           R8, R11
+	IMULQ          BX, R11
+	SHLQ           $0x03, R11
+	ADDQ           AX, R11
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         (R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3384,14 +3577,14 @@ shuffleAVX512GFNIdense8chunk:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, (R11)
-	VMOVDQU64      Z5, 512(R11)
-	VMOVDQU64      Z11, 1024(R11)
-	VMOVDQU64      Z10, 1536(R11)
-	VMOVDQU64      Z13, 2048(R11)
-	VMOVDQU64      Z8, 2560(R11)
-	VMOVDQU64      Z12, 3072(R11)
-	VMOVDQU64      Z6, 3584(R11)
+	VMOVDQU64      Z9, (R10)
+	VMOVDQU64      Z5, 512(R10)
+	VMOVDQU64      Z11, 1024(R10)
+	VMOVDQU64      Z10, 1536(R10)
+	VMOVDQU64      Z13, 2048(R10)
+	VMOVDQU64      Z8, 2560(R10)
+	VMOVDQU64      Z12, 3072(R10)
+	VMOVDQU64      Z6, 3584(R10)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         512(R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3441,14 +3634,14 @@ shuffleAVX512GFNIdense8chunk:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, 64(R11)
-	VMOVDQU64      Z5, 576(R11)
-	VMOVDQU64      Z11, 1088(R11)
-	VMOVDQU64      Z10, 1600(R11)
-	VMOVDQU64      Z13, 2112(R11)
-	VMOVDQU64      Z8, 2624(R11)
-	VMOVDQU64      Z12, 3136(R11)
-	VMOVDQU64      Z6, 3648(R11)
+	VMOVDQU64      Z9, 64(R10)
+	VMOVDQU64      Z5, 576(R10)
+	VMOVDQU64      Z11, 1088(R10)
+	VMOVDQU64      Z10, 1600(R10)
+	VMOVDQU64      Z13, 2112(R10)
+	VMOVDQU64      Z8, 2624(R10)
+	VMOVDQU64      Z12, 3136(R10)
+	VMOVDQU64      Z6, 3648(R10)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         1024(R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3498,14 +3691,14 @@ shuffleAVX512GFNIdense8chunk:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, 128(R11)
-	VMOVDQU64      Z5, 640(R11)
-	VMOVDQU64      Z11, 1152(R11)
-	VMOVDQU64      Z10, 1664(R11)
-	VMOVDQU64      Z13, 2176(R11)
-	VMOVDQU64      Z8, 2688(R11)
-	VMOVDQU64      Z12, 3200(R11)
-	VMOVDQU64      Z6, 3712(R11)
+	VMOVDQU64      Z9, 128(R10)
+	VMOVDQU64      Z5, 640(R10)
+	VMOVDQU64      Z11, 1152(R10)
+	VMOVDQU64      Z10, 1664(R10)
+	VMOVDQU64      Z13, 2176(R10)
+	VMOVDQU64      Z8, 2688(R10)
+	VMOVDQU64      Z12, 3200(R10)
+	VMOVDQU64      Z6, 3712(R10)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         1536(R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3555,14 +3748,14 @@ shuffleAVX512GFNIdense8chunk:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, 192(R11)
-	VMOVDQU64      Z5, 704(R11)
-	VMOVDQU64      Z11, 1216(R11)
-	VMOVDQU64      Z10, 1728(R11)
-	VMOVDQU64      Z13, 2240(R11)
-	VMOVDQU64      Z8, 2752(R11)
-	VMOVDQU64      Z12, 3264(R11)
-	VMOVDQU64      Z6, 3776(R11)
+	VMOVDQU64      Z9, 192(R10)
+	VMOVDQU64      Z5, 704(R10)
+	VMOVDQU64      Z11, 1216(R10)
+	VMOVDQU64      Z10, 1728(R10)
+	VMOVDQU64      Z13, 2240(R10)
+	VMOVDQU64      Z8, 2752(R10)
+	VMOVDQU64      Z12, 3264(R10)
+	VMOVDQU64      Z6, 3776(R10)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         2048(R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3612,14 +3805,14 @@ shuffleAVX512GFNIdense8chunk:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, 256(R11)
-	VMOVDQU64      Z5, 768(R11)
-	VMOVDQU64      Z11, 1280(R11)
-	VMOVDQU64      Z10, 1792(R11)
-	VMOVDQU64      Z13, 2304(R11)
-	VMOVDQU64      Z8, 2816(R11)
-	VMOVDQU64      Z12, 3328(R11)
-	VMOVDQU64      Z6, 3840(R11)
+	VMOVDQU64      Z9, 256(R10)
+	VMOVDQU64      Z5, 768(R10)
+	VMOVDQU64      Z11, 1280(R10)
+	VMOVDQU64      Z10, 1792(R10)
+	VMOVDQU64      Z13, 2304(R10)
+	VMOVDQU64      Z8, 2816(R10)
+	VMOVDQU64      Z12, 3328(R10)
+	VMOVDQU64      Z6, 3840(R10)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         2560(R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3669,14 +3862,14 @@ shuffleAVX512GFNIdense8chunk:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, 320(R11)
-	VMOVDQU64      Z5, 832(R11)
-	VMOVDQU64      Z11, 1344(R11)
-	VMOVDQU64      Z10, 1856(R11)
-	VMOVDQU64      Z13, 2368(R11)
-	VMOVDQU64      Z8, 2880(R11)
-	VMOVDQU64      Z12, 3392(R11)
-	VMOVDQU64      Z6, 3904(R11)
+	VMOVDQU64      Z9, 320(R10)
+	VMOVDQU64      Z5, 832(R10)
+	VMOVDQU64      Z11, 1344(R10)
+	VMOVDQU64      Z10, 1856(R10)
+	VMOVDQU64      Z13, 2368(R10)
+	VMOVDQU64      Z8, 2880(R10)
+	VMOVDQU64      Z12, 3392(R10)
+	VMOVDQU64      Z6, 3904(R10)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         3072(R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3726,14 +3919,14 @@ shuffleAVX512GFNIdense8chunk:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, 384(R11)
-	VMOVDQU64      Z5, 896(R11)
-	VMOVDQU64      Z11, 1408(R11)
-	VMOVDQU64      Z10, 1920(R11)
-	VMOVDQU64      Z13, 2432(R11)
-	VMOVDQU64      Z8, 2944(R11)
-	VMOVDQU64      Z12, 3456(R11)
-	VMOVDQU64      Z6, 3968(R11)
+	VMOVDQU64      Z9, 384(R10)
+	VMOVDQU64      Z5, 896(R10)
+	VMOVDQU64      Z11, 1408(R10)
+	VMOVDQU64      Z10, 1920(R10)
+	VMOVDQU64      Z13, 2432(R10)
+	VMOVDQU64      Z8, 2944(R10)
+	VMOVDQU64      Z12, 3456(R10)
+	VMOVDQU64      Z6, 3968(R10)
 	VMOVDQU64      bitshuffleTiles8<>+0(SB), Z5
 	VPERMB         3584(R9), Z5, Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
@@ -3783,23 +3976,23 @@ shuffleAVX512GFNIdense8chunk:
 	VPUNPCKHQDQ    Z8, Z12, Z8
 	VPUNPCKLQDQ    Z7, Z6, Z12
 	VPUNPCKHQDQ    Z7, Z6, Z6
-	VMOVDQU64      Z9, 448(R11)
-	VMOVDQU64      Z5, 960(R11)
-	VMOVDQU64      Z11, 1472(R11)
-	VMOVDQU64      Z10, 1984(R11)
-	VMOVDQU64      Z13, 2496(R11)
-	VMOVDQU64      Z8, 3008(R11)
-	VMOVDQU64      Z12, 3520(R11)
-	VMOVDQU64      Z6, 4032(R11)
-	MOVQ           R10, R9
-	VMOVDQU64      (R11), Z5
-	VMOVDQU64      64(R11), Z6
-	VMOVDQU64      128(R11), Z7
-	VMOVDQU64      192(R11), Z8
-	VMOVDQU64      256(R11), Z9
-	VMOVDQU64      320(R11), Z10
-	VMOVDQU64      384(R11), Z11
-	VMOVDQU64      448(R11), Z12
+	VMOVDQU64      Z9, 448(R10)
+	VMOVDQU64      Z5, 960(R10)
+	VMOVDQU64      Z11, 1472(R10)
+	VMOVDQU64      Z10, 1984(R10)
+	VMOVDQU64      Z13, 2496(R10)
+	VMOVDQU64      Z8, 3008(R10)
+	VMOVDQU64      Z12, 3520(R10)
+	VMOVDQU64      Z6, 4032(R10)
+	MOVQ           R11, R9
+	VMOVDQU64      (R10), Z5
+	VMOVDQU64      64(R10), Z6
+	VMOVDQU64      128(R10), Z7
+	VMOVDQU64      192(R10), Z8
+	VMOVDQU64      256(R10), Z9
+	VMOVDQU64      320(R10), Z10
+	VMOVDQU64      384(R10), Z11
+	VMOVDQU64      448(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -3852,14 +4045,14 @@ shuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      512(R11), Z5
-	VMOVDQU64      576(R11), Z6
-	VMOVDQU64      640(R11), Z7
-	VMOVDQU64      704(R11), Z8
-	VMOVDQU64      768(R11), Z9
-	VMOVDQU64      832(R11), Z10
-	VMOVDQU64      896(R11), Z11
-	VMOVDQU64      960(R11), Z12
+	VMOVDQU64      512(R10), Z5
+	VMOVDQU64      576(R10), Z6
+	VMOVDQU64      640(R10), Z7
+	VMOVDQU64      704(R10), Z8
+	VMOVDQU64      768(R10), Z9
+	VMOVDQU64      832(R10), Z10
+	VMOVDQU64      896(R10), Z11
+	VMOVDQU64      960(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -3912,14 +4105,14 @@ shuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      1024(R11), Z5
-	VMOVDQU64      1088(R11), Z6
-	VMOVDQU64      1152(R11), Z7
-	VMOVDQU64      1216(R11), Z8
-	VMOVDQU64      1280(R11), Z9
-	VMOVDQU64      1344(R11), Z10
-	VMOVDQU64      1408(R11), Z11
-	VMOVDQU64      1472(R11), Z12
+	VMOVDQU64      1024(R10), Z5
+	VMOVDQU64      1088(R10), Z6
+	VMOVDQU64      1152(R10), Z7
+	VMOVDQU64      1216(R10), Z8
+	VMOVDQU64      1280(R10), Z9
+	VMOVDQU64      1344(R10), Z10
+	VMOVDQU64      1408(R10), Z11
+	VMOVDQU64      1472(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -3972,14 +4165,14 @@ shuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      1536(R11), Z5
-	VMOVDQU64      1600(R11), Z6
-	VMOVDQU64      1664(R11), Z7
-	VMOVDQU64      1728(R11), Z8
-	VMOVDQU64      1792(R11), Z9
-	VMOVDQU64      1856(R11), Z10
-	VMOVDQU64      1920(R11), Z11
-	VMOVDQU64      1984(R11), Z12
+	VMOVDQU64      1536(R10), Z5
+	VMOVDQU64      1600(R10), Z6
+	VMOVDQU64      1664(R10), Z7
+	VMOVDQU64      1728(R10), Z8
+	VMOVDQU64      1792(R10), Z9
+	VMOVDQU64      1856(R10), Z10
+	VMOVDQU64      1920(R10), Z11
+	VMOVDQU64      1984(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -4032,14 +4225,14 @@ shuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      2048(R11), Z5
-	VMOVDQU64      2112(R11), Z6
-	VMOVDQU64      2176(R11), Z7
-	VMOVDQU64      2240(R11), Z8
-	VMOVDQU64      2304(R11), Z9
-	VMOVDQU64      2368(R11), Z10
-	VMOVDQU64      2432(R11), Z11
-	VMOVDQU64      2496(R11), Z12
+	VMOVDQU64      2048(R10), Z5
+	VMOVDQU64      2112(R10), Z6
+	VMOVDQU64      2176(R10), Z7
+	VMOVDQU64      2240(R10), Z8
+	VMOVDQU64      2304(R10), Z9
+	VMOVDQU64      2368(R10), Z10
+	VMOVDQU64      2432(R10), Z11
+	VMOVDQU64      2496(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -4092,14 +4285,14 @@ shuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      2560(R11), Z5
-	VMOVDQU64      2624(R11), Z6
-	VMOVDQU64      2688(R11), Z7
-	VMOVDQU64      2752(R11), Z8
-	VMOVDQU64      2816(R11), Z9
-	VMOVDQU64      2880(R11), Z10
-	VMOVDQU64      2944(R11), Z11
-	VMOVDQU64      3008(R11), Z12
+	VMOVDQU64      2560(R10), Z5
+	VMOVDQU64      2624(R10), Z6
+	VMOVDQU64      2688(R10), Z7
+	VMOVDQU64      2752(R10), Z8
+	VMOVDQU64      2816(R10), Z9
+	VMOVDQU64      2880(R10), Z10
+	VMOVDQU64      2944(R10), Z11
+	VMOVDQU64      3008(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -4152,14 +4345,14 @@ shuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      3072(R11), Z5
-	VMOVDQU64      3136(R11), Z6
-	VMOVDQU64      3200(R11), Z7
-	VMOVDQU64      3264(R11), Z8
-	VMOVDQU64      3328(R11), Z9
-	VMOVDQU64      3392(R11), Z10
-	VMOVDQU64      3456(R11), Z11
-	VMOVDQU64      3520(R11), Z12
+	VMOVDQU64      3072(R10), Z5
+	VMOVDQU64      3136(R10), Z6
+	VMOVDQU64      3200(R10), Z7
+	VMOVDQU64      3264(R10), Z8
+	VMOVDQU64      3328(R10), Z9
+	VMOVDQU64      3392(R10), Z10
+	VMOVDQU64      3456(R10), Z11
+	VMOVDQU64      3520(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -4212,14 +4405,14 @@ shuffleAVX512GFNIdense8chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      3584(R11), Z5
-	VMOVDQU64      3648(R11), Z6
-	VMOVDQU64      3712(R11), Z7
-	VMOVDQU64      3776(R11), Z8
-	VMOVDQU64      3840(R11), Z9
-	VMOVDQU64      3904(R11), Z10
-	VMOVDQU64      3968(R11), Z11
-	VMOVDQU64      4032(R11), Z12
+	VMOVDQU64      3584(R10), Z5
+	VMOVDQU64      3648(R10), Z6
+	VMOVDQU64      3712(R10), Z7
+	VMOVDQU64      3776(R10), Z8
+	VMOVDQU64      3840(R10), Z9
+	VMOVDQU64      3904(R10), Z10
+	VMOVDQU64      3968(R10), Z11
+	VMOVDQU64      4032(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -4301,10 +4494,10 @@ shuffleAVX512GFNIdense16block:
 
 shuffleAVX512GFNIdense16chunk:
 	LEAQ           (CX)(R8*1), R9
-	MOVQ           R8, R10
-	IMULQ          BX, R10
-	SHLQ           $0x03, R10
-	ADDQ           AX, R10
+	MOVQ           R8, R11
+	IMULQ          BX, R11
+	SHLQ           $0x03, R11
+	ADDQ           AX, R11
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      (CX), Z6
@@ -4379,14 +4572,14 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, (R11)
-	VMOVDQU64      Z5, 512(R11)
-	VMOVDQU64      Z12, 1024(R11)
-	VMOVDQU64      Z6, 1536(R11)
-	VMOVDQU64      Z7, 2048(R11)
-	VMOVDQU64      Z10, 2560(R11)
-	VMOVDQU64      Z13, 3072(R11)
-	VMOVDQU64      Z8, 3584(R11)
+	VMOVDQU64      Z11, (R10)
+	VMOVDQU64      Z5, 512(R10)
+	VMOVDQU64      Z12, 1024(R10)
+	VMOVDQU64      Z6, 1536(R10)
+	VMOVDQU64      Z7, 2048(R10)
+	VMOVDQU64      Z10, 2560(R10)
+	VMOVDQU64      Z13, 3072(R10)
+	VMOVDQU64      Z8, 3584(R10)
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      1024(CX), Z6
@@ -4461,14 +4654,14 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 64(R11)
-	VMOVDQU64      Z5, 576(R11)
-	VMOVDQU64      Z12, 1088(R11)
-	VMOVDQU64      Z6, 1600(R11)
-	VMOVDQU64      Z7, 2112(R11)
-	VMOVDQU64      Z10, 2624(R11)
-	VMOVDQU64      Z13, 3136(R11)
-	VMOVDQU64      Z8, 3648(R11)
+	VMOVDQU64      Z11, 64(R10)
+	VMOVDQU64      Z5, 576(R10)
+	VMOVDQU64      Z12, 1088(R10)
+	VMOVDQU64      Z6, 1600(R10)
+	VMOVDQU64      Z7, 2112(R10)
+	VMOVDQU64      Z10, 2624(R10)
+	VMOVDQU64      Z13, 3136(R10)
+	VMOVDQU64      Z8, 3648(R10)
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      2048(CX), Z6
@@ -4543,14 +4736,14 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 128(R11)
-	VMOVDQU64      Z5, 640(R11)
-	VMOVDQU64      Z12, 1152(R11)
-	VMOVDQU64      Z6, 1664(R11)
-	VMOVDQU64      Z7, 2176(R11)
-	VMOVDQU64      Z10, 2688(R11)
-	VMOVDQU64      Z13, 3200(R11)
-	VMOVDQU64      Z8, 3712(R11)
+	VMOVDQU64      Z11, 128(R10)
+	VMOVDQU64      Z5, 640(R10)
+	VMOVDQU64      Z12, 1152(R10)
+	VMOVDQU64      Z6, 1664(R10)
+	VMOVDQU64      Z7, 2176(R10)
+	VMOVDQU64      Z10, 2688(R10)
+	VMOVDQU64      Z13, 3200(R10)
+	VMOVDQU64      Z8, 3712(R10)
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      3072(CX), Z6
@@ -4625,14 +4818,14 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 192(R11)
-	VMOVDQU64      Z5, 704(R11)
-	VMOVDQU64      Z12, 1216(R11)
-	VMOVDQU64      Z6, 1728(R11)
-	VMOVDQU64      Z7, 2240(R11)
-	VMOVDQU64      Z10, 2752(R11)
-	VMOVDQU64      Z13, 3264(R11)
-	VMOVDQU64      Z8, 3776(R11)
+	VMOVDQU64      Z11, 192(R10)
+	VMOVDQU64      Z5, 704(R10)
+	VMOVDQU64      Z12, 1216(R10)
+	VMOVDQU64      Z6, 1728(R10)
+	VMOVDQU64      Z7, 2240(R10)
+	VMOVDQU64      Z10, 2752(R10)
+	VMOVDQU64      Z13, 3264(R10)
+	VMOVDQU64      Z8, 3776(R10)
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      4096(CX), Z6
@@ -4707,14 +4900,14 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 256(R11)
-	VMOVDQU64      Z5, 768(R11)
-	VMOVDQU64      Z12, 1280(R11)
-	VMOVDQU64      Z6, 1792(R11)
-	VMOVDQU64      Z7, 2304(R11)
-	VMOVDQU64      Z10, 2816(R11)
-	VMOVDQU64      Z13, 3328(R11)
-	VMOVDQU64      Z8, 3840(R11)
+	VMOVDQU64      Z11, 256(R10)
+	VMOVDQU64      Z5, 768(R10)
+	VMOVDQU64      Z12, 1280(R10)
+	VMOVDQU64      Z6, 1792(R10)
+	VMOVDQU64      Z7, 2304(R10)
+	VMOVDQU64      Z10, 2816(R10)
+	VMOVDQU64      Z13, 3328(R10)
+	VMOVDQU64      Z8, 3840(R10)
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      5120(CX), Z6
@@ -4789,14 +4982,14 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 320(R11)
-	VMOVDQU64      Z5, 832(R11)
-	VMOVDQU64      Z12, 1344(R11)
-	VMOVDQU64      Z6, 1856(R11)
-	VMOVDQU64      Z7, 2368(R11)
-	VMOVDQU64      Z10, 2880(R11)
-	VMOVDQU64      Z13, 3392(R11)
-	VMOVDQU64      Z8, 3904(R11)
+	VMOVDQU64      Z11, 320(R10)
+	VMOVDQU64      Z5, 832(R10)
+	VMOVDQU64      Z12, 1344(R10)
+	VMOVDQU64      Z6, 1856(R10)
+	VMOVDQU64      Z7, 2368(R10)
+	VMOVDQU64      Z10, 2880(R10)
+	VMOVDQU64      Z13, 3392(R10)
+	VMOVDQU64      Z8, 3904(R10)
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      6144(CX), Z6
@@ -4871,14 +5064,14 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 384(R11)
-	VMOVDQU64      Z5, 896(R11)
-	VMOVDQU64      Z12, 1408(R11)
-	VMOVDQU64      Z6, 1920(R11)
-	VMOVDQU64      Z7, 2432(R11)
-	VMOVDQU64      Z10, 2944(R11)
-	VMOVDQU64      Z13, 3456(R11)
-	VMOVDQU64      Z8, 3968(R11)
+	VMOVDQU64      Z11, 384(R10)
+	VMOVDQU64      Z5, 896(R10)
+	VMOVDQU64      Z12, 1408(R10)
+	VMOVDQU64      Z6, 1920(R10)
+	VMOVDQU64      Z7, 2432(R10)
+	VMOVDQU64      Z10, 2944(R10)
+	VMOVDQU64      Z13, 3456(R10)
+	VMOVDQU64      Z8, 3968(R10)
 	LEAQ           bitshuffleTiles16<>+0(SB), R9
 	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      7168(CX), Z6
@@ -4953,23 +5146,23 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 448(R11)
-	VMOVDQU64      Z5, 960(R11)
-	VMOVDQU64      Z12, 1472(R11)
-	VMOVDQU64      Z6, 1984(R11)
-	VMOVDQU64      Z7, 2496(R11)
-	VMOVDQU64      Z10, 3008(R11)
-	VMOVDQU64      Z13, 3520(R11)
-	VMOVDQU64      Z8, 4032(R11)
-	MOVQ           R10, R9
-	VMOVDQU64      (R11), Z5
-	VMOVDQU64      64(R11), Z6
-	VMOVDQU64      128(R11), Z7
-	VMOVDQU64      192(R11), Z8
-	VMOVDQU64      256(R11), Z9
-	VMOVDQU64      320(R11), Z10
-	VMOVDQU64      384(R11), Z11
-	VMOVDQU64      448(R11), Z12
+	VMOVDQU64      Z11, 448(R10)
+	VMOVDQU64      Z5, 960(R10)
+	VMOVDQU64      Z12, 1472(R10)
+	VMOVDQU64      Z6, 1984(R10)
+	VMOVDQU64      Z7, 2496(R10)
+	VMOVDQU64      Z10, 3008(R10)
+	VMOVDQU64      Z13, 3520(R10)
+	VMOVDQU64      Z8, 4032(R10)
+	MOVQ           R11, R9
+	VMOVDQU64      (R10), Z5
+	VMOVDQU64      64(R10), Z6
+	VMOVDQU64      128(R10), Z7
+	VMOVDQU64      192(R10), Z8
+	VMOVDQU64      256(R10), Z9
+	VMOVDQU64      320(R10), Z10
+	VMOVDQU64      384(R10), Z11
+	VMOVDQU64      448(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5022,14 +5215,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      512(R11), Z5
-	VMOVDQU64      576(R11), Z6
-	VMOVDQU64      640(R11), Z7
-	VMOVDQU64      704(R11), Z8
-	VMOVDQU64      768(R11), Z9
-	VMOVDQU64      832(R11), Z10
-	VMOVDQU64      896(R11), Z11
-	VMOVDQU64      960(R11), Z12
+	VMOVDQU64      512(R10), Z5
+	VMOVDQU64      576(R10), Z6
+	VMOVDQU64      640(R10), Z7
+	VMOVDQU64      704(R10), Z8
+	VMOVDQU64      768(R10), Z9
+	VMOVDQU64      832(R10), Z10
+	VMOVDQU64      896(R10), Z11
+	VMOVDQU64      960(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5082,14 +5275,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      1024(R11), Z5
-	VMOVDQU64      1088(R11), Z6
-	VMOVDQU64      1152(R11), Z7
-	VMOVDQU64      1216(R11), Z8
-	VMOVDQU64      1280(R11), Z9
-	VMOVDQU64      1344(R11), Z10
-	VMOVDQU64      1408(R11), Z11
-	VMOVDQU64      1472(R11), Z12
+	VMOVDQU64      1024(R10), Z5
+	VMOVDQU64      1088(R10), Z6
+	VMOVDQU64      1152(R10), Z7
+	VMOVDQU64      1216(R10), Z8
+	VMOVDQU64      1280(R10), Z9
+	VMOVDQU64      1344(R10), Z10
+	VMOVDQU64      1408(R10), Z11
+	VMOVDQU64      1472(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5142,14 +5335,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      1536(R11), Z5
-	VMOVDQU64      1600(R11), Z6
-	VMOVDQU64      1664(R11), Z7
-	VMOVDQU64      1728(R11), Z8
-	VMOVDQU64      1792(R11), Z9
-	VMOVDQU64      1856(R11), Z10
-	VMOVDQU64      1920(R11), Z11
-	VMOVDQU64      1984(R11), Z12
+	VMOVDQU64      1536(R10), Z5
+	VMOVDQU64      1600(R10), Z6
+	VMOVDQU64      1664(R10), Z7
+	VMOVDQU64      1728(R10), Z8
+	VMOVDQU64      1792(R10), Z9
+	VMOVDQU64      1856(R10), Z10
+	VMOVDQU64      1920(R10), Z11
+	VMOVDQU64      1984(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5202,14 +5395,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      2048(R11), Z5
-	VMOVDQU64      2112(R11), Z6
-	VMOVDQU64      2176(R11), Z7
-	VMOVDQU64      2240(R11), Z8
-	VMOVDQU64      2304(R11), Z9
-	VMOVDQU64      2368(R11), Z10
-	VMOVDQU64      2432(R11), Z11
-	VMOVDQU64      2496(R11), Z12
+	VMOVDQU64      2048(R10), Z5
+	VMOVDQU64      2112(R10), Z6
+	VMOVDQU64      2176(R10), Z7
+	VMOVDQU64      2240(R10), Z8
+	VMOVDQU64      2304(R10), Z9
+	VMOVDQU64      2368(R10), Z10
+	VMOVDQU64      2432(R10), Z11
+	VMOVDQU64      2496(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5262,14 +5455,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      2560(R11), Z5
-	VMOVDQU64      2624(R11), Z6
-	VMOVDQU64      2688(R11), Z7
-	VMOVDQU64      2752(R11), Z8
-	VMOVDQU64      2816(R11), Z9
-	VMOVDQU64      2880(R11), Z10
-	VMOVDQU64      2944(R11), Z11
-	VMOVDQU64      3008(R11), Z12
+	VMOVDQU64      2560(R10), Z5
+	VMOVDQU64      2624(R10), Z6
+	VMOVDQU64      2688(R10), Z7
+	VMOVDQU64      2752(R10), Z8
+	VMOVDQU64      2816(R10), Z9
+	VMOVDQU64      2880(R10), Z10
+	VMOVDQU64      2944(R10), Z11
+	VMOVDQU64      3008(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5322,14 +5515,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      3072(R11), Z5
-	VMOVDQU64      3136(R11), Z6
-	VMOVDQU64      3200(R11), Z7
-	VMOVDQU64      3264(R11), Z8
-	VMOVDQU64      3328(R11), Z9
-	VMOVDQU64      3392(R11), Z10
-	VMOVDQU64      3456(R11), Z11
-	VMOVDQU64      3520(R11), Z12
+	VMOVDQU64      3072(R10), Z5
+	VMOVDQU64      3136(R10), Z6
+	VMOVDQU64      3200(R10), Z7
+	VMOVDQU64      3264(R10), Z8
+	VMOVDQU64      3328(R10), Z9
+	VMOVDQU64      3392(R10), Z10
+	VMOVDQU64      3456(R10), Z11
+	VMOVDQU64      3520(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5382,14 +5575,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      3584(R11), Z5
-	VMOVDQU64      3648(R11), Z6
-	VMOVDQU64      3712(R11), Z7
-	VMOVDQU64      3776(R11), Z8
-	VMOVDQU64      3840(R11), Z9
-	VMOVDQU64      3904(R11), Z10
-	VMOVDQU64      3968(R11), Z11
-	VMOVDQU64      4032(R11), Z12
+	VMOVDQU64      3584(R10), Z5
+	VMOVDQU64      3648(R10), Z6
+	VMOVDQU64      3712(R10), Z7
+	VMOVDQU64      3776(R10), Z8
+	VMOVDQU64      3840(R10), Z9
+	VMOVDQU64      3904(R10), Z10
+	VMOVDQU64      3968(R10), Z11
+	VMOVDQU64      4032(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -5555,45 +5748,25 @@ DATA bitshuffleColumn2_1<>+48(SB)/8, $0x61636567696b6d6f
 DATA bitshuffleColumn2_1<>+56(SB)/8, $0x71737577797b7d7f
 GLOBL bitshuffleColumn2_1<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleColumn4_0<>+0(SB)/8, $0x0004080c1014181c
-DATA bitshuffleColumn4_0<>+8(SB)/8, $0x2024282c3034383c
-DATA bitshuffleColumn4_0<>+16(SB)/8, $0x4044484c5054585c
-DATA bitshuffleColumn4_0<>+24(SB)/8, $0x6064686c7074787c
-DATA bitshuffleColumn4_0<>+32(SB)/8, $0x0004080c1014181c
-DATA bitshuffleColumn4_0<>+40(SB)/8, $0x2024282c3034383c
-DATA bitshuffleColumn4_0<>+48(SB)/8, $0x4044484c5054585c
-DATA bitshuffleColumn4_0<>+56(SB)/8, $0x6064686c7074787c
-GLOBL bitshuffleColumn4_0<>(SB), RODATA|NOPTR, $64
+DATA bitshufflePair4_0<>+0(SB)/8, $0x0004080c1014181c
+DATA bitshufflePair4_0<>+8(SB)/8, $0x2024282c3034383c
+DATA bitshufflePair4_0<>+16(SB)/8, $0x4044484c5054585c
+DATA bitshufflePair4_0<>+24(SB)/8, $0x6064686c7074787c
+DATA bitshufflePair4_0<>+32(SB)/8, $0x0105090d1115191d
+DATA bitshufflePair4_0<>+40(SB)/8, $0x2125292d3135393d
+DATA bitshufflePair4_0<>+48(SB)/8, $0x4145494d5155595d
+DATA bitshufflePair4_0<>+56(SB)/8, $0x6165696d7175797d
+GLOBL bitshufflePair4_0<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleColumn4_1<>+0(SB)/8, $0x0105090d1115191d
-DATA bitshuffleColumn4_1<>+8(SB)/8, $0x2125292d3135393d
-DATA bitshuffleColumn4_1<>+16(SB)/8, $0x4145494d5155595d
-DATA bitshuffleColumn4_1<>+24(SB)/8, $0x6165696d7175797d
-DATA bitshuffleColumn4_1<>+32(SB)/8, $0x0105090d1115191d
-DATA bitshuffleColumn4_1<>+40(SB)/8, $0x2125292d3135393d
-DATA bitshuffleColumn4_1<>+48(SB)/8, $0x4145494d5155595d
-DATA bitshuffleColumn4_1<>+56(SB)/8, $0x6165696d7175797d
-GLOBL bitshuffleColumn4_1<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleColumn4_2<>+0(SB)/8, $0x02060a0e12161a1e
-DATA bitshuffleColumn4_2<>+8(SB)/8, $0x22262a2e32363a3e
-DATA bitshuffleColumn4_2<>+16(SB)/8, $0x42464a4e52565a5e
-DATA bitshuffleColumn4_2<>+24(SB)/8, $0x62666a6e72767a7e
-DATA bitshuffleColumn4_2<>+32(SB)/8, $0x02060a0e12161a1e
-DATA bitshuffleColumn4_2<>+40(SB)/8, $0x22262a2e32363a3e
-DATA bitshuffleColumn4_2<>+48(SB)/8, $0x42464a4e52565a5e
-DATA bitshuffleColumn4_2<>+56(SB)/8, $0x62666a6e72767a7e
-GLOBL bitshuffleColumn4_2<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleColumn4_3<>+0(SB)/8, $0x03070b0f13171b1f
-DATA bitshuffleColumn4_3<>+8(SB)/8, $0x23272b2f33373b3f
-DATA bitshuffleColumn4_3<>+16(SB)/8, $0x43474b4f53575b5f
-DATA bitshuffleColumn4_3<>+24(SB)/8, $0x63676b6f73777b7f
-DATA bitshuffleColumn4_3<>+32(SB)/8, $0x03070b0f13171b1f
-DATA bitshuffleColumn4_3<>+40(SB)/8, $0x23272b2f33373b3f
-DATA bitshuffleColumn4_3<>+48(SB)/8, $0x43474b4f53575b5f
-DATA bitshuffleColumn4_3<>+56(SB)/8, $0x63676b6f73777b7f
-GLOBL bitshuffleColumn4_3<>(SB), RODATA|NOPTR, $64
+DATA bitshufflePair4_1<>+0(SB)/8, $0x02060a0e12161a1e
+DATA bitshufflePair4_1<>+8(SB)/8, $0x22262a2e32363a3e
+DATA bitshufflePair4_1<>+16(SB)/8, $0x42464a4e52565a5e
+DATA bitshufflePair4_1<>+24(SB)/8, $0x62666a6e72767a7e
+DATA bitshufflePair4_1<>+32(SB)/8, $0x03070b0f13171b1f
+DATA bitshufflePair4_1<>+40(SB)/8, $0x23272b2f33373b3f
+DATA bitshufflePair4_1<>+48(SB)/8, $0x43474b4f53575b5f
+DATA bitshufflePair4_1<>+56(SB)/8, $0x63676b6f73777b7f
+GLOBL bitshufflePair4_1<>(SB), RODATA|NOPTR, $64
 
 DATA bitshuffleTiles8<>+0(SB)/8, $0x0008101820283038
 DATA bitshuffleTiles8<>+8(SB)/8, $0x0109111921293139
@@ -5625,7 +5798,7 @@ GLOBL bitshuffleTiles16<>(SB), RODATA|NOPTR, $128
 
 // func unshuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, CMOV, GFNI
-TEXT ·unshuffleAVX512GFNI(SB), $4160-72
+TEXT ·unshuffleAVX512GFNI(SB), $20544-72
 	MOVQ src_base+24(FP), AX
 	MOVQ dst_base+0(FP), CX
 	MOVQ typesize+48(FP), DX
@@ -5647,8 +5820,8 @@ TEXT ·unshuffleAVX512GFNI(SB), $4160-72
 	LEAQ         (SP), R11
 	ADDQ         $0x3f, R11
 	ANDQ         $-64, R11
-	MOVQ         $0x8040201008040201, R10
-	VPBROADCASTQ R10, Z4
+	MOVQ         $0x8040201008040201, R9
+	VPBROADCASTQ R9, Z4
 	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z5
 	CMPQ         DX, $0x01
 	JEQ          unshuffleAVX512GFNIts1
@@ -5760,12 +5933,12 @@ unshuffleAVX512GFNIdense1chunk:
 	VMOVDQU64      Z11, 448(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense1chunksdone
-	MOVQ R10, R8
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense1chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -5773,9 +5946,9 @@ unshuffleAVX512GFNIdense1chunk:
 
 unshuffleAVX512GFNIdense1chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense1block
@@ -5961,12 +6134,12 @@ unshuffleAVX512GFNIdense2chunk:
 	VMOVDQU64      Z0, 960(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense2chunksdone
-	MOVQ R10, R8
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense2chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -5974,9 +6147,9 @@ unshuffleAVX512GFNIdense2chunk:
 
 unshuffleAVX512GFNIdense2chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense2block
@@ -6240,32 +6413,22 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1536(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, (R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 64(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 128(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 192(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, (R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 64(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 128(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 192(R9)
 	VMOVDQU64      64(R11), Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
 	VMOVDQU64      576(R11), Z1
@@ -6274,32 +6437,22 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1600(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 256(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 320(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 384(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 448(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 256(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 320(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 384(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 448(R9)
 	VMOVDQU64      128(R11), Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
 	VMOVDQU64      640(R11), Z1
@@ -6308,32 +6461,22 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1664(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 512(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 576(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 640(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 704(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 512(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 576(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 640(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 704(R9)
 	VMOVDQU64      192(R11), Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
 	VMOVDQU64      704(R11), Z1
@@ -6342,32 +6485,22 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1728(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 768(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 832(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 896(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 960(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 768(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 832(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 896(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 960(R9)
 	VMOVDQU64      256(R11), Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
 	VMOVDQU64      768(R11), Z1
@@ -6376,32 +6509,22 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1792(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1024(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1088(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1152(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 1216(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1024(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1088(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1152(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1216(R9)
 	VMOVDQU64      320(R11), Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
 	VMOVDQU64      832(R11), Z1
@@ -6410,32 +6533,22 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1856(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1280(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1344(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1408(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 1472(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1280(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1344(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1408(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1472(R9)
 	VMOVDQU64      384(R11), Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
 	VMOVDQU64      896(R11), Z1
@@ -6444,32 +6557,22 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1920(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1536(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1600(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1664(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 1728(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1536(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1600(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1664(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1728(R9)
 	VMOVDQU64      448(R11), Z0
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
 	VMOVDQU64      960(R11), Z1
@@ -6478,40 +6581,30 @@ unshuffleAVX512GFNIdense4chunk:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VMOVDQU64      1984(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	MOVQ           $0xcccccccccccccccc, R10
-	KMOVQ          R10, K1
-	VMOVDQU64      bitshuffleElement4_0_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_0_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1792(R9)
-	VMOVDQU64      bitshuffleElement4_1_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_1_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1856(R9)
-	VMOVDQU64      bitshuffleElement4_2_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_2_2<>+0(SB), Z8
-	VPERMI2B       Z6, Z5, Z8
-	VPBLENDMB      Z8, Z7, K1, Z7
-	VMOVDQU64      Z7, 1920(R9)
-	VMOVDQU64      bitshuffleElement4_3_0<>+0(SB), Z7
-	VPERMI2B       Z1, Z0, Z7
-	VMOVDQU64      bitshuffleElement4_3_2<>+0(SB), Z0
-	VPERMI2B       Z6, Z5, Z0
-	VPBLENDMB      Z0, Z7, K1, Z7
-	VMOVDQU64      Z7, 1984(R9)
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1792(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1856(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1920(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1984(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense4chunksdone
-	MOVQ R10, R8
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense4chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -6519,9 +6612,9 @@ unshuffleAVX512GFNIdense4chunk:
 
 unshuffleAVX512GFNIdense4chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense4block
@@ -7539,12 +7632,12 @@ unshuffleAVX512GFNIdense8chunk:
 	VMOVDQU64      Z5, 4032(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense8chunksdone
-	MOVQ R10, R8
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense8chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -7552,9 +7645,9 @@ unshuffleAVX512GFNIdense8chunk:
 
 unshuffleAVX512GFNIdense8chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense8block
@@ -8091,12 +8184,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8177,12 +8270,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8263,12 +8356,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8349,12 +8442,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8435,12 +8528,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8521,12 +8614,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8607,12 +8700,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8693,12 +8786,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -8741,12 +8834,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VMOVDQU8       Z5, K1, 8128(CX)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense16chunksdone
-	MOVQ R10, R8
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense16chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -8754,9 +8847,9 @@ unshuffleAVX512GFNIdense16chunk:
 
 unshuffleAVX512GFNIdense16chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense16block
@@ -8812,85 +8905,25 @@ DATA bitshuffleElement2_1_0<>+48(SB)/8, $0x7b3b7a3a79397838
 DATA bitshuffleElement2_1_0<>+56(SB)/8, $0x7f3f7e3e7d3d7c3c
 GLOBL bitshuffleElement2_1_0<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleElement4_0_0<>+0(SB)/8, $0x0000410100004000
-DATA bitshuffleElement4_0_0<>+8(SB)/8, $0x0000430300004202
-DATA bitshuffleElement4_0_0<>+16(SB)/8, $0x0000450500004404
-DATA bitshuffleElement4_0_0<>+24(SB)/8, $0x0000470700004606
-DATA bitshuffleElement4_0_0<>+32(SB)/8, $0x0000490900004808
-DATA bitshuffleElement4_0_0<>+40(SB)/8, $0x00004b0b00004a0a
-DATA bitshuffleElement4_0_0<>+48(SB)/8, $0x00004d0d00004c0c
-DATA bitshuffleElement4_0_0<>+56(SB)/8, $0x00004f0f00004e0e
-GLOBL bitshuffleElement4_0_0<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleUnpair4_0<>+0(SB)/8, $0x6141210160402000
+DATA bitshuffleUnpair4_0<>+8(SB)/8, $0x6343230362422202
+DATA bitshuffleUnpair4_0<>+16(SB)/8, $0x6545250564442404
+DATA bitshuffleUnpair4_0<>+24(SB)/8, $0x6747270766462606
+DATA bitshuffleUnpair4_0<>+32(SB)/8, $0x6949290968482808
+DATA bitshuffleUnpair4_0<>+40(SB)/8, $0x6b4b2b0b6a4a2a0a
+DATA bitshuffleUnpair4_0<>+48(SB)/8, $0x6d4d2d0d6c4c2c0c
+DATA bitshuffleUnpair4_0<>+56(SB)/8, $0x6f4f2f0f6e4e2e0e
+GLOBL bitshuffleUnpair4_0<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleElement4_0_2<>+0(SB)/8, $0x4101000040000000
-DATA bitshuffleElement4_0_2<>+8(SB)/8, $0x4303000042020000
-DATA bitshuffleElement4_0_2<>+16(SB)/8, $0x4505000044040000
-DATA bitshuffleElement4_0_2<>+24(SB)/8, $0x4707000046060000
-DATA bitshuffleElement4_0_2<>+32(SB)/8, $0x4909000048080000
-DATA bitshuffleElement4_0_2<>+40(SB)/8, $0x4b0b00004a0a0000
-DATA bitshuffleElement4_0_2<>+48(SB)/8, $0x4d0d00004c0c0000
-DATA bitshuffleElement4_0_2<>+56(SB)/8, $0x4f0f00004e0e0000
-GLOBL bitshuffleElement4_0_2<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleElement4_1_0<>+0(SB)/8, $0x0000511100005010
-DATA bitshuffleElement4_1_0<>+8(SB)/8, $0x0000531300005212
-DATA bitshuffleElement4_1_0<>+16(SB)/8, $0x0000551500005414
-DATA bitshuffleElement4_1_0<>+24(SB)/8, $0x0000571700005616
-DATA bitshuffleElement4_1_0<>+32(SB)/8, $0x0000591900005818
-DATA bitshuffleElement4_1_0<>+40(SB)/8, $0x00005b1b00005a1a
-DATA bitshuffleElement4_1_0<>+48(SB)/8, $0x00005d1d00005c1c
-DATA bitshuffleElement4_1_0<>+56(SB)/8, $0x00005f1f00005e1e
-GLOBL bitshuffleElement4_1_0<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleElement4_1_2<>+0(SB)/8, $0x5111000050100000
-DATA bitshuffleElement4_1_2<>+8(SB)/8, $0x5313000052120000
-DATA bitshuffleElement4_1_2<>+16(SB)/8, $0x5515000054140000
-DATA bitshuffleElement4_1_2<>+24(SB)/8, $0x5717000056160000
-DATA bitshuffleElement4_1_2<>+32(SB)/8, $0x5919000058180000
-DATA bitshuffleElement4_1_2<>+40(SB)/8, $0x5b1b00005a1a0000
-DATA bitshuffleElement4_1_2<>+48(SB)/8, $0x5d1d00005c1c0000
-DATA bitshuffleElement4_1_2<>+56(SB)/8, $0x5f1f00005e1e0000
-GLOBL bitshuffleElement4_1_2<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleElement4_2_0<>+0(SB)/8, $0x0000612100006020
-DATA bitshuffleElement4_2_0<>+8(SB)/8, $0x0000632300006222
-DATA bitshuffleElement4_2_0<>+16(SB)/8, $0x0000652500006424
-DATA bitshuffleElement4_2_0<>+24(SB)/8, $0x0000672700006626
-DATA bitshuffleElement4_2_0<>+32(SB)/8, $0x0000692900006828
-DATA bitshuffleElement4_2_0<>+40(SB)/8, $0x00006b2b00006a2a
-DATA bitshuffleElement4_2_0<>+48(SB)/8, $0x00006d2d00006c2c
-DATA bitshuffleElement4_2_0<>+56(SB)/8, $0x00006f2f00006e2e
-GLOBL bitshuffleElement4_2_0<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleElement4_2_2<>+0(SB)/8, $0x6121000060200000
-DATA bitshuffleElement4_2_2<>+8(SB)/8, $0x6323000062220000
-DATA bitshuffleElement4_2_2<>+16(SB)/8, $0x6525000064240000
-DATA bitshuffleElement4_2_2<>+24(SB)/8, $0x6727000066260000
-DATA bitshuffleElement4_2_2<>+32(SB)/8, $0x6929000068280000
-DATA bitshuffleElement4_2_2<>+40(SB)/8, $0x6b2b00006a2a0000
-DATA bitshuffleElement4_2_2<>+48(SB)/8, $0x6d2d00006c2c0000
-DATA bitshuffleElement4_2_2<>+56(SB)/8, $0x6f2f00006e2e0000
-GLOBL bitshuffleElement4_2_2<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleElement4_3_0<>+0(SB)/8, $0x0000713100007030
-DATA bitshuffleElement4_3_0<>+8(SB)/8, $0x0000733300007232
-DATA bitshuffleElement4_3_0<>+16(SB)/8, $0x0000753500007434
-DATA bitshuffleElement4_3_0<>+24(SB)/8, $0x0000773700007636
-DATA bitshuffleElement4_3_0<>+32(SB)/8, $0x0000793900007838
-DATA bitshuffleElement4_3_0<>+40(SB)/8, $0x00007b3b00007a3a
-DATA bitshuffleElement4_3_0<>+48(SB)/8, $0x00007d3d00007c3c
-DATA bitshuffleElement4_3_0<>+56(SB)/8, $0x00007f3f00007e3e
-GLOBL bitshuffleElement4_3_0<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleElement4_3_2<>+0(SB)/8, $0x7131000070300000
-DATA bitshuffleElement4_3_2<>+8(SB)/8, $0x7333000072320000
-DATA bitshuffleElement4_3_2<>+16(SB)/8, $0x7535000074340000
-DATA bitshuffleElement4_3_2<>+24(SB)/8, $0x7737000076360000
-DATA bitshuffleElement4_3_2<>+32(SB)/8, $0x7939000078380000
-DATA bitshuffleElement4_3_2<>+40(SB)/8, $0x7b3b00007a3a0000
-DATA bitshuffleElement4_3_2<>+48(SB)/8, $0x7d3d00007c3c0000
-DATA bitshuffleElement4_3_2<>+56(SB)/8, $0x7f3f00007e3e0000
-GLOBL bitshuffleElement4_3_2<>(SB), RODATA|NOPTR, $64
+DATA bitshuffleUnpair4_1<>+0(SB)/8, $0x7151311170503010
+DATA bitshuffleUnpair4_1<>+8(SB)/8, $0x7353331372523212
+DATA bitshuffleUnpair4_1<>+16(SB)/8, $0x7555351574543414
+DATA bitshuffleUnpair4_1<>+24(SB)/8, $0x7757371776563616
+DATA bitshuffleUnpair4_1<>+32(SB)/8, $0x7959391978583818
+DATA bitshuffleUnpair4_1<>+40(SB)/8, $0x7b5b3b1b7a5a3a1a
+DATA bitshuffleUnpair4_1<>+48(SB)/8, $0x7d5d3d1d7c5c3c1c
+DATA bitshuffleUnpair4_1<>+56(SB)/8, $0x7f5f3f1f7e5e3e1e
+GLOBL bitshuffleUnpair4_1<>(SB), RODATA|NOPTR, $64
 
 DATA bitshuffleUntiles8<>+0(SB)/8, $0x3830282018100800
 DATA bitshuffleUntiles8<>+8(SB)/8, $0x3931292119110901
@@ -17127,5 +17160,710 @@ unshuffleAVX2Superchunksdone:
 	ADDQ   $0x00000020, AX
 	DECQ   SI
 	JNZ    unshuffleAVX2Superblock
+	VZEROUPPER
+	RET
+
+// func shuffleAVX2Bits1(dst []byte, src []byte, rowLen int, blocks int)
+// Requires: AVX, AVX2
+TEXT ·shuffleAVX2Bits1(SB), $544-64
+	MOVQ src_base+24(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ rowLen+48(FP), DX
+	MOVQ blocks+56(FP), BX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+	LEAQ (SP), R8
+	ADDQ $0x1f, R8
+	ANDQ $-32, R8
+
+shuffleAVX2Bits1loop:
+	XORQ R9, R9
+
+shuffleAVX2Bits1block:
+	VMOVDQU   (AX), Y0
+	VMOVDQU   32(AX), Y1
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, 448(R8)(R9*1)
+	VPADDB    Y0, Y0, Y0
+	VPADDB    Y1, Y1, Y1
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, 384(R8)(R9*1)
+	VPADDB    Y0, Y0, Y0
+	VPADDB    Y1, Y1, Y1
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, 320(R8)(R9*1)
+	VPADDB    Y0, Y0, Y0
+	VPADDB    Y1, Y1, Y1
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, 256(R8)(R9*1)
+	VPADDB    Y0, Y0, Y0
+	VPADDB    Y1, Y1, Y1
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, 192(R8)(R9*1)
+	VPADDB    Y0, Y0, Y0
+	VPADDB    Y1, Y1, Y1
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, 128(R8)(R9*1)
+	VPADDB    Y0, Y0, Y0
+	VPADDB    Y1, Y1, Y1
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, 64(R8)(R9*1)
+	VPADDB    Y0, Y0, Y0
+	VPADDB    Y1, Y1, Y1
+	VPMOVMSKB Y0, R10
+	VPMOVMSKB Y1, R11
+	SHLQ      $0x20, R11
+	ORQ       R10, R11
+	MOVQ      R11, (R8)(R9*1)
+	ADDQ      $0x40, AX
+	ADDQ      $0x08, R9
+	CMPQ      R9, $0x40
+	JB        shuffleAVX2Bits1block
+	VMOVDQU   (R8), Y0
+	VMOVDQU   Y0, (CX)
+	VMOVDQU   32(R8), Y0
+	VMOVDQU   Y0, 32(CX)
+	VMOVDQU   64(R8), Y0
+	VMOVDQU   Y0, (CX)(DX*1)
+	VMOVDQU   96(R8), Y0
+	VMOVDQU   Y0, 32(CX)(DX*1)
+	VMOVDQU   128(R8), Y0
+	VMOVDQU   Y0, (CX)(DX*2)
+	VMOVDQU   160(R8), Y0
+	VMOVDQU   Y0, 32(CX)(DX*2)
+	VMOVDQU   192(R8), Y0
+	VMOVDQU   Y0, (CX)(SI*1)
+	VMOVDQU   224(R8), Y0
+	VMOVDQU   Y0, 32(CX)(SI*1)
+	VMOVDQU   256(R8), Y0
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   288(R8), Y0
+	VMOVDQU   Y0, 32(DI)
+	VMOVDQU   320(R8), Y0
+	VMOVDQU   Y0, (DI)(DX*1)
+	VMOVDQU   352(R8), Y0
+	VMOVDQU   Y0, 32(DI)(DX*1)
+	VMOVDQU   384(R8), Y0
+	VMOVDQU   Y0, (DI)(DX*2)
+	VMOVDQU   416(R8), Y0
+	VMOVDQU   Y0, 32(DI)(DX*2)
+	VMOVDQU   448(R8), Y0
+	VMOVDQU   Y0, (DI)(SI*1)
+	VMOVDQU   480(R8), Y0
+	VMOVDQU   Y0, 32(DI)(SI*1)
+	ADDQ      $0x40, CX
+	ADDQ      $0x40, DI
+	DECQ      BX
+	JNZ       shuffleAVX2Bits1loop
+	VZEROUPPER
+	RET
+
+// func unshuffleAVX2Bits1(dst []byte, src []byte, rowLen int, blocks int)
+// Requires: AVX, AVX2
+TEXT ·unshuffleAVX2Bits1(SB), $544-64
+	MOVQ dst_base+0(FP), AX
+	MOVQ src_base+24(FP), CX
+	MOVQ rowLen+48(FP), DX
+	MOVQ blocks+56(FP), BX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+	LEAQ (SP), R8
+	ADDQ $0x1f, R8
+	ANDQ $-32, R8
+
+unshuffleAVX2Bits1loop:
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (R8)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 32(R8)
+	VMOVDQU (CX)(DX*1), Y0
+	VMOVDQU Y0, 64(R8)
+	VMOVDQU 32(CX)(DX*1), Y0
+	VMOVDQU Y0, 96(R8)
+	VMOVDQU (CX)(DX*2), Y0
+	VMOVDQU Y0, 128(R8)
+	VMOVDQU 32(CX)(DX*2), Y0
+	VMOVDQU Y0, 160(R8)
+	VMOVDQU (CX)(SI*1), Y0
+	VMOVDQU Y0, 192(R8)
+	VMOVDQU 32(CX)(SI*1), Y0
+	VMOVDQU Y0, 224(R8)
+	VMOVDQU (DI), Y0
+	VMOVDQU Y0, 256(R8)
+	VMOVDQU 32(DI), Y0
+	VMOVDQU Y0, 288(R8)
+	VMOVDQU (DI)(DX*1), Y0
+	VMOVDQU Y0, 320(R8)
+	VMOVDQU 32(DI)(DX*1), Y0
+	VMOVDQU Y0, 352(R8)
+	VMOVDQU (DI)(DX*2), Y0
+	VMOVDQU Y0, 384(R8)
+	VMOVDQU 32(DI)(DX*2), Y0
+	VMOVDQU Y0, 416(R8)
+	VMOVDQU (DI)(SI*1), Y0
+	VMOVDQU Y0, 448(R8)
+	VMOVDQU 32(DI)(SI*1), Y0
+	VMOVDQU Y0, 480(R8)
+	XORQ    R9, R9
+
+unshuffleAVX2Bits1block:
+	VMOVQ       (R8)(R9*1), X0
+	VMOVQ       64(R8)(R9*1), X7
+	VMOVQ       128(R8)(R9*1), X4
+	VMOVQ       192(R8)(R9*1), X6
+	VMOVQ       256(R8)(R9*1), X1
+	VMOVQ       320(R8)(R9*1), X5
+	VMOVQ       384(R8)(R9*1), X2
+	VMOVQ       448(R8)(R9*1), X3
+	VPUNPCKLBW  X7, X0, X0
+	VPUNPCKLBW  X6, X4, X4
+	VPUNPCKLBW  X5, X1, X1
+	VPUNPCKLBW  X3, X2, X3
+	VPUNPCKLWD  X4, X0, X2
+	VPUNPCKHWD  X4, X0, X0
+	VPUNPCKLWD  X3, X1, X4
+	VPUNPCKHWD  X3, X1, X3
+	VPUNPCKLDQ  X4, X2, X1
+	VPUNPCKHDQ  X4, X2, X4
+	VPUNPCKLDQ  X3, X0, X2
+	VPUNPCKHDQ  X3, X0, X0
+	VINSERTI128 $0x01, X4, Y1, Y3
+	VINSERTI128 $0x01, X0, Y2, Y0
+	VPSRLQ      $0x07, Y3, Y4
+	VPXOR       Y3, Y4, Y4
+	VPAND       bitshuffleT1<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSLLQ      $0x07, Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSRLQ      $0x07, Y0, Y4
+	VPXOR       Y0, Y4, Y4
+	VPAND       bitshuffleT1<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSLLQ      $0x07, Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSRLQ      $0x0e, Y3, Y4
+	VPXOR       Y3, Y4, Y4
+	VPAND       bitshuffleT2<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSLLQ      $0x0e, Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSRLQ      $0x0e, Y0, Y4
+	VPXOR       Y0, Y4, Y4
+	VPAND       bitshuffleT2<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSLLQ      $0x0e, Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSRLQ      $0x1c, Y3, Y4
+	VPXOR       Y3, Y4, Y4
+	VPAND       bitshuffleT3<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSLLQ      $0x1c, Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSRLQ      $0x1c, Y0, Y4
+	VPXOR       Y0, Y4, Y4
+	VPAND       bitshuffleT3<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSLLQ      $0x1c, Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VMOVDQU     Y3, (AX)
+	VMOVDQU     Y0, 32(AX)
+	ADDQ        $0x40, AX
+	ADDQ        $0x08, R9
+	CMPQ        R9, $0x40
+	JB          unshuffleAVX2Bits1block
+	ADDQ        $0x40, CX
+	ADDQ        $0x40, DI
+	DECQ        BX
+	JNZ         unshuffleAVX2Bits1loop
+	VZEROUPPER
+	RET
+
+DATA bitshuffleT1<>+0(SB)/8, $0x00aa00aa00aa00aa
+DATA bitshuffleT1<>+8(SB)/8, $0x00aa00aa00aa00aa
+DATA bitshuffleT1<>+16(SB)/8, $0x00aa00aa00aa00aa
+DATA bitshuffleT1<>+24(SB)/8, $0x00aa00aa00aa00aa
+GLOBL bitshuffleT1<>(SB), RODATA|NOPTR, $32
+
+DATA bitshuffleT2<>+0(SB)/8, $0x0000cccc0000cccc
+DATA bitshuffleT2<>+8(SB)/8, $0x0000cccc0000cccc
+DATA bitshuffleT2<>+16(SB)/8, $0x0000cccc0000cccc
+DATA bitshuffleT2<>+24(SB)/8, $0x0000cccc0000cccc
+GLOBL bitshuffleT2<>(SB), RODATA|NOPTR, $32
+
+DATA bitshuffleT3<>+0(SB)/8, $0x00000000f0f0f0f0
+DATA bitshuffleT3<>+8(SB)/8, $0x00000000f0f0f0f0
+DATA bitshuffleT3<>+16(SB)/8, $0x00000000f0f0f0f0
+DATA bitshuffleT3<>+24(SB)/8, $0x00000000f0f0f0f0
+GLOBL bitshuffleT3<>(SB), RODATA|NOPTR, $32
+
+// func shuffleAVX2Bits2(dst []byte, src []byte, rowLen int, blocks int)
+// Requires: AVX, AVX2
+TEXT ·shuffleAVX2Bits2(SB), $1056-64
+	MOVQ    src_base+24(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    rowLen+48(FP), DX
+	MOVQ    blocks+56(FP), BX
+	LEAQ    (DX)(DX*2), SI
+	LEAQ    (CX)(DX*4), DI
+	LEAQ    (DI)(DX*4), R8
+	LEAQ    (R8)(DX*4), R9
+	LEAQ    (SP), R10
+	ADDQ    $0x1f, R10
+	ANDQ    $-32, R10
+	VMOVDQU bitshuffleSplit2<>+0(SB), Y0
+
+shuffleAVX2Bits2loop:
+	XORQ R11, R11
+
+shuffleAVX2Bits2block:
+	VMOVDQU    (AX), Y1
+	VPSHUFB    Y0, Y1, Y1
+	VPERMQ     $0xd8, Y1, Y1
+	VMOVDQU    32(AX), Y2
+	VPSHUFB    Y0, Y2, Y2
+	VPERMQ     $0xd8, Y2, Y2
+	VPERM2I128 $0x20, Y2, Y1, Y3
+	VPERM2I128 $0x31, Y2, Y1, Y1
+	VMOVDQU    64(AX), Y2
+	VPSHUFB    Y0, Y2, Y2
+	VPERMQ     $0xd8, Y2, Y2
+	VMOVDQU    96(AX), Y4
+	VPSHUFB    Y0, Y4, Y4
+	VPERMQ     $0xd8, Y4, Y4
+	VPERM2I128 $0x20, Y4, Y2, Y5
+	VPERM2I128 $0x31, Y4, Y2, Y2
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 448(R10)(R11*1)
+	VPADDB     Y3, Y3, Y3
+	VPADDB     Y5, Y5, Y5
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 384(R10)(R11*1)
+	VPADDB     Y3, Y3, Y3
+	VPADDB     Y5, Y5, Y5
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 320(R10)(R11*1)
+	VPADDB     Y3, Y3, Y3
+	VPADDB     Y5, Y5, Y5
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 256(R10)(R11*1)
+	VPADDB     Y3, Y3, Y3
+	VPADDB     Y5, Y5, Y5
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 192(R10)(R11*1)
+	VPADDB     Y3, Y3, Y3
+	VPADDB     Y5, Y5, Y5
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 128(R10)(R11*1)
+	VPADDB     Y3, Y3, Y3
+	VPADDB     Y5, Y5, Y5
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 64(R10)(R11*1)
+	VPADDB     Y3, Y3, Y3
+	VPADDB     Y5, Y5, Y5
+	VPMOVMSKB  Y3, R12
+	VPMOVMSKB  Y5, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, (R10)(R11*1)
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 960(R10)(R11*1)
+	VPADDB     Y1, Y1, Y1
+	VPADDB     Y2, Y2, Y2
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 896(R10)(R11*1)
+	VPADDB     Y1, Y1, Y1
+	VPADDB     Y2, Y2, Y2
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 832(R10)(R11*1)
+	VPADDB     Y1, Y1, Y1
+	VPADDB     Y2, Y2, Y2
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 768(R10)(R11*1)
+	VPADDB     Y1, Y1, Y1
+	VPADDB     Y2, Y2, Y2
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 704(R10)(R11*1)
+	VPADDB     Y1, Y1, Y1
+	VPADDB     Y2, Y2, Y2
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 640(R10)(R11*1)
+	VPADDB     Y1, Y1, Y1
+	VPADDB     Y2, Y2, Y2
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 576(R10)(R11*1)
+	VPADDB     Y1, Y1, Y1
+	VPADDB     Y2, Y2, Y2
+	VPMOVMSKB  Y1, R12
+	VPMOVMSKB  Y2, R13
+	SHLQ       $0x20, R13
+	ORQ        R12, R13
+	MOVQ       R13, 512(R10)(R11*1)
+	ADDQ       $0x80, AX
+	ADDQ       $0x08, R11
+	CMPQ       R11, $0x40
+	JB         shuffleAVX2Bits2block
+	VMOVDQU    (R10), Y1
+	VMOVDQU    Y1, (CX)
+	VMOVDQU    32(R10), Y1
+	VMOVDQU    Y1, 32(CX)
+	VMOVDQU    64(R10), Y1
+	VMOVDQU    Y1, (CX)(DX*1)
+	VMOVDQU    96(R10), Y1
+	VMOVDQU    Y1, 32(CX)(DX*1)
+	VMOVDQU    128(R10), Y1
+	VMOVDQU    Y1, (CX)(DX*2)
+	VMOVDQU    160(R10), Y1
+	VMOVDQU    Y1, 32(CX)(DX*2)
+	VMOVDQU    192(R10), Y1
+	VMOVDQU    Y1, (CX)(SI*1)
+	VMOVDQU    224(R10), Y1
+	VMOVDQU    Y1, 32(CX)(SI*1)
+	VMOVDQU    256(R10), Y1
+	VMOVDQU    Y1, (DI)
+	VMOVDQU    288(R10), Y1
+	VMOVDQU    Y1, 32(DI)
+	VMOVDQU    320(R10), Y1
+	VMOVDQU    Y1, (DI)(DX*1)
+	VMOVDQU    352(R10), Y1
+	VMOVDQU    Y1, 32(DI)(DX*1)
+	VMOVDQU    384(R10), Y1
+	VMOVDQU    Y1, (DI)(DX*2)
+	VMOVDQU    416(R10), Y1
+	VMOVDQU    Y1, 32(DI)(DX*2)
+	VMOVDQU    448(R10), Y1
+	VMOVDQU    Y1, (DI)(SI*1)
+	VMOVDQU    480(R10), Y1
+	VMOVDQU    Y1, 32(DI)(SI*1)
+	VMOVDQU    512(R10), Y1
+	VMOVDQU    Y1, (R8)
+	VMOVDQU    544(R10), Y1
+	VMOVDQU    Y1, 32(R8)
+	VMOVDQU    576(R10), Y1
+	VMOVDQU    Y1, (R8)(DX*1)
+	VMOVDQU    608(R10), Y1
+	VMOVDQU    Y1, 32(R8)(DX*1)
+	VMOVDQU    640(R10), Y1
+	VMOVDQU    Y1, (R8)(DX*2)
+	VMOVDQU    672(R10), Y1
+	VMOVDQU    Y1, 32(R8)(DX*2)
+	VMOVDQU    704(R10), Y1
+	VMOVDQU    Y1, (R8)(SI*1)
+	VMOVDQU    736(R10), Y1
+	VMOVDQU    Y1, 32(R8)(SI*1)
+	VMOVDQU    768(R10), Y1
+	VMOVDQU    Y1, (R9)
+	VMOVDQU    800(R10), Y1
+	VMOVDQU    Y1, 32(R9)
+	VMOVDQU    832(R10), Y1
+	VMOVDQU    Y1, (R9)(DX*1)
+	VMOVDQU    864(R10), Y1
+	VMOVDQU    Y1, 32(R9)(DX*1)
+	VMOVDQU    896(R10), Y1
+	VMOVDQU    Y1, (R9)(DX*2)
+	VMOVDQU    928(R10), Y1
+	VMOVDQU    Y1, 32(R9)(DX*2)
+	VMOVDQU    960(R10), Y1
+	VMOVDQU    Y1, (R9)(SI*1)
+	VMOVDQU    992(R10), Y1
+	VMOVDQU    Y1, 32(R9)(SI*1)
+	ADDQ       $0x40, CX
+	ADDQ       $0x40, DI
+	ADDQ       $0x40, R8
+	ADDQ       $0x40, R9
+	DECQ       BX
+	JNZ        shuffleAVX2Bits2loop
+	VZEROUPPER
+	RET
+
+DATA bitshuffleSplit2<>+0(SB)/8, $0x0e0c0a0806040200
+DATA bitshuffleSplit2<>+8(SB)/8, $0x0f0d0b0907050301
+DATA bitshuffleSplit2<>+16(SB)/8, $0x0e0c0a0806040200
+DATA bitshuffleSplit2<>+24(SB)/8, $0x0f0d0b0907050301
+GLOBL bitshuffleSplit2<>(SB), RODATA|NOPTR, $32
+
+// func unshuffleAVX2Bits2(dst []byte, src []byte, rowLen int, blocks int)
+// Requires: AVX, AVX2
+TEXT ·unshuffleAVX2Bits2(SB), $1056-64
+	MOVQ dst_base+0(FP), AX
+	MOVQ src_base+24(FP), CX
+	MOVQ rowLen+48(FP), DX
+	MOVQ blocks+56(FP), BX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+	LEAQ (DI)(DX*4), R8
+	LEAQ (R8)(DX*4), R9
+	LEAQ (SP), R10
+	ADDQ $0x1f, R10
+	ANDQ $-32, R10
+
+unshuffleAVX2Bits2loop:
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (R10)
+	VMOVDQU 32(CX), Y0
+	VMOVDQU Y0, 32(R10)
+	VMOVDQU (CX)(DX*1), Y0
+	VMOVDQU Y0, 64(R10)
+	VMOVDQU 32(CX)(DX*1), Y0
+	VMOVDQU Y0, 96(R10)
+	VMOVDQU (CX)(DX*2), Y0
+	VMOVDQU Y0, 128(R10)
+	VMOVDQU 32(CX)(DX*2), Y0
+	VMOVDQU Y0, 160(R10)
+	VMOVDQU (CX)(SI*1), Y0
+	VMOVDQU Y0, 192(R10)
+	VMOVDQU 32(CX)(SI*1), Y0
+	VMOVDQU Y0, 224(R10)
+	VMOVDQU (DI), Y0
+	VMOVDQU Y0, 256(R10)
+	VMOVDQU 32(DI), Y0
+	VMOVDQU Y0, 288(R10)
+	VMOVDQU (DI)(DX*1), Y0
+	VMOVDQU Y0, 320(R10)
+	VMOVDQU 32(DI)(DX*1), Y0
+	VMOVDQU Y0, 352(R10)
+	VMOVDQU (DI)(DX*2), Y0
+	VMOVDQU Y0, 384(R10)
+	VMOVDQU 32(DI)(DX*2), Y0
+	VMOVDQU Y0, 416(R10)
+	VMOVDQU (DI)(SI*1), Y0
+	VMOVDQU Y0, 448(R10)
+	VMOVDQU 32(DI)(SI*1), Y0
+	VMOVDQU Y0, 480(R10)
+	VMOVDQU (R8), Y0
+	VMOVDQU Y0, 512(R10)
+	VMOVDQU 32(R8), Y0
+	VMOVDQU Y0, 544(R10)
+	VMOVDQU (R8)(DX*1), Y0
+	VMOVDQU Y0, 576(R10)
+	VMOVDQU 32(R8)(DX*1), Y0
+	VMOVDQU Y0, 608(R10)
+	VMOVDQU (R8)(DX*2), Y0
+	VMOVDQU Y0, 640(R10)
+	VMOVDQU 32(R8)(DX*2), Y0
+	VMOVDQU Y0, 672(R10)
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU Y0, 704(R10)
+	VMOVDQU 32(R8)(SI*1), Y0
+	VMOVDQU Y0, 736(R10)
+	VMOVDQU (R9), Y0
+	VMOVDQU Y0, 768(R10)
+	VMOVDQU 32(R9), Y0
+	VMOVDQU Y0, 800(R10)
+	VMOVDQU (R9)(DX*1), Y0
+	VMOVDQU Y0, 832(R10)
+	VMOVDQU 32(R9)(DX*1), Y0
+	VMOVDQU Y0, 864(R10)
+	VMOVDQU (R9)(DX*2), Y0
+	VMOVDQU Y0, 896(R10)
+	VMOVDQU 32(R9)(DX*2), Y0
+	VMOVDQU Y0, 928(R10)
+	VMOVDQU (R9)(SI*1), Y0
+	VMOVDQU Y0, 960(R10)
+	VMOVDQU 32(R9)(SI*1), Y0
+	VMOVDQU Y0, 992(R10)
+	XORQ    R11, R11
+
+unshuffleAVX2Bits2block:
+	VMOVQ       (R10)(R11*1), X0
+	VMOVQ       64(R10)(R11*1), X7
+	VMOVQ       128(R10)(R11*1), X4
+	VMOVQ       192(R10)(R11*1), X6
+	VMOVQ       256(R10)(R11*1), X1
+	VMOVQ       320(R10)(R11*1), X5
+	VMOVQ       384(R10)(R11*1), X2
+	VMOVQ       448(R10)(R11*1), X3
+	VPUNPCKLBW  X7, X0, X0
+	VPUNPCKLBW  X6, X4, X4
+	VPUNPCKLBW  X5, X1, X1
+	VPUNPCKLBW  X3, X2, X3
+	VPUNPCKLWD  X4, X0, X2
+	VPUNPCKHWD  X4, X0, X0
+	VPUNPCKLWD  X3, X1, X4
+	VPUNPCKHWD  X3, X1, X3
+	VPUNPCKLDQ  X4, X2, X1
+	VPUNPCKHDQ  X4, X2, X4
+	VPUNPCKLDQ  X3, X0, X2
+	VPUNPCKHDQ  X3, X0, X0
+	VINSERTI128 $0x01, X4, Y1, Y3
+	VINSERTI128 $0x01, X0, Y2, Y0
+	VPSRLQ      $0x07, Y3, Y4
+	VPXOR       Y3, Y4, Y4
+	VPAND       bitshuffleT1<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSLLQ      $0x07, Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSRLQ      $0x07, Y0, Y4
+	VPXOR       Y0, Y4, Y4
+	VPAND       bitshuffleT1<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSLLQ      $0x07, Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSRLQ      $0x0e, Y3, Y4
+	VPXOR       Y3, Y4, Y4
+	VPAND       bitshuffleT2<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSLLQ      $0x0e, Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSRLQ      $0x0e, Y0, Y4
+	VPXOR       Y0, Y4, Y4
+	VPAND       bitshuffleT2<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSLLQ      $0x0e, Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSRLQ      $0x1c, Y3, Y4
+	VPXOR       Y3, Y4, Y4
+	VPAND       bitshuffleT3<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSLLQ      $0x1c, Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPSRLQ      $0x1c, Y0, Y4
+	VPXOR       Y0, Y4, Y4
+	VPAND       bitshuffleT3<>+0(SB), Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VPSLLQ      $0x1c, Y4, Y4
+	VPXOR       Y4, Y0, Y0
+	VMOVQ       512(R10)(R11*1), X4
+	VMOVQ       576(R10)(R11*1), X9
+	VMOVQ       640(R10)(R11*1), X5
+	VMOVQ       704(R10)(R11*1), X8
+	VMOVQ       768(R10)(R11*1), X1
+	VMOVQ       832(R10)(R11*1), X7
+	VMOVQ       896(R10)(R11*1), X2
+	VMOVQ       960(R10)(R11*1), X6
+	VPUNPCKLBW  X9, X4, X4
+	VPUNPCKLBW  X8, X5, X5
+	VPUNPCKLBW  X7, X1, X1
+	VPUNPCKLBW  X6, X2, X6
+	VPUNPCKLWD  X5, X4, X2
+	VPUNPCKHWD  X5, X4, X5
+	VPUNPCKLWD  X6, X1, X4
+	VPUNPCKHWD  X6, X1, X6
+	VPUNPCKLDQ  X4, X2, X1
+	VPUNPCKHDQ  X4, X2, X4
+	VPUNPCKLDQ  X6, X5, X2
+	VPUNPCKHDQ  X6, X5, X5
+	VINSERTI128 $0x01, X4, Y1, Y4
+	VINSERTI128 $0x01, X5, Y2, Y5
+	VPSRLQ      $0x07, Y4, Y6
+	VPXOR       Y4, Y6, Y6
+	VPAND       bitshuffleT1<>+0(SB), Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSLLQ      $0x07, Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSRLQ      $0x07, Y5, Y6
+	VPXOR       Y5, Y6, Y6
+	VPAND       bitshuffleT1<>+0(SB), Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPSLLQ      $0x07, Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPSRLQ      $0x0e, Y4, Y6
+	VPXOR       Y4, Y6, Y6
+	VPAND       bitshuffleT2<>+0(SB), Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSLLQ      $0x0e, Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSRLQ      $0x0e, Y5, Y6
+	VPXOR       Y5, Y6, Y6
+	VPAND       bitshuffleT2<>+0(SB), Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPSLLQ      $0x0e, Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPSRLQ      $0x1c, Y4, Y6
+	VPXOR       Y4, Y6, Y6
+	VPAND       bitshuffleT3<>+0(SB), Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSLLQ      $0x1c, Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSRLQ      $0x1c, Y5, Y6
+	VPXOR       Y5, Y6, Y6
+	VPAND       bitshuffleT3<>+0(SB), Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPSLLQ      $0x1c, Y6, Y6
+	VPXOR       Y6, Y5, Y5
+	VPUNPCKLBW  Y4, Y3, Y6
+	VPUNPCKHBW  Y4, Y3, Y4
+	VPERM2I128  $0x20, Y4, Y6, Y3
+	VPERM2I128  $0x31, Y4, Y6, Y4
+	VMOVDQU     Y3, (AX)
+	VMOVDQU     Y4, 32(AX)
+	VPUNPCKLBW  Y5, Y0, Y3
+	VPUNPCKHBW  Y5, Y0, Y4
+	VPERM2I128  $0x20, Y4, Y3, Y0
+	VPERM2I128  $0x31, Y4, Y3, Y5
+	VMOVDQU     Y0, 64(AX)
+	VMOVDQU     Y5, 96(AX)
+	ADDQ        $0x80, AX
+	ADDQ        $0x08, R11
+	CMPQ        R11, $0x40
+	JB          unshuffleAVX2Bits2block
+	ADDQ        $0x40, CX
+	ADDQ        $0x40, DI
+	ADDQ        $0x40, R8
+	ADDQ        $0x40, R9
+	DECQ        BX
+	JNZ         unshuffleAVX2Bits2loop
 	VZEROUPPER
 	RET

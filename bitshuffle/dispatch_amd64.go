@@ -28,6 +28,7 @@ const (
 	// Superblocks give every bit row a whole cache line (AVX-512) or half
 	// of one (AVX2) per pass.
 	blockAVX2Super = 256
+	blockAVX2Small = 512 // typesizes 1 and 2 only
 	blockAVX512    = 64
 	blockSuper     = 512 // superblocks of the GFNI and Super kernels
 )
@@ -48,7 +49,17 @@ func shuffleWith(k kernelID, dst, src []byte, typesize int) {
 			done = b * blockSSE2 / 8
 		}
 	case kAVX2:
-		if sb := blocksFor(len(src), typesize, rowLen, blockAVX2Super); sb > 0 {
+		if typesize <= 2 {
+			// whole superblocks: no overrun
+			if b := rowLen * 8 / blockAVX2Small; b > 0 {
+				if typesize == 1 {
+					shuffleAVX2Bits1(dst, src, rowLen, b)
+				} else {
+					shuffleAVX2Bits2(dst, src, rowLen, b)
+				}
+				done = b * blockAVX2Small / 8
+			}
+		} else if sb := blocksFor(len(src), typesize, rowLen, blockAVX2Super); sb > 0 {
 			shuffleAVX2Super(dst, src, typesize, rowLen, sb)
 			done = sb * blockAVX2Super / 8
 		}
@@ -91,7 +102,16 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 			done = b * blockSSE2 / 8
 		}
 	case kAVX2:
-		if sb := blocksFor(len(src), typesize, rowLen, blockAVX2Super); sb > 0 {
+		if typesize <= 2 {
+			if b := rowLen * 8 / blockAVX2Small; b > 0 {
+				if typesize == 1 {
+					unshuffleAVX2Bits1(dst, src, rowLen, b)
+				} else {
+					unshuffleAVX2Bits2(dst, src, rowLen, b)
+				}
+				done = b * blockAVX2Small / 8
+			}
+		} else if sb := blocksFor(len(src), typesize, rowLen, blockAVX2Super); sb > 0 {
 			unshuffleAVX2Super(dst, src, typesize, rowLen, sb)
 			done = sb * blockAVX2Super / 8
 		}

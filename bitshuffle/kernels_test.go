@@ -129,6 +129,11 @@ func testLengths(ts int) []int {
 	for _, e := range []int{248, 256, 264, 504, 512, 520, 576, 1024, 1536 + 64, 2048 + 8} {
 		ns = append(ns, e*ts, e*ts+ts/2)
 	}
+	if ts <= 16 {
+		// enough superblocks that the staggered kernels reuse their ring
+		// of staged superblocks several times, rows 4 KiB apart or not
+		ns = append(ns, (9*512+8)*ts, 16384*ts, 16384*ts+ts+1)
+	}
 	slices.Sort(ns)
 	return slices.Compact(ns)
 }

@@ -26,7 +26,13 @@
 // The GFNI kernels (gfni.go, typesizes 1, 2, 4, 8, 16) replace step 2: with
 // the elements arranged so that each quadword holds one 8x8 bit tile, one
 // VGF2P8AFFINEQB transposes 8 tiles, and quadword transposes route the
-// tiles' bytes to their rows.
+// tiles' bytes to their rows. Even whole-line row stores suffer when all
+// rows of a superblock share an L1 set, so the forward GFNI kernels for
+// typesizes 1, 2 and 4 delay row r by r%8 superblocks through a ring on
+// the stack (gfniRowDelayed).
+//
+// Typesizes 1 and 2 on AVX2 have kernels of their own (avx2small.go):
+// VPMOVMSKB peels bits off whole vectors of elements.
 //
 // Run by go generate in the bitshuffle package; the output depends only on
 // this program, so the committed files can be checked for drift.
@@ -35,6 +41,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -49,8 +57,28 @@ func main() {
 	genAVX2()
 	genAVX512()
 	genGFNI()
+	// Tuning aid, never set by go generate: BS_EXP="4:1,R2:8" also emits
+	// shuffleAVX512GFNIX and unshuffleAVX512GFNIX with those gfniRing
+	// (ts:ring) and gfniRowRing (Rts:ring) settings, so that a throwaway
+	// test can time both forms in one process on a shared machine.
+	if e := os.Getenv("BS_EXP"); e != "" {
+		gfniRing = map[int]int{}
+		gfniRowRing = map[int]int{}
+		for _, kv := range strings.Split(e, ",") {
+			var k, v int
+			if strings.HasPrefix(kv, "R") {
+				fmt.Sscanf(kv, "R%d:%d", &k, &v)
+				gfniRowRing[k] = v
+				continue
+			}
+			fmt.Sscanf(kv, "%d:%d", &k, &v)
+			gfniRing[k] = v
+		}
+		genGFNIx("X")
+	}
 	genAVX512Super()
 	genAVX2Super()
+	genAVX2Small()
 	Generate()
 }
 
