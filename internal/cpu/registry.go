@@ -63,7 +63,7 @@ func Kernels(family string) []Kernel {
 // honour therefore falls back instead of crashing.
 func Select(has func(Level) bool) Level {
 	limit := NEON
-	if RequestedOK && sameArch(Requested) {
+	if RequestedOK && SameArch(Requested) {
 		limit = Requested
 	}
 	best := Generic
@@ -75,11 +75,11 @@ func Select(has func(Level) bool) Level {
 	return best
 }
 
-// sameArch reports whether a level belongs to this machine's architecture:
+// SameArch reports whether a level belongs to this machine's architecture:
 // a request for another architecture's kernels (neon on amd64, avx2 on
 // arm64) says nothing about which of this one's to use, so it is ignored
 // rather than read as a ceiling.
-func sameArch(l Level) bool {
+func SameArch(l Level) bool {
 	switch l {
 	case SSE2, AVX2, AVX512:
 		return runtime.GOARCH == "amd64"
