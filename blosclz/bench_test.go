@@ -122,3 +122,39 @@ func BenchmarkDecompress4KiB(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkVersions compresses the same block with 2.5.1 (Compress) and
+// 2.5.3 (CompressBlosc2), side by side in one run, at the block sizes Blosc
+// chunks usually split into; the copy row is the memory bound.
+func BenchmarkVersions(b *testing.B) {
+	whole := shuffled(b, "f32_noise", benchSize)
+	for _, size := range []int{8 << 10, 64 << 10} {
+		src := whole[:size]
+		name := "f32_noise/" + map[int]string{8 << 10: "8KiB", 64 << 10: "64KiB"}[size]
+		dst := make([]byte, len(src))
+		b.Run(name+"/copy", func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				copy(dst, src)
+			}
+		})
+		for _, v := range []struct {
+			name string
+			fn   func(dst, src []byte, level int) int
+		}{{"2.5.1", blosclz.Compress}, {"2.5.3", blosclz.CompressBlosc2}} {
+			b.Run(name+"/"+v.name+"/l5", func(b *testing.B) {
+				var n int
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				for b.Loop() {
+					n = v.fn(dst, src, 5)
+				}
+				if n == 0 {
+					n = len(src)
+				}
+				b.ReportMetric(float64(len(src))/float64(n), "ratio")
+			})
+		}
+	}
+}
