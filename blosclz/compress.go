@@ -244,6 +244,10 @@ func compress(dst, src []byte, level int, split, v2 bool) int {
 
 	ipBound := length - 1
 	ipLimit := length - tailReserve
+	// A match is taken when its length less ipShift reaches minLen, so
+	// it must agree on its first minLen+ipShift-1 bytes (5 or 7, within
+	// one word): the bits of those bytes in an 8-byte XOR.
+	short := uint64(1)<<(8*(minLen+ipShift-1)) - 1
 
 	// C writes literals one by one, each checked against the end of dst;
 	// here the scan only hashes, and the literals before a match are
@@ -258,30 +262,33 @@ func compress(dst, src []byte, level int, split, v2 bool) int {
 		// is hashed, and one whose table entry agrees on 4 bytes, in
 		// reach, becomes a match if long enough.
 		anchor, distance, n := -1, 0, 0
-		for lim := min(ipLimit, len(src)-4); ip < lim; ip++ {
-			seq := load32(src, ip)
-			h := hash(seq, shift) & hashMask
+		for lim := min(ipLimit, len(src)-8); ip < lim; ip++ {
+			w := load64(src, ip)
+			h := hash(uint32(w), shift) & hashMask
 			ref := int(htab[h])
 			htab[h] = uint32(ip)
-			if d := ip - ref; uint(d-1) >= maxFarDistance-1 || load32(src, ref) != seq {
+			// One test rejects both a hash collision and a match too
+			// short to take: most candidates fail it, and one
+			// unpredictable branch costs less than two.
+			x := w ^ load64(src, ref)
+			if x&short != 0 || uint(ip-ref-1) >= maxFarDistance-1 {
 				continue
 			}
 			var end int
-			if ref == ip-1 {
-				end = runEnd(src, ip+4, ipBound)
-			} else if ip+20 <= ipBound {
-				// Most matches are short: settle those without a call.
-				if x := load64(src, ip+4) ^ load64(src, ref+4); x != 0 {
-					end = ip + 4 + bits.TrailingZeros64(x)>>3 + 1
-				} else if x := load64(src, ip+12) ^ load64(src, ref+12); x != 0 {
-					end = ip + 12 + bits.TrailingZeros64(x)>>3 + 1
+			if x != 0 {
+				end = ip + bits.TrailingZeros64(x)>>3 + 1
+			} else if ref == ip-1 {
+				end = runEnd(src, ip+8, ipBound)
+			} else if ip+16 <= ipBound {
+				if x := load64(src, ip+8) ^ load64(src, ref+8); x != 0 {
+					end = ip + 8 + bits.TrailingZeros64(x)>>3 + 1
 				} else {
-					end = matchEnd(src, ip+20, ipBound, ref+20)
+					end = matchEnd(src, ip+16, ipBound, ref+16)
 				}
 			} else {
-				end = matchEnd(src, ip+4, ipBound, ref+4)
+				end = matchEnd(src, ip+8, ipBound, ref+8)
 			}
-			if l := end - ipShift - ip; l >= minLen && (l > 5 || ip-ref-1 < maxDistance) {
+			if l := end - ipShift - ip; l > 5 || ip-ref-1 < maxDistance {
 				anchor, distance, n = ip, ip-ref-1, l // stored biased
 				break
 			}
