@@ -154,45 +154,56 @@ func estimateRatio(b []byte, htab []uint32, log uint, minLen, ipShift int) float
 	shift := 32 - log
 	ipBound := limit - 1
 	ipLimit := limit - tailReserve
-	oc := 5 // the first control byte and four literals
+	short := uint64(1)<<(8*(minLen+ipShift-1)) - 1 // as in compress
+	oc := 5                                        // the first control byte and four literals
 	lit := 4
 	ip := 0
 	for ip < ipLimit {
-		anchor := ip
-		seq := load32(b, ip)
-		h := hash(seq, shift) & mask
-		ref := int(htab[h])
-		distance := anchor - ref
-		htab[h] = uint32(anchor)
-		if distance != 0 && distance < maxFarDistance && load32(b, ref) == seq {
-			distance--
-			ip = matchEnd(b, anchor+4, ipBound, ref+4) - ipShift
-			if n := ip - anchor; n >= minLen {
-				if lit == 0 {
-					oc--
-				}
-				lit = 0
-				if n >= longLen {
-					oc += (n-longLen)/255 + 1
-				}
-				if distance < maxDistance {
-					oc += 2
-				} else {
-					oc += 4
-				}
-				htab[hash(load32(b, ip), shift)&mask] = uint32(ip)
-				ip += 2
-				oc++
-				continue
+		// C counts literals one at a time; the scan here only hashes,
+		// and the literals before a match (or the end) are counted at
+		// once, each 32nd one costing a control byte as in C.
+		anchor, ref, x := ip, 0, uint64(0)
+		for ; ip < ipLimit; ip++ {
+			w := load64(b, ip)
+			h := hash(uint32(w), shift) & mask
+			ref = int(htab[h])
+			htab[h] = uint32(ip)
+			x = w ^ load64(b, ref)
+			if x&short == 0 && uint(ip-ref-1) < maxFarDistance-1 {
+				break
 			}
 		}
-		oc++
-		ip = anchor + 1
-		lit++
-		if lit == maxCopy {
-			lit = 0
-			oc++
+		k := ip - anchor
+		oc += k + (lit+k)/maxCopy
+		lit = (lit + k) % maxCopy
+		if ip >= ipLimit {
+			break
 		}
+
+		var end int
+		if x != 0 {
+			end = ip + bits.TrailingZeros64(x)>>3 + 1
+		} else {
+			end = matchEnd(b, ip+8, ipBound, ref+8)
+		}
+		distance := ip - ref - 1
+		n := end - ipShift - ip
+		ip += n
+		if lit == 0 {
+			oc--
+		}
+		lit = 0
+		if n >= longLen {
+			oc += (n-longLen)/255 + 1
+		}
+		if distance < maxDistance {
+			oc += 2
+		} else {
+			oc += 4
+		}
+		htab[hash(load32(b, ip), shift)&mask] = uint32(ip)
+		ip += 2
+		oc++
 	}
 	return float64(ip) / float64(oc)
 }
