@@ -30,6 +30,13 @@ const (
 // caches by a third (measured on the 64 MiB benchmark rows).
 const ntThreshold = 16 << 20
 
+// align64 returns b from its first byte on a 64-byte boundary; b must be
+// at least 63 bytes longer than what the caller needs.
+func align64(b []byte) []byte {
+	mis := int(uintptr(unsafe.Pointer(unsafe.SliceData(b))) & 63)
+	return b[(64-mis)&63:]
+}
+
 func aligned64(b []byte) bool {
 	return uintptr(unsafe.Pointer(unsafe.SliceData(b)))%64 == 0
 }
@@ -444,8 +451,16 @@ func unshuffleAVX512NT(d, s *byte, ts, n, blocks int) {
 // stream and never before dst; an ordinary kernel then rewrites block 0,
 // the last whole block and the partial one, which also fills in the bytes
 // the kernel leaves at the end of each stream.
+//
+// The kernel stores each stream's last vector to prev and loads it back in
+// the next block: a 64-byte store that straddles two cache lines cannot be
+// forwarded to the load, which stalls every block (measured: 3.3 instead of
+// 15 GB/s at ts=7, depending only on where the stack happened to fall), so
+// both tables are placed on 64-byte boundaries inside oversized arrays.
 func shuffleShiftedNT(dst, src []byte, ts, n int) {
-	var idx, prev [16 * 64]byte
+	var idxBuf, prevBuf [16*64 + 63]byte
+	idx := align64(idxBuf[:])[:16*64]
+	prev := align64(prevBuf[:])[:16*64]
 	base := uintptr(unsafe.Pointer(&dst[0]))
 	for j := 0; j < ts; j++ {
 		a := int((base + uintptr(j*n)) & 63)
@@ -504,8 +519,11 @@ func shuffleShiftedAVX512(d, s *byte, ts, n, blocks int, idx, prev *byte) {
 // lines at one such offset at a fraction of its usual rate (see
 // vbmiShuffleSkewed in asmgen/shuffle). The ordinary kernel rewrites the
 // ends the skewed one leaves wrong or unwritten.
+// The ring the kernel stores vectors to and reloads from sits on a 64-byte
+// boundary for the reason shuffleShiftedNT gives.
 func shuffleSkewedAVX512(dst, src []byte, ts, n, blocks int) {
-	var ring [16 * 8 * 64]byte
+	var ringBuf [16*8*64 + 63]byte
+	ring := align64(ringBuf[:])[:16*8*64]
 	const lead = 7 // the skew depth less one
 	switch ts {
 	case 9:

@@ -1,0 +1,48 @@
+//go:build !purego && !noasm && gc
+
+package blosc
+
+import (
+	"testing"
+	"unsafe"
+
+	"github.com/goblosc/blosc/internal/cpu"
+)
+
+func TestAlign64(t *testing.T) {
+	var buf [64 + 63 + 64]byte
+	for off := range 64 {
+		b := buf[off : off+64+63]
+		a := align64(b)
+		p := uintptr(unsafe.Pointer(unsafe.SliceData(a)))
+		if p%64 != 0 {
+			t.Fatalf("offset %d: align64 gave an address %d bytes past a line", off, p%64)
+		}
+		if skip := len(b) - len(a); skip < 0 || skip > 63 || len(a) < 64 {
+			t.Fatalf("offset %d: skipped %d bytes, %d left", off, skip, len(a))
+		}
+	}
+}
+
+// TestLargeShuffleDoesNotAllocate keeps the stack tables of the
+// non-temporal and skewed kernels on the stack: aligning them must not
+// make them escape.
+func TestLargeShuffleDoesNotAllocate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIPPED in -short: 16 MiB buffers")
+	}
+	if !cpu.Available(cpu.AVX512) || !hasShuffleKernel(cpu.AVX512) {
+		t.Skip("SKIPPED: this CPU has no AVX-512 VBMI byte shuffle, the only kernel with these tables")
+	}
+	src := make([]byte, ntThreshold+7*64)
+	dst := make([]byte, len(src))
+	for _, ts := range []int{7, 12} {
+		if a := testing.AllocsPerRun(2, func() { shuffleShiftedNT(dst, src, ts, len(src)/ts) }); a != 0 {
+			t.Errorf("shuffleShiftedNT ts=%d: %v allocations per call", ts, a)
+		}
+	}
+	n := 1 << 16
+	if a := testing.AllocsPerRun(2, func() { shuffleSkewedAVX512(dst[:n*12], src[:n*12], 12, n, n/64) }); a != 0 {
+		t.Errorf("shuffleSkewedAVX512: %v allocations per call", a)
+	}
+}
