@@ -26,6 +26,20 @@ var (
 	kernelSizes     = "4KiB,256KiB,64MiB"
 )
 
+// extraKernel is a kernel from outside this module (c-blosc's, under the
+// cblosc tag) timed in the same run as ours. usable reports the bytes of
+// an n-byte buffer it can transform at ts (C bit-shuffles whole groups of 8
+// elements only), 0 when it cannot run; the row's GB/s counts those bytes.
+type extraKernel struct {
+	family, name string
+	usable       func(n, ts int) int
+	shuffle      func(dst, src []byte, ts int)
+	unshuffle    func(dst, src []byte, ts int)
+}
+
+// extraKernels is filled by build-tagged files (ckernels.go).
+var extraKernels []extraKernel
+
 // parseSizes reads a comma-separated list of byte counts with an optional
 // KiB or MiB suffix.
 func parseSizes(s string) ([]int, error) {
@@ -93,6 +107,27 @@ func benchKernels(sizes []int, budget time.Duration) ([]kernelBenchRow, error) {
 					un := measure(budget, func() { k.Unshuffle(back, dst, ts) })
 					rows = append(rows, kernelBenchRow{Family: family, Kernel: k.Name(), Typesize: ts, Bytes: size,
 						ShuffleGBps: gbps(size, sh), UnshuffleGBps: gbps(size, un)})
+				}
+				for _, x := range extraKernels {
+					m := 0
+					if x.family == family {
+						m = x.usable(size, ts)
+					}
+					if m == 0 {
+						continue
+					}
+					x.shuffle(dst[:m], src[:m], ts)
+					if !bytes.Equal(dst[:m], ref[:m]) && m == size {
+						return nil, fmt.Errorf("%s kernel %s ts=%d size=%d disagrees with the portable kernel", family, x.name, ts, size)
+					}
+					x.unshuffle(back[:m], dst[:m], ts)
+					if !bytes.Equal(back[:m], src[:m]) {
+						return nil, fmt.Errorf("%s kernel %s ts=%d size=%d does not invert", family, x.name, ts, size)
+					}
+					sh := measure(budget, func() { x.shuffle(dst[:m], src[:m], ts) })
+					un := measure(budget, func() { x.unshuffle(back[:m], dst[:m], ts) })
+					rows = append(rows, kernelBenchRow{Family: family, Kernel: x.name, Typesize: ts, Bytes: m,
+						ShuffleGBps: gbps(m, sh), UnshuffleGBps: gbps(m, un)})
 				}
 			}
 		}
