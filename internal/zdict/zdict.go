@@ -1,0 +1,309 @@
+// Package zdict trains raw-content zstd dictionaries with the COVER
+// algorithm of Liao, Petri, Moffat and Wirth ("Effective construction of
+// relative Lempel-Ziv dictionaries", WWW 2016), the method behind zstd's
+// ZDICT_trainFromBuffer_cover.
+//
+// Every d-mer (d consecutive bytes) of the samples gets a frequency: the
+// number of samples it occurs in. The samples, laid end to end, are cut
+// into epochs. Round after round, each epoch yields the window of k bytes
+// whose not-yet-covered d-mers have the largest total frequency; those
+// d-mers are then covered (their frequency drops to zero) and the window
+// is placed in the dictionary, which fills from its end towards its start
+// so that the segments picked first sit nearest the data that follows.
+//
+// Unlike klauspost/compress/dict, the result depends only on the samples
+// and their order: there is no map iteration, no randomness, no output.
+// Ties go to the earliest position.
+package zdict
+
+import "encoding/binary"
+
+// Defaults measured on Blosc2 dictionary chunks (see DefaultParams).
+const (
+	DefaultK       = 256
+	DefaultD       = 8
+	DefaultMinFreq = 2
+)
+
+// Params tune the trainer. Zero fields take the defaults.
+type Params struct {
+	// K is the segment length in bytes; it is raised to D when smaller.
+	K int
+	// D is the d-mer length, 4 to 8.
+	D int
+	// MinFreq is the number of samples a d-mer must occur in to count:
+	// a d-mer seen in one sample only is unlikely to recur, and in a Blosc2
+	// chunk every dictionary byte is stored, so it would cost more than it
+	// saves.
+	MinFreq int
+	// MaxInput caps the bytes of samples trained on (default 128 times the
+	// dictionary size, at least 1 MiB): later samples are ignored, so the
+	// training cost stays bounded whatever the input.
+	MaxInput int
+}
+
+// DefaultParams returns the parameters Train uses.
+func DefaultParams() Params { return Params{K: DefaultK, D: DefaultD, MinFreq: DefaultMinFreq} }
+
+func (p Params) norm(size int) Params {
+	if p.D == 0 {
+		p.D = DefaultD
+	}
+	p.D = min(max(p.D, 4), 8)
+	if p.K == 0 {
+		p.K = DefaultK
+	}
+	p.K = max(p.K, p.D)
+	if p.MinFreq <= 0 {
+		p.MinFreq = DefaultMinFreq
+	}
+	if p.MaxInput <= 0 {
+		p.MaxInput = max(1<<20, min(size, 1<<24)*128)
+	}
+	// d-mers are named by int32 positions.
+	p.MaxInput = min(p.MaxInput, 1<<30)
+	return p
+}
+
+// Train appends to dst a dictionary of at most size bytes trained on
+// samples and returns the extended slice. The dictionary is shorter than
+// size, possibly empty, when the samples hold too few recurring d-mers to
+// fill it.
+func Train(dst []byte, samples [][]byte, size int) []byte {
+	return TrainParams(dst, samples, size, Params{})
+}
+
+// TrainParams is Train with explicit parameters.
+func TrainParams(dst []byte, samples [][]byte, size int, p Params) []byte {
+	if size <= 0 {
+		return dst
+	}
+	p = p.norm(size)
+	var t trainer
+	if !t.load(samples, p) {
+		return dst
+	}
+	t.count(p)
+	// A dictionary longer than its samples could only repeat them.
+	return t.build(dst, min(size, len(t.ids)), p)
+}
+
+type trainer struct {
+	// data is the samples end to end, followed by 7 bytes of padding so
+	// that an 8-byte load works at every position.
+	data []byte
+	// ends[s] is the end of sample s in data.
+	ends []int
+	// ids[i] names the d-mer at position i by the position of its first
+	// occurrence, or is -1 where no whole d-mer of one sample starts.
+	ids []int32
+	// freq is indexed by d-mer id.
+	freq []int32
+	// mark is indexed by d-mer id: while counting, the last sample that
+	// counted it (plus one); while selecting, its count in the window.
+	mark []int32
+}
+
+// load gathers the samples, at most p.MaxInput bytes of them, and reports
+// whether any d-mer exists.
+func (t *trainer) load(samples [][]byte, p Params) bool {
+	n := 0
+	used := 0
+	for _, s := range samples {
+		if n+len(s) > p.MaxInput {
+			if n < p.MaxInput {
+				n = p.MaxInput
+				used++
+			}
+			break
+		}
+		n += len(s)
+		used++
+	}
+	if n < p.D {
+		return false
+	}
+	t.data = make([]byte, 0, n+7)
+	t.ends = make([]int, 0, used)
+	for _, s := range samples[:used] {
+		s = s[:min(len(s), n-len(t.data))]
+		t.data = append(t.data, s...)
+		t.ends = append(t.ends, len(t.data))
+	}
+	t.data = append(t.data, make([]byte, 7)...)
+	return true
+}
+
+func (t *trainer) key(i int, mask uint64) uint64 {
+	return binary.LittleEndian.Uint64(t.data[i:]) & mask
+}
+
+// count names every d-mer and counts the samples it occurs in. The names
+// come from an open-addressing table probed in position order, so they
+// do not depend on anything but the data.
+func (t *trainer) count(p Params) {
+	n := len(t.data) - 7
+	mask := ^uint64(0) >> (64 - 8*p.D)
+	bits := 1
+	for 1<<bits < 2*n {
+		bits++
+	}
+	table := make([]int32, 1<<bits) // first position + 1; 0 is empty
+	t.ids = make([]int32, n)
+	t.freq = make([]int32, n)
+	t.mark = make([]int32, n)
+	start := 0
+	for s, end := range t.ends {
+		i := start
+		for ; i+p.D <= end; i++ {
+			k := t.key(i, mask)
+			h := (k * 0x9E3779B97F4A7C15) >> (64 - bits)
+			var id int32
+			for {
+				e := table[h]
+				if e == 0 {
+					table[h] = int32(i + 1)
+					id = int32(i)
+					break
+				}
+				if t.key(int(e-1), mask) == k {
+					id = e - 1
+					break
+				}
+				h = (h + 1) & (1<<bits - 1)
+			}
+			t.ids[i] = id
+			if t.mark[id] != int32(s+1) {
+				t.mark[id] = int32(s + 1)
+				t.freq[id]++
+			}
+		}
+		for ; i < end; i++ {
+			t.ids[i] = -1
+		}
+		start = end
+	}
+	for i, f := range t.freq {
+		if f < int32(p.MinFreq) {
+			t.freq[i] = 0
+		}
+		t.mark[i] = 0
+	}
+}
+
+// weight is the frequency the d-mer at position i still contributes.
+func (t *trainer) weight(i int) int32 {
+	if id := t.ids[i]; id >= 0 {
+		return t.freq[id]
+	}
+	return 0
+}
+
+// best returns the first window of at most w d-mer positions within
+// [lo, hi) with the largest sum of the frequencies of its distinct
+// d-mers, trimmed to start and end on d-mers that still count.
+func (t *trainer) best(lo, hi, w int) (b, e int, score int64) {
+	var cur int64
+	first := lo
+	b, e = -1, -1
+	add := func(i int) {
+		if f := t.weight(i); f > 0 {
+			id := t.ids[i]
+			if t.mark[id] == 0 {
+				cur += int64(f)
+			}
+			t.mark[id]++
+		}
+	}
+	drop := func(i int) {
+		if f := t.weight(i); f > 0 {
+			id := t.ids[i]
+			t.mark[id]--
+			if t.mark[id] == 0 {
+				cur -= int64(f)
+			}
+		}
+	}
+	for last := lo; last < hi; last++ {
+		add(last)
+		if last-first >= w {
+			drop(first)
+			first++
+		}
+		if cur > score {
+			score, b, e = cur, first, last
+		}
+	}
+	for ; first < hi; first++ {
+		drop(first)
+	}
+	if score == 0 {
+		return -1, -1, 0
+	}
+	for t.weight(b) == 0 {
+		b++
+	}
+	for t.weight(e) == 0 {
+		e--
+	}
+	return b, e, score
+}
+
+// build picks segments epoch by epoch and lays them out from the end of
+// the dictionary backwards.
+func (t *trainer) build(dst []byte, size int, p Params) []byte {
+	n := len(t.ids)
+	w := p.K - p.D + 1
+	// Four passes over the epochs would fill the dictionary if every
+	// segment kept its k bytes; an epoch shorter than 10 segments has too
+	// little choice.
+	epochs := max(1, size/p.K/4)
+	epochLen := n / epochs
+	if epochLen < 10*p.K {
+		epochLen = min(10*p.K, n)
+		epochs = n / epochLen
+	}
+	bounds := func(e int) (int, int) {
+		if e == epochs-1 {
+			return e * epochLen, n
+		}
+		return e * epochLen, (e + 1) * epochLen
+	}
+	// An epoch with nothing left to score stays so (frequencies only
+	// fall); a work budget bounds the rounds that trimmed, short segments
+	// could otherwise multiply.
+	exhausted := make([]bool, epochs)
+	live := epochs
+	budget := 64*n + 1<<16
+
+	base := len(dst)
+	dst = append(dst, make([]byte, size)...)
+	out := dst[base:]
+	tail := size
+	for e := 0; tail > 0 && live > 0 && budget > 0; e = (e + 1) % epochs {
+		if exhausted[e] {
+			continue
+		}
+		lo, hi := bounds(e)
+		budget -= hi - lo
+		b, end, score := t.best(lo, hi, w)
+		if score == 0 {
+			exhausted[e] = true
+			live--
+			continue
+		}
+		for i := b; i <= end; i++ {
+			if id := t.ids[i]; id >= 0 {
+				t.freq[id] = 0
+			}
+		}
+		seg := min(end-b+p.D, tail)
+		if seg < p.D {
+			break
+		}
+		tail -= seg
+		copy(out[tail:], t.data[b:b+seg])
+	}
+	copy(out, out[tail:])
+	return dst[:base+size-tail]
+}
