@@ -59,7 +59,10 @@ func trainDict2(src []byte, p *params, l *layout2, pipe *pipeline2, ref []byte, 
 }
 
 // zstdDictEncoder compresses streams with one chunk's dictionary at zstd's
-// fastest level, as c-blosc2 does (its CDict is made at level 1).
+// fastest level, as c-blosc2 does (its CDict is made at level 1). Like C's
+// level 1, it Huffman-codes the literals of a block without matches: the
+// fastest Go encoder otherwise stores such a block raw, so a shuffled
+// stream that matched nothing in the dictionary was not compressed at all.
 type zstdDictEncoder struct {
 	enc *zstd.Encoder
 	buf []byte
@@ -67,7 +70,7 @@ type zstdDictEncoder struct {
 
 func newZstdDictEncoder(d []byte) (*zstdDictEncoder, error) {
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderDictRaw(0, d), zstd.WithEncoderLevel(zstd.SpeedFastest),
-		zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
+		zstd.WithAllLitEntropyCompression(true), zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
 	if err != nil {
 		return nil, fmt.Errorf("blosc: zstd dictionary encoder: %w", err)
 	}
