@@ -3,6 +3,7 @@ package blosc
 import (
 	"fmt"
 
+	"github.com/goblosc/blosc/internal/zdict"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -20,7 +21,13 @@ const minUsefulDict = 256
 // use_dict takes: at most 32 KiB and 5% of the input, from nsamples equal
 // samples cut from the start of the filtered blocks (nsamples = the stream
 // count, at least 8; each sample 1/16 of a stream's share). It returns nil
-// where c-blosc2 falls back to compressing without a dictionary.
+// where c-blosc2 falls back to compressing without a dictionary: input too
+// small, or samples with nothing worth training on.
+//
+// C trains with ZDICT_trainFromBuffer; klauspost/compress/dict walks Go
+// maps and so changes from run to run. zdict runs the same COVER
+// selection deterministically and returns raw content, which C's
+// ZSTD_createDDict and our decoder load as they load a trained one.
 func trainDict2(src []byte, p *params, l *layout2, pipe *pipeline2, ref []byte, ws *workerState) ([]byte, error) {
 	maxDict := min(maxDictSize2, l.nbytes/20)
 	nsamples := l.nblocks
@@ -51,12 +58,18 @@ func trainDict2(src []byte, p *params, l *layout2, pipe *pipeline2, ref []byte, 
 	for i := range samples {
 		samples[i] = filtered[i*sampleSize : (i+1)*sampleSize]
 	}
-	// zstd's trainer (klauspost/compress/dict) walks Go maps and so gives a
-	// different dictionary from run to run; the samples themselves, as raw
-	// content, give the same chunk every time, and c-blosc2 loads a raw
-	// dictionary (no magic number) just as well.
-	return filtered[:min(need, maxDict)], nil
+	// An empty dictionary means no d-mer recurs in enough samples: a
+	// dictionary, trained or raw, would cost its bytes and save few.
+	d := zdict.Train(nil, samples, maxDict)
+	if len(d) < minDictContent {
+		return nil, nil
+	}
+	return d, nil
 }
+
+// minDictContent is the shortest dictionary written: zstd loads a shorter
+// one as content too, but 8 bytes is where its formats start to differ.
+const minDictContent = 8
 
 // zstdDictEncoder compresses streams with one chunk's dictionary at zstd's
 // fastest level, as c-blosc2 does (its CDict is made at level 1). Like C's
