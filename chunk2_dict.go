@@ -21,8 +21,7 @@ const minUsefulDict = 256
 // use_dict takes: at most 32 KiB and 5% of the input, from nsamples equal
 // samples cut from the start of the filtered blocks (nsamples = the stream
 // count, at least 8; each sample 1/16 of a stream's share). It returns nil
-// where c-blosc2 falls back to compressing without a dictionary: input too
-// small, or samples with nothing worth training on.
+// where c-blosc2 falls back to compressing without a dictionary.
 //
 // C trains with ZDICT_trainFromBuffer; klauspost/compress/dict walks Go
 // maps and so changes from run to run. zdict runs the same COVER
@@ -58,17 +57,19 @@ func trainDict2(src []byte, p *params, l *layout2, pipe *pipeline2, ref []byte, 
 	for i := range samples {
 		samples[i] = filtered[i*sampleSize : (i+1)*sampleSize]
 	}
-	// An empty dictionary means no d-mer recurs in enough samples: a
-	// dictionary, trained or raw, would cost its bytes and save few.
+	// No d-mer recurring in enough samples leaves the dictionary empty.
+	// C's trainer still returns one then, so the chunk keeps a dictionary
+	// as in C: the samples themselves, whose cost the first blocks, which
+	// they repeat, mostly win back.
 	d := zdict.Train(nil, samples, maxDict)
 	if len(d) < minDictContent {
-		return nil, nil
+		return filtered[:min(need, maxDict)], nil
 	}
 	return d, nil
 }
 
-// minDictContent is the shortest dictionary written: zstd loads a shorter
-// one as content too, but 8 bytes is where its formats start to differ.
+// minDictContent is the shortest trained dictionary written: zstd would
+// load a shorter one as content too, but below 8 bytes it is of no use.
 const minDictContent = 8
 
 // zstdDictEncoder compresses streams with one chunk's dictionary at zstd's

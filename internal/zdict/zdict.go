@@ -23,9 +23,13 @@ import "encoding/binary"
 // 4 MiB; typesizes 4 and 8; byte shuffle; levels 1, 5, 9): among k in
 // 64..1024, d in 5..8 and a minimum frequency of 2..5, k=512, d=6 and 3
 // gave the smallest chunks overall and lost at most 1% to the raw samples
-// on any of them. Shorter d-mers find more of the short matches shuffled
-// numeric data has; a minimum of 2 filled dictionaries with bytes that did
-// not pay for their room, 4 and more left out useful ones.
+// as a dictionary on any of them. Shorter d-mers find more of the short
+// matches shuffled numeric data has; a minimum of 2 filled dictionaries
+// with bytes that did not pay for their room, 4 and more left out useful
+// ones. zstd's own trainer differs in ways that matter less: it searches k
+// for each input, counts d-mers hashed rather than exactly, and stops
+// after a run of empty epochs where this one stops when every epoch is
+// empty (or the dictionary full).
 const (
 	DefaultK       = 512
 	DefaultD       = 6
@@ -38,9 +42,9 @@ type Params struct {
 	K int
 	// D is the d-mer length, 4 to 8.
 	D int
-	// MinFreq is the number of samples a d-mer must occur in to count:
-	// a d-mer seen in one sample only is unlikely to recur, and in a Blosc2
-	// chunk every dictionary byte is stored, so it would cost more than it
+	// MinFreq is the number of samples a d-mer must occur in to count: a
+	// d-mer seen in fewer is unlikely to recur in the data, and a Blosc2
+	// chunk stores every dictionary byte, so it would cost more than it
 	// saves.
 	MinFreq int
 	// MaxInput caps the bytes of samples trained on (default 128 times the
