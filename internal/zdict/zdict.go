@@ -48,8 +48,8 @@ type Params struct {
 	// saves.
 	MinFreq int
 	// MaxInput caps the bytes of samples trained on (default 128 times the
-	// dictionary size, at least 1 MiB): later samples are ignored, so the
-	// training cost stays bounded whatever the input.
+	// dictionary size, at least 1 MiB; at most 256 MiB): later samples are
+	// ignored, so the training cost stays bounded whatever the input.
 	MaxInput int
 }
 
@@ -69,10 +69,11 @@ func (p Params) norm(size int) Params {
 		p.MinFreq = DefaultMinFreq
 	}
 	if p.MaxInput <= 0 {
-		p.MaxInput = max(1<<20, min(size, 1<<24)*128)
+		p.MaxInput = max(1<<20, min(size, 1<<21)*128)
 	}
-	// d-mers are named by int32 positions.
-	p.MaxInput = min(p.MaxInput, 1<<30)
+	// d-mers are named by int32 positions, and the table's size must stay
+	// an int on 32-bit platforms too.
+	p.MaxInput = min(p.MaxInput, 1<<28)
 	return p
 }
 
@@ -329,7 +330,7 @@ func (t *trainer) build(dst []byte, size int, p Params) []byte {
 	// could otherwise multiply.
 	exhausted := make([]bool, epochs)
 	live := epochs
-	budget := 64*n + 1<<16
+	budget := 64*int64(n) + 1<<16
 
 	base := len(dst)
 	dst = append(dst, make([]byte, size)...)
@@ -340,7 +341,7 @@ func (t *trainer) build(dst []byte, size int, p Params) []byte {
 			continue
 		}
 		lo, hi := bounds(e)
-		budget -= hi - lo
+		budget -= int64(hi - lo)
 		b, end, score := t.best(lo, hi, w)
 		if score == 0 {
 			exhausted[e] = true
