@@ -2,6 +2,7 @@ package zdict
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -244,6 +245,28 @@ func BenchmarkTrain(b *testing.B) {
 				}
 				b.ReportMetric(float64(len(d)), "dict-bytes")
 			})
+		}
+	}
+}
+
+// The dictionary is the same bytes on every platform (little- and
+// big-endian, 32- and 64-bit): its digests are pinned here. A change to
+// the algorithm or its defaults changes them; update them then, knowing
+// that chunks written before will differ from those written after.
+func TestTrainPinned(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		ts   int
+		want string
+	}{
+		{"text", 1, "8192:c9c2c2108409d03c93f"},
+		{"rec12", 4, "8192:44430a369548780cbe2"},
+		{"f32_noise", 4, "8192:a2ca2fb8e63e1e635cf"},
+		{"linspace_f64", 8, "8192:d2155ea01d3bb8e7b44"},
+	} {
+		d := Train(nil, cut(shuffled(t, c.name, 64<<10, c.ts), 32), 8<<10)
+		if got := fmt.Sprintf("%d:%x", len(d), sha256.Sum256(d)); got[:min(len(got), 24)] != c.want {
+			t.Errorf("%s: dictionary %s, want %s", c.name, got[:min(len(got), 24)], c.want)
 		}
 	}
 }
