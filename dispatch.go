@@ -120,3 +120,20 @@ func planBlocks(n, w, ts, avail, slack int) blockPlan {
 	p.tailDirect = n*ts+slack <= avail
 	return p
 }
+
+// run covers the n elements with blocks of w: direct(start, blocks) runs
+// whole blocks in place from element start, scratch(start) runs one block
+// through a stack copy.
+func (p blockPlan) run(n, w int, direct func(start, blocks int), scratch func(start int)) {
+	if p.direct > 0 {
+		direct(0, p.direct)
+	}
+	for i := p.direct; i < p.whole; i++ {
+		scratch(i * w)
+	}
+	if p.tail && p.tailDirect {
+		direct(n-w, 1)
+	} else if p.tail {
+		scratch(n - w)
+	}
+}

@@ -99,19 +99,14 @@ const scratchBytes = 64*16 + 128
 func shuffleCover(isa int, dst, src []byte, ts, n int) {
 	w := blockWidth[isa]
 	p := planBlocks(n, w, ts, len(src), slack(isa, false, ts))
-	if isa == isaAVX512 && ts > 8 && n%1024 == 0 && p.direct >= 64 {
-		shuffleSkewedAVX512(dst, src, ts, n, p.direct)
-	} else if p.direct > 0 {
-		shuffleBlocks(isa, &dst[0], &src[0], ts, n, p.direct)
-	}
-	for i := p.direct; i < p.whole; i++ {
-		shuffleScratch(isa, dst, src, ts, n, i*w)
-	}
-	if p.tail && p.tailDirect {
-		shuffleBlocks(isa, &dst[n-w], &src[(n-w)*ts], ts, n, 1)
-	} else if p.tail {
-		shuffleScratch(isa, dst, src, ts, n, n-w)
-	}
+	skewed := isa == isaAVX512 && ts > 8 && n%1024 == 0 && p.direct >= 64
+	p.run(n, w, func(start, blocks int) {
+		if skewed && start == 0 {
+			shuffleSkewedAVX512(dst, src, ts, n, blocks)
+			return
+		}
+		shuffleBlocks(isa, &dst[start], &src[start*ts], ts, n, blocks)
+	}, func(start int) { shuffleScratch(isa, dst, src, ts, n, start) })
 }
 
 // shuffleScratch shuffles the block at element start reading a copy of it,
@@ -125,18 +120,9 @@ func shuffleScratch(isa int, dst, src []byte, ts, n, start int) {
 
 func unshuffleCover(isa int, dst, src []byte, ts, n int) {
 	w := blockWidth[isa]
-	p := planBlocks(n, w, ts, len(dst), slack(isa, true, ts))
-	if p.direct > 0 {
-		unshuffleBlocks(isa, &dst[0], &src[0], ts, n, p.direct)
-	}
-	for i := p.direct; i < p.whole; i++ {
-		unshuffleScratch(isa, dst, src, ts, n, i*w)
-	}
-	if p.tail && p.tailDirect {
-		unshuffleBlocks(isa, &dst[(n-w)*ts], &src[n-w], ts, n, 1)
-	} else if p.tail {
-		unshuffleScratch(isa, dst, src, ts, n, n-w)
-	}
+	planBlocks(n, w, ts, len(dst), slack(isa, true, ts)).run(n, w,
+		func(start, blocks int) { unshuffleBlocks(isa, &dst[start*ts], &src[start], ts, n, blocks) },
+		func(start int) { unshuffleScratch(isa, dst, src, ts, n, start) })
 }
 
 // unshuffleScratch unshuffles the block at element start into a stack

@@ -49,10 +49,6 @@ func neonSlack(ts int) int {
 	return 16 - 16/pow2(ts)*ts
 }
 
-func shuffleNEON(dst, src []byte, ts, n, start, blocks int) {
-	shuffleKernelNEON(&dst[start], &src[start*ts], ts, n, blocks)
-}
-
 func shuffleKernelNEON(d, s *byte, ts, n, blocks int) {
 	switch ts {
 	case 2:
@@ -79,18 +75,9 @@ func shuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
 	if level != cpu.NEON || ts > 16 || n < 16 {
 		return 0
 	}
-	p := planBlocks(n, 16, ts, len(src), neonSlack(ts))
-	if p.direct > 0 {
-		shuffleNEON(dst, src, ts, n, 0, p.direct)
-	}
-	for i := p.direct; i < p.whole; i++ {
-		shuffleNEONScratch(dst, src, ts, n, i*16)
-	}
-	if p.tail && p.tailDirect {
-		shuffleNEON(dst, src, ts, n, n-16, 1)
-	} else if p.tail {
-		shuffleNEONScratch(dst, src, ts, n, n-16)
-	}
+	planBlocks(n, 16, ts, len(src), neonSlack(ts)).run(n, 16,
+		func(start, blocks int) { shuffleKernelNEON(&dst[start], &src[start*ts], ts, n, blocks) },
+		func(start int) { shuffleNEONScratch(dst, src, ts, n, start) })
 	return n
 }
 
@@ -98,10 +85,6 @@ func shuffleNEONScratch(dst, src []byte, ts, n, start int) {
 	var tmp [16*16 + 16]byte
 	copy(tmp[:], src[start*ts:start*ts+16*ts])
 	shuffleKernelNEON(&dst[start], &tmp[0], ts, n, 1)
-}
-
-func unshuffleNEON(dst, src []byte, ts, n, start, blocks int) {
-	unshuffleKernelNEON(&dst[start*ts], &src[start], ts, n, blocks)
 }
 
 func unshuffleKernelNEON(d, s *byte, ts, n, blocks int) {
@@ -129,18 +112,9 @@ func unshuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
 	if level != cpu.NEON || ts > 16 || n < 16 {
 		return 0
 	}
-	p := planBlocks(n, 16, ts, len(dst), neonSlack(ts))
-	if p.direct > 0 {
-		unshuffleNEON(dst, src, ts, n, 0, p.direct)
-	}
-	for i := p.direct; i < p.whole; i++ {
-		unshuffleNEONScratch(dst, src, ts, n, i*16)
-	}
-	if p.tail && p.tailDirect {
-		unshuffleNEON(dst, src, ts, n, n-16, 1)
-	} else if p.tail {
-		unshuffleNEONScratch(dst, src, ts, n, n-16)
-	}
+	planBlocks(n, 16, ts, len(dst), neonSlack(ts)).run(n, 16,
+		func(start, blocks int) { unshuffleKernelNEON(&dst[start*ts], &src[start], ts, n, blocks) },
+		func(start int) { unshuffleNEONScratch(dst, src, ts, n, start) })
 	return n
 }
 
