@@ -248,6 +248,11 @@ func (s *State) zstdCompress(clevel int, dst, src []byte) (int, error) {
 		var err error
 		e, err = zstd.NewWriter(nil,
 			zstd.WithEncoderLevel(lvl),
+			// C's level 1 Huffman-codes the literals of a block that
+			// found no match; klauspost's fastest level stores such a
+			// block raw unless told, which left shuffled text and noise
+			// uncompressed at levels 1-3.
+			zstd.WithAllLitEntropyCompression(true),
 			zstd.WithEncoderConcurrency(1),
 			zstd.WithEncoderCRC(false), // ZSTD_compress writes no checksum
 			zstd.WithSingleSegment(true),
