@@ -212,6 +212,14 @@ func genGFNIx(suffix string) {
 		RET()
 		for _, ts := range []int{1, 2, 4, 8, 16} {
 			Label(fmt.Sprintf("%sts%d", name, ts))
+			if x, ok := gfniSplit[ts]; ok {
+				if inverse {
+					gfniSplitInverse(fmt.Sprintf("%ssplit%d", name, ts), a, ts, x)
+				} else {
+					gfniSplitForward(fmt.Sprintf("%ssplit%d", name, ts), a, ts, x)
+				}
+				continue
+			}
 			if r := gfniRowRing[ts]; r > 1 && !inverse {
 				gfniRowDelayed(fmt.Sprintf("%srows%d", name, ts), a, ts, r)
 				continue
@@ -732,11 +740,15 @@ func unpairTable4(h int) Mem {
 // typesize 4 gains (19.2 -> 20.8 GB/s) but less than with rows staggered
 // (gfniRowRing: 20.9 -> 22.9, 18.5 -> 21.1 against this); typesize 8 gains
 // nothing (18.9 -> 18.7, 16.4 with rows staggered), nor with a ring of 8.
-// So no typesize uses it; BS_EXP can still select it.
+// So no typesize uses it; BS_EXP can still select it. Typesizes 4 and 8
+// now use the split kernels (split.go).
 var gfniRing = map[int]int{}
 
 func gfniStageBytes() int {
 	size := 8 * 8 * 64
+	for ts, x := range gfniSplit {
+		size = max(size, splitStageBytes(ts, x))
+	}
 	for ts, r := range gfniRing {
 		size = max(size, r*ts*512)
 	}
@@ -830,8 +842,9 @@ func gfniDelayed(name string, a *gfniArgs, ts, r int) {
 
 // gfniRowRing is, per typesize, how many superblocks of row vectors the
 // row-staggered forward kernel keeps (1: not staggered; otherwise 8, as
-// the drain steps rows by 8). See gfniRowDelayed.
-var gfniRowRing = map[int]int{1: 8, 2: 8, 4: 8}
+// the drain steps rows by 8). See gfniRowDelayed. Typesize 4 used it too
+// (20.9 -> 22.9 GB/s) until the split kernel (split.go).
+var gfniRowRing = map[int]int{1: 8, 2: 8}
 
 // gfniRowDelayed is the forward GFNI kernel (typesizes 1 and 2 keep the
 // superblock in registers, 4 stages its tiles) with row r's stores made
