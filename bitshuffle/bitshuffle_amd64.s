@@ -2463,11 +2463,11 @@ TEXT ·shuffleAVX512GFNI(SB), $20544-72
 	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z1
 	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z2
 	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z3
-	LEAQ         (SP), R11
-	ADDQ         $0x3f, R11
-	ANDQ         $-64, R11
-	MOVQ         $0x8040201008040201, R10
-	VPBROADCASTQ R10, Z4
+	LEAQ         (SP), R10
+	ADDQ         $0x3f, R10
+	ANDQ         $-64, R10
+	MOVQ         $0x8040201008040201, R9
+	VPBROADCASTQ R9, Z4
 	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z5
 	CMPQ         DX, $0x01
 	JEQ          shuffleAVX512GFNIts1
@@ -2515,10 +2515,10 @@ shuffleAVX512GFNIrows1loop:
 	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z10
 	VPERMB         448(R9), Z10, Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	MOVQ           DX, R10
-	ANDQ           $0x07, R10
-	SHLQ           $0x09, R10
-	ADDQ           R11, R10
+	MOVQ           DX, R11
+	ANDQ           $0x07, R11
+	SHLQ           $0x09, R11
+	ADDQ           R10, R11
 	MOVQ           AX, CX
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
 	VPERMI2B       Z7, Z0, Z11
@@ -2557,98 +2557,98 @@ shuffleAVX512GFNIrows1loop:
 	VPUNPCKLQDQ    Z7, Z12, Z8
 	VPUNPCKHQDQ    Z7, Z12, Z7
 	VMOVDQU64      Z9, (CX)
-	VMOVDQU64      Z1, 64(R10)
-	VMOVDQU64      Z6, 128(R10)
-	VMOVDQU64      Z0, 192(R10)
-	VMOVDQU64      Z10, 256(R10)
-	VMOVDQU64      Z5, 320(R10)
-	VMOVDQU64      Z8, 384(R10)
-	VMOVDQU64      Z7, 448(R10)
+	VMOVDQU64      Z1, 64(R11)
+	VMOVDQU64      Z6, 128(R11)
+	VMOVDQU64      Z0, 192(R11)
+	VMOVDQU64      Z10, 256(R11)
+	VMOVDQU64      Z5, 320(R11)
+	VMOVDQU64      Z8, 384(R11)
+	VMOVDQU64      Z7, 448(R11)
 
 shuffleAVX512GFNIrows1drain:
 	// rows r with r%ring = delay, from superblock t-delay
 	MOVQ      AX, R8
 	ADDQ      BX, R8
-	LEAQ      -1(DX), R10
-	CMPQ      R10, SI
+	LEAQ      -1(DX), R11
+	CMPQ      R11, SI
 	JAE       shuffleAVX512GFNIrows1delay1
-	ANDQ      $0x07, R10
-	SHLQ      $0x09, R10
-	ADDQ      R11, R10
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
 	MOVQ      R8, CX
-	VMOVDQU64 64(R10), Z0
+	VMOVDQU64 64(R11), Z0
 	VMOVDQU64 Z0, -64(CX)
 
 shuffleAVX512GFNIrows1delay1:
 	ADDQ      BX, R8
-	LEAQ      -2(DX), R10
-	CMPQ      R10, SI
+	LEAQ      -2(DX), R11
+	CMPQ      R11, SI
 	JAE       shuffleAVX512GFNIrows1delay2
-	ANDQ      $0x07, R10
-	SHLQ      $0x09, R10
-	ADDQ      R11, R10
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
 	MOVQ      R8, CX
-	VMOVDQU64 128(R10), Z0
+	VMOVDQU64 128(R11), Z0
 	VMOVDQU64 Z0, -128(CX)
 
 shuffleAVX512GFNIrows1delay2:
 	ADDQ      BX, R8
-	LEAQ      -3(DX), R10
-	CMPQ      R10, SI
+	LEAQ      -3(DX), R11
+	CMPQ      R11, SI
 	JAE       shuffleAVX512GFNIrows1delay3
-	ANDQ      $0x07, R10
-	SHLQ      $0x09, R10
-	ADDQ      R11, R10
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
 	MOVQ      R8, CX
-	VMOVDQU64 192(R10), Z0
+	VMOVDQU64 192(R11), Z0
 	VMOVDQU64 Z0, -192(CX)
 
 shuffleAVX512GFNIrows1delay3:
 	ADDQ      BX, R8
-	LEAQ      -4(DX), R10
-	CMPQ      R10, SI
+	LEAQ      -4(DX), R11
+	CMPQ      R11, SI
 	JAE       shuffleAVX512GFNIrows1delay4
-	ANDQ      $0x07, R10
-	SHLQ      $0x09, R10
-	ADDQ      R11, R10
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
 	MOVQ      R8, CX
-	VMOVDQU64 256(R10), Z0
+	VMOVDQU64 256(R11), Z0
 	VMOVDQU64 Z0, -256(CX)
 
 shuffleAVX512GFNIrows1delay4:
 	ADDQ      BX, R8
-	LEAQ      -5(DX), R10
-	CMPQ      R10, SI
+	LEAQ      -5(DX), R11
+	CMPQ      R11, SI
 	JAE       shuffleAVX512GFNIrows1delay5
-	ANDQ      $0x07, R10
-	SHLQ      $0x09, R10
-	ADDQ      R11, R10
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
 	MOVQ      R8, CX
-	VMOVDQU64 320(R10), Z0
+	VMOVDQU64 320(R11), Z0
 	VMOVDQU64 Z0, -320(CX)
 
 shuffleAVX512GFNIrows1delay5:
 	ADDQ      BX, R8
-	LEAQ      -6(DX), R10
-	CMPQ      R10, SI
+	LEAQ      -6(DX), R11
+	CMPQ      R11, SI
 	JAE       shuffleAVX512GFNIrows1delay6
-	ANDQ      $0x07, R10
-	SHLQ      $0x09, R10
-	ADDQ      R11, R10
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
 	MOVQ      R8, CX
-	VMOVDQU64 384(R10), Z0
+	VMOVDQU64 384(R11), Z0
 	VMOVDQU64 Z0, -384(CX)
 
 shuffleAVX512GFNIrows1delay6:
 	ADDQ      BX, R8
-	LEAQ      -7(DX), R10
-	CMPQ      R10, SI
+	LEAQ      -7(DX), R11
+	CMPQ      R11, SI
 	JAE       shuffleAVX512GFNIrows1delay7
-	ANDQ      $0x07, R10
-	SHLQ      $0x09, R10
-	ADDQ      R11, R10
+	ANDQ      $0x07, R11
+	SHLQ      $0x09, R11
+	ADDQ      R10, R11
 	MOVQ      R8, CX
-	VMOVDQU64 448(R10), Z0
+	VMOVDQU64 448(R11), Z0
 	VMOVDQU64 Z0, -448(CX)
 
 shuffleAVX512GFNIrows1delay7:
@@ -2735,7 +2735,7 @@ shuffleAVX512GFNIrows2loop:
 	MOVQ           DX, R12
 	ANDQ           $0x07, R12
 	SHLQ           $0x0a, R12
-	ADDQ           R11, R12
+	ADDQ           R10, R12
 	MOVQ           AX, CX
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
 	VPERMI2B       Z13, Z5, Z0
@@ -2829,15 +2829,15 @@ shuffleAVX512GFNIrows2loop:
 
 shuffleAVX512GFNIrows2drain:
 	// rows r with r%ring = delay, from superblock t-delay
-	MOVQ      AX, R10
-	ADDQ      BX, R10
+	MOVQ      AX, R11
+	ADDQ      BX, R11
 	LEAQ      -1(DX), R12
 	CMPQ      R12, SI
 	JAE       shuffleAVX512GFNIrows2delay1
 	ANDQ      $0x07, R12
 	SHLQ      $0x0a, R12
-	ADDQ      R11, R12
-	MOVQ      R10, CX
+	ADDQ      R10, R12
+	MOVQ      R11, CX
 	VMOVDQU64 64(R12), Z0
 	VMOVDQU64 Z0, -64(CX)
 	ADDQ      R8, CX
@@ -2845,14 +2845,14 @@ shuffleAVX512GFNIrows2drain:
 	VMOVDQU64 Z0, -64(CX)
 
 shuffleAVX512GFNIrows2delay1:
-	ADDQ      BX, R10
+	ADDQ      BX, R11
 	LEAQ      -2(DX), R12
 	CMPQ      R12, SI
 	JAE       shuffleAVX512GFNIrows2delay2
 	ANDQ      $0x07, R12
 	SHLQ      $0x0a, R12
-	ADDQ      R11, R12
-	MOVQ      R10, CX
+	ADDQ      R10, R12
+	MOVQ      R11, CX
 	VMOVDQU64 128(R12), Z0
 	VMOVDQU64 Z0, -128(CX)
 	ADDQ      R8, CX
@@ -2860,14 +2860,14 @@ shuffleAVX512GFNIrows2delay1:
 	VMOVDQU64 Z0, -128(CX)
 
 shuffleAVX512GFNIrows2delay2:
-	ADDQ      BX, R10
+	ADDQ      BX, R11
 	LEAQ      -3(DX), R12
 	CMPQ      R12, SI
 	JAE       shuffleAVX512GFNIrows2delay3
 	ANDQ      $0x07, R12
 	SHLQ      $0x0a, R12
-	ADDQ      R11, R12
-	MOVQ      R10, CX
+	ADDQ      R10, R12
+	MOVQ      R11, CX
 	VMOVDQU64 192(R12), Z0
 	VMOVDQU64 Z0, -192(CX)
 	ADDQ      R8, CX
@@ -2875,14 +2875,14 @@ shuffleAVX512GFNIrows2delay2:
 	VMOVDQU64 Z0, -192(CX)
 
 shuffleAVX512GFNIrows2delay3:
-	ADDQ      BX, R10
+	ADDQ      BX, R11
 	LEAQ      -4(DX), R12
 	CMPQ      R12, SI
 	JAE       shuffleAVX512GFNIrows2delay4
 	ANDQ      $0x07, R12
 	SHLQ      $0x0a, R12
-	ADDQ      R11, R12
-	MOVQ      R10, CX
+	ADDQ      R10, R12
+	MOVQ      R11, CX
 	VMOVDQU64 256(R12), Z0
 	VMOVDQU64 Z0, -256(CX)
 	ADDQ      R8, CX
@@ -2890,14 +2890,14 @@ shuffleAVX512GFNIrows2delay3:
 	VMOVDQU64 Z0, -256(CX)
 
 shuffleAVX512GFNIrows2delay4:
-	ADDQ      BX, R10
+	ADDQ      BX, R11
 	LEAQ      -5(DX), R12
 	CMPQ      R12, SI
 	JAE       shuffleAVX512GFNIrows2delay5
 	ANDQ      $0x07, R12
 	SHLQ      $0x0a, R12
-	ADDQ      R11, R12
-	MOVQ      R10, CX
+	ADDQ      R10, R12
+	MOVQ      R11, CX
 	VMOVDQU64 320(R12), Z0
 	VMOVDQU64 Z0, -320(CX)
 	ADDQ      R8, CX
@@ -2905,14 +2905,14 @@ shuffleAVX512GFNIrows2delay4:
 	VMOVDQU64 Z0, -320(CX)
 
 shuffleAVX512GFNIrows2delay5:
-	ADDQ      BX, R10
+	ADDQ      BX, R11
 	LEAQ      -6(DX), R12
 	CMPQ      R12, SI
 	JAE       shuffleAVX512GFNIrows2delay6
 	ANDQ      $0x07, R12
 	SHLQ      $0x0a, R12
-	ADDQ      R11, R12
-	MOVQ      R10, CX
+	ADDQ      R10, R12
+	MOVQ      R11, CX
 	VMOVDQU64 384(R12), Z0
 	VMOVDQU64 Z0, -384(CX)
 	ADDQ      R8, CX
@@ -2920,14 +2920,14 @@ shuffleAVX512GFNIrows2delay5:
 	VMOVDQU64 Z0, -384(CX)
 
 shuffleAVX512GFNIrows2delay6:
-	ADDQ      BX, R10
+	ADDQ      BX, R11
 	LEAQ      -7(DX), R12
 	CMPQ      R12, SI
 	JAE       shuffleAVX512GFNIrows2delay7
 	ANDQ      $0x07, R12
 	SHLQ      $0x0a, R12
-	ADDQ      R11, R12
-	MOVQ      R10, CX
+	ADDQ      R10, R12
+	MOVQ      R11, CX
 	VMOVDQU64 448(R12), Z0
 	VMOVDQU64 Z0, -448(CX)
 	ADDQ      R8, CX
@@ -2944,1051 +2944,590 @@ shuffleAVX512GFNIrows2delay7:
 	RET
 
 shuffleAVX512GFNIts4:
-	LEAQ (R11), DX
-	LEAQ 2048(R11), DI
-	LEAQ 4096(R11), R8
-	LEAQ 6144(R11), R12
-	LEAQ 8192(R11), R13
-	XORQ R11, R11
+	XORQ DX, DX
+	LEAQ 7(SI), DI
 	MOVQ CX, R9
 
-shuffleAVX512GFNIsplit4loop:
-	CMPQ           R11, $0x04
-	JB             shuffleAVX512GFNIsplit4edge
-	CMPQ           R11, SI
-	JAE            shuffleAVX512GFNIsplit4edge
+shuffleAVX512GFNIrows4loop:
+	CMPQ           DX, SI
+	JAE            shuffleAVX512GFNIrows4drain
 	VMOVDQU64      (R9), Z0
 	VMOVDQU64      64(R9), Z1
-	VMOVDQU64      128(R9), Z2
-	VMOVDQU64      192(R9), Z3
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
-	VPERMI2B       Z3, Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VSHUFI64X2     $0x44, Z6, Z5, Z7
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
-	VPERMI2B       Z1, Z0, Z6
+	VMOVDQU64      128(R9), Z5
+	VMOVDQU64      192(R9), Z6
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
 	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z2, Z0
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VPERMI2B       Z6, Z5, Z0
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
-	VSHUFI64X2     $0x44, Z0, Z6, Z1
-	VSHUFI64X2     $0xee, Z0, Z6, Z0
-	VMOVDQU64      256(R9), Z2
-	VMOVDQU64      320(R9), Z3
-	VMOVDQU64      384(R9), Z6
-	VMOVDQU64      448(R9), Z8
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
-	VPERMI2B       Z3, Z2, Z9
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z6, Z10
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VSHUFI64X2     $0x44, Z10, Z9, Z11
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
-	VPERMI2B       Z3, Z2, Z10
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z2
-	VPERMI2B       Z8, Z6, Z2
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VSHUFI64X2     $0x44, Z2, Z10, Z3
-	VSHUFI64X2     $0xee, Z2, Z10, Z2
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, (DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, 256(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 512(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 768(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1024(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1280(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1536(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1792(DX)
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, (R10)
+	VMOVDQU64      Z7, 512(R10)
+	VMOVDQU64      Z1, 1024(R10)
+	VMOVDQU64      Z0, 1536(R10)
+	VMOVDQU64      256(R9), Z0
+	VMOVDQU64      320(R9), Z1
+	VMOVDQU64      384(R9), Z5
+	VMOVDQU64      448(R9), Z6
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 64(R10)
+	VMOVDQU64      Z7, 576(R10)
+	VMOVDQU64      Z1, 1088(R10)
+	VMOVDQU64      Z0, 1600(R10)
+	VMOVDQU64      512(R9), Z0
+	VMOVDQU64      576(R9), Z1
+	VMOVDQU64      640(R9), Z5
+	VMOVDQU64      704(R9), Z6
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 128(R10)
+	VMOVDQU64      Z7, 640(R10)
+	VMOVDQU64      Z1, 1152(R10)
+	VMOVDQU64      Z0, 1664(R10)
+	VMOVDQU64      768(R9), Z0
+	VMOVDQU64      832(R9), Z1
+	VMOVDQU64      896(R9), Z5
+	VMOVDQU64      960(R9), Z6
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 192(R10)
+	VMOVDQU64      Z7, 704(R10)
+	VMOVDQU64      Z1, 1216(R10)
+	VMOVDQU64      Z0, 1728(R10)
+	VMOVDQU64      1024(R9), Z0
+	VMOVDQU64      1088(R9), Z1
+	VMOVDQU64      1152(R9), Z5
+	VMOVDQU64      1216(R9), Z6
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 256(R10)
+	VMOVDQU64      Z7, 768(R10)
+	VMOVDQU64      Z1, 1280(R10)
+	VMOVDQU64      Z0, 1792(R10)
+	VMOVDQU64      1280(R9), Z0
+	VMOVDQU64      1344(R9), Z1
+	VMOVDQU64      1408(R9), Z5
+	VMOVDQU64      1472(R9), Z6
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 320(R10)
+	VMOVDQU64      Z7, 832(R10)
+	VMOVDQU64      Z1, 1344(R10)
+	VMOVDQU64      Z0, 1856(R10)
+	VMOVDQU64      1536(R9), Z0
+	VMOVDQU64      1600(R9), Z1
+	VMOVDQU64      1664(R9), Z5
+	VMOVDQU64      1728(R9), Z6
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 384(R10)
+	VMOVDQU64      Z7, 896(R10)
+	VMOVDQU64      Z1, 1408(R10)
+	VMOVDQU64      Z0, 1920(R10)
+	VMOVDQU64      1792(R9), Z0
+	VMOVDQU64      1856(R9), Z1
+	VMOVDQU64      1920(R9), Z5
+	VMOVDQU64      1984(R9), Z6
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z7
+	VPERMI2B       Z1, Z0, Z7
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z8
+	VPERMI2B       Z6, Z5, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VSHUFI64X2     $0x44, Z8, Z7, Z9
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z8
+	VPERMI2B       Z1, Z0, Z8
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
+	VPERMI2B       Z6, Z5, Z0
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VSHUFI64X2     $0x44, Z0, Z8, Z1
+	VSHUFI64X2     $0xee, Z0, Z8, Z0
+	VMOVDQU64      Z9, 448(R10)
+	VMOVDQU64      Z7, 960(R10)
+	VMOVDQU64      Z1, 1472(R10)
+	VMOVDQU64      Z0, 1984(R10)
+	MOVQ           DX, R12
+	ANDQ           $0x07, R12
+	SHLQ           $0x0b, R12
+	ADDQ           R10, R12
 	MOVQ           AX, CX
-	VMOVDQU64      (DI), Z0
-	VMOVDQU64      64(DI), Z1
-	VMOVDQU64      128(DI), Z2
-	VMOVDQU64      192(DI), Z3
-	VSHUFI64X2     $0x44, Z1, Z0, Z5
-	VSHUFI64X2     $0xee, Z1, Z0, Z0
-	VSHUFI64X2     $0x44, Z3, Z2, Z1
-	VSHUFI64X2     $0xee, Z3, Z2, Z2
-	VSHUFI64X2     $0x88, Z1, Z5, Z3
-	VSHUFI64X2     $0xdd, Z1, Z5, Z1
-	VSHUFI64X2     $0x88, Z2, Z0, Z5
-	VSHUFI64X2     $0xdd, Z2, Z0, Z0
-	VMOVDQU64      256(R8), Z2
-	VMOVDQU64      320(R8), Z6
-	VMOVDQU64      384(R8), Z7
-	VMOVDQU64      448(R8), Z8
-	VSHUFI64X2     $0x44, Z6, Z2, Z9
-	VSHUFI64X2     $0xee, Z6, Z2, Z2
-	VSHUFI64X2     $0x44, Z8, Z7, Z6
-	VSHUFI64X2     $0xee, Z8, Z7, Z7
-	VSHUFI64X2     $0x88, Z6, Z9, Z8
-	VSHUFI64X2     $0xdd, Z6, Z9, Z6
-	VSHUFI64X2     $0x88, Z7, Z2, Z9
-	VSHUFI64X2     $0xdd, Z7, Z2, Z2
-	VMOVDQU64      Z3, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z8, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z1, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z6, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z5, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z9, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z0, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z2, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      512(R9), Z0
-	VMOVDQU64      576(R9), Z1
-	VMOVDQU64      640(R9), Z2
-	VMOVDQU64      704(R9), Z3
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
-	VPERMI2B       Z3, Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VSHUFI64X2     $0x44, Z6, Z5, Z7
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
-	VPERMI2B       Z1, Z0, Z6
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z2, Z0
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
-	VSHUFI64X2     $0x44, Z0, Z6, Z1
-	VSHUFI64X2     $0xee, Z0, Z6, Z0
-	VMOVDQU64      768(R9), Z2
-	VMOVDQU64      832(R9), Z3
-	VMOVDQU64      896(R9), Z6
-	VMOVDQU64      960(R9), Z8
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
-	VPERMI2B       Z3, Z2, Z9
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z6, Z10
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VSHUFI64X2     $0x44, Z10, Z9, Z11
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
-	VPERMI2B       Z3, Z2, Z10
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z2
-	VPERMI2B       Z8, Z6, Z2
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VSHUFI64X2     $0x44, Z2, Z10, Z3
-	VSHUFI64X2     $0xee, Z2, Z10, Z2
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, 64(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, 320(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 576(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 832(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1088(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1344(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1600(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1856(DX)
-	VMOVDQU64      512(R12), Z0
-	VMOVDQU64      576(R12), Z1
-	VMOVDQU64      640(R12), Z2
-	VMOVDQU64      704(R12), Z3
-	VSHUFI64X2     $0x44, Z1, Z0, Z5
-	VSHUFI64X2     $0xee, Z1, Z0, Z0
-	VSHUFI64X2     $0x44, Z3, Z2, Z1
-	VSHUFI64X2     $0xee, Z3, Z2, Z2
-	VSHUFI64X2     $0x88, Z1, Z5, Z3
-	VSHUFI64X2     $0xdd, Z1, Z5, Z1
-	VSHUFI64X2     $0x88, Z2, Z0, Z5
-	VSHUFI64X2     $0xdd, Z2, Z0, Z0
-	VMOVDQU64      768(R13), Z2
-	VMOVDQU64      832(R13), Z6
-	VMOVDQU64      896(R13), Z7
-	VMOVDQU64      960(R13), Z8
-	VSHUFI64X2     $0x44, Z6, Z2, Z9
-	VSHUFI64X2     $0xee, Z6, Z2, Z2
-	VSHUFI64X2     $0x44, Z8, Z7, Z6
-	VSHUFI64X2     $0xee, Z8, Z7, Z7
-	VSHUFI64X2     $0x88, Z6, Z9, Z8
-	VSHUFI64X2     $0xdd, Z6, Z9, Z6
-	VSHUFI64X2     $0x88, Z7, Z2, Z9
-	VSHUFI64X2     $0xdd, Z7, Z2, Z2
-	VMOVDQU64      Z3, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z8, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z1, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z6, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z5, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z9, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z0, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z2, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      1024(R9), Z0
-	VMOVDQU64      1088(R9), Z1
-	VMOVDQU64      1152(R9), Z2
-	VMOVDQU64      1216(R9), Z3
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
-	VPERMI2B       Z3, Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VSHUFI64X2     $0x44, Z6, Z5, Z7
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
-	VPERMI2B       Z1, Z0, Z6
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z2, Z0
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
-	VSHUFI64X2     $0x44, Z0, Z6, Z1
-	VSHUFI64X2     $0xee, Z0, Z6, Z0
-	VMOVDQU64      1280(R9), Z2
-	VMOVDQU64      1344(R9), Z3
-	VMOVDQU64      1408(R9), Z6
-	VMOVDQU64      1472(R9), Z8
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
-	VPERMI2B       Z3, Z2, Z9
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z6, Z10
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VSHUFI64X2     $0x44, Z10, Z9, Z11
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
-	VPERMI2B       Z3, Z2, Z10
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z2
-	VPERMI2B       Z8, Z6, Z2
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VSHUFI64X2     $0x44, Z2, Z10, Z3
-	VSHUFI64X2     $0xee, Z2, Z10, Z2
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, 128(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, 384(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 640(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 896(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1152(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1408(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1664(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1920(DX)
-	VMOVDQU64      1024(DI), Z0
-	VMOVDQU64      1088(DI), Z1
-	VMOVDQU64      1152(DI), Z2
-	VMOVDQU64      1216(DI), Z3
-	VSHUFI64X2     $0x44, Z1, Z0, Z5
-	VSHUFI64X2     $0xee, Z1, Z0, Z0
-	VSHUFI64X2     $0x44, Z3, Z2, Z1
-	VSHUFI64X2     $0xee, Z3, Z2, Z2
-	VSHUFI64X2     $0x88, Z1, Z5, Z3
-	VSHUFI64X2     $0xdd, Z1, Z5, Z1
-	VSHUFI64X2     $0x88, Z2, Z0, Z5
-	VSHUFI64X2     $0xdd, Z2, Z0, Z0
-	VMOVDQU64      1280(R8), Z2
-	VMOVDQU64      1344(R8), Z6
-	VMOVDQU64      1408(R8), Z7
-	VMOVDQU64      1472(R8), Z8
-	VSHUFI64X2     $0x44, Z6, Z2, Z9
-	VSHUFI64X2     $0xee, Z6, Z2, Z2
-	VSHUFI64X2     $0x44, Z8, Z7, Z6
-	VSHUFI64X2     $0xee, Z8, Z7, Z7
-	VSHUFI64X2     $0x88, Z6, Z9, Z8
-	VSHUFI64X2     $0xdd, Z6, Z9, Z6
-	VSHUFI64X2     $0x88, Z7, Z2, Z9
-	VSHUFI64X2     $0xdd, Z7, Z2, Z2
-	VMOVDQU64      Z3, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z8, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z1, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z6, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z5, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z9, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z0, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z2, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      1536(R9), Z0
-	VMOVDQU64      1600(R9), Z1
-	VMOVDQU64      1664(R9), Z2
-	VMOVDQU64      1728(R9), Z3
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
-	VPERMI2B       Z3, Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VSHUFI64X2     $0x44, Z6, Z5, Z7
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
-	VPERMI2B       Z1, Z0, Z6
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z2, Z0
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
-	VSHUFI64X2     $0x44, Z0, Z6, Z1
-	VSHUFI64X2     $0xee, Z0, Z6, Z0
-	VMOVDQU64      1792(R9), Z2
-	VMOVDQU64      1856(R9), Z3
-	VMOVDQU64      1920(R9), Z6
-	VMOVDQU64      1984(R9), Z8
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
-	VPERMI2B       Z3, Z2, Z9
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z6, Z10
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VSHUFI64X2     $0x44, Z10, Z9, Z11
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
-	VPERMI2B       Z3, Z2, Z10
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z2
-	VPERMI2B       Z8, Z6, Z2
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VSHUFI64X2     $0x44, Z2, Z10, Z3
-	VSHUFI64X2     $0xee, Z2, Z10, Z2
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, 192(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, 448(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 704(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 960(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1216(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1472(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1728(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1984(DX)
-	VMOVDQU64      1536(R12), Z0
-	VMOVDQU64      1600(R12), Z1
-	VMOVDQU64      1664(R12), Z2
-	VMOVDQU64      1728(R12), Z3
-	VSHUFI64X2     $0x44, Z1, Z0, Z5
-	VSHUFI64X2     $0xee, Z1, Z0, Z0
-	VSHUFI64X2     $0x44, Z3, Z2, Z1
-	VSHUFI64X2     $0xee, Z3, Z2, Z2
-	VSHUFI64X2     $0x88, Z1, Z5, Z3
-	VSHUFI64X2     $0xdd, Z1, Z5, Z1
-	VSHUFI64X2     $0x88, Z2, Z0, Z5
-	VSHUFI64X2     $0xdd, Z2, Z0, Z0
-	VMOVDQU64      1792(R13), Z2
-	VMOVDQU64      1856(R13), Z6
-	VMOVDQU64      1920(R13), Z7
-	VMOVDQU64      1984(R13), Z8
-	VSHUFI64X2     $0x44, Z6, Z2, Z9
-	VSHUFI64X2     $0xee, Z6, Z2, Z2
-	VSHUFI64X2     $0x44, Z8, Z7, Z6
-	VSHUFI64X2     $0xee, Z8, Z7, Z7
-	VSHUFI64X2     $0x88, Z6, Z9, Z8
-	VSHUFI64X2     $0xdd, Z6, Z9, Z6
-	VSHUFI64X2     $0x88, Z7, Z2, Z9
-	VSHUFI64X2     $0xdd, Z7, Z2, Z2
-	VMOVDQU64      Z3, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z8, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z1, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z6, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z5, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z9, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z0, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z2, -256(CX)
-	ADDQ           BX, CX
-	JMP            shuffleAVX512GFNIsplit4next
+	VMOVDQU64      (R10), Z0
+	VMOVDQU64      64(R10), Z1
+	VMOVDQU64      128(R10), Z5
+	VMOVDQU64      192(R10), Z6
+	VMOVDQU64      256(R10), Z7
+	VMOVDQU64      320(R10), Z8
+	VMOVDQU64      384(R10), Z9
+	VMOVDQU64      448(R10), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (CX)
+	ADDQ           R8, CX
+	VMOVDQU64      Z1, 4160(R12)
+	VMOVDQU64      Z6, 4224(R12)
+	VMOVDQU64      Z0, 4288(R12)
+	VMOVDQU64      Z10, 4352(R12)
+	VMOVDQU64      Z5, 4416(R12)
+	VMOVDQU64      Z8, 4480(R12)
+	VMOVDQU64      Z7, 4544(R12)
+	VMOVDQU64      512(R10), Z0
+	VMOVDQU64      576(R10), Z1
+	VMOVDQU64      640(R10), Z5
+	VMOVDQU64      704(R10), Z6
+	VMOVDQU64      768(R10), Z7
+	VMOVDQU64      832(R10), Z8
+	VMOVDQU64      896(R10), Z9
+	VMOVDQU64      960(R10), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (CX)
+	ADDQ           R8, CX
+	VMOVDQU64      Z1, 4672(R12)
+	VMOVDQU64      Z6, 4736(R12)
+	VMOVDQU64      Z0, 4800(R12)
+	VMOVDQU64      Z10, 4864(R12)
+	VMOVDQU64      Z5, 4928(R12)
+	VMOVDQU64      Z8, 4992(R12)
+	VMOVDQU64      Z7, 5056(R12)
+	VMOVDQU64      1024(R10), Z0
+	VMOVDQU64      1088(R10), Z1
+	VMOVDQU64      1152(R10), Z5
+	VMOVDQU64      1216(R10), Z6
+	VMOVDQU64      1280(R10), Z7
+	VMOVDQU64      1344(R10), Z8
+	VMOVDQU64      1408(R10), Z9
+	VMOVDQU64      1472(R10), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (CX)
+	ADDQ           R8, CX
+	VMOVDQU64      Z1, 5184(R12)
+	VMOVDQU64      Z6, 5248(R12)
+	VMOVDQU64      Z0, 5312(R12)
+	VMOVDQU64      Z10, 5376(R12)
+	VMOVDQU64      Z5, 5440(R12)
+	VMOVDQU64      Z8, 5504(R12)
+	VMOVDQU64      Z7, 5568(R12)
+	VMOVDQU64      1536(R10), Z0
+	VMOVDQU64      1600(R10), Z1
+	VMOVDQU64      1664(R10), Z5
+	VMOVDQU64      1728(R10), Z6
+	VMOVDQU64      1792(R10), Z7
+	VMOVDQU64      1856(R10), Z8
+	VMOVDQU64      1920(R10), Z9
+	VMOVDQU64      1984(R10), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (CX)
+	VMOVDQU64      Z1, 5696(R12)
+	VMOVDQU64      Z6, 5760(R12)
+	VMOVDQU64      Z0, 5824(R12)
+	VMOVDQU64      Z10, 5888(R12)
+	VMOVDQU64      Z5, 5952(R12)
+	VMOVDQU64      Z8, 6016(R12)
+	VMOVDQU64      Z7, 6080(R12)
 
-	// first and last passes: some rows belong to no superblock
-shuffleAVX512GFNIsplit4edge:
-	CMPQ           R11, SI
-	JAE            shuffleAVX512GFNIsplit4edgeB
-	VMOVDQU64      (R9), Z0
-	VMOVDQU64      64(R9), Z1
-	VMOVDQU64      128(R9), Z2
-	VMOVDQU64      192(R9), Z3
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
-	VPERMI2B       Z3, Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VSHUFI64X2     $0x44, Z6, Z5, Z7
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
-	VPERMI2B       Z1, Z0, Z6
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z2, Z0
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
-	VSHUFI64X2     $0x44, Z0, Z6, Z1
-	VSHUFI64X2     $0xee, Z0, Z6, Z0
-	VMOVDQU64      256(R9), Z2
-	VMOVDQU64      320(R9), Z3
-	VMOVDQU64      384(R9), Z6
-	VMOVDQU64      448(R9), Z8
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
-	VPERMI2B       Z3, Z2, Z9
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z6, Z10
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VSHUFI64X2     $0x44, Z10, Z9, Z11
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
-	VPERMI2B       Z3, Z2, Z10
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z2
-	VPERMI2B       Z8, Z6, Z2
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VSHUFI64X2     $0x44, Z2, Z10, Z3
-	VSHUFI64X2     $0xee, Z2, Z10, Z2
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, (DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, 256(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 512(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 768(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1024(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1280(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1536(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1792(DX)
-	VMOVDQU64      512(R9), Z0
-	VMOVDQU64      576(R9), Z1
-	VMOVDQU64      640(R9), Z2
-	VMOVDQU64      704(R9), Z3
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
-	VPERMI2B       Z3, Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VSHUFI64X2     $0x44, Z6, Z5, Z7
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
-	VPERMI2B       Z1, Z0, Z6
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z2, Z0
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
-	VSHUFI64X2     $0x44, Z0, Z6, Z1
-	VSHUFI64X2     $0xee, Z0, Z6, Z0
-	VMOVDQU64      768(R9), Z2
-	VMOVDQU64      832(R9), Z3
-	VMOVDQU64      896(R9), Z6
-	VMOVDQU64      960(R9), Z8
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
-	VPERMI2B       Z3, Z2, Z9
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z6, Z10
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VSHUFI64X2     $0x44, Z10, Z9, Z11
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
-	VPERMI2B       Z3, Z2, Z10
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z2
-	VPERMI2B       Z8, Z6, Z2
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VSHUFI64X2     $0x44, Z2, Z10, Z3
-	VSHUFI64X2     $0xee, Z2, Z10, Z2
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, 64(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, 320(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 576(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 832(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1088(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1344(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1600(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1856(DX)
-	VMOVDQU64      1024(R9), Z0
-	VMOVDQU64      1088(R9), Z1
-	VMOVDQU64      1152(R9), Z2
-	VMOVDQU64      1216(R9), Z3
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
-	VPERMI2B       Z3, Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VSHUFI64X2     $0x44, Z6, Z5, Z7
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
-	VPERMI2B       Z1, Z0, Z6
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z2, Z0
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
-	VSHUFI64X2     $0x44, Z0, Z6, Z1
-	VSHUFI64X2     $0xee, Z0, Z6, Z0
-	VMOVDQU64      1280(R9), Z2
-	VMOVDQU64      1344(R9), Z3
-	VMOVDQU64      1408(R9), Z6
-	VMOVDQU64      1472(R9), Z8
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
-	VPERMI2B       Z3, Z2, Z9
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z6, Z10
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VSHUFI64X2     $0x44, Z10, Z9, Z11
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
-	VPERMI2B       Z3, Z2, Z10
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z2
-	VPERMI2B       Z8, Z6, Z2
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VSHUFI64X2     $0x44, Z2, Z10, Z3
-	VSHUFI64X2     $0xee, Z2, Z10, Z2
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, 128(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, 384(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 640(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 896(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1152(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1408(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1664(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1920(DX)
-	VMOVDQU64      1536(R9), Z0
-	VMOVDQU64      1600(R9), Z1
-	VMOVDQU64      1664(R9), Z2
-	VMOVDQU64      1728(R9), Z3
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
-	VPERMI2B       Z1, Z0, Z5
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
-	VPERMI2B       Z3, Z2, Z6
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VSHUFI64X2     $0x44, Z6, Z5, Z7
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
-	VPERMI2B       Z1, Z0, Z6
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z2, Z0
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
-	VSHUFI64X2     $0x44, Z0, Z6, Z1
-	VSHUFI64X2     $0xee, Z0, Z6, Z0
-	VMOVDQU64      1792(R9), Z2
-	VMOVDQU64      1856(R9), Z3
-	VMOVDQU64      1920(R9), Z6
-	VMOVDQU64      1984(R9), Z8
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
-	VPERMI2B       Z3, Z2, Z9
-	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
-	VPERMI2B       Z8, Z6, Z10
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VSHUFI64X2     $0x44, Z10, Z9, Z11
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
-	VPERMI2B       Z3, Z2, Z10
-	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z2
-	VPERMI2B       Z8, Z6, Z2
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VSHUFI64X2     $0x44, Z2, Z10, Z3
-	VSHUFI64X2     $0xee, Z2, Z10, Z2
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, 192(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z11, Z7, Z6
-	VMOVDQU64      Z6, 448(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 704(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      Z6, 960(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1216(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
-	VPERMI2B       Z3, Z1, Z5
-	VMOVDQU64      Z5, 1472(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1728(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z2, Z0, Z1
-	VMOVDQU64      Z1, 1984(DX)
-
-shuffleAVX512GFNIsplit4edgeB:
-	MOVQ       AX, CX
-	VMOVDQU64  (DI), Z0
-	VMOVDQU64  64(DI), Z1
-	VMOVDQU64  128(DI), Z2
-	VMOVDQU64  192(DI), Z3
-	VSHUFI64X2 $0x44, Z1, Z0, Z5
-	VSHUFI64X2 $0xee, Z1, Z0, Z0
-	VSHUFI64X2 $0x44, Z3, Z2, Z1
-	VSHUFI64X2 $0xee, Z3, Z2, Z2
-	VSHUFI64X2 $0x88, Z1, Z5, Z3
-	VSHUFI64X2 $0xdd, Z1, Z5, Z1
-	VSHUFI64X2 $0x88, Z2, Z0, Z5
-	VSHUFI64X2 $0xdd, Z2, Z0, Z0
-	VMOVDQU64  256(R8), Z2
-	VMOVDQU64  320(R8), Z6
-	VMOVDQU64  384(R8), Z7
-	VMOVDQU64  448(R8), Z8
-	VSHUFI64X2 $0x44, Z6, Z2, Z9
-	VSHUFI64X2 $0xee, Z6, Z2, Z2
-	VSHUFI64X2 $0x44, Z8, Z7, Z6
-	VSHUFI64X2 $0xee, Z8, Z7, Z7
-	VSHUFI64X2 $0x88, Z6, Z9, Z8
-	VSHUFI64X2 $0xdd, Z6, Z9, Z6
-	VSHUFI64X2 $0x88, Z7, Z2, Z9
-	VSHUFI64X2 $0xdd, Z7, Z2, Z2
-	LEAQ       -1(R11), R10
-	CMPQ       R10, SI
-	JAE        shuffleAVX512GFNIsplit4eskip0_0
-	VMOVDQU64  Z3, -64(CX)
-
-shuffleAVX512GFNIsplit4eskip0_0:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip0_1
-	VMOVDQU64 Z8, -128(CX)
-
-shuffleAVX512GFNIsplit4eskip0_1:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip0_2
-	VMOVDQU64 Z1, -64(CX)
-
-shuffleAVX512GFNIsplit4eskip0_2:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip0_3
-	VMOVDQU64 Z6, -128(CX)
-
-shuffleAVX512GFNIsplit4eskip0_3:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip0_4
-	VMOVDQU64 Z5, -64(CX)
-
-shuffleAVX512GFNIsplit4eskip0_4:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip0_5
-	VMOVDQU64 Z9, -128(CX)
-
-shuffleAVX512GFNIsplit4eskip0_5:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip0_6
+shuffleAVX512GFNIrows4drain:
+	// rows r with r%ring = delay, from superblock t-delay
+	MOVQ      AX, R11
+	ADDQ      BX, R11
+	LEAQ      -1(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows4delay1
+	ANDQ      $0x07, R12
+	SHLQ      $0x0b, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 4160(R12), Z0
+	VMOVDQU64 Z0, -64(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 4672(R12), Z0
+	VMOVDQU64 Z0, -64(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5184(R12), Z0
+	VMOVDQU64 Z0, -64(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5696(R12), Z0
 	VMOVDQU64 Z0, -64(CX)
 
-shuffleAVX512GFNIsplit4eskip0_6:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip0_7
-	VMOVDQU64 Z2, -128(CX)
+shuffleAVX512GFNIrows4delay1:
+	ADDQ      BX, R11
+	LEAQ      -2(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows4delay2
+	ANDQ      $0x07, R12
+	SHLQ      $0x0b, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 4224(R12), Z0
+	VMOVDQU64 Z0, -128(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 4736(R12), Z0
+	VMOVDQU64 Z0, -128(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5248(R12), Z0
+	VMOVDQU64 Z0, -128(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5760(R12), Z0
+	VMOVDQU64 Z0, -128(CX)
 
-shuffleAVX512GFNIsplit4eskip0_7:
-	ADDQ       BX, CX
-	VMOVDQU64  512(R12), Z0
-	VMOVDQU64  576(R12), Z1
-	VMOVDQU64  640(R12), Z2
-	VMOVDQU64  704(R12), Z3
-	VSHUFI64X2 $0x44, Z1, Z0, Z5
-	VSHUFI64X2 $0xee, Z1, Z0, Z0
-	VSHUFI64X2 $0x44, Z3, Z2, Z1
-	VSHUFI64X2 $0xee, Z3, Z2, Z2
-	VSHUFI64X2 $0x88, Z1, Z5, Z3
-	VSHUFI64X2 $0xdd, Z1, Z5, Z1
-	VSHUFI64X2 $0x88, Z2, Z0, Z5
-	VSHUFI64X2 $0xdd, Z2, Z0, Z0
-	VMOVDQU64  768(R13), Z2
-	VMOVDQU64  832(R13), Z6
-	VMOVDQU64  896(R13), Z7
-	VMOVDQU64  960(R13), Z8
-	VSHUFI64X2 $0x44, Z6, Z2, Z9
-	VSHUFI64X2 $0xee, Z6, Z2, Z2
-	VSHUFI64X2 $0x44, Z8, Z7, Z6
-	VSHUFI64X2 $0xee, Z8, Z7, Z7
-	VSHUFI64X2 $0x88, Z6, Z9, Z8
-	VSHUFI64X2 $0xdd, Z6, Z9, Z6
-	VSHUFI64X2 $0x88, Z7, Z2, Z9
-	VSHUFI64X2 $0xdd, Z7, Z2, Z2
-	LEAQ       -3(R11), R10
-	CMPQ       R10, SI
-	JAE        shuffleAVX512GFNIsplit4eskip1_0
-	VMOVDQU64  Z3, -192(CX)
-
-shuffleAVX512GFNIsplit4eskip1_0:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip1_1
-	VMOVDQU64 Z8, -256(CX)
-
-shuffleAVX512GFNIsplit4eskip1_1:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip1_2
-	VMOVDQU64 Z1, -192(CX)
-
-shuffleAVX512GFNIsplit4eskip1_2:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip1_3
-	VMOVDQU64 Z6, -256(CX)
-
-shuffleAVX512GFNIsplit4eskip1_3:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip1_4
-	VMOVDQU64 Z5, -192(CX)
-
-shuffleAVX512GFNIsplit4eskip1_4:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip1_5
-	VMOVDQU64 Z9, -256(CX)
-
-shuffleAVX512GFNIsplit4eskip1_5:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip1_6
+shuffleAVX512GFNIrows4delay2:
+	ADDQ      BX, R11
+	LEAQ      -3(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows4delay3
+	ANDQ      $0x07, R12
+	SHLQ      $0x0b, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 4288(R12), Z0
+	VMOVDQU64 Z0, -192(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 4800(R12), Z0
+	VMOVDQU64 Z0, -192(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5312(R12), Z0
+	VMOVDQU64 Z0, -192(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5824(R12), Z0
 	VMOVDQU64 Z0, -192(CX)
 
-shuffleAVX512GFNIsplit4eskip1_6:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip1_7
-	VMOVDQU64 Z2, -256(CX)
+shuffleAVX512GFNIrows4delay3:
+	ADDQ      BX, R11
+	LEAQ      -4(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows4delay4
+	ANDQ      $0x07, R12
+	SHLQ      $0x0b, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 4352(R12), Z0
+	VMOVDQU64 Z0, -256(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 4864(R12), Z0
+	VMOVDQU64 Z0, -256(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5376(R12), Z0
+	VMOVDQU64 Z0, -256(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5888(R12), Z0
+	VMOVDQU64 Z0, -256(CX)
 
-shuffleAVX512GFNIsplit4eskip1_7:
-	ADDQ       BX, CX
-	VMOVDQU64  1024(DI), Z0
-	VMOVDQU64  1088(DI), Z1
-	VMOVDQU64  1152(DI), Z2
-	VMOVDQU64  1216(DI), Z3
-	VSHUFI64X2 $0x44, Z1, Z0, Z5
-	VSHUFI64X2 $0xee, Z1, Z0, Z0
-	VSHUFI64X2 $0x44, Z3, Z2, Z1
-	VSHUFI64X2 $0xee, Z3, Z2, Z2
-	VSHUFI64X2 $0x88, Z1, Z5, Z3
-	VSHUFI64X2 $0xdd, Z1, Z5, Z1
-	VSHUFI64X2 $0x88, Z2, Z0, Z5
-	VSHUFI64X2 $0xdd, Z2, Z0, Z0
-	VMOVDQU64  1280(R8), Z2
-	VMOVDQU64  1344(R8), Z6
-	VMOVDQU64  1408(R8), Z7
-	VMOVDQU64  1472(R8), Z8
-	VSHUFI64X2 $0x44, Z6, Z2, Z9
-	VSHUFI64X2 $0xee, Z6, Z2, Z2
-	VSHUFI64X2 $0x44, Z8, Z7, Z6
-	VSHUFI64X2 $0xee, Z8, Z7, Z7
-	VSHUFI64X2 $0x88, Z6, Z9, Z8
-	VSHUFI64X2 $0xdd, Z6, Z9, Z6
-	VSHUFI64X2 $0x88, Z7, Z2, Z9
-	VSHUFI64X2 $0xdd, Z7, Z2, Z2
-	LEAQ       -1(R11), R10
-	CMPQ       R10, SI
-	JAE        shuffleAVX512GFNIsplit4eskip2_0
-	VMOVDQU64  Z3, -64(CX)
+shuffleAVX512GFNIrows4delay4:
+	ADDQ      BX, R11
+	LEAQ      -5(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows4delay5
+	ANDQ      $0x07, R12
+	SHLQ      $0x0b, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 4416(R12), Z0
+	VMOVDQU64 Z0, -320(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 4928(R12), Z0
+	VMOVDQU64 Z0, -320(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5440(R12), Z0
+	VMOVDQU64 Z0, -320(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5952(R12), Z0
+	VMOVDQU64 Z0, -320(CX)
 
-shuffleAVX512GFNIsplit4eskip2_0:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip2_1
-	VMOVDQU64 Z8, -128(CX)
+shuffleAVX512GFNIrows4delay5:
+	ADDQ      BX, R11
+	LEAQ      -6(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows4delay6
+	ANDQ      $0x07, R12
+	SHLQ      $0x0b, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 4480(R12), Z0
+	VMOVDQU64 Z0, -384(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 4992(R12), Z0
+	VMOVDQU64 Z0, -384(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5504(R12), Z0
+	VMOVDQU64 Z0, -384(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 6016(R12), Z0
+	VMOVDQU64 Z0, -384(CX)
 
-shuffleAVX512GFNIsplit4eskip2_1:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip2_2
-	VMOVDQU64 Z1, -64(CX)
+shuffleAVX512GFNIrows4delay6:
+	ADDQ      BX, R11
+	LEAQ      -7(DX), R12
+	CMPQ      R12, SI
+	JAE       shuffleAVX512GFNIrows4delay7
+	ANDQ      $0x07, R12
+	SHLQ      $0x0b, R12
+	ADDQ      R10, R12
+	MOVQ      R11, CX
+	VMOVDQU64 4544(R12), Z0
+	VMOVDQU64 Z0, -448(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5056(R12), Z0
+	VMOVDQU64 Z0, -448(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 5568(R12), Z0
+	VMOVDQU64 Z0, -448(CX)
+	ADDQ      R8, CX
+	VMOVDQU64 6080(R12), Z0
+	VMOVDQU64 Z0, -448(CX)
 
-shuffleAVX512GFNIsplit4eskip2_2:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip2_3
-	VMOVDQU64 Z6, -128(CX)
-
-shuffleAVX512GFNIsplit4eskip2_3:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip2_4
-	VMOVDQU64 Z5, -64(CX)
-
-shuffleAVX512GFNIsplit4eskip2_4:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip2_5
-	VMOVDQU64 Z9, -128(CX)
-
-shuffleAVX512GFNIsplit4eskip2_5:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip2_6
-	VMOVDQU64 Z0, -64(CX)
-
-shuffleAVX512GFNIsplit4eskip2_6:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip2_7
-	VMOVDQU64 Z2, -128(CX)
-
-shuffleAVX512GFNIsplit4eskip2_7:
-	ADDQ       BX, CX
-	VMOVDQU64  1536(R12), Z0
-	VMOVDQU64  1600(R12), Z1
-	VMOVDQU64  1664(R12), Z2
-	VMOVDQU64  1728(R12), Z3
-	VSHUFI64X2 $0x44, Z1, Z0, Z5
-	VSHUFI64X2 $0xee, Z1, Z0, Z0
-	VSHUFI64X2 $0x44, Z3, Z2, Z1
-	VSHUFI64X2 $0xee, Z3, Z2, Z2
-	VSHUFI64X2 $0x88, Z1, Z5, Z3
-	VSHUFI64X2 $0xdd, Z1, Z5, Z1
-	VSHUFI64X2 $0x88, Z2, Z0, Z5
-	VSHUFI64X2 $0xdd, Z2, Z0, Z0
-	VMOVDQU64  1792(R13), Z2
-	VMOVDQU64  1856(R13), Z6
-	VMOVDQU64  1920(R13), Z7
-	VMOVDQU64  1984(R13), Z8
-	VSHUFI64X2 $0x44, Z6, Z2, Z9
-	VSHUFI64X2 $0xee, Z6, Z2, Z2
-	VSHUFI64X2 $0x44, Z8, Z7, Z6
-	VSHUFI64X2 $0xee, Z8, Z7, Z7
-	VSHUFI64X2 $0x88, Z6, Z9, Z8
-	VSHUFI64X2 $0xdd, Z6, Z9, Z6
-	VSHUFI64X2 $0x88, Z7, Z2, Z9
-	VSHUFI64X2 $0xdd, Z7, Z2, Z2
-	LEAQ       -3(R11), R10
-	CMPQ       R10, SI
-	JAE        shuffleAVX512GFNIsplit4eskip3_0
-	VMOVDQU64  Z3, -192(CX)
-
-shuffleAVX512GFNIsplit4eskip3_0:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip3_1
-	VMOVDQU64 Z8, -256(CX)
-
-shuffleAVX512GFNIsplit4eskip3_1:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip3_2
-	VMOVDQU64 Z1, -192(CX)
-
-shuffleAVX512GFNIsplit4eskip3_2:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip3_3
-	VMOVDQU64 Z6, -256(CX)
-
-shuffleAVX512GFNIsplit4eskip3_3:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip3_4
-	VMOVDQU64 Z5, -192(CX)
-
-shuffleAVX512GFNIsplit4eskip3_4:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip3_5
-	VMOVDQU64 Z9, -256(CX)
-
-shuffleAVX512GFNIsplit4eskip3_5:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip3_6
-	VMOVDQU64 Z0, -192(CX)
-
-shuffleAVX512GFNIsplit4eskip3_6:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit4eskip3_7
-	VMOVDQU64 Z2, -256(CX)
-
-shuffleAVX512GFNIsplit4eskip3_7:
-	ADDQ BX, CX
-
-shuffleAVX512GFNIsplit4next:
-	// the oldest slot takes superblock t+1
-	XCHGQ DX, DI
-	XCHGQ DX, R8
-	XCHGQ DX, R12
-	XCHGQ DX, R13
-	INCQ  R11
-	ADDQ  $0x40, AX
-	ADDQ  $0x00000800, R9
-	LEAQ  4(SI), R10
-	CMPQ  R11, R10
-	JB    shuffleAVX512GFNIsplit4loop
+shuffleAVX512GFNIrows4delay7:
+	INCQ DX
+	ADDQ $0x40, AX
+	ADDQ $0x00000800, R9
+	CMPQ DX, DI
+	JB   shuffleAVX512GFNIrows4loop
 	VZEROUPPER
 	RET
 
 shuffleAVX512GFNIts8:
-	LEAQ (R11), DX
-	LEAQ 4096(R11), DI
-	LEAQ 8192(R11), R8
-	LEAQ 12288(R11), R12
-	LEAQ 16384(R11), R13
-	XORQ R11, R11
-	MOVQ CX, R9
+shuffleAVX512GFNIdense8block:
+	XORQ R8, R8
 
-shuffleAVX512GFNIsplit8loop:
-	CMPQ           R11, $0x04
-	JB             shuffleAVX512GFNIsplit8edge
-	CMPQ           R11, SI
-	JAE            shuffleAVX512GFNIsplit8edge
+shuffleAVX512GFNIdense8chunk:
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R11
+	IMULQ          BX, R11
+	SHLQ           $0x03, R11
+	ADDQ           AX, R11
 	VMOVDQU64      (R9), Z0
 	VMOVDQU64      64(R9), Z1
 	VMOVDQU64      128(R9), Z5
@@ -4041,187 +3580,74 @@ shuffleAVX512GFNIsplit8loop:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      512(R9), Z11
-	VMOVDQU64      576(R9), Z12
-	VMOVDQU64      640(R9), Z13
-	VMOVDQU64      704(R9), Z14
-	VMOVDQU64      768(R9), Z15
-	VMOVDQU64      832(R9), Z16
-	VMOVDQU64      896(R9), Z17
-	VMOVDQU64      960(R9), Z18
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
-	VPERMI2B       Z15, Z11, Z19
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
-	VPERMI2B       Z15, Z11, Z20
+	VMOVDQU64      Z9, (R10)
+	VMOVDQU64      Z1, 512(R10)
+	VMOVDQU64      Z6, 1024(R10)
+	VMOVDQU64      Z0, 1536(R10)
+	VMOVDQU64      Z10, 2048(R10)
+	VMOVDQU64      Z5, 2560(R10)
+	VMOVDQU64      Z8, 3072(R10)
+	VMOVDQU64      Z7, 3584(R10)
+	VMOVDQU64      512(R9), Z0
+	VMOVDQU64      576(R9), Z1
+	VMOVDQU64      640(R9), Z5
+	VMOVDQU64      704(R9), Z6
+	VMOVDQU64      768(R9), Z7
+	VMOVDQU64      832(R9), Z8
+	VMOVDQU64      896(R9), Z9
+	VMOVDQU64      960(R9), Z10
 	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
-	VPERMI2B       Z16, Z12, Z11
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
-	VPERMI2B       Z16, Z12, Z15
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
-	VPERMI2B       Z17, Z13, Z12
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
-	VPERMI2B       Z17, Z13, Z16
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
-	VPERMI2B       Z18, Z14, Z13
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
-	VPERMI2B       Z18, Z14, Z17
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z19, Z14
-	VPERMT2Q       Z12, Z3, Z19
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z16, Z20, Z13
-	VPERMT2Q       Z16, Z3, Z20
-	VMOVDQA64      Z2, Z16
-	VPERMI2Q       Z17, Z15, Z16
-	VPERMT2Q       Z17, Z3, Z15
-	VPUNPCKLQDQ    Z12, Z14, Z17
-	VPUNPCKHQDQ    Z12, Z14, Z12
-	VPUNPCKLQDQ    Z11, Z19, Z14
-	VPUNPCKHQDQ    Z11, Z19, Z11
-	VPUNPCKLQDQ    Z16, Z13, Z18
-	VPUNPCKHQDQ    Z16, Z13, Z13
-	VPUNPCKLQDQ    Z15, Z20, Z16
-	VPUNPCKHQDQ    Z15, Z20, Z15
-	VGF2P8AFFINEQB $0x00, Z17, Z4, Z17
-	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
-	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VGF2P8AFFINEQB $0x00, Z18, Z4, Z18
-	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
-	VGF2P8AFFINEQB $0x00, Z16, Z4, Z16
-	VGF2P8AFFINEQB $0x00, Z15, Z4, Z15
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, (DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, 256(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 512(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 768(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1024(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1280(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1536(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1792(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2048(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2304(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 2560(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 2816(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3072(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3328(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 3584(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 3840(DX)
-	MOVQ           AX, CX
-	VMOVDQU64      (DI), Z0
-	VMOVDQU64      64(DI), Z1
-	VMOVDQU64      128(DI), Z5
-	VMOVDQU64      192(DI), Z6
-	VSHUFI64X2     $0x44, Z1, Z0, Z7
-	VSHUFI64X2     $0xee, Z1, Z0, Z0
-	VSHUFI64X2     $0x44, Z6, Z5, Z1
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VSHUFI64X2     $0x88, Z1, Z7, Z6
-	VSHUFI64X2     $0xdd, Z1, Z7, Z1
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      256(R8), Z5
-	VMOVDQU64      320(R8), Z8
-	VMOVDQU64      384(R8), Z9
-	VMOVDQU64      448(R8), Z10
-	VSHUFI64X2     $0x44, Z8, Z5, Z11
-	VSHUFI64X2     $0xee, Z8, Z5, Z5
-	VSHUFI64X2     $0x44, Z10, Z9, Z8
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VSHUFI64X2     $0x88, Z8, Z11, Z10
-	VSHUFI64X2     $0xdd, Z8, Z11, Z8
-	VSHUFI64X2     $0x88, Z9, Z5, Z11
-	VSHUFI64X2     $0xdd, Z9, Z5, Z5
-	VMOVDQU64      Z6, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z10, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z1, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z8, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z7, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z11, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z0, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z5, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      512(R12), Z0
-	VMOVDQU64      576(R12), Z1
-	VMOVDQU64      640(R12), Z5
-	VMOVDQU64      704(R12), Z6
-	VSHUFI64X2     $0x44, Z1, Z0, Z7
-	VSHUFI64X2     $0xee, Z1, Z0, Z0
-	VSHUFI64X2     $0x44, Z6, Z5, Z1
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VSHUFI64X2     $0x88, Z1, Z7, Z6
-	VSHUFI64X2     $0xdd, Z1, Z7, Z1
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      768(R13), Z5
-	VMOVDQU64      832(R13), Z8
-	VMOVDQU64      896(R13), Z9
-	VMOVDQU64      960(R13), Z10
-	VSHUFI64X2     $0x44, Z8, Z5, Z11
-	VSHUFI64X2     $0xee, Z8, Z5, Z5
-	VSHUFI64X2     $0x44, Z10, Z9, Z8
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VSHUFI64X2     $0x88, Z8, Z11, Z10
-	VSHUFI64X2     $0xdd, Z8, Z11, Z8
-	VSHUFI64X2     $0x88, Z9, Z5, Z11
-	VSHUFI64X2     $0xdd, Z9, Z5, Z5
-	VMOVDQU64      Z6, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z10, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z1, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z8, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z7, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z11, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z0, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z5, -256(CX)
-	ADDQ           BX, CX
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      Z9, 64(R10)
+	VMOVDQU64      Z1, 576(R10)
+	VMOVDQU64      Z6, 1088(R10)
+	VMOVDQU64      Z0, 1600(R10)
+	VMOVDQU64      Z10, 2112(R10)
+	VMOVDQU64      Z5, 2624(R10)
+	VMOVDQU64      Z8, 3136(R10)
+	VMOVDQU64      Z7, 3648(R10)
 	VMOVDQU64      1024(R9), Z0
 	VMOVDQU64      1088(R9), Z1
 	VMOVDQU64      1152(R9), Z5
@@ -4274,186 +3700,74 @@ shuffleAVX512GFNIsplit8loop:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      1536(R9), Z11
-	VMOVDQU64      1600(R9), Z12
-	VMOVDQU64      1664(R9), Z13
-	VMOVDQU64      1728(R9), Z14
-	VMOVDQU64      1792(R9), Z15
-	VMOVDQU64      1856(R9), Z16
-	VMOVDQU64      1920(R9), Z17
-	VMOVDQU64      1984(R9), Z18
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
-	VPERMI2B       Z15, Z11, Z19
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
-	VPERMI2B       Z15, Z11, Z20
+	VMOVDQU64      Z9, 128(R10)
+	VMOVDQU64      Z1, 640(R10)
+	VMOVDQU64      Z6, 1152(R10)
+	VMOVDQU64      Z0, 1664(R10)
+	VMOVDQU64      Z10, 2176(R10)
+	VMOVDQU64      Z5, 2688(R10)
+	VMOVDQU64      Z8, 3200(R10)
+	VMOVDQU64      Z7, 3712(R10)
+	VMOVDQU64      1536(R9), Z0
+	VMOVDQU64      1600(R9), Z1
+	VMOVDQU64      1664(R9), Z5
+	VMOVDQU64      1728(R9), Z6
+	VMOVDQU64      1792(R9), Z7
+	VMOVDQU64      1856(R9), Z8
+	VMOVDQU64      1920(R9), Z9
+	VMOVDQU64      1984(R9), Z10
 	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
-	VPERMI2B       Z16, Z12, Z11
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
-	VPERMI2B       Z16, Z12, Z15
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
-	VPERMI2B       Z17, Z13, Z12
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
-	VPERMI2B       Z17, Z13, Z16
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
-	VPERMI2B       Z18, Z14, Z13
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
-	VPERMI2B       Z18, Z14, Z17
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z19, Z14
-	VPERMT2Q       Z12, Z3, Z19
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z16, Z20, Z13
-	VPERMT2Q       Z16, Z3, Z20
-	VMOVDQA64      Z2, Z16
-	VPERMI2Q       Z17, Z15, Z16
-	VPERMT2Q       Z17, Z3, Z15
-	VPUNPCKLQDQ    Z12, Z14, Z17
-	VPUNPCKHQDQ    Z12, Z14, Z12
-	VPUNPCKLQDQ    Z11, Z19, Z14
-	VPUNPCKHQDQ    Z11, Z19, Z11
-	VPUNPCKLQDQ    Z16, Z13, Z18
-	VPUNPCKHQDQ    Z16, Z13, Z13
-	VPUNPCKLQDQ    Z15, Z20, Z16
-	VPUNPCKHQDQ    Z15, Z20, Z15
-	VGF2P8AFFINEQB $0x00, Z17, Z4, Z17
-	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
-	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VGF2P8AFFINEQB $0x00, Z18, Z4, Z18
-	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
-	VGF2P8AFFINEQB $0x00, Z16, Z4, Z16
-	VGF2P8AFFINEQB $0x00, Z15, Z4, Z15
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, 64(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, 320(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 576(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 832(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1088(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1344(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1600(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1856(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2112(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2368(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 2624(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 2880(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3136(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3392(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 3648(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 3904(DX)
-	VMOVDQU64      1024(DI), Z0
-	VMOVDQU64      1088(DI), Z1
-	VMOVDQU64      1152(DI), Z5
-	VMOVDQU64      1216(DI), Z6
-	VSHUFI64X2     $0x44, Z1, Z0, Z7
-	VSHUFI64X2     $0xee, Z1, Z0, Z0
-	VSHUFI64X2     $0x44, Z6, Z5, Z1
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VSHUFI64X2     $0x88, Z1, Z7, Z6
-	VSHUFI64X2     $0xdd, Z1, Z7, Z1
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      1280(R8), Z5
-	VMOVDQU64      1344(R8), Z8
-	VMOVDQU64      1408(R8), Z9
-	VMOVDQU64      1472(R8), Z10
-	VSHUFI64X2     $0x44, Z8, Z5, Z11
-	VSHUFI64X2     $0xee, Z8, Z5, Z5
-	VSHUFI64X2     $0x44, Z10, Z9, Z8
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VSHUFI64X2     $0x88, Z8, Z11, Z10
-	VSHUFI64X2     $0xdd, Z8, Z11, Z8
-	VSHUFI64X2     $0x88, Z9, Z5, Z11
-	VSHUFI64X2     $0xdd, Z9, Z5, Z5
-	VMOVDQU64      Z6, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z10, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z1, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z8, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z7, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z11, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z0, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z5, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      1536(R12), Z0
-	VMOVDQU64      1600(R12), Z1
-	VMOVDQU64      1664(R12), Z5
-	VMOVDQU64      1728(R12), Z6
-	VSHUFI64X2     $0x44, Z1, Z0, Z7
-	VSHUFI64X2     $0xee, Z1, Z0, Z0
-	VSHUFI64X2     $0x44, Z6, Z5, Z1
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VSHUFI64X2     $0x88, Z1, Z7, Z6
-	VSHUFI64X2     $0xdd, Z1, Z7, Z1
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      1792(R13), Z5
-	VMOVDQU64      1856(R13), Z8
-	VMOVDQU64      1920(R13), Z9
-	VMOVDQU64      1984(R13), Z10
-	VSHUFI64X2     $0x44, Z8, Z5, Z11
-	VSHUFI64X2     $0xee, Z8, Z5, Z5
-	VSHUFI64X2     $0x44, Z10, Z9, Z8
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VSHUFI64X2     $0x88, Z8, Z11, Z10
-	VSHUFI64X2     $0xdd, Z8, Z11, Z8
-	VSHUFI64X2     $0x88, Z9, Z5, Z11
-	VSHUFI64X2     $0xdd, Z9, Z5, Z5
-	VMOVDQU64      Z6, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z10, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z1, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z8, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z7, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z11, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z0, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z5, -256(CX)
-	ADDQ           BX, CX
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      Z9, 192(R10)
+	VMOVDQU64      Z1, 704(R10)
+	VMOVDQU64      Z6, 1216(R10)
+	VMOVDQU64      Z0, 1728(R10)
+	VMOVDQU64      Z10, 2240(R10)
+	VMOVDQU64      Z5, 2752(R10)
+	VMOVDQU64      Z8, 3264(R10)
+	VMOVDQU64      Z7, 3776(R10)
 	VMOVDQU64      2048(R9), Z0
 	VMOVDQU64      2112(R9), Z1
 	VMOVDQU64      2176(R9), Z5
@@ -4506,186 +3820,74 @@ shuffleAVX512GFNIsplit8loop:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2560(R9), Z11
-	VMOVDQU64      2624(R9), Z12
-	VMOVDQU64      2688(R9), Z13
-	VMOVDQU64      2752(R9), Z14
-	VMOVDQU64      2816(R9), Z15
-	VMOVDQU64      2880(R9), Z16
-	VMOVDQU64      2944(R9), Z17
-	VMOVDQU64      3008(R9), Z18
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
-	VPERMI2B       Z15, Z11, Z19
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
-	VPERMI2B       Z15, Z11, Z20
+	VMOVDQU64      Z9, 256(R10)
+	VMOVDQU64      Z1, 768(R10)
+	VMOVDQU64      Z6, 1280(R10)
+	VMOVDQU64      Z0, 1792(R10)
+	VMOVDQU64      Z10, 2304(R10)
+	VMOVDQU64      Z5, 2816(R10)
+	VMOVDQU64      Z8, 3328(R10)
+	VMOVDQU64      Z7, 3840(R10)
+	VMOVDQU64      2560(R9), Z0
+	VMOVDQU64      2624(R9), Z1
+	VMOVDQU64      2688(R9), Z5
+	VMOVDQU64      2752(R9), Z6
+	VMOVDQU64      2816(R9), Z7
+	VMOVDQU64      2880(R9), Z8
+	VMOVDQU64      2944(R9), Z9
+	VMOVDQU64      3008(R9), Z10
 	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
-	VPERMI2B       Z16, Z12, Z11
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
-	VPERMI2B       Z16, Z12, Z15
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
-	VPERMI2B       Z17, Z13, Z12
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
-	VPERMI2B       Z17, Z13, Z16
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
-	VPERMI2B       Z18, Z14, Z13
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
-	VPERMI2B       Z18, Z14, Z17
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z19, Z14
-	VPERMT2Q       Z12, Z3, Z19
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z16, Z20, Z13
-	VPERMT2Q       Z16, Z3, Z20
-	VMOVDQA64      Z2, Z16
-	VPERMI2Q       Z17, Z15, Z16
-	VPERMT2Q       Z17, Z3, Z15
-	VPUNPCKLQDQ    Z12, Z14, Z17
-	VPUNPCKHQDQ    Z12, Z14, Z12
-	VPUNPCKLQDQ    Z11, Z19, Z14
-	VPUNPCKHQDQ    Z11, Z19, Z11
-	VPUNPCKLQDQ    Z16, Z13, Z18
-	VPUNPCKHQDQ    Z16, Z13, Z13
-	VPUNPCKLQDQ    Z15, Z20, Z16
-	VPUNPCKHQDQ    Z15, Z20, Z15
-	VGF2P8AFFINEQB $0x00, Z17, Z4, Z17
-	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
-	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VGF2P8AFFINEQB $0x00, Z18, Z4, Z18
-	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
-	VGF2P8AFFINEQB $0x00, Z16, Z4, Z16
-	VGF2P8AFFINEQB $0x00, Z15, Z4, Z15
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, 128(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, 384(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 640(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 896(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1152(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1408(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1664(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1920(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2176(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2432(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 2688(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 2944(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3200(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3456(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 3712(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 3968(DX)
-	VMOVDQU64      2048(DI), Z0
-	VMOVDQU64      2112(DI), Z1
-	VMOVDQU64      2176(DI), Z5
-	VMOVDQU64      2240(DI), Z6
-	VSHUFI64X2     $0x44, Z1, Z0, Z7
-	VSHUFI64X2     $0xee, Z1, Z0, Z0
-	VSHUFI64X2     $0x44, Z6, Z5, Z1
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VSHUFI64X2     $0x88, Z1, Z7, Z6
-	VSHUFI64X2     $0xdd, Z1, Z7, Z1
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      2304(R8), Z5
-	VMOVDQU64      2368(R8), Z8
-	VMOVDQU64      2432(R8), Z9
-	VMOVDQU64      2496(R8), Z10
-	VSHUFI64X2     $0x44, Z8, Z5, Z11
-	VSHUFI64X2     $0xee, Z8, Z5, Z5
-	VSHUFI64X2     $0x44, Z10, Z9, Z8
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VSHUFI64X2     $0x88, Z8, Z11, Z10
-	VSHUFI64X2     $0xdd, Z8, Z11, Z8
-	VSHUFI64X2     $0x88, Z9, Z5, Z11
-	VSHUFI64X2     $0xdd, Z9, Z5, Z5
-	VMOVDQU64      Z6, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z10, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z1, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z8, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z7, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z11, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z0, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z5, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      2560(R12), Z0
-	VMOVDQU64      2624(R12), Z1
-	VMOVDQU64      2688(R12), Z5
-	VMOVDQU64      2752(R12), Z6
-	VSHUFI64X2     $0x44, Z1, Z0, Z7
-	VSHUFI64X2     $0xee, Z1, Z0, Z0
-	VSHUFI64X2     $0x44, Z6, Z5, Z1
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VSHUFI64X2     $0x88, Z1, Z7, Z6
-	VSHUFI64X2     $0xdd, Z1, Z7, Z1
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      2816(R13), Z5
-	VMOVDQU64      2880(R13), Z8
-	VMOVDQU64      2944(R13), Z9
-	VMOVDQU64      3008(R13), Z10
-	VSHUFI64X2     $0x44, Z8, Z5, Z11
-	VSHUFI64X2     $0xee, Z8, Z5, Z5
-	VSHUFI64X2     $0x44, Z10, Z9, Z8
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VSHUFI64X2     $0x88, Z8, Z11, Z10
-	VSHUFI64X2     $0xdd, Z8, Z11, Z8
-	VSHUFI64X2     $0x88, Z9, Z5, Z11
-	VSHUFI64X2     $0xdd, Z9, Z5, Z5
-	VMOVDQU64      Z6, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z10, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z1, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z8, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z7, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z11, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z0, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z5, -256(CX)
-	ADDQ           BX, CX
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      Z9, 320(R10)
+	VMOVDQU64      Z1, 832(R10)
+	VMOVDQU64      Z6, 1344(R10)
+	VMOVDQU64      Z0, 1856(R10)
+	VMOVDQU64      Z10, 2368(R10)
+	VMOVDQU64      Z5, 2880(R10)
+	VMOVDQU64      Z8, 3392(R10)
+	VMOVDQU64      Z7, 3904(R10)
 	VMOVDQU64      3072(R9), Z0
 	VMOVDQU64      3136(R9), Z1
 	VMOVDQU64      3200(R9), Z5
@@ -4738,200 +3940,22 @@ shuffleAVX512GFNIsplit8loop:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      3584(R9), Z11
-	VMOVDQU64      3648(R9), Z12
-	VMOVDQU64      3712(R9), Z13
-	VMOVDQU64      3776(R9), Z14
-	VMOVDQU64      3840(R9), Z15
-	VMOVDQU64      3904(R9), Z16
-	VMOVDQU64      3968(R9), Z17
-	VMOVDQU64      4032(R9), Z18
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
-	VPERMI2B       Z15, Z11, Z19
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
-	VPERMI2B       Z15, Z11, Z20
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
-	VPERMI2B       Z16, Z12, Z11
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
-	VPERMI2B       Z16, Z12, Z15
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
-	VPERMI2B       Z17, Z13, Z12
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
-	VPERMI2B       Z17, Z13, Z16
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
-	VPERMI2B       Z18, Z14, Z13
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
-	VPERMI2B       Z18, Z14, Z17
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z19, Z14
-	VPERMT2Q       Z12, Z3, Z19
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z16, Z20, Z13
-	VPERMT2Q       Z16, Z3, Z20
-	VMOVDQA64      Z2, Z16
-	VPERMI2Q       Z17, Z15, Z16
-	VPERMT2Q       Z17, Z3, Z15
-	VPUNPCKLQDQ    Z12, Z14, Z17
-	VPUNPCKHQDQ    Z12, Z14, Z12
-	VPUNPCKLQDQ    Z11, Z19, Z14
-	VPUNPCKHQDQ    Z11, Z19, Z11
-	VPUNPCKLQDQ    Z16, Z13, Z18
-	VPUNPCKHQDQ    Z16, Z13, Z13
-	VPUNPCKLQDQ    Z15, Z20, Z16
-	VPUNPCKHQDQ    Z15, Z20, Z15
-	VGF2P8AFFINEQB $0x00, Z17, Z4, Z17
-	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
-	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VGF2P8AFFINEQB $0x00, Z18, Z4, Z18
-	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
-	VGF2P8AFFINEQB $0x00, Z16, Z4, Z16
-	VGF2P8AFFINEQB $0x00, Z15, Z4, Z15
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, 192(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, 448(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 704(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 960(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1216(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1472(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1728(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1984(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2240(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2496(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 2752(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 3008(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3264(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3520(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 3776(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 4032(DX)
-	VMOVDQU64      3072(DI), Z0
-	VMOVDQU64      3136(DI), Z1
-	VMOVDQU64      3200(DI), Z5
-	VMOVDQU64      3264(DI), Z6
-	VSHUFI64X2     $0x44, Z1, Z0, Z7
-	VSHUFI64X2     $0xee, Z1, Z0, Z0
-	VSHUFI64X2     $0x44, Z6, Z5, Z1
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VSHUFI64X2     $0x88, Z1, Z7, Z6
-	VSHUFI64X2     $0xdd, Z1, Z7, Z1
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      3328(R8), Z5
-	VMOVDQU64      3392(R8), Z8
-	VMOVDQU64      3456(R8), Z9
-	VMOVDQU64      3520(R8), Z10
-	VSHUFI64X2     $0x44, Z8, Z5, Z11
-	VSHUFI64X2     $0xee, Z8, Z5, Z5
-	VSHUFI64X2     $0x44, Z10, Z9, Z8
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VSHUFI64X2     $0x88, Z8, Z11, Z10
-	VSHUFI64X2     $0xdd, Z8, Z11, Z8
-	VSHUFI64X2     $0x88, Z9, Z5, Z11
-	VSHUFI64X2     $0xdd, Z9, Z5, Z5
-	VMOVDQU64      Z6, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z10, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z1, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z8, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z7, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z11, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z0, -64(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z5, -128(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      3584(R12), Z0
-	VMOVDQU64      3648(R12), Z1
-	VMOVDQU64      3712(R12), Z5
-	VMOVDQU64      3776(R12), Z6
-	VSHUFI64X2     $0x44, Z1, Z0, Z7
-	VSHUFI64X2     $0xee, Z1, Z0, Z0
-	VSHUFI64X2     $0x44, Z6, Z5, Z1
-	VSHUFI64X2     $0xee, Z6, Z5, Z5
-	VSHUFI64X2     $0x88, Z1, Z7, Z6
-	VSHUFI64X2     $0xdd, Z1, Z7, Z1
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      3840(R13), Z5
-	VMOVDQU64      3904(R13), Z8
-	VMOVDQU64      3968(R13), Z9
-	VMOVDQU64      4032(R13), Z10
-	VSHUFI64X2     $0x44, Z8, Z5, Z11
-	VSHUFI64X2     $0xee, Z8, Z5, Z5
-	VSHUFI64X2     $0x44, Z10, Z9, Z8
-	VSHUFI64X2     $0xee, Z10, Z9, Z9
-	VSHUFI64X2     $0x88, Z8, Z11, Z10
-	VSHUFI64X2     $0xdd, Z8, Z11, Z8
-	VSHUFI64X2     $0x88, Z9, Z5, Z11
-	VSHUFI64X2     $0xdd, Z9, Z5, Z5
-	VMOVDQU64      Z6, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z10, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z1, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z8, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z7, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z11, -256(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z0, -192(CX)
-	ADDQ           BX, CX
-	VMOVDQU64      Z5, -256(CX)
-	ADDQ           BX, CX
-	JMP            shuffleAVX512GFNIsplit8next
-
-	// first and last passes: some rows belong to no superblock
-shuffleAVX512GFNIsplit8edge:
-	CMPQ           R11, SI
-	JAE            shuffleAVX512GFNIsplit8edgeB
-	VMOVDQU64      (R9), Z0
-	VMOVDQU64      64(R9), Z1
-	VMOVDQU64      128(R9), Z5
-	VMOVDQU64      192(R9), Z6
-	VMOVDQU64      256(R9), Z7
-	VMOVDQU64      320(R9), Z8
-	VMOVDQU64      384(R9), Z9
-	VMOVDQU64      448(R9), Z10
+	VMOVDQU64      Z9, 384(R10)
+	VMOVDQU64      Z1, 896(R10)
+	VMOVDQU64      Z6, 1408(R10)
+	VMOVDQU64      Z0, 1920(R10)
+	VMOVDQU64      Z10, 2432(R10)
+	VMOVDQU64      Z5, 2944(R10)
+	VMOVDQU64      Z8, 3456(R10)
+	VMOVDQU64      Z7, 3968(R10)
+	VMOVDQU64      3584(R9), Z0
+	VMOVDQU64      3648(R9), Z1
+	VMOVDQU64      3712(R9), Z5
+	VMOVDQU64      3776(R9), Z6
+	VMOVDQU64      3840(R9), Z7
+	VMOVDQU64      3904(R9), Z8
+	VMOVDQU64      3968(R9), Z9
+	VMOVDQU64      4032(R9), Z10
 	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
 	VPERMI2B       Z7, Z0, Z11
 	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z12
@@ -4976,129 +4000,38 @@ shuffleAVX512GFNIsplit8edge:
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      512(R9), Z11
-	VMOVDQU64      576(R9), Z12
-	VMOVDQU64      640(R9), Z13
-	VMOVDQU64      704(R9), Z14
-	VMOVDQU64      768(R9), Z15
-	VMOVDQU64      832(R9), Z16
-	VMOVDQU64      896(R9), Z17
-	VMOVDQU64      960(R9), Z18
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
-	VPERMI2B       Z15, Z11, Z19
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
-	VPERMI2B       Z15, Z11, Z20
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
-	VPERMI2B       Z16, Z12, Z11
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
-	VPERMI2B       Z16, Z12, Z15
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
-	VPERMI2B       Z17, Z13, Z12
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
-	VPERMI2B       Z17, Z13, Z16
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
-	VPERMI2B       Z18, Z14, Z13
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
-	VPERMI2B       Z18, Z14, Z17
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z19, Z14
-	VPERMT2Q       Z12, Z3, Z19
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z16, Z20, Z13
-	VPERMT2Q       Z16, Z3, Z20
-	VMOVDQA64      Z2, Z16
-	VPERMI2Q       Z17, Z15, Z16
-	VPERMT2Q       Z17, Z3, Z15
-	VPUNPCKLQDQ    Z12, Z14, Z17
-	VPUNPCKHQDQ    Z12, Z14, Z12
-	VPUNPCKLQDQ    Z11, Z19, Z14
-	VPUNPCKHQDQ    Z11, Z19, Z11
-	VPUNPCKLQDQ    Z16, Z13, Z18
-	VPUNPCKHQDQ    Z16, Z13, Z13
-	VPUNPCKLQDQ    Z15, Z20, Z16
-	VPUNPCKHQDQ    Z15, Z20, Z15
-	VGF2P8AFFINEQB $0x00, Z17, Z4, Z17
-	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
-	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VGF2P8AFFINEQB $0x00, Z18, Z4, Z18
-	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
-	VGF2P8AFFINEQB $0x00, Z16, Z4, Z16
-	VGF2P8AFFINEQB $0x00, Z15, Z4, Z15
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, (DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, 256(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 512(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 768(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1024(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1280(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1536(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1792(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2048(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2304(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 2560(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 2816(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3072(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3328(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 3584(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 3840(DX)
-	VMOVDQU64      1024(R9), Z0
-	VMOVDQU64      1088(R9), Z1
-	VMOVDQU64      1152(R9), Z5
-	VMOVDQU64      1216(R9), Z6
-	VMOVDQU64      1280(R9), Z7
-	VMOVDQU64      1344(R9), Z8
-	VMOVDQU64      1408(R9), Z9
-	VMOVDQU64      1472(R9), Z10
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VMOVDQU64      Z9, 448(R10)
+	VMOVDQU64      Z1, 960(R10)
+	VMOVDQU64      Z6, 1472(R10)
+	VMOVDQU64      Z0, 1984(R10)
+	VMOVDQU64      Z10, 2496(R10)
+	VMOVDQU64      Z5, 3008(R10)
+	VMOVDQU64      Z8, 3520(R10)
+	VMOVDQU64      Z7, 4032(R10)
+	MOVQ           R11, R9
+	VMOVDQU64      (R10), Z0
+	VMOVDQU64      64(R10), Z1
+	VMOVDQU64      128(R10), Z5
+	VMOVDQU64      192(R10), Z6
+	VMOVDQU64      256(R10), Z7
+	VMOVDQU64      320(R10), Z8
+	VMOVDQU64      384(R10), Z9
+	VMOVDQU64      448(R10), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
 	VPERMI2B       Z7, Z0, Z11
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z12
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
 	VPERMI2B       Z7, Z0, Z12
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z0
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
 	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
 	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z1
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
 	VPERMI2B       Z9, Z5, Z1
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z8
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
 	VPERMI2B       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z5
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
 	VPERMI2B       Z10, Z6, Z5
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
 	VPERMI2B       Z10, Z6, Z9
 	VMOVDQA64      Z2, Z6
 	VPERMI2Q       Z1, Z11, Z6
@@ -5120,137 +4053,45 @@ shuffleAVX512GFNIsplit8edge:
 	VPUNPCKHQDQ    Z8, Z5, Z5
 	VPUNPCKLQDQ    Z7, Z12, Z8
 	VPUNPCKHQDQ    Z7, Z12, Z7
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      1536(R9), Z11
-	VMOVDQU64      1600(R9), Z12
-	VMOVDQU64      1664(R9), Z13
-	VMOVDQU64      1728(R9), Z14
-	VMOVDQU64      1792(R9), Z15
-	VMOVDQU64      1856(R9), Z16
-	VMOVDQU64      1920(R9), Z17
-	VMOVDQU64      1984(R9), Z18
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
-	VPERMI2B       Z15, Z11, Z19
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
-	VPERMI2B       Z15, Z11, Z20
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
-	VPERMI2B       Z16, Z12, Z11
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
-	VPERMI2B       Z16, Z12, Z15
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
-	VPERMI2B       Z17, Z13, Z12
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
-	VPERMI2B       Z17, Z13, Z16
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
-	VPERMI2B       Z18, Z14, Z13
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
-	VPERMI2B       Z18, Z14, Z17
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z19, Z14
-	VPERMT2Q       Z12, Z3, Z19
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z16, Z20, Z13
-	VPERMT2Q       Z16, Z3, Z20
-	VMOVDQA64      Z2, Z16
-	VPERMI2Q       Z17, Z15, Z16
-	VPERMT2Q       Z17, Z3, Z15
-	VPUNPCKLQDQ    Z12, Z14, Z17
-	VPUNPCKHQDQ    Z12, Z14, Z12
-	VPUNPCKLQDQ    Z11, Z19, Z14
-	VPUNPCKHQDQ    Z11, Z19, Z11
-	VPUNPCKLQDQ    Z16, Z13, Z18
-	VPUNPCKHQDQ    Z16, Z13, Z13
-	VPUNPCKLQDQ    Z15, Z20, Z16
-	VPUNPCKHQDQ    Z15, Z20, Z15
-	VGF2P8AFFINEQB $0x00, Z17, Z4, Z17
-	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
-	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VGF2P8AFFINEQB $0x00, Z18, Z4, Z18
-	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
-	VGF2P8AFFINEQB $0x00, Z16, Z4, Z16
-	VGF2P8AFFINEQB $0x00, Z15, Z4, Z15
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, 64(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, 320(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 576(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 832(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1088(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1344(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1600(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1856(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2112(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2368(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 2624(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 2880(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3136(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3392(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 3648(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 3904(DX)
-	VMOVDQU64      2048(R9), Z0
-	VMOVDQU64      2112(R9), Z1
-	VMOVDQU64      2176(R9), Z5
-	VMOVDQU64      2240(R9), Z6
-	VMOVDQU64      2304(R9), Z7
-	VMOVDQU64      2368(R9), Z8
-	VMOVDQU64      2432(R9), Z9
-	VMOVDQU64      2496(R9), Z10
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      512(R10), Z0
+	VMOVDQU64      576(R10), Z1
+	VMOVDQU64      640(R10), Z5
+	VMOVDQU64      704(R10), Z6
+	VMOVDQU64      768(R10), Z7
+	VMOVDQU64      832(R10), Z8
+	VMOVDQU64      896(R10), Z9
+	VMOVDQU64      960(R10), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
 	VPERMI2B       Z7, Z0, Z11
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z12
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
 	VPERMI2B       Z7, Z0, Z12
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z0
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
 	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
 	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z1
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
 	VPERMI2B       Z9, Z5, Z1
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z8
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
 	VPERMI2B       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z5
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
 	VPERMI2B       Z10, Z6, Z5
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
 	VPERMI2B       Z10, Z6, Z9
 	VMOVDQA64      Z2, Z6
 	VPERMI2Q       Z1, Z11, Z6
@@ -5272,137 +4113,45 @@ shuffleAVX512GFNIsplit8edge:
 	VPUNPCKHQDQ    Z8, Z5, Z5
 	VPUNPCKLQDQ    Z7, Z12, Z8
 	VPUNPCKHQDQ    Z7, Z12, Z7
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2560(R9), Z11
-	VMOVDQU64      2624(R9), Z12
-	VMOVDQU64      2688(R9), Z13
-	VMOVDQU64      2752(R9), Z14
-	VMOVDQU64      2816(R9), Z15
-	VMOVDQU64      2880(R9), Z16
-	VMOVDQU64      2944(R9), Z17
-	VMOVDQU64      3008(R9), Z18
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
-	VPERMI2B       Z15, Z11, Z19
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
-	VPERMI2B       Z15, Z11, Z20
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
-	VPERMI2B       Z16, Z12, Z11
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
-	VPERMI2B       Z16, Z12, Z15
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
-	VPERMI2B       Z17, Z13, Z12
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
-	VPERMI2B       Z17, Z13, Z16
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
-	VPERMI2B       Z18, Z14, Z13
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
-	VPERMI2B       Z18, Z14, Z17
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z19, Z14
-	VPERMT2Q       Z12, Z3, Z19
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z16, Z20, Z13
-	VPERMT2Q       Z16, Z3, Z20
-	VMOVDQA64      Z2, Z16
-	VPERMI2Q       Z17, Z15, Z16
-	VPERMT2Q       Z17, Z3, Z15
-	VPUNPCKLQDQ    Z12, Z14, Z17
-	VPUNPCKHQDQ    Z12, Z14, Z12
-	VPUNPCKLQDQ    Z11, Z19, Z14
-	VPUNPCKHQDQ    Z11, Z19, Z11
-	VPUNPCKLQDQ    Z16, Z13, Z18
-	VPUNPCKHQDQ    Z16, Z13, Z13
-	VPUNPCKLQDQ    Z15, Z20, Z16
-	VPUNPCKHQDQ    Z15, Z20, Z15
-	VGF2P8AFFINEQB $0x00, Z17, Z4, Z17
-	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
-	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VGF2P8AFFINEQB $0x00, Z18, Z4, Z18
-	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
-	VGF2P8AFFINEQB $0x00, Z16, Z4, Z16
-	VGF2P8AFFINEQB $0x00, Z15, Z4, Z15
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, 128(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, 384(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 640(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 896(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1152(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1408(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1664(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1920(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2176(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2432(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 2688(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 2944(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3200(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3456(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 3712(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 3968(DX)
-	VMOVDQU64      3072(R9), Z0
-	VMOVDQU64      3136(R9), Z1
-	VMOVDQU64      3200(R9), Z5
-	VMOVDQU64      3264(R9), Z6
-	VMOVDQU64      3328(R9), Z7
-	VMOVDQU64      3392(R9), Z8
-	VMOVDQU64      3456(R9), Z9
-	VMOVDQU64      3520(R9), Z10
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1024(R10), Z0
+	VMOVDQU64      1088(R10), Z1
+	VMOVDQU64      1152(R10), Z5
+	VMOVDQU64      1216(R10), Z6
+	VMOVDQU64      1280(R10), Z7
+	VMOVDQU64      1344(R10), Z8
+	VMOVDQU64      1408(R10), Z9
+	VMOVDQU64      1472(R10), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
 	VPERMI2B       Z7, Z0, Z11
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z12
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
 	VPERMI2B       Z7, Z0, Z12
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z0
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
 	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z7
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
 	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z1
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
 	VPERMI2B       Z9, Z5, Z1
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z8
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
 	VPERMI2B       Z9, Z5, Z8
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z5
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
 	VPERMI2B       Z10, Z6, Z5
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z9
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
 	VPERMI2B       Z10, Z6, Z9
 	VMOVDQA64      Z2, Z6
 	VPERMI2Q       Z1, Z11, Z6
@@ -5424,771 +4173,343 @@ shuffleAVX512GFNIsplit8edge:
 	VPUNPCKHQDQ    Z8, Z5, Z5
 	VPUNPCKLQDQ    Z7, Z12, Z8
 	VPUNPCKHQDQ    Z7, Z12, Z7
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      3584(R9), Z11
-	VMOVDQU64      3648(R9), Z12
-	VMOVDQU64      3712(R9), Z13
-	VMOVDQU64      3776(R9), Z14
-	VMOVDQU64      3840(R9), Z15
-	VMOVDQU64      3904(R9), Z16
-	VMOVDQU64      3968(R9), Z17
-	VMOVDQU64      4032(R9), Z18
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
-	VPERMI2B       Z15, Z11, Z19
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
-	VPERMI2B       Z15, Z11, Z20
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
-	VPERMI2B       Z16, Z12, Z11
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
-	VPERMI2B       Z16, Z12, Z15
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
-	VPERMI2B       Z17, Z13, Z12
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
-	VPERMI2B       Z17, Z13, Z16
-	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
-	VPERMI2B       Z18, Z14, Z13
-	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
-	VPERMI2B       Z18, Z14, Z17
-	VMOVDQA64      Z2, Z14
-	VPERMI2Q       Z12, Z19, Z14
-	VPERMT2Q       Z12, Z3, Z19
-	VMOVDQA64      Z2, Z12
-	VPERMI2Q       Z13, Z11, Z12
-	VPERMT2Q       Z13, Z3, Z11
-	VMOVDQA64      Z2, Z13
-	VPERMI2Q       Z16, Z20, Z13
-	VPERMT2Q       Z16, Z3, Z20
-	VMOVDQA64      Z2, Z16
-	VPERMI2Q       Z17, Z15, Z16
-	VPERMT2Q       Z17, Z3, Z15
-	VPUNPCKLQDQ    Z12, Z14, Z17
-	VPUNPCKHQDQ    Z12, Z14, Z12
-	VPUNPCKLQDQ    Z11, Z19, Z14
-	VPUNPCKHQDQ    Z11, Z19, Z11
-	VPUNPCKLQDQ    Z16, Z13, Z18
-	VPUNPCKHQDQ    Z16, Z13, Z13
-	VPUNPCKLQDQ    Z15, Z20, Z16
-	VPUNPCKHQDQ    Z15, Z20, Z15
-	VGF2P8AFFINEQB $0x00, Z17, Z4, Z17
-	VGF2P8AFFINEQB $0x00, Z12, Z4, Z12
-	VGF2P8AFFINEQB $0x00, Z14, Z4, Z14
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VGF2P8AFFINEQB $0x00, Z18, Z4, Z18
-	VGF2P8AFFINEQB $0x00, Z13, Z4, Z13
-	VGF2P8AFFINEQB $0x00, Z16, Z4, Z16
-	VGF2P8AFFINEQB $0x00, Z15, Z4, Z15
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, 192(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
-	VPERMI2B       Z17, Z9, Z19
-	VMOVDQU64      Z19, 448(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 704(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
-	VPERMI2B       Z12, Z1, Z9
-	VMOVDQU64      Z9, 960(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1216(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z14, Z6, Z1
-	VMOVDQU64      Z1, 1472(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1728(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
-	VPERMI2B       Z11, Z0, Z1
-	VMOVDQU64      Z1, 1984(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2240(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z18, Z10, Z0
-	VMOVDQU64      Z0, 2496(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 2752(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z13, Z5, Z0
-	VMOVDQU64      Z0, 3008(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3264(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z16, Z8, Z0
-	VMOVDQU64      Z0, 3520(DX)
-	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 3776(DX)
-	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z0
-	VPERMI2B       Z15, Z7, Z0
-	VMOVDQU64      Z0, 4032(DX)
-
-shuffleAVX512GFNIsplit8edgeB:
-	MOVQ       AX, CX
-	VMOVDQU64  (DI), Z0
-	VMOVDQU64  64(DI), Z1
-	VMOVDQU64  128(DI), Z5
-	VMOVDQU64  192(DI), Z6
-	VSHUFI64X2 $0x44, Z1, Z0, Z7
-	VSHUFI64X2 $0xee, Z1, Z0, Z0
-	VSHUFI64X2 $0x44, Z6, Z5, Z1
-	VSHUFI64X2 $0xee, Z6, Z5, Z5
-	VSHUFI64X2 $0x88, Z1, Z7, Z6
-	VSHUFI64X2 $0xdd, Z1, Z7, Z1
-	VSHUFI64X2 $0x88, Z5, Z0, Z7
-	VSHUFI64X2 $0xdd, Z5, Z0, Z0
-	VMOVDQU64  256(R8), Z5
-	VMOVDQU64  320(R8), Z8
-	VMOVDQU64  384(R8), Z9
-	VMOVDQU64  448(R8), Z10
-	VSHUFI64X2 $0x44, Z8, Z5, Z11
-	VSHUFI64X2 $0xee, Z8, Z5, Z5
-	VSHUFI64X2 $0x44, Z10, Z9, Z8
-	VSHUFI64X2 $0xee, Z10, Z9, Z9
-	VSHUFI64X2 $0x88, Z8, Z11, Z10
-	VSHUFI64X2 $0xdd, Z8, Z11, Z8
-	VSHUFI64X2 $0x88, Z9, Z5, Z11
-	VSHUFI64X2 $0xdd, Z9, Z5, Z5
-	LEAQ       -1(R11), R10
-	CMPQ       R10, SI
-	JAE        shuffleAVX512GFNIsplit8eskip0_0
-	VMOVDQU64  Z6, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip0_0:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip0_1
-	VMOVDQU64 Z10, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip0_1:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip0_2
-	VMOVDQU64 Z1, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip0_2:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip0_3
-	VMOVDQU64 Z8, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip0_3:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip0_4
-	VMOVDQU64 Z7, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip0_4:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip0_5
-	VMOVDQU64 Z11, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip0_5:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip0_6
-	VMOVDQU64 Z0, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip0_6:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip0_7
-	VMOVDQU64 Z5, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip0_7:
-	ADDQ       BX, CX
-	VMOVDQU64  512(R12), Z0
-	VMOVDQU64  576(R12), Z1
-	VMOVDQU64  640(R12), Z5
-	VMOVDQU64  704(R12), Z6
-	VSHUFI64X2 $0x44, Z1, Z0, Z7
-	VSHUFI64X2 $0xee, Z1, Z0, Z0
-	VSHUFI64X2 $0x44, Z6, Z5, Z1
-	VSHUFI64X2 $0xee, Z6, Z5, Z5
-	VSHUFI64X2 $0x88, Z1, Z7, Z6
-	VSHUFI64X2 $0xdd, Z1, Z7, Z1
-	VSHUFI64X2 $0x88, Z5, Z0, Z7
-	VSHUFI64X2 $0xdd, Z5, Z0, Z0
-	VMOVDQU64  768(R13), Z5
-	VMOVDQU64  832(R13), Z8
-	VMOVDQU64  896(R13), Z9
-	VMOVDQU64  960(R13), Z10
-	VSHUFI64X2 $0x44, Z8, Z5, Z11
-	VSHUFI64X2 $0xee, Z8, Z5, Z5
-	VSHUFI64X2 $0x44, Z10, Z9, Z8
-	VSHUFI64X2 $0xee, Z10, Z9, Z9
-	VSHUFI64X2 $0x88, Z8, Z11, Z10
-	VSHUFI64X2 $0xdd, Z8, Z11, Z8
-	VSHUFI64X2 $0x88, Z9, Z5, Z11
-	VSHUFI64X2 $0xdd, Z9, Z5, Z5
-	LEAQ       -3(R11), R10
-	CMPQ       R10, SI
-	JAE        shuffleAVX512GFNIsplit8eskip1_0
-	VMOVDQU64  Z6, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip1_0:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip1_1
-	VMOVDQU64 Z10, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip1_1:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip1_2
-	VMOVDQU64 Z1, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip1_2:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip1_3
-	VMOVDQU64 Z8, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip1_3:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip1_4
-	VMOVDQU64 Z7, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip1_4:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip1_5
-	VMOVDQU64 Z11, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip1_5:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip1_6
-	VMOVDQU64 Z0, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip1_6:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip1_7
-	VMOVDQU64 Z5, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip1_7:
-	ADDQ       BX, CX
-	VMOVDQU64  1024(DI), Z0
-	VMOVDQU64  1088(DI), Z1
-	VMOVDQU64  1152(DI), Z5
-	VMOVDQU64  1216(DI), Z6
-	VSHUFI64X2 $0x44, Z1, Z0, Z7
-	VSHUFI64X2 $0xee, Z1, Z0, Z0
-	VSHUFI64X2 $0x44, Z6, Z5, Z1
-	VSHUFI64X2 $0xee, Z6, Z5, Z5
-	VSHUFI64X2 $0x88, Z1, Z7, Z6
-	VSHUFI64X2 $0xdd, Z1, Z7, Z1
-	VSHUFI64X2 $0x88, Z5, Z0, Z7
-	VSHUFI64X2 $0xdd, Z5, Z0, Z0
-	VMOVDQU64  1280(R8), Z5
-	VMOVDQU64  1344(R8), Z8
-	VMOVDQU64  1408(R8), Z9
-	VMOVDQU64  1472(R8), Z10
-	VSHUFI64X2 $0x44, Z8, Z5, Z11
-	VSHUFI64X2 $0xee, Z8, Z5, Z5
-	VSHUFI64X2 $0x44, Z10, Z9, Z8
-	VSHUFI64X2 $0xee, Z10, Z9, Z9
-	VSHUFI64X2 $0x88, Z8, Z11, Z10
-	VSHUFI64X2 $0xdd, Z8, Z11, Z8
-	VSHUFI64X2 $0x88, Z9, Z5, Z11
-	VSHUFI64X2 $0xdd, Z9, Z5, Z5
-	LEAQ       -1(R11), R10
-	CMPQ       R10, SI
-	JAE        shuffleAVX512GFNIsplit8eskip2_0
-	VMOVDQU64  Z6, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip2_0:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip2_1
-	VMOVDQU64 Z10, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip2_1:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip2_2
-	VMOVDQU64 Z1, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip2_2:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip2_3
-	VMOVDQU64 Z8, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip2_3:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip2_4
-	VMOVDQU64 Z7, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip2_4:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip2_5
-	VMOVDQU64 Z11, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip2_5:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip2_6
-	VMOVDQU64 Z0, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip2_6:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip2_7
-	VMOVDQU64 Z5, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip2_7:
-	ADDQ       BX, CX
-	VMOVDQU64  1536(R12), Z0
-	VMOVDQU64  1600(R12), Z1
-	VMOVDQU64  1664(R12), Z5
-	VMOVDQU64  1728(R12), Z6
-	VSHUFI64X2 $0x44, Z1, Z0, Z7
-	VSHUFI64X2 $0xee, Z1, Z0, Z0
-	VSHUFI64X2 $0x44, Z6, Z5, Z1
-	VSHUFI64X2 $0xee, Z6, Z5, Z5
-	VSHUFI64X2 $0x88, Z1, Z7, Z6
-	VSHUFI64X2 $0xdd, Z1, Z7, Z1
-	VSHUFI64X2 $0x88, Z5, Z0, Z7
-	VSHUFI64X2 $0xdd, Z5, Z0, Z0
-	VMOVDQU64  1792(R13), Z5
-	VMOVDQU64  1856(R13), Z8
-	VMOVDQU64  1920(R13), Z9
-	VMOVDQU64  1984(R13), Z10
-	VSHUFI64X2 $0x44, Z8, Z5, Z11
-	VSHUFI64X2 $0xee, Z8, Z5, Z5
-	VSHUFI64X2 $0x44, Z10, Z9, Z8
-	VSHUFI64X2 $0xee, Z10, Z9, Z9
-	VSHUFI64X2 $0x88, Z8, Z11, Z10
-	VSHUFI64X2 $0xdd, Z8, Z11, Z8
-	VSHUFI64X2 $0x88, Z9, Z5, Z11
-	VSHUFI64X2 $0xdd, Z9, Z5, Z5
-	LEAQ       -3(R11), R10
-	CMPQ       R10, SI
-	JAE        shuffleAVX512GFNIsplit8eskip3_0
-	VMOVDQU64  Z6, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip3_0:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip3_1
-	VMOVDQU64 Z10, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip3_1:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip3_2
-	VMOVDQU64 Z1, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip3_2:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip3_3
-	VMOVDQU64 Z8, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip3_3:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip3_4
-	VMOVDQU64 Z7, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip3_4:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip3_5
-	VMOVDQU64 Z11, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip3_5:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip3_6
-	VMOVDQU64 Z0, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip3_6:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip3_7
-	VMOVDQU64 Z5, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip3_7:
-	ADDQ       BX, CX
-	VMOVDQU64  2048(DI), Z0
-	VMOVDQU64  2112(DI), Z1
-	VMOVDQU64  2176(DI), Z5
-	VMOVDQU64  2240(DI), Z6
-	VSHUFI64X2 $0x44, Z1, Z0, Z7
-	VSHUFI64X2 $0xee, Z1, Z0, Z0
-	VSHUFI64X2 $0x44, Z6, Z5, Z1
-	VSHUFI64X2 $0xee, Z6, Z5, Z5
-	VSHUFI64X2 $0x88, Z1, Z7, Z6
-	VSHUFI64X2 $0xdd, Z1, Z7, Z1
-	VSHUFI64X2 $0x88, Z5, Z0, Z7
-	VSHUFI64X2 $0xdd, Z5, Z0, Z0
-	VMOVDQU64  2304(R8), Z5
-	VMOVDQU64  2368(R8), Z8
-	VMOVDQU64  2432(R8), Z9
-	VMOVDQU64  2496(R8), Z10
-	VSHUFI64X2 $0x44, Z8, Z5, Z11
-	VSHUFI64X2 $0xee, Z8, Z5, Z5
-	VSHUFI64X2 $0x44, Z10, Z9, Z8
-	VSHUFI64X2 $0xee, Z10, Z9, Z9
-	VSHUFI64X2 $0x88, Z8, Z11, Z10
-	VSHUFI64X2 $0xdd, Z8, Z11, Z8
-	VSHUFI64X2 $0x88, Z9, Z5, Z11
-	VSHUFI64X2 $0xdd, Z9, Z5, Z5
-	LEAQ       -1(R11), R10
-	CMPQ       R10, SI
-	JAE        shuffleAVX512GFNIsplit8eskip4_0
-	VMOVDQU64  Z6, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip4_0:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip4_1
-	VMOVDQU64 Z10, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip4_1:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip4_2
-	VMOVDQU64 Z1, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip4_2:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip4_3
-	VMOVDQU64 Z8, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip4_3:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip4_4
-	VMOVDQU64 Z7, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip4_4:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip4_5
-	VMOVDQU64 Z11, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip4_5:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip4_6
-	VMOVDQU64 Z0, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip4_6:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip4_7
-	VMOVDQU64 Z5, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip4_7:
-	ADDQ       BX, CX
-	VMOVDQU64  2560(R12), Z0
-	VMOVDQU64  2624(R12), Z1
-	VMOVDQU64  2688(R12), Z5
-	VMOVDQU64  2752(R12), Z6
-	VSHUFI64X2 $0x44, Z1, Z0, Z7
-	VSHUFI64X2 $0xee, Z1, Z0, Z0
-	VSHUFI64X2 $0x44, Z6, Z5, Z1
-	VSHUFI64X2 $0xee, Z6, Z5, Z5
-	VSHUFI64X2 $0x88, Z1, Z7, Z6
-	VSHUFI64X2 $0xdd, Z1, Z7, Z1
-	VSHUFI64X2 $0x88, Z5, Z0, Z7
-	VSHUFI64X2 $0xdd, Z5, Z0, Z0
-	VMOVDQU64  2816(R13), Z5
-	VMOVDQU64  2880(R13), Z8
-	VMOVDQU64  2944(R13), Z9
-	VMOVDQU64  3008(R13), Z10
-	VSHUFI64X2 $0x44, Z8, Z5, Z11
-	VSHUFI64X2 $0xee, Z8, Z5, Z5
-	VSHUFI64X2 $0x44, Z10, Z9, Z8
-	VSHUFI64X2 $0xee, Z10, Z9, Z9
-	VSHUFI64X2 $0x88, Z8, Z11, Z10
-	VSHUFI64X2 $0xdd, Z8, Z11, Z8
-	VSHUFI64X2 $0x88, Z9, Z5, Z11
-	VSHUFI64X2 $0xdd, Z9, Z5, Z5
-	LEAQ       -3(R11), R10
-	CMPQ       R10, SI
-	JAE        shuffleAVX512GFNIsplit8eskip5_0
-	VMOVDQU64  Z6, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip5_0:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip5_1
-	VMOVDQU64 Z10, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip5_1:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip5_2
-	VMOVDQU64 Z1, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip5_2:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip5_3
-	VMOVDQU64 Z8, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip5_3:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip5_4
-	VMOVDQU64 Z7, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip5_4:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip5_5
-	VMOVDQU64 Z11, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip5_5:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip5_6
-	VMOVDQU64 Z0, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip5_6:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip5_7
-	VMOVDQU64 Z5, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip5_7:
-	ADDQ       BX, CX
-	VMOVDQU64  3072(DI), Z0
-	VMOVDQU64  3136(DI), Z1
-	VMOVDQU64  3200(DI), Z5
-	VMOVDQU64  3264(DI), Z6
-	VSHUFI64X2 $0x44, Z1, Z0, Z7
-	VSHUFI64X2 $0xee, Z1, Z0, Z0
-	VSHUFI64X2 $0x44, Z6, Z5, Z1
-	VSHUFI64X2 $0xee, Z6, Z5, Z5
-	VSHUFI64X2 $0x88, Z1, Z7, Z6
-	VSHUFI64X2 $0xdd, Z1, Z7, Z1
-	VSHUFI64X2 $0x88, Z5, Z0, Z7
-	VSHUFI64X2 $0xdd, Z5, Z0, Z0
-	VMOVDQU64  3328(R8), Z5
-	VMOVDQU64  3392(R8), Z8
-	VMOVDQU64  3456(R8), Z9
-	VMOVDQU64  3520(R8), Z10
-	VSHUFI64X2 $0x44, Z8, Z5, Z11
-	VSHUFI64X2 $0xee, Z8, Z5, Z5
-	VSHUFI64X2 $0x44, Z10, Z9, Z8
-	VSHUFI64X2 $0xee, Z10, Z9, Z9
-	VSHUFI64X2 $0x88, Z8, Z11, Z10
-	VSHUFI64X2 $0xdd, Z8, Z11, Z8
-	VSHUFI64X2 $0x88, Z9, Z5, Z11
-	VSHUFI64X2 $0xdd, Z9, Z5, Z5
-	LEAQ       -1(R11), R10
-	CMPQ       R10, SI
-	JAE        shuffleAVX512GFNIsplit8eskip6_0
-	VMOVDQU64  Z6, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip6_0:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip6_1
-	VMOVDQU64 Z10, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip6_1:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip6_2
-	VMOVDQU64 Z1, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip6_2:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip6_3
-	VMOVDQU64 Z8, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip6_3:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip6_4
-	VMOVDQU64 Z7, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip6_4:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip6_5
-	VMOVDQU64 Z11, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip6_5:
-	ADDQ      BX, CX
-	LEAQ      -1(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip6_6
-	VMOVDQU64 Z0, -64(CX)
-
-shuffleAVX512GFNIsplit8eskip6_6:
-	ADDQ      BX, CX
-	LEAQ      -2(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip6_7
-	VMOVDQU64 Z5, -128(CX)
-
-shuffleAVX512GFNIsplit8eskip6_7:
-	ADDQ       BX, CX
-	VMOVDQU64  3584(R12), Z0
-	VMOVDQU64  3648(R12), Z1
-	VMOVDQU64  3712(R12), Z5
-	VMOVDQU64  3776(R12), Z6
-	VSHUFI64X2 $0x44, Z1, Z0, Z7
-	VSHUFI64X2 $0xee, Z1, Z0, Z0
-	VSHUFI64X2 $0x44, Z6, Z5, Z1
-	VSHUFI64X2 $0xee, Z6, Z5, Z5
-	VSHUFI64X2 $0x88, Z1, Z7, Z6
-	VSHUFI64X2 $0xdd, Z1, Z7, Z1
-	VSHUFI64X2 $0x88, Z5, Z0, Z7
-	VSHUFI64X2 $0xdd, Z5, Z0, Z0
-	VMOVDQU64  3840(R13), Z5
-	VMOVDQU64  3904(R13), Z8
-	VMOVDQU64  3968(R13), Z9
-	VMOVDQU64  4032(R13), Z10
-	VSHUFI64X2 $0x44, Z8, Z5, Z11
-	VSHUFI64X2 $0xee, Z8, Z5, Z5
-	VSHUFI64X2 $0x44, Z10, Z9, Z8
-	VSHUFI64X2 $0xee, Z10, Z9, Z9
-	VSHUFI64X2 $0x88, Z8, Z11, Z10
-	VSHUFI64X2 $0xdd, Z8, Z11, Z8
-	VSHUFI64X2 $0x88, Z9, Z5, Z11
-	VSHUFI64X2 $0xdd, Z9, Z5, Z5
-	LEAQ       -3(R11), R10
-	CMPQ       R10, SI
-	JAE        shuffleAVX512GFNIsplit8eskip7_0
-	VMOVDQU64  Z6, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip7_0:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip7_1
-	VMOVDQU64 Z10, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip7_1:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip7_2
-	VMOVDQU64 Z1, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip7_2:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip7_3
-	VMOVDQU64 Z8, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip7_3:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip7_4
-	VMOVDQU64 Z7, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip7_4:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip7_5
-	VMOVDQU64 Z11, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip7_5:
-	ADDQ      BX, CX
-	LEAQ      -3(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip7_6
-	VMOVDQU64 Z0, -192(CX)
-
-shuffleAVX512GFNIsplit8eskip7_6:
-	ADDQ      BX, CX
-	LEAQ      -4(R11), R10
-	CMPQ      R10, SI
-	JAE       shuffleAVX512GFNIsplit8eskip7_7
-	VMOVDQU64 Z5, -256(CX)
-
-shuffleAVX512GFNIsplit8eskip7_7:
-	ADDQ BX, CX
-
-shuffleAVX512GFNIsplit8next:
-	// the oldest slot takes superblock t+1
-	XCHGQ DX, DI
-	XCHGQ DX, R8
-	XCHGQ DX, R12
-	XCHGQ DX, R13
-	INCQ  R11
-	ADDQ  $0x40, AX
-	ADDQ  $0x00001000, R9
-	LEAQ  4(SI), R10
-	CMPQ  R11, R10
-	JB    shuffleAVX512GFNIsplit8loop
-	VZEROUPPER
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      1536(R10), Z0
+	VMOVDQU64      1600(R10), Z1
+	VMOVDQU64      1664(R10), Z5
+	VMOVDQU64      1728(R10), Z6
+	VMOVDQU64      1792(R10), Z7
+	VMOVDQU64      1856(R10), Z8
+	VMOVDQU64      1920(R10), Z9
+	VMOVDQU64      1984(R10), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      2048(R10), Z0
+	VMOVDQU64      2112(R10), Z1
+	VMOVDQU64      2176(R10), Z5
+	VMOVDQU64      2240(R10), Z6
+	VMOVDQU64      2304(R10), Z7
+	VMOVDQU64      2368(R10), Z8
+	VMOVDQU64      2432(R10), Z9
+	VMOVDQU64      2496(R10), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      2560(R10), Z0
+	VMOVDQU64      2624(R10), Z1
+	VMOVDQU64      2688(R10), Z5
+	VMOVDQU64      2752(R10), Z6
+	VMOVDQU64      2816(R10), Z7
+	VMOVDQU64      2880(R10), Z8
+	VMOVDQU64      2944(R10), Z9
+	VMOVDQU64      3008(R10), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      3072(R10), Z0
+	VMOVDQU64      3136(R10), Z1
+	VMOVDQU64      3200(R10), Z5
+	VMOVDQU64      3264(R10), Z6
+	VMOVDQU64      3328(R10), Z7
+	VMOVDQU64      3392(R10), Z8
+	VMOVDQU64      3456(R10), Z9
+	VMOVDQU64      3520(R10), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      3584(R10), Z0
+	VMOVDQU64      3648(R10), Z1
+	VMOVDQU64      3712(R10), Z5
+	VMOVDQU64      3776(R10), Z6
+	VMOVDQU64      3840(R10), Z7
+	VMOVDQU64      3904(R10), Z8
+	VMOVDQU64      3968(R10), Z9
+	VMOVDQU64      4032(R10), Z10
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z0, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z0
+	VPERMI2B       Z8, Z1, Z0
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z1, Z7
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z1
+	VPERMI2B       Z9, Z5, Z1
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z2, Z6
+	VPERMI2Q       Z1, Z11, Z6
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z3, Z12
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VPUNPCKLQDQ    Z1, Z6, Z9
+	VPUNPCKHQDQ    Z1, Z6, Z1
+	VPUNPCKLQDQ    Z0, Z11, Z6
+	VPUNPCKHQDQ    Z0, Z11, Z0
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z1, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z6, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z0, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z10, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z5, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z8, (R9)
+	ADDQ           BX, R9
+	VMOVDQU64      Z7, (R9)
+	ADDQ           BX, R9
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
+	JAE  shuffleAVX512GFNIdense8chunksdone
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
+	JLS  shuffleAVX512GFNIdense8chunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  shuffleAVX512GFNIdense8chunk
+
+shuffleAVX512GFNIdense8chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    shuffleAVX512GFNIdense8block
 	RET
 
 shuffleAVX512GFNIts16:
@@ -6197,12 +4518,12 @@ shuffleAVX512GFNIdense16block:
 
 shuffleAVX512GFNIdense16chunk:
 	LEAQ           (CX)(R8*1), R9
-	MOVQ           R8, R9
-	IMULQ          BX, R9
-	SHLQ           $0x03, R9
-	ADDQ           AX, R9
-	LEAQ           bitshuffleTiles16<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z5
+	MOVQ           R8, R11
+	IMULQ          BX, R11
+	SHLQ           $0x03, R11
+	ADDQ           AX, R11
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      (CX), Z6
 	VMOVDQU64      64(CX), Z7
 	VMOVDQA64      Z5, Z8
@@ -6275,16 +4596,16 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, (R11)
-	VMOVDQU64      Z5, 512(R11)
-	VMOVDQU64      Z12, 1024(R11)
-	VMOVDQU64      Z6, 1536(R11)
-	VMOVDQU64      Z7, 2048(R11)
-	VMOVDQU64      Z10, 2560(R11)
-	VMOVDQU64      Z13, 3072(R11)
-	VMOVDQU64      Z8, 3584(R11)
-	LEAQ           bitshuffleTiles16<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z5
+	VMOVDQU64      Z11, (R10)
+	VMOVDQU64      Z5, 512(R10)
+	VMOVDQU64      Z12, 1024(R10)
+	VMOVDQU64      Z6, 1536(R10)
+	VMOVDQU64      Z7, 2048(R10)
+	VMOVDQU64      Z10, 2560(R10)
+	VMOVDQU64      Z13, 3072(R10)
+	VMOVDQU64      Z8, 3584(R10)
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      1024(CX), Z6
 	VMOVDQU64      1088(CX), Z7
 	VMOVDQA64      Z5, Z8
@@ -6357,16 +4678,16 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 64(R11)
-	VMOVDQU64      Z5, 576(R11)
-	VMOVDQU64      Z12, 1088(R11)
-	VMOVDQU64      Z6, 1600(R11)
-	VMOVDQU64      Z7, 2112(R11)
-	VMOVDQU64      Z10, 2624(R11)
-	VMOVDQU64      Z13, 3136(R11)
-	VMOVDQU64      Z8, 3648(R11)
-	LEAQ           bitshuffleTiles16<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z5
+	VMOVDQU64      Z11, 64(R10)
+	VMOVDQU64      Z5, 576(R10)
+	VMOVDQU64      Z12, 1088(R10)
+	VMOVDQU64      Z6, 1600(R10)
+	VMOVDQU64      Z7, 2112(R10)
+	VMOVDQU64      Z10, 2624(R10)
+	VMOVDQU64      Z13, 3136(R10)
+	VMOVDQU64      Z8, 3648(R10)
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      2048(CX), Z6
 	VMOVDQU64      2112(CX), Z7
 	VMOVDQA64      Z5, Z8
@@ -6439,16 +4760,16 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 128(R11)
-	VMOVDQU64      Z5, 640(R11)
-	VMOVDQU64      Z12, 1152(R11)
-	VMOVDQU64      Z6, 1664(R11)
-	VMOVDQU64      Z7, 2176(R11)
-	VMOVDQU64      Z10, 2688(R11)
-	VMOVDQU64      Z13, 3200(R11)
-	VMOVDQU64      Z8, 3712(R11)
-	LEAQ           bitshuffleTiles16<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z5
+	VMOVDQU64      Z11, 128(R10)
+	VMOVDQU64      Z5, 640(R10)
+	VMOVDQU64      Z12, 1152(R10)
+	VMOVDQU64      Z6, 1664(R10)
+	VMOVDQU64      Z7, 2176(R10)
+	VMOVDQU64      Z10, 2688(R10)
+	VMOVDQU64      Z13, 3200(R10)
+	VMOVDQU64      Z8, 3712(R10)
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      3072(CX), Z6
 	VMOVDQU64      3136(CX), Z7
 	VMOVDQA64      Z5, Z8
@@ -6521,16 +4842,16 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 192(R11)
-	VMOVDQU64      Z5, 704(R11)
-	VMOVDQU64      Z12, 1216(R11)
-	VMOVDQU64      Z6, 1728(R11)
-	VMOVDQU64      Z7, 2240(R11)
-	VMOVDQU64      Z10, 2752(R11)
-	VMOVDQU64      Z13, 3264(R11)
-	VMOVDQU64      Z8, 3776(R11)
-	LEAQ           bitshuffleTiles16<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z5
+	VMOVDQU64      Z11, 192(R10)
+	VMOVDQU64      Z5, 704(R10)
+	VMOVDQU64      Z12, 1216(R10)
+	VMOVDQU64      Z6, 1728(R10)
+	VMOVDQU64      Z7, 2240(R10)
+	VMOVDQU64      Z10, 2752(R10)
+	VMOVDQU64      Z13, 3264(R10)
+	VMOVDQU64      Z8, 3776(R10)
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      4096(CX), Z6
 	VMOVDQU64      4160(CX), Z7
 	VMOVDQA64      Z5, Z8
@@ -6603,16 +4924,16 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 256(R11)
-	VMOVDQU64      Z5, 768(R11)
-	VMOVDQU64      Z12, 1280(R11)
-	VMOVDQU64      Z6, 1792(R11)
-	VMOVDQU64      Z7, 2304(R11)
-	VMOVDQU64      Z10, 2816(R11)
-	VMOVDQU64      Z13, 3328(R11)
-	VMOVDQU64      Z8, 3840(R11)
-	LEAQ           bitshuffleTiles16<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z5
+	VMOVDQU64      Z11, 256(R10)
+	VMOVDQU64      Z5, 768(R10)
+	VMOVDQU64      Z12, 1280(R10)
+	VMOVDQU64      Z6, 1792(R10)
+	VMOVDQU64      Z7, 2304(R10)
+	VMOVDQU64      Z10, 2816(R10)
+	VMOVDQU64      Z13, 3328(R10)
+	VMOVDQU64      Z8, 3840(R10)
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      5120(CX), Z6
 	VMOVDQU64      5184(CX), Z7
 	VMOVDQA64      Z5, Z8
@@ -6685,16 +5006,16 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 320(R11)
-	VMOVDQU64      Z5, 832(R11)
-	VMOVDQU64      Z12, 1344(R11)
-	VMOVDQU64      Z6, 1856(R11)
-	VMOVDQU64      Z7, 2368(R11)
-	VMOVDQU64      Z10, 2880(R11)
-	VMOVDQU64      Z13, 3392(R11)
-	VMOVDQU64      Z8, 3904(R11)
-	LEAQ           bitshuffleTiles16<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z5
+	VMOVDQU64      Z11, 320(R10)
+	VMOVDQU64      Z5, 832(R10)
+	VMOVDQU64      Z12, 1344(R10)
+	VMOVDQU64      Z6, 1856(R10)
+	VMOVDQU64      Z7, 2368(R10)
+	VMOVDQU64      Z10, 2880(R10)
+	VMOVDQU64      Z13, 3392(R10)
+	VMOVDQU64      Z8, 3904(R10)
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      6144(CX), Z6
 	VMOVDQU64      6208(CX), Z7
 	VMOVDQA64      Z5, Z8
@@ -6767,16 +5088,16 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 384(R11)
-	VMOVDQU64      Z5, 896(R11)
-	VMOVDQU64      Z12, 1408(R11)
-	VMOVDQU64      Z6, 1920(R11)
-	VMOVDQU64      Z7, 2432(R11)
-	VMOVDQU64      Z10, 2944(R11)
-	VMOVDQU64      Z13, 3456(R11)
-	VMOVDQU64      Z8, 3968(R11)
-	LEAQ           bitshuffleTiles16<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z5
+	VMOVDQU64      Z11, 384(R10)
+	VMOVDQU64      Z5, 896(R10)
+	VMOVDQU64      Z12, 1408(R10)
+	VMOVDQU64      Z6, 1920(R10)
+	VMOVDQU64      Z7, 2432(R10)
+	VMOVDQU64      Z10, 2944(R10)
+	VMOVDQU64      Z13, 3456(R10)
+	VMOVDQU64      Z8, 3968(R10)
+	LEAQ           bitshuffleTiles16<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z5
 	VMOVDQU64      7168(CX), Z6
 	VMOVDQU64      7232(CX), Z7
 	VMOVDQA64      Z5, Z8
@@ -6849,22 +5170,23 @@ shuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z10, Z13, Z10
 	VPUNPCKLQDQ    Z9, Z8, Z13
 	VPUNPCKHQDQ    Z9, Z8, Z8
-	VMOVDQU64      Z11, 448(R11)
-	VMOVDQU64      Z5, 960(R11)
-	VMOVDQU64      Z12, 1472(R11)
-	VMOVDQU64      Z6, 1984(R11)
-	VMOVDQU64      Z7, 2496(R11)
-	VMOVDQU64      Z10, 3008(R11)
-	VMOVDQU64      Z13, 3520(R11)
-	VMOVDQU64      Z8, 4032(R11)
-	VMOVDQU64      (R11), Z5
-	VMOVDQU64      64(R11), Z6
-	VMOVDQU64      128(R11), Z7
-	VMOVDQU64      192(R11), Z8
-	VMOVDQU64      256(R11), Z9
-	VMOVDQU64      320(R11), Z10
-	VMOVDQU64      384(R11), Z11
-	VMOVDQU64      448(R11), Z12
+	VMOVDQU64      Z11, 448(R10)
+	VMOVDQU64      Z5, 960(R10)
+	VMOVDQU64      Z12, 1472(R10)
+	VMOVDQU64      Z6, 1984(R10)
+	VMOVDQU64      Z7, 2496(R10)
+	VMOVDQU64      Z10, 3008(R10)
+	VMOVDQU64      Z13, 3520(R10)
+	VMOVDQU64      Z8, 4032(R10)
+	MOVQ           R11, R9
+	VMOVDQU64      (R10), Z5
+	VMOVDQU64      64(R10), Z6
+	VMOVDQU64      128(R10), Z7
+	VMOVDQU64      192(R10), Z8
+	VMOVDQU64      256(R10), Z9
+	VMOVDQU64      320(R10), Z10
+	VMOVDQU64      384(R10), Z11
+	VMOVDQU64      448(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -6917,14 +5239,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      512(R11), Z5
-	VMOVDQU64      576(R11), Z6
-	VMOVDQU64      640(R11), Z7
-	VMOVDQU64      704(R11), Z8
-	VMOVDQU64      768(R11), Z9
-	VMOVDQU64      832(R11), Z10
-	VMOVDQU64      896(R11), Z11
-	VMOVDQU64      960(R11), Z12
+	VMOVDQU64      512(R10), Z5
+	VMOVDQU64      576(R10), Z6
+	VMOVDQU64      640(R10), Z7
+	VMOVDQU64      704(R10), Z8
+	VMOVDQU64      768(R10), Z9
+	VMOVDQU64      832(R10), Z10
+	VMOVDQU64      896(R10), Z11
+	VMOVDQU64      960(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -6977,14 +5299,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      1024(R11), Z5
-	VMOVDQU64      1088(R11), Z6
-	VMOVDQU64      1152(R11), Z7
-	VMOVDQU64      1216(R11), Z8
-	VMOVDQU64      1280(R11), Z9
-	VMOVDQU64      1344(R11), Z10
-	VMOVDQU64      1408(R11), Z11
-	VMOVDQU64      1472(R11), Z12
+	VMOVDQU64      1024(R10), Z5
+	VMOVDQU64      1088(R10), Z6
+	VMOVDQU64      1152(R10), Z7
+	VMOVDQU64      1216(R10), Z8
+	VMOVDQU64      1280(R10), Z9
+	VMOVDQU64      1344(R10), Z10
+	VMOVDQU64      1408(R10), Z11
+	VMOVDQU64      1472(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -7037,14 +5359,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      1536(R11), Z5
-	VMOVDQU64      1600(R11), Z6
-	VMOVDQU64      1664(R11), Z7
-	VMOVDQU64      1728(R11), Z8
-	VMOVDQU64      1792(R11), Z9
-	VMOVDQU64      1856(R11), Z10
-	VMOVDQU64      1920(R11), Z11
-	VMOVDQU64      1984(R11), Z12
+	VMOVDQU64      1536(R10), Z5
+	VMOVDQU64      1600(R10), Z6
+	VMOVDQU64      1664(R10), Z7
+	VMOVDQU64      1728(R10), Z8
+	VMOVDQU64      1792(R10), Z9
+	VMOVDQU64      1856(R10), Z10
+	VMOVDQU64      1920(R10), Z11
+	VMOVDQU64      1984(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -7097,14 +5419,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      2048(R11), Z5
-	VMOVDQU64      2112(R11), Z6
-	VMOVDQU64      2176(R11), Z7
-	VMOVDQU64      2240(R11), Z8
-	VMOVDQU64      2304(R11), Z9
-	VMOVDQU64      2368(R11), Z10
-	VMOVDQU64      2432(R11), Z11
-	VMOVDQU64      2496(R11), Z12
+	VMOVDQU64      2048(R10), Z5
+	VMOVDQU64      2112(R10), Z6
+	VMOVDQU64      2176(R10), Z7
+	VMOVDQU64      2240(R10), Z8
+	VMOVDQU64      2304(R10), Z9
+	VMOVDQU64      2368(R10), Z10
+	VMOVDQU64      2432(R10), Z11
+	VMOVDQU64      2496(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -7157,14 +5479,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      2560(R11), Z5
-	VMOVDQU64      2624(R11), Z6
-	VMOVDQU64      2688(R11), Z7
-	VMOVDQU64      2752(R11), Z8
-	VMOVDQU64      2816(R11), Z9
-	VMOVDQU64      2880(R11), Z10
-	VMOVDQU64      2944(R11), Z11
-	VMOVDQU64      3008(R11), Z12
+	VMOVDQU64      2560(R10), Z5
+	VMOVDQU64      2624(R10), Z6
+	VMOVDQU64      2688(R10), Z7
+	VMOVDQU64      2752(R10), Z8
+	VMOVDQU64      2816(R10), Z9
+	VMOVDQU64      2880(R10), Z10
+	VMOVDQU64      2944(R10), Z11
+	VMOVDQU64      3008(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -7217,14 +5539,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      3072(R11), Z5
-	VMOVDQU64      3136(R11), Z6
-	VMOVDQU64      3200(R11), Z7
-	VMOVDQU64      3264(R11), Z8
-	VMOVDQU64      3328(R11), Z9
-	VMOVDQU64      3392(R11), Z10
-	VMOVDQU64      3456(R11), Z11
-	VMOVDQU64      3520(R11), Z12
+	VMOVDQU64      3072(R10), Z5
+	VMOVDQU64      3136(R10), Z6
+	VMOVDQU64      3200(R10), Z7
+	VMOVDQU64      3264(R10), Z8
+	VMOVDQU64      3328(R10), Z9
+	VMOVDQU64      3392(R10), Z10
+	VMOVDQU64      3456(R10), Z11
+	VMOVDQU64      3520(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -7277,14 +5599,14 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 	VMOVDQU64      Z9, (R9)
 	ADDQ           BX, R9
-	VMOVDQU64      3584(R11), Z5
-	VMOVDQU64      3648(R11), Z6
-	VMOVDQU64      3712(R11), Z7
-	VMOVDQU64      3776(R11), Z8
-	VMOVDQU64      3840(R11), Z9
-	VMOVDQU64      3904(R11), Z10
-	VMOVDQU64      3968(R11), Z11
-	VMOVDQU64      4032(R11), Z12
+	VMOVDQU64      3584(R10), Z5
+	VMOVDQU64      3648(R10), Z6
+	VMOVDQU64      3712(R10), Z7
+	VMOVDQU64      3776(R10), Z8
+	VMOVDQU64      3840(R10), Z9
+	VMOVDQU64      3904(R10), Z10
+	VMOVDQU64      3968(R10), Z11
+	VMOVDQU64      4032(R10), Z12
 	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z13
 	VPERMI2B       Z9, Z5, Z13
 	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z14
@@ -7339,12 +5661,12 @@ shuffleAVX512GFNIdense16chunk:
 	ADDQ           BX, R9
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  shuffleAVX512GFNIdense16chunksdone
-	MOVQ R10, R8
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  shuffleAVX512GFNIdense16chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -7352,9 +5674,9 @@ shuffleAVX512GFNIdense16chunk:
 
 shuffleAVX512GFNIdense16chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    shuffleAVX512GFNIdense16block
@@ -7470,26 +5792,6 @@ DATA bitshufflePair4_1<>+48(SB)/8, $0x43474b4f53575b5f
 DATA bitshufflePair4_1<>+56(SB)/8, $0x63676b6f73777b7f
 GLOBL bitshufflePair4_1<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleBytesa78eae72eb018d25<>+0(SB)/8, $0x3830282018100800
-DATA bitshuffleBytesa78eae72eb018d25<>+8(SB)/8, $0x7870686058504840
-DATA bitshuffleBytesa78eae72eb018d25<>+16(SB)/8, $0x3a322a221a120a02
-DATA bitshuffleBytesa78eae72eb018d25<>+24(SB)/8, $0x7a726a625a524a42
-DATA bitshuffleBytesa78eae72eb018d25<>+32(SB)/8, $0x3c342c241c140c04
-DATA bitshuffleBytesa78eae72eb018d25<>+40(SB)/8, $0x7c746c645c544c44
-DATA bitshuffleBytesa78eae72eb018d25<>+48(SB)/8, $0x3e362e261e160e06
-DATA bitshuffleBytesa78eae72eb018d25<>+56(SB)/8, $0x7e766e665e564e46
-GLOBL bitshuffleBytesa78eae72eb018d25<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleBytes0cc4914ab6eb0c65<>+0(SB)/8, $0x3931292119110901
-DATA bitshuffleBytes0cc4914ab6eb0c65<>+8(SB)/8, $0x7971696159514941
-DATA bitshuffleBytes0cc4914ab6eb0c65<>+16(SB)/8, $0x3b332b231b130b03
-DATA bitshuffleBytes0cc4914ab6eb0c65<>+24(SB)/8, $0x7b736b635b534b43
-DATA bitshuffleBytes0cc4914ab6eb0c65<>+32(SB)/8, $0x3d352d251d150d05
-DATA bitshuffleBytes0cc4914ab6eb0c65<>+40(SB)/8, $0x7d756d655d554d45
-DATA bitshuffleBytes0cc4914ab6eb0c65<>+48(SB)/8, $0x3f372f271f170f07
-DATA bitshuffleBytes0cc4914ab6eb0c65<>+56(SB)/8, $0x7f776f675f574f47
-GLOBL bitshuffleBytes0cc4914ab6eb0c65<>(SB), RODATA|NOPTR, $64
-
 DATA bitshuffleBytesa66990b2859f11e5<>+0(SB)/8, $0x0008101820283038
 DATA bitshuffleBytesa66990b2859f11e5<>+8(SB)/8, $0x0109111921293139
 DATA bitshuffleBytesa66990b2859f11e5<>+16(SB)/8, $0x020a121a222a323a
@@ -7529,7 +5831,7 @@ DATA bitshuffleTiles16<>+120(SB)/8, $0x0f1f2f3f4f5f6f7f
 GLOBL bitshuffleTiles16<>(SB), RODATA|NOPTR, $128
 
 // func unshuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV, GFNI
+// Requires: AVX512BW, AVX512F, AVX512VBMI, CMOV, GFNI
 TEXT ·unshuffleAVX512GFNI(SB), $20544-72
 	MOVQ src_base+24(FP), AX
 	MOVQ dst_base+0(FP), CX
@@ -7552,8 +5854,8 @@ TEXT ·unshuffleAVX512GFNI(SB), $20544-72
 	LEAQ         (SP), R11
 	ADDQ         $0x3f, R11
 	ANDQ         $-64, R11
-	MOVQ         $0x8040201008040201, R10
-	VPBROADCASTQ R10, Z4
+	MOVQ         $0x8040201008040201, R9
+	VPBROADCASTQ R9, Z4
 	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z5
 	CMPQ         DX, $0x01
 	JEQ          unshuffleAVX512GFNIts1
@@ -7665,12 +5967,12 @@ unshuffleAVX512GFNIdense1chunk:
 	VMOVDQU64      Z11, 448(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense1chunksdone
-	MOVQ R10, R8
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense1chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -7678,9 +5980,9 @@ unshuffleAVX512GFNIdense1chunk:
 
 unshuffleAVX512GFNIdense1chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense1block
@@ -7866,12 +6168,12 @@ unshuffleAVX512GFNIdense2chunk:
 	VMOVDQU64      Z0, 960(R9)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense2chunksdone
-	MOVQ R10, R8
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense2chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -7879,3162 +6181,1470 @@ unshuffleAVX512GFNIdense2chunk:
 
 unshuffleAVX512GFNIdense2chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense2block
 	RET
 
 unshuffleAVX512GFNIts4:
-	LEAQ (R11), DX
-	LEAQ 2048(R11), DI
-	LEAQ 4096(R11), R8
-	LEAQ 6144(R11), R12
-	LEAQ 8192(R11), R13
-	XORQ R11, R11
-	MOVQ CX, R9
-	SUBQ $0x00002000, R9
+unshuffleAVX512GFNIdense4block:
+	XORQ R8, R8
 
-unshuffleAVX512GFNIsplit4loop:
-	CMPQ           R11, $0x04
-	JB             unshuffleAVX512GFNIsplit4edge
-	CMPQ           R11, SI
-	JAE            unshuffleAVX512GFNIsplit4edge
-	MOVQ           AX, CX
-	VMOVDQU64      -192(CX), Z0
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z1
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z2
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z3
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z5
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z6
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z7
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z8
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z2, Z0, Z9
-	VSHUFI64X2     $0xee, Z2, Z0, Z0
-	VSHUFI64X2     $0x44, Z7, Z5, Z2
-	VSHUFI64X2     $0xee, Z7, Z5, Z5
-	VSHUFI64X2     $0x88, Z2, Z9, Z7
-	VSHUFI64X2     $0xdd, Z2, Z9, Z2
-	VSHUFI64X2     $0x88, Z5, Z0, Z9
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      Z7, (DI)
-	VMOVDQU64      Z2, 64(DI)
-	VMOVDQU64      Z9, 128(DI)
-	VMOVDQU64      Z0, 192(DI)
-	VSHUFI64X2     $0x44, Z3, Z1, Z0
-	VSHUFI64X2     $0xee, Z3, Z1, Z1
-	VSHUFI64X2     $0x44, Z8, Z6, Z2
-	VSHUFI64X2     $0xee, Z8, Z6, Z3
-	VSHUFI64X2     $0x88, Z2, Z0, Z5
-	VSHUFI64X2     $0xdd, Z2, Z0, Z0
-	VSHUFI64X2     $0x88, Z3, Z1, Z2
-	VSHUFI64X2     $0xdd, Z3, Z1, Z1
-	VMOVDQU64      Z5, 256(R8)
-	VMOVDQU64      Z0, 320(R8)
-	VMOVDQU64      Z2, 384(R8)
-	VMOVDQU64      Z1, 448(R8)
-	VMOVDQU64      (DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       256(DX), Z0, Z1
+unshuffleAVX512GFNIdense4chunk:
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, (R11)
+	VMOVDQU64      Z5, 64(R11)
+	VMOVDQU64      Z1, 128(R11)
+	VMOVDQU64      Z6, 192(R11)
+	VMOVDQU64      Z12, 256(R11)
+	VMOVDQU64      Z10, 320(R11)
+	VMOVDQU64      Z8, 384(R11)
+	VMOVDQU64      Z11, 448(R11)
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 512(R11)
+	VMOVDQU64      Z5, 576(R11)
+	VMOVDQU64      Z1, 640(R11)
+	VMOVDQU64      Z6, 704(R11)
+	VMOVDQU64      Z12, 768(R11)
+	VMOVDQU64      Z10, 832(R11)
+	VMOVDQU64      Z8, 896(R11)
+	VMOVDQU64      Z11, 960(R11)
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 1024(R11)
+	VMOVDQU64      Z5, 1088(R11)
+	VMOVDQU64      Z1, 1152(R11)
+	VMOVDQU64      Z6, 1216(R11)
+	VMOVDQU64      Z12, 1280(R11)
+	VMOVDQU64      Z10, 1344(R11)
+	VMOVDQU64      Z8, 1408(R11)
+	VMOVDQU64      Z11, 1472(R11)
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 1536(R11)
+	VMOVDQU64      Z5, 1600(R11)
+	VMOVDQU64      Z1, 1664(R11)
+	VMOVDQU64      Z6, 1728(R11)
+	VMOVDQU64      Z12, 1792(R11)
+	VMOVDQU64      Z10, 1856(R11)
+	VMOVDQU64      Z8, 1920(R11)
+	VMOVDQU64      Z11, 1984(R11)
+	VMOVDQU64      (R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      512(R11), Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      512(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z2
-	VPERMI2B       768(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1024(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
-	VPERMI2B       1280(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1536(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       1792(DX), Z0, Z5
+	VMOVDQU64      1024(R11), Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, (R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 64(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 128(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 192(R9)
-	VMOVDQU64      (DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       256(DX), Z0, Z1
+	VMOVDQU64      1536(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, (R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 64(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 128(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 192(R9)
+	VMOVDQU64      64(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      576(R11), Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      512(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z2
-	VPERMI2B       768(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1024(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
-	VPERMI2B       1280(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1536(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       1792(DX), Z0, Z5
+	VMOVDQU64      1088(R11), Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 256(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 320(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 384(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 448(R9)
-	VMOVDQU64      -64(CX), Z0
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z1
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z2
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z3
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z5
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z6
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z7
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z8
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z2, Z0, Z9
-	VSHUFI64X2     $0xee, Z2, Z0, Z0
-	VSHUFI64X2     $0x44, Z7, Z5, Z2
-	VSHUFI64X2     $0xee, Z7, Z5, Z5
-	VSHUFI64X2     $0x88, Z2, Z9, Z7
-	VSHUFI64X2     $0xdd, Z2, Z9, Z2
-	VSHUFI64X2     $0x88, Z5, Z0, Z9
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      Z7, 512(R12)
-	VMOVDQU64      Z2, 576(R12)
-	VMOVDQU64      Z9, 640(R12)
-	VMOVDQU64      Z0, 704(R12)
-	VSHUFI64X2     $0x44, Z3, Z1, Z0
-	VSHUFI64X2     $0xee, Z3, Z1, Z1
-	VSHUFI64X2     $0x44, Z8, Z6, Z2
-	VSHUFI64X2     $0xee, Z8, Z6, Z3
-	VSHUFI64X2     $0x88, Z2, Z0, Z5
-	VSHUFI64X2     $0xdd, Z2, Z0, Z0
-	VSHUFI64X2     $0x88, Z3, Z1, Z2
-	VSHUFI64X2     $0xdd, Z3, Z1, Z1
-	VMOVDQU64      Z5, 768(R13)
-	VMOVDQU64      Z0, 832(R13)
-	VMOVDQU64      Z2, 896(R13)
-	VMOVDQU64      Z1, 960(R13)
-	VMOVDQU64      64(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       320(DX), Z0, Z1
+	VMOVDQU64      1600(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 256(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 320(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 384(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 448(R9)
+	VMOVDQU64      128(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      640(R11), Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      576(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z2
-	VPERMI2B       832(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1088(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
-	VPERMI2B       1344(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1600(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       1856(DX), Z0, Z5
+	VMOVDQU64      1152(R11), Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 512(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 576(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 640(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 704(R9)
-	VMOVDQU64      64(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       320(DX), Z0, Z1
+	VMOVDQU64      1664(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 512(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 576(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 640(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 704(R9)
+	VMOVDQU64      192(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      704(R11), Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      576(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z2
-	VPERMI2B       832(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1088(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
-	VPERMI2B       1344(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1600(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       1856(DX), Z0, Z5
+	VMOVDQU64      1216(R11), Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 768(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 832(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 896(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 960(R9)
-	VMOVDQU64      -192(CX), Z0
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z1
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z2
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z3
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z5
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z6
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z7
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z8
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z2, Z0, Z9
-	VSHUFI64X2     $0xee, Z2, Z0, Z0
-	VSHUFI64X2     $0x44, Z7, Z5, Z2
-	VSHUFI64X2     $0xee, Z7, Z5, Z5
-	VSHUFI64X2     $0x88, Z2, Z9, Z7
-	VSHUFI64X2     $0xdd, Z2, Z9, Z2
-	VSHUFI64X2     $0x88, Z5, Z0, Z9
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      Z7, 1024(DI)
-	VMOVDQU64      Z2, 1088(DI)
-	VMOVDQU64      Z9, 1152(DI)
-	VMOVDQU64      Z0, 1216(DI)
-	VSHUFI64X2     $0x44, Z3, Z1, Z0
-	VSHUFI64X2     $0xee, Z3, Z1, Z1
-	VSHUFI64X2     $0x44, Z8, Z6, Z2
-	VSHUFI64X2     $0xee, Z8, Z6, Z3
-	VSHUFI64X2     $0x88, Z2, Z0, Z5
-	VSHUFI64X2     $0xdd, Z2, Z0, Z0
-	VSHUFI64X2     $0x88, Z3, Z1, Z2
-	VSHUFI64X2     $0xdd, Z3, Z1, Z1
-	VMOVDQU64      Z5, 1280(R8)
-	VMOVDQU64      Z0, 1344(R8)
-	VMOVDQU64      Z2, 1408(R8)
-	VMOVDQU64      Z1, 1472(R8)
-	VMOVDQU64      128(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       384(DX), Z0, Z1
+	VMOVDQU64      1728(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 768(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 832(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 896(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 960(R9)
+	VMOVDQU64      256(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      768(R11), Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      640(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z2
-	VPERMI2B       896(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1152(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
-	VPERMI2B       1408(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1664(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       1920(DX), Z0, Z5
+	VMOVDQU64      1280(R11), Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1024(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1088(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1152(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1216(R9)
-	VMOVDQU64      128(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       384(DX), Z0, Z1
+	VMOVDQU64      1792(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1024(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1088(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1152(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1216(R9)
+	VMOVDQU64      320(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      832(R11), Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      640(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z2
-	VPERMI2B       896(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1152(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
-	VPERMI2B       1408(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1664(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       1920(DX), Z0, Z5
+	VMOVDQU64      1344(R11), Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1280(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1344(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1408(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1472(R9)
-	VMOVDQU64      -64(CX), Z0
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z1
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z2
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z3
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z5
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z6
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z7
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z8
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z2, Z0, Z9
-	VSHUFI64X2     $0xee, Z2, Z0, Z0
-	VSHUFI64X2     $0x44, Z7, Z5, Z2
-	VSHUFI64X2     $0xee, Z7, Z5, Z5
-	VSHUFI64X2     $0x88, Z2, Z9, Z7
-	VSHUFI64X2     $0xdd, Z2, Z9, Z2
-	VSHUFI64X2     $0x88, Z5, Z0, Z9
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      Z7, 1536(R12)
-	VMOVDQU64      Z2, 1600(R12)
-	VMOVDQU64      Z9, 1664(R12)
-	VMOVDQU64      Z0, 1728(R12)
-	VSHUFI64X2     $0x44, Z3, Z1, Z0
-	VSHUFI64X2     $0xee, Z3, Z1, Z1
-	VSHUFI64X2     $0x44, Z8, Z6, Z2
-	VSHUFI64X2     $0xee, Z8, Z6, Z3
-	VSHUFI64X2     $0x88, Z2, Z0, Z5
-	VSHUFI64X2     $0xdd, Z2, Z0, Z0
-	VSHUFI64X2     $0x88, Z3, Z1, Z2
-	VSHUFI64X2     $0xdd, Z3, Z1, Z1
-	VMOVDQU64      Z5, 1792(R13)
-	VMOVDQU64      Z0, 1856(R13)
-	VMOVDQU64      Z2, 1920(R13)
-	VMOVDQU64      Z1, 1984(R13)
-	VMOVDQU64      192(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       448(DX), Z0, Z1
+	VMOVDQU64      1856(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1280(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1344(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1408(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1472(R9)
+	VMOVDQU64      384(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      896(R11), Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      704(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z2
-	VPERMI2B       960(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1216(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
-	VPERMI2B       1472(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1728(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       1984(DX), Z0, Z5
+	VMOVDQU64      1408(R11), Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1536(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1600(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1664(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1728(R9)
-	VMOVDQU64      192(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       448(DX), Z0, Z1
+	VMOVDQU64      1920(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1536(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1600(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1664(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1728(R9)
+	VMOVDQU64      448(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      960(R11), Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      704(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z2
-	VPERMI2B       960(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1216(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
-	VPERMI2B       1472(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1728(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       1984(DX), Z0, Z5
+	VMOVDQU64      1472(R11), Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1792(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1856(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1920(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1984(R9)
-	JMP            unshuffleAVX512GFNIsplit4next
+	VMOVDQU64      1984(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VSHUFI64X2     $0x44, Z1, Z0, Z7
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z6, Z5, Z1
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1792(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z7, Z6
+	VMOVDQU64      Z6, 1856(R9)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1920(R9)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z1
+	VPERMI2B       Z5, Z0, Z1
+	VMOVDQU64      Z1, 1984(R9)
 
-	// first and last passes: some rows or the elements belong to no superblock
-unshuffleAVX512GFNIsplit4edge:
-	MOVQ           AX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z0
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z1
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z2
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z3
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z5
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z6
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z7
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z8
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z2, Z0, Z9
-	VSHUFI64X2     $0xee, Z2, Z0, Z0
-	VSHUFI64X2     $0x44, Z7, Z5, Z2
-	VSHUFI64X2     $0xee, Z7, Z5, Z5
-	VSHUFI64X2     $0x88, Z2, Z9, Z7
-	VSHUFI64X2     $0xdd, Z2, Z9, Z2
-	VSHUFI64X2     $0x88, Z5, Z0, Z9
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      Z7, (DI)
-	VMOVDQU64      Z2, 64(DI)
-	VMOVDQU64      Z9, 128(DI)
-	VMOVDQU64      Z0, 192(DI)
-	VSHUFI64X2     $0x44, Z3, Z1, Z0
-	VSHUFI64X2     $0xee, Z3, Z1, Z1
-	VSHUFI64X2     $0x44, Z8, Z6, Z2
-	VSHUFI64X2     $0xee, Z8, Z6, Z3
-	VSHUFI64X2     $0x88, Z2, Z0, Z5
-	VSHUFI64X2     $0xdd, Z2, Z0, Z0
-	VSHUFI64X2     $0x88, Z3, Z1, Z2
-	VSHUFI64X2     $0xdd, Z3, Z1, Z1
-	VMOVDQU64      Z5, 256(R8)
-	VMOVDQU64      Z0, 320(R8)
-	VMOVDQU64      Z2, 384(R8)
-	VMOVDQU64      Z1, 448(R8)
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z0
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z1
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z2
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z3
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z5
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z6
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z7
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z8
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z2, Z0, Z9
-	VSHUFI64X2     $0xee, Z2, Z0, Z0
-	VSHUFI64X2     $0x44, Z7, Z5, Z2
-	VSHUFI64X2     $0xee, Z7, Z5, Z5
-	VSHUFI64X2     $0x88, Z2, Z9, Z7
-	VSHUFI64X2     $0xdd, Z2, Z9, Z2
-	VSHUFI64X2     $0x88, Z5, Z0, Z9
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      Z7, 512(R12)
-	VMOVDQU64      Z2, 576(R12)
-	VMOVDQU64      Z9, 640(R12)
-	VMOVDQU64      Z0, 704(R12)
-	VSHUFI64X2     $0x44, Z3, Z1, Z0
-	VSHUFI64X2     $0xee, Z3, Z1, Z1
-	VSHUFI64X2     $0x44, Z8, Z6, Z2
-	VSHUFI64X2     $0xee, Z8, Z6, Z3
-	VSHUFI64X2     $0x88, Z2, Z0, Z5
-	VSHUFI64X2     $0xdd, Z2, Z0, Z0
-	VSHUFI64X2     $0x88, Z3, Z1, Z2
-	VSHUFI64X2     $0xdd, Z3, Z1, Z1
-	VMOVDQU64      Z5, 768(R13)
-	VMOVDQU64      Z0, 832(R13)
-	VMOVDQU64      Z2, 896(R13)
-	VMOVDQU64      Z1, 960(R13)
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z0
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z1
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z2
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z3
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z5
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z6
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z7
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z8
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z2, Z0, Z9
-	VSHUFI64X2     $0xee, Z2, Z0, Z0
-	VSHUFI64X2     $0x44, Z7, Z5, Z2
-	VSHUFI64X2     $0xee, Z7, Z5, Z5
-	VSHUFI64X2     $0x88, Z2, Z9, Z7
-	VSHUFI64X2     $0xdd, Z2, Z9, Z2
-	VSHUFI64X2     $0x88, Z5, Z0, Z9
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      Z7, 1024(DI)
-	VMOVDQU64      Z2, 1088(DI)
-	VMOVDQU64      Z9, 1152(DI)
-	VMOVDQU64      Z0, 1216(DI)
-	VSHUFI64X2     $0x44, Z3, Z1, Z0
-	VSHUFI64X2     $0xee, Z3, Z1, Z1
-	VSHUFI64X2     $0x44, Z8, Z6, Z2
-	VSHUFI64X2     $0xee, Z8, Z6, Z3
-	VSHUFI64X2     $0x88, Z2, Z0, Z5
-	VSHUFI64X2     $0xdd, Z2, Z0, Z0
-	VSHUFI64X2     $0x88, Z3, Z1, Z2
-	VSHUFI64X2     $0xdd, Z3, Z1, Z1
-	VMOVDQU64      Z5, 1280(R8)
-	VMOVDQU64      Z0, 1344(R8)
-	VMOVDQU64      Z2, 1408(R8)
-	VMOVDQU64      Z1, 1472(R8)
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z0
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z1
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z2
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z3
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z5
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z6
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z7
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z8
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z2, Z0, Z9
-	VSHUFI64X2     $0xee, Z2, Z0, Z0
-	VSHUFI64X2     $0x44, Z7, Z5, Z2
-	VSHUFI64X2     $0xee, Z7, Z5, Z5
-	VSHUFI64X2     $0x88, Z2, Z9, Z7
-	VSHUFI64X2     $0xdd, Z2, Z9, Z2
-	VSHUFI64X2     $0x88, Z5, Z0, Z9
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VMOVDQU64      Z7, 1536(R12)
-	VMOVDQU64      Z2, 1600(R12)
-	VMOVDQU64      Z9, 1664(R12)
-	VMOVDQU64      Z0, 1728(R12)
-	VSHUFI64X2     $0x44, Z3, Z1, Z0
-	VSHUFI64X2     $0xee, Z3, Z1, Z1
-	VSHUFI64X2     $0x44, Z8, Z6, Z2
-	VSHUFI64X2     $0xee, Z8, Z6, Z3
-	VSHUFI64X2     $0x88, Z2, Z0, Z5
-	VSHUFI64X2     $0xdd, Z2, Z0, Z0
-	VSHUFI64X2     $0x88, Z3, Z1, Z2
-	VSHUFI64X2     $0xdd, Z3, Z1, Z1
-	VMOVDQU64      Z5, 1792(R13)
-	VMOVDQU64      Z0, 1856(R13)
-	VMOVDQU64      Z2, 1920(R13)
-	VMOVDQU64      Z1, 1984(R13)
-	CMPQ           R11, $0x04
-	JB             unshuffleAVX512GFNIsplit4next
-	VMOVDQU64      (DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       256(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      512(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z2
-	VPERMI2B       768(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1024(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
-	VPERMI2B       1280(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1536(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       1792(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, (R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 64(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 128(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 192(R9)
-	VMOVDQU64      (DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       256(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      512(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z2
-	VPERMI2B       768(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1024(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
-	VPERMI2B       1280(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1536(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       1792(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 256(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 320(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 384(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 448(R9)
-	VMOVDQU64      64(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       320(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      576(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z2
-	VPERMI2B       832(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1088(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
-	VPERMI2B       1344(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1600(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       1856(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 512(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 576(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 640(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 704(R9)
-	VMOVDQU64      64(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       320(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      576(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z2
-	VPERMI2B       832(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1088(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
-	VPERMI2B       1344(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1600(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       1856(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 768(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 832(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 896(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 960(R9)
-	VMOVDQU64      128(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       384(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      640(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z2
-	VPERMI2B       896(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1152(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
-	VPERMI2B       1408(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1664(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       1920(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1024(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1088(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1152(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1216(R9)
-	VMOVDQU64      128(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       384(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      640(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z2
-	VPERMI2B       896(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1152(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
-	VPERMI2B       1408(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1664(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       1920(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1280(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1344(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1408(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1472(R9)
-	VMOVDQU64      192(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       448(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      704(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z2
-	VPERMI2B       960(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1216(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
-	VPERMI2B       1472(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1728(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       1984(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1536(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1600(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1664(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1728(R9)
-	VMOVDQU64      192(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       448(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      704(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z2
-	VPERMI2B       960(DX), Z0, Z2
-	VGF2P8AFFINEQB $0x00, Z2, Z4, Z2
-	VMOVDQU64      1216(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
-	VPERMI2B       1472(DX), Z0, Z3
-	VGF2P8AFFINEQB $0x00, Z3, Z4, Z3
-	VMOVDQU64      1728(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       1984(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VSHUFI64X2     $0x44, Z2, Z1, Z0
-	VSHUFI64X2     $0xee, Z2, Z1, Z1
-	VSHUFI64X2     $0x44, Z5, Z3, Z2
-	VSHUFI64X2     $0xee, Z5, Z3, Z3
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1792(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
-	VPERMI2B       Z2, Z0, Z5
-	VMOVDQU64      Z5, 1856(R9)
-	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1920(R9)
-	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
-	VPERMI2B       Z3, Z1, Z0
-	VMOVDQU64      Z0, 1984(R9)
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
+	JAE  unshuffleAVX512GFNIdense4chunksdone
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
+	JLS  unshuffleAVX512GFNIdense4chunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  unshuffleAVX512GFNIdense4chunk
 
-unshuffleAVX512GFNIsplit4next:
-	// the slot just emptied takes the newest superblock
-	XCHGQ DX, R13
-	XCHGQ DX, R12
-	XCHGQ DX, R8
-	XCHGQ DX, DI
-	INCQ  R11
-	ADDQ  $0x40, AX
-	ADDQ  $0x00000800, R9
-	LEAQ  4(SI), R10
-	CMPQ  R11, R10
-	JB    unshuffleAVX512GFNIsplit4loop
-	VZEROUPPER
+unshuffleAVX512GFNIdense4chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    unshuffleAVX512GFNIdense4block
 	RET
 
 unshuffleAVX512GFNIts8:
-	LEAQ (R11), DX
-	LEAQ 4096(R11), DI
-	LEAQ 8192(R11), R8
-	LEAQ 12288(R11), R12
-	LEAQ 16384(R11), R13
-	XORQ R11, R11
-	MOVQ CX, R9
-	SUBQ $0x00004000, R9
+unshuffleAVX512GFNIdense8block:
+	XORQ R8, R8
 
-unshuffleAVX512GFNIsplit8loop:
-	CMPQ           R11, $0x04
-	JB             unshuffleAVX512GFNIsplit8edge
-	CMPQ           R11, SI
-	JAE            unshuffleAVX512GFNIsplit8edge
-	MOVQ           AX, CX
-	VMOVDQU64      -192(CX), Z0
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z1
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z5
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z6
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z7
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z8
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z9
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, (DI)
-	VMOVDQU64      Z5, 64(DI)
-	VMOVDQU64      Z11, 128(DI)
-	VMOVDQU64      Z0, 192(DI)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 256(R8)
-	VMOVDQU64      Z0, 320(R8)
-	VMOVDQU64      Z5, 384(R8)
-	VMOVDQU64      Z1, 448(R8)
-	VMOVDQU64      -64(CX), Z0
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z1
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z5
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z6
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z7
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z8
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z9
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, 512(R12)
-	VMOVDQU64      Z5, 576(R12)
-	VMOVDQU64      Z11, 640(R12)
-	VMOVDQU64      Z0, 704(R12)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 768(R13)
-	VMOVDQU64      Z0, 832(R13)
-	VMOVDQU64      Z5, 896(R13)
-	VMOVDQU64      Z1, 960(R13)
-	VMOVDQU64      (DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       256(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      512(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       768(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1024(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
-	VPERMI2B       1280(DX), Z0, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1536(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
-	VPERMI2B       1792(DX), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2048(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
-	VPERMI2B       2304(DX), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2560(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       2816(DX), Z0, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3072(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       3328(DX), Z0, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3584(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       3840(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
+unshuffleAVX512GFNIdense8chunk:
+	LEAQ           (CX)(R8*1), R9
+	MOVQ           R8, R10
+	IMULQ          BX, R10
+	SHLQ           $0x03, R10
+	ADDQ           AX, R10
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
 	VPERMT2Q       Z5, Z3, Z0
 	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
 	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, (R11)
+	VMOVDQU64      Z5, 64(R11)
+	VMOVDQU64      Z1, 128(R11)
+	VMOVDQU64      Z6, 192(R11)
+	VMOVDQU64      Z12, 256(R11)
+	VMOVDQU64      Z10, 320(R11)
+	VMOVDQU64      Z8, 384(R11)
+	VMOVDQU64      Z11, 448(R11)
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 512(R11)
+	VMOVDQU64      Z5, 576(R11)
+	VMOVDQU64      Z1, 640(R11)
+	VMOVDQU64      Z6, 704(R11)
+	VMOVDQU64      Z12, 768(R11)
+	VMOVDQU64      Z10, 832(R11)
+	VMOVDQU64      Z8, 896(R11)
+	VMOVDQU64      Z11, 960(R11)
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 1024(R11)
+	VMOVDQU64      Z5, 1088(R11)
+	VMOVDQU64      Z1, 1152(R11)
+	VMOVDQU64      Z6, 1216(R11)
+	VMOVDQU64      Z12, 1280(R11)
+	VMOVDQU64      Z10, 1344(R11)
+	VMOVDQU64      Z8, 1408(R11)
+	VMOVDQU64      Z11, 1472(R11)
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 1536(R11)
+	VMOVDQU64      Z5, 1600(R11)
+	VMOVDQU64      Z1, 1664(R11)
+	VMOVDQU64      Z6, 1728(R11)
+	VMOVDQU64      Z12, 1792(R11)
+	VMOVDQU64      Z10, 1856(R11)
+	VMOVDQU64      Z8, 1920(R11)
+	VMOVDQU64      Z11, 1984(R11)
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 2048(R11)
+	VMOVDQU64      Z5, 2112(R11)
+	VMOVDQU64      Z1, 2176(R11)
+	VMOVDQU64      Z6, 2240(R11)
+	VMOVDQU64      Z12, 2304(R11)
+	VMOVDQU64      Z10, 2368(R11)
+	VMOVDQU64      Z8, 2432(R11)
+	VMOVDQU64      Z11, 2496(R11)
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 2560(R11)
+	VMOVDQU64      Z5, 2624(R11)
+	VMOVDQU64      Z1, 2688(R11)
+	VMOVDQU64      Z6, 2752(R11)
+	VMOVDQU64      Z12, 2816(R11)
+	VMOVDQU64      Z10, 2880(R11)
+	VMOVDQU64      Z8, 2944(R11)
+	VMOVDQU64      Z11, 3008(R11)
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 3072(R11)
+	VMOVDQU64      Z5, 3136(R11)
+	VMOVDQU64      Z1, 3200(R11)
+	VMOVDQU64      Z6, 3264(R11)
+	VMOVDQU64      Z12, 3328(R11)
+	VMOVDQU64      Z10, 3392(R11)
+	VMOVDQU64      Z8, 3456(R11)
+	VMOVDQU64      Z11, 3520(R11)
+	VMOVDQU64      (R10), Z0
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z1
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z5
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z6
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z7
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z8
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z9
+	ADDQ           BX, R10
+	VMOVDQU64      (R10), Z10
+	ADDQ           BX, R10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 3584(R11)
+	VMOVDQU64      Z5, 3648(R11)
+	VMOVDQU64      Z1, 3712(R11)
+	VMOVDQU64      Z6, 3776(R11)
+	VMOVDQU64      Z12, 3840(R11)
+	VMOVDQU64      Z10, 3904(R11)
+	VMOVDQU64      Z8, 3968(R11)
+	VMOVDQU64      Z11, 4032(R11)
+	VMOVDQU64      (R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      512(R11), Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
+	VMOVDQU64      1024(R11), Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
+	VMOVDQU64      1536(R11), Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
+	VMOVDQU64      2048(R11), Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
+	VMOVDQU64      2560(R11), Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
+	VMOVDQU64      3072(R11), Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
+	VMOVDQU64      3584(R11), Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
+	VPERMT2Q       Z5, Z3, Z0
+	VMOVDQA64      Z2, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z3, Z7
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
 	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
+	VPERMI2B       Z5, Z10, Z12
 	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, (R9)
-	VMOVDQU64      Z6, 64(R9)
-	VMOVDQU64      Z5, 128(R9)
-	VMOVDQU64      Z0, 192(R9)
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, (R9)
+	VMOVDQU64      Z5, 64(R9)
+	VMOVDQU64      Z1, 128(R9)
+	VMOVDQU64      Z6, 192(R9)
 	VMOVDQU64      Z12, 256(R9)
-	VMOVDQU64      Z11, 320(R9)
-	VMOVDQU64      Z9, 384(R9)
-	VMOVDQU64      Z7, 448(R9)
-	VMOVDQU64      (DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       256(DX), Z0, Z1
+	VMOVDQU64      Z10, 320(R9)
+	VMOVDQU64      Z8, 384(R9)
+	VMOVDQU64      Z11, 448(R9)
+	VMOVDQU64      64(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      576(R11), Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      512(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       768(DX), Z0, Z5
+	VMOVDQU64      1088(R11), Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1024(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
-	VPERMI2B       1280(DX), Z0, Z6
+	VMOVDQU64      1600(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1536(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
-	VPERMI2B       1792(DX), Z0, Z7
+	VMOVDQU64      2112(R11), Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2048(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
-	VPERMI2B       2304(DX), Z0, Z8
+	VMOVDQU64      2624(R11), Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2560(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
-	VPERMI2B       2816(DX), Z0, Z9
+	VMOVDQU64      3136(R11), Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3072(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
-	VPERMI2B       3328(DX), Z0, Z10
+	VMOVDQU64      3648(R11), Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3584(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
-	VPERMI2B       3840(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
 	VPERMT2Q       Z5, Z3, Z0
 	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
 	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
 	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
+	VPERMI2B       Z5, Z10, Z12
 	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, 512(R9)
-	VMOVDQU64      Z6, 576(R9)
-	VMOVDQU64      Z5, 640(R9)
-	VMOVDQU64      Z0, 704(R9)
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 512(R9)
+	VMOVDQU64      Z5, 576(R9)
+	VMOVDQU64      Z1, 640(R9)
+	VMOVDQU64      Z6, 704(R9)
 	VMOVDQU64      Z12, 768(R9)
-	VMOVDQU64      Z11, 832(R9)
-	VMOVDQU64      Z9, 896(R9)
-	VMOVDQU64      Z7, 960(R9)
-	VMOVDQU64      -192(CX), Z0
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z1
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z5
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z6
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z7
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z8
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z9
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, 1024(DI)
-	VMOVDQU64      Z5, 1088(DI)
-	VMOVDQU64      Z11, 1152(DI)
-	VMOVDQU64      Z0, 1216(DI)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 1280(R8)
-	VMOVDQU64      Z0, 1344(R8)
-	VMOVDQU64      Z5, 1408(R8)
-	VMOVDQU64      Z1, 1472(R8)
-	VMOVDQU64      -64(CX), Z0
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z1
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z5
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z6
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z7
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z8
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z9
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, 1536(R12)
-	VMOVDQU64      Z5, 1600(R12)
-	VMOVDQU64      Z11, 1664(R12)
-	VMOVDQU64      Z0, 1728(R12)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 1792(R13)
-	VMOVDQU64      Z0, 1856(R13)
-	VMOVDQU64      Z5, 1920(R13)
-	VMOVDQU64      Z1, 1984(R13)
-	VMOVDQU64      64(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       320(DX), Z0, Z1
+	VMOVDQU64      Z10, 832(R9)
+	VMOVDQU64      Z8, 896(R9)
+	VMOVDQU64      Z11, 960(R9)
+	VMOVDQU64      128(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      640(R11), Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      576(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       832(DX), Z0, Z5
+	VMOVDQU64      1152(R11), Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1088(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
-	VPERMI2B       1344(DX), Z0, Z6
+	VMOVDQU64      1664(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1600(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
-	VPERMI2B       1856(DX), Z0, Z7
+	VMOVDQU64      2176(R11), Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2112(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
-	VPERMI2B       2368(DX), Z0, Z8
+	VMOVDQU64      2688(R11), Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2624(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       2880(DX), Z0, Z9
+	VMOVDQU64      3200(R11), Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3136(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       3392(DX), Z0, Z10
+	VMOVDQU64      3712(R11), Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3648(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       3904(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
 	VPERMT2Q       Z5, Z3, Z0
 	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
 	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
 	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
+	VPERMI2B       Z5, Z10, Z12
 	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, 1024(R9)
-	VMOVDQU64      Z6, 1088(R9)
-	VMOVDQU64      Z5, 1152(R9)
-	VMOVDQU64      Z0, 1216(R9)
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 1024(R9)
+	VMOVDQU64      Z5, 1088(R9)
+	VMOVDQU64      Z1, 1152(R9)
+	VMOVDQU64      Z6, 1216(R9)
 	VMOVDQU64      Z12, 1280(R9)
-	VMOVDQU64      Z11, 1344(R9)
-	VMOVDQU64      Z9, 1408(R9)
-	VMOVDQU64      Z7, 1472(R9)
-	VMOVDQU64      64(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       320(DX), Z0, Z1
+	VMOVDQU64      Z10, 1344(R9)
+	VMOVDQU64      Z8, 1408(R9)
+	VMOVDQU64      Z11, 1472(R9)
+	VMOVDQU64      192(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      704(R11), Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      576(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       832(DX), Z0, Z5
+	VMOVDQU64      1216(R11), Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1088(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
-	VPERMI2B       1344(DX), Z0, Z6
+	VMOVDQU64      1728(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1600(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
-	VPERMI2B       1856(DX), Z0, Z7
+	VMOVDQU64      2240(R11), Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2112(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
-	VPERMI2B       2368(DX), Z0, Z8
+	VMOVDQU64      2752(R11), Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2624(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
-	VPERMI2B       2880(DX), Z0, Z9
+	VMOVDQU64      3264(R11), Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3136(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
-	VPERMI2B       3392(DX), Z0, Z10
+	VMOVDQU64      3776(R11), Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3648(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
-	VPERMI2B       3904(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
 	VPERMT2Q       Z5, Z3, Z0
 	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
 	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
 	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
+	VPERMI2B       Z5, Z10, Z12
 	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, 1536(R9)
-	VMOVDQU64      Z6, 1600(R9)
-	VMOVDQU64      Z5, 1664(R9)
-	VMOVDQU64      Z0, 1728(R9)
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 1536(R9)
+	VMOVDQU64      Z5, 1600(R9)
+	VMOVDQU64      Z1, 1664(R9)
+	VMOVDQU64      Z6, 1728(R9)
 	VMOVDQU64      Z12, 1792(R9)
-	VMOVDQU64      Z11, 1856(R9)
-	VMOVDQU64      Z9, 1920(R9)
-	VMOVDQU64      Z7, 1984(R9)
-	VMOVDQU64      -192(CX), Z0
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z1
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z5
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z6
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z7
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z8
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z9
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, 2048(DI)
-	VMOVDQU64      Z5, 2112(DI)
-	VMOVDQU64      Z11, 2176(DI)
-	VMOVDQU64      Z0, 2240(DI)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 2304(R8)
-	VMOVDQU64      Z0, 2368(R8)
-	VMOVDQU64      Z5, 2432(R8)
-	VMOVDQU64      Z1, 2496(R8)
-	VMOVDQU64      -64(CX), Z0
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z1
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z5
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z6
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z7
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z8
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z9
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, 2560(R12)
-	VMOVDQU64      Z5, 2624(R12)
-	VMOVDQU64      Z11, 2688(R12)
-	VMOVDQU64      Z0, 2752(R12)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 2816(R13)
-	VMOVDQU64      Z0, 2880(R13)
-	VMOVDQU64      Z5, 2944(R13)
-	VMOVDQU64      Z1, 3008(R13)
-	VMOVDQU64      128(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       384(DX), Z0, Z1
+	VMOVDQU64      Z10, 1856(R9)
+	VMOVDQU64      Z8, 1920(R9)
+	VMOVDQU64      Z11, 1984(R9)
+	VMOVDQU64      256(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      768(R11), Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      640(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       896(DX), Z0, Z5
+	VMOVDQU64      1280(R11), Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1152(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
-	VPERMI2B       1408(DX), Z0, Z6
+	VMOVDQU64      1792(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1664(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
-	VPERMI2B       1920(DX), Z0, Z7
+	VMOVDQU64      2304(R11), Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2176(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
-	VPERMI2B       2432(DX), Z0, Z8
+	VMOVDQU64      2816(R11), Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2688(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       2944(DX), Z0, Z9
+	VMOVDQU64      3328(R11), Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3200(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       3456(DX), Z0, Z10
+	VMOVDQU64      3840(R11), Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3712(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       3968(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
 	VPERMT2Q       Z5, Z3, Z0
 	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
 	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
 	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
+	VPERMI2B       Z5, Z10, Z12
 	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, 2048(R9)
-	VMOVDQU64      Z6, 2112(R9)
-	VMOVDQU64      Z5, 2176(R9)
-	VMOVDQU64      Z0, 2240(R9)
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 2048(R9)
+	VMOVDQU64      Z5, 2112(R9)
+	VMOVDQU64      Z1, 2176(R9)
+	VMOVDQU64      Z6, 2240(R9)
 	VMOVDQU64      Z12, 2304(R9)
-	VMOVDQU64      Z11, 2368(R9)
-	VMOVDQU64      Z9, 2432(R9)
-	VMOVDQU64      Z7, 2496(R9)
-	VMOVDQU64      128(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       384(DX), Z0, Z1
+	VMOVDQU64      Z10, 2368(R9)
+	VMOVDQU64      Z8, 2432(R9)
+	VMOVDQU64      Z11, 2496(R9)
+	VMOVDQU64      320(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      832(R11), Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      640(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       896(DX), Z0, Z5
+	VMOVDQU64      1344(R11), Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1152(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
-	VPERMI2B       1408(DX), Z0, Z6
+	VMOVDQU64      1856(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1664(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
-	VPERMI2B       1920(DX), Z0, Z7
+	VMOVDQU64      2368(R11), Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2176(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
-	VPERMI2B       2432(DX), Z0, Z8
+	VMOVDQU64      2880(R11), Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2688(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
-	VPERMI2B       2944(DX), Z0, Z9
+	VMOVDQU64      3392(R11), Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3200(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
-	VPERMI2B       3456(DX), Z0, Z10
+	VMOVDQU64      3904(R11), Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3712(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
-	VPERMI2B       3968(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
 	VPERMT2Q       Z5, Z3, Z0
 	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
 	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
 	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
+	VPERMI2B       Z5, Z10, Z12
 	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, 2560(R9)
-	VMOVDQU64      Z6, 2624(R9)
-	VMOVDQU64      Z5, 2688(R9)
-	VMOVDQU64      Z0, 2752(R9)
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 2560(R9)
+	VMOVDQU64      Z5, 2624(R9)
+	VMOVDQU64      Z1, 2688(R9)
+	VMOVDQU64      Z6, 2752(R9)
 	VMOVDQU64      Z12, 2816(R9)
-	VMOVDQU64      Z11, 2880(R9)
-	VMOVDQU64      Z9, 2944(R9)
-	VMOVDQU64      Z7, 3008(R9)
-	VMOVDQU64      -192(CX), Z0
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z1
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z5
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z6
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z7
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z8
-	ADDQ           BX, CX
-	VMOVDQU64      -192(CX), Z9
-	ADDQ           BX, CX
-	VMOVDQU64      -128(CX), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, 3072(DI)
-	VMOVDQU64      Z5, 3136(DI)
-	VMOVDQU64      Z11, 3200(DI)
-	VMOVDQU64      Z0, 3264(DI)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 3328(R8)
-	VMOVDQU64      Z0, 3392(R8)
-	VMOVDQU64      Z5, 3456(R8)
-	VMOVDQU64      Z1, 3520(R8)
-	VMOVDQU64      -64(CX), Z0
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z1
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z5
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z6
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z7
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z8
-	ADDQ           BX, CX
-	VMOVDQU64      -64(CX), Z9
-	ADDQ           BX, CX
-	VMOVDQU64      (CX), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, 3584(R12)
-	VMOVDQU64      Z5, 3648(R12)
-	VMOVDQU64      Z11, 3712(R12)
-	VMOVDQU64      Z0, 3776(R12)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 3840(R13)
-	VMOVDQU64      Z0, 3904(R13)
-	VMOVDQU64      Z5, 3968(R13)
-	VMOVDQU64      Z1, 4032(R13)
-	VMOVDQU64      192(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       448(DX), Z0, Z1
+	VMOVDQU64      Z10, 2880(R9)
+	VMOVDQU64      Z8, 2944(R9)
+	VMOVDQU64      Z11, 3008(R9)
+	VMOVDQU64      384(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      896(R11), Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      704(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       960(DX), Z0, Z5
+	VMOVDQU64      1408(R11), Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1216(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
-	VPERMI2B       1472(DX), Z0, Z6
+	VMOVDQU64      1920(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1728(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
-	VPERMI2B       1984(DX), Z0, Z7
+	VMOVDQU64      2432(R11), Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2240(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
-	VPERMI2B       2496(DX), Z0, Z8
+	VMOVDQU64      2944(R11), Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2752(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       3008(DX), Z0, Z9
+	VMOVDQU64      3456(R11), Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3264(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       3520(DX), Z0, Z10
+	VMOVDQU64      3968(R11), Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3776(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       4032(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
 	VPERMT2Q       Z5, Z3, Z0
 	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
 	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
 	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
+	VPERMI2B       Z5, Z10, Z12
 	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, 3072(R9)
-	VMOVDQU64      Z6, 3136(R9)
-	VMOVDQU64      Z5, 3200(R9)
-	VMOVDQU64      Z0, 3264(R9)
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 3072(R9)
+	VMOVDQU64      Z5, 3136(R9)
+	VMOVDQU64      Z1, 3200(R9)
+	VMOVDQU64      Z6, 3264(R9)
 	VMOVDQU64      Z12, 3328(R9)
-	VMOVDQU64      Z11, 3392(R9)
-	VMOVDQU64      Z9, 3456(R9)
-	VMOVDQU64      Z7, 3520(R9)
-	VMOVDQU64      192(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       448(DX), Z0, Z1
+	VMOVDQU64      Z10, 3392(R9)
+	VMOVDQU64      Z8, 3456(R9)
+	VMOVDQU64      Z11, 3520(R9)
+	VMOVDQU64      448(R11), Z0
+	VGF2P8AFFINEQB $0x00, Z0, Z4, Z0
+	VMOVDQU64      960(R11), Z1
 	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      704(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       960(DX), Z0, Z5
+	VMOVDQU64      1472(R11), Z5
 	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1216(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
-	VPERMI2B       1472(DX), Z0, Z6
+	VMOVDQU64      1984(R11), Z6
 	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1728(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
-	VPERMI2B       1984(DX), Z0, Z7
+	VMOVDQU64      2496(R11), Z7
 	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2240(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
-	VPERMI2B       2496(DX), Z0, Z8
+	VMOVDQU64      3008(R11), Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2752(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
-	VPERMI2B       3008(DX), Z0, Z9
+	VMOVDQU64      3520(R11), Z9
 	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3264(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
-	VPERMI2B       3520(DX), Z0, Z10
+	VMOVDQU64      4032(R11), Z10
 	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3776(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
-	VPERMI2B       4032(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
+	VPUNPCKLQDQ    Z1, Z0, Z11
+	VPUNPCKHQDQ    Z1, Z0, Z0
+	VPUNPCKLQDQ    Z6, Z5, Z1
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z2, Z10
+	VPERMI2Q       Z1, Z11, Z10
+	VPERMT2Q       Z1, Z3, Z11
+	VMOVDQA64      Z2, Z1
+	VPERMI2Q       Z5, Z0, Z1
 	VPERMT2Q       Z5, Z3, Z0
 	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z3, Z6
+	VMOVDQA64      Z2, Z8
+	VPERMI2Q       Z9, Z7, Z8
 	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
 	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
+	VPERMI2B       Z5, Z10, Z12
 	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, 3584(R9)
-	VMOVDQU64      Z6, 3648(R9)
-	VMOVDQU64      Z5, 3712(R9)
-	VMOVDQU64      Z0, 3776(R9)
+	VPERMI2B       Z8, Z1, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z10
+	VPERMI2B       Z8, Z1, Z10
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z1
+	VPERMI2B       Z6, Z11, Z1
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z7, Z0, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z7, Z0, Z11
+	VMOVDQU64      Z9, 3584(R9)
+	VMOVDQU64      Z5, 3648(R9)
+	VMOVDQU64      Z1, 3712(R9)
+	VMOVDQU64      Z6, 3776(R9)
 	VMOVDQU64      Z12, 3840(R9)
-	VMOVDQU64      Z11, 3904(R9)
-	VMOVDQU64      Z9, 3968(R9)
-	VMOVDQU64      Z7, 4032(R9)
-	JMP            unshuffleAVX512GFNIsplit8next
+	VMOVDQU64      Z10, 3904(R9)
+	VMOVDQU64      Z8, 3968(R9)
+	VMOVDQU64      Z11, 4032(R9)
 
-	// first and last passes: some rows or the elements belong to no superblock
-unshuffleAVX512GFNIsplit8edge:
-	MOVQ           AX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z0
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z1
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z5
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z6
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z7
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z8
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z9
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, (DI)
-	VMOVDQU64      Z5, 64(DI)
-	VMOVDQU64      Z11, 128(DI)
-	VMOVDQU64      Z0, 192(DI)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 256(R8)
-	VMOVDQU64      Z0, 320(R8)
-	VMOVDQU64      Z5, 384(R8)
-	VMOVDQU64      Z1, 448(R8)
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z0
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z1
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z5
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z6
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z7
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z8
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z9
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, 512(R12)
-	VMOVDQU64      Z5, 576(R12)
-	VMOVDQU64      Z11, 640(R12)
-	VMOVDQU64      Z0, 704(R12)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 768(R13)
-	VMOVDQU64      Z0, 832(R13)
-	VMOVDQU64      Z5, 896(R13)
-	VMOVDQU64      Z1, 960(R13)
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z0
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z1
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z5
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z6
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z7
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z8
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z9
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, 1024(DI)
-	VMOVDQU64      Z5, 1088(DI)
-	VMOVDQU64      Z11, 1152(DI)
-	VMOVDQU64      Z0, 1216(DI)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 1280(R8)
-	VMOVDQU64      Z0, 1344(R8)
-	VMOVDQU64      Z5, 1408(R8)
-	VMOVDQU64      Z1, 1472(R8)
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z0
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z1
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z5
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z6
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z7
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z8
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z9
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, 1536(R12)
-	VMOVDQU64      Z5, 1600(R12)
-	VMOVDQU64      Z11, 1664(R12)
-	VMOVDQU64      Z0, 1728(R12)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 1792(R13)
-	VMOVDQU64      Z0, 1856(R13)
-	VMOVDQU64      Z5, 1920(R13)
-	VMOVDQU64      Z1, 1984(R13)
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z0
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z1
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z5
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z6
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z7
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z8
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z9
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, 2048(DI)
-	VMOVDQU64      Z5, 2112(DI)
-	VMOVDQU64      Z11, 2176(DI)
-	VMOVDQU64      Z0, 2240(DI)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 2304(R8)
-	VMOVDQU64      Z0, 2368(R8)
-	VMOVDQU64      Z5, 2432(R8)
-	VMOVDQU64      Z1, 2496(R8)
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z0
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z1
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z5
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z6
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z7
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z8
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z9
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, 2560(R12)
-	VMOVDQU64      Z5, 2624(R12)
-	VMOVDQU64      Z11, 2688(R12)
-	VMOVDQU64      Z0, 2752(R12)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 2816(R13)
-	VMOVDQU64      Z0, 2880(R13)
-	VMOVDQU64      Z5, 2944(R13)
-	VMOVDQU64      Z1, 3008(R13)
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z0
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z1
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z5
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z6
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z7
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z8
-	ADDQ           BX, CX
-	LEAQ           -192(CX), R14
-	LEAQ           -3(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z9
-	ADDQ           BX, CX
-	LEAQ           -128(CX), R14
-	LEAQ           -2(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, 3072(DI)
-	VMOVDQU64      Z5, 3136(DI)
-	VMOVDQU64      Z11, 3200(DI)
-	VMOVDQU64      Z0, 3264(DI)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 3328(R8)
-	VMOVDQU64      Z0, 3392(R8)
-	VMOVDQU64      Z5, 3456(R8)
-	VMOVDQU64      Z1, 3520(R8)
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z0
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z1
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z5
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z6
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z7
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z8
-	ADDQ           BX, CX
-	LEAQ           -64(CX), R14
-	LEAQ           -1(R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z9
-	ADDQ           BX, CX
-	LEAQ           (CX), R14
-	LEAQ           (R11), R10
-	CMPQ           R10, SI
-	CMOVQCC        DX, R14
-	VMOVDQU64      (R14), Z10
-	ADDQ           BX, CX
-	VSHUFI64X2     $0x44, Z5, Z0, Z11
-	VSHUFI64X2     $0xee, Z5, Z0, Z0
-	VSHUFI64X2     $0x44, Z9, Z7, Z5
-	VSHUFI64X2     $0xee, Z9, Z7, Z7
-	VSHUFI64X2     $0x88, Z5, Z11, Z9
-	VSHUFI64X2     $0xdd, Z5, Z11, Z5
-	VSHUFI64X2     $0x88, Z7, Z0, Z11
-	VSHUFI64X2     $0xdd, Z7, Z0, Z0
-	VMOVDQU64      Z9, 3584(R12)
-	VMOVDQU64      Z5, 3648(R12)
-	VMOVDQU64      Z11, 3712(R12)
-	VMOVDQU64      Z0, 3776(R12)
-	VSHUFI64X2     $0x44, Z6, Z1, Z0
-	VSHUFI64X2     $0xee, Z6, Z1, Z1
-	VSHUFI64X2     $0x44, Z10, Z8, Z5
-	VSHUFI64X2     $0xee, Z10, Z8, Z6
-	VSHUFI64X2     $0x88, Z5, Z0, Z7
-	VSHUFI64X2     $0xdd, Z5, Z0, Z0
-	VSHUFI64X2     $0x88, Z6, Z1, Z5
-	VSHUFI64X2     $0xdd, Z6, Z1, Z1
-	VMOVDQU64      Z7, 3840(R13)
-	VMOVDQU64      Z0, 3904(R13)
-	VMOVDQU64      Z5, 3968(R13)
-	VMOVDQU64      Z1, 4032(R13)
-	CMPQ           R11, $0x04
-	JB             unshuffleAVX512GFNIsplit8next
-	VMOVDQU64      (DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       256(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      512(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       768(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1024(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
-	VPERMI2B       1280(DX), Z0, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1536(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
-	VPERMI2B       1792(DX), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2048(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
-	VPERMI2B       2304(DX), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2560(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       2816(DX), Z0, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3072(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       3328(DX), Z0, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3584(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       3840(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
-	VPERMT2Q       Z5, Z3, Z0
-	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, (R9)
-	VMOVDQU64      Z6, 64(R9)
-	VMOVDQU64      Z5, 128(R9)
-	VMOVDQU64      Z0, 192(R9)
-	VMOVDQU64      Z12, 256(R9)
-	VMOVDQU64      Z11, 320(R9)
-	VMOVDQU64      Z9, 384(R9)
-	VMOVDQU64      Z7, 448(R9)
-	VMOVDQU64      (DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       256(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      512(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       768(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1024(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
-	VPERMI2B       1280(DX), Z0, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1536(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
-	VPERMI2B       1792(DX), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2048(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
-	VPERMI2B       2304(DX), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2560(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
-	VPERMI2B       2816(DX), Z0, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3072(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
-	VPERMI2B       3328(DX), Z0, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3584(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
-	VPERMI2B       3840(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
-	VPERMT2Q       Z5, Z3, Z0
-	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, 512(R9)
-	VMOVDQU64      Z6, 576(R9)
-	VMOVDQU64      Z5, 640(R9)
-	VMOVDQU64      Z0, 704(R9)
-	VMOVDQU64      Z12, 768(R9)
-	VMOVDQU64      Z11, 832(R9)
-	VMOVDQU64      Z9, 896(R9)
-	VMOVDQU64      Z7, 960(R9)
-	VMOVDQU64      64(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       320(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      576(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       832(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1088(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
-	VPERMI2B       1344(DX), Z0, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1600(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
-	VPERMI2B       1856(DX), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2112(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
-	VPERMI2B       2368(DX), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2624(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       2880(DX), Z0, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3136(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       3392(DX), Z0, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3648(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       3904(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
-	VPERMT2Q       Z5, Z3, Z0
-	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, 1024(R9)
-	VMOVDQU64      Z6, 1088(R9)
-	VMOVDQU64      Z5, 1152(R9)
-	VMOVDQU64      Z0, 1216(R9)
-	VMOVDQU64      Z12, 1280(R9)
-	VMOVDQU64      Z11, 1344(R9)
-	VMOVDQU64      Z9, 1408(R9)
-	VMOVDQU64      Z7, 1472(R9)
-	VMOVDQU64      64(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       320(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      576(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       832(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1088(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
-	VPERMI2B       1344(DX), Z0, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1600(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
-	VPERMI2B       1856(DX), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2112(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
-	VPERMI2B       2368(DX), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2624(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
-	VPERMI2B       2880(DX), Z0, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3136(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
-	VPERMI2B       3392(DX), Z0, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3648(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
-	VPERMI2B       3904(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
-	VPERMT2Q       Z5, Z3, Z0
-	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, 1536(R9)
-	VMOVDQU64      Z6, 1600(R9)
-	VMOVDQU64      Z5, 1664(R9)
-	VMOVDQU64      Z0, 1728(R9)
-	VMOVDQU64      Z12, 1792(R9)
-	VMOVDQU64      Z11, 1856(R9)
-	VMOVDQU64      Z9, 1920(R9)
-	VMOVDQU64      Z7, 1984(R9)
-	VMOVDQU64      128(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       384(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      640(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       896(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1152(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
-	VPERMI2B       1408(DX), Z0, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1664(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
-	VPERMI2B       1920(DX), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2176(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
-	VPERMI2B       2432(DX), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2688(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       2944(DX), Z0, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3200(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       3456(DX), Z0, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3712(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       3968(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
-	VPERMT2Q       Z5, Z3, Z0
-	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, 2048(R9)
-	VMOVDQU64      Z6, 2112(R9)
-	VMOVDQU64      Z5, 2176(R9)
-	VMOVDQU64      Z0, 2240(R9)
-	VMOVDQU64      Z12, 2304(R9)
-	VMOVDQU64      Z11, 2368(R9)
-	VMOVDQU64      Z9, 2432(R9)
-	VMOVDQU64      Z7, 2496(R9)
-	VMOVDQU64      128(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       384(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      640(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       896(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1152(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
-	VPERMI2B       1408(DX), Z0, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1664(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
-	VPERMI2B       1920(DX), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2176(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
-	VPERMI2B       2432(DX), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2688(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
-	VPERMI2B       2944(DX), Z0, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3200(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
-	VPERMI2B       3456(DX), Z0, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3712(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
-	VPERMI2B       3968(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
-	VPERMT2Q       Z5, Z3, Z0
-	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, 2560(R9)
-	VMOVDQU64      Z6, 2624(R9)
-	VMOVDQU64      Z5, 2688(R9)
-	VMOVDQU64      Z0, 2752(R9)
-	VMOVDQU64      Z12, 2816(R9)
-	VMOVDQU64      Z11, 2880(R9)
-	VMOVDQU64      Z9, 2944(R9)
-	VMOVDQU64      Z7, 3008(R9)
-	VMOVDQU64      192(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
-	VPERMI2B       448(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      704(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
-	VPERMI2B       960(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1216(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
-	VPERMI2B       1472(DX), Z0, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1728(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
-	VPERMI2B       1984(DX), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2240(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
-	VPERMI2B       2496(DX), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2752(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
-	VPERMI2B       3008(DX), Z0, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3264(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
-	VPERMI2B       3520(DX), Z0, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3776(DX), Z0
-	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
-	VPERMI2B       4032(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
-	VPERMT2Q       Z5, Z3, Z0
-	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, 3072(R9)
-	VMOVDQU64      Z6, 3136(R9)
-	VMOVDQU64      Z5, 3200(R9)
-	VMOVDQU64      Z0, 3264(R9)
-	VMOVDQU64      Z12, 3328(R9)
-	VMOVDQU64      Z11, 3392(R9)
-	VMOVDQU64      Z9, 3456(R9)
-	VMOVDQU64      Z7, 3520(R9)
-	VMOVDQU64      192(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
-	VPERMI2B       448(DX), Z0, Z1
-	VGF2P8AFFINEQB $0x00, Z1, Z4, Z1
-	VMOVDQU64      704(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
-	VPERMI2B       960(DX), Z0, Z5
-	VGF2P8AFFINEQB $0x00, Z5, Z4, Z5
-	VMOVDQU64      1216(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
-	VPERMI2B       1472(DX), Z0, Z6
-	VGF2P8AFFINEQB $0x00, Z6, Z4, Z6
-	VMOVDQU64      1728(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
-	VPERMI2B       1984(DX), Z0, Z7
-	VGF2P8AFFINEQB $0x00, Z7, Z4, Z7
-	VMOVDQU64      2240(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
-	VPERMI2B       2496(DX), Z0, Z8
-	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
-	VMOVDQU64      2752(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
-	VPERMI2B       3008(DX), Z0, Z9
-	VGF2P8AFFINEQB $0x00, Z9, Z4, Z9
-	VMOVDQU64      3264(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
-	VPERMI2B       3520(DX), Z0, Z10
-	VGF2P8AFFINEQB $0x00, Z10, Z4, Z10
-	VMOVDQU64      3776(DX), Z0
-	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
-	VPERMI2B       4032(DX), Z0, Z11
-	VGF2P8AFFINEQB $0x00, Z11, Z4, Z11
-	VPUNPCKLQDQ    Z5, Z1, Z0
-	VPUNPCKHQDQ    Z5, Z1, Z1
-	VPUNPCKLQDQ    Z7, Z6, Z5
-	VPUNPCKHQDQ    Z7, Z6, Z6
-	VPUNPCKLQDQ    Z9, Z8, Z7
-	VPUNPCKHQDQ    Z9, Z8, Z8
-	VPUNPCKLQDQ    Z11, Z10, Z9
-	VPUNPCKHQDQ    Z11, Z10, Z10
-	VMOVDQA64      Z2, Z11
-	VPERMI2Q       Z5, Z0, Z11
-	VPERMT2Q       Z5, Z3, Z0
-	VMOVDQA64      Z2, Z5
-	VPERMI2Q       Z6, Z1, Z5
-	VPERMT2Q       Z6, Z3, Z1
-	VMOVDQA64      Z2, Z6
-	VPERMI2Q       Z9, Z7, Z6
-	VPERMT2Q       Z9, Z3, Z7
-	VMOVDQA64      Z2, Z9
-	VPERMI2Q       Z10, Z8, Z9
-	VPERMT2Q       Z10, Z3, Z8
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
-	VPERMI2B       Z6, Z11, Z10
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
-	VPERMI2B       Z6, Z11, Z12
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
-	VPERMI2B       Z9, Z5, Z6
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
-	VPERMI2B       Z9, Z5, Z11
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
-	VPERMI2B       Z7, Z0, Z5
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
-	VPERMI2B       Z7, Z0, Z9
-	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z0
-	VPERMI2B       Z8, Z1, Z0
-	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
-	VPERMI2B       Z8, Z1, Z7
-	VMOVDQU64      Z10, 3584(R9)
-	VMOVDQU64      Z6, 3648(R9)
-	VMOVDQU64      Z5, 3712(R9)
-	VMOVDQU64      Z0, 3776(R9)
-	VMOVDQU64      Z12, 3840(R9)
-	VMOVDQU64      Z11, 3904(R9)
-	VMOVDQU64      Z9, 3968(R9)
-	VMOVDQU64      Z7, 4032(R9)
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
+	JAE  unshuffleAVX512GFNIdense8chunksdone
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
+	JLS  unshuffleAVX512GFNIdense8chunk
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	JMP  unshuffleAVX512GFNIdense8chunk
 
-unshuffleAVX512GFNIsplit8next:
-	// the slot just emptied takes the newest superblock
-	XCHGQ DX, R13
-	XCHGQ DX, R12
-	XCHGQ DX, R8
-	XCHGQ DX, DI
-	INCQ  R11
-	ADDQ  $0x40, AX
-	ADDQ  $0x00001000, R9
-	LEAQ  4(SI), R10
-	CMPQ  R11, R10
-	JB    unshuffleAVX512GFNIsplit8loop
-	VZEROUPPER
+unshuffleAVX512GFNIdense8chunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    unshuffleAVX512GFNIdense8block
 	RET
 
 unshuffleAVX512GFNIts16:
@@ -11568,12 +8178,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -11654,12 +8264,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -11740,12 +8350,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -11826,12 +8436,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -11912,12 +8522,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -11998,12 +8608,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -12084,12 +8694,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -12170,12 +8780,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VPUNPCKHQDQ    Z7, Z11, Z7
 	VPUNPCKLQDQ    Z6, Z5, Z11
 	VPUNPCKHQDQ    Z6, Z5, Z5
-	LEAQ           bitshuffleUntiles16_0<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z6
-	LEAQ           bitshuffleUntiles16_1<>+0(SB), R10
-	VMOVDQU64      (R10)(R8*8), Z14
-	LEAQ           bitshuffleChunkMask16<>+0(SB), R10
-	KMOVQ          (R10)(R8*1), K1
+	LEAQ           bitshuffleUntiles16_0<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z6
+	LEAQ           bitshuffleUntiles16_1<>+0(SB), R9
+	VMOVDQU64      (R9)(R8*8), Z14
+	LEAQ           bitshuffleChunkMask16<>+0(SB), R9
+	KMOVQ          (R9)(R8*1), K1
 	VGF2P8AFFINEQB $0x00, Z8, Z4, Z8
 	VPERMB         Z8, Z6, Z15
 	VPERMB         Z8, Z14, Z8
@@ -12218,12 +8828,12 @@ unshuffleAVX512GFNIdense16chunk:
 	VMOVDQU8       Z5, K1, 8128(CX)
 
 	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
-	LEAQ 8(R8), R10
-	CMPQ R10, DX
+	LEAQ 8(R8), R9
+	CMPQ R9, DX
 	JAE  unshuffleAVX512GFNIdense16chunksdone
-	MOVQ R10, R8
-	ADDQ $0x08, R10
-	CMPQ R10, DX
+	MOVQ R9, R8
+	ADDQ $0x08, R9
+	CMPQ R9, DX
 	JLS  unshuffleAVX512GFNIdense16chunk
 	MOVQ DX, R8
 	SUBQ $0x08, R8
@@ -12231,9 +8841,9 @@ unshuffleAVX512GFNIdense16chunk:
 
 unshuffleAVX512GFNIdense16chunksdone:
 	// next block: groups*8 elements on, groups bytes along each row
-	MOVQ   DI, R10
-	IMUL3Q $0x00000040, R10, R10
-	ADDQ   R10, CX
+	MOVQ   DI, R9
+	IMUL3Q $0x00000040, R9, R9
+	ADDQ   R9, CX
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense16block
@@ -12289,16 +8899,6 @@ DATA bitshuffleElement2_1_0<>+48(SB)/8, $0x7b3b7a3a79397838
 DATA bitshuffleElement2_1_0<>+56(SB)/8, $0x7f3f7e3e7d3d7c3c
 GLOBL bitshuffleElement2_1_0<>(SB), RODATA|NOPTR, $64
 
-DATA bitshuffleBytes27893e21db981e85<>+0(SB)/8, $0x0040105020603070
-DATA bitshuffleBytes27893e21db981e85<>+8(SB)/8, $0x0141115121613171
-DATA bitshuffleBytes27893e21db981e85<>+16(SB)/8, $0x0242125222623272
-DATA bitshuffleBytes27893e21db981e85<>+24(SB)/8, $0x0343135323633373
-DATA bitshuffleBytes27893e21db981e85<>+32(SB)/8, $0x0444145424643474
-DATA bitshuffleBytes27893e21db981e85<>+40(SB)/8, $0x0545155525653575
-DATA bitshuffleBytes27893e21db981e85<>+48(SB)/8, $0x0646165626663676
-DATA bitshuffleBytes27893e21db981e85<>+56(SB)/8, $0x0747175727673777
-GLOBL bitshuffleBytes27893e21db981e85<>(SB), RODATA|NOPTR, $64
-
 DATA bitshuffleUnpair4_0<>+0(SB)/8, $0x6141210160402000
 DATA bitshuffleUnpair4_0<>+8(SB)/8, $0x6343230362422202
 DATA bitshuffleUnpair4_0<>+16(SB)/8, $0x6545250564442404
@@ -12318,16 +8918,6 @@ DATA bitshuffleUnpair4_1<>+40(SB)/8, $0x7b5b3b1b7a5a3a1a
 DATA bitshuffleUnpair4_1<>+48(SB)/8, $0x7d5d3d1d7c5c3c1c
 DATA bitshuffleUnpair4_1<>+56(SB)/8, $0x7f5f3f1f7e5e3e1e
 GLOBL bitshuffleUnpair4_1<>(SB), RODATA|NOPTR, $64
-
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+0(SB)/8, $0x0848185828683878
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+8(SB)/8, $0x0949195929693979
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+16(SB)/8, $0x0a4a1a5a2a6a3a7a
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+24(SB)/8, $0x0b4b1b5b2b6b3b7b
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+32(SB)/8, $0x0c4c1c5c2c6c3c7c
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+40(SB)/8, $0x0d4d1d5d2d6d3d7d
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+48(SB)/8, $0x0e4e1e5e2e6e3e7e
-DATA bitshuffleBytes321b3e0cfc4d7f45<>+56(SB)/8, $0x0f4f1f5f2f6f3f7f
-GLOBL bitshuffleBytes321b3e0cfc4d7f45<>(SB), RODATA|NOPTR, $64
 
 DATA bitshuffleBytes0d28c7c1e76d4065<>+0(SB)/8, $0x5850484018100800
 DATA bitshuffleBytes0d28c7c1e76d4065<>+8(SB)/8, $0x5951494119110901
@@ -12388,6 +8978,6514 @@ GLOBL bitshuffleUntiles16_1<>(SB), RODATA|NOPTR, $128
 DATA bitshuffleChunkMask16<>+0(SB)/8, $0x00ff00ff00ff00ff
 DATA bitshuffleChunkMask16<>+8(SB)/8, $0xff00ff00ff00ff00
 GLOBL bitshuffleChunkMask16<>(SB), RODATA|NOPTR, $16
+
+// func shuffleAVX512GFNISplit(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+// Requires: AVX, AVX512F, AVX512VBMI, CMOV, GFNI
+TEXT ·shuffleAVX512GFNISplit(SB), $20544-72
+	MOVQ dst_base+0(FP), AX
+	MOVQ src_base+24(FP), CX
+	MOVQ typesize+48(FP), DX
+	MOVQ rowLen+56(FP), BX
+	MOVQ blocks+64(FP), SI
+	MOVQ DX, DI
+	SHLQ $0x03, DI
+	MOVQ BX, DI
+	SHLQ $0x03, DI
+
+	// nd: byte columns stored per chunk, min(typesize, 8)
+	MOVQ         $0x00000008, DI
+	CMPQ         DX, DI
+	CMOVQLT      DX, DI
+	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z1
+	LEAQ         (SP), R8
+	ADDQ         $0x3f, R8
+	ANDQ         $-64, R8
+	MOVQ         $0x8040201008040201, DI
+	VPBROADCASTQ DI, Z2
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z3
+	CMPQ         DX, $0x04
+	JEQ          shuffleAVX512GFNISplitts4
+	CMPQ         DX, $0x08
+	JEQ          shuffleAVX512GFNISplitts8
+
+	// other typesizes are the caller's to avoid
+	RET
+
+shuffleAVX512GFNISplitts4:
+	LEAQ (R8), DX
+	LEAQ 2048(R8), R9
+	LEAQ 4096(R8), R10
+	LEAQ 6144(R8), R11
+	LEAQ 8192(R8), R12
+	XORQ R8, R8
+	MOVQ CX, CX
+
+shuffleAVX512GFNISplitsplit4loop:
+	CMPQ           R8, $0x04
+	JB             shuffleAVX512GFNISplitsplit4edge
+	CMPQ           R8, SI
+	JAE            shuffleAVX512GFNISplitsplit4edge
+	VMOVDQU64      (CX), Z0
+	VMOVDQU64      64(CX), Z1
+	VMOVDQU64      128(CX), Z3
+	VMOVDQU64      192(CX), Z4
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
+	VPERMI2B       Z4, Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VSHUFI64X2     $0x44, Z6, Z5, Z7
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z0, Z6
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z3, Z0
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z0, Z2, Z0
+	VSHUFI64X2     $0x44, Z0, Z6, Z1
+	VSHUFI64X2     $0xee, Z0, Z6, Z0
+	VMOVDQU64      256(CX), Z3
+	VMOVDQU64      320(CX), Z4
+	VMOVDQU64      384(CX), Z6
+	VMOVDQU64      448(CX), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
+	VPERMI2B       Z4, Z3, Z9
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VSHUFI64X2     $0x44, Z10, Z9, Z11
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
+	VPERMI2B       Z4, Z3, Z10
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z3
+	VPERMI2B       Z8, Z6, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VSHUFI64X2     $0x44, Z3, Z10, Z4
+	VSHUFI64X2     $0xee, Z3, Z10, Z3
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, (DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, 256(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 512(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 768(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1024(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1280(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1536(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1792(DX)
+	MOVQ           AX, R13
+	VMOVDQU64      (R9), Z0
+	VMOVDQU64      64(R9), Z1
+	VMOVDQU64      128(R9), Z3
+	VMOVDQU64      192(R9), Z4
+	VSHUFI64X2     $0x44, Z1, Z0, Z5
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z4, Z3, Z1
+	VSHUFI64X2     $0xee, Z4, Z3, Z3
+	VSHUFI64X2     $0x88, Z1, Z5, Z4
+	VSHUFI64X2     $0xdd, Z1, Z5, Z1
+	VSHUFI64X2     $0x88, Z3, Z0, Z5
+	VSHUFI64X2     $0xdd, Z3, Z0, Z0
+	VMOVDQU64      256(R10), Z3
+	VMOVDQU64      320(R10), Z6
+	VMOVDQU64      384(R10), Z7
+	VMOVDQU64      448(R10), Z8
+	VSHUFI64X2     $0x44, Z6, Z3, Z9
+	VSHUFI64X2     $0xee, Z6, Z3, Z3
+	VSHUFI64X2     $0x44, Z8, Z7, Z6
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VSHUFI64X2     $0x88, Z6, Z9, Z8
+	VSHUFI64X2     $0xdd, Z6, Z9, Z6
+	VSHUFI64X2     $0x88, Z7, Z3, Z9
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z4, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z8, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z1, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z6, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z5, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z9, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z0, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z3, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      512(CX), Z0
+	VMOVDQU64      576(CX), Z1
+	VMOVDQU64      640(CX), Z3
+	VMOVDQU64      704(CX), Z4
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
+	VPERMI2B       Z4, Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VSHUFI64X2     $0x44, Z6, Z5, Z7
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z0, Z6
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z3, Z0
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z0, Z2, Z0
+	VSHUFI64X2     $0x44, Z0, Z6, Z1
+	VSHUFI64X2     $0xee, Z0, Z6, Z0
+	VMOVDQU64      768(CX), Z3
+	VMOVDQU64      832(CX), Z4
+	VMOVDQU64      896(CX), Z6
+	VMOVDQU64      960(CX), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
+	VPERMI2B       Z4, Z3, Z9
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VSHUFI64X2     $0x44, Z10, Z9, Z11
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
+	VPERMI2B       Z4, Z3, Z10
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z3
+	VPERMI2B       Z8, Z6, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VSHUFI64X2     $0x44, Z3, Z10, Z4
+	VSHUFI64X2     $0xee, Z3, Z10, Z3
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, 64(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, 320(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 576(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 832(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1088(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1344(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1600(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1856(DX)
+	VMOVDQU64      512(R11), Z0
+	VMOVDQU64      576(R11), Z1
+	VMOVDQU64      640(R11), Z3
+	VMOVDQU64      704(R11), Z4
+	VSHUFI64X2     $0x44, Z1, Z0, Z5
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z4, Z3, Z1
+	VSHUFI64X2     $0xee, Z4, Z3, Z3
+	VSHUFI64X2     $0x88, Z1, Z5, Z4
+	VSHUFI64X2     $0xdd, Z1, Z5, Z1
+	VSHUFI64X2     $0x88, Z3, Z0, Z5
+	VSHUFI64X2     $0xdd, Z3, Z0, Z0
+	VMOVDQU64      768(R12), Z3
+	VMOVDQU64      832(R12), Z6
+	VMOVDQU64      896(R12), Z7
+	VMOVDQU64      960(R12), Z8
+	VSHUFI64X2     $0x44, Z6, Z3, Z9
+	VSHUFI64X2     $0xee, Z6, Z3, Z3
+	VSHUFI64X2     $0x44, Z8, Z7, Z6
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VSHUFI64X2     $0x88, Z6, Z9, Z8
+	VSHUFI64X2     $0xdd, Z6, Z9, Z6
+	VSHUFI64X2     $0x88, Z7, Z3, Z9
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z4, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z8, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z1, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z6, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z5, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z9, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z0, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z3, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      1024(CX), Z0
+	VMOVDQU64      1088(CX), Z1
+	VMOVDQU64      1152(CX), Z3
+	VMOVDQU64      1216(CX), Z4
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
+	VPERMI2B       Z4, Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VSHUFI64X2     $0x44, Z6, Z5, Z7
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z0, Z6
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z3, Z0
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z0, Z2, Z0
+	VSHUFI64X2     $0x44, Z0, Z6, Z1
+	VSHUFI64X2     $0xee, Z0, Z6, Z0
+	VMOVDQU64      1280(CX), Z3
+	VMOVDQU64      1344(CX), Z4
+	VMOVDQU64      1408(CX), Z6
+	VMOVDQU64      1472(CX), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
+	VPERMI2B       Z4, Z3, Z9
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VSHUFI64X2     $0x44, Z10, Z9, Z11
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
+	VPERMI2B       Z4, Z3, Z10
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z3
+	VPERMI2B       Z8, Z6, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VSHUFI64X2     $0x44, Z3, Z10, Z4
+	VSHUFI64X2     $0xee, Z3, Z10, Z3
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, 128(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, 384(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 640(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 896(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1152(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1408(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1664(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1920(DX)
+	VMOVDQU64      1024(R9), Z0
+	VMOVDQU64      1088(R9), Z1
+	VMOVDQU64      1152(R9), Z3
+	VMOVDQU64      1216(R9), Z4
+	VSHUFI64X2     $0x44, Z1, Z0, Z5
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z4, Z3, Z1
+	VSHUFI64X2     $0xee, Z4, Z3, Z3
+	VSHUFI64X2     $0x88, Z1, Z5, Z4
+	VSHUFI64X2     $0xdd, Z1, Z5, Z1
+	VSHUFI64X2     $0x88, Z3, Z0, Z5
+	VSHUFI64X2     $0xdd, Z3, Z0, Z0
+	VMOVDQU64      1280(R10), Z3
+	VMOVDQU64      1344(R10), Z6
+	VMOVDQU64      1408(R10), Z7
+	VMOVDQU64      1472(R10), Z8
+	VSHUFI64X2     $0x44, Z6, Z3, Z9
+	VSHUFI64X2     $0xee, Z6, Z3, Z3
+	VSHUFI64X2     $0x44, Z8, Z7, Z6
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VSHUFI64X2     $0x88, Z6, Z9, Z8
+	VSHUFI64X2     $0xdd, Z6, Z9, Z6
+	VSHUFI64X2     $0x88, Z7, Z3, Z9
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z4, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z8, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z1, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z6, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z5, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z9, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z0, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z3, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      1536(CX), Z0
+	VMOVDQU64      1600(CX), Z1
+	VMOVDQU64      1664(CX), Z3
+	VMOVDQU64      1728(CX), Z4
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
+	VPERMI2B       Z4, Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VSHUFI64X2     $0x44, Z6, Z5, Z7
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z0, Z6
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z3, Z0
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z0, Z2, Z0
+	VSHUFI64X2     $0x44, Z0, Z6, Z1
+	VSHUFI64X2     $0xee, Z0, Z6, Z0
+	VMOVDQU64      1792(CX), Z3
+	VMOVDQU64      1856(CX), Z4
+	VMOVDQU64      1920(CX), Z6
+	VMOVDQU64      1984(CX), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
+	VPERMI2B       Z4, Z3, Z9
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VSHUFI64X2     $0x44, Z10, Z9, Z11
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
+	VPERMI2B       Z4, Z3, Z10
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z3
+	VPERMI2B       Z8, Z6, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VSHUFI64X2     $0x44, Z3, Z10, Z4
+	VSHUFI64X2     $0xee, Z3, Z10, Z3
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, 192(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, 448(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 704(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 960(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1216(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1472(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1728(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1984(DX)
+	VMOVDQU64      1536(R11), Z0
+	VMOVDQU64      1600(R11), Z1
+	VMOVDQU64      1664(R11), Z3
+	VMOVDQU64      1728(R11), Z4
+	VSHUFI64X2     $0x44, Z1, Z0, Z5
+	VSHUFI64X2     $0xee, Z1, Z0, Z0
+	VSHUFI64X2     $0x44, Z4, Z3, Z1
+	VSHUFI64X2     $0xee, Z4, Z3, Z3
+	VSHUFI64X2     $0x88, Z1, Z5, Z4
+	VSHUFI64X2     $0xdd, Z1, Z5, Z1
+	VSHUFI64X2     $0x88, Z3, Z0, Z5
+	VSHUFI64X2     $0xdd, Z3, Z0, Z0
+	VMOVDQU64      1792(R12), Z3
+	VMOVDQU64      1856(R12), Z6
+	VMOVDQU64      1920(R12), Z7
+	VMOVDQU64      1984(R12), Z8
+	VSHUFI64X2     $0x44, Z6, Z3, Z9
+	VSHUFI64X2     $0xee, Z6, Z3, Z3
+	VSHUFI64X2     $0x44, Z8, Z7, Z6
+	VSHUFI64X2     $0xee, Z8, Z7, Z7
+	VSHUFI64X2     $0x88, Z6, Z9, Z8
+	VSHUFI64X2     $0xdd, Z6, Z9, Z6
+	VSHUFI64X2     $0x88, Z7, Z3, Z9
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z4, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z8, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z1, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z6, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z5, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z9, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z0, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z3, -256(R13)
+	ADDQ           BX, R13
+	JMP            shuffleAVX512GFNISplitsplit4next
+
+	// first and last passes: some rows belong to no superblock
+shuffleAVX512GFNISplitsplit4edge:
+	CMPQ           R8, SI
+	JAE            shuffleAVX512GFNISplitsplit4edgeB
+	VMOVDQU64      (CX), Z0
+	VMOVDQU64      64(CX), Z1
+	VMOVDQU64      128(CX), Z3
+	VMOVDQU64      192(CX), Z4
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
+	VPERMI2B       Z4, Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VSHUFI64X2     $0x44, Z6, Z5, Z7
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z0, Z6
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z3, Z0
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z0, Z2, Z0
+	VSHUFI64X2     $0x44, Z0, Z6, Z1
+	VSHUFI64X2     $0xee, Z0, Z6, Z0
+	VMOVDQU64      256(CX), Z3
+	VMOVDQU64      320(CX), Z4
+	VMOVDQU64      384(CX), Z6
+	VMOVDQU64      448(CX), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
+	VPERMI2B       Z4, Z3, Z9
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VSHUFI64X2     $0x44, Z10, Z9, Z11
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
+	VPERMI2B       Z4, Z3, Z10
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z3
+	VPERMI2B       Z8, Z6, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VSHUFI64X2     $0x44, Z3, Z10, Z4
+	VSHUFI64X2     $0xee, Z3, Z10, Z3
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, (DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, 256(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 512(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 768(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1024(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1280(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1536(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1792(DX)
+	VMOVDQU64      512(CX), Z0
+	VMOVDQU64      576(CX), Z1
+	VMOVDQU64      640(CX), Z3
+	VMOVDQU64      704(CX), Z4
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
+	VPERMI2B       Z4, Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VSHUFI64X2     $0x44, Z6, Z5, Z7
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z0, Z6
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z3, Z0
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z0, Z2, Z0
+	VSHUFI64X2     $0x44, Z0, Z6, Z1
+	VSHUFI64X2     $0xee, Z0, Z6, Z0
+	VMOVDQU64      768(CX), Z3
+	VMOVDQU64      832(CX), Z4
+	VMOVDQU64      896(CX), Z6
+	VMOVDQU64      960(CX), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
+	VPERMI2B       Z4, Z3, Z9
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VSHUFI64X2     $0x44, Z10, Z9, Z11
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
+	VPERMI2B       Z4, Z3, Z10
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z3
+	VPERMI2B       Z8, Z6, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VSHUFI64X2     $0x44, Z3, Z10, Z4
+	VSHUFI64X2     $0xee, Z3, Z10, Z3
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, 64(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, 320(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 576(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 832(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1088(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1344(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1600(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1856(DX)
+	VMOVDQU64      1024(CX), Z0
+	VMOVDQU64      1088(CX), Z1
+	VMOVDQU64      1152(CX), Z3
+	VMOVDQU64      1216(CX), Z4
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
+	VPERMI2B       Z4, Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VSHUFI64X2     $0x44, Z6, Z5, Z7
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z0, Z6
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z3, Z0
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z0, Z2, Z0
+	VSHUFI64X2     $0x44, Z0, Z6, Z1
+	VSHUFI64X2     $0xee, Z0, Z6, Z0
+	VMOVDQU64      1280(CX), Z3
+	VMOVDQU64      1344(CX), Z4
+	VMOVDQU64      1408(CX), Z6
+	VMOVDQU64      1472(CX), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
+	VPERMI2B       Z4, Z3, Z9
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VSHUFI64X2     $0x44, Z10, Z9, Z11
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
+	VPERMI2B       Z4, Z3, Z10
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z3
+	VPERMI2B       Z8, Z6, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VSHUFI64X2     $0x44, Z3, Z10, Z4
+	VSHUFI64X2     $0xee, Z3, Z10, Z3
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, 128(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, 384(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 640(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 896(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1152(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1408(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1664(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1920(DX)
+	VMOVDQU64      1536(CX), Z0
+	VMOVDQU64      1600(CX), Z1
+	VMOVDQU64      1664(CX), Z3
+	VMOVDQU64      1728(CX), Z4
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z5
+	VPERMI2B       Z1, Z0, Z5
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z6
+	VPERMI2B       Z4, Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VSHUFI64X2     $0x44, Z6, Z5, Z7
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z6
+	VPERMI2B       Z1, Z0, Z6
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z3, Z0
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z0, Z2, Z0
+	VSHUFI64X2     $0x44, Z0, Z6, Z1
+	VSHUFI64X2     $0xee, Z0, Z6, Z0
+	VMOVDQU64      1792(CX), Z3
+	VMOVDQU64      1856(CX), Z4
+	VMOVDQU64      1920(CX), Z6
+	VMOVDQU64      1984(CX), Z8
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z9
+	VPERMI2B       Z4, Z3, Z9
+	VMOVDQU64      bitshufflePair4_0<>+0(SB), Z10
+	VPERMI2B       Z8, Z6, Z10
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VSHUFI64X2     $0x44, Z10, Z9, Z11
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z10
+	VPERMI2B       Z4, Z3, Z10
+	VMOVDQU64      bitshufflePair4_1<>+0(SB), Z3
+	VPERMI2B       Z8, Z6, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VSHUFI64X2     $0x44, Z3, Z10, Z4
+	VSHUFI64X2     $0xee, Z3, Z10, Z3
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, 192(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z11, Z7, Z6
+	VMOVDQU64      Z6, 448(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 704(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      Z6, 960(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1216(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z5
+	VPERMI2B       Z4, Z1, Z5
+	VMOVDQU64      Z5, 1472(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1728(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z1
+	VPERMI2B       Z3, Z0, Z1
+	VMOVDQU64      Z1, 1984(DX)
+
+shuffleAVX512GFNISplitsplit4edgeB:
+	MOVQ       AX, R13
+	VMOVDQU64  (R9), Z0
+	VMOVDQU64  64(R9), Z1
+	VMOVDQU64  128(R9), Z3
+	VMOVDQU64  192(R9), Z4
+	VSHUFI64X2 $0x44, Z1, Z0, Z5
+	VSHUFI64X2 $0xee, Z1, Z0, Z0
+	VSHUFI64X2 $0x44, Z4, Z3, Z1
+	VSHUFI64X2 $0xee, Z4, Z3, Z3
+	VSHUFI64X2 $0x88, Z1, Z5, Z4
+	VSHUFI64X2 $0xdd, Z1, Z5, Z1
+	VSHUFI64X2 $0x88, Z3, Z0, Z5
+	VSHUFI64X2 $0xdd, Z3, Z0, Z0
+	VMOVDQU64  256(R10), Z3
+	VMOVDQU64  320(R10), Z6
+	VMOVDQU64  384(R10), Z7
+	VMOVDQU64  448(R10), Z8
+	VSHUFI64X2 $0x44, Z6, Z3, Z9
+	VSHUFI64X2 $0xee, Z6, Z3, Z3
+	VSHUFI64X2 $0x44, Z8, Z7, Z6
+	VSHUFI64X2 $0xee, Z8, Z7, Z7
+	VSHUFI64X2 $0x88, Z6, Z9, Z8
+	VSHUFI64X2 $0xdd, Z6, Z9, Z6
+	VSHUFI64X2 $0x88, Z7, Z3, Z9
+	VSHUFI64X2 $0xdd, Z7, Z3, Z3
+	LEAQ       -1(R8), DI
+	CMPQ       DI, SI
+	JAE        shuffleAVX512GFNISplitsplit4eskip0_0
+	VMOVDQU64  Z4, -64(R13)
+
+shuffleAVX512GFNISplitsplit4eskip0_0:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip0_1
+	VMOVDQU64 Z8, -128(R13)
+
+shuffleAVX512GFNISplitsplit4eskip0_1:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip0_2
+	VMOVDQU64 Z1, -64(R13)
+
+shuffleAVX512GFNISplitsplit4eskip0_2:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip0_3
+	VMOVDQU64 Z6, -128(R13)
+
+shuffleAVX512GFNISplitsplit4eskip0_3:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip0_4
+	VMOVDQU64 Z5, -64(R13)
+
+shuffleAVX512GFNISplitsplit4eskip0_4:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip0_5
+	VMOVDQU64 Z9, -128(R13)
+
+shuffleAVX512GFNISplitsplit4eskip0_5:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip0_6
+	VMOVDQU64 Z0, -64(R13)
+
+shuffleAVX512GFNISplitsplit4eskip0_6:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip0_7
+	VMOVDQU64 Z3, -128(R13)
+
+shuffleAVX512GFNISplitsplit4eskip0_7:
+	ADDQ       BX, R13
+	VMOVDQU64  512(R11), Z0
+	VMOVDQU64  576(R11), Z1
+	VMOVDQU64  640(R11), Z3
+	VMOVDQU64  704(R11), Z4
+	VSHUFI64X2 $0x44, Z1, Z0, Z5
+	VSHUFI64X2 $0xee, Z1, Z0, Z0
+	VSHUFI64X2 $0x44, Z4, Z3, Z1
+	VSHUFI64X2 $0xee, Z4, Z3, Z3
+	VSHUFI64X2 $0x88, Z1, Z5, Z4
+	VSHUFI64X2 $0xdd, Z1, Z5, Z1
+	VSHUFI64X2 $0x88, Z3, Z0, Z5
+	VSHUFI64X2 $0xdd, Z3, Z0, Z0
+	VMOVDQU64  768(R12), Z3
+	VMOVDQU64  832(R12), Z6
+	VMOVDQU64  896(R12), Z7
+	VMOVDQU64  960(R12), Z8
+	VSHUFI64X2 $0x44, Z6, Z3, Z9
+	VSHUFI64X2 $0xee, Z6, Z3, Z3
+	VSHUFI64X2 $0x44, Z8, Z7, Z6
+	VSHUFI64X2 $0xee, Z8, Z7, Z7
+	VSHUFI64X2 $0x88, Z6, Z9, Z8
+	VSHUFI64X2 $0xdd, Z6, Z9, Z6
+	VSHUFI64X2 $0x88, Z7, Z3, Z9
+	VSHUFI64X2 $0xdd, Z7, Z3, Z3
+	LEAQ       -3(R8), DI
+	CMPQ       DI, SI
+	JAE        shuffleAVX512GFNISplitsplit4eskip1_0
+	VMOVDQU64  Z4, -192(R13)
+
+shuffleAVX512GFNISplitsplit4eskip1_0:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip1_1
+	VMOVDQU64 Z8, -256(R13)
+
+shuffleAVX512GFNISplitsplit4eskip1_1:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip1_2
+	VMOVDQU64 Z1, -192(R13)
+
+shuffleAVX512GFNISplitsplit4eskip1_2:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip1_3
+	VMOVDQU64 Z6, -256(R13)
+
+shuffleAVX512GFNISplitsplit4eskip1_3:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip1_4
+	VMOVDQU64 Z5, -192(R13)
+
+shuffleAVX512GFNISplitsplit4eskip1_4:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip1_5
+	VMOVDQU64 Z9, -256(R13)
+
+shuffleAVX512GFNISplitsplit4eskip1_5:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip1_6
+	VMOVDQU64 Z0, -192(R13)
+
+shuffleAVX512GFNISplitsplit4eskip1_6:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip1_7
+	VMOVDQU64 Z3, -256(R13)
+
+shuffleAVX512GFNISplitsplit4eskip1_7:
+	ADDQ       BX, R13
+	VMOVDQU64  1024(R9), Z0
+	VMOVDQU64  1088(R9), Z1
+	VMOVDQU64  1152(R9), Z3
+	VMOVDQU64  1216(R9), Z4
+	VSHUFI64X2 $0x44, Z1, Z0, Z5
+	VSHUFI64X2 $0xee, Z1, Z0, Z0
+	VSHUFI64X2 $0x44, Z4, Z3, Z1
+	VSHUFI64X2 $0xee, Z4, Z3, Z3
+	VSHUFI64X2 $0x88, Z1, Z5, Z4
+	VSHUFI64X2 $0xdd, Z1, Z5, Z1
+	VSHUFI64X2 $0x88, Z3, Z0, Z5
+	VSHUFI64X2 $0xdd, Z3, Z0, Z0
+	VMOVDQU64  1280(R10), Z3
+	VMOVDQU64  1344(R10), Z6
+	VMOVDQU64  1408(R10), Z7
+	VMOVDQU64  1472(R10), Z8
+	VSHUFI64X2 $0x44, Z6, Z3, Z9
+	VSHUFI64X2 $0xee, Z6, Z3, Z3
+	VSHUFI64X2 $0x44, Z8, Z7, Z6
+	VSHUFI64X2 $0xee, Z8, Z7, Z7
+	VSHUFI64X2 $0x88, Z6, Z9, Z8
+	VSHUFI64X2 $0xdd, Z6, Z9, Z6
+	VSHUFI64X2 $0x88, Z7, Z3, Z9
+	VSHUFI64X2 $0xdd, Z7, Z3, Z3
+	LEAQ       -1(R8), DI
+	CMPQ       DI, SI
+	JAE        shuffleAVX512GFNISplitsplit4eskip2_0
+	VMOVDQU64  Z4, -64(R13)
+
+shuffleAVX512GFNISplitsplit4eskip2_0:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip2_1
+	VMOVDQU64 Z8, -128(R13)
+
+shuffleAVX512GFNISplitsplit4eskip2_1:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip2_2
+	VMOVDQU64 Z1, -64(R13)
+
+shuffleAVX512GFNISplitsplit4eskip2_2:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip2_3
+	VMOVDQU64 Z6, -128(R13)
+
+shuffleAVX512GFNISplitsplit4eskip2_3:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip2_4
+	VMOVDQU64 Z5, -64(R13)
+
+shuffleAVX512GFNISplitsplit4eskip2_4:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip2_5
+	VMOVDQU64 Z9, -128(R13)
+
+shuffleAVX512GFNISplitsplit4eskip2_5:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip2_6
+	VMOVDQU64 Z0, -64(R13)
+
+shuffleAVX512GFNISplitsplit4eskip2_6:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip2_7
+	VMOVDQU64 Z3, -128(R13)
+
+shuffleAVX512GFNISplitsplit4eskip2_7:
+	ADDQ       BX, R13
+	VMOVDQU64  1536(R11), Z0
+	VMOVDQU64  1600(R11), Z1
+	VMOVDQU64  1664(R11), Z3
+	VMOVDQU64  1728(R11), Z4
+	VSHUFI64X2 $0x44, Z1, Z0, Z5
+	VSHUFI64X2 $0xee, Z1, Z0, Z0
+	VSHUFI64X2 $0x44, Z4, Z3, Z1
+	VSHUFI64X2 $0xee, Z4, Z3, Z3
+	VSHUFI64X2 $0x88, Z1, Z5, Z4
+	VSHUFI64X2 $0xdd, Z1, Z5, Z1
+	VSHUFI64X2 $0x88, Z3, Z0, Z5
+	VSHUFI64X2 $0xdd, Z3, Z0, Z0
+	VMOVDQU64  1792(R12), Z3
+	VMOVDQU64  1856(R12), Z6
+	VMOVDQU64  1920(R12), Z7
+	VMOVDQU64  1984(R12), Z8
+	VSHUFI64X2 $0x44, Z6, Z3, Z9
+	VSHUFI64X2 $0xee, Z6, Z3, Z3
+	VSHUFI64X2 $0x44, Z8, Z7, Z6
+	VSHUFI64X2 $0xee, Z8, Z7, Z7
+	VSHUFI64X2 $0x88, Z6, Z9, Z8
+	VSHUFI64X2 $0xdd, Z6, Z9, Z6
+	VSHUFI64X2 $0x88, Z7, Z3, Z9
+	VSHUFI64X2 $0xdd, Z7, Z3, Z3
+	LEAQ       -3(R8), DI
+	CMPQ       DI, SI
+	JAE        shuffleAVX512GFNISplitsplit4eskip3_0
+	VMOVDQU64  Z4, -192(R13)
+
+shuffleAVX512GFNISplitsplit4eskip3_0:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip3_1
+	VMOVDQU64 Z8, -256(R13)
+
+shuffleAVX512GFNISplitsplit4eskip3_1:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip3_2
+	VMOVDQU64 Z1, -192(R13)
+
+shuffleAVX512GFNISplitsplit4eskip3_2:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip3_3
+	VMOVDQU64 Z6, -256(R13)
+
+shuffleAVX512GFNISplitsplit4eskip3_3:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip3_4
+	VMOVDQU64 Z5, -192(R13)
+
+shuffleAVX512GFNISplitsplit4eskip3_4:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip3_5
+	VMOVDQU64 Z9, -256(R13)
+
+shuffleAVX512GFNISplitsplit4eskip3_5:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip3_6
+	VMOVDQU64 Z0, -192(R13)
+
+shuffleAVX512GFNISplitsplit4eskip3_6:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit4eskip3_7
+	VMOVDQU64 Z3, -256(R13)
+
+shuffleAVX512GFNISplitsplit4eskip3_7:
+	ADDQ BX, R13
+
+shuffleAVX512GFNISplitsplit4next:
+	// the oldest slot takes superblock t+1
+	XCHGQ DX, R9
+	XCHGQ DX, R10
+	XCHGQ DX, R11
+	XCHGQ DX, R12
+	INCQ  R8
+	ADDQ  $0x40, AX
+	ADDQ  $0x00000800, CX
+	LEAQ  4(SI), DI
+	CMPQ  R8, DI
+	JB    shuffleAVX512GFNISplitsplit4loop
+	VZEROUPPER
+	RET
+
+shuffleAVX512GFNISplitts8:
+	LEAQ (R8), DX
+	LEAQ 4096(R8), R9
+	LEAQ 8192(R8), R10
+	LEAQ 12288(R8), R11
+	LEAQ 16384(R8), R12
+	XORQ R8, R8
+	MOVQ CX, CX
+
+shuffleAVX512GFNISplitsplit8loop:
+	CMPQ           R8, $0x04
+	JB             shuffleAVX512GFNISplitsplit8edge
+	CMPQ           R8, SI
+	JAE            shuffleAVX512GFNISplitsplit8edge
+	VMOVDQU64      (CX), Z3
+	VMOVDQU64      64(CX), Z4
+	VMOVDQU64      128(CX), Z5
+	VMOVDQU64      192(CX), Z6
+	VMOVDQU64      256(CX), Z7
+	VMOVDQU64      320(CX), Z8
+	VMOVDQU64      384(CX), Z9
+	VMOVDQU64      448(CX), Z10
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z3, Z12
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z4
+	VPERMI2B       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z4, Z11, Z6
+	VPERMT2Q       Z4, Z1, Z11
+	VMOVDQA64      Z0, Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z1, Z12
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z1, Z7
+	VPUNPCKLQDQ    Z4, Z6, Z9
+	VPUNPCKHQDQ    Z4, Z6, Z4
+	VPUNPCKLQDQ    Z3, Z11, Z6
+	VPUNPCKHQDQ    Z3, Z11, Z3
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      512(CX), Z11
+	VMOVDQU64      576(CX), Z12
+	VMOVDQU64      640(CX), Z13
+	VMOVDQU64      704(CX), Z14
+	VMOVDQU64      768(CX), Z15
+	VMOVDQU64      832(CX), Z16
+	VMOVDQU64      896(CX), Z17
+	VMOVDQU64      960(CX), Z18
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
+	VPERMI2B       Z15, Z11, Z19
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
+	VPERMI2B       Z15, Z11, Z20
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z16, Z12, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
+	VPERMI2B       Z16, Z12, Z15
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
+	VPERMI2B       Z17, Z13, Z12
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
+	VPERMI2B       Z17, Z13, Z16
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
+	VPERMI2B       Z18, Z14, Z13
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
+	VPERMI2B       Z18, Z14, Z17
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z12, Z19, Z14
+	VPERMT2Q       Z12, Z1, Z19
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z1, Z11
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z16, Z20, Z13
+	VPERMT2Q       Z16, Z1, Z20
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z17, Z15, Z16
+	VPERMT2Q       Z17, Z1, Z15
+	VPUNPCKLQDQ    Z12, Z14, Z17
+	VPUNPCKHQDQ    Z12, Z14, Z12
+	VPUNPCKLQDQ    Z11, Z19, Z14
+	VPUNPCKHQDQ    Z11, Z19, Z11
+	VPUNPCKLQDQ    Z16, Z13, Z18
+	VPUNPCKHQDQ    Z16, Z13, Z13
+	VPUNPCKLQDQ    Z15, Z20, Z16
+	VPUNPCKHQDQ    Z15, Z20, Z15
+	VGF2P8AFFINEQB $0x00, Z17, Z2, Z17
+	VGF2P8AFFINEQB $0x00, Z12, Z2, Z12
+	VGF2P8AFFINEQB $0x00, Z14, Z2, Z14
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VGF2P8AFFINEQB $0x00, Z18, Z2, Z18
+	VGF2P8AFFINEQB $0x00, Z13, Z2, Z13
+	VGF2P8AFFINEQB $0x00, Z16, Z2, Z16
+	VGF2P8AFFINEQB $0x00, Z15, Z2, Z15
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, (DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, 256(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 512(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 768(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1024(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1280(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1536(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1792(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2048(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2304(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 2560(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 2816(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3072(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3328(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 3584(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 3840(DX)
+	MOVQ           AX, R13
+	VMOVDQU64      (R9), Z3
+	VMOVDQU64      64(R9), Z4
+	VMOVDQU64      128(R9), Z5
+	VMOVDQU64      192(R9), Z6
+	VSHUFI64X2     $0x44, Z4, Z3, Z7
+	VSHUFI64X2     $0xee, Z4, Z3, Z3
+	VSHUFI64X2     $0x44, Z6, Z5, Z4
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VSHUFI64X2     $0x88, Z4, Z7, Z6
+	VSHUFI64X2     $0xdd, Z4, Z7, Z4
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VMOVDQU64      256(R10), Z5
+	VMOVDQU64      320(R10), Z8
+	VMOVDQU64      384(R10), Z9
+	VMOVDQU64      448(R10), Z10
+	VSHUFI64X2     $0x44, Z8, Z5, Z11
+	VSHUFI64X2     $0xee, Z8, Z5, Z5
+	VSHUFI64X2     $0x44, Z10, Z9, Z8
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VSHUFI64X2     $0x88, Z8, Z11, Z10
+	VSHUFI64X2     $0xdd, Z8, Z11, Z8
+	VSHUFI64X2     $0x88, Z9, Z5, Z11
+	VSHUFI64X2     $0xdd, Z9, Z5, Z5
+	VMOVDQU64      Z6, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z10, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z4, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z8, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z7, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z11, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z3, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z5, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      512(R11), Z3
+	VMOVDQU64      576(R11), Z4
+	VMOVDQU64      640(R11), Z5
+	VMOVDQU64      704(R11), Z6
+	VSHUFI64X2     $0x44, Z4, Z3, Z7
+	VSHUFI64X2     $0xee, Z4, Z3, Z3
+	VSHUFI64X2     $0x44, Z6, Z5, Z4
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VSHUFI64X2     $0x88, Z4, Z7, Z6
+	VSHUFI64X2     $0xdd, Z4, Z7, Z4
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VMOVDQU64      768(R12), Z5
+	VMOVDQU64      832(R12), Z8
+	VMOVDQU64      896(R12), Z9
+	VMOVDQU64      960(R12), Z10
+	VSHUFI64X2     $0x44, Z8, Z5, Z11
+	VSHUFI64X2     $0xee, Z8, Z5, Z5
+	VSHUFI64X2     $0x44, Z10, Z9, Z8
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VSHUFI64X2     $0x88, Z8, Z11, Z10
+	VSHUFI64X2     $0xdd, Z8, Z11, Z8
+	VSHUFI64X2     $0x88, Z9, Z5, Z11
+	VSHUFI64X2     $0xdd, Z9, Z5, Z5
+	VMOVDQU64      Z6, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z10, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z4, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z8, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z7, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z11, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z3, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z5, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      1024(CX), Z3
+	VMOVDQU64      1088(CX), Z4
+	VMOVDQU64      1152(CX), Z5
+	VMOVDQU64      1216(CX), Z6
+	VMOVDQU64      1280(CX), Z7
+	VMOVDQU64      1344(CX), Z8
+	VMOVDQU64      1408(CX), Z9
+	VMOVDQU64      1472(CX), Z10
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z3, Z12
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z4
+	VPERMI2B       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z4, Z11, Z6
+	VPERMT2Q       Z4, Z1, Z11
+	VMOVDQA64      Z0, Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z1, Z12
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z1, Z7
+	VPUNPCKLQDQ    Z4, Z6, Z9
+	VPUNPCKHQDQ    Z4, Z6, Z4
+	VPUNPCKLQDQ    Z3, Z11, Z6
+	VPUNPCKHQDQ    Z3, Z11, Z3
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      1536(CX), Z11
+	VMOVDQU64      1600(CX), Z12
+	VMOVDQU64      1664(CX), Z13
+	VMOVDQU64      1728(CX), Z14
+	VMOVDQU64      1792(CX), Z15
+	VMOVDQU64      1856(CX), Z16
+	VMOVDQU64      1920(CX), Z17
+	VMOVDQU64      1984(CX), Z18
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
+	VPERMI2B       Z15, Z11, Z19
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
+	VPERMI2B       Z15, Z11, Z20
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z16, Z12, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
+	VPERMI2B       Z16, Z12, Z15
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
+	VPERMI2B       Z17, Z13, Z12
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
+	VPERMI2B       Z17, Z13, Z16
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
+	VPERMI2B       Z18, Z14, Z13
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
+	VPERMI2B       Z18, Z14, Z17
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z12, Z19, Z14
+	VPERMT2Q       Z12, Z1, Z19
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z1, Z11
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z16, Z20, Z13
+	VPERMT2Q       Z16, Z1, Z20
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z17, Z15, Z16
+	VPERMT2Q       Z17, Z1, Z15
+	VPUNPCKLQDQ    Z12, Z14, Z17
+	VPUNPCKHQDQ    Z12, Z14, Z12
+	VPUNPCKLQDQ    Z11, Z19, Z14
+	VPUNPCKHQDQ    Z11, Z19, Z11
+	VPUNPCKLQDQ    Z16, Z13, Z18
+	VPUNPCKHQDQ    Z16, Z13, Z13
+	VPUNPCKLQDQ    Z15, Z20, Z16
+	VPUNPCKHQDQ    Z15, Z20, Z15
+	VGF2P8AFFINEQB $0x00, Z17, Z2, Z17
+	VGF2P8AFFINEQB $0x00, Z12, Z2, Z12
+	VGF2P8AFFINEQB $0x00, Z14, Z2, Z14
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VGF2P8AFFINEQB $0x00, Z18, Z2, Z18
+	VGF2P8AFFINEQB $0x00, Z13, Z2, Z13
+	VGF2P8AFFINEQB $0x00, Z16, Z2, Z16
+	VGF2P8AFFINEQB $0x00, Z15, Z2, Z15
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, 64(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, 320(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 576(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 832(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1088(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1344(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1600(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1856(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2112(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2368(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 2624(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 2880(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3136(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3392(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 3648(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 3904(DX)
+	VMOVDQU64      1024(R9), Z3
+	VMOVDQU64      1088(R9), Z4
+	VMOVDQU64      1152(R9), Z5
+	VMOVDQU64      1216(R9), Z6
+	VSHUFI64X2     $0x44, Z4, Z3, Z7
+	VSHUFI64X2     $0xee, Z4, Z3, Z3
+	VSHUFI64X2     $0x44, Z6, Z5, Z4
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VSHUFI64X2     $0x88, Z4, Z7, Z6
+	VSHUFI64X2     $0xdd, Z4, Z7, Z4
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VMOVDQU64      1280(R10), Z5
+	VMOVDQU64      1344(R10), Z8
+	VMOVDQU64      1408(R10), Z9
+	VMOVDQU64      1472(R10), Z10
+	VSHUFI64X2     $0x44, Z8, Z5, Z11
+	VSHUFI64X2     $0xee, Z8, Z5, Z5
+	VSHUFI64X2     $0x44, Z10, Z9, Z8
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VSHUFI64X2     $0x88, Z8, Z11, Z10
+	VSHUFI64X2     $0xdd, Z8, Z11, Z8
+	VSHUFI64X2     $0x88, Z9, Z5, Z11
+	VSHUFI64X2     $0xdd, Z9, Z5, Z5
+	VMOVDQU64      Z6, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z10, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z4, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z8, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z7, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z11, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z3, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z5, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      1536(R11), Z3
+	VMOVDQU64      1600(R11), Z4
+	VMOVDQU64      1664(R11), Z5
+	VMOVDQU64      1728(R11), Z6
+	VSHUFI64X2     $0x44, Z4, Z3, Z7
+	VSHUFI64X2     $0xee, Z4, Z3, Z3
+	VSHUFI64X2     $0x44, Z6, Z5, Z4
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VSHUFI64X2     $0x88, Z4, Z7, Z6
+	VSHUFI64X2     $0xdd, Z4, Z7, Z4
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VMOVDQU64      1792(R12), Z5
+	VMOVDQU64      1856(R12), Z8
+	VMOVDQU64      1920(R12), Z9
+	VMOVDQU64      1984(R12), Z10
+	VSHUFI64X2     $0x44, Z8, Z5, Z11
+	VSHUFI64X2     $0xee, Z8, Z5, Z5
+	VSHUFI64X2     $0x44, Z10, Z9, Z8
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VSHUFI64X2     $0x88, Z8, Z11, Z10
+	VSHUFI64X2     $0xdd, Z8, Z11, Z8
+	VSHUFI64X2     $0x88, Z9, Z5, Z11
+	VSHUFI64X2     $0xdd, Z9, Z5, Z5
+	VMOVDQU64      Z6, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z10, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z4, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z8, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z7, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z11, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z3, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z5, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      2048(CX), Z3
+	VMOVDQU64      2112(CX), Z4
+	VMOVDQU64      2176(CX), Z5
+	VMOVDQU64      2240(CX), Z6
+	VMOVDQU64      2304(CX), Z7
+	VMOVDQU64      2368(CX), Z8
+	VMOVDQU64      2432(CX), Z9
+	VMOVDQU64      2496(CX), Z10
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z3, Z12
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z4
+	VPERMI2B       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z4, Z11, Z6
+	VPERMT2Q       Z4, Z1, Z11
+	VMOVDQA64      Z0, Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z1, Z12
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z1, Z7
+	VPUNPCKLQDQ    Z4, Z6, Z9
+	VPUNPCKHQDQ    Z4, Z6, Z4
+	VPUNPCKLQDQ    Z3, Z11, Z6
+	VPUNPCKHQDQ    Z3, Z11, Z3
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2560(CX), Z11
+	VMOVDQU64      2624(CX), Z12
+	VMOVDQU64      2688(CX), Z13
+	VMOVDQU64      2752(CX), Z14
+	VMOVDQU64      2816(CX), Z15
+	VMOVDQU64      2880(CX), Z16
+	VMOVDQU64      2944(CX), Z17
+	VMOVDQU64      3008(CX), Z18
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
+	VPERMI2B       Z15, Z11, Z19
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
+	VPERMI2B       Z15, Z11, Z20
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z16, Z12, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
+	VPERMI2B       Z16, Z12, Z15
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
+	VPERMI2B       Z17, Z13, Z12
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
+	VPERMI2B       Z17, Z13, Z16
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
+	VPERMI2B       Z18, Z14, Z13
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
+	VPERMI2B       Z18, Z14, Z17
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z12, Z19, Z14
+	VPERMT2Q       Z12, Z1, Z19
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z1, Z11
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z16, Z20, Z13
+	VPERMT2Q       Z16, Z1, Z20
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z17, Z15, Z16
+	VPERMT2Q       Z17, Z1, Z15
+	VPUNPCKLQDQ    Z12, Z14, Z17
+	VPUNPCKHQDQ    Z12, Z14, Z12
+	VPUNPCKLQDQ    Z11, Z19, Z14
+	VPUNPCKHQDQ    Z11, Z19, Z11
+	VPUNPCKLQDQ    Z16, Z13, Z18
+	VPUNPCKHQDQ    Z16, Z13, Z13
+	VPUNPCKLQDQ    Z15, Z20, Z16
+	VPUNPCKHQDQ    Z15, Z20, Z15
+	VGF2P8AFFINEQB $0x00, Z17, Z2, Z17
+	VGF2P8AFFINEQB $0x00, Z12, Z2, Z12
+	VGF2P8AFFINEQB $0x00, Z14, Z2, Z14
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VGF2P8AFFINEQB $0x00, Z18, Z2, Z18
+	VGF2P8AFFINEQB $0x00, Z13, Z2, Z13
+	VGF2P8AFFINEQB $0x00, Z16, Z2, Z16
+	VGF2P8AFFINEQB $0x00, Z15, Z2, Z15
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, 128(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, 384(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 640(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 896(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1152(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1408(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1664(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1920(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2176(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2432(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 2688(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 2944(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3200(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3456(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 3712(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 3968(DX)
+	VMOVDQU64      2048(R9), Z3
+	VMOVDQU64      2112(R9), Z4
+	VMOVDQU64      2176(R9), Z5
+	VMOVDQU64      2240(R9), Z6
+	VSHUFI64X2     $0x44, Z4, Z3, Z7
+	VSHUFI64X2     $0xee, Z4, Z3, Z3
+	VSHUFI64X2     $0x44, Z6, Z5, Z4
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VSHUFI64X2     $0x88, Z4, Z7, Z6
+	VSHUFI64X2     $0xdd, Z4, Z7, Z4
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VMOVDQU64      2304(R10), Z5
+	VMOVDQU64      2368(R10), Z8
+	VMOVDQU64      2432(R10), Z9
+	VMOVDQU64      2496(R10), Z10
+	VSHUFI64X2     $0x44, Z8, Z5, Z11
+	VSHUFI64X2     $0xee, Z8, Z5, Z5
+	VSHUFI64X2     $0x44, Z10, Z9, Z8
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VSHUFI64X2     $0x88, Z8, Z11, Z10
+	VSHUFI64X2     $0xdd, Z8, Z11, Z8
+	VSHUFI64X2     $0x88, Z9, Z5, Z11
+	VSHUFI64X2     $0xdd, Z9, Z5, Z5
+	VMOVDQU64      Z6, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z10, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z4, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z8, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z7, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z11, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z3, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z5, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      2560(R11), Z3
+	VMOVDQU64      2624(R11), Z4
+	VMOVDQU64      2688(R11), Z5
+	VMOVDQU64      2752(R11), Z6
+	VSHUFI64X2     $0x44, Z4, Z3, Z7
+	VSHUFI64X2     $0xee, Z4, Z3, Z3
+	VSHUFI64X2     $0x44, Z6, Z5, Z4
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VSHUFI64X2     $0x88, Z4, Z7, Z6
+	VSHUFI64X2     $0xdd, Z4, Z7, Z4
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VMOVDQU64      2816(R12), Z5
+	VMOVDQU64      2880(R12), Z8
+	VMOVDQU64      2944(R12), Z9
+	VMOVDQU64      3008(R12), Z10
+	VSHUFI64X2     $0x44, Z8, Z5, Z11
+	VSHUFI64X2     $0xee, Z8, Z5, Z5
+	VSHUFI64X2     $0x44, Z10, Z9, Z8
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VSHUFI64X2     $0x88, Z8, Z11, Z10
+	VSHUFI64X2     $0xdd, Z8, Z11, Z8
+	VSHUFI64X2     $0x88, Z9, Z5, Z11
+	VSHUFI64X2     $0xdd, Z9, Z5, Z5
+	VMOVDQU64      Z6, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z10, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z4, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z8, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z7, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z11, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z3, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z5, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      3072(CX), Z3
+	VMOVDQU64      3136(CX), Z4
+	VMOVDQU64      3200(CX), Z5
+	VMOVDQU64      3264(CX), Z6
+	VMOVDQU64      3328(CX), Z7
+	VMOVDQU64      3392(CX), Z8
+	VMOVDQU64      3456(CX), Z9
+	VMOVDQU64      3520(CX), Z10
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z3, Z12
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z4
+	VPERMI2B       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z4, Z11, Z6
+	VPERMT2Q       Z4, Z1, Z11
+	VMOVDQA64      Z0, Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z1, Z12
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z1, Z7
+	VPUNPCKLQDQ    Z4, Z6, Z9
+	VPUNPCKHQDQ    Z4, Z6, Z4
+	VPUNPCKLQDQ    Z3, Z11, Z6
+	VPUNPCKHQDQ    Z3, Z11, Z3
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      3584(CX), Z11
+	VMOVDQU64      3648(CX), Z12
+	VMOVDQU64      3712(CX), Z13
+	VMOVDQU64      3776(CX), Z14
+	VMOVDQU64      3840(CX), Z15
+	VMOVDQU64      3904(CX), Z16
+	VMOVDQU64      3968(CX), Z17
+	VMOVDQU64      4032(CX), Z18
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
+	VPERMI2B       Z15, Z11, Z19
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
+	VPERMI2B       Z15, Z11, Z20
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z16, Z12, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
+	VPERMI2B       Z16, Z12, Z15
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
+	VPERMI2B       Z17, Z13, Z12
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
+	VPERMI2B       Z17, Z13, Z16
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
+	VPERMI2B       Z18, Z14, Z13
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
+	VPERMI2B       Z18, Z14, Z17
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z12, Z19, Z14
+	VPERMT2Q       Z12, Z1, Z19
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z1, Z11
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z16, Z20, Z13
+	VPERMT2Q       Z16, Z1, Z20
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z17, Z15, Z16
+	VPERMT2Q       Z17, Z1, Z15
+	VPUNPCKLQDQ    Z12, Z14, Z17
+	VPUNPCKHQDQ    Z12, Z14, Z12
+	VPUNPCKLQDQ    Z11, Z19, Z14
+	VPUNPCKHQDQ    Z11, Z19, Z11
+	VPUNPCKLQDQ    Z16, Z13, Z18
+	VPUNPCKHQDQ    Z16, Z13, Z13
+	VPUNPCKLQDQ    Z15, Z20, Z16
+	VPUNPCKHQDQ    Z15, Z20, Z15
+	VGF2P8AFFINEQB $0x00, Z17, Z2, Z17
+	VGF2P8AFFINEQB $0x00, Z12, Z2, Z12
+	VGF2P8AFFINEQB $0x00, Z14, Z2, Z14
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VGF2P8AFFINEQB $0x00, Z18, Z2, Z18
+	VGF2P8AFFINEQB $0x00, Z13, Z2, Z13
+	VGF2P8AFFINEQB $0x00, Z16, Z2, Z16
+	VGF2P8AFFINEQB $0x00, Z15, Z2, Z15
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, 192(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, 448(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 704(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 960(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1216(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1472(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1728(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1984(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2240(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2496(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 2752(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 3008(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3264(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3520(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 3776(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 4032(DX)
+	VMOVDQU64      3072(R9), Z3
+	VMOVDQU64      3136(R9), Z4
+	VMOVDQU64      3200(R9), Z5
+	VMOVDQU64      3264(R9), Z6
+	VSHUFI64X2     $0x44, Z4, Z3, Z7
+	VSHUFI64X2     $0xee, Z4, Z3, Z3
+	VSHUFI64X2     $0x44, Z6, Z5, Z4
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VSHUFI64X2     $0x88, Z4, Z7, Z6
+	VSHUFI64X2     $0xdd, Z4, Z7, Z4
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VMOVDQU64      3328(R10), Z5
+	VMOVDQU64      3392(R10), Z8
+	VMOVDQU64      3456(R10), Z9
+	VMOVDQU64      3520(R10), Z10
+	VSHUFI64X2     $0x44, Z8, Z5, Z11
+	VSHUFI64X2     $0xee, Z8, Z5, Z5
+	VSHUFI64X2     $0x44, Z10, Z9, Z8
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VSHUFI64X2     $0x88, Z8, Z11, Z10
+	VSHUFI64X2     $0xdd, Z8, Z11, Z8
+	VSHUFI64X2     $0x88, Z9, Z5, Z11
+	VSHUFI64X2     $0xdd, Z9, Z5, Z5
+	VMOVDQU64      Z6, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z10, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z4, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z8, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z7, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z11, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z3, -64(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z5, -128(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      3584(R11), Z3
+	VMOVDQU64      3648(R11), Z4
+	VMOVDQU64      3712(R11), Z5
+	VMOVDQU64      3776(R11), Z6
+	VSHUFI64X2     $0x44, Z4, Z3, Z7
+	VSHUFI64X2     $0xee, Z4, Z3, Z3
+	VSHUFI64X2     $0x44, Z6, Z5, Z4
+	VSHUFI64X2     $0xee, Z6, Z5, Z5
+	VSHUFI64X2     $0x88, Z4, Z7, Z6
+	VSHUFI64X2     $0xdd, Z4, Z7, Z4
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VMOVDQU64      3840(R12), Z5
+	VMOVDQU64      3904(R12), Z8
+	VMOVDQU64      3968(R12), Z9
+	VMOVDQU64      4032(R12), Z10
+	VSHUFI64X2     $0x44, Z8, Z5, Z11
+	VSHUFI64X2     $0xee, Z8, Z5, Z5
+	VSHUFI64X2     $0x44, Z10, Z9, Z8
+	VSHUFI64X2     $0xee, Z10, Z9, Z9
+	VSHUFI64X2     $0x88, Z8, Z11, Z10
+	VSHUFI64X2     $0xdd, Z8, Z11, Z8
+	VSHUFI64X2     $0x88, Z9, Z5, Z11
+	VSHUFI64X2     $0xdd, Z9, Z5, Z5
+	VMOVDQU64      Z6, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z10, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z4, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z8, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z7, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z11, -256(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z3, -192(R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z5, -256(R13)
+	ADDQ           BX, R13
+	JMP            shuffleAVX512GFNISplitsplit8next
+
+	// first and last passes: some rows belong to no superblock
+shuffleAVX512GFNISplitsplit8edge:
+	CMPQ           R8, SI
+	JAE            shuffleAVX512GFNISplitsplit8edgeB
+	VMOVDQU64      (CX), Z3
+	VMOVDQU64      64(CX), Z4
+	VMOVDQU64      128(CX), Z5
+	VMOVDQU64      192(CX), Z6
+	VMOVDQU64      256(CX), Z7
+	VMOVDQU64      320(CX), Z8
+	VMOVDQU64      384(CX), Z9
+	VMOVDQU64      448(CX), Z10
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z3, Z12
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z4
+	VPERMI2B       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z4, Z11, Z6
+	VPERMT2Q       Z4, Z1, Z11
+	VMOVDQA64      Z0, Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z1, Z12
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z1, Z7
+	VPUNPCKLQDQ    Z4, Z6, Z9
+	VPUNPCKHQDQ    Z4, Z6, Z4
+	VPUNPCKLQDQ    Z3, Z11, Z6
+	VPUNPCKHQDQ    Z3, Z11, Z3
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      512(CX), Z11
+	VMOVDQU64      576(CX), Z12
+	VMOVDQU64      640(CX), Z13
+	VMOVDQU64      704(CX), Z14
+	VMOVDQU64      768(CX), Z15
+	VMOVDQU64      832(CX), Z16
+	VMOVDQU64      896(CX), Z17
+	VMOVDQU64      960(CX), Z18
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
+	VPERMI2B       Z15, Z11, Z19
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
+	VPERMI2B       Z15, Z11, Z20
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z16, Z12, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
+	VPERMI2B       Z16, Z12, Z15
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
+	VPERMI2B       Z17, Z13, Z12
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
+	VPERMI2B       Z17, Z13, Z16
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
+	VPERMI2B       Z18, Z14, Z13
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
+	VPERMI2B       Z18, Z14, Z17
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z12, Z19, Z14
+	VPERMT2Q       Z12, Z1, Z19
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z1, Z11
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z16, Z20, Z13
+	VPERMT2Q       Z16, Z1, Z20
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z17, Z15, Z16
+	VPERMT2Q       Z17, Z1, Z15
+	VPUNPCKLQDQ    Z12, Z14, Z17
+	VPUNPCKHQDQ    Z12, Z14, Z12
+	VPUNPCKLQDQ    Z11, Z19, Z14
+	VPUNPCKHQDQ    Z11, Z19, Z11
+	VPUNPCKLQDQ    Z16, Z13, Z18
+	VPUNPCKHQDQ    Z16, Z13, Z13
+	VPUNPCKLQDQ    Z15, Z20, Z16
+	VPUNPCKHQDQ    Z15, Z20, Z15
+	VGF2P8AFFINEQB $0x00, Z17, Z2, Z17
+	VGF2P8AFFINEQB $0x00, Z12, Z2, Z12
+	VGF2P8AFFINEQB $0x00, Z14, Z2, Z14
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VGF2P8AFFINEQB $0x00, Z18, Z2, Z18
+	VGF2P8AFFINEQB $0x00, Z13, Z2, Z13
+	VGF2P8AFFINEQB $0x00, Z16, Z2, Z16
+	VGF2P8AFFINEQB $0x00, Z15, Z2, Z15
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, (DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, 256(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 512(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 768(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1024(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1280(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1536(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1792(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2048(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2304(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 2560(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 2816(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3072(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3328(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 3584(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 3840(DX)
+	VMOVDQU64      1024(CX), Z3
+	VMOVDQU64      1088(CX), Z4
+	VMOVDQU64      1152(CX), Z5
+	VMOVDQU64      1216(CX), Z6
+	VMOVDQU64      1280(CX), Z7
+	VMOVDQU64      1344(CX), Z8
+	VMOVDQU64      1408(CX), Z9
+	VMOVDQU64      1472(CX), Z10
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z3, Z12
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z4
+	VPERMI2B       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z4, Z11, Z6
+	VPERMT2Q       Z4, Z1, Z11
+	VMOVDQA64      Z0, Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z1, Z12
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z1, Z7
+	VPUNPCKLQDQ    Z4, Z6, Z9
+	VPUNPCKHQDQ    Z4, Z6, Z4
+	VPUNPCKLQDQ    Z3, Z11, Z6
+	VPUNPCKHQDQ    Z3, Z11, Z3
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      1536(CX), Z11
+	VMOVDQU64      1600(CX), Z12
+	VMOVDQU64      1664(CX), Z13
+	VMOVDQU64      1728(CX), Z14
+	VMOVDQU64      1792(CX), Z15
+	VMOVDQU64      1856(CX), Z16
+	VMOVDQU64      1920(CX), Z17
+	VMOVDQU64      1984(CX), Z18
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
+	VPERMI2B       Z15, Z11, Z19
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
+	VPERMI2B       Z15, Z11, Z20
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z16, Z12, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
+	VPERMI2B       Z16, Z12, Z15
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
+	VPERMI2B       Z17, Z13, Z12
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
+	VPERMI2B       Z17, Z13, Z16
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
+	VPERMI2B       Z18, Z14, Z13
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
+	VPERMI2B       Z18, Z14, Z17
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z12, Z19, Z14
+	VPERMT2Q       Z12, Z1, Z19
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z1, Z11
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z16, Z20, Z13
+	VPERMT2Q       Z16, Z1, Z20
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z17, Z15, Z16
+	VPERMT2Q       Z17, Z1, Z15
+	VPUNPCKLQDQ    Z12, Z14, Z17
+	VPUNPCKHQDQ    Z12, Z14, Z12
+	VPUNPCKLQDQ    Z11, Z19, Z14
+	VPUNPCKHQDQ    Z11, Z19, Z11
+	VPUNPCKLQDQ    Z16, Z13, Z18
+	VPUNPCKHQDQ    Z16, Z13, Z13
+	VPUNPCKLQDQ    Z15, Z20, Z16
+	VPUNPCKHQDQ    Z15, Z20, Z15
+	VGF2P8AFFINEQB $0x00, Z17, Z2, Z17
+	VGF2P8AFFINEQB $0x00, Z12, Z2, Z12
+	VGF2P8AFFINEQB $0x00, Z14, Z2, Z14
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VGF2P8AFFINEQB $0x00, Z18, Z2, Z18
+	VGF2P8AFFINEQB $0x00, Z13, Z2, Z13
+	VGF2P8AFFINEQB $0x00, Z16, Z2, Z16
+	VGF2P8AFFINEQB $0x00, Z15, Z2, Z15
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, 64(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, 320(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 576(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 832(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1088(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1344(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1600(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1856(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2112(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2368(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 2624(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 2880(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3136(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3392(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 3648(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 3904(DX)
+	VMOVDQU64      2048(CX), Z3
+	VMOVDQU64      2112(CX), Z4
+	VMOVDQU64      2176(CX), Z5
+	VMOVDQU64      2240(CX), Z6
+	VMOVDQU64      2304(CX), Z7
+	VMOVDQU64      2368(CX), Z8
+	VMOVDQU64      2432(CX), Z9
+	VMOVDQU64      2496(CX), Z10
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z3, Z12
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z4
+	VPERMI2B       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z4, Z11, Z6
+	VPERMT2Q       Z4, Z1, Z11
+	VMOVDQA64      Z0, Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z1, Z12
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z1, Z7
+	VPUNPCKLQDQ    Z4, Z6, Z9
+	VPUNPCKHQDQ    Z4, Z6, Z4
+	VPUNPCKLQDQ    Z3, Z11, Z6
+	VPUNPCKHQDQ    Z3, Z11, Z3
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2560(CX), Z11
+	VMOVDQU64      2624(CX), Z12
+	VMOVDQU64      2688(CX), Z13
+	VMOVDQU64      2752(CX), Z14
+	VMOVDQU64      2816(CX), Z15
+	VMOVDQU64      2880(CX), Z16
+	VMOVDQU64      2944(CX), Z17
+	VMOVDQU64      3008(CX), Z18
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
+	VPERMI2B       Z15, Z11, Z19
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
+	VPERMI2B       Z15, Z11, Z20
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z16, Z12, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
+	VPERMI2B       Z16, Z12, Z15
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
+	VPERMI2B       Z17, Z13, Z12
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
+	VPERMI2B       Z17, Z13, Z16
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
+	VPERMI2B       Z18, Z14, Z13
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
+	VPERMI2B       Z18, Z14, Z17
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z12, Z19, Z14
+	VPERMT2Q       Z12, Z1, Z19
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z1, Z11
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z16, Z20, Z13
+	VPERMT2Q       Z16, Z1, Z20
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z17, Z15, Z16
+	VPERMT2Q       Z17, Z1, Z15
+	VPUNPCKLQDQ    Z12, Z14, Z17
+	VPUNPCKHQDQ    Z12, Z14, Z12
+	VPUNPCKLQDQ    Z11, Z19, Z14
+	VPUNPCKHQDQ    Z11, Z19, Z11
+	VPUNPCKLQDQ    Z16, Z13, Z18
+	VPUNPCKHQDQ    Z16, Z13, Z13
+	VPUNPCKLQDQ    Z15, Z20, Z16
+	VPUNPCKHQDQ    Z15, Z20, Z15
+	VGF2P8AFFINEQB $0x00, Z17, Z2, Z17
+	VGF2P8AFFINEQB $0x00, Z12, Z2, Z12
+	VGF2P8AFFINEQB $0x00, Z14, Z2, Z14
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VGF2P8AFFINEQB $0x00, Z18, Z2, Z18
+	VGF2P8AFFINEQB $0x00, Z13, Z2, Z13
+	VGF2P8AFFINEQB $0x00, Z16, Z2, Z16
+	VGF2P8AFFINEQB $0x00, Z15, Z2, Z15
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, 128(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, 384(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 640(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 896(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1152(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1408(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1664(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1920(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2176(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2432(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 2688(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 2944(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3200(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3456(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 3712(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 3968(DX)
+	VMOVDQU64      3072(CX), Z3
+	VMOVDQU64      3136(CX), Z4
+	VMOVDQU64      3200(CX), Z5
+	VMOVDQU64      3264(CX), Z6
+	VMOVDQU64      3328(CX), Z7
+	VMOVDQU64      3392(CX), Z8
+	VMOVDQU64      3456(CX), Z9
+	VMOVDQU64      3520(CX), Z10
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z3, Z12
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z4
+	VPERMI2B       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z4, Z11, Z6
+	VPERMT2Q       Z4, Z1, Z11
+	VMOVDQA64      Z0, Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z1, Z12
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z1, Z7
+	VPUNPCKLQDQ    Z4, Z6, Z9
+	VPUNPCKHQDQ    Z4, Z6, Z4
+	VPUNPCKLQDQ    Z3, Z11, Z6
+	VPUNPCKHQDQ    Z3, Z11, Z3
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      3584(CX), Z11
+	VMOVDQU64      3648(CX), Z12
+	VMOVDQU64      3712(CX), Z13
+	VMOVDQU64      3776(CX), Z14
+	VMOVDQU64      3840(CX), Z15
+	VMOVDQU64      3904(CX), Z16
+	VMOVDQU64      3968(CX), Z17
+	VMOVDQU64      4032(CX), Z18
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z19
+	VPERMI2B       Z15, Z11, Z19
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z20
+	VPERMI2B       Z15, Z11, Z20
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z11
+	VPERMI2B       Z16, Z12, Z11
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z15
+	VPERMI2B       Z16, Z12, Z15
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z12
+	VPERMI2B       Z17, Z13, Z12
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z16
+	VPERMI2B       Z17, Z13, Z16
+	VMOVDQU64      bitshuffleBytesa66990b2859f11e5<>+0(SB), Z13
+	VPERMI2B       Z18, Z14, Z13
+	VMOVDQU64      bitshuffleBytes6d059382e1e931e5<>+0(SB), Z17
+	VPERMI2B       Z18, Z14, Z17
+	VMOVDQA64      Z0, Z14
+	VPERMI2Q       Z12, Z19, Z14
+	VPERMT2Q       Z12, Z1, Z19
+	VMOVDQA64      Z0, Z12
+	VPERMI2Q       Z13, Z11, Z12
+	VPERMT2Q       Z13, Z1, Z11
+	VMOVDQA64      Z0, Z13
+	VPERMI2Q       Z16, Z20, Z13
+	VPERMT2Q       Z16, Z1, Z20
+	VMOVDQA64      Z0, Z16
+	VPERMI2Q       Z17, Z15, Z16
+	VPERMT2Q       Z17, Z1, Z15
+	VPUNPCKLQDQ    Z12, Z14, Z17
+	VPUNPCKHQDQ    Z12, Z14, Z12
+	VPUNPCKLQDQ    Z11, Z19, Z14
+	VPUNPCKHQDQ    Z11, Z19, Z11
+	VPUNPCKLQDQ    Z16, Z13, Z18
+	VPUNPCKHQDQ    Z16, Z13, Z13
+	VPUNPCKLQDQ    Z15, Z20, Z16
+	VPUNPCKHQDQ    Z15, Z20, Z15
+	VGF2P8AFFINEQB $0x00, Z17, Z2, Z17
+	VGF2P8AFFINEQB $0x00, Z12, Z2, Z12
+	VGF2P8AFFINEQB $0x00, Z14, Z2, Z14
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VGF2P8AFFINEQB $0x00, Z18, Z2, Z18
+	VGF2P8AFFINEQB $0x00, Z13, Z2, Z13
+	VGF2P8AFFINEQB $0x00, Z16, Z2, Z16
+	VGF2P8AFFINEQB $0x00, Z15, Z2, Z15
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, 192(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z19
+	VPERMI2B       Z17, Z9, Z19
+	VMOVDQU64      Z19, 448(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 704(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z9
+	VPERMI2B       Z12, Z4, Z9
+	VMOVDQU64      Z9, 960(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1216(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z14, Z6, Z4
+	VMOVDQU64      Z4, 1472(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1728(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z4
+	VPERMI2B       Z11, Z3, Z4
+	VMOVDQU64      Z4, 1984(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2240(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z18, Z10, Z3
+	VMOVDQU64      Z3, 2496(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 2752(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z13, Z5, Z3
+	VMOVDQU64      Z3, 3008(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3264(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z16, Z8, Z3
+	VMOVDQU64      Z3, 3520(DX)
+	VMOVDQU64      bitshuffleBytesa78eae72eb018d25<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 3776(DX)
+	VMOVDQU64      bitshuffleBytes0cc4914ab6eb0c65<>+0(SB), Z3
+	VPERMI2B       Z15, Z7, Z3
+	VMOVDQU64      Z3, 4032(DX)
+
+shuffleAVX512GFNISplitsplit8edgeB:
+	MOVQ       AX, R13
+	VMOVDQU64  (R9), Z3
+	VMOVDQU64  64(R9), Z4
+	VMOVDQU64  128(R9), Z5
+	VMOVDQU64  192(R9), Z6
+	VSHUFI64X2 $0x44, Z4, Z3, Z7
+	VSHUFI64X2 $0xee, Z4, Z3, Z3
+	VSHUFI64X2 $0x44, Z6, Z5, Z4
+	VSHUFI64X2 $0xee, Z6, Z5, Z5
+	VSHUFI64X2 $0x88, Z4, Z7, Z6
+	VSHUFI64X2 $0xdd, Z4, Z7, Z4
+	VSHUFI64X2 $0x88, Z5, Z3, Z7
+	VSHUFI64X2 $0xdd, Z5, Z3, Z3
+	VMOVDQU64  256(R10), Z5
+	VMOVDQU64  320(R10), Z8
+	VMOVDQU64  384(R10), Z9
+	VMOVDQU64  448(R10), Z10
+	VSHUFI64X2 $0x44, Z8, Z5, Z11
+	VSHUFI64X2 $0xee, Z8, Z5, Z5
+	VSHUFI64X2 $0x44, Z10, Z9, Z8
+	VSHUFI64X2 $0xee, Z10, Z9, Z9
+	VSHUFI64X2 $0x88, Z8, Z11, Z10
+	VSHUFI64X2 $0xdd, Z8, Z11, Z8
+	VSHUFI64X2 $0x88, Z9, Z5, Z11
+	VSHUFI64X2 $0xdd, Z9, Z5, Z5
+	LEAQ       -1(R8), DI
+	CMPQ       DI, SI
+	JAE        shuffleAVX512GFNISplitsplit8eskip0_0
+	VMOVDQU64  Z6, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip0_0:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip0_1
+	VMOVDQU64 Z10, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip0_1:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip0_2
+	VMOVDQU64 Z4, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip0_2:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip0_3
+	VMOVDQU64 Z8, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip0_3:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip0_4
+	VMOVDQU64 Z7, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip0_4:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip0_5
+	VMOVDQU64 Z11, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip0_5:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip0_6
+	VMOVDQU64 Z3, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip0_6:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip0_7
+	VMOVDQU64 Z5, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip0_7:
+	ADDQ       BX, R13
+	VMOVDQU64  512(R11), Z3
+	VMOVDQU64  576(R11), Z4
+	VMOVDQU64  640(R11), Z5
+	VMOVDQU64  704(R11), Z6
+	VSHUFI64X2 $0x44, Z4, Z3, Z7
+	VSHUFI64X2 $0xee, Z4, Z3, Z3
+	VSHUFI64X2 $0x44, Z6, Z5, Z4
+	VSHUFI64X2 $0xee, Z6, Z5, Z5
+	VSHUFI64X2 $0x88, Z4, Z7, Z6
+	VSHUFI64X2 $0xdd, Z4, Z7, Z4
+	VSHUFI64X2 $0x88, Z5, Z3, Z7
+	VSHUFI64X2 $0xdd, Z5, Z3, Z3
+	VMOVDQU64  768(R12), Z5
+	VMOVDQU64  832(R12), Z8
+	VMOVDQU64  896(R12), Z9
+	VMOVDQU64  960(R12), Z10
+	VSHUFI64X2 $0x44, Z8, Z5, Z11
+	VSHUFI64X2 $0xee, Z8, Z5, Z5
+	VSHUFI64X2 $0x44, Z10, Z9, Z8
+	VSHUFI64X2 $0xee, Z10, Z9, Z9
+	VSHUFI64X2 $0x88, Z8, Z11, Z10
+	VSHUFI64X2 $0xdd, Z8, Z11, Z8
+	VSHUFI64X2 $0x88, Z9, Z5, Z11
+	VSHUFI64X2 $0xdd, Z9, Z5, Z5
+	LEAQ       -3(R8), DI
+	CMPQ       DI, SI
+	JAE        shuffleAVX512GFNISplitsplit8eskip1_0
+	VMOVDQU64  Z6, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip1_0:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip1_1
+	VMOVDQU64 Z10, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip1_1:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip1_2
+	VMOVDQU64 Z4, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip1_2:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip1_3
+	VMOVDQU64 Z8, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip1_3:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip1_4
+	VMOVDQU64 Z7, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip1_4:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip1_5
+	VMOVDQU64 Z11, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip1_5:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip1_6
+	VMOVDQU64 Z3, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip1_6:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip1_7
+	VMOVDQU64 Z5, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip1_7:
+	ADDQ       BX, R13
+	VMOVDQU64  1024(R9), Z3
+	VMOVDQU64  1088(R9), Z4
+	VMOVDQU64  1152(R9), Z5
+	VMOVDQU64  1216(R9), Z6
+	VSHUFI64X2 $0x44, Z4, Z3, Z7
+	VSHUFI64X2 $0xee, Z4, Z3, Z3
+	VSHUFI64X2 $0x44, Z6, Z5, Z4
+	VSHUFI64X2 $0xee, Z6, Z5, Z5
+	VSHUFI64X2 $0x88, Z4, Z7, Z6
+	VSHUFI64X2 $0xdd, Z4, Z7, Z4
+	VSHUFI64X2 $0x88, Z5, Z3, Z7
+	VSHUFI64X2 $0xdd, Z5, Z3, Z3
+	VMOVDQU64  1280(R10), Z5
+	VMOVDQU64  1344(R10), Z8
+	VMOVDQU64  1408(R10), Z9
+	VMOVDQU64  1472(R10), Z10
+	VSHUFI64X2 $0x44, Z8, Z5, Z11
+	VSHUFI64X2 $0xee, Z8, Z5, Z5
+	VSHUFI64X2 $0x44, Z10, Z9, Z8
+	VSHUFI64X2 $0xee, Z10, Z9, Z9
+	VSHUFI64X2 $0x88, Z8, Z11, Z10
+	VSHUFI64X2 $0xdd, Z8, Z11, Z8
+	VSHUFI64X2 $0x88, Z9, Z5, Z11
+	VSHUFI64X2 $0xdd, Z9, Z5, Z5
+	LEAQ       -1(R8), DI
+	CMPQ       DI, SI
+	JAE        shuffleAVX512GFNISplitsplit8eskip2_0
+	VMOVDQU64  Z6, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip2_0:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip2_1
+	VMOVDQU64 Z10, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip2_1:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip2_2
+	VMOVDQU64 Z4, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip2_2:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip2_3
+	VMOVDQU64 Z8, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip2_3:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip2_4
+	VMOVDQU64 Z7, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip2_4:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip2_5
+	VMOVDQU64 Z11, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip2_5:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip2_6
+	VMOVDQU64 Z3, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip2_6:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip2_7
+	VMOVDQU64 Z5, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip2_7:
+	ADDQ       BX, R13
+	VMOVDQU64  1536(R11), Z3
+	VMOVDQU64  1600(R11), Z4
+	VMOVDQU64  1664(R11), Z5
+	VMOVDQU64  1728(R11), Z6
+	VSHUFI64X2 $0x44, Z4, Z3, Z7
+	VSHUFI64X2 $0xee, Z4, Z3, Z3
+	VSHUFI64X2 $0x44, Z6, Z5, Z4
+	VSHUFI64X2 $0xee, Z6, Z5, Z5
+	VSHUFI64X2 $0x88, Z4, Z7, Z6
+	VSHUFI64X2 $0xdd, Z4, Z7, Z4
+	VSHUFI64X2 $0x88, Z5, Z3, Z7
+	VSHUFI64X2 $0xdd, Z5, Z3, Z3
+	VMOVDQU64  1792(R12), Z5
+	VMOVDQU64  1856(R12), Z8
+	VMOVDQU64  1920(R12), Z9
+	VMOVDQU64  1984(R12), Z10
+	VSHUFI64X2 $0x44, Z8, Z5, Z11
+	VSHUFI64X2 $0xee, Z8, Z5, Z5
+	VSHUFI64X2 $0x44, Z10, Z9, Z8
+	VSHUFI64X2 $0xee, Z10, Z9, Z9
+	VSHUFI64X2 $0x88, Z8, Z11, Z10
+	VSHUFI64X2 $0xdd, Z8, Z11, Z8
+	VSHUFI64X2 $0x88, Z9, Z5, Z11
+	VSHUFI64X2 $0xdd, Z9, Z5, Z5
+	LEAQ       -3(R8), DI
+	CMPQ       DI, SI
+	JAE        shuffleAVX512GFNISplitsplit8eskip3_0
+	VMOVDQU64  Z6, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip3_0:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip3_1
+	VMOVDQU64 Z10, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip3_1:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip3_2
+	VMOVDQU64 Z4, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip3_2:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip3_3
+	VMOVDQU64 Z8, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip3_3:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip3_4
+	VMOVDQU64 Z7, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip3_4:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip3_5
+	VMOVDQU64 Z11, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip3_5:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip3_6
+	VMOVDQU64 Z3, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip3_6:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip3_7
+	VMOVDQU64 Z5, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip3_7:
+	ADDQ       BX, R13
+	VMOVDQU64  2048(R9), Z3
+	VMOVDQU64  2112(R9), Z4
+	VMOVDQU64  2176(R9), Z5
+	VMOVDQU64  2240(R9), Z6
+	VSHUFI64X2 $0x44, Z4, Z3, Z7
+	VSHUFI64X2 $0xee, Z4, Z3, Z3
+	VSHUFI64X2 $0x44, Z6, Z5, Z4
+	VSHUFI64X2 $0xee, Z6, Z5, Z5
+	VSHUFI64X2 $0x88, Z4, Z7, Z6
+	VSHUFI64X2 $0xdd, Z4, Z7, Z4
+	VSHUFI64X2 $0x88, Z5, Z3, Z7
+	VSHUFI64X2 $0xdd, Z5, Z3, Z3
+	VMOVDQU64  2304(R10), Z5
+	VMOVDQU64  2368(R10), Z8
+	VMOVDQU64  2432(R10), Z9
+	VMOVDQU64  2496(R10), Z10
+	VSHUFI64X2 $0x44, Z8, Z5, Z11
+	VSHUFI64X2 $0xee, Z8, Z5, Z5
+	VSHUFI64X2 $0x44, Z10, Z9, Z8
+	VSHUFI64X2 $0xee, Z10, Z9, Z9
+	VSHUFI64X2 $0x88, Z8, Z11, Z10
+	VSHUFI64X2 $0xdd, Z8, Z11, Z8
+	VSHUFI64X2 $0x88, Z9, Z5, Z11
+	VSHUFI64X2 $0xdd, Z9, Z5, Z5
+	LEAQ       -1(R8), DI
+	CMPQ       DI, SI
+	JAE        shuffleAVX512GFNISplitsplit8eskip4_0
+	VMOVDQU64  Z6, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip4_0:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip4_1
+	VMOVDQU64 Z10, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip4_1:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip4_2
+	VMOVDQU64 Z4, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip4_2:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip4_3
+	VMOVDQU64 Z8, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip4_3:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip4_4
+	VMOVDQU64 Z7, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip4_4:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip4_5
+	VMOVDQU64 Z11, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip4_5:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip4_6
+	VMOVDQU64 Z3, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip4_6:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip4_7
+	VMOVDQU64 Z5, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip4_7:
+	ADDQ       BX, R13
+	VMOVDQU64  2560(R11), Z3
+	VMOVDQU64  2624(R11), Z4
+	VMOVDQU64  2688(R11), Z5
+	VMOVDQU64  2752(R11), Z6
+	VSHUFI64X2 $0x44, Z4, Z3, Z7
+	VSHUFI64X2 $0xee, Z4, Z3, Z3
+	VSHUFI64X2 $0x44, Z6, Z5, Z4
+	VSHUFI64X2 $0xee, Z6, Z5, Z5
+	VSHUFI64X2 $0x88, Z4, Z7, Z6
+	VSHUFI64X2 $0xdd, Z4, Z7, Z4
+	VSHUFI64X2 $0x88, Z5, Z3, Z7
+	VSHUFI64X2 $0xdd, Z5, Z3, Z3
+	VMOVDQU64  2816(R12), Z5
+	VMOVDQU64  2880(R12), Z8
+	VMOVDQU64  2944(R12), Z9
+	VMOVDQU64  3008(R12), Z10
+	VSHUFI64X2 $0x44, Z8, Z5, Z11
+	VSHUFI64X2 $0xee, Z8, Z5, Z5
+	VSHUFI64X2 $0x44, Z10, Z9, Z8
+	VSHUFI64X2 $0xee, Z10, Z9, Z9
+	VSHUFI64X2 $0x88, Z8, Z11, Z10
+	VSHUFI64X2 $0xdd, Z8, Z11, Z8
+	VSHUFI64X2 $0x88, Z9, Z5, Z11
+	VSHUFI64X2 $0xdd, Z9, Z5, Z5
+	LEAQ       -3(R8), DI
+	CMPQ       DI, SI
+	JAE        shuffleAVX512GFNISplitsplit8eskip5_0
+	VMOVDQU64  Z6, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip5_0:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip5_1
+	VMOVDQU64 Z10, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip5_1:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip5_2
+	VMOVDQU64 Z4, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip5_2:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip5_3
+	VMOVDQU64 Z8, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip5_3:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip5_4
+	VMOVDQU64 Z7, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip5_4:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip5_5
+	VMOVDQU64 Z11, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip5_5:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip5_6
+	VMOVDQU64 Z3, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip5_6:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip5_7
+	VMOVDQU64 Z5, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip5_7:
+	ADDQ       BX, R13
+	VMOVDQU64  3072(R9), Z3
+	VMOVDQU64  3136(R9), Z4
+	VMOVDQU64  3200(R9), Z5
+	VMOVDQU64  3264(R9), Z6
+	VSHUFI64X2 $0x44, Z4, Z3, Z7
+	VSHUFI64X2 $0xee, Z4, Z3, Z3
+	VSHUFI64X2 $0x44, Z6, Z5, Z4
+	VSHUFI64X2 $0xee, Z6, Z5, Z5
+	VSHUFI64X2 $0x88, Z4, Z7, Z6
+	VSHUFI64X2 $0xdd, Z4, Z7, Z4
+	VSHUFI64X2 $0x88, Z5, Z3, Z7
+	VSHUFI64X2 $0xdd, Z5, Z3, Z3
+	VMOVDQU64  3328(R10), Z5
+	VMOVDQU64  3392(R10), Z8
+	VMOVDQU64  3456(R10), Z9
+	VMOVDQU64  3520(R10), Z10
+	VSHUFI64X2 $0x44, Z8, Z5, Z11
+	VSHUFI64X2 $0xee, Z8, Z5, Z5
+	VSHUFI64X2 $0x44, Z10, Z9, Z8
+	VSHUFI64X2 $0xee, Z10, Z9, Z9
+	VSHUFI64X2 $0x88, Z8, Z11, Z10
+	VSHUFI64X2 $0xdd, Z8, Z11, Z8
+	VSHUFI64X2 $0x88, Z9, Z5, Z11
+	VSHUFI64X2 $0xdd, Z9, Z5, Z5
+	LEAQ       -1(R8), DI
+	CMPQ       DI, SI
+	JAE        shuffleAVX512GFNISplitsplit8eskip6_0
+	VMOVDQU64  Z6, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip6_0:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip6_1
+	VMOVDQU64 Z10, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip6_1:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip6_2
+	VMOVDQU64 Z4, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip6_2:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip6_3
+	VMOVDQU64 Z8, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip6_3:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip6_4
+	VMOVDQU64 Z7, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip6_4:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip6_5
+	VMOVDQU64 Z11, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip6_5:
+	ADDQ      BX, R13
+	LEAQ      -1(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip6_6
+	VMOVDQU64 Z3, -64(R13)
+
+shuffleAVX512GFNISplitsplit8eskip6_6:
+	ADDQ      BX, R13
+	LEAQ      -2(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip6_7
+	VMOVDQU64 Z5, -128(R13)
+
+shuffleAVX512GFNISplitsplit8eskip6_7:
+	ADDQ       BX, R13
+	VMOVDQU64  3584(R11), Z3
+	VMOVDQU64  3648(R11), Z4
+	VMOVDQU64  3712(R11), Z5
+	VMOVDQU64  3776(R11), Z6
+	VSHUFI64X2 $0x44, Z4, Z3, Z7
+	VSHUFI64X2 $0xee, Z4, Z3, Z3
+	VSHUFI64X2 $0x44, Z6, Z5, Z4
+	VSHUFI64X2 $0xee, Z6, Z5, Z5
+	VSHUFI64X2 $0x88, Z4, Z7, Z6
+	VSHUFI64X2 $0xdd, Z4, Z7, Z4
+	VSHUFI64X2 $0x88, Z5, Z3, Z7
+	VSHUFI64X2 $0xdd, Z5, Z3, Z3
+	VMOVDQU64  3840(R12), Z5
+	VMOVDQU64  3904(R12), Z8
+	VMOVDQU64  3968(R12), Z9
+	VMOVDQU64  4032(R12), Z10
+	VSHUFI64X2 $0x44, Z8, Z5, Z11
+	VSHUFI64X2 $0xee, Z8, Z5, Z5
+	VSHUFI64X2 $0x44, Z10, Z9, Z8
+	VSHUFI64X2 $0xee, Z10, Z9, Z9
+	VSHUFI64X2 $0x88, Z8, Z11, Z10
+	VSHUFI64X2 $0xdd, Z8, Z11, Z8
+	VSHUFI64X2 $0x88, Z9, Z5, Z11
+	VSHUFI64X2 $0xdd, Z9, Z5, Z5
+	LEAQ       -3(R8), DI
+	CMPQ       DI, SI
+	JAE        shuffleAVX512GFNISplitsplit8eskip7_0
+	VMOVDQU64  Z6, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip7_0:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip7_1
+	VMOVDQU64 Z10, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip7_1:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip7_2
+	VMOVDQU64 Z4, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip7_2:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip7_3
+	VMOVDQU64 Z8, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip7_3:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip7_4
+	VMOVDQU64 Z7, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip7_4:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip7_5
+	VMOVDQU64 Z11, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip7_5:
+	ADDQ      BX, R13
+	LEAQ      -3(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip7_6
+	VMOVDQU64 Z3, -192(R13)
+
+shuffleAVX512GFNISplitsplit8eskip7_6:
+	ADDQ      BX, R13
+	LEAQ      -4(R8), DI
+	CMPQ      DI, SI
+	JAE       shuffleAVX512GFNISplitsplit8eskip7_7
+	VMOVDQU64 Z5, -256(R13)
+
+shuffleAVX512GFNISplitsplit8eskip7_7:
+	ADDQ BX, R13
+
+shuffleAVX512GFNISplitsplit8next:
+	// the oldest slot takes superblock t+1
+	XCHGQ DX, R9
+	XCHGQ DX, R10
+	XCHGQ DX, R11
+	XCHGQ DX, R12
+	INCQ  R8
+	ADDQ  $0x40, AX
+	ADDQ  $0x00001000, CX
+	LEAQ  4(SI), DI
+	CMPQ  R8, DI
+	JB    shuffleAVX512GFNISplitsplit8loop
+	VZEROUPPER
+	RET
+
+DATA bitshuffleBytesa78eae72eb018d25<>+0(SB)/8, $0x3830282018100800
+DATA bitshuffleBytesa78eae72eb018d25<>+8(SB)/8, $0x7870686058504840
+DATA bitshuffleBytesa78eae72eb018d25<>+16(SB)/8, $0x3a322a221a120a02
+DATA bitshuffleBytesa78eae72eb018d25<>+24(SB)/8, $0x7a726a625a524a42
+DATA bitshuffleBytesa78eae72eb018d25<>+32(SB)/8, $0x3c342c241c140c04
+DATA bitshuffleBytesa78eae72eb018d25<>+40(SB)/8, $0x7c746c645c544c44
+DATA bitshuffleBytesa78eae72eb018d25<>+48(SB)/8, $0x3e362e261e160e06
+DATA bitshuffleBytesa78eae72eb018d25<>+56(SB)/8, $0x7e766e665e564e46
+GLOBL bitshuffleBytesa78eae72eb018d25<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleBytes0cc4914ab6eb0c65<>+0(SB)/8, $0x3931292119110901
+DATA bitshuffleBytes0cc4914ab6eb0c65<>+8(SB)/8, $0x7971696159514941
+DATA bitshuffleBytes0cc4914ab6eb0c65<>+16(SB)/8, $0x3b332b231b130b03
+DATA bitshuffleBytes0cc4914ab6eb0c65<>+24(SB)/8, $0x7b736b635b534b43
+DATA bitshuffleBytes0cc4914ab6eb0c65<>+32(SB)/8, $0x3d352d251d150d05
+DATA bitshuffleBytes0cc4914ab6eb0c65<>+40(SB)/8, $0x7d756d655d554d45
+DATA bitshuffleBytes0cc4914ab6eb0c65<>+48(SB)/8, $0x3f372f271f170f07
+DATA bitshuffleBytes0cc4914ab6eb0c65<>+56(SB)/8, $0x7f776f675f574f47
+GLOBL bitshuffleBytes0cc4914ab6eb0c65<>(SB), RODATA|NOPTR, $64
+
+// func unshuffleAVX512GFNISplit(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+// Requires: AVX, AVX512F, AVX512VBMI, CMOV, GFNI
+TEXT ·unshuffleAVX512GFNISplit(SB), $20544-72
+	MOVQ src_base+24(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ typesize+48(FP), DX
+	MOVQ rowLen+56(FP), BX
+	MOVQ blocks+64(FP), SI
+	MOVQ DX, DI
+	SHLQ $0x03, DI
+	MOVQ BX, DI
+	SHLQ $0x03, DI
+
+	// nd: byte columns stored per chunk, min(typesize, 8)
+	MOVQ         $0x00000008, DI
+	CMPQ         DX, DI
+	CMOVQLT      DX, DI
+	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z1
+	LEAQ         (SP), R8
+	ADDQ         $0x3f, R8
+	ANDQ         $-64, R8
+	MOVQ         $0x8040201008040201, DI
+	VPBROADCASTQ DI, Z2
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z3
+	CMPQ         DX, $0x04
+	JEQ          unshuffleAVX512GFNISplitts4
+	CMPQ         DX, $0x08
+	JEQ          unshuffleAVX512GFNISplitts8
+
+	// other typesizes are the caller's to avoid
+	RET
+
+unshuffleAVX512GFNISplitts4:
+	LEAQ (R8), DX
+	LEAQ 2048(R8), R9
+	LEAQ 4096(R8), R10
+	LEAQ 6144(R8), R11
+	LEAQ 8192(R8), R12
+	XORQ R8, R8
+	MOVQ CX, CX
+	SUBQ $0x00002000, CX
+
+unshuffleAVX512GFNISplitsplit4loop:
+	CMPQ           R8, $0x04
+	JB             unshuffleAVX512GFNISplitsplit4edge
+	CMPQ           R8, SI
+	JAE            unshuffleAVX512GFNISplitsplit4edge
+	MOVQ           AX, R13
+	VMOVDQU64      -192(R13), Z0
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z1
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z3
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z4
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z5
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z6
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z7
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z8
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z3, Z0, Z9
+	VSHUFI64X2     $0xee, Z3, Z0, Z0
+	VSHUFI64X2     $0x44, Z7, Z5, Z3
+	VSHUFI64X2     $0xee, Z7, Z5, Z5
+	VSHUFI64X2     $0x88, Z3, Z9, Z7
+	VSHUFI64X2     $0xdd, Z3, Z9, Z3
+	VSHUFI64X2     $0x88, Z5, Z0, Z9
+	VSHUFI64X2     $0xdd, Z5, Z0, Z0
+	VMOVDQU64      Z7, (R9)
+	VMOVDQU64      Z3, 64(R9)
+	VMOVDQU64      Z9, 128(R9)
+	VMOVDQU64      Z0, 192(R9)
+	VSHUFI64X2     $0x44, Z4, Z1, Z0
+	VSHUFI64X2     $0xee, Z4, Z1, Z1
+	VSHUFI64X2     $0x44, Z8, Z6, Z3
+	VSHUFI64X2     $0xee, Z8, Z6, Z4
+	VSHUFI64X2     $0x88, Z3, Z0, Z5
+	VSHUFI64X2     $0xdd, Z3, Z0, Z0
+	VSHUFI64X2     $0x88, Z4, Z1, Z3
+	VSHUFI64X2     $0xdd, Z4, Z1, Z1
+	VMOVDQU64      Z5, 256(R10)
+	VMOVDQU64      Z0, 320(R10)
+	VMOVDQU64      Z3, 384(R10)
+	VMOVDQU64      Z1, 448(R10)
+	VMOVDQU64      (DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
+	VPERMI2B       256(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      512(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
+	VPERMI2B       768(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1024(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       1280(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1536(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       1792(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, (CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 64(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 128(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 192(CX)
+	VMOVDQU64      (DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
+	VPERMI2B       256(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      512(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
+	VPERMI2B       768(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1024(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       1280(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1536(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       1792(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 256(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 320(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 384(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 448(CX)
+	VMOVDQU64      -64(R13), Z0
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z1
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z3
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z4
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z5
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z6
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z7
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z8
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z3, Z0, Z9
+	VSHUFI64X2     $0xee, Z3, Z0, Z0
+	VSHUFI64X2     $0x44, Z7, Z5, Z3
+	VSHUFI64X2     $0xee, Z7, Z5, Z5
+	VSHUFI64X2     $0x88, Z3, Z9, Z7
+	VSHUFI64X2     $0xdd, Z3, Z9, Z3
+	VSHUFI64X2     $0x88, Z5, Z0, Z9
+	VSHUFI64X2     $0xdd, Z5, Z0, Z0
+	VMOVDQU64      Z7, 512(R11)
+	VMOVDQU64      Z3, 576(R11)
+	VMOVDQU64      Z9, 640(R11)
+	VMOVDQU64      Z0, 704(R11)
+	VSHUFI64X2     $0x44, Z4, Z1, Z0
+	VSHUFI64X2     $0xee, Z4, Z1, Z1
+	VSHUFI64X2     $0x44, Z8, Z6, Z3
+	VSHUFI64X2     $0xee, Z8, Z6, Z4
+	VSHUFI64X2     $0x88, Z3, Z0, Z5
+	VSHUFI64X2     $0xdd, Z3, Z0, Z0
+	VSHUFI64X2     $0x88, Z4, Z1, Z3
+	VSHUFI64X2     $0xdd, Z4, Z1, Z1
+	VMOVDQU64      Z5, 768(R12)
+	VMOVDQU64      Z0, 832(R12)
+	VMOVDQU64      Z3, 896(R12)
+	VMOVDQU64      Z1, 960(R12)
+	VMOVDQU64      64(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
+	VPERMI2B       320(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      576(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
+	VPERMI2B       832(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1088(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       1344(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1600(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       1856(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 512(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 576(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 640(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 704(CX)
+	VMOVDQU64      64(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
+	VPERMI2B       320(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      576(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
+	VPERMI2B       832(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1088(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       1344(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1600(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       1856(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 768(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 832(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 896(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 960(CX)
+	VMOVDQU64      -192(R13), Z0
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z1
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z3
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z4
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z5
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z6
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z7
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z8
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z3, Z0, Z9
+	VSHUFI64X2     $0xee, Z3, Z0, Z0
+	VSHUFI64X2     $0x44, Z7, Z5, Z3
+	VSHUFI64X2     $0xee, Z7, Z5, Z5
+	VSHUFI64X2     $0x88, Z3, Z9, Z7
+	VSHUFI64X2     $0xdd, Z3, Z9, Z3
+	VSHUFI64X2     $0x88, Z5, Z0, Z9
+	VSHUFI64X2     $0xdd, Z5, Z0, Z0
+	VMOVDQU64      Z7, 1024(R9)
+	VMOVDQU64      Z3, 1088(R9)
+	VMOVDQU64      Z9, 1152(R9)
+	VMOVDQU64      Z0, 1216(R9)
+	VSHUFI64X2     $0x44, Z4, Z1, Z0
+	VSHUFI64X2     $0xee, Z4, Z1, Z1
+	VSHUFI64X2     $0x44, Z8, Z6, Z3
+	VSHUFI64X2     $0xee, Z8, Z6, Z4
+	VSHUFI64X2     $0x88, Z3, Z0, Z5
+	VSHUFI64X2     $0xdd, Z3, Z0, Z0
+	VSHUFI64X2     $0x88, Z4, Z1, Z3
+	VSHUFI64X2     $0xdd, Z4, Z1, Z1
+	VMOVDQU64      Z5, 1280(R10)
+	VMOVDQU64      Z0, 1344(R10)
+	VMOVDQU64      Z3, 1408(R10)
+	VMOVDQU64      Z1, 1472(R10)
+	VMOVDQU64      128(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
+	VPERMI2B       384(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      640(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
+	VPERMI2B       896(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1152(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       1408(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1664(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       1920(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1024(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1088(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1152(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1216(CX)
+	VMOVDQU64      128(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
+	VPERMI2B       384(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      640(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
+	VPERMI2B       896(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1152(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       1408(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1664(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       1920(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1280(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1344(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1408(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1472(CX)
+	VMOVDQU64      -64(R13), Z0
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z1
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z3
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z4
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z5
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z6
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z7
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z8
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z3, Z0, Z9
+	VSHUFI64X2     $0xee, Z3, Z0, Z0
+	VSHUFI64X2     $0x44, Z7, Z5, Z3
+	VSHUFI64X2     $0xee, Z7, Z5, Z5
+	VSHUFI64X2     $0x88, Z3, Z9, Z7
+	VSHUFI64X2     $0xdd, Z3, Z9, Z3
+	VSHUFI64X2     $0x88, Z5, Z0, Z9
+	VSHUFI64X2     $0xdd, Z5, Z0, Z0
+	VMOVDQU64      Z7, 1536(R11)
+	VMOVDQU64      Z3, 1600(R11)
+	VMOVDQU64      Z9, 1664(R11)
+	VMOVDQU64      Z0, 1728(R11)
+	VSHUFI64X2     $0x44, Z4, Z1, Z0
+	VSHUFI64X2     $0xee, Z4, Z1, Z1
+	VSHUFI64X2     $0x44, Z8, Z6, Z3
+	VSHUFI64X2     $0xee, Z8, Z6, Z4
+	VSHUFI64X2     $0x88, Z3, Z0, Z5
+	VSHUFI64X2     $0xdd, Z3, Z0, Z0
+	VSHUFI64X2     $0x88, Z4, Z1, Z3
+	VSHUFI64X2     $0xdd, Z4, Z1, Z1
+	VMOVDQU64      Z5, 1792(R12)
+	VMOVDQU64      Z0, 1856(R12)
+	VMOVDQU64      Z3, 1920(R12)
+	VMOVDQU64      Z1, 1984(R12)
+	VMOVDQU64      192(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
+	VPERMI2B       448(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      704(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
+	VPERMI2B       960(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1216(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       1472(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1728(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       1984(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1536(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1600(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1664(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1728(CX)
+	VMOVDQU64      192(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
+	VPERMI2B       448(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      704(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
+	VPERMI2B       960(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1216(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       1472(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1728(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       1984(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1792(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1856(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1920(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1984(CX)
+	JMP            unshuffleAVX512GFNISplitsplit4next
+
+	// first and last passes: some rows or the elements belong to no superblock
+unshuffleAVX512GFNISplitsplit4edge:
+	MOVQ           AX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z0
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z1
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z3
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z4
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z5
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z6
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z7
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z8
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z3, Z0, Z9
+	VSHUFI64X2     $0xee, Z3, Z0, Z0
+	VSHUFI64X2     $0x44, Z7, Z5, Z3
+	VSHUFI64X2     $0xee, Z7, Z5, Z5
+	VSHUFI64X2     $0x88, Z3, Z9, Z7
+	VSHUFI64X2     $0xdd, Z3, Z9, Z3
+	VSHUFI64X2     $0x88, Z5, Z0, Z9
+	VSHUFI64X2     $0xdd, Z5, Z0, Z0
+	VMOVDQU64      Z7, (R9)
+	VMOVDQU64      Z3, 64(R9)
+	VMOVDQU64      Z9, 128(R9)
+	VMOVDQU64      Z0, 192(R9)
+	VSHUFI64X2     $0x44, Z4, Z1, Z0
+	VSHUFI64X2     $0xee, Z4, Z1, Z1
+	VSHUFI64X2     $0x44, Z8, Z6, Z3
+	VSHUFI64X2     $0xee, Z8, Z6, Z4
+	VSHUFI64X2     $0x88, Z3, Z0, Z5
+	VSHUFI64X2     $0xdd, Z3, Z0, Z0
+	VSHUFI64X2     $0x88, Z4, Z1, Z3
+	VSHUFI64X2     $0xdd, Z4, Z1, Z1
+	VMOVDQU64      Z5, 256(R10)
+	VMOVDQU64      Z0, 320(R10)
+	VMOVDQU64      Z3, 384(R10)
+	VMOVDQU64      Z1, 448(R10)
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z0
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z1
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z3
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z4
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z5
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z6
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z7
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z8
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z3, Z0, Z9
+	VSHUFI64X2     $0xee, Z3, Z0, Z0
+	VSHUFI64X2     $0x44, Z7, Z5, Z3
+	VSHUFI64X2     $0xee, Z7, Z5, Z5
+	VSHUFI64X2     $0x88, Z3, Z9, Z7
+	VSHUFI64X2     $0xdd, Z3, Z9, Z3
+	VSHUFI64X2     $0x88, Z5, Z0, Z9
+	VSHUFI64X2     $0xdd, Z5, Z0, Z0
+	VMOVDQU64      Z7, 512(R11)
+	VMOVDQU64      Z3, 576(R11)
+	VMOVDQU64      Z9, 640(R11)
+	VMOVDQU64      Z0, 704(R11)
+	VSHUFI64X2     $0x44, Z4, Z1, Z0
+	VSHUFI64X2     $0xee, Z4, Z1, Z1
+	VSHUFI64X2     $0x44, Z8, Z6, Z3
+	VSHUFI64X2     $0xee, Z8, Z6, Z4
+	VSHUFI64X2     $0x88, Z3, Z0, Z5
+	VSHUFI64X2     $0xdd, Z3, Z0, Z0
+	VSHUFI64X2     $0x88, Z4, Z1, Z3
+	VSHUFI64X2     $0xdd, Z4, Z1, Z1
+	VMOVDQU64      Z5, 768(R12)
+	VMOVDQU64      Z0, 832(R12)
+	VMOVDQU64      Z3, 896(R12)
+	VMOVDQU64      Z1, 960(R12)
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z0
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z1
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z3
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z4
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z5
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z6
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z7
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z8
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z3, Z0, Z9
+	VSHUFI64X2     $0xee, Z3, Z0, Z0
+	VSHUFI64X2     $0x44, Z7, Z5, Z3
+	VSHUFI64X2     $0xee, Z7, Z5, Z5
+	VSHUFI64X2     $0x88, Z3, Z9, Z7
+	VSHUFI64X2     $0xdd, Z3, Z9, Z3
+	VSHUFI64X2     $0x88, Z5, Z0, Z9
+	VSHUFI64X2     $0xdd, Z5, Z0, Z0
+	VMOVDQU64      Z7, 1024(R9)
+	VMOVDQU64      Z3, 1088(R9)
+	VMOVDQU64      Z9, 1152(R9)
+	VMOVDQU64      Z0, 1216(R9)
+	VSHUFI64X2     $0x44, Z4, Z1, Z0
+	VSHUFI64X2     $0xee, Z4, Z1, Z1
+	VSHUFI64X2     $0x44, Z8, Z6, Z3
+	VSHUFI64X2     $0xee, Z8, Z6, Z4
+	VSHUFI64X2     $0x88, Z3, Z0, Z5
+	VSHUFI64X2     $0xdd, Z3, Z0, Z0
+	VSHUFI64X2     $0x88, Z4, Z1, Z3
+	VSHUFI64X2     $0xdd, Z4, Z1, Z1
+	VMOVDQU64      Z5, 1280(R10)
+	VMOVDQU64      Z0, 1344(R10)
+	VMOVDQU64      Z3, 1408(R10)
+	VMOVDQU64      Z1, 1472(R10)
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z0
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z1
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z3
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z4
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z5
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z6
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z7
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z8
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z3, Z0, Z9
+	VSHUFI64X2     $0xee, Z3, Z0, Z0
+	VSHUFI64X2     $0x44, Z7, Z5, Z3
+	VSHUFI64X2     $0xee, Z7, Z5, Z5
+	VSHUFI64X2     $0x88, Z3, Z9, Z7
+	VSHUFI64X2     $0xdd, Z3, Z9, Z3
+	VSHUFI64X2     $0x88, Z5, Z0, Z9
+	VSHUFI64X2     $0xdd, Z5, Z0, Z0
+	VMOVDQU64      Z7, 1536(R11)
+	VMOVDQU64      Z3, 1600(R11)
+	VMOVDQU64      Z9, 1664(R11)
+	VMOVDQU64      Z0, 1728(R11)
+	VSHUFI64X2     $0x44, Z4, Z1, Z0
+	VSHUFI64X2     $0xee, Z4, Z1, Z1
+	VSHUFI64X2     $0x44, Z8, Z6, Z3
+	VSHUFI64X2     $0xee, Z8, Z6, Z4
+	VSHUFI64X2     $0x88, Z3, Z0, Z5
+	VSHUFI64X2     $0xdd, Z3, Z0, Z0
+	VSHUFI64X2     $0x88, Z4, Z1, Z3
+	VSHUFI64X2     $0xdd, Z4, Z1, Z1
+	VMOVDQU64      Z5, 1792(R12)
+	VMOVDQU64      Z0, 1856(R12)
+	VMOVDQU64      Z3, 1920(R12)
+	VMOVDQU64      Z1, 1984(R12)
+	CMPQ           R8, $0x04
+	JB             unshuffleAVX512GFNISplitsplit4next
+	VMOVDQU64      (DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
+	VPERMI2B       256(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      512(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
+	VPERMI2B       768(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1024(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       1280(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1536(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       1792(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, (CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 64(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 128(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 192(CX)
+	VMOVDQU64      (DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
+	VPERMI2B       256(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      512(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
+	VPERMI2B       768(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1024(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       1280(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1536(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       1792(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 256(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 320(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 384(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 448(CX)
+	VMOVDQU64      64(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
+	VPERMI2B       320(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      576(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
+	VPERMI2B       832(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1088(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       1344(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1600(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       1856(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 512(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 576(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 640(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 704(CX)
+	VMOVDQU64      64(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
+	VPERMI2B       320(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      576(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
+	VPERMI2B       832(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1088(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       1344(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1600(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       1856(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 768(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 832(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 896(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 960(CX)
+	VMOVDQU64      128(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
+	VPERMI2B       384(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      640(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
+	VPERMI2B       896(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1152(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       1408(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1664(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       1920(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1024(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1088(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1152(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1216(CX)
+	VMOVDQU64      128(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
+	VPERMI2B       384(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      640(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
+	VPERMI2B       896(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1152(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       1408(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1664(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       1920(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1280(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1344(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1408(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1472(CX)
+	VMOVDQU64      192(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z1
+	VPERMI2B       448(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      704(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z3
+	VPERMI2B       960(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1216(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       1472(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1728(DX), Z0
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       1984(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1536(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1600(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1664(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1728(CX)
+	VMOVDQU64      192(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z1
+	VPERMI2B       448(DX), Z0, Z1
+	VGF2P8AFFINEQB $0x00, Z1, Z2, Z1
+	VMOVDQU64      704(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z3
+	VPERMI2B       960(DX), Z0, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      1216(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       1472(DX), Z0, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      1728(DX), Z0
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       1984(DX), Z0, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VSHUFI64X2     $0x44, Z3, Z1, Z0
+	VSHUFI64X2     $0xee, Z3, Z1, Z1
+	VSHUFI64X2     $0x44, Z5, Z4, Z3
+	VSHUFI64X2     $0xee, Z5, Z4, Z4
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1792(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z5
+	VPERMI2B       Z3, Z0, Z5
+	VMOVDQU64      Z5, 1856(CX)
+	VMOVDQU64      bitshuffleUnpair4_0<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1920(CX)
+	VMOVDQU64      bitshuffleUnpair4_1<>+0(SB), Z0
+	VPERMI2B       Z4, Z1, Z0
+	VMOVDQU64      Z0, 1984(CX)
+
+unshuffleAVX512GFNISplitsplit4next:
+	// the slot just emptied takes the newest superblock
+	XCHGQ DX, R12
+	XCHGQ DX, R11
+	XCHGQ DX, R10
+	XCHGQ DX, R9
+	INCQ  R8
+	ADDQ  $0x40, AX
+	ADDQ  $0x00000800, CX
+	LEAQ  4(SI), DI
+	CMPQ  R8, DI
+	JB    unshuffleAVX512GFNISplitsplit4loop
+	VZEROUPPER
+	RET
+
+unshuffleAVX512GFNISplitts8:
+	LEAQ (R8), DX
+	LEAQ 4096(R8), R9
+	LEAQ 8192(R8), R10
+	LEAQ 12288(R8), R11
+	LEAQ 16384(R8), R12
+	XORQ R8, R8
+	MOVQ CX, CX
+	SUBQ $0x00004000, CX
+
+unshuffleAVX512GFNISplitsplit8loop:
+	CMPQ           R8, $0x04
+	JB             unshuffleAVX512GFNISplitsplit8edge
+	CMPQ           R8, SI
+	JAE            unshuffleAVX512GFNISplitsplit8edge
+	MOVQ           AX, R13
+	VMOVDQU64      -192(R13), Z3
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z4
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z5
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z6
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z7
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z8
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z9
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, (R9)
+	VMOVDQU64      Z5, 64(R9)
+	VMOVDQU64      Z11, 128(R9)
+	VMOVDQU64      Z3, 192(R9)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 256(R10)
+	VMOVDQU64      Z3, 320(R10)
+	VMOVDQU64      Z5, 384(R10)
+	VMOVDQU64      Z4, 448(R10)
+	VMOVDQU64      -64(R13), Z3
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z4
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z5
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z6
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z7
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z8
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z9
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, 512(R11)
+	VMOVDQU64      Z5, 576(R11)
+	VMOVDQU64      Z11, 640(R11)
+	VMOVDQU64      Z3, 704(R11)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 768(R12)
+	VMOVDQU64      Z3, 832(R12)
+	VMOVDQU64      Z5, 896(R12)
+	VMOVDQU64      Z4, 960(R12)
+	VMOVDQU64      (DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       256(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      512(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       768(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1024(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
+	VPERMI2B       1280(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1536(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
+	VPERMI2B       1792(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2048(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
+	VPERMI2B       2304(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2560(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       2816(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3072(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       3328(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3584(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       3840(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, (CX)
+	VMOVDQU64      Z6, 64(CX)
+	VMOVDQU64      Z5, 128(CX)
+	VMOVDQU64      Z3, 192(CX)
+	VMOVDQU64      Z12, 256(CX)
+	VMOVDQU64      Z11, 320(CX)
+	VMOVDQU64      Z9, 384(CX)
+	VMOVDQU64      Z7, 448(CX)
+	VMOVDQU64      (DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       256(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      512(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       768(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1024(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
+	VPERMI2B       1280(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1536(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
+	VPERMI2B       1792(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2048(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
+	VPERMI2B       2304(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2560(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
+	VPERMI2B       2816(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3072(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
+	VPERMI2B       3328(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3584(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
+	VPERMI2B       3840(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, 512(CX)
+	VMOVDQU64      Z6, 576(CX)
+	VMOVDQU64      Z5, 640(CX)
+	VMOVDQU64      Z3, 704(CX)
+	VMOVDQU64      Z12, 768(CX)
+	VMOVDQU64      Z11, 832(CX)
+	VMOVDQU64      Z9, 896(CX)
+	VMOVDQU64      Z7, 960(CX)
+	VMOVDQU64      -192(R13), Z3
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z4
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z5
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z6
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z7
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z8
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z9
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, 1024(R9)
+	VMOVDQU64      Z5, 1088(R9)
+	VMOVDQU64      Z11, 1152(R9)
+	VMOVDQU64      Z3, 1216(R9)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 1280(R10)
+	VMOVDQU64      Z3, 1344(R10)
+	VMOVDQU64      Z5, 1408(R10)
+	VMOVDQU64      Z4, 1472(R10)
+	VMOVDQU64      -64(R13), Z3
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z4
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z5
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z6
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z7
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z8
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z9
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, 1536(R11)
+	VMOVDQU64      Z5, 1600(R11)
+	VMOVDQU64      Z11, 1664(R11)
+	VMOVDQU64      Z3, 1728(R11)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 1792(R12)
+	VMOVDQU64      Z3, 1856(R12)
+	VMOVDQU64      Z5, 1920(R12)
+	VMOVDQU64      Z4, 1984(R12)
+	VMOVDQU64      64(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       320(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      576(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       832(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1088(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
+	VPERMI2B       1344(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1600(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
+	VPERMI2B       1856(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2112(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
+	VPERMI2B       2368(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2624(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       2880(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3136(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       3392(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3648(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       3904(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, 1024(CX)
+	VMOVDQU64      Z6, 1088(CX)
+	VMOVDQU64      Z5, 1152(CX)
+	VMOVDQU64      Z3, 1216(CX)
+	VMOVDQU64      Z12, 1280(CX)
+	VMOVDQU64      Z11, 1344(CX)
+	VMOVDQU64      Z9, 1408(CX)
+	VMOVDQU64      Z7, 1472(CX)
+	VMOVDQU64      64(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       320(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      576(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       832(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1088(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
+	VPERMI2B       1344(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1600(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
+	VPERMI2B       1856(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2112(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
+	VPERMI2B       2368(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2624(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
+	VPERMI2B       2880(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3136(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
+	VPERMI2B       3392(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3648(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
+	VPERMI2B       3904(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, 1536(CX)
+	VMOVDQU64      Z6, 1600(CX)
+	VMOVDQU64      Z5, 1664(CX)
+	VMOVDQU64      Z3, 1728(CX)
+	VMOVDQU64      Z12, 1792(CX)
+	VMOVDQU64      Z11, 1856(CX)
+	VMOVDQU64      Z9, 1920(CX)
+	VMOVDQU64      Z7, 1984(CX)
+	VMOVDQU64      -192(R13), Z3
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z4
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z5
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z6
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z7
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z8
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z9
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, 2048(R9)
+	VMOVDQU64      Z5, 2112(R9)
+	VMOVDQU64      Z11, 2176(R9)
+	VMOVDQU64      Z3, 2240(R9)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 2304(R10)
+	VMOVDQU64      Z3, 2368(R10)
+	VMOVDQU64      Z5, 2432(R10)
+	VMOVDQU64      Z4, 2496(R10)
+	VMOVDQU64      -64(R13), Z3
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z4
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z5
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z6
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z7
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z8
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z9
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, 2560(R11)
+	VMOVDQU64      Z5, 2624(R11)
+	VMOVDQU64      Z11, 2688(R11)
+	VMOVDQU64      Z3, 2752(R11)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 2816(R12)
+	VMOVDQU64      Z3, 2880(R12)
+	VMOVDQU64      Z5, 2944(R12)
+	VMOVDQU64      Z4, 3008(R12)
+	VMOVDQU64      128(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       384(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      640(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       896(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1152(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
+	VPERMI2B       1408(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1664(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
+	VPERMI2B       1920(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2176(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
+	VPERMI2B       2432(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2688(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       2944(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3200(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       3456(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3712(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       3968(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, 2048(CX)
+	VMOVDQU64      Z6, 2112(CX)
+	VMOVDQU64      Z5, 2176(CX)
+	VMOVDQU64      Z3, 2240(CX)
+	VMOVDQU64      Z12, 2304(CX)
+	VMOVDQU64      Z11, 2368(CX)
+	VMOVDQU64      Z9, 2432(CX)
+	VMOVDQU64      Z7, 2496(CX)
+	VMOVDQU64      128(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       384(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      640(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       896(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1152(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
+	VPERMI2B       1408(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1664(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
+	VPERMI2B       1920(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2176(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
+	VPERMI2B       2432(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2688(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
+	VPERMI2B       2944(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3200(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
+	VPERMI2B       3456(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3712(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
+	VPERMI2B       3968(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, 2560(CX)
+	VMOVDQU64      Z6, 2624(CX)
+	VMOVDQU64      Z5, 2688(CX)
+	VMOVDQU64      Z3, 2752(CX)
+	VMOVDQU64      Z12, 2816(CX)
+	VMOVDQU64      Z11, 2880(CX)
+	VMOVDQU64      Z9, 2944(CX)
+	VMOVDQU64      Z7, 3008(CX)
+	VMOVDQU64      -192(R13), Z3
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z4
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z5
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z6
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z7
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z8
+	ADDQ           BX, R13
+	VMOVDQU64      -192(R13), Z9
+	ADDQ           BX, R13
+	VMOVDQU64      -128(R13), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, 3072(R9)
+	VMOVDQU64      Z5, 3136(R9)
+	VMOVDQU64      Z11, 3200(R9)
+	VMOVDQU64      Z3, 3264(R9)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 3328(R10)
+	VMOVDQU64      Z3, 3392(R10)
+	VMOVDQU64      Z5, 3456(R10)
+	VMOVDQU64      Z4, 3520(R10)
+	VMOVDQU64      -64(R13), Z3
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z4
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z5
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z6
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z7
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z8
+	ADDQ           BX, R13
+	VMOVDQU64      -64(R13), Z9
+	ADDQ           BX, R13
+	VMOVDQU64      (R13), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, 3584(R11)
+	VMOVDQU64      Z5, 3648(R11)
+	VMOVDQU64      Z11, 3712(R11)
+	VMOVDQU64      Z3, 3776(R11)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 3840(R12)
+	VMOVDQU64      Z3, 3904(R12)
+	VMOVDQU64      Z5, 3968(R12)
+	VMOVDQU64      Z4, 4032(R12)
+	VMOVDQU64      192(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       448(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      704(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       960(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1216(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
+	VPERMI2B       1472(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1728(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
+	VPERMI2B       1984(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2240(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
+	VPERMI2B       2496(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2752(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       3008(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3264(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       3520(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3776(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       4032(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, 3072(CX)
+	VMOVDQU64      Z6, 3136(CX)
+	VMOVDQU64      Z5, 3200(CX)
+	VMOVDQU64      Z3, 3264(CX)
+	VMOVDQU64      Z12, 3328(CX)
+	VMOVDQU64      Z11, 3392(CX)
+	VMOVDQU64      Z9, 3456(CX)
+	VMOVDQU64      Z7, 3520(CX)
+	VMOVDQU64      192(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       448(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      704(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       960(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1216(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
+	VPERMI2B       1472(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1728(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
+	VPERMI2B       1984(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2240(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
+	VPERMI2B       2496(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2752(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
+	VPERMI2B       3008(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3264(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
+	VPERMI2B       3520(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3776(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
+	VPERMI2B       4032(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, 3584(CX)
+	VMOVDQU64      Z6, 3648(CX)
+	VMOVDQU64      Z5, 3712(CX)
+	VMOVDQU64      Z3, 3776(CX)
+	VMOVDQU64      Z12, 3840(CX)
+	VMOVDQU64      Z11, 3904(CX)
+	VMOVDQU64      Z9, 3968(CX)
+	VMOVDQU64      Z7, 4032(CX)
+	JMP            unshuffleAVX512GFNISplitsplit8next
+
+	// first and last passes: some rows or the elements belong to no superblock
+unshuffleAVX512GFNISplitsplit8edge:
+	MOVQ           AX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z3
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z4
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z5
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z6
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z7
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z8
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z9
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, (R9)
+	VMOVDQU64      Z5, 64(R9)
+	VMOVDQU64      Z11, 128(R9)
+	VMOVDQU64      Z3, 192(R9)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 256(R10)
+	VMOVDQU64      Z3, 320(R10)
+	VMOVDQU64      Z5, 384(R10)
+	VMOVDQU64      Z4, 448(R10)
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z3
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z4
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z5
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z6
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z7
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z8
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z9
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, 512(R11)
+	VMOVDQU64      Z5, 576(R11)
+	VMOVDQU64      Z11, 640(R11)
+	VMOVDQU64      Z3, 704(R11)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 768(R12)
+	VMOVDQU64      Z3, 832(R12)
+	VMOVDQU64      Z5, 896(R12)
+	VMOVDQU64      Z4, 960(R12)
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z3
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z4
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z5
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z6
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z7
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z8
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z9
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, 1024(R9)
+	VMOVDQU64      Z5, 1088(R9)
+	VMOVDQU64      Z11, 1152(R9)
+	VMOVDQU64      Z3, 1216(R9)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 1280(R10)
+	VMOVDQU64      Z3, 1344(R10)
+	VMOVDQU64      Z5, 1408(R10)
+	VMOVDQU64      Z4, 1472(R10)
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z3
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z4
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z5
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z6
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z7
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z8
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z9
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, 1536(R11)
+	VMOVDQU64      Z5, 1600(R11)
+	VMOVDQU64      Z11, 1664(R11)
+	VMOVDQU64      Z3, 1728(R11)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 1792(R12)
+	VMOVDQU64      Z3, 1856(R12)
+	VMOVDQU64      Z5, 1920(R12)
+	VMOVDQU64      Z4, 1984(R12)
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z3
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z4
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z5
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z6
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z7
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z8
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z9
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, 2048(R9)
+	VMOVDQU64      Z5, 2112(R9)
+	VMOVDQU64      Z11, 2176(R9)
+	VMOVDQU64      Z3, 2240(R9)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 2304(R10)
+	VMOVDQU64      Z3, 2368(R10)
+	VMOVDQU64      Z5, 2432(R10)
+	VMOVDQU64      Z4, 2496(R10)
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z3
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z4
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z5
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z6
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z7
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z8
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z9
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, 2560(R11)
+	VMOVDQU64      Z5, 2624(R11)
+	VMOVDQU64      Z11, 2688(R11)
+	VMOVDQU64      Z3, 2752(R11)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 2816(R12)
+	VMOVDQU64      Z3, 2880(R12)
+	VMOVDQU64      Z5, 2944(R12)
+	VMOVDQU64      Z4, 3008(R12)
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z3
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z4
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z5
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z6
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z7
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z8
+	ADDQ           BX, R13
+	LEAQ           -192(R13), R14
+	LEAQ           -3(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z9
+	ADDQ           BX, R13
+	LEAQ           -128(R13), R14
+	LEAQ           -2(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, 3072(R9)
+	VMOVDQU64      Z5, 3136(R9)
+	VMOVDQU64      Z11, 3200(R9)
+	VMOVDQU64      Z3, 3264(R9)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 3328(R10)
+	VMOVDQU64      Z3, 3392(R10)
+	VMOVDQU64      Z5, 3456(R10)
+	VMOVDQU64      Z4, 3520(R10)
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z3
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z4
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z5
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z6
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z7
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z8
+	ADDQ           BX, R13
+	LEAQ           -64(R13), R14
+	LEAQ           -1(R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z9
+	ADDQ           BX, R13
+	LEAQ           (R13), R14
+	LEAQ           (R8), DI
+	CMPQ           DI, SI
+	CMOVQCC        DX, R14
+	VMOVDQU64      (R14), Z10
+	ADDQ           BX, R13
+	VSHUFI64X2     $0x44, Z5, Z3, Z11
+	VSHUFI64X2     $0xee, Z5, Z3, Z3
+	VSHUFI64X2     $0x44, Z9, Z7, Z5
+	VSHUFI64X2     $0xee, Z9, Z7, Z7
+	VSHUFI64X2     $0x88, Z5, Z11, Z9
+	VSHUFI64X2     $0xdd, Z5, Z11, Z5
+	VSHUFI64X2     $0x88, Z7, Z3, Z11
+	VSHUFI64X2     $0xdd, Z7, Z3, Z3
+	VMOVDQU64      Z9, 3584(R11)
+	VMOVDQU64      Z5, 3648(R11)
+	VMOVDQU64      Z11, 3712(R11)
+	VMOVDQU64      Z3, 3776(R11)
+	VSHUFI64X2     $0x44, Z6, Z4, Z3
+	VSHUFI64X2     $0xee, Z6, Z4, Z4
+	VSHUFI64X2     $0x44, Z10, Z8, Z5
+	VSHUFI64X2     $0xee, Z10, Z8, Z6
+	VSHUFI64X2     $0x88, Z5, Z3, Z7
+	VSHUFI64X2     $0xdd, Z5, Z3, Z3
+	VSHUFI64X2     $0x88, Z6, Z4, Z5
+	VSHUFI64X2     $0xdd, Z6, Z4, Z4
+	VMOVDQU64      Z7, 3840(R12)
+	VMOVDQU64      Z3, 3904(R12)
+	VMOVDQU64      Z5, 3968(R12)
+	VMOVDQU64      Z4, 4032(R12)
+	CMPQ           R8, $0x04
+	JB             unshuffleAVX512GFNISplitsplit8next
+	VMOVDQU64      (DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       256(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      512(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       768(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1024(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
+	VPERMI2B       1280(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1536(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
+	VPERMI2B       1792(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2048(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
+	VPERMI2B       2304(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2560(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       2816(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3072(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       3328(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3584(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       3840(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, (CX)
+	VMOVDQU64      Z6, 64(CX)
+	VMOVDQU64      Z5, 128(CX)
+	VMOVDQU64      Z3, 192(CX)
+	VMOVDQU64      Z12, 256(CX)
+	VMOVDQU64      Z11, 320(CX)
+	VMOVDQU64      Z9, 384(CX)
+	VMOVDQU64      Z7, 448(CX)
+	VMOVDQU64      (DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       256(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      512(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       768(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1024(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
+	VPERMI2B       1280(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1536(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
+	VPERMI2B       1792(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2048(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
+	VPERMI2B       2304(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2560(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
+	VPERMI2B       2816(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3072(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
+	VPERMI2B       3328(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3584(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
+	VPERMI2B       3840(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, 512(CX)
+	VMOVDQU64      Z6, 576(CX)
+	VMOVDQU64      Z5, 640(CX)
+	VMOVDQU64      Z3, 704(CX)
+	VMOVDQU64      Z12, 768(CX)
+	VMOVDQU64      Z11, 832(CX)
+	VMOVDQU64      Z9, 896(CX)
+	VMOVDQU64      Z7, 960(CX)
+	VMOVDQU64      64(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       320(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      576(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       832(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1088(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
+	VPERMI2B       1344(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1600(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
+	VPERMI2B       1856(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2112(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
+	VPERMI2B       2368(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2624(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       2880(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3136(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       3392(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3648(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       3904(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, 1024(CX)
+	VMOVDQU64      Z6, 1088(CX)
+	VMOVDQU64      Z5, 1152(CX)
+	VMOVDQU64      Z3, 1216(CX)
+	VMOVDQU64      Z12, 1280(CX)
+	VMOVDQU64      Z11, 1344(CX)
+	VMOVDQU64      Z9, 1408(CX)
+	VMOVDQU64      Z7, 1472(CX)
+	VMOVDQU64      64(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       320(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      576(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       832(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1088(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
+	VPERMI2B       1344(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1600(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
+	VPERMI2B       1856(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2112(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
+	VPERMI2B       2368(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2624(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
+	VPERMI2B       2880(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3136(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
+	VPERMI2B       3392(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3648(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
+	VPERMI2B       3904(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, 1536(CX)
+	VMOVDQU64      Z6, 1600(CX)
+	VMOVDQU64      Z5, 1664(CX)
+	VMOVDQU64      Z3, 1728(CX)
+	VMOVDQU64      Z12, 1792(CX)
+	VMOVDQU64      Z11, 1856(CX)
+	VMOVDQU64      Z9, 1920(CX)
+	VMOVDQU64      Z7, 1984(CX)
+	VMOVDQU64      128(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       384(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      640(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       896(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1152(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
+	VPERMI2B       1408(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1664(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
+	VPERMI2B       1920(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2176(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
+	VPERMI2B       2432(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2688(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       2944(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3200(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       3456(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3712(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       3968(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, 2048(CX)
+	VMOVDQU64      Z6, 2112(CX)
+	VMOVDQU64      Z5, 2176(CX)
+	VMOVDQU64      Z3, 2240(CX)
+	VMOVDQU64      Z12, 2304(CX)
+	VMOVDQU64      Z11, 2368(CX)
+	VMOVDQU64      Z9, 2432(CX)
+	VMOVDQU64      Z7, 2496(CX)
+	VMOVDQU64      128(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       384(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      640(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       896(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1152(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
+	VPERMI2B       1408(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1664(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
+	VPERMI2B       1920(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2176(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
+	VPERMI2B       2432(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2688(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
+	VPERMI2B       2944(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3200(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
+	VPERMI2B       3456(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3712(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
+	VPERMI2B       3968(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, 2560(CX)
+	VMOVDQU64      Z6, 2624(CX)
+	VMOVDQU64      Z5, 2688(CX)
+	VMOVDQU64      Z3, 2752(CX)
+	VMOVDQU64      Z12, 2816(CX)
+	VMOVDQU64      Z11, 2880(CX)
+	VMOVDQU64      Z9, 2944(CX)
+	VMOVDQU64      Z7, 3008(CX)
+	VMOVDQU64      192(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z4
+	VPERMI2B       448(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      704(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z5
+	VPERMI2B       960(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1216(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z6
+	VPERMI2B       1472(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1728(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z7
+	VPERMI2B       1984(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2240(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z8
+	VPERMI2B       2496(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2752(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z9
+	VPERMI2B       3008(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3264(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z10
+	VPERMI2B       3520(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3776(DX), Z3
+	VMOVDQU64      bitshuffleBytes27893e21db981e85<>+0(SB), Z11
+	VPERMI2B       4032(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, 3072(CX)
+	VMOVDQU64      Z6, 3136(CX)
+	VMOVDQU64      Z5, 3200(CX)
+	VMOVDQU64      Z3, 3264(CX)
+	VMOVDQU64      Z12, 3328(CX)
+	VMOVDQU64      Z11, 3392(CX)
+	VMOVDQU64      Z9, 3456(CX)
+	VMOVDQU64      Z7, 3520(CX)
+	VMOVDQU64      192(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z4
+	VPERMI2B       448(DX), Z3, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      704(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z5
+	VPERMI2B       960(DX), Z3, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      1216(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z6
+	VPERMI2B       1472(DX), Z3, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      1728(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z7
+	VPERMI2B       1984(DX), Z3, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      2240(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z8
+	VPERMI2B       2496(DX), Z3, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      2752(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z9
+	VPERMI2B       3008(DX), Z3, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      3264(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z10
+	VPERMI2B       3520(DX), Z3, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      3776(DX), Z3
+	VMOVDQU64      bitshuffleBytes321b3e0cfc4d7f45<>+0(SB), Z11
+	VPERMI2B       4032(DX), Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VPUNPCKLQDQ    Z5, Z4, Z3
+	VPUNPCKHQDQ    Z5, Z4, Z4
+	VPUNPCKLQDQ    Z7, Z6, Z5
+	VPUNPCKHQDQ    Z7, Z6, Z6
+	VPUNPCKLQDQ    Z9, Z8, Z7
+	VPUNPCKHQDQ    Z9, Z8, Z8
+	VPUNPCKLQDQ    Z11, Z10, Z9
+	VPUNPCKHQDQ    Z11, Z10, Z10
+	VMOVDQA64      Z0, Z11
+	VPERMI2Q       Z5, Z3, Z11
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z6, Z4, Z5
+	VPERMT2Q       Z6, Z1, Z4
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z9, Z7, Z6
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQA64      Z0, Z9
+	VPERMI2Q       Z10, Z8, Z9
+	VPERMT2Q       Z10, Z1, Z8
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z10
+	VPERMI2B       Z6, Z11, Z10
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z12
+	VPERMI2B       Z6, Z11, Z12
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z6
+	VPERMI2B       Z9, Z5, Z6
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z11
+	VPERMI2B       Z9, Z5, Z11
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z5
+	VPERMI2B       Z7, Z3, Z5
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z9
+	VPERMI2B       Z7, Z3, Z9
+	VMOVDQU64      bitshuffleBytes0d28c7c1e76d4065<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes4e31779bd48c9965<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      Z10, 3584(CX)
+	VMOVDQU64      Z6, 3648(CX)
+	VMOVDQU64      Z5, 3712(CX)
+	VMOVDQU64      Z3, 3776(CX)
+	VMOVDQU64      Z12, 3840(CX)
+	VMOVDQU64      Z11, 3904(CX)
+	VMOVDQU64      Z9, 3968(CX)
+	VMOVDQU64      Z7, 4032(CX)
+
+unshuffleAVX512GFNISplitsplit8next:
+	// the slot just emptied takes the newest superblock
+	XCHGQ DX, R12
+	XCHGQ DX, R11
+	XCHGQ DX, R10
+	XCHGQ DX, R9
+	INCQ  R8
+	ADDQ  $0x40, AX
+	ADDQ  $0x00001000, CX
+	LEAQ  4(SI), DI
+	CMPQ  R8, DI
+	JB    unshuffleAVX512GFNISplitsplit8loop
+	VZEROUPPER
+	RET
+
+DATA bitshuffleBytes27893e21db981e85<>+0(SB)/8, $0x0040105020603070
+DATA bitshuffleBytes27893e21db981e85<>+8(SB)/8, $0x0141115121613171
+DATA bitshuffleBytes27893e21db981e85<>+16(SB)/8, $0x0242125222623272
+DATA bitshuffleBytes27893e21db981e85<>+24(SB)/8, $0x0343135323633373
+DATA bitshuffleBytes27893e21db981e85<>+32(SB)/8, $0x0444145424643474
+DATA bitshuffleBytes27893e21db981e85<>+40(SB)/8, $0x0545155525653575
+DATA bitshuffleBytes27893e21db981e85<>+48(SB)/8, $0x0646165626663676
+DATA bitshuffleBytes27893e21db981e85<>+56(SB)/8, $0x0747175727673777
+GLOBL bitshuffleBytes27893e21db981e85<>(SB), RODATA|NOPTR, $64
+
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+0(SB)/8, $0x0848185828683878
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+8(SB)/8, $0x0949195929693979
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+16(SB)/8, $0x0a4a1a5a2a6a3a7a
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+24(SB)/8, $0x0b4b1b5b2b6b3b7b
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+32(SB)/8, $0x0c4c1c5c2c6c3c7c
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+40(SB)/8, $0x0d4d1d5d2d6d3d7d
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+48(SB)/8, $0x0e4e1e5e2e6e3e7e
+DATA bitshuffleBytes321b3e0cfc4d7f45<>+56(SB)/8, $0x0f4f1f5f2f6f3f7f
+GLOBL bitshuffleBytes321b3e0cfc4d7f45<>(SB), RODATA|NOPTR, $64
 
 // func shuffleAVX512Super(dst []byte, src []byte, typesize int, rowLen int, blocks int)
 // Requires: AVX, AVX512F, AVX512VBMI, CMOV

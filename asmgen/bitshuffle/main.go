@@ -29,9 +29,9 @@
 // tiles' bytes to their rows. Even whole-line row stores suffer when all
 // rows of a superblock share an L1 set, so the forward GFNI kernels for
 // typesizes 1 and 2 delay row r by r%8 superblocks through a ring on the
-// stack (gfniRowDelayed), and typesizes 4 and 8 in both directions
-// spread the rows of a pass over four sets at no cost in stores
-// (split.go).
+// stack (gfniRowDelayed); for typesizes 4 and 8 the split kernels
+// (split.go) spread the rows of a pass over four sets at no cost in
+// stores, and the package calls them for the row lengths where that pays.
 //
 // Typesizes 1 and 2 on AVX2 have kernels of their own (avx2small.go):
 // VPMOVMSKB peels bits off whole vectors of elements.
@@ -86,7 +86,8 @@ func main() {
 			fmt.Sscanf(kv, "%d:%d", &k, &v)
 			gfniRing[k] = v
 		}
-		genGFNIx(fmt.Sprintf("X%d", n))
+		genGFNIx(fmt.Sprintf("X%d", n), false)
+		genGFNIx(fmt.Sprintf("X%d", n), true)
 	}
 	genAVX512Super()
 	genAVX2Super()
