@@ -36,12 +36,14 @@ import (
 // byte g of it group g.
 //
 // Measured in one process (best of 150 rounds, 256 KiB, AMD EPYC Zen 4,
-// against the kernels these replace): splitExtra 2 gave typesize 4
-// 23 -> 31-32 GB/s shuffling and 24 -> 33 unshuffling, typesize 8
-// 19 -> 31.5 and 21 -> 31; splitExtra 0 (two sets) 25-28, 29-32, 23,
-// 30; staggering only by column (rings of 2, 4, 8) or blending delayed
-// rows into place (VPBLENDMB, rows spread over 2 or 4 sets) stayed at
-// 21-27.
+// against the kernels these replace; the spread is between processes on
+// a shared machine): splitExtra 2 gave typesize 4 23 -> 28-32 GB/s
+// shuffling and 24 -> 31-33 unshuffling, typesize 8 19 -> 31-32 and
+// 21 -> 30-31; splitExtra 0 (two sets) 25-28, 29-32, 23, 30; splitExtra
+// 3, or column delays d%4, no better; staggering only by column (rings
+// of 2, 4, 8) or blending delayed rows into place (VPBLENDMB, rows over
+// 2 or 4 sets) stayed at 21-27. With rows 64 bytes further apart (no
+// shared sets) the same kernels reach 33-37 (typesize 4) and 34 (8).
 var gfniSplit = map[int]int{4: splitExtra, 8: splitExtra}
 
 const splitExtra = 2
