@@ -44,6 +44,12 @@ import (
 // of 2, 4, 8) or blending delayed rows into place (VPBLENDMB, rows over
 // 2 or 4 sets) stayed at 21-27. With rows 64 bytes further apart (no
 // shared sets) the same kernels reach 33-37 (typesize 4) and 34 (8).
+// Typesize 8 has a second limit that depends on the buffers: for some
+// freshly mapped pairs every split form runs at 22-24 GB/s (plain
+// 17-21), for others splitExtra 2 reaches 31-33. A pass touches 64 row
+// pages plus the ring and the input, about what the L1 TLB holds, so
+// whether the pages' translations can be merged (physically contiguous
+// pages) is the likely cause; not confirmed (no PMU in this VM).
 var gfniSplit = map[int]int{4: splitExtra, 8: splitExtra}
 
 const splitExtra = 2
