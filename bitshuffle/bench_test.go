@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -37,9 +38,11 @@ func benchKernels(b *testing.B, inverse bool) {
 			setup()
 			b.SetBytes(int64(size.n))
 			b.ReportAllocs()
+			done := cpuThroughput(b, size.n)
 			for b.Loop() {
 				copy(dst, src)
 			}
+			done()
 		})
 		for _, k := range usable {
 			for _, ts := range benchTypesizes {
@@ -47,6 +50,7 @@ func benchKernels(b *testing.B, inverse bool) {
 					setup()
 					b.SetBytes(int64(size.n))
 					b.ReportAllocs()
+					done := cpuThroughput(b, size.n)
 					for b.Loop() {
 						if inverse {
 							unshuffleWith(k, dst, src, ts)
@@ -54,6 +58,7 @@ func benchKernels(b *testing.B, inverse bool) {
 							shuffleWith(k, dst, src, ts)
 						}
 					}
+					done()
 				})
 			}
 		}
@@ -62,3 +67,18 @@ func benchKernels(b *testing.B, inverse bool) {
 
 func BenchmarkShuffleKernels(b *testing.B)   { benchKernels(b, false) }
 func BenchmarkUnshuffleKernels(b *testing.B) { benchKernels(b, true) }
+
+// cpuThroughput pins the benchmark to its thread and, when done is called,
+// reports the throughput over the thread's CPU time as cpu-MB/s: on a
+// shared machine the wall-clock MB/s also measures the neighbours.
+func cpuThroughput(b *testing.B, bytes int) (done func()) {
+	runtime.LockOSThread()
+	start, ok := threadCPUTime()
+	return func() {
+		end, _ := threadCPUTime()
+		runtime.UnlockOSThread()
+		if ok && end > start {
+			b.ReportMetric(float64(bytes)*float64(b.N)/(end-start).Seconds()/1e6, "cpu-MB/s")
+		}
+	}
+}

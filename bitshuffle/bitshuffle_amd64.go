@@ -50,6 +50,18 @@ func shuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks 
 //go:noescape
 func unshuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
 
+// shuffleAVX512GFNISplit handles superblocks of 512 elements of typesizes 4 and 8 with GFNI tile
+// transposes, each pass's rows spread over four L1 sets: see the generator.
+//
+//go:noescape
+func shuffleAVX512GFNISplit(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// unshuffleAVX512GFNISplit handles superblocks of 512 elements of typesizes 4 and 8 with GFNI tile
+// transposes, each pass's rows spread over four L1 sets: see the generator.
+//
+//go:noescape
+func unshuffleAVX512GFNISplit(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
 // shuffleAVX512Super handles superblocks of 512 elements of any typesize:
 // see the generator.
 //

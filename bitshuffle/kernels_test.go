@@ -125,8 +125,10 @@ func testLengths(ts int) []int {
 			}
 		}
 	}
-	// superblocks of 256 (AVX2) and 512 elements (AVX-512)
-	for _, e := range []int{248, 256, 264, 504, 512, 520, 576, 1024, 1536 + 64, 2048 + 8} {
+	// superblocks of 256 (AVX2) and 512 elements (AVX-512); 1 to 6 of them
+	// cover the split kernels' first and last passes, which skip rows of
+	// superblocks that do not exist, with and without passes in between
+	for _, e := range []int{248, 256, 264, 504, 512, 520, 576, 1024, 1536 + 64, 2048 + 8, 2560, 3072 + 8} {
 		ns = append(ns, e*ts, e*ts+ts/2)
 	}
 	if ts <= 16 {

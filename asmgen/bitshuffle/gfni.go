@@ -184,9 +184,24 @@ type gfniArgs struct {
 
 var gfniDirections = []bool{false, true}
 
-func genGFNI() { genGFNIx("") }
+func genGFNI() {
+	genGFNIx("", false)
+	genGFNIx("", true)
+}
 
-func genGFNIx(suffix string) {
+// genGFNIx emits the GFNI kernels, or with split the split kernels
+// (split.go) for the typesizes in gfniSplit.
+func genGFNIx(suffix string, split bool) {
+	typesizes := []int{1, 2, 4, 8, 16}
+	if split {
+		suffix += "Split"
+		typesizes = nil
+		for _, ts := range []int{4, 8} {
+			if _, ok := gfniSplit[ts]; ok {
+				typesizes = append(typesizes, ts)
+			}
+		}
+	}
 	for _, inverse := range gfniDirections {
 		name := "shuffleAVX512GFNI" + suffix
 		if inverse {
@@ -195,23 +210,36 @@ func genGFNIx(suffix string) {
 		usesVEX[name] = true
 		TEXT(name, 0, sig())
 		Pragma("noescape")
-		Doc(name+" handles superblocks of 512 elements with GFNI tile transposes:", "see the generator.")
+		if split {
+			Doc(name+" handles superblocks of 512 elements of typesizes 4 and 8 with GFNI tile",
+				"transposes, each pass's rows spread over four L1 sets: see the generator.")
+		} else {
+			Doc(name+" handles superblocks of 512 elements with GFNI tile transposes:", "see the generator.")
+		}
 		a := &gfniArgs{args: loadArgs(inverse)}
 		loadTransposeStages()
-		a.stage = alignedStageSize(a.args, gfniStageBytes())
+		a.stage = alignedStageSize(a.args, gfniStageBytes(split))
 		a.matrix = ZMM()
 		MOVQ(U64(gfniTranspose), a.tmp)
 		VPBROADCASTQ(a.tmp, a.matrix)
 		a.t8x8 = ZMM()
 		VMOVDQU64(t8x8Table(), a.t8x8)
-		for _, ts := range []int{1, 2, 4, 8, 16} {
+		for _, ts := range typesizes {
 			CMPQ(a.ts, U8(ts))
 			JEQ(LabelRef(fmt.Sprintf("%sts%d", name, ts)))
 		}
 		Comment("other typesizes are the caller's to avoid")
 		RET()
-		for _, ts := range []int{1, 2, 4, 8, 16} {
+		for _, ts := range typesizes {
 			Label(fmt.Sprintf("%sts%d", name, ts))
+			if x := gfniSplit[ts]; split {
+				if inverse {
+					gfniSplitInverse(fmt.Sprintf("%ssplit%d", name, ts), a, ts, x)
+				} else {
+					gfniSplitForward(fmt.Sprintf("%ssplit%d", name, ts), a, ts, x)
+				}
+				continue
+			}
 			if r := gfniRowRing[ts]; r > 1 && !inverse {
 				gfniRowDelayed(fmt.Sprintf("%srows%d", name, ts), a, ts, r)
 				continue
@@ -479,18 +507,7 @@ func tilesForward(a *gfniArgs, ts, sb int) []reg.VecVirtual {
 		return v
 	}
 	if ts == 8 {
-		// 8 vectors, one per group g: [k][d], the 8 bytes of each element.
-		v := make([]reg.VecVirtual, 8)
-		perm := ZMM()
-		VMOVDQU64(tileTable(8), perm)
-		for g := range v {
-			v[g] = ZMM()
-			VPERMB(Mem{Base: a.jp, Disp: 512*sb + 64*g}, perm, v[g])
-			vgf2p8affineqb(v[g], a.matrix, v[g])
-		}
-		// v[g] is [d][b]; make it [d] vectors of [g][b].
-		transposeQwords(v)
-		return v
+		return tiles8Forward(a, sb)
 	}
 	// ts vectors of 64/ts elements, quadword g'*ts+d = tile (group g', column d)
 	perm := ZMM()
@@ -660,6 +677,9 @@ func tilesInverse(a *gfniArgs, ts, sb int, col func(d int) reg.VecVirtual) {
 		return
 	}
 	if ts == 8 {
+		// tiles8Inverse folds the untiling permute into the transpose,
+		// but unshuffling 64 MiB, bound by memory, ran about 8% slower
+		// with it (5.6 -> 5.1 GB/s); the split kernels use it.
 		v := make([]reg.VecVirtual, 8)
 		for d := range v {
 			v[d] = col(d)
@@ -732,10 +752,18 @@ func unpairTable4(h int) Mem {
 // typesize 4 gains (19.2 -> 20.8 GB/s) but less than with rows staggered
 // (gfniRowRing: 20.9 -> 22.9, 18.5 -> 21.1 against this); typesize 8 gains
 // nothing (18.9 -> 18.7, 16.4 with rows staggered), nor with a ring of 8.
-// So no typesize uses it; BS_EXP can still select it.
+// So no typesize uses it; BS_EXP can still select it. The split kernels
+// (split.go) do better for typesizes 4 and 8.
 var gfniRing = map[int]int{}
 
-func gfniStageBytes() int {
+func gfniStageBytes(split bool) int {
+	if split {
+		size := 0
+		for ts, x := range gfniSplit {
+			size = max(size, splitStageBytes(ts, x))
+		}
+		return size
+	}
 	size := 8 * 8 * 64
 	for ts, r := range gfniRing {
 		size = max(size, r*ts*512)
@@ -830,7 +858,8 @@ func gfniDelayed(name string, a *gfniArgs, ts, r int) {
 
 // gfniRowRing is, per typesize, how many superblocks of row vectors the
 // row-staggered forward kernel keeps (1: not staggered; otherwise 8, as
-// the drain steps rows by 8). See gfniRowDelayed.
+// the drain steps rows by 8). See gfniRowDelayed. Typesize 4 takes it
+// when the package does not call the split kernel (split.go).
 var gfniRowRing = map[int]int{1: 8, 2: 8, 4: 8}
 
 // gfniRowDelayed is the forward GFNI kernel (typesizes 1 and 2 keep the

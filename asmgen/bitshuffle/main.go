@@ -28,8 +28,10 @@
 // VGF2P8AFFINEQB transposes 8 tiles, and quadword transposes route the
 // tiles' bytes to their rows. Even whole-line row stores suffer when all
 // rows of a superblock share an L1 set, so the forward GFNI kernels for
-// typesizes 1, 2 and 4 delay row r by r%8 superblocks through a ring on
-// the stack (gfniRowDelayed).
+// typesizes 1 and 2 delay row r by r%8 superblocks through a ring on the
+// stack (gfniRowDelayed); for typesizes 4 and 8 the split kernels
+// (split.go) spread the rows of a pass over four sets at no cost in
+// stores, and the package calls them for the row lengths where that pays.
 //
 // Typesizes 1 and 2 on AVX2 have kernels of their own (avx2small.go):
 // VPMOVMSKB peels bits off whole vectors of elements.
@@ -57,15 +59,25 @@ func main() {
 	genAVX2()
 	genAVX512()
 	genGFNI()
-	// Tuning aid, never set by go generate: BS_EXP="4:1,R2:8" also emits
-	// shuffleAVX512GFNIX and unshuffleAVX512GFNIX with those gfniRing
-	// (ts:ring) and gfniRowRing (Rts:ring) settings, so that a throwaway
-	// test can time both forms in one process on a shared machine.
-	if e := os.Getenv("BS_EXP"); e != "" {
+	// Tuning aid, never set by go generate: BS_EXP="4:1,R2:8;E8:0" also
+	// emits shuffleAVX512GFNIXn and unshuffleAVX512GFNIXn, one pair per
+	// ;-separated setting of gfniRing (ts:ring), gfniRowRing (Rts:ring)
+	// and gfniSplit (Ets:extra), so that a throwaway test can time them
+	// all in one process on a shared machine.
+	for n, e := range strings.Split(os.Getenv("BS_EXP"), ";") {
+		if e == "" {
+			continue
+		}
 		gfniRing = map[int]int{}
 		gfniRowRing = map[int]int{}
+		gfniSplit = map[int]int{}
 		for _, kv := range strings.Split(e, ",") {
 			var k, v int
+			if strings.HasPrefix(kv, "E") {
+				fmt.Sscanf(kv, "E%d:%d", &k, &v)
+				gfniSplit[k] = v
+				continue
+			}
 			if strings.HasPrefix(kv, "R") {
 				fmt.Sscanf(kv, "R%d:%d", &k, &v)
 				gfniRowRing[k] = v
@@ -74,7 +86,8 @@ func main() {
 			fmt.Sscanf(kv, "%d:%d", &k, &v)
 			gfniRing[k] = v
 		}
-		genGFNIx("X")
+		genGFNIx(fmt.Sprintf("X%d", n), false)
+		genGFNIx(fmt.Sprintf("X%d", n), true)
 	}
 	genAVX512Super()
 	genAVX2Super()
