@@ -206,15 +206,15 @@ func BenchmarkBlosc2Path(b *testing.B) {
 }
 
 // BenchmarkBlosc2Stage decodes the same chunk with and without output
-// staging (see stageOutput) at several chunk sizes, interleaved every
-// iteration, and reports each one's best time: the sizes where staging wins
-// set stageMinBytes. Run with -benchtime=20x or so.
+// staging (see stageOutput) at several chunk sizes and 1 and 2 threads,
+// interleaved every iteration, and reports each one's best time: the sizes
+// where staging wins set stageMinBytes. Run with -benchtime=20x or so.
 func BenchmarkBlosc2Stage(b *testing.B) {
 	for _, n := range []int{4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20} {
 		for _, s := range []struct {
 			pattern  string
 			typesize int
-		}{{"arange_i64", 8}, {"f32_noise", 4}} {
+		}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}} {
 			in, err := golden.Pattern(s.pattern, n)
 			if err != nil {
 				b.Fatal(err)
@@ -225,27 +225,29 @@ func BenchmarkBlosc2Stage(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.Run(fmt.Sprintf("n=%dMiB/%s/lz4/ts=%d", n>>20, s.pattern, s.typesize), func(b *testing.B) {
-				var direct, staged engine
-				direct.stageMin, staged.stageMin = math.MaxInt, 1
-				out := make([]byte, n)
-				best := [2]time.Duration{math.MaxInt64, math.MaxInt64}
-				b.SetBytes(int64(n))
-				b.ReportAllocs()
-				for b.Loop() {
-					for k, e := range []*engine{&direct, &staged} {
-						t0 := time.Now()
-						if _, err := e.decompress(out, chunk, 1); err != nil {
-							b.Fatal(err)
+			for _, threads := range []int{1, 2} {
+				b.Run(fmt.Sprintf("n=%dMiB/%s/lz4/ts=%d/threads=%d", n>>20, s.pattern, s.typesize, threads), func(b *testing.B) {
+					var direct, staged engine
+					direct.stageMin, staged.stageMin = math.MaxInt, 1
+					out := make([]byte, n)
+					best := [2]time.Duration{math.MaxInt64, math.MaxInt64}
+					b.SetBytes(int64(n))
+					b.ReportAllocs()
+					for b.Loop() {
+						for k, e := range []*engine{&direct, &staged} {
+							t0 := time.Now()
+							if _, err := e.decompress(out, chunk, threads); err != nil {
+								b.Fatal(err)
+							}
+							best[k] = min(best[k], time.Since(t0))
 						}
-						best[k] = min(best[k], time.Since(t0))
 					}
-				}
-				gbs := func(d time.Duration) float64 { return float64(n) / d.Seconds() / 1e9 }
-				b.ReportMetric(gbs(best[0]), "direct-GB/s")
-				b.ReportMetric(gbs(best[1]), "staged-GB/s")
-				b.ReportMetric(gbs(best[1])/gbs(best[0]), "staged/direct")
-			})
+					gbs := func(d time.Duration) float64 { return float64(n) / d.Seconds() / 1e9 }
+					b.ReportMetric(gbs(best[0]), "direct-GB/s")
+					b.ReportMetric(gbs(best[1]), "staged-GB/s")
+					b.ReportMetric(gbs(best[1])/gbs(best[0]), "staged/direct")
+				})
+			}
 		}
 	}
 }

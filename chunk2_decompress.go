@@ -230,7 +230,7 @@ func (c *chunk2) decodeVLBlock(out, ref []byte, i int, st *decodeState, cd codec
 const (
 	stageOutput   = runtime.GOARCH == "amd64"
 	stageCopyMin  = 1 << 20
-	stageMinBytes = 8 << 20 // BenchmarkBlosc2Stage: even at 4 MiB, ahead from 8 MiB
+	stageMinBytes = 16 << 20 // BenchmarkBlosc2Stage: even at 8 MiB, ahead from 16 MiB (1 thread) and 32 MiB (2)
 )
 
 // blockGroups returns how many consecutive blocks form one unit of work
