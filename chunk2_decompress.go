@@ -220,8 +220,8 @@ func (c *chunk2) decodeVLBlock(out, ref []byte, i int, st *decodeState, cd codec
 
 // Output staging. A large chunk's output does not stay in cache, and the
 // unshuffle kernels write it with ordinary stores, each of which first reads
-// its cache line from memory: a 64 MiB arange_i64 chunk spent 80% of its
-// decoding time in the final unshuffle for that reason. Go's memmove on
+// its cache line from memory: a 64 MiB arange_i64 chunk spent three
+// quarters of its decoding time in the final unshuffle for that reason. Go's memmove on
 // amd64 stores copies of 1 MiB or more non-temporally instead, which this
 // machine sustains at three times the rate, so a worker decodes blocks in
 // groups of at least stageCopyMin bytes into a cache-resident buffer and
