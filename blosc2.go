@@ -9,9 +9,11 @@ import (
 
 // blosc2Call is an engine's per-call state for Blosc2 chunks.
 type blosc2Call struct {
-	c     chunk2
-	out   []byte
-	first int // the block the parallel batch's index 0 stands for
+	c      chunk2
+	out    []byte
+	first  int  // the block the parallel batch's index 0 stands for
+	group  int  // blocks per task (see blockGroups)
+	staged bool // tasks decode through their worker's stage
 
 	// Compression.
 	p    *params
@@ -100,9 +102,13 @@ func (e *engine) decompressBlosc2(dst, src []byte, threads int) ([]byte, error) 
 	}
 	out = out[:n]
 	threads = resolveThreads(threads)
+	stageMin := stageMinBytes
+	if e.stageMin > 0 {
+		stageMin = e.stageMin
+	}
 	regular := c.nblocks > 1 && !c.h.vlBlocks() && c.h.special() == specialNone && !c.h.memcpyed()
 	if !regular || threads <= 1 || !e.parallelAt(n) {
-		if err := c.decodeAll(out, &e.ws.b2, &e.ws); err != nil {
+		if err := c.decodeAll(out, stageMin, &e.ws.b2, &e.ws); err != nil {
 			return nil, err
 		}
 		return out, nil
@@ -110,13 +116,14 @@ func (e *engine) decompressBlosc2(dst, src []byte, threads int) ([]byte, error) 
 	// Every block's delta refers to the decoded block 0: do it first.
 	first := 0
 	if c.pipe.has(Delta) {
-		if err := c.decodeBlock(out[:c.blockSize(0)], nil, 0, &e.ws.b2, &e.ws); err != nil {
+		if err := c.decodeGroup(out, 0, 1, false, &e.ws.b2, &e.ws); err != nil {
 			return nil, err
 		}
 		first = 1
 	}
-	b.c, b.out, b.first, e.err = c, out, first, nil
-	runBlocks(&e.batch, decompress2Task{e}, c.nblocks-first, threads, &e.ws)
+	g, staged := c.blockGroups(stageMin)
+	b.c, b.out, b.first, b.group, b.staged, e.err = c, out, first, g, staged, nil
+	runBlocks(&e.batch, decompress2Task{e}, (c.nblocks-first+g-1)/g, threads, &e.ws)
 	b.c, b.out = chunk2{}, nil
 	if e.err != nil {
 		err := e.err
@@ -128,16 +135,12 @@ func (e *engine) decompressBlosc2(dst, src []byte, threads int) ([]byte, error) 
 
 type decompress2Task struct{ e *engine }
 
+// doBlock decodes the j-th group of blocks after b.first.
 func (t decompress2Task) doBlock(ws *workerState, j int) {
 	b := &t.e.b2
-	i := j + b.first
-	bs := b.c.blockSize(i)
-	off := i * b.c.h.blocksize
-	var ref []byte
-	if i > 0 {
-		ref = b.out[:bs]
-	}
-	if err := b.c.decodeBlock(b.out[off:off+bs], ref, i, &ws.b2, ws); err != nil {
+	lo := b.first + j*b.group
+	hi := min(lo+b.group, b.c.nblocks)
+	if err := b.c.decodeGroup(b.out, lo, hi, b.staged, &ws.b2, ws); err != nil {
 		t.e.setErr(err)
 	}
 }

@@ -147,3 +147,107 @@ func BenchmarkBlosc2Threads(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBlosc2Path runs one direction of one 64 MiB chunk at a time,
+// single-threaded, so that a CPU profile shows only that path:
+//
+//	go test -run '^$' -bench 'Blosc2Path/dec/f32_noise/blosclz' -cpuprofile cpu.out .
+func BenchmarkBlosc2Path(b *testing.B) {
+	const n = 64 << 20
+	for _, s := range []struct {
+		pattern  string
+		typesize int
+	}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}} {
+		var in []byte
+		for _, c := range []Codec{BloscLZ, LZ4} {
+			o := Options{Format: FormatBlosc2, Codec: c, Level: 5, Typesize: s.typesize,
+				Filters: [MaxFilters]Filter{5: ByteShuffle}, Threads: 1}
+			var comp *Compressor
+			var chunk []byte
+			setup := func(b *testing.B) {
+				if in != nil && chunk != nil {
+					return
+				}
+				var err error
+				if in == nil {
+					if in, err = golden.Pattern(s.pattern, n); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if comp, err = NewCompressor(o); err != nil {
+					b.Fatal(err)
+				}
+				if chunk, err = comp.Compress(make([]byte, CompressBound(n)), in); err != nil {
+					b.Fatal(err)
+				}
+			}
+			name := fmt.Sprintf("%s/%s", s.pattern, c)
+			b.Run("comp/"+name, func(b *testing.B) {
+				setup(b)
+				dst := make([]byte, CompressBound(n))
+				b.SetBytes(n)
+				b.ReportAllocs()
+				for b.Loop() {
+					comp.Compress(dst, in)
+				}
+			})
+			b.Run("dec/"+name, func(b *testing.B) {
+				setup(b)
+				d := &Decompressor{Threads: 1}
+				out := make([]byte, n)
+				b.SetBytes(n)
+				b.ReportAllocs()
+				for b.Loop() {
+					d.Decompress(out, chunk)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkBlosc2Stage decodes the same chunk with and without output
+// staging (see stageOutput) at several chunk sizes and 1 and 2 threads,
+// interleaved every iteration, and reports each one's best time: the sizes
+// where staging wins set stageMinBytes. Run with -benchtime=20x or so.
+func BenchmarkBlosc2Stage(b *testing.B) {
+	for _, n := range []int{4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20} {
+		for _, s := range []struct {
+			pattern  string
+			typesize int
+		}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}} {
+			in, err := golden.Pattern(s.pattern, n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			o := Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: s.typesize,
+				Filters: [MaxFilters]Filter{5: ByteShuffle}, Threads: 1}
+			chunk, err := Compress(nil, in, o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, threads := range []int{1, 2} {
+				b.Run(fmt.Sprintf("n=%dMiB/%s/lz4/ts=%d/threads=%d", n>>20, s.pattern, s.typesize, threads), func(b *testing.B) {
+					var direct, staged engine
+					direct.stageMin, staged.stageMin = math.MaxInt, 1
+					out := make([]byte, n)
+					best := [2]time.Duration{math.MaxInt64, math.MaxInt64}
+					b.SetBytes(int64(n))
+					b.ReportAllocs()
+					for b.Loop() {
+						for k, e := range []*engine{&direct, &staged} {
+							t0 := time.Now()
+							if _, err := e.decompress(out, chunk, threads); err != nil {
+								b.Fatal(err)
+							}
+							best[k] = min(best[k], time.Since(t0))
+						}
+					}
+					gbs := func(d time.Duration) float64 { return float64(n) / d.Seconds() / 1e9 }
+					b.ReportMetric(gbs(best[0]), "direct-GB/s")
+					b.ReportMetric(gbs(best[1]), "staged-GB/s")
+					b.ReportMetric(gbs(best[1])/gbs(best[0]), "staged/direct")
+				})
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -217,6 +218,8 @@ func TestBlosc2ZeroAlloc(t *testing.T) {
 					t.Fatal(err)
 				}
 				d := &Decompressor{Threads: th}
+				staged := &Decompressor{Threads: th}
+				staged.e.stageMin = 1
 				chunk := make([]byte, 0, CompressBound(len(src)))
 				out := make([]byte, 0, len(src))
 				// Warm every pool worker that may pick up a block: each
@@ -225,12 +228,20 @@ func TestBlosc2ZeroAlloc(t *testing.T) {
 				for range 3 {
 					chunk, _ = comp.Compress(chunk[:0], src)
 					out, _ = d.Decompress(out[:0], chunk)
+					out, _ = staged.Decompress(out[:0], chunk)
 				}
+				// klauspost's zstd decoder keeps its Huffman and FSE tables
+				// in sync.Pools, which a collection empties: the next call
+				// then allocates about 17 times. Collect now, so that the
+				// warm-up call of each measurement refills them and no
+				// collection falls inside the measured calls.
+				runtime.GC()
 				ca := testing.AllocsPerRun(5, func() { chunk, _ = comp.Compress(chunk[:0], src) })
 				da := testing.AllocsPerRun(5, func() { out, _ = d.Decompress(out[:0], chunk) })
+				sa := testing.AllocsPerRun(5, func() { out, _ = staged.Decompress(out[:0], chunk) })
 				ga := testing.AllocsPerRun(5, func() { out, _ = d.GetItem(out[:0], chunk, 1000, 50000) })
-				if ca != 0 || da != 0 || ga != 0 {
-					t.Errorf("%v %v threads=%d: allocs compress %.1f decompress %.1f getitem %.1f", fs, c, th, ca, da, ga)
+				if ca != 0 || da != 0 || sa != 0 || ga != 0 {
+					t.Errorf("%v %v threads=%d: allocs compress %.1f decompress %.1f (staged %.1f) getitem %.1f", fs, c, th, ca, da, sa, ga)
 				}
 			}
 		}

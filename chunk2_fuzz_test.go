@@ -32,6 +32,10 @@ func FuzzDecompress2(f *testing.F) {
 	f.Add(small)
 	d1 := &Decompressor{Threads: 1}
 	d2 := &Decompressor{Threads: 2}
+	// Staged output and parallel blocks at any size (they start at 8 MiB
+	// and 128 KiB), so that the small inputs here reach those paths.
+	s2 := &Decompressor{Threads: 2}
+	s2.e.stageMin, s2.e.parallelMin = 1, 1
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) < 3 || !isBlosc2Header(src) {
 			return
@@ -41,6 +45,10 @@ func FuzzDecompress2(f *testing.F) {
 			return // a valid special chunk may claim 2 GiB; not worth filling here
 		}
 		a, err := d1.Decompress(nil, src)
+		staged, serr := s2.Decompress(nil, src)
+		if (serr == nil) != (err == nil) || !bytes.Equal(staged, a) {
+			t.Fatalf("staged decode (%v) differs from serial (%v)", serr, err)
+		}
 		if (err == nil) != (herr == nil) && err == nil {
 			t.Fatalf("ReadHeader refused (%v) a chunk Decompress accepted", herr)
 		}

@@ -118,11 +118,17 @@ func checkEq[T comparable](t *testing.T, what string, got, want T) {
 // bug leaves undefined, whose leading bytes must also be the input's):
 // through the package function and Decompressors of 1 and 2 threads,
 // through an independent stream decoder, and through GetItem over ranges
-// that start and end inside blocks.
+// that start and end inside blocks. The vectors are small, so two more
+// Decompressors stage their output and split blocks among threads at any
+// size, to run those paths over every pipeline the vectors hold.
 func TestGoldenBlosc2Decode(t *testing.T) {
 	dir, es := golden.Rows(t, blosc2Kinds...)
 	d1 := &Decompressor{Threads: 1}
 	d2 := &Decompressor{Threads: 2}
+	s1 := &Decompressor{Threads: 1}
+	s1.e.stageMin = 1
+	s2 := &Decompressor{Threads: 2}
+	s2.e.stageMin, s2.e.parallelMin = 1, 1
 	cbug := 0
 	for _, e := range es {
 		if _, ok, _ := e.CBugPrefix(); ok {
@@ -146,7 +152,8 @@ func TestGoldenBlosc2Decode(t *testing.T) {
 			decoders := []struct {
 				name string
 				dec  func([]byte, []byte) ([]byte, error)
-			}{{"Decompress", Decompress}, {"threads 1", d1.Decompress}, {"threads 2", d2.Decompress}}
+			}{{"Decompress", Decompress}, {"threads 1", d1.Decompress}, {"threads 2", d2.Decompress},
+				{"staged, threads 1", s1.Decompress}, {"staged, threads 2", s2.Decompress}}
 			for _, d := range decoders {
 				out, err := d.dec(nil, src)
 				if err != nil {

@@ -2,6 +2,7 @@ package blosc
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"testing"
 )
@@ -52,4 +53,72 @@ func TestCompress2ThreadsIdentical(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Staged decoding (see stageOutput) gives the input back for every
+// pipeline, with groups that end on a short last block, at any thread
+// count, and passes a damaged block's error on.
+func TestDecompress2Staged(t *testing.T) {
+	in := append(pattern(t, "linspace_f64", 2<<20), pattern(t, "text", 1<<20+24)...)
+	pipelines := [][MaxFilters]Filter{{5: ByteShuffle}, {Delta, ByteShuffle}, {4: BitShuffle}, {BitShuffle, ByteShuffle}, {Delta}, {ByteShuffle, Delta}}
+	for _, fs := range pipelines {
+		for _, bs := range []int{64 << 10, 3000 << 3, 1 << 20, 3 << 19} {
+			o := Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8, Blocksize: bs, Filters: fs, Threads: 1}
+			chunk, err := Compress(nil, in, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, th := range []int{1, 2, 3} {
+				label := fmt.Sprintf("%v/blocksize=%d/threads=%d", fs, bs, th)
+				d := &Decompressor{Threads: th}
+				d.e.stageMin, d.e.parallelMin = 1, 1
+				c, _ := openChunk2(chunk)
+				if g, staged := c.blockGroups(1); stageOutput && (!staged || g*bs < stageCopyMin) {
+					t.Fatalf("%s: groups of %d blocks, staged %v", label, g, staged)
+				}
+				out, err := d.Decompress(nil, chunk)
+				if err != nil || !bytes.Equal(out, in) {
+					t.Fatalf("%s: decode: %v (first difference at %d)", label, err, firstDiff(out, in))
+				}
+				// Fill the last codec stream with 0xff: to LZ4 a literal
+				// run longer than the stream, found only when its block is
+				// decoded, whichever group holds it.
+				bad := append([]byte(nil), chunk...)
+				if !spoilLastStream(c, bad) {
+					t.Fatalf("%s: no codec stream", label)
+				}
+				if _, err := d.Decompress(out, bad); !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("%s: damaged chunk: %v", label, err)
+				}
+			}
+		}
+	}
+}
+
+// spoilLastStream fills the last codec stream (not a run, zeros or raw
+// bytes) of the regular chunk c, read from buf, with 0xff.
+func spoilLastStream(c chunk2, buf []byte) bool {
+	for i := c.nblocks - 1; i >= 0; i-- {
+		p := c.bstart(i)
+		ns, ne, _ := c.streams(i)
+		last := -1
+		for j := 0; j < ns; j++ {
+			cs := int(int32(le32(buf[p:])))
+			if cs > 0 && cs != ne {
+				last = p
+			}
+			p += 4 + max(cs, 0)
+			if cs < 0 {
+				p++
+			}
+		}
+		if last >= 0 {
+			cs := int(le32(buf[last:]))
+			for k := last + 4; k < last+4+cs; k++ {
+				buf[k] = 0xff
+			}
+			return true
+		}
+	}
+	return false
 }

@@ -45,6 +45,8 @@ type engine struct {
 
 	// parallelMin overrides parallelMinBytes when positive (benchmarks).
 	parallelMin int
+	// stageMin overrides stageMinBytes when positive (benchmarks, tests).
+	stageMin int
 }
 
 func (e *engine) parallelAt(nbytes int) bool {

@@ -37,6 +37,7 @@ func warmWorkers(t *testing.T, o Options, src []byte) {
 		// Borrow the worker's state for a single-threaded engine, so the
 		// run below builds exactly what that worker needs.
 		var e engine
+		e.stageMin = 1 // build the worker's Blosc2 output stage too
 		e.ws, *ws = *ws, workerState{}
 		defer func() { *ws = e.ws }()
 		chunk, err := e.compress(nil, src, &p)

@@ -158,3 +158,26 @@ func BenchmarkVersions(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecompressByteRuns decodes a 64 KiB stream of 256-byte runs,
+// what byte 1 of a shuffled int64 counter is in a Blosc2 block: every
+// match has distance 1 and is about 255 bytes long.
+func BenchmarkDecompressByteRuns(b *testing.B) {
+	src := make([]byte, 64<<10)
+	for i := range src {
+		src[i] = byte(i >> 8)
+	}
+	comp := make([]byte, len(src))
+	n := blosclz.CompressBlosc2(comp, src, 5)
+	if n == 0 {
+		b.Fatal("the runs did not compress")
+	}
+	out := make([]byte, len(src))
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if m, err := blosclz.Decompress(out, comp[:n]); err != nil || m != len(src) {
+			b.Fatal(m, err)
+		}
+	}
+}

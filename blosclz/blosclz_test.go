@@ -253,6 +253,19 @@ func TestOverlappingMatches(t *testing.T) {
 			}
 		}
 	}
+	// Runs of one byte of every length from 30 to 300, which the decoder
+	// writes a word at a time, ending at every offset within a word.
+	var src []byte
+	for n := 30; n <= 300; n++ {
+		for i := 0; i < n; i++ {
+			src = append(src, byte(n))
+		}
+	}
+	for level := 1; level <= blosclz.MaxLevel; level++ {
+		if n := roundTrip(t, src, level, true); n == 0 {
+			t.Fatalf("runs, level %d did not compress", level)
+		}
+	}
 }
 
 func TestNoAllocations(t *testing.T) {

@@ -153,8 +153,29 @@ func copyMatch(dst []byte, op, ref, n int) int {
 		copy(dst[op:op+n], dst[ref:ref+n])
 		return op + n
 	}
-	// Each copy doubles the part of the pattern already written.
 	end := op + n
+	if dist == 1 {
+		// A long run of one byte, as a shuffled counter's higher bytes
+		// give: word stores, where the doubling copies below took eight
+		// memmove calls for a run of 255.
+		v := uint64(dst[ref]) * 0x0101010101010101
+		o := op
+		for ; o+32 <= end; o += 32 {
+			w := (*[32]byte)(dst[o : o+32])
+			binary.LittleEndian.PutUint64(w[0:8], v)
+			binary.LittleEndian.PutUint64(w[8:16], v)
+			binary.LittleEndian.PutUint64(w[16:24], v)
+			binary.LittleEndian.PutUint64(w[24:32], v)
+		}
+		for ; o+8 <= end; o += 8 {
+			binary.LittleEndian.PutUint64(dst[o:o+8], v)
+		}
+		for ; o < end; o++ {
+			dst[o] = byte(v)
+		}
+		return end
+	}
+	// Each copy doubles the part of the pattern already written.
 	for op < end {
 		op += copy(dst[op:end], dst[ref:op])
 	}
