@@ -3,10 +3,10 @@ package blosc
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/cpu"
+	"github.com/goblosc/blosc/internal/cputime"
 )
 
 var benchSizes = []struct {
@@ -38,7 +38,7 @@ func benchKernels(b *testing.B, unshuffle bool) {
 			dst, src := benchBuffers(size.n)
 			b.SetBytes(int64(size.n))
 			b.ReportAllocs()
-			done := cpuThroughput(b, size.n)
+			done := cputime.Throughput(b, size.n)
 			for b.Loop() {
 				copy(dst, src)
 			}
@@ -59,7 +59,7 @@ func benchKernels(b *testing.B, unshuffle bool) {
 					}
 					b.SetBytes(int64(size.n))
 					b.ReportAllocs()
-					done := cpuThroughput(b, size.n)
+					done := cputime.Throughput(b, size.n)
 					for b.Loop() {
 						f(dst, src, ts)
 					}
@@ -72,18 +72,3 @@ func benchKernels(b *testing.B, unshuffle bool) {
 
 func BenchmarkShuffleKernels(b *testing.B)   { benchKernels(b, false) }
 func BenchmarkUnshuffleKernels(b *testing.B) { benchKernels(b, true) }
-
-// cpuThroughput pins the benchmark to its thread and, when done is called,
-// reports the throughput over the thread's CPU time as cpu-MB/s: on a
-// shared machine the wall-clock MB/s also measures the neighbours.
-func cpuThroughput(b *testing.B, bytes int) (done func()) {
-	runtime.LockOSThread()
-	start, ok := threadCPUTime()
-	return func() {
-		end, _ := threadCPUTime()
-		runtime.UnlockOSThread()
-		if ok && end > start {
-			b.ReportMetric(float64(bytes)*float64(b.N)/(end-start).Seconds()/1e6, "cpu-MB/s")
-		}
-	}
-}

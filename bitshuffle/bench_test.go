@@ -4,8 +4,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"testing"
+
+	"github.com/goblosc/blosc/internal/cputime"
 )
 
 var benchSizes = []struct {
@@ -38,7 +39,7 @@ func benchKernels(b *testing.B, inverse bool) {
 			setup()
 			b.SetBytes(int64(size.n))
 			b.ReportAllocs()
-			done := cpuThroughput(b, size.n)
+			done := cputime.Throughput(b, size.n)
 			for b.Loop() {
 				copy(dst, src)
 			}
@@ -50,7 +51,7 @@ func benchKernels(b *testing.B, inverse bool) {
 					setup()
 					b.SetBytes(int64(size.n))
 					b.ReportAllocs()
-					done := cpuThroughput(b, size.n)
+					done := cputime.Throughput(b, size.n)
 					for b.Loop() {
 						if inverse {
 							unshuffleWith(k, dst, src, ts)
@@ -67,18 +68,3 @@ func benchKernels(b *testing.B, inverse bool) {
 
 func BenchmarkShuffleKernels(b *testing.B)   { benchKernels(b, false) }
 func BenchmarkUnshuffleKernels(b *testing.B) { benchKernels(b, true) }
-
-// cpuThroughput pins the benchmark to its thread and, when done is called,
-// reports the throughput over the thread's CPU time as cpu-MB/s: on a
-// shared machine the wall-clock MB/s also measures the neighbours.
-func cpuThroughput(b *testing.B, bytes int) (done func()) {
-	runtime.LockOSThread()
-	start, ok := threadCPUTime()
-	return func() {
-		end, _ := threadCPUTime()
-		runtime.UnlockOSThread()
-		if ok && end > start {
-			b.ReportMetric(float64(bytes)*float64(b.N)/(end-start).Seconds()/1e6, "cpu-MB/s")
-		}
-	}
-}
