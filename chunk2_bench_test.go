@@ -57,6 +57,12 @@ func BenchmarkBlosc2(b *testing.B) {
 	}
 }
 
+// blosc2BenchSets are the 64 MiB inputs of the c-blosc2 figures.
+var blosc2BenchSets = []struct {
+	pattern  string
+	typesize int
+}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}}
+
 // BenchmarkBlosc2Threads alternates Blosc2 compression and decompression
 // at 1 and 2 threads on the same 64 MiB input every iteration, with a
 // plain copy of the input as the memory limit, and reports each one's best
@@ -64,10 +70,7 @@ func BenchmarkBlosc2(b *testing.B) {
 // run are the figures to compare; run with -benchtime=8x or so.
 func BenchmarkBlosc2Threads(b *testing.B) {
 	const n = 64 << 20
-	for _, s := range []struct {
-		pattern  string
-		typesize int
-	}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}} {
+	for _, s := range blosc2BenchSets {
 		var in []byte
 		for _, c := range []Codec{BloscLZ, LZ4} {
 			b.Run(fmt.Sprintf("n=64MiB/%s/%s/ts=%d", s.pattern, c, s.typesize), func(b *testing.B) {
@@ -154,10 +157,7 @@ func BenchmarkBlosc2Threads(b *testing.B) {
 //	go test -run '^$' -bench 'Blosc2Path/dec/f32_noise/blosclz' -cpuprofile cpu.out .
 func BenchmarkBlosc2Path(b *testing.B) {
 	const n = 64 << 20
-	for _, s := range []struct {
-		pattern  string
-		typesize int
-	}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}} {
+	for _, s := range blosc2BenchSets {
 		var in []byte
 		for _, c := range []Codec{BloscLZ, LZ4} {
 			o := Options{Format: FormatBlosc2, Codec: c, Level: 5, Typesize: s.typesize,
