@@ -151,19 +151,19 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 		litLen := ip - anchor
 		token := di
 		di++
-		if limited && di+litLen+(2+1+lastLiterals)+litLen/255 > len(dst) {
-			return 0
-		}
+		// The divisions by 255 of C's checks are 0 for short lengths:
+		// computed only for long ones, they keep the multiply that
+		// replaces them, which claims two fixed registers, out of the
+		// common path.
 		if litLen >= 15 {
-			dst[token] = 0xF0
-			l := litLen - 15
-			for ; l >= 255; l -= 255 {
-				dst[di] = 255
-				di++
+			if limited && di+litLen+(2+1+lastLiterals)+litLen/255 > len(dst) {
+				return 0
 			}
-			dst[di] = byte(l)
-			di++
+			di = putLongLength(dst, di, token, 0xF0, litLen)
 		} else {
+			if limited && di+litLen+(2+1+lastLiterals) > len(dst) {
+				return 0
+			}
 			dst[token] = byte(litLen << 4)
 		}
 		if len(dst)-di >= litLen+8 {
@@ -199,19 +199,15 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 				matchLen = countMatch(src, ip+minMatch, match+minMatch, matchLimit)
 			}
 			ip += matchLen + minMatch
-			if limited && di+(1+lastLiterals)+(matchLen+240)/255 > len(dst) {
-				return 0
-			}
 			if matchLen >= 15 {
-				dst[token] += 15
-				matchLen -= 15
-				for ; matchLen >= 255; matchLen -= 255 {
-					dst[di] = 255
-					di++
+				if limited && di+(1+lastLiterals)+(matchLen+240)/255 > len(dst) {
+					return 0
 				}
-				dst[di] = byte(matchLen)
-				di++
+				di = putLongLength(dst, di, token, dst[token]+15, matchLen)
 			} else {
+				if limited && di+(1+lastLiterals) > len(dst) {
+					return 0
+				}
 				dst[token] += byte(matchLen)
 			}
 			anchor = ip
@@ -306,6 +302,24 @@ func countMatch(src []byte, in, match, limit int) int {
 		in++
 	}
 	return in - start
+}
+
+// putLongLength writes a literal or match length of 15 or more: tok, the
+// token with that length's nibble at 15, at dst[token], and the length's
+// bytes past 15 at dst[di:], returning the position after them. The
+// caller has checked that they fit. Out of line, it leaves compress's
+// registers to the common short lengths.
+//
+//go:noinline
+func putLongLength(dst []byte, di, token int, tok byte, length int) int {
+	dst[token] = tok
+	l := length - 15
+	for ; l >= 255; l -= 255 {
+		dst[di] = 255
+		di++
+	}
+	dst[di] = byte(l)
+	return di + 1
 }
 
 // lastRun writes the final literals, src[anchor:], at dst[di:].
