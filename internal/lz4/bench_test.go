@@ -104,3 +104,34 @@ func BenchmarkBloscStreams(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBloscStreamsVaried compresses the four streams of one of 64
+// different 4 KiB f32_noise blocks per iteration, in turn, so that the
+// branch predictor cannot learn one block's branches by heart as it can
+// when BloscStreams repeats the same stream.
+func BenchmarkBloscStreamsVaried(b *testing.B) {
+	const n, ts, blocks = 4 << 10, 4, 64
+	p := must(golden.Pattern("f32_noise", n*blocks))
+	m := n / ts
+	streams := make([][]byte, blocks*ts)
+	for j := range blocks {
+		for k := range ts {
+			s := make([]byte, m)
+			for i := range m {
+				s[i] = p[j*n+ts*i+k]
+			}
+			streams[j*ts+k] = s
+		}
+	}
+	dst := make([]byte, m)
+	var c Compressor
+	b.SetBytes(n)
+	b.ReportAllocs()
+	j := 0
+	for b.Loop() {
+		for _, s := range streams[j*ts : (j+1)*ts] {
+			c.CompressBlock(dst, s, 5)
+		}
+		j = (j + 1) % blocks
+	}
+}
