@@ -109,7 +109,9 @@ type (
 )
 
 // hash is LZ4_hash4 for the byU16 table (only the low 4 bytes of v count)
-// and LZ4_hash5 for the byU32 one, v being the 8 bytes at a position.
+// and LZ4_hash5 for the byU32 one, v being the 8 bytes at a position. Its
+// result is an index of T the compiler sees in range, so compress indexes
+// with it unmasked: one step less from a match's end to the next match.
 func hash[T byU16 | byU32](v uint64) uint32 {
 	var t T
 	if len(t) == tableSize {
@@ -122,7 +124,6 @@ func hash[T byU16 | byU32](v uint64) uint32 {
 // compress is LZ4_compress_generic for a single block without dictionary.
 // Positions are stored in table as base+position.
 func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration int) int {
-	mask := uint32(len(*table) - 1)
 	// limitedOutput in lz4.c: below the bound, C checks as it writes.
 	limited := len(dst) < CompressBlockBound(len(src))
 	mfLimitPlusOne := len(src) - mfLimit + 1
@@ -130,7 +131,7 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 
 	anchor, di := 0, 0
 
-	(*table)[hash[T](load64(src, 0))&mask] = uint32(base)
+	(*table)[hash[T](load64(src, 0))] = uint32(base)
 	ip := 1
 
 	for {
@@ -217,13 +218,13 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 			}
 
 			// ip-2 >= 1 and ip+8 <= len(src)-4: both loads are inside.
-			(*table)[hash[T](load64(src, ip-2))&mask] = uint32(base + ip - 2)
+			(*table)[hash[T](load64(src, ip-2))] = uint32(base + ip - 2)
 
 			// A match right here continues without literals.
 			v := load64(src, ip)
 			h := hash[T](v)
-			match = position((*table)[h&mask], base)
-			(*table)[h&mask] = uint32(base + ip)
+			match = position((*table)[h], base)
+			(*table)[h] = uint32(base + ip)
 			if match+distanceMax < ip || load32(src, match) != uint32(v) {
 				break
 			}
@@ -249,11 +250,14 @@ func search[T byU16 | byU32](table *T, base int, src []byte, ip, acceleration in
 	mfLimitPlusOne := len(src) - mfLimit + 1
 	step := 1
 	searchNb := acceleration << skipTrigger
-	// ip <= len(src)-mfLimit here and below: 8 bytes are there.
-	fwdH := hash[T](load64(src, ip))
+	// ip <= len(src)-mfLimit here and below: 8 bytes are there. They are
+	// loaded an iteration ahead and hashed when used, and their low 4 are
+	// what a match must equal: no second load of them.
+	next := load64(src, ip)
 	for {
 		cur = ip
-		h := fwdH & mask
+		v := next
+		h := hash[T](v) & mask
 		ip += step
 		step = searchNb >> skipTrigger
 		searchNb++
@@ -261,11 +265,11 @@ func search[T byU16 | byU32](table *T, base int, src []byte, ip, acceleration in
 			return 0, 0, false
 		}
 		match = position((*table)[h], base)
-		fwdH = hash[T](load64(src, ip))
+		next = load64(src, ip)
 		(*table)[h] = uint32(base + cur)
 		// Inputs that use the byU16 table are too short for a match out
 		// of reach of a 2-byte offset.
-		if (len(*table) == tableSize || match+distanceMax >= cur) && load32(src, match) == load32(src, cur) {
+		if (len(*table) == tableSize || match+distanceMax >= cur) && load32(src, match) == uint32(v) {
 			return cur, match, true
 		}
 	}
