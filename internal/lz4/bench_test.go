@@ -78,30 +78,37 @@ func size(n int) string {
 	return fmt.Sprintf("%dB", n)
 }
 
-// BenchmarkBloscStreams compresses the four 1 KiB streams of a 4 KiB
-// f32_noise block byte-shuffled at typesize 4, each into a dst of its own
-// length at acceleration 5, as c-blosc's LZ4 codec at level 5 does: the
-// per-stream cost of the 4 KiB chunk.
+// BenchmarkBloscStreams compresses the four streams of an f32_noise block
+// byte-shuffled at typesize 4, each into a dst of its own length at
+// acceleration 5, as c-blosc's LZ4 codec at level 5 does: the per-stream
+// cost of a 4 KiB chunk (1 KiB streams, the byU16 table), and of the 512
+// KiB blocks of a large chunk at that level (128 KiB streams, byU32).
 func BenchmarkBloscStreams(b *testing.B) {
-	const n, ts = 4 << 10, 4
-	p := must(golden.Pattern("f32_noise", n))
-	m := n / ts
-	dst := make([]byte, m)
-	var c Compressor
-	for k := range ts {
-		stream := make([]byte, m)
-		for i := range m {
-			stream[i] = p[ts*i+k]
-		}
-		b.Run(fmt.Sprintf("f32_noise/stream=%d", k), func(b *testing.B) {
-			b.SetBytes(int64(m))
-			b.ReportAllocs()
-			var got int
-			for b.Loop() {
-				got = c.CompressBlock(dst, stream, 5)
+	const ts = 4
+	for _, n := range []int{4 << 10, 512 << 10} {
+		p := must(golden.Pattern("f32_noise", n))
+		m := n / ts
+		dst := make([]byte, m)
+		var c Compressor
+		for k := range ts {
+			stream := make([]byte, m)
+			for i := range m {
+				stream[i] = p[ts*i+k]
 			}
-			b.ReportMetric(float64(got), "out-bytes")
-		})
+			name := fmt.Sprintf("f32_noise/stream=%d", k)
+			if n != 4<<10 {
+				name = fmt.Sprintf("f32_noise/n=%s/stream=%d", size(n), k)
+			}
+			b.Run(name, func(b *testing.B) {
+				b.SetBytes(int64(m))
+				b.ReportAllocs()
+				var got int
+				for b.Loop() {
+					got = c.CompressBlock(dst, stream, 5)
+				}
+				b.ReportMetric(float64(got), "out-bytes")
+			})
+		}
 	}
 }
 
