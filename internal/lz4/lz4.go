@@ -109,7 +109,9 @@ type (
 )
 
 // hash is LZ4_hash4 for the byU16 table (only the low 4 bytes of v count)
-// and LZ4_hash5 for the byU32 one, v being the 8 bytes at a position.
+// and LZ4_hash5 for the byU32 one, v being the 8 bytes at a position. Its
+// result is an index of T the compiler sees in range, so compress indexes
+// with it unmasked: one step less from a match's end to the next match.
 func hash[T byU16 | byU32](v uint64) uint32 {
 	var t T
 	if len(t) == tableSize {
@@ -122,7 +124,6 @@ func hash[T byU16 | byU32](v uint64) uint32 {
 // compress is LZ4_compress_generic for a single block without dictionary.
 // Positions are stored in table as base+position.
 func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration int) int {
-	mask := uint32(len(*table) - 1)
 	// limitedOutput in lz4.c: below the bound, C checks as it writes.
 	limited := len(dst) < CompressBlockBound(len(src))
 	mfLimitPlusOne := len(src) - mfLimit + 1
@@ -130,7 +131,7 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 
 	anchor, di := 0, 0
 
-	(*table)[hash[T](load64(src, 0))&mask] = uint32(base)
+	(*table)[hash[T](load64(src, 0))] = uint32(base)
 	ip := 1
 
 	for {
@@ -151,19 +152,19 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 		litLen := ip - anchor
 		token := di
 		di++
-		if limited && di+litLen+(2+1+lastLiterals)+litLen/255 > len(dst) {
-			return 0
-		}
+		// The divisions by 255 of C's checks are 0 for short lengths:
+		// computed only for long ones, they keep the multiply that
+		// replaces them, which claims two fixed registers, out of the
+		// common path.
 		if litLen >= 15 {
-			dst[token] = 0xF0
-			l := litLen - 15
-			for ; l >= 255; l -= 255 {
-				dst[di] = 255
-				di++
+			if limited && di+litLen+(2+1+lastLiterals)+litLen/255 > len(dst) {
+				return 0
 			}
-			dst[di] = byte(l)
-			di++
+			di = putLongLength(dst, di, token, 0xF0, litLen)
 		} else {
+			if limited && di+litLen+(2+1+lastLiterals) > len(dst) {
+				return 0
+			}
 			dst[token] = byte(litLen << 4)
 		}
 		if len(dst)-di >= litLen+8 {
@@ -199,19 +200,15 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 				matchLen = countMatch(src, ip+minMatch, match+minMatch, matchLimit)
 			}
 			ip += matchLen + minMatch
-			if limited && di+(1+lastLiterals)+(matchLen+240)/255 > len(dst) {
-				return 0
-			}
 			if matchLen >= 15 {
-				dst[token] += 15
-				matchLen -= 15
-				for ; matchLen >= 255; matchLen -= 255 {
-					dst[di] = 255
-					di++
+				if limited && di+(1+lastLiterals)+(matchLen+240)/255 > len(dst) {
+					return 0
 				}
-				dst[di] = byte(matchLen)
-				di++
+				di = putLongLength(dst, di, token, dst[token]+15, matchLen)
 			} else {
+				if limited && di+(1+lastLiterals) > len(dst) {
+					return 0
+				}
 				dst[token] += byte(matchLen)
 			}
 			anchor = ip
@@ -221,13 +218,13 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 			}
 
 			// ip-2 >= 1 and ip+8 <= len(src)-4: both loads are inside.
-			(*table)[hash[T](load64(src, ip-2))&mask] = uint32(base + ip - 2)
+			(*table)[hash[T](load64(src, ip-2))] = uint32(base + ip - 2)
 
 			// A match right here continues without literals.
 			v := load64(src, ip)
 			h := hash[T](v)
-			match = position((*table)[h&mask], base)
-			(*table)[h&mask] = uint32(base + ip)
+			match = position((*table)[h], base)
+			(*table)[h] = uint32(base + ip)
 			if match+distanceMax < ip || load32(src, match) != uint32(v) {
 				break
 			}
@@ -253,11 +250,14 @@ func search[T byU16 | byU32](table *T, base int, src []byte, ip, acceleration in
 	mfLimitPlusOne := len(src) - mfLimit + 1
 	step := 1
 	searchNb := acceleration << skipTrigger
-	// ip <= len(src)-mfLimit here and below: 8 bytes are there.
-	fwdH := hash[T](load64(src, ip))
+	// ip <= len(src)-mfLimit here and below: 8 bytes are there. They are
+	// loaded an iteration ahead and hashed when used, and their low 4 are
+	// what a match must equal: no second load of them.
+	next := load64(src, ip)
 	for {
 		cur = ip
-		h := fwdH & mask
+		v := next
+		h := hash[T](v) & mask
 		ip += step
 		step = searchNb >> skipTrigger
 		searchNb++
@@ -265,22 +265,25 @@ func search[T byU16 | byU32](table *T, base int, src []byte, ip, acceleration in
 			return 0, 0, false
 		}
 		match = position((*table)[h], base)
-		fwdH = hash[T](load64(src, ip))
+		next = load64(src, ip)
 		(*table)[h] = uint32(base + cur)
 		// Inputs that use the byU16 table are too short for a match out
 		// of reach of a 2-byte offset.
-		if (len(*table) == tableSize || match+distanceMax >= cur) && load32(src, match) == load32(src, cur) {
+		if (len(*table) == tableSize || match+distanceMax >= cur) && load32(src, match) == uint32(v) {
 			return cur, match, true
 		}
 	}
 }
 
 // position turns a table entry into a position of this call: entries from
-// earlier calls, below base, read as 0, as in a cleared table. Without a
-// branch, which would go either way on short inputs.
+// earlier calls, below base, read as 0, as in a cleared table. Inlined,
+// the compiler makes this a branch over a clear rather than a conditional
+// move; either is shorter than the shift-and-mask it replaced on the chain
+// of loads from one match to the next, which bounds streams of many short
+// matches (see BloscStreamsVaried, whose 64 blocks keep the branch from
+// being learned by heart).
 func position(entry uint32, base int) int {
-	p := int(entry) - base
-	return p &^ (p >> (bits.UintSize - 1))
+	return max(int(entry)-base, 0)
 }
 
 // countMatch is LZ4_count: the length of the common prefix of src[in:limit]
@@ -306,6 +309,24 @@ func countMatch(src []byte, in, match, limit int) int {
 		in++
 	}
 	return in - start
+}
+
+// putLongLength writes a literal or match length of 15 or more: tok, the
+// token with that length's nibble at 15, at dst[token], and the length's
+// bytes past 15 at dst[di:], returning the position after them. The
+// caller has checked that they fit. Out of line, it leaves compress's
+// registers to the common short lengths.
+//
+//go:noinline
+func putLongLength(dst []byte, di, token int, tok byte, length int) int {
+	dst[token] = tok
+	l := length - 15
+	for ; l >= 255; l -= 255 {
+		dst[di] = 255
+		di++
+	}
+	dst[di] = byte(l)
+	return di + 1
 }
 
 // lastRun writes the final literals, src[anchor:], at dst[di:].
