@@ -438,15 +438,11 @@ func unshuffleAVX512NT(d, s *byte, ts, n, blocks int) {
 // the last whole block and the partial one, which also fills in the bytes
 // the kernel leaves at the end of each stream.
 //
-// The kernel stores each stream's last vector to prev and loads it back in
-// the next block: a 64-byte store that straddles two cache lines cannot be
-// forwarded to the load, which stalls every block (measured: 3.3 instead of
-// 15 GB/s at ts=7, depending only on where the stack happened to fall), so
-// both tables are placed on 64-byte boundaries inside oversized arrays.
+// The index table sits on a 64-byte boundary so that each of the kernel's
+// loads from it touches one cache line.
 func shuffleShiftedNT(dst, src []byte, ts, n int) {
-	var idxBuf, prevBuf [16*64 + 63]byte
+	var idxBuf [16*64 + 63]byte
 	idx := align64(idxBuf[:])[:16*64]
-	prev := align64(prevBuf[:])[:16*64]
 	base := uintptr(unsafe.Pointer(&dst[0]))
 	for j := 0; j < ts; j++ {
 		a := int((base + uintptr(j*n)) & 63)
@@ -455,7 +451,7 @@ func shuffleShiftedNT(dst, src []byte, ts, n int) {
 		}
 	}
 	blocks := n / 64
-	shuffleShiftedAVX512(&dst[64], &src[64*ts], ts, n, blocks-1, &idx[0], &prev[0])
+	shuffleShiftedAVX512(&dst[64], &src[64*ts], ts, n, blocks-1, &idx[0])
 	last := (blocks - 1) * 64
 	shuffleBlocks(isaAVX512, &dst[0], &src[0], ts, n, 1)
 	shuffleBlocks(isaAVX512, &dst[last], &src[last*ts], ts, n, 1)
@@ -464,38 +460,38 @@ func shuffleShiftedNT(dst, src []byte, ts, n int) {
 	}
 }
 
-func shuffleShiftedAVX512(d, s *byte, ts, n, blocks int, idx, prev *byte) {
+func shuffleShiftedAVX512(d, s *byte, ts, n, blocks int, idx *byte) {
 	switch ts {
 	case 2:
-		shuffle2AVX512NTShifted(d, s, n, blocks, idx, prev)
+		shuffle2AVX512NTShifted(d, s, n, blocks, idx)
 	case 3:
-		shuffle3AVX512NTShifted(d, s, n, blocks, idx, prev)
+		shuffle3AVX512NTShifted(d, s, n, blocks, idx)
 	case 4:
-		shuffle4AVX512NTShifted(d, s, n, blocks, idx, prev)
+		shuffle4AVX512NTShifted(d, s, n, blocks, idx)
 	case 5:
-		shuffle5AVX512NTShifted(d, s, n, blocks, idx, prev)
+		shuffle5AVX512NTShifted(d, s, n, blocks, idx)
 	case 6:
-		shuffle6AVX512NTShifted(d, s, n, blocks, idx, prev)
+		shuffle6AVX512NTShifted(d, s, n, blocks, idx)
 	case 7:
-		shuffle7AVX512NTShifted(d, s, n, blocks, idx, prev)
+		shuffle7AVX512NTShifted(d, s, n, blocks, idx)
 	case 8:
-		shuffle8AVX512NTShifted(d, s, n, blocks, idx, prev)
+		shuffle8AVX512NTShifted(d, s, n, blocks, idx)
 	case 9:
-		shuffle9AVX512NTShifted(d, s, n, blocks, idx, prev)
+		shuffle9AVX512NTShifted(d, s, n, blocks, idx)
 	case 10:
-		shuffle10AVX512NTShifted(d, s, n, blocks, idx, prev)
+		shuffle10AVX512NTShifted(d, s, n, blocks, idx)
 	case 11:
-		shuffle11AVX512NTShifted(d, s, n, blocks, idx, prev)
+		shuffle11AVX512NTShifted(d, s, n, blocks, idx)
 	case 12:
-		shuffle12AVX512NTShifted(d, s, n, blocks, idx, prev)
+		shuffle12AVX512NTShifted(d, s, n, blocks, idx)
 	case 13:
-		shuffle13AVX512NTShifted(d, s, n, blocks, idx, prev)
+		shuffle13AVX512NTShifted(d, s, n, blocks, idx)
 	case 14:
-		shuffle14AVX512NTShifted(d, s, n, blocks, idx, prev)
+		shuffle14AVX512NTShifted(d, s, n, blocks, idx)
 	case 15:
-		shuffle15AVX512NTShifted(d, s, n, blocks, idx, prev)
+		shuffle15AVX512NTShifted(d, s, n, blocks, idx)
 	case 16:
-		shuffle16AVX512NTShifted(d, s, n, blocks, idx, prev)
+		shuffle16AVX512NTShifted(d, s, n, blocks, idx)
 	}
 }
 
@@ -506,7 +502,10 @@ func shuffleShiftedAVX512(d, s *byte, ts, n, blocks int, idx, prev *byte) {
 // vbmiShuffleSkewed in asmgen/shuffle). The ordinary kernel rewrites the
 // ends the skewed one leaves wrong or unwritten.
 // The ring the kernel stores vectors to and reloads from sits on a 64-byte
-// boundary for the reason shuffleShiftedNT gives.
+// boundary: a 64-byte store that straddles two cache lines cannot be
+// forwarded to the load that reads it back, which stalls every block
+// (measured on the shifted kernel when it kept its vectors in memory: 3.3
+// instead of 15 GB/s at ts=7, depending only on where the stack fell).
 func shuffleSkewedAVX512(dst, src []byte, ts, n, blocks int) {
 	var ringBuf [16*8*64 + 63]byte
 	ring := align64(ringBuf[:])[:16*8*64]
