@@ -438,11 +438,14 @@ func unshuffleAVX512NT(d, s *byte, ts, n, blocks int) {
 // the last whole block and the partial one, which also fills in the bytes
 // the kernel leaves at the end of each stream.
 //
-// The index table sits on a 64-byte boundary so that each of the kernel's
-// loads from it touches one cache line.
+// Both tables sit on 64-byte boundaries: the typesize 11 kernel stores one
+// stream's vector to prev and reloads it in the next block, which needs
+// store forwarding (see shuffleSkewedAVX512), and each idx load then
+// touches one cache line.
 func shuffleShiftedNT(dst, src []byte, ts, n int) {
-	var idxBuf [16*64 + 63]byte
+	var idxBuf, prevBuf [16*64 + 63]byte
 	idx := align64(idxBuf[:])[:16*64]
+	prev := align64(prevBuf[:])[:16*64]
 	base := uintptr(unsafe.Pointer(&dst[0]))
 	for j := 0; j < ts; j++ {
 		a := int((base + uintptr(j*n)) & 63)
@@ -451,7 +454,7 @@ func shuffleShiftedNT(dst, src []byte, ts, n int) {
 		}
 	}
 	blocks := n / 64
-	shuffleShiftedAVX512(&dst[64], &src[64*ts], ts, n, blocks-1, &idx[0])
+	shuffleShiftedAVX512(&dst[64], &src[64*ts], ts, n, blocks-1, &idx[0], &prev[0])
 	last := (blocks - 1) * 64
 	shuffleBlocks(isaAVX512, &dst[0], &src[0], ts, n, 1)
 	shuffleBlocks(isaAVX512, &dst[last], &src[last*ts], ts, n, 1)
@@ -460,38 +463,38 @@ func shuffleShiftedNT(dst, src []byte, ts, n int) {
 	}
 }
 
-func shuffleShiftedAVX512(d, s *byte, ts, n, blocks int, idx *byte) {
+func shuffleShiftedAVX512(d, s *byte, ts, n, blocks int, idx, prev *byte) {
 	switch ts {
 	case 2:
-		shuffle2AVX512NTShifted(d, s, n, blocks, idx)
+		shuffle2AVX512NTShifted(d, s, n, blocks, idx, prev)
 	case 3:
-		shuffle3AVX512NTShifted(d, s, n, blocks, idx)
+		shuffle3AVX512NTShifted(d, s, n, blocks, idx, prev)
 	case 4:
-		shuffle4AVX512NTShifted(d, s, n, blocks, idx)
+		shuffle4AVX512NTShifted(d, s, n, blocks, idx, prev)
 	case 5:
-		shuffle5AVX512NTShifted(d, s, n, blocks, idx)
+		shuffle5AVX512NTShifted(d, s, n, blocks, idx, prev)
 	case 6:
-		shuffle6AVX512NTShifted(d, s, n, blocks, idx)
+		shuffle6AVX512NTShifted(d, s, n, blocks, idx, prev)
 	case 7:
-		shuffle7AVX512NTShifted(d, s, n, blocks, idx)
+		shuffle7AVX512NTShifted(d, s, n, blocks, idx, prev)
 	case 8:
-		shuffle8AVX512NTShifted(d, s, n, blocks, idx)
+		shuffle8AVX512NTShifted(d, s, n, blocks, idx, prev)
 	case 9:
-		shuffle9AVX512NTShifted(d, s, n, blocks, idx)
+		shuffle9AVX512NTShifted(d, s, n, blocks, idx, prev)
 	case 10:
-		shuffle10AVX512NTShifted(d, s, n, blocks, idx)
+		shuffle10AVX512NTShifted(d, s, n, blocks, idx, prev)
 	case 11:
-		shuffle11AVX512NTShifted(d, s, n, blocks, idx)
+		shuffle11AVX512NTShifted(d, s, n, blocks, idx, prev)
 	case 12:
-		shuffle12AVX512NTShifted(d, s, n, blocks, idx)
+		shuffle12AVX512NTShifted(d, s, n, blocks, idx, prev)
 	case 13:
-		shuffle13AVX512NTShifted(d, s, n, blocks, idx)
+		shuffle13AVX512NTShifted(d, s, n, blocks, idx, prev)
 	case 14:
-		shuffle14AVX512NTShifted(d, s, n, blocks, idx)
+		shuffle14AVX512NTShifted(d, s, n, blocks, idx, prev)
 	case 15:
-		shuffle15AVX512NTShifted(d, s, n, blocks, idx)
+		shuffle15AVX512NTShifted(d, s, n, blocks, idx, prev)
 	case 16:
-		shuffle16AVX512NTShifted(d, s, n, blocks, idx)
+		shuffle16AVX512NTShifted(d, s, n, blocks, idx, prev)
 	}
 }
 

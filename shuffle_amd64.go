@@ -207,7 +207,7 @@ func unshuffle2AVX512(dst *byte, src *byte, n int, blocks int)
 // shuffle2AVX512NTShifted shuffles blocks of 64 elements of 2 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
-func shuffle2AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte)
+func shuffle2AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // shuffle2AVX512NT shuffles blocks of 64 elements of 2 bytes with non-temporal stores; dst and n must be multiples of 64.
 //
@@ -232,7 +232,7 @@ func unshuffle3AVX512(dst *byte, src *byte, n int, blocks int)
 // shuffle3AVX512NTShifted shuffles blocks of 64 elements of 3 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
-func shuffle3AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte)
+func shuffle3AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // unshuffle3AVX512NT unshuffles blocks of 64 elements of 3 bytes with non-temporal stores; dst must be 64-byte aligned.
 //
@@ -252,7 +252,7 @@ func unshuffle4AVX512(dst *byte, src *byte, n int, blocks int)
 // shuffle4AVX512NTShifted shuffles blocks of 64 elements of 4 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
-func shuffle4AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte)
+func shuffle4AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // shuffle4AVX512NT shuffles blocks of 64 elements of 4 bytes with non-temporal stores; dst and n must be multiples of 64.
 //
@@ -277,7 +277,7 @@ func unshuffle5AVX512(dst *byte, src *byte, n int, blocks int)
 // shuffle5AVX512NTShifted shuffles blocks of 64 elements of 5 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
-func shuffle5AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte)
+func shuffle5AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // unshuffle5AVX512NT unshuffles blocks of 64 elements of 5 bytes with non-temporal stores; dst must be 64-byte aligned.
 //
@@ -297,7 +297,7 @@ func unshuffle6AVX512(dst *byte, src *byte, n int, blocks int)
 // shuffle6AVX512NTShifted shuffles blocks of 64 elements of 6 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
-func shuffle6AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte)
+func shuffle6AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // unshuffle6AVX512NT unshuffles blocks of 64 elements of 6 bytes with non-temporal stores; dst must be 64-byte aligned.
 //
@@ -317,7 +317,7 @@ func unshuffle7AVX512(dst *byte, src *byte, n int, blocks int)
 // shuffle7AVX512NTShifted shuffles blocks of 64 elements of 7 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
-func shuffle7AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte)
+func shuffle7AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // unshuffle7AVX512NT unshuffles blocks of 64 elements of 7 bytes with non-temporal stores; dst must be 64-byte aligned.
 //
@@ -337,7 +337,7 @@ func unshuffle8AVX512(dst *byte, src *byte, n int, blocks int)
 // shuffle8AVX512NTShifted shuffles blocks of 64 elements of 8 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
-func shuffle8AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte)
+func shuffle8AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // shuffle8AVX512NT shuffles blocks of 64 elements of 8 bytes with non-temporal stores; dst and n must be multiples of 64.
 //
@@ -362,7 +362,7 @@ func unshuffle9AVX512(dst *byte, src *byte, n int, blocks int)
 // shuffle9AVX512NTShifted shuffles blocks of 64 elements of 9 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
-func shuffle9AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte)
+func shuffle9AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // shuffle9AVX512Skewed shuffles blocks of 64 elements of 9 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
 //
@@ -387,7 +387,7 @@ func unshuffle10AVX512(dst *byte, src *byte, n int, blocks int)
 // shuffle10AVX512NTShifted shuffles blocks of 64 elements of 10 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
-func shuffle10AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte)
+func shuffle10AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // shuffle10AVX512Skewed shuffles blocks of 64 elements of 10 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
 //
@@ -412,7 +412,7 @@ func unshuffle11AVX512(dst *byte, src *byte, n int, blocks int)
 // shuffle11AVX512NTShifted shuffles blocks of 64 elements of 11 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
-func shuffle11AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte)
+func shuffle11AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // shuffle11AVX512Skewed shuffles blocks of 64 elements of 11 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
 //
@@ -437,7 +437,7 @@ func unshuffle12AVX512(dst *byte, src *byte, n int, blocks int)
 // shuffle12AVX512NTShifted shuffles blocks of 64 elements of 12 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
-func shuffle12AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte)
+func shuffle12AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // shuffle12AVX512Skewed shuffles blocks of 64 elements of 12 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
 //
@@ -462,7 +462,7 @@ func unshuffle13AVX512(dst *byte, src *byte, n int, blocks int)
 // shuffle13AVX512NTShifted shuffles blocks of 64 elements of 13 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
-func shuffle13AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte)
+func shuffle13AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // shuffle13AVX512Skewed shuffles blocks of 64 elements of 13 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
 //
@@ -487,7 +487,7 @@ func unshuffle14AVX512(dst *byte, src *byte, n int, blocks int)
 // shuffle14AVX512NTShifted shuffles blocks of 64 elements of 14 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
-func shuffle14AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte)
+func shuffle14AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // shuffle14AVX512Skewed shuffles blocks of 64 elements of 14 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
 //
@@ -512,7 +512,7 @@ func unshuffle15AVX512(dst *byte, src *byte, n int, blocks int)
 // shuffle15AVX512NTShifted shuffles blocks of 64 elements of 15 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
-func shuffle15AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte)
+func shuffle15AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // shuffle15AVX512Skewed shuffles blocks of 64 elements of 15 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
 //
@@ -537,7 +537,7 @@ func unshuffle16AVX512(dst *byte, src *byte, n int, blocks int)
 // shuffle16AVX512NTShifted shuffles blocks of 64 elements of 16 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
-func shuffle16AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte)
+func shuffle16AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
 // shuffle16AVX512Skewed shuffles blocks of 64 elements of 16 bytes, stream s written s%8 blocks late (see vbmiShuffleSkewed in asmgen/shuffle).
 //

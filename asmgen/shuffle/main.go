@@ -585,17 +585,18 @@ func vbmiShuffle(ts int, nt bool) {
 // vbmiShuffleShifted is the non-temporal shuffle for streams that do not
 // start on a 64-byte boundary (odd typesizes, n%64 != 0): each stream's
 // output is shifted into the aligned lines it straddles. Stream s keeps its
-// previous block's 64 bytes in a register and a VPERMI2B index in idx[s]
-// (byte q: (q - a) mod 128, a the stream's misalignment), so block i writes
-// the aligned line at (stream start &^ 63) + 64i: the last a bytes of block
-// i-1, then the first 64-a of block i. The first line of a misaligned
-// stream therefore also writes a bytes before the stream (zeros), the end
-// of the previous one, and the last a bytes of the blocks stay unwritten:
-// the caller rewrites the end of every stream with an ordinary kernel after.
+// previous block's 64 bytes in a register (typesize 11's last stream in
+// prev[s]) and a VPERMI2B index in idx[s] (byte q: (q - a) mod 128, a the
+// stream's misalignment), so block i writes the aligned line at (stream
+// start &^ 63) + 64i: the last a bytes of block i-1, then the first 64-a
+// of block i. The first line of a misaligned stream therefore also writes
+// a bytes before the stream, the end of the previous one, and the last a
+// bytes of the blocks stay unwritten: the caller rewrites the end of every
+// stream with an ordinary kernel after.
 func vbmiShuffleShifted(ts int) {
 	_, r, e, b := vbmiShape(ts)
 	name := fmt.Sprintf("shuffle%dAVX512NTShifted", ts)
-	TEXT(name, NOSPLIT, "func(dst *byte, src *byte, n int, blocks int, idx *byte)")
+	TEXT(name, NOSPLIT, "func(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)")
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).", name, ts))
 	dst := Load(Param("dst"), GP64())
@@ -603,6 +604,7 @@ func vbmiShuffleShifted(ts int) {
 	n := Load(Param("n"), GP64())
 	blocks := Load(Param("blocks"), GP64())
 	idx := Load(Param("idx"), GP64())
+	prev := Load(Param("prev"), GP64())
 	TESTQ(blocks, blocks)
 	JZ(LabelRef("done"))
 	var t [2]VecVirtual
@@ -616,19 +618,26 @@ func vbmiShuffleShifted(ts int) {
 		}))
 	}
 	ql, qh, mask := vbmiCommon(ts, true)
-	// Each stream's previous vector stays in a register: storing it to
-	// memory every block, among the non-temporal stores, cost 10-20% of the
-	// speed at 64 MiB. Sixteen rows would leave too few registers for them
-	// beside the tables, so typesizes above 8 gather and transpose one half
-	// of the streams at a time, loading every window twice.
-	last := make([]VecVirtual, ts)
+	// Each stream's previous vector stays in a register where one is left:
+	// storing it to memory every block, among the non-temporal stores,
+	// cost 10-20% of the speed at 64 MiB when every stream did so. Beside
+	// 16 rows and the tables only shiftedInRegs fit, so typesize 11 keeps
+	// its last stream's in prev. From 12 on the kernels gather and
+	// transpose one half of the streams at a time (loading every window
+	// twice) with all of them in registers: against whole blocks with the
+	// rest in prev, that was 5-10% slower at typesizes 9-11, even at 12
+	// and 13, and faster at 14 (the two in one process, alternating, 15
+	// times each at 64 MiB).
+	halves := [][]int{{0, 1}}
+	inRegs := min(ts, shiftedInRegs)
+	if ts > shiftedInRegs+1 {
+		halves = [][]int{{0}, {1}}
+		inRegs = ts
+	}
+	last := make([]VecVirtual, inRegs)
 	for st := range last {
 		last[st] = ZMM()
 		VPXORQ(last[st], last[st], last[st])
-	}
-	halves := [][]int{{0, 1}}
-	if r == 8 {
-		halves = [][]int{{0}, {1}}
 	}
 	Label("loop")
 	for _, hs := range halves {
@@ -662,8 +671,13 @@ func vbmiShuffleShifted(ts int) {
 				}
 				line := ZMM()
 				VMOVDQU64(Mem{Base: idx, Disp: 64 * st}, line)
-				VPERMI2B(last[st], z, line)
-				VMOVDQA64(z, last[st])
+				if st < inRegs {
+					VPERMI2B(last[st], z, line)
+					VMOVDQA64(z, last[st])
+				} else {
+					VPERMI2B(Mem{Base: prev, Disp: 64 * st}, z, line)
+					VMOVDQU64(z, Mem{Base: prev, Disp: 64 * st})
+				}
 				a := streamAddr(dst, n, st)
 				ANDQ(I32(-64), a)
 				VMOVNTDQ(line, Mem{Base: a})
@@ -672,6 +686,11 @@ func vbmiShuffleShifted(ts int) {
 	}
 	epilogue(avx512nt(true), dst, src, blocks, 64, 64*ts)
 }
+
+// shiftedInRegs is how many streams' previous vectors fit in registers
+// beside the 16 rows, gather tables and transpose indexes of a whole block
+// (avo's allocator uses all 32 at typesize 10).
+const shiftedInRegs = 10
 
 // skewDepth is how many distinct block lags the skewed kernels give their
 // streams; 16 (a 16 KiB ring) measured slower.
