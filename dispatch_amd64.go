@@ -438,11 +438,10 @@ func unshuffleAVX512NT(d, s *byte, ts, n, blocks int) {
 // the last whole block and the partial one, which also fills in the bytes
 // the kernel leaves at the end of each stream.
 //
-// The kernel stores each stream's last vector to prev and loads it back in
-// the next block: a 64-byte store that straddles two cache lines cannot be
-// forwarded to the load, which stalls every block (measured: 3.3 instead of
-// 15 GB/s at ts=7, depending only on where the stack happened to fall), so
-// both tables are placed on 64-byte boundaries inside oversized arrays.
+// Both tables sit on 64-byte boundaries: the typesize 11 kernel stores one
+// stream's vector to prev and reloads it in the next block, which needs
+// store forwarding (see shuffleSkewedAVX512), and each idx load then
+// touches one cache line.
 func shuffleShiftedNT(dst, src []byte, ts, n int) {
 	var idxBuf, prevBuf [16*64 + 63]byte
 	idx := align64(idxBuf[:])[:16*64]
@@ -506,7 +505,10 @@ func shuffleShiftedAVX512(d, s *byte, ts, n, blocks int, idx, prev *byte) {
 // vbmiShuffleSkewed in asmgen/shuffle). The ordinary kernel rewrites the
 // ends the skewed one leaves wrong or unwritten.
 // The ring the kernel stores vectors to and reloads from sits on a 64-byte
-// boundary for the reason shuffleShiftedNT gives.
+// boundary: a 64-byte store that straddles two cache lines cannot be
+// forwarded to the load that reads it back, which stalls every block
+// (measured on the shifted kernel when it kept its vectors in memory: 3.3
+// instead of 15 GB/s at ts=7, depending only on where the stack fell).
 func shuffleSkewedAVX512(dst, src []byte, ts, n, blocks int) {
 	var ringBuf [16*8*64 + 63]byte
 	ring := align64(ringBuf[:])[:16*8*64]

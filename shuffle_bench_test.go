@@ -72,3 +72,35 @@ func benchKernels(b *testing.B, unshuffle bool) {
 
 func BenchmarkShuffleKernels(b *testing.B)   { benchKernels(b, false) }
 func BenchmarkUnshuffleKernels(b *testing.B) { benchKernels(b, true) }
+
+// BenchmarkShuffleLargeTypesizes covers every typesize 2..16 on 64 MiB,
+// where the AVX-512 shuffle uses its non-temporal kernels (the shifted ones
+// whenever the streams do not start on 64-byte lines), each row after a
+// memcpy row of its own: memory bandwidth drifts too much between rows
+// minutes apart on a shared machine for one memcpy row to serve them all.
+func BenchmarkShuffleLargeTypesizes(b *testing.B) {
+	const size = 64 << 20
+	for _, k := range cpu.Kernels("shuffle") {
+		if !k.Available() || k.Level != cpu.AVX512 {
+			continue
+		}
+		for ts := 2; ts <= 16; ts++ {
+			b.Run(fmt.Sprintf("ts=%d/kernel=memcpy", ts), func(b *testing.B) {
+				dst, src := benchBuffers(size)
+				b.SetBytes(size)
+				b.ReportAllocs()
+				for b.Loop() {
+					copy(dst, src)
+				}
+			})
+			b.Run(fmt.Sprintf("ts=%d/kernel=%s", ts, k.Name()), func(b *testing.B) {
+				dst, src := benchBuffers(size)
+				b.SetBytes(size)
+				b.ReportAllocs()
+				for b.Loop() {
+					k.Shuffle(dst, src, ts)
+				}
+			})
+		}
+	}
+}

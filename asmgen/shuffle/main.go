@@ -585,13 +585,14 @@ func vbmiShuffle(ts int, nt bool) {
 // vbmiShuffleShifted is the non-temporal shuffle for streams that do not
 // start on a 64-byte boundary (odd typesizes, n%64 != 0): each stream's
 // output is shifted into the aligned lines it straddles. Stream s keeps its
-// previous block's 64 bytes in prev[s] and a VPERMI2B index in idx[s]
-// (byte q: (q - a) mod 128, a the stream's misalignment), so block i writes
-// the aligned line at (stream start &^ 63) + 64i: the last a bytes of block
-// i-1, then the first 64-a of block i. The first line of a misaligned
-// stream therefore also writes a bytes before the stream, the end of the
-// previous one, and the last a bytes of the blocks stay unwritten: the
-// caller rewrites the end of every stream with an ordinary kernel after.
+// previous block's 64 bytes in a register (typesize 11's last stream in
+// prev[s]) and a VPERMI2B index in idx[s] (byte q: (q - a) mod 128, a the
+// stream's misalignment), so block i writes the aligned line at (stream
+// start &^ 63) + 64i: the last a bytes of block i-1, then the first 64-a
+// of block i. The first line of a misaligned stream therefore also writes
+// a bytes before the stream, the end of the previous one, and the last a
+// bytes of the blocks stay unwritten: the caller rewrites the end of every
+// stream with an ordinary kernel after.
 func vbmiShuffleShifted(ts int) {
 	_, r, e, b := vbmiShape(ts)
 	name := fmt.Sprintf("shuffle%dAVX512NTShifted", ts)
@@ -617,40 +618,79 @@ func vbmiShuffleShifted(ts int) {
 		}))
 	}
 	ql, qh, mask := vbmiCommon(ts, true)
-	Label("loop")
-	rows := [2][]VecVirtual{make([]VecVirtual, r), make([]VecVirtual, r)}
-	for k := 0; k < r; k++ {
-		a, c := ZMM(), ZMM()
-		VMOVDQU64(Mem{Base: src, Disp: k * b}, a)
-		if mask == nil {
-			VMOVDQU64(Mem{Base: src, Disp: k*b + 64}, c)
-		} else {
-			VMOVDQU8_Z(Mem{Base: src, Disp: k*b + 64}, mask, c)
-		}
-		o := ZMM()
-		VMOVDQA64(a, o)
-		VPERMT2B(c, t[0], o)
-		VPERMT2B(c, t[1], a)
-		rows[0][k], rows[1][k] = o, a
+	// Each stream's previous vector stays in a register where one is left:
+	// storing it to memory every block, among the non-temporal stores,
+	// cost 10-20% of the speed at 64 MiB when every stream did so. Beside
+	// 16 rows and the tables only shiftedInRegs fit, so typesize 11 keeps
+	// its last stream's in prev. From 12 on the kernels gather and
+	// transpose one half of the streams at a time (loading every window
+	// twice) with all of them in registers: against whole blocks with the
+	// rest in prev, that was 5-10% slower at typesizes 9-11, even at 12
+	// and 13, and faster at 14 (the two in one process, alternating, 15
+	// times each at 64 MiB).
+	halves := [][]int{{0, 1}}
+	inRegs := min(ts, shiftedInRegs)
+	if ts > shiftedInRegs+1 {
+		halves = [][]int{{0}, {1}}
+		inRegs = ts
 	}
-	for h := range rows {
-		transpose(rows[h], e, ql, qh)
-		for s, z := range rows[h] {
-			st := h*r + s
-			if st >= ts {
-				continue
+	last := make([]VecVirtual, inRegs)
+	for st := range last {
+		last[st] = ZMM()
+		VPXORQ(last[st], last[st], last[st])
+	}
+	Label("loop")
+	for _, hs := range halves {
+		var rows [2][]VecVirtual
+		for k := 0; k < r; k++ {
+			a, c := ZMM(), ZMM()
+			VMOVDQU64(Mem{Base: src, Disp: k * b}, a)
+			if mask == nil {
+				VMOVDQU64(Mem{Base: src, Disp: k*b + 64}, c)
+			} else {
+				VMOVDQU8_Z(Mem{Base: src, Disp: k*b + 64}, mask, c)
 			}
-			line := ZMM()
-			VMOVDQU64(Mem{Base: idx, Disp: 64 * st}, line)
-			VPERMI2B(Mem{Base: prev, Disp: 64 * st}, z, line)
-			VMOVDQU64(z, Mem{Base: prev, Disp: 64 * st})
-			a := streamAddr(dst, n, st)
-			ANDQ(I32(-64), a)
-			VMOVNTDQ(line, Mem{Base: a})
+			if len(hs) == 2 {
+				o := ZMM()
+				VMOVDQA64(a, o)
+				VPERMT2B(c, t[0], o)
+				VPERMT2B(c, t[1], a)
+				rows[0] = append(rows[0], o)
+				rows[1] = append(rows[1], a)
+			} else {
+				VPERMT2B(c, t[hs[0]], a)
+				rows[hs[0]] = append(rows[hs[0]], a)
+			}
+		}
+		for _, h := range hs {
+			transpose(rows[h], e, ql, qh)
+			for s, z := range rows[h] {
+				st := h*r + s
+				if st >= ts {
+					continue
+				}
+				line := ZMM()
+				VMOVDQU64(Mem{Base: idx, Disp: 64 * st}, line)
+				if st < inRegs {
+					VPERMI2B(last[st], z, line)
+					VMOVDQA64(z, last[st])
+				} else {
+					VPERMI2B(Mem{Base: prev, Disp: 64 * st}, z, line)
+					VMOVDQU64(z, Mem{Base: prev, Disp: 64 * st})
+				}
+				a := streamAddr(dst, n, st)
+				ANDQ(I32(-64), a)
+				VMOVNTDQ(line, Mem{Base: a})
+			}
 		}
 	}
 	epilogue(avx512nt(true), dst, src, blocks, 64, 64*ts)
 }
+
+// shiftedInRegs is how many streams' previous vectors fit in registers
+// beside the 16 rows, gather tables and transpose indexes of a whole block
+// (avo's allocator uses all 32 at typesize 10).
+const shiftedInRegs = 10
 
 // skewDepth is how many distinct block lags the skewed kernels give their
 // streams; 16 (a 16 KiB ring) measured slower.
