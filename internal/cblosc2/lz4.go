@@ -1,0 +1,24 @@
+//go:build cblosc2 && cgo
+
+package cblosc2
+
+/*
+#include <lz4.h>
+*/
+import "C"
+
+import "unsafe"
+
+// LZ4CompressFast is the LZ4_compress_fast of the liblz4 c-blosc2 links,
+// the call its LZ4 codec makes for every stream: internal/lz4 times its
+// own against it on the same streams.
+func LZ4CompressFast(dst, src []byte, acceleration int) int {
+	if len(src) == 0 || len(dst) == 0 {
+		return 0
+	}
+	return int(C.LZ4_compress_fast((*C.char)(unsafe.Pointer(&src[0])), (*C.char)(unsafe.Pointer(&dst[0])),
+		C.int(len(src)), C.int(len(dst)), C.int(acceleration)))
+}
+
+// LZ4Version is liblz4's version string.
+func LZ4Version() string { return C.GoString(C.LZ4_versionString()) }
