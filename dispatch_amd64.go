@@ -100,9 +100,16 @@ func shuffleCover(isa int, dst, src []byte, ts, n int) {
 	w := blockWidth[isa]
 	p := planBlocks(n, w, ts, len(src), slack(isa, false, ts))
 	skewed := isa == isaAVX512 && ts > 8 && n%1024 == 0 && p.direct >= 64
+	// With n a multiple of 4096 all 8 streams start at one 4 KiB offset
+	// (see vbmiShuffleSplit in asmgen/shuffle).
+	split := isa == isaAVX512 && ts == 8 && n%4096 == 0
 	p.run(n, w, func(start, blocks int) {
 		if skewed && start == 0 {
 			shuffleSkewedAVX512(dst, src, ts, n, blocks)
+			return
+		}
+		if split {
+			shuffle8AVX512Split(&dst[start], &src[start*ts], n, blocks)
 			return
 		}
 		shuffleBlocks(isa, &dst[start], &src[start*ts], ts, n, blocks)

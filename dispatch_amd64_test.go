@@ -3,10 +3,13 @@
 package blosc
 
 import (
+	"bytes"
+	"math/rand/v2"
 	"testing"
 	"unsafe"
 
 	"github.com/goblosc/blosc/internal/cpu"
+	"github.com/goblosc/blosc/internal/guard"
 )
 
 func TestAlign64(t *testing.T) {
@@ -44,5 +47,43 @@ func TestLargeShuffleDoesNotAllocate(t *testing.T) {
 	n := 1 << 16
 	if a := testing.AllocsPerRun(2, func() { shuffleSkewedAVX512(dst[:n*12], src[:n*12], 12, n, n/64) }); a != 0 {
 		t.Errorf("shuffleSkewedAVX512: %v allocations per call", a)
+	}
+}
+
+// TestShuffleSplitKernel calls the two-pass typesize-8 kernel directly for
+// block counts around its chunk of 8 (Shuffle only hands it multiples of
+// 64), and through Shuffle on buffers that end or start at a guard page.
+func TestShuffleSplitKernel(t *testing.T) {
+	if !cpu.Available(cpu.AVX512) || !hasShuffleKernel(cpu.AVX512) {
+		t.Skip("SKIPPED: this CPU has no AVX-512 VBMI byte shuffle, the only one with a split kernel")
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	const ts = 8
+	for blocks := 1; blocks <= 25; blocks++ {
+		n := 64 * blocks
+		src := make([]byte, n*ts)
+		fillRandom(rng, src)
+		want, got := make([]byte, n*ts), make([]byte, n*ts+64)
+		shuffleGeneric(want, src, ts)
+		shuffle8AVX512Split(&got[0], &src[0], n, blocks)
+		if !bytes.Equal(got[:n*ts], want) || !bytes.Equal(got[n*ts:], make([]byte, 64)) {
+			t.Fatalf("blocks=%d:\n%s", blocks, diffReport(got[:n*ts], want))
+		}
+	}
+	restore := forceShuffleLevel(cpu.AVX512)
+	defer restore()
+	for _, side := range []guard.Side{guard.End, guard.Start} {
+		for _, n := range []int{4096, 3 * 4096} {
+			src, dst := guard.New(n*ts, side), guard.New(n*ts, side)
+			fillRandom(rng, src.Bytes)
+			want := make([]byte, n*ts)
+			shuffleGeneric(want, src.Bytes, ts)
+			Shuffle(dst.Bytes, src.Bytes, ts)
+			if !bytes.Equal(dst.Bytes, want) {
+				t.Errorf("side %v n=%d:\n%s", side, n, diffReport(dst.Bytes, want))
+			}
+			src.Free()
+			dst.Free()
+		}
 	}
 }

@@ -339,6 +339,11 @@ func unshuffle8AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle8AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
+// shuffle8AVX512Split shuffles blocks of 64 elements of 8 bytes, one half of the streams per pass over 8 blocks (see vbmiShuffleSplit in asmgen/shuffle).
+//
+//go:noescape
+func shuffle8AVX512Split(dst *byte, src *byte, n int, blocks int)
+
 // shuffle8AVX512NT shuffles blocks of 64 elements of 8 bytes with non-temporal stores; dst and n must be multiples of 64.
 //
 //go:noescape

@@ -54,6 +54,9 @@ func main() {
 		if ts > 8 {
 			vbmiShuffleSkewed(ts)
 		}
+		if ts == 8 {
+			vbmiShuffleSplit(ts)
+		}
 		if ts&(ts-1) == 0 {
 			vbmiShuffle(ts, true)
 			vbmiUnshuffle(ts, true)
