@@ -6919,6 +6919,77 @@ done:
 	VZEROUPPER
 	RET
 
+// func unshuffle4AVX512Split(dst *byte, src *byte, n int, blocks int, buf *byte)
+// Requires: AVX, AVX512F, AVX512VBMI, CMOV
+TEXT ·unshuffle4AVX512Split(SB), NOSPLIT, $0-40
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      buf+32(FP), SI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 scatter4H0<>+0(SB), Z0
+	VMOVDQU64 scatter4H1<>+0(SB), Z1
+
+chunk:
+	MOVQ    $0x00000008, R8
+	CMPQ    BX, R8
+	CMOVQLT BX, R8
+	MOVQ    CX, R9
+	MOVQ    SI, R10
+	MOVQ    R8, DI
+
+half0:
+	MOVQ       R9, R11
+	VMOVDQU64  (R11), Z2
+	IMUL3Q     $0x01, DX, R11
+	ADDQ       R9, R11
+	VMOVDQU64  (R11), Z3
+	VSHUFI64X2 $0x44, Z3, Z2, Z4
+	VSHUFI64X2 $0xee, Z3, Z2, Z2
+	VMOVDQA64  Z4, (R10)
+	VMOVDQA64  Z2, 64(R10)
+	ADDQ       $0x00000040, R9
+	ADDQ       $0x00000080, R10
+	DECQ       DI
+	JNZ        half0
+	MOVQ       SI, R10
+	MOVQ       R8, DI
+
+half1:
+	IMUL3Q     $0x02, DX, R9
+	ADDQ       CX, R9
+	VMOVDQU64  (R9), Z2
+	IMUL3Q     $0x03, DX, R9
+	ADDQ       CX, R9
+	VMOVDQU64  (R9), Z3
+	VSHUFI64X2 $0x44, Z3, Z2, Z4
+	VSHUFI64X2 $0xee, Z3, Z2, Z2
+	VMOVDQA64  (R10), Z3
+	VMOVDQA64  Z3, Z5
+	VPERMT2B   Z4, Z0, Z5
+	VMOVDQU64  Z5, (AX)
+	VPERMT2B   Z4, Z1, Z3
+	VMOVDQU64  Z3, 64(AX)
+	VMOVDQA64  64(R10), Z3
+	VMOVDQA64  Z3, Z4
+	VPERMT2B   Z2, Z0, Z4
+	VMOVDQU64  Z4, 128(AX)
+	VPERMT2B   Z2, Z1, Z3
+	VMOVDQU64  Z3, 192(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000080, R10
+	ADDQ       $0x00000100, AX
+	DECQ       DI
+	JNZ        half1
+	SUBQ       R8, BX
+	JNZ        chunk
+
+done:
+	VZEROUPPER
+	RET
+
 // func shuffle4AVX512NT(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512F, AVX512VBMI, MMX+
 TEXT ·shuffle4AVX512NT(SB), NOSPLIT, $0-32
@@ -10807,6 +10878,121 @@ half1:
 	MOVQ       R8, CX
 	MOVQ       R9, AX
 	SUBQ       DI, BX
+	JNZ        chunk
+
+done:
+	VZEROUPPER
+	RET
+
+// func unshuffle8AVX512Split(dst *byte, src *byte, n int, blocks int, buf *byte)
+// Requires: AVX, AVX512F, AVX512VBMI, CMOV
+TEXT ·unshuffle8AVX512Split(SB), NOSPLIT, $0-40
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      blocks+24(FP), BX
+	MOVQ      buf+32(FP), SI
+	TESTQ     BX, BX
+	JZ        done
+	VMOVDQU64 scatter8H0<>+0(SB), Z0
+	VMOVDQU64 scatter8H1<>+0(SB), Z1
+	VMOVDQU64 permQLo<>+0(SB), Z2
+	VMOVDQU64 permQHi<>+0(SB), Z3
+
+chunk:
+	MOVQ    $0x00000008, R8
+	CMPQ    BX, R8
+	CMOVQLT BX, R8
+	MOVQ    CX, R9
+	MOVQ    SI, R10
+	MOVQ    R8, DI
+
+half0:
+	MOVQ       R9, R11
+	VMOVDQU64  (R11), Z4
+	IMUL3Q     $0x01, DX, R11
+	ADDQ       R9, R11
+	VMOVDQU64  (R11), Z5
+	IMUL3Q     $0x02, DX, R11
+	ADDQ       R9, R11
+	VMOVDQU64  (R11), Z6
+	IMUL3Q     $0x03, DX, R11
+	ADDQ       R9, R11
+	VMOVDQU64  (R11), Z7
+	VMOVDQA64  Z4, Z8
+	VPERMT2Q   Z5, Z2, Z8
+	VPERMT2Q   Z5, Z3, Z4
+	VMOVDQA64  Z6, Z5
+	VPERMT2Q   Z7, Z2, Z5
+	VPERMT2Q   Z7, Z3, Z6
+	VSHUFI64X2 $0x44, Z5, Z8, Z7
+	VSHUFI64X2 $0xee, Z5, Z8, Z8
+	VSHUFI64X2 $0x44, Z6, Z4, Z5
+	VSHUFI64X2 $0xee, Z6, Z4, Z4
+	VMOVDQA64  Z7, (R10)
+	VMOVDQA64  Z5, 64(R10)
+	VMOVDQA64  Z8, 128(R10)
+	VMOVDQA64  Z4, 192(R10)
+	ADDQ       $0x00000040, R9
+	ADDQ       $0x00000100, R10
+	DECQ       DI
+	JNZ        half0
+	MOVQ       SI, R10
+	MOVQ       R8, DI
+
+half1:
+	IMUL3Q     $0x04, DX, R9
+	ADDQ       CX, R9
+	VMOVDQU64  (R9), Z4
+	IMUL3Q     $0x05, DX, R9
+	ADDQ       CX, R9
+	VMOVDQU64  (R9), Z5
+	IMUL3Q     $0x06, DX, R9
+	ADDQ       CX, R9
+	VMOVDQU64  (R9), Z6
+	IMUL3Q     $0x07, DX, R9
+	ADDQ       CX, R9
+	VMOVDQU64  (R9), Z7
+	VMOVDQA64  Z4, Z8
+	VPERMT2Q   Z5, Z2, Z8
+	VPERMT2Q   Z5, Z3, Z4
+	VMOVDQA64  Z6, Z5
+	VPERMT2Q   Z7, Z2, Z5
+	VPERMT2Q   Z7, Z3, Z6
+	VSHUFI64X2 $0x44, Z5, Z8, Z7
+	VSHUFI64X2 $0xee, Z5, Z8, Z8
+	VSHUFI64X2 $0x44, Z6, Z4, Z5
+	VSHUFI64X2 $0xee, Z6, Z4, Z4
+	VMOVDQA64  (R10), Z6
+	VMOVDQA64  Z6, Z9
+	VPERMT2B   Z7, Z0, Z9
+	VMOVDQU64  Z9, (AX)
+	VPERMT2B   Z7, Z1, Z6
+	VMOVDQU64  Z6, 64(AX)
+	VMOVDQA64  64(R10), Z6
+	VMOVDQA64  Z6, Z7
+	VPERMT2B   Z5, Z0, Z7
+	VMOVDQU64  Z7, 128(AX)
+	VPERMT2B   Z5, Z1, Z6
+	VMOVDQU64  Z6, 192(AX)
+	VMOVDQA64  128(R10), Z5
+	VMOVDQA64  Z5, Z6
+	VPERMT2B   Z8, Z0, Z6
+	VMOVDQU64  Z6, 256(AX)
+	VPERMT2B   Z8, Z1, Z5
+	VMOVDQU64  Z5, 320(AX)
+	VMOVDQA64  192(R10), Z5
+	VMOVDQA64  Z5, Z6
+	VPERMT2B   Z4, Z0, Z6
+	VMOVDQU64  Z6, 384(AX)
+	VPERMT2B   Z4, Z1, Z5
+	VMOVDQU64  Z5, 448(AX)
+	ADDQ       $0x00000040, CX
+	ADDQ       $0x00000100, R10
+	ADDQ       $0x00000200, AX
+	DECQ       DI
+	JNZ        half1
+	SUBQ       R8, BX
 	JNZ        chunk
 
 done:
