@@ -127,16 +127,8 @@ func shuffleScratch(isa int, dst, src []byte, ts, n, start int) {
 
 func unshuffleCover(isa int, dst, src []byte, ts, n int) {
 	w := blockWidth[isa]
-	// As for shuffleCover's split: the streams share one 4 KiB offset.
-	split := isa == isaAVX512 && (ts == 4 || ts == 8) && n%4096 == 0
 	planBlocks(n, w, ts, len(dst), slack(isa, true, ts)).run(n, w,
-		func(start, blocks int) {
-			if split {
-				unshuffleSplit(&dst[start*ts], &src[start], ts, n, blocks)
-				return
-			}
-			unshuffleBlocks(isa, &dst[start*ts], &src[start], ts, n, blocks)
-		},
+		func(start, blocks int) { unshuffleBlocks(isa, &dst[start*ts], &src[start], ts, n, blocks) },
 		func(start int) { unshuffleScratch(isa, dst, src, ts, n, start) })
 }
 
@@ -548,17 +540,4 @@ func shuffleSkewedAVX512(dst, src []byte, ts, n, blocks int) {
 	}
 	shuffleBlocks(isaAVX512, &dst[0], &src[0], ts, n, lead)
 	shuffleBlocks(isaAVX512, &dst[(blocks-lead)*64], &src[(blocks-lead)*64*ts], ts, n, lead)
-}
-
-// unshuffleSplit runs the two-pass unshuffle of typesize 4 or 8 (see
-// vbmiUnshuffleSplit in asmgen/shuffle) with its buffer of half blocks on
-// the stack, on a 64-byte boundary.
-func unshuffleSplit(d, s *byte, ts, n, blocks int) {
-	var buf [8*4*64 + 63]byte // splitChunk blocks of 4 vectors at most
-	b := &align64(buf[:])[0]
-	if ts == 4 {
-		unshuffle4AVX512Split(d, s, n, blocks, b)
-	} else {
-		unshuffle8AVX512Split(d, s, n, blocks, b)
-	}
 }

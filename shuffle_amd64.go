@@ -254,11 +254,6 @@ func unshuffle4AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle4AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
-// unshuffle4AVX512Split unshuffles blocks of 64 elements of 4 bytes, one half of the streams per pass over 8 blocks through buf (see vbmiUnshuffleSplit in asmgen/shuffle).
-//
-//go:noescape
-func unshuffle4AVX512Split(dst *byte, src *byte, n int, blocks int, buf *byte)
-
 // shuffle4AVX512NT shuffles blocks of 64 elements of 4 bytes with non-temporal stores; dst and n must be multiples of 64.
 //
 //go:noescape
@@ -348,11 +343,6 @@ func shuffle8AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte,
 //
 //go:noescape
 func shuffle8AVX512Split(dst *byte, src *byte, n int, blocks int)
-
-// unshuffle8AVX512Split unshuffles blocks of 64 elements of 8 bytes, one half of the streams per pass over 8 blocks through buf (see vbmiUnshuffleSplit in asmgen/shuffle).
-//
-//go:noescape
-func unshuffle8AVX512Split(dst *byte, src *byte, n int, blocks int, buf *byte)
 
 // shuffle8AVX512NT shuffles blocks of 64 elements of 8 bytes with non-temporal stores; dst and n must be multiples of 64.
 //

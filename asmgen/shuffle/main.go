@@ -54,12 +54,8 @@ func main() {
 		if ts > 8 {
 			vbmiShuffleSkewed(ts)
 		}
-		if ts == 4 {
-			vbmiUnshuffleSplit(ts)
-		}
 		if ts == 8 {
 			vbmiShuffleSplit(ts)
-			vbmiUnshuffleSplit(ts)
 		}
 		if ts&(ts-1) == 0 {
 			vbmiShuffle(ts, true)
