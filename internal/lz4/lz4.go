@@ -74,6 +74,12 @@ type Compressor struct {
 // CompressBlockBound(len(src))), and when len(src) exceeds MaxInputSize.
 // Accelerations below 1 act as 1. It never writes past len(dst).
 func (c *Compressor) CompressBlock(dst, src []byte, acceleration int) int {
+	return c.compressBlock(dst, src, acceleration, haveAsm)
+}
+
+// compressBlock is CompressBlock with the choice of the assembly loop,
+// where there is one, or the portable one, its oracle in the tests.
+func (c *Compressor) compressBlock(dst, src []byte, acceleration int, useAsm bool) int {
 	if acceleration < 1 {
 		acceleration = 1
 	} else if acceleration > MaxAcceleration {
@@ -91,7 +97,12 @@ func (c *Compressor) CompressBlock(dst, src []byte, acceleration int) int {
 		c.base = 0
 	}
 	if len(src) < limit64K {
-		n := compress(&c.table, c.base, dst, src, acceleration)
+		var n int
+		if useAsm {
+			n = compressAsm(&c.table, c.base, dst, src, acceleration)
+		} else {
+			n = compress(&c.table, c.base, dst, src, acceleration)
+		}
 		c.base += len(src)
 		return n
 	}
@@ -104,7 +115,12 @@ func (c *Compressor) CompressBlock(dst, src []byte, acceleration int) int {
 	// below the old base.
 	t := (*byU32)(c.table[:len(byU32{})])
 	*t = byU32{}
-	n := compress(t, 0, dst, src, acceleration)
+	var n int
+	if useAsm {
+		n = compressAsm(t, 0, dst, src, acceleration)
+	} else {
+		n = compress(t, 0, dst, src, acceleration)
+	}
 	c.base = max(c.base, len(src))
 	return n
 }
