@@ -69,8 +69,12 @@ searchLoop:
 	CMPQ R9, mfl-8(SP)
 	JGT  noMatch
 	MOVL (R8)(DI*4), R12
+	TESTQ R14, R14
+	JEQ  searchUnbiased
 	SUBQ R14, R12
 	CMOVQLT zero-24(SP), R12
+
+searchUnbiased:
 	MOVQ (SI)(R9*1), DX
 	MOVL R15, (R8)(DI*4)
 	SUBQ R14, R15
@@ -198,8 +202,12 @@ matchWritten:
 	IMULQ prime+72(FP), AX
 	SHRQ CX, AX
 	MOVL (R8)(AX*4), R12
+	TESTQ R14, R14
+	JEQ  rematchUnbiased
 	SUBQ R14, R12
 	CMOVQLT zero-24(SP), R12
+
+rematchUnbiased:
 	LEAQ (R14)(R9*1), DX
 	MOVL DX, (R8)(AX*4)
 	MOVQ R9, DX
