@@ -55,6 +55,7 @@ search:
 	SHLQ $6, R13
 	MOVQ (SI)(R9*1), DX
 
+	PCALIGN $16
 searchLoop:
 	// DX holds the 8 bytes at ip, the position tried now (cur).
 	LEAQ (R14)(R9*1), R15
@@ -236,6 +237,7 @@ countFrom4:
 	LEAQ 4(R9), DX
 	LEAQ 4(R12), BX
 
+	PCALIGN $16
 count8:
 	// countMatch: DX runs over the input, BX over the match.
 	LEAQ 8(DX), AX
@@ -269,8 +271,8 @@ count2:
 	CMPQ AX, mlim-16(SP)
 	JGT  count1
 	MOVWLZX (SI)(BX*1), AX
-	MOVWLZX (SI)(DX*1), R15
-	CMPL AX, R15
+	MOVWLZX (SI)(DX*1), R10
+	CMPL AX, R10
 	JNE  count1
 	ADDQ $2, DX
 	ADDQ $2, BX
@@ -279,8 +281,8 @@ count1:
 	CMPQ DX, mlim-16(SP)
 	JGE  countEnd
 	MOVBLZX (SI)(BX*1), AX
-	MOVBLZX (SI)(DX*1), R15
-	CMPL AX, R15
+	MOVBLZX (SI)(DX*1), R10
+	CMPL AX, R10
 	JNE  countEnd
 	INCQ DX
 
