@@ -23,7 +23,8 @@
 //	AX, DX, R15	scratch (R15 is base+cur in the search loop)
 //
 // Frame: mfl = len(src)-mfLimit+1, mlim = len(src)-lastLiterals (the
-// matchLimit of countMatch), zero = 0 for CMOV.
+// matchLimit of countMatch), zero = 0 for CMOV. The shift tells the tables
+// apart: 51 for byU16, 52 for byU32, whose base must be 0.
 //
 // On return di is -1 where compress returns 0, else compress's result is
 // lastRun(dst, src, di, anchor).
@@ -54,10 +55,15 @@ search:
 	MOVQ acceleration+80(FP), R13
 	SHLQ $6, R13
 	MOVQ (SI)(R9*1), DX
+	CMPQ CX, $52
+	JEQ  searchByU32
 
+	// The byU16 table: entries below base read as 0; the input is too
+	// short for a match out of reach of a 2-byte offset.
 	PCALIGN $16
-searchLoop:
-	// DX holds the 8 bytes at ip, the position tried now (cur).
+searchByU16:
+	// DX holds the 8 bytes at ip, the position tried now (cur), whose
+	// entry R15 is.
 	LEAQ (R14)(R9*1), R15
 	MOVQ DX, AX
 	MOVQ DX, DI
@@ -70,22 +76,40 @@ searchLoop:
 	CMPQ R9, mfl-8(SP)
 	JGT  noMatch
 	MOVL (R8)(DI*4), R12
-	TESTQ R14, R14
-	JEQ  searchUnbiased
-	SUBQ R14, R12
-	CMOVQLT zero-24(SP), R12
-
-searchUnbiased:
 	MOVQ (SI)(R9*1), DX
 	MOVL R15, (R8)(DI*4)
+	SUBQ R14, R12
+	CMOVQLT zero-24(SP), R12
+	CMPL AX, (SI)(R12*1)
+	JNE  searchByU16
 	SUBQ R14, R15
+	JMP  found
+
+	// The byU32 table: base is 0, entries are positions.
+	PCALIGN $16
+searchByU32:
+	MOVQ R9, R15
+	MOVQ DX, AX
+	MOVQ DX, DI
+	IMULQ prime+72(FP), DI
+	SHRQ CX, DI
+	ADDQ BX, R9
+	MOVQ R13, BX
+	SHRQ $6, BX
+	INCQ R13
+	CMPQ R9, mfl-8(SP)
+	JGT  noMatch
+	MOVL (R8)(DI*4), R12
+	MOVQ (SI)(R9*1), DX
+	MOVL R15, (R8)(DI*4)
 	MOVQ R15, DI
 	SUBQ R12, DI
 	CMPQ DI, $65535
-	JA   searchLoop
+	JA   searchByU32
 	CMPL AX, (SI)(R12*1)
-	JNE  searchLoop
+	JNE  searchByU32
 
+found:
 	MOVQ R15, R9
 	MOVQ dst_base+16(FP), DI
 
