@@ -15,7 +15,13 @@
 // the compression itself. Compressor instead stores positions biased by a
 // base that grows with every call, so that entries written by earlier calls
 // are below the base and read as position 0, which is what a cleared table
-// holds. The table is cleared only when the base would overflow.
+// holds. The table is cleared only when the base would overflow. Inputs
+// of 64 KiB + 11 bytes and more, whose compression costs far more than a
+// clear, clear their part of the table as C does.
+//
+// On amd64 the compression loop runs in assembly (compress_amd64.s), which
+// the tests hold byte for byte to the portable loop, compress, used on the
+// other platforms and with -tags purego or noasm.
 package lz4
 
 import (
