@@ -15,7 +15,13 @@
 // the compression itself. Compressor instead stores positions biased by a
 // base that grows with every call, so that entries written by earlier calls
 // are below the base and read as position 0, which is what a cleared table
-// holds. The table is cleared only when the base would overflow.
+// holds. The table is cleared only when the base would overflow. Inputs
+// of 64 KiB + 11 bytes and more, whose compression costs far more than a
+// clear, clear their part of the table as C does.
+//
+// On amd64 the compression loop runs in assembly (compress_amd64.s), which
+// the tests hold byte for byte to the portable loop, compress, used on the
+// other platforms and with -tags purego or noasm.
 package lz4
 
 import (
@@ -74,6 +80,12 @@ type Compressor struct {
 // CompressBlockBound(len(src))), and when len(src) exceeds MaxInputSize.
 // Accelerations below 1 act as 1. It never writes past len(dst).
 func (c *Compressor) CompressBlock(dst, src []byte, acceleration int) int {
+	return c.compressBlock(dst, src, acceleration, haveAsm)
+}
+
+// compressBlock is CompressBlock with the choice of the assembly loop,
+// where there is one, or the portable one, its oracle in the tests.
+func (c *Compressor) compressBlock(dst, src []byte, acceleration int, useAsm bool) int {
 	if acceleration < 1 {
 		acceleration = 1
 	} else if acceleration > MaxAcceleration {
@@ -90,13 +102,32 @@ func (c *Compressor) CompressBlock(dst, src []byte, acceleration int) int {
 		c.table = [tableSize]uint32{}
 		c.base = 0
 	}
-	var n int
 	if len(src) < limit64K {
-		n = compress(&c.table, c.base, dst, src, acceleration)
-	} else {
-		n = compress((*byU32)(c.table[:len(byU32{})]), c.base, dst, src, acceleration)
+		var n int
+		if useAsm {
+			n = compressAsm(&c.table, c.base, dst, src, acceleration)
+		} else {
+			n = compress(&c.table, c.base, dst, src, acceleration)
+		}
+		c.base += len(src)
+		return n
 	}
-	c.base += len(src)
+	// Inputs this long are worth clearing the part of the table they use,
+	// as C does: their positions are then stored unbiased, and reading one
+	// needs no test against the base, a branch that stale entries, mixed
+	// at random with fresh ones, would mispredict about every other time in
+	// the search of a poorly compressible input. Every entry stays below
+	// the new base: those written here are below len(src), the others were
+	// below the old base.
+	t := (*byU32)(c.table[:len(byU32{})])
+	*t = byU32{}
+	var n int
+	if useAsm {
+		n = compressAsm(t, 0, dst, src, acceleration)
+	} else {
+		n = compress(t, 0, dst, src, acceleration)
+	}
+	c.base = max(c.base, len(src))
 	return n
 }
 
@@ -122,8 +153,12 @@ func hash[T byU16 | byU32](v uint64) uint32 {
 }
 
 // compress is LZ4_compress_generic for a single block without dictionary.
-// Positions are stored in table as base+position.
+// Positions are stored in table as base+position; the byU32 table is
+// cleared by the caller and its base is 0.
 func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration int) int {
+	if len(*table) != tableSize {
+		base = 0 // a constant for the compiler in this instantiation
+	}
 	// limitedOutput in lz4.c: below the bound, C checks as it writes.
 	limited := len(dst) < CompressBlockBound(len(src))
 	mfLimitPlusOne := len(src) - mfLimit + 1
@@ -223,7 +258,7 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 			// A match right here continues without literals.
 			v := load64(src, ip)
 			h := hash[T](v)
-			match = position((*table)[h], base)
+			match = position[T]((*table)[h], base)
 			(*table)[h] = uint32(base + ip)
 			if match+distanceMax < ip || load32(src, match) != uint32(v) {
 				break
@@ -246,6 +281,9 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 // is a function of its own so that the loop keeps its few values in
 // registers, not spilled by those compress keeps for writing.
 func search[T byU16 | byU32](table *T, base int, src []byte, ip, acceleration int) (cur, match int, found bool) {
+	if len(*table) != tableSize {
+		base = 0
+	}
 	mask := uint32(len(*table) - 1)
 	mfLimitPlusOne := len(src) - mfLimit + 1
 	step := 1
@@ -264,7 +302,7 @@ func search[T byU16 | byU32](table *T, base int, src []byte, ip, acceleration in
 		if ip > mfLimitPlusOne {
 			return 0, 0, false
 		}
-		match = position((*table)[h], base)
+		match = position[T]((*table)[h], base)
 		next = load64(src, ip)
 		(*table)[h] = uint32(base + cur)
 		// Inputs that use the byU16 table are too short for a match out
@@ -282,7 +320,13 @@ func search[T byU16 | byU32](table *T, base int, src []byte, ip, acceleration in
 // of loads from one match to the next, which bounds streams of many short
 // matches (see BloscStreamsVaried, whose 64 blocks keep the branch from
 // being learned by heart).
-func position(entry uint32, base int) int {
+//
+// The byU32 table, cleared before each call, holds only positions.
+func position[T byU16 | byU32](entry uint32, base int) int {
+	var t T
+	if len(t) != tableSize {
+		return int(entry)
+	}
 	return max(int(entry)-base, 0)
 }
 

@@ -1,0 +1,382 @@
+//go:build !purego && !noasm && gc
+
+#include "textflag.h"
+
+// func compressLoop(table *uint32, base int, dst, src []byte, shift uint, prime uint64, acceleration, checkLen int) (di, anchor int)
+//
+// The loop of compress, step for step, with every value of the search and
+// of the sequences in a register. Positions are indices into src and dst.
+// A table entry is base+position; hash(v) = v*prime >> shift.
+//
+// Registers:
+//	SI	src
+//	DI	dst (the table index in the search loop, reloaded after it)
+//	R8	table
+//	R9	ip
+//	R10	anchor (the literals' source pointer while they are copied)
+//	R11	di, the next byte of dst
+//	R12	match
+//	R13	token (searchNb in the search loop)
+//	R14	base
+//	CX	shift, for SHRQ CX
+//	BX	litLen; step in the search loop; v in the rematch check
+//	AX, DX, R15	scratch (R15 is base+cur in the search loop)
+//
+// Frame: mfl = len(src)-mfLimit+1, mlim = len(src)-lastLiterals (the
+// matchLimit of countMatch), zero = 0 for CMOV. The shift tells the tables
+// apart: 51 for byU16, 52 for byU32, whose base must be 0.
+//
+// On return di is -1 where compress returns 0, else compress's result is
+// lastRun(dst, src, di, anchor).
+TEXT ·compressLoop(SB), NOSPLIT, $24-112
+	MOVQ table+0(FP), R8
+	MOVQ base+8(FP), R14
+	MOVQ dst_base+16(FP), DI
+	MOVQ src_base+40(FP), SI
+	MOVQ src_len+48(FP), AX
+	LEAQ -11(AX), BX
+	MOVQ BX, mfl-8(SP)
+	LEAQ -5(AX), BX
+	MOVQ BX, mlim-16(SP)
+	MOVQ $0, zero-24(SP)
+	MOVQ shift+64(FP), CX
+	XORL R10, R10
+	XORL R11, R11
+
+	// The table entry of position 0.
+	MOVQ (SI), AX
+	IMULQ prime+72(FP), AX
+	SHRQ CX, AX
+	MOVL R14, (R8)(AX*4)
+	MOVL $1, R9
+
+search:
+	MOVL $1, BX
+	MOVQ acceleration+80(FP), R13
+	SHLQ $6, R13
+	MOVQ (SI)(R9*1), DX
+	CMPQ CX, $52
+	JEQ  searchByU32
+
+	// The byU16 table: entries below base read as 0; the input is too
+	// short for a match out of reach of a 2-byte offset.
+	PCALIGN $16
+searchByU16:
+	// DX holds the 8 bytes at ip, the position tried now (cur), whose
+	// entry R15 is.
+	LEAQ (R14)(R9*1), R15
+	MOVQ DX, AX
+	MOVQ DX, DI
+	IMULQ prime+72(FP), DI
+	SHRQ CX, DI
+	ADDQ BX, R9
+	MOVQ R13, BX
+	SHRQ $6, BX
+	INCQ R13
+	CMPQ R9, mfl-8(SP)
+	JGT  noMatch
+	MOVL (R8)(DI*4), R12
+	MOVQ (SI)(R9*1), DX
+	MOVL R15, (R8)(DI*4)
+	SUBQ R14, R12
+	CMOVQLT zero-24(SP), R12
+	CMPL AX, (SI)(R12*1)
+	JNE  searchByU16
+	SUBQ R14, R15
+	JMP  found
+
+	// The byU32 table: base is 0, entries are positions.
+	PCALIGN $16
+searchByU32:
+	MOVQ R9, R15
+	MOVQ DX, AX
+	MOVQ DX, DI
+	IMULQ prime+72(FP), DI
+	SHRQ CX, DI
+	ADDQ BX, R9
+	MOVQ R13, BX
+	SHRQ $6, BX
+	INCQ R13
+	CMPQ R9, mfl-8(SP)
+	JGT  noMatch
+	MOVL (R8)(DI*4), R12
+	MOVQ (SI)(R9*1), DX
+	MOVL R15, (R8)(DI*4)
+	MOVQ R15, DI
+	SUBQ R12, DI
+	CMPQ DI, $65535
+	JA   searchByU32
+	CMPL AX, (SI)(R12*1)
+	JNE  searchByU32
+
+found:
+	MOVQ R15, R9
+	MOVQ dst_base+16(FP), DI
+
+	// Extend the match backwards.
+back:
+	CMPQ R9, R10
+	JLE  backDone
+	TESTQ R12, R12
+	JLE  backDone
+	MOVBLZX -1(SI)(R9*1), AX
+	MOVBLZX -1(SI)(R12*1), DX
+	CMPL AX, DX
+	JNE  backDone
+	DECQ R9
+	DECQ R12
+	JMP  back
+
+backDone:
+	// Literals: the token, their length, then their bytes.
+	MOVQ R9, BX
+	SUBQ R10, BX
+	MOVQ R11, R13
+	INCQ R11
+	CMPQ BX, $15
+	JGE  longLiterals
+	LEAQ 8(R11)(BX*1), AX
+	CMPQ AX, checkLen+88(FP)
+	JGT  fail
+	MOVQ BX, AX
+	SHLQ $4, AX
+	MOVB AX, (DI)(R13*1)
+
+copyLiterals:
+	MOVQ dst_len+24(FP), AX
+	SUBQ R11, AX
+	LEAQ 8(BX), DX
+	ADDQ SI, R10
+	LEAQ (DI)(R11*1), R15
+	CMPQ AX, DX
+	JLT  copyBytes
+
+	// Whole words while dst has 8 bytes of room past the literals; the
+	// source words end before ip+8 <= len(src). An empty run copies one
+	// word that the offset overwrites.
+	XORL DX, DX
+
+copyWords:
+	MOVQ (R10)(DX*1), AX
+	MOVQ AX, (R15)(DX*1)
+	ADDQ $8, DX
+	CMPQ DX, BX
+	JLT  copyWords
+	JMP  copied
+
+copyBytes:
+	XORL DX, DX
+	TESTQ BX, BX
+	JEQ  copied
+
+copyByte:
+	MOVBLZX (R10)(DX*1), AX
+	MOVB AX, (R15)(DX*1)
+	INCQ DX
+	CMPQ DX, BX
+	JLT  copyByte
+
+copied:
+	ADDQ BX, R11
+
+sequence:
+	// The offset.
+	LEAQ 2(R11), AX
+	CMPQ AX, dst_len+24(FP)
+	JGT  fail
+	MOVQ R9, DX
+	SUBQ R12, DX
+	MOVW DX, (DI)(R11*1)
+	MOVQ AX, R11
+
+	// The match length past minMatch, in AX: most matches end in their
+	// first 8 bytes past it.
+	LEAQ 12(R9), AX
+	CMPQ AX, mlim-16(SP)
+	JGT  countFrom4
+	MOVQ 4(SI)(R12*1), AX
+	XORQ 4(SI)(R9*1), AX
+	JEQ  countFrom12
+	TZCNTQ AX, AX
+	SHRQ $3, AX
+
+matchLength:
+	LEAQ 4(R9)(AX*1), R9
+	CMPQ AX, $15
+	JGE  longMatch
+	LEAQ 6(R11), DX
+	CMPQ DX, checkLen+88(FP)
+	JGT  fail
+	ADDB AX, (DI)(R13*1)
+
+matchWritten:
+	MOVQ R9, R10
+	CMPQ R9, mfl-8(SP)
+	JGE  end
+
+	// The entry of ip-2.
+	MOVQ -2(SI)(R9*1), AX
+	IMULQ prime+72(FP), AX
+	SHRQ CX, AX
+	LEAQ -2(R14)(R9*1), DX
+	MOVL DX, (R8)(AX*4)
+
+	// A match right at ip continues without literals.
+	MOVQ (SI)(R9*1), BX
+	MOVQ BX, AX
+	IMULQ prime+72(FP), AX
+	SHRQ CX, AX
+	MOVL (R8)(AX*4), R12
+	TESTQ R14, R14
+	JEQ  rematchUnbiased
+	SUBQ R14, R12
+	CMOVQLT zero-24(SP), R12
+
+rematchUnbiased:
+	LEAQ (R14)(R9*1), DX
+	MOVL DX, (R8)(AX*4)
+	MOVQ R9, DX
+	SUBQ R12, DX
+	CMPQ DX, $65535
+	JA   noRematch
+	CMPL BX, (SI)(R12*1)
+	JNE  noRematch
+	CMPQ R11, dst_len+24(FP)
+	JGE  fail
+	MOVQ R11, R13
+	MOVB $0, (DI)(R11*1)
+	INCQ R11
+	JMP  sequence
+
+noRematch:
+	INCQ R9
+	JMP  search
+
+countFrom12:
+	LEAQ 12(R9), DX
+	LEAQ 12(R12), BX
+	JMP  count8
+
+countFrom4:
+	LEAQ 4(R9), DX
+	LEAQ 4(R12), BX
+
+	PCALIGN $16
+count8:
+	// countMatch: DX runs over the input, BX over the match.
+	LEAQ 8(DX), AX
+	CMPQ AX, mlim-16(SP)
+	JGT  count4
+	MOVQ (SI)(BX*1), AX
+	XORQ (SI)(DX*1), AX
+	JNE  countDiff
+	ADDQ $8, DX
+	ADDQ $8, BX
+	JMP  count8
+
+countDiff:
+	TZCNTQ AX, AX
+	SHRQ $3, AX
+	ADDQ DX, AX
+	JMP  counted
+
+count4:
+	LEAQ 4(DX), AX
+	CMPQ AX, mlim-16(SP)
+	JGT  count2
+	MOVL (SI)(BX*1), AX
+	CMPL AX, (SI)(DX*1)
+	JNE  count2
+	ADDQ $4, DX
+	ADDQ $4, BX
+
+count2:
+	LEAQ 2(DX), AX
+	CMPQ AX, mlim-16(SP)
+	JGT  count1
+	MOVWLZX (SI)(BX*1), AX
+	MOVWLZX (SI)(DX*1), R10
+	CMPL AX, R10
+	JNE  count1
+	ADDQ $2, DX
+	ADDQ $2, BX
+
+count1:
+	CMPQ DX, mlim-16(SP)
+	JGE  countEnd
+	MOVBLZX (SI)(BX*1), AX
+	MOVBLZX (SI)(DX*1), R10
+	CMPL AX, R10
+	JNE  countEnd
+	INCQ DX
+
+countEnd:
+	MOVQ DX, AX
+
+counted:
+	// AX is where the match ends in the input.
+	SUBQ R9, AX
+	SUBQ $4, AX
+	JMP  matchLength
+
+longLiterals:
+	// C's check, litLen/255 as (litLen*0x80808081)>>39, exact below 2^32.
+	MOVQ BX, AX
+	MOVL $0x80808081, DX
+	IMULQ DX, AX
+	SHRQ $39, AX
+	LEAQ 8(R11)(BX*1), DX
+	ADDQ AX, DX
+	CMPQ DX, checkLen+88(FP)
+	JGT  fail
+	MOVB $0xF0, (DI)(R13*1)
+	LEAQ -15(BX), AX
+
+literalLengthBytes:
+	CMPQ AX, $255
+	JLT  literalLengthLast
+	MOVB $255, (DI)(R11*1)
+	INCQ R11
+	SUBQ $255, AX
+	JMP  literalLengthBytes
+
+literalLengthLast:
+	MOVB AX, (DI)(R11*1)
+	INCQ R11
+	JMP  copyLiterals
+
+longMatch:
+	// C's check, with (matchLen+240)/255.
+	LEAQ 240(AX), DX
+	MOVL $0x80808081, BX
+	IMULQ BX, DX
+	SHRQ $39, DX
+	LEAQ 6(R11)(DX*1), DX
+	CMPQ DX, checkLen+88(FP)
+	JGT  fail
+	ADDB $15, (DI)(R13*1)
+	SUBQ $15, AX
+
+matchLengthBytes:
+	CMPQ AX, $255
+	JLT  matchLengthLast
+	MOVB $255, (DI)(R11*1)
+	INCQ R11
+	SUBQ $255, AX
+	JMP  matchLengthBytes
+
+matchLengthLast:
+	MOVB AX, (DI)(R11*1)
+	INCQ R11
+	JMP  matchWritten
+
+noMatch:
+end:
+	MOVQ R11, di+96(FP)
+	MOVQ R10, anchor+104(FP)
+	RET
+
+fail:
+	MOVQ $-1, di+96(FP)
+	MOVQ $0, anchor+104(FP)
+	RET
