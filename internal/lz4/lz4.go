@@ -80,8 +80,16 @@ type Compressor struct {
 // CompressBlockBound(len(src))), and when len(src) exceeds MaxInputSize.
 // Accelerations below 1 act as 1. It never writes past len(dst).
 func (c *Compressor) CompressBlock(dst, src []byte, acceleration int) int {
-	return c.compressBlock(dst, src, acceleration, haveAsm)
+	return c.compressBlock(dst, src, acceleration, haveAsm && len(src) <= asmMaxInput)
 }
+
+// asmMaxInput bounds the inputs the assembly loop takes. The runtime cannot
+// preempt a goroutine inside it, and it compresses about 1 MiB a
+// millisecond, so a goroutine holds its thread (and a garbage collection
+// waiting to stop the world) for a millisecond at most; longer inputs,
+// beyond the blocks Blosc makes unless told otherwise, take the portable
+// loop, which the runtime preempts like any Go code.
+const asmMaxInput = 1 << 20
 
 // compressBlock is CompressBlock with the choice of the assembly loop,
 // where there is one, or the portable one, its oracle in the tests.
