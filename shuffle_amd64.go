@@ -339,7 +339,7 @@ func unshuffle8AVX512(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func shuffle8AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 
-// shuffle8AVX512Split shuffles blocks of 64 elements of 8 bytes, one half of the streams per pass over 8 blocks (see vbmiShuffleSplit in asmgen/shuffle).
+// shuffle8AVX512Split shuffles blocks of 64 elements of 8 bytes, one half of the streams per pass over 16 blocks (see vbmiShuffleSplit in asmgen/shuffle).
 //
 //go:noescape
 func shuffle8AVX512Split(dst *byte, src *byte, n int, blocks int)
