@@ -23,10 +23,11 @@ const splitChunk = 16
 // at well under its usual rate: at 256 KiB the one-pass ts=8 kernel ran
 // 30-35 GB/s, and 44-45 when n was 64 elements longer, which spreads the
 // streams' lines over 8 offsets (the unshuffle, whose loads meet at one
-// offset instead, runs at 0.9x a copy and gained nothing from two passes). This kernel shuffles splitChunk blocks
-// writing only the first half of the streams (r = 4 stores per block, as
-// a typesize-4 kernel makes, which runs near copy speed), then the same
-// blocks again, reading them from L1, writing the second half. The gather
+// offset instead, runs at 0.9x a copy and gained nothing from two passes).
+// This kernel shuffles splitChunk blocks writing only the first half of
+// the streams (r = 4 stores per block, as a typesize-4 kernel makes, which
+// runs near copy speed), then the same blocks again, reading them from L1,
+// writing the second half. The gather
 // and transpose of each half are done once, as in vbmiShuffle; only the
 // loads are doubled. At typesize 16 the halves still store 8 lines at one
 // offset and gained nothing (the skewed kernel serves it).
