@@ -28,7 +28,7 @@
 //
 // On return di is -1 where compress returns 0, else compress's result is
 // lastRun(dst, src, di, anchor).
-TEXT ·compressLoop(SB), NOSPLIT, $24-112
+TEXT ·compressLoop(SB), NOSPLIT, $40-112
 	MOVQ table+0(FP), R8
 	MOVQ base+8(FP), R14
 	MOVQ dst_base+16(FP), DI
@@ -39,6 +39,8 @@ TEXT ·compressLoop(SB), NOSPLIT, $24-112
 	LEAQ -5(AX), BX
 	MOVQ BX, mlim-16(SP)
 	MOVQ $0, zero-24(SP)
+	LEAQ -11(AX)(R14*1), BX
+	MOVQ BX, mflb-40(SP)
 	MOVQ shift+64(FP), CX
 	XORL R10, R10
 	XORL R11, R11
@@ -51,66 +53,114 @@ TEXT ·compressLoop(SB), NOSPLIT, $24-112
 	MOVL $1, R9
 
 search:
+	MOVQ acceleration+80(FP), BX
+	MOVQ BX, nextStep-32(SP)
 	MOVL $1, BX
-	MOVQ acceleration+80(FP), R13
-	SHLQ $6, R13
-	MOVQ (SI)(R9*1), DX
 	CMPQ CX, $52
 	JEQ  searchByU32
 
-	// The byU16 table: entries below base read as 0; the input is too
-	// short for a match out of reach of a 2-byte offset.
+	// The byU16 table. The loop works on biased positions, base+ip, as
+	// the table holds them, with SI lowered by base to match: an entry
+	// below base (from an earlier call) reads as base, position 0, as in
+	// a cleared table. The input is too short for a match out of reach
+	// of a 2-byte offset. Each iteration steps ip by BX, and R15 is the
+	// last ip at which neither the input's end (mfl) nor the end of the
+	// run of equal steps (step16) is reached: one compare for both.
+	SUBQ R14, SI
+	ADDQ R14, R9
+	MOVQ R9, R15
+
 	PCALIGN $16
 searchByU16:
-	// DX holds the 8 bytes at ip, the position tried now (cur), whose
-	// entry R15 is.
-	LEAQ (R14)(R9*1), R15
-	MOVQ DX, AX
-	MOVQ DX, DI
-	IMULQ prime+72(FP), DI
-	SHRQ CX, DI
-	ADDQ BX, R9
-	MOVQ R13, BX
-	SHRQ $6, BX
-	INCQ R13
-	CMPQ R9, mfl-8(SP)
-	JGT  noMatch
+	MOVL (SI)(R9*1), DX
+	IMUL3L $0x9E3779B1, DX, DI
+	SHRL $19, DI
 	MOVL (R8)(DI*4), R12
-	MOVQ (SI)(R9*1), DX
-	MOVL R15, (R8)(DI*4)
-	SUBQ R14, R12
-	CMOVQLT zero-24(SP), R12
-	CMPL AX, (SI)(R12*1)
+	MOVL R9, (R8)(DI*4)
+	CMPL R12, R14
+	CMOVLLT R14, R12
+	ADDQ BX, R9
+	CMPQ R9, R15
+	JGT  step16
+
+	CMPL DX, (SI)(R12*1)
 	JNE  searchByU16
-	SUBQ R14, R15
+
+found16:
+	SUBQ BX, R9
+	SUBQ R14, R9
+	SUBQ R14, R12
+	ADDQ R14, SI
 	JMP  found
 
-	// The byU32 table: base is 0, entries are positions.
-	PCALIGN $16
-searchByU32:
-	MOVQ R9, R15
-	MOVQ DX, AX
-	MOVQ DX, DI
-	IMULQ prime+72(FP), DI
-	SHRQ CX, DI
-	ADDQ BX, R9
-	MOVQ R13, BX
-	SHRQ $6, BX
-	INCQ R13
-	CMPQ R9, mfl-8(SP)
+step16:
+	// ip went past R15: past the input's end, or the step grows. The
+	// first run is one step of 1, the next 64 steps of acceleration,
+	// then 64 of each next step (LZ4's searchNb>>skipTrigger).
+	CMPQ R9, mflb-40(SP)
 	JGT  noMatch
-	MOVL (R8)(DI*4), R12
+	CMPL DX, (SI)(R12*1)
+	JEQ  found16
+	MOVQ nextStep-32(SP), BX
+	LEAQ 1(BX), R13
+	MOVQ R13, nextStep-32(SP)
+	MOVQ BX, R13
+	SHLQ $6, R13
+	LEAQ -1(R9)(R13*1), R15
+	CMPQ R15, mflb-40(SP)
+	CMOVQGT mflb-40(SP), R15
+	JMP  searchByU16
+
+	// The byU32 table: base is 0 (R14 holds the hash's multiplier in
+	// the loop), entries are positions.
+searchByU32:
+	MOVQ prime+72(FP), R14
+	MOVQ R9, R15
+
+	PCALIGN $16
+searchByU32Loop:
 	MOVQ (SI)(R9*1), DX
-	MOVL R15, (R8)(DI*4)
-	MOVQ R15, DI
-	SUBQ R12, DI
-	CMPQ DI, $65535
-	JA   searchByU32
-	CMPL AX, (SI)(R12*1)
-	JNE  searchByU32
+	MOVQ DX, DI
+	IMULQ R14, DI
+	SHRQ $52, DI
+	MOVL (R8)(DI*4), R12
+	MOVL R9, (R8)(DI*4)
+	MOVQ R9, AX
+	SUBQ R12, AX
+	ADDQ BX, R9
+	CMPQ R9, R15
+	JGT  step32
+
+	CMPQ AX, $65535
+	JA   searchByU32Loop
+	CMPL DX, (SI)(R12*1)
+	JNE  searchByU32Loop
+
+found32:
+	SUBQ BX, R9
+	XORL R14, R14
+	JMP  found
+
+step32:
+	CMPQ R9, mflb-40(SP)
+	JGT  noMatch
+	CMPQ AX, $65535
+	JA   newStep32
+	CMPL DX, (SI)(R12*1)
+	JEQ  found32
+
+newStep32:
+	MOVQ nextStep-32(SP), BX
+	LEAQ 1(BX), R13
+	MOVQ R13, nextStep-32(SP)
+	MOVQ BX, R13
+	SHLQ $6, R13
+	LEAQ -1(R9)(R13*1), R15
+	CMPQ R15, mflb-40(SP)
+	CMOVQGT mflb-40(SP), R15
+	JMP  searchByU32Loop
 
 found:
-	MOVQ R15, R9
 	MOVQ dst_base+16(FP), DI
 
 	// Extend the match backwards.
