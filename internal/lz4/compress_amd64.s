@@ -239,44 +239,61 @@ sequence:
 	MOVW DX, (DI)(R11*1)
 	MOVQ AX, R11
 
-	// The match length past minMatch, in AX: most matches end in their
-	// first 8 bytes past it.
+	// The match length past minMatch: most matches end in their first 8
+	// bytes past it.
 	LEAQ 12(R9), AX
 	CMPQ AX, mlim-16(SP)
 	JGT  countFrom4
+	MOVQ 4(SI)(R9*1), BX
 	MOVQ 4(SI)(R12*1), AX
-	XORQ 4(SI)(R9*1), AX
+	XORQ BX, AX
 	JEQ  countFrom12
-	TZCNTQ AX, AX
-	SHRQ $3, AX
 
-matchLength:
-	LEAQ 4(R9)(AX*1), R9
-	CMPQ AX, $15
-	JGE  longMatch
+	// The bytes at the match's end, where the rematch below hashes,
+	// come from those loaded here, not from a load that would wait for
+	// the length: for lengths 0 to 3 past minMatch, the bytes at ip+4
+	// shifted, for 4 to 7, those at ip+8. Either way at least the 5 low
+	// bytes of BX are those at the new ip, all that the hash and the
+	// compare read. CX, the hash's shift, is the byte shift meanwhile.
+	MOVQ 8(SI)(R9*1), R15
+	TZCNTQ AX, AX
+	MOVL AX, CX
+	ANDL $24, CX
+	SHRQ CX, BX
+	SHRQ CX, R15
+	CMPL AX, $32
+	CMOVQCC R15, BX
+	MOVQ shift+64(FP), CX
+	SHRL $3, AX
 	LEAQ 6(R11), DX
 	CMPQ DX, checkLen+88(FP)
 	JGT  fail
 	ADDB AX, (DI)(R13*1)
-
-matchWritten:
+	LEAQ 4(R9)(AX*1), R9
 	MOVQ R9, R10
 	CMPQ R9, mfl-8(SP)
 	JGE  end
 
-	// The entry of ip-2.
-	MOVQ -2(SI)(R9*1), AX
-	IMULQ prime+72(FP), AX
-	SHRQ CX, AX
-	LEAQ -2(R14)(R9*1), DX
-	MOVL DX, (R8)(AX*4)
-
-	// A match right at ip continues without literals.
-	MOVQ (SI)(R9*1), BX
+rematch:
+	// The entry of ip-2, then a match right at ip, which continues
+	// without literals. The entry at ip is read before ip-2's is
+	// written, so that the read need not wait for that store's address,
+	// known later than its own (the bytes at ip are in BX, those at ip-2
+	// are loaded); when both positions hash alike, the read takes ip-2,
+	// as it would after the store.
 	MOVQ BX, AX
 	IMULQ prime+72(FP), AX
 	SHRQ CX, AX
 	MOVL (R8)(AX*4), R12
+	MOVQ -2(SI)(R9*1), DX
+	IMULQ prime+72(FP), DX
+	SHRQ CX, DX
+	LEAQ -2(R14)(R9*1), R15
+	MOVL R15, (R8)(DX*4)
+	CMPQ DX, AX
+	JEQ  rematchIp2
+
+rematchEntry:
 	TESTQ R14, R14
 	JEQ  rematchUnbiased
 	SUBQ R14, R12
@@ -301,6 +318,27 @@ rematchUnbiased:
 noRematch:
 	INCQ R9
 	JMP  search
+
+rematchIp2:
+	MOVL R15, R12
+	JMP  rematchEntry
+
+matchLength:
+	// AX is the match length past minMatch.
+	LEAQ 4(R9)(AX*1), R9
+	CMPQ AX, $15
+	JGE  longMatch
+	LEAQ 6(R11), DX
+	CMPQ DX, checkLen+88(FP)
+	JGT  fail
+	ADDB AX, (DI)(R13*1)
+
+matchWritten:
+	MOVQ R9, R10
+	CMPQ R9, mfl-8(SP)
+	JGE  end
+	MOVQ (SI)(R9*1), BX
+	JMP  rematch
 
 countFrom12:
 	LEAQ 12(R9), DX
