@@ -9,26 +9,29 @@
 // A table entry is base+position; hash(v) = v*prime >> shift.
 //
 // Registers:
-//	SI	src
+//	SI	src (lowered by base in the byU16 search loop)
 //	DI	dst (the table index in the search loop, reloaded after it)
 //	R8	table
-//	R9	ip
+//	R9	ip (base+ip in the byU16 search loop)
 //	R10	anchor (the literals' source pointer while they are copied)
 //	R11	di, the next byte of dst
 //	R12	match
-//	R13	token (searchNb in the search loop)
-//	R14	base
+//	R13	token
+//	R14	base (the hash's multiplier in the byU32 search loop)
 //	CX	shift, for SHRQ CX
-//	BX	litLen; step in the search loop; v in the rematch check
-//	AX, DX, R15	scratch (R15 is base+cur in the search loop)
+//	BX	litLen; step in the search loop; the bytes at ip in the rematch
+//	R15	the search loop's limit on ip; scratch elsewhere
+//	AX, DX	scratch
 //
 // Frame: mfl = len(src)-mfLimit+1, mlim = len(src)-lastLiterals (the
-// matchLimit of countMatch), zero = 0 for CMOV. The shift tells the tables
-// apart: 51 for byU16, 52 for byU32, whose base must be 0.
+// matchLimit of countMatch), nextStep, the search's step after the current
+// run of equal steps, and mflb = base+mfl. The shift tells the tables
+// apart: 51 for byU16, 52 for byU32, whose base must be 0. The search
+// loops hash with their table's constants in the instructions.
 //
 // On return di is -1 where compress returns 0, else compress's result is
 // lastRun(dst, src, di, anchor).
-TEXT ·compressLoop(SB), NOSPLIT, $40-112
+TEXT ·compressLoop(SB), NOSPLIT, $32-112
 	MOVQ table+0(FP), R8
 	MOVQ base+8(FP), R14
 	MOVQ dst_base+16(FP), DI
@@ -38,9 +41,8 @@ TEXT ·compressLoop(SB), NOSPLIT, $40-112
 	MOVQ BX, mfl-8(SP)
 	LEAQ -5(AX), BX
 	MOVQ BX, mlim-16(SP)
-	MOVQ $0, zero-24(SP)
 	LEAQ -11(AX)(R14*1), BX
-	MOVQ BX, mflb-40(SP)
+	MOVQ BX, mflb-32(SP)
 	MOVQ shift+64(FP), CX
 	XORL R10, R10
 	XORL R11, R11
@@ -54,7 +56,7 @@ TEXT ·compressLoop(SB), NOSPLIT, $40-112
 
 search:
 	MOVQ acceleration+80(FP), BX
-	MOVQ BX, nextStep-32(SP)
+	MOVQ BX, nextStep-24(SP)
 	MOVL $1, BX
 	CMPQ CX, $52
 	JEQ  searchByU32
@@ -97,18 +99,18 @@ step16:
 	// ip went past R15: past the input's end, or the step grows. The
 	// first run is one step of 1, the next 64 steps of acceleration,
 	// then 64 of each next step (LZ4's searchNb>>skipTrigger).
-	CMPQ R9, mflb-40(SP)
+	CMPQ R9, mflb-32(SP)
 	JGT  noMatch
 	CMPL DX, (SI)(R12*1)
 	JEQ  found16
-	MOVQ nextStep-32(SP), BX
+	MOVQ nextStep-24(SP), BX
 	LEAQ 1(BX), R13
-	MOVQ R13, nextStep-32(SP)
+	MOVQ R13, nextStep-24(SP)
 	MOVQ BX, R13
 	SHLQ $6, R13
 	LEAQ -1(R9)(R13*1), R15
-	CMPQ R15, mflb-40(SP)
-	CMOVQGT mflb-40(SP), R15
+	CMPQ R15, mflb-32(SP)
+	CMOVQGT mflb-32(SP), R15
 	JMP  searchByU16
 
 	// The byU32 table: base is 0 (R14 holds the hash's multiplier in
@@ -142,7 +144,7 @@ found32:
 	JMP  found
 
 step32:
-	CMPQ R9, mflb-40(SP)
+	CMPQ R9, mflb-32(SP)
 	JGT  noMatch
 	CMPQ AX, $65535
 	JA   newStep32
@@ -150,14 +152,14 @@ step32:
 	JEQ  found32
 
 newStep32:
-	MOVQ nextStep-32(SP), BX
+	MOVQ nextStep-24(SP), BX
 	LEAQ 1(BX), R13
-	MOVQ R13, nextStep-32(SP)
+	MOVQ R13, nextStep-24(SP)
 	MOVQ BX, R13
 	SHLQ $6, R13
 	LEAQ -1(R9)(R13*1), R15
-	CMPQ R15, mflb-40(SP)
-	CMOVQGT mflb-40(SP), R15
+	CMPQ R15, mflb-32(SP)
+	CMOVQGT mflb-32(SP), R15
 	JMP  searchByU32Loop
 
 found:
@@ -294,10 +296,8 @@ rematch:
 	JEQ  rematchIp2
 
 rematchEntry:
-	TESTQ R14, R14
-	JEQ  rematchUnbiased
 	SUBQ R14, R12
-	CMOVQLT zero-24(SP), R12
+	JLT  rematchStale
 
 rematchUnbiased:
 	LEAQ (R14)(R9*1), DX
@@ -322,6 +322,10 @@ noRematch:
 rematchIp2:
 	MOVL R15, R12
 	JMP  rematchEntry
+
+rematchStale:
+	XORL R12, R12
+	JMP  rematchUnbiased
 
 matchLength:
 	// AX is the match length past minMatch.
