@@ -345,9 +345,41 @@ matchWritten:
 	JMP  rematch
 
 countFrom12:
+	// 16 bytes a step while they end before mlim: DX runs over the
+	// input, R10 is src moved by match-ip so that (R10)(DX*1) is the
+	// match's byte, R15 the last DX with 16 bytes before mlim. The
+	// bytes left take the steps of countMatch from count8.
 	LEAQ 12(R9), DX
-	LEAQ 12(R12), BX
+	MOVQ mlim-16(SP), R15
+	SUBQ $16, R15
+	MOVQ R12, R10
+	SUBQ R9, R10
+	LEAQ (SI)(R10*1), R10
+	CMPQ DX, R15
+	JGT  count16End
+
+	PCALIGN $16
+count16:
+	MOVOU (R10)(DX*1), X0
+	MOVOU (SI)(DX*1), X1
+	PCMPEQB X1, X0
+	PMOVMSKB X0, AX
+	XORL $0xFFFF, AX
+	JNE  count16Diff
+	ADDQ $16, DX
+	CMPQ DX, R15
+	JLE  count16
+
+count16End:
+	MOVQ R12, BX
+	SUBQ R9, BX
+	ADDQ DX, BX
 	JMP  count8
+
+count16Diff:
+	TZCNTL AX, AX
+	ADDQ DX, AX
+	JMP  counted
 
 countFrom4:
 	LEAQ 4(R9), DX
