@@ -345,11 +345,20 @@ matchWritten:
 	JMP  rematch
 
 countFrom12:
-	// 16 bytes a step while they end before mlim: DX runs over the
-	// input, R10 is src moved by match-ip so that (R10)(DX*1) is the
-	// match's byte, R15 the last DX with 16 bytes before mlim. The
-	// bytes left take the steps of countMatch from count8.
+	// The next 8 bytes as the first ones (a vector compare would make
+	// these common lengths wait longer), then 16 bytes a step while
+	// they end before mlim: DX runs over the input, R10 is src moved by
+	// match-ip so that (R10)(DX*1) is the match's byte, R15 the last DX
+	// with 16 bytes before mlim. The bytes left take the steps of
+	// countMatch from count8.
 	LEAQ 12(R9), DX
+	LEAQ 20(R9), AX
+	CMPQ AX, mlim-16(SP)
+	JGT  countFrom12Tail
+	MOVQ 12(SI)(R12*1), AX
+	XORQ 12(SI)(R9*1), AX
+	JNE  countDiff
+	LEAQ 20(R9), DX
 	MOVQ mlim-16(SP), R15
 	SUBQ $16, R15
 	MOVQ R12, R10
@@ -380,6 +389,10 @@ count16Diff:
 	TZCNTL AX, AX
 	ADDQ DX, AX
 	JMP  counted
+
+countFrom12Tail:
+	LEAQ 12(R12), BX
+	JMP  count8
 
 countFrom4:
 	LEAQ 4(R9), DX
