@@ -131,6 +131,33 @@ func TestAssemblyRunsAndRematches(t *testing.T) {
 	}
 }
 
+// TestAssemblyMatchLengths holds the assembly loop to the portable one for
+// a match of every length up to 80 bytes, ending at every distance up to
+// 40 bytes from the input's end: each way of measuring a match (within
+// the first 8 bytes past the minimum, the next 8, 16-byte steps, the last
+// bytes before mlim) meets each of the others' bounds.
+func TestAssemblyMatchLengths(t *testing.T) {
+	if !haveAsm {
+		t.Skip("no assembly loop on this platform or with these tags: CompressBlock is the portable loop")
+	}
+	rng := rand.New(rand.NewPCG(31, 32))
+	var asm, port Compressor
+	head := make([]byte, 100)
+	for i := range head {
+		head[i] = byte(rng.Uint32())
+	}
+	for length := 0; length <= 80; length++ {
+		for tail := 0; tail <= 40; tail++ {
+			src := append([]byte(nil), head...)
+			src = append(src, head[7:7+length]...)
+			for range tail {
+				src = append(src, byte(rng.Uint32()))
+			}
+			againstPortable(t, &asm, &port, src, 1, CompressBlockBound(len(src)))
+		}
+	}
+}
+
 // FuzzAssemblyMatchesPortable compares the assembly loop with the portable
 // one on any input and dst length; the input is repeated with a twist so
 // that the fuzzer's short inputs also make long matches, and its length
