@@ -267,6 +267,8 @@ sequence:
 	CMOVQCC R15, BX
 	MOVQ shift+64(FP), CX
 	SHRL $3, AX
+
+shortLength:
 	LEAQ 6(R11), DX
 	CMPQ DX, checkLen+88(FP)
 	JGT  fail
@@ -355,9 +357,10 @@ countFrom12:
 	LEAQ 20(R9), AX
 	CMPQ AX, mlim-16(SP)
 	JGT  countFrom12Tail
+	MOVQ 12(SI)(R9*1), BX
 	MOVQ 12(SI)(R12*1), AX
-	XORQ 12(SI)(R9*1), AX
-	JNE  countDiff
+	XORQ BX, AX
+	JNE  length8To15
 	LEAQ 20(R9), DX
 	MOVQ mlim-16(SP), R15
 	SUBQ $16, R15
@@ -393,6 +396,25 @@ count16Diff:
 countFrom12Tail:
 	LEAQ 12(R12), BX
 	JMP  count8
+
+length8To15:
+	// As for lengths up to 7, the bytes at the match's end from those
+	// loaded: at ip+12 or ip+16, shifted. A length of 15 needs the
+	// longer path, which writes a length byte.
+	MOVQ 16(SI)(R9*1), R15
+	TZCNTQ AX, AX
+	MOVL AX, CX
+	ANDL $24, CX
+	SHRQ CX, BX
+	SHRQ CX, R15
+	CMPL AX, $32
+	CMOVQCC R15, BX
+	MOVQ shift+64(FP), CX
+	SHRL $3, AX
+	ADDL $8, AX
+	CMPL AX, $15
+	JLT  shortLength
+	JMP  matchLength
 
 countFrom4:
 	LEAQ 4(R9), DX
