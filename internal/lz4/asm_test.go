@@ -85,6 +85,79 @@ func TestAssemblyMatchesPortable(t *testing.T) {
 	}
 }
 
+// TestAssemblyRunsAndRematches holds the assembly loop to the portable
+// one where its own shortcuts decide: random bytes of two values make
+// mostly short matches found by the rematch (whose bytes come from the
+// words that measured the match, for each length past the minimum, and
+// whose position often hashes as the one two bytes before), and random
+// bytes of 256 values check the search's step for small and huge
+// accelerations, each after calls that leave stale entries of every age
+// in the table, and random runs with copies between them check the
+// step's growth over many runs of equal steps.
+func TestAssemblyRunsAndRematches(t *testing.T) {
+	if !haveAsm {
+		t.Skip("no assembly loop on this platform or with these tags: CompressBlock is the portable loop")
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	var asm, port Compressor
+	for _, n := range []int{13, 16, 100, 1024, 5000, limit64K - 1, limit64K, 200_000} {
+		for _, values := range []int{2, 3, 256} {
+			src := make([]byte, n)
+			for i := range src {
+				src[i] = byte(rng.IntN(values) * 0x80 / max(values-1, 1))
+			}
+			for _, accel := range []int{1, 2, 5, 63, 64, 65, 1000, MaxAcceleration} {
+				againstPortable(t, &asm, &port, src, accel, CompressBlockBound(n))
+				againstPortable(t, &asm, &port, src, accel, n*3/4)
+			}
+		}
+		// Long random runs, each followed by a short copy of earlier
+		// bytes: which copies the search lands in, and where, depends
+		// on every step it took through the run before.
+		src := make([]byte, 0, n)
+		for len(src) < n {
+			for k := rng.IntN(8000); k > 0 && len(src) < n; k-- {
+				src = append(src, byte(rng.Uint32()))
+			}
+			if len(src) > 64 {
+				from := rng.IntN(len(src) - 64)
+				src = append(src, src[from:from+16+rng.IntN(48)]...)
+			}
+		}
+		src = src[:n]
+		for _, accel := range []int{1, 2, 3, 5, 9} {
+			againstPortable(t, &asm, &port, src, accel, CompressBlockBound(n))
+		}
+	}
+}
+
+// TestAssemblyMatchLengths holds the assembly loop to the portable one for
+// a match of every length up to 80 bytes, ending at every distance up to
+// 40 bytes from the input's end: each way of measuring a match (within
+// the first 8 bytes past the minimum, the next 8, 16-byte steps, the last
+// bytes before mlim) meets each of the others' bounds.
+func TestAssemblyMatchLengths(t *testing.T) {
+	if !haveAsm {
+		t.Skip("no assembly loop on this platform or with these tags: CompressBlock is the portable loop")
+	}
+	rng := rand.New(rand.NewPCG(31, 32))
+	var asm, port Compressor
+	head := make([]byte, 100)
+	for i := range head {
+		head[i] = byte(rng.Uint32())
+	}
+	for length := 0; length <= 80; length++ {
+		for tail := 0; tail <= 40; tail++ {
+			src := append([]byte(nil), head...)
+			src = append(src, head[7:7+length]...)
+			for range tail {
+				src = append(src, byte(rng.Uint32()))
+			}
+			againstPortable(t, &asm, &port, src, 1, CompressBlockBound(len(src)))
+		}
+	}
+}
+
 // FuzzAssemblyMatchesPortable compares the assembly loop with the portable
 // one on any input and dst length; the input is repeated with a twist so
 // that the fuzzer's short inputs also make long matches, and its length

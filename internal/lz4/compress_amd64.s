@@ -9,26 +9,29 @@
 // A table entry is base+position; hash(v) = v*prime >> shift.
 //
 // Registers:
-//	SI	src
+//	SI	src (lowered by base in the byU16 search loop)
 //	DI	dst (the table index in the search loop, reloaded after it)
 //	R8	table
-//	R9	ip
+//	R9	ip (base+ip in the byU16 search loop)
 //	R10	anchor (the literals' source pointer while they are copied)
 //	R11	di, the next byte of dst
 //	R12	match
-//	R13	token (searchNb in the search loop)
-//	R14	base
+//	R13	token
+//	R14	base (the hash's multiplier in the byU32 search loop)
 //	CX	shift, for SHRQ CX
-//	BX	litLen; step in the search loop; v in the rematch check
-//	AX, DX, R15	scratch (R15 is base+cur in the search loop)
+//	BX	litLen; step in the search loop; the bytes at ip in the rematch
+//	R15	the search loop's limit on ip; scratch elsewhere
+//	AX, DX	scratch
 //
 // Frame: mfl = len(src)-mfLimit+1, mlim = len(src)-lastLiterals (the
-// matchLimit of countMatch), zero = 0 for CMOV. The shift tells the tables
-// apart: 51 for byU16, 52 for byU32, whose base must be 0.
+// matchLimit of countMatch), nextStep, the search's step after the current
+// run of equal steps, and mflb = base+mfl. The shift tells the tables
+// apart: 51 for byU16, 52 for byU32, whose base must be 0. The search
+// loops hash with their table's constants in the instructions.
 //
 // On return di is -1 where compress returns 0, else compress's result is
 // lastRun(dst, src, di, anchor).
-TEXT ·compressLoop(SB), NOSPLIT, $24-112
+TEXT ·compressLoop(SB), NOSPLIT, $32-112
 	MOVQ table+0(FP), R8
 	MOVQ base+8(FP), R14
 	MOVQ dst_base+16(FP), DI
@@ -38,7 +41,8 @@ TEXT ·compressLoop(SB), NOSPLIT, $24-112
 	MOVQ BX, mfl-8(SP)
 	LEAQ -5(AX), BX
 	MOVQ BX, mlim-16(SP)
-	MOVQ $0, zero-24(SP)
+	LEAQ -11(AX)(R14*1), BX
+	MOVQ BX, mflb-32(SP)
 	MOVQ shift+64(FP), CX
 	XORL R10, R10
 	XORL R11, R11
@@ -51,66 +55,114 @@ TEXT ·compressLoop(SB), NOSPLIT, $24-112
 	MOVL $1, R9
 
 search:
+	MOVQ acceleration+80(FP), BX
+	MOVQ BX, nextStep-24(SP)
 	MOVL $1, BX
-	MOVQ acceleration+80(FP), R13
-	SHLQ $6, R13
-	MOVQ (SI)(R9*1), DX
 	CMPQ CX, $52
 	JEQ  searchByU32
 
-	// The byU16 table: entries below base read as 0; the input is too
-	// short for a match out of reach of a 2-byte offset.
+	// The byU16 table. The loop works on biased positions, base+ip, as
+	// the table holds them, with SI lowered by base to match: an entry
+	// below base (from an earlier call) reads as base, position 0, as in
+	// a cleared table. The input is too short for a match out of reach
+	// of a 2-byte offset. Each iteration steps ip by BX, and R15 is the
+	// last ip at which neither the input's end (mfl) nor the end of the
+	// run of equal steps (step16) is reached: one compare for both.
+	SUBQ R14, SI
+	ADDQ R14, R9
+	MOVQ R9, R15
+
 	PCALIGN $16
 searchByU16:
-	// DX holds the 8 bytes at ip, the position tried now (cur), whose
-	// entry R15 is.
-	LEAQ (R14)(R9*1), R15
-	MOVQ DX, AX
-	MOVQ DX, DI
-	IMULQ prime+72(FP), DI
-	SHRQ CX, DI
-	ADDQ BX, R9
-	MOVQ R13, BX
-	SHRQ $6, BX
-	INCQ R13
-	CMPQ R9, mfl-8(SP)
-	JGT  noMatch
+	MOVL (SI)(R9*1), DX
+	IMUL3L $0x9E3779B1, DX, DI
+	SHRL $19, DI
 	MOVL (R8)(DI*4), R12
-	MOVQ (SI)(R9*1), DX
-	MOVL R15, (R8)(DI*4)
-	SUBQ R14, R12
-	CMOVQLT zero-24(SP), R12
-	CMPL AX, (SI)(R12*1)
+	MOVL R9, (R8)(DI*4)
+	CMPL R12, R14
+	CMOVLLT R14, R12
+	ADDQ BX, R9
+	CMPQ R9, R15
+	JGT  step16
+
+	CMPL DX, (SI)(R12*1)
 	JNE  searchByU16
-	SUBQ R14, R15
+
+found16:
+	SUBQ BX, R9
+	SUBQ R14, R9
+	SUBQ R14, R12
+	ADDQ R14, SI
 	JMP  found
 
-	// The byU32 table: base is 0, entries are positions.
-	PCALIGN $16
-searchByU32:
-	MOVQ R9, R15
-	MOVQ DX, AX
-	MOVQ DX, DI
-	IMULQ prime+72(FP), DI
-	SHRQ CX, DI
-	ADDQ BX, R9
-	MOVQ R13, BX
-	SHRQ $6, BX
-	INCQ R13
-	CMPQ R9, mfl-8(SP)
+step16:
+	// ip went past R15: past the input's end, or the step grows. The
+	// first run is one step of 1, the next 64 steps of acceleration,
+	// then 64 of each next step (LZ4's searchNb>>skipTrigger).
+	CMPQ R9, mflb-32(SP)
 	JGT  noMatch
-	MOVL (R8)(DI*4), R12
+	CMPL DX, (SI)(R12*1)
+	JEQ  found16
+	MOVQ nextStep-24(SP), BX
+	LEAQ 1(BX), R13
+	MOVQ R13, nextStep-24(SP)
+	MOVQ BX, R13
+	SHLQ $6, R13
+	LEAQ -1(R9)(R13*1), R15
+	CMPQ R15, mflb-32(SP)
+	CMOVQGT mflb-32(SP), R15
+	JMP  searchByU16
+
+	// The byU32 table: base is 0 (R14 holds the hash's multiplier in
+	// the loop), entries are positions.
+searchByU32:
+	MOVQ prime+72(FP), R14
+	MOVQ R9, R15
+
+	PCALIGN $16
+searchByU32Loop:
 	MOVQ (SI)(R9*1), DX
-	MOVL R15, (R8)(DI*4)
-	MOVQ R15, DI
-	SUBQ R12, DI
-	CMPQ DI, $65535
-	JA   searchByU32
-	CMPL AX, (SI)(R12*1)
-	JNE  searchByU32
+	MOVQ DX, DI
+	IMULQ R14, DI
+	SHRQ $52, DI
+	MOVL (R8)(DI*4), R12
+	MOVL R9, (R8)(DI*4)
+	MOVQ R9, AX
+	SUBQ R12, AX
+	ADDQ BX, R9
+	CMPQ R9, R15
+	JGT  step32
+
+	CMPQ AX, $65535
+	JA   searchByU32Loop
+	CMPL DX, (SI)(R12*1)
+	JNE  searchByU32Loop
+
+found32:
+	SUBQ BX, R9
+	XORL R14, R14
+	JMP  found
+
+step32:
+	CMPQ R9, mflb-32(SP)
+	JGT  noMatch
+	CMPQ AX, $65535
+	JA   newStep32
+	CMPL DX, (SI)(R12*1)
+	JEQ  found32
+
+newStep32:
+	MOVQ nextStep-24(SP), BX
+	LEAQ 1(BX), R13
+	MOVQ R13, nextStep-24(SP)
+	MOVQ BX, R13
+	SHLQ $6, R13
+	LEAQ -1(R9)(R13*1), R15
+	CMPQ R15, mflb-32(SP)
+	CMOVQGT mflb-32(SP), R15
+	JMP  searchByU32Loop
 
 found:
-	MOVQ R15, R9
 	MOVQ dst_base+16(FP), DI
 
 	// Extend the match backwards.
@@ -189,48 +241,65 @@ sequence:
 	MOVW DX, (DI)(R11*1)
 	MOVQ AX, R11
 
-	// The match length past minMatch, in AX: most matches end in their
-	// first 8 bytes past it.
+	// The match length past minMatch: most matches end in their first 8
+	// bytes past it.
 	LEAQ 12(R9), AX
 	CMPQ AX, mlim-16(SP)
 	JGT  countFrom4
+	MOVQ 4(SI)(R9*1), BX
 	MOVQ 4(SI)(R12*1), AX
-	XORQ 4(SI)(R9*1), AX
+	XORQ BX, AX
 	JEQ  countFrom12
-	TZCNTQ AX, AX
-	SHRQ $3, AX
 
-matchLength:
-	LEAQ 4(R9)(AX*1), R9
-	CMPQ AX, $15
-	JGE  longMatch
+	// The bytes at the match's end, where the rematch below hashes,
+	// come from those loaded here, not from a load that would wait for
+	// the length: for lengths 0 to 3 past minMatch, the bytes at ip+4
+	// shifted, for 4 to 7, those at ip+8. Either way at least the 5 low
+	// bytes of BX are those at the new ip, all that the hash and the
+	// compare read. CX, the hash's shift, is the byte shift meanwhile.
+	MOVQ 8(SI)(R9*1), R15
+	TZCNTQ AX, AX
+	MOVL AX, CX
+	ANDL $24, CX
+	SHRQ CX, BX
+	SHRQ CX, R15
+	CMPL AX, $32
+	CMOVQCC R15, BX
+	MOVQ shift+64(FP), CX
+	SHRL $3, AX
+
+shortLength:
 	LEAQ 6(R11), DX
 	CMPQ DX, checkLen+88(FP)
 	JGT  fail
 	ADDB AX, (DI)(R13*1)
-
-matchWritten:
+	LEAQ 4(R9)(AX*1), R9
 	MOVQ R9, R10
 	CMPQ R9, mfl-8(SP)
 	JGE  end
 
-	// The entry of ip-2.
-	MOVQ -2(SI)(R9*1), AX
-	IMULQ prime+72(FP), AX
-	SHRQ CX, AX
-	LEAQ -2(R14)(R9*1), DX
-	MOVL DX, (R8)(AX*4)
-
-	// A match right at ip continues without literals.
-	MOVQ (SI)(R9*1), BX
+rematch:
+	// The entry of ip-2, then a match right at ip, which continues
+	// without literals. The entry at ip is read before ip-2's is
+	// written, so that the read need not wait for that store's address,
+	// known later than its own (the bytes at ip are in BX, those at ip-2
+	// are loaded); when both positions hash alike, the read takes ip-2,
+	// as it would after the store.
 	MOVQ BX, AX
 	IMULQ prime+72(FP), AX
 	SHRQ CX, AX
 	MOVL (R8)(AX*4), R12
-	TESTQ R14, R14
-	JEQ  rematchUnbiased
+	MOVQ -2(SI)(R9*1), DX
+	IMULQ prime+72(FP), DX
+	SHRQ CX, DX
+	LEAQ -2(R14)(R9*1), R15
+	MOVL R15, (R8)(DX*4)
+	CMPQ DX, AX
+	JEQ  rematchIp2
+
+rematchEntry:
 	SUBQ R14, R12
-	CMOVQLT zero-24(SP), R12
+	JLT  rematchStale
 
 rematchUnbiased:
 	LEAQ (R14)(R9*1), DX
@@ -252,10 +321,100 @@ noRematch:
 	INCQ R9
 	JMP  search
 
+rematchIp2:
+	MOVL R15, R12
+	JMP  rematchEntry
+
+rematchStale:
+	XORL R12, R12
+	JMP  rematchUnbiased
+
+matchLength:
+	// AX is the match length past minMatch.
+	LEAQ 4(R9)(AX*1), R9
+	CMPQ AX, $15
+	JGE  longMatch
+	LEAQ 6(R11), DX
+	CMPQ DX, checkLen+88(FP)
+	JGT  fail
+	ADDB AX, (DI)(R13*1)
+
+matchWritten:
+	MOVQ R9, R10
+	CMPQ R9, mfl-8(SP)
+	JGE  end
+	MOVQ (SI)(R9*1), BX
+	JMP  rematch
+
 countFrom12:
+	// The next 8 bytes as the first ones (a vector compare would make
+	// these common lengths wait longer), then 16 bytes a step while
+	// they end before mlim: DX runs over the input, R10 is src moved by
+	// match-ip so that (R10)(DX*1) is the match's byte, R15 the last DX
+	// with 16 bytes before mlim. The bytes left take the steps of
+	// countMatch from count8.
 	LEAQ 12(R9), DX
+	LEAQ 20(R9), AX
+	CMPQ AX, mlim-16(SP)
+	JGT  countFrom12Tail
+	MOVQ 12(SI)(R9*1), BX
+	MOVQ 12(SI)(R12*1), AX
+	XORQ BX, AX
+	JNE  length8To15
+	LEAQ 20(R9), DX
+	MOVQ mlim-16(SP), R15
+	SUBQ $16, R15
+	MOVQ R12, R10
+	SUBQ R9, R10
+	LEAQ (SI)(R10*1), R10
+	CMPQ DX, R15
+	JGT  count16End
+
+	PCALIGN $16
+count16:
+	MOVOU (R10)(DX*1), X0
+	MOVOU (SI)(DX*1), X1
+	PCMPEQB X1, X0
+	PMOVMSKB X0, AX
+	XORL $0xFFFF, AX
+	JNE  count16Diff
+	ADDQ $16, DX
+	CMPQ DX, R15
+	JLE  count16
+
+count16End:
+	MOVQ R12, BX
+	SUBQ R9, BX
+	ADDQ DX, BX
+	JMP  count8
+
+count16Diff:
+	TZCNTL AX, AX
+	ADDQ DX, AX
+	JMP  counted
+
+countFrom12Tail:
 	LEAQ 12(R12), BX
 	JMP  count8
+
+length8To15:
+	// As for lengths up to 7, the bytes at the match's end from those
+	// loaded: at ip+12 or ip+16, shifted. A length of 15 needs the
+	// longer path, which writes a length byte.
+	MOVQ 16(SI)(R9*1), R15
+	TZCNTQ AX, AX
+	MOVL AX, CX
+	ANDL $24, CX
+	SHRQ CX, BX
+	SHRQ CX, R15
+	CMPL AX, $32
+	CMOVQCC R15, BX
+	MOVQ shift+64(FP), CX
+	SHRL $3, AX
+	ADDL $8, AX
+	CMPL AX, $15
+	JLT  shortLength
+	JMP  matchLength
 
 countFrom4:
 	LEAQ 4(R9), DX
