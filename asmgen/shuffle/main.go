@@ -639,6 +639,10 @@ func vbmiShuffleShifted(ts int) {
 		last[st] = ZMM()
 		VPXORQ(last[st], last[st], last[st])
 	}
+	idxRegs := make([]VecVirtual, shiftedIdxInRegs(ts))
+	for st := range idxRegs {
+		idxRegs[st] = loadZ(Mem{Base: idx, Disp: 64 * st})
+	}
 	Label("loop")
 	for _, hs := range halves {
 		var rows [2][]VecVirtual
@@ -670,7 +674,11 @@ func vbmiShuffleShifted(ts int) {
 					continue
 				}
 				line := ZMM()
-				VMOVDQU64(Mem{Base: idx, Disp: 64 * st}, line)
+				if st < len(idxRegs) {
+					VMOVDQA64(idxRegs[st], line)
+				} else {
+					VMOVDQU64(Mem{Base: idx, Disp: 64 * st}, line)
+				}
 				if st < inRegs {
 					VPERMI2B(last[st], z, line)
 					VMOVDQA64(z, last[st])
@@ -685,6 +693,28 @@ func vbmiShuffleShifted(ts int) {
 		}
 	}
 	epilogue(avx512nt(true), dst, src, blocks, 64, 64*ts)
+}
+
+// shiftedIdxInRegs is how many streams' VPERMI2B indexes the shifted
+// kernel of ts keeps in registers rather than loading each block: all of
+// them up to typesize 8, none where whole blocks leave no register (9 to
+// 11), and what the halves leave from 12 on (rows, two gather and two
+// transpose tables, every stream's previous vector and four temporaries).
+// Against the kernels that loaded every index, alternating in one process
+// at 64 MiB (61-101 pairs in each order, three runs): typesize 12, which
+// keeps 4 of its 12, 1-5% faster in every run; 3 and 7 within 2% either
+// way. With all indexes in registers (giving wrong output, for timing
+// only) typesize 12 gained 4% and 16 8%: the loads cost more than their
+// count suggests.
+func shiftedIdxInRegs(ts int) int {
+	_, r, _, _ := vbmiShape(ts)
+	switch {
+	case ts <= 8:
+		return ts
+	case ts <= shiftedInRegs+1:
+		return 0
+	}
+	return max(0, 32-(r+4+ts+4))
 }
 
 // shiftedInRegs is how many streams' previous vectors fit in registers
