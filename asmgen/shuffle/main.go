@@ -642,6 +642,10 @@ func vbmiShuffleShifted(ts int) {
 		last[st] = ZMM()
 		VPXORQ(last[st], last[st], last[st])
 	}
+	idxRegs := make([]VecVirtual, shiftedIdxInRegs(ts))
+	for st := range idxRegs {
+		idxRegs[st] = loadZ(Mem{Base: idx, Disp: 64 * st})
+	}
 	Label("loop")
 	for _, hs := range halves {
 		var rows [2][]VecVirtual
@@ -673,7 +677,11 @@ func vbmiShuffleShifted(ts int) {
 					continue
 				}
 				line := ZMM()
-				VMOVDQU64(Mem{Base: idx, Disp: 64 * st}, line)
+				if st < len(idxRegs) {
+					VMOVDQA64(idxRegs[st], line)
+				} else {
+					VMOVDQU64(Mem{Base: idx, Disp: 64 * st}, line)
+				}
 				if st < inRegs {
 					VPERMI2B(last[st], z, line)
 					VMOVDQA64(z, last[st])
@@ -688,6 +696,42 @@ func vbmiShuffleShifted(ts int) {
 		}
 	}
 	epilogue(avx512nt(true), dst, src, blocks, 64, 64*ts)
+}
+
+// Tried on the shifted kernel at 64 MiB and dropped (each against the
+// kept kernel, alternating single calls in one process, both orders):
+//   - staging 2, 4 or 8 blocks' lines in an aligned stack ring and then
+//     writing each stream's lines back to back, so that each stream gets
+//     128-512 contiguous bytes at a time: 1-9% slower at every typesize
+//     (one order only), 33% at 16 with 8 blocks;
+//   - prefetching the source 512 bytes (PREFETCHT0) or 1 KiB (PREFETCHNTA)
+//     ahead: slower in 13 of 14 cases, by up to 14%;
+//   - skipping the transpose steps whose rows only feed streams past the
+//     typesize: 2% faster on a 256 KiB buffer, nothing measurable at
+//     64 MiB. Dropping every transpose (wrong output, timing only) gained
+//     only 1.5% at typesizes 3 and 7 and 5% at 12, so below 12 these
+//     kernels wait on memory, not on their shuffles.
+//
+// shiftedIdxInRegs is how many streams' VPERMI2B indexes the shifted
+// kernel of ts keeps in registers rather than loading each block: all of
+// them up to typesize 8, none where whole blocks leave no register (9 to
+// 11), and what the halves leave from 12 on (rows, two gather and two
+// transpose tables, every stream's previous vector and four temporaries).
+// Against the kernels that loaded every index, alternating in one process
+// at 64 MiB (61-101 pairs in each order, three runs): typesize 12, which
+// keeps 4 of its 12, 1-5% faster in every run; 3 and 7 within 2% either
+// way. With all indexes in registers (giving wrong output, for timing
+// only) typesize 12 gained 4% and 16 8%: the loads cost more than their
+// count suggests.
+func shiftedIdxInRegs(ts int) int {
+	_, r, _, _ := vbmiShape(ts)
+	switch {
+	case ts <= 8:
+		return ts
+	case ts <= shiftedInRegs+1:
+		return 0
+	}
+	return max(0, 32-(r+4+ts+4))
 }
 
 // shiftedInRegs is how many streams' previous vectors fit in registers
@@ -818,7 +862,11 @@ func vbmiUnshuffle(ts int, nt bool) {
 		for s := range rows[h] {
 			z := ZMM()
 			if st := h*r + s; st < ts {
-				VMOVDQU64(Mem{Base: streamAddr(src, n, st)}, z)
+				a := streamAddr(src, n, st)
+				VMOVDQU64(Mem{Base: a}, z)
+				if nt {
+					prefetchStream(ts, a)
+				}
 			} else {
 				VPXORQ(z, z, z)
 			}
@@ -838,6 +886,38 @@ func vbmiUnshuffle(ts int, nt bool) {
 	epilogue(avx512nt(nt), dst, src, blocks, 64*ts, 64)
 }
 
+// unshufflePrefetch is how far ahead of each stream the non-temporal
+// unshuffle kernels of typesizes up to prefetchMaxStreams prefetch (into
+// every cache level). Measured at 64 MiB on Zen 4, each kernel alternating
+// with its unprefetched self, 41 pairs in each order: 256, 512 and 1024
+// bytes all help typesizes 2 to 7, 512 the most (geometric mean of the two
+// orders: ts2 +7%, ts3 +8%, ts4 +3%, ts5 +7%, ts6 +13%, ts7 +8%); the
+// same prefetch is neutral at 9 to 11 and costs 2-9% at 8 and 12 to 16
+// (twice that many lines in flight is likely more than the L1 can track),
+// and a prefetch into L2 only (PREFETCHT1) changed nothing at any typesize.
+// The non-temporal hint (PREFETCHNTA) was slower everywhere, and so was
+// prefetching the shuffle's single source stream.
+//
+// Typesize 16 unshuffles 20% slower relative to memcpy when n is a
+// multiple of 4 KiB (0.92 at 64 MiB) than when it is not (1.12 at 64 MiB
+// less 12 KiB), every stream then reading the same offset within a page;
+// typesize 8 shows no such difference. Loading the upper eight streams one
+// block ahead, so each block's loads fall on two offsets, did not help
+// (3% slower in one order, 1% faster in the other).
+const (
+	unshufflePrefetch  = 512
+	prefetchMaxStreams = 7
+)
+
+// prefetchStream prefetches the stream at a unshufflePrefetch bytes ahead
+// for the typesizes where that measured faster. A prefetch never faults,
+// so running past the end of the stream or of the buffer is harmless.
+func prefetchStream(ts int, a Register) {
+	if ts <= prefetchMaxStreams {
+		PREFETCHT0(Mem{Base: a, Disp: unshufflePrefetch})
+	}
+}
+
 // vbmiUnshuffleLines is the non-temporal unshuffle for typesizes that are
 // not powers of two. A block's output is exactly ts lines, aligned when dst
 // is, but a window holds b = 128/p*ts bytes, so a line straddles two
@@ -846,6 +926,7 @@ func vbmiUnshuffle(ts int, nt bool) {
 // part in turn (the later one reading its indexes from bytes the earlier
 // left alone). Nothing is written past the block.
 func vbmiUnshuffleLines(ts int) {
+	const nt = true
 	_, r, e, b := vbmiShape(ts)
 	name := kernelName("unshuffle", ts, "AVX512NT")
 	doc := fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes with non-temporal stores; dst must be 64-byte aligned.", name, ts)
@@ -882,7 +963,11 @@ func vbmiUnshuffleLines(ts int) {
 		for s := range rows[h] {
 			z := ZMM()
 			if st := h*r + s; st < ts {
-				VMOVDQU64(Mem{Base: streamAddr(src, n, st)}, z)
+				a := streamAddr(src, n, st)
+				VMOVDQU64(Mem{Base: a}, z)
+				if nt {
+					prefetchStream(ts, a)
+				}
 			} else {
 				VPXORQ(z, z, z)
 			}

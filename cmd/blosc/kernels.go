@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -73,10 +74,14 @@ func parseSizes(s string) ([]int, error) {
 // typesize and size, with a memcpy row per size as the physical limit. Each
 // kernel's output is checked against the portable kernel's before timing.
 //
-// Memory-bound rows drift with whatever else the machine does, so memcpy is
-// timed again before each typesize's kernels and every row also carries its
-// speed relative to that adjacent memcpy; the memcpy row itself shows the
-// best memcpy of the size, the strictest baseline.
+// Memory-bound rows drift with whatever else the machine does (on a shared
+// VM a 64 MiB memcpy ranges over a third of its speed from one second to
+// the next), so each kernel is timed in rounds that alternate memcpy,
+// shuffle and unshuffle, and its ratio is the median over the rounds of
+// its speed over that round's memcpy: a slow spell then hits both sides of
+// a pair, and one lucky or unlucky round does not decide the figure. The
+// GB/s columns are the best round; the memcpy row shows the best memcpy of
+// the size, the strictest baseline.
 func benchKernels(sizes []int, budget time.Duration) ([]kernelBenchRow, error) {
 	var rows []kernelBenchRow
 	for _, size := range sizes {
@@ -111,9 +116,6 @@ func benchKernels(sizes []int, budget time.Duration) ([]kernelBenchRow, error) {
 						timed = append(timed, x)
 					}
 				}
-				mc := gbps(size, measure(budget, func() { copy(dst, src) }))
-				rows[memcpyRow].ShuffleGBps = max(rows[memcpyRow].ShuffleGBps, mc)
-				rows[memcpyRow].UnshuffleGBps = rows[memcpyRow].ShuffleGBps
 				for _, k := range timed {
 					m := k.usable(size, ts)
 					if m == 0 {
@@ -131,15 +133,38 @@ func benchKernels(sizes []int, budget time.Duration) ([]kernelBenchRow, error) {
 					if !bytes.Equal(b, s) {
 						return nil, fmt.Errorf("%s kernel %s ts=%d size=%d does not invert", family, k.name, ts, size)
 					}
-					sh := gbps(m, measure(budget, func() { k.shuffle(d, s, ts) }))
-					un := gbps(m, measure(budget, func() { k.unshuffle(b, d, ts) }))
-					rows = append(rows, kernelBenchRow{Family: family, Kernel: k.name, Typesize: ts, Bytes: m,
-						ShuffleGBps: sh, UnshuffleGBps: un, ShuffleVsMemcpy: sh / mc, UnshuffleVsMemcpy: un / mc})
+					row := kernelBenchRow{Family: family, Kernel: k.name, Typesize: ts, Bytes: m}
+					var shRatio, unRatio [ratioRounds]float64
+					for r := range ratioRounds {
+						// memcpy copies the kernel's m bytes, so a partial
+						// kernel is compared with a copy of what it moved.
+						mc := gbps(m, measure(budget/ratioRounds, func() { copy(dst[:m], src[:m]) }))
+						sh := gbps(m, measure(budget/ratioRounds, func() { k.shuffle(d, s, ts) }))
+						un := gbps(m, measure(budget/ratioRounds, func() { k.unshuffle(b, d, ts) }))
+						if m == size {
+							rows[memcpyRow].ShuffleGBps = max(rows[memcpyRow].ShuffleGBps, mc)
+							rows[memcpyRow].UnshuffleGBps = rows[memcpyRow].ShuffleGBps
+						}
+						row.ShuffleGBps, row.UnshuffleGBps = max(row.ShuffleGBps, sh), max(row.UnshuffleGBps, un)
+						shRatio[r], unRatio[r] = sh/mc, un/mc
+					}
+					row.ShuffleVsMemcpy, row.UnshuffleVsMemcpy = median(shRatio[:]), median(unRatio[:])
+					rows = append(rows, row)
 				}
 			}
 		}
 	}
 	return rows, nil
+}
+
+// ratioRounds is how many alternating memcpy/kernel rounds decide a
+// kernel row's ratio to memcpy.
+const ratioRounds = 5
+
+// median sorts v and returns its middle value (v has an odd length).
+func median(v []float64) float64 {
+	slices.Sort(v)
+	return v[len(v)/2]
 }
 
 func printKernelTable(w io.Writer, rep benchReport) {
