@@ -539,14 +539,11 @@ func store64(z VecVirtual, m Mem, nt bool) {
 	}
 }
 
-func vbmiShuffle(ts int, nt bool) {
-	_, r, e, b := vbmiShape(ts)
-	name := ntName(kernelName("shuffle", ts, "AVX512"), nt)
-	doc := fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes.", name, ts)
-	if nt {
-		doc = fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes with non-temporal stores; dst and n must be multiples of 64.", name, ts)
-	}
-	dst, src, n, blocks := prologue(name, doc, 0)
+// gatherTables loads the two VPERMT2B indexes of the shuffle kernels:
+// table h gathers streams h*r .. h*r+r-1 of a 128-byte window as r cells
+// of e bytes.
+func gatherTables(ts int) [2]VecVirtual {
+	_, r, e, _ := vbmiShape(ts)
 	var t [2]VecVirtual
 	for h := range t {
 		t[h] = loadZ(table64(fmt.Sprintf("gather%dH%d", ts, h), func(q int) int {
@@ -557,6 +554,18 @@ func vbmiShuffle(ts int, nt bool) {
 			return 0
 		}))
 	}
+	return t
+}
+
+func vbmiShuffle(ts int, nt bool) {
+	_, r, e, b := vbmiShape(ts)
+	name := ntName(kernelName("shuffle", ts, "AVX512"), nt)
+	doc := fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes.", name, ts)
+	if nt {
+		doc = fmt.Sprintf("%s shuffles blocks of 64 elements of %d bytes with non-temporal stores; dst and n must be multiples of 64.", name, ts)
+	}
+	dst, src, n, blocks := prologue(name, doc, 0)
+	t := gatherTables(ts)
 	ql, qh, mask := vbmiCommon(ts, true)
 	Label("loop")
 	rows := [2][]VecVirtual{make([]VecVirtual, r), make([]VecVirtual, r)}
@@ -610,16 +619,7 @@ func vbmiShuffleShifted(ts int) {
 	prev := Load(Param("prev"), GP64())
 	TESTQ(blocks, blocks)
 	JZ(LabelRef("done"))
-	var t [2]VecVirtual
-	for h := range t {
-		t[h] = loadZ(table64(fmt.Sprintf("gather%dH%d", ts, h), func(q int) int {
-			s, el := q/e, q%e
-			if st := h*r + s; st < ts {
-				return el*ts + st
-			}
-			return 0
-		}))
-	}
+	t := gatherTables(ts)
 	ql, qh, mask := vbmiCommon(ts, true)
 	// Each stream's previous vector stays in a register where one is left:
 	// storing it to memory every block, among the non-temporal stores,
@@ -770,16 +770,7 @@ func vbmiShuffleSkewed(ts int) {
 	JZ(LabelRef("done"))
 	slot := GP64() // 64 * (iteration % depth)
 	XORQ(slot, slot)
-	var t [2]VecVirtual
-	for h := range t {
-		t[h] = loadZ(table64(fmt.Sprintf("gather%dH%d", ts, h), func(q int) int {
-			s, el := q/e, q%e
-			if st := h*r + s; st < ts {
-				return el*ts + st
-			}
-			return 0
-		}))
-	}
+	t := gatherTables(ts)
 	ql, qh, mask := vbmiCommon(ts, true)
 	Label("loop")
 	rows := [2][]VecVirtual{make([]VecVirtual, r), make([]VecVirtual, r)}

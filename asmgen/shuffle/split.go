@@ -44,16 +44,7 @@ func vbmiShuffleSplit(ts int) {
 	blocks := Load(Param("blocks"), GP64())
 	TESTQ(blocks, blocks)
 	JZ(LabelRef("done"))
-	var t [2]VecVirtual
-	for h := range t {
-		t[h] = loadZ(table64(fmt.Sprintf("gather%dH%d", ts, h), func(q int) int {
-			s, el := q/e, q%e
-			if st := h*r + s; st < ts {
-				return el*ts + st
-			}
-			return 0
-		}))
-	}
+	t := gatherTables(ts)
 	ql, qh, mask := vbmiCommon(ts, true)
 	count, chunk := GP64(), GP64()
 	s, d := GP64(), GP64()
