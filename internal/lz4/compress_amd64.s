@@ -2,6 +2,19 @@
 
 #include "textflag.h"
 
+// NEXT_RUN starts the search's next run of equal steps: BX takes the step
+// nextStep holds, nextStep grows by one, and R15, the loop's limit on ip,
+// becomes the position 64 such steps on, or mflb if that comes first.
+#define NEXT_RUN \
+	MOVQ nextStep-24(SP), BX \
+	LEAQ 1(BX), R13 \
+	MOVQ R13, nextStep-24(SP) \
+	MOVQ BX, R13 \
+	SHLQ $6, R13 \
+	LEAQ -1(R9)(R13*1), R15 \
+	CMPQ R15, mflb-32(SP) \
+	CMOVQGT mflb-32(SP), R15
+
 // func compressLoop(table *uint32, base int, dst, src []byte, shift uint, prime uint64, acceleration, checkLen int) (di, anchor int)
 //
 // The loop of compress, step for step, with every value of the search and
@@ -103,14 +116,7 @@ step16:
 	JGT  noMatch
 	CMPL DX, (SI)(R12*1)
 	JEQ  found16
-	MOVQ nextStep-24(SP), BX
-	LEAQ 1(BX), R13
-	MOVQ R13, nextStep-24(SP)
-	MOVQ BX, R13
-	SHLQ $6, R13
-	LEAQ -1(R9)(R13*1), R15
-	CMPQ R15, mflb-32(SP)
-	CMOVQGT mflb-32(SP), R15
+	NEXT_RUN
 	JMP  searchByU16
 
 	// The byU32 table: base is 0 (R14 holds the hash's multiplier in
@@ -152,14 +158,7 @@ step32:
 	JEQ  found32
 
 newStep32:
-	MOVQ nextStep-24(SP), BX
-	LEAQ 1(BX), R13
-	MOVQ R13, nextStep-24(SP)
-	MOVQ BX, R13
-	SHLQ $6, R13
-	LEAQ -1(R9)(R13*1), R15
-	CMPQ R15, mflb-32(SP)
-	CMOVQGT mflb-32(SP), R15
+	NEXT_RUN
 	JMP  searchByU32Loop
 
 found:
