@@ -2,6 +2,24 @@
 
 #include "textflag.h"
 
+// MATCH_END_BYTES(off): AX holds the XOR of the match's and the input's
+// 8 bytes at ip+off-4, the input's in BX. It leaves in AX the length of
+// their common prefix in bytes, and in BX the bytes at the match's end:
+// those of BX, or of the 8 at ip+off when the prefix is 4 bytes or more,
+// shifted down by the prefix modulo 4. CX, the hash's shift, is the byte
+// shift meanwhile and is reloaded.
+#define MATCH_END_BYTES(off) \
+	MOVQ off(SI)(R9*1), R15 \
+	TZCNTQ AX, AX \
+	MOVL AX, CX \
+	ANDL $24, CX \
+	SHRQ CX, BX \
+	SHRQ CX, R15 \
+	CMPL AX, $32 \
+	CMOVQCC R15, BX \
+	MOVQ shift+64(FP), CX \
+	SHRL $3, AX
+
 // NEXT_RUN starts the search's next run of equal steps: BX takes the step
 // nextStep holds, nextStep grows by one, and R15, the loop's limit on ip,
 // becomes the position 64 such steps on, or mflb if that comes first.
@@ -256,16 +274,7 @@ sequence:
 	// shifted, for 4 to 7, those at ip+8. Either way at least the 5 low
 	// bytes of BX are those at the new ip, all that the hash and the
 	// compare read. CX, the hash's shift, is the byte shift meanwhile.
-	MOVQ 8(SI)(R9*1), R15
-	TZCNTQ AX, AX
-	MOVL AX, CX
-	ANDL $24, CX
-	SHRQ CX, BX
-	SHRQ CX, R15
-	CMPL AX, $32
-	CMOVQCC R15, BX
-	MOVQ shift+64(FP), CX
-	SHRL $3, AX
+	MATCH_END_BYTES(8)
 
 shortLength:
 	LEAQ 6(R11), DX
@@ -400,16 +409,7 @@ length8To15:
 	// As for lengths up to 7, the bytes at the match's end from those
 	// loaded: at ip+12 or ip+16, shifted. A length of 15 needs the
 	// longer path, which writes a length byte.
-	MOVQ 16(SI)(R9*1), R15
-	TZCNTQ AX, AX
-	MOVL AX, CX
-	ANDL $24, CX
-	SHRQ CX, BX
-	SHRQ CX, R15
-	CMPL AX, $32
-	CMOVQCC R15, BX
-	MOVQ shift+64(FP), CX
-	SHRL $3, AX
+	MATCH_END_BYTES(16)
 	ADDL $8, AX
 	CMPL AX, $15
 	JLT  shortLength
