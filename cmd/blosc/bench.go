@@ -47,6 +47,15 @@ var goEngine = engine{
 // extraEngines is filled by build-tagged files (cbench.go).
 var extraEngines []engine
 
+// cThreads is the thread count a C engine is given for o: Options.Threads
+// 0 means every core, and the C libraries want the count itself.
+func cThreads(o blosc.Options) int {
+	if o.Threads < 1 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return o.Threads
+}
+
 // datasets are the PATTERNS.md inputs with the typesize natural to each.
 var datasets = []struct {
 	name     string

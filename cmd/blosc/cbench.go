@@ -3,8 +3,6 @@
 package main
 
 import (
-	"runtime"
-
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/internal/cblosc"
 )
@@ -15,10 +13,7 @@ func init() {
 	extraEngines = append(extraEngines, engine{
 		name: "c-blosc-" + cblosc.Version(),
 		open: func(o blosc.Options) (codecFuncs, error) {
-			threads := o.Threads
-			if threads < 1 {
-				threads = runtime.GOMAXPROCS(0)
-			}
+			threads := cThreads(o)
 			compress := func(dst, src []byte) ([]byte, error) {
 				dst = dst[:cap(dst)]
 				if len(dst) < len(src)+16 {

@@ -3,8 +3,6 @@
 package main
 
 import (
-	"runtime"
-
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/internal/cblosc2"
 )
@@ -17,10 +15,7 @@ func init() {
 	extraEngines = append(extraEngines, engine{
 		name: "c-blosc2-" + cblosc2.Version(),
 		open: func(o blosc.Options) (codecFuncs, error) {
-			threads := o.Threads
-			if threads < 1 {
-				threads = runtime.GOMAXPROCS(0)
-			}
+			threads := cThreads(o)
 			p := cblosc2.Params{Codec: int(o.Codec), Level: o.Level, Typesize: max(o.Typesize, 1), Threads: threads,
 				Blocksize: o.Blocksize, Split: int(o.SplitMode), Dict: o.Dict}
 			if o.SplitMode == blosc.SplitDefault {
