@@ -145,17 +145,13 @@ func (t decompress2Task) doBlock(ws *workerState, j int) {
 	}
 }
 
-func (e *engine) getItemBlosc2(dst, src []byte, start, n int) ([]byte, error) {
+// getBytesBlosc2 is getBytes for a Blosc2 chunk.
+func (e *engine) getBytesBlosc2(dst, src []byte, lo, hi int) ([]byte, error) {
 	c, err := openChunk2(src)
 	if err != nil {
 		return nil, err
 	}
 	h := &c.h
-	ts := int(h.typesize)
-	if start < 0 || n < 0 || start > h.nbytes/ts || n > h.nbytes/ts-start {
-		return nil, fmt.Errorf("%w: items [%d, %d+%d) of %d-byte items in %d bytes", ErrRange, start, start, n, ts, h.nbytes)
-	}
-	lo, hi := start*ts, (start+n)*ts
 	out := dst[:cap(dst)]
 	if len(out) < hi-lo {
 		out = make([]byte, hi-lo)
@@ -166,9 +162,7 @@ func (e *engine) getItemBlosc2(dst, src []byte, start, n int) ([]byte, error) {
 	case lo == hi:
 		return out, nil
 	case h.special() != specialNone:
-		// The range starts on an element boundary, so the element
-		// pattern lines up with it.
-		return out, expandSpecial(out, h, c.src)
+		return out, expandSpecialAt(out, h, c.src, lo)
 	case h.memcpyed():
 		copy(out, c.src[header2Len+lo:header2Len+hi])
 		return out, nil

@@ -107,6 +107,15 @@ const (
 // expandSpecial writes the content of a special chunk into dst
 // (len(dst) == h.nbytes).
 func expandSpecial(dst []byte, h *header2, src []byte) error {
+	return expandSpecialAt(dst, h, src, 0)
+}
+
+// expandSpecialAt writes bytes [lo, lo+len(dst)) of a special chunk's
+// content into dst. The repeated pattern keeps the phase it has in the
+// whole content: a repeated-value chunk's value is every byte after the
+// header (c-blosc2 repeats all of them whatever the typesize), so a range
+// that starts inside the pattern starts inside it too.
+func expandSpecialAt(dst []byte, h *header2, src []byte, lo int) error {
 	switch h.special() {
 	case specialZero, specialUninit:
 		clear(dst)
@@ -115,28 +124,32 @@ func expandSpecial(dst []byte, h *header2, src []byte) error {
 		case 4:
 			var v [4]byte
 			binary.LittleEndian.PutUint32(v[:], math.Float32bits(math.Float32frombits(nan32Bits)))
-			fillPattern(dst, v[:])
+			fillPatternAt(dst, v[:], lo)
 		case 8:
 			var v [8]byte
 			binary.LittleEndian.PutUint64(v[:], nan64Bits)
-			fillPattern(dst, v[:])
+			fillPatternAt(dst, v[:], lo)
 		default:
 			return fmt.Errorf("%w: NaN chunk of typesize %d", ErrCorrupt, h.typesize)
 		}
 	case specialValue:
-		fillPattern(dst, src[header2Len:h.cbytes])
+		fillPatternAt(dst, src[header2Len:h.cbytes], lo)
 	default:
 		return fmt.Errorf("%w: special kind %d", ErrCorrupt, h.special())
 	}
 	return nil
 }
 
-// fillPattern repeats p over dst; len(dst) is a multiple of len(p).
-func fillPattern(dst, p []byte) {
-	if len(dst) == 0 {
+// fillPatternAt writes into dst the bytes [lo, lo+len(dst)) of p repeated
+// without end.
+func fillPatternAt(dst, p []byte, lo int) {
+	if len(dst) == 0 || len(p) == 0 {
 		return
 	}
-	n := copy(dst, p)
+	n := copy(dst, p[lo%len(p):])
+	if n < len(dst) {
+		n += copy(dst[n:], p[:lo%len(p)])
+	}
 	for n < len(dst) {
 		n += copy(dst[n:], dst[:n])
 	}

@@ -21,14 +21,21 @@ func (e *engine) getItem(dst, src []byte, start, n int) ([]byte, error) {
 	if err := h.parse(src); err != nil {
 		return nil, err
 	}
-	if h.Format != FormatBlosc1 {
-		return e.getItemBlosc2(dst, src, start, n)
-	}
 	ts := h.Typesize
 	if start < 0 || n < 0 || start > h.Nbytes/ts || n > h.Nbytes/ts-start {
 		return nil, fmt.Errorf("%w: items [%d, %d+%d) of %d-byte items in %d bytes", ErrRange, start, start, n, ts, h.Nbytes)
 	}
-	lo, hi := start*ts, (start+n)*ts
+	return e.getBytes(dst, src, start*ts, (start+n)*ts)
+}
+
+// getBytes decodes bytes [lo, hi) of the chunk whose header e.h holds
+// (parsed from src, 0 <= lo <= hi <= nbytes), decoding only the blocks
+// that hold them. Super-chunks read byte ranges across chunks through it.
+func (e *engine) getBytes(dst, src []byte, lo, hi int) ([]byte, error) {
+	h := &e.h
+	if h.Format != FormatBlosc1 {
+		return e.getBytesBlosc2(dst, src, lo, hi)
+	}
 	out := dst[:cap(dst)]
 	if len(out) < hi-lo {
 		out = make([]byte, hi-lo)
