@@ -35,9 +35,9 @@ type SChunkOptions struct {
 
 // ChunkInfo describes one chunk of a super-chunk.
 type ChunkInfo struct {
-	Index  int     `json:"index"`
-	Nbytes int     `json:"nbytes"`
-	Cbytes int     `json:"cbytes"`
+	Index   int     `json:"index"`
+	Nbytes  int     `json:"nbytes"`
+	Cbytes  int     `json:"cbytes"`
 	Special Special `json:"special"`
 }
 
