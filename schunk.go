@@ -155,7 +155,9 @@ func NewSChunk(opts SChunkOptions) (*SChunk, error) {
 	h.typesize = int32(ts)
 	h.blocksize = int32(o.Blocksize)
 	h.chunksize = -1
-	h.tcomp, h.tdecomp = frameThreads(o.Threads), frameThreads(o.Threads)
+	// c-blosc2 records its contexts' thread counts; 1 keeps the frame's
+	// bytes the same whatever Threads is.
+	h.tcomp, h.tdecomp = 1, 1
 	h.nfilters = MaxFilters
 	for i := range o.Filters {
 		h.filters[i] = uint8(o.Filters[i])
@@ -166,16 +168,6 @@ func NewSChunk(opts SChunkOptions) (*SChunk, error) {
 		h.otherFlags2 = frameUseDict
 	}
 	return s, nil
-}
-
-// frameThreads is what the header records for a thread count: c-blosc2
-// writes its context's count; GOMAXPROCS would make the bytes depend on
-// the machine, so 0 is recorded as 1.
-func frameThreads(t int) int16 {
-	if t < 1 {
-		return 1
-	}
-	return int16(min(t, math.MaxInt16))
 }
 
 // NChunks returns the number of chunks.
@@ -869,20 +861,34 @@ func (s *SChunk) AppendSpecial(kind Special, nitems int64, value []byte) error {
 		s.changed()
 		return nil
 	}
-	// Refill a short last chunk with the value, then whole chunks.
+	// Refill a short last chunk with the value. Special chunks hold whole
+	// elements from the pattern's start, so once the refill leaves the run
+	// out of phase (a short chunk not ending on an element) it goes on as
+	// compressed data, one chunk at a time.
+	phase := int64(0)
 	if n := s.offs.len(); n > 0 {
 		if _, size := s.chunkSpan(n - 1); int64(size) < cs {
 			take := min(cs-int64(size), total)
-			take -= take % ts
-			if take > 0 {
-				buf := make([]byte, take)
-				s.fillValue(buf, kind, value)
-				if err := s.AppendData(buf); err != nil {
-					return err
-				}
-				total -= take
+			buf := make([]byte, take)
+			s.fillValue(buf, kind, value, 0)
+			if err := s.AppendData(buf); err != nil {
+				return err
 			}
+			total -= take
+			phase = take % ts
 		}
+	}
+	if phase != 0 {
+		buf := make([]byte, min(cs, total))
+		for total > 0 {
+			k := min(cs, total)
+			s.fillValue(buf[:k], kind, value, phase)
+			if err := s.AppendData(buf[:k]); err != nil {
+				return err
+			}
+			total -= k
+		}
+		return nil
 	}
 	var full, short []byte
 	var err error
@@ -914,11 +920,15 @@ func (s *SChunk) AppendSpecial(kind Special, nitems int64, value []byte) error {
 	return nil
 }
 
-func (s *SChunk) fillValue(buf []byte, kind Special, value []byte) {
+// fillValue writes into buf the bytes of a special run from its byte lo.
+func (s *SChunk) fillValue(buf []byte, kind Special, value []byte, lo int64) {
 	h := header2{typesize: uint8(s.hdr.typesize), b2flags: uint8(kind) << b2SpecialShift, cbytes: header2Len + len(value)}
 	src := append(make([]byte, header2Len), value...)
-	_ = expandSpecialAt(buf, &h, src, 0)
+	_ = expandSpecialAt(buf, &h, src, int(lo%s.typesize64()))
 }
+
+// typesize64 is Typesize as an int64.
+func (s *SChunk) typesize64() int64 { return int64(s.hdr.typesize) }
 
 // maxFrameChunks is the most chunks an offsets index (a chunk of int64s)
 // can list.

@@ -1,0 +1,441 @@
+package blosc
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// schunkModel is the plain in-memory model a super-chunk is checked
+// against: the data of every chunk, and the metalayers.
+type schunkModel struct {
+	chunks [][]byte
+	meta   map[string][]byte
+	vlmeta map[string][]byte
+	vlord  []string
+	metord []string
+}
+
+func (m *schunkModel) data() []byte { return bytes.Join(m.chunks, nil) }
+
+func (m *schunkModel) check(t *testing.T, s *SChunk, step string) {
+	t.Helper()
+	if s.NChunks() != len(m.chunks) {
+		t.Fatalf("%s: %d chunks, model %d", step, s.NChunks(), len(m.chunks))
+	}
+	want := m.data()
+	if s.Nbytes() != int64(len(want)) {
+		t.Fatalf("%s: nbytes %d, model %d", step, s.Nbytes(), len(want))
+	}
+	for i, c := range m.chunks {
+		got, err := s.DecompressChunk(nil, i)
+		if err != nil {
+			t.Fatalf("%s: chunk %d: %v", step, i, err)
+		}
+		if !bytes.Equal(got, c) {
+			t.Fatalf("%s: chunk %d differs from the model", step, i)
+		}
+	}
+	all, err := s.Decompress(nil)
+	if err != nil {
+		t.Fatalf("%s: Decompress: %v", step, err)
+	}
+	if !bytes.Equal(all, want) {
+		t.Fatalf("%s: Decompress differs from the model", step)
+	}
+	if !slices.Equal(s.MetalayerNames(), m.metord) || !slices.Equal(s.VLMetalayerNames(), m.vlord) {
+		t.Fatalf("%s: metalayers %v %v, model %v %v", step, s.MetalayerNames(), s.VLMetalayerNames(), m.metord, m.vlord)
+	}
+	for name, c := range m.vlmeta {
+		got, err := s.VLMetalayer(name)
+		if err != nil || !bytes.Equal(got, c) {
+			t.Fatalf("%s: vlmetalayer %q = %q, %v; model %q", step, name, got, err, c)
+		}
+	}
+	for name, c := range m.meta {
+		got, err := s.Metalayer(name)
+		if err != nil || !bytes.Equal(got, c) {
+			t.Fatalf("%s: metalayer %q = %q, %v; model %q", step, name, got, err, c)
+		}
+	}
+	// The frame opens to the same content and writes back the same bytes.
+	f, err := s.Frame(nil)
+	if err != nil {
+		t.Fatalf("%s: Frame: %v", step, err)
+	}
+	if n, err := s.FrameLen(); err != nil || n != int64(len(f)) {
+		t.Fatalf("%s: FrameLen %d, %v; Frame wrote %d", step, n, err, len(f))
+	}
+	var w bytes.Buffer
+	if _, err := s.WriteTo(&w); err != nil || !bytes.Equal(w.Bytes(), f) {
+		t.Fatalf("%s: WriteTo differs from Frame (%v)", step, err)
+	}
+	r, err := ParseFrame(f)
+	if err != nil {
+		t.Fatalf("%s: ParseFrame(Frame()): %v", step, err)
+	}
+	back, err := r.Decompress(nil)
+	if err != nil || !bytes.Equal(back, want) {
+		t.Fatalf("%s: the frame written decodes differently (%v)", step, err)
+	}
+	f2, err := r.Frame(nil)
+	if err != nil || !bytes.Equal(f2, f) {
+		t.Fatalf("%s: a parsed frame writes back different bytes (%v)", step, err)
+	}
+	// Byte ranges across chunk boundaries.
+	rng := rand.New(rand.NewPCG(uint64(len(want)), 7))
+	for k := 0; k < 4 && len(want) > 0; k++ {
+		off := rng.IntN(len(want))
+		n := rng.IntN(len(want) - off + 1)
+		p := make([]byte, n)
+		if got, err := s.ReadAt(p, int64(off)); err != nil || got != n || !bytes.Equal(p, want[off:off+n]) {
+			t.Fatalf("%s: ReadAt(%d bytes at %d) = %d, %v", step, n, off, got, err)
+		}
+	}
+	if _, err := s.ReadAt(make([]byte, 2), int64(len(want))-1); len(want) > 0 && err != io.EOF {
+		t.Fatalf("%s: ReadAt past the end: %v, want io.EOF", step, err)
+	}
+}
+
+// chunkData makes n bytes of one of several kinds, so that chunks come out
+// compressed, stored, zero-special (coded in the index) and repeated-value.
+func chunkData(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	switch rng.IntN(5) {
+	case 0: // zeros: a zeros special chunk
+	case 1:
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+	case 2:
+		for i := 0; i+8 <= n; i += 8 {
+			binary.LittleEndian.PutUint64(b[i:], uint64(i/8+rng.IntN(3)))
+		}
+	case 3: // a repeated value
+		v := rng.Uint64() | 1
+		for i := 0; i+8 <= n; i += 8 {
+			binary.LittleEndian.PutUint64(b[i:], v)
+		}
+	default:
+		for i := range b {
+			b[i] = byte(i / 100)
+		}
+	}
+	return b
+}
+
+// TestSChunkOperationsModel runs random sequences of every operation on a
+// super-chunk and checks it, and the frame it writes, against a plain
+// model after each step. Invalid operations must fail and change nothing.
+func TestSChunkOperationsModel(t *testing.T) {
+	for seed := uint64(1); seed <= 12; seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(seed, 99))
+			const cs = 4096
+			opts := SChunkOptions{ChunkSize: cs}
+			opts.Options = DefaultOptions()
+			opts.Codec = []Codec{BloscLZ, LZ4, Zstd, Zlib}[seed%4]
+			opts.Threads = int(seed%3) + 1
+			s, err := NewSChunk(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := &schunkModel{meta: map[string][]byte{}, vlmeta: map[string][]byte{}}
+			comp := func(d []byte) []byte {
+				o := opts.Options
+				o.Format = FormatBlosc2
+				c, err := Compress(nil, d, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return c
+			}
+			lastShort := func() bool {
+				return len(m.chunks) > 0 && len(m.chunks[len(m.chunks)-1]) < cs
+			}
+			if seed%2 == 0 {
+				if err := s.AddMetalayer("b2nd", []byte("shape")); err != nil {
+					t.Fatal(err)
+				}
+				m.meta["b2nd"] = []byte("shape")
+				m.metord = append(m.metord, "b2nd")
+			}
+			for step := 0; step < 40; step++ {
+				var desc string
+				switch op := rng.IntN(9); op {
+				case 0, 1:
+					d := chunkData(rng, rng.IntN(3*cs))
+					desc = fmt.Sprintf("AppendData(%d)", len(d))
+					if err := s.AppendData(d); err != nil {
+						t.Fatalf("%s: %v", desc, err)
+					}
+					all := append(m.data(), d...)
+					m.chunks = nil
+					for len(all) > 0 {
+						k := min(cs, len(all))
+						m.chunks = append(m.chunks, all[:k:k])
+						all = all[k:]
+					}
+				case 2:
+					d := chunkData(rng, cs)
+					desc = "AppendChunk"
+					err := s.AppendChunk(comp(d))
+					if lastShort() {
+						if err == nil {
+							t.Fatalf("%s after a short chunk was accepted", desc)
+						}
+						break
+					}
+					if err != nil {
+						t.Fatalf("%s: %v", desc, err)
+					}
+					m.chunks = append(m.chunks, d)
+				case 3:
+					i := rng.IntN(len(m.chunks) + 1)
+					d := chunkData(rng, cs)
+					desc = fmt.Sprintf("InsertChunk(%d)", i)
+					err := s.InsertChunk(i, comp(d))
+					if i == len(m.chunks) && lastShort() {
+						if err == nil {
+							t.Fatalf("%s after a short chunk was accepted", desc)
+						}
+						break
+					}
+					if err != nil {
+						t.Fatalf("%s: %v", desc, err)
+					}
+					m.chunks = slices.Insert(m.chunks, i, d)
+				case 4:
+					if len(m.chunks) == 0 {
+						continue
+					}
+					i := rng.IntN(len(m.chunks))
+					n := cs
+					if i == len(m.chunks)-1 && rng.IntN(2) == 0 {
+						n = 8 * (1 + rng.IntN(cs/8-1))
+					}
+					d := chunkData(rng, n)
+					desc = fmt.Sprintf("UpdateChunk(%d, %d bytes)", i, n)
+					if err := s.UpdateChunk(i, comp(d)); err != nil {
+						t.Fatalf("%s: %v", desc, err)
+					}
+					m.chunks[i] = d
+				case 5:
+					if len(m.chunks) == 0 {
+						continue
+					}
+					i := rng.IntN(len(m.chunks))
+					desc = fmt.Sprintf("DeleteChunk(%d)", i)
+					if err := s.DeleteChunk(i); err != nil {
+						t.Fatalf("%s: %v", desc, err)
+					}
+					m.chunks = slices.Delete(m.chunks, i, i+1)
+				case 6:
+					kind := []Special{SpecialZeros, SpecialNaN, SpecialValue, SpecialUninit}[rng.IntN(4)]
+					n := int64(rng.IntN(3 * cs / 8))
+					v := make([]byte, 8)
+					binary.LittleEndian.PutUint64(v, rng.Uint64())
+					desc = fmt.Sprintf("AppendSpecial(%v, %d)", kind, n)
+					if err := s.AppendSpecial(kind, n, v); err != nil {
+						t.Fatalf("%s: %v", desc, err)
+					}
+					pat := make([]byte, n*8)
+					h := header2{typesize: 8, b2flags: uint8(kind) << b2SpecialShift, cbytes: header2Len + 8}
+					if err := expandSpecialAt(pat, &h, append(make([]byte, header2Len), v...), 0); err != nil {
+						t.Fatal(err)
+					}
+					all := append(m.data(), pat...)
+					m.chunks = nil
+					for len(all) > 0 {
+						k := min(cs, len(all))
+						m.chunks = append(m.chunks, all[:k:k])
+						all = all[k:]
+					}
+				case 7:
+					name := fmt.Sprintf("vl%d", rng.IntN(4))
+					content := chunkData(rng, rng.IntN(300))
+					switch _, ok := m.vlmeta[name]; {
+					case !ok:
+						desc = "AddVLMetalayer " + name
+						if err := s.AddVLMetalayer(name, content); err != nil {
+							t.Fatalf("%s: %v", desc, err)
+						}
+						m.vlord = append(m.vlord, name)
+						m.vlmeta[name] = content
+					case rng.IntN(2) == 0:
+						desc = "UpdateVLMetalayer " + name
+						if err := s.UpdateVLMetalayer(name, content); err != nil {
+							t.Fatalf("%s: %v", desc, err)
+						}
+						m.vlmeta[name] = content
+					default:
+						desc = "DeleteVLMetalayer " + name
+						if err := s.DeleteVLMetalayer(name); err != nil {
+							t.Fatalf("%s: %v", desc, err)
+						}
+						delete(m.vlmeta, name)
+						m.vlord = slices.DeleteFunc(m.vlord, func(n string) bool { return n == name })
+					}
+				case 8:
+					desc = "UpdateMetalayer / AddMetalayer after data"
+					if _, ok := m.meta["b2nd"]; ok {
+						if err := s.UpdateMetalayer("b2nd", []byte("SHAPE")); err != nil {
+							t.Fatalf("%s: %v", desc, err)
+						}
+						m.meta["b2nd"] = []byte("SHAPE")
+						if err := s.UpdateMetalayer("b2nd", []byte("longer")); !errors.Is(err, ErrInvalidOptions) {
+							t.Fatalf("a metalayer update of another size: %v", err)
+						}
+					}
+					if len(m.chunks) > 0 {
+						if err := s.AddMetalayer("late", nil); !errors.Is(err, ErrInvalidOptions) {
+							t.Fatalf("a metalayer added after data: %v", err)
+						}
+					}
+				}
+				m.check(t, s, fmt.Sprintf("step %d %s", step, desc))
+			}
+		})
+	}
+}
+
+// TestSChunkRefusesChunks: every chunk that does not fit is refused with
+// an error naming why, and the super-chunk stays as it was.
+func TestSChunkRefusesChunks(t *testing.T) {
+	opts := SChunkOptions{Options: DefaultOptions(), ChunkSize: 8000}
+	s, err := NewSChunk(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o2 := opts.Options
+	o2.Format = FormatBlosc2
+	full, _ := Compress(nil, make([]byte, 8000), o2)
+	if err := s.AppendChunk(full); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := s.Frame(nil)
+	o1 := opts.Options
+	blosc1, _ := Compress(nil, bytes.Repeat([]byte("ab"), 4000), o1)
+	big, _ := Compress(nil, make([]byte, 8008), o2)
+	short, _ := Compress(nil, bytes.Repeat([]byte{1}, 800), o2)
+	o4 := o2
+	o4.Typesize = 4
+	ts4, _ := Compress(nil, bytes.Repeat([]byte("abcd"), 2000), o4)
+	cases := []struct {
+		name string
+		do   func() error
+		want error
+	}{
+		{"Blosc1 chunk", func() error { return s.AppendChunk(blosc1) }, ErrInvalidOptions},
+		{"larger than the chunk size", func() error { return s.AppendChunk(big) }, ErrInvalidOptions},
+		{"another typesize", func() error { return s.AppendChunk(ts4) }, ErrInvalidOptions},
+		{"short chunk in the middle", func() error { return s.InsertChunk(0, short) }, ErrInvalidOptions},
+		{"short update not last", func() error { _ = s.AppendChunk(full); defer s.DeleteChunk(1); return s.UpdateChunk(0, short) }, ErrInvalidOptions},
+		{"truncated chunk", func() error { return s.AppendChunk(full[:len(full)-1]) }, ErrCorrupt},
+		{"index out of range", func() error { return s.UpdateChunk(5, full) }, ErrRange},
+		{"insert out of range", func() error { return s.InsertChunk(-1, full) }, ErrRange},
+		{"delete out of range", func() error { return s.DeleteChunk(1) }, ErrRange},
+		{"missing vlmetalayer", func() error { _, err := s.VLMetalayer("x"); return err }, ErrNotFound},
+		{"missing metalayer", func() error { _, err := s.Metalayer("x"); return err }, ErrNotFound},
+		{"metalayer name too long", func() error { return s.AddVLMetalayer(string(make([]byte, 32)), nil) }, ErrInvalidOptions},
+	}
+	for _, c := range cases {
+		err := c.do()
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.want)
+		}
+	}
+	// Deleting the chunk added in "short update not last" restores the
+	// frame but for unreferenced bytes; compare the content instead.
+	after, _ := s.Decompress(nil)
+	if want, _ := ParseFrame(before); !bytes.Equal(after, must(want.Decompress(nil))) {
+		t.Errorf("refused operations changed the data")
+	}
+	if err := s.AppendChunk(short); err != nil {
+		t.Fatalf("short last chunk: %v", err)
+	}
+	if err := s.AppendChunk(full); err == nil {
+		t.Errorf("a chunk after a short last chunk was accepted")
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// TestSChunkThreadsIdentical: the frame AppendData writes, and what
+// Decompress returns, do not depend on the thread count.
+func TestSChunkThreadsIdentical(t *testing.T) {
+	data := chunkData(rand.New(rand.NewPCG(3, 3)), 1<<20+12345)
+	for i := range data {
+		data[i] ^= byte(i >> 10)
+	}
+	var ref []byte
+	for _, th := range []int{1, 2, 3, 8} {
+		o := SChunkOptions{Options: DefaultOptions(), ChunkSize: 64 << 10}
+		o.Codec, o.Threads = LZ4, th
+		s, err := NewSChunk(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p := data; len(p) > 0; {
+			k := min(len(p), 100000)
+			if err := s.AppendData(p[:k]); err != nil {
+				t.Fatal(err)
+			}
+			p = p[k:]
+		}
+		f, err := s.Frame(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref == nil {
+			ref = f
+		} else if !bytes.Equal(f, ref) {
+			t.Errorf("threads %d: frame differs from threads 1", th)
+		}
+		got, err := s.Decompress(nil)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Errorf("threads %d: Decompress: %v", th, err)
+		}
+	}
+}
+
+// TestSChunkGetItemsNoAlloc: reading a few items from the middle of a
+// frame of many chunks allocates nothing.
+func TestSChunkGetItemsNoAlloc(t *testing.T) {
+	o := SChunkOptions{Options: DefaultOptions(), ChunkSize: 4096}
+	o.Codec, o.Typesize = LZ4, 4
+	s, err := NewSChunk(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := make([]byte, 1000*4096)
+	for i := range data {
+		data[i] = byte(i * 7 >> 8)
+	}
+	if err := s.AppendData(data); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := s.Frame(nil)
+	r, err := ParseFrame(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := make([]byte, 40)
+	start := int64(len(data)/8 - 3)
+	if got, err := r.GetItems(dst, start, 10); err != nil || !bytes.Equal(got, data[start*4:start*4+40]) {
+		t.Fatalf("GetItems: %v", err)
+	}
+	if n := testing.AllocsPerRun(200, func() { _, _ = r.GetItems(dst, start, 10) }); n != 0 {
+		t.Errorf("GetItems allocates %v times per call", n)
+	}
+}
