@@ -124,11 +124,19 @@ func (l *layout2) nstreams(j int) int {
 // streams are all zero runs becomes a zeros special chunk, and one that
 // would not fit is stored as a copy.
 func (e *engine) compress2(dst, src []byte, p *params) ([]byte, error) {
+	return e.compress2Dest(dst, src, p, len(src)+header2Len)
+}
+
+// compress2Dest is compress2 with c-blosc2's destination size destsize (at
+// least len(src)+32): a larger destination lets the streams take more
+// room before the chunk falls back to a copy, as c-blosc2 does where it
+// passes one (the offsets index after a delete).
+func (e *engine) compress2Dest(dst, src []byte, p *params, destsize int) ([]byte, error) {
 	nbytes := len(src)
 	if nbytes > MaxBufferSize {
 		return nil, fmt.Errorf("%w: %d bytes", ErrTooLarge, nbytes)
 	}
-	maxbytes := nbytes + header2Len
+	maxbytes := max(destsize, nbytes+header2Len)
 	out := dst[:cap(dst)]
 	if len(out) < maxbytes {
 		out = make([]byte, maxbytes)
@@ -156,7 +164,7 @@ func (e *engine) compress2(dst, src []byte, p *params) ([]byte, error) {
 	}
 	if l.memcpyed {
 		copy(out[header2Len:], src)
-		ntbytes = maxbytes
+		ntbytes = nbytes + header2Len
 	}
 	l.hdr.cbytes = ntbytes
 	l.hdr.put(out)

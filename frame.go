@@ -57,7 +57,14 @@ func (s *SChunk) offsetsChunk() ([]byte, error) {
 	for i, o := range s.offs.vals {
 		binary.LittleEndian.PutUint64(raw[8*i:], uint64(o))
 	}
-	c, err := Compress(nil, raw, offsetsOptions())
+	o := offsetsOptions()
+	p, err := o.params()
+	if err != nil {
+		return nil, err
+	}
+	e := enginePool.Get().(*engine)
+	c, err := e.compress2Dest(nil, raw, &p, len(raw)+header2Len+s.offsSlack)
+	enginePool.Put(e)
 	if err != nil {
 		return nil, err
 	}

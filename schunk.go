@@ -63,7 +63,12 @@ type SChunk struct {
 	regionOwned bool   // region's array may be written in place
 	offs        offsetIndex
 	offsChunk   []byte // the offsets chunk as read, while the index is unchanged
-	varStarts   []int64
+	// offsSlack is how much larger than the index plus a header the
+	// destination was when c-blosc2 last compressed it: after a delete it
+	// passes the old index's size, which changes when the chunk falls back
+	// to a copy.
+	offsSlack int
+	varStarts []int64
 
 	vlmeta []metalayer
 
@@ -588,6 +593,7 @@ func (s *SChunk) own(extra int) {
 
 func (s *SChunk) changed() {
 	s.offsChunk = nil
+	s.offsSlack = 0
 }
 
 // codedKind returns the special kind a chunk is stored as in the offsets
@@ -705,6 +711,7 @@ func (s *SChunk) DeleteChunk(i int) error {
 	s.offs.n--
 	s.hdr.nbytes -= int64(n)
 	s.changed()
+	s.offsSlack = 8
 	return nil
 }
 
