@@ -23,11 +23,14 @@ const defaultFormat = "chunk2"
 type chunkOptions struct {
 	format, codec, shuffle, filters, split string
 	level, typesize, blocksize, threads    int
+	chunksize                              int
 	dict                                   bool
 }
 
 func (c *chunkOptions) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.format, "format", defaultFormat, "output format: chunk2 (Blosc2) or chunk1 (Blosc1, c-blosc 1.x)")
+	fs.StringVar(&c.format, "format", defaultFormat, "output format: chunk2 (Blosc2), chunk1 (Blosc1, c-blosc 1.x) or frame (Blosc2\n"+
+		"contiguous frame, .b2frame); without it an OUT ending in .b2frame makes a frame")
+	fs.IntVar(&c.chunksize, "chunksize", 0, "frame: bytes per chunk, a multiple of -typesize (0: 1 MiB rounded to whole elements)")
 	fs.StringVar(&c.codec, "codec", "blosclz", "codec: blosclz, lz4, lz4hc, snappy, zlib, zstd")
 	fs.IntVar(&c.level, "level", 5, "compression level 0 (store) .. 9 (best)")
 	fs.IntVar(&c.typesize, "typesize", 8, "element size in bytes, 1..255")
@@ -50,6 +53,17 @@ func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	if fs.NArg() != 2 {
 		return usagef("want IN OUT, got %d arguments", fs.NArg())
 	}
+	formatSet := false
+	fs.Visit(func(f *flag.Flag) { formatSet = formatSet || f.Name == "format" })
+	if !formatSet {
+		if f, ok := formatFromOut(fs.Arg(1)); ok {
+			co.format = f
+		}
+	}
+	frame := co.format == formatFrame
+	if frame {
+		co.format = "chunk2"
+	}
 	opts, err := co.options()
 	if err != nil {
 		return err
@@ -58,7 +72,15 @@ func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	out, err := blosc.Compress(nil, src, opts)
+	var out []byte
+	if frame {
+		out, err = compressFrame(src, opts, co.chunksize)
+	} else {
+		if len(src) > blosc.MaxBufferSize {
+			return fmt.Errorf("%w: %d bytes do not fit in one chunk (at most %d); -format frame stores any size", blosc.ErrTooLarge, len(src), blosc.MaxBufferSize)
+		}
+		out, err = blosc.Compress(nil, src, opts)
+	}
 	if err != nil {
 		return err
 	}
@@ -101,7 +123,7 @@ func (c *chunkOptions) options() (blosc.Options, error) {
 	var o blosc.Options
 	f, ok := formats[c.format]
 	if !ok {
-		return o, usagef("-format %q: want one of %s", c.format, strings.Join(formatNames(), ", "))
+		return o, usagef("-format %q: want one of %s, %s", c.format, strings.Join(formatNames(), ", "), formatFrame)
 	}
 	codec, err := blosc.ParseCodec(c.codec)
 	if err != nil {
@@ -187,7 +209,7 @@ func decompressAny(src []byte) ([]byte, error) {
 	case kindBloscpack:
 		return nil, fmt.Errorf("%w: Bloscpack files are not supported yet", blosc.ErrUnsupported)
 	case kindFrame:
-		return nil, fmt.Errorf("%w: Blosc2 frames are not supported yet", blosc.ErrUnsupported)
+		return decompressFrame(src)
 	}
 	return blosc.Decompress(nil, src)
 }

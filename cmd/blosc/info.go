@@ -23,8 +23,11 @@ func runInfo(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if k := detect(src); k != kindChunk {
-		return fmt.Errorf("%w: info reads chunks only so far", blosc.ErrUnsupported)
+	switch detect(src) {
+	case kindFrame:
+		return printFrameInfo(stdout, fs.Arg(0), src, *asJSON)
+	case kindBloscpack:
+		return fmt.Errorf("%w: info does not read Bloscpack files yet", blosc.ErrUnsupported)
 	}
 	h, err := blosc.ReadHeader(src)
 	if err != nil {

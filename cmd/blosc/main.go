@@ -1,7 +1,7 @@
 // Command blosc compresses, decompresses, inspects and benchmarks Blosc
 // data with the pure-Go goblosc library.
 //
-//	blosc compress [-codec C] [-level N] [-typesize N] [-shuffle none|byte|bit] [-blocksize N] [-threads N] IN OUT
+//	blosc compress [-format chunk2|chunk1|frame] [-chunksize N] [-codec C] [-level N] [-typesize N] [-shuffle none|byte|bit] [-blocksize N] [-threads N] IN OUT
 //	blosc decompress IN OUT
 //	blosc info [-json] IN
 //	blosc bench [-json] [-kernels] ...
@@ -30,9 +30,9 @@ var commands = []struct {
 	name, summary string
 	run           func(args []string, stdin io.Reader, stdout io.Writer) error
 }{
-	{"compress", "compress IN into one chunk written to OUT", runCompress},
+	{"compress", "compress IN into a chunk or a frame written to OUT", runCompress},
 	{"decompress", "decompress IN (format detected from its bytes) into OUT", runDecompress},
-	{"info", "print the header of a chunk", runInfo},
+	{"info", "print the header of a chunk, or a frame's header, chunks and metalayers", runInfo},
 	{"bench", "benchmark codecs, filters and kernels on built-in datasets", runBench},
 }
 
@@ -112,5 +112,5 @@ func writeOutput(path string, stdout io.Writer, data []byte) error {
 		_, err := stdout.Write(data)
 		return err
 	}
-	return os.WriteFile(path, data, 0o644)
+	return writeFileAtomic(path, data)
 }

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/goblosc/blosc"
+)
+
+// formatFrame is the -format name of a Blosc2 contiguous frame.
+const formatFrame = "frame"
+
+// formatFromOut picks the format from OUT's extension when -format was
+// not given.
+func formatFromOut(out string) (string, bool) {
+	switch strings.ToLower(filepath.Ext(out)) {
+	case ".b2frame":
+		return formatFrame, true
+	}
+	return "", false
+}
+
+// compressFrame writes src as a contiguous frame of chunks of chunksize
+// bytes (0: the library's default, rounded to whole elements).
+func compressFrame(src []byte, opts blosc.Options, chunksize int) ([]byte, error) {
+	opts.Format = blosc.FormatBlosc2
+	if chunksize == 0 {
+		chunksize = max(blosc.DefaultChunkSize/opts.Typesize*opts.Typesize, opts.Typesize)
+	}
+	if chunksize < 0 || chunksize%opts.Typesize != 0 {
+		return nil, usagef("-chunksize %d: want a positive multiple of -typesize %d", chunksize, opts.Typesize)
+	}
+	s, err := blosc.NewSChunk(blosc.SChunkOptions{Options: opts, ChunkSize: chunksize})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.AppendData(src); err != nil {
+		return nil, err
+	}
+	return s.Frame(nil)
+}
+
+// frameInfo is what info -json prints for a frame, with the key names of
+// the golden vectors' sidecars.
+type frameInfo struct {
+	File         string            `json:"file"`
+	Size         int               `json:"size"`
+	Format       string            `json:"format"`
+	NChunks      int               `json:"nchunks"`
+	Nbytes       int64             `json:"nbytes"`
+	Cbytes       int64             `json:"cbytes"`
+	Typesize     int               `json:"typesize"`
+	ChunkSize    int               `json:"chunksize"`
+	Blocksize    int               `json:"blocksize"`
+	Codec        string            `json:"codec"`
+	Clevel       int               `json:"clevel"`
+	Splitmode    int               `json:"splitmode"`
+	UseDict      int               `json:"use_dict"`
+	Filters      [6]uint8          `json:"filters"`
+	FiltersMeta  [6]uint8          `json:"filters_meta"`
+	Metalayers   []metaInfo        `json:"metalayers"`
+	VLMetalayers []metaInfo        `json:"vlmetalayers"`
+	Chunks       []blosc.ChunkInfo `json:"chunks"`
+	Kernel       string            `json:"kernel"`
+}
+
+type metaInfo struct {
+	Name       string `json:"name"`
+	ContentHex string `json:"content_hex"`
+}
+
+func describeFrame(name string, src []byte) (frameInfo, error) {
+	s, err := blosc.ParseFrame(src)
+	if err != nil {
+		return frameInfo{}, err
+	}
+	o := s.Options()
+	fi := frameInfo{File: name, Size: len(src), Format: formatFrame, NChunks: s.NChunks(), Nbytes: s.Nbytes(),
+		Cbytes: s.Cbytes(), Typesize: s.Typesize(), ChunkSize: s.ChunkSize(), Blocksize: o.Blocksize,
+		Codec: o.Codec.String(), Clevel: o.Level, Splitmode: int(o.SplitMode), Kernel: blosc.Kernel(),
+		Metalayers: []metaInfo{}, VLMetalayers: []metaInfo{}, Chunks: []blosc.ChunkInfo{}}
+	if o.Dict {
+		fi.UseDict = 1
+	}
+	for i := range o.Filters {
+		fi.Filters[i], fi.FiltersMeta[i] = uint8(o.Filters[i]), o.FilterMeta[i]
+	}
+	for _, m := range s.MetalayerNames() {
+		c, err := s.Metalayer(m)
+		if err != nil {
+			return fi, err
+		}
+		fi.Metalayers = append(fi.Metalayers, metaInfo{m, hex.EncodeToString(c)})
+	}
+	for _, m := range s.VLMetalayerNames() {
+		c, err := s.VLMetalayer(m)
+		if err != nil {
+			return fi, err
+		}
+		fi.VLMetalayers = append(fi.VLMetalayers, metaInfo{m, hex.EncodeToString(c)})
+	}
+	for i := 0; i < s.NChunks(); i++ {
+		ci, err := s.ChunkInfo(i)
+		if err != nil {
+			return fi, err
+		}
+		fi.Chunks = append(fi.Chunks, ci)
+	}
+	return fi, nil
+}
+
+func printFrameInfo(w io.Writer, name string, src []byte, asJSON bool) error {
+	fi, err := describeFrame(name, src)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(fi)
+	}
+	p := func(k string, v any) { fmt.Fprintf(w, "%-14s %v\n", k, v) }
+	p("file", fi.File)
+	p("size", fi.Size)
+	p("format", "Blosc2 contiguous frame")
+	p("nchunks", fi.NChunks)
+	p("nbytes", fi.Nbytes)
+	p("cbytes", fi.Cbytes)
+	p("typesize", fi.Typesize)
+	p("chunksize", fi.ChunkSize)
+	p("blocksize", fi.Blocksize)
+	p("codec", fi.Codec)
+	p("clevel", fi.Clevel)
+	p("splitmode", fi.Splitmode)
+	p("use_dict", fi.UseDict)
+	p("filters", fi.Filters)
+	p("filters_meta", fi.FiltersMeta)
+	for _, m := range fi.Metalayers {
+		p("metalayer", m.Name+" "+m.ContentHex)
+	}
+	for _, m := range fi.VLMetalayers {
+		p("vlmetalayer", m.Name+" "+m.ContentHex)
+	}
+	fmt.Fprintf(w, "%-14s %8s %12s %12s %s\n", "chunks", "index", "nbytes", "cbytes", "special")
+	for _, c := range fi.Chunks {
+		fmt.Fprintf(w, "%-14s %8d %12d %12d %v\n", "", c.Index, c.Nbytes, c.Cbytes, c.Special)
+	}
+	p("kernel", fi.Kernel)
+	return nil
+}
+
+// decompressFrame returns a frame's data.
+func decompressFrame(src []byte) ([]byte, error) {
+	s, err := blosc.ParseFrame(src)
+	if err != nil {
+		return nil, err
+	}
+	return s.Decompress(nil)
+}
+
+// writeFileAtomic writes data to path through a temporary file beside it,
+// renamed over path once complete, so that a failure leaves any existing
+// file as it was and no partial file behind.
+func writeFileAtomic(path string, data []byte) error {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	ok = true
+	return nil
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/golden"
+)
+
+func TestCompressFrameRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	src, _ := golden.Pattern("f32_noise", 1<<20+4000)
+	in := filepath.Join(dir, "in.raw")
+	if err := os.WriteFile(in, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		out  string
+	}{
+		{[]string{"-format", "frame", "-codec", "lz4", "-typesize", "4", "-chunksize", "65536"}, "a.bin"},
+		{[]string{"-codec", "zstd", "-typesize", "4", "-level", "1"}, "b.b2frame"}, // format from the extension
+		{[]string{"-format", "frame", "-typesize", "4", "-filters", "delta,bitshuffle", "-chunksize", "4000"}, "c.b2frame"},
+	} {
+		out := filepath.Join(dir, tc.out)
+		args := append(append([]string{"compress"}, tc.args...), in, out)
+		if code, _, stderr := cli(t, nil, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		f, _ := os.ReadFile(out)
+		s, err := blosc.ParseFrame(f)
+		if err != nil {
+			t.Fatalf("%v: not a frame: %v", args, err)
+		}
+		if s.NChunks() < 2 {
+			t.Errorf("%v: %d chunks", args, s.NChunks())
+		}
+		code, stdout, stderr := cli(t, nil, "decompress", out, "-")
+		if code != 0 || stdout != string(src) {
+			t.Fatalf("decompress %s: exit %d (%s), %d bytes back of %d", tc.out, code, stderr, len(stdout), len(src))
+		}
+	}
+	// -chunksize must be a multiple of the typesize.
+	if code, _, stderr := cli(t, nil, "compress", "-format", "frame", "-typesize", "4", "-chunksize", "1001", in, filepath.Join(dir, "x.b2frame")); code != 2 || !strings.Contains(stderr, "chunksize") {
+		t.Errorf("bad -chunksize: exit %d, %q", code, stderr)
+	}
+}
+
+// TestInfoFrameJSON: info -json on every golden frame prints the sidecar's
+// fields under the sidecar's key names.
+func TestInfoFrameJSON(t *testing.T) {
+	dir := golden.Dir(t)
+	sidecars, _ := filepath.Glob(filepath.Join(dir, "frames", "*.json"))
+	if len(sidecars) == 0 {
+		t.Fatal("no frame sidecars")
+	}
+	for _, sp := range sidecars {
+		fp := strings.TrimSuffix(sp, ".json") + ".b2frame"
+		if st, err := os.Stat(fp); err != nil || st.IsDir() {
+			continue // sparse frame directories: the on-disk frame layer
+		}
+		code, stdout, stderr := cli(t, nil, "info", "-json", fp)
+		if code != 0 {
+			t.Fatalf("info %s: exit %d: %s", fp, code, stderr)
+		}
+		var got, want map[string]any
+		if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(sp)
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"nchunks", "nbytes", "cbytes", "typesize", "codec", "clevel", "filters", "filters_meta", "metalayers", "vlmetalayers"} {
+			if g, w := jsonOf(got[k]), jsonOf(want[k]); g != w {
+				t.Errorf("%s: %s = %s, sidecar %s", filepath.Base(fp), k, g, w)
+			}
+		}
+		if want["nchunks"].(float64) > 0 && jsonOf(got["chunksize"]) != jsonOf(want["chunksize"]) {
+			t.Errorf("%s: chunksize %v, sidecar %v", filepath.Base(fp), got["chunksize"], want["chunksize"])
+		}
+		wc := want["chunks"].([]any)
+		gc, _ := got["chunks"].([]any)
+		if len(gc) != len(wc) {
+			t.Fatalf("%s: %d chunks, sidecar %d", filepath.Base(fp), len(gc), len(wc))
+		}
+		for i := range wc {
+			for _, k := range []string{"index", "nbytes", "cbytes"} {
+				if g, w := jsonOf(gc[i].(map[string]any)[k]), jsonOf(wc[i].(map[string]any)[k]); g != w {
+					t.Errorf("%s chunk %d: %s = %s, sidecar %s", filepath.Base(fp), i, k, g, w)
+				}
+			}
+		}
+		if code, stdout, _ := cli(t, nil, "info", fp); code != 0 || !strings.Contains(stdout, "nchunks") {
+			t.Errorf("info %s (text): exit %d", fp, code)
+		}
+	}
+}
+
+func jsonOf(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestFailedRunLeavesOutAlone: a failing decompress leaves an existing OUT
+// as it was and no temporary file behind.
+func TestFailedRunLeavesOutAlone(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.b2frame")
+	f := append([]byte{0x9e, 0xa8}, []byte("b2frame\x00")...)
+	if err := os.WriteFile(bad, append(f, make([]byte, 200)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.raw")
+	if err := os.WriteFile(out, []byte("keep me"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := cli(t, nil, "decompress", bad, out); code != 1 {
+		t.Fatalf("decompress of a corrupt frame: exit %d", code)
+	}
+	if b, _ := os.ReadFile(out); !bytes.Equal(b, []byte("keep me")) {
+		t.Errorf("OUT changed to %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("files left: %v", ents)
+	}
+}
