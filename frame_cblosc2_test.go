@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/goblosc/blosc/internal/cblosc2"
 	"github.com/goblosc/blosc/internal/golden"
@@ -290,6 +291,84 @@ func TestFrameFillSpecialCrossC(t *testing.T) {
 					t.Errorf("c-blosc2 decodes our frame differently (%v)", err)
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkFrameVersusC alternates Go and c-blosc2 on a frame of 64 KiB
+// chunks (256 MiB of input unless GOBLOSC_FRAME_BENCH_MB says otherwise):
+// Go's AppendData and Decompress against c-blosc2's
+// blosc2_schunk_append_buffer and blosc2_schunk_decompress_chunk loops
+// over the same chunks, at 1 and 2 threads, with a memcpy in the same
+// rounds. It reports each side's best GB/s and the go/c ratios.
+func BenchmarkFrameVersusC(b *testing.B) {
+	n := frameBenchBytes(b)
+	const cs = 64 << 10
+	for _, set := range frameBenchSets {
+		in := pattern(b, set.pattern, n)
+		for _, codec := range []Codec{LZ4, BloscLZ} {
+			for _, th := range []int{1, 2} {
+				b.Run(fmt.Sprintf("n=%dMiB/%s/%v/threads=%d", n>>20, set.pattern, codec, th), func(b *testing.B) {
+					o := Options{Codec: codec, Level: 5, Typesize: set.typesize, Filters: [MaxFilters]Filter{5: ByteShuffle}, Threads: th}
+					out := make([]byte, n)
+					cp := make([]byte, n)
+					var tCopy, tGc, tGd, tCc, tCd best
+					round := func() {
+						_ = tCopy.time(func() error { copy(cp, in); return nil })
+						var g *SChunk
+						if err := tGc.time(func() error {
+							var err error
+							if g, err = NewSChunk(SChunkOptions{Options: o, ChunkSize: cs}); err == nil {
+								err = g.AppendData(in)
+							}
+							return err
+						}); err != nil {
+							b.Fatal(err)
+						}
+						if err := tGd.time(func() error { _, err := g.Decompress(out); return err }); err != nil {
+							b.Fatal(err)
+						}
+						var c *cblosc2.SChunk
+						if err := tCc.time(func() error {
+							var err error
+							if c, err = cblosc2.NewSChunk(cParams(o), ""); err != nil {
+								return err
+							}
+							for p := in; len(p) > 0; p = p[min(cs, len(p)):] {
+								if err := c.AppendBuffer(p[:min(cs, len(p))]); err != nil {
+									return err
+								}
+							}
+							return nil
+						}); err != nil {
+							b.Fatal(err)
+						}
+						if err := tCd.time(func() error {
+							for i := 0; i < c.NChunks(); i++ {
+								if _, err := c.DecompressChunk(i, out[i*cs:min(n, (i+1)*cs)]); err != nil {
+									return err
+								}
+							}
+							return nil
+						}); err != nil {
+							b.Fatal(err)
+						}
+						c.Free()
+					}
+					round()
+					for b.Loop() {
+						round()
+					}
+					gb := func(d best) float64 { return float64(n) / time.Duration(d).Seconds() / 1e9 }
+					b.ReportMetric(gb(tCopy), "memcpy-GB/s")
+					b.ReportMetric(gb(tGc), "go-comp-GB/s")
+					b.ReportMetric(gb(tCc), "c-comp-GB/s")
+					b.ReportMetric(gb(tGd), "go-dec-GB/s")
+					b.ReportMetric(gb(tCd), "c-dec-GB/s")
+					b.ReportMetric(float64(tCc)/float64(tGc), "comp-go/c")
+					b.ReportMetric(float64(tCd)/float64(tGd), "dec-go/c")
+				})
+			}
 		}
 	}
 }

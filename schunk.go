@@ -591,6 +591,19 @@ func (s *SChunk) own(extra int) {
 	s.region, s.regionOwned = r, true
 }
 
+// reserve makes room for n more bytes of chunks, doubling the region's
+// capacity when it grows (append's growth of large slices, 1.25x, would
+// copy a frame built chunk by chunk several times over).
+func (s *SChunk) reserve(n int) {
+	s.own(n)
+	if cap(s.region)-len(s.region) >= n {
+		return
+	}
+	r := make([]byte, len(s.region), max(2*cap(s.region), len(s.region)+n))
+	copy(r, s.region)
+	s.region = r
+}
+
 func (s *SChunk) changed() {
 	s.offsChunk = nil
 	s.offsSlack = 0
@@ -627,8 +640,11 @@ func (s *SChunk) InsertChunk(i int, chunk []byte) error {
 	off := int64(len(s.region))
 	if k := codedKind(c); k != 0 {
 		off = specialOffset(k)
+	} else if tail := s.region[len(s.region):cap(s.region)]; s.regionOwned && len(tail) >= len(c) && &tail[0] == &c[0] {
+		// AppendData compressed the chunk in place, after the others.
+		s.region = s.region[:len(s.region)+len(c)]
 	} else {
-		s.own(len(c))
+		s.reserve(len(c))
 		s.region = append(s.region, c...)
 	}
 	s.offs.vals = append(s.offs.vals, 0)
@@ -762,7 +778,12 @@ func (s *SChunk) AppendData(p []byte) error {
 	for len(p) > 0 {
 		k := min((len(p)+cs-1)/cs, group)
 		if k == 1 || threads == 1 {
-			c, err := s.compressOne(p[:min(cs, len(p))])
+			// Compress straight into the frame's chunk bytes.
+			k := min(cs, len(p))
+			s.reserve(CompressBound(k))
+			e := enginePool.Get().(*engine)
+			c, err := e.compress(s.region[len(s.region):], p[:k], &s.params)
+			enginePool.Put(e)
 			if err != nil {
 				return err
 			}

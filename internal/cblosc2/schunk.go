@@ -9,12 +9,12 @@ package cblosc2
 
 static blosc2_schunk* new_schunk(int compcode, int clevel, int typesize, int blocksize,
                                  int splitmode, const uint8_t* filters, const uint8_t* meta,
-                                 const char* urlpath) {
+                                 const char* urlpath, int nthreads) {
 	blosc2_cparams p = BLOSC2_CPARAMS_DEFAULTS;
 	p.compcode = (uint8_t)compcode;
 	p.clevel = (uint8_t)clevel;
 	p.typesize = typesize;
-	p.nthreads = 1;
+	p.nthreads = (int16_t)nthreads;
 	p.blocksize = blocksize;
 	p.splitmode = splitmode;
 	for (int i = 0; i < BLOSC2_MAX_FILTERS; i++) {
@@ -22,6 +22,7 @@ static blosc2_schunk* new_schunk(int compcode, int clevel, int typesize, int blo
 		p.filters_meta[i] = meta[i];
 	}
 	blosc2_dparams d = BLOSC2_DPARAMS_DEFAULTS;
+	d.nthreads = (int16_t)nthreads;
 	blosc2_storage s = {.contiguous = true, .urlpath = (char*)urlpath, .cparams = &p, .dparams = &d};
 	return blosc2_schunk_new(&s);
 }
@@ -55,8 +56,8 @@ import (
 // SChunk is a c-blosc2 super-chunk; Free releases it.
 type SChunk struct{ sc *C.blosc2_schunk }
 
-// NewSChunk creates an empty contiguous super-chunk with p's settings (one
-// thread), in memory when path is "", else in that file (which must not
+// NewSChunk creates an empty contiguous super-chunk with p's settings
+// (p.Threads for compression and decompression, at least 1), in memory when path is "", else in that file (which must not
 // exist).
 func NewSChunk(p Params, path string) (*SChunk, error) {
 	initLib()
@@ -66,7 +67,7 @@ func NewSChunk(p Params, path string) (*SChunk, error) {
 		defer C.free(unsafe.Pointer(cpath))
 	}
 	sc := C.new_schunk(C.int(p.Codec), C.int(p.Level), C.int(p.Typesize), C.int(p.Blocksize), C.int(p.Split),
-		(*C.uint8_t)(unsafe.Pointer(&p.Filters[0])), (*C.uint8_t)(unsafe.Pointer(&p.FilterMeta[0])), cpath)
+		(*C.uint8_t)(unsafe.Pointer(&p.Filters[0])), (*C.uint8_t)(unsafe.Pointer(&p.FilterMeta[0])), cpath, C.int(max(p.Threads, 1)))
 	if sc == nil {
 		return nil, fmt.Errorf("cblosc2: blosc2_schunk_new failed")
 	}
