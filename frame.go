@@ -79,10 +79,10 @@ func (s *SChunk) frameParts() (hdr, offs, trailer []byte, err error) {
 		return nil, nil, nil, err
 	}
 	h := s.hdr
-	h.cbytes = int64(len(s.region))
+	h.cbytes = s.regionLen()
 	h.hasVLMeta = len(s.vlmeta) > 0
 	trailer = appendFrameTrailer(nil, s.vlmeta)
-	h.frameLen = int64(frameHeaderSize(h.meta) + len(s.region) + len(offs) + len(trailer))
+	h.frameLen = int64(frameHeaderSize(h.meta)+len(offs)+len(trailer)) + h.cbytes
 	hdr = appendFrameHeader(nil, &h)
 	return hdr, offs, trailer, nil
 }
@@ -95,9 +95,13 @@ func (s *SChunk) Frame(dst []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	dst = slices.Grow(dst, len(hdr)+len(s.region)+len(offs)+len(trailer))
+	region, err := s.regionBytes()
+	if err != nil {
+		return nil, err
+	}
+	dst = slices.Grow(dst, len(hdr)+len(region)+len(offs)+len(trailer))
 	dst = append(dst, hdr...)
-	dst = append(dst, s.region...)
+	dst = append(dst, region...)
 	dst = append(dst, offs...)
 	return append(dst, trailer...), nil
 }
@@ -108,7 +112,7 @@ func (s *SChunk) FrameLen() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return int64(frameHeaderSize(s.hdr.meta)+len(s.region)+len(offs)) + int64(frameTrailerSize(s.vlmeta)), nil
+	return int64(frameHeaderSize(s.hdr.meta)+len(offs)+frameTrailerSize(s.vlmeta)) + s.regionLen(), nil
 }
 
 // WriteTo writes the contiguous frame to w.
@@ -117,8 +121,12 @@ func (s *SChunk) WriteTo(w io.Writer) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	region, err := s.regionBytes()
+	if err != nil {
+		return 0, err
+	}
 	var total int64
-	for _, part := range [][]byte{hdr, s.region, offs, trailer} {
+	for _, part := range [][]byte{hdr, region, offs, trailer} {
 		n, err := w.Write(part)
 		total += int64(n)
 		if err != nil {
@@ -238,6 +246,9 @@ func (s *SChunk) readIndex(idx []byte) error {
 			vals[i] = int64(binary.LittleEndian.Uint64(raw[8*i:]))
 		}
 		s.offs = offsetIndex{vals: vals, n: n}
+	}
+	if s.file != nil {
+		return s.checkOffsetsLazy()
 	}
 	return s.checkChunks()
 }

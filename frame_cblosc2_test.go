@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/goblosc/blosc/internal/cblosc2"
+	"github.com/goblosc/blosc/internal/faultfile"
 	"github.com/goblosc/blosc/internal/golden"
 )
 
@@ -370,5 +371,63 @@ func BenchmarkFrameVersusC(b *testing.B) {
 				})
 			}
 		}
+	}
+}
+
+// TestFrameFileReadByC: c-blosc2 opens a frame file after every kind of
+// change made in place, and after every crash point once OpenFrameFile has
+// repaired it.
+func TestFrameFileReadByC(t *testing.T) {
+	dir := t.TempDir()
+	base := baseFrameFile(t)
+	for _, op := range fileOps(t) {
+		t.Run(op.name, func(t *testing.T) {
+			s, f, err := reopen(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := op.do(s); err != nil {
+				t.Fatal(err)
+			}
+			want := stateOf(t, s)
+			check := func(b []byte, what string) {
+				path := filepath.Join(dir, "f.b2frame")
+				if err := os.WriteFile(path, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				c, err := cblosc2.Open(path)
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				defer c.Free()
+				got, err := c.Decompress(1 << 20)
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				r, _ := ParseFrame(b)
+				if wantNow, _ := r.Decompress(nil); !bytes.Equal(got, wantNow) {
+					t.Fatalf("%s: c-blosc2 reads other data", what)
+				}
+			}
+			check(f.Bytes(), "after the change")
+			if got := stateOf(t, must(ParseFrame(f.Bytes()))); !got.equal(want) {
+				t.Fatal("the frame's bytes differ")
+			}
+			for k, w := range f.Log() {
+				for _, keep := range []int{0, 1, w.Len / 2, w.Len - 1} {
+					ff := faultfile.New(base, faultfile.Plan{At: k, Keep: keep})
+					s, err := OpenFrameFile(ff)
+					if err != nil {
+						t.Fatal(err)
+					}
+					_ = op.do(s)
+					_, rf, err := reopen(ff.Bytes())
+					if err != nil {
+						t.Fatal(err)
+					}
+					check(rf.Bytes(), fmt.Sprintf("write %d torn at %d, repaired", k, keep))
+				}
+			}
+		})
 	}
 }

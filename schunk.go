@@ -59,8 +59,14 @@ type SChunk struct {
 
 	hdr frameHeader // header fields kept as read or as they will be written
 
-	region      []byte // the chunk bytes: the frame between header and offsets
-	regionOwned bool   // region's array may be written in place
+	// region holds the chunk bytes from region offset pendBase on: all of
+	// them for a frame in memory (pendBase 0); for a frame in a file, the
+	// chunks written by the change in progress, after the file's bytes.
+	region      []byte
+	regionOwned bool // region's array may be written in place
+	pendBase    int64
+	file        *frameFile // the frame's file, nil for a frame in memory
+	txDepth     int        // nesting of the public changes in progress
 	offs        offsetIndex
 	offsChunk   []byte // the offsets chunk as read, while the index is unchanged
 	// offsSlack is how much larger than the index plus a header the
@@ -183,7 +189,15 @@ func (s *SChunk) Nbytes() int64 { return s.hdr.nbytes }
 
 // Cbytes returns the bytes of chunk data the frame holds, including bytes
 // left unreferenced by updates and deletes, as c-blosc2 counts them.
-func (s *SChunk) Cbytes() int64 { return int64(len(s.region)) }
+func (s *SChunk) Cbytes() int64 { return s.regionLen() }
+
+// regionLen is the length of the chunk bytes, the header's cbytes.
+func (s *SChunk) regionLen() int64 {
+	if s.file != nil && !s.file.dirty {
+		return s.file.region
+	}
+	return s.pendBase + int64(len(s.region))
+}
 
 // Typesize returns the element size.
 func (s *SChunk) Typesize() int { return int(s.hdr.typesize) }
@@ -233,7 +247,14 @@ func (s *SChunk) stored(i int) ([]byte, int, error) {
 		k, err := offsetKind(off)
 		return nil, k, err
 	}
-	c := s.region[off:]
+	if off < s.pendBase || s.file != nil && !s.file.dirty {
+		c, err := s.file.readChunk(off)
+		if err != nil {
+			return nil, 0, fmt.Errorf("chunk %d: %w", i, err)
+		}
+		return c, 0, nil
+	}
+	c := s.region[off-s.pendBase:]
 	cb := int(int32(binary.LittleEndian.Uint32(c[12:])))
 	return c[:cb:cb], 0, nil
 }
@@ -620,13 +641,15 @@ func codedKind(chunk []byte) int {
 }
 
 // AppendChunk appends a ready-made Blosc2 chunk (copied).
-func (s *SChunk) AppendChunk(chunk []byte) error {
+func (s *SChunk) AppendChunk(chunk []byte) (err error) {
+	defer s.change(&err)()
 	return s.InsertChunk(s.offs.len(), chunk)
 }
 
 // InsertChunk inserts a ready-made Blosc2 chunk (copied) before chunk i;
 // i == NChunks appends. Its bytes go after all others, as c-blosc2 does.
-func (s *SChunk) InsertChunk(i int, chunk []byte) error {
+func (s *SChunk) InsertChunk(i int, chunk []byte) (err error) {
+	defer s.change(&err)()
 	if i < 0 || i > s.offs.len() {
 		return fmt.Errorf("%w: insert at %d of %d chunks", ErrRange, i, s.offs.len())
 	}
@@ -634,10 +657,13 @@ func (s *SChunk) InsertChunk(i int, chunk []byte) error {
 	if err != nil {
 		return err
 	}
+	if err := s.touch(); err != nil {
+		return err
+	}
 	n := chunkNbytes(c)
 	s.adopt(c, n)
 	s.offs.materialize()
-	off := int64(len(s.region))
+	off := s.pendBase + int64(len(s.region))
 	if k := codedKind(c); k != 0 {
 		off = specialOffset(k)
 	} else if tail := s.region[len(s.region):cap(s.region)]; s.regionOwned && len(tail) >= len(c) && &tail[0] == &c[0] {
@@ -659,12 +685,16 @@ func (s *SChunk) InsertChunk(i int, chunk []byte) error {
 // UpdateChunk replaces chunk i with a ready-made Blosc2 chunk (copied). As
 // c-blosc2 does, the new bytes take the old chunk's place and the chunks
 // stored after it move by the difference.
-func (s *SChunk) UpdateChunk(i int, chunk []byte) error {
+func (s *SChunk) UpdateChunk(i int, chunk []byte) (err error) {
+	defer s.change(&err)()
 	if err := s.checkIndex(i); err != nil {
 		return err
 	}
 	c, err := s.checkChunk(chunk, i, i == s.offs.len()-1, true)
 	if err != nil {
+		return err
+	}
+	if err := s.touch(); err != nil {
 		return err
 	}
 	_, oldN := s.chunkSpan(i)
@@ -676,7 +706,7 @@ func (s *SChunk) UpdateChunk(i int, chunk []byte) error {
 	if kind != 0 {
 		newLen = 0
 	}
-	if old >= 0 {
+	if old >= 0 && s.file == nil {
 		oldLen := int(int32(binary.LittleEndian.Uint32(s.region[old+12:])))
 		delta := newLen - oldLen
 		s.own(max(delta, 0))
@@ -698,8 +728,10 @@ func (s *SChunk) UpdateChunk(i int, chunk []byte) error {
 			s.offs.vals[i] = specialOffset(kind)
 		}
 	} else if kind == 0 {
-		s.own(len(c))
-		s.offs.vals[i] = int64(len(s.region))
+		// A frame in a file never moves committed bytes: the new chunk
+		// goes after the others and the old one stays unreferenced.
+		s.reserve(len(c))
+		s.offs.vals[i] = s.pendBase + int64(len(s.region))
 		s.region = append(s.region, c...)
 	} else {
 		s.offs.vals[i] = specialOffset(kind)
@@ -711,7 +743,8 @@ func (s *SChunk) UpdateChunk(i int, chunk []byte) error {
 
 // DeleteChunk removes chunk i. Its bytes stay in the frame, unreferenced,
 // as c-blosc2 leaves them.
-func (s *SChunk) DeleteChunk(i int) error {
+func (s *SChunk) DeleteChunk(i int) (err error) {
+	defer s.change(&err)()
 	if err := s.checkIndex(i); err != nil {
 		return err
 	}
@@ -721,6 +754,9 @@ func (s *SChunk) DeleteChunk(i int) error {
 	_, n := s.chunkSpan(i)
 	if i < s.offs.len()-1 && n < int(s.hdr.chunksize) {
 		return fmt.Errorf("%w: chunk %d is short but not last", ErrCorrupt, i)
+	}
+	if err := s.touch(); err != nil {
+		return err
 	}
 	s.offs.materialize()
 	s.offs.vals = append(s.offs.vals[:i], s.offs.vals[i+1:]...)
@@ -736,7 +772,8 @@ func (s *SChunk) DeleteChunk(i int) error {
 // so every chunk but the last holds exactly the chunk size. Chunks are
 // compressed several at once (Options.Threads); the frame is the same
 // whatever the thread count.
-func (s *SChunk) AppendData(p []byte) error {
+func (s *SChunk) AppendData(p []byte) (err error) {
+	defer s.change(&err)()
 	if len(p) == 0 {
 		return nil
 	}
@@ -780,6 +817,9 @@ func (s *SChunk) AppendData(p []byte) error {
 		if k == 1 || threads == 1 {
 			// Compress straight into the frame's chunk bytes.
 			k := min(cs, len(p))
+			if err := s.touch(); err != nil {
+				return err
+			}
 			s.reserve(CompressBound(k))
 			e := enginePool.Get().(*engine)
 			c, err := e.compress(s.region[len(s.region):], p[:k], &s.params)
@@ -838,7 +878,8 @@ func (s *SChunk) compressOne(src []byte) ([]byte, error) {
 // empty super-chunk zeros, NaN and uninitialised runs are written as
 // blosc2_schunk_fill_special writes them: one repeated offset for all
 // chunks, whatever their number.
-func (s *SChunk) AppendSpecial(kind Special, nitems int64, value []byte) error {
+func (s *SChunk) AppendSpecial(kind Special, nitems int64, value []byte) (err error) {
+	defer s.change(&err)()
 	ts := int64(s.hdr.typesize)
 	if nitems < 0 || nitems > math.MaxInt64/ts {
 		return fmt.Errorf("%w: %d items", ErrInvalidOptions, nitems)
@@ -878,7 +919,10 @@ func (s *SChunk) AppendSpecial(kind Special, nitems int64, value []byte) error {
 	if int64(s.offs.len())+nchunks > maxFrameChunks {
 		return fmt.Errorf("%w: %d chunks, a frame's offsets index holds %d", ErrTooLarge, int64(s.offs.len())+nchunks, maxFrameChunks)
 	}
-	if kind != SpecialValue && s.offs.len() == 0 && len(s.region) == 0 && s.hdr.chunksize == -1 {
+	if kind != SpecialValue && s.offs.len() == 0 && s.regionLen() == 0 && s.hdr.chunksize == -1 {
+		if err := s.touch(); err != nil {
+			return err
+		}
 		// c-blosc2's fast path: the index is one repeated offset, and
 		// the header records the block size a chunk of this size gets.
 		s.chunkSize = int(cs)
@@ -919,7 +963,6 @@ func (s *SChunk) AppendSpecial(kind Special, nitems int64, value []byte) error {
 		return nil
 	}
 	var full, short []byte
-	var err error
 	mk := func(n int) ([]byte, error) {
 		switch kind {
 		case SpecialZeros:
@@ -991,11 +1034,12 @@ func checkMetaName(name string) error {
 // AddMetalayer adds a fixed-size metalayer. As in c-blosc2, metalayers live
 // in the frame header, so they can only be added before the first chunk,
 // and at most MaxMetalayers of them.
-func (s *SChunk) AddMetalayer(name string, content []byte) error {
+func (s *SChunk) AddMetalayer(name string, content []byte) (err error) {
+	defer s.change(&err)()
 	if err := checkMetaName(name); err != nil {
 		return err
 	}
-	if s.offs.len() > 0 || len(s.region) > 0 {
+	if s.offs.len() > 0 || s.regionLen() > 0 {
 		return fmt.Errorf("%w: metalayer %q added after the first chunk (the header would move the chunks)", ErrInvalidOptions, name)
 	}
 	if len(s.hdr.meta) >= MaxMetalayers {
@@ -1009,17 +1053,30 @@ func (s *SChunk) AddMetalayer(name string, content []byte) error {
 			return fmt.Errorf("%w: metalayer %q exists", ErrInvalidOptions, name)
 		}
 	}
+	if s.file != nil {
+		if s.file.w == nil {
+			return fmt.Errorf("%w: the frame was opened read-only", ErrUnsupported)
+		}
+		s.file.rewrite = true
+	}
 	s.hdr.meta = append(s.hdr.meta, metalayer{name: name, content: append([]byte(nil), content...)})
 	return nil
 }
 
 // UpdateMetalayer replaces a metalayer's content in place, which must keep
 // its size.
-func (s *SChunk) UpdateMetalayer(name string, content []byte) error {
+func (s *SChunk) UpdateMetalayer(name string, content []byte) (err error) {
+	defer s.change(&err)()
 	for i, m := range s.hdr.meta {
 		if m.name == name {
 			if len(content) != len(m.content) {
 				return fmt.Errorf("%w: metalayer %q holds %d bytes, not %d (a metalayer keeps its size)", ErrInvalidOptions, name, len(m.content), len(content))
+			}
+			if s.file != nil {
+				if s.file.w == nil {
+					return fmt.Errorf("%w: the frame was opened read-only", ErrUnsupported)
+				}
+				s.file.headerOnly = true
 			}
 			s.hdr.meta[i].content = append([]byte(nil), content...)
 			return nil
@@ -1072,7 +1129,8 @@ func (s *SChunk) vlIndex(name string) int {
 
 // AddVLMetalayer adds a variable-length metalayer, stored compressed in the
 // frame's trailer as c-blosc2 stores it.
-func (s *SChunk) AddVLMetalayer(name string, content []byte) error {
+func (s *SChunk) AddVLMetalayer(name string, content []byte) (err error) {
+	defer s.change(&err)()
 	if err := checkMetaName(name); err != nil {
 		return err
 	}
@@ -1086,6 +1144,9 @@ func (s *SChunk) AddVLMetalayer(name string, content []byte) error {
 	if err != nil {
 		return err
 	}
+	if err := s.touch(); err != nil {
+		return err
+	}
 	s.vlmeta = append(s.vlmeta, metalayer{name: name, content: c})
 	s.hdr.hasVLMeta = true
 	return nil
@@ -1093,7 +1154,8 @@ func (s *SChunk) AddVLMetalayer(name string, content []byte) error {
 
 // UpdateVLMetalayer replaces a variable-length metalayer's content (of any
 // size).
-func (s *SChunk) UpdateVLMetalayer(name string, content []byte) error {
+func (s *SChunk) UpdateVLMetalayer(name string, content []byte) (err error) {
+	defer s.change(&err)()
 	i := s.vlIndex(name)
 	if i < 0 {
 		return fmt.Errorf("%w: vlmetalayer %q", ErrNotFound, name)
@@ -1102,15 +1164,22 @@ func (s *SChunk) UpdateVLMetalayer(name string, content []byte) error {
 	if err != nil {
 		return err
 	}
+	if err := s.touch(); err != nil {
+		return err
+	}
 	s.vlmeta[i].content = c
 	return nil
 }
 
 // DeleteVLMetalayer removes a variable-length metalayer.
-func (s *SChunk) DeleteVLMetalayer(name string) error {
+func (s *SChunk) DeleteVLMetalayer(name string) (err error) {
+	defer s.change(&err)()
 	i := s.vlIndex(name)
 	if i < 0 {
 		return fmt.Errorf("%w: vlmetalayer %q", ErrNotFound, name)
+	}
+	if err := s.touch(); err != nil {
+		return err
 	}
 	s.vlmeta = append(s.vlmeta[:i], s.vlmeta[i+1:]...)
 	s.hdr.hasVLMeta = len(s.vlmeta) > 0

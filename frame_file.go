@@ -1,0 +1,656 @@
+package blosc
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"slices"
+)
+
+// Frames in files, read lazily and changed in place.
+//
+// OpenFrame reads a frame through any io.ReaderAt: the header, the
+// trailer and the offsets index in at most three ReadAt calls (a fourth
+// only when the metalayers pass 64 KiB), then each chunk in one call when
+// it is used. OpenFrameFile also changes the frame in place.
+//
+// The commit protocol. A change to a frame file never writes over a byte
+// the frame's current header leads a reader to, until the header itself
+// changes; the header is the commit point, and a rollback record makes
+// even a torn header write recoverable:
+//
+//  1. The new chunks, then the new offsets index and trailer, are written
+//     after the end of the file. The frame's old index, old trailer and
+//     anything else after its chunks (the bytes of an earlier change a
+//     crash interrupted, for one) become unreferenced chunk bytes of the
+//     new frame (the format allows them, as c-blosc2 leaves them after
+//     deletes), so the new header's cbytes spans them.
+//  2. A rollback record is appended after that: the old header's bytes, the
+//     new header's bytes and the old file length, with a CRC-32 and a
+//     footer naming it. The file is synced.
+//  3. The new header is written over the old one, and the file is synced.
+//  4. The file is truncated to the new frame's end, which removes the
+//     record, and synced.
+//
+// A process killed before step 3 leaves the old header, which leads to the
+// old index and trailer: readers (this package and c-blosc2, which ignores
+// bytes after a frame's end) see the old frame. Killed after step 3 the
+// header is the new one and both see the new frame; this package removes
+// the leftover record when it opens the file. A write torn inside step 3
+// leaves a header that is neither: OpenFrameFile finds the record, sees
+// that the header is not the new one and writes the old one back (and
+// OpenFrame, read-only, reads the old one from the record), so the file
+// opens to the old frame; c-blosc2, which knows nothing of the record,
+// reads such a file only once OpenFrameFile has repaired it. A change of
+// the header's size (a metalayer added to a frame without chunks) rewrites
+// the whole small frame, with all of its old bytes in the record.
+//
+// TestFrameFileCrash runs every change through a file that fails at every
+// write and tears each write at every byte, and checks that each file left
+// behind opens to the frame before or after the change.
+
+// FrameFile is what OpenFrameFile changes a frame through; *os.File is
+// one.
+type FrameFile interface {
+	io.ReaderAt
+	io.WriterAt
+	Truncate(size int64) error
+	Sync() error
+	Stat() (fs.FileInfo, error)
+}
+
+// frameFile is the file behind a frame read with OpenFrame or
+// OpenFrameFile.
+type frameFile struct {
+	r      io.ReaderAt
+	w      FrameFile // nil when read-only
+	base   int64     // where the frame starts in the file
+	end    int64     // the file's length from base: new bytes go there
+	hlen   int64     // the header's length on file
+	region int64     // the committed chunk bytes' length (cbytes)
+	starts []int64   // committed chunk offsets, sorted, for each chunk's extent
+
+	dirty      bool // chunks, index or trailer changed: step 1 needed
+	headerOnly bool // only the header's content changed
+	rewrite    bool // the header's size changed: rewrite the frame
+}
+
+const (
+	probeLen       = 64 << 10
+	journalMagic   = "b2fgoRB\x01"
+	journalFooter  = 16 // uint64 record length, then the magic
+	maxJournalSize = 1 << 30
+)
+
+// readFull reads exactly len(p) bytes at off.
+func readFull(r io.ReaderAt, p []byte, off int64) error {
+	n, err := r.ReadAt(p, off)
+	if n == len(p) {
+		return nil
+	}
+	if err == nil || err == io.EOF {
+		err = fmt.Errorf("%w: %d bytes at offset %d, the file ends before", ErrCorrupt, len(p), off)
+	}
+	return err
+}
+
+// OpenFrame opens a read-only frame of size bytes through r (a file, a
+// memory map, an object-store range reader) without reading its chunks;
+// they are read when used, each with one ReadAt.
+func OpenFrame(r io.ReaderAt, size int64) (*SChunk, error) {
+	return OpenFrameAt(r, 0, size)
+}
+
+// OpenFrameAt opens a read-only frame that starts at offset off of a file
+// of size bytes (c-blosc2's blosc2_schunk_open_offset).
+func OpenFrameAt(r io.ReaderAt, off, size int64) (*SChunk, error) {
+	if off < 0 || off > size {
+		return nil, fmt.Errorf("%w: frame offset %d in %d bytes", ErrRange, off, size)
+	}
+	return openFrameFile(r, nil, off, size-off)
+}
+
+// OpenFrameFile opens the frame that fills f for reading and changing in
+// place. A change interrupted by a crash is first rolled back (or its
+// rollback record removed, if it had completed).
+func OpenFrameFile(f FrameFile) (*SChunk, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := st.Size()
+	if err := recoverFrameFile(f, size); err != nil {
+		return nil, err
+	}
+	if st, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	return openFrameFile(f, f, 0, st.Size())
+}
+
+// CreateFrameFile writes an empty super-chunk into f (which should be
+// empty) and returns it for changing in place.
+func CreateFrameFile(f FrameFile, opts SChunkOptions) (*SChunk, error) {
+	s, err := NewSChunk(opts)
+	if err != nil {
+		return nil, err
+	}
+	b, err := s.Frame(nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Truncate(0); err != nil {
+		return nil, err
+	}
+	if _, err := f.WriteAt(b, 0); err != nil {
+		return nil, err
+	}
+	if err := f.Sync(); err != nil {
+		return nil, err
+	}
+	s.file = &frameFile{r: f, w: f, end: int64(len(b)), hlen: int64(frameHeaderSize(s.hdr.meta))}
+	s.hdr.frameLen = int64(len(b))
+	return s, nil
+}
+
+// journal is a rollback record.
+type journal struct {
+	oldHeader, newHeader []byte
+	oldSize              int64 // the file's length before the change
+}
+
+func (j *journal) encode() []byte {
+	var b []byte
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(j.oldHeader)))
+	b = append(b, j.oldHeader...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(j.newHeader)))
+	b = append(b, j.newHeader...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(j.oldSize))
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(b)+journalFooter))
+	return append(b, journalMagic...)
+}
+
+// readJournal returns the rollback record at the end of a file of size
+// bytes, or nil if there is none (or only a torn one).
+func readJournal(r io.ReaderAt, size int64) (*journal, error) {
+	if size < journalFooter {
+		return nil, nil
+	}
+	var foot [journalFooter]byte
+	if err := readFull(r, foot[:], size-journalFooter); err != nil {
+		return nil, err
+	}
+	if string(foot[8:]) != journalMagic {
+		return nil, nil
+	}
+	n := int64(binary.LittleEndian.Uint64(foot[:8]))
+	if n < journalFooter+20 || n > size || n > maxJournalSize {
+		return nil, nil
+	}
+	b := make([]byte, n-journalFooter)
+	if err := readFull(r, b, size-n); err != nil {
+		return nil, err
+	}
+	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return nil, nil
+	}
+	var j journal
+	take := func() ([]byte, bool) {
+		if len(body) < 4 {
+			return nil, false
+		}
+		l := int(binary.LittleEndian.Uint32(body))
+		if l > len(body)-4 {
+			return nil, false
+		}
+		v := body[4 : 4+l]
+		body = body[4+l:]
+		return v, true
+	}
+	var ok bool
+	if j.oldHeader, ok = take(); !ok {
+		return nil, nil
+	}
+	if j.newHeader, ok = take(); !ok || len(body) != 8 {
+		return nil, nil
+	}
+	j.oldSize = int64(binary.LittleEndian.Uint64(body))
+	if j.oldSize < 0 || j.oldSize > size {
+		return nil, nil
+	}
+	return &j, nil
+}
+
+// recoverFrameFile finishes or rolls back a change a crash interrupted:
+// if the header on file is the change's new one, the change completed and
+// only the record goes; otherwise the old header goes back.
+func recoverFrameFile(f FrameFile, size int64) error {
+	j, err := readJournal(f, size)
+	if err != nil || j == nil {
+		return err
+	}
+	cur := make([]byte, len(j.newHeader))
+	if err := readFull(f, cur, 0); err == nil && bytes.Equal(cur, j.newHeader) {
+		h, err := parseFrameHeader(cur)
+		if err != nil {
+			return err
+		}
+		if err := f.Truncate(h.frameLen); err != nil {
+			return err
+		}
+		return f.Sync()
+	}
+	if _, err := f.WriteAt(j.oldHeader, 0); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Truncate(j.oldSize); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// overlayReader reads r with the first len(head) bytes replaced.
+type overlayReader struct {
+	r    io.ReaderAt
+	head []byte
+}
+
+func (o overlayReader) ReadAt(p []byte, off int64) (int, error) {
+	n := 0
+	if off < int64(len(o.head)) {
+		n = copy(p, o.head[off:])
+		if n == len(p) {
+			return n, nil
+		}
+	}
+	m, err := o.r.ReadAt(p[n:], off+int64(n))
+	return n + m, err
+}
+
+// openFrameFile reads the header, trailer and offsets index of the frame
+// at base in r (size bytes from base on).
+func openFrameFile(r io.ReaderAt, w FrameFile, base, size int64) (*SChunk, error) {
+	if size < frameHeaderMinLen+frameTrailerMinLen {
+		return nil, fmt.Errorf("%w: %d bytes, too short for a frame", ErrCorrupt, size)
+	}
+	// The file's end: a rollback record left by a crash, and for a frame
+	// that ends the file its trailer and offsets index.
+	tailLen := min(size, probeLen)
+	tail := make([]byte, tailLen)
+	if err := readFull(r, tail, base+size-tailLen); err != nil {
+		return nil, err
+	}
+	if w == nil && len(tail) >= journalFooter && string(tail[len(tail)-8:]) == journalMagic {
+		j, err := readJournal(io.NewSectionReader(r, base, size), size)
+		if err != nil {
+			return nil, err
+		}
+		if j != nil {
+			cur := make([]byte, len(j.newHeader))
+			if readFull(r, cur, base) != nil || !bytes.Equal(cur, j.newHeader) {
+				// Read the frame as the interrupted change left it
+				// to be rolled back.
+				r = overlayReader{io.NewSectionReader(r, base, size), j.oldHeader}
+				base, size = 0, j.oldSize
+				tailLen = min(size, probeLen)
+				tail = make([]byte, tailLen)
+				if err := readFull(r, tail, size-tailLen); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	var head []byte
+	if size <= tailLen {
+		head = tail
+	} else {
+		head = make([]byte, min(size, probeLen))
+		if err := readFull(r, head, base); err != nil {
+			return nil, err
+		}
+	}
+	if len(head) >= frameHeaderMinLen {
+		if hl := int64(int32(binary.BigEndian.Uint32(head[frameHeaderLenPos:]))); hl > int64(len(head)) && hl <= size {
+			head = make([]byte, hl)
+			if err := readFull(r, head, base); err != nil {
+				return nil, err
+			}
+		}
+	}
+	h, err := parseFrameHeader(head)
+	if err != nil {
+		return nil, err
+	}
+	switch h.frameType {
+	case 0:
+	case 1:
+		return nil, fmt.Errorf("%w: the index of a sparse frame (type 1) is read with its directory", ErrUnsupported)
+	default:
+		return nil, fmt.Errorf("%w: frame type %d", ErrCorrupt, h.frameType)
+	}
+	if h.frameLen > size || h.frameLen < int64(h.headerLen)+frameTrailerMinLen {
+		return nil, fmt.Errorf("%w: frame of %d bytes with a %d-byte header in %d bytes", ErrCorrupt, h.frameLen, h.headerLen, size)
+	}
+	// The frame's last bytes: from the tail read when the frame ends the
+	// file (or sits inside it), else read.
+	fend := h.frameLen
+	var last []byte
+	if tailStart := size - tailLen; fend <= size && fend-tailStart >= frameTrailerMinLen && tailStart <= fend {
+		last = tail[:fend-tailStart]
+	} else {
+		last = make([]byte, min(fend, probeLen))
+		if err := readFull(r, last, base+fend-int64(len(last))); err != nil {
+			return nil, err
+		}
+	}
+	tl, err := frameTrailerLen(last, fend, h.headerLen)
+	if err != nil {
+		return nil, err
+	}
+	if tl > len(last) {
+		last = make([]byte, tl)
+		if err := readFull(r, last, base+fend-int64(tl)); err != nil {
+			return nil, err
+		}
+	}
+	trailerOff := fend - int64(tl)
+	vl, err := parseFrameTrailer(bytes.Clone(last[len(last)-tl:]))
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range vl {
+		if _, err := ReadHeader(m.content); err != nil {
+			return nil, fmt.Errorf("vlmetalayer %q: %w", m.name, err)
+		}
+	}
+	if h.cbytes > trailerOff-int64(h.headerLen) {
+		return nil, fmt.Errorf("%w: %d bytes of chunks do not fit between the header and the trailer", ErrCorrupt, h.cbytes)
+	}
+	idxStart := int64(h.headerLen) + h.cbytes
+	var idx []byte
+	if lastStart := fend - int64(len(last)); idxStart >= lastStart {
+		idx = last[idxStart-lastStart : int64(len(last))-int64(tl)]
+	} else {
+		// The index alone, and at most what the header and trailer
+		// allow: its own length is checked when it is parsed.
+		idx = make([]byte, trailerOff-idxStart)
+		if err := readFull(r, idx, base+idxStart); err != nil {
+			return nil, err
+		}
+	}
+	h.meta = cloneMeta(h.meta)
+	s := &SChunk{hdr: h, vlmeta: vl, regionOwned: true}
+	s.file = &frameFile{r: r, w: w, base: base, end: size, hlen: int64(h.headerLen), region: h.cbytes}
+	if err := s.readIndex(bytes.Clone(idx)); err != nil {
+		return nil, err
+	}
+	s.setOptions()
+	return s, nil
+}
+
+func cloneMeta(m []metalayer) []metalayer {
+	out := make([]metalayer, len(m))
+	for i, x := range m {
+		out[i] = metalayer{x.name, bytes.Clone(x.content)}
+	}
+	return out
+}
+
+// checkOffsetsLazy checks a file frame's offsets without reading the
+// chunks: each lies inside the chunk bytes with room for a header, no two
+// are equal, and the sorted starts give every chunk's extent.
+func (s *SChunk) checkOffsetsLazy() error {
+	f := s.file
+	n := s.offs.len()
+	if s.offs.rep {
+		off := s.offs.repVal
+		if off >= 0 && n > 1 {
+			return fmt.Errorf("%w: %d chunks at the one offset %d", ErrCorrupt, n, off)
+		}
+		if off < 0 {
+			if _, err := offsetKind(off); err != nil {
+				return err
+			}
+			if s.hdr.chunksize <= 0 {
+				return fmt.Errorf("%w: special chunks in a frame of variable-size chunks", ErrCorrupt)
+			}
+		}
+	}
+	if s.hdr.chunksize <= 0 {
+		return fmt.Errorf("%w: frames of variable-size chunks are read from memory (ParseFrame)", ErrUnsupported)
+	}
+	starts := make([]int64, 0, min(n, 1<<16))
+	for i := 0; i < n; i++ {
+		off := s.offs.get(i)
+		if off < 0 {
+			if _, err := offsetKind(off); err != nil {
+				return fmt.Errorf("chunk %d: %w", i, err)
+			}
+			continue
+		}
+		if off > f.region-header2Len {
+			return fmt.Errorf("%w: chunk %d at offset %d, the chunk bytes end at %d", ErrCorrupt, i, off, f.region)
+		}
+		starts = append(starts, off)
+		if s.offs.rep {
+			break
+		}
+	}
+	slices.Sort(starts)
+	for i := 1; i < len(starts); i++ {
+		if starts[i] == starts[i-1] {
+			return fmt.Errorf("%w: two chunks at offset %d", ErrCorrupt, starts[i])
+		}
+	}
+	f.starts = starts
+	return nil
+}
+
+// readChunk reads the committed chunk at region offset off with one
+// ReadAt: up to the next chunk's start, or the end of the chunk bytes.
+func (f *frameFile) readChunk(off int64) ([]byte, error) {
+	end := f.region
+	if i, found := slices.BinarySearch(f.starts, off); found && i+1 < len(f.starts) {
+		end = f.starts[i+1]
+	}
+	if end-off < header2Len || end > f.region {
+		return nil, fmt.Errorf("%w: chunk at offset %d", ErrCorrupt, off)
+	}
+	b := make([]byte, end-off)
+	if err := readFull(f.r, b, f.base+f.hlen+off); err != nil {
+		return nil, err
+	}
+	h, err := parseHeader2(b)
+	if err != nil {
+		return nil, frameChunkErr(fmt.Sprintf("chunk at offset %d", off), err)
+	}
+	return b[:h.cbytes:h.cbytes], nil
+}
+
+// touch prepares a change of chunks, index or trailer: for a frame file
+// the new chunk bytes start after the file's end.
+func (s *SChunk) touch() error {
+	f := s.file
+	if f == nil {
+		return nil
+	}
+	if f.w == nil {
+		return fmt.Errorf("%w: the frame was opened read-only", ErrUnsupported)
+	}
+	if !f.dirty {
+		f.dirty = true
+		s.pendBase = f.end - f.hlen
+		s.region = s.region[:0]
+	}
+	return nil
+}
+
+// change brackets a public change: the outermost one commits a frame
+// file's changes when it returns. Use as defer s.change(&err)().
+func (s *SChunk) change(err *error) func() {
+	s.txDepth++
+	return func() {
+		s.txDepth--
+		if s.txDepth > 0 || s.file == nil {
+			return
+		}
+		if cerr := s.commit(); *err == nil {
+			*err = cerr
+		}
+	}
+}
+
+// commit writes a frame file's pending change with the protocol above.
+func (s *SChunk) commit() error {
+	f := s.file
+	if f == nil || !(f.dirty || f.headerOnly || f.rewrite) {
+		return nil
+	}
+	defer func() { f.dirty, f.headerOnly, f.rewrite = false, false, false }()
+	old := make([]byte, f.hlen)
+	if err := readFull(f.r, old, f.base); err != nil {
+		return err
+	}
+	var tail []byte
+	h := s.hdr
+	h.hasVLMeta = len(s.vlmeta) > 0
+	newEnd := f.end
+	switch {
+	case f.rewrite:
+		if s.regionLen() != 0 {
+			return fmt.Errorf("%w: the header's size changes, but the frame has chunks", ErrInvalidOptions)
+		}
+		frame, err := s.frameBytesMemory()
+		if err != nil {
+			return err
+		}
+		return s.rewriteFile(old, frame)
+	case f.dirty:
+		offs, err := s.offsetsChunk()
+		if err != nil {
+			return err
+		}
+		tail = slices.Concat(s.region, offs, appendFrameTrailer(nil, s.vlmeta))
+		h.cbytes = s.pendBase + int64(len(s.region))
+		h.frameLen = f.hlen + h.cbytes + int64(len(offs)) + int64(frameTrailerSize(s.vlmeta))
+		newEnd = h.frameLen
+	default: // header only
+		h.cbytes = f.region
+		h.frameLen = f.end
+	}
+	nh := appendFrameHeader(nil, &h)
+	if int64(len(nh)) != f.hlen {
+		return fmt.Errorf("%w: the frame header would change size", ErrInvalidOptions)
+	}
+	j := journal{oldHeader: old, newHeader: nh, oldSize: f.end}
+	if _, err := f.w.WriteAt(append(tail, j.encode()...), f.base+f.end); err != nil {
+		return err
+	}
+	if err := f.w.Sync(); err != nil {
+		return err
+	}
+	if _, err := f.w.WriteAt(nh, f.base); err != nil {
+		return err
+	}
+	if err := f.w.Sync(); err != nil {
+		return err
+	}
+	if err := f.w.Truncate(f.base + newEnd); err != nil {
+		return err
+	}
+	if err := f.w.Sync(); err != nil {
+		return err
+	}
+	// The new frame's state on file.
+	if f.dirty {
+		for i := 0; i < s.offs.len(); i++ {
+			if o := s.offs.get(i); o >= 0 {
+				f.starts = append(f.starts, o)
+			}
+		}
+		f.starts = slices.Compact(slices.Sorted(slices.Values(f.starts)))
+		f.region = h.cbytes
+		s.region, s.pendBase = s.region[:0], 0
+	}
+	f.end = newEnd
+	s.hdr.frameLen = h.frameLen
+	return nil
+}
+
+// frameBytesMemory is the whole frame of a super-chunk without chunk
+// bytes, for rewriting a small frame file.
+func (s *SChunk) frameBytesMemory() ([]byte, error) {
+	c := *s
+	c.file = nil
+	c.region, c.pendBase = nil, 0
+	return c.Frame(nil)
+}
+
+// rewriteFile replaces a small frame whose header changes size: the
+// record holds all the old bytes.
+func (s *SChunk) rewriteFile(oldHeader, frame []byte) error {
+	f := s.file
+	oldAll := make([]byte, f.end)
+	if err := readFull(f.r, oldAll, f.base); err != nil {
+		return err
+	}
+	at := max(f.end, int64(len(frame)))
+	j := journal{oldHeader: oldAll, newHeader: frame, oldSize: f.end}
+	rec := j.encode()
+	if at > f.end {
+		rec = append(make([]byte, at-f.end), rec...)
+	}
+	if _, err := f.w.WriteAt(rec, f.base+f.end); err != nil {
+		return err
+	}
+	if err := f.w.Sync(); err != nil {
+		return err
+	}
+	if _, err := f.w.WriteAt(frame, f.base); err != nil {
+		return err
+	}
+	if err := f.w.Sync(); err != nil {
+		return err
+	}
+	if err := f.w.Truncate(f.base + int64(len(frame))); err != nil {
+		return err
+	}
+	if err := f.w.Sync(); err != nil {
+		return err
+	}
+	h, _ := parseFrameHeader(frame)
+	f.hlen, f.end, f.region = int64(h.headerLen), int64(len(frame)), 0
+	s.hdr.headerLen = h.headerLen
+	return nil
+}
+
+// regionBytes returns the chunk bytes: the frame's own in memory, read
+// from its file otherwise.
+func (s *SChunk) regionBytes() ([]byte, error) {
+	f := s.file
+	if f == nil {
+		return s.region, nil
+	}
+	b := make([]byte, f.region, s.regionLen())
+	if err := readFull(f.r, b, f.base+f.hlen); err != nil {
+		return nil, err
+	}
+	if f.dirty {
+		b = b[:s.pendBase]
+		if int64(len(b)) > f.region {
+			if err := readFull(f.r, b[f.region:], f.base+f.hlen+f.region); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, s.region...)
+	}
+	return b, nil
+}

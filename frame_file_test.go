@@ -1,0 +1,382 @@
+package blosc
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/goblosc/blosc/internal/faultfile"
+	"github.com/goblosc/blosc/internal/golden"
+)
+
+// countingReader counts ReadAt calls.
+type countingReader struct {
+	r     io.ReaderAt
+	calls atomic.Int64
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	c.calls.Add(1)
+	return c.r.ReadAt(p, off)
+}
+
+// TestOpenFrameLazy: every golden frame opened through a ReaderAt gives
+// the same bytes as from memory, opening takes at most three ReadAt calls
+// and a chunk one more.
+func TestOpenFrameLazy(t *testing.T) {
+	dir := golden.Dir(t)
+	files, _ := filepath.Glob(filepath.Join(dir, "frames", "*.b2frame"))
+	if len(files) == 0 {
+		t.Fatal("no frames")
+	}
+	for _, fp := range files {
+		t.Run(filepath.Base(fp), func(t *testing.T) {
+			if st, err := os.Stat(fp); err != nil || st.IsDir() {
+				t.Skip("SKIPPED: sparse frame directory (read with its directory)")
+			}
+			b, err := os.ReadFile(fp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem, err := ParseFrame(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cr := &countingReader{r: bytes.NewReader(b)}
+			s, err := OpenFrame(cr, int64(len(b)))
+			if mem.ChunkSize() == 0 && mem.NChunks() > 0 {
+				if !errors.Is(err, ErrUnsupported) {
+					t.Fatalf("variable-size chunks: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := cr.calls.Load(); n > 3 {
+				t.Errorf("opening took %d ReadAt calls", n)
+			}
+			for i := 0; i < s.NChunks(); i++ {
+				before := cr.calls.Load()
+				got, err := s.DecompressChunk(nil, i)
+				if err != nil {
+					t.Fatalf("chunk %d: %v", i, err)
+				}
+				want, _ := mem.DecompressChunk(nil, i)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("chunk %d differs from memory", i)
+				}
+				if n := cr.calls.Load() - before; n > 1 {
+					t.Errorf("chunk %d took %d ReadAt calls", i, n)
+				}
+			}
+			f1, err := s.Frame(nil)
+			if err != nil || !bytes.Equal(f1, b) {
+				t.Errorf("Frame from the file differs from the file (%v)", err)
+			}
+			// Embedded at an offset inside a larger file.
+			pad := append(append(bytes.Repeat([]byte{0xee}, 1000), b...), bytes.Repeat([]byte{0xdd}, 77)...)
+			e, err := OpenFrameAt(bytes.NewReader(pad), 1000, int64(len(pad)))
+			if err != nil {
+				t.Fatalf("OpenFrameAt: %v", err)
+			}
+			all, err := e.Decompress(nil)
+			want, _ := mem.Decompress(nil)
+			if err != nil || !bytes.Equal(all, want) {
+				t.Errorf("embedded frame decodes differently (%v)", err)
+			}
+		})
+	}
+}
+
+// frameState is what a reader sees of a frame: data, metalayers,
+// vlmetalayers.
+type frameState struct {
+	data   []byte
+	meta   map[string]string
+	vlmeta []string // "name=content" in order
+}
+
+func stateOf(t *testing.T, s *SChunk) frameState {
+	t.Helper()
+	d, err := s.Decompress(nil)
+	if err != nil {
+		t.Fatalf("Decompress: %v", err)
+	}
+	st := frameState{data: d, meta: map[string]string{}}
+	for _, n := range s.MetalayerNames() {
+		c, _ := s.Metalayer(n)
+		st.meta[n] = string(c)
+	}
+	for _, n := range s.VLMetalayerNames() {
+		c, err := s.VLMetalayer(n)
+		if err != nil {
+			t.Fatalf("vlmetalayer %q: %v", n, err)
+		}
+		st.vlmeta = append(st.vlmeta, n+"="+string(c))
+	}
+	return st
+}
+
+func (a frameState) equal(b frameState) bool {
+	if !bytes.Equal(a.data, b.data) || !slices.Equal(a.vlmeta, b.vlmeta) || len(a.meta) != len(b.meta) {
+		return false
+	}
+	for k, v := range a.meta {
+		if b.meta[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// fileOp is a change run on a frame file.
+type fileOp struct {
+	name string
+	do   func(s *SChunk) error
+}
+
+func fileOps(t *testing.T) []fileOp {
+	o := SChunkOptions{Options: DefaultOptions(), ChunkSize: 256}
+	o.Format = FormatBlosc2
+	chunk := func(seed byte, n int) []byte {
+		d := make([]byte, n)
+		for i := range d {
+			d[i] = seed + byte(i/7)
+		}
+		c, err := Compress(nil, d, o.Options)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	zeros, _ := ZerosChunk(nil, 256, 8)
+	return []fileOp{
+		{"AppendData", func(s *SChunk) error { return s.AppendData(bytes.Repeat([]byte("0123456789abcdef"), 40)) }},
+		{"AppendChunk", func(s *SChunk) error { return s.AppendChunk(chunk(3, 256)) }},
+		{"InsertChunk", func(s *SChunk) error { return s.InsertChunk(1, chunk(9, 256)) }},
+		{"UpdateChunk", func(s *SChunk) error { return s.UpdateChunk(0, chunk(5, 256)) }},
+		{"UpdateChunk zeros", func(s *SChunk) error { return s.UpdateChunk(2, zeros) }},
+		{"DeleteChunk", func(s *SChunk) error { return s.DeleteChunk(1) }},
+		{"AddVLMetalayer", func(s *SChunk) error { return s.AddVLMetalayer("new", []byte("value")) }},
+		{"UpdateVLMetalayer", func(s *SChunk) error { return s.UpdateVLMetalayer("attrs", []byte(`{"a": 2}`)) }},
+		{"DeleteVLMetalayer", func(s *SChunk) error { return s.DeleteVLMetalayer("attrs") }},
+		{"UpdateMetalayer", func(s *SChunk) error { return s.UpdateMetalayer("b2nd", []byte("SHAPE")) }},
+	}
+}
+
+// baseFrameFile is a frame file with metalayers, vlmetalayers and three
+// chunks.
+func baseFrameFile(t *testing.T) []byte {
+	f := faultfile.New(nil, faultfile.NoFault)
+	o := SChunkOptions{Options: DefaultOptions(), ChunkSize: 256}
+	s, err := CreateFrameFile(f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range []error{
+		s.AddMetalayer("b2nd", []byte("shape")),
+		s.AppendData(bytes.Repeat([]byte("abcdefgh"), 96)),
+		s.AddVLMetalayer("attrs", []byte(`{"a": 1}`)),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return f.Bytes()
+}
+
+// reopen opens a frame file's bytes as OpenFrameFile would after a crash.
+func reopen(b []byte) (*SChunk, *faultfile.File, error) {
+	f := faultfile.New(b, faultfile.NoFault)
+	s, err := OpenFrameFile(f)
+	return s, f, err
+}
+
+// TestFrameFileOperations: each change made to a frame file in place is
+// seen by a fresh open and by the read-only opener, and the same change
+// on a frame in memory gives the same content.
+func TestFrameFileOperations(t *testing.T) {
+	base := baseFrameFile(t)
+	for _, op := range fileOps(t) {
+		t.Run(op.name, func(t *testing.T) {
+			s, f, err := reopen(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem, _ := ParseFrame(base)
+			if err := op.do(s); err != nil {
+				t.Fatal(err)
+			}
+			if err := op.do(mem); err != nil {
+				t.Fatal(err)
+			}
+			want := stateOf(t, mem)
+			if got := stateOf(t, s); !got.equal(want) {
+				t.Fatal("the file frame's state differs from the memory frame's")
+			}
+			b := f.Bytes()
+			r, _, err := reopen(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := stateOf(t, r); !got.equal(want) {
+				t.Fatal("reopened file differs")
+			}
+			ro, err := OpenFrame(bytes.NewReader(b), int64(len(b)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := stateOf(t, ro); !got.equal(want) {
+				t.Fatal("read-only open differs")
+			}
+			if m, err := ParseFrame(b); err != nil || !stateOf(t, m).equal(want) {
+				t.Fatalf("the file's bytes do not parse as the frame (%v)", err)
+			}
+			// Writes in proportion to the change: the file grows by less
+			// than the old frame.
+			if op.name == "AppendChunk" && len(b) > 2*len(base) {
+				t.Errorf("file grew from %d to %d bytes", len(base), len(b))
+			}
+			if err := ro.AppendData([]byte("x")); !errors.Is(err, ErrUnsupported) {
+				t.Errorf("change through a read-only open: %v", err)
+			}
+		})
+	}
+}
+
+// TestFrameFileCrashEmpty: the changes of an empty frame file, adding a
+// metalayer (which rewrites the small frame: its header grows) and
+// filling it with a special value, under the same crashes.
+func TestFrameFileCrashEmpty(t *testing.T) {
+	f := faultfile.New(nil, faultfile.NoFault)
+	if _, err := CreateFrameFile(f, SChunkOptions{Options: DefaultOptions(), ChunkSize: 256}); err != nil {
+		t.Fatal(err)
+	}
+	base := f.Bytes()
+	mem, _ := ParseFrame(base)
+	before := stateOf(t, mem)
+	for _, op := range []fileOp{
+		{"AddMetalayer", func(s *SChunk) error { return s.AddMetalayer("b2nd", []byte("abc")) }},
+		{"AppendSpecial", func(s *SChunk) error { return s.AppendSpecial(SpecialZeros, 1000, nil) }},
+		{"AppendData", func(s *SChunk) error { return s.AppendData([]byte("hello, frame")) }},
+	} {
+		t.Run(op.name, func(t *testing.T) {
+			m2, _ := ParseFrame(base)
+			if err := op.do(m2); err != nil {
+				t.Fatal(err)
+			}
+			after := stateOf(t, m2)
+			s, f, err := reopen(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := op.do(s); err != nil {
+				t.Fatal(err)
+			}
+			if got := stateOf(t, s); !got.equal(after) {
+				t.Fatal("state after the change differs from memory's")
+			}
+			r, _, err := reopen(f.Bytes())
+			if err != nil || !stateOf(t, r).equal(after) {
+				t.Fatalf("reopened file differs (%v)", err)
+			}
+			for k, w := range f.Log() {
+				for keep := 0; keep <= w.Len; keep++ {
+					ff := faultfile.New(base, faultfile.Plan{At: k, Keep: keep})
+					s, err := OpenFrameFile(ff)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := op.do(s); err == nil || !ff.Crashed() {
+						t.Fatalf("write %d torn at %d: %v", k, keep, err)
+					}
+					checkBeforeOrAfter(t, fmt.Sprintf("write %d torn at %d", k, keep), ff.Bytes(), before, after)
+				}
+			}
+		})
+	}
+}
+
+// TestFrameFileCrash runs every change through a file that fails at every
+// write, and tears each write at every byte; each file left behind must
+// open (OpenFrameFile, OpenFrame) to the state before or after the change.
+func TestFrameFileCrash(t *testing.T) {
+	base := baseFrameFile(t)
+	mem, _ := ParseFrame(base)
+	before := stateOf(t, mem)
+	for _, op := range fileOps(t) {
+		t.Run(op.name, func(t *testing.T) {
+			m2, _ := ParseFrame(base)
+			if err := op.do(m2); err != nil {
+				t.Fatal(err)
+			}
+			after := stateOf(t, m2)
+			// A clean run, for the list of writes.
+			s, f, err := reopen(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := op.do(s); err != nil {
+				t.Fatal(err)
+			}
+			writes := f.Log()
+			cases := 0
+			for k, w := range writes {
+				for keep := 0; keep <= w.Len; keep++ {
+					if keep > 0 && keep < w.Len && w.Len > 600 && keep%37 != 0 && keep > 64 && keep < w.Len-64 {
+						continue // inside a long chunk write: every 37th byte
+					}
+					cases++
+					ff := faultfile.New(base, faultfile.Plan{At: k, Keep: keep})
+					s, err := OpenFrameFile(ff)
+					if err != nil {
+						t.Fatal(err)
+					}
+					err = op.do(s)
+					if !ff.Crashed() {
+						t.Fatalf("write %d was not reached", k)
+					}
+					if err == nil {
+						t.Fatalf("write %d torn at %d: the change reported no error", k, keep)
+					}
+					left := ff.Bytes()
+					checkBeforeOrAfter(t, fmt.Sprintf("write %d (%d bytes at %d) torn at %d", k, w.Len, w.Off, keep), left, before, after)
+				}
+			}
+			t.Logf("%d writes, %d crash points", len(writes), cases)
+		})
+	}
+}
+
+func checkBeforeOrAfter(t *testing.T, what string, left []byte, before, after frameState) {
+	t.Helper()
+	// Read-only first: it must not need the repair.
+	ro, err := OpenFrame(bytes.NewReader(left), int64(len(left)))
+	if err != nil {
+		t.Fatalf("%s: read-only open: %v", what, err)
+	}
+	st := stateOf(t, ro)
+	if !st.equal(before) && !st.equal(after) {
+		t.Fatalf("%s: read-only open sees neither the state before nor after", what)
+	}
+	r, rf, err := reopen(left)
+	if err != nil {
+		t.Fatalf("%s: reopen: %v", what, err)
+	}
+	st2 := stateOf(t, r)
+	if !st2.equal(st) {
+		t.Fatalf("%s: OpenFrameFile and OpenFrame disagree", what)
+	}
+	// After the repair the file is a plain frame c-blosc2 reads.
+	if _, err := ParseFrame(rf.Bytes()); err != nil && !strings.Contains(err.Error(), "variable") {
+		t.Fatalf("%s: repaired file is not a frame: %v", what, err)
+	}
+}
