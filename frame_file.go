@@ -73,6 +73,7 @@ type frameFile struct {
 	region int64     // the committed chunk bytes' length (cbytes)
 	starts []int64   // committed chunk offsets, sorted, for each chunk's extent
 
+	broken     bool // a change failed half-way: open the file again
 	dirty      bool // chunks, index or trailer changed: step 1 needed
 	headerOnly bool // only the header's content changed
 	rewrite    bool // the header's size changed: rewrite the frame
@@ -475,6 +476,10 @@ func (f *frameFile) readChunk(off int64) ([]byte, error) {
 	return b[:h.cbytes:h.cbytes], nil
 }
 
+// errBroken: a change of a frame file failed half-way; the file holds the
+// frame as it was before, which a new OpenFrameFile reads.
+var errBroken = fmt.Errorf("%w: a change of this frame file failed; open the file again", ErrUnsupported)
+
 // touch prepares a change of chunks, index or trailer: for a frame file
 // the new chunk bytes start after the file's end.
 func (s *SChunk) touch() error {
@@ -484,6 +489,9 @@ func (s *SChunk) touch() error {
 	}
 	if f.w == nil {
 		return fmt.Errorf("%w: the frame was opened read-only", ErrUnsupported)
+	}
+	if f.broken {
+		return errBroken
 	}
 	if !f.dirty {
 		f.dirty = true

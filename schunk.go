@@ -247,7 +247,13 @@ func (s *SChunk) stored(i int) ([]byte, int, error) {
 		k, err := offsetKind(off)
 		return nil, k, err
 	}
+	if off < s.pendBase && s.file == nil {
+		return nil, 0, fmt.Errorf("%w: chunk %d was written out by a FrameWriter", ErrUnsupported, i)
+	}
 	if off < s.pendBase || s.file != nil && !s.file.dirty {
+		if s.file.broken {
+			return nil, 0, errBroken
+		}
 		c, err := s.file.readChunk(off)
 		if err != nil {
 			return nil, 0, fmt.Errorf("chunk %d: %w", i, err)
