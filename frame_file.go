@@ -458,6 +458,9 @@ func (s *SChunk) checkOffsetsLazy() error {
 // readChunk reads the committed chunk at region offset off with one
 // ReadAt: up to the next chunk's start, or the end of the chunk bytes.
 func (f *frameFile) readChunk(off int64) ([]byte, error) {
+	if off >= f.region {
+		return f.readFlushed(off)
+	}
 	end := f.region
 	if i, found := slices.BinarySearch(f.starts, off); found && i+1 < len(f.starts) {
 		end = f.starts[i+1]
@@ -479,6 +482,31 @@ func (f *frameFile) readChunk(off int64) ([]byte, error) {
 // errBroken: a change of a frame file failed half-way; the file holds the
 // frame as it was before, which a new OpenFrameFile reads.
 var errBroken = fmt.Errorf("%w: a change of this frame file failed; open the file again", ErrUnsupported)
+
+// readFlushed reads a chunk a change in progress has already written to
+// the file (its header first, then the rest).
+func (f *frameFile) readFlushed(off int64) ([]byte, error) {
+	limit := f.end - f.hlen
+	if off > limit-header2Len {
+		return nil, fmt.Errorf("%w: chunk at offset %d", ErrCorrupt, off)
+	}
+	var hb [header2Len]byte
+	if err := readFull(f.r, hb[:], f.base+f.hlen+off); err != nil {
+		return nil, err
+	}
+	cb := int64(int32(binary.LittleEndian.Uint32(hb[12:])))
+	if cb < header2Len || cb > limit-off {
+		return nil, fmt.Errorf("%w: chunk at offset %d", ErrCorrupt, off)
+	}
+	b := make([]byte, cb)
+	if err := readFull(f.r, b, f.base+f.hlen+off); err != nil {
+		return nil, err
+	}
+	if _, err := parseHeader2(b); err != nil {
+		return nil, frameChunkErr(fmt.Sprintf("chunk at offset %d", off), err)
+	}
+	return b, nil
+}
 
 // touch prepares a change of chunks, index or trailer: for a frame file
 // the new chunk bytes start after the file's end.

@@ -48,8 +48,17 @@ func (s *SChunk) AppendFrom(r io.Reader) (n int64, err error) {
 		cs = max(DefaultChunkSize/int(s.hdr.typesize)*int(s.hdr.typesize), int(s.hdr.typesize))
 	}
 	buf := make([]byte, s.streamBatch(cs))
+	// Refill a short last chunk first, so that every batch after it is
+	// whole chunks.
+	first := buf
+	if k := s.offs.len(); k > 0 {
+		if _, size := s.chunkSpan(k - 1); size < cs {
+			first = buf[:cs-size]
+		}
+	}
 	for {
-		m, rerr := io.ReadFull(r, buf)
+		m, rerr := io.ReadFull(r, first)
+		first = buf
 		if m > 0 {
 			if err := s.AppendData(buf[:m]); err != nil {
 				s.abandon()

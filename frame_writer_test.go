@@ -63,7 +63,20 @@ func TestFrameWriter(t *testing.T) {
 // change: the file opens to the frame before or after it whatever write a
 // crash interrupts, and a failing reader leaves the frame as it was.
 func TestAppendFrom(t *testing.T) {
-	base := baseFrameFile(t)
+	full := baseFrameFile(t)
+	s0, f0, err := reopen(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s0.AppendData([]byte("a short last chunk")); err != nil {
+		t.Fatal(err)
+	}
+	for name, base := range map[string][]byte{"full last chunk": full, "short last chunk": f0.Bytes()} {
+		t.Run(name, func(t *testing.T) { testAppendFrom(t, base) })
+	}
+}
+
+func testAppendFrom(t *testing.T, base []byte) {
 	add := bytes.Repeat([]byte("stream me, "), 500)
 	mem, _ := ParseFrame(base)
 	before := stateOf(t, mem)

@@ -68,14 +68,18 @@ func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if frame {
+		return streamFrame(fs.Arg(0), fs.Arg(1), stdin, stdout, opts, co.chunksize)
+	}
+	if err := checkChunkInput(fs.Arg(0)); err != nil {
+		return err
+	}
 	src, err := readInput(fs.Arg(0), stdin)
 	if err != nil {
 		return err
 	}
 	var out []byte
-	if frame {
-		out, err = compressFrame(src, opts, co.chunksize)
-	} else {
+	{
 		if len(src) > blosc.MaxBufferSize {
 			return fmt.Errorf("%w: %d bytes do not fit in one chunk (at most %d); -format frame stores any size", blosc.ErrTooLarge, len(src), blosc.MaxBufferSize)
 		}

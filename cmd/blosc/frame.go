@@ -25,24 +25,139 @@ func formatFromOut(out string) (string, bool) {
 	return "", false
 }
 
-// compressFrame writes src as a contiguous frame of chunks of chunksize
-// bytes (0: the library's default, rounded to whole elements).
-func compressFrame(src []byte, opts blosc.Options, chunksize int) ([]byte, error) {
-	opts.Format = blosc.FormatBlosc2
+// frameChunkSize checks -chunksize (0: the library's default, rounded to
+// whole elements).
+func frameChunkSize(chunksize, typesize int) (int, error) {
 	if chunksize == 0 {
-		chunksize = max(blosc.DefaultChunkSize/opts.Typesize*opts.Typesize, opts.Typesize)
+		chunksize = max(blosc.DefaultChunkSize/typesize*typesize, typesize)
 	}
-	if chunksize < 0 || chunksize%opts.Typesize != 0 {
-		return nil, usagef("-chunksize %d: want a positive multiple of -typesize %d", chunksize, opts.Typesize)
+	if chunksize < 0 || chunksize%typesize != 0 || chunksize > blosc.MaxBufferSize {
+		return 0, usagef("-chunksize %d: want a positive multiple of -typesize %d up to %d", chunksize, typesize, blosc.MaxBufferSize)
 	}
-	s, err := blosc.NewSChunk(blosc.SChunkOptions{Options: opts, ChunkSize: chunksize})
+	return chunksize, nil
+}
+
+// streamFrame compresses IN (a file or - for stdin, of any size) into a
+// frame at OUT, through a temporary file beside it (or in the temporary
+// directory for - ), with memory bounded by a few chunks.
+func streamFrame(in, out string, stdin io.Reader, stdout io.Writer, opts blosc.Options, chunksize int) error {
+	opts.Format = blosc.FormatBlosc2
+	cs, err := frameChunkSize(chunksize, opts.Typesize)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := s.AppendData(src); err != nil {
-		return nil, err
+	r, closeIn, err := openInput(in, stdin)
+	if err != nil {
+		return err
 	}
-	return s.Frame(nil)
+	defer closeIn()
+	return writeAtomic(out, stdout, func(f *os.File) error {
+		w, err := blosc.NewFrameWriter(f, blosc.SChunkOptions{Options: opts, ChunkSize: cs})
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(w, r); err != nil {
+			w.Close()
+			return err
+		}
+		return w.Close()
+	})
+}
+
+// openInput opens IN for streaming.
+func openInput(path string, stdin io.Reader) (io.Reader, func(), error) {
+	if path == "-" {
+		return stdin, func() {}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// checkChunkInput refuses, before reading it, an input file too large for
+// one chunk.
+func checkChunkInput(path string) error {
+	if path == "-" {
+		return nil
+	}
+	st, err := os.Stat(path)
+	if err == nil && st.Size() > blosc.MaxBufferSize {
+		return fmt.Errorf("%w: %s holds %d bytes, more than one chunk holds (%d); -format frame stores any size", blosc.ErrTooLarge, path, st.Size(), blosc.MaxBufferSize)
+	}
+	return nil
+}
+
+// writeAtomic has fill write a temporary file, then renames it to path
+// (or copies it to stdout for -); on failure the temporary file goes and
+// an existing path stays as it was.
+func writeAtomic(path string, stdout io.Writer, fill func(*os.File) error) error {
+	dir, base := filepath.Split(path)
+	if path == "-" {
+		dir, base = "", "blosc-stdout"
+	} else if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if err := fill(f); err != nil {
+		return err
+	}
+	if path == "-" {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		_, err := io.Copy(stdout, f)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	ok = true
+	return nil
+}
+
+// appendFrame appends IN's bytes to the frame file at path in place, as
+// one crash-safe change (refilling a short last chunk first).
+func appendFrame(path, in string, stdin io.Reader) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s, err := blosc.OpenFrameFile(f)
+	if err != nil {
+		return err
+	}
+	r, closeIn, err := openInput(in, stdin)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	if _, err := s.AppendFrom(r); err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // frameInfo is what info -json prints for a frame, with the key names of

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,5 +129,86 @@ func TestFailedRunLeavesOutAlone(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
 		t.Errorf("files left: %v", ents)
+	}
+}
+
+// TestAppendFrameCLI: blosc append extends a frame file in place,
+// refilling its short last chunk; the result decodes to the
+// concatenation and is what one compress of it writes.
+func TestAppendFrameCLI(t *testing.T) {
+	dir := t.TempDir()
+	parts := [][]byte{}
+	for i, n := range []int{100000, 70001, 33} {
+		d, _ := golden.Pattern("linspace_f64", n)
+		for j := range d {
+			d[j] ^= byte(i)
+		}
+		parts = append(parts, d)
+	}
+	frame := filepath.Join(dir, "f.b2frame")
+	in0 := filepath.Join(dir, "in0")
+	os.WriteFile(in0, parts[0], 0o644)
+	if code, _, stderr := cli(t, nil, "compress", "-chunksize", "8192", "-codec", "lz4", in0, frame); code != 0 {
+		t.Fatalf("compress: %s", stderr)
+	}
+	for i, p := range parts[1:] {
+		in := filepath.Join(dir, fmt.Sprintf("in%d", i+1))
+		os.WriteFile(in, p, 0o644)
+		if code, _, stderr := cli(t, nil, "append", frame, in); code != 0 {
+			t.Fatalf("append %d: exit %d: %s", i+1, code, stderr)
+		}
+	}
+	// And from stdin.
+	if code, _, stderr := cli(t, []byte("tail from stdin"), "append", frame, "-"); code != 0 {
+		t.Fatalf("append -: %s", stderr)
+	}
+	want := append(bytes.Join(parts, nil), "tail from stdin"...)
+	code, stdout, stderr := cli(t, nil, "decompress", frame, "-")
+	if code != 0 || stdout != string(want) {
+		t.Fatalf("decompress after appends: exit %d (%s), %d bytes of %d", code, stderr, len(stdout), len(want))
+	}
+	b, _ := os.ReadFile(frame)
+	s, err := blosc.ParseFrame(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < s.NChunks()-1; i++ {
+		if ci, _ := s.ChunkInfo(i); ci.Nbytes != 8192 {
+			t.Errorf("chunk %d holds %d bytes: a short chunk was not refilled", i, ci.Nbytes)
+		}
+	}
+	// Appending to something that is not a frame is refused.
+	if code, _, _ := cli(t, nil, "append", in0, in0); code != 1 {
+		t.Errorf("append to a raw file: exit %d", code)
+	}
+}
+
+// TestCompressFrameToStdoutAndTooLarge: a frame can go to stdout, and a
+// chunk format refuses an input over the 2 GiB chunk limit before reading
+// it, naming -format frame.
+func TestCompressFrameToStdoutAndTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	src, _ := golden.Pattern("arange_i64", 300000)
+	in := filepath.Join(dir, "in")
+	os.WriteFile(in, src, 0o644)
+	code, stdout, stderr := cli(t, nil, "compress", "-format", "frame", in, "-")
+	if code != 0 {
+		t.Fatalf("compress to stdout: %s", stderr)
+	}
+	if _, err := blosc.ParseFrame([]byte(stdout)); err != nil {
+		t.Fatalf("stdout is not a frame: %v", err)
+	}
+	big := filepath.Join(dir, "big")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(blosc.MaxBufferSize + 1); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	f.Close()
+	code, _, stderr = cli(t, nil, "compress", "-format", "chunk2", big, filepath.Join(dir, "big.out"))
+	if code != 1 || !strings.Contains(stderr, "-format frame") {
+		t.Errorf("over 2 GiB as a chunk: exit %d, %q", code, stderr)
 	}
 }

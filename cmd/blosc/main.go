@@ -3,6 +3,7 @@
 //
 //	blosc compress [-format chunk2|chunk1|frame] [-chunksize N] [-codec C] [-level N] [-typesize N] [-shuffle none|byte|bit] [-blocksize N] [-threads N] IN OUT
 //	blosc decompress IN OUT
+//	blosc append FRAME IN
 //	blosc info [-json] IN
 //	blosc bench [-json] [-kernels] ...
 //
@@ -32,6 +33,7 @@ var commands = []struct {
 }{
 	{"compress", "compress IN into a chunk or a frame written to OUT", runCompress},
 	{"decompress", "decompress IN (format detected from its bytes) into OUT", runDecompress},
+	{"append", "append IN to a frame file in place (crash-safe)", runAppend},
 	{"info", "print the header of a chunk, or a frame's header, chunks and metalayers", runInfo},
 	{"bench", "benchmark codecs, filters and kernels on built-in datasets", runBench},
 }
