@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/goblosc/blosc/internal/faultfile"
 	"github.com/goblosc/blosc/internal/golden"
 )
 
@@ -190,4 +191,49 @@ func TestFrameHostileSizes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzOpenFrame: the lazy reader over a ReaderAt never panics, agrees with
+// ParseFrame on every frame both accept, and a change made in place to a
+// frame it opens leaves a file that opens to the changed data.
+func FuzzOpenFrame(f *testing.F) {
+	f.Add(sampleFrame(f))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := OpenFrame(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrRange) {
+				t.Fatalf("OpenFrame error %v wraps no sentinel", err)
+			}
+			return
+		}
+		if s.Nbytes() > 16<<20 || s.NChunks() > 4096 {
+			return
+		}
+		lazy, lerr := s.Decompress(nil)
+		if m, perr := ParseFrame(b); perr == nil {
+			mem, merr := m.Decompress(nil)
+			if lerr == nil && merr == nil && !bytes.Equal(lazy, mem) {
+				t.Fatal("OpenFrame and ParseFrame decode the same frame differently")
+			}
+		}
+		if lerr != nil {
+			return
+		}
+		ff := faultfile.New(b, faultfile.NoFault)
+		w, err := OpenFrameFile(ff)
+		if err != nil {
+			return // a frame with a rollback record that does not apply
+		}
+		if err := w.AppendData([]byte("appended by the fuzzer")); err != nil {
+			return
+		}
+		r, err := OpenFrame(bytes.NewReader(ff.Bytes()), int64(len(ff.Bytes())))
+		if err != nil {
+			t.Fatalf("after an append the file does not open: %v", err)
+		}
+		got, err := r.Decompress(nil)
+		if err != nil || !bytes.HasSuffix(got, []byte("appended by the fuzzer")) {
+			t.Fatalf("after an append the file decodes to %d bytes (%v)", len(got), err)
+		}
+	})
 }
