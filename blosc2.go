@@ -151,6 +151,12 @@ func (e *engine) getBytesBlosc2(dst, src []byte, lo, hi int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return e.getBytesChunk2(dst, &c, lo, hi)
+}
+
+// getBytesChunk2 decodes bytes [lo, hi) of an opened chunk, touching only
+// the blocks that hold them (and block 0 under delta).
+func (e *engine) getBytesChunk2(dst []byte, c *chunk2, lo, hi int) ([]byte, error) {
 	h := &c.h
 	out := dst[:cap(dst)]
 	if len(out) < hi-lo {

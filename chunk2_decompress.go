@@ -24,7 +24,15 @@ type chunk2 struct {
 // openChunk2 validates a Blosc2 chunk. For a regular chunk it walks the
 // stream headers of every block: a size claim the streams cannot back is
 // refused before the caller allocates the output.
-func openChunk2(src []byte) (chunk2, error) {
+func openChunk2(src []byte) (chunk2, error) { return openChunk2Of(src, false) }
+
+// openChunk2Partial opens a chunk of which only the header, the block
+// starts (and dictionary) and some blocks were read, the rest of src being
+// unread: it checks the block starts but not the streams, which each block
+// decoded then checks. It is how frame files read a few items of a chunk.
+func openChunk2Partial(src []byte) (chunk2, error) { return openChunk2Of(src, true) }
+
+func openChunk2Of(src []byte, partial bool) (chunk2, error) {
 	h, err := parseHeader2(src)
 	if err != nil {
 		return chunk2{h: h}, err
@@ -61,6 +69,16 @@ func openChunk2(src []byte) (chunk2, error) {
 	}
 	if h.vlBlocks() {
 		return c, c.scanVL(start)
+	}
+	if partial {
+		// Only the blocks asked for are present: check that every block
+		// starts inside the chunk; each stream read checks its own size.
+		for i := 0; i < c.nblocks; i++ {
+			if bs := c.bstart(i); bs < start || bs >= len(c.src) {
+				return c, fmt.Errorf("%w: block %d starts at %d, outside [%d, %d)", ErrCorrupt, i, bs, start, len(c.src))
+			}
+		}
+		return c, nil
 	}
 	// The blocks' streams tile the rest of the chunk exactly (in any order:
 	// a multi-threaded compressor writes blocks as they finish), so a size

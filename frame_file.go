@@ -461,10 +461,7 @@ func (f *frameFile) readChunk(off int64) ([]byte, error) {
 	if off >= f.region {
 		return f.readFlushed(off)
 	}
-	end := f.region
-	if i, found := slices.BinarySearch(f.starts, off); found && i+1 < len(f.starts) {
-		end = f.starts[i+1]
-	}
+	end := f.extent(off)
 	if end-off < header2Len || end > f.region {
 		return nil, fmt.Errorf("%w: chunk at offset %d", ErrCorrupt, off)
 	}
@@ -482,6 +479,119 @@ func (f *frameFile) readChunk(off int64) ([]byte, error) {
 // errBroken: a change of a frame file failed half-way; the file holds the
 // frame as it was before, which a new OpenFrameFile reads.
 var errBroken = fmt.Errorf("%w: a change of this frame file failed; open the file again", ErrUnsupported)
+
+// extent returns where the committed chunk at off must end: the next
+// chunk's start, or the end of the chunk bytes.
+func (f *frameFile) extent(off int64) int64 {
+	end := f.region
+	if i, found := slices.BinarySearch(f.starts, off); found && i+1 < len(f.starts) {
+		end = f.starts[i+1]
+	}
+	return end
+}
+
+// partialProbe is how much of a chunk's start one read takes for its
+// header and block starts; chunks not much larger are read whole.
+const partialProbe = 4 << 10
+
+// readPartial decodes bytes [lo, hi) of the committed chunk at off (size
+// bytes of data) into out, reading only its header, its block starts and
+// the blocks holding the range (c-blosc2's lazy chunks). ok is false when
+// the chunk is better read whole (small, special, dictionary or
+// variable-length blocks).
+func (f *frameFile) readPartial(e *engine, out []byte, off int64, lo, hi, size int) (ok bool, err error) {
+	ext := f.extent(off)
+	if ext-off <= 2*partialProbe || ext > f.region {
+		return false, nil
+	}
+	head := make([]byte, partialProbe)
+	if err := readFull(f.r, head, f.base+f.hlen+off); err != nil {
+		return true, err
+	}
+	raw := decodeHeader2(head)
+	if raw.cbytes < header2Len || int64(raw.cbytes) > ext-off || raw.flags&flagsExtended != flagsExtended ||
+		raw.special() != specialNone || raw.vlBlocks() || raw.useDict() || raw.blocksize <= 0 {
+		return false, nil
+	}
+	buf := make([]byte, raw.cbytes)
+	copy(buf, head)
+	if raw.memcpyed() {
+		if header2Len+hi > len(buf) {
+			return true, fmt.Errorf("%w: chunk at offset %d", ErrCorrupt, off)
+		}
+		if err := readFull(f.r, buf[header2Len+lo:header2Len+hi], f.base+f.hlen+off+int64(header2Len+lo)); err != nil {
+			return true, err
+		}
+	}
+	h, err := parseHeader2(buf)
+	if err != nil {
+		return true, frameChunkErr(fmt.Sprintf("chunk at offset %d", off), err)
+	}
+	if h.nbytes != size {
+		return true, fmt.Errorf("%w: chunk at offset %d holds %d bytes, the frame says %d", ErrCorrupt, off, h.nbytes, size)
+	}
+	if !h.memcpyed() {
+		nblocks, _ := h.nblocks()
+		dataStart := header2Len + 4*int64(nblocks)
+		if dataStart > int64(len(buf)) {
+			return true, fmt.Errorf("%w: %d block starts in a %d-byte chunk", ErrCorrupt, nblocks, len(buf))
+		}
+		if dataStart > partialProbe {
+			if err := readFull(f.r, buf[partialProbe:dataStart], f.base+f.hlen+off+partialProbe); err != nil {
+				return true, err
+			}
+		}
+		starts := make([]int, nblocks)
+		for i := range starts {
+			starts[i] = le32(buf[header2Len+4*i:])
+		}
+		sorted := slices.Clone(starts)
+		slices.Sort(sorted)
+		bs := h.blocksize
+		want := func(j int) error {
+			a := starts[j]
+			if a < int(dataStart) || a >= len(buf) {
+				return fmt.Errorf("%w: block %d starts at %d", ErrCorrupt, j, a)
+			}
+			b := len(buf)
+			if k, _ := slices.BinarySearch(sorted, a+1); k < len(sorted) {
+				b = sorted[k]
+			}
+			// Bytes already read (the probe) need no second read.
+			from := max(a, partialProbe)
+			if from >= b {
+				return nil
+			}
+			return readFull(f.r, buf[from:b], f.base+f.hlen+off+int64(from))
+		}
+		first, last := lo/bs, (hi-1)/bs
+		if hasDelta(h.filters) && first > 0 {
+			if err := want(0); err != nil {
+				return true, err
+			}
+		}
+		for j := first; j <= last && j < nblocks; j++ {
+			if err := want(j); err != nil {
+				return true, err
+			}
+		}
+	}
+	c, err := openChunk2Partial(buf)
+	if err != nil {
+		return true, frameChunkErr(fmt.Sprintf("chunk at offset %d", off), err)
+	}
+	_, err = e.getBytesChunk2(out[:0:len(out)], &c, lo, hi)
+	return true, err
+}
+
+func hasDelta(f [MaxFilters]uint8) bool {
+	for _, x := range f {
+		if Filter(x) == Delta {
+			return true
+		}
+	}
+	return false
+}
 
 // readFlushed reads a chunk a change in progress has already written to
 // the file (its header first, then the rest).

@@ -380,3 +380,69 @@ func checkBeforeOrAfter(t *testing.T, what string, left []byte, before, after fr
 		t.Fatalf("%s: repaired file is not a frame: %v", what, err)
 	}
 }
+
+// TestFrameFileLazyItems: reading a few items of a large chunk of a frame
+// file reads its header, block starts and the blocks holding them, not the
+// chunk; the bytes agree with the frame in memory for every pipeline.
+func TestFrameFileLazyItems(t *testing.T) {
+	data := pattern(t, "linspace_f64", 4<<20)
+	pipes := [][MaxFilters]Filter{{5: ByteShuffle}, {5: BitShuffle}, {4: Delta, 5: ByteShuffle}, {}}
+	for pi, pipe := range pipes {
+		for _, codec := range []Codec{LZ4, Zstd} {
+			t.Run(fmt.Sprintf("%v/pipe%d", codec, pi), func(t *testing.T) {
+				o := SChunkOptions{Options: Options{Codec: codec, Level: 5, Typesize: 8, Filters: pipe, Blocksize: 64 << 10}, ChunkSize: 1 << 20}
+				s, _ := NewSChunk(o)
+				if err := s.AppendData(data); err != nil {
+					t.Fatal(err)
+				}
+				b, _ := s.Frame(nil)
+				cr := &countingReaderBytes{r: bytes.NewReader(b)}
+				f, err := OpenFrame(cr, int64(len(b)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, start := range []int64{0, 1, 8191, 131072 + 5, 1<<20 - 3, 3<<20 + 777777} {
+					cr.reset()
+					got, err := f.GetItems(nil, start/8, 10)
+					if err != nil {
+						t.Fatalf("GetItems(%d): %v", start/8, err)
+					}
+					if want := data[start/8*8 : start/8*8+80]; !bytes.Equal(got, want) {
+						t.Fatalf("items at %d differ", start/8)
+					}
+					// At most the probe, the blocks holding the items and
+					// block 0: much less than the chunk, for a chunk that
+					// is more than a few blocks.
+					ci, _ := f.ChunkInfo(int(start >> 20))
+					cr.reset()
+					if _, err := f.GetItems(nil, start/8, 10); err != nil {
+						t.Fatal(err)
+					}
+					if ci.Cbytes > 8*partialProbe && cr.bytes > int64(ci.Cbytes)/2 {
+						t.Errorf("items at %d read %d bytes in %d calls of a %d-byte chunk", start/8, cr.bytes, cr.calls, ci.Cbytes)
+					}
+					if testing.Verbose() {
+						t.Logf("items at %d: %d bytes in %d calls of a %d-byte chunk", start/8, cr.bytes, cr.calls, ci.Cbytes)
+					}
+				}
+				p := make([]byte, 300000)
+				if _, err := f.ReadAt(p, 1<<20-150000); err != nil || !bytes.Equal(p, data[1<<20-150000:1<<20+150000]) {
+					t.Fatalf("ReadAt across a chunk boundary: %v", err)
+				}
+			})
+		}
+	}
+}
+
+type countingReaderBytes struct {
+	r            io.ReaderAt
+	calls, bytes int64
+}
+
+func (c *countingReaderBytes) reset() { c.calls, c.bytes = 0, 0 }
+
+func (c *countingReaderBytes) ReadAt(p []byte, off int64) (int, error) {
+	c.calls++
+	c.bytes += int64(len(p))
+	return c.r.ReadAt(p, off)
+}

@@ -198,6 +198,18 @@ func TestFrameHostileSizes(t *testing.T) {
 // frame it opens leaves a file that opens to the changed data.
 func FuzzOpenFrame(f *testing.F) {
 	f.Add(sampleFrame(f))
+	// Chunks large enough to be read block by block.
+	big, _ := NewSChunk(SChunkOptions{Options: Options{Codec: LZ4, Level: 5, Typesize: 4, Filters: [MaxFilters]Filter{5: ByteShuffle}, Blocksize: 4096}, ChunkSize: 32 << 10})
+	noise := make([]byte, 40<<10)
+	for i := range noise {
+		noise[i] = byte(i*2654435761>>13) ^ byte(i)
+	}
+	if err := big.AppendData(noise); err != nil {
+		f.Fatal(err)
+	}
+	if b, err := big.Frame(nil); err == nil {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := OpenFrame(bytes.NewReader(b), int64(len(b)))
 		if err != nil {
@@ -210,6 +222,13 @@ func FuzzOpenFrame(f *testing.F) {
 			return
 		}
 		lazy, lerr := s.Decompress(nil)
+		if lerr == nil && len(lazy) > 8 {
+			n := int64(len(lazy))
+			p := make([]byte, n/4)
+			if _, err := s.ReadAt(p, n/3); err != nil || !bytes.Equal(p, lazy[n/3:n/3+n/4]) {
+				t.Fatalf("a range read lazily differs from Decompress (%v)", err)
+			}
+		}
 		if m, perr := ParseFrame(b); perr == nil {
 			mem, merr := m.Decompress(nil)
 			if lerr == nil && merr == nil && !bytes.Equal(lazy, mem) {

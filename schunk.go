@@ -423,6 +423,18 @@ func (s *SChunk) readRange(e *engine, out []byte, off int64) error {
 		lo := int(off - start)
 		hi := min(size, lo+len(out))
 		part := out[:hi-lo]
+		if f := s.file; f != nil && !(lo == 0 && hi == size) {
+			if coff := s.offs.get(i); coff >= 0 && coff < f.region && (coff < s.pendBase || !f.dirty) && !f.broken {
+				if ok, err := f.readPartial(e, part, coff, lo, hi, size); ok {
+					if err != nil {
+						return fmt.Errorf("chunk %d: %w", i, err)
+					}
+					out = out[hi-lo:]
+					off += int64(hi - lo)
+					continue
+				}
+			}
+		}
 		c, kind, err := s.stored(i)
 		if err != nil {
 			return err
