@@ -156,3 +156,112 @@ func BenchmarkFrameGetItems(b *testing.B) {
 		}
 	}
 }
+
+// frameFileOnDisk writes a frame of nchunks chunks of cs bytes to a file
+// in dir and returns its path.
+func frameFileOnDisk(b *testing.B, dir string, nchunks, cs int) string {
+	b.Helper()
+	path := dir + "/bench.b2frame"
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	o := SChunkOptions{Options: Options{Codec: LZ4, Level: 5, Typesize: 8, Filters: [MaxFilters]Filter{5: ByteShuffle}}, ChunkSize: cs}
+	w, err := NewFrameWriter(f, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := pattern(b, "linspace_f64", cs*nchunks)
+	if _, err := w.Write(in); err != nil {
+		b.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
+
+// BenchmarkFrameFileOpenItem opens a 10,000-chunk frame file (warm page
+// cache) and reads one item from its middle, reporting the time and the
+// memory one open-and-read allocates.
+func BenchmarkFrameFileOpenItem(b *testing.B) {
+	for _, cs := range []int{4 << 10, 64 << 10} {
+		b.Run(fmt.Sprintf("chunks=10000/cs=%dKiB", cs>>10), func(b *testing.B) {
+			path := frameFileOnDisk(b, b.TempDir(), 10000, cs)
+			st, _ := os.Stat(path)
+			b.ReportMetric(float64(st.Size()), "file-bytes")
+			b.ReportAllocs()
+			dst := make([]byte, 8)
+			for b.Loop() {
+				f, err := os.Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s, err := OpenFrame(f, st.Size())
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.GetItems(dst, int64(10000*cs/16+3), 1); err != nil {
+					b.Fatal(err)
+				}
+				f.Close()
+			}
+		})
+	}
+}
+
+// countingFile counts the bytes written through it.
+type countingFile struct {
+	*os.File
+	written int64
+}
+
+func (c *countingFile) WriteAt(p []byte, off int64) (int, error) {
+	c.written += int64(len(p))
+	return c.File.WriteAt(p, off)
+}
+
+// BenchmarkFrameFileAppend appends one 1 MiB chunk to a 10,000-chunk frame
+// file in place and reports the bytes written per append against the
+// chunk's, the index's and the trailer's.
+func BenchmarkFrameFileAppend(b *testing.B) {
+	const cs = 1 << 20
+	dir := b.TempDir()
+	path := frameFileOnDisk(b, dir, 10000, 4<<10)
+	// A frame of 10,000 chunks of 1 MiB would be 10 GiB; this one has
+	// 4 KiB chunks, and the appended MiB makes 256 of them.
+	_ = cs
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	cf := &countingFile{File: f}
+	add := pattern(b, "f32_noise", 1<<20)
+	var written, chunkBytes, indexBytes int64
+	for b.Loop() {
+		s, err := OpenFrameFile(cf)
+		if err != nil {
+			b.Fatal(err)
+		}
+		first := s.NChunks()
+		cf.written = 0
+		if err := s.AppendData(add); err != nil {
+			b.Fatal(err)
+		}
+		written += cf.written
+		offs, _ := s.offsetsChunk()
+		indexBytes += int64(len(offs))
+		for i := first; i < s.NChunks(); i++ {
+			ci, _ := s.ChunkInfo(i)
+			chunkBytes += int64(ci.Cbytes)
+		}
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(written)/n, "written-B/op")
+	b.ReportMetric(float64(chunkBytes)/n, "chunks-B/op")
+	b.ReportMetric(float64(indexBytes)/n, "index-B/op")
+	b.ReportMetric(float64(written-chunkBytes-indexBytes)/n, "rest-B/op")
+	b.SetBytes(int64(len(add)))
+}
