@@ -91,6 +91,13 @@ func (s *SChunk) frameParts() (hdr, offs, trailer []byte, err error) {
 // it: the bytes c-blosc2's blosc2_schunk_to_buffer returns for an
 // in-memory contiguous super-chunk built by the same operations.
 func (s *SChunk) Frame(dst []byte) ([]byte, error) {
+	if s.sparse != nil {
+		c, err := s.contiguous()
+		if err != nil {
+			return nil, err
+		}
+		return c.Frame(dst)
+	}
 	hdr, offs, trailer, err := s.frameParts()
 	if err != nil {
 		return nil, err
@@ -108,6 +115,13 @@ func (s *SChunk) Frame(dst []byte) ([]byte, error) {
 
 // FrameLen returns the length of the frame Frame writes.
 func (s *SChunk) FrameLen() (int64, error) {
+	if s.sparse != nil {
+		c, err := s.contiguous()
+		if err != nil {
+			return 0, err
+		}
+		return c.FrameLen()
+	}
 	offs, err := s.offsetsChunk()
 	if err != nil {
 		return 0, err
@@ -117,6 +131,13 @@ func (s *SChunk) FrameLen() (int64, error) {
 
 // WriteTo writes the contiguous frame to w.
 func (s *SChunk) WriteTo(w io.Writer) (int64, error) {
+	if s.sparse != nil {
+		c, err := s.contiguous()
+		if err != nil {
+			return 0, err
+		}
+		return c.WriteTo(w)
+	}
 	hdr, offs, trailer, err := s.frameParts()
 	if err != nil {
 		return 0, err
@@ -247,7 +268,10 @@ func (s *SChunk) readIndex(idx []byte) error {
 		}
 		s.offs = offsetIndex{vals: vals, n: n}
 	}
-	if s.file != nil {
+	switch {
+	case s.sparse != nil:
+		return s.checkSparseIDs()
+	case s.file != nil:
 		return s.checkOffsetsLazy()
 	}
 	return s.checkChunks()

@@ -431,3 +431,37 @@ func TestFrameFileReadByC(t *testing.T) {
 		})
 	}
 }
+
+// TestSparseFrameReadByC: c-blosc2 opens the sparse frames we write, after
+// every kind of change.
+func TestSparseFrameReadByC(t *testing.T) {
+	root := t.TempDir()
+	base := filepath.Join(root, "base")
+	baseSparse(t, base)
+	for k, op := range fileOps(t) {
+		t.Run(op.name, func(t *testing.T) {
+			dir := filepath.Join(root, fmt.Sprint("op", k))
+			copyDir(t, base, dir)
+			s, err := OpenSparseFrame(dir, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := op.do(s); err != nil {
+				t.Fatal(err)
+			}
+			want, _ := s.Decompress(nil)
+			c, err := cblosc2.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Free()
+			got, err := c.Decompress(1 << 20)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("c-blosc2 reads %d bytes of %d (%v)", len(got), len(want), err)
+			}
+			if m, err := c.Meta("b2nd"); err != nil || len(m) != 5 {
+				t.Errorf("c-blosc2 metalayer: %q %v", m, err)
+			}
+		})
+	}
+}

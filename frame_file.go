@@ -621,6 +621,9 @@ func (f *frameFile) readFlushed(off int64) ([]byte, error) {
 // touch prepares a change of chunks, index or trailer: for a frame file
 // the new chunk bytes start after the file's end.
 func (s *SChunk) touch() error {
+	if s.sparse != nil {
+		return s.sparse.touch()
+	}
 	f := s.file
 	if f == nil {
 		return nil
@@ -645,10 +648,14 @@ func (s *SChunk) change(err *error) func() {
 	s.txDepth++
 	return func() {
 		s.txDepth--
-		if s.txDepth > 0 || s.file == nil {
+		if s.txDepth > 0 || s.file == nil && s.sparse == nil {
 			return
 		}
-		if cerr := s.commit(); *err == nil {
+		commit := s.commit
+		if s.sparse != nil {
+			commit = s.commitSparse
+		}
+		if cerr := commit(); *err == nil {
 			*err = cerr
 		}
 	}

@@ -66,6 +66,7 @@ type SChunk struct {
 	regionOwned bool // region's array may be written in place
 	pendBase    int64
 	file        *frameFile // the frame's file, nil for a frame in memory
+	sparse      *sparseDir // the sparse frame's directory, or nil
 	txDepth     int        // nesting of the public changes in progress
 	offs        offsetIndex
 	offsChunk   []byte // the offsets chunk as read, while the index is unchanged
@@ -193,6 +194,9 @@ func (s *SChunk) Cbytes() int64 { return s.regionLen() }
 
 // regionLen is the length of the chunk bytes, the header's cbytes.
 func (s *SChunk) regionLen() int64 {
+	if s.sparse != nil {
+		return s.sparse.cbytes
+	}
 	if s.file != nil && !s.file.dirty {
 		return s.file.region
 	}
@@ -246,6 +250,13 @@ func (s *SChunk) stored(i int) ([]byte, int, error) {
 	if off < 0 {
 		k, err := offsetKind(off)
 		return nil, k, err
+	}
+	if s.sparse != nil {
+		c, err := s.sparse.readChunk(off)
+		if err != nil {
+			return nil, 0, fmt.Errorf("chunk %d: %w", i, err)
+		}
+		return c, 0, nil
 	}
 	if off < s.pendBase && s.file == nil {
 		return nil, 0, fmt.Errorf("%w: chunk %d was written out by a FrameWriter", ErrUnsupported, i)
@@ -684,6 +695,10 @@ func (s *SChunk) InsertChunk(i int, chunk []byte) (err error) {
 	off := s.pendBase + int64(len(s.region))
 	if k := codedKind(c); k != 0 {
 		off = specialOffset(k)
+	} else if s.sparse != nil {
+		if off, err = s.sparse.writeChunk(c); err != nil {
+			return err
+		}
 	} else if tail := s.region[len(s.region):cap(s.region)]; s.regionOwned && len(tail) >= len(c) && &tail[0] == &c[0] {
 		// AppendData compressed the chunk in place, after the others.
 		s.region = s.region[:len(s.region)+len(c)]
@@ -724,7 +739,21 @@ func (s *SChunk) UpdateChunk(i int, chunk []byte) (err error) {
 	if kind != 0 {
 		newLen = 0
 	}
-	if old >= 0 && s.file == nil {
+	if s.sparse != nil {
+		// A new chunk file; the old one goes once the index no longer
+		// names it.
+		if old >= 0 {
+			s.sparse.drop(old)
+		}
+		s.offs.vals[i] = specialOffset(kind)
+		if kind == 0 {
+			id, err := s.sparse.writeChunk(c)
+			if err != nil {
+				return err
+			}
+			s.offs.vals[i] = id
+		}
+	} else if old >= 0 && s.file == nil {
 		oldLen := int(int32(binary.LittleEndian.Uint32(s.region[old+12:])))
 		delta := newLen - oldLen
 		s.own(max(delta, 0))
@@ -777,6 +806,9 @@ func (s *SChunk) DeleteChunk(i int) (err error) {
 		return err
 	}
 	s.offs.materialize()
+	if s.sparse != nil && s.offs.vals[i] >= 0 {
+		s.sparse.drop(s.offs.vals[i])
+	}
 	s.offs.vals = append(s.offs.vals[:i], s.offs.vals[i+1:]...)
 	s.offs.n--
 	s.hdr.nbytes -= int64(n)
@@ -1077,6 +1109,11 @@ func (s *SChunk) AddMetalayer(name string, content []byte) (err error) {
 		}
 		s.file.rewrite = true
 	}
+	if s.sparse != nil {
+		if err := s.sparse.touch(); err != nil {
+			return err
+		}
+	}
 	s.hdr.meta = append(s.hdr.meta, metalayer{name: name, content: append([]byte(nil), content...)})
 	return nil
 }
@@ -1095,6 +1132,11 @@ func (s *SChunk) UpdateMetalayer(name string, content []byte) (err error) {
 					return fmt.Errorf("%w: the frame was opened read-only", ErrUnsupported)
 				}
 				s.file.headerOnly = true
+			}
+			if s.sparse != nil {
+				if err := s.sparse.touch(); err != nil {
+					return err
+				}
 			}
 			s.hdr.meta[i].content = append([]byte(nil), content...)
 			return nil

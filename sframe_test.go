@@ -1,0 +1,125 @@
+package blosc
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// copyDir copies a sparse frame directory.
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.Mkdir(to, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(from)
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// baseSparse makes a sparse frame like baseFrameFile's.
+func baseSparse(t *testing.T, dir string) {
+	s, err := CreateSparseFrame(dir, SChunkOptions{Options: DefaultOptions(), ChunkSize: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range []error{
+		s.AddMetalayer("b2nd", []byte("shape")),
+		s.AppendData(make([]byte, 768)),
+		s.AddVLMetalayer("attrs", []byte(`{"a": 1}`)),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Zeros: a special chunk the index codes, with no file.
+	if err := s.UpdateChunk(1, must(Compress(nil, make([]byte, 256), Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8}))); err != nil {
+		t.Fatal(err)
+	}
+	d := make([]byte, 256)
+	for i := range d {
+		d[i] = byte(i)
+	}
+	if err := s.UpdateChunk(2, must(Compress(nil, d, Options{Format: FormatBlosc2, Codec: BloscLZ, Level: 5, Typesize: 8, Filters: [MaxFilters]Filter{5: ByteShuffle}}))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSparseFrameOperations: every change of a sparse frame is seen by a
+// fresh open and matches the same change on a frame in memory; a crash
+// before any step of a change leaves the directory opening to the state
+// before or after it.
+func TestSparseFrameOperations(t *testing.T) {
+	root := t.TempDir()
+	base := filepath.Join(root, "base")
+	baseSparse(t, base)
+	b0, _ := OpenSparseFrame(base, false)
+	before := stateOf(t, b0)
+	for k, op := range fileOps(t) {
+		t.Run(op.name, func(t *testing.T) {
+			dir := filepath.Join(root, fmt.Sprint("op", k))
+			copyDir(t, base, dir)
+			s, err := OpenSparseFrame(dir, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem, _ := OpenSparseFrame(base, false)
+			mf, _ := mem.Frame(nil)
+			m, _ := ParseFrame(mf)
+			if err := op.do(m); err != nil {
+				t.Fatal(err)
+			}
+			after := stateOf(t, m)
+			if err := op.do(s); err != nil {
+				t.Fatal(err)
+			}
+			if !stateOf(t, s).equal(after) {
+				t.Fatal("state after the change differs")
+			}
+			r, err := OpenSparseFrame(dir, false)
+			if err != nil || !stateOf(t, r).equal(after) {
+				t.Fatalf("reopened differs (%v)", err)
+			}
+			// Crashes before each step.
+			for step := 0; ; step++ {
+				cdir := filepath.Join(root, fmt.Sprint("crash", k, "-", step))
+				copyDir(t, base, cdir)
+				s, err := OpenSparseFrame(cdir, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n := 0
+				crash := errors.New("crash")
+				sparseFault = func(string) error {
+					n++
+					if n > step {
+						return crash
+					}
+					return nil
+				}
+				err = op.do(s)
+				sparseFault = nil
+				r, oerr := OpenSparseFrame(cdir, false)
+				if oerr != nil {
+					t.Fatalf("crash before step %d: %v", step, oerr)
+				}
+				st := stateOf(t, r)
+				if !st.equal(before) && !st.equal(after) {
+					t.Fatalf("crash before step %d: neither before nor after", step)
+				}
+				if !errors.Is(err, crash) {
+					break // the change had fewer steps
+				}
+			}
+		})
+	}
+}
