@@ -19,6 +19,9 @@ func runAppend(args []string, stdin io.Reader, stdout io.Writer) error {
 		return usagef("want FILE IN, got %d arguments", fs.NArg())
 	}
 	path := fs.Arg(0)
+	if isDir(path) {
+		return appendSparse(path, fs.Arg(1), stdin)
+	}
 	head := make([]byte, 16)
 	f, err := os.Open(path)
 	if err != nil {
@@ -33,4 +36,19 @@ func runAppend(args []string, stdin io.Reader, stdout io.Writer) error {
 		return fmt.Errorf("%w: appending to Bloscpack files", blosc.ErrUnsupported)
 	}
 	return fmt.Errorf("%w: %s is neither a Blosc2 frame nor a Bloscpack file", blosc.ErrUnsupported, path)
+}
+
+// appendSparse appends IN to the sparse frame in dir, in place.
+func appendSparse(dir, in string, stdin io.Reader) error {
+	s, err := blosc.OpenSparseFrame(dir, true)
+	if err != nil {
+		return err
+	}
+	r, closeIn, err := openInput(in, stdin)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	_, err = s.AppendFrom(r)
+	return err
 }

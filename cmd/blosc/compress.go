@@ -29,7 +29,8 @@ type chunkOptions struct {
 
 func (c *chunkOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.format, "format", defaultFormat, "output format: chunk2 (Blosc2), chunk1 (Blosc1, c-blosc 1.x) or frame (Blosc2\n"+
-		"contiguous frame, .b2frame); without it an OUT ending in .b2frame makes a frame")
+		"contiguous frame, .b2frame) or sframe (a sparse frame: OUT is a new directory); without it an\n"+
+		"OUT ending in .b2frame makes a frame")
 	fs.IntVar(&c.chunksize, "chunksize", 0, "frame: bytes per chunk, a multiple of -typesize (0: 1 MiB rounded to whole elements)")
 	fs.StringVar(&c.codec, "codec", "blosclz", "codec: blosclz, lz4, lz4hc, snappy, zlib, zstd")
 	fs.IntVar(&c.level, "level", 5, "compression level 0 (store) .. 9 (best)")
@@ -60,8 +61,8 @@ func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
 			co.format = f
 		}
 	}
-	frame := co.format == formatFrame
-	if frame {
+	frame, sparse := co.format == formatFrame, co.format == formatSparse
+	if frame || sparse {
 		co.format = "chunk2"
 	}
 	opts, err := co.options()
@@ -70,6 +71,9 @@ func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	if frame {
 		return streamFrame(fs.Arg(0), fs.Arg(1), stdin, stdout, opts, co.chunksize)
+	}
+	if sparse {
+		return streamSparse(fs.Arg(0), fs.Arg(1), stdin, opts, co.chunksize)
 	}
 	if err := checkChunkInput(fs.Arg(0)); err != nil {
 		return err
@@ -127,7 +131,7 @@ func (c *chunkOptions) options() (blosc.Options, error) {
 	var o blosc.Options
 	f, ok := formats[c.format]
 	if !ok {
-		return o, usagef("-format %q: want one of %s, %s", c.format, strings.Join(formatNames(), ", "), formatFrame)
+		return o, usagef("-format %q: want one of %s, %s, %s", c.format, strings.Join(formatNames(), ", "), formatFrame, formatSparse)
 	}
 	codec, err := blosc.ParseCodec(c.codec)
 	if err != nil {
@@ -195,6 +199,9 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	if fs.NArg() != 2 {
 		return usagef("want IN OUT, got %d arguments", fs.NArg())
+	}
+	if isDir(fs.Arg(0)) {
+		return decompressSparse(fs.Arg(0), fs.Arg(1), stdout)
 	}
 	src, err := readInput(fs.Arg(0), stdin)
 	if err != nil {

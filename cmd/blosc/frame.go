@@ -12,8 +12,12 @@ import (
 	"github.com/goblosc/blosc"
 )
 
-// formatFrame is the -format name of a Blosc2 contiguous frame.
-const formatFrame = "frame"
+// formatFrame and formatSparse are the -format names of Blosc2 contiguous
+// and sparse frames.
+const (
+	formatFrame  = "frame"
+	formatSparse = "sframe"
+)
 
 // formatFromOut picks the format from OUT's extension when -format was
 // not given.
@@ -194,8 +198,12 @@ func describeFrame(name string, src []byte) (frameInfo, error) {
 	if err != nil {
 		return frameInfo{}, err
 	}
+	return describeSChunk(name, len(src), formatFrame, s)
+}
+
+func describeSChunk(name string, size int, format string, s *blosc.SChunk) (frameInfo, error) {
 	o := s.Options()
-	fi := frameInfo{File: name, Size: len(src), Format: formatFrame, NChunks: s.NChunks(), Nbytes: s.Nbytes(),
+	fi := frameInfo{File: name, Size: size, Format: format, NChunks: s.NChunks(), Nbytes: s.Nbytes(),
 		Cbytes: s.Cbytes(), Typesize: s.Typesize(), ChunkSize: s.ChunkSize(), Blocksize: o.Blocksize,
 		Codec: o.Codec.String(), Clevel: o.Level, Splitmode: int(o.SplitMode), Kernel: blosc.Kernel(),
 		Metalayers: []metaInfo{}, VLMetalayers: []metaInfo{}, Chunks: []blosc.ChunkInfo{}}
@@ -234,6 +242,18 @@ func printFrameInfo(w io.Writer, name string, src []byte, asJSON bool) error {
 	if err != nil {
 		return err
 	}
+	return printInfo(w, fi, asJSON)
+}
+
+func printSChunkInfo(w io.Writer, name string, size int, format string, s *blosc.SChunk, asJSON bool) error {
+	fi, err := describeSChunk(name, size, format, s)
+	if err != nil {
+		return err
+	}
+	return printInfo(w, fi, asJSON)
+}
+
+func printInfo(w io.Writer, fi frameInfo, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -242,7 +262,7 @@ func printFrameInfo(w io.Writer, name string, src []byte, asJSON bool) error {
 	p := func(k string, v any) { fmt.Fprintf(w, "%-14s %v\n", k, v) }
 	p("file", fi.File)
 	p("size", fi.Size)
-	p("format", "Blosc2 contiguous frame")
+	p("format", map[string]string{formatFrame: "Blosc2 contiguous frame", formatSparse: "Blosc2 sparse frame"}[fi.Format])
 	p("nchunks", fi.NChunks)
 	p("nbytes", fi.Nbytes)
 	p("cbytes", fi.Cbytes)
@@ -315,4 +335,54 @@ func writeFileAtomic(path string, data []byte) error {
 	}
 	ok = true
 	return nil
+}
+
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+// streamSparse compresses IN into a new sparse frame directory DIR. On
+// failure the directory is removed.
+func streamSparse(in, dir string, stdin io.Reader, opts blosc.Options, chunksize int) error {
+	opts.Format = blosc.FormatBlosc2
+	cs, err := frameChunkSize(chunksize, opts.Typesize)
+	if err != nil {
+		return err
+	}
+	r, closeIn, err := openInput(in, stdin)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	s, err := blosc.CreateSparseFrame(dir, blosc.SChunkOptions{Options: opts, ChunkSize: cs})
+	if err != nil {
+		return err
+	}
+	if _, err := s.AppendFrom(r); err != nil {
+		os.RemoveAll(dir)
+		return err
+	}
+	return nil
+}
+
+// decompressSparse writes the data of the sparse frame in dir to OUT.
+func decompressSparse(dir, out string, stdout io.Writer) error {
+	s, err := blosc.OpenSparseFrame(dir, false)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(out, stdout, func(f *os.File) error {
+		buf := make([]byte, 0, max(s.ChunkSize(), 1))
+		for i := 0; i < s.NChunks(); i++ {
+			d, err := s.DecompressChunk(buf, i)
+			if err != nil {
+				return err
+			}
+			if _, err := f.Write(d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

@@ -212,3 +212,34 @@ func TestCompressFrameToStdoutAndTooLarge(t *testing.T) {
 		t.Errorf("over 2 GiB as a chunk: exit %d, %q", code, stderr)
 	}
 }
+
+// TestSparseFrameCLI: compress -format sframe writes a directory that
+// decompress, info and append read, and c-blosc2's golden sparse frame
+// decompresses to its sidecar's data.
+func TestSparseFrameCLI(t *testing.T) {
+	dir := t.TempDir()
+	src, _ := golden.Pattern("linspace_f64", 500000)
+	in := filepath.Join(dir, "in")
+	os.WriteFile(in, src, 0o644)
+	sf := filepath.Join(dir, "s.sframe")
+	if code, _, stderr := cli(t, nil, "compress", "-format", "sframe", "-chunksize", "80000", in, sf); code != 0 {
+		t.Fatalf("compress: %s", stderr)
+	}
+	if code, _, stderr := cli(t, []byte("more"), "append", sf, "-"); code != 0 {
+		t.Fatalf("append: %s", stderr)
+	}
+	code, stdout, stderr := cli(t, nil, "decompress", sf, "-")
+	if code != 0 || stdout != string(src)+"more" {
+		t.Fatalf("decompress: exit %d (%s), %d bytes", code, stderr, len(stdout))
+	}
+	code, stdout, _ = cli(t, nil, "info", "-json", sf)
+	var fi map[string]any
+	if code != 0 || json.Unmarshal([]byte(stdout), &fi) != nil || fi["format"] != "sframe" || fi["nchunks"].(float64) != 7 {
+		t.Errorf("info: exit %d, %v", code, fi)
+	}
+	g := filepath.Join(golden.Dir(t), "frames", "f12_sparse_lz4.b2frame")
+	code, stdout, stderr = cli(t, nil, "decompress", g, "-")
+	if code != 0 || golden.SHA256([]byte(stdout)) != "9078248209e2b7c930a8c59d1efae4a4170b26a334963f01fc6df32c32a18087" {
+		t.Errorf("golden sparse frame: exit %d (%s)", code, stderr)
+	}
+}

@@ -19,6 +19,13 @@ func runInfo(args []string, stdin io.Reader, stdout io.Writer) error {
 	if fs.NArg() != 1 {
 		return usagef("want IN, got %d arguments", fs.NArg())
 	}
+	if isDir(fs.Arg(0)) {
+		s, err := blosc.OpenSparseFrame(fs.Arg(0), false)
+		if err != nil {
+			return err
+		}
+		return printSChunkInfo(stdout, fs.Arg(0), 0, "sframe", s, *asJSON)
+	}
 	src, err := readInput(fs.Arg(0), stdin)
 	if err != nil {
 		return err
