@@ -202,7 +202,7 @@ func FuzzOpenFrame(f *testing.F) {
 	big, _ := NewSChunk(SChunkOptions{Options: Options{Codec: LZ4, Level: 5, Typesize: 4, Filters: [MaxFilters]Filter{5: ByteShuffle}, Blocksize: 4096}, ChunkSize: 32 << 10})
 	noise := make([]byte, 40<<10)
 	for i := range noise {
-		noise[i] = byte(i*2654435761>>13) ^ byte(i)
+		noise[i] = byte(uint32(i)*2654435761>>13) ^ byte(i)
 	}
 	if err := big.AppendData(noise); err != nil {
 		f.Fatal(err)

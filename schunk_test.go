@@ -435,6 +435,10 @@ func TestSChunkGetItemsNoAlloc(t *testing.T) {
 	if got, err := r.GetItems(dst, start, 10); err != nil || !bytes.Equal(got, data[start*4:start*4+40]) {
 		t.Fatalf("GetItems: %v", err)
 	}
+	if raceEnabled {
+		t.Log("allocation count not checked under the race detector (sync.Pool drops items at random)")
+		return
+	}
 	if n := testing.AllocsPerRun(200, func() { _, _ = r.GetItems(dst, start, 10) }); n != 0 {
 		t.Errorf("GetItems allocates %v times per call", n)
 	}
