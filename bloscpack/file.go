@@ -156,8 +156,6 @@ func (f *File) readTable() error {
 		s := int64(binary.LittleEndian.Uint64(tb[8*i:]))
 		f.slots[i] = s
 		switch {
-		case i == 0 && s != f.dataStart:
-			return corruptf("offsets: chunk 0 at %d, but the chunks start at %d", s, f.dataStart)
 		case s < f.dataStart || s > f.size-minChunk:
 			return corruptf("offsets: chunk %d at %d, outside the chunks' part of the file [%d, %d)", i, s, f.dataStart, f.size)
 		case i > 0 && s < f.slots[i-1]+minChunk:
@@ -299,16 +297,29 @@ func (f *File) RawChunk(i int) ([]byte, int64, error) {
 	if err == nil && i < f.n-1 && p+int64(len(c)+f.dsize) > f.slots[i+1] {
 		err = corruptf("chunk %d: at %d with %d bytes overlaps chunk %d at %d", i, p, len(c)+f.dsize, i+1, f.slots[i+1])
 	}
-	if err != nil && i > 0 && errors.Is(err, blosc.ErrCorrupt) {
-		// A slot torn by an interrupted append: the chunk is where the
-		// previous one ends, if a valid chunk is there.
-		if q, qerr := f.afterChunk(i - 1); qerr == nil && q != p {
-			if c2, err2 := f.chunkAt(i, q, want); err2 == nil {
-				return c2, q, nil
-			}
-		}
+	if err == nil || !errors.Is(err, blosc.ErrCorrupt) {
+		return c, p, err
 	}
-	return c, p, err
+	// The slot may be one an interrupted append left pointing at a copy
+	// it had not finished, or tore: the chunk is then where the previous
+	// one ends (where the reference's reader looks for it), provided the
+	// slot points past that chunk rather than into it.
+	q, qerr := f.afterChunk(i - 1)
+	if qerr != nil || q == p {
+		return nil, p, err
+	}
+	cb, _, herr := f.chunkHeaderAt(i, q, want)
+	if herr != nil {
+		return nil, p, err
+	}
+	if p < q+int64(cb+f.dsize) {
+		return nil, p, corruptf("offsets: chunk %d at %d points inside the chunk at %d (%v)", i, p, q, err)
+	}
+	c2, err2 := f.chunkAt(i, q, want)
+	if err2 != nil {
+		return nil, p, err
+	}
+	return c2, q, nil
 }
 
 // afterChunk returns where chunk i (located by its slot) ends.

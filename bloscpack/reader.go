@@ -2,6 +2,7 @@ package bloscpack
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 
@@ -28,6 +29,7 @@ type Reader struct {
 	hs  *hasher
 	dec blosc.Decompressor
 	raw []byte
+	alt []byte
 	out []byte
 	off int
 	err error
@@ -93,8 +95,8 @@ func NewReader(r io.Reader) (*Reader, error) {
 			switch {
 			case int64(i) == h.NChunks:
 				z.uncommitted = s >= 0
-			case i == 0 && s != dataStart:
-				return nil, corruptf("offsets: chunk 0 at %d, but the chunks start at %d", s, dataStart)
+			case s < dataStart:
+				return nil, corruptf("offsets: chunk %d at %d, before the chunks start at %d", i, s, dataStart)
 			case i > 0 && s < z.slots[i-1]+int64(chunkHdrLen+h.Checksum.Size()):
 				return nil, corruptf("offsets: chunk %d at %d, not after chunk %d at %d (out of order)", i, s, i-1, z.slots[i-1])
 			}
@@ -132,47 +134,95 @@ func (z *Reader) next() error {
 		return io.EOF
 	}
 	i := z.i
+	var chunk []byte
+	var err error
 	if z.h.Offsets && !(i == z.n-1 && z.uncommitted) {
-		s := z.slots[i]
-		if s < z.pos {
-			return corruptf("offsets: chunk %d at %d, inside chunk %d", i, s, i-1)
-		}
-		if err := z.skip(s-z.pos, fmt.Sprintf("the gap before chunk %d", i)); err != nil {
-			return err
-		}
+		chunk, err = z.chunkAtSlot(i)
+	} else {
+		chunk, err = z.readChunk(i, &z.raw, -1)
 	}
-	var hb [chunkHdrLen]byte
-	n, err := io.ReadFull(z.r, hb[:])
-	z.pos += int64(n)
-	if z.n < 0 && n == 0 && err == io.EOF {
-		return io.EOF // a stream of unknown length ends between chunks
-	}
-	if err != nil {
-		return z.short(err, fmt.Sprintf("chunk %d header", i))
-	}
-	cb, _, err := checkChunkHeader(hb[:], int(i), z.want(i), 1<<62)
 	if err != nil {
 		return err
 	}
-	ds := z.h.Checksum.Size()
-	if cap(z.raw) < cb+ds {
-		z.raw = make([]byte, 0, min(cb+ds, 1<<20))
-	}
-	z.raw = append(z.raw[:0], hb[:]...)
-	z.raw, err = z.readGrow(z.raw, int64(cb+ds-chunkHdrLen), fmt.Sprintf("chunk %d", int(i)))
-	if err != nil {
-		return err
-	}
-	if err := verifyChunk(z.hs, int(i), z.raw[:cb], z.raw[cb:]); err != nil {
-		return err
-	}
-	z.out, err = decodeChunk(&z.dec, z.out, z.raw[:cb], int(i), z.want(i))
+	z.out, err = decodeChunk(&z.dec, z.out, chunk, int(i), z.want(i))
 	if err != nil {
 		return err
 	}
 	z.off = 0
 	z.i++
 	return nil
+}
+
+// chunkAtSlot reads chunk i where its slot points, skipping any gap. As
+// File does, it takes the chunk found at the start of the gap when the
+// slot's chunk is not valid (an interrupted append's copy) and the slot
+// points past it.
+func (z *Reader) chunkAtSlot(i int64) ([]byte, error) {
+	s := z.slots[i]
+	if s < z.pos {
+		return nil, corruptf("offsets: chunk %d at %d, inside chunk %d", i, s, i-1)
+	}
+	var cand []byte
+	if gap := s - z.pos; gap > 0 {
+		c, err := z.readChunk(i, &z.alt, gap)
+		if err != nil && !errors.Is(err, errNoCandidate) {
+			if !errors.Is(err, blosc.ErrCorrupt) {
+				return nil, err
+			}
+		} else if err == nil {
+			cand = c
+		}
+		if err := z.skip(s-z.pos, fmt.Sprintf("the gap before chunk %d", i)); err != nil {
+			return nil, err
+		}
+	}
+	c, err := z.readChunk(i, &z.raw, -1)
+	if err != nil && cand != nil && errors.Is(err, blosc.ErrCorrupt) {
+		return cand, nil
+	}
+	return c, err
+}
+
+var errNoCandidate = errors.New("no chunk fits the gap")
+
+// readChunk reads chunk i at the current position into *buf and verifies
+// it. With room >= 0 the chunk must fit in room bytes (else
+// errNoCandidate, having read only its header).
+func (z *Reader) readChunk(i int64, buf *[]byte, room int64) ([]byte, error) {
+	var hb [chunkHdrLen]byte
+	if room >= 0 && room < chunkHdrLen {
+		return nil, errNoCandidate
+	}
+	n, err := io.ReadFull(z.r, hb[:])
+	z.pos += int64(n)
+	if z.n < 0 && n == 0 && err == io.EOF {
+		return nil, io.EOF // a stream of unknown length ends between chunks
+	}
+	if err != nil {
+		return nil, z.short(err, fmt.Sprintf("chunk %d header", i))
+	}
+	cb, _, err := checkChunkHeader(hb[:], int(i), z.want(i), 1<<62)
+	if err != nil {
+		return nil, err
+	}
+	ds := z.h.Checksum.Size()
+	if room >= 0 && int64(cb+ds) > room {
+		return nil, errNoCandidate
+	}
+	b := *buf
+	if cap(b) < cb+ds {
+		b = make([]byte, 0, min(cb+ds, 1<<20))
+	}
+	b = append(b[:0], hb[:]...)
+	b, err = z.readGrow(b, int64(cb+ds-chunkHdrLen), fmt.Sprintf("chunk %d", int(i)))
+	if err != nil {
+		return nil, err
+	}
+	*buf = b
+	if err := verifyChunk(z.hs, int(i), b[:cb], b[cb:]); err != nil {
+		return nil, err
+	}
+	return b[:cb], nil
 }
 
 // Read implements io.Reader over the decompressed bytes.
