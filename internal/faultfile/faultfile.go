@@ -46,6 +46,7 @@ type File struct {
 	pos     int64
 	plan    Plan
 	writes  int
+	log     []Write
 	syncs   int
 	crashed bool
 }
@@ -65,11 +66,22 @@ func (f *File) Size() int64 { return int64(len(f.data)) }
 // included.
 func (f *File) Writes() int { return f.writes }
 
+// Log returns every write attempted, so a test can tear each one at
+// every byte.
+func (f *File) Log() []Write { return append([]Write(nil), f.log...) }
+
 // Syncs returns how many Syncs succeeded.
 func (f *File) Syncs() int { return f.syncs }
 
 // Crashed reports whether the planned fault happened.
 func (f *File) Crashed() bool { return f.crashed }
+
+// Write is one attempted write: its offset and length (a Truncate is
+// logged at the new size with length 1).
+type Write struct {
+	Off int64
+	Len int
+}
 
 // next counts a write and says how many of its n bytes land and whether
 // it fails.
@@ -79,6 +91,7 @@ func (f *File) next(n int) (int, error) {
 	}
 	k := f.writes
 	f.writes++
+
 	if k != f.plan.At {
 		return n, nil
 	}
@@ -91,8 +104,12 @@ func (f *File) WriteAt(p []byte, off int64) (int, error) {
 	if off < 0 {
 		return 0, errors.New("faultfile: negative offset")
 	}
+	f.log = append(f.log, Write{off, len(p)})
 	n, err := f.next(len(p))
-	if end := off + int64(n); end > int64(len(f.data)) && n > 0 {
+	if n == 0 {
+		return 0, err
+	}
+	if end := off + int64(n); end > int64(len(f.data)) {
 		f.data = append(f.data, make([]byte, end-int64(len(f.data)))...)
 	}
 	copy(f.data[off:], p[:n])
@@ -151,6 +168,7 @@ func (f *File) Truncate(size int64) error {
 	if size < 0 {
 		return errors.New("faultfile: negative size")
 	}
+	f.log = append(f.log, Write{size, 1})
 	n, err := f.next(1)
 	if n == 0 {
 		return err
