@@ -282,7 +282,11 @@ func TestHostileSizes(t *testing.T) {
 	}
 	mut("nchunks 2^62", func(b []byte) { binary.LittleEndian.PutUint64(b[16:], 1<<62) })
 	mut("max_app_chunks 2^62", func(b []byte) { binary.LittleEndian.PutUint64(b[24:], 1<<62) })
-	mut("nchunks 2^62 without offsets", func(b []byte) { b[5] &^= optOffsets; binary.LittleEndian.PutUint64(b[16:], 1<<62) })
+	mut("nchunks 2^62 without offsets", func(b []byte) {
+		b[5] &^= optOffsets
+		binary.LittleEndian.PutUint64(b[16:], 1<<62)
+		binary.LittleEndian.PutUint64(b[24:], 0)
+	})
 	mut("chunk_size 2^31-17", func(b []byte) { binary.LittleEndian.PutUint32(b[8:], 1<<31-17) })
 	mut("max_meta_size 2^32-1", func(b []byte) { binary.LittleEndian.PutUint32(b[headerLen+16:], 1<<32-1) })
 	mut("meta_comp_size past max", func(b []byte) { binary.LittleEndian.PutUint32(b[headerLen+20:], 1<<31) })
