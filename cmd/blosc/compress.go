@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/bloscpack"
 )
 
 // formats Compress can write, by the -format name.
@@ -24,10 +25,11 @@ type chunkOptions struct {
 	format, codec, shuffle, filters, split string
 	level, typesize, blocksize, threads    int
 	dict                                   bool
+	container                              containerOptions
 }
 
 func (c *chunkOptions) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.format, "format", defaultFormat, "output format: chunk2 (Blosc2) or chunk1 (Blosc1, c-blosc 1.x)")
+	fs.StringVar(&c.format, "format", defaultFormat, "output format: chunk2 (Blosc2), chunk1 (Blosc1, c-blosc 1.x) or bloscpack (a .blp file of Blosc1 chunks)")
 	fs.StringVar(&c.codec, "codec", "blosclz", "codec: blosclz, lz4, lz4hc, snappy, zlib, zstd")
 	fs.IntVar(&c.level, "level", 5, "compression level 0 (store) .. 9 (best)")
 	fs.IntVar(&c.typesize, "typesize", 8, "element size in bytes, 1..255")
@@ -38,6 +40,7 @@ func (c *chunkOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.blocksize, "blocksize", 0, "block size in bytes (0: automatic, as c-blosc chooses)")
 	fs.IntVar(&c.threads, "threads", 0, "blocks worked on at once (0: all cores)")
 	fs.BoolVar(&c.dict, "dict", false, "chunk2 with zstd: store a dictionary built from the chunk")
+	c.container.register(fs)
 }
 
 func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
@@ -49,6 +52,9 @@ func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	if fs.NArg() != 2 {
 		return usagef("want IN OUT, got %d arguments", fs.NArg())
+	}
+	if co.format == "bloscpack" {
+		return compressBloscpack(fs, &co, fs.Arg(0), fs.Arg(1), stdin, stdout)
 	}
 	opts, err := co.options()
 	if err != nil {
@@ -170,7 +176,15 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	if fs.NArg() != 2 {
 		return usagef("want IN OUT, got %d arguments", fs.NArg())
 	}
-	src, err := readInput(fs.Arg(0), stdin)
+	head, in, closeIn, err := sniff(fs.Arg(0), stdin)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	if isBloscpack(head) {
+		return unpackBloscpack(in, fs.Arg(1), stdout)
+	}
+	src, err := io.ReadAll(in)
 	if err != nil {
 		return err
 	}
@@ -185,7 +199,8 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 func decompressAny(src []byte) ([]byte, error) {
 	switch detect(src) {
 	case kindBloscpack:
-		return nil, fmt.Errorf("%w: Bloscpack files are not supported yet", blosc.ErrUnsupported)
+		out, _, err := bloscpack.Unpack(src)
+		return out, err
 	case kindFrame:
 		return nil, fmt.Errorf("%w: Blosc2 frames are not supported yet", blosc.ErrUnsupported)
 	}

@@ -2,8 +2,10 @@
 // data with the pure-Go goblosc library.
 //
 //	blosc compress [-codec C] [-level N] [-typesize N] [-shuffle none|byte|bit] [-blocksize N] [-threads N] IN OUT
+//	blosc compress -format bloscpack [-checksum NAME] [-offsets=false] [-chunksize N] [-metadata JSONFILE] ... IN OUT
 //	blosc decompress IN OUT
 //	blosc info [-json] IN
+//	blosc append [-codec C] [-level N] [-shuffle S] [-typesize N] FILE.blp IN
 //	blosc bench [-json] [-kernels] ...
 //
 // IN and OUT may be "-" for standard input and output. Errors are one line
@@ -32,7 +34,8 @@ var commands = []struct {
 }{
 	{"compress", "compress IN into one chunk written to OUT", runCompress},
 	{"decompress", "decompress IN (format detected from its bytes) into OUT", runDecompress},
-	{"info", "print the header of a chunk", runInfo},
+	{"info", "print the header of a chunk, or of a Bloscpack file and its chunks", runInfo},
+	{"append", "append IN to the Bloscpack file FILE in place", runAppend},
 	{"bench", "benchmark codecs, filters and kernels on built-in datasets", runBench},
 }
 
