@@ -95,23 +95,61 @@ type Writer struct {
 	jobs    chan *job
 	wg      sync.WaitGroup
 	pending []*job
-	free    []*job
 	single  *worker
 	err     error
 	closed  bool
 }
 
 type job struct {
-	seq  int64
-	in   []byte
-	out  []byte
-	err  error
-	done chan struct{}
+	seq      int64
+	in       []byte
+	borrowed bool // in is the caller's: done before Write returns
+	out      []byte
+	err      error
+	done     chan struct{}
 }
 
 type worker struct {
-	c  *blosc.Compressor
-	hs *hasher
+	opts blosc.Options
+	c    *blosc.Compressor
+	hs   *hasher
+}
+
+// Jobs (with their buffers) and workers (with their compressors' tables)
+// outlive a Writer, so packing many files does not allocate them anew.
+var (
+	jobPool    sync.Pool
+	workerPool sync.Pool
+)
+
+func getJob() *job {
+	if j, ok := jobPool.Get().(*job); ok {
+		return j
+	}
+	return &job{}
+}
+
+func putJob(j *job) {
+	if j.borrowed {
+		j.in = nil
+	}
+	j.borrowed, j.err, j.done = false, nil, nil
+	jobPool.Put(j)
+}
+
+func getWorker(o blosc.Options, c Checksum) (*worker, error) {
+	wk, _ := workerPool.Get().(*worker)
+	if wk == nil || wk.opts != o {
+		comp, err := blosc.NewCompressor(o)
+		if err != nil {
+			return nil, err
+		}
+		wk = &worker{opts: o, c: comp}
+	}
+	if wk.hs == nil || wk.hs.c != c {
+		wk.hs = newHasher(c)
+	}
+	return wk, nil
 }
 
 func (wk *worker) run(j *job) {
@@ -182,10 +220,10 @@ func NewWriter(w io.Writer, size int64, o Options) (*Writer, error) {
 	}
 	z.h = h
 	// Check the Blosc options before writing anything.
-	c, err := blosc.NewCompressor(o.Blosc)
-	if err != nil {
+	if _, err := blosc.NewCompressor(o.Blosc); err != nil {
 		return nil, err
 	}
+	var err error
 	var meta []byte
 	if o.Metadata != nil {
 		meta, _, err = encodeMetadata(o.Metadata, o.Meta)
@@ -198,7 +236,9 @@ func NewWriter(w io.Writer, size int64, o Options) (*Writer, error) {
 		z.threads = runtime.GOMAXPROCS(0)
 	}
 	if z.threads == 1 {
-		z.single = &worker{c: c, hs: newHasher(o.Checksum)}
+		if z.single, err = getWorker(o.Blosc, o.Checksum); err != nil {
+			return nil, err
+		}
 	}
 	if err := z.write(h.encode()); err != nil {
 		return nil, err
@@ -239,7 +279,9 @@ func (z *Writer) write(b []byte) error {
 	return nil
 }
 
-// Write buffers p and submits every full chunk for compression.
+// Write buffers p and submits every full chunk for compression. Whole
+// chunks of p are compressed where they are, without a copy; Write then
+// waits for them before it returns, as io.Writer requires.
 func (z *Writer) Write(p []byte) (int, error) {
 	if z.err != nil {
 		return 0, z.err
@@ -252,7 +294,15 @@ func (z *Writer) Write(p []byte) (int, error) {
 		return 0, z.err
 	}
 	n := 0
+	borrowed := false
 	for len(p) > 0 {
+		if len(z.buf) == 0 && len(p) >= z.chunkSz {
+			if err := z.submit(p[:z.chunkSz], true); err != nil {
+				return n, err
+			}
+			p, n, z.written, borrowed = p[z.chunkSz:], n+z.chunkSz, z.written+int64(z.chunkSz), true
+			continue
+		}
 		if z.buf == nil {
 			z.buf = z.newBuf()
 		}
@@ -262,7 +312,16 @@ func (z *Writer) Write(p []byte) (int, error) {
 		n += k
 		z.written += int64(k)
 		if len(z.buf) == z.chunkSz {
-			if err := z.submit(); err != nil {
+			b := z.buf
+			z.buf = nil
+			if err := z.submit(b, false); err != nil {
+				return n, err
+			}
+		}
+	}
+	if borrowed {
+		for len(z.pending) > 0 {
+			if err := z.emitOldest(); err != nil {
 				return n, err
 			}
 		}
@@ -271,29 +330,25 @@ func (z *Writer) Write(p []byte) (int, error) {
 }
 
 func (z *Writer) newBuf() []byte {
-	if k := len(z.free); k > 0 {
-		j := z.free[k-1]
-		if j.in != nil {
-			b := j.in[:0]
-			j.in = nil
-			return b
-		}
+	if b, ok := bufPool.Get().(*[]byte); ok && cap(*b) >= z.chunkSz {
+		return (*b)[:0]
 	}
 	return make([]byte, 0, z.chunkSz)
 }
 
-// submit hands the buffered chunk to a worker, first writing out the
-// oldest chunks while too many are in flight.
-func (z *Writer) submit() error {
-	var j *job
-	if k := len(z.free); k > 0 {
-		j, z.free = z.free[k-1], z.free[:k-1]
-	} else {
-		j = &job{}
-	}
-	j.seq, j.in, j.err = z.nextSeq, z.buf, nil
+var bufPool sync.Pool
+
+func recycleBuf(b []byte) {
+	b = b[:0]
+	bufPool.Put(&b)
+}
+
+// submit hands a chunk to a worker, first writing out the oldest chunks
+// while too many are in flight.
+func (z *Writer) submit(in []byte, borrowed bool) error {
+	j := getJob()
+	j.seq, j.in, j.borrowed, j.err = z.nextSeq, in, borrowed, nil
 	z.nextSeq++
-	z.buf = nil
 	if z.single != nil {
 		z.single.run(j)
 		return z.emit(j)
@@ -301,14 +356,14 @@ func (z *Writer) submit() error {
 	if z.jobs == nil {
 		z.jobs = make(chan *job, z.threads)
 		for t := 0; t < z.threads; t++ {
-			c, err := blosc.NewCompressor(z.withThreads(1))
+			wk, err := getWorker(z.withThreads(1), z.o.Checksum)
 			if err != nil {
 				return err
 			}
-			wk := &worker{c: c, hs: newHasher(z.o.Checksum)}
 			z.wg.Add(1)
 			go func() {
 				defer z.wg.Done()
+				defer workerPool.Put(wk)
 				for j := range z.jobs {
 					wk.run(j)
 					close(j.done)
@@ -342,7 +397,12 @@ func (z *Writer) emitOldest() error {
 
 // emit writes a compressed chunk and its digest, recording its offset.
 func (z *Writer) emit(j *job) error {
-	defer func() { z.free = append(z.free, j) }()
+	defer func() {
+		if !j.borrowed {
+			recycleBuf(j.in)
+		}
+		putJob(j)
+	}()
 	if z.err != nil {
 		return z.err
 	}
@@ -376,7 +436,9 @@ func (z *Writer) Close() error {
 			if z.buf == nil {
 				z.buf = z.newBuf()
 			}
-			z.submit()
+			b := z.buf
+			z.buf = nil
+			z.submit(b, false)
 		}
 	}
 	for len(z.pending) > 0 {
@@ -386,6 +448,10 @@ func (z *Writer) Close() error {
 		close(z.jobs)
 		z.wg.Wait()
 		z.jobs = nil
+	}
+	if z.single != nil {
+		workerPool.Put(z.single)
+		z.single = nil
 	}
 	if z.err != nil {
 		return z.err
