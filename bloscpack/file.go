@@ -138,6 +138,9 @@ func (f *File) readTable() error {
 	if h.NChunks > left/minChunk {
 		return corruptf("header: nchunks %d, but %d bytes hold at most %d chunks", h.NChunks, left, left/minChunk)
 	}
+	if h.NChunks > int64(maxInt) {
+		return fmt.Errorf("%w: bloscpack: %d chunks", blosc.ErrTooLarge, h.NChunks)
+	}
 	f.n = int(h.NChunks)
 	if !h.Offsets {
 		f.pos = append(f.pos, f.dataStart)

@@ -154,8 +154,8 @@ func encodeMetadata(m *Metadata, o MetaOptions) ([]byte, MetaHeader, error) {
 	if err != nil {
 		return nil, mh, invalidf("%v", err)
 	}
-	if len(doc) > 1<<31 {
-		return nil, mh, invalidf("metadata of %d bytes", len(doc))
+	if len(doc) > 1<<28 {
+		return nil, mh, invalidf("metadata of %d bytes (at most 256 MiB)", len(doc))
 	}
 	stored := doc
 	codec := o.Codec
@@ -171,18 +171,18 @@ func encodeMetadata(m *Metadata, o MetaOptions) ([]byte, MetaHeader, error) {
 			stored = b.Bytes()
 		}
 	}
-	maxSize := o.MaxSize
+	maxSize := int64(o.MaxSize)
 	if maxSize == 0 {
-		maxSize = 10 * len(doc)
+		maxSize = 10 * int64(len(doc))
 	}
-	if len(stored) > maxSize || maxSize > 1<<32-1 {
+	if int64(len(stored)) > maxSize || maxSize > 1<<32-1 || maxSize > int64(maxInt) {
 		return nil, mh, invalidf("metadata needs %d bytes, max size %d", len(stored), maxSize)
 	}
 	mh = MetaHeader{Magic: "JSON", Checksum: o.Checksum, Codec: codec, Level: o.Level,
 		Size: uint32(len(doc)), MaxSize: uint32(maxSize), CompSize: uint32(len(stored))}
 	sec := mh.encode()
 	sec = append(sec, stored...)
-	sec = append(sec, make([]byte, maxSize-len(stored))...)
+	sec = append(sec, make([]byte, int(maxSize)-len(stored))...)
 	sec = newHasher(o.Checksum).sum(sec, stored)
 	return sec, mh, nil
 }
