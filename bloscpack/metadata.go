@@ -160,15 +160,21 @@ func encodeMetadata(m *Metadata, o MetaOptions) ([]byte, MetaHeader, error) {
 	stored := doc
 	codec := o.Codec
 	if codec == MetaZlib {
-		var b bytes.Buffer
-		zw, _ := zlib.NewWriterLevel(&b, o.Level)
-		zw.Write(doc)
-		zw.Close()
+		// C zlib's bytes where zlibC can write them (small documents, as
+		// metadata is), compress/zlib's otherwise.
+		z, ok := zlibC(doc, o.Level)
+		if !ok {
+			var b bytes.Buffer
+			zw, _ := zlib.NewWriterLevel(&b, o.Level)
+			zw.Write(doc)
+			zw.Close()
+			z = b.Bytes()
+		}
 		// As the reference: keep compression unless it makes it larger.
-		if b.Len() > len(doc) {
+		if len(z) > len(doc) {
 			codec = MetaNone
 		} else {
-			stored = b.Bytes()
+			stored = z
 		}
 	}
 	maxSize := int64(o.MaxSize)
