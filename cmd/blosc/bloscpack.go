@@ -64,9 +64,9 @@ func bloscpackOptions(fs *flag.FlagSet, co *chunkOptions) (bloscpack.Options, er
 	if !set["level"] {
 		c.level = 7 // blpk compress's default
 	}
-	for _, name := range []string{"filters", "split", "dict", "blocksize"} {
+	for _, name := range []string{"filters", "split", "dict"} {
 		if set[name] {
-			return o, usagef("-%s does not apply to -format bloscpack (its chunks are Blosc1 chunks with c-blosc's defaults)", name)
+			return o, usagef("-%s does not apply to -format bloscpack (its chunks are Blosc1 chunks)", name)
 		}
 	}
 	bo, err := c.options()
