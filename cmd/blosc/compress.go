@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/bloscpack"
 )
 
 // formats Compress can write, by the -format name.
@@ -23,15 +24,14 @@ const defaultFormat = "chunk2"
 type chunkOptions struct {
 	format, codec, shuffle, filters, split string
 	level, typesize, blocksize, threads    int
-	chunksize                              int
 	dict                                   bool
+	container                              containerOptions
 }
 
 func (c *chunkOptions) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.format, "format", defaultFormat, "output format: chunk2 (Blosc2), chunk1 (Blosc1, c-blosc 1.x) or frame (Blosc2\n"+
-		"contiguous frame, .b2frame) or sframe (a sparse frame: OUT is a new directory); without it an\n"+
-		"OUT ending in .b2frame makes a frame")
-	fs.IntVar(&c.chunksize, "chunksize", 0, "frame: bytes per chunk, a multiple of -typesize (0: 1 MiB rounded to whole elements)")
+	fs.StringVar(&c.format, "format", defaultFormat, "output format: chunk2 (Blosc2), chunk1 (Blosc1, c-blosc 1.x), frame (Blosc2\n"+
+		"contiguous frame, .b2frame), sframe (a sparse frame: OUT is a new directory) or bloscpack (a .blp\n"+
+		"file of Blosc1 chunks); without it the format follows OUT's extension: .b2frame, .blp")
 	fs.StringVar(&c.codec, "codec", "blosclz", "codec: blosclz, lz4, lz4hc, snappy, zlib, zstd")
 	fs.IntVar(&c.level, "level", 5, "compression level 0 (store) .. 9 (best)")
 	fs.IntVar(&c.typesize, "typesize", 8, "element size in bytes, 1..255")
@@ -42,6 +42,7 @@ func (c *chunkOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.blocksize, "blocksize", 0, "block size in bytes (0: automatic, as c-blosc chooses)")
 	fs.IntVar(&c.threads, "threads", 0, "blocks worked on at once (0: all cores)")
 	fs.BoolVar(&c.dict, "dict", false, "chunk2 with zstd: store a dictionary built from the chunk")
+	c.container.register(fs)
 }
 
 func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
@@ -61,19 +62,33 @@ func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
 			co.format = f
 		}
 	}
+	if co.format == "bloscpack" {
+		return compressBloscpack(fs, &co, fs.Arg(0), fs.Arg(1), stdin, stdout)
+	}
 	frame, sparse := co.format == formatFrame, co.format == formatSparse
 	if frame || sparse {
 		co.format = "chunk2"
+	}
+	chunksize := 0
+	if co.container.chunksize != "" {
+		n, err := parseByteSize(co.container.chunksize)
+		if err != nil {
+			return err
+		}
+		if n <= 0 || n > blosc.MaxBufferSize {
+			return usagef("-chunksize %s: want 1 to %d bytes", co.container.chunksize, blosc.MaxBufferSize)
+		}
+		chunksize = int(n)
 	}
 	opts, err := co.options()
 	if err != nil {
 		return err
 	}
 	if frame {
-		return streamFrame(fs.Arg(0), fs.Arg(1), stdin, stdout, opts, co.chunksize)
+		return streamFrame(fs.Arg(0), fs.Arg(1), stdin, stdout, opts, chunksize)
 	}
 	if sparse {
-		return streamSparse(fs.Arg(0), fs.Arg(1), stdin, opts, co.chunksize)
+		return streamSparse(fs.Arg(0), fs.Arg(1), stdin, opts, chunksize)
 	}
 	if err := checkChunkInput(fs.Arg(0)); err != nil {
 		return err
@@ -203,7 +218,15 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	if isDir(fs.Arg(0)) {
 		return decompressSparse(fs.Arg(0), fs.Arg(1), stdout)
 	}
-	src, err := readInput(fs.Arg(0), stdin)
+	head, in, closeIn, err := sniff(fs.Arg(0), stdin)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	if isBloscpack(head) {
+		return unpackBloscpack(in, fs.Arg(1), stdout)
+	}
+	src, err := io.ReadAll(in)
 	if err != nil {
 		return err
 	}
@@ -218,7 +241,8 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 func decompressAny(src []byte) ([]byte, error) {
 	switch detect(src) {
 	case kindBloscpack:
-		return nil, fmt.Errorf("%w: Bloscpack files are not supported yet", blosc.ErrUnsupported)
+		out, _, err := bloscpack.Unpack(src)
+		return out, err
 	case kindFrame:
 		return decompressFrame(src)
 	}

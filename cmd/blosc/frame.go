@@ -25,6 +25,8 @@ func formatFromOut(out string) (string, bool) {
 	switch strings.ToLower(filepath.Ext(out)) {
 	case ".b2frame":
 		return formatFrame, true
+	case ".blp":
+		return "bloscpack", true
 	}
 	return "", false
 }

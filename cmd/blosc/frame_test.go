@@ -243,3 +243,25 @@ func TestSparseFrameCLI(t *testing.T) {
 		t.Errorf("golden sparse frame: exit %d (%s)", code, stderr)
 	}
 }
+
+// TestFormatFromExtension: without -format, OUT's extension decides.
+func TestFormatFromExtension(t *testing.T) {
+	dir := t.TempDir()
+	src, _ := golden.Pattern("arange_i32", 100000)
+	in := filepath.Join(dir, "in")
+	os.WriteFile(in, src, 0o644)
+	for out, magic := range map[string]string{"a.blp": "blpk", "a.b2frame": "\x9e\xa8b2frame", "a.bin": "\x05"} {
+		p := filepath.Join(dir, out)
+		if code, _, stderr := cli(t, nil, "compress", "-typesize", "4", in, p); code != 0 {
+			t.Fatalf("%s: %s", out, stderr)
+		}
+		b, _ := os.ReadFile(p)
+		if !bytes.HasPrefix(b, []byte(magic)) {
+			t.Errorf("%s starts % x", out, b[:min(len(b), 10)])
+		}
+		code, stdout, _ := cli(t, nil, "decompress", p, "-")
+		if code != 0 || stdout != string(src) {
+			t.Errorf("%s does not decompress back", out)
+		}
+	}
+}

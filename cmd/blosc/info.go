@@ -12,7 +12,7 @@ import (
 
 func runInfo(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := newFlagSet("info")
-	asJSON := fs.Bool("json", false, "print the header as JSON")
+	asJSON := fs.Bool("json", false, "print the header (for a Bloscpack file also its metadata and chunks) as JSON")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -26,7 +26,15 @@ func runInfo(args []string, stdin io.Reader, stdout io.Writer) error {
 		}
 		return printSChunkInfo(stdout, fs.Arg(0), 0, "sframe", s, *asJSON)
 	}
-	src, err := readInput(fs.Arg(0), stdin)
+	head, in, closeIn, err := sniff(fs.Arg(0), stdin)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	if isBloscpack(head) {
+		return infoBloscpack(fs.Arg(0), in, stdout, *asJSON)
+	}
+	src, err := io.ReadAll(in)
 	if err != nil {
 		return err
 	}

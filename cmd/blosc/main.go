@@ -1,10 +1,11 @@
 // Command blosc compresses, decompresses, inspects and benchmarks Blosc
 // data with the pure-Go goblosc library.
 //
-//	blosc compress [-format chunk2|chunk1|frame] [-chunksize N] [-codec C] [-level N] [-typesize N] [-shuffle none|byte|bit] [-blocksize N] [-threads N] IN OUT
+//	blosc compress [-format chunk2|chunk1|frame|sframe] [-chunksize N] [-codec C] [-level N] [-typesize N] [-shuffle none|byte|bit] [-blocksize N] [-threads N] IN OUT
+//	blosc compress -format bloscpack [-checksum NAME] [-offsets=false] [-chunksize N] [-metadata JSONFILE] ... IN OUT
 //	blosc decompress IN OUT
-//	blosc append FRAME IN
 //	blosc info [-json] IN
+//	blosc append [-codec C] [-level N] [-shuffle S] [-typesize N] FILE IN   (FILE: .blp, frame or sparse frame)
 //	blosc bench [-json] [-kernels] ...
 //
 // IN and OUT may be "-" for standard input and output. Errors are one line
@@ -33,8 +34,8 @@ var commands = []struct {
 }{
 	{"compress", "compress IN into a chunk or a frame written to OUT", runCompress},
 	{"decompress", "decompress IN (format detected from its bytes) into OUT", runDecompress},
-	{"append", "append IN to a frame file in place (crash-safe)", runAppend},
-	{"info", "print the header of a chunk, or a frame's header, chunks and metalayers", runInfo},
+	{"info", "print the header of a chunk, or of a frame or Bloscpack file and its chunks", runInfo},
+	{"append", "append IN to a frame, sparse frame or Bloscpack file in place (crash-safe)", runAppend},
 	{"bench", "benchmark codecs, filters and kernels on built-in datasets", runBench},
 }
 
