@@ -216,7 +216,18 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 		return usagef("want IN OUT, got %d arguments", fs.NArg())
 	}
 	if isDir(fs.Arg(0)) {
-		return decompressSparse(fs.Arg(0), fs.Arg(1), stdout)
+		s, err := blosc.OpenSparseFrame(fs.Arg(0), false)
+		if err != nil {
+			return err
+		}
+		return writeSChunkData(s, fs.Arg(1), stdout)
+	}
+	if s, f, ok, err := openFrameFileLazily(fs.Arg(0)); ok {
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		return writeSChunkData(s, fs.Arg(1), stdout)
 	}
 	head, in, closeIn, err := sniff(fs.Arg(0), stdin)
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -141,6 +142,26 @@ func writeAtomic(path string, stdout io.Writer, fill func(*os.File) error) error
 	}
 	ok = true
 	return nil
+}
+
+// writeStream has fill write OUT: standard output directly (through a
+// buffer) for -, otherwise a temporary file renamed over OUT when fill
+// succeeds.
+func writeStream(path string, stdout io.Writer, fill func(io.Writer) error) error {
+	if path == "-" {
+		bw := bufio.NewWriterSize(stdout, 1<<20)
+		if err := fill(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	return writeAtomic(path, stdout, func(f *os.File) error {
+		bw := bufio.NewWriterSize(f, 1<<20)
+		if err := fill(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 }
 
 // appendFrame appends IN's bytes to the frame file at path in place, as
@@ -368,13 +389,35 @@ func streamSparse(in, dir string, stdin io.Reader, opts blosc.Options, chunksize
 	return nil
 }
 
-// decompressSparse writes the data of the sparse frame in dir to OUT.
-func decompressSparse(dir, out string, stdout io.Writer) error {
-	s, err := blosc.OpenSparseFrame(dir, false)
-	if err != nil {
-		return err
+// openFrameFileLazily opens path as a frame file read lazily, when it is
+// a file (not -) starting with the frame magic; ok says whether it was.
+func openFrameFileLazily(path string) (s *blosc.SChunk, f *os.File, ok bool, err error) {
+	if path == "-" {
+		return nil, nil, false, nil
 	}
-	return writeAtomic(out, stdout, func(f *os.File) error {
+	f, err = os.Open(path)
+	if err != nil {
+		return nil, nil, false, nil // reported by the ordinary path
+	}
+	head := make([]byte, 16)
+	n, _ := io.ReadFull(f, head)
+	st, serr := f.Stat()
+	if detect(head[:n]) != kindFrame || serr != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, false, nil
+	}
+	s, err = blosc.OpenFrame(f, st.Size())
+	if err != nil {
+		f.Close()
+		return nil, nil, true, err
+	}
+	return s, f, true, nil
+}
+
+// writeSChunkData writes a super-chunk's data to OUT chunk by chunk, so
+// memory stays at a chunk whatever its size.
+func writeSChunkData(s *blosc.SChunk, out string, stdout io.Writer) error {
+	return writeStream(out, stdout, func(f io.Writer) error {
 		buf := make([]byte, 0, max(s.ChunkSize(), 1))
 		for i := 0; i < s.NChunks(); i++ {
 			d, err := s.DecompressChunk(buf, i)

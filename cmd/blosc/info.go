@@ -26,6 +26,14 @@ func runInfo(args []string, stdin io.Reader, stdout io.Writer) error {
 		}
 		return printSChunkInfo(stdout, fs.Arg(0), 0, "sframe", s, *asJSON)
 	}
+	if s, f, ok, err := openFrameFileLazily(fs.Arg(0)); ok {
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		st, _ := f.Stat()
+		return printSChunkInfo(stdout, fs.Arg(0), int(st.Size()), formatFrame, s, *asJSON)
+	}
 	head, in, closeIn, err := sniff(fs.Arg(0), stdin)
 	if err != nil {
 		return err
