@@ -43,15 +43,17 @@ var (
 	ofPredefNorm = []int16{1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
 		1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1}
 
-	llPredef [64]seqEntry
-	mlPredef [64]seqEntry
-	ofPredef [32]seqEntry
+	// Every table has room for 512 states, so the decoding loop can mask
+	// a state instead of checking its bounds.
+	llPredef [512]seqEntry
+	mlPredef [512]seqEntry
+	ofPredef [512]seqEntry
 )
 
 func init() {
-	buildSeqTable(llPredef[:], llPredefNorm, 6, llBase[:], llBits[:])
-	buildSeqTable(mlPredef[:], mlPredefNorm, 6, mlBase[:], mlBits[:])
-	buildSeqTable(ofPredef[:], ofPredefNorm, 5, nil, nil)
+	buildSeqTable(llPredef[:64], llPredefNorm, 6, llBase[:], llBits[:])
+	buildSeqTable(mlPredef[:64], mlPredefNorm, 6, mlBase[:], mlBits[:])
+	buildSeqTable(ofPredef[:32], ofPredefNorm, 5, nil, nil)
 }
 
 // buildSeqTable spreads the normalized counts norm over a table of

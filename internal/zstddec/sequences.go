@@ -5,97 +5,78 @@ import (
 	"math/bits"
 )
 
-// revBits reads a zstd backward bit stream: the stream's last byte holds
-// its first bits, and its highest set bit marks where they start. The
-// bits still to read are the low n bits of val, the next one the highest.
-type revBits struct {
-	in  []byte
-	pos int // in[:pos] is not loaded yet
-	val uint64
-	n   uint
-}
-
-func (r *revBits) init(in []byte) error {
-	if len(in) == 0 || in[len(in)-1] == 0 {
-		return corrupt("bit stream without its end mark")
-	}
-	r.in, r.pos, r.val, r.n = in, len(in), 0, 0
-	r.fill()
-	r.n -= 8 - uint(bits.Len8(in[len(in)-1])-1)
-	return nil
-}
-
-// fill loads bytes until at least 57 bits are held or the stream is all
-// loaded.
-func (r *revBits) fill() {
-	if r.n > 56 {
-		return
-	}
-	if r.pos >= 8 {
-		k := (63 - r.n) >> 3
-		w := binary.LittleEndian.Uint64(r.in[r.pos-8:])
-		r.val = r.val<<(k*8) | w>>(64-k*8)
-		r.pos -= int(k)
-		r.n += k * 8
-		return
-	}
-	for r.n <= 56 && r.pos > 0 {
-		r.pos--
-		r.val = r.val<<8 | uint64(r.in[r.pos])
-		r.n += 8
-	}
-}
-
-// get returns the next k bits. Reading past the stream's start yields
-// zeros and leaves n "negative" (wrapped), which done reports.
-func (r *revBits) get(k uint8) uint32 {
-	if uint(k) > r.n {
-		// Past the start: the stream is corrupt; keep reading zeros and
-		// make the overrun visible to done.
-		v := uint32(r.val<<(uint(k)-r.n)) & (1<<k - 1)
-		r.n = 1 << 20
-		r.pos = -1
-		return v
-	}
-	r.n -= uint(k)
-	return uint32(r.val>>r.n) & (1<<k - 1)
-}
-
-// done reports whether the stream was read to its start exactly.
-func (r *revBits) done() bool { return r.pos == 0 && r.n == 0 }
-
 // sequences decodes nseq sequences from the bit stream in and executes
 // them into out[pos:] with the literals lits, then appends the literals
 // left. It returns the new position.
+//
+// The bit stream is read as libzstd reads it: an 8-byte little-endian
+// word whose top bits come first, refilled after each sequence. The
+// stream is copied after 8 zero bytes so that a word can always be
+// loaded; those stand for the zero bits a reader past the start sees.
+// seq is one decoded sequence: literal length, match length, offset.
+type seq struct{ ll, ml, off uint32 }
+
 func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, window uint64) (int, error) {
-	var br revBits
-	if err := br.init(in); err != nil {
-		return 0, err
+	if len(in) == 0 || in[len(in)-1] == 0 {
+		return 0, corrupt("sequences bit stream without its end mark")
 	}
-	ll, of, ml := d.ll, d.of, d.ml
-	llMask, ofMask, mlMask := uint32(len(ll)-1), uint32(len(of)-1), uint32(len(ml)-1)
-	llState := br.get(uint8(bits.Len(uint(len(ll))) - 1))
-	ofState := br.get(uint8(bits.Len(uint(len(of))) - 1))
-	mlState := br.get(uint8(bits.Len(uint(len(ml))) - 1))
+	if cap(d.seqs) < len(in)+8 {
+		d.seqs = make([]byte, 8, max(len(in)+8, 4096))
+	}
+	buf := append(d.seqs[:8], in...)
+	clear(buf[:8])
+	// bp is where the loaded word starts; used counts its bits read.
+	bp := len(buf) - 8
+	val := binary.LittleEndian.Uint64(buf[bp:])
+	used := uint(bits.LeadingZeros8(in[len(in)-1])) + 1
+	get := func(k uint8) uint32 { // inlined
+		// Two shifts so that k = 0 reads nothing, each below 64 so that
+		// no shift needs a range check. Past the stream's start the
+		// masked count reads garbage, and the end check rejects it.
+		v := uint32(val << (used & 63) >> 1 >> ((63 - uint(k)) & 63))
+		used += uint(k)
+		return v
+	}
+	// The tables have 512 entries of room; a state is always below its
+	// table's size, so masking it changes nothing but the bounds check.
+	llt := (*[512]seqEntry)(d.ll[:512:512])
+	oft := (*[512]seqEntry)(d.of[:512:512])
+	mlt := (*[512]seqEntry)(d.ml[:512:512])
+	llState := get(uint8(bits.Len(uint(len(d.ll))) - 1))
+	ofState := get(uint8(bits.Len(uint(len(d.of))) - 1))
+	mlState := get(uint8(bits.Len(uint(len(d.ml))) - 1))
 	rep0, rep1, rep2 := d.rep[0], d.rep[1], d.rep[2]
-	lp := 0
-	for i := nseq - 1; i >= 0; i-- {
-		br.fill()
-		oe, me, le := of[ofState&ofMask], ml[mlState&mlMask], ll[llState&llMask]
-		ofv := int(oe.base) + int(br.get(oe.nbAdd))
-		mlen := int(me.base) + int(br.get(me.nbAdd))
-		br.fill()
-		llen := int(le.base) + int(br.get(le.nbAdd))
-		if i > 0 {
-			llState = uint32(le.next) + br.get(le.nbBits)
-			mlState = uint32(me.next) + br.get(me.nbBits)
-			ofState = uint32(oe.next) + br.get(oe.nbBits)
-		}
+	if cap(d.seq) < nseq {
+		d.seq = make([]seq, nseq)
+	}
+	seqs := d.seq[:nseq]
+	// First pass: decode every sequence, resolving its offset.
+	var oe, me, le seqEntry
+	for i := range seqs {
+		// Refill: at least 57 bits while the stream lasts.
+		adv := min(int(used>>3), bp)
+		bp -= adv
+		used -= uint(adv) * 8
+		val = binary.LittleEndian.Uint64(buf[bp:])
+
+		oe, me, le = oft[ofState&511], mlt[mlState&511], llt[llState&511]
+		ofv := oe.base + get(oe.nbAdd)
+		mlen := me.base + get(me.nbAdd)
+
+		adv = min(int(used>>3), bp)
+		bp -= adv
+		used -= uint(adv) * 8
+		val = binary.LittleEndian.Uint64(buf[bp:])
+
+		llen := le.base + get(le.nbAdd)
+		llState = uint32(le.next) + get(le.nbBits)
+		mlState = uint32(me.next) + get(me.nbBits)
+		ofState = uint32(oe.next) + get(oe.nbBits)
 		// Offset: a new one, or one of the three repeated (RFC 8878
 		// 3.1.1.5), where a literal length of 0 shifts the index by one.
 		var off int
 		if ofv > 3 {
-			off = ofv - 3
+			off = int(ofv) - 3
 			rep0, rep1, rep2 = off, rep0, rep1
 		} else {
 			idx := ofv - 1
@@ -113,38 +94,60 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 				rep0, rep1, rep2 = rep2, rep0, rep1
 			default:
 				off = rep0 - 1
-				if off == 0 {
-					return 0, corrupt("repeat offset 0")
-				}
 				rep0, rep1, rep2 = off, rep0, rep1
 			}
 		}
-		if llen > len(lits)-lp {
-			return 0, corrupt("sequence takes %d literals, %d left", llen, len(lits)-lp)
+		seqs[i] = seq{ll: llen, ml: mlen, off: uint32(off)}
+	}
+	// The loop read state updates after the last sequence, which the
+	// stream does not hold: give those bits back.
+	used -= uint(le.nbBits) + uint(me.nbBits) + uint(oe.nbBits)
+	// The stream must be read to its first bit exactly: the bp bytes
+	// below the word's top byte are the stream's, so 8*bp bits are left.
+	if used != uint(bp)*8 {
+		return 0, corrupt("sequences bit stream not read exactly")
+	}
+	d.rep = [3]int{rep0, rep1, rep2}
+
+	// Second pass: execute them. The literals decoded into d.lits have
+	// litSlack bytes after them to copy in wide steps; raw ones, still in
+	// the caller's src, are read only up to their end.
+	lp := 0
+	lw := lits
+	if len(lits) > 0 && len(d.lits) > 0 && &lits[0] == &d.lits[0] {
+		lw = d.lits[:len(lits)+litSlack]
+	}
+	for _, sq := range seqs {
+		llen, mlen, off := int(sq.ll), int(sq.ml), int(sq.off)
+		if llen > len(lits)-lp || llen+mlen > len(out)-pos {
+			return 0, corrupt("sequence of %d literals and a %d-byte match overflows", llen, mlen)
 		}
-		if llen+mlen > len(out)-pos {
-			return 0, corrupt("sequence overflows the block")
-		}
-		// Literals.
-		if llen <= 16 && lp+16 <= len(lits) && pos+16 <= len(out) {
-			binary.LittleEndian.PutUint64(out[pos:], binary.LittleEndian.Uint64(lits[lp:]))
-			binary.LittleEndian.PutUint64(out[pos+8:], binary.LittleEndian.Uint64(lits[lp+8:]))
+		if llen <= 32 && lp+32 <= len(lw) && pos+32 <= len(out) {
+			binary.LittleEndian.PutUint64(out[pos:], binary.LittleEndian.Uint64(lw[lp:]))
+			binary.LittleEndian.PutUint64(out[pos+8:], binary.LittleEndian.Uint64(lw[lp+8:]))
+			if llen > 16 {
+				binary.LittleEndian.PutUint64(out[pos+16:], binary.LittleEndian.Uint64(lw[lp+16:]))
+				binary.LittleEndian.PutUint64(out[pos+24:], binary.LittleEndian.Uint64(lw[lp+24:]))
+			}
 		} else {
 			copy(out[pos:pos+llen], lits[lp:lp+llen])
 		}
 		pos += llen
 		lp += llen
-		// The history is the frame's output so far, within the window.
-		if off > pos || uint64(off) > window {
+		// The history is the frame's output so far, within the window;
+		// an offset of 0 (a repeated offset of 1 minus one) is invalid.
+		if uint(off-1) >= uint(pos) || uint64(off) > window {
 			return 0, corrupt("match offset %d beyond the history", off)
 		}
-		copyMatch(out, pos, off, mlen)
+		if off >= 16 && mlen <= 16 && pos+16 <= len(out) {
+			src := pos - off
+			binary.LittleEndian.PutUint64(out[pos:], binary.LittleEndian.Uint64(out[src:]))
+			binary.LittleEndian.PutUint64(out[pos+8:], binary.LittleEndian.Uint64(out[src+8:]))
+		} else {
+			copyMatch(out, pos, off, mlen)
+		}
 		pos += mlen
 	}
-	if !br.done() {
-		return 0, corrupt("sequences bit stream not read exactly")
-	}
-	d.rep = [3]int{rep0, rep1, rep2}
 	if len(lits)-lp > len(out)-pos {
 		return 0, corrupt("literals overflow the block")
 	}
@@ -154,17 +157,44 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 
 // copyMatch copies ml bytes from off bytes back to out[pos:], the copy
 // overlapping itself when off < ml. out holds at least pos+ml bytes.
+// Where out has 16 bytes to spare past the match, it copies 8 or 16 bytes
+// at a time and may write up to 15 bytes past the match, which the next
+// sequences overwrite.
 func copyMatch(out []byte, pos, off, ml int) {
 	src := pos - off
-	if off >= 8 && ml <= 32 && pos+32 <= len(out) {
-		// 8 bytes at a time: each load ends at or before the store's
-		// start, so it reads bytes already written. Bytes stored past
-		// pos+ml are rewritten later.
-		for i := 0; i < ml; i += 8 {
-			binary.LittleEndian.PutUint64(out[pos+i:], binary.LittleEndian.Uint64(out[src+i:]))
-		}
+	end := pos + ml
+	if end+16 > len(out) || ml > 64 {
+		copyMatchExact(out, pos, off, ml)
 		return
 	}
+	switch {
+	case off >= 16:
+		// Each 16-byte load ends at or before its store's start, so it
+		// reads bytes already written.
+		for ; pos < end; pos, src = pos+16, src+16 {
+			binary.LittleEndian.PutUint64(out[pos:], binary.LittleEndian.Uint64(out[src:]))
+			binary.LittleEndian.PutUint64(out[pos+8:], binary.LittleEndian.Uint64(out[src+8:]))
+		}
+	case off >= 8:
+		for ; pos < end; pos, src = pos+8, src+8 {
+			binary.LittleEndian.PutUint64(out[pos:], binary.LittleEndian.Uint64(out[src:]))
+		}
+	default:
+		// Byte by byte for 8 bytes, then 8 at a time from a multiple of
+		// the period at least 8 bytes back, where the pattern repeats.
+		for i := range 8 {
+			out[pos+i] = out[src+i]
+		}
+		stride := off * ((8 + off - 1) / off)
+		for pos += 8; pos < end; pos += 8 {
+			binary.LittleEndian.PutUint64(out[pos:], binary.LittleEndian.Uint64(out[pos-stride:]))
+		}
+	}
+}
+
+// copyMatchExact is copyMatch writing nothing past the match.
+func copyMatchExact(out []byte, pos, off, ml int) {
+	src := pos - off
 	if off >= ml {
 		copy(out[pos:pos+ml], out[src:src+ml])
 		return

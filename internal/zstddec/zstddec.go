@@ -43,6 +43,8 @@ const (
 // value is ready to use; it is not safe for concurrent use.
 type Decoder struct {
 	lits []byte // decoded literals, maxBlockSize plus wild-copy slack
+	seqs []byte // the sequences bit stream after 8 zero bytes
+	seq  []seq  // the decoded sequences of a block
 
 	huff      *huff0.Scratch
 	huffValid bool // a Huffman table was read in this frame
@@ -244,13 +246,13 @@ func (d *Decoder) block(out []byte, pos int, blk []byte, window uint64) (int, er
 	if modes&3 != 0 {
 		return 0, corrupt("reserved compression mode bits set")
 	}
-	if d.ll, blk, err = d.table(modes>>6, blk, d.ll, d.llBuf[:], llPredef[:], llBase[:], llBits[:], 35, 9); err != nil {
+	if d.ll, blk, err = d.table(modes>>6, blk, d.ll, d.llBuf[:], llPredef[:64], llBase[:], llBits[:], 35, 9); err != nil {
 		return 0, fmt.Errorf("literal lengths: %w", err)
 	}
-	if d.of, blk, err = d.table(modes>>4&3, blk, d.of, d.ofBuf[:], ofPredef[:], nil, nil, 31, 8); err != nil {
+	if d.of, blk, err = d.table(modes>>4&3, blk, d.of, d.ofBuf[:], ofPredef[:32], nil, nil, 31, 8); err != nil {
 		return 0, fmt.Errorf("offsets: %w", err)
 	}
-	if d.ml, blk, err = d.table(modes>>2&3, blk, d.ml, d.mlBuf[:], mlPredef[:], mlBase[:], mlBits[:], 52, 9); err != nil {
+	if d.ml, blk, err = d.table(modes>>2&3, blk, d.ml, d.mlBuf[:], mlPredef[:64], mlBase[:], mlBits[:], 52, 9); err != nil {
 		return 0, fmt.Errorf("match lengths: %w", err)
 	}
 	return d.sequences(out, pos, lits, blk, nseq, window)
