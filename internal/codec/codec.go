@@ -105,19 +105,10 @@ func zstdLevel(clevel int) int {
 // lz4Accel is c-blosc's get_accel: 10 - clevel for LZ4.
 func lz4Accel(clevel int) int { return 10 - clevel }
 
-// lz4hcDepth is the number of match candidates LZ4_compress_HC examines at
-// levels 1..9 (its clTable), which pierrec/lz4 calls the search depth.
-func lz4hcDepth(clevel int) lz4.CompressionLevel {
-	if clevel < 3 {
-		return 2
-	}
-	return lz4.CompressionLevel(1) << (clevel - 1)
-}
-
 // State is one worker's codec state. The zero value is ready to use.
 type State struct {
 	lz4c  *lz4block.Compressor
-	lz4hc *lz4.CompressorHC
+	lz4hc *lz4block.HCCompressor
 
 	zlibW   [10]*zlib.Writer
 	zlibR   io.ReadCloser
@@ -158,14 +149,11 @@ func (s *State) Compress(id ID, clevel int, dst, src []byte, split bool) (int, e
 		return s.lz4c.CompressBlock(dst, src, lz4Accel(clevel)), nil
 	case LZ4HC:
 		if s.lz4hc == nil {
-			s.lz4hc = new(lz4.CompressorHC)
+			s.lz4hc = new(lz4block.HCCompressor)
 		}
-		s.lz4hc.Level = lz4hcDepth(clevel)
-		n, err := s.lz4hc.CompressBlock(src, dst)
-		if err != nil {
-			return 0, nil
-		}
-		return n, nil
+		// c-blosc passes its clevel to LZ4_compress_HC unchanged; 0 when
+		// it does not fit, as C.
+		return s.lz4hc.CompressBlockHC(dst, src, clevel), nil
 	case Snappy:
 		if len(dst) < snappyMaxCompressedLength(len(src)) {
 			// snappy_compress refuses a buffer below its bound; c-blosc then

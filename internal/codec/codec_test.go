@@ -102,9 +102,6 @@ func TestLevelMappings(t *testing.T) {
 			t.Errorf("lz4 accel for %d: %d", l, lz4Accel(l))
 		}
 	}
-	if lz4hcDepth(1) != 2 || lz4hcDepth(9) != 256 {
-		t.Errorf("lz4hc depths %d %d", lz4hcDepth(1), lz4hcDepth(9))
-	}
 }
 
 // Every decoder refuses a stream of the wrong size and hostile bytes,
