@@ -75,8 +75,9 @@ func (c *HCCompressor) CompressBlockHC(dst, src []byte, level int) int {
 	return n
 }
 
+// hashAt hashes the 4 bytes at p, which is at most len(src)-4.
 func (c *HCCompressor) hashAt(p int) uint32 {
-	return binary.LittleEndian.Uint32(c.src[p:]) * prime4 >> (32 - hcHashLog)
+	return load32(c.src, p) * prime4 >> (32 - hcHashLog)
 }
 
 // insert adds the positions up to p (excluded) to the tables.
@@ -159,8 +160,9 @@ func (c *HCCompressor) widerMatch(ip, low, high, longest, match, start int) (int
 	for matchIndex >= lowestMatchIndex && attempts > 0 {
 		attempts--
 		mp := int(matchIndex - hcStart)
-		if binary.LittleEndian.Uint16(src[low+longest-1:]) == binary.LittleEndian.Uint16(src[mp-lookBack+longest-1:]) &&
-			binary.LittleEndian.Uint32(src[mp:]) == pattern {
+		// Both loads are within src: low+longest+1 <= high, and
+		// mp-lookBack+longest-1 > mp, since longest > lookBack.
+		if load16(src, low+longest-1) == load16(src, mp-lookBack+longest-1) && load32(src, mp) == pattern {
 			back := 0
 			if lookBack != 0 {
 				// LZ4HC_countBack, down to low in the input and to the
