@@ -83,14 +83,15 @@ func (c *HCCompressor) hashAt(p int) uint32 {
 // insert adds the positions up to p (excluded) to the tables.
 func (c *HCCompressor) insert(p int) {
 	target := uint32(p + hcStart)
-	for idx := c.nextInsert; idx < target; idx++ {
-		h := c.hashAt(int(idx - hcStart))
-		delta := idx - c.hash[h]
-		if delta > distanceMax {
-			delta = distanceMax
+	if idx := c.nextInsert; idx < target {
+		src, hash, chain := c.src, &c.hash, &c.chain
+		for ; idx < target; idx++ {
+			// Below target, idx-hcStart+4 <= len(src): the callers
+			// insert up to positions that have 4 bytes to hash.
+			h := load32(src, int(idx-hcStart)) * prime4 >> (32 - hcHashLog)
+			chain[uint16(idx)] = uint16(min(idx-hash[h], distanceMax))
+			hash[h] = idx
 		}
-		c.chain[uint16(idx)] = uint16(delta)
-		c.hash[h] = idx
 	}
 	// As in C, even below the last target: a search before it re-inserts
 	// positions, which changes the chains, and so the output.
