@@ -29,22 +29,17 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 	bp := len(buf) - 8
 	val := binary.LittleEndian.Uint64(buf[bp:])
 	used := uint(bits.LeadingZeros8(in[len(in)-1])) + 1
-	get := func(k uint8) uint32 { // inlined
-		// Two shifts so that k = 0 reads nothing, each below 64 so that
-		// no shift needs a range check. Past the stream's start the
-		// masked count reads garbage, and the end check rejects it.
-		v := uint32(val << (used & 63) >> 1 >> ((63 - uint(k)) & 63))
-		used += uint(k)
-		return v
-	}
 	// The tables have 512 entries of room; a state is always below its
 	// table's size, so masking it changes nothing but the bounds check.
 	llt := (*[512]seqEntry)(d.ll[:512:512])
 	oft := (*[512]seqEntry)(d.of[:512:512])
 	mlt := (*[512]seqEntry)(d.ml[:512:512])
-	llState := get(uint8(bits.Len(uint(len(d.ll))) - 1))
-	ofState := get(uint8(bits.Len(uint(len(d.of))) - 1))
-	mlState := get(uint8(bits.Len(uint(len(d.ml))) - 1))
+	llState := peekBits(val, used, uint8(bits.Len(uint(len(d.ll))) - 1))
+	used += uint(uint8(bits.Len(uint(len(d.ll))) - 1))
+	ofState := peekBits(val, used, uint8(bits.Len(uint(len(d.of))) - 1))
+	used += uint(uint8(bits.Len(uint(len(d.of))) - 1))
+	mlState := peekBits(val, used, uint8(bits.Len(uint(len(d.ml))) - 1))
+	used += uint(uint8(bits.Len(uint(len(d.ml))) - 1))
 	rep0, rep1, rep2 := d.rep[0], d.rep[1], d.rep[2]
 	if cap(d.seq) < nseq {
 		d.seq = make([]seq, nseq)
@@ -60,18 +55,24 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 		val = binary.LittleEndian.Uint64(buf[bp:])
 
 		oe, me, le = oft[ofState&511], mlt[mlState&511], llt[llState&511]
-		ofv := oe.base + get(oe.nbAdd)
-		mlen := me.base + get(me.nbAdd)
+		ofv := oe.base + peekBits(val, used, oe.nbAdd)
+		used += uint(oe.nbAdd)
+		mlen := me.base + peekBits(val, used, me.nbAdd)
+		used += uint(me.nbAdd)
 
 		adv = min(int(used>>3), bp)
 		bp -= adv
 		used -= uint(adv) * 8
 		val = binary.LittleEndian.Uint64(buf[bp:])
 
-		llen := le.base + get(le.nbAdd)
-		llState = uint32(le.next) + get(le.nbBits)
-		mlState = uint32(me.next) + get(me.nbBits)
-		ofState = uint32(oe.next) + get(oe.nbBits)
+		llen := le.base + peekBits(val, used, le.nbAdd)
+		used += uint(le.nbAdd)
+		llState = uint32(le.next) + peekBits(val, used, le.nbBits)
+		used += uint(le.nbBits)
+		mlState = uint32(me.next) + peekBits(val, used, me.nbBits)
+		used += uint(me.nbBits)
+		ofState = uint32(oe.next) + peekBits(val, used, oe.nbBits)
+		used += uint(oe.nbBits)
 		// Offset: a new one, or one of the three repeated (RFC 8878
 		// 3.1.1.5), where a literal length of 0 shifts the index by one.
 		var off int
@@ -205,4 +206,12 @@ func copyMatchExact(out []byte, pos, off, ml int) {
 	for pos < end {
 		pos += copy(out[pos:end], out[src:pos])
 	}
+}
+
+// peekBits returns the k bits after the first used of val, k up to 32.
+// Two shifts so that k = 0 reads nothing, each below 64 so that no shift
+// needs a range check. Past the stream's start (used > 63) the masked
+// count reads garbage, and the end check rejects the stream.
+func peekBits(val uint64, used uint, k uint8) uint32 {
+	return uint32(val << (used & 63) >> 1 >> ((63 - uint(k)) & 63))
 }
