@@ -34,11 +34,11 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 	llt := (*[512]seqEntry)(d.ll[:512:512])
 	oft := (*[512]seqEntry)(d.of[:512:512])
 	mlt := (*[512]seqEntry)(d.ml[:512:512])
-	llState := peekBits(val, used, uint8(bits.Len(uint(len(d.ll))) - 1))
+	llState := peekBits(val, used, uint8(bits.Len(uint(len(d.ll)))-1))
 	used += uint(uint8(bits.Len(uint(len(d.ll))) - 1))
-	ofState := peekBits(val, used, uint8(bits.Len(uint(len(d.of))) - 1))
+	ofState := peekBits(val, used, uint8(bits.Len(uint(len(d.of)))-1))
 	used += uint(uint8(bits.Len(uint(len(d.of))) - 1))
-	mlState := peekBits(val, used, uint8(bits.Len(uint(len(d.ml))) - 1))
+	mlState := peekBits(val, used, uint8(bits.Len(uint(len(d.ml)))-1))
 	used += uint(uint8(bits.Len(uint(len(d.ml))) - 1))
 	rep0, rep1, rep2 := d.rep[0], d.rep[1], d.rep[2]
 	if cap(d.seq) < nseq {
