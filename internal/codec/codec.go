@@ -347,20 +347,20 @@ func (s *State) zlibDecompress(dst, src []byte) error {
 
 // zstdOwnDecoder reports whether a zstd frame goes to zstddec rather
 // than klauspost's decoder, from its first compressed block. Measured
-// with internal/zstddec's BenchmarkDecode (libzstd's frames of Blosc's
-// shuffled datasets, both decoders and libzstd in one run): runs, ramps
-// and records make 500 bytes or more per sequence and decode 2-20x faster
-// with zstddec; linspace_f64 makes 35 with 5-7% literals and decodes
-// 0.95x (clevel 1) to 1.8x (clevels 5, 9) as fast; text makes 8-13 and
-// noisy floats 28-40 with 30-77% literals, and decode up to 2x faster with
-// klauspost's assembly. A frame whose headers do not parse goes to
-// zstddec, which reports the error.
+// with internal/zstddec's BenchmarkDecode (frames of Blosc's shuffled
+// datasets, both decoders and libzstd in one run) and on klauspost's own
+// frames: runs, ramps and records make 500 bytes or more per sequence and
+// decode 2-20x faster with zstddec; linspace_f64 makes 29-146 with 5-9%
+// literals and decodes 0.95-2.1x as fast; noisy floats make 28-56 with
+// 25-77% literals, and literal-heavy text 8-172, and both decode up to 2x
+// faster with klauspost's assembly. A frame whose headers do not parse
+// goes to zstddec, which reports the error.
 func zstdOwnDecoder(src []byte) bool {
 	st, ok := zstddec.FirstBlock(src)
 	if !ok {
 		return true
 	}
-	return st.Bytes >= 64*st.Sequences || (st.Bytes >= 24*st.Sequences && 10*st.Literals <= st.Bytes)
+	return st.Bytes >= 256*st.Sequences || (st.Bytes >= 24*st.Sequences && 10*st.Literals <= st.Bytes)
 }
 
 func (s *State) zstdDecompress(dst, src []byte) error {
