@@ -41,6 +41,11 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 	mlState := peekBits(val, used, uint8(bits.Len(uint(len(d.ml)))-1))
 	used += uint(uint8(bits.Len(uint(len(d.ml))) - 1))
 	rep0, rep1, rep2 := d.rep[0], d.rep[1], d.rep[2]
+	// A sequence makes at least 3 bytes: a count the output cannot hold
+	// is corrupt, and the buffer below is sized by the output.
+	if nseq > (len(out)-pos)/3 {
+		return 0, corrupt("%d sequences for %d bytes of output", nseq, len(out)-pos)
+	}
 	if cap(d.seq) < nseq {
 		d.seq = make([]seq, nseq)
 	}

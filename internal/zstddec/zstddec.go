@@ -204,7 +204,7 @@ const litSlack = 32
 // block decodes one compressed block into out[pos:], out ending where the
 // block must end at the latest, and returns the new position.
 func (d *Decoder) block(out []byte, pos int, blk []byte, window uint64) (int, error) {
-	lits, blk, err := d.literals(blk)
+	lits, blk, err := d.literals(blk, len(out)-pos)
 	if err != nil {
 		return 0, err
 	}
@@ -261,7 +261,9 @@ func (d *Decoder) block(out []byte, pos int, blk []byte, window uint64) (int, er
 // literals decodes the literals section at the start of blk and returns
 // the literals and the rest of the block. Raw literals are returned in
 // place; the others are decoded into d.lits, which has litSlack spare.
-func (d *Decoder) literals(blk []byte) ([]byte, []byte, error) {
+// Every literal goes to the output, so a section claiming more than room,
+// the output left in the block, is corrupt; buffers are sized by it.
+func (d *Decoder) literals(blk []byte, room int) ([]byte, []byte, error) {
 	if len(blk) < 1 {
 		return nil, nil, corrupt("missing literals section")
 	}
@@ -283,8 +285,8 @@ func (d *Decoder) literals(blk []byte) ([]byte, []byte, error) {
 			}
 			regen, hdr = int(b0>>4)+int(blk[1])<<4+int(blk[2])<<12, 3
 		}
-		if regen > maxBlockSize {
-			return nil, nil, corrupt("%d literals", regen)
+		if regen > room {
+			return nil, nil, corrupt("%d literals for %d bytes of output", regen, room)
 		}
 		if typ == 0 {
 			if len(blk) < hdr+regen {
@@ -320,8 +322,8 @@ func (d *Decoder) literals(blk []byte) ([]byte, []byte, error) {
 	}
 	mask := uint64(1)<<bits - 1
 	regen, csize := int(v>>4&mask), int(v>>(4+bits)&mask)
-	if regen > maxBlockSize {
-		return nil, nil, corrupt("%d literals", regen)
+	if regen > room {
+		return nil, nil, corrupt("%d literals for %d bytes of output", regen, room)
 	}
 	if len(blk) < hdr+csize {
 		return nil, nil, corrupt("truncated compressed literals")
@@ -357,8 +359,8 @@ func (d *Decoder) literals(blk []byte) ([]byte, []byte, error) {
 }
 
 func (d *Decoder) litBuf(n int) []byte {
-	if d.lits == nil {
-		d.lits = make([]byte, maxBlockSize+litSlack)
+	if len(d.lits) < n+litSlack {
+		d.lits = make([]byte, n+litSlack)
 	}
 	return d.lits[:n]
 }
