@@ -243,6 +243,38 @@ func (c *HCCompressor) widerMatch(ip, low, high, longest, match, start int) (int
 	return longest, match, start
 }
 
+// bestMatch is LZ4HC_InsertAndFindBestMatch: widerMatch from ip with no
+// look-back and no match yet, which is most calls, specialised for the
+// levels without pattern analysis. It returns the length found (below
+// minMatch for none) and the match's position (match unchanged if none).
+func (c *HCCompressor) bestMatch(ip, high, match int) (int, int) {
+	if c.patterns {
+		longest, m, _ := c.widerMatch(ip, ip, high, minMatch-1, match, ip)
+		return longest, m
+	}
+	src := c.src
+	ipIndex := uint32(ip + hcStart)
+	lowest := uint32(hcStart)
+	if ipIndex >= hcStart+distanceMax+1 {
+		lowest = ipIndex - distanceMax
+	}
+	pattern := load32(src, ip)
+	c.insert(ip)
+	longest := minMatch - 1
+	matchIndex := c.hash[c.hashAt(ip)]
+	for attempts := c.searches; matchIndex >= lowest && attempts > 0; attempts-- {
+		mp := int(matchIndex - hcStart)
+		// In src: ip+longest+1 <= high+1, and mp < ip.
+		if load16(src, ip+longest-1) == load16(src, mp+longest-1) && load32(src, mp) == pattern {
+			if length := minMatch + countMatch(src, ip+minMatch, mp+minMatch, high); length > longest {
+				longest, match = length, mp
+			}
+		}
+		matchIndex -= uint32(c.chain[uint16(matchIndex)])
+	}
+	return longest, match
+}
+
 // protectDictEnd is LZ4HC_protectDictEnd: whether 4 bytes can be read at
 // index idx before dictLimit. Without a dictionary it only refuses the
 // three indexes below the input's start.
@@ -318,7 +350,7 @@ func (c *HCCompressor) compress() int {
 		start0, start2, start3 int
 	)
 	for ip <= mflimit {
-		ml, ref, _ = c.widerMatch(ip, ip, matchlimit, minMatch-1, ref, ip)
+		ml, ref = c.bestMatch(ip, matchlimit, ref)
 		if ml < minMatch {
 			ip++
 			continue
