@@ -166,12 +166,7 @@ func (c *HCCompressor) widerMatch(ip, low, high, longest, match, start int) (int
 		if load16(src, low+longest-1) == load16(src, mp-lookBack+longest-1) && load32(src, mp) == pattern {
 			back := 0
 			if lookBack != 0 {
-				// LZ4HC_countBack, down to low in the input and to the
-				// input's start in the match.
-				lim := -min(ip-low, mp)
-				for back > lim && src[ip+back-1] == src[mp+back-1] {
-					back--
-				}
+				back = countBack(src, ip, mp, -min(ip-low, mp))
 			}
 			length := minMatch + countMatch(src, ip+minMatch, mp+minMatch, high) - back
 			if length > longest {
@@ -273,6 +268,23 @@ func (c *HCCompressor) bestMatch(ip, high, match int) (int, int) {
 		matchIndex -= uint32(c.chain[uint16(matchIndex)])
 	}
 	return longest, match
+}
+
+// countBack is LZ4HC_countBack: minus the number of equal bytes before
+// src[ip] and src[mp], at most -lim (lim <= 0, ip+lim and mp+lim >= 0),
+// compared 8 at a time.
+func countBack(src []byte, ip, mp, lim int) int {
+	back := 0
+	for back-8 >= lim {
+		if d := load64(src, ip+back-8) ^ load64(src, mp+back-8); d != 0 {
+			return back - bits.LeadingZeros64(d)>>3
+		}
+		back -= 8
+	}
+	for back > lim && src[ip+back-1] == src[mp+back-1] {
+		back--
+	}
+	return back
 }
 
 // protectDictEnd is LZ4HC_protectDictEnd: whether 4 bytes can be read at
