@@ -105,7 +105,7 @@ func countPattern(src []byte, p, end int, pattern uint32) int {
 	start := p
 	pat := uint64(pattern) | uint64(pattern)<<32
 	for p < end-7 {
-		diff := binary.LittleEndian.Uint64(src[p:]) ^ pat
+		diff := load64(src, p) ^ pat
 		if diff != 0 {
 			return p + bits.TrailingZeros64(diff)>>3 - start
 		}
@@ -122,7 +122,11 @@ func countPattern(src []byte, p, end int, pattern uint32) int {
 // src[p] continue pattern backwards, down to src[low].
 func reverseCountPattern(src []byte, p, low int, pattern uint32) int {
 	start := p
-	for p >= low+4 && binary.LittleEndian.Uint32(src[p-4:]) == pattern {
+	// 8 bytes a step are two of C's 4-byte steps.
+	for pat := uint64(pattern) | uint64(pattern)<<32; p >= low+8 && load64(src, p-8) == pat; {
+		p -= 8
+	}
+	for p >= low+4 && load32(src, p-4) == pattern {
 		p -= 4
 	}
 	for k := 3; p > low && k >= 0 && src[p-1] == byte(pattern>>(8*k)); k-- {
