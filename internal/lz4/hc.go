@@ -242,36 +242,57 @@ func (c *HCCompressor) widerMatch(ip, low, high, longest, match, start int) (int
 	return longest, match, start
 }
 
-// bestMatch is LZ4HC_InsertAndFindBestMatch: widerMatch from ip with no
-// look-back and no match yet, which is most calls, specialised for the
-// levels without pattern analysis. It returns the length found (below
-// minMatch for none) and the match's position (match unchanged if none).
-func (c *HCCompressor) bestMatch(ip, high, match int) (int, int) {
+// nextMatch is the main loop's search for a first match: from ip to last
+// (mflimit), the first position where LZ4HC_InsertAndFindBestMatch (a
+// widerMatch with no look-back and no match yet) finds one of minMatch
+// bytes or more. It returns that position, the length and the match's
+// position, or last+1 and a length below minMatch (match unchanged).
+// Below level 9 the search is its own loop, without the look-back and
+// pattern bookkeeping, and the insertion of each position is inline.
+func (c *HCCompressor) nextMatch(ip, last, high, match int) (int, int, int) {
 	if c.patterns {
-		longest, m, _ := c.widerMatch(ip, ip, high, minMatch-1, match, ip)
-		return longest, m
-	}
-	src := c.src
-	ipIndex := uint32(ip + hcStart)
-	lowest := uint32(hcStart)
-	if ipIndex >= hcStart+distanceMax+1 {
-		lowest = ipIndex - distanceMax
-	}
-	pattern := load32(src, ip)
-	c.insert(ip)
-	longest := minMatch - 1
-	matchIndex := c.hash[c.hashAt(ip)]
-	for attempts := c.searches; matchIndex >= lowest && attempts > 0; attempts-- {
-		mp := int(matchIndex - hcStart)
-		// In src: ip+longest+1 <= high+1, and mp < ip.
-		if load16(src, ip+longest-1) == load16(src, mp+longest-1) && load32(src, mp) == pattern {
-			if length := minMatch + countMatch(src, ip+minMatch, mp+minMatch, high); length > longest {
-				longest, match = length, mp
+		for ; ip <= last; ip++ {
+			if longest, m, _ := c.widerMatch(ip, ip, high, minMatch-1, match, ip); longest >= minMatch {
+				return ip, longest, m
 			}
 		}
-		matchIndex -= uint32(c.chain[uint16(matchIndex)])
+		return ip, minMatch - 1, match
 	}
-	return longest, match
+	src, hash, chain := c.src, &c.hash, &c.chain
+	next := c.nextInsert
+	for ; ip <= last; ip++ {
+		// LZ4HC_Insert up to ip; below target, idx-hcStart+4 <= len(src).
+		ipIndex := uint32(ip + hcStart)
+		for idx := next; idx < ipIndex; idx++ {
+			h := load32(src, int(idx-hcStart)) * prime4 >> (32 - hcHashLog)
+			chain[uint16(idx)] = uint16(min(idx-hash[h], distanceMax))
+			hash[h] = idx
+		}
+		next = ipIndex
+		lowest := uint32(hcStart)
+		if ipIndex >= hcStart+distanceMax+1 {
+			lowest = ipIndex - distanceMax
+		}
+		pattern := load32(src, ip)
+		longest := minMatch - 1
+		matchIndex := hash[pattern*prime4>>(32-hcHashLog)]
+		for attempts := c.searches; matchIndex >= lowest && attempts > 0; attempts-- {
+			mp := int(matchIndex - hcStart)
+			// In src: ip+longest+1 <= high+1, and mp < ip.
+			if load16(src, ip+longest-1) == load16(src, mp+longest-1) && load32(src, mp) == pattern {
+				if length := minMatch + countMatch(src, ip+minMatch, mp+minMatch, high); length > longest {
+					longest, match = length, mp
+				}
+			}
+			matchIndex -= uint32(chain[uint16(matchIndex)])
+		}
+		if longest >= minMatch {
+			c.nextInsert = next
+			return ip, longest, match
+		}
+	}
+	c.nextInsert = next
+	return ip, minMatch - 1, match
 }
 
 // countBack is LZ4HC_countBack: minus the number of equal bytes before
@@ -366,10 +387,8 @@ func (c *HCCompressor) compress() int {
 		start0, start2, start3 int
 	)
 	for ip <= mflimit {
-		ml, ref = c.bestMatch(ip, matchlimit, ref)
-		if ml < minMatch {
-			ip++
-			continue
+		if ip, ml, ref = c.nextMatch(ip, mflimit, matchlimit, ref); ml < minMatch {
+			break // ip is past mflimit
 		}
 		// Saved, in case the next search skips too far.
 		start0, ref0, ml0 = ip, ref, ml
