@@ -441,13 +441,16 @@ func (s *State) DecompressDict(id ID, dst, src, dict []byte) error {
 			s.zdictDec = d
 			s.zdict = append(s.zdict[:0], dict...)
 		}
-		out, err := s.zdictDec.DecodeAll(src, dst[:0:n])
+		// With slack past the output, as in zstdDecompress.
+		buf := s.scratchFor(n + zstdSlack)
+		out, err := s.zdictDec.DecodeAll(src, buf[:0:n+zstdSlack])
 		if err != nil {
 			return fmt.Errorf("%w: zstd: %v", ErrCorrupt, err)
 		}
-		if len(out) != n || (n > 0 && &out[0] != &dst[0]) {
+		if len(out) != n || (n > 0 && &out[0] != &buf[0]) {
 			return fmt.Errorf("%w: zstd stream gave %d bytes, want %d", ErrCorrupt, len(out), n)
 		}
+		copy(dst, out)
 		return nil
 	}
 	return fmt.Errorf("%w: dictionaries with codec %d", ErrUnsupported, id)
