@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -79,6 +80,16 @@ type benchRow struct {
 	Ratio           float64 `json:"ratio"`
 	CompressGBps    float64 `json:"compress_gbps"`
 	DecompressGBps  float64 `json:"decompress_gbps"`
+	// On the go rows, when a C engine ran the same configuration in the
+	// same run: our ratio and speeds over C's.
+	VersusC *versusC `json:"versus_c,omitempty"`
+}
+
+type versusC struct {
+	Engine     string  `json:"engine"`
+	Ratio      float64 `json:"ratio"`
+	Compress   float64 `json:"compress"`
+	Decompress float64 `json:"decompress"`
 }
 
 type benchReport struct {
@@ -101,6 +112,7 @@ func runBench(args []string, stdin io.Reader, stdout io.Writer) error {
 	codecList := fs.String("codecs", "", "comma-separated codecs (default: every codec the format has; chunk2 has no snappy)")
 	shuffleList := fs.String("shuffles", "none,byte,bit", "comma-separated shuffle modes")
 	level := fs.Int("level", 5, "compression level")
+	levelList := fs.String("levels", "", "comma-separated compression levels, each benchmarked in turn (default: -level)")
 	threads := fs.Int("threads", 1, "threads per chunk (0: all cores)")
 	format := fs.String("format", defaultFormat, "chunk format")
 	budget := fs.Duration("time", 150*time.Millisecond, "time spent measuring each operation")
@@ -133,11 +145,23 @@ func runBench(args []string, stdin io.Reader, stdout io.Writer) error {
 		printKernelTable(stdout, rep)
 		return nil
 	}
+	levels := []int{*level}
+	if *levelList != "" {
+		levels = levels[:0]
+		for _, l := range splitList(*levelList) {
+			v, err := strconv.Atoi(l)
+			if err != nil || v < 0 || v > 9 {
+				return usagef("-levels: %q is not a level 0..9", l)
+			}
+			levels = append(levels, v)
+		}
+	}
 	var err error
-	rep.Rows, err = benchChunks(*dsList, *codecList, *shuffleList, *format, *size, *level, *threads, *budget)
+	rep.Rows, err = benchChunks(*dsList, *codecList, *shuffleList, *format, *size, levels, *threads, *budget)
 	if err != nil {
 		return err
 	}
+	compareWithC(rep.Rows)
 	if *asJSON {
 		return writeJSON(stdout, rep)
 	}
@@ -163,7 +187,7 @@ func splitList(s string) []string {
 	return out
 }
 
-func benchChunks(dsList, codecList, shuffleList, format string, size, level, threads int, budget time.Duration) ([]benchRow, error) {
+func benchChunks(dsList, codecList, shuffleList, format string, size int, levels []int, threads int, budget time.Duration) ([]benchRow, error) {
 	wanted := map[string]bool{}
 	for _, d := range splitList(dsList) {
 		wanted[d] = true
@@ -202,20 +226,22 @@ func benchChunks(dsList, codecList, shuffleList, format string, size, level, thr
 		}
 		rows = append(rows, memcpyRow(ds.name, src, budget))
 		for _, codec := range codecs {
-			for _, sh := range shuffles {
-				o, err := buildOptions(format, codec.String(), level, ds.typesize, sh, 0, threads)
-				if err != nil {
-					return nil, err
-				}
-				for _, e := range engines {
-					if !e.supports(o) {
-						continue
-					}
-					row, err := benchOne(e, ds.name, src, o, sh, format, budget)
+			for _, level := range levels {
+				for _, sh := range shuffles {
+					o, err := buildOptions(format, codec.String(), level, ds.typesize, sh, 0, threads)
 					if err != nil {
-						return nil, fmt.Errorf("%s %s %s/%s: %w", e.name, ds.name, codec, sh, err)
+						return nil, err
 					}
-					rows = append(rows, row)
+					for _, e := range engines {
+						if !e.supports(o) {
+							continue
+						}
+						row, err := benchOne(e, ds.name, src, o, sh, format, budget)
+						if err != nil {
+							return nil, fmt.Errorf("%s %s %s/%d/%s: %w", e.name, ds.name, codec, level, sh, err)
+						}
+						rows = append(rows, row)
+					}
 				}
 			}
 		}
@@ -308,17 +334,51 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// compareWithC fills VersusC on every go row whose configuration a C
+// engine also ran.
+func compareWithC(rows []benchRow) {
+	for i := range rows {
+		g := &rows[i]
+		if g.Engine != "go" {
+			continue
+		}
+		for _, c := range rows {
+			if c.Engine == "go" || c.Engine == "memcpy" || c.Dataset != g.Dataset || c.Codec != g.Codec ||
+				c.Level != g.Level || c.Shuffle != g.Shuffle || c.Threads != g.Threads || c.Format != g.Format {
+				continue
+			}
+			g.VersusC = &versusC{Engine: c.Engine, Ratio: g.Ratio / c.Ratio,
+				Compress: g.CompressGBps / c.CompressGBps, Decompress: g.DecompressGBps / c.DecompressGBps}
+			break
+		}
+	}
+}
+
 func printChunkTable(w io.Writer, rep benchReport) {
 	fmt.Fprintf(w, "cpu: %s  %s/%s  %s  kernel: %s\n", rep.CPU, rep.GOOS, rep.GOARCH, rep.Go, rep.Kernel)
+	withC := false
+	for _, r := range rep.Rows {
+		withC = withC || r.VersusC != nil
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "dataset\tbytes\tengine\tcodec\tlevel\tshuffle\tts\tthreads\tratio\tcomp GB/s\tdecomp GB/s\t")
+	head := "dataset\tbytes\tengine\tcodec\tlevel\tshuffle\tts\tthreads\tratio\tcomp GB/s\tdecomp GB/s\t"
+	if withC {
+		head += "ratio/C\tcomp/C\tdecomp/C\t"
+	}
+	fmt.Fprintln(tw, head)
 	for _, r := range rep.Rows {
 		lvl, ts, th := fmt.Sprint(r.Level), fmt.Sprint(r.Typesize), fmt.Sprint(r.Threads)
 		if r.Engine == "memcpy" {
 			lvl, ts, th = "-", "-", "-"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t%.2f\t\n", r.Dataset, r.Bytes, r.Engine, r.Codec,
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t%.2f\t", r.Dataset, r.Bytes, r.Engine, r.Codec,
 			lvl, r.Shuffle, ts, th, r.Ratio, r.CompressGBps, r.DecompressGBps)
+		if v := r.VersusC; v != nil {
+			fmt.Fprintf(tw, "%.3f\t%.2f\t%.2f\t", v.Ratio, v.Compress, v.Decompress)
+		} else if withC {
+			fmt.Fprint(tw, "\t\t\t")
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 }

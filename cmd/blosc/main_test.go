@@ -222,6 +222,50 @@ func TestBenchJSON(t *testing.T) {
 	}
 }
 
+// -levels runs every level given, and where a C engine is built in, each
+// go row carries its ratio and speeds over C's from the same run.
+func TestBenchLevels(t *testing.T) {
+	code, out, stderr := cli(t, nil, "bench", "-json", "-size", "65536", "-time", "2ms",
+		"-datasets", "text", "-codecs", "zstd,lz4hc", "-shuffles", "byte", "-levels", "1,9")
+	if code != 0 {
+		t.Fatalf("bench: exit %d: %s", code, stderr)
+	}
+	var rep benchReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("bench -json: %v", err)
+	}
+	levels := map[string]int{}
+	cRows := 0
+	for _, r := range rep.Rows {
+		switch r.Engine {
+		case "go":
+			levels[fmt.Sprintf("%s/%d", r.Codec, r.Level)]++
+		case "memcpy":
+		default:
+			cRows++
+		}
+	}
+	for _, k := range []string{"zstd/1", "zstd/9", "lz4hc/1", "lz4hc/9"} {
+		if levels[k] != 1 {
+			t.Errorf("%d go rows for %s, want 1 (rows: %v)", levels[k], k, levels)
+		}
+	}
+	for _, r := range rep.Rows {
+		if r.Engine != "go" {
+			continue
+		}
+		if cRows > 0 && r.VersusC == nil {
+			t.Errorf("go row %s/%d has no comparison with the C rows", r.Codec, r.Level)
+		}
+		if v := r.VersusC; v != nil && (v.Ratio <= 0 || v.Compress <= 0 || v.Decompress <= 0) {
+			t.Errorf("implausible comparison %+v", *v)
+		}
+	}
+	if code, _, _ := cli(t, nil, "bench", "-levels", "1,x", "-time", "1ms"); code != 2 {
+		t.Errorf("-levels 1,x: exit %d, want 2", code)
+	}
+}
+
 func TestBenchKernelsJSON(t *testing.T) {
 	code, out, stderr := cli(t, nil, "bench", "-kernels", "-json", "-time", "1ms", "-sizes", "4KiB,65540")
 	if code != 0 {

@@ -101,9 +101,6 @@ func TestLevelMappings(t *testing.T) {
 			t.Errorf("lz4 accel for %d: %d", l, lz4Accel(l))
 		}
 	}
-	if lz4hcDepth(1) != 2 || lz4hcDepth(9) != 256 {
-		t.Errorf("lz4hc depths %d %d", lz4hcDepth(1), lz4hcDepth(9))
-	}
 }
 
 // Every decoder refuses a stream of the wrong size and hostile bytes,
@@ -169,4 +166,48 @@ func TestStateAllocsNothing(t *testing.T) {
 		}
 	}
 	s.Close()
+}
+
+// Zstd streams of long sequences go to our decoder, the others to
+// klauspost's: both must round-trip at every level, and a corrupt stream
+// fails with ErrCorrupt on either path.
+func TestZstdBothDecoders(t *testing.T) {
+	var s State
+	for _, name := range []string{"arange_i16", "runs", "text", "f32_noise"} {
+		src, err := golden.Pattern(name, 200000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		long := 0
+		for level := 1; level <= 9; level++ {
+			dst := make([]byte, len(src))
+			c, err := s.Compress(Zstd, level, dst, src, false)
+			if err != nil || c == 0 {
+				t.Fatalf("%s level %d: %d, %v", name, level, c, err)
+			}
+			if zstdOwnDecoder(dst[:c]) {
+				long++
+			}
+			out := make([]byte, len(src))
+			if err := s.Decompress(Zstd, out, dst[:c]); err != nil || !bytes.Equal(out, src) {
+				t.Fatalf("%s level %d: round trip: %v", name, level, err)
+			}
+			if err := s.Decompress(Zstd, out[:len(out)-1], dst[:c]); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("%s level %d: short dst: %v, want ErrCorrupt", name, level, err)
+			}
+			if err := s.Decompress(Zstd, out, dst[:c-1]); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("%s level %d: truncated stream: %v, want ErrCorrupt", name, level, err)
+			}
+		}
+		switch name {
+		case "arange_i16", "runs":
+			if long != 9 {
+				t.Errorf("%s: %d of 9 levels take our decoder, want all", name, long)
+			}
+		case "text":
+			if long != 0 {
+				t.Errorf("%s: %d of 9 levels take our decoder, want none", name, long)
+			}
+		}
+	}
 }

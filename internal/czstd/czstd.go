@@ -19,6 +19,9 @@ ZSTD_DDict* ZSTD_createDDict(const void* dictBuffer, size_t dictSize);
 size_t ZSTD_freeDDict(ZSTD_DDict* ddict);
 size_t ZSTD_decompress_usingDDict(ZSTD_DCtx* dctx, void* dst, size_t dstCapacity,
                                   const void* src, size_t srcSize, const ZSTD_DDict* ddict);
+size_t ZSTD_compress(void* dst, size_t dstCapacity, const void* src, size_t srcSize, int compressionLevel);
+size_t ZSTD_decompress(void* dst, size_t dstCapacity, const void* src, size_t srcSize);
+size_t ZSTD_compressBound(size_t srcSize);
 unsigned ZSTD_isError(size_t code);
 const char* ZSTD_getErrorName(size_t code);
 unsigned ZSTD_versionNumber(void);
@@ -48,6 +51,37 @@ func DecompressWithDict(dst, src, dict []byte) (int, error) {
 	defer C.ZSTD_freeDCtx(dc)
 	n := C.ZSTD_decompress_usingDDict(dc, unsafe.Pointer(&dst[0]), C.size_t(len(dst)),
 		unsafe.Pointer(&src[0]), C.size_t(len(src)), dd)
+	if C.ZSTD_isError(n) != 0 {
+		return 0, fmt.Errorf("czstd: %s", C.GoString(C.ZSTD_getErrorName(n)))
+	}
+	return int(n), nil
+}
+
+// Compress writes src as one zstd frame at the given level, as c-blosc's
+// zstd wrapper does (ZSTD_compress), and returns it.
+func Compress(src []byte, level int) ([]byte, error) {
+	dst := make([]byte, int(C.ZSTD_compressBound(C.size_t(len(src)))))
+	var sp unsafe.Pointer
+	if len(src) > 0 {
+		sp = unsafe.Pointer(&src[0])
+	}
+	n := C.ZSTD_compress(unsafe.Pointer(&dst[0]), C.size_t(len(dst)), sp, C.size_t(len(src)), C.int(level))
+	if C.ZSTD_isError(n) != 0 {
+		return nil, fmt.Errorf("czstd: %s", C.GoString(C.ZSTD_getErrorName(n)))
+	}
+	return dst[:n], nil
+}
+
+// Decompress decodes the frames in src into dst and returns their size.
+func Decompress(dst, src []byte) (int, error) {
+	var dp, sp unsafe.Pointer
+	if len(dst) > 0 {
+		dp = unsafe.Pointer(&dst[0])
+	}
+	if len(src) > 0 {
+		sp = unsafe.Pointer(&src[0])
+	}
+	n := C.ZSTD_decompress(dp, C.size_t(len(dst)), sp, C.size_t(len(src)))
 	if C.ZSTD_isError(n) != 0 {
 		return 0, fmt.Errorf("czstd: %s", C.GoString(C.ZSTD_getErrorName(n)))
 	}

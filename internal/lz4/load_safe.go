@@ -8,3 +8,5 @@ import "encoding/binary"
 // the purego build, in which the tests prove every load within src.
 func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8]) }
 func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i : i+4]) }
+
+func load16(b []byte, i int) uint16 { return binary.LittleEndian.Uint16(b[i : i+2]) }

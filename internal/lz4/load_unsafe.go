@@ -15,3 +15,7 @@ func load64(b []byte, i int) uint64 {
 func load32(b []byte, i int) uint32 {
 	return *(*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))
 }
+
+func load16(b []byte, i int) uint16 {
+	return *(*uint16)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))
+}

@@ -1,0 +1,243 @@
+package zstddec
+
+import "math/bits"
+
+// seqEntry is one state of a sequence FSE table with the symbol already
+// turned into its value: the baseline and the number of extra bits to add
+// to it, and the state transition.
+type seqEntry struct {
+	base   uint32
+	nbAdd  uint8
+	nbBits uint8
+	next   uint16
+}
+
+// Baselines and extra bits of the literal length and match length codes
+// (RFC 8878 3.1.1.3.2.1.1). An offset code c is the value 1<<c plus c bits.
+var (
+	llBase = [36]uint32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+		16, 18, 20, 22, 24, 28, 32, 40, 48, 64, 128, 256, 512, 1024, 2048, 4096,
+		8192, 16384, 32768, 65536}
+	llBits = [36]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12,
+		13, 14, 15, 16}
+	mlBase = [53]uint32{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
+		19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
+		35, 37, 39, 41, 43, 47, 51, 59, 67, 83, 99, 131, 259, 515, 1027, 2051,
+		4099, 8195, 16387, 32771, 65539}
+	mlBits = [53]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11,
+		12, 13, 14, 15, 16}
+)
+
+// The predefined distributions (RFC 8878 3.1.1.3.2.2).
+var (
+	llPredefNorm = []int16{4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1,
+		2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1,
+		-1, -1, -1, -1}
+	mlPredefNorm = []int16{1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1,
+		-1, -1, -1, -1, -1}
+	ofPredefNorm = []int16{1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1}
+
+	// Every table has room for 512 states, so the decoding loop can mask
+	// a state instead of checking its bounds.
+	llPredef [512]seqEntry
+	mlPredef [512]seqEntry
+	ofPredef [512]seqEntry
+)
+
+func init() {
+	buildSeqTable(llPredef[:64], llPredefNorm, 6, llBase[:], llBits[:])
+	buildSeqTable(mlPredef[:64], mlPredefNorm, 6, mlBase[:], mlBits[:])
+	buildSeqTable(ofPredef[:32], ofPredefNorm, 5, nil, nil)
+}
+
+// buildSeqTable spreads the normalized counts norm over a table of
+// 1<<tableLog states as FSE does (RFC 8878 4.1.1) and stores each state's
+// value and transition. base and extra are nil for offsets. The counts
+// must sum to the table size, which readNCount checks.
+func buildSeqTable(t []seqEntry, norm []int16, tableLog uint, base []uint32, extra []uint8) {
+	size := 1 << tableLog
+	var symbols [512]uint8
+	var next [64]uint16
+	high := size - 1
+	for s, c := range norm {
+		if c == -1 {
+			symbols[high] = uint8(s)
+			high--
+			next[s] = 1
+		} else {
+			next[s] = uint16(c)
+		}
+	}
+	step := size>>1 + size>>3 + 3
+	mask := size - 1
+	p := 0
+	for s, c := range norm {
+		for i := 0; i < int(c); i++ {
+			symbols[p] = uint8(s)
+			p = (p + step) & mask
+			for p > high {
+				p = (p + step) & mask
+			}
+		}
+	}
+	for u := 0; u < size; u++ {
+		s := symbols[u]
+		ns := next[s]
+		next[s]++
+		nb := tableLog - uint(bits.Len16(ns)-1)
+		e := seqEntry{nbBits: uint8(nb), next: uint16(int(ns)<<nb - size)}
+		if base != nil {
+			e.base, e.nbAdd = base[s], extra[s]
+		} else {
+			e.base, e.nbAdd = 1<<s, s
+		}
+		t[u] = e
+	}
+}
+
+// table reads one symbol table of the sequences section in the given mode
+// and returns the table to decode with and the rest of the section.
+func (d *Decoder) table(mode uint8, in []byte, prev, buf, predef []seqEntry,
+	base []uint32, extra []uint8, maxSym int, maxLog uint) ([]seqEntry, []byte, error) {
+	switch mode {
+	case 0:
+		return predef, in, nil
+	case 1:
+		if len(in) < 1 {
+			return nil, nil, corrupt("truncated RLE symbol")
+		}
+		s := int(in[0])
+		if s > maxSym {
+			return nil, nil, corrupt("RLE symbol %d above %d", s, maxSym)
+		}
+		e := seqEntry{}
+		if base != nil {
+			e.base, e.nbAdd = base[s], extra[s]
+		} else {
+			e.base, e.nbAdd = 1<<s, uint8(s)
+		}
+		buf[0] = e
+		return buf[:1], in[1:], nil
+	case 2:
+		tableLog, nsym, n, err := readNCount(d.norm[:], in, maxSym, maxLog)
+		if err != nil {
+			return nil, nil, err
+		}
+		t := buf[:1<<tableLog]
+		buildSeqTable(t, d.norm[:nsym], tableLog, base, extra)
+		return t, in[n:], nil
+	default:
+		if prev == nil {
+			return nil, nil, corrupt("repeat mode without a previous table")
+		}
+		return prev, in, nil
+	}
+}
+
+// readNCount reads an FSE table description (RFC 8878 4.1.1) into norm
+// and returns the table log, the number of symbols it gives counts to
+// (norm[:nsym]; the others count zero) and the number of bytes it took.
+func readNCount(norm []int16, in []byte, maxSym int, maxLog uint) (tableLog uint, nsym, nbytes int, err error) {
+	// Read bits LSB first, with zeros past the end; the byte count
+	// consumed is checked at the end.
+	bitPos := 0
+	peek := func() uint32 {
+		i := bitPos >> 3
+		var v uint32
+		if i+4 <= len(in) {
+			v = uint32(in[i]) | uint32(in[i+1])<<8 | uint32(in[i+2])<<16 | uint32(in[i+3])<<24
+		} else {
+			for k := 3; k >= 0; k-- {
+				v <<= 8
+				if i+k < len(in) {
+					v |= uint32(in[i+k])
+				}
+			}
+		}
+		return v >> (bitPos & 7)
+	}
+	if len(in) < 1 {
+		return 0, 0, 0, corrupt("missing FSE table description")
+	}
+	tableLog = uint(in[0]&15) + 5
+	if tableLog > maxLog {
+		return 0, 0, 0, corrupt("FSE table log %d above %d", tableLog, maxLog)
+	}
+	bitPos = 4
+	remaining := 1<<tableLog + 1
+	threshold := 1 << tableLog
+	nbBits := tableLog + 1
+	sym := 0
+	prev0 := false
+	for remaining > 1 && sym <= maxSym {
+		if prev0 {
+			n0 := sym
+			for peek()&0xFFFF == 0xFFFF {
+				n0 += 24
+				bitPos += 16
+				if bitPos > 8*len(in) {
+					return 0, 0, 0, corrupt("truncated FSE table description")
+				}
+			}
+			for peek()&3 == 3 {
+				n0 += 3
+				bitPos += 2
+			}
+			n0 += int(peek() & 3)
+			bitPos += 2
+			if n0 > maxSym+1 {
+				return 0, 0, 0, corrupt("FSE zero run past symbol %d", maxSym)
+			}
+			for sym < n0 {
+				norm[sym] = 0
+				sym++
+			}
+			if sym > maxSym {
+				break
+			}
+		}
+		v := peek()
+		max := 2*threshold - 1 - remaining
+		var count int
+		if int(v&uint32(threshold-1)) < max {
+			count = int(v & uint32(threshold-1))
+			bitPos += int(nbBits) - 1
+		} else {
+			count = int(v & uint32(2*threshold-1))
+			if count >= threshold {
+				count -= max
+			}
+			bitPos += int(nbBits)
+		}
+		count--
+		if count < 0 {
+			remaining += count
+		} else {
+			remaining -= count
+		}
+		norm[sym] = int16(count)
+		sym++
+		prev0 = count == 0
+		for remaining < threshold && threshold > 1 {
+			nbBits--
+			threshold >>= 1
+		}
+		if bitPos > 8*len(in) {
+			return 0, 0, 0, corrupt("truncated FSE table description")
+		}
+	}
+	if remaining != 1 {
+		return 0, 0, 0, corrupt("FSE counts do not fill the table")
+	}
+	n := (bitPos + 7) >> 3
+	if n > len(in) {
+		return 0, 0, 0, corrupt("truncated FSE table description")
+	}
+	return tableLog, sym, n, nil
+}

@@ -1,0 +1,366 @@
+// Package zstddec decodes the zstd frames Blosc stores: one frame per
+// stream, its content size written in the header and equal to the size the
+// chunk declares, no checksum, no dictionary. It decodes straight into the
+// caller's buffer, which holds the whole frame, so the output is its own
+// history and nothing is copied twice.
+//
+// Anything else a zstd frame may carry (a dictionary ID, a checksum, a
+// missing content size, skippable or further frames) returns
+// ErrUnsupported, and the caller decodes the stream with a general zstd
+// decoder; klauspost/compress/zstd is the oracle this package is tested
+// against. The Huffman-coded literals are decoded with
+// klauspost/compress/huff0, whose 4-stream loop has assembly; the
+// sequences (FSE tables, repeat offsets) and their execution are ours,
+// because that is where the general decoder spends its time on Blosc's
+// data: it copies overlapping matches of offset below 16 one byte at a
+// time, and shuffled numeric data is made of such matches.
+//
+// The format is RFC 8878.
+package zstddec
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/klauspost/compress/huff0"
+)
+
+var (
+	// ErrCorrupt: the stream is not a valid zstd frame of len(dst) bytes.
+	ErrCorrupt = errors.New("zstddec: corrupt stream")
+	// ErrUnsupported: a valid frame may use a feature this package leaves
+	// to a general decoder.
+	ErrUnsupported = errors.New("zstddec: frame feature not supported")
+)
+
+const (
+	frameMagic   = 0xFD2FB528
+	maxBlockSize = 128 << 10
+)
+
+// Decoder holds the tables and scratch buffers of one goroutine. The zero
+// value is ready to use; it is not safe for concurrent use.
+type Decoder struct {
+	lits []byte // decoded literals, maxBlockSize plus wild-copy slack
+	seqs []byte // the sequences bit stream after 8 zero bytes
+	seq  []seq  // the decoded sequences of a block
+
+	huff      *huff0.Scratch
+	huffValid bool // a Huffman table was read in this frame
+
+	// The FSE tables of the last compressed block, for the repeat mode:
+	// either the predefined tables or the buffers below.
+	ll, of, ml          []seqEntry
+	llBuf, mlBuf, ofBuf [512]seqEntry
+	norm                [64]int16
+	rep                 [3]int
+}
+
+func corrupt(format string, a ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrCorrupt}, a...)...)
+}
+
+// Decode decodes the single zstd frame src into exactly len(dst) bytes.
+// It writes only inside dst; on error dst holds garbage.
+func (d *Decoder) Decode(dst, src []byte) error {
+	if len(src) < 4 {
+		return corrupt("%d bytes is no frame", len(src))
+	}
+	magic := binary.LittleEndian.Uint32(src)
+	if magic != frameMagic {
+		if magic&0xFFFFFFF0 == 0x184D2A50 {
+			return fmt.Errorf("%w: skippable frame", ErrUnsupported)
+		}
+		return corrupt("bad magic %#x", magic)
+	}
+	in := src[4:]
+	if len(in) < 1 {
+		return corrupt("truncated frame header")
+	}
+	fhd := in[0]
+	in = in[1:]
+	if fhd&0x08 != 0 {
+		return corrupt("reserved frame header bit set")
+	}
+	single := fhd&0x20 != 0
+	fcsFlag := fhd >> 6
+	if fhd&0x04 != 0 {
+		return fmt.Errorf("%w: checksum", ErrUnsupported)
+	}
+	if fhd&0x03 != 0 {
+		return fmt.Errorf("%w: dictionary ID", ErrUnsupported)
+	}
+	var window uint64
+	if !single {
+		if len(in) < 1 {
+			return corrupt("truncated frame header")
+		}
+		exp := uint64(in[0] >> 3)
+		base := uint64(1) << (10 + exp)
+		window = base + base/8*uint64(in[0]&7)
+		in = in[1:]
+	}
+	fcsLen := [4]int{0, 2, 4, 8}[fcsFlag]
+	if single && fcsFlag == 0 {
+		fcsLen = 1
+	}
+	if fcsLen == 0 {
+		return fmt.Errorf("%w: no content size", ErrUnsupported)
+	}
+	if len(in) < fcsLen {
+		return corrupt("truncated frame header")
+	}
+	var fcs uint64
+	switch fcsLen {
+	case 1:
+		fcs = uint64(in[0])
+	case 2:
+		fcs = uint64(binary.LittleEndian.Uint16(in)) + 256
+	case 4:
+		fcs = uint64(binary.LittleEndian.Uint32(in))
+	case 8:
+		fcs = binary.LittleEndian.Uint64(in)
+	}
+	in = in[fcsLen:]
+	if fcs != uint64(len(dst)) {
+		return corrupt("frame holds %d bytes, want %d", fcs, len(dst))
+	}
+	if single {
+		window = fcs
+	}
+	blockMax := maxBlockSize
+	if window < maxBlockSize {
+		blockMax = int(window)
+	}
+
+	d.huffValid = false
+	d.ll, d.of, d.ml = nil, nil, nil
+	d.rep = [3]int{1, 4, 8}
+	pos := 0
+	for {
+		if len(in) < 3 {
+			return corrupt("truncated block header")
+		}
+		bh := uint32(in[0]) | uint32(in[1])<<8 | uint32(in[2])<<16
+		in = in[3:]
+		last := bh&1 != 0
+		size := int(bh >> 3)
+		switch (bh >> 1) & 3 {
+		case 0: // raw
+			if size > blockMax || size > len(in) || size > len(dst)-pos {
+				return corrupt("raw block of %d bytes does not fit", size)
+			}
+			copy(dst[pos:], in[:size])
+			in = in[size:]
+			pos += size
+		case 1: // RLE
+			if size > blockMax || len(in) < 1 || size > len(dst)-pos {
+				return corrupt("RLE block of %d bytes does not fit", size)
+			}
+			fill(dst[pos:pos+size], in[0])
+			in = in[1:]
+			pos += size
+		case 2:
+			if size > blockMax || size > len(in) {
+				return corrupt("compressed block of %d bytes does not fit", size)
+			}
+			end := min(len(dst), pos+blockMax)
+			n, err := d.block(dst[:end], pos, in[:size], window)
+			if err != nil {
+				return err
+			}
+			in = in[size:]
+			pos = n
+		default:
+			return corrupt("reserved block type")
+		}
+		if last {
+			break
+		}
+	}
+	if pos != len(dst) {
+		return corrupt("frame gave %d bytes, want %d", pos, len(dst))
+	}
+	if len(in) != 0 {
+		return fmt.Errorf("%w: data after the frame", ErrUnsupported)
+	}
+	return nil
+}
+
+func fill(b []byte, v byte) {
+	if len(b) == 0 {
+		return
+	}
+	b[0] = v
+	for k := 1; k < len(b); k *= 2 {
+		copy(b[k:], b[:k])
+	}
+}
+
+// litSlack is how far past the literals in use the wild copies read.
+const litSlack = 32
+
+// block decodes one compressed block into out[pos:], out ending where the
+// block must end at the latest, and returns the new position.
+func (d *Decoder) block(out []byte, pos int, blk []byte, window uint64) (int, error) {
+	lits, blk, err := d.literals(blk, len(out)-pos)
+	if err != nil {
+		return 0, err
+	}
+	// Number of sequences.
+	if len(blk) < 1 {
+		return 0, corrupt("missing sequences section")
+	}
+	nseq := int(blk[0])
+	switch {
+	case nseq < 128:
+		blk = blk[1:]
+	case nseq < 255:
+		if len(blk) < 2 {
+			return 0, corrupt("truncated sequence count")
+		}
+		nseq = (nseq-128)<<8 + int(blk[1])
+		blk = blk[2:]
+	default:
+		if len(blk) < 3 {
+			return 0, corrupt("truncated sequence count")
+		}
+		nseq = int(blk[1]) + int(blk[2])<<8 + 0x7F00
+		blk = blk[3:]
+	}
+	if nseq == 0 {
+		if len(blk) != 0 {
+			return 0, corrupt("%d bytes after an empty sequences section", len(blk))
+		}
+		if len(lits) > len(out)-pos {
+			return 0, corrupt("literals overflow the block")
+		}
+		return pos + copy(out[pos:], lits), nil
+	}
+	if len(blk) < 1 {
+		return 0, corrupt("missing compression modes")
+	}
+	modes := blk[0]
+	blk = blk[1:]
+	if modes&3 != 0 {
+		return 0, corrupt("reserved compression mode bits set")
+	}
+	if d.ll, blk, err = d.table(modes>>6, blk, d.ll, d.llBuf[:], llPredef[:64], llBase[:], llBits[:], 35, 9); err != nil {
+		return 0, fmt.Errorf("literal lengths: %w", err)
+	}
+	if d.of, blk, err = d.table(modes>>4&3, blk, d.of, d.ofBuf[:], ofPredef[:32], nil, nil, 31, 8); err != nil {
+		return 0, fmt.Errorf("offsets: %w", err)
+	}
+	if d.ml, blk, err = d.table(modes>>2&3, blk, d.ml, d.mlBuf[:], mlPredef[:64], mlBase[:], mlBits[:], 52, 9); err != nil {
+		return 0, fmt.Errorf("match lengths: %w", err)
+	}
+	return d.sequences(out, pos, lits, blk, nseq, window)
+}
+
+// literals decodes the literals section at the start of blk and returns
+// the literals and the rest of the block. Raw literals are returned in
+// place; the others are decoded into d.lits, which has litSlack spare.
+// Every literal goes to the output, so a section claiming more than room,
+// the output left in the block, is corrupt; buffers are sized by it.
+func (d *Decoder) literals(blk []byte, room int) ([]byte, []byte, error) {
+	if len(blk) < 1 {
+		return nil, nil, corrupt("missing literals section")
+	}
+	b0 := blk[0]
+	typ, sf := b0&3, b0>>2&3
+	if typ < 2 {
+		var regen, hdr int
+		switch sf {
+		case 0, 2:
+			regen, hdr = int(b0>>3), 1
+		case 1:
+			if len(blk) < 2 {
+				return nil, nil, corrupt("truncated literals header")
+			}
+			regen, hdr = int(b0>>4)+int(blk[1])<<4, 2
+		case 3:
+			if len(blk) < 3 {
+				return nil, nil, corrupt("truncated literals header")
+			}
+			regen, hdr = int(b0>>4)+int(blk[1])<<4+int(blk[2])<<12, 3
+		}
+		if regen > room {
+			return nil, nil, corrupt("%d literals for %d bytes of output", regen, room)
+		}
+		if typ == 0 {
+			if len(blk) < hdr+regen {
+				return nil, nil, corrupt("truncated raw literals")
+			}
+			return blk[hdr : hdr+regen], blk[hdr+regen:], nil
+		}
+		if len(blk) < hdr+1 {
+			return nil, nil, corrupt("truncated RLE literals")
+		}
+		lits := d.litBuf(regen)
+		fill(lits, blk[hdr])
+		return lits, blk[hdr+1:], nil
+	}
+	var hdr, bits int
+	streams := 4
+	switch sf {
+	case 0:
+		hdr, bits, streams = 3, 10, 1
+	case 1:
+		hdr, bits = 3, 10
+	case 2:
+		hdr, bits = 4, 14
+	case 3:
+		hdr, bits = 5, 18
+	}
+	if len(blk) < hdr {
+		return nil, nil, corrupt("truncated literals header")
+	}
+	var v uint64
+	for i := hdr - 1; i >= 0; i-- {
+		v = v<<8 | uint64(blk[i])
+	}
+	mask := uint64(1)<<bits - 1
+	regen, csize := int(v>>4&mask), int(v>>(4+bits)&mask)
+	if regen > room {
+		return nil, nil, corrupt("%d literals for %d bytes of output", regen, room)
+	}
+	if len(blk) < hdr+csize {
+		return nil, nil, corrupt("truncated compressed literals")
+	}
+	data, rest := blk[hdr:hdr+csize], blk[hdr+csize:]
+	if typ == 2 {
+		var err error
+		d.huff, data, err = huff0.ReadTable(data, d.huff)
+		if err != nil {
+			d.huffValid = false
+			return nil, nil, corrupt("Huffman table: %v", err)
+		}
+		d.huffValid = true
+	} else if !d.huffValid {
+		return nil, nil, corrupt("treeless literals without a previous table")
+	}
+	d.huff.MaxDecodedSize = regen
+	buf := d.litBuf(regen)
+	var out []byte
+	var err error
+	if streams == 1 {
+		out, err = d.huff.Decoder().Decompress1X(buf[:0:regen], data)
+	} else {
+		out, err = d.huff.Decoder().Decompress4X(buf[:0:regen], data)
+	}
+	if err != nil {
+		return nil, nil, corrupt("Huffman literals: %v", err)
+	}
+	if len(out) != regen || (regen > 0 && &out[0] != &buf[0]) {
+		return nil, nil, corrupt("Huffman literals gave %d bytes, want %d", len(out), regen)
+	}
+	return buf, rest, nil
+}
+
+func (d *Decoder) litBuf(n int) []byte {
+	if len(d.lits) < n+litSlack {
+		d.lits = make([]byte, n+litSlack)
+	}
+	return d.lits[:n]
+}

@@ -1,0 +1,207 @@
+package zstddec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/goblosc/blosc/internal/golden"
+	"github.com/klauspost/compress/zstd"
+)
+
+// shuffled is src with its bytes grouped by position in a typesize-byte
+// element, as Blosc's shuffle stores numeric data.
+func shuffled(src []byte, ts int) []byte {
+	out := make([]byte, len(src))
+	n := len(src) / ts
+	for i := 0; i < n; i++ {
+		for j := 0; j < ts; j++ {
+			out[j*n+i] = src[i*ts+j]
+		}
+	}
+	copy(out[n*ts:], src[n*ts:])
+	return out
+}
+
+// inputs are the benchmark patterns, plain and shuffled, at sizes around
+// the 128 KiB block limit.
+func inputs(t testing.TB) map[string][]byte {
+	m := map[string][]byte{}
+	for _, name := range []string{"zeros", "arange_i16", "arange_i64", "linspace_f64", "f32_noise", "rand_s1", "text", "runs", "rec12"} {
+		for _, n := range []int{0, 1, 7, 100, 4096, 128<<10 + 1, 200000} {
+			p, err := golden.Pattern(name, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m[fmt.Sprintf("%s/n=%d", name, n)] = p
+			m[fmt.Sprintf("%s/n=%d/shuffle8", name, n)] = shuffled(p, 8)
+		}
+	}
+	return m
+}
+
+// klauspostFrames encodes src with klauspost's encoder at every level, as
+// internal/codec writes Blosc's zstd streams and without single segment.
+func klauspostFrames(t testing.TB, src []byte) map[string][]byte {
+	out := map[string][]byte{}
+	for _, lvl := range []zstd.EncoderLevel{zstd.SpeedFastest, zstd.SpeedDefault, zstd.SpeedBestCompression} {
+		if lvl == zstd.SpeedBestCompression && len(src) > 1<<16 {
+			continue // slow, and its larger frames add no shape
+		}
+		for _, single := range []bool{true, false} {
+			e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(lvl), zstd.WithAllLitEntropyCompression(true),
+				zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false), zstd.WithSingleSegment(single),
+				zstd.WithWindowSize(1<<17))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[fmt.Sprintf("klauspost/%v/single=%v", lvl, single)] = e.EncodeAll(src, nil)
+			e.Close()
+		}
+	}
+	return out
+}
+
+func oracle(t testing.TB) *zstd.Decoder {
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// check decodes frame with our decoder and the oracle and requires the
+// same bytes, the original ones.
+func check(t *testing.T, d *Decoder, o *zstd.Decoder, label string, frame, want []byte) {
+	t.Helper()
+	ref, err := o.DecodeAll(frame, make([]byte, 0, len(want)))
+	if err != nil || !bytes.Equal(ref, want) {
+		t.Fatalf("%s: the oracle fails: %v", label, err)
+	}
+	got := make([]byte, len(want))
+	if err := d.Decode(got, frame); err != nil {
+		// klauspost omits the content size of small inputs in frames
+		// that are not single-segment; such frames are not ours.
+		if noContentSize := frame[4]&0xE0 == 0; noContentSize && errors.Is(err, ErrUnsupported) {
+			return
+		}
+		t.Fatalf("%s: %v", label, err)
+	}
+	if !bytes.Equal(got, want) {
+		i := firstDiff(got, want)
+		t.Fatalf("%s: first difference at byte %d of %d: %x, want %x", label, i, len(want),
+			got[i:min(i+16, len(got))], want[i:min(i+16, len(want))])
+	}
+}
+
+func TestKlauspostFrames(t *testing.T) {
+	var d Decoder
+	o := oracle(t)
+	for name, src := range inputs(t) {
+		for enc, frame := range klauspostFrames(t, src) {
+			check(t, &d, o, name+"/"+enc, frame, src)
+		}
+	}
+}
+
+// A frame whose content size differs from len(dst), a truncated frame and
+// a frame with a flipped bit fail with ErrCorrupt, never a panic.
+func TestCorrupt(t *testing.T) {
+	var d Decoder
+	o := oracle(t)
+	src, _ := golden.Pattern("text", 20000)
+	for enc, frame := range klauspostFrames(t, src) {
+		if !strings.Contains(enc, "single=true") {
+			continue // the single-segment frames are Blosc's
+		}
+		for _, n := range []int{len(src) - 1, len(src) + 1, 0} {
+			if err := d.Decode(make([]byte, n), frame); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("%s: %d-byte dst: %v, want ErrCorrupt", enc, n, err)
+			}
+		}
+		for cut := 0; cut < len(frame); cut += 1 + cut/8 {
+			if err := d.Decode(make([]byte, len(src)), frame[:cut]); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("%s: cut at %d: %v, want ErrCorrupt", enc, cut, err)
+			}
+		}
+		for i := 0; i < len(frame); i += 1 + i/16 {
+			bad := bytes.Clone(frame)
+			bad[i] ^= 0x10
+			dst := make([]byte, len(src))
+			if err := d.Decode(dst, bad); err == nil && !bytes.Equal(dst, src) {
+				// Some flips land in bits the format ignores; then the
+				// output must match what the oracle makes of it.
+				ref, rerr := o.DecodeAll(bad, make([]byte, 0, len(src)))
+				if rerr != nil || !bytes.Equal(ref, dst) {
+					t.Errorf("%s: flip at %d decodes to other bytes without an error", enc, i)
+				}
+			}
+		}
+	}
+}
+
+// Frames this package leaves to a general decoder say so.
+func TestUnsupported(t *testing.T) {
+	var d Decoder
+	src, _ := golden.Pattern("text", 5000)
+	e, _ := zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithEncoderConcurrency(1))
+	crc := e.EncodeAll(src, nil)
+	if err := d.Decode(make([]byte, len(src)), crc); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("checksummed frame: %v, want ErrUnsupported", err)
+	}
+	e2, _ := zstd.NewWriter(nil, zstd.WithEncoderCRC(false), zstd.WithEncoderConcurrency(1))
+	two := e2.EncodeAll(src[:2000], nil)
+	two = e2.EncodeAll(src[2000:], two)
+	if err := d.Decode(make([]byte, 2000), two); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("two frames: %v, want ErrUnsupported", err)
+	}
+}
+
+// FuzzDecode compares the decoder with klauspost's on any input: where
+// the oracle decodes a frame to n bytes, Decode into n bytes must give the
+// same bytes or say ErrUnsupported, and where Decode succeeds the oracle
+// must agree.
+func FuzzDecode(f *testing.F) {
+	for _, name := range []string{"text", "arange_i16", "linspace_f64", "runs"} {
+		src, _ := golden.Pattern(name, 3000)
+		for _, frame := range klauspostFrames(f, shuffled(src, 8)) {
+			f.Add(frame, uint16(len(src)))
+		}
+	}
+	o := oracle(f)
+	var d Decoder
+	f.Fuzz(func(t *testing.T, frame []byte, n uint16) {
+		ref, rerr := o.DecodeAll(frame, make([]byte, 0, 1<<16))
+		size := int(n)
+		if rerr == nil {
+			size = len(ref)
+		}
+		dst := make([]byte, size)
+		err := d.Decode(dst, frame)
+		switch {
+		case err == nil && rerr != nil && !errors.Is(rerr, zstd.ErrWindowSizeExceeded):
+			// (The oracle's window limit guards its memory, not the
+			// format; Decode writes only into dst and needs none.)
+			t.Fatalf("Decode accepts a frame the oracle rejects: %v", rerr)
+		case err == nil && !bytes.Equal(dst, ref):
+			t.Fatalf("Decode and the oracle disagree from byte %d", firstDiff(dst, ref))
+		case err != nil && rerr == nil && len(frame) > 0 && !errors.Is(err, ErrUnsupported):
+			// (The oracle reads no bytes as no frames, and so as an
+			// empty output; one frame is required here.)
+			t.Fatalf("Decode rejects a frame the oracle decodes: %v", err)
+		case err != nil && !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrCorrupt):
+			t.Fatalf("error wraps no sentinel: %v", err)
+		}
+	})
+}
