@@ -414,20 +414,15 @@ func openFrameFileLazily(path string) (s *blosc.SChunk, f *os.File, ok bool, err
 	return s, f, true, nil
 }
 
-// writeSChunkData writes a super-chunk's data to OUT chunk by chunk, so
-// memory stays at a chunk whatever its size.
+// writeSChunkData writes a super-chunk's data to OUT through a
+// FrameReader: a few chunks decoded at once, so memory stays at a few
+// chunks whatever its size.
 func writeSChunkData(s *blosc.SChunk, out string, stdout io.Writer) error {
 	return writeStream(out, stdout, func(f io.Writer) error {
-		buf := make([]byte, 0, max(s.ChunkSize(), 1))
-		for i := 0; i < s.NChunks(); i++ {
-			d, err := s.DecompressChunk(buf, i)
-			if err != nil {
-				return err
-			}
-			if _, err := f.Write(d); err != nil {
-				return err
-			}
+		r := blosc.NewFrameReader(s)
+		if _, err := r.WriteTo(f); err != nil {
+			return err
 		}
-		return nil
+		return r.Close()
 	})
 }
