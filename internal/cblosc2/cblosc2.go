@@ -126,6 +126,16 @@ func (d *Decompressor) Decompress(dst, src []byte) (int, error) {
 	return int(n), nil
 }
 
+// GetItem decodes items [start, start+nitems) of a Blosc1 or Blosc2 chunk
+// into dst with blosc2_getitem_ctx, given the real length of src.
+func (d *Decompressor) GetItem(dst, src []byte, start, nitems int) (int, error) {
+	n := C.blosc2_getitem_ctx(d.ctx, ptr(src), C.int32_t(len(src)), C.int(start), C.int(nitems), ptr(dst), C.int32_t(len(dst)))
+	if n < 0 {
+		return 0, fmt.Errorf("cblosc2: blosc2_getitem_ctx returned %d", int(n))
+	}
+	return int(n), nil
+}
+
 // Free releases the context.
 func (d *Decompressor) Free() { C.blosc2_free_ctx(d.ctx) }
 

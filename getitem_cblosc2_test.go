@@ -1,0 +1,62 @@
+//go:build cblosc2 && cgo
+
+package blosc
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/goblosc/blosc/internal/cblosc2"
+)
+
+// c-blosc2's blosc2_getitem_ctx on a repeated-value chunk whose value is
+// longer than its typesize (the FuzzDecompress2 seed
+// getitem-repeated-value-phase): blosc2_decompress_ctx gives what
+// Decompress gives, and GetItem follows it. C's getitem departs from its
+// own decompress in exactly two ways, which this test pins down so that
+// any other disagreement fails: it restarts the value at the first
+// requested byte instead of keeping its phase, and it fails when the
+// range is not a whole number of values.
+func TestGetItemRepeatedValueVersusC2(t *testing.T) {
+	src := []byte("\x05\x10\x05\x01\x808\x01\x00\x808\b\x00(\x00\x00\x00\x00\x00\x00@\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x000\xff\xff\xff\xff\x00@\x00\x00")
+	value := src[header2Len:]
+	d, err := cblosc2.NewDecompressor(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Free()
+	whole, err := Decompress(nil, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cWhole := make([]byte, len(whole))
+	if n, err := d.Decompress(cWhole, src); err != nil || n != len(whole) || !bytes.Equal(cWhole, whole) {
+		t.Fatalf("blosc2_decompress_ctx: %d bytes, %v; differs from Decompress at %d", n, err, firstDiff(cWhole, whole))
+	}
+	agree, restarted, refused := 0, 0, 0
+	for _, r := range [][2]int{{0, 8}, {8, 64}, {26666, 53334}, {1, 7}, {3, 16}, {7, 9}, {4, 8}, {0, len(whole)}, {len(whole) - 8, 8}, {5, 0}} {
+		ours, err := GetItem(nil, src, r[0], r[1])
+		if err != nil {
+			t.Fatalf("GetItem(%d, %d): %v", r[0], r[1], err)
+		}
+		if !bytes.Equal(ours, whole[r[0]:r[0]+r[1]]) {
+			t.Fatalf("GetItem(%d, %d) differs from Decompress", r[0], r[1])
+		}
+		c := make([]byte, r[1])
+		n, cerr := d.GetItem(c, src, r[0], r[1])
+		switch {
+		case cerr == nil && n == r[1] && bytes.Equal(c, ours):
+			agree++
+		case cerr != nil && r[1]%len(value) != 0:
+			refused++
+		case cerr == nil && n == r[1] && r[0]%len(value) != 0 && bytes.Equal(c, bytes.Repeat(value, r[1]/len(value))):
+			restarted++
+		default:
+			t.Errorf("blosc2_getitem_ctx(%d, %d) = %d, %v, % x...; ours % x...", r[0], r[1], n, cerr, c[:min(n, 16)], ours[:min(len(ours), 16)])
+		}
+	}
+	t.Logf("c-blosc2 %s getitem: %d ranges agree, %d restart the value at the range start, %d refused (not a whole number of values)", cblosc2.Version(), agree, restarted, refused)
+	if restarted == 0 || refused == 0 || agree == 0 {
+		t.Errorf("expected every kind of outcome; has c-blosc2's getitem changed?")
+	}
+}
