@@ -7,13 +7,16 @@
 #   scripts/fuzz.sh FuzzDecompress 15m ./blosclz    # the name is in two packages
 #   scripts/fuzz.sh -l                              # list every target and its package
 #
+# go test's -timeout (10m by default) would end a longer run: it is off.
 # The package is found from the target's name; the build tags (cblosc,
 # cblosc2) from its file's //go:build line, so the differential targets
 # link the C libraries (cblosc2 needs CGO_CFLAGS/CGO_LDFLAGS, see
 # scripts/cblosc2.sh). Environment:
-#   FUZZ_MINIMIZE  -fuzzminimizetime, default 5s: go test's default of 60s
+#   FUZZ_MINIMIZE  -fuzzminimizetime, default 1s: go test's default of 60s
 #                  makes a failure sit at "0 execs/sec" for a minute before
-#                  it is reported, which looks like a hang
+#                  it is reported, which looks like a hang, and every
+#                  new interesting input is minimised for that long too,
+#                  time in which no execution is counted
 #   FUZZ_PARALLEL  -parallel, default 1 (the campaign runs beside other work)
 #   FUZZ_NICE      nice level, default 19
 #   FUZZ_TAGS      extra build tags, comma-separated
@@ -59,7 +62,7 @@ log=${TMPDIR:-/tmp}/fuzz-$target.log
 echo "fuzz $target in $pkg for $duration (tags: ${tags:-none}; log: $log)"
 status=0
 nice -n "${FUZZ_NICE:-19}" go test ${tags:+-tags "$tags"} -run '^$' -fuzz "^${target}\$" \
-	-fuzztime "$duration" -fuzzminimizetime "${FUZZ_MINIMIZE:-5s}" -parallel "${FUZZ_PARALLEL:-1}" \
+	-timeout 0 -fuzztime "$duration" -fuzzminimizetime "${FUZZ_MINIMIZE:-1s}" -parallel "${FUZZ_PARALLEL:-1}" \
 	"$pkg" 2>&1 | tee "$log" || status=$?
 echo "--- last status: $(grep '^fuzz: elapsed' "$log" | tail -1)"
 exit "$status"
