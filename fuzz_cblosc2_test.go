@@ -5,10 +5,14 @@ package blosc
 import (
 	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/cblosc2"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // FuzzCrossCBlosc2: on any input, c-blosc2 (given the real buffer size)
@@ -28,11 +32,15 @@ func FuzzCrossCBlosc2(f *testing.F) {
 		f.Add(ch, uint32(i), uint32(7*i))
 	}
 	d := &Decompressor{Threads: 1}
-	cd, err := cblosc2.NewDecompressor(1)
-	if err != nil {
-		f.Fatal(err)
-	}
 	f.Fuzz(func(t *testing.T, src []byte, a, b uint32) {
+		// A fresh C context for every input: a reused one carries a
+		// Blosc2 chunk's filter metas into the next Blosc1 chunk
+		// (TestCBlosc2ContextKeepsFilterMeta).
+		cd, err := cblosc2.NewDecompressor(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cd.Free()
 		nbytes, _, _, serr := cblosc2.Sizes(src)
 		if serr != nil || nbytes < 0 || nbytes > 1<<20 {
 			return
@@ -74,6 +82,67 @@ func FuzzCrossCBlosc2(f *testing.F) {
 	})
 }
 
+// c-blosc2 bug: blosc2_initialize_context_from_header copies the filter
+// metas of an extended header into the context but leaves them as they
+// were for a Blosc1 header, so a context that decoded a Blosc2 chunk whose
+// SHUFFLE has a meta (an element size) unshuffles the next Blosc1 chunk
+// with that element size. Found by FuzzCrossCBlosc2; Decompressor keeps no
+// such state, which this test also checks.
+func TestCBlosc2ContextKeepsFilterMeta(t *testing.T) {
+	dir, rows := golden.Rows(t, "blosc2-chunk", "blosc1-chunk")
+	var meta, b1 []byte
+	for _, e := range rows {
+		switch e.File {
+		case "blosc2/b2_B_blosclz_l5_shufflem4_ts8_n100000.b2chunk":
+			meta = readGolden(t, dir, e.File)
+		case "blosc1/b1_A_lz4_l5_shuffle_ts8_n65536.blosc1":
+			b1 = readGolden(t, dir, e.File)
+		}
+	}
+	if meta == nil || b1 == nil {
+		t.Fatal("vectors missing from the manifest")
+	}
+	want, err := Decompress(nil, b1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cd, err := cblosc2.NewDecompressor(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cd.Free()
+	d := &Decompressor{Threads: 1}
+	got := make([]byte, len(want))
+	if _, err := cd.Decompress(got, b1); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("fresh context: %v, first difference at %d", err, firstDiff(got, want))
+	}
+	if _, err := cd.Decompress(make([]byte, 100000), meta); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Decompress(nil, meta); err != nil {
+		t.Fatal(err)
+	}
+	if ours, err := d.Decompress(nil, b1); err != nil || !bytes.Equal(ours, want) {
+		t.Fatalf("Decompressor after a shuffle-meta chunk: %v, first difference at %d", err, firstDiff(ours, want))
+	}
+	if _, err := cd.Decompress(got, b1); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(got, want) {
+		t.Fatal("c-blosc2's reused context decodes the Blosc1 chunk right: has the bug been fixed?")
+	}
+	t.Logf("c-blosc2 %s, reused context: first difference at byte %d", cblosc2.Version(), firstDiff(got, want))
+}
+
+func readGolden(t *testing.T, dir, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // c2Differs names the known reason why c-blosc2 and we disagree on src,
 // or returns "". err is our Decompress error, ours and theirs the outputs
 // when both decoded.
@@ -87,6 +156,12 @@ func FuzzCrossCBlosc2(f *testing.F) {
 // and bugs are accepted.
 func c2Differs(src []byte, h *Header, herr, err error, ours, theirs []byte) string {
 	if err != nil {
+		if why := codecGap(src, err); why != "" {
+			return why
+		}
+		if h.Format == FormatBlosc1 && blosc1Run.MatchString(err.Error()) {
+			return "c-blosc2 reads zero and byte runs in Blosc1 chunks too; c-blosc 1.x does not"
+		}
 		if errors.Is(err, ErrUnsupported) {
 			return "we do not support it: " + err.Error()
 		}
@@ -119,9 +194,11 @@ var c2Laxer = []string{
 	"larger than nbytes",    // a Blosc1 blocksize above nbytes; c-blosc2 clamps it
 	"zero-special chunk of", // bytes after a zero-special header
 	"streams cover",         // streams that do not tile the chunk
-	"outside [",             // a block offset into the header, offsets or dictionary
+	"outside",               // a block offset into the header, offsets or dictionary, or past cbytes
 	"cannot fit in",         // Blosc1 offsets beyond cbytes, for blocks C never reads
 	"codec format",          // an unknown codec, where every stream is stored or a run
+	"cannot come from",      // more bytes than the codec's ratio allows (c-blosc2 reads runs in Blosc1 chunks too)
+	"cannot hold",           // the same for one stream
 }
 
 func (h *Header) hasFilter(f Filter) bool {
@@ -132,6 +209,10 @@ func (h *Header) hasFilter(f Filter) bool {
 	}
 	return false
 }
+
+// blosc1Run matches our Blosc1 reader's refusal of a stream size that a
+// Blosc2 chunk would read as a run.
+var blosc1Run = regexp.MustCompile(`stream \d+: size (0|-\d+) with`)
 
 // blosc1BitCopied reports whether c-blosc 1.x copies a bit-shuffled block
 // of n bytes instead of transposing it (n == 0: no such block).

@@ -1,0 +1,145 @@
+package blosc
+
+import (
+	"encoding/binary"
+	"strings"
+)
+
+// lz4ZeroOffset reports whether an LZ4 block, read up to its first other
+// fault, has a match at offset 0. The LZ4 block format calls such a block
+// corrupt, and we refuse it; liblz4's LZ4_decompress_safe (under c-blosc
+// and c-blosc2) accepts it and copies whatever the output buffer already
+// holds, so the differential targets accept that disagreement.
+func lz4ZeroOffset(s []byte) bool {
+	for i := 0; i < len(s); {
+		tok := s[i]
+		i++
+		lit := int(tok >> 4)
+		if lit == 15 {
+			for i < len(s) {
+				x := s[i]
+				i++
+				lit += int(x)
+				if x != 255 {
+					break
+				}
+			}
+		}
+		i += lit
+		if i >= len(s)-1 {
+			return false
+		}
+		if s[i] == 0 && s[i+1] == 0 {
+			return true
+		}
+		i += 2
+		if tok&15 == 15 {
+			for i < len(s) && s[i] == 255 {
+				i++
+			}
+			i++
+		}
+	}
+	return false
+}
+
+// codecStreams returns the codec of a chunk whose layout parses and the
+// streams it hands to that codec (not stored streams, not runs). A layout
+// that does not parse gives what was found up to the fault.
+func codecStreams(src []byte) (Codec, [][]byte) {
+	h, err := ReadHeader(src)
+	if err != nil && h.Format != FormatBlosc1 {
+		return 0, nil
+	}
+	var out [][]byte
+	if h.Format == FormatBlosc1 {
+		if h.Memcpyed || h.Cbytes > len(src) || h.Typesize == 0 {
+			return h.Codec, nil
+		}
+		chunk := src[:h.Cbytes]
+		for j := 0; j < h.Nblocks && blosc1HeaderLen+4*j+4 <= len(chunk); j++ {
+			bsize := h.blockSize(j)
+			nsplits := 1
+			if h.Split && !(j == h.Nblocks-1 && h.leftover() > 0) {
+				nsplits = h.Typesize
+			}
+			off := le32(chunk[blosc1HeaderLen+4*j:])
+			for k := 0; k < nsplits; k++ {
+				if off < 0 || off > len(chunk)-4 {
+					break
+				}
+				cs := le32(chunk[off:])
+				off += 4
+				if cs <= 0 || cs > len(chunk)-off {
+					break
+				}
+				if cs != bsize/nsplits {
+					out = append(out, chunk[off:off+cs])
+				}
+				off += cs
+			}
+		}
+		return h.Codec, out
+	}
+	c, err := openChunk2(src)
+	if err != nil || c.h.vlBlocks() || c.h.special() != specialNone || c.h.memcpyed() {
+		return h.Codec, nil
+	}
+	for i := 0; i < c.nblocks; i++ {
+		p := c.bstart(i)
+		nstreams, neblock, err := c.streams(i)
+		if err != nil {
+			break
+		}
+		for j := 0; j < nstreams && p >= 0 && p <= len(c.src)-4; j++ {
+			cs := int(int32(binary.LittleEndian.Uint32(c.src[p:])))
+			p += 4
+			switch {
+			case cs == 0:
+			case cs < 0:
+				p++
+			case cs > len(c.src)-p:
+				p = -1
+			default:
+				if cs != neblock {
+					out = append(out, c.src[p:p+cs])
+				}
+				p += cs
+			}
+		}
+	}
+	return c.codec, out
+}
+
+// hasLZ4ZeroOffset reports whether src is an LZ4 chunk with a stream
+// lz4ZeroOffset finds.
+func hasLZ4ZeroOffset(src []byte) bool {
+	c, streams := codecStreams(src)
+	if c != LZ4 && c != LZ4HC {
+		return false
+	}
+	for _, s := range streams {
+		if lz4ZeroOffset(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// codecGap names a known disagreement between our codecs and the C
+// libraries that makes us refuse (err) a chunk (src) they decode, or
+// returns "".
+func codecGap(src []byte, err error) string {
+	switch {
+	case err == nil:
+		return ""
+	case hasLZ4ZeroOffset(src):
+		return "an LZ4 match at offset 0, which the LZ4 format calls corrupt and liblz4 reads"
+	case strings.Contains(err.Error(), "zstd: corruption detected: short output block"):
+		// klauspost/compress checks that each of the four Huffman
+		// literal streams ends exactly at its share of the output;
+		// libzstd 1.5 decodes the same frames (README, fuzzing notes).
+		return "a zstd Huffman literal stream that klauspost/compress finds one symbol short and libzstd decodes"
+	}
+	return ""
+}
