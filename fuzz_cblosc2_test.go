@@ -159,8 +159,16 @@ func c2Differs(src []byte, h *Header, herr, err error, ours, theirs []byte) stri
 		if why := codecGap(src, err); why != "" {
 			return why
 		}
-		if h.Format == FormatBlosc1 && blosc1Run.MatchString(err.Error()) {
-			return "c-blosc2 reads zero and byte runs in Blosc1 chunks too; c-blosc 1.x does not"
+		if m := blosc1Stream.FindStringSubmatch(err.Error()); h.Format == FormatBlosc1 && m != nil {
+			if m[1] == "0" || m[1][0] == '-' {
+				return "c-blosc2 reads zero and byte runs in Blosc1 chunks too; c-blosc 1.x does not"
+			}
+			if len(src) > h.Cbytes {
+				return "c-blosc2 reads a Blosc1 stream past cbytes when the buffer goes on"
+			}
+		}
+		if h.Format == FormatBlosc2 && len(src) > h.Cbytes && blosc2PastCbytes.MatchString(err.Error()) {
+			return "c-blosc2 reads a stream past cbytes when the buffer goes on"
 		}
 		if errors.Is(err, ErrUnsupported) {
 			return "we do not support it: " + err.Error()
@@ -175,8 +183,8 @@ func c2Differs(src []byte, h *Header, herr, err error, ours, theirs []byte) stri
 	switch {
 	case h.Format == FormatBlosc1 && h.Codec == Snappy:
 		return "c-blosc2 has no Snappy"
-	case h.Format == FormatBlosc2 && h.Special != SpecialNone && h.Dict:
-		return "c-blosc2 refuses a special chunk with the dictionary flag; it has no streams to use one"
+	case h.Format == FormatBlosc2 && (h.Special != SpecialNone || h.Memcpyed) && h.Dict:
+		return "c-blosc2 refuses a special or stored chunk with the dictionary flag; we ignore it, there are no streams to use one"
 	case h.Format == FormatBlosc1 && h.BitShuffle && len(theirs) == len(ours) && !h.Memcpyed &&
 		(blosc1BitCopied(h.Blocksize, h.Typesize) || blosc1BitCopied(h.leftover(), h.Typesize)):
 		return "c-blosc2 bit-unshuffles a Blosc1 block whose element count is not a multiple of 8 (FORMAT-NOTES)"
@@ -190,15 +198,17 @@ func c2Differs(src []byte, h *Header, herr, err error, ours, theirs []byte) stri
 // c2Laxer are our refusals of chunks c-blosc2 decodes anyway, by the words
 // of their errors.
 var c2Laxer = []string{
-	"format version",        // c-blosc2 ignores the version bytes
+	"version",               // c-blosc2 ignores the version bytes
 	"larger than nbytes",    // a Blosc1 blocksize above nbytes; c-blosc2 clamps it
-	"zero-special chunk of", // bytes after a zero-special header
+	"special chunk of",      // bytes after a zeros, NaN or uninitialised header
 	"streams cover",         // streams that do not tile the chunk
 	"outside",               // a block offset into the header, offsets or dictionary, or past cbytes
 	"cannot fit in",         // Blosc1 offsets beyond cbytes, for blocks C never reads
 	"codec format",          // an unknown codec, where every stream is stored or a run
 	"cannot come from",      // more bytes than the codec's ratio allows (c-blosc2 reads runs in Blosc1 chunks too)
 	"cannot hold",           // the same for one stream
+	"NaN chunk of typesize", // NaN without a float size (c-blosc2 accepts it when empty)
+	"streams",               // a block not a whole number of split streams (c-blosc2 drops the remainder)
 }
 
 func (h *Header) hasFilter(f Filter) bool {
@@ -210,9 +220,13 @@ func (h *Header) hasFilter(f Filter) bool {
 	return false
 }
 
-// blosc1Run matches our Blosc1 reader's refusal of a stream size that a
-// Blosc2 chunk would read as a run.
-var blosc1Run = regexp.MustCompile(`stream \d+: size (0|-\d+) with`)
+// blosc1Stream matches our Blosc1 reader's refusal of a stream size: a
+// run in a Blosc2 chunk, or a stream past cbytes.
+var blosc1Stream = regexp.MustCompile(`stream \d+: size (-?\d+) with \d+ bytes left`)
+
+// blosc2PastCbytes matches our Blosc2 reader's refusal of a stream longer
+// than what is left of the chunk.
+var blosc2PastCbytes = regexp.MustCompile(`stream of \d+ bytes, \d+ left|block offsets do not fit in|stream size truncated|run token truncated|dictionary size truncated`)
 
 // blosc1BitCopied reports whether c-blosc 1.x copies a bit-shuffled block
 // of n bytes instead of transposing it (n == 0: no such block).

@@ -11,6 +11,16 @@ import (
 // and c-blosc2) accepts it and copies whatever the output buffer already
 // holds, so the differential targets accept that disagreement.
 func lz4ZeroOffset(s []byte) bool {
+	zero, _ := lz4Quirks(s)
+	return zero
+}
+
+// lz4Quirks reads an LZ4 block's sequences up to its first other fault and
+// reports the two things liblz4 accepts and pierrec/lz4 (our decoder) does
+// not: a match at offset 0 (see lz4ZeroOffset), and a last, literals-only
+// sequence whose token has a nonzero match-length nibble, which liblz4
+// ignores and the LZ4 reference compressor never writes.
+func lz4Quirks(s []byte) (zeroOffset, lastNibble bool) {
 	for i := 0; i < len(s); {
 		tok := s[i]
 		i++
@@ -26,11 +36,14 @@ func lz4ZeroOffset(s []byte) bool {
 			}
 		}
 		i += lit
-		if i >= len(s)-1 {
-			return false
+		if i == len(s) {
+			return false, tok&15 != 0
+		}
+		if i > len(s)-2 {
+			return false, false
 		}
 		if s[i] == 0 && s[i+1] == 0 {
-			return true
+			return true, false
 		}
 		i += 2
 		if tok&15 == 15 {
@@ -40,7 +53,7 @@ func lz4ZeroOffset(s []byte) bool {
 			i++
 		}
 	}
-	return false
+	return false, false
 }
 
 // codecStreams returns the codec of a chunk whose layout parses and the
@@ -111,19 +124,22 @@ func codecStreams(src []byte) (Codec, [][]byte) {
 	return c.codec, out
 }
 
-// hasLZ4ZeroOffset reports whether src is an LZ4 chunk with a stream
-// lz4ZeroOffset finds.
-func hasLZ4ZeroOffset(src []byte) bool {
+// lz4Gap reports whether src is an LZ4 chunk with a stream in which
+// lz4Quirks finds something liblz4 reads and we refuse.
+func lz4Gap(src []byte) string {
 	c, streams := codecStreams(src)
 	if c != LZ4 && c != LZ4HC {
-		return false
+		return ""
 	}
 	for _, s := range streams {
-		if lz4ZeroOffset(s) {
-			return true
+		switch zero, nibble := lz4Quirks(s); {
+		case zero:
+			return "an LZ4 match at offset 0, which the LZ4 format calls corrupt and liblz4 reads"
+		case nibble:
+			return "an LZ4 block whose last token has a match-length nibble: liblz4 ignores it, pierrec/lz4 refuses the block"
 		}
 	}
-	return false
+	return ""
 }
 
 // codecGap names a known disagreement between our codecs and the C
@@ -133,13 +149,15 @@ func codecGap(src []byte, err error) string {
 	switch {
 	case err == nil:
 		return ""
-	case hasLZ4ZeroOffset(src):
-		return "an LZ4 match at offset 0, which the LZ4 format calls corrupt and liblz4 reads"
-	case strings.Contains(err.Error(), "zstd: corruption detected: short output block"):
+	case lz4Gap(src) != "":
+		return lz4Gap(src)
+	case strings.Contains(err.Error(), "zstd: corruption detected: short output block"),
+		strings.Contains(err.Error(), "zstd: corruption detected: stream overrun"):
 		// klauspost/compress checks that each of the four Huffman
-		// literal streams ends exactly at its share of the output;
-		// libzstd 1.5 decodes the same frames (README, fuzzing notes).
-		return "a zstd Huffman literal stream that klauspost/compress finds one symbol short and libzstd decodes"
+		// literal streams of a block ends exactly with its share of the
+		// output; libzstd 1.5 does not report bits left over or missing
+		// there (facebook/zstd#3089) and decodes the same frames.
+		return "a zstd Huffman literal stream whose bits do not end with its output: klauspost/compress refuses it, libzstd decodes it"
 	}
 	return ""
 }
