@@ -51,6 +51,8 @@ func FuzzCrossCBlosc2(f *testing.F) {
 		n, cerr := cd.Decompress(want, src)
 		if cerr == nil {
 			want = want[:n]
+		} else {
+			want = nil
 		}
 		if (err == nil) != (cerr == nil) || (err == nil && !bytes.Equal(ours, want)) {
 			if why := c2Differs(src, &h, herr, err, ours, want); why != "" {
@@ -74,8 +76,8 @@ func FuzzCrossCBlosc2(f *testing.F) {
 		cgot := make([]byte, count*ts)
 		m, cerr := cd.GetItem(cgot, src, start, count)
 		if cerr != nil || m != count*ts || !bytes.Equal(got, cgot) {
-			if why := c2Differs(src, &h, herr, nil, got, cgot); why != "" {
-				t.Skip(why)
+			if c2GetItemBlockBug(&h, start, count) {
+				t.Skip("c-blosc2's getitem of one block's bytes from inside a block (TestGetItemBlockSizedRangeVersusC2)")
 			}
 			t.Fatalf("GetItem(%d, %d) of %d-byte items: blosc2_getitem_ctx %d bytes, %v; first difference at %d", start, count, ts, m, cerr, firstDiff(got, cgot))
 		}
@@ -183,12 +185,14 @@ func c2Differs(src []byte, h *Header, herr, err error, ours, theirs []byte) stri
 	switch {
 	case h.Format == FormatBlosc1 && h.Codec == Snappy:
 		return "c-blosc2 has no Snappy"
+	case h.Special == SpecialValue && theirs == nil && valueSplitByBlocks(h):
+		return "c-blosc2 fills a repeated-value chunk block by block and fails where a block is not a whole number of values; we fill it whole"
 	case h.Format == FormatBlosc2 && (h.Special != SpecialNone || h.Memcpyed) && h.Dict:
 		return "c-blosc2 refuses a special or stored chunk with the dictionary flag; we ignore it, there are no streams to use one"
-	case h.Format == FormatBlosc1 && h.BitShuffle && len(theirs) == len(ours) && !h.Memcpyed &&
+	case h.Format == FormatBlosc1 && h.BitShuffle && theirs != nil && len(theirs) == len(ours) && !h.Memcpyed &&
 		(blosc1BitCopied(h.Blocksize, h.Typesize) || blosc1BitCopied(h.leftover(), h.Typesize)):
 		return "c-blosc2 bit-unshuffles a Blosc1 block whose element count is not a multiple of 8 (FORMAT-NOTES)"
-	case h.Format == FormatBlosc2 && (h.hasFilter(Delta) || h.hasFilter(TruncPrec)) && len(theirs) == len(ours) &&
+	case h.Format == FormatBlosc2 && (h.hasFilter(Delta) || h.hasFilter(TruncPrec)) && theirs != nil && len(theirs) == len(ours) &&
 		(h.Blocksize%h.Typesize != 0 || h.leftover()%h.Typesize != 0):
 		return "c-blosc2 leaves a delta or trunc_prec block's partial element unwritten (FORMAT-NOTES)"
 	}
@@ -227,6 +231,13 @@ var blosc1Stream = regexp.MustCompile(`stream \d+: size (-?\d+) with \d+ bytes l
 // blosc2PastCbytes matches our Blosc2 reader's refusal of a stream longer
 // than what is left of the chunk.
 var blosc2PastCbytes = regexp.MustCompile(`stream of \d+ bytes, \d+ left|block offsets do not fit in|stream size truncated|run token truncated|dictionary size truncated`)
+
+// valueSplitByBlocks reports whether the blocks of a repeated-value chunk
+// (by its header's blocksize) are not all whole numbers of its value.
+func valueSplitByBlocks(h *Header) bool {
+	v := h.Cbytes - header2Len
+	return v > 0 && h.Blocksize > 0 && (h.Blocksize%v != 0 || (h.Nbytes%h.Blocksize)%v != 0)
+}
 
 // blosc1BitCopied reports whether c-blosc 1.x copies a bit-shuffled block
 // of n bytes instead of transposing it (n == 0: no such block).

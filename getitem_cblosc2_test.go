@@ -4,6 +4,7 @@ package blosc
 
 import (
 	"bytes"
+	"encoding/binary"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/cblosc2"
@@ -59,4 +60,48 @@ func TestGetItemRepeatedValueVersusC2(t *testing.T) {
 	if restarted == 0 || refused == 0 || agree == 0 {
 		t.Errorf("expected every kind of outcome; has c-blosc2's getitem changed?")
 	}
+}
+
+// c-blosc2 bug: _blosc_getitem decodes a block straight into dest when
+// "startb == 0 && bsize == nitems_bytes", meant for a request of exactly
+// one aligned block; a request of one block's bytes that starts inside a
+// block also meets it at the next block, which then overwrites dest from
+// its start. blosc2_getitem_ctx returns the wrong items with no error.
+// Found by FuzzCrossCBlosc2; GetItem is right, as this test also checks.
+func TestGetItemBlockSizedRangeVersusC2(t *testing.T) {
+	in := make([]byte, 131072)
+	for i := 0; i < len(in)/8; i++ {
+		binary.LittleEndian.PutUint64(in[8*i:], uint64(i))
+	}
+	ch, err := Compress(nil, in, Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8, Blocksize: 32768,
+		Threads: 1, Filters: [MaxFilters]Filter{5: ByteShuffle}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := cblosc2.NewDecompressor(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Free()
+	for _, r := range [][3]int{{0, 4096, 1}, {4096, 4096, 1}, {24, 4095, 1}, {24, 4096, 0}, {1, 4096, 0}} {
+		want := in[r[0]*8 : (r[0]+r[1])*8]
+		got, err := GetItem(nil, ch, r[0], r[1])
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("GetItem(%d, %d): %v, first difference at %d", r[0], r[1], err, firstDiff(got, want))
+		}
+		c := make([]byte, len(want))
+		n, cerr := d.GetItem(c, ch, r[0], r[1])
+		if right := cerr == nil && n == len(want) && bytes.Equal(c, want); right != (r[2] == 1) {
+			t.Errorf("blosc2_getitem_ctx(%d, %d): %d bytes, %v, first item %d; expected it to be %v",
+				r[0], r[1], n, cerr, binary.LittleEndian.Uint64(c), r[2] == 1)
+		}
+	}
+}
+
+// c2GetItemBlockBug reports whether blosc2_getitem_ctx meets the bug of
+// TestGetItemBlockSizedRangeVersusC2 on items [start, start+n).
+func c2GetItemBlockBug(h *Header, start, n int) bool {
+	bs := h.Blocksize
+	lo := start * h.Typesize
+	return bs > 0 && n*h.Typesize == bs && lo%bs != 0 && lo/bs+1 < h.Nblocks
 }
