@@ -158,6 +158,10 @@ func codecGap(src []byte, err error) string {
 		// output; libzstd 1.5 does not report bits left over or missing
 		// there (facebook/zstd#3089) and decodes the same frames.
 		return "a zstd Huffman literal stream whose bits do not end with its output: klauspost/compress refuses it, libzstd decodes it"
+	case strings.Contains(err.Error(), "zstd: corrupt block: reserved bits not zero"):
+		// The sequences section header's reserved bits "must be zero";
+		// libzstd does not look at them.
+		return "a zstd sequences header with reserved bits set: klauspost/compress refuses it, libzstd ignores them"
 	}
 	return ""
 }
