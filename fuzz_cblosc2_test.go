@@ -193,8 +193,8 @@ func c2Differs(src []byte, h *Header, herr, err error, ours, theirs []byte) stri
 	switch {
 	case h.Format == FormatBlosc1 && h.Codec == Snappy:
 		return "c-blosc2 has no Snappy"
-	case h.Special == SpecialValue && theirs == nil && valueSplitByBlocks(h):
-		return "c-blosc2 fills a repeated-value chunk block by block and fails where a block is not a whole number of values; we fill it whole"
+	case (h.Special == SpecialValue || h.Special == SpecialNaN) && theirs == nil && valueSplitByBlocks(h):
+		return "c-blosc2 fills a repeated-value or NaN chunk block by block and fails where a block is not a whole number of values; we fill it whole"
 	case h.Nbytes == 0 && theirs == nil:
 		return "an empty chunk: we return nothing whatever follows its header; c-blosc2 checks block offsets it will not use"
 	case h.Format == FormatBlosc1 && !h.DontSplit && !h.Split && !h.Memcpyed:
@@ -244,10 +244,13 @@ var blosc1Stream = regexp.MustCompile(`stream \d+: size (-?\d+) with \d+ bytes l
 // than what is left of the chunk.
 var blosc2PastCbytes = regexp.MustCompile(`stream of \d+ bytes, \d+ left|block offsets do not fit in|stream size truncated|run token truncated|dictionary size truncated`)
 
-// valueSplitByBlocks reports whether the blocks of a repeated-value chunk
-// (by its header's blocksize) are not all whole numbers of its value.
+// valueSplitByBlocks reports whether the blocks of a repeated-value or NaN
+// chunk (by its header's blocksize) are not all whole numbers of its value.
 func valueSplitByBlocks(h *Header) bool {
 	v := h.Cbytes - header2Len
+	if h.Special == SpecialNaN {
+		v = h.Typesize
+	}
 	return v > 0 && h.Blocksize > 0 && (h.Blocksize%v != 0 || (h.Nbytes%h.Blocksize)%v != 0)
 }
 
