@@ -23,7 +23,7 @@ func FuzzDecompress2(f *testing.F) {
 				continue
 			}
 			if b, err := os.ReadFile(filepath.Join(dir, e.File)); err == nil {
-				f.Add(b, uint32(i), uint32(1<<31-i))
+				f.Add(b, uint32(i), 1<<31-uint32(i))
 			}
 		}
 	}

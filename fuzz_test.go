@@ -27,7 +27,7 @@ func seedChunks(f *testing.F) {
 			f.Fatal(err)
 		}
 		if len(b) <= 16<<10 {
-			f.Add(b, uint32(i), uint32(1<<31-i))
+			f.Add(b, uint32(i), 1<<31-uint32(i))
 		}
 	}
 }
