@@ -224,7 +224,7 @@ var c2Laxer = []string{
 	"cannot come from",      // more bytes than the codec's ratio allows (c-blosc2 reads runs in Blosc1 chunks too)
 	"cannot hold",           // the same for one stream
 	"NaN chunk of typesize", // NaN without a float size (c-blosc2 accepts it when empty)
-	"streams",               // a block not a whole number of split streams (c-blosc2 drops the remainder)
+	"split into",            // a block not a whole number of split streams (c-blosc2 drops the remainder)
 }
 
 func (h *Header) hasFilter(f Filter) bool {
