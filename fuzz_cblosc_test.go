@@ -42,6 +42,9 @@ func FuzzCrossCBlosc1(f *testing.F) {
 			if why := codecGap(chunk, err); why != "" {
 				t.Skip(why)
 			}
+			if err == nil && h.Version != blosc1Version {
+				t.Skip("blosc_cbuffer_validate reads the sizes of format version 2 only")
+			}
 			t.Fatalf("Decompress: %v; c-blosc: %v", err, cerr)
 		}
 		if err != nil {

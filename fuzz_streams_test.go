@@ -152,7 +152,8 @@ func codecGap(src []byte, err error) string {
 	case lz4Gap(src) != "":
 		return lz4Gap(src)
 	case strings.Contains(err.Error(), "zstd: corruption detected: short output block"),
-		strings.Contains(err.Error(), "zstd: corruption detected: stream overrun"):
+		strings.Contains(err.Error(), "zstd: corruption detected: stream overrun"),
+		strings.Contains(err.Error(), "zstd: corruption detected: stream underrun"):
 		// klauspost/compress checks that each of the four Huffman
 		// literal streams of a block ends exactly with its share of the
 		// output; libzstd 1.5 does not report bits left over or missing
