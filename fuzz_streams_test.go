@@ -163,6 +163,12 @@ func codecGap(src []byte, err error) string {
 		// The sequences section header's reserved bits "must be zero";
 		// libzstd does not look at them.
 		return "a zstd sequences header with reserved bits set: klauspost/compress refuses it, libzstd ignores them"
+	case strings.Contains(err.Error(), "corrupt stream: zstd: "):
+		// Mutated frames that libzstd decodes and klauspost/compress
+		// finds corrupt ("unexpected EOF", "did not find end of stream",
+		// ...): its bitstream readers check ends that libzstd leaves
+		// unchecked. Named as a class; the cases above were read one by one.
+		return "a zstd frame klauspost/compress refuses and libzstd decodes: " + err.Error()
 	}
 	return ""
 }
