@@ -10,64 +10,35 @@ import (
 	"github.com/goblosc/blosc/internal/golden"
 )
 
-// FuzzDecompress2 feeds mutated Blosc2 chunks to every reader entry point:
-// none may panic, a chunk that decodes must decode the same serially, in
-// parallel and through GetItem, and nothing may be allocated beyond what
-// the header justifies after validation.
+// FuzzDecompress2 feeds mutated Blosc2 chunks to every reader entry point
+// with the checks of FuzzDecompress (decodeWays.check): no panic, serial,
+// parallel and staged decoding alike, GetItem on any range equal to the
+// same bytes of Decompress, ReadHeader accepting what Decompress does.
 func FuzzDecompress2(f *testing.F) {
 	if dir, es, err := golden.Lookup(append(blosc2Kinds, "corrupt-blosc2")...); err != nil && !errors.Is(err, golden.ErrNotFound) {
 		f.Fatal(err)
 	} else if err == nil {
-		for _, e := range es {
+		for i, e := range es {
 			if e.Nbytes > 1<<20 {
 				continue
 			}
 			if b, err := os.ReadFile(filepath.Join(dir, e.File)); err == nil {
-				f.Add(b)
+				f.Add(b, uint32(i), 1<<31-uint32(i))
 			}
 		}
 	}
 	small, _ := Compress(nil, bytes.Repeat([]byte("blosc2 fuzz seed "), 40), Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 4,
 		Filters: [MaxFilters]Filter{Delta, ByteShuffle}})
-	f.Add(small)
-	d1 := &Decompressor{Threads: 1}
-	d2 := &Decompressor{Threads: 2}
-	// Staged output and parallel blocks at any size (they start at 8 MiB
-	// and 128 KiB), so that the small inputs here reach those paths.
-	s2 := &Decompressor{Threads: 2}
-	s2.e.stageMin, s2.e.parallelMin = 1, 1
-	f.Fuzz(func(t *testing.T, src []byte) {
+	f.Add(small, uint32(17), uint32(101))
+	w := newDecodeWays()
+	f.Fuzz(func(t *testing.T, src []byte, a, b uint32) {
 		if len(src) < 3 || !isBlosc2Header(src) {
 			return
 		}
-		h, herr := ReadHeader(src)
-		if herr == nil && h.Special != SpecialNone && h.Nbytes > 64<<20 {
+		if h, err := ReadHeader(src); err == nil && h.Special != SpecialNone && h.Nbytes > 64<<20 {
 			return // a valid special chunk may claim 2 GiB; not worth filling here
 		}
-		a, err := d1.Decompress(nil, src)
-		staged, serr := s2.Decompress(nil, src)
-		if (serr == nil) != (err == nil) || !bytes.Equal(staged, a) {
-			t.Fatalf("staged decode (%v) differs from serial (%v)", serr, err)
-		}
-		if (err == nil) != (herr == nil) && err == nil {
-			t.Fatalf("ReadHeader refused (%v) a chunk Decompress accepted", herr)
-		}
-		if err != nil {
-			return
-		}
-		if len(a) != h.Nbytes {
-			t.Fatalf("decoded %d bytes, header says %d", len(a), h.Nbytes)
-		}
-		b, err := d2.Decompress(nil, src)
-		if err != nil || !bytes.Equal(a, b) {
-			t.Fatalf("parallel decode differs: %v", err)
-		}
-		if n := h.Nbytes / h.Typesize; n > 0 {
-			items, err := GetItem(nil, src, n/3, n-n/3)
-			if err != nil || !bytes.Equal(items, a[n/3*h.Typesize:n*h.Typesize]) {
-				t.Fatalf("GetItem differs: %v", err)
-			}
-		}
+		w.check(t, src, a, b)
 	})
 }
 

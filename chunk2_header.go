@@ -209,6 +209,11 @@ func parseHeader2(src []byte) (header2, error) {
 			return h, fmt.Errorf("%w: nbytes %d not a multiple of typesize %d", ErrCorrupt, h.nbytes, h.typesize)
 		}
 	}
+	if sp != specialNone && h.memcpyed() && h.cbytes != h.nbytes+header2Len {
+		// c-blosc2 checks a memcpyed flag against the sizes whatever the
+		// chunk is, and never sets it on the special chunks it writes.
+		return h, fmt.Errorf("%w: special chunk marked memcpyed with nbytes %d and cbytes %d", ErrCorrupt, h.nbytes, h.cbytes)
+	}
 	if sp == specialNone {
 		for i, f := range h.filters {
 			if f > uint8(TruncPrec) {

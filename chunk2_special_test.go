@@ -3,6 +3,7 @@ package blosc
 import (
 	"bytes"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,5 +109,24 @@ func TestSpecialConstructors(t *testing.T) {
 	}
 	if _, err := RepeatChunk(nil, 10, nil); err == nil {
 		t.Error("empty repeated value accepted")
+	}
+}
+
+// A special chunk whose memcpyed flag disagrees with its sizes is refused,
+// as c-blosc2 refuses it (found by FuzzCrossCBlosc2: we returned zeros).
+func TestSpecialChunkMarkedMemcpyed(t *testing.T) {
+	var x header2
+	x.version, x.versionLZ, x.flags, x.typesize = version2Stable, 1, flagsExtended|flagMemcpyed, 4
+	x.nbytes, x.blocksize, x.cbytes = 64, 64, header2Len
+	x.b2flags = specialZero << b2SpecialShift
+	src := make([]byte, header2Len)
+	x.put(src)
+	if _, err := Decompress(nil, src); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("zeros chunk marked memcpyed, cbytes 32 for 64 bytes: %v, want ErrCorrupt", err)
+	}
+	x.nbytes, x.blocksize = 0, 1
+	x.put(src)
+	if out, err := Decompress(nil, src); err != nil || len(out) != 0 {
+		t.Errorf("empty zeros chunk marked memcpyed (cbytes = nbytes + 32): %d bytes, %v", len(out), err)
 	}
 }

@@ -126,6 +126,26 @@ func (d *Decompressor) Decompress(dst, src []byte) (int, error) {
 	return int(n), nil
 }
 
+// Sizes returns the nbytes, cbytes and blocksize a chunk's header claims,
+// as blosc2_cbuffer_sizes reads them.
+func Sizes(src []byte) (nbytes, cbytes, blocksize int, err error) {
+	var n, c, b C.int32_t
+	if len(src) < 32 || C.blosc2_cbuffer_sizes(ptr(src), &n, &c, &b) < 0 {
+		return 0, 0, 0, errors.New("cblosc2: blosc2_cbuffer_sizes rejected the chunk")
+	}
+	return int(n), int(c), int(b), nil
+}
+
+// GetItem decodes items [start, start+nitems) of a Blosc1 or Blosc2 chunk
+// into dst with blosc2_getitem_ctx, given the real length of src.
+func (d *Decompressor) GetItem(dst, src []byte, start, nitems int) (int, error) {
+	n := C.blosc2_getitem_ctx(d.ctx, ptr(src), C.int32_t(len(src)), C.int(start), C.int(nitems), ptr(dst), C.int32_t(len(dst)))
+	if n < 0 {
+		return 0, fmt.Errorf("cblosc2: blosc2_getitem_ctx returned %d", int(n))
+	}
+	return int(n), nil
+}
+
 // Free releases the context.
 func (d *Decompressor) Free() { C.blosc2_free_ctx(d.ctx) }
 
