@@ -17,6 +17,8 @@ func appendSparse(dir, in string, stdin io.Reader) error {
 		return err
 	}
 	defer closeIn()
-	_, err = s.AppendFrom(r)
+	prog := newProgress(inputSize(in))
+	defer prog.finish()
+	_, err = s.AppendFrom(progressReader{r, prog})
 	return err
 }

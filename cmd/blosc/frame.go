@@ -58,6 +58,9 @@ func streamFrame(in, out string, stdin io.Reader, stdout io.Writer, opts blosc.O
 		return err
 	}
 	defer closeIn()
+	prog := newProgress(inputSize(in))
+	defer prog.finish()
+	r = progressReader{r, prog}
 	return writeAtomic(out, stdout, func(f *os.File) error {
 		w, err := blosc.NewFrameWriter(f, blosc.SChunkOptions{Options: opts, ChunkSize: cs})
 		if err != nil {
@@ -181,7 +184,9 @@ func appendFrame(path, in string, stdin io.Reader) error {
 		return err
 	}
 	defer closeIn()
-	if _, err := s.AppendFrom(r); err != nil {
+	prog := newProgress(inputSize(in))
+	defer prog.finish()
+	if _, err := s.AppendFrom(progressReader{r, prog}); err != nil {
 		return err
 	}
 	return f.Close()
@@ -382,7 +387,9 @@ func streamSparse(in, dir string, stdin io.Reader, opts blosc.Options, chunksize
 	if err != nil {
 		return err
 	}
-	if _, err := s.AppendFrom(r); err != nil {
+	prog := newProgress(inputSize(in))
+	defer prog.finish()
+	if _, err := s.AppendFrom(progressReader{r, prog}); err != nil {
 		os.RemoveAll(dir)
 		return err
 	}
@@ -418,9 +425,11 @@ func openFrameFileLazily(path string) (s *blosc.SChunk, f *os.File, ok bool, err
 // FrameReader: a few chunks decoded at once, so memory stays at a few
 // chunks whatever its size.
 func writeSChunkData(s *blosc.SChunk, out string, stdout io.Writer) error {
+	prog := newProgress(s.Nbytes())
+	defer prog.finish()
 	return writeStream(out, stdout, func(f io.Writer) error {
 		r := blosc.NewFrameReader(s)
-		if _, err := r.WriteTo(f); err != nil {
+		if _, err := r.WriteTo(progressWriter{f, prog}); err != nil {
 			return err
 		}
 		return r.Close()
