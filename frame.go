@@ -171,12 +171,8 @@ func ParseFrame(b []byte) (*SChunk, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch h.frameType {
-	case 0:
-	case 1:
-		return nil, fmt.Errorf("%w: the index of a sparse frame (type 1) is read with its directory", ErrUnsupported)
-	default:
-		return nil, fmt.Errorf("%w: frame type %d", ErrCorrupt, h.frameType)
+	if err := h.checkContiguous(); err != nil {
+		return nil, err
 	}
 	if h.frameLen > int64(len(b)) {
 		return nil, fmt.Errorf("%w: frame of %d bytes, only %d given", ErrCorrupt, h.frameLen, len(b))

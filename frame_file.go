@@ -330,12 +330,8 @@ func openFrameFile(r io.ReaderAt, w FrameFile, base, size int64) (*SChunk, error
 	if err != nil {
 		return nil, err
 	}
-	switch h.frameType {
-	case 0:
-	case 1:
-		return nil, fmt.Errorf("%w: the index of a sparse frame (type 1) is read with its directory", ErrUnsupported)
-	default:
-		return nil, fmt.Errorf("%w: frame type %d", ErrCorrupt, h.frameType)
+	if err := h.checkContiguous(); err != nil {
+		return nil, err
 	}
 	if h.frameLen > size || h.frameLen < int64(h.headerLen)+frameTrailerMinLen {
 		return nil, fmt.Errorf("%w: frame of %d bytes with a %d-byte header in %d bytes", ErrCorrupt, h.frameLen, h.headerLen, size)

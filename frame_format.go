@@ -100,6 +100,17 @@ func (h *frameHeader) version() uint8   { return h.generalFlags & 0x0f }
 func (h *frameHeader) vlBlocks() bool   { return h.generalFlags&frameVLBlocksFlag != 0 }
 func (h *frameHeader) splitMode() uint8 { return h.otherFlags&0x03 + 1 }
 
+// checkContiguous refuses a header that is not a contiguous frame's.
+func (h *frameHeader) checkContiguous() error {
+	switch h.frameType {
+	case 0:
+		return nil
+	case 1:
+		return fmt.Errorf("%w: the index of a sparse frame (type 1) is read with its directory", ErrUnsupported)
+	}
+	return fmt.Errorf("%w: frame type %d", ErrCorrupt, h.frameType)
+}
+
 // appendHeader writes the header (metalayers included) after dst. The
 // frame length is written as given; header_len is computed.
 func appendFrameHeader(dst []byte, h *frameHeader) []byte {

@@ -12,6 +12,11 @@ func appendSparse(dir, in string, stdin io.Reader) error {
 	if err != nil {
 		return err
 	}
+	return appendInput(s, in, stdin)
+}
+
+// appendInput streams IN into s as one change, with a progress line.
+func appendInput(s *blosc.SChunk, in string, stdin io.Reader) error {
 	r, closeIn, err := openInput(in, stdin)
 	if err != nil {
 		return err

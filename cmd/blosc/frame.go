@@ -179,14 +179,7 @@ func appendFrame(path, in string, stdin io.Reader) error {
 	if err != nil {
 		return err
 	}
-	r, closeIn, err := openInput(in, stdin)
-	if err != nil {
-		return err
-	}
-	defer closeIn()
-	prog := newProgress(inputSize(in))
-	defer prog.finish()
-	if _, err := s.AppendFrom(progressReader{r, prog}); err != nil {
+	if err := appendInput(s, in, stdin); err != nil {
 		return err
 	}
 	return f.Close()
@@ -330,39 +323,10 @@ func decompressFrame(src []byte) ([]byte, error) {
 // renamed over path once complete, so that a failure leaves any existing
 // file as it was and no partial file behind.
 func writeFileAtomic(path string, data []byte) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
+	return writeAtomic(path, nil, func(f *os.File) error {
+		_, err := f.Write(data)
 		return err
-	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	ok = true
-	return nil
+	})
 }
 
 func isDir(path string) bool {
