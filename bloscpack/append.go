@@ -63,6 +63,17 @@ func Append(f WritableFile, src io.Reader, size int64, opts *blosc.Options) (int
 	if size < 0 {
 		return 0, invalidf("append size %d", size)
 	}
+	if err := Recover(f); err != nil {
+		return 0, err
+	}
+	if size == 0 {
+		// Nothing to add: the file stays as it is (the header would not
+		// change, and it is the commit point of every other append).
+		if _, err := Open(f, mustSize(f)); err != nil {
+			return 0, err
+		}
+		return 0, nil
+	}
 	st, err := f.Stat()
 	if err != nil {
 		return 0, fmt.Errorf("bloscpack: %w", err)
@@ -177,6 +188,28 @@ func Append(f WritableFile, src io.Reader, size int64, opts *blosc.Options) (int
 		}
 		return b
 	}
+	nh := h
+	nh.LastChunk = newLast
+	nh.NChunks += k
+	nh.MaxAppChunks -= k
+	// The rollback record: the old header and the old slots n-1 .. n+k-1,
+	// which steps 2, 3, 4 and 6 write, after everything else.
+	oldHdr := make([]byte, headerLen)
+	oldSlots := make([]byte, 8*(k+1))
+	if _, err := f.ReadAt(oldHdr, 0); err != nil {
+		return 0, fmt.Errorf("bloscpack: %w", err)
+	}
+	if _, err := f.ReadAt(oldSlots, slotAt(n-1)); err != nil {
+		return 0, fmt.Errorf("bloscpack: %w", err)
+	}
+	newHdr := append(oldHdr[:12:12], nh.encode()[12:]...)
+	rb := rollback{oldSize: fsize, newHeader: newHdr, ranges: []rbRange{{0, oldHdr}, {slotAt(n - 1), oldSlots}}}
+	if err := writeAll(f, rb.encode(), p); err != nil {
+		return 0, err
+	}
+	if err := f.Sync(); err != nil {
+		return 0, fmt.Errorf("bloscpack: %w", err)
+	}
 	// 2. The new chunks' slots.
 	if k > 0 {
 		if err := writeSync(f, encodeSlots(staged[1:]), slotAt(n)); err != nil {
@@ -188,10 +221,6 @@ func Append(f WritableFile, src io.Reader, size int64, opts *blosc.Options) (int
 		return 0, err
 	}
 	// 4. Commit.
-	nh := h
-	nh.LastChunk = newLast
-	nh.NChunks += k
-	nh.MaxAppChunks -= k
 	if err := writeSync(f, nh.encode()[12:], 12); err != nil {
 		return 0, err
 	}
@@ -263,4 +292,12 @@ func copyWithin(f WritableFile, dst, src, n int64) error {
 		dst, src, n = dst+k, src+k, n-k
 	}
 	return nil
+}
+
+func mustSize(f WritableFile) int64 {
+	st, err := f.Stat()
+	if err != nil {
+		return -1
+	}
+	return st.Size()
 }

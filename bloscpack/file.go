@@ -63,6 +63,7 @@ type ChunkInfo struct {
 // Open reads and checks the header, metadata and offsets of the file of
 // the given size that r reads.
 func Open(r io.ReaderAt, size int64) (*File, error) {
+	r, size = resolveRollback(r, size)
 	f := &File{r: r, size: size, cached: -1}
 	var hb [headerLen]byte
 	if err := f.readAt(hb[:], 0, "header"); err != nil {
