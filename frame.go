@@ -284,6 +284,30 @@ func frameChunkErr(what string, err error) error {
 	return fmt.Errorf("%w: %s: %w", ErrCorrupt, what, err)
 }
 
+// checkRepOffset checks an index of one repeated offset (c-blosc2's
+// fill_special): a special value for any number of chunks (of a fixed
+// size), or a real offset for one chunk. done says nothing more is left to
+// check.
+func (s *SChunk) checkRepOffset() (done bool, err error) {
+	if !s.offs.rep {
+		return false, nil
+	}
+	off, n := s.offs.repVal, s.offs.len()
+	if off >= 0 {
+		if n > 1 {
+			return true, fmt.Errorf("%w: %d chunks at the one offset %d", ErrCorrupt, n, off)
+		}
+		return false, nil
+	}
+	if _, err := offsetKind(off); err != nil {
+		return true, err
+	}
+	if s.hdr.chunksize <= 0 {
+		return true, fmt.Errorf("%w: special chunks in a frame of variable-size chunks", ErrCorrupt)
+	}
+	return true, nil
+}
+
 func chunkCbytes(c []byte) int { return int(int32(binary.LittleEndian.Uint32(c[12:]))) }
 
 // checkChunks checks every offset and the header of every chunk stored: it
@@ -296,20 +320,8 @@ func (s *SChunk) checkChunks() error {
 	if !fixed {
 		s.varStarts = make([]int64, n+1)
 	}
-	if s.offs.rep {
-		off := s.offs.repVal
-		if off >= 0 && n > 1 {
-			return fmt.Errorf("%w: %d chunks at the one offset %d", ErrCorrupt, n, off)
-		}
-		if off < 0 {
-			if _, err := offsetKind(off); err != nil {
-				return err
-			}
-			if !fixed {
-				return fmt.Errorf("%w: special chunks in a frame of variable-size chunks", ErrCorrupt)
-			}
-			return nil
-		}
+	if done, err := s.checkRepOffset(); done || err != nil {
+		return err
 	}
 	type span struct{ lo, hi int64 }
 	spans := make([]span, 0, min(n, len(s.region)/header2Len+1))

@@ -407,19 +407,8 @@ func cloneMeta(m []metalayer) []metalayer {
 func (s *SChunk) checkOffsetsLazy() error {
 	f := s.file
 	n := s.offs.len()
-	if s.offs.rep {
-		off := s.offs.repVal
-		if off >= 0 && n > 1 {
-			return fmt.Errorf("%w: %d chunks at the one offset %d", ErrCorrupt, n, off)
-		}
-		if off < 0 {
-			if _, err := offsetKind(off); err != nil {
-				return err
-			}
-			if s.hdr.chunksize <= 0 {
-				return fmt.Errorf("%w: special chunks in a frame of variable-size chunks", ErrCorrupt)
-			}
-		}
+	if _, err := s.checkRepOffset(); err != nil {
+		return err
 	}
 	if s.hdr.chunksize <= 0 {
 		return fmt.Errorf("%w: frames of variable-size chunks are read from memory (ParseFrame)", ErrUnsupported)

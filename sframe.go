@@ -242,13 +242,8 @@ func (s *SChunk) checkSparseIDs() error {
 		return fmt.Errorf("%w: sparse frames of variable-size chunks", ErrUnsupported)
 	}
 	if s.offs.rep {
-		if v := s.offs.repVal; v >= 0 && n > 1 {
-			return fmt.Errorf("%w: %d chunks in one file", ErrCorrupt, n)
-		} else if v < 0 {
-			_, err := offsetKind(v)
-			return err
-		}
-		return nil
+		_, err := s.checkRepOffset()
+		return err
 	}
 	seen := make(map[int64]bool, n)
 	for i, id := range s.offs.vals {

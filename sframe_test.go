@@ -1,6 +1,7 @@
 package blosc
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -122,4 +123,66 @@ func TestSparseFrameOperations(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzOpenSparseFrame: a fuzzed chunks.b2frame beside real chunk files
+// never panics the sparse reader, fails with a sentinel, and a frame it
+// opens decodes the same whole, chunk by chunk and as a contiguous frame.
+func FuzzOpenSparseFrame(f *testing.F) {
+	seedDir := f.TempDir() + "/seed"
+	s0, err := CreateSparseFrame(seedDir, SChunkOptions{Options: DefaultOptions(), ChunkSize: 256})
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := s0.AppendData(bytes.Repeat([]byte("sparse frame "), 60)); err != nil {
+		f.Fatal(err)
+	}
+	idx, _ := os.ReadFile(filepath.Join(seedDir, sparseIndexName))
+	f.Add(idx)
+	chunks, _ := filepath.Glob(filepath.Join(seedDir, "*.chunk"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		dir := t.TempDir()
+		for _, c := range chunks {
+			data, _ := os.ReadFile(c)
+			os.WriteFile(filepath.Join(dir, filepath.Base(c)), data, 0o644)
+		}
+		if err := os.WriteFile(filepath.Join(dir, sparseIndexName), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := OpenSparseFrame(dir, false)
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported) {
+				t.Fatalf("error %v wraps no sentinel", err)
+			}
+			return
+		}
+		if s.Nbytes() > 1<<20 || s.NChunks() > 1024 {
+			return
+		}
+		whole, err := s.Decompress(nil)
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported) {
+				t.Fatalf("Decompress error %v wraps no sentinel", err)
+			}
+			return
+		}
+		var joined []byte
+		for i := 0; i < s.NChunks(); i++ {
+			c, err := s.DecompressChunk(nil, i)
+			if err != nil {
+				t.Fatalf("chunk %d: %v", i, err)
+			}
+			joined = append(joined, c...)
+		}
+		if !bytes.Equal(joined, whole) {
+			t.Fatal("chunks one by one differ from Decompress")
+		}
+		if fb, err := s.Frame(nil); err == nil {
+			if c, err := ParseFrame(fb); err == nil {
+				if got, err := c.Decompress(nil); err != nil || !bytes.Equal(got, whole) {
+					t.Fatalf("as a contiguous frame it decodes differently (%v)", err)
+				}
+			}
+		}
+	})
 }

@@ -48,21 +48,13 @@ func frameChunkSize(chunksize, typesize int) (int, error) {
 // frame at OUT, through a temporary file beside it (or in the temporary
 // directory for - ), with memory bounded by a few chunks.
 func streamFrame(in, out string, stdin io.Reader, stdout io.Writer, opts blosc.Options, chunksize int) error {
-	opts.Format = blosc.FormatBlosc2
-	cs, err := frameChunkSize(chunksize, opts.Typesize)
+	so, r, done, err := frameInput(in, stdin, opts, chunksize)
 	if err != nil {
 		return err
 	}
-	r, closeIn, err := openInput(in, stdin)
-	if err != nil {
-		return err
-	}
-	defer closeIn()
-	prog := newProgress(inputSize(in))
-	defer prog.finish()
-	r = progressReader{r, prog}
+	defer done()
 	return writeAtomic(out, stdout, func(f *os.File) error {
-		w, err := blosc.NewFrameWriter(f, blosc.SChunkOptions{Options: opts, ChunkSize: cs})
+		w, err := blosc.NewFrameWriter(f, so)
 		if err != nil {
 			return err
 		}
@@ -72,6 +64,25 @@ func streamFrame(in, out string, stdin io.Reader, stdout io.Writer, opts blosc.O
 		}
 		return w.Close()
 	})
+}
+
+// frameInput checks a frame's options and opens IN for streaming, with a
+// progress line; done closes IN and clears the line.
+func frameInput(in string, stdin io.Reader, opts blosc.Options, chunksize int) (blosc.SChunkOptions, io.Reader, func(), error) {
+	opts.Format = blosc.FormatBlosc2
+	cs, err := frameChunkSize(chunksize, opts.Typesize)
+	if err != nil {
+		return blosc.SChunkOptions{}, nil, nil, err
+	}
+	r, closeIn, err := openInput(in, stdin)
+	if err != nil {
+		return blosc.SChunkOptions{}, nil, nil, err
+	}
+	prog := newProgress(inputSize(in))
+	return blosc.SChunkOptions{Options: opts, ChunkSize: cs}, progressReader{r, prog}, func() {
+		prog.finish()
+		closeIn()
+	}, nil
 }
 
 // openInput opens IN for streaming.
@@ -337,23 +348,16 @@ func isDir(path string) bool {
 // streamSparse compresses IN into a new sparse frame directory DIR. On
 // failure the directory is removed.
 func streamSparse(in, dir string, stdin io.Reader, opts blosc.Options, chunksize int) error {
-	opts.Format = blosc.FormatBlosc2
-	cs, err := frameChunkSize(chunksize, opts.Typesize)
+	so, r, done, err := frameInput(in, stdin, opts, chunksize)
 	if err != nil {
 		return err
 	}
-	r, closeIn, err := openInput(in, stdin)
+	defer done()
+	s, err := blosc.CreateSparseFrame(dir, so)
 	if err != nil {
 		return err
 	}
-	defer closeIn()
-	s, err := blosc.CreateSparseFrame(dir, blosc.SChunkOptions{Options: opts, ChunkSize: cs})
-	if err != nil {
-		return err
-	}
-	prog := newProgress(inputSize(in))
-	defer prog.finish()
-	if _, err := s.AppendFrom(progressReader{r, prog}); err != nil {
+	if _, err := s.AppendFrom(r); err != nil {
 		os.RemoveAll(dir)
 		return err
 	}

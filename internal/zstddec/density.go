@@ -43,19 +43,10 @@ func FirstBlock(src []byte) (BlockStats, bool) {
 	if len(in) < fcsLen {
 		return BlockStats{}, false
 	}
-	var fcs uint64
-	switch fcsLen {
-	case 1:
-		fcs = uint64(in[0])
-	case 2:
-		fcs = uint64(binary.LittleEndian.Uint16(in)) + 256
-	case 4:
-		fcs = uint64(binary.LittleEndian.Uint32(in))
-	case 8:
-		fcs = binary.LittleEndian.Uint64(in)
-	default:
+	if fcsLen == 0 {
 		return BlockStats{}, false
 	}
+	fcs := contentSize(in, fcsLen)
 	in = in[fcsLen:]
 	for len(in) >= 3 {
 		bh := uint32(in[0]) | uint32(in[1])<<8 | uint32(in[2])<<16

@@ -111,17 +111,7 @@ func (d *Decoder) Decode(dst, src []byte) error {
 	if len(in) < fcsLen {
 		return corrupt("truncated frame header")
 	}
-	var fcs uint64
-	switch fcsLen {
-	case 1:
-		fcs = uint64(in[0])
-	case 2:
-		fcs = uint64(binary.LittleEndian.Uint16(in)) + 256
-	case 4:
-		fcs = uint64(binary.LittleEndian.Uint32(in))
-	case 8:
-		fcs = binary.LittleEndian.Uint64(in)
-	}
+	fcs := contentSize(in, fcsLen)
 	in = in[fcsLen:]
 	if fcs != uint64(len(dst)) {
 		return corrupt("frame holds %d bytes, want %d", fcs, len(dst))
@@ -363,4 +353,20 @@ func (d *Decoder) litBuf(n int) []byte {
 		d.lits = make([]byte, n+litSlack)
 	}
 	return d.lits[:n]
+}
+
+// contentSize decodes a frame header's Frame_Content_Size field of n
+// bytes (1, 2, 4 or 8; len(in) >= n), 0 for any other n.
+func contentSize(in []byte, n int) uint64 {
+	switch n {
+	case 1:
+		return uint64(in[0])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(in)) + 256
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(in))
+	case 8:
+		return binary.LittleEndian.Uint64(in)
+	}
+	return 0
 }
