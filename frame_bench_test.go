@@ -2,6 +2,7 @@ package blosc
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"testing"
@@ -264,4 +265,133 @@ func BenchmarkFrameFileAppend(b *testing.B) {
 	b.ReportMetric(float64(indexBytes)/n, "index-B/op")
 	b.ReportMetric(float64(written-chunkBytes-indexBytes)/n, "rest-B/op")
 	b.SetBytes(int64(len(add)))
+}
+
+// BenchmarkFrameStream compares, interleaved in every iteration and at
+// the default 1 MiB chunk size, the in-memory pipeline (AppendData of the
+// whole input, then the frame's bytes; ParseFrame and Decompress into one
+// buffer) with the streaming one the command-line tool runs: a
+// FrameWriter filling a file from a pipe, and a FrameReader over the file
+// opened lazily, writing into a pipe that another goroutine drains. It
+// reports each one's best GB/s and stream/in-memory ratios (the files go
+// to GOBLOSC_STREAM_DIR, default the test's temporary directory).
+func BenchmarkFrameStream(b *testing.B) {
+	n := frameBenchBytes(b)
+	dir := os.Getenv("GOBLOSC_STREAM_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+	}
+	for _, set := range frameBenchSets {
+		in := pattern(b, set.pattern, n)
+		for _, codec := range []Codec{LZ4, BloscLZ} {
+			b.Run(fmt.Sprintf("n=%dMiB/%s/%v", n>>20, set.pattern, codec), func(b *testing.B) {
+				o := SChunkOptions{Options: Options{Format: FormatBlosc2, Codec: codec, Level: 5, Typesize: set.typesize,
+					Filters: [MaxFilters]Filter{5: ByteShuffle}}}
+				out := make([]byte, n)
+				var frame []byte
+				var tCopy, tMc, tMd, tSc, tSd best
+				path := dir + "/stream.b2frame"
+				round := func() {
+					_ = tCopy.time(func() error { copy(out, in); return nil })
+					if err := tMc.time(func() error {
+						s, err := NewSChunk(o)
+						if err == nil {
+							err = s.AppendData(in)
+						}
+						if err == nil {
+							frame, err = s.Frame(frame[:0])
+						}
+						return err
+					}); err != nil {
+						b.Fatal(err)
+					}
+					if err := tMd.time(func() error {
+						s, err := ParseFrame(frame)
+						if err == nil {
+							_, err = s.Decompress(out)
+						}
+						return err
+					}); err != nil {
+						b.Fatal(err)
+					}
+					if err := tSc.time(func() error { return streamToFile(path, in, o) }); err != nil {
+						b.Fatal(err)
+					}
+					if err := tSd.time(func() error { return streamFromFile(path, n) }); err != nil {
+						b.Fatal(err)
+					}
+				}
+				round() // warm up
+				for b.Loop() {
+					round()
+				}
+				gb := func(d best) float64 { return float64(n) / time.Duration(d).Seconds() / 1e9 }
+				b.ReportMetric(gb(tCopy), "memcpy-GB/s")
+				b.ReportMetric(gb(tMc), "mem-comp-GB/s")
+				b.ReportMetric(gb(tMd), "mem-dec-GB/s")
+				b.ReportMetric(gb(tSc), "stream-comp-GB/s")
+				b.ReportMetric(gb(tSd), "stream-dec-GB/s")
+				b.ReportMetric(float64(tMc)/float64(tSc), "comp-stream/mem")
+				b.ReportMetric(float64(tMd)/float64(tSd), "dec-stream/mem")
+			})
+		}
+	}
+}
+
+// streamToFile streams in through a pipe into a new frame file at path.
+func streamToFile(path string, in []byte, o SChunkOptions) error {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	go func() {
+		pw.Write(in)
+		pw.Close()
+	}()
+	defer pr.Close()
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w, err := NewFrameWriter(f, o)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, pr); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+// streamFromFile opens the frame file at path lazily and streams its data
+// into a pipe that a goroutine drains, checking the length.
+func streamFromFile(path string, n int) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s, err := OpenFrameFile(f)
+	if err != nil {
+		return err
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	got := make(chan int64, 1)
+	go func() {
+		k, _ := io.Copy(io.Discard, pr)
+		pr.Close()
+		got <- k
+	}()
+	r := NewFrameReader(s)
+	_, err = r.WriteTo(pw)
+	pw.Close()
+	if k := <-got; err == nil && k != int64(n) {
+		err = fmt.Errorf("streamed %d bytes of %d", k, n)
+	}
+	return err
 }

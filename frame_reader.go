@@ -28,30 +28,37 @@ var errReaderClosed = errors.New("blosc: read from a closed FrameReader")
 // fill decodes the chunks from the one holding r.pos on, as many as
 // Options().Threads (at least one).
 func (r *FrameReader) fill() error {
-	s := r.s
-	first := s.chunkAt(r.pos)
+	buf, off, err := r.s.decodeFrom(r.buf, r.pos)
+	r.buf, r.bufOff = buf, off
+	return err
+}
+
+// decodeFrom decodes into buf (grown if need be) the chunks from the one
+// holding pos on, as many as Options().Threads (at least one), and says
+// at which data offset they start.
+func (s *SChunk) decodeFrom(buf []byte, pos int64) ([]byte, int64, error) {
+	first := s.chunkAt(pos)
 	n := min(max(resolveThreads(s.opts.Threads), 1), s.offs.len()-first)
 	start, _ := s.chunkSpan(first)
 	lastStart, lastSize := s.chunkSpan(first + n - 1)
 	total := int(lastStart + int64(lastSize) - start)
-	if cap(r.buf) < total {
-		r.buf = make([]byte, total)
+	if cap(buf) < total {
+		buf = make([]byte, total)
 	}
-	r.buf = r.buf[:total]
-	r.bufOff = start
+	buf = buf[:total]
 	if n == 1 {
 		e := enginePool.Get().(*engine)
-		err := s.decodeChunkInto(e, r.buf, first, resolveThreads(s.opts.Threads))
+		err := s.decodeChunkInto(e, buf, first, resolveThreads(s.opts.Threads))
 		enginePool.Put(e)
-		return err
+		return buf, start, err
 	}
 	j := jobPool.Get().(*chunkJob)
-	j.s, j.out, j.err = s, r.buf, nil
+	j.s, j.out, j.err = s, buf, nil
 	runBlocks(&j.batch, readChunksTask{j: j, first: first, base: start}, n, n, &j.ws)
 	err := j.err
 	j.s, j.out, j.err = nil, nil, nil
 	jobPool.Put(j)
-	return err
+	return buf, start, err
 }
 
 // readChunksTask decodes chunk first+i into its place in j.out.
@@ -96,31 +103,59 @@ func (r *FrameReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// WriteTo writes the data from the current position to w.
+// WriteTo writes the data from the current position to w. The chunks
+// after those being written are decoded meanwhile, on a goroutine that
+// ends before WriteTo returns.
 func (r *FrameReader) WriteTo(w io.Writer) (int64, error) {
 	var total int64
+	if r.closed {
+		return 0, errReaderClosed
+	}
+	if r.err != nil {
+		return 0, r.err
+	}
+	if r.pos >= r.s.Nbytes() {
+		return 0, nil
+	}
+	if r.pos < r.bufOff || r.pos >= r.bufOff+int64(len(r.buf)) {
+		if err := r.fill(); err != nil {
+			r.err = err
+			return 0, err
+		}
+	}
+	type decoded struct {
+		buf []byte
+		off int64
+		err error
+	}
+	next := make(chan decoded, 1)
+	var spare []byte
 	for {
-		if r.closed {
-			return total, errReaderClosed
-		}
-		if r.err != nil {
-			return total, r.err
-		}
-		if r.pos >= r.s.Nbytes() {
-			return total, nil
-		}
-		if r.pos < r.bufOff || r.pos >= r.bufOff+int64(len(r.buf)) {
-			if err := r.fill(); err != nil {
-				r.err = err
-				return total, err
-			}
+		end := r.bufOff + int64(len(r.buf))
+		ahead := end < r.s.Nbytes()
+		if ahead {
+			go func(buf []byte) {
+				b, off, err := r.s.decodeFrom(buf, end)
+				next <- decoded{b, off, err}
+			}(spare)
 		}
 		n, err := w.Write(r.buf[r.pos-r.bufOff:])
 		r.pos += int64(n)
 		total += int64(n)
-		if err != nil {
+		if !ahead {
 			return total, err
 		}
+		d := <-next
+		if err != nil {
+			spare = d.buf
+			return total, err
+		}
+		if d.err != nil {
+			r.err = d.err
+			return total, d.err
+		}
+		spare = r.buf
+		r.buf, r.bufOff = d.buf, d.off
 	}
 }
 

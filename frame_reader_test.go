@@ -141,3 +141,83 @@ func TestFrameReaderCorrupt(t *testing.T) {
 		t.Errorf("Close: %v", cerr)
 	}
 }
+
+// failAfter accepts limit bytes, then fails.
+type failAfter struct {
+	buf   bytes.Buffer
+	limit int
+}
+
+var errWriterFull = errors.New("writer full")
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	if room := w.limit - w.buf.Len(); len(p) > room {
+		w.buf.Write(p[:room])
+		return room, errWriterFull
+	}
+	return w.buf.Write(p)
+}
+
+// TestFrameReaderWriteTo: WriteTo, which decodes the next chunks while it
+// writes, gives the data from any position, stops exactly where a writer
+// fails (the position then says how far it got, and reading on resumes
+// there), and reports a corrupt chunk after writing everything before it.
+func TestFrameReaderWriteTo(t *testing.T) {
+	data := pattern(t, "f32_noise", 40*16<<10+123)
+	for _, th := range []int{1, 2, 3} {
+		o := SChunkOptions{Options: DefaultOptions(), ChunkSize: 16 << 10}
+		o.Codec, o.Typesize, o.Threads = LZ4, 4, th
+		s, _ := NewSChunk(o)
+		if err := s.AppendData(data); err != nil {
+			t.Fatal(err)
+		}
+		for _, from := range []int64{0, 1, 16<<10 - 1, 16 << 10, 200001, int64(len(data)) - 5, int64(len(data))} {
+			r := NewFrameReader(s)
+			if _, err := r.Seek(from, io.SeekStart); err != nil {
+				t.Fatal(err)
+			}
+			var w bytes.Buffer
+			n, err := r.WriteTo(&w)
+			if err != nil || n != int64(len(data))-from || !bytes.Equal(w.Bytes(), data[from:]) {
+				t.Fatalf("threads %d from %d: WriteTo %d, %v, data equal %v", th, from, n, err, bytes.Equal(w.Bytes(), data[from:]))
+			}
+		}
+		for _, limit := range []int{0, 1, 16 << 10, 3*16<<10 + 7, 300000} {
+			r := NewFrameReader(s)
+			w := &failAfter{limit: limit}
+			n, err := r.WriteTo(w)
+			if !errors.Is(err, errWriterFull) || n != int64(limit) || !bytes.Equal(w.buf.Bytes(), data[:limit]) {
+				t.Fatalf("threads %d, writer full at %d: WriteTo %d, %v", th, limit, n, err)
+			}
+			rest, err := io.ReadAll(r)
+			if err != nil || !bytes.Equal(rest, data[limit:]) {
+				t.Fatalf("threads %d: reading on after a failed WriteTo at %d: %v", th, limit, err)
+			}
+		}
+		// Damage chunk 7: everything before it is written, then the error.
+		b, _ := s.Frame(nil)
+		c, _ := s.Chunk(7)
+		i := bytes.Index(b, c)
+		bad := bytes.Clone(b)
+		for k := i + 40; k < i+len(c); k++ {
+			bad[k] ^= 0x5a
+		}
+		s2, err := ParseFrame(bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s2.opts.Threads = th
+		r := NewFrameReader(s2)
+		var w bytes.Buffer
+		n, err := r.WriteTo(&w)
+		if !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("threads %d: WriteTo over a damaged chunk: %v", th, err)
+		}
+		if n > 7*16<<10 || !bytes.Equal(w.Bytes(), data[:n]) {
+			t.Fatalf("threads %d: %d bytes written before the damaged chunk, which starts at %d", th, n, 7*16<<10)
+		}
+		if cerr := r.Close(); !errors.Is(cerr, ErrCorrupt) {
+			t.Errorf("Close: %v", cerr)
+		}
+	}
+}

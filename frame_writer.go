@@ -11,6 +11,53 @@ import (
 // the offsets index, trailer and header are written once, at the end,
 // with the commit protocol of frame_file.go. A crash before that leaves
 // the file as it was before (for a new file: an empty frame).
+//
+// A stream's batches overlap: while one batch is compressed and written
+// on a goroutine of its own, the caller reads the next into a second
+// buffer. Only one batch is ever in flight, so chunks are made and
+// written in the order of the input, and the file sees the same writes
+// in the same order as without the overlap.
+
+// overlap runs a batch's work in the background while the caller fills
+// the other of two buffers. Its goroutine ends with its batch; wait
+// collects the result, so nothing outlives the call that waits last.
+type overlap struct {
+	size   int
+	fill   []byte // the buffer being filled
+	other  []byte // the buffer of the batch in flight, or a spare
+	done   chan error
+	flying bool
+}
+
+func newOverlap(size int) *overlap {
+	return &overlap{size: size, fill: make([]byte, size), done: make(chan error, 1)}
+}
+
+// wait returns the result of the batch in flight, if any.
+func (o *overlap) wait() error {
+	if !o.flying {
+		return nil
+	}
+	o.flying = false
+	return <-o.done
+}
+
+// start waits for the batch in flight, then hands fill[:n] to do on a new
+// goroutine and makes the other buffer the one to fill.
+func (o *overlap) start(n int, do func([]byte) error) error {
+	if err := o.wait(); err != nil {
+		return err
+	}
+	b := o.fill[:n]
+	if o.other == nil {
+		o.other = make([]byte, o.size)
+	}
+	o.fill, o.other = o.other, o.fill
+	o.flying = true
+	done := o.done
+	go func() { done <- do(b) }()
+	return nil
+}
 
 // flushPending writes the chunk bytes of the change in progress to the
 // file, after its end, and forgets them: the change's bytes are then on
@@ -47,37 +94,47 @@ func (s *SChunk) AppendFrom(r io.Reader) (n int64, err error) {
 	if cs == 0 {
 		cs = max(DefaultChunkSize/int(s.hdr.typesize)*int(s.hdr.typesize), int(s.hdr.typesize))
 	}
-	buf := make([]byte, s.streamBatch(cs))
+	ov := newOverlap(s.streamBatch(cs))
+	// The background batch and this goroutine never touch s at once: s is
+	// used only by the batch in flight, and here only after wait.
+	appendBatch := func(b []byte) error {
+		if err := s.AppendData(b); err != nil {
+			return err
+		}
+		return s.flushPending()
+	}
+	fail := func(err error) (int64, error) {
+		ov.wait()
+		s.abandon()
+		return n, err
+	}
 	// Refill a short last chunk first, so that every batch after it is
 	// whole chunks.
-	first := buf
+	first := ov.size
 	if k := s.offs.len(); k > 0 {
 		if _, size := s.chunkSpan(k - 1); size < cs {
-			first = buf[:cs-size]
+			first = cs - size
 		}
 	}
 	for {
-		m, rerr := io.ReadFull(r, first)
-		first = buf
+		m, rerr := io.ReadFull(r, ov.fill[:first])
+		first = ov.size
 		if m > 0 {
-			if err := s.AppendData(buf[:m]); err != nil {
-				s.abandon()
-				return n, err
-			}
-			n += int64(m)
-			if err := s.flushPending(); err != nil {
-				s.abandon()
-				return n, err
+			if err := ov.start(m, appendBatch); err != nil {
+				return fail(err)
 			}
 		}
 		switch rerr {
 		case nil:
+			n += int64(m)
 			continue
 		case io.EOF, io.ErrUnexpectedEOF:
-			return n, nil
+			if err := ov.wait(); err != nil {
+				return fail(err)
+			}
+			return n + int64(m), nil
 		}
-		s.abandon()
-		return n, rerr
+		return fail(rerr)
 	}
 }
 
@@ -92,17 +149,20 @@ func (s *SChunk) abandon() {
 }
 
 // FrameWriter compresses a stream of any length into a new frame: Write
-// takes data and sends finished chunks to the destination right after the
-// place kept for the header; Close writes the offsets index, the trailer
-// and then the header. The bytes are those Frame writes for the same data
+// (or ReadFrom, which io.Copy uses) takes data, and finished chunks go to
+// the destination right after the place kept for the header while the
+// next input is taken; Close writes the offsets index, the trailer and
+// then the header. The bytes are those Frame writes for the same data
 // (AppendData). Until Close has written the header the destination holds
-// no frame.
+// no frame. An error met by a batch in the background is returned by a
+// later Write or by Close; a FrameWriter must be closed, which also ends
+// its background work.
 type FrameWriter struct {
 	s    *SChunk
 	w    io.WriterAt
 	hlen int64
-	buf  []byte
-	n    int
+	ov   *overlap
+	n    int // bytes in ov.fill
 	err  error
 	done bool
 }
@@ -120,28 +180,35 @@ func NewFrameWriter(w io.WriterAt, opts SChunkOptions) (*FrameWriter, error) {
 		cs = max(DefaultChunkSize/ts*ts, ts)
 	}
 	s.chunkSize = cs
-	return &FrameWriter{s: s, w: w, buf: make([]byte, s.streamBatch(cs))}, nil
+	return &FrameWriter{s: s, w: w, ov: newOverlap(s.streamBatch(cs))}, nil
 }
 
 // SChunk returns the super-chunk being written: add metalayers through it
 // before the first Write, read its counters after Close.
 func (w *FrameWriter) SChunk() *SChunk { return w.s }
 
-// Write compresses p into the frame's chunks.
-func (w *FrameWriter) Write(p []byte) (int, error) {
+func (w *FrameWriter) check() error {
 	if w.err != nil {
-		return 0, w.err
+		return w.err
 	}
 	if w.done {
-		return 0, fmt.Errorf("%w: write after Close", ErrInvalidOptions)
+		return fmt.Errorf("%w: write after Close", ErrInvalidOptions)
+	}
+	return nil
+}
+
+// Write compresses p into the frame's chunks.
+func (w *FrameWriter) Write(p []byte) (int, error) {
+	if err := w.check(); err != nil {
+		return 0, err
 	}
 	total := len(p)
 	for len(p) > 0 {
-		k := copy(w.buf[w.n:], p)
+		k := copy(w.ov.fill[w.n:], p)
 		w.n += k
 		p = p[k:]
-		if w.n == len(w.buf) {
-			if err := w.flush(); err != nil {
+		if w.n == len(w.ov.fill) {
+			if err := w.send(); err != nil {
 				return total - len(p), err
 			}
 		}
@@ -149,22 +216,57 @@ func (w *FrameWriter) Write(p []byte) (int, error) {
 	return total, nil
 }
 
-// flush compresses the buffered input and sends the chunks out.
-func (w *FrameWriter) flush() error {
-	if w.n > 0 {
-		if err := w.s.AppendData(w.buf[:w.n]); err != nil {
-			w.err = err
+// ReadFrom compresses everything r yields into the frame's chunks,
+// reading straight into the batch buffers.
+func (w *FrameWriter) ReadFrom(r io.Reader) (int64, error) {
+	if err := w.check(); err != nil {
+		return 0, err
+	}
+	var total int64
+	for {
+		m, err := io.ReadFull(r, w.ov.fill[w.n:])
+		w.n += m
+		total += int64(m)
+		if w.n == len(w.ov.fill) {
+			if err := w.send(); err != nil {
+				return total, err
+			}
+		}
+		switch err {
+		case nil:
+		case io.EOF, io.ErrUnexpectedEOF:
+			return total, nil
+		default:
+			return total, err
+		}
+	}
+}
+
+// send hands the full buffer to the background; the place kept for the
+// header is known from the first batch on (metalayers are added before).
+func (w *FrameWriter) send() error {
+	if w.hlen == 0 {
+		w.hlen = int64(frameHeaderSize(w.s.hdr.meta))
+	}
+	n := w.n
+	w.n = 0
+	if err := w.ov.start(n, w.batch); err != nil {
+		w.err = err
+		return err
+	}
+	return nil
+}
+
+// batch compresses one batch of input and writes its chunks.
+func (w *FrameWriter) batch(b []byte) error {
+	s := w.s
+	if len(b) > 0 {
+		if err := s.AppendData(b); err != nil {
 			return err
 		}
-		w.n = 0
-	}
-	s := w.s
-	if w.hlen == 0 {
-		w.hlen = int64(frameHeaderSize(s.hdr.meta))
 	}
 	if len(s.region) > 0 {
 		if _, err := w.w.WriteAt(s.region, w.hlen+s.pendBase); err != nil {
-			w.err = err
 			return err
 		}
 		s.pendBase += int64(len(s.region))
@@ -180,12 +282,20 @@ func (w *FrameWriter) Close() error {
 		return w.err
 	}
 	w.done = true
+	if err := w.ov.wait(); err != nil && w.err == nil {
+		w.err = err
+	}
 	if w.err != nil {
 		return w.err
 	}
-	if err := w.flush(); err != nil {
+	if w.hlen == 0 {
+		w.hlen = int64(frameHeaderSize(w.s.hdr.meta))
+	}
+	if err := w.batch(w.ov.fill[:w.n]); err != nil {
+		w.err = err
 		return err
 	}
+	w.n = 0
 	hdr, offs, trailer, err := w.s.frameParts()
 	if err != nil {
 		w.err = err

@@ -54,7 +54,95 @@ func TestFrameWriter(t *testing.T) {
 				if _, err := w.Write([]byte("x")); err == nil {
 					t.Error("Write after Close accepted")
 				}
+				// io.Copy takes ReadFrom, which reads straight into the
+				// batch buffers: the same bytes again.
+				f2 := faultfile.New(nil, faultfile.NoFault)
+				w2, err := NewFrameWriter(f2, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := w2.SChunk().AddMetalayer("m", []byte("meta")); err != nil {
+					t.Fatal(err)
+				}
+				if n, err := io.Copy(w2, &pieces{data: data, rng: rng}); err != nil || n != int64(len(data)) {
+					t.Fatalf("io.Copy: %d, %v", n, err)
+				}
+				if err := w2.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if got := f2.Bytes(); !bytes.Equal(got, want) {
+					t.Fatalf("frame streamed by ReadFrom, %d bytes, differs from AppendData's %d", len(got), len(want))
+				}
 			})
+		}
+	}
+}
+
+// pieces yields data in reads of random sizes and is not an io.WriterTo,
+// so io.Copy uses the destination's ReadFrom.
+type pieces struct {
+	data []byte
+	rng  *rand.Rand
+}
+
+func (p *pieces) Read(b []byte) (int, error) {
+	if len(p.data) == 0 {
+		return 0, io.EOF
+	}
+	k := min(len(b), len(p.data), p.rng.IntN(200000)+1)
+	copy(b, p.data[:k])
+	p.data = p.data[k:]
+	return k, nil
+}
+
+// TestFrameWriterFailingWrite: a write that fails while a batch is being
+// written in the background is reported, by a later Write, by ReadFrom
+// or by Close, for every write of the stream; the destination then holds
+// no header, and Close reports the same error again.
+func TestFrameWriterFailingWrite(t *testing.T) {
+	data := pattern(t, "f32_noise", 2<<20+333)
+	o := SChunkOptions{Options: DefaultOptions(), ChunkSize: 64 << 10}
+	o.Codec, o.Typesize, o.Threads = LZ4, 4, 2
+	ref := faultfile.New(nil, faultfile.NoFault)
+	w, _ := NewFrameWriter(ref, o)
+	if _, err := io.Copy(w, bytes.NewReader(data)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	writes := ref.Writes()
+	if writes < 4 {
+		t.Fatalf("only %d writes: the stream was not written in batches", writes)
+	}
+	for k := range writes {
+		for _, useCopy := range []bool{false, true} {
+			f := faultfile.New(nil, faultfile.Plan{At: k, Keep: 1})
+			w, err := NewFrameWriter(f, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var werr error
+			if useCopy {
+				_, werr = io.Copy(w, &pieces{data: data, rng: rand.New(rand.NewPCG(1, uint64(k)))})
+			} else {
+				for p := data; len(p) > 0 && werr == nil; p = p[min(len(p), 100000):] {
+					_, werr = w.Write(p[:min(len(p), 100000)])
+				}
+			}
+			cerr := w.Close()
+			if cerr == nil {
+				t.Fatalf("write %d failing (copy %v): Close reported no error (Write: %v)", k, useCopy, werr)
+			}
+			if werr != nil && !errors.Is(cerr, werr) && cerr.Error() != werr.Error() {
+				t.Errorf("write %d: Write said %v, Close %v", k, werr, cerr)
+			}
+			if again := w.Close(); again == nil || again.Error() != cerr.Error() {
+				t.Errorf("write %d: a second Close said %v, the first %v", k, again, cerr)
+			}
+			if _, err := ParseFrame(f.Bytes()); err == nil {
+				t.Errorf("write %d failing: the destination holds a frame", k)
+			}
 		}
 	}
 }
