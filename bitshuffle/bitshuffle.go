@@ -20,19 +20,20 @@ import "encoding/binary"
 // The amd64 kernels come from the avo program in asmgen/bitshuffle (its own
 // module, so avo never becomes a dependency of this one).
 //go:generate go run -C ../asmgen ./bitshuffle -out ../bitshuffle/bitshuffle_amd64.s -stubs ../bitshuffle/bitshuffle_amd64.go -pkg bitshuffle
+//go:generate go run -C ../asmgen ./shuffle -rows -out ../bitshuffle/byteshuffle_amd64.s -stubs ../bitshuffle/byteshuffle_amd64.go -pkg bitshuffle
 
 // Shuffle writes the bit shuffle of src into dst. dst must be at least
 // len(src) bytes and must not overlap src. It panics if typesize < 1 or dst
 // is too short (programming errors, not properties of the data).
 func Shuffle(dst, src []byte, typesize int) {
 	checkArgs(dst, src, typesize)
-	shuffleWith(active, dst[:len(src)], src, typesize)
+	shuffleWith(pickKernel(active, typesize, false), dst[:len(src)], src, typesize)
 }
 
 // Unshuffle reverses Shuffle under the same rules.
 func Unshuffle(dst, src []byte, typesize int) {
 	checkArgs(dst, src, typesize)
-	unshuffleWith(active, dst[:len(src)], src, typesize)
+	unshuffleWith(pickKernel(active, typesize, true), dst[:len(src)], src, typesize)
 }
 
 // Transposed reports how many leading bytes of a buffer of n bytes Shuffle

@@ -15,7 +15,7 @@ func kernelUsable(k kernelID) bool {
 		return cpu.X86HasAVX2
 	case kAVX512:
 		return cpu.X86HasAVX512BW && cpu.X86HasVBMI
-	case kAVX512GFNI:
+	case kAVX512GFNI, kAVX512Rows:
 		return cpu.X86HasAVX512BW && cpu.X86HasVBMI && cpu.X86HasGFNI
 	}
 	return false
@@ -89,9 +89,12 @@ func shuffleWith(k kernelID, dst, src []byte, typesize int) {
 			shuffleAVX2(dst[done:], src[done*8*typesize:], typesize, rowLen, b)
 			done += b * blockAVX2 / 8
 		}
-	case kAVX512, kAVX512GFNI:
+	case kAVX512, kAVX512GFNI, kAVX512Rows:
+		if k == kAVX512Rows && rowsTypesize(typesize) {
+			done = shuffleRows(dst, src, typesize, rowLen)
+		}
 		// Superblocks of 512 elements, then blocks of 64.
-		if k == kAVX512GFNI && gfniTypesize(typesize) {
+		if k != kAVX512 && gfniTypesize(typesize) {
 			// These read and write whole vectors of elements: no overrun.
 			if sb := rowLen * 8 / blockSuper; sb > 0 {
 				if gfniSplit(typesize, rowLen, sb, false) {
@@ -101,9 +104,9 @@ func shuffleWith(k kernelID, dst, src []byte, typesize int) {
 				}
 				done = sb * blockSuper / 8
 			}
-		} else if sb := blocksFor(len(src), typesize, rowLen, blockSuper); sb > 0 {
-			shuffleAVX512Super(dst, src, typesize, rowLen, sb)
-			done = sb * blockSuper / 8
+		} else if sb := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockSuper); sb > 0 {
+			shuffleAVX512Super(dst[done:], src[done*8*typesize:], typesize, rowLen, sb)
+			done += sb * blockSuper / 8
 		}
 		if b := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockAVX512); b > 0 {
 			shuffleAVX512(dst[done:], src[done*8*typesize:], typesize, rowLen, b)
@@ -145,8 +148,11 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 			unshuffleAVX2(dst[done*8*typesize:], src[done:], typesize, rowLen, b)
 			done += b * blockAVX2 / 8
 		}
-	case kAVX512, kAVX512GFNI:
-		if k == kAVX512GFNI && gfniTypesize(typesize) {
+	case kAVX512, kAVX512GFNI, kAVX512Rows:
+		if k == kAVX512Rows && rowsTypesize(typesize) {
+			done = unshuffleRows(dst, src, typesize, rowLen)
+		}
+		if k != kAVX512 && gfniTypesize(typesize) {
 			if sb := rowLen * 8 / blockSuper; sb > 0 {
 				if gfniSplit(typesize, rowLen, sb, true) {
 					unshuffleAVX512GFNISplit(dst, src, typesize, rowLen, sb)
@@ -155,9 +161,9 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 				}
 				done = sb * blockSuper / 8
 			}
-		} else if sb := blocksFor(len(src), typesize, rowLen, blockSuper); sb > 0 {
-			unshuffleAVX512Super(dst, src, typesize, rowLen, sb)
-			done = sb * blockSuper / 8
+		} else if sb := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockSuper); sb > 0 {
+			unshuffleAVX512Super(dst[done*8*typesize:], src[done:], typesize, rowLen, sb)
+			done += sb * blockSuper / 8
 		}
 		if b := blocksFor(len(src)-done*8*typesize, typesize, rowLen-done, blockAVX512); b > 0 {
 			unshuffleAVX512(dst[done*8*typesize:], src[done:], typesize, rowLen, b)
@@ -171,4 +177,13 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 	// group (typesizes below 8); the portable tail and the copy rewrite it.
 	unshuffleGroups(dst, src, typesize, rowLen, done)
 	copy(dst[body:], src[body:])
+}
+
+// pickKernel returns the kernel Shuffle (or, with inverse, Unshuffle) runs
+// for typesize at level kernel k.
+func pickKernel(k kernelID, typesize int, inverse bool) kernelID {
+	if k == kAVX512GFNI && rowsTypesize(typesize) {
+		return kAVX512Rows
+	}
+	return k
 }
