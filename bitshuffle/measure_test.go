@@ -22,7 +22,8 @@ import (
 //	BITSHUFFLE_MEASURE=1 go test -run TestMeasureKernels -v ./bitshuffle
 //
 // BITSHUFFLE_MEASURE_SIZES (default 256KiB,64MiB), _TS (default 1-16) and
-// _ROUNDS (default 7) narrow or widen it. The row "dispatch" is what
+// _ROUNDS (default 7) narrow or widen it, and _KERNELS (default all)
+// names the kernels to time. The row "dispatch" is what
 // Shuffle and Unshuffle run at the active kernel.
 func TestMeasureKernels(t *testing.T) {
 	if os.Getenv("BITSHUFFLE_MEASURE") == "" {
@@ -70,7 +71,11 @@ func TestMeasureKernels(t *testing.T) {
 		sh, unsh func(dst, src []byte, ts int)
 	}
 	var runners []runner
+	only := os.Getenv("BITSHUFFLE_MEASURE_KERNELS")
 	for _, k := range usable {
+		if only != "" && !slices.Contains(strings.Split(only, ","), k.String()) {
+			continue
+		}
 		runners = append(runners, runner{k.String(),
 			func(d, s []byte, ts int) { shuffleWith(k, d, s, ts) },
 			func(d, s []byte, ts int) { unshuffleWith(k, d, s, ts) }})
