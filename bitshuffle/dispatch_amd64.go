@@ -185,29 +185,35 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 // every other level's kernel was the fastest it has for every typesize.
 //
 // Measured on this project's machine (AMD EPYC, Zen 4, AVX-512 VBMI and
-// GFNI), median over rounds of each kernel's speed over a memcpy of the
-// same size in the same round, shuffle/unshuffle, with
+// GFNI; two fuzz campaigns running at nice 19), median over 9 rounds of
+// each kernel's speed over a memcpy of the same size in the same round,
+// shuffle/unshuffle, with
 //
-//	BITSHUFFLE_MEASURE=1 BITSHUFFLE_MEASURE_ROUNDS=5 go test -run TestMeasureKernels -v ./bitshuffle
+//	BITSHUFFLE_MEASURE=1 BITSHUFFLE_MEASURE_ROUNDS=9 BITSHUFFLE_MEASURE_SIZES=256KiB \
+//	BITSHUFFLE_MEASURE_KERNELS=avx2,avx512,avx512-gfni,avx512-rows \
+//	go test -run TestMeasureKernels -v ./bitshuffle
 //
 // avx512-rows against avx512-gfni (which runs the superblock kernel of
 // super.go for these typesizes) and avx2, 256 KiB:
 //
-//	ts  3: 0.32/0.39 against 0.13/0.10 and 0.10/0.07
-//	ts  5: 0.30/0.28 against 0.22/0.17 and 0.16/0.11
-//	ts  6: 0.24/0.29 against 0.23/0.18 and 0.18/0.15
-//	ts  7: 0.28/0.30 against 0.27/0.25 and 0.19/0.16
-//	ts  9: 0.26/0.25 against 0.17/0.14 and 0.11/0.10
-//	ts 10: 0.28/0.26 against 0.19/0.16 and 0.14/0.11
-//	ts 11: 0.27/0.28 against 0.20/0.18 and 0.16/0.12
-//	ts 12: 0.24/0.34 against 0.20/0.18 and 0.15/0.14
-//	ts 13: 0.31/0.38 against 0.26/0.24 and 0.19/0.23
-//	ts 14: 0.27/0.29 against 0.21/0.18 and 0.28/0.22 (6.4/5.1 GB/s against 11.4/11.9)
-//	ts 15: 0.29/0.37 against 0.29/0.23 and 0.23/0.25
+//	ts  3: 0.25/0.34 against 0.14/0.10 and 0.10/0.08 (GB/s 11.37/14.22, memcpy 40.66)
+//	ts  5: 0.29/0.32 against 0.24/0.19 and 0.20/0.19 (GB/s 12.54/14.72, memcpy 42.83)
+//	ts  6: 0.24/0.29 against 0.25/0.19 and 0.19/0.20 (GB/s 11.07/13.03, memcpy 43.32)
+//	ts  7: 0.33/0.41 against 0.29/0.27 and 0.24/0.22 (GB/s 13.87/16.78, memcpy 41.47)
+//	ts  9: 0.28/0.33 against 0.19/0.17 and 0.16/0.16 (GB/s 11.77/12.87, memcpy 41.65)
+//	ts 10: 0.24/0.23 against 0.19/0.18 and 0.13/0.11 (GB/s 10.22/12.53, memcpy 42.86)
+//	ts 11: 0.28/0.31 against 0.21/0.19 and 0.16/0.14 (GB/s 11.81/13.98, memcpy 42.42)
+//	ts 12: 0.22/0.30 against 0.21/0.21 and 0.15/0.19 (GB/s 9.25/13.16, memcpy 42.10)
+//	ts 13: 0.27/0.31 against 0.23/0.20 and 0.17/0.15 (GB/s 12.81/14.86, memcpy 42.88)
+//	ts 14: 0.24/0.29 against 0.23/0.20 and 0.19/0.16 (GB/s 9.58/10.92, memcpy 38.56)
+//	ts 15: 0.33/0.36 against 0.29/0.25 and 0.21/0.17 (GB/s 13.84/13.56, memcpy 41.28)
 //
-// and at 64 MiB, bound by memory, it is ahead too (ts 3 0.79/0.75 against
-// 0.54/0.36). The typesizes that are powers of two keep their GFNI
-// kernels (ts 1, 2, 4, 8, 16), and those above 16 the superblock kernel.
+// At 64 MiB (5 rounds) the machine's memcpy itself read 3.5-7 GB/s and
+// the ratios scattered by a factor of two between neighbouring rows: rows
+// led for typesizes 3-5 (ts 3 0.62/0.47 against 0.49/0.41) and were level
+// within that noise above 8, so one table serves every size. Typesizes
+// that are powers of two keep their GFNI kernels (1, 2, 4, 8, 16), and
+// those above 16 the superblock kernel.
 func pickKernel(k kernelID, typesize int, inverse bool) kernelID {
 	if k == kAVX512GFNI && rowsTypesize(typesize) {
 		return kAVX512Rows
