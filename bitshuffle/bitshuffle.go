@@ -10,7 +10,10 @@
 //
 // Shuffle and Unshuffle run the best kernel this CPU has, chosen once at
 // init and named by Kernel: SSE2, AVX2 or AVX-512 (with GFNI when present)
-// on amd64, NEON on arm64, portable Go elsewhere. GOBLOSC_KERNEL (generic,
+// on amd64, NEON on arm64, portable Go elsewhere. Within a level a table
+// picks, per typesize, the fastest kernel measured: with AVX-512 and GFNI,
+// typesizes up to 16 that are not powers of two run as a byte shuffle into
+// rows followed by the typesize-1 kernel on each row. GOBLOSC_KERNEL (generic,
 // sse2, avx2, avx512, neon) caps the choice; building with -tags purego (or
 // noasm) leaves only the portable code. No call allocates.
 package bitshuffle
@@ -20,19 +23,20 @@ import "encoding/binary"
 // The amd64 kernels come from the avo program in asmgen/bitshuffle (its own
 // module, so avo never becomes a dependency of this one).
 //go:generate go run -C ../asmgen ./bitshuffle -out ../bitshuffle/bitshuffle_amd64.s -stubs ../bitshuffle/bitshuffle_amd64.go -pkg bitshuffle
+//go:generate go run -C ../asmgen ./shuffle -rows -out ../bitshuffle/byteshuffle_amd64.s -stubs ../bitshuffle/byteshuffle_amd64.go -pkg bitshuffle
 
 // Shuffle writes the bit shuffle of src into dst. dst must be at least
 // len(src) bytes and must not overlap src. It panics if typesize < 1 or dst
 // is too short (programming errors, not properties of the data).
 func Shuffle(dst, src []byte, typesize int) {
 	checkArgs(dst, src, typesize)
-	shuffleWith(active, dst[:len(src)], src, typesize)
+	shuffleWith(pickKernel(active, typesize, false), dst[:len(src)], src, typesize)
 }
 
 // Unshuffle reverses Shuffle under the same rules.
 func Unshuffle(dst, src []byte, typesize int) {
 	checkArgs(dst, src, typesize)
-	unshuffleWith(active, dst[:len(src)], src, typesize)
+	unshuffleWith(pickKernel(active, typesize, true), dst[:len(src)], src, typesize)
 }
 
 // Transposed reports how many leading bytes of a buffer of n bytes Shuffle

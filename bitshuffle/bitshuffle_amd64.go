@@ -109,3 +109,15 @@ func shuffleAVX2Bits2(dst []byte, src []byte, rowLen int, blocks int)
 //
 //go:noescape
 func unshuffleAVX2Bits2(dst []byte, src []byte, rowLen int, blocks int)
+
+// shuffleAVX512GFNIRows bit-shuffles typesize rows of blocks superblocks of 512 bytes, each as typesize 1,
+// into bit rows rowLen apart: see rows.go in the generator.
+//
+//go:noescape
+func shuffleAVX512GFNIRows(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// unshuffleAVX512GFNIRows bit-shuffles typesize rows of blocks superblocks of 512 bytes, each as typesize 1,
+// into bit rows rowLen apart: see rows.go in the generator.
+//
+//go:noescape
+func unshuffleAVX512GFNIRows(dst []byte, src []byte, typesize int, rowLen int, blocks int)

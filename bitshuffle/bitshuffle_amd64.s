@@ -4510,6 +4510,7 @@ shuffleAVX512GFNIdense8chunksdone:
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    shuffleAVX512GFNIdense8block
+	VZEROUPPER
 	RET
 
 shuffleAVX512GFNIts16:
@@ -5680,6 +5681,7 @@ shuffleAVX512GFNIdense16chunksdone:
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    shuffleAVX512GFNIdense16block
+	VZEROUPPER
 	RET
 
 DATA bitshuffleQLo4<>+0(SB)/8, $0x0000000000000000
@@ -5831,7 +5833,7 @@ DATA bitshuffleTiles16<>+120(SB)/8, $0x0f1f2f3f4f5f6f7f
 GLOBL bitshuffleTiles16<>(SB), RODATA|NOPTR, $128
 
 // func unshuffleAVX512GFNI(dst []byte, src []byte, typesize int, rowLen int, blocks int)
-// Requires: AVX512BW, AVX512F, AVX512VBMI, CMOV, GFNI
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV, GFNI
 TEXT ·unshuffleAVX512GFNI(SB), $20544-72
 	MOVQ src_base+24(FP), AX
 	MOVQ dst_base+0(FP), CX
@@ -5986,6 +5988,7 @@ unshuffleAVX512GFNIdense1chunksdone:
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense1block
+	VZEROUPPER
 	RET
 
 unshuffleAVX512GFNIts2:
@@ -6187,6 +6190,7 @@ unshuffleAVX512GFNIdense2chunksdone:
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense2block
+	VZEROUPPER
 	RET
 
 unshuffleAVX512GFNIts4:
@@ -6652,6 +6656,7 @@ unshuffleAVX512GFNIdense4chunksdone:
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense4block
+	VZEROUPPER
 	RET
 
 unshuffleAVX512GFNIts8:
@@ -7685,6 +7690,7 @@ unshuffleAVX512GFNIdense8chunksdone:
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense8block
+	VZEROUPPER
 	RET
 
 unshuffleAVX512GFNIts16:
@@ -8887,6 +8893,7 @@ unshuffleAVX512GFNIdense16chunksdone:
 	ADDQ   $0x00000040, AX
 	DECQ   SI
 	JNZ    unshuffleAVX512GFNIdense16block
+	VZEROUPPER
 	RET
 
 DATA bitshuffleBytesdb33e30bc989d5a5<>+0(SB)/8, $0x0008101840485058
@@ -24427,5 +24434,328 @@ unshuffleAVX2Bits2block:
 	ADDQ        $0x40, R9
 	DECQ        BX
 	JNZ         unshuffleAVX2Bits2loop
+	VZEROUPPER
+	RET
+
+// func shuffleAVX512GFNIRows(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+// Requires: AVX, AVX512F, AVX512VBMI, CMOV, GFNI
+TEXT ·shuffleAVX512GFNIRows(SB), NOSPLIT, $0-72
+	MOVQ dst_base+0(FP), AX
+	MOVQ src_base+24(FP), CX
+	MOVQ typesize+48(FP), DX
+	MOVQ rowLen+56(FP), BX
+	MOVQ blocks+64(FP), SI
+	MOVQ DX, DI
+	SHLQ $0x03, DI
+	MOVQ BX, R8
+	SHLQ $0x03, R8
+
+	// nd: byte columns stored per chunk, min(typesize, 8)
+	MOVQ         $0x00000008, R9
+	CMPQ         DX, R9
+	CMOVQLT      DX, R9
+	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z1
+	MOVQ         $0x8040201008040201, R13
+	VPBROADCASTQ R13, Z2
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z3
+
+	// rows: the typesize argument; each row is a typesize-1 buffer
+	MOVQ  DX, R10
+	MOVQ  SI, R11
+	MOVQ  AX, R12
+	MOVQ  $0x00000001, DX
+	MOVQ  $0x00000008, DI
+	MOVQ  $0x00000001, R9
+	TESTQ R10, R10
+	JZ    shuffleAVX512GFNIRowsdone
+	TESTQ R11, R11
+	JZ    shuffleAVX512GFNIRowsdone
+
+shuffleAVX512GFNIRowsrow:
+	MOVQ R11, SI
+	MOVQ R12, AX
+
+shuffleAVX512GFNIRowsdenseblock:
+	XORQ R9, R9
+
+shuffleAVX512GFNIRowsdensechunk:
+	LEAQ           (CX)(R9*1), R13
+	MOVQ           R9, R14
+	IMULQ          BX, R14
+	SHLQ           $0x03, R14
+	ADDQ           AX, R14
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z3
+	VPERMB         (R13), Z3, Z3
+	VGF2P8AFFINEQB $0x00, Z3, Z2, Z3
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z4
+	VPERMB         64(R13), Z4, Z4
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z5
+	VPERMB         128(R13), Z5, Z5
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z6
+	VPERMB         192(R13), Z6, Z6
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z7
+	VPERMB         256(R13), Z7, Z7
+	VGF2P8AFFINEQB $0x00, Z7, Z2, Z7
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z8
+	VPERMB         320(R13), Z8, Z8
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z9
+	VPERMB         384(R13), Z9, Z9
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      bitshuffleTiles1<>+0(SB), Z10
+	VPERMB         448(R13), Z10, Z10
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	MOVQ           R14, R13
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z11
+	VPERMI2B       Z7, Z3, Z11
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z12
+	VPERMI2B       Z7, Z3, Z12
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z3
+	VPERMI2B       Z8, Z4, Z3
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z7
+	VPERMI2B       Z8, Z4, Z7
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z4
+	VPERMI2B       Z9, Z5, Z4
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z8
+	VPERMI2B       Z9, Z5, Z8
+	VMOVDQU64      bitshuffleBytes2211dcff854fa865<>+0(SB), Z5
+	VPERMI2B       Z10, Z6, Z5
+	VMOVDQU64      bitshuffleBytes40993810eee451e5<>+0(SB), Z9
+	VPERMI2B       Z10, Z6, Z9
+	VMOVDQA64      Z0, Z6
+	VPERMI2Q       Z4, Z11, Z6
+	VPERMT2Q       Z4, Z1, Z11
+	VMOVDQA64      Z0, Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z8, Z12, Z5
+	VPERMT2Q       Z8, Z1, Z12
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z1, Z7
+	VPUNPCKLQDQ    Z4, Z6, Z9
+	VPUNPCKHQDQ    Z4, Z6, Z4
+	VPUNPCKLQDQ    Z3, Z11, Z6
+	VPUNPCKHQDQ    Z3, Z11, Z3
+	VPUNPCKLQDQ    Z8, Z5, Z10
+	VPUNPCKHQDQ    Z8, Z5, Z5
+	VPUNPCKLQDQ    Z7, Z12, Z8
+	VPUNPCKHQDQ    Z7, Z12, Z7
+	VMOVDQU64      Z9, (R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z4, (R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z6, (R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z3, (R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z10, (R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z5, (R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z8, (R13)
+	ADDQ           BX, R13
+	VMOVDQU64      Z7, (R13)
+	ADDQ           BX, R13
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R9), R13
+	CMPQ R13, DX
+	JAE  shuffleAVX512GFNIRowsdensechunksdone
+	MOVQ R13, R9
+	ADDQ $0x08, R13
+	CMPQ R13, DX
+	JLS  shuffleAVX512GFNIRowsdensechunk
+	MOVQ DX, R9
+	SUBQ $0x08, R9
+	JMP  shuffleAVX512GFNIRowsdensechunk
+
+shuffleAVX512GFNIRowsdensechunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R13
+	IMUL3Q $0x00000040, R13, R13
+	ADDQ   R13, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    shuffleAVX512GFNIRowsdenseblock
+
+	// the element side has advanced to the next row's start
+	ADDQ R8, R12
+	DECQ R10
+	JNZ  shuffleAVX512GFNIRowsrow
+
+shuffleAVX512GFNIRowsdone:
+	VZEROUPPER
+	RET
+
+// func unshuffleAVX512GFNIRows(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+// Requires: AVX, AVX512F, AVX512VBMI, CMOV, GFNI
+TEXT ·unshuffleAVX512GFNIRows(SB), NOSPLIT, $0-72
+	MOVQ src_base+24(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ typesize+48(FP), DX
+	MOVQ rowLen+56(FP), BX
+	MOVQ blocks+64(FP), SI
+	MOVQ DX, DI
+	SHLQ $0x03, DI
+	MOVQ BX, R8
+	SHLQ $0x03, R8
+
+	// nd: byte columns stored per chunk, min(typesize, 8)
+	MOVQ         $0x00000008, R9
+	CMPQ         DX, R9
+	CMOVQLT      DX, R9
+	VMOVDQU64    bitshuffleQLo4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi4<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQLo2<>+0(SB), Z0
+	VMOVDQU64    bitshuffleQHi2<>+0(SB), Z1
+	MOVQ         $0x8040201008040201, R13
+	VPBROADCASTQ R13, Z2
+	VMOVDQU64    bitshuffleT8x8<>+0(SB), Z3
+
+	// rows: the typesize argument; each row is a typesize-1 buffer
+	MOVQ  DX, R10
+	MOVQ  SI, R11
+	MOVQ  AX, R12
+	MOVQ  $0x00000001, DX
+	MOVQ  $0x00000008, DI
+	MOVQ  $0x00000001, R9
+	TESTQ R10, R10
+	JZ    unshuffleAVX512GFNIRowsdone
+	TESTQ R11, R11
+	JZ    unshuffleAVX512GFNIRowsdone
+
+unshuffleAVX512GFNIRowsrow:
+	MOVQ R11, SI
+	MOVQ R12, AX
+
+unshuffleAVX512GFNIRowsdenseblock:
+	XORQ R9, R9
+
+unshuffleAVX512GFNIRowsdensechunk:
+	LEAQ           (CX)(R9*1), R13
+	MOVQ           R9, R14
+	IMULQ          BX, R14
+	SHLQ           $0x03, R14
+	ADDQ           AX, R14
+	VMOVDQU64      (R14), Z3
+	ADDQ           BX, R14
+	VMOVDQU64      (R14), Z4
+	ADDQ           BX, R14
+	VMOVDQU64      (R14), Z5
+	ADDQ           BX, R14
+	VMOVDQU64      (R14), Z6
+	ADDQ           BX, R14
+	VMOVDQU64      (R14), Z7
+	ADDQ           BX, R14
+	VMOVDQU64      (R14), Z8
+	ADDQ           BX, R14
+	VMOVDQU64      (R14), Z9
+	ADDQ           BX, R14
+	VMOVDQU64      (R14), Z10
+	ADDQ           BX, R14
+	VPUNPCKLQDQ    Z4, Z3, Z11
+	VPUNPCKHQDQ    Z4, Z3, Z3
+	VPUNPCKLQDQ    Z6, Z5, Z4
+	VPUNPCKHQDQ    Z6, Z5, Z5
+	VPUNPCKLQDQ    Z8, Z7, Z6
+	VPUNPCKHQDQ    Z8, Z7, Z7
+	VPUNPCKLQDQ    Z10, Z9, Z8
+	VPUNPCKHQDQ    Z10, Z9, Z9
+	VMOVDQA64      Z0, Z10
+	VPERMI2Q       Z4, Z11, Z10
+	VPERMT2Q       Z4, Z1, Z11
+	VMOVDQA64      Z0, Z4
+	VPERMI2Q       Z5, Z3, Z4
+	VPERMT2Q       Z5, Z1, Z3
+	VMOVDQA64      Z0, Z5
+	VPERMI2Q       Z8, Z6, Z5
+	VPERMT2Q       Z8, Z1, Z6
+	VMOVDQA64      Z0, Z8
+	VPERMI2Q       Z9, Z7, Z8
+	VPERMT2Q       Z9, Z1, Z7
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z9
+	VPERMI2B       Z5, Z10, Z9
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z12
+	VPERMI2B       Z5, Z10, Z12
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z5
+	VPERMI2B       Z8, Z4, Z5
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z10
+	VPERMI2B       Z8, Z4, Z10
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z4
+	VPERMI2B       Z6, Z11, Z4
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z8
+	VPERMI2B       Z6, Z11, Z8
+	VMOVDQU64      bitshuffleBytesdb33e30bc989d5a5<>+0(SB), Z6
+	VPERMI2B       Z7, Z3, Z6
+	VMOVDQU64      bitshuffleBytesad488dd6ff5a6425<>+0(SB), Z11
+	VPERMI2B       Z7, Z3, Z11
+	VGF2P8AFFINEQB $0x00, Z9, Z2, Z9
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z3
+	VPERMB         Z9, Z3, Z9
+	VMOVDQU64      Z9, (R13)
+	VGF2P8AFFINEQB $0x00, Z5, Z2, Z5
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z3
+	VPERMB         Z5, Z3, Z5
+	VMOVDQU64      Z5, 64(R13)
+	VGF2P8AFFINEQB $0x00, Z4, Z2, Z4
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z3
+	VPERMB         Z4, Z3, Z4
+	VMOVDQU64      Z4, 128(R13)
+	VGF2P8AFFINEQB $0x00, Z6, Z2, Z6
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z3
+	VPERMB         Z6, Z3, Z6
+	VMOVDQU64      Z6, 192(R13)
+	VGF2P8AFFINEQB $0x00, Z12, Z2, Z12
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z3
+	VPERMB         Z12, Z3, Z12
+	VMOVDQU64      Z12, 256(R13)
+	VGF2P8AFFINEQB $0x00, Z10, Z2, Z10
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z3
+	VPERMB         Z10, Z3, Z10
+	VMOVDQU64      Z10, 320(R13)
+	VGF2P8AFFINEQB $0x00, Z8, Z2, Z8
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z3
+	VPERMB         Z8, Z3, Z8
+	VMOVDQU64      Z8, 384(R13)
+	VGF2P8AFFINEQB $0x00, Z11, Z2, Z11
+	VMOVDQU64      bitshuffleUntiles1<>+0(SB), Z3
+	VPERMB         Z11, Z3, Z11
+	VMOVDQU64      Z11, 448(R13)
+
+	// next chunk: j0+8, clamped to typesize-8 so the last one overlaps
+	LEAQ 8(R9), R13
+	CMPQ R13, DX
+	JAE  unshuffleAVX512GFNIRowsdensechunksdone
+	MOVQ R13, R9
+	ADDQ $0x08, R13
+	CMPQ R13, DX
+	JLS  unshuffleAVX512GFNIRowsdensechunk
+	MOVQ DX, R9
+	SUBQ $0x08, R9
+	JMP  unshuffleAVX512GFNIRowsdensechunk
+
+unshuffleAVX512GFNIRowsdensechunksdone:
+	// next block: groups*8 elements on, groups bytes along each row
+	MOVQ   DI, R13
+	IMUL3Q $0x00000040, R13, R13
+	ADDQ   R13, CX
+	ADDQ   $0x00000040, AX
+	DECQ   SI
+	JNZ    unshuffleAVX512GFNIRowsdenseblock
+
+	// the element side has advanced to the next row's start
+	ADDQ R8, R12
+	DECQ R10
+	JNZ  unshuffleAVX512GFNIRowsrow
+
+unshuffleAVX512GFNIRowsdone:
 	VZEROUPPER
 	RET

@@ -75,3 +75,6 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 	unshuffleGroups(dst, src, typesize, rowLen, done)
 	copy(dst[body:], src[body:])
 }
+
+// pickKernel: NEON has one kernel for every typesize.
+func pickKernel(k kernelID, _ int, _ bool) kernelID { return k }

@@ -12,11 +12,17 @@ const (
 	kAVX2
 	kAVX512
 	kAVX512GFNI
+	// kAVX512Rows bit-shuffles typesizes without a kernel of their own
+	// (not powers of two, up to 16) as a byte shuffle into rows, then the
+	// typesize-1 GFNI kernel on each row; it runs avx512-gfni otherwise.
+	// It is never a level's kernel by itself: the per-typesize table
+	// (pickKernel) sends it the typesizes where it measured fastest.
+	kAVX512Rows
 	kNEON
 	numKernels
 )
 
-var kernelNames = [numKernels]string{"generic", "sse2", "avx2", "avx512", "avx512-gfni", "neon"}
+var kernelNames = [numKernels]string{"generic", "sse2", "avx2", "avx512", "avx512-gfni", "avx512-rows", "neon"}
 
 func (k kernelID) String() string { return kernelNames[k] }
 
@@ -27,7 +33,7 @@ func (k kernelID) level() cpu.Level {
 		return cpu.SSE2
 	case kAVX2:
 		return cpu.AVX2
-	case kAVX512, kAVX512GFNI:
+	case kAVX512, kAVX512GFNI, kAVX512Rows:
 		return cpu.AVX512
 	case kNEON:
 		return cpu.NEON
@@ -45,7 +51,7 @@ func Kernel() string { return active.String() }
 func bestAt(l cpu.Level) kernelID {
 	best := kGeneric
 	for k := kGeneric; k < numKernels; k++ {
-		if k.level() == l && kernelUsable(k) {
+		if k.level() == l && kernelUsable(k) && k != kAVX512Rows {
 			best = k // later entries are preferred: avx512-gfni over avx512
 		}
 	}
@@ -64,11 +70,11 @@ func init() {
 			Level:  l,
 			Shuffle: func(dst, src []byte, typesize int) {
 				checkArgs(dst, src, typesize)
-				shuffleWith(k, dst[:len(src)], src, typesize)
+				shuffleWith(pickKernel(k, typesize, false), dst[:len(src)], src, typesize)
 			},
 			Unshuffle: func(dst, src []byte, typesize int) {
 				checkArgs(dst, src, typesize)
-				unshuffleWith(k, dst[:len(src)], src, typesize)
+				unshuffleWith(pickKernel(k, typesize, true), dst[:len(src)], src, typesize)
 			},
 		})
 	}

@@ -311,3 +311,42 @@ func FuzzKernels(f *testing.F) {
 		}
 	})
 }
+
+// Shuffle and Unshuffle run the kernel the per-typesize table picks for
+// the active level: it must be one this CPU runs, of that level or below,
+// and agree with the oracle, for every level this build has.
+func TestPickedKernelsMatchOracle(t *testing.T) {
+	usable, _ := usableKernels()
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, k := range usable {
+		if bestAt(k.level()) != k {
+			continue // not a level's kernel: reached only through the table
+		}
+		restore := forceKernel(k)
+		for _, ts := range testTypesizes() {
+			for _, inverse := range []bool{false, true} {
+				p := pickKernel(k, ts, inverse)
+				if !kernelUsable(p) || p.level() > k.level() {
+					t.Fatalf("level %s ts=%d inverse=%v picks %s (usable %v)", k, ts, inverse, p, kernelUsable(p))
+				}
+			}
+			for _, elems := range []int{7, 64, 600, 4099} {
+				n := elems*ts + ts/2
+				src := randomBytes(rng, n)
+				want := make([]byte, n)
+				shuffleGeneric(want, src, ts)
+				got := make([]byte, n)
+				Shuffle(got, src, ts)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("level %s Shuffle ts=%d n=%d: %s", k, ts, n, diffReport(got, want))
+				}
+				back := make([]byte, n)
+				Unshuffle(back, want, ts)
+				if !bytes.Equal(back, src) {
+					t.Fatalf("level %s Unshuffle ts=%d n=%d: %s", k, ts, n, diffReport(back, src))
+				}
+			}
+		}
+		restore()
+	}
+}

@@ -28,6 +28,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -37,8 +38,27 @@ import (
 
 const signature = "func(dst *byte, src *byte, n int, blocks int)"
 
+// rowsSubset selects the kernels package bitshuffle builds its bit
+// shuffle of typesizes without a kernel of their own on: a byte transpose
+// into rows, then the typesize-1 bit shuffle of each row. It runs the
+// plain AVX-512 kernels on cache-resident tiles, so it needs neither the
+// non-temporal nor the skewed forms, nor the typesizes that are powers of
+// two (those have whole bit-shuffle kernels).
+var rowsSubset = flag.Bool("rows", false, "emit only the kernels package bitshuffle uses")
+
 func main() {
 	ConstraintExpr("!purego,!noasm,gc")
+	flag.Parse()
+	if *rowsSubset {
+		for ts := 3; ts <= 16; ts++ {
+			if ts&(ts-1) != 0 {
+				vbmiShuffle(ts, false)
+				vbmiUnshuffle(ts, false)
+			}
+		}
+		Generate()
+		return
+	}
 	for _, p := range []int{2, 4, 8, 16} {
 		unpackShuffle(sse2, p, p)
 		unpackUnshuffle(sse2, p, p)
