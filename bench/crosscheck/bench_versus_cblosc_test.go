@@ -1,6 +1,6 @@
 //go:build cblosc && cgo
 
-package blosc
+package crosscheck
 
 import (
 	"fmt"
@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goblosc/blosc/internal/cblosc"
+	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/bench/internal/cblosc"
 )
 
 // BenchmarkChunkVersusC alternates Go and c-blosc 1.21 on the same input
@@ -24,14 +25,14 @@ func BenchmarkChunkVersusC(b *testing.B) {
 		size     int
 		pattern  string
 		typesize int
-		codecs   []Codec
+		codecs   []blosc.Codec
 	}
 	setups := []setup{
-		{4 << 10, "linspace_f64", 8, []Codec{LZ4}},
-		{4 << 10, "f32_noise", 4, []Codec{LZ4}},
-		{64 << 20, "arange_i64", 8, []Codec{BloscLZ, LZ4, Zstd}},
-		{64 << 20, "linspace_f64", 8, []Codec{BloscLZ, LZ4, Zstd}},
-		{64 << 20, "f32_noise", 4, []Codec{BloscLZ, LZ4, Zstd}},
+		{4 << 10, "linspace_f64", 8, []blosc.Codec{blosc.LZ4}},
+		{4 << 10, "f32_noise", 4, []blosc.Codec{blosc.LZ4}},
+		{64 << 20, "arange_i64", 8, []blosc.Codec{blosc.BloscLZ, blosc.LZ4, blosc.Zstd}},
+		{64 << 20, "linspace_f64", 8, []blosc.Codec{blosc.BloscLZ, blosc.LZ4, blosc.Zstd}},
+		{64 << 20, "f32_noise", 4, []blosc.Codec{blosc.BloscLZ, blosc.LZ4, blosc.Zstd}},
 	}
 	for _, s := range setups {
 		var in []byte
@@ -41,16 +42,16 @@ func BenchmarkChunkVersusC(b *testing.B) {
 				if in == nil {
 					in = pattern(b, s.pattern, s.size)
 				}
-				o := withFilter(Options{Codec: c, Level: 5, Typesize: s.typesize, Threads: 1}, ByteShuffle)
-				comp1, err := NewCompressor(o)
+				o := withFilter(blosc.Options{Codec: c, Level: 5, Typesize: s.typesize, Threads: 1}, blosc.ByteShuffle)
+				comp1, err := blosc.NewCompressor(o)
 				if err != nil {
 					b.Fatal(err)
 				}
 				o.Threads = 2
-				comp2, _ := NewCompressor(o)
-				dec1 := &Decompressor{Threads: 1}
-				dec2 := &Decompressor{Threads: 2}
-				dst := make([]byte, CompressBound(len(in)))
+				comp2, _ := blosc.NewCompressor(o)
+				dec1 := &blosc.Decompressor{Threads: 1}
+				dec2 := &blosc.Decompressor{Threads: 2}
+				dst := make([]byte, blosc.CompressBound(len(in)))
 				// Warm every engine up so that the loop measures reuse.
 				if _, err := comp1.Compress(dst, in); err != nil {
 					b.Fatal(err)

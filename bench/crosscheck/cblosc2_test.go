@@ -1,6 +1,6 @@
 //go:build cblosc2 && cgo
 
-package blosc
+package crosscheck
 
 import (
 	"bytes"
@@ -8,16 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goblosc/blosc/internal/cblosc2"
+	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/bench/internal/cblosc2"
 )
 
 // cParams maps Blosc2 options to c-blosc2's. SplitDefault is c-blosc2's
 // default, forward-compat.
-func cParams(o Options) cblosc2.Params {
+func cParams(o blosc.Options) cblosc2.Params {
 	p := cblosc2.Params{Codec: int(o.Codec), Level: o.Level, Typesize: max(o.Typesize, 1), Threads: max(o.Threads, 1),
 		Blocksize: o.Blocksize, Split: int(o.SplitMode), Dict: o.Dict}
-	if o.SplitMode == SplitDefault {
-		p.Split = int(SplitForwardCompat)
+	if o.SplitMode == blosc.SplitDefault {
+		p.Split = int(blosc.SplitForwardCompat)
 	}
 	for i := range o.Filters {
 		p.Filters[i], p.FilterMeta[i] = uint8(o.Filters[i]), o.FilterMeta[i]
@@ -27,25 +28,25 @@ func cParams(o Options) cblosc2.Params {
 
 // cblosc2Cases are Blosc2 configurations C and Go must agree on: every
 // codec, the filters alone and chained, special typesizes and splits.
-func cblosc2Cases() []Options {
-	var cs []Options
-	pipes := [][MaxFilters]Filter{
-		{5: ByteShuffle}, {5: BitShuffle}, {}, {4: Delta, 5: ByteShuffle},
-		{4: TruncPrec, 5: BitShuffle}, {0: Delta, 1: ByteShuffle, 2: BitShuffle},
+func cblosc2Cases() []blosc.Options {
+	var cs []blosc.Options
+	pipes := [][blosc.MaxFilters]blosc.Filter{
+		{5: blosc.ByteShuffle}, {5: blosc.BitShuffle}, {}, {4: blosc.Delta, 5: blosc.ByteShuffle},
+		{4: blosc.TruncPrec, 5: blosc.BitShuffle}, {0: blosc.Delta, 1: blosc.ByteShuffle, 2: blosc.BitShuffle},
 	}
-	for _, c := range []Codec{BloscLZ, LZ4, LZ4HC, Zlib, Zstd} {
+	for _, c := range []blosc.Codec{blosc.BloscLZ, blosc.LZ4, blosc.LZ4HC, blosc.Zlib, blosc.Zstd} {
 		for pi, f := range pipes {
 			for _, ts := range []int{1, 2, 4, 8, 12} {
-				if f[4] == TruncPrec && ts != 4 && ts != 8 {
+				if f[4] == blosc.TruncPrec && ts != 4 && ts != 8 {
 					continue // trunc_prec is defined for float32 and float64
 				}
-				o := Options{Format: FormatBlosc2, Codec: c, Level: 5, Typesize: ts, Filters: f, Threads: 1}
-				if f[4] == TruncPrec {
+				o := blosc.Options{Format: blosc.FormatBlosc2, Codec: c, Level: 5, Typesize: ts, Filters: f, Threads: 1}
+				if f[4] == blosc.TruncPrec {
 					o.FilterMeta[4] = 10
 				}
 				cs = append(cs, o)
 				if pi == 0 && ts == 8 {
-					for _, s := range []SplitMode{SplitAlways, SplitNever, SplitAuto} {
+					for _, s := range []blosc.SplitMode{blosc.SplitAlways, blosc.SplitNever, blosc.SplitAuto} {
 						o.SplitMode = s
 						cs = append(cs, o)
 					}
@@ -53,15 +54,15 @@ func cblosc2Cases() []Options {
 			}
 		}
 	}
-	dict := Options{Format: FormatBlosc2, Codec: Zstd, Level: 5, Typesize: 4, Filters: [MaxFilters]Filter{5: ByteShuffle}, Threads: 1, Dict: true}
+	dict := blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.Zstd, Level: 5, Typesize: 4, Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: 1, Dict: true}
 	return append(cs, dict)
 }
 
 // cTailBug reports the configurations where c-blosc2's delta or
 // trunc_prec meets a block that is not a whole number of elements.
-func cTailBug(o Options, n int) bool {
+func cTailBug(o blosc.Options, n int) bool {
 	for _, f := range o.Filters {
-		if (f == Delta || f == TruncPrec) && n%max(o.Typesize, 1) != 0 {
+		if (f == blosc.Delta || f == blosc.TruncPrec) && n%max(o.Typesize, 1) != 0 {
 			return true
 		}
 	}
@@ -69,10 +70,10 @@ func cTailBug(o Options, n int) bool {
 }
 
 // chained reports pipelines of three or more filters.
-func chained(o Options) bool {
+func chained(o blosc.Options) bool {
 	k := 0
 	for _, f := range o.Filters {
-		if f != NoFilter {
+		if f != blosc.NoFilter {
 			k++
 		}
 	}
@@ -107,14 +108,14 @@ func TestBlosc2ReadByC(t *testing.T) {
 				}
 				src := pattern(t, name, n)
 				label := fmt.Sprintf("%s %s ts=%d filters=%v meta=%v split=%d dict=%v n=%d", name, o.Codec, o.Typesize, o.Filters, o.FilterMeta, o.SplitMode, o.Dict, n)
-				ours, err := Compress(nil, src, o)
+				ours, err := blosc.Compress(nil, src, o)
 				if err != nil {
 					t.Fatalf("%s: %v", label, err)
 				}
 				// trunc_prec is lossy: both sides must then agree with
 				// each other rather than with src.
-				lossy := o.Filters[4] == TruncPrec
-				want, err := Decompress(nil, ours)
+				lossy := o.Filters[4] == blosc.TruncPrec
+				want, err := blosc.Decompress(nil, ours)
 				if err != nil || (!lossy && !bytes.Equal(want, src)) {
 					t.Fatalf("%s: our round trip: %v", label, err)
 				}
@@ -143,14 +144,14 @@ func TestBlosc2ReadByC(t *testing.T) {
 					}
 					t.Fatalf("%s: C's own round trip: %v", label, err)
 				}
-				back, err := Decompress(nil, theirs[:cn])
+				back, err := blosc.Decompress(nil, theirs[:cn])
 				if err != nil || !bytes.Equal(back, got) {
 					t.Errorf("%s: decoding C's chunk: %v", label, err)
 				}
 				// The same bytes as C where C is right: not across its
 				// block-tail bug, and not for chains of three filters,
 				// where C fails its own round trip on some inputs.
-				if (o.Codec == BloscLZ || o.Codec == LZ4 || o.Codec == LZ4HC) && !cTailBug(o, n) && !chained(o) && !bytes.Equal(ours, theirs[:cn]) {
+				if (o.Codec == blosc.BloscLZ || o.Codec == blosc.LZ4 || o.Codec == blosc.LZ4HC) && !cTailBug(o, n) && !chained(o) && !bytes.Equal(ours, theirs[:cn]) {
 					t.Errorf("%s: our chunk (%d bytes) differs from C's (%d)", label, len(ours), cn)
 				}
 			}
@@ -159,16 +160,16 @@ func TestBlosc2ReadByC(t *testing.T) {
 	}
 	// Special chunks made by our constructors.
 	for _, mk := range []func() ([]byte, error){
-		func() ([]byte, error) { return ZerosChunk(nil, 1<<20, 8) },
-		func() ([]byte, error) { return NaNChunk(nil, 1<<20, 4) },
-		func() ([]byte, error) { return NaNChunk(nil, 1<<20, 8) },
-		func() ([]byte, error) { return RepeatChunk(nil, 1<<20, []byte{1, 2, 3, 4, 5, 6, 7, 8}) },
+		func() ([]byte, error) { return blosc.ZerosChunk(nil, 1<<20, 8) },
+		func() ([]byte, error) { return blosc.NaNChunk(nil, 1<<20, 4) },
+		func() ([]byte, error) { return blosc.NaNChunk(nil, 1<<20, 8) },
+		func() ([]byte, error) { return blosc.RepeatChunk(nil, 1<<20, []byte{1, 2, 3, 4, 5, 6, 7, 8}) },
 	} {
 		c, err := mk()
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := Decompress(nil, c)
+		want, err := blosc.Decompress(nil, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,6 +179,13 @@ func TestBlosc2ReadByC(t *testing.T) {
 		}
 	}
 }
+
+// blosc2BenchSets are the 64 MiB inputs of the c-blosc2 figures (the root
+// package's BenchmarkBlosc2Threads runs the same).
+var blosc2BenchSets = []struct {
+	pattern  string
+	typesize int
+}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}}
 
 type side struct{ comp, dec time.Duration }
 
@@ -205,20 +213,20 @@ func BenchmarkBlosc2VersusC(b *testing.B) {
 	const n = 64 << 20
 	for _, s := range blosc2BenchSets {
 		in := pattern(b, s.pattern, n)
-		for _, c := range []Codec{BloscLZ, LZ4, Zstd} {
+		for _, c := range []blosc.Codec{blosc.BloscLZ, blosc.LZ4, blosc.Zstd} {
 			b.Run(fmt.Sprintf("n=64MiB/%s/%s/ts=%d", s.pattern, c, s.typesize), func(b *testing.B) {
 				best := map[string]*side{}
-				dst := make([]byte, CompressBound(n))
+				dst := make([]byte, blosc.CompressBound(n))
 				out := make([]byte, n)
 				var runs []func()
 				for _, th := range []int{1, 2} {
-					o := Options{Format: FormatBlosc2, Codec: c, Level: 5, Typesize: s.typesize,
-						Filters: [MaxFilters]Filter{5: ByteShuffle}, Threads: th}
-					goC, err := NewCompressor(o)
+					o := blosc.Options{Format: blosc.FormatBlosc2, Codec: c, Level: 5, Typesize: s.typesize,
+						Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: th}
+					goC, err := blosc.NewCompressor(o)
 					if err != nil {
 						b.Fatal(err)
 					}
-					goD := &Decompressor{Threads: th}
+					goD := &blosc.Decompressor{Threads: th}
 					cC, err := cblosc2.NewCompressor(cParams(o))
 					if err != nil {
 						b.Fatal(err)

@@ -1,6 +1,6 @@
 //go:build cblosc && cgo
 
-package blosc
+package crosscheck
 
 import (
 	"bytes"
@@ -8,7 +8,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/cblosc"
+	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/bench/internal/cblosc"
 )
 
 // randomInput mixes a pattern with random runs so every codec sees both
@@ -26,11 +27,11 @@ func randomInput(rng *rand.Rand, n int) []byte {
 	return b
 }
 
-func shuffleCode(f Filter) int {
+func shuffleCode(f blosc.Filter) int {
 	switch f {
-	case ByteShuffle:
+	case blosc.ByteShuffle:
 		return 1
-	case BitShuffle:
+	case blosc.BitShuffle:
 		return 2
 	}
 	return 0
@@ -47,11 +48,11 @@ func TestCrossCBlosc(t *testing.T) {
 			t.Errorf("the C library lacks %s", c)
 			continue
 		}
-		for _, f := range []Filter{NoFilter, ByteShuffle, BitShuffle} {
+		for _, f := range []blosc.Filter{blosc.NoFilter, blosc.ByteShuffle, blosc.BitShuffle} {
 			for _, ts := range typesizes {
 				level := 1 + rng.IntN(9)
-				o := withFilter(Options{Codec: c, Level: level, Typesize: ts, Threads: 1}, f)
-				bs := computeBlocksize(SplitDefault, c, level, ts, 1<<20, 0)
+				o := withFilter(blosc.Options{Codec: c, Level: level, Typesize: ts, Threads: 1}, f)
+				bs := autoBlocksize(t, o) // the block size of a 1 MiB input
 				sizes := []int{0, 1, 127, 128, bs - 1, bs, bs + 1, 2*bs + ts - 1, 1<<20 + 13}
 				for _, n := range sizes {
 					if n < 0 {
@@ -66,10 +67,10 @@ func TestCrossCBlosc(t *testing.T) {
 	}
 }
 
-func crossOne(t *testing.T, name string, in []byte, o Options) {
+func crossOne(t *testing.T, name string, in []byte, o blosc.Options) {
 	t.Helper()
 	n := len(in)
-	ours, err := Compress(nil, in, o)
+	ours, err := blosc.Compress(nil, in, o)
 	if err != nil {
 		t.Fatalf("%s: Compress: %v", name, err)
 	}
@@ -79,26 +80,26 @@ func crossOne(t *testing.T, name string, in []byte, o Options) {
 		t.Fatalf("%s: C cannot read our chunk: n=%d err=%v", name, k, err)
 	}
 	cbuf := make([]byte, n+16)
-	cn, err := cblosc.Compress(cbuf, in, o.Codec.String(), o.Level, shuffleCode(o.Filters[MaxFilters-1]), o.Typesize, 0, 1)
+	cn, err := cblosc.Compress(cbuf, in, o.Codec.String(), o.Level, shuffleCode(o.Filters[blosc.MaxFilters-1]), o.Typesize, 0, 1)
 	if err != nil {
 		t.Fatalf("%s: C Compress: %v", name, err)
 	}
 	theirs := cbuf[:cn]
-	out, err := Decompress(nil, theirs)
+	out, err := blosc.Decompress(nil, theirs)
 	if err != nil || !bytes.Equal(out, in) {
 		t.Fatalf("%s: we cannot read C's chunk: %v", name, err)
 	}
 	// Same header but cbytes; same bytes for the codecs that allow it.
 	if !bytes.Equal(ours[:12], theirs[:12]) {
-		wh, _ := ReadHeader(theirs)
-		gh, _ := ReadHeader(ours)
+		wh, _ := blosc.ReadHeader(theirs)
+		gh, _ := blosc.ReadHeader(ours)
 		// A codec with another ratio may fall back to a copy where C did
 		// not, or the reverse; nothing else may differ.
 		if gh.Memcpyed == wh.Memcpyed || ours[2]&^flagMemcpyed != theirs[2]&^flagMemcpyed || !bytes.Equal(ours[3:12], theirs[3:12]) {
 			t.Fatalf("%s: header % x, C's % x", name, ours[:12], theirs[:12])
 		}
 	}
-	if (o.Codec == LZ4 || o.Codec == BloscLZ) && !bytes.Equal(ours, theirs) {
+	if (o.Codec == blosc.LZ4 || o.Codec == blosc.BloscLZ) && !bytes.Equal(ours, theirs) {
 		t.Fatalf("%s: chunk differs from C's: %s", name, chunkDiff(ours, theirs))
 	}
 	// GetItem on C's chunk against C's blosc_getitem.
@@ -109,7 +110,7 @@ func crossOne(t *testing.T, name string, in []byte, o Options) {
 		if _, err := cblosc.GetItem(want, theirs, start, cnt); err != nil {
 			t.Fatalf("%s: C getitem: %v", name, err)
 		}
-		got, err := GetItem(nil, theirs, start, cnt)
+		got, err := blosc.GetItem(nil, theirs, start, cnt)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%s: GetItem(%d, %d) differs from C's: %v", name, start, cnt, err)
 		}
@@ -123,8 +124,8 @@ func TestCrossCBloscForcedAndThreaded(t *testing.T) {
 		for _, bs := range []int{1, 777, 4096, 10000, 1 << 20} {
 			in := randomInput(rng, 300000+rng.IntN(1000))
 			ts := []int{1, 4, 8, 3}[rng.IntN(4)]
-			o := withFilter(Options{Codec: c, Level: 5, Typesize: ts, Blocksize: bs, Threads: 1}, ByteShuffle)
-			ours, err := Compress(nil, in, o)
+			o := withFilter(blosc.Options{Codec: c, Level: 5, Typesize: ts, Blocksize: bs, Threads: 1}, blosc.ByteShuffle)
+			ours, err := blosc.Compress(nil, in, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +142,7 @@ func TestCrossCBloscForcedAndThreaded(t *testing.T) {
 				t.Fatal(err)
 			}
 			_ = cn
-			if out, err := Decompress(nil, cbuf[:cn2]); err != nil || !bytes.Equal(out, in) {
+			if out, err := blosc.Decompress(nil, cbuf[:cn2]); err != nil || !bytes.Equal(out, in) {
 				t.Fatalf("%s bs=%d: C's 2-thread chunk: %v", c, bs, err)
 			}
 		}

@@ -1,12 +1,14 @@
 //go:build cblosc && cgo
 
-package blosc
+package crosscheck
 
 import (
 	"bytes"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/czstd"
+	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/bench/internal/czstd"
+	"github.com/goblosc/blosc/internal/codec"
 	"github.com/goblosc/blosc/internal/golden"
 )
 
@@ -15,23 +17,24 @@ import (
 // (No c-blosc2 library is installed, so whole chunks cannot be checked.)
 func TestDictStreamsReadByC(t *testing.T) {
 	t.Logf("libzstd %d", czstd.Version())
-	for _, fs := range [][MaxFilters]Filter{{}, {5: ByteShuffle}, {Delta, ByteShuffle}} {
+	for _, fs := range [][blosc.MaxFilters]blosc.Filter{{}, {5: blosc.ByteShuffle}, {blosc.Delta, blosc.ByteShuffle}} {
 		src, _ := golden.Pattern("text", 262144)
-		o := Options{Format: FormatBlosc2, Codec: Zstd, Level: 5, Typesize: 4, Blocksize: 16384, Filters: fs, Dict: true}
-		chunk, err := Compress(nil, src, o)
+		o := blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.Zstd, Level: 5, Typesize: 4, Blocksize: 16384, Filters: fs, Dict: true}
+		chunk, err := blosc.Compress(nil, src, o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := openChunk2(chunk)
-		if err != nil || c.dict == nil {
-			t.Fatalf("no dictionary chunk: %v", err)
+		c, ok := openBlosc2(chunk)
+		if !ok || c.dict == nil {
+			t.Fatalf("no dictionary chunk")
 		}
-		want, err := Decompress(nil, chunk)
+		want, err := blosc.Decompress(nil, chunk)
 		if err != nil || !bytes.Equal(want, src) {
 			t.Fatalf("round trip: %v", err)
 		}
 		streams := 0
-		for i := 0; i < c.nblocks; i++ {
+		var st codec.State // the library's stream decoder
+		for i := 0; i < c.h.Nblocks; i++ {
 			ns, neblock, _ := c.streams(i)
 			p := c.bstart(i)
 			for j := 0; j < ns; j++ {
@@ -43,13 +46,12 @@ func TestDictStreamsReadByC(t *testing.T) {
 						t.Fatalf("%v block %d stream %d: C zstd: %d, %v", fs, i, j, n, err)
 					}
 					ref := make([]byte, neblock)
-					if err := (&dictCodec{}).decodeStream(Zstd, c.dict, ref, c.src[p+4:p+4+cs]); err != nil || !bytes.Equal(out, ref) {
+					if err := st.DecompressDict(codec.ID(blosc.Zstd), ref, c.src[p+4:p+4+cs], c.dict); err != nil || !bytes.Equal(out, ref) {
 						t.Fatalf("C and Go decode stream %d/%d differently", i, j)
 					}
 					streams++
 				}
-				n, _ := scanStream(c.src[p:], neblock, Zstd)
-				p += n
+				p += streamLen(c.src[p:])
 			}
 		}
 		if streams == 0 {

@@ -1,6 +1,6 @@
 //go:build cblosc2 && cgo
 
-package blosc
+package crosscheck
 
 import (
 	"bytes"
@@ -11,7 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goblosc/blosc/internal/cblosc2"
+	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/bench/internal/cblosc2"
 	"github.com/goblosc/blosc/internal/faultfile"
 	"github.com/goblosc/blosc/internal/golden"
 )
@@ -25,9 +26,9 @@ type frameOps struct {
 	edits bool
 }
 
-func (f frameOps) goFrame(t *testing.T, o Options) (*SChunk, []byte) {
+func (f frameOps) goFrame(t *testing.T, o blosc.Options) (*blosc.SChunk, []byte) {
 	t.Helper()
-	s, err := NewSChunk(SChunkOptions{Options: o, ChunkSize: f.cs})
+	s, err := blosc.NewSChunk(blosc.SChunkOptions{Options: o, ChunkSize: f.cs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,20 +44,20 @@ func (f frameOps) goFrame(t *testing.T, o Options) (*SChunk, []byte) {
 	want := slices.Clone(f.data)
 	if f.edits && s.NChunks() >= 3 {
 		o2 := o
-		o2.Format = FormatBlosc2
+		o2.Format = blosc.FormatBlosc2
 		upd := bytes.Repeat([]byte("update me"), f.cs/9+1)[:f.cs]
-		c, err := Compress(nil, upd, o2)
+		c, err := blosc.Compress(nil, upd, o2)
 		check(err)
 		check(s.UpdateChunk(1, c))
-		copy(want[f.cs:], must(Decompress(nil, c)))
+		copy(want[f.cs:], must(blosc.Decompress(nil, c)))
 		ins := make([]byte, f.cs)
 		for i := range ins {
 			ins[i] = byte(i % 7)
 		}
-		c, err = Compress(nil, ins, o2)
+		c, err = blosc.Compress(nil, ins, o2)
 		check(err)
 		check(s.InsertChunk(0, c))
-		want = append(must(Decompress(nil, c)), want...)
+		want = append(must(blosc.Decompress(nil, c)), want...)
 		check(s.DeleteChunk(2))
 		want = append(want[:2*f.cs:2*f.cs], want[3*f.cs:]...)
 	}
@@ -68,7 +69,7 @@ func (f frameOps) goFrame(t *testing.T, o Options) (*SChunk, []byte) {
 	return s, want
 }
 
-func (f frameOps) cFrame(t *testing.T, o Options, path string) *cblosc2.SChunk {
+func (f frameOps) cFrame(t *testing.T, o blosc.Options, path string) *cblosc2.SChunk {
 	t.Helper()
 	s, err := cblosc2.NewSChunk(cParams(o), path)
 	if err != nil {
@@ -140,16 +141,16 @@ func checkCReads(t *testing.T, c *cblosc2.SChunk, want []byte, cs int) {
 // after the same operations; BloscLZ and LZ4 frames are byte-identical.
 func TestFrameCrossC(t *testing.T) {
 	dir := t.TempDir()
-	pipes := [][MaxFilters]Filter{{5: ByteShuffle}, {5: BitShuffle}, {}, {4: Delta, 5: ByteShuffle}, {4: TruncPrec, 5: BitShuffle}}
-	for _, codec := range []Codec{BloscLZ, LZ4, LZ4HC, Zlib, Zstd} {
+	pipes := [][blosc.MaxFilters]blosc.Filter{{5: blosc.ByteShuffle}, {5: blosc.BitShuffle}, {}, {4: blosc.Delta, 5: blosc.ByteShuffle}, {4: blosc.TruncPrec, 5: blosc.BitShuffle}}
+	for _, codec := range []blosc.Codec{blosc.BloscLZ, blosc.LZ4, blosc.LZ4HC, blosc.Zlib, blosc.Zstd} {
 		for pi, pipe := range pipes {
 			for _, ts := range []int{4, 8} {
 				for _, mode := range []string{"append", "edits", "edits-short-last"} {
 					edits := mode != "append"
 					name := fmt.Sprintf("%v/pipe%d/ts%d/%s", codec, pi, ts, mode)
 					t.Run(name, func(t *testing.T) {
-						o := Options{Codec: codec, Level: 5, Typesize: ts, Filters: pipe, Threads: 1}
-						if pipe[4] == TruncPrec {
+						o := blosc.Options{Codec: codec, Level: 5, Typesize: ts, Filters: pipe, Threads: 1}
+						if pipe[4] == blosc.TruncPrec {
 							o.FilterMeta[4] = 12
 						}
 						pat := "linspace_f64"
@@ -167,7 +168,7 @@ func TestFrameCrossC(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						if pipe[4] == TruncPrec {
+						if pipe[4] == blosc.TruncPrec {
 							// trunc_prec is lossy: compare with what a
 							// chunk round trip gives.
 							data = truncRoundTrip(t, o, data, 40000)
@@ -202,7 +203,7 @@ func TestFrameCrossC(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						r, err := ParseFrame(theirs)
+						r, err := blosc.ParseFrame(theirs)
 						if err != nil {
 							t.Fatalf("ParseFrame(c-blosc2's frame): %v", err)
 						}
@@ -213,7 +214,7 @@ func TestFrameCrossC(t *testing.T) {
 						// Inserting while the last chunk is short, c-blosc2 turns
 						// the frame into one of variable-size chunks (chunksize
 						// 0); we keep the fixed chunk size, which both read.
-						if (codec == BloscLZ || codec == LZ4) && mode != "edits-short-last" {
+						if (codec == blosc.BloscLZ || codec == blosc.LZ4) && mode != "edits-short-last" {
 							if !bytes.Equal(ours, theirs) {
 								i := 0
 								for i < len(ours) && i < len(theirs) && ours[i] == theirs[i] {
@@ -230,15 +231,15 @@ func TestFrameCrossC(t *testing.T) {
 }
 
 // truncRoundTrip returns data as trunc_prec leaves it, chunk by chunk.
-func truncRoundTrip(t *testing.T, o Options, data []byte, cs int) []byte {
-	o.Format = FormatBlosc2
+func truncRoundTrip(t *testing.T, o blosc.Options, data []byte, cs int) []byte {
+	o.Format = blosc.FormatBlosc2
 	var out []byte
 	for p := data; len(p) > 0; p = p[min(cs, len(p)):] {
-		c, err := Compress(nil, p[:min(cs, len(p))], o)
+		c, err := blosc.Compress(nil, p[:min(cs, len(p))], o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := Decompress(nil, c)
+		d, err := blosc.Decompress(nil, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,13 +253,13 @@ func truncRoundTrip(t *testing.T, o Options, data []byte, cs int) []byte {
 // the other's.
 func TestFrameFillSpecialCrossC(t *testing.T) {
 	for _, k := range []struct {
-		kind  Special
+		kind  blosc.Special
 		ckind int
-	}{{SpecialZeros, 1}, {SpecialNaN, 2}, {SpecialUninit, 4}} {
+	}{{blosc.SpecialZeros, 1}, {blosc.SpecialNaN, 2}, {blosc.SpecialUninit, 4}} {
 		for _, nitems := range []int64{1, 99999, 100000, 1_000_003} {
 			t.Run(fmt.Sprintf("%v/%d", k.kind, nitems), func(t *testing.T) {
-				o := Options{Codec: Zstd, Level: 5, Typesize: 8, Filters: [MaxFilters]Filter{5: ByteShuffle}, Threads: 1}
-				s, err := NewSChunk(SChunkOptions{Options: o, ChunkSize: 800000})
+				o := blosc.Options{Codec: blosc.Zstd, Level: 5, Typesize: 8, Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: 1}
+				s, err := blosc.NewSChunk(blosc.SChunkOptions{Options: o, ChunkSize: 800000})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -288,7 +289,7 @@ func TestFrameFillSpecialCrossC(t *testing.T) {
 				defer cr.Free()
 				got, err := cr.Decompress(800000)
 				want, _ := s.Decompress(nil)
-				if err != nil || (k.kind != SpecialUninit && !bytes.Equal(got, want)) || len(got) != len(want) {
+				if err != nil || (k.kind != blosc.SpecialUninit && !bytes.Equal(got, want)) || len(got) != len(want) {
 					t.Errorf("c-blosc2 decodes our frame differently (%v)", err)
 				}
 			})
@@ -307,19 +308,19 @@ func BenchmarkFrameVersusC(b *testing.B) {
 	const cs = 64 << 10
 	for _, set := range frameBenchSets {
 		in := pattern(b, set.pattern, n)
-		for _, codec := range []Codec{LZ4, BloscLZ} {
+		for _, codec := range []blosc.Codec{blosc.LZ4, blosc.BloscLZ} {
 			for _, th := range []int{1, 2} {
 				b.Run(fmt.Sprintf("n=%dMiB/%s/%v/threads=%d", n>>20, set.pattern, codec, th), func(b *testing.B) {
-					o := Options{Codec: codec, Level: 5, Typesize: set.typesize, Filters: [MaxFilters]Filter{5: ByteShuffle}, Threads: th}
+					o := blosc.Options{Codec: codec, Level: 5, Typesize: set.typesize, Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: th}
 					out := make([]byte, n)
 					cp := make([]byte, n)
 					var tCopy, tGc, tGd, tCc, tCd best
 					round := func() {
 						_ = tCopy.time(func() error { copy(cp, in); return nil })
-						var g *SChunk
+						var g *blosc.SChunk
 						if err := tGc.time(func() error {
 							var err error
-							if g, err = NewSChunk(SChunkOptions{Options: o, ChunkSize: cs}); err == nil {
+							if g, err = blosc.NewSChunk(blosc.SChunkOptions{Options: o, ChunkSize: cs}); err == nil {
 								err = g.AppendData(in)
 							}
 							return err
@@ -404,19 +405,19 @@ func TestFrameFileReadByC(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", what, err)
 				}
-				r, _ := ParseFrame(b)
+				r, _ := blosc.ParseFrame(b)
 				if wantNow, _ := r.Decompress(nil); !bytes.Equal(got, wantNow) {
 					t.Fatalf("%s: c-blosc2 reads other data", what)
 				}
 			}
 			check(f.Bytes(), "after the change")
-			if got := stateOf(t, must(ParseFrame(f.Bytes()))); !got.equal(want) {
+			if got := stateOf(t, must(blosc.ParseFrame(f.Bytes()))); !got.equal(want) {
 				t.Fatal("the frame's bytes differ")
 			}
 			for k, w := range f.Log() {
 				for _, keep := range []int{0, 1, w.Len / 2, w.Len - 1} {
 					ff := faultfile.New(base, faultfile.Plan{At: k, Keep: keep})
-					s, err := OpenFrameFile(ff)
+					s, err := blosc.OpenFrameFile(ff)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -442,7 +443,7 @@ func TestSparseFrameReadByC(t *testing.T) {
 		t.Run(op.name, func(t *testing.T) {
 			dir := filepath.Join(root, fmt.Sprint("op", k))
 			copyDir(t, base, dir)
-			s, err := OpenSparseFrame(dir, true)
+			s, err := blosc.OpenSparseFrame(dir, true)
 			if err != nil {
 				t.Fatal(err)
 			}

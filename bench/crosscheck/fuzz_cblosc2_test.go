@@ -1,6 +1,6 @@
 //go:build cblosc2 && cgo
 
-package blosc
+package crosscheck
 
 import (
 	"bytes"
@@ -11,7 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/cblosc2"
+	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/bench/internal/cblosc2"
 	"github.com/goblosc/blosc/internal/golden"
 )
 
@@ -22,16 +23,16 @@ import (
 // README's format notes).
 func FuzzCrossCBlosc2(f *testing.F) {
 	seedChunks(f)
-	for i, c := range []Codec{BloscLZ, LZ4, LZ4HC, Zlib, Zstd} {
+	for i, c := range []blosc.Codec{blosc.BloscLZ, blosc.LZ4, blosc.LZ4HC, blosc.Zlib, blosc.Zstd} {
 		in, _ := testdataPattern("linspace_f64", 3000+100*i)
-		ch, err := Compress(nil, in, Options{Format: FormatBlosc2, Codec: c, Level: 5, Typesize: 8, Blocksize: 1024, Threads: 1,
-			Filters: [MaxFilters]Filter{4: Delta, 5: ByteShuffle}})
+		ch, err := blosc.Compress(nil, in, blosc.Options{Format: blosc.FormatBlosc2, Codec: c, Level: 5, Typesize: 8, Blocksize: 1024, Threads: 1,
+			Filters: [blosc.MaxFilters]blosc.Filter{4: blosc.Delta, 5: blosc.ByteShuffle}})
 		if err != nil {
 			f.Fatal(err)
 		}
 		f.Add(ch, uint32(i), uint32(7*i))
 	}
-	d := &Decompressor{Threads: 1}
+	d := &blosc.Decompressor{Threads: 1}
 	f.Fuzz(func(t *testing.T, src []byte, a, b uint32) {
 		// A fresh C context for every input: a reused one carries a
 		// Blosc2 chunk's filter metas into the next Blosc1 chunk
@@ -45,7 +46,7 @@ func FuzzCrossCBlosc2(f *testing.F) {
 		if serr != nil || nbytes < 0 || nbytes > 1<<20 {
 			return
 		}
-		h, herr := ReadHeader(src)
+		h, herr := blosc.ReadHeader(src)
 		ours, err := d.Decompress(nil, src)
 		want := make([]byte, nbytes)
 		n, cerr := cd.Decompress(want, src)
@@ -65,7 +66,7 @@ func FuzzCrossCBlosc2(f *testing.F) {
 			}
 			t.Fatalf("Decompress: %d bytes, %v; c-blosc2: %d bytes, %v; first difference at %d", len(ours), err, n, cerr, firstDiff(ours, want))
 		}
-		if err != nil || h.VarBlocks || h.Special == SpecialValue {
+		if err != nil || h.VarBlocks || h.Special == blosc.SpecialValue {
 			// c-blosc2 has no getitem for VL blocks, and its getitem
 			// on a repeated value is pinned by TestGetItemRepeatedValueVersusC2.
 			return
@@ -84,7 +85,7 @@ func FuzzCrossCBlosc2(f *testing.F) {
 			if c2GetItemBlockBug(&h, start, count) {
 				t.Skip("c-blosc2's getitem of one block's bytes from inside a block (TestGetItemBlockSizedRangeVersusC2)")
 			}
-			if h.hasFilter(Delta) && (start+count)*ts > h.Blocksize {
+			if hasFilter(&h, blosc.Delta) && (start+count)*ts > h.Blocksize {
 				t.Skip("c-blosc2's getitem past block 0 of a delta chunk (TestGetItemDeltaVersusC2)")
 			}
 			t.Fatalf("GetItem(%d, %d) of %d-byte items: blosc2_getitem_ctx %d bytes, %v; first difference at %d", start, count, ts, m, cerr, firstDiff(got, cgot))
@@ -112,7 +113,7 @@ func TestCBlosc2ContextKeepsFilterMeta(t *testing.T) {
 	if meta == nil || b1 == nil {
 		t.Fatal("vectors missing from the manifest")
 	}
-	want, err := Decompress(nil, b1)
+	want, err := blosc.Decompress(nil, b1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestCBlosc2ContextKeepsFilterMeta(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cd.Free()
-	d := &Decompressor{Threads: 1}
+	d := &blosc.Decompressor{Threads: 1}
 	got := make([]byte, len(want))
 	if _, err := cd.Decompress(got, b1); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("fresh context: %v, first difference at %d", err, firstDiff(got, want))
@@ -164,12 +165,12 @@ func readGolden(t *testing.T, dir, name string) []byte {
 // safe side, but a new kind of refusal is looked at. Where c-blosc2
 // refuses what we decode, or both decode and differ, only its known gaps
 // and bugs are accepted.
-func c2Differs(src []byte, h *Header, herr, err error, ours, theirs []byte) string {
+func c2Differs(src []byte, h *blosc.Header, herr, err error, ours, theirs []byte) string {
 	if err != nil {
 		if why := codecGap(src, err); why != "" {
 			return why
 		}
-		if m := blosc1Stream.FindStringSubmatch(err.Error()); h.Format == FormatBlosc1 && m != nil {
+		if m := blosc1Stream.FindStringSubmatch(err.Error()); h.Format == blosc.FormatBlosc1 && m != nil {
 			if m[1] == "0" || m[1][0] == '-' {
 				return "c-blosc2 reads zero and byte runs in Blosc1 chunks too; c-blosc 1.x does not"
 			}
@@ -177,10 +178,10 @@ func c2Differs(src []byte, h *Header, herr, err error, ours, theirs []byte) stri
 				return "c-blosc2 reads a Blosc1 stream past cbytes when the buffer goes on"
 			}
 		}
-		if h.Format == FormatBlosc2 && len(src) > h.Cbytes && blosc2PastCbytes.MatchString(err.Error()) {
+		if h.Format == blosc.FormatBlosc2 && len(src) > h.Cbytes && blosc2PastCbytes.MatchString(err.Error()) {
 			return "c-blosc2 reads a stream past cbytes when the buffer goes on"
 		}
-		if errors.Is(err, ErrUnsupported) {
+		if errors.Is(err, blosc.ErrUnsupported) {
 			return "we do not support it: " + err.Error()
 		}
 		for _, s := range c2Laxer {
@@ -191,21 +192,21 @@ func c2Differs(src []byte, h *Header, herr, err error, ours, theirs []byte) stri
 		return ""
 	}
 	switch {
-	case h.Format == FormatBlosc1 && h.Codec == Snappy:
+	case h.Format == blosc.FormatBlosc1 && h.Codec == blosc.Snappy:
 		return "c-blosc2 has no Snappy"
-	case (h.Special == SpecialValue || h.Special == SpecialNaN) && theirs == nil && valueSplitByBlocks(h):
+	case (h.Special == blosc.SpecialValue || h.Special == blosc.SpecialNaN) && theirs == nil && valueSplitByBlocks(h):
 		return "c-blosc2 fills a repeated-value or NaN chunk block by block and fails where a block is not a whole number of values; we fill it whole"
 	case h.Nbytes == 0 && theirs == nil:
 		return "an empty chunk: we return nothing whatever follows its header; c-blosc2 checks block offsets it will not use"
-	case h.Format == FormatBlosc1 && !h.DontSplit && !h.Split && !h.Memcpyed:
+	case h.Format == blosc.FormatBlosc1 && !h.DontSplit && !h.Split && !h.Memcpyed:
 		return "c-blosc2 splits a Blosc1 block whenever the not-split flag is clear; c-blosc 1.x (and we) only at typesize <= 16 and blocksize/typesize >= 128, and 1.x writes the flag otherwise"
-	case h.Format == FormatBlosc2 && (h.Special != SpecialNone || h.Memcpyed) && h.Dict:
+	case h.Format == blosc.FormatBlosc2 && (h.Special != blosc.SpecialNone || h.Memcpyed) && h.Dict:
 		return "c-blosc2 refuses a special or stored chunk with the dictionary flag; we ignore it, there are no streams to use one"
-	case h.Format == FormatBlosc1 && h.BitShuffle && theirs != nil && len(theirs) == len(ours) && !h.Memcpyed &&
-		(blosc1BitCopied(h.Blocksize, h.Typesize) || blosc1BitCopied(h.leftover(), h.Typesize)):
+	case h.Format == blosc.FormatBlosc1 && h.BitShuffle && theirs != nil && len(theirs) == len(ours) && !h.Memcpyed &&
+		(blosc1BitCopied(h.Blocksize, h.Typesize) || blosc1BitCopied(leftover(h), h.Typesize)):
 		return "c-blosc2 bit-unshuffles a Blosc1 block whose element count is not a multiple of 8 (FORMAT-NOTES)"
-	case h.Format == FormatBlosc2 && (h.hasFilter(Delta) || h.hasFilter(TruncPrec)) && theirs != nil && len(theirs) == len(ours) &&
-		(h.Blocksize%h.Typesize != 0 || h.leftover()%h.Typesize != 0):
+	case h.Format == blosc.FormatBlosc2 && (hasFilter(h, blosc.Delta) || hasFilter(h, blosc.TruncPrec)) && theirs != nil && len(theirs) == len(ours) &&
+		(h.Blocksize%h.Typesize != 0 || leftover(h)%h.Typesize != 0):
 		return "c-blosc2 leaves a delta or trunc_prec block's partial element unwritten (FORMAT-NOTES)"
 	}
 	return ""
@@ -227,15 +228,6 @@ var c2Laxer = []string{
 	"split into",            // a block not a whole number of split streams (c-blosc2 drops the remainder)
 }
 
-func (h *Header) hasFilter(f Filter) bool {
-	for _, g := range h.Filters {
-		if g == f {
-			return true
-		}
-	}
-	return false
-}
-
 // blosc1Stream matches our Blosc1 reader's refusal of a stream size: a
 // run in a Blosc2 chunk, or a stream past cbytes.
 var blosc1Stream = regexp.MustCompile(`stream \d+: size (-?\d+) with \d+ bytes left`)
@@ -246,9 +238,9 @@ var blosc2PastCbytes = regexp.MustCompile(`stream of \d+ bytes, \d+ left|block o
 
 // valueSplitByBlocks reports whether the blocks of a repeated-value or NaN
 // chunk (by its header's blocksize) are not all whole numbers of its value.
-func valueSplitByBlocks(h *Header) bool {
+func valueSplitByBlocks(h *blosc.Header) bool {
 	v := h.Cbytes - header2Len
-	if h.Special == SpecialNaN {
+	if h.Special == blosc.SpecialNaN {
 		v = h.Typesize
 	}
 	return v > 0 && h.Blocksize > 0 && (h.Blocksize%v != 0 || (h.Nbytes%h.Blocksize)%v != 0)

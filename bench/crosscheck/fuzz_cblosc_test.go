@@ -1,13 +1,14 @@
 //go:build cblosc && cgo
 
-package blosc
+package crosscheck
 
 import (
 	"bytes"
 	"encoding/binary"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/cblosc"
+	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/bench/internal/cblosc"
 	"github.com/goblosc/blosc/internal/codec"
 )
 
@@ -20,18 +21,18 @@ func FuzzCrossCBlosc1(f *testing.F) {
 	seedChunks(f)
 	for i, c := range allCodecs {
 		in, _ := testdataPattern("linspace_f64", 3000+100*i)
-		for _, fl := range []Filter{NoFilter, ByteShuffle, BitShuffle} {
-			ch, err := Compress(nil, in, withFilter(Options{Codec: c, Level: 5, Typesize: 8, Blocksize: 1024, Threads: 1}, fl))
+		for _, fl := range []blosc.Filter{blosc.NoFilter, blosc.ByteShuffle, blosc.BitShuffle} {
+			ch, err := blosc.Compress(nil, in, withFilter(blosc.Options{Codec: c, Level: 5, Typesize: 8, Blocksize: 1024, Threads: 1}, fl))
 			if err != nil {
 				f.Fatal(err)
 			}
 			f.Add(ch, uint32(i), uint32(7*i))
 		}
 	}
-	d := &Decompressor{Threads: 1}
+	d := &blosc.Decompressor{Threads: 1}
 	f.Fuzz(func(t *testing.T, src []byte, a, b uint32) {
-		h, herr := ReadHeader(src)
-		if herr != nil || h.Format != FormatBlosc1 || h.Nbytes > 1<<20 {
+		h, herr := blosc.ReadHeader(src)
+		if herr != nil || h.Format != blosc.FormatBlosc1 || h.Nbytes > 1<<20 {
 			return
 		}
 		chunk := src[:h.Cbytes]
@@ -75,9 +76,9 @@ func FuzzCrossCBlosc1(f *testing.F) {
 // blosc1Codes are the codecs whose streams FuzzCrossCStreams wraps, with
 // their Blosc1 flag codes.
 var blosc1Codes = []struct {
-	c    Codec
+	c    blosc.Codec
 	code uint8
-}{{BloscLZ, 0}, {LZ4, 1}, {Snappy, 2}, {Zlib, 3}, {Zstd, 4}}
+}{{blosc.BloscLZ, 0}, {blosc.LZ4, 1}, {blosc.Snappy, 2}, {blosc.Zlib, 3}, {blosc.Zstd, 4}}
 
 // streamChunk wraps one compressed stream in a Blosc1 chunk of one
 // unsplit, unshuffled block of nbytes bytes, the form in which c-blosc
@@ -109,7 +110,7 @@ func FuzzCrossCStreams(f *testing.F) {
 			}
 		}
 	}
-	d := &Decompressor{Threads: 1}
+	d := &blosc.Decompressor{Threads: 1}
 	f.Fuzz(func(t *testing.T, s []byte, size uint16, which uint8) {
 		if len(s) == 0 || len(s) >= int(size) {
 			return // empty, or what both take as a stored stream

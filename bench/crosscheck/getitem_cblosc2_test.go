@@ -1,13 +1,14 @@
 //go:build cblosc2 && cgo
 
-package blosc
+package crosscheck
 
 import (
 	"bytes"
 	"encoding/binary"
 	"testing"
 
-	"github.com/goblosc/blosc/internal/cblosc2"
+	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/bench/internal/cblosc2"
 )
 
 // c-blosc2's blosc2_getitem_ctx on a repeated-value chunk whose value is
@@ -26,7 +27,7 @@ func TestGetItemRepeatedValueVersusC2(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Free()
-	whole, err := Decompress(nil, src)
+	whole, err := blosc.Decompress(nil, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func TestGetItemRepeatedValueVersusC2(t *testing.T) {
 	}
 	agree, restarted, refused := 0, 0, 0
 	for _, r := range [][2]int{{0, 8}, {8, 64}, {26666, 53334}, {1, 7}, {3, 16}, {7, 9}, {4, 8}, {0, len(whole)}, {len(whole) - 8, 8}, {5, 0}} {
-		ours, err := GetItem(nil, src, r[0], r[1])
+		ours, err := blosc.GetItem(nil, src, r[0], r[1])
 		if err != nil {
 			t.Fatalf("GetItem(%d, %d): %v", r[0], r[1], err)
 		}
@@ -73,8 +74,8 @@ func TestGetItemBlockSizedRangeVersusC2(t *testing.T) {
 	for i := 0; i < len(in)/8; i++ {
 		binary.LittleEndian.PutUint64(in[8*i:], uint64(i))
 	}
-	ch, err := Compress(nil, in, Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8, Blocksize: 32768,
-		Threads: 1, Filters: [MaxFilters]Filter{5: ByteShuffle}})
+	ch, err := blosc.Compress(nil, in, blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.LZ4, Level: 5, Typesize: 8, Blocksize: 32768,
+		Threads: 1, Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestGetItemBlockSizedRangeVersusC2(t *testing.T) {
 	defer d.Free()
 	for _, r := range [][3]int{{0, 4096, 1}, {4096, 4096, 1}, {24, 4095, 1}, {24, 4096, 0}, {1, 4096, 0}} {
 		want := in[r[0]*8 : (r[0]+r[1])*8]
-		got, err := GetItem(nil, ch, r[0], r[1])
+		got, err := blosc.GetItem(nil, ch, r[0], r[1])
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("GetItem(%d, %d): %v, first difference at %d", r[0], r[1], err, firstDiff(got, want))
 		}
@@ -101,14 +102,14 @@ func TestGetItemBlockSizedRangeVersusC2(t *testing.T) {
 // c2GetItemBlockBug reports whether blosc2_getitem_ctx meets the bug of
 // TestGetItemBlockSizedRangeVersusC2 on items [start, start+n).
 // The block met can be the last, shorter one.
-func c2GetItemBlockBug(h *Header, start, n int) bool {
+func c2GetItemBlockBug(h *blosc.Header, start, n int) bool {
 	bs := h.Blocksize
 	lo, hi := start*h.Typesize, (start+n)*h.Typesize
 	if bs <= 0 || n == 0 {
 		return false
 	}
 	for j := lo/bs + 1; j < h.Nblocks && j*bs < hi; j++ {
-		if h.blockSize(j) == hi-lo {
+		if blockSize(h, j) == hi-lo {
 			return true
 		}
 	}
@@ -125,8 +126,8 @@ func TestGetItemDeltaVersusC2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, err := Compress(nil, in, Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8, Blocksize: 1024,
-		Threads: 1, Filters: [MaxFilters]Filter{4: Delta, 5: ByteShuffle}})
+	ch, err := blosc.Compress(nil, in, blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.LZ4, Level: 5, Typesize: 8, Blocksize: 1024,
+		Threads: 1, Filters: [blosc.MaxFilters]blosc.Filter{4: blosc.Delta, 5: blosc.ByteShuffle}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func TestGetItemDeltaVersusC2(t *testing.T) {
 	}
 	for _, r := range [][3]int{{0, 128, 1}, {120, 8, 1}, {113, 28, 0}, {130, 10, 0}, {0, 375, 0}} {
 		want := in[r[0]*8 : (r[0]+r[1])*8]
-		got, err := GetItem(nil, ch, r[0], r[1])
+		got, err := blosc.GetItem(nil, ch, r[0], r[1])
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("GetItem(%d, %d): %v, first difference at %d", r[0], r[1], err, firstDiff(got, want))
 		}

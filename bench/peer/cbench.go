@@ -4,7 +4,7 @@ package main
 
 import (
 	"github.com/goblosc/blosc"
-	"github.com/goblosc/blosc/internal/cblosc"
+	"github.com/goblosc/blosc/bench/internal/cblosc"
 )
 
 // Built with -tags cblosc, bench adds a row for c-blosc 1.x through cgo,

@@ -4,7 +4,7 @@ package main
 
 import (
 	"github.com/goblosc/blosc"
-	"github.com/goblosc/blosc/internal/cblosc2"
+	"github.com/goblosc/blosc/bench/internal/cblosc2"
 )
 
 // Built with -tags cblosc2 (c-blosc2 built from source, see

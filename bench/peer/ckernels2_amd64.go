@@ -3,7 +3,7 @@
 package main
 
 import (
-	"github.com/goblosc/blosc/internal/cblosc2"
+	"github.com/goblosc/blosc/bench/internal/cblosc2"
 	"github.com/klauspost/cpuid/v2"
 )
 

@@ -3,7 +3,7 @@
 package main
 
 import (
-	"github.com/goblosc/blosc/internal/cblosc"
+	"github.com/goblosc/blosc/bench/internal/cblosc"
 	"github.com/klauspost/cpuid/v2"
 )
 

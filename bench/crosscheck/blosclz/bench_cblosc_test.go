@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goblosc/blosc/bench/internal/cblosc"
 	"github.com/goblosc/blosc/blosclz"
-	"github.com/goblosc/blosc/internal/cblosc"
 )
 
 // cChunk compresses src with c-blosc's BloscLZ, no shuffle and typesize 1,
@@ -23,6 +23,27 @@ func cChunk(tb testing.TB, src []byte, level, blocksize int) []byte {
 		tb.Fatal(err)
 	}
 	return dst[:n]
+}
+
+// BenchmarkCompressC and BenchmarkDecompressC are the C rows of blosclz's
+// BenchmarkCompress and BenchmarkDecompress (same inputs and levels, rows
+// named pattern/level/c), for benchstat beside them.
+func BenchmarkCompressC(b *testing.B) {
+	for _, p := range benchPatterns {
+		src := shuffled(b, p.name, benchSize)
+		for _, level := range benchLevels {
+			benchCCompress(b, p.name, src, level)
+		}
+	}
+}
+
+func BenchmarkDecompressC(b *testing.B) {
+	for _, p := range benchPatterns {
+		src := shuffled(b, p.name, benchSize)
+		for _, level := range benchLevels {
+			benchCDecompress(b, p.name, src, level)
+		}
+	}
 }
 
 func benchCCompress(b *testing.B, name string, src []byte, level int) {

@@ -8,8 +8,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/goblosc/blosc/bench/internal/cblosc"
 	"github.com/goblosc/blosc/blosclz"
-	"github.com/goblosc/blosc/internal/cblosc"
 	"github.com/goblosc/blosc/internal/golden"
 )
 

@@ -1,6 +1,6 @@
 //go:build cblosc2 && cgo
 
-package lz4
+package lz4_test
 
 import (
 	"bytes"
@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goblosc/blosc/internal/cblosc2"
+	"github.com/goblosc/blosc/bench/internal/cblosc2"
 	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/lz4"
 )
 
 // BenchmarkStreamsVersusC compresses the byte-shuffled streams of
@@ -35,7 +36,7 @@ func BenchmarkStreamsVersusC(b *testing.B) {
 			}
 		}
 		b.Run(fmt.Sprintf("f32_noise/n=%s/lz4-%s", size(n), cblosc2.LZ4Version()), func(b *testing.B) {
-			var c Compressor
+			var c lz4.Compressor
 			gd, cd := make([]byte, m), make([]byte, m)
 			for _, s := range streams {
 				g, x := c.CompressBlock(gd, s, 5), cblosc2.LZ4CompressFast(cd, s, 5)

@@ -1,6 +1,6 @@
 //go:build cblosc && cgo
 
-package lz4
+package lz4_test
 
 import (
 	"bytes"
@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goblosc/blosc/internal/clz4"
+	"github.com/goblosc/blosc/bench/internal/clz4"
 	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/lz4"
 	pierrec "github.com/pierrec/lz4/v4"
 )
 
@@ -46,13 +47,13 @@ func shuffleBytes(src []byte, ts int) []byte {
 // (the input's size, limited output) and with the full bound.
 func TestHCVersusC(t *testing.T) {
 	t.Logf("liblz4 %s", clz4.Version())
-	var c HCCompressor
+	var c lz4.HCCompressor
 	for name, src := range hcInputs(t) {
-		for level := 1; level <= MaxHCLevel; level++ {
+		for level := 1; level <= lz4.MaxHCLevel; level++ {
 			if len(src) > 1<<17 && level != 1 && level != 4 && level != 9 {
 				continue // slow; its levels' shapes are covered by the smaller inputs
 			}
-			for _, room := range []int{len(src), CompressBlockBound(len(src)), len(src) / 2} {
+			for _, room := range []int{len(src), lz4.CompressBlockBound(len(src)), len(src) / 2} {
 				want := make([]byte, max(room, 1))
 				wn := clz4.CompressHC(want, src, level)
 				got := make([]byte, max(room, 1))
@@ -77,9 +78,9 @@ func FuzzHCVersusC(f *testing.F) {
 	}
 	p, _ := golden.Pattern("text", 3000)
 	f.Add(p, uint8(5), uint16(3000))
-	var c HCCompressor
+	var c lz4.HCCompressor
 	f.Fuzz(func(t *testing.T, src []byte, level uint8, room uint16) {
-		lv := int(level%MaxHCLevel) + 1
+		lv := int(level%lz4.MaxHCLevel) + 1
 		want := make([]byte, int(room)+1)
 		wn := clz4.CompressHC(want, src, lv)
 		got := make([]byte, int(room)+1)
@@ -109,7 +110,7 @@ func BenchmarkHCVersusC(b *testing.B) {
 		src := shuffleBytes(p, set.ts)
 		for _, level := range []int{1, 5, 9} {
 			b.Run(fmt.Sprintf("%s/level=%d", set.name, level), func(b *testing.B) {
-				var c HCCompressor
+				var c lz4.HCCompressor
 				dst := make([]byte, n)
 				bestGo, bestC := time.Duration(1<<62), time.Duration(1<<62)
 				var size int
