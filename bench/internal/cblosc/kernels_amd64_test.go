@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc"
-	"github.com/goblosc/blosc/bitshuffle"
 	"github.com/goblosc/blosc/bench/internal/cblosc"
+	"github.com/goblosc/blosc/bitshuffle"
 	"github.com/klauspost/cpuid/v2"
 )
 

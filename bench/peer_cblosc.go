@@ -7,7 +7,7 @@ import (
 	"github.com/goblosc/blosc/bench/internal/cblosc"
 )
 
-// Built with -tags cblosc, bench adds a row for c-blosc 1.x through cgo,
+// Built with -tags cblosc, the suite adds a row for c-blosc 1.x through cgo,
 // measured in the same run as the go row it follows.
 func init() {
 	extraEngines = append(extraEngines, engine{
