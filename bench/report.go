@@ -174,6 +174,8 @@ func speedRatioCharts(r *results) []titled {
 				p.Add(sc)
 				p.Legend.Add(k, sc)
 			}
+			p.Y.Min = 0
+			p.Y.Max *= 1.35 // room for the legend
 			p.Legend.Top = true
 			out = append(out, titled{title: p.Title.Text, note: "each point is one configuration (format, filter, level, threads); colour: codec, shape: engine", p: p})
 		}
@@ -242,60 +244,67 @@ func kernelCharts(r *results) []titled {
 			p.Add(l, pts)
 			p.Legend.Add(name, l, pts)
 		}
+		p.Y.Min = 0
+		p.Y.Max *= 1.35 // room for the legend
 		p.Legend.Top = true
 		out = append(out, titled{title: p.Title.Text, note: "dashed: memcpy of the same buffer, timed in the same rounds", p: p})
 	}
 	return out
 }
 
-// versusCCharts: for every configuration a C library also ran, each
-// engine's speed over memcpy as bars side by side.
+// versusCCharts: for every configuration Go and a C library both ran,
+// Go's speed over the C library's (the medians of their memcpy ratios),
+// compression and decompression side by side; above 1, Go is faster.
 func versusCCharts(r *results) []titled {
 	cs, order := cells(r)
-	var out []titled
-	for _, op := range []string{"compress", "decompress"} {
-		// configuration (the name without its engine) -> engine -> median
-		conf := map[string]map[string]float64{}
-		var confs []string
-		engineSet := map[string]bool{}
-		for _, name := range order {
-			c := cs[name]
-			if c.first.Op != op {
-				continue
-			}
-			base, _, _ := strings.Cut(name, "/engine=")
-			if conf[base] == nil {
-				conf[base] = map[string]float64{}
-				confs = append(confs, base)
-			}
-			conf[base][c.first.Engine] = median(c.xmemcpy)
-			engineSet[c.first.Engine] = true
+	// configuration (the name without op and engine) -> op -> engine -> median
+	conf := map[string]map[string]map[string]float64{}
+	var confs []string
+	cEngines := map[string]bool{}
+	for _, name := range order {
+		c := cs[name]
+		base, _, _ := strings.Cut(name, "/op=")
+		if conf[base] == nil {
+			conf[base] = map[string]map[string]float64{}
+			confs = append(confs, base)
 		}
+		if conf[base][c.first.Op] == nil {
+			conf[base][c.first.Op] = map[string]float64{}
+		}
+		conf[base][c.first.Op][c.first.Engine] = median(c.xmemcpy)
+		if c.first.Engine != "go" {
+			cEngines[c.first.Engine] = true
+		}
+	}
+	var out []titled
+	for _, ce := range sortedKeys(cEngines) {
 		var both []string
 		for _, b := range confs {
-			if len(conf[b]) > 1 {
+			if conf[b]["compress"][ce] > 0 && conf[b]["compress"]["go"] > 0 {
 				both = append(both, b)
 			}
 		}
 		if len(both) == 0 {
 			continue
 		}
-		if len(both) > 24 {
-			both = both[:24] // a readable chart; the table has every row
+		note := "above 1 Go is faster; configurations both ran"
+		if len(both) > 30 {
+			both = both[:30]
+			note += " (the first 30; the table has them all)"
 		}
-		engs := sortedKeys(engineSet)
 		p := plot.New()
-		p.Title.Text = "Go and C, " + op
-		p.Y.Label.Text = "speed / memcpy (median)"
-		w := vg.Points(6)
-		var labels []string
-		for _, b := range both {
-			labels = append(labels, shortConfig(b))
-		}
-		for i, e := range engs {
+		p.Title.Text = "Go over " + ce
+		p.Y.Label.Text = "Go speed / C speed (median)"
+		p.Add(plotter.NewGrid())
+		w := vg.Points(7)
+		top := 1.0
+		for i, op := range []string{"compress", "decompress"} {
 			vals := make(plotter.Values, len(both))
 			for j, b := range both {
-				vals[j] = conf[b][e]
+				if c := conf[b][op][ce]; c > 0 {
+					vals[j] = conf[b][op]["go"] / c
+				}
+				top = max(top, vals[j])
 			}
 			bars, err := plotter.NewBarChart(vals, w)
 			if err != nil {
@@ -303,28 +312,52 @@ func versusCCharts(r *results) []titled {
 			}
 			bars.Color = plotutil.Color(i)
 			bars.LineStyle.Width = 0
-			bars.Offset = w * vg.Length(float64(i)-float64(len(engs)-1)/2)
+			bars.Offset = w * vg.Length(float64(i)-0.5)
 			p.Add(bars)
-			p.Legend.Add(e, bars)
+			p.Legend.Add(op, bars)
 		}
+		if one, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 1}, {X: float64(len(both)) - 0.5, Y: 1}}); err == nil {
+			one.Color = color.Black
+			one.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			p.Add(one)
+		}
+		p.Y.Min, p.Y.Max = 0, top*1.25
 		p.Legend.Top = true
-		p.NominalX(labels...)
+		p.NominalX(varyingParts(both)...)
 		p.X.Tick.Label.Rotation = 0.9
 		p.X.Tick.Label.XAlign = draw.XRight
 		p.X.Tick.Label.YAlign = draw.YCenter
-		out = append(out, titled{title: p.Title.Text, note: "configurations both engines ran (at most 24 shown; the table has them all)", p: p})
+		out = append(out, titled{title: p.Title.Text, note: note, p: p})
 	}
 	return out
 }
 
-// shortConfig keeps the values of a benchmark name's key=value parts.
-func shortConfig(name string) string {
-	var v []string
-	for _, part := range strings.Split(name, "/")[1:] {
-		_, val, _ := strings.Cut(part, "=")
-		v = append(v, val)
+// varyingParts labels benchmark names by the values of their key=value
+// parts that differ between them.
+func varyingParts(names []string) []string {
+	split := make([][]string, len(names))
+	for i, n := range names {
+		split[i] = strings.Split(n, "/")[1:]
 	}
-	return strings.Join(v, " ")
+	var labels []string
+	for i := range names {
+		var v []string
+		for k, part := range split[i] {
+			same := true
+			for j := range split {
+				if k >= len(split[j]) || split[j][k] != part {
+					same = false
+					break
+				}
+			}
+			if !same {
+				_, val, _ := strings.Cut(part, "=")
+				v = append(v, val)
+			}
+		}
+		labels = append(labels, strings.Join(v, " "))
+	}
+	return labels
 }
 
 type medianRow struct {
