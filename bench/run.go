@@ -103,6 +103,14 @@ func runSuite(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "bench-results", "directory for bench.txt, bench.json and report.html")
 	match := fs.String("match", "", "time only the benchmarks whose names match this regular expression")
 	rounds := fs.Int("rounds", 0, "samples per figure (default: the suite's)")
+	var ov overrides
+	fs.StringVar(&ov.formats, "formats", "", "comma-separated chunk formats, chunk1 and/or chunk2 (default: the suite's)")
+	fs.StringVar(&ov.datasets, "datasets", "", "comma-separated datasets, name or name:typesize (default: the suite's)")
+	fs.StringVar(&ov.codecs, "codecs", "", "comma-separated codecs (default: the suite's)")
+	fs.StringVar(&ov.filters, "filters", "", "comma-separated filters: noshuffle, shuffle, bitshuffle (default: the suite's)")
+	fs.StringVar(&ov.levels, "levels", "", "comma-separated compression levels (default: the suite's)")
+	fs.StringVar(&ov.sizes, "sizes", "", "comma-separated input sizes, e.g. 4KiB,1MiB (default: the suite's)")
+	fs.StringVar(&ov.threads, "threads", "", "comma-separated thread counts (default: the suite's)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return err
@@ -118,6 +126,9 @@ func runSuite(args []string, stdout, stderr io.Writer) error {
 	}
 	if *rounds > 0 {
 		s.rounds = *rounds
+	}
+	if err := ov.apply(&s); err != nil {
+		return err
 	}
 	var txt bytes.Buffer
 	r := &runner{results: results{Machine: describeMachine(), Suite: s.name, Started: time.Now()},

@@ -84,7 +84,7 @@ func TestRunWritesThreeOutputs(t *testing.T) {
 }
 
 func TestRunUsage(t *testing.T) {
-	for _, args := range [][]string{{"run", "-suite", "huge"}, {"run", "extra"}, {"run", "-match", "("}, {"nope"}, {}} {
+	for _, args := range [][]string{{"run", "-suite", "huge"}, {"run", "extra"}, {"run", "-match", "("}, {"run", "-codecs", "lzma"}, {"run", "-sizes", "0"}, {"run", "-formats", "chunk3"}, {"run", "-levels", "10"}, {"run", "-datasets", "nope"}, {"nope"}, {}} {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
