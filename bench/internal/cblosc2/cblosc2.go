@@ -5,7 +5,7 @@
 // c-blosc2, so the tag is for machines where it was built from source:
 // point cgo at it, e.g.
 //
-//	CGO_CFLAGS=-I$SRC/include CGO_LDFLAGS="-L$BUILD/blosc" go test -tags cblosc2 ./...
+//	CGO_CFLAGS=-I$SRC/include CGO_LDFLAGS="-L$BUILD/blosc" go test -tags cblosc2 ./bench/...
 //
 // (scripts/cblosc2.sh builds it that way). Nothing in the library depends
 // on this package.
