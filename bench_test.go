@@ -14,9 +14,6 @@ var benchInputs = []struct {
 	typesize int
 }{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}}
 
-// cBench, set under the cblosc tag, adds a C row (threads 1) per codec.
-var cBench func(b *testing.B, c Codec, level, typesize int, in []byte, compress bool)
-
 const benchSize = 1 << 20
 
 func BenchmarkCompress(b *testing.B) {
@@ -47,9 +44,6 @@ func BenchmarkCompress(b *testing.B) {
 						comp.Compress(dst, in)
 					}
 				})
-			}
-			if cBench != nil {
-				b.Run(fmt.Sprintf("%s/%s/C", bi.pattern, c), func(b *testing.B) { cBench(b, c, 5, bi.typesize, in, true) })
 			}
 		}
 	}
@@ -84,9 +78,6 @@ func BenchmarkDecompress(b *testing.B) {
 						d.Decompress(dst, chunk)
 					}
 				})
-			}
-			if cBench != nil {
-				b.Run(fmt.Sprintf("%s/%s/C", bi.pattern, c), func(b *testing.B) { cBench(b, c, 5, bi.typesize, in, false) })
 			}
 		}
 	}

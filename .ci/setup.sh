@@ -12,3 +12,4 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 go version
 go mod download
+(cd bench && go mod download)

@@ -7,8 +7,8 @@
 #
 #   scripts/cblosc2.sh /path/to/c-blosc2 [build-dir]
 #   eval "$(scripts/cblosc2.sh /path/to/c-blosc2)"
-#   go test -tags cblosc2 -run TestBlosc2ReadByC .
-#   go test -tags cblosc2 -run '^$' -bench Blosc2VersusC -benchtime=5x .
+#   go test -tags cblosc2 -run TestBlosc2ReadByC ./bench/crosscheck
+#   go test -tags cblosc2 -run '^$' -bench Blosc2VersusC -benchtime=5x ./bench/crosscheck
 set -euo pipefail
 src=${1:?usage: $0 C-BLOSC2-SOURCE [BUILD-DIR]}
 build=${2:-${TMPDIR:-/tmp}/cblosc2-build}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Fuzz smoke: every fuzz target in the module runs for a bounded number of
-# executions beyond its seed corpus, so a decoder that panics on a nearby
-# input fails CI. Targets are discovered, not listed, so new ones join; the
+# Fuzz smoke: every fuzz target in the repository (the bench module's
+# differential targets against the C libraries included) runs for a
+# bounded number of executions beyond its seed corpus, so a decoder that
+# panics on a nearby input fails CI. Targets are discovered, not listed, so new ones join; the
 # cblosc tag is on so the fuzzers that compare with c-blosc run too.
 set -euo pipefail
 execs=${FUZZ_EXECS:-20000x}

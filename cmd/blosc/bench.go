@@ -16,8 +16,9 @@ import (
 	"github.com/klauspost/cpuid/v2"
 )
 
-// engine is one implementation benchmarked: this library, and c-blosc when
-// the binary is built with -tags cblosc.
+// engine is one implementation benchmarked. The C libraries' rows are in
+// the bench module (go run -tags cblosc ./bench run), which keeps cgo out
+// of this one.
 type engine struct {
 	name string
 	// open prepares the engine for one configuration, as a service would
@@ -45,18 +46,6 @@ var goEngine = engine{
 	supports: func(blosc.Options) bool { return true },
 }
 
-// extraEngines is filled by build-tagged files (cbench.go).
-var extraEngines []engine
-
-// cThreads is the thread count a C engine is given for o: Options.Threads
-// 0 means every core, and the C libraries want the count itself.
-func cThreads(o blosc.Options) int {
-	if o.Threads < 1 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return o.Threads
-}
-
 // datasets are the PATTERNS.md inputs with the typesize natural to each.
 var datasets = []struct {
 	name     string
@@ -80,16 +69,6 @@ type benchRow struct {
 	Ratio           float64 `json:"ratio"`
 	CompressGBps    float64 `json:"compress_gbps"`
 	DecompressGBps  float64 `json:"decompress_gbps"`
-	// On the go rows, when a C engine ran the same configuration in the
-	// same run: our ratio and speeds over C's.
-	VersusC *versusC `json:"versus_c,omitempty"`
-}
-
-type versusC struct {
-	Engine     string  `json:"engine"`
-	Ratio      float64 `json:"ratio"`
-	Compress   float64 `json:"compress"`
-	Decompress float64 `json:"decompress"`
 }
 
 type benchReport struct {
@@ -161,7 +140,6 @@ func runBench(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	compareWithC(rep.Rows)
 	if *asJSON {
 		return writeJSON(stdout, rep)
 	}
@@ -212,7 +190,7 @@ func benchChunks(dsList, codecList, shuffleList, format string, size int, levels
 			return nil, err
 		}
 	}
-	engines := append([]engine{goEngine}, extraEngines...)
+	engines := []engine{goEngine}
 	var rows []benchRow
 	found := 0
 	for _, ds := range datasets {
@@ -334,37 +312,10 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// compareWithC fills VersusC on every go row whose configuration a C
-// engine also ran.
-func compareWithC(rows []benchRow) {
-	for i := range rows {
-		g := &rows[i]
-		if g.Engine != "go" {
-			continue
-		}
-		for _, c := range rows {
-			if c.Engine == "go" || c.Engine == "memcpy" || c.Dataset != g.Dataset || c.Codec != g.Codec ||
-				c.Level != g.Level || c.Shuffle != g.Shuffle || c.Threads != g.Threads || c.Format != g.Format {
-				continue
-			}
-			g.VersusC = &versusC{Engine: c.Engine, Ratio: g.Ratio / c.Ratio,
-				Compress: g.CompressGBps / c.CompressGBps, Decompress: g.DecompressGBps / c.DecompressGBps}
-			break
-		}
-	}
-}
-
 func printChunkTable(w io.Writer, rep benchReport) {
 	fmt.Fprintf(w, "cpu: %s  %s/%s  %s  kernel: %s\n", rep.CPU, rep.GOOS, rep.GOARCH, rep.Go, rep.Kernel)
-	withC := false
-	for _, r := range rep.Rows {
-		withC = withC || r.VersusC != nil
-	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "dataset\tbytes\tengine\tcodec\tlevel\tshuffle\tts\tthreads\tratio\tcomp GB/s\tdecomp GB/s\t"
-	if withC {
-		head += "ratio/C\tcomp/C\tdecomp/C\t"
-	}
 	fmt.Fprintln(tw, head)
 	for _, r := range rep.Rows {
 		lvl, ts, th := fmt.Sprint(r.Level), fmt.Sprint(r.Typesize), fmt.Sprint(r.Threads)
@@ -373,11 +324,6 @@ func printChunkTable(w io.Writer, rep benchReport) {
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%.2f\t%.2f\t", r.Dataset, r.Bytes, r.Engine, r.Codec,
 			lvl, r.Shuffle, ts, th, r.Ratio, r.CompressGBps, r.DecompressGBps)
-		if v := r.VersusC; v != nil {
-			fmt.Fprintf(tw, "%.3f\t%.2f\t%.2f\t", v.Ratio, v.Compress, v.Decompress)
-		} else if withC {
-			fmt.Fprint(tw, "\t\t\t")
-		}
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()

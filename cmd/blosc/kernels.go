@@ -31,19 +31,16 @@ var (
 	kernelSizes     = "4KiB,256KiB,64MiB"
 )
 
-// extraKernel is a kernel from outside this module (c-blosc's, under the
-// cblosc tag) timed in the same run as ours. usable reports the bytes of
-// an n-byte buffer it can transform at ts (C bit-shuffles whole groups of 8
-// elements only), 0 when it cannot run; the row's GB/s counts those bytes.
+// extraKernel is a kernel timed by benchKernels. usable reports the bytes
+// of an n-byte buffer it can transform at ts, 0 when it cannot run; the
+// row's GB/s counts those bytes. (The C libraries' kernels are timed by
+// the bench module: go run -tags cblosc ./bench run.)
 type extraKernel struct {
 	family, name string
 	usable       func(n, ts int) int
 	shuffle      func(dst, src []byte, ts int)
 	unshuffle    func(dst, src []byte, ts int)
 }
-
-// extraKernels is filled by build-tagged files (ckernels.go).
-var extraKernels []extraKernel
 
 // parseSizes reads a comma-separated list of byte counts with an optional
 // KiB or MiB suffix.
@@ -109,11 +106,6 @@ func benchKernels(sizes []int, budget time.Duration) ([]kernelBenchRow, error) {
 					if k.Available() {
 						timed = append(timed, extraKernel{family: family, name: k.Name(),
 							usable: func(n, _ int) int { return n }, shuffle: k.Shuffle, unshuffle: k.Unshuffle})
-					}
-				}
-				for _, x := range extraKernels {
-					if x.family == family {
-						timed = append(timed, x)
 					}
 				}
 				for _, k := range timed {

@@ -222,8 +222,7 @@ func TestBenchJSON(t *testing.T) {
 	}
 }
 
-// -levels runs every level given, and where a C engine is built in, each
-// go row carries its ratio and speeds over C's from the same run.
+// -levels runs every level given.
 func TestBenchLevels(t *testing.T) {
 	code, out, stderr := cli(t, nil, "bench", "-json", "-size", "65536", "-time", "2ms",
 		"-datasets", "text", "-codecs", "zstd,lz4hc", "-shuffles", "byte", "-levels", "1,9")
@@ -235,30 +234,18 @@ func TestBenchLevels(t *testing.T) {
 		t.Fatalf("bench -json: %v", err)
 	}
 	levels := map[string]int{}
-	cRows := 0
 	for _, r := range rep.Rows {
 		switch r.Engine {
 		case "go":
 			levels[fmt.Sprintf("%s/%d", r.Codec, r.Level)]++
 		case "memcpy":
 		default:
-			cRows++
+			t.Errorf("row of engine %q: only go and memcpy rows are built in", r.Engine)
 		}
 	}
 	for _, k := range []string{"zstd/1", "zstd/9", "lz4hc/1", "lz4hc/9"} {
 		if levels[k] != 1 {
 			t.Errorf("%d go rows for %s, want 1 (rows: %v)", levels[k], k, levels)
-		}
-	}
-	for _, r := range rep.Rows {
-		if r.Engine != "go" {
-			continue
-		}
-		if cRows > 0 && r.VersusC == nil {
-			t.Errorf("go row %s/%d has no comparison with the C rows", r.Codec, r.Level)
-		}
-		if v := r.VersusC; v != nil && (v.Ratio <= 0 || v.Compress <= 0 || v.Decompress <= 0) {
-			t.Errorf("implausible comparison %+v", *v)
 		}
 	}
 	if code, _, _ := cli(t, nil, "bench", "-levels", "1,x", "-time", "1ms"); code != 2 {

@@ -12,7 +12,8 @@ import (
 )
 
 // reference is pierrec/lz4's port of LZ4_compress_fast, checked against the
-// C library by the root package's golden and cgo tests.
+// C library by the root package's golden tests and bench/crosscheck's cgo
+// ones.
 func reference(t testing.TB, dst, src []byte, accel int) int {
 	t.Helper()
 	c := pierrec.CompressorCCompat{Acceleration: accel}

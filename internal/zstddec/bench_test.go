@@ -15,17 +15,11 @@ var benchSets = []struct {
 	ts   int
 }{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}, {"text", 1}, {"runs", 4}, {"rec12", 4}, {"arange_i16", 2}}
 
-// cFrame and cDecode are set by the cblosc-tagged file to libzstd.
-var (
-	cFrame  func(src []byte, level int) ([]byte, error)
-	cDecode func(dst, src []byte) error
-)
-
-// BenchmarkDecode alternates memcpy, klauspost's DecodeAll, Decode and,
-// under -tags cblosc, libzstd on the same 256 KiB frames (shuffled as
-// Blosc does, written by libzstd where linked, else by klauspost at the
-// level c-blosc maps clevel 1, 5, 9 to) and reports each one's best GB/s
-// and the ratios; run with -benchtime=200x or so.
+// BenchmarkDecode alternates memcpy, klauspost's DecodeAll and Decode on
+// the same 256 KiB frames (shuffled as Blosc does, written by klauspost at
+// the level c-blosc maps clevel 1, 5, 9 to) and reports each one's best
+// GB/s and the ratios; run with -benchtime=200x or so. The libzstd row is
+// bench/crosscheck/zstddec's BenchmarkDecodeVersusC.
 func BenchmarkDecode(b *testing.B) {
 	const n = 256 << 10
 	o, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true))
@@ -37,16 +31,9 @@ func BenchmarkDecode(b *testing.B) {
 		src := shuffled(p, s.ts)
 		for _, clevel := range []int{1, 5, 9} {
 			zl := map[int]int{1: 1, 5: 9, 9: 22}[clevel]
-			var frame []byte
-			if cFrame != nil {
-				if frame, err = cFrame(src, zl); err != nil {
-					b.Fatal(err)
-				}
-			} else {
-				e, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(zl)),
-					zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false), zstd.WithSingleSegment(true))
-				frame = e.EncodeAll(src, nil)
-			}
+			e, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(zl)),
+				zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false), zstd.WithSingleSegment(true))
+			frame := e.EncodeAll(src, nil)
 			b.Run(fmt.Sprintf("%s/ts=%d/clevel=%d", s.name, s.ts, clevel), func(b *testing.B) {
 				dst := make([]byte, n)
 				var d Decoder
@@ -63,12 +50,6 @@ func BenchmarkDecode(b *testing.B) {
 						copy(dst, out)
 						return err
 					}},
-				}
-				if cDecode != nil {
-					sides = append(sides, struct {
-						name string
-						f    func() error
-					}{"c", func() error { return cDecode(dst, frame) }})
 				}
 				best := make([]time.Duration, len(sides))
 				for i := range best {
@@ -88,10 +69,6 @@ func BenchmarkDecode(b *testing.B) {
 					b.ReportMetric(gb(best[i]), sd.name+"-GB/s")
 				}
 				b.ReportMetric(float64(best[1])/float64(best[2]), "go/klauspost")
-				if cDecode != nil {
-					b.ReportMetric(float64(best[4])/float64(best[2]), "go/c")
-					b.ReportMetric(float64(best[4])/float64(best[3]), "kslack/c")
-				}
 				b.ReportMetric(float64(n)/float64(len(frame)), "ratio")
 			})
 		}

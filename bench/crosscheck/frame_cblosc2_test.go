@@ -1,0 +1,468 @@
+//go:build cblosc2 && cgo
+
+package crosscheck
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/bench/internal/cblosc2"
+	"github.com/goblosc/blosc/internal/faultfile"
+	"github.com/goblosc/blosc/internal/golden"
+)
+
+// frameOps drives the same operations on a Go super-chunk and a c-blosc2
+// one: metalayers, data in chunks (full ones and a short last one),
+// update, insert, delete, vlmetalayer add/update/delete.
+type frameOps struct {
+	data  []byte
+	cs    int
+	edits bool
+}
+
+func (f frameOps) goFrame(t *testing.T, o blosc.Options) (*blosc.SChunk, []byte) {
+	t.Helper()
+	s, err := blosc.NewSChunk(blosc.SChunkOptions{Options: o, ChunkSize: f.cs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	check(s.AddMetalayer("b2nd", []byte("\x95\x00\x01\x91\xd3")))
+	check(s.AddMetalayer("app", []byte("v1")))
+	check(s.AppendData(f.data))
+	want := slices.Clone(f.data)
+	if f.edits && s.NChunks() >= 3 {
+		o2 := o
+		o2.Format = blosc.FormatBlosc2
+		upd := bytes.Repeat([]byte("update me"), f.cs/9+1)[:f.cs]
+		c, err := blosc.Compress(nil, upd, o2)
+		check(err)
+		check(s.UpdateChunk(1, c))
+		copy(want[f.cs:], must(blosc.Decompress(nil, c)))
+		ins := make([]byte, f.cs)
+		for i := range ins {
+			ins[i] = byte(i % 7)
+		}
+		c, err = blosc.Compress(nil, ins, o2)
+		check(err)
+		check(s.InsertChunk(0, c))
+		want = append(must(blosc.Decompress(nil, c)), want...)
+		check(s.DeleteChunk(2))
+		want = append(want[:2*f.cs:2*f.cs], want[3*f.cs:]...)
+	}
+	check(s.AddVLMetalayer("author", []byte("golden")))
+	check(s.AddVLMetalayer("attrs", []byte(`{"units": "m/s"}`)))
+	check(s.AddVLMetalayer("gone", []byte("x")))
+	check(s.UpdateVLMetalayer("attrs", []byte(`{"units": "km/h", "scale": 2}`)))
+	check(s.DeleteVLMetalayer("gone"))
+	return s, want
+}
+
+func (f frameOps) cFrame(t *testing.T, o blosc.Options, path string) *cblosc2.SChunk {
+	t.Helper()
+	s, err := cblosc2.NewSChunk(cParams(o), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(err error) {
+		t.Helper()
+		if err != nil {
+			s.Free()
+			t.Fatal(err)
+		}
+	}
+	check(s.AddMeta("b2nd", []byte("\x95\x00\x01\x91\xd3")))
+	check(s.AddMeta("app", []byte("v1")))
+	for p := f.data; len(p) > 0; p = p[min(f.cs, len(p)):] {
+		check(s.AppendBuffer(p[:min(f.cs, len(p))]))
+	}
+	if f.edits && s.NChunks() >= 3 {
+		cc, err := cblosc2.NewCompressor(cParams(o))
+		check(err)
+		defer cc.Free()
+		comp := func(d []byte) []byte {
+			dst := make([]byte, len(d)+32)
+			n, err := cc.Compress(dst, d)
+			check(err)
+			return dst[:n]
+		}
+		upd := bytes.Repeat([]byte("update me"), f.cs/9+1)[:f.cs]
+		check(s.UpdateChunk(1, comp(upd)))
+		ins := make([]byte, f.cs)
+		for i := range ins {
+			ins[i] = byte(i % 7)
+		}
+		check(s.InsertChunk(0, comp(ins)))
+		check(s.DeleteChunk(2))
+	}
+	check(s.AddVLMeta("author", []byte("golden")))
+	check(s.AddVLMeta("attrs", []byte(`{"units": "m/s"}`)))
+	check(s.AddVLMeta("gone", []byte("x")))
+	check(s.UpdateVLMeta("attrs", []byte(`{"units": "km/h", "scale": 2}`)))
+	check(s.DeleteVLMeta("gone"))
+	return s
+}
+
+// checkCReads opens a frame with c-blosc2 and compares everything it reads
+// with want.
+func checkCReads(t *testing.T, c *cblosc2.SChunk, want []byte, cs int) {
+	t.Helper()
+	got, err := c.Decompress(cs)
+	if err != nil {
+		t.Fatalf("c-blosc2 decoding our frame: %v", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("c-blosc2 decodes our frame to %d bytes differing from the data (%d)", len(got), len(want))
+	}
+	if m, err := c.Meta("b2nd"); err != nil || string(m) != "\x95\x00\x01\x91\xd3" {
+		t.Errorf("c-blosc2 reads metalayer b2nd as %q, %v", m, err)
+	}
+	if m, err := c.VLMeta("attrs"); err != nil || string(m) != `{"units": "km/h", "scale": 2}` {
+		t.Errorf("c-blosc2 reads vlmetalayer attrs as %q, %v", m, err)
+	}
+	if names := c.VLMetaNames(); !slices.Equal(names, []string{"author", "attrs"}) {
+		t.Errorf("c-blosc2 lists vlmetalayers %v", names)
+	}
+}
+
+// TestFrameCrossC: for every codec and pipeline, c-blosc2 opens the frames
+// we write (from bytes and from a file) and we open the ones it writes,
+// after the same operations; BloscLZ and LZ4 frames are byte-identical.
+func TestFrameCrossC(t *testing.T) {
+	dir := t.TempDir()
+	pipes := [][blosc.MaxFilters]blosc.Filter{{5: blosc.ByteShuffle}, {5: blosc.BitShuffle}, {}, {4: blosc.Delta, 5: blosc.ByteShuffle}, {4: blosc.TruncPrec, 5: blosc.BitShuffle}}
+	for _, codec := range []blosc.Codec{blosc.BloscLZ, blosc.LZ4, blosc.LZ4HC, blosc.Zlib, blosc.Zstd} {
+		for pi, pipe := range pipes {
+			for _, ts := range []int{4, 8} {
+				for _, mode := range []string{"append", "edits", "edits-short-last"} {
+					edits := mode != "append"
+					name := fmt.Sprintf("%v/pipe%d/ts%d/%s", codec, pi, ts, mode)
+					t.Run(name, func(t *testing.T) {
+						o := blosc.Options{Codec: codec, Level: 5, Typesize: ts, Filters: pipe, Threads: 1}
+						if pipe[4] == blosc.TruncPrec {
+							o.FilterMeta[4] = 12
+						}
+						pat := "linspace_f64"
+						if ts == 4 {
+							pat = "f32_noise"
+						}
+						// The short last chunk holds whole elements: c-blosc2's
+						// reused context splits a last block of a partial element
+						// into typesize streams that drop its tail bytes.
+						n := 5*40000 + 1232
+						if mode == "edits" {
+							n = 5 * 40000
+						}
+						data, err := golden.Pattern(pat, n)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if pipe[4] == blosc.TruncPrec {
+							// trunc_prec is lossy: compare with what a
+							// chunk round trip gives.
+							data = truncRoundTrip(t, o, data, 40000)
+						}
+						ops := frameOps{data: data, cs: 40000, edits: edits}
+						gs, want := ops.goFrame(t, o)
+						ours, err := gs.Frame(nil)
+						if err != nil {
+							t.Fatal(err)
+						}
+						// C reads ours, from bytes and from a file.
+						c, err := cblosc2.FromBuffer(ours)
+						if err != nil {
+							t.Fatal(err)
+						}
+						checkCReads(t, c, want, 40000)
+						c.Free()
+						path := filepath.Join(dir, fmt.Sprintf("ours%d.b2frame", len(name)+len(ours)))
+						if err := os.WriteFile(path, ours, 0o644); err != nil {
+							t.Fatal(err)
+						}
+						c, err = cblosc2.Open(path)
+						if err != nil {
+							t.Fatal(err)
+						}
+						checkCReads(t, c, want, 40000)
+						c.Free()
+						// We read C's.
+						cs := ops.cFrame(t, o, "")
+						theirs, err := cs.ToBuffer()
+						cs.Free()
+						if err != nil {
+							t.Fatal(err)
+						}
+						r, err := blosc.ParseFrame(theirs)
+						if err != nil {
+							t.Fatalf("ParseFrame(c-blosc2's frame): %v", err)
+						}
+						got, err := r.Decompress(nil)
+						if err != nil || !bytes.Equal(got, want) {
+							t.Fatalf("c-blosc2's frame decodes differently (%v)", err)
+						}
+						// Inserting while the last chunk is short, c-blosc2 turns
+						// the frame into one of variable-size chunks (chunksize
+						// 0); we keep the fixed chunk size, which both read.
+						if (codec == blosc.BloscLZ || codec == blosc.LZ4) && mode != "edits-short-last" {
+							if !bytes.Equal(ours, theirs) {
+								i := 0
+								for i < len(ours) && i < len(theirs) && ours[i] == theirs[i] {
+									i++
+								}
+								t.Errorf("frame of %d bytes differs from c-blosc2's %d at byte %d", len(ours), len(theirs), i)
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// truncRoundTrip returns data as trunc_prec leaves it, chunk by chunk.
+func truncRoundTrip(t *testing.T, o blosc.Options, data []byte, cs int) []byte {
+	o.Format = blosc.FormatBlosc2
+	var out []byte
+	for p := data; len(p) > 0; p = p[min(cs, len(p)):] {
+		c, err := blosc.Compress(nil, p[:min(cs, len(p))], o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := blosc.Decompress(nil, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, d...)
+	}
+	return out
+}
+
+// TestFrameFillSpecialCrossC: a frame filled with a special value (the
+// one-offset fast path) is the same bytes as c-blosc2's, and each reads
+// the other's.
+func TestFrameFillSpecialCrossC(t *testing.T) {
+	for _, k := range []struct {
+		kind  blosc.Special
+		ckind int
+	}{{blosc.SpecialZeros, 1}, {blosc.SpecialNaN, 2}, {blosc.SpecialUninit, 4}} {
+		for _, nitems := range []int64{1, 99999, 100000, 1_000_003} {
+			t.Run(fmt.Sprintf("%v/%d", k.kind, nitems), func(t *testing.T) {
+				o := blosc.Options{Codec: blosc.Zstd, Level: 5, Typesize: 8, Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: 1}
+				s, err := blosc.NewSChunk(blosc.SChunkOptions{Options: o, ChunkSize: 800000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := s.AppendSpecial(k.kind, nitems, nil); err != nil {
+					t.Fatal(err)
+				}
+				ours, _ := s.Frame(nil)
+				c, err := cblosc2.NewSChunk(cParams(o), "")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Free()
+				if err := c.FillSpecial(nitems, k.ckind, 800000); err != nil {
+					t.Fatal(err)
+				}
+				theirs, err := c.ToBuffer()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(ours, theirs) {
+					t.Errorf("frame of %d bytes differs from c-blosc2's %d", len(ours), len(theirs))
+				}
+				cr, err := cblosc2.FromBuffer(ours)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer cr.Free()
+				got, err := cr.Decompress(800000)
+				want, _ := s.Decompress(nil)
+				if err != nil || (k.kind != blosc.SpecialUninit && !bytes.Equal(got, want)) || len(got) != len(want) {
+					t.Errorf("c-blosc2 decodes our frame differently (%v)", err)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkFrameVersusC alternates Go and c-blosc2 on a frame of 64 KiB
+// chunks (256 MiB of input unless GOBLOSC_FRAME_BENCH_MB says otherwise):
+// Go's AppendData and Decompress against c-blosc2's
+// blosc2_schunk_append_buffer and blosc2_schunk_decompress_chunk loops
+// over the same chunks, at 1 and 2 threads, with a memcpy in the same
+// rounds. It reports each side's best GB/s and the go/c ratios.
+func BenchmarkFrameVersusC(b *testing.B) {
+	n := frameBenchBytes(b)
+	const cs = 64 << 10
+	for _, set := range frameBenchSets {
+		in := pattern(b, set.pattern, n)
+		for _, codec := range []blosc.Codec{blosc.LZ4, blosc.BloscLZ} {
+			for _, th := range []int{1, 2} {
+				b.Run(fmt.Sprintf("n=%dMiB/%s/%v/threads=%d", n>>20, set.pattern, codec, th), func(b *testing.B) {
+					o := blosc.Options{Codec: codec, Level: 5, Typesize: set.typesize, Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: th}
+					out := make([]byte, n)
+					cp := make([]byte, n)
+					var tCopy, tGc, tGd, tCc, tCd best
+					round := func() {
+						_ = tCopy.time(func() error { copy(cp, in); return nil })
+						var g *blosc.SChunk
+						if err := tGc.time(func() error {
+							var err error
+							if g, err = blosc.NewSChunk(blosc.SChunkOptions{Options: o, ChunkSize: cs}); err == nil {
+								err = g.AppendData(in)
+							}
+							return err
+						}); err != nil {
+							b.Fatal(err)
+						}
+						if err := tGd.time(func() error { _, err := g.Decompress(out); return err }); err != nil {
+							b.Fatal(err)
+						}
+						var c *cblosc2.SChunk
+						if err := tCc.time(func() error {
+							var err error
+							if c, err = cblosc2.NewSChunk(cParams(o), ""); err != nil {
+								return err
+							}
+							for p := in; len(p) > 0; p = p[min(cs, len(p)):] {
+								if err := c.AppendBuffer(p[:min(cs, len(p))]); err != nil {
+									return err
+								}
+							}
+							return nil
+						}); err != nil {
+							b.Fatal(err)
+						}
+						if err := tCd.time(func() error {
+							for i := 0; i < c.NChunks(); i++ {
+								if _, err := c.DecompressChunk(i, out[i*cs:min(n, (i+1)*cs)]); err != nil {
+									return err
+								}
+							}
+							return nil
+						}); err != nil {
+							b.Fatal(err)
+						}
+						c.Free()
+					}
+					round()
+					for b.Loop() {
+						round()
+					}
+					gb := func(d best) float64 { return float64(n) / time.Duration(d).Seconds() / 1e9 }
+					b.ReportMetric(gb(tCopy), "memcpy-GB/s")
+					b.ReportMetric(gb(tGc), "go-comp-GB/s")
+					b.ReportMetric(gb(tCc), "c-comp-GB/s")
+					b.ReportMetric(gb(tGd), "go-dec-GB/s")
+					b.ReportMetric(gb(tCd), "c-dec-GB/s")
+					b.ReportMetric(float64(tCc)/float64(tGc), "comp-go/c")
+					b.ReportMetric(float64(tCd)/float64(tGd), "dec-go/c")
+				})
+			}
+		}
+	}
+}
+
+// TestFrameFileReadByC: c-blosc2 opens a frame file after every kind of
+// change made in place, and after every crash point once OpenFrameFile has
+// repaired it.
+func TestFrameFileReadByC(t *testing.T) {
+	dir := t.TempDir()
+	base := baseFrameFile(t)
+	for _, op := range fileOps(t) {
+		t.Run(op.name, func(t *testing.T) {
+			s, f, err := reopen(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := op.do(s); err != nil {
+				t.Fatal(err)
+			}
+			want := stateOf(t, s)
+			check := func(b []byte, what string) {
+				path := filepath.Join(dir, "f.b2frame")
+				if err := os.WriteFile(path, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				c, err := cblosc2.Open(path)
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				defer c.Free()
+				got, err := c.Decompress(1 << 20)
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				r, _ := blosc.ParseFrame(b)
+				if wantNow, _ := r.Decompress(nil); !bytes.Equal(got, wantNow) {
+					t.Fatalf("%s: c-blosc2 reads other data", what)
+				}
+			}
+			check(f.Bytes(), "after the change")
+			if got := stateOf(t, must(blosc.ParseFrame(f.Bytes()))); !got.equal(want) {
+				t.Fatal("the frame's bytes differ")
+			}
+			for k, w := range f.Log() {
+				for _, keep := range []int{0, 1, w.Len / 2, w.Len - 1} {
+					ff := faultfile.New(base, faultfile.Plan{At: k, Keep: keep})
+					s, err := blosc.OpenFrameFile(ff)
+					if err != nil {
+						t.Fatal(err)
+					}
+					_ = op.do(s)
+					_, rf, err := reopen(ff.Bytes())
+					if err != nil {
+						t.Fatal(err)
+					}
+					check(rf.Bytes(), fmt.Sprintf("write %d torn at %d, repaired", k, keep))
+				}
+			}
+		})
+	}
+}
+
+// TestSparseFrameReadByC: c-blosc2 opens the sparse frames we write, after
+// every kind of change.
+func TestSparseFrameReadByC(t *testing.T) {
+	root := t.TempDir()
+	base := filepath.Join(root, "base")
+	baseSparse(t, base)
+	for k, op := range fileOps(t) {
+		t.Run(op.name, func(t *testing.T) {
+			dir := filepath.Join(root, fmt.Sprint("op", k))
+			copyDir(t, base, dir)
+			s, err := blosc.OpenSparseFrame(dir, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := op.do(s); err != nil {
+				t.Fatal(err)
+			}
+			want, _ := s.Decompress(nil)
+			c, err := cblosc2.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Free()
+			got, err := c.Decompress(1 << 20)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("c-blosc2 reads %d bytes of %d (%v)", len(got), len(want), err)
+			}
+			if m, err := c.Meta("b2nd"); err != nil || len(m) != 5 {
+				t.Errorf("c-blosc2 metalayer: %q %v", m, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,291 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/cpu"
+	"github.com/goblosc/blosc/internal/golden"
+)
+
+// calibrate returns how many calls of f take about d (at least one),
+// after a call that warms caches, pools and lazily built codec state. The
+// per-call time it goes by is the fastest of three estimates, so a stall
+// of the machine while calibrating does not shrink every later batch.
+func calibrate(d time.Duration, f func()) int {
+	f()
+	per := time.Duration(math.MaxInt64)
+	for range 3 {
+		for n := 1; ; n *= 2 {
+			el := timeN(n, f)
+			if el >= d/8 || n >= 1<<24 {
+				per = min(per, el/time.Duration(n))
+				break
+			}
+		}
+	}
+	return max(1, min(int(d/max(per, time.Nanosecond)), 1<<26))
+}
+
+func timeN(n int, f func()) time.Duration {
+	t0 := time.Now()
+	for i := 0; i < n; i++ {
+		f()
+	}
+	return max(time.Since(t0), time.Nanosecond)
+}
+
+// batches is how many parts a round's calls are timed in; the round's
+// figure is the fastest part's, the one least disturbed by other work.
+const batches = 4
+
+// timePaired times nf calls of f and nm calls of memcpy in alternating
+// batches, so each batch of f has a memcpy beside it under the same
+// conditions, and returns the fastest batches' nanoseconds per call.
+func timePaired(nm int, memcpy func(), nf int, f func()) (tm, tf float64) {
+	pm, pf := max(1, nm/batches), max(1, nf/batches)
+	tm, tf = math.Inf(1), math.Inf(1)
+	for range batches {
+		tm = min(tm, float64(timeN(pm, memcpy).Nanoseconds())/float64(pm))
+		tf = min(tf, float64(timeN(pf, f).Nanoseconds())/float64(pf))
+	}
+	return tm, tf
+}
+
+// sizeName writes a byte count as the names do: 4KiB, 64MiB, 100B.
+func sizeName(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", n>>10)
+	}
+	return fmt.Sprintf("%dB", n)
+}
+
+// nameSafe makes an engine or kernel name one part of a benchmark name:
+// no slash (the sub-benchmark separator), no space (the field separator).
+func nameSafe(s string) string { return strings.NewReplacer("/", "-", " ", "_", "=", "-").Replace(s) }
+
+func formatName(f blosc.Format) string {
+	if f == blosc.FormatBlosc2 {
+		return "chunk2"
+	}
+	return "chunk1"
+}
+
+// timedOp is one operation of one engine, timed in every round.
+type timedOp struct {
+	engine, op string
+	f          func()
+	err        *error
+	iters      int
+}
+
+// chunks times every configuration of the suite: each engine that runs
+// it compresses and decompresses, and a memcpy of the input is timed in
+// the same rounds as the ratio's reference.
+func (r *runner) chunks(s suite) error {
+	for _, format := range s.formats {
+		for _, ds := range s.datasets {
+			for _, size := range s.sizes {
+				var src []byte
+				for _, codec := range s.codecs {
+					for _, fname := range s.filters {
+						for _, level := range s.clevels {
+							for _, th := range s.threads {
+								o := blosc.Options{Format: format, Codec: codec, Level: level, Typesize: ds.typesize, Threads: th}
+								o.Filters[blosc.MaxFilters-1] = filters[fname]
+								base := fmt.Sprintf("Blosc/format=%s/ds=%s/n=%s/codec=%s/filter=%s/clevel=%d/threads=%d",
+									formatName(format), ds.name, sizeName(size), codec, fname, level, th)
+								if !r.wanted(base) {
+									continue
+								}
+								if src == nil {
+									var err error
+									if src, err = golden.Pattern(ds.name, size); err != nil {
+										return err
+									}
+								}
+								if err := r.chunkConfig(s, base, ds, fname, o, src); err != nil {
+									return fmt.Errorf("%s: %w", base, err)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (r *runner) chunkConfig(s suite, base string, ds dataset, fname string, o blosc.Options, src []byte) error {
+	var ops []*timedOp
+	ratios := map[string]float64{}
+	for _, e := range engines() {
+		if !e.supports(o) {
+			continue
+		}
+		fns, err := e.open(o)
+		if err != nil {
+			return fmt.Errorf("%s: %w", e.name, err)
+		}
+		comp := make([]byte, 0, blosc.CompressBound(len(src)))
+		out := make([]byte, 0, len(src))
+		c, err := fns.compress(comp, src)
+		if err != nil {
+			return fmt.Errorf("%s compress: %w", e.name, err)
+		}
+		chunk := append([]byte(nil), c...)
+		d, err := fns.decompress(out, chunk)
+		if err != nil || !bytes.Equal(d, src) {
+			return fmt.Errorf("%s: the round trip lost data (%v)", e.name, err)
+		}
+		name := nameSafe(e.name)
+		ratios[name] = float64(len(src)) / float64(len(chunk))
+		var cerr, derr error
+		ops = append(ops,
+			&timedOp{engine: name, op: "compress", err: &cerr, f: func() {
+				if _, err := fns.compress(comp, src); err != nil {
+					cerr = err
+				}
+			}},
+			&timedOp{engine: name, op: "decompress", err: &derr, f: func() {
+				if _, err := fns.decompress(out, chunk); err != nil {
+					derr = err
+				}
+			}})
+	}
+	dst := make([]byte, len(src))
+	memcpy := func() { copy(dst, src) }
+	// Every operation's batches alternate with memcpy batches of half its
+	// time: the ratio compares two things timed side by side.
+	nm := calibrate(s.opTime/2, memcpy)
+	for _, op := range ops {
+		op.iters = calibrate(s.opTime, op.f)
+	}
+	for round := 0; round < s.rounds; round++ {
+		var tms []float64
+		for _, op := range ops {
+			tm, t := timePaired(nm, memcpy, op.iters, op.f)
+			tms = append(tms, tm)
+			if *op.err != nil {
+				return fmt.Errorf("%s %s: %w", op.engine, op.op, *op.err)
+			}
+			smp := sample{Name: base + "/op=" + op.op + "/engine=" + op.engine, Format: formatName(o.Format), Dataset: ds.name,
+				Typesize: ds.typesize, Bytes: len(src), Codec: o.Codec.String(), Filter: fname, Clevel: o.Level, Threads: o.Threads,
+				Op: op.op, Engine: op.engine, Round: round, Iters: op.iters, NsPerOp: t, MBps: float64(len(src)) / t * 1e3,
+				XMemcpy: tm / t, Ratio: ratios[op.engine]}
+			r.Samples = append(r.Samples, smp)
+			r.line(smp.Name, smp.Iters, smp.NsPerOp, "ns/op", smp.MBps, "MB/s", smp.XMemcpy, "x-memcpy", smp.Ratio, "ratio")
+		}
+		tm := slices.Min(tms)
+		mc := sample{Name: "Memcpy/n=" + sizeName(len(src)), Dataset: ds.name, Bytes: len(src), Op: "copy", Engine: "memcpy",
+			Round: round, Iters: nm, NsPerOp: tm, MBps: float64(len(src)) / tm * 1e3, XMemcpy: 1}
+		r.Memcpy = append(r.Memcpy, mc)
+		r.line(mc.Name, nm, mc.NsPerOp, "ns/op", mc.MBps, "MB/s")
+	}
+	return nil
+}
+
+// kernels times every shuffle and bit-shuffle kernel this CPU runs (ours
+// from the kernel registry, and the C libraries' when built in) at each
+// typesize, with a memcpy of the same buffer in every round. Each
+// kernel's output is checked against the portable kernel's first.
+func (r *runner) kernels(s suite) error {
+	for _, size := range s.kernelSizes {
+		src := make([]byte, size)
+		for i := range src {
+			src[i] = byte(i*7 + i>>9)
+		}
+		dst, back, ref, cp := make([]byte, size), make([]byte, size), make([]byte, size), make([]byte, size)
+		for _, family := range []string{"shuffle", "bitshuffle"} {
+			ks := cpu.Kernels(family)
+			if len(ks) == 0 {
+				return fmt.Errorf("no %s kernels registered", family)
+			}
+			for _, ts := range s.kernelTypesizes {
+				if family == "shuffle" && ts == 1 {
+					continue // a byte shuffle of 1-byte elements is a copy
+				}
+				base := fmt.Sprintf("Kernel/family=%s/ts=%d/n=%s", family, ts, sizeName(size))
+				if !r.wanted(base) {
+					continue
+				}
+				ks[0].Shuffle(ref, src, ts) // the portable kernel comes first
+				var timed []extraKernel
+				for _, k := range ks {
+					if k.Available() {
+						timed = append(timed, extraKernel{family: family, name: k.Name(),
+							usable: func(n, _ int) int { return n }, shuffle: k.Shuffle, unshuffle: k.Unshuffle})
+					}
+				}
+				for _, x := range extraKernels {
+					if x.family == family {
+						timed = append(timed, x)
+					}
+				}
+				type kop struct {
+					kernel, op string
+					m          int
+					f          func()
+					iters      int
+				}
+				var ops []*kop
+				for _, k := range timed {
+					m := k.usable(size, ts)
+					if m == 0 {
+						continue
+					}
+					d, sr, b := dst[:m], src[:m], back[:m]
+					k.shuffle(d, sr, ts)
+					// A kernel that covers only part of the buffer (C's bit
+					// shuffle) writes another layout than the whole
+					// buffer's, so only its inverse is checked.
+					if m == size && !bytes.Equal(d, ref) {
+						return fmt.Errorf("%s kernel %s ts=%d size=%d disagrees with the portable kernel", family, k.name, ts, size)
+					}
+					k.unshuffle(b, d, ts)
+					if !bytes.Equal(b, sr) {
+						return fmt.Errorf("%s kernel %s ts=%d size=%d does not invert", family, k.name, ts, size)
+					}
+					name := nameSafe(k.name)
+					ops = append(ops, &kop{kernel: name, op: "shuffle", m: m, f: func() { k.shuffle(d, sr, ts) }},
+						&kop{kernel: name, op: "unshuffle", m: m, f: func() { k.unshuffle(b, d, ts) }})
+				}
+				memcpy := func() { copy(cp, src) }
+				nm := calibrate(s.opTime/2, memcpy)
+				for _, op := range ops {
+					op.iters = calibrate(s.opTime, op.f)
+				}
+				for round := 0; round < s.rounds; round++ {
+					tms := make([]float64, len(ops))
+					ts2 := make([]float64, len(ops))
+					for i, op := range ops {
+						tms[i], ts2[i] = timePaired(nm, memcpy, op.iters, op.f)
+					}
+					tm := slices.Min(append(tms, math.Inf(1)))
+					mc := kernelSample{Name: base + "/kernel=memcpy/op=copy", Family: family, Kernel: "memcpy", Typesize: ts, Bytes: size, Buffer: size,
+						Op: "copy", Round: round, Iters: nm, NsPerOp: tm, MBps: float64(size) / tm * 1e3, XMemcpy: 1}
+					r.Kernels = append(r.Kernels, mc)
+					r.line(mc.Name, nm, mc.NsPerOp, "ns/op", mc.MBps, "MB/s")
+					for i, op := range ops {
+						t, tm := ts2[i], tms[i]
+						ks := kernelSample{Name: base + "/kernel=" + op.kernel + "/op=" + op.op, Family: family, Kernel: op.kernel,
+							Typesize: ts, Bytes: op.m, Buffer: size, Op: op.op, Round: round, Iters: op.iters, NsPerOp: t,
+							MBps: float64(op.m) / t * 1e3, XMemcpy: (float64(op.m) / t) / (float64(size) / tm)}
+						r.Kernels = append(r.Kernels, ks)
+						r.line(ks.Name, ks.Iters, ks.NsPerOp, "ns/op", ks.MBps, "MB/s", ks.XMemcpy, "x-memcpy")
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
