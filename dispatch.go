@@ -1,6 +1,6 @@
 package blosc
 
-//go:generate go run -C asmgen ./shuffle -out ../shuffle_amd64.s -stubs ../shuffle_amd64.go -pkg blosc
+//go:generate env GOWORK=off go run -C asmgen ./shuffle -out ../shuffle_amd64.s -stubs ../shuffle_amd64.go -pkg blosc
 
 import (
 	"sync/atomic"

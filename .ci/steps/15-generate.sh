@@ -3,7 +3,7 @@
 # differs from what is committed. After the module download the generators
 # run offline.
 set -euo pipefail
-(cd asmgen && go mod download)
+(cd asmgen && GOWORK=off go mod download)
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-mod=readonly"
 go generate ./...
 if ! git diff --exit-code --stat; then
