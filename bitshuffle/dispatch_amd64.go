@@ -15,7 +15,7 @@ func kernelUsable(k kernelID) bool {
 		return cpu.X86HasAVX2
 	case kAVX512:
 		return cpu.X86HasAVX512BW && cpu.X86HasVBMI
-	case kAVX512GFNI, kAVX512Rows:
+	case kAVX512GFNI, kAVX512Rows, kAVX512Fused:
 		return cpu.X86HasAVX512BW && cpu.X86HasVBMI && cpu.X86HasGFNI
 	}
 	return false
@@ -89,9 +89,16 @@ func shuffleWith(k kernelID, dst, src []byte, typesize int) {
 			shuffleAVX2(dst[done:], src[done*8*typesize:], typesize, rowLen, b)
 			done += b * blockAVX2 / 8
 		}
-	case kAVX512, kAVX512GFNI, kAVX512Rows:
+	case kAVX512, kAVX512GFNI, kAVX512Rows, kAVX512Fused:
 		if k == kAVX512Rows && rowsTypesize(typesize) {
 			done = shuffleRows(dst, src, typesize, rowLen)
+		}
+		if k == kAVX512Fused && rowsTypesize(typesize) {
+			// whole superblocks; the loads stop at the last element
+			if sb := rowLen * 8 / blockSuper; sb > 0 {
+				shuffleAVX512Fused(dst, src, typesize, rowLen, sb)
+				done = sb * blockSuper / 8
+			}
 		}
 		// Superblocks of 512 elements, then blocks of 64.
 		if k != kAVX512 && gfniTypesize(typesize) {
@@ -148,9 +155,21 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 			unshuffleAVX2(dst[done*8*typesize:], src[done:], typesize, rowLen, b)
 			done += b * blockAVX2 / 8
 		}
-	case kAVX512, kAVX512GFNI, kAVX512Rows:
+	case kAVX512, kAVX512GFNI, kAVX512Rows, kAVX512Fused:
 		if k == kAVX512Rows && rowsTypesize(typesize) {
 			done = unshuffleRows(dst, src, typesize, rowLen)
+		}
+		if k == kAVX512Fused && rowsTypesize(typesize) {
+			// The last sub-block's stores run up to rowsSlack bytes past
+			// it: the superblock kernel does the last one when no room.
+			sb := rowLen * 8 / blockSuper
+			if sb > 0 && sb*blockSuper*typesize+rowsSlack > len(dst) {
+				sb--
+			}
+			if sb > 0 {
+				unshuffleAVX512Fused(dst, src, typesize, rowLen, sb)
+				done = sb * blockSuper / 8
+			}
 		}
 		if k != kAVX512 && gfniTypesize(typesize) {
 			if sb := rowLen * 8 / blockSuper; sb > 0 {
