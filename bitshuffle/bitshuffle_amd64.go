@@ -121,3 +121,15 @@ func shuffleAVX512GFNIRows(dst []byte, src []byte, typesize int, rowLen int, blo
 //
 //go:noescape
 func unshuffleAVX512GFNIRows(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// shuffleAVX512Fused bit-shuffles superblocks of 512 elements of typesizes 3, 5-7 and 9-15 with a
+// byte shuffle feeding GFNI tile transposes in registers: see fused.go in the generator.
+//
+//go:noescape
+func shuffleAVX512Fused(dst []byte, src []byte, typesize int, rowLen int, blocks int)
+
+// unshuffleAVX512Fused bit-shuffles superblocks of 512 elements of typesizes 3, 5-7 and 9-15 with a
+// byte shuffle feeding GFNI tile transposes in registers: see fused.go in the generator.
+//
+//go:noescape
+func unshuffleAVX512Fused(dst []byte, src []byte, typesize int, rowLen int, blocks int)

@@ -18,11 +18,16 @@ const (
 	// It is never a level's kernel by itself: the per-typesize table
 	// (pickKernel) sends it the typesizes where it measured fastest.
 	kAVX512Rows
+	// kAVX512Fused bit-shuffles the same typesizes in one pass per
+	// superblock: the byte shuffle's column vectors go through the GFNI
+	// tile transpose in registers. Like kAVX512Rows it runs avx512-gfni
+	// for other typesizes and is chosen per typesize by pickKernel.
+	kAVX512Fused
 	kNEON
 	numKernels
 )
 
-var kernelNames = [numKernels]string{"generic", "sse2", "avx2", "avx512", "avx512-gfni", "avx512-rows", "neon"}
+var kernelNames = [numKernels]string{"generic", "sse2", "avx2", "avx512", "avx512-gfni", "avx512-rows", "avx512-fused", "neon"}
 
 func (k kernelID) String() string { return kernelNames[k] }
 
@@ -33,7 +38,7 @@ func (k kernelID) level() cpu.Level {
 		return cpu.SSE2
 	case kAVX2:
 		return cpu.AVX2
-	case kAVX512, kAVX512GFNI, kAVX512Rows:
+	case kAVX512, kAVX512GFNI, kAVX512Rows, kAVX512Fused:
 		return cpu.AVX512
 	case kNEON:
 		return cpu.NEON
@@ -51,7 +56,7 @@ func Kernel() string { return active.String() }
 func bestAt(l cpu.Level) kernelID {
 	best := kGeneric
 	for k := kGeneric; k < numKernels; k++ {
-		if k.level() == l && kernelUsable(k) && k != kAVX512Rows {
+		if k.level() == l && kernelUsable(k) && k != kAVX512Rows && k != kAVX512Fused {
 			best = k // later entries are preferred: avx512-gfni over avx512
 		}
 	}

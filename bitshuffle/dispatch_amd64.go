@@ -15,7 +15,7 @@ func kernelUsable(k kernelID) bool {
 		return cpu.X86HasAVX2
 	case kAVX512:
 		return cpu.X86HasAVX512BW && cpu.X86HasVBMI
-	case kAVX512GFNI, kAVX512Rows:
+	case kAVX512GFNI, kAVX512Rows, kAVX512Fused:
 		return cpu.X86HasAVX512BW && cpu.X86HasVBMI && cpu.X86HasGFNI
 	}
 	return false
@@ -89,9 +89,16 @@ func shuffleWith(k kernelID, dst, src []byte, typesize int) {
 			shuffleAVX2(dst[done:], src[done*8*typesize:], typesize, rowLen, b)
 			done += b * blockAVX2 / 8
 		}
-	case kAVX512, kAVX512GFNI, kAVX512Rows:
+	case kAVX512, kAVX512GFNI, kAVX512Rows, kAVX512Fused:
 		if k == kAVX512Rows && rowsTypesize(typesize) {
 			done = shuffleRows(dst, src, typesize, rowLen)
+		}
+		if k == kAVX512Fused && rowsTypesize(typesize) {
+			// whole superblocks; the loads stop at the last element
+			if sb := rowLen * 8 / blockSuper; sb > 0 {
+				shuffleAVX512Fused(dst, src, typesize, rowLen, sb)
+				done = sb * blockSuper / 8
+			}
 		}
 		// Superblocks of 512 elements, then blocks of 64.
 		if k != kAVX512 && gfniTypesize(typesize) {
@@ -148,9 +155,21 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 			unshuffleAVX2(dst[done*8*typesize:], src[done:], typesize, rowLen, b)
 			done += b * blockAVX2 / 8
 		}
-	case kAVX512, kAVX512GFNI, kAVX512Rows:
+	case kAVX512, kAVX512GFNI, kAVX512Rows, kAVX512Fused:
 		if k == kAVX512Rows && rowsTypesize(typesize) {
 			done = unshuffleRows(dst, src, typesize, rowLen)
+		}
+		if k == kAVX512Fused && rowsTypesize(typesize) {
+			// The last sub-block's stores run up to rowsSlack bytes past
+			// it: the superblock kernel does the last one when no room.
+			sb := rowLen * 8 / blockSuper
+			if sb > 0 && sb*blockSuper*typesize+rowsSlack > len(dst) {
+				sb--
+			}
+			if sb > 0 {
+				unshuffleAVX512Fused(dst, src, typesize, rowLen, sb)
+				done = sb * blockSuper / 8
+			}
 		}
 		if k != kAVX512 && gfniTypesize(typesize) {
 			if sb := rowLen * 8 / blockSuper; sb > 0 {
@@ -184,39 +203,50 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 // measurements below. Only the avx512-gfni level has a choice to make;
 // every other level's kernel was the fastest it has for every typesize.
 //
-// Measured on this project's machine (AMD EPYC, Zen 4, AVX-512 VBMI and
-// GFNI; two fuzz campaigns running at nice 19), median over 9 rounds of
-// each kernel's speed over a memcpy of the same size in the same round,
-// shuffle/unshuffle, with
+// Measured on this project's machine as lscpu shows it now (Intel Xeon,
+// family 6 model 207, Emerald Rapids, under KVM; AVX-512 VBMI and GFNI;
+// two fuzz campaigns at nice 19 and other sessions running), median over 9
+// rounds of each kernel's speed over a memcpy of the same size in the same
+// round, shuffle/unshuffle, with
 //
 //	BITSHUFFLE_MEASURE=1 BITSHUFFLE_MEASURE_ROUNDS=9 BITSHUFFLE_MEASURE_SIZES=256KiB \
-//	BITSHUFFLE_MEASURE_KERNELS=avx2,avx512,avx512-gfni,avx512-rows \
+//	BITSHUFFLE_MEASURE_TS=3,5,6,7,9,10,11,12,13,14,15 \
+//	BITSHUFFLE_MEASURE_KERNELS=avx2,avx512,avx512-gfni,avx512-rows,avx512-fused \
 //	go test -run TestMeasureKernels -v ./bitshuffle
 //
-// avx512-rows against avx512-gfni (which runs the superblock kernel of
-// super.go for these typesizes) and avx2, 256 KiB:
+// avx512-fused against avx512-rows, then the best of avx2, avx512 and
+// avx512-gfni (which runs the superblock kernel of super.go for these
+// typesizes), 256 KiB:
 //
-//	ts  3: 0.25/0.34 against 0.14/0.10 and 0.10/0.08 (GB/s 11.37/14.22, memcpy 40.66)
-//	ts  5: 0.29/0.32 against 0.24/0.19 and 0.20/0.19 (GB/s 12.54/14.72, memcpy 42.83)
-//	ts  6: 0.24/0.29 against 0.25/0.19 and 0.19/0.20 (GB/s 11.07/13.03, memcpy 43.32)
-//	ts  7: 0.33/0.41 against 0.29/0.27 and 0.24/0.22 (GB/s 13.87/16.78, memcpy 41.47)
-//	ts  9: 0.28/0.33 against 0.19/0.17 and 0.16/0.16 (GB/s 11.77/12.87, memcpy 41.65)
-//	ts 10: 0.24/0.23 against 0.19/0.18 and 0.13/0.11 (GB/s 10.22/12.53, memcpy 42.86)
-//	ts 11: 0.28/0.31 against 0.21/0.19 and 0.16/0.14 (GB/s 11.81/13.98, memcpy 42.42)
-//	ts 12: 0.22/0.30 against 0.21/0.21 and 0.15/0.19 (GB/s 9.25/13.16, memcpy 42.10)
-//	ts 13: 0.27/0.31 against 0.23/0.20 and 0.17/0.15 (GB/s 12.81/14.86, memcpy 42.88)
-//	ts 14: 0.24/0.29 against 0.23/0.20 and 0.19/0.16 (GB/s 9.58/10.92, memcpy 38.56)
-//	ts 15: 0.33/0.36 against 0.29/0.25 and 0.21/0.17 (GB/s 13.84/13.56, memcpy 41.28)
+//	ts  3: 0.50/0.50 against 0.37/0.42 and 0.16/0.12 (GB/s 20.95/20.55, memcpy 41.46)
+//	ts  5: 0.40/0.39 against 0.33/0.33 and 0.25/0.19 (GB/s 17.63/16.24, memcpy 41.47)
+//	ts  6: 0.25/0.35 against 0.28/0.30 and 0.25/0.21 (GB/s 10.17/13.89, memcpy 40.20)
+//	ts  7: 0.42/0.41 against 0.37/0.37 and 0.27/0.23 (GB/s 19.89/19.63, memcpy 41.39)
+//	ts  9: 0.36/0.33 against 0.30/0.30 and 0.16/0.16 (GB/s 15.58/14.79, memcpy 41.47)
+//	ts 10: 0.28/0.36 against 0.29/0.31 and 0.18/0.18 (GB/s 11.65/15.12, memcpy 41.09)
+//	ts 11: 0.37/0.39 against 0.29/0.32 and 0.22/0.21 (GB/s 15.41/15.80, memcpy 41.22)
+//	ts 12: 0.24/0.34 against 0.24/0.30 and 0.20/0.19 (GB/s  9.16/12.99, memcpy 36.81)
+//	ts 13: 0.42/0.42 against 0.35/0.37 and 0.27/0.25 (GB/s 17.75/17.76, memcpy 41.23)
+//	ts 14: 0.26/0.33 against 0.27/0.31 and 0.28/0.26 (GB/s 11.46/16.03, memcpy 40.25)
+//	ts 15: 0.45/0.44 against 0.37/0.41 and 0.29/0.28 (GB/s 18.49/18.82, memcpy 41.47)
 //
-// At 64 MiB (5 rounds) the machine's memcpy itself read 3.5-7 GB/s and
-// the ratios scattered by a factor of two between neighbouring rows: rows
-// led for typesizes 3-5 (ts 3 0.62/0.47 against 0.49/0.41) and were level
-// within that noise above 8, so one table serves every size. Typesizes
-// that are powers of two keep their GFNI kernels (1, 2, 4, 8, 16), and
-// those above 16 the superblock kernel.
+// So avx512-fused everywhere but the shuffle of typesize 6, where the rows
+// kernel measured ahead (0.28 against 0.25; an earlier 5-round run had it
+// the other way, 0.27 against 0.29). The even typesizes 6, 10, 12 and 14
+// stay below 0.4 when shuffling: a 256 KiB buffer puts their rows 2^14/m
+// bytes apart (ts = 2m), so every m-th row lands in the same L1 set and a
+// superblock's 16 row lines in each set exceed its 12 ways (odd typesizes
+// put 8 there). Typesizes that are powers of two keep their GFNI kernels
+// (1, 2, 4, 8, 16), and those above 16 the superblock kernel. The earlier
+// table (avx512-rows for these typesizes, on an AMD Zen 4 then) found one
+// table right at 64 MiB too, where memcpy itself scattered by a factor of
+// two between rounds.
 func pickKernel(k kernelID, typesize int, inverse bool) kernelID {
 	if k == kAVX512GFNI && rowsTypesize(typesize) {
-		return kAVX512Rows
+		if typesize == 6 && !inverse {
+			return kAVX512Rows
+		}
+		return kAVX512Fused
 	}
 	return k
 }

@@ -19,11 +19,10 @@ package bitshuffle
 //
 // The two passes' costs add (at 256 KiB on Zen 4 the byte shuffle into a
 // tile ran at about 40 GB/s up to typesize 7 and 28 at 12, the row bit
-// shuffle at 25-35), which keeps this at 0.22-0.41x memcpy. The next step
-// is one fused kernel: the byte shuffle's stream vectors (64 bytes of one
-// column) are exactly the typesize-1 kernel's sub-block inputs, so they
-// could go through its tile permute and GFNI step in registers instead of
-// through the tile buffer.
+// shuffle at 25-35), which keeps this at 0.22-0.41x memcpy. The fused
+// kernel (asmgen/bitshuffle/fused.go) feeds the byte shuffle's column
+// vectors through the GFNI step in registers instead and is picked for
+// these typesizes where it measured faster (pickKernel).
 
 // rowsScratch is the size of the tile buffer on the stack: room for one
 // superblock of typesize 15. Measured at 256 KiB (median of 5 rounds

@@ -93,6 +93,7 @@ func main() {
 	genAVX2Super()
 	genAVX2Small()
 	genRows()
+	genFused()
 	Generate()
 }
 
