@@ -44,7 +44,6 @@ const (
 type Decoder struct {
 	lits []byte // decoded literals, maxBlockSize plus wild-copy slack
 	seqs []byte // the sequences bit stream after 8 zero bytes
-	seq  []seq  // the decoded sequences of a block
 
 	huff      *huff0.Scratch
 	huffValid bool // a Huffman table was read in this frame

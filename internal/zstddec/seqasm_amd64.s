@@ -1,0 +1,264 @@
+//go:build !purego && !noasm && gc
+
+#include "textflag.h"
+
+// Offsets of seqCtx's fields (seqasm_amd64.go; TestSeqCtxLayout).
+#define ctx_buf 0
+#define ctx_bp 8
+#define ctx_used 16
+#define ctx_llt 24
+#define ctx_mlt 32
+#define ctx_oft 40
+#define ctx_llState 48
+#define ctx_mlState 56
+#define ctx_ofState 64
+#define ctx_out 72
+#define ctx_pos 80
+#define ctx_outLimit 88
+#define ctx_lits 96
+#define ctx_lp 104
+#define ctx_litLimit 112
+#define ctx_window 120
+#define ctx_rep0 128
+#define ctx_rep1 136
+#define ctx_rep2 144
+#define ctx_nseq 152
+#define ctx_ll 160
+#define ctx_ml 168
+#define ctx_off 176
+#define ctx_outEnd 184
+#define ctx_litEnd 192
+#define ctx_tmp 200
+
+// REFILL moves the loaded word down by the whole bytes read, not below
+// the buffer's start, and loads it: at least 57 unread bits after it
+// while the stream lasts. Uses AX, CX.
+#define REFILL \
+	MOVQ R9, AX \
+	SHRQ $3, AX \
+	CMPQ AX, R10 \
+	CMOVQHI R10, AX \
+	SUBQ AX, R10 \
+	SHLQ $3, AX \
+	SUBQ AX, R9 \
+	MOVQ ctx_buf(DI), CX \
+	MOVQ (CX)(R10*1), R8
+
+// READBITS sets AX to the CX next bits (CX <= 31, 0 reads none) and
+// moves past them: val << used >> 1 >> (63-CX), as peekBits.
+#define READBITS \
+	SHLXQ R9, R8, AX \
+	SHRQ $1, AX \
+	XORQ $63, CX \
+	SHRXQ CX, AX, AX \
+	XORQ $63, CX \
+	ADDQ CX, R9
+
+// func decodeSeqsBMI2(c *seqCtx) int
+//
+// Registers: DI the context; R8 the loaded word of the bit stream, R9
+// its bits read, R10 where it starts in the buffer; R11 the output
+// pointer, R12 the literals pointer; R14, R13, BX the literal length,
+// match length and offset states; AX, CX, DX, SI scratch, DX the
+// literal length once decoded.
+TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
+	MOVQ c+0(FP), DI
+	MOVQ ctx_bp(DI), R10
+	MOVQ ctx_used(DI), R9
+	MOVQ ctx_buf(DI), CX
+	MOVQ (CX)(R10*1), R8
+	MOVQ ctx_llState(DI), R14
+	MOVQ ctx_mlState(DI), R13
+	MOVQ ctx_ofState(DI), BX
+	MOVQ ctx_out(DI), R11
+	MOVQ R11, AX
+	ADDQ ctx_pos(DI), R11
+	ADDQ ctx_outLimit(DI), AX
+	MOVQ AX, ctx_outEnd(DI)
+	MOVQ ctx_lits(DI), R12
+	MOVQ R12, AX
+	ADDQ ctx_lp(DI), R12
+	ADDQ ctx_litLimit(DI), AX
+	MOVQ AX, ctx_litEnd(DI)
+
+loop:
+	CMPQ ctx_nseq(DI), $0
+	JEQ  done
+	REFILL
+
+	// Offset value: its code's baseline plus extra bits.
+	MOVQ    ctx_oft(DI), SI
+	MOVBQZX 4(SI)(BX*8), CX
+	READBITS
+	MOVL    (SI)(BX*8), DX
+	ADDQ    DX, AX
+	MOVQ    AX, ctx_tmp(DI)
+
+	// Match length.
+	MOVQ    ctx_mlt(DI), SI
+	MOVBQZX 4(SI)(R13*8), CX
+	READBITS
+	MOVL    (SI)(R13*8), DX
+	ADDQ    DX, AX
+	MOVQ    AX, ctx_ml(DI)
+
+	REFILL
+
+	// Literal length, into DX.
+	MOVQ    ctx_llt(DI), SI
+	MOVBQZX 4(SI)(R14*8), CX
+	READBITS
+	MOVL    (SI)(R14*8), DX
+	ADDQ    AX, DX
+
+	// The states move on, except after the last sequence.
+	DECQ ctx_nseq(DI)
+	JEQ  offset
+	MOVBQZX 5(SI)(R14*8), CX
+	READBITS
+	MOVWQZX 6(SI)(R14*8), R14
+	ADDQ    AX, R14
+	MOVQ    ctx_mlt(DI), SI
+	MOVBQZX 5(SI)(R13*8), CX
+	READBITS
+	MOVWQZX 6(SI)(R13*8), R13
+	ADDQ    AX, R13
+	MOVQ    ctx_oft(DI), SI
+	MOVBQZX 5(SI)(BX*8), CX
+	READBITS
+	MOVWQZX 6(SI)(BX*8), BX
+	ADDQ    AX, BX
+
+offset:
+	// A new offset (value above 3) or a repeated one, into AX.
+	MOVQ ctx_tmp(DI), AX
+	CMPQ AX, $3
+	JLS  repeat
+	SUBQ $3, AX
+	MOVQ ctx_rep1(DI), CX
+	MOVQ CX, ctx_rep2(DI)
+	MOVQ ctx_rep0(DI), CX
+	MOVQ CX, ctx_rep1(DI)
+	MOVQ AX, ctx_rep0(DI)
+	JMP  exec
+
+repeat:
+	// Index ofv-1, one more after no literals.
+	DECQ  AX
+	TESTQ DX, DX
+	JNE   repIndex
+	INCQ  AX
+
+repIndex:
+	CMPQ AX, $1
+	JEQ  rep1
+	JHI  rep2or3
+	MOVQ ctx_rep0(DI), AX
+	JMP  exec
+
+rep1:
+	MOVQ ctx_rep1(DI), AX
+	MOVQ ctx_rep0(DI), CX
+	MOVQ CX, ctx_rep1(DI)
+	MOVQ AX, ctx_rep0(DI)
+	JMP  exec
+
+rep2or3:
+	CMPQ AX, $2
+	JNE  rep3
+	MOVQ ctx_rep2(DI), AX
+	JMP  shift
+
+rep3:
+	MOVQ ctx_rep0(DI), AX
+	DECQ AX
+
+shift:
+	MOVQ ctx_rep1(DI), CX
+	MOVQ CX, ctx_rep2(DI)
+	MOVQ ctx_rep0(DI), CX
+	MOVQ CX, ctx_rep1(DI)
+	MOVQ AX, ctx_rep0(DI)
+
+exec:
+	// AX the offset, DX the literal length, CX the match length. The
+	// fast path needs the literals and 16 bytes after them in lits, 32
+	// bytes after the match in out, and an offset of 16 or more within
+	// the window and the output; the caller executes the others.
+	MOVQ ctx_ml(DI), CX
+	LEAQ (R12)(DX*1), SI
+	CMPQ SI, ctx_litEnd(DI)
+	JHI  slow
+	LEAQ (R11)(DX*1), SI
+	ADDQ CX, SI
+	CMPQ SI, ctx_outEnd(DI)
+	JHI  slow
+	CMPQ AX, $16
+	JCS  slow
+	CMPQ AX, ctx_window(DI)
+	JHI  slow
+	LEAQ (R11)(DX*1), SI
+	SUBQ AX, SI
+	CMPQ SI, ctx_out(DI)
+	JCS  slow
+
+	// Literals, 16 bytes at a time.
+	MOVOU (R12), X0
+	MOVOU X0, (R11)
+	CMPQ  DX, $16
+	JLS   litDone
+	MOVQ  $16, SI
+
+litLoop:
+	MOVOU (R12)(SI*1), X0
+	MOVOU X0, (R11)(SI*1)
+	ADDQ  $16, SI
+	CMPQ  SI, DX
+	JCS   litLoop
+
+litDone:
+	ADDQ DX, R11
+	ADDQ DX, R12
+
+	// The match, 16 bytes at a time: each load ends at or before its
+	// store's start, as the offset is 16 or more.
+	MOVQ  R11, SI
+	SUBQ  AX, SI
+	MOVOU (SI), X0
+	MOVOU X0, (R11)
+	CMPQ  CX, $16
+	JLS   matchDone
+	MOVQ  $16, DX
+
+matchLoop:
+	MOVOU (SI)(DX*1), X0
+	MOVOU X0, (R11)(DX*1)
+	ADDQ  $16, DX
+	CMPQ  DX, CX
+	JCS   matchLoop
+
+matchDone:
+	ADDQ CX, R11
+	JMP  loop
+
+slow:
+	MOVQ DX, ctx_ll(DI)
+	MOVQ AX, ctx_off(DI)
+	MOVQ $1, AX
+	JMP  save
+
+done:
+	XORL AX, AX
+
+save:
+	MOVQ R10, ctx_bp(DI)
+	MOVQ R9, ctx_used(DI)
+	MOVQ R14, ctx_llState(DI)
+	MOVQ R13, ctx_mlState(DI)
+	MOVQ BX, ctx_ofState(DI)
+	SUBQ ctx_out(DI), R11
+	MOVQ R11, ctx_pos(DI)
+	SUBQ ctx_lits(DI), R12
+	MOVQ R12, ctx_lp(DI)
+	MOVQ AX, ret+8(FP)
+	RET
