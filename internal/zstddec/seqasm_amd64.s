@@ -183,8 +183,8 @@ shift:
 exec:
 	// AX the offset, DX the literal length, CX the match length. The
 	// fast path needs the literals and 16 bytes after them in lits, 32
-	// bytes after the match in out, and an offset of 16 or more within
-	// the window and the output; the caller executes the others.
+	// bytes after the match in out, and an offset within the window and
+	// the output; the caller executes the others and reports errors.
 	MOVQ ctx_ml(DI), CX
 	LEAQ (R12)(DX*1), SI
 	CMPQ SI, ctx_litEnd(DI)
@@ -193,8 +193,8 @@ exec:
 	ADDQ CX, SI
 	CMPQ SI, ctx_outEnd(DI)
 	JHI  slow
-	CMPQ AX, $16
-	JCS  slow
+	TESTQ AX, AX
+	JEQ   slow
 	CMPQ AX, ctx_window(DI)
 	JHI  slow
 	LEAQ (R11)(DX*1), SI
@@ -220,6 +220,9 @@ litDone:
 	ADDQ DX, R11
 	ADDQ DX, R12
 
+	CMPQ AX, $16
+	JCS  shortOffset
+
 	// The match, 16 bytes at a time: each load ends at or before its
 	// store's start, as the offset is 16 or more.
 	MOVQ  R11, SI
@@ -238,6 +241,69 @@ matchLoop:
 	JCS   matchLoop
 
 matchDone:
+	ADDQ CX, R11
+	JMP  loop
+
+shortOffset:
+	// An offset below 16: a match overlapping itself, the bytes from
+	// off back repeating with period off.
+	CMPQ AX, $1
+	JNE  period
+
+	// Offset 1 repeats the last byte: store it 16 times at a time.
+	MOVBQZX    -1(R11), SI
+	MOVQ       $0x0101010101010101, DX
+	IMULQ      DX, SI
+	MOVQ       SI, X0
+	PUNPCKLQDQ X0, X0
+	XORL       DX, DX
+
+runLoop:
+	MOVOU X0, (R11)(DX*1)
+	ADDQ  $16, DX
+	CMPQ  DX, CX
+	JCS   runLoop
+	ADDQ  CX, R11
+	JMP   loop
+
+period:
+	// The first 16 bytes one at a time, each read after it is written;
+	// then 16 at a time from stride bytes back, the smallest multiple of
+	// the offset of at least 16, where the pattern is the same and
+	// already written.
+	MOVQ R11, SI
+	SUBQ AX, SI
+	MOVQ AX, DX
+
+strideUp:
+	CMPQ AX, $16
+	JCC  strideDone
+	ADDQ DX, AX
+	JMP  strideUp
+
+strideDone:
+	XORL DX, DX
+
+byteLoop:
+	MOVB (SI)(DX*1), CX
+	MOVB CX, (R11)(DX*1)
+	INCQ DX
+	CMPQ DX, $16
+	JCS  byteLoop
+	MOVQ ctx_ml(DI), CX
+	CMPQ DX, CX
+	JCC  periodDone
+	MOVQ R11, SI
+	SUBQ AX, SI
+
+periodLoop:
+	MOVOU (SI)(DX*1), X0
+	MOVOU X0, (R11)(DX*1)
+	ADDQ  $16, DX
+	CMPQ  DX, CX
+	JCS   periodLoop
+
+periodDone:
 	ADDQ CX, R11
 	JMP  loop
 
