@@ -9,3 +9,7 @@ func (d *Decoder) sequencesAsm(out []byte, pos int, lits, lw, buf []byte, bp int
 	llState, ofState, mlState uint32, nseq int, window uint64) (int, error) {
 	panic("zstddec: no assembly sequence loop")
 }
+
+// AssemblyLoop says that Decode runs its sequences through an assembly
+// loop; here it does not.
+const AssemblyLoop = false
