@@ -1,6 +1,9 @@
 package zstddec
 
-import "math/bits"
+import (
+	"bytes"
+	"math/bits"
+)
 
 // seqEntry is one state of a sequence FSE table with the symbol already
 // turned into its value: the baseline and the number of extra bits to add
@@ -103,7 +106,10 @@ func buildSeqTable(t []seqEntry, norm []int16, tableLog uint, base []uint32, ext
 
 // table reads one symbol table of the sequences section in the given mode
 // and returns the table to decode with and the rest of the section.
-func (d *Decoder) table(mode uint8, in []byte, prev, buf, predef []seqEntry,
+//
+// buf holds the table built from the description *desc, which an FSE
+// table reuses when its description is the same bytes.
+func (d *Decoder) table(mode uint8, in []byte, prev, buf []seqEntry, desc *[]byte, predef []seqEntry,
 	base []uint32, extra []uint8, maxSym int, maxLog uint) ([]seqEntry, []byte, error) {
 	switch mode {
 	case 0:
@@ -123,6 +129,7 @@ func (d *Decoder) table(mode uint8, in []byte, prev, buf, predef []seqEntry,
 			e.base, e.nbAdd = 1<<s, uint8(s)
 		}
 		buf[0] = e
+		*desc = (*desc)[:0]
 		return buf[:1], in[1:], nil
 	case 2:
 		tableLog, nsym, n, err := readNCount(d.norm[:], in, maxSym, maxLog)
@@ -130,7 +137,10 @@ func (d *Decoder) table(mode uint8, in []byte, prev, buf, predef []seqEntry,
 			return nil, nil, err
 		}
 		t := buf[:1<<tableLog]
-		buildSeqTable(t, d.norm[:nsym], tableLog, base, extra)
+		if !bytes.Equal(*desc, in[:n]) || len(*desc) == 0 {
+			buildSeqTable(t, d.norm[:nsym], tableLog, base, extra)
+			*desc = append((*desc)[:0], in[:n]...)
+		}
 		return t, in[n:], nil
 	default:
 		if prev == nil {

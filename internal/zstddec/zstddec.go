@@ -52,6 +52,10 @@ type Decoder struct {
 	// either the predefined tables or the buffers below.
 	ll, of, ml          []seqEntry
 	llBuf, mlBuf, ofBuf [512]seqEntry
+	// The FSE table descriptions the buffers were last built from: a
+	// block repeating its predecessor's, common in a frame and across
+	// Blosc's frames of similar data, reuses the table.
+	llDesc, mlDesc, ofDesc []byte
 	norm                [64]int16
 	rep                 [3]int
 }
@@ -235,13 +239,13 @@ func (d *Decoder) block(out []byte, pos int, blk []byte, window uint64) (int, er
 	if modes&3 != 0 {
 		return 0, corrupt("reserved compression mode bits set")
 	}
-	if d.ll, blk, err = d.table(modes>>6, blk, d.ll, d.llBuf[:], llPredef[:64], llBase[:], llBits[:], 35, 9); err != nil {
+	if d.ll, blk, err = d.table(modes>>6, blk, d.ll, d.llBuf[:], &d.llDesc, llPredef[:64], llBase[:], llBits[:], 35, 9); err != nil {
 		return 0, fmt.Errorf("literal lengths: %w", err)
 	}
-	if d.of, blk, err = d.table(modes>>4&3, blk, d.of, d.ofBuf[:], ofPredef[:32], nil, nil, 31, 8); err != nil {
+	if d.of, blk, err = d.table(modes>>4&3, blk, d.of, d.ofBuf[:], &d.ofDesc, ofPredef[:32], nil, nil, 31, 8); err != nil {
 		return 0, fmt.Errorf("offsets: %w", err)
 	}
-	if d.ml, blk, err = d.table(modes>>2&3, blk, d.ml, d.mlBuf[:], mlPredef[:64], mlBase[:], mlBits[:], 52, 9); err != nil {
+	if d.ml, blk, err = d.table(modes>>2&3, blk, d.ml, d.mlBuf[:], &d.mlDesc, mlPredef[:64], mlBase[:], mlBits[:], 52, 9); err != nil {
 		return 0, fmt.Errorf("match lengths: %w", err)
 	}
 	return d.sequences(out, pos, lits, blk, nseq, window)
