@@ -113,7 +113,8 @@ func (d *Decoder) table(mode uint8, in []byte, prev, buf []seqEntry, desc *[]byt
 	base []uint32, extra []uint8, maxSym int, maxLog uint) ([]seqEntry, []byte, error) {
 	switch mode {
 	case 0:
-		return predef, in, nil
+		*desc = (*desc)[:0]
+		return buf[:copy(buf, predef)], in, nil
 	case 1:
 		if len(in) < 1 {
 			return nil, nil, corrupt("truncated RLE symbol")

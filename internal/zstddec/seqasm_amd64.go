@@ -9,34 +9,9 @@ import "github.com/klauspost/cpuid/v2"
 // it to run the portable loop) selects it.
 var haveSeqAsm = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2)
 
-// seqCtx is the state decodeSeqsBMI2 reads and writes back: the bit
-// reader, the three FSE states, the output and literal positions and the
-// repeated offsets. The assembly addresses its fields by offset (the
-// ctx_* constants in seqasm_amd64.s; TestSeqCtxLayout checks them).
-type seqCtx struct {
-	buf                       *byte // the bit stream after 8 zero bytes
-	bp                        int   // where the loaded word starts
-	used                      uint  // its bits read
-	llt, mlt, oft             *seqEntry
-	llState, mlState, ofState uint64
-	out                       *byte
-	pos                       int // out[pos:] is the next byte to write
-	outLimit                  int // fast path while pos+ll+ml <= outLimit
-	lits                      *byte
-	lp                        int // lits[lp:] are the literals left
-	litLimit                  int // fast path while lp+ll <= litLimit
-	window                    int
-	rep                       [3]int
-	nseq                      int // sequences left to decode
-	// A sequence the loop decoded but left to the caller to execute:
-	// its literal length, match length and offset.
-	ll, ml, off int
-	// Scratch of the loop: the end pointers and a spilled value.
-	outEnd, litEnd, tmp uintptr
-}
-
-// decodeSeqsBMI2 decodes c.nseq sequences and executes each whose
-// literals, match and offset the fast path allows. It returns 0 when
+// decodeSeqsBMI2 decodes c.nseq sequences, with the tables in the
+// Decoder's buffers after c, and executes each whose literals, match and
+// offset the fast path allows. It returns 0 when
 // all are done, or 1 with a decoded sequence in c.ll, c.ml, c.off that
 // the caller must execute (and check) before calling again. It reads no
 // state bits after the last sequence. Requires BMI2.
@@ -48,9 +23,12 @@ func decodeSeqsBMI2(c *seqCtx) int
 // already started; see sequences.
 func (d *Decoder) sequencesAsm(out []byte, pos int, lits, lw, buf []byte, bp int, used uint,
 	llState, ofState, mlState uint32, nseq int, window uint64) (int, error) {
-	c := seqCtx{
+	if &d.ll[0] != &d.llBuf[0] || &d.ml[0] != &d.mlBuf[0] || &d.of[0] != &d.ofBuf[0] {
+		panic("zstddec: a sequence table outside its buffer")
+	}
+	c := &d.sc
+	*c = seqCtx{
 		buf: &buf[0], bp: bp, used: used,
-		llt: &d.ll[0], mlt: &d.ml[0], oft: &d.of[0],
 		llState: uint64(llState), mlState: uint64(mlState), ofState: uint64(ofState),
 		out: &out[0], pos: pos, outLimit: len(out) - 32,
 		lits: &lw[0], litLimit: min(len(lits), len(lw)-16),
@@ -60,14 +38,16 @@ func (d *Decoder) sequencesAsm(out []byte, pos int, lits, lw, buf []byte, bp int
 	}
 	lp := 0
 	var err error
-	for decodeSeqsBMI2(&c) != 0 {
+	for decodeSeqsBMI2(c) != 0 {
 		c.pos, lp, err = execSeq(out, c.pos, lits, lw, c.lp, c.ll, c.ml, c.off, window)
 		if err != nil {
+			c.buf, c.out, c.lits = nil, nil, nil
 			return 0, err
 		}
 		c.lp = lp
 	}
 	pos, lp = c.pos, c.lp
+	c.buf, c.out, c.lits = nil, nil, nil // keep no caller's buffer alive
 	// The stream must be read to its first bit exactly: the bp bytes
 	// below the word's top byte are the stream's, so 8*bp bits are left.
 	if c.used != uint(c.bp)*8 {

@@ -2,33 +2,39 @@
 
 #include "textflag.h"
 
-// Offsets of seqCtx's fields (seqasm_amd64.go; TestSeqCtxLayout).
+// Offsets of seqCtx's fields (seqctx.go), and of the Decoder's table
+// buffers after it (TestSeqCtxLayout).
 #define ctx_buf 0
 #define ctx_bp 8
 #define ctx_used 16
-#define ctx_llt 24
-#define ctx_mlt 32
-#define ctx_oft 40
-#define ctx_llState 48
-#define ctx_mlState 56
-#define ctx_ofState 64
-#define ctx_out 72
-#define ctx_pos 80
-#define ctx_outLimit 88
-#define ctx_lits 96
-#define ctx_lp 104
-#define ctx_litLimit 112
-#define ctx_window 120
-#define ctx_rep0 128
-#define ctx_rep1 136
-#define ctx_rep2 144
-#define ctx_nseq 152
-#define ctx_ll 160
-#define ctx_ml 168
-#define ctx_off 176
-#define ctx_outEnd 184
-#define ctx_litEnd 192
-#define ctx_tmp 200
+#define ctx_llState 24
+#define ctx_mlState 32
+#define ctx_ofState 40
+#define ctx_out 48
+#define ctx_pos 56
+#define ctx_outLimit 64
+#define ctx_lits 72
+#define ctx_lp 80
+#define ctx_litLimit 88
+#define ctx_window 96
+#define ctx_rep0 104
+#define ctx_rep1 112
+#define ctx_rep2 120
+#define ctx_nseq 128
+#define ctx_ll 136
+#define ctx_ml 144
+#define ctx_off 152
+#define ctx_outEnd 160
+#define ctx_litEnd 168
+#define ctx_llBuf 176
+#define ctx_mlBuf 4272
+#define ctx_ofBuf 8368
+
+// A seqEntry's fields.
+#define e_base 0
+#define e_nbAdd 4
+#define e_nbBits 5
+#define e_next 6
 
 // REFILL moves the loaded word down by the whole bytes read, not below
 // the buffer's start, and loads it: at least 57 unread bits after it
@@ -59,8 +65,8 @@
 // Registers: DI the context; R8 the loaded word of the bit stream, R9
 // its bits read, R10 where it starts in the buffer; R11 the output
 // pointer, R12 the literals pointer; R14, R13, BX the literal length,
-// match length and offset states; AX, CX, DX, SI scratch, DX the
-// literal length once decoded.
+// match length and offset states; AX, CX, DX, SI scratch, SI the
+// offset value and DX the literal length once decoded.
 TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
 	MOVQ c+0(FP), DI
 	MOVQ ctx_bp(DI), R10
@@ -86,52 +92,46 @@ loop:
 	JEQ  done
 	REFILL
 
-	// Offset value: its code's baseline plus extra bits.
-	MOVQ    ctx_oft(DI), SI
-	MOVBQZX 4(SI)(BX*8), CX
+	// Offset value: its code's baseline plus extra bits, into SI.
+	MOVBQZX ctx_ofBuf+e_nbAdd(DI)(BX*8), CX
 	READBITS
-	MOVL    (SI)(BX*8), DX
-	ADDQ    DX, AX
-	MOVQ    AX, ctx_tmp(DI)
+	MOVL    ctx_ofBuf+e_base(DI)(BX*8), SI
+	ADDQ    AX, SI
 
 	// Match length.
-	MOVQ    ctx_mlt(DI), SI
-	MOVBQZX 4(SI)(R13*8), CX
+	MOVBQZX ctx_mlBuf+e_nbAdd(DI)(R13*8), CX
 	READBITS
-	MOVL    (SI)(R13*8), DX
+	MOVL    ctx_mlBuf+e_base(DI)(R13*8), DX
 	ADDQ    DX, AX
 	MOVQ    AX, ctx_ml(DI)
 
 	REFILL
 
 	// Literal length, into DX.
-	MOVQ    ctx_llt(DI), SI
-	MOVBQZX 4(SI)(R14*8), CX
+	MOVBQZX ctx_llBuf+e_nbAdd(DI)(R14*8), CX
 	READBITS
-	MOVL    (SI)(R14*8), DX
+	MOVL    ctx_llBuf+e_base(DI)(R14*8), DX
 	ADDQ    AX, DX
 
 	// The states move on, except after the last sequence.
 	DECQ ctx_nseq(DI)
 	JEQ  offset
-	MOVBQZX 5(SI)(R14*8), CX
+	MOVBQZX ctx_llBuf+e_nbBits(DI)(R14*8), CX
 	READBITS
-	MOVWQZX 6(SI)(R14*8), R14
+	MOVWQZX ctx_llBuf+e_next(DI)(R14*8), R14
 	ADDQ    AX, R14
-	MOVQ    ctx_mlt(DI), SI
-	MOVBQZX 5(SI)(R13*8), CX
+	MOVBQZX ctx_mlBuf+e_nbBits(DI)(R13*8), CX
 	READBITS
-	MOVWQZX 6(SI)(R13*8), R13
+	MOVWQZX ctx_mlBuf+e_next(DI)(R13*8), R13
 	ADDQ    AX, R13
-	MOVQ    ctx_oft(DI), SI
-	MOVBQZX 5(SI)(BX*8), CX
+	MOVBQZX ctx_ofBuf+e_nbBits(DI)(BX*8), CX
 	READBITS
-	MOVWQZX 6(SI)(BX*8), BX
+	MOVWQZX ctx_ofBuf+e_next(DI)(BX*8), BX
 	ADDQ    AX, BX
 
 offset:
 	// A new offset (value above 3) or a repeated one, into AX.
-	MOVQ ctx_tmp(DI), AX
+	MOVQ SI, AX
 	CMPQ AX, $3
 	JLS  repeat
 	SUBQ $3, AX

@@ -49,8 +49,11 @@ type Decoder struct {
 	huffValid bool // a Huffman table was read in this frame
 
 	// The FSE tables of the last compressed block, for the repeat mode:
-	// either the predefined tables or the buffers below.
+	// prefixes of the buffers below, which the predefined tables are
+	// copied to. The assembly loop finds the buffers right after sc, its
+	// state.
 	ll, of, ml          []seqEntry
+	sc                  seqCtx
 	llBuf, mlBuf, ofBuf [512]seqEntry
 	// The FSE table descriptions the buffers were last built from: a
 	// block repeating its predecessor's, common in a frame and across
