@@ -65,7 +65,7 @@
 // Registers: DI the context; R8 the loaded word of the bit stream, R9
 // its bits read, R10 where it starts in the buffer; R11 the output
 // pointer, R12 the literals pointer; R14, R13, BX the literal length,
-// match length and offset states; AX, CX, DX, SI scratch, SI the
+// match length and offset states; R15 the sequences left; AX, CX, DX, SI scratch, SI the
 // offset value and DX the literal length once decoded.
 TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
 	MOVQ c+0(FP), DI
@@ -81,6 +81,7 @@ TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
 	ADDQ ctx_pos(DI), R11
 	ADDQ ctx_outLimit(DI), AX
 	MOVQ AX, ctx_outEnd(DI)
+	MOVQ ctx_nseq(DI), R15
 	MOVQ ctx_lits(DI), R12
 	MOVQ R12, AX
 	ADDQ ctx_lp(DI), R12
@@ -88,8 +89,8 @@ TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
 	MOVQ AX, ctx_litEnd(DI)
 
 loop:
-	CMPQ ctx_nseq(DI), $0
-	JEQ  done
+	TESTQ R15, R15
+	JEQ   done
 	REFILL
 
 	// Offset value: its code's baseline plus extra bits, into SI.
@@ -105,16 +106,23 @@ loop:
 	ADDQ    DX, AX
 	MOVQ    AX, ctx_ml(DI)
 
-	REFILL
-
-	// Literal length, into DX.
+	// Refill only if the literal length's extra bits and the three
+	// state updates (26 bits at most) would run past the word.
 	MOVBQZX ctx_llBuf+e_nbAdd(DI)(R14*8), CX
+	LEAQ    (R9)(CX*1), AX
+	CMPQ    AX, $64-26
+	JLS     literalLength
+	REFILL
+	MOVBQZX ctx_llBuf+e_nbAdd(DI)(R14*8), CX
+
+literalLength:
+	// Literal length, into DX.
 	READBITS
 	MOVL    ctx_llBuf+e_base(DI)(R14*8), DX
 	ADDQ    AX, DX
 
 	// The states move on, except after the last sequence.
-	DECQ ctx_nseq(DI)
+	DECQ R15
 	JEQ  offset
 	MOVBQZX ctx_llBuf+e_nbBits(DI)(R14*8), CX
 	READBITS
@@ -317,6 +325,7 @@ done:
 	XORL AX, AX
 
 save:
+	MOVQ R15, ctx_nseq(DI)
 	MOVQ R10, ctx_bp(DI)
 	MOVQ R9, ctx_used(DI)
 	MOVQ R14, ctx_llState(DI)
