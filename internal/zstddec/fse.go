@@ -62,44 +62,58 @@ func init() {
 // buildSeqTable spreads the normalized counts norm over a table of
 // 1<<tableLog states as FSE does (RFC 8878 4.1.1) and stores each state's
 // value and transition. base and extra are nil for offsets. The counts
-// must sum to the table size, which readNCount checks.
+// must sum to the table size, which readNCount checks; len(norm) <= 64.
 func buildSeqTable(t []seqEntry, norm []int16, tableLog uint, base []uint32, extra []uint8) {
 	size := 1 << tableLog
+	t = t[:size]
 	var symbols [512]uint8
 	var next [64]uint16
+	var vals [64]seqEntry // each symbol's baseline and extra bits
 	high := size - 1
 	for s, c := range norm {
 		if c == -1 {
-			symbols[high] = uint8(s)
+			symbols[high&511] = uint8(s)
 			high--
-			next[s] = 1
+			next[s&63] = 1
 		} else {
-			next[s] = uint16(c)
+			next[s&63] = uint16(c)
+		}
+		if base != nil {
+			vals[s&63] = seqEntry{base: base[s], nbAdd: extra[s]}
+		} else {
+			vals[s&63] = seqEntry{base: 1 << s, nbAdd: uint8(s)}
 		}
 	}
 	step := size>>1 + size>>3 + 3
 	mask := size - 1
 	p := 0
-	for s, c := range norm {
-		for i := 0; i < int(c); i++ {
-			symbols[p] = uint8(s)
-			p = (p + step) & mask
-			for p > high {
+	if high == size-1 {
+		// No symbol of probability below one: no position is skipped.
+		for s, c := range norm {
+			for range c {
+				symbols[p&511] = uint8(s)
 				p = (p + step) & mask
 			}
 		}
-	}
-	for u := 0; u < size; u++ {
-		s := symbols[u]
-		ns := next[s]
-		next[s]++
-		nb := tableLog - uint(bits.Len16(ns)-1)
-		e := seqEntry{nbBits: uint8(nb), next: uint16(int(ns)<<nb - size)}
-		if base != nil {
-			e.base, e.nbAdd = base[s], extra[s]
-		} else {
-			e.base, e.nbAdd = 1<<s, s
+	} else {
+		for s, c := range norm {
+			for range c {
+				symbols[p&511] = uint8(s)
+				p = (p + step) & mask
+				for p > high {
+					p = (p + step) & mask
+				}
+			}
 		}
+	}
+	for u := range t {
+		s := symbols[u&511] & 63
+		ns := next[s]
+		next[s] = ns + 1
+		nb := tableLog + 1 - uint(bits.Len16(ns))
+		e := vals[s]
+		e.nbBits = uint8(nb)
+		e.next = uint16(int(ns)<<nb - size)
 		t[u] = e
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/guard"
 )
 
 // bothLoops decodes frame into n bytes with the assembly sequence loop
@@ -79,4 +80,47 @@ func FuzzSeqAsmMatchesPortable(f *testing.F) {
 	f.Fuzz(func(t *testing.T, frame []byte, n uint16) {
 		bothLoops(t, "fuzz", frame, int(n))
 	})
+}
+
+// TestGuardPages decodes frames, whole and with flipped bytes, from
+// and into buffers against inaccessible pages on either side, with both
+// sequence loops: a read or write past either buffer faults.
+func TestGuardPages(t *testing.T) {
+	loops := []bool{false}
+	if haveSeqAsm {
+		loops = append(loops, true)
+	}
+	defer func() { useSeqAsm = haveSeqAsm }()
+	var d Decoder
+	for _, name := range []string{"text", "f32_noise", "linspace_f64", "runs", "arange_i16"} {
+		src, _ := golden.Pattern(name, 70000)
+		src = shuffled(src, 4)
+		for enc, frame := range klauspostFrames(t, src) {
+			frames := [][]byte{frame}
+			for i := 5; i < len(frame); i += 1 + len(frame)/5 {
+				bad := bytes.Clone(frame)
+				bad[i] ^= 0x41
+				frames = append(frames, bad)
+			}
+			for _, f := range frames {
+				for _, asm := range loops {
+					useSeqAsm = asm
+					for _, side := range []guard.Side{guard.Start, guard.End} {
+						in := guard.New(len(f), side)
+						copy(in.Bytes, f)
+						out := guard.New(len(src), side)
+						err := d.Decode(out.Bytes, in.Bytes)
+						if err == nil && !bytes.Equal(out.Bytes, src) && bytes.Equal(f, frame) {
+							t.Errorf("%s/%s asm=%v: wrong bytes", name, enc, asm)
+						}
+						if err != nil && !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported) {
+							t.Errorf("%s/%s asm=%v: error wraps no sentinel: %v", name, enc, asm, err)
+						}
+						in.Free()
+						out.Free()
+					}
+				}
+			}
+		}
+	}
 }

@@ -59,8 +59,8 @@ type Decoder struct {
 	// block repeating its predecessor's, common in a frame and across
 	// Blosc's frames of similar data, reuses the table.
 	llDesc, mlDesc, ofDesc []byte
-	norm                [64]int16
-	rep                 [3]int
+	norm                   [64]int16
+	rep                    [3]int
 }
 
 func corrupt(format string, a ...any) error {
