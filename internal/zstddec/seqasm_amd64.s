@@ -231,15 +231,18 @@ litDone:
 	CMPQ AX, $16
 	JCS  shortOffset
 
-	// The match, 16 bytes at a time: each load ends at or before its
-	// store's start, as the offset is 16 or more.
+	// The match, 32 bytes and then 16 at a time: each load starts at
+	// least 16 bytes before its store, as the offset is 16 or more, so
+	// it reads bytes already written.
 	MOVQ  R11, SI
 	SUBQ  AX, SI
 	MOVOU (SI), X0
 	MOVOU X0, (R11)
-	CMPQ  CX, $16
+	MOVOU 16(SI), X1
+	MOVOU X1, 16(R11)
+	CMPQ  CX, $32
 	JLS   matchDone
-	MOVQ  $16, DX
+	MOVQ  $32, DX
 
 matchLoop:
 	MOVOU (SI)(DX*1), X0
