@@ -2,6 +2,7 @@ package zstddec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/bits"
 )
 
@@ -88,12 +89,20 @@ func buildSeqTable(t []seqEntry, norm []int16, tableLog uint, base []uint32, ext
 	mask := size - 1
 	p := 0
 	if high == size-1 {
-		// No symbol of probability below one: no position is skipped.
+		// No symbol of probability below one, so no position is
+		// skipped: lay the symbols out in order, then walk the table.
+		var spread [512 + 8]uint8
+		n := 0
 		for s, c := range norm {
-			for range c {
-				symbols[p&511] = uint8(s)
-				p = (p + step) & mask
+			v := uint64(s) * 0x0101010101010101
+			for i := 0; i < int(c); i += 8 {
+				binary.LittleEndian.PutUint64(spread[(n+i)&511:], v)
 			}
+			n += max(int(c), 0)
+		}
+		for i := range size {
+			symbols[p&511] = spread[i&511]
+			p = (p + step) & mask
 		}
 	} else {
 		for s, c := range norm {
@@ -106,15 +115,18 @@ func buildSeqTable(t []seqEntry, norm []int16, tableLog uint, base []uint32, ext
 			}
 		}
 	}
+	// Field by field: an entry assembled in a register from its parts
+	// and stored whole costs a stalled store-to-load forward each.
 	for u := range t {
 		s := symbols[u&511] & 63
 		ns := next[s]
 		next[s] = ns + 1
 		nb := tableLog + 1 - uint(bits.Len16(ns))
-		e := vals[s]
+		e := &t[u]
+		e.base = vals[s].base
+		e.nbAdd = vals[s].nbAdd
 		e.nbBits = uint8(nb)
 		e.next = uint16(int(ns)<<nb - size)
-		t[u] = e
 	}
 }
 
