@@ -10,10 +10,10 @@ import (
 // appends the literals left. It returns the new position.
 //
 // The bit stream is read as libzstd reads it: an 8-byte little-endian
-// word whose top bits come first, refilled once a sequence. The stream is
-// copied after 8 zero bytes so that a word can always be loaded; those
-// stand for the zero bits a reader past the start sees, and a stream read
-// past its start is rejected at the end (the output is garbage then, but
+// word whose top bits come first, refilled once a sequence. A word can
+// always be loaded: the stream is read in place where the frame has 8
+// bytes before it, else copied after 8 zero bytes. A stream read past
+// its start is rejected at the end (the output is garbage then, but
 // every copy was bounds-checked).
 func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, window uint64) (int, error) {
 	if len(in) == 0 || in[len(in)-1] == 0 {
@@ -24,11 +24,19 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 	if nseq > (len(out)-pos)/3 {
 		return 0, corrupt("%d sequences for %d bytes of output", nseq, len(out)-pos)
 	}
-	if cap(d.seqs) < len(in)+8 {
-		d.seqs = make([]byte, 8, max(len(in)+8, 4096))
+	var buf []byte
+	if start := d.blockEnd - len(in); start >= 8 && d.blockEnd <= len(d.src) {
+		// In place: the 8 bytes before the stream, the frame's, are
+		// read only by a reader past the stream's start, which is
+		// rejected whatever they hold.
+		buf = d.src[start-8 : d.blockEnd]
+	} else {
+		if cap(d.seqs) < len(in)+8 {
+			d.seqs = make([]byte, 8, max(len(in)+8, 4096))
+		}
+		buf = append(d.seqs[:8], in...)
+		clear(buf[:8])
 	}
-	buf := append(d.seqs[:8], in...)
-	clear(buf[:8])
 	// bp is where the loaded word starts; used counts its bits read.
 	bp := len(buf) - 8
 	val := binary.LittleEndian.Uint64(buf[bp:])

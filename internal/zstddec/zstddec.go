@@ -44,6 +44,10 @@ const (
 type Decoder struct {
 	lits []byte // decoded literals, maxBlockSize plus wild-copy slack
 	seqs []byte // the sequences bit stream after 8 zero bytes
+	// The frame and where the block being decoded ends in it, so that
+	// the sequences bit stream, the block's tail, is read in place.
+	src      []byte
+	blockEnd int
 
 	huff      *huff0.Scratch
 	huffValid bool // a Huffman table was read in this frame
@@ -162,7 +166,9 @@ func (d *Decoder) Decode(dst, src []byte) error {
 				return corrupt("compressed block of %d bytes does not fit", size)
 			}
 			end := min(len(dst), pos+blockMax)
+			d.src, d.blockEnd = src, len(src)-len(in)+size
 			n, err := d.block(dst[:end], pos, in[:size], window)
+			d.src = nil
 			if err != nil {
 				return err
 			}
