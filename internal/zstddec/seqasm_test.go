@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
@@ -122,5 +124,37 @@ func TestGuardPages(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSeqAsmMutations runs both sequence loops over frames with a few
+// random bytes replaced and random output sizes, seeded so that a
+// failure repeats: the fuzz target's work in a fixed, quick dose.
+func TestSeqAsmMutations(t *testing.T) {
+	if !haveSeqAsm {
+		t.Skip("no assembly sequence loop on this CPU or with these tags")
+	}
+	var seeds [][]byte
+	for _, name := range []string{"text", "f32_noise", "linspace_f64", "runs"} {
+		src, _ := golden.Pattern(name, 3000)
+		for _, frame := range klauspostFrames(t, shuffled(src, 8)) {
+			seeds = append(seeds, frame)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	runs := 20000
+	if testing.Short() {
+		runs = 2000
+	}
+	for range runs {
+		f := bytes.Clone(seeds[r.IntN(len(seeds))])
+		for k := r.IntN(4); k >= 0; k-- {
+			f[r.IntN(len(f))] = byte(r.Uint32())
+		}
+		n := 3000
+		if r.IntN(4) == 0 {
+			n = r.IntN(70000)
+		}
+		bothLoops(t, fmt.Sprintf("mutated %x n=%d", f, n), f, n)
 	}
 }
