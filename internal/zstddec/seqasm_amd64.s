@@ -91,7 +91,19 @@ TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
 loop:
 	TESTQ R15, R15
 	JEQ   done
-	REFILL
+
+	// Refill. At most 64 bits are read since the last one, so the word
+	// moves down 8 bytes at most: with 8 bytes below it, no clamp.
+	CMPQ R10, $8
+	JCS  refillClamped
+	MOVQ R9, AX
+	SHRQ $3, AX
+	SUBQ AX, R10
+	ANDQ $7, R9
+	MOVQ ctx_buf(DI), CX
+	MOVQ (CX)(R10*1), R8
+
+refilled:
 
 	// Offset value: its code's baseline plus extra bits, into SI.
 	MOVBQZX ctx_ofBuf+e_nbAdd(DI)(BX*8), CX
@@ -317,6 +329,10 @@ periodLoop:
 periodDone:
 	ADDQ CX, R11
 	JMP  loop
+
+refillClamped:
+	REFILL
+	JMP refilled
 
 slow:
 	MOVQ DX, ctx_ll(DI)
