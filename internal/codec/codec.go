@@ -346,16 +346,30 @@ func (s *State) zlibDecompress(dst, src []byte) error {
 }
 
 // zstdOwnDecoder reports whether a zstd frame goes to zstddec rather
-// than klauspost's decoder, from its first compressed block. Measured
-// with internal/zstddec's BenchmarkDecode (frames of Blosc's shuffled
-// datasets, both decoders and libzstd in one run) and on klauspost's own
-// frames: runs, ramps and records make 500 bytes or more per sequence and
-// decode 2-20x faster with zstddec; linspace_f64 makes 29-146 with 5-9%
-// literals and decodes 0.95-2.1x as fast; noisy floats make 28-56 with
-// 25-77% literals, and literal-heavy text 8-172, and both decode up to 2x
-// faster with klauspost's assembly. A frame whose headers do not parse
-// goes to zstddec, which reports the error.
+// than klauspost's decoder. With zstddec's assembly sequence loop (amd64
+// with BMI2) every frame does: on the frames Blosc stores (1 MiB chunks,
+// byte shuffle, clevel 1, 5, 9) it decodes 1.04-1.21x as fast as
+// klauspost called as zstdDecompress calls it (into scratch with slack,
+// then copied) on text, 1.07-1.38x on f32_noise, the frames of many short
+// sequences, 1.7-2.2x on linspace_f64 and 2.8-13x on the others,
+// measured 2026-11-25 with
+//
+//	go test -tags cblosc -run '^$' -bench 'BloscStreams/.*/.*/all' -benchtime 40x ./bench/crosscheck/zstddec/
+//
+// (go/kslack). Without it, the portable loop is slower than
+// klauspost's assembly on frames of many short sequences or many
+// literals, so the frame's first compressed block decides: runs, ramps
+// and records make 500 bytes or more per sequence and decode 2-20x
+// faster with zstddec; linspace_f64 makes 29-146 with 5-9% literals and
+// decodes 0.95-2.1x as fast; noisy floats make 28-56 with 25-77%
+// literals, and literal-heavy text 8-172, and both decode up to 2x
+// faster with klauspost's assembly (internal/zstddec's BenchmarkDecode).
+// A frame whose headers do not parse goes to zstddec, which reports the
+// error.
 func zstdOwnDecoder(src []byte) bool {
+	if zstddec.AssemblyLoop {
+		return true
+	}
 	st, ok := zstddec.FirstBlock(src)
 	if !ok {
 		return true

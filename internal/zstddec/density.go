@@ -12,12 +12,12 @@ type BlockStats struct {
 
 // FirstBlock returns the BlockStats of the frame src's first compressed
 // block, or false when the frame has none or its headers do not parse.
-// Decode is much faster than klauspost's decoder on frames of long
-// sequences (runs, ramps, repeated records: long matches, often
-// overlapping at a short offset, which klauspost copies byte by byte) and
-// slower on frames of many short sequences or many literals, where
-// klauspost's assembly sequence loop wins; a caller can pick the decoder
-// per frame with these figures.
+// Without the assembly loop (AssemblyLoop false), Decode is much faster
+// than klauspost's decoder on frames of long sequences (runs, ramps,
+// repeated records: long matches, often overlapping at a short offset,
+// which klauspost copies byte by byte) and slower on frames of many
+// short sequences or many literals, where klauspost's assembly sequence
+// loop wins; a caller can pick the decoder per frame with these figures.
 func FirstBlock(src []byte) (BlockStats, bool) {
 	if len(src) < 6 || binary.LittleEndian.Uint32(src) != frameMagic {
 		return BlockStats{}, false

@@ -1,6 +1,10 @@
 package zstddec
 
-import "math/bits"
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+)
 
 // seqEntry is one state of a sequence FSE table with the symbol already
 // turned into its value: the baseline and the number of extra bits to add
@@ -59,55 +63,84 @@ func init() {
 // buildSeqTable spreads the normalized counts norm over a table of
 // 1<<tableLog states as FSE does (RFC 8878 4.1.1) and stores each state's
 // value and transition. base and extra are nil for offsets. The counts
-// must sum to the table size, which readNCount checks.
+// must sum to the table size, which readNCount checks; len(norm) <= 64.
 func buildSeqTable(t []seqEntry, norm []int16, tableLog uint, base []uint32, extra []uint8) {
 	size := 1 << tableLog
+	t = t[:size]
 	var symbols [512]uint8
 	var next [64]uint16
+	var vals [64]seqEntry // each symbol's baseline and extra bits
 	high := size - 1
 	for s, c := range norm {
 		if c == -1 {
-			symbols[high] = uint8(s)
+			symbols[high&511] = uint8(s)
 			high--
-			next[s] = 1
+			next[s&63] = 1
 		} else {
-			next[s] = uint16(c)
+			next[s&63] = uint16(c)
+		}
+		if base != nil {
+			vals[s&63] = seqEntry{base: base[s], nbAdd: extra[s]}
+		} else {
+			vals[s&63] = seqEntry{base: 1 << s, nbAdd: uint8(s)}
 		}
 	}
 	step := size>>1 + size>>3 + 3
 	mask := size - 1
 	p := 0
-	for s, c := range norm {
-		for i := 0; i < int(c); i++ {
-			symbols[p] = uint8(s)
+	if high == size-1 {
+		// No symbol of probability below one, so no position is
+		// skipped: lay the symbols out in order, then walk the table.
+		var spread [512 + 8]uint8
+		n := 0
+		for s, c := range norm {
+			v := uint64(s) * 0x0101010101010101
+			for i := 0; i < int(c); i += 8 {
+				binary.LittleEndian.PutUint64(spread[(n+i)&511:], v)
+			}
+			n += max(int(c), 0)
+		}
+		for i := range size {
+			symbols[p&511] = spread[i&511]
 			p = (p + step) & mask
-			for p > high {
+		}
+	} else {
+		for s, c := range norm {
+			for range c {
+				symbols[p&511] = uint8(s)
 				p = (p + step) & mask
+				for p > high {
+					p = (p + step) & mask
+				}
 			}
 		}
 	}
-	for u := 0; u < size; u++ {
-		s := symbols[u]
+	// Field by field: an entry assembled in a register from its parts
+	// and stored whole costs a stalled store-to-load forward each.
+	for u := range t {
+		s := symbols[u&511] & 63
 		ns := next[s]
-		next[s]++
-		nb := tableLog - uint(bits.Len16(ns)-1)
-		e := seqEntry{nbBits: uint8(nb), next: uint16(int(ns)<<nb - size)}
-		if base != nil {
-			e.base, e.nbAdd = base[s], extra[s]
-		} else {
-			e.base, e.nbAdd = 1<<s, s
-		}
-		t[u] = e
+		next[s] = ns + 1
+		nb := tableLog + 1 - uint(bits.Len16(ns))
+		e := &t[u]
+		e.base = vals[s].base
+		e.nbAdd = vals[s].nbAdd
+		e.nbBits = uint8(nb)
+		e.next = uint16(int(ns)<<nb - size)
 	}
 }
 
 // table reads one symbol table of the sequences section in the given mode
 // and returns the table to decode with and the rest of the section.
-func (d *Decoder) table(mode uint8, in []byte, prev, buf, predef []seqEntry,
+//
+// buf holds the table built from the description *desc, which an FSE
+// table reuses when its description is the same bytes.
+func (d *Decoder) table(mode uint8, in []byte, prev, buf []seqEntry, desc *[]byte, predef []seqEntry,
 	base []uint32, extra []uint8, maxSym int, maxLog uint) ([]seqEntry, []byte, error) {
 	switch mode {
 	case 0:
-		return predef, in, nil
+		*desc = (*desc)[:0]
+		return buf[:copy(buf, predef)], in, nil
 	case 1:
 		if len(in) < 1 {
 			return nil, nil, corrupt("truncated RLE symbol")
@@ -123,6 +156,7 @@ func (d *Decoder) table(mode uint8, in []byte, prev, buf, predef []seqEntry,
 			e.base, e.nbAdd = 1<<s, uint8(s)
 		}
 		buf[0] = e
+		*desc = (*desc)[:0]
 		return buf[:1], in[1:], nil
 	case 2:
 		tableLog, nsym, n, err := readNCount(d.norm[:], in, maxSym, maxLog)
@@ -130,7 +164,10 @@ func (d *Decoder) table(mode uint8, in []byte, prev, buf, predef []seqEntry,
 			return nil, nil, err
 		}
 		t := buf[:1<<tableLog]
-		buildSeqTable(t, d.norm[:nsym], tableLog, base, extra)
+		if !bytes.Equal(*desc, in[:n]) || len(*desc) == 0 {
+			buildSeqTable(t, d.norm[:nsym], tableLog, base, extra)
+			*desc = append((*desc)[:0], in[:n]...)
+		}
 		return t, in[n:], nil
 	default:
 		if prev == nil {

@@ -6,25 +6,37 @@ import (
 )
 
 // sequences decodes nseq sequences from the bit stream in and executes
-// them into out[pos:] with the literals lits, then appends the literals
-// left. It returns the new position.
+// each as it is decoded, into out[pos:] with the literals lits, then
+// appends the literals left. It returns the new position.
 //
 // The bit stream is read as libzstd reads it: an 8-byte little-endian
-// word whose top bits come first, refilled after each sequence. The
-// stream is copied after 8 zero bytes so that a word can always be
-// loaded; those stand for the zero bits a reader past the start sees.
-// seq is one decoded sequence: literal length, match length, offset.
-type seq struct{ ll, ml, off uint32 }
-
+// word whose top bits come first, refilled once a sequence. A word can
+// always be loaded: the stream is read in place where the frame has 8
+// bytes before it, else copied after 8 zero bytes. A stream read past
+// its start is rejected at the end (the output is garbage then, but
+// every copy was bounds-checked).
 func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, window uint64) (int, error) {
 	if len(in) == 0 || in[len(in)-1] == 0 {
 		return 0, corrupt("sequences bit stream without its end mark")
 	}
-	if cap(d.seqs) < len(in)+8 {
-		d.seqs = make([]byte, 8, max(len(in)+8, 4096))
+	// A sequence makes at least 3 bytes: a count the output cannot hold
+	// is corrupt.
+	if nseq > (len(out)-pos)/3 {
+		return 0, corrupt("%d sequences for %d bytes of output", nseq, len(out)-pos)
 	}
-	buf := append(d.seqs[:8], in...)
-	clear(buf[:8])
+	var buf []byte
+	if start := d.blockEnd - len(in); start >= 8 && d.blockEnd <= len(d.src) {
+		// In place: the 8 bytes before the stream, the frame's, are
+		// read only by a reader past the stream's start, which is
+		// rejected whatever they hold.
+		buf = d.src[start-8 : d.blockEnd]
+	} else {
+		if cap(d.seqs) < len(in)+8 {
+			d.seqs = make([]byte, 8, max(len(in)+8, 4096))
+		}
+		buf = append(d.seqs[:8], in...)
+		clear(buf[:8])
+	}
 	// bp is where the loaded word starts; used counts its bits read.
 	bp := len(buf) - 8
 	val := binary.LittleEndian.Uint64(buf[bp:])
@@ -34,25 +46,30 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 	llt := (*[512]seqEntry)(d.ll[:512:512])
 	oft := (*[512]seqEntry)(d.of[:512:512])
 	mlt := (*[512]seqEntry)(d.ml[:512:512])
-	llState := peekBits(val, used, uint8(bits.Len(uint(len(d.ll)))-1))
-	used += uint(uint8(bits.Len(uint(len(d.ll))) - 1))
-	ofState := peekBits(val, used, uint8(bits.Len(uint(len(d.of)))-1))
-	used += uint(uint8(bits.Len(uint(len(d.of))) - 1))
-	mlState := peekBits(val, used, uint8(bits.Len(uint(len(d.ml)))-1))
-	used += uint(uint8(bits.Len(uint(len(d.ml))) - 1))
+	llLog := uint8(bits.Len(uint(len(d.ll))) - 1)
+	ofLog := uint8(bits.Len(uint(len(d.of))) - 1)
+	mlLog := uint8(bits.Len(uint(len(d.ml))) - 1)
+	llState := peekBits(val, used, llLog)
+	used += uint(llLog)
+	ofState := peekBits(val, used, ofLog)
+	used += uint(ofLog)
+	mlState := peekBits(val, used, mlLog)
+	used += uint(mlLog)
 	rep0, rep1, rep2 := d.rep[0], d.rep[1], d.rep[2]
-	// A sequence makes at least 3 bytes: a count the output cannot hold
-	// is corrupt, and the buffer below is sized by the output.
-	if nseq > (len(out)-pos)/3 {
-		return 0, corrupt("%d sequences for %d bytes of output", nseq, len(out)-pos)
+
+	// The literals decoded into d.lits have litSlack bytes after them to
+	// copy in wide steps; raw ones, still in the caller's src, are read
+	// only up to their end.
+	lp := 0
+	lw := lits
+	if len(lits) > 0 && len(d.lits) > 0 && &lits[0] == &d.lits[0] {
+		lw = d.lits[:len(lits)+litSlack]
 	}
-	if cap(d.seq) < nseq {
-		d.seq = make([]seq, nseq)
+	if useSeqAsm && len(out) >= 64 && len(lw) >= 16 {
+		return d.sequencesAsm(out, pos, lits, lw, buf, bp, used, llState, ofState, mlState, nseq, window)
 	}
-	seqs := d.seq[:nseq]
-	// First pass: decode every sequence, resolving its offset.
 	var oe, me, le seqEntry
-	for i := range seqs {
+	for range nseq {
 		// Refill: at least 57 bits while the stream lasts.
 		adv := min(int(used>>3), bp)
 		bp -= adv
@@ -62,15 +79,18 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 		oe, me, le = oft[ofState&511], mlt[mlState&511], llt[llState&511]
 		ofv := oe.base + peekBits(val, used, oe.nbAdd)
 		used += uint(oe.nbAdd)
-		mlen := me.base + peekBits(val, used, me.nbAdd)
+		mlen := int(me.base + peekBits(val, used, me.nbAdd))
 		used += uint(me.nbAdd)
-
-		adv = min(int(used>>3), bp)
-		bp -= adv
-		used -= uint(adv) * 8
-		val = binary.LittleEndian.Uint64(buf[bp:])
-
-		llen := le.base + peekBits(val, used, le.nbAdd)
+		// The extra bits take 31 or more only with long offsets or
+		// lengths; the three state updates after them take up to 26
+		// bits, so 57 suffice without a second refill otherwise.
+		if oe.nbAdd+me.nbAdd+le.nbAdd >= 31 {
+			adv = min(int(used>>3), bp)
+			bp -= adv
+			used -= uint(adv) * 8
+			val = binary.LittleEndian.Uint64(buf[bp:])
+		}
+		llen := int(le.base + peekBits(val, used, le.nbAdd))
 		used += uint(le.nbAdd)
 		llState = uint32(le.next) + peekBits(val, used, le.nbBits)
 		used += uint(le.nbBits)
@@ -78,6 +98,7 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 		used += uint(me.nbBits)
 		ofState = uint32(oe.next) + peekBits(val, used, oe.nbBits)
 		used += uint(oe.nbBits)
+
 		// Offset: a new one, or one of the three repeated (RFC 8878
 		// 3.1.1.5), where a literal length of 0 shifts the index by one.
 		var off int
@@ -103,40 +124,16 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 				rep0, rep1, rep2 = off, rep0, rep1
 			}
 		}
-		seqs[i] = seq{ll: llen, ml: mlen, off: uint32(off)}
-	}
-	// The loop read state updates after the last sequence, which the
-	// stream does not hold: give those bits back.
-	used -= uint(le.nbBits) + uint(me.nbBits) + uint(oe.nbBits)
-	// The stream must be read to its first bit exactly: the bp bytes
-	// below the word's top byte are the stream's, so 8*bp bits are left.
-	if used != uint(bp)*8 {
-		return 0, corrupt("sequences bit stream not read exactly")
-	}
-	d.rep = [3]int{rep0, rep1, rep2}
 
-	// Second pass: execute them. The literals decoded into d.lits have
-	// litSlack bytes after them to copy in wide steps; raw ones, still in
-	// the caller's src, are read only up to their end.
-	lp := 0
-	lw := lits
-	if len(lits) > 0 && len(d.lits) > 0 && &lits[0] == &d.lits[0] {
-		lw = d.lits[:len(lits)+litSlack]
-	}
-	for _, sq := range seqs {
-		llen, mlen, off := int(sq.ll), int(sq.ml), int(sq.off)
+		// Execute: the literals, then the match.
 		if llen > len(lits)-lp || llen+mlen > len(out)-pos {
 			return 0, corrupt("sequence of %d literals and a %d-byte match overflows", llen, mlen)
 		}
-		if llen <= 32 && lp+32 <= len(lw) && pos+32 <= len(out) {
+		if llen <= 16 && lp+16 <= len(lw) && pos+16 <= len(out) {
 			binary.LittleEndian.PutUint64(out[pos:], binary.LittleEndian.Uint64(lw[lp:]))
 			binary.LittleEndian.PutUint64(out[pos+8:], binary.LittleEndian.Uint64(lw[lp+8:]))
-			if llen > 16 {
-				binary.LittleEndian.PutUint64(out[pos+16:], binary.LittleEndian.Uint64(lw[lp+16:]))
-				binary.LittleEndian.PutUint64(out[pos+24:], binary.LittleEndian.Uint64(lw[lp+24:]))
-			}
 		} else {
-			copy(out[pos:pos+llen], lits[lp:lp+llen])
+			copyLiterals(out[pos:], lw[lp:], lits[lp:lp+llen])
 		}
 		pos += llen
 		lp += llen
@@ -154,11 +151,62 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 		}
 		pos += mlen
 	}
+	// The loop read state updates after the last sequence, which the
+	// stream does not hold: give those bits back.
+	used -= uint(le.nbBits) + uint(me.nbBits) + uint(oe.nbBits)
+	// The stream must be read to its first bit exactly: the bp bytes
+	// below the word's top byte are the stream's, so 8*bp bits are left.
+	if used != uint(bp)*8 {
+		return 0, corrupt("sequences bit stream not read exactly")
+	}
+	d.rep = [3]int{rep0, rep1, rep2}
 	if len(lits)-lp > len(out)-pos {
 		return 0, corrupt("literals overflow the block")
 	}
 	pos += copy(out[pos:], lits[lp:])
 	return pos, nil
+}
+
+// useSeqAsm selects the assembly sequence loop where there is one;
+// tests clear it to run the portable loop.
+var useSeqAsm = haveSeqAsm
+
+// execSeq executes one sequence of llen literals from lits[lp:] (lw is
+// lits with what may be read past them) and a match of mlen bytes off
+// bytes back, at out[pos:], with every check, and returns the new
+// positions in out and lits.
+func execSeq(out []byte, pos int, lits, lw []byte, lp, llen, mlen, off int, window uint64) (int, int, error) {
+	if llen > len(lits)-lp || llen+mlen > len(out)-pos {
+		return 0, 0, corrupt("sequence of %d literals and a %d-byte match overflows", llen, mlen)
+	}
+	copyLiterals(out[pos:], lw[lp:], lits[lp:lp+llen])
+	pos += llen
+	lp += llen
+	if uint(off-1) >= uint(pos) || uint64(off) > window {
+		return 0, 0, corrupt("match offset %d beyond the history", off)
+	}
+	copyMatch(out, pos, off, mlen)
+	return pos + mlen, lp, nil
+}
+
+// copyLiterals copies the len(lits) literals to out, which has room for
+// them. wide is lits followed by what may be read past them: where both
+// have 32 bytes to spare it copies 32 at a time, writing up to 31 bytes
+// past the literals, which the match after them overwrites.
+func copyLiterals(out, wide, lits []byte) {
+	n := len(lits)
+	if n+32 > len(wide) || n+32 > len(out) {
+		copy(out, lits)
+		return
+	}
+	for i := 0; i < n; i += 32 {
+		w := wide[i : i+32 : i+32]
+		o := out[i : i+32 : i+32]
+		binary.LittleEndian.PutUint64(o[0:], binary.LittleEndian.Uint64(w[0:]))
+		binary.LittleEndian.PutUint64(o[8:], binary.LittleEndian.Uint64(w[8:]))
+		binary.LittleEndian.PutUint64(o[16:], binary.LittleEndian.Uint64(w[16:]))
+		binary.LittleEndian.PutUint64(o[24:], binary.LittleEndian.Uint64(w[24:]))
+	}
 }
 
 // copyMatch copies ml bytes from off bytes back to out[pos:], the copy

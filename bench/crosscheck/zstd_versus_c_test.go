@@ -1,0 +1,106 @@
+//go:build cblosc2 && cgo
+
+package crosscheck
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/bench/internal/cblosc2"
+)
+
+// BenchmarkZstdDecodeVersusC decodes, single-threaded, the zstd chunks
+// Go and c-blosc2 write for `blosc bench`'s datasets (byte shuffle, the
+// bench typesizes) at clevel 1, 5 and 9, 1 MiB and 64 MiB chunks, each
+// side its own chunk, alternating in one loop, and reports each side's
+// best GB/s and go/c; go-on-c/c compares the decoders alone, Go decoding
+// the chunk C wrote. Run with -benchtime=10x or so; the 64 MiB chunks
+// at clevel 9 take C a while to write.
+func BenchmarkZstdDecodeVersusC(b *testing.B) {
+	sets := []struct {
+		name string
+		ts   int
+	}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}, {"text", 1}, {"runs", 4}, {"rec12", 4}, {"arange_i16", 2}}
+	for _, n := range []int{1 << 20, 64 << 20} {
+		for _, s := range sets {
+			for _, level := range []int{1, 5, 9} {
+				b.Run(fmt.Sprintf("n=%dMiB/%s/clevel=%d", n>>20, s.name, level), func(b *testing.B) {
+					in := pattern(b, s.name, n)
+					o := blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.Zstd, Level: level, Typesize: s.ts,
+						Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: 1}
+					goChunk, err := blosc.Compress(nil, in, o)
+					if err != nil {
+						b.Fatal(err)
+					}
+					cC, err := cblosc2.NewCompressor(cParams(o))
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer cC.Free()
+					cChunk := make([]byte, blosc.CompressBound(n))
+					m, err := cC.Compress(cChunk, in)
+					if err != nil {
+						b.Fatal(err)
+					}
+					cChunk = cChunk[:m]
+					goD := &blosc.Decompressor{Threads: 1}
+					cD, err := cblosc2.NewDecompressor(1)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer cD.Free()
+					out := make([]byte, n)
+					goDec := func() {
+						if _, err := goD.Decompress(out, goChunk); err != nil {
+							b.Fatal(err)
+						}
+					}
+					cDec := func() {
+						if _, err := cD.Decompress(out, cChunk); err != nil {
+							b.Fatal(err)
+						}
+					}
+					goOnC := func() {
+						if _, err := goD.Decompress(out, cChunk); err != nil {
+							b.Fatal(err)
+						}
+					}
+					goOnC()
+					if !bytes.Equal(out, in) {
+						b.Fatal("Go decoding C's chunk lost data")
+					}
+					goDec()
+					if !bytes.Equal(out, in) {
+						b.Fatal("Go round trip lost data")
+					}
+					cDec()
+					bestGo, bestC, bestGoOnC := time.Duration(1<<62), time.Duration(1<<62), time.Duration(1<<62)
+					reps := max(1, (16<<20)/n)
+					for b.Loop() {
+						for range reps {
+							t0 := time.Now()
+							goDec()
+							t1 := time.Now()
+							cDec()
+							t2 := time.Now()
+							goOnC()
+							t3 := time.Now()
+							bestGo, bestC, bestGoOnC = min(bestGo, t1.Sub(t0)), min(bestC, t2.Sub(t1)), min(bestGoOnC, t3.Sub(t2))
+						}
+					}
+					gb := func(d time.Duration) float64 { return float64(n) / d.Seconds() / 1e9 }
+					b.ReportMetric(gb(bestGo), "go-GB/s")
+					b.ReportMetric(gb(bestC), "c-GB/s")
+					b.ReportMetric(float64(bestC)/float64(bestGo), "go/c")
+					// The decoders alone: Go decoding the chunk C wrote.
+					b.ReportMetric(float64(bestC)/float64(bestGoOnC), "go-on-c/c")
+					b.ReportMetric(float64(n)/float64(len(goChunk)), "go-ratio")
+					b.ReportMetric(float64(n)/float64(len(cChunk)), "c-ratio")
+				})
+			}
+		}
+	}
+}

@@ -1,0 +1,67 @@
+//go:build !purego && !noasm && gc
+
+package zstddec
+
+import "github.com/klauspost/cpuid/v2"
+
+// haveSeqAsm says that the sequences of a block can run through
+// decodeSeqsBMI2, the assembly loop, on this CPU; useSeqAsm (tests clear
+// it to run the portable loop) selects it.
+var haveSeqAsm = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2)
+
+// decodeSeqsBMI2 decodes c.nseq sequences, with the tables in the
+// Decoder's buffers after c, and executes each whose literals, match and
+// offset the fast path allows. It returns 0 when
+// all are done, or 1 with a decoded sequence in c.ll, c.ml, c.off that
+// the caller must execute (and check) before calling again. It reads no
+// state bits after the last sequence. Requires BMI2.
+//
+//go:noescape
+func decodeSeqsBMI2(c *seqCtx) int
+
+// sequencesAsm is sequences through decodeSeqsBMI2, with the bit reader
+// already started; see sequences.
+func (d *Decoder) sequencesAsm(out []byte, pos int, lits, lw, buf []byte, bp int, used uint,
+	llState, ofState, mlState uint32, nseq int, window uint64) (int, error) {
+	if &d.ll[0] != &d.llBuf[0] || &d.ml[0] != &d.mlBuf[0] || &d.of[0] != &d.ofBuf[0] {
+		panic("zstddec: a sequence table outside its buffer")
+	}
+	c := &d.sc
+	*c = seqCtx{
+		buf: &buf[0], bp: bp, used: used,
+		llState: uint64(llState), mlState: uint64(mlState), ofState: uint64(ofState),
+		out: &out[0], pos: pos, outLimit: len(out) - 32,
+		lits: &lw[0], litLimit: min(len(lits), len(lw)-16),
+		window: int(min(window, 1<<40)),
+		rep:    [3]int{d.rep[0], d.rep[1], d.rep[2]},
+		nseq:   nseq,
+	}
+	lp := 0
+	var err error
+	for decodeSeqsBMI2(c) != 0 {
+		c.pos, lp, err = execSeq(out, c.pos, lits, lw, c.lp, c.ll, c.ml, c.off, window)
+		if err != nil {
+			c.buf, c.out, c.lits = nil, nil, nil
+			return 0, err
+		}
+		c.lp = lp
+	}
+	pos, lp = c.pos, c.lp
+	c.buf, c.out, c.lits = nil, nil, nil // keep no caller's buffer alive
+	// The stream must be read to its first bit exactly: the bp bytes
+	// below the word's top byte are the stream's, so 8*bp bits are left.
+	if c.used != uint(c.bp)*8 {
+		return 0, corrupt("sequences bit stream not read exactly")
+	}
+	d.rep = c.rep
+	if len(lits)-lp > len(out)-pos {
+		return 0, corrupt("literals overflow the block")
+	}
+	pos += copy(out[pos:], lits[lp:])
+	return pos, nil
+}
+
+// AssemblyLoop says that Decode runs its sequences through the assembly
+// loop on this CPU, which makes it faster than a general decoder on
+// every kind of frame Blosc stores.
+var AssemblyLoop = haveSeqAsm

@@ -1,0 +1,358 @@
+//go:build !purego && !noasm && gc
+
+#include "textflag.h"
+
+// Offsets of seqCtx's fields (seqctx.go), and of the Decoder's table
+// buffers after it (TestSeqCtxLayout).
+#define ctx_buf 0
+#define ctx_bp 8
+#define ctx_used 16
+#define ctx_llState 24
+#define ctx_mlState 32
+#define ctx_ofState 40
+#define ctx_out 48
+#define ctx_pos 56
+#define ctx_outLimit 64
+#define ctx_lits 72
+#define ctx_lp 80
+#define ctx_litLimit 88
+#define ctx_window 96
+#define ctx_rep0 104
+#define ctx_rep1 112
+#define ctx_rep2 120
+#define ctx_nseq 128
+#define ctx_ll 136
+#define ctx_ml 144
+#define ctx_off 152
+#define ctx_outEnd 160
+#define ctx_litEnd 168
+#define ctx_llBuf 176
+#define ctx_mlBuf 4272
+#define ctx_ofBuf 8368
+
+// A seqEntry's fields.
+#define e_base 0
+#define e_nbAdd 4
+#define e_nbBits 5
+#define e_next 6
+
+// REFILL moves the loaded word down by the whole bytes read, not below
+// the buffer's start, and loads it: at least 57 unread bits after it
+// while the stream lasts. Uses AX, CX.
+#define REFILL \
+	MOVQ R9, AX \
+	SHRQ $3, AX \
+	CMPQ AX, R10 \
+	CMOVQHI R10, AX \
+	SUBQ AX, R10 \
+	SHLQ $3, AX \
+	SUBQ AX, R9 \
+	MOVQ ctx_buf(DI), CX \
+	MOVQ (CX)(R10*1), R8
+
+// READBITS sets AX to the CX next bits (CX <= 31, 0 reads none) and
+// moves past them: val << used >> 1 >> (63-CX), as peekBits.
+#define READBITS \
+	SHLXQ R9, R8, AX \
+	SHRQ $1, AX \
+	XORQ $63, CX \
+	SHRXQ CX, AX, AX \
+	XORQ $63, CX \
+	ADDQ CX, R9
+
+// func decodeSeqsBMI2(c *seqCtx) int
+//
+// Registers: DI the context; R8 the loaded word of the bit stream, R9
+// its bits read, R10 where it starts in the buffer; R11 the output
+// pointer, R12 the literals pointer; R14, R13, BX the literal length,
+// match length and offset states; R15 the sequences left; AX, CX, DX, SI scratch, SI the
+// offset value and DX the literal length once decoded.
+TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
+	MOVQ c+0(FP), DI
+	MOVQ ctx_bp(DI), R10
+	MOVQ ctx_used(DI), R9
+	MOVQ ctx_buf(DI), CX
+	MOVQ (CX)(R10*1), R8
+	MOVQ ctx_llState(DI), R14
+	MOVQ ctx_mlState(DI), R13
+	MOVQ ctx_ofState(DI), BX
+	MOVQ ctx_out(DI), R11
+	MOVQ R11, AX
+	ADDQ ctx_pos(DI), R11
+	ADDQ ctx_outLimit(DI), AX
+	MOVQ AX, ctx_outEnd(DI)
+	MOVQ ctx_nseq(DI), R15
+	MOVQ ctx_lits(DI), R12
+	MOVQ R12, AX
+	ADDQ ctx_lp(DI), R12
+	ADDQ ctx_litLimit(DI), AX
+	MOVQ AX, ctx_litEnd(DI)
+
+loop:
+	TESTQ R15, R15
+	JEQ   done
+
+	// Refill. At most 64 bits are read since the last one, so the word
+	// moves down 8 bytes at most: with 8 bytes below it, no clamp.
+	CMPQ R10, $8
+	JCS  refillClamped
+	MOVQ R9, AX
+	SHRQ $3, AX
+	SUBQ AX, R10
+	ANDQ $7, R9
+	MOVQ ctx_buf(DI), CX
+	MOVQ (CX)(R10*1), R8
+
+refilled:
+
+	// Offset value: its code's baseline plus extra bits, into SI.
+	MOVBQZX ctx_ofBuf+e_nbAdd(DI)(BX*8), CX
+	READBITS
+	MOVL    ctx_ofBuf+e_base(DI)(BX*8), SI
+	ADDQ    AX, SI
+
+	// Match length.
+	MOVBQZX ctx_mlBuf+e_nbAdd(DI)(R13*8), CX
+	READBITS
+	MOVL    ctx_mlBuf+e_base(DI)(R13*8), DX
+	ADDQ    DX, AX
+	MOVQ    AX, ctx_ml(DI)
+
+	// Refill only if the literal length's extra bits and the three
+	// state updates (26 bits at most) would run past the word.
+	MOVBQZX ctx_llBuf+e_nbAdd(DI)(R14*8), CX
+	LEAQ    (R9)(CX*1), AX
+	CMPQ    AX, $64-26
+	JLS     literalLength
+	REFILL
+	MOVBQZX ctx_llBuf+e_nbAdd(DI)(R14*8), CX
+
+literalLength:
+	// Literal length, into DX.
+	READBITS
+	MOVL    ctx_llBuf+e_base(DI)(R14*8), DX
+	ADDQ    AX, DX
+
+	// The states move on, except after the last sequence.
+	DECQ R15
+	JEQ  offset
+	MOVBQZX ctx_llBuf+e_nbBits(DI)(R14*8), CX
+	READBITS
+	MOVWQZX ctx_llBuf+e_next(DI)(R14*8), R14
+	ADDQ    AX, R14
+	MOVBQZX ctx_mlBuf+e_nbBits(DI)(R13*8), CX
+	READBITS
+	MOVWQZX ctx_mlBuf+e_next(DI)(R13*8), R13
+	ADDQ    AX, R13
+	MOVBQZX ctx_ofBuf+e_nbBits(DI)(BX*8), CX
+	READBITS
+	MOVWQZX ctx_ofBuf+e_next(DI)(BX*8), BX
+	ADDQ    AX, BX
+
+offset:
+	// A new offset (value above 3) or a repeated one, into AX.
+	MOVQ SI, AX
+	CMPQ AX, $3
+	JLS  repeat
+	SUBQ $3, AX
+	MOVQ ctx_rep1(DI), CX
+	MOVQ CX, ctx_rep2(DI)
+	MOVQ ctx_rep0(DI), CX
+	MOVQ CX, ctx_rep1(DI)
+	MOVQ AX, ctx_rep0(DI)
+	JMP  exec
+
+repeat:
+	// Index ofv-1, one more after no literals.
+	DECQ  AX
+	TESTQ DX, DX
+	JNE   repIndex
+	INCQ  AX
+
+repIndex:
+	CMPQ AX, $1
+	JEQ  rep1
+	JHI  rep2or3
+	MOVQ ctx_rep0(DI), AX
+	JMP  exec
+
+rep1:
+	MOVQ ctx_rep1(DI), AX
+	MOVQ ctx_rep0(DI), CX
+	MOVQ CX, ctx_rep1(DI)
+	MOVQ AX, ctx_rep0(DI)
+	JMP  exec
+
+rep2or3:
+	CMPQ AX, $2
+	JNE  rep3
+	MOVQ ctx_rep2(DI), AX
+	JMP  shift
+
+rep3:
+	MOVQ ctx_rep0(DI), AX
+	DECQ AX
+
+shift:
+	MOVQ ctx_rep1(DI), CX
+	MOVQ CX, ctx_rep2(DI)
+	MOVQ ctx_rep0(DI), CX
+	MOVQ CX, ctx_rep1(DI)
+	MOVQ AX, ctx_rep0(DI)
+
+exec:
+	// AX the offset, DX the literal length, CX the match length. The
+	// fast path needs the literals and 16 bytes after them in lits, 32
+	// bytes after the match in out, and an offset within the window and
+	// the output; the caller executes the others and reports errors.
+	MOVQ ctx_ml(DI), CX
+	LEAQ (R12)(DX*1), SI
+	CMPQ SI, ctx_litEnd(DI)
+	JHI  slow
+	LEAQ (R11)(DX*1), SI
+	ADDQ CX, SI
+	CMPQ SI, ctx_outEnd(DI)
+	JHI  slow
+	TESTQ AX, AX
+	JEQ   slow
+	CMPQ AX, ctx_window(DI)
+	JHI  slow
+	LEAQ (R11)(DX*1), SI
+	SUBQ AX, SI
+	CMPQ SI, ctx_out(DI)
+	JCS  slow
+
+	// Literals, 16 bytes at a time.
+	MOVOU (R12), X0
+	MOVOU X0, (R11)
+	CMPQ  DX, $16
+	JLS   litDone
+	MOVQ  $16, SI
+
+litLoop:
+	MOVOU (R12)(SI*1), X0
+	MOVOU X0, (R11)(SI*1)
+	ADDQ  $16, SI
+	CMPQ  SI, DX
+	JCS   litLoop
+
+litDone:
+	ADDQ DX, R11
+	ADDQ DX, R12
+
+	CMPQ AX, $16
+	JCS  shortOffset
+
+	// The match, 32 bytes and then 16 at a time: each load starts at
+	// least 16 bytes before its store, as the offset is 16 or more, so
+	// it reads bytes already written.
+	MOVQ  R11, SI
+	SUBQ  AX, SI
+	MOVOU (SI), X0
+	MOVOU X0, (R11)
+	MOVOU 16(SI), X1
+	MOVOU X1, 16(R11)
+	CMPQ  CX, $32
+	JLS   matchDone
+	MOVQ  $32, DX
+
+matchLoop:
+	MOVOU (SI)(DX*1), X0
+	MOVOU X0, (R11)(DX*1)
+	ADDQ  $16, DX
+	CMPQ  DX, CX
+	JCS   matchLoop
+
+matchDone:
+	ADDQ CX, R11
+	JMP  loop
+
+shortOffset:
+	// An offset below 16: a match overlapping itself, the bytes from
+	// off back repeating with period off.
+	CMPQ AX, $1
+	JNE  period
+
+	// Offset 1 repeats the last byte: store it 16 times at a time.
+	MOVBQZX    -1(R11), SI
+	MOVQ       $0x0101010101010101, DX
+	IMULQ      DX, SI
+	MOVQ       SI, X0
+	PUNPCKLQDQ X0, X0
+	XORL       DX, DX
+
+runLoop:
+	MOVOU X0, (R11)(DX*1)
+	ADDQ  $16, DX
+	CMPQ  DX, CX
+	JCS   runLoop
+	ADDQ  CX, R11
+	JMP   loop
+
+period:
+	// The first 16 bytes one at a time, each read after it is written;
+	// then 16 at a time from stride bytes back, the smallest multiple of
+	// the offset of at least 16, where the pattern is the same and
+	// already written.
+	MOVQ R11, SI
+	SUBQ AX, SI
+	MOVQ AX, DX
+
+strideUp:
+	CMPQ AX, $16
+	JCC  strideDone
+	ADDQ DX, AX
+	JMP  strideUp
+
+strideDone:
+	XORL DX, DX
+
+byteLoop:
+	MOVB (SI)(DX*1), CX
+	MOVB CX, (R11)(DX*1)
+	INCQ DX
+	CMPQ DX, $16
+	JCS  byteLoop
+	MOVQ ctx_ml(DI), CX
+	CMPQ DX, CX
+	JCC  periodDone
+	MOVQ R11, SI
+	SUBQ AX, SI
+
+periodLoop:
+	MOVOU (SI)(DX*1), X0
+	MOVOU X0, (R11)(DX*1)
+	ADDQ  $16, DX
+	CMPQ  DX, CX
+	JCS   periodLoop
+
+periodDone:
+	ADDQ CX, R11
+	JMP  loop
+
+refillClamped:
+	REFILL
+	JMP refilled
+
+slow:
+	MOVQ DX, ctx_ll(DI)
+	MOVQ AX, ctx_off(DI)
+	MOVQ $1, AX
+	JMP  save
+
+done:
+	XORL AX, AX
+
+save:
+	MOVQ R15, ctx_nseq(DI)
+	MOVQ R10, ctx_bp(DI)
+	MOVQ R9, ctx_used(DI)
+	MOVQ R14, ctx_llState(DI)
+	MOVQ R13, ctx_mlState(DI)
+	MOVQ BX, ctx_ofState(DI)
+	SUBQ ctx_out(DI), R11
+	MOVQ R11, ctx_pos(DI)
+	SUBQ ctx_lits(DI), R12
+	MOVQ R12, ctx_lp(DI)
+	MOVQ AX, ret+8(FP)
+	RET
