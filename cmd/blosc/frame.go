@@ -88,6 +88,9 @@ func frameInput(in string, stdin io.Reader, opts blosc.Options, chunksize int) (
 // openInput opens IN for streaming.
 func openInput(path string, stdin io.Reader) (io.Reader, func(), error) {
 	if path == "-" {
+		if f, ok := stdin.(*os.File); ok {
+			growPipe(f)
+		}
 		return stdin, func() {}, nil
 	}
 	f, err := os.Open(path)
@@ -163,6 +166,9 @@ func writeAtomic(path string, stdout io.Writer, fill func(*os.File) error) error
 // succeeds.
 func writeStream(path string, stdout io.Writer, fill func(io.Writer) error) error {
 	if path == "-" {
+		if f, ok := stdout.(*os.File); ok {
+			growPipe(f)
+		}
 		bw := bufio.NewWriterSize(stdout, 1<<20)
 		if err := fill(bw); err != nil {
 			return err
