@@ -75,7 +75,7 @@ func TestBlosc2DeltaBlocks(t *testing.T) {
 		d.e.parallelMin = 1
 		out, err := d.Decompress(nil, chunk)
 		if err != nil || !bytes.Equal(out, x) {
-			t.Fatalf("threads %d: %v (differs at %d)", th, err, firstDiff(out, x))
+			t.Fatalf("threads %d: %v (differs at %d)", th, err, golden.FirstDiff(out, x))
 		}
 	}
 	for _, r := range [][2]int{{0, 1}, {2047, 2}, {2048, 10}, {30000, 7500}, {37499, 1}} {

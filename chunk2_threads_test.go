@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // A Blosc2 chunk is the same whatever the thread count: blocks compressed
@@ -78,7 +80,7 @@ func TestDecompress2Staged(t *testing.T) {
 				}
 				out, err := d.Decompress(nil, chunk)
 				if err != nil || !bytes.Equal(out, in) {
-					t.Fatalf("%s: decode: %v (first difference at %d)", label, err, firstDiff(out, in))
+					t.Fatalf("%s: decode: %v (first difference at %d)", label, err, golden.FirstDiff(out, in))
 				}
 				// Fill the last codec stream with 0xff: to LZ4 a literal
 				// run longer than the stream, found only when its block is

@@ -66,7 +66,7 @@ func TestRoundTrip(t *testing.T) {
 						t.Fatalf("%s: Decompress: %v", name, err)
 					}
 					if !bytes.Equal(out, in) {
-						t.Fatalf("%s: round trip differs at %d", name, firstDiff(out, in))
+						t.Fatalf("%s: round trip differs at %d", name, golden.FirstDiff(out, in))
 					}
 				}
 			}
@@ -258,7 +258,7 @@ func TestGetItem(t *testing.T) {
 						t.Fatalf("%s ts%d n%d: GetItem(%d, %d): %v", c, ts, n, start, cnt, err)
 					}
 					if want := in[start*ts : (start+cnt)*ts]; !bytes.Equal(got, want) {
-						t.Fatalf("%s ts%d n%d: GetItem(%d, %d) differs at %d", c, ts, n, start, cnt, firstDiff(got, want))
+						t.Fatalf("%s ts%d n%d: GetItem(%d, %d) differs at %d", c, ts, n, start, cnt, golden.FirstDiff(got, want))
 					}
 				}
 				check(0, items)

@@ -59,7 +59,7 @@ func FuzzDecompress(f *testing.F) {
 		}
 		got, err := w.check(t, c2, a, b)
 		if err == nil && !bytes.Equal(got, out) {
-			t.Fatalf("the Blosc2 reader decodes the rewritten chunk differently at byte %d", firstDiff(got, out))
+			t.Fatalf("the Blosc2 reader decodes the rewritten chunk differently at byte %d", golden.FirstDiff(got, out))
 		}
 	})
 }
@@ -114,7 +114,7 @@ func FuzzRoundTrip(f *testing.F) {
 			t.Fatalf("Decompress(%+v): %v", o, err)
 		}
 		if !bytes.Equal(out, data) {
-			t.Fatalf("round trip (%+v) differs at %d", o, firstDiff(out, data))
+			t.Fatalf("round trip (%+v) differs at %d", o, golden.FirstDiff(out, data))
 		}
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // shuffleByDefinition is the byte shuffle written straight from its
@@ -32,12 +34,12 @@ func TestShuffleMatchesDefinition(t *testing.T) {
 			got := make([]byte, n+3)
 			Shuffle(got, src, ts)
 			if !bytes.Equal(got[:n], want) {
-				t.Fatalf("Shuffle ts=%d n=%d: first difference at %d", ts, n, firstDiff(got, want))
+				t.Fatalf("Shuffle ts=%d n=%d: first difference at %d", ts, n, golden.FirstDiff(got, want))
 			}
 			back := make([]byte, n)
 			Unshuffle(back, got[:n], ts)
 			if !bytes.Equal(back, src) {
-				t.Fatalf("Unshuffle ts=%d n=%d: first difference at %d", ts, n, firstDiff(back, src))
+				t.Fatalf("Unshuffle ts=%d n=%d: first difference at %d", ts, n, golden.FirstDiff(back, src))
 			}
 		}
 	}
@@ -57,13 +59,4 @@ func TestShufflePanicsOnMisuse(t *testing.T) {
 			f()
 		}()
 	}
-}
-
-func firstDiff(a, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
 }

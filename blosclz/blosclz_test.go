@@ -36,7 +36,7 @@ func roundTrip(t *testing.T, src []byte, level int, split bool) int {
 	m, err := blosclz.Decompress(out, dst[:n])
 	if err != nil || m != len(src) || !bytes.Equal(out, src) {
 		t.Fatalf("level %d split %v: %d bytes: blosclz.Decompress gave %d, %v; first difference at %d",
-			level, split, len(src), m, err, blosclztest.FirstDiff(out, src))
+			level, split, len(src), m, err, golden.FirstDiff(out, src))
 	}
 	return n
 }

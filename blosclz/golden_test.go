@@ -120,7 +120,7 @@ func reencodeGolden(t *testing.T, kind string, slack int, compress func(dst, src
 			case n == 0:
 				t.Errorf("%s block %d stream at %d: C compressed %d bytes to %d, we gave up", e.File, s.Block, s.Offset, s.Neblock, s.Csize)
 			case !bytes.Equal(dst[:n], s.Payload):
-				t.Errorf("%s block %d stream at %d: %d bytes, C wrote %d; first difference at %d", e.File, s.Block, s.Offset, n, s.Csize, blosclztest.FirstDiff(dst[:n], s.Payload))
+				t.Errorf("%s block %d stream at %d: %d bytes, C wrote %d; first difference at %d", e.File, s.Block, s.Offset, n, s.Csize, golden.FirstDiff(dst[:n], s.Payload))
 			}
 			compared++
 		}

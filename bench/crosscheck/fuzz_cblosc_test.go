@@ -10,6 +10,7 @@ import (
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc"
 	"github.com/goblosc/blosc/internal/codec"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // FuzzCrossCBlosc1: on any Blosc1 chunk our validator (ReadHeader) accepts,
@@ -52,7 +53,7 @@ func FuzzCrossCBlosc1(f *testing.F) {
 			return
 		}
 		if n != h.Nbytes || !bytes.Equal(ours, want) {
-			t.Fatalf("c-blosc decoded %d bytes, we %d; first difference at %d", n, len(ours), firstDiff(ours, want))
+			t.Fatalf("c-blosc decoded %d bytes, we %d; first difference at %d", n, len(ours), golden.FirstDiff(ours, want))
 		}
 		if h.Nbytes == 0 {
 			return // blosc_getitem refuses every range of an empty chunk, even (0, 0)
@@ -68,7 +69,7 @@ func FuzzCrossCBlosc1(f *testing.F) {
 		cgot := make([]byte, count*ts)
 		m, cerr := cblosc.GetItem(cgot, chunk, start, count)
 		if cerr != nil || m != count*ts || !bytes.Equal(got, cgot) {
-			t.Fatalf("GetItem(%d, %d) of %d-byte items: blosc_getitem %d bytes, %v; first difference at %d", start, count, ts, m, cerr, firstDiff(got, cgot))
+			t.Fatalf("GetItem(%d, %d) of %d-byte items: blosc_getitem %d bytes, %v; first difference at %d", start, count, ts, m, cerr, golden.FirstDiff(got, cgot))
 		}
 	})
 }
@@ -128,7 +129,7 @@ func FuzzCrossCStreams(f *testing.F) {
 				t.Skip(why)
 			}
 			t.Fatalf("%s stream of %d bytes for %d: ours %v; c-blosc %d bytes, %v; first difference at %d",
-				cc.c, len(s), size, err, n, cerr, firstDiff(ours, want[:max(n, 0)]))
+				cc.c, len(s), size, err, n, cerr, golden.FirstDiff(ours, want[:max(n, 0)]))
 		}
 	})
 }

@@ -54,17 +54,6 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-// firstDiff returns the first index where a and b differ, or the shorter
-// length.
-func firstDiff(a, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
-}
-
 func chunkDiff(a, b []byte) string {
 	n := min(len(a), len(b))
 	for i := 0; i < n; i++ {

@@ -39,17 +39,6 @@ func Shuffled(tb testing.TB, name string, n int) []byte {
 	return out
 }
 
-// FirstDiff returns the first index where a and b differ, or the shorter
-// length.
-func FirstDiff(a, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
-}
-
 // BenchPatterns are the inputs of blosclz's benchmarks, with the typesize
 // they are byte-shuffled with, as a Blosc chunk would store them.
 var BenchPatterns = []struct {

@@ -383,7 +383,7 @@ func CheckOutput(tb testing.TB, dir string, e Entry, out []byte) {
 			tb.Fatalf("%s: output sha256 %s, want %s (%d bytes; no bytes to compare: %v)", e.File, got, e.OutSHA256, len(out), err)
 		}
 		tb.Fatalf("%s: output sha256 %s, want %s; %d bytes, want %d, first difference at %d",
-			e.File, got, e.OutSHA256, len(out), len(want), firstDiff(out, want))
+			e.File, got, e.OutSHA256, len(out), len(want), FirstDiff(out, want))
 	}
 	n, ok, err := e.CBugPrefix()
 	if err != nil {
@@ -400,15 +400,17 @@ func CheckOutput(tb testing.TB, dir string, e Entry, out []byte) {
 	if err != nil {
 		tb.Fatalf("%s: %v", e.File, err)
 	}
-	if i := firstDiff(out[:n], want[:n]); i < n {
+	if i := FirstDiff(out[:n], want[:n]); i < n {
 		tb.Fatalf("%s: first %d bytes differ from C's at %d", e.File, n, i)
 	}
-	if i := firstDiff(out[:n], in[:n]); i < n {
+	if i := FirstDiff(out[:n], in[:n]); i < n {
 		tb.Fatalf("%s: first %d bytes differ from the input at %d", e.File, n, i)
 	}
 }
 
-func firstDiff(a, b []byte) int {
+// FirstDiff returns the first index where a and b differ, or the shorter
+// length; the tests of every package report mismatches with it.
+func FirstDiff(a, b []byte) int {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {
 			return i

@@ -36,7 +36,7 @@ func bothLoops(t *testing.T, label string, frame []byte, n int) {
 		}
 	}
 	if errA == nil && !bytes.Equal(a[:n], p[:n]) {
-		i := firstDiff(a[:n], p[:n])
+		i := golden.FirstDiff(a[:n], p[:n])
 		t.Fatalf("%s: first difference at byte %d of %d\nassembly:\n%sportable:\n%s", label, i, n,
 			hex.Dump(a[max(i-16, 0):min(i+32, n)]), hex.Dump(p[max(i-16, 0):min(i+32, n)]))
 	}

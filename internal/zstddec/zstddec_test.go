@@ -72,15 +72,6 @@ func oracle(t testing.TB) *zstd.Decoder {
 	return d
 }
 
-func firstDiff(a, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
-}
-
 // check decodes frame with our decoder and the oracle and requires the
 // same bytes, the original ones.
 func check(t *testing.T, d *Decoder, o *zstd.Decoder, label string, frame, want []byte) {
@@ -99,7 +90,7 @@ func check(t *testing.T, d *Decoder, o *zstd.Decoder, label string, frame, want 
 		t.Fatalf("%s: %v", label, err)
 	}
 	if !bytes.Equal(got, want) {
-		i := firstDiff(got, want)
+		i := golden.FirstDiff(got, want)
 		t.Fatalf("%s: first difference at byte %d of %d: %x, want %x", label, i, len(want),
 			got[i:min(i+16, len(got))], want[i:min(i+16, len(want))])
 	}
@@ -195,7 +186,7 @@ func FuzzDecode(f *testing.F) {
 			// format; Decode writes only into dst and needs none.)
 			t.Fatalf("Decode accepts a frame the oracle rejects: %v", rerr)
 		case err == nil && !bytes.Equal(dst, ref):
-			t.Fatalf("Decode and the oracle disagree from byte %d", firstDiff(dst, ref))
+			t.Fatalf("Decode and the oracle disagree from byte %d", golden.FirstDiff(dst, ref))
 		case err != nil && rerr == nil && len(frame) > 0 && !errors.Is(err, ErrUnsupported):
 			// (The oracle reads no bytes as no frames, and so as an
 			// empty output; one frame is required here.)

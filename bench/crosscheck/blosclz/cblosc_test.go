@@ -44,7 +44,7 @@ func TestCrossCStreams(t *testing.T) {
 						raw := int(s.Csize) == s.Neblock
 						if raw != (n == 0 || n == s.Neblock) || (!raw && !bytes.Equal(dst[:n], s.Payload)) {
 							t.Errorf("%s/%d/l%d block %d: C wrote %d bytes, we %d; first difference at %d",
-								name, size, level, s.Block, s.Csize, n, blosclztest.FirstDiff(dst[:n], s.Payload))
+								name, size, level, s.Block, s.Csize, n, golden.FirstDiff(dst[:n], s.Payload))
 						}
 						streams++
 					}

@@ -145,15 +145,6 @@ func oracle(t testing.TB) *zstd.Decoder {
 	return d
 }
 
-func firstDiff(a, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
-}
-
 // check decodes frame with our decoder and the oracle and requires the
 // same bytes, the original ones.
 func check(t *testing.T, d *zstddec.Decoder, o *zstd.Decoder, label string, frame, want []byte) {
@@ -171,7 +162,7 @@ func check(t *testing.T, d *zstddec.Decoder, o *zstd.Decoder, label string, fram
 		t.Fatalf("%s: %v", label, err)
 	}
 	if !bytes.Equal(got, want) {
-		i := firstDiff(got, want)
+		i := golden.FirstDiff(got, want)
 		t.Fatalf("%s: first difference at byte %d of %d: %x, want %x", label, i, len(want),
 			got[i:min(i+16, len(got))], want[i:min(i+16, len(want))])
 	}
