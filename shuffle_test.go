@@ -8,20 +8,6 @@ import (
 	"github.com/goblosc/blosc/internal/golden"
 )
 
-// shuffleByDefinition is the byte shuffle written straight from its
-// definition, index by index, to check the portable kernel against.
-func shuffleByDefinition(src []byte, typesize int) []byte {
-	n := len(src) / typesize
-	dst := make([]byte, len(src))
-	for i := 0; i < n; i++ {
-		for j := 0; j < typesize; j++ {
-			dst[j*n+i] = src[i*typesize+j]
-		}
-	}
-	copy(dst[n*typesize:], src[n*typesize:])
-	return dst
-}
-
 func TestShuffleMatchesDefinition(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, ts := range []int{1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 31, 32, 33, 64, 255, 256, 1000} {
@@ -30,7 +16,7 @@ func TestShuffleMatchesDefinition(t *testing.T) {
 			for i := range src {
 				src[i] = byte(rng.Uint32())
 			}
-			want := shuffleByDefinition(src, ts)
+			want := golden.Shuffled(src, ts)
 			got := make([]byte, n+3)
 			Shuffle(got, src, ts)
 			if !bytes.Equal(got[:n], want) {

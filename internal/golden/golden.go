@@ -408,6 +408,22 @@ func CheckOutput(tb testing.TB, dir string, e Entry, out []byte) {
 	}
 }
 
+// Shuffled is Blosc's byte shuffle written straight from its definition:
+// src with its bytes grouped by position in a ts-byte element, the bytes
+// past the last whole element left in place. It is the oracle of the
+// shuffle kernels and makes the shuffled inputs of the codecs' tests.
+func Shuffled(src []byte, ts int) []byte {
+	out := make([]byte, len(src))
+	n := len(src) / ts
+	for i := 0; i < n; i++ {
+		for j := 0; j < ts; j++ {
+			out[j*n+i] = src[i*ts+j]
+		}
+	}
+	copy(out[n*ts:], src[n*ts:])
+	return out
+}
+
 // FirstDiff returns the first index where a and b differ, or the shorter
 // length; the tests of every package report mismatches with it.
 func FirstDiff(a, b []byte) int {

@@ -22,7 +22,7 @@ func BenchmarkDecode(b *testing.B) {
 	}
 	for _, s := range zstdtest.BenchSets {
 		p, _ := golden.Pattern(s.Name, n)
-		src := zstdtest.Shuffled(p, s.TS)
+		src := golden.Shuffled(p, s.TS)
 		for _, clevel := range []int{1, 5, 9} {
 			zl := map[int]int{1: 1, 5: 9, 9: 22}[clevel]
 			e, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(zl)),

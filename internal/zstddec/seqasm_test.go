@@ -76,7 +76,7 @@ func FuzzSeqAsmMatchesPortable(f *testing.F) {
 	}
 	for _, name := range []string{"text", "f32_noise", "linspace_f64", "runs"} {
 		src, _ := golden.Pattern(name, 3000)
-		for _, frame := range klauspostFrames(f, zstdtest.Shuffled(src, 8)) {
+		for _, frame := range klauspostFrames(f, golden.Shuffled(src, 8)) {
 			f.Add(frame, uint16(len(src)))
 		}
 	}
@@ -97,7 +97,7 @@ func TestGuardPages(t *testing.T) {
 	var d Decoder
 	for _, name := range []string{"text", "f32_noise", "linspace_f64", "runs", "arange_i16"} {
 		src, _ := golden.Pattern(name, 70000)
-		src = zstdtest.Shuffled(src, 4)
+		src = golden.Shuffled(src, 4)
 		for enc, frame := range klauspostFrames(t, src) {
 			frames := [][]byte{frame}
 			for i := 5; i < len(frame); i += 1 + len(frame)/5 {
@@ -138,7 +138,7 @@ func TestSeqAsmMutations(t *testing.T) {
 	var seeds [][]byte
 	for _, name := range []string{"text", "f32_noise", "linspace_f64", "runs"} {
 		src, _ := golden.Pattern(name, 3000)
-		for _, frame := range klauspostFrames(t, zstdtest.Shuffled(src, 8)) {
+		for _, frame := range klauspostFrames(t, golden.Shuffled(src, 8)) {
 			seeds = append(seeds, frame)
 		}
 	}

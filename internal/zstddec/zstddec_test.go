@@ -104,7 +104,7 @@ func TestUnsupported(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	for _, name := range []string{"text", "arange_i16", "linspace_f64", "runs"} {
 		src, _ := golden.Pattern(name, 3000)
-		for _, frame := range klauspostFrames(f, zstdtest.Shuffled(src, 8)) {
+		for _, frame := range klauspostFrames(f, golden.Shuffled(src, 8)) {
 			f.Add(frame, uint16(len(src)))
 		}
 	}

@@ -15,20 +15,6 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// Shuffled is src with its bytes grouped by position in a typesize-byte
-// element, as Blosc's shuffle stores numeric data.
-func Shuffled(src []byte, ts int) []byte {
-	out := make([]byte, len(src))
-	n := len(src) / ts
-	for i := 0; i < n; i++ {
-		for j := 0; j < ts; j++ {
-			out[j*n+i] = src[i*ts+j]
-		}
-	}
-	copy(out[n*ts:], src[n*ts:])
-	return out
-}
-
 // Inputs are the benchmark patterns, plain and shuffled, at sizes around
 // the 128 KiB block limit.
 func Inputs(t testing.TB) map[string][]byte {
@@ -40,7 +26,7 @@ func Inputs(t testing.TB) map[string][]byte {
 				t.Fatal(err)
 			}
 			m[fmt.Sprintf("%s/n=%d", name, n)] = p
-			m[fmt.Sprintf("%s/n=%d/shuffle8", name, n)] = Shuffled(p, 8)
+			m[fmt.Sprintf("%s/n=%d/shuffle8", name, n)] = golden.Shuffled(p, 8)
 		}
 	}
 	return m

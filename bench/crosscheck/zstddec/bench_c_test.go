@@ -47,7 +47,7 @@ func BenchmarkDecodeVersusC(b *testing.B) {
 	o := zstdtest.Oracle(b)
 	for _, s := range zstdtest.BenchSets {
 		p, _ := golden.Pattern(s.Name, n)
-		src := zstdtest.Shuffled(p, s.TS)
+		src := golden.Shuffled(p, s.TS)
 		for _, clevel := range []int{1, 5, 9} {
 			zl := map[int]int{1: 1, 5: 9, 9: 22}[clevel]
 			frame, err := czstd.Compress(src, zl)
