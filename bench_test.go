@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // benchInputs are the 1 MiB inputs of the chunk benchmarks, with their
@@ -18,7 +20,7 @@ const benchSize = 1 << 20
 
 func BenchmarkCompress(b *testing.B) {
 	for _, bi := range benchInputs {
-		in := pattern(b, bi.pattern, benchSize)
+		in := golden.MustPattern(b, bi.pattern, benchSize)
 		b.Run(bi.pattern+"/memcpy", func(b *testing.B) {
 			dst := make([]byte, len(in))
 			b.SetBytes(int64(len(in)))
@@ -51,7 +53,7 @@ func BenchmarkCompress(b *testing.B) {
 
 func BenchmarkDecompress(b *testing.B) {
 	for _, bi := range benchInputs {
-		in := pattern(b, bi.pattern, benchSize)
+		in := golden.MustPattern(b, bi.pattern, benchSize)
 		b.Run(bi.pattern+"/memcpy", func(b *testing.B) {
 			dst := make([]byte, len(in))
 			b.SetBytes(int64(len(in)))
@@ -87,7 +89,7 @@ func BenchmarkDecompress(b *testing.B) {
 // stay on the caller's goroutine.
 func BenchmarkSmallChunk(b *testing.B) {
 	for _, n := range []int{4 << 10, 64 << 10} {
-		in := pattern(b, "linspace_f64", n)
+		in := golden.MustPattern(b, "linspace_f64", n)
 		o := withFilter(Options{Codec: LZ4, Level: 5, Typesize: 8, Threads: 1}, ByteShuffle)
 		comp, _ := NewCompressor(o)
 		dst := make([]byte, CompressBound(n))
@@ -115,7 +117,7 @@ func BenchmarkSmallChunk(b *testing.B) {
 // parallelMinBytes, the size the scheduler starts handing out blocks at.
 func BenchmarkParallelThreshold(b *testing.B) {
 	for _, n := range []int{64 << 10, 128 << 10, 256 << 10, 512 << 10} {
-		in := pattern(b, "linspace_f64", n)
+		in := golden.MustPattern(b, "linspace_f64", n)
 		for _, threads := range []int{1, 2} {
 			o := withFilter(Options{Codec: LZ4, Level: 5, Typesize: 8, Blocksize: 32 << 10, Threads: threads, SplitMode: SplitNever}, ByteShuffle)
 			p, _ := o.params()
@@ -151,7 +153,7 @@ func BenchmarkSmallLZ4(b *testing.B) {
 		pattern  string
 		typesize int
 	}{{"linspace_f64", 8}, {"f32_noise", 4}} {
-		in := pattern(b, s.pattern, n)
+		in := golden.MustPattern(b, s.pattern, n)
 		dst := make([]byte, CompressBound(n))
 		b.Run(fmt.Sprintf("memcpy/%s", s.pattern), func(b *testing.B) {
 			b.SetBytes(n)

@@ -68,7 +68,7 @@ func rawDeltaChunk(x []byte, typesize, blocksize int) []byte {
 }
 
 func TestBlosc2DeltaBlocks(t *testing.T) {
-	x := pattern(t, "linspace_f64", 300000)
+	x := golden.MustPattern(t, "linspace_f64", 300000)
 	chunk := rawDeltaChunk(x, 8, 16384)
 	for _, th := range []int{1, 3} {
 		d := &Decompressor{Threads: th}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/goblosc/blosc/internal/frametest"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // BenchmarkFrame times, interleaved in every iteration, a memcpy of the
@@ -20,7 +21,7 @@ func BenchmarkFrame(b *testing.B) {
 	n := frametest.BenchBytes(b)
 	const big = 64 << 20
 	for _, set := range frametest.BenchSets {
-		in := pattern(b, set.Pattern, n)
+		in := golden.MustPattern(b, set.Pattern, n)
 		for _, codec := range []Codec{LZ4, BloscLZ} {
 			for _, th := range []int{1, 2} {
 				b.Run(fmt.Sprintf("n=%dMiB/%s/%v/threads=%d", n>>20, set.Pattern, codec, th), func(b *testing.B) {
@@ -109,7 +110,7 @@ func BenchmarkFrame(b *testing.B) {
 // frame of 10,000 chunks through a reused destination.
 func BenchmarkFrameGetItems(b *testing.B) {
 	const nchunks, cs = 10000, 4096
-	in := pattern(b, "linspace_f64", nchunks*cs)
+	in := golden.MustPattern(b, "linspace_f64", nchunks*cs)
 	o := SChunkOptions{Options: Options{Codec: LZ4, Level: 5, Typesize: 8, Filters: [MaxFilters]Filter{5: ByteShuffle}}, ChunkSize: cs}
 	s, err := NewSChunk(o)
 	if err != nil {
@@ -152,7 +153,7 @@ func frameFileOnDisk(b *testing.B, dir string, nchunks, cs int) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	in := pattern(b, "linspace_f64", cs*nchunks)
+	in := golden.MustPattern(b, "linspace_f64", cs*nchunks)
 	if _, err := w.Write(in); err != nil {
 		b.Fatal(err)
 	}
@@ -218,7 +219,7 @@ func BenchmarkFrameFileAppend(b *testing.B) {
 	}
 	defer f.Close()
 	cf := &countingFile{File: f}
-	add := pattern(b, "f32_noise", 1<<20)
+	add := golden.MustPattern(b, "f32_noise", 1<<20)
 	var written, chunkBytes, indexBytes int64
 	for b.Loop() {
 		s, err := OpenFrameFile(cf)
@@ -261,7 +262,7 @@ func BenchmarkFrameStream(b *testing.B) {
 		dir = b.TempDir()
 	}
 	for _, set := range frametest.BenchSets {
-		in := pattern(b, set.Pattern, n)
+		in := golden.MustPattern(b, set.Pattern, n)
 		for _, codec := range []Codec{LZ4, BloscLZ} {
 			b.Run(fmt.Sprintf("n=%dMiB/%s/%v", n>>20, set.Pattern, codec), func(b *testing.B) {
 				o := SChunkOptions{Options: Options{Format: FormatBlosc2, Codec: codec, Level: 5, Typesize: set.Typesize,

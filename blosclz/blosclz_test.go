@@ -125,7 +125,7 @@ func TestCompressRefuses(t *testing.T) {
 		t.Errorf("level 99 gave %d, level 9 %d", a, b)
 	}
 	// Random bytes fail every level's entropy threshold.
-	noise := blosclztest.Pattern(t, "rand_s1", 65536)
+	noise := golden.MustPattern(t, "rand_s1", 65536)
 	for level := 1; level <= blosclz.MaxLevel; level++ {
 		if n := blosclz.Compress(make([]byte, len(noise)), noise, level); n != 0 {
 			t.Errorf("level %d compressed random data to %d", level, n)
@@ -133,7 +133,7 @@ func TestCompressRefuses(t *testing.T) {
 	}
 	// A compressible input whose stream does not fit returns 0 without
 	// writing past dst, for every dst length.
-	text := blosclztest.Pattern(t, "text", 8192)
+	text := golden.MustPattern(t, "text", 8192)
 	full := blosclz.Compress(make([]byte, len(text)), text, 5)
 	if full == 0 {
 		t.Fatal("text did not compress")
@@ -161,7 +161,7 @@ func TestCompressRefuses(t *testing.T) {
 }
 
 func TestDecompressRejects(t *testing.T) {
-	src := blosclztest.Pattern(t, "text", 20000)
+	src := golden.MustPattern(t, "text", 20000)
 	comp := make([]byte, len(src))
 	n := blosclz.Compress(comp, src, 5)
 	comp = comp[:n]

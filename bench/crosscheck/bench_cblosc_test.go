@@ -8,6 +8,7 @@ import (
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // benchInputs are the 1 MiB inputs of the root package's BenchmarkCompress
@@ -27,7 +28,7 @@ func BenchmarkDecompressC(b *testing.B) { benchC(b, false) }
 
 func benchC(b *testing.B, compress bool) {
 	for _, bi := range benchInputs {
-		in := pattern(b, bi.pattern, benchSize)
+		in := golden.MustPattern(b, bi.pattern, benchSize)
 		for _, c := range allCodecs {
 			b.Run(fmt.Sprintf("%s/%s/C", bi.pattern, c), func(b *testing.B) { benchCBlosc(b, c, 5, bi.typesize, in, compress) })
 		}

@@ -308,7 +308,7 @@ func BenchmarkFrameVersusC(b *testing.B) {
 	n := frametest.BenchBytes(b)
 	const cs = 64 << 10
 	for _, set := range frametest.BenchSets {
-		in := pattern(b, set.Pattern, n)
+		in := golden.MustPattern(b, set.Pattern, n)
 		for _, codec := range []blosc.Codec{blosc.LZ4, blosc.BloscLZ} {
 			for _, th := range []int{1, 2} {
 				b.Run(fmt.Sprintf("n=%dMiB/%s/%v/threads=%d", n>>20, set.Pattern, codec, th), func(b *testing.B) {

@@ -22,9 +22,9 @@ import (
 // except where c2Differs names a known difference (FORMAT-NOTES and the
 // README's format notes).
 func FuzzCrossCBlosc2(f *testing.F) {
-	seedChunks(f)
+	golden.SeedChunks(f)
 	for i, c := range []blosc.Codec{blosc.BloscLZ, blosc.LZ4, blosc.LZ4HC, blosc.Zlib, blosc.Zstd} {
-		in, _ := testdataPattern("linspace_f64", 3000+100*i)
+		in, _ := golden.Pattern("linspace_f64", 3000+100*i)
 		ch, err := blosc.Compress(nil, in, blosc.Options{Format: blosc.FormatBlosc2, Codec: c, Level: 5, Typesize: 8, Blocksize: 1024, Threads: 1,
 			Filters: [blosc.MaxFilters]blosc.Filter{4: blosc.Delta, 5: blosc.ByteShuffle}})
 		if err != nil {

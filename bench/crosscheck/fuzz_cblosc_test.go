@@ -19,9 +19,9 @@ import (
 // Inputs ReadHeader refuses never reach C: c-blosc 1.x trusts the offsets
 // and sizes in the chunk and can read past it (FORMAT-NOTES).
 func FuzzCrossCBlosc1(f *testing.F) {
-	seedChunks(f)
+	golden.SeedChunks(f)
 	for i, c := range allCodecs {
-		in, _ := testdataPattern("linspace_f64", 3000+100*i)
+		in, _ := golden.Pattern("linspace_f64", 3000+100*i)
 		for _, fl := range []blosc.Filter{blosc.NoFilter, blosc.ByteShuffle, blosc.BitShuffle} {
 			ch, err := blosc.Compress(nil, in, withFilter(blosc.Options{Codec: c, Level: 5, Typesize: 8, Blocksize: 1024, Threads: 1}, fl))
 			if err != nil {
@@ -104,7 +104,7 @@ func FuzzCrossCStreams(f *testing.F) {
 	var st codec.State
 	for i, cc := range blosc1Codes {
 		for _, name := range []string{"text", "arange_i32", "f32_noise"} {
-			in, _ := testdataPattern(name, 1000+500*i)
+			in, _ := golden.Pattern(name, 1000+500*i)
 			dst := make([]byte, len(in))
 			if n, err := st.Compress(codec.ID(cc.c), 5, dst, in, false); err == nil && n > 0 && n < len(in) {
 				f.Add(dst[:n], uint16(len(in)), uint8(i))

@@ -123,7 +123,7 @@ func c2GetItemBlockBug(h *blosc.Header, start, n int) bool {
 // chunk; blosc2_decompress_ctx is right. Found by FuzzCrossCBlosc2;
 // GetItem agrees with Decompress, as this test also checks.
 func TestGetItemDeltaVersusC2(t *testing.T) {
-	in, err := testdataPattern("linspace_f64", 3000)
+	in, err := golden.Pattern("linspace_f64", 3000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,21 +15,11 @@ var PatternTypesize = map[string]int{
 	"linspace_f64": 8, "rand_s1": 8, "f32_noise": 4, "text": 1, "runs": 4, "rec12": 12,
 }
 
-// Pattern returns n bytes of the named golden pattern.
-func Pattern(tb testing.TB, name string, n int) []byte {
-	tb.Helper()
-	b, err := golden.Pattern(name, n)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
-}
-
 // Shuffled returns n bytes of the named pattern byte-shuffled with its
 // natural typesize.
 func Shuffled(tb testing.TB, name string, n int) []byte {
 	tb.Helper()
-	src := Pattern(tb, name, n)
+	src := golden.MustPattern(tb, name, n)
 	ts := PatternTypesize[name]
 	if ts <= 1 {
 		return src

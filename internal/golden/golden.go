@@ -408,6 +408,50 @@ func CheckOutput(tb testing.TB, dir string, e Entry, out []byte) {
 	}
 }
 
+// MustPattern is Pattern that fails tb on an unknown name.
+func MustPattern(tb testing.TB, name string, n int) []byte {
+	tb.Helper()
+	b, err := Pattern(name, n)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// SeedChunks adds the golden and corrupted Blosc1 and Blosc2 chunks (up to
+// a size the fuzzer handles well) to the corpus of a target that takes a
+// chunk and a GetItem range.
+func SeedChunks(f *testing.F) {
+	dir, rows, err := Lookup("blosc1-chunk", "corrupt-blosc1", "corrupt-blosc2", "blosc2-chunk", "blosc2-special-chunk", "blosc2-vlblocks-chunk")
+	if errors.Is(err, ErrNotFound) {
+		return // no vectors here: the fuzzer runs from its own seeds
+	} else if err != nil {
+		f.Fatal(err)
+	}
+	for i, e := range rows {
+		b, err := os.ReadFile(filepath.Join(dir, e.File))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(b) <= 16<<10 {
+			f.Add(b, uint32(i), 1<<31-uint32(i))
+		}
+	}
+}
+
+// ChunkDiff describes how two chunks differ: their lengths and the bytes
+// around the first difference.
+func ChunkDiff(a, b []byte) string {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			lo := max(0, i-8)
+			return fmt.Sprintf("lengths %d/%d, first difference at %d: % x vs % x", len(a), len(b), i, a[lo:min(n, i+8)], b[lo:min(n, i+8)])
+		}
+	}
+	return fmt.Sprintf("lengths %d/%d, equal prefix", len(a), len(b))
+}
+
 // Shuffled is Blosc's byte shuffle written straight from its definition:
 // src with its bytes grouped by position in a ts-byte element, the bytes
 // past the last whole element left in place. It is the oracle of the
