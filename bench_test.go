@@ -9,19 +9,10 @@ import (
 	"github.com/goblosc/blosc/internal/golden"
 )
 
-// benchInputs are the 1 MiB inputs of the chunk benchmarks, with their
-// element sizes.
-var benchInputs = []struct {
-	pattern  string
-	typesize int
-}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}}
-
-const benchSize = 1 << 20
-
 func BenchmarkCompress(b *testing.B) {
-	for _, bi := range benchInputs {
-		in := golden.MustPattern(b, bi.pattern, benchSize)
-		b.Run(bi.pattern+"/memcpy", func(b *testing.B) {
+	for _, bi := range golden.BenchInputs {
+		in := golden.MustPattern(b, bi.Pattern, golden.BenchSize)
+		b.Run(bi.Pattern+"/memcpy", func(b *testing.B) {
 			dst := make([]byte, len(in))
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
@@ -31,8 +22,8 @@ func BenchmarkCompress(b *testing.B) {
 		})
 		for _, c := range allCodecs {
 			for _, threads := range []int{1, 2} {
-				o := withFilter(Options{Codec: c, Level: 5, Typesize: bi.typesize, Threads: threads}, ByteShuffle)
-				b.Run(fmt.Sprintf("%s/%s/threads=%d", bi.pattern, c, threads), func(b *testing.B) {
+				o := withFilter(Options{Codec: c, Level: 5, Typesize: bi.Typesize, Threads: threads}, ByteShuffle)
+				b.Run(fmt.Sprintf("%s/%s/threads=%d", bi.Pattern, c, threads), func(b *testing.B) {
 					comp, err := NewCompressor(o)
 					if err != nil {
 						b.Fatal(err)
@@ -52,9 +43,9 @@ func BenchmarkCompress(b *testing.B) {
 }
 
 func BenchmarkDecompress(b *testing.B) {
-	for _, bi := range benchInputs {
-		in := golden.MustPattern(b, bi.pattern, benchSize)
-		b.Run(bi.pattern+"/memcpy", func(b *testing.B) {
+	for _, bi := range golden.BenchInputs {
+		in := golden.MustPattern(b, bi.Pattern, golden.BenchSize)
+		b.Run(bi.Pattern+"/memcpy", func(b *testing.B) {
 			dst := make([]byte, len(in))
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
@@ -63,12 +54,12 @@ func BenchmarkDecompress(b *testing.B) {
 			}
 		})
 		for _, c := range allCodecs {
-			chunk, err := Compress(nil, in, withFilter(Options{Codec: c, Level: 5, Typesize: bi.typesize, Threads: 1}, ByteShuffle))
+			chunk, err := Compress(nil, in, withFilter(Options{Codec: c, Level: 5, Typesize: bi.Typesize, Threads: 1}, ByteShuffle))
 			if err != nil {
 				b.Fatal(err)
 			}
 			for _, threads := range []int{1, 2} {
-				b.Run(fmt.Sprintf("%s/%s/threads=%d", bi.pattern, c, threads), func(b *testing.B) {
+				b.Run(fmt.Sprintf("%s/%s/threads=%d", bi.Pattern, c, threads), func(b *testing.B) {
 					d := &Decompressor{Threads: threads}
 					dst := make([]byte, len(in))
 					if _, err := d.Decompress(dst, chunk); err != nil {

@@ -5,12 +5,13 @@ import (
 
 	"github.com/goblosc/blosc/blosclz"
 	"github.com/goblosc/blosc/internal/blosclztest"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 func BenchmarkCompress(b *testing.B) {
-	for _, p := range blosclztest.BenchPatterns {
-		src := blosclztest.Shuffled(b, p.Name, blosclztest.BenchSize)
-		b.Run(p.Name+"/copy", func(b *testing.B) {
+	for _, p := range golden.BenchInputs {
+		src := blosclztest.Shuffled(b, p.Pattern, golden.BenchSize)
+		b.Run(p.Pattern+"/copy", func(b *testing.B) {
 			dst := make([]byte, len(src))
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
@@ -19,7 +20,7 @@ func BenchmarkCompress(b *testing.B) {
 			}
 		})
 		for _, level := range blosclztest.BenchLevels {
-			b.Run(p.Name+"/"+blosclztest.BenchLevelName(level), func(b *testing.B) {
+			b.Run(p.Pattern+"/"+blosclztest.BenchLevelName(level), func(b *testing.B) {
 				dst := make([]byte, len(src))
 				sizes := make([]int, len(src)/blosclztest.BenchBlock+1)
 				var n int
@@ -35,9 +36,9 @@ func BenchmarkCompress(b *testing.B) {
 }
 
 func BenchmarkDecompress(b *testing.B) {
-	for _, p := range blosclztest.BenchPatterns {
-		src := blosclztest.Shuffled(b, p.Name, blosclztest.BenchSize)
-		b.Run(p.Name+"/copy", func(b *testing.B) {
+	for _, p := range golden.BenchInputs {
+		src := blosclztest.Shuffled(b, p.Pattern, golden.BenchSize)
+		b.Run(p.Pattern+"/copy", func(b *testing.B) {
 			dst := make([]byte, len(src))
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
@@ -49,7 +50,7 @@ func BenchmarkDecompress(b *testing.B) {
 			comp := make([]byte, len(src))
 			sizes := make([]int, len(src)/blosclztest.BenchBlock+1)
 			total := blosclztest.CompressBlocks(comp, src, level, sizes)
-			b.Run(p.Name+"/"+blosclztest.BenchLevelName(level), func(b *testing.B) {
+			b.Run(p.Pattern+"/"+blosclztest.BenchLevelName(level), func(b *testing.B) {
 				out := make([]byte, len(src))
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
@@ -90,7 +91,7 @@ func BenchmarkDecompress4KiB(b *testing.B) {
 // 2.5.3 (CompressBlosc2), side by side in one run, at the block sizes Blosc
 // chunks usually split into; the copy row is the memory bound.
 func BenchmarkVersions(b *testing.B) {
-	whole := blosclztest.Shuffled(b, "f32_noise", blosclztest.BenchSize)
+	whole := blosclztest.Shuffled(b, "f32_noise", golden.BenchSize)
 	for _, size := range []int{8 << 10, 64 << 10} {
 		src := whole[:size]
 		name := "f32_noise/" + map[int]string{8 << 10: "8KiB", 64 << 10: "64KiB"}[size]

@@ -29,16 +29,6 @@ func Shuffled(tb testing.TB, name string, n int) []byte {
 	return out
 }
 
-// BenchPatterns are the inputs of blosclz's benchmarks, with the typesize
-// they are byte-shuffled with, as a Blosc chunk would store them.
-var BenchPatterns = []struct {
-	Name     string
-	Typesize int
-}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}}
-
-// BenchSize is the size of a benchmark input.
-const BenchSize = 1 << 20
-
 // BenchBlock is the block c-blosc 1.21 uses for a 1 MiB BloscLZ buffer of
 // typesize 1 (it caps split blocks at 256 KiB whatever blocksize is asked),
 // so the Go rows compress and decode the same streams as the C rows.

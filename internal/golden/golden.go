@@ -408,6 +408,17 @@ func CheckOutput(tb testing.TB, dir string, e Entry, out []byte) {
 	}
 }
 
+// BenchInputs are the BenchSize-byte inputs of the chunk and BloscLZ
+// benchmarks (the root's, blosclz's and bench's against C), with the
+// element sizes they are shuffled with.
+var BenchInputs = []struct {
+	Pattern  string
+	Typesize int
+}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}}
+
+// BenchSize is the size of a BenchInputs input: 1 MiB.
+const BenchSize = 1 << 20
+
 // MustPattern is Pattern that fails tb on an unknown name.
 func MustPattern(tb testing.TB, name string, n int) []byte {
 	tb.Helper()

@@ -10,6 +10,7 @@ import (
 	"github.com/goblosc/blosc/bench/internal/cblosc"
 	"github.com/goblosc/blosc/blosclz"
 	"github.com/goblosc/blosc/internal/blosclztest"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // cChunk compresses src with c-blosc's BloscLZ, no shuffle and typesize 1,
@@ -30,19 +31,19 @@ func cChunk(tb testing.TB, src []byte, level, blocksize int) []byte {
 // BenchmarkCompress and BenchmarkDecompress (same inputs and levels, rows
 // named pattern/level/c), for benchstat beside them.
 func BenchmarkCompressC(b *testing.B) {
-	for _, p := range blosclztest.BenchPatterns {
-		src := blosclztest.Shuffled(b, p.Name, blosclztest.BenchSize)
+	for _, p := range golden.BenchInputs {
+		src := blosclztest.Shuffled(b, p.Pattern, golden.BenchSize)
 		for _, level := range blosclztest.BenchLevels {
-			benchCCompress(b, p.Name, src, level)
+			benchCCompress(b, p.Pattern, src, level)
 		}
 	}
 }
 
 func BenchmarkDecompressC(b *testing.B) {
-	for _, p := range blosclztest.BenchPatterns {
-		src := blosclztest.Shuffled(b, p.Name, blosclztest.BenchSize)
+	for _, p := range golden.BenchInputs {
+		src := blosclztest.Shuffled(b, p.Pattern, golden.BenchSize)
 		for _, level := range blosclztest.BenchLevels {
-			benchCDecompress(b, p.Name, src, level)
+			benchCDecompress(b, p.Pattern, src, level)
 		}
 	}
 }
@@ -85,10 +86,10 @@ func benchCDecompress(b *testing.B, name string, src []byte, level int) {
 // separate rows, which load from other processes hits unevenly. Run with
 // many iterations, e.g. -benchtime=300x.
 func BenchmarkVersusC(b *testing.B) {
-	for _, p := range blosclztest.BenchPatterns {
-		src := blosclztest.Shuffled(b, p.Name, blosclztest.BenchSize)
+	for _, p := range golden.BenchInputs {
+		src := blosclztest.Shuffled(b, p.Pattern, golden.BenchSize)
 		for _, level := range blosclztest.BenchLevels {
-			b.Run(p.Name+"/"+blosclztest.BenchLevelName(level), func(b *testing.B) {
+			b.Run(p.Pattern+"/"+blosclztest.BenchLevelName(level), func(b *testing.B) {
 				dst := make([]byte, len(src)+16)
 				comp := make([]byte, len(src))
 				sizes := make([]int, len(src)/blosclztest.BenchBlock+1)
