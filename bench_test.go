@@ -5,21 +5,14 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/goblosc/blosc/internal/golden"
 )
 
-// benchInputs are the 1 MiB inputs of the chunk benchmarks, with their
-// element sizes.
-var benchInputs = []struct {
-	pattern  string
-	typesize int
-}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}}
-
-const benchSize = 1 << 20
-
 func BenchmarkCompress(b *testing.B) {
-	for _, bi := range benchInputs {
-		in := pattern(b, bi.pattern, benchSize)
-		b.Run(bi.pattern+"/memcpy", func(b *testing.B) {
+	for _, bi := range golden.BenchInputs {
+		in := golden.MustPattern(b, bi.Pattern, golden.BenchSize)
+		b.Run(bi.Pattern+"/memcpy", func(b *testing.B) {
 			dst := make([]byte, len(in))
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
@@ -29,8 +22,8 @@ func BenchmarkCompress(b *testing.B) {
 		})
 		for _, c := range allCodecs {
 			for _, threads := range []int{1, 2} {
-				o := withFilter(Options{Codec: c, Level: 5, Typesize: bi.typesize, Threads: threads}, ByteShuffle)
-				b.Run(fmt.Sprintf("%s/%s/threads=%d", bi.pattern, c, threads), func(b *testing.B) {
+				o := withFilter(Options{Codec: c, Level: 5, Typesize: bi.Typesize, Threads: threads}, ByteShuffle)
+				b.Run(fmt.Sprintf("%s/%s/threads=%d", bi.Pattern, c, threads), func(b *testing.B) {
 					comp, err := NewCompressor(o)
 					if err != nil {
 						b.Fatal(err)
@@ -50,9 +43,9 @@ func BenchmarkCompress(b *testing.B) {
 }
 
 func BenchmarkDecompress(b *testing.B) {
-	for _, bi := range benchInputs {
-		in := pattern(b, bi.pattern, benchSize)
-		b.Run(bi.pattern+"/memcpy", func(b *testing.B) {
+	for _, bi := range golden.BenchInputs {
+		in := golden.MustPattern(b, bi.Pattern, golden.BenchSize)
+		b.Run(bi.Pattern+"/memcpy", func(b *testing.B) {
 			dst := make([]byte, len(in))
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
@@ -61,12 +54,12 @@ func BenchmarkDecompress(b *testing.B) {
 			}
 		})
 		for _, c := range allCodecs {
-			chunk, err := Compress(nil, in, withFilter(Options{Codec: c, Level: 5, Typesize: bi.typesize, Threads: 1}, ByteShuffle))
+			chunk, err := Compress(nil, in, withFilter(Options{Codec: c, Level: 5, Typesize: bi.Typesize, Threads: 1}, ByteShuffle))
 			if err != nil {
 				b.Fatal(err)
 			}
 			for _, threads := range []int{1, 2} {
-				b.Run(fmt.Sprintf("%s/%s/threads=%d", bi.pattern, c, threads), func(b *testing.B) {
+				b.Run(fmt.Sprintf("%s/%s/threads=%d", bi.Pattern, c, threads), func(b *testing.B) {
 					d := &Decompressor{Threads: threads}
 					dst := make([]byte, len(in))
 					if _, err := d.Decompress(dst, chunk); err != nil {
@@ -87,7 +80,7 @@ func BenchmarkDecompress(b *testing.B) {
 // stay on the caller's goroutine.
 func BenchmarkSmallChunk(b *testing.B) {
 	for _, n := range []int{4 << 10, 64 << 10} {
-		in := pattern(b, "linspace_f64", n)
+		in := golden.MustPattern(b, "linspace_f64", n)
 		o := withFilter(Options{Codec: LZ4, Level: 5, Typesize: 8, Threads: 1}, ByteShuffle)
 		comp, _ := NewCompressor(o)
 		dst := make([]byte, CompressBound(n))
@@ -115,7 +108,7 @@ func BenchmarkSmallChunk(b *testing.B) {
 // parallelMinBytes, the size the scheduler starts handing out blocks at.
 func BenchmarkParallelThreshold(b *testing.B) {
 	for _, n := range []int{64 << 10, 128 << 10, 256 << 10, 512 << 10} {
-		in := pattern(b, "linspace_f64", n)
+		in := golden.MustPattern(b, "linspace_f64", n)
 		for _, threads := range []int{1, 2} {
 			o := withFilter(Options{Codec: LZ4, Level: 5, Typesize: 8, Blocksize: 32 << 10, Threads: threads, SplitMode: SplitNever}, ByteShuffle)
 			p, _ := o.params()
@@ -151,7 +144,7 @@ func BenchmarkSmallLZ4(b *testing.B) {
 		pattern  string
 		typesize int
 	}{{"linspace_f64", 8}, {"f32_noise", 4}} {
-		in := pattern(b, s.pattern, n)
+		in := golden.MustPattern(b, s.pattern, n)
 		dst := make([]byte, CompressBound(n))
 		b.Run(fmt.Sprintf("memcpy/%s", s.pattern), func(b *testing.B) {
 			b.SetBytes(n)

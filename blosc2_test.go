@@ -68,14 +68,14 @@ func rawDeltaChunk(x []byte, typesize, blocksize int) []byte {
 }
 
 func TestBlosc2DeltaBlocks(t *testing.T) {
-	x := pattern(t, "linspace_f64", 300000)
+	x := golden.MustPattern(t, "linspace_f64", 300000)
 	chunk := rawDeltaChunk(x, 8, 16384)
 	for _, th := range []int{1, 3} {
 		d := &Decompressor{Threads: th}
 		d.e.parallelMin = 1
 		out, err := d.Decompress(nil, chunk)
 		if err != nil || !bytes.Equal(out, x) {
-			t.Fatalf("threads %d: %v (differs at %d)", th, err, firstDiff(out, x))
+			t.Fatalf("threads %d: %v (differs at %d)", th, err, golden.FirstDiff(out, x))
 		}
 	}
 	for _, r := range [][2]int{{0, 1}, {2047, 2}, {2048, 10}, {30000, 7500}, {37499, 1}} {

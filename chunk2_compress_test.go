@@ -69,11 +69,11 @@ func TestCompress2Golden(t *testing.T) {
 			}
 			if strings.Contains(e.Notes, "lossy") {
 				if !bytes.Equal(back, wantOut) {
-					t.Fatalf("lossy round trip differs from C's decode at %d", firstDiff(back, wantOut))
+					t.Fatalf("lossy round trip differs from C's decode at %d", golden.FirstDiff(back, wantOut))
 				}
 			} else if !bytes.Equal(back, raw) {
 				// Including the C-bug vectors: our block tails are the input's.
-				t.Fatalf("round trip differs at %d", firstDiff(back, raw))
+				t.Fatalf("round trip differs at %d", golden.FirstDiff(back, raw))
 			}
 			gh, wh := decodeHeader2(got), decodeHeader2(want)
 			if int(e.Cbytes) > int(e.Nbytes)+header2Len {
@@ -95,7 +95,7 @@ func TestCompress2Golden(t *testing.T) {
 			}
 			if e.Codec == "lz4" || e.Codec == "blosclz" || layoutOnly {
 				if !bytes.Equal(got, want) {
-					t.Fatalf("chunk differs from C's at %d (%d vs %d bytes)", firstDiff(got, want), len(got), len(want))
+					t.Fatalf("chunk differs from C's at %d (%d vs %d bytes)", golden.FirstDiff(got, want), len(got), len(want))
 				}
 				exact++
 			} else {
@@ -144,7 +144,7 @@ func TestCompress2RoundTrip(t *testing.T) {
 							t.Fatalf("%s: %v", name, err)
 						}
 						if !bytes.Equal(got, src) {
-							t.Fatalf("%s: differs at %d", name, firstDiff(got, src))
+							t.Fatalf("%s: differs at %d", name, golden.FirstDiff(got, src))
 						}
 						if items := n / ts; items > 2 {
 							a, k := 1+r.IntN(items-1), 0
@@ -198,7 +198,7 @@ func TestCompress2Special(t *testing.T) {
 	want := make([]byte, len(f))
 	truncPrec(want, f, mask, 8)
 	if !bytes.Equal(got, want) {
-		t.Fatalf("trunc_prec+delta differs at %d", firstDiff(got, want))
+		t.Fatalf("trunc_prec+delta differs at %d", golden.FirstDiff(got, want))
 	}
 }
 

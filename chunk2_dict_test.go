@@ -24,7 +24,7 @@ func TestCompress2DictThreadsIdentical(t *testing.T) {
 	dicts := 0
 	for _, name := range dictDatasets {
 		for _, n := range sizes {
-			in := pattern(t, name, n)
+			in := golden.MustPattern(t, name, n)
 			for _, fs := range [][MaxFilters]Filter{{5: ByteShuffle}, {Delta, ByteShuffle}} {
 				o := Options{Format: FormatBlosc2, Codec: Zstd, Level: 5, Typesize: 4, Blocksize: 32 << 10, Filters: fs, Dict: true, Threads: 1}
 				want, err := Compress(nil, in, o)
@@ -53,7 +53,7 @@ func TestCompress2DictThreadsIdentical(t *testing.T) {
 						t.Fatalf("%s: %v", label, err)
 					}
 					if !bytes.Equal(got, want) {
-						t.Fatalf("%s: chunk differs from the first threads=1 run (%s)", label, chunkDiff(got, want))
+						t.Fatalf("%s: chunk differs from the first threads=1 run (%s)", label, golden.ChunkDiff(got, want))
 					}
 					out, err := (&Decompressor{Threads: th}).Decompress(nil, got)
 					if err != nil || !bytes.Equal(out, in) {

@@ -36,14 +36,14 @@ func TestDeltaRoundTrip(t *testing.T) {
 			dec := bytes.Clone(enc)
 			deltaDecode(dec, nil, ts)
 			if !bytes.Equal(dec, in) {
-				t.Fatalf("ts=%d n=%d block 0: first difference at %d", ts, n, firstDiff(dec, in))
+				t.Fatalf("ts=%d n=%d block 0: first difference at %d", ts, n, golden.FirstDiff(dec, in))
 			}
 			// Other blocks refer to block 0.
 			deltaEncode(enc, in, ref[:n], ts)
 			dec = bytes.Clone(enc)
 			deltaDecode(dec, ref[:n], ts)
 			if !bytes.Equal(dec, in) {
-				t.Fatalf("ts=%d n=%d block k: first difference at %d", ts, n, firstDiff(dec, in))
+				t.Fatalf("ts=%d n=%d block k: first difference at %d", ts, n, golden.FirstDiff(dec, in))
 			}
 			// The bytes past the last whole word pass through.
 			u := deltaUnit(ts)
@@ -76,11 +76,11 @@ func TestDeltaMatchesC(t *testing.T) {
 		got := make([]byte, len(in))
 		deltaEncode(got, in, nil, ts)
 		if !bytes.Equal(got, want0) {
-			t.Errorf("ts=%d block 0 differs at %d", ts, firstDiff(got, want0))
+			t.Errorf("ts=%d block 0 differs at %d", ts, golden.FirstDiff(got, want0))
 		}
 		deltaEncode(got, in, ref, ts)
 		if !bytes.Equal(got, wantK) {
-			t.Errorf("ts=%d block k differs at %d", ts, firstDiff(got, wantK))
+			t.Errorf("ts=%d block k differs at %d", ts, golden.FirstDiff(got, wantK))
 		}
 	}
 }
@@ -140,7 +140,7 @@ func TestTruncPrecGolden(t *testing.T) {
 			got := make([]byte, len(raw))
 			truncPrec(got, raw, mask, e.Typesize)
 			if !bytes.Equal(got, want) {
-				t.Fatalf("first difference at %d", firstDiff(got, want))
+				t.Fatalf("first difference at %d", golden.FirstDiff(got, want))
 			}
 		})
 	}
@@ -192,7 +192,7 @@ func TestPipelineRoundTrip(t *testing.T) {
 						out := make([]byte, n)
 						p.backward(out, codecOut, make([]byte, n), ref)
 						if !bytes.Equal(out, in) {
-							t.Fatalf("%s block %d: first difference at %d", name, k, firstDiff(out, in))
+							t.Fatalf("%s block %d: first difference at %d", name, k, golden.FirstDiff(out, in))
 						}
 					}
 				}

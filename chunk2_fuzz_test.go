@@ -64,7 +64,7 @@ func FuzzCompress2RoundTrip(f *testing.F) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, src) {
-			t.Fatalf("%+v: differs at %d", o, firstDiff(got, src))
+			t.Fatalf("%+v: differs at %d", o, golden.FirstDiff(got, src))
 		}
 	})
 }

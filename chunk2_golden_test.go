@@ -166,7 +166,7 @@ func TestGoldenBlosc2Decode(t *testing.T) {
 			var st decodeState
 			alt, err := decompress2(nil, src, &st, &testCodec{})
 			if err == nil && !bytes.Equal(alt, got) {
-				t.Fatalf("test-codec decode differs at %d", firstDiff(alt, got))
+				t.Fatalf("test-codec decode differs at %d", golden.FirstDiff(alt, got))
 			} else if err != nil && !errors.Is(err, errNoBloscLZ) {
 				t.Fatal(err)
 			}
@@ -186,7 +186,7 @@ func TestGoldenBlosc2Decode(t *testing.T) {
 					t.Fatalf("GetItem(%d, %d): %v", r[0], r[1], err)
 				}
 				if want := got[r[0]*ts : (r[0]+r[1])*ts]; !bytes.Equal(items, want) {
-					t.Fatalf("GetItem(%d, %d) differs at %d", r[0], r[1], firstDiff(items, want))
+					t.Fatalf("GetItem(%d, %d) differs at %d", r[0], r[1], golden.FirstDiff(items, want))
 				}
 			}
 			if _, err := GetItem(nil, src, n, 1); !errors.Is(err, ErrRange) {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // A Blosc2 chunk is the same whatever the thread count: blocks compressed
@@ -12,13 +14,13 @@ import (
 // whose budgets the room left would cut are redone serially.
 func TestCompress2ThreadsIdentical(t *testing.T) {
 	inputs := map[string][]byte{
-		"linspace": pattern(t, "linspace_f64", 3<<20+5),
-		"f32noise": pattern(t, "f32_noise", 2<<20),
+		"linspace": golden.MustPattern(t, "linspace_f64", 3<<20+5),
+		"f32noise": golden.MustPattern(t, "f32_noise", 2<<20),
 		// Nearly incompressible: the last blocks hit the room-left
 		// budgets, then the chunk is stored as a copy.
-		"mostlyrandom": append(pattern(t, "rand_s9", 1<<20), pattern(t, "zeros", 40000)...),
+		"mostlyrandom": append(golden.MustPattern(t, "rand_s9", 1<<20), golden.MustPattern(t, "zeros", 40000)...),
 		// Every stream a run of zeros: a zeros special chunk.
-		"zeros": pattern(t, "zeros", 1<<20),
+		"zeros": golden.MustPattern(t, "zeros", 1<<20),
 	}
 	pipelines := [][MaxFilters]Filter{{5: ByteShuffle}, {Delta, ByteShuffle}, {4: BitShuffle}}
 	codecs := []Codec{BloscLZ, LZ4, LZ4HC, Zlib, Zstd}
@@ -43,7 +45,7 @@ func TestCompress2ThreadsIdentical(t *testing.T) {
 						t.Fatalf("%s: %v", label, err)
 					}
 					if !bytes.Equal(got, want) {
-						t.Fatalf("%s: chunk differs from threads=1 (%s)", label, chunkDiff(got, want))
+						t.Fatalf("%s: chunk differs from threads=1 (%s)", label, golden.ChunkDiff(got, want))
 					}
 					out, err := (&Decompressor{Threads: th}).Decompress(nil, got)
 					if err != nil || !bytes.Equal(out, in) {
@@ -59,7 +61,7 @@ func TestCompress2ThreadsIdentical(t *testing.T) {
 // pipeline, with groups that end on a short last block, at any thread
 // count, and passes a damaged block's error on.
 func TestDecompress2Staged(t *testing.T) {
-	in := append(pattern(t, "linspace_f64", 2<<20), pattern(t, "text", 1<<20+24)...)
+	in := append(golden.MustPattern(t, "linspace_f64", 2<<20), golden.MustPattern(t, "text", 1<<20+24)...)
 	pipelines := [][MaxFilters]Filter{{5: ByteShuffle}, {Delta, ByteShuffle}, {4: BitShuffle}, {BitShuffle, ByteShuffle}, {Delta}, {ByteShuffle, Delta}}
 	for _, fs := range pipelines {
 		for _, bs := range []int{64 << 10, 3000 << 3, 1 << 20, 3 << 19} {
@@ -78,7 +80,7 @@ func TestDecompress2Staged(t *testing.T) {
 				}
 				out, err := d.Decompress(nil, chunk)
 				if err != nil || !bytes.Equal(out, in) {
-					t.Fatalf("%s: decode: %v (first difference at %d)", label, err, firstDiff(out, in))
+					t.Fatalf("%s: decode: %v (first difference at %d)", label, err, golden.FirstDiff(out, in))
 				}
 				// Fill the last codec stream with 0xff: to LZ4 a literal
 				// run longer than the stream, found only when its block is

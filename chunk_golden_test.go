@@ -3,7 +3,6 @@ package blosc
 import (
 	"bytes"
 	"encoding/hex"
-	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -125,7 +124,7 @@ func TestGoldenBlosc1Compress(t *testing.T) {
 			memcpyedC := wh.Memcpyed
 			if byteIdenticalCodecs[e.Codec] || memcpyedC {
 				if !bytes.Equal(got, want) {
-					t.Fatalf("chunk differs from C's: %s", chunkDiff(got, want))
+					t.Fatalf("chunk differs from C's: %s", golden.ChunkDiff(got, want))
 				}
 				return
 			}
@@ -143,15 +142,4 @@ func TestGoldenBlosc1Compress(t *testing.T) {
 			}
 		})
 	}
-}
-
-func chunkDiff(a, b []byte) string {
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			lo := max(0, i-8)
-			return fmt.Sprintf("lengths %d/%d, first difference at %d: % x vs % x", len(a), len(b), i, a[lo:min(n, i+8)], b[lo:min(n, i+8)])
-		}
-	}
-	return fmt.Sprintf("lengths %d/%d, equal prefix", len(a), len(b))
 }

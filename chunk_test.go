@@ -21,15 +21,6 @@ func withFilter(o Options, f Filter) Options {
 	return o
 }
 
-func pattern(t testing.TB, name string, n int) []byte {
-	t.Helper()
-	b, err := golden.Pattern(name, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // Every codec, filter, typesize and a spread of sizes round-trips, and the
 // header reads back what was asked for.
 func TestRoundTrip(t *testing.T) {
@@ -40,7 +31,7 @@ func TestRoundTrip(t *testing.T) {
 			for _, ts := range typesizes {
 				for _, n := range sizes {
 					pat := []string{"linspace_f64", "text", "rand_s3", "runs"}[(n+ts)%4]
-					in := pattern(t, pat, n)
+					in := golden.MustPattern(t, pat, n)
 					level := 1 + (n+ts+int(c))%9
 					o := withFilter(Options{Codec: c, Level: level, Typesize: ts, Threads: 1 + n%3}, f)
 					name := fmt.Sprintf("%s/%s/ts%d/n%d/l%d", c, f, ts, n, level)
@@ -66,7 +57,7 @@ func TestRoundTrip(t *testing.T) {
 						t.Fatalf("%s: Decompress: %v", name, err)
 					}
 					if !bytes.Equal(out, in) {
-						t.Fatalf("%s: round trip differs at %d", name, firstDiff(out, in))
+						t.Fatalf("%s: round trip differs at %d", name, golden.FirstDiff(out, in))
 					}
 				}
 			}
@@ -75,7 +66,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestLevelZeroAndSmallAreMemcpyed(t *testing.T) {
-	in := pattern(t, "arange_i32", 100000)
+	in := golden.MustPattern(t, "arange_i32", 100000)
 	for _, c := range []struct {
 		n, level int
 	}{{100000, 0}, {127, 5}, {0, 5}} {
@@ -89,7 +80,7 @@ func TestLevelZeroAndSmallAreMemcpyed(t *testing.T) {
 		}
 	}
 	// Incompressible input falls back to a copy.
-	rnd := pattern(t, "rand_s42", 1<<16)
+	rnd := golden.MustPattern(t, "rand_s42", 1<<16)
 	chunk, _ := Compress(nil, rnd, withFilter(Options{Codec: BloscLZ, Level: 5, Typesize: 8}, ByteShuffle))
 	if h, _ := ReadHeader(chunk); !h.Memcpyed || h.Flags != 0x03 {
 		t.Errorf("random data: flags %#x, want 0x03 (shuffle|memcpyed)", h.Flags)
@@ -127,11 +118,11 @@ func TestInvalidOptions(t *testing.T) {
 // are started once, not per call.
 func TestThreadsIdenticalAndNoGoroutineLeak(t *testing.T) {
 	inputs := map[string][]byte{
-		"linspace": pattern(t, "linspace_f64", 3<<20+5),
-		"f32noise": pattern(t, "f32_noise", 2<<20),
+		"linspace": golden.MustPattern(t, "linspace_f64", 3<<20+5),
+		"f32noise": golden.MustPattern(t, "f32_noise", 2<<20),
 		// Nearly incompressible: later blocks hit the room-left budgets
 		// that parallel work must redo serially.
-		"mostlyrandom": append(pattern(t, "rand_s9", 1<<20), pattern(t, "zeros", 40000)...),
+		"mostlyrandom": append(golden.MustPattern(t, "rand_s9", 1<<20), golden.MustPattern(t, "zeros", 40000)...),
 	}
 	for _, c := range allCodecs {
 		for name, in := range inputs {
@@ -148,7 +139,7 @@ func TestThreadsIdenticalAndNoGoroutineLeak(t *testing.T) {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(got, want) {
-					t.Fatalf("%s/%s: threads=%d chunk differs from threads=1 (%s)", c, name, th, chunkDiff(got, want))
+					t.Fatalf("%s/%s: threads=%d chunk differs from threads=1 (%s)", c, name, th, golden.ChunkDiff(got, want))
 				}
 				d := &Decompressor{Threads: th}
 				out, err := d.Decompress(nil, got)
@@ -179,7 +170,7 @@ func TestThreadsIdenticalAndNoGoroutineLeak(t *testing.T) {
 
 // A corrupt block found by a worker is reported, not lost.
 func TestParallelDecodeReportsErrors(t *testing.T) {
-	in := pattern(t, "linspace_f64", 2<<20)
+	in := golden.MustPattern(t, "linspace_f64", 2<<20)
 	chunk, _ := Compress(nil, in, withFilter(Options{Codec: LZ4, Level: 5, Typesize: 8, Blocksize: 64 << 10, Threads: 1}, ByteShuffle))
 	h, _ := ReadHeader(chunk)
 	bad := bytes.Clone(chunk)
@@ -198,7 +189,7 @@ func TestParallelDecodeReportsErrors(t *testing.T) {
 }
 
 func TestDstReuse(t *testing.T) {
-	in := pattern(t, "arange_i64", 100000)
+	in := golden.MustPattern(t, "arange_i64", 100000)
 	buf := make([]byte, 0, CompressBound(len(in)))
 	chunk, err := Compress(buf, in, withFilter(Options{Codec: Zstd, Level: 3, Typesize: 8}, ByteShuffle))
 	if err != nil {
@@ -220,7 +211,7 @@ func TestDstReuse(t *testing.T) {
 }
 
 func TestHeaderJSON(t *testing.T) {
-	chunk, _ := Compress(nil, pattern(t, "arange_i32", 1<<20), withFilter(Options{Codec: Zstd, Level: 5, Typesize: 4}, BitShuffle))
+	chunk, _ := Compress(nil, golden.MustPattern(t, "arange_i32", 1<<20), withFilter(Options{Codec: Zstd, Level: 5, Typesize: 4}, BitShuffle))
 	h, err := ReadHeader(chunk)
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +234,7 @@ func TestGetItem(t *testing.T) {
 	for _, c := range allCodecs {
 		for _, ts := range []int{1, 3, 4, 8, 255} {
 			for _, n := range []int{0, 100, 12345, 300003} {
-				in := pattern(t, "runs", n)
+				in := golden.MustPattern(t, "runs", n)
 				o := withFilter(Options{Codec: c, Level: 5, Typesize: ts, Blocksize: 16 << 10}, []Filter{ByteShuffle, BitShuffle, NoFilter}[n%3])
 				chunk, err := Compress(nil, in, o)
 				if err != nil {
@@ -258,7 +249,7 @@ func TestGetItem(t *testing.T) {
 						t.Fatalf("%s ts%d n%d: GetItem(%d, %d): %v", c, ts, n, start, cnt, err)
 					}
 					if want := in[start*ts : (start+cnt)*ts]; !bytes.Equal(got, want) {
-						t.Fatalf("%s ts%d n%d: GetItem(%d, %d) differs at %d", c, ts, n, start, cnt, firstDiff(got, want))
+						t.Fatalf("%s ts%d n%d: GetItem(%d, %d) differs at %d", c, ts, n, start, cnt, golden.FirstDiff(got, want))
 					}
 				}
 				check(0, items)
@@ -290,7 +281,7 @@ func TestZeroAllocs(t *testing.T) {
 		t.Skip("SKIPPED: allocation counts are meaningless under -race")
 	}
 	for _, n := range []int{4 << 10, 256 << 10} {
-		in := pattern(t, "linspace_f64", n)
+		in := golden.MustPattern(t, "linspace_f64", n)
 		for _, c := range allCodecs {
 			for _, threads := range []int{1, 2} {
 				o := withFilter(Options{Codec: c, Level: 5, Typesize: 8, Threads: threads}, ByteShuffle)
@@ -325,7 +316,7 @@ func TestZeroAllocs(t *testing.T) {
 }
 
 func TestSplitModes(t *testing.T) {
-	in := pattern(t, "f32_noise", 1<<18)
+	in := golden.MustPattern(t, "f32_noise", 1<<18)
 	for _, m := range []SplitMode{SplitDefault, SplitAlways, SplitNever, SplitAuto, SplitForwardCompat} {
 		for _, c := range allCodecs {
 			o := withFilter(Options{Codec: c, Level: 5, Typesize: 4, SplitMode: m}, ByteShuffle)
@@ -346,7 +337,7 @@ func TestSplitModes(t *testing.T) {
 	}
 	// Forced splitting of a type too large for C's reader still writes
 	// what a reader expects.
-	in = pattern(t, "rec32", 1<<16)
+	in = golden.MustPattern(t, "rec32", 1<<16)
 	chunk, _ := Compress(nil, in, withFilter(Options{Codec: LZ4, Level: 5, Typesize: 32, SplitMode: SplitAlways}, ByteShuffle))
 	if out, err := Decompress(nil, chunk); err != nil || !bytes.Equal(out, in) {
 		t.Fatalf("always-split ts32: %v", err)
@@ -373,5 +364,3 @@ func TestComputeBlocksizeForced(t *testing.T) {
 		}
 	}
 }
-
-func testdataPattern(name string, n int) ([]byte, error) { return golden.Pattern(name, n) }

@@ -4,41 +4,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"testing"
 	"time"
+
+	"github.com/goblosc/blosc/internal/frametest"
+	"github.com/goblosc/blosc/internal/golden"
 )
-
-// frameBenchBytes is the input size of the frame benchmarks: 256 MiB as
-// the performance target states it, or GOBLOSC_FRAME_BENCH_MB.
-func frameBenchBytes(b *testing.B) int {
-	if s := os.Getenv("GOBLOSC_FRAME_BENCH_MB"); s != "" {
-		mb, err := strconv.Atoi(s)
-		if err != nil || mb <= 0 {
-			b.Fatalf("GOBLOSC_FRAME_BENCH_MB=%q", s)
-		}
-		return mb << 20
-	}
-	return 256 << 20
-}
-
-// frameBenchSets are the datasets and codecs of the frame target.
-var frameBenchSets = []struct {
-	pattern  string
-	typesize int
-}{{"f32_noise", 4}, {"linspace_f64", 8}}
-
-// best keeps the shortest of repeated timings.
-type best time.Duration
-
-func (b *best) time(f func() error) error {
-	t0 := time.Now()
-	err := f()
-	if d := time.Since(t0); *b == 0 || d < time.Duration(*b) {
-		*b = best(d)
-	}
-	return err
-}
 
 // BenchmarkFrame times, interleaved in every iteration, a memcpy of the
 // input, compressing it into a frame of 64 KiB chunks and decompressing
@@ -47,14 +18,14 @@ func (b *best) time(f func() error) error {
 // best GB/s and the frame/chunk ratios (-benchtime=3x or so; the input is
 // 256 MiB unless GOBLOSC_FRAME_BENCH_MB says otherwise).
 func BenchmarkFrame(b *testing.B) {
-	n := frameBenchBytes(b)
+	n := frametest.BenchBytes(b)
 	const big = 64 << 20
-	for _, set := range frameBenchSets {
-		in := pattern(b, set.pattern, n)
+	for _, set := range frametest.BenchSets {
+		in := golden.MustPattern(b, set.Pattern, n)
 		for _, codec := range []Codec{LZ4, BloscLZ} {
 			for _, th := range []int{1, 2} {
-				b.Run(fmt.Sprintf("n=%dMiB/%s/%v/threads=%d", n>>20, set.pattern, codec, th), func(b *testing.B) {
-					o := Options{Format: FormatBlosc2, Codec: codec, Level: 5, Typesize: set.typesize,
+				b.Run(fmt.Sprintf("n=%dMiB/%s/%v/threads=%d", n>>20, set.Pattern, codec, th), func(b *testing.B) {
+					o := Options{Format: FormatBlosc2, Codec: codec, Level: 5, Typesize: set.Typesize,
 						Filters: [MaxFilters]Filter{5: ByteShuffle}, Threads: th}
 					comp, err := NewCompressor(o)
 					if err != nil {
@@ -67,11 +38,11 @@ func BenchmarkFrame(b *testing.B) {
 					}
 					out := make([]byte, n)
 					cp := make([]byte, n)
-					var tCopy, tFc, tFd, tCc, tCd best
+					var tCopy, tFc, tFd, tCc, tCd frametest.Best
 					var frame *SChunk
 					round := func() {
-						_ = tCopy.time(func() error { copy(cp, in); return nil })
-						if err := tFc.time(func() error {
+						_ = tCopy.Time(func() error { copy(cp, in); return nil })
+						if err := tFc.Time(func() error {
 							s, err := NewSChunk(SChunkOptions{Options: o, ChunkSize: 64 << 10})
 							if err == nil {
 								err = s.AppendData(in)
@@ -81,10 +52,10 @@ func BenchmarkFrame(b *testing.B) {
 						}); err != nil {
 							b.Fatal(err)
 						}
-						if err := tFd.time(func() error { _, err := frame.Decompress(out); return err }); err != nil {
+						if err := tFd.Time(func() error { _, err := frame.Decompress(out); return err }); err != nil {
 							b.Fatal(err)
 						}
-						if err := tCc.time(func() error {
+						if err := tCc.Time(func() error {
 							for i := range chunks {
 								c, err := comp.Compress(chunks[i][:0], in[i*big:min(n, (i+1)*big)])
 								if err != nil {
@@ -96,7 +67,7 @@ func BenchmarkFrame(b *testing.B) {
 						}); err != nil {
 							b.Fatal(err)
 						}
-						if err := tCd.time(func() error {
+						if err := tCd.Time(func() error {
 							for i, c := range chunks {
 								if _, err := dec.Decompress(out[i*big:i*big], c); err != nil {
 									return err
@@ -111,7 +82,7 @@ func BenchmarkFrame(b *testing.B) {
 					for b.Loop() {
 						round()
 					}
-					gb := func(d best) float64 { return float64(n) / time.Duration(d).Seconds() / 1e9 }
+					gb := func(d frametest.Best) float64 { return float64(n) / time.Duration(d).Seconds() / 1e9 }
 					b.ReportMetric(gb(tCopy), "memcpy-GB/s")
 					b.ReportMetric(gb(tFc), "frame-comp-GB/s")
 					b.ReportMetric(gb(tFd), "frame-dec-GB/s")
@@ -139,7 +110,7 @@ func BenchmarkFrame(b *testing.B) {
 // frame of 10,000 chunks through a reused destination.
 func BenchmarkFrameGetItems(b *testing.B) {
 	const nchunks, cs = 10000, 4096
-	in := pattern(b, "linspace_f64", nchunks*cs)
+	in := golden.MustPattern(b, "linspace_f64", nchunks*cs)
 	o := SChunkOptions{Options: Options{Codec: LZ4, Level: 5, Typesize: 8, Filters: [MaxFilters]Filter{5: ByteShuffle}}, ChunkSize: cs}
 	s, err := NewSChunk(o)
 	if err != nil {
@@ -182,7 +153,7 @@ func frameFileOnDisk(b *testing.B, dir string, nchunks, cs int) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	in := pattern(b, "linspace_f64", cs*nchunks)
+	in := golden.MustPattern(b, "linspace_f64", cs*nchunks)
 	if _, err := w.Write(in); err != nil {
 		b.Fatal(err)
 	}
@@ -248,7 +219,7 @@ func BenchmarkFrameFileAppend(b *testing.B) {
 	}
 	defer f.Close()
 	cf := &countingFile{File: f}
-	add := pattern(b, "f32_noise", 1<<20)
+	add := golden.MustPattern(b, "f32_noise", 1<<20)
 	var written, chunkBytes, indexBytes int64
 	for b.Loop() {
 		s, err := OpenFrameFile(cf)
@@ -285,24 +256,24 @@ func BenchmarkFrameFileAppend(b *testing.B) {
 // reports each one's best GB/s and stream/in-memory ratios (the files go
 // to GOBLOSC_STREAM_DIR, default the test's temporary directory).
 func BenchmarkFrameStream(b *testing.B) {
-	n := frameBenchBytes(b)
+	n := frametest.BenchBytes(b)
 	dir := os.Getenv("GOBLOSC_STREAM_DIR")
 	if dir == "" {
 		dir = b.TempDir()
 	}
-	for _, set := range frameBenchSets {
-		in := pattern(b, set.pattern, n)
+	for _, set := range frametest.BenchSets {
+		in := golden.MustPattern(b, set.Pattern, n)
 		for _, codec := range []Codec{LZ4, BloscLZ} {
-			b.Run(fmt.Sprintf("n=%dMiB/%s/%v", n>>20, set.pattern, codec), func(b *testing.B) {
-				o := SChunkOptions{Options: Options{Format: FormatBlosc2, Codec: codec, Level: 5, Typesize: set.typesize,
+			b.Run(fmt.Sprintf("n=%dMiB/%s/%v", n>>20, set.Pattern, codec), func(b *testing.B) {
+				o := SChunkOptions{Options: Options{Format: FormatBlosc2, Codec: codec, Level: 5, Typesize: set.Typesize,
 					Filters: [MaxFilters]Filter{5: ByteShuffle}}}
 				out := make([]byte, n)
 				var frame []byte
-				var tCopy, tMc, tMd, tSc, tSd best
+				var tCopy, tMc, tMd, tSc, tSd frametest.Best
 				path := dir + "/stream.b2frame"
 				round := func() {
-					_ = tCopy.time(func() error { copy(out, in); return nil })
-					if err := tMc.time(func() error {
+					_ = tCopy.Time(func() error { copy(out, in); return nil })
+					if err := tMc.Time(func() error {
 						s, err := NewSChunk(o)
 						if err == nil {
 							err = s.AppendData(in)
@@ -314,7 +285,7 @@ func BenchmarkFrameStream(b *testing.B) {
 					}); err != nil {
 						b.Fatal(err)
 					}
-					if err := tMd.time(func() error {
+					if err := tMd.Time(func() error {
 						s, err := ParseFrame(frame)
 						if err == nil {
 							_, err = s.Decompress(out)
@@ -323,10 +294,10 @@ func BenchmarkFrameStream(b *testing.B) {
 					}); err != nil {
 						b.Fatal(err)
 					}
-					if err := tSc.time(func() error { return streamToFile(path, in, o) }); err != nil {
+					if err := tSc.Time(func() error { return streamToFile(path, in, o) }); err != nil {
 						b.Fatal(err)
 					}
-					if err := tSd.time(func() error { return streamFromFile(path, n) }); err != nil {
+					if err := tSd.Time(func() error { return streamFromFile(path, n) }); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -334,7 +305,7 @@ func BenchmarkFrameStream(b *testing.B) {
 				for b.Loop() {
 					round()
 				}
-				gb := func(d best) float64 { return float64(n) / time.Duration(d).Seconds() / 1e9 }
+				gb := func(d frametest.Best) float64 { return float64(n) / time.Duration(d).Seconds() / 1e9 }
 				b.ReportMetric(gb(tCopy), "memcpy-GB/s")
 				b.ReportMetric(gb(tMc), "mem-comp-GB/s")
 				b.ReportMetric(gb(tMd), "mem-dec-GB/s")

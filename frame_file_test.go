@@ -385,7 +385,7 @@ func checkBeforeOrAfter(t *testing.T, what string, left []byte, before, after fr
 // file reads its header, block starts and the blocks holding them, not the
 // chunk; the bytes agree with the frame in memory for every pipeline.
 func TestFrameFileLazyItems(t *testing.T) {
-	data := pattern(t, "linspace_f64", 4<<20)
+	data := golden.MustPattern(t, "linspace_f64", 4<<20)
 	pipes := [][MaxFilters]Filter{{5: ByteShuffle}, {5: BitShuffle}, {4: Delta, 5: ByteShuffle}, {}}
 	for pi, pipe := range pipes {
 		for _, codec := range []Codec{LZ4, Zstd} {

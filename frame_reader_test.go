@@ -64,7 +64,7 @@ func TestFrameReaderSeek(t *testing.T) {
 	o := SChunkOptions{Options: DefaultOptions(), ChunkSize: 4096}
 	o.Codec, o.Threads = LZ4, 3
 	s, _ := NewSChunk(o)
-	data := pattern(t, "linspace_f64", 100000+13)
+	data := golden.MustPattern(t, "linspace_f64", 100000+13)
 	if err := s.AppendData(data); err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func (w *failAfter) Write(p []byte) (int, error) {
 // fails (the position then says how far it got, and reading on resumes
 // there), and reports a corrupt chunk after writing everything before it.
 func TestFrameReaderWriteTo(t *testing.T) {
-	data := pattern(t, "f32_noise", 40*16<<10+123)
+	data := golden.MustPattern(t, "f32_noise", 40*16<<10+123)
 	for _, th := range []int{1, 2, 3} {
 		o := SChunkOptions{Options: DefaultOptions(), ChunkSize: 16 << 10}
 		o.Codec, o.Typesize, o.Threads = LZ4, 4, th

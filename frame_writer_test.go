@@ -10,12 +10,13 @@ import (
 	"testing/iotest"
 
 	"github.com/goblosc/blosc/internal/faultfile"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // TestFrameWriter: a stream written in pieces of any size makes the same
 // frame bytes as AppendData of the whole, at any thread count.
 func TestFrameWriter(t *testing.T) {
-	data := pattern(t, "linspace_f64", 3<<20+1000)
+	data := golden.MustPattern(t, "linspace_f64", 3<<20+1000)
 	for _, th := range []int{1, 2, 4} {
 		for _, cs := range []int{64 << 10, 1 << 20} {
 			t.Run(fmt.Sprintf("threads=%d/cs=%d", th, cs), func(t *testing.T) {
@@ -100,7 +101,7 @@ func (p *pieces) Read(b []byte) (int, error) {
 // or by Close, for every write of the stream; the destination then holds
 // no header, and Close reports the same error again.
 func TestFrameWriterFailingWrite(t *testing.T) {
-	data := pattern(t, "f32_noise", 2<<20+333)
+	data := golden.MustPattern(t, "f32_noise", 2<<20+333)
 	o := SChunkOptions{Options: DefaultOptions(), ChunkSize: 64 << 10}
 	o.Codec, o.Typesize, o.Threads = LZ4, 4, 2
 	ref := faultfile.New(nil, faultfile.NoFault)

@@ -95,7 +95,7 @@ func (w *decodeWays) check(t *testing.T, src []byte, a, b uint32) ([]byte, error
 		}
 		if err == nil {
 			if !bytes.Equal(got, out) {
-				t.Fatalf("%s decode differs from serial at byte %d of %d", o.name, firstDiff(got, out), len(out))
+				t.Fatalf("%s decode differs from serial at byte %d of %d", o.name, golden.FirstDiff(got, out), len(out))
 			}
 		}
 	}
@@ -116,7 +116,7 @@ func (w *decodeWays) checkRanges(t *testing.T, src, out []byte, h Header, a, b u
 			t.Fatalf("GetItem(%d, %d) of %d items: %v", start, n, items, err)
 		}
 		if want := out[start*ts : (start+n)*ts]; !bytes.Equal(got, want) {
-			t.Fatalf("GetItem(%d, %d) of %d %d-byte items differs from Decompress at byte %d", start, n, items, ts, firstDiff(got, want))
+			t.Fatalf("GetItem(%d, %d) of %d %d-byte items differs from Decompress at byte %d", start, n, items, ts, golden.FirstDiff(got, want))
 		}
 		if cap(got) > cap(w.ref) {
 			w.ref = got
@@ -204,7 +204,7 @@ func TestBlosc1AsBlosc2(t *testing.T) {
 		}
 		got, err := Decompress(nil, c2)
 		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%s as Blosc2: %v, first difference at %d", e.File, err, firstDiff(got, want))
+			t.Errorf("%s as Blosc2: %v, first difference at %d", e.File, err, golden.FirstDiff(got, want))
 		}
 		compared++
 	}

@@ -11,27 +11,6 @@ import (
 	"github.com/goblosc/blosc/internal/golden"
 )
 
-// seedChunks adds the golden and corrupted Blosc1 and Blosc2 chunks (up to
-// a size the fuzzer handles well) to the corpus of a target that takes a
-// chunk and a GetItem range.
-func seedChunks(f *testing.F) {
-	dir, rows, err := golden.Lookup("blosc1-chunk", "corrupt-blosc1", "corrupt-blosc2", "blosc2-chunk", "blosc2-special-chunk", "blosc2-vlblocks-chunk")
-	if errors.Is(err, golden.ErrNotFound) {
-		return // no vectors here: the fuzzer runs from its own seeds
-	} else if err != nil {
-		f.Fatal(err)
-	}
-	for i, e := range rows {
-		b, err := os.ReadFile(filepath.Join(dir, e.File))
-		if err != nil {
-			f.Fatal(err)
-		}
-		if len(b) <= 16<<10 {
-			f.Add(b, uint32(i), 1<<31-uint32(i))
-		}
-	}
-}
-
 // FuzzDecompress feeds mutated chunks of either format to every reader:
 // none may panic; serial, parallel and staged decoding agree on the bytes
 // and on the class of error; GetItem agrees with Decompress on the range the
@@ -39,7 +18,7 @@ func seedChunks(f *testing.F) {
 // the Blosc2 chunk that means the same decodes to the same bytes where the
 // Blosc2 reader accepts it.
 func FuzzDecompress(f *testing.F) {
-	seedChunks(f)
+	golden.SeedChunks(f)
 	f.Add([]byte{2, 1, 0x33, 4, 0, 0, 0, 0, 1, 0, 0, 0, 16, 0, 0, 0}, uint32(0), uint32(0))
 	w := newDecodeWays()
 	f.Fuzz(func(t *testing.T, src []byte, a, b uint32) {
@@ -59,7 +38,7 @@ func FuzzDecompress(f *testing.F) {
 		}
 		got, err := w.check(t, c2, a, b)
 		if err == nil && !bytes.Equal(got, out) {
-			t.Fatalf("the Blosc2 reader decodes the rewritten chunk differently at byte %d", firstDiff(got, out))
+			t.Fatalf("the Blosc2 reader decodes the rewritten chunk differently at byte %d", golden.FirstDiff(got, out))
 		}
 	})
 }
@@ -114,7 +93,7 @@ func FuzzRoundTrip(f *testing.F) {
 			t.Fatalf("Decompress(%+v): %v", o, err)
 		}
 		if !bytes.Equal(out, data) {
-			t.Fatalf("round trip (%+v) differs at %d", o, firstDiff(out, data))
+			t.Fatalf("round trip (%+v) differs at %d", o, golden.FirstDiff(out, data))
 		}
 	})
 }

@@ -7,25 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-)
 
-// copyDir copies a sparse frame directory.
-func copyDir(t *testing.T, from, to string) {
-	t.Helper()
-	if err := os.Mkdir(to, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ents, _ := os.ReadDir(from)
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join(from, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(to, e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/goblosc/blosc/internal/frametest"
+)
 
 // baseSparse makes a sparse frame like baseFrameFile's.
 func baseSparse(t *testing.T, dir string) {
@@ -68,7 +52,7 @@ func TestSparseFrameOperations(t *testing.T) {
 	for k, op := range fileOps(t) {
 		t.Run(op.name, func(t *testing.T) {
 			dir := filepath.Join(root, fmt.Sprint("op", k))
-			copyDir(t, base, dir)
+			frametest.CopyDir(t, base, dir)
 			s, err := OpenSparseFrame(dir, true)
 			if err != nil {
 				t.Fatal(err)
@@ -93,7 +77,7 @@ func TestSparseFrameOperations(t *testing.T) {
 			// Crashes before each step.
 			for step := 0; ; step++ {
 				cdir := filepath.Join(root, fmt.Sprint("crash", k, "-", step))
-				copyDir(t, base, cdir)
+				frametest.CopyDir(t, base, cdir)
 				s, err := OpenSparseFrame(cdir, true)
 				if err != nil {
 					t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/goblosc/blosc/internal/cpu"
+	"github.com/goblosc/blosc/internal/golden"
 	"github.com/goblosc/blosc/internal/guard"
 )
 
@@ -46,7 +47,7 @@ func runnableKernels(tb testing.TB) []cpu.Kernel {
 // diffReport describes the first difference between got and want with a
 // hex dump of both around it.
 func diffReport(got, want []byte) string {
-	i := firstDiff(got, want)
+	i := golden.FirstDiff(got, want)
 	lo := max(0, i-16) &^ 15
 	hi := min(max(len(got), len(want)), i+32)
 	var b strings.Builder

@@ -4,21 +4,9 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
-)
 
-// shuffleByDefinition is the byte shuffle written straight from its
-// definition, index by index, to check the portable kernel against.
-func shuffleByDefinition(src []byte, typesize int) []byte {
-	n := len(src) / typesize
-	dst := make([]byte, len(src))
-	for i := 0; i < n; i++ {
-		for j := 0; j < typesize; j++ {
-			dst[j*n+i] = src[i*typesize+j]
-		}
-	}
-	copy(dst[n*typesize:], src[n*typesize:])
-	return dst
-}
+	"github.com/goblosc/blosc/internal/golden"
+)
 
 func TestShuffleMatchesDefinition(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -28,16 +16,16 @@ func TestShuffleMatchesDefinition(t *testing.T) {
 			for i := range src {
 				src[i] = byte(rng.Uint32())
 			}
-			want := shuffleByDefinition(src, ts)
+			want := golden.Shuffled(src, ts)
 			got := make([]byte, n+3)
 			Shuffle(got, src, ts)
 			if !bytes.Equal(got[:n], want) {
-				t.Fatalf("Shuffle ts=%d n=%d: first difference at %d", ts, n, firstDiff(got, want))
+				t.Fatalf("Shuffle ts=%d n=%d: first difference at %d", ts, n, golden.FirstDiff(got, want))
 			}
 			back := make([]byte, n)
 			Unshuffle(back, got[:n], ts)
 			if !bytes.Equal(back, src) {
-				t.Fatalf("Unshuffle ts=%d n=%d: first difference at %d", ts, n, firstDiff(back, src))
+				t.Fatalf("Unshuffle ts=%d n=%d: first difference at %d", ts, n, golden.FirstDiff(back, src))
 			}
 		}
 	}
@@ -57,13 +45,4 @@ func TestShufflePanicsOnMisuse(t *testing.T) {
 			f()
 		}()
 	}
-}
-
-func firstDiff(a, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
 }

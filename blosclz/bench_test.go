@@ -4,48 +4,14 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc/blosclz"
+	"github.com/goblosc/blosc/internal/blosclztest"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
-// benchPatterns are the inputs of the performance target, with the typesize
-// they are byte-shuffled with, as a Blosc chunk would store them.
-var benchPatterns = []struct {
-	name     string
-	typesize int
-}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}}
-
-const benchSize = 1 << 20
-
-// benchBlock is the block c-blosc 1.21 uses for a 1 MiB BloscLZ buffer of
-// typesize 1 (it caps split blocks at 256 KiB whatever blocksize is asked),
-// so the Go rows compress and decode the same streams as the C rows.
-const benchBlock = 1 << 18
-
-// benchLevels are the levels benchmarked; l5 is c-blosc's default.
-var benchLevels = []int{1, 5, 9}
-
-func benchLevelName(level int) string { return "l" + string(rune('0'+level)) }
-
-// compressBlocks compresses src block by block into dst (len(src) bytes),
-// as c-blosc lays the streams out in a chunk, and returns the stream sizes
-// and the size the chunk would have (header, bstarts, csize fields).
-func compressBlocks(dst, src []byte, level int, sizes []int) int {
-	total := 16
-	for i := 0; i*benchBlock < len(src); i++ {
-		blk := src[i*benchBlock : min(len(src), (i+1)*benchBlock)]
-		n := blosclz.Compress(dst[i*benchBlock:i*benchBlock+len(blk)], blk, level)
-		if n == 0 {
-			n = len(blk) // stored raw
-		}
-		sizes[i] = n
-		total += 8 + n
-	}
-	return total
-}
-
 func BenchmarkCompress(b *testing.B) {
-	for _, p := range benchPatterns {
-		src := shuffled(b, p.name, benchSize)
-		b.Run(p.name+"/copy", func(b *testing.B) {
+	for _, p := range golden.BenchInputs {
+		src := blosclztest.Shuffled(b, p.Pattern, golden.BenchSize)
+		b.Run(p.Pattern+"/copy", func(b *testing.B) {
 			dst := make([]byte, len(src))
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
@@ -53,15 +19,15 @@ func BenchmarkCompress(b *testing.B) {
 				copy(dst, src)
 			}
 		})
-		for _, level := range benchLevels {
-			b.Run(p.name+"/"+benchLevelName(level), func(b *testing.B) {
+		for _, level := range blosclztest.BenchLevels {
+			b.Run(p.Pattern+"/"+blosclztest.BenchLevelName(level), func(b *testing.B) {
 				dst := make([]byte, len(src))
-				sizes := make([]int, len(src)/benchBlock+1)
+				sizes := make([]int, len(src)/blosclztest.BenchBlock+1)
 				var n int
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
 				for b.Loop() {
-					n = compressBlocks(dst, src, level, sizes)
+					n = blosclztest.CompressBlocks(dst, src, level, sizes)
 				}
 				b.ReportMetric(float64(len(src))/float64(n), "ratio")
 			})
@@ -70,9 +36,9 @@ func BenchmarkCompress(b *testing.B) {
 }
 
 func BenchmarkDecompress(b *testing.B) {
-	for _, p := range benchPatterns {
-		src := shuffled(b, p.name, benchSize)
-		b.Run(p.name+"/copy", func(b *testing.B) {
+	for _, p := range golden.BenchInputs {
+		src := blosclztest.Shuffled(b, p.Pattern, golden.BenchSize)
+		b.Run(p.Pattern+"/copy", func(b *testing.B) {
 			dst := make([]byte, len(src))
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
@@ -80,17 +46,17 @@ func BenchmarkDecompress(b *testing.B) {
 				copy(dst, src)
 			}
 		})
-		for _, level := range benchLevels {
+		for _, level := range blosclztest.BenchLevels {
 			comp := make([]byte, len(src))
-			sizes := make([]int, len(src)/benchBlock+1)
-			total := compressBlocks(comp, src, level, sizes)
-			b.Run(p.name+"/"+benchLevelName(level), func(b *testing.B) {
+			sizes := make([]int, len(src)/blosclztest.BenchBlock+1)
+			total := blosclztest.CompressBlocks(comp, src, level, sizes)
+			b.Run(p.Pattern+"/"+blosclztest.BenchLevelName(level), func(b *testing.B) {
 				out := make([]byte, len(src))
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
 				for b.Loop() {
-					for i := 0; i*benchBlock < len(src); i++ {
-						start, end := i*benchBlock, min(len(src), (i+1)*benchBlock)
+					for i := 0; i*blosclztest.BenchBlock < len(src); i++ {
+						start, end := i*blosclztest.BenchBlock, min(len(src), (i+1)*blosclztest.BenchBlock)
 						if sizes[i] == end-start {
 							copy(out[start:end], comp[start:end])
 							continue
@@ -108,7 +74,7 @@ func BenchmarkDecompress(b *testing.B) {
 
 // Decoding one small stream, the size a split block often has.
 func BenchmarkDecompress4KiB(b *testing.B) {
-	src := shuffled(b, "linspace_f64", 4096)
+	src := blosclztest.Shuffled(b, "linspace_f64", 4096)
 	comp := make([]byte, len(src))
 	comp = comp[:blosclz.Compress(comp, src, 5)]
 	out := make([]byte, len(src))
@@ -125,7 +91,7 @@ func BenchmarkDecompress4KiB(b *testing.B) {
 // 2.5.3 (CompressBlosc2), side by side in one run, at the block sizes Blosc
 // chunks usually split into; the copy row is the memory bound.
 func BenchmarkVersions(b *testing.B) {
-	whole := shuffled(b, "f32_noise", benchSize)
+	whole := blosclztest.Shuffled(b, "f32_noise", golden.BenchSize)
 	for _, size := range []int{8 << 10, 64 << 10} {
 		src := whole[:size]
 		name := "f32_noise/" + map[int]string{8 << 10: "8KiB", 64 << 10: "64KiB"}[size]

@@ -6,37 +6,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/blosclz"
+	"github.com/goblosc/blosc/internal/blosclztest"
 	"github.com/goblosc/blosc/internal/golden"
 )
-
-// natural typesize of each pattern, for shuffling as Blosc would
-var patternTypesize = map[string]int{
-	"zeros": 1, "arange_i8": 1, "arange_i16": 2, "arange_i32": 4, "arange_i64": 8,
-	"linspace_f64": 8, "rand_s1": 8, "f32_noise": 4, "text": 1, "runs": 4, "rec12": 12,
-}
-
-func pattern(tb testing.TB, name string, n int) []byte {
-	tb.Helper()
-	b, err := golden.Pattern(name, n)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
-}
-
-func shuffled(tb testing.TB, name string, n int) []byte {
-	tb.Helper()
-	src := pattern(tb, name, n)
-	ts := patternTypesize[name]
-	if ts <= 1 {
-		return src
-	}
-	out := make([]byte, n)
-	blosc.Shuffle(out, src, ts)
-	return out
-}
 
 // roundTrip compresses src at level with dst of len(src) (what c-blosc
 // offers) and checks blosclz.Decompress gives src back. It returns the stream
@@ -63,7 +36,7 @@ func roundTrip(t *testing.T, src []byte, level int, split bool) int {
 	m, err := blosclz.Decompress(out, dst[:n])
 	if err != nil || m != len(src) || !bytes.Equal(out, src) {
 		t.Fatalf("level %d split %v: %d bytes: blosclz.Decompress gave %d, %v; first difference at %d",
-			level, split, len(src), m, err, firstDiff(out, src))
+			level, split, len(src), m, err, golden.FirstDiff(out, src))
 	}
 	return n
 }
@@ -84,7 +57,7 @@ func roundTripBlosc2(t *testing.T, src []byte, level int) {
 func TestRoundTripPatterns(t *testing.T) {
 	for _, name := range golden.Names {
 		for _, n := range []int{0, 1, 15, 16, 51, 52, 100, 1000, 4096, 65536, 300001} {
-			src := shuffled(t, name, n)
+			src := blosclztest.Shuffled(t, name, n)
 			for level := 1; level <= blosclz.MaxLevel; level++ {
 				roundTrip(t, src, level, true)
 				roundTrip(t, src, level, false)
@@ -129,7 +102,7 @@ func TestRoundTripStructured(t *testing.T) {
 		roundTrip(t, src, level, false)
 	}
 	// Every small size and alignment of a compressible input.
-	base := shuffled(t, "rec12", 3000)
+	base := blosclztest.Shuffled(t, "rec12", 3000)
 	for n := 0; n < 600; n++ {
 		roundTrip(t, base[n%7:n%7+n], 5, true)
 		roundTrip(t, base[:n], 9, false)
@@ -137,7 +110,7 @@ func TestRoundTripStructured(t *testing.T) {
 }
 
 func TestCompressRefuses(t *testing.T) {
-	src := shuffled(t, "arange_i64", 4096)
+	src := blosclztest.Shuffled(t, "arange_i64", 4096)
 	dst := make([]byte, 4096)
 	if n := blosclz.Compress(dst, src, 0); n != 0 {
 		t.Errorf("level 0 gave %d, want 0", n)
@@ -152,7 +125,7 @@ func TestCompressRefuses(t *testing.T) {
 		t.Errorf("level 99 gave %d, level 9 %d", a, b)
 	}
 	// Random bytes fail every level's entropy threshold.
-	noise := pattern(t, "rand_s1", 65536)
+	noise := golden.MustPattern(t, "rand_s1", 65536)
 	for level := 1; level <= blosclz.MaxLevel; level++ {
 		if n := blosclz.Compress(make([]byte, len(noise)), noise, level); n != 0 {
 			t.Errorf("level %d compressed random data to %d", level, n)
@@ -160,7 +133,7 @@ func TestCompressRefuses(t *testing.T) {
 	}
 	// A compressible input whose stream does not fit returns 0 without
 	// writing past dst, for every dst length.
-	text := pattern(t, "text", 8192)
+	text := golden.MustPattern(t, "text", 8192)
 	full := blosclz.Compress(make([]byte, len(text)), text, 5)
 	if full == 0 {
 		t.Fatal("text did not compress")
@@ -188,7 +161,7 @@ func TestCompressRefuses(t *testing.T) {
 }
 
 func TestDecompressRejects(t *testing.T) {
-	src := pattern(t, "text", 20000)
+	src := golden.MustPattern(t, "text", 20000)
 	comp := make([]byte, len(src))
 	n := blosclz.Compress(comp, src, 5)
 	comp = comp[:n]
@@ -269,7 +242,7 @@ func TestOverlappingMatches(t *testing.T) {
 }
 
 func TestNoAllocations(t *testing.T) {
-	src := shuffled(t, "linspace_f64", 4096)
+	src := blosclztest.Shuffled(t, "linspace_f64", 4096)
 	dst := make([]byte, len(src))
 	out := make([]byte, len(src))
 	var n int
@@ -293,7 +266,7 @@ func TestNoAllocations(t *testing.T) {
 }
 
 func TestConcurrent(t *testing.T) {
-	src := shuffled(t, "f32_noise", 1<<16)
+	src := blosclztest.Shuffled(t, "f32_noise", 1<<16)
 	want := make([]byte, len(src))
 	wn := blosclz.Compress(want, src, 7)
 	done := make(chan error)

@@ -6,22 +6,11 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc/blosclz"
+	"github.com/goblosc/blosc/internal/blosclztest"
 )
 
-func seedStreams(f *testing.F) {
-	for _, name := range []string{"arange_i64", "linspace_f64", "f32_noise", "text", "runs", "rec12", "zeros"} {
-		src := shuffled(f, name, 2048)
-		dst := make([]byte, len(src))
-		if n := blosclz.Compress(dst, src, 5); n > 0 {
-			f.Add(dst[:n], uint16(len(src)))
-		}
-	}
-	f.Add([]byte{0x01, 'a', 'b', 0xE0, 0xFF, 0xFF, 0x01}, uint16(600))
-	f.Add([]byte{0x00, 'a', 0x3F, 0xFF, 0x00, 0x00, 0x00}, uint16(100))
-}
-
 func FuzzDecompress(f *testing.F) {
-	seedStreams(f)
+	blosclztest.SeedStreams(f)
 	f.Fuzz(func(t *testing.T, src []byte, size uint16) {
 		dst := make([]byte, int(size)+16)
 		for i := range dst {
@@ -44,7 +33,7 @@ func FuzzDecompress(f *testing.F) {
 
 func FuzzRoundTrip(f *testing.F) {
 	for _, name := range []string{"arange_i64", "linspace_f64", "f32_noise", "text", "runs", "rec12", "zeros"} {
-		f.Add(shuffled(f, name, 3000), false)
+		f.Add(blosclztest.Shuffled(f, name, 3000), false)
 	}
 	f.Add(bytes.Repeat([]byte("abcabcabd"), 200), true)
 	f.Fuzz(func(t *testing.T, src []byte, unsplit bool) {

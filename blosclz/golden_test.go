@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc/blosclz"
+	"github.com/goblosc/blosc/internal/blosclztest"
 	"github.com/goblosc/blosc/internal/golden"
 )
 
@@ -34,18 +35,18 @@ func TestDecodeGoldenVectors(t *testing.T) {
 	streams, hashed := 0, 0
 	for _, e := range es {
 		b := golden.Read(t, dir, e)
-		c, err := parseChunk(b, e.Kind == "blosc2-chunk")
+		c, err := blosclztest.ParseChunk(b, e.Kind == "blosc2-chunk")
 		if err != nil {
 			t.Errorf("%s: %v", e.File, err)
 			continue
 		}
-		out, unfiltered, err := decodeChunk(b, c)
+		out, unfiltered, err := blosclztest.DecodeChunk(b, c)
 		if err != nil {
 			t.Errorf("%s: %v", e.File, err)
 			continue
 		}
-		for _, s := range c.streams {
-			if s.payload != nil && int(s.csize) != s.neblock {
+		for _, s := range c.Streams {
+			if s.Payload != nil && int(s.Csize) != s.Neblock {
 				streams++
 			}
 		}
@@ -92,34 +93,34 @@ func reencodeGolden(t *testing.T, kind string, slack int, compress func(dst, src
 			continue
 		}
 		b := golden.Read(t, dir, e)
-		c, err := parseChunk(b, blosc2)
+		c, err := blosclztest.ParseChunk(b, blosc2)
 		if err != nil {
 			t.Fatalf("%s: %v", e.File, err)
 		}
 		mt := strings.Contains(e.File, "_mt")
-		for _, s := range c.streams {
-			if blosc2 && s.payload == nil {
+		for _, s := range c.Streams {
+			if blosc2 && s.Payload == nil {
 				continue // a run, which c-blosc2 finds before calling BloscLZ
 			}
-			in := make([]byte, s.neblock)
-			if err := decodeStream(s, in); err != nil {
+			in := make([]byte, s.Neblock)
+			if err := blosclztest.DecodeStream(s, in); err != nil {
 				t.Fatalf("%s: %v", e.File, err)
 			}
-			maxout := s.neblock
+			maxout := s.Neblock
 			if !mt {
-				maxout = min(maxout, c.nbytes+slack-s.offset)
+				maxout = min(maxout, c.Nbytes+slack-s.Offset)
 			}
-			dst := make([]byte, s.neblock+64)
-			n := compress(dst[:maxout], in, e.Clevel, s.split)
-			raw := int(s.csize) == s.neblock
+			dst := make([]byte, s.Neblock+64)
+			n := compress(dst[:maxout], in, e.Clevel, s.Split)
+			raw := int(s.Csize) == s.Neblock
 			switch {
-			case raw && (n == 0 || n == s.neblock):
+			case raw && (n == 0 || n == s.Neblock):
 			case raw:
-				t.Errorf("%s block %d stream at %d: C stored %d bytes raw, we compress to %d", e.File, s.block, s.offset, s.neblock, n)
+				t.Errorf("%s block %d stream at %d: C stored %d bytes raw, we compress to %d", e.File, s.Block, s.Offset, s.Neblock, n)
 			case n == 0:
-				t.Errorf("%s block %d stream at %d: C compressed %d bytes to %d, we gave up", e.File, s.block, s.offset, s.neblock, s.csize)
-			case !bytes.Equal(dst[:n], s.payload):
-				t.Errorf("%s block %d stream at %d: %d bytes, C wrote %d; first difference at %d", e.File, s.block, s.offset, n, s.csize, firstDiff(dst[:n], s.payload))
+				t.Errorf("%s block %d stream at %d: C compressed %d bytes to %d, we gave up", e.File, s.Block, s.Offset, s.Neblock, s.Csize)
+			case !bytes.Equal(dst[:n], s.Payload):
+				t.Errorf("%s block %d stream at %d: %d bytes, C wrote %d; first difference at %d", e.File, s.Block, s.Offset, n, s.Csize, golden.FirstDiff(dst[:n], s.Payload))
 			}
 			compared++
 		}
@@ -128,15 +129,6 @@ func reencodeGolden(t *testing.T, kind string, slack int, compress func(dst, src
 	if compared < 100 {
 		t.Errorf("only %d streams compared", compared)
 	}
-}
-
-func firstDiff(a, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
 }
 
 // The mutated chunks under corrupt/ reach blosclz.Decompress with damaged streams:
@@ -158,16 +150,16 @@ func TestCorruptVectors(t *testing.T) {
 				t.Fatal(err)
 			}
 			files++
-			c, err := parseChunk(b, sub == "blosc2")
-			if err != nil || c.nbytes > 1<<24 || c.blocksize > 1<<24 {
+			c, err := blosclztest.ParseChunk(b, sub == "blosc2")
+			if err != nil || c.Nbytes > 1<<24 || c.Blocksize > 1<<24 {
 				continue // the chunk layer's business, not a stream's
 			}
-			for _, s := range c.streams {
-				if s.payload == nil || int(s.csize) == s.neblock || s.neblock > 1<<24 {
+			for _, s := range c.Streams {
+				if s.Payload == nil || int(s.Csize) == s.Neblock || s.Neblock > 1<<24 {
 					continue
 				}
-				out := make([]byte, s.neblock)
-				n, err := blosclz.Decompress(out, s.payload)
+				out := make([]byte, s.Neblock)
+				n, err := blosclz.Decompress(out, s.Payload)
 				streams++
 				if err != nil || n != len(out) {
 					failed++

@@ -175,7 +175,7 @@ func TestAppendRoundTrip(t *testing.T) {
 					whole, _ = sameLayoutIgnoringMeta(t, whole, got)
 				}
 				if !bytes.Equal(whole, got) {
-					t.Errorf("appended file differs from packing everything at %d", firstDiff(whole, got))
+					t.Errorf("appended file differs from packing everything at %d", golden.FirstDiff(whole, got))
 				}
 			}
 		})

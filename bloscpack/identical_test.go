@@ -74,7 +74,7 @@ func TestGoldenByteIdentical(t *testing.T) {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(got, want) {
-					t.Fatalf("threads %d: %d bytes, reference %d; first difference at %d", threads, len(got), len(want), firstDiff(got, want))
+					t.Fatalf("threads %d: %d bytes, reference %d; first difference at %d", threads, len(got), len(want), golden.FirstDiff(got, want))
 				}
 			}
 			compared++
@@ -83,13 +83,4 @@ func TestGoldenByteIdentical(t *testing.T) {
 	if compared < 8 {
 		t.Errorf("compared %d vectors, want the 8 blosclz/lz4 ones", compared)
 	}
-}
-
-func firstDiff(a, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
 }

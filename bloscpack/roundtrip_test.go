@@ -115,7 +115,7 @@ func TestWriterUnknownSize(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(m.b, want) {
-			t.Fatalf("step %d: seekable stream differs from Pack at %d", step, firstDiff(m.b, want))
+			t.Fatalf("step %d: seekable stream differs from Pack at %d", step, golden.FirstDiff(m.b, want))
 		}
 		var plain bytes.Buffer
 		w, _ = NewWriter(&plain, -1, o)

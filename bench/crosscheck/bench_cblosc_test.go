@@ -8,16 +8,8 @@ import (
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc"
+	"github.com/goblosc/blosc/internal/golden"
 )
-
-// benchInputs are the 1 MiB inputs of the root package's BenchmarkCompress
-// and BenchmarkDecompress, with their element sizes.
-var benchInputs = []struct {
-	pattern  string
-	typesize int
-}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}}
-
-const benchSize = 1 << 20
 
 // BenchmarkCompressC and BenchmarkDecompressC are the C rows of the root
 // package's BenchmarkCompress and BenchmarkDecompress (same inputs, same
@@ -26,10 +18,10 @@ func BenchmarkCompressC(b *testing.B)   { benchC(b, true) }
 func BenchmarkDecompressC(b *testing.B) { benchC(b, false) }
 
 func benchC(b *testing.B, compress bool) {
-	for _, bi := range benchInputs {
-		in := pattern(b, bi.pattern, benchSize)
+	for _, bi := range golden.BenchInputs {
+		in := golden.MustPattern(b, bi.Pattern, golden.BenchSize)
 		for _, c := range allCodecs {
-			b.Run(fmt.Sprintf("%s/%s/C", bi.pattern, c), func(b *testing.B) { benchCBlosc(b, c, 5, bi.typesize, in, compress) })
+			b.Run(fmt.Sprintf("%s/%s/C", bi.Pattern, c), func(b *testing.B) { benchCBlosc(b, c, 5, bi.Typesize, in, compress) })
 		}
 	}
 }

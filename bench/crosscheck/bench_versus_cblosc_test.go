@@ -10,6 +10,7 @@ import (
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // BenchmarkChunkVersusC alternates Go and c-blosc 1.21 on the same input
@@ -40,7 +41,7 @@ func BenchmarkChunkVersusC(b *testing.B) {
 			name := fmt.Sprintf("n=%dKiB/%s/%s/ts=%d", s.size>>10, s.pattern, c, s.typesize)
 			b.Run(name, func(b *testing.B) {
 				if in == nil {
-					in = pattern(b, s.pattern, s.size)
+					in = golden.MustPattern(b, s.pattern, s.size)
 				}
 				o := withFilter(blosc.Options{Codec: c, Level: 5, Typesize: s.typesize, Threads: 1}, blosc.ByteShuffle)
 				comp1, err := blosc.NewCompressor(o)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc2"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // cParams maps Blosc2 options to c-blosc2's. SplitDefault is c-blosc2's
@@ -106,7 +107,7 @@ func TestBlosc2ReadByC(t *testing.T) {
 				if o.Dict && n < 100000 {
 					continue
 				}
-				src := pattern(t, name, n)
+				src := golden.MustPattern(t, name, n)
 				label := fmt.Sprintf("%s %s ts=%d filters=%v meta=%v split=%d dict=%v n=%d", name, o.Codec, o.Typesize, o.Filters, o.FilterMeta, o.SplitMode, o.Dict, n)
 				ours, err := blosc.Compress(nil, src, o)
 				if err != nil {
@@ -212,7 +213,7 @@ func timeSide(b *testing.B, best *side, comp func() (int, error), dec func(m int
 func BenchmarkBlosc2VersusC(b *testing.B) {
 	const n = 64 << 20
 	for _, s := range blosc2BenchSets {
-		in := pattern(b, s.pattern, n)
+		in := golden.MustPattern(b, s.pattern, n)
 		for _, c := range []blosc.Codec{blosc.BloscLZ, blosc.LZ4, blosc.Zstd} {
 			b.Run(fmt.Sprintf("n=64MiB/%s/%s/ts=%d", s.pattern, c, s.typesize), func(b *testing.B) {
 				best := map[string]*side{}

@@ -10,13 +10,14 @@ import (
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // randomInput mixes a pattern with random runs so every codec sees both
 // compressible and incompressible stretches.
 func randomInput(rng *rand.Rand, n int) []byte {
 	names := []string{"linspace_f64", "arange_i32", "text", "runs", "f32_noise", "zeros", "rec12"}
-	b, _ := testdataPattern(names[rng.IntN(len(names))], n)
+	b, _ := golden.Pattern(names[rng.IntN(len(names))], n)
 	for k := rng.IntN(4); k > 0 && n > 0; k-- {
 		at := rng.IntN(n)
 		end := min(n, at+rng.IntN(4096))
@@ -100,7 +101,7 @@ func crossOne(t *testing.T, name string, in []byte, o blosc.Options) {
 		}
 	}
 	if (o.Codec == blosc.LZ4 || o.Codec == blosc.BloscLZ) && !bytes.Equal(ours, theirs) {
-		t.Fatalf("%s: chunk differs from C's: %s", name, chunkDiff(ours, theirs))
+		t.Fatalf("%s: chunk differs from C's: %s", name, golden.ChunkDiff(ours, theirs))
 	}
 	// GetItem on C's chunk against C's blosc_getitem.
 	if items := n / o.Typesize; items > 0 {

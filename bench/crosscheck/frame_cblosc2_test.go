@@ -14,6 +14,7 @@ import (
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc2"
 	"github.com/goblosc/blosc/internal/faultfile"
+	"github.com/goblosc/blosc/internal/frametest"
 	"github.com/goblosc/blosc/internal/golden"
 )
 
@@ -304,21 +305,21 @@ func TestFrameFillSpecialCrossC(t *testing.T) {
 // over the same chunks, at 1 and 2 threads, with a memcpy in the same
 // rounds. It reports each side's best GB/s and the go/c ratios.
 func BenchmarkFrameVersusC(b *testing.B) {
-	n := frameBenchBytes(b)
+	n := frametest.BenchBytes(b)
 	const cs = 64 << 10
-	for _, set := range frameBenchSets {
-		in := pattern(b, set.pattern, n)
+	for _, set := range frametest.BenchSets {
+		in := golden.MustPattern(b, set.Pattern, n)
 		for _, codec := range []blosc.Codec{blosc.LZ4, blosc.BloscLZ} {
 			for _, th := range []int{1, 2} {
-				b.Run(fmt.Sprintf("n=%dMiB/%s/%v/threads=%d", n>>20, set.pattern, codec, th), func(b *testing.B) {
-					o := blosc.Options{Codec: codec, Level: 5, Typesize: set.typesize, Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: th}
+				b.Run(fmt.Sprintf("n=%dMiB/%s/%v/threads=%d", n>>20, set.Pattern, codec, th), func(b *testing.B) {
+					o := blosc.Options{Codec: codec, Level: 5, Typesize: set.Typesize, Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: th}
 					out := make([]byte, n)
 					cp := make([]byte, n)
-					var tCopy, tGc, tGd, tCc, tCd best
+					var tCopy, tGc, tGd, tCc, tCd frametest.Best
 					round := func() {
-						_ = tCopy.time(func() error { copy(cp, in); return nil })
+						_ = tCopy.Time(func() error { copy(cp, in); return nil })
 						var g *blosc.SChunk
-						if err := tGc.time(func() error {
+						if err := tGc.Time(func() error {
 							var err error
 							if g, err = blosc.NewSChunk(blosc.SChunkOptions{Options: o, ChunkSize: cs}); err == nil {
 								err = g.AppendData(in)
@@ -327,11 +328,11 @@ func BenchmarkFrameVersusC(b *testing.B) {
 						}); err != nil {
 							b.Fatal(err)
 						}
-						if err := tGd.time(func() error { _, err := g.Decompress(out); return err }); err != nil {
+						if err := tGd.Time(func() error { _, err := g.Decompress(out); return err }); err != nil {
 							b.Fatal(err)
 						}
 						var c *cblosc2.SChunk
-						if err := tCc.time(func() error {
+						if err := tCc.Time(func() error {
 							var err error
 							if c, err = cblosc2.NewSChunk(cParams(o), ""); err != nil {
 								return err
@@ -345,7 +346,7 @@ func BenchmarkFrameVersusC(b *testing.B) {
 						}); err != nil {
 							b.Fatal(err)
 						}
-						if err := tCd.time(func() error {
+						if err := tCd.Time(func() error {
 							for i := 0; i < c.NChunks(); i++ {
 								if _, err := c.DecompressChunk(i, out[i*cs:min(n, (i+1)*cs)]); err != nil {
 									return err
@@ -361,7 +362,7 @@ func BenchmarkFrameVersusC(b *testing.B) {
 					for b.Loop() {
 						round()
 					}
-					gb := func(d best) float64 { return float64(n) / time.Duration(d).Seconds() / 1e9 }
+					gb := func(d frametest.Best) float64 { return float64(n) / time.Duration(d).Seconds() / 1e9 }
 					b.ReportMetric(gb(tCopy), "memcpy-GB/s")
 					b.ReportMetric(gb(tGc), "go-comp-GB/s")
 					b.ReportMetric(gb(tCc), "c-comp-GB/s")
@@ -442,7 +443,7 @@ func TestSparseFrameReadByC(t *testing.T) {
 	for k, op := range fileOps(t) {
 		t.Run(op.name, func(t *testing.T) {
 			dir := filepath.Join(root, fmt.Sprint("op", k))
-			copyDir(t, base, dir)
+			frametest.CopyDir(t, base, dir)
 			s, err := blosc.OpenSparseFrame(dir, true)
 			if err != nil {
 				t.Fatal(err)

@@ -2,12 +2,8 @@ package crosscheck
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"testing"
-	"time"
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/internal/faultfile"
@@ -120,24 +116,6 @@ func reopen(b []byte) (*blosc.SChunk, *faultfile.File, error) {
 	return s, f, err
 }
 
-// copyDir copies a sparse frame directory.
-func copyDir(t *testing.T, from, to string) {
-	t.Helper()
-	if err := os.Mkdir(to, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ents, _ := os.ReadDir(from)
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join(from, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(to, e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // baseSparse makes a sparse frame like baseFrameFile's.
 func baseSparse(t *testing.T, dir string) {
 	s, err := blosc.CreateSparseFrame(dir, blosc.SChunkOptions{Options: blosc.DefaultOptions(), ChunkSize: 256})
@@ -164,35 +142,4 @@ func baseSparse(t *testing.T, dir string) {
 	if err := s.UpdateChunk(2, must(blosc.Compress(nil, d, blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.BloscLZ, Level: 5, Typesize: 8, Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}}))); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// frameBenchBytes is the input size of the frame benchmarks: 256 MiB, or
-// GOBLOSC_FRAME_BENCH_MB.
-func frameBenchBytes(b *testing.B) int {
-	if s := os.Getenv("GOBLOSC_FRAME_BENCH_MB"); s != "" {
-		mb, err := strconv.Atoi(s)
-		if err != nil || mb <= 0 {
-			b.Fatalf("GOBLOSC_FRAME_BENCH_MB=%q", s)
-		}
-		return mb << 20
-	}
-	return 256 << 20
-}
-
-// frameBenchSets are the datasets of the frame benchmarks.
-var frameBenchSets = []struct {
-	pattern  string
-	typesize int
-}{{"f32_noise", 4}, {"linspace_f64", 8}}
-
-// best keeps the shortest of repeated timings.
-type best time.Duration
-
-func (b *best) time(f func() error) error {
-	t0 := time.Now()
-	err := f()
-	if d := time.Since(t0); *b == 0 || d < time.Duration(*b) {
-		*b = best(d)
-	}
-	return err
 }

@@ -22,9 +22,9 @@ import (
 // except where c2Differs names a known difference (FORMAT-NOTES and the
 // README's format notes).
 func FuzzCrossCBlosc2(f *testing.F) {
-	seedChunks(f)
+	golden.SeedChunks(f)
 	for i, c := range []blosc.Codec{blosc.BloscLZ, blosc.LZ4, blosc.LZ4HC, blosc.Zlib, blosc.Zstd} {
-		in, _ := testdataPattern("linspace_f64", 3000+100*i)
+		in, _ := golden.Pattern("linspace_f64", 3000+100*i)
 		ch, err := blosc.Compress(nil, in, blosc.Options{Format: blosc.FormatBlosc2, Codec: c, Level: 5, Typesize: 8, Blocksize: 1024, Threads: 1,
 			Filters: [blosc.MaxFilters]blosc.Filter{4: blosc.Delta, 5: blosc.ByteShuffle}})
 		if err != nil {
@@ -64,7 +64,7 @@ func FuzzCrossCBlosc2(f *testing.F) {
 					t.Skip("c-blosc2 reads past cbytes when the buffer goes on")
 				}
 			}
-			t.Fatalf("Decompress: %d bytes, %v; c-blosc2: %d bytes, %v; first difference at %d", len(ours), err, n, cerr, firstDiff(ours, want))
+			t.Fatalf("Decompress: %d bytes, %v; c-blosc2: %d bytes, %v; first difference at %d", len(ours), err, n, cerr, golden.FirstDiff(ours, want))
 		}
 		if err != nil || h.VarBlocks || h.Special == blosc.SpecialValue {
 			// c-blosc2 has no getitem for VL blocks, and its getitem
@@ -88,7 +88,7 @@ func FuzzCrossCBlosc2(f *testing.F) {
 			if hasFilter(&h, blosc.Delta) && (start+count)*ts > h.Blocksize {
 				t.Skip("c-blosc2's getitem past block 0 of a delta chunk (TestGetItemDeltaVersusC2)")
 			}
-			t.Fatalf("GetItem(%d, %d) of %d-byte items: blosc2_getitem_ctx %d bytes, %v; first difference at %d", start, count, ts, m, cerr, firstDiff(got, cgot))
+			t.Fatalf("GetItem(%d, %d) of %d-byte items: blosc2_getitem_ctx %d bytes, %v; first difference at %d", start, count, ts, m, cerr, golden.FirstDiff(got, cgot))
 		}
 	})
 }
@@ -125,7 +125,7 @@ func TestCBlosc2ContextKeepsFilterMeta(t *testing.T) {
 	d := &blosc.Decompressor{Threads: 1}
 	got := make([]byte, len(want))
 	if _, err := cd.Decompress(got, b1); err != nil || !bytes.Equal(got, want) {
-		t.Fatalf("fresh context: %v, first difference at %d", err, firstDiff(got, want))
+		t.Fatalf("fresh context: %v, first difference at %d", err, golden.FirstDiff(got, want))
 	}
 	if _, err := cd.Decompress(make([]byte, 100000), meta); err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestCBlosc2ContextKeepsFilterMeta(t *testing.T) {
 		t.Fatal(err)
 	}
 	if ours, err := d.Decompress(nil, b1); err != nil || !bytes.Equal(ours, want) {
-		t.Fatalf("Decompressor after a shuffle-meta chunk: %v, first difference at %d", err, firstDiff(ours, want))
+		t.Fatalf("Decompressor after a shuffle-meta chunk: %v, first difference at %d", err, golden.FirstDiff(ours, want))
 	}
 	if _, err := cd.Decompress(got, b1); err != nil {
 		t.Fatal(err)
@@ -142,7 +142,7 @@ func TestCBlosc2ContextKeepsFilterMeta(t *testing.T) {
 	if bytes.Equal(got, want) {
 		t.Fatal("c-blosc2's reused context decodes the Blosc1 chunk right: has the bug been fixed?")
 	}
-	t.Logf("c-blosc2 %s, reused context: first difference at byte %d", cblosc2.Version(), firstDiff(got, want))
+	t.Logf("c-blosc2 %s, reused context: first difference at byte %d", cblosc2.Version(), golden.FirstDiff(got, want))
 }
 
 func readGolden(t *testing.T, dir, name string) []byte {

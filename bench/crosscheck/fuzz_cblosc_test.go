@@ -10,6 +10,7 @@ import (
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc"
 	"github.com/goblosc/blosc/internal/codec"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // FuzzCrossCBlosc1: on any Blosc1 chunk our validator (ReadHeader) accepts,
@@ -18,9 +19,9 @@ import (
 // Inputs ReadHeader refuses never reach C: c-blosc 1.x trusts the offsets
 // and sizes in the chunk and can read past it (FORMAT-NOTES).
 func FuzzCrossCBlosc1(f *testing.F) {
-	seedChunks(f)
+	golden.SeedChunks(f)
 	for i, c := range allCodecs {
-		in, _ := testdataPattern("linspace_f64", 3000+100*i)
+		in, _ := golden.Pattern("linspace_f64", 3000+100*i)
 		for _, fl := range []blosc.Filter{blosc.NoFilter, blosc.ByteShuffle, blosc.BitShuffle} {
 			ch, err := blosc.Compress(nil, in, withFilter(blosc.Options{Codec: c, Level: 5, Typesize: 8, Blocksize: 1024, Threads: 1}, fl))
 			if err != nil {
@@ -52,7 +53,7 @@ func FuzzCrossCBlosc1(f *testing.F) {
 			return
 		}
 		if n != h.Nbytes || !bytes.Equal(ours, want) {
-			t.Fatalf("c-blosc decoded %d bytes, we %d; first difference at %d", n, len(ours), firstDiff(ours, want))
+			t.Fatalf("c-blosc decoded %d bytes, we %d; first difference at %d", n, len(ours), golden.FirstDiff(ours, want))
 		}
 		if h.Nbytes == 0 {
 			return // blosc_getitem refuses every range of an empty chunk, even (0, 0)
@@ -68,7 +69,7 @@ func FuzzCrossCBlosc1(f *testing.F) {
 		cgot := make([]byte, count*ts)
 		m, cerr := cblosc.GetItem(cgot, chunk, start, count)
 		if cerr != nil || m != count*ts || !bytes.Equal(got, cgot) {
-			t.Fatalf("GetItem(%d, %d) of %d-byte items: blosc_getitem %d bytes, %v; first difference at %d", start, count, ts, m, cerr, firstDiff(got, cgot))
+			t.Fatalf("GetItem(%d, %d) of %d-byte items: blosc_getitem %d bytes, %v; first difference at %d", start, count, ts, m, cerr, golden.FirstDiff(got, cgot))
 		}
 	})
 }
@@ -103,7 +104,7 @@ func FuzzCrossCStreams(f *testing.F) {
 	var st codec.State
 	for i, cc := range blosc1Codes {
 		for _, name := range []string{"text", "arange_i32", "f32_noise"} {
-			in, _ := testdataPattern(name, 1000+500*i)
+			in, _ := golden.Pattern(name, 1000+500*i)
 			dst := make([]byte, len(in))
 			if n, err := st.Compress(codec.ID(cc.c), 5, dst, in, false); err == nil && n > 0 && n < len(in) {
 				f.Add(dst[:n], uint16(len(in)), uint8(i))
@@ -128,7 +129,7 @@ func FuzzCrossCStreams(f *testing.F) {
 				t.Skip(why)
 			}
 			t.Fatalf("%s stream of %d bytes for %d: ours %v; c-blosc %d bytes, %v; first difference at %d",
-				cc.c, len(s), size, err, n, cerr, firstDiff(ours, want[:max(n, 0)]))
+				cc.c, len(s), size, err, n, cerr, golden.FirstDiff(ours, want[:max(n, 0)]))
 		}
 	})
 }

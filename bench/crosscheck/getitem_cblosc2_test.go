@@ -9,6 +9,7 @@ import (
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc2"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // c-blosc2's blosc2_getitem_ctx on a repeated-value chunk whose value is
@@ -33,7 +34,7 @@ func TestGetItemRepeatedValueVersusC2(t *testing.T) {
 	}
 	cWhole := make([]byte, len(whole))
 	if n, err := d.Decompress(cWhole, src); err != nil || n != len(whole) || !bytes.Equal(cWhole, whole) {
-		t.Fatalf("blosc2_decompress_ctx: %d bytes, %v; differs from Decompress at %d", n, err, firstDiff(cWhole, whole))
+		t.Fatalf("blosc2_decompress_ctx: %d bytes, %v; differs from Decompress at %d", n, err, golden.FirstDiff(cWhole, whole))
 	}
 	agree, restarted, refused := 0, 0, 0
 	for _, r := range [][2]int{{0, 8}, {8, 64}, {26666, 53334}, {1, 7}, {3, 16}, {7, 9}, {4, 8}, {0, len(whole)}, {len(whole) - 8, 8}, {5, 0}} {
@@ -88,7 +89,7 @@ func TestGetItemBlockSizedRangeVersusC2(t *testing.T) {
 		want := in[r[0]*8 : (r[0]+r[1])*8]
 		got, err := blosc.GetItem(nil, ch, r[0], r[1])
 		if err != nil || !bytes.Equal(got, want) {
-			t.Fatalf("GetItem(%d, %d): %v, first difference at %d", r[0], r[1], err, firstDiff(got, want))
+			t.Fatalf("GetItem(%d, %d): %v, first difference at %d", r[0], r[1], err, golden.FirstDiff(got, want))
 		}
 		c := make([]byte, len(want))
 		n, cerr := d.GetItem(c, ch, r[0], r[1])
@@ -122,7 +123,7 @@ func c2GetItemBlockBug(h *blosc.Header, start, n int) bool {
 // chunk; blosc2_decompress_ctx is right. Found by FuzzCrossCBlosc2;
 // GetItem agrees with Decompress, as this test also checks.
 func TestGetItemDeltaVersusC2(t *testing.T) {
-	in, err := testdataPattern("linspace_f64", 3000)
+	in, err := golden.Pattern("linspace_f64", 3000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,13 +145,13 @@ func TestGetItemDeltaVersusC2(t *testing.T) {
 		want := in[r[0]*8 : (r[0]+r[1])*8]
 		got, err := blosc.GetItem(nil, ch, r[0], r[1])
 		if err != nil || !bytes.Equal(got, want) {
-			t.Fatalf("GetItem(%d, %d): %v, first difference at %d", r[0], r[1], err, firstDiff(got, want))
+			t.Fatalf("GetItem(%d, %d): %v, first difference at %d", r[0], r[1], err, golden.FirstDiff(got, want))
 		}
 		c := make([]byte, len(want))
 		n, cerr := d.GetItem(c, ch, r[0], r[1])
 		if right := cerr == nil && n == len(want) && bytes.Equal(c, want); right != (r[2] == 1) {
 			t.Errorf("blosc2_getitem_ctx(%d, %d): %d bytes, %v, first difference at %d; expected it to be right: %v",
-				r[0], r[1], n, cerr, firstDiff(c, want), r[2] == 1)
+				r[0], r[1], n, cerr, golden.FirstDiff(c, want), r[2] == 1)
 		}
 	}
 }

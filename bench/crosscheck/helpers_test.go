@@ -2,15 +2,10 @@ package crosscheck
 
 import (
 	"encoding/binary"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/goblosc/blosc"
-	"github.com/goblosc/blosc/internal/golden"
 )
 
 // The cross-checks see the library from outside, through its public API;
@@ -36,44 +31,11 @@ func withFilter(o blosc.Options, f blosc.Filter) blosc.Options {
 	return o
 }
 
-func testdataPattern(name string, n int) ([]byte, error) { return golden.Pattern(name, n) }
-
-func pattern(tb testing.TB, name string, n int) []byte {
-	tb.Helper()
-	b, err := golden.Pattern(name, n)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return b
-}
-
 func must[T any](v T, err error) T {
 	if err != nil {
 		panic(err)
 	}
 	return v
-}
-
-// firstDiff returns the first index where a and b differ, or the shorter
-// length.
-func firstDiff(a, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
-}
-
-func chunkDiff(a, b []byte) string {
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			lo := max(0, i-8)
-			return fmt.Sprintf("lengths %d/%d, first difference at %d: % x vs % x", len(a), len(b), i, a[lo:min(n, i+8)], b[lo:min(n, i+8)])
-		}
-	}
-	return fmt.Sprintf("lengths %d/%d, equal prefix", len(a), len(b))
 }
 
 // autoBlocksize is the block size Compress picks for a 1 MiB input with
@@ -120,27 +82,6 @@ func hasFilter(h *blosc.Header, f blosc.Filter) bool {
 }
 
 func le32(b []byte) int { return int(int32(binary.LittleEndian.Uint32(b))) }
-
-// seedChunks adds the golden and corrupted Blosc1 and Blosc2 chunks (up to
-// a size the fuzzer handles well) to the corpus of a target that takes a
-// chunk and a GetItem range.
-func seedChunks(f *testing.F) {
-	dir, rows, err := golden.Lookup("blosc1-chunk", "corrupt-blosc1", "corrupt-blosc2", "blosc2-chunk", "blosc2-special-chunk", "blosc2-vlblocks-chunk")
-	if errors.Is(err, golden.ErrNotFound) {
-		return // no vectors here: the fuzzer runs from its own seeds
-	} else if err != nil {
-		f.Fatal(err)
-	}
-	for i, e := range rows {
-		b, err := os.ReadFile(filepath.Join(dir, e.File))
-		if err != nil {
-			f.Fatal(err)
-		}
-		if len(b) <= 16<<10 {
-			f.Add(b, uint32(i), 1<<31-uint32(i))
-		}
-	}
-}
 
 // blosc2Layout is a regular Blosc2 chunk's layout, read from its bytes
 // after ReadHeader accepted it (which checked every offset and stream).

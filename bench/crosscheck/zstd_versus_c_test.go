@@ -10,6 +10,7 @@ import (
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc2"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // BenchmarkZstdDecodeVersusC decodes, single-threaded, the zstd chunks
@@ -28,7 +29,7 @@ func BenchmarkZstdDecodeVersusC(b *testing.B) {
 		for _, s := range sets {
 			for _, level := range []int{1, 5, 9} {
 				b.Run(fmt.Sprintf("n=%dMiB/%s/clevel=%d", n>>20, s.name, level), func(b *testing.B) {
-					in := pattern(b, s.name, n)
+					in := golden.MustPattern(b, s.name, n)
 					o := blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.Zstd, Level: level, Typesize: s.ts,
 						Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: 1}
 					goChunk, err := blosc.Compress(nil, in, o)

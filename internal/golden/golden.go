@@ -383,7 +383,7 @@ func CheckOutput(tb testing.TB, dir string, e Entry, out []byte) {
 			tb.Fatalf("%s: output sha256 %s, want %s (%d bytes; no bytes to compare: %v)", e.File, got, e.OutSHA256, len(out), err)
 		}
 		tb.Fatalf("%s: output sha256 %s, want %s; %d bytes, want %d, first difference at %d",
-			e.File, got, e.OutSHA256, len(out), len(want), firstDiff(out, want))
+			e.File, got, e.OutSHA256, len(out), len(want), FirstDiff(out, want))
 	}
 	n, ok, err := e.CBugPrefix()
 	if err != nil {
@@ -400,15 +400,88 @@ func CheckOutput(tb testing.TB, dir string, e Entry, out []byte) {
 	if err != nil {
 		tb.Fatalf("%s: %v", e.File, err)
 	}
-	if i := firstDiff(out[:n], want[:n]); i < n {
+	if i := FirstDiff(out[:n], want[:n]); i < n {
 		tb.Fatalf("%s: first %d bytes differ from C's at %d", e.File, n, i)
 	}
-	if i := firstDiff(out[:n], in[:n]); i < n {
+	if i := FirstDiff(out[:n], in[:n]); i < n {
 		tb.Fatalf("%s: first %d bytes differ from the input at %d", e.File, n, i)
 	}
 }
 
-func firstDiff(a, b []byte) int {
+// BenchInputs are the BenchSize-byte inputs of the chunk and BloscLZ
+// benchmarks (the root's, blosclz's and bench's against C), with the
+// element sizes they are shuffled with.
+var BenchInputs = []struct {
+	Pattern  string
+	Typesize int
+}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}}
+
+// BenchSize is the size of a BenchInputs input: 1 MiB.
+const BenchSize = 1 << 20
+
+// MustPattern is Pattern that fails tb on an unknown name.
+func MustPattern(tb testing.TB, name string, n int) []byte {
+	tb.Helper()
+	b, err := Pattern(name, n)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// SeedChunks adds the golden and corrupted Blosc1 and Blosc2 chunks (up to
+// a size the fuzzer handles well) to the corpus of a target that takes a
+// chunk and a GetItem range.
+func SeedChunks(f *testing.F) {
+	dir, rows, err := Lookup("blosc1-chunk", "corrupt-blosc1", "corrupt-blosc2", "blosc2-chunk", "blosc2-special-chunk", "blosc2-vlblocks-chunk")
+	if errors.Is(err, ErrNotFound) {
+		return // no vectors here: the fuzzer runs from its own seeds
+	} else if err != nil {
+		f.Fatal(err)
+	}
+	for i, e := range rows {
+		b, err := os.ReadFile(filepath.Join(dir, e.File))
+		if err != nil {
+			f.Fatal(err)
+		}
+		if len(b) <= 16<<10 {
+			f.Add(b, uint32(i), 1<<31-uint32(i))
+		}
+	}
+}
+
+// ChunkDiff describes how two chunks differ: their lengths and the bytes
+// around the first difference.
+func ChunkDiff(a, b []byte) string {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			lo := max(0, i-8)
+			return fmt.Sprintf("lengths %d/%d, first difference at %d: % x vs % x", len(a), len(b), i, a[lo:min(n, i+8)], b[lo:min(n, i+8)])
+		}
+	}
+	return fmt.Sprintf("lengths %d/%d, equal prefix", len(a), len(b))
+}
+
+// Shuffled is Blosc's byte shuffle written straight from its definition:
+// src with its bytes grouped by position in a ts-byte element, the bytes
+// past the last whole element left in place. It is the oracle of the
+// shuffle kernels and makes the shuffled inputs of the codecs' tests.
+func Shuffled(src []byte, ts int) []byte {
+	out := make([]byte, len(src))
+	n := len(src) / ts
+	for i := 0; i < n; i++ {
+		for j := 0; j < ts; j++ {
+			out[j*n+i] = src[i*ts+j]
+		}
+	}
+	copy(out[n*ts:], src[n*ts:])
+	return out
+}
+
+// FirstDiff returns the first index where a and b differ, or the shorter
+// length; the tests of every package report mismatches with it.
+func FirstDiff(a, b []byte) int {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {
 			return i

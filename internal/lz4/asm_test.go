@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/goblosc/blosc/internal/golden"
 	"github.com/goblosc/blosc/internal/guard"
 )
 
@@ -27,7 +28,7 @@ func againstPortable(t *testing.T, asm, port *Compressor, src []byte, accel, siz
 		t.Fatalf("n=%d accel=%d dst=%d: assembly wrote %d bytes, portable %d", len(src), accel, size, n, m)
 	}
 	if !bytes.Equal(a[:n], p[:n]) {
-		i := firstDiff(a[:n], p[:n])
+		i := golden.FirstDiff(a[:n], p[:n])
 		t.Fatalf("n=%d accel=%d dst=%d: first difference at %d\nassembly:\n%s\nportable:\n%s", len(src), accel, size, i,
 			hex.Dump(a[max(i-16, 0):min(i+32, n)]), hex.Dump(p[max(i-16, 0):min(i+32, n)]))
 	}

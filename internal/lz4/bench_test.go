@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/lz4test"
 	pierrec "github.com/pierrec/lz4/v4"
 )
 
@@ -16,14 +17,7 @@ func shuffled8(b *testing.B, n int) []byte {
 	if err != nil {
 		b.Fatal(err)
 	}
-	out := make([]byte, n)
-	m := n / 8
-	for i := range m {
-		for k := range 8 {
-			out[k*m+i] = p[8*i+k]
-		}
-	}
-	return out
+	return golden.Shuffled(p, 8)
 }
 
 func BenchmarkCompressBlock(b *testing.B) {
@@ -31,9 +25,9 @@ func BenchmarkCompressBlock(b *testing.B) {
 		for _, data := range []struct {
 			name string
 			src  []byte
-		}{{"shuffled_f64", shuffled8(b, n)}, {"text", must(golden.Pattern("text", n))}} {
+		}{{"shuffled_f64", shuffled8(b, n)}, {"text", lz4test.Must(golden.Pattern("text", n))}} {
 			dst := make([]byte, CompressBlockBound(n))
-			name := fmt.Sprintf("n=%s/%s", size(n), data.name)
+			name := fmt.Sprintf("n=%s/%s", lz4test.Size(n), data.name)
 			b.Run(name+"/memcpy", func(b *testing.B) {
 				b.SetBytes(int64(n))
 				b.ReportAllocs()
@@ -61,23 +55,6 @@ func BenchmarkCompressBlock(b *testing.B) {
 	}
 }
 
-func must(b []byte, err error) []byte {
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
-func size(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%dMiB", n>>20)
-	case n >= 1<<10:
-		return fmt.Sprintf("%dKiB", n>>10)
-	}
-	return fmt.Sprintf("%dB", n)
-}
-
 // BenchmarkBloscStreams compresses the four streams of an f32_noise block
 // byte-shuffled at typesize 4, each into a dst of its own length at
 // acceleration 5, as c-blosc's LZ4 codec at level 5 does: the per-stream
@@ -86,7 +63,7 @@ func size(n int) string {
 func BenchmarkBloscStreams(b *testing.B) {
 	const ts = 4
 	for _, n := range []int{4 << 10, 512 << 10} {
-		p := must(golden.Pattern("f32_noise", n))
+		p := lz4test.Must(golden.Pattern("f32_noise", n))
 		m := n / ts
 		dst := make([]byte, m)
 		var c Compressor
@@ -97,7 +74,7 @@ func BenchmarkBloscStreams(b *testing.B) {
 			}
 			name := fmt.Sprintf("f32_noise/stream=%d", k)
 			if n != 4<<10 {
-				name = fmt.Sprintf("f32_noise/n=%s/stream=%d", size(n), k)
+				name = fmt.Sprintf("f32_noise/n=%s/stream=%d", lz4test.Size(n), k)
 			}
 			b.Run(name, func(b *testing.B) {
 				b.SetBytes(int64(m))
@@ -118,7 +95,7 @@ func BenchmarkBloscStreams(b *testing.B) {
 // when BloscStreams repeats the same stream.
 func BenchmarkBloscStreamsVaried(b *testing.B) {
 	const n, ts, blocks = 4 << 10, 4, 64
-	p := must(golden.Pattern("f32_noise", n*blocks))
+	p := lz4test.Must(golden.Pattern("f32_noise", n*blocks))
 	m := n / ts
 	streams := make([][]byte, blocks*ts)
 	for j := range blocks {

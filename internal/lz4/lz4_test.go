@@ -104,7 +104,7 @@ func check(t *testing.T, c *Compressor, name string, src []byte, accel int, full
 			t.Fatalf("%s n=%d accel=%d dst=%d: got length %d, want %d", name, len(src), accel, size, n, rn)
 		}
 		if !bytes.Equal(buf[:n], ref[:n]) {
-			i := firstDiff(buf[:n], ref[:n])
+			i := golden.FirstDiff(buf[:n], ref[:n])
 			t.Fatalf("%s n=%d accel=%d dst=%d: first difference at %d\ngot:\n%s\nwant:\n%s", name, len(src), accel, size, i,
 				hex.Dump(buf[max(i-16, 0):min(i+32, n)]), hex.Dump(ref[max(i-16, 0):min(i+32, n)]))
 		}
@@ -114,15 +114,6 @@ func check(t *testing.T, c *Compressor, name string, src []byte, accel int, full
 			}
 		}
 	}
-}
-
-func firstDiff(a, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
 }
 
 var accels = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}

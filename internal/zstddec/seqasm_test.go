@@ -10,6 +10,7 @@ import (
 
 	"github.com/goblosc/blosc/internal/golden"
 	"github.com/goblosc/blosc/internal/guard"
+	"github.com/goblosc/blosc/internal/zstdtest"
 )
 
 // bothLoops decodes frame into n bytes with the assembly sequence loop
@@ -36,7 +37,7 @@ func bothLoops(t *testing.T, label string, frame []byte, n int) {
 		}
 	}
 	if errA == nil && !bytes.Equal(a[:n], p[:n]) {
-		i := firstDiff(a[:n], p[:n])
+		i := golden.FirstDiff(a[:n], p[:n])
 		t.Fatalf("%s: first difference at byte %d of %d\nassembly:\n%sportable:\n%s", label, i, n,
 			hex.Dump(a[max(i-16, 0):min(i+32, n)]), hex.Dump(p[max(i-16, 0):min(i+32, n)]))
 	}
@@ -54,7 +55,7 @@ func TestSeqAsmMatchesPortable(t *testing.T) {
 	if !haveSeqAsm {
 		t.Skip("no assembly sequence loop on this CPU or with these tags")
 	}
-	for name, src := range inputs(t) {
+	for name, src := range zstdtest.Inputs(t) {
 		for enc, frame := range klauspostFrames(t, src) {
 			label := name + "/" + enc
 			bothLoops(t, label, frame, len(src))
@@ -75,7 +76,7 @@ func FuzzSeqAsmMatchesPortable(f *testing.F) {
 	}
 	for _, name := range []string{"text", "f32_noise", "linspace_f64", "runs"} {
 		src, _ := golden.Pattern(name, 3000)
-		for _, frame := range klauspostFrames(f, shuffled(src, 8)) {
+		for _, frame := range klauspostFrames(f, golden.Shuffled(src, 8)) {
 			f.Add(frame, uint16(len(src)))
 		}
 	}
@@ -96,7 +97,7 @@ func TestGuardPages(t *testing.T) {
 	var d Decoder
 	for _, name := range []string{"text", "f32_noise", "linspace_f64", "runs", "arange_i16"} {
 		src, _ := golden.Pattern(name, 70000)
-		src = shuffled(src, 4)
+		src = golden.Shuffled(src, 4)
 		for enc, frame := range klauspostFrames(t, src) {
 			frames := [][]byte{frame}
 			for i := 5; i < len(frame); i += 1 + len(frame)/5 {
@@ -137,7 +138,7 @@ func TestSeqAsmMutations(t *testing.T) {
 	var seeds [][]byte
 	for _, name := range []string{"text", "f32_noise", "linspace_f64", "runs"} {
 		src, _ := golden.Pattern(name, 3000)
-		for _, frame := range klauspostFrames(t, shuffled(src, 8)) {
+		for _, frame := range klauspostFrames(t, golden.Shuffled(src, 8)) {
 			seeds = append(seeds, frame)
 		}
 	}

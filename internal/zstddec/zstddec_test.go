@@ -9,39 +9,9 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/zstdtest"
 	"github.com/klauspost/compress/zstd"
 )
-
-// shuffled is src with its bytes grouped by position in a typesize-byte
-// element, as Blosc's shuffle stores numeric data.
-func shuffled(src []byte, ts int) []byte {
-	out := make([]byte, len(src))
-	n := len(src) / ts
-	for i := 0; i < n; i++ {
-		for j := 0; j < ts; j++ {
-			out[j*n+i] = src[i*ts+j]
-		}
-	}
-	copy(out[n*ts:], src[n*ts:])
-	return out
-}
-
-// inputs are the benchmark patterns, plain and shuffled, at sizes around
-// the 128 KiB block limit.
-func inputs(t testing.TB) map[string][]byte {
-	m := map[string][]byte{}
-	for _, name := range []string{"zeros", "arange_i16", "arange_i64", "linspace_f64", "f32_noise", "rand_s1", "text", "runs", "rec12"} {
-		for _, n := range []int{0, 1, 7, 100, 4096, 128<<10 + 1, 200000} {
-			p, err := golden.Pattern(name, n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m[fmt.Sprintf("%s/n=%d", name, n)] = p
-			m[fmt.Sprintf("%s/n=%d/shuffle8", name, n)] = shuffled(p, 8)
-		}
-	}
-	return m
-}
 
 // klauspostFrames encodes src with klauspost's encoder at every level, as
 // internal/codec writes Blosc's zstd streams and without single segment.
@@ -65,53 +35,12 @@ func klauspostFrames(t testing.TB, src []byte) map[string][]byte {
 	return out
 }
 
-func oracle(t testing.TB) *zstd.Decoder {
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-func firstDiff(a, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
-}
-
-// check decodes frame with our decoder and the oracle and requires the
-// same bytes, the original ones.
-func check(t *testing.T, d *Decoder, o *zstd.Decoder, label string, frame, want []byte) {
-	t.Helper()
-	ref, err := o.DecodeAll(frame, make([]byte, 0, len(want)))
-	if err != nil || !bytes.Equal(ref, want) {
-		t.Fatalf("%s: the oracle fails: %v", label, err)
-	}
-	got := make([]byte, len(want))
-	if err := d.Decode(got, frame); err != nil {
-		// klauspost omits the content size of small inputs in frames
-		// that are not single-segment; such frames are not ours.
-		if noContentSize := frame[4]&0xE0 == 0; noContentSize && errors.Is(err, ErrUnsupported) {
-			return
-		}
-		t.Fatalf("%s: %v", label, err)
-	}
-	if !bytes.Equal(got, want) {
-		i := firstDiff(got, want)
-		t.Fatalf("%s: first difference at byte %d of %d: %x, want %x", label, i, len(want),
-			got[i:min(i+16, len(got))], want[i:min(i+16, len(want))])
-	}
-}
-
 func TestKlauspostFrames(t *testing.T) {
 	var d Decoder
-	o := oracle(t)
-	for name, src := range inputs(t) {
+	o := zstdtest.Oracle(t)
+	for name, src := range zstdtest.Inputs(t) {
 		for enc, frame := range klauspostFrames(t, src) {
-			check(t, &d, o, name+"/"+enc, frame, src)
+			zstdtest.Check(t, d.Decode, ErrUnsupported, o, name+"/"+enc, frame, src)
 		}
 	}
 }
@@ -120,7 +49,7 @@ func TestKlauspostFrames(t *testing.T) {
 // a frame with a flipped bit fail with ErrCorrupt, never a panic.
 func TestCorrupt(t *testing.T) {
 	var d Decoder
-	o := oracle(t)
+	o := zstdtest.Oracle(t)
 	src, _ := golden.Pattern("text", 20000)
 	for enc, frame := range klauspostFrames(t, src) {
 		if !strings.Contains(enc, "single=true") {
@@ -176,11 +105,11 @@ func TestUnsupported(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	for _, name := range []string{"text", "arange_i16", "linspace_f64", "runs"} {
 		src, _ := golden.Pattern(name, 3000)
-		for _, frame := range klauspostFrames(f, shuffled(src, 8)) {
+		for _, frame := range klauspostFrames(f, golden.Shuffled(src, 8)) {
 			f.Add(frame, uint16(len(src)))
 		}
 	}
-	o := oracle(f)
+	o := zstdtest.Oracle(f)
 	var d Decoder
 	f.Fuzz(func(t *testing.T, frame []byte, n uint16) {
 		ref, rerr := o.DecodeAll(frame, make([]byte, 0, 1<<16))
@@ -205,7 +134,7 @@ func FuzzDecode(f *testing.F) {
 			// format; Decode writes only into dst and needs none.)
 			t.Fatalf("Decode accepts a frame the oracle rejects: %v", rerr)
 		case err == nil && !bytes.Equal(dst, ref):
-			t.Fatalf("Decode and the oracle disagree from byte %d", firstDiff(dst, ref))
+			t.Fatalf("Decode and the oracle disagree from byte %d", golden.FirstDiff(dst, ref))
 		case err != nil && rerr == nil && len(frame) > 0 && !errors.Is(err, ErrUnsupported):
 			// (The oracle reads no bytes as no frames, and so as an
 			// empty output; one frame is required here.)

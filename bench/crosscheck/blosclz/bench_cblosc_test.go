@@ -9,6 +9,8 @@ import (
 
 	"github.com/goblosc/blosc/bench/internal/cblosc"
 	"github.com/goblosc/blosc/blosclz"
+	"github.com/goblosc/blosc/internal/blosclztest"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // cChunk compresses src with c-blosc's BloscLZ, no shuffle and typesize 1,
@@ -29,25 +31,25 @@ func cChunk(tb testing.TB, src []byte, level, blocksize int) []byte {
 // BenchmarkCompress and BenchmarkDecompress (same inputs and levels, rows
 // named pattern/level/c), for benchstat beside them.
 func BenchmarkCompressC(b *testing.B) {
-	for _, p := range benchPatterns {
-		src := shuffled(b, p.name, benchSize)
-		for _, level := range benchLevels {
-			benchCCompress(b, p.name, src, level)
+	for _, p := range golden.BenchInputs {
+		src := blosclztest.Shuffled(b, p.Pattern, golden.BenchSize)
+		for _, level := range blosclztest.BenchLevels {
+			benchCCompress(b, p.Pattern, src, level)
 		}
 	}
 }
 
 func BenchmarkDecompressC(b *testing.B) {
-	for _, p := range benchPatterns {
-		src := shuffled(b, p.name, benchSize)
-		for _, level := range benchLevels {
-			benchCDecompress(b, p.name, src, level)
+	for _, p := range golden.BenchInputs {
+		src := blosclztest.Shuffled(b, p.Pattern, golden.BenchSize)
+		for _, level := range blosclztest.BenchLevels {
+			benchCDecompress(b, p.Pattern, src, level)
 		}
 	}
 }
 
 func benchCCompress(b *testing.B, name string, src []byte, level int) {
-	b.Run(name+"/"+benchLevelName(level)+"/c", func(b *testing.B) {
+	b.Run(name+"/"+blosclztest.BenchLevelName(level)+"/c", func(b *testing.B) {
 		dst := make([]byte, len(src)+16)
 		var n int
 		b.SetBytes(int64(len(src)))
@@ -64,7 +66,7 @@ func benchCCompress(b *testing.B, name string, src []byte, level int) {
 
 func benchCDecompress(b *testing.B, name string, src []byte, level int) {
 	comp := cChunk(b, src, level, len(src))
-	b.Run(name+"/"+benchLevelName(level)+"/c", func(b *testing.B) {
+	b.Run(name+"/"+blosclztest.BenchLevelName(level)+"/c", func(b *testing.B) {
 		out := make([]byte, len(src))
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
@@ -84,28 +86,28 @@ func benchCDecompress(b *testing.B, name string, src []byte, level int) {
 // separate rows, which load from other processes hits unevenly. Run with
 // many iterations, e.g. -benchtime=300x.
 func BenchmarkVersusC(b *testing.B) {
-	for _, p := range benchPatterns {
-		src := shuffled(b, p.name, benchSize)
-		for _, level := range benchLevels {
-			b.Run(p.name+"/"+benchLevelName(level), func(b *testing.B) {
+	for _, p := range golden.BenchInputs {
+		src := blosclztest.Shuffled(b, p.Pattern, golden.BenchSize)
+		for _, level := range blosclztest.BenchLevels {
+			b.Run(p.Pattern+"/"+blosclztest.BenchLevelName(level), func(b *testing.B) {
 				dst := make([]byte, len(src)+16)
 				comp := make([]byte, len(src))
-				sizes := make([]int, len(src)/benchBlock+1)
-				compressBlocks(comp, src, level, sizes)
+				sizes := make([]int, len(src)/blosclztest.BenchBlock+1)
+				blosclztest.CompressBlocks(comp, src, level, sizes)
 				cc := cChunk(b, src, level, len(src))
 				out := make([]byte, len(src))
 				best := [4]time.Duration{math.MaxInt64, math.MaxInt64, math.MaxInt64, math.MaxInt64}
 				b.ReportAllocs()
 				for b.Loop() {
 					t0 := time.Now()
-					compressBlocks(dst, src, level, sizes)
+					blosclztest.CompressBlocks(dst, src, level, sizes)
 					t1 := time.Now()
 					if _, err := cblosc.Compress(dst, src, "blosclz", level, 0, 1, len(src), 1); err != nil {
 						b.Fatal(err)
 					}
 					t2 := time.Now()
-					for j := 0; j*benchBlock < len(src); j++ {
-						s, e := j*benchBlock, min(len(src), (j+1)*benchBlock)
+					for j := 0; j*blosclztest.BenchBlock < len(src); j++ {
+						s, e := j*blosclztest.BenchBlock, min(len(src), (j+1)*blosclztest.BenchBlock)
 						if sizes[j] == e-s {
 							copy(out[s:e], comp[s:e])
 						} else if n, err := blosclz.Decompress(out[s:e], comp[s:s+sizes[j]]); err != nil || n != e-s {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/goblosc/blosc/bench/internal/cblosc"
 	"github.com/goblosc/blosc/blosclz"
+	"github.com/goblosc/blosc/internal/blosclztest"
 	"github.com/goblosc/blosc/internal/golden"
 )
 
@@ -23,27 +24,27 @@ func TestCrossCStreams(t *testing.T) {
 	streams := 0
 	for _, name := range crossPatterns {
 		for _, size := range []int{200, 5000, 1 << 16, 1 << 20} {
-			src := shuffled(t, name, size)
+			src := blosclztest.Shuffled(t, name, size)
 			for level := 1; level <= blosclz.MaxLevel; level++ {
 				for _, blocksize := range []int{0, size} {
 					ch := cChunk(t, src, level, blocksize)
-					c, err := parseChunk(ch, false)
+					c, err := blosclztest.ParseChunk(ch, false)
 					if err != nil {
 						t.Fatalf("%s/%d/l%d: %v", name, size, level, err)
 					}
-					out, _, err := decodeChunk(ch, c)
+					out, _, err := blosclztest.DecodeChunk(ch, c)
 					if err != nil || !bytes.Equal(out, src) {
 						t.Fatalf("%s/%d/l%d: decoding C's chunk: %v", name, size, level, err)
 					}
-					for _, s := range c.streams {
-						in := src[s.block*c.blocksize+s.dstStart:][:s.neblock]
-						maxout := min(s.neblock, size+16-s.offset)
-						dst := make([]byte, s.neblock)
-						n := blosclz.CompressBlock(dst[:maxout], in, level, s.split)
-						raw := int(s.csize) == s.neblock
-						if raw != (n == 0 || n == s.neblock) || (!raw && !bytes.Equal(dst[:n], s.payload)) {
+					for _, s := range c.Streams {
+						in := src[s.Block*c.Blocksize+s.DstStart:][:s.Neblock]
+						maxout := min(s.Neblock, size+16-s.Offset)
+						dst := make([]byte, s.Neblock)
+						n := blosclz.CompressBlock(dst[:maxout], in, level, s.Split)
+						raw := int(s.Csize) == s.Neblock
+						if raw != (n == 0 || n == s.Neblock) || (!raw && !bytes.Equal(dst[:n], s.Payload)) {
 							t.Errorf("%s/%d/l%d block %d: C wrote %d bytes, we %d; first difference at %d",
-								name, size, level, s.block, s.csize, n, firstDiff(dst[:n], s.payload))
+								name, size, level, s.Block, s.Csize, n, golden.FirstDiff(dst[:n], s.Payload))
 						}
 						streams++
 					}
@@ -73,7 +74,7 @@ func TestCrossCDecodesOurs(t *testing.T) {
 	checked := 0
 	for _, name := range append(crossPatterns, "f32_noise", "rec12") {
 		for _, size := range []int{100, 4096, 77777, 1 << 20} {
-			src := shuffled(t, name, size)
+			src := blosclztest.Shuffled(t, name, size)
 			for level := 1; level <= blosclz.MaxLevel; level++ {
 				for _, mode := range []string{"split", "unsplit", "2.5.3"} {
 					dst := make([]byte, size)
@@ -106,18 +107,18 @@ func TestCrossCDecodesOurs(t *testing.T) {
 // typesize is 1) with the streams blosclz.Compress writes.
 func TestCrossCRatio(t *testing.T) {
 	for _, name := range golden.Names {
-		src := shuffled(t, name, 1<<20)
+		src := blosclztest.Shuffled(t, name, 1<<20)
 		for level := 1; level <= blosclz.MaxLevel; level++ {
 			ch := cChunk(t, src, level, len(src))
-			c, err := parseChunk(ch, false)
-			if err != nil || c.blocksize <= 0 {
+			c, err := blosclztest.ParseChunk(ch, false)
+			if err != nil || c.Blocksize <= 0 {
 				t.Fatalf("%s l%d: %v", name, level, err)
 			}
 			n := 16
-			dst := make([]byte, c.blocksize)
-			for start := 0; start < len(src); start += c.blocksize {
-				blk := src[start:min(len(src), start+c.blocksize)]
-				m := blosclz.CompressBlock(dst[:len(blk)], blk, level, c.flags&0x10 == 0)
+			dst := make([]byte, c.Blocksize)
+			for start := 0; start < len(src); start += c.Blocksize {
+				blk := src[start:min(len(src), start+c.Blocksize)]
+				m := blosclz.CompressBlock(dst[:len(blk)], blk, level, c.Flags&0x10 == 0)
 				if m == 0 {
 					m = len(blk)
 				}
@@ -140,7 +141,7 @@ func TestCrossCDamagedStreams(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	agreed, accepted := 0, 0
 	for _, name := range []string{"text", "linspace_f64", "f32_noise", "runs", "rec12", "arange_i16"} {
-		src := shuffled(t, name, 3000)
+		src := blosclztest.Shuffled(t, name, 3000)
 		comp := make([]byte, len(src))
 		n := blosclz.Compress(comp, src, 5)
 		if n == 0 {
@@ -185,7 +186,7 @@ func TestCrossCDamagedStreams(t *testing.T) {
 // FuzzCrossCDecompress: on any stream, C and blosclz.Decompress agree on whether it
 // decodes to exactly size bytes, and on those bytes.
 func FuzzCrossCDecompress(f *testing.F) {
-	seedStreams(f)
+	blosclztest.SeedStreams(f)
 	f.Fuzz(func(t *testing.T, s []byte, size uint16) {
 		if len(s) == 0 || len(s) >= int(size) {
 			return // empty, or what C would take as a raw stream

@@ -11,6 +11,7 @@ import (
 	"github.com/goblosc/blosc/bench/internal/cblosc2"
 	"github.com/goblosc/blosc/internal/golden"
 	"github.com/goblosc/blosc/internal/lz4"
+	"github.com/goblosc/blosc/internal/lz4test"
 )
 
 // BenchmarkStreamsVersusC compresses the byte-shuffled streams of
@@ -23,7 +24,7 @@ func BenchmarkStreamsVersusC(b *testing.B) {
 	const ts = 4
 	for _, n := range []int{4 << 10, 512 << 10} {
 		const blocks = 16
-		p := must(golden.Pattern("f32_noise", n*blocks))
+		p := lz4test.Must(golden.Pattern("f32_noise", n*blocks))
 		m := n / ts
 		var streams [][]byte
 		for j := range blocks {
@@ -35,7 +36,7 @@ func BenchmarkStreamsVersusC(b *testing.B) {
 				streams = append(streams, s)
 			}
 		}
-		b.Run(fmt.Sprintf("f32_noise/n=%s/lz4-%s", size(n), cblosc2.LZ4Version()), func(b *testing.B) {
+		b.Run(fmt.Sprintf("f32_noise/n=%s/lz4-%s", lz4test.Size(n), cblosc2.LZ4Version()), func(b *testing.B) {
 			var c lz4.Compressor
 			gd, cd := make([]byte, m), make([]byte, m)
 			for _, s := range streams {

@@ -1,5 +1,8 @@
 //go:build cblosc && cgo
 
+// Package lz4_test holds internal/lz4's encoders to liblz4: byte for byte
+// (TestHCVersusC, FuzzHCVersusC under -tags cblosc) and in speed
+// (BenchmarkHCVersusC; BenchmarkStreamsVersusC under -tags cblosc2).
 package lz4_test
 
 import (
@@ -25,22 +28,10 @@ func hcInputs(t testing.TB) map[string][]byte {
 				t.Fatal(err)
 			}
 			m[fmt.Sprintf("%s/n=%d", name, n)] = p
-			m[fmt.Sprintf("%s/n=%d/shuffle4", name, n)] = shuffleBytes(p, 4)
+			m[fmt.Sprintf("%s/n=%d/shuffle4", name, n)] = golden.Shuffled(p, 4)
 		}
 	}
 	return m
-}
-
-func shuffleBytes(src []byte, ts int) []byte {
-	out := make([]byte, len(src))
-	n := len(src) / ts
-	for i := 0; i < n; i++ {
-		for j := 0; j < ts; j++ {
-			out[j*n+i] = src[i*ts+j]
-		}
-	}
-	copy(out[n*ts:], src[n*ts:])
-	return out
 }
 
 // Every level c-blosc passes writes C's bytes, with the room Blosc gives
@@ -107,7 +98,7 @@ func BenchmarkHCVersusC(b *testing.B) {
 		ts   int
 	}{{"linspace_f64", 8}, {"f32_noise", 4}, {"text", 1}, {"arange_i16", 2}, {"runs", 4}} {
 		p, _ := golden.Pattern(set.name, n)
-		src := shuffleBytes(p, set.ts)
+		src := golden.Shuffled(p, set.ts)
 		for _, level := range []int{1, 5, 9} {
 			b.Run(fmt.Sprintf("%s/level=%d", set.name, level), func(b *testing.B) {
 				var c lz4.HCCompressor
