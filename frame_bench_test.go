@@ -320,14 +320,10 @@ func BenchmarkFrameStream(b *testing.B) {
 
 // streamToFile streams in through a pipe into a new frame file at path.
 func streamToFile(path string, in []byte, o SChunkOptions) error {
-	pr, pw, err := os.Pipe()
+	pr, err := frametest.PipeFrom(in)
 	if err != nil {
 		return err
 	}
-	go func() {
-		pw.Write(in)
-		pw.Close()
-	}()
 	defer pr.Close()
 	f, err := os.Create(path)
 	if err != nil {
@@ -357,20 +353,11 @@ func streamFromFile(path string, n int) error {
 	if err != nil {
 		return err
 	}
-	pr, pw, err := os.Pipe()
-	if err != nil {
+	k, err := frametest.PipeInto(func(w *os.File) error {
+		_, err := NewFrameReader(s).WriteTo(w)
 		return err
-	}
-	got := make(chan int64, 1)
-	go func() {
-		k, _ := io.Copy(io.Discard, pr)
-		pr.Close()
-		got <- k
-	}()
-	r := NewFrameReader(s)
-	_, err = r.WriteTo(pw)
-	pw.Close()
-	if k := <-got; err == nil && k != int64(n) {
+	})
+	if err == nil && k != int64(n) {
 		err = fmt.Errorf("streamed %d bytes of %d", k, n)
 	}
 	return err

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/frametest"
 	"github.com/goblosc/blosc/internal/golden"
 )
 
@@ -59,14 +60,10 @@ func BenchmarkStreamCLI(b *testing.B) {
 				path := filepath.Join(dir, "stream.b2frame")
 				args := []string{"compress", "-format", "frame", "-codec", codec, "-typesize", strconv.Itoa(set.typesize), "-", path}
 				var frame []byte
-				var tCopy, tPipe, tMc, tMd, tSc, tSd time.Duration
-				timed := func(best *time.Duration, f func() error) {
-					t0 := time.Now()
-					if err := f(); err != nil {
+				var tCopy, tPipe, tMc, tMd, tSc, tSd frametest.Best
+				timed := func(best *frametest.Best, f func() error) {
+					if err := best.Time(f); err != nil {
 						b.Fatal(err)
-					}
-					if d := time.Since(t0); *best == 0 || d < *best {
-						*best = d
 					}
 				}
 				round := func() {
@@ -99,7 +96,7 @@ func BenchmarkStreamCLI(b *testing.B) {
 				for b.Loop() {
 					round()
 				}
-				gb := func(d time.Duration) float64 { return float64(n) / d.Seconds() / 1e9 }
+				gb := func(d frametest.Best) float64 { return float64(n) / time.Duration(d).Seconds() / 1e9 }
 				b.ReportMetric(gb(tCopy), "memcpy-GB/s")
 				b.ReportMetric(gb(tPipe), "pipe-GB/s")
 				b.ReportMetric(gb(tMc), "mem-comp-GB/s")
@@ -115,14 +112,10 @@ func BenchmarkStreamCLI(b *testing.B) {
 
 // cliFromPipe runs the command with in fed to its stdin through a pipe.
 func cliFromPipe(args []string, in []byte) error {
-	pr, pw, err := os.Pipe()
+	pr, err := frametest.PipeFrom(in)
 	if err != nil {
 		return err
 	}
-	go func() {
-		pw.Write(in)
-		pw.Close()
-	}()
 	defer pr.Close()
 	var stderr bytes.Buffer
 	if code := run(args, pr, io.Discard, &stderr); code != 0 {
@@ -134,42 +127,28 @@ func cliFromPipe(args []string, in []byte) error {
 // cliToPipe runs the command with its stdout a pipe that a goroutine
 // drains, and checks that n bytes came out.
 func cliToPipe(args []string, n int) error {
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return err
-	}
-	got := make(chan int64, 1)
-	go func() {
-		k, _ := io.Copy(io.Discard, pr)
-		pr.Close()
-		got <- k
-	}()
 	var stderr bytes.Buffer
-	code := run(args, nil, pw, &stderr)
-	pw.Close()
-	k := <-got
-	if code != 0 {
-		return fmt.Errorf("%v: exit %d: %s", args, code, stderr.Bytes())
+	k, err := frametest.PipeInto(func(w *os.File) error {
+		if code := run(args, nil, w, &stderr); code != 0 {
+			return fmt.Errorf("%v: exit %d: %s", args, code, stderr.Bytes())
+		}
+		return nil
+	})
+	if err == nil && k != int64(n) {
+		err = fmt.Errorf("%v: %d bytes out, want %d", args, k, n)
 	}
-	if k != int64(n) {
-		return fmt.Errorf("%v: %d bytes out, want %d", args, k, n)
-	}
-	return nil
+	return err
 }
 
 // throughPipe pushes in through a pipe, enlarged as the command enlarges
 // its stdin, into io.Discard.
 func throughPipe(in []byte) error {
-	pr, pw, err := os.Pipe()
+	pr, err := frametest.PipeFrom(in)
 	if err != nil {
 		return err
 	}
-	growPipe(pr)
-	go func() {
-		pw.Write(in)
-		pw.Close()
-	}()
 	defer pr.Close()
+	growPipe(pr)
 	k, err := io.CopyBuffer(io.Discard, pr, make([]byte, 1<<20))
 	if err == nil && k != int64(len(in)) {
 		err = fmt.Errorf("%d bytes through the pipe, want %d", k, len(in))

@@ -6,6 +6,7 @@
 package frametest
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -62,4 +63,37 @@ func CopyDir(t *testing.T, from, to string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// PipeFrom returns the read end of a pipe that a goroutine fills with in
+// and then closes; the caller closes the read end.
+func PipeFrom(in []byte) (*os.File, error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		pw.Write(in)
+		pw.Close()
+	}()
+	return pr, nil
+}
+
+// PipeInto runs f with the write end of a pipe that a goroutine drains,
+// closes the write end after f, and returns f's error and how many bytes
+// came through.
+func PipeInto(f func(w *os.File) error) (int64, error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return 0, err
+	}
+	got := make(chan int64, 1)
+	go func() {
+		k, _ := io.Copy(io.Discard, pr)
+		pr.Close()
+		got <- k
+	}()
+	err = f(pw)
+	pw.Close()
+	return <-got, err
 }
