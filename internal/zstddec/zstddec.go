@@ -147,16 +147,20 @@ func (d *Decoder) Decode(dst, src []byte) error {
 		in = in[3:]
 		last := bh&1 != 0
 		size := int(bh >> 3)
+		// Raw and RLE blocks are held only to the output's room, not to
+		// the block maximum the format states: libzstd (and klauspost)
+		// decode larger ones, and c-blosc2 reads Blosc chunks through
+		// libzstd. Compressed blocks are held to it, as libzstd does.
 		switch (bh >> 1) & 3 {
 		case 0: // raw
-			if size > blockMax || size > len(in) || size > len(dst)-pos {
+			if size > len(in) || size > len(dst)-pos {
 				return corrupt("raw block of %d bytes does not fit", size)
 			}
 			copy(dst[pos:], in[:size])
 			in = in[size:]
 			pos += size
 		case 1: // RLE
-			if size > blockMax || len(in) < 1 || size > len(dst)-pos {
+			if len(in) < 1 || size > len(dst)-pos {
 				return corrupt("RLE block of %d bytes does not fit", size)
 			}
 			fill(dst[pos:pos+size], in[0])
