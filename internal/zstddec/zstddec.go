@@ -130,10 +130,6 @@ func (d *Decoder) Decode(dst, src []byte) error {
 	if single {
 		window = fcs
 	}
-	blockMax := maxBlockSize
-	if window < maxBlockSize {
-		blockMax = int(window)
-	}
 
 	d.huffValid = false
 	d.ll, d.of, d.ml = nil, nil, nil
@@ -147,10 +143,12 @@ func (d *Decoder) Decode(dst, src []byte) error {
 		in = in[3:]
 		last := bh&1 != 0
 		size := int(bh >> 3)
-		// Raw and RLE blocks are held only to the output's room, not to
-		// the block maximum the format states: libzstd (and klauspost)
-		// decode larger ones, and c-blosc2 reads Blosc chunks through
-		// libzstd. Compressed blocks are held to it, as libzstd does.
+		// The format caps every block at the smaller of the window and
+		// 128 KiB; libzstd up to 1.5.5 (Debian's, which c-blosc2 links
+		// there) and klauspost cap them at 128 KiB whatever the window,
+		// and raw and RLE blocks only at the output's room. We decode
+		// what they decode: a small window then limits only how far back
+		// a match may reach.
 		switch (bh >> 1) & 3 {
 		case 0: // raw
 			if size > len(in) || size > len(dst)-pos {
@@ -167,10 +165,10 @@ func (d *Decoder) Decode(dst, src []byte) error {
 			in = in[1:]
 			pos += size
 		case 2:
-			if size > blockMax || size > len(in) {
+			if size > maxBlockSize || size > len(in) {
 				return corrupt("compressed block of %d bytes does not fit", size)
 			}
-			end := min(len(dst), pos+blockMax)
+			end := min(len(dst), pos+maxBlockSize)
 			d.src, d.blockEnd = src, len(src)-len(in)+size
 			n, err := d.block(dst[:end], pos, in[:size], window)
 			d.src = nil
