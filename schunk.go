@@ -862,6 +862,12 @@ func (s *SChunk) AppendData(p []byte) (err error) {
 	threads := resolveThreads(s.opts.Threads)
 	// Work in groups of a few chunks per thread so memory stays bounded.
 	group := max(2*threads, 1)
+	if threads > 1 {
+		// Small chunks: enough per group that handing the group to the
+		// workers and collecting it costs little beside the work (a
+		// group of 64 KiB chunks is then 1 MiB a thread).
+		group = threads * max(2, min(16, (1<<20)/cs))
+	}
 	startRegion, startLen, sized := s.regionLen(), len(p), false
 	for len(p) > 0 {
 		// Once a group is done, make room for the rest at the ratio seen
