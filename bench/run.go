@@ -144,10 +144,18 @@ func runSuite(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	r.header()
-	for _, step := range []func(suite) error{r.chunks, r.kernels, r.service} {
-		if err := step(s); err != nil {
-			return err
-		}
+	p := &pass{rounds: s.rounds}
+	if err := r.chunks(s, p); err != nil {
+		return err
+	}
+	if err := r.kernels(s, p); err != nil {
+		return err
+	}
+	if err := p.flush(); err != nil {
+		return err
+	}
+	if err := r.service(s); err != nil {
+		return err
 	}
 	r.Seconds = time.Since(r.Started).Seconds()
 	fmt.Fprintf(stderr, "suite %s: %.1fs\n", s.name, r.Seconds)

@@ -47,6 +47,7 @@ func (r *runner) service(s suite) error {
 			if err != nil {
 				return err
 			}
+			src = alignedCopy(src)
 			o := blosc.Options{Codec: blosc.LZ4, Level: 5, Typesize: 8, Threads: 1}
 			o.Filters[blosc.MaxFilters-1] = blosc.ByteShuffle
 			if !e.supports(o) {
@@ -87,7 +88,7 @@ func serviceCase(e engine, o blosc.Options, src []byte, goroutines int, d time.D
 		if err != nil {
 			return nil, err
 		}
-		w := &worker{fns: fns, comp: make([]byte, 0, blosc.CompressBound(len(src))), out: make([]byte, 0, len(src))}
+		w := &worker{fns: fns, comp: aligned(blosc.CompressBound(len(src)))[:0], out: aligned(len(src))[:0]}
 		// A warm-up pair: contexts, pools and codec state are built here,
 		// as a long-running service has them built.
 		c, err := fns.compress(w.comp, src)

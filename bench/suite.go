@@ -59,7 +59,7 @@ func suites() map[string]suite {
 			clevels:  []int{5},
 			sizes:    []int{4 << 10, 256 << 10, 4 << 20},
 			threads:  []int{1},
-			rounds:   6,
+			rounds:   10,
 			opTime:   6 * time.Millisecond,
 
 			kernelTypesizes: []int{1, 2, 4, 8, 16},
