@@ -7,12 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/faultfile"
+	"github.com/goblosc/blosc/internal/frametest"
 	"github.com/goblosc/blosc/internal/golden"
 )
 
@@ -96,99 +96,31 @@ func TestOpenFrameLazy(t *testing.T) {
 	}
 }
 
-// frameState is what a reader sees of a frame: data, metalayers,
-// vlmetalayers.
-type frameState struct {
-	data   []byte
-	meta   map[string]string
-	vlmeta []string // "name=content" in order
-}
+// The states, operations and base frame the frame-file tests share with
+// bench's cross-checks against c-blosc2 (internal/frametest).
+type frameState = frametest.State
 
-func stateOf(t *testing.T, s *SChunk) frameState {
-	t.Helper()
-	d, err := s.Decompress(nil)
-	if err != nil {
-		t.Fatalf("Decompress: %v", err)
-	}
-	st := frameState{data: d, meta: map[string]string{}}
-	for _, n := range s.MetalayerNames() {
-		c, _ := s.Metalayer(n)
-		st.meta[n] = string(c)
-	}
-	for _, n := range s.VLMetalayerNames() {
-		c, err := s.VLMetalayer(n)
-		if err != nil {
-			t.Fatalf("vlmetalayer %q: %v", n, err)
-		}
-		st.vlmeta = append(st.vlmeta, n+"="+string(c))
-	}
-	return st
-}
+func stateOf(t *testing.T, s *SChunk) frameState { return frametest.StateOf(t, s) }
 
-func (a frameState) equal(b frameState) bool {
-	if !bytes.Equal(a.data, b.data) || !slices.Equal(a.vlmeta, b.vlmeta) || len(a.meta) != len(b.meta) {
-		return false
-	}
-	for k, v := range a.meta {
-		if b.meta[k] != v {
-			return false
-		}
-	}
-	return true
-}
-
-// fileOp is a change run on a frame file.
-type fileOp struct {
-	name string
-	do   func(s *SChunk) error
-}
+type fileOp = frametest.Op[*SChunk]
 
 func fileOps(t *testing.T) []fileOp {
-	o := SChunkOptions{Options: DefaultOptions(), ChunkSize: 256}
+	o := DefaultOptions()
 	o.Format = FormatBlosc2
-	chunk := func(seed byte, n int) []byte {
-		d := make([]byte, n)
-		for i := range d {
-			d[i] = seed + byte(i/7)
-		}
-		c, err := Compress(nil, d, o.Options)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	zeros, _ := ZerosChunk(nil, 256, 8)
-	return []fileOp{
-		{"AppendData", func(s *SChunk) error { return s.AppendData(bytes.Repeat([]byte("0123456789abcdef"), 40)) }},
-		{"AppendChunk", func(s *SChunk) error { return s.AppendChunk(chunk(3, 256)) }},
-		{"InsertChunk", func(s *SChunk) error { return s.InsertChunk(1, chunk(9, 256)) }},
-		{"UpdateChunk", func(s *SChunk) error { return s.UpdateChunk(0, chunk(5, 256)) }},
-		{"UpdateChunk zeros", func(s *SChunk) error { return s.UpdateChunk(2, zeros) }},
-		{"DeleteChunk", func(s *SChunk) error { return s.DeleteChunk(1) }},
-		{"AddVLMetalayer", func(s *SChunk) error { return s.AddVLMetalayer("new", []byte("value")) }},
-		{"UpdateVLMetalayer", func(s *SChunk) error { return s.UpdateVLMetalayer("attrs", []byte(`{"a": 2}`)) }},
-		{"DeleteVLMetalayer", func(s *SChunk) error { return s.DeleteVLMetalayer("attrs") }},
-		{"UpdateMetalayer", func(s *SChunk) error { return s.UpdateMetalayer("b2nd", []byte("SHAPE")) }},
-	}
+	chunk := func(seed byte) []byte { return must(Compress(nil, frametest.ChunkData(seed), o)) }
+	return frametest.FileOps[*SChunk](chunk, must(ZerosChunk(nil, 256, 8)))
 }
 
 // baseFrameFile is a frame file with metalayers, vlmetalayers and three
 // chunks.
 func baseFrameFile(t *testing.T) []byte {
 	f := faultfile.New(nil, faultfile.NoFault)
-	o := SChunkOptions{Options: DefaultOptions(), ChunkSize: 256}
-	s, err := CreateFrameFile(f, o)
+	s, err := CreateFrameFile(f, SChunkOptions{Options: DefaultOptions(), ChunkSize: 256})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, err := range []error{
-		s.AddMetalayer("b2nd", []byte("shape")),
-		s.AppendData(bytes.Repeat([]byte("abcdefgh"), 96)),
-		s.AddVLMetalayer("attrs", []byte(`{"a": 1}`)),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
+	if err := frametest.Fill(s, bytes.Repeat([]byte("abcdefgh"), 96)); err != nil {
+		t.Fatal(err)
 	}
 	return f.Bytes()
 }
@@ -206,20 +138,20 @@ func reopen(b []byte) (*SChunk, *faultfile.File, error) {
 func TestFrameFileOperations(t *testing.T) {
 	base := baseFrameFile(t)
 	for _, op := range fileOps(t) {
-		t.Run(op.name, func(t *testing.T) {
+		t.Run(op.Name, func(t *testing.T) {
 			s, f, err := reopen(base)
 			if err != nil {
 				t.Fatal(err)
 			}
 			mem, _ := ParseFrame(base)
-			if err := op.do(s); err != nil {
+			if err := op.Do(s); err != nil {
 				t.Fatal(err)
 			}
-			if err := op.do(mem); err != nil {
+			if err := op.Do(mem); err != nil {
 				t.Fatal(err)
 			}
 			want := stateOf(t, mem)
-			if got := stateOf(t, s); !got.equal(want) {
+			if got := stateOf(t, s); !got.Equal(want) {
 				t.Fatal("the file frame's state differs from the memory frame's")
 			}
 			b := f.Bytes()
@@ -227,22 +159,22 @@ func TestFrameFileOperations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := stateOf(t, r); !got.equal(want) {
+			if got := stateOf(t, r); !got.Equal(want) {
 				t.Fatal("reopened file differs")
 			}
 			ro, err := OpenFrame(bytes.NewReader(b), int64(len(b)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := stateOf(t, ro); !got.equal(want) {
+			if got := stateOf(t, ro); !got.Equal(want) {
 				t.Fatal("read-only open differs")
 			}
-			if m, err := ParseFrame(b); err != nil || !stateOf(t, m).equal(want) {
+			if m, err := ParseFrame(b); err != nil || !stateOf(t, m).Equal(want) {
 				t.Fatalf("the file's bytes do not parse as the frame (%v)", err)
 			}
 			// Writes in proportion to the change: the file grows by less
 			// than the old frame.
-			if op.name == "AppendChunk" && len(b) > 2*len(base) {
+			if op.Name == "AppendChunk" && len(b) > 2*len(base) {
 				t.Errorf("file grew from %d to %d bytes", len(base), len(b))
 			}
 			if err := ro.AppendData([]byte("x")); !errors.Is(err, ErrUnsupported) {
@@ -264,13 +196,13 @@ func TestFrameFileCrashEmpty(t *testing.T) {
 	mem, _ := ParseFrame(base)
 	before := stateOf(t, mem)
 	for _, op := range []fileOp{
-		{"AddMetalayer", func(s *SChunk) error { return s.AddMetalayer("b2nd", []byte("abc")) }},
-		{"AppendSpecial", func(s *SChunk) error { return s.AppendSpecial(SpecialZeros, 1000, nil) }},
-		{"AppendData", func(s *SChunk) error { return s.AppendData([]byte("hello, frame")) }},
+		{Name: "AddMetalayer", Do: func(s *SChunk) error { return s.AddMetalayer("b2nd", []byte("abc")) }},
+		{Name: "AppendSpecial", Do: func(s *SChunk) error { return s.AppendSpecial(SpecialZeros, 1000, nil) }},
+		{Name: "AppendData", Do: func(s *SChunk) error { return s.AppendData([]byte("hello, frame")) }},
 	} {
-		t.Run(op.name, func(t *testing.T) {
+		t.Run(op.Name, func(t *testing.T) {
 			m2, _ := ParseFrame(base)
-			if err := op.do(m2); err != nil {
+			if err := op.Do(m2); err != nil {
 				t.Fatal(err)
 			}
 			after := stateOf(t, m2)
@@ -278,14 +210,14 @@ func TestFrameFileCrashEmpty(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := op.do(s); err != nil {
+			if err := op.Do(s); err != nil {
 				t.Fatal(err)
 			}
-			if got := stateOf(t, s); !got.equal(after) {
+			if got := stateOf(t, s); !got.Equal(after) {
 				t.Fatal("state after the change differs from memory's")
 			}
 			r, _, err := reopen(f.Bytes())
-			if err != nil || !stateOf(t, r).equal(after) {
+			if err != nil || !stateOf(t, r).Equal(after) {
 				t.Fatalf("reopened file differs (%v)", err)
 			}
 			for k, w := range f.Log() {
@@ -295,7 +227,7 @@ func TestFrameFileCrashEmpty(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if err := op.do(s); err == nil || !ff.Crashed() {
+					if err := op.Do(s); err == nil || !ff.Crashed() {
 						t.Fatalf("write %d torn at %d: %v", k, keep, err)
 					}
 					checkBeforeOrAfter(t, fmt.Sprintf("write %d torn at %d", k, keep), ff.Bytes(), before, after)
@@ -313,9 +245,9 @@ func TestFrameFileCrash(t *testing.T) {
 	mem, _ := ParseFrame(base)
 	before := stateOf(t, mem)
 	for _, op := range fileOps(t) {
-		t.Run(op.name, func(t *testing.T) {
+		t.Run(op.Name, func(t *testing.T) {
 			m2, _ := ParseFrame(base)
-			if err := op.do(m2); err != nil {
+			if err := op.Do(m2); err != nil {
 				t.Fatal(err)
 			}
 			after := stateOf(t, m2)
@@ -324,7 +256,7 @@ func TestFrameFileCrash(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := op.do(s); err != nil {
+			if err := op.Do(s); err != nil {
 				t.Fatal(err)
 			}
 			writes := f.Log()
@@ -340,7 +272,7 @@ func TestFrameFileCrash(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					err = op.do(s)
+					err = op.Do(s)
 					if !ff.Crashed() {
 						t.Fatalf("write %d was not reached", k)
 					}
@@ -364,7 +296,7 @@ func checkBeforeOrAfter(t *testing.T, what string, left []byte, before, after fr
 		t.Fatalf("%s: read-only open: %v", what, err)
 	}
 	st := stateOf(t, ro)
-	if !st.equal(before) && !st.equal(after) {
+	if !st.Equal(before) && !st.Equal(after) {
 		t.Fatalf("%s: read-only open sees neither the state before nor after", what)
 	}
 	r, rf, err := reopen(left)
@@ -372,7 +304,7 @@ func checkBeforeOrAfter(t *testing.T, what string, left []byte, before, after fr
 		t.Fatalf("%s: reopen: %v", what, err)
 	}
 	st2 := stateOf(t, r)
-	if !st2.equal(st) {
+	if !st2.Equal(st) {
 		t.Fatalf("%s: OpenFrameFile and OpenFrame disagree", what)
 	}
 	// After the repair the file is a plain frame c-blosc2 reads.

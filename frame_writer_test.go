@@ -181,11 +181,11 @@ func testAppendFrom(t *testing.T, base []byte) {
 	if n, err := s.AppendFrom(bytes.NewReader(add)); err != nil || n != int64(len(add)) {
 		t.Fatalf("AppendFrom: %d, %v", n, err)
 	}
-	if !stateOf(t, s).equal(after) {
+	if !stateOf(t, s).Equal(after) {
 		t.Fatal("state after AppendFrom differs")
 	}
 	r, _, err := reopen(f.Bytes())
-	if err != nil || !stateOf(t, r).equal(after) {
+	if err != nil || !stateOf(t, r).Equal(after) {
 		t.Fatalf("reopened after AppendFrom differs (%v)", err)
 	}
 	writes := f.Log()
@@ -218,7 +218,7 @@ func testAppendFrom(t *testing.T, base []byte) {
 		t.Error("a super-chunk whose change failed accepted another")
 	}
 	r2, _, err := reopen(ff.Bytes())
-	if err != nil || !stateOf(t, r2).equal(before) {
+	if err != nil || !stateOf(t, r2).Equal(before) {
 		t.Fatalf("after a failed AppendFrom the file is not as before (%v)", err)
 	}
 }

@@ -17,24 +17,9 @@ func baseSparse(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, err := range []error{
-		s.AddMetalayer("b2nd", []byte("shape")),
-		s.AppendData(make([]byte, 768)),
-		s.AddVLMetalayer("attrs", []byte(`{"a": 1}`)),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	// Zeros: a special chunk the index codes, with no file.
-	if err := s.UpdateChunk(1, must(Compress(nil, make([]byte, 256), Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8}))); err != nil {
-		t.Fatal(err)
-	}
-	d := make([]byte, 256)
-	for i := range d {
-		d[i] = byte(i)
-	}
-	if err := s.UpdateChunk(2, must(Compress(nil, d, Options{Format: FormatBlosc2, Codec: BloscLZ, Level: 5, Typesize: 8, Filters: [MaxFilters]Filter{5: ByteShuffle}}))); err != nil {
+	zeros := must(Compress(nil, make([]byte, 256), Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8}))
+	ramp := must(Compress(nil, frametest.Ramp(), Options{Format: FormatBlosc2, Codec: BloscLZ, Level: 5, Typesize: 8, Filters: [MaxFilters]Filter{5: ByteShuffle}}))
+	if err := frametest.FillSparse(s, zeros, ramp); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -50,7 +35,7 @@ func TestSparseFrameOperations(t *testing.T) {
 	b0, _ := OpenSparseFrame(base, false)
 	before := stateOf(t, b0)
 	for k, op := range fileOps(t) {
-		t.Run(op.name, func(t *testing.T) {
+		t.Run(op.Name, func(t *testing.T) {
 			dir := filepath.Join(root, fmt.Sprint("op", k))
 			frametest.CopyDir(t, base, dir)
 			s, err := OpenSparseFrame(dir, true)
@@ -60,18 +45,18 @@ func TestSparseFrameOperations(t *testing.T) {
 			mem, _ := OpenSparseFrame(base, false)
 			mf, _ := mem.Frame(nil)
 			m, _ := ParseFrame(mf)
-			if err := op.do(m); err != nil {
+			if err := op.Do(m); err != nil {
 				t.Fatal(err)
 			}
 			after := stateOf(t, m)
-			if err := op.do(s); err != nil {
+			if err := op.Do(s); err != nil {
 				t.Fatal(err)
 			}
-			if !stateOf(t, s).equal(after) {
+			if !stateOf(t, s).Equal(after) {
 				t.Fatal("state after the change differs")
 			}
 			r, err := OpenSparseFrame(dir, false)
-			if err != nil || !stateOf(t, r).equal(after) {
+			if err != nil || !stateOf(t, r).Equal(after) {
 				t.Fatalf("reopened differs (%v)", err)
 			}
 			// Crashes before each step.
@@ -91,14 +76,14 @@ func TestSparseFrameOperations(t *testing.T) {
 					}
 					return nil
 				}
-				err = op.do(s)
+				err = op.Do(s)
 				sparseFault = nil
 				r, oerr := OpenSparseFrame(cdir, false)
 				if oerr != nil {
 					t.Fatalf("crash before step %d: %v", step, oerr)
 				}
 				st := stateOf(t, r)
-				if !st.equal(before) && !st.equal(after) {
+				if !st.Equal(before) && !st.Equal(after) {
 					t.Fatalf("crash before step %d: neither before nor after", step)
 				}
 				if !errors.Is(err, crash) {

@@ -46,9 +46,9 @@ func describeMachine() machine {
 	}
 	seen := map[string]bool{}
 	for _, e := range extraEngines {
-		if !seen[e.name] {
-			seen[e.name] = true
-			m.Peers = append(m.Peers, e.name)
+		if !seen[e.Name] {
+			seen[e.Name] = true
+			m.Peers = append(m.Peers, e.Name)
 		}
 	}
 	for _, k := range extraKernels {

@@ -233,37 +233,37 @@ func (r *runner) chunkGroup(s suite, base string, ds dataset, fname string, o bl
 	var ops []*timedOp
 	ratios := map[string]float64{}
 	held := 2 * len(src)
-	for _, e := range engines() {
-		if !e.supports(o) {
+	for _, e := range allEngines() {
+		if !e.Supports(o) {
 			continue
 		}
-		fns, err := e.open(o)
+		fns, err := e.Open(o)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", e.name, err)
+			return nil, fmt.Errorf("%s: %w", e.Name, err)
 		}
 		comp := aligned(blosc.CompressBound(len(src)))[:0]
 		out := aligned(len(src))[:0]
-		c, err := fns.compress(comp, src)
+		c, err := fns.Compress(comp, src)
 		if err != nil {
-			return nil, fmt.Errorf("%s compress: %w", e.name, err)
+			return nil, fmt.Errorf("%s compress: %w", e.Name, err)
 		}
 		chunk := alignedCopy(c)
-		d, err := fns.decompress(out, chunk)
+		d, err := fns.Decompress(out, chunk)
 		if err != nil || !bytes.Equal(d, src) {
-			return nil, fmt.Errorf("%s: the round trip lost data (%v)", e.name, err)
+			return nil, fmt.Errorf("%s: the round trip lost data (%v)", e.Name, err)
 		}
 		held += cap(comp) + cap(out) + len(chunk)
-		name := nameSafe(e.name)
+		name := nameSafe(e.Name)
 		ratios[name] = float64(len(src)) / float64(len(chunk))
 		var cerr, derr error
 		ops = append(ops,
 			&timedOp{engine: name, op: "compress", err: &cerr, f: func() {
-				if _, err := fns.compress(comp, src); err != nil {
+				if _, err := fns.Compress(comp, src); err != nil {
 					cerr = err
 				}
 			}},
 			&timedOp{engine: name, op: "decompress", err: &derr, f: func() {
-				if _, err := fns.decompress(out, chunk); err != nil {
+				if _, err := fns.Decompress(out, chunk); err != nil {
 					derr = err
 				}
 			}})

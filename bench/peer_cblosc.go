@@ -5,14 +5,15 @@ package main
 import (
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc"
+	"github.com/goblosc/blosc/internal/engines"
 )
 
 // Built with -tags cblosc, the suite adds a row for c-blosc 1.x through cgo,
 // measured in the same run as the go row it follows.
 func init() {
-	extraEngines = append(extraEngines, engine{
-		name: "c-blosc-" + cblosc.Version(),
-		open: func(o blosc.Options) (codecFuncs, error) {
+	extraEngines = append(extraEngines, engines.Engine{
+		Name: "c-blosc-" + cblosc.Version(),
+		Open: func(o blosc.Options) (engines.Funcs, error) {
 			threads := cThreads(o)
 			compress := func(dst, src []byte) ([]byte, error) {
 				dst = dst[:cap(dst)]
@@ -33,12 +34,12 @@ func init() {
 				n, err := cblosc.Decompress(dst[:h.Nbytes], src, threads)
 				return dst[:n], err
 			}
-			return codecFuncs{compress, decompress}, nil
+			return engines.Funcs{Compress: compress, Decompress: decompress}, nil
 		},
 		// c-blosc 1.x writes Blosc1 chunks only: it runs every configuration
 		// whose pipeline a Blosc1 chunk can hold, as the reference for the
 		// same codec, level and shuffle whichever format the go row writes.
-		supports: func(o blosc.Options) bool { return blosc1Pipeline(o) && !o.Dict },
+		Supports: func(o blosc.Options) bool { return blosc1Pipeline(o) && !o.Dict },
 	})
 }
 

@@ -5,6 +5,7 @@ package main
 import (
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc2"
+	"github.com/goblosc/blosc/internal/engines"
 )
 
 // Built with -tags cblosc2 (c-blosc2 built from source, see
@@ -12,9 +13,9 @@ import (
 // configuration, measured in the same run. Its contexts live as long as
 // the process: a bench run opens a few dozen.
 func init() {
-	extraEngines = append(extraEngines, engine{
-		name: "c-blosc2-" + cblosc2.Version(),
-		open: func(o blosc.Options) (codecFuncs, error) {
+	extraEngines = append(extraEngines, engines.Engine{
+		Name: "c-blosc2-" + cblosc2.Version(),
+		Open: func(o blosc.Options) (engines.Funcs, error) {
 			threads := cThreads(o)
 			p := cblosc2.Params{Codec: int(o.Codec), Level: o.Level, Typesize: max(o.Typesize, 1), Threads: threads,
 				Blocksize: o.Blocksize, Split: int(o.SplitMode), Dict: o.Dict}
@@ -26,11 +27,11 @@ func init() {
 			}
 			cc, err := cblosc2.NewCompressor(p)
 			if err != nil {
-				return codecFuncs{}, err
+				return engines.Funcs{}, err
 			}
 			dc, err := cblosc2.NewDecompressor(threads)
 			if err != nil {
-				return codecFuncs{}, err
+				return engines.Funcs{}, err
 			}
 			compress := func(dst, src []byte) ([]byte, error) {
 				// n+32 bytes, BLOSC2_MAX_OVERHEAD, as python-blosc2 passes.
@@ -51,10 +52,10 @@ func init() {
 				n, err := dc.Decompress(dst[:h.Nbytes], src)
 				return dst[:n], err
 			}
-			return codecFuncs{compress, decompress}, nil
+			return engines.Funcs{Compress: compress, Decompress: decompress}, nil
 		},
 		// c-blosc2 has no Snappy; it writes Blosc2 chunks, the reference
 		// for our -format chunk2 rows.
-		supports: func(o blosc.Options) bool { return o.Format == blosc.FormatBlosc2 && o.Codec != blosc.Snappy },
+		Supports: func(o blosc.Options) bool { return o.Format == blosc.FormatBlosc2 && o.Codec != blosc.Snappy },
 	})
 }

@@ -4,42 +4,14 @@ import (
 	"runtime"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/engines"
 )
 
-// engine is one implementation timed: this library, and each C library
-// the binary was built with (-tags cblosc: c-blosc 1.x; -tags cblosc2:
-// c-blosc2, see scripts/cblosc2.sh).
-type engine struct {
-	name string
-	// open prepares the engine for one configuration, as a service would:
-	// contexts built once, reused for every call.
-	open func(o blosc.Options) (codecFuncs, error)
-	// supports reports whether the engine can run a configuration.
-	supports func(o blosc.Options) bool
-}
-
-type codecFuncs struct {
-	compress, decompress func(dst, src []byte) ([]byte, error)
-}
-
-var goEngine = engine{
-	name: "go",
-	open: func(o blosc.Options) (codecFuncs, error) {
-		c, err := blosc.NewCompressor(o)
-		if err != nil {
-			return codecFuncs{}, err
-		}
-		d := blosc.NewDecompressor()
-		d.Threads = o.Threads
-		return codecFuncs{c.Compress, d.Decompress}, nil
-	},
-	supports: func(blosc.Options) bool { return true },
-}
-
 // extraEngines is filled by the build-tagged peer files.
-var extraEngines []engine
+var extraEngines []engines.Engine
 
-func engines() []engine { return append([]engine{goEngine}, extraEngines...) }
+// allEngines are this library, then each C library built in.
+func allEngines() []engines.Engine { return append([]engines.Engine{engines.Go}, extraEngines...) }
 
 // cThreads is the thread count a C engine is given for o: Options.Threads
 // 0 means every core, and the C libraries want the count itself.

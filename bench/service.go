@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/engines"
 	"github.com/goblosc/blosc/internal/golden"
 )
 
@@ -41,7 +42,7 @@ type serviceResult struct {
 // every call is timed. The options are a service's usual: LZ4, level 5,
 // byte shuffle, one thread per call.
 func (r *runner) service(s suite) error {
-	for _, e := range engines() {
+	for _, e := range allEngines() {
 		for _, size := range s.serviceSizes {
 			src, err := golden.Pattern("linspace_f64", size)
 			if err != nil {
@@ -50,11 +51,11 @@ func (r *runner) service(s suite) error {
 			src = alignedCopy(src)
 			o := blosc.Options{Codec: blosc.LZ4, Level: 5, Typesize: 8, Threads: 1}
 			o.Filters[blosc.MaxFilters-1] = blosc.ByteShuffle
-			if !e.supports(o) {
+			if !e.Supports(o) {
 				continue
 			}
 			for _, g := range s.serviceGoroutines {
-				base := fmt.Sprintf("Service/engine=%s/goroutines=%d/n=%s", nameSafe(e.name), g, sizeName(size))
+				base := fmt.Sprintf("Service/engine=%s/goroutines=%d/n=%s", nameSafe(e.Name), g, sizeName(size))
 				if !r.wanted(base) {
 					continue
 				}
@@ -64,7 +65,7 @@ func (r *runner) service(s suite) error {
 				}
 				for _, x := range res {
 					x.Name = base + "/op=" + x.Op
-					x.Engine = nameSafe(e.name)
+					x.Engine = nameSafe(e.Name)
 					r.Service = append(r.Service, x)
 					r.line(x.Name, x.Calls, x.MeanNs, "ns/op", x.P50Ns, "p50-ns", x.P99Ns, "p99-ns", x.P999Ns, "p99.9-ns",
 						x.MBps, "MB/s", x.AllocsPerCall, "allocs/op", x.BytesPerCall, "B/op")
@@ -75,26 +76,26 @@ func (r *runner) service(s suite) error {
 	return nil
 }
 
-func serviceCase(e engine, o blosc.Options, src []byte, goroutines int, d time.Duration) ([]serviceResult, error) {
+func serviceCase(e engines.Engine, o blosc.Options, src []byte, goroutines int, d time.Duration) ([]serviceResult, error) {
 	type worker struct {
-		fns       codecFuncs
+		fns       engines.Funcs
 		comp, out []byte
 		lat       [2][]time.Duration // compress, decompress
 		err       error
 	}
 	ws := make([]*worker, goroutines)
 	for i := range ws {
-		fns, err := e.open(o)
+		fns, err := e.Open(o)
 		if err != nil {
 			return nil, err
 		}
 		w := &worker{fns: fns, comp: aligned(blosc.CompressBound(len(src)))[:0], out: aligned(len(src))[:0]}
 		// A warm-up pair: contexts, pools and codec state are built here,
 		// as a long-running service has them built.
-		c, err := fns.compress(w.comp, src)
+		c, err := fns.Compress(w.comp, src)
 		if err == nil {
 			var back []byte
-			back, err = fns.decompress(w.out, c)
+			back, err = fns.Decompress(w.out, c)
 			if err == nil && !bytes.Equal(back, src) {
 				err = fmt.Errorf("the round trip lost data")
 			}
@@ -120,10 +121,10 @@ func serviceCase(e engine, o blosc.Options, src []byte, goroutines int, d time.D
 			defer wg.Done()
 			for len(w.lat[0]) < cap(w.lat[0]) {
 				t0 := time.Now()
-				c, err := w.fns.compress(w.comp, src)
+				c, err := w.fns.Compress(w.comp, src)
 				t1 := time.Now()
 				if err == nil {
-					_, err = w.fns.decompress(w.out, c)
+					_, err = w.fns.Decompress(w.out, c)
 				}
 				t2 := time.Now()
 				if err != nil {

@@ -383,12 +383,12 @@ func TestFrameFileReadByC(t *testing.T) {
 	dir := t.TempDir()
 	base := baseFrameFile(t)
 	for _, op := range fileOps(t) {
-		t.Run(op.name, func(t *testing.T) {
+		t.Run(op.Name, func(t *testing.T) {
 			s, f, err := reopen(base)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := op.do(s); err != nil {
+			if err := op.Do(s); err != nil {
 				t.Fatal(err)
 			}
 			want := stateOf(t, s)
@@ -412,7 +412,7 @@ func TestFrameFileReadByC(t *testing.T) {
 				}
 			}
 			check(f.Bytes(), "after the change")
-			if got := stateOf(t, must(blosc.ParseFrame(f.Bytes()))); !got.equal(want) {
+			if got := stateOf(t, must(blosc.ParseFrame(f.Bytes()))); !got.Equal(want) {
 				t.Fatal("the frame's bytes differ")
 			}
 			for k, w := range f.Log() {
@@ -422,7 +422,7 @@ func TestFrameFileReadByC(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					_ = op.do(s)
+					_ = op.Do(s)
 					_, rf, err := reopen(ff.Bytes())
 					if err != nil {
 						t.Fatal(err)
@@ -441,14 +441,14 @@ func TestSparseFrameReadByC(t *testing.T) {
 	base := filepath.Join(root, "base")
 	baseSparse(t, base)
 	for k, op := range fileOps(t) {
-		t.Run(op.name, func(t *testing.T) {
+		t.Run(op.Name, func(t *testing.T) {
 			dir := filepath.Join(root, fmt.Sprint("op", k))
 			frametest.CopyDir(t, base, dir)
 			s, err := blosc.OpenSparseFrame(dir, true)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := op.do(s); err != nil {
+			if err := op.Do(s); err != nil {
 				t.Fatal(err)
 			}
 			want, _ := s.Decompress(nil)

@@ -12,39 +12,10 @@ import (
 	"time"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/engines"
 	"github.com/goblosc/blosc/internal/golden"
 	"github.com/klauspost/cpuid/v2"
 )
-
-// engine is one implementation benchmarked. The C libraries' rows are in
-// the bench module (go run -tags cblosc ./bench run), which keeps cgo out
-// of this one.
-type engine struct {
-	name string
-	// open prepares the engine for one configuration, as a service would
-	// (contexts built once, reused for every call).
-	open func(o blosc.Options) (codecFuncs, error)
-	// supports reports whether the engine can run a configuration.
-	supports func(o blosc.Options) bool
-}
-
-type codecFuncs struct {
-	compress, decompress func(dst, src []byte) ([]byte, error)
-}
-
-var goEngine = engine{
-	name: "go",
-	open: func(o blosc.Options) (codecFuncs, error) {
-		c, err := blosc.NewCompressor(o)
-		if err != nil {
-			return codecFuncs{}, err
-		}
-		d := blosc.NewDecompressor()
-		d.Threads = o.Threads
-		return codecFuncs{c.Compress, d.Decompress}, nil
-	},
-	supports: func(blosc.Options) bool { return true },
-}
 
 // datasets are the PATTERNS.md inputs with the typesize natural to each.
 var datasets = []struct {
@@ -190,7 +161,9 @@ func benchChunks(dsList, codecList, shuffleList, format string, size int, levels
 			return nil, err
 		}
 	}
-	engines := []engine{goEngine}
+	// The C libraries' rows are in the bench module (go run -tags cblosc
+	// ./bench run), which keeps cgo out of this one.
+	list := []engines.Engine{engines.Go}
 	var rows []benchRow
 	found := 0
 	for _, ds := range datasets {
@@ -210,13 +183,13 @@ func benchChunks(dsList, codecList, shuffleList, format string, size int, levels
 					if err != nil {
 						return nil, err
 					}
-					for _, e := range engines {
-						if !e.supports(o) {
+					for _, e := range list {
+						if !e.Supports(o) {
 							continue
 						}
 						row, err := benchOne(e, ds.name, src, o, sh, format, budget)
 						if err != nil {
-							return nil, fmt.Errorf("%s %s %s/%d/%s: %w", e.name, ds.name, codec, level, sh, err)
+							return nil, fmt.Errorf("%s %s %s/%d/%s: %w", e.Name, ds.name, codec, level, sh, err)
 						}
 						rows = append(rows, row)
 					}
@@ -230,8 +203,8 @@ func benchChunks(dsList, codecList, shuffleList, format string, size int, levels
 	return rows, nil
 }
 
-func benchOne(e engine, name string, src []byte, o blosc.Options, sh, format string, budget time.Duration) (benchRow, error) {
-	fns, err := e.open(o)
+func benchOne(e engines.Engine, name string, src []byte, o blosc.Options, sh, format string, budget time.Duration) (benchRow, error) {
+	fns, err := e.Open(o)
 	if err != nil {
 		return benchRow{}, err
 	}
@@ -240,7 +213,7 @@ func benchOne(e engine, name string, src []byte, o blosc.Options, sh, format str
 	var c []byte
 	cs := measure(budget, func() {
 		if err == nil {
-			c, err = fns.compress(comp, src)
+			c, err = fns.Compress(comp, src)
 		}
 	})
 	if err != nil {
@@ -249,7 +222,7 @@ func benchOne(e engine, name string, src []byte, o blosc.Options, sh, format str
 	var d []byte
 	ds := measure(budget, func() {
 		if err == nil {
-			d, err = fns.decompress(out, c)
+			d, err = fns.Decompress(out, c)
 		}
 	})
 	if err != nil {
@@ -259,7 +232,7 @@ func benchOne(e engine, name string, src []byte, o blosc.Options, sh, format str
 		return benchRow{}, fmt.Errorf("round trip lost data")
 	}
 	return benchRow{
-		Dataset: name, Bytes: len(src), Engine: e.name, Format: format, Codec: o.Codec.String(), Level: o.Level,
+		Dataset: name, Bytes: len(src), Engine: e.Name, Format: format, Codec: o.Codec.String(), Level: o.Level,
 		Shuffle: sh, Typesize: o.Typesize, Threads: o.Threads, CompressedBytes: len(c),
 		Ratio:        float64(len(src)) / float64(len(c)),
 		CompressGBps: gbps(len(src), cs), DecompressGBps: gbps(len(src), ds),
