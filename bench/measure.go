@@ -119,12 +119,13 @@ type timedOp struct {
 // a memcpy of the configuration's input beside it.
 type group struct {
 	held   int // bytes of buffers the group keeps until its pass ends
+	bytes  int // the size memcpy copies
 	memcpy func()
 	nm     int // memcpy calls a round
 	fs     []func()
 	iters  []int
-	// emit records round's figures: tm[i] and tf[i] are the nanoseconds a
-	// call of the memcpy and of fs[i] took in the same batches.
+	// emit records round's figures: tf[i] is the nanoseconds a call of
+	// fs[i] took, tm[i] a memcpy of bytes in the same round.
 	emit func(round int, tm, tf []float64) error
 }
 
@@ -180,7 +181,20 @@ func (p *pass) flush() error {
 				}
 			}
 		}
+		// The reference is the round's fastest memcpy of each size, the
+		// same for every configuration of that size.
+		fastest := map[int]float64{}
 		for gi, g := range p.groups {
+			for _, t := range tms[gi] {
+				if f, ok := fastest[g.bytes]; !ok || t < f {
+					fastest[g.bytes] = t
+				}
+			}
+		}
+		for gi, g := range p.groups {
+			for i := range tms[gi] {
+				tms[gi][i] = fastest[g.bytes]
+			}
 			if err := g.emit(round, tms[gi], tfs[gi]); err != nil {
 				return err
 			}
@@ -278,7 +292,7 @@ func (r *runner) chunkGroup(s suite, base string, ds dataset, fname string, o bl
 	memcpy := func() { copy(dst, src) }
 	// Every operation's batches alternate with memcpy batches of half its
 	// time: the ratio compares two things timed side by side.
-	g := &group{held: held, memcpy: memcpy, nm: calibrate(s.opTime/2, memcpy)}
+	g := &group{held: held, bytes: len(src), memcpy: memcpy, nm: calibrate(s.opTime/2, memcpy)}
 	for _, op := range ops {
 		op.iters = calibrate(s.opTime, op.f)
 		g.fs = append(g.fs, op.f)
@@ -374,7 +388,7 @@ func (r *runner) kernels(s suite, p *pass) error {
 						&kop{kernel: name, op: "unshuffle", m: m, f: func() { k.unshuffle(b, d, ts) }})
 				}
 				memcpy := func() { copy(cp, src) }
-				g := &group{held: held, memcpy: memcpy, nm: calibrate(s.opTime/2, memcpy)}
+				g := &group{held: held, bytes: len(src), memcpy: memcpy, nm: calibrate(s.opTime/2, memcpy)}
 				held = 0
 				for _, op := range ops {
 					op.iters = calibrate(s.opTime, op.f)
