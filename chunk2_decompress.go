@@ -186,6 +186,13 @@ func (s *decodeState) scratch(n int) (a, b []byte) {
 // ref is nil for block 0 and otherwise the decoded block 0, which the delta
 // filter reads.
 func (c *chunk2) decodeBlock(out, ref []byte, i int, st *decodeState, cd codecDecoder) error {
+	return c.decodeBlockFrom(out, ref, i, c.src[c.bstart(i):], st, cd)
+}
+
+// decodeBlockFrom decodes regular block i from src, which starts at the
+// block's first stream: the chunk's own bytes, or the block alone as a
+// frame file's lazy offsets index reads it.
+func (c *chunk2) decodeBlockFrom(out, ref []byte, i int, src []byte, st *decodeState, cd codecDecoder) error {
 	nstreams, neblock, err := c.streams(i)
 	if err != nil {
 		return err
@@ -197,9 +204,9 @@ func (c *chunk2) decodeBlock(out, ref []byte, i int, st *decodeState, cd codecDe
 	if filtered {
 		buf, tmp = st.scratch(bsize)
 	}
-	p := c.bstart(i)
+	p := 0
 	for j := 0; j < nstreams; j++ {
-		n, err := readStream(buf[j*neblock:(j+1)*neblock], c.src[p:], c.codec, c.dict, cd)
+		n, err := readStream(buf[j*neblock:(j+1)*neblock], src[p:], c.codec, c.dict, cd)
 		if err != nil {
 			return fmt.Errorf("block %d stream %d: %w", i, j, err)
 		}

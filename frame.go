@@ -38,6 +38,9 @@ func (s *SChunk) offsetsChunk() ([]byte, error) {
 	if s.offsChunk != nil {
 		return s.offsChunk, nil
 	}
+	if x := s.offs.lazy; x != nil {
+		return x.whole()
+	}
 	n := s.offs.len()
 	if n == 0 && s.hdr.chunksize == -1 {
 		return nil, nil

@@ -15,7 +15,10 @@ import (
 // OpenFrame reads a frame through any io.ReaderAt: the header, the
 // trailer and the offsets index in at most three ReadAt calls (a fourth
 // only when the metalayers pass 64 KiB), then each chunk in one call when
-// it is used. OpenFrameFile also changes the frame in place.
+// it is used. An index of more than 8,192 chunks is not decoded at open:
+// its blocks are, as chunks are read (frame_index.go), one more ReadAt
+// for a block when the index chunk is larger than the open's reads.
+// OpenFrameFile also changes the frame in place.
 //
 // The commit protocol. A change to a frame file never writes over a byte
 // the frame's current header leads a reader to, until the header itself
@@ -372,13 +375,21 @@ func openFrameFile(r io.ReaderAt, w FrameFile, base, size int64) (*SChunk, error
 		return nil, fmt.Errorf("%w: %d bytes of chunks do not fit between the header and the trailer", ErrCorrupt, h.cbytes)
 	}
 	idxStart := int64(h.headerLen) + h.cbytes
-	var idx []byte
+	idxLen := trailerOff - idxStart
+	lazyN := lazyCount(&h)
+	var idx []byte // the index, or its first bytes when read lazily
+	whole := true
 	if lastStart := fend - int64(len(last)); idxStart >= lastStart {
 		idx = last[idxStart-lastStart : int64(len(last))-int64(tl)]
 	} else {
 		// The index alone, and at most what the header and trailer
-		// allow: its own length is checked when it is parsed.
-		idx = make([]byte, trailerOff-idxStart)
+		// allow: its own length is checked when it is parsed. An
+		// index read lazily: its header and block starts.
+		n := idxLen
+		if lazyN > 0 && idxLen > probeLen {
+			n, whole = probeLen, false
+		}
+		idx = make([]byte, n)
 		if err := readFull(r, idx, base+idxStart); err != nil {
 			return nil, err
 		}
@@ -386,11 +397,42 @@ func openFrameFile(r io.ReaderAt, w FrameFile, base, size int64) (*SChunk, error
 	h.meta = cloneMeta(h.meta)
 	s := &SChunk{hdr: h, vlmeta: vl, regionOwned: true}
 	s.file = &frameFile{r: r, w: w, base: base, end: size, hlen: int64(h.headerLen), region: h.cbytes}
+	if lazyN > 0 {
+		x, err := newLazyIndex(r, base+idxStart, idx, idxLen, whole, lazyN)
+		if err != nil {
+			return nil, err
+		}
+		if x != nil {
+			s.offs = offsetIndex{lazy: x, n: lazyN}
+			s.setOptions()
+			return s, nil
+		}
+		if !whole {
+			idx = make([]byte, idxLen)
+			if err := readFull(r, idx, base+idxStart); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if err := s.readIndex(bytes.Clone(idx)); err != nil {
 		return nil, err
 	}
 	s.setOptions()
 	return s, nil
+}
+
+// lazyCount returns the number of chunks of a frame whose offsets index a
+// file reads lazily (a fixed chunk size, more than lazyIndexMin of
+// offsets), or 0.
+func lazyCount(h *frameHeader) int {
+	if h.chunksize <= 0 || h.nbytes <= 0 {
+		return 0
+	}
+	n := (h.nbytes + int64(h.chunksize) - 1) / int64(h.chunksize)
+	if 8*n <= lazyIndexMin || n > maxFrameChunks {
+		return 0
+	}
+	return int(n)
 }
 
 func cloneMeta(m []metalayer) []metalayer {
@@ -441,18 +483,27 @@ func (s *SChunk) checkOffsetsLazy() error {
 }
 
 // readChunk reads the committed chunk at region offset off with one
-// ReadAt: up to the next chunk's start, or the end of the chunk bytes.
-func (f *frameFile) readChunk(off int64) ([]byte, error) {
+// ReadAt: up to end, the next chunk's start when exact (or the end of the
+// chunk bytes). When end is a guess (a lazily read index) and the chunk's
+// header says it is longer, a second ReadAt takes the rest.
+func (f *frameFile) readChunk(off, end int64, exact bool) ([]byte, error) {
 	if off >= f.region {
 		return f.readFlushed(off)
 	}
-	end := f.extent(off)
-	if end-off < header2Len || end > f.region {
+	if off < 0 || end-off < header2Len || end > f.region {
 		return nil, fmt.Errorf("%w: chunk at offset %d", ErrCorrupt, off)
 	}
 	b := make([]byte, end-off)
 	if err := readFull(f.r, b, f.base+f.hlen+off); err != nil {
 		return nil, err
+	}
+	if cb := int64(chunkCbytes(b)); !exact && cb > int64(len(b)) && cb <= f.region-off {
+		nb := make([]byte, cb)
+		copy(nb, b)
+		if err := readFull(f.r, nb[len(b):], f.base+f.hlen+off+int64(len(b))); err != nil {
+			return nil, err
+		}
+		b = nb
 	}
 	h, err := parseHeader2(b)
 	if err != nil {
@@ -484,8 +535,11 @@ const partialProbe = 4 << 10
 // the blocks holding the range (c-blosc2's lazy chunks). ok is false when
 // the chunk is better read whole (small, special, dictionary or
 // variable-length blocks).
-func (f *frameFile) readPartial(e *engine, out []byte, off int64, lo, hi, size int) (ok bool, err error) {
-	ext := f.extent(off)
+func (f *frameFile) readPartial(e *engine, out []byte, off, ext int64, exact bool, lo, hi, size int) (ok bool, err error) {
+	if !exact {
+		// A lazy index's guess: the chunk's header tells its length.
+		ext = f.region
+	}
 	if ext-off <= 2*partialProbe || ext > f.region {
 		return false, nil
 	}
@@ -618,6 +672,9 @@ func (s *SChunk) touch() error {
 	}
 	if f.broken {
 		return errBroken
+	}
+	if err := s.loadIndex(); err != nil {
+		return err
 	}
 	if !f.dirty {
 		f.dirty = true

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -220,20 +221,29 @@ func TestFrameFileCrashEmpty(t *testing.T) {
 			if err != nil || !stateOf(t, r).Equal(after) {
 				t.Fatalf("reopened file differs (%v)", err)
 			}
-			for k, w := range f.Log() {
-				for keep := 0; keep <= w.Len; keep++ {
-					ff := faultfile.New(base, faultfile.Plan{At: k, Keep: keep})
-					s, err := OpenFrameFile(ff)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := op.Do(s); err == nil || !ff.Crashed() {
-						t.Fatalf("write %d torn at %d: %v", k, keep, err)
-					}
-					checkBeforeOrAfter(t, fmt.Sprintf("write %d torn at %d", k, keep), ff.Bytes(), before, after)
-				}
-			}
+			tearEveryWrite(t, base, f, op, before, after, func(int) int { return 1 })
 		})
+	}
+}
+
+// tearEveryWrite runs op on base again and again, failing the k-th write
+// of the run f logged and tearing it after keep bytes (keep from 0 to the
+// write's length, by step(length)), and checks that every file left opens
+// to the state before or after op.
+func tearEveryWrite(t *testing.T, base []byte, f *faultfile.File, op fileOp, before, after frameState, step func(n int) int) {
+	t.Helper()
+	for k, w := range f.Log() {
+		for keep := 0; keep <= w.Len; keep += step(w.Len) {
+			ff := faultfile.New(base, faultfile.Plan{At: k, Keep: keep})
+			s, err := OpenFrameFile(ff)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := op.Do(s); err == nil || !ff.Crashed() {
+				t.Fatalf("write %d torn at %d: %v", k, keep, err)
+			}
+			checkBeforeOrAfter(t, fmt.Sprintf("write %d torn at %d", k, keep), ff.Bytes(), before, after)
+		}
 	}
 }
 
@@ -368,13 +378,16 @@ func TestFrameFileLazyItems(t *testing.T) {
 
 type countingReaderBytes struct {
 	r            io.ReaderAt
+	mu           sync.Mutex // a frame's reads may run at once
 	calls, bytes int64
 }
 
 func (c *countingReaderBytes) reset() { c.calls, c.bytes = 0, 0 }
 
 func (c *countingReaderBytes) ReadAt(p []byte, off int64) (int, error) {
+	c.mu.Lock()
 	c.calls++
 	c.bytes += int64(len(p))
+	c.mu.Unlock()
 	return c.r.ReadAt(p, off)
 }

@@ -210,49 +210,66 @@ func FuzzOpenFrame(f *testing.F) {
 	if b, err := big.Frame(nil); err == nil {
 		f.Add(b)
 	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		s, err := OpenFrame(bytes.NewReader(b), int64(len(b)))
-		if err != nil {
-			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrRange) {
-				t.Fatalf("OpenFrame error %v wraps no sentinel", err)
-			}
-			return
+	f.Fuzz(checkOpenFrame)
+}
+
+// FuzzOpenFrameLazyIndex is FuzzOpenFrame with every compressed offsets
+// index read lazily, a block at a time, however few chunks it lists (a
+// file reads so only indexes of more than 8,192 chunks, too large for the
+// fuzzer to mutate well).
+func FuzzOpenFrameLazyIndex(f *testing.F) {
+	old := lazyIndexMin
+	lazyIndexMin = 0
+	f.Cleanup(func() { lazyIndexMin = old })
+	f.Add(sampleFrame(f))
+	b, _ := manyChunkFrame(f, 300)
+	f.Add(b)
+	f.Fuzz(checkOpenFrame)
+}
+
+// checkOpenFrame is the fuzz targets' check of OpenFrame on b.
+func checkOpenFrame(t *testing.T, b []byte) {
+	s, err := OpenFrame(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrRange) {
+			t.Fatalf("OpenFrame error %v wraps no sentinel", err)
 		}
-		if s.Nbytes() > 16<<20 || s.NChunks() > 4096 {
-			return
+		return
+	}
+	if s.Nbytes() > 16<<20 || s.NChunks() > 4096 {
+		return
+	}
+	lazy, lerr := s.Decompress(nil)
+	if lerr == nil && len(lazy) > 8 {
+		n := int64(len(lazy))
+		p := make([]byte, n/4)
+		if _, err := s.ReadAt(p, n/3); err != nil || !bytes.Equal(p, lazy[n/3:n/3+n/4]) {
+			t.Fatalf("a range read lazily differs from Decompress (%v)", err)
 		}
-		lazy, lerr := s.Decompress(nil)
-		if lerr == nil && len(lazy) > 8 {
-			n := int64(len(lazy))
-			p := make([]byte, n/4)
-			if _, err := s.ReadAt(p, n/3); err != nil || !bytes.Equal(p, lazy[n/3:n/3+n/4]) {
-				t.Fatalf("a range read lazily differs from Decompress (%v)", err)
-			}
+	}
+	if m, perr := ParseFrame(b); perr == nil {
+		mem, merr := m.Decompress(nil)
+		if lerr == nil && merr == nil && !bytes.Equal(lazy, mem) {
+			t.Fatal("OpenFrame and ParseFrame decode the same frame differently")
 		}
-		if m, perr := ParseFrame(b); perr == nil {
-			mem, merr := m.Decompress(nil)
-			if lerr == nil && merr == nil && !bytes.Equal(lazy, mem) {
-				t.Fatal("OpenFrame and ParseFrame decode the same frame differently")
-			}
-		}
-		if lerr != nil {
-			return
-		}
-		ff := faultfile.New(b, faultfile.NoFault)
-		w, err := OpenFrameFile(ff)
-		if err != nil {
-			return // a frame with a rollback record that does not apply
-		}
-		if err := w.AppendData([]byte("appended by the fuzzer")); err != nil {
-			return
-		}
-		r, err := OpenFrame(bytes.NewReader(ff.Bytes()), int64(len(ff.Bytes())))
-		if err != nil {
-			t.Fatalf("after an append the file does not open: %v", err)
-		}
-		got, err := r.Decompress(nil)
-		if err != nil || !bytes.HasSuffix(got, []byte("appended by the fuzzer")) {
-			t.Fatalf("after an append the file decodes to %d bytes (%v)", len(got), err)
-		}
-	})
+	}
+	if lerr != nil {
+		return
+	}
+	ff := faultfile.New(b, faultfile.NoFault)
+	w, err := OpenFrameFile(ff)
+	if err != nil {
+		return // a frame with a rollback record that does not apply
+	}
+	if err := w.AppendData([]byte("appended by the fuzzer")); err != nil {
+		return
+	}
+	r, err := OpenFrame(bytes.NewReader(ff.Bytes()), int64(len(ff.Bytes())))
+	if err != nil {
+		t.Fatalf("after an append the file does not open: %v", err)
+	}
+	got, err := r.Decompress(nil)
+	if err != nil || !bytes.HasSuffix(got, []byte("appended by the fuzzer")) {
+		t.Fatalf("after an append the file decodes to %d bytes (%v)", len(got), err)
+	}
 }

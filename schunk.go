@@ -96,11 +96,17 @@ type offsetIndex struct {
 	rep    bool
 	repVal int64
 	n      int
+	lazy   *lazyIndex // a frame file's index read as used, until a change
 }
 
 func (o *offsetIndex) len() int { return o.n }
 
+// get returns offset i of an index held whole (never lazy: the read paths
+// use SChunk.offsetAt, the changes read the index whole first).
 func (o *offsetIndex) get(i int) int64 {
+	if o.lazy != nil {
+		panic("blosc: internal error: offsetIndex.get on a lazily read index")
+	}
 	if o.rep {
 		return o.repVal
 	}
@@ -246,7 +252,10 @@ func (s *SChunk) chunkAt(off int64) int {
 // stored returns chunk i's bytes in the region, or its special kind when
 // the offset index codes it.
 func (s *SChunk) stored(i int) ([]byte, int, error) {
-	off := s.offs.get(i)
+	off, err := s.offsetAt(i)
+	if err != nil {
+		return nil, 0, err
+	}
 	if off < 0 {
 		k, err := offsetKind(off)
 		return nil, k, err
@@ -265,7 +274,11 @@ func (s *SChunk) stored(i int) ([]byte, int, error) {
 		if s.file.broken {
 			return nil, 0, errBroken
 		}
-		c, err := s.file.readChunk(off)
+		var c []byte
+		end, exact, err := s.chunkEnd(i, off)
+		if err == nil {
+			c, err = s.file.readChunk(off, end, exact)
+		}
 		if err != nil {
 			return nil, 0, fmt.Errorf("chunk %d: %w", i, err)
 		}
@@ -435,8 +448,16 @@ func (s *SChunk) readRange(e *engine, out []byte, off int64) error {
 		hi := min(size, lo+len(out))
 		part := out[:hi-lo]
 		if f := s.file; f != nil && !(lo == 0 && hi == size) {
-			if coff := s.offs.get(i); coff >= 0 && coff < f.region && (coff < s.pendBase || !f.dirty) && !f.broken {
-				if ok, err := f.readPartial(e, part, coff, lo, hi, size); ok {
+			coff, err := s.offsetAt(i)
+			if err != nil {
+				return fmt.Errorf("chunk %d: %w", i, err)
+			}
+			if coff >= 0 && coff < f.region && (coff < s.pendBase || !f.dirty) && !f.broken {
+				end, exact, err := s.chunkEnd(i, coff)
+				if err != nil {
+					return fmt.Errorf("chunk %d: %w", i, err)
+				}
+				if ok, err := f.readPartial(e, part, coff, end, exact, lo, hi, size); ok {
 					if err != nil {
 						return fmt.Errorf("chunk %d: %w", i, err)
 					}

@@ -4,6 +4,7 @@ package crosscheck
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -429,6 +430,67 @@ func TestFrameFileReadByC(t *testing.T) {
 					}
 					check(rf.Bytes(), fmt.Sprintf("write %d torn at %d, repaired", k, keep))
 				}
+			}
+		})
+	}
+}
+
+// TestFrameFileManyChunksReadByC: a frame file of 10,000 chunks, whose
+// offsets index a file reads lazily until the first change, is opened by
+// c-blosc2 after each kind of change made in place.
+func TestFrameFileManyChunksReadByC(t *testing.T) {
+	const n = 10000
+	o := blosc.SChunkOptions{Options: blosc.Options{Codec: blosc.LZ4, Level: 5, Typesize: 8, Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}}, ChunkSize: 16}
+	s, err := blosc.NewSChunk(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	co := o.Options
+	co.Format = blosc.FormatBlosc2
+	chunkOf := func(v uint64) []byte {
+		d := make([]byte, 16)
+		binary.LittleEndian.PutUint64(d, v)
+		binary.LittleEndian.PutUint64(d[8:], v+1)
+		return must(blosc.Compress(nil, d, co))
+	}
+	for i := range n {
+		if err := s.AppendChunk(chunkOf(uint64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := must(s.Frame(nil))
+	dir := t.TempDir()
+	for _, op := range []frametest.Op[*blosc.SChunk]{
+		{Name: "AppendChunk", Do: func(s *blosc.SChunk) error { return s.AppendChunk(chunkOf(1 << 40)) }},
+		{Name: "InsertChunk", Do: func(s *blosc.SChunk) error { return s.InsertChunk(4321, chunkOf(1<<41)) }},
+		{Name: "UpdateChunk", Do: func(s *blosc.SChunk) error { return s.UpdateChunk(5000, chunkOf(1<<42)) }},
+		{Name: "DeleteChunk", Do: func(s *blosc.SChunk) error { return s.DeleteChunk(17) }},
+		{Name: "AddVLMetalayer", Do: func(s *blosc.SChunk) error { return s.AddVLMetalayer("v", []byte("value")) }},
+	} {
+		t.Run(op.Name, func(t *testing.T) {
+			w, f, err := reopen(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := op.Do(w); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "f.b2frame")
+			if err := os.WriteFile(path, f.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c, err := cblosc2.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Free()
+			got, err := c.Decompress(1 << 20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := must(must(blosc.ParseFrame(f.Bytes())).Decompress(nil))
+			if !bytes.Equal(got, want) || len(want) < 16*(n-1) {
+				t.Fatalf("c-blosc2 reads %d bytes, we %d, or other data", len(got), len(want))
 			}
 		})
 	}
