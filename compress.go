@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/goblosc/blosc/bitshuffle"
-	"github.com/goblosc/blosc/blosclz"
 	"github.com/goblosc/blosc/internal/codec"
 )
 
@@ -374,7 +373,7 @@ func (sc *streamCoder) write(ws *workerState, out, data []byte, ns int) (int, er
 		case sc.zenc != nil:
 			cbytes = sc.zenc.compress(dst, stream)
 		case sc.blosc2 && sc.codec == BloscLZ:
-			cbytes = blosclz.CompressBlosc2(dst, stream, sc.clevel)
+			cbytes = ws.codec.CompressBloscLZ2(dst, stream, sc.clevel)
 		default:
 			cbytes, err = ws.codec.Compress(id, sc.clevel, dst, stream, sc.split)
 		}

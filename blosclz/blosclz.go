@@ -10,8 +10,9 @@
 // the stream raw, exactly where c-blosc would. CompressBlosc2 does the same
 // for BloscLZ 2.5.3 and c-blosc2.
 //
-// Both functions are safe for concurrent use and do not allocate: the hash
-// tables live on the stack.
+// The functions are safe for concurrent use and do not allocate: the hash
+// tables live on the stack. An Encoder keeps its table between calls,
+// which pays on short inputs.
 package blosclz
 
 import "errors"
@@ -39,7 +40,7 @@ const MaxLevel = 9
 // of len(src): c-blosc offers no more room, and stores a block raw when the
 // stream does not come out shorter.
 func Compress(dst, src []byte, level int) int {
-	return compress(dst, src, level, true, false)
+	return compress(dst, src, level, true, false, nil)
 }
 
 // CompressBlock is Compress with the remaining argument c-blosc 1.21 passes
@@ -47,7 +48,7 @@ func Compress(dst, src []byte, level int) int {
 // stream (header flag bit 4, "not split", set). An unsplit block is encoded
 // with shorter minimum matches, so the bytes differ from Compress's.
 func CompressBlock(dst, src []byte, level int, split bool) int {
-	return compress(dst, src, level, split, false)
+	return compress(dst, src, level, split, false, nil)
 }
 
 // CompressBlosc2 is BloscLZ 2.5.3, the version inside c-blosc2, which writes
@@ -57,5 +58,30 @@ func CompressBlock(dst, src []byte, level int, split bool) int {
 // version's streams decode with Decompress. Its results and limits are
 // those of Compress.
 func CompressBlosc2(dst, src []byte, level int) int {
-	return compress(dst, src, level, true, true)
+	return compress(dst, src, level, true, true, nil)
+}
+
+// Encoder is Compress, CompressBlock and CompressBlosc2 with a hash table
+// kept between calls: a new table is 64 KiB to clear (at levels 3 to 9),
+// more than the work of encoding the few hundred bytes of a split stream
+// of a small block, while an Encoder clears after each call only the
+// entries that call can have written. The output is the functions'. The
+// zero Encoder is ready to use; it is not safe for concurrent use.
+type Encoder struct {
+	t table
+}
+
+// Compress is the package's Compress.
+func (e *Encoder) Compress(dst, src []byte, level int) int {
+	return compress(dst, src, level, true, false, &e.t)
+}
+
+// CompressBlock is the package's CompressBlock.
+func (e *Encoder) CompressBlock(dst, src []byte, level int, split bool) int {
+	return compress(dst, src, level, split, false, &e.t)
+}
+
+// CompressBlosc2 is the package's CompressBlosc2.
+func (e *Encoder) CompressBlosc2(dst, src []byte, level int) int {
+	return compress(dst, src, level, true, true, &e.t)
 }

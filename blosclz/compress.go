@@ -143,10 +143,10 @@ func runEnd(src []byte, ip, bound int) int {
 
 // estimateRatio is BloscLZ's entropy probe: it runs a cheap model of the
 // encoder over at most 1<<log bytes of b, with a hash table of 1<<log
-// entries (htab, all zero on entry), and returns input bytes per output
-// byte. The result is one IEEE division of two exact integers, so it is the
+// entries (htab, all zero on entry; positions in the probe fit 16 bits, as
+// in C 2.5.1's table), and returns input bytes per output byte. The result is one IEEE division of two exact integers, so it is the
 // same on every architecture (no fused multiply-add can change it).
-func estimateRatio(b []byte, htab []uint32, log uint, minLen, ipShift int) float64 {
+func estimateRatio(b []byte, htab []uint16, log uint, minLen, ipShift int) float64 {
 	limit := min(len(b), 1<<log)
 	b = b[:limit]
 	htab = htab[:1<<log]
@@ -167,7 +167,7 @@ func estimateRatio(b []byte, htab []uint32, log uint, minLen, ipShift int) float
 			w := load64(b, ip)
 			h := hash(uint32(w), shift) & mask
 			ref = int(htab[h])
-			htab[h] = uint32(ip)
+			htab[h] = uint16(ip)
 			x = w ^ load64(b, ref)
 			if x&short == 0 && uint(ip-ref-1) < maxFarDistance-1 {
 				break
@@ -201,7 +201,7 @@ func estimateRatio(b []byte, htab []uint32, log uint, minLen, ipShift int) float
 		} else {
 			oc += 4
 		}
-		htab[hash(load32(b, ip), shift)&mask] = uint32(ip)
+		htab[hash(load32(b, ip), shift)&mask] = uint16(ip)
 		ip += 2
 		oc++
 	}
@@ -209,23 +209,21 @@ func estimateRatio(b []byte, htab []uint32, log uint, minLen, ipShift int) float
 }
 
 // compress is BloscLZ 2.5.1 (c-blosc 1.21), or 2.5.3 (c-blosc2) when v2 is
-// set. They differ only in the entropy probe and the minimum match.
-func compress(dst, src []byte, level int, split, v2 bool) int {
+// set. They differ only in the entropy probe and the minimum match. t is
+// an Encoder's table, all zero, or nil for one on the stack.
+func compress(dst, src []byte, level int, split, v2 bool, t *table) int {
 	if level < 1 || len(src) > maxInput {
 		return 0
 	}
 	level = min(level, MaxLevel)
 	length := len(src)
 	log := levelHashLog(level)
-	shift := 32 - log
 
-	var htab [1 << hashLog]uint32
-
-	var cratio float64
 	ipShift, minLen := 4, 4
 	if v2 {
 		// 2.5.3 probes more of the block at higher levels, with the
-		// encoder's own table and minimum match.
+		// encoder's table size and minimum match.
+		var ptab [1 << hashLog]uint16
 		probeLen := length
 		switch {
 		case level < 2:
@@ -235,24 +233,77 @@ func compress(dst, src []byte, level int, split, v2 bool) int {
 		case level < 7:
 			probeLen /= 2
 		}
-		cratio = estimateRatio(src[length-probeLen:], htab[:], log, minLen, ipShift)
-		clear(htab[:1<<log])
+		if estimateRatio(src[length-probeLen:], ptab[:], log, minLen, ipShift) < ratioThreshold(level) {
+			return 0
+		}
 	} else {
 		// 2.5.1 probes at most 4096 bytes of the last quarter, with its
 		// own small table and a minimum match of 3.
-		var ptab [1 << probeHashLog]uint32
-		cratio = estimateRatio(src[length-length/4:], ptab[:], probeHashLog, probeMinLen, probeIPShift)
+		var ptab [1 << probeHashLog]uint16
+		cratio := estimateRatio(src[length-length/4:], ptab[:], probeHashLog, probeMinLen, probeIPShift)
+		if cratio < ratioThreshold(level) {
+			return 0
+		}
 		if !split || cratio < 4 {
 			ipShift, minLen = 3, 3
 		}
 	}
-	if cratio < ratioThreshold(level) {
-		return 0
-	}
 	if length < minInput || len(dst) < minOutput {
 		return 0
 	}
+	// Only a block the probe finds compressible gets the encoder's
+	// table: 64 KiB to clear, more than the work of a short stream.
+	if t == nil {
+		var local table
+		return encode(dst, src, &local, level, log, ipShift, minLen)
+	}
+	n := encode(dst, src, t, level, log, ipShift, minLen)
+	t.reset(src, level, log)
+	return n
+}
 
+// table is the encoder's hash table: each entry the last position whose
+// first four bytes hashed to it, 0 when none.
+type table [1 << hashLog]uint32
+
+// rehashMax is the longest input whose entries reset clears one by one
+// (2,048 bytes took as long as clearing the table, 1.4-1.5 us, here);
+// a longer one has the table cleared whole (64 KiB at levels 3 to 9).
+const rehashMax = 2048
+
+// reset zeroes every entry encode can have written for src, leaving the
+// table as a new one.
+func (t *table) reset(src []byte, level int, log uint) {
+	if len(src) > rehashMax {
+		clear(t[:1<<log])
+		return
+	}
+	shift := 32 - log
+	ip := 0
+	// Five positions from each 8-byte load.
+	for ; ip+8 <= len(src); ip += 5 {
+		w := load64(src, ip)
+		t[hash(uint32(w), shift)&hashMask] = 0
+		t[hash(uint32(w>>8), shift)&hashMask] = 0
+		t[hash(uint32(w>>16), shift)&hashMask] = 0
+		t[hash(uint32(w>>24), shift)&hashMask] = 0
+		t[hash(uint32(w>>32), shift)&hashMask] = 0
+	}
+	for ; ip+4 <= len(src); ip++ {
+		t[hash(load32(src, ip), shift)&hashMask] = 0
+	}
+	if level == MaxLevel {
+		// The level also hashes a position's three bytes at the next.
+		for ip := 0; ip+4 <= len(src); ip++ {
+			t[hash(load32(src, ip)>>8, shift)&hashMask] = 0
+		}
+	}
+}
+
+// encode is the encoder proper, with a table of all zeros.
+func encode(dst, src []byte, htab *table, level int, log uint, ipShift, minLen int) int {
+	length := len(src)
+	shift := 32 - log
 	ipBound := length - 1
 	ipLimit := length - tailReserve
 	// A match is taken when its length less ipShift reaches minLen, so

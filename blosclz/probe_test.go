@@ -83,7 +83,8 @@ func TestEstimateRatioMatchesModel(t *testing.T) {
 			}
 		}
 	}
-	var h1, h2 [1 << hashLog]uint32
+	var h1 [1 << hashLog]uint16
+	var h2 [1 << hashLog]uint32
 	checked := 0
 	for _, b := range inputs {
 		for _, p := range []struct {

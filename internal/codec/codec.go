@@ -108,6 +108,7 @@ func lz4Accel(clevel int) int { return 10 - clevel }
 // State is one worker's codec state. The zero value is ready to use.
 type State struct {
 	lz4c  *lz4block.Compressor
+	blz   *blosclz.Encoder
 	lz4hc *lz4block.HCCompressor
 
 	zlibW   [10]*zlib.Writer
@@ -128,6 +129,20 @@ type State struct {
 	scratch []byte
 }
 
+// bloscLZ returns the state's BloscLZ encoder, made on first use.
+func (s *State) bloscLZ() *blosclz.Encoder {
+	if s.blz == nil {
+		s.blz = new(blosclz.Encoder)
+	}
+	return s.blz
+}
+
+// CompressBloscLZ2 is BloscLZ as c-blosc2 writes it (blosclz's
+// CompressBlosc2) through the state's encoder.
+func (s *State) CompressBloscLZ2(dst, src []byte, clevel int) int {
+	return s.bloscLZ().CompressBlosc2(dst, src, clevel)
+}
+
 // Compress compresses src into dst with the codec at Blosc level clevel
 // (1..9) and returns the stream length, or 0 when the stream does not fit
 // in len(dst) or the codec gives up on the data, as c-blosc's wrappers do.
@@ -140,7 +155,7 @@ func (s *State) Compress(id ID, clevel int, dst, src []byte, split bool) (int, e
 	}
 	switch id {
 	case BloscLZ:
-		return blosclz.CompressBlock(dst, src, clevel, split), nil
+		return s.bloscLZ().CompressBlock(dst, src, clevel, split), nil
 	case LZ4:
 		if s.lz4c == nil {
 			s.lz4c = new(lz4block.Compressor)
