@@ -57,13 +57,24 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 	used += uint(mlLog)
 	rep0, rep1, rep2 := d.rep[0], d.rep[1], d.rep[2]
 
-	// The literals decoded into d.lits have litSlack bytes after them to
-	// copy in wide steps; raw ones, still in the caller's src, are read
-	// only up to their end.
+	// The wide copies read up to litSlack bytes past the literals in
+	// use. Those decoded into d.lits have that room; raw ones are read in
+	// place, where the frame's bytes after them (the sequences section)
+	// give it, or else copied, as libzstd does. Without the room every
+	// sequence would take the slow path: a block of long matches can
+	// carry fewer than 16 literals in all (C's linspace_f64 streams at
+	// clevel 5 send 84% of their sequences there).
 	lp := 0
-	lw := lits
-	if len(lits) > 0 && len(d.lits) > 0 && &lits[0] == &d.lits[0] {
+	var lw []byte
+	switch {
+	case len(lits) > 0 && len(d.lits) > 0 && &lits[0] == &d.lits[0]:
 		lw = d.lits[:len(lits)+litSlack]
+	case cap(lits)-len(lits) >= litSlack:
+		lw = lits[:len(lits)+litSlack]
+	default:
+		buf := d.litBuf(len(lits))
+		copy(buf, lits)
+		lits, lw = buf, d.lits[:len(buf)+litSlack]
 	}
 	if useSeqAsm && len(out) >= 64 && len(lw) >= 16 {
 		return d.sequencesAsm(out, pos, lits, lw, buf, bp, used, llState, ofState, mlState, nseq, window)
