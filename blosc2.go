@@ -102,7 +102,7 @@ func (e *engine) decompressBlosc2(dst, src []byte, threads int) ([]byte, error) 
 	}
 	out = out[:n]
 	threads = resolveThreads(threads)
-	stageMin := stageMinBytes
+	stageMin := stageMinDefault
 	if e.stageMin > 0 {
 		stageMin = e.stageMin
 	}

@@ -208,7 +208,8 @@ func BenchmarkBlosc2Path(b *testing.B) {
 // BenchmarkBlosc2Stage decodes the same chunk with and without output
 // staging (see stageOutput) at several chunk sizes and 1 and 2 threads,
 // interleaved every iteration, and reports each one's best time: the sizes
-// where staging wins set stageMinBytes. Run with -benchtime=20x or so.
+// where staging wins set stageMinBytes (and the CPUs stageMinDefault
+// stages on). Run with -benchtime=20x or so.
 func BenchmarkBlosc2Stage(b *testing.B) {
 	for _, n := range []int{4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20} {
 		for _, s := range []struct {

@@ -45,7 +45,7 @@ type engine struct {
 
 	// parallelMin overrides parallelMinBytes when positive (benchmarks).
 	parallelMin int
-	// stageMin overrides stageMinBytes when positive (benchmarks, tests).
+	// stageMin overrides stageMinDefault when positive (benchmarks, tests).
 	stageMin int
 }
 
