@@ -83,19 +83,37 @@ func (c *HCCompressor) hashAt(p int) uint32 {
 // insert adds the positions up to p (excluded) to the tables.
 func (c *HCCompressor) insert(p int) {
 	target := uint32(p + hcStart)
-	if idx := c.nextInsert; idx < target {
-		src, hash, chain := c.src, &c.hash, &c.chain
-		for ; idx < target; idx++ {
-			// Below target, idx-hcStart+4 <= len(src): the callers
-			// insert up to positions that have 4 bytes to hash.
-			h := load32(src, int(idx-hcStart)) * prime4 >> (32 - hcHashLog)
-			chain[uint16(idx)] = uint16(min(idx-hash[h], distanceMax))
-			hash[h] = idx
-		}
+	if c.nextInsert < target {
+		insertRange(c.src, &c.hash, &c.chain, c.nextInsert, target)
 	}
 	// As in C, even below the last target: a search before it re-inserts
 	// positions, which changes the chains, and so the output.
 	c.nextInsert = target
+}
+
+// insertRange is LZ4HC_Insert's loop: it adds the indexes from idx to
+// target (excluded) to the hash and chain tables. The callers insert up
+// to indexes that have 4 bytes to hash: target-hcStart+3 <= len(src).
+// Apart from the searches, the one loop that sees every position (all of
+// a long match's): out of line, on a slice of just the bytes it hashes,
+// two positions a step, its state stays in registers.
+func insertRange(src []byte, hash *[hcHashSize]uint32, chain *[hcChainSize]uint16, idx, target uint32) {
+	b := src[idx-hcStart : target-hcStart+3]
+	for len(b) >= 5 {
+		h := load32(b, 0) * prime4 >> (32 - hcHashLog)
+		chain[uint16(idx)] = uint16(min(idx-hash[h], distanceMax))
+		hash[h] = idx
+		h = load32(b, 1) * prime4 >> (32 - hcHashLog)
+		chain[uint16(idx+1)] = uint16(min(idx+1-hash[h], distanceMax))
+		hash[h] = idx + 1
+		idx += 2
+		b = b[2:]
+	}
+	if len(b) >= 4 {
+		h := load32(b, 0) * prime4 >> (32 - hcHashLog)
+		chain[uint16(idx)] = uint16(min(idx-hash[h], distanceMax))
+		hash[h] = idx
+	}
 }
 
 // countPattern is LZ4HC_countPattern: how many bytes from src[p:end]
@@ -238,6 +256,42 @@ func (c *HCCompressor) widerMatch(ip, low, high, longest, match, start int) (int
 			}
 		}
 		matchIndex -= distNext
+	}
+	return longest, match, start
+}
+
+// chainMatch is widerMatch below level 9, where lz4hc.c's pattern
+// analysis is off: the same chain walk, with the insertion inline and
+// nothing else live in the loop, so that its state stays in registers.
+func (c *HCCompressor) chainMatch(ip, low, high, longest, match, start int) (int, int, int) {
+	src, hash, chain := c.src, &c.hash, &c.chain
+	ipIndex := uint32(ip + hcStart)
+	if c.nextInsert < ipIndex {
+		insertRange(src, hash, chain, c.nextInsert, ipIndex)
+	}
+	c.nextInsert = ipIndex
+	lowest := uint32(hcStart)
+	if ipIndex >= hcStart+distanceMax+1 {
+		lowest = ipIndex - distanceMax
+	}
+	lookBack := ip - low
+	pattern := load32(src, ip)
+	matchIndex := hash[pattern*prime4>>(32-hcHashLog)]
+	for attempts := c.searches; matchIndex >= lowest && attempts > 0; attempts-- {
+		mp := int(matchIndex - hcStart)
+		// In src, as in widerMatch.
+		if load16(src, low+longest-1) == load16(src, mp-lookBack+longest-1) && load32(src, mp) == pattern {
+			back := 0
+			// Most matches do not extend back: test the first byte
+			// here, before the call.
+			if lookBack != 0 && mp != 0 && src[ip-1] == src[mp-1] {
+				back = countBack(src, ip, mp, -min(lookBack, mp))
+			}
+			if length := minMatch + countMatch(src, ip+minMatch, mp+minMatch, high) - back; length > longest {
+				longest, match, start = length, mp+back, ip+back
+			}
+		}
+		matchIndex -= uint32(chain[uint16(matchIndex)])
 	}
 	return longest, match, start
 }
@@ -395,7 +449,11 @@ func (c *HCCompressor) compress() int {
 
 	search2:
 		if ip+ml <= mflimit {
-			ml2, ref2, start2 = c.widerMatch(ip+ml-2, ip, matchlimit, ml, ref2, start2)
+			if c.patterns {
+				ml2, ref2, start2 = c.widerMatch(ip+ml-2, ip, matchlimit, ml, ref2, start2)
+			} else {
+				ml2, ref2, start2 = c.chainMatch(ip+ml-2, ip, matchlimit, ml, ref2, start2)
+			}
 		} else {
 			ml2 = ml
 		}
@@ -430,7 +488,11 @@ func (c *HCCompressor) compress() int {
 			}
 		}
 		if start2+ml2 <= mflimit {
-			ml3, ref3, start3 = c.widerMatch(start2+ml2-3, start2, matchlimit, ml2, ref3, start3)
+			if c.patterns {
+				ml3, ref3, start3 = c.widerMatch(start2+ml2-3, start2, matchlimit, ml2, ref3, start3)
+			} else {
+				ml3, ref3, start3 = c.chainMatch(start2+ml2-3, start2, matchlimit, ml2, ref3, start3)
+			}
 		} else {
 			ml3 = ml2
 		}
