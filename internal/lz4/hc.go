@@ -97,7 +97,9 @@ func (c *HCCompressor) insert(p int) {
 // Apart from the searches, the one loop that sees every position (all of
 // a long match's): out of line, on a slice of just the bytes it hashes,
 // two positions a step, its state stays in registers.
-func insertRange(src []byte, hash *[hcHashSize]uint32, chain *[hcChainSize]uint16, idx, target uint32) {
+func insertRange(src []byte, hashTable *[hcHashSize]uint32, chainTable *[hcChainSize]uint16, idx, target uint32) {
+	// As slices, of lengths the indexes provably fit: no nil checks.
+	hash, chain := hashTable[:], chainTable[:]
 	b := src[idx-hcStart : target-hcStart+3]
 	for len(b) >= 5 {
 		h := load32(b, 0) * prime4 >> (32 - hcHashLog)
@@ -313,23 +315,21 @@ func (c *HCCompressor) nextMatch(ip, last, high, match int) (int, int, int) {
 		return ip, minMatch - 1, match
 	}
 	src, hash, chain := c.src, &c.hash, &c.chain
-	next := c.nextInsert
+	// LZ4HC_Insert up to ip; after a miss at ip the loop inserts ip
+	// itself, with the hash it has, before the search at ip+1.
+	if next := uint32(ip + hcStart); c.nextInsert < next {
+		insertRange(src, hash, chain, c.nextInsert, next)
+	}
 	for ; ip <= last; ip++ {
-		// LZ4HC_Insert up to ip; below target, idx-hcStart+4 <= len(src).
 		ipIndex := uint32(ip + hcStart)
-		for idx := next; idx < ipIndex; idx++ {
-			h := load32(src, int(idx-hcStart)) * prime4 >> (32 - hcHashLog)
-			chain[uint16(idx)] = uint16(min(idx-hash[h], distanceMax))
-			hash[h] = idx
-		}
-		next = ipIndex
 		lowest := uint32(hcStart)
 		if ipIndex >= hcStart+distanceMax+1 {
 			lowest = ipIndex - distanceMax
 		}
 		pattern := load32(src, ip)
+		h := pattern * prime4 >> (32 - hcHashLog)
 		longest := minMatch - 1
-		matchIndex := hash[pattern*prime4>>(32-hcHashLog)]
+		matchIndex := hash[h]
 		for attempts := c.searches; matchIndex >= lowest && attempts > 0; attempts-- {
 			mp := int(matchIndex - hcStart)
 			// In src: ip+longest+1 <= high+1, and mp < ip.
@@ -341,11 +341,13 @@ func (c *HCCompressor) nextMatch(ip, last, high, match int) (int, int, int) {
 			matchIndex -= uint32(chain[uint16(matchIndex)])
 		}
 		if longest >= minMatch {
-			c.nextInsert = next
+			c.nextInsert = ipIndex
 			return ip, longest, match
 		}
+		chain[uint16(ipIndex)] = uint16(min(ipIndex-hash[h], distanceMax))
+		hash[h] = ipIndex
 	}
-	c.nextInsert = next
+	c.nextInsert = uint32(ip + hcStart)
 	return ip, minMatch - 1, match
 }
 
