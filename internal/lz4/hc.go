@@ -283,13 +283,30 @@ func (c *HCCompressor) chainMatch(ip, low, high, longest, match, start int) (int
 		mp := int(matchIndex - hcStart)
 		// In src, as in widerMatch.
 		if load16(src, low+longest-1) == load16(src, mp-lookBack+longest-1) && load32(src, mp) == pattern {
+			// countBack and countMatch, their first 8 bytes inline:
+			// most matches end within them, and a call costs the
+			// spilling of every register live here.
 			back := 0
-			// Most matches do not extend back: test the first byte
-			// here, before the call.
-			if lookBack != 0 && mp != 0 && src[ip-1] == src[mp-1] {
-				back = countBack(src, ip, mp, -min(lookBack, mp))
+			if lim := min(lookBack, mp); lim >= 8 {
+				if d := load64(src, ip-8) ^ load64(src, mp-8); d != 0 {
+					back = -(bits.LeadingZeros64(d) >> 3)
+				} else {
+					back = countBack(src, ip-8, mp-8, 8-lim) - 8
+				}
+			} else if lim > 0 {
+				back = countBack(src, ip, mp, -lim)
 			}
-			if length := minMatch + countMatch(src, ip+minMatch, mp+minMatch, high) - back; length > longest {
+			length := minMatch
+			if ip+minMatch+8 <= high {
+				if d := load64(src, ip+minMatch) ^ load64(src, mp+minMatch); d != 0 {
+					length += bits.TrailingZeros64(d) >> 3
+				} else {
+					length += 8 + countMatch(src, ip+minMatch+8, mp+minMatch+8, high)
+				}
+			} else {
+				length += countMatch(src, ip+minMatch, mp+minMatch, high)
+			}
+			if length -= back; length > longest {
 				longest, match, start = length, mp+back, ip+back
 			}
 		}
@@ -334,7 +351,18 @@ func (c *HCCompressor) nextMatch(ip, last, high, match int) (int, int, int) {
 			mp := int(matchIndex - hcStart)
 			// In src: ip+longest+1 <= high+1, and mp < ip.
 			if load16(src, ip+longest-1) == load16(src, mp+longest-1) && load32(src, mp) == pattern {
-				if length := minMatch + countMatch(src, ip+minMatch, mp+minMatch, high); length > longest {
+				// countMatch, its first 8 bytes inline, as in chainMatch.
+				length := minMatch
+				if ip+minMatch+8 <= high {
+					if d := load64(src, ip+minMatch) ^ load64(src, mp+minMatch); d != 0 {
+						length += bits.TrailingZeros64(d) >> 3
+					} else {
+						length += 8 + countMatch(src, ip+minMatch+8, mp+minMatch+8, high)
+					}
+				} else {
+					length += countMatch(src, ip+minMatch, mp+minMatch, high)
+				}
+				if length > longest {
 					longest, match = length, mp
 				}
 			}
