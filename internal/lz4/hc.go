@@ -286,15 +286,20 @@ func (c *HCCompressor) chainMatch(ip, low, high, longest, match, start int) (int
 			// countBack and countMatch, their first 8 bytes inline:
 			// most matches end within them, and a call costs the
 			// spilling of every register live here.
+			// The 8 bytes before ip and mp are within src when mp >= 8
+			// (mp < ip), whatever the limit, which then caps the count.
 			back := 0
-			if lim := min(lookBack, mp); lim >= 8 {
-				if d := load64(src, ip-8) ^ load64(src, mp-8); d != 0 {
-					back = -(bits.LeadingZeros64(d) >> 3)
+			if lim := min(lookBack, mp); lim > 0 {
+				if mp >= 8 {
+					equal := bits.LeadingZeros64(load64(src, ip-8)^load64(src, mp-8)) >> 3
+					if equal == 8 && lim > 8 {
+						back = countBack(src, ip-8, mp-8, 8-lim) - 8
+					} else {
+						back = -min(equal, lim)
+					}
 				} else {
-					back = countBack(src, ip-8, mp-8, 8-lim) - 8
+					back = countBack(src, ip, mp, -lim)
 				}
-			} else if lim > 0 {
-				back = countBack(src, ip, mp, -lim)
 			}
 			length := minMatch
 			if ip+minMatch+8 <= high {
