@@ -435,7 +435,15 @@ func (c *HCCompressor) encodeSequence(anchor, ip, ml, match int) int {
 	} else {
 		tok = byte(length << 4)
 	}
-	op += copy(dst[op:], c.src[anchor:ip])
+	if src := c.src; length <= 16 && op+16 <= len(dst) && anchor+16 <= len(src) {
+		// A short run: one 16-byte move, not a call to memmove, as C's
+		// wild copy; the bytes it writes past the run are within dst,
+		// and the rest of the block (or nothing that counts) follows.
+		*(*[16]byte)(dst[op:]) = *(*[16]byte)(src[anchor:])
+		op += length
+	} else {
+		op += copy(dst[op:], src[anchor:ip])
+	}
 	binary.LittleEndian.PutUint16(dst[op:], uint16(ip-match))
 	op += 2
 	length = ml - minMatch
