@@ -91,6 +91,29 @@ func (c *HCCompressor) insert(p int) {
 	c.nextInsert = target
 }
 
+// insertFirst inserts the positions up to ip (excluded) and returns the
+// hash table's entry for ip, whose first 4 bytes are pattern: the head of
+// its chain. When it has just inserted ip-1 and ip-1 hashes as ip does,
+// that is ip-1's index, which it then returns without reading it back
+// from the table: a load that just follows the store to the same place
+// stalls the search when every position of a long run hashes alike.
+func (c *HCCompressor) insertFirst(ip int, pattern uint32) uint32 {
+	ipIndex := uint32(ip + hcStart)
+	h := pattern * prime4 >> (32 - hcHashLog)
+	if next := c.nextInsert; next < ipIndex {
+		insertRange(c.src, &c.hash, &c.chain, next, ipIndex)
+		c.nextInsert = ipIndex
+		if load32(c.src, ip-1)*prime4>>(32-hcHashLog) == h {
+			return ipIndex - 1
+		}
+		return c.hash[h]
+	}
+	// As in C, even below the last target: a search before it re-inserts
+	// positions, which changes the chains, and so the output.
+	c.nextInsert = ipIndex
+	return c.hash[h]
+}
+
 // insertRange is LZ4HC_Insert's loop: it adds the indexes from idx to
 // target (excluded) to the hash and chain tables. The callers insert up
 // to indexes that have 4 bytes to hash: target-hcStart+3 <= len(src).
@@ -180,27 +203,61 @@ func (c *HCCompressor) widerMatch(ip, low, high, longest, match, start int) (int
 	repeat := untested
 	srcPatternLength := 0
 
-	c.insert(ip)
-	matchIndex := c.hash[c.hashAt(ip)]
+	matchIndex := c.insertFirst(ip, pattern)
+	chain := &c.chain
 	for matchIndex >= lowestMatchIndex && attempts > 0 {
 		attempts--
 		mp := int(matchIndex - hcStart)
+		// The common step, in a loop of its own without calls, so that
+		// its state stays in registers: a candidate that fails the
+		// quick test, linked to the next by more than 1 (no pattern).
 		// Both loads are within src: low+longest+1 <= high, and
 		// mp-lookBack+longest-1 > mp, since longest > lookBack.
-		if load16(src, low+longest-1) == load16(src, mp-lookBack+longest-1) && load32(src, mp) == pattern {
-			back := 0
-			if lookBack != 0 {
-				back = countBack(src, ip, mp, -min(ip-low, mp))
+		for load16(src, low+longest-1) != load16(src, mp-lookBack+longest-1) {
+			distNext := uint32(chain[uint16(matchIndex)])
+			if distNext == 1 {
+				break
 			}
-			length := minMatch + countMatch(src, ip+minMatch, mp+minMatch, high) - back
-			if length > longest {
+			matchIndex -= distNext
+			if matchIndex < lowestMatchIndex || attempts <= 0 {
+				return longest, match, start
+			}
+			attempts--
+			mp = int(matchIndex - hcStart)
+		}
+		if load16(src, low+longest-1) == load16(src, mp-lookBack+longest-1) && load32(src, mp) == pattern {
+			// As in chainMatch: the first 8 bytes back and forward inline.
+			back := 0
+			if lim := min(lookBack, mp); lim > 0 {
+				if mp >= 8 {
+					equal := bits.LeadingZeros64(load64(src, ip-8)^load64(src, mp-8)) >> 3
+					if equal == 8 && lim > 8 {
+						back = countBack(src, ip-8, mp-8, 8-lim) - 8
+					} else {
+						back = -min(equal, lim)
+					}
+				} else {
+					back = countBack(src, ip, mp, -lim)
+				}
+			}
+			length := minMatch
+			if ip+minMatch+8 <= high {
+				if d := load64(src, ip+minMatch) ^ load64(src, mp+minMatch); d != 0 {
+					length += bits.TrailingZeros64(d) >> 3
+				} else {
+					length += 8 + countMatch(src, ip+minMatch+8, mp+minMatch+8, high)
+				}
+			} else {
+				length += countMatch(src, ip+minMatch, mp+minMatch, high)
+			}
+			if length -= back; length > longest {
 				longest = length
 				match = mp + back
 				start = ip + back
 			}
 		}
 
-		distNext := uint32(c.chain[uint16(matchIndex)])
+		distNext := uint32(chain[uint16(matchIndex)])
 		if c.patterns && distNext == 1 {
 			cand := matchIndex - 1
 			if repeat == untested {
