@@ -323,19 +323,15 @@ func (c *HCCompressor) widerMatch(ip, low, high, longest, match, start int) (int
 // analysis is off: the same chain walk, with the insertion inline and
 // nothing else live in the loop, so that its state stays in registers.
 func (c *HCCompressor) chainMatch(ip, low, high, longest, match, start int) (int, int, int) {
-	src, hash, chain := c.src, &c.hash, &c.chain
+	src, chain := c.src, &c.chain
 	ipIndex := uint32(ip + hcStart)
-	if c.nextInsert < ipIndex {
-		insertRange(src, hash, chain, c.nextInsert, ipIndex)
-	}
-	c.nextInsert = ipIndex
 	lowest := uint32(hcStart)
 	if ipIndex >= hcStart+distanceMax+1 {
 		lowest = ipIndex - distanceMax
 	}
 	lookBack := ip - low
 	pattern := load32(src, ip)
-	matchIndex := hash[pattern*prime4>>(32-hcHashLog)]
+	matchIndex := c.insertFirst(ip, pattern)
 	for attempts := c.searches; matchIndex >= lowest && attempts > 0; attempts-- {
 		mp := int(matchIndex - hcStart)
 		// In src, as in widerMatch.
