@@ -389,12 +389,15 @@ func (c *HCCompressor) nextMatch(ip, last, high, match int) (int, int, int) {
 		}
 		return ip, minMatch - 1, match
 	}
-	src, hash, chain := c.src, &c.hash, &c.chain
-	// LZ4HC_Insert up to ip; after a miss at ip the loop inserts ip
-	// itself, with the hash it has, before the search at ip+1.
-	if next := uint32(ip + hcStart); c.nextInsert < next {
-		insertRange(src, hash, chain, c.nextInsert, next)
+	if ip > last {
+		return ip, minMatch - 1, match
 	}
+	src, hash, chain := c.src, &c.hash, &c.chain
+	// LZ4HC_Insert up to ip, and the head of ip's chain; after a miss at
+	// ip the loop inserts ip itself, with the hash and the head it has,
+	// before the search at ip+1, whose head it knows without a load
+	// when ip+1 hashes as ip did.
+	head := c.insertFirst(ip, load32(src, ip))
 	for ; ip <= last; ip++ {
 		ipIndex := uint32(ip + hcStart)
 		lowest := uint32(hcStart)
@@ -404,7 +407,7 @@ func (c *HCCompressor) nextMatch(ip, last, high, match int) (int, int, int) {
 		pattern := load32(src, ip)
 		h := pattern * prime4 >> (32 - hcHashLog)
 		longest := minMatch - 1
-		matchIndex := hash[h]
+		matchIndex := head
 		for attempts := c.searches; matchIndex >= lowest && attempts > 0; attempts-- {
 			mp := int(matchIndex - hcStart)
 			// In src: ip+longest+1 <= high+1, and mp < ip.
@@ -430,8 +433,15 @@ func (c *HCCompressor) nextMatch(ip, last, high, match int) (int, int, int) {
 			c.nextInsert = ipIndex
 			return ip, longest, match
 		}
-		chain[uint16(ipIndex)] = uint16(min(ipIndex-hash[h], distanceMax))
+		chain[uint16(ipIndex)] = uint16(min(ipIndex-head, distanceMax))
 		hash[h] = ipIndex
+		if ip < last {
+			if next := load32(src, ip+1) * prime4 >> (32 - hcHashLog); next == h {
+				head = ipIndex
+			} else {
+				head = hash[next]
+			}
+		}
 	}
 	c.nextInsert = uint32(ip + hcStart)
 	return ip, minMatch - 1, match
