@@ -101,8 +101,19 @@ func (c *HCCompressor) insertFirst(ip int, pattern uint32) uint32 {
 	ipIndex := uint32(ip + hcStart)
 	h := pattern * prime4 >> (32 - hcHashLog)
 	if next := c.nextInsert; next < ipIndex {
-		insertRange(c.src, &c.hash, &c.chain, next, ipIndex)
 		c.nextInsert = ipIndex
+		if next == ipIndex-1 {
+			// Only ip-1, the usual case of the first-match search:
+			// inline, without the calls.
+			prev := load32(c.src, ip-1) * prime4 >> (32 - hcHashLog)
+			c.chain[uint16(next)] = uint16(min(next-c.hash[prev], distanceMax))
+			c.hash[prev] = next
+			if prev == h {
+				return next
+			}
+			return c.hash[h]
+		}
+		insertRange(c.src, &c.hash, &c.chain, next, ipIndex)
 		if load32(c.src, ip-1)*prime4>>(32-hcHashLog) == h {
 			return ipIndex - 1
 		}
