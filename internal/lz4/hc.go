@@ -20,7 +20,8 @@ const (
 )
 
 // hcSearches is LZ4HC's clTable for levels 0..9: how many chain entries
-// the match finder examines. Levels 1 and 2 act as 3.
+// the match finder examines (levels 0-2 share the first row; level 0
+// never reaches it, being turned into 9 first).
 var hcSearches = [MaxHCLevel + 1]int{2, 2, 2, 4, 8, 16, 32, 64, 128, 256}
 
 // HCCompressor compresses as LZ4_compress_HC does at levels 1..9, its
@@ -162,145 +163,161 @@ func reverseCountPattern(src []byte, p, low int, pattern uint32) int {
 	return start - p
 }
 
-// widerMatch is LZ4HC_InsertAndGetWiderMatch without a dictionary: it
+// widerMatch is LZ4HC_InsertAndGetWiderMatch without a dictionary, at
+// level 9 (pattern analysis on; chainMatch serves the levels below): it
 // searches the chain of ip for a match longer than longest that may
-// start before ip, down to low, and ends by high. It returns the length,
-// and the match's position and start when it found a longer one (else
-// match and start are returned unchanged).
-func (c *HCCompressor) widerMatch(ip, low, high, longest, match, start int) (int, int, int) {
-	src := c.src
+// start before ip, down to low, and ends by high. It returns ip, the
+// length, and the match's position and start when it found a longer one
+// (else match and start are returned unchanged).
+//
+// With no look-back (low == ip) it is LZ4HC_InsertAndFindBestMatch for
+// each position from ip to last in turn, until one finds a match; else
+// last is ip. When none does it returns last+1 and the length it was
+// given. One call for a run of positions spares a call for each.
+func (c *HCCompressor) widerMatch(ip, last, low, high, longest, match, start int) (int, int, int, int) {
+	src, chain := c.src, &c.chain
 	const prefixIdx = hcStart
-	ipIndex := uint32(ip + hcStart)
-	lowestMatchIndex := uint32(hcStart)
-	if ipIndex >= hcStart+distanceMax+1 {
-		lowestMatchIndex = ipIndex - distanceMax
-	}
 	lookBack := ip - low
-	attempts := c.searches
-	pattern := binary.LittleEndian.Uint32(src[ip:])
+	given := longest
 	type repeatState int
 	const (
 		untested repeatState = iota
 		not
 		confirmed
 	)
-	repeat := untested
-	srcPatternLength := 0
+	for ; ; ip++ {
+		ipIndex := uint32(ip + hcStart)
+		lowestMatchIndex := uint32(hcStart)
+		if ipIndex >= hcStart+distanceMax+1 {
+			lowestMatchIndex = ipIndex - distanceMax
+		}
+		if lookBack == 0 {
+			low = ip
+		}
+		attempts := c.searches
+		pattern := load32(src, ip)
+		repeat := untested
+		srcPatternLength := 0
+		matchIndex := c.insertFirst(ip, pattern)
+	walk:
+		for matchIndex >= lowestMatchIndex && attempts > 0 {
+			attempts--
+			mp := int(matchIndex - hcStart)
+			// The common step, in a loop of its own without calls, so that
+			// its state stays in registers: a candidate that fails the
+			// quick test, linked to the next by more than 1 (no pattern).
+			// Both loads are within src: low+longest+1 <= high, and
+			// mp-lookBack+longest-1 > mp, since longest > lookBack.
+			for load16(src, low+longest-1) != load16(src, mp-lookBack+longest-1) {
+				distNext := uint32(chain[uint16(matchIndex)])
+				if distNext == 1 {
+					break
+				}
+				matchIndex -= distNext
+				if matchIndex < lowestMatchIndex || attempts <= 0 {
+					break walk
+				}
+				attempts--
+				mp = int(matchIndex - hcStart)
+			}
+			if load16(src, low+longest-1) == load16(src, mp-lookBack+longest-1) && load32(src, mp) == pattern {
+				// As in chainMatch: the first 8 bytes back and forward inline.
+				back := 0
+				if lim := min(lookBack, mp); lim > 0 {
+					if mp >= 8 {
+						equal := bits.LeadingZeros64(load64(src, ip-8)^load64(src, mp-8)) >> 3
+						if equal == 8 && lim > 8 {
+							back = countBack(src, ip-8, mp-8, 8-lim) - 8
+						} else {
+							back = -min(equal, lim)
+						}
+					} else {
+						back = countBack(src, ip, mp, -lim)
+					}
+				}
+				length := minMatch
+				if ip+minMatch+8 <= high {
+					if d := load64(src, ip+minMatch) ^ load64(src, mp+minMatch); d != 0 {
+						length += bits.TrailingZeros64(d) >> 3
+					} else {
+						length += 8 + countMatch(src, ip+minMatch+8, mp+minMatch+8, high)
+					}
+				} else {
+					length += countMatch(src, ip+minMatch, mp+minMatch, high)
+				}
+				if length -= back; length > longest {
+					longest = length
+					match = mp + back
+					start = ip + back
+				}
+			}
 
-	matchIndex := c.insertFirst(ip, pattern)
-	chain := &c.chain
-	for matchIndex >= lowestMatchIndex && attempts > 0 {
-		attempts--
-		mp := int(matchIndex - hcStart)
-		// The common step, in a loop of its own without calls, so that
-		// its state stays in registers: a candidate that fails the
-		// quick test, linked to the next by more than 1 (no pattern).
-		// Both loads are within src: low+longest+1 <= high, and
-		// mp-lookBack+longest-1 > mp, since longest > lookBack.
-		for load16(src, low+longest-1) != load16(src, mp-lookBack+longest-1) {
 			distNext := uint32(chain[uint16(matchIndex)])
 			if distNext == 1 {
-				break
-			}
-			matchIndex -= distNext
-			if matchIndex < lowestMatchIndex || attempts <= 0 {
-				return longest, match, start
-			}
-			attempts--
-			mp = int(matchIndex - hcStart)
-		}
-		if load16(src, low+longest-1) == load16(src, mp-lookBack+longest-1) && load32(src, mp) == pattern {
-			// As in chainMatch: the first 8 bytes back and forward inline.
-			back := 0
-			if lim := min(lookBack, mp); lim > 0 {
-				if mp >= 8 {
-					equal := bits.LeadingZeros64(load64(src, ip-8)^load64(src, mp-8)) >> 3
-					if equal == 8 && lim > 8 {
-						back = countBack(src, ip-8, mp-8, 8-lim) - 8
+				cand := matchIndex - 1
+				if repeat == untested {
+					if pattern&0xFFFF == pattern>>16 && pattern&0xFF == pattern>>24 {
+						repeat = confirmed
+						srcPatternLength = countPattern(src, ip+4, high, pattern) + 4
 					} else {
-						back = -min(equal, lim)
+						repeat = not
 					}
-				} else {
-					back = countBack(src, ip, mp, -lim)
 				}
-			}
-			length := minMatch
-			if ip+minMatch+8 <= high {
-				if d := load64(src, ip+minMatch) ^ load64(src, mp+minMatch); d != 0 {
-					length += bits.TrailingZeros64(d) >> 3
-				} else {
-					length += 8 + countMatch(src, ip+minMatch+8, mp+minMatch+8, high)
-				}
-			} else {
-				length += countMatch(src, ip+minMatch, mp+minMatch, high)
-			}
-			if length -= back; length > longest {
-				longest = length
-				match = mp + back
-				start = ip + back
-			}
-		}
-
-		distNext := uint32(chain[uint16(matchIndex)])
-		if c.patterns && distNext == 1 {
-			cand := matchIndex - 1
-			if repeat == untested {
-				if pattern&0xFFFF == pattern>>16 && pattern&0xFF == pattern>>24 {
-					repeat = confirmed
-					srcPatternLength = countPattern(src, ip+4, high, pattern) + 4
-				} else {
-					repeat = not
-				}
-			}
-			if repeat == confirmed && cand >= lowestMatchIndex && protectDictEnd(prefixIdx, cand) {
-				mp := int(cand - hcStart)
-				if binary.LittleEndian.Uint32(src[mp:]) == pattern {
-					forward := countPattern(src, mp+4, high, pattern) + 4
-					backLength := reverseCountPattern(src, mp, 0, pattern)
-					// Not back past the lowest index.
-					backLength = int(cand - max(cand-uint32(backLength), lowestMatchIndex))
-					segment := backLength + forward
-					if segment >= srcPatternLength && forward <= srcPatternLength {
-						// The best place: the whole source pattern, maybe
-						// followed by more match.
-						newIndex := cand + uint32(forward) - uint32(srcPatternLength)
-						if protectDictEnd(prefixIdx, newIndex) {
-							matchIndex = newIndex
+				if repeat == confirmed && cand >= lowestMatchIndex && protectDictEnd(prefixIdx, cand) {
+					mp := int(cand - hcStart)
+					if binary.LittleEndian.Uint32(src[mp:]) == pattern {
+						forward := countPattern(src, mp+4, high, pattern) + 4
+						backLength := reverseCountPattern(src, mp, 0, pattern)
+						// Not back past the lowest index.
+						backLength = int(cand - max(cand-uint32(backLength), lowestMatchIndex))
+						segment := backLength + forward
+						if segment >= srcPatternLength && forward <= srcPatternLength {
+							// The best place: the whole source pattern, maybe
+							// followed by more match.
+							newIndex := cand + uint32(forward) - uint32(srcPatternLength)
+							if protectDictEnd(prefixIdx, newIndex) {
+								matchIndex = newIndex
+							} else {
+								matchIndex = prefixIdx
+							}
 						} else {
-							matchIndex = prefixIdx
-						}
-					} else {
-						// The farthest place in this segment.
-						newIndex := cand - uint32(backLength)
-						if !protectDictEnd(prefixIdx, newIndex) {
-							matchIndex = prefixIdx
-						} else {
-							matchIndex = newIndex
-							if lookBack == 0 {
-								maxML := min(segment, srcPatternLength)
-								if longest < maxML {
-									if ipIndex-matchIndex > distanceMax {
+							// The farthest place in this segment.
+							newIndex := cand - uint32(backLength)
+							if !protectDictEnd(prefixIdx, newIndex) {
+								matchIndex = prefixIdx
+							} else {
+								matchIndex = newIndex
+								if lookBack == 0 {
+									maxML := min(segment, srcPatternLength)
+									if longest < maxML {
+										if ipIndex-matchIndex > distanceMax {
+											break
+										}
+										longest = maxML
+										match = int(matchIndex - hcStart)
+										start = ip
+									}
+									dist := uint32(c.chain[uint16(matchIndex)])
+									if dist > matchIndex {
 										break
 									}
-									longest = maxML
-									match = int(matchIndex - hcStart)
-									start = ip
+									matchIndex -= dist
 								}
-								dist := uint32(c.chain[uint16(matchIndex)])
-								if dist > matchIndex {
-									break
-								}
-								matchIndex -= dist
 							}
 						}
+						continue
 					}
-					continue
 				}
 			}
+			matchIndex -= distNext
 		}
-		matchIndex -= distNext
+		if longest > given {
+			return ip, longest, match, start
+		}
+		if ip >= last {
+			return last + 1, longest, match, start
+		}
 	}
-	return longest, match, start
 }
 
 // chainMatch is widerMatch below level 9, where lz4hc.c's pattern
@@ -365,16 +382,12 @@ func (c *HCCompressor) chainMatch(ip, low, high, longest, match, start int) (int
 // Below level 9 the search is its own loop, without the look-back and
 // pattern bookkeeping, and the insertion of each position is inline.
 func (c *HCCompressor) nextMatch(ip, last, high, match int) (int, int, int) {
-	if c.patterns {
-		for ; ip <= last; ip++ {
-			if longest, m, _ := c.widerMatch(ip, ip, high, minMatch-1, match, ip); longest >= minMatch {
-				return ip, longest, m
-			}
-		}
-		return ip, minMatch - 1, match
-	}
 	if ip > last {
 		return ip, minMatch - 1, match
+	}
+	if c.patterns {
+		ip, longest, match, _ := c.widerMatch(ip, last, ip, high, minMatch-1, match, ip)
+		return ip, longest, match
 	}
 	src, hash, chain := c.src, &c.hash, &c.chain
 	// LZ4HC_Insert up to ip, and the head of ip's chain; after a miss at
@@ -540,7 +553,7 @@ func (c *HCCompressor) compress() int {
 	search2:
 		if ip+ml <= mflimit {
 			if c.patterns {
-				ml2, ref2, start2 = c.widerMatch(ip+ml-2, ip, matchlimit, ml, ref2, start2)
+				_, ml2, ref2, start2 = c.widerMatch(ip+ml-2, ip+ml-2, ip, matchlimit, ml, ref2, start2)
 			} else {
 				ml2, ref2, start2 = c.chainMatch(ip+ml-2, ip, matchlimit, ml, ref2, start2)
 			}
@@ -579,7 +592,7 @@ func (c *HCCompressor) compress() int {
 		}
 		if start2+ml2 <= mflimit {
 			if c.patterns {
-				ml3, ref3, start3 = c.widerMatch(start2+ml2-3, start2, matchlimit, ml2, ref3, start3)
+				_, ml3, ref3, start3 = c.widerMatch(start2+ml2-3, start2+ml2-3, start2, matchlimit, ml2, ref3, start3)
 			} else {
 				ml3, ref3, start3 = c.chainMatch(start2+ml2-3, start2, matchlimit, ml2, ref3, start3)
 			}
