@@ -16,6 +16,6 @@ func insertLoop(p *byte, hash *[hcHashSize]uint32, chain *[hcChainSize]uint16, i
 // a long match's), here in assembly: 11.5 instructions a position, as
 // Go's register allocation does not get it below 15.
 func insertRange(src []byte, hash *[hcHashSize]uint32, chain *[hcChainSize]uint16, idx, target uint32) {
-	b := src[idx-hcStart : target-hcStart+3]
-	insertLoop(&b[0], hash, chain, idx, target)
+	_ = src[target-hcStart+2] // the last byte the loop reads
+	insertLoop(&src[idx-hcStart], hash, chain, idx, target)
 }
