@@ -36,6 +36,24 @@ TEXT ·insertLoop(SB), NOSPLIT, $0-32
 	MOVL idx+24(FP), AX
 	MOVL target+28(FP), DX
 	MOVL $0xFFFF, R10
+	// Fewer than 8 positions (most calls from the searches' insertion
+	// of a short match): one at a time, without a segment's setup.
+	MOVL DX, R12
+	SUBL AX, R12
+	CMPL R12, $8
+	JAE  segment
+	TESTL R12, R12
+	JZ   done
+
+short:
+	MOVWLZX AX, R9
+	LEAQ    (R8)(R9*2), R13
+	INSERT(0, AX)
+	INCQ SI
+	INCL AX
+	DECL R12
+	JNZ  short
+	RET
 
 segment:
 	CMPL AX, DX
