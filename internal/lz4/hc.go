@@ -175,7 +175,7 @@ func reverseCountPattern(src []byte, p, low int, pattern uint32) int {
 // last is ip. When none does it returns last+1 and the length it was
 // given. One call for a run of positions spares a call for each.
 func (c *HCCompressor) widerMatch(ip, last, low, high, longest, match, start int) (int, int, int, int) {
-	src, chain := c.src, &c.chain
+	src, hash, chain := c.src, &c.hash, &c.chain
 	const prefixIdx = hcStart
 	lookBack := ip - low
 	given := longest
@@ -198,7 +198,26 @@ func (c *HCCompressor) widerMatch(ip, last, low, high, longest, match, start int
 		pattern := load32(src, ip)
 		repeat := untested
 		srcPatternLength := 0
-		matchIndex := c.insertFirst(ip, pattern)
+		// insertFirst, inline: a call for each position costs.
+		var matchIndex uint32
+		h := pattern * prime4 >> (32 - hcHashLog)
+		if next := c.nextInsert; next < ipIndex {
+			last := load32(src, ip-1) * prime4 >> (32 - hcHashLog)
+			if next == ipIndex-1 {
+				chain[uint16(next)] = uint16(min(next-hash[last], distanceMax))
+				hash[last] = next
+			} else {
+				insertRange(src, hash, chain, next, ipIndex)
+			}
+			if last == h {
+				matchIndex = ipIndex - 1
+			} else {
+				matchIndex = hash[h]
+			}
+		} else {
+			matchIndex = hash[h]
+		}
+		c.nextInsert = ipIndex
 	walk:
 		for matchIndex >= lowestMatchIndex && attempts > 0 {
 			attempts--
