@@ -3,6 +3,7 @@ package lz4
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/goblosc/blosc/internal/golden"
 	"github.com/goblosc/blosc/internal/lz4test"
@@ -117,5 +118,35 @@ func BenchmarkBloscStreamsVaried(b *testing.B) {
 			c.CompressBlock(dst, s, 5)
 		}
 		j = (j + 1) % blocks
+	}
+}
+
+// BenchmarkCompressBlockHC compresses 256 KiB Blosc-shaped streams (the
+// patterns byte-shuffled at their typesize) at the levels c-blosc passes
+// most, and reports the best time: the Go side of bench/crosscheck/lz4's BenchmarkHCVersusC, for
+// profiles without cgo in them.
+func BenchmarkCompressBlockHC(b *testing.B) {
+	const n = 256 << 10
+	for _, set := range []struct {
+		name string
+		ts   int
+	}{{"linspace_f64", 8}, {"f32_noise", 4}, {"text", 1}, {"arange_i16", 2}, {"runs", 4}} {
+		src := golden.Shuffled(lz4test.Must(golden.Pattern(set.name, n)), set.ts)
+		for _, level := range []int{1, 5, 9} {
+			b.Run(fmt.Sprintf("%s/level=%d", set.name, level), func(b *testing.B) {
+				var c HCCompressor
+				dst := make([]byte, CompressBlockBound(n))
+				b.SetBytes(n)
+				b.ReportAllocs()
+				best := time.Duration(1 << 62)
+				for b.Loop() {
+					t0 := time.Now()
+					c.CompressBlockHC(dst, src, level)
+					best = min(best, time.Since(t0))
+				}
+				// On a shared machine the best run is the steadiest figure.
+				b.ReportMetric(float64(best.Nanoseconds()), "best-ns")
+			})
+		}
 	}
 }

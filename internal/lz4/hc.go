@@ -20,7 +20,8 @@ const (
 )
 
 // hcSearches is LZ4HC's clTable for levels 0..9: how many chain entries
-// the match finder examines. Levels 1 and 2 act as 3.
+// the match finder examines (levels 0-2 share the first row; level 0
+// never reaches it, being turned into 9 first).
 var hcSearches = [MaxHCLevel + 1]int{2, 2, 2, 4, 8, 16, 32, 64, 128, 256}
 
 // HCCompressor compresses as LZ4_compress_HC does at levels 1..9, its
@@ -83,19 +84,46 @@ func (c *HCCompressor) hashAt(p int) uint32 {
 // insert adds the positions up to p (excluded) to the tables.
 func (c *HCCompressor) insert(p int) {
 	target := uint32(p + hcStart)
-	if idx := c.nextInsert; idx < target {
-		src, hash, chain := c.src, &c.hash, &c.chain
-		for ; idx < target; idx++ {
-			// Below target, idx-hcStart+4 <= len(src): the callers
-			// insert up to positions that have 4 bytes to hash.
-			h := load32(src, int(idx-hcStart)) * prime4 >> (32 - hcHashLog)
-			chain[uint16(idx)] = uint16(min(idx-hash[h], distanceMax))
-			hash[h] = idx
-		}
+	if c.nextInsert < target {
+		insertRange(c.src, &c.hash, &c.chain, c.nextInsert, target)
 	}
 	// As in C, even below the last target: a search before it re-inserts
 	// positions, which changes the chains, and so the output.
 	c.nextInsert = target
+}
+
+// insertFirst inserts the positions up to ip (excluded) and returns the
+// hash table's entry for ip, whose first 4 bytes are pattern: the head of
+// its chain. When it has just inserted ip-1 and ip-1 hashes as ip does,
+// that is ip-1's index, which it then returns without reading it back
+// from the table: a load that just follows the store to the same place
+// stalls the search when every position of a long run hashes alike.
+func (c *HCCompressor) insertFirst(ip int, pattern uint32) uint32 {
+	ipIndex := uint32(ip + hcStart)
+	h := pattern * prime4 >> (32 - hcHashLog)
+	if next := c.nextInsert; next < ipIndex {
+		c.nextInsert = ipIndex
+		if next == ipIndex-1 {
+			// Only ip-1, the usual case of the first-match search:
+			// inline, without the calls.
+			prev := load32(c.src, ip-1) * prime4 >> (32 - hcHashLog)
+			c.chain[uint16(next)] = uint16(min(next-c.hash[prev], distanceMax))
+			c.hash[prev] = next
+			if prev == h {
+				return next
+			}
+			return c.hash[h]
+		}
+		insertRange(c.src, &c.hash, &c.chain, next, ipIndex)
+		if load32(c.src, ip-1)*prime4>>(32-hcHashLog) == h {
+			return ipIndex - 1
+		}
+		return c.hash[h]
+	}
+	// As in C, even below the last target: a search before it re-inserts
+	// positions, which changes the chains, and so the output.
+	c.nextInsert = ipIndex
+	return c.hash[h]
 }
 
 // countPattern is LZ4HC_countPattern: how many bytes from src[p:end]
@@ -135,109 +163,232 @@ func reverseCountPattern(src []byte, p, low int, pattern uint32) int {
 	return start - p
 }
 
-// widerMatch is LZ4HC_InsertAndGetWiderMatch without a dictionary: it
+// widerMatch is LZ4HC_InsertAndGetWiderMatch without a dictionary, at
+// level 9 (pattern analysis on; chainMatch serves the levels below): it
 // searches the chain of ip for a match longer than longest that may
-// start before ip, down to low, and ends by high. It returns the length,
-// and the match's position and start when it found a longer one (else
-// match and start are returned unchanged).
-func (c *HCCompressor) widerMatch(ip, low, high, longest, match, start int) (int, int, int) {
-	src := c.src
+// start before ip, down to low, and ends by high. It returns ip, the
+// length, and the match's position and start when it found a longer one
+// (else match and start are returned unchanged).
+//
+// With no look-back (low == ip) it is LZ4HC_InsertAndFindBestMatch for
+// each position from ip to last in turn, until one finds a match; else
+// last is ip. When none does it returns last+1 and the length it was
+// given. One call for a run of positions spares a call for each.
+func (c *HCCompressor) widerMatch(ip, last, low, high, longest, match, start int) (int, int, int, int) {
+	src, hash, chain := c.src, &c.hash, &c.chain
 	const prefixIdx = hcStart
-	ipIndex := uint32(ip + hcStart)
-	lowestMatchIndex := uint32(hcStart)
-	if ipIndex >= hcStart+distanceMax+1 {
-		lowestMatchIndex = ipIndex - distanceMax
-	}
 	lookBack := ip - low
-	attempts := c.searches
-	pattern := binary.LittleEndian.Uint32(src[ip:])
+	given := longest
 	type repeatState int
 	const (
 		untested repeatState = iota
 		not
 		confirmed
 	)
-	repeat := untested
-	srcPatternLength := 0
-
-	c.insert(ip)
-	matchIndex := c.hash[c.hashAt(ip)]
-	for matchIndex >= lowestMatchIndex && attempts > 0 {
-		attempts--
-		mp := int(matchIndex - hcStart)
-		// Both loads are within src: low+longest+1 <= high, and
-		// mp-lookBack+longest-1 > mp, since longest > lookBack.
-		if load16(src, low+longest-1) == load16(src, mp-lookBack+longest-1) && load32(src, mp) == pattern {
-			back := 0
-			if lookBack != 0 {
-				back = countBack(src, ip, mp, -min(ip-low, mp))
-			}
-			length := minMatch + countMatch(src, ip+minMatch, mp+minMatch, high) - back
-			if length > longest {
-				longest = length
-				match = mp + back
-				start = ip + back
-			}
+	for ; ; ip++ {
+		ipIndex := uint32(ip + hcStart)
+		lowestMatchIndex := uint32(hcStart)
+		if ipIndex >= hcStart+distanceMax+1 {
+			lowestMatchIndex = ipIndex - distanceMax
 		}
-
-		distNext := uint32(c.chain[uint16(matchIndex)])
-		if c.patterns && distNext == 1 {
-			cand := matchIndex - 1
-			if repeat == untested {
-				if pattern&0xFFFF == pattern>>16 && pattern&0xFF == pattern>>24 {
-					repeat = confirmed
-					srcPatternLength = countPattern(src, ip+4, high, pattern) + 4
-				} else {
-					repeat = not
-				}
+		if lookBack == 0 {
+			low = ip
+		}
+		attempts := c.searches
+		pattern := load32(src, ip)
+		repeat := untested
+		srcPatternLength := 0
+		// insertFirst, inline: a call for each position costs.
+		var matchIndex uint32
+		h := pattern * prime4 >> (32 - hcHashLog)
+		if next := c.nextInsert; next < ipIndex {
+			last := load32(src, ip-1) * prime4 >> (32 - hcHashLog)
+			if next == ipIndex-1 {
+				chain[uint16(next)] = uint16(min(next-hash[last], distanceMax))
+				hash[last] = next
+			} else {
+				insertRange(src, hash, chain, next, ipIndex)
 			}
-			if repeat == confirmed && cand >= lowestMatchIndex && protectDictEnd(prefixIdx, cand) {
-				mp := int(cand - hcStart)
-				if binary.LittleEndian.Uint32(src[mp:]) == pattern {
-					forward := countPattern(src, mp+4, high, pattern) + 4
-					backLength := reverseCountPattern(src, mp, 0, pattern)
-					// Not back past the lowest index.
-					backLength = int(cand - max(cand-uint32(backLength), lowestMatchIndex))
-					segment := backLength + forward
-					if segment >= srcPatternLength && forward <= srcPatternLength {
-						// The best place: the whole source pattern, maybe
-						// followed by more match.
-						newIndex := cand + uint32(forward) - uint32(srcPatternLength)
-						if protectDictEnd(prefixIdx, newIndex) {
-							matchIndex = newIndex
+			if last == h {
+				matchIndex = ipIndex - 1
+			} else {
+				matchIndex = hash[h]
+			}
+		} else {
+			matchIndex = hash[h]
+		}
+		c.nextInsert = ipIndex
+	walk:
+		for matchIndex >= lowestMatchIndex && attempts > 0 {
+			attempts--
+			mp := int(matchIndex - hcStart)
+			// The common step, in a loop of its own without calls, so that
+			// its state stays in registers: a candidate that fails the
+			// quick test, linked to the next by more than 1 (no pattern).
+			// Both loads are within src: low+longest+1 <= high, and
+			// mp-lookBack+longest-1 > mp, since longest > lookBack.
+			for load16(src, low+longest-1) != load16(src, mp-lookBack+longest-1) {
+				distNext := uint32(chain[uint16(matchIndex)])
+				if distNext == 1 {
+					break
+				}
+				matchIndex -= distNext
+				if matchIndex < lowestMatchIndex || attempts <= 0 {
+					break walk
+				}
+				attempts--
+				mp = int(matchIndex - hcStart)
+			}
+			if load16(src, low+longest-1) == load16(src, mp-lookBack+longest-1) && load32(src, mp) == pattern {
+				// As in chainMatch: the first 8 bytes back and forward inline.
+				back := 0
+				if lim := min(lookBack, mp); lim > 0 {
+					if mp >= 8 {
+						equal := bits.LeadingZeros64(load64(src, ip-8)^load64(src, mp-8)) >> 3
+						if equal == 8 && lim > 8 {
+							back = countBack(src, ip-8, mp-8, 8-lim) - 8
 						} else {
-							matchIndex = prefixIdx
+							back = -min(equal, lim)
 						}
 					} else {
-						// The farthest place in this segment.
-						newIndex := cand - uint32(backLength)
-						if !protectDictEnd(prefixIdx, newIndex) {
-							matchIndex = prefixIdx
-						} else {
-							matchIndex = newIndex
-							if lookBack == 0 {
-								maxML := min(segment, srcPatternLength)
-								if longest < maxML {
-									if ipIndex-matchIndex > distanceMax {
-										break
-									}
-									longest = maxML
-									match = int(matchIndex - hcStart)
-									start = ip
-								}
-								dist := uint32(c.chain[uint16(matchIndex)])
-								if dist > matchIndex {
-									break
-								}
-								matchIndex -= dist
-							}
-						}
+						back = countBack(src, ip, mp, -lim)
 					}
-					continue
+				}
+				length := minMatch
+				if ip+minMatch+8 <= high {
+					if d := load64(src, ip+minMatch) ^ load64(src, mp+minMatch); d != 0 {
+						length += bits.TrailingZeros64(d) >> 3
+					} else {
+						length += 8 + countMatch(src, ip+minMatch+8, mp+minMatch+8, high)
+					}
+				} else {
+					length += countMatch(src, ip+minMatch, mp+minMatch, high)
+				}
+				if length -= back; length > longest {
+					longest = length
+					match = mp + back
+					start = ip + back
 				}
 			}
+
+			distNext := uint32(chain[uint16(matchIndex)])
+			if distNext == 1 {
+				cand := matchIndex - 1
+				if repeat == untested {
+					if pattern&0xFFFF == pattern>>16 && pattern&0xFF == pattern>>24 {
+						repeat = confirmed
+						srcPatternLength = countPattern(src, ip+4, high, pattern) + 4
+					} else {
+						repeat = not
+					}
+				}
+				if repeat == confirmed && cand >= lowestMatchIndex && protectDictEnd(prefixIdx, cand) {
+					mp := int(cand - hcStart)
+					if binary.LittleEndian.Uint32(src[mp:]) == pattern {
+						forward := countPattern(src, mp+4, high, pattern) + 4
+						backLength := reverseCountPattern(src, mp, 0, pattern)
+						// Not back past the lowest index.
+						backLength = int(cand - max(cand-uint32(backLength), lowestMatchIndex))
+						segment := backLength + forward
+						if segment >= srcPatternLength && forward <= srcPatternLength {
+							// The best place: the whole source pattern, maybe
+							// followed by more match.
+							newIndex := cand + uint32(forward) - uint32(srcPatternLength)
+							if protectDictEnd(prefixIdx, newIndex) {
+								matchIndex = newIndex
+							} else {
+								matchIndex = prefixIdx
+							}
+						} else {
+							// The farthest place in this segment.
+							newIndex := cand - uint32(backLength)
+							if !protectDictEnd(prefixIdx, newIndex) {
+								matchIndex = prefixIdx
+							} else {
+								matchIndex = newIndex
+								if lookBack == 0 {
+									maxML := min(segment, srcPatternLength)
+									if longest < maxML {
+										if ipIndex-matchIndex > distanceMax {
+											break
+										}
+										longest = maxML
+										match = int(matchIndex - hcStart)
+										start = ip
+									}
+									dist := uint32(c.chain[uint16(matchIndex)])
+									if dist > matchIndex {
+										break
+									}
+									matchIndex -= dist
+								}
+							}
+						}
+						continue
+					}
+				}
+			}
+			matchIndex -= distNext
 		}
-		matchIndex -= distNext
+		if longest > given {
+			return ip, longest, match, start
+		}
+		if ip >= last {
+			return last + 1, longest, match, start
+		}
+	}
+}
+
+// chainMatch is widerMatch below level 9, where lz4hc.c's pattern
+// analysis is off: the same chain walk, with the insertion inline and
+// nothing else live in the loop, so that its state stays in registers.
+func (c *HCCompressor) chainMatch(ip, low, high, longest, match, start int) (int, int, int) {
+	src, chain := c.src, &c.chain
+	ipIndex := uint32(ip + hcStart)
+	lowest := uint32(hcStart)
+	if ipIndex >= hcStart+distanceMax+1 {
+		lowest = ipIndex - distanceMax
+	}
+	lookBack := ip - low
+	pattern := load32(src, ip)
+	matchIndex := c.insertFirst(ip, pattern)
+	for attempts := c.searches; matchIndex >= lowest && attempts > 0; attempts-- {
+		mp := int(matchIndex - hcStart)
+		// In src, as in widerMatch.
+		if load16(src, low+longest-1) == load16(src, mp-lookBack+longest-1) && load32(src, mp) == pattern {
+			// countBack and countMatch, their first 8 bytes inline:
+			// most matches end within them, and a call costs the
+			// spilling of every register live here.
+			// The 8 bytes before ip and mp are within src when mp >= 8
+			// (mp < ip), whatever the limit, which then caps the count.
+			back := 0
+			if lim := min(lookBack, mp); lim > 0 {
+				if mp >= 8 {
+					equal := bits.LeadingZeros64(load64(src, ip-8)^load64(src, mp-8)) >> 3
+					if equal == 8 && lim > 8 {
+						back = countBack(src, ip-8, mp-8, 8-lim) - 8
+					} else {
+						back = -min(equal, lim)
+					}
+				} else {
+					back = countBack(src, ip, mp, -lim)
+				}
+			}
+			length := minMatch
+			if ip+minMatch+8 <= high {
+				if d := load64(src, ip+minMatch) ^ load64(src, mp+minMatch); d != 0 {
+					length += bits.TrailingZeros64(d) >> 3
+				} else {
+					length += 8 + countMatch(src, ip+minMatch+8, mp+minMatch+8, high)
+				}
+			} else {
+				length += countMatch(src, ip+minMatch, mp+minMatch, high)
+			}
+			if length -= back; length > longest {
+				longest, match, start = length, mp+back, ip+back
+			}
+		}
+		matchIndex -= uint32(chain[uint16(matchIndex)])
 	}
 	return longest, match, start
 }
@@ -250,48 +401,65 @@ func (c *HCCompressor) widerMatch(ip, low, high, longest, match, start int) (int
 // Below level 9 the search is its own loop, without the look-back and
 // pattern bookkeeping, and the insertion of each position is inline.
 func (c *HCCompressor) nextMatch(ip, last, high, match int) (int, int, int) {
-	if c.patterns {
-		for ; ip <= last; ip++ {
-			if longest, m, _ := c.widerMatch(ip, ip, high, minMatch-1, match, ip); longest >= minMatch {
-				return ip, longest, m
-			}
-		}
+	if ip > last {
 		return ip, minMatch - 1, match
 	}
+	if c.patterns {
+		ip, longest, match, _ := c.widerMatch(ip, last, ip, high, minMatch-1, match, ip)
+		return ip, longest, match
+	}
 	src, hash, chain := c.src, &c.hash, &c.chain
-	next := c.nextInsert
+	// LZ4HC_Insert up to ip, and the head of ip's chain; after a miss at
+	// ip the loop inserts ip itself, with the hash and the head it has,
+	// before the search at ip+1, whose head it knows without a load
+	// when ip+1 hashes as ip did.
+	head := c.insertFirst(ip, load32(src, ip))
 	for ; ip <= last; ip++ {
-		// LZ4HC_Insert up to ip; below target, idx-hcStart+4 <= len(src).
 		ipIndex := uint32(ip + hcStart)
-		for idx := next; idx < ipIndex; idx++ {
-			h := load32(src, int(idx-hcStart)) * prime4 >> (32 - hcHashLog)
-			chain[uint16(idx)] = uint16(min(idx-hash[h], distanceMax))
-			hash[h] = idx
-		}
-		next = ipIndex
 		lowest := uint32(hcStart)
 		if ipIndex >= hcStart+distanceMax+1 {
 			lowest = ipIndex - distanceMax
 		}
 		pattern := load32(src, ip)
+		h := pattern * prime4 >> (32 - hcHashLog)
 		longest := minMatch - 1
-		matchIndex := hash[pattern*prime4>>(32-hcHashLog)]
+		matchIndex := head
 		for attempts := c.searches; matchIndex >= lowest && attempts > 0; attempts-- {
 			mp := int(matchIndex - hcStart)
 			// In src: ip+longest+1 <= high+1, and mp < ip.
 			if load16(src, ip+longest-1) == load16(src, mp+longest-1) && load32(src, mp) == pattern {
-				if length := minMatch + countMatch(src, ip+minMatch, mp+minMatch, high); length > longest {
+				// countMatch, its first 8 bytes inline, as in chainMatch.
+				length := minMatch
+				if ip+minMatch+8 <= high {
+					if d := load64(src, ip+minMatch) ^ load64(src, mp+minMatch); d != 0 {
+						length += bits.TrailingZeros64(d) >> 3
+					} else {
+						length += 8 + countMatch(src, ip+minMatch+8, mp+minMatch+8, high)
+					}
+				} else {
+					length += countMatch(src, ip+minMatch, mp+minMatch, high)
+				}
+				if length > longest {
 					longest, match = length, mp
 				}
 			}
 			matchIndex -= uint32(chain[uint16(matchIndex)])
 		}
 		if longest >= minMatch {
-			c.nextInsert = next
+			c.nextInsert = ipIndex
 			return ip, longest, match
 		}
+		chain[uint16(ipIndex)] = uint16(min(ipIndex-head, distanceMax))
+		hash[h] = ipIndex
+		if ip < last {
+			if next := load32(src, ip+1) * prime4 >> (32 - hcHashLog); next == h {
+				head = ipIndex
+			} else {
+				head = hash[next]
+			}
+		}
 	}
-	c.nextInsert = next
+	c.nextInsert = uint32(ip + hcStart)
 	return ip, minMatch - 1, match
 }
 
@@ -346,7 +514,15 @@ func (c *HCCompressor) encodeSequence(anchor, ip, ml, match int) int {
 	} else {
 		tok = byte(length << 4)
 	}
-	op += copy(dst[op:], c.src[anchor:ip])
+	if src := c.src; length <= 16 && op+16 <= len(dst) && anchor+16 <= len(src) {
+		// A short run: one 16-byte move, not a call to memmove, as C's
+		// wild copy; the bytes it writes past the run are within dst,
+		// and the rest of the block (or nothing that counts) follows.
+		*(*[16]byte)(dst[op:]) = *(*[16]byte)(src[anchor:])
+		op += length
+	} else {
+		op += copy(dst[op:], src[anchor:ip])
+	}
 	binary.LittleEndian.PutUint16(dst[op:], uint16(ip-match))
 	op += 2
 	length = ml - minMatch
@@ -395,7 +571,11 @@ func (c *HCCompressor) compress() int {
 
 	search2:
 		if ip+ml <= mflimit {
-			ml2, ref2, start2 = c.widerMatch(ip+ml-2, ip, matchlimit, ml, ref2, start2)
+			if c.patterns {
+				_, ml2, ref2, start2 = c.widerMatch(ip+ml-2, ip+ml-2, ip, matchlimit, ml, ref2, start2)
+			} else {
+				ml2, ref2, start2 = c.chainMatch(ip+ml-2, ip, matchlimit, ml, ref2, start2)
+			}
 		} else {
 			ml2 = ml
 		}
@@ -430,7 +610,11 @@ func (c *HCCompressor) compress() int {
 			}
 		}
 		if start2+ml2 <= mflimit {
-			ml3, ref3, start3 = c.widerMatch(start2+ml2-3, start2, matchlimit, ml2, ref3, start3)
+			if c.patterns {
+				_, ml3, ref3, start3 = c.widerMatch(start2+ml2-3, start2+ml2-3, start2, matchlimit, ml2, ref3, start3)
+			} else {
+				ml3, ref3, start3 = c.chainMatch(start2+ml2-3, start2, matchlimit, ml2, ref3, start3)
+			}
 		} else {
 			ml3 = ml2
 		}

@@ -3,6 +3,7 @@ package lz4
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
@@ -73,4 +74,41 @@ func ExampleHCCompressor() {
 	n := c.CompressBlockHC(dst, src, 9)
 	fmt.Println(len(src), "->", n)
 	// Output: 600 -> 18
+}
+
+// insertRange (in assembly on amd64) fills the tables as the portable
+// insertRangeGo does: from tables already holding earlier positions, for
+// ranges of every length up to a few steps and long ones, ending at the
+// last position that has 4 bytes, on runs (equal hashes in a row, the
+// chain's cap) and on varied bytes.
+func TestInsertRangeVersusGo(t *testing.T) {
+	var asm, port HCCompressor
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, runs := range []bool{false, true} {
+		src := make([]byte, 200000)
+		for i := range src {
+			if runs {
+				src[i] = byte(i >> 9)
+			} else {
+				src[i] = byte(rng.IntN(5))
+			}
+		}
+		clear(asm.hash[:])
+		clear(port.hash[:])
+		idx := uint32(hcStart)
+		end := uint32(len(src)-3) + hcStart
+		for idx < end {
+			n := uint32(rng.IntN(9))
+			if rng.IntN(8) == 0 {
+				n = uint32(rng.IntN(70000))
+			}
+			target := min(idx+n, end)
+			insertRange(src, &asm.hash, &asm.chain, idx, target)
+			insertRangeGo(src, &port.hash, &port.chain, idx, target)
+			if asm.hash != port.hash || asm.chain != port.chain {
+				t.Fatalf("runs=%v: inserting %d..%d, the tables differ", runs, idx, target)
+			}
+			idx = target
+		}
+	}
 }
