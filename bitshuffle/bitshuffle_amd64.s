@@ -24834,25 +24834,29 @@ shuffleAVX512Fusedts3block:
 	MOVQ $0x00000008, R11
 
 shuffleAVX512Fusedts3front:
-	VMOVDQU64      bitshuffleFusedGather3_0_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z9
-	VPERMB         32(R8), Z8, K4, Z9
-	VMOVDQU64      bitshuffleFusedGather3_1_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z11
-	VPERMB         32(R8), Z8, K5, Z11
-	VMOVDQU64      bitshuffleFusedGather3_0_1<>+0(SB), Z8
-	VPERMB         96(R8), Z8, Z12
-	VPERMB         128(R8), Z8, K4, Z12
-	VMOVDQU64      bitshuffleFusedGather3_1_1<>+0(SB), Z8
-	VPERMB         96(R8), Z8, Z13
-	VPERMB         128(R8), Z8, K5, Z13
-	VPBLENDMQ      Z12, Z9, K3, Z8
-	VPBLENDMQ      Z9, Z12, K3, Z9
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, (R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 512(R10)
-	VPBLENDMQ      Z13, Z11, K3, Z8
+	VMOVDQU64      (R8), Z8
+	VMOVDQU64      32(R8), Z9
+	VMOVDQU64      bitshuffleFusedGather3_0_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z11
+	VPERMB         Z9, Z10, K4, Z11
+	VMOVDQU64      bitshuffleFusedGather3_1_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z8
+	VPERMB         Z9, Z10, K5, Z8
+	VMOVDQU64      96(R8), Z9
+	VMOVDQU64      128(R8), Z10
+	VMOVDQU64      bitshuffleFusedGather3_0_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z14
+	VPERMB         Z10, Z13, K4, Z14
+	VMOVDQU64      bitshuffleFusedGather3_1_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z9
+	VPERMB         Z10, Z13, K5, Z9
+	VPBLENDMQ      Z14, Z11, K3, Z10
+	VPBLENDMQ      Z11, Z14, K3, Z11
+	VGF2P8AFFINEQB $0x00, Z10, Z0, Z10
+	VMOVDQU64      Z10, (R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z0, Z11
+	VMOVDQU64      Z11, 512(R10)
+	VPBLENDMQ      Z9, Z8, K3, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
 	VMOVDQU64      Z8, 1024(R10)
 	ADDQ           $0x000000c0, R8
@@ -24862,49 +24866,49 @@ shuffleAVX512Fusedts3front:
 	MOVQ           R9, R10
 	MOVQ           AX, R8
 	MOVQ           $0x00000003, R11
-	VPXORQ         Z10, Z10, Z10
+	VPXORQ         Z12, Z12, Z12
 
 shuffleAVX512Fusedts3back:
 	LEAQ       (R8)(DX*1), R12
-	VPXORQ     bitshuffleFusedBack3<>+0(SB), Z10, Z8
+	VPXORQ     bitshuffleFusedBack3<>+0(SB), Z12, Z8
 	VPERMB     (R10), Z8, Z8
-	VPXORQ     bitshuffleFusedBack3<>+64(SB), Z10, Z9
+	VPXORQ     bitshuffleFusedBack3<>+64(SB), Z12, Z9
 	VPERMB     64(R10), Z9, Z9
-	VPXORQ     bitshuffleFusedBack3<>+128(SB), Z10, Z11
-	VPERMB     128(R10), Z11, Z11
-	VPXORQ     bitshuffleFusedBack3<>+192(SB), Z10, Z12
-	VPERMB     192(R10), Z12, Z12
-	VPXORQ     bitshuffleFusedBack3<>+256(SB), Z10, Z13
+	VPXORQ     bitshuffleFusedBack3<>+128(SB), Z12, Z10
+	VPERMB     128(R10), Z10, Z10
+	VPXORQ     bitshuffleFusedBack3<>+192(SB), Z12, Z11
+	VPERMB     192(R10), Z11, Z11
+	VPXORQ     bitshuffleFusedBack3<>+256(SB), Z12, Z13
 	VPERMB     256(R10), Z13, Z13
-	VPXORQ     bitshuffleFusedBack3<>+320(SB), Z10, Z14
+	VPXORQ     bitshuffleFusedBack3<>+320(SB), Z12, Z14
 	VPERMB     320(R10), Z14, Z14
-	VPXORQ     bitshuffleFusedBack3<>+384(SB), Z10, Z15
+	VPXORQ     bitshuffleFusedBack3<>+384(SB), Z12, Z15
 	VPERMB     384(R10), Z15, Z15
-	VPXORQ     bitshuffleFusedBack3<>+448(SB), Z10, Z16
+	VPXORQ     bitshuffleFusedBack3<>+448(SB), Z12, Z16
 	VPERMB     448(R10), Z16, Z16
 	VPBLENDMQ  Z9, Z8, K1, Z17
 	VPBLENDMQ  Z8, Z9, K1, Z8
-	VPBLENDMQ  Z12, Z11, K1, Z9
-	VPBLENDMQ  Z11, Z12, K1, Z11
-	VPBLENDMQ  Z14, Z13, K1, Z12
+	VPBLENDMQ  Z11, Z10, K1, Z9
+	VPBLENDMQ  Z10, Z11, K1, Z10
+	VPBLENDMQ  Z14, Z13, K1, Z11
 	VPBLENDMQ  Z13, Z14, K1, Z13
 	VPBLENDMQ  Z16, Z15, K1, Z14
 	VPBLENDMQ  Z15, Z16, K1, Z15
 	VPBLENDMQ  Z9, Z17, K2, Z16
 	VPBLENDMQ  Z17, Z9, K2, Z9
-	VPBLENDMQ  Z11, Z8, K2, Z17
-	VPBLENDMQ  Z8, Z11, K2, Z8
-	VPBLENDMQ  Z14, Z12, K2, Z11
-	VPBLENDMQ  Z12, Z14, K2, Z12
+	VPBLENDMQ  Z10, Z8, K2, Z17
+	VPBLENDMQ  Z8, Z10, K2, Z8
+	VPBLENDMQ  Z14, Z11, K2, Z10
+	VPBLENDMQ  Z11, Z14, K2, Z11
 	VPBLENDMQ  Z15, Z13, K2, Z14
 	VPBLENDMQ  Z13, Z15, K2, Z13
-	VPBLENDMQ  Z11, Z16, K3, Z15
-	VPBLENDMQ  Z16, Z11, K3, Z11
+	VPBLENDMQ  Z10, Z16, K3, Z15
+	VPBLENDMQ  Z16, Z10, K3, Z10
 	VPBLENDMQ  Z14, Z17, K3, Z16
 	VPBLENDMQ  Z17, Z14, K3, Z14
-	VPBLENDMQ  Z12, Z9, K3, Z17
-	VPBLENDMQ  Z9, Z12, K3, Z9
-	VPBLENDMQ  Z13, Z8, K3, Z12
+	VPBLENDMQ  Z11, Z9, K3, Z17
+	VPBLENDMQ  Z9, Z11, K3, Z9
+	VPBLENDMQ  Z13, Z8, K3, Z11
 	VPBLENDMQ  Z8, Z13, K3, Z8
 	VMOVDQU64  Z15, (R8)
 	PREFETCHT0 64(R8)
@@ -24914,11 +24918,11 @@ shuffleAVX512Fusedts3back:
 	VPERMQ     Z17, Z2, Z17
 	VMOVDQU64  Z17, (R8)(BX*2)
 	PREFETCHT0 64(R8)(BX*2)
-	VPERMQ     Z12, Z3, Z12
-	VMOVDQU64  Z12, (R12)
+	VPERMQ     Z11, Z3, Z11
+	VMOVDQU64  Z11, (R12)
 	PREFETCHT0 64(R12)
-	VPERMQ     Z11, Z4, Z11
-	VMOVDQU64  Z11, (R8)(BX*4)
+	VPERMQ     Z10, Z4, Z10
+	VMOVDQU64  Z10, (R8)(BX*4)
 	PREFETCHT0 64(R8)(BX*4)
 	VPERMQ     Z14, Z5, Z14
 	VMOVDQU64  Z14, (R12)(BX*2)
@@ -24930,8 +24934,8 @@ shuffleAVX512Fusedts3back:
 	VMOVDQU64  Z8, (R12)(BX*4)
 	PREFETCHT0 64(R12)(BX*4)
 	ADDQ       $0x00000200, R10
-	VPADDB     bitshuffleBytes32<>+0(SB), Z10, Z10
-	VPANDQ     bitshuffleBytes63<>+0(SB), Z10, Z10
+	VPADDB     bitshuffleBytes32<>+0(SB), Z12, Z12
+	VPANDQ     bitshuffleBytes63<>+0(SB), Z12, Z12
 	ADDQ       DI, R8
 	DECQ       R11
 	JNZ        shuffleAVX512Fusedts3back
@@ -24965,48 +24969,56 @@ shuffleAVX512Fusedts5block:
 	MOVQ $0x00000008, R11
 
 shuffleAVX512Fusedts5front:
-	VMOVDQU64      bitshuffleFusedGather5_0_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z9
-	VPERMB         16(R8), Z8, K4, Z9
-	VMOVDQU64      bitshuffleFusedGather5_1_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z11
-	VPERMB         16(R8), Z8, K5, Z11
-	VMOVDQU64      bitshuffleFusedGather5_0_1<>+0(SB), Z8
-	VPERMB         80(R8), Z8, Z12
-	VPERMB         96(R8), Z8, K4, Z12
-	VMOVDQU64      bitshuffleFusedGather5_1_1<>+0(SB), Z8
-	VPERMB         80(R8), Z8, Z13
-	VPERMB         96(R8), Z8, K5, Z13
-	VMOVDQU64      bitshuffleFusedGather5_0_2<>+0(SB), Z8
-	VPERMB         160(R8), Z8, Z14
-	VPERMB         176(R8), Z8, K4, Z14
-	VMOVDQU64      bitshuffleFusedGather5_1_2<>+0(SB), Z8
-	VPERMB         160(R8), Z8, Z15
-	VPERMB         176(R8), Z8, K5, Z15
-	VMOVDQU64      bitshuffleFusedGather5_0_3<>+0(SB), Z8
-	VPERMB         240(R8), Z8, Z16
-	VPERMB         256(R8), Z8, K4, Z16
-	VMOVDQU64      bitshuffleFusedGather5_1_3<>+0(SB), Z8
-	VPERMB         240(R8), Z8, Z17
-	VPERMB         256(R8), Z8, K5, Z17
-	VPBLENDMQ      Z12, Z9, K2, Z8
-	VPBLENDMQ      Z9, Z12, K2, Z9
-	VPBLENDMQ      Z16, Z14, K2, Z12
-	VPBLENDMQ      Z14, Z16, K2, Z14
-	VPBLENDMQ      Z12, Z8, K3, Z16
-	VPBLENDMQ      Z8, Z12, K3, Z8
-	VPBLENDMQ      Z14, Z9, K3, Z12
-	VPBLENDMQ      Z9, Z14, K3, Z9
-	VGF2P8AFFINEQB $0x00, Z16, Z0, Z16
-	VMOVDQU64      Z16, (R10)
-	VGF2P8AFFINEQB $0x00, Z12, Z0, Z12
-	VMOVDQU64      Z12, 512(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 1024(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 1536(R10)
-	VPBLENDMQ      Z13, Z11, K2, Z8
-	VPBLENDMQ      Z17, Z15, K2, Z9
+	VMOVDQU64      (R8), Z8
+	VMOVDQU64      16(R8), Z9
+	VMOVDQU64      bitshuffleFusedGather5_0_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z11
+	VPERMB         Z9, Z10, K4, Z11
+	VMOVDQU64      bitshuffleFusedGather5_1_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z8
+	VPERMB         Z9, Z10, K5, Z8
+	VMOVDQU64      80(R8), Z9
+	VMOVDQU64      96(R8), Z10
+	VMOVDQU64      bitshuffleFusedGather5_0_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z14
+	VPERMB         Z10, Z13, K4, Z14
+	VMOVDQU64      bitshuffleFusedGather5_1_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z9
+	VPERMB         Z10, Z13, K5, Z9
+	VMOVDQU64      160(R8), Z10
+	VMOVDQU64      176(R8), Z13
+	VMOVDQU64      bitshuffleFusedGather5_0_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z16
+	VPERMB         Z13, Z15, K4, Z16
+	VMOVDQU64      bitshuffleFusedGather5_1_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z10
+	VPERMB         Z13, Z15, K5, Z10
+	VMOVDQU64      240(R8), Z13
+	VMOVDQU64      256(R8), Z15
+	VMOVDQU64      bitshuffleFusedGather5_0_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z18
+	VPERMB         Z15, Z17, K4, Z18
+	VMOVDQU64      bitshuffleFusedGather5_1_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z13
+	VPERMB         Z15, Z17, K5, Z13
+	VPBLENDMQ      Z14, Z11, K2, Z15
+	VPBLENDMQ      Z11, Z14, K2, Z11
+	VPBLENDMQ      Z18, Z16, K2, Z14
+	VPBLENDMQ      Z16, Z18, K2, Z16
+	VPBLENDMQ      Z14, Z15, K3, Z17
+	VPBLENDMQ      Z15, Z14, K3, Z14
+	VPBLENDMQ      Z16, Z11, K3, Z15
+	VPBLENDMQ      Z11, Z16, K3, Z11
+	VGF2P8AFFINEQB $0x00, Z17, Z0, Z17
+	VMOVDQU64      Z17, (R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z0, Z15
+	VMOVDQU64      Z15, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z0, Z14
+	VMOVDQU64      Z14, 1024(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z0, Z11
+	VMOVDQU64      Z11, 1536(R10)
+	VPBLENDMQ      Z9, Z8, K2, Z8
+	VPBLENDMQ      Z13, Z10, K2, Z9
 	VPBLENDMQ      Z9, Z8, K3, Z8
 	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
 	VMOVDQU64      Z8, 2048(R10)
@@ -25017,49 +25029,49 @@ shuffleAVX512Fusedts5front:
 	MOVQ           R9, R10
 	MOVQ           AX, R8
 	MOVQ           $0x00000005, R11
-	VPXORQ         Z10, Z10, Z10
+	VPXORQ         Z12, Z12, Z12
 
 shuffleAVX512Fusedts5back:
 	LEAQ       (R8)(DX*1), R12
-	VPXORQ     bitshuffleFusedBack5<>+0(SB), Z10, Z8
+	VPXORQ     bitshuffleFusedBack5<>+0(SB), Z12, Z8
 	VPERMB     (R10), Z8, Z8
-	VPXORQ     bitshuffleFusedBack5<>+64(SB), Z10, Z9
+	VPXORQ     bitshuffleFusedBack5<>+64(SB), Z12, Z9
 	VPERMB     64(R10), Z9, Z9
-	VPXORQ     bitshuffleFusedBack5<>+128(SB), Z10, Z11
-	VPERMB     128(R10), Z11, Z11
-	VPXORQ     bitshuffleFusedBack5<>+192(SB), Z10, Z12
-	VPERMB     192(R10), Z12, Z12
-	VPXORQ     bitshuffleFusedBack5<>+256(SB), Z10, Z13
+	VPXORQ     bitshuffleFusedBack5<>+128(SB), Z12, Z10
+	VPERMB     128(R10), Z10, Z10
+	VPXORQ     bitshuffleFusedBack5<>+192(SB), Z12, Z11
+	VPERMB     192(R10), Z11, Z11
+	VPXORQ     bitshuffleFusedBack5<>+256(SB), Z12, Z13
 	VPERMB     256(R10), Z13, Z13
-	VPXORQ     bitshuffleFusedBack5<>+320(SB), Z10, Z14
+	VPXORQ     bitshuffleFusedBack5<>+320(SB), Z12, Z14
 	VPERMB     320(R10), Z14, Z14
-	VPXORQ     bitshuffleFusedBack5<>+384(SB), Z10, Z15
+	VPXORQ     bitshuffleFusedBack5<>+384(SB), Z12, Z15
 	VPERMB     384(R10), Z15, Z15
-	VPXORQ     bitshuffleFusedBack5<>+448(SB), Z10, Z16
+	VPXORQ     bitshuffleFusedBack5<>+448(SB), Z12, Z16
 	VPERMB     448(R10), Z16, Z16
 	VPBLENDMQ  Z9, Z8, K1, Z17
 	VPBLENDMQ  Z8, Z9, K1, Z8
-	VPBLENDMQ  Z12, Z11, K1, Z9
-	VPBLENDMQ  Z11, Z12, K1, Z11
-	VPBLENDMQ  Z14, Z13, K1, Z12
+	VPBLENDMQ  Z11, Z10, K1, Z9
+	VPBLENDMQ  Z10, Z11, K1, Z10
+	VPBLENDMQ  Z14, Z13, K1, Z11
 	VPBLENDMQ  Z13, Z14, K1, Z13
 	VPBLENDMQ  Z16, Z15, K1, Z14
 	VPBLENDMQ  Z15, Z16, K1, Z15
 	VPBLENDMQ  Z9, Z17, K2, Z16
 	VPBLENDMQ  Z17, Z9, K2, Z9
-	VPBLENDMQ  Z11, Z8, K2, Z17
-	VPBLENDMQ  Z8, Z11, K2, Z8
-	VPBLENDMQ  Z14, Z12, K2, Z11
-	VPBLENDMQ  Z12, Z14, K2, Z12
+	VPBLENDMQ  Z10, Z8, K2, Z17
+	VPBLENDMQ  Z8, Z10, K2, Z8
+	VPBLENDMQ  Z14, Z11, K2, Z10
+	VPBLENDMQ  Z11, Z14, K2, Z11
 	VPBLENDMQ  Z15, Z13, K2, Z14
 	VPBLENDMQ  Z13, Z15, K2, Z13
-	VPBLENDMQ  Z11, Z16, K3, Z15
-	VPBLENDMQ  Z16, Z11, K3, Z11
+	VPBLENDMQ  Z10, Z16, K3, Z15
+	VPBLENDMQ  Z16, Z10, K3, Z10
 	VPBLENDMQ  Z14, Z17, K3, Z16
 	VPBLENDMQ  Z17, Z14, K3, Z14
-	VPBLENDMQ  Z12, Z9, K3, Z17
-	VPBLENDMQ  Z9, Z12, K3, Z9
-	VPBLENDMQ  Z13, Z8, K3, Z12
+	VPBLENDMQ  Z11, Z9, K3, Z17
+	VPBLENDMQ  Z9, Z11, K3, Z9
+	VPBLENDMQ  Z13, Z8, K3, Z11
 	VPBLENDMQ  Z8, Z13, K3, Z8
 	VMOVDQU64  Z15, (R8)
 	PREFETCHT0 64(R8)
@@ -25069,11 +25081,11 @@ shuffleAVX512Fusedts5back:
 	VPERMQ     Z17, Z2, Z17
 	VMOVDQU64  Z17, (R8)(BX*2)
 	PREFETCHT0 64(R8)(BX*2)
-	VPERMQ     Z12, Z3, Z12
-	VMOVDQU64  Z12, (R12)
+	VPERMQ     Z11, Z3, Z11
+	VMOVDQU64  Z11, (R12)
 	PREFETCHT0 64(R12)
-	VPERMQ     Z11, Z4, Z11
-	VMOVDQU64  Z11, (R8)(BX*4)
+	VPERMQ     Z10, Z4, Z10
+	VMOVDQU64  Z10, (R8)(BX*4)
 	PREFETCHT0 64(R8)(BX*4)
 	VPERMQ     Z14, Z5, Z14
 	VMOVDQU64  Z14, (R12)(BX*2)
@@ -25085,8 +25097,8 @@ shuffleAVX512Fusedts5back:
 	VMOVDQU64  Z8, (R12)(BX*4)
 	PREFETCHT0 64(R12)(BX*4)
 	ADDQ       $0x00000200, R10
-	VPADDB     bitshuffleBytes16<>+0(SB), Z10, Z10
-	VPANDQ     bitshuffleBytes63<>+0(SB), Z10, Z10
+	VPADDB     bitshuffleBytes16<>+0(SB), Z12, Z12
+	VPANDQ     bitshuffleBytes63<>+0(SB), Z12, Z12
 	ADDQ       DI, R8
 	DECQ       R11
 	JNZ        shuffleAVX512Fusedts5back
@@ -25120,56 +25132,64 @@ shuffleAVX512Fusedts6block:
 	MOVQ $0x00000008, R11
 
 shuffleAVX512Fusedts6front:
-	VMOVDQU64      bitshuffleFusedGather6_0_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z9
-	VPERMB         32(R8), Z8, K4, Z9
-	VMOVDQU64      bitshuffleFusedGather6_1_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z11
-	VPERMB         32(R8), Z8, K5, Z11
-	VMOVDQU64      bitshuffleFusedGather6_0_1<>+0(SB), Z8
-	VPERMB         96(R8), Z8, Z12
-	VPERMB         128(R8), Z8, K4, Z12
-	VMOVDQU64      bitshuffleFusedGather6_1_1<>+0(SB), Z8
-	VPERMB         96(R8), Z8, Z13
-	VPERMB         128(R8), Z8, K5, Z13
-	VMOVDQU64      bitshuffleFusedGather6_0_2<>+0(SB), Z8
-	VPERMB         192(R8), Z8, Z14
-	VPERMB         224(R8), Z8, K4, Z14
-	VMOVDQU64      bitshuffleFusedGather6_1_2<>+0(SB), Z8
-	VPERMB         192(R8), Z8, Z15
-	VPERMB         224(R8), Z8, K5, Z15
-	VMOVDQU64      bitshuffleFusedGather6_0_3<>+0(SB), Z8
-	VPERMB         288(R8), Z8, Z16
-	VPERMB         320(R8), Z8, K4, Z16
-	VMOVDQU64      bitshuffleFusedGather6_1_3<>+0(SB), Z8
-	VPERMB         288(R8), Z8, Z17
-	VPERMB         320(R8), Z8, K5, Z17
-	VPBLENDMQ      Z12, Z9, K2, Z8
-	VPBLENDMQ      Z9, Z12, K2, Z9
-	VPBLENDMQ      Z16, Z14, K2, Z12
-	VPBLENDMQ      Z14, Z16, K2, Z14
-	VPBLENDMQ      Z12, Z8, K3, Z16
-	VPBLENDMQ      Z8, Z12, K3, Z8
-	VPBLENDMQ      Z14, Z9, K3, Z12
-	VPBLENDMQ      Z9, Z14, K3, Z9
-	VGF2P8AFFINEQB $0x00, Z16, Z0, Z16
-	VMOVDQU64      Z16, (R10)
-	VGF2P8AFFINEQB $0x00, Z12, Z0, Z12
-	VMOVDQU64      Z12, 512(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 1024(R10)
+	VMOVDQU64      (R8), Z8
+	VMOVDQU64      32(R8), Z9
+	VMOVDQU64      bitshuffleFusedGather6_0_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z11
+	VPERMB         Z9, Z10, K4, Z11
+	VMOVDQU64      bitshuffleFusedGather6_1_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z8
+	VPERMB         Z9, Z10, K5, Z8
+	VMOVDQU64      96(R8), Z9
+	VMOVDQU64      128(R8), Z10
+	VMOVDQU64      bitshuffleFusedGather6_0_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z14
+	VPERMB         Z10, Z13, K4, Z14
+	VMOVDQU64      bitshuffleFusedGather6_1_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z9
+	VPERMB         Z10, Z13, K5, Z9
+	VMOVDQU64      192(R8), Z10
+	VMOVDQU64      224(R8), Z13
+	VMOVDQU64      bitshuffleFusedGather6_0_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z16
+	VPERMB         Z13, Z15, K4, Z16
+	VMOVDQU64      bitshuffleFusedGather6_1_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z10
+	VPERMB         Z13, Z15, K5, Z10
+	VMOVDQU64      288(R8), Z13
+	VMOVDQU64      320(R8), Z15
+	VMOVDQU64      bitshuffleFusedGather6_0_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z18
+	VPERMB         Z15, Z17, K4, Z18
+	VMOVDQU64      bitshuffleFusedGather6_1_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z13
+	VPERMB         Z15, Z17, K5, Z13
+	VPBLENDMQ      Z14, Z11, K2, Z15
+	VPBLENDMQ      Z11, Z14, K2, Z11
+	VPBLENDMQ      Z18, Z16, K2, Z14
+	VPBLENDMQ      Z16, Z18, K2, Z16
+	VPBLENDMQ      Z14, Z15, K3, Z17
+	VPBLENDMQ      Z15, Z14, K3, Z14
+	VPBLENDMQ      Z16, Z11, K3, Z15
+	VPBLENDMQ      Z11, Z16, K3, Z11
+	VGF2P8AFFINEQB $0x00, Z17, Z0, Z17
+	VMOVDQU64      Z17, (R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z0, Z15
+	VMOVDQU64      Z15, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z0, Z14
+	VMOVDQU64      Z14, 1024(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z0, Z11
+	VMOVDQU64      Z11, 1536(R10)
+	VPBLENDMQ      Z9, Z8, K2, Z11
+	VPBLENDMQ      Z8, Z9, K2, Z8
+	VPBLENDMQ      Z13, Z10, K2, Z9
+	VPBLENDMQ      Z10, Z13, K2, Z10
+	VPBLENDMQ      Z9, Z11, K3, Z9
+	VPBLENDMQ      Z10, Z8, K3, Z8
 	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 1536(R10)
-	VPBLENDMQ      Z13, Z11, K2, Z8
-	VPBLENDMQ      Z11, Z13, K2, Z9
-	VPBLENDMQ      Z17, Z15, K2, Z11
-	VPBLENDMQ      Z15, Z17, K2, Z12
-	VPBLENDMQ      Z11, Z8, K3, Z8
-	VPBLENDMQ      Z12, Z9, K3, Z9
+	VMOVDQU64      Z9, 2048(R10)
 	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 2048(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 2560(R10)
+	VMOVDQU64      Z8, 2560(R10)
 	ADDQ           $0x00000180, R8
 	ADDQ           $0x40, R10
 	DECQ           R11
@@ -25177,49 +25197,49 @@ shuffleAVX512Fusedts6front:
 	MOVQ           R9, R10
 	MOVQ           AX, R8
 	MOVQ           $0x00000006, R11
-	VPXORQ         Z10, Z10, Z10
+	VPXORQ         Z12, Z12, Z12
 
 shuffleAVX512Fusedts6back:
 	LEAQ       (R8)(DX*1), R12
-	VPXORQ     bitshuffleFusedBack6<>+0(SB), Z10, Z8
+	VPXORQ     bitshuffleFusedBack6<>+0(SB), Z12, Z8
 	VPERMB     (R10), Z8, Z8
-	VPXORQ     bitshuffleFusedBack6<>+64(SB), Z10, Z9
+	VPXORQ     bitshuffleFusedBack6<>+64(SB), Z12, Z9
 	VPERMB     64(R10), Z9, Z9
-	VPXORQ     bitshuffleFusedBack6<>+128(SB), Z10, Z11
-	VPERMB     128(R10), Z11, Z11
-	VPXORQ     bitshuffleFusedBack6<>+192(SB), Z10, Z12
-	VPERMB     192(R10), Z12, Z12
-	VPXORQ     bitshuffleFusedBack6<>+256(SB), Z10, Z13
+	VPXORQ     bitshuffleFusedBack6<>+128(SB), Z12, Z10
+	VPERMB     128(R10), Z10, Z10
+	VPXORQ     bitshuffleFusedBack6<>+192(SB), Z12, Z11
+	VPERMB     192(R10), Z11, Z11
+	VPXORQ     bitshuffleFusedBack6<>+256(SB), Z12, Z13
 	VPERMB     256(R10), Z13, Z13
-	VPXORQ     bitshuffleFusedBack6<>+320(SB), Z10, Z14
+	VPXORQ     bitshuffleFusedBack6<>+320(SB), Z12, Z14
 	VPERMB     320(R10), Z14, Z14
-	VPXORQ     bitshuffleFusedBack6<>+384(SB), Z10, Z15
+	VPXORQ     bitshuffleFusedBack6<>+384(SB), Z12, Z15
 	VPERMB     384(R10), Z15, Z15
-	VPXORQ     bitshuffleFusedBack6<>+448(SB), Z10, Z16
+	VPXORQ     bitshuffleFusedBack6<>+448(SB), Z12, Z16
 	VPERMB     448(R10), Z16, Z16
 	VPBLENDMQ  Z9, Z8, K1, Z17
 	VPBLENDMQ  Z8, Z9, K1, Z8
-	VPBLENDMQ  Z12, Z11, K1, Z9
-	VPBLENDMQ  Z11, Z12, K1, Z11
-	VPBLENDMQ  Z14, Z13, K1, Z12
+	VPBLENDMQ  Z11, Z10, K1, Z9
+	VPBLENDMQ  Z10, Z11, K1, Z10
+	VPBLENDMQ  Z14, Z13, K1, Z11
 	VPBLENDMQ  Z13, Z14, K1, Z13
 	VPBLENDMQ  Z16, Z15, K1, Z14
 	VPBLENDMQ  Z15, Z16, K1, Z15
 	VPBLENDMQ  Z9, Z17, K2, Z16
 	VPBLENDMQ  Z17, Z9, K2, Z9
-	VPBLENDMQ  Z11, Z8, K2, Z17
-	VPBLENDMQ  Z8, Z11, K2, Z8
-	VPBLENDMQ  Z14, Z12, K2, Z11
-	VPBLENDMQ  Z12, Z14, K2, Z12
+	VPBLENDMQ  Z10, Z8, K2, Z17
+	VPBLENDMQ  Z8, Z10, K2, Z8
+	VPBLENDMQ  Z14, Z11, K2, Z10
+	VPBLENDMQ  Z11, Z14, K2, Z11
 	VPBLENDMQ  Z15, Z13, K2, Z14
 	VPBLENDMQ  Z13, Z15, K2, Z13
-	VPBLENDMQ  Z11, Z16, K3, Z15
-	VPBLENDMQ  Z16, Z11, K3, Z11
+	VPBLENDMQ  Z10, Z16, K3, Z15
+	VPBLENDMQ  Z16, Z10, K3, Z10
 	VPBLENDMQ  Z14, Z17, K3, Z16
 	VPBLENDMQ  Z17, Z14, K3, Z14
-	VPBLENDMQ  Z12, Z9, K3, Z17
-	VPBLENDMQ  Z9, Z12, K3, Z9
-	VPBLENDMQ  Z13, Z8, K3, Z12
+	VPBLENDMQ  Z11, Z9, K3, Z17
+	VPBLENDMQ  Z9, Z11, K3, Z9
+	VPBLENDMQ  Z13, Z8, K3, Z11
 	VPBLENDMQ  Z8, Z13, K3, Z8
 	VMOVDQU64  Z15, (R8)
 	PREFETCHT0 64(R8)
@@ -25229,11 +25249,11 @@ shuffleAVX512Fusedts6back:
 	VPERMQ     Z17, Z2, Z17
 	VMOVDQU64  Z17, (R8)(BX*2)
 	PREFETCHT0 64(R8)(BX*2)
-	VPERMQ     Z12, Z3, Z12
-	VMOVDQU64  Z12, (R12)
+	VPERMQ     Z11, Z3, Z11
+	VMOVDQU64  Z11, (R12)
 	PREFETCHT0 64(R12)
-	VPERMQ     Z11, Z4, Z11
-	VMOVDQU64  Z11, (R8)(BX*4)
+	VPERMQ     Z10, Z4, Z10
+	VMOVDQU64  Z10, (R8)(BX*4)
 	PREFETCHT0 64(R8)(BX*4)
 	VPERMQ     Z14, Z5, Z14
 	VMOVDQU64  Z14, (R12)(BX*2)
@@ -25245,8 +25265,8 @@ shuffleAVX512Fusedts6back:
 	VMOVDQU64  Z8, (R12)(BX*4)
 	PREFETCHT0 64(R12)(BX*4)
 	ADDQ       $0x00000200, R10
-	VPADDB     bitshuffleBytes16<>+0(SB), Z10, Z10
-	VPANDQ     bitshuffleBytes63<>+0(SB), Z10, Z10
+	VPADDB     bitshuffleBytes16<>+0(SB), Z12, Z12
+	VPANDQ     bitshuffleBytes63<>+0(SB), Z12, Z12
 	ADDQ       DI, R8
 	DECQ       R11
 	JNZ        shuffleAVX512Fusedts6back
@@ -25280,59 +25300,67 @@ shuffleAVX512Fusedts7block:
 	MOVQ $0x00000008, R11
 
 shuffleAVX512Fusedts7front:
-	VMOVDQU64      bitshuffleFusedGather7_0_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z9
-	VPERMB         48(R8), Z8, K4, Z9
-	VMOVDQU64      bitshuffleFusedGather7_1_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z11
-	VPERMB         48(R8), Z8, K5, Z11
-	VMOVDQU64      bitshuffleFusedGather7_0_1<>+0(SB), Z8
-	VPERMB         112(R8), Z8, Z12
-	VPERMB         160(R8), Z8, K4, Z12
-	VMOVDQU64      bitshuffleFusedGather7_1_1<>+0(SB), Z8
-	VPERMB         112(R8), Z8, Z13
-	VPERMB         160(R8), Z8, K5, Z13
-	VMOVDQU64      bitshuffleFusedGather7_0_2<>+0(SB), Z8
-	VPERMB         224(R8), Z8, Z14
-	VPERMB         272(R8), Z8, K4, Z14
-	VMOVDQU64      bitshuffleFusedGather7_1_2<>+0(SB), Z8
-	VPERMB         224(R8), Z8, Z15
-	VPERMB         272(R8), Z8, K5, Z15
-	VMOVDQU64      bitshuffleFusedGather7_0_3<>+0(SB), Z8
-	VPERMB         336(R8), Z8, Z16
-	VPERMB         384(R8), Z8, K4, Z16
-	VMOVDQU64      bitshuffleFusedGather7_1_3<>+0(SB), Z8
-	VPERMB         336(R8), Z8, Z17
-	VPERMB         384(R8), Z8, K5, Z17
-	VPBLENDMQ      Z12, Z9, K2, Z8
-	VPBLENDMQ      Z9, Z12, K2, Z9
-	VPBLENDMQ      Z16, Z14, K2, Z12
-	VPBLENDMQ      Z14, Z16, K2, Z14
-	VPBLENDMQ      Z12, Z8, K3, Z16
-	VPBLENDMQ      Z8, Z12, K3, Z8
-	VPBLENDMQ      Z14, Z9, K3, Z12
-	VPBLENDMQ      Z9, Z14, K3, Z9
-	VGF2P8AFFINEQB $0x00, Z16, Z0, Z16
-	VMOVDQU64      Z16, (R10)
-	VGF2P8AFFINEQB $0x00, Z12, Z0, Z12
-	VMOVDQU64      Z12, 512(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 1024(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 1536(R10)
-	VPBLENDMQ      Z13, Z11, K2, Z8
-	VPBLENDMQ      Z11, Z13, K2, Z9
-	VPBLENDMQ      Z17, Z15, K2, Z11
-	VPBLENDMQ      Z15, Z17, K2, Z12
-	VPBLENDMQ      Z11, Z8, K3, Z13
-	VPBLENDMQ      Z8, Z11, K3, Z8
-	VPBLENDMQ      Z12, Z9, K3, Z9
+	VMOVDQU64      (R8), Z8
+	VMOVDQU64      48(R8), Z9
+	VMOVDQU64      bitshuffleFusedGather7_0_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z11
+	VPERMB         Z9, Z10, K4, Z11
+	VMOVDQU64      bitshuffleFusedGather7_1_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z8
+	VPERMB         Z9, Z10, K5, Z8
+	VMOVDQU64      112(R8), Z9
+	VMOVDQU64      160(R8), Z10
+	VMOVDQU64      bitshuffleFusedGather7_0_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z14
+	VPERMB         Z10, Z13, K4, Z14
+	VMOVDQU64      bitshuffleFusedGather7_1_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z9
+	VPERMB         Z10, Z13, K5, Z9
+	VMOVDQU64      224(R8), Z10
+	VMOVDQU64      272(R8), Z13
+	VMOVDQU64      bitshuffleFusedGather7_0_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z16
+	VPERMB         Z13, Z15, K4, Z16
+	VMOVDQU64      bitshuffleFusedGather7_1_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z10
+	VPERMB         Z13, Z15, K5, Z10
+	VMOVDQU64      336(R8), Z13
+	VMOVDQU64      384(R8), Z15
+	VMOVDQU64      bitshuffleFusedGather7_0_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z18
+	VPERMB         Z15, Z17, K4, Z18
+	VMOVDQU64      bitshuffleFusedGather7_1_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z13
+	VPERMB         Z15, Z17, K5, Z13
+	VPBLENDMQ      Z14, Z11, K2, Z15
+	VPBLENDMQ      Z11, Z14, K2, Z11
+	VPBLENDMQ      Z18, Z16, K2, Z14
+	VPBLENDMQ      Z16, Z18, K2, Z16
+	VPBLENDMQ      Z14, Z15, K3, Z17
+	VPBLENDMQ      Z15, Z14, K3, Z14
+	VPBLENDMQ      Z16, Z11, K3, Z15
+	VPBLENDMQ      Z11, Z16, K3, Z11
+	VGF2P8AFFINEQB $0x00, Z17, Z0, Z17
+	VMOVDQU64      Z17, (R10)
+	VGF2P8AFFINEQB $0x00, Z15, Z0, Z15
+	VMOVDQU64      Z15, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z14, Z0, Z14
+	VMOVDQU64      Z14, 1024(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z0, Z11
+	VMOVDQU64      Z11, 1536(R10)
+	VPBLENDMQ      Z9, Z8, K2, Z11
+	VPBLENDMQ      Z8, Z9, K2, Z8
+	VPBLENDMQ      Z13, Z10, K2, Z9
+	VPBLENDMQ      Z10, Z13, K2, Z10
+	VPBLENDMQ      Z9, Z11, K3, Z13
+	VPBLENDMQ      Z11, Z9, K3, Z9
+	VPBLENDMQ      Z10, Z8, K3, Z8
 	VGF2P8AFFINEQB $0x00, Z13, Z0, Z13
 	VMOVDQU64      Z13, 2048(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 2560(R10)
 	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 3072(R10)
+	VMOVDQU64      Z8, 2560(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VMOVDQU64      Z9, 3072(R10)
 	ADDQ           $0x000001c0, R8
 	ADDQ           $0x40, R10
 	DECQ           R11
@@ -25340,49 +25368,49 @@ shuffleAVX512Fusedts7front:
 	MOVQ           R9, R10
 	MOVQ           AX, R8
 	MOVQ           $0x00000007, R11
-	VPXORQ         Z10, Z10, Z10
+	VPXORQ         Z12, Z12, Z12
 
 shuffleAVX512Fusedts7back:
 	LEAQ       (R8)(DX*1), R12
-	VPXORQ     bitshuffleFusedBack7<>+0(SB), Z10, Z8
+	VPXORQ     bitshuffleFusedBack7<>+0(SB), Z12, Z8
 	VPERMB     (R10), Z8, Z8
-	VPXORQ     bitshuffleFusedBack7<>+64(SB), Z10, Z9
+	VPXORQ     bitshuffleFusedBack7<>+64(SB), Z12, Z9
 	VPERMB     64(R10), Z9, Z9
-	VPXORQ     bitshuffleFusedBack7<>+128(SB), Z10, Z11
-	VPERMB     128(R10), Z11, Z11
-	VPXORQ     bitshuffleFusedBack7<>+192(SB), Z10, Z12
-	VPERMB     192(R10), Z12, Z12
-	VPXORQ     bitshuffleFusedBack7<>+256(SB), Z10, Z13
+	VPXORQ     bitshuffleFusedBack7<>+128(SB), Z12, Z10
+	VPERMB     128(R10), Z10, Z10
+	VPXORQ     bitshuffleFusedBack7<>+192(SB), Z12, Z11
+	VPERMB     192(R10), Z11, Z11
+	VPXORQ     bitshuffleFusedBack7<>+256(SB), Z12, Z13
 	VPERMB     256(R10), Z13, Z13
-	VPXORQ     bitshuffleFusedBack7<>+320(SB), Z10, Z14
+	VPXORQ     bitshuffleFusedBack7<>+320(SB), Z12, Z14
 	VPERMB     320(R10), Z14, Z14
-	VPXORQ     bitshuffleFusedBack7<>+384(SB), Z10, Z15
+	VPXORQ     bitshuffleFusedBack7<>+384(SB), Z12, Z15
 	VPERMB     384(R10), Z15, Z15
-	VPXORQ     bitshuffleFusedBack7<>+448(SB), Z10, Z16
+	VPXORQ     bitshuffleFusedBack7<>+448(SB), Z12, Z16
 	VPERMB     448(R10), Z16, Z16
 	VPBLENDMQ  Z9, Z8, K1, Z17
 	VPBLENDMQ  Z8, Z9, K1, Z8
-	VPBLENDMQ  Z12, Z11, K1, Z9
-	VPBLENDMQ  Z11, Z12, K1, Z11
-	VPBLENDMQ  Z14, Z13, K1, Z12
+	VPBLENDMQ  Z11, Z10, K1, Z9
+	VPBLENDMQ  Z10, Z11, K1, Z10
+	VPBLENDMQ  Z14, Z13, K1, Z11
 	VPBLENDMQ  Z13, Z14, K1, Z13
 	VPBLENDMQ  Z16, Z15, K1, Z14
 	VPBLENDMQ  Z15, Z16, K1, Z15
 	VPBLENDMQ  Z9, Z17, K2, Z16
 	VPBLENDMQ  Z17, Z9, K2, Z9
-	VPBLENDMQ  Z11, Z8, K2, Z17
-	VPBLENDMQ  Z8, Z11, K2, Z8
-	VPBLENDMQ  Z14, Z12, K2, Z11
-	VPBLENDMQ  Z12, Z14, K2, Z12
+	VPBLENDMQ  Z10, Z8, K2, Z17
+	VPBLENDMQ  Z8, Z10, K2, Z8
+	VPBLENDMQ  Z14, Z11, K2, Z10
+	VPBLENDMQ  Z11, Z14, K2, Z11
 	VPBLENDMQ  Z15, Z13, K2, Z14
 	VPBLENDMQ  Z13, Z15, K2, Z13
-	VPBLENDMQ  Z11, Z16, K3, Z15
-	VPBLENDMQ  Z16, Z11, K3, Z11
+	VPBLENDMQ  Z10, Z16, K3, Z15
+	VPBLENDMQ  Z16, Z10, K3, Z10
 	VPBLENDMQ  Z14, Z17, K3, Z16
 	VPBLENDMQ  Z17, Z14, K3, Z14
-	VPBLENDMQ  Z12, Z9, K3, Z17
-	VPBLENDMQ  Z9, Z12, K3, Z9
-	VPBLENDMQ  Z13, Z8, K3, Z12
+	VPBLENDMQ  Z11, Z9, K3, Z17
+	VPBLENDMQ  Z9, Z11, K3, Z9
+	VPBLENDMQ  Z13, Z8, K3, Z11
 	VPBLENDMQ  Z8, Z13, K3, Z8
 	VMOVDQU64  Z15, (R8)
 	PREFETCHT0 64(R8)
@@ -25392,11 +25420,11 @@ shuffleAVX512Fusedts7back:
 	VPERMQ     Z17, Z2, Z17
 	VMOVDQU64  Z17, (R8)(BX*2)
 	PREFETCHT0 64(R8)(BX*2)
-	VPERMQ     Z12, Z3, Z12
-	VMOVDQU64  Z12, (R12)
+	VPERMQ     Z11, Z3, Z11
+	VMOVDQU64  Z11, (R12)
 	PREFETCHT0 64(R12)
-	VPERMQ     Z11, Z4, Z11
-	VMOVDQU64  Z11, (R8)(BX*4)
+	VPERMQ     Z10, Z4, Z10
+	VMOVDQU64  Z10, (R8)(BX*4)
 	PREFETCHT0 64(R8)(BX*4)
 	VPERMQ     Z14, Z5, Z14
 	VMOVDQU64  Z14, (R12)(BX*2)
@@ -25408,8 +25436,8 @@ shuffleAVX512Fusedts7back:
 	VMOVDQU64  Z8, (R12)(BX*4)
 	PREFETCHT0 64(R12)(BX*4)
 	ADDQ       $0x00000200, R10
-	VPADDB     bitshuffleBytes16<>+0(SB), Z10, Z10
-	VPANDQ     bitshuffleBytes63<>+0(SB), Z10, Z10
+	VPADDB     bitshuffleBytes16<>+0(SB), Z12, Z12
+	VPANDQ     bitshuffleBytes63<>+0(SB), Z12, Z12
 	ADDQ       DI, R8
 	DECQ       R11
 	JNZ        shuffleAVX512Fusedts7back
@@ -25443,68 +25471,84 @@ shuffleAVX512Fusedts9block:
 
 shuffleAVX512Fusedts9front:
 	VMOVDQU64      bitshuffleFusedMerge9<>+0(SB), Z9
-	VMOVDQU64      bitshuffleFusedGather9_0_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z10
-	VPERMB         8(R8), Z8, K4, Z10
-	VPERMB         8(R8), Z9, Z8
-	VMOVDQU64      bitshuffleFusedGather9_0_1<>+0(SB), Z11
-	VPERMB         72(R8), Z11, Z12
-	VPERMB         80(R8), Z11, K4, Z12
+	VMOVDQU64      (R8), Z10
+	VMOVDQU64      8(R8), Z8
+	VMOVDQU64      bitshuffleFusedGather9_0_0<>+0(SB), Z11
+	VPERMB         Z10, Z11, Z10
+	VPERMB         Z8, Z11, K4, Z10
+	VPERMB         Z8, Z9, Z8
+	VMOVDQU64      72(R8), Z11
+	VMOVDQU64      80(R8), Z12
+	VMOVDQU64      bitshuffleFusedGather9_0_1<>+0(SB), Z13
+	VPERMB         Z11, Z13, Z11
+	VPERMB         Z12, Z13, K4, Z11
 	KMOVQ          bitshuffleFusedCells8<>+8(SB), K5
-	VPERMB         80(R8), Z9, K5, Z8
-	VMOVDQU64      bitshuffleFusedGather9_0_2<>+0(SB), Z11
-	VPERMB         144(R8), Z11, Z14
-	VPERMB         152(R8), Z11, K4, Z14
+	VPERMB         Z12, Z9, K5, Z8
+	VMOVDQU64      144(R8), Z12
+	VMOVDQU64      152(R8), Z13
+	VMOVDQU64      bitshuffleFusedGather9_0_2<>+0(SB), Z15
+	VPERMB         Z12, Z15, Z12
+	VPERMB         Z13, Z15, K4, Z12
 	KMOVQ          bitshuffleFusedCells8<>+16(SB), K5
-	VPERMB         152(R8), Z9, K5, Z8
-	VMOVDQU64      bitshuffleFusedGather9_0_3<>+0(SB), Z11
-	VPERMB         216(R8), Z11, Z15
-	VPERMB         224(R8), Z11, K4, Z15
+	VPERMB         Z13, Z9, K5, Z8
+	VMOVDQU64      216(R8), Z13
+	VMOVDQU64      224(R8), Z15
+	VMOVDQU64      bitshuffleFusedGather9_0_3<>+0(SB), Z16
+	VPERMB         Z13, Z16, Z13
+	VPERMB         Z15, Z16, K4, Z13
 	KMOVQ          bitshuffleFusedCells8<>+24(SB), K5
-	VPERMB         224(R8), Z9, K5, Z8
-	VMOVDQU64      bitshuffleFusedGather9_0_4<>+0(SB), Z11
-	VPERMB         288(R8), Z11, Z16
-	VPERMB         296(R8), Z11, K4, Z16
+	VPERMB         Z15, Z9, K5, Z8
+	VMOVDQU64      288(R8), Z15
+	VMOVDQU64      296(R8), Z16
+	VMOVDQU64      bitshuffleFusedGather9_0_4<>+0(SB), Z17
+	VPERMB         Z15, Z17, Z15
+	VPERMB         Z16, Z17, K4, Z15
 	KMOVQ          bitshuffleFusedCells8<>+32(SB), K5
-	VPERMB         296(R8), Z9, K5, Z8
-	VMOVDQU64      bitshuffleFusedGather9_0_5<>+0(SB), Z11
-	VPERMB         360(R8), Z11, Z17
-	VPERMB         368(R8), Z11, K4, Z17
+	VPERMB         Z16, Z9, K5, Z8
+	VMOVDQU64      360(R8), Z16
+	VMOVDQU64      368(R8), Z17
+	VMOVDQU64      bitshuffleFusedGather9_0_5<>+0(SB), Z18
+	VPERMB         Z16, Z18, Z16
+	VPERMB         Z17, Z18, K4, Z16
 	KMOVQ          bitshuffleFusedCells8<>+40(SB), K5
-	VPERMB         368(R8), Z9, K5, Z8
-	VMOVDQU64      bitshuffleFusedGather9_0_6<>+0(SB), Z11
-	VPERMB         432(R8), Z11, Z18
-	VPERMB         440(R8), Z11, K4, Z18
+	VPERMB         Z17, Z9, K5, Z8
+	VMOVDQU64      432(R8), Z17
+	VMOVDQU64      440(R8), Z18
+	VMOVDQU64      bitshuffleFusedGather9_0_6<>+0(SB), Z19
+	VPERMB         Z17, Z19, Z17
+	VPERMB         Z18, Z19, K4, Z17
 	KMOVQ          bitshuffleFusedCells8<>+48(SB), K5
-	VPERMB         440(R8), Z9, K5, Z8
-	VMOVDQU64      bitshuffleFusedGather9_0_7<>+0(SB), Z11
-	VPERMB         504(R8), Z11, Z19
-	VPERMB         512(R8), Z11, K4, Z19
+	VPERMB         Z18, Z9, K5, Z8
+	VMOVDQU64      504(R8), Z18
+	VMOVDQU64      512(R8), Z19
+	VMOVDQU64      bitshuffleFusedGather9_0_7<>+0(SB), Z20
+	VPERMB         Z18, Z20, Z18
+	VPERMB         Z19, Z20, K4, Z18
 	KMOVQ          bitshuffleFusedCells8<>+56(SB), K5
-	VPERMB         512(R8), Z9, K5, Z8
-	VPBLENDMQ      Z12, Z10, K1, Z9
-	VPBLENDMQ      Z10, Z12, K1, Z10
-	VPBLENDMQ      Z15, Z14, K1, Z11
-	VPBLENDMQ      Z14, Z15, K1, Z12
-	VPBLENDMQ      Z17, Z16, K1, Z14
-	VPBLENDMQ      Z16, Z17, K1, Z15
-	VPBLENDMQ      Z19, Z18, K1, Z16
-	VPBLENDMQ      Z18, Z19, K1, Z17
+	VPERMB         Z19, Z9, K5, Z8
+	VPBLENDMQ      Z11, Z10, K1, Z9
+	VPBLENDMQ      Z10, Z11, K1, Z10
+	VPBLENDMQ      Z13, Z12, K1, Z11
+	VPBLENDMQ      Z12, Z13, K1, Z12
+	VPBLENDMQ      Z16, Z15, K1, Z13
+	VPBLENDMQ      Z15, Z16, K1, Z15
+	VPBLENDMQ      Z18, Z17, K1, Z16
+	VPBLENDMQ      Z17, Z18, K1, Z17
 	VPBLENDMQ      Z11, Z9, K2, Z18
 	VPBLENDMQ      Z9, Z11, K2, Z9
 	VPBLENDMQ      Z12, Z10, K2, Z11
 	VPBLENDMQ      Z10, Z12, K2, Z10
-	VPBLENDMQ      Z16, Z14, K2, Z12
-	VPBLENDMQ      Z14, Z16, K2, Z14
+	VPBLENDMQ      Z16, Z13, K2, Z12
+	VPBLENDMQ      Z13, Z16, K2, Z13
 	VPBLENDMQ      Z17, Z15, K2, Z16
 	VPBLENDMQ      Z15, Z17, K2, Z15
 	VPBLENDMQ      Z12, Z18, K3, Z17
 	VPBLENDMQ      Z18, Z12, K3, Z12
 	VPBLENDMQ      Z16, Z11, K3, Z18
 	VPBLENDMQ      Z11, Z16, K3, Z11
-	VPBLENDMQ      Z14, Z9, K3, Z16
-	VPBLENDMQ      Z9, Z14, K3, Z9
-	VPBLENDMQ      Z15, Z10, K3, Z14
+	VPBLENDMQ      Z13, Z9, K3, Z16
+	VPBLENDMQ      Z9, Z13, K3, Z9
+	VPBLENDMQ      Z15, Z10, K3, Z13
 	VPBLENDMQ      Z10, Z15, K3, Z10
 	VGF2P8AFFINEQB $0x00, Z17, Z0, Z17
 	VMOVDQU64      Z17, (R10)
@@ -25512,8 +25556,8 @@ shuffleAVX512Fusedts9front:
 	VMOVDQU64      Z18, 512(R10)
 	VGF2P8AFFINEQB $0x00, Z16, Z0, Z16
 	VMOVDQU64      Z16, 1024(R10)
-	VGF2P8AFFINEQB $0x00, Z14, Z0, Z14
-	VMOVDQU64      Z14, 1536(R10)
+	VGF2P8AFFINEQB $0x00, Z13, Z0, Z13
+	VMOVDQU64      Z13, 1536(R10)
 	VGF2P8AFFINEQB $0x00, Z12, Z0, Z12
 	VMOVDQU64      Z12, 2048(R10)
 	VGF2P8AFFINEQB $0x00, Z11, Z0, Z11
@@ -25531,46 +25575,46 @@ shuffleAVX512Fusedts9front:
 	MOVQ           R9, R10
 	MOVQ           AX, R8
 	MOVQ           $0x00000009, R11
-	VPXORQ         Z13, Z13, Z13
+	VPXORQ         Z14, Z14, Z14
 
 shuffleAVX512Fusedts9back:
 	LEAQ       (R8)(DX*1), R12
-	VPXORQ     bitshuffleFusedBack9<>+0(SB), Z13, Z8
+	VPXORQ     bitshuffleFusedBack9<>+0(SB), Z14, Z8
 	VPERMB     (R10), Z8, Z8
-	VPXORQ     bitshuffleFusedBack9<>+64(SB), Z13, Z9
+	VPXORQ     bitshuffleFusedBack9<>+64(SB), Z14, Z9
 	VPERMB     64(R10), Z9, Z9
-	VPXORQ     bitshuffleFusedBack9<>+128(SB), Z13, Z10
+	VPXORQ     bitshuffleFusedBack9<>+128(SB), Z14, Z10
 	VPERMB     128(R10), Z10, Z10
-	VPXORQ     bitshuffleFusedBack9<>+192(SB), Z13, Z11
+	VPXORQ     bitshuffleFusedBack9<>+192(SB), Z14, Z11
 	VPERMB     192(R10), Z11, Z11
-	VPXORQ     bitshuffleFusedBack9<>+256(SB), Z13, Z12
+	VPXORQ     bitshuffleFusedBack9<>+256(SB), Z14, Z12
 	VPERMB     256(R10), Z12, Z12
-	VPXORQ     bitshuffleFusedBack9<>+320(SB), Z13, Z14
-	VPERMB     320(R10), Z14, Z14
-	VPXORQ     bitshuffleFusedBack9<>+384(SB), Z13, Z15
+	VPXORQ     bitshuffleFusedBack9<>+320(SB), Z14, Z13
+	VPERMB     320(R10), Z13, Z13
+	VPXORQ     bitshuffleFusedBack9<>+384(SB), Z14, Z15
 	VPERMB     384(R10), Z15, Z15
-	VPXORQ     bitshuffleFusedBack9<>+448(SB), Z13, Z16
+	VPXORQ     bitshuffleFusedBack9<>+448(SB), Z14, Z16
 	VPERMB     448(R10), Z16, Z16
 	VPBLENDMQ  Z9, Z8, K1, Z17
 	VPBLENDMQ  Z8, Z9, K1, Z8
 	VPBLENDMQ  Z11, Z10, K1, Z9
 	VPBLENDMQ  Z10, Z11, K1, Z10
-	VPBLENDMQ  Z14, Z12, K1, Z11
-	VPBLENDMQ  Z12, Z14, K1, Z12
-	VPBLENDMQ  Z16, Z15, K1, Z14
+	VPBLENDMQ  Z13, Z12, K1, Z11
+	VPBLENDMQ  Z12, Z13, K1, Z12
+	VPBLENDMQ  Z16, Z15, K1, Z13
 	VPBLENDMQ  Z15, Z16, K1, Z15
 	VPBLENDMQ  Z9, Z17, K2, Z16
 	VPBLENDMQ  Z17, Z9, K2, Z9
 	VPBLENDMQ  Z10, Z8, K2, Z17
 	VPBLENDMQ  Z8, Z10, K2, Z8
-	VPBLENDMQ  Z14, Z11, K2, Z10
-	VPBLENDMQ  Z11, Z14, K2, Z11
-	VPBLENDMQ  Z15, Z12, K2, Z14
+	VPBLENDMQ  Z13, Z11, K2, Z10
+	VPBLENDMQ  Z11, Z13, K2, Z11
+	VPBLENDMQ  Z15, Z12, K2, Z13
 	VPBLENDMQ  Z12, Z15, K2, Z12
 	VPBLENDMQ  Z10, Z16, K3, Z15
 	VPBLENDMQ  Z16, Z10, K3, Z10
-	VPBLENDMQ  Z14, Z17, K3, Z16
-	VPBLENDMQ  Z17, Z14, K3, Z14
+	VPBLENDMQ  Z13, Z17, K3, Z16
+	VPBLENDMQ  Z17, Z13, K3, Z13
 	VPBLENDMQ  Z11, Z9, K3, Z17
 	VPBLENDMQ  Z9, Z11, K3, Z9
 	VPBLENDMQ  Z12, Z8, K3, Z11
@@ -25589,8 +25633,8 @@ shuffleAVX512Fusedts9back:
 	VPERMQ     Z10, Z4, Z10
 	VMOVDQU64  Z10, (R8)(BX*4)
 	PREFETCHT0 64(R8)(BX*4)
-	VPERMQ     Z14, Z5, Z14
-	VMOVDQU64  Z14, (R12)(BX*2)
+	VPERMQ     Z13, Z5, Z13
+	VMOVDQU64  Z13, (R12)(BX*2)
 	PREFETCHT0 64(R12)(BX*2)
 	VPERMQ     Z9, Z6, Z9
 	VMOVDQU64  Z9, (R12)(DX*1)
@@ -25599,8 +25643,8 @@ shuffleAVX512Fusedts9back:
 	VMOVDQU64  Z8, (R12)(BX*4)
 	PREFETCHT0 64(R12)(BX*4)
 	ADDQ       $0x00000200, R10
-	VPADDB     bitshuffleBytes8<>+0(SB), Z13, Z13
-	VPANDQ     bitshuffleBytes63<>+0(SB), Z13, Z13
+	VPADDB     bitshuffleBytes8<>+0(SB), Z14, Z14
+	VPANDQ     bitshuffleBytes63<>+0(SB), Z14, Z14
 	ADDQ       DI, R8
 	DECQ       R11
 	JNZ        shuffleAVX512Fusedts9back
@@ -25634,112 +25678,128 @@ shuffleAVX512Fusedts10block:
 	MOVQ $0x00000008, R11
 
 shuffleAVX512Fusedts10front:
-	VMOVDQU64      bitshuffleFusedGather10_0_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z9
-	VPERMB         16(R8), Z8, K4, Z9
-	VMOVDQU64      bitshuffleFusedGather10_1_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z11
-	VPERMB         16(R8), Z8, K5, Z11
-	VMOVDQU64      bitshuffleFusedGather10_0_1<>+0(SB), Z8
-	VPERMB         80(R8), Z8, Z12
-	VPERMB         96(R8), Z8, K4, Z12
-	VMOVDQU64      bitshuffleFusedGather10_1_1<>+0(SB), Z8
-	VPERMB         80(R8), Z8, Z13
-	VPERMB         96(R8), Z8, K5, Z13
-	VMOVDQU64      bitshuffleFusedGather10_0_2<>+0(SB), Z8
-	VPERMB         160(R8), Z8, Z14
-	VPERMB         176(R8), Z8, K4, Z14
-	VMOVDQU64      bitshuffleFusedGather10_1_2<>+0(SB), Z8
-	VPERMB         160(R8), Z8, Z15
-	VPERMB         176(R8), Z8, K5, Z15
-	VMOVDQU64      bitshuffleFusedGather10_0_3<>+0(SB), Z8
-	VPERMB         240(R8), Z8, Z16
-	VPERMB         256(R8), Z8, K4, Z16
-	VMOVDQU64      bitshuffleFusedGather10_1_3<>+0(SB), Z8
-	VPERMB         240(R8), Z8, Z17
-	VPERMB         256(R8), Z8, K5, Z17
-	VMOVDQU64      bitshuffleFusedGather10_0_4<>+0(SB), Z8
-	VPERMB         320(R8), Z8, Z18
-	VPERMB         336(R8), Z8, K4, Z18
-	VMOVDQU64      bitshuffleFusedGather10_1_4<>+0(SB), Z8
-	VPERMB         320(R8), Z8, Z19
-	VPERMB         336(R8), Z8, K5, Z19
-	VMOVDQU64      bitshuffleFusedGather10_0_5<>+0(SB), Z8
-	VPERMB         400(R8), Z8, Z20
-	VPERMB         416(R8), Z8, K4, Z20
-	VMOVDQU64      bitshuffleFusedGather10_1_5<>+0(SB), Z8
-	VPERMB         400(R8), Z8, Z21
-	VPERMB         416(R8), Z8, K5, Z21
-	VMOVDQU64      bitshuffleFusedGather10_0_6<>+0(SB), Z8
-	VPERMB         480(R8), Z8, Z22
-	VPERMB         496(R8), Z8, K4, Z22
-	VMOVDQU64      bitshuffleFusedGather10_1_6<>+0(SB), Z8
-	VPERMB         480(R8), Z8, Z23
-	VPERMB         496(R8), Z8, K5, Z23
-	VMOVDQU64      bitshuffleFusedGather10_0_7<>+0(SB), Z8
-	VPERMB         560(R8), Z8, Z24
-	VPERMB         576(R8), Z8, K4, Z24
-	VMOVDQU64      bitshuffleFusedGather10_1_7<>+0(SB), Z8
-	VPERMB         560(R8), Z8, Z25
-	VPERMB         576(R8), Z8, K5, Z25
-	VPBLENDMQ      Z12, Z9, K1, Z8
-	VPBLENDMQ      Z9, Z12, K1, Z9
-	VPBLENDMQ      Z16, Z14, K1, Z12
-	VPBLENDMQ      Z14, Z16, K1, Z14
-	VPBLENDMQ      Z20, Z18, K1, Z16
-	VPBLENDMQ      Z18, Z20, K1, Z18
-	VPBLENDMQ      Z24, Z22, K1, Z20
-	VPBLENDMQ      Z22, Z24, K1, Z22
-	VPBLENDMQ      Z12, Z8, K2, Z24
-	VPBLENDMQ      Z8, Z12, K2, Z8
-	VPBLENDMQ      Z14, Z9, K2, Z12
-	VPBLENDMQ      Z9, Z14, K2, Z9
-	VPBLENDMQ      Z20, Z16, K2, Z14
-	VPBLENDMQ      Z16, Z20, K2, Z16
-	VPBLENDMQ      Z22, Z18, K2, Z20
+	VMOVDQU64      (R8), Z8
+	VMOVDQU64      16(R8), Z9
+	VMOVDQU64      bitshuffleFusedGather10_0_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z11
+	VPERMB         Z9, Z10, K4, Z11
+	VMOVDQU64      bitshuffleFusedGather10_1_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z8
+	VPERMB         Z9, Z10, K5, Z8
+	VMOVDQU64      80(R8), Z9
+	VMOVDQU64      96(R8), Z10
+	VMOVDQU64      bitshuffleFusedGather10_0_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z14
+	VPERMB         Z10, Z13, K4, Z14
+	VMOVDQU64      bitshuffleFusedGather10_1_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z9
+	VPERMB         Z10, Z13, K5, Z9
+	VMOVDQU64      160(R8), Z10
+	VMOVDQU64      176(R8), Z13
+	VMOVDQU64      bitshuffleFusedGather10_0_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z16
+	VPERMB         Z13, Z15, K4, Z16
+	VMOVDQU64      bitshuffleFusedGather10_1_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z10
+	VPERMB         Z13, Z15, K5, Z10
+	VMOVDQU64      240(R8), Z13
+	VMOVDQU64      256(R8), Z15
+	VMOVDQU64      bitshuffleFusedGather10_0_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z18
+	VPERMB         Z15, Z17, K4, Z18
+	VMOVDQU64      bitshuffleFusedGather10_1_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z13
+	VPERMB         Z15, Z17, K5, Z13
+	VMOVDQU64      320(R8), Z15
+	VMOVDQU64      336(R8), Z17
+	VMOVDQU64      bitshuffleFusedGather10_0_4<>+0(SB), Z19
+	VPERMB         Z15, Z19, Z20
+	VPERMB         Z17, Z19, K4, Z20
+	VMOVDQU64      bitshuffleFusedGather10_1_4<>+0(SB), Z19
+	VPERMB         Z15, Z19, Z15
+	VPERMB         Z17, Z19, K5, Z15
+	VMOVDQU64      400(R8), Z17
+	VMOVDQU64      416(R8), Z19
+	VMOVDQU64      bitshuffleFusedGather10_0_5<>+0(SB), Z21
+	VPERMB         Z17, Z21, Z22
+	VPERMB         Z19, Z21, K4, Z22
+	VMOVDQU64      bitshuffleFusedGather10_1_5<>+0(SB), Z21
+	VPERMB         Z17, Z21, Z17
+	VPERMB         Z19, Z21, K5, Z17
+	VMOVDQU64      480(R8), Z19
+	VMOVDQU64      496(R8), Z21
+	VMOVDQU64      bitshuffleFusedGather10_0_6<>+0(SB), Z23
+	VPERMB         Z19, Z23, Z24
+	VPERMB         Z21, Z23, K4, Z24
+	VMOVDQU64      bitshuffleFusedGather10_1_6<>+0(SB), Z23
+	VPERMB         Z19, Z23, Z19
+	VPERMB         Z21, Z23, K5, Z19
+	VMOVDQU64      560(R8), Z21
+	VMOVDQU64      576(R8), Z23
+	VMOVDQU64      bitshuffleFusedGather10_0_7<>+0(SB), Z25
+	VPERMB         Z21, Z25, Z26
+	VPERMB         Z23, Z25, K4, Z26
+	VMOVDQU64      bitshuffleFusedGather10_1_7<>+0(SB), Z25
+	VPERMB         Z21, Z25, Z21
+	VPERMB         Z23, Z25, K5, Z21
+	VPBLENDMQ      Z14, Z11, K1, Z23
+	VPBLENDMQ      Z11, Z14, K1, Z11
+	VPBLENDMQ      Z18, Z16, K1, Z14
+	VPBLENDMQ      Z16, Z18, K1, Z16
+	VPBLENDMQ      Z22, Z20, K1, Z18
+	VPBLENDMQ      Z20, Z22, K1, Z20
+	VPBLENDMQ      Z26, Z24, K1, Z22
+	VPBLENDMQ      Z24, Z26, K1, Z24
+	VPBLENDMQ      Z14, Z23, K2, Z25
+	VPBLENDMQ      Z23, Z14, K2, Z14
+	VPBLENDMQ      Z16, Z11, K2, Z23
+	VPBLENDMQ      Z11, Z16, K2, Z11
+	VPBLENDMQ      Z22, Z18, K2, Z16
 	VPBLENDMQ      Z18, Z22, K2, Z18
-	VPBLENDMQ      Z14, Z24, K3, Z22
-	VPBLENDMQ      Z24, Z14, K3, Z14
-	VPBLENDMQ      Z20, Z12, K3, Z24
-	VPBLENDMQ      Z12, Z20, K3, Z12
-	VPBLENDMQ      Z16, Z8, K3, Z20
-	VPBLENDMQ      Z8, Z16, K3, Z8
-	VPBLENDMQ      Z18, Z9, K3, Z16
-	VPBLENDMQ      Z9, Z18, K3, Z9
-	VGF2P8AFFINEQB $0x00, Z22, Z0, Z22
-	VMOVDQU64      Z22, (R10)
+	VPBLENDMQ      Z24, Z20, K2, Z22
+	VPBLENDMQ      Z20, Z24, K2, Z20
+	VPBLENDMQ      Z16, Z25, K3, Z24
+	VPBLENDMQ      Z25, Z16, K3, Z16
+	VPBLENDMQ      Z22, Z23, K3, Z25
+	VPBLENDMQ      Z23, Z22, K3, Z22
+	VPBLENDMQ      Z18, Z14, K3, Z23
+	VPBLENDMQ      Z14, Z18, K3, Z14
+	VPBLENDMQ      Z20, Z11, K3, Z18
+	VPBLENDMQ      Z11, Z20, K3, Z11
 	VGF2P8AFFINEQB $0x00, Z24, Z0, Z24
-	VMOVDQU64      Z24, 512(R10)
-	VGF2P8AFFINEQB $0x00, Z20, Z0, Z20
-	VMOVDQU64      Z20, 1024(R10)
+	VMOVDQU64      Z24, (R10)
+	VGF2P8AFFINEQB $0x00, Z25, Z0, Z25
+	VMOVDQU64      Z25, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z23, Z0, Z23
+	VMOVDQU64      Z23, 1024(R10)
+	VGF2P8AFFINEQB $0x00, Z18, Z0, Z18
+	VMOVDQU64      Z18, 1536(R10)
 	VGF2P8AFFINEQB $0x00, Z16, Z0, Z16
-	VMOVDQU64      Z16, 1536(R10)
+	VMOVDQU64      Z16, 2048(R10)
+	VGF2P8AFFINEQB $0x00, Z22, Z0, Z22
+	VMOVDQU64      Z22, 2560(R10)
 	VGF2P8AFFINEQB $0x00, Z14, Z0, Z14
-	VMOVDQU64      Z14, 2048(R10)
-	VGF2P8AFFINEQB $0x00, Z12, Z0, Z12
-	VMOVDQU64      Z12, 2560(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 3072(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 3584(R10)
-	VPBLENDMQ      Z13, Z11, K1, Z8
-	VPBLENDMQ      Z11, Z13, K1, Z9
-	VPBLENDMQ      Z17, Z15, K1, Z11
-	VPBLENDMQ      Z15, Z17, K1, Z12
-	VPBLENDMQ      Z21, Z19, K1, Z13
-	VPBLENDMQ      Z19, Z21, K1, Z14
-	VPBLENDMQ      Z25, Z23, K1, Z15
-	VPBLENDMQ      Z23, Z25, K1, Z16
-	VPBLENDMQ      Z11, Z8, K2, Z8
-	VPBLENDMQ      Z12, Z9, K2, Z9
-	VPBLENDMQ      Z15, Z13, K2, Z11
-	VPBLENDMQ      Z16, Z14, K2, Z12
+	VMOVDQU64      Z14, 3072(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z0, Z11
+	VMOVDQU64      Z11, 3584(R10)
+	VPBLENDMQ      Z9, Z8, K1, Z11
+	VPBLENDMQ      Z8, Z9, K1, Z8
+	VPBLENDMQ      Z13, Z10, K1, Z9
+	VPBLENDMQ      Z10, Z13, K1, Z10
+	VPBLENDMQ      Z17, Z15, K1, Z13
+	VPBLENDMQ      Z15, Z17, K1, Z14
+	VPBLENDMQ      Z21, Z19, K1, Z15
+	VPBLENDMQ      Z19, Z21, K1, Z16
+	VPBLENDMQ      Z9, Z11, K2, Z9
+	VPBLENDMQ      Z10, Z8, K2, Z8
+	VPBLENDMQ      Z15, Z13, K2, Z10
+	VPBLENDMQ      Z16, Z14, K2, Z11
+	VPBLENDMQ      Z10, Z9, K3, Z9
 	VPBLENDMQ      Z11, Z8, K3, Z8
-	VPBLENDMQ      Z12, Z9, K3, Z9
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 4096(R10)
 	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 4608(R10)
+	VMOVDQU64      Z9, 4096(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VMOVDQU64      Z8, 4608(R10)
 	ADDQ           $0x00000280, R8
 	ADDQ           $0x40, R10
 	DECQ           R11
@@ -25747,49 +25807,49 @@ shuffleAVX512Fusedts10front:
 	MOVQ           R9, R10
 	MOVQ           AX, R8
 	MOVQ           $0x0000000a, R11
-	VPXORQ         Z10, Z10, Z10
+	VPXORQ         Z12, Z12, Z12
 
 shuffleAVX512Fusedts10back:
 	LEAQ       (R8)(DX*1), R12
-	VPXORQ     bitshuffleFusedBack10<>+0(SB), Z10, Z8
+	VPXORQ     bitshuffleFusedBack10<>+0(SB), Z12, Z8
 	VPERMB     (R10), Z8, Z8
-	VPXORQ     bitshuffleFusedBack10<>+64(SB), Z10, Z9
+	VPXORQ     bitshuffleFusedBack10<>+64(SB), Z12, Z9
 	VPERMB     64(R10), Z9, Z9
-	VPXORQ     bitshuffleFusedBack10<>+128(SB), Z10, Z11
-	VPERMB     128(R10), Z11, Z11
-	VPXORQ     bitshuffleFusedBack10<>+192(SB), Z10, Z12
-	VPERMB     192(R10), Z12, Z12
-	VPXORQ     bitshuffleFusedBack10<>+256(SB), Z10, Z13
+	VPXORQ     bitshuffleFusedBack10<>+128(SB), Z12, Z10
+	VPERMB     128(R10), Z10, Z10
+	VPXORQ     bitshuffleFusedBack10<>+192(SB), Z12, Z11
+	VPERMB     192(R10), Z11, Z11
+	VPXORQ     bitshuffleFusedBack10<>+256(SB), Z12, Z13
 	VPERMB     256(R10), Z13, Z13
-	VPXORQ     bitshuffleFusedBack10<>+320(SB), Z10, Z14
+	VPXORQ     bitshuffleFusedBack10<>+320(SB), Z12, Z14
 	VPERMB     320(R10), Z14, Z14
-	VPXORQ     bitshuffleFusedBack10<>+384(SB), Z10, Z15
+	VPXORQ     bitshuffleFusedBack10<>+384(SB), Z12, Z15
 	VPERMB     384(R10), Z15, Z15
-	VPXORQ     bitshuffleFusedBack10<>+448(SB), Z10, Z16
+	VPXORQ     bitshuffleFusedBack10<>+448(SB), Z12, Z16
 	VPERMB     448(R10), Z16, Z16
 	VPBLENDMQ  Z9, Z8, K1, Z17
 	VPBLENDMQ  Z8, Z9, K1, Z8
-	VPBLENDMQ  Z12, Z11, K1, Z9
-	VPBLENDMQ  Z11, Z12, K1, Z11
-	VPBLENDMQ  Z14, Z13, K1, Z12
+	VPBLENDMQ  Z11, Z10, K1, Z9
+	VPBLENDMQ  Z10, Z11, K1, Z10
+	VPBLENDMQ  Z14, Z13, K1, Z11
 	VPBLENDMQ  Z13, Z14, K1, Z13
 	VPBLENDMQ  Z16, Z15, K1, Z14
 	VPBLENDMQ  Z15, Z16, K1, Z15
 	VPBLENDMQ  Z9, Z17, K2, Z16
 	VPBLENDMQ  Z17, Z9, K2, Z9
-	VPBLENDMQ  Z11, Z8, K2, Z17
-	VPBLENDMQ  Z8, Z11, K2, Z8
-	VPBLENDMQ  Z14, Z12, K2, Z11
-	VPBLENDMQ  Z12, Z14, K2, Z12
+	VPBLENDMQ  Z10, Z8, K2, Z17
+	VPBLENDMQ  Z8, Z10, K2, Z8
+	VPBLENDMQ  Z14, Z11, K2, Z10
+	VPBLENDMQ  Z11, Z14, K2, Z11
 	VPBLENDMQ  Z15, Z13, K2, Z14
 	VPBLENDMQ  Z13, Z15, K2, Z13
-	VPBLENDMQ  Z11, Z16, K3, Z15
-	VPBLENDMQ  Z16, Z11, K3, Z11
+	VPBLENDMQ  Z10, Z16, K3, Z15
+	VPBLENDMQ  Z16, Z10, K3, Z10
 	VPBLENDMQ  Z14, Z17, K3, Z16
 	VPBLENDMQ  Z17, Z14, K3, Z14
-	VPBLENDMQ  Z12, Z9, K3, Z17
-	VPBLENDMQ  Z9, Z12, K3, Z9
-	VPBLENDMQ  Z13, Z8, K3, Z12
+	VPBLENDMQ  Z11, Z9, K3, Z17
+	VPBLENDMQ  Z9, Z11, K3, Z9
+	VPBLENDMQ  Z13, Z8, K3, Z11
 	VPBLENDMQ  Z8, Z13, K3, Z8
 	VMOVDQU64  Z15, (R8)
 	PREFETCHT0 64(R8)
@@ -25799,11 +25859,11 @@ shuffleAVX512Fusedts10back:
 	VPERMQ     Z17, Z2, Z17
 	VMOVDQU64  Z17, (R8)(BX*2)
 	PREFETCHT0 64(R8)(BX*2)
-	VPERMQ     Z12, Z3, Z12
-	VMOVDQU64  Z12, (R12)
+	VPERMQ     Z11, Z3, Z11
+	VMOVDQU64  Z11, (R12)
 	PREFETCHT0 64(R12)
-	VPERMQ     Z11, Z4, Z11
-	VMOVDQU64  Z11, (R8)(BX*4)
+	VPERMQ     Z10, Z4, Z10
+	VMOVDQU64  Z10, (R8)(BX*4)
 	PREFETCHT0 64(R8)(BX*4)
 	VPERMQ     Z14, Z5, Z14
 	VMOVDQU64  Z14, (R12)(BX*2)
@@ -25815,8 +25875,8 @@ shuffleAVX512Fusedts10back:
 	VMOVDQU64  Z8, (R12)(BX*4)
 	PREFETCHT0 64(R12)(BX*4)
 	ADDQ       $0x00000200, R10
-	VPADDB     bitshuffleBytes8<>+0(SB), Z10, Z10
-	VPANDQ     bitshuffleBytes63<>+0(SB), Z10, Z10
+	VPADDB     bitshuffleBytes8<>+0(SB), Z12, Z12
+	VPANDQ     bitshuffleBytes63<>+0(SB), Z12, Z12
 	ADDQ       DI, R8
 	DECQ       R11
 	JNZ        shuffleAVX512Fusedts10back
@@ -25850,117 +25910,133 @@ shuffleAVX512Fusedts11block:
 	MOVQ $0x00000008, R11
 
 shuffleAVX512Fusedts11front:
-	VMOVDQU64      bitshuffleFusedGather11_0_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z9
-	VPERMB         24(R8), Z8, K4, Z9
-	VMOVDQU64      bitshuffleFusedGather11_1_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z11
-	VPERMB         24(R8), Z8, K5, Z11
-	VMOVDQU64      bitshuffleFusedGather11_0_1<>+0(SB), Z8
-	VPERMB         88(R8), Z8, Z12
-	VPERMB         112(R8), Z8, K4, Z12
-	VMOVDQU64      bitshuffleFusedGather11_1_1<>+0(SB), Z8
-	VPERMB         88(R8), Z8, Z13
-	VPERMB         112(R8), Z8, K5, Z13
-	VMOVDQU64      bitshuffleFusedGather11_0_2<>+0(SB), Z8
-	VPERMB         176(R8), Z8, Z14
-	VPERMB         200(R8), Z8, K4, Z14
-	VMOVDQU64      bitshuffleFusedGather11_1_2<>+0(SB), Z8
-	VPERMB         176(R8), Z8, Z15
-	VPERMB         200(R8), Z8, K5, Z15
-	VMOVDQU64      bitshuffleFusedGather11_0_3<>+0(SB), Z8
-	VPERMB         264(R8), Z8, Z16
-	VPERMB         288(R8), Z8, K4, Z16
-	VMOVDQU64      bitshuffleFusedGather11_1_3<>+0(SB), Z8
-	VPERMB         264(R8), Z8, Z17
-	VPERMB         288(R8), Z8, K5, Z17
-	VMOVDQU64      bitshuffleFusedGather11_0_4<>+0(SB), Z8
-	VPERMB         352(R8), Z8, Z18
-	VPERMB         376(R8), Z8, K4, Z18
-	VMOVDQU64      bitshuffleFusedGather11_1_4<>+0(SB), Z8
-	VPERMB         352(R8), Z8, Z19
-	VPERMB         376(R8), Z8, K5, Z19
-	VMOVDQU64      bitshuffleFusedGather11_0_5<>+0(SB), Z8
-	VPERMB         440(R8), Z8, Z20
-	VPERMB         464(R8), Z8, K4, Z20
-	VMOVDQU64      bitshuffleFusedGather11_1_5<>+0(SB), Z8
-	VPERMB         440(R8), Z8, Z21
-	VPERMB         464(R8), Z8, K5, Z21
-	VMOVDQU64      bitshuffleFusedGather11_0_6<>+0(SB), Z8
-	VPERMB         528(R8), Z8, Z22
-	VPERMB         552(R8), Z8, K4, Z22
-	VMOVDQU64      bitshuffleFusedGather11_1_6<>+0(SB), Z8
-	VPERMB         528(R8), Z8, Z23
-	VPERMB         552(R8), Z8, K5, Z23
-	VMOVDQU64      bitshuffleFusedGather11_0_7<>+0(SB), Z8
-	VPERMB         616(R8), Z8, Z24
-	VPERMB         640(R8), Z8, K4, Z24
-	VMOVDQU64      bitshuffleFusedGather11_1_7<>+0(SB), Z8
-	VPERMB         616(R8), Z8, Z25
-	VPERMB         640(R8), Z8, K5, Z25
-	VPBLENDMQ      Z12, Z9, K1, Z8
-	VPBLENDMQ      Z9, Z12, K1, Z9
-	VPBLENDMQ      Z16, Z14, K1, Z12
-	VPBLENDMQ      Z14, Z16, K1, Z14
-	VPBLENDMQ      Z20, Z18, K1, Z16
-	VPBLENDMQ      Z18, Z20, K1, Z18
-	VPBLENDMQ      Z24, Z22, K1, Z20
-	VPBLENDMQ      Z22, Z24, K1, Z22
-	VPBLENDMQ      Z12, Z8, K2, Z24
-	VPBLENDMQ      Z8, Z12, K2, Z8
-	VPBLENDMQ      Z14, Z9, K2, Z12
-	VPBLENDMQ      Z9, Z14, K2, Z9
-	VPBLENDMQ      Z20, Z16, K2, Z14
-	VPBLENDMQ      Z16, Z20, K2, Z16
-	VPBLENDMQ      Z22, Z18, K2, Z20
+	VMOVDQU64      (R8), Z8
+	VMOVDQU64      24(R8), Z9
+	VMOVDQU64      bitshuffleFusedGather11_0_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z11
+	VPERMB         Z9, Z10, K4, Z11
+	VMOVDQU64      bitshuffleFusedGather11_1_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z8
+	VPERMB         Z9, Z10, K5, Z8
+	VMOVDQU64      88(R8), Z9
+	VMOVDQU64      112(R8), Z10
+	VMOVDQU64      bitshuffleFusedGather11_0_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z14
+	VPERMB         Z10, Z13, K4, Z14
+	VMOVDQU64      bitshuffleFusedGather11_1_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z9
+	VPERMB         Z10, Z13, K5, Z9
+	VMOVDQU64      176(R8), Z10
+	VMOVDQU64      200(R8), Z13
+	VMOVDQU64      bitshuffleFusedGather11_0_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z16
+	VPERMB         Z13, Z15, K4, Z16
+	VMOVDQU64      bitshuffleFusedGather11_1_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z10
+	VPERMB         Z13, Z15, K5, Z10
+	VMOVDQU64      264(R8), Z13
+	VMOVDQU64      288(R8), Z15
+	VMOVDQU64      bitshuffleFusedGather11_0_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z18
+	VPERMB         Z15, Z17, K4, Z18
+	VMOVDQU64      bitshuffleFusedGather11_1_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z13
+	VPERMB         Z15, Z17, K5, Z13
+	VMOVDQU64      352(R8), Z15
+	VMOVDQU64      376(R8), Z17
+	VMOVDQU64      bitshuffleFusedGather11_0_4<>+0(SB), Z19
+	VPERMB         Z15, Z19, Z20
+	VPERMB         Z17, Z19, K4, Z20
+	VMOVDQU64      bitshuffleFusedGather11_1_4<>+0(SB), Z19
+	VPERMB         Z15, Z19, Z15
+	VPERMB         Z17, Z19, K5, Z15
+	VMOVDQU64      440(R8), Z17
+	VMOVDQU64      464(R8), Z19
+	VMOVDQU64      bitshuffleFusedGather11_0_5<>+0(SB), Z21
+	VPERMB         Z17, Z21, Z22
+	VPERMB         Z19, Z21, K4, Z22
+	VMOVDQU64      bitshuffleFusedGather11_1_5<>+0(SB), Z21
+	VPERMB         Z17, Z21, Z17
+	VPERMB         Z19, Z21, K5, Z17
+	VMOVDQU64      528(R8), Z19
+	VMOVDQU64      552(R8), Z21
+	VMOVDQU64      bitshuffleFusedGather11_0_6<>+0(SB), Z23
+	VPERMB         Z19, Z23, Z24
+	VPERMB         Z21, Z23, K4, Z24
+	VMOVDQU64      bitshuffleFusedGather11_1_6<>+0(SB), Z23
+	VPERMB         Z19, Z23, Z19
+	VPERMB         Z21, Z23, K5, Z19
+	VMOVDQU64      616(R8), Z21
+	VMOVDQU64      640(R8), Z23
+	VMOVDQU64      bitshuffleFusedGather11_0_7<>+0(SB), Z25
+	VPERMB         Z21, Z25, Z26
+	VPERMB         Z23, Z25, K4, Z26
+	VMOVDQU64      bitshuffleFusedGather11_1_7<>+0(SB), Z25
+	VPERMB         Z21, Z25, Z21
+	VPERMB         Z23, Z25, K5, Z21
+	VPBLENDMQ      Z14, Z11, K1, Z23
+	VPBLENDMQ      Z11, Z14, K1, Z11
+	VPBLENDMQ      Z18, Z16, K1, Z14
+	VPBLENDMQ      Z16, Z18, K1, Z16
+	VPBLENDMQ      Z22, Z20, K1, Z18
+	VPBLENDMQ      Z20, Z22, K1, Z20
+	VPBLENDMQ      Z26, Z24, K1, Z22
+	VPBLENDMQ      Z24, Z26, K1, Z24
+	VPBLENDMQ      Z14, Z23, K2, Z25
+	VPBLENDMQ      Z23, Z14, K2, Z14
+	VPBLENDMQ      Z16, Z11, K2, Z23
+	VPBLENDMQ      Z11, Z16, K2, Z11
+	VPBLENDMQ      Z22, Z18, K2, Z16
 	VPBLENDMQ      Z18, Z22, K2, Z18
-	VPBLENDMQ      Z14, Z24, K3, Z22
-	VPBLENDMQ      Z24, Z14, K3, Z14
-	VPBLENDMQ      Z20, Z12, K3, Z24
-	VPBLENDMQ      Z12, Z20, K3, Z12
-	VPBLENDMQ      Z16, Z8, K3, Z20
-	VPBLENDMQ      Z8, Z16, K3, Z8
-	VPBLENDMQ      Z18, Z9, K3, Z16
-	VPBLENDMQ      Z9, Z18, K3, Z9
-	VGF2P8AFFINEQB $0x00, Z22, Z0, Z22
-	VMOVDQU64      Z22, (R10)
+	VPBLENDMQ      Z24, Z20, K2, Z22
+	VPBLENDMQ      Z20, Z24, K2, Z20
+	VPBLENDMQ      Z16, Z25, K3, Z24
+	VPBLENDMQ      Z25, Z16, K3, Z16
+	VPBLENDMQ      Z22, Z23, K3, Z25
+	VPBLENDMQ      Z23, Z22, K3, Z22
+	VPBLENDMQ      Z18, Z14, K3, Z23
+	VPBLENDMQ      Z14, Z18, K3, Z14
+	VPBLENDMQ      Z20, Z11, K3, Z18
+	VPBLENDMQ      Z11, Z20, K3, Z11
 	VGF2P8AFFINEQB $0x00, Z24, Z0, Z24
-	VMOVDQU64      Z24, 512(R10)
-	VGF2P8AFFINEQB $0x00, Z20, Z0, Z20
-	VMOVDQU64      Z20, 1024(R10)
+	VMOVDQU64      Z24, (R10)
+	VGF2P8AFFINEQB $0x00, Z25, Z0, Z25
+	VMOVDQU64      Z25, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z23, Z0, Z23
+	VMOVDQU64      Z23, 1024(R10)
+	VGF2P8AFFINEQB $0x00, Z18, Z0, Z18
+	VMOVDQU64      Z18, 1536(R10)
 	VGF2P8AFFINEQB $0x00, Z16, Z0, Z16
-	VMOVDQU64      Z16, 1536(R10)
+	VMOVDQU64      Z16, 2048(R10)
+	VGF2P8AFFINEQB $0x00, Z22, Z0, Z22
+	VMOVDQU64      Z22, 2560(R10)
 	VGF2P8AFFINEQB $0x00, Z14, Z0, Z14
-	VMOVDQU64      Z14, 2048(R10)
-	VGF2P8AFFINEQB $0x00, Z12, Z0, Z12
-	VMOVDQU64      Z12, 2560(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 3072(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 3584(R10)
-	VPBLENDMQ      Z13, Z11, K1, Z8
-	VPBLENDMQ      Z11, Z13, K1, Z9
-	VPBLENDMQ      Z17, Z15, K1, Z11
-	VPBLENDMQ      Z15, Z17, K1, Z12
-	VPBLENDMQ      Z21, Z19, K1, Z13
-	VPBLENDMQ      Z19, Z21, K1, Z14
-	VPBLENDMQ      Z25, Z23, K1, Z15
-	VPBLENDMQ      Z23, Z25, K1, Z16
-	VPBLENDMQ      Z11, Z8, K2, Z17
-	VPBLENDMQ      Z8, Z11, K2, Z8
-	VPBLENDMQ      Z12, Z9, K2, Z9
-	VPBLENDMQ      Z15, Z13, K2, Z11
-	VPBLENDMQ      Z13, Z15, K2, Z12
-	VPBLENDMQ      Z16, Z14, K2, Z13
-	VPBLENDMQ      Z11, Z17, K3, Z11
-	VPBLENDMQ      Z13, Z9, K3, Z9
-	VPBLENDMQ      Z12, Z8, K3, Z8
+	VMOVDQU64      Z14, 3072(R10)
 	VGF2P8AFFINEQB $0x00, Z11, Z0, Z11
-	VMOVDQU64      Z11, 4096(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 4608(R10)
+	VMOVDQU64      Z11, 3584(R10)
+	VPBLENDMQ      Z9, Z8, K1, Z11
+	VPBLENDMQ      Z8, Z9, K1, Z8
+	VPBLENDMQ      Z13, Z10, K1, Z9
+	VPBLENDMQ      Z10, Z13, K1, Z10
+	VPBLENDMQ      Z17, Z15, K1, Z13
+	VPBLENDMQ      Z15, Z17, K1, Z14
+	VPBLENDMQ      Z21, Z19, K1, Z15
+	VPBLENDMQ      Z19, Z21, K1, Z16
+	VPBLENDMQ      Z9, Z11, K2, Z17
+	VPBLENDMQ      Z11, Z9, K2, Z9
+	VPBLENDMQ      Z10, Z8, K2, Z8
+	VPBLENDMQ      Z15, Z13, K2, Z10
+	VPBLENDMQ      Z13, Z15, K2, Z11
+	VPBLENDMQ      Z16, Z14, K2, Z13
+	VPBLENDMQ      Z10, Z17, K3, Z10
+	VPBLENDMQ      Z13, Z8, K3, Z8
+	VPBLENDMQ      Z11, Z9, K3, Z9
+	VGF2P8AFFINEQB $0x00, Z10, Z0, Z10
+	VMOVDQU64      Z10, 4096(R10)
 	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 5120(R10)
+	VMOVDQU64      Z8, 4608(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VMOVDQU64      Z9, 5120(R10)
 	ADDQ           $0x000002c0, R8
 	ADDQ           $0x40, R10
 	DECQ           R11
@@ -25968,49 +26044,49 @@ shuffleAVX512Fusedts11front:
 	MOVQ           R9, R10
 	MOVQ           AX, R8
 	MOVQ           $0x0000000b, R11
-	VPXORQ         Z10, Z10, Z10
+	VPXORQ         Z12, Z12, Z12
 
 shuffleAVX512Fusedts11back:
 	LEAQ       (R8)(DX*1), R12
-	VPXORQ     bitshuffleFusedBack11<>+0(SB), Z10, Z8
+	VPXORQ     bitshuffleFusedBack11<>+0(SB), Z12, Z8
 	VPERMB     (R10), Z8, Z8
-	VPXORQ     bitshuffleFusedBack11<>+64(SB), Z10, Z9
+	VPXORQ     bitshuffleFusedBack11<>+64(SB), Z12, Z9
 	VPERMB     64(R10), Z9, Z9
-	VPXORQ     bitshuffleFusedBack11<>+128(SB), Z10, Z11
-	VPERMB     128(R10), Z11, Z11
-	VPXORQ     bitshuffleFusedBack11<>+192(SB), Z10, Z12
-	VPERMB     192(R10), Z12, Z12
-	VPXORQ     bitshuffleFusedBack11<>+256(SB), Z10, Z13
+	VPXORQ     bitshuffleFusedBack11<>+128(SB), Z12, Z10
+	VPERMB     128(R10), Z10, Z10
+	VPXORQ     bitshuffleFusedBack11<>+192(SB), Z12, Z11
+	VPERMB     192(R10), Z11, Z11
+	VPXORQ     bitshuffleFusedBack11<>+256(SB), Z12, Z13
 	VPERMB     256(R10), Z13, Z13
-	VPXORQ     bitshuffleFusedBack11<>+320(SB), Z10, Z14
+	VPXORQ     bitshuffleFusedBack11<>+320(SB), Z12, Z14
 	VPERMB     320(R10), Z14, Z14
-	VPXORQ     bitshuffleFusedBack11<>+384(SB), Z10, Z15
+	VPXORQ     bitshuffleFusedBack11<>+384(SB), Z12, Z15
 	VPERMB     384(R10), Z15, Z15
-	VPXORQ     bitshuffleFusedBack11<>+448(SB), Z10, Z16
+	VPXORQ     bitshuffleFusedBack11<>+448(SB), Z12, Z16
 	VPERMB     448(R10), Z16, Z16
 	VPBLENDMQ  Z9, Z8, K1, Z17
 	VPBLENDMQ  Z8, Z9, K1, Z8
-	VPBLENDMQ  Z12, Z11, K1, Z9
-	VPBLENDMQ  Z11, Z12, K1, Z11
-	VPBLENDMQ  Z14, Z13, K1, Z12
+	VPBLENDMQ  Z11, Z10, K1, Z9
+	VPBLENDMQ  Z10, Z11, K1, Z10
+	VPBLENDMQ  Z14, Z13, K1, Z11
 	VPBLENDMQ  Z13, Z14, K1, Z13
 	VPBLENDMQ  Z16, Z15, K1, Z14
 	VPBLENDMQ  Z15, Z16, K1, Z15
 	VPBLENDMQ  Z9, Z17, K2, Z16
 	VPBLENDMQ  Z17, Z9, K2, Z9
-	VPBLENDMQ  Z11, Z8, K2, Z17
-	VPBLENDMQ  Z8, Z11, K2, Z8
-	VPBLENDMQ  Z14, Z12, K2, Z11
-	VPBLENDMQ  Z12, Z14, K2, Z12
+	VPBLENDMQ  Z10, Z8, K2, Z17
+	VPBLENDMQ  Z8, Z10, K2, Z8
+	VPBLENDMQ  Z14, Z11, K2, Z10
+	VPBLENDMQ  Z11, Z14, K2, Z11
 	VPBLENDMQ  Z15, Z13, K2, Z14
 	VPBLENDMQ  Z13, Z15, K2, Z13
-	VPBLENDMQ  Z11, Z16, K3, Z15
-	VPBLENDMQ  Z16, Z11, K3, Z11
+	VPBLENDMQ  Z10, Z16, K3, Z15
+	VPBLENDMQ  Z16, Z10, K3, Z10
 	VPBLENDMQ  Z14, Z17, K3, Z16
 	VPBLENDMQ  Z17, Z14, K3, Z14
-	VPBLENDMQ  Z12, Z9, K3, Z17
-	VPBLENDMQ  Z9, Z12, K3, Z9
-	VPBLENDMQ  Z13, Z8, K3, Z12
+	VPBLENDMQ  Z11, Z9, K3, Z17
+	VPBLENDMQ  Z9, Z11, K3, Z9
+	VPBLENDMQ  Z13, Z8, K3, Z11
 	VPBLENDMQ  Z8, Z13, K3, Z8
 	VMOVDQU64  Z15, (R8)
 	PREFETCHT0 64(R8)
@@ -26020,11 +26096,11 @@ shuffleAVX512Fusedts11back:
 	VPERMQ     Z17, Z2, Z17
 	VMOVDQU64  Z17, (R8)(BX*2)
 	PREFETCHT0 64(R8)(BX*2)
-	VPERMQ     Z12, Z3, Z12
-	VMOVDQU64  Z12, (R12)
+	VPERMQ     Z11, Z3, Z11
+	VMOVDQU64  Z11, (R12)
 	PREFETCHT0 64(R12)
-	VPERMQ     Z11, Z4, Z11
-	VMOVDQU64  Z11, (R8)(BX*4)
+	VPERMQ     Z10, Z4, Z10
+	VMOVDQU64  Z10, (R8)(BX*4)
 	PREFETCHT0 64(R8)(BX*4)
 	VPERMQ     Z14, Z5, Z14
 	VMOVDQU64  Z14, (R12)(BX*2)
@@ -26036,8 +26112,8 @@ shuffleAVX512Fusedts11back:
 	VMOVDQU64  Z8, (R12)(BX*4)
 	PREFETCHT0 64(R12)(BX*4)
 	ADDQ       $0x00000200, R10
-	VPADDB     bitshuffleBytes8<>+0(SB), Z10, Z10
-	VPANDQ     bitshuffleBytes63<>+0(SB), Z10, Z10
+	VPADDB     bitshuffleBytes8<>+0(SB), Z12, Z12
+	VPANDQ     bitshuffleBytes63<>+0(SB), Z12, Z12
 	ADDQ       DI, R8
 	DECQ       R11
 	JNZ        shuffleAVX512Fusedts11back
@@ -26071,122 +26147,138 @@ shuffleAVX512Fusedts12block:
 	MOVQ $0x00000008, R11
 
 shuffleAVX512Fusedts12front:
-	VMOVDQU64      bitshuffleFusedGather12_0_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z9
-	VPERMB         32(R8), Z8, K4, Z9
-	VMOVDQU64      bitshuffleFusedGather12_1_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z11
-	VPERMB         32(R8), Z8, K5, Z11
-	VMOVDQU64      bitshuffleFusedGather12_0_1<>+0(SB), Z8
-	VPERMB         96(R8), Z8, Z12
-	VPERMB         128(R8), Z8, K4, Z12
-	VMOVDQU64      bitshuffleFusedGather12_1_1<>+0(SB), Z8
-	VPERMB         96(R8), Z8, Z13
-	VPERMB         128(R8), Z8, K5, Z13
-	VMOVDQU64      bitshuffleFusedGather12_0_2<>+0(SB), Z8
-	VPERMB         192(R8), Z8, Z14
-	VPERMB         224(R8), Z8, K4, Z14
-	VMOVDQU64      bitshuffleFusedGather12_1_2<>+0(SB), Z8
-	VPERMB         192(R8), Z8, Z15
-	VPERMB         224(R8), Z8, K5, Z15
-	VMOVDQU64      bitshuffleFusedGather12_0_3<>+0(SB), Z8
-	VPERMB         288(R8), Z8, Z16
-	VPERMB         320(R8), Z8, K4, Z16
-	VMOVDQU64      bitshuffleFusedGather12_1_3<>+0(SB), Z8
-	VPERMB         288(R8), Z8, Z17
-	VPERMB         320(R8), Z8, K5, Z17
-	VMOVDQU64      bitshuffleFusedGather12_0_4<>+0(SB), Z8
-	VPERMB         384(R8), Z8, Z18
-	VPERMB         416(R8), Z8, K4, Z18
-	VMOVDQU64      bitshuffleFusedGather12_1_4<>+0(SB), Z8
-	VPERMB         384(R8), Z8, Z19
-	VPERMB         416(R8), Z8, K5, Z19
-	VMOVDQU64      bitshuffleFusedGather12_0_5<>+0(SB), Z8
-	VPERMB         480(R8), Z8, Z20
-	VPERMB         512(R8), Z8, K4, Z20
-	VMOVDQU64      bitshuffleFusedGather12_1_5<>+0(SB), Z8
-	VPERMB         480(R8), Z8, Z21
-	VPERMB         512(R8), Z8, K5, Z21
-	VMOVDQU64      bitshuffleFusedGather12_0_6<>+0(SB), Z8
-	VPERMB         576(R8), Z8, Z22
-	VPERMB         608(R8), Z8, K4, Z22
-	VMOVDQU64      bitshuffleFusedGather12_1_6<>+0(SB), Z8
-	VPERMB         576(R8), Z8, Z23
-	VPERMB         608(R8), Z8, K5, Z23
-	VMOVDQU64      bitshuffleFusedGather12_0_7<>+0(SB), Z8
-	VPERMB         672(R8), Z8, Z24
-	VPERMB         704(R8), Z8, K4, Z24
-	VMOVDQU64      bitshuffleFusedGather12_1_7<>+0(SB), Z8
-	VPERMB         672(R8), Z8, Z25
-	VPERMB         704(R8), Z8, K5, Z25
-	VPBLENDMQ      Z12, Z9, K1, Z8
-	VPBLENDMQ      Z9, Z12, K1, Z9
-	VPBLENDMQ      Z16, Z14, K1, Z12
-	VPBLENDMQ      Z14, Z16, K1, Z14
-	VPBLENDMQ      Z20, Z18, K1, Z16
-	VPBLENDMQ      Z18, Z20, K1, Z18
-	VPBLENDMQ      Z24, Z22, K1, Z20
-	VPBLENDMQ      Z22, Z24, K1, Z22
-	VPBLENDMQ      Z12, Z8, K2, Z24
-	VPBLENDMQ      Z8, Z12, K2, Z8
-	VPBLENDMQ      Z14, Z9, K2, Z12
-	VPBLENDMQ      Z9, Z14, K2, Z9
-	VPBLENDMQ      Z20, Z16, K2, Z14
-	VPBLENDMQ      Z16, Z20, K2, Z16
-	VPBLENDMQ      Z22, Z18, K2, Z20
+	VMOVDQU64      (R8), Z8
+	VMOVDQU64      32(R8), Z9
+	VMOVDQU64      bitshuffleFusedGather12_0_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z11
+	VPERMB         Z9, Z10, K4, Z11
+	VMOVDQU64      bitshuffleFusedGather12_1_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z8
+	VPERMB         Z9, Z10, K5, Z8
+	VMOVDQU64      96(R8), Z9
+	VMOVDQU64      128(R8), Z10
+	VMOVDQU64      bitshuffleFusedGather12_0_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z14
+	VPERMB         Z10, Z13, K4, Z14
+	VMOVDQU64      bitshuffleFusedGather12_1_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z9
+	VPERMB         Z10, Z13, K5, Z9
+	VMOVDQU64      192(R8), Z10
+	VMOVDQU64      224(R8), Z13
+	VMOVDQU64      bitshuffleFusedGather12_0_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z16
+	VPERMB         Z13, Z15, K4, Z16
+	VMOVDQU64      bitshuffleFusedGather12_1_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z10
+	VPERMB         Z13, Z15, K5, Z10
+	VMOVDQU64      288(R8), Z13
+	VMOVDQU64      320(R8), Z15
+	VMOVDQU64      bitshuffleFusedGather12_0_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z18
+	VPERMB         Z15, Z17, K4, Z18
+	VMOVDQU64      bitshuffleFusedGather12_1_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z13
+	VPERMB         Z15, Z17, K5, Z13
+	VMOVDQU64      384(R8), Z15
+	VMOVDQU64      416(R8), Z17
+	VMOVDQU64      bitshuffleFusedGather12_0_4<>+0(SB), Z19
+	VPERMB         Z15, Z19, Z20
+	VPERMB         Z17, Z19, K4, Z20
+	VMOVDQU64      bitshuffleFusedGather12_1_4<>+0(SB), Z19
+	VPERMB         Z15, Z19, Z15
+	VPERMB         Z17, Z19, K5, Z15
+	VMOVDQU64      480(R8), Z17
+	VMOVDQU64      512(R8), Z19
+	VMOVDQU64      bitshuffleFusedGather12_0_5<>+0(SB), Z21
+	VPERMB         Z17, Z21, Z22
+	VPERMB         Z19, Z21, K4, Z22
+	VMOVDQU64      bitshuffleFusedGather12_1_5<>+0(SB), Z21
+	VPERMB         Z17, Z21, Z17
+	VPERMB         Z19, Z21, K5, Z17
+	VMOVDQU64      576(R8), Z19
+	VMOVDQU64      608(R8), Z21
+	VMOVDQU64      bitshuffleFusedGather12_0_6<>+0(SB), Z23
+	VPERMB         Z19, Z23, Z24
+	VPERMB         Z21, Z23, K4, Z24
+	VMOVDQU64      bitshuffleFusedGather12_1_6<>+0(SB), Z23
+	VPERMB         Z19, Z23, Z19
+	VPERMB         Z21, Z23, K5, Z19
+	VMOVDQU64      672(R8), Z21
+	VMOVDQU64      704(R8), Z23
+	VMOVDQU64      bitshuffleFusedGather12_0_7<>+0(SB), Z25
+	VPERMB         Z21, Z25, Z26
+	VPERMB         Z23, Z25, K4, Z26
+	VMOVDQU64      bitshuffleFusedGather12_1_7<>+0(SB), Z25
+	VPERMB         Z21, Z25, Z21
+	VPERMB         Z23, Z25, K5, Z21
+	VPBLENDMQ      Z14, Z11, K1, Z23
+	VPBLENDMQ      Z11, Z14, K1, Z11
+	VPBLENDMQ      Z18, Z16, K1, Z14
+	VPBLENDMQ      Z16, Z18, K1, Z16
+	VPBLENDMQ      Z22, Z20, K1, Z18
+	VPBLENDMQ      Z20, Z22, K1, Z20
+	VPBLENDMQ      Z26, Z24, K1, Z22
+	VPBLENDMQ      Z24, Z26, K1, Z24
+	VPBLENDMQ      Z14, Z23, K2, Z25
+	VPBLENDMQ      Z23, Z14, K2, Z14
+	VPBLENDMQ      Z16, Z11, K2, Z23
+	VPBLENDMQ      Z11, Z16, K2, Z11
+	VPBLENDMQ      Z22, Z18, K2, Z16
 	VPBLENDMQ      Z18, Z22, K2, Z18
-	VPBLENDMQ      Z14, Z24, K3, Z22
-	VPBLENDMQ      Z24, Z14, K3, Z14
-	VPBLENDMQ      Z20, Z12, K3, Z24
-	VPBLENDMQ      Z12, Z20, K3, Z12
-	VPBLENDMQ      Z16, Z8, K3, Z20
-	VPBLENDMQ      Z8, Z16, K3, Z8
-	VPBLENDMQ      Z18, Z9, K3, Z16
-	VPBLENDMQ      Z9, Z18, K3, Z9
-	VGF2P8AFFINEQB $0x00, Z22, Z0, Z22
-	VMOVDQU64      Z22, (R10)
+	VPBLENDMQ      Z24, Z20, K2, Z22
+	VPBLENDMQ      Z20, Z24, K2, Z20
+	VPBLENDMQ      Z16, Z25, K3, Z24
+	VPBLENDMQ      Z25, Z16, K3, Z16
+	VPBLENDMQ      Z22, Z23, K3, Z25
+	VPBLENDMQ      Z23, Z22, K3, Z22
+	VPBLENDMQ      Z18, Z14, K3, Z23
+	VPBLENDMQ      Z14, Z18, K3, Z14
+	VPBLENDMQ      Z20, Z11, K3, Z18
+	VPBLENDMQ      Z11, Z20, K3, Z11
 	VGF2P8AFFINEQB $0x00, Z24, Z0, Z24
-	VMOVDQU64      Z24, 512(R10)
-	VGF2P8AFFINEQB $0x00, Z20, Z0, Z20
-	VMOVDQU64      Z20, 1024(R10)
+	VMOVDQU64      Z24, (R10)
+	VGF2P8AFFINEQB $0x00, Z25, Z0, Z25
+	VMOVDQU64      Z25, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z23, Z0, Z23
+	VMOVDQU64      Z23, 1024(R10)
+	VGF2P8AFFINEQB $0x00, Z18, Z0, Z18
+	VMOVDQU64      Z18, 1536(R10)
 	VGF2P8AFFINEQB $0x00, Z16, Z0, Z16
-	VMOVDQU64      Z16, 1536(R10)
+	VMOVDQU64      Z16, 2048(R10)
+	VGF2P8AFFINEQB $0x00, Z22, Z0, Z22
+	VMOVDQU64      Z22, 2560(R10)
 	VGF2P8AFFINEQB $0x00, Z14, Z0, Z14
-	VMOVDQU64      Z14, 2048(R10)
-	VGF2P8AFFINEQB $0x00, Z12, Z0, Z12
-	VMOVDQU64      Z12, 2560(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 3072(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 3584(R10)
-	VPBLENDMQ      Z13, Z11, K1, Z8
-	VPBLENDMQ      Z11, Z13, K1, Z9
-	VPBLENDMQ      Z17, Z15, K1, Z11
-	VPBLENDMQ      Z15, Z17, K1, Z12
-	VPBLENDMQ      Z21, Z19, K1, Z13
-	VPBLENDMQ      Z19, Z21, K1, Z14
-	VPBLENDMQ      Z25, Z23, K1, Z15
-	VPBLENDMQ      Z23, Z25, K1, Z16
-	VPBLENDMQ      Z11, Z8, K2, Z17
-	VPBLENDMQ      Z8, Z11, K2, Z8
-	VPBLENDMQ      Z12, Z9, K2, Z11
-	VPBLENDMQ      Z9, Z12, K2, Z9
-	VPBLENDMQ      Z15, Z13, K2, Z12
+	VMOVDQU64      Z14, 3072(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z0, Z11
+	VMOVDQU64      Z11, 3584(R10)
+	VPBLENDMQ      Z9, Z8, K1, Z11
+	VPBLENDMQ      Z8, Z9, K1, Z8
+	VPBLENDMQ      Z13, Z10, K1, Z9
+	VPBLENDMQ      Z10, Z13, K1, Z10
+	VPBLENDMQ      Z17, Z15, K1, Z13
+	VPBLENDMQ      Z15, Z17, K1, Z14
+	VPBLENDMQ      Z21, Z19, K1, Z15
+	VPBLENDMQ      Z19, Z21, K1, Z16
+	VPBLENDMQ      Z9, Z11, K2, Z17
+	VPBLENDMQ      Z11, Z9, K2, Z9
+	VPBLENDMQ      Z10, Z8, K2, Z11
+	VPBLENDMQ      Z8, Z10, K2, Z8
+	VPBLENDMQ      Z15, Z13, K2, Z10
 	VPBLENDMQ      Z13, Z15, K2, Z13
 	VPBLENDMQ      Z16, Z14, K2, Z15
 	VPBLENDMQ      Z14, Z16, K2, Z14
-	VPBLENDMQ      Z12, Z17, K3, Z12
+	VPBLENDMQ      Z10, Z17, K3, Z10
 	VPBLENDMQ      Z15, Z11, K3, Z11
-	VPBLENDMQ      Z13, Z8, K3, Z8
-	VPBLENDMQ      Z14, Z9, K3, Z9
-	VGF2P8AFFINEQB $0x00, Z12, Z0, Z12
-	VMOVDQU64      Z12, 4096(R10)
+	VPBLENDMQ      Z13, Z9, K3, Z9
+	VPBLENDMQ      Z14, Z8, K3, Z8
+	VGF2P8AFFINEQB $0x00, Z10, Z0, Z10
+	VMOVDQU64      Z10, 4096(R10)
 	VGF2P8AFFINEQB $0x00, Z11, Z0, Z11
 	VMOVDQU64      Z11, 4608(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 5120(R10)
 	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 5632(R10)
+	VMOVDQU64      Z9, 5120(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VMOVDQU64      Z8, 5632(R10)
 	ADDQ           $0x00000300, R8
 	ADDQ           $0x40, R10
 	DECQ           R11
@@ -26194,49 +26286,49 @@ shuffleAVX512Fusedts12front:
 	MOVQ           R9, R10
 	MOVQ           AX, R8
 	MOVQ           $0x0000000c, R11
-	VPXORQ         Z10, Z10, Z10
+	VPXORQ         Z12, Z12, Z12
 
 shuffleAVX512Fusedts12back:
 	LEAQ       (R8)(DX*1), R12
-	VPXORQ     bitshuffleFusedBack12<>+0(SB), Z10, Z8
+	VPXORQ     bitshuffleFusedBack12<>+0(SB), Z12, Z8
 	VPERMB     (R10), Z8, Z8
-	VPXORQ     bitshuffleFusedBack12<>+64(SB), Z10, Z9
+	VPXORQ     bitshuffleFusedBack12<>+64(SB), Z12, Z9
 	VPERMB     64(R10), Z9, Z9
-	VPXORQ     bitshuffleFusedBack12<>+128(SB), Z10, Z11
-	VPERMB     128(R10), Z11, Z11
-	VPXORQ     bitshuffleFusedBack12<>+192(SB), Z10, Z12
-	VPERMB     192(R10), Z12, Z12
-	VPXORQ     bitshuffleFusedBack12<>+256(SB), Z10, Z13
+	VPXORQ     bitshuffleFusedBack12<>+128(SB), Z12, Z10
+	VPERMB     128(R10), Z10, Z10
+	VPXORQ     bitshuffleFusedBack12<>+192(SB), Z12, Z11
+	VPERMB     192(R10), Z11, Z11
+	VPXORQ     bitshuffleFusedBack12<>+256(SB), Z12, Z13
 	VPERMB     256(R10), Z13, Z13
-	VPXORQ     bitshuffleFusedBack12<>+320(SB), Z10, Z14
+	VPXORQ     bitshuffleFusedBack12<>+320(SB), Z12, Z14
 	VPERMB     320(R10), Z14, Z14
-	VPXORQ     bitshuffleFusedBack12<>+384(SB), Z10, Z15
+	VPXORQ     bitshuffleFusedBack12<>+384(SB), Z12, Z15
 	VPERMB     384(R10), Z15, Z15
-	VPXORQ     bitshuffleFusedBack12<>+448(SB), Z10, Z16
+	VPXORQ     bitshuffleFusedBack12<>+448(SB), Z12, Z16
 	VPERMB     448(R10), Z16, Z16
 	VPBLENDMQ  Z9, Z8, K1, Z17
 	VPBLENDMQ  Z8, Z9, K1, Z8
-	VPBLENDMQ  Z12, Z11, K1, Z9
-	VPBLENDMQ  Z11, Z12, K1, Z11
-	VPBLENDMQ  Z14, Z13, K1, Z12
+	VPBLENDMQ  Z11, Z10, K1, Z9
+	VPBLENDMQ  Z10, Z11, K1, Z10
+	VPBLENDMQ  Z14, Z13, K1, Z11
 	VPBLENDMQ  Z13, Z14, K1, Z13
 	VPBLENDMQ  Z16, Z15, K1, Z14
 	VPBLENDMQ  Z15, Z16, K1, Z15
 	VPBLENDMQ  Z9, Z17, K2, Z16
 	VPBLENDMQ  Z17, Z9, K2, Z9
-	VPBLENDMQ  Z11, Z8, K2, Z17
-	VPBLENDMQ  Z8, Z11, K2, Z8
-	VPBLENDMQ  Z14, Z12, K2, Z11
-	VPBLENDMQ  Z12, Z14, K2, Z12
+	VPBLENDMQ  Z10, Z8, K2, Z17
+	VPBLENDMQ  Z8, Z10, K2, Z8
+	VPBLENDMQ  Z14, Z11, K2, Z10
+	VPBLENDMQ  Z11, Z14, K2, Z11
 	VPBLENDMQ  Z15, Z13, K2, Z14
 	VPBLENDMQ  Z13, Z15, K2, Z13
-	VPBLENDMQ  Z11, Z16, K3, Z15
-	VPBLENDMQ  Z16, Z11, K3, Z11
+	VPBLENDMQ  Z10, Z16, K3, Z15
+	VPBLENDMQ  Z16, Z10, K3, Z10
 	VPBLENDMQ  Z14, Z17, K3, Z16
 	VPBLENDMQ  Z17, Z14, K3, Z14
-	VPBLENDMQ  Z12, Z9, K3, Z17
-	VPBLENDMQ  Z9, Z12, K3, Z9
-	VPBLENDMQ  Z13, Z8, K3, Z12
+	VPBLENDMQ  Z11, Z9, K3, Z17
+	VPBLENDMQ  Z9, Z11, K3, Z9
+	VPBLENDMQ  Z13, Z8, K3, Z11
 	VPBLENDMQ  Z8, Z13, K3, Z8
 	VMOVDQU64  Z15, (R8)
 	PREFETCHT0 64(R8)
@@ -26246,11 +26338,11 @@ shuffleAVX512Fusedts12back:
 	VPERMQ     Z17, Z2, Z17
 	VMOVDQU64  Z17, (R8)(BX*2)
 	PREFETCHT0 64(R8)(BX*2)
-	VPERMQ     Z12, Z3, Z12
-	VMOVDQU64  Z12, (R12)
+	VPERMQ     Z11, Z3, Z11
+	VMOVDQU64  Z11, (R12)
 	PREFETCHT0 64(R12)
-	VPERMQ     Z11, Z4, Z11
-	VMOVDQU64  Z11, (R8)(BX*4)
+	VPERMQ     Z10, Z4, Z10
+	VMOVDQU64  Z10, (R8)(BX*4)
 	PREFETCHT0 64(R8)(BX*4)
 	VPERMQ     Z14, Z5, Z14
 	VMOVDQU64  Z14, (R12)(BX*2)
@@ -26262,8 +26354,8 @@ shuffleAVX512Fusedts12back:
 	VMOVDQU64  Z8, (R12)(BX*4)
 	PREFETCHT0 64(R12)(BX*4)
 	ADDQ       $0x00000200, R10
-	VPADDB     bitshuffleBytes8<>+0(SB), Z10, Z10
-	VPANDQ     bitshuffleBytes63<>+0(SB), Z10, Z10
+	VPADDB     bitshuffleBytes8<>+0(SB), Z12, Z12
+	VPANDQ     bitshuffleBytes63<>+0(SB), Z12, Z12
 	ADDQ       DI, R8
 	DECQ       R11
 	JNZ        shuffleAVX512Fusedts12back
@@ -26297,125 +26389,141 @@ shuffleAVX512Fusedts13block:
 	MOVQ $0x00000008, R11
 
 shuffleAVX512Fusedts13front:
-	VMOVDQU64      bitshuffleFusedGather13_0_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z9
-	VPERMB         40(R8), Z8, K4, Z9
-	VMOVDQU64      bitshuffleFusedGather13_1_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z11
-	VPERMB         40(R8), Z8, K5, Z11
-	VMOVDQU64      bitshuffleFusedGather13_0_1<>+0(SB), Z8
-	VPERMB         104(R8), Z8, Z12
-	VPERMB         144(R8), Z8, K4, Z12
-	VMOVDQU64      bitshuffleFusedGather13_1_1<>+0(SB), Z8
-	VPERMB         104(R8), Z8, Z13
-	VPERMB         144(R8), Z8, K5, Z13
-	VMOVDQU64      bitshuffleFusedGather13_0_2<>+0(SB), Z8
-	VPERMB         208(R8), Z8, Z14
-	VPERMB         248(R8), Z8, K4, Z14
-	VMOVDQU64      bitshuffleFusedGather13_1_2<>+0(SB), Z8
-	VPERMB         208(R8), Z8, Z15
-	VPERMB         248(R8), Z8, K5, Z15
-	VMOVDQU64      bitshuffleFusedGather13_0_3<>+0(SB), Z8
-	VPERMB         312(R8), Z8, Z16
-	VPERMB         352(R8), Z8, K4, Z16
-	VMOVDQU64      bitshuffleFusedGather13_1_3<>+0(SB), Z8
-	VPERMB         312(R8), Z8, Z17
-	VPERMB         352(R8), Z8, K5, Z17
-	VMOVDQU64      bitshuffleFusedGather13_0_4<>+0(SB), Z8
-	VPERMB         416(R8), Z8, Z18
-	VPERMB         456(R8), Z8, K4, Z18
-	VMOVDQU64      bitshuffleFusedGather13_1_4<>+0(SB), Z8
-	VPERMB         416(R8), Z8, Z19
-	VPERMB         456(R8), Z8, K5, Z19
-	VMOVDQU64      bitshuffleFusedGather13_0_5<>+0(SB), Z8
-	VPERMB         520(R8), Z8, Z20
-	VPERMB         560(R8), Z8, K4, Z20
-	VMOVDQU64      bitshuffleFusedGather13_1_5<>+0(SB), Z8
-	VPERMB         520(R8), Z8, Z21
-	VPERMB         560(R8), Z8, K5, Z21
-	VMOVDQU64      bitshuffleFusedGather13_0_6<>+0(SB), Z8
-	VPERMB         624(R8), Z8, Z22
-	VPERMB         664(R8), Z8, K4, Z22
-	VMOVDQU64      bitshuffleFusedGather13_1_6<>+0(SB), Z8
-	VPERMB         624(R8), Z8, Z23
-	VPERMB         664(R8), Z8, K5, Z23
-	VMOVDQU64      bitshuffleFusedGather13_0_7<>+0(SB), Z8
-	VPERMB         728(R8), Z8, Z24
-	VPERMB         768(R8), Z8, K4, Z24
-	VMOVDQU64      bitshuffleFusedGather13_1_7<>+0(SB), Z8
-	VPERMB         728(R8), Z8, Z25
-	VPERMB         768(R8), Z8, K5, Z25
-	VPBLENDMQ      Z12, Z9, K1, Z8
-	VPBLENDMQ      Z9, Z12, K1, Z9
-	VPBLENDMQ      Z16, Z14, K1, Z12
-	VPBLENDMQ      Z14, Z16, K1, Z14
-	VPBLENDMQ      Z20, Z18, K1, Z16
-	VPBLENDMQ      Z18, Z20, K1, Z18
-	VPBLENDMQ      Z24, Z22, K1, Z20
-	VPBLENDMQ      Z22, Z24, K1, Z22
-	VPBLENDMQ      Z12, Z8, K2, Z24
-	VPBLENDMQ      Z8, Z12, K2, Z8
-	VPBLENDMQ      Z14, Z9, K2, Z12
-	VPBLENDMQ      Z9, Z14, K2, Z9
-	VPBLENDMQ      Z20, Z16, K2, Z14
-	VPBLENDMQ      Z16, Z20, K2, Z16
-	VPBLENDMQ      Z22, Z18, K2, Z20
+	VMOVDQU64      (R8), Z8
+	VMOVDQU64      40(R8), Z9
+	VMOVDQU64      bitshuffleFusedGather13_0_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z11
+	VPERMB         Z9, Z10, K4, Z11
+	VMOVDQU64      bitshuffleFusedGather13_1_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z8
+	VPERMB         Z9, Z10, K5, Z8
+	VMOVDQU64      104(R8), Z9
+	VMOVDQU64      144(R8), Z10
+	VMOVDQU64      bitshuffleFusedGather13_0_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z14
+	VPERMB         Z10, Z13, K4, Z14
+	VMOVDQU64      bitshuffleFusedGather13_1_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z9
+	VPERMB         Z10, Z13, K5, Z9
+	VMOVDQU64      208(R8), Z10
+	VMOVDQU64      248(R8), Z13
+	VMOVDQU64      bitshuffleFusedGather13_0_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z16
+	VPERMB         Z13, Z15, K4, Z16
+	VMOVDQU64      bitshuffleFusedGather13_1_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z10
+	VPERMB         Z13, Z15, K5, Z10
+	VMOVDQU64      312(R8), Z13
+	VMOVDQU64      352(R8), Z15
+	VMOVDQU64      bitshuffleFusedGather13_0_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z18
+	VPERMB         Z15, Z17, K4, Z18
+	VMOVDQU64      bitshuffleFusedGather13_1_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z13
+	VPERMB         Z15, Z17, K5, Z13
+	VMOVDQU64      416(R8), Z15
+	VMOVDQU64      456(R8), Z17
+	VMOVDQU64      bitshuffleFusedGather13_0_4<>+0(SB), Z19
+	VPERMB         Z15, Z19, Z20
+	VPERMB         Z17, Z19, K4, Z20
+	VMOVDQU64      bitshuffleFusedGather13_1_4<>+0(SB), Z19
+	VPERMB         Z15, Z19, Z15
+	VPERMB         Z17, Z19, K5, Z15
+	VMOVDQU64      520(R8), Z17
+	VMOVDQU64      560(R8), Z19
+	VMOVDQU64      bitshuffleFusedGather13_0_5<>+0(SB), Z21
+	VPERMB         Z17, Z21, Z22
+	VPERMB         Z19, Z21, K4, Z22
+	VMOVDQU64      bitshuffleFusedGather13_1_5<>+0(SB), Z21
+	VPERMB         Z17, Z21, Z17
+	VPERMB         Z19, Z21, K5, Z17
+	VMOVDQU64      624(R8), Z19
+	VMOVDQU64      664(R8), Z21
+	VMOVDQU64      bitshuffleFusedGather13_0_6<>+0(SB), Z23
+	VPERMB         Z19, Z23, Z24
+	VPERMB         Z21, Z23, K4, Z24
+	VMOVDQU64      bitshuffleFusedGather13_1_6<>+0(SB), Z23
+	VPERMB         Z19, Z23, Z19
+	VPERMB         Z21, Z23, K5, Z19
+	VMOVDQU64      728(R8), Z21
+	VMOVDQU64      768(R8), Z23
+	VMOVDQU64      bitshuffleFusedGather13_0_7<>+0(SB), Z25
+	VPERMB         Z21, Z25, Z26
+	VPERMB         Z23, Z25, K4, Z26
+	VMOVDQU64      bitshuffleFusedGather13_1_7<>+0(SB), Z25
+	VPERMB         Z21, Z25, Z21
+	VPERMB         Z23, Z25, K5, Z21
+	VPBLENDMQ      Z14, Z11, K1, Z23
+	VPBLENDMQ      Z11, Z14, K1, Z11
+	VPBLENDMQ      Z18, Z16, K1, Z14
+	VPBLENDMQ      Z16, Z18, K1, Z16
+	VPBLENDMQ      Z22, Z20, K1, Z18
+	VPBLENDMQ      Z20, Z22, K1, Z20
+	VPBLENDMQ      Z26, Z24, K1, Z22
+	VPBLENDMQ      Z24, Z26, K1, Z24
+	VPBLENDMQ      Z14, Z23, K2, Z25
+	VPBLENDMQ      Z23, Z14, K2, Z14
+	VPBLENDMQ      Z16, Z11, K2, Z23
+	VPBLENDMQ      Z11, Z16, K2, Z11
+	VPBLENDMQ      Z22, Z18, K2, Z16
 	VPBLENDMQ      Z18, Z22, K2, Z18
-	VPBLENDMQ      Z14, Z24, K3, Z22
-	VPBLENDMQ      Z24, Z14, K3, Z14
-	VPBLENDMQ      Z20, Z12, K3, Z24
-	VPBLENDMQ      Z12, Z20, K3, Z12
-	VPBLENDMQ      Z16, Z8, K3, Z20
-	VPBLENDMQ      Z8, Z16, K3, Z8
-	VPBLENDMQ      Z18, Z9, K3, Z16
-	VPBLENDMQ      Z9, Z18, K3, Z9
-	VGF2P8AFFINEQB $0x00, Z22, Z0, Z22
-	VMOVDQU64      Z22, (R10)
+	VPBLENDMQ      Z24, Z20, K2, Z22
+	VPBLENDMQ      Z20, Z24, K2, Z20
+	VPBLENDMQ      Z16, Z25, K3, Z24
+	VPBLENDMQ      Z25, Z16, K3, Z16
+	VPBLENDMQ      Z22, Z23, K3, Z25
+	VPBLENDMQ      Z23, Z22, K3, Z22
+	VPBLENDMQ      Z18, Z14, K3, Z23
+	VPBLENDMQ      Z14, Z18, K3, Z14
+	VPBLENDMQ      Z20, Z11, K3, Z18
+	VPBLENDMQ      Z11, Z20, K3, Z11
 	VGF2P8AFFINEQB $0x00, Z24, Z0, Z24
-	VMOVDQU64      Z24, 512(R10)
-	VGF2P8AFFINEQB $0x00, Z20, Z0, Z20
-	VMOVDQU64      Z20, 1024(R10)
+	VMOVDQU64      Z24, (R10)
+	VGF2P8AFFINEQB $0x00, Z25, Z0, Z25
+	VMOVDQU64      Z25, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z23, Z0, Z23
+	VMOVDQU64      Z23, 1024(R10)
+	VGF2P8AFFINEQB $0x00, Z18, Z0, Z18
+	VMOVDQU64      Z18, 1536(R10)
 	VGF2P8AFFINEQB $0x00, Z16, Z0, Z16
-	VMOVDQU64      Z16, 1536(R10)
+	VMOVDQU64      Z16, 2048(R10)
+	VGF2P8AFFINEQB $0x00, Z22, Z0, Z22
+	VMOVDQU64      Z22, 2560(R10)
 	VGF2P8AFFINEQB $0x00, Z14, Z0, Z14
-	VMOVDQU64      Z14, 2048(R10)
-	VGF2P8AFFINEQB $0x00, Z12, Z0, Z12
-	VMOVDQU64      Z12, 2560(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 3072(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 3584(R10)
-	VPBLENDMQ      Z13, Z11, K1, Z8
-	VPBLENDMQ      Z11, Z13, K1, Z9
-	VPBLENDMQ      Z17, Z15, K1, Z11
-	VPBLENDMQ      Z15, Z17, K1, Z12
-	VPBLENDMQ      Z21, Z19, K1, Z13
-	VPBLENDMQ      Z19, Z21, K1, Z14
-	VPBLENDMQ      Z25, Z23, K1, Z15
-	VPBLENDMQ      Z23, Z25, K1, Z16
-	VPBLENDMQ      Z11, Z8, K2, Z17
-	VPBLENDMQ      Z8, Z11, K2, Z8
-	VPBLENDMQ      Z12, Z9, K2, Z11
-	VPBLENDMQ      Z9, Z12, K2, Z9
-	VPBLENDMQ      Z15, Z13, K2, Z12
+	VMOVDQU64      Z14, 3072(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z0, Z11
+	VMOVDQU64      Z11, 3584(R10)
+	VPBLENDMQ      Z9, Z8, K1, Z11
+	VPBLENDMQ      Z8, Z9, K1, Z8
+	VPBLENDMQ      Z13, Z10, K1, Z9
+	VPBLENDMQ      Z10, Z13, K1, Z10
+	VPBLENDMQ      Z17, Z15, K1, Z13
+	VPBLENDMQ      Z15, Z17, K1, Z14
+	VPBLENDMQ      Z21, Z19, K1, Z15
+	VPBLENDMQ      Z19, Z21, K1, Z16
+	VPBLENDMQ      Z9, Z11, K2, Z17
+	VPBLENDMQ      Z11, Z9, K2, Z9
+	VPBLENDMQ      Z10, Z8, K2, Z11
+	VPBLENDMQ      Z8, Z10, K2, Z8
+	VPBLENDMQ      Z15, Z13, K2, Z10
 	VPBLENDMQ      Z13, Z15, K2, Z13
 	VPBLENDMQ      Z16, Z14, K2, Z15
 	VPBLENDMQ      Z14, Z16, K2, Z14
-	VPBLENDMQ      Z12, Z17, K3, Z16
-	VPBLENDMQ      Z17, Z12, K3, Z12
+	VPBLENDMQ      Z10, Z17, K3, Z16
+	VPBLENDMQ      Z17, Z10, K3, Z10
 	VPBLENDMQ      Z15, Z11, K3, Z11
-	VPBLENDMQ      Z13, Z8, K3, Z8
-	VPBLENDMQ      Z14, Z9, K3, Z9
+	VPBLENDMQ      Z13, Z9, K3, Z9
+	VPBLENDMQ      Z14, Z8, K3, Z8
 	VGF2P8AFFINEQB $0x00, Z16, Z0, Z16
 	VMOVDQU64      Z16, 4096(R10)
 	VGF2P8AFFINEQB $0x00, Z11, Z0, Z11
 	VMOVDQU64      Z11, 4608(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 5120(R10)
 	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 5632(R10)
-	VGF2P8AFFINEQB $0x00, Z12, Z0, Z12
-	VMOVDQU64      Z12, 6144(R10)
+	VMOVDQU64      Z9, 5120(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VMOVDQU64      Z8, 5632(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z0, Z10
+	VMOVDQU64      Z10, 6144(R10)
 	ADDQ           $0x00000340, R8
 	ADDQ           $0x40, R10
 	DECQ           R11
@@ -26423,49 +26531,49 @@ shuffleAVX512Fusedts13front:
 	MOVQ           R9, R10
 	MOVQ           AX, R8
 	MOVQ           $0x0000000d, R11
-	VPXORQ         Z10, Z10, Z10
+	VPXORQ         Z12, Z12, Z12
 
 shuffleAVX512Fusedts13back:
 	LEAQ       (R8)(DX*1), R12
-	VPXORQ     bitshuffleFusedBack13<>+0(SB), Z10, Z8
+	VPXORQ     bitshuffleFusedBack13<>+0(SB), Z12, Z8
 	VPERMB     (R10), Z8, Z8
-	VPXORQ     bitshuffleFusedBack13<>+64(SB), Z10, Z9
+	VPXORQ     bitshuffleFusedBack13<>+64(SB), Z12, Z9
 	VPERMB     64(R10), Z9, Z9
-	VPXORQ     bitshuffleFusedBack13<>+128(SB), Z10, Z11
-	VPERMB     128(R10), Z11, Z11
-	VPXORQ     bitshuffleFusedBack13<>+192(SB), Z10, Z12
-	VPERMB     192(R10), Z12, Z12
-	VPXORQ     bitshuffleFusedBack13<>+256(SB), Z10, Z13
+	VPXORQ     bitshuffleFusedBack13<>+128(SB), Z12, Z10
+	VPERMB     128(R10), Z10, Z10
+	VPXORQ     bitshuffleFusedBack13<>+192(SB), Z12, Z11
+	VPERMB     192(R10), Z11, Z11
+	VPXORQ     bitshuffleFusedBack13<>+256(SB), Z12, Z13
 	VPERMB     256(R10), Z13, Z13
-	VPXORQ     bitshuffleFusedBack13<>+320(SB), Z10, Z14
+	VPXORQ     bitshuffleFusedBack13<>+320(SB), Z12, Z14
 	VPERMB     320(R10), Z14, Z14
-	VPXORQ     bitshuffleFusedBack13<>+384(SB), Z10, Z15
+	VPXORQ     bitshuffleFusedBack13<>+384(SB), Z12, Z15
 	VPERMB     384(R10), Z15, Z15
-	VPXORQ     bitshuffleFusedBack13<>+448(SB), Z10, Z16
+	VPXORQ     bitshuffleFusedBack13<>+448(SB), Z12, Z16
 	VPERMB     448(R10), Z16, Z16
 	VPBLENDMQ  Z9, Z8, K1, Z17
 	VPBLENDMQ  Z8, Z9, K1, Z8
-	VPBLENDMQ  Z12, Z11, K1, Z9
-	VPBLENDMQ  Z11, Z12, K1, Z11
-	VPBLENDMQ  Z14, Z13, K1, Z12
+	VPBLENDMQ  Z11, Z10, K1, Z9
+	VPBLENDMQ  Z10, Z11, K1, Z10
+	VPBLENDMQ  Z14, Z13, K1, Z11
 	VPBLENDMQ  Z13, Z14, K1, Z13
 	VPBLENDMQ  Z16, Z15, K1, Z14
 	VPBLENDMQ  Z15, Z16, K1, Z15
 	VPBLENDMQ  Z9, Z17, K2, Z16
 	VPBLENDMQ  Z17, Z9, K2, Z9
-	VPBLENDMQ  Z11, Z8, K2, Z17
-	VPBLENDMQ  Z8, Z11, K2, Z8
-	VPBLENDMQ  Z14, Z12, K2, Z11
-	VPBLENDMQ  Z12, Z14, K2, Z12
+	VPBLENDMQ  Z10, Z8, K2, Z17
+	VPBLENDMQ  Z8, Z10, K2, Z8
+	VPBLENDMQ  Z14, Z11, K2, Z10
+	VPBLENDMQ  Z11, Z14, K2, Z11
 	VPBLENDMQ  Z15, Z13, K2, Z14
 	VPBLENDMQ  Z13, Z15, K2, Z13
-	VPBLENDMQ  Z11, Z16, K3, Z15
-	VPBLENDMQ  Z16, Z11, K3, Z11
+	VPBLENDMQ  Z10, Z16, K3, Z15
+	VPBLENDMQ  Z16, Z10, K3, Z10
 	VPBLENDMQ  Z14, Z17, K3, Z16
 	VPBLENDMQ  Z17, Z14, K3, Z14
-	VPBLENDMQ  Z12, Z9, K3, Z17
-	VPBLENDMQ  Z9, Z12, K3, Z9
-	VPBLENDMQ  Z13, Z8, K3, Z12
+	VPBLENDMQ  Z11, Z9, K3, Z17
+	VPBLENDMQ  Z9, Z11, K3, Z9
+	VPBLENDMQ  Z13, Z8, K3, Z11
 	VPBLENDMQ  Z8, Z13, K3, Z8
 	VMOVDQU64  Z15, (R8)
 	PREFETCHT0 64(R8)
@@ -26475,11 +26583,11 @@ shuffleAVX512Fusedts13back:
 	VPERMQ     Z17, Z2, Z17
 	VMOVDQU64  Z17, (R8)(BX*2)
 	PREFETCHT0 64(R8)(BX*2)
-	VPERMQ     Z12, Z3, Z12
-	VMOVDQU64  Z12, (R12)
+	VPERMQ     Z11, Z3, Z11
+	VMOVDQU64  Z11, (R12)
 	PREFETCHT0 64(R12)
-	VPERMQ     Z11, Z4, Z11
-	VMOVDQU64  Z11, (R8)(BX*4)
+	VPERMQ     Z10, Z4, Z10
+	VMOVDQU64  Z10, (R8)(BX*4)
 	PREFETCHT0 64(R8)(BX*4)
 	VPERMQ     Z14, Z5, Z14
 	VMOVDQU64  Z14, (R12)(BX*2)
@@ -26491,8 +26599,8 @@ shuffleAVX512Fusedts13back:
 	VMOVDQU64  Z8, (R12)(BX*4)
 	PREFETCHT0 64(R12)(BX*4)
 	ADDQ       $0x00000200, R10
-	VPADDB     bitshuffleBytes8<>+0(SB), Z10, Z10
-	VPANDQ     bitshuffleBytes63<>+0(SB), Z10, Z10
+	VPADDB     bitshuffleBytes8<>+0(SB), Z12, Z12
+	VPANDQ     bitshuffleBytes63<>+0(SB), Z12, Z12
 	ADDQ       DI, R8
 	DECQ       R11
 	JNZ        shuffleAVX512Fusedts13back
@@ -26526,126 +26634,142 @@ shuffleAVX512Fusedts14block:
 	MOVQ $0x00000008, R11
 
 shuffleAVX512Fusedts14front:
-	VMOVDQU64      bitshuffleFusedGather14_0_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z9
-	VPERMB         48(R8), Z8, K4, Z9
-	VMOVDQU64      bitshuffleFusedGather14_1_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z11
-	VPERMB         48(R8), Z8, K5, Z11
-	VMOVDQU64      bitshuffleFusedGather14_0_1<>+0(SB), Z8
-	VPERMB         112(R8), Z8, Z12
-	VPERMB         160(R8), Z8, K4, Z12
-	VMOVDQU64      bitshuffleFusedGather14_1_1<>+0(SB), Z8
-	VPERMB         112(R8), Z8, Z13
-	VPERMB         160(R8), Z8, K5, Z13
-	VMOVDQU64      bitshuffleFusedGather14_0_2<>+0(SB), Z8
-	VPERMB         224(R8), Z8, Z14
-	VPERMB         272(R8), Z8, K4, Z14
-	VMOVDQU64      bitshuffleFusedGather14_1_2<>+0(SB), Z8
-	VPERMB         224(R8), Z8, Z15
-	VPERMB         272(R8), Z8, K5, Z15
-	VMOVDQU64      bitshuffleFusedGather14_0_3<>+0(SB), Z8
-	VPERMB         336(R8), Z8, Z16
-	VPERMB         384(R8), Z8, K4, Z16
-	VMOVDQU64      bitshuffleFusedGather14_1_3<>+0(SB), Z8
-	VPERMB         336(R8), Z8, Z17
-	VPERMB         384(R8), Z8, K5, Z17
-	VMOVDQU64      bitshuffleFusedGather14_0_4<>+0(SB), Z8
-	VPERMB         448(R8), Z8, Z18
-	VPERMB         496(R8), Z8, K4, Z18
-	VMOVDQU64      bitshuffleFusedGather14_1_4<>+0(SB), Z8
-	VPERMB         448(R8), Z8, Z19
-	VPERMB         496(R8), Z8, K5, Z19
-	VMOVDQU64      bitshuffleFusedGather14_0_5<>+0(SB), Z8
-	VPERMB         560(R8), Z8, Z20
-	VPERMB         608(R8), Z8, K4, Z20
-	VMOVDQU64      bitshuffleFusedGather14_1_5<>+0(SB), Z8
-	VPERMB         560(R8), Z8, Z21
-	VPERMB         608(R8), Z8, K5, Z21
-	VMOVDQU64      bitshuffleFusedGather14_0_6<>+0(SB), Z8
-	VPERMB         672(R8), Z8, Z22
-	VPERMB         720(R8), Z8, K4, Z22
-	VMOVDQU64      bitshuffleFusedGather14_1_6<>+0(SB), Z8
-	VPERMB         672(R8), Z8, Z23
-	VPERMB         720(R8), Z8, K5, Z23
-	VMOVDQU64      bitshuffleFusedGather14_0_7<>+0(SB), Z8
-	VPERMB         784(R8), Z8, Z24
-	VPERMB         832(R8), Z8, K4, Z24
-	VMOVDQU64      bitshuffleFusedGather14_1_7<>+0(SB), Z8
-	VPERMB         784(R8), Z8, Z25
-	VPERMB         832(R8), Z8, K5, Z25
-	VPBLENDMQ      Z12, Z9, K1, Z8
-	VPBLENDMQ      Z9, Z12, K1, Z9
-	VPBLENDMQ      Z16, Z14, K1, Z12
-	VPBLENDMQ      Z14, Z16, K1, Z14
-	VPBLENDMQ      Z20, Z18, K1, Z16
-	VPBLENDMQ      Z18, Z20, K1, Z18
-	VPBLENDMQ      Z24, Z22, K1, Z20
-	VPBLENDMQ      Z22, Z24, K1, Z22
-	VPBLENDMQ      Z12, Z8, K2, Z24
-	VPBLENDMQ      Z8, Z12, K2, Z8
-	VPBLENDMQ      Z14, Z9, K2, Z12
-	VPBLENDMQ      Z9, Z14, K2, Z9
-	VPBLENDMQ      Z20, Z16, K2, Z14
-	VPBLENDMQ      Z16, Z20, K2, Z16
-	VPBLENDMQ      Z22, Z18, K2, Z20
+	VMOVDQU64      (R8), Z8
+	VMOVDQU64      48(R8), Z9
+	VMOVDQU64      bitshuffleFusedGather14_0_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z11
+	VPERMB         Z9, Z10, K4, Z11
+	VMOVDQU64      bitshuffleFusedGather14_1_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z8
+	VPERMB         Z9, Z10, K5, Z8
+	VMOVDQU64      112(R8), Z9
+	VMOVDQU64      160(R8), Z10
+	VMOVDQU64      bitshuffleFusedGather14_0_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z14
+	VPERMB         Z10, Z13, K4, Z14
+	VMOVDQU64      bitshuffleFusedGather14_1_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z9
+	VPERMB         Z10, Z13, K5, Z9
+	VMOVDQU64      224(R8), Z10
+	VMOVDQU64      272(R8), Z13
+	VMOVDQU64      bitshuffleFusedGather14_0_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z16
+	VPERMB         Z13, Z15, K4, Z16
+	VMOVDQU64      bitshuffleFusedGather14_1_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z10
+	VPERMB         Z13, Z15, K5, Z10
+	VMOVDQU64      336(R8), Z13
+	VMOVDQU64      384(R8), Z15
+	VMOVDQU64      bitshuffleFusedGather14_0_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z18
+	VPERMB         Z15, Z17, K4, Z18
+	VMOVDQU64      bitshuffleFusedGather14_1_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z13
+	VPERMB         Z15, Z17, K5, Z13
+	VMOVDQU64      448(R8), Z15
+	VMOVDQU64      496(R8), Z17
+	VMOVDQU64      bitshuffleFusedGather14_0_4<>+0(SB), Z19
+	VPERMB         Z15, Z19, Z20
+	VPERMB         Z17, Z19, K4, Z20
+	VMOVDQU64      bitshuffleFusedGather14_1_4<>+0(SB), Z19
+	VPERMB         Z15, Z19, Z15
+	VPERMB         Z17, Z19, K5, Z15
+	VMOVDQU64      560(R8), Z17
+	VMOVDQU64      608(R8), Z19
+	VMOVDQU64      bitshuffleFusedGather14_0_5<>+0(SB), Z21
+	VPERMB         Z17, Z21, Z22
+	VPERMB         Z19, Z21, K4, Z22
+	VMOVDQU64      bitshuffleFusedGather14_1_5<>+0(SB), Z21
+	VPERMB         Z17, Z21, Z17
+	VPERMB         Z19, Z21, K5, Z17
+	VMOVDQU64      672(R8), Z19
+	VMOVDQU64      720(R8), Z21
+	VMOVDQU64      bitshuffleFusedGather14_0_6<>+0(SB), Z23
+	VPERMB         Z19, Z23, Z24
+	VPERMB         Z21, Z23, K4, Z24
+	VMOVDQU64      bitshuffleFusedGather14_1_6<>+0(SB), Z23
+	VPERMB         Z19, Z23, Z19
+	VPERMB         Z21, Z23, K5, Z19
+	VMOVDQU64      784(R8), Z21
+	VMOVDQU64      832(R8), Z23
+	VMOVDQU64      bitshuffleFusedGather14_0_7<>+0(SB), Z25
+	VPERMB         Z21, Z25, Z26
+	VPERMB         Z23, Z25, K4, Z26
+	VMOVDQU64      bitshuffleFusedGather14_1_7<>+0(SB), Z25
+	VPERMB         Z21, Z25, Z21
+	VPERMB         Z23, Z25, K5, Z21
+	VPBLENDMQ      Z14, Z11, K1, Z23
+	VPBLENDMQ      Z11, Z14, K1, Z11
+	VPBLENDMQ      Z18, Z16, K1, Z14
+	VPBLENDMQ      Z16, Z18, K1, Z16
+	VPBLENDMQ      Z22, Z20, K1, Z18
+	VPBLENDMQ      Z20, Z22, K1, Z20
+	VPBLENDMQ      Z26, Z24, K1, Z22
+	VPBLENDMQ      Z24, Z26, K1, Z24
+	VPBLENDMQ      Z14, Z23, K2, Z25
+	VPBLENDMQ      Z23, Z14, K2, Z14
+	VPBLENDMQ      Z16, Z11, K2, Z23
+	VPBLENDMQ      Z11, Z16, K2, Z11
+	VPBLENDMQ      Z22, Z18, K2, Z16
 	VPBLENDMQ      Z18, Z22, K2, Z18
-	VPBLENDMQ      Z14, Z24, K3, Z22
-	VPBLENDMQ      Z24, Z14, K3, Z14
-	VPBLENDMQ      Z20, Z12, K3, Z24
-	VPBLENDMQ      Z12, Z20, K3, Z12
-	VPBLENDMQ      Z16, Z8, K3, Z20
-	VPBLENDMQ      Z8, Z16, K3, Z8
-	VPBLENDMQ      Z18, Z9, K3, Z16
-	VPBLENDMQ      Z9, Z18, K3, Z9
-	VGF2P8AFFINEQB $0x00, Z22, Z0, Z22
-	VMOVDQU64      Z22, (R10)
+	VPBLENDMQ      Z24, Z20, K2, Z22
+	VPBLENDMQ      Z20, Z24, K2, Z20
+	VPBLENDMQ      Z16, Z25, K3, Z24
+	VPBLENDMQ      Z25, Z16, K3, Z16
+	VPBLENDMQ      Z22, Z23, K3, Z25
+	VPBLENDMQ      Z23, Z22, K3, Z22
+	VPBLENDMQ      Z18, Z14, K3, Z23
+	VPBLENDMQ      Z14, Z18, K3, Z14
+	VPBLENDMQ      Z20, Z11, K3, Z18
+	VPBLENDMQ      Z11, Z20, K3, Z11
 	VGF2P8AFFINEQB $0x00, Z24, Z0, Z24
-	VMOVDQU64      Z24, 512(R10)
-	VGF2P8AFFINEQB $0x00, Z20, Z0, Z20
-	VMOVDQU64      Z20, 1024(R10)
+	VMOVDQU64      Z24, (R10)
+	VGF2P8AFFINEQB $0x00, Z25, Z0, Z25
+	VMOVDQU64      Z25, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z23, Z0, Z23
+	VMOVDQU64      Z23, 1024(R10)
+	VGF2P8AFFINEQB $0x00, Z18, Z0, Z18
+	VMOVDQU64      Z18, 1536(R10)
 	VGF2P8AFFINEQB $0x00, Z16, Z0, Z16
-	VMOVDQU64      Z16, 1536(R10)
+	VMOVDQU64      Z16, 2048(R10)
+	VGF2P8AFFINEQB $0x00, Z22, Z0, Z22
+	VMOVDQU64      Z22, 2560(R10)
 	VGF2P8AFFINEQB $0x00, Z14, Z0, Z14
-	VMOVDQU64      Z14, 2048(R10)
-	VGF2P8AFFINEQB $0x00, Z12, Z0, Z12
-	VMOVDQU64      Z12, 2560(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 3072(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 3584(R10)
-	VPBLENDMQ      Z13, Z11, K1, Z8
-	VPBLENDMQ      Z11, Z13, K1, Z9
-	VPBLENDMQ      Z17, Z15, K1, Z11
-	VPBLENDMQ      Z15, Z17, K1, Z12
-	VPBLENDMQ      Z21, Z19, K1, Z13
-	VPBLENDMQ      Z19, Z21, K1, Z14
-	VPBLENDMQ      Z25, Z23, K1, Z15
-	VPBLENDMQ      Z23, Z25, K1, Z16
-	VPBLENDMQ      Z11, Z8, K2, Z17
-	VPBLENDMQ      Z8, Z11, K2, Z8
-	VPBLENDMQ      Z12, Z9, K2, Z11
-	VPBLENDMQ      Z9, Z12, K2, Z9
-	VPBLENDMQ      Z15, Z13, K2, Z12
+	VMOVDQU64      Z14, 3072(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z0, Z11
+	VMOVDQU64      Z11, 3584(R10)
+	VPBLENDMQ      Z9, Z8, K1, Z11
+	VPBLENDMQ      Z8, Z9, K1, Z8
+	VPBLENDMQ      Z13, Z10, K1, Z9
+	VPBLENDMQ      Z10, Z13, K1, Z10
+	VPBLENDMQ      Z17, Z15, K1, Z13
+	VPBLENDMQ      Z15, Z17, K1, Z14
+	VPBLENDMQ      Z21, Z19, K1, Z15
+	VPBLENDMQ      Z19, Z21, K1, Z16
+	VPBLENDMQ      Z9, Z11, K2, Z17
+	VPBLENDMQ      Z11, Z9, K2, Z9
+	VPBLENDMQ      Z10, Z8, K2, Z11
+	VPBLENDMQ      Z8, Z10, K2, Z8
+	VPBLENDMQ      Z15, Z13, K2, Z10
 	VPBLENDMQ      Z13, Z15, K2, Z13
 	VPBLENDMQ      Z16, Z14, K2, Z15
 	VPBLENDMQ      Z14, Z16, K2, Z14
-	VPBLENDMQ      Z12, Z17, K3, Z16
-	VPBLENDMQ      Z17, Z12, K3, Z12
+	VPBLENDMQ      Z10, Z17, K3, Z16
+	VPBLENDMQ      Z17, Z10, K3, Z10
 	VPBLENDMQ      Z15, Z11, K3, Z17
 	VPBLENDMQ      Z11, Z15, K3, Z11
-	VPBLENDMQ      Z13, Z8, K3, Z8
-	VPBLENDMQ      Z14, Z9, K3, Z9
+	VPBLENDMQ      Z13, Z9, K3, Z9
+	VPBLENDMQ      Z14, Z8, K3, Z8
 	VGF2P8AFFINEQB $0x00, Z16, Z0, Z16
 	VMOVDQU64      Z16, 4096(R10)
 	VGF2P8AFFINEQB $0x00, Z17, Z0, Z17
 	VMOVDQU64      Z17, 4608(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 5120(R10)
 	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 5632(R10)
-	VGF2P8AFFINEQB $0x00, Z12, Z0, Z12
-	VMOVDQU64      Z12, 6144(R10)
+	VMOVDQU64      Z9, 5120(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VMOVDQU64      Z8, 5632(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z0, Z10
+	VMOVDQU64      Z10, 6144(R10)
 	VGF2P8AFFINEQB $0x00, Z11, Z0, Z11
 	VMOVDQU64      Z11, 6656(R10)
 	ADDQ           $0x00000380, R8
@@ -26655,49 +26779,49 @@ shuffleAVX512Fusedts14front:
 	MOVQ           R9, R10
 	MOVQ           AX, R8
 	MOVQ           $0x0000000e, R11
-	VPXORQ         Z10, Z10, Z10
+	VPXORQ         Z12, Z12, Z12
 
 shuffleAVX512Fusedts14back:
 	LEAQ       (R8)(DX*1), R12
-	VPXORQ     bitshuffleFusedBack14<>+0(SB), Z10, Z8
+	VPXORQ     bitshuffleFusedBack14<>+0(SB), Z12, Z8
 	VPERMB     (R10), Z8, Z8
-	VPXORQ     bitshuffleFusedBack14<>+64(SB), Z10, Z9
+	VPXORQ     bitshuffleFusedBack14<>+64(SB), Z12, Z9
 	VPERMB     64(R10), Z9, Z9
-	VPXORQ     bitshuffleFusedBack14<>+128(SB), Z10, Z11
-	VPERMB     128(R10), Z11, Z11
-	VPXORQ     bitshuffleFusedBack14<>+192(SB), Z10, Z12
-	VPERMB     192(R10), Z12, Z12
-	VPXORQ     bitshuffleFusedBack14<>+256(SB), Z10, Z13
+	VPXORQ     bitshuffleFusedBack14<>+128(SB), Z12, Z10
+	VPERMB     128(R10), Z10, Z10
+	VPXORQ     bitshuffleFusedBack14<>+192(SB), Z12, Z11
+	VPERMB     192(R10), Z11, Z11
+	VPXORQ     bitshuffleFusedBack14<>+256(SB), Z12, Z13
 	VPERMB     256(R10), Z13, Z13
-	VPXORQ     bitshuffleFusedBack14<>+320(SB), Z10, Z14
+	VPXORQ     bitshuffleFusedBack14<>+320(SB), Z12, Z14
 	VPERMB     320(R10), Z14, Z14
-	VPXORQ     bitshuffleFusedBack14<>+384(SB), Z10, Z15
+	VPXORQ     bitshuffleFusedBack14<>+384(SB), Z12, Z15
 	VPERMB     384(R10), Z15, Z15
-	VPXORQ     bitshuffleFusedBack14<>+448(SB), Z10, Z16
+	VPXORQ     bitshuffleFusedBack14<>+448(SB), Z12, Z16
 	VPERMB     448(R10), Z16, Z16
 	VPBLENDMQ  Z9, Z8, K1, Z17
 	VPBLENDMQ  Z8, Z9, K1, Z8
-	VPBLENDMQ  Z12, Z11, K1, Z9
-	VPBLENDMQ  Z11, Z12, K1, Z11
-	VPBLENDMQ  Z14, Z13, K1, Z12
+	VPBLENDMQ  Z11, Z10, K1, Z9
+	VPBLENDMQ  Z10, Z11, K1, Z10
+	VPBLENDMQ  Z14, Z13, K1, Z11
 	VPBLENDMQ  Z13, Z14, K1, Z13
 	VPBLENDMQ  Z16, Z15, K1, Z14
 	VPBLENDMQ  Z15, Z16, K1, Z15
 	VPBLENDMQ  Z9, Z17, K2, Z16
 	VPBLENDMQ  Z17, Z9, K2, Z9
-	VPBLENDMQ  Z11, Z8, K2, Z17
-	VPBLENDMQ  Z8, Z11, K2, Z8
-	VPBLENDMQ  Z14, Z12, K2, Z11
-	VPBLENDMQ  Z12, Z14, K2, Z12
+	VPBLENDMQ  Z10, Z8, K2, Z17
+	VPBLENDMQ  Z8, Z10, K2, Z8
+	VPBLENDMQ  Z14, Z11, K2, Z10
+	VPBLENDMQ  Z11, Z14, K2, Z11
 	VPBLENDMQ  Z15, Z13, K2, Z14
 	VPBLENDMQ  Z13, Z15, K2, Z13
-	VPBLENDMQ  Z11, Z16, K3, Z15
-	VPBLENDMQ  Z16, Z11, K3, Z11
+	VPBLENDMQ  Z10, Z16, K3, Z15
+	VPBLENDMQ  Z16, Z10, K3, Z10
 	VPBLENDMQ  Z14, Z17, K3, Z16
 	VPBLENDMQ  Z17, Z14, K3, Z14
-	VPBLENDMQ  Z12, Z9, K3, Z17
-	VPBLENDMQ  Z9, Z12, K3, Z9
-	VPBLENDMQ  Z13, Z8, K3, Z12
+	VPBLENDMQ  Z11, Z9, K3, Z17
+	VPBLENDMQ  Z9, Z11, K3, Z9
+	VPBLENDMQ  Z13, Z8, K3, Z11
 	VPBLENDMQ  Z8, Z13, K3, Z8
 	VMOVDQU64  Z15, (R8)
 	PREFETCHT0 64(R8)
@@ -26707,11 +26831,11 @@ shuffleAVX512Fusedts14back:
 	VPERMQ     Z17, Z2, Z17
 	VMOVDQU64  Z17, (R8)(BX*2)
 	PREFETCHT0 64(R8)(BX*2)
-	VPERMQ     Z12, Z3, Z12
-	VMOVDQU64  Z12, (R12)
+	VPERMQ     Z11, Z3, Z11
+	VMOVDQU64  Z11, (R12)
 	PREFETCHT0 64(R12)
-	VPERMQ     Z11, Z4, Z11
-	VMOVDQU64  Z11, (R8)(BX*4)
+	VPERMQ     Z10, Z4, Z10
+	VMOVDQU64  Z10, (R8)(BX*4)
 	PREFETCHT0 64(R8)(BX*4)
 	VPERMQ     Z14, Z5, Z14
 	VMOVDQU64  Z14, (R12)(BX*2)
@@ -26723,8 +26847,8 @@ shuffleAVX512Fusedts14back:
 	VMOVDQU64  Z8, (R12)(BX*4)
 	PREFETCHT0 64(R12)(BX*4)
 	ADDQ       $0x00000200, R10
-	VPADDB     bitshuffleBytes8<>+0(SB), Z10, Z10
-	VPANDQ     bitshuffleBytes63<>+0(SB), Z10, Z10
+	VPADDB     bitshuffleBytes8<>+0(SB), Z12, Z12
+	VPANDQ     bitshuffleBytes63<>+0(SB), Z12, Z12
 	ADDQ       DI, R8
 	DECQ       R11
 	JNZ        shuffleAVX512Fusedts14back
@@ -26758,131 +26882,147 @@ shuffleAVX512Fusedts15block:
 	MOVQ $0x00000008, R11
 
 shuffleAVX512Fusedts15front:
-	VMOVDQU64      bitshuffleFusedGather15_0_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z9
-	VPERMB         56(R8), Z8, K4, Z9
-	VMOVDQU64      bitshuffleFusedGather15_1_0<>+0(SB), Z8
-	VPERMB         (R8), Z8, Z11
-	VPERMB         56(R8), Z8, K5, Z11
-	VMOVDQU64      bitshuffleFusedGather15_0_1<>+0(SB), Z8
-	VPERMB         120(R8), Z8, Z12
-	VPERMB         176(R8), Z8, K4, Z12
-	VMOVDQU64      bitshuffleFusedGather15_1_1<>+0(SB), Z8
-	VPERMB         120(R8), Z8, Z13
-	VPERMB         176(R8), Z8, K5, Z13
-	VMOVDQU64      bitshuffleFusedGather15_0_2<>+0(SB), Z8
-	VPERMB         240(R8), Z8, Z14
-	VPERMB         296(R8), Z8, K4, Z14
-	VMOVDQU64      bitshuffleFusedGather15_1_2<>+0(SB), Z8
-	VPERMB         240(R8), Z8, Z15
-	VPERMB         296(R8), Z8, K5, Z15
-	VMOVDQU64      bitshuffleFusedGather15_0_3<>+0(SB), Z8
-	VPERMB         360(R8), Z8, Z16
-	VPERMB         416(R8), Z8, K4, Z16
-	VMOVDQU64      bitshuffleFusedGather15_1_3<>+0(SB), Z8
-	VPERMB         360(R8), Z8, Z17
-	VPERMB         416(R8), Z8, K5, Z17
-	VMOVDQU64      bitshuffleFusedGather15_0_4<>+0(SB), Z8
-	VPERMB         480(R8), Z8, Z18
-	VPERMB         536(R8), Z8, K4, Z18
-	VMOVDQU64      bitshuffleFusedGather15_1_4<>+0(SB), Z8
-	VPERMB         480(R8), Z8, Z19
-	VPERMB         536(R8), Z8, K5, Z19
-	VMOVDQU64      bitshuffleFusedGather15_0_5<>+0(SB), Z8
-	VPERMB         600(R8), Z8, Z20
-	VPERMB         656(R8), Z8, K4, Z20
-	VMOVDQU64      bitshuffleFusedGather15_1_5<>+0(SB), Z8
-	VPERMB         600(R8), Z8, Z21
-	VPERMB         656(R8), Z8, K5, Z21
-	VMOVDQU64      bitshuffleFusedGather15_0_6<>+0(SB), Z8
-	VPERMB         720(R8), Z8, Z22
-	VPERMB         776(R8), Z8, K4, Z22
-	VMOVDQU64      bitshuffleFusedGather15_1_6<>+0(SB), Z8
-	VPERMB         720(R8), Z8, Z23
-	VPERMB         776(R8), Z8, K5, Z23
-	VMOVDQU64      bitshuffleFusedGather15_0_7<>+0(SB), Z8
-	VPERMB         840(R8), Z8, Z24
-	VPERMB         896(R8), Z8, K4, Z24
-	VMOVDQU64      bitshuffleFusedGather15_1_7<>+0(SB), Z8
-	VPERMB         840(R8), Z8, Z25
-	VPERMB         896(R8), Z8, K5, Z25
-	VPBLENDMQ      Z12, Z9, K1, Z8
-	VPBLENDMQ      Z9, Z12, K1, Z9
-	VPBLENDMQ      Z16, Z14, K1, Z12
-	VPBLENDMQ      Z14, Z16, K1, Z14
-	VPBLENDMQ      Z20, Z18, K1, Z16
-	VPBLENDMQ      Z18, Z20, K1, Z18
-	VPBLENDMQ      Z24, Z22, K1, Z20
-	VPBLENDMQ      Z22, Z24, K1, Z22
-	VPBLENDMQ      Z12, Z8, K2, Z24
-	VPBLENDMQ      Z8, Z12, K2, Z8
-	VPBLENDMQ      Z14, Z9, K2, Z12
-	VPBLENDMQ      Z9, Z14, K2, Z9
-	VPBLENDMQ      Z20, Z16, K2, Z14
-	VPBLENDMQ      Z16, Z20, K2, Z16
-	VPBLENDMQ      Z22, Z18, K2, Z20
+	VMOVDQU64      (R8), Z8
+	VMOVDQU64      56(R8), Z9
+	VMOVDQU64      bitshuffleFusedGather15_0_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z11
+	VPERMB         Z9, Z10, K4, Z11
+	VMOVDQU64      bitshuffleFusedGather15_1_0<>+0(SB), Z10
+	VPERMB         Z8, Z10, Z8
+	VPERMB         Z9, Z10, K5, Z8
+	VMOVDQU64      120(R8), Z9
+	VMOVDQU64      176(R8), Z10
+	VMOVDQU64      bitshuffleFusedGather15_0_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z14
+	VPERMB         Z10, Z13, K4, Z14
+	VMOVDQU64      bitshuffleFusedGather15_1_1<>+0(SB), Z13
+	VPERMB         Z9, Z13, Z9
+	VPERMB         Z10, Z13, K5, Z9
+	VMOVDQU64      240(R8), Z10
+	VMOVDQU64      296(R8), Z13
+	VMOVDQU64      bitshuffleFusedGather15_0_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z16
+	VPERMB         Z13, Z15, K4, Z16
+	VMOVDQU64      bitshuffleFusedGather15_1_2<>+0(SB), Z15
+	VPERMB         Z10, Z15, Z10
+	VPERMB         Z13, Z15, K5, Z10
+	VMOVDQU64      360(R8), Z13
+	VMOVDQU64      416(R8), Z15
+	VMOVDQU64      bitshuffleFusedGather15_0_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z18
+	VPERMB         Z15, Z17, K4, Z18
+	VMOVDQU64      bitshuffleFusedGather15_1_3<>+0(SB), Z17
+	VPERMB         Z13, Z17, Z13
+	VPERMB         Z15, Z17, K5, Z13
+	VMOVDQU64      480(R8), Z15
+	VMOVDQU64      536(R8), Z17
+	VMOVDQU64      bitshuffleFusedGather15_0_4<>+0(SB), Z19
+	VPERMB         Z15, Z19, Z20
+	VPERMB         Z17, Z19, K4, Z20
+	VMOVDQU64      bitshuffleFusedGather15_1_4<>+0(SB), Z19
+	VPERMB         Z15, Z19, Z15
+	VPERMB         Z17, Z19, K5, Z15
+	VMOVDQU64      600(R8), Z17
+	VMOVDQU64      656(R8), Z19
+	VMOVDQU64      bitshuffleFusedGather15_0_5<>+0(SB), Z21
+	VPERMB         Z17, Z21, Z22
+	VPERMB         Z19, Z21, K4, Z22
+	VMOVDQU64      bitshuffleFusedGather15_1_5<>+0(SB), Z21
+	VPERMB         Z17, Z21, Z17
+	VPERMB         Z19, Z21, K5, Z17
+	VMOVDQU64      720(R8), Z19
+	VMOVDQU64      776(R8), Z21
+	VMOVDQU64      bitshuffleFusedGather15_0_6<>+0(SB), Z23
+	VPERMB         Z19, Z23, Z24
+	VPERMB         Z21, Z23, K4, Z24
+	VMOVDQU64      bitshuffleFusedGather15_1_6<>+0(SB), Z23
+	VPERMB         Z19, Z23, Z19
+	VPERMB         Z21, Z23, K5, Z19
+	VMOVDQU64      840(R8), Z21
+	VMOVDQU64      896(R8), Z23
+	VMOVDQU64      bitshuffleFusedGather15_0_7<>+0(SB), Z25
+	VPERMB         Z21, Z25, Z26
+	VPERMB         Z23, Z25, K4, Z26
+	VMOVDQU64      bitshuffleFusedGather15_1_7<>+0(SB), Z25
+	VPERMB         Z21, Z25, Z21
+	VPERMB         Z23, Z25, K5, Z21
+	VPBLENDMQ      Z14, Z11, K1, Z23
+	VPBLENDMQ      Z11, Z14, K1, Z11
+	VPBLENDMQ      Z18, Z16, K1, Z14
+	VPBLENDMQ      Z16, Z18, K1, Z16
+	VPBLENDMQ      Z22, Z20, K1, Z18
+	VPBLENDMQ      Z20, Z22, K1, Z20
+	VPBLENDMQ      Z26, Z24, K1, Z22
+	VPBLENDMQ      Z24, Z26, K1, Z24
+	VPBLENDMQ      Z14, Z23, K2, Z25
+	VPBLENDMQ      Z23, Z14, K2, Z14
+	VPBLENDMQ      Z16, Z11, K2, Z23
+	VPBLENDMQ      Z11, Z16, K2, Z11
+	VPBLENDMQ      Z22, Z18, K2, Z16
 	VPBLENDMQ      Z18, Z22, K2, Z18
-	VPBLENDMQ      Z14, Z24, K3, Z22
-	VPBLENDMQ      Z24, Z14, K3, Z14
-	VPBLENDMQ      Z20, Z12, K3, Z24
-	VPBLENDMQ      Z12, Z20, K3, Z12
-	VPBLENDMQ      Z16, Z8, K3, Z20
-	VPBLENDMQ      Z8, Z16, K3, Z8
-	VPBLENDMQ      Z18, Z9, K3, Z16
-	VPBLENDMQ      Z9, Z18, K3, Z9
-	VGF2P8AFFINEQB $0x00, Z22, Z0, Z22
-	VMOVDQU64      Z22, (R10)
+	VPBLENDMQ      Z24, Z20, K2, Z22
+	VPBLENDMQ      Z20, Z24, K2, Z20
+	VPBLENDMQ      Z16, Z25, K3, Z24
+	VPBLENDMQ      Z25, Z16, K3, Z16
+	VPBLENDMQ      Z22, Z23, K3, Z25
+	VPBLENDMQ      Z23, Z22, K3, Z22
+	VPBLENDMQ      Z18, Z14, K3, Z23
+	VPBLENDMQ      Z14, Z18, K3, Z14
+	VPBLENDMQ      Z20, Z11, K3, Z18
+	VPBLENDMQ      Z11, Z20, K3, Z11
 	VGF2P8AFFINEQB $0x00, Z24, Z0, Z24
-	VMOVDQU64      Z24, 512(R10)
-	VGF2P8AFFINEQB $0x00, Z20, Z0, Z20
-	VMOVDQU64      Z20, 1024(R10)
+	VMOVDQU64      Z24, (R10)
+	VGF2P8AFFINEQB $0x00, Z25, Z0, Z25
+	VMOVDQU64      Z25, 512(R10)
+	VGF2P8AFFINEQB $0x00, Z23, Z0, Z23
+	VMOVDQU64      Z23, 1024(R10)
+	VGF2P8AFFINEQB $0x00, Z18, Z0, Z18
+	VMOVDQU64      Z18, 1536(R10)
 	VGF2P8AFFINEQB $0x00, Z16, Z0, Z16
-	VMOVDQU64      Z16, 1536(R10)
+	VMOVDQU64      Z16, 2048(R10)
+	VGF2P8AFFINEQB $0x00, Z22, Z0, Z22
+	VMOVDQU64      Z22, 2560(R10)
 	VGF2P8AFFINEQB $0x00, Z14, Z0, Z14
-	VMOVDQU64      Z14, 2048(R10)
-	VGF2P8AFFINEQB $0x00, Z12, Z0, Z12
-	VMOVDQU64      Z12, 2560(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 3072(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 3584(R10)
-	VPBLENDMQ      Z13, Z11, K1, Z8
-	VPBLENDMQ      Z11, Z13, K1, Z9
-	VPBLENDMQ      Z17, Z15, K1, Z11
-	VPBLENDMQ      Z15, Z17, K1, Z12
-	VPBLENDMQ      Z21, Z19, K1, Z13
-	VPBLENDMQ      Z19, Z21, K1, Z14
-	VPBLENDMQ      Z25, Z23, K1, Z15
-	VPBLENDMQ      Z23, Z25, K1, Z16
-	VPBLENDMQ      Z11, Z8, K2, Z17
-	VPBLENDMQ      Z8, Z11, K2, Z8
-	VPBLENDMQ      Z12, Z9, K2, Z11
-	VPBLENDMQ      Z9, Z12, K2, Z9
-	VPBLENDMQ      Z15, Z13, K2, Z12
+	VMOVDQU64      Z14, 3072(R10)
+	VGF2P8AFFINEQB $0x00, Z11, Z0, Z11
+	VMOVDQU64      Z11, 3584(R10)
+	VPBLENDMQ      Z9, Z8, K1, Z11
+	VPBLENDMQ      Z8, Z9, K1, Z8
+	VPBLENDMQ      Z13, Z10, K1, Z9
+	VPBLENDMQ      Z10, Z13, K1, Z10
+	VPBLENDMQ      Z17, Z15, K1, Z13
+	VPBLENDMQ      Z15, Z17, K1, Z14
+	VPBLENDMQ      Z21, Z19, K1, Z15
+	VPBLENDMQ      Z19, Z21, K1, Z16
+	VPBLENDMQ      Z9, Z11, K2, Z17
+	VPBLENDMQ      Z11, Z9, K2, Z9
+	VPBLENDMQ      Z10, Z8, K2, Z11
+	VPBLENDMQ      Z8, Z10, K2, Z8
+	VPBLENDMQ      Z15, Z13, K2, Z10
 	VPBLENDMQ      Z13, Z15, K2, Z13
 	VPBLENDMQ      Z16, Z14, K2, Z15
 	VPBLENDMQ      Z14, Z16, K2, Z14
-	VPBLENDMQ      Z12, Z17, K3, Z16
-	VPBLENDMQ      Z17, Z12, K3, Z12
+	VPBLENDMQ      Z10, Z17, K3, Z16
+	VPBLENDMQ      Z17, Z10, K3, Z10
 	VPBLENDMQ      Z15, Z11, K3, Z17
 	VPBLENDMQ      Z11, Z15, K3, Z11
-	VPBLENDMQ      Z13, Z8, K3, Z15
-	VPBLENDMQ      Z8, Z13, K3, Z8
-	VPBLENDMQ      Z14, Z9, K3, Z9
+	VPBLENDMQ      Z13, Z9, K3, Z15
+	VPBLENDMQ      Z9, Z13, K3, Z9
+	VPBLENDMQ      Z14, Z8, K3, Z8
 	VGF2P8AFFINEQB $0x00, Z16, Z0, Z16
 	VMOVDQU64      Z16, 4096(R10)
 	VGF2P8AFFINEQB $0x00, Z17, Z0, Z17
 	VMOVDQU64      Z17, 4608(R10)
 	VGF2P8AFFINEQB $0x00, Z15, Z0, Z15
 	VMOVDQU64      Z15, 5120(R10)
-	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
-	VMOVDQU64      Z9, 5632(R10)
-	VGF2P8AFFINEQB $0x00, Z12, Z0, Z12
-	VMOVDQU64      Z12, 6144(R10)
+	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
+	VMOVDQU64      Z8, 5632(R10)
+	VGF2P8AFFINEQB $0x00, Z10, Z0, Z10
+	VMOVDQU64      Z10, 6144(R10)
 	VGF2P8AFFINEQB $0x00, Z11, Z0, Z11
 	VMOVDQU64      Z11, 6656(R10)
-	VGF2P8AFFINEQB $0x00, Z8, Z0, Z8
-	VMOVDQU64      Z8, 7168(R10)
+	VGF2P8AFFINEQB $0x00, Z9, Z0, Z9
+	VMOVDQU64      Z9, 7168(R10)
 	ADDQ           $0x000003c0, R8
 	ADDQ           $0x40, R10
 	DECQ           R11
@@ -26890,49 +27030,49 @@ shuffleAVX512Fusedts15front:
 	MOVQ           R9, R10
 	MOVQ           AX, R8
 	MOVQ           $0x0000000f, R11
-	VPXORQ         Z10, Z10, Z10
+	VPXORQ         Z12, Z12, Z12
 
 shuffleAVX512Fusedts15back:
 	LEAQ       (R8)(DX*1), R12
-	VPXORQ     bitshuffleFusedBack15<>+0(SB), Z10, Z8
+	VPXORQ     bitshuffleFusedBack15<>+0(SB), Z12, Z8
 	VPERMB     (R10), Z8, Z8
-	VPXORQ     bitshuffleFusedBack15<>+64(SB), Z10, Z9
+	VPXORQ     bitshuffleFusedBack15<>+64(SB), Z12, Z9
 	VPERMB     64(R10), Z9, Z9
-	VPXORQ     bitshuffleFusedBack15<>+128(SB), Z10, Z11
-	VPERMB     128(R10), Z11, Z11
-	VPXORQ     bitshuffleFusedBack15<>+192(SB), Z10, Z12
-	VPERMB     192(R10), Z12, Z12
-	VPXORQ     bitshuffleFusedBack15<>+256(SB), Z10, Z13
+	VPXORQ     bitshuffleFusedBack15<>+128(SB), Z12, Z10
+	VPERMB     128(R10), Z10, Z10
+	VPXORQ     bitshuffleFusedBack15<>+192(SB), Z12, Z11
+	VPERMB     192(R10), Z11, Z11
+	VPXORQ     bitshuffleFusedBack15<>+256(SB), Z12, Z13
 	VPERMB     256(R10), Z13, Z13
-	VPXORQ     bitshuffleFusedBack15<>+320(SB), Z10, Z14
+	VPXORQ     bitshuffleFusedBack15<>+320(SB), Z12, Z14
 	VPERMB     320(R10), Z14, Z14
-	VPXORQ     bitshuffleFusedBack15<>+384(SB), Z10, Z15
+	VPXORQ     bitshuffleFusedBack15<>+384(SB), Z12, Z15
 	VPERMB     384(R10), Z15, Z15
-	VPXORQ     bitshuffleFusedBack15<>+448(SB), Z10, Z16
+	VPXORQ     bitshuffleFusedBack15<>+448(SB), Z12, Z16
 	VPERMB     448(R10), Z16, Z16
 	VPBLENDMQ  Z9, Z8, K1, Z17
 	VPBLENDMQ  Z8, Z9, K1, Z8
-	VPBLENDMQ  Z12, Z11, K1, Z9
-	VPBLENDMQ  Z11, Z12, K1, Z11
-	VPBLENDMQ  Z14, Z13, K1, Z12
+	VPBLENDMQ  Z11, Z10, K1, Z9
+	VPBLENDMQ  Z10, Z11, K1, Z10
+	VPBLENDMQ  Z14, Z13, K1, Z11
 	VPBLENDMQ  Z13, Z14, K1, Z13
 	VPBLENDMQ  Z16, Z15, K1, Z14
 	VPBLENDMQ  Z15, Z16, K1, Z15
 	VPBLENDMQ  Z9, Z17, K2, Z16
 	VPBLENDMQ  Z17, Z9, K2, Z9
-	VPBLENDMQ  Z11, Z8, K2, Z17
-	VPBLENDMQ  Z8, Z11, K2, Z8
-	VPBLENDMQ  Z14, Z12, K2, Z11
-	VPBLENDMQ  Z12, Z14, K2, Z12
+	VPBLENDMQ  Z10, Z8, K2, Z17
+	VPBLENDMQ  Z8, Z10, K2, Z8
+	VPBLENDMQ  Z14, Z11, K2, Z10
+	VPBLENDMQ  Z11, Z14, K2, Z11
 	VPBLENDMQ  Z15, Z13, K2, Z14
 	VPBLENDMQ  Z13, Z15, K2, Z13
-	VPBLENDMQ  Z11, Z16, K3, Z15
-	VPBLENDMQ  Z16, Z11, K3, Z11
+	VPBLENDMQ  Z10, Z16, K3, Z15
+	VPBLENDMQ  Z16, Z10, K3, Z10
 	VPBLENDMQ  Z14, Z17, K3, Z16
 	VPBLENDMQ  Z17, Z14, K3, Z14
-	VPBLENDMQ  Z12, Z9, K3, Z17
-	VPBLENDMQ  Z9, Z12, K3, Z9
-	VPBLENDMQ  Z13, Z8, K3, Z12
+	VPBLENDMQ  Z11, Z9, K3, Z17
+	VPBLENDMQ  Z9, Z11, K3, Z9
+	VPBLENDMQ  Z13, Z8, K3, Z11
 	VPBLENDMQ  Z8, Z13, K3, Z8
 	VMOVDQU64  Z15, (R8)
 	PREFETCHT0 64(R8)
@@ -26942,11 +27082,11 @@ shuffleAVX512Fusedts15back:
 	VPERMQ     Z17, Z2, Z17
 	VMOVDQU64  Z17, (R8)(BX*2)
 	PREFETCHT0 64(R8)(BX*2)
-	VPERMQ     Z12, Z3, Z12
-	VMOVDQU64  Z12, (R12)
+	VPERMQ     Z11, Z3, Z11
+	VMOVDQU64  Z11, (R12)
 	PREFETCHT0 64(R12)
-	VPERMQ     Z11, Z4, Z11
-	VMOVDQU64  Z11, (R8)(BX*4)
+	VPERMQ     Z10, Z4, Z10
+	VMOVDQU64  Z10, (R8)(BX*4)
 	PREFETCHT0 64(R8)(BX*4)
 	VPERMQ     Z14, Z5, Z14
 	VMOVDQU64  Z14, (R12)(BX*2)
@@ -26958,8 +27098,8 @@ shuffleAVX512Fusedts15back:
 	VMOVDQU64  Z8, (R12)(BX*4)
 	PREFETCHT0 64(R12)(BX*4)
 	ADDQ       $0x00000200, R10
-	VPADDB     bitshuffleBytes8<>+0(SB), Z10, Z10
-	VPANDQ     bitshuffleBytes63<>+0(SB), Z10, Z10
+	VPADDB     bitshuffleBytes8<>+0(SB), Z12, Z12
+	VPANDQ     bitshuffleBytes63<>+0(SB), Z12, Z12
 	ADDQ       DI, R8
 	DECQ       R11
 	JNZ        shuffleAVX512Fusedts15back

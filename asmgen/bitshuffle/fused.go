@@ -459,8 +459,11 @@ func fusedFrontForward(a *gfniArgs, ts int, el, st reg.GPVirtual, m *fusedMasks)
 	}
 	rows := [2][]reg.VecVirtual{make([]reg.VecVirtual, r), make([]reg.VecVirtual, r)}
 	for k := 0; k < r; k++ {
-		first := Mem{Base: el, Disp: k * b}
-		last := Mem{Base: el, Disp: k*b + b - 64}
+		// Loaded once: as memory operands of the permutes, the unaligned
+		// loads ran a quarter slower (typesize 3 forward 0.48 -> 0.53).
+		first, last := ZMM(), ZMM()
+		VMOVDQU64(Mem{Base: el, Disp: k * b}, first)
+		VMOVDQU64(Mem{Base: el, Disp: k*b + b - 64}, last)
 		for h := 0; h < halves; h++ {
 			t, z := ZMM(), ZMM()
 			VMOVDQU64(fusedGatherTable(ts, h, k), t)
