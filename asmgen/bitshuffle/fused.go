@@ -25,16 +25,16 @@ import (
 //
 // Back, per column d: the 8 staged vectors become the 64-byte slices of
 // bit rows 8d..8d+7. Unshuffling runs the back end first (rows to stage),
-// then per sub-block the inverse GFNI step and the byte unshuffle, whose
-// stores run up to 128-b bytes past each window (the next one rewrites
-// them; the caller leaves room after the last).
+// then per sub-block the inverse GFNI step, the inverse cell transpose and
+// the byte unshuffle.
 //
 // What bounds these kernels is port 5, which alone runs the 512-bit
 // permutes; the two-table byte permutes (VPERMT2B, VPERMI2B) take it
-// twice. Timed on the Xeon (Emerald Rapids) this was written on, a
-// VPERMT2B costs two cycles of throughput, VPERMB, VPERMQ, unpacks and
-// VSHUFI64X2 one, and blends (VPBLENDMQ) half, as ports 0 and 5 both run
-// them. So the kernels move data with single-table permutes and blends:
+// twice. Timed on the Xeon (Emerald Rapids) this was written on, in a
+// loop of independent instructions, a VPERMT2B costs two cycles of
+// throughput, VPERMB, VPERMQ, unpacks and VSHUFI64X2 one, and blends
+// (VPBLENDMQ) half, as ports 0 and 5 both run them; GFNI runs on port 0.
+// So the kernels move data with single-table permutes and blends:
 //
 //   - a window is gathered by one VPERMB of its first 64 bytes and one
 //     merging VPERMB of its last 64 (each element from the one that holds
@@ -46,8 +46,8 @@ import (
 //   - the back end is a VPERMB per staged vector that puts tile byte b of
 //     group g at quadword b^sb (byte g), the same blend stages on quadword
 //     bits, which leave row b holding sub-block sb at quadword sb^b, and a
-//     VPERMQ per row undoing that. The first VPERMB also undoes the
-//     column's cell order.
+//     VPERMQ per row undoing that. The forward VPERMB also undoes the
+//     column's cell order, by indexes xored with the column's.
 //
 // For typesize 9 the one column past the first 8 sits in the last 64
 // bytes of every window: it is gathered by a merging VPERMB per window
@@ -55,9 +55,19 @@ import (
 // columns past the first r as a second set of cells (r columns of which
 // only ts-r are real) and emit only the blends those depend on.
 //
-// Measured against the kernels this replaced (two VPERMT2B per window, a
-// cell transpose of permutes, a back end of 8 VPERMI2B and 16 quadword
-// permutes per column): see pickKernel in the package for the figures.
+// Unshuffling writes the sub-block as whole 64-byte vectors, each one
+// VPERMB and up to three merging ones from the windows' cells
+// (fusedOutput), rather than two stores per window: those overlap, and
+// unless the elements are aligned every one splits a line. Timed with
+// the stores aligned instead (wrong output), the front end alone went
+// from 0.45 to 0.87 of memcpy at 256 KiB, typesize 9.
+//
+// The kernels these replaced spent two VPERMT2B per window, a cell
+// transpose of permutes and a back end of 8 VPERMI2B and 16 quadword
+// permutes per column; the figures are in pickKernel in the package.
+// Tried and dropped: the forward and back ends of consecutive
+// superblocks interleaved in one loop, with two stages (slower: typesize
+// 13 0.37 against 0.45); prefetching rows 128 or 192 bytes ahead (slower).
 
 // fusedPrefetch is how far past each row store the forward kernel
 // prefetches that row: 64 bytes is the next superblock's slice. The 8*ts
