@@ -231,10 +231,12 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 // VPERMT2B per window) ran, in one run beside them, 0.38/0.37 for
 // typesize 9, 0.40/0.33 for 5 and 0.38/0.34 for 11.
 //
-// So avx512-fused everywhere but the shuffle of typesizes 6, 10 and 14,
-// where the rows kernel came out ahead or level in two runs (10: 0.29 and
-// 0.26 against 0.23 and 0.24; 14: 0.28 and 0.28 against 0.25 and 0.25; 6:
-// level). The even typesizes 6, 10, 12 and 14 stay below 0.3 when
+// So avx512-fused for all of them. The rows kernel came out level for the
+// shuffle of typesize 6 and ahead for 10 and 14 in two runs at 256 KiB
+// (10: 0.29 and 0.26 against 0.23 and 0.24; 14: 0.28 and 0.28 against
+// 0.25 and 0.25), but far behind at 64 MiB (shuffle 6: 0.58 against 0.83,
+// 10: 0.23 against 0.62, 14: 0.26 against 0.67).
+// The even typesizes 6, 10, 12 and 14 stay below 0.3 when
 // shuffling: a 256 KiB buffer puts their rows 2^14/m bytes apart (ts =
 // 2m), so every m-th row lands in the same L1 set and a superblock's 16
 // row lines in each set exceed its 12 ways (odd typesizes put 8 there).
@@ -242,9 +244,6 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 // 16), and those above 16 the superblock kernel.
 func pickKernel(k kernelID, typesize int, inverse bool) kernelID {
 	if k == kAVX512GFNI && rowsTypesize(typesize) {
-		if !inverse && (typesize == 6 || typesize == 10 || typesize == 14) {
-			return kAVX512Rows
-		}
 		return kAVX512Fused
 	}
 	return k
