@@ -160,13 +160,8 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 			done = unshuffleRows(dst, src, typesize, rowLen)
 		}
 		if k == kAVX512Fused && rowsTypesize(typesize) {
-			// The last sub-block's stores run up to rowsSlack bytes past
-			// it: the superblock kernel does the last one when no room.
-			sb := rowLen * 8 / blockSuper
-			if sb > 0 && sb*blockSuper*typesize+rowsSlack > len(dst) {
-				sb--
-			}
-			if sb > 0 {
+			// whole superblocks; the stores stop at the last element
+			if sb := rowLen * 8 / blockSuper; sb > 0 {
 				unshuffleAVX512Fused(dst, src, typesize, rowLen, sb)
 				done = sb * blockSuper / 8
 			}
@@ -205,47 +200,50 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 //
 // Measured on this project's machine as lscpu shows it now (Intel Xeon,
 // family 6 model 207, Emerald Rapids, under KVM; AVX-512 VBMI and GFNI;
-// two fuzz campaigns at nice 19 and other sessions running), median over 9
-// rounds of each kernel's speed over a memcpy of the same size in the same
-// round, shuffle/unshuffle, with
+// other sessions running), median over 9 rounds of each kernel's speed
+// over a memcpy of the same size in the same round, shuffle/unshuffle,
+// with
 //
 //	BITSHUFFLE_MEASURE=1 BITSHUFFLE_MEASURE_ROUNDS=9 BITSHUFFLE_MEASURE_SIZES=256KiB \
 //	BITSHUFFLE_MEASURE_TS=3,5,6,7,9,10,11,12,13,14,15 \
 //	BITSHUFFLE_MEASURE_KERNELS=avx2,avx512,avx512-gfni,avx512-rows,avx512-fused \
 //	go test -run TestMeasureKernels -v ./bitshuffle
 //
-// avx512-fused against avx512-rows, then the best of avx2, avx512 and
-// avx512-gfni (which runs the superblock kernel of super.go for these
-// typesizes), 256 KiB:
+// avx512-fused (the kernels of asmgen/bitshuffle/fused.go that gather
+// with VPERMB and transpose with blends) against avx512-rows, then the
+// best of avx2, avx512 and avx512-gfni (which runs the superblock kernel
+// of super.go for these typesizes), 256 KiB:
 //
-//	ts  3: 0.50/0.50 against 0.37/0.42 and 0.16/0.12 (GB/s 20.95/20.55, memcpy 41.46)
-//	ts  5: 0.40/0.39 against 0.33/0.33 and 0.25/0.19 (GB/s 17.63/16.24, memcpy 41.47)
-//	ts  6: 0.25/0.35 against 0.28/0.30 and 0.25/0.21 (GB/s 10.17/13.89, memcpy 40.20)
-//	ts  7: 0.42/0.41 against 0.37/0.37 and 0.27/0.23 (GB/s 19.89/19.63, memcpy 41.39)
-//	ts  9: 0.36/0.33 against 0.30/0.30 and 0.16/0.16 (GB/s 15.58/14.79, memcpy 41.47)
-//	ts 10: 0.28/0.36 against 0.29/0.31 and 0.18/0.18 (GB/s 11.65/15.12, memcpy 41.09)
-//	ts 11: 0.37/0.39 against 0.29/0.32 and 0.22/0.21 (GB/s 15.41/15.80, memcpy 41.22)
-//	ts 12: 0.24/0.34 against 0.24/0.30 and 0.20/0.19 (GB/s  9.16/12.99, memcpy 36.81)
-//	ts 13: 0.42/0.42 against 0.35/0.37 and 0.27/0.25 (GB/s 17.75/17.76, memcpy 41.23)
-//	ts 14: 0.26/0.33 against 0.27/0.31 and 0.28/0.26 (GB/s 11.46/16.03, memcpy 40.25)
-//	ts 15: 0.45/0.44 against 0.37/0.41 and 0.29/0.28 (GB/s 18.49/18.82, memcpy 41.47)
+//	ts  3: 0.52/0.58 against 0.37/0.41 and 0.16/0.12 (GB/s 22.18/24.91, memcpy 41.38)
+//	ts  5: 0.47/0.55 against 0.33/0.32 and 0.23/0.19 (GB/s 19.60/23.54, memcpy 41.82)
+//	ts  6: 0.27/0.46 against 0.27/0.32 and 0.25/0.22 (GB/s 11.41/19.87, memcpy 42.34)
+//	ts  7: 0.51/0.51 against 0.36/0.35 and 0.30/0.26 (GB/s 22.37/21.80, memcpy 42.34)
+//	ts  9: 0.46/0.53 against 0.29/0.28 and 0.20/0.17 (GB/s 19.16/21.96, memcpy 41.82)
+//	ts 10: 0.23/0.34 against 0.29/0.27 and 0.19/0.18 (GB/s  9.72/14.67, memcpy 41.56)
+//	ts 11: 0.43/0.45 against 0.31/0.30 and 0.23/0.21 (GB/s 18.46/19.51, memcpy 42.60)
+//	ts 12: 0.24/0.38 against 0.25/0.29 and 0.20/0.21 (GB/s  9.58/17.82, memcpy 41.59)
+//	ts 13: 0.46/0.51 against 0.34/0.34 and 0.27/0.25 (GB/s 19.59/21.23, memcpy 42.27)
+//	ts 14: 0.25/0.41 against 0.28/0.31 and 0.25/0.25 (GB/s 11.44/18.09, memcpy 41.57)
+//	ts 15: 0.38/0.49 against 0.35/0.36 and 0.29/0.28 (GB/s 18.73/20.17, memcpy 42.67)
 //
-// So avx512-fused everywhere but the shuffle of typesize 6, where the rows
-// kernel measured ahead (0.28 against 0.25; an earlier 5-round run had it
-// the other way, 0.27 against 0.29). The even typesizes 6, 10, 12 and 14
-// stay below 0.4 when shuffling: a 256 KiB buffer puts their rows 2^14/m
-// bytes apart (ts = 2m), so every m-th row lands in the same L1 set and a
-// superblock's 16 row lines in each set exceed its 12 ways (odd typesizes
-// put 8 there). Typesizes that are powers of two keep their GFNI kernels
-// (1, 2, 4, 8, 16), and those above 16 the superblock kernel. The earlier
-// table (avx512-rows for these typesizes, on an AMD Zen 4 then) found one
-// table right at 64 MiB too, where memcpy itself scattered by a factor of
-// two between rounds.
+// Figures move by about 0.05 between runs here (typesize 15 shuffling ran
+// 0.45 in the run before). The kernels these fused ones replaced (two
+// VPERMT2B per window) ran, in one run beside them, 0.38/0.37 for
+// typesize 9, 0.40/0.33 for 5 and 0.38/0.34 for 11.
+//
+// So avx512-fused for all of them. The rows kernel came out level for the
+// shuffle of typesize 6 and ahead for 10 and 14 in two runs at 256 KiB
+// (10: 0.29 and 0.26 against 0.23 and 0.24; 14: 0.28 and 0.28 against
+// 0.25 and 0.25), but far behind at 64 MiB (shuffle 6: 0.58 against 0.83,
+// 10: 0.23 against 0.62, 14: 0.26 against 0.67).
+// The even typesizes 6, 10, 12 and 14 stay below 0.3 when
+// shuffling: a 256 KiB buffer puts their rows 2^14/m bytes apart (ts =
+// 2m), so every m-th row lands in the same L1 set and a superblock's 16
+// row lines in each set exceed its 12 ways (odd typesizes put 8 there).
+// Typesizes that are powers of two keep their GFNI kernels (1, 2, 4, 8,
+// 16), and those above 16 the superblock kernel.
 func pickKernel(k kernelID, typesize int, inverse bool) kernelID {
 	if k == kAVX512GFNI && rowsTypesize(typesize) {
-		if typesize == 6 && !inverse {
-			return kAVX512Rows
-		}
 		return kAVX512Fused
 	}
 	return k

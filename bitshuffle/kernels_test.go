@@ -190,7 +190,7 @@ func TestKernelsUnaligned(t *testing.T) {
 func TestKernelsGuardPages(t *testing.T) {
 	usable, _ := usableKernels()
 	rng := rand.New(rand.NewPCG(7, 8))
-	for _, ts := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 31, 255} {
+	for _, ts := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 31, 255} {
 		for _, n := range []int{8 * ts, 64 * ts, 64*ts + 1, 100 * ts, 256 * ts, 512 * ts, 1024*ts + 3, 1000*ts + ts - 1, 4096} {
 			data := randomBytes(rng, n)
 			for _, atEnd := range []bool{true, false} {

@@ -407,28 +407,8 @@ func transposeQwordsPerm(v []reg.VecVirtual, pre, post *bytePerm) {
 		folded := n == 0 && *pre != id || n == 2 && *post != id
 		switch {
 		case folded:
-			var loQ, hiQ [8]int
-			for p := 0; p < 8; p++ {
-				if p&s == 0 {
-					loQ[p], hiQ[p] = p, p^s
-				} else {
-					loQ[p], hiQ[p] = 8+(p^s), 8+p
-				}
-			}
-			byteIdx := func(q [8]int) [64]int {
-				var idx [64]int
-				for P := 0; P < 64; P++ {
-					src := post[P]
-					p, j := src/8, src%8
-					m := pre[8*(q[p]%8)+j]
-					if q[p] >= 8 {
-						m += 64
-					}
-					idx[P] = m
-				}
-				return idx
-			}
-			lt, ht := byteTable(byteIdx(loQ)), byteTable(byteIdx(hiQ))
+			lo, hi := foldedTables(s, pre, post)
+			lt, ht := byteTable(lo), byteTable(hi)
 			for i := 0; i < 8; i++ {
 				if i&s != 0 {
 					continue
@@ -463,6 +443,34 @@ func transposeQwordsPerm(v []reg.VecVirtual, pre, post *bytePerm) {
 			}
 		}
 	}
+}
+
+// foldedTables returns the two-table byte indexes of the transposeQwords
+// stage swapping blocks of s quadwords with pre applied before it and post
+// after it: lo for the new v[i], hi for v[i|s].
+func foldedTables(s int, pre, post *bytePerm) (lo, hi [64]int) {
+	var loQ, hiQ [8]int
+	for p := 0; p < 8; p++ {
+		if p&s == 0 {
+			loQ[p], hiQ[p] = p, p^s
+		} else {
+			loQ[p], hiQ[p] = 8+(p^s), 8+p
+		}
+	}
+	byteIdx := func(q [8]int) [64]int {
+		var idx [64]int
+		for P := 0; P < 64; P++ {
+			src := post[P]
+			p, j := src/8, src%8
+			m := pre[8*(q[p]%8)+j]
+			if q[p] >= 8 {
+				m += 64
+			}
+			idx[P] = m
+		}
+		return idx
+	}
+	return byteIdx(loQ), byteIdx(hiQ)
 }
 
 // byteTable emits (once) a 64-byte index table.
