@@ -36,41 +36,43 @@
 #define e_nbBits 5
 #define e_next 6
 
+// The bit reader: R8 holds the 8 bytes of the stream at R10, read from
+// the top bit down, and R9 counts the bits of R8 not yet read (64 minus
+// seqCtx.used), so the next n bits are R8 >> (R9-n), the low n of them.
+
 // REFILL moves the loaded word down by the whole bytes read, not below
 // the buffer's start, and loads it: at least 57 unread bits after it
 // while the stream lasts. Uses AX, CX.
 #define REFILL \
-	MOVQ R9, AX \
+	MOVQ $64, AX \
+	SUBQ R9, AX \
 	SHRQ $3, AX \
 	CMPQ AX, R10 \
 	CMOVQHI R10, AX \
 	SUBQ AX, R10 \
-	SHLQ $3, AX \
-	SUBQ AX, R9 \
+	LEAQ (R9)(AX*8), R9 \
 	MOVQ ctx_buf(DI), CX \
 	MOVQ (CX)(R10*1), R8
 
 // READBITS sets AX to the CX next bits (CX <= 31, 0 reads none) and
-// moves past them: val << used >> 1 >> (63-CX), as peekBits.
+// moves past them.
 #define READBITS \
-	SHLXQ R9, R8, AX \
-	SHRQ $1, AX \
-	XORQ $63, CX \
-	SHRXQ CX, AX, AX \
-	XORQ $63, CX \
-	ADDQ CX, R9
+	SUBQ  CX, R9 \
+	SHRXQ R9, R8, AX \
+	BZHIQ CX, AX, AX
 
 // func decodeSeqsBMI2(c *seqCtx) int
 //
 // Registers: DI the context; R8 the loaded word of the bit stream, R9
-// its bits read, R10 where it starts in the buffer; R11 the output
+// its bits not yet read, R10 where it starts in the buffer; R11 the output
 // pointer, R12 the literals pointer; R14, R13, BX the literal length,
 // match length and offset states; R15 the sequences left; AX, CX, DX, SI scratch, SI the
 // offset value and DX the literal length once decoded.
 TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
 	MOVQ c+0(FP), DI
 	MOVQ ctx_bp(DI), R10
-	MOVQ ctx_used(DI), R9
+	MOVQ $64, R9
+	SUBQ ctx_used(DI), R9
 	MOVQ ctx_buf(DI), CX
 	MOVQ (CX)(R10*1), R8
 	MOVQ ctx_llState(DI), R14
@@ -96,10 +98,11 @@ loop:
 	// moves down 8 bytes at most: with 8 bytes below it, no clamp.
 	CMPQ R10, $8
 	JCS  refillClamped
-	MOVQ R9, AX
+	MOVQ $64, AX
+	SUBQ R9, AX
 	SHRQ $3, AX
 	SUBQ AX, R10
-	ANDQ $7, R9
+	LEAQ (R9)(AX*8), R9
 	MOVQ ctx_buf(DI), CX
 	MOVQ (CX)(R10*1), R8
 
@@ -121,9 +124,10 @@ refilled:
 	// Refill only if the literal length's extra bits and the three
 	// state updates (26 bits at most) would run past the word.
 	MOVBQZX ctx_llBuf+e_nbAdd(DI)(R14*8), CX
-	LEAQ    (R9)(CX*1), AX
-	CMPQ    AX, $64-26
-	JLS     literalLength
+	MOVQ    R9, AX
+	SUBQ    CX, AX
+	CMPQ    AX, $26
+	JGE     literalLength
 	REFILL
 	MOVBQZX ctx_llBuf+e_nbAdd(DI)(R14*8), CX
 
@@ -213,10 +217,9 @@ exec:
 	ADDQ CX, SI
 	CMPQ SI, ctx_outEnd(DI)
 	JHI  slow
-	TESTQ AX, AX
-	JEQ   slow
-	CMPQ AX, ctx_window(DI)
-	JHI  slow
+	LEAQ -1(AX), SI // 0 wraps round: one compare refuses 0 and beyond the window
+	CMPQ SI, ctx_window(DI)
+	JCC  slow
 	LEAQ (R11)(DX*1), SI
 	SUBQ AX, SI
 	CMPQ SI, ctx_out(DI)
@@ -346,7 +349,9 @@ done:
 save:
 	MOVQ R15, ctx_nseq(DI)
 	MOVQ R10, ctx_bp(DI)
-	MOVQ R9, ctx_used(DI)
+	MOVQ $64, CX
+	SUBQ R9, CX
+	MOVQ CX, ctx_used(DI)
 	MOVQ R14, ctx_llState(DI)
 	MOVQ R13, ctx_mlState(DI)
 	MOVQ BX, ctx_ofState(DI)
