@@ -36,9 +36,22 @@ func BenchmarkFrame(b *testing.B) {
 					for i := range chunks {
 						chunks[i] = make([]byte, 0, CompressBound(big))
 					}
+					// The same 64 MiB chunks made of the frame's 64 KiB
+					// blocks: the codec's work of the frame, without the
+					// frame, in the chunks' reused buffers.
+					ob := o
+					ob.Blocksize = 64 << 10
+					compB, err := NewCompressor(ob)
+					if err != nil {
+						b.Fatal(err)
+					}
+					chunksB := make([][]byte, len(chunks))
+					for i := range chunksB {
+						chunksB[i] = make([]byte, 0, CompressBound(big))
+					}
 					out := make([]byte, n)
 					cp := make([]byte, n)
-					var tCopy, tFc, tFd, tCc, tCd frametest.Best
+					var tCopy, tFc, tFd, tCc, tCd, tBc, tBd, tNc frametest.Best
 					var frame *SChunk
 					round := func() {
 						_ = tCopy.Time(func() error { copy(cp, in); return nil })
@@ -77,6 +90,41 @@ func BenchmarkFrame(b *testing.B) {
 						}); err != nil {
 							b.Fatal(err)
 						}
+						if err := tBc.Time(func() error {
+							for i := range chunksB {
+								c, err := compB.Compress(chunksB[i][:0], in[i*big:min(n, (i+1)*big)])
+								if err != nil {
+									return err
+								}
+								chunksB[i] = c
+							}
+							return nil
+						}); err != nil {
+							b.Fatal(err)
+						}
+						if err := tBd.Time(func() error {
+							for i, c := range chunksB {
+								if _, err := dec.Decompress(out[i*big:i*big], c); err != nil {
+									return err
+								}
+							}
+							return nil
+						}); err != nil {
+							b.Fatal(err)
+						}
+						// The 64 MiB chunks into new buffers, as the frame's
+						// chunks go into a new super-chunk's memory: both
+						// pay for touching fresh pages.
+						if err := tNc.Time(func() error {
+							for i := range chunks {
+								if _, err := comp.Compress(nil, in[i*big:min(n, (i+1)*big)]); err != nil {
+									return err
+								}
+							}
+							return nil
+						}); err != nil {
+							b.Fatal(err)
+						}
 					}
 					round() // warm up
 					for b.Loop() {
@@ -90,6 +138,9 @@ func BenchmarkFrame(b *testing.B) {
 					b.ReportMetric(gb(tCd), "chunk64M-dec-GB/s")
 					b.ReportMetric(float64(tCc)/float64(tFc), "comp-frame/chunk")
 					b.ReportMetric(float64(tCd)/float64(tFd), "dec-frame/chunk")
+					b.ReportMetric(float64(tBc)/float64(tFc), "comp-frame/chunk64K")
+					b.ReportMetric(float64(tBd)/float64(tFd), "dec-frame/chunk64K")
+					b.ReportMetric(float64(tNc)/float64(tFc), "comp-frame/chunk-new")
 					b.ReportMetric(float64(n)/float64(frame.Cbytes()), "ratio")
 					// 64 KiB chunks are 64 KiB blocks, whose shuffled streams
 					// find fewer and shorter matches than 512 KiB blocks do:
