@@ -53,6 +53,32 @@ func BenchmarkFrame(b *testing.B) {
 					cp := make([]byte, n)
 					var tCopy, tFc, tFd, tCc, tCd, tBc, tBd, tNc frametest.Best
 					var frame *SChunk
+					// compressInto compresses in as 64 MiB chunks into
+					// bufs, reused, or into new buffers when bufs is nil.
+					compressInto := func(c *Compressor, bufs [][]byte) error {
+						for i := 0; i*big < n; i++ {
+							var dst []byte
+							if bufs != nil {
+								dst = bufs[i][:0]
+							}
+							ch, err := c.Compress(dst, in[i*big:min(n, (i+1)*big)])
+							if err != nil {
+								return err
+							}
+							if bufs != nil {
+								bufs[i] = ch
+							}
+						}
+						return nil
+					}
+					decompressAll := func(bufs [][]byte) error {
+						for i, c := range bufs {
+							if _, err := dec.Decompress(out[i*big:i*big], c); err != nil {
+								return err
+							}
+						}
+						return nil
+					}
 					round := func() {
 						_ = tCopy.Time(func() error { copy(cp, in); return nil })
 						if err := tFc.Time(func() error {
@@ -68,62 +94,23 @@ func BenchmarkFrame(b *testing.B) {
 						if err := tFd.Time(func() error { _, err := frame.Decompress(out); return err }); err != nil {
 							b.Fatal(err)
 						}
-						if err := tCc.Time(func() error {
-							for i := range chunks {
-								c, err := comp.Compress(chunks[i][:0], in[i*big:min(n, (i+1)*big)])
-								if err != nil {
-									return err
-								}
-								chunks[i] = c
+						// The 64 MiB chunks into reused buffers, then of
+						// the frame's blocks, then into new buffers, as the
+						// frame's chunks go into a new super-chunk's memory
+						// (both pay for touching fresh pages).
+						for _, t := range []struct {
+							best *frametest.Best
+							f    func() error
+						}{
+							{&tCc, func() error { return compressInto(comp, chunks) }},
+							{&tCd, func() error { return decompressAll(chunks) }},
+							{&tBc, func() error { return compressInto(compB, chunksB) }},
+							{&tBd, func() error { return decompressAll(chunksB) }},
+							{&tNc, func() error { return compressInto(comp, nil) }},
+						} {
+							if err := t.best.Time(t.f); err != nil {
+								b.Fatal(err)
 							}
-							return nil
-						}); err != nil {
-							b.Fatal(err)
-						}
-						if err := tCd.Time(func() error {
-							for i, c := range chunks {
-								if _, err := dec.Decompress(out[i*big:i*big], c); err != nil {
-									return err
-								}
-							}
-							return nil
-						}); err != nil {
-							b.Fatal(err)
-						}
-						if err := tBc.Time(func() error {
-							for i := range chunksB {
-								c, err := compB.Compress(chunksB[i][:0], in[i*big:min(n, (i+1)*big)])
-								if err != nil {
-									return err
-								}
-								chunksB[i] = c
-							}
-							return nil
-						}); err != nil {
-							b.Fatal(err)
-						}
-						if err := tBd.Time(func() error {
-							for i, c := range chunksB {
-								if _, err := dec.Decompress(out[i*big:i*big], c); err != nil {
-									return err
-								}
-							}
-							return nil
-						}); err != nil {
-							b.Fatal(err)
-						}
-						// The 64 MiB chunks into new buffers, as the frame's
-						// chunks go into a new super-chunk's memory: both
-						// pay for touching fresh pages.
-						if err := tNc.Time(func() error {
-							for i := range chunks {
-								if _, err := comp.Compress(nil, in[i*big:min(n, (i+1)*big)]); err != nil {
-									return err
-								}
-							}
-							return nil
-						}); err != nil {
-							b.Fatal(err)
 						}
 					}
 					round() // warm up

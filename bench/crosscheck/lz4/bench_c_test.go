@@ -12,6 +12,7 @@ import (
 	"github.com/goblosc/blosc/internal/golden"
 	"github.com/goblosc/blosc/internal/lz4"
 	"github.com/goblosc/blosc/internal/lz4test"
+	pierrec "github.com/pierrec/lz4/v4"
 )
 
 // BenchmarkStreamsVersusC compresses the byte-shuffled streams of
@@ -63,5 +64,68 @@ func BenchmarkStreamsVersusC(b *testing.B) {
 			b.ReportMetric(total/bestC.Seconds()/1e9, "c-GB/s")
 			b.ReportMetric(float64(bestC)/float64(bestGo), "go/c")
 		})
+	}
+}
+
+// BenchmarkDecodeStreamsVersusC decodes the LZ4 blocks liblz4 writes for
+// the byte-shuffled streams of f32_noise and linspace_f64 blocks (64 KiB,
+// a 64 KiB chunk's one block, and 512 KiB, a 64 MiB chunk's) with the
+// decoder internal/codec calls (pierrec/lz4's UncompressBlock) and with
+// LZ4_decompress_safe, alternating, and reports each one's best time and
+// their ratio: the codec's share of decoding a Blosc2 LZ4 chunk.
+func BenchmarkDecodeStreamsVersusC(b *testing.B) {
+	for _, set := range []struct {
+		name string
+		ts   int
+	}{{"f32_noise", 4}, {"linspace_f64", 8}} {
+		for _, n := range []int{64 << 10, 512 << 10} {
+			const blocks = 16
+			p := lz4test.Must(golden.Pattern(set.name, n*blocks))
+			m := n / set.ts
+			var comp [][]byte
+			raw := 0
+			for j := range blocks {
+				for k := range set.ts {
+					s := make([]byte, m)
+					for i := range m {
+						s[i] = p[j*n+set.ts*i+k]
+					}
+					d := make([]byte, lz4.CompressBlockBound(m))
+					if c := cblosc2.LZ4CompressFast(d, s, 5); c > 0 && c < m {
+						comp = append(comp, d[:c])
+					} else {
+						raw++ // Blosc stores such a stream as it is
+					}
+				}
+			}
+			b.Run(fmt.Sprintf("%s/n=%s/lz4-%s", set.name, lz4test.Size(n), cblosc2.LZ4Version()), func(b *testing.B) {
+				gd, cd := make([]byte, m), make([]byte, m)
+				for _, c := range comp {
+					g, err := pierrec.UncompressBlock(c, gd)
+					x := cblosc2.LZ4DecompressSafe(cd, c)
+					if err != nil || g != m || x != m || !bytes.Equal(gd, cd) {
+						b.Fatalf("Go decoded %d bytes (%v), C %d, or other bytes", g, err, x)
+					}
+				}
+				bestGo, bestC := time.Duration(1<<62), time.Duration(1<<62)
+				for b.Loop() {
+					t0 := time.Now()
+					for _, c := range comp {
+						pierrec.UncompressBlock(c, gd)
+					}
+					t1 := time.Now()
+					for _, c := range comp {
+						cblosc2.LZ4DecompressSafe(cd, c)
+					}
+					t2 := time.Now()
+					bestGo, bestC = min(bestGo, t1.Sub(t0)), min(bestC, t2.Sub(t1))
+				}
+				total := float64(m * len(comp))
+				b.ReportMetric(total/bestGo.Seconds()/1e9, "go-GB/s")
+				b.ReportMetric(total/bestC.Seconds()/1e9, "c-GB/s")
+				b.ReportMetric(float64(bestC)/float64(bestGo), "go/c")
+				b.ReportMetric(float64(raw), "raw-streams")
+			})
+		}
 	}
 }

@@ -22,3 +22,11 @@ func LZ4CompressFast(dst, src []byte, acceleration int) int {
 
 // LZ4Version is liblz4's version string.
 func LZ4Version() string { return C.GoString(C.LZ4_versionString()) }
+
+// LZ4DecompressSafe is the LZ4_decompress_safe of the liblz4 c-blosc2
+// links: it decodes the block src into dst and returns the bytes written,
+// or a negative number for a malformed block.
+func LZ4DecompressSafe(dst, src []byte) int {
+	return int(C.LZ4_decompress_safe((*C.char)(unsafe.Pointer(&src[0])), (*C.char)(unsafe.Pointer(&dst[0])),
+		C.int(len(src)), C.int(len(dst))))
+}
