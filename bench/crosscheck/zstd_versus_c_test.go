@@ -14,8 +14,9 @@ import (
 )
 
 // BenchmarkZstdDecodeVersusC decodes, single-threaded, the zstd chunks
-// Go and c-blosc2 write for `blosc bench`'s datasets (byte shuffle, the
-// bench typesizes) at clevel 1, 5 and 9, 1 MiB and 64 MiB chunks, each
+// Go and c-blosc2 write for every dataset of `blosc bench` (byte shuffle,
+// the bench typesizes; rand_s1 and zeros come out as memcpyed and
+// special chunks on both sides) at clevel 1, 5 and 9, 1 MiB and 64 MiB chunks, each
 // side its own chunk, alternating in one loop, and reports each side's
 // best GB/s and go/c; go-on-c/c compares the decoders alone, Go decoding
 // the chunk C wrote. Run with -benchtime=10x or so; the 64 MiB chunks
@@ -24,7 +25,7 @@ func BenchmarkZstdDecodeVersusC(b *testing.B) {
 	sets := []struct {
 		name string
 		ts   int
-	}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}, {"text", 1}, {"runs", 4}, {"rec12", 4}, {"arange_i16", 2}}
+	}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}, {"rand_s1", 8}, {"text", 1}, {"runs", 4}, {"rec12", 4}, {"arange_i16", 2}, {"zeros", 8}}
 	for _, n := range []int{1 << 20, 64 << 20} {
 		for _, s := range sets {
 			for _, level := range []int{1, 5, 9} {
