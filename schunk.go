@@ -665,12 +665,16 @@ func (s *SChunk) own(extra int) {
 // reserve makes room for n more bytes of chunks, doubling the region's
 // capacity when it grows (append's growth of large slices, 1.25x, would
 // copy a frame built chunk by chunk several times over).
-func (s *SChunk) reserve(n int) {
+func (s *SChunk) reserve(n int) { s.grow(n, cap(s.region)) }
+
+// grow makes room for n more bytes of chunks, growing the region's
+// capacity by at least by when it grows.
+func (s *SChunk) grow(n, by int) {
 	s.own(n)
 	if cap(s.region)-len(s.region) >= n {
 		return
 	}
-	r := make([]byte, len(s.region), max(2*cap(s.region), len(s.region)+n))
+	r := make([]byte, len(s.region), max(cap(s.region)+by, len(s.region)+n))
 	copy(r, s.region)
 	s.region = r
 }
@@ -889,19 +893,26 @@ func (s *SChunk) AppendData(p []byte) (err error) {
 		// group of 64 KiB chunks is then 1 MiB a thread).
 		group = threads * max(2, min(16, (1<<20)/cs))
 	}
-	startRegion, startLen, sized := s.regionLen(), len(p), false
+	startRegion, startLen := s.regionLen(), len(p)
 	for len(p) > 0 {
-		// Once a group is done, make room for the rest at the ratio seen
-		// so far: the region then grows about once, where doubling it
-		// would copy and clear it again and again (a sixth of the time of
-		// compressing 256 MiB of noisy floats into 64 KiB chunks).
-		if done := startLen - len(p); !sized && done >= group*cs && len(p) > 2*group*cs {
-			sized = true
-			made := s.regionLen() - startRegion
-			est := int64(len(p)) * made / int64(done)
-			s.reserve(int(min(est+est/8, int64(CompressBound(len(p))))))
-		}
 		k := min((len(p)+cs-1)/cs, group)
+		// Room for the group's chunks, and for the rest at the ratio seen
+		// so far and an eighth more: once enough is seen the region grows
+		// about once, where doubling it would copy and clear it again and
+		// again (a sixth of the time of compressing 256 MiB of noisy
+		// floats into 64 KiB chunks). While little is seen (the first
+		// chunks of a ramp compress worse than the rest) it at most
+		// doubles; a ratio that drifts later grows it by a quarter or
+		// more at a time.
+		if bound := k * CompressBound(cs); cap(s.region)-len(s.region) < bound {
+			more := bound
+			if done := startLen - len(p); done > 0 {
+				made := s.regionLen() - startRegion
+				est := min(int64(len(p))*made/int64(done), int64(CompressBound(len(p))))
+				more = min(bound+int(est+est/8), cap(s.region)+bound)
+			}
+			s.grow(more, cap(s.region)/4)
+		}
 		if k == 1 || threads == 1 {
 			// Compress straight into the frame's chunk bytes.
 			k := min(cs, len(p))
