@@ -485,31 +485,34 @@ func (s *SChunk) checkOffsetsLazy() error {
 // readChunk reads the committed chunk at region offset off with one
 // ReadAt: up to end, the next chunk's start when exact (or the end of the
 // chunk bytes). When end is a guess (a lazily read index) and the chunk's
-// header says it is longer, a second ReadAt takes the rest.
-func (f *frameFile) readChunk(off, end int64, exact bool) ([]byte, error) {
+// header says it is longer, a second ReadAt takes the rest. The bytes go
+// into buf when it has room (a stream's decoder reuses one per worker),
+// else into a new buffer; used is the buffer read into, for the next call.
+func (f *frameFile) readChunk(off, end int64, exact bool, buf []byte) (chunk, used []byte, err error) {
 	if off >= f.region {
-		return f.readFlushed(off)
+		b, err := f.readFlushed(off)
+		return b, b, err
 	}
 	if off < 0 || end-off < header2Len || end > f.region {
-		return nil, fmt.Errorf("%w: chunk at offset %d", ErrCorrupt, off)
+		return nil, buf, fmt.Errorf("%w: chunk at offset %d", ErrCorrupt, off)
 	}
-	b := make([]byte, end-off)
+	b := sized(buf, int(end-off))
 	if err := readFull(f.r, b, f.base+f.hlen+off); err != nil {
-		return nil, err
+		return nil, b, err
 	}
 	if cb := int64(chunkCbytes(b)); !exact && cb > int64(len(b)) && cb <= f.region-off {
-		nb := make([]byte, cb)
+		nb := sized(nil, int(cb))
 		copy(nb, b)
 		if err := readFull(f.r, nb[len(b):], f.base+f.hlen+off+int64(len(b))); err != nil {
-			return nil, err
+			return nil, nb, err
 		}
 		b = nb
 	}
 	h, err := parseHeader2(b)
 	if err != nil {
-		return nil, frameChunkErr(fmt.Sprintf("chunk at offset %d", off), err)
+		return nil, b, frameChunkErr(fmt.Sprintf("chunk at offset %d", off), err)
 	}
-	return b[:h.cbytes:h.cbytes], nil
+	return b[:h.cbytes:h.cbytes], b, nil
 }
 
 // errBroken: a change of a frame file failed half-way; the file holds the
@@ -630,6 +633,15 @@ func hasDelta(f [MaxFilters]uint8) bool {
 		}
 	}
 	return false
+}
+
+// sized returns buf[:n] when buf has room for n bytes, else a new buffer
+// of n bytes.
+func sized(buf []byte, n int) []byte {
+	if cap(buf) >= n {
+		return buf[:n]
+	}
+	return make([]byte, n)
 }
 
 // readFlushed reads a chunk a change in progress has already written to
