@@ -209,6 +209,7 @@ func buildOptions(format, codec string, level, typesize int, shuffle string, blo
 
 func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := newFlagSet("decompress")
+	useMap := fs.Bool("mmap", true, "read a frame file through a memory map (it must not shrink meanwhile: that faults)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -220,14 +221,20 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return writeSChunkData(s, fs.Arg(1), stdout)
+		return writeSChunkData(s, fs.Arg(1), stdout, nil)
 	}
 	if s, f, ok, err := openFrameFileLazily(fs.Arg(0)); ok {
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		return writeSChunkData(s, fs.Arg(1), stdout)
+		if *useMap {
+			if ms, m, ok := mapFrame(f); ok {
+				defer m.unmap()
+				return writeSChunkData(ms, fs.Arg(1), stdout, m.release)
+			}
+		}
+		return writeSChunkData(s, fs.Arg(1), stdout, nil)
 	}
 	head, in, closeIn, err := sniff(fs.Arg(0), stdin)
 	if err != nil {

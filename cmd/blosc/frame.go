@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -161,27 +160,18 @@ func writeAtomic(path string, stdout io.Writer, fill func(*os.File) error) error
 	return nil
 }
 
-// writeStream has fill write OUT: standard output directly (through a
-// buffer) for -, otherwise a temporary file renamed over OUT when fill
-// succeeds.
+// writeStream has fill write OUT: standard output directly for -,
+// otherwise a temporary file renamed over OUT when fill succeeds. fill
+// writes in pieces of a chunk or more (a FrameReader's), so no buffer
+// sits between: one would copy every byte once more.
 func writeStream(path string, stdout io.Writer, fill func(io.Writer) error) error {
 	if path == "-" {
 		if f, ok := stdout.(*os.File); ok {
 			growPipe(f)
 		}
-		bw := bufio.NewWriterSize(stdout, 1<<20)
-		if err := fill(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
+		return fill(stdout)
 	}
-	return writeAtomic(path, stdout, func(f *os.File) error {
-		bw := bufio.NewWriterSize(f, 1<<20)
-		if err := fill(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
-	})
+	return writeAtomic(path, stdout, func(f *os.File) error { return fill(f) })
 }
 
 // appendFrame appends IN's bytes to the frame file at path in place, as
@@ -397,15 +387,63 @@ func openFrameFileLazily(path string) (s *blosc.SChunk, f *os.File, ok bool, err
 
 // writeSChunkData writes a super-chunk's data to OUT through a
 // FrameReader: a few chunks decoded at once, so memory stays at a few
-// chunks whatever its size.
-func writeSChunkData(s *blosc.SChunk, out string, stdout io.Writer) error {
+// chunks whatever its size. release, when not nil, is called after every
+// releaseEvery bytes written (to unmap a mapped frame's pages).
+func writeSChunkData(s *blosc.SChunk, out string, stdout io.Writer, release func()) error {
 	prog := newProgress(s.Nbytes())
 	defer prog.finish()
 	return writeStream(out, stdout, func(f io.Writer) error {
 		r := blosc.NewFrameReader(s)
-		if _, err := r.WriteTo(progressWriter{f, prog}); err != nil {
+		w := io.Writer(progressWriter{f, prog})
+		if release != nil {
+			w = &releasingWriter{w: w, release: release}
+		}
+		if _, err := r.WriteTo(w); err != nil {
 			return err
 		}
 		return r.Close()
 	})
+}
+
+// releaseEvery is how much data a stream from a mapped frame writes
+// between releases of the mapping's pages: it bounds how much of the
+// frame the process holds resident.
+const releaseEvery = 32 << 20
+
+// releasingWriter calls release after every releaseEvery bytes.
+type releasingWriter struct {
+	w       io.Writer
+	n       int64
+	release func()
+}
+
+func (w *releasingWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	if w.n += int64(n); w.n >= releaseEvery {
+		w.n = 0
+		w.release()
+	}
+	return n, err
+}
+
+// mapFrame maps the frame file f and parses it in place, so its chunks
+// are decoded without being read into buffers first; ok is false (and
+// nothing stays mapped) when the file cannot be mapped or the frame does
+// not parse whole, and the caller reads it as before.
+func mapFrame(f *os.File) (*blosc.SChunk, mappedFile, bool) {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return nil, mappedFile{}, false
+	}
+	m, ok := mapFile(f, st.Size())
+	if !ok {
+		return nil, m, false
+	}
+	s, err := blosc.ParseFrame(m.b)
+	if err != nil {
+		m.unmap()
+		return nil, mappedFile{}, false
+	}
+	m.release() // parsing touched every chunk's header
+	return s, m, true
 }
