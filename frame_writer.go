@@ -234,13 +234,30 @@ func (w *FrameWriter) send() error {
 	return nil
 }
 
-// Write compresses p into the frame's chunks.
+// Write compresses p into the frame's chunks. Whole units of p, from a
+// unit's start, are compressed where they lie rather than copied first;
+// Write then returns once they are compressed, so that it keeps nothing
+// of p (large writes, a mapped file's, gain most).
 func (w *FrameWriter) Write(p []byte) (int, error) {
 	total := len(p)
+	defer func() {
+		if w.pipe != nil {
+			w.pipe.direct.Wait()
+		}
+	}()
 	for len(p) > 0 {
 		u, err := w.unit()
 		if err != nil {
 			return total - len(p), err
+		}
+		if w.n == 0 && len(p) >= len(u) {
+			w.pipe.submitFrom(p[:len(u)])
+			p = p[len(u):]
+			if err := w.pipe.failed(); err != nil {
+				w.err = err
+				return total - len(p), err
+			}
+			continue
 		}
 		k := copy(u[w.n:], p)
 		w.n += k
@@ -357,15 +374,21 @@ type chunkPipe struct {
 	work   chan pipeUnit
 	order  chan int
 	ready  []chan pipeResult
-	next   int  // the unit being filled
-	held   bool // the caller holds unit next's token
+	next   int            // the unit being filled
+	held   bool           // the caller holds unit next's token
+	direct sync.WaitGroup // units of a caller's bytes not yet compressed
 	wg     sync.WaitGroup
 	wrote  chan struct{} // closed when the writer ends
 	mu     sync.Mutex
 	err    error
 }
 
-type pipeUnit struct{ q, n int } // unit number, input bytes
+// pipeUnit is unit q: n bytes of its slot's input, or src, a caller's
+// bytes compressed in place.
+type pipeUnit struct {
+	q, n int
+	src  []byte
+}
 
 type pipeResult struct {
 	ends []int // where each chunk ends in out[slot]
@@ -414,10 +437,20 @@ func (c *chunkPipe) unit() []byte {
 }
 
 // submit hands the unit being filled, n bytes of it, down the pipeline.
-func (c *chunkPipe) submit(n int) {
+func (c *chunkPipe) submit(n int) { c.send(pipeUnit{q: c.next, n: n}) }
+
+// submitFrom hands src down the pipeline as the next unit, to be
+// compressed where it lies: the caller keeps it unchanged until direct
+// says it is done.
+func (c *chunkPipe) submitFrom(src []byte) {
+	c.direct.Add(1)
+	c.send(pipeUnit{q: c.next, n: len(src), src: src})
+}
+
+func (c *chunkPipe) send(u pipeUnit) {
 	c.unit()
-	c.work <- pipeUnit{c.next, n}
-	c.order <- c.next
+	c.work <- u
+	c.order <- u.q
 	c.next++
 	c.held = false
 }
@@ -455,8 +488,12 @@ func (c *chunkPipe) compress() {
 		slot := u.q % c.slots
 		var r pipeResult
 		if c.failed() == nil {
+			in := c.in[slot][:u.n]
+			if u.src != nil {
+				in = u.src
+			}
 			out := c.out[slot][:0]
-			for src := c.in[slot][:u.n]; len(src) > 0; src = src[min(c.cs, len(src)):] {
+			for src := in; len(src) > 0; src = src[min(c.cs, len(src)):] {
 				k := min(c.cs, len(src))
 				if cap(out)-len(out) < CompressBound(k) {
 					grown := make([]byte, len(out), len(out)+(len(src)+c.cs-1)/c.cs*CompressBound(c.cs))
@@ -472,6 +509,9 @@ func (c *chunkPipe) compress() {
 				r.ends = append(r.ends, len(out))
 			}
 			c.out[slot] = out
+		}
+		if u.src != nil {
+			c.direct.Done()
 		}
 		c.ready[slot] <- r
 	}
