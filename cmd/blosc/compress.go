@@ -49,6 +49,8 @@ func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := newFlagSet("compress")
 	var co chunkOptions
 	co.register(fs)
+	useMap := fs.Bool("mmap", true, "-format frame: read an IN that is a regular file (stdin too) through a memory map\n"+
+		"(it must not shrink meanwhile: that faults)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -85,7 +87,7 @@ func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
 		return err
 	}
 	if frame {
-		return streamFrame(fs.Arg(0), fs.Arg(1), stdin, stdout, opts, chunksize)
+		return streamFrame(fs.Arg(0), fs.Arg(1), stdin, stdout, opts, chunksize, *useMap)
 	}
 	if sparse {
 		return streamSparse(fs.Arg(0), fs.Arg(1), stdin, opts, chunksize)

@@ -46,7 +46,9 @@ func frameChunkSize(chunksize, typesize int) (int, error) {
 // streamFrame compresses IN (a file or - for stdin, of any size) into a
 // frame at OUT, through a temporary file beside it (or in the temporary
 // directory for - ), with memory bounded by a few chunks.
-func streamFrame(in, out string, stdin io.Reader, stdout io.Writer, opts blosc.Options, chunksize int) error {
+// With useMap, an IN that is a regular file (stdin included) is mapped and
+// compressed where the page cache holds it, not read into buffers first.
+func streamFrame(in, out string, stdin io.Reader, stdout io.Writer, opts blosc.Options, chunksize int, useMap bool) error {
 	so, r, done, err := frameInput(in, stdin, opts, chunksize)
 	if err != nil {
 		return err
@@ -57,12 +59,61 @@ func streamFrame(in, out string, stdin io.Reader, stdout io.Writer, opts blosc.O
 		if err != nil {
 			return err
 		}
-		if _, err := io.Copy(w, r); err != nil {
+		copied := false
+		if useMap {
+			copied, err = writeMapped(w, r)
+		}
+		if !copied && err == nil {
+			_, err = io.Copy(w, r)
+		}
+		if err != nil {
 			w.Close()
 			return err
 		}
 		return w.Close()
 	})
+}
+
+// mapPiece is how much of a mapped input one Write takes; its pages are
+// released after it, which bounds how much of the input is resident.
+const mapPiece = 32 << 20
+
+// writeMapped writes the rest of r's file to w through a memory map when
+// it is a regular file (leaving the file's offset at its end, as reading
+// would); copied is false when it is not, with nothing written.
+func writeMapped(w io.Writer, r io.Reader) (copied bool, err error) {
+	pr, ok := r.(progressReader)
+	if !ok {
+		return false, nil
+	}
+	f, ok := pr.r.(*os.File)
+	if !ok {
+		return false, nil
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return false, nil
+	}
+	pos, err := f.Seek(0, io.SeekCurrent)
+	if err != nil || pos >= st.Size() {
+		return false, nil
+	}
+	m, ok := mapFile(f, st.Size())
+	if !ok {
+		return false, nil
+	}
+	defer m.unmap()
+	for off := pos; off < int64(len(m.b)); {
+		end := min(off+mapPiece, int64(len(m.b)))
+		if _, err := w.Write(m.b[off:end]); err != nil {
+			return true, err
+		}
+		m.release()
+		pr.p.add(int(end - off))
+		off = end
+	}
+	_, err = f.Seek(int64(len(m.b)), io.SeekStart)
+	return true, err
 }
 
 // frameInput checks a frame's options and opens IN for streaming, with a
