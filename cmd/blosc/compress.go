@@ -233,7 +233,7 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 		if *useMap {
 			if ms, m, ok := mapFrame(f); ok {
 				defer m.unmap()
-				return writeSChunkData(ms, fs.Arg(1), stdout, m.release)
+				return writeSChunkData(ms, fs.Arg(1), stdout, func() { m.release(0, int64(len(m.b))) })
 			}
 		}
 		return writeSChunkData(s, fs.Arg(1), stdout, nil)

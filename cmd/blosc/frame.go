@@ -108,7 +108,7 @@ func writeMapped(w io.Writer, r io.Reader) (copied bool, err error) {
 		if _, err := w.Write(m.b[off:end]); err != nil {
 			return true, err
 		}
-		m.release()
+		m.release(off, end)
 		pr.p.add(int(end - off))
 		off = end
 	}
@@ -495,6 +495,6 @@ func mapFrame(f *os.File) (*blosc.SChunk, mappedFile, bool) {
 		m.unmap()
 		return nil, mappedFile{}, false
 	}
-	m.release() // parsing touched every chunk's header
+	m.release(0, int64(len(m.b))) // parsing touched every chunk's header
 	return s, m, true
 }

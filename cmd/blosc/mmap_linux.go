@@ -31,9 +31,24 @@ func mapFile(f *os.File, size int64) (m mappedFile, ok bool) {
 	return m, true
 }
 
-// release drops the mapping's pages from this process's resident memory
-// (they stay in the page cache, and a later touch maps them again), so
-// that a stream's footprint stays bounded whatever the file's size.
-func (m mappedFile) release() { unix.Madvise(m.b, unix.MADV_DONTNEED) }
+// release drops the pages of bytes [lo, hi) from this process's resident
+// memory (they stay in the page cache, and a later touch maps them
+// again), so that a stream's footprint stays bounded whatever the file's
+// size.
+func (m mappedFile) release(lo, hi int64) {
+	if b := m.pages(lo, hi); len(b) > 0 {
+		unix.Madvise(b, unix.MADV_DONTNEED)
+	}
+}
+
+// pages is bytes [lo, hi) of the mapping from the start of lo's page, as
+// madvise wants.
+func (m mappedFile) pages(lo, hi int64) []byte {
+	lo -= lo % int64(os.Getpagesize())
+	if lo >= hi {
+		return nil
+	}
+	return m.b[lo:hi]
+}
 
 func (m mappedFile) unmap() { unix.Munmap(m.b) }
