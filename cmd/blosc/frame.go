@@ -76,7 +76,7 @@ func streamFrame(in, out string, stdin io.Reader, stdout io.Writer, opts blosc.O
 
 // mapPiece is how much of a mapped input one Write takes; its pages are
 // released after it, which bounds how much of the input is resident.
-const mapPiece = 32 << 20
+var mapPiece int64 = 32 << 20
 
 // writeMapped writes the rest of r's file to w through a memory map when
 // it is a regular file (leaving the file's offset at its end, as reading
@@ -459,7 +459,7 @@ func writeSChunkData(s *blosc.SChunk, out string, stdout io.Writer, release func
 // releaseEvery is how much data a stream from a mapped frame writes
 // between releases of the mapping's pages: it bounds how much of the
 // frame the process holds resident.
-const releaseEvery = 32 << 20
+var releaseEvery int64 = 32 << 20
 
 // releasingWriter calls release after every releaseEvery bytes.
 type releasingWriter struct {
