@@ -1,6 +1,7 @@
 package blosc
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"sync"
@@ -536,9 +537,24 @@ func (c *chunkPipe) write() {
 	}
 }
 
-// appendUnit appends a unit's chunks and writes their bytes.
-func (c *chunkPipe) appendUnit(out []byte, ends []int) error {
+// appendUnit appends a unit's chunks and writes their bytes. The unit's
+// buffer stands in for the super-chunk's region while its chunks are
+// appended, so that they are taken where they lie (as AppendData's are,
+// compressed in place) rather than copied; the region lets go of the
+// buffer before its slot is freed.
+func (c *chunkPipe) appendUnit(out []byte, ends []int) (err error) {
 	s := c.s
+	if len(s.region) != 0 {
+		return fmt.Errorf("%w: %d chunk bytes pending before a unit", ErrInvalidOptions, len(s.region))
+	}
+	s.region = out[:0]
+	defer func() {
+		if err != nil {
+			s.region = bytes.Clone(s.region) // its slot is about to be reused
+		} else {
+			s.region = nil
+		}
+	}()
 	start := 0
 	for _, end := range ends {
 		if err := s.AppendChunk(out[start:end]); err != nil {
