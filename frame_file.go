@@ -108,6 +108,34 @@ func OpenFrame(r io.ReaderAt, size int64) (*SChunk, error) {
 	return OpenFrameAt(r, 0, size)
 }
 
+// OpenFrameBytes opens a read-only frame held in b (a mapped file, for
+// one) as OpenFrame does: nothing of its chunks is touched until they are
+// used, and then a chunk is decoded where it lies in b rather than copied
+// out first. ParseFrame, which checks every chunk's header up front,
+// touches a page of b per chunk before the first is decoded. b must not
+// change while the super-chunk is in use.
+func OpenFrameBytes(b []byte) (*SChunk, error) {
+	return openFrameFile(frameBytes(b), nil, 0, int64(len(b)))
+}
+
+// frameBytes is the io.ReaderAt of OpenFrameBytes, which readChunk
+// recognises to take chunks in place.
+type frameBytes []byte
+
+func (b frameBytes) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("%w: read at %d", ErrRange, off)
+	}
+	if off >= int64(len(b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, b[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
 // OpenFrameAt opens a read-only frame that starts at offset off of a file
 // of size bytes (c-blosc2's blosc2_schunk_open_offset).
 func OpenFrameAt(r io.ReaderAt, off, size int64) (*SChunk, error) {
@@ -496,6 +524,9 @@ func (f *frameFile) readChunk(off, end int64, exact bool, buf []byte) (chunk, us
 	if off < 0 || end-off < header2Len || end > f.region {
 		return nil, buf, fmt.Errorf("%w: chunk at offset %d", ErrCorrupt, off)
 	}
+	if fb, ok := f.r.(frameBytes); ok {
+		return f.chunkInPlace(fb, off, end, exact, buf)
+	}
 	b := sized(buf, int(end-off))
 	if err := readFull(f.r, b, f.base+f.hlen+off); err != nil {
 		return nil, b, err
@@ -513,6 +544,24 @@ func (f *frameFile) readChunk(off, end int64, exact bool, buf []byte) (chunk, us
 		return nil, b, frameChunkErr(fmt.Sprintf("chunk at offset %d", off), err)
 	}
 	return b[:h.cbytes:h.cbytes], b, nil
+}
+
+// chunkInPlace is readChunk for a frame in memory: the chunk is a slice
+// of fb (buf, untouched, stays the caller's).
+func (f *frameFile) chunkInPlace(fb frameBytes, off, end int64, exact bool, buf []byte) (chunk, used []byte, err error) {
+	at := f.base + f.hlen
+	if at+end > int64(len(fb)) {
+		return nil, buf, fmt.Errorf("%w: chunk at offset %d past the frame's end", ErrCorrupt, off)
+	}
+	b := fb[at+off : at+end : at+end]
+	if cb := int64(chunkCbytes(b)); !exact && cb > int64(len(b)) && cb <= f.region-off && at+off+cb <= int64(len(fb)) {
+		b = fb[at+off : at+off+cb : at+off+cb]
+	}
+	h, err := parseHeader2(b)
+	if err != nil {
+		return nil, buf, frameChunkErr(fmt.Sprintf("chunk at offset %d", off), err)
+	}
+	return b[:h.cbytes:h.cbytes], buf, nil
 }
 
 // errBroken: a change of a frame file failed half-way; the file holds the

@@ -477,10 +477,11 @@ func (w *releasingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// mapFrame maps the frame file f and parses it in place, so its chunks
-// are decoded without being read into buffers first; ok is false (and
-// nothing stays mapped) when the file cannot be mapped or the frame does
-// not parse whole, and the caller reads it as before.
+// mapFrame maps the frame file f and opens it in place (OpenFrameBytes:
+// chunks decoded where they lie, and none touched before), so they are
+// not read into buffers first; ok is false (and nothing stays mapped)
+// when the file cannot be mapped or the frame does not open, and the
+// caller reads it as before.
 func mapFrame(f *os.File) (*blosc.SChunk, mappedFile, bool) {
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
@@ -490,11 +491,10 @@ func mapFrame(f *os.File) (*blosc.SChunk, mappedFile, bool) {
 	if !ok {
 		return nil, m, false
 	}
-	s, err := blosc.ParseFrame(m.b)
+	s, err := blosc.OpenFrameBytes(m.b)
 	if err != nil {
 		m.unmap()
 		return nil, mappedFile{}, false
 	}
-	m.release(0, int64(len(m.b))) // parsing touched every chunk's header
 	return s, m, true
 }
