@@ -8,9 +8,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// mappedFile is a regular file mapped read-only, so that a frame's chunks
-// are decoded where the page cache holds them rather than copied out by a
-// read first (a fifth of the CPU of decompressing noisy floats).
+// mappedFile is a regular file mapped read-only, so that the command
+// compresses or decodes bytes where the page cache holds them rather than
+// copying them out with read(2) first (a quarter of the CPU of
+// decompressing noisy floats, measured; a third of compressing linspace).
 type mappedFile struct{ b []byte }
 
 // mapFile maps size bytes of f; ok is false when it cannot.
