@@ -10,8 +10,8 @@ import (
 
 // mappedFile is a regular file mapped read-only, so that the command
 // compresses or decodes bytes where the page cache holds them rather than
-// copying them out with read(2) first (a quarter of the CPU of
-// decompressing noisy floats, measured; a third of compressing linspace).
+// copying them out with read(2) first (measured: a quarter less CPU
+// decompressing f32_noise and compressing linspace_f64 from tmpfs).
 type mappedFile struct{ b []byte }
 
 // mapFile maps size bytes of f; ok is false when it cannot.
