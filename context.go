@@ -39,6 +39,9 @@ type engine struct {
 	h     Header
 	chunk []byte
 	out   []byte
+	// stored holds a chunk read from a frame file for decoding, kept
+	// for the next one (up to maxScratch bytes).
+	stored []byte
 
 	errMu sync.Mutex
 	err   error

@@ -108,6 +108,34 @@ func OpenFrame(r io.ReaderAt, size int64) (*SChunk, error) {
 	return OpenFrameAt(r, 0, size)
 }
 
+// OpenFrameBytes opens a read-only frame held in b (a mapped file, for
+// one) as OpenFrame does: nothing of its chunks is touched until they are
+// used, and then a chunk is decoded where it lies in b rather than copied
+// out first. ParseFrame, which checks every chunk's header up front,
+// touches a page of b per chunk before the first is decoded. b must not
+// change while the super-chunk is in use.
+func OpenFrameBytes(b []byte) (*SChunk, error) {
+	return openFrameFile(frameBytes(b), nil, 0, int64(len(b)))
+}
+
+// frameBytes is the io.ReaderAt of OpenFrameBytes, which readChunk
+// recognises to take chunks in place.
+type frameBytes []byte
+
+func (b frameBytes) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("%w: read at %d", ErrRange, off)
+	}
+	if off >= int64(len(b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, b[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
 // OpenFrameAt opens a read-only frame that starts at offset off of a file
 // of size bytes (c-blosc2's blosc2_schunk_open_offset).
 func OpenFrameAt(r io.ReaderAt, off, size int64) (*SChunk, error) {
@@ -485,31 +513,55 @@ func (s *SChunk) checkOffsetsLazy() error {
 // readChunk reads the committed chunk at region offset off with one
 // ReadAt: up to end, the next chunk's start when exact (or the end of the
 // chunk bytes). When end is a guess (a lazily read index) and the chunk's
-// header says it is longer, a second ReadAt takes the rest.
-func (f *frameFile) readChunk(off, end int64, exact bool) ([]byte, error) {
+// header says it is longer, a second ReadAt takes the rest. The bytes go
+// into buf when it has room (a stream's decoder reuses one per worker),
+// else into a new buffer; used is the buffer read into, for the next call.
+func (f *frameFile) readChunk(off, end int64, exact bool, buf []byte) (chunk, used []byte, err error) {
 	if off >= f.region {
-		return f.readFlushed(off)
+		b, err := f.readFlushed(off)
+		return b, b, err
 	}
 	if off < 0 || end-off < header2Len || end > f.region {
-		return nil, fmt.Errorf("%w: chunk at offset %d", ErrCorrupt, off)
+		return nil, buf, fmt.Errorf("%w: chunk at offset %d", ErrCorrupt, off)
 	}
-	b := make([]byte, end-off)
+	if fb, ok := f.r.(frameBytes); ok {
+		return f.chunkInPlace(fb, off, end, exact, buf)
+	}
+	b := sized(buf, int(end-off))
 	if err := readFull(f.r, b, f.base+f.hlen+off); err != nil {
-		return nil, err
+		return nil, b, err
 	}
 	if cb := int64(chunkCbytes(b)); !exact && cb > int64(len(b)) && cb <= f.region-off {
-		nb := make([]byte, cb)
+		nb := sized(nil, int(cb))
 		copy(nb, b)
 		if err := readFull(f.r, nb[len(b):], f.base+f.hlen+off+int64(len(b))); err != nil {
-			return nil, err
+			return nil, nb, err
 		}
 		b = nb
 	}
 	h, err := parseHeader2(b)
 	if err != nil {
-		return nil, frameChunkErr(fmt.Sprintf("chunk at offset %d", off), err)
+		return nil, b, frameChunkErr(fmt.Sprintf("chunk at offset %d", off), err)
 	}
-	return b[:h.cbytes:h.cbytes], nil
+	return b[:h.cbytes:h.cbytes], b, nil
+}
+
+// chunkInPlace is readChunk for a frame in memory: the chunk is a slice
+// of fb (buf, untouched, stays the caller's).
+func (f *frameFile) chunkInPlace(fb frameBytes, off, end int64, exact bool, buf []byte) (chunk, used []byte, err error) {
+	at := f.base + f.hlen
+	if at+end > int64(len(fb)) {
+		return nil, buf, fmt.Errorf("%w: chunk at offset %d past the frame's end", ErrCorrupt, off)
+	}
+	b := fb[at+off : at+end : at+end]
+	if cb := int64(chunkCbytes(b)); !exact && cb > int64(len(b)) && cb <= f.region-off && at+off+cb <= int64(len(fb)) {
+		b = fb[at+off : at+off+cb : at+off+cb]
+	}
+	h, err := parseHeader2(b)
+	if err != nil {
+		return nil, buf, frameChunkErr(fmt.Sprintf("chunk at offset %d", off), err)
+	}
+	return b[:h.cbytes:h.cbytes], buf, nil
 }
 
 // errBroken: a change of a frame file failed half-way; the file holds the
@@ -630,6 +682,15 @@ func hasDelta(f [MaxFilters]uint8) bool {
 		}
 	}
 	return false
+}
+
+// sized returns buf[:n] when buf has room for n bytes, else a new buffer
+// of n bytes.
+func sized(buf []byte, n int) []byte {
+	if cap(buf) >= n {
+		return buf[:n]
+	}
+	return make([]byte, n)
 }
 
 // readFlushed reads a chunk a change in progress has already written to

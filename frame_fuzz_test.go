@@ -230,6 +230,10 @@ func FuzzOpenFrameLazyIndex(f *testing.F) {
 // checkOpenFrame is the fuzz targets' check of OpenFrame on b.
 func checkOpenFrame(t *testing.T, b []byte) {
 	s, err := OpenFrame(bytes.NewReader(b), int64(len(b)))
+	inPlace, berr := OpenFrameBytes(b)
+	if (berr == nil) != (err == nil) {
+		t.Fatalf("OpenFrame says %v, OpenFrameBytes %v", err, berr)
+	}
 	if err != nil {
 		if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrRange) {
 			t.Fatalf("OpenFrame error %v wraps no sentinel", err)
@@ -240,6 +244,10 @@ func checkOpenFrame(t *testing.T, b []byte) {
 		return
 	}
 	lazy, lerr := s.Decompress(nil)
+	// Chunks taken in place decode as chunks read out do, or fail alike.
+	if got, ierr := inPlace.Decompress(nil); (ierr == nil) != (lerr == nil) || lerr == nil && !bytes.Equal(got, lazy) {
+		t.Fatalf("OpenFrameBytes decodes to %d bytes (%v), OpenFrame to %d (%v)", len(got), ierr, len(lazy), lerr)
+	}
 	if lerr == nil && len(lazy) > 8 {
 		n := int64(len(lazy))
 		p := make([]byte, n/4)

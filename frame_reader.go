@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
+	"sync/atomic"
 )
 
 // FrameReader reads a super-chunk's decompressed bytes as a stream: an
@@ -103,59 +105,157 @@ func (r *FrameReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// WriteTo writes the data from the current position to w. The chunks
-// after those being written are decoded meanwhile, on a goroutine that
-// ends before WriteTo returns.
+// WriteTo writes the data from the current position to w. Chunks are
+// decoded ahead, Options().Threads at once each on a goroutine of its
+// own, into a ring of a few buffers that w drains in order, so decoding
+// never waits for a batch to finish and overlaps the writes; the
+// goroutines end before WriteTo returns. Memory holds the ring: two
+// units of about 256 KiB or one chunk, whichever is larger, per thread.
 func (r *FrameReader) WriteTo(w io.Writer) (int64, error) {
-	var total int64
 	if r.closed {
 		return 0, errReaderClosed
 	}
 	if r.err != nil {
 		return 0, r.err
 	}
-	if r.pos >= r.s.Nbytes() {
+	s := r.s
+	if r.pos >= s.Nbytes() {
 		return 0, nil
 	}
-	if r.pos < r.bufOff || r.pos >= r.bufOff+int64(len(r.buf)) {
-		if err := r.fill(); err != nil {
-			r.err = err
-			return 0, err
-		}
+	threads := max(resolveThreads(s.opts.Threads), 1)
+	ring := writeRing{s: s, first: s.chunkAt(r.pos), per: 1, slots: max(2*threads, 2)}
+	if s.fixed() {
+		ring.per = max(1, unitBytes/int(s.hdr.chunksize))
 	}
-	type decoded struct {
-		buf []byte
-		off int64
-		err error
-	}
-	next := make(chan decoded, 1)
-	var spare []byte
-	for {
-		end := r.bufOff + int64(len(r.buf))
-		ahead := end < r.s.Nbytes()
-		if ahead {
-			go func(buf []byte) {
-				b, off, err := r.s.decodeFrom(buf, end)
-				next <- decoded{b, off, err}
-			}(spare)
-		}
-		n, err := w.Write(r.buf[r.pos-r.bufOff:])
-		r.pos += int64(n)
-		total += int64(n)
-		if !ahead {
-			return total, err
-		}
-		d := <-next
-		if err != nil {
-			spare = d.buf
-			return total, err
+	ring.units = (s.offs.len() - ring.first + ring.per - 1) / ring.per
+	decoders := min(threads, ring.units)
+	ring.inner = max(threads/decoders, 1) // few chunks: threads inside each
+	ring.start(decoders)
+	defer ring.stop()
+	var total int64
+	for u := 0; u < ring.units; u++ {
+		d := <-ring.ready[u%ring.slots]
+		// The position may fall inside the first unit; a unit that failed
+		// to decode holds its chunks before the bad one.
+		if out := d.buf[min(r.pos-d.off, int64(len(d.buf))):]; len(out) > 0 {
+			n, err := w.Write(out)
+			r.pos += int64(n)
+			total += int64(n)
+			if err == nil && n < len(out) {
+				err = io.ErrShortWrite
+			}
+			if err != nil {
+				return total, err
+			}
 		}
 		if d.err != nil {
 			r.err = d.err
 			return total, d.err
 		}
-		spare = r.buf
-		r.buf, r.bufOff = d.buf, d.off
+		ring.written(u + 1)
+	}
+	return total, nil
+}
+
+// unitBytes is about how much a decoder of WriteTo takes at once when
+// chunks are small: enough that handing units over costs little.
+const unitBytes = 256 << 10
+
+// writeRing is WriteTo's decoders: unit u (per chunks from first+u*per)
+// is decoded into slot u%slots once unit u-slots has been written, and
+// sent on ready[u%slots], which therefore never holds two units.
+type writeRing struct {
+	s                        *SChunk
+	first, per, units, slots int
+	inner                    int // threads decoding one chunk
+	bufs                     [][]byte
+	ready                    []chan decodedUnit
+	next                     atomic.Int64 // the next unit to claim
+	mu                       sync.Mutex
+	cond                     sync.Cond
+	done                     int // units written
+	halt                     bool
+	wg                       sync.WaitGroup
+}
+
+type decodedUnit struct {
+	buf []byte // the unit's data, or its chunks before a bad one
+	off int64  // data offset of buf[0]
+	err error
+}
+
+func (g *writeRing) start(decoders int) {
+	g.cond.L = &g.mu
+	g.bufs = make([][]byte, g.slots)
+	g.ready = make([]chan decodedUnit, g.slots)
+	for i := range g.ready {
+		g.ready[i] = make(chan decodedUnit, 1)
+	}
+	g.wg.Add(decoders)
+	for range decoders {
+		go g.decode()
+	}
+}
+
+// written records that units [0, n) are out, freeing their slots.
+func (g *writeRing) written(n int) {
+	g.mu.Lock()
+	g.done = n
+	g.mu.Unlock()
+	g.cond.Broadcast()
+}
+
+// stop makes the decoders quit after their unit in hand and waits for
+// them.
+func (g *writeRing) stop() {
+	g.mu.Lock()
+	g.halt = true
+	g.mu.Unlock()
+	g.cond.Broadcast()
+	g.wg.Wait()
+}
+
+func (g *writeRing) decode() {
+	defer g.wg.Done()
+	e := enginePool.Get().(*engine)
+	defer enginePool.Put(e)
+	s := g.s
+	for {
+		u := int(g.next.Add(1) - 1)
+		if u >= g.units {
+			return
+		}
+		g.mu.Lock()
+		for g.done <= u-g.slots && !g.halt {
+			g.cond.Wait()
+		}
+		halt := g.halt
+		g.mu.Unlock()
+		if halt {
+			return
+		}
+		lo := g.first + u*g.per
+		hi := min(lo+g.per, s.offs.len())
+		start, _ := s.chunkSpan(lo)
+		lastStart, lastSize := s.chunkSpan(hi - 1)
+		slot := u % g.slots
+		buf := g.bufs[slot]
+		if n := int(lastStart + int64(lastSize) - start); cap(buf) < n {
+			buf = make([]byte, n)
+		} else {
+			buf = buf[:n]
+		}
+		g.bufs[slot] = buf
+		good := len(buf)
+		var err error
+		for i := lo; i < hi; i++ {
+			cstart, size := s.chunkSpan(i)
+			if err = s.decodeChunkInto(e, buf[cstart-start:cstart-start+int64(size)], i, g.inner); err != nil {
+				good = int(cstart - start)
+				break
+			}
+		}
+		g.ready[slot] <- decodedUnit{buf[:good], start, err}
 	}
 }
 

@@ -213,7 +213,7 @@ func TestFrameReaderWriteTo(t *testing.T) {
 		if !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("threads %d: WriteTo over a damaged chunk: %v", th, err)
 		}
-		if n > 7*16<<10 || !bytes.Equal(w.Bytes(), data[:n]) {
+		if n != 7*16<<10 || !bytes.Equal(w.Bytes(), data[:n]) {
 			t.Fatalf("threads %d: %d bytes written before the damaged chunk, which starts at %d", th, n, 7*16<<10)
 		}
 		if cerr := r.Close(); !errors.Is(cerr, ErrCorrupt) {

@@ -1,8 +1,10 @@
 package blosc
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // Streaming into frame files. Data is compressed a few chunks at a time
@@ -154,15 +156,22 @@ func (s *SChunk) abandon() {
 // next input is taken; Close writes the offsets index, the trailer and
 // then the header. The bytes are those Frame writes for the same data
 // (AppendData). Until Close has written the header the destination holds
-// no frame. An error met by a batch in the background is returned by a
-// later Write or by Close; a FrameWriter must be closed, which also ends
-// its background work.
+// no frame. An error met in the background is returned by a later Write
+// or by Close; a FrameWriter must be closed, which also ends its
+// background work.
+//
+// The work is a pipeline over a ring of a few units of input (a chunk,
+// or several small ones): the caller fills one unit while Threads
+// goroutines compress others, each unit's chunks on one of them, and one
+// more goroutine appends the compressed chunks in order and writes them.
+// No stage waits for a whole batch, so reading, compressing and writing
+// overlap and the cores stay busy; memory holds the ring.
 type FrameWriter struct {
 	s    *SChunk
 	w    io.WriterAt
 	hlen int64
-	ov   *overlap
-	n    int // bytes in ov.fill
+	pipe *chunkPipe // started by the first Write or ReadFrom
+	n    int        // bytes in the unit being filled
 	err  error
 	done bool
 }
@@ -180,12 +189,29 @@ func NewFrameWriter(w io.WriterAt, opts SChunkOptions) (*FrameWriter, error) {
 		cs = max(DefaultChunkSize/ts*ts, ts)
 	}
 	s.chunkSize = cs
-	return &FrameWriter{s: s, w: w, ov: newOverlap(s.streamBatch(cs))}, nil
+	return &FrameWriter{s: s, w: w}, nil
 }
 
 // SChunk returns the super-chunk being written: add metalayers through it
 // before the first Write, read its counters after Close.
 func (w *FrameWriter) SChunk() *SChunk { return w.s }
+
+// unit returns the input unit to fill, starting the pipeline first; the
+// place kept for the header is known from then on (metalayers are added
+// before).
+func (w *FrameWriter) unit() ([]byte, error) {
+	if err := w.check(); err != nil {
+		return nil, err
+	}
+	if w.pipe == nil {
+		if w.s.noCompress != nil {
+			return nil, w.s.noCompress
+		}
+		w.hlen = int64(frameHeaderSize(w.s.hdr.meta))
+		w.pipe = newChunkPipe(w.s, w.w, w.hlen)
+	}
+	return w.pipe.unit(), nil
+}
 
 func (w *FrameWriter) check() error {
 	if w.err != nil {
@@ -197,17 +223,47 @@ func (w *FrameWriter) check() error {
 	return nil
 }
 
-// Write compresses p into the frame's chunks.
-func (w *FrameWriter) Write(p []byte) (int, error) {
-	if err := w.check(); err != nil {
-		return 0, err
+// send hands the unit filled so far to the compressors and reports an
+// error the pipeline has met.
+func (w *FrameWriter) send() error {
+	w.pipe.submit(w.n)
+	w.n = 0
+	if err := w.pipe.failed(); err != nil {
+		w.err = err
+		return err
 	}
+	return nil
+}
+
+// Write compresses p into the frame's chunks. Whole units of p, from a
+// unit's start, are compressed where they lie rather than copied first;
+// Write then returns once they are compressed, so that it keeps nothing
+// of p (large writes, a mapped file's, gain most).
+func (w *FrameWriter) Write(p []byte) (int, error) {
 	total := len(p)
+	defer func() {
+		if w.pipe != nil {
+			w.pipe.direct.Wait()
+		}
+	}()
 	for len(p) > 0 {
-		k := copy(w.ov.fill[w.n:], p)
+		u, err := w.unit()
+		if err != nil {
+			return total - len(p), err
+		}
+		if w.n == 0 && len(p) >= len(u) {
+			w.pipe.submitFrom(p[:len(u)])
+			p = p[len(u):]
+			if err := w.pipe.failed(); err != nil {
+				w.err = err
+				return total - len(p), err
+			}
+			continue
+		}
+		k := copy(u[w.n:], p)
 		w.n += k
 		p = p[k:]
-		if w.n == len(w.ov.fill) {
+		if w.n == len(u) {
 			if err := w.send(); err != nil {
 				return total - len(p), err
 			}
@@ -217,62 +273,30 @@ func (w *FrameWriter) Write(p []byte) (int, error) {
 }
 
 // ReadFrom compresses everything r yields into the frame's chunks,
-// reading straight into the batch buffers.
+// reading straight into the pipeline's input units.
 func (w *FrameWriter) ReadFrom(r io.Reader) (int64, error) {
-	if err := w.check(); err != nil {
-		return 0, err
-	}
 	var total int64
 	for {
-		m, err := io.ReadFull(r, w.ov.fill[w.n:])
+		u, err := w.unit()
+		if err != nil {
+			return total, err
+		}
+		m, rerr := io.ReadFull(r, u[w.n:])
 		w.n += m
 		total += int64(m)
-		if w.n == len(w.ov.fill) {
+		if w.n == len(u) {
 			if err := w.send(); err != nil {
 				return total, err
 			}
 		}
-		switch err {
+		switch rerr {
 		case nil:
 		case io.EOF, io.ErrUnexpectedEOF:
 			return total, nil
 		default:
-			return total, err
+			return total, rerr
 		}
 	}
-}
-
-// send hands the full buffer to the background; the place kept for the
-// header is known from the first batch on (metalayers are added before).
-func (w *FrameWriter) send() error {
-	if w.hlen == 0 {
-		w.hlen = int64(frameHeaderSize(w.s.hdr.meta))
-	}
-	n := w.n
-	w.n = 0
-	if err := w.ov.start(n, w.batch); err != nil {
-		w.err = err
-		return err
-	}
-	return nil
-}
-
-// batch compresses one batch of input and writes its chunks.
-func (w *FrameWriter) batch(b []byte) error {
-	s := w.s
-	if len(b) > 0 {
-		if err := s.AppendData(b); err != nil {
-			return err
-		}
-	}
-	if len(s.region) > 0 {
-		if _, err := w.w.WriteAt(s.region, w.hlen+s.pendBase); err != nil {
-			return err
-		}
-		s.pendBase += int64(len(s.region))
-		s.region = s.region[:0]
-	}
-	return nil
 }
 
 // Close compresses what is buffered, writes the offsets index, the
@@ -282,8 +306,15 @@ func (w *FrameWriter) Close() error {
 		return w.err
 	}
 	w.done = true
-	if err := w.ov.wait(); err != nil && w.err == nil {
-		w.err = err
+	if w.pipe != nil {
+		if w.n > 0 && w.err == nil {
+			w.pipe.submit(w.n)
+			w.n = 0
+		}
+		if err := w.pipe.finish(); err != nil && w.err == nil {
+			w.err = err
+		}
+		w.pipe = nil
 	}
 	if w.err != nil {
 		return w.err
@@ -291,11 +322,6 @@ func (w *FrameWriter) Close() error {
 	if w.hlen == 0 {
 		w.hlen = int64(frameHeaderSize(w.s.hdr.meta))
 	}
-	if err := w.batch(w.ov.fill[:w.n]); err != nil {
-		w.err = err
-		return err
-	}
-	w.n = 0
 	hdr, offs, trailer, err := w.s.frameParts()
 	if err != nil {
 		w.err = err
@@ -316,6 +342,232 @@ func (w *FrameWriter) Close() error {
 	if _, err := w.w.WriteAt(hdr, 0); err != nil {
 		w.err = err
 		return err
+	}
+	return nil
+}
+
+// pipeUnitBytes is about how much input a compressor of the pipeline takes
+// at once when chunks are small: enough that handing units over costs
+// little beside compressing them.
+const pipeUnitBytes = 256 << 10
+
+// pipeBudget bounds the ring of input and output units a FrameWriter
+// keeps, unless its chunks are too big for the minimum of units.
+const pipeBudget = 64 << 20
+
+// chunkPipe is FrameWriter's pipeline. Unit q lives in slot q%slots; the
+// caller fills it once it holds one of the slots tokens (a slot's token
+// comes back when the writer is done with its unit, and units are done in
+// order, so the free slot is always the next one); the compressors take
+// unit numbers from work and post each result on ready[q%slots], which
+// thus never holds two; the writer takes unit numbers, in order, from
+// order.
+type chunkPipe struct {
+	s      *SChunk
+	dst    io.WriterAt
+	hlen   int64
+	p      params
+	cs     int // chunk size
+	slots  int
+	in     [][]byte // input units, per chunks each
+	out    [][]byte // compressed chunks of a unit, end to end
+	tokens chan struct{}
+	work   chan pipeUnit
+	order  chan int
+	ready  []chan pipeResult
+	next   int            // the unit being filled
+	held   bool           // the caller holds unit next's token
+	direct sync.WaitGroup // units of a caller's bytes not yet compressed
+	wg     sync.WaitGroup
+	wrote  chan struct{} // closed when the writer ends
+	mu     sync.Mutex
+	err    error
+}
+
+// pipeUnit is unit q: n bytes of its slot's input, or src, a caller's
+// bytes compressed in place.
+type pipeUnit struct {
+	q, n int
+	src  []byte
+}
+
+type pipeResult struct {
+	ends []int // where each chunk ends in out[slot]
+	err  error
+}
+
+func newChunkPipe(s *SChunk, dst io.WriterAt, hlen int64) *chunkPipe {
+	threads := max(resolveThreads(s.opts.Threads), 1)
+	c := &chunkPipe{s: s, dst: dst, hlen: hlen, p: s.params, cs: s.chunkSize}
+	c.p.threads = 1 // the chunks are the parallel work; their bytes do not depend on it
+	per := max(1, pipeUnitBytes/c.cs)
+	// A unit for each compressor, one being filled and one being
+	// written, and as many again to absorb uneven units while the ring
+	// stays under pipeBudget; big chunks get the minimum.
+	c.slots = threads + 2
+	if 2*(2*threads+2)*per*c.cs <= pipeBudget {
+		c.slots = 2*threads + 2
+	}
+	c.in = make([][]byte, c.slots)
+	c.out = make([][]byte, c.slots)
+	c.tokens = make(chan struct{}, c.slots)
+	c.work = make(chan pipeUnit, c.slots)
+	c.order = make(chan int, c.slots)
+	c.ready = make([]chan pipeResult, c.slots)
+	for i := range c.slots {
+		c.in[i] = make([]byte, per*c.cs)
+		c.ready[i] = make(chan pipeResult, 1)
+		c.tokens <- struct{}{}
+	}
+	c.wrote = make(chan struct{})
+	c.wg.Add(threads)
+	for range threads {
+		go c.compress()
+	}
+	go c.write()
+	return c
+}
+
+// unit returns the input unit to fill, waiting for its slot to be free.
+func (c *chunkPipe) unit() []byte {
+	if !c.held {
+		<-c.tokens
+		c.held = true
+	}
+	return c.in[c.next%c.slots]
+}
+
+// submit hands the unit being filled, n bytes of it, down the pipeline.
+func (c *chunkPipe) submit(n int) { c.send(pipeUnit{q: c.next, n: n}) }
+
+// submitFrom hands src down the pipeline as the next unit, to be
+// compressed where it lies: the caller keeps it unchanged until direct
+// says it is done.
+func (c *chunkPipe) submitFrom(src []byte) {
+	c.direct.Add(1)
+	c.send(pipeUnit{q: c.next, n: len(src), src: src})
+}
+
+func (c *chunkPipe) send(u pipeUnit) {
+	c.unit()
+	c.work <- u
+	c.order <- u.q
+	c.next++
+	c.held = false
+}
+
+func (c *chunkPipe) setErr(err error) {
+	c.mu.Lock()
+	if c.err == nil {
+		c.err = err
+	}
+	c.mu.Unlock()
+}
+
+// failed returns the first error the pipeline has met.
+func (c *chunkPipe) failed() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// finish waits for everything submitted to be written and ends the
+// goroutines.
+func (c *chunkPipe) finish() error {
+	close(c.work)
+	close(c.order)
+	c.wg.Wait()
+	<-c.wrote
+	return c.failed()
+}
+
+func (c *chunkPipe) compress() {
+	defer c.wg.Done()
+	e := enginePool.Get().(*engine)
+	defer enginePool.Put(e)
+	for u := range c.work {
+		slot := u.q % c.slots
+		var r pipeResult
+		if c.failed() == nil {
+			in := c.in[slot][:u.n]
+			if u.src != nil {
+				in = u.src
+			}
+			out := c.out[slot][:0]
+			for src := in; len(src) > 0; src = src[min(c.cs, len(src)):] {
+				k := min(c.cs, len(src))
+				if cap(out)-len(out) < CompressBound(k) {
+					grown := make([]byte, len(out), len(out)+(len(src)+c.cs-1)/c.cs*CompressBound(c.cs))
+					copy(grown, out)
+					out = grown
+				}
+				chunk, err := e.compress(out[len(out):len(out)], src[:k], &c.p)
+				if err != nil {
+					r.err = err
+					break
+				}
+				out = out[:len(out)+len(chunk)]
+				r.ends = append(r.ends, len(out))
+			}
+			c.out[slot] = out
+		}
+		if u.src != nil {
+			c.direct.Done()
+		}
+		c.ready[slot] <- r
+	}
+}
+
+// write appends the compressed chunks to the super-chunk in order, writes
+// them after the place kept for the header and frees their slots.
+func (c *chunkPipe) write() {
+	defer close(c.wrote)
+	for q := range c.order {
+		slot := q % c.slots
+		r := <-c.ready[slot]
+		if r.err != nil {
+			c.setErr(r.err)
+		}
+		if c.failed() == nil {
+			if err := c.appendUnit(c.out[slot], r.ends); err != nil {
+				c.setErr(err)
+			}
+		}
+		c.tokens <- struct{}{}
+	}
+}
+
+// appendUnit appends a unit's chunks and writes their bytes. The unit's
+// buffer stands in for the super-chunk's region while its chunks are
+// appended, so that they are taken where they lie (as AppendData's are,
+// compressed in place) rather than copied; the region lets go of the
+// buffer before its slot is freed.
+func (c *chunkPipe) appendUnit(out []byte, ends []int) (err error) {
+	s := c.s
+	if len(s.region) != 0 {
+		return fmt.Errorf("%w: %d chunk bytes pending before a unit", ErrInvalidOptions, len(s.region))
+	}
+	s.region = out[:0]
+	defer func() {
+		if err != nil {
+			s.region = bytes.Clone(s.region) // its slot is about to be reused
+		} else {
+			s.region = nil
+		}
+	}()
+	start := 0
+	for _, end := range ends {
+		if err := s.AppendChunk(out[start:end]); err != nil {
+			return err
+		}
+		start = end
+	}
+	if len(s.region) > 0 {
+		if _, err := c.dst.WriteAt(s.region, c.hlen+s.pendBase); err != nil {
+			return err
+		}
+		s.pendBase += int64(len(s.region))
+		s.region = s.region[:0]
 	}
 	return nil
 }

@@ -74,6 +74,32 @@ func TestFrameWriter(t *testing.T) {
 				if got := f2.Bytes(); !bytes.Equal(got, want) {
 					t.Fatalf("frame streamed by ReadFrom, %d bytes, differs from AppendData's %d", len(got), len(want))
 				}
+				// Whole units of a large Write are compressed where they
+				// lie; Write keeps none of its argument, which may change
+				// as soon as it returns.
+				f3 := faultfile.New(nil, faultfile.NoFault)
+				w3, err := NewFrameWriter(f3, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := w3.SChunk().AddMetalayer("m", []byte("meta")); err != nil {
+					t.Fatal(err)
+				}
+				rest := data
+				for _, k := range []int{100, len(data) / 2, len(data)} { // off a unit's start, then whole units
+					p := bytes.Clone(rest[:min(k, len(rest))])
+					if n, err := w3.Write(p); err != nil || n != len(p) {
+						t.Fatalf("Write: %d, %v", n, err)
+					}
+					rest = rest[len(p):]
+					clear(p)
+				}
+				if err := w3.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if got := f3.Bytes(); !bytes.Equal(got, want) {
+					t.Fatalf("frame of large writes, %d bytes, differs from AppendData's %d", len(got), len(want))
+				}
 			})
 		}
 	}

@@ -251,7 +251,16 @@ func (s *SChunk) chunkAt(off int64) int {
 
 // stored returns chunk i's bytes in the region, or its special kind when
 // the offset index codes it.
-func (s *SChunk) stored(i int) ([]byte, int, error) {
+func (s *SChunk) stored(i int) ([]byte, int, error) { return s.storedIn(i, nil) }
+
+// maxScratch bounds the chunk buffer an engine keeps between chunks.
+const maxScratch = 8 << 20
+
+// storedIn is stored, reading a chunk of a frame file into *scratch when
+// it has room (and keeping there the buffer it read into), so that a
+// caller decoding chunk after chunk allocates no buffer per chunk. The
+// bytes returned may then be *scratch's: valid until its next use.
+func (s *SChunk) storedIn(i int, scratch *[]byte) ([]byte, int, error) {
 	off, err := s.offsetAt(i)
 	if err != nil {
 		return nil, 0, err
@@ -274,10 +283,16 @@ func (s *SChunk) stored(i int) ([]byte, int, error) {
 		if s.file.broken {
 			return nil, 0, errBroken
 		}
-		var c []byte
+		var c, buf []byte
+		if scratch != nil {
+			buf = *scratch
+		}
 		end, exact, err := s.chunkEnd(i, off)
 		if err == nil {
-			c, err = s.file.readChunk(off, end, exact)
+			c, buf, err = s.file.readChunk(off, end, exact, buf)
+		}
+		if scratch != nil && cap(buf) <= maxScratch {
+			*scratch = buf[:0]
 		}
 		if err != nil {
 			return nil, 0, fmt.Errorf("chunk %d: %w", i, err)
@@ -364,7 +379,7 @@ func (s *SChunk) DecompressChunk(dst []byte, i int) ([]byte, error) {
 // decodeChunkInto decodes chunk i into out, whose length is the chunk's
 // size.
 func (s *SChunk) decodeChunkInto(e *engine, out []byte, i, threads int) error {
-	c, kind, err := s.stored(i)
+	c, kind, err := s.storedIn(i, &e.stored)
 	if err != nil {
 		return err
 	}

@@ -49,6 +49,8 @@ func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := newFlagSet("compress")
 	var co chunkOptions
 	co.register(fs)
+	useMap := fs.Bool("mmap", true, "-format frame: read an IN that is a regular file (stdin too) through a memory map\n"+
+		"(it must not shrink meanwhile: that faults)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -85,7 +87,7 @@ func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
 		return err
 	}
 	if frame {
-		return streamFrame(fs.Arg(0), fs.Arg(1), stdin, stdout, opts, chunksize)
+		return streamFrame(fs.Arg(0), fs.Arg(1), stdin, stdout, opts, chunksize, *useMap)
 	}
 	if sparse {
 		return streamSparse(fs.Arg(0), fs.Arg(1), stdin, opts, chunksize)
@@ -209,6 +211,7 @@ func buildOptions(format, codec string, level, typesize int, shuffle string, blo
 
 func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := newFlagSet("decompress")
+	useMap := fs.Bool("mmap", true, "read a frame file through a memory map (it must not shrink meanwhile: that faults)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -220,14 +223,20 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return writeSChunkData(s, fs.Arg(1), stdout)
+		return writeSChunkData(s, fs.Arg(1), stdout, nil)
 	}
 	if s, f, ok, err := openFrameFileLazily(fs.Arg(0)); ok {
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		return writeSChunkData(s, fs.Arg(1), stdout)
+		if *useMap {
+			if ms, m, ok := mapFrame(f); ok {
+				defer m.unmap()
+				return writeSChunkData(ms, fs.Arg(1), stdout, func() { m.release(0, int64(len(m.b))) })
+			}
+		}
+		return writeSChunkData(s, fs.Arg(1), stdout, nil)
 	}
 	head, in, closeIn, err := sniff(fs.Arg(0), stdin)
 	if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -47,7 +46,9 @@ func frameChunkSize(chunksize, typesize int) (int, error) {
 // streamFrame compresses IN (a file or - for stdin, of any size) into a
 // frame at OUT, through a temporary file beside it (or in the temporary
 // directory for - ), with memory bounded by a few chunks.
-func streamFrame(in, out string, stdin io.Reader, stdout io.Writer, opts blosc.Options, chunksize int) error {
+// With useMap, an IN that is a regular file (stdin included) is mapped and
+// compressed where the page cache holds it, not read into buffers first.
+func streamFrame(in, out string, stdin io.Reader, stdout io.Writer, opts blosc.Options, chunksize int, useMap bool) error {
 	so, r, done, err := frameInput(in, stdin, opts, chunksize)
 	if err != nil {
 		return err
@@ -58,12 +59,61 @@ func streamFrame(in, out string, stdin io.Reader, stdout io.Writer, opts blosc.O
 		if err != nil {
 			return err
 		}
-		if _, err := io.Copy(w, r); err != nil {
+		copied := false
+		if useMap {
+			copied, err = writeMapped(w, r)
+		}
+		if !copied && err == nil {
+			_, err = io.Copy(w, r)
+		}
+		if err != nil {
 			w.Close()
 			return err
 		}
 		return w.Close()
 	})
+}
+
+// mapPiece is how much of a mapped input one Write takes; its pages are
+// released after it, which bounds how much of the input is resident.
+var mapPiece int64 = 32 << 20
+
+// writeMapped writes the rest of r's file to w through a memory map when
+// it is a regular file (leaving the file's offset at its end, as reading
+// would); copied is false when it is not, with nothing written.
+func writeMapped(w io.Writer, r io.Reader) (copied bool, err error) {
+	pr, ok := r.(progressReader)
+	if !ok {
+		return false, nil
+	}
+	f, ok := pr.r.(*os.File)
+	if !ok {
+		return false, nil
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return false, nil
+	}
+	pos, err := f.Seek(0, io.SeekCurrent)
+	if err != nil || pos >= st.Size() {
+		return false, nil
+	}
+	m, ok := mapFile(f, st.Size())
+	if !ok {
+		return false, nil
+	}
+	defer m.unmap()
+	for off := pos; off < int64(len(m.b)); {
+		end := min(off+mapPiece, int64(len(m.b)))
+		if _, err := w.Write(m.b[off:end]); err != nil {
+			return true, err
+		}
+		m.release(off, end)
+		pr.p.add(int(end - off))
+		off = end
+	}
+	_, err = f.Seek(int64(len(m.b)), io.SeekStart)
+	return true, err
 }
 
 // frameInput checks a frame's options and opens IN for streaming, with a
@@ -161,27 +211,18 @@ func writeAtomic(path string, stdout io.Writer, fill func(*os.File) error) error
 	return nil
 }
 
-// writeStream has fill write OUT: standard output directly (through a
-// buffer) for -, otherwise a temporary file renamed over OUT when fill
-// succeeds.
+// writeStream has fill write OUT: standard output directly for -,
+// otherwise a temporary file renamed over OUT when fill succeeds. fill
+// writes in pieces of a chunk or more (a FrameReader's), so no buffer
+// sits between: one would copy every byte once more.
 func writeStream(path string, stdout io.Writer, fill func(io.Writer) error) error {
 	if path == "-" {
 		if f, ok := stdout.(*os.File); ok {
 			growPipe(f)
 		}
-		bw := bufio.NewWriterSize(stdout, 1<<20)
-		if err := fill(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
+		return fill(stdout)
 	}
-	return writeAtomic(path, stdout, func(f *os.File) error {
-		bw := bufio.NewWriterSize(f, 1<<20)
-		if err := fill(bw); err != nil {
-			return err
-		}
-		return bw.Flush()
-	})
+	return writeAtomic(path, stdout, func(f *os.File) error { return fill(f) })
 }
 
 // appendFrame appends IN's bytes to the frame file at path in place, as
@@ -397,15 +438,63 @@ func openFrameFileLazily(path string) (s *blosc.SChunk, f *os.File, ok bool, err
 
 // writeSChunkData writes a super-chunk's data to OUT through a
 // FrameReader: a few chunks decoded at once, so memory stays at a few
-// chunks whatever its size.
-func writeSChunkData(s *blosc.SChunk, out string, stdout io.Writer) error {
+// chunks whatever its size. release, when not nil, is called after every
+// releaseEvery bytes written (to unmap a mapped frame's pages).
+func writeSChunkData(s *blosc.SChunk, out string, stdout io.Writer, release func()) error {
 	prog := newProgress(s.Nbytes())
 	defer prog.finish()
 	return writeStream(out, stdout, func(f io.Writer) error {
 		r := blosc.NewFrameReader(s)
-		if _, err := r.WriteTo(progressWriter{f, prog}); err != nil {
+		w := io.Writer(progressWriter{f, prog})
+		if release != nil {
+			w = &releasingWriter{w: w, release: release}
+		}
+		if _, err := r.WriteTo(w); err != nil {
 			return err
 		}
 		return r.Close()
 	})
+}
+
+// releaseEvery is how much data a stream from a mapped frame writes
+// between releases of the mapping's pages: it bounds how much of the
+// frame the process holds resident.
+var releaseEvery int64 = 32 << 20
+
+// releasingWriter calls release after every releaseEvery bytes.
+type releasingWriter struct {
+	w       io.Writer
+	n       int64
+	release func()
+}
+
+func (w *releasingWriter) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	if w.n += int64(n); w.n >= releaseEvery {
+		w.n = 0
+		w.release()
+	}
+	return n, err
+}
+
+// mapFrame maps the frame file f and opens it in place (OpenFrameBytes:
+// chunks decoded where they lie, and none touched before), so they are
+// not read into buffers first; ok is false (and nothing stays mapped)
+// when the file cannot be mapped or the frame does not open, and the
+// caller reads it as before.
+func mapFrame(f *os.File) (*blosc.SChunk, mappedFile, bool) {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return nil, mappedFile{}, false
+	}
+	m, ok := mapFile(f, st.Size())
+	if !ok {
+		return nil, m, false
+	}
+	s, err := blosc.OpenFrameBytes(m.b)
+	if err != nil {
+		m.unmap()
+		return nil, mappedFile{}, false
+	}
+	return s, m, true
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -24,8 +25,17 @@ import (
 // frame's bytes, then ParseFrame and Decompress. It reports each one's
 // best GB/s, a memcpy's, the data's through a bare pipe (the bound on
 // both commands when the data compresses faster than a pipe carries it),
-// and the stream/in-memory ratios. The input is
-// 256 MiB unless GOBLOSC_STREAM_MB says otherwise; OUT goes to
+// and the stream/in-memory ratios.
+//
+// The same rounds also run the command as a user runs it from a shell:
+// the blosc binary (built once) as a subprocess, its stdin a file holding
+// the input, decompressing to /dev/null and to a file beside OUT (the
+// copy into the page cache when that is tmpfs), with each one's peak
+// resident memory; and the in-memory chunk pipeline: the data through
+// Compress and Decompress as chunks of the frame's chunk size on the same
+// options (all cores inside each chunk). The exe rows are given as ratios
+// to both in-memory pipelines. The input is 256 MiB unless
+// GOBLOSC_STREAM_MB says otherwise; OUT and the files go to
 // GOBLOSC_STREAM_DIR (default: the test's temporary directory).
 func BenchmarkStreamCLI(b *testing.B) {
 	n := 256 << 20
@@ -40,16 +50,32 @@ func BenchmarkStreamCLI(b *testing.B) {
 	if dir == "" {
 		dir = b.TempDir()
 	}
+	bin := filepath.Join(b.TempDir(), "blosc")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	inPath := filepath.Join(dir, "stream.in")
+	decPath := filepath.Join(dir, "stream.out")
+	defer os.Remove(inPath)
+	defer os.Remove(decPath)
 	for _, set := range []struct {
 		pattern  string
 		typesize int
 	}{{"f32_noise", 4}, {"linspace_f64", 8}} {
-		in, err := golden.Pattern(set.pattern, n)
-		if err != nil {
-			b.Fatal(err)
-		}
+		// Made by the first sub-benchmark that runs, so a filter that
+		// skips a dataset does not hold it in memory (3 GiB runs).
+		var in []byte
 		for _, codec := range []string{"lz4", "blosclz"} {
 			b.Run(fmt.Sprintf("n=%dMiB/%s/%s", n>>20, set.pattern, codec), func(b *testing.B) {
+				if in == nil {
+					var err error
+					if in, err = golden.Pattern(set.pattern, n); err != nil {
+						b.Fatal(err)
+					}
+					if err := os.WriteFile(inPath, in, 0o644); err != nil {
+						b.Fatal(err)
+					}
+				}
 				o := blosc.SChunkOptions{Options: blosc.Options{Format: blosc.FormatBlosc2, Level: 5, Typesize: set.typesize,
 					Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}}}
 				o.Codec = blosc.LZ4
@@ -60,7 +86,13 @@ func BenchmarkStreamCLI(b *testing.B) {
 				path := filepath.Join(dir, "stream.b2frame")
 				args := []string{"compress", "-format", "frame", "-codec", codec, "-typesize", strconv.Itoa(set.typesize), "-", path}
 				var frame []byte
-				var tCopy, tPipe, tMc, tMd, tSc, tSd frametest.Best
+				var tCopy, tPipe, tMc, tMd, tCc, tCd, tSc, tSd, tXc, tXd, tXf frametest.Best
+				var rssC, rssD, rssF int64
+				cs, err := frameChunkSize(0, set.typesize)
+				if err != nil {
+					b.Fatal(err)
+				}
+				chunks := make([][]byte, (n+cs-1)/cs)
 				timed := func(best *frametest.Best, f func() error) {
 					if err := best.Time(f); err != nil {
 						b.Fatal(err)
@@ -86,8 +118,33 @@ func BenchmarkStreamCLI(b *testing.B) {
 						}
 						return err
 					})
+					timed(&tCc, func() error {
+						for i := range chunks {
+							c, err := blosc.Compress(chunks[i][:0], in[i*cs:min(i*cs+cs, n)], o.Options)
+							if err != nil {
+								return err
+							}
+							chunks[i] = c
+						}
+						return nil
+					})
+					timed(&tCd, func() error {
+						for i, c := range chunks {
+							if _, err := blosc.Decompress(out[i*cs:min(i*cs+cs, n)], c); err != nil {
+								return err
+							}
+						}
+						return nil
+					})
 					timed(&tSc, func() error { return cliFromPipe(args, in) })
 					timed(&tSd, func() error { return cliToPipe([]string{"decompress", path, "-"}, n) })
+					timed(&tXc, func() error { return exe(bin, args, inPath, "", &rssC) })
+					timed(&tXd, func() error { return exe(bin, []string{"decompress", path, "-"}, "", os.DevNull, &rssD) })
+					timed(&tXf, func() error { return exe(bin, []string{"decompress", path, "-"}, "", decPath, &rssF) })
+					if st, err := os.Stat(decPath); err != nil || st.Size() != int64(n) {
+						b.Fatalf("the command wrote a file of the wrong size, want %d bytes (%v)", n, err)
+					}
+					os.Remove(decPath) // hold one copy of the data at most on tmpfs
 				}
 				round() // warm up, and check the frame the command wrote
 				if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, frame) {
@@ -105,6 +162,19 @@ func BenchmarkStreamCLI(b *testing.B) {
 				b.ReportMetric(gb(tSd), "cli-dec-GB/s")
 				b.ReportMetric(float64(tMc)/float64(tSc), "comp-cli/mem")
 				b.ReportMetric(float64(tMd)/float64(tSd), "dec-cli/mem")
+				b.ReportMetric(gb(tCc), "chunk-comp-GB/s")
+				b.ReportMetric(gb(tCd), "chunk-dec-GB/s")
+				b.ReportMetric(gb(tXc), "exe-comp-GB/s")
+				b.ReportMetric(gb(tXd), "exe-dec-null-GB/s")
+				b.ReportMetric(gb(tXf), "exe-dec-file-GB/s")
+				b.ReportMetric(float64(tMc)/float64(tXc), "comp-exe/mem")
+				b.ReportMetric(float64(tMd)/float64(tXd), "dec-null-exe/mem")
+				b.ReportMetric(float64(tMd)/float64(tXf), "dec-file-exe/mem")
+				b.ReportMetric(float64(tCc)/float64(tXc), "comp-exe/chunk")
+				b.ReportMetric(float64(tCd)/float64(tXd), "dec-null-exe/chunk")
+				b.ReportMetric(float64(tCd)/float64(tXf), "dec-file-exe/chunk")
+				b.ReportMetric(float64(rssC)/(1<<20), "exe-comp-maxrss-MiB")
+				b.ReportMetric(float64(max(rssD, rssF))/(1<<20), "exe-dec-maxrss-MiB")
 			})
 		}
 	}
@@ -155,3 +225,60 @@ func throughPipe(in []byte) error {
 	}
 	return err
 }
+
+// exe runs the blosc binary with stdin the file at in and stdout the file
+// at out (either "" for none), and keeps in *rss the largest peak
+// resident memory it has seen, in bytes. The peak is GNU time's (%M):
+// the rusage Go's own wait returns also counts the parent's memory on
+// Linux, since the child was vforked and exec records the peak of the
+// memory it replaces. Without /usr/bin/time *rss stays 0.
+func exe(bin string, args []string, in, out string, rss *int64) error {
+	cmd := exec.Command(bin, args...)
+	rssFile := ""
+	if _, err := os.Stat(timeBin); err == nil {
+		f, err := os.CreateTemp("", "blosc-rss")
+		if err != nil {
+			return err
+		}
+		f.Close()
+		rssFile = f.Name()
+		defer os.Remove(rssFile)
+		cmd = exec.Command(timeBin, append([]string{"-f", "%M", "-o", rssFile, bin}, args...)...)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if in != "" {
+		f, err := os.Open(in)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		cmd.Stdin = f
+	}
+	if out != "" {
+		f, err := os.Create(out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		cmd.Stdout = f
+	}
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%v: %v: %s", args, err, stderr.Bytes())
+	}
+	if rssFile != "" {
+		b, err := os.ReadFile(rssFile)
+		if err != nil {
+			return err
+		}
+		kb, err := strconv.ParseInt(string(bytes.TrimSpace(b)), 10, 64)
+		if err != nil {
+			return fmt.Errorf("%s: %q: %v", timeBin, b, err)
+		}
+		*rss = max(*rss, kb<<10)
+	}
+	return nil
+}
+
+// timeBin is GNU time, which reports a command's peak resident memory.
+const timeBin = "/usr/bin/time"
