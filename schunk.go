@@ -911,22 +911,22 @@ func (s *SChunk) AppendData(p []byte) (err error) {
 	startRegion, startLen := s.regionLen(), len(p)
 	for len(p) > 0 {
 		k := min((len(p)+cs-1)/cs, group)
-		// Room for the group's chunks, and for the rest at the ratio seen
-		// so far and an eighth more: once enough is seen the region grows
-		// about once, where doubling it would copy and clear it again and
-		// again (a sixth of the time of compressing 256 MiB of noisy
-		// floats into 64 KiB chunks). While little is seen (the first
-		// chunks of a ramp compress worse than the rest) it at most
-		// doubles; a ratio that drifts later grows it by a quarter or
-		// more at a time.
+		// Room for the group's chunks. Once 1 MiB is compressed, room for
+		// the rest too, at the ratio seen so far and an eighth more: the
+		// region then grows about once, where doubling it would copy and
+		// clear it again and again (a sixth of the time of compressing
+		// 256 MiB of noisy floats into 64 KiB chunks), and a ratio that
+		// drifts grows it by a quarter or more at a time. Before that it
+		// doubles: the first 64 or 128 KiB of a ramp compress at half the
+		// ratio of the rest, and reserved twice the room it needed.
 		if bound := k * CompressBound(cs); cap(s.region)-len(s.region) < bound {
-			more := bound
-			if done := startLen - len(p); done > 0 {
+			if done := startLen - len(p); done >= 1<<20 {
 				made := s.regionLen() - startRegion
 				est := min(int64(len(p))*made/int64(done), int64(CompressBound(len(p))))
-				more = min(bound+int(est+est/8), cap(s.region)+bound)
+				s.grow(bound+int(est+est/8), cap(s.region)/4)
+			} else {
+				s.grow(bound, cap(s.region))
 			}
-			s.grow(more, cap(s.region)/4)
 		}
 		if k == 1 || threads == 1 {
 			// Compress straight into the frame's chunk bytes.
