@@ -372,11 +372,19 @@ func must[T any](v T, err error) T {
 }
 
 // TestSChunkThreadsIdentical: the frame AppendData writes, and what
-// Decompress returns, do not depend on the thread count.
+// Decompress returns, do not depend on the thread count, also with chunks
+// of zeros (which only the offsets index stores) and of one repeated byte
+// (a few bytes of runs) among the others of a parallel group.
 func TestSChunkThreadsIdentical(t *testing.T) {
 	data := chunkData(rand.New(rand.NewPCG(3, 3)), 1<<20+12345)
 	for i := range data {
 		data[i] ^= byte(i >> 10)
+	}
+	for _, c := range []int{3, 5, 6, 15} {
+		clear(data[c<<16 : (c+1)<<16])
+	}
+	for i := range 1 << 16 {
+		data[9<<16+i] = 0x5A
 	}
 	var ref []byte
 	for _, th := range []int{1, 2, 3, 8} {
@@ -405,6 +413,9 @@ func TestSChunkThreadsIdentical(t *testing.T) {
 		got, err := s.Decompress(nil)
 		if err != nil || !bytes.Equal(got, data) {
 			t.Errorf("threads %d: Decompress: %v", th, err)
+		}
+		if info, err := s.ChunkInfo(5); err != nil || info.Special != SpecialZeros {
+			t.Errorf("threads %d: chunk 5 is %+v (%v), want a chunk of zeros", th, info, err)
 		}
 	}
 }
