@@ -911,32 +911,38 @@ func (s *SChunk) AppendData(p []byte) (err error) {
 		group = threads * max(2, min(16, (1<<20)/cs))
 	}
 	startRegion, startLen := s.regionLen(), len(p)
+	// room makes room for need more bytes of chunks, pending of them
+	// compressed but not yet in the region. Once 1 MiB is compressed it
+	// makes room for the rest too, at the ratio seen so far and an eighth
+	// more: the region then grows about once, where doubling it would copy
+	// and clear it again and again (a sixth of the time of compressing 256
+	// MiB of noisy floats into 64 KiB chunks), and a ratio that drifts
+	// grows it by a quarter or more at a time. Before that it doubles: the
+	// first 64 or 128 KiB of a ramp compress at half the ratio of the
+	// rest, and reserved twice the room it needed.
+	room := func(need, pending int) {
+		if cap(s.region)-len(s.region) >= need {
+			s.own(need)
+			return
+		}
+		done := startLen - len(p)
+		if done < 1<<20 {
+			s.grow(need, cap(s.region))
+			return
+		}
+		made := s.regionLen() - startRegion + int64(pending)
+		est := min(int64(len(p))*made/int64(done), int64(CompressBound(len(p))))
+		s.grow(need+int(est+est/8), cap(s.region)/4)
+	}
 	for len(p) > 0 {
 		k := min((len(p)+cs-1)/cs, group)
-		// Room for the group's chunks. Once 1 MiB is compressed, room for
-		// the rest too, at the ratio seen so far and an eighth more: the
-		// region then grows about once, where doubling it would copy and
-		// clear it again and again (a sixth of the time of compressing
-		// 256 MiB of noisy floats into 64 KiB chunks), and a ratio that
-		// drifts grows it by a quarter or more at a time. Before that it
-		// doubles: the first 64 or 128 KiB of a ramp compress at half the
-		// ratio of the rest, and reserved twice the room it needed.
-		if bound := k * CompressBound(cs); cap(s.region)-len(s.region) < bound {
-			if done := startLen - len(p); done >= 1<<20 {
-				made := s.regionLen() - startRegion
-				est := min(int64(len(p))*made/int64(done), int64(CompressBound(len(p))))
-				s.grow(bound+int(est+est/8), cap(s.region)/4)
-			} else {
-				s.grow(bound, cap(s.region))
-			}
-		}
 		if k == 1 || threads == 1 {
 			// Compress straight into the frame's chunk bytes.
 			k := min(cs, len(p))
 			if err := s.touch(); err != nil {
 				return err
 			}
-			s.reserve(CompressBound(k))
+			room(CompressBound(k), 0)
 			e := enginePool.Get().(*engine)
 			c, err := e.compress(s.region[len(s.region):], p[:k], &s.params)
 			enginePool.Put(e)
@@ -971,7 +977,7 @@ func (s *SChunk) AppendData(p []byte) (err error) {
 		err := j.err
 		chunks := j.dst
 		if err == nil && s.sparse == nil {
-			chunks = s.placeChunks(j, threads)
+			chunks = s.placeChunks(j, threads, room)
 		}
 		for x := 0; x < k && err == nil; x++ {
 			err = s.AppendChunk(chunks[x])
@@ -993,14 +999,14 @@ func (s *SChunk) AppendData(p []byte) (err error) {
 // floats at two threads, the first touch of the region's new pages
 // included. Chunks the offsets index codes (zeros, NaN, uninitialised)
 // are not stored in the region and stay where they are.
-func (s *SChunk) placeChunks(j *chunkJob, threads int) [][]byte {
+func (s *SChunk) placeChunks(j *chunkJob, threads int, room func(need, pending int)) [][]byte {
 	total := 0
 	for _, c := range j.dst {
 		if codedKind(c) == 0 {
 			total += len(c)
 		}
 	}
-	s.reserve(total)
+	room(total, total)
 	t := placeChunksTask{j: j, to: s.region[len(s.region) : len(s.region)+total], out: s.placed[:0]}
 	at := 0
 	for _, c := range j.dst {
