@@ -30,14 +30,20 @@ func TestFrameWriter(t *testing.T) {
 					t.Fatal(err)
 				}
 				want, _ := mem.Frame(nil)
-				f := faultfile.New(nil, faultfile.NoFault)
-				w, err := NewFrameWriter(f, o)
-				if err != nil {
-					t.Fatal(err)
+				// newWriter is a FrameWriter into a new file, with the
+				// metalayer mem has.
+				newWriter := func() (*faultfile.File, *FrameWriter) {
+					f := faultfile.New(nil, faultfile.NoFault)
+					w, err := NewFrameWriter(f, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := w.SChunk().AddMetalayer("m", []byte("meta")); err != nil {
+						t.Fatal(err)
+					}
+					return f, w
 				}
-				if err := w.SChunk().AddMetalayer("m", []byte("meta")); err != nil {
-					t.Fatal(err)
-				}
+				f, w := newWriter()
 				rng := rand.New(rand.NewPCG(uint64(th), uint64(cs)))
 				for p := data; len(p) > 0; {
 					k := min(len(p), rng.IntN(300000)+1)
@@ -57,14 +63,7 @@ func TestFrameWriter(t *testing.T) {
 				}
 				// io.Copy takes ReadFrom, which reads straight into the
 				// batch buffers: the same bytes again.
-				f2 := faultfile.New(nil, faultfile.NoFault)
-				w2, err := NewFrameWriter(f2, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := w2.SChunk().AddMetalayer("m", []byte("meta")); err != nil {
-					t.Fatal(err)
-				}
+				f2, w2 := newWriter()
 				if n, err := io.Copy(w2, &pieces{data: data, rng: rng}); err != nil || n != int64(len(data)) {
 					t.Fatalf("io.Copy: %d, %v", n, err)
 				}
@@ -77,14 +76,7 @@ func TestFrameWriter(t *testing.T) {
 				// Whole units of a large Write are compressed where they
 				// lie; Write keeps none of its argument, which may change
 				// as soon as it returns.
-				f3 := faultfile.New(nil, faultfile.NoFault)
-				w3, err := NewFrameWriter(f3, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := w3.SChunk().AddMetalayer("m", []byte("meta")); err != nil {
-					t.Fatal(err)
-				}
+				f3, w3 := newWriter()
 				rest := data
 				for _, k := range []int{100, len(data) / 2, len(data)} { // off a unit's start, then whole units
 					p := bytes.Clone(rest[:min(k, len(rest))])
