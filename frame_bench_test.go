@@ -117,17 +117,10 @@ func BenchmarkFrame(b *testing.B) {
 					for b.Loop() {
 						round()
 					}
-					gb := func(d frametest.Best) float64 { return float64(n) / time.Duration(d).Seconds() / 1e9 }
-					b.ReportMetric(gb(tCopy), "memcpy-GB/s")
-					b.ReportMetric(gb(tFc), "frame-comp-GB/s")
-					b.ReportMetric(gb(tFd), "frame-dec-GB/s")
-					b.ReportMetric(gb(tCc), "chunk64M-comp-GB/s")
-					b.ReportMetric(gb(tCd), "chunk64M-dec-GB/s")
-					b.ReportMetric(float64(tCc)/float64(tFc), "comp-frame/chunk")
-					b.ReportMetric(float64(tCd)/float64(tFd), "dec-frame/chunk")
-					b.ReportMetric(float64(tBc)/float64(tFc), "comp-frame/chunk64K")
-					b.ReportMetric(float64(tBd)/float64(tFd), "dec-frame/chunk64K")
-					b.ReportMetric(float64(tNc)/float64(tFc), "comp-frame/chunk-new")
+					frametest.ReportSpeeds(b, n, map[string]frametest.Best{"memcpy": tCopy, "frame-comp": tFc, "frame-dec": tFd,
+						"chunk64M-comp": tCc, "chunk64M-dec": tCd})
+					frametest.ReportRatios(b, map[string][2]frametest.Best{"comp-frame/chunk": {tCc, tFc}, "dec-frame/chunk": {tCd, tFd},
+						"comp-frame/chunk64K": {tBc, tFc}, "dec-frame/chunk64K": {tBd, tFd}, "comp-frame/chunk-new": {tNc, tFc}})
 					b.ReportMetric(float64(n)/float64(frame.Cbytes()), "ratio")
 					// 64 KiB chunks are 64 KiB blocks, whose shuffled streams
 					// find fewer and shorter matches than 512 KiB blocks do:

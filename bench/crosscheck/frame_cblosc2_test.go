@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc2"
@@ -363,14 +362,9 @@ func BenchmarkFrameVersusC(b *testing.B) {
 					for b.Loop() {
 						round()
 					}
-					gb := func(d frametest.Best) float64 { return float64(n) / time.Duration(d).Seconds() / 1e9 }
-					b.ReportMetric(gb(tCopy), "memcpy-GB/s")
-					b.ReportMetric(gb(tGc), "go-comp-GB/s")
-					b.ReportMetric(gb(tCc), "c-comp-GB/s")
-					b.ReportMetric(gb(tGd), "go-dec-GB/s")
-					b.ReportMetric(gb(tCd), "c-dec-GB/s")
-					b.ReportMetric(float64(tCc)/float64(tGc), "comp-go/c")
-					b.ReportMetric(float64(tCd)/float64(tGd), "dec-go/c")
+					frametest.ReportSpeeds(b, n, map[string]frametest.Best{"memcpy": tCopy, "go-comp": tGc, "c-comp": tCc,
+						"go-dec": tGd, "c-dec": tCd})
+					frametest.ReportRatios(b, map[string][2]frametest.Best{"comp-go/c": {tCc, tGc}, "dec-go/c": {tCd, tGd}})
 				})
 			}
 		}

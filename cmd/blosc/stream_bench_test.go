@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/internal/frametest"
@@ -153,26 +152,12 @@ func BenchmarkStreamCLI(b *testing.B) {
 				for b.Loop() {
 					round()
 				}
-				gb := func(d frametest.Best) float64 { return float64(n) / time.Duration(d).Seconds() / 1e9 }
-				b.ReportMetric(gb(tCopy), "memcpy-GB/s")
-				b.ReportMetric(gb(tPipe), "pipe-GB/s")
-				b.ReportMetric(gb(tMc), "mem-comp-GB/s")
-				b.ReportMetric(gb(tMd), "mem-dec-GB/s")
-				b.ReportMetric(gb(tSc), "cli-comp-GB/s")
-				b.ReportMetric(gb(tSd), "cli-dec-GB/s")
-				b.ReportMetric(float64(tMc)/float64(tSc), "comp-cli/mem")
-				b.ReportMetric(float64(tMd)/float64(tSd), "dec-cli/mem")
-				b.ReportMetric(gb(tCc), "chunk-comp-GB/s")
-				b.ReportMetric(gb(tCd), "chunk-dec-GB/s")
-				b.ReportMetric(gb(tXc), "exe-comp-GB/s")
-				b.ReportMetric(gb(tXd), "exe-dec-null-GB/s")
-				b.ReportMetric(gb(tXf), "exe-dec-file-GB/s")
-				b.ReportMetric(float64(tMc)/float64(tXc), "comp-exe/mem")
-				b.ReportMetric(float64(tMd)/float64(tXd), "dec-null-exe/mem")
-				b.ReportMetric(float64(tMd)/float64(tXf), "dec-file-exe/mem")
-				b.ReportMetric(float64(tCc)/float64(tXc), "comp-exe/chunk")
-				b.ReportMetric(float64(tCd)/float64(tXd), "dec-null-exe/chunk")
-				b.ReportMetric(float64(tCd)/float64(tXf), "dec-file-exe/chunk")
+				frametest.ReportSpeeds(b, n, map[string]frametest.Best{"memcpy": tCopy, "pipe": tPipe,
+					"mem-comp": tMc, "mem-dec": tMd, "cli-comp": tSc, "cli-dec": tSd, "chunk-comp": tCc, "chunk-dec": tCd,
+					"exe-comp": tXc, "exe-dec-null": tXd, "exe-dec-file": tXf})
+				frametest.ReportRatios(b, map[string][2]frametest.Best{"comp-cli/mem": {tMc, tSc}, "dec-cli/mem": {tMd, tSd},
+					"comp-exe/mem": {tMc, tXc}, "dec-null-exe/mem": {tMd, tXd}, "dec-file-exe/mem": {tMd, tXf},
+					"comp-exe/chunk": {tCc, tXc}, "dec-null-exe/chunk": {tCd, tXd}, "dec-file-exe/chunk": {tCd, tXf}})
 				b.ReportMetric(float64(rssC)/(1<<20), "exe-comp-maxrss-MiB")
 				b.ReportMetric(float64(max(rssD, rssF))/(1<<20), "exe-dec-maxrss-MiB")
 			})

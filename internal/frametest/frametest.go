@@ -47,6 +47,22 @@ func (b *Best) Time(f func() error) error {
 	return err
 }
 
+// ReportSpeeds reports each named time as the GB/s of n bytes, in the
+// unit name+"-GB/s".
+func ReportSpeeds(b *testing.B, n int, times map[string]Best) {
+	for name, d := range times {
+		b.ReportMetric(float64(n)/time.Duration(d).Seconds()/1e9, name+"-GB/s")
+	}
+}
+
+// ReportRatios reports, for each named pair {a, b} of times, a/b: how
+// many times faster the second ran.
+func ReportRatios(b *testing.B, ratios map[string][2]Best) {
+	for name, r := range ratios {
+		b.ReportMetric(float64(r[0])/float64(r[1]), name)
+	}
+}
+
 // CopyDir copies a sparse frame directory.
 func CopyDir(t *testing.T, from, to string) {
 	t.Helper()
