@@ -188,7 +188,7 @@ func writeAtomically(out string, stdout io.Writer, seek bool, write func(io.Writ
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err := write(tmp); err != nil {
+	if err := write(newOutFile(tmp, out != "-")); err != nil {
 		return err
 	}
 	if out == "-" {

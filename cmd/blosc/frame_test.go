@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -263,5 +264,48 @@ func TestFormatFromExtension(t *testing.T) {
 		if code != 0 || stdout != string(src) {
 			t.Errorf("%s does not decompress back", out)
 		}
+	}
+}
+
+// TestOutFileStartsWriteout checks that an outFile hands its bytes to the
+// write-out every writeBehind bytes, whether they come through Write or
+// WriteAt, and that they land where they were written.
+func TestOutFileStartsWriteout(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	starts := 0
+	o := &outFile{f: f, writeout: func(*os.File) { starts++ }}
+	want := make([]byte, 3*writeBehind+100)
+	for i := range want {
+		want[i] = byte(i * 7)
+	}
+	piece := writeBehind / 4
+	at := 0
+	for k := 0; at < len(want); k++ {
+		p := want[at:min(at+piece, len(want))]
+		if k%2 == 0 {
+			_, err = o.Write(p)
+		} else {
+			_, err = o.WriteAt(p, int64(at))
+			f.Seek(int64(at+len(p)), io.SeekStart)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		at += len(p)
+	}
+	if starts != 3 {
+		t.Errorf("write-out started %d times for %d bytes, want 3", starts, len(want))
+	}
+	got, err := os.ReadFile(f.Name())
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("the file holds other bytes (%v)", err)
+	}
+	startWriteout(f) // the real one, on a real file: never fails the write
+	if n := newOutFile(f, false); n.writeout != nil {
+		t.Error("a file for stdout is written out early")
 	}
 }
