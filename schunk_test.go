@@ -386,42 +386,47 @@ func TestSChunkThreadsIdentical(t *testing.T) {
 	for i := range 1 << 16 {
 		data[9<<16+i] = 0x5A
 	}
-	var ref []byte
-	for _, th := range []int{1, 2, 3, 8} {
-		o := SChunkOptions{Options: DefaultOptions(), ChunkSize: 64 << 10}
-		o.Codec, o.Threads = LZ4, th
-		s, err := NewSChunk(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for p := data; len(p) > 0; {
-			k := min(len(p), 100000)
-			if err := s.AppendData(p[:k]); err != nil {
+	// Appends of 100,000 bytes into 64 KiB chunks refill a short chunk
+	// each time and compress one or two more; one append of everything
+	// into 4 KiB chunks makes more chunks than AppendData's ring has
+	// slots, so its workers wait for slots to free.
+	for _, tc := range []struct{ chunk, piece int }{{64 << 10, 100000}, {4 << 10, len(data)}} {
+		var ref []byte
+		for _, th := range []int{1, 2, 3, 8} {
+			o := SChunkOptions{Options: DefaultOptions(), ChunkSize: tc.chunk}
+			o.Codec, o.Threads = LZ4, th
+			s, err := NewSChunk(o)
+			if err != nil {
 				t.Fatal(err)
 			}
-			p = p[k:]
-		}
-		f, err := s.Frame(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ref == nil {
-			ref = f
-		} else if !bytes.Equal(f, ref) {
-			t.Errorf("threads %d: frame differs from threads 1", th)
-		}
-		got, err := s.Decompress(nil)
-		if err != nil || !bytes.Equal(got, data) {
-			t.Errorf("threads %d: Decompress: %v", th, err)
-		}
-		if info, err := s.ChunkInfo(5); err != nil || info.Special != SpecialZeros {
-			t.Errorf("threads %d: chunk 5 is %+v (%v), want a chunk of zeros", th, info, err)
+			for p := data; len(p) > 0; {
+				k := min(len(p), tc.piece)
+				if err := s.AppendData(p[:k]); err != nil {
+					t.Fatal(err)
+				}
+				p = p[k:]
+			}
+			f, err := s.Frame(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ref == nil {
+				ref = f
+			} else if !bytes.Equal(f, ref) {
+				t.Errorf("chunks of %d, threads %d: frame differs from threads 1", tc.chunk, th)
+			}
+			got, err := s.Decompress(nil)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Errorf("chunks of %d, threads %d: Decompress: %v", tc.chunk, th, err)
+			}
+			i := 5 << 16 / tc.chunk
+			if info, err := s.ChunkInfo(i); err != nil || info.Special != SpecialZeros {
+				t.Errorf("chunks of %d, threads %d: chunk %d is %+v (%v), want a chunk of zeros", tc.chunk, th, i, info, err)
+			}
 		}
 	}
 }
 
-// TestSChunkGetItemsNoAlloc: reading a few items from the middle of a
-// frame of many chunks allocates nothing.
 func TestSChunkGetItemsNoAlloc(t *testing.T) {
 	o := SChunkOptions{Options: DefaultOptions(), ChunkSize: 4096}
 	o.Codec, o.Typesize = LZ4, 4
