@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 )
 
@@ -158,7 +159,8 @@ func (s *SChunk) abandon() {
 // (AppendData). Until Close has written the header the destination holds
 // no frame. An error met in the background is returned by a later Write
 // or by Close; a FrameWriter must be closed, which also ends its
-// background work.
+// background work (one dropped unclosed has its goroutines ended once the
+// garbage collector finds it unreachable, and leaves no frame).
 //
 // The work is a pipeline over a ring of a few units of input (a chunk,
 // or several small ones): the caller fills one unit while Threads
@@ -174,6 +176,9 @@ type FrameWriter struct {
 	n    int        // bytes in the unit being filled
 	err  error
 	done bool
+	// stopPipe ends the pipeline's goroutines should the FrameWriter be
+	// dropped without Close.
+	stopPipe runtime.Cleanup
 }
 
 // NewFrameWriter returns a writer of a new frame into w (an *os.File, for
@@ -209,6 +214,7 @@ func (w *FrameWriter) unit() ([]byte, error) {
 		}
 		w.hlen = int64(frameHeaderSize(w.s.hdr.meta))
 		w.pipe = newChunkPipe(w.s, w.w, w.hlen)
+		w.stopPipe = runtime.AddCleanup(w, (*chunkPipe).abandon, w.pipe)
 	}
 	return w.pipe.unit(), nil
 }
@@ -307,6 +313,7 @@ func (w *FrameWriter) Close() error {
 	}
 	w.done = true
 	if w.pipe != nil {
+		w.stopPipe.Stop()
 		if w.n > 0 && w.err == nil {
 			w.pipe.submit(w.n)
 			w.n = 0
@@ -479,6 +486,18 @@ func (c *chunkPipe) finish() error {
 	c.wg.Wait()
 	<-c.wrote
 	return c.failed()
+}
+
+// errAbandoned ends the pipeline of a FrameWriter dropped without Close.
+var errAbandoned = fmt.Errorf("%w: FrameWriter dropped without Close", ErrInvalidOptions)
+
+// abandon ends the goroutines of a pipeline whose FrameWriter is gone
+// (nothing more can be submitted): what is queued is dropped, nothing more
+// is written.
+func (c *chunkPipe) abandon() {
+	c.setErr(errAbandoned)
+	close(c.work)
+	close(c.order)
 }
 
 func (c *chunkPipe) compress() {

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/goblosc/blosc/internal/faultfile"
 	"github.com/goblosc/blosc/internal/golden"
@@ -239,4 +241,33 @@ func testAppendFrom(t *testing.T, base []byte) {
 	if err != nil || !stateOf(t, r2).Equal(before) {
 		t.Fatalf("after a failed AppendFrom the file is not as before (%v)", err)
 	}
+}
+
+// TestFrameWriterDroppedEndsGoroutines: a FrameWriter dropped without
+// Close, mid-stream, does not leave its pipeline's goroutines running.
+func TestFrameWriterDroppedEndsGoroutines(t *testing.T) {
+	data := golden.MustPattern(t, "f32_noise", 2<<20)
+	before := runtime.NumGoroutine()
+	func() {
+		o := SChunkOptions{Options: DefaultOptions(), ChunkSize: 64 << 10}
+		o.Codec, o.Threads = LZ4, 4
+		w, err := NewFrameWriter(faultfile.New(nil, faultfile.NoFault), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(data[:1<<20+100]); err != nil {
+			t.Fatal(err)
+		}
+		if runtime.NumGoroutine() < before+5 {
+			t.Fatalf("%d goroutines while streaming, from %d: the pipeline did not start", runtime.NumGoroutine(), before)
+		}
+	}()
+	for range 100 {
+		runtime.GC()
+		if runtime.NumGoroutine() <= before {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%d goroutines a second after the FrameWriter was dropped, %d before it", runtime.NumGoroutine(), before)
 }
