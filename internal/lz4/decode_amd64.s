@@ -42,23 +42,22 @@ loop:
 	JHI  done
 	CMPQ DI, R11
 	JHI  done
+	MOVBLZX (SI), AX
 	MOVQ SI, R14
 	MOVQ DI, R15
-	MOVBLZX (SI), AX
-	INCQ SI
 	MOVL AX, BX
 	SHRL $4, BX
 	CMPL BX, $15
 	JEQ  longLiterals
-	// Fewer than 15 literals: one 16-byte move.
-	MOVOU (SI), X0
-	MOVOU X0, (DI)
-	ADDQ BX, SI
-	ADDQ BX, DI
+	// Fewer than 15 literals: one 16-byte move. The next position in
+	// src comes from the token's in one step, the loop's longest chain.
+	MOVOU   1(SI), X0
+	MOVOU   X0, (DI)
+	MOVWQZX 1(SI)(BX*1), CX
+	LEAQ    3(SI)(BX*1), SI
+	ADDQ    BX, DI
 
-offset:
-	MOVWQZX (SI), CX
-	ADDQ $2, SI
+matchLength:
 	ANDL $15, AX
 	CMPL AX, $15
 	JEQ  longMatch
@@ -122,6 +121,9 @@ matchDone:
 	JMP  loop
 
 longLiterals:
+	INCQ SI
+
+literalRun:
 	// The length bytes, none of them past R10.
 	CMPQ    SI, R10
 	JHI     bail
@@ -129,7 +131,7 @@ longLiterals:
 	INCQ    SI
 	ADDQ    DX, BX
 	CMPL    DX, $255
-	JEQ     longLiterals
+	JEQ     literalRun
 	// The literals must end by R10 in src and R11 in dst.
 	LEAQ    (SI)(BX*1), DX
 	CMPQ    DX, R10
@@ -145,9 +147,10 @@ copyLiterals:
 	ADDQ  $16, DI
 	CMPQ  DI, R8
 	JCS   copyLiterals
-	MOVQ  DX, SI
+	MOVWQZX (DX), CX
+	LEAQ  2(DX), SI
 	MOVQ  R8, DI
-	JMP   offset
+	JMP   matchLength
 
 longMatch:
 	// The length bytes: C rejects a run that passes R13.
