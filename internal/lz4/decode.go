@@ -83,6 +83,18 @@ func decompress(dst, src, dict []byte) (int, error) {
 // decode is decompress, with the assembly loop only if useAsm: the tests
 // run both.
 func decode(dst, src, dict []byte, useAsm bool) (int, error) {
+	if len(dst) == 0 {
+		// C's special case: only the token 0 alone, not any token that
+		// asks for no literals (a match length nibble is ignored
+		// elsewhere in the last sequence).
+		if len(src) == 1 && src[0] == 0 {
+			return 0, nil
+		}
+		if len(src) == 0 {
+			return 0, ErrTruncated
+		}
+		return 0, ErrShortDst
+	}
 	si, di := 0, 0
 	for {
 		if useAsm && len(src)-si > fastSrcMargin && len(dst)-di > fastDstMargin {
