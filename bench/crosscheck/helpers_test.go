@@ -144,14 +144,13 @@ func streamLen(s []byte) int {
 	}
 }
 
-// lz4Quirks reads an LZ4 block's sequences up to its first other fault and
-// reports the two things liblz4 accepts and pierrec/lz4 (our decoder) does
-// not: a match at offset 0, which the LZ4 block format calls corrupt and
-// liblz4's LZ4_decompress_safe copies from whatever the output holds, and
-// a last, literals-only sequence whose token has a nonzero match-length
-// nibble, which liblz4 ignores and the LZ4 reference compressor never
-// writes.
-func lz4Quirks(s []byte) (zeroOffset, lastNibble bool) {
+// lz4ZeroOffset reads an LZ4 block's sequences up to its first other
+// fault and reports the one thing liblz4 accepts and internal/lz4 (our
+// decoder) does not: a match at offset 0, which the LZ4 block format
+// calls corrupt and liblz4's LZ4_decompress_safe copies from whatever the
+// output holds. (A last token with a match-length nibble, which liblz4
+// ignores, pierrec/lz4 refused; internal/lz4 reads it as liblz4 does.)
+func lz4ZeroOffset(s []byte) bool {
 	for i := 0; i < len(s); {
 		tok := s[i]
 		i++
@@ -167,14 +166,11 @@ func lz4Quirks(s []byte) (zeroOffset, lastNibble bool) {
 			}
 		}
 		i += lit
-		if i == len(s) {
-			return false, tok&15 != 0
-		}
 		if i > len(s)-2 {
-			return false, false
+			return false
 		}
 		if s[i] == 0 && s[i+1] == 0 {
-			return true, false
+			return true
 		}
 		i += 2
 		if tok&15 == 15 {
@@ -184,7 +180,7 @@ func lz4Quirks(s []byte) (zeroOffset, lastNibble bool) {
 			i++
 		}
 	}
-	return false, false
+	return false
 }
 
 // codecStreams returns the codec of a chunk whose layout parses and the
@@ -256,18 +252,15 @@ func codecStreams(src []byte) (blosc.Codec, [][]byte) {
 }
 
 // lz4Gap reports whether src is an LZ4 chunk with a stream in which
-// lz4Quirks finds something liblz4 reads and we refuse.
+// lz4ZeroOffset finds what liblz4 reads and we refuse.
 func lz4Gap(src []byte) string {
 	c, streams := codecStreams(src)
 	if c != blosc.LZ4 && c != blosc.LZ4HC {
 		return ""
 	}
 	for _, s := range streams {
-		switch zero, nibble := lz4Quirks(s); {
-		case zero:
+		if lz4ZeroOffset(s) {
 			return "an LZ4 match at offset 0, which the LZ4 format calls corrupt and liblz4 reads"
-		case nibble:
-			return "an LZ4 block whose last token has a match-length nibble: liblz4 ignores it, pierrec/lz4 refuses the block"
 		}
 	}
 	return ""

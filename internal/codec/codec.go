@@ -28,7 +28,6 @@ import (
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
-	"github.com/pierrec/lz4/v4"
 )
 
 // ID names a codec with c-blosc's compressor code (BLOSC_BLOSCLZ ...).
@@ -303,9 +302,9 @@ func (s *State) Decompress(id ID, dst, src []byte) error {
 		}
 		return nil
 	case LZ4, LZ4HC:
-		got, err := lz4.UncompressBlock(src, dst)
+		got, err := lz4block.DecompressBlock(dst, src)
 		if err != nil {
-			return fmt.Errorf("%w: lz4: %v", ErrCorrupt, err)
+			return fmt.Errorf("%w: %w", ErrCorrupt, err)
 		}
 		if got != n {
 			return fmt.Errorf("%w: lz4 stream gave %d bytes, want %d", ErrCorrupt, got, n)
@@ -439,9 +438,9 @@ func (s *State) DecompressDict(id ID, dst, src, dict []byte) error {
 	n := len(dst)
 	switch id {
 	case LZ4, LZ4HC:
-		got, err := lz4.UncompressBlockWithDict(src, dst, dict)
+		got, err := lz4block.DecompressBlockDict(dst, src, dict)
 		if err != nil {
-			return fmt.Errorf("%w: lz4: %v", ErrCorrupt, err)
+			return fmt.Errorf("%w: %w", ErrCorrupt, err)
 		}
 		if got != n {
 			return fmt.Errorf("%w: lz4 stream gave %d bytes, want %d", ErrCorrupt, got, n)

@@ -22,6 +22,12 @@
 // On amd64 the compression loop runs in assembly (compress_amd64.s), which
 // the tests hold byte for byte to the portable loop, compress, used on the
 // other platforms and with -tags purego or noasm.
+//
+// DecompressBlock and DecompressBlockDict decode blocks as
+// LZ4_decompress_safe does, accepting and rejecting the same blocks (but
+// for offset 0). On amd64 with SSSE3 the sequences away from the block's
+// ends are decoded in assembly (decode_amd64.s), held by the tests and
+// FuzzDecompress to the portable loop that decodes the rest.
 package lz4
 
 import (

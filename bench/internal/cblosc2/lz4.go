@@ -25,8 +25,18 @@ func LZ4Version() string { return C.GoString(C.LZ4_versionString()) }
 
 // LZ4DecompressSafe is the LZ4_decompress_safe of the liblz4 c-blosc2
 // links: it decodes the block src into dst and returns the bytes written,
-// or a negative number for a malformed block.
+// or a negative number for a malformed block. Empty slices are passed as
+// they are (a nil src as NULL, which C rejects).
 func LZ4DecompressSafe(dst, src []byte) int {
-	return int(C.LZ4_decompress_safe((*C.char)(unsafe.Pointer(&src[0])), (*C.char)(unsafe.Pointer(&dst[0])),
+	return int(C.LZ4_decompress_safe((*C.char)(unsafe.Pointer(unsafe.SliceData(src))), (*C.char)(unsafe.Pointer(unsafe.SliceData(dst))),
 		C.int(len(src)), C.int(len(dst))))
+}
+
+// LZ4DecompressSafeUsingDict is LZ4_decompress_safe_usingDict: as
+// LZ4DecompressSafe, with matches reaching into dict, the bytes before
+// dst (not contiguous with it here, so C takes its external-dictionary
+// path).
+func LZ4DecompressSafeUsingDict(dst, src, dict []byte) int {
+	return int(C.LZ4_decompress_safe_usingDict((*C.char)(unsafe.Pointer(unsafe.SliceData(src))), (*C.char)(unsafe.Pointer(unsafe.SliceData(dst))),
+		C.int(len(src)), C.int(len(dst)), (*C.char)(unsafe.Pointer(unsafe.SliceData(dict))), C.int(len(dict))))
 }
