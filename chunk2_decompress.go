@@ -268,6 +268,13 @@ const (
 	stageMinBytes = 16 << 20 // BenchmarkBlosc2Stage: even at 8 MiB, ahead from 16 MiB (1 thread) and 32 MiB (2)
 )
 
+// bypassMinBytes is the output size from which the last unshuffle of a
+// chunk's blocks writes around the caches (unshuffleBypass) where it can:
+// a chunk this large, or a chunk decoded as one piece of a super-chunk's
+// data this large. Where it can, no output is staged: writing around the
+// caches is what staging's copy was for.
+const bypassMinBytes = 16 << 20
+
 // stageMinDefault is the chunk size from which output is staged unless an
 // engine says otherwise: stageMinBytes on AMD, never elsewhere.
 var stageMinDefault = func() int {
@@ -281,7 +288,7 @@ var stageMinDefault = func() int {
 // and whether a unit is staged (see stageOutput). stageMin is the chunk
 // size from which to stage.
 func (c *chunk2) blockGroups(stageMin int) (int, bool) {
-	if !stageOutput || c.h.nbytes < stageMin || !c.pipe.activeBackward() {
+	if !stageOutput || c.h.nbytes < stageMin || !c.pipe.activeBackward() || c.pipe.bypass {
 		return 1, false
 	}
 	return max(1, (stageCopyMin+c.h.blocksize-1)/c.h.blocksize), true
@@ -368,6 +375,7 @@ func decompress2(dst, src []byte, st *decodeState, cd codecDecoder) ([]byte, err
 		dst = make([]byte, n)
 	}
 	dst = dst[:n]
+	c.pipe.bypass = n >= bypassMinBytes && c.pipe.bypassable()
 	if err := c.decodeAll(dst, stageMinDefault, st, cd); err != nil {
 		return dst[:0], err
 	}

@@ -13,6 +13,31 @@ type pipeline2 struct {
 	filters  [MaxFilters]uint8
 	meta     [MaxFilters]uint8
 	typesize int
+	// bypass makes backward's last step write its output around the
+	// caches (unshuffleBypass); set only where bypassable.
+	bypass bool
+}
+
+// bypassable reports whether backward's last step is a byte shuffle that
+// unshuffleBypass can write around the caches, with no delta after it to
+// read the output back.
+func (p *pipeline2) bypassable() bool {
+	if p.has(Delta) {
+		return false
+	}
+	for i, f := range p.filters {
+		switch Filter(f) {
+		case BitShuffle:
+			return false
+		case ByteShuffle:
+			ts := p.typesize
+			if p.meta[i] != 0 {
+				ts = int(p.meta[i])
+			}
+			return canBypass(ts)
+		}
+	}
+	return false
 }
 
 // active reports whether decoding runs any filter (TRUNC_PREC needs no
@@ -271,7 +296,11 @@ func (p *pipeline2) backward(out, in, tmp, ref []byte) {
 			if p.meta[i] != 0 {
 				ts = int(p.meta[i])
 			}
-			Unshuffle(next, cur, ts)
+			if p.bypass && moves == 0 {
+				unshuffleBypass(next, cur, ts)
+			} else {
+				Unshuffle(next, cur, ts)
+			}
 		} else {
 			bitshuffle.Unshuffle(next, cur, p.typesize)
 		}

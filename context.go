@@ -50,6 +50,9 @@ type engine struct {
 	parallelMin int
 	// stageMin overrides stageMinDefault when positive (benchmarks, tests).
 	stageMin int
+	// bypass says the chunk being decoded is one piece of an output of
+	// bypassMinBytes or more (see unshuffleBypass).
+	bypass bool
 }
 
 func (e *engine) parallelAt(nbytes int) bool {

@@ -135,6 +135,8 @@ func decompressBlock(ws *workerState, h *Header, chunk []byte, j int, out []byte
 		off += csize
 	}
 	switch {
+	case byteShuf && h.Nbytes >= bypassMinBytes && canBypass(ts):
+		unshuffleBypass(out, dst, ts) // a chunk this large leaves the caches anyway
 	case byteShuf:
 		Unshuffle(out, dst, ts)
 	case bitShuf:

@@ -29,7 +29,7 @@ func init() {
 			},
 			Unshuffle: func(dst, src []byte, typesize int) {
 				checkShuffleArgs(dst, src, typesize)
-				unshuffleAt(l, dst[:len(src)], src, typesize)
+				unshuffleAt(l, dst[:len(src)], src, typesize, false)
 			},
 		})
 	}
@@ -67,13 +67,16 @@ func shuffleAt(level cpu.Level, dst, src []byte, typesize int) {
 	shuffleTail(dst, src, typesize, n, done)
 }
 
-func unshuffleAt(level cpu.Level, dst, src []byte, typesize int) {
+// unshuffleAt is shuffleAt's inverse. bypass says dst is part of an
+// output too large to stay in the caches, whatever len(src): the kernels
+// that can then write it non-temporally do (see unshuffleBypass).
+func unshuffleAt(level cpu.Level, dst, src []byte, typesize int, bypass bool) {
 	n := len(src) / typesize
 	if level == cpu.Generic || typesize == 1 || n == 0 {
 		unshuffleGeneric(dst, src, typesize)
 		return
 	}
-	done := unshuffleAsm(level, dst, src, typesize, n)
+	done := unshuffleAsm(level, dst, src, typesize, n, bypass)
 	unshuffleTail(dst, src, typesize, n, done)
 }
 

@@ -179,14 +179,14 @@ func shuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
 }
 
 // unshuffleAsm is shuffleAsm's inverse.
-func unshuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
+func unshuffleAsm(level cpu.Level, dst, src []byte, ts, n int, bypass bool) int {
 	if ts > 16 {
 		return 0
 	}
 	switch level {
 	case cpu.AVX512:
 		if n >= 64 {
-			if e0, ok := alignElements(dst, ts); len(src) >= ntThreshold && ok {
+			if e0, ok := alignElements(dst, ts); (len(src) >= ntThreshold || bypass) && ok {
 				// The non-temporal kernels write whole blocks from an
 				// aligned element and nothing past them, unlike the
 				// ordinary ones for typesizes that are not powers of two,
@@ -540,4 +540,11 @@ func shuffleSkewedAVX512(dst, src []byte, ts, n, blocks int) {
 	}
 	shuffleBlocks(isaAVX512, &dst[0], &src[0], ts, n, lead)
 	shuffleBlocks(isaAVX512, &dst[(blocks-lead)*64], &src[(blocks-lead)*64*ts], ts, n, lead)
+}
+
+// canBypass reports whether unshuffleBypass skips the caches for
+// typesize: the AVX-512 kernels have non-temporal forms for typesizes 2 to
+// 16.
+func canBypass(typesize int) bool {
+	return currentShuffleLevel() == cpu.AVX512 && typesize >= 2 && typesize <= 16
 }

@@ -108,7 +108,7 @@ func unshuffleKernelNEON(d, s *byte, ts, n, blocks int) {
 
 // unshuffleAsm is shuffleAsm's inverse; blocks whose writes past the
 // block would leave dst run into a stack buffer.
-func unshuffleAsm(level cpu.Level, dst, src []byte, ts, n int) int {
+func unshuffleAsm(level cpu.Level, dst, src []byte, ts, n int, _ bool) int {
 	if level != cpu.NEON || ts > 16 || n < 16 {
 		return 0
 	}
@@ -123,3 +123,7 @@ func unshuffleNEONScratch(dst, src []byte, ts, n, start int) {
 	unshuffleKernelNEON(&tmp[0], &src[start], ts, n, 1)
 	copy(dst[start*ts:start*ts+16*ts], tmp[:16*ts])
 }
+
+// canBypass reports whether unshuffleBypass skips the caches: the NEON
+// kernels have no non-temporal form.
+func canBypass(int) bool { return false }

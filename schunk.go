@@ -523,12 +523,13 @@ func (s *SChunk) Decompress(dst []byte) ([]byte, error) {
 	out = out[:n]
 	threads := resolveThreads(s.opts.Threads)
 	nc := s.offs.len()
+	bypass := n >= bypassMinBytes
 	if nc >= 2 && threads > 1 {
 		j := jobPool.Get().(*chunkJob)
-		j.s, j.out, j.err = s, out, nil
+		j.s, j.out, j.err, j.bypass = s, out, nil, bypass
 		runBlocks(&j.batch, decodeChunksTask{j}, nc, threads, &j.ws)
 		err := j.err
-		j.s, j.out, j.err = nil, nil, nil
+		j.s, j.out, j.err, j.bypass = nil, nil, nil, false
 		jobPool.Put(j)
 		if err != nil {
 			return nil, err
@@ -536,7 +537,11 @@ func (s *SChunk) Decompress(dst []byte) ([]byte, error) {
 		return out, nil
 	}
 	e := enginePool.Get().(*engine)
-	defer enginePool.Put(e)
+	e.bypass = bypass
+	defer func() {
+		e.bypass = false
+		enginePool.Put(e)
+	}()
 	for i := 0; i < nc; i++ {
 		start, size := s.chunkSpan(i)
 		if err := s.decodeChunkInto(e, out[start:start+int64(size)], i, threads); err != nil {
@@ -555,6 +560,8 @@ type chunkJob struct {
 	out   []byte
 	mu    sync.Mutex
 	err   error
+	// bypass: out is large enough to decode around the caches.
+	bypass bool
 }
 
 func (j *chunkJob) setErr(err error) {
@@ -573,9 +580,11 @@ func (t decodeChunksTask) doBlock(_ *workerState, i int) {
 	s := t.j.s
 	start, size := s.chunkSpan(i)
 	e := enginePool.Get().(*engine)
+	e.bypass = t.j.bypass
 	if err := s.decodeChunkInto(e, t.j.out[start:start+int64(size)], i, 1); err != nil {
 		t.j.setErr(err)
 	}
+	e.bypass = false
 	enginePool.Put(e)
 }
 

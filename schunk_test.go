@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // schunkModel is the plain in-memory model a super-chunk is checked
@@ -457,5 +459,60 @@ func TestSChunkGetItemsNoAlloc(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(200, func() { _, _ = r.GetItems(dst, start, 10) }); n != 0 {
 		t.Errorf("GetItems allocates %v times per call", n)
+	}
+}
+
+// TestDecodeBypassLarge decodes outputs of bypassMinBytes and more, whose
+// last unshuffle writes around the caches where the CPU can: a frame's
+// data (one piece per chunk, at one and two threads), a Blosc2 chunk and a
+// Blosc1 chunk, through every kind of pipeline, against the input.
+func TestDecodeBypassLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIPPED in -short: 17 MiB buffers")
+	}
+	data := golden.MustPattern(t, "f32_noise", bypassMinBytes+1<<20+12)
+	for _, tc := range []struct {
+		name    string
+		filters [MaxFilters]Filter
+		meta    [MaxFilters]uint8
+		bypass  bool
+	}{
+		{"shuffle", [MaxFilters]Filter{5: ByteShuffle}, [MaxFilters]uint8{}, true},
+		{"shuffle-ts8", [MaxFilters]Filter{5: ByteShuffle}, [MaxFilters]uint8{5: 8}, true},
+		{"bitshuffle", [MaxFilters]Filter{5: BitShuffle}, [MaxFilters]uint8{}, false},
+		{"delta-shuffle", [MaxFilters]Filter{4: Delta, 5: ByteShuffle}, [MaxFilters]uint8{}, false},
+		{"shuffle-then-bitshuffle", [MaxFilters]Filter{4: BitShuffle, 5: ByteShuffle}, [MaxFilters]uint8{}, false},
+		{"bitshuffle-then-shuffle", [MaxFilters]Filter{4: ByteShuffle, 5: BitShuffle}, [MaxFilters]uint8{}, true},
+		{"none", [MaxFilters]Filter{}, [MaxFilters]uint8{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := pipeline2{typesize: 4}
+			for i := range p.filters {
+				p.filters[i], p.meta[i] = uint8(tc.filters[i]), tc.meta[i]
+			}
+			if got, want := p.bypassable(), tc.bypass && canBypass(4); got != want {
+				t.Errorf("bypassable() = %v, want %v", got, want)
+			}
+			o := Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 4, Filters: tc.filters, FilterMeta: tc.meta}
+			for _, th := range []int{1, 2} {
+				o.Threads = th
+				s := must(NewSChunk(SChunkOptions{Options: o, ChunkSize: 1 << 20}))
+				if err := s.AppendData(data); err != nil {
+					t.Fatal(err)
+				}
+				if got, err := s.Decompress(nil); err != nil || !bytes.Equal(got, data) {
+					t.Errorf("frame, threads %d: the data differs (%v)", th, err)
+				}
+				c := must(Compress(nil, data, o))
+				if got, err := Decompress(nil, c); err != nil || !bytes.Equal(got, data) {
+					t.Errorf("Blosc2 chunk, threads %d: the data differs (%v)", th, err)
+				}
+			}
+		})
+	}
+	o := Options{Format: FormatBlosc1, Codec: LZ4, Level: 5, Typesize: 4, Filters: [MaxFilters]Filter{5: ByteShuffle}}
+	c := must(Compress(nil, data, o))
+	if got, err := Decompress(nil, c); err != nil || !bytes.Equal(got, data) {
+		t.Errorf("Blosc1 chunk: the data differs (%v)", err)
 	}
 }

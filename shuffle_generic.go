@@ -12,4 +12,7 @@ func hasShuffleKernel(l cpu.Level) bool { return l == cpu.Generic }
 
 func shuffleAsm(cpu.Level, []byte, []byte, int, int) int { return 0 }
 
-func unshuffleAsm(cpu.Level, []byte, []byte, int, int) int { return 0 }
+func unshuffleAsm(cpu.Level, []byte, []byte, int, int, bool) int { return 0 }
+
+// canBypass reports whether unshuffleBypass skips the caches: never here.
+func canBypass(int) bool { return false }

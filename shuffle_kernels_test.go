@@ -418,3 +418,40 @@ func TestShuffleKernelsLargeBuffers(t *testing.T) {
 		}
 	}
 }
+
+// TestUnshuffleBypass holds unshuffleBypass, which runs the non-temporal
+// kernels on blocks of any size where canBypass, to the portable
+// unshuffle: every typesize, lengths around the kernels' blocks, outputs
+// at every offset within a line and ending at an inaccessible page.
+func TestUnshuffleBypass(t *testing.T) {
+	if !canBypass(4) {
+		t.Logf("the non-temporal kernels do not run here (shuffle level %s): unshuffleBypass is Unshuffle", currentShuffleLevel())
+	}
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, ts := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 16, 17} {
+		ls := append(testLengths(ts, true), 64<<10, 64<<10+ts+1)
+		size := ls[len(ls)-1] + 64
+		src := make([]byte, size)
+		fillRandom(rng, src)
+		dst := guard.New(size, guard.End)
+		want := make([]byte, size)
+		for _, n := range ls {
+			for _, misalign := range []int{0, 1, 8, 21, 63} {
+				if n+misalign > size {
+					continue
+				}
+				d := dst.Bytes[len(dst.Bytes)-n-misalign : len(dst.Bytes)-misalign]
+				clear(dst.Bytes)
+				unshuffleGeneric(want[:n], src[:n], ts)
+				unshuffleBypass(d, src[:n], ts)
+				if !bytes.Equal(d, want[:n]) {
+					t.Fatalf("typesize %d, %d bytes, %d bytes before the end: differs from the portable unshuffle", ts, n, misalign)
+				}
+				if misalign > 0 && !bytes.Equal(dst.Bytes[len(dst.Bytes)-misalign:], make([]byte, misalign)) {
+					t.Fatalf("typesize %d, %d bytes: wrote past dst", ts, n)
+				}
+			}
+		}
+		dst.Free()
+	}
+}
