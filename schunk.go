@@ -83,9 +83,9 @@ type SChunk struct {
 	// settings (a frame read with a codec this package lacks).
 	noCompress error
 
-	// ring is the compressed chunks' slots of a parallel AppendData,
-	// kept for the next.
-	ring [][]byte
+	// app is the state of a parallel AppendData (its ring of compressed
+	// chunks' slots above all), kept for the next.
+	app *appendJob
 }
 
 // offsetIndex holds each chunk's offset into the region, or a special
@@ -894,9 +894,8 @@ func (s *SChunk) AppendData(p []byte) (err error) {
 	}
 	threads := resolveThreads(s.opts.Threads)
 	startRegion, startLen := s.regionLen(), len(p)
-	// room makes room for need more bytes of chunks, pending of them
-	// compressed but not yet in the region, done bytes of p compressed.
-	// Once 1 MiB is compressed it makes room for the rest too, at the
+	// room makes room for need more bytes of chunks, done bytes of p
+	// compressed. Once 1 MiB is compressed it makes room for the rest too, at the
 	// ratio seen so far and an eighth more: the region then grows about
 	// once, where doubling it would copy and clear it again and again (a
 	// sixth of the time of compressing 256 MiB of noisy floats into 64 KiB
@@ -904,7 +903,7 @@ func (s *SChunk) AppendData(p []byte) (err error) {
 	// time. Before that it doubles: the first 64 or 128 KiB of a ramp
 	// compress at half the ratio of the rest, and reserved twice the room
 	// it needed.
-	room := func(need, pending, done int) {
+	room := func(need, done int) {
 		if cap(s.region)-len(s.region) >= need {
 			s.own(need)
 			return
@@ -913,7 +912,7 @@ func (s *SChunk) AppendData(p []byte) (err error) {
 			s.grow(need, cap(s.region))
 			return
 		}
-		made := s.regionLen() - startRegion + int64(pending)
+		made := s.regionLen() - startRegion
 		left := startLen - done
 		est := min(int64(left)*made/int64(done), int64(CompressBound(left)))
 		s.grow(need+int(est+est/8), cap(s.region)/4)
@@ -927,7 +926,7 @@ func (s *SChunk) AppendData(p []byte) (err error) {
 		if err := s.touch(); err != nil {
 			return err
 		}
-		room(CompressBound(k), 0, startLen-len(p))
+		room(CompressBound(k), startLen-len(p))
 		e := enginePool.Get().(*engine)
 		c, err := e.compress(s.region[len(s.region):], p[:k], &s.params)
 		enginePool.Put(e)
@@ -962,7 +961,7 @@ type appendJob struct {
 	src   []byte
 	cs    int
 	slot  [][]byte // compressed chunk in each slot of the ring
-	room  func(need, pending, done int)
+	room  func(need, done int)
 	mu    sync.Mutex
 	free  sync.Cond // signalled (mu) when chunks are appended and their slots free
 	ready []bool    // slot holds a compressed chunk not yet appended (mu)
@@ -972,7 +971,7 @@ type appendJob struct {
 	err   error     // the first error; the work stops (mu)
 }
 
-func (s *SChunk) appendParallel(p []byte, cs, threads int, room func(need, pending, done int)) error {
+func (s *SChunk) appendParallel(p []byte, cs, threads int, room func(need, done int)) error {
 	if err := s.touch(); err != nil {
 		return err
 	}
@@ -981,21 +980,31 @@ func (s *SChunk) appendParallel(p []byte, cs, threads int, room func(need, pendi
 	// KiB chunks).
 	n := (len(p) + cs - 1) / cs
 	slots := min(n, threads*max(2, min(16, (1<<20)/cs)))
-	j := &appendJob{s: s, p: s.params, src: p, cs: cs, room: room}
-	j.p.threads = 1 // the chunks are the parallel work
-	j.free.L = &j.mu
-	for len(s.ring) < slots {
-		s.ring = append(s.ring, nil)
+	if s.app == nil {
+		s.app = new(appendJob)
+		s.app.free.L = &s.app.mu
 	}
-	j.slot = s.ring[:slots]
+	j := s.app
+	j.s, j.p, j.src, j.cs, j.room = s, s.params, p, cs, room
+	j.p.threads = 1 // the chunks are the parallel work
+	j.next, j.busy, j.waits, j.err = 0, false, 0, nil
+	if cap(j.slot) < slots {
+		j.slot = append(j.slot[:cap(j.slot)], make([][]byte, slots-cap(j.slot))...)
+	}
+	if cap(j.ready) < slots {
+		j.ready = make([]bool, slots)
+	}
+	j.slot, j.ready = j.slot[:slots], j.ready[:slots]
+	clear(j.ready)
 	for i := range j.slot {
 		if cap(j.slot[i]) < CompressBound(cs) {
 			j.slot[i] = make([]byte, 0, CompressBound(cs))
 		}
 	}
-	j.ready = make([]bool, slots)
 	runBlocks(&j.batch, j, n, threads, &j.ws)
-	return j.err
+	err := j.err
+	j.src, j.room, j.err = nil, nil, nil
+	return err
 }
 
 func (j *appendJob) doBlock(_ *workerState, i int) {
@@ -1059,7 +1068,7 @@ func (j *appendJob) stop(err error) {
 func (j *appendJob) append(c []byte, i int) error {
 	s := j.s
 	if codedKind(c) == 0 && s.sparse == nil {
-		j.room(len(c), 0, i*j.cs)
+		j.room(len(c), i*j.cs)
 		to := s.region[len(s.region) : len(s.region)+len(c)]
 		copy(to, c)
 		c = to
