@@ -359,48 +359,32 @@ func (s *State) zlibDecompress(dst, src []byte) error {
 	return nil
 }
 
-// zstdOwnDecoder reports whether a zstd frame goes to zstddec rather
-// than klauspost's decoder. With zstddec's assembly sequence loop (amd64
-// with BMI2) every frame does: on the frames Blosc stores (1 MiB chunks,
-// byte shuffle, clevel 1, 5, 9) it decodes 1.04-1.21x as fast as
-// klauspost called as zstdDecompress calls it (into scratch with slack,
-// then copied) on text, 1.07-1.38x on f32_noise, the frames of many short
-// sequences, 1.7-2.2x on linspace_f64 and 2.8-13x on the others,
-// measured 2026-11-25 with
+// zstdDecompress decodes with zstddec, which decodes every frame Blosc
+// writes, and hands what it does not support (a dictionary ID, a
+// checksum, several frames: nothing c-blosc2 writes, but valid zstd) to
+// klauspost's decoder. Until 2026-11-26 frames of many short sequences or
+// many literals went to klauspost on targets without zstddec's assembly
+// loop, where its assembly was faster; but klauspost's decoders draw
+// scratch from sync.Pools, which are per P, so a worker that had moved
+// to another P allocated (as zstddec did while it used klauspost's
+// huff0 for literals: TestBlosc2ZeroAlloc failed so under qemu-s390x,
+// and zstddec now decodes its own Huffman streams). zstddec's portable loop decodes Blosc's frames
+// 0.97-17x as fast as klauspost's portable one (-tags purego,noasm,
+// which is what arm64 and s390x run), measured with
 //
-//	go test -tags cblosc -run '^$' -bench 'BloscStreams/.*/.*/all' -benchtime 40x ./bench/crosscheck/zstddec/
+//	go test -tags cblosc,purego,noasm -run '^$' -bench BloscStreams -benchtime 20x ./bench/crosscheck/zstddec/
 //
-// (go/kslack). Without it, the portable loop is slower than
-// klauspost's assembly on frames of many short sequences or many
-// literals, so the frame's first compressed block decides: runs, ramps
-// and records make 500 bytes or more per sequence and decode 2-20x
-// faster with zstddec; linspace_f64 makes 29-146 with 5-9% literals and
-// decodes 0.95-2.1x as fast; noisy floats make 28-56 with 25-77%
-// literals, and literal-heavy text 8-172, and both decode up to 2x
-// faster with klauspost's assembly (internal/zstddec's BenchmarkDecode).
-// A frame whose headers do not parse goes to zstddec, which reports the
-// error.
-func zstdOwnDecoder(src []byte) bool {
-	if zstddec.AssemblyLoop {
-		return true
-	}
-	st, ok := zstddec.FirstBlock(src)
-	if !ok {
-		return true
-	}
-	return st.Bytes >= 256*st.Sequences || (st.Bytes >= 24*st.Sequences && 10*st.Literals <= st.Bytes)
-}
-
+// so only amd64 without BMI2 gives up speed here (0.39-0.99 on text,
+// f32_noise and linspace_f64 against klauspost's assembly, -tags
+// cblosc,purego), for a decoder that never allocates.
 func (s *State) zstdDecompress(dst, src []byte) error {
 	n := len(dst)
-	if zstdOwnDecoder(src) {
-		err := s.zfast.Decode(dst, src)
-		if err == nil {
-			return nil
-		}
-		if !errors.Is(err, zstddec.ErrUnsupported) {
-			return fmt.Errorf("%w: zstd: %v", ErrCorrupt, err)
-		}
+	err := s.zfast.Decode(dst, src)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, zstddec.ErrUnsupported) {
+		return fmt.Errorf("%w: zstd: %v", ErrCorrupt, err)
 	}
 	if s.zdec == nil {
 		d, err := zstd.NewReader(nil,

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"compress/zlib"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
 	"github.com/goblosc/blosc/internal/zstddec"
+	"github.com/klauspost/compress/zstd"
 )
 
 var ids = []ID{BloscLZ, LZ4, LZ4HC, Snappy, Zlib, Zstd}
@@ -169,46 +171,52 @@ func TestStateAllocsNothing(t *testing.T) {
 	s.Close()
 }
 
-// Zstd streams of long sequences go to our decoder, the others to
-// klauspost's unless our decoder has its assembly loop: both must round-trip at every level, and a corrupt stream
-// fails with ErrCorrupt on either path.
+// Every zstd stream Compress writes is decoded by zstddec itself (no
+// fallback), at every level and on every kind of data; a valid frame
+// zstddec leaves alone (one with a checksum) goes to klauspost's decoder.
+// Both paths round-trip, and a corrupt stream fails with ErrCorrupt on
+// either.
 func TestZstdBothDecoders(t *testing.T) {
 	var s State
+	var own zstddec.Decoder
+	check := func(what string, src, frame []byte) {
+		t.Helper()
+		out := make([]byte, len(src))
+		if err := s.Decompress(Zstd, out, frame); err != nil || !bytes.Equal(out, src) {
+			t.Fatalf("%s: round trip: %v", what, err)
+		}
+		if err := s.Decompress(Zstd, out[:len(out)-1], frame); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: short dst: %v, want ErrCorrupt", what, err)
+		}
+		if err := s.Decompress(Zstd, out, frame[:len(frame)-1]); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: truncated stream: %v, want ErrCorrupt", what, err)
+		}
+	}
 	for _, name := range []string{"arange_i16", "runs", "text", "f32_noise"} {
 		src, err := golden.Pattern(name, 200000)
 		if err != nil {
 			t.Fatal(err)
 		}
-		long := 0
 		for level := 1; level <= 9; level++ {
 			dst := make([]byte, len(src))
 			c, err := s.Compress(Zstd, level, dst, src, false)
 			if err != nil || c == 0 {
 				t.Fatalf("%s level %d: %d, %v", name, level, c, err)
 			}
-			if zstdOwnDecoder(dst[:c]) {
-				long++
+			if err := own.Decode(make([]byte, len(src)), dst[:c]); err != nil {
+				t.Errorf("%s level %d: zstddec: %v", name, level, err)
 			}
-			out := make([]byte, len(src))
-			if err := s.Decompress(Zstd, out, dst[:c]); err != nil || !bytes.Equal(out, src) {
-				t.Fatalf("%s level %d: round trip: %v", name, level, err)
-			}
-			if err := s.Decompress(Zstd, out[:len(out)-1], dst[:c]); !errors.Is(err, ErrCorrupt) {
-				t.Errorf("%s level %d: short dst: %v, want ErrCorrupt", name, level, err)
-			}
-			if err := s.Decompress(Zstd, out, dst[:c-1]); !errors.Is(err, ErrCorrupt) {
-				t.Errorf("%s level %d: truncated stream: %v, want ErrCorrupt", name, level, err)
-			}
-		}
-		switch name {
-		case "arange_i16", "runs":
-			if long != 9 {
-				t.Errorf("%s: %d of 9 levels take our decoder, want all", name, long)
-			}
-		case "text":
-			if long != 0 && !zstddec.AssemblyLoop {
-				t.Errorf("%s: %d of 9 levels take our decoder, want none", name, long)
-			}
+			check(fmt.Sprintf("%s level %d", name, level), src, dst[:c])
 		}
 	}
+	src := input(t, 100000)
+	e, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := e.EncodeAll(src, nil)
+	if err := own.Decode(make([]byte, len(src)), frame); !errors.Is(err, zstddec.ErrUnsupported) {
+		t.Fatalf("frame with a checksum: zstddec says %v, want ErrUnsupported", err)
+	}
+	check("frame with a checksum", src, frame)
 }

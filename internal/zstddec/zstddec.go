@@ -8,10 +8,8 @@
 // missing content size, skippable or further frames) returns
 // ErrUnsupported, and the caller decodes the stream with a general zstd
 // decoder; klauspost/compress/zstd is the oracle this package is tested
-// against. The Huffman-coded literals are decoded with
-// klauspost/compress/huff0, whose 4-stream loop has assembly; the
-// sequences (FSE tables, repeat offsets) and their execution are ours,
-// because that is where the time goes on Blosc's data. On amd64 with BMI2
+// against. The Huffman-coded literals (huff.go) and the sequences (FSE
+// tables, repeat offsets) and their execution are ours. On amd64 with BMI2
 // they run through an assembly loop (seqasm_amd64.s) that decodes and
 // executes each sequence in one pass; the portable loop in sequences.go
 // is the path elsewhere and the oracle its tests compare it with.
@@ -23,8 +21,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-
-	"github.com/klauspost/compress/huff0"
 )
 
 var (
@@ -50,7 +46,7 @@ type Decoder struct {
 	src      []byte
 	blockEnd int
 
-	huff      *huff0.Scratch
+	ht        huffTable
 	huffValid bool // a Huffman table was read in this frame
 
 	// The FSE tables of the last compressed block, for the repeat mode:
@@ -336,29 +332,24 @@ func (d *Decoder) literals(blk []byte, room int) ([]byte, []byte, error) {
 	data, rest := blk[hdr:hdr+csize], blk[hdr+csize:]
 	if typ == 2 {
 		var err error
-		d.huff, data, err = huff0.ReadTable(data, d.huff)
+		data, err = d.readHuffTable(data)
 		if err != nil {
 			d.huffValid = false
-			return nil, nil, corrupt("Huffman table: %v", err)
+			return nil, nil, err
 		}
 		d.huffValid = true
 	} else if !d.huffValid {
 		return nil, nil, corrupt("treeless literals without a previous table")
 	}
-	d.huff.MaxDecodedSize = regen
 	buf := d.litBuf(regen)
-	var out []byte
 	var err error
 	if streams == 1 {
-		out, err = d.huff.Decoder().Decompress1X(buf[:0:regen], data)
+		err = d.ht.decode1(buf, data)
 	} else {
-		out, err = d.huff.Decoder().Decompress4X(buf[:0:regen], data)
+		err = d.ht.decode4(buf, data)
 	}
 	if err != nil {
-		return nil, nil, corrupt("Huffman literals: %v", err)
-	}
-	if len(out) != regen || (regen > 0 && &out[0] != &buf[0]) {
-		return nil, nil, corrupt("Huffman literals gave %d bytes, want %d", len(out), regen)
+		return nil, nil, err
 	}
 	return buf, rest, nil
 }

@@ -1,0 +1,403 @@
+package zstddec
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// The Huffman-coded literals (RFC 8878 3.1.1.3.1 and 4.2). The decoder is
+// ours rather than klauspost/compress/huff0's because huff0 draws its
+// scratch from a sync.Pool on every call of its portable loops (all of
+// them on targets without its assembly, and small 4-stream sections on
+// amd64 and arm64): a pool is per P, so a Decoder whose goroutine moved to
+// another P missed and allocated, and a reused Decoder was not
+// allocation-free. Everything here lives in the Decoder.
+
+const (
+	huffMaxBits = 11 // Max_Number_of_Bits
+	huffMaxSyms = 256
+	weightLog   = 6 // the accuracy log limit of the weights' FSE table
+)
+
+// huffTable is a decoding table: entry i, for the next maxBits bits of the
+// stream read as a number i, holds the symbol in its low byte and the
+// bits its code takes in the high byte. Entries past 1<<maxBits are never
+// read; the fixed size lets the loops index without bounds checks.
+type huffTable struct {
+	maxBits uint
+	dt      [1 << huffMaxBits]uint16
+}
+
+// weightEntry is one state of the FSE table of a tree description's
+// weights.
+type weightEntry struct {
+	sym    uint8
+	nbBits uint8
+	next   uint16
+}
+
+// readHuffTable reads a Huffman_Tree_Description from in into t and
+// returns the rest of in.
+func (d *Decoder) readHuffTable(in []byte) ([]byte, error) {
+	if len(in) < 1 {
+		return nil, corrupt("missing Huffman tree description")
+	}
+	var w [huffMaxSyms]uint8
+	n := 0 // weights given; the last symbol's is implied
+	hb := int(in[0])
+	in = in[1:]
+	if hb >= 128 {
+		n = hb - 127
+		nb := (n + 1) / 2
+		if len(in) < nb {
+			return nil, corrupt("truncated Huffman weights")
+		}
+		for i := range n {
+			b := in[i/2]
+			if i&1 == 0 {
+				w[i] = b >> 4
+			} else {
+				w[i] = b & 15
+			}
+		}
+		in = in[nb:]
+	} else {
+		if len(in) < hb {
+			return nil, corrupt("truncated Huffman weights")
+		}
+		var err error
+		if n, err = d.fseWeights(&w, in[:hb]); err != nil {
+			return nil, err
+		}
+		in = in[hb:]
+	}
+	if n < 1 || n > huffMaxSyms-1 {
+		return nil, corrupt("%d Huffman weights", n)
+	}
+	// The weights' powers sum, with the implied last weight's, to a power
+	// of two, 1<<maxBits.
+	total := 0
+	for _, x := range w[:n] {
+		if x > huffMaxBits {
+			return nil, corrupt("Huffman weight %d", x)
+		}
+		if x > 0 {
+			total += 1 << (x - 1)
+		}
+	}
+	if total == 0 {
+		return nil, corrupt("Huffman weights all zero")
+	}
+	maxBits := uint(bits.Len(uint(total)))
+	if maxBits > huffMaxBits {
+		return nil, corrupt("Huffman codes of %d bits", maxBits)
+	}
+	rest := 1<<maxBits - total
+	if rest&(rest-1) != 0 {
+		return nil, corrupt("Huffman weights do not complete a tree")
+	}
+	w[n] = uint8(bits.Len(uint(rest)))
+	n++
+	// Codes are assigned by weight, lowest first (the longest codes take
+	// the lowest values), and by symbol within a weight: each symbol of
+	// weight x fills 1<<(x-1) consecutive entries.
+	var start [huffMaxBits + 2]int
+	for _, x := range w[:n] {
+		if x > 0 {
+			start[x] += 1 << (x - 1)
+		}
+	}
+	p := 0
+	for x := 1; x <= huffMaxBits+1; x++ {
+		c := start[x]
+		start[x] = p
+		p += c
+	}
+	t := &d.ht
+	t.maxBits = maxBits
+	for s, x := range w[:n] {
+		if x == 0 {
+			continue
+		}
+		e := uint16(s) | uint16(maxBits+1-uint(x))<<8
+		q := start[x]
+		for i := range 1 << (x - 1) {
+			t.dt[q+i] = e
+		}
+		start[x] = q + 1<<(x-1)
+	}
+	return in, nil
+}
+
+// fseWeights decodes FSE-compressed Huffman weights (RFC 8878 4.2.1.2):
+// a table description, then a backward bit stream read by two states in
+// turn until a state's update runs past the stream's start; the other
+// state then gives the last weight.
+func (d *Decoder) fseWeights(w *[huffMaxSyms]uint8, in []byte) (int, error) {
+	var norm [16]int16
+	log, nsym, used, err := readNCount(norm[:], in, 15, weightLog)
+	if err != nil {
+		return 0, err
+	}
+	var tab [1 << weightLog]weightEntry
+	buildWeightTable(tab[:1<<log], norm[:nsym], log)
+	var br backBits
+	if err := br.init(in[used:]); err != nil {
+		return 0, err
+	}
+	mask := uint32(1)<<log - 1
+	s1 := br.read(log) & mask
+	s2 := br.read(log) & mask
+	n := 0
+	for {
+		if n > huffMaxSyms-3 {
+			return 0, corrupt("too many Huffman weights")
+		}
+		e := tab[s1]
+		w[n] = e.sym
+		n++
+		s1 = (uint32(e.next) + br.read(uint(e.nbBits))) & mask
+		if br.over() {
+			w[n] = tab[s2].sym
+			n++
+			break
+		}
+		e = tab[s2]
+		w[n] = e.sym
+		n++
+		s2 = (uint32(e.next) + br.read(uint(e.nbBits))) & mask
+		if br.over() {
+			w[n] = tab[s1].sym
+			n++
+			break
+		}
+	}
+	return n, nil
+}
+
+// buildWeightTable spreads norm over t as FSE does (RFC 8878 4.1.1).
+// The counts sum to len(t), which readNCount checked.
+func buildWeightTable(t []weightEntry, norm []int16, log uint) {
+	size := len(t)
+	high := size - 1
+	var next [16]uint16
+	for s, c := range norm {
+		if c == -1 {
+			t[high].sym = uint8(s)
+			high--
+			next[s] = 1
+		} else {
+			next[s] = uint16(c)
+		}
+	}
+	step := size>>1 + size>>3 + 3
+	mask := size - 1
+	p := 0
+	for s, c := range norm {
+		for range c {
+			t[p].sym = uint8(s)
+			p = (p + step) & mask
+			for p > high {
+				p = (p + step) & mask
+			}
+		}
+	}
+	for u := range t {
+		s := t[u].sym & 15
+		ns := next[s]
+		next[s] = ns + 1
+		nb := log + 1 - uint(bits.Len16(ns))
+		t[u].nbBits = uint8(nb)
+		t[u].next = uint16(int(ns)<<nb - size)
+	}
+}
+
+// backBits reads a backward bit stream (RFC 8878 4.1): the stream is a
+// number whose most significant byte is the last, topped by a 1 bit, and
+// it is read from the top down. val holds the 8 bytes at in[pos:pos+8]
+// (for a stream shorter than 8 bytes, the stream's bytes at the top and
+// zeros below), and the next bit is bit 63-used of val. At pos 0 the
+// stream's last bit is bit 64-lim: lim is 64, or 8*len(in) when shorter.
+type backBits struct {
+	in   []byte
+	pos  int
+	val  uint64
+	used uint
+	lim  uint
+}
+
+func (b *backBits) init(in []byte) error {
+	if len(in) == 0 || in[len(in)-1] == 0 {
+		return corrupt("bit stream without its end mark")
+	}
+	b.in = in
+	b.used = 9 - uint(bits.Len8(in[len(in)-1]))
+	b.lim = 64
+	if len(in) >= 8 {
+		b.pos = len(in) - 8
+		b.val = binary.LittleEndian.Uint64(in[b.pos:])
+		return nil
+	}
+	b.pos = 0
+	b.val = 0
+	for _, c := range in {
+		b.val = b.val>>8 | uint64(c)<<56
+	}
+	b.lim = uint(len(in)) * 8
+	return nil
+}
+
+// read returns the next n <= 32 bits, zeros past the stream's start.
+func (b *backBits) read(n uint) uint32 {
+	if n == 0 {
+		return 0
+	}
+	v := uint32(b.val << b.used >> (64 - n))
+	b.used += n
+	b.reload()
+	return v
+}
+
+// reload moves the window down by the whole bytes read, as far as the
+// stream's start; while pos > 0 at most 7 bits of val are then read.
+func (b *backBits) reload() {
+	if b.pos == 0 {
+		return
+	}
+	step := int(b.used >> 3)
+	if step > b.pos {
+		step = b.pos
+	}
+	b.pos -= step
+	b.used -= uint(step) * 8
+	b.val = binary.LittleEndian.Uint64(b.in[b.pos:])
+}
+
+// over reports that more bits were read than the stream holds.
+func (b *backBits) over() bool { return b.pos == 0 && b.used > b.lim }
+
+// done reports that exactly every bit of the stream was read.
+func (b *backBits) done() bool { return b.pos == 0 && b.used == b.lim }
+
+// decode1 decodes the single stream src into exactly len(dst) symbols.
+func (t *huffTable) decode1(dst, src []byte) error {
+	var br backBits
+	if err := br.init(src); err != nil {
+		return err
+	}
+	return t.stream(dst, &br)
+}
+
+// stream decodes len(dst) symbols from br and checks that they took the
+// whole stream.
+func (t *huffTable) stream(dst []byte, br *backBits) error {
+	dt := &t.dt
+	shift := 64 - t.maxBits
+	o := 0
+	// While the window is inside the stream, at most 8 bits of it have
+	// been read, which leaves room for 5 codes of up to 11 bits.
+	for br.pos > 0 && o+5 <= len(dst) {
+		val, used := br.val, br.used
+		d := dst[o : o+5 : o+5]
+		e := dt[val<<used>>shift&(1<<huffMaxBits-1)]
+		d[0] = byte(e)
+		used += uint(e >> 8)
+		e = dt[val<<used>>shift&(1<<huffMaxBits-1)]
+		d[1] = byte(e)
+		used += uint(e >> 8)
+		e = dt[val<<used>>shift&(1<<huffMaxBits-1)]
+		d[2] = byte(e)
+		used += uint(e >> 8)
+		e = dt[val<<used>>shift&(1<<huffMaxBits-1)]
+		d[3] = byte(e)
+		used += uint(e >> 8)
+		e = dt[val<<used>>shift&(1<<huffMaxBits-1)]
+		d[4] = byte(e)
+		br.used = used + uint(e>>8)
+		o += 5
+		br.reload()
+	}
+	for ; o < len(dst); o++ {
+		if br.used > 64 {
+			return corrupt("Huffman stream shorter than its %d symbols", len(dst))
+		}
+		e := dt[br.val<<br.used>>shift&(1<<huffMaxBits-1)]
+		dst[o] = byte(e)
+		br.used += uint(e >> 8)
+		br.reload()
+	}
+	if !br.done() {
+		return corrupt("Huffman stream does not end after its %d symbols", len(dst))
+	}
+	return nil
+}
+
+// decode4 decodes the four streams of src (after their 6-byte jump
+// table) into exactly len(dst) symbols, a quarter (rounded up) from each
+// of the first three and the rest from the fourth.
+func (t *huffTable) decode4(dst, src []byte) error {
+	if len(src) < 10 {
+		return corrupt("4-stream Huffman literals of %d bytes", len(src))
+	}
+	l1 := int(binary.LittleEndian.Uint16(src))
+	l2 := int(binary.LittleEndian.Uint16(src[2:]))
+	l3 := int(binary.LittleEndian.Uint16(src[4:]))
+	in := src[6:]
+	if l1+l2+l3 >= len(in) {
+		return corrupt("Huffman jump table past its section")
+	}
+	seg := (len(dst) + 3) / 4
+	if 3*seg > len(dst) {
+		return corrupt("%d literals in 4 Huffman streams", len(dst))
+	}
+	var br [4]backBits
+	ends := [4]int{l1, l1 + l2, l1 + l2 + l3, len(in)}
+	from := 0
+	for k := range br {
+		if err := br[k].init(in[from:ends[k]]); err != nil {
+			return err
+		}
+		from = ends[k]
+	}
+	dt := &t.dt
+	shift := 64 - t.maxBits
+	d0, d1, d2, d3 := dst[:seg], dst[seg:2*seg], dst[2*seg:3*seg], dst[3*seg:]
+	// The four streams in step, 5 codes each per reload (see stream).
+	o := 0
+	for o+5 <= len(d3) && br[0].pos > 0 && br[1].pos > 0 && br[2].pos > 0 && br[3].pos > 0 {
+		v0, u0 := br[0].val, br[0].used
+		v1, u1 := br[1].val, br[1].used
+		v2, u2 := br[2].val, br[2].used
+		v3, u3 := br[3].val, br[3].used
+		o0 := d0[o : o+5 : o+5]
+		o1 := d1[o : o+5 : o+5]
+		o2 := d2[o : o+5 : o+5]
+		o3 := d3[o : o+5 : o+5]
+		for i := range 5 {
+			e0 := dt[v0<<u0>>shift&(1<<huffMaxBits-1)]
+			e1 := dt[v1<<u1>>shift&(1<<huffMaxBits-1)]
+			e2 := dt[v2<<u2>>shift&(1<<huffMaxBits-1)]
+			e3 := dt[v3<<u3>>shift&(1<<huffMaxBits-1)]
+			o0[i] = byte(e0)
+			o1[i] = byte(e1)
+			o2[i] = byte(e2)
+			o3[i] = byte(e3)
+			u0 += uint(e0 >> 8)
+			u1 += uint(e1 >> 8)
+			u2 += uint(e2 >> 8)
+			u3 += uint(e3 >> 8)
+		}
+		br[0].used, br[1].used, br[2].used, br[3].used = u0, u1, u2, u3
+		br[0].reload()
+		br[1].reload()
+		br[2].reload()
+		br[3].reload()
+		o += 5
+	}
+	for k, d := range [4][]byte{d0, d1, d2, d3} {
+		if err := t.stream(d[o:], &br[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
