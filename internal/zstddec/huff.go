@@ -2,6 +2,7 @@ package zstddec
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math/bits"
 )
 
@@ -13,8 +14,33 @@ import (
 // another P missed and allocated, and a reused Decoder was not
 // allocation-free. Everything here lives in the Decoder.
 
+// ErrHuffmanEnd (an ErrCorrupt) is a Huffman stream whose end is not what
+// the format requires: no end mark in its last byte, or symbols that do
+// not consume it exactly. libzstd 1.5.4 refuses such streams in its
+// portable single-symbol decoder, but its double-symbol decoder, which it
+// picks by a speed estimate from the section's sizes, lets the last
+// symbol end anywhere past the stream's end (reading the container's bits
+// again), and its x86-64 assembly loop, which takes 4-stream sections of
+// long enough streams, reads a last byte of 0 as 8 bits of data.
+// Differential tests against libzstd name this difference by it.
+var ErrHuffmanEnd = fmt.Errorf("%w: Huffman stream end", ErrCorrupt)
+
+// ErrSequencesEnd (an ErrCorrupt) is a sequences bit stream that its
+// sequences do not read to its first bit exactly, short of it by no more
+// than the state updates after the last sequence would read, or past it.
+// libzstd 1.5.4 (which c-blosc2 links on Debian) makes those updates too,
+// and accepts a stream whose reading ends at or past its start, taking
+// the bits past it from its container again; the format has none there.
+// Differential tests against libzstd name this difference by it.
+var ErrSequencesEnd = fmt.Errorf("%w: sequences bit stream not read exactly to its start", ErrCorrupt)
+
 const (
-	huffMaxBits = 11 // Max_Number_of_Bits
+	// The format's Max_Number_of_Bits is 11, but libzstd, the
+	// reference, decodes codes of 12 bits (HUF_TABLELOG_MAX), so this
+	// decoder does too: the loops below take 5 codes a reload only up to
+	// 11 bits.
+	huffMaxBits = 12
+	fastBits    = 11
 	huffMaxSyms = 256
 	weightLog   = 6 // the accuracy log limit of the weights' FSE table
 )
@@ -98,6 +124,17 @@ func (d *Decoder) readHuffTable(in []byte) ([]byte, error) {
 	}
 	w[n] = uint8(bits.Len(uint(rest)))
 	n++
+	// A complete prefix code has an even number, at least two, of the
+	// longest codes (weight 1); libzstd and huff0 refuse any other.
+	ones := 0
+	for _, x := range w[:n] {
+		if x == 1 {
+			ones++
+		}
+	}
+	if ones < 2 || ones&1 != 0 {
+		return nil, corrupt("%d Huffman codes of the longest length", ones)
+	}
 	// Codes are assigned by weight, lowest first (the longest codes take
 	// the lowest values), and by symbol within a weight: each symbol of
 	// weight x fills 1<<(x-1) consecutive entries.
@@ -134,8 +171,10 @@ func (d *Decoder) readHuffTable(in []byte) ([]byte, error) {
 // turn until a state's update runs past the stream's start; the other
 // state then gives the last weight.
 func (d *Decoder) fseWeights(w *[huffMaxSyms]uint8, in []byte) (int, error) {
-	var norm [16]int16
-	log, nsym, used, err := readNCount(norm[:], in, 15, weightLog)
+	// Symbols (weights) up to 255 may be described, as libzstd reads
+	// them; any above 12 that is decoded is refused by the caller.
+	var norm [256]int16
+	log, nsym, used, err := readNCount(norm[:], in, 255, weightLog)
 	if err != nil {
 		return 0, err
 	}
@@ -180,7 +219,7 @@ func (d *Decoder) fseWeights(w *[huffMaxSyms]uint8, in []byte) (int, error) {
 func buildWeightTable(t []weightEntry, norm []int16, log uint) {
 	size := len(t)
 	high := size - 1
-	var next [16]uint16
+	var next [256]uint16
 	for s, c := range norm {
 		if c == -1 {
 			t[high].sym = uint8(s)
@@ -203,7 +242,7 @@ func buildWeightTable(t []weightEntry, norm []int16, log uint) {
 		}
 	}
 	for u := range t {
-		s := t[u].sym & 15
+		s := t[u].sym
 		ns := next[s]
 		next[s] = ns + 1
 		nb := log + 1 - uint(bits.Len16(ns))
@@ -283,7 +322,7 @@ func (b *backBits) done() bool { return b.pos == 0 && b.used == b.lim }
 func (t *huffTable) decode1(dst, src []byte) error {
 	var br backBits
 	if err := br.init(src); err != nil {
-		return err
+		return fmt.Errorf("%w: no end mark", ErrHuffmanEnd)
 	}
 	return t.stream(dst, &br)
 }
@@ -296,7 +335,7 @@ func (t *huffTable) stream(dst []byte, br *backBits) error {
 	o := 0
 	// While the window is inside the stream, at most 8 bits of it have
 	// been read, which leaves room for 5 codes of up to 11 bits.
-	for br.pos > 0 && o+5 <= len(dst) {
+	for t.maxBits <= fastBits && br.pos > 0 && o+5 <= len(dst) {
 		val, used := br.val, br.used
 		d := dst[o : o+5 : o+5]
 		e := dt[val<<used>>shift&(1<<huffMaxBits-1)]
@@ -319,7 +358,7 @@ func (t *huffTable) stream(dst []byte, br *backBits) error {
 	}
 	for ; o < len(dst); o++ {
 		if br.used > 64 {
-			return corrupt("Huffman stream shorter than its %d symbols", len(dst))
+			return fmt.Errorf("%w: the stream ends before its %d symbols", ErrHuffmanEnd, len(dst))
 		}
 		e := dt[br.val<<br.used>>shift&(1<<huffMaxBits-1)]
 		dst[o] = byte(e)
@@ -327,7 +366,7 @@ func (t *huffTable) stream(dst []byte, br *backBits) error {
 		br.reload()
 	}
 	if !br.done() {
-		return corrupt("Huffman stream does not end after its %d symbols", len(dst))
+		return fmt.Errorf("%w: the stream goes on after its %d symbols", ErrHuffmanEnd, len(dst))
 	}
 	return nil
 }
@@ -355,7 +394,7 @@ func (t *huffTable) decode4(dst, src []byte) error {
 	from := 0
 	for k := range br {
 		if err := br[k].init(in[from:ends[k]]); err != nil {
-			return err
+			return fmt.Errorf("%w: no end mark", ErrHuffmanEnd)
 		}
 		from = ends[k]
 	}
@@ -364,7 +403,7 @@ func (t *huffTable) decode4(dst, src []byte) error {
 	d0, d1, d2, d3 := dst[:seg], dst[seg:2*seg], dst[2*seg:3*seg], dst[3*seg:]
 	// The four streams in step, 5 codes each per reload (see stream).
 	o := 0
-	for o+5 <= len(d3) && br[0].pos > 0 && br[1].pos > 0 && br[2].pos > 0 && br[3].pos > 0 {
+	for t.maxBits <= fastBits && o+5 <= len(d3) && br[0].pos > 0 && br[1].pos > 0 && br[2].pos > 0 && br[3].pos > 0 {
 		v0, u0 := br[0].val, br[0].used
 		v1, u1 := br[1].val, br[1].used
 		v2, u2 := br[2].val, br[2].used

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/huff0"
@@ -179,6 +180,16 @@ func FuzzHuffman(f *testing.F) {
 		}
 		ref, rerr := huff0Decode(in, int(n), four)
 		switch {
+		case err == nil && rerr != nil && d.ht.maxBits == 12 &&
+			(strings.Contains(rerr.Error(), "weight too large") || strings.Contains(rerr.Error(), "tableLog too big")):
+			// Named differences: huff0 stops at the format's 11-bit
+			// codes, libzstd (and this decoder) at 12;
+			t.Skip("12-bit codes")
+		case err == nil && rerr != nil && strings.Contains(rerr.Error(), "fse decompress returned: unexpected EOF"):
+			// and huff0 refuses a weights stream whose last state update
+			// reads past its start, which is how libzstd's FSE loop (and
+			// this one) learns that the stream has ended.
+			t.Skip("weights stream ends on an overread")
 		case err == nil && rerr != nil:
 			t.Fatalf("we accept what huff0 refuses (%v)", rerr)
 		case err != nil && rerr == nil:

@@ -48,10 +48,10 @@ func (d *Decoder) sequencesAsm(out []byte, pos int, lits, lw, buf []byte, bp int
 	}
 	pos, lp = c.pos, c.lp
 	c.buf, c.out, c.lits = nil, nil, nil // keep no caller's buffer alive
-	// The stream must be read to its first bit exactly: the bp bytes
-	// below the word's top byte are the stream's, so 8*bp bits are left.
-	if c.used != uint(c.bp)*8 {
-		return 0, corrupt("sequences bit stream not read exactly")
+	// The loop leaves the states of the last sequence, not updated.
+	fub := uint(d.ll[c.llState&511].nbBits) + uint(d.ml[c.mlState&511].nbBits) + uint(d.of[c.ofState&511].nbBits)
+	if err := seqStreamEnd(c.used, fub, c.bp); err != nil {
+		return 0, err
 	}
 	d.rep = c.rep
 	if len(lits)-lp > len(out)-pos {

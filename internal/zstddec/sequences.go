@@ -164,11 +164,9 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 	}
 	// The loop read state updates after the last sequence, which the
 	// stream does not hold: give those bits back.
-	used -= uint(le.nbBits) + uint(me.nbBits) + uint(oe.nbBits)
-	// The stream must be read to its first bit exactly: the bp bytes
-	// below the word's top byte are the stream's, so 8*bp bits are left.
-	if used != uint(bp)*8 {
-		return 0, corrupt("sequences bit stream not read exactly")
+	fub := uint(le.nbBits) + uint(me.nbBits) + uint(oe.nbBits)
+	if err := seqStreamEnd(used-fub, fub, bp); err != nil {
+		return 0, err
 	}
 	d.rep = [3]int{rep0, rep1, rep2}
 	if len(lits)-lp > len(out)-pos {
@@ -278,4 +276,20 @@ func copyMatchExact(out []byte, pos, off, ml int) {
 // count reads garbage, and the end check rejects the stream.
 func peekBits(val uint64, used uint, k uint8) uint32 {
 	return uint32(val << (used & 63) >> 1 >> ((63 - uint(k)) & 63))
+}
+
+// seqStreamEnd checks that the sequences read their bit stream to its
+// first bit exactly: the bp bytes below the loaded word's top byte are
+// the stream's, so 8*bp bits are left when used bits of the word were
+// read. fub is what the state updates after the last sequence (which the
+// stream does not hold) would read.
+func seqStreamEnd(used, fub uint, bp int) error {
+	have := uint(bp) * 8
+	switch {
+	case used == have:
+		return nil
+	case used > have || used+fub >= have:
+		return ErrSequencesEnd
+	}
+	return corrupt("sequences bit stream not read to its start")
 }
