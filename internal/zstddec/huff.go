@@ -201,6 +201,9 @@ func (d *Decoder) fseWeights(w *[huffMaxSyms]uint8, in []byte) (int, error) {
 			n++
 			break
 		}
+		if n > huffMaxSyms-3 {
+			return 0, corrupt("too many Huffman weights")
+		}
 		e = tab[s2]
 		w[n] = e.sym
 		n++
