@@ -227,9 +227,9 @@ func TestBlosc2ZeroAlloc(t *testing.T) {
 				warmWorkers(t, o, src)
 				// And the caller's own state: with two threads the caller
 				// decodes whichever blocks it wins, so a block kind it has
-				// not met (a zstd block that takes klauspost's decoder
-				// rather than ours, say) could first arrive inside a
-				// measured call. One single-threaded pass meets them all.
+				// not met (one whose literals need a bigger buffer, say)
+				// could first arrive inside a measured call. One
+				// single-threaded pass meets them all.
 				chunk, _ = comp.Compress(chunk[:0], src)
 				d.Threads, staged.Threads = 1, 1
 				out, _ = d.Decompress(out[:0], chunk)
@@ -240,11 +240,11 @@ func TestBlosc2ZeroAlloc(t *testing.T) {
 					out, _ = d.Decompress(out[:0], chunk)
 					out, _ = staged.Decompress(out[:0], chunk)
 				}
-				// klauspost's zstd decoder keeps its Huffman and FSE tables
-				// in sync.Pools, which a collection empties: the next call
-				// then allocates about 17 times. Collect now, so that the
-				// warm-up call of each measurement refills them and no
-				// collection falls inside the measured calls.
+				// Nothing here may draw from a sync.Pool: a pool is per P,
+				// so with two threads a goroutine that moved to another P
+				// would miss and allocate now and then (huff0's scratch
+				// did, under qemu-s390x). A collection first, so that
+				// one inside the measured calls would have little to do.
 				runtime.GC()
 				ca := testing.AllocsPerRun(5, func() { chunk, _ = comp.Compress(chunk[:0], src) })
 				da := testing.AllocsPerRun(5, func() { out, _ = d.Decompress(out[:0], chunk) })

@@ -25,6 +25,13 @@ import (
 // Differential tests against libzstd name this difference by it.
 var ErrHuffmanEnd = fmt.Errorf("%w: Huffman stream end", ErrCorrupt)
 
+// ErrReservedModes (an ErrCorrupt) is a sequences section whose
+// Symbol_Compression_Modes byte sets its reserved low bits, which the
+// format requires to be zero; libzstd 1.5.4, which c-blosc2 links on
+// Debian, ignores them. Differential tests
+// against libzstd name this difference by it.
+var ErrReservedModes = fmt.Errorf("%w: reserved compression mode bits set", ErrCorrupt)
+
 // ErrSequencesEnd (an ErrCorrupt) is a sequences bit stream that its
 // sequences do not read to its first bit exactly, short of it by no more
 // than the state updates after the last sequence would read, or past it.

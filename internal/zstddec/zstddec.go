@@ -245,7 +245,7 @@ func (d *Decoder) block(out []byte, pos int, blk []byte, window uint64) (int, er
 	modes := blk[0]
 	blk = blk[1:]
 	if modes&3 != 0 {
-		return 0, corrupt("reserved compression mode bits set")
+		return 0, ErrReservedModes
 	}
 	if d.ll, blk, err = d.table(modes>>6, blk, d.ll, d.llBuf[:], &d.llDesc, llPredef[:64], llBase[:], llBits[:], 35, 9); err != nil {
 		return 0, fmt.Errorf("literal lengths: %w", err)
