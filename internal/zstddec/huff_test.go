@@ -147,11 +147,11 @@ func TestHuffTableBad(t *testing.T) {
 
 // FuzzHuffman compares our tree reader and stream loops with huff0's on
 // any bytes: a table description, then 1 or 4 streams of n symbols.
-// Where huff0 decodes, we must decode the same symbols. huff0 is
-// stricter than libzstd in places (it refuses 12-bit codes, 255 weights,
-// a weights stream that ends on an overread), so what we accept and it
-// refuses is judged against libzstd instead, by FuzzHuffmanVersusC in
-// bench/crosscheck/zstddec.
+// Where both decode, the symbols must agree. Which sections to accept is
+// libzstd's call, not huff0's, which is stricter in places (12-bit codes,
+// 255 weights, a weights stream ending on an overread) and more lenient
+// in others (all-zero weights): FuzzHuffmanVersusC in
+// bench/crosscheck/zstddec judges that against libzstd.
 func FuzzHuffman(f *testing.F) {
 	var s huff0.Scratch
 	for i, in := range huffInputs() {
@@ -181,10 +181,7 @@ func FuzzHuffman(f *testing.F) {
 			t.Fatalf("error wraps no sentinel: %v", err)
 		}
 		ref, rerr := huff0Decode(in, int(n), four)
-		switch {
-		case err != nil && rerr == nil:
-			t.Fatalf("we refuse what huff0 accepts: %v", err)
-		case err == nil && rerr == nil && !bytes.Equal(got, ref):
+		if err == nil && rerr == nil && !bytes.Equal(got, ref) {
 			t.Fatalf("symbols differ from %d", firstDiff(got, ref))
 		}
 	})
