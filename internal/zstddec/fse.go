@@ -70,19 +70,41 @@ func buildSeqTable(t []seqEntry, norm []int16, tableLog uint, base []uint32, ext
 	var symbols [512]uint8
 	var next [64]uint16
 	var vals [64]seqEntry // each symbol's baseline and extra bits
+	for s, c := range norm {
+		next[s&63] = uint16(max(c, 1))
+		if base != nil {
+			vals[s&63] = seqEntry{base: base[s], nbAdd: extra[s]}
+		} else {
+			vals[s&63] = seqEntry{base: 1 << s, nbAdd: uint8(s)}
+		}
+	}
+	fseSpread(&symbols, norm, tableLog)
+	// Field by field: an entry assembled in a register from its parts
+	// and stored whole costs a stalled store-to-load forward each.
+	for u := range t {
+		s := symbols[u&511] & 63
+		ns := next[s]
+		next[s] = ns + 1
+		nb := tableLog + 1 - uint(bits.Len16(ns))
+		e := &t[u]
+		e.base = vals[s].base
+		e.nbAdd = vals[s].nbAdd
+		e.nbBits = uint8(nb)
+		e.next = uint16(int(ns)<<nb - size)
+	}
+}
+
+// fseSpread lays the symbols of the normalized counts norm (a count of -1
+// is a probability below one) over a table of 1<<tableLog states as FSE
+// does (RFC 8878 4.1.1): symbols[u] is state u's symbol. The counts must
+// sum to the table size, which readNCount checks; len(norm) <= 256.
+func fseSpread(symbols *[512]uint8, norm []int16, tableLog uint) {
+	size := 1 << tableLog
 	high := size - 1
 	for s, c := range norm {
 		if c == -1 {
 			symbols[high&511] = uint8(s)
 			high--
-			next[s&63] = 1
-		} else {
-			next[s&63] = uint16(c)
-		}
-		if base != nil {
-			vals[s&63] = seqEntry{base: base[s], nbAdd: extra[s]}
-		} else {
-			vals[s&63] = seqEntry{base: 1 << s, nbAdd: uint8(s)}
 		}
 	}
 	step := size>>1 + size>>3 + 3
@@ -104,29 +126,16 @@ func buildSeqTable(t []seqEntry, norm []int16, tableLog uint, base []uint32, ext
 			symbols[p&511] = spread[i&511]
 			p = (p + step) & mask
 		}
-	} else {
-		for s, c := range norm {
-			for range c {
-				symbols[p&511] = uint8(s)
+		return
+	}
+	for s, c := range norm {
+		for range c {
+			symbols[p&511] = uint8(s)
+			p = (p + step) & mask
+			for p > high {
 				p = (p + step) & mask
-				for p > high {
-					p = (p + step) & mask
-				}
 			}
 		}
-	}
-	// Field by field: an entry assembled in a register from its parts
-	// and stored whole costs a stalled store-to-load forward each.
-	for u := range t {
-		s := symbols[u&511] & 63
-		ns := next[s]
-		next[s] = ns + 1
-		nb := tableLog + 1 - uint(bits.Len16(ns))
-		e := &t[u]
-		e.base = vals[s].base
-		e.nbAdd = vals[s].nbAdd
-		e.nbBits = uint8(nb)
-		e.next = uint16(int(ns)<<nb - size)
 	}
 }
 

@@ -25,22 +25,6 @@ import (
 // Differential tests against libzstd name this difference by it.
 var ErrHuffmanEnd = fmt.Errorf("%w: Huffman stream end", ErrCorrupt)
 
-// ErrReservedModes (an ErrCorrupt) is a sequences section whose
-// Symbol_Compression_Modes byte sets its reserved low bits, which the
-// format requires to be zero; libzstd 1.5.4, which c-blosc2 links on
-// Debian, ignores them. Differential tests
-// against libzstd name this difference by it.
-var ErrReservedModes = fmt.Errorf("%w: reserved compression mode bits set", ErrCorrupt)
-
-// ErrSequencesEnd (an ErrCorrupt) is a sequences bit stream that its
-// sequences do not read to its first bit exactly, short of it by no more
-// than the state updates after the last sequence would read, or past it.
-// libzstd 1.5.4 (which c-blosc2 links on Debian) makes those updates too,
-// and accepts a stream whose reading ends at or past its start, taking
-// the bits past it from its container again; the format has none there.
-// Differential tests against libzstd name this difference by it.
-var ErrSequencesEnd = fmt.Errorf("%w: sequences bit stream not read exactly to its start", ErrCorrupt)
-
 const (
 	// The format's Max_Number_of_Bits is 11, but libzstd, the
 	// reference, decodes codes of 12 bits (HUF_TABLELOG_MAX), so this
@@ -194,6 +178,7 @@ func (d *Decoder) fseWeights(w *[huffMaxSyms]uint8, in []byte) (int, error) {
 	mask := uint32(1)<<log - 1
 	s1 := br.read(log) & mask
 	s2 := br.read(log) & mask
+	// The states take turns: s1 is always the one to decode next.
 	n := 0
 	for {
 		if n > huffMaxSyms-3 {
@@ -208,56 +193,25 @@ func (d *Decoder) fseWeights(w *[huffMaxSyms]uint8, in []byte) (int, error) {
 			n++
 			break
 		}
-		if n > huffMaxSyms-3 {
-			return 0, corrupt("too many Huffman weights")
-		}
-		e = tab[s2]
-		w[n] = e.sym
-		n++
-		s2 = (uint32(e.next) + br.read(uint(e.nbBits))) & mask
-		if br.over() {
-			w[n] = tab[s1].sym
-			n++
-			break
-		}
+		s1, s2 = s2, s1
 	}
 	return n, nil
 }
 
-// buildWeightTable spreads norm over t as FSE does (RFC 8878 4.1.1).
-// The counts sum to len(t), which readNCount checked.
+// buildWeightTable builds the FSE table of norm in t, 1<<log states.
 func buildWeightTable(t []weightEntry, norm []int16, log uint) {
-	size := len(t)
-	high := size - 1
+	var symbols [512]uint8
+	fseSpread(&symbols, norm, log)
 	var next [256]uint16
 	for s, c := range norm {
-		if c == -1 {
-			t[high].sym = uint8(s)
-			high--
-			next[s] = 1
-		} else {
-			next[s] = uint16(c)
-		}
-	}
-	step := size>>1 + size>>3 + 3
-	mask := size - 1
-	p := 0
-	for s, c := range norm {
-		for range c {
-			t[p].sym = uint8(s)
-			p = (p + step) & mask
-			for p > high {
-				p = (p + step) & mask
-			}
-		}
+		next[s] = uint16(max(c, 1))
 	}
 	for u := range t {
-		s := t[u].sym
+		s := symbols[u]
 		ns := next[s]
 		next[s] = ns + 1
 		nb := log + 1 - uint(bits.Len16(ns))
-		t[u].nbBits = uint8(nb)
-		t[u].next = uint16(int(ns)<<nb - size)
+		t[u] = weightEntry{sym: s, nbBits: uint8(nb), next: uint16(int(ns)<<nb - len(t))}
 	}
 }
 

@@ -31,6 +31,22 @@ var (
 	ErrUnsupported = errors.New("zstddec: frame feature not supported")
 )
 
+// ErrReservedModes (an ErrCorrupt) is a sequences section whose
+// Symbol_Compression_Modes byte sets its reserved low bits, which the
+// format requires to be zero; libzstd 1.5.4, which c-blosc2 links on
+// Debian, ignores them. Differential tests against libzstd name this
+// difference by it.
+var ErrReservedModes = fmt.Errorf("%w: reserved compression mode bits set", ErrCorrupt)
+
+// ErrSequencesEnd (an ErrCorrupt) is a sequences bit stream that its
+// sequences do not read to its first bit exactly, short of it by no more
+// than the state updates after the last sequence would read, or past it.
+// libzstd 1.5.4 (which c-blosc2 links on Debian) makes those updates too,
+// and accepts a stream whose reading ends at or past its start, taking
+// the bits past it from its container again; the format has none there.
+// Differential tests against libzstd name this difference by it.
+var ErrSequencesEnd = fmt.Errorf("%w: sequences bit stream not read exactly to its start", ErrCorrupt)
+
 const (
 	frameMagic   = 0xFD2FB528
 	maxBlockSize = 128 << 10
