@@ -169,6 +169,13 @@ func (d *Decoder) fseWeights(w *[huffMaxSyms]uint8, in []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	// libzstd decodes the weights in a workspace sized for a 6-bit
+	// table of 12 symbols and refuses a description whose table and
+	// symbol count need more (FSE_DECOMPRESS_WKSP_SIZE): at 6 bits at
+	// most 12 symbols, fewer bits leave room for more.
+	if fseWksp(log, nsym) > fseWksp(weightLog, 12) {
+		return 0, corrupt("Huffman weights describe %d symbols at %d bits", nsym, log)
+	}
 	var tab [1 << weightLog]weightEntry
 	buildWeightTable(tab[:1<<log], norm[:nsym], log)
 	var br backBits
@@ -255,7 +262,20 @@ func (b *backBits) read(n uint) uint32 {
 	if n == 0 {
 		return 0
 	}
-	v := uint32(b.val << b.used >> (64 - n))
+	var v uint32
+	if b.pos == 0 && b.used+n > b.lim {
+		// Past the stream's start, read what libzstd reads there: its
+		// container holds the stream's bytes at the bottom and
+		// BIT_lookBits shifts it right by 64-consumed-n modulo 64, so
+		// the bits come back from the container's top. A weights
+		// stream too short for its two states then gives libzstd's
+		// states, and so its weights or its refusal.
+		c := b.val >> (64 - b.lim)
+		consumed := b.used + 64 - b.lim
+		v = uint32(c >> ((64 - consumed - n) & 63) & (1<<n - 1))
+	} else {
+		v = uint32(b.val << b.used >> (64 - n))
+	}
 	b.used += n
 	b.reload()
 	return v
@@ -403,4 +423,11 @@ func (t *huffTable) decode4(dst, src []byte) error {
 		}
 	}
 	return nil
+}
+
+// fseWksp is libzstd's FSE_DECOMPRESS_WKSP_SIZE_U32 for a table of log
+// bits and nsym symbols.
+func fseWksp(log uint, nsym int) int {
+	build := (2*nsym + 1<<log + 8 + 3) / 4
+	return 1 + 1<<log + 1 + build + 256/2 + 1
 }
