@@ -34,7 +34,8 @@ import (
 //  2. A rollback record is appended after that: the old header's bytes, the
 //     new header's bytes and the old file length, with a CRC-32 and a
 //     footer naming it. The file is synced.
-//  3. The new header is written over the old one, and the file is synced.
+//  3. The bytes of the new header that differ from the old one are written
+//     over it (one write of some 30 bytes), and the file is synced.
 //  4. The file is truncated to the new frame's end, which removes the
 //     record, and synced.
 //
@@ -47,7 +48,18 @@ import (
 // that the header is not the new one and writes the old one back (and
 // OpenFrame, read-only, reads the old one from the record), so the file
 // opens to the old frame; c-blosc2, which knows nothing of the record,
-// reads such a file only once OpenFrameFile has repaired it. A change of
+// reads such a file only once OpenFrameFile has repaired it. No order of
+// writes could spare it that: c-blosc2 counts a frame's chunks as nbytes
+// over chunksize from the header and wants an index of exactly that many,
+// and a change moves nbytes in several bytes, so however its bytes land
+// one at a time they pass values that count neither the old nor the new
+// chunks (0x0FF00000 to 0x10000000 at 1 MiB chunks passes 271 chunks
+// written from the top byte, 240 from the bottom). The one write that can
+// leave such a state is the header's, a few dozen bytes inside one sector
+// (for a frame at the start of its file; the whole frame when its header
+// changes size, below): storage that writes a sector
+// whole never tears it, and a process killed between two writes always
+// leaves a file c-blosc2 opens to the frame before or after. A change of
 // the header's size (a metalayer added to a frame without chunks) rewrites
 // the whole small frame, with all of its old bytes in the record.
 //
@@ -813,8 +825,13 @@ func (s *SChunk) commit() error {
 	if err := f.w.Sync(); err != nil {
 		return err
 	}
-	if _, err := f.w.WriteAt(nh, f.base); err != nil {
-		return err
+	// Only the bytes that change are written (frame_len, nbytes, cbytes
+	// and what else differs: some 30 bytes of a sector), so that storage
+	// writing a sector at once cannot tear the commit.
+	if lo, hi := changedSpan(old, nh); lo < hi {
+		if _, err := f.w.WriteAt(nh[lo:hi], f.base+int64(lo)); err != nil {
+			return err
+		}
 	}
 	if err := f.w.Sync(); err != nil {
 		return err
@@ -839,6 +856,19 @@ func (s *SChunk) commit() error {
 	f.end = newEnd
 	s.hdr.frameLen = h.frameLen
 	return nil
+}
+
+// changedSpan is the smallest range [lo, hi) outside which a and b, of
+// equal length, hold the same bytes.
+func changedSpan(a, b []byte) (lo, hi int) {
+	hi = len(b)
+	for lo < hi && a[lo] == b[lo] {
+		lo++
+	}
+	for hi > lo && a[hi-1] == b[hi-1] {
+		hi--
+	}
+	return lo, hi
 }
 
 // frameBytesMemory is the whole frame of a super-chunk without chunk
