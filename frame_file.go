@@ -48,7 +48,9 @@ import (
 // that the header is not the new one and writes the old one back (and
 // OpenFrame, read-only, reads the old one from the record), so the file
 // opens to the old frame; c-blosc2, which knows nothing of the record,
-// reads such a file only once OpenFrameFile has repaired it. No order of
+// refuses such a file until OpenFrameFile has repaired it (or reads the
+// frame before, when only frame_len's bytes landed and they point at the
+// new trailer, whose content is the old one's). No order of
 // writes could spare it that: c-blosc2 counts a frame's chunks as nbytes
 // over chunksize from the header and wants an index of exactly that many,
 // and a change moves nbytes in several bytes, so however its bytes land

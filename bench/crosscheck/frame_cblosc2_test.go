@@ -424,15 +424,30 @@ func TestFrameFileReadByC(t *testing.T) {
 					// Unrepaired, c-blosc2 opens every file but one whose
 					// header write was torn (frame_file.go says why) to
 					// the frame before or after.
+					what := fmt.Sprintf("write %d of %d bytes at %d, %d landed, unrepaired", k, w.Len, w.Off, keep)
 					if torn := keep > 0 && keep < w.Len && w.Off < hlen; !torn {
-						checkBeforeOrAfter(t, dir, ff.Bytes(), before, after,
-							fmt.Sprintf("write %d of %d bytes at %d, %d landed, unrepaired", k, w.Len, w.Off, keep))
+						checkBeforeOrAfter(t, dir, ff.Bytes(), before, after, what)
 					}
 					_, rf, err := reopen(ff.Bytes())
 					if err != nil {
 						t.Fatal(err)
 					}
 					check(rf.Bytes(), fmt.Sprintf("write %d torn at %d, repaired", k, keep))
+				}
+				if w.Off >= hlen {
+					continue
+				}
+				// The header write torn at every byte: c-blosc2 refuses the
+				// file or reads the frame before or after, never another.
+				for keep := 1; keep < w.Len; keep++ {
+					ff := faultfile.New(base, faultfile.Plan{At: k, Keep: keep})
+					s, err := blosc.OpenFrameFile(ff)
+					if err != nil {
+						t.Fatal(err)
+					}
+					_ = op.Do(s)
+					checkRefusedOrBeforeAfter(t, dir, ff.Bytes(), before, after,
+						fmt.Sprintf("header write %d of %d bytes at %d, %d landed, unrepaired", k, w.Len, w.Off, keep))
 				}
 			}
 		})
@@ -467,6 +482,34 @@ func checkBeforeOrAfter(t *testing.T, dir string, b, before, after []byte, what 
 	}
 	if !bytes.Equal(got, before) && !bytes.Equal(got, after) {
 		t.Fatalf("%s: c-blosc2 reads neither the data before nor after", what)
+	}
+}
+
+// checkRefusedOrBeforeAfter: c-blosc2 refuses the frame file b, or reads
+// the data before or after the change with a size to match.
+func checkRefusedOrBeforeAfter(t *testing.T, dir string, b, before, after []byte, what string) {
+	t.Helper()
+	path := filepath.Join(dir, "torn.b2frame")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := cblosc2.Open(path)
+	if err != nil {
+		t.Logf("%s: refused", what)
+		return
+	}
+	defer c.Free()
+	got, err := c.Decompress(1 << 20)
+	if err != nil {
+		t.Logf("%s: refused when read", what)
+		return
+	}
+	if !bytes.Equal(got, before) && !bytes.Equal(got, after) {
+		t.Errorf("%s: c-blosc2 reads neither the data before nor after", what)
+	} else if c.Nbytes() != int64(len(got)) {
+		t.Errorf("%s: c-blosc2 reads the data of a frame, but says nbytes is %d", what, c.Nbytes())
+	} else {
+		t.Logf("%s: read", what)
 	}
 }
 
