@@ -47,21 +47,28 @@ import (
 // leaves a header that is neither: OpenFrameFile finds the record, sees
 // that the header is not the new one and writes the old one back (and
 // OpenFrame, read-only, reads the old one from the record), so the file
-// opens to the old frame; c-blosc2, which knows nothing of the record,
-// refuses such a file until OpenFrameFile has repaired it (or reads the
-// frame before, when only frame_len's bytes landed and they point at the
-// new trailer, whose content is the old one's). No order of
-// writes could spare it that: c-blosc2 counts a frame's chunks as nbytes
-// over chunksize from the header and wants an index of exactly that many,
-// and a change moves nbytes in several bytes, so however its bytes land
-// one at a time they pass values that count neither the old nor the new
-// chunks (0x0FF00000 to 0x10000000 at 1 MiB chunks passes 271 chunks
-// written from the top byte, 240 from the bottom). The one write that can
-// leave such a state is the header's, a few dozen bytes inside one sector
-// (for a frame at the start of its file; the whole frame when its header
-// changes size, below): storage that writes a sector
-// whole never tears it, and a process killed between two writes always
-// leaves a file c-blosc2 opens to the frame before or after. A change of
+// opens to the old frame.
+//
+// c-blosc2 knows nothing of the record. A process killed between any two
+// writes leaves a file it opens to the frame before or after. A header
+// write torn half-way it refuses until OpenFrameFile has repaired it, or
+// reads as the frame before when only frame_len's bytes landed (they
+// point at the new trailer, whose content is the old one's). No order of
+// writes could make every torn header readable to it: it counts a frame's
+// chunks as nbytes over chunksize and wants an index of exactly that
+// many, and a change moves nbytes in several bytes, whose partly landed
+// values count neither the old nor the new chunks (0x0FF00000 to
+// 0x10000000 at 1 MiB chunks passes 271 chunks written from the top byte,
+// 240 from the bottom). One torn state it reads wrongly: when the old
+// frame's last chunk is short, nbytes landed whole or in part beside the
+// old cbytes can count as many chunks as the old index holds, and it
+// reads the old chunks with that nbytes (a 496-byte chunk of a 1000-byte
+// chunksize refilled to 512 read as holding 752 or 512 bytes). Writing
+// cbytes, syncing, then the rest would turn those states into refusals,
+// and with them the state a process killed between the two writes leaves,
+// which is common where torn sectors are not: the header stays one write
+// of a few dozen bytes inside one sector (for a frame at the start of its
+// file), which storage that writes a sector whole never tears. A change of
 // the header's size (a metalayer added to a frame without chunks) rewrites
 // the whole small frame, with all of its old bytes in the record.
 //
