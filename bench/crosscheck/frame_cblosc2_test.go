@@ -388,16 +388,7 @@ func TestFrameFileReadByC(t *testing.T) {
 			}
 			want := stateOf(t, s)
 			check := func(b []byte, what string) {
-				path := filepath.Join(dir, "f.b2frame")
-				if err := os.WriteFile(path, b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				c, err := cblosc2.Open(path)
-				if err != nil {
-					t.Fatalf("%s: %v", what, err)
-				}
-				defer c.Free()
-				got, err := c.Decompress(1 << 20)
+				got, _, err := readByC(t, dir, b)
 				if err != nil {
 					t.Fatalf("%s: %v", what, err)
 				}
@@ -463,20 +454,28 @@ func frameHeaderLen(t *testing.T, b []byte) int64 {
 	return int64(binary.BigEndian.Uint32(b[11:15]))
 }
 
-// checkBeforeOrAfter: c-blosc2 opens the frame file b as it is and reads
-// the data before or after the change.
-func checkBeforeOrAfter(t *testing.T, dir string, b, before, after []byte, what string) {
+// readByC writes the frame file b to dir and reads it whole with
+// c-blosc2: its data and the nbytes it reports, or why it refused.
+func readByC(t *testing.T, dir string, b []byte) (data []byte, nbytes int64, err error) {
 	t.Helper()
-	path := filepath.Join(dir, "unrepaired.b2frame")
+	path := filepath.Join(dir, "c.b2frame")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c, err := cblosc2.Open(path)
 	if err != nil {
-		t.Fatalf("%s: c-blosc2: %v", what, err)
+		return nil, 0, err
 	}
 	defer c.Free()
-	got, err := c.Decompress(1 << 20)
+	data, err = c.Decompress(1 << 20)
+	return data, c.Nbytes(), err
+}
+
+// checkBeforeOrAfter: c-blosc2 opens the frame file b as it is and reads
+// the data before or after the change.
+func checkBeforeOrAfter(t *testing.T, dir string, b, before, after []byte, what string) {
+	t.Helper()
+	got, _, err := readByC(t, dir, b)
 	if err != nil {
 		t.Fatalf("%s: c-blosc2: %v", what, err)
 	}
@@ -489,26 +488,15 @@ func checkBeforeOrAfter(t *testing.T, dir string, b, before, after []byte, what 
 // the data before or after the change with a size to match.
 func checkRefusedOrBeforeAfter(t *testing.T, dir string, b, before, after []byte, what string) {
 	t.Helper()
-	path := filepath.Join(dir, "torn.b2frame")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c, err := cblosc2.Open(path)
-	if err != nil {
-		t.Logf("%s: refused", what)
-		return
-	}
-	defer c.Free()
-	got, err := c.Decompress(1 << 20)
-	if err != nil {
-		t.Logf("%s: refused when read", what)
-		return
-	}
-	if !bytes.Equal(got, before) && !bytes.Equal(got, after) {
+	got, nbytes, err := readByC(t, dir, b)
+	switch {
+	case err != nil:
+		t.Logf("%s: refused (%v)", what, err)
+	case !bytes.Equal(got, before) && !bytes.Equal(got, after):
 		t.Errorf("%s: c-blosc2 reads neither the data before nor after", what)
-	} else if c.Nbytes() != int64(len(got)) {
-		t.Errorf("%s: c-blosc2 reads the data of a frame, but says nbytes is %d", what, c.Nbytes())
-	} else {
+	case nbytes != int64(len(got)):
+		t.Errorf("%s: c-blosc2 reads the data of a frame, but says nbytes is %d", what, nbytes)
+	default:
 		t.Logf("%s: read", what)
 	}
 }
