@@ -64,9 +64,10 @@ func CompressBlosc2(dst, src []byte, level int) int {
 // Encoder is Compress, CompressBlock and CompressBlosc2 with a hash table
 // kept between calls: a new table is 64 KiB to clear (at levels 3 to 9),
 // more than the work of encoding the few hundred bytes of a split stream
-// of a small block, while an Encoder clears after each call only the
-// entries that call can have written. The output is the functions'. The
-// zero Encoder is ready to use; it is not safe for concurrent use.
+// of a small block, while an Encoder's entries are numbered so that those
+// of earlier calls read as empty, and it is cleared only once every 4 GiB
+// of input. The output is the functions'. The zero Encoder is ready to
+// use; it is not safe for concurrent use.
 type Encoder struct {
 	t table
 }

@@ -66,10 +66,6 @@ func hash(seq uint32, shift uint) uint32 {
 	return (seq * hashMul) >> (shift & 31)
 }
 
-func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i : i+4]) }
-
-func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8]) }
-
 // matchEnd compares src from ip and from ref onward and returns one past the
 // first position p < bound where they differ, or bound if none does: the
 // position C's get_match and get_run both return (a run is the distance-1
@@ -254,53 +250,50 @@ func compress(dst, src []byte, level int, split, v2 bool, t *table) int {
 	// Only a block the probe finds compressible gets the encoder's
 	// table: 64 KiB to clear, more than the work of a short stream.
 	if t == nil {
-		var local table
-		return encode(dst, src, &local, level, log, ipShift, minLen)
+		return encodeLocal(dst, src, level, log, ipShift, minLen)
 	}
+	t.prepare(len(src))
 	n := encode(dst, src, t, level, log, ipShift, minLen)
-	t.reset(src, level, log)
+	t.finish(len(src))
 	return n
 }
 
-// table is the encoder's hash table: each entry the last position whose
-// first four bytes hashed to it, 0 when none.
-type table [1 << hashLog]uint32
+// encodeLocal is encode with a new table on the stack, kept out of compress
+// so that a call the probe turns down (or one with an Encoder) does not
+// pay for a 64 KiB frame.
+//
+//go:noinline
+func encodeLocal(dst, src []byte, level int, log uint, ipShift, minLen int) int {
+	var local table // base 0, every entry empty
+	return encode(dst, src, &local, level, log, ipShift, minLen)
+}
 
-// rehashMax is the longest input whose entries reset clears one by one
-// (2,048 bytes took as long as clearing the table, 1.4-1.5 us, here);
-// a longer one has the table cleared whole (64 KiB at levels 3 to 9).
-const rehashMax = 2048
+// table is the encoder's hash table. An entry holds base plus the last
+// position whose first four bytes hashed to it; an entry below base is
+// from an earlier input and reads as position 0, as an empty entry does in
+// C. Moving base past the positions of each input empties the table for
+// the next without touching it: clearing 64 KiB took 1.4 us, a sixth of
+// the time of a whole 4 KiB block of text.
+type table struct {
+	e    [1 << hashLog]uint32
+	base uint32
+}
 
-// reset zeroes every entry encode can have written for src, leaving the
-// table as a new one.
-func (t *table) reset(src []byte, level int, log uint) {
-	if len(src) > rehashMax {
-		clear(t[:1<<log])
-		return
-	}
-	shift := 32 - log
-	ip := 0
-	// Five positions from each 8-byte load.
-	for ; ip+8 <= len(src); ip += 5 {
-		w := load64(src, ip)
-		t[hash(uint32(w), shift)&hashMask] = 0
-		t[hash(uint32(w>>8), shift)&hashMask] = 0
-		t[hash(uint32(w>>16), shift)&hashMask] = 0
-		t[hash(uint32(w>>24), shift)&hashMask] = 0
-		t[hash(uint32(w>>32), shift)&hashMask] = 0
-	}
-	for ; ip+4 <= len(src); ip++ {
-		t[hash(load32(src, ip), shift)&hashMask] = 0
-	}
-	if level == MaxLevel {
-		// The level also hashes a position's three bytes at the next.
-		for ip := 0; ip+4 <= len(src); ip++ {
-			t[hash(load32(src, ip)>>8, shift)&hashMask] = 0
-		}
+// prepare readies t for an input of n bytes: positions base..base+n-1
+// must fit 32 bits, or the table is cleared and numbering starts over.
+func (t *table) prepare(n int) {
+	if uint64(t.base)+uint64(n) > math.MaxUint32 {
+		clear(t.e[:])
+		t.base = 0
 	}
 }
 
-// encode is the encoder proper, with a table of all zeros.
+// finish moves base past an input of n bytes (prepared for), so its
+// entries read as empty from the next input on.
+func (t *table) finish(n int) { t.base += uint32(n) }
+
+// encode is the encoder proper, with a table prepared for src and empty
+// (every entry below its base).
 func encode(dst, src []byte, htab *table, level int, log uint, ipShift, minLen int) int {
 	length := len(src)
 	shift := 32 - log
@@ -310,6 +303,8 @@ func encode(dst, src []byte, htab *table, level int, log uint, ipShift, minLen i
 	// it must agree on its first minLen+ipShift-1 bytes (5 or 7, within
 	// one word): the bits of those bytes in an 8-byte XOR.
 	short := uint64(1)<<(8*(minLen+ipShift-1)) - 1
+	e, base := &htab.e, htab.base
+	lim := min(ipLimit, len(src)-8)
 
 	// C writes literals one by one, each checked against the end of dst;
 	// here the scan only hashes, and the literals before a match are
@@ -324,17 +319,11 @@ func encode(dst, src []byte, htab *table, level int, log uint, ipShift, minLen i
 		// is hashed, and one whose table entry agrees on 4 bytes, in
 		// reach, becomes a match if long enough.
 		anchor, distance, n := -1, 0, 0
-		for lim := min(ipLimit, len(src)-8); ip < lim; ip++ {
-			w := load64(src, ip)
-			h := hash(uint32(w), shift) & hashMask
-			ref := int(htab[h])
-			htab[h] = uint32(ip)
-			// One test rejects both a hash collision and a match too
-			// short to take: most candidates fail it, and one
-			// unpredictable branch costs less than two.
-			x := w ^ load64(src, ref)
-			if x&short != 0 || uint(ip-ref-1) >= maxFarDistance-1 {
-				continue
+		for {
+			var ref int
+			var x uint64
+			if ip, ref, x = scan(src, e, base, ip, lim, shift, short); ip >= lim {
+				break
 			}
 			var end int
 			if x != 0 {
@@ -354,6 +343,7 @@ func encode(dst, src []byte, htab *table, level int, log uint, ipShift, minLen i
 				anchor, distance, n = ip, ip-ref-1, l // stored biased
 				break
 			}
+			ip++
 		}
 		if anchor < 0 {
 			break
@@ -386,9 +376,9 @@ func encode(dst, src []byte, htab *table, level int, log uint, ipShift, minLen i
 		// Hash the positions at the end of the match, as C does.
 		ip = anchor + n
 		seq := load32(src, ip)
-		htab[hash(seq, shift)&hashMask] = uint32(ip)
+		e[hash(seq, shift)&hashMask] = base + uint32(ip)
 		if level == MaxLevel {
-			htab[hash(seq>>8, shift)&hashMask] = uint32(ip + 1)
+			e[hash(seq>>8, shift)&hashMask] = base + uint32(ip+1)
 		}
 		ip += 2
 		litStart = ip
@@ -402,6 +392,32 @@ func encode(dst, src []byte, htab *table, level int, log uint, ipShift, minLen i
 	}
 	dst[0] |= formatBit
 	return op
+}
+
+// scan is the encoder's search for a match, as C's main loop does it:
+// from ip on, every position is hashed and entered in e (as base plus the
+// position), until one whose entry agrees with it on the bits of short,
+// within reach. It returns that position, the entry's position and the XOR
+// of their first 8 bytes, or lim when no position before lim qualifies.
+// Apart from encode, its few values stay in registers.
+func scan(src []byte, e *[1 << hashLog]uint32, base uint32, ip, lim int, shift uint, short uint64) (int, int, uint64) {
+	for ; ip < lim; ip++ {
+		w := load64(src, ip)
+		h := hash(uint32(w), shift) & hashMask
+		// An earlier input's entry (below base) reads as empty,
+		// without a branch: it would mispredict on every stale entry.
+		d := int64(e[h]) - int64(base)
+		ref := int(d &^ (d >> 63))
+		e[h] = base + uint32(ip)
+		// One test rejects both a hash collision and a match too short
+		// to take: most candidates fail it, and one unpredictable branch
+		// costs less than two.
+		x := w ^ load64(src, ref)
+		if x&short == 0 && uint(ip-ref-1) < maxFarDistance-1 {
+			return ip, ref, x
+		}
+	}
+	return lim, 0, 0
 }
 
 // putLiterals writes lits at dst[op:] as runs of up to 32 bytes, each after

@@ -3,6 +3,7 @@ package blosclz
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
@@ -32,9 +33,19 @@ func encodeAll(e *Encoder, src []byte, level int) error {
 	return nil
 }
 
-// TestEncoderReuse: an Encoder reused over inputs of every size around the
-// point where it stops clearing entry by entry, at every level, writes the
-// functions' bytes: no entry of an earlier call leaks into a later one.
+// empty reports whether every entry of t reads as empty: none above base.
+func (t *table) empty() bool {
+	for _, v := range t.e {
+		if v > t.base {
+			return false
+		}
+	}
+	return true
+}
+
+// TestEncoderReuse: an Encoder reused over inputs of many sizes, at every
+// level, writes the functions' bytes: no entry of an earlier call leaks
+// into a later one.
 func TestEncoderReuse(t *testing.T) {
 	var e Encoder
 	for _, name := range []string{"linspace_f64", "text", "rand_s1", "runs", "arange_i16"} {
@@ -50,13 +61,38 @@ func TestEncoderReuse(t *testing.T) {
 			}
 		}
 	}
-	if e.t != (table{}) {
-		t.Fatal("the Encoder's table is not clear after its calls")
+	if !e.t.empty() {
+		t.Fatal("the Encoder's table is not empty after its calls")
+	}
+}
+
+// TestEncoderWrap: when the positions of the next input would not fit in
+// 32 bits above base, the table is cleared and numbering starts over; the
+// bytes written before, across and after that point are the functions'.
+func TestEncoderWrap(t *testing.T) {
+	data := golden.MustPattern(t, "text", 1<<16)
+	for _, n := range []int{2000, 1 << 16} {
+		var e Encoder
+		start := uint32(math.MaxUint32 - 3*n - 100)
+		e.t.base = start
+		for i := range 8 {
+			before := e.t.base
+			src := data[(i*977)%(len(data)-n+1):][:n]
+			if err := encodeAll(&e, src, 1+i%MaxLevel); err != nil {
+				t.Fatalf("%d bytes, call %d (base %d): %v", n, i, before, err)
+			}
+			if !e.t.empty() {
+				t.Fatalf("%d bytes, call %d: the table is not empty after it", n, i)
+			}
+		}
+		if e.t.base >= start {
+			t.Fatalf("%d bytes: base %d, the numbering never started over", n, e.t.base)
+		}
 	}
 }
 
 // FuzzEncoder: an Encoder reused over two inputs writes what the
-// package's functions write for each, and leaves its table clear.
+// package's functions write for each, and leaves its table empty.
 func FuzzEncoder(f *testing.F) {
 	f.Add([]byte("abcabcabcabcabcabcabcabc0123456789"), []byte("0123456789abcdefabcabcabcabcabc"), uint8(5))
 	f.Add(bytes.Repeat([]byte{1, 2, 3, 4, 5, 6, 7, 8}, 300), bytes.Repeat([]byte{9}, 5000), uint8(9))
@@ -68,8 +104,8 @@ func FuzzEncoder(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		if e.t != (table{}) {
-			t.Fatal("the Encoder's table is not clear after its calls")
+		if !e.t.empty() {
+			t.Fatal("the Encoder's table is not empty after its calls")
 		}
 	})
 }

@@ -201,3 +201,44 @@ func FuzzCrossCDecompress(f *testing.F) {
 		}
 	})
 }
+
+// fuzzEncoder is one Encoder for every input FuzzCrossCCompress gives a
+// worker, so that each input meets a table the previous ones used.
+var fuzzEncoder blosclz.Encoder
+
+// FuzzCrossCCompress: on any input and level, c-blosc 1.21's chunk (BloscLZ,
+// no shuffle, typesize 1, one block or its own blocks) holds exactly the
+// streams one reused Encoder writes for the same bytes, and stores raw the
+// blocks it gives up on.
+func FuzzCrossCCompress(f *testing.F) {
+	for i, name := range crossPatterns {
+		f.Add(golden.MustPattern(f, name, 300+997*i), uint8(i), false)
+		f.Add(blosclztest.Shuffled(f, name, 5000+i), uint8(i+5), true)
+	}
+	f.Fuzz(func(t *testing.T, src []byte, lv uint8, whole bool) {
+		if len(src) == 0 || len(src) > 1<<18 {
+			return
+		}
+		level := 1 + int(lv)%blosclz.MaxLevel
+		blocksize := 0
+		if whole {
+			blocksize = len(src)
+		}
+		ch := cChunk(t, src, level, blocksize)
+		c, err := blosclztest.ParseChunk(ch, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range c.Streams {
+			in := src[s.Block*c.Blocksize+s.DstStart:][:s.Neblock]
+			maxout := min(s.Neblock, len(src)+16-s.Offset)
+			dst := make([]byte, s.Neblock)
+			n := fuzzEncoder.CompressBlock(dst[:maxout], in, level, s.Split)
+			raw := int(s.Csize) == s.Neblock
+			if raw != (n == 0 || n == s.Neblock) || (!raw && !bytes.Equal(dst[:n], s.Payload)) {
+				t.Fatalf("level %d, block %d of %d bytes: C wrote %d bytes, we %d; first difference at %d",
+					level, s.Block, s.Neblock, s.Csize, n, golden.FirstDiff(dst[:n], s.Payload))
+			}
+		}
+	})
+}
