@@ -37,8 +37,12 @@ func Decompress(dst, src []byte) (int, error) {
 			if len(src)-ip >= maxCopy && len(dst)-op >= maxCopy {
 				// Room for a whole run: a fixed-size move beats memmove's
 				// dispatch. Bytes past n are rewritten later or lie past
-				// what Decompress reports.
-				copy32((*[maxCopy]byte)(dst[op:op+maxCopy]), (*[maxCopy]byte)(src[ip:ip+maxCopy]))
+				// what Decompress reports. (ip and op only grow from 1
+				// and 0, so the test above bounds both moves.)
+				store64(dst, op, load64(src, ip))
+				store64(dst, op+8, load64(src, ip+8))
+				store64(dst, op+16, load64(src, ip+16))
+				store64(dst, op+24, load64(src, ip+24))
 			} else {
 				if n > len(dst)-op {
 					return op, errOverflow
@@ -53,7 +57,7 @@ func Decompress(dst, src []byte) (int, error) {
 			if ip >= len(src) {
 				return op, nil
 			}
-			ctrl = uint(src[ip])
+			ctrl = uint(load8(src, ip))
 			ip++
 			continue
 		}
@@ -65,7 +69,7 @@ func Decompress(dst, src []byte) (int, error) {
 				if ip+1 >= len(src) {
 					return op, errTruncated
 				}
-				code := src[ip]
+				code := load8(src, ip)
 				ip++
 				n += int(code)
 				if code != 255 {
@@ -78,7 +82,7 @@ func Decompress(dst, src []byte) (int, error) {
 		} else if ip+1 >= len(src) {
 			return op, errTruncated
 		}
-		code := src[ip]
+		code := load8(src, ip)
 		ip++
 		n += 3
 		dist += int(code)
@@ -99,25 +103,24 @@ func Decompress(dst, src []byte) (int, error) {
 		if ip >= len(src) {
 			return op, nil
 		}
-		ctrl = uint(src[ip])
+		ctrl = uint(load8(src, ip))
 		ip++
 
 		ref := op - dist
 		if n <= 16 && dist >= 8 && len(dst)-op >= 16 {
 			// The usual short match: two words, the second loaded after
 			// the first is stored, so an overlap of 8 or more copies right.
-			w, r := (*[16]byte)(dst[op:op+16]), (*[16]byte)(dst[ref:ref+16])
-			binary.LittleEndian.PutUint64(w[0:8], binary.LittleEndian.Uint64(r[0:8]))
-			binary.LittleEndian.PutUint64(w[8:16], binary.LittleEndian.Uint64(r[8:16]))
+			// In bounds: 0 <= ref (dist <= op) and ref+16 <= op+8.
+			store64(dst, op, load64(dst, ref))
+			store64(dst, op+8, load64(dst, ref+8))
 			op += n
 			continue
 		}
 		if n <= 32 && dist >= 8 && len(dst)-op >= 32 {
-			w, r := (*[32]byte)(dst[op:op+32]), (*[32]byte)(dst[ref:ref+32])
-			binary.LittleEndian.PutUint64(w[0:8], binary.LittleEndian.Uint64(r[0:8]))
-			binary.LittleEndian.PutUint64(w[8:16], binary.LittleEndian.Uint64(r[8:16]))
-			binary.LittleEndian.PutUint64(w[16:24], binary.LittleEndian.Uint64(r[16:24]))
-			binary.LittleEndian.PutUint64(w[24:32], binary.LittleEndian.Uint64(r[24:32]))
+			store64(dst, op, load64(dst, ref))
+			store64(dst, op+8, load64(dst, ref+8))
+			store64(dst, op+16, load64(dst, ref+16))
+			store64(dst, op+24, load64(dst, ref+24))
 			op += n
 			continue
 		}

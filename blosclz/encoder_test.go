@@ -73,7 +73,7 @@ func TestEncoderWrap(t *testing.T) {
 	data := golden.MustPattern(t, "text", 1<<16)
 	for _, n := range []int{2000, 1 << 16} {
 		var e Encoder
-		start := uint32(math.MaxUint32 - 3*n - 100)
+		start := math.MaxUint32 - 3*uint32(n) - 100
 		e.t.base = start
 		for i := range 8 {
 			before := e.t.base
