@@ -66,23 +66,24 @@ func CompressBlosc2(dst, src []byte, level int) int {
 // more than the work of encoding the few hundred bytes of a split stream
 // of a small block, while an Encoder's entries are numbered so that those
 // of earlier calls read as empty, and it is cleared only once every 4 GiB
-// of input. The output is the functions'. The zero Encoder is ready to
+// of input (so is its entropy probe's table, 8 or 32 KiB to clear). The output is the functions'. The zero Encoder is ready to
 // use; it is not safe for concurrent use.
 type Encoder struct {
 	t table
+	p probe
 }
 
 // Compress is the package's Compress.
 func (e *Encoder) Compress(dst, src []byte, level int) int {
-	return compress(dst, src, level, true, false, &e.t)
+	return compress(dst, src, level, true, false, e)
 }
 
 // CompressBlock is the package's CompressBlock.
 func (e *Encoder) CompressBlock(dst, src []byte, level int, split bool) int {
-	return compress(dst, src, level, split, false, &e.t)
+	return compress(dst, src, level, split, false, e)
 }
 
 // CompressBlosc2 is the package's CompressBlosc2.
 func (e *Encoder) CompressBlosc2(dst, src []byte, level int) int {
-	return compress(dst, src, level, true, true, &e.t)
+	return compress(dst, src, level, true, true, e)
 }

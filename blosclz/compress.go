@@ -139,10 +139,13 @@ func runEnd(src []byte, ip, bound int) int {
 
 // estimateRatio is BloscLZ's entropy probe: it runs a cheap model of the
 // encoder over at most 1<<log bytes of b, with a hash table of 1<<log
-// entries (htab, all zero on entry; positions in the probe fit 16 bits, as
-// in C 2.5.1's table), and returns input bytes per output byte. The result is one IEEE division of two exact integers, so it is the
-// same on every architecture (no fused multiply-add can change it).
-func estimateRatio(b []byte, htab []uint16, log uint, minLen, ipShift int) float64 {
+// entries, and returns input bytes per output byte. An entry of htab holds
+// base plus a position; one below base reads as position 0, as an empty
+// entry does in C (a new table, all zero, with base 0; positions in the
+// probe fit 16 bits, as in C 2.5.1's table). The result is one IEEE
+// division of two exact integers, so it is the same on every architecture
+// (no fused multiply-add can change it).
+func estimateRatio[T uint16 | uint32](b []byte, htab []T, base T, log uint, minLen, ipShift int) float64 {
 	limit := min(len(b), 1<<log)
 	b = b[:limit]
 	htab = htab[:1<<log]
@@ -158,17 +161,10 @@ func estimateRatio(b []byte, htab []uint16, log uint, minLen, ipShift int) float
 		// C counts literals one at a time; the scan here only hashes,
 		// and the literals before a match (or the end) are counted at
 		// once, each 32nd one costing a control byte as in C.
-		anchor, ref, x := ip, 0, uint64(0)
-		for ; ip < ipLimit; ip++ {
-			w := load64(b, ip)
-			h := hash(uint32(w), shift) & mask
-			ref = int(htab[h])
-			htab[h] = uint16(ip)
-			x = w ^ load64(b, ref)
-			if x&short == 0 && uint(ip-ref-1) < maxFarDistance-1 {
-				break
-			}
-		}
+		anchor := ip
+		var ref int
+		var x uint64
+		ip, ref, x = probeScan(b, htab, base, ip, ipLimit, shift, mask, short)
 		k := ip - anchor
 		oc += k + (lit+k)/maxCopy
 		lit = (lit + k) % maxCopy
@@ -197,7 +193,7 @@ func estimateRatio(b []byte, htab []uint16, log uint, minLen, ipShift int) float
 		} else {
 			oc += 4
 		}
-		htab[hash(load32(b, ip), shift)&mask] = uint16(ip)
+		htab[hash(load32(b, ip), shift)&mask] = base + T(ip)
 		ip += 2
 		oc++
 	}
@@ -205,9 +201,9 @@ func estimateRatio(b []byte, htab []uint16, log uint, minLen, ipShift int) float
 }
 
 // compress is BloscLZ 2.5.1 (c-blosc 1.21), or 2.5.3 (c-blosc2) when v2 is
-// set. They differ only in the entropy probe and the minimum match. t is
-// an Encoder's table, all zero, or nil for one on the stack.
-func compress(dst, src []byte, level int, split, v2 bool, t *table) int {
+// set. They differ only in the entropy probe and the minimum match. enc
+// lends its tables, or is nil for new ones on the stack.
+func compress(dst, src []byte, level int, split, v2 bool, enc *Encoder) int {
 	if level < 1 || len(src) > maxInput {
 		return 0
 	}
@@ -219,7 +215,6 @@ func compress(dst, src []byte, level int, split, v2 bool, t *table) int {
 	if v2 {
 		// 2.5.3 probes more of the block at higher levels, with the
 		// encoder's table size and minimum match.
-		var ptab [1 << hashLog]uint16
 		probeLen := length
 		switch {
 		case level < 2:
@@ -229,14 +224,26 @@ func compress(dst, src []byte, level int, split, v2 bool, t *table) int {
 		case level < 7:
 			probeLen /= 2
 		}
-		if estimateRatio(src[length-probeLen:], ptab[:], log, minLen, ipShift) < ratioThreshold(level) {
+		var cratio float64
+		if enc == nil {
+			var ptab [1 << hashLog]uint16
+			cratio = estimateRatio(src[length-probeLen:], ptab[:], 0, log, minLen, ipShift)
+		} else {
+			cratio = enc.p.ratio(src[length-probeLen:], log, minLen, ipShift)
+		}
+		if cratio < ratioThreshold(level) {
 			return 0
 		}
 	} else {
 		// 2.5.1 probes at most 4096 bytes of the last quarter, with its
 		// own small table and a minimum match of 3.
-		var ptab [1 << probeHashLog]uint16
-		cratio := estimateRatio(src[length-length/4:], ptab[:], probeHashLog, probeMinLen, probeIPShift)
+		var cratio float64
+		if enc == nil {
+			var ptab [1 << probeHashLog]uint16
+			cratio = estimateRatio(src[length-length/4:], ptab[:], 0, probeHashLog, probeMinLen, probeIPShift)
+		} else {
+			cratio = enc.p.ratio(src[length-length/4:], probeHashLog, probeMinLen, probeIPShift)
+		}
 		if cratio < ratioThreshold(level) {
 			return 0
 		}
@@ -247,11 +254,12 @@ func compress(dst, src []byte, level int, split, v2 bool, t *table) int {
 	if length < minInput || len(dst) < minOutput {
 		return 0
 	}
-	// Only a block the probe finds compressible gets the encoder's
-	// table: 64 KiB to clear, more than the work of a short stream.
-	if t == nil {
+	// Without an Encoder, only a block the probe finds compressible gets
+	// a table: 64 KiB to clear, more than the work of a short stream.
+	if enc == nil {
 		return encodeLocal(dst, src, level, log, ipShift, minLen)
 	}
+	t := &enc.t
 	t.prepare(len(src))
 	n := encode(dst, src, t, level, log, ipShift, minLen)
 	t.finish(len(src))
@@ -291,6 +299,43 @@ func (t *table) prepare(n int) {
 // finish moves base past an input of n bytes (prepared for), so its
 // entries read as empty from the next input on.
 func (t *table) finish(n int) { t.base += uint32(n) }
+
+// probeScan is scan for the entropy probe: the same search, with a table
+// of 1<<log entries (mask), of either width. Apart from estimateRatio, its
+// few values stay in registers.
+func probeScan[T uint16 | uint32](b []byte, htab []T, base T, ip, lim int, shift uint, mask uint32, short uint64) (int, int, uint64) {
+	for ; ip < lim; ip++ {
+		w := load64(b, ip)
+		h := hash(uint32(w), shift) & mask
+		d := int64(htab[h]) - int64(base) // branch-free, as in scan
+		ref := int(d &^ (d >> 63))
+		htab[h] = base + T(ip)
+		x := w ^ load64(b, ref)
+		if x&short == 0 && uint(ip-ref-1) < maxFarDistance-1 {
+			return ip, ref, x
+		}
+	}
+	return lim, 0, 0
+}
+
+// probe is an Encoder's table for the entropy probe, numbered as table's
+// is: entries below base are an earlier probe's, and read as empty.
+type probe struct {
+	e    [1 << hashLog]uint32
+	base uint32
+}
+
+// ratio is estimateRatio on this table, which it then empties.
+func (p *probe) ratio(b []byte, log uint, minLen, ipShift int) float64 {
+	n := min(len(b), 1<<log) // the positions the probe can enter
+	if uint64(p.base)+uint64(n) > math.MaxUint32 {
+		clear(p.e[:])
+		p.base = 0
+	}
+	r := estimateRatio(b, p.e[:], p.base, log, minLen, ipShift)
+	p.base += uint32(n)
+	return r
+}
 
 // encode is the encoder proper, with a table prepared for src and empty
 // (every entry below its base).

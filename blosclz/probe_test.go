@@ -1,6 +1,7 @@
 package blosclz
 
 import (
+	"math"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
@@ -85,6 +86,8 @@ func TestEstimateRatioMatchesModel(t *testing.T) {
 	}
 	var h1 [1 << hashLog]uint16
 	var h2 [1 << hashLog]uint32
+	var pr probe
+	pr.base = math.MaxUint32 - 500000 // numbering starts over on the way
 	checked := 0
 	for _, b := range inputs {
 		for _, p := range []struct {
@@ -98,14 +101,21 @@ func TestEstimateRatioMatchesModel(t *testing.T) {
 				}
 				clear(h1[:])
 				clear(h2[:])
-				got := estimateRatio(in, h1[:], p.log, p.minLen, p.ipShift)
+				got := estimateRatio(in, h1[:], 0, p.log, p.minLen, p.ipShift)
 				want := estimateRatioModel(in, h2[:], p.log, p.minLen, p.ipShift)
 				if got != want {
 					t.Fatalf("len %d log %d minLen %d ipShift %d: ratio %v, model %v", len(in), p.log, p.minLen, p.ipShift, got, want)
 				}
+				// An Encoder's probe table, reused over every input.
+				if reused := pr.ratio(in, p.log, p.minLen, p.ipShift); reused != want {
+					t.Fatalf("len %d log %d minLen %d ipShift %d: ratio %v with a reused table, model %v", len(in), p.log, p.minLen, p.ipShift, reused, want)
+				}
 				checked++
 			}
 		}
+	}
+	if pr.base >= math.MaxUint32-500000 {
+		t.Fatal("the reused table's numbering never started over")
 	}
 	t.Logf("%d probes compared", checked)
 }
