@@ -69,8 +69,8 @@ func CompressBlosc2(dst, src []byte, level int) int {
 // of input (so is its entropy probe's table, 8 or 32 KiB to clear). The output is the functions'. The zero Encoder is ready to
 // use; it is not safe for concurrent use.
 type Encoder struct {
-	t table
-	p probe
+	t table // the encoder's
+	p table // the entropy probe's
 }
 
 // Compress is the package's Compress.

@@ -276,7 +276,7 @@ func encodeLocal(dst, src []byte, level int, log uint, ipShift, minLen int) int 
 	return encode(dst, src, &local, level, log, ipShift, minLen)
 }
 
-// table is the encoder's hash table. An entry holds base plus the last
+// table is the encoder's hash table (or the entropy probe's). An entry holds base plus the last
 // position whose first four bytes hashed to it; an entry below base is
 // from an earlier input and reads as position 0, as an empty entry does in
 // C. Moving base past the positions of each input empties the table for
@@ -318,22 +318,13 @@ func probeScan[T uint16 | uint32](b []byte, htab []T, base T, ip, lim int, shift
 	return lim, 0, 0
 }
 
-// probe is an Encoder's table for the entropy probe, numbered as table's
-// is: entries below base are an earlier probe's, and read as empty.
-type probe struct {
-	e    [1 << hashLog]uint32
-	base uint32
-}
-
-// ratio is estimateRatio on this table, which it then empties.
-func (p *probe) ratio(b []byte, log uint, minLen, ipShift int) float64 {
+// ratio is estimateRatio with t as the probe's table (an Encoder keeps
+// one apart from its encoder's), which it leaves empty.
+func (t *table) ratio(b []byte, log uint, minLen, ipShift int) float64 {
 	n := min(len(b), 1<<log) // the positions the probe can enter
-	if uint64(p.base)+uint64(n) > math.MaxUint32 {
-		clear(p.e[:])
-		p.base = 0
-	}
-	r := estimateRatio(b, p.e[:], p.base, log, minLen, ipShift)
-	p.base += uint32(n)
+	t.prepare(n)
+	r := estimateRatio(b, t.e[:], t.base, log, minLen, ipShift)
+	t.finish(n)
 	return r
 }
 

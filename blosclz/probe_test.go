@@ -86,7 +86,7 @@ func TestEstimateRatioMatchesModel(t *testing.T) {
 	}
 	var h1 [1 << hashLog]uint16
 	var h2 [1 << hashLog]uint32
-	var pr probe
+	var pr table
 	pr.base = math.MaxUint32 - 500000 // numbering starts over on the way
 	checked := 0
 	for _, b := range inputs {
