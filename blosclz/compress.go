@@ -261,7 +261,7 @@ func compress(dst, src []byte, level int, split, v2 bool, enc *Encoder) int {
 	}
 	t := &enc.t
 	t.prepare(len(src))
-	n := encode(dst, src, t, level, log, ipShift, minLen)
+	n := encode(dst, src, t, level, log, ipShift, minLen, false)
 	t.finish(len(src))
 	return n
 }
@@ -273,7 +273,7 @@ func compress(dst, src []byte, level int, split, v2 bool, enc *Encoder) int {
 //go:noinline
 func encodeLocal(dst, src []byte, level int, log uint, ipShift, minLen int) int {
 	var local table // base 0, every entry empty
-	return encode(dst, src, &local, level, log, ipShift, minLen)
+	return encode(dst, src, &local, level, log, ipShift, minLen, true)
 }
 
 // table is the encoder's hash table (or the entropy probe's). An entry holds base plus the last
@@ -329,8 +329,8 @@ func (t *table) ratio(b []byte, log uint, minLen, ipShift int) float64 {
 }
 
 // encode is the encoder proper, with a table prepared for src and empty
-// (every entry below its base).
-func encode(dst, src []byte, htab *table, level int, log uint, ipShift, minLen int) int {
+// (every entry below its base), or, when fresh, a new one: all zero, base 0.
+func encode(dst, src []byte, htab *table, level int, log uint, ipShift, minLen int, fresh bool) int {
 	length := len(src)
 	shift := 32 - log
 	ipBound := length - 1
@@ -358,7 +358,12 @@ func encode(dst, src []byte, htab *table, level int, log uint, ipShift, minLen i
 		for {
 			var ref int
 			var x uint64
-			if ip, ref, x = scan(src, e, base, ip, lim, shift, short); ip >= lim {
+			if fresh {
+				ip, ref, x = scanFresh(src, e, ip, lim, shift, short)
+			} else {
+				ip, ref, x = scan(src, e, base, ip, lim, shift, short)
+			}
+			if ip >= lim {
 				break
 			}
 			var end int
@@ -448,6 +453,23 @@ func scan(src []byte, e *[1 << hashLog]uint32, base uint32, ip, lim int, shift u
 		// One test rejects both a hash collision and a match too short
 		// to take: most candidates fail it, and one unpredictable branch
 		// costs less than two.
+		x := w ^ load64(src, ref)
+		if x&short == 0 && uint(ip-ref-1) < maxFarDistance-1 {
+			return ip, ref, x
+		}
+	}
+	return lim, 0, 0
+}
+
+// scanFresh is scan on a new table, whose entries are this input's or zero
+// as they stand: reading no entry as stale saves two instructions a
+// position (7% of compressing noisy floats).
+func scanFresh(src []byte, e *[1 << hashLog]uint32, ip, lim int, shift uint, short uint64) (int, int, uint64) {
+	for ; ip < lim; ip++ {
+		w := load64(src, ip)
+		h := hash(uint32(w), shift) & hashMask
+		ref := int(e[h])
+		e[h] = uint32(ip)
 		x := w ^ load64(src, ref)
 		if x&short == 0 && uint(ip-ref-1) < maxFarDistance-1 {
 			return ip, ref, x
