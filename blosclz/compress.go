@@ -164,7 +164,7 @@ func estimateRatio[T uint16 | uint32](b []byte, htab []T, base T, log uint, minL
 		anchor := ip
 		var ref int
 		var x uint64
-		ip, ref, x = probeScan(b, htab, base, ip, ipLimit, shift, mask, short)
+		ip, ref, x = scan(b, htab, base, ip, ipLimit, shift, mask, short)
 		k := ip - anchor
 		oc += k + (lit+k)/maxCopy
 		lit = (lit + k) % maxCopy
@@ -300,16 +300,25 @@ func (t *table) prepare(n int) {
 // entries read as empty from the next input on.
 func (t *table) finish(n int) { t.base += uint32(n) }
 
-// probeScan is scan for the entropy probe: the same search, with a table
-// of 1<<log entries (mask), of either width. Apart from estimateRatio, its
+// scan is the search for a match, as C's main loop does it, for the
+// encoder and the entropy probe: from ip on, every position is hashed and
+// entered in htab (as base plus the position), until one whose entry
+// agrees with it on the bits of short, within reach. It returns that
+// position, the entry's position and the XOR of their first 8 bytes, or
+// lim when no position before lim qualifies. Apart from its callers, its
 // few values stay in registers.
-func probeScan[T uint16 | uint32](b []byte, htab []T, base T, ip, lim int, shift uint, mask uint32, short uint64) (int, int, uint64) {
+func scan[T uint16 | uint32](b []byte, htab []T, base T, ip, lim int, shift uint, mask uint32, short uint64) (int, int, uint64) {
 	for ; ip < lim; ip++ {
 		w := load64(b, ip)
 		h := hash(uint32(w), shift) & mask
-		d := int64(htab[h]) - int64(base) // branch-free, as in scan
+		// An earlier input's entry (below base) reads as empty,
+		// without a branch: it would mispredict on every stale entry.
+		d := int64(htab[h]) - int64(base)
 		ref := int(d &^ (d >> 63))
 		htab[h] = base + T(ip)
+		// One test rejects both a hash collision and a match too short
+		// to take: most candidates fail it, and one unpredictable branch
+		// costs less than two.
 		x := w ^ load64(b, ref)
 		if x&short == 0 && uint(ip-ref-1) < maxFarDistance-1 {
 			return ip, ref, x
@@ -361,7 +370,7 @@ func encode(dst, src []byte, htab *table, level int, log uint, ipShift, minLen i
 			if fresh {
 				ip, ref, x = scanFresh(src, e, ip, lim, shift, short)
 			} else {
-				ip, ref, x = scan(src, e, base, ip, lim, shift, short)
+				ip, ref, x = scan(src, e[:], base, ip, lim, shift, hashMask, short)
 			}
 			if ip >= lim {
 				break
@@ -433,32 +442,6 @@ func encode(dst, src []byte, htab *table, level int, log uint, ipShift, minLen i
 	}
 	dst[0] |= formatBit
 	return op
-}
-
-// scan is the encoder's search for a match, as C's main loop does it:
-// from ip on, every position is hashed and entered in e (as base plus the
-// position), until one whose entry agrees with it on the bits of short,
-// within reach. It returns that position, the entry's position and the XOR
-// of their first 8 bytes, or lim when no position before lim qualifies.
-// Apart from encode, its few values stay in registers.
-func scan(src []byte, e *[1 << hashLog]uint32, base uint32, ip, lim int, shift uint, short uint64) (int, int, uint64) {
-	for ; ip < lim; ip++ {
-		w := load64(src, ip)
-		h := hash(uint32(w), shift) & hashMask
-		// An earlier input's entry (below base) reads as empty,
-		// without a branch: it would mispredict on every stale entry.
-		d := int64(e[h]) - int64(base)
-		ref := int(d &^ (d >> 63))
-		e[h] = base + uint32(ip)
-		// One test rejects both a hash collision and a match too short
-		// to take: most candidates fail it, and one unpredictable branch
-		// costs less than two.
-		x := w ^ load64(src, ref)
-		if x&short == 0 && uint(ip-ref-1) < maxFarDistance-1 {
-			return ip, ref, x
-		}
-	}
-	return lim, 0, 0
 }
 
 // scanFresh is scan on a new table, whose entries are this input's or zero
