@@ -91,16 +91,20 @@ func (d *Decoder) readHuffTable(in []byte) ([]byte, error) {
 	if n < 1 || n > huffMaxSyms-1 {
 		return nil, corrupt("%d Huffman weights", n)
 	}
-	// The weights' powers sum, with the implied last weight's, to a power
-	// of two, 1<<maxBits.
-	total := 0
+	// One pass counts the symbols of each weight; the checks and the
+	// code layout below work from the counts.
+	var count [huffMaxBits + 1]int
 	for _, x := range w[:n] {
 		if x > huffMaxBits {
 			return nil, corrupt("Huffman weight %d", x)
 		}
-		if x > 0 {
-			total += 1 << (x - 1)
-		}
+		count[x]++
+	}
+	// The weights' powers sum, with the implied last weight's, to a power
+	// of two, 1<<maxBits.
+	total := 0
+	for x := 1; x <= huffMaxBits; x++ {
+		total += count[x] << (x - 1)
 	}
 	if total == 0 {
 		return nil, corrupt("Huffman weights all zero")
@@ -113,27 +117,21 @@ func (d *Decoder) readHuffTable(in []byte) ([]byte, error) {
 	if rest&(rest-1) != 0 {
 		return nil, corrupt("Huffman weights do not complete a tree")
 	}
-	w[n] = uint8(bits.Len(uint(rest)))
+	last := bits.Len(uint(rest)) // at most maxBits: rest < 1<<maxBits
+	w[n] = uint8(last)
+	count[last]++
 	n++
 	// A complete prefix code has an even number, at least two, of the
 	// longest codes (weight 1); libzstd and huff0 refuse any other.
-	ones := 0
-	for _, x := range w[:n] {
-		if x == 1 {
-			ones++
-		}
-	}
-	if ones < 2 || ones&1 != 0 {
+	if ones := count[1]; ones < 2 || ones&1 != 0 {
 		return nil, corrupt("%d Huffman codes of the longest length", ones)
 	}
 	// Codes are assigned by weight, lowest first (the longest codes take
 	// the lowest values), and by symbol within a weight: each symbol of
 	// weight x fills 1<<(x-1) consecutive entries.
 	var start [huffMaxBits + 2]int
-	for _, x := range w[:n] {
-		if x > 0 {
-			start[x] += 1 << (x - 1)
-		}
+	for x := 1; x <= huffMaxBits; x++ {
+		start[x] = count[x] << (x - 1)
 	}
 	p := 0
 	for x := 1; x <= huffMaxBits+1; x++ {
