@@ -42,6 +42,9 @@ func (d *Decoder) sequencesAsm(out []byte, pos int, lits, lw, buf []byte, bp int
 		c.pos, lp, err = execSeq(out, c.pos, lits, lw, c.lp, c.ll, c.ml, c.off, window)
 		if err != nil {
 			c.buf, c.out, c.lits = nil, nil, nil
+			if overrun(c.used, c.bp) {
+				return 0, ErrSequencesEnd
+			}
 			return 0, err
 		}
 		c.lp = lp

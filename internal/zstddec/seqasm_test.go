@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
@@ -157,5 +158,27 @@ func TestSeqAsmMutations(t *testing.T) {
 			n = r.IntN(70000)
 		}
 		bothLoops(t, fmt.Sprintf("mutated %x n=%d", f, n), f, n)
+	}
+}
+
+// TestSequencesOverrun: a sequence that fails after its stream was read
+// past its start (testdata/overrun-5000.zst, found by FuzzDecodeVersusC:
+// a one-block frame of 5,000 bytes whose garbage sequence overflows the
+// block) reports the stream's end, ErrSequencesEnd, in both loops, not
+// the garbage's overflow: libzstd decodes such streams leniently, and the
+// short stream is what is wrong.
+func TestSequencesOverrun(t *testing.T) {
+	frame, err := os.ReadFile("testdata/overrun-5000.zst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, asm := range []bool{true, false} {
+		useSeqAsm = asm && haveSeqAsm
+		var d Decoder
+		err := d.Decode(make([]byte, 5000), frame)
+		useSeqAsm = haveSeqAsm
+		if !errors.Is(err, ErrSequencesEnd) {
+			t.Errorf("assembly loop %v: %v, want ErrSequencesEnd", asm, err)
+		}
 	}
 }

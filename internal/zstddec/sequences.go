@@ -138,6 +138,9 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 
 		// Execute: the literals, then the match.
 		if llen > len(lits)-lp || llen+mlen > len(out)-pos {
+			if overrun(used, bp) {
+				return 0, ErrSequencesEnd
+			}
 			return 0, corrupt("sequence of %d literals and a %d-byte match overflows", llen, mlen)
 		}
 		if llen <= 16 && lp+16 <= len(lw) && pos+16 <= len(out) {
@@ -151,6 +154,9 @@ func (d *Decoder) sequences(out []byte, pos int, lits, in []byte, nseq int, wind
 		// The history is the frame's output so far, within the window;
 		// an offset of 0 (a repeated offset of 1 minus one) is invalid.
 		if uint(off-1) >= uint(pos) || uint64(off) > window {
+			if overrun(used, bp) {
+				return 0, ErrSequencesEnd
+			}
 			return 0, corrupt("match offset %d beyond the history", off)
 		}
 		if off >= 16 && mlen <= 16 && pos+16 <= len(out) {
@@ -283,6 +289,12 @@ func peekBits(val uint64, used uint, k uint8) uint32 {
 // the stream's, so 8*bp bits are left when used bits of the word were
 // read. fub is what the state updates after the last sequence (which the
 // stream does not hold) would read.
+// overrun reports whether a sequences stream was read past its start
+// (used bits of the word at bp, whose bp*8 bits below reach back to the
+// start): a sequence that fails then was decoded from bits the stream does
+// not hold, and the stream's end is the error, as seqStreamEnd would say.
+func overrun(used uint, bp int) bool { return used > uint(bp)*8 }
+
 func seqStreamEnd(used, fub uint, bp int) error {
 	have := uint(bp) * 8
 	switch {
