@@ -293,6 +293,10 @@ func peekBits(val uint64, used uint, k uint8) uint32 {
 // (used bits of the word at bp, whose bp*8 bits below reach back to the
 // start): a sequence that fails then was decoded from bits the stream does
 // not hold, and the stream's end is the error, as seqStreamEnd would say.
+// (The portable loop has also read the state updates after the failing
+// sequence, which the stream does not hold after its last one: a last
+// sequence that truly overflows, ending a stream read exactly, is then
+// reported as the stream's end. Both are ErrCorrupt.)
 func overrun(used uint, bp int) bool { return used > uint(bp)*8 }
 
 func seqStreamEnd(used, fub uint, bp int) error {
