@@ -66,8 +66,9 @@ func CompressBlosc2(dst, src []byte, level int) int {
 // more than the work of encoding the few hundred bytes of a split stream
 // of a small block, while an Encoder's entries are numbered so that those
 // of earlier calls read as empty, and it is cleared only once every 4 GiB
-// of input (so is its entropy probe's table, 8 or 32 KiB to clear). The output is the functions'. The zero Encoder is ready to
-// use; it is not safe for concurrent use.
+// of input (so is its entropy probe's table, 8 or 32 KiB to clear). The
+// output is the functions'. The zero Encoder is ready to use; it is not
+// safe for concurrent use.
 type Encoder struct {
 	t table // the encoder's
 	p table // the entropy probe's

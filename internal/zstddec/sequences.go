@@ -289,16 +289,6 @@ func peekBits(val uint64, used uint, k uint8) uint32 {
 // the stream's, so 8*bp bits are left when used bits of the word were
 // read. fub is what the state updates after the last sequence (which the
 // stream does not hold) would read.
-// overrun reports whether a sequences stream was read past its start
-// (used bits of the word at bp, whose bp*8 bits below reach back to the
-// start): a sequence that fails then was decoded from bits the stream does
-// not hold, and the stream's end is the error, as seqStreamEnd would say.
-// (The portable loop has also read the state updates after the failing
-// sequence, which the stream does not hold after its last one: a last
-// sequence that truly overflows, ending a stream read exactly, is then
-// reported as the stream's end. Both are ErrCorrupt.)
-func overrun(used uint, bp int) bool { return used > uint(bp)*8 }
-
 func seqStreamEnd(used, fub uint, bp int) error {
 	have := uint(bp) * 8
 	switch {
@@ -309,3 +299,13 @@ func seqStreamEnd(used, fub uint, bp int) error {
 	}
 	return corrupt("sequences bit stream not read to its start")
 }
+
+// overrun reports whether a sequences stream was read past its start
+// (used bits of the word at bp, whose bp*8 bits below reach back to the
+// start): a sequence that fails then was decoded from bits the stream does
+// not hold, and the stream's end is the error, as seqStreamEnd would say.
+// (The portable loop has also read the state updates after the failing
+// sequence, which the stream does not hold after its last one: a last
+// sequence that truly overflows, ending a stream read exactly, is then
+// reported as the stream's end. Both are ErrCorrupt.)
+func overrun(used uint, bp int) bool { return used > uint(bp)*8 }
