@@ -106,10 +106,3 @@ func (d *dictCodec) decodeStream(c Codec, dict, dst, src []byte) error {
 	}
 	return fmt.Errorf("%w: dictionary with codec %v", ErrUnsupported, c)
 }
-
-func (d *dictCodec) close() {
-	if d.zdec != nil {
-		d.zdec.Close()
-		d.zdec = nil
-	}
-}

@@ -51,15 +51,6 @@ func (p *pipeline2) activeBackward() bool {
 	return false
 }
 
-func (p *pipeline2) activeForward() bool {
-	for _, f := range p.filters {
-		if f != uint8(NoFilter) {
-			return true
-		}
-	}
-	return false
-}
-
 func (p *pipeline2) has(f Filter) bool {
 	for _, g := range p.filters {
 		if g == uint8(f) {

@@ -39,9 +39,6 @@ const (
 	frameMetaIdxSizePos = 89 // uint16 size of the metalayer index (cd at 88)
 
 	frameTrailerMinLen = 25 // 94 01, an empty vlmetalayer section, length, fingerprint
-	// The trailer length sits 22 bytes before the frame's end (behind its
-	// ce marker): 4 bytes of it, then d8 00 and 16 bytes of fingerprint.
-	frameTrailerLenBack = 22
 
 	frameFormatRC1      = 2 // BLOSC2_VERSION_FRAME_FORMAT_RC1
 	frameFormatVLBlocks = 3 // BLOSC2_VERSION_FRAME_FORMAT_VL_BLOCKS

@@ -520,7 +520,7 @@ func (c *chunkPipe) compress() {
 					copy(grown, out)
 					out = grown
 				}
-				chunk, err := e.compress(out[len(out):len(out)], src[:k], &c.p)
+				chunk, err := e.compress(out[len(out):], src[:k], &c.p)
 				if err != nil {
 					r.err = err
 					break

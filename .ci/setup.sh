@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the system packages CI needs: the C library c-blosc 1.x for the
-# cgo cross-checks and QEMU for the foreign-architecture test runs.
+# Installs what CI needs: the C library c-blosc 1.x for the cgo
+# cross-checks, QEMU for the foreign-architecture test runs, and a pinned
+# staticcheck.
 set -euo pipefail
 need=()
 [ -f /usr/include/blosc.h ] || need+=(libblosc-dev)
@@ -13,3 +14,6 @@ fi
 go version
 go mod download
 (cd bench && go mod download)
+# staticcheck at a fixed version, so that a new release's checks never turn
+# a run red by themselves.
+GOFLAGS= go install honnef.co/go/tools/cmd/staticcheck@v0.8.2

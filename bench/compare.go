@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -95,7 +96,7 @@ func runCompare(args []string, stdout io.Writer) error {
 	thr.CompareAlpha = *alpha
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "benchmark\tunit\told\tnew\tdelta\ttest\t\n")
-	var failed []string
+	var failed []failure
 	compared := 0
 	for _, k := range order {
 		o, n := old[k], cur[k]
@@ -113,7 +114,7 @@ func runCompare(args []string, stdout io.Writer) error {
 			worse := (delta < 0) == higherIsBetter(o.unit)
 			if worse || *either {
 				verdict = "FAIL"
-				failed = append(failed, fmt.Sprintf("%s %s %+.1f%%", o.name, o.unit, delta))
+				failed = append(failed, failure{o.name, o.unit, delta, worse})
 			}
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o.name, o.unit, summary(sumO), summary(sumN),
@@ -124,10 +125,31 @@ func runCompare(args []string, stdout io.Writer) error {
 		return fmt.Errorf("no benchmark is in both %s and %s", fs.Arg(0), fs.Arg(1))
 	}
 	fmt.Fprintf(stdout, "%d series compared; gate: %s changes beyond %.3g%% at p < %.3g\n", compared, *unit, *threshold, *alpha)
-	if len(failed) > 0 {
-		return fmt.Errorf("%w: %s", errRegression, strings.Join(failed, "; "))
+	if len(failed) == 0 {
+		return nil
 	}
-	return nil
+	// One line each, worst first: regressions by how far they fell, then
+	// (with -either) the gains by how far they rose.
+	sort.SliceStable(failed, func(i, j int) bool {
+		a, b := failed[i], failed[j]
+		if a.worse != b.worse {
+			return a.worse
+		}
+		return math.Abs(a.delta) > math.Abs(b.delta)
+	})
+	fmt.Fprintf(stdout, "%d significant changes, worst first:\n", len(failed))
+	for _, f := range failed {
+		fmt.Fprintf(stdout, "  %+7.1f%%  %s %s\n", f.delta, f.name, f.unit)
+	}
+	return fmt.Errorf("%w: %d of %d series (listed above)", errRegression, len(failed), compared)
+}
+
+// failure is one series that failed the gate: its change in percent and
+// whether that change is for the worse.
+type failure struct {
+	name, unit string
+	delta      float64
+	worse      bool
 }
 
 // summary prints a center with its confidence interval as percentages.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -40,8 +41,29 @@ func TestCompareGate(t *testing.T) {
 func TestCompareReport(t *testing.T) {
 	var out, errb bytes.Buffer
 	run([]string{"compare", "testdata/compare/old.txt", "testdata/compare/new-fail.txt"}, &out, &errb)
-	if !strings.Contains(errb.String(), "op=compress/engine=go-2 x-memcpy -") {
-		t.Errorf("stderr does not name the regression:\n%s", errb.String())
+	if !strings.Contains(errb.String(), "significant regression: ") || strings.Count(errb.String(), "\n") != 1 {
+		t.Errorf("stderr is not the one-line verdict:\n%s", errb.String())
+	}
+	// The list: a count, then one line a series, worst first.
+	_, list, ok := strings.Cut(out.String(), "significant changes, worst first:\n")
+	if !ok {
+		t.Fatalf("no list of changes:\n%s", out.String())
+	}
+	var deltas []float64
+	for _, line := range strings.Split(strings.TrimSpace(list), "\n") {
+		var d float64
+		if _, err := fmt.Sscanf(strings.TrimSpace(line), "%f%%", &d); err != nil {
+			t.Fatalf("list line %q: %v", line, err)
+		}
+		deltas = append(deltas, d)
+	}
+	if len(deltas) == 0 || !strings.Contains(list, "op=compress/engine=go-2 x-memcpy") {
+		t.Errorf("list does not name the regression:\n%s", list)
+	}
+	for i := 1; i < len(deltas); i++ {
+		if deltas[i] < deltas[i-1] {
+			t.Errorf("list not worst first: %v", deltas)
+		}
 	}
 	out.Reset()
 	run([]string{"compare", "testdata/compare/old.txt", "testdata/compare/new-pass.txt"}, &out, &errb)

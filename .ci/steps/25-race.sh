@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The concurrency tests under the race detector: 64 goroutines sharing the
-# pooled package-level functions and the process-wide block workers.
+# The whole module under the race detector (-short keeps the long sweeps
+# out), then the concurrency tests at full length: 64 goroutines sharing
+# the pooled package-level functions and the process-wide block workers.
 set -euo pipefail
-go test -race -count=1 -short -run 'TestConcurrentUse|TestThreads|Goroutine|Parallel' .
+go test -race -short -count=1 ./...
+go test -race -count=1 -run 'TestConcurrentUse|TestThreads|Goroutine|Parallel' .

@@ -1,3 +1,5 @@
+//go:build cblosc2 && cgo
+
 package crosscheck
 
 import (

@@ -1,3 +1,5 @@
+//go:build cgo && (cblosc || cblosc2)
+
 package crosscheck
 
 import (
@@ -29,13 +31,6 @@ func withFilter(o blosc.Options, f blosc.Filter) blosc.Options {
 	o.Filters = [blosc.MaxFilters]blosc.Filter{}
 	o.Filters[blosc.MaxFilters-1] = f
 	return o
-}
-
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
 }
 
 // autoBlocksize is the block size Compress picks for a 1 MiB input with
@@ -70,15 +65,6 @@ func blockSize(h *blosc.Header, j int) int {
 		}
 	}
 	return h.Blocksize
-}
-
-func hasFilter(h *blosc.Header, f blosc.Filter) bool {
-	for _, g := range h.Filters {
-		if g == f {
-			return true
-		}
-	}
-	return false
 }
 
 func le32(b []byte) int { return int(int32(binary.LittleEndian.Uint32(b))) }

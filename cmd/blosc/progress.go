@@ -56,7 +56,7 @@ func (p *progress) add(n int) {
 func (p *progress) line(now time.Time) string {
 	el := now.Sub(p.start).Seconds()
 	rate := float64(p.done) / max(el, 1e-9)
-	s := fmt.Sprintf("%s", byteSize(p.done))
+	s := byteSize(p.done)
 	if p.total > 0 {
 		s += fmt.Sprintf(" / %s (%.0f%%)", byteSize(p.total), 100*float64(p.done)/float64(p.total))
 	}

@@ -76,22 +76,6 @@ func (c *HCCompressor) CompressBlockHC(dst, src []byte, level int) int {
 	return n
 }
 
-// hashAt hashes the 4 bytes at p, which is at most len(src)-4.
-func (c *HCCompressor) hashAt(p int) uint32 {
-	return load32(c.src, p) * prime4 >> (32 - hcHashLog)
-}
-
-// insert adds the positions up to p (excluded) to the tables.
-func (c *HCCompressor) insert(p int) {
-	target := uint32(p + hcStart)
-	if c.nextInsert < target {
-		insertRange(c.src, &c.hash, &c.chain, c.nextInsert, target)
-	}
-	// As in C, even below the last target: a search before it re-inserts
-	// positions, which changes the chains, and so the output.
-	c.nextInsert = target
-}
-
 // insertFirst inserts the positions up to ip (excluded) and returns the
 // hash table's entry for ip, whose first 4 bytes are pattern: the head of
 // its chain. When it has just inserted ip-1 and ip-1 hashes as ip does,
