@@ -12,7 +12,7 @@ import (
 )
 
 // The frame files and operations of the root package's frame tests
-// (frame_file_test.go, sframe_test.go), for c-blosc2 to read after each.
+// (frame_file_test.go, frame_sparse_test.go), for c-blosc2 to read after each.
 
 type frameState = frametest.State
 

@@ -4,12 +4,13 @@ package cblosc2
 
 /*
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <blosc2.h>
 
 static blosc2_schunk* new_schunk(int compcode, int clevel, int typesize, int blocksize,
                                  int splitmode, const uint8_t* filters, const uint8_t* meta,
-                                 const char* urlpath, int nthreads) {
+                                 const char* urlpath, int nthreads, bool contiguous) {
 	blosc2_cparams p = BLOSC2_CPARAMS_DEFAULTS;
 	p.compcode = (uint8_t)compcode;
 	p.clevel = (uint8_t)clevel;
@@ -23,7 +24,7 @@ static blosc2_schunk* new_schunk(int compcode, int clevel, int typesize, int blo
 	}
 	blosc2_dparams d = BLOSC2_DPARAMS_DEFAULTS;
 	d.nthreads = (int16_t)nthreads;
-	blosc2_storage s = {.contiguous = true, .urlpath = (char*)urlpath, .cparams = &p, .dparams = &d};
+	blosc2_storage s = {.contiguous = contiguous, .urlpath = (char*)urlpath, .cparams = &p, .dparams = &d};
 	return blosc2_schunk_new(&s);
 }
 
@@ -67,7 +68,22 @@ func NewSChunk(p Params, path string) (*SChunk, error) {
 		defer C.free(unsafe.Pointer(cpath))
 	}
 	sc := C.new_schunk(C.int(p.Codec), C.int(p.Level), C.int(p.Typesize), C.int(p.Blocksize), C.int(p.Split),
-		(*C.uint8_t)(unsafe.Pointer(&p.Filters[0])), (*C.uint8_t)(unsafe.Pointer(&p.FilterMeta[0])), cpath, C.int(max(p.Threads, 1)))
+		(*C.uint8_t)(unsafe.Pointer(&p.Filters[0])), (*C.uint8_t)(unsafe.Pointer(&p.FilterMeta[0])), cpath, C.int(max(p.Threads, 1)), true)
+	if sc == nil {
+		return nil, fmt.Errorf("cblosc2: blosc2_schunk_new failed")
+	}
+	return &SChunk{sc}, nil
+}
+
+// NewChunkList creates an empty in-memory super-chunk that is not a
+// contiguous frame (storage.contiguous false): c-blosc2 keeps its chunks
+// as separate buffers in a list, so an append neither reallocates nor
+// copies the chunks before it. It is c-blosc2's fastest way to build a
+// super-chunk in memory, and what a Go SChunk is compared with.
+func NewChunkList(p Params) (*SChunk, error) {
+	initLib()
+	sc := C.new_schunk(C.int(p.Codec), C.int(p.Level), C.int(p.Typesize), C.int(p.Blocksize), C.int(p.Split),
+		(*C.uint8_t)(unsafe.Pointer(&p.Filters[0])), (*C.uint8_t)(unsafe.Pointer(&p.FilterMeta[0])), nil, C.int(max(p.Threads, 1)), false)
 	if sc == nil {
 		return nil, fmt.Errorf("cblosc2: blosc2_schunk_new failed")
 	}
