@@ -10,40 +10,6 @@ import (
 	"github.com/goblosc/blosc/internal/codec"
 )
 
-// CompressBound returns the largest chunk Compress can write for n input
-// bytes in either format: n plus the header, since a chunk that does not
-// compress is stored as a copy.
-func CompressBound(n int) int { return n + MaxOverhead }
-
-// Compress writes src as one chunk in the format opts select and returns
-// it.
-//
-// A Blosc2 chunk is what c-blosc2's blosc2_compress_ctx writes into a
-// destination of len(src)+32 bytes: its block-size tuner, split rule,
-// filter pipeline, byte-run streams and zero-special chunks (see
-// compress2).
-//
-// A Blosc1 chunk is what c-blosc 1.21 writes with the same settings: the same
-// block size, split layout and flags, stored as a copy (memcpyed) when the
-// level is 0, the input is under 128 bytes or the streams would not be
-// smaller than the input. With one thread it is byte for byte C's chunk
-// wherever the Go codec writes the C codec's bytes (LZ4 does); the output
-// is the same whatever opts.Threads is.
-//
-// If cap(dst) >= CompressBound(len(src)) the chunk is written into dst's array and no
-// memory is allocated (after the first calls have set up encoders);
-// otherwise a new buffer is allocated. dst and src must not overlap.
-func Compress(dst, src []byte, opts Options) ([]byte, error) {
-	p, err := opts.params()
-	if err != nil {
-		return nil, err
-	}
-	e := enginePool.Get().(*engine)
-	out, err := e.compress(dst, src, &p)
-	enginePool.Put(e)
-	return out, err
-}
-
 func (e *engine) compress(dst, src []byte, p *params) ([]byte, error) {
 	if p.format == FormatBlosc2 {
 		return e.compress2(dst, src, p)

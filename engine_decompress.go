@@ -8,33 +8,6 @@ import (
 	"github.com/goblosc/blosc/internal/codec"
 )
 
-// Decompress decodes the chunk at the start of src and returns its nbytes
-// bytes. It reads Blosc1 chunks (c-blosc 1.x, or c-blosc2's Blosc1 API) and
-// Blosc2 chunks (c-blosc2's 32-byte header: filter pipelines, zero and
-// byte-run streams, dictionaries, variable-length blocks, special chunks).
-//
-// If cap(dst) >= nbytes, the data is written into dst's array and no
-// memory is allocated (after the first calls have set up decoders);
-// otherwise a new buffer is allocated.
-//
-// Nothing is read outside src[:cbytes], and nothing is allocated before
-// ReadHeader's checks pass. The rule they enforce, so that a hostile
-// header cannot make us allocate what its bytes do not back: every offset
-// and stream size lies inside the chunk; the streams, block after block,
-// cover the chunk exactly; and each compressed stream is at least
-// 1/codec.MaxExpansion of the bytes it must produce (256 for LZ4 and
-// BloscLZ, 32 for Snappy, 1040 for deflate, 32768 for zstd), stored streams
-// being as long as their output. Only Blosc2 zero runs, byte runs and
-// special chunks, which stand for their size by definition, can claim
-// more. Every stream must then decode to exactly its share of the block.
-// A chunk failing any check returns an error wrapping ErrCorrupt.
-func Decompress(dst, src []byte) ([]byte, error) {
-	e := enginePool.Get().(*engine)
-	out, err := e.decompress(dst, src, 0)
-	enginePool.Put(e)
-	return out, err
-}
-
 func (e *engine) decompress(dst, src []byte, threads int) ([]byte, error) {
 	h := &e.h
 	if err := h.parse(src); err != nil {
