@@ -82,7 +82,7 @@ func TestGoldenBlosc1Decode(t *testing.T) {
 				t.Errorf("file header %x, manifest %s", src[:16], hdr)
 			}
 			for _, threads := range []int{1, 2} {
-				d := &Decompressor{Threads: threads}
+				d := &Decompressor{threads: threads}
 				out, err := d.Decompress(nil, src)
 				if err != nil {
 					t.Fatalf("threads %d: Decompress: %v", threads, err)

@@ -44,7 +44,7 @@ func BenchmarkBlosc2(b *testing.B) {
 					b.ReportMetric(float64(n)/float64(len(chunk)), "ratio")
 				})
 				b.Run("decompress/"+name, func(b *testing.B) {
-					d := &Decompressor{Threads: th}
+					d := &Decompressor{threads: th}
 					out := make([]byte, 0, n)
 					b.SetBytes(n)
 					b.ReportAllocs()
@@ -88,8 +88,8 @@ func BenchmarkBlosc2Threads(b *testing.B) {
 				}
 				o.Threads = 2
 				comp2, _ := NewCompressor(o)
-				dec1 := &Decompressor{Threads: 1}
-				dec2 := &Decompressor{Threads: 2}
+				dec1 := &Decompressor{threads: 1}
+				dec2 := &Decompressor{threads: 2}
 				dst := make([]byte, CompressBound(n))
 				// Warm every engine up so that the loop measures reuse.
 				chunk, err := comp1.Compress(dst, in)
@@ -193,7 +193,7 @@ func BenchmarkBlosc2Path(b *testing.B) {
 			})
 			b.Run("dec/"+name, func(b *testing.B) {
 				setup(b)
-				d := &Decompressor{Threads: 1}
+				d := &Decompressor{threads: 1}
 				out := make([]byte, n)
 				b.SetBytes(n)
 				b.ReportAllocs()

@@ -44,12 +44,12 @@ type decodeWays struct {
 }
 
 func newDecodeWays() *decodeWays {
-	w := &decodeWays{serial: Decompressor{Threads: 1}}
-	w.others[0].name, w.others[0].d.Threads = "parallel", 2
+	w := &decodeWays{serial: Decompressor{threads: 1}}
+	w.others[0].name, w.others[0].d.threads = "parallel", 2
 	w.others[0].d.e.parallelMin = 1
-	w.others[1].name, w.others[1].d.Threads = "staged", 1
+	w.others[1].name, w.others[1].d.threads = "staged", 1
 	w.others[1].d.e.stageMin = 1
-	w.others[2].name, w.others[2].d.Threads = "staged parallel", 2
+	w.others[2].name, w.others[2].d.threads = "staged parallel", 2
 	w.others[2].d.e.stageMin, w.others[2].d.e.parallelMin = 1, 1
 	return w
 }
@@ -111,7 +111,7 @@ func (w *decodeWays) checkRanges(t *testing.T, src, out []byte, h Header, a, b u
 	ts := h.Typesize
 	items := h.Nbytes / ts
 	get := func(start, n int) {
-		got, err := w.serial.GetItem(w.ref[:0], src, start, n)
+		got, err := w.serial.GetItems(w.ref[:0], src, int64(start), int64(n))
 		if err != nil {
 			t.Fatalf("GetItem(%d, %d) of %d items: %v", start, n, items, err)
 		}
@@ -134,7 +134,7 @@ func (w *decodeWays) checkRanges(t *testing.T, src, out []byte, h Header, a, b u
 		lo := max(edge/ts-1, 0)
 		get(lo, min(items, (edge+ts-1)/ts+1)-lo)
 	}
-	if _, err := w.serial.GetItem(nil, src, items, 1); !errors.Is(err, ErrRange) {
+	if _, err := w.serial.GetItems(nil, src, int64(items), 1); !errors.Is(err, ErrRange) {
 		t.Fatalf("GetItem past the end (item %d of %d): %v, want ErrRange", items, items, err)
 	}
 }

@@ -149,7 +149,7 @@ func TestCompress2RoundTrip(t *testing.T) {
 						if items := n / ts; items > 2 {
 							a, k := 1+r.IntN(items-1), 0
 							k = r.IntN(items - a + 1)
-							part, err := GetItem(nil, chunk, a, k)
+							part, err := GetItems(nil, chunk, int64(a), int64(k))
 							if err != nil || !bytes.Equal(part, src[a*ts:(a+k)*ts]) {
 								t.Fatalf("%s: GetItem(%d, %d): %v", name, a, k, err)
 							}
@@ -217,8 +217,8 @@ func TestBlosc2ZeroAlloc(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				d := &Decompressor{Threads: th}
-				staged := &Decompressor{Threads: th}
+				d := &Decompressor{threads: th}
+				staged := &Decompressor{threads: th}
 				staged.e.stageMin = 1
 				chunk := make([]byte, 0, CompressBound(len(src)))
 				out := make([]byte, 0, len(src))
@@ -231,10 +231,10 @@ func TestBlosc2ZeroAlloc(t *testing.T) {
 				// could first arrive inside a measured call. One
 				// single-threaded pass meets them all.
 				chunk, _ = comp.Compress(chunk[:0], src)
-				d.Threads, staged.Threads = 1, 1
+				d.threads, staged.threads = 1, 1
 				out, _ = d.Decompress(out[:0], chunk)
 				out, _ = staged.Decompress(out[:0], chunk)
-				d.Threads, staged.Threads = th, th
+				d.threads, staged.threads = th, th
 				for range 3 {
 					chunk, _ = comp.Compress(chunk[:0], src)
 					out, _ = d.Decompress(out[:0], chunk)
@@ -249,7 +249,7 @@ func TestBlosc2ZeroAlloc(t *testing.T) {
 				ca := testing.AllocsPerRun(5, func() { chunk, _ = comp.Compress(chunk[:0], src) })
 				da := testing.AllocsPerRun(5, func() { out, _ = d.Decompress(out[:0], chunk) })
 				sa := testing.AllocsPerRun(5, func() { out, _ = staged.Decompress(out[:0], chunk) })
-				ga := testing.AllocsPerRun(5, func() { out, _ = d.GetItem(out[:0], chunk, 1000, 50000) })
+				ga := testing.AllocsPerRun(5, func() { out, _ = d.GetItems(out[:0], chunk, 1000, 50000) })
 				if ca != 0 || da != 0 || sa != 0 || ga != 0 {
 					t.Errorf("%v %v threads=%d: allocs compress %.1f decompress %.1f (staged %.1f) getitem %.1f", fs, c, th, ca, da, sa, ga)
 				}

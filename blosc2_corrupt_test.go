@@ -23,7 +23,7 @@ func TestCorruptBlosc2(t *testing.T) {
 	for _, e := range all {
 		bases[e.File] = e
 	}
-	d := &Decompressor{Threads: 1}
+	d := &Decompressor{threads: 1}
 	rejected, resized := 0, 0
 	for _, e := range rows {
 		base, ok := bases[note(e, "base")]

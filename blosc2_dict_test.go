@@ -55,7 +55,7 @@ func TestCompress2DictThreadsIdentical(t *testing.T) {
 					if !bytes.Equal(got, want) {
 						t.Fatalf("%s: chunk differs from the first threads=1 run (%s)", label, golden.ChunkDiff(got, want))
 					}
-					out, err := (&Decompressor{Threads: th}).Decompress(nil, got)
+					out, err := (&Decompressor{threads: th}).Decompress(nil, got)
 					if err != nil || !bytes.Equal(out, in) {
 						t.Fatalf("%s: decode: %v", label, err)
 					}

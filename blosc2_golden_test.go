@@ -123,11 +123,11 @@ func checkEq[T comparable](t *testing.T, what string, got, want T) {
 // size, to run those paths over every pipeline the vectors hold.
 func TestGoldenBlosc2Decode(t *testing.T) {
 	dir, es := golden.Rows(t, blosc2Kinds...)
-	d1 := &Decompressor{Threads: 1}
-	d2 := &Decompressor{Threads: 2}
-	s1 := &Decompressor{Threads: 1}
+	d1 := &Decompressor{threads: 1}
+	d2 := &Decompressor{threads: 2}
+	s1 := &Decompressor{threads: 1}
 	s1.e.stageMin = 1
-	s2 := &Decompressor{Threads: 2}
+	s2 := &Decompressor{threads: 2}
 	s2.e.stageMin, s2.e.parallelMin = 1, 1
 	cbug := 0
 	for _, e := range es {
@@ -181,7 +181,7 @@ func TestGoldenBlosc2Decode(t *testing.T) {
 				ranges = append(ranges, [2]int{n - 1, 1})
 			}
 			for _, r := range ranges {
-				items, err := GetItem(nil, src, r[0], r[1])
+				items, err := GetItems(nil, src, int64(r[0]), int64(r[1]))
 				if err != nil {
 					t.Fatalf("GetItem(%d, %d): %v", r[0], r[1], err)
 				}
@@ -189,7 +189,7 @@ func TestGoldenBlosc2Decode(t *testing.T) {
 					t.Fatalf("GetItem(%d, %d) differs at %d", r[0], r[1], golden.FirstDiff(items, want))
 				}
 			}
-			if _, err := GetItem(nil, src, n, 1); !errors.Is(err, ErrRange) {
+			if _, err := GetItems(nil, src, int64(n), 1); !errors.Is(err, ErrRange) {
 				t.Fatalf("GetItem past the end: %v", err)
 			}
 		})

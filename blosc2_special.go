@@ -83,9 +83,9 @@ func UninitChunk(dst []byte, nbytes, typesize int) ([]byte, error) {
 	return putSpecial(dst, h, nil), nil
 }
 
-// RepeatChunk writes a Blosc2 chunk of nbytes holding value over and over;
+// ValueChunk writes a Blosc2 chunk of nbytes holding value over and over;
 // len(value) is the typesize.
-func RepeatChunk(dst []byte, nbytes int, value []byte) ([]byte, error) {
+func ValueChunk(dst []byte, nbytes int, value []byte) ([]byte, error) {
 	if nbytes == 0 && len(value) > 0 {
 		// c-blosc2 refuses to read a repeated value longer than the chunk;
 		// an empty chunk of zeros reads back the same.

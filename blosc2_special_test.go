@@ -43,7 +43,7 @@ func TestSpecialConstructorsGolden(t *testing.T) {
 					// The pattern names a number, not its bytes (repeatval_42).
 					v = want[header2Len:]
 				}
-				got, err = RepeatChunk(nil, nb, v)
+				got, err = ValueChunk(nil, nb, v)
 			default:
 				t.Fatalf("special %q", sp)
 			}
@@ -82,7 +82,7 @@ func TestSpecialConstructors(t *testing.T) {
 			t.Fatalf("uninit %d: %v", nb, err)
 		}
 		v := []byte{1, 2, 3, 4, 5, 6, 7, 8}
-		rc, _ := RepeatChunk(nil, nb, v)
+		rc, _ := ValueChunk(nil, nb, v)
 		out, err = decompress2(nil, rc, &st, cd)
 		if err != nil || !bytes.Equal(out, bytes.Repeat(v, nb/8)) {
 			t.Fatalf("repeat %d: %v", nb, err)
@@ -107,7 +107,7 @@ func TestSpecialConstructors(t *testing.T) {
 	if _, err := ZerosChunk(nil, 10, 4); err == nil {
 		t.Error("zeros chunk of 10 bytes, typesize 4 accepted")
 	}
-	if _, err := RepeatChunk(nil, 10, nil); err == nil {
+	if _, err := ValueChunk(nil, 10, nil); err == nil {
 		t.Error("empty repeated value accepted")
 	}
 }

@@ -47,7 +47,7 @@ func TestCompress2ThreadsIdentical(t *testing.T) {
 					if !bytes.Equal(got, want) {
 						t.Fatalf("%s: chunk differs from threads=1 (%s)", label, golden.ChunkDiff(got, want))
 					}
-					out, err := (&Decompressor{Threads: th}).Decompress(nil, got)
+					out, err := (&Decompressor{threads: th}).Decompress(nil, got)
 					if err != nil || !bytes.Equal(out, in) {
 						t.Fatalf("%s: decode: %v", label, err)
 					}
@@ -72,7 +72,7 @@ func TestDecompress2Staged(t *testing.T) {
 			}
 			for _, th := range []int{1, 2, 3} {
 				label := fmt.Sprintf("%v/blocksize=%d/threads=%d", fs, bs, th)
-				d := &Decompressor{Threads: th}
+				d := &Decompressor{threads: th}
 				d.e.stageMin, d.e.parallelMin = 1, 1
 				c, _ := openChunk2(chunk)
 				if g, staged := c.blockGroups(1); stageOutput && (!staged || g*bs < stageCopyMin) {

@@ -65,16 +65,16 @@ func Decompress(dst, src []byte) ([]byte, error) {
 	return out, err
 }
 
-// GetItem decodes items [start, start+n) of the chunk in src, an item being
-// typesize bytes, and returns their n*typesize bytes. Only the blocks
+// GetItems decodes items [start, start+n) of the chunk in src, an item
+// being typesize bytes, and returns their n*typesize bytes. Only the blocks
 // holding those items are decoded. dst is reused as in Decompress. A range
 // outside the chunk returns an error wrapping ErrRange.
 //
 // Like c-blosc's blosc_getitem, the range is in whole items of the header's
 // typesize; bytes of a trailing partial item cannot be addressed.
-func GetItem(dst, src []byte, start, n int) ([]byte, error) {
+func GetItems(dst, src []byte, start, n int64) ([]byte, error) {
 	e := enginePool.Get().(*engine)
-	out, err := e.getItem(dst, src, start, n)
+	out, err := e.getItems(dst, src, start, n)
 	enginePool.Put(e)
 	return out, err
 }

@@ -60,7 +60,7 @@ func BenchmarkDecompress(b *testing.B) {
 			}
 			for _, threads := range []int{1, 2} {
 				b.Run(fmt.Sprintf("%s/%s/threads=%d", bi.Pattern, c, threads), func(b *testing.B) {
-					d := &Decompressor{Threads: threads}
+					d := &Decompressor{threads: threads}
 					dst := make([]byte, len(in))
 					if _, err := d.Decompress(dst, chunk); err != nil {
 						b.Fatal(err)
@@ -85,7 +85,7 @@ func BenchmarkSmallChunk(b *testing.B) {
 		comp, _ := NewCompressor(o)
 		dst := make([]byte, CompressBound(n))
 		chunk, _ := comp.Compress(nil, in)
-		d := &Decompressor{Threads: 1}
+		d := &Decompressor{threads: 1}
 		out := make([]byte, n)
 		b.Run(fmt.Sprintf("compress/n=%dKiB", n>>10), func(b *testing.B) {
 			b.SetBytes(int64(n))

@@ -46,7 +46,7 @@ func TestCorruptBlosc1(t *testing.T) {
 	}
 	// Decoders warmed up once, so that their one-time tables are not
 	// counted against a corrupt input.
-	d := &Decompressor{Threads: 1}
+	d := &Decompressor{threads: 1}
 	warm := map[Codec]bool{}
 	for _, e := range all {
 		if e.Kind != "blosc1-chunk" || strings.Contains(e.File, "_mt2") {
@@ -97,7 +97,7 @@ func TestCorruptBlosc1(t *testing.T) {
 			}
 			var items []byte
 			var gerr error
-			n = allocatedBy(func() { items, gerr = d.GetItem(nil, src, 0, h.Nbytes/h.Typesize) })
+			n = allocatedBy(func() { items, gerr = d.GetItems(nil, src, 0, int64(h.Nbytes/h.Typesize)) })
 			if lim := allocLimit(src); n > lim {
 				t.Errorf("GetItem allocated %d bytes (limit %d)", n, lim)
 			}

@@ -16,7 +16,7 @@ func TestGetItemRepeatedValuePhase(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range [][2]int{{26666, 53334}, {0, 8}, {1, 7}, {7, 9}, {3, 0}, {len(whole) - 5, 5}} {
-		got, err := GetItem(nil, src, r[0], r[1])
+		got, err := GetItems(nil, src, int64(r[0]), int64(r[1]))
 		if err != nil {
 			t.Fatalf("GetItem(%d, %d): %v", r[0], r[1], err)
 		}

@@ -141,7 +141,7 @@ func TestThreadsIdenticalAndNoGoroutineLeak(t *testing.T) {
 				if !bytes.Equal(got, want) {
 					t.Fatalf("%s/%s: threads=%d chunk differs from threads=1 (%s)", c, name, th, golden.ChunkDiff(got, want))
 				}
-				d := &Decompressor{Threads: th}
+				d := &Decompressor{threads: th}
 				out, err := d.Decompress(nil, got)
 				if err != nil || !bytes.Equal(out, in) {
 					t.Fatalf("%s/%s: threads=%d decode: %v", c, name, th, err)
@@ -155,7 +155,7 @@ func TestThreadsIdenticalAndNoGoroutineLeak(t *testing.T) {
 	in := inputs["linspace"]
 	for i := 0; i < 20; i++ {
 		chunk, _ := Compress(nil, in, withFilter(Options{Codec: LZ4, Level: 5, Typesize: 8, Threads: 4}, ByteShuffle))
-		if _, err := (&Decompressor{Threads: 4}).Decompress(nil, chunk); err != nil {
+		if _, err := (&Decompressor{threads: 4}).Decompress(nil, chunk); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -178,7 +178,7 @@ func TestParallelDecodeReportsErrors(t *testing.T) {
 	off := le32(bad[16+4*(h.Nblocks-1):])
 	bad[off+4] ^= 0xff
 	bad[off+5] ^= 0xff
-	d := &Decompressor{Threads: 4}
+	d := &Decompressor{threads: 4}
 	if _, err := d.Decompress(nil, bad); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("err = %v, want ErrCorrupt", err)
 	}
@@ -244,7 +244,7 @@ func TestGetItem(t *testing.T) {
 				items := n / ts
 				check := func(start, cnt int) {
 					t.Helper()
-					got, err := GetItem(nil, chunk, start, cnt)
+					got, err := GetItems(nil, chunk, int64(start), int64(cnt))
 					if err != nil {
 						t.Fatalf("%s ts%d n%d: GetItem(%d, %d): %v", c, ts, n, start, cnt, err)
 					}
@@ -266,7 +266,7 @@ func TestGetItem(t *testing.T) {
 					}
 				}
 				for _, r := range [][2]int{{-1, 1}, {0, items + 1}, {items + 1, 0}, {1, -1}, {items, 1}} {
-					if _, err := GetItem(nil, chunk, r[0], r[1]); !errors.Is(err, ErrRange) {
+					if _, err := GetItems(nil, chunk, int64(r[0]), int64(r[1])); !errors.Is(err, ErrRange) {
 						t.Fatalf("%s ts%d n%d: GetItem(%d, %d): err = %v, want ErrRange", c, ts, n, r[0], r[1], err)
 					}
 				}
@@ -289,20 +289,20 @@ func TestZeroAllocs(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				dec := &Decompressor{Threads: threads}
+				dec := &Decompressor{threads: threads}
 				cbuf := make([]byte, CompressBound(n))
 				dbuf := make([]byte, n)
 				warmWorkers(t, o, in)
 				chunk, _ := comp.Compress(cbuf, in)
 				dec.Decompress(dbuf, chunk)
-				dec.GetItem(dbuf, chunk, 3, n/16)
+				dec.GetItems(dbuf, chunk, 3, int64(n/16))
 				if a := testing.AllocsPerRun(20, func() { comp.Compress(cbuf, in) }); a != 0 {
 					t.Errorf("n=%d %s threads=%d: Compressor.Compress: %v allocs", n, c, threads, a)
 				}
 				if a := testing.AllocsPerRun(20, func() { dec.Decompress(dbuf, chunk) }); a != 0 {
 					t.Errorf("n=%d %s threads=%d: Decompressor.Decompress: %v allocs", n, c, threads, a)
 				}
-				if a := testing.AllocsPerRun(20, func() { dec.GetItem(dbuf, chunk, 3, n/16) }); a != 0 {
+				if a := testing.AllocsPerRun(20, func() { dec.GetItems(dbuf, chunk, 3, int64(n/16)) }); a != 0 {
 					t.Errorf("n=%d %s threads=%d: GetItem: %v allocs", n, c, threads, a)
 				}
 				// The package-level functions draw engines from a pool,

@@ -49,8 +49,11 @@ func TestConcurrentUse(t *testing.T) {
 				errs <- err
 				return
 			}
-			d := NewDecompressor()
-			d.Threads = o.Threads
+			d, err := NewDecompressor(DecompressOptions{Threads: o.Threads})
+			if err != nil {
+				errs <- err
+				return
+			}
 			var chunk, out []byte
 			for r := 0; r < rounds; r++ {
 				// A context reused by its own goroutine...
@@ -75,7 +78,7 @@ func TestConcurrentUse(t *testing.T) {
 					return
 				}
 				start := (g * 97) % (len(src) / o.Typesize / 2)
-				items, err := GetItem(nil, chunk, start, 100)
+				items, err := GetItems(nil, chunk, int64(start), 100)
 				if err != nil || !bytes.Equal(items, src[start*o.Typesize:(start+100)*o.Typesize]) {
 					errs <- fmt.Errorf("goroutine %d: GetItem(%d, 100) wrong: %v", g, start, err)
 					return

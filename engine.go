@@ -1,6 +1,7 @@
 package blosc
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/goblosc/blosc/internal/codec"
@@ -109,23 +110,34 @@ func (c *Compressor) Compress(dst, src []byte) ([]byte, error) {
 }
 
 // Decompressor decodes chunks, reusing its decoders and buffers from call to
-// call. The same concurrency rule as for Compressor applies.
+// call. The same concurrency rule as for Compressor applies. The zero value
+// is ready to use, with the default options.
 type Decompressor struct {
-	// Threads is the number of blocks decoded at once: 0 means
-	// runtime.GOMAXPROCS(0), 1 the caller's goroutine only.
-	Threads int
+	threads int
 	e       engine
 }
 
-// NewDecompressor returns a Decompressor using GOMAXPROCS threads.
-func NewDecompressor() *Decompressor { return &Decompressor{} }
+// DecompressOptions configure a Decompressor.
+type DecompressOptions struct {
+	// Threads is the number of blocks decoded at once: 0 means
+	// runtime.GOMAXPROCS(0), 1 the caller's goroutine only.
+	Threads int
+}
+
+// NewDecompressor checks opts and returns a Decompressor for them.
+func NewDecompressor(opts DecompressOptions) (*Decompressor, error) {
+	if opts.Threads < 0 {
+		return nil, fmt.Errorf("%w: %d threads", ErrInvalidOptions, opts.Threads)
+	}
+	return &Decompressor{threads: opts.Threads}, nil
+}
 
 // Decompress decodes a chunk; see the package-level Decompress.
 func (d *Decompressor) Decompress(dst, src []byte) ([]byte, error) {
-	return d.e.decompress(dst, src, d.Threads)
+	return d.e.decompress(dst, src, d.threads)
 }
 
-// GetItem decodes items of a chunk; see the package-level GetItem.
-func (d *Decompressor) GetItem(dst, src []byte, start, n int) ([]byte, error) {
-	return d.e.getItem(dst, src, start, n)
+// GetItems decodes items of a chunk; see the package-level GetItems.
+func (d *Decompressor) GetItems(dst, src []byte, start, n int64) ([]byte, error) {
+	return d.e.getItems(dst, src, start, n)
 }

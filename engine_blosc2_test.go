@@ -14,7 +14,7 @@ func TestBlosc2DecodeZeroAllocs(t *testing.T) {
 		t.Skip("SKIPPED: allocation counts are meaningless under -race")
 	}
 	dir, rows := golden.Rows(t, blosc2Kinds...)
-	d := &Decompressor{Threads: 1}
+	d := &Decompressor{threads: 1}
 	checked := 0
 	for _, e := range rows {
 		src := golden.Read(t, dir, e)
@@ -71,7 +71,7 @@ func TestBlosc2DeltaBlocks(t *testing.T) {
 	x := golden.MustPattern(t, "linspace_f64", 300000)
 	chunk := rawDeltaChunk(x, 8, 16384)
 	for _, th := range []int{1, 3} {
-		d := &Decompressor{Threads: th}
+		d := &Decompressor{threads: th}
 		d.e.parallelMin = 1
 		out, err := d.Decompress(nil, chunk)
 		if err != nil || !bytes.Equal(out, x) {
@@ -79,7 +79,7 @@ func TestBlosc2DeltaBlocks(t *testing.T) {
 		}
 	}
 	for _, r := range [][2]int{{0, 1}, {2047, 2}, {2048, 10}, {30000, 7500}, {37499, 1}} {
-		got, err := GetItem(nil, chunk, r[0], r[1])
+		got, err := GetItems(nil, chunk, int64(r[0]), int64(r[1]))
 		if err != nil || !bytes.Equal(got, x[r[0]*8:(r[0]+r[1])*8]) {
 			t.Fatalf("GetItem(%d, %d): %v", r[0], r[1], err)
 		}

@@ -2,16 +2,17 @@ package blosc
 
 import "fmt"
 
-func (e *engine) getItem(dst, src []byte, start, n int) ([]byte, error) {
+func (e *engine) getItems(dst, src []byte, start, n int64) ([]byte, error) {
 	h := &e.h
 	if err := h.parse(src); err != nil {
 		return nil, err
 	}
 	ts := h.Typesize
-	if start < 0 || n < 0 || start > h.Nbytes/ts || n > h.Nbytes/ts-start {
+	items := int64(h.Nbytes / ts)
+	if start < 0 || n < 0 || start > items || n > items-start {
 		return nil, fmt.Errorf("%w: items [%d, %d+%d) of %d-byte items in %d bytes", ErrRange, start, start, n, ts, h.Nbytes)
 	}
-	return e.getBytes(dst, src, start*ts, (start+n)*ts)
+	return e.getBytes(dst, src, int(start)*ts, int(start+n)*ts)
 }
 
 // getBytes decodes bytes [lo, hi) of the chunk whose header e.h holds

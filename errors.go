@@ -21,7 +21,10 @@ var (
 	// ErrShortBuffer: a caller-supplied buffer is too small for an
 	// operation that cannot grow it.
 	ErrShortBuffer = errors.New("blosc: buffer too short")
+	// ErrRange: items, bytes or a chunk index outside the chunk or
+	// super-chunk asked.
+	ErrRange = errors.New("blosc: item range out of bounds")
+	// ErrNotFound: a metalayer or variable-length metalayer of that name
+	// does not exist.
+	ErrNotFound = errors.New("blosc: not found")
 )
-
-// ErrRange: GetItem was asked for items outside the chunk.
-var ErrRange = errors.New("blosc: item range out of bounds")

@@ -36,8 +36,10 @@ func ExampleCompressor() {
 	if err != nil {
 		panic(err)
 	}
-	d := blosc.NewDecompressor()
-	d.Threads = 1
+	d, err := blosc.NewDecompressor(blosc.DecompressOptions{Threads: 1})
+	if err != nil {
+		panic(err)
+	}
 	src := bytes.Repeat([]byte{1, 0, 0, 0, 2, 0, 0, 0}, 512)
 	chunk := make([]byte, 0, blosc.CompressBound(len(src)))
 	out := make([]byte, 0, len(src))
@@ -49,7 +51,7 @@ func ExampleCompressor() {
 	// Output: true
 }
 
-func ExampleGetItem() {
+func ExampleGetItems() {
 	src := make([]byte, 4*1000)
 	for i := 0; i < 1000; i++ {
 		binary.LittleEndian.PutUint32(src[4*i:], uint32(i*i))
@@ -57,7 +59,7 @@ func ExampleGetItem() {
 	opts := blosc.DefaultOptions()
 	opts.Typesize = 4
 	chunk, _ := blosc.Compress(nil, src, opts)
-	items, err := blosc.GetItem(nil, chunk, 300, 2) // items 300 and 301
+	items, err := blosc.GetItems(nil, chunk, 300, 2) // items 300 and 301
 	if err != nil {
 		panic(err)
 	}

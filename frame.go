@@ -90,16 +90,16 @@ func (s *SChunk) frameParts() (hdr, offs, trailer []byte, err error) {
 	return hdr, offs, trailer, nil
 }
 
-// Frame appends the contiguous frame of the super-chunk to dst and returns
-// it: the bytes c-blosc2's blosc2_schunk_to_buffer returns for an
+// AppendFrame appends the contiguous frame of the super-chunk to dst and
+// returns the extended slice: the bytes c-blosc2's blosc2_schunk_to_buffer returns for an
 // in-memory contiguous super-chunk built by the same operations.
-func (s *SChunk) Frame(dst []byte) ([]byte, error) {
+func (s *SChunk) AppendFrame(dst []byte) ([]byte, error) {
 	if s.sparse != nil {
 		c, err := s.contiguous()
 		if err != nil {
 			return nil, err
 		}
-		return c.Frame(dst)
+		return c.AppendFrame(dst)
 	}
 	hdr, offs, trailer, err := s.frameParts()
 	if err != nil {

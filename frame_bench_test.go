@@ -31,7 +31,7 @@ func BenchmarkFrame(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					dec := &Decompressor{Threads: th}
+					dec := &Decompressor{threads: th}
 					chunks := make([][]byte, (n+big-1)/big)
 					for i := range chunks {
 						chunks[i] = make([]byte, 0, CompressBound(big))
@@ -150,7 +150,7 @@ func BenchmarkFrameGetItems(b *testing.B) {
 	if err := s.AppendData(in); err != nil {
 		b.Fatal(err)
 	}
-	f, err := s.Frame(nil)
+	f, err := s.AppendFrame(nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func BenchmarkFrameFileAppend(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		first := s.NChunks()
+		first := s.Nchunks()
 		cf.written = 0
 		if err := s.AppendData(add); err != nil {
 			b.Fatal(err)
@@ -267,7 +267,7 @@ func BenchmarkFrameFileAppend(b *testing.B) {
 		written += cf.written
 		offs, _ := s.offsetsChunk()
 		indexBytes += int64(len(offs))
-		for i := first; i < s.NChunks(); i++ {
+		for i := first; i < s.Nchunks(); i++ {
 			ci, _ := s.ChunkInfo(i)
 			chunkBytes += int64(ci.Cbytes)
 		}
@@ -312,7 +312,7 @@ func BenchmarkFrameStream(b *testing.B) {
 							err = s.AppendData(in)
 						}
 						if err == nil {
-							frame, err = s.Frame(frame[:0])
+							frame, err = s.AppendFrame(frame[:0])
 						}
 						return err
 					}); err != nil {

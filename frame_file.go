@@ -124,9 +124,14 @@ func readFull(r io.ReaderAt, p []byte, off int64) error {
 
 // OpenFrame opens a read-only frame of size bytes through r (a file, a
 // memory map, an object-store range reader) without reading its chunks;
-// they are read when used, each with one ReadAt.
+// they are read when used, each with one ReadAt. A frame embedded at an
+// offset of a larger file (c-blosc2's blosc2_schunk_open_offset) opens
+// through io.NewSectionReader.
 func OpenFrame(r io.ReaderAt, size int64) (*SChunk, error) {
-	return OpenFrameAt(r, 0, size)
+	if size < 0 {
+		return nil, fmt.Errorf("%w: frame of %d bytes", ErrRange, size)
+	}
+	return openFrameFile(r, nil, 0, size)
 }
 
 // OpenFrameBytes opens a read-only frame held in b (a mapped file, for
@@ -157,15 +162,6 @@ func (b frameBytes) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// OpenFrameAt opens a read-only frame that starts at offset off of a file
-// of size bytes (c-blosc2's blosc2_schunk_open_offset).
-func OpenFrameAt(r io.ReaderAt, off, size int64) (*SChunk, error) {
-	if off < 0 || off > size {
-		return nil, fmt.Errorf("%w: frame offset %d in %d bytes", ErrRange, off, size)
-	}
-	return openFrameFile(r, nil, off, size-off)
-}
-
 // OpenFrameFile opens the frame that fills f for reading and changing in
 // place. A change interrupted by a crash is first rolled back (or its
 // rollback record removed, if it had completed).
@@ -191,7 +187,7 @@ func CreateFrameFile(f FrameFile, opts SChunkOptions) (*SChunk, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := s.Frame(nil)
+	b, err := s.AppendFrame(nil)
 	if err != nil {
 		return nil, err
 	}
@@ -886,7 +882,7 @@ func (s *SChunk) frameBytesMemory() ([]byte, error) {
 	c := *s
 	c.file = nil
 	c.region, c.pendBase = nil, 0
-	return c.Frame(nil)
+	return c.AppendFrame(nil)
 }
 
 // rewriteFile replaces a small frame whose header changes size: the

@@ -52,7 +52,7 @@ func TestOpenFrameLazy(t *testing.T) {
 			}
 			cr := &countingReader{r: bytes.NewReader(b)}
 			s, err := OpenFrame(cr, int64(len(b)))
-			if mem.ChunkSize() == 0 && mem.NChunks() > 0 {
+			if mem.ChunkSize() == 0 && mem.Nchunks() > 0 {
 				if !errors.Is(err, ErrUnsupported) {
 					t.Fatalf("variable-size chunks: %v", err)
 				}
@@ -64,7 +64,7 @@ func TestOpenFrameLazy(t *testing.T) {
 			if n := cr.calls.Load(); n > 3 {
 				t.Errorf("opening took %d ReadAt calls", n)
 			}
-			for i := 0; i < s.NChunks(); i++ {
+			for i := 0; i < s.Nchunks(); i++ {
 				before := cr.calls.Load()
 				got, err := s.DecompressChunk(nil, i)
 				if err != nil {
@@ -78,15 +78,15 @@ func TestOpenFrameLazy(t *testing.T) {
 					t.Errorf("chunk %d took %d ReadAt calls", i, n)
 				}
 			}
-			f1, err := s.Frame(nil)
+			f1, err := s.AppendFrame(nil)
 			if err != nil || !bytes.Equal(f1, b) {
 				t.Errorf("Frame from the file differs from the file (%v)", err)
 			}
 			// Embedded at an offset inside a larger file.
 			pad := append(append(bytes.Repeat([]byte{0xee}, 1000), b...), bytes.Repeat([]byte{0xdd}, 77)...)
-			e, err := OpenFrameAt(bytes.NewReader(pad), 1000, int64(len(pad)))
+			e, err := OpenFrame(io.NewSectionReader(bytes.NewReader(pad), 1000, int64(len(pad))-1000), int64(len(pad))-1000)
 			if err != nil {
-				t.Fatalf("OpenFrameAt: %v", err)
+				t.Fatalf("OpenFrame at an offset: %v", err)
 			}
 			all, err := e.Decompress(nil)
 			want, _ := mem.Decompress(nil)
@@ -337,7 +337,7 @@ func TestFrameFileLazyItems(t *testing.T) {
 				if err := s.AppendData(data); err != nil {
 					t.Fatal(err)
 				}
-				b, _ := s.Frame(nil)
+				b, _ := s.AppendFrame(nil)
 				cr := &countingReaderBytes{r: bytes.NewReader(b)}
 				f, err := OpenFrame(cr, int64(len(b)))
 				if err != nil {

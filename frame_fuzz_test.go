@@ -42,7 +42,7 @@ func sampleFrame(tb testing.TB) []byte {
 			tb.Fatal(err)
 		}
 	}
-	f, err := s.Frame(nil)
+	f, err := s.AppendFrame(nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func FuzzParseFrame(f *testing.F) {
 			}
 			return
 		}
-		if s.Nbytes() > 16<<20 || s.NChunks() > 4096 {
+		if s.Nbytes() > 16<<20 || s.Nchunks() > 4096 {
 			// Special chunks can stand for gigabytes, and tiny chunks
 			// for millions: read a little.
 			p := make([]byte, 64)
@@ -89,7 +89,7 @@ func FuzzParseFrame(f *testing.F) {
 			t.Fatalf("Decompress returned %d bytes of %d", len(whole), s.Nbytes())
 		}
 		var joined []byte
-		for i := 0; i < s.NChunks(); i++ {
+		for i := 0; i < s.Nchunks(); i++ {
 			c, err := s.DecompressChunk(nil, i)
 			if err != nil {
 				t.Fatalf("chunk %d fails alone but not in Decompress: %v", i, err)
@@ -105,7 +105,7 @@ func FuzzParseFrame(f *testing.F) {
 				t.Fatalf("ReadAt differs from Decompress (%v)", err)
 			}
 		}
-		back, err := s.Frame(nil)
+		back, err := s.AppendFrame(nil)
 		if err != nil {
 			t.Fatalf("Frame: %v", err)
 		}
@@ -182,7 +182,7 @@ func TestFrameHostileSizes(t *testing.T) {
 			c.offs = offsetIndex{vals: append([]int64(nil), s.offs.vals...), n: s.offs.n}
 			edit(c.offs.vals)
 			c.offsChunk = nil
-			b, err := c.Frame(nil)
+			b, err := c.AppendFrame(nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -207,7 +207,7 @@ func FuzzOpenFrame(f *testing.F) {
 	if err := big.AppendData(noise); err != nil {
 		f.Fatal(err)
 	}
-	if b, err := big.Frame(nil); err == nil {
+	if b, err := big.AppendFrame(nil); err == nil {
 		f.Add(b)
 	}
 	f.Fuzz(checkOpenFrame)
@@ -240,7 +240,7 @@ func checkOpenFrame(t *testing.T, b []byte) {
 		}
 		return
 	}
-	if s.Nbytes() > 16<<20 || s.NChunks() > 4096 {
+	if s.Nbytes() > 16<<20 || s.Nchunks() > 4096 {
 		return
 	}
 	lazy, lerr := s.Decompress(nil)

@@ -75,13 +75,13 @@ func TestFrameGolden(t *testing.T) {
 			fp := strings.TrimSuffix(sp, ".json") + ".b2frame"
 			sc := readFrameSidecar(t, sp)
 			if st, err := os.Stat(fp); err == nil && st.IsDir() {
-				s, err := OpenSparseFrame(fp, false)
+				s, err := OpenSparseFrame(fp)
 				if err != nil {
 					t.Fatalf("OpenSparseFrame: %v", err)
 				}
 				checkFrameAgainstSidecar(t, s, sc)
 				// As a contiguous frame, the same content.
-				b, err := s.Frame(nil)
+				b, err := s.AppendFrame(nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -102,7 +102,7 @@ func TestFrameGolden(t *testing.T) {
 				t.Fatalf("ParseFrame: %v", err)
 			}
 			checkFrameAgainstSidecar(t, s, sc)
-			back, err := s.Frame(nil)
+			back, err := s.AppendFrame(nil)
 			if err != nil {
 				t.Fatalf("Frame: %v", err)
 			}
@@ -125,8 +125,8 @@ func TestFrameGolden(t *testing.T) {
 
 func checkFrameAgainstSidecar(t *testing.T, s *SChunk, sc frameSidecar) {
 	t.Helper()
-	if s.NChunks() != sc.NChunks || s.Nbytes() != sc.Nbytes || s.Cbytes() != sc.Cbytes || s.Typesize() != sc.Typesize {
-		t.Errorf("nchunks %d nbytes %d cbytes %d typesize %d; sidecar %d %d %d %d", s.NChunks(), s.Nbytes(), s.Cbytes(), s.Typesize(), sc.NChunks, sc.Nbytes, sc.Cbytes, sc.Typesize)
+	if s.Nchunks() != sc.NChunks || s.Nbytes() != sc.Nbytes || s.Cbytes() != sc.Cbytes || s.Typesize() != sc.Typesize {
+		t.Errorf("nchunks %d nbytes %d cbytes %d typesize %d; sidecar %d %d %d %d", s.Nchunks(), s.Nbytes(), s.Cbytes(), s.Typesize(), sc.NChunks, sc.Nbytes, sc.Cbytes, sc.Typesize)
 	}
 	if got := s.ChunkSize(); got != sc.ChunkSize && !(sc.NChunks == 0 && got == -1) {
 		t.Errorf("chunksize %d, sidecar %d", got, sc.ChunkSize)
@@ -143,8 +143,8 @@ func checkFrameAgainstSidecar(t *testing.T, s *SChunk, sc frameSidecar) {
 	}
 	checkMetas(t, "metalayer", s.MetalayerNames(), s.Metalayer, sc.Metalayers)
 	checkMetas(t, "vlmetalayer", s.VLMetalayerNames(), s.VLMetalayer, sc.VLMetalayers)
-	if len(sc.Chunks) != s.NChunks() {
-		t.Fatalf("%d chunks, sidecar lists %d", s.NChunks(), len(sc.Chunks))
+	if len(sc.Chunks) != s.Nchunks() {
+		t.Fatalf("%d chunks, sidecar lists %d", s.Nchunks(), len(sc.Chunks))
 	}
 	var all []byte
 	for i, c := range sc.Chunks {

@@ -32,7 +32,7 @@ func manyChunkFrame(t testing.TB, n int) (frame, data []byte) {
 			t.Fatal(err)
 		}
 	}
-	if frame, err = s.Frame(nil); err != nil {
+	if frame, err = s.AppendFrame(nil); err != nil {
 		t.Fatal(err)
 	}
 	return frame, data
@@ -65,8 +65,8 @@ func TestFrameFileLazyIndex(t *testing.T) {
 			if n == 100000 && x.mem != nil {
 				t.Error("an index chunk larger than the open's reads was kept whole")
 			}
-			if s.NChunks() != n {
-				t.Fatalf("%d chunks", s.NChunks())
+			if s.Nchunks() != n {
+				t.Fatalf("%d chunks", s.Nchunks())
 			}
 			for _, i := range []int{0, 1, 2047, 2048, n / 2, n / 2, n - 2, n - 1} {
 				cr.reset()
@@ -94,7 +94,7 @@ func TestFrameFileLazyIndex(t *testing.T) {
 			if err != nil || !bytes.Equal(all, data) {
 				t.Fatalf("Decompress differs (%v)", err)
 			}
-			f, err := s.Frame(nil)
+			f, err := s.AppendFrame(nil)
 			if err != nil || !bytes.Equal(f, b) {
 				t.Fatalf("Frame from the file differs from the file (%v)", err)
 			}

@@ -31,7 +31,7 @@ func TestFrameReaderGolden(t *testing.T) {
 		var s *SChunk
 		var err error
 		if st, _ := os.Stat(fp); st != nil && st.IsDir() {
-			s, err = OpenSparseFrame(fp, false)
+			s, err = OpenSparseFrame(fp)
 		} else {
 			b, _ := os.ReadFile(fp)
 			s, err = ParseFrame(b)
@@ -122,7 +122,7 @@ func TestFrameReaderSeek(t *testing.T) {
 func TestFrameReaderCorrupt(t *testing.T) {
 	b := sampleFrame(t)
 	s, _ := ParseFrame(b)
-	c, _ := s.Chunk(2)
+	c, _ := s.Chunk(nil, 2)
 	i := bytes.Index(b, c)
 	bad := bytes.Clone(b)
 	for k := i + 40; k < i+len(c); k++ {
@@ -195,8 +195,8 @@ func TestFrameReaderWriteTo(t *testing.T) {
 			}
 		}
 		// Damage chunk 7: everything before it is written, then the error.
-		b, _ := s.Frame(nil)
-		c, _ := s.Chunk(7)
+		b, _ := s.AppendFrame(nil)
+		c, _ := s.Chunk(nil, 7)
 		i := bytes.Index(b, c)
 		bad := bytes.Clone(b)
 		for k := i + 40; k < i+len(c); k++ {

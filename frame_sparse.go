@@ -177,9 +177,16 @@ func (s *SChunk) commitSparse() error {
 	return nil
 }
 
-// OpenSparseFrame opens the sparse frame in dir; writable allows changes
-// in place.
-func OpenSparseFrame(dir string, writable bool) (*SChunk, error) {
+// OpenSparseFrame opens the sparse frame in dir (a chunks.b2frame index
+// beside one file a chunk) for reading: each chunk file is read when used.
+// Changes return an error wrapping ErrUnsupported.
+func OpenSparseFrame(dir string) (*SChunk, error) { return openSparseFrame(dir, false) }
+
+// OpenSparseFrameWritable opens the sparse frame in dir for reading and
+// changing in place; every change is crash-safe.
+func OpenSparseFrameWritable(dir string) (*SChunk, error) { return openSparseFrame(dir, true) }
+
+func openSparseFrame(dir string, writable bool) (*SChunk, error) {
 	b, err := os.ReadFile(filepath.Join(dir, sparseIndexName))
 	if err != nil {
 		return nil, err
@@ -296,7 +303,7 @@ func (s *SChunk) contiguous() (*SChunk, error) {
 	c.offs = offsetIndex{}
 	c.chunkSize = s.chunkSize
 	for i := 0; i < s.offs.len(); i++ {
-		ch, err := s.Chunk(i)
+		ch, err := s.chunk(i)
 		if err != nil {
 			return nil, err
 		}

@@ -32,18 +32,18 @@ func TestSparseFrameOperations(t *testing.T) {
 	root := t.TempDir()
 	base := filepath.Join(root, "base")
 	baseSparse(t, base)
-	b0, _ := OpenSparseFrame(base, false)
+	b0, _ := OpenSparseFrame(base)
 	before := stateOf(t, b0)
 	for k, op := range fileOps(t) {
 		t.Run(op.Name, func(t *testing.T) {
 			dir := filepath.Join(root, fmt.Sprint("op", k))
 			frametest.CopyDir(t, base, dir)
-			s, err := OpenSparseFrame(dir, true)
+			s, err := OpenSparseFrameWritable(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
-			mem, _ := OpenSparseFrame(base, false)
-			mf, _ := mem.Frame(nil)
+			mem, _ := OpenSparseFrame(base)
+			mf, _ := mem.AppendFrame(nil)
 			m, _ := ParseFrame(mf)
 			if err := op.Do(m); err != nil {
 				t.Fatal(err)
@@ -55,7 +55,7 @@ func TestSparseFrameOperations(t *testing.T) {
 			if !stateOf(t, s).Equal(after) {
 				t.Fatal("state after the change differs")
 			}
-			r, err := OpenSparseFrame(dir, false)
+			r, err := OpenSparseFrame(dir)
 			if err != nil || !stateOf(t, r).Equal(after) {
 				t.Fatalf("reopened differs (%v)", err)
 			}
@@ -63,7 +63,7 @@ func TestSparseFrameOperations(t *testing.T) {
 			for step := 0; ; step++ {
 				cdir := filepath.Join(root, fmt.Sprint("crash", k, "-", step))
 				frametest.CopyDir(t, base, cdir)
-				s, err := OpenSparseFrame(cdir, true)
+				s, err := OpenSparseFrameWritable(cdir)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -78,7 +78,7 @@ func TestSparseFrameOperations(t *testing.T) {
 				}
 				err = op.Do(s)
 				sparseFault = nil
-				r, oerr := OpenSparseFrame(cdir, false)
+				r, oerr := OpenSparseFrame(cdir)
 				if oerr != nil {
 					t.Fatalf("crash before step %d: %v", step, oerr)
 				}
@@ -118,14 +118,14 @@ func FuzzOpenSparseFrame(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, sparseIndexName), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, err := OpenSparseFrame(dir, false)
+		s, err := OpenSparseFrame(dir)
 		if err != nil {
 			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrUnsupported) {
 				t.Fatalf("error %v wraps no sentinel", err)
 			}
 			return
 		}
-		if s.Nbytes() > 1<<20 || s.NChunks() > 1024 {
+		if s.Nbytes() > 1<<20 || s.Nchunks() > 1024 {
 			return
 		}
 		whole, err := s.Decompress(nil)
@@ -136,7 +136,7 @@ func FuzzOpenSparseFrame(f *testing.F) {
 			return
 		}
 		var joined []byte
-		for i := 0; i < s.NChunks(); i++ {
+		for i := 0; i < s.Nchunks(); i++ {
 			c, err := s.DecompressChunk(nil, i)
 			if err != nil {
 				t.Fatalf("chunk %d: %v", i, err)
@@ -146,7 +146,7 @@ func FuzzOpenSparseFrame(f *testing.F) {
 		if !bytes.Equal(joined, whole) {
 			t.Fatal("chunks one by one differ from Decompress")
 		}
-		if fb, err := s.Frame(nil); err == nil {
+		if fb, err := s.AppendFrame(nil); err == nil {
 			if c, err := ParseFrame(fb); err == nil {
 				if got, err := c.Decompress(nil); err != nil || !bytes.Equal(got, whole) {
 					t.Fatalf("as a contiguous frame it decodes differently (%v)", err)

@@ -31,7 +31,7 @@ func TestFrameWriter(t *testing.T) {
 				if err := mem.AppendData(data); err != nil {
 					t.Fatal(err)
 				}
-				want, _ := mem.Frame(nil)
+				want, _ := mem.AppendFrame(nil)
 				// newWriter is a FrameWriter into a new file, with the
 				// metalayer mem has.
 				newWriter := func() (*faultfile.File, *FrameWriter) {

@@ -2,16 +2,11 @@ package blosc
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"sync"
 )
-
-// ErrNotFound: a metalayer or variable-length metalayer of that name does
-// not exist.
-var ErrNotFound = errors.New("blosc: not found")
 
 // DefaultChunkSize is the chunk size of a super-chunk whose options leave
 // it at 0 (rounded down to whole elements). A 1 MiB chunk fits the 1-2 MiB
@@ -189,8 +184,8 @@ func NewSChunk(opts SChunkOptions) (*SChunk, error) {
 	return s, nil
 }
 
-// NChunks returns the number of chunks.
-func (s *SChunk) NChunks() int { return s.offs.len() }
+// Nchunks returns the number of chunks.
+func (s *SChunk) Nchunks() int { return s.offs.len() }
 
 // Nbytes returns the uncompressed size of all chunks.
 func (s *SChunk) Nbytes() int64 { return s.hdr.nbytes }
@@ -312,11 +307,27 @@ func (s *SChunk) checkIndex(i int) error {
 	return nil
 }
 
-// Chunk returns chunk i as stored. The bytes are the frame's own (not a
-// copy): they must not be changed, and are valid until the next change.
-// A chunk the offsets index codes (zeros, NaN, uninitialised) is returned
-// as the 32-byte special chunk c-blosc2 returns for it.
-func (s *SChunk) Chunk(i int) ([]byte, error) {
+// Chunk returns chunk i as stored (compressed), in dst's array if its
+// capacity is enough, as Decompress reuses dst. A chunk the offsets index
+// codes (zeros, NaN, uninitialised) is returned as the 32-byte special
+// chunk c-blosc2 returns for it.
+func (s *SChunk) Chunk(dst []byte, i int) ([]byte, error) {
+	c, err := s.chunk(i)
+	if err != nil {
+		return nil, err
+	}
+	if cap(dst) < len(c) {
+		dst = make([]byte, len(c))
+	}
+	dst = dst[:len(c)]
+	copy(dst, c)
+	return dst, nil
+}
+
+// chunk returns chunk i as Chunk does, but without a copy where the
+// super-chunk holds it: the bytes must not be changed, and are valid
+// until the next change.
+func (s *SChunk) chunk(i int) ([]byte, error) {
 	if err := s.checkIndex(i); err != nil {
 		return nil, err
 	}
@@ -1183,7 +1194,7 @@ func (s *SChunk) AppendSpecial(kind Special, nitems int64, value []byte) (err er
 		case SpecialUninit:
 			return UninitChunk(nil, n, int(ts))
 		}
-		return RepeatChunk(nil, n, value)
+		return ValueChunk(nil, n, value)
 	}
 	if full, err = mk(int(cs)); err != nil {
 		return err

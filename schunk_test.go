@@ -27,8 +27,8 @@ func (m *schunkModel) data() []byte { return bytes.Join(m.chunks, nil) }
 
 func (m *schunkModel) check(t *testing.T, s *SChunk, step string) {
 	t.Helper()
-	if s.NChunks() != len(m.chunks) {
-		t.Fatalf("%s: %d chunks, model %d", step, s.NChunks(), len(m.chunks))
+	if s.Nchunks() != len(m.chunks) {
+		t.Fatalf("%s: %d chunks, model %d", step, s.Nchunks(), len(m.chunks))
 	}
 	want := m.data()
 	if s.Nbytes() != int64(len(want)) {
@@ -66,7 +66,7 @@ func (m *schunkModel) check(t *testing.T, s *SChunk, step string) {
 		}
 	}
 	// The frame opens to the same content and writes back the same bytes.
-	f, err := s.Frame(nil)
+	f, err := s.AppendFrame(nil)
 	if err != nil {
 		t.Fatalf("%s: Frame: %v", step, err)
 	}
@@ -85,7 +85,7 @@ func (m *schunkModel) check(t *testing.T, s *SChunk, step string) {
 	if err != nil || !bytes.Equal(back, want) {
 		t.Fatalf("%s: the frame written decodes differently (%v)", step, err)
 	}
-	f2, err := r.Frame(nil)
+	f2, err := r.AppendFrame(nil)
 	if err != nil || !bytes.Equal(f2, f) {
 		t.Fatalf("%s: a parsed frame writes back different bytes (%v)", step, err)
 	}
@@ -320,7 +320,7 @@ func TestSChunkRefusesChunks(t *testing.T) {
 	if err := s.AppendChunk(full); err != nil {
 		t.Fatal(err)
 	}
-	before, _ := s.Frame(nil)
+	before, _ := s.AppendFrame(nil)
 	o1 := opts.Options
 	blosc1, _ := Compress(nil, bytes.Repeat([]byte("ab"), 4000), o1)
 	big, _ := Compress(nil, make([]byte, 8008), o2)
@@ -409,7 +409,7 @@ func TestSChunkThreadsIdentical(t *testing.T) {
 				}
 				p = p[k:]
 			}
-			f, err := s.Frame(nil)
+			f, err := s.AppendFrame(nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -444,7 +444,7 @@ func TestSChunkGetItemsNoAlloc(t *testing.T) {
 	if err := s.AppendData(data); err != nil {
 		t.Fatal(err)
 	}
-	f, _ := s.Frame(nil)
+	f, _ := s.AppendFrame(nil)
 	r, err := ParseFrame(f)
 	if err != nil {
 		t.Fatal(err)

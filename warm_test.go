@@ -45,7 +45,7 @@ func warmWorkers(t *testing.T, o Options, src []byte) {
 			_, err = e.decompress(nil, chunk, 1)
 		}
 		if err == nil {
-			_, err = e.getItem(nil, chunk, 0, 1)
+			_, err = e.getItems(nil, chunk, 0, 1)
 		}
 		if err != nil {
 			mu.Lock()

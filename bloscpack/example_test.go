@@ -44,7 +44,7 @@ func ExampleOpen() {
 	if _, err := f.ReadAt(p, 700000); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(f.NumChunks(), f.Header().Checksum, p)
+	fmt.Println(f.Nchunks(), f.Header().Checksum, p)
 	// Output: 16 adler32 [1 2 3 4 1 2 3 4]
 }
 
@@ -91,6 +91,6 @@ func ExampleAppend() {
 	}
 	st, _ := f.Stat()
 	bf, _ := bloscpack.Open(f, st.Size())
-	fmt.Println(added, bf.NumChunks(), bf.Len(), bf.Header().MaxAppChunks)
+	fmt.Println(added, bf.Nchunks(), bf.Len(), bf.Header().MaxAppChunks)
 	// Output: 1 4 15000 29
 }

@@ -200,8 +200,8 @@ func (f *File) Metadata() *Metadata { return f.meta }
 // MetaHeader returns the metadata section's header, or nil.
 func (f *File) MetaHeader() *MetaHeader { return f.mh }
 
-// NumChunks returns the number of chunks.
-func (f *File) NumChunks() int { return f.n }
+// Nchunks returns the number of chunks.
+func (f *File) Nchunks() int { return f.n }
 
 // Len returns the number of decompressed bytes the file holds.
 func (f *File) Len() int64 {

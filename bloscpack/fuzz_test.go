@@ -55,7 +55,7 @@ func FuzzReader(f *testing.F) {
 			if file.Len() > 64<<20 {
 				return // a claim the chunks will refuse, but slowly
 			}
-			for i := 0; i < file.NumChunks() && ferr == nil; i++ {
+			for i := 0; i < file.Nchunks() && ferr == nil; i++ {
 				var c []byte
 				c, ferr = file.ReadChunk(nil, i)
 				chunks = append(chunks, c...)

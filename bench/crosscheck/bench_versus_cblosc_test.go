@@ -50,8 +50,8 @@ func BenchmarkChunkVersusC(b *testing.B) {
 				}
 				o.Threads = 2
 				comp2, _ := blosc.NewCompressor(o)
-				dec1 := &blosc.Decompressor{Threads: 1}
-				dec2 := &blosc.Decompressor{Threads: 2}
+				dec1 := newDecompressor(1)
+				dec2 := newDecompressor(2)
 				dst := make([]byte, blosc.CompressBound(len(in)))
 				// Warm every engine up so that the loop measures reuse.
 				if _, err := comp1.Compress(dst, in); err != nil {

@@ -164,7 +164,7 @@ func TestBlosc2ReadByC(t *testing.T) {
 		func() ([]byte, error) { return blosc.ZerosChunk(nil, 1<<20, 8) },
 		func() ([]byte, error) { return blosc.NaNChunk(nil, 1<<20, 4) },
 		func() ([]byte, error) { return blosc.NaNChunk(nil, 1<<20, 8) },
-		func() ([]byte, error) { return blosc.RepeatChunk(nil, 1<<20, []byte{1, 2, 3, 4, 5, 6, 7, 8}) },
+		func() ([]byte, error) { return blosc.ValueChunk(nil, 1<<20, []byte{1, 2, 3, 4, 5, 6, 7, 8}) },
 	} {
 		c, err := mk()
 		if err != nil {
@@ -227,7 +227,7 @@ func BenchmarkBlosc2VersusC(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					goD := &blosc.Decompressor{Threads: th}
+					goD := newDecompressor(th)
 					cC, err := cblosc2.NewCompressor(cParams(o))
 					if err != nil {
 						b.Fatal(err)

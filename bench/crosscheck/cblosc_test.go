@@ -111,7 +111,7 @@ func crossOne(t *testing.T, name string, in []byte, o blosc.Options) {
 		if _, err := cblosc.GetItem(want, theirs, start, cnt); err != nil {
 			t.Fatalf("%s: C getitem: %v", name, err)
 		}
-		got, err := blosc.GetItem(nil, theirs, start, cnt)
+		got, err := blosc.GetItems(nil, theirs, int64(start), int64(cnt))
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%s: GetItem(%d, %d) differs from C's: %v", name, start, cnt, err)
 		}

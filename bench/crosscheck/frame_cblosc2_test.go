@@ -43,7 +43,7 @@ func (f frameOps) goFrame(t *testing.T, o blosc.Options) (*blosc.SChunk, []byte)
 	check(s.AddMetalayer("app", []byte("v1")))
 	check(s.AppendData(f.data))
 	want := slices.Clone(f.data)
-	if f.edits && s.NChunks() >= 3 {
+	if f.edits && s.Nchunks() >= 3 {
 		o2 := o
 		o2.Format = blosc.FormatBlosc2
 		upd := bytes.Repeat([]byte("update me"), f.cs/9+1)[:f.cs]
@@ -176,7 +176,7 @@ func TestFrameCrossC(t *testing.T) {
 						}
 						ops := frameOps{data: data, cs: 40000, edits: edits}
 						gs, want := ops.goFrame(t, o)
-						ours, err := gs.Frame(nil)
+						ours, err := gs.AppendFrame(nil)
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -267,7 +267,7 @@ func TestFrameFillSpecialCrossC(t *testing.T) {
 				if err := s.AppendSpecial(k.kind, nitems, nil); err != nil {
 					t.Fatal(err)
 				}
-				ours, _ := s.Frame(nil)
+				ours, _ := s.AppendFrame(nil)
 				c, err := cblosc2.NewSChunk(cParams(o), "")
 				if err != nil {
 					t.Fatal(err)
@@ -527,7 +527,7 @@ func TestFrameFileManyChunksReadByC(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	base := must(s.Frame(nil))
+	base := must(s.AppendFrame(nil))
 	dir := t.TempDir()
 	for _, op := range []frametest.Op[*blosc.SChunk]{
 		{Name: "AppendChunk", Do: func(s *blosc.SChunk) error { return s.AppendChunk(chunkOf(1 << 40)) }},
@@ -575,7 +575,7 @@ func TestSparseFrameReadByC(t *testing.T) {
 		t.Run(op.Name, func(t *testing.T) {
 			dir := filepath.Join(root, fmt.Sprint("op", k))
 			frametest.CopyDir(t, base, dir)
-			s, err := blosc.OpenSparseFrame(dir, true)
+			s, err := blosc.OpenSparseFrameWritable(dir)
 			if err != nil {
 				t.Fatal(err)
 			}

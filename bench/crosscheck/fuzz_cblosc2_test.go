@@ -32,7 +32,7 @@ func FuzzCrossCBlosc2(f *testing.F) {
 		}
 		f.Add(ch, uint32(i), uint32(7*i))
 	}
-	d := &blosc.Decompressor{Threads: 1}
+	d := newDecompressor(1)
 	f.Fuzz(func(t *testing.T, src []byte, a, b uint32) {
 		// A fresh C context for every input: a reused one carries a
 		// Blosc2 chunk's filter metas into the next Blosc1 chunk
@@ -75,7 +75,7 @@ func FuzzCrossCBlosc2(f *testing.F) {
 		items := h.Nbytes / ts
 		start := int(uint64(a) % uint64(items+1))
 		count := int(uint64(b) % uint64(items-start+1))
-		got, err := d.GetItem(nil, src, start, count)
+		got, err := d.GetItems(nil, src, int64(start), int64(count))
 		if err != nil {
 			t.Fatalf("GetItem(%d, %d): %v", start, count, err)
 		}
@@ -122,7 +122,7 @@ func TestCBlosc2ContextKeepsFilterMeta(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cd.Free()
-	d := &blosc.Decompressor{Threads: 1}
+	d := newDecompressor(1)
 	got := make([]byte, len(want))
 	if _, err := cd.Decompress(got, b1); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("fresh context: %v, first difference at %d", err, golden.FirstDiff(got, want))

@@ -30,7 +30,7 @@ func FuzzCrossCBlosc1(f *testing.F) {
 			f.Add(ch, uint32(i), uint32(7*i))
 		}
 	}
-	d := &blosc.Decompressor{Threads: 1}
+	d := newDecompressor(1)
 	f.Fuzz(func(t *testing.T, src []byte, a, b uint32) {
 		h, herr := blosc.ReadHeader(src)
 		if herr != nil || h.Format != blosc.FormatBlosc1 || h.Nbytes > 1<<20 {
@@ -62,7 +62,7 @@ func FuzzCrossCBlosc1(f *testing.F) {
 		items := h.Nbytes / ts
 		start := int(uint64(a) % uint64(items+1))
 		count := int(uint64(b) % uint64(items-start+1))
-		got, err := d.GetItem(nil, chunk, start, count)
+		got, err := d.GetItems(nil, chunk, int64(start), int64(count))
 		if err != nil {
 			t.Fatalf("GetItem(%d, %d): %v", start, count, err)
 		}
@@ -111,7 +111,7 @@ func FuzzCrossCStreams(f *testing.F) {
 			}
 		}
 	}
-	d := &blosc.Decompressor{Threads: 1}
+	d := newDecompressor(1)
 	f.Fuzz(func(t *testing.T, s []byte, size uint16, which uint8) {
 		if len(s) == 0 || len(s) >= int(size) {
 			return // empty, or what both take as a stored stream

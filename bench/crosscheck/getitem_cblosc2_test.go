@@ -38,7 +38,7 @@ func TestGetItemRepeatedValueVersusC2(t *testing.T) {
 	}
 	agree, restarted, refused := 0, 0, 0
 	for _, r := range [][2]int{{0, 8}, {8, 64}, {26666, 53334}, {1, 7}, {3, 16}, {7, 9}, {4, 8}, {0, len(whole)}, {len(whole) - 8, 8}, {5, 0}} {
-		ours, err := blosc.GetItem(nil, src, r[0], r[1])
+		ours, err := blosc.GetItems(nil, src, int64(r[0]), int64(r[1]))
 		if err != nil {
 			t.Fatalf("GetItem(%d, %d): %v", r[0], r[1], err)
 		}
@@ -87,7 +87,7 @@ func TestGetItemBlockSizedRangeVersusC2(t *testing.T) {
 	defer d.Free()
 	for _, r := range [][3]int{{0, 4096, 1}, {4096, 4096, 1}, {24, 4095, 1}, {24, 4096, 0}, {1, 4096, 0}} {
 		want := in[r[0]*8 : (r[0]+r[1])*8]
-		got, err := blosc.GetItem(nil, ch, r[0], r[1])
+		got, err := blosc.GetItems(nil, ch, int64(r[0]), int64(r[1]))
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("GetItem(%d, %d): %v, first difference at %d", r[0], r[1], err, golden.FirstDiff(got, want))
 		}
@@ -143,7 +143,7 @@ func TestGetItemDeltaVersusC2(t *testing.T) {
 	}
 	for _, r := range [][3]int{{0, 128, 1}, {120, 8, 1}, {113, 28, 0}, {130, 10, 0}, {0, 375, 0}} {
 		want := in[r[0]*8 : (r[0]+r[1])*8]
-		got, err := blosc.GetItem(nil, ch, r[0], r[1])
+		got, err := blosc.GetItems(nil, ch, int64(r[0]), int64(r[1]))
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("GetItem(%d, %d): %v, first difference at %d", r[0], r[1], err, golden.FirstDiff(got, want))
 		}

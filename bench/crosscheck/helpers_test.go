@@ -282,3 +282,12 @@ func codecGap(src []byte, err error) string {
 	}
 	return ""
 }
+
+// newDecompressor is a Decompressor decoding threads blocks at once.
+func newDecompressor(threads int) *blosc.Decompressor {
+	d, err := blosc.NewDecompressor(blosc.DecompressOptions{Threads: threads})
+	if err != nil {
+		panic(err)
+	}
+	return d
+}

@@ -48,7 +48,7 @@ func BenchmarkZstdDecodeVersusC(b *testing.B) {
 						b.Fatal(err)
 					}
 					cChunk = cChunk[:m]
-					goD := &blosc.Decompressor{Threads: 1}
+					goD := newDecompressor(1)
 					cD, err := cblosc2.NewDecompressor(1)
 					if err != nil {
 						b.Fatal(err)

@@ -8,7 +8,7 @@ import (
 
 // appendSparse appends IN to the sparse frame in dir, in place.
 func appendSparse(dir, in string, stdin io.Reader) error {
-	s, err := blosc.OpenSparseFrame(dir, true)
+	s, err := blosc.OpenSparseFrameWritable(dir)
 	if err != nil {
 		return err
 	}

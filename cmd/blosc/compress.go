@@ -219,7 +219,7 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 		return usagef("want IN OUT, got %d arguments", fs.NArg())
 	}
 	if isDir(fs.Arg(0)) {
-		s, err := blosc.OpenSparseFrame(fs.Arg(0), false)
+		s, err := blosc.OpenSparseFrame(fs.Arg(0))
 		if err != nil {
 			return err
 		}

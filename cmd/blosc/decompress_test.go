@@ -69,13 +69,13 @@ func TestDecompressFrameFailsMidStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last, err := s.Chunk(s.NChunks() - 1)
+	last, err := s.Chunk(nil, s.Nchunks()-1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	i := bytes.Index(b, last)
-	if s.NChunks() < 10 || i < 0 {
-		t.Fatalf("%d chunks, last at %d", s.NChunks(), i)
+	if s.Nchunks() < 10 || i < 0 {
+		t.Fatalf("%d chunks, last at %d", s.Nchunks(), i)
 	}
 	for k := i + 40; k < i+len(last); k++ {
 		b[k] ^= 0x5a

@@ -340,7 +340,7 @@ func describeFrame(name string, src []byte) (frameInfo, error) {
 
 func describeSChunk(name string, size int, format string, s *blosc.SChunk) (frameInfo, error) {
 	o := s.Options()
-	fi := frameInfo{File: name, Size: size, Format: format, NChunks: s.NChunks(), Nbytes: s.Nbytes(),
+	fi := frameInfo{File: name, Size: size, Format: format, NChunks: s.Nchunks(), Nbytes: s.Nbytes(),
 		Cbytes: s.Cbytes(), Typesize: s.Typesize(), ChunkSize: s.ChunkSize(), Blocksize: o.Blocksize,
 		Codec: o.Codec.String(), Clevel: o.Level, Splitmode: int(o.SplitMode), Kernel: blosc.Kernel(),
 		Metalayers: []metaInfo{}, VLMetalayers: []metaInfo{}, Chunks: []blosc.ChunkInfo{}}
@@ -364,7 +364,7 @@ func describeSChunk(name string, size int, format string, s *blosc.SChunk) (fram
 		}
 		fi.VLMetalayers = append(fi.VLMetalayers, metaInfo{m, hex.EncodeToString(c)})
 	}
-	for i := 0; i < s.NChunks(); i++ {
+	for i := 0; i < s.Nchunks(); i++ {
 		ci, err := s.ChunkInfo(i)
 		if err != nil {
 			return fi, err

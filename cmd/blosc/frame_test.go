@@ -39,8 +39,8 @@ func TestCompressFrameRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: not a frame: %v", args, err)
 		}
-		if s.NChunks() < 2 {
-			t.Errorf("%v: %d chunks", args, s.NChunks())
+		if s.Nchunks() < 2 {
+			t.Errorf("%v: %d chunks", args, s.Nchunks())
 		}
 		code, stdout, stderr := cli(t, nil, "decompress", out, "-")
 		if code != 0 || stdout != string(src) {
@@ -173,7 +173,7 @@ func TestAppendFrameCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < s.NChunks()-1; i++ {
+	for i := 0; i < s.Nchunks()-1; i++ {
 		if ci, _ := s.ChunkInfo(i); ci.Nbytes != 8192 {
 			t.Errorf("chunk %d holds %d bytes: a short chunk was not refilled", i, ci.Nbytes)
 		}

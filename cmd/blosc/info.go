@@ -20,7 +20,7 @@ func runInfo(args []string, stdin io.Reader, stdout io.Writer) error {
 		return usagef("want IN, got %d arguments", fs.NArg())
 	}
 	if isDir(fs.Arg(0)) {
-		s, err := blosc.OpenSparseFrame(fs.Arg(0), false)
+		s, err := blosc.OpenSparseFrame(fs.Arg(0))
 		if err != nil {
 			return err
 		}

@@ -106,7 +106,7 @@ func BenchmarkStreamCLI(b *testing.B) {
 							err = s.AppendData(in)
 						}
 						if err == nil {
-							frame, err = s.Frame(frame[:0])
+							frame, err = s.AppendFrame(frame[:0])
 						}
 						return err
 					})

@@ -29,8 +29,10 @@ var Go = Engine{
 		if err != nil {
 			return Funcs{}, err
 		}
-		d := blosc.NewDecompressor()
-		d.Threads = o.Threads
+		d, err := blosc.NewDecompressor(blosc.DecompressOptions{Threads: o.Threads})
+		if err != nil {
+			return Funcs{}, err
+		}
 		return Funcs{c.Compress, d.Decompress}, nil
 	},
 	Supports: func(blosc.Options) bool { return true },
