@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+
+	"github.com/goblosc/blosc/internal/le"
 )
 
 // The format's and the C encoder's constants.
@@ -193,7 +195,7 @@ func estimateRatio[T uint16 | uint32](b []byte, htab []T, base T, log uint, minL
 		} else {
 			oc += 4
 		}
-		htab[hash(load32(b, ip), shift)&mask] = base + T(ip)
+		htab[hash(le.Load32(b, ip), shift)&mask] = base + T(ip)
 		ip += 2
 		oc++
 	}
@@ -309,7 +311,7 @@ func (t *table) finish(n int) { t.base += uint32(n) }
 // few values stay in registers.
 func scan[T uint16 | uint32](b []byte, htab []T, base T, ip, lim int, shift uint, mask uint32, short uint64) (int, int, uint64) {
 	for ; ip < lim; ip++ {
-		w := load64(b, ip)
+		w := le.Load64(b, ip)
 		h := hash(uint32(w), shift) & mask
 		// An earlier input's entry (below base) reads as empty,
 		// without a branch: it would mispredict on every stale entry.
@@ -319,7 +321,7 @@ func scan[T uint16 | uint32](b []byte, htab []T, base T, ip, lim int, shift uint
 		// One test rejects both a hash collision and a match too short
 		// to take: most candidates fail it, and one unpredictable branch
 		// costs less than two.
-		x := w ^ load64(b, ref)
+		x := w ^ le.Load64(b, ref)
 		if x&short == 0 && uint(ip-ref-1) < maxFarDistance-1 {
 			return ip, ref, x
 		}
@@ -381,7 +383,7 @@ func encode(dst, src []byte, htab *table, level int, log uint, ipShift, minLen i
 			} else if ref == ip-1 {
 				end = runEnd(src, ip+8, ipBound)
 			} else if ip+16 <= ipBound {
-				if x := load64(src, ip+8) ^ load64(src, ref+8); x != 0 {
+				if x := le.Load64(src, ip+8) ^ le.Load64(src, ref+8); x != 0 {
 					end = ip + 8 + bits.TrailingZeros64(x)>>3 + 1
 				} else {
 					end = matchEnd(src, ip+16, ipBound, ref+16)
@@ -425,7 +427,7 @@ func encode(dst, src []byte, htab *table, level int, log uint, ipShift, minLen i
 
 		// Hash the positions at the end of the match, as C does.
 		ip = anchor + n
-		seq := load32(src, ip)
+		seq := le.Load32(src, ip)
 		e[hash(seq, shift)&hashMask] = base + uint32(ip)
 		if level == MaxLevel {
 			e[hash(seq>>8, shift)&hashMask] = base + uint32(ip+1)
@@ -449,11 +451,11 @@ func encode(dst, src []byte, htab *table, level int, log uint, ipShift, minLen i
 // position (7% of compressing noisy floats).
 func scanFresh(src []byte, e *[1 << hashLog]uint32, ip, lim int, shift uint, short uint64) (int, int, uint64) {
 	for ; ip < lim; ip++ {
-		w := load64(src, ip)
+		w := le.Load64(src, ip)
 		h := hash(uint32(w), shift) & hashMask
 		ref := int(e[h])
 		e[h] = uint32(ip)
-		x := w ^ load64(src, ref)
+		x := w ^ le.Load64(src, ref)
 		if x&short == 0 && uint(ip-ref-1) < maxFarDistance-1 {
 			return ip, ref, x
 		}

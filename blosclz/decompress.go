@@ -3,6 +3,8 @@ package blosclz
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/goblosc/blosc/internal/le"
 )
 
 // The errors are built once: Decompress must not allocate, even when it
@@ -39,10 +41,10 @@ func Decompress(dst, src []byte) (int, error) {
 				// dispatch. Bytes past n are rewritten later or lie past
 				// what Decompress reports. (ip and op only grow from 1
 				// and 0, so the test above bounds both moves.)
-				store64(dst, op, load64(src, ip))
-				store64(dst, op+8, load64(src, ip+8))
-				store64(dst, op+16, load64(src, ip+16))
-				store64(dst, op+24, load64(src, ip+24))
+				le.Store64(dst, op, le.Load64(src, ip))
+				le.Store64(dst, op+8, le.Load64(src, ip+8))
+				le.Store64(dst, op+16, le.Load64(src, ip+16))
+				le.Store64(dst, op+24, le.Load64(src, ip+24))
 			} else {
 				if n > len(dst)-op {
 					return op, errOverflow
@@ -57,7 +59,7 @@ func Decompress(dst, src []byte) (int, error) {
 			if ip >= len(src) {
 				return op, nil
 			}
-			ctrl = uint(load8(src, ip))
+			ctrl = uint(le.Load8(src, ip))
 			ip++
 			continue
 		}
@@ -69,7 +71,7 @@ func Decompress(dst, src []byte) (int, error) {
 				if ip+1 >= len(src) {
 					return op, errTruncated
 				}
-				code := load8(src, ip)
+				code := le.Load8(src, ip)
 				ip++
 				n += int(code)
 				if code != 255 {
@@ -82,7 +84,7 @@ func Decompress(dst, src []byte) (int, error) {
 		} else if ip+1 >= len(src) {
 			return op, errTruncated
 		}
-		code := load8(src, ip)
+		code := le.Load8(src, ip)
 		ip++
 		n += 3
 		dist += int(code)
@@ -103,7 +105,7 @@ func Decompress(dst, src []byte) (int, error) {
 		if ip >= len(src) {
 			return op, nil
 		}
-		ctrl = uint(load8(src, ip))
+		ctrl = uint(le.Load8(src, ip))
 		ip++
 
 		ref := op - dist
@@ -111,16 +113,16 @@ func Decompress(dst, src []byte) (int, error) {
 			// The usual short match: two words, the second loaded after
 			// the first is stored, so an overlap of 8 or more copies right.
 			// In bounds: 0 <= ref (dist <= op) and ref+16 <= op+8.
-			store64(dst, op, load64(dst, ref))
-			store64(dst, op+8, load64(dst, ref+8))
+			le.Store64(dst, op, le.Load64(dst, ref))
+			le.Store64(dst, op+8, le.Load64(dst, ref+8))
 			op += n
 			continue
 		}
 		if n <= 32 && dist >= 8 && len(dst)-op >= 32 {
-			store64(dst, op, load64(dst, ref))
-			store64(dst, op+8, load64(dst, ref+8))
-			store64(dst, op+16, load64(dst, ref+16))
-			store64(dst, op+24, load64(dst, ref+24))
+			le.Store64(dst, op, le.Load64(dst, ref))
+			le.Store64(dst, op+8, le.Load64(dst, ref+8))
+			le.Store64(dst, op+16, le.Load64(dst, ref+16))
+			le.Store64(dst, op+24, le.Load64(dst, ref+24))
 			op += n
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/le"
 )
 
 // estimateRatioModel is the entropy probe as C's get_cratio writes it, one
@@ -24,12 +25,12 @@ func estimateRatioModel(b []byte, htab []uint32, log uint, minLen, ipShift int) 
 	ip := 0
 	for ip < ipLimit {
 		anchor := ip
-		seq := load32(b, ip)
+		seq := le.Load32(b, ip)
 		h := hash(seq, shift) & mask
 		ref := int(htab[h])
 		distance := anchor - ref
 		htab[h] = uint32(anchor)
-		if distance != 0 && distance < maxFarDistance && load32(b, ref) == seq {
+		if distance != 0 && distance < maxFarDistance && le.Load32(b, ref) == seq {
 			distance--
 			ip = matchEnd(b, anchor+4, ipBound, ref+4) - ipShift
 			if n := ip - anchor; n >= minLen {
@@ -45,7 +46,7 @@ func estimateRatioModel(b []byte, htab []uint32, log uint, minLen, ipShift int) 
 				} else {
 					oc += 4
 				}
-				htab[hash(load32(b, ip), shift)&mask] = uint32(ip)
+				htab[hash(le.Load32(b, ip), shift)&mask] = uint32(ip)
 				ip += 2
 				oc++
 				continue

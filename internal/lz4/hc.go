@@ -3,6 +3,8 @@ package lz4
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/goblosc/blosc/internal/le"
 )
 
 // The constants of lz4hc.c (LZ4 1.9.4, which Debian's liblz4 is and which
@@ -90,7 +92,7 @@ func (c *HCCompressor) insertFirst(ip int, pattern uint32) uint32 {
 		if next == ipIndex-1 {
 			// Only ip-1, the usual case of the first-match search:
 			// inline, without the calls.
-			prev := load32(c.src, ip-1) * prime4 >> (32 - hcHashLog)
+			prev := le.Load32(c.src, ip-1) * prime4 >> (32 - hcHashLog)
 			c.chain[uint16(next)] = uint16(min(next-c.hash[prev], distanceMax))
 			c.hash[prev] = next
 			if prev == h {
@@ -99,7 +101,7 @@ func (c *HCCompressor) insertFirst(ip int, pattern uint32) uint32 {
 			return c.hash[h]
 		}
 		insertRange(c.src, &c.hash, &c.chain, next, ipIndex)
-		if load32(c.src, ip-1)*prime4>>(32-hcHashLog) == h {
+		if le.Load32(c.src, ip-1)*prime4>>(32-hcHashLog) == h {
 			return ipIndex - 1
 		}
 		return c.hash[h]
@@ -117,7 +119,7 @@ func countPattern(src []byte, p, end int, pattern uint32) int {
 	start := p
 	pat := uint64(pattern) | uint64(pattern)<<32
 	for p < end-7 {
-		diff := load64(src, p) ^ pat
+		diff := le.Load64(src, p) ^ pat
 		if diff != 0 {
 			return p + bits.TrailingZeros64(diff)>>3 - start
 		}
@@ -135,10 +137,10 @@ func countPattern(src []byte, p, end int, pattern uint32) int {
 func reverseCountPattern(src []byte, p, low int, pattern uint32) int {
 	start := p
 	// 8 bytes a step are two of C's 4-byte steps.
-	for pat := uint64(pattern) | uint64(pattern)<<32; p >= low+8 && load64(src, p-8) == pat; {
+	for pat := uint64(pattern) | uint64(pattern)<<32; p >= low+8 && le.Load64(src, p-8) == pat; {
 		p -= 8
 	}
-	for p >= low+4 && load32(src, p-4) == pattern {
+	for p >= low+4 && le.Load32(src, p-4) == pattern {
 		p -= 4
 	}
 	for k := 3; p > low && k >= 0 && src[p-1] == byte(pattern>>(8*k)); k-- {
@@ -179,14 +181,14 @@ func (c *HCCompressor) widerMatch(ip, last, low, high, longest, match, start int
 			low = ip
 		}
 		attempts := c.searches
-		pattern := load32(src, ip)
+		pattern := le.Load32(src, ip)
 		repeat := untested
 		srcPatternLength := 0
 		// insertFirst, inline: a call for each position costs.
 		var matchIndex uint32
 		h := pattern * prime4 >> (32 - hcHashLog)
 		if next := c.nextInsert; next < ipIndex {
-			last := load32(src, ip-1) * prime4 >> (32 - hcHashLog)
+			last := le.Load32(src, ip-1) * prime4 >> (32 - hcHashLog)
 			if next == ipIndex-1 {
 				chain[uint16(next)] = uint16(min(next-hash[last], distanceMax))
 				hash[last] = next
@@ -211,7 +213,7 @@ func (c *HCCompressor) widerMatch(ip, last, low, high, longest, match, start int
 			// quick test, linked to the next by more than 1 (no pattern).
 			// Both loads are within src: low+longest+1 <= high, and
 			// mp-lookBack+longest-1 > mp, since longest > lookBack.
-			for load16(src, low+longest-1) != load16(src, mp-lookBack+longest-1) {
+			for le.Load16(src, low+longest-1) != le.Load16(src, mp-lookBack+longest-1) {
 				distNext := uint32(chain[uint16(matchIndex)])
 				if distNext == 1 {
 					break
@@ -223,12 +225,12 @@ func (c *HCCompressor) widerMatch(ip, last, low, high, longest, match, start int
 				attempts--
 				mp = int(matchIndex - hcStart)
 			}
-			if load16(src, low+longest-1) == load16(src, mp-lookBack+longest-1) && load32(src, mp) == pattern {
+			if le.Load16(src, low+longest-1) == le.Load16(src, mp-lookBack+longest-1) && le.Load32(src, mp) == pattern {
 				// As in chainMatch: the first 8 bytes back and forward inline.
 				back := 0
 				if lim := min(lookBack, mp); lim > 0 {
 					if mp >= 8 {
-						equal := bits.LeadingZeros64(load64(src, ip-8)^load64(src, mp-8)) >> 3
+						equal := bits.LeadingZeros64(le.Load64(src, ip-8)^le.Load64(src, mp-8)) >> 3
 						if equal == 8 && lim > 8 {
 							back = countBack(src, ip-8, mp-8, 8-lim) - 8
 						} else {
@@ -240,7 +242,7 @@ func (c *HCCompressor) widerMatch(ip, last, low, high, longest, match, start int
 				}
 				length := minMatch
 				if ip+minMatch+8 <= high {
-					if d := load64(src, ip+minMatch) ^ load64(src, mp+minMatch); d != 0 {
+					if d := le.Load64(src, ip+minMatch) ^ le.Load64(src, mp+minMatch); d != 0 {
 						length += bits.TrailingZeros64(d) >> 3
 					} else {
 						length += 8 + countMatch(src, ip+minMatch+8, mp+minMatch+8, high)
@@ -334,12 +336,12 @@ func (c *HCCompressor) chainMatch(ip, low, high, longest, match, start int) (int
 		lowest = ipIndex - distanceMax
 	}
 	lookBack := ip - low
-	pattern := load32(src, ip)
+	pattern := le.Load32(src, ip)
 	matchIndex := c.insertFirst(ip, pattern)
 	for attempts := c.searches; matchIndex >= lowest && attempts > 0; attempts-- {
 		mp := int(matchIndex - hcStart)
 		// In src, as in widerMatch.
-		if load16(src, low+longest-1) == load16(src, mp-lookBack+longest-1) && load32(src, mp) == pattern {
+		if le.Load16(src, low+longest-1) == le.Load16(src, mp-lookBack+longest-1) && le.Load32(src, mp) == pattern {
 			// countBack and countMatch, their first 8 bytes inline:
 			// most matches end within them, and a call costs the
 			// spilling of every register live here.
@@ -348,7 +350,7 @@ func (c *HCCompressor) chainMatch(ip, low, high, longest, match, start int) (int
 			back := 0
 			if lim := min(lookBack, mp); lim > 0 {
 				if mp >= 8 {
-					equal := bits.LeadingZeros64(load64(src, ip-8)^load64(src, mp-8)) >> 3
+					equal := bits.LeadingZeros64(le.Load64(src, ip-8)^le.Load64(src, mp-8)) >> 3
 					if equal == 8 && lim > 8 {
 						back = countBack(src, ip-8, mp-8, 8-lim) - 8
 					} else {
@@ -360,7 +362,7 @@ func (c *HCCompressor) chainMatch(ip, low, high, longest, match, start int) (int
 			}
 			length := minMatch
 			if ip+minMatch+8 <= high {
-				if d := load64(src, ip+minMatch) ^ load64(src, mp+minMatch); d != 0 {
+				if d := le.Load64(src, ip+minMatch) ^ le.Load64(src, mp+minMatch); d != 0 {
 					length += bits.TrailingZeros64(d) >> 3
 				} else {
 					length += 8 + countMatch(src, ip+minMatch+8, mp+minMatch+8, high)
@@ -397,25 +399,25 @@ func (c *HCCompressor) nextMatch(ip, last, high, match int) (int, int, int) {
 	// ip the loop inserts ip itself, with the hash and the head it has,
 	// before the search at ip+1, whose head it knows without a load
 	// when ip+1 hashes as ip did.
-	head := c.insertFirst(ip, load32(src, ip))
+	head := c.insertFirst(ip, le.Load32(src, ip))
 	for ; ip <= last; ip++ {
 		ipIndex := uint32(ip + hcStart)
 		lowest := uint32(hcStart)
 		if ipIndex >= hcStart+distanceMax+1 {
 			lowest = ipIndex - distanceMax
 		}
-		pattern := load32(src, ip)
+		pattern := le.Load32(src, ip)
 		h := pattern * prime4 >> (32 - hcHashLog)
 		longest := minMatch - 1
 		matchIndex := head
 		for attempts := c.searches; matchIndex >= lowest && attempts > 0; attempts-- {
 			mp := int(matchIndex - hcStart)
 			// In src: ip+longest+1 <= high+1, and mp < ip.
-			if load16(src, ip+longest-1) == load16(src, mp+longest-1) && load32(src, mp) == pattern {
+			if le.Load16(src, ip+longest-1) == le.Load16(src, mp+longest-1) && le.Load32(src, mp) == pattern {
 				// countMatch, its first 8 bytes inline, as in chainMatch.
 				length := minMatch
 				if ip+minMatch+8 <= high {
-					if d := load64(src, ip+minMatch) ^ load64(src, mp+minMatch); d != 0 {
+					if d := le.Load64(src, ip+minMatch) ^ le.Load64(src, mp+minMatch); d != 0 {
 						length += bits.TrailingZeros64(d) >> 3
 					} else {
 						length += 8 + countMatch(src, ip+minMatch+8, mp+minMatch+8, high)
@@ -436,7 +438,7 @@ func (c *HCCompressor) nextMatch(ip, last, high, match int) (int, int, int) {
 		chain[uint16(ipIndex)] = uint16(min(ipIndex-head, distanceMax))
 		hash[h] = ipIndex
 		if ip < last {
-			if next := load32(src, ip+1) * prime4 >> (32 - hcHashLog); next == h {
+			if next := le.Load32(src, ip+1) * prime4 >> (32 - hcHashLog); next == h {
 				head = ipIndex
 			} else {
 				head = hash[next]
@@ -453,7 +455,7 @@ func (c *HCCompressor) nextMatch(ip, last, high, match int) (int, int, int) {
 func countBack(src []byte, ip, mp, lim int) int {
 	back := 0
 	for back-8 >= lim {
-		if d := load64(src, ip+back-8) ^ load64(src, mp+back-8); d != 0 {
+		if d := le.Load64(src, ip+back-8) ^ le.Load64(src, mp+back-8); d != 0 {
 			return back - bits.LeadingZeros64(d)>>3
 		}
 		back -= 8

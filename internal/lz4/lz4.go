@@ -33,6 +33,8 @@ package lz4
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/goblosc/blosc/internal/le"
 )
 
 // The constants of lz4.c that decide the output.
@@ -180,7 +182,7 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 
 	anchor, di := 0, 0
 
-	(*table)[hash[T](load64(src, 0))] = uint32(base)
+	(*table)[hash[T](le.Load64(src, 0))] = uint32(base)
 	ip := 1
 
 	for {
@@ -221,7 +223,7 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 			// overwritten by the offset and what follows. The source
 			// words end before ip+8 <= len(src).
 			for i := 0; i < litLen; i += 8 {
-				binary.LittleEndian.PutUint64(dst[di+i:di+i+8], load64(src, anchor+i))
+				binary.LittleEndian.PutUint64(dst[di+i:di+i+8], le.Load64(src, anchor+i))
 			}
 		} else {
 			copy(dst[di:di+litLen], src[anchor:ip])
@@ -240,7 +242,7 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 			// minimum: that case without a call.
 			var matchLen int
 			if ip+minMatch+8 <= matchLimit {
-				if diff := load64(src, match+minMatch) ^ load64(src, ip+minMatch); diff != 0 {
+				if diff := le.Load64(src, match+minMatch) ^ le.Load64(src, ip+minMatch); diff != 0 {
 					matchLen = bits.TrailingZeros64(diff) >> 3
 				} else {
 					matchLen = 8 + countMatch(src, ip+minMatch+8, match+minMatch+8, matchLimit)
@@ -267,14 +269,14 @@ func compress[T byU16 | byU32](table *T, base int, dst, src []byte, acceleration
 			}
 
 			// ip-2 >= 1 and ip+8 <= len(src)-4: both loads are inside.
-			(*table)[hash[T](load64(src, ip-2))] = uint32(base + ip - 2)
+			(*table)[hash[T](le.Load64(src, ip-2))] = uint32(base + ip - 2)
 
 			// A match right here continues without literals.
-			v := load64(src, ip)
+			v := le.Load64(src, ip)
 			h := hash[T](v)
 			match = position[T]((*table)[h], base)
 			(*table)[h] = uint32(base + ip)
-			if match+distanceMax < ip || load32(src, match) != uint32(v) {
+			if match+distanceMax < ip || le.Load32(src, match) != uint32(v) {
 				break
 			}
 			token = di
@@ -305,7 +307,7 @@ func search[T byU16 | byU32](table *T, base int, src []byte, ip, acceleration in
 	// ip <= len(src)-mfLimit here and below: 8 bytes are there. They are
 	// loaded an iteration ahead and hashed when used, and their low 4 are
 	// what a match must equal: no second load of them.
-	next := load64(src, ip)
+	next := le.Load64(src, ip)
 	for {
 		cur = ip
 		v := next
@@ -317,11 +319,11 @@ func search[T byU16 | byU32](table *T, base int, src []byte, ip, acceleration in
 			return 0, 0, false
 		}
 		match = position[T]((*table)[h], base)
-		next = load64(src, ip)
+		next = le.Load64(src, ip)
 		(*table)[h] = uint32(base + cur)
 		// Inputs that use the byU16 table are too short for a match out
 		// of reach of a 2-byte offset.
-		if (len(*table) == tableSize || match+distanceMax >= cur) && load32(src, match) == uint32(v) {
+		if (len(*table) == tableSize || match+distanceMax >= cur) && le.Load32(src, match) == uint32(v) {
 			return cur, match, true
 		}
 	}
@@ -349,13 +351,13 @@ func position[T byU16 | byU32](entry uint32, base int) int {
 func countMatch(src []byte, in, match, limit int) int {
 	start := in
 	for in+8 <= limit {
-		if diff := load64(src, match) ^ load64(src, in); diff != 0 {
+		if diff := le.Load64(src, match) ^ le.Load64(src, in); diff != 0 {
 			return in + bits.TrailingZeros64(diff)>>3 - start
 		}
 		in += 8
 		match += 8
 	}
-	if in+4 <= limit && load32(src, match) == load32(src, in) {
+	if in+4 <= limit && le.Load32(src, match) == le.Load32(src, in) {
 		in += 4
 		match += 4
 	}
