@@ -134,7 +134,7 @@ func TestBlosc2ReadByC(t *testing.T) {
 				}
 				if m, err := dec.Decompress(got, theirs[:cn]); err != nil || m != n || (!lossy && !bytes.Equal(got, src)) {
 					if cTailBug(o, n) {
-						// FORMAT-NOTES: c-blosc2's delta and trunc_prec leave
+						// docs/formats.md: c-blosc2's delta and trunc_prec leave
 						// the partial element at a block's end unwritten.
 						t.Logf("%s: c-blosc2 does not round-trip its own chunk (its known block-tail bug)", label)
 						continue
