@@ -58,8 +58,9 @@ func (t mdTable) write(b *bytes.Buffer) {
 
 // chunkTables groups the chunk configurations by format (c-blosc runs
 // Blosc1 chunks, c-blosc2 Blosc2 chunks, so each format has its own C
-// columns). Parts of the configuration every row of a table shares go into
-// its title; the others are the row's first columns.
+// columns) and size (the full suite's product would otherwise be one table
+// of thousands of rows). Parts of the configuration every row of a table
+// shares go into its title; the others are the row's first columns.
 func chunkTables(r *results) []mdTable {
 	cs, order := cells(r)
 	type conf struct {
@@ -78,7 +79,12 @@ func chunkTables(r *results) []mdTable {
 			parts := strings.Split(base, "/")[1:] // drop "Blosc"
 			k = &conf{parts: parts, med: map[[2]string]float64{}}
 			index[base] = k
-			f := c.first.Format
+			f := c.first.Format + "\x00"
+			for _, part := range parts {
+				if strings.HasPrefix(part, "n=") {
+					f += part
+				}
+			}
 			if _, seen := byFormat[f]; !seen {
 				formats = append(formats, f)
 			}
@@ -120,7 +126,8 @@ func chunkTables(r *results) []mdTable {
 				shared = append(shared, key+" "+val)
 			}
 		}
-		title := "Format " + f
+		format, _, _ := strings.Cut(f, "\x00")
+		title := "Format " + format
 		if len(shared) > 0 {
 			title += ": " + strings.Join(shared, ", ")
 		}

@@ -19,6 +19,7 @@ func syntheticResults() *results {
 	}
 	const c1a = "Blosc/format=chunk1/ds=text/n=4KiB/codec=lz4/filter=shuffle/clevel=5/threads=1"
 	const c1b = "Blosc/format=chunk1/ds=f32_noise/n=4KiB/codec=lz4/filter=shuffle/clevel=5/threads=1"
+	const c1c = "Blosc/format=chunk1/ds=text/n=256KiB/codec=lz4/filter=shuffle/clevel=5/threads=1"
 	const c2 = "Blosc/format=chunk2/ds=text/n=4KiB/codec=zstd/filter=shuffle/clevel=5/threads=1"
 	// Medians: Go compress 0.4 (of 0.3, 0.4, 0.9), decompress 0.6; C 0.2 and 0.3.
 	add(c1a, "chunk1", "go", "compress", 3.5, 0.3, 0.4, 0.9)
@@ -29,6 +30,8 @@ func syntheticResults() *results {
 	add(c1b, "chunk1", "go", "decompress", 1.25, 0.5)
 	add(c1b, "chunk1", "c-blosc-1.21.3", "compress", 1.25, 0.4)
 	add(c1b, "chunk1", "c-blosc-1.21.3", "decompress", 1.25, 0.25)
+	add(c1c, "chunk1", "go", "compress", 5, 0.25)
+	add(c1c, "chunk1", "go", "decompress", 5, 0.5)
 	add(c2, "chunk2", "go", "compress", 4, 0.05)
 	add(c2, "chunk2", "go", "decompress", 4, 0.2)
 	for i, x := range []float64{0.8, 0.7, 0.75} {
@@ -49,6 +52,9 @@ func TestResultsMarkdown(t *testing.T) {
 		"| ds | ratio | compress x memcpy | decompress x memcpy | compress Go/c-blosc-1.21.3 | decompress Go/c-blosc-1.21.3 |\n",
 		"| text | 3.50 | 0.400 | 0.600 | 2.00 | 2.00 |\n",
 		"| f32_noise | 1.25 | 0.100 | 0.500 | 0.25 | 2.00 |\n",
+		// Another size is another table, and one C did not run has no
+		// C columns.
+		"Format chunk1: ds text, n 256KiB, codec lz4, filter shuffle, clevel 5, threads 1\n\n| ratio | compress x memcpy | decompress x memcpy |\n| --- | --- | --- |\n| 5.00 | 0.250 | 0.500 |\n",
 		// One configuration: nothing varies, every part is in the title,
 		// and no C column for a format no C library ran.
 		"Format chunk2: ds text, n 4KiB, codec zstd, filter shuffle, clevel 5, threads 1\n",
