@@ -248,24 +248,22 @@ func (c *chunk2) decodeVLBlock(out, ref []byte, i int, st *decodeState, cd codec
 
 // Output staging. A large chunk's output does not stay in cache, and the
 // unshuffle kernels write it with ordinary stores, each of which first reads
-// its cache line from memory: a 64 MiB arange_i64 chunk spent three
-// quarters of its decoding time in the final unshuffle for that reason. Go's memmove on
-// amd64 stores copies of 1 MiB or more non-temporally instead, which this
-// machine sustains at three times the rate, so a worker decodes blocks in
-// groups of at least stageCopyMin bytes into a cache-resident buffer and
-// moves each group out with one copy. Elsewhere memmove has no such path
-// and staging would only add a copy.
+// its cache line from memory, and for a large arange_i64 chunk that final
+// unshuffle can be most of the decoding time. Go's memmove on amd64
+// stores copies of 1 MiB or more non-temporally instead, so a worker
+// decodes blocks in groups of at least stageCopyMin bytes into a
+// cache-resident buffer and moves each group out with one copy. Elsewhere
+// memmove has no such path and staging would only add a copy.
 //
-// It pays on AMD (the EPYC this was measured on, from 16 MiB), not on
-// Intel: on a Xeon (Emerald Rapids, 260 MiB L3) BenchmarkBlosc2Stage ran
-// staged chunks at 0.71-0.95x the direct decoding's speed at every size
-// from 16 to 512 MiB, beyond the L3 too. Chunks are staged by default
-// only on AMD; the engine's stageMin makes tests and benchmarks stage
-// them on any amd64.
+// BenchmarkBlosc2Stage (chunk2_bench_test.go) times staged against direct
+// decoding by size: staging has paid on AMD CPUs from 16 MiB and lost on
+// Intel ones with a large L3 at every size, so chunks are staged by
+// default only on AMD; the engine's stageMin makes tests and benchmarks
+// stage them on any amd64.
 const (
 	stageOutput   = runtime.GOARCH == "amd64"
 	stageCopyMin  = 1 << 20
-	stageMinBytes = 16 << 20 // BenchmarkBlosc2Stage: even at 8 MiB, ahead from 16 MiB (1 thread) and 32 MiB (2)
+	stageMinBytes = 16 << 20 // where BenchmarkBlosc2Stage first shows staging ahead
 )
 
 // bypassMinBytes is the output size from which the last unshuffle of a

@@ -6,7 +6,7 @@ import (
 )
 
 // Layout of the 32-byte header c-blosc2 writes (README_CHUNK_FORMAT.rst and
-// what the C library really writes; see FORMAT-NOTES.md).
+// what the C library really writes; see docs/formats.md).
 const (
 	header2Len = 32
 

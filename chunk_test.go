@@ -345,7 +345,7 @@ func TestSplitModes(t *testing.T) {
 }
 
 func TestComputeBlocksizeForced(t *testing.T) {
-	// FORMAT-NOTES: a forced 4096 at typesize 8 becomes 65536 for split
+	// docs/formats.md: a forced 4096 at typesize 8 becomes 65536 for split
 	// codecs; 777 at typesize 4 becomes 65536 too.
 	cases := []struct {
 		c          Codec

@@ -27,7 +27,8 @@ const (
 // non-temporal stores: far past the L2 and a good share of the L3, the
 // output will not be read back from cache anyway, and skipping the read of
 // every destination line before writing it cuts the traffic beyond the
-// caches by a third (measured on the 64 MiB benchmark rows).
+// caches (the 64 MiB rows of BenchmarkUnshuffleKernels in
+// shuffle_bench_test.go show it).
 const ntThreshold = 16 << 20
 
 // align64 returns b from its first byte on a 64-byte boundary; b must be
@@ -514,8 +515,9 @@ func shuffleShiftedAVX512(d, s *byte, ts, n, blocks int, idx, prev *byte) {
 // The ring the kernel stores vectors to and reloads from sits on a 64-byte
 // boundary: a 64-byte store that straddles two cache lines cannot be
 // forwarded to the load that reads it back, which stalls every block
-// (measured on the shifted kernel when it kept its vectors in memory: 3.3
-// instead of 15 GB/s at ts=7, depending only on where the stack fell).
+// (the shifted kernel, when it kept its vectors in memory, ran several
+// times slower in BenchmarkShuffleKernels at ts=7 depending only on where
+// the stack fell).
 func shuffleSkewedAVX512(dst, src []byte, ts, n, blocks int) {
 	var ringBuf [16*8*64 + 63]byte
 	ring := align64(ringBuf[:])[:16*8*64]

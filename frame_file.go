@@ -10,71 +10,17 @@ import (
 	"slices"
 )
 
-// Frames in files, read lazily and changed in place.
-//
-// OpenFrame reads a frame through any io.ReaderAt: the header, the
-// trailer and the offsets index in at most three ReadAt calls (a fourth
-// only when the metalayers pass 64 KiB), then each chunk in one call when
-// it is used. An index of more than 8,192 chunks is not decoded at open:
-// its blocks are, as chunks are read (frame_index.go), one more ReadAt
-// for a block when the index chunk is larger than the open's reads.
-// OpenFrameFile also changes the frame in place.
-//
-// The commit protocol. A change to a frame file never writes over a byte
-// the frame's current header leads a reader to, until the header itself
-// changes; the header is the commit point, and a rollback record makes
-// even a torn header write recoverable:
-//
-//  1. The new chunks, then the new offsets index and trailer, are written
-//     after the end of the file. The frame's old index, old trailer and
-//     anything else after its chunks (the bytes of an earlier change a
-//     crash interrupted, for one) become unreferenced chunk bytes of the
-//     new frame (the format allows them, as c-blosc2 leaves them after
-//     deletes), so the new header's cbytes spans them.
-//  2. A rollback record is appended after that: the old header's bytes, the
-//     new header's bytes and the old file length, with a CRC-32 and a
-//     footer naming it. The file is synced.
-//  3. The bytes of the new header that differ from the old one are written
-//     over it (one write of some 30 bytes), and the file is synced.
-//  4. The file is truncated to the new frame's end, which removes the
-//     record, and synced.
-//
-// A process killed before step 3 leaves the old header, which leads to the
-// old index and trailer: readers (this package and c-blosc2, which ignores
-// bytes after a frame's end) see the old frame. Killed after step 3 the
-// header is the new one and both see the new frame; this package removes
-// the leftover record when it opens the file. A write torn inside step 3
-// leaves a header that is neither: OpenFrameFile finds the record, sees
-// that the header is not the new one and writes the old one back (and
-// OpenFrame, read-only, reads the old one from the record), so the file
-// opens to the old frame.
-//
-// c-blosc2 knows nothing of the record. A process killed between any two
-// writes leaves a file it opens to the frame before or after. A header
-// write torn half-way it refuses until OpenFrameFile has repaired it, or
-// reads as the frame before when only frame_len's bytes landed (they
-// point at the new trailer, whose content is the old one's). No order of
-// writes could make every torn header readable to it: it counts a frame's
-// chunks as nbytes over chunksize and wants an index of exactly that
-// many, and a change moves nbytes in several bytes, whose partly landed
-// values count neither the old nor the new chunks (0x0FF00000 to
-// 0x10000000 at 1 MiB chunks passes 271 chunks written from the top byte,
-// 240 from the bottom). One torn state it reads wrongly: when the old
-// frame's last chunk is short, nbytes landed whole or in part beside the
-// old cbytes can count as many chunks as the old index holds, and it
-// reads the old chunks with that nbytes (a 496-byte chunk of a 1000-byte
-// chunksize refilled to 512 read as holding 752 or 512 bytes). Writing
-// cbytes, syncing, then the rest would turn those states into refusals,
-// and with them the state a process killed between the two writes leaves,
-// which is common where torn sectors are not: the header stays one write
-// of a few dozen bytes inside one sector (for a frame at the start of its
-// file), which storage that writes a sector whole never tears. A change of
-// the header's size (a metalayer added to a frame without chunks) rewrites
-// the whole small frame, with all of its old bytes in the record.
-//
-// TestFrameFileCrash runs every change through a file that fails at every
-// write and tears each write at every byte, and checks that each file left
-// behind opens to the frame before or after the change.
+// Frames in files, read lazily and changed in place. OpenFrame reads the
+// header, trailer and offsets index in at most three ReadAt calls, then a
+// chunk per call as it is used (a large index a block at a time,
+// frame_index.go); OpenFrameFile also changes the frame in place. Every
+// change follows the commit protocol of docs/frame-files.md: new bytes go
+// after the file's end, then a rollback record, a sync, the new header's
+// changed bytes (the commit point), a sync, and a truncation that drops the
+// record. That document also says what c-blosc2 reads of each crash state
+// and why the header stays one write. TestFrameFileCrash fails and tears
+// every write of every kind of change and checks that each file left
+// behind opens to the frame before or after it.
 
 // FrameFile is what OpenFrameFile changes a frame through; *os.File is
 // one.

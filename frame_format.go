@@ -9,7 +9,7 @@ import (
 // with its metalayers, and the trailer with the variable-length
 // metalayers. Both are written byte for byte as c-blosc2's
 // new_header_frame and frame_update_trailer write them (integers inside
-// msgpack are big-endian; FORMAT-NOTES.md and README_CFRAME_FORMAT.rst),
+// msgpack are big-endian; docs/formats.md and c-blosc2's README_CFRAME_FORMAT.rst),
 // and read with every marker and length checked against the bytes given.
 
 // Byte positions in the header (c-blosc2's frame.h). Each names the first

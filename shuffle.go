@@ -24,9 +24,9 @@ func Unshuffle(dst, src []byte, typesize int) {
 // too large to stay in the caches (a block of a 256 MiB frame's data):
 // where canBypass(typesize), its stores skip the caches, as Unshuffle's do
 // only for buffers of ntThreshold bytes and more. An ordinary store first
-// reads its line from memory; on this project's Xeon unshuffling 64 KiB
-// blocks of typesize 4 into a 256 MiB output ran at 8.7 GB/s with
-// ordinary stores and 18.7 GB/s without that read.
+// reads its line from memory, which a non-temporal one does not: the
+// unshuffle rows of BenchmarkFrame (frame_bench_test.go) show the
+// difference on a whole frame's Decompress.
 func unshuffleBypass(dst, src []byte, typesize int) {
 	checkShuffleArgs(dst, src, typesize)
 	unshuffleAt(currentShuffleLevel(), dst[:len(src)], src, typesize, true)

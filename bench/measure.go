@@ -69,18 +69,15 @@ const (
 //
 // Long calls (longCall and more: the chunks of 256 KiB and up) are timed
 // one by one, at least longCalls of them below fewBelow, and the batch's
-// figure is the fastest. Their times varied far more than short ones'
-// here: a 4 MiB linspace_f64 decompression called back to back in one
-// process took 530 us at best in every second of ten, and 570 to 800 us on
-// average depending on the second and the process, while a loop of
-// multiplications varied by 4% and a 4 MiB memcpy by 10%. A batch of one
-// or two such calls, timed together after the previous group's work had
-// filled the caches, followed those swings; in six runs of each way,
-// alternated, that figure was 0.27-0.40 times memcpy timed so and
-// 0.43-0.47 timed one by one, BloscLZ's 0.24-0.36 and 0.41-0.48, and zstd
-// compression of 256 KiB 0.004-0.009 and 0.010-0.012. From fewBelow a cold
-// start is a small part of a call, and more calls would double the suite's
-// time.
+// figure is the fastest. Their times vary far more than short ones': a
+// 4 MiB decompression called back to back in one process keeps its best
+// time, but its average moves with the second and the process far more
+// than a loop of multiplications or a memcpy does. A batch of one or two
+// such calls, timed together after the previous group's work had filled
+// the caches, followed those swings, and read well below the same calls
+// timed one by one (docs/benchmarks.md, "How a run is timed"). From
+// fewBelow a cold start is a small part of a call, and more calls would
+// double the suite's time.
 func timeCalls(n int, per time.Duration, f func()) float64 {
 	if per < longCall {
 		if n > 1 {
@@ -108,19 +105,18 @@ const pageSize = 4096
 
 // aligned returns n zero bytes (capacity n) that start at a page boundary.
 // Where the allocator puts a small buffer changes from run to run, and a
-// copy of 4 KiB ran at 31 or 46 ns here depending on where its source and
-// destination fell within their pages (130 ns when the destination sat 96
-// bytes before the source's page offset); with every buffer page-aligned
+// copy of 4 KiB takes one of several times depending on where its source
+// and destination fall within their pages; with every buffer page-aligned
 // the same configuration times the same in every run.
 //
 // Buffers of hugeMin bytes and more start at a 2 MiB boundary instead, and
 // ask the kernel for huge pages (adviseHuge). Which physical pages a
 // buffer of 4 KiB pages gets changes from process to process, and with
 // them which of its lines compete for the same cache sets: decompressing
-// a 4 MiB linspace_f64 chunk took 600 us in some runs and 940 us in others
-// here (eight runs), while a memcpy of the same bytes took 290 us in all;
-// with every buffer of 64 KiB or more on huge pages, 550-600 us in
-// thirteen of sixteen. Such a buffer takes 2 MiB more than n (footprint).
+// a 4 MiB linspace_f64 chunk took one of two quite different times from
+// run to run while a memcpy of the same bytes did not move, and huge pages
+// made the runs agree (docs/benchmarks.md). Such a buffer takes 2 MiB more
+// than n (footprint).
 func aligned(n int) []byte {
 	align := pageSize
 	if n >= hugeMin {

@@ -366,9 +366,8 @@ type medianRow struct {
 	Ratio, XMemcpy, GBps float64
 	// Best is the fastest round's speed / memcpy. On a machine shared
 	// with other tenants their work only ever slows a round, so the
-	// fastest round is the figure that moves least between runs (three
-	// quick runs here: 86-89% of them within 5%, against 57% for the
-	// medians, README).
+	// fastest round is the figure that moves least between runs
+	// (docs/benchmarks.md, "Comparing runs").
 	Best float64
 	N    int
 }

@@ -100,7 +100,7 @@ func runSuite(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	name := fs.String("suite", "quick", "quick or full")
-	out := fs.String("o", "bench-results", "directory for bench.txt, bench.json and report.html")
+	out := fs.String("o", "bench-results", "directory for bench.txt, bench.json, report.html and results.md")
 	match := fs.String("match", "", "time only the benchmarks whose names match this regular expression")
 	rounds := fs.Int("rounds", 0, "samples per figure (default: the suite's)")
 	var ov overrides
@@ -176,6 +176,13 @@ func runSuite(args []string, stdout, stderr io.Writer) error {
 	if err := os.WriteFile(filepath.Join(*out, "report.html"), html, 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "wrote %s\n", strings.Join([]string{filepath.Join(*out, "bench.txt"), filepath.Join(*out, "bench.json"), filepath.Join(*out, "report.html")}, ", "))
+	if err := os.WriteFile(filepath.Join(*out, "results.md"), renderResults(&r.results), 0o644); err != nil {
+		return err
+	}
+	var wrote []string
+	for _, f := range []string{"bench.txt", "bench.json", "report.html", "results.md"} {
+		wrote = append(wrote, filepath.Join(*out, f))
+	}
+	fmt.Fprintf(stderr, "wrote %s\n", strings.Join(wrote, ", "))
 	return nil
 }

@@ -13,9 +13,10 @@ import (
 
 // A run of one configuration of each section writes a benchmark file that
 // benchfmt reads without a syntax error, a JSON file with the machine and
-// every sample, and an HTML report with its charts inline. Figures are
+// every sample, an HTML report with its charts inline and the markdown
+// summary. Figures are
 // not checked: timing never decides a test.
-func TestRunWritesThreeOutputs(t *testing.T) {
+func TestRunWritesOutputs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("times a few configurations")
 	}
@@ -80,6 +81,15 @@ func TestRunWritesThreeOutputs(t *testing.T) {
 	}
 	if n := strings.Count(string(html), "<svg"); n < 4 || strings.Contains(string(html), "<script") {
 		t.Errorf("report.html has %d inline SVG charts (want speed/ratio and kernel charts) or a script", n)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "results.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Machine: ", "Format chunk1", "| ratio | compress x memcpy |", "Kernels, x memcpy"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("results.md lacks %q:\n%s", want, md)
+		}
 	}
 }
 

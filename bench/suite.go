@@ -59,10 +59,10 @@ func suites() map[string]suite {
 			clevels:  []int{5},
 			sizes:    []int{4 << 10, 256 << 10, 4 << 20},
 			threads:  []int{1},
-			// 20 rounds, not 10: three runs interleaved with three of
-			// 10 rounds on the idle Xeon agreed within 5% for 94% of
-			// the figures by their medians where those of 10 did for
-			// 56%, at twice the time (35 s without c-blosc).
+			// 20 rounds, not 10: runs of 20 agree with each other
+			// within 5% for far more figures by their medians, at
+			// twice the time (docs/benchmarks.md, "How a run is
+			// timed").
 			rounds: 20,
 			opTime: 6 * time.Millisecond,
 
@@ -73,8 +73,9 @@ func suites() map[string]suite {
 			serviceSizes:      []int{4 << 10, 16 << 10, 64 << 10},
 			serviceTime:       150 * time.Millisecond,
 		},
-		// full is every dimension the issue names; it takes a while (run
-		// it on an idle machine).
+		// full is every dimension of the comparison with the C
+		// libraries; it takes hours (run it on an otherwise idle
+		// machine).
 		"full": {
 			name:     "full",
 			formats:  []blosc.Format{blosc.FormatBlosc1, blosc.FormatBlosc2},

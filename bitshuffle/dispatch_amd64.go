@@ -40,13 +40,12 @@ func gfniTypesize(typesize int) bool {
 
 // gfniSplit reports whether the split GFNI kernel, which spreads the rows
 // of a pass over four L1 sets through a ring of five superblocks, beats the
-// plain one for these rows. Measured on Zen 4 (best of 60 rounds, one
-// process): typesize 4 shuffling gains from 8 KiB up (256 KiB 23 -> 28-32
-// GB/s, 16 MiB 6 -> 10), unshuffling from 128 KiB (256 KiB 24 -> 32, but
-// 16 KiB 38 -> 30); typesize 8 gains from 128 KiB (rows 2 KiB apart) to 4
-// MiB (256 KiB 19 -> 32 and 20 -> 29, 4 MiB 17 -> 27), while below, with
-// rows in many sets, the ring's extra passes cost more than they save
-// (4 KiB 24 -> 15), and at 16 MiB, bound by memory, it loses (7 -> 4).
+// plain one for these rows. The bounds below come from TestMeasureKernels
+// (measure_test.go) by size on an AMD Zen 4: typesize 4 shuffling gains
+// from 8 KiB up, unshuffling from 128 KiB; typesize 8 gains from 128 KiB
+// (rows 2 KiB apart) to 4 MiB. Below that, with rows in many sets, the
+// ring's extra passes cost more than they save, and at 16 MiB, bound by
+// memory, it loses.
 func gfniSplit(typesize, rowLen, superblocks int, inverse bool) bool {
 	switch typesize {
 	case 4:
@@ -198,50 +197,28 @@ func unshuffleWith(k kernelID, dst, src []byte, typesize int) {
 // measurements below. Only the avx512-gfni level has a choice to make;
 // every other level's kernel was the fastest it has for every typesize.
 //
-// Measured on this project's machine as lscpu shows it now (Intel Xeon,
-// family 6 model 207, Emerald Rapids, under KVM; AVX-512 VBMI and GFNI;
-// other sessions running), median over 9 rounds of each kernel's speed
-// over a memcpy of the same size in the same round, shuffle/unshuffle,
-// with
+// The choice comes from TestMeasureKernels, which times every kernel's
+// speed over a memcpy of the same size in the same round, shuffle and
+// unshuffle, median over the rounds:
 //
-//	BITSHUFFLE_MEASURE=1 BITSHUFFLE_MEASURE_ROUNDS=9 BITSHUFFLE_MEASURE_SIZES=256KiB \
+//	BITSHUFFLE_MEASURE=1 BITSHUFFLE_MEASURE_ROUNDS=9 BITSHUFFLE_MEASURE_SIZES=256KiB,64MiB \
 //	BITSHUFFLE_MEASURE_TS=3,5,6,7,9,10,11,12,13,14,15 \
 //	BITSHUFFLE_MEASURE_KERNELS=avx2,avx512,avx512-gfni,avx512-rows,avx512-fused \
 //	go test -run TestMeasureKernels -v ./bitshuffle
 //
-// avx512-fused (the kernels of asmgen/bitshuffle/fused.go that gather
-// with VPERMB and transpose with blends) against avx512-rows, then the
-// best of avx2, avx512 and avx512-gfni (which runs the superblock kernel
-// of super.go for these typesizes), 256 KiB:
-//
-//	ts  3: 0.52/0.58 against 0.37/0.41 and 0.16/0.12 (GB/s 22.18/24.91, memcpy 41.38)
-//	ts  5: 0.47/0.55 against 0.33/0.32 and 0.23/0.19 (GB/s 19.60/23.54, memcpy 41.82)
-//	ts  6: 0.27/0.46 against 0.27/0.32 and 0.25/0.22 (GB/s 11.41/19.87, memcpy 42.34)
-//	ts  7: 0.51/0.51 against 0.36/0.35 and 0.30/0.26 (GB/s 22.37/21.80, memcpy 42.34)
-//	ts  9: 0.46/0.53 against 0.29/0.28 and 0.20/0.17 (GB/s 19.16/21.96, memcpy 41.82)
-//	ts 10: 0.23/0.34 against 0.29/0.27 and 0.19/0.18 (GB/s  9.72/14.67, memcpy 41.56)
-//	ts 11: 0.43/0.45 against 0.31/0.30 and 0.23/0.21 (GB/s 18.46/19.51, memcpy 42.60)
-//	ts 12: 0.24/0.38 against 0.25/0.29 and 0.20/0.21 (GB/s  9.58/17.82, memcpy 41.59)
-//	ts 13: 0.46/0.51 against 0.34/0.34 and 0.27/0.25 (GB/s 19.59/21.23, memcpy 42.27)
-//	ts 14: 0.25/0.41 against 0.28/0.31 and 0.25/0.25 (GB/s 11.44/18.09, memcpy 41.57)
-//	ts 15: 0.38/0.49 against 0.35/0.36 and 0.29/0.28 (GB/s 18.73/20.17, memcpy 42.67)
-//
-// Figures move by about 0.05 between runs here (typesize 15 shuffling ran
-// 0.45 in the run before). The kernels these fused ones replaced (two
-// VPERMT2B per window) ran, in one run beside them, 0.38/0.37 for
-// typesize 9, 0.40/0.33 for 5 and 0.38/0.34 for 11.
-//
-// So avx512-fused for all of them. The rows kernel came out level for the
-// shuffle of typesize 6 and ahead for 10 and 14 in two runs at 256 KiB
-// (10: 0.29 and 0.26 against 0.23 and 0.24; 14: 0.28 and 0.28 against
-// 0.25 and 0.25), but far behind at 64 MiB (shuffle 6: 0.58 against 0.83,
-// 10: 0.23 against 0.62, 14: 0.26 against 0.67).
-// The even typesizes 6, 10, 12 and 14 stay below 0.3 when
-// shuffling: a 256 KiB buffer puts their rows 2^14/m bytes apart (ts =
-// 2m), so every m-th row lands in the same L1 set and a superblock's 16
-// row lines in each set exceed its 12 ways (odd typesizes put 8 there).
-// Typesizes that are powers of two keep their GFNI kernels (1, 2, 4, 8,
-// 16), and those above 16 the superblock kernel.
+// On an Intel CPU with AVX-512 VBMI and GFNI, avx512-fused (the kernels of
+// asmgen/bitshuffle/fused.go that gather with VPERMB and transpose with
+// blends) came out ahead of avx512-rows and of avx2, avx512 and
+// avx512-gfni (the superblock kernel of super.go) for these typesizes,
+// except the shuffle of the even typesizes 6, 10, 12 and 14 at 256 KiB,
+// where avx512-rows was level or a little ahead (and the others close)
+// but far behind at 64 MiB. So avx512-fused for all of them.
+// The even typesizes 6, 10, 12 and 14 stay the slowest when shuffling: a
+// 256 KiB buffer puts their rows 2^14/m bytes apart (ts = 2m), so every
+// m-th row lands in the same L1 set and a superblock's 16 row lines in
+// each set exceed its 12 ways (odd typesizes put 8 there). Typesizes that
+// are powers of two keep their GFNI kernels (1, 2, 4, 8, 16), and those
+// above 16 the superblock kernel.
 func pickKernel(k kernelID, typesize int, inverse bool) kernelID {
 	if k == kAVX512GFNI && rowsTypesize(typesize) {
 		return kAVX512Fused

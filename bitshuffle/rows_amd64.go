@@ -17,18 +17,15 @@ package bitshuffle
 // a tile is a whole number of 512-element superblocks holding at most
 // rowsScratch bytes of elements.
 //
-// The two passes' costs add (at 256 KiB on Zen 4 the byte shuffle into a
-// tile ran at about 40 GB/s up to typesize 7 and 28 at 12, the row bit
-// shuffle at 25-35), which keeps this at 0.22-0.41x memcpy. The fused
+// The two passes' costs add, which keeps this well below memcpy
+// (TestMeasureKernels times each pass's kernels on their own). The fused
 // kernel (asmgen/bitshuffle/fused.go) feeds the byte shuffle's column
 // vectors through the GFNI step in registers instead and is picked for
 // these typesizes where it measured faster (pickKernel).
 
 // rowsScratch is the size of the tile buffer on the stack: room for one
-// superblock of typesize 15. Measured at 256 KiB (median of 5 rounds
-// over memcpy, shuffle/unshuffle), 8 KiB against 16 and 32: ts 3
-// 0.36/0.43 against 0.31/0.42 and 0.33/0.34, ts 7 0.35/0.39 against
-// 0.33/0.43 and 0.26/0.38; ts 12 alike (0.24/0.31).
+// superblock of typesize 15. TestMeasureKernels at 256 KiB put 8 KiB
+// ahead of 16 and 32 KiB for typesizes 3 and 7, and level for 12.
 const rowsScratch = 8 << 10
 
 // rowsTypesize reports whether the rows kernel handles typesize: those

@@ -282,8 +282,9 @@ func encodeLocal(dst, src []byte, level int, log uint, ipShift, minLen int) int 
 // holds base plus the last position whose first four bytes hashed to it;
 // an entry below base is from an earlier input and reads as position 0, as
 // an empty entry does in C. Moving base past the positions of each input
-// empties the table for the next without touching it: clearing 64 KiB took
-// 1.4 us, a sixth of the time of a whole 4 KiB block of text.
+// empties the table for the next without touching it: clearing 64 KiB
+// costs a noticeable share of a whole 4 KiB block's time
+// (BenchmarkCompress in bench_test.go at 4 KiB shows it).
 type table struct {
 	e    [1 << hashLog]uint32
 	base uint32

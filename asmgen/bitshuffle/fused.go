@@ -30,10 +30,10 @@ import (
 //
 // What bounds these kernels is port 5, which alone runs the 512-bit
 // permutes; the two-table byte permutes (VPERMT2B, VPERMI2B) take it
-// twice. Timed on the Xeon (Emerald Rapids) this was written on, in a
-// loop of independent instructions, a VPERMT2B costs two cycles of
-// throughput, VPERMB, VPERMQ, unpacks and VSHUFI64X2 one, and blends
-// (VPBLENDMQ) half, as ports 0 and 5 both run them; GFNI runs on port 0.
+// twice. On Intel's Emerald Rapids, timed in a loop of independent
+// instructions, a VPERMT2B costs two cycles of throughput, VPERMB, VPERMQ,
+// unpacks and VSHUFI64X2 one, and blends (VPBLENDMQ) half, as ports 0 and
+// 5 both run them; GFNI runs on port 0.
 // So the kernels move data with single-table permutes and blends:
 //
 //   - a window is gathered by one VPERMB of its first 64 bytes and one
@@ -73,12 +73,11 @@ import (
 // prefetches that row: 64 bytes is the next superblock's slice. The 8*ts
 // row lines of a superblock are stores to as many places, each a line
 // split unless rows are a multiple of 64 bytes apart, and they wait on
-// their lines. Measured on the Xeon (Emerald Rapids) this was written on,
-// 256 KiB, median of 5 rounds over memcpy: with the row stores sent to
-// the stage instead (wrong output, timing only) typesize 3 ran 0.58
-// against 0.34, 7 0.49 against 0.33; prefetching 64 bytes ahead gave 3
-// 0.52, 7 0.47, 15 0.45 (from 0.35), 128 bytes about the same, 192 and
-// 512 less. Typesizes 6 and 12 gain little: their rows, 5461 and 2730
+// their lines. TestMeasureKernels (bitshuffle/measure_test.go) at 256 KiB
+// shows it: with the row stores sent to the stage instead (wrong output,
+// timing only) the kernels ran far faster, and prefetching 64 bytes ahead
+// recovered most of that difference; 128 bytes did about the same, 192
+// and 512 less. Typesizes 6 and 12 gain little: their rows, 5461 and 2730
 // bytes apart at 256 KiB, put every third row in the same L1 set, more
 // lines than the set has ways.
 const fusedPrefetch = 64

@@ -686,8 +686,8 @@ func tilesInverse(a *gfniArgs, ts, sb int, col func(d int) reg.VecVirtual) {
 	}
 	if ts == 8 {
 		// tiles8Inverse folds the untiling permute into the transpose,
-		// but unshuffling 64 MiB, bound by memory, ran about 8% slower
-		// with it (5.6 -> 5.1 GB/s); the split kernels use it.
+		// but unshuffling 64 MiB, bound by memory, ran slower with it
+		// (TestMeasureKernels at 64MiB); the split kernels use it.
 		v := make([]reg.VecVirtual, 8)
 		for d := range v {
 			v[d] = col(d)
@@ -755,11 +755,10 @@ func unpairTable4(h int) Mem {
 }
 
 // gfniRing is, per typesize, how many superblocks the column-staggered
-// forward kernel keeps staged (1: not staggered). See gfniDelayed. Measured
-// in one process against the plain kernel (best of 60 rounds, 256 KiB):
-// typesize 4 gains (19.2 -> 20.8 GB/s) but less than with rows staggered
-// (gfniRowRing: 20.9 -> 22.9, 18.5 -> 21.1 against this); typesize 8 gains
-// nothing (18.9 -> 18.7, 16.4 with rows staggered), nor with a ring of 8.
+// forward kernel keeps staged (1: not staggered). See gfniDelayed.
+// Against the plain kernel (TestMeasureKernels, 256 KiB): typesize 4
+// gains, but less than with rows staggered (gfniRowRing); typesize 8
+// gains nothing, with rows staggered or with a ring of 8.
 // So no typesize uses it; BS_EXP can still select it. The split kernels
 // (split.go) do better for typesizes 4 and 8.
 var gfniRing = map[int]int{}

@@ -185,8 +185,9 @@ var usesVEX = map[string]bool{}
 // loop name extends (gfniLoop names its loops kernel+"dense"+ts), uses
 // VEX or EVEX registers. Returning with dirty upper halves makes the
 // caller's SSE instructions (Go zeroes with X15) pay a penalty on every
-// call: measured on Zen 4, 0.5 us per call of the typesize-1 GFNI
-// unshuffle before this looked at the prefix.
+// call (the typesize-1 GFNI unshuffle paid it before this looked at the
+// prefix; BenchmarkUnshuffleKernels in bitshuffle/bench_test.go shows it
+// on small buffers).
 func VZEROUPPERIf(name string) {
 	for k, v := range usesVEX {
 		if v && strings.HasPrefix(name, k) {

@@ -35,21 +35,18 @@ import (
 // 2b' (or 2b'+1) of the pair: quadword h of the lane is sub-block 2p+h,
 // byte g of it group g.
 //
-// Measured in one process (best of 150 rounds, 256 KiB, AMD EPYC Zen 4,
-// against the kernels these replace; the spread is between processes on
-// a shared machine): splitExtra 2 gave typesize 4 23 -> 28-32 GB/s
-// shuffling and 24 -> 31-33 unshuffling, typesize 8 19 -> 31-32 and
-// 21 -> 30-31; splitExtra 0 (two sets) 25-28, 29-32, 23, 30; splitExtra
-// 3, or column delays d%4, no better; staggering only by column (rings
-// of 2, 4, 8) or blending delayed rows into place (VPBLENDMB, rows over
-// 2 or 4 sets) stayed at 21-27. With rows 64 bytes further apart (no
-// shared sets) the same kernels reach 33-37 (typesize 4) and 34 (8).
+// TestMeasureKernels (bitshuffle/measure_test.go) at 256 KiB on an AMD
+// Zen 4 put splitExtra 2 clearly ahead of the kernels these replace for
+// typesizes 4 and 8, both ways; splitExtra 0 (two sets) was between, and
+// splitExtra 3, column delays d%4, staggering only by column (rings of 2,
+// 4, 8) or blending delayed rows into place (VPBLENDMB, rows over 2 or 4
+// sets) were no better. With rows 64 bytes further apart (no shared sets)
+// the same kernels run faster still, which confirms the sets as the cause.
 // Typesize 8 has a second limit that depends on the buffers: for some
-// freshly mapped pairs every split form runs at 22-24 GB/s (plain
-// 17-21), for others splitExtra 2 reaches 31-33. A pass touches 64 row
-// pages plus the ring and the input, about what the L1 TLB holds, so
-// whether the pages' translations can be merged (physically contiguous
-// pages) is the likely cause; not confirmed (no PMU in this VM).
+// freshly mapped pairs every split form runs at one lower speed. A pass
+// touches 64 row pages plus the ring and the input, about what the L1 TLB
+// holds, so whether the pages' translations can be merged (physically
+// contiguous pages) is the likely cause; not confirmed without a PMU.
 var gfniSplit = map[int]int{4: splitExtra, 8: splitExtra}
 
 const splitExtra = 2

@@ -764,13 +764,13 @@ const shiftedInRegs = 10
 const skewDepth = 8
 
 // vbmiShuffleSkewed is vbmiShuffle for n a multiple of 1 KiB or so, where
-// the streams' lines of a block share few offsets modulo 4 KiB: measured on
+// the streams' lines of a block share few offsets modulo 4 KiB: on AMD
 // Zen 4, 8 or 16 stores at one 4 KiB offset run at half the speed, 2 at
-// most nearly full speed. Stream s is written s%D blocks late (D =
+// most nearly full speed (BenchmarkShuffleKernels in shuffle_bench_test.go
+// at sizes that are and are not multiples of 4 KiB). Stream s is written s%D blocks late (D =
 // skewDepth), its newest rows kept in ring[s][block%D], so the lines in
 // flight spread over D offsets. Typesize 8 (with D = 4) gained too
-// unsteadily to keep: the median of 5 runs fell from 36.0 to 33.0 GB/s,
-// and some runs rose to 41. The first D-1 iterations write stale ring
+// unsteadily to keep: its median over runs fell while some runs rose. The first D-1 iterations write stale ring
 // bytes to the D-1 blocks before dst, and the last D-1 blocks of the
 // lagging streams stay unwritten: the caller starts the kernel D-1 blocks
 // in and rewrites both ends with an ordinary kernel.
@@ -842,8 +842,8 @@ func vbmiShuffleSkewed(ts int) {
 // so for typesizes that are not powers of two each store's overflow is
 // rewritten by the next and the last one runs 128-b bytes past the blocks:
 // the caller must have room there (it runs the final blocks into scratch).
-// Masked stores would avoid that but are several times slower on the AMD
-// Zen 4 this was measured on, even when only a few run per call.
+// Masked stores would avoid that but are several times slower on AMD Zen 4,
+// even when only a few run per call.
 func vbmiUnshuffle(ts int, nt bool) {
 	_, r, e, b := vbmiShape(ts)
 	name := ntName(kernelName("unshuffle", ts, "AVX512"), nt)
@@ -899,22 +899,20 @@ func vbmiUnshuffle(ts int, nt bool) {
 
 // unshufflePrefetch is how far ahead of each stream the non-temporal
 // unshuffle kernels of typesizes up to prefetchMaxStreams prefetch (into
-// every cache level). Measured at 64 MiB on Zen 4, each kernel alternating
-// with its unprefetched self, 41 pairs in each order: 256, 512 and 1024
-// bytes all help typesizes 2 to 7, 512 the most (geometric mean of the two
-// orders: ts2 +7%, ts3 +8%, ts4 +3%, ts5 +7%, ts6 +13%, ts7 +8%); the
-// same prefetch is neutral at 9 to 11 and costs 2-9% at 8 and 12 to 16
-// (twice that many lines in flight is likely more than the L1 can track),
-// and a prefetch into L2 only (PREFETCHT1) changed nothing at any typesize.
-// The non-temporal hint (PREFETCHNTA) was slower everywhere, and so was
+// every cache level). BenchmarkUnshuffleKernels at 64 MiB on AMD Zen 4,
+// each kernel alternating with its unprefetched self in both orders:
+// 256, 512 and 1024 bytes all help typesizes 2 to 7, 512 the most; the
+// same prefetch is neutral at 9 to 11 and costs at 8 and 12 to 16 (twice
+// that many lines in flight is likely more than the L1 can track), and a
+// prefetch into L2 only (PREFETCHT1) changed nothing at any typesize. The
+// non-temporal hint (PREFETCHNTA) was slower everywhere, and so was
 // prefetching the shuffle's single source stream.
 //
-// Typesize 16 unshuffles 20% slower relative to memcpy when n is a
-// multiple of 4 KiB (0.92 at 64 MiB) than when it is not (1.12 at 64 MiB
-// less 12 KiB), every stream then reading the same offset within a page;
-// typesize 8 shows no such difference. Loading the upper eight streams one
-// block ahead, so each block's loads fall on two offsets, did not help
-// (3% slower in one order, 1% faster in the other).
+// Typesize 16 unshuffles slower relative to memcpy when n is a multiple of
+// 4 KiB than when it is not, every stream then reading the same offset
+// within a page; typesize 8 shows no such difference. Loading the upper
+// eight streams one block ahead, so each block's loads fall on two
+// offsets, did not help.
 const (
 	unshufflePrefetch  = 512
 	prefetchMaxStreams = 7

@@ -10,20 +10,19 @@ import (
 
 // splitChunk is how many blocks vbmiShuffleSplit shuffles per half before
 // it turns to the other half of the streams; their source, 64*ts bytes a
-// block, must still be in L1 for the second pass. At 256 KiB, ts=8, best of
-// 60 rounds alternating the variants and a copy, on written buffers: with
-// dst 64-byte aligned, 4 blocks ran 38-41 GB/s, 8 ran 51-53, 16 ran 51,
-// 32 ran 50 (one pass 36-37, copy 56-57); with dst 4000 bytes into a page,
-// 8 fell to 39 and 16 kept 49 (one pass 30).
+// block, must still be in L1 for the second pass. At 256 KiB, ts=8,
+// alternating the variants and a copy (BenchmarkShuffleKernels): 4 blocks
+// fall short, 8 to 32 run near the copy with dst 64-byte aligned, and with
+// dst 4000 bytes into a page 16 keeps that speed where 8 falls back.
 const splitChunk = 16
 
 // vbmiShuffleSplit is vbmiShuffle for buffers whose streams all start at
 // one offset modulo 4 KiB (n a multiple of 4096), the usual case for the
-// power-of-two blocks of a chunk. Zen 4 stores 8 lines at one 4 KiB offset
-// at well under its usual rate: at 256 KiB the one-pass ts=8 kernel ran
-// 30-35 GB/s, and 44-45 when n was 64 elements longer, which spreads the
+// power-of-two blocks of a chunk. AMD Zen 4 stores 8 lines at one 4 KiB
+// offset at well under its usual rate: at 256 KiB the one-pass ts=8 kernel
+// ran much faster when n was 64 elements longer, which spreads the
 // streams' lines over 8 offsets (the unshuffle, whose loads meet at one
-// offset instead, runs at 0.9x a copy and gained nothing from two passes).
+// offset instead, runs near a copy and gained nothing from two passes).
 // This kernel shuffles splitChunk blocks writing only the first half of
 // the streams (r = 4 stores per block, as a typesize-4 kernel makes, which
 // runs near copy speed), then the same blocks again, reading them from L1,

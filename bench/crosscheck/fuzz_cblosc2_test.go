@@ -19,7 +19,7 @@ import (
 // FuzzCrossCBlosc2: on any input, c-blosc2 (given the real buffer size)
 // and Decompress agree on whether it decodes and on the bytes, and
 // blosc2_getitem_ctx agrees with GetItem on the range the fuzzer picks,
-// except where c2Differs names a known difference (FORMAT-NOTES and the
+// except where c2Differs names a known difference (docs/formats.md and the
 // README's format notes).
 func FuzzCrossCBlosc2(f *testing.F) {
 	golden.SeedChunks(f)
@@ -204,10 +204,10 @@ func c2Differs(src []byte, h *blosc.Header, herr, err error, ours, theirs []byte
 		return "c-blosc2 refuses a special or stored chunk with the dictionary flag; we ignore it, there are no streams to use one"
 	case h.Format == blosc.FormatBlosc1 && h.BitShuffle && theirs != nil && len(theirs) == len(ours) && !h.Memcpyed &&
 		(blosc1BitCopied(h.Blocksize, h.Typesize) || blosc1BitCopied(leftover(h), h.Typesize)):
-		return "c-blosc2 bit-unshuffles a Blosc1 block whose element count is not a multiple of 8 (FORMAT-NOTES)"
+		return "c-blosc2 bit-unshuffles a Blosc1 block whose element count is not a multiple of 8 (docs/formats.md)"
 	case h.Format == blosc.FormatBlosc2 && (hasFilter(h, blosc.Delta) || hasFilter(h, blosc.TruncPrec)) && theirs != nil && len(theirs) == len(ours) &&
 		(h.Blocksize%h.Typesize != 0 || leftover(h)%h.Typesize != 0):
-		return "c-blosc2 leaves a delta or trunc_prec block's partial element unwritten (FORMAT-NOTES)"
+		return "c-blosc2 leaves a delta or trunc_prec block's partial element unwritten (docs/formats.md)"
 	}
 	return ""
 }

@@ -17,7 +17,7 @@ import (
 // c-blosc 1.21 and Decompress agree on whether it decodes and on the bytes,
 // and blosc_getitem agrees with GetItem on the range the fuzzer picks.
 // Inputs ReadHeader refuses never reach C: c-blosc 1.x trusts the offsets
-// and sizes in the chunk and can read past it (FORMAT-NOTES).
+// and sizes in the chunk and can read past it (docs/formats.md).
 func FuzzCrossCBlosc1(f *testing.F) {
 	golden.SeedChunks(f)
 	for i, c := range allCodecs {

@@ -12,7 +12,7 @@ import (
 
 // The cross-checks see the library from outside, through its public API;
 // what they need of the chunk layout they read from the bytes, by the
-// format (FORMAT-NOTES), as the C libraries do.
+// format (docs/formats.md), as the C libraries do.
 
 // Chunk format constants (c-blosc's blosc.h, c-blosc2's blosc2.h).
 const (

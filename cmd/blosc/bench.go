@@ -17,7 +17,8 @@ import (
 	"github.com/klauspost/cpuid/v2"
 )
 
-// datasets are the PATTERNS.md inputs with the typesize natural to each.
+// datasets are the golden vectors' patterns (docs/benchmarks.md#datasets)
+// with the typesize natural to each.
 var datasets = []struct {
 	name     string
 	typesize int

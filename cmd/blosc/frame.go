@@ -171,10 +171,10 @@ const writeBehind = 8 << 20
 // outFile is the temporary file writeAtomic fills. Every writeBehind bytes
 // it starts the write-out of what is written so far, so that the disk
 // writes while the command still compresses and the fsync that makes the
-// finished file durable waits only for the last few megabytes: a 127 MB
-// frame of 256 MiB of noisy floats on this project's disk waited 69 ms in
-// that fsync, of about 300 for the whole command, when all of it was left
-// for the end (strace -T), and 2-7 ms with write-out started as it went.
+// finished file durable waits only for the last few megabytes instead of
+// the whole file, while one core idles (strace -f -T -e trace=fsync on
+// BenchmarkStreamCLI's command, whose files are on disk by default, shows
+// the wait).
 // A temporary file that only carries the output to stdout is never
 // synced, and is not written out early either: its writeout is nil.
 type outFile struct {

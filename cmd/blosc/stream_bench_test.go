@@ -15,8 +15,8 @@ import (
 	"github.com/goblosc/blosc/internal/golden"
 )
 
-// BenchmarkStreamCLI times, interleaved in every iteration, the command
-// the issue names, `blosc compress -format frame - OUT` fed through a
+// BenchmarkStreamCLI times, interleaved in every iteration, the streaming
+// command, `blosc compress -format frame - OUT` fed through a
 // pipe and `blosc decompress OUT -` into a pipe another goroutine drains
 // (run in this process, so the two pipelines share the machine's state),
 // against the in-memory pipeline on the same data and options: AppendData

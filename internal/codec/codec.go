@@ -362,19 +362,18 @@ func (s *State) zlibDecompress(dst, src []byte) error {
 // zstdDecompress decodes with zstddec, which decodes every frame Blosc
 // writes, and hands what it does not support (a dictionary ID, a
 // checksum, several frames: nothing c-blosc2 writes, but valid zstd) to
-// klauspost's decoder. Until 2026-11-26 frames of many short sequences or
-// many literals went to klauspost on targets without zstddec's assembly
-// loop, where its assembly was faster; but klauspost's decoders draw
-// scratch from sync.Pools, which are per P, so a worker that had moved
-// to another P allocated (as zstddec did while it used klauspost's
-// huff0 for literals: TestBlosc2ZeroAlloc failed so under qemu-s390x,
-// and zstddec now decodes its own Huffman streams). zstddec's portable loop decodes Blosc's frames
-// 0.97-17x as fast as klauspost's portable one (-tags purego,noasm,
-// which is what arm64 and s390x run), measured with
+// klauspost's decoder. Every frame Blosc writes goes to zstddec, even
+// where klauspost's assembly would be faster: klauspost's decoders draw
+// scratch from sync.Pools, which are per P, so a worker that had moved to
+// another P allocated (as zstddec did while it used klauspost's huff0 for
+// literals: TestBlosc2ZeroAlloc failed so under qemu-s390x, and zstddec
+// now decodes its own Huffman streams). zstddec's portable loop decodes
+// Blosc's frames at least as fast as klauspost's portable one (-tags
+// purego,noasm, which is what arm64 and s390x run), as
 //
 //	go test -tags cblosc,purego,noasm -run '^$' -bench BloscStreams -benchtime 20x ./bench/crosscheck/zstddec/
 //
-// so only amd64 without BMI2 gives up speed here (0.39-0.99 on text,
+// shows, so only amd64 without BMI2 gives up speed here (on text,
 // f32_noise and linspace_f64 against klauspost's assembly, -tags
 // cblosc,purego), for a decoder that never allocates.
 func (s *State) zstdDecompress(dst, src []byte) error {
@@ -398,8 +397,8 @@ func (s *State) zstdDecompress(dst, src []byte) error {
 	}
 	// klauspost's sequence loop takes a slower bounds-exact path for a
 	// block that ends less than 16 bytes before the output's capacity,
-	// so decode into scratch with that much room (up to 17% faster on
-	// text and floats, measured) and copy.
+	// so decode into scratch with that much room (faster on text and
+	// floats in the same BloscStreams benchmark) and copy.
 	buf := s.scratchFor(n + zstdSlack)
 	out, err := s.zdec.DecodeAll(src, buf[:0:n+zstdSlack])
 	if err != nil {

@@ -1,6 +1,7 @@
 // Package golden finds the golden vectors made by the C libraries
 // (../shared/testdata beside the repository root), reads their manifest and
-// regenerates the inputs that PATTERNS.md defines.
+// regenerates the inputs that the vectors' PATTERNS.md defines (summarised
+// in the repository's docs/benchmarks.md#datasets).
 package golden
 
 import (
@@ -155,7 +156,8 @@ func (m *splitmix) next() uint64 {
 
 var words = strings.Fields("the quick brown fox jumps over lazy dog blosc chunk frame shuffle bitshuffle compress data block lorem ipsum dolor sit amet consectetur adipiscing elit alpha beta gamma delta epsilon zeta eta theta")
 
-// Pattern returns pattern(name, n) exactly as PATTERNS.md defines it.
+// Pattern returns pattern(name, n) exactly as the vectors' PATTERNS.md
+// defines it.
 func Pattern(name string, n int) ([]byte, error) {
 	out := make([]byte, 0, n+16)
 	elems := func(es int, f func(i int) uint64) []byte {

@@ -49,7 +49,8 @@ type input struct {
 	data []byte
 }
 
-// inputs returns the PATTERNS.md patterns and random data of size n.
+// inputs returns the golden vectors' patterns (docs/benchmarks.md#datasets)
+// and random data of size n.
 func inputs(t testing.TB, n int, seed uint64) []input {
 	var in []input
 	for _, name := range golden.Names {
