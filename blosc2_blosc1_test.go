@@ -113,10 +113,10 @@ func (w *decodeWays) checkRanges(t *testing.T, src, out []byte, h Header, a, b u
 	get := func(start, n int) {
 		got, err := w.serial.GetItems(w.ref[:0], src, int64(start), int64(n))
 		if err != nil {
-			t.Fatalf("GetItem(%d, %d) of %d items: %v", start, n, items, err)
+			t.Fatalf("GetItems(%d, %d) of %d items: %v", start, n, items, err)
 		}
 		if want := out[start*ts : (start+n)*ts]; !bytes.Equal(got, want) {
-			t.Fatalf("GetItem(%d, %d) of %d %d-byte items differs from Decompress at byte %d", start, n, items, ts, golden.FirstDiff(got, want))
+			t.Fatalf("GetItems(%d, %d) of %d %d-byte items differs from Decompress at byte %d", start, n, items, ts, golden.FirstDiff(got, want))
 		}
 		if cap(got) > cap(w.ref) {
 			w.ref = got

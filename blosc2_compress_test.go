@@ -151,7 +151,7 @@ func TestCompress2RoundTrip(t *testing.T) {
 							k = r.IntN(items - a + 1)
 							part, err := GetItems(nil, chunk, int64(a), int64(k))
 							if err != nil || !bytes.Equal(part, src[a*ts:(a+k)*ts]) {
-								t.Fatalf("%s: GetItem(%d, %d): %v", name, a, k, err)
+								t.Fatalf("%s: GetItems(%d, %d): %v", name, a, k, err)
 							}
 						}
 					}

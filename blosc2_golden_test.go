@@ -183,10 +183,10 @@ func TestGoldenBlosc2Decode(t *testing.T) {
 			for _, r := range ranges {
 				items, err := GetItems(nil, src, int64(r[0]), int64(r[1]))
 				if err != nil {
-					t.Fatalf("GetItem(%d, %d): %v", r[0], r[1], err)
+					t.Fatalf("GetItems(%d, %d): %v", r[0], r[1], err)
 				}
 				if want := got[r[0]*ts : (r[0]+r[1])*ts]; !bytes.Equal(items, want) {
-					t.Fatalf("GetItem(%d, %d) differs at %d", r[0], r[1], golden.FirstDiff(items, want))
+					t.Fatalf("GetItems(%d, %d) differs at %d", r[0], r[1], golden.FirstDiff(items, want))
 				}
 			}
 			if _, err := GetItems(nil, src, int64(n), 1); !errors.Is(err, ErrRange) {

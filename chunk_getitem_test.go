@@ -18,10 +18,10 @@ func TestGetItemRepeatedValuePhase(t *testing.T) {
 	for _, r := range [][2]int{{26666, 53334}, {0, 8}, {1, 7}, {7, 9}, {3, 0}, {len(whole) - 5, 5}} {
 		got, err := GetItems(nil, src, int64(r[0]), int64(r[1]))
 		if err != nil {
-			t.Fatalf("GetItem(%d, %d): %v", r[0], r[1], err)
+			t.Fatalf("GetItems(%d, %d): %v", r[0], r[1], err)
 		}
 		if want := whole[r[0] : r[0]+r[1]]; !bytes.Equal(got, want) {
-			t.Errorf("GetItem(%d, %d) = % x..., Decompress has % x...", r[0], r[1], got[:min(16, len(got))], want[:min(16, len(want))])
+			t.Errorf("GetItems(%d, %d) = % x..., Decompress has % x...", r[0], r[1], got[:min(16, len(got))], want[:min(16, len(want))])
 		}
 	}
 }

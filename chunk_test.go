@@ -229,7 +229,7 @@ func TestHeaderJSON(t *testing.T) {
 
 // GetItem returns exactly the slice of the decoded data, for random ranges
 // and ranges at block boundaries, and rejects out-of-range requests.
-func TestGetItem(t *testing.T) {
+func TestGetItems(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, c := range allCodecs {
 		for _, ts := range []int{1, 3, 4, 8, 255} {
@@ -246,10 +246,10 @@ func TestGetItem(t *testing.T) {
 					t.Helper()
 					got, err := GetItems(nil, chunk, int64(start), int64(cnt))
 					if err != nil {
-						t.Fatalf("%s ts%d n%d: GetItem(%d, %d): %v", c, ts, n, start, cnt, err)
+						t.Fatalf("%s ts%d n%d: GetItems(%d, %d): %v", c, ts, n, start, cnt, err)
 					}
 					if want := in[start*ts : (start+cnt)*ts]; !bytes.Equal(got, want) {
-						t.Fatalf("%s ts%d n%d: GetItem(%d, %d) differs at %d", c, ts, n, start, cnt, golden.FirstDiff(got, want))
+						t.Fatalf("%s ts%d n%d: GetItems(%d, %d) differs at %d", c, ts, n, start, cnt, golden.FirstDiff(got, want))
 					}
 				}
 				check(0, items)
@@ -267,7 +267,7 @@ func TestGetItem(t *testing.T) {
 				}
 				for _, r := range [][2]int{{-1, 1}, {0, items + 1}, {items + 1, 0}, {1, -1}, {items, 1}} {
 					if _, err := GetItems(nil, chunk, int64(r[0]), int64(r[1])); !errors.Is(err, ErrRange) {
-						t.Fatalf("%s ts%d n%d: GetItem(%d, %d): err = %v, want ErrRange", c, ts, n, r[0], r[1], err)
+						t.Fatalf("%s ts%d n%d: GetItems(%d, %d): err = %v, want ErrRange", c, ts, n, r[0], r[1], err)
 					}
 				}
 			}

@@ -41,9 +41,10 @@
 // one in memory; [SChunk.AppendData] cuts data into chunks and compresses several at
 // once; AppendChunk, InsertChunk, UpdateChunk, DeleteChunk and
 // AppendSpecial change it as c-blosc2 does. A frame is a super-chunk
-// serialised as one contiguous .b2frame: [SChunk.Frame] and
+// serialised as one contiguous .b2frame: [SChunk.AppendFrame] and
 // [SChunk.WriteTo] write it, [ParseFrame] reads one from memory without
-// copying, [OpenFrame] and [OpenFrameAt] read one lazily from any io.ReaderAt (a chunk at a time).
+// copying, [OpenFrame] reads one lazily from any io.ReaderAt (a chunk at a time;
+// io.NewSectionReader for a frame inside a larger file).
 //
 // A frame file is changed in place: [CreateFrameFile] and [OpenFrameFile]
 // return an SChunk whose every change writes bytes in proportion to the

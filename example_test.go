@@ -100,7 +100,7 @@ func ExampleNewSChunk() {
 	if err := s.AppendData(src); err != nil {
 		panic(err)
 	}
-	frame, err := s.Frame(nil) // the bytes of a .b2frame file
+	frame, err := s.AppendFrame(nil) // the bytes of a .b2frame file
 	if err != nil {
 		panic(err)
 	}
@@ -115,7 +115,7 @@ func ExampleNewSChunk() {
 	}
 	meta, _ := r.Metalayer("shape")
 	all, _ := r.Decompress(nil)
-	fmt.Println(r.NChunks(), r.Nbytes(), math.Float64frombits(binary.LittleEndian.Uint64(item))*7)
+	fmt.Println(r.Nchunks(), r.Nbytes(), math.Float64frombits(binary.LittleEndian.Uint64(item))*7)
 	fmt.Printf("% x %v %v\n", meta, bytes.Equal(all, src), len(frame) < len(src)/2)
 	// Output:
 	// 3 3145728 200000
@@ -167,7 +167,7 @@ func ExampleCreateFrameFile() {
 	if _, err := s.ReadAt(p, 299999); err != nil {
 		panic(err)
 	}
-	fmt.Println(n, s.NChunks(), s.Nbytes(), p)
+	fmt.Println(n, s.Nchunks(), s.Nbytes(), p)
 	// Output: 50000 7 450000 [2 3 3]
 }
 
@@ -205,7 +205,7 @@ func ExampleNewFrameWriter() {
 	defer r.Close()
 	var out bytes.Buffer
 	n, err := io.Copy(&out, r)
-	fmt.Println(n, err, s.NChunks(), bytes.Equal(out.Bytes(), in))
+	fmt.Println(n, err, s.Nchunks(), bytes.Equal(out.Bytes(), in))
 	// Output: 1600000 <nil> 7 true
 }
 
@@ -227,7 +227,7 @@ func ExampleCreateSparseFrame() {
 	if err := s.AppendData(bytes.Repeat([]byte("sparse"), 4000)); err != nil { // 24000 bytes
 		panic(err)
 	}
-	s, err = blosc.OpenSparseFrame(dir, false)
+	s, err = blosc.OpenSparseFrame(dir)
 	if err != nil {
 		panic(err)
 	}
@@ -235,7 +235,7 @@ func ExampleCreateSparseFrame() {
 	for i := range names {
 		names[i] = filepath.Base(names[i])
 	}
-	fmt.Println(s.NChunks(), s.Nbytes(), names)
+	fmt.Println(s.Nchunks(), s.Nbytes(), names)
 	// Output: 3 24000 [00000000.chunk 00000001.chunk 00000002.chunk chunks.b2frame]
 }
 
