@@ -10,6 +10,7 @@ import (
 
 	"github.com/goblosc/blosc/internal/cpu"
 	"github.com/goblosc/blosc/internal/guard"
+	"github.com/goblosc/blosc/internal/testrand"
 )
 
 func TestAlign64(t *testing.T) {
@@ -62,7 +63,7 @@ func TestShuffleSplitKernel(t *testing.T) {
 	for blocks := 1; blocks <= 25; blocks++ {
 		n := 64 * blocks
 		src := make([]byte, n*ts)
-		fillRandom(rng, src)
+		testrand.Fill(rng, src)
 		want, got := make([]byte, n*ts), make([]byte, n*ts+64)
 		shuffleGeneric(want, src, ts)
 		shuffle8AVX512Split(&got[0], &src[0], n, blocks)
@@ -75,7 +76,7 @@ func TestShuffleSplitKernel(t *testing.T) {
 	for _, side := range []guard.Side{guard.End, guard.Start} {
 		for _, n := range []int{4096, 3 * 4096} {
 			src, dst := guard.New(n*ts, side), guard.New(n*ts, side)
-			fillRandom(rng, src.Bytes)
+			testrand.Fill(rng, src.Bytes)
 			want := make([]byte, n*ts)
 			shuffleGeneric(want, src.Bytes, ts)
 			Shuffle(dst.Bytes, src.Bytes, ts)

@@ -17,6 +17,7 @@ import (
 	"github.com/goblosc/blosc/internal/cpu"
 	"github.com/goblosc/blosc/internal/golden"
 	"github.com/goblosc/blosc/internal/guard"
+	"github.com/goblosc/blosc/internal/testrand"
 )
 
 // EnvRequireKernels lists kernels (comma separated level names) that the
@@ -55,12 +56,6 @@ func diffReport(got, want []byte) string {
 	fmt.Fprintf(&b, "got  [%d:%d]:\n%s", lo, min(hi, len(got)), hex.Dump(got[min(lo, len(got)):min(hi, len(got))]))
 	fmt.Fprintf(&b, "want [%d:%d]:\n%s", lo, min(hi, len(want)), hex.Dump(want[min(lo, len(want)):min(hi, len(want))]))
 	return b.String()
-}
-
-func fillRandom(rng *rand.Rand, b []byte) {
-	for i := range b {
-		b[i] = byte(rng.Uint32())
-	}
 }
 
 // checkKernel runs k both ways on src, checking against the oracle. dst and
@@ -139,7 +134,7 @@ func testLengths(ts int, short bool) []int {
 func TestShuffleKernelsMatchOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	src := make([]byte, 65537+300)
-	fillRandom(rng, src)
+	testrand.Fill(rng, src)
 	dst := make([]byte, len(src)+64)
 	back := make([]byte, len(src)+64)
 	for _, k := range runnableKernels(t) {
@@ -160,7 +155,7 @@ func TestShuffleKernelsMatchOracle(t *testing.T) {
 func TestShuffleKernelsStreamSpacing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	src := make([]byte, 16*9216+64*16+16)
-	fillRandom(rng, src)
+	testrand.Fill(rng, src)
 	dst := make([]byte, len(src)+64)
 	back := make([]byte, len(src)+64)
 	for _, k := range runnableKernels(t) {
@@ -181,7 +176,7 @@ func TestShuffleKernelsStreamSpacing(t *testing.T) {
 func TestShuffleKernelsUnaligned(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	buf := make([]byte, 3*4096+128)
-	fillRandom(rng, buf)
+	testrand.Fill(rng, buf)
 	out := make([]byte, len(buf))
 	back := make([]byte, len(buf))
 	for _, k := range runnableKernels(t) {
@@ -210,7 +205,7 @@ func TestShuffleKernelsGuardPages(t *testing.T) {
 					ls := testLengths(ts, true)
 					size := ls[len(ls)-1]
 					src, dst, back := guard.New(size, side), guard.New(size, side), guard.New(size, side)
-					fillRandom(rng, src.Bytes)
+					testrand.Fill(rng, src.Bytes)
 					// Cut every length from the guarded end of the buffers.
 					at := func(b []byte, n int) []byte {
 						if side == guard.End {
@@ -235,7 +230,7 @@ func TestShuffleKernelsGuardPages(t *testing.T) {
 func TestShuffleForcedLevel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	src := make([]byte, 10007)
-	fillRandom(rng, src)
+	testrand.Fill(rng, src)
 	for _, k := range runnableKernels(t) {
 		restore := forceShuffleLevel(k.Level)
 		if got := Kernel(); !strings.HasPrefix(got, k.Name()) {
@@ -281,7 +276,7 @@ func TestShuffleDoesNotAllocate(t *testing.T) {
 // GOBLOSC_TEST_REQUIRE_KERNELS names did not run.
 func TestKernelCoverage(t *testing.T) {
 	src := make([]byte, 5000)
-	fillRandom(rand.New(rand.NewPCG(11, 12)), src)
+	testrand.Fill(rand.New(rand.NewPCG(11, 12)), src)
 	for _, k := range runnableKernels(t) {
 		checkKernel(t, k, make([]byte, len(src)), make([]byte, len(src)), src, 4)
 	}
@@ -314,7 +309,7 @@ func TestKernelCoverage(t *testing.T) {
 func TestKernelEnvOverride(t *testing.T) {
 	if os.Getenv("GOBLOSC_TEST_CHILD") == "1" {
 		src := make([]byte, 3000)
-		fillRandom(rand.New(rand.NewPCG(1, 1)), src)
+		testrand.Fill(rand.New(rand.NewPCG(1, 1)), src)
 		for ts := 2; ts <= 16; ts++ {
 			got, want := make([]byte, len(src)), make([]byte, len(src))
 			Shuffle(got, src, ts)
@@ -394,7 +389,7 @@ func TestShuffleKernelsLargeBuffers(t *testing.T) {
 	const size = 16<<20 + 64*16
 	rng := rand.New(rand.NewPCG(13, 14))
 	src := make([]byte, size)
-	fillRandom(rng, src)
+	testrand.Fill(rng, src)
 	raw := make([]byte, size+128)
 	backRaw := make([]byte, size+128)
 	ks := runnableKernels(t)
@@ -432,7 +427,7 @@ func TestUnshuffleBypass(t *testing.T) {
 		ls := append(testLengths(ts, true), 64<<10, 64<<10+ts+1)
 		size := ls[len(ls)-1] + 64
 		src := make([]byte, size)
-		fillRandom(rng, src)
+		testrand.Fill(rng, src)
 		dst := guard.New(size, guard.End)
 		want := make([]byte, size)
 		for _, n := range ls {

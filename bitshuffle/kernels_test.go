@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc/internal/cpu"
+	"github.com/goblosc/blosc/internal/testrand"
 )
 
 // ran records which kernels this package's tests exercised.
@@ -58,14 +59,6 @@ func allBytes(b []byte, v byte) bool {
 		}
 	}
 	return true
-}
-
-func randomBytes(rng *rand.Rand, n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(rng.Uint32())
-	}
-	return b
 }
 
 // checkKernel compares kernel k with the oracle on src, both ways, using the
@@ -145,7 +138,7 @@ func TestKernelsMatchOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, ts := range testTypesizes() {
 		ns := testLengths(ts)
-		src := randomBytes(rng, ns[len(ns)-1])
+		src := testrand.Bytes(rng, ns[len(ns)-1])
 		dst := make([]byte, len(src))
 		back := make([]byte, len(src))
 		for _, k := range usable {
@@ -164,7 +157,7 @@ func TestKernelsUnaligned(t *testing.T) {
 		for _, elems := range []int{64, 200, 513} {
 			n := elems*ts + ts/2
 			for off := 1; off < 64; off++ {
-				srcBuf := randomBytes(rng, n+off)
+				srcBuf := testrand.Bytes(rng, n+off)
 				src := srcBuf[off:]
 				dstBuf := make([]byte, n+2*off)
 				backBuf := make([]byte, n+2*off)
@@ -192,7 +185,7 @@ func TestKernelsGuardPages(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, ts := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 31, 255} {
 		for _, n := range []int{8 * ts, 64 * ts, 64*ts + 1, 100 * ts, 256 * ts, 512 * ts, 1024*ts + 3, 1000*ts + ts - 1, 4096} {
-			data := randomBytes(rng, n)
+			data := testrand.Bytes(rng, n)
 			for _, atEnd := range []bool{true, false} {
 				src := guarded(t, n, atEnd)
 				dst := guarded(t, n, atEnd)
@@ -208,7 +201,7 @@ func TestKernelsGuardPages(t *testing.T) {
 
 func TestShuffleAllocs(t *testing.T) {
 	usable, _ := usableKernels()
-	src := randomBytes(rand.New(rand.NewPCG(9, 9)), 64<<10+5)
+	src := testrand.Bytes(rand.New(rand.NewPCG(9, 9)), 64<<10+5)
 	dst := make([]byte, len(src))
 	for _, k := range usable {
 		restore := forceKernel(k)
@@ -241,7 +234,7 @@ func TestKernelName(t *testing.T) {
 
 // The registry runs the same kernels as the package's own dispatch.
 func TestRegisteredKernels(t *testing.T) {
-	src := randomBytes(rand.New(rand.NewPCG(3, 3)), 777*6)
+	src := testrand.Bytes(rand.New(rand.NewPCG(3, 3)), 777*6)
 	want := make([]byte, len(src))
 	shuffleGeneric(want, src, 6)
 	seen := 0
@@ -271,7 +264,7 @@ func TestRegisteredKernels(t *testing.T) {
 // a CI job (a QEMU one especially) proves it exercised its target.
 func TestRequiredKernels(t *testing.T) {
 	usable, missing := usableKernels()
-	src := randomBytes(rand.New(rand.NewPCG(4, 4)), 4099)
+	src := testrand.Bytes(rand.New(rand.NewPCG(4, 4)), 4099)
 	dst, back := make([]byte, len(src)), make([]byte, len(src))
 	for _, k := range usable {
 		checkKernel(t, k, dst, back, src, 3)
@@ -332,7 +325,7 @@ func TestPickedKernelsMatchOracle(t *testing.T) {
 			}
 			for _, elems := range []int{7, 64, 600, 4099} {
 				n := elems*ts + ts/2
-				src := randomBytes(rng, n)
+				src := testrand.Bytes(rng, n)
 				want := make([]byte, n)
 				shuffleGeneric(want, src, ts)
 				got := make([]byte, n)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/goblosc/blosc/internal/testrand"
 )
 
 // TestGFNISplitKernels runs the split GFNI kernels directly: the package
@@ -23,7 +25,7 @@ func TestGFNISplitKernels(t *testing.T) {
 		for _, sb := range []int{1, 2, 3, 4, 5, 6, 7, 9, 33, 64} {
 			n := sb * blockSuper * ts
 			rowLen := n / ts / 8
-			src := randomBytes(rng, n)
+			src := testrand.Bytes(rng, n)
 			want := make([]byte, n)
 			shuffleGeneric(want, src, ts)
 			for _, place := range []string{"guard-before", "guard-after", "unaligned"} {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/testrand"
 )
 
 // shuffled returns pattern name's first n bytes byte-shuffled for
@@ -38,14 +39,6 @@ func cut(b []byte, n int) [][]byte {
 		s[i] = b[i*l : (i+1)*l]
 	}
 	return s
-}
-
-func randBytes(r *rand.Rand, n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(r.Uint32())
-	}
-	return b
 }
 
 // clone copies every sample so that no two runs share memory.
@@ -83,16 +76,16 @@ func TestTrainDeterministic(t *testing.T) {
 // cut exactly where its recurring bytes end.
 func TestTrainSegmentsAndOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	common := randBytes(r, 100) // in every sample
-	some := randBytes(r, 100)   // in three samples
+	common := testrand.Bytes(r, 100) // in every sample
+	some := testrand.Bytes(r, 100)   // in three samples
 	var samples [][]byte
 	for i := 0; i < 10; i++ {
-		s := append(randBytes(r, 50), common...)
+		s := append(testrand.Bytes(r, 50), common...)
 		// Farther apart than a segment (K=128) reaches.
-		s = append(s, randBytes(r, 200)...)
+		s = append(s, testrand.Bytes(r, 200)...)
 		if i%3 == 0 && i < 9 {
 			s = append(s, some...)
-			s = append(s, randBytes(r, 20)...)
+			s = append(s, testrand.Bytes(r, 20)...)
 		}
 		samples = append(samples, s)
 	}
@@ -119,7 +112,7 @@ func TestTrainSegmentsAndOrder(t *testing.T) {
 
 func TestTrainBounds(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	same := randBytes(r, 3000)
+	same := testrand.Bytes(r, 3000)
 	identical := [][]byte{same, same, same, same, same, same}
 	cases := []struct {
 		name    string
@@ -134,7 +127,7 @@ func TestTrainBounds(t *testing.T) {
 		{"zero size", identical, 0, 0, 0},
 		{"negative size", identical, -5, 0, 0},
 		// Random data: no d-mer recurs, nothing is worth storing.
-		{"random", cut(randBytes(r, 64<<10), 16), 8 << 10, 0, 0},
+		{"random", cut(testrand.Bytes(r, 64<<10), 16), 8 << 10, 0, 0},
 		// Identical samples: every d-mer of one sample, once or nearly.
 		{"identical", identical, 32 << 10, 3000 + 3000/(DefaultK-DefaultD+1)*DefaultD + 64, 3000},
 		{"identical, small size", identical, 700, 700, 700 - DefaultD + 1},
