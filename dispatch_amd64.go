@@ -5,6 +5,7 @@ package blosc
 import (
 	"unsafe"
 
+	"github.com/goblosc/blosc/internal/byteshuffle"
 	"github.com/goblosc/blosc/internal/cpu"
 )
 
@@ -229,31 +230,31 @@ func shuffleBlocks(isa int, d, s *byte, ts, n, blocks int) {
 		case 2:
 			shuffle2AVX512(d, s, n, blocks)
 		case 3:
-			shuffle3AVX512(d, s, n, blocks)
+			byteshuffle.Shuffle3AVX512(d, s, n, blocks)
 		case 4:
 			shuffle4AVX512(d, s, n, blocks)
 		case 5:
-			shuffle5AVX512(d, s, n, blocks)
+			byteshuffle.Shuffle5AVX512(d, s, n, blocks)
 		case 6:
-			shuffle6AVX512(d, s, n, blocks)
+			byteshuffle.Shuffle6AVX512(d, s, n, blocks)
 		case 7:
-			shuffle7AVX512(d, s, n, blocks)
+			byteshuffle.Shuffle7AVX512(d, s, n, blocks)
 		case 8:
 			shuffle8AVX512(d, s, n, blocks)
 		case 9:
-			shuffle9AVX512(d, s, n, blocks)
+			byteshuffle.Shuffle9AVX512(d, s, n, blocks)
 		case 10:
-			shuffle10AVX512(d, s, n, blocks)
+			byteshuffle.Shuffle10AVX512(d, s, n, blocks)
 		case 11:
-			shuffle11AVX512(d, s, n, blocks)
+			byteshuffle.Shuffle11AVX512(d, s, n, blocks)
 		case 12:
-			shuffle12AVX512(d, s, n, blocks)
+			byteshuffle.Shuffle12AVX512(d, s, n, blocks)
 		case 13:
-			shuffle13AVX512(d, s, n, blocks)
+			byteshuffle.Shuffle13AVX512(d, s, n, blocks)
 		case 14:
-			shuffle14AVX512(d, s, n, blocks)
+			byteshuffle.Shuffle14AVX512(d, s, n, blocks)
 		case 15:
-			shuffle15AVX512(d, s, n, blocks)
+			byteshuffle.Shuffle15AVX512(d, s, n, blocks)
 		case 16:
 			shuffle16AVX512(d, s, n, blocks)
 		}
@@ -313,31 +314,31 @@ func unshuffleBlocks(isa int, d, s *byte, ts, n, blocks int) {
 		case 2:
 			unshuffle2AVX512(d, s, n, blocks)
 		case 3:
-			unshuffle3AVX512(d, s, n, blocks)
+			byteshuffle.Unshuffle3AVX512(d, s, n, blocks)
 		case 4:
 			unshuffle4AVX512(d, s, n, blocks)
 		case 5:
-			unshuffle5AVX512(d, s, n, blocks)
+			byteshuffle.Unshuffle5AVX512(d, s, n, blocks)
 		case 6:
-			unshuffle6AVX512(d, s, n, blocks)
+			byteshuffle.Unshuffle6AVX512(d, s, n, blocks)
 		case 7:
-			unshuffle7AVX512(d, s, n, blocks)
+			byteshuffle.Unshuffle7AVX512(d, s, n, blocks)
 		case 8:
 			unshuffle8AVX512(d, s, n, blocks)
 		case 9:
-			unshuffle9AVX512(d, s, n, blocks)
+			byteshuffle.Unshuffle9AVX512(d, s, n, blocks)
 		case 10:
-			unshuffle10AVX512(d, s, n, blocks)
+			byteshuffle.Unshuffle10AVX512(d, s, n, blocks)
 		case 11:
-			unshuffle11AVX512(d, s, n, blocks)
+			byteshuffle.Unshuffle11AVX512(d, s, n, blocks)
 		case 12:
-			unshuffle12AVX512(d, s, n, blocks)
+			byteshuffle.Unshuffle12AVX512(d, s, n, blocks)
 		case 13:
-			unshuffle13AVX512(d, s, n, blocks)
+			byteshuffle.Unshuffle13AVX512(d, s, n, blocks)
 		case 14:
-			unshuffle14AVX512(d, s, n, blocks)
+			byteshuffle.Unshuffle14AVX512(d, s, n, blocks)
 		case 15:
-			unshuffle15AVX512(d, s, n, blocks)
+			byteshuffle.Unshuffle15AVX512(d, s, n, blocks)
 		case 16:
 			unshuffle16AVX512(d, s, n, blocks)
 		}

@@ -219,16 +219,6 @@ func shuffle2AVX512NT(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle2AVX512NT(dst *byte, src *byte, n int, blocks int)
 
-// shuffle3AVX512 shuffles blocks of 64 elements of 3 bytes.
-//
-//go:noescape
-func shuffle3AVX512(dst *byte, src *byte, n int, blocks int)
-
-// unshuffle3AVX512 unshuffles blocks of 64 elements of 3 bytes, writing up to 32 bytes of scratch past them.
-//
-//go:noescape
-func unshuffle3AVX512(dst *byte, src *byte, n int, blocks int)
-
 // shuffle3AVX512NTShifted shuffles blocks of 64 elements of 3 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
@@ -264,16 +254,6 @@ func shuffle4AVX512NT(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle4AVX512NT(dst *byte, src *byte, n int, blocks int)
 
-// shuffle5AVX512 shuffles blocks of 64 elements of 5 bytes.
-//
-//go:noescape
-func shuffle5AVX512(dst *byte, src *byte, n int, blocks int)
-
-// unshuffle5AVX512 unshuffles blocks of 64 elements of 5 bytes, writing up to 48 bytes of scratch past them.
-//
-//go:noescape
-func unshuffle5AVX512(dst *byte, src *byte, n int, blocks int)
-
 // shuffle5AVX512NTShifted shuffles blocks of 64 elements of 5 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
@@ -284,16 +264,6 @@ func shuffle5AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte,
 //go:noescape
 func unshuffle5AVX512NT(dst *byte, src *byte, n int, blocks int)
 
-// shuffle6AVX512 shuffles blocks of 64 elements of 6 bytes.
-//
-//go:noescape
-func shuffle6AVX512(dst *byte, src *byte, n int, blocks int)
-
-// unshuffle6AVX512 unshuffles blocks of 64 elements of 6 bytes, writing up to 32 bytes of scratch past them.
-//
-//go:noescape
-func unshuffle6AVX512(dst *byte, src *byte, n int, blocks int)
-
 // shuffle6AVX512NTShifted shuffles blocks of 64 elements of 6 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
@@ -303,16 +273,6 @@ func shuffle6AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte,
 //
 //go:noescape
 func unshuffle6AVX512NT(dst *byte, src *byte, n int, blocks int)
-
-// shuffle7AVX512 shuffles blocks of 64 elements of 7 bytes.
-//
-//go:noescape
-func shuffle7AVX512(dst *byte, src *byte, n int, blocks int)
-
-// unshuffle7AVX512 unshuffles blocks of 64 elements of 7 bytes, writing up to 16 bytes of scratch past them.
-//
-//go:noescape
-func unshuffle7AVX512(dst *byte, src *byte, n int, blocks int)
 
 // shuffle7AVX512NTShifted shuffles blocks of 64 elements of 7 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
@@ -354,16 +314,6 @@ func shuffle8AVX512NT(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle8AVX512NT(dst *byte, src *byte, n int, blocks int)
 
-// shuffle9AVX512 shuffles blocks of 64 elements of 9 bytes.
-//
-//go:noescape
-func shuffle9AVX512(dst *byte, src *byte, n int, blocks int)
-
-// unshuffle9AVX512 unshuffles blocks of 64 elements of 9 bytes, writing up to 56 bytes of scratch past them.
-//
-//go:noescape
-func unshuffle9AVX512(dst *byte, src *byte, n int, blocks int)
-
 // shuffle9AVX512NTShifted shuffles blocks of 64 elements of 9 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
@@ -378,16 +328,6 @@ func shuffle9AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 //
 //go:noescape
 func unshuffle9AVX512NT(dst *byte, src *byte, n int, blocks int)
-
-// shuffle10AVX512 shuffles blocks of 64 elements of 10 bytes.
-//
-//go:noescape
-func shuffle10AVX512(dst *byte, src *byte, n int, blocks int)
-
-// unshuffle10AVX512 unshuffles blocks of 64 elements of 10 bytes, writing up to 48 bytes of scratch past them.
-//
-//go:noescape
-func unshuffle10AVX512(dst *byte, src *byte, n int, blocks int)
 
 // shuffle10AVX512NTShifted shuffles blocks of 64 elements of 10 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
@@ -404,16 +344,6 @@ func shuffle10AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 //go:noescape
 func unshuffle10AVX512NT(dst *byte, src *byte, n int, blocks int)
 
-// shuffle11AVX512 shuffles blocks of 64 elements of 11 bytes.
-//
-//go:noescape
-func shuffle11AVX512(dst *byte, src *byte, n int, blocks int)
-
-// unshuffle11AVX512 unshuffles blocks of 64 elements of 11 bytes, writing up to 40 bytes of scratch past them.
-//
-//go:noescape
-func unshuffle11AVX512(dst *byte, src *byte, n int, blocks int)
-
 // shuffle11AVX512NTShifted shuffles blocks of 64 elements of 11 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
@@ -428,16 +358,6 @@ func shuffle11AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 //
 //go:noescape
 func unshuffle11AVX512NT(dst *byte, src *byte, n int, blocks int)
-
-// shuffle12AVX512 shuffles blocks of 64 elements of 12 bytes.
-//
-//go:noescape
-func shuffle12AVX512(dst *byte, src *byte, n int, blocks int)
-
-// unshuffle12AVX512 unshuffles blocks of 64 elements of 12 bytes, writing up to 32 bytes of scratch past them.
-//
-//go:noescape
-func unshuffle12AVX512(dst *byte, src *byte, n int, blocks int)
 
 // shuffle12AVX512NTShifted shuffles blocks of 64 elements of 12 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
@@ -454,16 +374,6 @@ func shuffle12AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 //go:noescape
 func unshuffle12AVX512NT(dst *byte, src *byte, n int, blocks int)
 
-// shuffle13AVX512 shuffles blocks of 64 elements of 13 bytes.
-//
-//go:noescape
-func shuffle13AVX512(dst *byte, src *byte, n int, blocks int)
-
-// unshuffle13AVX512 unshuffles blocks of 64 elements of 13 bytes, writing up to 24 bytes of scratch past them.
-//
-//go:noescape
-func unshuffle13AVX512(dst *byte, src *byte, n int, blocks int)
-
 // shuffle13AVX512NTShifted shuffles blocks of 64 elements of 13 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
@@ -479,16 +389,6 @@ func shuffle13AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 //go:noescape
 func unshuffle13AVX512NT(dst *byte, src *byte, n int, blocks int)
 
-// shuffle14AVX512 shuffles blocks of 64 elements of 14 bytes.
-//
-//go:noescape
-func shuffle14AVX512(dst *byte, src *byte, n int, blocks int)
-
-// unshuffle14AVX512 unshuffles blocks of 64 elements of 14 bytes, writing up to 16 bytes of scratch past them.
-//
-//go:noescape
-func unshuffle14AVX512(dst *byte, src *byte, n int, blocks int)
-
 // shuffle14AVX512NTShifted shuffles blocks of 64 elements of 14 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
@@ -503,16 +403,6 @@ func shuffle14AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 //
 //go:noescape
 func unshuffle14AVX512NT(dst *byte, src *byte, n int, blocks int)
-
-// shuffle15AVX512 shuffles blocks of 64 elements of 15 bytes.
-//
-//go:noescape
-func shuffle15AVX512(dst *byte, src *byte, n int, blocks int)
-
-// unshuffle15AVX512 unshuffles blocks of 64 elements of 15 bytes, writing up to 8 bytes of scratch past them.
-//
-//go:noescape
-func unshuffle15AVX512(dst *byte, src *byte, n int, blocks int)
 
 // shuffle15AVX512NTShifted shuffles blocks of 64 elements of 15 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //

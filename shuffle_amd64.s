@@ -5831,49 +5831,70 @@ done:
 	VZEROUPPER
 	RET
 
-// func shuffle3AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·shuffle3AVX512(SB), NOSPLIT, $0-32
+// func shuffle3AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle3AVX512NTShifted(SB), NOSPLIT, $0-48
 	MOVQ      dst+0(FP), AX
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
 	TESTQ     BX, BX
 	JZ        done
 	VMOVDQU64 gather3H0<>+0(SB), Z0
 	VMOVDQU64 gather3H1<>+0(SB), Z1
-	MOVQ      $0x00000000ffffffff, SI
-	KMOVQ     SI, K1
+	MOVQ      $0x00000000ffffffff, DI
+	KMOVQ     DI, K1
+	VPXORQ    Z2, Z2, Z2
+	VPXORQ    Z3, Z3, Z3
+	VPXORQ    Z4, Z4, Z4
+	VMOVDQU64 (SI), Z5
+	VMOVDQU64 64(SI), Z6
+	VMOVDQU64 128(SI), Z7
 
 loop:
-	VMOVDQU64  (CX), Z2
-	VMOVDQU8.Z 64(CX), K1, Z3
-	VMOVDQA64  Z2, Z4
-	VPERMT2B   Z3, Z0, Z4
-	VPERMT2B   Z3, Z1, Z2
-	VMOVDQU64  96(CX), Z3
-	VMOVDQU8.Z 160(CX), K1, Z5
-	VMOVDQA64  Z3, Z6
-	VPERMT2B   Z5, Z0, Z6
-	VPERMT2B   Z5, Z1, Z3
-	VSHUFI64X2 $0x44, Z6, Z4, Z5
-	VSHUFI64X2 $0xee, Z6, Z4, Z4
+	VMOVDQU64  (CX), Z8
+	VMOVDQU8.Z 64(CX), K1, Z9
+	VMOVDQA64  Z8, Z10
+	VPERMT2B   Z9, Z0, Z10
+	VPERMT2B   Z9, Z1, Z8
+	VMOVDQU64  96(CX), Z9
+	VMOVDQU8.Z 160(CX), K1, Z11
+	VMOVDQA64  Z9, Z12
+	VPERMT2B   Z11, Z0, Z12
+	VPERMT2B   Z11, Z1, Z9
+	VSHUFI64X2 $0x44, Z12, Z10, Z11
+	VSHUFI64X2 $0xee, Z12, Z10, Z10
+	VMOVDQA64  Z5, Z12
+	VPERMI2B   Z2, Z11, Z12
+	VMOVDQA64  Z11, Z2
 	MOVQ       AX, SI
-	VMOVDQU64  Z5, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z12, (SI)
+	VMOVDQA64  Z6, Z11
+	VPERMI2B   Z3, Z10, Z11
+	VMOVDQA64  Z10, Z3
 	IMUL3Q     $0x01, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z4, (SI)
-	VSHUFI64X2 $0x44, Z3, Z2, Z4
-	VSHUFI64X2 $0xee, Z3, Z2, Z2
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z11, (SI)
+	VSHUFI64X2 $0x44, Z9, Z8, Z10
+	VSHUFI64X2 $0xee, Z9, Z8, Z8
+	VMOVDQA64  Z7, Z8
+	VPERMI2B   Z4, Z10, Z8
+	VMOVDQA64  Z10, Z4
 	IMUL3Q     $0x02, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z4, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z8, (SI)
 	ADDQ       $0x00000040, AX
 	ADDQ       $0x000000c0, CX
 	DECQ       BX
 	JNZ        loop
 
 done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6008,250 +6029,6 @@ DATA gather3H1<>+61(SB)/1, $0x00
 DATA gather3H1<>+62(SB)/1, $0x00
 DATA gather3H1<>+63(SB)/1, $0x00
 GLOBL gather3H1<>(SB), RODATA|NOPTR, $64
-
-// func unshuffle3AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unshuffle3AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 scatter3H0<>+0(SB), Z0
-	VMOVDQU64 scatter3H1<>+0(SB), Z1
-
-loop:
-	MOVQ       CX, SI
-	VMOVDQU64  (SI), Z2
-	IMUL3Q     $0x01, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z3
-	VSHUFI64X2 $0x44, Z3, Z2, Z4
-	VSHUFI64X2 $0xee, Z3, Z2, Z2
-	IMUL3Q     $0x02, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z3
-	VPXORQ     Z5, Z5, Z5
-	VSHUFI64X2 $0x44, Z5, Z3, Z6
-	VSHUFI64X2 $0xee, Z5, Z3, Z3
-	VMOVDQA64  Z4, Z7
-	VPERMT2B   Z6, Z0, Z7
-	VMOVDQU64  Z7, (AX)
-	VPERMT2B   Z6, Z1, Z4
-	VMOVDQU64  Z4, 64(AX)
-	VMOVDQA64  Z2, Z4
-	VPERMT2B   Z3, Z0, Z4
-	VMOVDQU64  Z4, 96(AX)
-	VPERMT2B   Z3, Z1, Z2
-	VMOVDQU64  Z2, 160(AX)
-	ADDQ       $0x000000c0, AX
-	ADDQ       $0x00000040, CX
-	DECQ       BX
-	JNZ        loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA scatter3H0<>+0(SB)/1, $0x00
-DATA scatter3H0<>+1(SB)/1, $0x20
-DATA scatter3H0<>+2(SB)/1, $0x40
-DATA scatter3H0<>+3(SB)/1, $0x01
-DATA scatter3H0<>+4(SB)/1, $0x21
-DATA scatter3H0<>+5(SB)/1, $0x41
-DATA scatter3H0<>+6(SB)/1, $0x02
-DATA scatter3H0<>+7(SB)/1, $0x22
-DATA scatter3H0<>+8(SB)/1, $0x42
-DATA scatter3H0<>+9(SB)/1, $0x03
-DATA scatter3H0<>+10(SB)/1, $0x23
-DATA scatter3H0<>+11(SB)/1, $0x43
-DATA scatter3H0<>+12(SB)/1, $0x04
-DATA scatter3H0<>+13(SB)/1, $0x24
-DATA scatter3H0<>+14(SB)/1, $0x44
-DATA scatter3H0<>+15(SB)/1, $0x05
-DATA scatter3H0<>+16(SB)/1, $0x25
-DATA scatter3H0<>+17(SB)/1, $0x45
-DATA scatter3H0<>+18(SB)/1, $0x06
-DATA scatter3H0<>+19(SB)/1, $0x26
-DATA scatter3H0<>+20(SB)/1, $0x46
-DATA scatter3H0<>+21(SB)/1, $0x07
-DATA scatter3H0<>+22(SB)/1, $0x27
-DATA scatter3H0<>+23(SB)/1, $0x47
-DATA scatter3H0<>+24(SB)/1, $0x08
-DATA scatter3H0<>+25(SB)/1, $0x28
-DATA scatter3H0<>+26(SB)/1, $0x48
-DATA scatter3H0<>+27(SB)/1, $0x09
-DATA scatter3H0<>+28(SB)/1, $0x29
-DATA scatter3H0<>+29(SB)/1, $0x49
-DATA scatter3H0<>+30(SB)/1, $0x0a
-DATA scatter3H0<>+31(SB)/1, $0x2a
-DATA scatter3H0<>+32(SB)/1, $0x4a
-DATA scatter3H0<>+33(SB)/1, $0x0b
-DATA scatter3H0<>+34(SB)/1, $0x2b
-DATA scatter3H0<>+35(SB)/1, $0x4b
-DATA scatter3H0<>+36(SB)/1, $0x0c
-DATA scatter3H0<>+37(SB)/1, $0x2c
-DATA scatter3H0<>+38(SB)/1, $0x4c
-DATA scatter3H0<>+39(SB)/1, $0x0d
-DATA scatter3H0<>+40(SB)/1, $0x2d
-DATA scatter3H0<>+41(SB)/1, $0x4d
-DATA scatter3H0<>+42(SB)/1, $0x0e
-DATA scatter3H0<>+43(SB)/1, $0x2e
-DATA scatter3H0<>+44(SB)/1, $0x4e
-DATA scatter3H0<>+45(SB)/1, $0x0f
-DATA scatter3H0<>+46(SB)/1, $0x2f
-DATA scatter3H0<>+47(SB)/1, $0x4f
-DATA scatter3H0<>+48(SB)/1, $0x10
-DATA scatter3H0<>+49(SB)/1, $0x30
-DATA scatter3H0<>+50(SB)/1, $0x50
-DATA scatter3H0<>+51(SB)/1, $0x11
-DATA scatter3H0<>+52(SB)/1, $0x31
-DATA scatter3H0<>+53(SB)/1, $0x51
-DATA scatter3H0<>+54(SB)/1, $0x12
-DATA scatter3H0<>+55(SB)/1, $0x32
-DATA scatter3H0<>+56(SB)/1, $0x52
-DATA scatter3H0<>+57(SB)/1, $0x13
-DATA scatter3H0<>+58(SB)/1, $0x33
-DATA scatter3H0<>+59(SB)/1, $0x53
-DATA scatter3H0<>+60(SB)/1, $0x14
-DATA scatter3H0<>+61(SB)/1, $0x34
-DATA scatter3H0<>+62(SB)/1, $0x54
-DATA scatter3H0<>+63(SB)/1, $0x15
-GLOBL scatter3H0<>(SB), RODATA|NOPTR, $64
-
-DATA scatter3H1<>+0(SB)/1, $0x35
-DATA scatter3H1<>+1(SB)/1, $0x55
-DATA scatter3H1<>+2(SB)/1, $0x16
-DATA scatter3H1<>+3(SB)/1, $0x36
-DATA scatter3H1<>+4(SB)/1, $0x56
-DATA scatter3H1<>+5(SB)/1, $0x17
-DATA scatter3H1<>+6(SB)/1, $0x37
-DATA scatter3H1<>+7(SB)/1, $0x57
-DATA scatter3H1<>+8(SB)/1, $0x18
-DATA scatter3H1<>+9(SB)/1, $0x38
-DATA scatter3H1<>+10(SB)/1, $0x58
-DATA scatter3H1<>+11(SB)/1, $0x19
-DATA scatter3H1<>+12(SB)/1, $0x39
-DATA scatter3H1<>+13(SB)/1, $0x59
-DATA scatter3H1<>+14(SB)/1, $0x1a
-DATA scatter3H1<>+15(SB)/1, $0x3a
-DATA scatter3H1<>+16(SB)/1, $0x5a
-DATA scatter3H1<>+17(SB)/1, $0x1b
-DATA scatter3H1<>+18(SB)/1, $0x3b
-DATA scatter3H1<>+19(SB)/1, $0x5b
-DATA scatter3H1<>+20(SB)/1, $0x1c
-DATA scatter3H1<>+21(SB)/1, $0x3c
-DATA scatter3H1<>+22(SB)/1, $0x5c
-DATA scatter3H1<>+23(SB)/1, $0x1d
-DATA scatter3H1<>+24(SB)/1, $0x3d
-DATA scatter3H1<>+25(SB)/1, $0x5d
-DATA scatter3H1<>+26(SB)/1, $0x1e
-DATA scatter3H1<>+27(SB)/1, $0x3e
-DATA scatter3H1<>+28(SB)/1, $0x5e
-DATA scatter3H1<>+29(SB)/1, $0x1f
-DATA scatter3H1<>+30(SB)/1, $0x3f
-DATA scatter3H1<>+31(SB)/1, $0x5f
-DATA scatter3H1<>+32(SB)/1, $0x00
-DATA scatter3H1<>+33(SB)/1, $0x00
-DATA scatter3H1<>+34(SB)/1, $0x00
-DATA scatter3H1<>+35(SB)/1, $0x00
-DATA scatter3H1<>+36(SB)/1, $0x00
-DATA scatter3H1<>+37(SB)/1, $0x00
-DATA scatter3H1<>+38(SB)/1, $0x00
-DATA scatter3H1<>+39(SB)/1, $0x00
-DATA scatter3H1<>+40(SB)/1, $0x00
-DATA scatter3H1<>+41(SB)/1, $0x00
-DATA scatter3H1<>+42(SB)/1, $0x00
-DATA scatter3H1<>+43(SB)/1, $0x00
-DATA scatter3H1<>+44(SB)/1, $0x00
-DATA scatter3H1<>+45(SB)/1, $0x00
-DATA scatter3H1<>+46(SB)/1, $0x00
-DATA scatter3H1<>+47(SB)/1, $0x00
-DATA scatter3H1<>+48(SB)/1, $0x00
-DATA scatter3H1<>+49(SB)/1, $0x00
-DATA scatter3H1<>+50(SB)/1, $0x00
-DATA scatter3H1<>+51(SB)/1, $0x00
-DATA scatter3H1<>+52(SB)/1, $0x00
-DATA scatter3H1<>+53(SB)/1, $0x00
-DATA scatter3H1<>+54(SB)/1, $0x00
-DATA scatter3H1<>+55(SB)/1, $0x00
-DATA scatter3H1<>+56(SB)/1, $0x00
-DATA scatter3H1<>+57(SB)/1, $0x00
-DATA scatter3H1<>+58(SB)/1, $0x00
-DATA scatter3H1<>+59(SB)/1, $0x00
-DATA scatter3H1<>+60(SB)/1, $0x00
-DATA scatter3H1<>+61(SB)/1, $0x00
-DATA scatter3H1<>+62(SB)/1, $0x00
-DATA scatter3H1<>+63(SB)/1, $0x00
-GLOBL scatter3H1<>(SB), RODATA|NOPTR, $64
-
-// func shuffle3AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
-TEXT ·shuffle3AVX512NTShifted(SB), NOSPLIT, $0-48
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	MOVQ      idx+32(FP), SI
-	MOVQ      prev+40(FP), DI
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 gather3H0<>+0(SB), Z0
-	VMOVDQU64 gather3H1<>+0(SB), Z1
-	MOVQ      $0x00000000ffffffff, DI
-	KMOVQ     DI, K1
-	VPXORQ    Z2, Z2, Z2
-	VPXORQ    Z3, Z3, Z3
-	VPXORQ    Z4, Z4, Z4
-	VMOVDQU64 (SI), Z5
-	VMOVDQU64 64(SI), Z6
-	VMOVDQU64 128(SI), Z7
-
-loop:
-	VMOVDQU64  (CX), Z8
-	VMOVDQU8.Z 64(CX), K1, Z9
-	VMOVDQA64  Z8, Z10
-	VPERMT2B   Z9, Z0, Z10
-	VPERMT2B   Z9, Z1, Z8
-	VMOVDQU64  96(CX), Z9
-	VMOVDQU8.Z 160(CX), K1, Z11
-	VMOVDQA64  Z9, Z12
-	VPERMT2B   Z11, Z0, Z12
-	VPERMT2B   Z11, Z1, Z9
-	VSHUFI64X2 $0x44, Z12, Z10, Z11
-	VSHUFI64X2 $0xee, Z12, Z10, Z10
-	VMOVDQA64  Z5, Z12
-	VPERMI2B   Z2, Z11, Z12
-	VMOVDQA64  Z11, Z2
-	MOVQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z12, (SI)
-	VMOVDQA64  Z6, Z11
-	VPERMI2B   Z3, Z10, Z11
-	VMOVDQA64  Z10, Z3
-	IMUL3Q     $0x01, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z11, (SI)
-	VSHUFI64X2 $0x44, Z9, Z8, Z10
-	VSHUFI64X2 $0xee, Z9, Z8, Z8
-	VMOVDQA64  Z7, Z8
-	VPERMI2B   Z4, Z10, Z8
-	VMOVDQA64  Z10, Z4
-	IMUL3Q     $0x02, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z8, (SI)
-	ADDQ       $0x00000040, AX
-	ADDQ       $0x000000c0, CX
-	DECQ       BX
-	JNZ        loop
-
-done:
-	SFENCE
-	VZEROUPPER
-	RET
 
 // func unshuffle3AVX512NT(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
@@ -7033,83 +6810,116 @@ done:
 	VZEROUPPER
 	RET
 
-// func shuffle5AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·shuffle5AVX512(SB), NOSPLIT, $0-32
+// func shuffle5AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle5AVX512NTShifted(SB), NOSPLIT, $0-48
 	MOVQ      dst+0(FP), AX
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
 	TESTQ     BX, BX
 	JZ        done
 	VMOVDQU64 gather5H0<>+0(SB), Z0
 	VMOVDQU64 gather5H1<>+0(SB), Z1
 	VMOVDQU64 permQLo<>+0(SB), Z2
 	VMOVDQU64 permQHi<>+0(SB), Z3
-	MOVQ      $0x000000000000ffff, SI
-	KMOVQ     SI, K1
+	MOVQ      $0x000000000000ffff, DI
+	KMOVQ     DI, K1
+	VPXORQ    Z4, Z4, Z4
+	VPXORQ    Z5, Z5, Z5
+	VPXORQ    Z6, Z6, Z6
+	VPXORQ    Z7, Z7, Z7
+	VPXORQ    Z8, Z8, Z8
+	VMOVDQU64 (SI), Z9
+	VMOVDQU64 64(SI), Z10
+	VMOVDQU64 128(SI), Z11
+	VMOVDQU64 192(SI), Z12
+	VMOVDQU64 256(SI), Z13
 
 loop:
-	VMOVDQU64  (CX), Z4
-	VMOVDQU8.Z 64(CX), K1, Z5
-	VMOVDQA64  Z4, Z6
-	VPERMT2B   Z5, Z0, Z6
-	VPERMT2B   Z5, Z1, Z4
-	VMOVDQU64  80(CX), Z5
-	VMOVDQU8.Z 144(CX), K1, Z7
-	VMOVDQA64  Z5, Z8
-	VPERMT2B   Z7, Z0, Z8
-	VPERMT2B   Z7, Z1, Z5
-	VMOVDQU64  160(CX), Z7
-	VMOVDQU8.Z 224(CX), K1, Z9
-	VMOVDQA64  Z7, Z10
-	VPERMT2B   Z9, Z0, Z10
-	VPERMT2B   Z9, Z1, Z7
-	VMOVDQU64  240(CX), Z9
-	VMOVDQU8.Z 304(CX), K1, Z11
-	VMOVDQA64  Z9, Z12
-	VPERMT2B   Z11, Z0, Z12
-	VPERMT2B   Z11, Z1, Z9
-	VMOVDQA64  Z6, Z11
-	VPERMT2Q   Z8, Z2, Z11
-	VPERMT2Q   Z8, Z3, Z6
-	VMOVDQA64  Z10, Z8
-	VPERMT2Q   Z12, Z2, Z8
-	VPERMT2Q   Z12, Z3, Z10
-	VSHUFI64X2 $0x44, Z8, Z11, Z12
-	VSHUFI64X2 $0xee, Z8, Z11, Z11
-	VSHUFI64X2 $0x44, Z10, Z6, Z8
-	VSHUFI64X2 $0xee, Z10, Z6, Z6
+	VMOVDQU64  (CX), Z14
+	VMOVDQU8.Z 64(CX), K1, Z15
+	VMOVDQA64  Z14, Z16
+	VPERMT2B   Z15, Z0, Z16
+	VPERMT2B   Z15, Z1, Z14
+	VMOVDQU64  80(CX), Z15
+	VMOVDQU8.Z 144(CX), K1, Z17
+	VMOVDQA64  Z15, Z18
+	VPERMT2B   Z17, Z0, Z18
+	VPERMT2B   Z17, Z1, Z15
+	VMOVDQU64  160(CX), Z17
+	VMOVDQU8.Z 224(CX), K1, Z19
+	VMOVDQA64  Z17, Z20
+	VPERMT2B   Z19, Z0, Z20
+	VPERMT2B   Z19, Z1, Z17
+	VMOVDQU64  240(CX), Z19
+	VMOVDQU8.Z 304(CX), K1, Z21
+	VMOVDQA64  Z19, Z22
+	VPERMT2B   Z21, Z0, Z22
+	VPERMT2B   Z21, Z1, Z19
+	VMOVDQA64  Z16, Z21
+	VPERMT2Q   Z18, Z2, Z21
+	VPERMT2Q   Z18, Z3, Z16
+	VMOVDQA64  Z20, Z18
+	VPERMT2Q   Z22, Z2, Z18
+	VPERMT2Q   Z22, Z3, Z20
+	VSHUFI64X2 $0x44, Z18, Z21, Z22
+	VSHUFI64X2 $0xee, Z18, Z21, Z21
+	VSHUFI64X2 $0x44, Z20, Z16, Z18
+	VSHUFI64X2 $0xee, Z20, Z16, Z16
+	VMOVDQA64  Z9, Z20
+	VPERMI2B   Z4, Z22, Z20
+	VMOVDQA64  Z22, Z4
 	MOVQ       AX, SI
-	VMOVDQU64  Z12, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z20, (SI)
+	VMOVDQA64  Z10, Z20
+	VPERMI2B   Z5, Z18, Z20
+	VMOVDQA64  Z18, Z5
 	IMUL3Q     $0x01, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z8, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z20, (SI)
+	VMOVDQA64  Z11, Z18
+	VPERMI2B   Z6, Z21, Z18
+	VMOVDQA64  Z21, Z6
 	IMUL3Q     $0x02, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z11, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z18, (SI)
+	VMOVDQA64  Z12, Z18
+	VPERMI2B   Z7, Z16, Z18
+	VMOVDQA64  Z16, Z7
 	IMUL3Q     $0x03, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z6, (SI)
-	VMOVDQA64  Z4, Z6
-	VPERMT2Q   Z5, Z2, Z6
-	VPERMT2Q   Z5, Z3, Z4
-	VMOVDQA64  Z7, Z5
-	VPERMT2Q   Z9, Z2, Z5
-	VPERMT2Q   Z9, Z3, Z7
-	VSHUFI64X2 $0x44, Z5, Z6, Z8
-	VSHUFI64X2 $0xee, Z5, Z6, Z6
-	VSHUFI64X2 $0x44, Z7, Z4, Z5
-	VSHUFI64X2 $0xee, Z7, Z4, Z4
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z18, (SI)
+	VMOVDQA64  Z14, Z16
+	VPERMT2Q   Z15, Z2, Z16
+	VPERMT2Q   Z15, Z3, Z14
+	VMOVDQA64  Z17, Z15
+	VPERMT2Q   Z19, Z2, Z15
+	VPERMT2Q   Z19, Z3, Z17
+	VSHUFI64X2 $0x44, Z15, Z16, Z18
+	VSHUFI64X2 $0xee, Z15, Z16, Z16
+	VSHUFI64X2 $0x44, Z17, Z14, Z15
+	VSHUFI64X2 $0xee, Z17, Z14, Z14
+	VMOVDQA64  Z13, Z14
+	VPERMI2B   Z8, Z18, Z14
+	VMOVDQA64  Z18, Z8
 	IMUL3Q     $0x04, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z8, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z14, (SI)
 	ADDQ       $0x00000040, AX
 	ADDQ       $0x00000140, CX
 	DECQ       BX
 	JNZ        loop
 
 done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7264,332 +7074,6 @@ DATA permQHi<>+40(SB)/8, $0x0000000000000007
 DATA permQHi<>+48(SB)/8, $0x000000000000000e
 DATA permQHi<>+56(SB)/8, $0x000000000000000f
 GLOBL permQHi<>(SB), RODATA|NOPTR, $64
-
-// func unshuffle5AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unshuffle5AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 scatter5H0<>+0(SB), Z0
-	VMOVDQU64 scatter5H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-
-loop:
-	MOVQ       CX, SI
-	VMOVDQU64  (SI), Z4
-	IMUL3Q     $0x01, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z5
-	IMUL3Q     $0x02, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z6
-	IMUL3Q     $0x03, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z7
-	VMOVDQA64  Z4, Z8
-	VPERMT2Q   Z5, Z2, Z8
-	VPERMT2Q   Z5, Z3, Z4
-	VMOVDQA64  Z6, Z5
-	VPERMT2Q   Z7, Z2, Z5
-	VPERMT2Q   Z7, Z3, Z6
-	VSHUFI64X2 $0x44, Z5, Z8, Z7
-	VSHUFI64X2 $0xee, Z5, Z8, Z8
-	VSHUFI64X2 $0x44, Z6, Z4, Z5
-	VSHUFI64X2 $0xee, Z6, Z4, Z4
-	IMUL3Q     $0x04, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z6
-	VPXORQ     Z9, Z9, Z9
-	VPXORQ     Z10, Z10, Z10
-	VPXORQ     Z11, Z11, Z11
-	VMOVDQA64  Z6, Z12
-	VPERMT2Q   Z9, Z2, Z12
-	VPERMT2Q   Z9, Z3, Z6
-	VMOVDQA64  Z10, Z13
-	VPERMT2Q   Z11, Z2, Z13
-	VPERMT2Q   Z11, Z3, Z10
-	VSHUFI64X2 $0x44, Z13, Z12, Z14
-	VSHUFI64X2 $0xee, Z13, Z12, Z12
-	VSHUFI64X2 $0x44, Z10, Z6, Z13
-	VSHUFI64X2 $0xee, Z10, Z6, Z6
-	VMOVDQA64  Z7, Z15
-	VPERMT2B   Z14, Z0, Z15
-	VMOVDQU64  Z15, (AX)
-	VPERMT2B   Z14, Z1, Z7
-	VMOVDQU64  Z7, 64(AX)
-	VMOVDQA64  Z5, Z7
-	VPERMT2B   Z13, Z0, Z7
-	VMOVDQU64  Z7, 80(AX)
-	VPERMT2B   Z13, Z1, Z5
-	VMOVDQU64  Z5, 144(AX)
-	VMOVDQA64  Z8, Z5
-	VPERMT2B   Z12, Z0, Z5
-	VMOVDQU64  Z5, 160(AX)
-	VPERMT2B   Z12, Z1, Z8
-	VMOVDQU64  Z8, 224(AX)
-	VMOVDQA64  Z4, Z5
-	VPERMT2B   Z6, Z0, Z5
-	VMOVDQU64  Z5, 240(AX)
-	VPERMT2B   Z6, Z1, Z4
-	VMOVDQU64  Z4, 304(AX)
-	ADDQ       $0x00000140, AX
-	ADDQ       $0x00000040, CX
-	DECQ       BX
-	JNZ        loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA scatter5H0<>+0(SB)/1, $0x00
-DATA scatter5H0<>+1(SB)/1, $0x10
-DATA scatter5H0<>+2(SB)/1, $0x20
-DATA scatter5H0<>+3(SB)/1, $0x30
-DATA scatter5H0<>+4(SB)/1, $0x40
-DATA scatter5H0<>+5(SB)/1, $0x01
-DATA scatter5H0<>+6(SB)/1, $0x11
-DATA scatter5H0<>+7(SB)/1, $0x21
-DATA scatter5H0<>+8(SB)/1, $0x31
-DATA scatter5H0<>+9(SB)/1, $0x41
-DATA scatter5H0<>+10(SB)/1, $0x02
-DATA scatter5H0<>+11(SB)/1, $0x12
-DATA scatter5H0<>+12(SB)/1, $0x22
-DATA scatter5H0<>+13(SB)/1, $0x32
-DATA scatter5H0<>+14(SB)/1, $0x42
-DATA scatter5H0<>+15(SB)/1, $0x03
-DATA scatter5H0<>+16(SB)/1, $0x13
-DATA scatter5H0<>+17(SB)/1, $0x23
-DATA scatter5H0<>+18(SB)/1, $0x33
-DATA scatter5H0<>+19(SB)/1, $0x43
-DATA scatter5H0<>+20(SB)/1, $0x04
-DATA scatter5H0<>+21(SB)/1, $0x14
-DATA scatter5H0<>+22(SB)/1, $0x24
-DATA scatter5H0<>+23(SB)/1, $0x34
-DATA scatter5H0<>+24(SB)/1, $0x44
-DATA scatter5H0<>+25(SB)/1, $0x05
-DATA scatter5H0<>+26(SB)/1, $0x15
-DATA scatter5H0<>+27(SB)/1, $0x25
-DATA scatter5H0<>+28(SB)/1, $0x35
-DATA scatter5H0<>+29(SB)/1, $0x45
-DATA scatter5H0<>+30(SB)/1, $0x06
-DATA scatter5H0<>+31(SB)/1, $0x16
-DATA scatter5H0<>+32(SB)/1, $0x26
-DATA scatter5H0<>+33(SB)/1, $0x36
-DATA scatter5H0<>+34(SB)/1, $0x46
-DATA scatter5H0<>+35(SB)/1, $0x07
-DATA scatter5H0<>+36(SB)/1, $0x17
-DATA scatter5H0<>+37(SB)/1, $0x27
-DATA scatter5H0<>+38(SB)/1, $0x37
-DATA scatter5H0<>+39(SB)/1, $0x47
-DATA scatter5H0<>+40(SB)/1, $0x08
-DATA scatter5H0<>+41(SB)/1, $0x18
-DATA scatter5H0<>+42(SB)/1, $0x28
-DATA scatter5H0<>+43(SB)/1, $0x38
-DATA scatter5H0<>+44(SB)/1, $0x48
-DATA scatter5H0<>+45(SB)/1, $0x09
-DATA scatter5H0<>+46(SB)/1, $0x19
-DATA scatter5H0<>+47(SB)/1, $0x29
-DATA scatter5H0<>+48(SB)/1, $0x39
-DATA scatter5H0<>+49(SB)/1, $0x49
-DATA scatter5H0<>+50(SB)/1, $0x0a
-DATA scatter5H0<>+51(SB)/1, $0x1a
-DATA scatter5H0<>+52(SB)/1, $0x2a
-DATA scatter5H0<>+53(SB)/1, $0x3a
-DATA scatter5H0<>+54(SB)/1, $0x4a
-DATA scatter5H0<>+55(SB)/1, $0x0b
-DATA scatter5H0<>+56(SB)/1, $0x1b
-DATA scatter5H0<>+57(SB)/1, $0x2b
-DATA scatter5H0<>+58(SB)/1, $0x3b
-DATA scatter5H0<>+59(SB)/1, $0x4b
-DATA scatter5H0<>+60(SB)/1, $0x0c
-DATA scatter5H0<>+61(SB)/1, $0x1c
-DATA scatter5H0<>+62(SB)/1, $0x2c
-DATA scatter5H0<>+63(SB)/1, $0x3c
-GLOBL scatter5H0<>(SB), RODATA|NOPTR, $64
-
-DATA scatter5H1<>+0(SB)/1, $0x4c
-DATA scatter5H1<>+1(SB)/1, $0x0d
-DATA scatter5H1<>+2(SB)/1, $0x1d
-DATA scatter5H1<>+3(SB)/1, $0x2d
-DATA scatter5H1<>+4(SB)/1, $0x3d
-DATA scatter5H1<>+5(SB)/1, $0x4d
-DATA scatter5H1<>+6(SB)/1, $0x0e
-DATA scatter5H1<>+7(SB)/1, $0x1e
-DATA scatter5H1<>+8(SB)/1, $0x2e
-DATA scatter5H1<>+9(SB)/1, $0x3e
-DATA scatter5H1<>+10(SB)/1, $0x4e
-DATA scatter5H1<>+11(SB)/1, $0x0f
-DATA scatter5H1<>+12(SB)/1, $0x1f
-DATA scatter5H1<>+13(SB)/1, $0x2f
-DATA scatter5H1<>+14(SB)/1, $0x3f
-DATA scatter5H1<>+15(SB)/1, $0x4f
-DATA scatter5H1<>+16(SB)/1, $0x00
-DATA scatter5H1<>+17(SB)/1, $0x00
-DATA scatter5H1<>+18(SB)/1, $0x00
-DATA scatter5H1<>+19(SB)/1, $0x00
-DATA scatter5H1<>+20(SB)/1, $0x00
-DATA scatter5H1<>+21(SB)/1, $0x00
-DATA scatter5H1<>+22(SB)/1, $0x00
-DATA scatter5H1<>+23(SB)/1, $0x00
-DATA scatter5H1<>+24(SB)/1, $0x00
-DATA scatter5H1<>+25(SB)/1, $0x00
-DATA scatter5H1<>+26(SB)/1, $0x00
-DATA scatter5H1<>+27(SB)/1, $0x00
-DATA scatter5H1<>+28(SB)/1, $0x00
-DATA scatter5H1<>+29(SB)/1, $0x00
-DATA scatter5H1<>+30(SB)/1, $0x00
-DATA scatter5H1<>+31(SB)/1, $0x00
-DATA scatter5H1<>+32(SB)/1, $0x00
-DATA scatter5H1<>+33(SB)/1, $0x00
-DATA scatter5H1<>+34(SB)/1, $0x00
-DATA scatter5H1<>+35(SB)/1, $0x00
-DATA scatter5H1<>+36(SB)/1, $0x00
-DATA scatter5H1<>+37(SB)/1, $0x00
-DATA scatter5H1<>+38(SB)/1, $0x00
-DATA scatter5H1<>+39(SB)/1, $0x00
-DATA scatter5H1<>+40(SB)/1, $0x00
-DATA scatter5H1<>+41(SB)/1, $0x00
-DATA scatter5H1<>+42(SB)/1, $0x00
-DATA scatter5H1<>+43(SB)/1, $0x00
-DATA scatter5H1<>+44(SB)/1, $0x00
-DATA scatter5H1<>+45(SB)/1, $0x00
-DATA scatter5H1<>+46(SB)/1, $0x00
-DATA scatter5H1<>+47(SB)/1, $0x00
-DATA scatter5H1<>+48(SB)/1, $0x00
-DATA scatter5H1<>+49(SB)/1, $0x00
-DATA scatter5H1<>+50(SB)/1, $0x00
-DATA scatter5H1<>+51(SB)/1, $0x00
-DATA scatter5H1<>+52(SB)/1, $0x00
-DATA scatter5H1<>+53(SB)/1, $0x00
-DATA scatter5H1<>+54(SB)/1, $0x00
-DATA scatter5H1<>+55(SB)/1, $0x00
-DATA scatter5H1<>+56(SB)/1, $0x00
-DATA scatter5H1<>+57(SB)/1, $0x00
-DATA scatter5H1<>+58(SB)/1, $0x00
-DATA scatter5H1<>+59(SB)/1, $0x00
-DATA scatter5H1<>+60(SB)/1, $0x00
-DATA scatter5H1<>+61(SB)/1, $0x00
-DATA scatter5H1<>+62(SB)/1, $0x00
-DATA scatter5H1<>+63(SB)/1, $0x00
-GLOBL scatter5H1<>(SB), RODATA|NOPTR, $64
-
-// func shuffle5AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
-TEXT ·shuffle5AVX512NTShifted(SB), NOSPLIT, $0-48
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	MOVQ      idx+32(FP), SI
-	MOVQ      prev+40(FP), DI
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 gather5H0<>+0(SB), Z0
-	VMOVDQU64 gather5H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-	MOVQ      $0x000000000000ffff, DI
-	KMOVQ     DI, K1
-	VPXORQ    Z4, Z4, Z4
-	VPXORQ    Z5, Z5, Z5
-	VPXORQ    Z6, Z6, Z6
-	VPXORQ    Z7, Z7, Z7
-	VPXORQ    Z8, Z8, Z8
-	VMOVDQU64 (SI), Z9
-	VMOVDQU64 64(SI), Z10
-	VMOVDQU64 128(SI), Z11
-	VMOVDQU64 192(SI), Z12
-	VMOVDQU64 256(SI), Z13
-
-loop:
-	VMOVDQU64  (CX), Z14
-	VMOVDQU8.Z 64(CX), K1, Z15
-	VMOVDQA64  Z14, Z16
-	VPERMT2B   Z15, Z0, Z16
-	VPERMT2B   Z15, Z1, Z14
-	VMOVDQU64  80(CX), Z15
-	VMOVDQU8.Z 144(CX), K1, Z17
-	VMOVDQA64  Z15, Z18
-	VPERMT2B   Z17, Z0, Z18
-	VPERMT2B   Z17, Z1, Z15
-	VMOVDQU64  160(CX), Z17
-	VMOVDQU8.Z 224(CX), K1, Z19
-	VMOVDQA64  Z17, Z20
-	VPERMT2B   Z19, Z0, Z20
-	VPERMT2B   Z19, Z1, Z17
-	VMOVDQU64  240(CX), Z19
-	VMOVDQU8.Z 304(CX), K1, Z21
-	VMOVDQA64  Z19, Z22
-	VPERMT2B   Z21, Z0, Z22
-	VPERMT2B   Z21, Z1, Z19
-	VMOVDQA64  Z16, Z21
-	VPERMT2Q   Z18, Z2, Z21
-	VPERMT2Q   Z18, Z3, Z16
-	VMOVDQA64  Z20, Z18
-	VPERMT2Q   Z22, Z2, Z18
-	VPERMT2Q   Z22, Z3, Z20
-	VSHUFI64X2 $0x44, Z18, Z21, Z22
-	VSHUFI64X2 $0xee, Z18, Z21, Z21
-	VSHUFI64X2 $0x44, Z20, Z16, Z18
-	VSHUFI64X2 $0xee, Z20, Z16, Z16
-	VMOVDQA64  Z9, Z20
-	VPERMI2B   Z4, Z22, Z20
-	VMOVDQA64  Z22, Z4
-	MOVQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z20, (SI)
-	VMOVDQA64  Z10, Z20
-	VPERMI2B   Z5, Z18, Z20
-	VMOVDQA64  Z18, Z5
-	IMUL3Q     $0x01, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z20, (SI)
-	VMOVDQA64  Z11, Z18
-	VPERMI2B   Z6, Z21, Z18
-	VMOVDQA64  Z21, Z6
-	IMUL3Q     $0x02, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z18, (SI)
-	VMOVDQA64  Z12, Z18
-	VPERMI2B   Z7, Z16, Z18
-	VMOVDQA64  Z16, Z7
-	IMUL3Q     $0x03, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z18, (SI)
-	VMOVDQA64  Z14, Z16
-	VPERMT2Q   Z15, Z2, Z16
-	VPERMT2Q   Z15, Z3, Z14
-	VMOVDQA64  Z17, Z15
-	VPERMT2Q   Z19, Z2, Z15
-	VPERMT2Q   Z19, Z3, Z17
-	VSHUFI64X2 $0x44, Z15, Z16, Z18
-	VSHUFI64X2 $0xee, Z15, Z16, Z16
-	VSHUFI64X2 $0x44, Z17, Z14, Z15
-	VSHUFI64X2 $0xee, Z17, Z14, Z14
-	VMOVDQA64  Z13, Z14
-	VPERMI2B   Z8, Z18, Z14
-	VMOVDQA64  Z18, Z8
-	IMUL3Q     $0x04, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z14, (SI)
-	ADDQ       $0x00000040, AX
-	ADDQ       $0x00000140, CX
-	DECQ       BX
-	JNZ        loop
-
-done:
-	SFENCE
-	VZEROUPPER
-	RET
 
 // func unshuffle5AVX512NT(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
@@ -8013,86 +7497,125 @@ DATA lines5L4<>+62(SB)/1, $0x3f
 DATA lines5L4<>+63(SB)/1, $0x4f
 GLOBL lines5L4<>(SB), RODATA|NOPTR, $64
 
-// func shuffle6AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·shuffle6AVX512(SB), NOSPLIT, $0-32
+// func shuffle6AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle6AVX512NTShifted(SB), NOSPLIT, $0-48
 	MOVQ      dst+0(FP), AX
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
 	TESTQ     BX, BX
 	JZ        done
 	VMOVDQU64 gather6H0<>+0(SB), Z0
 	VMOVDQU64 gather6H1<>+0(SB), Z1
 	VMOVDQU64 permQLo<>+0(SB), Z2
 	VMOVDQU64 permQHi<>+0(SB), Z3
-	MOVQ      $0x00000000ffffffff, SI
-	KMOVQ     SI, K1
+	MOVQ      $0x00000000ffffffff, DI
+	KMOVQ     DI, K1
+	VPXORQ    Z4, Z4, Z4
+	VPXORQ    Z5, Z5, Z5
+	VPXORQ    Z6, Z6, Z6
+	VPXORQ    Z7, Z7, Z7
+	VPXORQ    Z8, Z8, Z8
+	VPXORQ    Z9, Z9, Z9
+	VMOVDQU64 (SI), Z10
+	VMOVDQU64 64(SI), Z11
+	VMOVDQU64 128(SI), Z12
+	VMOVDQU64 192(SI), Z13
+	VMOVDQU64 256(SI), Z14
+	VMOVDQU64 320(SI), Z15
 
 loop:
-	VMOVDQU64  (CX), Z4
-	VMOVDQU8.Z 64(CX), K1, Z5
-	VMOVDQA64  Z4, Z6
-	VPERMT2B   Z5, Z0, Z6
-	VPERMT2B   Z5, Z1, Z4
-	VMOVDQU64  96(CX), Z5
-	VMOVDQU8.Z 160(CX), K1, Z7
-	VMOVDQA64  Z5, Z8
-	VPERMT2B   Z7, Z0, Z8
-	VPERMT2B   Z7, Z1, Z5
-	VMOVDQU64  192(CX), Z7
-	VMOVDQU8.Z 256(CX), K1, Z9
-	VMOVDQA64  Z7, Z10
-	VPERMT2B   Z9, Z0, Z10
-	VPERMT2B   Z9, Z1, Z7
-	VMOVDQU64  288(CX), Z9
-	VMOVDQU8.Z 352(CX), K1, Z11
-	VMOVDQA64  Z9, Z12
-	VPERMT2B   Z11, Z0, Z12
-	VPERMT2B   Z11, Z1, Z9
-	VMOVDQA64  Z6, Z11
-	VPERMT2Q   Z8, Z2, Z11
-	VPERMT2Q   Z8, Z3, Z6
-	VMOVDQA64  Z10, Z8
-	VPERMT2Q   Z12, Z2, Z8
-	VPERMT2Q   Z12, Z3, Z10
-	VSHUFI64X2 $0x44, Z8, Z11, Z12
-	VSHUFI64X2 $0xee, Z8, Z11, Z11
-	VSHUFI64X2 $0x44, Z10, Z6, Z8
-	VSHUFI64X2 $0xee, Z10, Z6, Z6
+	VMOVDQU64  (CX), Z16
+	VMOVDQU8.Z 64(CX), K1, Z17
+	VMOVDQA64  Z16, Z18
+	VPERMT2B   Z17, Z0, Z18
+	VPERMT2B   Z17, Z1, Z16
+	VMOVDQU64  96(CX), Z17
+	VMOVDQU8.Z 160(CX), K1, Z19
+	VMOVDQA64  Z17, Z20
+	VPERMT2B   Z19, Z0, Z20
+	VPERMT2B   Z19, Z1, Z17
+	VMOVDQU64  192(CX), Z19
+	VMOVDQU8.Z 256(CX), K1, Z21
+	VMOVDQA64  Z19, Z22
+	VPERMT2B   Z21, Z0, Z22
+	VPERMT2B   Z21, Z1, Z19
+	VMOVDQU64  288(CX), Z21
+	VMOVDQU8.Z 352(CX), K1, Z23
+	VMOVDQA64  Z21, Z24
+	VPERMT2B   Z23, Z0, Z24
+	VPERMT2B   Z23, Z1, Z21
+	VMOVDQA64  Z18, Z23
+	VPERMT2Q   Z20, Z2, Z23
+	VPERMT2Q   Z20, Z3, Z18
+	VMOVDQA64  Z22, Z20
+	VPERMT2Q   Z24, Z2, Z20
+	VPERMT2Q   Z24, Z3, Z22
+	VSHUFI64X2 $0x44, Z20, Z23, Z24
+	VSHUFI64X2 $0xee, Z20, Z23, Z23
+	VSHUFI64X2 $0x44, Z22, Z18, Z20
+	VSHUFI64X2 $0xee, Z22, Z18, Z18
+	VMOVDQA64  Z10, Z22
+	VPERMI2B   Z4, Z24, Z22
+	VMOVDQA64  Z24, Z4
 	MOVQ       AX, SI
-	VMOVDQU64  Z12, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z22, (SI)
+	VMOVDQA64  Z11, Z22
+	VPERMI2B   Z5, Z20, Z22
+	VMOVDQA64  Z20, Z5
 	IMUL3Q     $0x01, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z8, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z22, (SI)
+	VMOVDQA64  Z12, Z20
+	VPERMI2B   Z6, Z23, Z20
+	VMOVDQA64  Z23, Z6
 	IMUL3Q     $0x02, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z11, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z20, (SI)
+	VMOVDQA64  Z13, Z20
+	VPERMI2B   Z7, Z18, Z20
+	VMOVDQA64  Z18, Z7
 	IMUL3Q     $0x03, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z6, (SI)
-	VMOVDQA64  Z4, Z6
-	VPERMT2Q   Z5, Z2, Z6
-	VPERMT2Q   Z5, Z3, Z4
-	VMOVDQA64  Z7, Z5
-	VPERMT2Q   Z9, Z2, Z5
-	VPERMT2Q   Z9, Z3, Z7
-	VSHUFI64X2 $0x44, Z5, Z6, Z8
-	VSHUFI64X2 $0xee, Z5, Z6, Z6
-	VSHUFI64X2 $0x44, Z7, Z4, Z5
-	VSHUFI64X2 $0xee, Z7, Z4, Z4
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z20, (SI)
+	VMOVDQA64  Z16, Z18
+	VPERMT2Q   Z17, Z2, Z18
+	VPERMT2Q   Z17, Z3, Z16
+	VMOVDQA64  Z19, Z17
+	VPERMT2Q   Z21, Z2, Z17
+	VPERMT2Q   Z21, Z3, Z19
+	VSHUFI64X2 $0x44, Z17, Z18, Z20
+	VSHUFI64X2 $0xee, Z17, Z18, Z18
+	VSHUFI64X2 $0x44, Z19, Z16, Z17
+	VSHUFI64X2 $0xee, Z19, Z16, Z16
+	VMOVDQA64  Z14, Z16
+	VPERMI2B   Z8, Z20, Z16
+	VMOVDQA64  Z20, Z8
 	IMUL3Q     $0x04, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z8, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z16, (SI)
+	VMOVDQA64  Z15, Z16
+	VPERMI2B   Z9, Z17, Z16
+	VMOVDQA64  Z17, Z9
 	IMUL3Q     $0x05, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z5, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z16, (SI)
 	ADDQ       $0x00000040, AX
 	ADDQ       $0x00000180, CX
 	DECQ       BX
 	JNZ        loop
 
 done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8227,343 +7750,6 @@ DATA gather6H1<>+61(SB)/1, $0x00
 DATA gather6H1<>+62(SB)/1, $0x00
 DATA gather6H1<>+63(SB)/1, $0x00
 GLOBL gather6H1<>(SB), RODATA|NOPTR, $64
-
-// func unshuffle6AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unshuffle6AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 scatter6H0<>+0(SB), Z0
-	VMOVDQU64 scatter6H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-
-loop:
-	MOVQ       CX, SI
-	VMOVDQU64  (SI), Z4
-	IMUL3Q     $0x01, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z5
-	IMUL3Q     $0x02, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z6
-	IMUL3Q     $0x03, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z7
-	VMOVDQA64  Z4, Z8
-	VPERMT2Q   Z5, Z2, Z8
-	VPERMT2Q   Z5, Z3, Z4
-	VMOVDQA64  Z6, Z5
-	VPERMT2Q   Z7, Z2, Z5
-	VPERMT2Q   Z7, Z3, Z6
-	VSHUFI64X2 $0x44, Z5, Z8, Z7
-	VSHUFI64X2 $0xee, Z5, Z8, Z8
-	VSHUFI64X2 $0x44, Z6, Z4, Z5
-	VSHUFI64X2 $0xee, Z6, Z4, Z4
-	IMUL3Q     $0x04, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z6
-	IMUL3Q     $0x05, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z11
-	VPXORQ     Z9, Z9, Z9
-	VPXORQ     Z10, Z10, Z10
-	VMOVDQA64  Z6, Z12
-	VPERMT2Q   Z11, Z2, Z12
-	VPERMT2Q   Z11, Z3, Z6
-	VMOVDQA64  Z9, Z11
-	VPERMT2Q   Z10, Z2, Z11
-	VPERMT2Q   Z10, Z3, Z9
-	VSHUFI64X2 $0x44, Z11, Z12, Z13
-	VSHUFI64X2 $0xee, Z11, Z12, Z12
-	VSHUFI64X2 $0x44, Z9, Z6, Z11
-	VSHUFI64X2 $0xee, Z9, Z6, Z6
-	VMOVDQA64  Z7, Z14
-	VPERMT2B   Z13, Z0, Z14
-	VMOVDQU64  Z14, (AX)
-	VPERMT2B   Z13, Z1, Z7
-	VMOVDQU64  Z7, 64(AX)
-	VMOVDQA64  Z5, Z7
-	VPERMT2B   Z11, Z0, Z7
-	VMOVDQU64  Z7, 96(AX)
-	VPERMT2B   Z11, Z1, Z5
-	VMOVDQU64  Z5, 160(AX)
-	VMOVDQA64  Z8, Z5
-	VPERMT2B   Z12, Z0, Z5
-	VMOVDQU64  Z5, 192(AX)
-	VPERMT2B   Z12, Z1, Z8
-	VMOVDQU64  Z8, 256(AX)
-	VMOVDQA64  Z4, Z5
-	VPERMT2B   Z6, Z0, Z5
-	VMOVDQU64  Z5, 288(AX)
-	VPERMT2B   Z6, Z1, Z4
-	VMOVDQU64  Z4, 352(AX)
-	ADDQ       $0x00000180, AX
-	ADDQ       $0x00000040, CX
-	DECQ       BX
-	JNZ        loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA scatter6H0<>+0(SB)/1, $0x00
-DATA scatter6H0<>+1(SB)/1, $0x10
-DATA scatter6H0<>+2(SB)/1, $0x20
-DATA scatter6H0<>+3(SB)/1, $0x30
-DATA scatter6H0<>+4(SB)/1, $0x40
-DATA scatter6H0<>+5(SB)/1, $0x50
-DATA scatter6H0<>+6(SB)/1, $0x01
-DATA scatter6H0<>+7(SB)/1, $0x11
-DATA scatter6H0<>+8(SB)/1, $0x21
-DATA scatter6H0<>+9(SB)/1, $0x31
-DATA scatter6H0<>+10(SB)/1, $0x41
-DATA scatter6H0<>+11(SB)/1, $0x51
-DATA scatter6H0<>+12(SB)/1, $0x02
-DATA scatter6H0<>+13(SB)/1, $0x12
-DATA scatter6H0<>+14(SB)/1, $0x22
-DATA scatter6H0<>+15(SB)/1, $0x32
-DATA scatter6H0<>+16(SB)/1, $0x42
-DATA scatter6H0<>+17(SB)/1, $0x52
-DATA scatter6H0<>+18(SB)/1, $0x03
-DATA scatter6H0<>+19(SB)/1, $0x13
-DATA scatter6H0<>+20(SB)/1, $0x23
-DATA scatter6H0<>+21(SB)/1, $0x33
-DATA scatter6H0<>+22(SB)/1, $0x43
-DATA scatter6H0<>+23(SB)/1, $0x53
-DATA scatter6H0<>+24(SB)/1, $0x04
-DATA scatter6H0<>+25(SB)/1, $0x14
-DATA scatter6H0<>+26(SB)/1, $0x24
-DATA scatter6H0<>+27(SB)/1, $0x34
-DATA scatter6H0<>+28(SB)/1, $0x44
-DATA scatter6H0<>+29(SB)/1, $0x54
-DATA scatter6H0<>+30(SB)/1, $0x05
-DATA scatter6H0<>+31(SB)/1, $0x15
-DATA scatter6H0<>+32(SB)/1, $0x25
-DATA scatter6H0<>+33(SB)/1, $0x35
-DATA scatter6H0<>+34(SB)/1, $0x45
-DATA scatter6H0<>+35(SB)/1, $0x55
-DATA scatter6H0<>+36(SB)/1, $0x06
-DATA scatter6H0<>+37(SB)/1, $0x16
-DATA scatter6H0<>+38(SB)/1, $0x26
-DATA scatter6H0<>+39(SB)/1, $0x36
-DATA scatter6H0<>+40(SB)/1, $0x46
-DATA scatter6H0<>+41(SB)/1, $0x56
-DATA scatter6H0<>+42(SB)/1, $0x07
-DATA scatter6H0<>+43(SB)/1, $0x17
-DATA scatter6H0<>+44(SB)/1, $0x27
-DATA scatter6H0<>+45(SB)/1, $0x37
-DATA scatter6H0<>+46(SB)/1, $0x47
-DATA scatter6H0<>+47(SB)/1, $0x57
-DATA scatter6H0<>+48(SB)/1, $0x08
-DATA scatter6H0<>+49(SB)/1, $0x18
-DATA scatter6H0<>+50(SB)/1, $0x28
-DATA scatter6H0<>+51(SB)/1, $0x38
-DATA scatter6H0<>+52(SB)/1, $0x48
-DATA scatter6H0<>+53(SB)/1, $0x58
-DATA scatter6H0<>+54(SB)/1, $0x09
-DATA scatter6H0<>+55(SB)/1, $0x19
-DATA scatter6H0<>+56(SB)/1, $0x29
-DATA scatter6H0<>+57(SB)/1, $0x39
-DATA scatter6H0<>+58(SB)/1, $0x49
-DATA scatter6H0<>+59(SB)/1, $0x59
-DATA scatter6H0<>+60(SB)/1, $0x0a
-DATA scatter6H0<>+61(SB)/1, $0x1a
-DATA scatter6H0<>+62(SB)/1, $0x2a
-DATA scatter6H0<>+63(SB)/1, $0x3a
-GLOBL scatter6H0<>(SB), RODATA|NOPTR, $64
-
-DATA scatter6H1<>+0(SB)/1, $0x4a
-DATA scatter6H1<>+1(SB)/1, $0x5a
-DATA scatter6H1<>+2(SB)/1, $0x0b
-DATA scatter6H1<>+3(SB)/1, $0x1b
-DATA scatter6H1<>+4(SB)/1, $0x2b
-DATA scatter6H1<>+5(SB)/1, $0x3b
-DATA scatter6H1<>+6(SB)/1, $0x4b
-DATA scatter6H1<>+7(SB)/1, $0x5b
-DATA scatter6H1<>+8(SB)/1, $0x0c
-DATA scatter6H1<>+9(SB)/1, $0x1c
-DATA scatter6H1<>+10(SB)/1, $0x2c
-DATA scatter6H1<>+11(SB)/1, $0x3c
-DATA scatter6H1<>+12(SB)/1, $0x4c
-DATA scatter6H1<>+13(SB)/1, $0x5c
-DATA scatter6H1<>+14(SB)/1, $0x0d
-DATA scatter6H1<>+15(SB)/1, $0x1d
-DATA scatter6H1<>+16(SB)/1, $0x2d
-DATA scatter6H1<>+17(SB)/1, $0x3d
-DATA scatter6H1<>+18(SB)/1, $0x4d
-DATA scatter6H1<>+19(SB)/1, $0x5d
-DATA scatter6H1<>+20(SB)/1, $0x0e
-DATA scatter6H1<>+21(SB)/1, $0x1e
-DATA scatter6H1<>+22(SB)/1, $0x2e
-DATA scatter6H1<>+23(SB)/1, $0x3e
-DATA scatter6H1<>+24(SB)/1, $0x4e
-DATA scatter6H1<>+25(SB)/1, $0x5e
-DATA scatter6H1<>+26(SB)/1, $0x0f
-DATA scatter6H1<>+27(SB)/1, $0x1f
-DATA scatter6H1<>+28(SB)/1, $0x2f
-DATA scatter6H1<>+29(SB)/1, $0x3f
-DATA scatter6H1<>+30(SB)/1, $0x4f
-DATA scatter6H1<>+31(SB)/1, $0x5f
-DATA scatter6H1<>+32(SB)/1, $0x00
-DATA scatter6H1<>+33(SB)/1, $0x00
-DATA scatter6H1<>+34(SB)/1, $0x00
-DATA scatter6H1<>+35(SB)/1, $0x00
-DATA scatter6H1<>+36(SB)/1, $0x00
-DATA scatter6H1<>+37(SB)/1, $0x00
-DATA scatter6H1<>+38(SB)/1, $0x00
-DATA scatter6H1<>+39(SB)/1, $0x00
-DATA scatter6H1<>+40(SB)/1, $0x00
-DATA scatter6H1<>+41(SB)/1, $0x00
-DATA scatter6H1<>+42(SB)/1, $0x00
-DATA scatter6H1<>+43(SB)/1, $0x00
-DATA scatter6H1<>+44(SB)/1, $0x00
-DATA scatter6H1<>+45(SB)/1, $0x00
-DATA scatter6H1<>+46(SB)/1, $0x00
-DATA scatter6H1<>+47(SB)/1, $0x00
-DATA scatter6H1<>+48(SB)/1, $0x00
-DATA scatter6H1<>+49(SB)/1, $0x00
-DATA scatter6H1<>+50(SB)/1, $0x00
-DATA scatter6H1<>+51(SB)/1, $0x00
-DATA scatter6H1<>+52(SB)/1, $0x00
-DATA scatter6H1<>+53(SB)/1, $0x00
-DATA scatter6H1<>+54(SB)/1, $0x00
-DATA scatter6H1<>+55(SB)/1, $0x00
-DATA scatter6H1<>+56(SB)/1, $0x00
-DATA scatter6H1<>+57(SB)/1, $0x00
-DATA scatter6H1<>+58(SB)/1, $0x00
-DATA scatter6H1<>+59(SB)/1, $0x00
-DATA scatter6H1<>+60(SB)/1, $0x00
-DATA scatter6H1<>+61(SB)/1, $0x00
-DATA scatter6H1<>+62(SB)/1, $0x00
-DATA scatter6H1<>+63(SB)/1, $0x00
-GLOBL scatter6H1<>(SB), RODATA|NOPTR, $64
-
-// func shuffle6AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
-TEXT ·shuffle6AVX512NTShifted(SB), NOSPLIT, $0-48
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	MOVQ      idx+32(FP), SI
-	MOVQ      prev+40(FP), DI
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 gather6H0<>+0(SB), Z0
-	VMOVDQU64 gather6H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-	MOVQ      $0x00000000ffffffff, DI
-	KMOVQ     DI, K1
-	VPXORQ    Z4, Z4, Z4
-	VPXORQ    Z5, Z5, Z5
-	VPXORQ    Z6, Z6, Z6
-	VPXORQ    Z7, Z7, Z7
-	VPXORQ    Z8, Z8, Z8
-	VPXORQ    Z9, Z9, Z9
-	VMOVDQU64 (SI), Z10
-	VMOVDQU64 64(SI), Z11
-	VMOVDQU64 128(SI), Z12
-	VMOVDQU64 192(SI), Z13
-	VMOVDQU64 256(SI), Z14
-	VMOVDQU64 320(SI), Z15
-
-loop:
-	VMOVDQU64  (CX), Z16
-	VMOVDQU8.Z 64(CX), K1, Z17
-	VMOVDQA64  Z16, Z18
-	VPERMT2B   Z17, Z0, Z18
-	VPERMT2B   Z17, Z1, Z16
-	VMOVDQU64  96(CX), Z17
-	VMOVDQU8.Z 160(CX), K1, Z19
-	VMOVDQA64  Z17, Z20
-	VPERMT2B   Z19, Z0, Z20
-	VPERMT2B   Z19, Z1, Z17
-	VMOVDQU64  192(CX), Z19
-	VMOVDQU8.Z 256(CX), K1, Z21
-	VMOVDQA64  Z19, Z22
-	VPERMT2B   Z21, Z0, Z22
-	VPERMT2B   Z21, Z1, Z19
-	VMOVDQU64  288(CX), Z21
-	VMOVDQU8.Z 352(CX), K1, Z23
-	VMOVDQA64  Z21, Z24
-	VPERMT2B   Z23, Z0, Z24
-	VPERMT2B   Z23, Z1, Z21
-	VMOVDQA64  Z18, Z23
-	VPERMT2Q   Z20, Z2, Z23
-	VPERMT2Q   Z20, Z3, Z18
-	VMOVDQA64  Z22, Z20
-	VPERMT2Q   Z24, Z2, Z20
-	VPERMT2Q   Z24, Z3, Z22
-	VSHUFI64X2 $0x44, Z20, Z23, Z24
-	VSHUFI64X2 $0xee, Z20, Z23, Z23
-	VSHUFI64X2 $0x44, Z22, Z18, Z20
-	VSHUFI64X2 $0xee, Z22, Z18, Z18
-	VMOVDQA64  Z10, Z22
-	VPERMI2B   Z4, Z24, Z22
-	VMOVDQA64  Z24, Z4
-	MOVQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z22, (SI)
-	VMOVDQA64  Z11, Z22
-	VPERMI2B   Z5, Z20, Z22
-	VMOVDQA64  Z20, Z5
-	IMUL3Q     $0x01, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z22, (SI)
-	VMOVDQA64  Z12, Z20
-	VPERMI2B   Z6, Z23, Z20
-	VMOVDQA64  Z23, Z6
-	IMUL3Q     $0x02, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z20, (SI)
-	VMOVDQA64  Z13, Z20
-	VPERMI2B   Z7, Z18, Z20
-	VMOVDQA64  Z18, Z7
-	IMUL3Q     $0x03, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z20, (SI)
-	VMOVDQA64  Z16, Z18
-	VPERMT2Q   Z17, Z2, Z18
-	VPERMT2Q   Z17, Z3, Z16
-	VMOVDQA64  Z19, Z17
-	VPERMT2Q   Z21, Z2, Z17
-	VPERMT2Q   Z21, Z3, Z19
-	VSHUFI64X2 $0x44, Z17, Z18, Z20
-	VSHUFI64X2 $0xee, Z17, Z18, Z18
-	VSHUFI64X2 $0x44, Z19, Z16, Z17
-	VSHUFI64X2 $0xee, Z19, Z16, Z16
-	VMOVDQA64  Z14, Z16
-	VPERMI2B   Z8, Z20, Z16
-	VMOVDQA64  Z20, Z8
-	IMUL3Q     $0x04, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z16, (SI)
-	VMOVDQA64  Z15, Z16
-	VPERMI2B   Z9, Z17, Z16
-	VMOVDQA64  Z17, Z9
-	IMUL3Q     $0x05, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z16, (SI)
-	ADDQ       $0x00000040, AX
-	ADDQ       $0x00000180, CX
-	DECQ       BX
-	JNZ        loop
-
-done:
-	SFENCE
-	VZEROUPPER
-	RET
 
 // func unshuffle6AVX512NT(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
@@ -9055,89 +8241,134 @@ DATA lines6L5<>+62(SB)/1, $0x4f
 DATA lines6L5<>+63(SB)/1, $0x5f
 GLOBL lines6L5<>(SB), RODATA|NOPTR, $64
 
-// func shuffle7AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·shuffle7AVX512(SB), NOSPLIT, $0-32
+// func shuffle7AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·shuffle7AVX512NTShifted(SB), NOSPLIT, $0-48
 	MOVQ      dst+0(FP), AX
 	MOVQ      src+8(FP), CX
 	MOVQ      n+16(FP), DX
 	MOVQ      blocks+24(FP), BX
+	MOVQ      idx+32(FP), SI
+	MOVQ      prev+40(FP), DI
 	TESTQ     BX, BX
 	JZ        done
 	VMOVDQU64 gather7H0<>+0(SB), Z0
 	VMOVDQU64 gather7H1<>+0(SB), Z1
 	VMOVDQU64 permQLo<>+0(SB), Z2
 	VMOVDQU64 permQHi<>+0(SB), Z3
-	MOVQ      $0x0000ffffffffffff, SI
-	KMOVQ     SI, K1
+	MOVQ      $0x0000ffffffffffff, DI
+	KMOVQ     DI, K1
+	VPXORQ    Z4, Z4, Z4
+	VPXORQ    Z5, Z5, Z5
+	VPXORQ    Z6, Z6, Z6
+	VPXORQ    Z7, Z7, Z7
+	VPXORQ    Z8, Z8, Z8
+	VPXORQ    Z9, Z9, Z9
+	VPXORQ    Z10, Z10, Z10
+	VMOVDQU64 (SI), Z11
+	VMOVDQU64 64(SI), Z12
+	VMOVDQU64 128(SI), Z13
+	VMOVDQU64 192(SI), Z14
+	VMOVDQU64 256(SI), Z15
+	VMOVDQU64 320(SI), Z16
+	VMOVDQU64 384(SI), Z17
 
 loop:
-	VMOVDQU64  (CX), Z4
-	VMOVDQU8.Z 64(CX), K1, Z5
-	VMOVDQA64  Z4, Z6
-	VPERMT2B   Z5, Z0, Z6
-	VPERMT2B   Z5, Z1, Z4
-	VMOVDQU64  112(CX), Z5
-	VMOVDQU8.Z 176(CX), K1, Z7
-	VMOVDQA64  Z5, Z8
-	VPERMT2B   Z7, Z0, Z8
-	VPERMT2B   Z7, Z1, Z5
-	VMOVDQU64  224(CX), Z7
-	VMOVDQU8.Z 288(CX), K1, Z9
-	VMOVDQA64  Z7, Z10
-	VPERMT2B   Z9, Z0, Z10
-	VPERMT2B   Z9, Z1, Z7
-	VMOVDQU64  336(CX), Z9
-	VMOVDQU8.Z 400(CX), K1, Z11
-	VMOVDQA64  Z9, Z12
-	VPERMT2B   Z11, Z0, Z12
-	VPERMT2B   Z11, Z1, Z9
-	VMOVDQA64  Z6, Z11
-	VPERMT2Q   Z8, Z2, Z11
-	VPERMT2Q   Z8, Z3, Z6
-	VMOVDQA64  Z10, Z8
-	VPERMT2Q   Z12, Z2, Z8
-	VPERMT2Q   Z12, Z3, Z10
-	VSHUFI64X2 $0x44, Z8, Z11, Z12
-	VSHUFI64X2 $0xee, Z8, Z11, Z11
-	VSHUFI64X2 $0x44, Z10, Z6, Z8
-	VSHUFI64X2 $0xee, Z10, Z6, Z6
+	VMOVDQU64  (CX), Z18
+	VMOVDQU8.Z 64(CX), K1, Z19
+	VMOVDQA64  Z18, Z20
+	VPERMT2B   Z19, Z0, Z20
+	VPERMT2B   Z19, Z1, Z18
+	VMOVDQU64  112(CX), Z19
+	VMOVDQU8.Z 176(CX), K1, Z21
+	VMOVDQA64  Z19, Z22
+	VPERMT2B   Z21, Z0, Z22
+	VPERMT2B   Z21, Z1, Z19
+	VMOVDQU64  224(CX), Z21
+	VMOVDQU8.Z 288(CX), K1, Z23
+	VMOVDQA64  Z21, Z24
+	VPERMT2B   Z23, Z0, Z24
+	VPERMT2B   Z23, Z1, Z21
+	VMOVDQU64  336(CX), Z23
+	VMOVDQU8.Z 400(CX), K1, Z25
+	VMOVDQA64  Z23, Z26
+	VPERMT2B   Z25, Z0, Z26
+	VPERMT2B   Z25, Z1, Z23
+	VMOVDQA64  Z20, Z25
+	VPERMT2Q   Z22, Z2, Z25
+	VPERMT2Q   Z22, Z3, Z20
+	VMOVDQA64  Z24, Z22
+	VPERMT2Q   Z26, Z2, Z22
+	VPERMT2Q   Z26, Z3, Z24
+	VSHUFI64X2 $0x44, Z22, Z25, Z26
+	VSHUFI64X2 $0xee, Z22, Z25, Z25
+	VSHUFI64X2 $0x44, Z24, Z20, Z22
+	VSHUFI64X2 $0xee, Z24, Z20, Z20
+	VMOVDQA64  Z11, Z24
+	VPERMI2B   Z4, Z26, Z24
+	VMOVDQA64  Z26, Z4
 	MOVQ       AX, SI
-	VMOVDQU64  Z12, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z24, (SI)
+	VMOVDQA64  Z12, Z24
+	VPERMI2B   Z5, Z22, Z24
+	VMOVDQA64  Z22, Z5
 	IMUL3Q     $0x01, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z8, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z24, (SI)
+	VMOVDQA64  Z13, Z22
+	VPERMI2B   Z6, Z25, Z22
+	VMOVDQA64  Z25, Z6
 	IMUL3Q     $0x02, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z11, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z22, (SI)
+	VMOVDQA64  Z14, Z22
+	VPERMI2B   Z7, Z20, Z22
+	VMOVDQA64  Z20, Z7
 	IMUL3Q     $0x03, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z6, (SI)
-	VMOVDQA64  Z4, Z6
-	VPERMT2Q   Z5, Z2, Z6
-	VPERMT2Q   Z5, Z3, Z4
-	VMOVDQA64  Z7, Z5
-	VPERMT2Q   Z9, Z2, Z5
-	VPERMT2Q   Z9, Z3, Z7
-	VSHUFI64X2 $0x44, Z5, Z6, Z8
-	VSHUFI64X2 $0xee, Z5, Z6, Z6
-	VSHUFI64X2 $0x44, Z7, Z4, Z5
-	VSHUFI64X2 $0xee, Z7, Z4, Z4
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z22, (SI)
+	VMOVDQA64  Z18, Z20
+	VPERMT2Q   Z19, Z2, Z20
+	VPERMT2Q   Z19, Z3, Z18
+	VMOVDQA64  Z21, Z19
+	VPERMT2Q   Z23, Z2, Z19
+	VPERMT2Q   Z23, Z3, Z21
+	VSHUFI64X2 $0x44, Z19, Z20, Z22
+	VSHUFI64X2 $0xee, Z19, Z20, Z20
+	VSHUFI64X2 $0x44, Z21, Z18, Z19
+	VSHUFI64X2 $0xee, Z21, Z18, Z18
+	VMOVDQA64  Z15, Z18
+	VPERMI2B   Z8, Z22, Z18
+	VMOVDQA64  Z22, Z8
 	IMUL3Q     $0x04, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z8, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z18, (SI)
+	VMOVDQA64  Z16, Z18
+	VPERMI2B   Z9, Z19, Z18
+	VMOVDQA64  Z19, Z9
 	IMUL3Q     $0x05, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z5, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z18, (SI)
+	VMOVDQA64  Z17, Z18
+	VPERMI2B   Z10, Z20, Z18
+	VMOVDQA64  Z20, Z10
 	IMUL3Q     $0x06, DX, SI
 	ADDQ       AX, SI
-	VMOVDQU64  Z6, (SI)
+	ANDQ       $-64, SI
+	VMOVNTDQ   Z18, (SI)
 	ADDQ       $0x00000040, AX
 	ADDQ       $0x000001c0, CX
 	DECQ       BX
 	JNZ        loop
 
 done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -9272,354 +8503,6 @@ DATA gather7H1<>+61(SB)/1, $0x00
 DATA gather7H1<>+62(SB)/1, $0x00
 DATA gather7H1<>+63(SB)/1, $0x00
 GLOBL gather7H1<>(SB), RODATA|NOPTR, $64
-
-// func unshuffle7AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unshuffle7AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 scatter7H0<>+0(SB), Z0
-	VMOVDQU64 scatter7H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-
-loop:
-	MOVQ       CX, SI
-	VMOVDQU64  (SI), Z4
-	IMUL3Q     $0x01, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z5
-	IMUL3Q     $0x02, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z6
-	IMUL3Q     $0x03, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z7
-	VMOVDQA64  Z4, Z8
-	VPERMT2Q   Z5, Z2, Z8
-	VPERMT2Q   Z5, Z3, Z4
-	VMOVDQA64  Z6, Z5
-	VPERMT2Q   Z7, Z2, Z5
-	VPERMT2Q   Z7, Z3, Z6
-	VSHUFI64X2 $0x44, Z5, Z8, Z7
-	VSHUFI64X2 $0xee, Z5, Z8, Z8
-	VSHUFI64X2 $0x44, Z6, Z4, Z5
-	VSHUFI64X2 $0xee, Z6, Z4, Z4
-	IMUL3Q     $0x04, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z6
-	IMUL3Q     $0x05, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z10
-	IMUL3Q     $0x06, DX, SI
-	ADDQ       CX, SI
-	VMOVDQU64  (SI), Z11
-	VPXORQ     Z9, Z9, Z9
-	VMOVDQA64  Z6, Z12
-	VPERMT2Q   Z10, Z2, Z12
-	VPERMT2Q   Z10, Z3, Z6
-	VMOVDQA64  Z11, Z10
-	VPERMT2Q   Z9, Z2, Z10
-	VPERMT2Q   Z9, Z3, Z11
-	VSHUFI64X2 $0x44, Z10, Z12, Z13
-	VSHUFI64X2 $0xee, Z10, Z12, Z12
-	VSHUFI64X2 $0x44, Z11, Z6, Z10
-	VSHUFI64X2 $0xee, Z11, Z6, Z6
-	VMOVDQA64  Z7, Z11
-	VPERMT2B   Z13, Z0, Z11
-	VMOVDQU64  Z11, (AX)
-	VPERMT2B   Z13, Z1, Z7
-	VMOVDQU64  Z7, 64(AX)
-	VMOVDQA64  Z5, Z7
-	VPERMT2B   Z10, Z0, Z7
-	VMOVDQU64  Z7, 112(AX)
-	VPERMT2B   Z10, Z1, Z5
-	VMOVDQU64  Z5, 176(AX)
-	VMOVDQA64  Z8, Z5
-	VPERMT2B   Z12, Z0, Z5
-	VMOVDQU64  Z5, 224(AX)
-	VPERMT2B   Z12, Z1, Z8
-	VMOVDQU64  Z8, 288(AX)
-	VMOVDQA64  Z4, Z5
-	VPERMT2B   Z6, Z0, Z5
-	VMOVDQU64  Z5, 336(AX)
-	VPERMT2B   Z6, Z1, Z4
-	VMOVDQU64  Z4, 400(AX)
-	ADDQ       $0x000001c0, AX
-	ADDQ       $0x00000040, CX
-	DECQ       BX
-	JNZ        loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA scatter7H0<>+0(SB)/1, $0x00
-DATA scatter7H0<>+1(SB)/1, $0x10
-DATA scatter7H0<>+2(SB)/1, $0x20
-DATA scatter7H0<>+3(SB)/1, $0x30
-DATA scatter7H0<>+4(SB)/1, $0x40
-DATA scatter7H0<>+5(SB)/1, $0x50
-DATA scatter7H0<>+6(SB)/1, $0x60
-DATA scatter7H0<>+7(SB)/1, $0x01
-DATA scatter7H0<>+8(SB)/1, $0x11
-DATA scatter7H0<>+9(SB)/1, $0x21
-DATA scatter7H0<>+10(SB)/1, $0x31
-DATA scatter7H0<>+11(SB)/1, $0x41
-DATA scatter7H0<>+12(SB)/1, $0x51
-DATA scatter7H0<>+13(SB)/1, $0x61
-DATA scatter7H0<>+14(SB)/1, $0x02
-DATA scatter7H0<>+15(SB)/1, $0x12
-DATA scatter7H0<>+16(SB)/1, $0x22
-DATA scatter7H0<>+17(SB)/1, $0x32
-DATA scatter7H0<>+18(SB)/1, $0x42
-DATA scatter7H0<>+19(SB)/1, $0x52
-DATA scatter7H0<>+20(SB)/1, $0x62
-DATA scatter7H0<>+21(SB)/1, $0x03
-DATA scatter7H0<>+22(SB)/1, $0x13
-DATA scatter7H0<>+23(SB)/1, $0x23
-DATA scatter7H0<>+24(SB)/1, $0x33
-DATA scatter7H0<>+25(SB)/1, $0x43
-DATA scatter7H0<>+26(SB)/1, $0x53
-DATA scatter7H0<>+27(SB)/1, $0x63
-DATA scatter7H0<>+28(SB)/1, $0x04
-DATA scatter7H0<>+29(SB)/1, $0x14
-DATA scatter7H0<>+30(SB)/1, $0x24
-DATA scatter7H0<>+31(SB)/1, $0x34
-DATA scatter7H0<>+32(SB)/1, $0x44
-DATA scatter7H0<>+33(SB)/1, $0x54
-DATA scatter7H0<>+34(SB)/1, $0x64
-DATA scatter7H0<>+35(SB)/1, $0x05
-DATA scatter7H0<>+36(SB)/1, $0x15
-DATA scatter7H0<>+37(SB)/1, $0x25
-DATA scatter7H0<>+38(SB)/1, $0x35
-DATA scatter7H0<>+39(SB)/1, $0x45
-DATA scatter7H0<>+40(SB)/1, $0x55
-DATA scatter7H0<>+41(SB)/1, $0x65
-DATA scatter7H0<>+42(SB)/1, $0x06
-DATA scatter7H0<>+43(SB)/1, $0x16
-DATA scatter7H0<>+44(SB)/1, $0x26
-DATA scatter7H0<>+45(SB)/1, $0x36
-DATA scatter7H0<>+46(SB)/1, $0x46
-DATA scatter7H0<>+47(SB)/1, $0x56
-DATA scatter7H0<>+48(SB)/1, $0x66
-DATA scatter7H0<>+49(SB)/1, $0x07
-DATA scatter7H0<>+50(SB)/1, $0x17
-DATA scatter7H0<>+51(SB)/1, $0x27
-DATA scatter7H0<>+52(SB)/1, $0x37
-DATA scatter7H0<>+53(SB)/1, $0x47
-DATA scatter7H0<>+54(SB)/1, $0x57
-DATA scatter7H0<>+55(SB)/1, $0x67
-DATA scatter7H0<>+56(SB)/1, $0x08
-DATA scatter7H0<>+57(SB)/1, $0x18
-DATA scatter7H0<>+58(SB)/1, $0x28
-DATA scatter7H0<>+59(SB)/1, $0x38
-DATA scatter7H0<>+60(SB)/1, $0x48
-DATA scatter7H0<>+61(SB)/1, $0x58
-DATA scatter7H0<>+62(SB)/1, $0x68
-DATA scatter7H0<>+63(SB)/1, $0x09
-GLOBL scatter7H0<>(SB), RODATA|NOPTR, $64
-
-DATA scatter7H1<>+0(SB)/1, $0x19
-DATA scatter7H1<>+1(SB)/1, $0x29
-DATA scatter7H1<>+2(SB)/1, $0x39
-DATA scatter7H1<>+3(SB)/1, $0x49
-DATA scatter7H1<>+4(SB)/1, $0x59
-DATA scatter7H1<>+5(SB)/1, $0x69
-DATA scatter7H1<>+6(SB)/1, $0x0a
-DATA scatter7H1<>+7(SB)/1, $0x1a
-DATA scatter7H1<>+8(SB)/1, $0x2a
-DATA scatter7H1<>+9(SB)/1, $0x3a
-DATA scatter7H1<>+10(SB)/1, $0x4a
-DATA scatter7H1<>+11(SB)/1, $0x5a
-DATA scatter7H1<>+12(SB)/1, $0x6a
-DATA scatter7H1<>+13(SB)/1, $0x0b
-DATA scatter7H1<>+14(SB)/1, $0x1b
-DATA scatter7H1<>+15(SB)/1, $0x2b
-DATA scatter7H1<>+16(SB)/1, $0x3b
-DATA scatter7H1<>+17(SB)/1, $0x4b
-DATA scatter7H1<>+18(SB)/1, $0x5b
-DATA scatter7H1<>+19(SB)/1, $0x6b
-DATA scatter7H1<>+20(SB)/1, $0x0c
-DATA scatter7H1<>+21(SB)/1, $0x1c
-DATA scatter7H1<>+22(SB)/1, $0x2c
-DATA scatter7H1<>+23(SB)/1, $0x3c
-DATA scatter7H1<>+24(SB)/1, $0x4c
-DATA scatter7H1<>+25(SB)/1, $0x5c
-DATA scatter7H1<>+26(SB)/1, $0x6c
-DATA scatter7H1<>+27(SB)/1, $0x0d
-DATA scatter7H1<>+28(SB)/1, $0x1d
-DATA scatter7H1<>+29(SB)/1, $0x2d
-DATA scatter7H1<>+30(SB)/1, $0x3d
-DATA scatter7H1<>+31(SB)/1, $0x4d
-DATA scatter7H1<>+32(SB)/1, $0x5d
-DATA scatter7H1<>+33(SB)/1, $0x6d
-DATA scatter7H1<>+34(SB)/1, $0x0e
-DATA scatter7H1<>+35(SB)/1, $0x1e
-DATA scatter7H1<>+36(SB)/1, $0x2e
-DATA scatter7H1<>+37(SB)/1, $0x3e
-DATA scatter7H1<>+38(SB)/1, $0x4e
-DATA scatter7H1<>+39(SB)/1, $0x5e
-DATA scatter7H1<>+40(SB)/1, $0x6e
-DATA scatter7H1<>+41(SB)/1, $0x0f
-DATA scatter7H1<>+42(SB)/1, $0x1f
-DATA scatter7H1<>+43(SB)/1, $0x2f
-DATA scatter7H1<>+44(SB)/1, $0x3f
-DATA scatter7H1<>+45(SB)/1, $0x4f
-DATA scatter7H1<>+46(SB)/1, $0x5f
-DATA scatter7H1<>+47(SB)/1, $0x6f
-DATA scatter7H1<>+48(SB)/1, $0x00
-DATA scatter7H1<>+49(SB)/1, $0x00
-DATA scatter7H1<>+50(SB)/1, $0x00
-DATA scatter7H1<>+51(SB)/1, $0x00
-DATA scatter7H1<>+52(SB)/1, $0x00
-DATA scatter7H1<>+53(SB)/1, $0x00
-DATA scatter7H1<>+54(SB)/1, $0x00
-DATA scatter7H1<>+55(SB)/1, $0x00
-DATA scatter7H1<>+56(SB)/1, $0x00
-DATA scatter7H1<>+57(SB)/1, $0x00
-DATA scatter7H1<>+58(SB)/1, $0x00
-DATA scatter7H1<>+59(SB)/1, $0x00
-DATA scatter7H1<>+60(SB)/1, $0x00
-DATA scatter7H1<>+61(SB)/1, $0x00
-DATA scatter7H1<>+62(SB)/1, $0x00
-DATA scatter7H1<>+63(SB)/1, $0x00
-GLOBL scatter7H1<>(SB), RODATA|NOPTR, $64
-
-// func shuffle7AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
-TEXT ·shuffle7AVX512NTShifted(SB), NOSPLIT, $0-48
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	MOVQ      idx+32(FP), SI
-	MOVQ      prev+40(FP), DI
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 gather7H0<>+0(SB), Z0
-	VMOVDQU64 gather7H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-	MOVQ      $0x0000ffffffffffff, DI
-	KMOVQ     DI, K1
-	VPXORQ    Z4, Z4, Z4
-	VPXORQ    Z5, Z5, Z5
-	VPXORQ    Z6, Z6, Z6
-	VPXORQ    Z7, Z7, Z7
-	VPXORQ    Z8, Z8, Z8
-	VPXORQ    Z9, Z9, Z9
-	VPXORQ    Z10, Z10, Z10
-	VMOVDQU64 (SI), Z11
-	VMOVDQU64 64(SI), Z12
-	VMOVDQU64 128(SI), Z13
-	VMOVDQU64 192(SI), Z14
-	VMOVDQU64 256(SI), Z15
-	VMOVDQU64 320(SI), Z16
-	VMOVDQU64 384(SI), Z17
-
-loop:
-	VMOVDQU64  (CX), Z18
-	VMOVDQU8.Z 64(CX), K1, Z19
-	VMOVDQA64  Z18, Z20
-	VPERMT2B   Z19, Z0, Z20
-	VPERMT2B   Z19, Z1, Z18
-	VMOVDQU64  112(CX), Z19
-	VMOVDQU8.Z 176(CX), K1, Z21
-	VMOVDQA64  Z19, Z22
-	VPERMT2B   Z21, Z0, Z22
-	VPERMT2B   Z21, Z1, Z19
-	VMOVDQU64  224(CX), Z21
-	VMOVDQU8.Z 288(CX), K1, Z23
-	VMOVDQA64  Z21, Z24
-	VPERMT2B   Z23, Z0, Z24
-	VPERMT2B   Z23, Z1, Z21
-	VMOVDQU64  336(CX), Z23
-	VMOVDQU8.Z 400(CX), K1, Z25
-	VMOVDQA64  Z23, Z26
-	VPERMT2B   Z25, Z0, Z26
-	VPERMT2B   Z25, Z1, Z23
-	VMOVDQA64  Z20, Z25
-	VPERMT2Q   Z22, Z2, Z25
-	VPERMT2Q   Z22, Z3, Z20
-	VMOVDQA64  Z24, Z22
-	VPERMT2Q   Z26, Z2, Z22
-	VPERMT2Q   Z26, Z3, Z24
-	VSHUFI64X2 $0x44, Z22, Z25, Z26
-	VSHUFI64X2 $0xee, Z22, Z25, Z25
-	VSHUFI64X2 $0x44, Z24, Z20, Z22
-	VSHUFI64X2 $0xee, Z24, Z20, Z20
-	VMOVDQA64  Z11, Z24
-	VPERMI2B   Z4, Z26, Z24
-	VMOVDQA64  Z26, Z4
-	MOVQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z24, (SI)
-	VMOVDQA64  Z12, Z24
-	VPERMI2B   Z5, Z22, Z24
-	VMOVDQA64  Z22, Z5
-	IMUL3Q     $0x01, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z24, (SI)
-	VMOVDQA64  Z13, Z22
-	VPERMI2B   Z6, Z25, Z22
-	VMOVDQA64  Z25, Z6
-	IMUL3Q     $0x02, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z22, (SI)
-	VMOVDQA64  Z14, Z22
-	VPERMI2B   Z7, Z20, Z22
-	VMOVDQA64  Z20, Z7
-	IMUL3Q     $0x03, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z22, (SI)
-	VMOVDQA64  Z18, Z20
-	VPERMT2Q   Z19, Z2, Z20
-	VPERMT2Q   Z19, Z3, Z18
-	VMOVDQA64  Z21, Z19
-	VPERMT2Q   Z23, Z2, Z19
-	VPERMT2Q   Z23, Z3, Z21
-	VSHUFI64X2 $0x44, Z19, Z20, Z22
-	VSHUFI64X2 $0xee, Z19, Z20, Z20
-	VSHUFI64X2 $0x44, Z21, Z18, Z19
-	VSHUFI64X2 $0xee, Z21, Z18, Z18
-	VMOVDQA64  Z15, Z18
-	VPERMI2B   Z8, Z22, Z18
-	VMOVDQA64  Z22, Z8
-	IMUL3Q     $0x04, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z18, (SI)
-	VMOVDQA64  Z16, Z18
-	VPERMI2B   Z9, Z19, Z18
-	VMOVDQA64  Z19, Z9
-	IMUL3Q     $0x05, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z18, (SI)
-	VMOVDQA64  Z17, Z18
-	VPERMI2B   Z10, Z20, Z18
-	VMOVDQA64  Z20, Z10
-	IMUL3Q     $0x06, DX, SI
-	ADDQ       AX, SI
-	ANDQ       $-64, SI
-	VMOVNTDQ   Z18, (SI)
-	ADDQ       $0x00000040, AX
-	ADDQ       $0x000001c0, CX
-	DECQ       BX
-	JNZ        loop
-
-done:
-	SFENCE
-	VZEROUPPER
-	RET
 
 // func unshuffle7AVX512NT(dst *byte, src *byte, n int, blocks int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
@@ -11051,571 +9934,6 @@ done:
 	VZEROUPPER
 	RET
 
-// func shuffle9AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·shuffle9AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 gather9H0<>+0(SB), Z0
-	VMOVDQU64 gather9H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-	MOVQ      $0x00000000000000ff, SI
-	KMOVQ     SI, K1
-
-loop:
-	VMOVDQU64   (CX), Z4
-	VMOVDQU8.Z  64(CX), K1, Z5
-	VMOVDQA64   Z4, Z6
-	VPERMT2B    Z5, Z0, Z6
-	VPERMT2B    Z5, Z1, Z4
-	VMOVDQU64   72(CX), Z5
-	VMOVDQU8.Z  136(CX), K1, Z7
-	VMOVDQA64   Z5, Z8
-	VPERMT2B    Z7, Z0, Z8
-	VPERMT2B    Z7, Z1, Z5
-	VMOVDQU64   144(CX), Z7
-	VMOVDQU8.Z  208(CX), K1, Z9
-	VMOVDQA64   Z7, Z10
-	VPERMT2B    Z9, Z0, Z10
-	VPERMT2B    Z9, Z1, Z7
-	VMOVDQU64   216(CX), Z9
-	VMOVDQU8.Z  280(CX), K1, Z11
-	VMOVDQA64   Z9, Z12
-	VPERMT2B    Z11, Z0, Z12
-	VPERMT2B    Z11, Z1, Z9
-	VMOVDQU64   288(CX), Z11
-	VMOVDQU8.Z  352(CX), K1, Z13
-	VMOVDQA64   Z11, Z14
-	VPERMT2B    Z13, Z0, Z14
-	VPERMT2B    Z13, Z1, Z11
-	VMOVDQU64   360(CX), Z13
-	VMOVDQU8.Z  424(CX), K1, Z15
-	VMOVDQA64   Z13, Z16
-	VPERMT2B    Z15, Z0, Z16
-	VPERMT2B    Z15, Z1, Z13
-	VMOVDQU64   432(CX), Z15
-	VMOVDQU8.Z  496(CX), K1, Z17
-	VMOVDQA64   Z15, Z18
-	VPERMT2B    Z17, Z0, Z18
-	VPERMT2B    Z17, Z1, Z15
-	VMOVDQU64   504(CX), Z17
-	VMOVDQU8.Z  568(CX), K1, Z19
-	VMOVDQA64   Z17, Z20
-	VPERMT2B    Z19, Z0, Z20
-	VPERMT2B    Z19, Z1, Z17
-	VPUNPCKLQDQ Z8, Z6, Z19
-	VPUNPCKHQDQ Z8, Z6, Z6
-	VPUNPCKLQDQ Z12, Z10, Z8
-	VPUNPCKHQDQ Z12, Z10, Z10
-	VPUNPCKLQDQ Z16, Z14, Z12
-	VPUNPCKHQDQ Z16, Z14, Z14
-	VPUNPCKLQDQ Z20, Z18, Z16
-	VPUNPCKHQDQ Z20, Z18, Z18
-	VMOVDQA64   Z19, Z20
-	VPERMT2Q    Z8, Z2, Z20
-	VPERMT2Q    Z8, Z3, Z19
-	VMOVDQA64   Z6, Z8
-	VPERMT2Q    Z10, Z2, Z8
-	VPERMT2Q    Z10, Z3, Z6
-	VMOVDQA64   Z12, Z10
-	VPERMT2Q    Z16, Z2, Z10
-	VPERMT2Q    Z16, Z3, Z12
-	VMOVDQA64   Z14, Z16
-	VPERMT2Q    Z18, Z2, Z16
-	VPERMT2Q    Z18, Z3, Z14
-	VSHUFI64X2  $0x44, Z10, Z20, Z18
-	VSHUFI64X2  $0xee, Z10, Z20, Z20
-	VSHUFI64X2  $0x44, Z16, Z8, Z10
-	VSHUFI64X2  $0xee, Z16, Z8, Z8
-	VSHUFI64X2  $0x44, Z12, Z19, Z16
-	VSHUFI64X2  $0xee, Z12, Z19, Z19
-	VSHUFI64X2  $0x44, Z14, Z6, Z12
-	VSHUFI64X2  $0xee, Z14, Z6, Z6
-	MOVQ        AX, SI
-	VMOVDQU64   Z18, (SI)
-	IMUL3Q      $0x01, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z10, (SI)
-	IMUL3Q      $0x02, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z16, (SI)
-	IMUL3Q      $0x03, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z12, (SI)
-	IMUL3Q      $0x04, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z20, (SI)
-	IMUL3Q      $0x05, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z8, (SI)
-	IMUL3Q      $0x06, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z19, (SI)
-	IMUL3Q      $0x07, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z6, (SI)
-	VPUNPCKLQDQ Z5, Z4, Z6
-	VPUNPCKHQDQ Z5, Z4, Z4
-	VPUNPCKLQDQ Z9, Z7, Z5
-	VPUNPCKHQDQ Z9, Z7, Z7
-	VPUNPCKLQDQ Z13, Z11, Z8
-	VPUNPCKHQDQ Z13, Z11, Z11
-	VPUNPCKLQDQ Z17, Z15, Z9
-	VPUNPCKHQDQ Z17, Z15, Z15
-	VMOVDQA64   Z6, Z10
-	VPERMT2Q    Z5, Z2, Z10
-	VPERMT2Q    Z5, Z3, Z6
-	VMOVDQA64   Z4, Z5
-	VPERMT2Q    Z7, Z2, Z5
-	VPERMT2Q    Z7, Z3, Z4
-	VMOVDQA64   Z8, Z7
-	VPERMT2Q    Z9, Z2, Z7
-	VPERMT2Q    Z9, Z3, Z8
-	VMOVDQA64   Z11, Z9
-	VPERMT2Q    Z15, Z2, Z9
-	VPERMT2Q    Z15, Z3, Z11
-	VSHUFI64X2  $0x44, Z7, Z10, Z12
-	VSHUFI64X2  $0xee, Z7, Z10, Z10
-	VSHUFI64X2  $0x44, Z9, Z5, Z7
-	VSHUFI64X2  $0xee, Z9, Z5, Z5
-	VSHUFI64X2  $0x44, Z8, Z6, Z5
-	VSHUFI64X2  $0xee, Z8, Z6, Z6
-	VSHUFI64X2  $0x44, Z11, Z4, Z5
-	VSHUFI64X2  $0xee, Z11, Z4, Z4
-	IMUL3Q      $0x08, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z12, (SI)
-	ADDQ        $0x00000040, AX
-	ADDQ        $0x00000240, CX
-	DECQ        BX
-	JNZ         loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA gather9H0<>+0(SB)/1, $0x00
-DATA gather9H0<>+1(SB)/1, $0x09
-DATA gather9H0<>+2(SB)/1, $0x12
-DATA gather9H0<>+3(SB)/1, $0x1b
-DATA gather9H0<>+4(SB)/1, $0x24
-DATA gather9H0<>+5(SB)/1, $0x2d
-DATA gather9H0<>+6(SB)/1, $0x36
-DATA gather9H0<>+7(SB)/1, $0x3f
-DATA gather9H0<>+8(SB)/1, $0x01
-DATA gather9H0<>+9(SB)/1, $0x0a
-DATA gather9H0<>+10(SB)/1, $0x13
-DATA gather9H0<>+11(SB)/1, $0x1c
-DATA gather9H0<>+12(SB)/1, $0x25
-DATA gather9H0<>+13(SB)/1, $0x2e
-DATA gather9H0<>+14(SB)/1, $0x37
-DATA gather9H0<>+15(SB)/1, $0x40
-DATA gather9H0<>+16(SB)/1, $0x02
-DATA gather9H0<>+17(SB)/1, $0x0b
-DATA gather9H0<>+18(SB)/1, $0x14
-DATA gather9H0<>+19(SB)/1, $0x1d
-DATA gather9H0<>+20(SB)/1, $0x26
-DATA gather9H0<>+21(SB)/1, $0x2f
-DATA gather9H0<>+22(SB)/1, $0x38
-DATA gather9H0<>+23(SB)/1, $0x41
-DATA gather9H0<>+24(SB)/1, $0x03
-DATA gather9H0<>+25(SB)/1, $0x0c
-DATA gather9H0<>+26(SB)/1, $0x15
-DATA gather9H0<>+27(SB)/1, $0x1e
-DATA gather9H0<>+28(SB)/1, $0x27
-DATA gather9H0<>+29(SB)/1, $0x30
-DATA gather9H0<>+30(SB)/1, $0x39
-DATA gather9H0<>+31(SB)/1, $0x42
-DATA gather9H0<>+32(SB)/1, $0x04
-DATA gather9H0<>+33(SB)/1, $0x0d
-DATA gather9H0<>+34(SB)/1, $0x16
-DATA gather9H0<>+35(SB)/1, $0x1f
-DATA gather9H0<>+36(SB)/1, $0x28
-DATA gather9H0<>+37(SB)/1, $0x31
-DATA gather9H0<>+38(SB)/1, $0x3a
-DATA gather9H0<>+39(SB)/1, $0x43
-DATA gather9H0<>+40(SB)/1, $0x05
-DATA gather9H0<>+41(SB)/1, $0x0e
-DATA gather9H0<>+42(SB)/1, $0x17
-DATA gather9H0<>+43(SB)/1, $0x20
-DATA gather9H0<>+44(SB)/1, $0x29
-DATA gather9H0<>+45(SB)/1, $0x32
-DATA gather9H0<>+46(SB)/1, $0x3b
-DATA gather9H0<>+47(SB)/1, $0x44
-DATA gather9H0<>+48(SB)/1, $0x06
-DATA gather9H0<>+49(SB)/1, $0x0f
-DATA gather9H0<>+50(SB)/1, $0x18
-DATA gather9H0<>+51(SB)/1, $0x21
-DATA gather9H0<>+52(SB)/1, $0x2a
-DATA gather9H0<>+53(SB)/1, $0x33
-DATA gather9H0<>+54(SB)/1, $0x3c
-DATA gather9H0<>+55(SB)/1, $0x45
-DATA gather9H0<>+56(SB)/1, $0x07
-DATA gather9H0<>+57(SB)/1, $0x10
-DATA gather9H0<>+58(SB)/1, $0x19
-DATA gather9H0<>+59(SB)/1, $0x22
-DATA gather9H0<>+60(SB)/1, $0x2b
-DATA gather9H0<>+61(SB)/1, $0x34
-DATA gather9H0<>+62(SB)/1, $0x3d
-DATA gather9H0<>+63(SB)/1, $0x46
-GLOBL gather9H0<>(SB), RODATA|NOPTR, $64
-
-DATA gather9H1<>+0(SB)/1, $0x08
-DATA gather9H1<>+1(SB)/1, $0x11
-DATA gather9H1<>+2(SB)/1, $0x1a
-DATA gather9H1<>+3(SB)/1, $0x23
-DATA gather9H1<>+4(SB)/1, $0x2c
-DATA gather9H1<>+5(SB)/1, $0x35
-DATA gather9H1<>+6(SB)/1, $0x3e
-DATA gather9H1<>+7(SB)/1, $0x47
-DATA gather9H1<>+8(SB)/1, $0x00
-DATA gather9H1<>+9(SB)/1, $0x00
-DATA gather9H1<>+10(SB)/1, $0x00
-DATA gather9H1<>+11(SB)/1, $0x00
-DATA gather9H1<>+12(SB)/1, $0x00
-DATA gather9H1<>+13(SB)/1, $0x00
-DATA gather9H1<>+14(SB)/1, $0x00
-DATA gather9H1<>+15(SB)/1, $0x00
-DATA gather9H1<>+16(SB)/1, $0x00
-DATA gather9H1<>+17(SB)/1, $0x00
-DATA gather9H1<>+18(SB)/1, $0x00
-DATA gather9H1<>+19(SB)/1, $0x00
-DATA gather9H1<>+20(SB)/1, $0x00
-DATA gather9H1<>+21(SB)/1, $0x00
-DATA gather9H1<>+22(SB)/1, $0x00
-DATA gather9H1<>+23(SB)/1, $0x00
-DATA gather9H1<>+24(SB)/1, $0x00
-DATA gather9H1<>+25(SB)/1, $0x00
-DATA gather9H1<>+26(SB)/1, $0x00
-DATA gather9H1<>+27(SB)/1, $0x00
-DATA gather9H1<>+28(SB)/1, $0x00
-DATA gather9H1<>+29(SB)/1, $0x00
-DATA gather9H1<>+30(SB)/1, $0x00
-DATA gather9H1<>+31(SB)/1, $0x00
-DATA gather9H1<>+32(SB)/1, $0x00
-DATA gather9H1<>+33(SB)/1, $0x00
-DATA gather9H1<>+34(SB)/1, $0x00
-DATA gather9H1<>+35(SB)/1, $0x00
-DATA gather9H1<>+36(SB)/1, $0x00
-DATA gather9H1<>+37(SB)/1, $0x00
-DATA gather9H1<>+38(SB)/1, $0x00
-DATA gather9H1<>+39(SB)/1, $0x00
-DATA gather9H1<>+40(SB)/1, $0x00
-DATA gather9H1<>+41(SB)/1, $0x00
-DATA gather9H1<>+42(SB)/1, $0x00
-DATA gather9H1<>+43(SB)/1, $0x00
-DATA gather9H1<>+44(SB)/1, $0x00
-DATA gather9H1<>+45(SB)/1, $0x00
-DATA gather9H1<>+46(SB)/1, $0x00
-DATA gather9H1<>+47(SB)/1, $0x00
-DATA gather9H1<>+48(SB)/1, $0x00
-DATA gather9H1<>+49(SB)/1, $0x00
-DATA gather9H1<>+50(SB)/1, $0x00
-DATA gather9H1<>+51(SB)/1, $0x00
-DATA gather9H1<>+52(SB)/1, $0x00
-DATA gather9H1<>+53(SB)/1, $0x00
-DATA gather9H1<>+54(SB)/1, $0x00
-DATA gather9H1<>+55(SB)/1, $0x00
-DATA gather9H1<>+56(SB)/1, $0x00
-DATA gather9H1<>+57(SB)/1, $0x00
-DATA gather9H1<>+58(SB)/1, $0x00
-DATA gather9H1<>+59(SB)/1, $0x00
-DATA gather9H1<>+60(SB)/1, $0x00
-DATA gather9H1<>+61(SB)/1, $0x00
-DATA gather9H1<>+62(SB)/1, $0x00
-DATA gather9H1<>+63(SB)/1, $0x00
-GLOBL gather9H1<>(SB), RODATA|NOPTR, $64
-
-// func unshuffle9AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unshuffle9AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 scatter9H0<>+0(SB), Z0
-	VMOVDQU64 scatter9H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-
-loop:
-	MOVQ        CX, SI
-	VMOVDQU64   (SI), Z4
-	IMUL3Q      $0x01, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z5
-	IMUL3Q      $0x02, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z6
-	IMUL3Q      $0x03, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z7
-	IMUL3Q      $0x04, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z8
-	IMUL3Q      $0x05, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z9
-	IMUL3Q      $0x06, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z10
-	IMUL3Q      $0x07, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z11
-	VPUNPCKLQDQ Z5, Z4, Z12
-	VPUNPCKHQDQ Z5, Z4, Z4
-	VPUNPCKLQDQ Z7, Z6, Z5
-	VPUNPCKHQDQ Z7, Z6, Z6
-	VPUNPCKLQDQ Z9, Z8, Z7
-	VPUNPCKHQDQ Z9, Z8, Z8
-	VPUNPCKLQDQ Z11, Z10, Z9
-	VPUNPCKHQDQ Z11, Z10, Z10
-	VMOVDQA64   Z12, Z11
-	VPERMT2Q    Z5, Z2, Z11
-	VPERMT2Q    Z5, Z3, Z12
-	VMOVDQA64   Z4, Z5
-	VPERMT2Q    Z6, Z2, Z5
-	VPERMT2Q    Z6, Z3, Z4
-	VMOVDQA64   Z7, Z6
-	VPERMT2Q    Z9, Z2, Z6
-	VPERMT2Q    Z9, Z3, Z7
-	VMOVDQA64   Z8, Z9
-	VPERMT2Q    Z10, Z2, Z9
-	VPERMT2Q    Z10, Z3, Z8
-	VSHUFI64X2  $0x44, Z6, Z11, Z10
-	VSHUFI64X2  $0xee, Z6, Z11, Z11
-	VSHUFI64X2  $0x44, Z9, Z5, Z6
-	VSHUFI64X2  $0xee, Z9, Z5, Z5
-	VSHUFI64X2  $0x44, Z7, Z12, Z9
-	VSHUFI64X2  $0xee, Z7, Z12, Z12
-	VSHUFI64X2  $0x44, Z8, Z4, Z7
-	VSHUFI64X2  $0xee, Z8, Z4, Z4
-	IMUL3Q      $0x08, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z8
-	VPXORQ      Z13, Z13, Z13
-	VPXORQ      Z14, Z14, Z14
-	VPXORQ      Z15, Z15, Z15
-	VPXORQ      Z16, Z16, Z16
-	VPXORQ      Z17, Z17, Z17
-	VPXORQ      Z18, Z18, Z18
-	VPXORQ      Z19, Z19, Z19
-	VPUNPCKLQDQ Z13, Z8, Z20
-	VPUNPCKHQDQ Z13, Z8, Z8
-	VPUNPCKLQDQ Z15, Z14, Z21
-	VPUNPCKHQDQ Z15, Z14, Z14
-	VPUNPCKLQDQ Z17, Z16, Z22
-	VPUNPCKHQDQ Z17, Z16, Z16
-	VPUNPCKLQDQ Z19, Z18, Z23
-	VPUNPCKHQDQ Z19, Z18, Z18
-	VMOVDQA64   Z20, Z24
-	VPERMT2Q    Z21, Z2, Z24
-	VPERMT2Q    Z21, Z3, Z20
-	VMOVDQA64   Z8, Z21
-	VPERMT2Q    Z14, Z2, Z21
-	VPERMT2Q    Z14, Z3, Z8
-	VMOVDQA64   Z22, Z25
-	VPERMT2Q    Z23, Z2, Z25
-	VPERMT2Q    Z23, Z3, Z22
-	VMOVDQA64   Z16, Z23
-	VPERMT2Q    Z18, Z2, Z23
-	VPERMT2Q    Z18, Z3, Z16
-	VSHUFI64X2  $0x44, Z25, Z24, Z26
-	VSHUFI64X2  $0xee, Z25, Z24, Z24
-	VSHUFI64X2  $0x44, Z23, Z21, Z25
-	VSHUFI64X2  $0xee, Z23, Z21, Z21
-	VSHUFI64X2  $0x44, Z22, Z20, Z23
-	VSHUFI64X2  $0xee, Z22, Z20, Z20
-	VSHUFI64X2  $0x44, Z16, Z8, Z22
-	VSHUFI64X2  $0xee, Z16, Z8, Z8
-	VMOVDQA64   Z10, Z27
-	VPERMT2B    Z26, Z0, Z27
-	VMOVDQU64   Z27, (AX)
-	VPERMT2B    Z26, Z1, Z10
-	VMOVDQU64   Z10, 64(AX)
-	VMOVDQA64   Z6, Z10
-	VPERMT2B    Z25, Z0, Z10
-	VMOVDQU64   Z10, 72(AX)
-	VPERMT2B    Z25, Z1, Z6
-	VMOVDQU64   Z6, 136(AX)
-	VMOVDQA64   Z9, Z6
-	VPERMT2B    Z23, Z0, Z6
-	VMOVDQU64   Z6, 144(AX)
-	VPERMT2B    Z23, Z1, Z9
-	VMOVDQU64   Z9, 208(AX)
-	VMOVDQA64   Z7, Z6
-	VPERMT2B    Z22, Z0, Z6
-	VMOVDQU64   Z6, 216(AX)
-	VPERMT2B    Z22, Z1, Z7
-	VMOVDQU64   Z7, 280(AX)
-	VMOVDQA64   Z11, Z6
-	VPERMT2B    Z24, Z0, Z6
-	VMOVDQU64   Z6, 288(AX)
-	VPERMT2B    Z24, Z1, Z11
-	VMOVDQU64   Z11, 352(AX)
-	VMOVDQA64   Z5, Z6
-	VPERMT2B    Z21, Z0, Z6
-	VMOVDQU64   Z6, 360(AX)
-	VPERMT2B    Z21, Z1, Z5
-	VMOVDQU64   Z5, 424(AX)
-	VMOVDQA64   Z12, Z5
-	VPERMT2B    Z20, Z0, Z5
-	VMOVDQU64   Z5, 432(AX)
-	VPERMT2B    Z20, Z1, Z12
-	VMOVDQU64   Z12, 496(AX)
-	VMOVDQA64   Z4, Z5
-	VPERMT2B    Z8, Z0, Z5
-	VMOVDQU64   Z5, 504(AX)
-	VPERMT2B    Z8, Z1, Z4
-	VMOVDQU64   Z4, 568(AX)
-	ADDQ        $0x00000240, AX
-	ADDQ        $0x00000040, CX
-	DECQ        BX
-	JNZ         loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA scatter9H0<>+0(SB)/1, $0x00
-DATA scatter9H0<>+1(SB)/1, $0x08
-DATA scatter9H0<>+2(SB)/1, $0x10
-DATA scatter9H0<>+3(SB)/1, $0x18
-DATA scatter9H0<>+4(SB)/1, $0x20
-DATA scatter9H0<>+5(SB)/1, $0x28
-DATA scatter9H0<>+6(SB)/1, $0x30
-DATA scatter9H0<>+7(SB)/1, $0x38
-DATA scatter9H0<>+8(SB)/1, $0x40
-DATA scatter9H0<>+9(SB)/1, $0x01
-DATA scatter9H0<>+10(SB)/1, $0x09
-DATA scatter9H0<>+11(SB)/1, $0x11
-DATA scatter9H0<>+12(SB)/1, $0x19
-DATA scatter9H0<>+13(SB)/1, $0x21
-DATA scatter9H0<>+14(SB)/1, $0x29
-DATA scatter9H0<>+15(SB)/1, $0x31
-DATA scatter9H0<>+16(SB)/1, $0x39
-DATA scatter9H0<>+17(SB)/1, $0x41
-DATA scatter9H0<>+18(SB)/1, $0x02
-DATA scatter9H0<>+19(SB)/1, $0x0a
-DATA scatter9H0<>+20(SB)/1, $0x12
-DATA scatter9H0<>+21(SB)/1, $0x1a
-DATA scatter9H0<>+22(SB)/1, $0x22
-DATA scatter9H0<>+23(SB)/1, $0x2a
-DATA scatter9H0<>+24(SB)/1, $0x32
-DATA scatter9H0<>+25(SB)/1, $0x3a
-DATA scatter9H0<>+26(SB)/1, $0x42
-DATA scatter9H0<>+27(SB)/1, $0x03
-DATA scatter9H0<>+28(SB)/1, $0x0b
-DATA scatter9H0<>+29(SB)/1, $0x13
-DATA scatter9H0<>+30(SB)/1, $0x1b
-DATA scatter9H0<>+31(SB)/1, $0x23
-DATA scatter9H0<>+32(SB)/1, $0x2b
-DATA scatter9H0<>+33(SB)/1, $0x33
-DATA scatter9H0<>+34(SB)/1, $0x3b
-DATA scatter9H0<>+35(SB)/1, $0x43
-DATA scatter9H0<>+36(SB)/1, $0x04
-DATA scatter9H0<>+37(SB)/1, $0x0c
-DATA scatter9H0<>+38(SB)/1, $0x14
-DATA scatter9H0<>+39(SB)/1, $0x1c
-DATA scatter9H0<>+40(SB)/1, $0x24
-DATA scatter9H0<>+41(SB)/1, $0x2c
-DATA scatter9H0<>+42(SB)/1, $0x34
-DATA scatter9H0<>+43(SB)/1, $0x3c
-DATA scatter9H0<>+44(SB)/1, $0x44
-DATA scatter9H0<>+45(SB)/1, $0x05
-DATA scatter9H0<>+46(SB)/1, $0x0d
-DATA scatter9H0<>+47(SB)/1, $0x15
-DATA scatter9H0<>+48(SB)/1, $0x1d
-DATA scatter9H0<>+49(SB)/1, $0x25
-DATA scatter9H0<>+50(SB)/1, $0x2d
-DATA scatter9H0<>+51(SB)/1, $0x35
-DATA scatter9H0<>+52(SB)/1, $0x3d
-DATA scatter9H0<>+53(SB)/1, $0x45
-DATA scatter9H0<>+54(SB)/1, $0x06
-DATA scatter9H0<>+55(SB)/1, $0x0e
-DATA scatter9H0<>+56(SB)/1, $0x16
-DATA scatter9H0<>+57(SB)/1, $0x1e
-DATA scatter9H0<>+58(SB)/1, $0x26
-DATA scatter9H0<>+59(SB)/1, $0x2e
-DATA scatter9H0<>+60(SB)/1, $0x36
-DATA scatter9H0<>+61(SB)/1, $0x3e
-DATA scatter9H0<>+62(SB)/1, $0x46
-DATA scatter9H0<>+63(SB)/1, $0x07
-GLOBL scatter9H0<>(SB), RODATA|NOPTR, $64
-
-DATA scatter9H1<>+0(SB)/1, $0x0f
-DATA scatter9H1<>+1(SB)/1, $0x17
-DATA scatter9H1<>+2(SB)/1, $0x1f
-DATA scatter9H1<>+3(SB)/1, $0x27
-DATA scatter9H1<>+4(SB)/1, $0x2f
-DATA scatter9H1<>+5(SB)/1, $0x37
-DATA scatter9H1<>+6(SB)/1, $0x3f
-DATA scatter9H1<>+7(SB)/1, $0x47
-DATA scatter9H1<>+8(SB)/1, $0x00
-DATA scatter9H1<>+9(SB)/1, $0x00
-DATA scatter9H1<>+10(SB)/1, $0x00
-DATA scatter9H1<>+11(SB)/1, $0x00
-DATA scatter9H1<>+12(SB)/1, $0x00
-DATA scatter9H1<>+13(SB)/1, $0x00
-DATA scatter9H1<>+14(SB)/1, $0x00
-DATA scatter9H1<>+15(SB)/1, $0x00
-DATA scatter9H1<>+16(SB)/1, $0x00
-DATA scatter9H1<>+17(SB)/1, $0x00
-DATA scatter9H1<>+18(SB)/1, $0x00
-DATA scatter9H1<>+19(SB)/1, $0x00
-DATA scatter9H1<>+20(SB)/1, $0x00
-DATA scatter9H1<>+21(SB)/1, $0x00
-DATA scatter9H1<>+22(SB)/1, $0x00
-DATA scatter9H1<>+23(SB)/1, $0x00
-DATA scatter9H1<>+24(SB)/1, $0x00
-DATA scatter9H1<>+25(SB)/1, $0x00
-DATA scatter9H1<>+26(SB)/1, $0x00
-DATA scatter9H1<>+27(SB)/1, $0x00
-DATA scatter9H1<>+28(SB)/1, $0x00
-DATA scatter9H1<>+29(SB)/1, $0x00
-DATA scatter9H1<>+30(SB)/1, $0x00
-DATA scatter9H1<>+31(SB)/1, $0x00
-DATA scatter9H1<>+32(SB)/1, $0x00
-DATA scatter9H1<>+33(SB)/1, $0x00
-DATA scatter9H1<>+34(SB)/1, $0x00
-DATA scatter9H1<>+35(SB)/1, $0x00
-DATA scatter9H1<>+36(SB)/1, $0x00
-DATA scatter9H1<>+37(SB)/1, $0x00
-DATA scatter9H1<>+38(SB)/1, $0x00
-DATA scatter9H1<>+39(SB)/1, $0x00
-DATA scatter9H1<>+40(SB)/1, $0x00
-DATA scatter9H1<>+41(SB)/1, $0x00
-DATA scatter9H1<>+42(SB)/1, $0x00
-DATA scatter9H1<>+43(SB)/1, $0x00
-DATA scatter9H1<>+44(SB)/1, $0x00
-DATA scatter9H1<>+45(SB)/1, $0x00
-DATA scatter9H1<>+46(SB)/1, $0x00
-DATA scatter9H1<>+47(SB)/1, $0x00
-DATA scatter9H1<>+48(SB)/1, $0x00
-DATA scatter9H1<>+49(SB)/1, $0x00
-DATA scatter9H1<>+50(SB)/1, $0x00
-DATA scatter9H1<>+51(SB)/1, $0x00
-DATA scatter9H1<>+52(SB)/1, $0x00
-DATA scatter9H1<>+53(SB)/1, $0x00
-DATA scatter9H1<>+54(SB)/1, $0x00
-DATA scatter9H1<>+55(SB)/1, $0x00
-DATA scatter9H1<>+56(SB)/1, $0x00
-DATA scatter9H1<>+57(SB)/1, $0x00
-DATA scatter9H1<>+58(SB)/1, $0x00
-DATA scatter9H1<>+59(SB)/1, $0x00
-DATA scatter9H1<>+60(SB)/1, $0x00
-DATA scatter9H1<>+61(SB)/1, $0x00
-DATA scatter9H1<>+62(SB)/1, $0x00
-DATA scatter9H1<>+63(SB)/1, $0x00
-GLOBL scatter9H1<>(SB), RODATA|NOPTR, $64
-
 // func shuffle9AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
 TEXT ·shuffle9AVX512NTShifted(SB), NOSPLIT, $0-48
@@ -11811,6 +10129,138 @@ done:
 	SFENCE
 	VZEROUPPER
 	RET
+
+DATA gather9H0<>+0(SB)/1, $0x00
+DATA gather9H0<>+1(SB)/1, $0x09
+DATA gather9H0<>+2(SB)/1, $0x12
+DATA gather9H0<>+3(SB)/1, $0x1b
+DATA gather9H0<>+4(SB)/1, $0x24
+DATA gather9H0<>+5(SB)/1, $0x2d
+DATA gather9H0<>+6(SB)/1, $0x36
+DATA gather9H0<>+7(SB)/1, $0x3f
+DATA gather9H0<>+8(SB)/1, $0x01
+DATA gather9H0<>+9(SB)/1, $0x0a
+DATA gather9H0<>+10(SB)/1, $0x13
+DATA gather9H0<>+11(SB)/1, $0x1c
+DATA gather9H0<>+12(SB)/1, $0x25
+DATA gather9H0<>+13(SB)/1, $0x2e
+DATA gather9H0<>+14(SB)/1, $0x37
+DATA gather9H0<>+15(SB)/1, $0x40
+DATA gather9H0<>+16(SB)/1, $0x02
+DATA gather9H0<>+17(SB)/1, $0x0b
+DATA gather9H0<>+18(SB)/1, $0x14
+DATA gather9H0<>+19(SB)/1, $0x1d
+DATA gather9H0<>+20(SB)/1, $0x26
+DATA gather9H0<>+21(SB)/1, $0x2f
+DATA gather9H0<>+22(SB)/1, $0x38
+DATA gather9H0<>+23(SB)/1, $0x41
+DATA gather9H0<>+24(SB)/1, $0x03
+DATA gather9H0<>+25(SB)/1, $0x0c
+DATA gather9H0<>+26(SB)/1, $0x15
+DATA gather9H0<>+27(SB)/1, $0x1e
+DATA gather9H0<>+28(SB)/1, $0x27
+DATA gather9H0<>+29(SB)/1, $0x30
+DATA gather9H0<>+30(SB)/1, $0x39
+DATA gather9H0<>+31(SB)/1, $0x42
+DATA gather9H0<>+32(SB)/1, $0x04
+DATA gather9H0<>+33(SB)/1, $0x0d
+DATA gather9H0<>+34(SB)/1, $0x16
+DATA gather9H0<>+35(SB)/1, $0x1f
+DATA gather9H0<>+36(SB)/1, $0x28
+DATA gather9H0<>+37(SB)/1, $0x31
+DATA gather9H0<>+38(SB)/1, $0x3a
+DATA gather9H0<>+39(SB)/1, $0x43
+DATA gather9H0<>+40(SB)/1, $0x05
+DATA gather9H0<>+41(SB)/1, $0x0e
+DATA gather9H0<>+42(SB)/1, $0x17
+DATA gather9H0<>+43(SB)/1, $0x20
+DATA gather9H0<>+44(SB)/1, $0x29
+DATA gather9H0<>+45(SB)/1, $0x32
+DATA gather9H0<>+46(SB)/1, $0x3b
+DATA gather9H0<>+47(SB)/1, $0x44
+DATA gather9H0<>+48(SB)/1, $0x06
+DATA gather9H0<>+49(SB)/1, $0x0f
+DATA gather9H0<>+50(SB)/1, $0x18
+DATA gather9H0<>+51(SB)/1, $0x21
+DATA gather9H0<>+52(SB)/1, $0x2a
+DATA gather9H0<>+53(SB)/1, $0x33
+DATA gather9H0<>+54(SB)/1, $0x3c
+DATA gather9H0<>+55(SB)/1, $0x45
+DATA gather9H0<>+56(SB)/1, $0x07
+DATA gather9H0<>+57(SB)/1, $0x10
+DATA gather9H0<>+58(SB)/1, $0x19
+DATA gather9H0<>+59(SB)/1, $0x22
+DATA gather9H0<>+60(SB)/1, $0x2b
+DATA gather9H0<>+61(SB)/1, $0x34
+DATA gather9H0<>+62(SB)/1, $0x3d
+DATA gather9H0<>+63(SB)/1, $0x46
+GLOBL gather9H0<>(SB), RODATA|NOPTR, $64
+
+DATA gather9H1<>+0(SB)/1, $0x08
+DATA gather9H1<>+1(SB)/1, $0x11
+DATA gather9H1<>+2(SB)/1, $0x1a
+DATA gather9H1<>+3(SB)/1, $0x23
+DATA gather9H1<>+4(SB)/1, $0x2c
+DATA gather9H1<>+5(SB)/1, $0x35
+DATA gather9H1<>+6(SB)/1, $0x3e
+DATA gather9H1<>+7(SB)/1, $0x47
+DATA gather9H1<>+8(SB)/1, $0x00
+DATA gather9H1<>+9(SB)/1, $0x00
+DATA gather9H1<>+10(SB)/1, $0x00
+DATA gather9H1<>+11(SB)/1, $0x00
+DATA gather9H1<>+12(SB)/1, $0x00
+DATA gather9H1<>+13(SB)/1, $0x00
+DATA gather9H1<>+14(SB)/1, $0x00
+DATA gather9H1<>+15(SB)/1, $0x00
+DATA gather9H1<>+16(SB)/1, $0x00
+DATA gather9H1<>+17(SB)/1, $0x00
+DATA gather9H1<>+18(SB)/1, $0x00
+DATA gather9H1<>+19(SB)/1, $0x00
+DATA gather9H1<>+20(SB)/1, $0x00
+DATA gather9H1<>+21(SB)/1, $0x00
+DATA gather9H1<>+22(SB)/1, $0x00
+DATA gather9H1<>+23(SB)/1, $0x00
+DATA gather9H1<>+24(SB)/1, $0x00
+DATA gather9H1<>+25(SB)/1, $0x00
+DATA gather9H1<>+26(SB)/1, $0x00
+DATA gather9H1<>+27(SB)/1, $0x00
+DATA gather9H1<>+28(SB)/1, $0x00
+DATA gather9H1<>+29(SB)/1, $0x00
+DATA gather9H1<>+30(SB)/1, $0x00
+DATA gather9H1<>+31(SB)/1, $0x00
+DATA gather9H1<>+32(SB)/1, $0x00
+DATA gather9H1<>+33(SB)/1, $0x00
+DATA gather9H1<>+34(SB)/1, $0x00
+DATA gather9H1<>+35(SB)/1, $0x00
+DATA gather9H1<>+36(SB)/1, $0x00
+DATA gather9H1<>+37(SB)/1, $0x00
+DATA gather9H1<>+38(SB)/1, $0x00
+DATA gather9H1<>+39(SB)/1, $0x00
+DATA gather9H1<>+40(SB)/1, $0x00
+DATA gather9H1<>+41(SB)/1, $0x00
+DATA gather9H1<>+42(SB)/1, $0x00
+DATA gather9H1<>+43(SB)/1, $0x00
+DATA gather9H1<>+44(SB)/1, $0x00
+DATA gather9H1<>+45(SB)/1, $0x00
+DATA gather9H1<>+46(SB)/1, $0x00
+DATA gather9H1<>+47(SB)/1, $0x00
+DATA gather9H1<>+48(SB)/1, $0x00
+DATA gather9H1<>+49(SB)/1, $0x00
+DATA gather9H1<>+50(SB)/1, $0x00
+DATA gather9H1<>+51(SB)/1, $0x00
+DATA gather9H1<>+52(SB)/1, $0x00
+DATA gather9H1<>+53(SB)/1, $0x00
+DATA gather9H1<>+54(SB)/1, $0x00
+DATA gather9H1<>+55(SB)/1, $0x00
+DATA gather9H1<>+56(SB)/1, $0x00
+DATA gather9H1<>+57(SB)/1, $0x00
+DATA gather9H1<>+58(SB)/1, $0x00
+DATA gather9H1<>+59(SB)/1, $0x00
+DATA gather9H1<>+60(SB)/1, $0x00
+DATA gather9H1<>+61(SB)/1, $0x00
+DATA gather9H1<>+62(SB)/1, $0x00
+DATA gather9H1<>+63(SB)/1, $0x00
+GLOBL gather9H1<>(SB), RODATA|NOPTR, $64
 
 // func shuffle9AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -12760,576 +11210,6 @@ DATA lines9L8<>+62(SB)/1, $0x3f
 DATA lines9L8<>+63(SB)/1, $0x47
 GLOBL lines9L8<>(SB), RODATA|NOPTR, $64
 
-// func shuffle10AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·shuffle10AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 gather10H0<>+0(SB), Z0
-	VMOVDQU64 gather10H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-	MOVQ      $0x000000000000ffff, SI
-	KMOVQ     SI, K1
-
-loop:
-	VMOVDQU64   (CX), Z4
-	VMOVDQU8.Z  64(CX), K1, Z5
-	VMOVDQA64   Z4, Z6
-	VPERMT2B    Z5, Z0, Z6
-	VPERMT2B    Z5, Z1, Z4
-	VMOVDQU64   80(CX), Z5
-	VMOVDQU8.Z  144(CX), K1, Z7
-	VMOVDQA64   Z5, Z8
-	VPERMT2B    Z7, Z0, Z8
-	VPERMT2B    Z7, Z1, Z5
-	VMOVDQU64   160(CX), Z7
-	VMOVDQU8.Z  224(CX), K1, Z9
-	VMOVDQA64   Z7, Z10
-	VPERMT2B    Z9, Z0, Z10
-	VPERMT2B    Z9, Z1, Z7
-	VMOVDQU64   240(CX), Z9
-	VMOVDQU8.Z  304(CX), K1, Z11
-	VMOVDQA64   Z9, Z12
-	VPERMT2B    Z11, Z0, Z12
-	VPERMT2B    Z11, Z1, Z9
-	VMOVDQU64   320(CX), Z11
-	VMOVDQU8.Z  384(CX), K1, Z13
-	VMOVDQA64   Z11, Z14
-	VPERMT2B    Z13, Z0, Z14
-	VPERMT2B    Z13, Z1, Z11
-	VMOVDQU64   400(CX), Z13
-	VMOVDQU8.Z  464(CX), K1, Z15
-	VMOVDQA64   Z13, Z16
-	VPERMT2B    Z15, Z0, Z16
-	VPERMT2B    Z15, Z1, Z13
-	VMOVDQU64   480(CX), Z15
-	VMOVDQU8.Z  544(CX), K1, Z17
-	VMOVDQA64   Z15, Z18
-	VPERMT2B    Z17, Z0, Z18
-	VPERMT2B    Z17, Z1, Z15
-	VMOVDQU64   560(CX), Z17
-	VMOVDQU8.Z  624(CX), K1, Z19
-	VMOVDQA64   Z17, Z20
-	VPERMT2B    Z19, Z0, Z20
-	VPERMT2B    Z19, Z1, Z17
-	VPUNPCKLQDQ Z8, Z6, Z19
-	VPUNPCKHQDQ Z8, Z6, Z6
-	VPUNPCKLQDQ Z12, Z10, Z8
-	VPUNPCKHQDQ Z12, Z10, Z10
-	VPUNPCKLQDQ Z16, Z14, Z12
-	VPUNPCKHQDQ Z16, Z14, Z14
-	VPUNPCKLQDQ Z20, Z18, Z16
-	VPUNPCKHQDQ Z20, Z18, Z18
-	VMOVDQA64   Z19, Z20
-	VPERMT2Q    Z8, Z2, Z20
-	VPERMT2Q    Z8, Z3, Z19
-	VMOVDQA64   Z6, Z8
-	VPERMT2Q    Z10, Z2, Z8
-	VPERMT2Q    Z10, Z3, Z6
-	VMOVDQA64   Z12, Z10
-	VPERMT2Q    Z16, Z2, Z10
-	VPERMT2Q    Z16, Z3, Z12
-	VMOVDQA64   Z14, Z16
-	VPERMT2Q    Z18, Z2, Z16
-	VPERMT2Q    Z18, Z3, Z14
-	VSHUFI64X2  $0x44, Z10, Z20, Z18
-	VSHUFI64X2  $0xee, Z10, Z20, Z20
-	VSHUFI64X2  $0x44, Z16, Z8, Z10
-	VSHUFI64X2  $0xee, Z16, Z8, Z8
-	VSHUFI64X2  $0x44, Z12, Z19, Z16
-	VSHUFI64X2  $0xee, Z12, Z19, Z19
-	VSHUFI64X2  $0x44, Z14, Z6, Z12
-	VSHUFI64X2  $0xee, Z14, Z6, Z6
-	MOVQ        AX, SI
-	VMOVDQU64   Z18, (SI)
-	IMUL3Q      $0x01, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z10, (SI)
-	IMUL3Q      $0x02, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z16, (SI)
-	IMUL3Q      $0x03, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z12, (SI)
-	IMUL3Q      $0x04, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z20, (SI)
-	IMUL3Q      $0x05, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z8, (SI)
-	IMUL3Q      $0x06, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z19, (SI)
-	IMUL3Q      $0x07, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z6, (SI)
-	VPUNPCKLQDQ Z5, Z4, Z6
-	VPUNPCKHQDQ Z5, Z4, Z4
-	VPUNPCKLQDQ Z9, Z7, Z5
-	VPUNPCKHQDQ Z9, Z7, Z7
-	VPUNPCKLQDQ Z13, Z11, Z8
-	VPUNPCKHQDQ Z13, Z11, Z11
-	VPUNPCKLQDQ Z17, Z15, Z9
-	VPUNPCKHQDQ Z17, Z15, Z15
-	VMOVDQA64   Z6, Z10
-	VPERMT2Q    Z5, Z2, Z10
-	VPERMT2Q    Z5, Z3, Z6
-	VMOVDQA64   Z4, Z5
-	VPERMT2Q    Z7, Z2, Z5
-	VPERMT2Q    Z7, Z3, Z4
-	VMOVDQA64   Z8, Z7
-	VPERMT2Q    Z9, Z2, Z7
-	VPERMT2Q    Z9, Z3, Z8
-	VMOVDQA64   Z11, Z9
-	VPERMT2Q    Z15, Z2, Z9
-	VPERMT2Q    Z15, Z3, Z11
-	VSHUFI64X2  $0x44, Z7, Z10, Z12
-	VSHUFI64X2  $0xee, Z7, Z10, Z10
-	VSHUFI64X2  $0x44, Z9, Z5, Z7
-	VSHUFI64X2  $0xee, Z9, Z5, Z5
-	VSHUFI64X2  $0x44, Z8, Z6, Z5
-	VSHUFI64X2  $0xee, Z8, Z6, Z6
-	VSHUFI64X2  $0x44, Z11, Z4, Z5
-	VSHUFI64X2  $0xee, Z11, Z4, Z4
-	IMUL3Q      $0x08, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z12, (SI)
-	IMUL3Q      $0x09, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z7, (SI)
-	ADDQ        $0x00000040, AX
-	ADDQ        $0x00000280, CX
-	DECQ        BX
-	JNZ         loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA gather10H0<>+0(SB)/1, $0x00
-DATA gather10H0<>+1(SB)/1, $0x0a
-DATA gather10H0<>+2(SB)/1, $0x14
-DATA gather10H0<>+3(SB)/1, $0x1e
-DATA gather10H0<>+4(SB)/1, $0x28
-DATA gather10H0<>+5(SB)/1, $0x32
-DATA gather10H0<>+6(SB)/1, $0x3c
-DATA gather10H0<>+7(SB)/1, $0x46
-DATA gather10H0<>+8(SB)/1, $0x01
-DATA gather10H0<>+9(SB)/1, $0x0b
-DATA gather10H0<>+10(SB)/1, $0x15
-DATA gather10H0<>+11(SB)/1, $0x1f
-DATA gather10H0<>+12(SB)/1, $0x29
-DATA gather10H0<>+13(SB)/1, $0x33
-DATA gather10H0<>+14(SB)/1, $0x3d
-DATA gather10H0<>+15(SB)/1, $0x47
-DATA gather10H0<>+16(SB)/1, $0x02
-DATA gather10H0<>+17(SB)/1, $0x0c
-DATA gather10H0<>+18(SB)/1, $0x16
-DATA gather10H0<>+19(SB)/1, $0x20
-DATA gather10H0<>+20(SB)/1, $0x2a
-DATA gather10H0<>+21(SB)/1, $0x34
-DATA gather10H0<>+22(SB)/1, $0x3e
-DATA gather10H0<>+23(SB)/1, $0x48
-DATA gather10H0<>+24(SB)/1, $0x03
-DATA gather10H0<>+25(SB)/1, $0x0d
-DATA gather10H0<>+26(SB)/1, $0x17
-DATA gather10H0<>+27(SB)/1, $0x21
-DATA gather10H0<>+28(SB)/1, $0x2b
-DATA gather10H0<>+29(SB)/1, $0x35
-DATA gather10H0<>+30(SB)/1, $0x3f
-DATA gather10H0<>+31(SB)/1, $0x49
-DATA gather10H0<>+32(SB)/1, $0x04
-DATA gather10H0<>+33(SB)/1, $0x0e
-DATA gather10H0<>+34(SB)/1, $0x18
-DATA gather10H0<>+35(SB)/1, $0x22
-DATA gather10H0<>+36(SB)/1, $0x2c
-DATA gather10H0<>+37(SB)/1, $0x36
-DATA gather10H0<>+38(SB)/1, $0x40
-DATA gather10H0<>+39(SB)/1, $0x4a
-DATA gather10H0<>+40(SB)/1, $0x05
-DATA gather10H0<>+41(SB)/1, $0x0f
-DATA gather10H0<>+42(SB)/1, $0x19
-DATA gather10H0<>+43(SB)/1, $0x23
-DATA gather10H0<>+44(SB)/1, $0x2d
-DATA gather10H0<>+45(SB)/1, $0x37
-DATA gather10H0<>+46(SB)/1, $0x41
-DATA gather10H0<>+47(SB)/1, $0x4b
-DATA gather10H0<>+48(SB)/1, $0x06
-DATA gather10H0<>+49(SB)/1, $0x10
-DATA gather10H0<>+50(SB)/1, $0x1a
-DATA gather10H0<>+51(SB)/1, $0x24
-DATA gather10H0<>+52(SB)/1, $0x2e
-DATA gather10H0<>+53(SB)/1, $0x38
-DATA gather10H0<>+54(SB)/1, $0x42
-DATA gather10H0<>+55(SB)/1, $0x4c
-DATA gather10H0<>+56(SB)/1, $0x07
-DATA gather10H0<>+57(SB)/1, $0x11
-DATA gather10H0<>+58(SB)/1, $0x1b
-DATA gather10H0<>+59(SB)/1, $0x25
-DATA gather10H0<>+60(SB)/1, $0x2f
-DATA gather10H0<>+61(SB)/1, $0x39
-DATA gather10H0<>+62(SB)/1, $0x43
-DATA gather10H0<>+63(SB)/1, $0x4d
-GLOBL gather10H0<>(SB), RODATA|NOPTR, $64
-
-DATA gather10H1<>+0(SB)/1, $0x08
-DATA gather10H1<>+1(SB)/1, $0x12
-DATA gather10H1<>+2(SB)/1, $0x1c
-DATA gather10H1<>+3(SB)/1, $0x26
-DATA gather10H1<>+4(SB)/1, $0x30
-DATA gather10H1<>+5(SB)/1, $0x3a
-DATA gather10H1<>+6(SB)/1, $0x44
-DATA gather10H1<>+7(SB)/1, $0x4e
-DATA gather10H1<>+8(SB)/1, $0x09
-DATA gather10H1<>+9(SB)/1, $0x13
-DATA gather10H1<>+10(SB)/1, $0x1d
-DATA gather10H1<>+11(SB)/1, $0x27
-DATA gather10H1<>+12(SB)/1, $0x31
-DATA gather10H1<>+13(SB)/1, $0x3b
-DATA gather10H1<>+14(SB)/1, $0x45
-DATA gather10H1<>+15(SB)/1, $0x4f
-DATA gather10H1<>+16(SB)/1, $0x00
-DATA gather10H1<>+17(SB)/1, $0x00
-DATA gather10H1<>+18(SB)/1, $0x00
-DATA gather10H1<>+19(SB)/1, $0x00
-DATA gather10H1<>+20(SB)/1, $0x00
-DATA gather10H1<>+21(SB)/1, $0x00
-DATA gather10H1<>+22(SB)/1, $0x00
-DATA gather10H1<>+23(SB)/1, $0x00
-DATA gather10H1<>+24(SB)/1, $0x00
-DATA gather10H1<>+25(SB)/1, $0x00
-DATA gather10H1<>+26(SB)/1, $0x00
-DATA gather10H1<>+27(SB)/1, $0x00
-DATA gather10H1<>+28(SB)/1, $0x00
-DATA gather10H1<>+29(SB)/1, $0x00
-DATA gather10H1<>+30(SB)/1, $0x00
-DATA gather10H1<>+31(SB)/1, $0x00
-DATA gather10H1<>+32(SB)/1, $0x00
-DATA gather10H1<>+33(SB)/1, $0x00
-DATA gather10H1<>+34(SB)/1, $0x00
-DATA gather10H1<>+35(SB)/1, $0x00
-DATA gather10H1<>+36(SB)/1, $0x00
-DATA gather10H1<>+37(SB)/1, $0x00
-DATA gather10H1<>+38(SB)/1, $0x00
-DATA gather10H1<>+39(SB)/1, $0x00
-DATA gather10H1<>+40(SB)/1, $0x00
-DATA gather10H1<>+41(SB)/1, $0x00
-DATA gather10H1<>+42(SB)/1, $0x00
-DATA gather10H1<>+43(SB)/1, $0x00
-DATA gather10H1<>+44(SB)/1, $0x00
-DATA gather10H1<>+45(SB)/1, $0x00
-DATA gather10H1<>+46(SB)/1, $0x00
-DATA gather10H1<>+47(SB)/1, $0x00
-DATA gather10H1<>+48(SB)/1, $0x00
-DATA gather10H1<>+49(SB)/1, $0x00
-DATA gather10H1<>+50(SB)/1, $0x00
-DATA gather10H1<>+51(SB)/1, $0x00
-DATA gather10H1<>+52(SB)/1, $0x00
-DATA gather10H1<>+53(SB)/1, $0x00
-DATA gather10H1<>+54(SB)/1, $0x00
-DATA gather10H1<>+55(SB)/1, $0x00
-DATA gather10H1<>+56(SB)/1, $0x00
-DATA gather10H1<>+57(SB)/1, $0x00
-DATA gather10H1<>+58(SB)/1, $0x00
-DATA gather10H1<>+59(SB)/1, $0x00
-DATA gather10H1<>+60(SB)/1, $0x00
-DATA gather10H1<>+61(SB)/1, $0x00
-DATA gather10H1<>+62(SB)/1, $0x00
-DATA gather10H1<>+63(SB)/1, $0x00
-GLOBL gather10H1<>(SB), RODATA|NOPTR, $64
-
-// func unshuffle10AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unshuffle10AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 scatter10H0<>+0(SB), Z0
-	VMOVDQU64 scatter10H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-
-loop:
-	MOVQ        CX, SI
-	VMOVDQU64   (SI), Z4
-	IMUL3Q      $0x01, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z5
-	IMUL3Q      $0x02, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z6
-	IMUL3Q      $0x03, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z7
-	IMUL3Q      $0x04, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z8
-	IMUL3Q      $0x05, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z9
-	IMUL3Q      $0x06, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z10
-	IMUL3Q      $0x07, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z11
-	VPUNPCKLQDQ Z5, Z4, Z12
-	VPUNPCKHQDQ Z5, Z4, Z4
-	VPUNPCKLQDQ Z7, Z6, Z5
-	VPUNPCKHQDQ Z7, Z6, Z6
-	VPUNPCKLQDQ Z9, Z8, Z7
-	VPUNPCKHQDQ Z9, Z8, Z8
-	VPUNPCKLQDQ Z11, Z10, Z9
-	VPUNPCKHQDQ Z11, Z10, Z10
-	VMOVDQA64   Z12, Z11
-	VPERMT2Q    Z5, Z2, Z11
-	VPERMT2Q    Z5, Z3, Z12
-	VMOVDQA64   Z4, Z5
-	VPERMT2Q    Z6, Z2, Z5
-	VPERMT2Q    Z6, Z3, Z4
-	VMOVDQA64   Z7, Z6
-	VPERMT2Q    Z9, Z2, Z6
-	VPERMT2Q    Z9, Z3, Z7
-	VMOVDQA64   Z8, Z9
-	VPERMT2Q    Z10, Z2, Z9
-	VPERMT2Q    Z10, Z3, Z8
-	VSHUFI64X2  $0x44, Z6, Z11, Z10
-	VSHUFI64X2  $0xee, Z6, Z11, Z11
-	VSHUFI64X2  $0x44, Z9, Z5, Z6
-	VSHUFI64X2  $0xee, Z9, Z5, Z5
-	VSHUFI64X2  $0x44, Z7, Z12, Z9
-	VSHUFI64X2  $0xee, Z7, Z12, Z12
-	VSHUFI64X2  $0x44, Z8, Z4, Z7
-	VSHUFI64X2  $0xee, Z8, Z4, Z4
-	IMUL3Q      $0x08, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z8
-	IMUL3Q      $0x09, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z19
-	VPXORQ      Z13, Z13, Z13
-	VPXORQ      Z14, Z14, Z14
-	VPXORQ      Z15, Z15, Z15
-	VPXORQ      Z16, Z16, Z16
-	VPXORQ      Z17, Z17, Z17
-	VPXORQ      Z18, Z18, Z18
-	VPUNPCKLQDQ Z19, Z8, Z20
-	VPUNPCKHQDQ Z19, Z8, Z8
-	VPUNPCKLQDQ Z14, Z13, Z19
-	VPUNPCKHQDQ Z14, Z13, Z13
-	VPUNPCKLQDQ Z16, Z15, Z21
-	VPUNPCKHQDQ Z16, Z15, Z15
-	VPUNPCKLQDQ Z18, Z17, Z22
-	VPUNPCKHQDQ Z18, Z17, Z17
-	VMOVDQA64   Z20, Z23
-	VPERMT2Q    Z19, Z2, Z23
-	VPERMT2Q    Z19, Z3, Z20
-	VMOVDQA64   Z8, Z19
-	VPERMT2Q    Z13, Z2, Z19
-	VPERMT2Q    Z13, Z3, Z8
-	VMOVDQA64   Z21, Z24
-	VPERMT2Q    Z22, Z2, Z24
-	VPERMT2Q    Z22, Z3, Z21
-	VMOVDQA64   Z15, Z22
-	VPERMT2Q    Z17, Z2, Z22
-	VPERMT2Q    Z17, Z3, Z15
-	VSHUFI64X2  $0x44, Z24, Z23, Z25
-	VSHUFI64X2  $0xee, Z24, Z23, Z23
-	VSHUFI64X2  $0x44, Z22, Z19, Z24
-	VSHUFI64X2  $0xee, Z22, Z19, Z19
-	VSHUFI64X2  $0x44, Z21, Z20, Z22
-	VSHUFI64X2  $0xee, Z21, Z20, Z20
-	VSHUFI64X2  $0x44, Z15, Z8, Z21
-	VSHUFI64X2  $0xee, Z15, Z8, Z8
-	VMOVDQA64   Z10, Z26
-	VPERMT2B    Z25, Z0, Z26
-	VMOVDQU64   Z26, (AX)
-	VPERMT2B    Z25, Z1, Z10
-	VMOVDQU64   Z10, 64(AX)
-	VMOVDQA64   Z6, Z10
-	VPERMT2B    Z24, Z0, Z10
-	VMOVDQU64   Z10, 80(AX)
-	VPERMT2B    Z24, Z1, Z6
-	VMOVDQU64   Z6, 144(AX)
-	VMOVDQA64   Z9, Z6
-	VPERMT2B    Z22, Z0, Z6
-	VMOVDQU64   Z6, 160(AX)
-	VPERMT2B    Z22, Z1, Z9
-	VMOVDQU64   Z9, 224(AX)
-	VMOVDQA64   Z7, Z6
-	VPERMT2B    Z21, Z0, Z6
-	VMOVDQU64   Z6, 240(AX)
-	VPERMT2B    Z21, Z1, Z7
-	VMOVDQU64   Z7, 304(AX)
-	VMOVDQA64   Z11, Z6
-	VPERMT2B    Z23, Z0, Z6
-	VMOVDQU64   Z6, 320(AX)
-	VPERMT2B    Z23, Z1, Z11
-	VMOVDQU64   Z11, 384(AX)
-	VMOVDQA64   Z5, Z6
-	VPERMT2B    Z19, Z0, Z6
-	VMOVDQU64   Z6, 400(AX)
-	VPERMT2B    Z19, Z1, Z5
-	VMOVDQU64   Z5, 464(AX)
-	VMOVDQA64   Z12, Z5
-	VPERMT2B    Z20, Z0, Z5
-	VMOVDQU64   Z5, 480(AX)
-	VPERMT2B    Z20, Z1, Z12
-	VMOVDQU64   Z12, 544(AX)
-	VMOVDQA64   Z4, Z5
-	VPERMT2B    Z8, Z0, Z5
-	VMOVDQU64   Z5, 560(AX)
-	VPERMT2B    Z8, Z1, Z4
-	VMOVDQU64   Z4, 624(AX)
-	ADDQ        $0x00000280, AX
-	ADDQ        $0x00000040, CX
-	DECQ        BX
-	JNZ         loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA scatter10H0<>+0(SB)/1, $0x00
-DATA scatter10H0<>+1(SB)/1, $0x08
-DATA scatter10H0<>+2(SB)/1, $0x10
-DATA scatter10H0<>+3(SB)/1, $0x18
-DATA scatter10H0<>+4(SB)/1, $0x20
-DATA scatter10H0<>+5(SB)/1, $0x28
-DATA scatter10H0<>+6(SB)/1, $0x30
-DATA scatter10H0<>+7(SB)/1, $0x38
-DATA scatter10H0<>+8(SB)/1, $0x40
-DATA scatter10H0<>+9(SB)/1, $0x48
-DATA scatter10H0<>+10(SB)/1, $0x01
-DATA scatter10H0<>+11(SB)/1, $0x09
-DATA scatter10H0<>+12(SB)/1, $0x11
-DATA scatter10H0<>+13(SB)/1, $0x19
-DATA scatter10H0<>+14(SB)/1, $0x21
-DATA scatter10H0<>+15(SB)/1, $0x29
-DATA scatter10H0<>+16(SB)/1, $0x31
-DATA scatter10H0<>+17(SB)/1, $0x39
-DATA scatter10H0<>+18(SB)/1, $0x41
-DATA scatter10H0<>+19(SB)/1, $0x49
-DATA scatter10H0<>+20(SB)/1, $0x02
-DATA scatter10H0<>+21(SB)/1, $0x0a
-DATA scatter10H0<>+22(SB)/1, $0x12
-DATA scatter10H0<>+23(SB)/1, $0x1a
-DATA scatter10H0<>+24(SB)/1, $0x22
-DATA scatter10H0<>+25(SB)/1, $0x2a
-DATA scatter10H0<>+26(SB)/1, $0x32
-DATA scatter10H0<>+27(SB)/1, $0x3a
-DATA scatter10H0<>+28(SB)/1, $0x42
-DATA scatter10H0<>+29(SB)/1, $0x4a
-DATA scatter10H0<>+30(SB)/1, $0x03
-DATA scatter10H0<>+31(SB)/1, $0x0b
-DATA scatter10H0<>+32(SB)/1, $0x13
-DATA scatter10H0<>+33(SB)/1, $0x1b
-DATA scatter10H0<>+34(SB)/1, $0x23
-DATA scatter10H0<>+35(SB)/1, $0x2b
-DATA scatter10H0<>+36(SB)/1, $0x33
-DATA scatter10H0<>+37(SB)/1, $0x3b
-DATA scatter10H0<>+38(SB)/1, $0x43
-DATA scatter10H0<>+39(SB)/1, $0x4b
-DATA scatter10H0<>+40(SB)/1, $0x04
-DATA scatter10H0<>+41(SB)/1, $0x0c
-DATA scatter10H0<>+42(SB)/1, $0x14
-DATA scatter10H0<>+43(SB)/1, $0x1c
-DATA scatter10H0<>+44(SB)/1, $0x24
-DATA scatter10H0<>+45(SB)/1, $0x2c
-DATA scatter10H0<>+46(SB)/1, $0x34
-DATA scatter10H0<>+47(SB)/1, $0x3c
-DATA scatter10H0<>+48(SB)/1, $0x44
-DATA scatter10H0<>+49(SB)/1, $0x4c
-DATA scatter10H0<>+50(SB)/1, $0x05
-DATA scatter10H0<>+51(SB)/1, $0x0d
-DATA scatter10H0<>+52(SB)/1, $0x15
-DATA scatter10H0<>+53(SB)/1, $0x1d
-DATA scatter10H0<>+54(SB)/1, $0x25
-DATA scatter10H0<>+55(SB)/1, $0x2d
-DATA scatter10H0<>+56(SB)/1, $0x35
-DATA scatter10H0<>+57(SB)/1, $0x3d
-DATA scatter10H0<>+58(SB)/1, $0x45
-DATA scatter10H0<>+59(SB)/1, $0x4d
-DATA scatter10H0<>+60(SB)/1, $0x06
-DATA scatter10H0<>+61(SB)/1, $0x0e
-DATA scatter10H0<>+62(SB)/1, $0x16
-DATA scatter10H0<>+63(SB)/1, $0x1e
-GLOBL scatter10H0<>(SB), RODATA|NOPTR, $64
-
-DATA scatter10H1<>+0(SB)/1, $0x26
-DATA scatter10H1<>+1(SB)/1, $0x2e
-DATA scatter10H1<>+2(SB)/1, $0x36
-DATA scatter10H1<>+3(SB)/1, $0x3e
-DATA scatter10H1<>+4(SB)/1, $0x46
-DATA scatter10H1<>+5(SB)/1, $0x4e
-DATA scatter10H1<>+6(SB)/1, $0x07
-DATA scatter10H1<>+7(SB)/1, $0x0f
-DATA scatter10H1<>+8(SB)/1, $0x17
-DATA scatter10H1<>+9(SB)/1, $0x1f
-DATA scatter10H1<>+10(SB)/1, $0x27
-DATA scatter10H1<>+11(SB)/1, $0x2f
-DATA scatter10H1<>+12(SB)/1, $0x37
-DATA scatter10H1<>+13(SB)/1, $0x3f
-DATA scatter10H1<>+14(SB)/1, $0x47
-DATA scatter10H1<>+15(SB)/1, $0x4f
-DATA scatter10H1<>+16(SB)/1, $0x00
-DATA scatter10H1<>+17(SB)/1, $0x00
-DATA scatter10H1<>+18(SB)/1, $0x00
-DATA scatter10H1<>+19(SB)/1, $0x00
-DATA scatter10H1<>+20(SB)/1, $0x00
-DATA scatter10H1<>+21(SB)/1, $0x00
-DATA scatter10H1<>+22(SB)/1, $0x00
-DATA scatter10H1<>+23(SB)/1, $0x00
-DATA scatter10H1<>+24(SB)/1, $0x00
-DATA scatter10H1<>+25(SB)/1, $0x00
-DATA scatter10H1<>+26(SB)/1, $0x00
-DATA scatter10H1<>+27(SB)/1, $0x00
-DATA scatter10H1<>+28(SB)/1, $0x00
-DATA scatter10H1<>+29(SB)/1, $0x00
-DATA scatter10H1<>+30(SB)/1, $0x00
-DATA scatter10H1<>+31(SB)/1, $0x00
-DATA scatter10H1<>+32(SB)/1, $0x00
-DATA scatter10H1<>+33(SB)/1, $0x00
-DATA scatter10H1<>+34(SB)/1, $0x00
-DATA scatter10H1<>+35(SB)/1, $0x00
-DATA scatter10H1<>+36(SB)/1, $0x00
-DATA scatter10H1<>+37(SB)/1, $0x00
-DATA scatter10H1<>+38(SB)/1, $0x00
-DATA scatter10H1<>+39(SB)/1, $0x00
-DATA scatter10H1<>+40(SB)/1, $0x00
-DATA scatter10H1<>+41(SB)/1, $0x00
-DATA scatter10H1<>+42(SB)/1, $0x00
-DATA scatter10H1<>+43(SB)/1, $0x00
-DATA scatter10H1<>+44(SB)/1, $0x00
-DATA scatter10H1<>+45(SB)/1, $0x00
-DATA scatter10H1<>+46(SB)/1, $0x00
-DATA scatter10H1<>+47(SB)/1, $0x00
-DATA scatter10H1<>+48(SB)/1, $0x00
-DATA scatter10H1<>+49(SB)/1, $0x00
-DATA scatter10H1<>+50(SB)/1, $0x00
-DATA scatter10H1<>+51(SB)/1, $0x00
-DATA scatter10H1<>+52(SB)/1, $0x00
-DATA scatter10H1<>+53(SB)/1, $0x00
-DATA scatter10H1<>+54(SB)/1, $0x00
-DATA scatter10H1<>+55(SB)/1, $0x00
-DATA scatter10H1<>+56(SB)/1, $0x00
-DATA scatter10H1<>+57(SB)/1, $0x00
-DATA scatter10H1<>+58(SB)/1, $0x00
-DATA scatter10H1<>+59(SB)/1, $0x00
-DATA scatter10H1<>+60(SB)/1, $0x00
-DATA scatter10H1<>+61(SB)/1, $0x00
-DATA scatter10H1<>+62(SB)/1, $0x00
-DATA scatter10H1<>+63(SB)/1, $0x00
-GLOBL scatter10H1<>(SB), RODATA|NOPTR, $64
-
 // func shuffle10AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
 TEXT ·shuffle10AVX512NTShifted(SB), NOSPLIT, $0-48
@@ -13533,6 +11413,138 @@ done:
 	SFENCE
 	VZEROUPPER
 	RET
+
+DATA gather10H0<>+0(SB)/1, $0x00
+DATA gather10H0<>+1(SB)/1, $0x0a
+DATA gather10H0<>+2(SB)/1, $0x14
+DATA gather10H0<>+3(SB)/1, $0x1e
+DATA gather10H0<>+4(SB)/1, $0x28
+DATA gather10H0<>+5(SB)/1, $0x32
+DATA gather10H0<>+6(SB)/1, $0x3c
+DATA gather10H0<>+7(SB)/1, $0x46
+DATA gather10H0<>+8(SB)/1, $0x01
+DATA gather10H0<>+9(SB)/1, $0x0b
+DATA gather10H0<>+10(SB)/1, $0x15
+DATA gather10H0<>+11(SB)/1, $0x1f
+DATA gather10H0<>+12(SB)/1, $0x29
+DATA gather10H0<>+13(SB)/1, $0x33
+DATA gather10H0<>+14(SB)/1, $0x3d
+DATA gather10H0<>+15(SB)/1, $0x47
+DATA gather10H0<>+16(SB)/1, $0x02
+DATA gather10H0<>+17(SB)/1, $0x0c
+DATA gather10H0<>+18(SB)/1, $0x16
+DATA gather10H0<>+19(SB)/1, $0x20
+DATA gather10H0<>+20(SB)/1, $0x2a
+DATA gather10H0<>+21(SB)/1, $0x34
+DATA gather10H0<>+22(SB)/1, $0x3e
+DATA gather10H0<>+23(SB)/1, $0x48
+DATA gather10H0<>+24(SB)/1, $0x03
+DATA gather10H0<>+25(SB)/1, $0x0d
+DATA gather10H0<>+26(SB)/1, $0x17
+DATA gather10H0<>+27(SB)/1, $0x21
+DATA gather10H0<>+28(SB)/1, $0x2b
+DATA gather10H0<>+29(SB)/1, $0x35
+DATA gather10H0<>+30(SB)/1, $0x3f
+DATA gather10H0<>+31(SB)/1, $0x49
+DATA gather10H0<>+32(SB)/1, $0x04
+DATA gather10H0<>+33(SB)/1, $0x0e
+DATA gather10H0<>+34(SB)/1, $0x18
+DATA gather10H0<>+35(SB)/1, $0x22
+DATA gather10H0<>+36(SB)/1, $0x2c
+DATA gather10H0<>+37(SB)/1, $0x36
+DATA gather10H0<>+38(SB)/1, $0x40
+DATA gather10H0<>+39(SB)/1, $0x4a
+DATA gather10H0<>+40(SB)/1, $0x05
+DATA gather10H0<>+41(SB)/1, $0x0f
+DATA gather10H0<>+42(SB)/1, $0x19
+DATA gather10H0<>+43(SB)/1, $0x23
+DATA gather10H0<>+44(SB)/1, $0x2d
+DATA gather10H0<>+45(SB)/1, $0x37
+DATA gather10H0<>+46(SB)/1, $0x41
+DATA gather10H0<>+47(SB)/1, $0x4b
+DATA gather10H0<>+48(SB)/1, $0x06
+DATA gather10H0<>+49(SB)/1, $0x10
+DATA gather10H0<>+50(SB)/1, $0x1a
+DATA gather10H0<>+51(SB)/1, $0x24
+DATA gather10H0<>+52(SB)/1, $0x2e
+DATA gather10H0<>+53(SB)/1, $0x38
+DATA gather10H0<>+54(SB)/1, $0x42
+DATA gather10H0<>+55(SB)/1, $0x4c
+DATA gather10H0<>+56(SB)/1, $0x07
+DATA gather10H0<>+57(SB)/1, $0x11
+DATA gather10H0<>+58(SB)/1, $0x1b
+DATA gather10H0<>+59(SB)/1, $0x25
+DATA gather10H0<>+60(SB)/1, $0x2f
+DATA gather10H0<>+61(SB)/1, $0x39
+DATA gather10H0<>+62(SB)/1, $0x43
+DATA gather10H0<>+63(SB)/1, $0x4d
+GLOBL gather10H0<>(SB), RODATA|NOPTR, $64
+
+DATA gather10H1<>+0(SB)/1, $0x08
+DATA gather10H1<>+1(SB)/1, $0x12
+DATA gather10H1<>+2(SB)/1, $0x1c
+DATA gather10H1<>+3(SB)/1, $0x26
+DATA gather10H1<>+4(SB)/1, $0x30
+DATA gather10H1<>+5(SB)/1, $0x3a
+DATA gather10H1<>+6(SB)/1, $0x44
+DATA gather10H1<>+7(SB)/1, $0x4e
+DATA gather10H1<>+8(SB)/1, $0x09
+DATA gather10H1<>+9(SB)/1, $0x13
+DATA gather10H1<>+10(SB)/1, $0x1d
+DATA gather10H1<>+11(SB)/1, $0x27
+DATA gather10H1<>+12(SB)/1, $0x31
+DATA gather10H1<>+13(SB)/1, $0x3b
+DATA gather10H1<>+14(SB)/1, $0x45
+DATA gather10H1<>+15(SB)/1, $0x4f
+DATA gather10H1<>+16(SB)/1, $0x00
+DATA gather10H1<>+17(SB)/1, $0x00
+DATA gather10H1<>+18(SB)/1, $0x00
+DATA gather10H1<>+19(SB)/1, $0x00
+DATA gather10H1<>+20(SB)/1, $0x00
+DATA gather10H1<>+21(SB)/1, $0x00
+DATA gather10H1<>+22(SB)/1, $0x00
+DATA gather10H1<>+23(SB)/1, $0x00
+DATA gather10H1<>+24(SB)/1, $0x00
+DATA gather10H1<>+25(SB)/1, $0x00
+DATA gather10H1<>+26(SB)/1, $0x00
+DATA gather10H1<>+27(SB)/1, $0x00
+DATA gather10H1<>+28(SB)/1, $0x00
+DATA gather10H1<>+29(SB)/1, $0x00
+DATA gather10H1<>+30(SB)/1, $0x00
+DATA gather10H1<>+31(SB)/1, $0x00
+DATA gather10H1<>+32(SB)/1, $0x00
+DATA gather10H1<>+33(SB)/1, $0x00
+DATA gather10H1<>+34(SB)/1, $0x00
+DATA gather10H1<>+35(SB)/1, $0x00
+DATA gather10H1<>+36(SB)/1, $0x00
+DATA gather10H1<>+37(SB)/1, $0x00
+DATA gather10H1<>+38(SB)/1, $0x00
+DATA gather10H1<>+39(SB)/1, $0x00
+DATA gather10H1<>+40(SB)/1, $0x00
+DATA gather10H1<>+41(SB)/1, $0x00
+DATA gather10H1<>+42(SB)/1, $0x00
+DATA gather10H1<>+43(SB)/1, $0x00
+DATA gather10H1<>+44(SB)/1, $0x00
+DATA gather10H1<>+45(SB)/1, $0x00
+DATA gather10H1<>+46(SB)/1, $0x00
+DATA gather10H1<>+47(SB)/1, $0x00
+DATA gather10H1<>+48(SB)/1, $0x00
+DATA gather10H1<>+49(SB)/1, $0x00
+DATA gather10H1<>+50(SB)/1, $0x00
+DATA gather10H1<>+51(SB)/1, $0x00
+DATA gather10H1<>+52(SB)/1, $0x00
+DATA gather10H1<>+53(SB)/1, $0x00
+DATA gather10H1<>+54(SB)/1, $0x00
+DATA gather10H1<>+55(SB)/1, $0x00
+DATA gather10H1<>+56(SB)/1, $0x00
+DATA gather10H1<>+57(SB)/1, $0x00
+DATA gather10H1<>+58(SB)/1, $0x00
+DATA gather10H1<>+59(SB)/1, $0x00
+DATA gather10H1<>+60(SB)/1, $0x00
+DATA gather10H1<>+61(SB)/1, $0x00
+DATA gather10H1<>+62(SB)/1, $0x00
+DATA gather10H1<>+63(SB)/1, $0x00
+GLOBL gather10H1<>(SB), RODATA|NOPTR, $64
 
 // func shuffle10AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -14557,581 +12569,6 @@ DATA lines10L9<>+62(SB)/1, $0x47
 DATA lines10L9<>+63(SB)/1, $0x4f
 GLOBL lines10L9<>(SB), RODATA|NOPTR, $64
 
-// func shuffle11AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·shuffle11AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 gather11H0<>+0(SB), Z0
-	VMOVDQU64 gather11H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-	MOVQ      $0x0000000000ffffff, SI
-	KMOVQ     SI, K1
-
-loop:
-	VMOVDQU64   (CX), Z4
-	VMOVDQU8.Z  64(CX), K1, Z5
-	VMOVDQA64   Z4, Z6
-	VPERMT2B    Z5, Z0, Z6
-	VPERMT2B    Z5, Z1, Z4
-	VMOVDQU64   88(CX), Z5
-	VMOVDQU8.Z  152(CX), K1, Z7
-	VMOVDQA64   Z5, Z8
-	VPERMT2B    Z7, Z0, Z8
-	VPERMT2B    Z7, Z1, Z5
-	VMOVDQU64   176(CX), Z7
-	VMOVDQU8.Z  240(CX), K1, Z9
-	VMOVDQA64   Z7, Z10
-	VPERMT2B    Z9, Z0, Z10
-	VPERMT2B    Z9, Z1, Z7
-	VMOVDQU64   264(CX), Z9
-	VMOVDQU8.Z  328(CX), K1, Z11
-	VMOVDQA64   Z9, Z12
-	VPERMT2B    Z11, Z0, Z12
-	VPERMT2B    Z11, Z1, Z9
-	VMOVDQU64   352(CX), Z11
-	VMOVDQU8.Z  416(CX), K1, Z13
-	VMOVDQA64   Z11, Z14
-	VPERMT2B    Z13, Z0, Z14
-	VPERMT2B    Z13, Z1, Z11
-	VMOVDQU64   440(CX), Z13
-	VMOVDQU8.Z  504(CX), K1, Z15
-	VMOVDQA64   Z13, Z16
-	VPERMT2B    Z15, Z0, Z16
-	VPERMT2B    Z15, Z1, Z13
-	VMOVDQU64   528(CX), Z15
-	VMOVDQU8.Z  592(CX), K1, Z17
-	VMOVDQA64   Z15, Z18
-	VPERMT2B    Z17, Z0, Z18
-	VPERMT2B    Z17, Z1, Z15
-	VMOVDQU64   616(CX), Z17
-	VMOVDQU8.Z  680(CX), K1, Z19
-	VMOVDQA64   Z17, Z20
-	VPERMT2B    Z19, Z0, Z20
-	VPERMT2B    Z19, Z1, Z17
-	VPUNPCKLQDQ Z8, Z6, Z19
-	VPUNPCKHQDQ Z8, Z6, Z6
-	VPUNPCKLQDQ Z12, Z10, Z8
-	VPUNPCKHQDQ Z12, Z10, Z10
-	VPUNPCKLQDQ Z16, Z14, Z12
-	VPUNPCKHQDQ Z16, Z14, Z14
-	VPUNPCKLQDQ Z20, Z18, Z16
-	VPUNPCKHQDQ Z20, Z18, Z18
-	VMOVDQA64   Z19, Z20
-	VPERMT2Q    Z8, Z2, Z20
-	VPERMT2Q    Z8, Z3, Z19
-	VMOVDQA64   Z6, Z8
-	VPERMT2Q    Z10, Z2, Z8
-	VPERMT2Q    Z10, Z3, Z6
-	VMOVDQA64   Z12, Z10
-	VPERMT2Q    Z16, Z2, Z10
-	VPERMT2Q    Z16, Z3, Z12
-	VMOVDQA64   Z14, Z16
-	VPERMT2Q    Z18, Z2, Z16
-	VPERMT2Q    Z18, Z3, Z14
-	VSHUFI64X2  $0x44, Z10, Z20, Z18
-	VSHUFI64X2  $0xee, Z10, Z20, Z20
-	VSHUFI64X2  $0x44, Z16, Z8, Z10
-	VSHUFI64X2  $0xee, Z16, Z8, Z8
-	VSHUFI64X2  $0x44, Z12, Z19, Z16
-	VSHUFI64X2  $0xee, Z12, Z19, Z19
-	VSHUFI64X2  $0x44, Z14, Z6, Z12
-	VSHUFI64X2  $0xee, Z14, Z6, Z6
-	MOVQ        AX, SI
-	VMOVDQU64   Z18, (SI)
-	IMUL3Q      $0x01, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z10, (SI)
-	IMUL3Q      $0x02, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z16, (SI)
-	IMUL3Q      $0x03, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z12, (SI)
-	IMUL3Q      $0x04, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z20, (SI)
-	IMUL3Q      $0x05, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z8, (SI)
-	IMUL3Q      $0x06, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z19, (SI)
-	IMUL3Q      $0x07, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z6, (SI)
-	VPUNPCKLQDQ Z5, Z4, Z6
-	VPUNPCKHQDQ Z5, Z4, Z4
-	VPUNPCKLQDQ Z9, Z7, Z5
-	VPUNPCKHQDQ Z9, Z7, Z7
-	VPUNPCKLQDQ Z13, Z11, Z8
-	VPUNPCKHQDQ Z13, Z11, Z11
-	VPUNPCKLQDQ Z17, Z15, Z9
-	VPUNPCKHQDQ Z17, Z15, Z15
-	VMOVDQA64   Z6, Z10
-	VPERMT2Q    Z5, Z2, Z10
-	VPERMT2Q    Z5, Z3, Z6
-	VMOVDQA64   Z4, Z5
-	VPERMT2Q    Z7, Z2, Z5
-	VPERMT2Q    Z7, Z3, Z4
-	VMOVDQA64   Z8, Z7
-	VPERMT2Q    Z9, Z2, Z7
-	VPERMT2Q    Z9, Z3, Z8
-	VMOVDQA64   Z11, Z9
-	VPERMT2Q    Z15, Z2, Z9
-	VPERMT2Q    Z15, Z3, Z11
-	VSHUFI64X2  $0x44, Z7, Z10, Z12
-	VSHUFI64X2  $0xee, Z7, Z10, Z10
-	VSHUFI64X2  $0x44, Z9, Z5, Z7
-	VSHUFI64X2  $0xee, Z9, Z5, Z5
-	VSHUFI64X2  $0x44, Z8, Z6, Z5
-	VSHUFI64X2  $0xee, Z8, Z6, Z6
-	VSHUFI64X2  $0x44, Z11, Z4, Z6
-	VSHUFI64X2  $0xee, Z11, Z4, Z4
-	IMUL3Q      $0x08, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z12, (SI)
-	IMUL3Q      $0x09, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z7, (SI)
-	IMUL3Q      $0x0a, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z5, (SI)
-	ADDQ        $0x00000040, AX
-	ADDQ        $0x000002c0, CX
-	DECQ        BX
-	JNZ         loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA gather11H0<>+0(SB)/1, $0x00
-DATA gather11H0<>+1(SB)/1, $0x0b
-DATA gather11H0<>+2(SB)/1, $0x16
-DATA gather11H0<>+3(SB)/1, $0x21
-DATA gather11H0<>+4(SB)/1, $0x2c
-DATA gather11H0<>+5(SB)/1, $0x37
-DATA gather11H0<>+6(SB)/1, $0x42
-DATA gather11H0<>+7(SB)/1, $0x4d
-DATA gather11H0<>+8(SB)/1, $0x01
-DATA gather11H0<>+9(SB)/1, $0x0c
-DATA gather11H0<>+10(SB)/1, $0x17
-DATA gather11H0<>+11(SB)/1, $0x22
-DATA gather11H0<>+12(SB)/1, $0x2d
-DATA gather11H0<>+13(SB)/1, $0x38
-DATA gather11H0<>+14(SB)/1, $0x43
-DATA gather11H0<>+15(SB)/1, $0x4e
-DATA gather11H0<>+16(SB)/1, $0x02
-DATA gather11H0<>+17(SB)/1, $0x0d
-DATA gather11H0<>+18(SB)/1, $0x18
-DATA gather11H0<>+19(SB)/1, $0x23
-DATA gather11H0<>+20(SB)/1, $0x2e
-DATA gather11H0<>+21(SB)/1, $0x39
-DATA gather11H0<>+22(SB)/1, $0x44
-DATA gather11H0<>+23(SB)/1, $0x4f
-DATA gather11H0<>+24(SB)/1, $0x03
-DATA gather11H0<>+25(SB)/1, $0x0e
-DATA gather11H0<>+26(SB)/1, $0x19
-DATA gather11H0<>+27(SB)/1, $0x24
-DATA gather11H0<>+28(SB)/1, $0x2f
-DATA gather11H0<>+29(SB)/1, $0x3a
-DATA gather11H0<>+30(SB)/1, $0x45
-DATA gather11H0<>+31(SB)/1, $0x50
-DATA gather11H0<>+32(SB)/1, $0x04
-DATA gather11H0<>+33(SB)/1, $0x0f
-DATA gather11H0<>+34(SB)/1, $0x1a
-DATA gather11H0<>+35(SB)/1, $0x25
-DATA gather11H0<>+36(SB)/1, $0x30
-DATA gather11H0<>+37(SB)/1, $0x3b
-DATA gather11H0<>+38(SB)/1, $0x46
-DATA gather11H0<>+39(SB)/1, $0x51
-DATA gather11H0<>+40(SB)/1, $0x05
-DATA gather11H0<>+41(SB)/1, $0x10
-DATA gather11H0<>+42(SB)/1, $0x1b
-DATA gather11H0<>+43(SB)/1, $0x26
-DATA gather11H0<>+44(SB)/1, $0x31
-DATA gather11H0<>+45(SB)/1, $0x3c
-DATA gather11H0<>+46(SB)/1, $0x47
-DATA gather11H0<>+47(SB)/1, $0x52
-DATA gather11H0<>+48(SB)/1, $0x06
-DATA gather11H0<>+49(SB)/1, $0x11
-DATA gather11H0<>+50(SB)/1, $0x1c
-DATA gather11H0<>+51(SB)/1, $0x27
-DATA gather11H0<>+52(SB)/1, $0x32
-DATA gather11H0<>+53(SB)/1, $0x3d
-DATA gather11H0<>+54(SB)/1, $0x48
-DATA gather11H0<>+55(SB)/1, $0x53
-DATA gather11H0<>+56(SB)/1, $0x07
-DATA gather11H0<>+57(SB)/1, $0x12
-DATA gather11H0<>+58(SB)/1, $0x1d
-DATA gather11H0<>+59(SB)/1, $0x28
-DATA gather11H0<>+60(SB)/1, $0x33
-DATA gather11H0<>+61(SB)/1, $0x3e
-DATA gather11H0<>+62(SB)/1, $0x49
-DATA gather11H0<>+63(SB)/1, $0x54
-GLOBL gather11H0<>(SB), RODATA|NOPTR, $64
-
-DATA gather11H1<>+0(SB)/1, $0x08
-DATA gather11H1<>+1(SB)/1, $0x13
-DATA gather11H1<>+2(SB)/1, $0x1e
-DATA gather11H1<>+3(SB)/1, $0x29
-DATA gather11H1<>+4(SB)/1, $0x34
-DATA gather11H1<>+5(SB)/1, $0x3f
-DATA gather11H1<>+6(SB)/1, $0x4a
-DATA gather11H1<>+7(SB)/1, $0x55
-DATA gather11H1<>+8(SB)/1, $0x09
-DATA gather11H1<>+9(SB)/1, $0x14
-DATA gather11H1<>+10(SB)/1, $0x1f
-DATA gather11H1<>+11(SB)/1, $0x2a
-DATA gather11H1<>+12(SB)/1, $0x35
-DATA gather11H1<>+13(SB)/1, $0x40
-DATA gather11H1<>+14(SB)/1, $0x4b
-DATA gather11H1<>+15(SB)/1, $0x56
-DATA gather11H1<>+16(SB)/1, $0x0a
-DATA gather11H1<>+17(SB)/1, $0x15
-DATA gather11H1<>+18(SB)/1, $0x20
-DATA gather11H1<>+19(SB)/1, $0x2b
-DATA gather11H1<>+20(SB)/1, $0x36
-DATA gather11H1<>+21(SB)/1, $0x41
-DATA gather11H1<>+22(SB)/1, $0x4c
-DATA gather11H1<>+23(SB)/1, $0x57
-DATA gather11H1<>+24(SB)/1, $0x00
-DATA gather11H1<>+25(SB)/1, $0x00
-DATA gather11H1<>+26(SB)/1, $0x00
-DATA gather11H1<>+27(SB)/1, $0x00
-DATA gather11H1<>+28(SB)/1, $0x00
-DATA gather11H1<>+29(SB)/1, $0x00
-DATA gather11H1<>+30(SB)/1, $0x00
-DATA gather11H1<>+31(SB)/1, $0x00
-DATA gather11H1<>+32(SB)/1, $0x00
-DATA gather11H1<>+33(SB)/1, $0x00
-DATA gather11H1<>+34(SB)/1, $0x00
-DATA gather11H1<>+35(SB)/1, $0x00
-DATA gather11H1<>+36(SB)/1, $0x00
-DATA gather11H1<>+37(SB)/1, $0x00
-DATA gather11H1<>+38(SB)/1, $0x00
-DATA gather11H1<>+39(SB)/1, $0x00
-DATA gather11H1<>+40(SB)/1, $0x00
-DATA gather11H1<>+41(SB)/1, $0x00
-DATA gather11H1<>+42(SB)/1, $0x00
-DATA gather11H1<>+43(SB)/1, $0x00
-DATA gather11H1<>+44(SB)/1, $0x00
-DATA gather11H1<>+45(SB)/1, $0x00
-DATA gather11H1<>+46(SB)/1, $0x00
-DATA gather11H1<>+47(SB)/1, $0x00
-DATA gather11H1<>+48(SB)/1, $0x00
-DATA gather11H1<>+49(SB)/1, $0x00
-DATA gather11H1<>+50(SB)/1, $0x00
-DATA gather11H1<>+51(SB)/1, $0x00
-DATA gather11H1<>+52(SB)/1, $0x00
-DATA gather11H1<>+53(SB)/1, $0x00
-DATA gather11H1<>+54(SB)/1, $0x00
-DATA gather11H1<>+55(SB)/1, $0x00
-DATA gather11H1<>+56(SB)/1, $0x00
-DATA gather11H1<>+57(SB)/1, $0x00
-DATA gather11H1<>+58(SB)/1, $0x00
-DATA gather11H1<>+59(SB)/1, $0x00
-DATA gather11H1<>+60(SB)/1, $0x00
-DATA gather11H1<>+61(SB)/1, $0x00
-DATA gather11H1<>+62(SB)/1, $0x00
-DATA gather11H1<>+63(SB)/1, $0x00
-GLOBL gather11H1<>(SB), RODATA|NOPTR, $64
-
-// func unshuffle11AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unshuffle11AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 scatter11H0<>+0(SB), Z0
-	VMOVDQU64 scatter11H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-
-loop:
-	MOVQ        CX, SI
-	VMOVDQU64   (SI), Z4
-	IMUL3Q      $0x01, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z5
-	IMUL3Q      $0x02, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z6
-	IMUL3Q      $0x03, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z7
-	IMUL3Q      $0x04, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z8
-	IMUL3Q      $0x05, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z9
-	IMUL3Q      $0x06, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z10
-	IMUL3Q      $0x07, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z11
-	VPUNPCKLQDQ Z5, Z4, Z12
-	VPUNPCKHQDQ Z5, Z4, Z4
-	VPUNPCKLQDQ Z7, Z6, Z5
-	VPUNPCKHQDQ Z7, Z6, Z6
-	VPUNPCKLQDQ Z9, Z8, Z7
-	VPUNPCKHQDQ Z9, Z8, Z8
-	VPUNPCKLQDQ Z11, Z10, Z9
-	VPUNPCKHQDQ Z11, Z10, Z10
-	VMOVDQA64   Z12, Z11
-	VPERMT2Q    Z5, Z2, Z11
-	VPERMT2Q    Z5, Z3, Z12
-	VMOVDQA64   Z4, Z5
-	VPERMT2Q    Z6, Z2, Z5
-	VPERMT2Q    Z6, Z3, Z4
-	VMOVDQA64   Z7, Z6
-	VPERMT2Q    Z9, Z2, Z6
-	VPERMT2Q    Z9, Z3, Z7
-	VMOVDQA64   Z8, Z9
-	VPERMT2Q    Z10, Z2, Z9
-	VPERMT2Q    Z10, Z3, Z8
-	VSHUFI64X2  $0x44, Z6, Z11, Z10
-	VSHUFI64X2  $0xee, Z6, Z11, Z11
-	VSHUFI64X2  $0x44, Z9, Z5, Z6
-	VSHUFI64X2  $0xee, Z9, Z5, Z5
-	VSHUFI64X2  $0x44, Z7, Z12, Z9
-	VSHUFI64X2  $0xee, Z7, Z12, Z12
-	VSHUFI64X2  $0x44, Z8, Z4, Z7
-	VSHUFI64X2  $0xee, Z8, Z4, Z4
-	IMUL3Q      $0x08, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z8
-	IMUL3Q      $0x09, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z18
-	IMUL3Q      $0x0a, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z19
-	VPXORQ      Z13, Z13, Z13
-	VPXORQ      Z14, Z14, Z14
-	VPXORQ      Z15, Z15, Z15
-	VPXORQ      Z16, Z16, Z16
-	VPXORQ      Z17, Z17, Z17
-	VPUNPCKLQDQ Z18, Z8, Z20
-	VPUNPCKHQDQ Z18, Z8, Z8
-	VPUNPCKLQDQ Z13, Z19, Z18
-	VPUNPCKHQDQ Z13, Z19, Z19
-	VPUNPCKLQDQ Z15, Z14, Z21
-	VPUNPCKHQDQ Z15, Z14, Z14
-	VPUNPCKLQDQ Z17, Z16, Z22
-	VPUNPCKHQDQ Z17, Z16, Z16
-	VMOVDQA64   Z20, Z23
-	VPERMT2Q    Z18, Z2, Z23
-	VPERMT2Q    Z18, Z3, Z20
-	VMOVDQA64   Z8, Z18
-	VPERMT2Q    Z19, Z2, Z18
-	VPERMT2Q    Z19, Z3, Z8
-	VMOVDQA64   Z21, Z19
-	VPERMT2Q    Z22, Z2, Z19
-	VPERMT2Q    Z22, Z3, Z21
-	VMOVDQA64   Z14, Z22
-	VPERMT2Q    Z16, Z2, Z22
-	VPERMT2Q    Z16, Z3, Z14
-	VSHUFI64X2  $0x44, Z19, Z23, Z24
-	VSHUFI64X2  $0xee, Z19, Z23, Z23
-	VSHUFI64X2  $0x44, Z22, Z18, Z19
-	VSHUFI64X2  $0xee, Z22, Z18, Z18
-	VSHUFI64X2  $0x44, Z21, Z20, Z22
-	VSHUFI64X2  $0xee, Z21, Z20, Z20
-	VSHUFI64X2  $0x44, Z14, Z8, Z21
-	VSHUFI64X2  $0xee, Z14, Z8, Z8
-	VMOVDQA64   Z10, Z25
-	VPERMT2B    Z24, Z0, Z25
-	VMOVDQU64   Z25, (AX)
-	VPERMT2B    Z24, Z1, Z10
-	VMOVDQU64   Z10, 64(AX)
-	VMOVDQA64   Z6, Z10
-	VPERMT2B    Z19, Z0, Z10
-	VMOVDQU64   Z10, 88(AX)
-	VPERMT2B    Z19, Z1, Z6
-	VMOVDQU64   Z6, 152(AX)
-	VMOVDQA64   Z9, Z6
-	VPERMT2B    Z22, Z0, Z6
-	VMOVDQU64   Z6, 176(AX)
-	VPERMT2B    Z22, Z1, Z9
-	VMOVDQU64   Z9, 240(AX)
-	VMOVDQA64   Z7, Z6
-	VPERMT2B    Z21, Z0, Z6
-	VMOVDQU64   Z6, 264(AX)
-	VPERMT2B    Z21, Z1, Z7
-	VMOVDQU64   Z7, 328(AX)
-	VMOVDQA64   Z11, Z6
-	VPERMT2B    Z23, Z0, Z6
-	VMOVDQU64   Z6, 352(AX)
-	VPERMT2B    Z23, Z1, Z11
-	VMOVDQU64   Z11, 416(AX)
-	VMOVDQA64   Z5, Z6
-	VPERMT2B    Z18, Z0, Z6
-	VMOVDQU64   Z6, 440(AX)
-	VPERMT2B    Z18, Z1, Z5
-	VMOVDQU64   Z5, 504(AX)
-	VMOVDQA64   Z12, Z5
-	VPERMT2B    Z20, Z0, Z5
-	VMOVDQU64   Z5, 528(AX)
-	VPERMT2B    Z20, Z1, Z12
-	VMOVDQU64   Z12, 592(AX)
-	VMOVDQA64   Z4, Z5
-	VPERMT2B    Z8, Z0, Z5
-	VMOVDQU64   Z5, 616(AX)
-	VPERMT2B    Z8, Z1, Z4
-	VMOVDQU64   Z4, 680(AX)
-	ADDQ        $0x000002c0, AX
-	ADDQ        $0x00000040, CX
-	DECQ        BX
-	JNZ         loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA scatter11H0<>+0(SB)/1, $0x00
-DATA scatter11H0<>+1(SB)/1, $0x08
-DATA scatter11H0<>+2(SB)/1, $0x10
-DATA scatter11H0<>+3(SB)/1, $0x18
-DATA scatter11H0<>+4(SB)/1, $0x20
-DATA scatter11H0<>+5(SB)/1, $0x28
-DATA scatter11H0<>+6(SB)/1, $0x30
-DATA scatter11H0<>+7(SB)/1, $0x38
-DATA scatter11H0<>+8(SB)/1, $0x40
-DATA scatter11H0<>+9(SB)/1, $0x48
-DATA scatter11H0<>+10(SB)/1, $0x50
-DATA scatter11H0<>+11(SB)/1, $0x01
-DATA scatter11H0<>+12(SB)/1, $0x09
-DATA scatter11H0<>+13(SB)/1, $0x11
-DATA scatter11H0<>+14(SB)/1, $0x19
-DATA scatter11H0<>+15(SB)/1, $0x21
-DATA scatter11H0<>+16(SB)/1, $0x29
-DATA scatter11H0<>+17(SB)/1, $0x31
-DATA scatter11H0<>+18(SB)/1, $0x39
-DATA scatter11H0<>+19(SB)/1, $0x41
-DATA scatter11H0<>+20(SB)/1, $0x49
-DATA scatter11H0<>+21(SB)/1, $0x51
-DATA scatter11H0<>+22(SB)/1, $0x02
-DATA scatter11H0<>+23(SB)/1, $0x0a
-DATA scatter11H0<>+24(SB)/1, $0x12
-DATA scatter11H0<>+25(SB)/1, $0x1a
-DATA scatter11H0<>+26(SB)/1, $0x22
-DATA scatter11H0<>+27(SB)/1, $0x2a
-DATA scatter11H0<>+28(SB)/1, $0x32
-DATA scatter11H0<>+29(SB)/1, $0x3a
-DATA scatter11H0<>+30(SB)/1, $0x42
-DATA scatter11H0<>+31(SB)/1, $0x4a
-DATA scatter11H0<>+32(SB)/1, $0x52
-DATA scatter11H0<>+33(SB)/1, $0x03
-DATA scatter11H0<>+34(SB)/1, $0x0b
-DATA scatter11H0<>+35(SB)/1, $0x13
-DATA scatter11H0<>+36(SB)/1, $0x1b
-DATA scatter11H0<>+37(SB)/1, $0x23
-DATA scatter11H0<>+38(SB)/1, $0x2b
-DATA scatter11H0<>+39(SB)/1, $0x33
-DATA scatter11H0<>+40(SB)/1, $0x3b
-DATA scatter11H0<>+41(SB)/1, $0x43
-DATA scatter11H0<>+42(SB)/1, $0x4b
-DATA scatter11H0<>+43(SB)/1, $0x53
-DATA scatter11H0<>+44(SB)/1, $0x04
-DATA scatter11H0<>+45(SB)/1, $0x0c
-DATA scatter11H0<>+46(SB)/1, $0x14
-DATA scatter11H0<>+47(SB)/1, $0x1c
-DATA scatter11H0<>+48(SB)/1, $0x24
-DATA scatter11H0<>+49(SB)/1, $0x2c
-DATA scatter11H0<>+50(SB)/1, $0x34
-DATA scatter11H0<>+51(SB)/1, $0x3c
-DATA scatter11H0<>+52(SB)/1, $0x44
-DATA scatter11H0<>+53(SB)/1, $0x4c
-DATA scatter11H0<>+54(SB)/1, $0x54
-DATA scatter11H0<>+55(SB)/1, $0x05
-DATA scatter11H0<>+56(SB)/1, $0x0d
-DATA scatter11H0<>+57(SB)/1, $0x15
-DATA scatter11H0<>+58(SB)/1, $0x1d
-DATA scatter11H0<>+59(SB)/1, $0x25
-DATA scatter11H0<>+60(SB)/1, $0x2d
-DATA scatter11H0<>+61(SB)/1, $0x35
-DATA scatter11H0<>+62(SB)/1, $0x3d
-DATA scatter11H0<>+63(SB)/1, $0x45
-GLOBL scatter11H0<>(SB), RODATA|NOPTR, $64
-
-DATA scatter11H1<>+0(SB)/1, $0x4d
-DATA scatter11H1<>+1(SB)/1, $0x55
-DATA scatter11H1<>+2(SB)/1, $0x06
-DATA scatter11H1<>+3(SB)/1, $0x0e
-DATA scatter11H1<>+4(SB)/1, $0x16
-DATA scatter11H1<>+5(SB)/1, $0x1e
-DATA scatter11H1<>+6(SB)/1, $0x26
-DATA scatter11H1<>+7(SB)/1, $0x2e
-DATA scatter11H1<>+8(SB)/1, $0x36
-DATA scatter11H1<>+9(SB)/1, $0x3e
-DATA scatter11H1<>+10(SB)/1, $0x46
-DATA scatter11H1<>+11(SB)/1, $0x4e
-DATA scatter11H1<>+12(SB)/1, $0x56
-DATA scatter11H1<>+13(SB)/1, $0x07
-DATA scatter11H1<>+14(SB)/1, $0x0f
-DATA scatter11H1<>+15(SB)/1, $0x17
-DATA scatter11H1<>+16(SB)/1, $0x1f
-DATA scatter11H1<>+17(SB)/1, $0x27
-DATA scatter11H1<>+18(SB)/1, $0x2f
-DATA scatter11H1<>+19(SB)/1, $0x37
-DATA scatter11H1<>+20(SB)/1, $0x3f
-DATA scatter11H1<>+21(SB)/1, $0x47
-DATA scatter11H1<>+22(SB)/1, $0x4f
-DATA scatter11H1<>+23(SB)/1, $0x57
-DATA scatter11H1<>+24(SB)/1, $0x00
-DATA scatter11H1<>+25(SB)/1, $0x00
-DATA scatter11H1<>+26(SB)/1, $0x00
-DATA scatter11H1<>+27(SB)/1, $0x00
-DATA scatter11H1<>+28(SB)/1, $0x00
-DATA scatter11H1<>+29(SB)/1, $0x00
-DATA scatter11H1<>+30(SB)/1, $0x00
-DATA scatter11H1<>+31(SB)/1, $0x00
-DATA scatter11H1<>+32(SB)/1, $0x00
-DATA scatter11H1<>+33(SB)/1, $0x00
-DATA scatter11H1<>+34(SB)/1, $0x00
-DATA scatter11H1<>+35(SB)/1, $0x00
-DATA scatter11H1<>+36(SB)/1, $0x00
-DATA scatter11H1<>+37(SB)/1, $0x00
-DATA scatter11H1<>+38(SB)/1, $0x00
-DATA scatter11H1<>+39(SB)/1, $0x00
-DATA scatter11H1<>+40(SB)/1, $0x00
-DATA scatter11H1<>+41(SB)/1, $0x00
-DATA scatter11H1<>+42(SB)/1, $0x00
-DATA scatter11H1<>+43(SB)/1, $0x00
-DATA scatter11H1<>+44(SB)/1, $0x00
-DATA scatter11H1<>+45(SB)/1, $0x00
-DATA scatter11H1<>+46(SB)/1, $0x00
-DATA scatter11H1<>+47(SB)/1, $0x00
-DATA scatter11H1<>+48(SB)/1, $0x00
-DATA scatter11H1<>+49(SB)/1, $0x00
-DATA scatter11H1<>+50(SB)/1, $0x00
-DATA scatter11H1<>+51(SB)/1, $0x00
-DATA scatter11H1<>+52(SB)/1, $0x00
-DATA scatter11H1<>+53(SB)/1, $0x00
-DATA scatter11H1<>+54(SB)/1, $0x00
-DATA scatter11H1<>+55(SB)/1, $0x00
-DATA scatter11H1<>+56(SB)/1, $0x00
-DATA scatter11H1<>+57(SB)/1, $0x00
-DATA scatter11H1<>+58(SB)/1, $0x00
-DATA scatter11H1<>+59(SB)/1, $0x00
-DATA scatter11H1<>+60(SB)/1, $0x00
-DATA scatter11H1<>+61(SB)/1, $0x00
-DATA scatter11H1<>+62(SB)/1, $0x00
-DATA scatter11H1<>+63(SB)/1, $0x00
-GLOBL scatter11H1<>(SB), RODATA|NOPTR, $64
-
 // func shuffle11AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
 TEXT ·shuffle11AVX512NTShifted(SB), NOSPLIT, $0-48
@@ -15342,6 +12779,138 @@ done:
 	SFENCE
 	VZEROUPPER
 	RET
+
+DATA gather11H0<>+0(SB)/1, $0x00
+DATA gather11H0<>+1(SB)/1, $0x0b
+DATA gather11H0<>+2(SB)/1, $0x16
+DATA gather11H0<>+3(SB)/1, $0x21
+DATA gather11H0<>+4(SB)/1, $0x2c
+DATA gather11H0<>+5(SB)/1, $0x37
+DATA gather11H0<>+6(SB)/1, $0x42
+DATA gather11H0<>+7(SB)/1, $0x4d
+DATA gather11H0<>+8(SB)/1, $0x01
+DATA gather11H0<>+9(SB)/1, $0x0c
+DATA gather11H0<>+10(SB)/1, $0x17
+DATA gather11H0<>+11(SB)/1, $0x22
+DATA gather11H0<>+12(SB)/1, $0x2d
+DATA gather11H0<>+13(SB)/1, $0x38
+DATA gather11H0<>+14(SB)/1, $0x43
+DATA gather11H0<>+15(SB)/1, $0x4e
+DATA gather11H0<>+16(SB)/1, $0x02
+DATA gather11H0<>+17(SB)/1, $0x0d
+DATA gather11H0<>+18(SB)/1, $0x18
+DATA gather11H0<>+19(SB)/1, $0x23
+DATA gather11H0<>+20(SB)/1, $0x2e
+DATA gather11H0<>+21(SB)/1, $0x39
+DATA gather11H0<>+22(SB)/1, $0x44
+DATA gather11H0<>+23(SB)/1, $0x4f
+DATA gather11H0<>+24(SB)/1, $0x03
+DATA gather11H0<>+25(SB)/1, $0x0e
+DATA gather11H0<>+26(SB)/1, $0x19
+DATA gather11H0<>+27(SB)/1, $0x24
+DATA gather11H0<>+28(SB)/1, $0x2f
+DATA gather11H0<>+29(SB)/1, $0x3a
+DATA gather11H0<>+30(SB)/1, $0x45
+DATA gather11H0<>+31(SB)/1, $0x50
+DATA gather11H0<>+32(SB)/1, $0x04
+DATA gather11H0<>+33(SB)/1, $0x0f
+DATA gather11H0<>+34(SB)/1, $0x1a
+DATA gather11H0<>+35(SB)/1, $0x25
+DATA gather11H0<>+36(SB)/1, $0x30
+DATA gather11H0<>+37(SB)/1, $0x3b
+DATA gather11H0<>+38(SB)/1, $0x46
+DATA gather11H0<>+39(SB)/1, $0x51
+DATA gather11H0<>+40(SB)/1, $0x05
+DATA gather11H0<>+41(SB)/1, $0x10
+DATA gather11H0<>+42(SB)/1, $0x1b
+DATA gather11H0<>+43(SB)/1, $0x26
+DATA gather11H0<>+44(SB)/1, $0x31
+DATA gather11H0<>+45(SB)/1, $0x3c
+DATA gather11H0<>+46(SB)/1, $0x47
+DATA gather11H0<>+47(SB)/1, $0x52
+DATA gather11H0<>+48(SB)/1, $0x06
+DATA gather11H0<>+49(SB)/1, $0x11
+DATA gather11H0<>+50(SB)/1, $0x1c
+DATA gather11H0<>+51(SB)/1, $0x27
+DATA gather11H0<>+52(SB)/1, $0x32
+DATA gather11H0<>+53(SB)/1, $0x3d
+DATA gather11H0<>+54(SB)/1, $0x48
+DATA gather11H0<>+55(SB)/1, $0x53
+DATA gather11H0<>+56(SB)/1, $0x07
+DATA gather11H0<>+57(SB)/1, $0x12
+DATA gather11H0<>+58(SB)/1, $0x1d
+DATA gather11H0<>+59(SB)/1, $0x28
+DATA gather11H0<>+60(SB)/1, $0x33
+DATA gather11H0<>+61(SB)/1, $0x3e
+DATA gather11H0<>+62(SB)/1, $0x49
+DATA gather11H0<>+63(SB)/1, $0x54
+GLOBL gather11H0<>(SB), RODATA|NOPTR, $64
+
+DATA gather11H1<>+0(SB)/1, $0x08
+DATA gather11H1<>+1(SB)/1, $0x13
+DATA gather11H1<>+2(SB)/1, $0x1e
+DATA gather11H1<>+3(SB)/1, $0x29
+DATA gather11H1<>+4(SB)/1, $0x34
+DATA gather11H1<>+5(SB)/1, $0x3f
+DATA gather11H1<>+6(SB)/1, $0x4a
+DATA gather11H1<>+7(SB)/1, $0x55
+DATA gather11H1<>+8(SB)/1, $0x09
+DATA gather11H1<>+9(SB)/1, $0x14
+DATA gather11H1<>+10(SB)/1, $0x1f
+DATA gather11H1<>+11(SB)/1, $0x2a
+DATA gather11H1<>+12(SB)/1, $0x35
+DATA gather11H1<>+13(SB)/1, $0x40
+DATA gather11H1<>+14(SB)/1, $0x4b
+DATA gather11H1<>+15(SB)/1, $0x56
+DATA gather11H1<>+16(SB)/1, $0x0a
+DATA gather11H1<>+17(SB)/1, $0x15
+DATA gather11H1<>+18(SB)/1, $0x20
+DATA gather11H1<>+19(SB)/1, $0x2b
+DATA gather11H1<>+20(SB)/1, $0x36
+DATA gather11H1<>+21(SB)/1, $0x41
+DATA gather11H1<>+22(SB)/1, $0x4c
+DATA gather11H1<>+23(SB)/1, $0x57
+DATA gather11H1<>+24(SB)/1, $0x00
+DATA gather11H1<>+25(SB)/1, $0x00
+DATA gather11H1<>+26(SB)/1, $0x00
+DATA gather11H1<>+27(SB)/1, $0x00
+DATA gather11H1<>+28(SB)/1, $0x00
+DATA gather11H1<>+29(SB)/1, $0x00
+DATA gather11H1<>+30(SB)/1, $0x00
+DATA gather11H1<>+31(SB)/1, $0x00
+DATA gather11H1<>+32(SB)/1, $0x00
+DATA gather11H1<>+33(SB)/1, $0x00
+DATA gather11H1<>+34(SB)/1, $0x00
+DATA gather11H1<>+35(SB)/1, $0x00
+DATA gather11H1<>+36(SB)/1, $0x00
+DATA gather11H1<>+37(SB)/1, $0x00
+DATA gather11H1<>+38(SB)/1, $0x00
+DATA gather11H1<>+39(SB)/1, $0x00
+DATA gather11H1<>+40(SB)/1, $0x00
+DATA gather11H1<>+41(SB)/1, $0x00
+DATA gather11H1<>+42(SB)/1, $0x00
+DATA gather11H1<>+43(SB)/1, $0x00
+DATA gather11H1<>+44(SB)/1, $0x00
+DATA gather11H1<>+45(SB)/1, $0x00
+DATA gather11H1<>+46(SB)/1, $0x00
+DATA gather11H1<>+47(SB)/1, $0x00
+DATA gather11H1<>+48(SB)/1, $0x00
+DATA gather11H1<>+49(SB)/1, $0x00
+DATA gather11H1<>+50(SB)/1, $0x00
+DATA gather11H1<>+51(SB)/1, $0x00
+DATA gather11H1<>+52(SB)/1, $0x00
+DATA gather11H1<>+53(SB)/1, $0x00
+DATA gather11H1<>+54(SB)/1, $0x00
+DATA gather11H1<>+55(SB)/1, $0x00
+DATA gather11H1<>+56(SB)/1, $0x00
+DATA gather11H1<>+57(SB)/1, $0x00
+DATA gather11H1<>+58(SB)/1, $0x00
+DATA gather11H1<>+59(SB)/1, $0x00
+DATA gather11H1<>+60(SB)/1, $0x00
+DATA gather11H1<>+61(SB)/1, $0x00
+DATA gather11H1<>+62(SB)/1, $0x00
+DATA gather11H1<>+63(SB)/1, $0x00
+GLOBL gather11H1<>(SB), RODATA|NOPTR, $64
 
 // func shuffle11AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -16449,586 +14018,6 @@ DATA lines11L10<>+62(SB)/1, $0x4f
 DATA lines11L10<>+63(SB)/1, $0x57
 GLOBL lines11L10<>(SB), RODATA|NOPTR, $64
 
-// func shuffle12AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·shuffle12AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 gather12H0<>+0(SB), Z0
-	VMOVDQU64 gather12H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-	MOVQ      $0x00000000ffffffff, SI
-	KMOVQ     SI, K1
-
-loop:
-	VMOVDQU64   (CX), Z4
-	VMOVDQU8.Z  64(CX), K1, Z5
-	VMOVDQA64   Z4, Z6
-	VPERMT2B    Z5, Z0, Z6
-	VPERMT2B    Z5, Z1, Z4
-	VMOVDQU64   96(CX), Z5
-	VMOVDQU8.Z  160(CX), K1, Z7
-	VMOVDQA64   Z5, Z8
-	VPERMT2B    Z7, Z0, Z8
-	VPERMT2B    Z7, Z1, Z5
-	VMOVDQU64   192(CX), Z7
-	VMOVDQU8.Z  256(CX), K1, Z9
-	VMOVDQA64   Z7, Z10
-	VPERMT2B    Z9, Z0, Z10
-	VPERMT2B    Z9, Z1, Z7
-	VMOVDQU64   288(CX), Z9
-	VMOVDQU8.Z  352(CX), K1, Z11
-	VMOVDQA64   Z9, Z12
-	VPERMT2B    Z11, Z0, Z12
-	VPERMT2B    Z11, Z1, Z9
-	VMOVDQU64   384(CX), Z11
-	VMOVDQU8.Z  448(CX), K1, Z13
-	VMOVDQA64   Z11, Z14
-	VPERMT2B    Z13, Z0, Z14
-	VPERMT2B    Z13, Z1, Z11
-	VMOVDQU64   480(CX), Z13
-	VMOVDQU8.Z  544(CX), K1, Z15
-	VMOVDQA64   Z13, Z16
-	VPERMT2B    Z15, Z0, Z16
-	VPERMT2B    Z15, Z1, Z13
-	VMOVDQU64   576(CX), Z15
-	VMOVDQU8.Z  640(CX), K1, Z17
-	VMOVDQA64   Z15, Z18
-	VPERMT2B    Z17, Z0, Z18
-	VPERMT2B    Z17, Z1, Z15
-	VMOVDQU64   672(CX), Z17
-	VMOVDQU8.Z  736(CX), K1, Z19
-	VMOVDQA64   Z17, Z20
-	VPERMT2B    Z19, Z0, Z20
-	VPERMT2B    Z19, Z1, Z17
-	VPUNPCKLQDQ Z8, Z6, Z19
-	VPUNPCKHQDQ Z8, Z6, Z6
-	VPUNPCKLQDQ Z12, Z10, Z8
-	VPUNPCKHQDQ Z12, Z10, Z10
-	VPUNPCKLQDQ Z16, Z14, Z12
-	VPUNPCKHQDQ Z16, Z14, Z14
-	VPUNPCKLQDQ Z20, Z18, Z16
-	VPUNPCKHQDQ Z20, Z18, Z18
-	VMOVDQA64   Z19, Z20
-	VPERMT2Q    Z8, Z2, Z20
-	VPERMT2Q    Z8, Z3, Z19
-	VMOVDQA64   Z6, Z8
-	VPERMT2Q    Z10, Z2, Z8
-	VPERMT2Q    Z10, Z3, Z6
-	VMOVDQA64   Z12, Z10
-	VPERMT2Q    Z16, Z2, Z10
-	VPERMT2Q    Z16, Z3, Z12
-	VMOVDQA64   Z14, Z16
-	VPERMT2Q    Z18, Z2, Z16
-	VPERMT2Q    Z18, Z3, Z14
-	VSHUFI64X2  $0x44, Z10, Z20, Z18
-	VSHUFI64X2  $0xee, Z10, Z20, Z20
-	VSHUFI64X2  $0x44, Z16, Z8, Z10
-	VSHUFI64X2  $0xee, Z16, Z8, Z8
-	VSHUFI64X2  $0x44, Z12, Z19, Z16
-	VSHUFI64X2  $0xee, Z12, Z19, Z19
-	VSHUFI64X2  $0x44, Z14, Z6, Z12
-	VSHUFI64X2  $0xee, Z14, Z6, Z6
-	MOVQ        AX, SI
-	VMOVDQU64   Z18, (SI)
-	IMUL3Q      $0x01, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z10, (SI)
-	IMUL3Q      $0x02, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z16, (SI)
-	IMUL3Q      $0x03, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z12, (SI)
-	IMUL3Q      $0x04, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z20, (SI)
-	IMUL3Q      $0x05, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z8, (SI)
-	IMUL3Q      $0x06, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z19, (SI)
-	IMUL3Q      $0x07, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z6, (SI)
-	VPUNPCKLQDQ Z5, Z4, Z6
-	VPUNPCKHQDQ Z5, Z4, Z4
-	VPUNPCKLQDQ Z9, Z7, Z5
-	VPUNPCKHQDQ Z9, Z7, Z7
-	VPUNPCKLQDQ Z13, Z11, Z8
-	VPUNPCKHQDQ Z13, Z11, Z11
-	VPUNPCKLQDQ Z17, Z15, Z9
-	VPUNPCKHQDQ Z17, Z15, Z15
-	VMOVDQA64   Z6, Z10
-	VPERMT2Q    Z5, Z2, Z10
-	VPERMT2Q    Z5, Z3, Z6
-	VMOVDQA64   Z4, Z5
-	VPERMT2Q    Z7, Z2, Z5
-	VPERMT2Q    Z7, Z3, Z4
-	VMOVDQA64   Z8, Z7
-	VPERMT2Q    Z9, Z2, Z7
-	VPERMT2Q    Z9, Z3, Z8
-	VMOVDQA64   Z11, Z9
-	VPERMT2Q    Z15, Z2, Z9
-	VPERMT2Q    Z15, Z3, Z11
-	VSHUFI64X2  $0x44, Z7, Z10, Z12
-	VSHUFI64X2  $0xee, Z7, Z10, Z10
-	VSHUFI64X2  $0x44, Z9, Z5, Z7
-	VSHUFI64X2  $0xee, Z9, Z5, Z5
-	VSHUFI64X2  $0x44, Z8, Z6, Z5
-	VSHUFI64X2  $0xee, Z8, Z6, Z6
-	VSHUFI64X2  $0x44, Z11, Z4, Z6
-	VSHUFI64X2  $0xee, Z11, Z4, Z4
-	IMUL3Q      $0x08, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z12, (SI)
-	IMUL3Q      $0x09, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z7, (SI)
-	IMUL3Q      $0x0a, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z5, (SI)
-	IMUL3Q      $0x0b, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z6, (SI)
-	ADDQ        $0x00000040, AX
-	ADDQ        $0x00000300, CX
-	DECQ        BX
-	JNZ         loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA gather12H0<>+0(SB)/1, $0x00
-DATA gather12H0<>+1(SB)/1, $0x0c
-DATA gather12H0<>+2(SB)/1, $0x18
-DATA gather12H0<>+3(SB)/1, $0x24
-DATA gather12H0<>+4(SB)/1, $0x30
-DATA gather12H0<>+5(SB)/1, $0x3c
-DATA gather12H0<>+6(SB)/1, $0x48
-DATA gather12H0<>+7(SB)/1, $0x54
-DATA gather12H0<>+8(SB)/1, $0x01
-DATA gather12H0<>+9(SB)/1, $0x0d
-DATA gather12H0<>+10(SB)/1, $0x19
-DATA gather12H0<>+11(SB)/1, $0x25
-DATA gather12H0<>+12(SB)/1, $0x31
-DATA gather12H0<>+13(SB)/1, $0x3d
-DATA gather12H0<>+14(SB)/1, $0x49
-DATA gather12H0<>+15(SB)/1, $0x55
-DATA gather12H0<>+16(SB)/1, $0x02
-DATA gather12H0<>+17(SB)/1, $0x0e
-DATA gather12H0<>+18(SB)/1, $0x1a
-DATA gather12H0<>+19(SB)/1, $0x26
-DATA gather12H0<>+20(SB)/1, $0x32
-DATA gather12H0<>+21(SB)/1, $0x3e
-DATA gather12H0<>+22(SB)/1, $0x4a
-DATA gather12H0<>+23(SB)/1, $0x56
-DATA gather12H0<>+24(SB)/1, $0x03
-DATA gather12H0<>+25(SB)/1, $0x0f
-DATA gather12H0<>+26(SB)/1, $0x1b
-DATA gather12H0<>+27(SB)/1, $0x27
-DATA gather12H0<>+28(SB)/1, $0x33
-DATA gather12H0<>+29(SB)/1, $0x3f
-DATA gather12H0<>+30(SB)/1, $0x4b
-DATA gather12H0<>+31(SB)/1, $0x57
-DATA gather12H0<>+32(SB)/1, $0x04
-DATA gather12H0<>+33(SB)/1, $0x10
-DATA gather12H0<>+34(SB)/1, $0x1c
-DATA gather12H0<>+35(SB)/1, $0x28
-DATA gather12H0<>+36(SB)/1, $0x34
-DATA gather12H0<>+37(SB)/1, $0x40
-DATA gather12H0<>+38(SB)/1, $0x4c
-DATA gather12H0<>+39(SB)/1, $0x58
-DATA gather12H0<>+40(SB)/1, $0x05
-DATA gather12H0<>+41(SB)/1, $0x11
-DATA gather12H0<>+42(SB)/1, $0x1d
-DATA gather12H0<>+43(SB)/1, $0x29
-DATA gather12H0<>+44(SB)/1, $0x35
-DATA gather12H0<>+45(SB)/1, $0x41
-DATA gather12H0<>+46(SB)/1, $0x4d
-DATA gather12H0<>+47(SB)/1, $0x59
-DATA gather12H0<>+48(SB)/1, $0x06
-DATA gather12H0<>+49(SB)/1, $0x12
-DATA gather12H0<>+50(SB)/1, $0x1e
-DATA gather12H0<>+51(SB)/1, $0x2a
-DATA gather12H0<>+52(SB)/1, $0x36
-DATA gather12H0<>+53(SB)/1, $0x42
-DATA gather12H0<>+54(SB)/1, $0x4e
-DATA gather12H0<>+55(SB)/1, $0x5a
-DATA gather12H0<>+56(SB)/1, $0x07
-DATA gather12H0<>+57(SB)/1, $0x13
-DATA gather12H0<>+58(SB)/1, $0x1f
-DATA gather12H0<>+59(SB)/1, $0x2b
-DATA gather12H0<>+60(SB)/1, $0x37
-DATA gather12H0<>+61(SB)/1, $0x43
-DATA gather12H0<>+62(SB)/1, $0x4f
-DATA gather12H0<>+63(SB)/1, $0x5b
-GLOBL gather12H0<>(SB), RODATA|NOPTR, $64
-
-DATA gather12H1<>+0(SB)/1, $0x08
-DATA gather12H1<>+1(SB)/1, $0x14
-DATA gather12H1<>+2(SB)/1, $0x20
-DATA gather12H1<>+3(SB)/1, $0x2c
-DATA gather12H1<>+4(SB)/1, $0x38
-DATA gather12H1<>+5(SB)/1, $0x44
-DATA gather12H1<>+6(SB)/1, $0x50
-DATA gather12H1<>+7(SB)/1, $0x5c
-DATA gather12H1<>+8(SB)/1, $0x09
-DATA gather12H1<>+9(SB)/1, $0x15
-DATA gather12H1<>+10(SB)/1, $0x21
-DATA gather12H1<>+11(SB)/1, $0x2d
-DATA gather12H1<>+12(SB)/1, $0x39
-DATA gather12H1<>+13(SB)/1, $0x45
-DATA gather12H1<>+14(SB)/1, $0x51
-DATA gather12H1<>+15(SB)/1, $0x5d
-DATA gather12H1<>+16(SB)/1, $0x0a
-DATA gather12H1<>+17(SB)/1, $0x16
-DATA gather12H1<>+18(SB)/1, $0x22
-DATA gather12H1<>+19(SB)/1, $0x2e
-DATA gather12H1<>+20(SB)/1, $0x3a
-DATA gather12H1<>+21(SB)/1, $0x46
-DATA gather12H1<>+22(SB)/1, $0x52
-DATA gather12H1<>+23(SB)/1, $0x5e
-DATA gather12H1<>+24(SB)/1, $0x0b
-DATA gather12H1<>+25(SB)/1, $0x17
-DATA gather12H1<>+26(SB)/1, $0x23
-DATA gather12H1<>+27(SB)/1, $0x2f
-DATA gather12H1<>+28(SB)/1, $0x3b
-DATA gather12H1<>+29(SB)/1, $0x47
-DATA gather12H1<>+30(SB)/1, $0x53
-DATA gather12H1<>+31(SB)/1, $0x5f
-DATA gather12H1<>+32(SB)/1, $0x00
-DATA gather12H1<>+33(SB)/1, $0x00
-DATA gather12H1<>+34(SB)/1, $0x00
-DATA gather12H1<>+35(SB)/1, $0x00
-DATA gather12H1<>+36(SB)/1, $0x00
-DATA gather12H1<>+37(SB)/1, $0x00
-DATA gather12H1<>+38(SB)/1, $0x00
-DATA gather12H1<>+39(SB)/1, $0x00
-DATA gather12H1<>+40(SB)/1, $0x00
-DATA gather12H1<>+41(SB)/1, $0x00
-DATA gather12H1<>+42(SB)/1, $0x00
-DATA gather12H1<>+43(SB)/1, $0x00
-DATA gather12H1<>+44(SB)/1, $0x00
-DATA gather12H1<>+45(SB)/1, $0x00
-DATA gather12H1<>+46(SB)/1, $0x00
-DATA gather12H1<>+47(SB)/1, $0x00
-DATA gather12H1<>+48(SB)/1, $0x00
-DATA gather12H1<>+49(SB)/1, $0x00
-DATA gather12H1<>+50(SB)/1, $0x00
-DATA gather12H1<>+51(SB)/1, $0x00
-DATA gather12H1<>+52(SB)/1, $0x00
-DATA gather12H1<>+53(SB)/1, $0x00
-DATA gather12H1<>+54(SB)/1, $0x00
-DATA gather12H1<>+55(SB)/1, $0x00
-DATA gather12H1<>+56(SB)/1, $0x00
-DATA gather12H1<>+57(SB)/1, $0x00
-DATA gather12H1<>+58(SB)/1, $0x00
-DATA gather12H1<>+59(SB)/1, $0x00
-DATA gather12H1<>+60(SB)/1, $0x00
-DATA gather12H1<>+61(SB)/1, $0x00
-DATA gather12H1<>+62(SB)/1, $0x00
-DATA gather12H1<>+63(SB)/1, $0x00
-GLOBL gather12H1<>(SB), RODATA|NOPTR, $64
-
-// func unshuffle12AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unshuffle12AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 scatter12H0<>+0(SB), Z0
-	VMOVDQU64 scatter12H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-
-loop:
-	MOVQ        CX, SI
-	VMOVDQU64   (SI), Z4
-	IMUL3Q      $0x01, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z5
-	IMUL3Q      $0x02, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z6
-	IMUL3Q      $0x03, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z7
-	IMUL3Q      $0x04, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z8
-	IMUL3Q      $0x05, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z9
-	IMUL3Q      $0x06, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z10
-	IMUL3Q      $0x07, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z11
-	VPUNPCKLQDQ Z5, Z4, Z12
-	VPUNPCKHQDQ Z5, Z4, Z4
-	VPUNPCKLQDQ Z7, Z6, Z5
-	VPUNPCKHQDQ Z7, Z6, Z6
-	VPUNPCKLQDQ Z9, Z8, Z7
-	VPUNPCKHQDQ Z9, Z8, Z8
-	VPUNPCKLQDQ Z11, Z10, Z9
-	VPUNPCKHQDQ Z11, Z10, Z10
-	VMOVDQA64   Z12, Z11
-	VPERMT2Q    Z5, Z2, Z11
-	VPERMT2Q    Z5, Z3, Z12
-	VMOVDQA64   Z4, Z5
-	VPERMT2Q    Z6, Z2, Z5
-	VPERMT2Q    Z6, Z3, Z4
-	VMOVDQA64   Z7, Z6
-	VPERMT2Q    Z9, Z2, Z6
-	VPERMT2Q    Z9, Z3, Z7
-	VMOVDQA64   Z8, Z9
-	VPERMT2Q    Z10, Z2, Z9
-	VPERMT2Q    Z10, Z3, Z8
-	VSHUFI64X2  $0x44, Z6, Z11, Z10
-	VSHUFI64X2  $0xee, Z6, Z11, Z11
-	VSHUFI64X2  $0x44, Z9, Z5, Z6
-	VSHUFI64X2  $0xee, Z9, Z5, Z5
-	VSHUFI64X2  $0x44, Z7, Z12, Z9
-	VSHUFI64X2  $0xee, Z7, Z12, Z12
-	VSHUFI64X2  $0x44, Z8, Z4, Z7
-	VSHUFI64X2  $0xee, Z8, Z4, Z4
-	IMUL3Q      $0x08, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z8
-	IMUL3Q      $0x09, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z17
-	IMUL3Q      $0x0a, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z18
-	IMUL3Q      $0x0b, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z19
-	VPXORQ      Z13, Z13, Z13
-	VPXORQ      Z14, Z14, Z14
-	VPXORQ      Z15, Z15, Z15
-	VPXORQ      Z16, Z16, Z16
-	VPUNPCKLQDQ Z17, Z8, Z20
-	VPUNPCKHQDQ Z17, Z8, Z8
-	VPUNPCKLQDQ Z19, Z18, Z17
-	VPUNPCKHQDQ Z19, Z18, Z18
-	VPUNPCKLQDQ Z14, Z13, Z19
-	VPUNPCKHQDQ Z14, Z13, Z13
-	VPUNPCKLQDQ Z16, Z15, Z21
-	VPUNPCKHQDQ Z16, Z15, Z15
-	VMOVDQA64   Z20, Z22
-	VPERMT2Q    Z17, Z2, Z22
-	VPERMT2Q    Z17, Z3, Z20
-	VMOVDQA64   Z8, Z17
-	VPERMT2Q    Z18, Z2, Z17
-	VPERMT2Q    Z18, Z3, Z8
-	VMOVDQA64   Z19, Z18
-	VPERMT2Q    Z21, Z2, Z18
-	VPERMT2Q    Z21, Z3, Z19
-	VMOVDQA64   Z13, Z21
-	VPERMT2Q    Z15, Z2, Z21
-	VPERMT2Q    Z15, Z3, Z13
-	VSHUFI64X2  $0x44, Z18, Z22, Z23
-	VSHUFI64X2  $0xee, Z18, Z22, Z22
-	VSHUFI64X2  $0x44, Z21, Z17, Z18
-	VSHUFI64X2  $0xee, Z21, Z17, Z17
-	VSHUFI64X2  $0x44, Z19, Z20, Z21
-	VSHUFI64X2  $0xee, Z19, Z20, Z20
-	VSHUFI64X2  $0x44, Z13, Z8, Z19
-	VSHUFI64X2  $0xee, Z13, Z8, Z8
-	VMOVDQA64   Z10, Z24
-	VPERMT2B    Z23, Z0, Z24
-	VMOVDQU64   Z24, (AX)
-	VPERMT2B    Z23, Z1, Z10
-	VMOVDQU64   Z10, 64(AX)
-	VMOVDQA64   Z6, Z10
-	VPERMT2B    Z18, Z0, Z10
-	VMOVDQU64   Z10, 96(AX)
-	VPERMT2B    Z18, Z1, Z6
-	VMOVDQU64   Z6, 160(AX)
-	VMOVDQA64   Z9, Z6
-	VPERMT2B    Z21, Z0, Z6
-	VMOVDQU64   Z6, 192(AX)
-	VPERMT2B    Z21, Z1, Z9
-	VMOVDQU64   Z9, 256(AX)
-	VMOVDQA64   Z7, Z6
-	VPERMT2B    Z19, Z0, Z6
-	VMOVDQU64   Z6, 288(AX)
-	VPERMT2B    Z19, Z1, Z7
-	VMOVDQU64   Z7, 352(AX)
-	VMOVDQA64   Z11, Z6
-	VPERMT2B    Z22, Z0, Z6
-	VMOVDQU64   Z6, 384(AX)
-	VPERMT2B    Z22, Z1, Z11
-	VMOVDQU64   Z11, 448(AX)
-	VMOVDQA64   Z5, Z6
-	VPERMT2B    Z17, Z0, Z6
-	VMOVDQU64   Z6, 480(AX)
-	VPERMT2B    Z17, Z1, Z5
-	VMOVDQU64   Z5, 544(AX)
-	VMOVDQA64   Z12, Z5
-	VPERMT2B    Z20, Z0, Z5
-	VMOVDQU64   Z5, 576(AX)
-	VPERMT2B    Z20, Z1, Z12
-	VMOVDQU64   Z12, 640(AX)
-	VMOVDQA64   Z4, Z5
-	VPERMT2B    Z8, Z0, Z5
-	VMOVDQU64   Z5, 672(AX)
-	VPERMT2B    Z8, Z1, Z4
-	VMOVDQU64   Z4, 736(AX)
-	ADDQ        $0x00000300, AX
-	ADDQ        $0x00000040, CX
-	DECQ        BX
-	JNZ         loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA scatter12H0<>+0(SB)/1, $0x00
-DATA scatter12H0<>+1(SB)/1, $0x08
-DATA scatter12H0<>+2(SB)/1, $0x10
-DATA scatter12H0<>+3(SB)/1, $0x18
-DATA scatter12H0<>+4(SB)/1, $0x20
-DATA scatter12H0<>+5(SB)/1, $0x28
-DATA scatter12H0<>+6(SB)/1, $0x30
-DATA scatter12H0<>+7(SB)/1, $0x38
-DATA scatter12H0<>+8(SB)/1, $0x40
-DATA scatter12H0<>+9(SB)/1, $0x48
-DATA scatter12H0<>+10(SB)/1, $0x50
-DATA scatter12H0<>+11(SB)/1, $0x58
-DATA scatter12H0<>+12(SB)/1, $0x01
-DATA scatter12H0<>+13(SB)/1, $0x09
-DATA scatter12H0<>+14(SB)/1, $0x11
-DATA scatter12H0<>+15(SB)/1, $0x19
-DATA scatter12H0<>+16(SB)/1, $0x21
-DATA scatter12H0<>+17(SB)/1, $0x29
-DATA scatter12H0<>+18(SB)/1, $0x31
-DATA scatter12H0<>+19(SB)/1, $0x39
-DATA scatter12H0<>+20(SB)/1, $0x41
-DATA scatter12H0<>+21(SB)/1, $0x49
-DATA scatter12H0<>+22(SB)/1, $0x51
-DATA scatter12H0<>+23(SB)/1, $0x59
-DATA scatter12H0<>+24(SB)/1, $0x02
-DATA scatter12H0<>+25(SB)/1, $0x0a
-DATA scatter12H0<>+26(SB)/1, $0x12
-DATA scatter12H0<>+27(SB)/1, $0x1a
-DATA scatter12H0<>+28(SB)/1, $0x22
-DATA scatter12H0<>+29(SB)/1, $0x2a
-DATA scatter12H0<>+30(SB)/1, $0x32
-DATA scatter12H0<>+31(SB)/1, $0x3a
-DATA scatter12H0<>+32(SB)/1, $0x42
-DATA scatter12H0<>+33(SB)/1, $0x4a
-DATA scatter12H0<>+34(SB)/1, $0x52
-DATA scatter12H0<>+35(SB)/1, $0x5a
-DATA scatter12H0<>+36(SB)/1, $0x03
-DATA scatter12H0<>+37(SB)/1, $0x0b
-DATA scatter12H0<>+38(SB)/1, $0x13
-DATA scatter12H0<>+39(SB)/1, $0x1b
-DATA scatter12H0<>+40(SB)/1, $0x23
-DATA scatter12H0<>+41(SB)/1, $0x2b
-DATA scatter12H0<>+42(SB)/1, $0x33
-DATA scatter12H0<>+43(SB)/1, $0x3b
-DATA scatter12H0<>+44(SB)/1, $0x43
-DATA scatter12H0<>+45(SB)/1, $0x4b
-DATA scatter12H0<>+46(SB)/1, $0x53
-DATA scatter12H0<>+47(SB)/1, $0x5b
-DATA scatter12H0<>+48(SB)/1, $0x04
-DATA scatter12H0<>+49(SB)/1, $0x0c
-DATA scatter12H0<>+50(SB)/1, $0x14
-DATA scatter12H0<>+51(SB)/1, $0x1c
-DATA scatter12H0<>+52(SB)/1, $0x24
-DATA scatter12H0<>+53(SB)/1, $0x2c
-DATA scatter12H0<>+54(SB)/1, $0x34
-DATA scatter12H0<>+55(SB)/1, $0x3c
-DATA scatter12H0<>+56(SB)/1, $0x44
-DATA scatter12H0<>+57(SB)/1, $0x4c
-DATA scatter12H0<>+58(SB)/1, $0x54
-DATA scatter12H0<>+59(SB)/1, $0x5c
-DATA scatter12H0<>+60(SB)/1, $0x05
-DATA scatter12H0<>+61(SB)/1, $0x0d
-DATA scatter12H0<>+62(SB)/1, $0x15
-DATA scatter12H0<>+63(SB)/1, $0x1d
-GLOBL scatter12H0<>(SB), RODATA|NOPTR, $64
-
-DATA scatter12H1<>+0(SB)/1, $0x25
-DATA scatter12H1<>+1(SB)/1, $0x2d
-DATA scatter12H1<>+2(SB)/1, $0x35
-DATA scatter12H1<>+3(SB)/1, $0x3d
-DATA scatter12H1<>+4(SB)/1, $0x45
-DATA scatter12H1<>+5(SB)/1, $0x4d
-DATA scatter12H1<>+6(SB)/1, $0x55
-DATA scatter12H1<>+7(SB)/1, $0x5d
-DATA scatter12H1<>+8(SB)/1, $0x06
-DATA scatter12H1<>+9(SB)/1, $0x0e
-DATA scatter12H1<>+10(SB)/1, $0x16
-DATA scatter12H1<>+11(SB)/1, $0x1e
-DATA scatter12H1<>+12(SB)/1, $0x26
-DATA scatter12H1<>+13(SB)/1, $0x2e
-DATA scatter12H1<>+14(SB)/1, $0x36
-DATA scatter12H1<>+15(SB)/1, $0x3e
-DATA scatter12H1<>+16(SB)/1, $0x46
-DATA scatter12H1<>+17(SB)/1, $0x4e
-DATA scatter12H1<>+18(SB)/1, $0x56
-DATA scatter12H1<>+19(SB)/1, $0x5e
-DATA scatter12H1<>+20(SB)/1, $0x07
-DATA scatter12H1<>+21(SB)/1, $0x0f
-DATA scatter12H1<>+22(SB)/1, $0x17
-DATA scatter12H1<>+23(SB)/1, $0x1f
-DATA scatter12H1<>+24(SB)/1, $0x27
-DATA scatter12H1<>+25(SB)/1, $0x2f
-DATA scatter12H1<>+26(SB)/1, $0x37
-DATA scatter12H1<>+27(SB)/1, $0x3f
-DATA scatter12H1<>+28(SB)/1, $0x47
-DATA scatter12H1<>+29(SB)/1, $0x4f
-DATA scatter12H1<>+30(SB)/1, $0x57
-DATA scatter12H1<>+31(SB)/1, $0x5f
-DATA scatter12H1<>+32(SB)/1, $0x00
-DATA scatter12H1<>+33(SB)/1, $0x00
-DATA scatter12H1<>+34(SB)/1, $0x00
-DATA scatter12H1<>+35(SB)/1, $0x00
-DATA scatter12H1<>+36(SB)/1, $0x00
-DATA scatter12H1<>+37(SB)/1, $0x00
-DATA scatter12H1<>+38(SB)/1, $0x00
-DATA scatter12H1<>+39(SB)/1, $0x00
-DATA scatter12H1<>+40(SB)/1, $0x00
-DATA scatter12H1<>+41(SB)/1, $0x00
-DATA scatter12H1<>+42(SB)/1, $0x00
-DATA scatter12H1<>+43(SB)/1, $0x00
-DATA scatter12H1<>+44(SB)/1, $0x00
-DATA scatter12H1<>+45(SB)/1, $0x00
-DATA scatter12H1<>+46(SB)/1, $0x00
-DATA scatter12H1<>+47(SB)/1, $0x00
-DATA scatter12H1<>+48(SB)/1, $0x00
-DATA scatter12H1<>+49(SB)/1, $0x00
-DATA scatter12H1<>+50(SB)/1, $0x00
-DATA scatter12H1<>+51(SB)/1, $0x00
-DATA scatter12H1<>+52(SB)/1, $0x00
-DATA scatter12H1<>+53(SB)/1, $0x00
-DATA scatter12H1<>+54(SB)/1, $0x00
-DATA scatter12H1<>+55(SB)/1, $0x00
-DATA scatter12H1<>+56(SB)/1, $0x00
-DATA scatter12H1<>+57(SB)/1, $0x00
-DATA scatter12H1<>+58(SB)/1, $0x00
-DATA scatter12H1<>+59(SB)/1, $0x00
-DATA scatter12H1<>+60(SB)/1, $0x00
-DATA scatter12H1<>+61(SB)/1, $0x00
-DATA scatter12H1<>+62(SB)/1, $0x00
-DATA scatter12H1<>+63(SB)/1, $0x00
-GLOBL scatter12H1<>(SB), RODATA|NOPTR, $64
-
 // func shuffle12AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
 TEXT ·shuffle12AVX512NTShifted(SB), NOSPLIT, $0-48
@@ -17260,6 +14249,138 @@ done:
 	SFENCE
 	VZEROUPPER
 	RET
+
+DATA gather12H0<>+0(SB)/1, $0x00
+DATA gather12H0<>+1(SB)/1, $0x0c
+DATA gather12H0<>+2(SB)/1, $0x18
+DATA gather12H0<>+3(SB)/1, $0x24
+DATA gather12H0<>+4(SB)/1, $0x30
+DATA gather12H0<>+5(SB)/1, $0x3c
+DATA gather12H0<>+6(SB)/1, $0x48
+DATA gather12H0<>+7(SB)/1, $0x54
+DATA gather12H0<>+8(SB)/1, $0x01
+DATA gather12H0<>+9(SB)/1, $0x0d
+DATA gather12H0<>+10(SB)/1, $0x19
+DATA gather12H0<>+11(SB)/1, $0x25
+DATA gather12H0<>+12(SB)/1, $0x31
+DATA gather12H0<>+13(SB)/1, $0x3d
+DATA gather12H0<>+14(SB)/1, $0x49
+DATA gather12H0<>+15(SB)/1, $0x55
+DATA gather12H0<>+16(SB)/1, $0x02
+DATA gather12H0<>+17(SB)/1, $0x0e
+DATA gather12H0<>+18(SB)/1, $0x1a
+DATA gather12H0<>+19(SB)/1, $0x26
+DATA gather12H0<>+20(SB)/1, $0x32
+DATA gather12H0<>+21(SB)/1, $0x3e
+DATA gather12H0<>+22(SB)/1, $0x4a
+DATA gather12H0<>+23(SB)/1, $0x56
+DATA gather12H0<>+24(SB)/1, $0x03
+DATA gather12H0<>+25(SB)/1, $0x0f
+DATA gather12H0<>+26(SB)/1, $0x1b
+DATA gather12H0<>+27(SB)/1, $0x27
+DATA gather12H0<>+28(SB)/1, $0x33
+DATA gather12H0<>+29(SB)/1, $0x3f
+DATA gather12H0<>+30(SB)/1, $0x4b
+DATA gather12H0<>+31(SB)/1, $0x57
+DATA gather12H0<>+32(SB)/1, $0x04
+DATA gather12H0<>+33(SB)/1, $0x10
+DATA gather12H0<>+34(SB)/1, $0x1c
+DATA gather12H0<>+35(SB)/1, $0x28
+DATA gather12H0<>+36(SB)/1, $0x34
+DATA gather12H0<>+37(SB)/1, $0x40
+DATA gather12H0<>+38(SB)/1, $0x4c
+DATA gather12H0<>+39(SB)/1, $0x58
+DATA gather12H0<>+40(SB)/1, $0x05
+DATA gather12H0<>+41(SB)/1, $0x11
+DATA gather12H0<>+42(SB)/1, $0x1d
+DATA gather12H0<>+43(SB)/1, $0x29
+DATA gather12H0<>+44(SB)/1, $0x35
+DATA gather12H0<>+45(SB)/1, $0x41
+DATA gather12H0<>+46(SB)/1, $0x4d
+DATA gather12H0<>+47(SB)/1, $0x59
+DATA gather12H0<>+48(SB)/1, $0x06
+DATA gather12H0<>+49(SB)/1, $0x12
+DATA gather12H0<>+50(SB)/1, $0x1e
+DATA gather12H0<>+51(SB)/1, $0x2a
+DATA gather12H0<>+52(SB)/1, $0x36
+DATA gather12H0<>+53(SB)/1, $0x42
+DATA gather12H0<>+54(SB)/1, $0x4e
+DATA gather12H0<>+55(SB)/1, $0x5a
+DATA gather12H0<>+56(SB)/1, $0x07
+DATA gather12H0<>+57(SB)/1, $0x13
+DATA gather12H0<>+58(SB)/1, $0x1f
+DATA gather12H0<>+59(SB)/1, $0x2b
+DATA gather12H0<>+60(SB)/1, $0x37
+DATA gather12H0<>+61(SB)/1, $0x43
+DATA gather12H0<>+62(SB)/1, $0x4f
+DATA gather12H0<>+63(SB)/1, $0x5b
+GLOBL gather12H0<>(SB), RODATA|NOPTR, $64
+
+DATA gather12H1<>+0(SB)/1, $0x08
+DATA gather12H1<>+1(SB)/1, $0x14
+DATA gather12H1<>+2(SB)/1, $0x20
+DATA gather12H1<>+3(SB)/1, $0x2c
+DATA gather12H1<>+4(SB)/1, $0x38
+DATA gather12H1<>+5(SB)/1, $0x44
+DATA gather12H1<>+6(SB)/1, $0x50
+DATA gather12H1<>+7(SB)/1, $0x5c
+DATA gather12H1<>+8(SB)/1, $0x09
+DATA gather12H1<>+9(SB)/1, $0x15
+DATA gather12H1<>+10(SB)/1, $0x21
+DATA gather12H1<>+11(SB)/1, $0x2d
+DATA gather12H1<>+12(SB)/1, $0x39
+DATA gather12H1<>+13(SB)/1, $0x45
+DATA gather12H1<>+14(SB)/1, $0x51
+DATA gather12H1<>+15(SB)/1, $0x5d
+DATA gather12H1<>+16(SB)/1, $0x0a
+DATA gather12H1<>+17(SB)/1, $0x16
+DATA gather12H1<>+18(SB)/1, $0x22
+DATA gather12H1<>+19(SB)/1, $0x2e
+DATA gather12H1<>+20(SB)/1, $0x3a
+DATA gather12H1<>+21(SB)/1, $0x46
+DATA gather12H1<>+22(SB)/1, $0x52
+DATA gather12H1<>+23(SB)/1, $0x5e
+DATA gather12H1<>+24(SB)/1, $0x0b
+DATA gather12H1<>+25(SB)/1, $0x17
+DATA gather12H1<>+26(SB)/1, $0x23
+DATA gather12H1<>+27(SB)/1, $0x2f
+DATA gather12H1<>+28(SB)/1, $0x3b
+DATA gather12H1<>+29(SB)/1, $0x47
+DATA gather12H1<>+30(SB)/1, $0x53
+DATA gather12H1<>+31(SB)/1, $0x5f
+DATA gather12H1<>+32(SB)/1, $0x00
+DATA gather12H1<>+33(SB)/1, $0x00
+DATA gather12H1<>+34(SB)/1, $0x00
+DATA gather12H1<>+35(SB)/1, $0x00
+DATA gather12H1<>+36(SB)/1, $0x00
+DATA gather12H1<>+37(SB)/1, $0x00
+DATA gather12H1<>+38(SB)/1, $0x00
+DATA gather12H1<>+39(SB)/1, $0x00
+DATA gather12H1<>+40(SB)/1, $0x00
+DATA gather12H1<>+41(SB)/1, $0x00
+DATA gather12H1<>+42(SB)/1, $0x00
+DATA gather12H1<>+43(SB)/1, $0x00
+DATA gather12H1<>+44(SB)/1, $0x00
+DATA gather12H1<>+45(SB)/1, $0x00
+DATA gather12H1<>+46(SB)/1, $0x00
+DATA gather12H1<>+47(SB)/1, $0x00
+DATA gather12H1<>+48(SB)/1, $0x00
+DATA gather12H1<>+49(SB)/1, $0x00
+DATA gather12H1<>+50(SB)/1, $0x00
+DATA gather12H1<>+51(SB)/1, $0x00
+DATA gather12H1<>+52(SB)/1, $0x00
+DATA gather12H1<>+53(SB)/1, $0x00
+DATA gather12H1<>+54(SB)/1, $0x00
+DATA gather12H1<>+55(SB)/1, $0x00
+DATA gather12H1<>+56(SB)/1, $0x00
+DATA gather12H1<>+57(SB)/1, $0x00
+DATA gather12H1<>+58(SB)/1, $0x00
+DATA gather12H1<>+59(SB)/1, $0x00
+DATA gather12H1<>+60(SB)/1, $0x00
+DATA gather12H1<>+61(SB)/1, $0x00
+DATA gather12H1<>+62(SB)/1, $0x00
+DATA gather12H1<>+63(SB)/1, $0x00
+GLOBL gather12H1<>(SB), RODATA|NOPTR, $64
 
 // func shuffle12AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -18434,591 +15555,6 @@ DATA lines12L11<>+62(SB)/1, $0x57
 DATA lines12L11<>+63(SB)/1, $0x5f
 GLOBL lines12L11<>(SB), RODATA|NOPTR, $64
 
-// func shuffle13AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·shuffle13AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 gather13H0<>+0(SB), Z0
-	VMOVDQU64 gather13H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-	MOVQ      $0x000000ffffffffff, SI
-	KMOVQ     SI, K1
-
-loop:
-	VMOVDQU64   (CX), Z4
-	VMOVDQU8.Z  64(CX), K1, Z5
-	VMOVDQA64   Z4, Z6
-	VPERMT2B    Z5, Z0, Z6
-	VPERMT2B    Z5, Z1, Z4
-	VMOVDQU64   104(CX), Z5
-	VMOVDQU8.Z  168(CX), K1, Z7
-	VMOVDQA64   Z5, Z8
-	VPERMT2B    Z7, Z0, Z8
-	VPERMT2B    Z7, Z1, Z5
-	VMOVDQU64   208(CX), Z7
-	VMOVDQU8.Z  272(CX), K1, Z9
-	VMOVDQA64   Z7, Z10
-	VPERMT2B    Z9, Z0, Z10
-	VPERMT2B    Z9, Z1, Z7
-	VMOVDQU64   312(CX), Z9
-	VMOVDQU8.Z  376(CX), K1, Z11
-	VMOVDQA64   Z9, Z12
-	VPERMT2B    Z11, Z0, Z12
-	VPERMT2B    Z11, Z1, Z9
-	VMOVDQU64   416(CX), Z11
-	VMOVDQU8.Z  480(CX), K1, Z13
-	VMOVDQA64   Z11, Z14
-	VPERMT2B    Z13, Z0, Z14
-	VPERMT2B    Z13, Z1, Z11
-	VMOVDQU64   520(CX), Z13
-	VMOVDQU8.Z  584(CX), K1, Z15
-	VMOVDQA64   Z13, Z16
-	VPERMT2B    Z15, Z0, Z16
-	VPERMT2B    Z15, Z1, Z13
-	VMOVDQU64   624(CX), Z15
-	VMOVDQU8.Z  688(CX), K1, Z17
-	VMOVDQA64   Z15, Z18
-	VPERMT2B    Z17, Z0, Z18
-	VPERMT2B    Z17, Z1, Z15
-	VMOVDQU64   728(CX), Z17
-	VMOVDQU8.Z  792(CX), K1, Z19
-	VMOVDQA64   Z17, Z20
-	VPERMT2B    Z19, Z0, Z20
-	VPERMT2B    Z19, Z1, Z17
-	VPUNPCKLQDQ Z8, Z6, Z19
-	VPUNPCKHQDQ Z8, Z6, Z6
-	VPUNPCKLQDQ Z12, Z10, Z8
-	VPUNPCKHQDQ Z12, Z10, Z10
-	VPUNPCKLQDQ Z16, Z14, Z12
-	VPUNPCKHQDQ Z16, Z14, Z14
-	VPUNPCKLQDQ Z20, Z18, Z16
-	VPUNPCKHQDQ Z20, Z18, Z18
-	VMOVDQA64   Z19, Z20
-	VPERMT2Q    Z8, Z2, Z20
-	VPERMT2Q    Z8, Z3, Z19
-	VMOVDQA64   Z6, Z8
-	VPERMT2Q    Z10, Z2, Z8
-	VPERMT2Q    Z10, Z3, Z6
-	VMOVDQA64   Z12, Z10
-	VPERMT2Q    Z16, Z2, Z10
-	VPERMT2Q    Z16, Z3, Z12
-	VMOVDQA64   Z14, Z16
-	VPERMT2Q    Z18, Z2, Z16
-	VPERMT2Q    Z18, Z3, Z14
-	VSHUFI64X2  $0x44, Z10, Z20, Z18
-	VSHUFI64X2  $0xee, Z10, Z20, Z20
-	VSHUFI64X2  $0x44, Z16, Z8, Z10
-	VSHUFI64X2  $0xee, Z16, Z8, Z8
-	VSHUFI64X2  $0x44, Z12, Z19, Z16
-	VSHUFI64X2  $0xee, Z12, Z19, Z19
-	VSHUFI64X2  $0x44, Z14, Z6, Z12
-	VSHUFI64X2  $0xee, Z14, Z6, Z6
-	MOVQ        AX, SI
-	VMOVDQU64   Z18, (SI)
-	IMUL3Q      $0x01, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z10, (SI)
-	IMUL3Q      $0x02, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z16, (SI)
-	IMUL3Q      $0x03, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z12, (SI)
-	IMUL3Q      $0x04, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z20, (SI)
-	IMUL3Q      $0x05, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z8, (SI)
-	IMUL3Q      $0x06, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z19, (SI)
-	IMUL3Q      $0x07, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z6, (SI)
-	VPUNPCKLQDQ Z5, Z4, Z6
-	VPUNPCKHQDQ Z5, Z4, Z4
-	VPUNPCKLQDQ Z9, Z7, Z5
-	VPUNPCKHQDQ Z9, Z7, Z7
-	VPUNPCKLQDQ Z13, Z11, Z8
-	VPUNPCKHQDQ Z13, Z11, Z11
-	VPUNPCKLQDQ Z17, Z15, Z9
-	VPUNPCKHQDQ Z17, Z15, Z15
-	VMOVDQA64   Z6, Z10
-	VPERMT2Q    Z5, Z2, Z10
-	VPERMT2Q    Z5, Z3, Z6
-	VMOVDQA64   Z4, Z5
-	VPERMT2Q    Z7, Z2, Z5
-	VPERMT2Q    Z7, Z3, Z4
-	VMOVDQA64   Z8, Z7
-	VPERMT2Q    Z9, Z2, Z7
-	VPERMT2Q    Z9, Z3, Z8
-	VMOVDQA64   Z11, Z9
-	VPERMT2Q    Z15, Z2, Z9
-	VPERMT2Q    Z15, Z3, Z11
-	VSHUFI64X2  $0x44, Z7, Z10, Z12
-	VSHUFI64X2  $0xee, Z7, Z10, Z10
-	VSHUFI64X2  $0x44, Z9, Z5, Z7
-	VSHUFI64X2  $0xee, Z9, Z5, Z5
-	VSHUFI64X2  $0x44, Z8, Z6, Z5
-	VSHUFI64X2  $0xee, Z8, Z6, Z6
-	VSHUFI64X2  $0x44, Z11, Z4, Z6
-	VSHUFI64X2  $0xee, Z11, Z4, Z4
-	IMUL3Q      $0x08, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z12, (SI)
-	IMUL3Q      $0x09, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z7, (SI)
-	IMUL3Q      $0x0a, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z5, (SI)
-	IMUL3Q      $0x0b, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z6, (SI)
-	IMUL3Q      $0x0c, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z10, (SI)
-	ADDQ        $0x00000040, AX
-	ADDQ        $0x00000340, CX
-	DECQ        BX
-	JNZ         loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA gather13H0<>+0(SB)/1, $0x00
-DATA gather13H0<>+1(SB)/1, $0x0d
-DATA gather13H0<>+2(SB)/1, $0x1a
-DATA gather13H0<>+3(SB)/1, $0x27
-DATA gather13H0<>+4(SB)/1, $0x34
-DATA gather13H0<>+5(SB)/1, $0x41
-DATA gather13H0<>+6(SB)/1, $0x4e
-DATA gather13H0<>+7(SB)/1, $0x5b
-DATA gather13H0<>+8(SB)/1, $0x01
-DATA gather13H0<>+9(SB)/1, $0x0e
-DATA gather13H0<>+10(SB)/1, $0x1b
-DATA gather13H0<>+11(SB)/1, $0x28
-DATA gather13H0<>+12(SB)/1, $0x35
-DATA gather13H0<>+13(SB)/1, $0x42
-DATA gather13H0<>+14(SB)/1, $0x4f
-DATA gather13H0<>+15(SB)/1, $0x5c
-DATA gather13H0<>+16(SB)/1, $0x02
-DATA gather13H0<>+17(SB)/1, $0x0f
-DATA gather13H0<>+18(SB)/1, $0x1c
-DATA gather13H0<>+19(SB)/1, $0x29
-DATA gather13H0<>+20(SB)/1, $0x36
-DATA gather13H0<>+21(SB)/1, $0x43
-DATA gather13H0<>+22(SB)/1, $0x50
-DATA gather13H0<>+23(SB)/1, $0x5d
-DATA gather13H0<>+24(SB)/1, $0x03
-DATA gather13H0<>+25(SB)/1, $0x10
-DATA gather13H0<>+26(SB)/1, $0x1d
-DATA gather13H0<>+27(SB)/1, $0x2a
-DATA gather13H0<>+28(SB)/1, $0x37
-DATA gather13H0<>+29(SB)/1, $0x44
-DATA gather13H0<>+30(SB)/1, $0x51
-DATA gather13H0<>+31(SB)/1, $0x5e
-DATA gather13H0<>+32(SB)/1, $0x04
-DATA gather13H0<>+33(SB)/1, $0x11
-DATA gather13H0<>+34(SB)/1, $0x1e
-DATA gather13H0<>+35(SB)/1, $0x2b
-DATA gather13H0<>+36(SB)/1, $0x38
-DATA gather13H0<>+37(SB)/1, $0x45
-DATA gather13H0<>+38(SB)/1, $0x52
-DATA gather13H0<>+39(SB)/1, $0x5f
-DATA gather13H0<>+40(SB)/1, $0x05
-DATA gather13H0<>+41(SB)/1, $0x12
-DATA gather13H0<>+42(SB)/1, $0x1f
-DATA gather13H0<>+43(SB)/1, $0x2c
-DATA gather13H0<>+44(SB)/1, $0x39
-DATA gather13H0<>+45(SB)/1, $0x46
-DATA gather13H0<>+46(SB)/1, $0x53
-DATA gather13H0<>+47(SB)/1, $0x60
-DATA gather13H0<>+48(SB)/1, $0x06
-DATA gather13H0<>+49(SB)/1, $0x13
-DATA gather13H0<>+50(SB)/1, $0x20
-DATA gather13H0<>+51(SB)/1, $0x2d
-DATA gather13H0<>+52(SB)/1, $0x3a
-DATA gather13H0<>+53(SB)/1, $0x47
-DATA gather13H0<>+54(SB)/1, $0x54
-DATA gather13H0<>+55(SB)/1, $0x61
-DATA gather13H0<>+56(SB)/1, $0x07
-DATA gather13H0<>+57(SB)/1, $0x14
-DATA gather13H0<>+58(SB)/1, $0x21
-DATA gather13H0<>+59(SB)/1, $0x2e
-DATA gather13H0<>+60(SB)/1, $0x3b
-DATA gather13H0<>+61(SB)/1, $0x48
-DATA gather13H0<>+62(SB)/1, $0x55
-DATA gather13H0<>+63(SB)/1, $0x62
-GLOBL gather13H0<>(SB), RODATA|NOPTR, $64
-
-DATA gather13H1<>+0(SB)/1, $0x08
-DATA gather13H1<>+1(SB)/1, $0x15
-DATA gather13H1<>+2(SB)/1, $0x22
-DATA gather13H1<>+3(SB)/1, $0x2f
-DATA gather13H1<>+4(SB)/1, $0x3c
-DATA gather13H1<>+5(SB)/1, $0x49
-DATA gather13H1<>+6(SB)/1, $0x56
-DATA gather13H1<>+7(SB)/1, $0x63
-DATA gather13H1<>+8(SB)/1, $0x09
-DATA gather13H1<>+9(SB)/1, $0x16
-DATA gather13H1<>+10(SB)/1, $0x23
-DATA gather13H1<>+11(SB)/1, $0x30
-DATA gather13H1<>+12(SB)/1, $0x3d
-DATA gather13H1<>+13(SB)/1, $0x4a
-DATA gather13H1<>+14(SB)/1, $0x57
-DATA gather13H1<>+15(SB)/1, $0x64
-DATA gather13H1<>+16(SB)/1, $0x0a
-DATA gather13H1<>+17(SB)/1, $0x17
-DATA gather13H1<>+18(SB)/1, $0x24
-DATA gather13H1<>+19(SB)/1, $0x31
-DATA gather13H1<>+20(SB)/1, $0x3e
-DATA gather13H1<>+21(SB)/1, $0x4b
-DATA gather13H1<>+22(SB)/1, $0x58
-DATA gather13H1<>+23(SB)/1, $0x65
-DATA gather13H1<>+24(SB)/1, $0x0b
-DATA gather13H1<>+25(SB)/1, $0x18
-DATA gather13H1<>+26(SB)/1, $0x25
-DATA gather13H1<>+27(SB)/1, $0x32
-DATA gather13H1<>+28(SB)/1, $0x3f
-DATA gather13H1<>+29(SB)/1, $0x4c
-DATA gather13H1<>+30(SB)/1, $0x59
-DATA gather13H1<>+31(SB)/1, $0x66
-DATA gather13H1<>+32(SB)/1, $0x0c
-DATA gather13H1<>+33(SB)/1, $0x19
-DATA gather13H1<>+34(SB)/1, $0x26
-DATA gather13H1<>+35(SB)/1, $0x33
-DATA gather13H1<>+36(SB)/1, $0x40
-DATA gather13H1<>+37(SB)/1, $0x4d
-DATA gather13H1<>+38(SB)/1, $0x5a
-DATA gather13H1<>+39(SB)/1, $0x67
-DATA gather13H1<>+40(SB)/1, $0x00
-DATA gather13H1<>+41(SB)/1, $0x00
-DATA gather13H1<>+42(SB)/1, $0x00
-DATA gather13H1<>+43(SB)/1, $0x00
-DATA gather13H1<>+44(SB)/1, $0x00
-DATA gather13H1<>+45(SB)/1, $0x00
-DATA gather13H1<>+46(SB)/1, $0x00
-DATA gather13H1<>+47(SB)/1, $0x00
-DATA gather13H1<>+48(SB)/1, $0x00
-DATA gather13H1<>+49(SB)/1, $0x00
-DATA gather13H1<>+50(SB)/1, $0x00
-DATA gather13H1<>+51(SB)/1, $0x00
-DATA gather13H1<>+52(SB)/1, $0x00
-DATA gather13H1<>+53(SB)/1, $0x00
-DATA gather13H1<>+54(SB)/1, $0x00
-DATA gather13H1<>+55(SB)/1, $0x00
-DATA gather13H1<>+56(SB)/1, $0x00
-DATA gather13H1<>+57(SB)/1, $0x00
-DATA gather13H1<>+58(SB)/1, $0x00
-DATA gather13H1<>+59(SB)/1, $0x00
-DATA gather13H1<>+60(SB)/1, $0x00
-DATA gather13H1<>+61(SB)/1, $0x00
-DATA gather13H1<>+62(SB)/1, $0x00
-DATA gather13H1<>+63(SB)/1, $0x00
-GLOBL gather13H1<>(SB), RODATA|NOPTR, $64
-
-// func unshuffle13AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unshuffle13AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 scatter13H0<>+0(SB), Z0
-	VMOVDQU64 scatter13H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-
-loop:
-	MOVQ        CX, SI
-	VMOVDQU64   (SI), Z4
-	IMUL3Q      $0x01, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z5
-	IMUL3Q      $0x02, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z6
-	IMUL3Q      $0x03, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z7
-	IMUL3Q      $0x04, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z8
-	IMUL3Q      $0x05, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z9
-	IMUL3Q      $0x06, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z10
-	IMUL3Q      $0x07, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z11
-	VPUNPCKLQDQ Z5, Z4, Z12
-	VPUNPCKHQDQ Z5, Z4, Z4
-	VPUNPCKLQDQ Z7, Z6, Z5
-	VPUNPCKHQDQ Z7, Z6, Z6
-	VPUNPCKLQDQ Z9, Z8, Z7
-	VPUNPCKHQDQ Z9, Z8, Z8
-	VPUNPCKLQDQ Z11, Z10, Z9
-	VPUNPCKHQDQ Z11, Z10, Z10
-	VMOVDQA64   Z12, Z11
-	VPERMT2Q    Z5, Z2, Z11
-	VPERMT2Q    Z5, Z3, Z12
-	VMOVDQA64   Z4, Z5
-	VPERMT2Q    Z6, Z2, Z5
-	VPERMT2Q    Z6, Z3, Z4
-	VMOVDQA64   Z7, Z6
-	VPERMT2Q    Z9, Z2, Z6
-	VPERMT2Q    Z9, Z3, Z7
-	VMOVDQA64   Z8, Z9
-	VPERMT2Q    Z10, Z2, Z9
-	VPERMT2Q    Z10, Z3, Z8
-	VSHUFI64X2  $0x44, Z6, Z11, Z10
-	VSHUFI64X2  $0xee, Z6, Z11, Z11
-	VSHUFI64X2  $0x44, Z9, Z5, Z6
-	VSHUFI64X2  $0xee, Z9, Z5, Z5
-	VSHUFI64X2  $0x44, Z7, Z12, Z9
-	VSHUFI64X2  $0xee, Z7, Z12, Z12
-	VSHUFI64X2  $0x44, Z8, Z4, Z7
-	VSHUFI64X2  $0xee, Z8, Z4, Z4
-	IMUL3Q      $0x08, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z8
-	IMUL3Q      $0x09, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z16
-	IMUL3Q      $0x0a, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z17
-	IMUL3Q      $0x0b, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z18
-	IMUL3Q      $0x0c, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z19
-	VPXORQ      Z13, Z13, Z13
-	VPXORQ      Z14, Z14, Z14
-	VPXORQ      Z15, Z15, Z15
-	VPUNPCKLQDQ Z16, Z8, Z20
-	VPUNPCKHQDQ Z16, Z8, Z8
-	VPUNPCKLQDQ Z18, Z17, Z16
-	VPUNPCKHQDQ Z18, Z17, Z17
-	VPUNPCKLQDQ Z13, Z19, Z18
-	VPUNPCKHQDQ Z13, Z19, Z19
-	VPUNPCKLQDQ Z15, Z14, Z21
-	VPUNPCKHQDQ Z15, Z14, Z14
-	VMOVDQA64   Z20, Z22
-	VPERMT2Q    Z16, Z2, Z22
-	VPERMT2Q    Z16, Z3, Z20
-	VMOVDQA64   Z8, Z16
-	VPERMT2Q    Z17, Z2, Z16
-	VPERMT2Q    Z17, Z3, Z8
-	VMOVDQA64   Z18, Z17
-	VPERMT2Q    Z21, Z2, Z17
-	VPERMT2Q    Z21, Z3, Z18
-	VMOVDQA64   Z19, Z21
-	VPERMT2Q    Z14, Z2, Z21
-	VPERMT2Q    Z14, Z3, Z19
-	VSHUFI64X2  $0x44, Z17, Z22, Z23
-	VSHUFI64X2  $0xee, Z17, Z22, Z22
-	VSHUFI64X2  $0x44, Z21, Z16, Z17
-	VSHUFI64X2  $0xee, Z21, Z16, Z16
-	VSHUFI64X2  $0x44, Z18, Z20, Z21
-	VSHUFI64X2  $0xee, Z18, Z20, Z20
-	VSHUFI64X2  $0x44, Z19, Z8, Z18
-	VSHUFI64X2  $0xee, Z19, Z8, Z8
-	VMOVDQA64   Z10, Z19
-	VPERMT2B    Z23, Z0, Z19
-	VMOVDQU64   Z19, (AX)
-	VPERMT2B    Z23, Z1, Z10
-	VMOVDQU64   Z10, 64(AX)
-	VMOVDQA64   Z6, Z10
-	VPERMT2B    Z17, Z0, Z10
-	VMOVDQU64   Z10, 104(AX)
-	VPERMT2B    Z17, Z1, Z6
-	VMOVDQU64   Z6, 168(AX)
-	VMOVDQA64   Z9, Z6
-	VPERMT2B    Z21, Z0, Z6
-	VMOVDQU64   Z6, 208(AX)
-	VPERMT2B    Z21, Z1, Z9
-	VMOVDQU64   Z9, 272(AX)
-	VMOVDQA64   Z7, Z6
-	VPERMT2B    Z18, Z0, Z6
-	VMOVDQU64   Z6, 312(AX)
-	VPERMT2B    Z18, Z1, Z7
-	VMOVDQU64   Z7, 376(AX)
-	VMOVDQA64   Z11, Z6
-	VPERMT2B    Z22, Z0, Z6
-	VMOVDQU64   Z6, 416(AX)
-	VPERMT2B    Z22, Z1, Z11
-	VMOVDQU64   Z11, 480(AX)
-	VMOVDQA64   Z5, Z6
-	VPERMT2B    Z16, Z0, Z6
-	VMOVDQU64   Z6, 520(AX)
-	VPERMT2B    Z16, Z1, Z5
-	VMOVDQU64   Z5, 584(AX)
-	VMOVDQA64   Z12, Z5
-	VPERMT2B    Z20, Z0, Z5
-	VMOVDQU64   Z5, 624(AX)
-	VPERMT2B    Z20, Z1, Z12
-	VMOVDQU64   Z12, 688(AX)
-	VMOVDQA64   Z4, Z5
-	VPERMT2B    Z8, Z0, Z5
-	VMOVDQU64   Z5, 728(AX)
-	VPERMT2B    Z8, Z1, Z4
-	VMOVDQU64   Z4, 792(AX)
-	ADDQ        $0x00000340, AX
-	ADDQ        $0x00000040, CX
-	DECQ        BX
-	JNZ         loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA scatter13H0<>+0(SB)/1, $0x00
-DATA scatter13H0<>+1(SB)/1, $0x08
-DATA scatter13H0<>+2(SB)/1, $0x10
-DATA scatter13H0<>+3(SB)/1, $0x18
-DATA scatter13H0<>+4(SB)/1, $0x20
-DATA scatter13H0<>+5(SB)/1, $0x28
-DATA scatter13H0<>+6(SB)/1, $0x30
-DATA scatter13H0<>+7(SB)/1, $0x38
-DATA scatter13H0<>+8(SB)/1, $0x40
-DATA scatter13H0<>+9(SB)/1, $0x48
-DATA scatter13H0<>+10(SB)/1, $0x50
-DATA scatter13H0<>+11(SB)/1, $0x58
-DATA scatter13H0<>+12(SB)/1, $0x60
-DATA scatter13H0<>+13(SB)/1, $0x01
-DATA scatter13H0<>+14(SB)/1, $0x09
-DATA scatter13H0<>+15(SB)/1, $0x11
-DATA scatter13H0<>+16(SB)/1, $0x19
-DATA scatter13H0<>+17(SB)/1, $0x21
-DATA scatter13H0<>+18(SB)/1, $0x29
-DATA scatter13H0<>+19(SB)/1, $0x31
-DATA scatter13H0<>+20(SB)/1, $0x39
-DATA scatter13H0<>+21(SB)/1, $0x41
-DATA scatter13H0<>+22(SB)/1, $0x49
-DATA scatter13H0<>+23(SB)/1, $0x51
-DATA scatter13H0<>+24(SB)/1, $0x59
-DATA scatter13H0<>+25(SB)/1, $0x61
-DATA scatter13H0<>+26(SB)/1, $0x02
-DATA scatter13H0<>+27(SB)/1, $0x0a
-DATA scatter13H0<>+28(SB)/1, $0x12
-DATA scatter13H0<>+29(SB)/1, $0x1a
-DATA scatter13H0<>+30(SB)/1, $0x22
-DATA scatter13H0<>+31(SB)/1, $0x2a
-DATA scatter13H0<>+32(SB)/1, $0x32
-DATA scatter13H0<>+33(SB)/1, $0x3a
-DATA scatter13H0<>+34(SB)/1, $0x42
-DATA scatter13H0<>+35(SB)/1, $0x4a
-DATA scatter13H0<>+36(SB)/1, $0x52
-DATA scatter13H0<>+37(SB)/1, $0x5a
-DATA scatter13H0<>+38(SB)/1, $0x62
-DATA scatter13H0<>+39(SB)/1, $0x03
-DATA scatter13H0<>+40(SB)/1, $0x0b
-DATA scatter13H0<>+41(SB)/1, $0x13
-DATA scatter13H0<>+42(SB)/1, $0x1b
-DATA scatter13H0<>+43(SB)/1, $0x23
-DATA scatter13H0<>+44(SB)/1, $0x2b
-DATA scatter13H0<>+45(SB)/1, $0x33
-DATA scatter13H0<>+46(SB)/1, $0x3b
-DATA scatter13H0<>+47(SB)/1, $0x43
-DATA scatter13H0<>+48(SB)/1, $0x4b
-DATA scatter13H0<>+49(SB)/1, $0x53
-DATA scatter13H0<>+50(SB)/1, $0x5b
-DATA scatter13H0<>+51(SB)/1, $0x63
-DATA scatter13H0<>+52(SB)/1, $0x04
-DATA scatter13H0<>+53(SB)/1, $0x0c
-DATA scatter13H0<>+54(SB)/1, $0x14
-DATA scatter13H0<>+55(SB)/1, $0x1c
-DATA scatter13H0<>+56(SB)/1, $0x24
-DATA scatter13H0<>+57(SB)/1, $0x2c
-DATA scatter13H0<>+58(SB)/1, $0x34
-DATA scatter13H0<>+59(SB)/1, $0x3c
-DATA scatter13H0<>+60(SB)/1, $0x44
-DATA scatter13H0<>+61(SB)/1, $0x4c
-DATA scatter13H0<>+62(SB)/1, $0x54
-DATA scatter13H0<>+63(SB)/1, $0x5c
-GLOBL scatter13H0<>(SB), RODATA|NOPTR, $64
-
-DATA scatter13H1<>+0(SB)/1, $0x64
-DATA scatter13H1<>+1(SB)/1, $0x05
-DATA scatter13H1<>+2(SB)/1, $0x0d
-DATA scatter13H1<>+3(SB)/1, $0x15
-DATA scatter13H1<>+4(SB)/1, $0x1d
-DATA scatter13H1<>+5(SB)/1, $0x25
-DATA scatter13H1<>+6(SB)/1, $0x2d
-DATA scatter13H1<>+7(SB)/1, $0x35
-DATA scatter13H1<>+8(SB)/1, $0x3d
-DATA scatter13H1<>+9(SB)/1, $0x45
-DATA scatter13H1<>+10(SB)/1, $0x4d
-DATA scatter13H1<>+11(SB)/1, $0x55
-DATA scatter13H1<>+12(SB)/1, $0x5d
-DATA scatter13H1<>+13(SB)/1, $0x65
-DATA scatter13H1<>+14(SB)/1, $0x06
-DATA scatter13H1<>+15(SB)/1, $0x0e
-DATA scatter13H1<>+16(SB)/1, $0x16
-DATA scatter13H1<>+17(SB)/1, $0x1e
-DATA scatter13H1<>+18(SB)/1, $0x26
-DATA scatter13H1<>+19(SB)/1, $0x2e
-DATA scatter13H1<>+20(SB)/1, $0x36
-DATA scatter13H1<>+21(SB)/1, $0x3e
-DATA scatter13H1<>+22(SB)/1, $0x46
-DATA scatter13H1<>+23(SB)/1, $0x4e
-DATA scatter13H1<>+24(SB)/1, $0x56
-DATA scatter13H1<>+25(SB)/1, $0x5e
-DATA scatter13H1<>+26(SB)/1, $0x66
-DATA scatter13H1<>+27(SB)/1, $0x07
-DATA scatter13H1<>+28(SB)/1, $0x0f
-DATA scatter13H1<>+29(SB)/1, $0x17
-DATA scatter13H1<>+30(SB)/1, $0x1f
-DATA scatter13H1<>+31(SB)/1, $0x27
-DATA scatter13H1<>+32(SB)/1, $0x2f
-DATA scatter13H1<>+33(SB)/1, $0x37
-DATA scatter13H1<>+34(SB)/1, $0x3f
-DATA scatter13H1<>+35(SB)/1, $0x47
-DATA scatter13H1<>+36(SB)/1, $0x4f
-DATA scatter13H1<>+37(SB)/1, $0x57
-DATA scatter13H1<>+38(SB)/1, $0x5f
-DATA scatter13H1<>+39(SB)/1, $0x67
-DATA scatter13H1<>+40(SB)/1, $0x00
-DATA scatter13H1<>+41(SB)/1, $0x00
-DATA scatter13H1<>+42(SB)/1, $0x00
-DATA scatter13H1<>+43(SB)/1, $0x00
-DATA scatter13H1<>+44(SB)/1, $0x00
-DATA scatter13H1<>+45(SB)/1, $0x00
-DATA scatter13H1<>+46(SB)/1, $0x00
-DATA scatter13H1<>+47(SB)/1, $0x00
-DATA scatter13H1<>+48(SB)/1, $0x00
-DATA scatter13H1<>+49(SB)/1, $0x00
-DATA scatter13H1<>+50(SB)/1, $0x00
-DATA scatter13H1<>+51(SB)/1, $0x00
-DATA scatter13H1<>+52(SB)/1, $0x00
-DATA scatter13H1<>+53(SB)/1, $0x00
-DATA scatter13H1<>+54(SB)/1, $0x00
-DATA scatter13H1<>+55(SB)/1, $0x00
-DATA scatter13H1<>+56(SB)/1, $0x00
-DATA scatter13H1<>+57(SB)/1, $0x00
-DATA scatter13H1<>+58(SB)/1, $0x00
-DATA scatter13H1<>+59(SB)/1, $0x00
-DATA scatter13H1<>+60(SB)/1, $0x00
-DATA scatter13H1<>+61(SB)/1, $0x00
-DATA scatter13H1<>+62(SB)/1, $0x00
-DATA scatter13H1<>+63(SB)/1, $0x00
-GLOBL scatter13H1<>(SB), RODATA|NOPTR, $64
-
 // func shuffle13AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
 TEXT ·shuffle13AVX512NTShifted(SB), NOSPLIT, $0-48
@@ -19257,6 +15793,138 @@ done:
 	SFENCE
 	VZEROUPPER
 	RET
+
+DATA gather13H0<>+0(SB)/1, $0x00
+DATA gather13H0<>+1(SB)/1, $0x0d
+DATA gather13H0<>+2(SB)/1, $0x1a
+DATA gather13H0<>+3(SB)/1, $0x27
+DATA gather13H0<>+4(SB)/1, $0x34
+DATA gather13H0<>+5(SB)/1, $0x41
+DATA gather13H0<>+6(SB)/1, $0x4e
+DATA gather13H0<>+7(SB)/1, $0x5b
+DATA gather13H0<>+8(SB)/1, $0x01
+DATA gather13H0<>+9(SB)/1, $0x0e
+DATA gather13H0<>+10(SB)/1, $0x1b
+DATA gather13H0<>+11(SB)/1, $0x28
+DATA gather13H0<>+12(SB)/1, $0x35
+DATA gather13H0<>+13(SB)/1, $0x42
+DATA gather13H0<>+14(SB)/1, $0x4f
+DATA gather13H0<>+15(SB)/1, $0x5c
+DATA gather13H0<>+16(SB)/1, $0x02
+DATA gather13H0<>+17(SB)/1, $0x0f
+DATA gather13H0<>+18(SB)/1, $0x1c
+DATA gather13H0<>+19(SB)/1, $0x29
+DATA gather13H0<>+20(SB)/1, $0x36
+DATA gather13H0<>+21(SB)/1, $0x43
+DATA gather13H0<>+22(SB)/1, $0x50
+DATA gather13H0<>+23(SB)/1, $0x5d
+DATA gather13H0<>+24(SB)/1, $0x03
+DATA gather13H0<>+25(SB)/1, $0x10
+DATA gather13H0<>+26(SB)/1, $0x1d
+DATA gather13H0<>+27(SB)/1, $0x2a
+DATA gather13H0<>+28(SB)/1, $0x37
+DATA gather13H0<>+29(SB)/1, $0x44
+DATA gather13H0<>+30(SB)/1, $0x51
+DATA gather13H0<>+31(SB)/1, $0x5e
+DATA gather13H0<>+32(SB)/1, $0x04
+DATA gather13H0<>+33(SB)/1, $0x11
+DATA gather13H0<>+34(SB)/1, $0x1e
+DATA gather13H0<>+35(SB)/1, $0x2b
+DATA gather13H0<>+36(SB)/1, $0x38
+DATA gather13H0<>+37(SB)/1, $0x45
+DATA gather13H0<>+38(SB)/1, $0x52
+DATA gather13H0<>+39(SB)/1, $0x5f
+DATA gather13H0<>+40(SB)/1, $0x05
+DATA gather13H0<>+41(SB)/1, $0x12
+DATA gather13H0<>+42(SB)/1, $0x1f
+DATA gather13H0<>+43(SB)/1, $0x2c
+DATA gather13H0<>+44(SB)/1, $0x39
+DATA gather13H0<>+45(SB)/1, $0x46
+DATA gather13H0<>+46(SB)/1, $0x53
+DATA gather13H0<>+47(SB)/1, $0x60
+DATA gather13H0<>+48(SB)/1, $0x06
+DATA gather13H0<>+49(SB)/1, $0x13
+DATA gather13H0<>+50(SB)/1, $0x20
+DATA gather13H0<>+51(SB)/1, $0x2d
+DATA gather13H0<>+52(SB)/1, $0x3a
+DATA gather13H0<>+53(SB)/1, $0x47
+DATA gather13H0<>+54(SB)/1, $0x54
+DATA gather13H0<>+55(SB)/1, $0x61
+DATA gather13H0<>+56(SB)/1, $0x07
+DATA gather13H0<>+57(SB)/1, $0x14
+DATA gather13H0<>+58(SB)/1, $0x21
+DATA gather13H0<>+59(SB)/1, $0x2e
+DATA gather13H0<>+60(SB)/1, $0x3b
+DATA gather13H0<>+61(SB)/1, $0x48
+DATA gather13H0<>+62(SB)/1, $0x55
+DATA gather13H0<>+63(SB)/1, $0x62
+GLOBL gather13H0<>(SB), RODATA|NOPTR, $64
+
+DATA gather13H1<>+0(SB)/1, $0x08
+DATA gather13H1<>+1(SB)/1, $0x15
+DATA gather13H1<>+2(SB)/1, $0x22
+DATA gather13H1<>+3(SB)/1, $0x2f
+DATA gather13H1<>+4(SB)/1, $0x3c
+DATA gather13H1<>+5(SB)/1, $0x49
+DATA gather13H1<>+6(SB)/1, $0x56
+DATA gather13H1<>+7(SB)/1, $0x63
+DATA gather13H1<>+8(SB)/1, $0x09
+DATA gather13H1<>+9(SB)/1, $0x16
+DATA gather13H1<>+10(SB)/1, $0x23
+DATA gather13H1<>+11(SB)/1, $0x30
+DATA gather13H1<>+12(SB)/1, $0x3d
+DATA gather13H1<>+13(SB)/1, $0x4a
+DATA gather13H1<>+14(SB)/1, $0x57
+DATA gather13H1<>+15(SB)/1, $0x64
+DATA gather13H1<>+16(SB)/1, $0x0a
+DATA gather13H1<>+17(SB)/1, $0x17
+DATA gather13H1<>+18(SB)/1, $0x24
+DATA gather13H1<>+19(SB)/1, $0x31
+DATA gather13H1<>+20(SB)/1, $0x3e
+DATA gather13H1<>+21(SB)/1, $0x4b
+DATA gather13H1<>+22(SB)/1, $0x58
+DATA gather13H1<>+23(SB)/1, $0x65
+DATA gather13H1<>+24(SB)/1, $0x0b
+DATA gather13H1<>+25(SB)/1, $0x18
+DATA gather13H1<>+26(SB)/1, $0x25
+DATA gather13H1<>+27(SB)/1, $0x32
+DATA gather13H1<>+28(SB)/1, $0x3f
+DATA gather13H1<>+29(SB)/1, $0x4c
+DATA gather13H1<>+30(SB)/1, $0x59
+DATA gather13H1<>+31(SB)/1, $0x66
+DATA gather13H1<>+32(SB)/1, $0x0c
+DATA gather13H1<>+33(SB)/1, $0x19
+DATA gather13H1<>+34(SB)/1, $0x26
+DATA gather13H1<>+35(SB)/1, $0x33
+DATA gather13H1<>+36(SB)/1, $0x40
+DATA gather13H1<>+37(SB)/1, $0x4d
+DATA gather13H1<>+38(SB)/1, $0x5a
+DATA gather13H1<>+39(SB)/1, $0x67
+DATA gather13H1<>+40(SB)/1, $0x00
+DATA gather13H1<>+41(SB)/1, $0x00
+DATA gather13H1<>+42(SB)/1, $0x00
+DATA gather13H1<>+43(SB)/1, $0x00
+DATA gather13H1<>+44(SB)/1, $0x00
+DATA gather13H1<>+45(SB)/1, $0x00
+DATA gather13H1<>+46(SB)/1, $0x00
+DATA gather13H1<>+47(SB)/1, $0x00
+DATA gather13H1<>+48(SB)/1, $0x00
+DATA gather13H1<>+49(SB)/1, $0x00
+DATA gather13H1<>+50(SB)/1, $0x00
+DATA gather13H1<>+51(SB)/1, $0x00
+DATA gather13H1<>+52(SB)/1, $0x00
+DATA gather13H1<>+53(SB)/1, $0x00
+DATA gather13H1<>+54(SB)/1, $0x00
+DATA gather13H1<>+55(SB)/1, $0x00
+DATA gather13H1<>+56(SB)/1, $0x00
+DATA gather13H1<>+57(SB)/1, $0x00
+DATA gather13H1<>+58(SB)/1, $0x00
+DATA gather13H1<>+59(SB)/1, $0x00
+DATA gather13H1<>+60(SB)/1, $0x00
+DATA gather13H1<>+61(SB)/1, $0x00
+DATA gather13H1<>+62(SB)/1, $0x00
+DATA gather13H1<>+63(SB)/1, $0x00
+GLOBL gather13H1<>(SB), RODATA|NOPTR, $64
 
 // func shuffle13AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -20522,596 +17190,6 @@ DATA lines13L12<>+62(SB)/1, $0x5f
 DATA lines13L12<>+63(SB)/1, $0x67
 GLOBL lines13L12<>(SB), RODATA|NOPTR, $64
 
-// func shuffle14AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·shuffle14AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 gather14H0<>+0(SB), Z0
-	VMOVDQU64 gather14H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-	MOVQ      $0x0000ffffffffffff, SI
-	KMOVQ     SI, K1
-
-loop:
-	VMOVDQU64   (CX), Z4
-	VMOVDQU8.Z  64(CX), K1, Z5
-	VMOVDQA64   Z4, Z6
-	VPERMT2B    Z5, Z0, Z6
-	VPERMT2B    Z5, Z1, Z4
-	VMOVDQU64   112(CX), Z5
-	VMOVDQU8.Z  176(CX), K1, Z7
-	VMOVDQA64   Z5, Z8
-	VPERMT2B    Z7, Z0, Z8
-	VPERMT2B    Z7, Z1, Z5
-	VMOVDQU64   224(CX), Z7
-	VMOVDQU8.Z  288(CX), K1, Z9
-	VMOVDQA64   Z7, Z10
-	VPERMT2B    Z9, Z0, Z10
-	VPERMT2B    Z9, Z1, Z7
-	VMOVDQU64   336(CX), Z9
-	VMOVDQU8.Z  400(CX), K1, Z11
-	VMOVDQA64   Z9, Z12
-	VPERMT2B    Z11, Z0, Z12
-	VPERMT2B    Z11, Z1, Z9
-	VMOVDQU64   448(CX), Z11
-	VMOVDQU8.Z  512(CX), K1, Z13
-	VMOVDQA64   Z11, Z14
-	VPERMT2B    Z13, Z0, Z14
-	VPERMT2B    Z13, Z1, Z11
-	VMOVDQU64   560(CX), Z13
-	VMOVDQU8.Z  624(CX), K1, Z15
-	VMOVDQA64   Z13, Z16
-	VPERMT2B    Z15, Z0, Z16
-	VPERMT2B    Z15, Z1, Z13
-	VMOVDQU64   672(CX), Z15
-	VMOVDQU8.Z  736(CX), K1, Z17
-	VMOVDQA64   Z15, Z18
-	VPERMT2B    Z17, Z0, Z18
-	VPERMT2B    Z17, Z1, Z15
-	VMOVDQU64   784(CX), Z17
-	VMOVDQU8.Z  848(CX), K1, Z19
-	VMOVDQA64   Z17, Z20
-	VPERMT2B    Z19, Z0, Z20
-	VPERMT2B    Z19, Z1, Z17
-	VPUNPCKLQDQ Z8, Z6, Z19
-	VPUNPCKHQDQ Z8, Z6, Z6
-	VPUNPCKLQDQ Z12, Z10, Z8
-	VPUNPCKHQDQ Z12, Z10, Z10
-	VPUNPCKLQDQ Z16, Z14, Z12
-	VPUNPCKHQDQ Z16, Z14, Z14
-	VPUNPCKLQDQ Z20, Z18, Z16
-	VPUNPCKHQDQ Z20, Z18, Z18
-	VMOVDQA64   Z19, Z20
-	VPERMT2Q    Z8, Z2, Z20
-	VPERMT2Q    Z8, Z3, Z19
-	VMOVDQA64   Z6, Z8
-	VPERMT2Q    Z10, Z2, Z8
-	VPERMT2Q    Z10, Z3, Z6
-	VMOVDQA64   Z12, Z10
-	VPERMT2Q    Z16, Z2, Z10
-	VPERMT2Q    Z16, Z3, Z12
-	VMOVDQA64   Z14, Z16
-	VPERMT2Q    Z18, Z2, Z16
-	VPERMT2Q    Z18, Z3, Z14
-	VSHUFI64X2  $0x44, Z10, Z20, Z18
-	VSHUFI64X2  $0xee, Z10, Z20, Z20
-	VSHUFI64X2  $0x44, Z16, Z8, Z10
-	VSHUFI64X2  $0xee, Z16, Z8, Z8
-	VSHUFI64X2  $0x44, Z12, Z19, Z16
-	VSHUFI64X2  $0xee, Z12, Z19, Z19
-	VSHUFI64X2  $0x44, Z14, Z6, Z12
-	VSHUFI64X2  $0xee, Z14, Z6, Z6
-	MOVQ        AX, SI
-	VMOVDQU64   Z18, (SI)
-	IMUL3Q      $0x01, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z10, (SI)
-	IMUL3Q      $0x02, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z16, (SI)
-	IMUL3Q      $0x03, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z12, (SI)
-	IMUL3Q      $0x04, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z20, (SI)
-	IMUL3Q      $0x05, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z8, (SI)
-	IMUL3Q      $0x06, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z19, (SI)
-	IMUL3Q      $0x07, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z6, (SI)
-	VPUNPCKLQDQ Z5, Z4, Z6
-	VPUNPCKHQDQ Z5, Z4, Z4
-	VPUNPCKLQDQ Z9, Z7, Z5
-	VPUNPCKHQDQ Z9, Z7, Z7
-	VPUNPCKLQDQ Z13, Z11, Z8
-	VPUNPCKHQDQ Z13, Z11, Z11
-	VPUNPCKLQDQ Z17, Z15, Z9
-	VPUNPCKHQDQ Z17, Z15, Z15
-	VMOVDQA64   Z6, Z10
-	VPERMT2Q    Z5, Z2, Z10
-	VPERMT2Q    Z5, Z3, Z6
-	VMOVDQA64   Z4, Z5
-	VPERMT2Q    Z7, Z2, Z5
-	VPERMT2Q    Z7, Z3, Z4
-	VMOVDQA64   Z8, Z7
-	VPERMT2Q    Z9, Z2, Z7
-	VPERMT2Q    Z9, Z3, Z8
-	VMOVDQA64   Z11, Z9
-	VPERMT2Q    Z15, Z2, Z9
-	VPERMT2Q    Z15, Z3, Z11
-	VSHUFI64X2  $0x44, Z7, Z10, Z12
-	VSHUFI64X2  $0xee, Z7, Z10, Z10
-	VSHUFI64X2  $0x44, Z9, Z5, Z7
-	VSHUFI64X2  $0xee, Z9, Z5, Z5
-	VSHUFI64X2  $0x44, Z8, Z6, Z9
-	VSHUFI64X2  $0xee, Z8, Z6, Z6
-	VSHUFI64X2  $0x44, Z11, Z4, Z6
-	VSHUFI64X2  $0xee, Z11, Z4, Z4
-	IMUL3Q      $0x08, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z12, (SI)
-	IMUL3Q      $0x09, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z7, (SI)
-	IMUL3Q      $0x0a, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z9, (SI)
-	IMUL3Q      $0x0b, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z6, (SI)
-	IMUL3Q      $0x0c, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z10, (SI)
-	IMUL3Q      $0x0d, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z5, (SI)
-	ADDQ        $0x00000040, AX
-	ADDQ        $0x00000380, CX
-	DECQ        BX
-	JNZ         loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA gather14H0<>+0(SB)/1, $0x00
-DATA gather14H0<>+1(SB)/1, $0x0e
-DATA gather14H0<>+2(SB)/1, $0x1c
-DATA gather14H0<>+3(SB)/1, $0x2a
-DATA gather14H0<>+4(SB)/1, $0x38
-DATA gather14H0<>+5(SB)/1, $0x46
-DATA gather14H0<>+6(SB)/1, $0x54
-DATA gather14H0<>+7(SB)/1, $0x62
-DATA gather14H0<>+8(SB)/1, $0x01
-DATA gather14H0<>+9(SB)/1, $0x0f
-DATA gather14H0<>+10(SB)/1, $0x1d
-DATA gather14H0<>+11(SB)/1, $0x2b
-DATA gather14H0<>+12(SB)/1, $0x39
-DATA gather14H0<>+13(SB)/1, $0x47
-DATA gather14H0<>+14(SB)/1, $0x55
-DATA gather14H0<>+15(SB)/1, $0x63
-DATA gather14H0<>+16(SB)/1, $0x02
-DATA gather14H0<>+17(SB)/1, $0x10
-DATA gather14H0<>+18(SB)/1, $0x1e
-DATA gather14H0<>+19(SB)/1, $0x2c
-DATA gather14H0<>+20(SB)/1, $0x3a
-DATA gather14H0<>+21(SB)/1, $0x48
-DATA gather14H0<>+22(SB)/1, $0x56
-DATA gather14H0<>+23(SB)/1, $0x64
-DATA gather14H0<>+24(SB)/1, $0x03
-DATA gather14H0<>+25(SB)/1, $0x11
-DATA gather14H0<>+26(SB)/1, $0x1f
-DATA gather14H0<>+27(SB)/1, $0x2d
-DATA gather14H0<>+28(SB)/1, $0x3b
-DATA gather14H0<>+29(SB)/1, $0x49
-DATA gather14H0<>+30(SB)/1, $0x57
-DATA gather14H0<>+31(SB)/1, $0x65
-DATA gather14H0<>+32(SB)/1, $0x04
-DATA gather14H0<>+33(SB)/1, $0x12
-DATA gather14H0<>+34(SB)/1, $0x20
-DATA gather14H0<>+35(SB)/1, $0x2e
-DATA gather14H0<>+36(SB)/1, $0x3c
-DATA gather14H0<>+37(SB)/1, $0x4a
-DATA gather14H0<>+38(SB)/1, $0x58
-DATA gather14H0<>+39(SB)/1, $0x66
-DATA gather14H0<>+40(SB)/1, $0x05
-DATA gather14H0<>+41(SB)/1, $0x13
-DATA gather14H0<>+42(SB)/1, $0x21
-DATA gather14H0<>+43(SB)/1, $0x2f
-DATA gather14H0<>+44(SB)/1, $0x3d
-DATA gather14H0<>+45(SB)/1, $0x4b
-DATA gather14H0<>+46(SB)/1, $0x59
-DATA gather14H0<>+47(SB)/1, $0x67
-DATA gather14H0<>+48(SB)/1, $0x06
-DATA gather14H0<>+49(SB)/1, $0x14
-DATA gather14H0<>+50(SB)/1, $0x22
-DATA gather14H0<>+51(SB)/1, $0x30
-DATA gather14H0<>+52(SB)/1, $0x3e
-DATA gather14H0<>+53(SB)/1, $0x4c
-DATA gather14H0<>+54(SB)/1, $0x5a
-DATA gather14H0<>+55(SB)/1, $0x68
-DATA gather14H0<>+56(SB)/1, $0x07
-DATA gather14H0<>+57(SB)/1, $0x15
-DATA gather14H0<>+58(SB)/1, $0x23
-DATA gather14H0<>+59(SB)/1, $0x31
-DATA gather14H0<>+60(SB)/1, $0x3f
-DATA gather14H0<>+61(SB)/1, $0x4d
-DATA gather14H0<>+62(SB)/1, $0x5b
-DATA gather14H0<>+63(SB)/1, $0x69
-GLOBL gather14H0<>(SB), RODATA|NOPTR, $64
-
-DATA gather14H1<>+0(SB)/1, $0x08
-DATA gather14H1<>+1(SB)/1, $0x16
-DATA gather14H1<>+2(SB)/1, $0x24
-DATA gather14H1<>+3(SB)/1, $0x32
-DATA gather14H1<>+4(SB)/1, $0x40
-DATA gather14H1<>+5(SB)/1, $0x4e
-DATA gather14H1<>+6(SB)/1, $0x5c
-DATA gather14H1<>+7(SB)/1, $0x6a
-DATA gather14H1<>+8(SB)/1, $0x09
-DATA gather14H1<>+9(SB)/1, $0x17
-DATA gather14H1<>+10(SB)/1, $0x25
-DATA gather14H1<>+11(SB)/1, $0x33
-DATA gather14H1<>+12(SB)/1, $0x41
-DATA gather14H1<>+13(SB)/1, $0x4f
-DATA gather14H1<>+14(SB)/1, $0x5d
-DATA gather14H1<>+15(SB)/1, $0x6b
-DATA gather14H1<>+16(SB)/1, $0x0a
-DATA gather14H1<>+17(SB)/1, $0x18
-DATA gather14H1<>+18(SB)/1, $0x26
-DATA gather14H1<>+19(SB)/1, $0x34
-DATA gather14H1<>+20(SB)/1, $0x42
-DATA gather14H1<>+21(SB)/1, $0x50
-DATA gather14H1<>+22(SB)/1, $0x5e
-DATA gather14H1<>+23(SB)/1, $0x6c
-DATA gather14H1<>+24(SB)/1, $0x0b
-DATA gather14H1<>+25(SB)/1, $0x19
-DATA gather14H1<>+26(SB)/1, $0x27
-DATA gather14H1<>+27(SB)/1, $0x35
-DATA gather14H1<>+28(SB)/1, $0x43
-DATA gather14H1<>+29(SB)/1, $0x51
-DATA gather14H1<>+30(SB)/1, $0x5f
-DATA gather14H1<>+31(SB)/1, $0x6d
-DATA gather14H1<>+32(SB)/1, $0x0c
-DATA gather14H1<>+33(SB)/1, $0x1a
-DATA gather14H1<>+34(SB)/1, $0x28
-DATA gather14H1<>+35(SB)/1, $0x36
-DATA gather14H1<>+36(SB)/1, $0x44
-DATA gather14H1<>+37(SB)/1, $0x52
-DATA gather14H1<>+38(SB)/1, $0x60
-DATA gather14H1<>+39(SB)/1, $0x6e
-DATA gather14H1<>+40(SB)/1, $0x0d
-DATA gather14H1<>+41(SB)/1, $0x1b
-DATA gather14H1<>+42(SB)/1, $0x29
-DATA gather14H1<>+43(SB)/1, $0x37
-DATA gather14H1<>+44(SB)/1, $0x45
-DATA gather14H1<>+45(SB)/1, $0x53
-DATA gather14H1<>+46(SB)/1, $0x61
-DATA gather14H1<>+47(SB)/1, $0x6f
-DATA gather14H1<>+48(SB)/1, $0x00
-DATA gather14H1<>+49(SB)/1, $0x00
-DATA gather14H1<>+50(SB)/1, $0x00
-DATA gather14H1<>+51(SB)/1, $0x00
-DATA gather14H1<>+52(SB)/1, $0x00
-DATA gather14H1<>+53(SB)/1, $0x00
-DATA gather14H1<>+54(SB)/1, $0x00
-DATA gather14H1<>+55(SB)/1, $0x00
-DATA gather14H1<>+56(SB)/1, $0x00
-DATA gather14H1<>+57(SB)/1, $0x00
-DATA gather14H1<>+58(SB)/1, $0x00
-DATA gather14H1<>+59(SB)/1, $0x00
-DATA gather14H1<>+60(SB)/1, $0x00
-DATA gather14H1<>+61(SB)/1, $0x00
-DATA gather14H1<>+62(SB)/1, $0x00
-DATA gather14H1<>+63(SB)/1, $0x00
-GLOBL gather14H1<>(SB), RODATA|NOPTR, $64
-
-// func unshuffle14AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unshuffle14AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 scatter14H0<>+0(SB), Z0
-	VMOVDQU64 scatter14H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-
-loop:
-	MOVQ        CX, SI
-	VMOVDQU64   (SI), Z4
-	IMUL3Q      $0x01, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z5
-	IMUL3Q      $0x02, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z6
-	IMUL3Q      $0x03, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z7
-	IMUL3Q      $0x04, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z8
-	IMUL3Q      $0x05, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z9
-	IMUL3Q      $0x06, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z10
-	IMUL3Q      $0x07, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z11
-	VPUNPCKLQDQ Z5, Z4, Z12
-	VPUNPCKHQDQ Z5, Z4, Z4
-	VPUNPCKLQDQ Z7, Z6, Z5
-	VPUNPCKHQDQ Z7, Z6, Z6
-	VPUNPCKLQDQ Z9, Z8, Z7
-	VPUNPCKHQDQ Z9, Z8, Z8
-	VPUNPCKLQDQ Z11, Z10, Z9
-	VPUNPCKHQDQ Z11, Z10, Z10
-	VMOVDQA64   Z12, Z11
-	VPERMT2Q    Z5, Z2, Z11
-	VPERMT2Q    Z5, Z3, Z12
-	VMOVDQA64   Z4, Z5
-	VPERMT2Q    Z6, Z2, Z5
-	VPERMT2Q    Z6, Z3, Z4
-	VMOVDQA64   Z7, Z6
-	VPERMT2Q    Z9, Z2, Z6
-	VPERMT2Q    Z9, Z3, Z7
-	VMOVDQA64   Z8, Z9
-	VPERMT2Q    Z10, Z2, Z9
-	VPERMT2Q    Z10, Z3, Z8
-	VSHUFI64X2  $0x44, Z6, Z11, Z10
-	VSHUFI64X2  $0xee, Z6, Z11, Z11
-	VSHUFI64X2  $0x44, Z9, Z5, Z6
-	VSHUFI64X2  $0xee, Z9, Z5, Z5
-	VSHUFI64X2  $0x44, Z7, Z12, Z9
-	VSHUFI64X2  $0xee, Z7, Z12, Z12
-	VSHUFI64X2  $0x44, Z8, Z4, Z7
-	VSHUFI64X2  $0xee, Z8, Z4, Z4
-	IMUL3Q      $0x08, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z8
-	IMUL3Q      $0x09, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z15
-	IMUL3Q      $0x0a, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z16
-	IMUL3Q      $0x0b, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z17
-	IMUL3Q      $0x0c, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z18
-	IMUL3Q      $0x0d, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z19
-	VPXORQ      Z13, Z13, Z13
-	VPXORQ      Z14, Z14, Z14
-	VPUNPCKLQDQ Z15, Z8, Z20
-	VPUNPCKHQDQ Z15, Z8, Z8
-	VPUNPCKLQDQ Z17, Z16, Z15
-	VPUNPCKHQDQ Z17, Z16, Z16
-	VPUNPCKLQDQ Z19, Z18, Z17
-	VPUNPCKHQDQ Z19, Z18, Z18
-	VPUNPCKLQDQ Z14, Z13, Z19
-	VPUNPCKHQDQ Z14, Z13, Z13
-	VMOVDQA64   Z20, Z21
-	VPERMT2Q    Z15, Z2, Z21
-	VPERMT2Q    Z15, Z3, Z20
-	VMOVDQA64   Z8, Z15
-	VPERMT2Q    Z16, Z2, Z15
-	VPERMT2Q    Z16, Z3, Z8
-	VMOVDQA64   Z17, Z16
-	VPERMT2Q    Z19, Z2, Z16
-	VPERMT2Q    Z19, Z3, Z17
-	VMOVDQA64   Z18, Z19
-	VPERMT2Q    Z13, Z2, Z19
-	VPERMT2Q    Z13, Z3, Z18
-	VSHUFI64X2  $0x44, Z16, Z21, Z22
-	VSHUFI64X2  $0xee, Z16, Z21, Z21
-	VSHUFI64X2  $0x44, Z19, Z15, Z16
-	VSHUFI64X2  $0xee, Z19, Z15, Z15
-	VSHUFI64X2  $0x44, Z17, Z20, Z19
-	VSHUFI64X2  $0xee, Z17, Z20, Z20
-	VSHUFI64X2  $0x44, Z18, Z8, Z17
-	VSHUFI64X2  $0xee, Z18, Z8, Z8
-	VMOVDQA64   Z10, Z18
-	VPERMT2B    Z22, Z0, Z18
-	VMOVDQU64   Z18, (AX)
-	VPERMT2B    Z22, Z1, Z10
-	VMOVDQU64   Z10, 64(AX)
-	VMOVDQA64   Z6, Z10
-	VPERMT2B    Z16, Z0, Z10
-	VMOVDQU64   Z10, 112(AX)
-	VPERMT2B    Z16, Z1, Z6
-	VMOVDQU64   Z6, 176(AX)
-	VMOVDQA64   Z9, Z6
-	VPERMT2B    Z19, Z0, Z6
-	VMOVDQU64   Z6, 224(AX)
-	VPERMT2B    Z19, Z1, Z9
-	VMOVDQU64   Z9, 288(AX)
-	VMOVDQA64   Z7, Z6
-	VPERMT2B    Z17, Z0, Z6
-	VMOVDQU64   Z6, 336(AX)
-	VPERMT2B    Z17, Z1, Z7
-	VMOVDQU64   Z7, 400(AX)
-	VMOVDQA64   Z11, Z6
-	VPERMT2B    Z21, Z0, Z6
-	VMOVDQU64   Z6, 448(AX)
-	VPERMT2B    Z21, Z1, Z11
-	VMOVDQU64   Z11, 512(AX)
-	VMOVDQA64   Z5, Z6
-	VPERMT2B    Z15, Z0, Z6
-	VMOVDQU64   Z6, 560(AX)
-	VPERMT2B    Z15, Z1, Z5
-	VMOVDQU64   Z5, 624(AX)
-	VMOVDQA64   Z12, Z5
-	VPERMT2B    Z20, Z0, Z5
-	VMOVDQU64   Z5, 672(AX)
-	VPERMT2B    Z20, Z1, Z12
-	VMOVDQU64   Z12, 736(AX)
-	VMOVDQA64   Z4, Z5
-	VPERMT2B    Z8, Z0, Z5
-	VMOVDQU64   Z5, 784(AX)
-	VPERMT2B    Z8, Z1, Z4
-	VMOVDQU64   Z4, 848(AX)
-	ADDQ        $0x00000380, AX
-	ADDQ        $0x00000040, CX
-	DECQ        BX
-	JNZ         loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA scatter14H0<>+0(SB)/1, $0x00
-DATA scatter14H0<>+1(SB)/1, $0x08
-DATA scatter14H0<>+2(SB)/1, $0x10
-DATA scatter14H0<>+3(SB)/1, $0x18
-DATA scatter14H0<>+4(SB)/1, $0x20
-DATA scatter14H0<>+5(SB)/1, $0x28
-DATA scatter14H0<>+6(SB)/1, $0x30
-DATA scatter14H0<>+7(SB)/1, $0x38
-DATA scatter14H0<>+8(SB)/1, $0x40
-DATA scatter14H0<>+9(SB)/1, $0x48
-DATA scatter14H0<>+10(SB)/1, $0x50
-DATA scatter14H0<>+11(SB)/1, $0x58
-DATA scatter14H0<>+12(SB)/1, $0x60
-DATA scatter14H0<>+13(SB)/1, $0x68
-DATA scatter14H0<>+14(SB)/1, $0x01
-DATA scatter14H0<>+15(SB)/1, $0x09
-DATA scatter14H0<>+16(SB)/1, $0x11
-DATA scatter14H0<>+17(SB)/1, $0x19
-DATA scatter14H0<>+18(SB)/1, $0x21
-DATA scatter14H0<>+19(SB)/1, $0x29
-DATA scatter14H0<>+20(SB)/1, $0x31
-DATA scatter14H0<>+21(SB)/1, $0x39
-DATA scatter14H0<>+22(SB)/1, $0x41
-DATA scatter14H0<>+23(SB)/1, $0x49
-DATA scatter14H0<>+24(SB)/1, $0x51
-DATA scatter14H0<>+25(SB)/1, $0x59
-DATA scatter14H0<>+26(SB)/1, $0x61
-DATA scatter14H0<>+27(SB)/1, $0x69
-DATA scatter14H0<>+28(SB)/1, $0x02
-DATA scatter14H0<>+29(SB)/1, $0x0a
-DATA scatter14H0<>+30(SB)/1, $0x12
-DATA scatter14H0<>+31(SB)/1, $0x1a
-DATA scatter14H0<>+32(SB)/1, $0x22
-DATA scatter14H0<>+33(SB)/1, $0x2a
-DATA scatter14H0<>+34(SB)/1, $0x32
-DATA scatter14H0<>+35(SB)/1, $0x3a
-DATA scatter14H0<>+36(SB)/1, $0x42
-DATA scatter14H0<>+37(SB)/1, $0x4a
-DATA scatter14H0<>+38(SB)/1, $0x52
-DATA scatter14H0<>+39(SB)/1, $0x5a
-DATA scatter14H0<>+40(SB)/1, $0x62
-DATA scatter14H0<>+41(SB)/1, $0x6a
-DATA scatter14H0<>+42(SB)/1, $0x03
-DATA scatter14H0<>+43(SB)/1, $0x0b
-DATA scatter14H0<>+44(SB)/1, $0x13
-DATA scatter14H0<>+45(SB)/1, $0x1b
-DATA scatter14H0<>+46(SB)/1, $0x23
-DATA scatter14H0<>+47(SB)/1, $0x2b
-DATA scatter14H0<>+48(SB)/1, $0x33
-DATA scatter14H0<>+49(SB)/1, $0x3b
-DATA scatter14H0<>+50(SB)/1, $0x43
-DATA scatter14H0<>+51(SB)/1, $0x4b
-DATA scatter14H0<>+52(SB)/1, $0x53
-DATA scatter14H0<>+53(SB)/1, $0x5b
-DATA scatter14H0<>+54(SB)/1, $0x63
-DATA scatter14H0<>+55(SB)/1, $0x6b
-DATA scatter14H0<>+56(SB)/1, $0x04
-DATA scatter14H0<>+57(SB)/1, $0x0c
-DATA scatter14H0<>+58(SB)/1, $0x14
-DATA scatter14H0<>+59(SB)/1, $0x1c
-DATA scatter14H0<>+60(SB)/1, $0x24
-DATA scatter14H0<>+61(SB)/1, $0x2c
-DATA scatter14H0<>+62(SB)/1, $0x34
-DATA scatter14H0<>+63(SB)/1, $0x3c
-GLOBL scatter14H0<>(SB), RODATA|NOPTR, $64
-
-DATA scatter14H1<>+0(SB)/1, $0x44
-DATA scatter14H1<>+1(SB)/1, $0x4c
-DATA scatter14H1<>+2(SB)/1, $0x54
-DATA scatter14H1<>+3(SB)/1, $0x5c
-DATA scatter14H1<>+4(SB)/1, $0x64
-DATA scatter14H1<>+5(SB)/1, $0x6c
-DATA scatter14H1<>+6(SB)/1, $0x05
-DATA scatter14H1<>+7(SB)/1, $0x0d
-DATA scatter14H1<>+8(SB)/1, $0x15
-DATA scatter14H1<>+9(SB)/1, $0x1d
-DATA scatter14H1<>+10(SB)/1, $0x25
-DATA scatter14H1<>+11(SB)/1, $0x2d
-DATA scatter14H1<>+12(SB)/1, $0x35
-DATA scatter14H1<>+13(SB)/1, $0x3d
-DATA scatter14H1<>+14(SB)/1, $0x45
-DATA scatter14H1<>+15(SB)/1, $0x4d
-DATA scatter14H1<>+16(SB)/1, $0x55
-DATA scatter14H1<>+17(SB)/1, $0x5d
-DATA scatter14H1<>+18(SB)/1, $0x65
-DATA scatter14H1<>+19(SB)/1, $0x6d
-DATA scatter14H1<>+20(SB)/1, $0x06
-DATA scatter14H1<>+21(SB)/1, $0x0e
-DATA scatter14H1<>+22(SB)/1, $0x16
-DATA scatter14H1<>+23(SB)/1, $0x1e
-DATA scatter14H1<>+24(SB)/1, $0x26
-DATA scatter14H1<>+25(SB)/1, $0x2e
-DATA scatter14H1<>+26(SB)/1, $0x36
-DATA scatter14H1<>+27(SB)/1, $0x3e
-DATA scatter14H1<>+28(SB)/1, $0x46
-DATA scatter14H1<>+29(SB)/1, $0x4e
-DATA scatter14H1<>+30(SB)/1, $0x56
-DATA scatter14H1<>+31(SB)/1, $0x5e
-DATA scatter14H1<>+32(SB)/1, $0x66
-DATA scatter14H1<>+33(SB)/1, $0x6e
-DATA scatter14H1<>+34(SB)/1, $0x07
-DATA scatter14H1<>+35(SB)/1, $0x0f
-DATA scatter14H1<>+36(SB)/1, $0x17
-DATA scatter14H1<>+37(SB)/1, $0x1f
-DATA scatter14H1<>+38(SB)/1, $0x27
-DATA scatter14H1<>+39(SB)/1, $0x2f
-DATA scatter14H1<>+40(SB)/1, $0x37
-DATA scatter14H1<>+41(SB)/1, $0x3f
-DATA scatter14H1<>+42(SB)/1, $0x47
-DATA scatter14H1<>+43(SB)/1, $0x4f
-DATA scatter14H1<>+44(SB)/1, $0x57
-DATA scatter14H1<>+45(SB)/1, $0x5f
-DATA scatter14H1<>+46(SB)/1, $0x67
-DATA scatter14H1<>+47(SB)/1, $0x6f
-DATA scatter14H1<>+48(SB)/1, $0x00
-DATA scatter14H1<>+49(SB)/1, $0x00
-DATA scatter14H1<>+50(SB)/1, $0x00
-DATA scatter14H1<>+51(SB)/1, $0x00
-DATA scatter14H1<>+52(SB)/1, $0x00
-DATA scatter14H1<>+53(SB)/1, $0x00
-DATA scatter14H1<>+54(SB)/1, $0x00
-DATA scatter14H1<>+55(SB)/1, $0x00
-DATA scatter14H1<>+56(SB)/1, $0x00
-DATA scatter14H1<>+57(SB)/1, $0x00
-DATA scatter14H1<>+58(SB)/1, $0x00
-DATA scatter14H1<>+59(SB)/1, $0x00
-DATA scatter14H1<>+60(SB)/1, $0x00
-DATA scatter14H1<>+61(SB)/1, $0x00
-DATA scatter14H1<>+62(SB)/1, $0x00
-DATA scatter14H1<>+63(SB)/1, $0x00
-GLOBL scatter14H1<>(SB), RODATA|NOPTR, $64
-
 // func shuffle14AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
 TEXT ·shuffle14AVX512NTShifted(SB), NOSPLIT, $0-48
@@ -21357,6 +17435,138 @@ done:
 	SFENCE
 	VZEROUPPER
 	RET
+
+DATA gather14H0<>+0(SB)/1, $0x00
+DATA gather14H0<>+1(SB)/1, $0x0e
+DATA gather14H0<>+2(SB)/1, $0x1c
+DATA gather14H0<>+3(SB)/1, $0x2a
+DATA gather14H0<>+4(SB)/1, $0x38
+DATA gather14H0<>+5(SB)/1, $0x46
+DATA gather14H0<>+6(SB)/1, $0x54
+DATA gather14H0<>+7(SB)/1, $0x62
+DATA gather14H0<>+8(SB)/1, $0x01
+DATA gather14H0<>+9(SB)/1, $0x0f
+DATA gather14H0<>+10(SB)/1, $0x1d
+DATA gather14H0<>+11(SB)/1, $0x2b
+DATA gather14H0<>+12(SB)/1, $0x39
+DATA gather14H0<>+13(SB)/1, $0x47
+DATA gather14H0<>+14(SB)/1, $0x55
+DATA gather14H0<>+15(SB)/1, $0x63
+DATA gather14H0<>+16(SB)/1, $0x02
+DATA gather14H0<>+17(SB)/1, $0x10
+DATA gather14H0<>+18(SB)/1, $0x1e
+DATA gather14H0<>+19(SB)/1, $0x2c
+DATA gather14H0<>+20(SB)/1, $0x3a
+DATA gather14H0<>+21(SB)/1, $0x48
+DATA gather14H0<>+22(SB)/1, $0x56
+DATA gather14H0<>+23(SB)/1, $0x64
+DATA gather14H0<>+24(SB)/1, $0x03
+DATA gather14H0<>+25(SB)/1, $0x11
+DATA gather14H0<>+26(SB)/1, $0x1f
+DATA gather14H0<>+27(SB)/1, $0x2d
+DATA gather14H0<>+28(SB)/1, $0x3b
+DATA gather14H0<>+29(SB)/1, $0x49
+DATA gather14H0<>+30(SB)/1, $0x57
+DATA gather14H0<>+31(SB)/1, $0x65
+DATA gather14H0<>+32(SB)/1, $0x04
+DATA gather14H0<>+33(SB)/1, $0x12
+DATA gather14H0<>+34(SB)/1, $0x20
+DATA gather14H0<>+35(SB)/1, $0x2e
+DATA gather14H0<>+36(SB)/1, $0x3c
+DATA gather14H0<>+37(SB)/1, $0x4a
+DATA gather14H0<>+38(SB)/1, $0x58
+DATA gather14H0<>+39(SB)/1, $0x66
+DATA gather14H0<>+40(SB)/1, $0x05
+DATA gather14H0<>+41(SB)/1, $0x13
+DATA gather14H0<>+42(SB)/1, $0x21
+DATA gather14H0<>+43(SB)/1, $0x2f
+DATA gather14H0<>+44(SB)/1, $0x3d
+DATA gather14H0<>+45(SB)/1, $0x4b
+DATA gather14H0<>+46(SB)/1, $0x59
+DATA gather14H0<>+47(SB)/1, $0x67
+DATA gather14H0<>+48(SB)/1, $0x06
+DATA gather14H0<>+49(SB)/1, $0x14
+DATA gather14H0<>+50(SB)/1, $0x22
+DATA gather14H0<>+51(SB)/1, $0x30
+DATA gather14H0<>+52(SB)/1, $0x3e
+DATA gather14H0<>+53(SB)/1, $0x4c
+DATA gather14H0<>+54(SB)/1, $0x5a
+DATA gather14H0<>+55(SB)/1, $0x68
+DATA gather14H0<>+56(SB)/1, $0x07
+DATA gather14H0<>+57(SB)/1, $0x15
+DATA gather14H0<>+58(SB)/1, $0x23
+DATA gather14H0<>+59(SB)/1, $0x31
+DATA gather14H0<>+60(SB)/1, $0x3f
+DATA gather14H0<>+61(SB)/1, $0x4d
+DATA gather14H0<>+62(SB)/1, $0x5b
+DATA gather14H0<>+63(SB)/1, $0x69
+GLOBL gather14H0<>(SB), RODATA|NOPTR, $64
+
+DATA gather14H1<>+0(SB)/1, $0x08
+DATA gather14H1<>+1(SB)/1, $0x16
+DATA gather14H1<>+2(SB)/1, $0x24
+DATA gather14H1<>+3(SB)/1, $0x32
+DATA gather14H1<>+4(SB)/1, $0x40
+DATA gather14H1<>+5(SB)/1, $0x4e
+DATA gather14H1<>+6(SB)/1, $0x5c
+DATA gather14H1<>+7(SB)/1, $0x6a
+DATA gather14H1<>+8(SB)/1, $0x09
+DATA gather14H1<>+9(SB)/1, $0x17
+DATA gather14H1<>+10(SB)/1, $0x25
+DATA gather14H1<>+11(SB)/1, $0x33
+DATA gather14H1<>+12(SB)/1, $0x41
+DATA gather14H1<>+13(SB)/1, $0x4f
+DATA gather14H1<>+14(SB)/1, $0x5d
+DATA gather14H1<>+15(SB)/1, $0x6b
+DATA gather14H1<>+16(SB)/1, $0x0a
+DATA gather14H1<>+17(SB)/1, $0x18
+DATA gather14H1<>+18(SB)/1, $0x26
+DATA gather14H1<>+19(SB)/1, $0x34
+DATA gather14H1<>+20(SB)/1, $0x42
+DATA gather14H1<>+21(SB)/1, $0x50
+DATA gather14H1<>+22(SB)/1, $0x5e
+DATA gather14H1<>+23(SB)/1, $0x6c
+DATA gather14H1<>+24(SB)/1, $0x0b
+DATA gather14H1<>+25(SB)/1, $0x19
+DATA gather14H1<>+26(SB)/1, $0x27
+DATA gather14H1<>+27(SB)/1, $0x35
+DATA gather14H1<>+28(SB)/1, $0x43
+DATA gather14H1<>+29(SB)/1, $0x51
+DATA gather14H1<>+30(SB)/1, $0x5f
+DATA gather14H1<>+31(SB)/1, $0x6d
+DATA gather14H1<>+32(SB)/1, $0x0c
+DATA gather14H1<>+33(SB)/1, $0x1a
+DATA gather14H1<>+34(SB)/1, $0x28
+DATA gather14H1<>+35(SB)/1, $0x36
+DATA gather14H1<>+36(SB)/1, $0x44
+DATA gather14H1<>+37(SB)/1, $0x52
+DATA gather14H1<>+38(SB)/1, $0x60
+DATA gather14H1<>+39(SB)/1, $0x6e
+DATA gather14H1<>+40(SB)/1, $0x0d
+DATA gather14H1<>+41(SB)/1, $0x1b
+DATA gather14H1<>+42(SB)/1, $0x29
+DATA gather14H1<>+43(SB)/1, $0x37
+DATA gather14H1<>+44(SB)/1, $0x45
+DATA gather14H1<>+45(SB)/1, $0x53
+DATA gather14H1<>+46(SB)/1, $0x61
+DATA gather14H1<>+47(SB)/1, $0x6f
+DATA gather14H1<>+48(SB)/1, $0x00
+DATA gather14H1<>+49(SB)/1, $0x00
+DATA gather14H1<>+50(SB)/1, $0x00
+DATA gather14H1<>+51(SB)/1, $0x00
+DATA gather14H1<>+52(SB)/1, $0x00
+DATA gather14H1<>+53(SB)/1, $0x00
+DATA gather14H1<>+54(SB)/1, $0x00
+DATA gather14H1<>+55(SB)/1, $0x00
+DATA gather14H1<>+56(SB)/1, $0x00
+DATA gather14H1<>+57(SB)/1, $0x00
+DATA gather14H1<>+58(SB)/1, $0x00
+DATA gather14H1<>+59(SB)/1, $0x00
+DATA gather14H1<>+60(SB)/1, $0x00
+DATA gather14H1<>+61(SB)/1, $0x00
+DATA gather14H1<>+62(SB)/1, $0x00
+DATA gather14H1<>+63(SB)/1, $0x00
+GLOBL gather14H1<>(SB), RODATA|NOPTR, $64
 
 // func shuffle14AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -22697,601 +18907,6 @@ DATA lines14L13<>+62(SB)/1, $0x67
 DATA lines14L13<>+63(SB)/1, $0x6f
 GLOBL lines14L13<>(SB), RODATA|NOPTR, $64
 
-// func shuffle15AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·shuffle15AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 gather15H0<>+0(SB), Z0
-	VMOVDQU64 gather15H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-	MOVQ      $0x00ffffffffffffff, SI
-	KMOVQ     SI, K1
-
-loop:
-	VMOVDQU64   (CX), Z4
-	VMOVDQU8.Z  64(CX), K1, Z5
-	VMOVDQA64   Z4, Z6
-	VPERMT2B    Z5, Z0, Z6
-	VPERMT2B    Z5, Z1, Z4
-	VMOVDQU64   120(CX), Z5
-	VMOVDQU8.Z  184(CX), K1, Z7
-	VMOVDQA64   Z5, Z8
-	VPERMT2B    Z7, Z0, Z8
-	VPERMT2B    Z7, Z1, Z5
-	VMOVDQU64   240(CX), Z7
-	VMOVDQU8.Z  304(CX), K1, Z9
-	VMOVDQA64   Z7, Z10
-	VPERMT2B    Z9, Z0, Z10
-	VPERMT2B    Z9, Z1, Z7
-	VMOVDQU64   360(CX), Z9
-	VMOVDQU8.Z  424(CX), K1, Z11
-	VMOVDQA64   Z9, Z12
-	VPERMT2B    Z11, Z0, Z12
-	VPERMT2B    Z11, Z1, Z9
-	VMOVDQU64   480(CX), Z11
-	VMOVDQU8.Z  544(CX), K1, Z13
-	VMOVDQA64   Z11, Z14
-	VPERMT2B    Z13, Z0, Z14
-	VPERMT2B    Z13, Z1, Z11
-	VMOVDQU64   600(CX), Z13
-	VMOVDQU8.Z  664(CX), K1, Z15
-	VMOVDQA64   Z13, Z16
-	VPERMT2B    Z15, Z0, Z16
-	VPERMT2B    Z15, Z1, Z13
-	VMOVDQU64   720(CX), Z15
-	VMOVDQU8.Z  784(CX), K1, Z17
-	VMOVDQA64   Z15, Z18
-	VPERMT2B    Z17, Z0, Z18
-	VPERMT2B    Z17, Z1, Z15
-	VMOVDQU64   840(CX), Z17
-	VMOVDQU8.Z  904(CX), K1, Z19
-	VMOVDQA64   Z17, Z20
-	VPERMT2B    Z19, Z0, Z20
-	VPERMT2B    Z19, Z1, Z17
-	VPUNPCKLQDQ Z8, Z6, Z19
-	VPUNPCKHQDQ Z8, Z6, Z6
-	VPUNPCKLQDQ Z12, Z10, Z8
-	VPUNPCKHQDQ Z12, Z10, Z10
-	VPUNPCKLQDQ Z16, Z14, Z12
-	VPUNPCKHQDQ Z16, Z14, Z14
-	VPUNPCKLQDQ Z20, Z18, Z16
-	VPUNPCKHQDQ Z20, Z18, Z18
-	VMOVDQA64   Z19, Z20
-	VPERMT2Q    Z8, Z2, Z20
-	VPERMT2Q    Z8, Z3, Z19
-	VMOVDQA64   Z6, Z8
-	VPERMT2Q    Z10, Z2, Z8
-	VPERMT2Q    Z10, Z3, Z6
-	VMOVDQA64   Z12, Z10
-	VPERMT2Q    Z16, Z2, Z10
-	VPERMT2Q    Z16, Z3, Z12
-	VMOVDQA64   Z14, Z16
-	VPERMT2Q    Z18, Z2, Z16
-	VPERMT2Q    Z18, Z3, Z14
-	VSHUFI64X2  $0x44, Z10, Z20, Z18
-	VSHUFI64X2  $0xee, Z10, Z20, Z20
-	VSHUFI64X2  $0x44, Z16, Z8, Z10
-	VSHUFI64X2  $0xee, Z16, Z8, Z8
-	VSHUFI64X2  $0x44, Z12, Z19, Z16
-	VSHUFI64X2  $0xee, Z12, Z19, Z19
-	VSHUFI64X2  $0x44, Z14, Z6, Z12
-	VSHUFI64X2  $0xee, Z14, Z6, Z6
-	MOVQ        AX, SI
-	VMOVDQU64   Z18, (SI)
-	IMUL3Q      $0x01, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z10, (SI)
-	IMUL3Q      $0x02, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z16, (SI)
-	IMUL3Q      $0x03, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z12, (SI)
-	IMUL3Q      $0x04, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z20, (SI)
-	IMUL3Q      $0x05, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z8, (SI)
-	IMUL3Q      $0x06, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z19, (SI)
-	IMUL3Q      $0x07, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z6, (SI)
-	VPUNPCKLQDQ Z5, Z4, Z6
-	VPUNPCKHQDQ Z5, Z4, Z4
-	VPUNPCKLQDQ Z9, Z7, Z5
-	VPUNPCKHQDQ Z9, Z7, Z7
-	VPUNPCKLQDQ Z13, Z11, Z8
-	VPUNPCKHQDQ Z13, Z11, Z11
-	VPUNPCKLQDQ Z17, Z15, Z9
-	VPUNPCKHQDQ Z17, Z15, Z15
-	VMOVDQA64   Z6, Z10
-	VPERMT2Q    Z5, Z2, Z10
-	VPERMT2Q    Z5, Z3, Z6
-	VMOVDQA64   Z4, Z5
-	VPERMT2Q    Z7, Z2, Z5
-	VPERMT2Q    Z7, Z3, Z4
-	VMOVDQA64   Z8, Z7
-	VPERMT2Q    Z9, Z2, Z7
-	VPERMT2Q    Z9, Z3, Z8
-	VMOVDQA64   Z11, Z9
-	VPERMT2Q    Z15, Z2, Z9
-	VPERMT2Q    Z15, Z3, Z11
-	VSHUFI64X2  $0x44, Z7, Z10, Z12
-	VSHUFI64X2  $0xee, Z7, Z10, Z10
-	VSHUFI64X2  $0x44, Z9, Z5, Z7
-	VSHUFI64X2  $0xee, Z9, Z5, Z5
-	VSHUFI64X2  $0x44, Z8, Z6, Z9
-	VSHUFI64X2  $0xee, Z8, Z6, Z6
-	VSHUFI64X2  $0x44, Z11, Z4, Z8
-	VSHUFI64X2  $0xee, Z11, Z4, Z4
-	IMUL3Q      $0x08, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z12, (SI)
-	IMUL3Q      $0x09, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z7, (SI)
-	IMUL3Q      $0x0a, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z9, (SI)
-	IMUL3Q      $0x0b, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z8, (SI)
-	IMUL3Q      $0x0c, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z10, (SI)
-	IMUL3Q      $0x0d, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z5, (SI)
-	IMUL3Q      $0x0e, DX, SI
-	ADDQ        AX, SI
-	VMOVDQU64   Z6, (SI)
-	ADDQ        $0x00000040, AX
-	ADDQ        $0x000003c0, CX
-	DECQ        BX
-	JNZ         loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA gather15H0<>+0(SB)/1, $0x00
-DATA gather15H0<>+1(SB)/1, $0x0f
-DATA gather15H0<>+2(SB)/1, $0x1e
-DATA gather15H0<>+3(SB)/1, $0x2d
-DATA gather15H0<>+4(SB)/1, $0x3c
-DATA gather15H0<>+5(SB)/1, $0x4b
-DATA gather15H0<>+6(SB)/1, $0x5a
-DATA gather15H0<>+7(SB)/1, $0x69
-DATA gather15H0<>+8(SB)/1, $0x01
-DATA gather15H0<>+9(SB)/1, $0x10
-DATA gather15H0<>+10(SB)/1, $0x1f
-DATA gather15H0<>+11(SB)/1, $0x2e
-DATA gather15H0<>+12(SB)/1, $0x3d
-DATA gather15H0<>+13(SB)/1, $0x4c
-DATA gather15H0<>+14(SB)/1, $0x5b
-DATA gather15H0<>+15(SB)/1, $0x6a
-DATA gather15H0<>+16(SB)/1, $0x02
-DATA gather15H0<>+17(SB)/1, $0x11
-DATA gather15H0<>+18(SB)/1, $0x20
-DATA gather15H0<>+19(SB)/1, $0x2f
-DATA gather15H0<>+20(SB)/1, $0x3e
-DATA gather15H0<>+21(SB)/1, $0x4d
-DATA gather15H0<>+22(SB)/1, $0x5c
-DATA gather15H0<>+23(SB)/1, $0x6b
-DATA gather15H0<>+24(SB)/1, $0x03
-DATA gather15H0<>+25(SB)/1, $0x12
-DATA gather15H0<>+26(SB)/1, $0x21
-DATA gather15H0<>+27(SB)/1, $0x30
-DATA gather15H0<>+28(SB)/1, $0x3f
-DATA gather15H0<>+29(SB)/1, $0x4e
-DATA gather15H0<>+30(SB)/1, $0x5d
-DATA gather15H0<>+31(SB)/1, $0x6c
-DATA gather15H0<>+32(SB)/1, $0x04
-DATA gather15H0<>+33(SB)/1, $0x13
-DATA gather15H0<>+34(SB)/1, $0x22
-DATA gather15H0<>+35(SB)/1, $0x31
-DATA gather15H0<>+36(SB)/1, $0x40
-DATA gather15H0<>+37(SB)/1, $0x4f
-DATA gather15H0<>+38(SB)/1, $0x5e
-DATA gather15H0<>+39(SB)/1, $0x6d
-DATA gather15H0<>+40(SB)/1, $0x05
-DATA gather15H0<>+41(SB)/1, $0x14
-DATA gather15H0<>+42(SB)/1, $0x23
-DATA gather15H0<>+43(SB)/1, $0x32
-DATA gather15H0<>+44(SB)/1, $0x41
-DATA gather15H0<>+45(SB)/1, $0x50
-DATA gather15H0<>+46(SB)/1, $0x5f
-DATA gather15H0<>+47(SB)/1, $0x6e
-DATA gather15H0<>+48(SB)/1, $0x06
-DATA gather15H0<>+49(SB)/1, $0x15
-DATA gather15H0<>+50(SB)/1, $0x24
-DATA gather15H0<>+51(SB)/1, $0x33
-DATA gather15H0<>+52(SB)/1, $0x42
-DATA gather15H0<>+53(SB)/1, $0x51
-DATA gather15H0<>+54(SB)/1, $0x60
-DATA gather15H0<>+55(SB)/1, $0x6f
-DATA gather15H0<>+56(SB)/1, $0x07
-DATA gather15H0<>+57(SB)/1, $0x16
-DATA gather15H0<>+58(SB)/1, $0x25
-DATA gather15H0<>+59(SB)/1, $0x34
-DATA gather15H0<>+60(SB)/1, $0x43
-DATA gather15H0<>+61(SB)/1, $0x52
-DATA gather15H0<>+62(SB)/1, $0x61
-DATA gather15H0<>+63(SB)/1, $0x70
-GLOBL gather15H0<>(SB), RODATA|NOPTR, $64
-
-DATA gather15H1<>+0(SB)/1, $0x08
-DATA gather15H1<>+1(SB)/1, $0x17
-DATA gather15H1<>+2(SB)/1, $0x26
-DATA gather15H1<>+3(SB)/1, $0x35
-DATA gather15H1<>+4(SB)/1, $0x44
-DATA gather15H1<>+5(SB)/1, $0x53
-DATA gather15H1<>+6(SB)/1, $0x62
-DATA gather15H1<>+7(SB)/1, $0x71
-DATA gather15H1<>+8(SB)/1, $0x09
-DATA gather15H1<>+9(SB)/1, $0x18
-DATA gather15H1<>+10(SB)/1, $0x27
-DATA gather15H1<>+11(SB)/1, $0x36
-DATA gather15H1<>+12(SB)/1, $0x45
-DATA gather15H1<>+13(SB)/1, $0x54
-DATA gather15H1<>+14(SB)/1, $0x63
-DATA gather15H1<>+15(SB)/1, $0x72
-DATA gather15H1<>+16(SB)/1, $0x0a
-DATA gather15H1<>+17(SB)/1, $0x19
-DATA gather15H1<>+18(SB)/1, $0x28
-DATA gather15H1<>+19(SB)/1, $0x37
-DATA gather15H1<>+20(SB)/1, $0x46
-DATA gather15H1<>+21(SB)/1, $0x55
-DATA gather15H1<>+22(SB)/1, $0x64
-DATA gather15H1<>+23(SB)/1, $0x73
-DATA gather15H1<>+24(SB)/1, $0x0b
-DATA gather15H1<>+25(SB)/1, $0x1a
-DATA gather15H1<>+26(SB)/1, $0x29
-DATA gather15H1<>+27(SB)/1, $0x38
-DATA gather15H1<>+28(SB)/1, $0x47
-DATA gather15H1<>+29(SB)/1, $0x56
-DATA gather15H1<>+30(SB)/1, $0x65
-DATA gather15H1<>+31(SB)/1, $0x74
-DATA gather15H1<>+32(SB)/1, $0x0c
-DATA gather15H1<>+33(SB)/1, $0x1b
-DATA gather15H1<>+34(SB)/1, $0x2a
-DATA gather15H1<>+35(SB)/1, $0x39
-DATA gather15H1<>+36(SB)/1, $0x48
-DATA gather15H1<>+37(SB)/1, $0x57
-DATA gather15H1<>+38(SB)/1, $0x66
-DATA gather15H1<>+39(SB)/1, $0x75
-DATA gather15H1<>+40(SB)/1, $0x0d
-DATA gather15H1<>+41(SB)/1, $0x1c
-DATA gather15H1<>+42(SB)/1, $0x2b
-DATA gather15H1<>+43(SB)/1, $0x3a
-DATA gather15H1<>+44(SB)/1, $0x49
-DATA gather15H1<>+45(SB)/1, $0x58
-DATA gather15H1<>+46(SB)/1, $0x67
-DATA gather15H1<>+47(SB)/1, $0x76
-DATA gather15H1<>+48(SB)/1, $0x0e
-DATA gather15H1<>+49(SB)/1, $0x1d
-DATA gather15H1<>+50(SB)/1, $0x2c
-DATA gather15H1<>+51(SB)/1, $0x3b
-DATA gather15H1<>+52(SB)/1, $0x4a
-DATA gather15H1<>+53(SB)/1, $0x59
-DATA gather15H1<>+54(SB)/1, $0x68
-DATA gather15H1<>+55(SB)/1, $0x77
-DATA gather15H1<>+56(SB)/1, $0x00
-DATA gather15H1<>+57(SB)/1, $0x00
-DATA gather15H1<>+58(SB)/1, $0x00
-DATA gather15H1<>+59(SB)/1, $0x00
-DATA gather15H1<>+60(SB)/1, $0x00
-DATA gather15H1<>+61(SB)/1, $0x00
-DATA gather15H1<>+62(SB)/1, $0x00
-DATA gather15H1<>+63(SB)/1, $0x00
-GLOBL gather15H1<>(SB), RODATA|NOPTR, $64
-
-// func unshuffle15AVX512(dst *byte, src *byte, n int, blocks int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unshuffle15AVX512(SB), NOSPLIT, $0-32
-	MOVQ      dst+0(FP), AX
-	MOVQ      src+8(FP), CX
-	MOVQ      n+16(FP), DX
-	MOVQ      blocks+24(FP), BX
-	TESTQ     BX, BX
-	JZ        done
-	VMOVDQU64 scatter15H0<>+0(SB), Z0
-	VMOVDQU64 scatter15H1<>+0(SB), Z1
-	VMOVDQU64 permQLo<>+0(SB), Z2
-	VMOVDQU64 permQHi<>+0(SB), Z3
-
-loop:
-	MOVQ        CX, SI
-	VMOVDQU64   (SI), Z4
-	IMUL3Q      $0x01, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z5
-	IMUL3Q      $0x02, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z6
-	IMUL3Q      $0x03, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z7
-	IMUL3Q      $0x04, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z8
-	IMUL3Q      $0x05, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z9
-	IMUL3Q      $0x06, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z10
-	IMUL3Q      $0x07, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z11
-	VPUNPCKLQDQ Z5, Z4, Z12
-	VPUNPCKHQDQ Z5, Z4, Z4
-	VPUNPCKLQDQ Z7, Z6, Z5
-	VPUNPCKHQDQ Z7, Z6, Z6
-	VPUNPCKLQDQ Z9, Z8, Z7
-	VPUNPCKHQDQ Z9, Z8, Z8
-	VPUNPCKLQDQ Z11, Z10, Z9
-	VPUNPCKHQDQ Z11, Z10, Z10
-	VMOVDQA64   Z12, Z11
-	VPERMT2Q    Z5, Z2, Z11
-	VPERMT2Q    Z5, Z3, Z12
-	VMOVDQA64   Z4, Z5
-	VPERMT2Q    Z6, Z2, Z5
-	VPERMT2Q    Z6, Z3, Z4
-	VMOVDQA64   Z7, Z6
-	VPERMT2Q    Z9, Z2, Z6
-	VPERMT2Q    Z9, Z3, Z7
-	VMOVDQA64   Z8, Z9
-	VPERMT2Q    Z10, Z2, Z9
-	VPERMT2Q    Z10, Z3, Z8
-	VSHUFI64X2  $0x44, Z6, Z11, Z10
-	VSHUFI64X2  $0xee, Z6, Z11, Z11
-	VSHUFI64X2  $0x44, Z9, Z5, Z6
-	VSHUFI64X2  $0xee, Z9, Z5, Z5
-	VSHUFI64X2  $0x44, Z7, Z12, Z9
-	VSHUFI64X2  $0xee, Z7, Z12, Z12
-	VSHUFI64X2  $0x44, Z8, Z4, Z7
-	VSHUFI64X2  $0xee, Z8, Z4, Z4
-	IMUL3Q      $0x08, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z8
-	IMUL3Q      $0x09, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z14
-	IMUL3Q      $0x0a, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z15
-	IMUL3Q      $0x0b, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z16
-	IMUL3Q      $0x0c, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z17
-	IMUL3Q      $0x0d, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z18
-	IMUL3Q      $0x0e, DX, SI
-	ADDQ        CX, SI
-	VMOVDQU64   (SI), Z19
-	VPXORQ      Z13, Z13, Z13
-	VPUNPCKLQDQ Z14, Z8, Z20
-	VPUNPCKHQDQ Z14, Z8, Z8
-	VPUNPCKLQDQ Z16, Z15, Z14
-	VPUNPCKHQDQ Z16, Z15, Z15
-	VPUNPCKLQDQ Z18, Z17, Z16
-	VPUNPCKHQDQ Z18, Z17, Z17
-	VPUNPCKLQDQ Z13, Z19, Z18
-	VPUNPCKHQDQ Z13, Z19, Z19
-	VMOVDQA64   Z20, Z21
-	VPERMT2Q    Z14, Z2, Z21
-	VPERMT2Q    Z14, Z3, Z20
-	VMOVDQA64   Z8, Z14
-	VPERMT2Q    Z15, Z2, Z14
-	VPERMT2Q    Z15, Z3, Z8
-	VMOVDQA64   Z16, Z15
-	VPERMT2Q    Z18, Z2, Z15
-	VPERMT2Q    Z18, Z3, Z16
-	VMOVDQA64   Z17, Z18
-	VPERMT2Q    Z19, Z2, Z18
-	VPERMT2Q    Z19, Z3, Z17
-	VSHUFI64X2  $0x44, Z15, Z21, Z19
-	VSHUFI64X2  $0xee, Z15, Z21, Z21
-	VSHUFI64X2  $0x44, Z18, Z14, Z15
-	VSHUFI64X2  $0xee, Z18, Z14, Z14
-	VSHUFI64X2  $0x44, Z16, Z20, Z18
-	VSHUFI64X2  $0xee, Z16, Z20, Z20
-	VSHUFI64X2  $0x44, Z17, Z8, Z16
-	VSHUFI64X2  $0xee, Z17, Z8, Z8
-	VMOVDQA64   Z10, Z17
-	VPERMT2B    Z19, Z0, Z17
-	VMOVDQU64   Z17, (AX)
-	VPERMT2B    Z19, Z1, Z10
-	VMOVDQU64   Z10, 64(AX)
-	VMOVDQA64   Z6, Z10
-	VPERMT2B    Z15, Z0, Z10
-	VMOVDQU64   Z10, 120(AX)
-	VPERMT2B    Z15, Z1, Z6
-	VMOVDQU64   Z6, 184(AX)
-	VMOVDQA64   Z9, Z6
-	VPERMT2B    Z18, Z0, Z6
-	VMOVDQU64   Z6, 240(AX)
-	VPERMT2B    Z18, Z1, Z9
-	VMOVDQU64   Z9, 304(AX)
-	VMOVDQA64   Z7, Z6
-	VPERMT2B    Z16, Z0, Z6
-	VMOVDQU64   Z6, 360(AX)
-	VPERMT2B    Z16, Z1, Z7
-	VMOVDQU64   Z7, 424(AX)
-	VMOVDQA64   Z11, Z6
-	VPERMT2B    Z21, Z0, Z6
-	VMOVDQU64   Z6, 480(AX)
-	VPERMT2B    Z21, Z1, Z11
-	VMOVDQU64   Z11, 544(AX)
-	VMOVDQA64   Z5, Z6
-	VPERMT2B    Z14, Z0, Z6
-	VMOVDQU64   Z6, 600(AX)
-	VPERMT2B    Z14, Z1, Z5
-	VMOVDQU64   Z5, 664(AX)
-	VMOVDQA64   Z12, Z5
-	VPERMT2B    Z20, Z0, Z5
-	VMOVDQU64   Z5, 720(AX)
-	VPERMT2B    Z20, Z1, Z12
-	VMOVDQU64   Z12, 784(AX)
-	VMOVDQA64   Z4, Z5
-	VPERMT2B    Z8, Z0, Z5
-	VMOVDQU64   Z5, 840(AX)
-	VPERMT2B    Z8, Z1, Z4
-	VMOVDQU64   Z4, 904(AX)
-	ADDQ        $0x000003c0, AX
-	ADDQ        $0x00000040, CX
-	DECQ        BX
-	JNZ         loop
-
-done:
-	VZEROUPPER
-	RET
-
-DATA scatter15H0<>+0(SB)/1, $0x00
-DATA scatter15H0<>+1(SB)/1, $0x08
-DATA scatter15H0<>+2(SB)/1, $0x10
-DATA scatter15H0<>+3(SB)/1, $0x18
-DATA scatter15H0<>+4(SB)/1, $0x20
-DATA scatter15H0<>+5(SB)/1, $0x28
-DATA scatter15H0<>+6(SB)/1, $0x30
-DATA scatter15H0<>+7(SB)/1, $0x38
-DATA scatter15H0<>+8(SB)/1, $0x40
-DATA scatter15H0<>+9(SB)/1, $0x48
-DATA scatter15H0<>+10(SB)/1, $0x50
-DATA scatter15H0<>+11(SB)/1, $0x58
-DATA scatter15H0<>+12(SB)/1, $0x60
-DATA scatter15H0<>+13(SB)/1, $0x68
-DATA scatter15H0<>+14(SB)/1, $0x70
-DATA scatter15H0<>+15(SB)/1, $0x01
-DATA scatter15H0<>+16(SB)/1, $0x09
-DATA scatter15H0<>+17(SB)/1, $0x11
-DATA scatter15H0<>+18(SB)/1, $0x19
-DATA scatter15H0<>+19(SB)/1, $0x21
-DATA scatter15H0<>+20(SB)/1, $0x29
-DATA scatter15H0<>+21(SB)/1, $0x31
-DATA scatter15H0<>+22(SB)/1, $0x39
-DATA scatter15H0<>+23(SB)/1, $0x41
-DATA scatter15H0<>+24(SB)/1, $0x49
-DATA scatter15H0<>+25(SB)/1, $0x51
-DATA scatter15H0<>+26(SB)/1, $0x59
-DATA scatter15H0<>+27(SB)/1, $0x61
-DATA scatter15H0<>+28(SB)/1, $0x69
-DATA scatter15H0<>+29(SB)/1, $0x71
-DATA scatter15H0<>+30(SB)/1, $0x02
-DATA scatter15H0<>+31(SB)/1, $0x0a
-DATA scatter15H0<>+32(SB)/1, $0x12
-DATA scatter15H0<>+33(SB)/1, $0x1a
-DATA scatter15H0<>+34(SB)/1, $0x22
-DATA scatter15H0<>+35(SB)/1, $0x2a
-DATA scatter15H0<>+36(SB)/1, $0x32
-DATA scatter15H0<>+37(SB)/1, $0x3a
-DATA scatter15H0<>+38(SB)/1, $0x42
-DATA scatter15H0<>+39(SB)/1, $0x4a
-DATA scatter15H0<>+40(SB)/1, $0x52
-DATA scatter15H0<>+41(SB)/1, $0x5a
-DATA scatter15H0<>+42(SB)/1, $0x62
-DATA scatter15H0<>+43(SB)/1, $0x6a
-DATA scatter15H0<>+44(SB)/1, $0x72
-DATA scatter15H0<>+45(SB)/1, $0x03
-DATA scatter15H0<>+46(SB)/1, $0x0b
-DATA scatter15H0<>+47(SB)/1, $0x13
-DATA scatter15H0<>+48(SB)/1, $0x1b
-DATA scatter15H0<>+49(SB)/1, $0x23
-DATA scatter15H0<>+50(SB)/1, $0x2b
-DATA scatter15H0<>+51(SB)/1, $0x33
-DATA scatter15H0<>+52(SB)/1, $0x3b
-DATA scatter15H0<>+53(SB)/1, $0x43
-DATA scatter15H0<>+54(SB)/1, $0x4b
-DATA scatter15H0<>+55(SB)/1, $0x53
-DATA scatter15H0<>+56(SB)/1, $0x5b
-DATA scatter15H0<>+57(SB)/1, $0x63
-DATA scatter15H0<>+58(SB)/1, $0x6b
-DATA scatter15H0<>+59(SB)/1, $0x73
-DATA scatter15H0<>+60(SB)/1, $0x04
-DATA scatter15H0<>+61(SB)/1, $0x0c
-DATA scatter15H0<>+62(SB)/1, $0x14
-DATA scatter15H0<>+63(SB)/1, $0x1c
-GLOBL scatter15H0<>(SB), RODATA|NOPTR, $64
-
-DATA scatter15H1<>+0(SB)/1, $0x24
-DATA scatter15H1<>+1(SB)/1, $0x2c
-DATA scatter15H1<>+2(SB)/1, $0x34
-DATA scatter15H1<>+3(SB)/1, $0x3c
-DATA scatter15H1<>+4(SB)/1, $0x44
-DATA scatter15H1<>+5(SB)/1, $0x4c
-DATA scatter15H1<>+6(SB)/1, $0x54
-DATA scatter15H1<>+7(SB)/1, $0x5c
-DATA scatter15H1<>+8(SB)/1, $0x64
-DATA scatter15H1<>+9(SB)/1, $0x6c
-DATA scatter15H1<>+10(SB)/1, $0x74
-DATA scatter15H1<>+11(SB)/1, $0x05
-DATA scatter15H1<>+12(SB)/1, $0x0d
-DATA scatter15H1<>+13(SB)/1, $0x15
-DATA scatter15H1<>+14(SB)/1, $0x1d
-DATA scatter15H1<>+15(SB)/1, $0x25
-DATA scatter15H1<>+16(SB)/1, $0x2d
-DATA scatter15H1<>+17(SB)/1, $0x35
-DATA scatter15H1<>+18(SB)/1, $0x3d
-DATA scatter15H1<>+19(SB)/1, $0x45
-DATA scatter15H1<>+20(SB)/1, $0x4d
-DATA scatter15H1<>+21(SB)/1, $0x55
-DATA scatter15H1<>+22(SB)/1, $0x5d
-DATA scatter15H1<>+23(SB)/1, $0x65
-DATA scatter15H1<>+24(SB)/1, $0x6d
-DATA scatter15H1<>+25(SB)/1, $0x75
-DATA scatter15H1<>+26(SB)/1, $0x06
-DATA scatter15H1<>+27(SB)/1, $0x0e
-DATA scatter15H1<>+28(SB)/1, $0x16
-DATA scatter15H1<>+29(SB)/1, $0x1e
-DATA scatter15H1<>+30(SB)/1, $0x26
-DATA scatter15H1<>+31(SB)/1, $0x2e
-DATA scatter15H1<>+32(SB)/1, $0x36
-DATA scatter15H1<>+33(SB)/1, $0x3e
-DATA scatter15H1<>+34(SB)/1, $0x46
-DATA scatter15H1<>+35(SB)/1, $0x4e
-DATA scatter15H1<>+36(SB)/1, $0x56
-DATA scatter15H1<>+37(SB)/1, $0x5e
-DATA scatter15H1<>+38(SB)/1, $0x66
-DATA scatter15H1<>+39(SB)/1, $0x6e
-DATA scatter15H1<>+40(SB)/1, $0x76
-DATA scatter15H1<>+41(SB)/1, $0x07
-DATA scatter15H1<>+42(SB)/1, $0x0f
-DATA scatter15H1<>+43(SB)/1, $0x17
-DATA scatter15H1<>+44(SB)/1, $0x1f
-DATA scatter15H1<>+45(SB)/1, $0x27
-DATA scatter15H1<>+46(SB)/1, $0x2f
-DATA scatter15H1<>+47(SB)/1, $0x37
-DATA scatter15H1<>+48(SB)/1, $0x3f
-DATA scatter15H1<>+49(SB)/1, $0x47
-DATA scatter15H1<>+50(SB)/1, $0x4f
-DATA scatter15H1<>+51(SB)/1, $0x57
-DATA scatter15H1<>+52(SB)/1, $0x5f
-DATA scatter15H1<>+53(SB)/1, $0x67
-DATA scatter15H1<>+54(SB)/1, $0x6f
-DATA scatter15H1<>+55(SB)/1, $0x77
-DATA scatter15H1<>+56(SB)/1, $0x00
-DATA scatter15H1<>+57(SB)/1, $0x00
-DATA scatter15H1<>+58(SB)/1, $0x00
-DATA scatter15H1<>+59(SB)/1, $0x00
-DATA scatter15H1<>+60(SB)/1, $0x00
-DATA scatter15H1<>+61(SB)/1, $0x00
-DATA scatter15H1<>+62(SB)/1, $0x00
-DATA scatter15H1<>+63(SB)/1, $0x00
-GLOBL scatter15H1<>(SB), RODATA|NOPTR, $64
-
 // func shuffle15AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
 TEXT ·shuffle15AVX512NTShifted(SB), NOSPLIT, $0-48
@@ -23544,6 +19159,138 @@ done:
 	SFENCE
 	VZEROUPPER
 	RET
+
+DATA gather15H0<>+0(SB)/1, $0x00
+DATA gather15H0<>+1(SB)/1, $0x0f
+DATA gather15H0<>+2(SB)/1, $0x1e
+DATA gather15H0<>+3(SB)/1, $0x2d
+DATA gather15H0<>+4(SB)/1, $0x3c
+DATA gather15H0<>+5(SB)/1, $0x4b
+DATA gather15H0<>+6(SB)/1, $0x5a
+DATA gather15H0<>+7(SB)/1, $0x69
+DATA gather15H0<>+8(SB)/1, $0x01
+DATA gather15H0<>+9(SB)/1, $0x10
+DATA gather15H0<>+10(SB)/1, $0x1f
+DATA gather15H0<>+11(SB)/1, $0x2e
+DATA gather15H0<>+12(SB)/1, $0x3d
+DATA gather15H0<>+13(SB)/1, $0x4c
+DATA gather15H0<>+14(SB)/1, $0x5b
+DATA gather15H0<>+15(SB)/1, $0x6a
+DATA gather15H0<>+16(SB)/1, $0x02
+DATA gather15H0<>+17(SB)/1, $0x11
+DATA gather15H0<>+18(SB)/1, $0x20
+DATA gather15H0<>+19(SB)/1, $0x2f
+DATA gather15H0<>+20(SB)/1, $0x3e
+DATA gather15H0<>+21(SB)/1, $0x4d
+DATA gather15H0<>+22(SB)/1, $0x5c
+DATA gather15H0<>+23(SB)/1, $0x6b
+DATA gather15H0<>+24(SB)/1, $0x03
+DATA gather15H0<>+25(SB)/1, $0x12
+DATA gather15H0<>+26(SB)/1, $0x21
+DATA gather15H0<>+27(SB)/1, $0x30
+DATA gather15H0<>+28(SB)/1, $0x3f
+DATA gather15H0<>+29(SB)/1, $0x4e
+DATA gather15H0<>+30(SB)/1, $0x5d
+DATA gather15H0<>+31(SB)/1, $0x6c
+DATA gather15H0<>+32(SB)/1, $0x04
+DATA gather15H0<>+33(SB)/1, $0x13
+DATA gather15H0<>+34(SB)/1, $0x22
+DATA gather15H0<>+35(SB)/1, $0x31
+DATA gather15H0<>+36(SB)/1, $0x40
+DATA gather15H0<>+37(SB)/1, $0x4f
+DATA gather15H0<>+38(SB)/1, $0x5e
+DATA gather15H0<>+39(SB)/1, $0x6d
+DATA gather15H0<>+40(SB)/1, $0x05
+DATA gather15H0<>+41(SB)/1, $0x14
+DATA gather15H0<>+42(SB)/1, $0x23
+DATA gather15H0<>+43(SB)/1, $0x32
+DATA gather15H0<>+44(SB)/1, $0x41
+DATA gather15H0<>+45(SB)/1, $0x50
+DATA gather15H0<>+46(SB)/1, $0x5f
+DATA gather15H0<>+47(SB)/1, $0x6e
+DATA gather15H0<>+48(SB)/1, $0x06
+DATA gather15H0<>+49(SB)/1, $0x15
+DATA gather15H0<>+50(SB)/1, $0x24
+DATA gather15H0<>+51(SB)/1, $0x33
+DATA gather15H0<>+52(SB)/1, $0x42
+DATA gather15H0<>+53(SB)/1, $0x51
+DATA gather15H0<>+54(SB)/1, $0x60
+DATA gather15H0<>+55(SB)/1, $0x6f
+DATA gather15H0<>+56(SB)/1, $0x07
+DATA gather15H0<>+57(SB)/1, $0x16
+DATA gather15H0<>+58(SB)/1, $0x25
+DATA gather15H0<>+59(SB)/1, $0x34
+DATA gather15H0<>+60(SB)/1, $0x43
+DATA gather15H0<>+61(SB)/1, $0x52
+DATA gather15H0<>+62(SB)/1, $0x61
+DATA gather15H0<>+63(SB)/1, $0x70
+GLOBL gather15H0<>(SB), RODATA|NOPTR, $64
+
+DATA gather15H1<>+0(SB)/1, $0x08
+DATA gather15H1<>+1(SB)/1, $0x17
+DATA gather15H1<>+2(SB)/1, $0x26
+DATA gather15H1<>+3(SB)/1, $0x35
+DATA gather15H1<>+4(SB)/1, $0x44
+DATA gather15H1<>+5(SB)/1, $0x53
+DATA gather15H1<>+6(SB)/1, $0x62
+DATA gather15H1<>+7(SB)/1, $0x71
+DATA gather15H1<>+8(SB)/1, $0x09
+DATA gather15H1<>+9(SB)/1, $0x18
+DATA gather15H1<>+10(SB)/1, $0x27
+DATA gather15H1<>+11(SB)/1, $0x36
+DATA gather15H1<>+12(SB)/1, $0x45
+DATA gather15H1<>+13(SB)/1, $0x54
+DATA gather15H1<>+14(SB)/1, $0x63
+DATA gather15H1<>+15(SB)/1, $0x72
+DATA gather15H1<>+16(SB)/1, $0x0a
+DATA gather15H1<>+17(SB)/1, $0x19
+DATA gather15H1<>+18(SB)/1, $0x28
+DATA gather15H1<>+19(SB)/1, $0x37
+DATA gather15H1<>+20(SB)/1, $0x46
+DATA gather15H1<>+21(SB)/1, $0x55
+DATA gather15H1<>+22(SB)/1, $0x64
+DATA gather15H1<>+23(SB)/1, $0x73
+DATA gather15H1<>+24(SB)/1, $0x0b
+DATA gather15H1<>+25(SB)/1, $0x1a
+DATA gather15H1<>+26(SB)/1, $0x29
+DATA gather15H1<>+27(SB)/1, $0x38
+DATA gather15H1<>+28(SB)/1, $0x47
+DATA gather15H1<>+29(SB)/1, $0x56
+DATA gather15H1<>+30(SB)/1, $0x65
+DATA gather15H1<>+31(SB)/1, $0x74
+DATA gather15H1<>+32(SB)/1, $0x0c
+DATA gather15H1<>+33(SB)/1, $0x1b
+DATA gather15H1<>+34(SB)/1, $0x2a
+DATA gather15H1<>+35(SB)/1, $0x39
+DATA gather15H1<>+36(SB)/1, $0x48
+DATA gather15H1<>+37(SB)/1, $0x57
+DATA gather15H1<>+38(SB)/1, $0x66
+DATA gather15H1<>+39(SB)/1, $0x75
+DATA gather15H1<>+40(SB)/1, $0x0d
+DATA gather15H1<>+41(SB)/1, $0x1c
+DATA gather15H1<>+42(SB)/1, $0x2b
+DATA gather15H1<>+43(SB)/1, $0x3a
+DATA gather15H1<>+44(SB)/1, $0x49
+DATA gather15H1<>+45(SB)/1, $0x58
+DATA gather15H1<>+46(SB)/1, $0x67
+DATA gather15H1<>+47(SB)/1, $0x76
+DATA gather15H1<>+48(SB)/1, $0x0e
+DATA gather15H1<>+49(SB)/1, $0x1d
+DATA gather15H1<>+50(SB)/1, $0x2c
+DATA gather15H1<>+51(SB)/1, $0x3b
+DATA gather15H1<>+52(SB)/1, $0x4a
+DATA gather15H1<>+53(SB)/1, $0x59
+DATA gather15H1<>+54(SB)/1, $0x68
+DATA gather15H1<>+55(SB)/1, $0x77
+DATA gather15H1<>+56(SB)/1, $0x00
+DATA gather15H1<>+57(SB)/1, $0x00
+DATA gather15H1<>+58(SB)/1, $0x00
+DATA gather15H1<>+59(SB)/1, $0x00
+DATA gather15H1<>+60(SB)/1, $0x00
+DATA gather15H1<>+61(SB)/1, $0x00
+DATA gather15H1<>+62(SB)/1, $0x00
+DATA gather15H1<>+63(SB)/1, $0x00
+GLOBL gather15H1<>(SB), RODATA|NOPTR, $64
 
 // func shuffle15AVX512Skewed(dst *byte, src *byte, n int, blocks int, ring *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI

@@ -24,7 +24,6 @@ import "encoding/binary"
 // module, so avo never becomes a dependency of this one; GOWORK=off
 // because the root's go.work joins only the library and bench/).
 //go:generate env GOWORK=off go run -C ../asmgen ./bitshuffle -out ../bitshuffle/bitshuffle_amd64.s -stubs ../bitshuffle/bitshuffle_amd64.go -pkg bitshuffle
-//go:generate env GOWORK=off go run -C ../asmgen ./shuffle -rows -out ../bitshuffle/byteshuffle_amd64.s -stubs ../bitshuffle/byteshuffle_amd64.go -pkg bitshuffle
 
 // Shuffle writes the bit shuffle of src into dst. dst must be at least
 // len(src) bytes and must not overlap src. It panics if typesize < 1 or dst

@@ -2,6 +2,8 @@
 
 package bitshuffle
 
+import "github.com/goblosc/blosc/internal/byteshuffle"
+
 // The bit rows of typesize ts are, for each byte column j of the elements,
 // the typesize-1 bit shuffle of that column: row 8j+b holds bit b of byte j
 // of every element. So a typesize without a bit kernel of its own is a
@@ -96,27 +98,27 @@ func unshuffleRowsLast(dst, rows []byte, ts, n int) {
 func byteShuffle(ts int, dst, src *byte, n, blocks int) {
 	switch ts {
 	case 3:
-		shuffle3AVX512(dst, src, n, blocks)
+		byteshuffle.Shuffle3AVX512(dst, src, n, blocks)
 	case 5:
-		shuffle5AVX512(dst, src, n, blocks)
+		byteshuffle.Shuffle5AVX512(dst, src, n, blocks)
 	case 6:
-		shuffle6AVX512(dst, src, n, blocks)
+		byteshuffle.Shuffle6AVX512(dst, src, n, blocks)
 	case 7:
-		shuffle7AVX512(dst, src, n, blocks)
+		byteshuffle.Shuffle7AVX512(dst, src, n, blocks)
 	case 9:
-		shuffle9AVX512(dst, src, n, blocks)
+		byteshuffle.Shuffle9AVX512(dst, src, n, blocks)
 	case 10:
-		shuffle10AVX512(dst, src, n, blocks)
+		byteshuffle.Shuffle10AVX512(dst, src, n, blocks)
 	case 11:
-		shuffle11AVX512(dst, src, n, blocks)
+		byteshuffle.Shuffle11AVX512(dst, src, n, blocks)
 	case 12:
-		shuffle12AVX512(dst, src, n, blocks)
+		byteshuffle.Shuffle12AVX512(dst, src, n, blocks)
 	case 13:
-		shuffle13AVX512(dst, src, n, blocks)
+		byteshuffle.Shuffle13AVX512(dst, src, n, blocks)
 	case 14:
-		shuffle14AVX512(dst, src, n, blocks)
+		byteshuffle.Shuffle14AVX512(dst, src, n, blocks)
 	case 15:
-		shuffle15AVX512(dst, src, n, blocks)
+		byteshuffle.Shuffle15AVX512(dst, src, n, blocks)
 	default:
 		panic("bitshuffle: no byte shuffle kernel for this typesize")
 	}
@@ -127,27 +129,27 @@ func byteShuffle(ts int, dst, src *byte, n, blocks int) {
 func byteUnshuffle(ts int, dst, src *byte, n, blocks int) {
 	switch ts {
 	case 3:
-		unshuffle3AVX512(dst, src, n, blocks)
+		byteshuffle.Unshuffle3AVX512(dst, src, n, blocks)
 	case 5:
-		unshuffle5AVX512(dst, src, n, blocks)
+		byteshuffle.Unshuffle5AVX512(dst, src, n, blocks)
 	case 6:
-		unshuffle6AVX512(dst, src, n, blocks)
+		byteshuffle.Unshuffle6AVX512(dst, src, n, blocks)
 	case 7:
-		unshuffle7AVX512(dst, src, n, blocks)
+		byteshuffle.Unshuffle7AVX512(dst, src, n, blocks)
 	case 9:
-		unshuffle9AVX512(dst, src, n, blocks)
+		byteshuffle.Unshuffle9AVX512(dst, src, n, blocks)
 	case 10:
-		unshuffle10AVX512(dst, src, n, blocks)
+		byteshuffle.Unshuffle10AVX512(dst, src, n, blocks)
 	case 11:
-		unshuffle11AVX512(dst, src, n, blocks)
+		byteshuffle.Unshuffle11AVX512(dst, src, n, blocks)
 	case 12:
-		unshuffle12AVX512(dst, src, n, blocks)
+		byteshuffle.Unshuffle12AVX512(dst, src, n, blocks)
 	case 13:
-		unshuffle13AVX512(dst, src, n, blocks)
+		byteshuffle.Unshuffle13AVX512(dst, src, n, blocks)
 	case 14:
-		unshuffle14AVX512(dst, src, n, blocks)
+		byteshuffle.Unshuffle14AVX512(dst, src, n, blocks)
 	case 15:
-		unshuffle15AVX512(dst, src, n, blocks)
+		byteshuffle.Unshuffle15AVX512(dst, src, n, blocks)
 	default:
 		panic("bitshuffle: no byte unshuffle kernel for this typesize")
 	}

@@ -30,6 +30,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -44,14 +45,15 @@ const signature = "func(dst *byte, src *byte, n int, blocks int)"
 // plain AVX-512 kernels on cache-resident tiles, so it needs neither the
 // non-temporal nor the skewed forms, nor the typesizes that are powers of
 // two (those have whole bit-shuffle kernels).
-var rowsSubset = flag.Bool("rows", false, "emit only the kernels package bitshuffle uses")
+var rowsSubset = flag.Bool("rows", false, "emit only the kernels package bitshuffle uses, exported, for internal/byteshuffle")
 
 func main() {
 	ConstraintExpr("!purego,!noasm,gc")
 	flag.Parse()
 	if *rowsSubset {
+		exported = true
 		for ts := 3; ts <= 16; ts++ {
-			if ts&(ts-1) != 0 {
+			if isRowsTypesize(ts) {
 				vbmiShuffle(ts, false)
 				vbmiUnshuffle(ts, false)
 			}
@@ -68,8 +70,13 @@ func main() {
 		unpackUnshuffle(avx2, ts, pow2(ts))
 	}
 	for ts := 2; ts <= 16; ts++ {
-		vbmiShuffle(ts, false)
-		vbmiUnshuffle(ts, false)
+		// The plain kernels of the other typesizes are the -rows subset,
+		// generated once into internal/byteshuffle, which package
+		// bitshuffle uses too.
+		if !isRowsTypesize(ts) {
+			vbmiShuffle(ts, false)
+			vbmiUnshuffle(ts, false)
+		}
 		vbmiShuffleShifted(ts)
 		if ts > 8 {
 			vbmiShuffleSkewed(ts)
@@ -276,7 +283,18 @@ func packTable(name string, ts, p, lanes int) Mem {
 	return m
 }
 
+// exported makes the kernel names exported (the -rows subset, called from
+// the packages that import internal/byteshuffle).
+var exported bool
+
+// isRowsTypesize reports whether the plain AVX-512 kernels of ts belong to
+// the -rows subset: typesizes 3 to 15 that are not powers of two.
+func isRowsTypesize(ts int) bool { return ts >= 3 && ts <= 16 && ts&(ts-1) != 0 }
+
 func kernelName(dir string, ts int, s string) string {
+	if exported {
+		dir = strings.ToUpper(dir[:1]) + dir[1:]
+	}
 	return fmt.Sprintf("%s%d%s", dir, ts, s)
 }
 
