@@ -1,0 +1,312 @@
+package blosc
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/goblosc/blosc/internal/golden"
+)
+
+// byteDeltaC is c-blosc2's bytedelta_forward (legacy: the buggy one as
+// its SIMD build runs it), written a byte at a time after the C source:
+// per channel a 16-byte vector loop whose delta carries over between
+// vectors, then a scalar loop that the fixed filter starts from the last
+// vector's last byte and the legacy one from 0. tail says whether the
+// bytes after the last whole element are written (3.3.2) or left as out
+// had them (legacy).
+func byteDeltaC(out, in []byte, ts int, legacy bool) {
+	streamLen := len(in) / ts
+	ip, op := 0, 0
+	for ch := 0; ch < ts; ch++ {
+		i := 0
+		var last byte
+		for ; i < streamLen-15; i += 16 {
+			for k := 0; k < 16; k++ {
+				v := in[ip]
+				out[op] = v - last
+				last = v
+				ip++
+				op++
+			}
+		}
+		if legacy || streamLen <= 15 {
+			last = 0
+		}
+		for ; i < streamLen; i++ {
+			v := in[ip]
+			out[op] = v - last
+			last = v
+			ip++
+			op++
+		}
+	}
+	if !legacy {
+		copy(out[op:], in[ip:])
+	}
+}
+
+func TestByteDeltaMatchesC(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for ts := 1; ts <= 33; ts++ {
+		for n := 0; n <= 40*ts+3; n += 1 + n/7 {
+			in := randBytes(r, n)
+			for _, legacy := range []bool{false, true} {
+				name := fmt.Sprintf("ts=%d/n=%d/legacy=%v", ts, n, legacy)
+				want := bytes.Clone(in) // the legacy tail: left as it was
+				byteDeltaC(want, in, ts, legacy)
+				got := make([]byte, n)
+				byteDeltaEncode(got, in, ts, legacy)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%s: encode differs from C at %d", name, golden.FirstDiff(got, want))
+				}
+				byteDeltaDecode(got, ts, legacy)
+				if !bytes.Equal(got, in) {
+					t.Fatalf("%s: decode differs at %d", name, golden.FirstDiff(got, in))
+				}
+			}
+		}
+	}
+}
+
+// TestByteDeltaChannelKernels checks the word-at-a-time channel loops
+// against a byte loop at every length and alignment around the word size.
+func TestByteDeltaChannelKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	buf := make([]byte, 200)
+	for i := range buf {
+		buf[i] = byte(r.Uint32())
+	}
+	for off := 0; off < 8; off++ {
+		for n := 0; n <= 100; n++ {
+			in := buf[off : off+n]
+			want := make([]byte, n)
+			var last byte
+			for i, v := range in {
+				want[i] = v - last
+				last = v
+			}
+			got := make([]byte, n)
+			byteDeltaEncodeChannel(got, in)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("off=%d n=%d: encode differs at %d", off, n, golden.FirstDiff(got, want))
+			}
+			byteDeltaDecodeChannel(got)
+			if !bytes.Equal(got, in) {
+				t.Fatalf("off=%d n=%d: decode differs at %d", off, n, golden.FirstDiff(got, in))
+			}
+		}
+	}
+}
+
+// TestIntTruncMask checks the accepted metas and their masks against
+// c-blosc2's truncate_uintN, whose bit counts are uint8 arithmetic.
+func TestIntTruncMask(t *testing.T) {
+	for _, ts := range []int{1, 2, 4, 8} {
+		width := uint8(8 * ts)
+		for m := 0; m < 256; m++ {
+			prec := int8(m)
+			var zeroed uint8
+			if prec >= 0 {
+				zeroed = width - uint8(prec)
+			} else {
+				zeroed = uint8(-int(prec))
+			}
+			ok := zeroed < width
+			mask, err := intTruncMask(uint8(m), ts)
+			if ok != (err == nil) {
+				t.Fatalf("ts=%d meta=%d: C accepts %v, we %v (%v)", ts, prec, ok, err == nil, err)
+			}
+			if !ok {
+				if !errors.Is(err, ErrInvalidOptions) {
+					t.Fatalf("ts=%d meta=%d: %v", ts, prec, err)
+				}
+				continue
+			}
+			if want := ^(uint64(1)<<zeroed - 1); mask != want {
+				t.Fatalf("ts=%d meta=%d: mask %#x, want %#x", ts, prec, mask, want)
+			}
+		}
+	}
+	for _, ts := range []int{3, 5, 16} {
+		if _, err := intTruncMask(4, ts); !errors.Is(err, ErrInvalidOptions) {
+			t.Fatalf("ts=%d: %v", ts, err)
+		}
+	}
+}
+
+// pluginPipelines are pipelines with the plugin filters alone, after a
+// shuffle as python-blosc2 chains them, and with delta.
+var pluginPipelines = [][MaxFilters]Filter{
+	{5: ByteDelta},
+	{4: ByteShuffle, 5: ByteDelta},
+	{4: ByteShuffle, 5: ByteDeltaLegacy},
+	{3: ByteDelta, 4: ByteShuffle, 5: BitShuffle},
+	{0: Delta, 4: ByteShuffle, 5: ByteDelta},
+	{0: ByteDelta, 1: Delta, 2: ByteShuffle},
+	{4: IntTrunc, 5: ByteShuffle},
+	{3: IntTrunc, 4: ByteShuffle, 5: ByteDelta},
+	{0: IntTrunc, 1: Delta, 5: ByteShuffle},
+}
+
+// TestPluginFiltersRoundTrip compresses with the plugin filters through
+// the public API, blocks whose ends cut elements included, and decodes
+// every way (serial, parallel, staged, GetItem); with int_trunc the
+// result must be the input masked.
+func TestPluginFiltersRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	w := newDecodeWays()
+	for _, fs := range pluginPipelines {
+		for _, ts := range []int{1, 2, 4, 8, 3, 12} {
+			trunc := false
+			for _, f := range fs {
+				trunc = trunc || f == IntTrunc
+			}
+			if trunc && ts != 1 && ts != 2 && ts != 4 && ts != 8 {
+				continue
+			}
+			for _, n := range []int{0, 5, 100, 4099, 70001} {
+				for _, bs := range []int{0, 1000} {
+					o := Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: ts, Filters: fs, Blocksize: bs, Threads: 2}
+					want := golden.MustPattern(t, "linspace_f64", n)
+					if n > 0 {
+						want = append(want[:n-n%3], randBytes(r, n%3)...)
+					}
+					src := bytes.Clone(want)
+					orig := bytes.Clone(want)
+					for i, f := range fs {
+						switch f {
+						case IntTrunc:
+							o.FilterMeta[i] = 0xfd // -3: the low three bits zeroed
+							if ts == 1 {
+								o.FilterMeta[i] = 6
+							}
+							mask, err := intTruncMask(o.FilterMeta[i], ts)
+							if err != nil {
+								t.Fatal(err)
+							}
+							intTrunc(want, bytes.Clone(want), mask, ts)
+						case ByteDelta:
+							o.FilterMeta[i] = uint8(n % 2 * ts) // 0 means the typesize
+						}
+					}
+					name := fmt.Sprintf("%v/meta=%v/ts=%d/n=%d/bs=%d", fs, o.FilterMeta, ts, n, bs)
+					c, err := Compress(nil, src, o)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					if h, err := ReadHeader(c); err != nil {
+						t.Fatal(err)
+					} else if h.Memcpyed {
+						// A chunk stored as it is (too small, or not
+						// compressible) holds the input unfiltered, in
+						// c-blosc2 too.
+						want = src
+					}
+					got, err := w.check(t, c, uint32(n/3), uint32(n/2))
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					if !bytes.Equal(got, want) {
+						t.Fatalf("%s: differs at %d", name, golden.FirstDiff(got, want))
+					}
+					if !bytes.Equal(src, orig) {
+						t.Fatalf("%s: Compress changed its input", name)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPluginFilterOptions: bad int_trunc settings are refused before
+// anything is written.
+func TestPluginFilterOptions(t *testing.T) {
+	src := make([]byte, 1000)
+	for _, o := range []Options{
+		{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 3, Filters: [MaxFilters]Filter{IntTrunc}, FilterMeta: [MaxFilters]uint8{4}},
+		{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 4, Filters: [MaxFilters]Filter{IntTrunc}, FilterMeta: [MaxFilters]uint8{0}},
+		{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 4, Filters: [MaxFilters]Filter{IntTrunc}, FilterMeta: [MaxFilters]uint8{33}},
+	} {
+		if _, err := Compress(nil, src, o); !errors.Is(err, ErrInvalidOptions) {
+			t.Errorf("%v meta %v ts %d: %v", o.Filters, o.FilterMeta, o.Typesize, err)
+		}
+	}
+}
+
+// setChunkIDs returns a copy of a Blosc2 chunk with filter f in slot 0
+// or, when codec is set, its streams marked as coded by the user codec
+// id.
+func setChunkIDs(c []byte, f Filter, codec int) []byte {
+	c = bytes.Clone(c)
+	if codec >= 0 {
+		c[2] = c[2]&0x1f | formatUser<<5
+		c[22] = byte(codec)
+	} else {
+		c[16] = byte(f)
+	}
+	return c
+}
+
+// TestUnimplementedIDs: a chunk naming a filter or codec this package does
+// not have fails as unsupported, never as corrupt, with the id and what
+// it is in the message, alone and inside a frame.
+func TestUnimplementedIDs(t *testing.T) {
+	src := golden.MustPattern(t, "linspace_f64", 10000)
+	base, err := Compress(nil, src, Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8, Filters: [MaxFilters]Filter{5: ByteShuffle}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type tc struct {
+		chunk []byte
+		want  string
+	}
+	var cases []tc
+	for _, f := range []int{5, 31, 32, 33, 37, 159, 160, 255} {
+		cases = append(cases, tc{setChunkIDs(base, Filter(f), -1), fmt.Sprintf("filter %d in slot 0", f)})
+	}
+	for _, c := range []int{0, 5, 31, 32, 33, 34, 35, 36, 39, 40, 100, 160, 255} {
+		cases = append(cases, tc{setChunkIDs(base, 0, c), fmt.Sprintf("codec %d", c)})
+	}
+	for _, format := range []byte{5, 7} {
+		c := bytes.Clone(base)
+		c[2] = c[2]&0x1f | format<<5
+		cases = append(cases, tc{c, fmt.Sprintf("codec format %d", format)})
+	}
+	for _, k := range cases {
+		_, err := Decompress(nil, k.chunk)
+		_, herr := ReadHeader(k.chunk)
+		for _, e := range []error{err, herr} {
+			if !errors.Is(e, ErrUnsupported) || errors.Is(e, ErrCorrupt) || !strings.Contains(e.Error(), k.want) || !strings.Contains(e.Error(), "(") {
+				t.Errorf("%s: %v", k.want, e)
+			}
+		}
+		// The same chunk in a frame.
+		s, err := NewSChunk(SChunkOptions{Options: Options{Codec: LZ4, Level: 5, Typesize: 8}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AppendChunk(k.chunk); err != nil {
+			if !errors.Is(err, ErrUnsupported) || errors.Is(err, ErrCorrupt) {
+				t.Errorf("%s: AppendChunk: %v", k.want, err)
+			}
+			continue
+		}
+		frame, err := s.Frame(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, open := range map[string]func([]byte) (*SChunk, error){"ParseFrame": ParseFrame, "OpenFrameBytes": OpenFrameBytes} {
+			s2, err := open(frame)
+			if err == nil {
+				_, err = s2.DecompressChunk(nil, 0)
+			}
+			if !errors.Is(err, ErrUnsupported) || errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), k.want) {
+				t.Errorf("%s in a frame, %s: %v", k.want, name, err)
+			}
+		}
+	}
+}
