@@ -56,7 +56,3 @@ func byteDeltaDecode(buf []byte, ts int, legacy bool) {
 		byteDeltaDecodeChannel(ch[restart:])
 	}
 }
-
-// byteDeltaEncodeChannel and byteDeltaDecodeChannel code one channel.
-func byteDeltaEncodeChannel(out, in []byte) { byteDeltaEncodeChannelGeneric(out, in) }
-func byteDeltaDecodeChannel(buf []byte)     { byteDeltaDecodeChannelGeneric(buf) }

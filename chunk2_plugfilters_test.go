@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/guard"
 )
 
 // byteDeltaC is c-blosc2's bytedelta_forward (legacy: the buggy one as
@@ -72,32 +73,46 @@ func TestByteDeltaMatchesC(t *testing.T) {
 	}
 }
 
-// TestByteDeltaChannelKernels checks the word-at-a-time channel loops
-// against a byte loop at every length and alignment around the word size.
+// TestByteDeltaChannelKernels checks the channel loops (the portable ones
+// and those the build runs) against a byte loop at every length and
+// offset around the vector size, in buffers that end at a guard page so
+// that a read or write past the end faults.
 func TestByteDeltaChannelKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
-	buf := make([]byte, 200)
-	for i := range buf {
-		buf[i] = byte(r.Uint32())
+	kernels := []struct {
+		name   string
+		encode func(out, in []byte)
+		decode func(buf []byte)
+	}{
+		{"generic", byteDeltaEncodeChannelGeneric, byteDeltaDecodeChannelGeneric},
+		{"build", byteDeltaEncodeChannel, byteDeltaDecodeChannel},
 	}
-	for off := 0; off < 8; off++ {
-		for n := 0; n <= 100; n++ {
-			in := buf[off : off+n]
+	for n := 0; n <= 100; n++ {
+		for off := 0; off < 16; off += 5 {
+			src, dst := guard.New(n+off, guard.End), guard.New(n+off, guard.End)
+			in, out := src.Bytes[off:], dst.Bytes[off:]
+			for i := range in {
+				in[i] = byte(r.Uint32())
+			}
 			want := make([]byte, n)
 			var last byte
 			for i, v := range in {
 				want[i] = v - last
 				last = v
 			}
-			got := make([]byte, n)
-			byteDeltaEncodeChannel(got, in)
-			if !bytes.Equal(got, want) {
-				t.Fatalf("off=%d n=%d: encode differs at %d", off, n, golden.FirstDiff(got, want))
+			for _, k := range kernels {
+				clear(out)
+				k.encode(out, in)
+				if !bytes.Equal(out, want) {
+					t.Fatalf("%s off=%d n=%d: encode differs at %d", k.name, off, n, golden.FirstDiff(out, want))
+				}
+				k.decode(out)
+				if !bytes.Equal(out, in) {
+					t.Fatalf("%s off=%d n=%d: decode differs at %d", k.name, off, n, golden.FirstDiff(out, in))
+				}
 			}
-			byteDeltaDecodeChannel(got)
-			if !bytes.Equal(got, in) {
-				t.Fatalf("off=%d n=%d: decode differs at %d", off, n, golden.FirstDiff(got, in))
-			}
+			src.Free()
+			dst.Free()
 		}
 	}
 }
@@ -309,4 +324,48 @@ func TestUnimplementedIDs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkByteDelta times the bytedelta kernels over a 256 KiB block of
+// eight channels, with a copy of the same size as the memory bound.
+func BenchmarkByteDelta(b *testing.B) {
+	const n = 256 << 10
+	in := golden.MustPattern(b, "linspace_f64", n)
+	sh := make([]byte, n)
+	Shuffle(sh, in, 8)
+	out := make([]byte, n)
+	b.Run("copy", func(b *testing.B) {
+		b.SetBytes(n)
+		for i := 0; i < b.N; i++ {
+			copy(out, sh)
+		}
+	})
+	b.Run("encode", func(b *testing.B) {
+		b.SetBytes(n)
+		for i := 0; i < b.N; i++ {
+			byteDeltaEncode(out, sh, 8, false)
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.SetBytes(n)
+		for i := 0; i < b.N; i++ {
+			byteDeltaDecode(out, 8, false)
+		}
+	})
+	b.Run("encode-generic", func(b *testing.B) {
+		b.SetBytes(n)
+		for i := 0; i < b.N; i++ {
+			for c := 0; c < 8; c++ {
+				byteDeltaEncodeChannelGeneric(out[c*n/8:(c+1)*n/8], sh[c*n/8:(c+1)*n/8])
+			}
+		}
+	})
+	b.Run("decode-generic", func(b *testing.B) {
+		b.SetBytes(n)
+		for i := 0; i < b.N; i++ {
+			for c := 0; c < 8; c++ {
+				byteDeltaDecodeChannelGeneric(out[c*n/8 : (c+1)*n/8])
+			}
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 )
 
 // A Blosc2 stream is an int32 csize and then:
@@ -59,7 +60,7 @@ func putRun(dst []byte, v byte) int {
 // a few bits), so its streams are not bounded.
 func maxExpansion(c Codec) int {
 	if c >= firstPluginID {
-		return 1 << 31
+		return math.MaxInt32
 	}
 	switch c {
 	case BloscLZ, LZ4, LZ4HC:
