@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc2"
@@ -17,7 +18,7 @@ import (
 // needCPlugins skips when the c-blosc2 linked in was built without its
 // plugins (scripts/cblosc2.sh builds it so unless given -DBUILD_PLUGINS=ON):
 // it then has no bytedelta or int_trunc to compare with.
-func needCPlugins(t *testing.T) {
+func needCPlugins(t testing.TB) {
 	p := cParams(blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.LZ4, Level: 5, Typesize: 8,
 		Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteDelta}, FilterMeta: [blosc.MaxFilters]uint8{5: 8}})
 	cc, err := cblosc2.NewCompressor(p)
@@ -176,6 +177,66 @@ func TestPluginFiltersGoldenByC(t *testing.T) {
 			if m, err := dec.Decompress(got, c); err != nil || m != len(ours) || !bytes.Equal(got, ours) {
 				t.Errorf("%s chunk %d: C decodes %d bytes, %v", name, i, m, err)
 			}
+		}
+	}
+}
+
+// BenchmarkPluginFiltersVersusC alternates Go and c-blosc2 (one thread
+// each) on 16 MiB of linspace_f64 through shuffle and bytedelta, the
+// pipeline python-blosc2 recommends for floats, and int_trunc on
+// arange_i64, each side compressing the input and decoding its own
+// chunk; it reports the best GB/s and the go/c ratios (-benchtime=5x).
+func BenchmarkPluginFiltersVersusC(b *testing.B) {
+	needCPlugins(b)
+	const n = 16 << 20
+	for _, k := range []struct {
+		pattern string
+		filters [blosc.MaxFilters]blosc.Filter
+		meta    [blosc.MaxFilters]uint8
+	}{
+		{"linspace_f64", [blosc.MaxFilters]blosc.Filter{4: blosc.ByteShuffle, 5: blosc.ByteDelta}, [blosc.MaxFilters]uint8{5: 8}},
+		{"arange_i64", [blosc.MaxFilters]blosc.Filter{4: blosc.IntTrunc, 5: blosc.ByteShuffle}, [blosc.MaxFilters]uint8{4: 0xfc}},
+	} {
+		in := golden.MustPattern(b, k.pattern, n)
+		for _, c := range []blosc.Codec{blosc.LZ4, blosc.Zstd} {
+			b.Run(fmt.Sprintf("n=16MiB/%s/%s", k.pattern, c), func(b *testing.B) {
+				o := blosc.Options{Format: blosc.FormatBlosc2, Codec: c, Level: 5, Typesize: 8, Filters: k.filters, FilterMeta: k.meta, Threads: 1}
+				dst := make([]byte, blosc.CompressBound(n))
+				out := make([]byte, n)
+				goC, err := blosc.NewCompressor(o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				goD := &blosc.Decompressor{Threads: 1}
+				cC, err := cblosc2.NewCompressor(cParams(o))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer cC.Free()
+				cD, err := cblosc2.NewDecompressor(1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer cD.Free()
+				g, cs := &side{1 << 62, 1 << 62}, &side{1 << 62, 1 << 62}
+				run := func() {
+					timeSide(b, g, func() (int, error) { r, err := goC.Compress(dst, in); return len(r), err },
+						func(m int) error { _, err := goD.Decompress(out, dst[:m]); return err })
+					timeSide(b, cs, func() (int, error) { return cC.Compress(dst, in) },
+						func(m int) error { _, err := cD.Decompress(out, dst[:m]); return err })
+				}
+				run()
+				for b.Loop() {
+					run()
+				}
+				gb := func(d time.Duration) float64 { return float64(n) / d.Seconds() / 1e9 }
+				b.ReportMetric(gb(g.comp), "go-comp-GB/s")
+				b.ReportMetric(gb(cs.comp), "c-comp-GB/s")
+				b.ReportMetric(gb(g.dec), "go-dec-GB/s")
+				b.ReportMetric(gb(cs.dec), "c-dec-GB/s")
+				b.ReportMetric(float64(cs.comp)/float64(g.comp), "comp-go/c")
+				b.ReportMetric(float64(cs.dec)/float64(g.dec), "dec-go/c")
+			})
 		}
 	}
 }
