@@ -29,22 +29,25 @@ func intTruncMask(meta uint8, typesize int) (uint64, error) {
 }
 
 // intTrunc writes in with every whole element masked. c-blosc2 leaves the
-// bytes after the last whole element unwritten; we copy them.
+// bytes after the last whole element unwritten; we copy them. The typesizes
+// divide 8, so the mask repeated over a word applies to eight bytes at once.
 func intTrunc(out, in []byte, mask uint64, typesize int) {
 	n := len(in) / typesize * typesize
+	w := mask
 	switch typesize {
 	case 1:
-		m := byte(mask)
-		for i := 0; i < n; i++ {
-			out[i] = in[i] & m
-		}
+		w = (mask & 0xff) * 0x0101010101010101
 	case 2:
-		m := uint16(mask)
-		for i := 0; i < n; i += 2 {
-			binary.LittleEndian.PutUint16(out[i:], binary.LittleEndian.Uint16(in[i:])&m)
-		}
-	default:
-		truncPrec(out[:n], in[:n], mask, typesize)
+		w = (mask & 0xffff) * 0x0001000100010001
+	case 4:
+		w = (mask & 0xffffffff) * 0x0000000100000001
+	}
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		binary.LittleEndian.PutUint64(out[i:], binary.LittleEndian.Uint64(in[i:])&w)
+	}
+	for ; i < n; i++ {
+		out[i] = in[i] & byte(w>>(8*(i%8)))
 	}
 	copy(out[n:len(in)], in[n:])
 }

@@ -369,3 +369,31 @@ func BenchmarkByteDelta(b *testing.B) {
 		}
 	})
 }
+
+// TestIntTruncElements checks intTrunc's words against masking element by
+// element, partial element at the end included.
+func TestIntTruncElements(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, ts := range []int{1, 2, 4, 8} {
+		for _, meta := range []uint8{1, 3, 0xff, 0xf9, uint8(8*ts - 1)} {
+			mask, err := intTruncMask(meta, ts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for n := 0; n < 70; n++ {
+				in := randBytes(r, n)
+				want := bytes.Clone(in)
+				for e := 0; e+ts <= n; e += ts {
+					for k := 0; k < ts; k++ {
+						want[e+k] &= byte(mask >> (8 * k))
+					}
+				}
+				got := make([]byte, n)
+				intTrunc(got, in, mask, ts)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("ts=%d meta=%d n=%d: differs at %d", ts, int8(meta), n, golden.FirstDiff(got, want))
+				}
+			}
+		}
+	}
+}

@@ -195,11 +195,13 @@ func BenchmarkPluginFiltersVersusC(b *testing.B) {
 		meta    [blosc.MaxFilters]uint8
 	}{
 		{"linspace_f64", [blosc.MaxFilters]blosc.Filter{4: blosc.ByteShuffle, 5: blosc.ByteDelta}, [blosc.MaxFilters]uint8{5: 8}},
+		// The same without bytedelta: what the codec and shuffle alone give.
+		{"linspace_f64", [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, [blosc.MaxFilters]uint8{}},
 		{"arange_i64", [blosc.MaxFilters]blosc.Filter{4: blosc.IntTrunc, 5: blosc.ByteShuffle}, [blosc.MaxFilters]uint8{4: 0xfc}},
 	} {
 		in := golden.MustPattern(b, k.pattern, n)
 		for _, c := range []blosc.Codec{blosc.LZ4, blosc.Zstd} {
-			b.Run(fmt.Sprintf("n=16MiB/%s/%s", k.pattern, c), func(b *testing.B) {
+			b.Run(fmt.Sprintf("n=16MiB/%s/%s/%v", k.pattern, c, k.filters[4:]), func(b *testing.B) {
 				o := blosc.Options{Format: blosc.FormatBlosc2, Codec: c, Level: 5, Typesize: 8, Filters: k.filters, FilterMeta: k.meta, Threads: 1}
 				dst := make([]byte, blosc.CompressBound(n))
 				out := make([]byte, n)
