@@ -397,3 +397,40 @@ func TestIntTruncElements(t *testing.T) {
 		}
 	}
 }
+
+// TestPluginFiltersZeroAllocs: compressing and decoding through the
+// built-in plugin filters with reused contexts allocates nothing.
+func TestPluginFiltersZeroAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("SKIPPED: allocation counts are meaningless under -race")
+	}
+	src := golden.MustPattern(t, "linspace_f64", 300001)
+	for _, fs := range pluginPipelines {
+		o := Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8, Filters: fs, Threads: 1}
+		for i, f := range fs {
+			if f == IntTrunc {
+				o.FilterMeta[i] = 0xf0
+			}
+		}
+		c, err := NewCompressor(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := &Decompressor{Threads: 1}
+		chunk := make([]byte, CompressBound(len(src)))
+		out := make([]byte, len(src))
+		comp, err := c.Compress(chunk, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.Decompress(out, comp); err != nil {
+			t.Fatal(err)
+		}
+		if a := testing.AllocsPerRun(5, func() { c.Compress(chunk, src) }); a != 0 {
+			t.Errorf("%v: Compress: %v allocs", fs, a)
+		}
+		if a := testing.AllocsPerRun(5, func() { d.Decompress(out, comp) }); a != 0 {
+			t.Errorf("%v: Decompress: %v allocs", fs, a)
+		}
+	}
+}

@@ -299,3 +299,40 @@ func TestRegisterConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestPluginZeroAllocs: a registered codec and filter cost no allocation
+// of their own through reused contexts.
+func TestPluginZeroAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("SKIPPED: allocation counts are meaningless under -race")
+	}
+	if err := RegisterCodec(170, "rle170", 9, rleCodec{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := RegisterFilter(170, "add170", addFilter{}); err != nil {
+		t.Fatal(err)
+	}
+	src := golden.MustPattern(t, "arange_i64", 300000)
+	o := Options{Format: FormatBlosc2, Codec: 170, CodecMeta: 7, Level: 5, Typesize: 8, Threads: 1,
+		Filters: [MaxFilters]Filter{4: 170, 5: ByteShuffle}}
+	c, err := NewCompressor(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &Decompressor{Threads: 1}
+	chunk := make([]byte, CompressBound(len(src)))
+	out := make([]byte, len(src))
+	comp, err := c.Compress(chunk, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := d.Decompress(out, comp); err != nil || !bytes.Equal(got, src) {
+		t.Fatal(err)
+	}
+	if a := testing.AllocsPerRun(5, func() { c.Compress(chunk, src) }); a != 0 {
+		t.Errorf("Compress: %v allocs", a)
+	}
+	if a := testing.AllocsPerRun(5, func() { d.Decompress(out, comp) }); a != 0 {
+		t.Errorf("Decompress: %v allocs", a)
+	}
+}
