@@ -87,6 +87,25 @@ func (f Filter) String() string {
 	return fmt.Sprintf("filter(%d)", uint8(f))
 }
 
+// ParseFilter maps a name (as c-blosc2 spells it, or as a filter was
+// registered) to a Filter.
+func ParseFilter(s string) (Filter, error) {
+	for i, n := range filterNames {
+		if strings.EqualFold(s, n) {
+			return Filter(i), nil
+		}
+	}
+	for _, f := range []Filter{ByteDeltaLegacy, ByteDelta, IntTrunc} {
+		if strings.EqualFold(s, f.String()) {
+			return f, nil
+		}
+	}
+	if f, ok := pluginFilterByName(s); ok {
+		return f, nil
+	}
+	return 0, fmt.Errorf("%w: unknown filter %q", ErrInvalidOptions, s)
+}
+
 // MaxFilters is the number of slots in the Blosc2 filter pipeline.
 const MaxFilters = 6
 

@@ -146,6 +146,19 @@ func pluginCodecByName(s string) (Codec, bool) {
 	return 0, false
 }
 
+func pluginFilterByName(s string) (Filter, bool) {
+	r := plugins.Load()
+	if r == nil {
+		return 0, false
+	}
+	for i, e := range r.filters {
+		if e != nil && strings.EqualFold(e.name, s) {
+			return Filter(i), true
+		}
+	}
+	return 0, false
+}
+
 // RegisterFilter makes filter id available to every API that writes or
 // reads Blosc2 chunks (chunks, super-chunks, frames), as c-blosc2's
 // blosc2_register_filter does: a program plugs in a binding for a filter

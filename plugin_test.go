@@ -128,6 +128,14 @@ func TestRegisterErrors(t *testing.T) {
 	if c, err := ParseCodec("RLE250"); err != nil || c != 250 {
 		t.Error(c, err)
 	}
+	for name, want := range map[string]Filter{"add": 250, "BYTEDELTA": ByteDelta, "bytedelta_buggy": ByteDeltaLegacy, "int_trunc": IntTrunc, "trunc_prec": TruncPrec} {
+		if f, err := ParseFilter(name); err != nil || f != want {
+			t.Errorf("ParseFilter(%q) = %v, %v", name, f, err)
+		}
+	}
+	if _, err := ParseFilter("ndcell"); !errors.Is(err, ErrInvalidOptions) {
+		t.Error("ParseFilter of an unregistered plugin:", err)
+	}
 }
 
 // TestPluginChunks writes and reads chunks with a registered codec and
