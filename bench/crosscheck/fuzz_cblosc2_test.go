@@ -205,9 +205,10 @@ func c2Differs(src []byte, h *blosc.Header, herr, err error, ours, theirs []byte
 	case h.Format == blosc.FormatBlosc1 && h.BitShuffle && theirs != nil && len(theirs) == len(ours) && !h.Memcpyed &&
 		(blosc1BitCopied(h.Blocksize, h.Typesize) || blosc1BitCopied(leftover(h), h.Typesize)):
 		return "c-blosc2 bit-unshuffles a Blosc1 block whose element count is not a multiple of 8 (FORMAT-NOTES)"
-	case h.Format == blosc.FormatBlosc2 && (hasFilter(h, blosc.Delta) || hasFilter(h, blosc.TruncPrec)) && theirs != nil && len(theirs) == len(ours) &&
+	case h.Format == blosc.FormatBlosc2 && (hasFilter(h, blosc.Delta) || hasFilter(h, blosc.TruncPrec) ||
+		hasFilter(h, blosc.IntTrunc) || hasFilter(h, blosc.ByteDeltaLegacy)) && theirs != nil && len(theirs) == len(ours) &&
 		(h.Blocksize%h.Typesize != 0 || leftover(h)%h.Typesize != 0):
-		return "c-blosc2 leaves a delta or trunc_prec block's partial element unwritten (FORMAT-NOTES)"
+		return "c-blosc2 leaves a delta, trunc_prec, int_trunc or legacy bytedelta block's partial element unwritten (FORMAT-NOTES)"
 	}
 	return ""
 }
