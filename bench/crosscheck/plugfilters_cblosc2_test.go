@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,19 +16,26 @@ import (
 	"github.com/goblosc/blosc/internal/golden"
 )
 
-// needCPlugins skips when the c-blosc2 linked in was built without its
-// plugins (scripts/cblosc2.sh builds it so unless given -DBUILD_PLUGINS=ON):
-// it then has no bytedelta or int_trunc to compare with.
-func needCPlugins(t testing.TB) {
+// cPlugins reports whether the c-blosc2 linked in has its plugin filters:
+// scripts/cblosc2.sh builds it without them unless given
+// -DBUILD_PLUGINS=ON.
+var cPlugins = sync.OnceValue(func() bool {
 	p := cParams(blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.LZ4, Level: 5, Typesize: 8,
 		Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteDelta}, FilterMeta: [blosc.MaxFilters]uint8{5: 8}})
 	cc, err := cblosc2.NewCompressor(p)
-	if err == nil {
-		defer cc.Free()
-		_, err = cc.Compress(make([]byte, 4096+32), make([]byte, 4096))
-	}
 	if err != nil {
-		t.Skipf("SKIPPED: this c-blosc2 has no bytedelta (%v); build one with scripts/cblosc2.sh SRC DIR -DBUILD_PLUGINS=ON -DBLOSC_ENABLE_ZFP=OFF", err)
+		return false
+	}
+	defer cc.Free()
+	_, err = cc.Compress(make([]byte, 4096+32), make([]byte, 4096))
+	return err == nil
+})
+
+// needCPlugins skips a test that compares the plugin filters with C when
+// the C library has none.
+func needCPlugins(t testing.TB) {
+	if !cPlugins() {
+		t.Skip("SKIPPED: this c-blosc2 has no bytedelta; build one with scripts/cblosc2.sh SRC DIR -DBUILD_PLUGINS=ON -DBLOSC_ENABLE_ZFP=OFF")
 	}
 }
 
