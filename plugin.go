@@ -26,10 +26,11 @@ type FilterParams struct {
 }
 
 // A FilterPlugin is a filter that RegisterFilter adds to the Blosc2
-// pipeline. Forward and Backward work on one block: len(dst) == len(src),
-// which is any length from 1 to the chunk's block size (the last block of
-// a chunk is shorter, and need not hold whole elements); they must write
-// every byte of dst and must not keep either slice. They are called from
+// pipeline. Forward and Backward work on one block, src into dst: the two
+// do not overlap, len(dst) == len(src), and that length is anything from 1
+// to the chunk's block size (the last block of a chunk is shorter and need
+// not hold whole elements). They must write every byte of dst and must not
+// keep either slice. They are called from
 // several goroutines at once (blocks are filtered in parallel). An error
 // from Forward fails the compression; from Backward, the decompression,
 // wrapping ErrCorrupt unless it wraps one of this package's errors.
@@ -58,7 +59,8 @@ type CodecParams struct {
 // length not below len(src), stores the stream as it is, as c-blosc2
 // does; len(dst) is the room left, at most len(src). Decompress fills
 // dst, whose length is the stream's size in the chunk, from src and
-// returns the bytes written, which must be len(dst). Both are called from
+// returns the bytes written, which must be len(dst); streams stored as
+// they are or as runs of one byte never reach it. Both are called from
 // several goroutines at once and must not keep the slices.
 type CodecPlugin interface {
 	Compress(dst, src []byte, p CodecParams) (int, error)
