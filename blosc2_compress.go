@@ -7,12 +7,17 @@ import (
 
 // params2 validates the options of a Blosc2 chunk.
 func (o *Options) params2(p params) (params, error) {
-	switch o.Codec {
-	case BloscLZ, LZ4, LZ4HC, Zlib, Zstd:
+	switch {
+	case o.Codec == BloscLZ || o.Codec == LZ4 || o.Codec == LZ4HC || o.Codec == Zlib || o.Codec == Zstd:
+	case o.Codec >= firstPluginID:
+		if lookupCodec(o.Codec) == nil {
+			return p, unsupportedCodec(uint8(o.Codec))
+		}
 	default:
 		// c-blosc2 dropped Snappy.
 		return p, fmt.Errorf("%w: codec %s in a Blosc2 chunk", ErrInvalidOptions, o.Codec)
 	}
+	p.codecMeta = o.CodecMeta
 	if o.Level < 0 || o.Level > 9 {
 		return p, fmt.Errorf("%w: level %d outside 0..9", ErrInvalidOptions, o.Level)
 	}
@@ -80,7 +85,13 @@ func (p *params) layout2(nbytes int) layout2 {
 	h := &l.hdr
 	h.version, h.versionLZ, h.typesize = version2Stable, 1, uint8(p.typesize)
 	h.nbytes, h.blocksize = nbytes, l.blocksize
-	h.codecID = uint8(p.codec)
+	h.codecID, h.codecMeta = uint8(p.codec), p.codecMeta
+	if p.codec >= firstPluginID {
+		// c-blosc2 writes a plugin codec's own version in every chunk.
+		if e := lookupCodec(p.codec); e != nil {
+			h.versionLZ = e.version
+		}
+	}
 	for i, f := range p.filters {
 		h.filters[i] = uint8(f)
 		h.filterMeta[i] = p.filterMeta[i]
@@ -186,7 +197,7 @@ func (e *engine) compressBlocks2(out, src []byte, p *params, l *layout2) (int, b
 		// The decoder codes later blocks against its decoded block 0:
 		// the input itself unless a lossy filter changed it.
 		ref = src[:l.blocksize]
-		if pipe.has(TruncPrec) {
+		if pipe.inexact() {
 			ws := &e.ws
 			a, bb := ws.b2.scratch(l.blocksize)
 			f, err := pipe.forward(ref, a, bb, nil)
@@ -198,7 +209,9 @@ func (e *engine) compressBlocks2(out, src []byte, p *params, l *layout2) (int, b
 			if &f[0] == &bb[0] {
 				other = a
 			}
-			pipe.backward(b.ref0, f, other, nil)
+			if err := pipe.backward(b.ref0, f, other, nil); err != nil {
+				return 0, false, err
+			}
 			ref = b.ref0
 		}
 	}
@@ -271,6 +284,7 @@ func compressBlock2(ws *workerState, p *params, l *layout2, pipe *pipeline2, in,
 	if err != nil {
 		return 0, err
 	}
-	sc := streamCoder{codec: p.codec, clevel: p.clevel, split: l.split, blosc2: true, zenc: zenc}
+	sc := streamCoder{codec: p.codec, clevel: p.clevel, split: l.split, blosc2: true, zenc: zenc,
+		codecMeta: p.codecMeta, typesize: p.typesize}
 	return sc.write(ws, out, data, l.nstreams(j))
 }

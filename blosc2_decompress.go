@@ -209,14 +209,16 @@ func (c *chunk2) decodeBlockFrom(out, ref []byte, i int, src []byte, st *decodeS
 	}
 	p := 0
 	for j := 0; j < nstreams; j++ {
-		n, err := readStream(buf[j*neblock:(j+1)*neblock], src[p:], c.codec, c.dict, cd)
+		n, err := c.readStream(buf[j*neblock:(j+1)*neblock], src[p:], cd)
 		if err != nil {
 			return fmt.Errorf("block %d stream %d: %w", i, j, err)
 		}
 		p += n
 	}
 	if filtered {
-		c.pipe.backward(out[:bsize], buf, tmp, ref)
+		if err := c.pipe.backward(out[:bsize], buf, tmp, ref); err != nil {
+			return fmt.Errorf("block %d: %w", i, err)
+		}
 	}
 	return nil
 }
@@ -237,11 +239,13 @@ func (c *chunk2) decodeVLBlock(out, ref []byte, i int, st *decodeState, cd codec
 	}
 	if len(stream) == len(out) {
 		copy(buf, stream)
-	} else if err := cd.decodeStream(c.codec, c.dict, buf, stream); err != nil {
+	} else if err := c.decodeStream(buf, stream, cd); err != nil {
 		return fmt.Errorf("VL block %d: %w", i, err)
 	}
 	if filtered {
-		c.pipe.backward(out, buf, tmp, ref)
+		if err := c.pipe.backward(out, buf, tmp, ref); err != nil {
+			return fmt.Errorf("VL block %d: %w", i, err)
+		}
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ type pipeline2 struct {
 }
 
 // bypassable reports whether backward's last step is a byte shuffle that
-// unshuffleBypass can write around the caches, with no delta after it to
+// unshuffleBypass can write around the caches, with no filter after it to
 // read the output back.
 func (p *pipeline2) bypassable() bool {
 	if p.has(Delta) {
@@ -27,24 +27,25 @@ func (p *pipeline2) bypassable() bool {
 	}
 	for i, f := range p.filters {
 		switch Filter(f) {
-		case BitShuffle:
-			return false
+		case NoFilter, TruncPrec, IntTrunc:
 		case ByteShuffle:
 			ts := p.typesize
 			if p.meta[i] != 0 {
 				ts = int(p.meta[i])
 			}
 			return canBypass(ts)
+		default:
+			return false
 		}
 	}
 	return false
 }
 
-// active reports whether decoding runs any filter (TRUNC_PREC needs no
-// undoing).
+// activeBackward reports whether decoding runs any filter (TRUNC_PREC and
+// INT_TRUNC need no undoing).
 func (p *pipeline2) activeBackward() bool {
 	for _, f := range p.filters {
-		if f != uint8(NoFilter) && f != uint8(TruncPrec) {
+		if f != uint8(NoFilter) && f != uint8(TruncPrec) && f != uint8(IntTrunc) {
 			return true
 		}
 	}
@@ -60,18 +61,35 @@ func (p *pipeline2) has(f Filter) bool {
 	return false
 }
 
+// inexact reports whether backward may not give back what forward was
+// given: a lossy filter, or a plugin nobody vouches for.
+func (p *pipeline2) inexact() bool {
+	for _, f := range p.filters {
+		if f == uint8(TruncPrec) || f == uint8(IntTrunc) || (f >= firstPluginID && !builtinPluginFilter(Filter(f))) {
+			return true
+		}
+	}
+	return false
+}
+
 // validate checks what compression with the pipeline requires; decoding
 // needs nothing beyond the codes being known.
 func (p *pipeline2) validate() error {
 	for i, f := range p.filters {
 		switch Filter(f) {
-		case NoFilter, ByteShuffle, BitShuffle, Delta:
+		case NoFilter, ByteShuffle, BitShuffle, Delta, ByteDelta, ByteDeltaLegacy:
 		case TruncPrec:
 			if _, err := truncMask(int8(p.meta[i]), p.typesize); err != nil {
 				return err
 			}
+		case IntTrunc:
+			if _, err := intTruncMask(p.meta[i], p.typesize); err != nil {
+				return err
+			}
 		default:
-			return fmt.Errorf("%w: filter %d in slot %d", ErrInvalidOptions, f, i)
+			if !knownFilter(Filter(f)) {
+				return unsupportedFilter(Filter(f), i)
+			}
 		}
 	}
 	return nil
@@ -228,8 +246,22 @@ func (p *pipeline2) forward(src, a, b, ref []byte) ([]byte, error) {
 				return nil, err
 			}
 			truncPrec(next, cur, mask, p.typesize)
+		case ByteDelta, ByteDeltaLegacy:
+			byteDeltaEncode(next, cur, byteDeltaTypesize(p.meta[i], p.typesize), Filter(f) == ByteDeltaLegacy)
+		case IntTrunc:
+			mask, err := intTruncMask(p.meta[i], p.typesize)
+			if err != nil {
+				return nil, err
+			}
+			intTrunc(next, cur, mask, p.typesize)
 		default:
-			return nil, fmt.Errorf("%w: filter %d in slot %d", ErrInvalidOptions, f, i)
+			e := lookupFilter(Filter(f))
+			if e == nil {
+				return nil, unsupportedFilter(Filter(f), i)
+			}
+			if err := e.f.Forward(next, cur, FilterParams{Meta: p.meta[i], Typesize: p.typesize}); err != nil {
+				return nil, fmt.Errorf("filter %d (%s) in slot %d: %w", f, e.name, i, err)
+			}
 		}
 		if curIsSrc {
 			cur, next, curIsSrc = next, spare, false
@@ -240,22 +272,35 @@ func (p *pipeline2) forward(src, a, b, ref []byte) ([]byte, error) {
 	return cur, nil
 }
 
+// backwardMoves reports whether undoing filter f moves the block to
+// another buffer (the shuffles, plugins) rather than working in place
+// (delta, bytedelta) or doing nothing (none, the truncations).
+func backwardMoves(f Filter) bool {
+	switch f {
+	case ByteShuffle, BitShuffle:
+		return true
+	case NoFilter, Delta, TruncPrec, ByteDelta, ByteDeltaLegacy, IntTrunc:
+		return false
+	}
+	return true
+}
+
 // backward undoes the pipeline for one block. in holds the codec output
 // and may be overwritten; tmp is scratch of len(in) bytes (untouched when
-// at most one shuffle is set); out receives the block. ref is nil for block
-// 0 and otherwise the decoded block 0, which c-blosc2 (single-threaded)
-// reads from the output buffer.
+// at most one filter moves the block); out receives the block. ref is nil
+// for block 0 and otherwise the decoded block 0, which c-blosc2
+// (single-threaded) reads from the output buffer.
 //
-// The last shuffle writes straight into out, and with no shuffle the block
-// is copied there first and the delta undone in place: a 64 MiB chunk
-// decoded through a final copy spent more time in that copy than in the
-// codec and the unshuffle together.
-func (p *pipeline2) backward(out, in, tmp, ref []byte) {
+// The last move writes straight into out, and with no move the block is
+// copied there first and the in-place filters undone there: a 64 MiB
+// chunk decoded through a final copy spent more time in that copy than in
+// the codec and the unshuffle together.
+func (p *pipeline2) backward(out, in, tmp, ref []byte) error {
 	n := len(in)
 	out = out[:n]
 	moves := 0
 	for _, f := range p.filters {
-		if Filter(f) == ByteShuffle || Filter(f) == BitShuffle {
+		if backwardMoves(Filter(f)) {
 			moves++
 		}
 	}
@@ -266,11 +311,15 @@ func (p *pipeline2) backward(out, in, tmp, ref []byte) {
 	}
 	for i := MaxFilters - 1; i >= 0; i-- {
 		f := Filter(p.filters[i])
-		if f == Delta {
+		switch f {
+		case Delta:
 			deltaDecode(cur, ref, p.typesize)
 			continue
+		case ByteDelta, ByteDeltaLegacy:
+			byteDeltaDecode(cur, byteDeltaTypesize(p.meta[i], p.typesize), f == ByteDeltaLegacy)
+			continue
 		}
-		if f != ByteShuffle && f != BitShuffle {
+		if !backwardMoves(f) {
 			continue
 		}
 		moves--
@@ -282,7 +331,8 @@ func (p *pipeline2) backward(out, in, tmp, ref []byte) {
 			}
 			curIsTmp = !curIsTmp
 		}
-		if f == ByteShuffle {
+		switch f {
+		case ByteShuffle:
 			ts := p.typesize
 			if p.meta[i] != 0 {
 				ts = int(p.meta[i])
@@ -292,9 +342,18 @@ func (p *pipeline2) backward(out, in, tmp, ref []byte) {
 			} else {
 				Unshuffle(next, cur, ts)
 			}
-		} else {
+		case BitShuffle:
 			bitshuffle.Unshuffle(next, cur, p.typesize)
+		default:
+			e := lookupFilter(f)
+			if e == nil {
+				return unsupportedFilter(f, i)
+			}
+			if err := e.f.Backward(next, cur, FilterParams{Meta: p.meta[i], Typesize: p.typesize}); err != nil {
+				return pluginErr(fmt.Sprintf("filter %d (%s) in slot %d", uint8(f), e.name, i), err)
+			}
 		}
 		cur = next
 	}
+	return nil
 }

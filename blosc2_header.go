@@ -99,9 +99,14 @@ func (h *header2) codec() (Codec, error) {
 	case formatZstd:
 		return Zstd, nil
 	case formatUser:
-		return 0, fmt.Errorf("%w: user-defined codec %d", ErrUnsupported, h.codecID)
+		if h.codecID >= firstPluginID && lookupCodec(Codec(h.codecID)) != nil {
+			return Codec(h.codecID), nil
+		}
+		return 0, unsupportedCodec(h.codecID)
 	}
-	return 0, fmt.Errorf("%w: codec format %d", ErrCorrupt, h.flags>>5)
+	// c-blosc2 reports a format code it lacks as a missing codec library,
+	// not as a bad chunk.
+	return 0, &unimplementedError{fmt.Sprintf("codec format %d (not one c-blosc2 defines)", h.flags>>5)}
 }
 
 // isBlosc2Header reports whether src starts with an extended (Blosc2)
@@ -216,8 +221,8 @@ func parseHeader2(src []byte) (header2, error) {
 	}
 	if sp == specialNone {
 		for i, f := range h.filters {
-			if f > uint8(TruncPrec) {
-				return h, fmt.Errorf("%w: filter %d in slot %d", ErrUnsupported, f, i)
+			if !knownFilter(Filter(f)) {
+				return h, unsupportedFilter(Filter(f), i)
 			}
 		}
 		if !h.memcpyed() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 )
 
 // A Blosc2 stream is an int32 csize and then:
@@ -54,7 +55,13 @@ func putRun(dst []byte, v byte) int {
 // to, so a block's size claim can be checked before decoding: LZ4 and
 // BloscLZ extend a match by 255 per length byte, deflate yields at most
 // 258 bytes from two bits, a zstd RLE block yields 128 KiB from four bytes.
+//
+// A plugin codec's expansion is not known (zfp codes a block of zeros in
+// a few bits), so its streams are not bounded.
 func maxExpansion(c Codec) int {
+	if c >= firstPluginID {
+		return math.MaxInt32
+	}
 	switch c {
 	case BloscLZ, LZ4, LZ4HC:
 		return 256
@@ -96,7 +103,8 @@ func scanStream(src []byte, neblock int, c Codec) (int, error) {
 
 // readStream decodes the stream at src into dst (len(dst) == neblock) and
 // returns its length in src.
-func readStream(dst, src []byte, c Codec, dict []byte, cd codecDecoder) (int, error) {
+func (ch *chunk2) readStream(dst, src []byte, cd codecDecoder) (int, error) {
+	c := ch.codec
 	n, err := scanStream(src, len(dst), c)
 	if err != nil {
 		return 0, err
@@ -110,11 +118,31 @@ func readStream(dst, src []byte, c Codec, dict []byte, cd codecDecoder) (int, er
 	case cs == len(dst):
 		copy(dst, src[4:n])
 	default:
-		if err := cd.decodeStream(c, dict, dst, src[4:n]); err != nil {
+		if err := ch.decodeStream(dst, src[4:n], cd); err != nil {
 			return 0, err
 		}
 	}
 	return n, nil
+}
+
+// decodeStream decodes one codec stream of the chunk into dst, through
+// cd or, for a plugin codec, the registered plugin.
+func (ch *chunk2) decodeStream(dst, src []byte, cd codecDecoder) error {
+	if ch.codec < firstPluginID {
+		return cd.decodeStream(ch.codec, ch.dict, dst, src)
+	}
+	e := lookupCodec(ch.codec)
+	if e == nil {
+		return unsupportedCodec(uint8(ch.codec))
+	}
+	n, err := e.c.Decompress(dst, src, CodecParams{Meta: ch.h.codecMeta, Typesize: int(ch.h.typesize)})
+	if err != nil {
+		return pluginErr(fmt.Sprintf("codec %d (%s)", uint8(ch.codec), e.name), err)
+	}
+	if n != len(dst) {
+		return fmt.Errorf("%w: codec %d (%s) decoded %d bytes of a %d-byte stream", ErrCorrupt, uint8(ch.codec), e.name, n, len(dst))
+	}
+	return nil
 }
 
 // fill sets every byte of b to v.

@@ -134,6 +134,9 @@ func blosc1CodecFromCode(code uint8) (Codec, bool) {
 
 // codecCode is the flags' codec code c-blosc writes for c.
 func codecCode(c Codec) uint8 {
+	if c >= firstPluginID {
+		return formatUser
+	}
 	switch c {
 	case BloscLZ:
 		return 0

@@ -290,6 +290,9 @@ type streamCoder struct {
 	// 1.21's 2.5.1.
 	blosc2 bool
 	zenc   *zstdDictEncoder // Blosc2 with a dictionary
+	// Blosc2 plugin codecs: what CodecParams passes on.
+	codecMeta uint8
+	typesize  int
 }
 
 // writeRun writes stream into out as a run if every byte of it is the
@@ -341,6 +344,8 @@ func (sc *streamCoder) write(ws *workerState, out, data []byte, ns int) (int, er
 			cbytes = sc.zenc.compress(dst, stream)
 		case sc.blosc2 && sc.codec == BloscLZ:
 			cbytes = ws.codec.CompressBloscLZ2(dst, stream, sc.clevel)
+		case sc.codec >= firstPluginID:
+			cbytes, err = sc.compressPlugin(dst, stream)
 		default:
 			cbytes, err = ws.codec.Compress(id, sc.clevel, dst, stream, sc.split)
 		}
@@ -358,4 +363,23 @@ func (sc *streamCoder) write(ws *workerState, out, data []byte, ns int) (int, er
 		pos += cbytes
 	}
 	return pos, nil
+}
+
+// compressPlugin compresses one stream with a registered codec.
+func (sc *streamCoder) compressPlugin(dst, stream []byte) (int, error) {
+	e := lookupCodec(sc.codec)
+	if e == nil {
+		return 0, unsupportedCodec(uint8(sc.codec))
+	}
+	n, err := e.c.Compress(dst, stream, CodecParams{Meta: sc.codecMeta, Level: sc.clevel, Typesize: sc.typesize})
+	if err != nil {
+		return 0, err
+	}
+	if n < 0 || n > len(dst) {
+		return 0, fmt.Errorf("%w: codec %d (%s) returned %d bytes for a %d-byte buffer", ErrShortBuffer, uint8(sc.codec), e.name, n, len(dst))
+	}
+	if n >= len(stream) {
+		return 0, nil // stored as it is
+	}
+	return n, nil
 }

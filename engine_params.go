@@ -109,6 +109,7 @@ type params struct {
 	// Blosc2 only: the whole pipeline.
 	filters    [MaxFilters]Filter
 	filterMeta [MaxFilters]uint8
+	codecMeta  uint8
 	dict       bool
 }
 

@@ -277,11 +277,12 @@ func (s *SChunk) readIndex(idx []byte) error {
 }
 
 // frameChunkErr reports a chunk of a frame that does not parse. Inside a
-// frame an unknown chunk version or codec is as likely an offset pointing
-// at the wrong bytes as a chunk from a newer library: the error wraps
-// ErrCorrupt, and ErrUnsupported too when the chunk said so.
+// frame an unknown chunk version is as likely an offset pointing at the
+// wrong bytes as a chunk from a newer library: the error wraps ErrCorrupt,
+// and ErrUnsupported too when the chunk said so. A filter or codec this
+// package lacks is only unsupported: plugins make such chunks common.
 func frameChunkErr(what string, err error) error {
-	if errors.Is(err, ErrCorrupt) {
+	if errors.Is(err, ErrCorrupt) || isUnimplemented(err) {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	return fmt.Errorf("%w: %s: %w", ErrCorrupt, what, err)
@@ -384,6 +385,7 @@ func (s *SChunk) setOptions() {
 		code = h.udcodec
 	}
 	o.Codec = Codec(code)
+	o.CodecMeta = h.codecMeta
 	o.Level = h.clevel()
 	o.Typesize = int(h.typesize)
 	for i := range o.Filters {
@@ -398,7 +400,7 @@ func (s *SChunk) setOptions() {
 		s.chunkSize = int(h.chunksize)
 	}
 	p, err := o.params()
-	if err == nil && (o.Codec == Snappy || code > uint8(Zstd)) {
+	if err == nil && (o.Codec == Snappy || (code > uint8(Zstd) && code < firstPluginID)) {
 		err = fmt.Errorf("%w: codec %d", ErrUnsupported, code)
 	}
 	if err != nil {

@@ -20,19 +20,28 @@ const (
 
 var codecNames = [...]string{"blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"}
 
+// String returns c-blosc's name of the codec, a registered codec's name,
+// or codec(N).
 func (c Codec) String() string {
 	if int(c) < len(codecNames) {
 		return codecNames[c]
 	}
+	if name := pluginCodecName(c); name != "" {
+		return name
+	}
 	return fmt.Sprintf("codec(%d)", uint8(c))
 }
 
-// ParseCodec maps a name (as c-blosc spells it) to a Codec.
+// ParseCodec maps a name (as c-blosc spells it, or as a codec was
+// registered) to a Codec.
 func ParseCodec(s string) (Codec, error) {
 	for i, n := range codecNames {
 		if strings.EqualFold(s, n) {
 			return Codec(i), nil
 		}
+	}
+	if c, ok := pluginCodecByName(s); ok {
+		return c, nil
 	}
 	return 0, fmt.Errorf("%w: unknown codec %q", ErrInvalidOptions, s)
 }
@@ -47,15 +56,54 @@ const (
 	BitShuffle  Filter = 2
 	Delta       Filter = 3
 	TruncPrec   Filter = 4
+
+	// ByteDeltaLegacy is the first bytedelta (BLOSC_FILTER_BYTEDELTA_BUGGY),
+	// kept for the chunks written with it: each channel's delta restarts
+	// at its last whole 16 bytes, as c-blosc2's SIMD loop left it.
+	ByteDeltaLegacy Filter = 34
+	// ByteDelta is c-blosc2's bytedelta plugin filter: within each of
+	// FilterMeta (0: the typesize) equal byte channels, each byte minus
+	// the one before it. It follows a ByteShuffle, which makes the
+	// channels; python-blosc2 recommends the pair for floats.
+	ByteDelta Filter = 35
+	// IntTrunc is c-blosc2's int_trunc plugin filter: it zeroes low bits
+	// of integers of typesize 1, 2, 4 or 8. FilterMeta, a signed byte, is
+	// the number of bits kept (positive) or zeroed (negative). It is lossy
+	// and decoding leaves it as it is.
+	IntTrunc Filter = 36
 )
 
 var filterNames = [...]string{"none", "shuffle", "bitshuffle", "delta", "trunc_prec"}
 
+// String returns c-blosc2's name of the filter, a registered filter's
+// name, or filter(N).
 func (f Filter) String() string {
 	if int(f) < len(filterNames) {
 		return filterNames[f]
 	}
+	if name := pluginFilterName(f); name != "" {
+		return name
+	}
 	return fmt.Sprintf("filter(%d)", uint8(f))
+}
+
+// ParseFilter maps a name (as c-blosc2 spells it, or as a filter was
+// registered) to a Filter.
+func ParseFilter(s string) (Filter, error) {
+	for i, n := range filterNames {
+		if strings.EqualFold(s, n) {
+			return Filter(i), nil
+		}
+	}
+	for _, f := range []Filter{ByteDeltaLegacy, ByteDelta, IntTrunc} {
+		if strings.EqualFold(s, f.String()) {
+			return f, nil
+		}
+	}
+	if f, ok := pluginFilterByName(s); ok {
+		return f, nil
+	}
+	return 0, fmt.Errorf("%w: unknown filter %q", ErrInvalidOptions, s)
 }
 
 // MaxFilters is the number of slots in the Blosc2 filter pipeline.
@@ -114,6 +162,10 @@ type Options struct {
 	Filters [MaxFilters]Filter
 	// FilterMeta holds each slot's parameter (Blosc2 only).
 	FilterMeta [MaxFilters]uint8
+	// CodecMeta is the codec's parameter byte (Blosc2 only), recorded in
+	// every chunk header as c-blosc2's compcode_meta: a registered codec
+	// (RegisterCodec) receives it; the built-in codecs ignore it.
+	CodecMeta uint8
 	// Blocksize forces the block size in bytes; 0 chooses it as c-blosc
 	// does for the codec and level.
 	Blocksize int

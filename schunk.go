@@ -161,6 +161,12 @@ func NewSChunk(opts SChunkOptions) (*SChunk, error) {
 	h := &s.hdr
 	h.generalFlags = frameOffsets64 | frameFormatRC1
 	h.codecFlags = uint8(o.Codec) | uint8(o.Level)<<4
+	if o.Codec >= firstPluginID {
+		// c-blosc2 records a plugin codec as the user-codec format here
+		// and its id in the udcodec byte.
+		h.codecFlags = formatUser | uint8(o.Level)<<4
+	}
+	h.codecMeta = o.CodecMeta
 	split := o.SplitMode
 	if split == SplitDefault {
 		split = SplitForwardCompat

@@ -37,7 +37,8 @@ func (c *chunkOptions) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.typesize, "typesize", 8, "element size in bytes, 1..255")
 	fs.StringVar(&c.shuffle, "shuffle", "byte", "shuffle filter in the last pipeline slot: none, byte, bit")
 	fs.StringVar(&c.filters, "filters", "", "chunk2 pipeline, slot 0 first, overriding -shuffle: comma-separated\n"+
-		"shuffle, bitshuffle, delta, trunc_prec, none, each optionally NAME:META (e.g. delta,shuffle or trunc_prec:10,bitshuffle)")
+		"shuffle, bitshuffle, delta, trunc_prec, bytedelta, int_trunc, none, each optionally NAME:META\n"+
+		"(e.g. delta,shuffle or trunc_prec:10,bitshuffle or shuffle,bytedelta:8)")
 	fs.StringVar(&c.split, "split", "default", "split blocks into typesize streams: default, always, never, auto, forward_compat")
 	fs.IntVar(&c.blocksize, "blocksize", 0, "block size in bytes (0: automatic, as c-blosc chooses)")
 	fs.IntVar(&c.threads, "threads", 0, "blocks worked on at once (0: all cores)")
@@ -188,7 +189,10 @@ func (c *chunkOptions) options() (blosc.Options, error) {
 		name, meta, hasMeta := strings.Cut(spec, ":")
 		flt, ok := filterByName[strings.ToLower(name)]
 		if !ok {
-			return o, usagef("-filters: unknown filter %q", name)
+			// c-blosc2's plugin filters and any a program registered.
+			if flt, err = blosc.ParseFilter(name); err != nil {
+				return o, usagef("-filters: unknown filter %q", name)
+			}
 		}
 		o.Filters[i] = flt
 		if hasMeta {
