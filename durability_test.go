@@ -4,10 +4,18 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/faultfile"
+	"github.com/goblosc/blosc/internal/frametest"
+	"github.com/goblosc/blosc/internal/fsys"
 )
 
 // The contract of docs/durability.md, checked by failing calls with the
@@ -151,4 +159,153 @@ func checkErrorContract(t *testing.T, what string, err, e error, mayStand, exact
 		}
 		t.Fatalf("%s: %v, but the file opens to the state after", what, err)
 	}
+}
+
+// dirFiles is a directory's files and their bytes.
+func dirFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[e.Name()] = string(b)
+	}
+	return m
+}
+
+// TestSparseFrameErrors fails every call a change of a sparse frame makes
+// on its directory (open, create, read, write, sync, rename, remove, the
+// directory's sync), with ENOSPC and EIO, whole or after half a write,
+// once or from then on: an error leaves a directory every opener reads as
+// before (and, once a writer has opened it and removed the change's
+// leftovers, the very files it had); nil leaves the state after. A
+// failing write of the first new chunk file used to lose the old last
+// chunk, which the commit after the error removed.
+func TestSparseFrameErrors(t *testing.T) {
+	root := t.TempDir()
+	base := filepath.Join(root, "base")
+	baseSparse(t, base)
+	baseFiles := dirFiles(t, base)
+	b0, _ := OpenSparseFrame(base, false)
+	before := stateOf(t, b0)
+	ops := append(fileOps(t), fileOp{Name: "AppendFrom", Do: func(s *SChunk) error {
+		_, err := s.AppendFrom(bytes.NewReader(bytes.Repeat([]byte("sparse!"), 300)))
+		return err
+	}})
+	run := 0
+	for _, op := range ops {
+		t.Run(op.Name, func(t *testing.T) {
+			// A clean run, for the calls and the state after.
+			dir := filepath.Join(root, fmt.Sprint("clean", run))
+			run++
+			frametest.CopyDir(t, base, dir)
+			s, err := OpenSparseFrame(dir, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counter := &fsys.Faulty{FS: fsys.OS{}, Fail: -1}
+			s.sparse.fs = counter
+			if err := op.Do(s); err != nil {
+				t.Fatal(err)
+			}
+			after := stateOf(t, s)
+			calls := counter.Calls()
+			states := 0
+			for k := range calls {
+				for _, e := range diskErrors {
+					for _, half := range []bool{false, true} {
+						for _, sticky := range []bool{false, true} {
+							if half && !strings.HasPrefix(calls[k], "write ") {
+								continue
+							}
+							dir := filepath.Join(root, fmt.Sprint("e", run))
+							run++
+							frametest.CopyDir(t, base, dir)
+							s, err := OpenSparseFrame(dir, true)
+							if err != nil {
+								t.Fatal(err)
+							}
+							ffs := &fsys.Faulty{FS: fsys.OS{}, Fail: k, Err: e, Sticky: sticky}
+							if half {
+								ffs.Keep = 100
+							}
+							s.sparse.fs = ffs
+							err = op.Do(s)
+							if !ffs.Failed() {
+								continue // the run took another path
+							}
+							states++
+							what := fmt.Sprintf("%s failing with %v (half %v, sticky %v)", calls[k], e, half, sticky)
+							got := ffs.Calls()
+							mayStand := sticky && strings.HasPrefix(got[k], "syncdir") && k > 0 && strings.HasPrefix(got[k-1], "rename")
+							checkSparseContract(t, what, dir, err, e, mayStand, baseFiles, before, after)
+							if err != nil && s.AppendData([]byte("more")) == nil {
+								t.Fatalf("%s: the super-chunk took another change", what)
+							}
+						}
+					}
+				}
+			}
+			t.Logf("%d calls, %d error states", len(calls), states)
+		})
+	}
+}
+
+func checkSparseContract(t *testing.T, what, dir string, err, e error, mayStand bool, baseFiles map[string]string, before, after frameState) {
+	t.Helper()
+	ro, oerr := OpenSparseFrame(dir, false)
+	if oerr != nil {
+		t.Fatalf("%s: %v; read-only open: %v", what, err, oerr)
+	}
+	st := stateOf(t, ro)
+	if err == nil {
+		if !st.Equal(after) {
+			t.Fatalf("%s: no error, but the directory does not hold the state after", what)
+		}
+	} else {
+		if !errors.Is(err, e) {
+			t.Fatalf("%s: the error %v does not wrap the injected one", what, err)
+		}
+		if !st.Equal(before) && !(mayStand && st.Equal(after)) {
+			t.Fatalf("%s: %v, but the directory does not open to the state before", what, err)
+		}
+	}
+	// A writer's open removes what the change left behind.
+	w, oerr := OpenSparseFrame(dir, true)
+	if oerr != nil {
+		t.Fatalf("%s: writable open: %v", what, oerr)
+	}
+	if !stateOf(t, w).Equal(st) {
+		t.Fatalf("%s: the writable open reads another state", what)
+	}
+	files := dirFiles(t, dir)
+	if err != nil && st.Equal(before) && !maps.Equal(files, baseFiles) {
+		t.Fatalf("%s: %v; after a writer's open the directory holds %v, was %v", what, err, slices.Sorted(maps.Keys(files)), slices.Sorted(maps.Keys(baseFiles)))
+	}
+	for name := range files {
+		if name == sparseIndexName {
+			continue
+		}
+		id, ok := strings.CutSuffix(name, ".chunk")
+		n, perr := strconv.ParseUint(id, 16, 32)
+		if !ok || perr != nil || !w.sparseNames(int64(n)) {
+			t.Fatalf("%s: %s left after a writer's open", what, name)
+		}
+	}
+}
+
+// sparseNames reports whether the index names chunk file id.
+func (s *SChunk) sparseNames(id int64) bool {
+	for i := 0; i < s.offs.len(); i++ {
+		if s.offs.get(i) == id {
+			return true
+		}
+	}
+	return false
 }
