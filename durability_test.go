@@ -309,3 +309,65 @@ func (s *SChunk) sparseNames(id int64) bool {
 	}
 	return false
 }
+
+// TestFrameFileRecoverErrors: the repair OpenFrameFile makes of a file a
+// crash left with a rollback record, with each of its writes, syncs and
+// truncations failing: the open reports the error and a later open
+// repairs the file to the same state as a repair that did not fail.
+func TestFrameFileRecoverErrors(t *testing.T) {
+	base := baseFrameFile(t)
+	for _, op := range fileOps(t)[:3] {
+		t.Run(op.Name, func(t *testing.T) {
+			// Crash states with a record: each write of the change cut.
+			s, f, err := reopen(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := op.Do(s); err != nil {
+				t.Fatal(err)
+			}
+			repairs := 0
+			for k, w := range f.Log() {
+				for _, keep := range []int{0, w.Len / 2} {
+					ff := faultfile.New(base, faultfile.Plan{At: k, Keep: keep})
+					s, _ := OpenFrameFile(ff)
+					op.Do(s)
+					crashed := ff.Bytes()
+					if j, _ := readJournal(bytes.NewReader(crashed), int64(len(crashed))); j == nil {
+						continue
+					}
+					r, _, err := reopen(crashed)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := stateOf(t, r)
+					for n := 0; ; n++ {
+						for _, e := range diskErrors {
+							rf := faultfile.New(crashed, faultfile.Plan{At: n, Err: e})
+							_, err := OpenFrameFile(rf)
+							if !rf.Crashed() {
+								n = -1
+								break
+							}
+							repairs++
+							if err != nil && !errors.Is(err, e) {
+								t.Fatalf("repair call %d failing: %v", n, err)
+							}
+							again, _, err := reopen(rf.Bytes())
+							if err != nil || !stateOf(t, again).Equal(want) {
+								t.Fatalf("write %d cut at %d, repair call %d failing with %v: the next open reads another state (%v)", k, keep, n, e, err)
+							}
+						}
+						if n < 0 {
+							break
+						}
+					}
+				}
+			}
+			if repairs == 0 {
+				t.Fatal("no repair was made to fail")
+			}
+			t.Logf("%d failing repairs", repairs)
+		})
+	}
+}

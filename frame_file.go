@@ -209,10 +209,15 @@ func CreateFrameFile(f FrameFile, opts SChunkOptions) (*SChunk, error) {
 	if err := f.Truncate(0); err != nil {
 		return nil, err
 	}
-	if _, err := f.WriteAt(b, 0); err != nil {
-		return nil, err
+	_, err = f.WriteAt(b, 0)
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := f.Sync(); err != nil {
+	if err != nil {
+		// Empty again, as it was: no part of a frame.
+		if f.Truncate(0) == nil {
+			f.Sync()
+		}
 		return nil, err
 	}
 	s.file = &frameFile{r: f, w: f, end: int64(len(b)), hlen: int64(frameHeaderSize(s.hdr.meta))}
