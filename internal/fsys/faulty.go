@@ -42,25 +42,25 @@ func (f *Faulty) Failed() bool {
 
 // step counts a call and returns the error it fails with, if it does.
 func (f *Faulty) step(what string) error {
-	err, _ := f.stepWrite(what)
+	_, err := f.stepWrite(what)
 	return err
 }
 
 // stepWrite is step for a write: keep is how many of its bytes land
 // before it fails (only the chosen call's do).
-func (f *Faulty) stepWrite(what string) (err error, keep int) {
+func (f *Faulty) stepWrite(what string) (keep int, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	k := len(f.calls)
 	f.calls = append(f.calls, what)
 	if k == f.Fail {
 		f.failed = true
-		return fmt.Errorf("%s: %w", what, f.Err), max(f.Keep, 0)
+		return max(f.Keep, 0), fmt.Errorf("%s: %w", what, f.Err)
 	}
 	if f.Sticky && f.failed {
-		return fmt.Errorf("%s: %w", what, f.Err), 0
+		return 0, fmt.Errorf("%s: %w", what, f.Err)
 	}
-	return nil, 0
+	return 0, nil
 }
 
 func (f *Faulty) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
@@ -137,7 +137,7 @@ type faultyFile struct {
 }
 
 func (h *faultyFile) Write(p []byte) (int, error) {
-	if err, keep := h.fs.stepWrite("write " + h.Name()); err != nil {
+	if keep, err := h.fs.stepWrite("write " + h.Name()); err != nil {
 		n, _ := h.File.Write(p[:min(keep, len(p))])
 		return n, err
 	}
@@ -145,7 +145,7 @@ func (h *faultyFile) Write(p []byte) (int, error) {
 }
 
 func (h *faultyFile) WriteAt(p []byte, off int64) (int, error) {
-	if err, keep := h.fs.stepWrite(fmt.Sprintf("pwrite %s at %d", h.Name(), off)); err != nil {
+	if keep, err := h.fs.stepWrite(fmt.Sprintf("pwrite %s at %d", h.Name(), off)); err != nil {
 		n, _ := h.File.WriteAt(p[:min(keep, len(p))], off)
 		return n, err
 	}
