@@ -167,6 +167,13 @@ func openSized(path string, stdin io.Reader, needSize bool) (io.Reader, int64, f
 // into place, so a failure leaves no partial OUT. For "-" it writes to
 // standard output, through a temporary file when write must seek.
 func writeAtomically(out string, stdout io.Writer, seek bool, write func(io.Writer) error) error {
+	if dev, ok, err := openDeviceOut(out); ok {
+		if err != nil {
+			return err
+		}
+		defer dev.Close()
+		return writeAtomically("-", dev, seek, write)
+	}
 	if out == "-" && !seek {
 		bw := bufio.NewWriterSize(stdout, 1<<20)
 		if err := write(bw); err != nil {

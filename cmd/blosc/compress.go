@@ -250,6 +250,15 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if detect(src) == kindFrame {
+		// Streamed, as a frame file is: memory follows the frame's
+		// bytes, not the data its chunks claim.
+		s, err := blosc.ParseFrame(src)
+		if err != nil {
+			return err
+		}
+		return writeSChunkData(s, fs.Arg(1), stdout, nil)
+	}
 	out, err := decompressAny(src)
 	if err != nil {
 		return err

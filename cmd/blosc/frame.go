@@ -226,6 +226,13 @@ func (o *outFile) wrote(n int) {
 // (or copies it to stdout for -); on failure the temporary file goes and
 // an existing path stays as it was.
 func writeAtomic(path string, stdout io.Writer, fill func(*outFile) error) error {
+	if dev, ok, err := openDeviceOut(path); ok {
+		if err != nil {
+			return err
+		}
+		defer dev.Close()
+		return writeAtomic("-", dev, fill)
+	}
 	dir, base := filepath.Split(path)
 	if path == "-" {
 		dir, base = "", "blosc-stdout"
@@ -276,6 +283,13 @@ func writeAtomic(path string, stdout io.Writer, fill func(*outFile) error) error
 // writes in pieces of a chunk or more (a FrameReader's), so no buffer
 // sits between: one would copy every byte once more.
 func writeStream(path string, stdout io.Writer, fill func(io.Writer) error) error {
+	if dev, ok, err := openDeviceOut(path); ok {
+		if err != nil {
+			return err
+		}
+		defer dev.Close()
+		return fill(dev)
+	}
 	if path == "-" {
 		if f, ok := stdout.(*os.File); ok {
 			growPipe(f)
@@ -283,6 +297,24 @@ func writeStream(path string, stdout io.Writer, fill func(io.Writer) error) erro
 		return fill(stdout)
 	}
 	return writeAtomic(path, stdout, func(f *outFile) error { return fill(f) })
+}
+
+// openDeviceOut opens OUT for writing in place when it exists and is not
+// a regular file: a device such as /dev/null, or a named pipe. Such an
+// OUT is written as standard output is, never replaced by a temporary
+// file renamed over it (which would put a regular file in its place, and
+// fill the device's file system with the data first). ok is false for
+// any other OUT.
+func openDeviceOut(path string) (f *os.File, ok bool, err error) {
+	if path == "-" {
+		return nil, false, nil
+	}
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().IsRegular() || st.IsDir() {
+		return nil, false, nil
+	}
+	f, err = os.OpenFile(path, os.O_WRONLY, 0)
+	return f, true, err
 }
 
 // appendFrame appends IN's bytes to the frame file at path in place, as
