@@ -217,3 +217,43 @@ func TestOutCLIErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestCompressSparseCLIErrors: compress -format sframe, with each call on
+// the file system failing, leaves either the whole sparse frame or no
+// directory at all.
+func TestCompressSparseCLIErrors(t *testing.T) {
+	dir := t.TempDir()
+	d0, _ := golden.Pattern("linspace_f64", 40000)
+	in := filepath.Join(dir, "in")
+	os.WriteFile(in, d0, 0o644)
+	out := filepath.Join(dir, "s.sframe")
+	args := []string{"compress", "-format", "sframe", "-chunksize", "8192", in, out}
+	code, stderr, calls := cliFaulty(t, -1, nil, 0, args...)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	failed := 0
+	for k := range calls {
+		for _, e := range []error{syscall.ENOSPC, syscall.EIO} {
+			os.RemoveAll(out)
+			code, stderr, got := cliFaulty(t, k, e, 5, args...)
+			what := fmt.Sprintf("%s failing with %v", got[min(k, len(got)-1)], e)
+			_, serr := os.Stat(out)
+			switch {
+			case code == -1:
+			case code != 0 && serr == nil:
+				t.Fatalf("%s: the run failed (%s), and left %s", what, strings.TrimSpace(stderr), out)
+			case code == 0:
+				c, stdout, stderr := cli(t, nil, "decompress", out, "-")
+				if c != 0 || stdout != string(d0) {
+					t.Fatalf("%s: the run succeeded, but the frame does not decompress (%s)", what, stderr)
+				}
+			default:
+				failed++
+			}
+		}
+	}
+	if failed == 0 {
+		t.Error("no run failed")
+	}
+}
