@@ -41,7 +41,7 @@ func (r *FrameReader) fill() error {
 // hold: a 172-byte frame of 1,024 special chunks of 1 GiB each took a
 // gigabyte a chunk decoded whole. Other chunks are decoded whole; their
 // data was compressed from real bytes.
-const pieceBytes = 1 << 20
+var pieceBytes = 1 << 20 // a variable: fuzzing makes pieces of small frames
 
 // inPieces reports whether chunk i, of size bytes of data, streams in
 // pieces: larger than pieceBytes and special. Only chunks that large are
@@ -85,6 +85,10 @@ func (s *SChunk) inPieces(i, size int) (bool, error) {
 		return false, nil
 	}
 	h := decodeHeader2(hb)
+	if h.nbytes != size {
+		// Refused before a buffer of the frame's chunk size is made for it.
+		return false, fmt.Errorf("%w: chunk %d holds %d bytes, the frame says %d", ErrCorrupt, i, h.nbytes, size)
+	}
 	return h.special() != specialNone, nil
 }
 
@@ -100,8 +104,9 @@ func (s *SChunk) decodeFrom(buf []byte, pos int64) ([]byte, int64, error) {
 		return buf[:0], start, err
 	}
 	if piece {
-		lo := start + (pos-start)/pieceBytes*pieceBytes
-		n := int(min(start+int64(size)-lo, pieceBytes))
+		pb := int64(pieceBytes)
+		lo := start + (pos-start)/pb*pb
+		n := int(min(start+int64(size)-lo, pb))
 		buf = sized(buf, n)
 		e := enginePool.Get().(*engine)
 		err := s.readRange(e, buf, lo)
@@ -203,7 +208,7 @@ func (r *FrameReader) WriteTo(w io.Writer) (int64, error) {
 	}
 	ring.plan.chunk = s.chunkAt(r.pos)
 	start, _ := s.chunkSpan(ring.plan.chunk)
-	ring.plan.at = start + (r.pos-start)/pieceBytes*pieceBytes
+	ring.plan.at = start + (r.pos-start)/int64(pieceBytes)*int64(pieceBytes)
 	// Few units of whole chunks: threads inside each chunk.
 	units := (s.offs.len() - ring.plan.chunk + ring.per - 1) / ring.per
 	decoders := max(min(threads, units), 1)
@@ -291,7 +296,7 @@ func (p *unitPlan) take(s *SChunk, per int) (u unit, ok bool) {
 	}
 	if piece {
 		at := max(p.at, start)
-		u = unit{lo: p.chunk, piece: true, off: at, n: int(min(start+int64(size)-at, pieceBytes))}
+		u = unit{lo: p.chunk, piece: true, off: at, n: int(min(start+int64(size)-at, int64(pieceBytes)))}
 		if p.at = at + int64(u.n); p.at >= start+int64(size) {
 			p.chunk++
 		}

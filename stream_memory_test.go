@@ -95,7 +95,7 @@ func TestStreamSpecialPieces(t *testing.T) {
 				if err != nil || !bytes.Equal(got, want) {
 					t.Fatalf("threads %d: Read: %v, equal %v", threads, err, bytes.Equal(got, want))
 				}
-				for _, at := range []int64{int64(cs) + pieceBytes + 3, 3*int64(cs) + 5, int64(len(want)) - 7} {
+				for _, at := range []int64{int64(cs + pieceBytes + 3), 3*int64(cs) + 5, int64(len(want)) - 7} {
 					r := NewFrameReader(s)
 					r.Seek(at, io.SeekStart)
 					b.Reset()
