@@ -280,9 +280,10 @@ func checkOpenFrame(t *testing.T, b []byte) {
 	if got, ierr := inPlace.Decompress(nil); (ierr == nil) != (lerr == nil) || lerr == nil && !bytes.Equal(got, lazy) {
 		t.Fatalf("OpenFrameBytes decodes to %d bytes (%v), OpenFrame to %d (%v)", len(got), ierr, len(lazy), lerr)
 	}
-	if lerr == nil {
+	if lerr == nil && len(lazy)/pieceBytes <= 4096 {
 		// Streamed, in pieces when special chunks are large, it is the
-		// same data.
+		// same data (for a few thousand pieces at most: a fuzzer's
+		// frame of tiny pieces would take long).
 		var wb bytes.Buffer
 		if _, err := NewFrameReader(s).WriteTo(&wb); err != nil || !bytes.Equal(wb.Bytes(), lazy) {
 			t.Fatalf("WriteTo gives %d bytes (%v), Decompress %d", wb.Len(), err, len(lazy))
