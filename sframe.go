@@ -122,7 +122,8 @@ func (d *sparseDir) drop(id int64) {
 }
 
 // abandon drops a change that failed: its new chunk files go (unless
-// keep: the new index may be in place), and the super-chunk is broken.
+// keepMade: the new index may be in place), and the super-chunk is
+// broken.
 func (d *sparseDir) abandon() {
 	if d.dirty && !d.keepMade {
 		for _, id := range d.made {
