@@ -3,14 +3,17 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/internal/frametest"
 	"github.com/goblosc/blosc/internal/fsys"
 	"github.com/goblosc/blosc/internal/golden"
@@ -256,4 +259,61 @@ func TestCompressSparseCLIErrors(t *testing.T) {
 	if failed == 0 {
 		t.Error("no run failed")
 	}
+}
+
+// TestDecompressSpecialChunk: a Blosc2 chunk of 32 bytes claiming 256 MiB of
+// zeros or of a repeated value decompresses in pieces: the right bytes,
+// allocating a few megabytes (it allocated all of it).
+func TestDecompressSpecialChunk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 256 MiB twice")
+	}
+	dir := t.TempDir()
+	zeros, err := blosc.ZerosChunk(nil, 1<<28, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := blosc.RepeatChunk(nil, 1<<28, []byte("12345678"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string][]byte{"zeros": zeros, "repeat": rep} {
+		in := filepath.Join(dir, name)
+		os.WriteFile(in, c, 0o644)
+		sink := &checkSink{want: map[string]byte{"zeros": 0}[name], rep: name == "repeat"}
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		code := run([]string{"decompress", in, "-"}, nil, sink, io.Discard)
+		runtime.ReadMemStats(&m1)
+		if code != 0 || sink.n != 1<<28 || sink.bad {
+			t.Fatalf("%s: exit %d, %d bytes, wrong bytes %v", name, code, sink.n, sink.bad)
+		}
+		if a := m1.TotalAlloc - m0.TotalAlloc; a > 64<<20 {
+			t.Errorf("%s: allocated %d MiB", name, a>>20)
+		}
+	}
+}
+
+// checkSink counts what is written and checks it: zeros, or "12345678"
+// repeated.
+type checkSink struct {
+	n    int64
+	want byte
+	rep  bool
+	bad  bool
+}
+
+func (c *checkSink) Write(p []byte) (int, error) {
+	for i, b := range p {
+		w := c.want
+		if c.rep {
+			w = "12345678"[(c.n+int64(i))%8]
+		}
+		if b != w {
+			c.bad = true
+			break
+		}
+	}
+	c.n += int64(len(p))
+	return len(p), nil
 }
