@@ -95,3 +95,51 @@ func repaired(t *testing.T, b []byte) []byte {
 	}
 	return ff.Bytes()
 }
+
+// TestRecoverErrors: Recover of a file a crash left with a rollback
+// record, with each of its writes, syncs and truncations failing: the
+// error is reported, and the file reads, and a later Recover repairs it,
+// as a repair that did not fail.
+func TestRecoverErrors(t *testing.T) {
+	c := appendCases[1]
+	orig, _, newData, _ := c.files(t)
+	ts := AppendOptions(4)
+	clean := faultfile.New(orig, faultfile.NoFault)
+	if _, err := Append(clean, bytes.NewReader(newData[c.base:]), int64(c.more), &ts); err != nil {
+		t.Fatal(err)
+	}
+	repairs := 0
+	for w, wr := range clean.Log() {
+		for _, keep := range []int{0, wr.Len / 2} {
+			ff := faultfile.New(orig, faultfile.Plan{At: w, Keep: keep})
+			Append(ff, bytes.NewReader(newData[c.base:]), int64(c.more), &ts)
+			crashed := ff.Bytes()
+			if readRollback(bytes.NewReader(crashed), int64(len(crashed))) == nil {
+				continue
+			}
+			want, err := readCrashed(crashed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for n := 0; ; n++ {
+				rf := faultfile.New(crashed, faultfile.Plan{At: n, Err: syscall.EIO})
+				err := Recover(rf)
+				if !rf.Crashed() {
+					break
+				}
+				repairs++
+				if !errors.Is(err, syscall.EIO) {
+					t.Fatalf("write %d cut at %d, repair call %d failing: %v", w, keep, n, err)
+				}
+				got, err := readCrashed(rf.Bytes())
+				if err != nil || !bytes.Equal(got, want) {
+					t.Fatalf("write %d cut at %d, repair call %d failing: the file reads otherwise (%v)", w, keep, n, err)
+				}
+			}
+		}
+	}
+	if repairs == 0 {
+		t.Fatal("no repair was made to fail")
+	}
+	t.Logf("%d failing repairs", repairs)
+}
