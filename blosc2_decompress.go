@@ -259,7 +259,7 @@ func (c *chunk2) decodeVLBlock(out, ref []byte, i int, st *decodeState, cd codec
 // cache-resident buffer and moves each group out with one copy. Elsewhere
 // memmove has no such path and staging would only add a copy.
 //
-// BenchmarkBlosc2Stage (chunk2_bench_test.go) times staged against direct
+// BenchmarkBlosc2Stage (blosc2_bench_test.go) times staged against direct
 // decoding by size: staging has paid on AMD CPUs from 16 MiB and lost on
 // Intel ones with a large L3 at every size, so chunks are staged by
 // default only on AMD; the engine's stageMin makes tests and benchmarks

@@ -114,7 +114,7 @@ type blockCoder interface {
 // A block's place is known only once every block before it is placed.
 // Placing them all in one serial pass after the parallel work left the
 // other threads idle while it copied, a visible share of a 64 MiB chunk's
-// time at two threads (BenchmarkBlosc2Threads in chunk2_bench_test.go).
+// time at two threads (BenchmarkBlosc2Threads in blosc2_bench_test.go).
 // Instead, whoever finishes a
 // block places every block that has become placeable while the others go
 // on compressing.

@@ -20,7 +20,11 @@ import (
 // record. That document also says what c-blosc2 reads of each crash state
 // and why the header stays one write. TestFrameFileCrash fails and tears
 // every write of every kind of change and checks that each file left
-// behind opens to the frame before or after it.
+// behind opens to the frame before or after it. A change whose write or
+// sync fails before the commit is synced is undone at once (the old
+// header written back, the file cut to its old length); should the undo
+// fail too, the record stays for the next opener. docs/durability.md
+// states the contract; TestFrameFileErrors holds it.
 
 // FrameFile is what OpenFrameFile changes a frame through; *os.File is
 // one.
@@ -43,10 +47,11 @@ type frameFile struct {
 	region int64     // the committed chunk bytes' length (cbytes)
 	starts []int64   // committed chunk offsets, sorted, for each chunk's extent
 
-	broken     bool // a change failed half-way: open the file again
-	dirty      bool // chunks, index or trailer changed: step 1 needed
-	headerOnly bool // only the header's content changed
-	rewrite    bool // the header's size changed: rewrite the frame
+	start      int64 // end when the change in progress began (dirty)
+	broken     bool  // a change failed half-way: open the file again
+	dirty      bool  // chunks, index or trailer changed: step 1 needed
+	headerOnly bool  // only the header's content changed
+	rewrite    bool  // the header's size changed: rewrite the frame
 }
 
 const (
@@ -140,10 +145,15 @@ func CreateFrameFile(f FrameFile, opts SChunkOptions) (*SChunk, error) {
 	if err := f.Truncate(0); err != nil {
 		return nil, err
 	}
-	if _, err := f.WriteAt(b, 0); err != nil {
-		return nil, err
+	_, err = f.WriteAt(b, 0)
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := f.Sync(); err != nil {
+	if err != nil {
+		// Empty again, as it was: no part of a frame.
+		if f.Truncate(0) == nil {
+			f.Sync()
+		}
 		return nil, err
 	}
 	s.file = &frameFile{r: f, w: f, end: int64(len(b)), hlen: int64(frameHeaderSize(s.hdr.meta))}
@@ -702,6 +712,7 @@ func (s *SChunk) touch() error {
 	}
 	if !f.dirty {
 		f.dirty = true
+		f.start = f.end
 		s.pendBase = f.end - f.hlen
 		s.region = s.region[:0]
 	}
@@ -717,23 +728,45 @@ func (s *SChunk) change(err *error) func() {
 		if s.txDepth > 0 || s.file == nil && s.sparse == nil {
 			return
 		}
+		if *err != nil {
+			// A change that failed leaves the file as it was: what it
+			// wrote is not referenced, and the super-chunk, whose state
+			// in memory is the change's, must be opened again.
+			s.abandon()
+			return
+		}
 		commit := s.commit
 		if s.sparse != nil {
 			commit = s.commitSparse
 		}
-		if cerr := commit(); *err == nil {
+		if cerr := commit(); cerr != nil {
+			s.abandon()
 			*err = cerr
 		}
 	}
 }
 
 // commit writes a frame file's pending change with the protocol above.
-func (s *SChunk) commit() error {
+// A failure before the header is synced after its write is undone at
+// once: the file goes back to its old header and length. A failure after
+// that (the record's truncation) leaves a committed change, which the
+// next opener tidies: commit returns nil.
+func (s *SChunk) commit() (err error) {
 	f := s.file
 	if f == nil || !(f.dirty || f.headerOnly || f.rewrite) {
 		return nil
 	}
-	defer func() { f.dirty, f.headerOnly, f.rewrite = false, false, false }()
+	defer func() {
+		if err == nil {
+			f.dirty, f.headerOnly, f.rewrite = false, false, false
+		}
+	}()
+	// start is the file's length before the change: a change streaming
+	// its chunks to the file (flushPending) moved f.end already.
+	start := f.end
+	if f.dirty {
+		start = f.start
+	}
 	old := make([]byte, f.hlen)
 	if err := readFull(f.r, old, f.base); err != nil {
 		return err
@@ -769,29 +802,34 @@ func (s *SChunk) commit() error {
 	if int64(len(nh)) != f.hlen {
 		return fmt.Errorf("%w: the frame header would change size", ErrInvalidOptions)
 	}
-	j := journal{oldHeader: old, newHeader: nh, oldSize: f.end}
-	if _, err := f.w.WriteAt(append(tail, j.encode()...), f.base+f.end); err != nil {
-		return err
+	j := journal{oldHeader: old, newHeader: nh, oldSize: start}
+	rec := append(tail, j.encode()...)
+	if _, err := f.w.WriteAt(rec, f.base+f.end); err != nil {
+		return f.undo(err, nil, start)
 	}
 	if err := f.w.Sync(); err != nil {
-		return err
+		return f.undo(err, nil, start)
 	}
 	// Only the bytes that change are written (frame_len, nbytes, cbytes
 	// and what else differs: some 30 bytes of a sector), so that storage
 	// writing a sector at once cannot tear the commit.
 	if lo, hi := changedSpan(old, nh); lo < hi {
 		if _, err := f.w.WriteAt(nh[lo:hi], f.base+int64(lo)); err != nil {
-			return err
+			return f.undo(err, old, start)
 		}
 	}
 	if err := f.w.Sync(); err != nil {
-		return err
+		return f.undo(err, old, start)
 	}
+	// Committed: the header on file is the new one, synced. Removing the
+	// record is tidying that may fail; the next opener does it then
+	// (the record's new header is the file's), and the next change
+	// writes after it.
+	fileEnd := newEnd
 	if err := f.w.Truncate(f.base + newEnd); err != nil {
-		return err
-	}
-	if err := f.w.Sync(); err != nil {
-		return err
+		fileEnd = f.end + int64(len(rec))
+	} else {
+		f.w.Sync()
 	}
 	// The new frame's state on file.
 	if f.dirty {
@@ -804,9 +842,31 @@ func (s *SChunk) commit() error {
 		f.region = h.cbytes
 		s.region, s.pendBase = s.region[:0], 0
 	}
-	f.end = newEnd
+	f.end = fileEnd
 	s.hdr.frameLen = h.frameLen
 	return nil
+}
+
+// undo puts a frame file back as it was before a change whose step failed
+// with cause: the old header (when the new one may have been written, in
+// whole or in part) and the old length, each synced. If the undo fails
+// too, the rollback record the change wrote first is still there and the
+// next opener rolls back with it. The frame is broken either way: its
+// state in memory is the failed change's.
+func (f *frameFile) undo(cause error, oldHeader []byte, oldSize int64) error {
+	f.broken = true
+	if oldHeader != nil {
+		if _, err := f.w.WriteAt(oldHeader, f.base); err != nil {
+			return cause
+		}
+		if err := f.w.Sync(); err != nil {
+			return cause
+		}
+	}
+	if err := f.w.Truncate(f.base + oldSize); err == nil {
+		f.w.Sync()
+	}
+	return cause
 }
 
 // changedSpan is the smallest range [lo, hi) outside which a and b, of
@@ -846,25 +906,26 @@ func (s *SChunk) rewriteFile(oldHeader, frame []byte) error {
 		rec = append(make([]byte, at-f.end), rec...)
 	}
 	if _, err := f.w.WriteAt(rec, f.base+f.end); err != nil {
-		return err
+		return f.undo(err, nil, f.end)
 	}
 	if err := f.w.Sync(); err != nil {
-		return err
+		return f.undo(err, nil, f.end)
 	}
 	if _, err := f.w.WriteAt(frame, f.base); err != nil {
-		return err
+		return f.undo(err, oldAll, f.end)
 	}
 	if err := f.w.Sync(); err != nil {
-		return err
+		return f.undo(err, oldAll, f.end)
 	}
-	if err := f.w.Truncate(f.base + int64(len(frame))); err != nil {
-		return err
-	}
-	if err := f.w.Sync(); err != nil {
-		return err
+	// Committed; the record's removal is tidying (see commit).
+	fileEnd := int64(len(frame))
+	if err := f.w.Truncate(f.base + fileEnd); err != nil {
+		fileEnd = f.end + int64(len(rec))
+	} else {
+		f.w.Sync()
 	}
 	h, _ := parseFrameHeader(frame)
-	f.hlen, f.end, f.region = int64(h.headerLen), int64(len(frame)), 0
+	f.hlen, f.end, f.region = int64(h.headerLen), fileEnd, 0
 	s.hdr.headerLen = h.headerLen
 	return nil
 }

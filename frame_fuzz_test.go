@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -227,6 +228,37 @@ func FuzzOpenFrameLazyIndex(f *testing.F) {
 	f.Fuzz(checkOpenFrame)
 }
 
+// FuzzFrameReaderPieces is FuzzOpenFrame with special chunks of more
+// than 64 bytes streamed in pieces of 64 (pieceBytes), from seeds of
+// zeros, NaN and repeated-value chunks between chunks of data.
+func FuzzFrameReaderPieces(f *testing.F) {
+	old := pieceBytes
+	pieceBytes = 64
+	f.Cleanup(func() { pieceBytes = old })
+	s, err := NewSChunk(SChunkOptions{Options: Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8}, ChunkSize: 256})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, err := range []error{
+		s.AppendData(bytes.Repeat([]byte("data, 8b"), 40)),
+		s.AppendSpecial(SpecialZeros, 64, nil),
+		s.AppendSpecial(SpecialNaN, 40, nil),
+		s.AppendSpecial(SpecialValue, 70, []byte("repeated")),
+		s.AppendData(bytes.Repeat([]byte("more 8b!"), 20)),
+	} {
+		if err != nil {
+			f.Fatal(err)
+		}
+	}
+	b, err := s.AppendFrame(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	f.Add(sampleFrame(f))
+	f.Fuzz(checkOpenFrame)
+}
+
 // checkOpenFrame is the fuzz targets' check of OpenFrame on b.
 func checkOpenFrame(t *testing.T, b []byte) {
 	s, err := OpenFrame(bytes.NewReader(b), int64(len(b)))
@@ -247,6 +279,20 @@ func checkOpenFrame(t *testing.T, b []byte) {
 	// Chunks taken in place decode as chunks read out do, or fail alike.
 	if got, ierr := inPlace.Decompress(nil); (ierr == nil) != (lerr == nil) || lerr == nil && !bytes.Equal(got, lazy) {
 		t.Fatalf("OpenFrameBytes decodes to %d bytes (%v), OpenFrame to %d (%v)", len(got), ierr, len(lazy), lerr)
+	}
+	if lerr == nil && len(lazy)/pieceBytes <= 4096 {
+		// Streamed, in pieces when special chunks are large, it is the
+		// same data (for a few thousand pieces at most: a fuzzer's
+		// frame of tiny pieces would take long).
+		var wb bytes.Buffer
+		if _, err := NewFrameReader(s).WriteTo(&wb); err != nil || !bytes.Equal(wb.Bytes(), lazy) {
+			t.Fatalf("WriteTo gives %d bytes (%v), Decompress %d", wb.Len(), err, len(lazy))
+		}
+		r := NewFrameReader(s)
+		r.Seek(int64(len(lazy)/3), io.SeekStart)
+		if got, err := io.ReadAll(io.LimitReader(onlyReader{r}, int64(len(lazy)))); err != nil || !bytes.Equal(got, lazy[len(lazy)/3:]) {
+			t.Fatalf("Read from %d gives %d bytes (%v)", len(lazy)/3, len(got), err)
+		}
 	}
 	if lerr == nil && len(lazy) > 8 {
 		n := int64(len(lazy))

@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/goblosc/blosc/internal/fsys"
 )
 
 // Sparse frames: a directory holding chunks.b2frame, a frame of type 1
@@ -16,32 +17,54 @@ import (
 // one file NNNNNNNN.chunk (the number in 8 upper-case hex digits) per
 // stored chunk, as c-blosc2 writes them.
 //
-// Changes are crash-safe: a new or replaced chunk goes to a new file (a
-// number no file had), the index is written to a temporary file, synced
-// and renamed over chunks.b2frame (the commit point), the directory is
-// synced, and only then are the files the index no longer names removed.
-// A crash leaves the old index or the new one, and at worst chunk files
-// nothing names, which readers ignore and the next change skips over.
+// A change never writes over a file the index names. New and replaced
+// chunks go to new files (numbers no file in the directory had), each
+// synced; the directory is synced, so that their names are durable
+// before anything refers to them; the new index is written to a
+// temporary file, synced and renamed over chunks.b2frame (the commit
+// point), and the directory is synced again. Only then are the files the
+// index no longer names removed. A failure before the rename leaves the
+// old index, and the change's new files are removed; a failure of the
+// sync after it renames the old index back. A crash leaves the old index
+// or the new one, and at worst chunk files nothing names (or the
+// temporary index), which readers ignore and the next writer's open
+// removes. docs/durability.md states the contract.
+//
+// Every call on the directory goes through fsys.Default, which tests
+// replace to fail each of them in turn.
 
-const sparseIndexName = "chunks.b2frame"
+const (
+	sparseIndexName = "chunks.b2frame"
+	sparseTempName  = "." + sparseIndexName + ".tmp"
+)
 
 // sparseDir is the directory behind a sparse frame.
 type sparseDir struct {
-	dir      string
-	writable bool
-	nextID   int64
-	cbytes   int64   // the header's cbytes: the stored chunks' bytes
-	drops    []int64 // chunk files to remove once the index commits
-	dirty    bool
+	fs        fsys.FS
+	dir       string
+	writable  bool
+	nextID    int64
+	cbytes    int64   // the header's cbytes: the stored chunks' bytes
+	drops     []int64 // chunk files to remove once the index commits
+	made      []int64 // chunk files the change in progress wrote
+	committed []byte  // the index on file (nil: none yet), to undo a commit
+	dirty     bool
+	keepMade  bool // a failed commit may have left the new index in place
+	broken    bool // a change failed: open the directory again
 }
 
 func chunkFileName(id int64) string { return fmt.Sprintf("%08X.chunk", uint32(id)) }
 
+func (d *sparseDir) path(name string) string { return filepath.Join(d.dir, name) }
+
 func (d *sparseDir) readChunk(id int64) ([]byte, error) {
+	if d.broken {
+		return nil, errBrokenSparse
+	}
 	if id < 0 || id > 0xffffffff {
 		return nil, fmt.Errorf("%w: chunk number %d", ErrCorrupt, id)
 	}
-	b, err := os.ReadFile(filepath.Join(d.dir, chunkFileName(id)))
+	b, err := d.fs.ReadFile(d.path(chunkFileName(id)))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w: chunk file %s is missing", ErrCorrupt, chunkFileName(id))
@@ -55,9 +78,16 @@ func (d *sparseDir) readChunk(id int64) ([]byte, error) {
 	return b[:h.cbytes:h.cbytes], nil
 }
 
+// errBrokenSparse: a change of a sparse frame failed; the directory holds
+// the frame as it was before, which a new OpenSparseFrame reads.
+var errBrokenSparse = fmt.Errorf("%w: a change of this sparse frame failed; open the directory again", ErrUnsupported)
+
 func (d *sparseDir) touch() error {
 	if !d.writable {
 		return fmt.Errorf("%w: the frame was opened read-only", ErrUnsupported)
+	}
+	if d.broken {
+		return errBrokenSparse
 	}
 	d.dirty = true
 	return nil
@@ -69,20 +99,40 @@ func (d *sparseDir) writeChunk(c []byte) (int64, error) {
 	if id > 0xffffffff {
 		return 0, fmt.Errorf("%w: chunk numbers exhausted", ErrTooLarge)
 	}
-	if err := writeSynced(filepath.Join(d.dir, chunkFileName(id)), c); err != nil {
+	if err := sparseStep("write " + chunkFileName(id)); err != nil {
 		return 0, err
 	}
+	// The number is taken even if the write fails: a file of that name
+	// may be left.
 	d.nextID++
+	if err := fsys.WriteSynced(d.fs, d.path(chunkFileName(id)), c, true); err != nil {
+		return 0, err
+	}
+	d.made = append(d.made, id)
 	d.cbytes += int64(len(c))
 	return id, nil
 }
 
 // drop forgets a chunk file, removed after the next commit.
 func (d *sparseDir) drop(id int64) {
-	if b, err := os.Stat(filepath.Join(d.dir, chunkFileName(id))); err == nil {
-		d.cbytes -= b.Size()
+	if st, err := d.fs.Stat(d.path(chunkFileName(id))); err == nil {
+		d.cbytes -= st.Size()
 	}
 	d.drops = append(d.drops, id)
+}
+
+// abandon drops a change that failed: its new chunk files go (unless
+// keepMade: the new index may be in place), and the super-chunk is
+// broken.
+func (d *sparseDir) abandon() {
+	if d.dirty && !d.keepMade {
+		for _, id := range d.made {
+			d.fs.Remove(d.path(chunkFileName(id)))
+		}
+	}
+	d.made, d.drops = d.made[:0], d.drops[:0]
+	d.dirty, d.keepMade = false, false
+	d.broken = true
 }
 
 // sparseFault, when set (tests), is called before each step of a sparse
@@ -94,35 +144,6 @@ func sparseStep(step string) error {
 		return sparseFault(step)
 	}
 	return nil
-}
-
-// writeSynced writes a new file and syncs it.
-func writeSynced(path string, b []byte) error {
-	if err := sparseStep("write " + filepath.Base(path)); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // sparseIndex returns the bytes of chunks.b2frame for the super-chunk.
@@ -143,38 +164,77 @@ func (s *SChunk) sparseIndex() ([]byte, error) {
 }
 
 // commitSparse writes the index of a changed sparse frame and removes the
-// chunk files it no longer names.
+// chunk files it no longer names. On failure the directory's index is the
+// old one (its new chunk files go when the change is abandoned), unless
+// even the undo of a rename that landed failed: then keepMade is set, and
+// the directory is whole with either index.
 func (s *SChunk) commitSparse() error {
 	d := s.sparse
 	if !d.dirty {
 		return nil
 	}
-	d.dirty = false
 	idx, err := s.sparseIndex()
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(d.dir, "."+sparseIndexName+".tmp")
-	if err := writeSynced(tmp, idx); err != nil {
+	tmp, index := d.path(sparseTempName), d.path(sparseIndexName)
+	if err := sparseStep("write " + sparseTempName); err != nil {
+		return err
+	}
+	if err := fsys.WriteSynced(d.fs, tmp, idx, false); err != nil {
+		return err
+	}
+	// The new chunk files' names, durable before the index names them.
+	if err := d.fs.SyncDir(d.dir); err != nil {
+		d.fs.Remove(tmp)
 		return err
 	}
 	if err := sparseStep("rename"); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, filepath.Join(d.dir, sparseIndexName)); err != nil {
+	if err := d.fs.Rename(tmp, index); err != nil {
+		d.fs.Remove(tmp)
 		return err
 	}
-	if err := syncDir(d.dir); err != nil {
+	if err := d.fs.SyncDir(d.dir); err != nil {
+		// The rename may not be durable: put the old index back.
+		if !d.restore(d.committed) {
+			d.keepMade = true
+		}
 		return err
 	}
-	for _, id := range d.drops {
+	// Committed and durable.
+	d.committed = idx
+	d.made, d.dirty = d.made[:0], false
+	drops := d.drops
+	d.drops = d.drops[:0]
+	for _, id := range drops {
 		if err := sparseStep("remove"); err != nil {
 			return err
 		}
-		os.Remove(filepath.Join(d.dir, chunkFileName(id)))
+		// A file left by a failed removal is a stray the next writer's
+		// open removes.
+		d.fs.Remove(d.path(chunkFileName(id)))
 	}
-	d.drops = d.drops[:0]
 	return nil
+}
+
+// restore makes old (nil: none) the directory's index again, durably; it
+// reports whether it did.
+func (d *sparseDir) restore(old []byte) bool {
+	index := d.path(sparseIndexName)
+	if old == nil {
+		return d.fs.Remove(index) == nil && d.fs.SyncDir(d.dir) == nil
+	}
+	tmp := d.path(sparseTempName)
+	if fsys.WriteSynced(d.fs, tmp, old, false) != nil {
+		return false
+	}
+	if d.fs.Rename(tmp, index) != nil {
+		d.fs.Remove(tmp)
+		return false
+	}
+	return d.fs.SyncDir(d.dir) == nil
 }
 
 // OpenSparseFrame opens the sparse frame in dir (a chunks.b2frame index
@@ -183,11 +243,13 @@ func (s *SChunk) commitSparse() error {
 func OpenSparseFrame(dir string) (*SChunk, error) { return openSparseFrame(dir, false) }
 
 // OpenSparseFrameWritable opens the sparse frame in dir for reading and
-// changing in place; every change is crash-safe.
+// changing in place; every change is crash-safe. It removes the files a
+// failed or interrupted change left that the index does not name.
 func OpenSparseFrameWritable(dir string) (*SChunk, error) { return openSparseFrame(dir, true) }
 
 func openSparseFrame(dir string, writable bool) (*SChunk, error) {
-	b, err := os.ReadFile(filepath.Join(dir, sparseIndexName))
+	fsy := fsys.Default
+	b, err := fsy.ReadFile(filepath.Join(dir, sparseIndexName))
 	if err != nil {
 		return nil, err
 	}
@@ -211,30 +273,57 @@ func openSparseFrame(dir string, writable bool) (*SChunk, error) {
 	}
 	h.meta = cloneMeta(h.meta)
 	s := &SChunk{hdr: h, vlmeta: cloneMeta(vl), regionOwned: true}
-	s.sparse = &sparseDir{dir: dir, writable: writable, cbytes: h.cbytes}
+	d := &sparseDir{fs: fsy, dir: dir, writable: writable, cbytes: h.cbytes, committed: b}
+	s.sparse = d
 	if err := s.readIndex(bytes.Clone(b[h.headerLen : len(b)-tl])); err != nil {
 		return nil, err
 	}
+	if !writable {
+		s.setOptions()
+		return s, nil
+	}
 	// The next chunk number: past every number the index or the directory
-	// holds (files a crashed change left included).
+	// holds (files a failed change left included).
+	named := make(map[int64]bool)
 	for i := 0; i < s.offs.len(); i++ {
-		if id := s.offs.get(i); id >= s.sparse.nextID {
-			s.sparse.nextID = id + 1
+		id := s.offs.get(i)
+		if id >= 0 {
+			named[id] = true
+		}
+		if id >= d.nextID {
+			d.nextID = id + 1
 		}
 		if s.offs.rep {
 			break
 		}
 	}
-	ents, err := os.ReadDir(dir)
+	ents, err := fsy.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
+	var strays []string
 	for _, e := range ents {
 		name := e.Name()
+		if name == sparseTempName {
+			strays = append(strays, name)
+		}
 		if hexID, ok := strings.CutSuffix(name, ".chunk"); ok && len(hexID) == 8 {
-			if id, err := strconv.ParseUint(hexID, 16, 32); err == nil && int64(id) >= s.sparse.nextID {
-				s.sparse.nextID = int64(id) + 1
+			if id, err := strconv.ParseUint(hexID, 16, 32); err == nil {
+				if int64(id) >= d.nextID {
+					d.nextID = int64(id) + 1
+				}
+				if !named[int64(id)] {
+					strays = append(strays, name)
+				}
 			}
+		}
+	}
+	// The index read is made durable before the files it does not name
+	// go: a crash could otherwise bring back an older index that names
+	// them. Removing strays is tidying; a failure is no error.
+	if len(strays) > 0 && s.checkSparseIDs() == nil && fsy.SyncDir(dir) == nil {
+		for _, name := range strays {
+			fsy.Remove(filepath.Join(dir, name))
 		}
 	}
 	s.setOptions()
@@ -275,11 +364,15 @@ func CreateSparseFrame(dir string, opts SChunkOptions) (*SChunk, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	fsy := fsys.Default
+	if err := fsy.Mkdir(dir, 0o755); err != nil {
 		return nil, err
 	}
-	s.sparse = &sparseDir{dir: dir, writable: true, dirty: true}
+	s.sparse = &sparseDir{fs: fsy, dir: dir, writable: true, dirty: true}
 	if err := s.commitSparse(); err != nil {
+		if !s.sparse.keepMade {
+			fsy.Remove(dir)
+		}
 		return nil, err
 	}
 	return s, nil

@@ -145,9 +145,20 @@ func (s *SChunk) AppendFrom(r io.Reader) (n int64, err error) {
 // file keeps its committed frame, and the super-chunk must be opened
 // again to be used.
 func (s *SChunk) abandon() {
-	if s.file != nil {
-		s.file.dirty, s.file.headerOnly, s.file.rewrite = false, false, false
-		s.file.broken = true
+	if f := s.file; f != nil && (f.dirty || f.headerOnly || f.rewrite || f.broken) {
+		if f.dirty && f.w != nil {
+			// Chunks the change streamed to the file (or a part of them
+			// a failed write left): nothing refers to them, and the file
+			// keeps its old length.
+			if f.w.Truncate(f.base+f.start) == nil {
+				f.end = f.start
+			}
+		}
+		f.dirty, f.headerOnly, f.rewrite = false, false, false
+		f.broken = true
+	}
+	if d := s.sparse; d != nil && (d.dirty || d.broken) {
+		d.abandon()
 	}
 }
 

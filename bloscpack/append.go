@@ -58,7 +58,13 @@ func AppendOptions(typesize int) blosc.Options {
 //     ends: the copy just written.
 //  7. The file is truncated after the last chunk; sync.
 //
-// The result is the file the reference's append writes.
+// The result is the file the reference's append writes. A call of any
+// step that returns an error (a full disk, a failing one) is undone at
+// once from the rollback record's bytes, which include the old last chunk
+// step 5 writes over: the header first, then the slots and that chunk,
+// then the old length, each synced; Append returns the error and the file
+// is the one it was. Should the undo fail too, the record is still there
+// for Recover (docs/durability.md says when that cannot be).
 func Append(f WritableFile, src io.Reader, size int64, opts *blosc.Options) (int, error) {
 	if size < 0 {
 		return 0, invalidf("append size %d", size)
@@ -144,12 +150,26 @@ func Append(f WritableFile, src io.Reader, size int64, opts *blosc.Options) (int
 	var lens []int64
 	p := stage
 	buf := make([]byte, 0, h.ChunkSize)
+	// undo puts the file back as it was after a failed step: the old
+	// bytes the record holds (none before it is written: only bytes
+	// past the end were), then the old length, each synced. Should a
+	// call of it fail too, the record (once written) is still there for
+	// Recover.
+	var restore []rbRange
+	touched := false
+	fail := func(err error) (int, error) {
+		if touched {
+			undo(f, restore, fsize)
+		}
+		return 0, err
+	}
 	put := func(data []byte) error {
 		c, err := comp.Compress(nil, data)
 		if err != nil {
 			return err
 		}
 		c = hs.sum(c, c)
+		touched = true
 		if err := writeAll(f, c, p); err != nil {
 			return err
 		}
@@ -160,10 +180,10 @@ func Append(f WritableFile, src io.Reader, size int64, opts *blosc.Options) (int
 	}
 	buf = append(buf, old...)
 	if buf, err = readInto(src, buf, first); err != nil {
-		return 0, err
+		return fail(err)
 	}
 	if err := put(buf); err != nil {
-		return 0, err
+		return fail(err)
 	}
 	for i := int64(0); i < k; i++ {
 		want := int64(h.ChunkSize)
@@ -171,14 +191,14 @@ func Append(f WritableFile, src io.Reader, size int64, opts *blosc.Options) (int
 			want = int64(lastSize)
 		}
 		if buf, err = readInto(src, buf[:0], want); err != nil {
-			return 0, err
+			return fail(err)
 		}
 		if err := put(buf); err != nil {
-			return 0, err
+			return fail(err)
 		}
 	}
 	if err := f.Sync(); err != nil {
-		return 0, fmt.Errorf("bloscpack: %w", err)
+		return fail(fmt.Errorf("bloscpack: %w", err))
 	}
 	slotAt := func(i int) int64 { return bf.tableStart + 8*int64(i) }
 	encodeSlots := func(pos []int64) []byte {
@@ -193,39 +213,46 @@ func Append(f WritableFile, src io.Reader, size int64, opts *blosc.Options) (int
 	nh.NChunks += k
 	nh.MaxAppChunks -= k
 	// The rollback record: the old header and the old slots n-1 .. n+k-1,
-	// which steps 2, 3, 4 and 6 write, after everything else.
+	// which steps 2, 3, 4 and 6 write, and the old bytes step 5 writes
+	// over (the old last chunk), after everything else. The header
+	// comes first: an undo restores it first.
+	total := p - stage
 	oldHdr := make([]byte, headerLen)
 	oldSlots := make([]byte, 8*(k+1))
+	oldTail := make([]byte, min(fsize, lastPos+total)-lastPos)
 	if _, err := f.ReadAt(oldHdr, 0); err != nil {
-		return 0, fmt.Errorf("bloscpack: %w", err)
+		return fail(fmt.Errorf("bloscpack: %w", err))
 	}
 	if _, err := f.ReadAt(oldSlots, slotAt(n-1)); err != nil {
-		return 0, fmt.Errorf("bloscpack: %w", err)
+		return fail(fmt.Errorf("bloscpack: %w", err))
+	}
+	if _, err := f.ReadAt(oldTail, lastPos); err != nil {
+		return fail(fmt.Errorf("bloscpack: %w", err))
 	}
 	newHdr := append(oldHdr[:12:12], nh.encode()[12:]...)
-	rb := rollback{oldSize: fsize, newHeader: newHdr, ranges: []rbRange{{0, oldHdr}, {slotAt(n - 1), oldSlots}}}
+	rb := rollback{oldSize: fsize, newHeader: newHdr, ranges: []rbRange{{0, oldHdr}, {slotAt(n - 1), oldSlots}, {lastPos, oldTail}}}
 	if err := writeAll(f, rb.encode(), p); err != nil {
-		return 0, err
+		return fail(err)
 	}
 	if err := f.Sync(); err != nil {
-		return 0, fmt.Errorf("bloscpack: %w", err)
+		return fail(fmt.Errorf("bloscpack: %w", err))
 	}
+	restore = rb.ranges
 	// 2. The new chunks' slots.
 	if k > 0 {
 		if err := writeSync(f, encodeSlots(staged[1:]), slotAt(n)); err != nil {
-			return 0, err
+			return fail(err)
 		}
 	}
 	// 3. The last chunk's slot.
 	if err := writeSync(f, encodeSlots(staged[:1]), slotAt(n-1)); err != nil {
-		return 0, err
+		return fail(err)
 	}
 	// 4. Commit.
 	if err := writeSync(f, nh.encode()[12:], 12); err != nil {
-		return 0, err
+		return fail(err)
 	}
 	// 5. The chunks again, where the reference writes them.
-	total := p - stage
 	inPlace := make([]int64, len(staged))
 	q := lastPos
 	for i := range staged {
@@ -233,23 +260,39 @@ func Append(f WritableFile, src io.Reader, size int64, opts *blosc.Options) (int
 		q += lens[i]
 	}
 	if err := copyWithin(f, lastPos, stage, total); err != nil {
-		return 0, err
+		return fail(err)
 	}
 	if err := f.Sync(); err != nil {
-		return 0, fmt.Errorf("bloscpack: %w", err)
+		return fail(fmt.Errorf("bloscpack: %w", err))
 	}
 	// 6. The slots to them.
 	if err := writeSync(f, encodeSlots(inPlace), slotAt(n-1)); err != nil {
-		return 0, err
+		return fail(err)
 	}
 	// 7. Drop the staging copies (and anything that was past the end).
 	if err := f.Truncate(lastPos + total); err != nil {
-		return 0, fmt.Errorf("bloscpack: %w", err)
+		return fail(fmt.Errorf("bloscpack: %w", err))
 	}
 	if err := f.Sync(); err != nil {
-		return 0, fmt.Errorf("bloscpack: %w", err)
+		return fail(fmt.Errorf("bloscpack: %w", err))
 	}
 	return int(k), nil
+}
+
+// undo writes the old bytes of ranges back (the header first), then cuts
+// f to size, each synced; it stops at the first call that fails.
+func undo(f WritableFile, ranges []rbRange, size int64) {
+	for _, x := range ranges {
+		if _, err := f.WriteAt(x.old, x.off); err != nil {
+			return
+		}
+	}
+	if len(ranges) > 0 && f.Sync() != nil {
+		return
+	}
+	if f.Truncate(size) == nil {
+		f.Sync()
+	}
 }
 
 func readInto(src io.Reader, buf []byte, n int64) ([]byte, error) {

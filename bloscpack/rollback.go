@@ -12,8 +12,9 @@ import (
 // are multi-byte fields that a crash can tear into a value that is neither
 // the old nor the new one. Before the first of them, Append writes after
 // everything else in the file a record holding the old bytes of the
-// header and of every slot it will write, the new header, and the file's
-// old length, with a CRC-32 and a footer naming it; the final truncation
+// header, of every slot it will write and of the old last chunk it
+// writes over after the commit, the new header, and the file's old
+// length, with a CRC-32 and a footer naming it; the final truncation
 // removes it. A file ending in a valid record whose header is not the
 // record's new one was interrupted before its commit completed: Open reads
 // it as the old bytes describe it, and Recover (which Append calls first)

@@ -9,12 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc2"
 	"github.com/goblosc/blosc/internal/faultfile"
 	"github.com/goblosc/blosc/internal/frametest"
+	"github.com/goblosc/blosc/internal/fsys"
 	"github.com/goblosc/blosc/internal/golden"
 )
 
@@ -594,6 +596,61 @@ func TestSparseFrameReadByC(t *testing.T) {
 			}
 			if m, err := c.Meta("b2nd"); err != nil || len(m) != 5 {
 				t.Errorf("c-blosc2 metalayer: %q %v", m, err)
+			}
+		})
+	}
+}
+
+// TestSparseFrameErrorsReadByC: c-blosc2 opens a sparse frame whose change
+// failed at each call on the directory (a write of a new chunk file, a
+// sync, the index's rename...) to the frame before it, stray files the
+// failed change left in the directory included, and after a successful
+// change to the frame after.
+func TestSparseFrameErrorsReadByC(t *testing.T) {
+	root := t.TempDir()
+	base := filepath.Join(root, "base")
+	baseSparse(t, base)
+	b0, err := blosc.OpenSparseFrame(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := b0.Decompress(nil)
+	run := 0
+	for _, op := range fileOps(t) {
+		t.Run(op.Name, func(t *testing.T) {
+			for k := 0; ; k++ {
+				dir := filepath.Join(root, fmt.Sprint("e", run))
+				run++
+				frametest.CopyDir(t, base, dir)
+				// Part of a write lands, so a torn chunk file or index is
+				// left where the call failed.
+				ffs := &fsys.Faulty{FS: fsys.OS{}, Fail: k, Err: syscall.ENOSPC, Keep: 20}
+				fsys.Default = ffs
+				s, err := blosc.OpenSparseFrameWritable(dir)
+				fsys.Default = fsys.OS{}
+				if err != nil {
+					if ffs.Failed() {
+						continue // the open's own calls
+					}
+					t.Fatal(err)
+				}
+				err = op.Do(s)
+				if !ffs.Failed() {
+					return // past the change's last call
+				}
+				want := before
+				if err == nil {
+					want, _ = s.Decompress(nil)
+				}
+				c, cerr := cblosc2.Open(dir)
+				if cerr != nil {
+					t.Fatalf("%s failing: c-blosc2 open: %v", ffs.Calls()[k], cerr)
+				}
+				got, derr := c.Decompress(1 << 20)
+				c.Free()
+				if derr != nil || !bytes.Equal(got, want) {
+					t.Fatalf("%s failing (change: %v): c-blosc2 reads %d bytes, want %d (%v)", ffs.Calls()[k], err, len(got), len(want), derr)
+				}
 			}
 		})
 	}

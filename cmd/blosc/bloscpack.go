@@ -15,6 +15,7 @@ import (
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bloscpack"
+	"github.com/goblosc/blosc/internal/fsys"
 )
 
 // containerOptions are the flags of the file formats (-format bloscpack).
@@ -166,6 +167,13 @@ func openSized(path string, stdin io.Reader, needSize bool) (io.Reader, int64, f
 // into place, so a failure leaves no partial OUT. For "-" it writes to
 // standard output, through a temporary file when write must seek.
 func writeAtomically(out string, stdout io.Writer, seek bool, write func(io.Writer) error) error {
+	if dev, ok, err := openDeviceOut(out); ok {
+		if err != nil {
+			return err
+		}
+		defer dev.Close()
+		return writeAtomically("-", dev, seek, write)
+	}
 	if out == "-" && !seek {
 		bw := bufio.NewWriterSize(stdout, 1<<20)
 		if err := write(bw); err != nil {
@@ -177,7 +185,8 @@ func writeAtomically(out string, stdout io.Writer, seek bool, write func(io.Writ
 	if out != "-" {
 		dir = filepath.Dir(out)
 	}
-	tmp, err := os.CreateTemp(dir, ".blosc-*.tmp")
+	fsy := fsys.Default
+	tmp, err := fsy.CreateTemp(dir, ".blosc-*.tmp")
 	if err != nil {
 		return err
 	}
@@ -185,7 +194,7 @@ func writeAtomically(out string, stdout io.Writer, seek bool, write func(io.Writ
 	defer func() {
 		if !keep {
 			tmp.Close()
-			os.Remove(tmp.Name())
+			fsy.Remove(tmp.Name())
 		}
 	}()
 	if err := write(newOutFile(tmp, out != "-")); err != nil {
@@ -201,13 +210,13 @@ func writeAtomically(out string, stdout io.Writer, seek bool, write func(io.Writ
 	if err := tmp.Sync(); err != nil {
 		return err
 	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
+	if err := fsy.Rename(tmp.Name(), out); err != nil {
 		return err
 	}
 	keep = true
@@ -338,7 +347,7 @@ func runAppend(args []string, stdin io.Reader, stdout io.Writer) error {
 	if isDir(target) {
 		return appendSparse(target, fs.Arg(1), stdin)
 	}
-	f, err := os.OpenFile(target, os.O_RDWR, 0)
+	f, err := fsys.Default.OpenFile(target, os.O_RDWR, 0)
 	if err != nil {
 		return err
 	}
@@ -374,8 +383,8 @@ func runAppend(args []string, stdin io.Reader, stdout io.Writer) error {
 		return err
 	}
 	defer cleanup()
-	if _, err := bloscpack.Append(f, src, size, opts); err != nil {
-		return err
-	}
-	return f.Close()
+	// Append syncs what it changed: closing the file (deferred) has
+	// nothing left to report.
+	_, err = bloscpack.Append(f, src, size, opts)
+	return err
 }

@@ -254,11 +254,57 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if detect(src) == kindFrame {
+		// Streamed, as a frame file is: memory follows the frame's
+		// bytes, not the data its chunks claim.
+		s, err := blosc.ParseFrame(src)
+		if err != nil {
+			return err
+		}
+		return writeSChunkData(s, fs.Arg(1), stdout, nil)
+	}
+	if h, err := blosc.ReadHeader(src); err == nil && detect(src) == kindChunk && h.Special != blosc.SpecialNone && h.Nbytes > specialPiece {
+		return writeStream(fs.Arg(1), stdout, func(w io.Writer) error { return writeSpecialChunk(w, src, h) })
+	}
 	out, err := decompressAny(src)
 	if err != nil {
 		return err
 	}
 	return writeOutput(fs.Arg(1), stdout, out)
+}
+
+// specialPiece is how much of a special chunk (zeros, NaN, a repeated
+// value: a header that claims up to 2 GiB of data) decompress makes at
+// once: memory follows the chunk's few bytes, not what it claims.
+const specialPiece = 1 << 20
+
+// writeSpecialChunk writes a special chunk's data to w in pieces.
+func writeSpecialChunk(w io.Writer, src []byte, h blosc.Header) error {
+	ts := h.Typesize
+	per := max(specialPiece/ts, 1)
+	items := h.Nbytes / ts
+	var buf []byte
+	for start := 0; start < items; start += per {
+		var err error
+		if buf, err = blosc.GetItems(buf[:0], src, int64(start), int64(min(per, items-start))); err != nil {
+			return err
+		}
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	if tail := h.Nbytes % ts; tail > 0 {
+		// The bytes after the last whole item, which GetItem cannot
+		// address: a special chunk this large is made of items, so the
+		// whole chunk is decoded only for such an odd one.
+		all, err := blosc.Decompress(nil, src)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(all[len(all)-tail:])
+		return err
+	}
+	return nil
 }
 
 // decompressAny detects the container from its first bytes.

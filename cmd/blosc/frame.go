@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/fsys"
 )
 
 // formatFrame and formatSparse are the -format names of Blosc2 contiguous
@@ -178,14 +179,14 @@ const writeBehind = 8 << 20
 // A temporary file that only carries the output to stdout is never
 // synced, and is not written out early either: its writeout is nil.
 type outFile struct {
-	f        *os.File
-	writeout func(*os.File) // startWriteout, or nil
-	mu       sync.Mutex     // WriteAt comes from FrameWriter's writer goroutine and from Close
-	pending  int64          // bytes written since write-out was last started
+	f        fsys.File
+	writeout func(fsys.File) // startWriteout, or nil
+	mu       sync.Mutex      // WriteAt comes from FrameWriter's writer goroutine and from Close
+	pending  int64           // bytes written since write-out was last started
 }
 
 // newOutFile returns f as an outFile, written out early when durable.
-func newOutFile(f *os.File, durable bool) *outFile {
+func newOutFile(f fsys.File, durable bool) *outFile {
 	o := &outFile{f: f}
 	if durable {
 		o.writeout = startWriteout
@@ -225,13 +226,21 @@ func (o *outFile) wrote(n int) {
 // (or copies it to stdout for -); on failure the temporary file goes and
 // an existing path stays as it was.
 func writeAtomic(path string, stdout io.Writer, fill func(*outFile) error) error {
+	if dev, ok, err := openDeviceOut(path); ok {
+		if err != nil {
+			return err
+		}
+		defer dev.Close()
+		return writeAtomic("-", dev, fill)
+	}
 	dir, base := filepath.Split(path)
 	if path == "-" {
 		dir, base = "", "blosc-stdout"
 	} else if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	fsy := fsys.Default
+	f, err := fsy.CreateTemp(dir, "."+base+".tmp*")
 	if err != nil {
 		return err
 	}
@@ -240,7 +249,7 @@ func writeAtomic(path string, stdout io.Writer, fill func(*outFile) error) error
 	defer func() {
 		if !ok {
 			f.Close()
-			os.Remove(tmp)
+			fsy.Remove(tmp)
 		}
 	}()
 	if err := fill(newOutFile(f, path != "-")); err != nil {
@@ -262,7 +271,7 @@ func writeAtomic(path string, stdout io.Writer, fill func(*outFile) error) error
 	if err := f.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := fsy.Rename(tmp, path); err != nil {
 		return err
 	}
 	ok = true
@@ -274,6 +283,13 @@ func writeAtomic(path string, stdout io.Writer, fill func(*outFile) error) error
 // writes in pieces of a chunk or more (a FrameReader's), so no buffer
 // sits between: one would copy every byte once more.
 func writeStream(path string, stdout io.Writer, fill func(io.Writer) error) error {
+	if dev, ok, err := openDeviceOut(path); ok {
+		if err != nil {
+			return err
+		}
+		defer dev.Close()
+		return fill(dev)
+	}
 	if path == "-" {
 		if f, ok := stdout.(*os.File); ok {
 			growPipe(f)
@@ -283,10 +299,28 @@ func writeStream(path string, stdout io.Writer, fill func(io.Writer) error) erro
 	return writeAtomic(path, stdout, func(f *outFile) error { return fill(f) })
 }
 
+// openDeviceOut opens OUT for writing in place when it exists and is not
+// a regular file: a device such as /dev/null, or a named pipe. Such an
+// OUT is written as standard output is, never replaced by a temporary
+// file renamed over it (which would put a regular file in its place, and
+// fill the device's file system with the data first). ok is false for
+// any other OUT.
+func openDeviceOut(path string) (f *os.File, ok bool, err error) {
+	if path == "-" {
+		return nil, false, nil
+	}
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().IsRegular() || st.IsDir() {
+		return nil, false, nil
+	}
+	f, err = os.OpenFile(path, os.O_WRONLY, 0)
+	return f, true, err
+}
+
 // appendFrame appends IN's bytes to the frame file at path in place, as
 // one crash-safe change (refilling a short last chunk first).
 func appendFrame(path, in string, stdin io.Reader) error {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := fsys.Default.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return err
 	}
@@ -295,10 +329,9 @@ func appendFrame(path, in string, stdin io.Reader) error {
 	if err != nil {
 		return err
 	}
-	if err := appendInput(s, in, stdin); err != nil {
-		return err
-	}
-	return f.Close()
+	// The change is synced when appendInput returns: closing the file
+	// (deferred) has nothing left to report.
+	return appendInput(s, in, stdin)
 }
 
 // frameInfo is what info -json prints for a frame, with the key names of

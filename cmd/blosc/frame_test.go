@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/fsys"
 	"github.com/goblosc/blosc/internal/golden"
 )
 
@@ -277,7 +278,7 @@ func TestOutFileStartsWriteout(t *testing.T) {
 	}
 	defer f.Close()
 	starts := 0
-	o := &outFile{f: f, writeout: func(*os.File) { starts++ }}
+	o := &outFile{f: f, writeout: func(fsys.File) { starts++ }}
 	want := make([]byte, 3*writeBehind+100)
 	for i := range want {
 		want[i] = byte(i * 7)

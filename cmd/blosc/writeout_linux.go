@@ -5,6 +5,8 @@ package main
 import (
 	"os"
 
+	"github.com/goblosc/blosc/internal/fsys"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -12,7 +14,11 @@ import (
 // waiting for it (sync_file_range with SYNC_FILE_RANGE_WRITE over the
 // whole file); pages already being written are left alone. It ignores
 // failure: the final fsync writes whatever this did not.
-func startWriteout(f *os.File) {
+func startWriteout(file fsys.File) {
+	f, ok := file.(*os.File)
+	if !ok {
+		return
+	}
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return

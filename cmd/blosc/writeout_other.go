@@ -2,8 +2,8 @@
 
 package main
 
-import "os"
+import "github.com/goblosc/blosc/internal/fsys"
 
 // startWriteout is a no-op where write-out cannot be started early: the
 // final fsync then writes the whole file.
-func startWriteout(*os.File) {}
+func startWriteout(fsys.File) {}

@@ -34,6 +34,15 @@ type Plan struct {
 	// Keep is how many leading bytes of that write land (0: none). A
 	// Truncate is all or nothing: it lands only if Keep > 0.
 	Keep int
+	// Err, when set, makes the fault an error the file returns, as a
+	// full or failing disk does (ENOSPC, EIO), rather than a crash: At
+	// then counts every Sync as well as the writes, the call At fails
+	// with Err after Keep bytes of a write landed (a short write; a
+	// failing Truncate or Sync changes nothing), and the file goes on
+	// working, unless Sticky: then every later change or Sync fails with
+	// Err too.
+	Err    error
+	Sticky bool
 }
 
 // NoFault is a plan that never interrupts.
@@ -73,11 +82,12 @@ func (f *File) Log() []Write { return append([]Write(nil), f.log...) }
 // Syncs returns how many Syncs succeeded.
 func (f *File) Syncs() int { return f.syncs }
 
-// Crashed reports whether the planned fault happened.
+// Crashed reports whether the planned fault (crash or error) happened.
 func (f *File) Crashed() bool { return f.crashed }
 
 // Write is one attempted write: its offset and length (a Truncate is
-// logged at the new size with length 1).
+// logged at the new size with length 1; with a Plan's Err, a Sync at
+// offset -1 with length 0).
 type Write struct {
 	Off int64
 	Len int
@@ -86,6 +96,9 @@ type Write struct {
 // next counts a write and says how many of its n bytes land and whether
 // it fails.
 func (f *File) next(n int) (int, error) {
+	if f.plan.Err != nil {
+		return f.nextErr(n)
+	}
 	if f.crashed {
 		return 0, ErrCrashed
 	}
@@ -170,7 +183,7 @@ func (f *File) Truncate(size int64) error {
 	}
 	f.log = append(f.log, Write{size, 1})
 	n, err := f.next(1)
-	if n == 0 {
+	if n == 0 || err != nil && f.plan.Err != nil {
 		return err
 	}
 	if size <= int64(len(f.data)) {
@@ -181,8 +194,30 @@ func (f *File) Truncate(size int64) error {
 	return err
 }
 
-// Sync fails once crashed.
+// nextErr is next for a Plan with Err: Syncs count too (n is 0 for one).
+func (f *File) nextErr(n int) (int, error) {
+	k := f.writes
+	f.writes++
+	switch {
+	case k == f.plan.At:
+		f.crashed = true
+		return min(max(f.plan.Keep, 0), n), f.plan.Err
+	case f.crashed && f.plan.Sticky:
+		return 0, f.plan.Err
+	}
+	return n, nil
+}
+
+// Sync fails once crashed (or when the Plan's error falls on it).
 func (f *File) Sync() error {
+	if f.plan.Err != nil {
+		f.log = append(f.log, Write{-1, 0})
+		if _, err := f.nextErr(0); err != nil {
+			return err
+		}
+		f.syncs++
+		return nil
+	}
 	if f.crashed {
 		return ErrCrashed
 	}
