@@ -377,3 +377,7 @@ func parseFrameTrailer(t []byte) ([]metalayer, error) {
 	}
 	return vl, nil
 }
+
+// maxFrameChunks is the most chunks an offsets index (a chunk of int64s)
+// can list.
+const maxFrameChunks = MaxBufferSize / 8
