@@ -26,9 +26,10 @@ import (
 // fail too, the record stays for the next opener. docs/durability.md
 // states the contract; TestFrameFileErrors holds it.
 
-// FrameFile is what OpenFrameFile changes a frame through; *os.File is
-// one.
-type FrameFile interface {
+// WritableFile is what a file changed in place must offer: frame files
+// (OpenFrameFile, CreateFrameFile) and Bloscpack files (bloscpack.Append)
+// are changed through it. *os.File is one.
+type WritableFile interface {
 	io.ReaderAt
 	io.WriterAt
 	Truncate(size int64) error
@@ -40,7 +41,7 @@ type FrameFile interface {
 // OpenFrameFile.
 type frameFile struct {
 	r      io.ReaderAt
-	w      FrameFile // nil when read-only
+	w      WritableFile // nil when read-only
 	base   int64     // where the frame starts in the file
 	end    int64     // the file's length from base: new bytes go there
 	hlen   int64     // the header's length on file
@@ -116,7 +117,7 @@ func (b frameBytes) ReadAt(p []byte, off int64) (int, error) {
 // OpenFrameFile opens the frame that fills f for reading and changing in
 // place. A change interrupted by a crash is first rolled back (or its
 // rollback record removed, if it had completed).
-func OpenFrameFile(f FrameFile) (*SChunk, error) {
+func OpenFrameFile(f WritableFile) (*SChunk, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -133,7 +134,7 @@ func OpenFrameFile(f FrameFile) (*SChunk, error) {
 
 // CreateFrameFile writes an empty super-chunk into f (which should be
 // empty) and returns it for changing in place.
-func CreateFrameFile(f FrameFile, opts SChunkOptions) (*SChunk, error) {
+func CreateFrameFile(f WritableFile, opts SChunkOptions) (*SChunk, error) {
 	s, err := NewSChunk(opts)
 	if err != nil {
 		return nil, err
@@ -234,7 +235,7 @@ func readJournal(r io.ReaderAt, size int64) (*journal, error) {
 // recoverFrameFile finishes or rolls back a change a crash interrupted:
 // if the header on file is the change's new one, the change completed and
 // only the record goes; otherwise the old header goes back.
-func recoverFrameFile(f FrameFile, size int64) error {
+func recoverFrameFile(f WritableFile, size int64) error {
 	j, err := readJournal(f, size)
 	if err != nil || j == nil {
 		return err
@@ -282,7 +283,7 @@ func (o overlayReader) ReadAt(p []byte, off int64) (int, error) {
 
 // openFrameFile reads the header, trailer and offsets index of the frame
 // at base in r (size bytes from base on).
-func openFrameFile(r io.ReaderAt, w FrameFile, base, size int64) (*SChunk, error) {
+func openFrameFile(r io.ReaderAt, w WritableFile, base, size int64) (*SChunk, error) {
 	if size < frameHeaderMinLen+frameTrailerMinLen {
 		return nil, fmt.Errorf("%w: %d bytes, too short for a frame", ErrCorrupt, size)
 	}

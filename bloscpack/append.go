@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 
 	"github.com/goblosc/blosc"
 )
@@ -13,15 +12,6 @@ import (
 // ErrNoSpace is wrapped by Append's error when the file has fewer free
 // offset slots than the new data needs.
 var ErrNoSpace = errors.New("bloscpack: no free offset slot left")
-
-// WritableFile is what Append needs of a file; *os.File has it.
-type WritableFile interface {
-	io.ReaderAt
-	io.WriterAt
-	Stat() (fs.FileInfo, error)
-	Truncate(size int64) error
-	Sync() error
-}
 
 // AppendOptions returns the Blosc options the reference's append uses
 // when given none: BloscLZ level 7 with byte shuffle, and the file's
@@ -65,7 +55,7 @@ func AppendOptions(typesize int) blosc.Options {
 // then the old length, each synced; Append returns the error and the file
 // is the one it was. Should the undo fail too, the record is still there
 // for Recover (docs/durability.md says when that cannot be).
-func Append(f WritableFile, src io.Reader, size int64, opts *blosc.Options) (int, error) {
+func Append(f blosc.WritableFile, src io.Reader, size int64, opts *blosc.Options) (int, error) {
 	if size < 0 {
 		return 0, invalidf("append size %d", size)
 	}
@@ -281,7 +271,7 @@ func Append(f WritableFile, src io.Reader, size int64, opts *blosc.Options) (int
 
 // undo writes the old bytes of ranges back (the header first), then cuts
 // f to size, each synced; it stops at the first call that fails.
-func undo(f WritableFile, ranges []rbRange, size int64) {
+func undo(f blosc.WritableFile, ranges []rbRange, size int64) {
 	for _, x := range ranges {
 		if _, err := f.WriteAt(x.old, x.off); err != nil {
 			return
@@ -311,7 +301,7 @@ func writeAll(f io.WriterAt, b []byte, p int64) error {
 	return nil
 }
 
-func writeSync(f WritableFile, b []byte, p int64) error {
+func writeSync(f blosc.WritableFile, b []byte, p int64) error {
 	if err := writeAll(f, b, p); err != nil {
 		return err
 	}
@@ -322,7 +312,7 @@ func writeSync(f WritableFile, b []byte, p int64) error {
 }
 
 // copyWithin copies n bytes of f from src to dst (regions apart).
-func copyWithin(f WritableFile, dst, src, n int64) error {
+func copyWithin(f blosc.WritableFile, dst, src, n int64) error {
 	buf := make([]byte, min(n, 1<<20))
 	for n > 0 {
 		k := min(n, int64(len(buf)))
@@ -337,7 +327,7 @@ func copyWithin(f WritableFile, dst, src, n int64) error {
 	return nil
 }
 
-func mustSize(f WritableFile) int64 {
+func mustSize(f blosc.WritableFile) int64 {
 	st, err := f.Stat()
 	if err != nil {
 		return -1

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+
+	"github.com/goblosc/blosc"
 )
 
 // The rollback record. Append's writes of the header and of offset slots
@@ -165,7 +167,7 @@ func resolveRollback(r io.ReaderAt, size int64) (io.ReaderAt, int64) {
 // the old header and slots are written back and the file cut to its old
 // length, or, if the append had committed, the record alone is dropped.
 // Append calls it first; a file without a record is left alone.
-func Recover(f WritableFile) error {
+func Recover(f blosc.WritableFile) error {
 	st, err := f.Stat()
 	if err != nil {
 		return fmt.Errorf("bloscpack: %w", err)
