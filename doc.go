@@ -12,7 +12,7 @@
 // them, or, with Options.Format set to FormatBlosc2, a Blosc2 chunk as
 // c-blosc2 writes it (a filter pipeline of up to six filters, zstd
 // dictionaries, special chunks of zeros, NaNs or a repeated value).
-// [Decompress] reads either, told apart by the header; [GetItem] decodes a
+// [Decompress] reads either, told apart by the header; [GetItems] decodes a
 // range of items from only the blocks that hold them; [ReadHeader] validates
 // and returns every header field. [Shuffle] and [Unshuffle] expose the byte
 // shuffle on its own.
@@ -77,6 +77,8 @@
 //     internal/zstddec our zstd decoder; internal/zdict the zstd
 //     dictionary trainer; internal/cpu the feature detection and kernel
 //     registry. The others are test and benchmark helpers.
+//
+// docs/layout.md in the repository maps the source files to these layers.
 //
 // The repository's docs directory holds the design and format notes.
 package blosc
