@@ -253,3 +253,46 @@ func (h *header2) nblocks() (n, last int) {
 	}
 	return n, last
 }
+
+// parseBlosc2 decodes a c-blosc2 extended (32-byte) header and checks the
+// whole chunk layout against src (see openChunk2).
+func (h *Header) parseBlosc2(src []byte) error {
+	c, err := openChunk2(src)
+	h.fromChunk2(&c)
+	return err
+}
+
+func (h *Header) fromChunk2(c *chunk2) {
+	x := &c.h
+	*h = Header{Format: FormatBlosc2, Version: x.version, VersionLZ: x.versionLZ, Flags: x.flags,
+		Typesize: int(x.typesize), Nbytes: x.nbytes, Blocksize: x.blocksize, Cbytes: x.cbytes,
+		HeaderLen: header2Len, CodecMeta: x.codecMeta, Blosc2Flags: x.b2flags, Blosc2Flags2: x.flags2,
+		Special: Special(x.special()), Dict: x.useDict(), VarBlocks: x.vlBlocks(),
+		Memcpyed: x.memcpyed(), DontSplit: x.dontSplit(), CodecCode: x.flags >> 5}
+	for i, f := range x.filters {
+		h.Filters[i] = Filter(f)
+		h.FilterMeta[i] = x.filterMeta[i]
+		h.Shuffle = h.Shuffle || Filter(f) == ByteShuffle
+		h.BitShuffle = h.BitShuffle || Filter(f) == BitShuffle
+	}
+	h.Split = !x.dontSplit() && !x.vlBlocks()
+	if cd, err := x.codec(); err == nil {
+		h.Codec = cd
+	} else {
+		h.Codec = Codec(0xff)
+	}
+	if x.memcpyed() && int(x.codecID) < len(codecNames) {
+		// c-blosc2 leaves the codec bits of a copy's flags clear but keeps
+		// the codec in byte 22.
+		h.Codec = Codec(x.codecID)
+	}
+	if x.blocksize > 0 {
+		h.Nblocks, _ = x.nblocks()
+		if x.nbytes == 0 {
+			h.Nblocks = 0
+		}
+	}
+	if x.vlBlocks() {
+		h.Blocksize = c.maxBlk
+	}
+}
