@@ -1,0 +1,290 @@
+package b2nd
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/goblosc/blosc"
+)
+
+// checkSlice checks start and stop against the shape and returns the
+// slice's size in bytes.
+func (g *geom) checkSlice(start, stop []int64) (int, error) {
+	if len(start) != g.ndim() || len(stop) != g.ndim() {
+		return 0, fmt.Errorf("%w: a slice of %d and %d dimensions of a %d-dimensional array", blosc.ErrRange, len(start), len(stop), g.ndim())
+	}
+	n := int64(g.itemsize)
+	for i := range start {
+		if start[i] < 0 || start[i] > stop[i] || stop[i] > g.shape[i] {
+			return 0, fmt.Errorf("%w: slice [%d, %d) of dimension %d of %d items", blosc.ErrRange, start[i], stop[i], i, g.shape[i])
+		}
+		n *= stop[i] - start[i] // no overflow: at most the array's size
+	}
+	if n > math.MaxInt {
+		return 0, fmt.Errorf("%w: a slice of %d bytes", blosc.ErrTooLarge, n)
+	}
+	return int(n), nil
+}
+
+// sliceWalk visits the chunks a non-empty slice [start, stop) touches and,
+// in each, the runs of consecutive stored blocks it touches, in storage
+// order. For each block, visit gets the block's index in its chunk and the
+// block's first array coordinates.
+type sliceWalk struct {
+	g           *geom
+	start, stop []int64
+	// scratch coordinates
+	cc, clo, chi, bc, blo, bhi, origin []int64
+}
+
+func newSliceWalk(g *geom, start, stop []int64) *sliceWalk {
+	n := g.ndim()
+	buf := make([]int64, 7*n)
+	w := &sliceWalk{g: g, start: start, stop: stop}
+	w.cc, w.clo, w.chi = buf[:n:n], buf[n:2*n:2*n], buf[2*n:3*n:3*n]
+	w.bc, w.blo, w.bhi = buf[3*n:4*n:4*n], buf[4*n:5*n:5*n], buf[5*n:6*n:6*n]
+	w.origin = buf[6*n:]
+	return w
+}
+
+// chunks calls fn for every chunk the slice touches, in storage order,
+// with the chunk's index; fn may call blocks.
+func (w *sliceWalk) chunks(fn func(nchunk int64) error) error {
+	g := w.g
+	n := g.ndim()
+	for i := range n {
+		w.clo[i] = w.start[i] / g.chunk[i]
+		w.chi[i] = (w.stop[i] + g.chunk[i] - 1) / g.chunk[i]
+	}
+	copy(w.cc, w.clo)
+	for {
+		var nchunk int64
+		for i := range n {
+			nchunk += w.cc[i] * g.chunkStrides[i]
+		}
+		if err := fn(nchunk); err != nil {
+			return err
+		}
+		i := n - 1
+		for ; i >= 0; i-- {
+			if w.cc[i]++; w.cc[i] < w.chi[i] {
+				break
+			}
+			w.cc[i] = w.clo[i]
+		}
+		if i < 0 {
+			return nil
+		}
+	}
+}
+
+// chunkCovered reports whether the slice covers every item of the current
+// chunk that lies inside the array.
+func (w *sliceWalk) chunkCovered() bool {
+	g := w.g
+	for i := range g.ndim() {
+		lo := w.cc[i] * g.chunk[i]
+		hi := min(lo+g.chunk[i], g.shape[i])
+		if lo < w.start[i] || hi > w.stop[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// blocks calls fn for every block of the current chunk the slice touches,
+// in storage order, with the block's index in the chunk; w.origin holds
+// the block's first array coordinates during the call.
+func (w *sliceWalk) blocks(fn func(nblock int64) error) error {
+	g := w.g
+	n := g.ndim()
+	for i := range n {
+		c0 := w.cc[i] * g.chunk[i]
+		lo := max(w.start[i], c0) - c0
+		hi := min(w.stop[i], c0+g.chunk[i]) - c0
+		w.blo[i] = lo / g.block[i]
+		w.bhi[i] = (hi + g.block[i] - 1) / g.block[i]
+	}
+	copy(w.bc, w.blo)
+	for {
+		var nblock int64
+		for i := range n {
+			nblock += w.bc[i] * g.blockStrides[i]
+			w.origin[i] = w.cc[i]*g.chunk[i] + w.bc[i]*g.block[i]
+		}
+		if err := fn(nblock); err != nil {
+			return err
+		}
+		i := n - 1
+		for ; i >= 0; i-- {
+			if w.bc[i]++; w.bc[i] < w.bhi[i] {
+				break
+			}
+			w.bc[i] = w.blo[i]
+		}
+		if i < 0 {
+			return nil
+		}
+	}
+}
+
+// GetSlice returns the items of [start, stop) (one start and stop per
+// dimension) in C order, reusing dst when it has room. It decodes only the
+// chunks the slice touches and, within them, only the blocks it touches;
+// a frame in a file reads only those chunks' bytes (and, where the frame
+// layer can, only those blocks').
+func (a *Array) GetSlice(dst []byte, start, stop []int64) ([]byte, error) {
+	g := a.g
+	n, err := g.checkSlice(start, stop)
+	if err != nil {
+		return nil, err
+	}
+	out := dst[:cap(dst)]
+	if len(out) < n {
+		out = make([]byte, n)
+	}
+	out = out[:n]
+	if n == 0 {
+		return out, nil
+	}
+	if g.ndim() == 0 {
+		if _, err := a.sc.ReadAt(out, 0); err != nil {
+			return nil, fmt.Errorf("b2nd: %w", err)
+		}
+		return out, nil
+	}
+	sliceShape := make([]int64, g.ndim())
+	for i := range sliceShape {
+		sliceShape[i] = stop[i] - start[i]
+	}
+	w := newSliceWalk(g, start, stop)
+	var scratch []byte
+	var run []int64 // the blocks of the current run, and their origins
+	var origins []int64
+	bb := int64(g.blockBytes)
+	nd := g.ndim()
+	// flush reads the run of consecutive blocks of chunk nchunk and copies
+	// each block's part of the slice out.
+	flush := func(nchunk int64) error {
+		if len(run) == 0 {
+			return nil
+		}
+		size := int64(len(run)) * bb
+		if int64(cap(scratch)) < size {
+			scratch = make([]byte, size)
+		}
+		buf := scratch[:size]
+		off := nchunk*int64(g.chunkBytes) + run[0]*bb
+		if _, err := a.sc.ReadAt(buf, off); err != nil {
+			return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+		}
+		for k := range run {
+			origin := origins[k*nd : (k+1)*nd]
+			copyBlockOut(out, sliceShape, start, stop, buf[int64(k)*bb:int64(k+1)*bb], g.block, origin, g.itemsize)
+		}
+		run, origins = run[:0], origins[:0]
+		return nil
+	}
+	err = w.chunks(func(nchunk int64) error {
+		err := w.blocks(func(nblock int64) error {
+			if len(run) > 0 && run[len(run)-1]+1 != nblock {
+				if err := flush(nchunk); err != nil {
+					return err
+				}
+			}
+			run = append(run, nblock)
+			origins = append(origins, w.origin...)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return flush(nchunk)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Read returns the whole array in C order, reusing dst when it has room.
+func (a *Array) Read(dst []byte) ([]byte, error) {
+	return a.GetSlice(dst, make([]int64, a.NDim()), a.meta.Shape)
+}
+
+// copyBlockOut copies the part of a block (of blockShape items, whose
+// first item sits at array coordinates origin) inside the slice
+// [start, stop) into out, the slice in C order.
+func copyBlockOut(out []byte, sliceShape, start, stop []int64, block []byte, blockShape, origin []int64, itemsize int) {
+	nd := len(start)
+	var lo, cnt, so, bo [MaxDim]int64
+	for i := range nd {
+		l := max(start[i], origin[i])
+		h := min(stop[i], origin[i]+blockShape[i])
+		lo[i], cnt[i] = l, h-l
+		so[i], bo[i] = l-start[i], l-origin[i]
+	}
+	copyND(out, sliceShape, so[:nd], block, blockShape, bo[:nd], cnt[:nd], itemsize, false)
+}
+
+// copyND copies the box of cnt items per dimension at offset dstOff of a
+// C-order array of dstShape items into dst, from offset srcOff of the
+// C-order array src of srcShape items (reversed: from dst to src).
+func copyND(dst []byte, dstShape, dstOff []int64, src []byte, srcShape, srcOff, cnt []int64, itemsize int, reversed bool) {
+	nd := len(cnt)
+	if nd == 0 {
+		if reversed {
+			copy(src[:itemsize], dst)
+		} else {
+			copy(dst[:itemsize], src)
+		}
+		return
+	}
+	for _, c := range cnt {
+		if c == 0 {
+			return
+		}
+	}
+	// Merge trailing dimensions both arrays hold whole into one row.
+	last := nd - 1
+	row := cnt[last] * int64(itemsize)
+	for last > 0 && cnt[last] == dstShape[last] && cnt[last] == srcShape[last] {
+		last--
+		row *= cnt[last]
+	}
+	var dstStride, srcStride [MaxDim]int64
+	ds, ss := int64(itemsize), int64(itemsize)
+	for i := nd - 1; i >= 0; i-- {
+		dstStride[i], srcStride[i] = ds, ss
+		ds *= dstShape[i]
+		ss *= srcShape[i]
+	}
+	var dp, sp int64
+	for i := range nd {
+		dp += dstOff[i] * dstStride[i]
+		sp += srcOff[i] * srcStride[i]
+	}
+	var idx [MaxDim]int64
+	for {
+		if reversed {
+			copy(src[sp:sp+row], dst[dp:dp+row])
+		} else {
+			copy(dst[dp:dp+row], src[sp:sp+row])
+		}
+		i := last - 1
+		for ; i >= 0; i-- {
+			idx[i]++
+			dp += dstStride[i]
+			sp += srcStride[i]
+			if idx[i] < cnt[i] {
+				break
+			}
+			dp -= cnt[i] * dstStride[i]
+			sp -= cnt[i] * srcStride[i]
+			idx[i] = 0
+		}
+		if i < 0 {
+			return
+		}
+	}
+}
