@@ -50,32 +50,44 @@ func newSliceWalk(g *geom, start, stop []int64) *sliceWalk {
 // chunks calls fn for every chunk the slice touches, in storage order,
 // with the chunk's index; fn may call blocks.
 func (w *sliceWalk) chunks(fn func(nchunk int64) error) error {
+	for more := w.firstChunk(); more; more = w.nextChunk() {
+		if err := fn(w.nchunk()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// firstChunk makes the first chunk the slice touches the current one.
+func (w *sliceWalk) firstChunk() bool {
 	g := w.g
-	n := g.ndim()
-	for i := range n {
+	for i := range g.ndim() {
 		w.clo[i] = w.start[i] / g.chunk[i]
 		w.chi[i] = (w.stop[i] + g.chunk[i] - 1) / g.chunk[i]
 	}
 	copy(w.cc, w.clo)
-	for {
-		var nchunk int64
-		for i := range n {
-			nchunk += w.cc[i] * g.chunkStrides[i]
+	return true
+}
+
+// nextChunk moves to the next chunk the slice touches, or reports there
+// is none.
+func (w *sliceWalk) nextChunk() bool {
+	for i := w.g.ndim() - 1; i >= 0; i-- {
+		if w.cc[i]++; w.cc[i] < w.chi[i] {
+			return true
 		}
-		if err := fn(nchunk); err != nil {
-			return err
-		}
-		i := n - 1
-		for ; i >= 0; i-- {
-			if w.cc[i]++; w.cc[i] < w.chi[i] {
-				break
-			}
-			w.cc[i] = w.clo[i]
-		}
-		if i < 0 {
-			return nil
-		}
+		w.cc[i] = w.clo[i]
 	}
+	return false
+}
+
+// nchunk returns the current chunk's index.
+func (w *sliceWalk) nchunk() int64 {
+	var n int64
+	for i, c := range w.cc {
+		n += c * w.g.chunkStrides[i]
+	}
+	return n
 }
 
 // chunkCovered reports whether the slice covers every item of the current
@@ -217,27 +229,38 @@ func (a *Array) Read(dst []byte) ([]byte, error) {
 // [start, stop) into out, the slice in C order.
 func copyBlockOut(out []byte, sliceShape, start, stop []int64, block []byte, blockShape, origin []int64, itemsize int) {
 	nd := len(start)
-	var lo, cnt, so, bo [MaxDim]int64
+	var cnt, so, bo [MaxDim]int64
 	for i := range nd {
 		l := max(start[i], origin[i])
 		h := min(stop[i], origin[i]+blockShape[i])
-		lo[i], cnt[i] = l, h-l
+		cnt[i] = h - l
 		so[i], bo[i] = l-start[i], l-origin[i]
 	}
-	copyND(out, sliceShape, so[:nd], block, blockShape, bo[:nd], cnt[:nd], itemsize, false)
+	copyND(out, sliceShape, so[:nd], block, blockShape, bo[:nd], cnt[:nd], itemsize)
+}
+
+// copyBlockIn copies the part of the slice [start, stop) (src, in C order)
+// that lies in a block (of blockShape items, whose first item sits at
+// array coordinates origin) into the block.
+func copyBlockIn(block []byte, blockShape, origin []int64, src []byte, sliceShape, start, stop []int64, itemsize int) {
+	nd := len(start)
+	var cnt, so, bo [MaxDim]int64
+	for i := range nd {
+		l := max(start[i], origin[i])
+		h := min(stop[i], origin[i]+blockShape[i])
+		cnt[i] = h - l
+		so[i], bo[i] = l-start[i], l-origin[i]
+	}
+	copyND(block, blockShape, bo[:nd], src, sliceShape, so[:nd], cnt[:nd], itemsize)
 }
 
 // copyND copies the box of cnt items per dimension at offset dstOff of a
 // C-order array of dstShape items into dst, from offset srcOff of the
-// C-order array src of srcShape items (reversed: from dst to src).
-func copyND(dst []byte, dstShape, dstOff []int64, src []byte, srcShape, srcOff, cnt []int64, itemsize int, reversed bool) {
+// C-order array src of srcShape items.
+func copyND(dst []byte, dstShape, dstOff []int64, src []byte, srcShape, srcOff, cnt []int64, itemsize int) {
 	nd := len(cnt)
 	if nd == 0 {
-		if reversed {
-			copy(src[:itemsize], dst)
-		} else {
-			copy(dst[:itemsize], src)
-		}
+		copy(dst[:itemsize], src)
 		return
 	}
 	for _, c := range cnt {
@@ -266,11 +289,7 @@ func copyND(dst []byte, dstShape, dstOff []int64, src []byte, srcShape, srcOff, 
 	}
 	var idx [MaxDim]int64
 	for {
-		if reversed {
-			copy(src[sp:sp+row], dst[dp:dp+row])
-		} else {
-			copy(dst[dp:dp+row], src[sp:sp+row])
-		}
+		copy(dst[dp:dp+row], src[sp:sp+row])
 		i := last - 1
 		for ; i >= 0; i-- {
 			idx[i]++
