@@ -1,6 +1,7 @@
 package b2nd
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -149,13 +150,40 @@ func Full(p Params, value []byte) (*Array, error) {
 	}
 	if a.g.nitems != 0 {
 		// c-blosc2's b2nd_full fills the chunks with zeros first, then
-		// replaces each with a repeated-value chunk: the same chunks.
-		if err := a.sc.AppendSpecial(blosc.SpecialValue, a.g.nchunks*a.g.chunkItems, value); err != nil {
+		// replaces each with a repeated-value chunk whose header gives the
+		// array's block size: its partial reads go by that block size.
+		c, err := blosc.RepeatChunk(nil, a.g.chunkBytes, value)
+		if err == nil {
+			binary.LittleEndian.PutUint32(c[8:], uint32(a.g.blockBytes))
+			err = a.appendCopies(c)
+		}
+		if err != nil {
 			a.Close()
 			return nil, err
 		}
 	}
 	return a, nil
+}
+
+// appendCopies appends chunk c to every chunk of a new array, in changes
+// of batchBytes of data at most.
+func (a *Array) appendCopies(c []byte) error {
+	perBatch := max(1, batchBytes/max(a.g.chunkBytes, 1))
+	for done := int64(0); done < a.g.nchunks; {
+		err := a.sc.Batch(func() error {
+			for k := 0; k < perBatch && done < a.g.nchunks; k++ {
+				if err := a.sc.AppendChunk(c); err != nil {
+					return err
+				}
+				done++
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // FromBuffer returns a new array holding data, the items in C order.
