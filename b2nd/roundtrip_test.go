@@ -74,6 +74,7 @@ func randBytes(r *rand.Rand, n int) []byte {
 func testOptions() blosc.Options {
 	o := blosc.DefaultOptions()
 	o.Codec, o.Level = blosc.LZ4, 5
+	o.Threads = 1 // small arrays: no goroutines
 	return o
 }
 

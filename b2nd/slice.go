@@ -140,6 +140,10 @@ func (w *sliceWalk) blocks(fn func(nblock int64) error) error {
 	}
 }
 
+// maxRunBytes bounds the scratch GetSlice decodes a run of consecutive
+// blocks into (one block when blocks are larger).
+const maxRunBytes = 8 << 20
+
 // GetSlice returns the items of [start, stop) (one start and stop per
 // dimension) in C order, reusing dst when it has room. It decodes only the
 // chunks the slice touches and, within them, only the blocks it touches;
@@ -199,7 +203,9 @@ func (a *Array) GetSlice(dst []byte, start, stop []int64) ([]byte, error) {
 	}
 	err = w.chunks(func(nchunk int64) error {
 		err := w.blocks(func(nblock int64) error {
-			if len(run) > 0 && run[len(run)-1]+1 != nblock {
+			// A run ends at a gap, or where its scratch would pass
+			// maxRunBytes (or one block, if blocks are larger).
+			if len(run) > 0 && (run[len(run)-1]+1 != nblock || int64(len(run)+1)*bb > max(bb, maxRunBytes)) {
 				if err := flush(nchunk); err != nil {
 					return err
 				}
