@@ -4,6 +4,7 @@ package crosscheck
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -234,5 +235,119 @@ func TestB2NDWeReadC(t *testing.T) {
 		if !bytes.Equal(cm, gm) {
 			t.Fatalf("iter %d: metalayer\n%x\nc-blosc2's\n%x", iter, gm, cm)
 		}
+	}
+}
+
+// TestB2NDChangesLikeC runs the same resizes, appends, inserts, deletes
+// and slice writes on a Go array in a frame file and on a c-blosc2 array
+// made from the same data, and after each checks that both read the same
+// (including what a grow after a shrink brings back from the edge chunks'
+// padding) and that c-blosc2 reads our file.
+func TestB2NDChangesLikeC(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	dir := t.TempDir()
+	for iter := range 16 {
+		shape, chunks, blocks := randB2NDGeom(r, 3)
+		if len(shape) == 0 {
+			continue
+		}
+		dt := b2ndDTypes[r.IntN(4)]
+		n := dt.itemsize
+		for _, s := range shape {
+			n *= int(s)
+		}
+		data := b2ndData(r, n)
+		o := b2ndOptions(r)
+		p := b2nd.Params{Shape: shape, ChunkShape: chunks, BlockShape: blocks, DType: dt.dtype, Options: o,
+			Path: filepath.Join(dir, "c"+string(rune('a'+iter))+".b2nd")}
+		a, err := b2nd.FromBuffer(p, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cp := cblosc2.Params{Codec: int(o.Codec), Level: o.Level, Typesize: dt.itemsize, Threads: 1}
+		for i, f := range o.Filters {
+			cp.Filters[i] = uint8(f)
+		}
+		ca, err := cblosc2.ArrayFromCBuffer(cp, shape, chunks, blocks, dt.dtype, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for op := range 8 {
+			cur := a.Shape()
+			nd := len(cur)
+			axis := r.IntN(nd)
+			c := int64(chunks[axis])
+			plane := int64(dt.itemsize)
+			for i, s := range cur {
+				if i != axis {
+					plane *= s
+				}
+			}
+			var what string
+			var gerr, cerr error
+			switch r.IntN(5) {
+			case 0: // resize at the ends, any sizes
+				ns := make([]int64, nd)
+				for i := range ns {
+					ns[i] = max(0, cur[i]+int64(r.IntN(9))-4)
+				}
+				what = fmt.Sprintf("resize to %v", ns)
+				gerr, cerr = a.Resize(ns, nil), ca.Resize(ns, nil)
+			case 1:
+				m := int64(r.IntN(5))
+				src := b2ndData(r, int(m*plane))
+				what = fmt.Sprintf("append %d along %d", m, axis)
+				if plane == 0 {
+					continue
+				}
+				gerr, cerr = a.Append(src, axis), ca.Append(src, axis)
+			case 2:
+				at := c * r.Int64N(cur[axis]/c+1)
+				m := c * int64(1+r.IntN(2))
+				src := b2ndData(r, int(m*plane))
+				what = fmt.Sprintf("insert %d at %d along %d", m, at, axis)
+				if plane == 0 {
+					continue
+				}
+				gerr, cerr = a.Insert(src, axis, at), ca.Insert(src, axis, at)
+			case 3:
+				var at, m int64
+				if r.IntN(2) == 0 || cur[axis] < c {
+					m = r.Int64N(cur[axis] + 1)
+					at = cur[axis] - m
+				} else {
+					m = c * (1 + r.Int64N(cur[axis]/c))
+					at = c * r.Int64N((cur[axis]-m)/c+1)
+				}
+				what = fmt.Sprintf("delete %d at %d along %d", m, at, axis)
+				gerr, cerr = a.Delete(axis, at, m), ca.Delete(axis, at, m)
+			default:
+				start, stop := randB2NDSlice(r, cur)
+				m := dt.itemsize
+				for i := range start {
+					m *= int(stop[i] - start[i])
+				}
+				what = fmt.Sprintf("set slice [%v, %v)", start, stop)
+				gerr = a.SetSlice(b2ndData(r, m), start, stop)
+				if gerr == nil {
+					// c-blosc2 gets our result for the slice: the same write.
+					got, _ := a.GetSlice(nil, start, stop)
+					cerr = ca.SetSlice(got, start, stop)
+				}
+			}
+			if gerr != nil || cerr != nil {
+				t.Fatalf("iter %d op %d %s: ours %v, c-blosc2 %v", iter, op, what, gerr, cerr)
+			}
+			t.Logf("iter %d op %d: %s: shape %v", iter, op, what, a.Shape())
+			cReadsLike(t, what+" (c-blosc2's own array)", r, ca, a)
+			fa, err := cblosc2.OpenArray(p.Path)
+			if err != nil {
+				t.Fatalf("iter %d op %d %s: c-blosc2 opens our file: %v", iter, op, what, err)
+			}
+			cReadsLike(t, what+" (our file)", r, fa, a)
+			fa.Free()
+		}
+		ca.Free()
+		a.Close()
 	}
 }

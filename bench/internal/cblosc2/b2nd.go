@@ -185,3 +185,69 @@ func (a *Array) Frame() ([]byte, error) {
 	defer C.free(unsafe.Pointer(out))
 	return C.GoBytes(unsafe.Pointer(out), C.int(n)), nil
 }
+
+// SetSlice is b2nd_set_slice_cbuffer.
+func (a *Array) SetSlice(src []byte, start, stop []int64) error {
+	nd := len(start)
+	cs := make([]C.int64_t, max(nd, 1))
+	ce := make([]C.int64_t, max(nd, 1))
+	sh := make([]C.int64_t, max(nd, 1))
+	for i := range nd {
+		cs[i], ce[i], sh[i] = C.int64_t(start[i]), C.int64_t(stop[i]), C.int64_t(stop[i]-start[i])
+	}
+	buf := C.CBytes(append(src, 0))
+	defer C.free(buf)
+	if rc := C.b2nd_set_slice_cbuffer(buf, &sh[0], C.int64_t(len(src)), &cs[0], &ce[0], a.a); rc < 0 {
+		return fmt.Errorf("cblosc2: b2nd_set_slice_cbuffer returned %d", int(rc))
+	}
+	return nil
+}
+
+// Resize is b2nd_resize (start nil: at the ends).
+func (a *Array) Resize(newShape, start []int64) error {
+	nd := len(newShape)
+	ns := make([]C.int64_t, max(nd, 1))
+	st := make([]C.int64_t, max(nd, 1))
+	for i := range nd {
+		ns[i] = C.int64_t(newShape[i])
+		if start != nil {
+			st[i] = C.int64_t(start[i])
+		}
+	}
+	var sp *C.int64_t
+	if start != nil {
+		sp = &st[0]
+	}
+	if rc := C.b2nd_resize(a.a, &ns[0], sp); rc < 0 {
+		return fmt.Errorf("cblosc2: b2nd_resize returned %d", int(rc))
+	}
+	return nil
+}
+
+// Insert is b2nd_insert.
+func (a *Array) Insert(src []byte, axis int, at int64) error {
+	buf := C.CBytes(append(src, 0))
+	defer C.free(buf)
+	if rc := C.b2nd_insert(a.a, buf, C.int64_t(len(src)), C.int8_t(axis), C.int64_t(at)); rc < 0 {
+		return fmt.Errorf("cblosc2: b2nd_insert returned %d", int(rc))
+	}
+	return nil
+}
+
+// Append is b2nd_append.
+func (a *Array) Append(src []byte, axis int) error {
+	buf := C.CBytes(append(src, 0))
+	defer C.free(buf)
+	if rc := C.b2nd_append(a.a, buf, C.int64_t(len(src)), C.int8_t(axis)); rc < 0 {
+		return fmt.Errorf("cblosc2: b2nd_append returned %d", int(rc))
+	}
+	return nil
+}
+
+// Delete is b2nd_delete.
+func (a *Array) Delete(axis int, at, n int64) error {
+	if rc := C.b2nd_delete(a.a, C.int8_t(axis), C.int64_t(at), C.int64_t(n)); rc < 0 {
+		return fmt.Errorf("cblosc2: b2nd_delete returned %d", int(rc))
+	}
+	return nil
+}
