@@ -29,6 +29,10 @@ type Array struct {
 	file  *os.File // opened by Open or Create, closed by Close
 	opts  blosc.Options
 	chunk []byte // a change's chunk buffer, kept for the next
+	// inPlace says the super-chunk holds its chunks in memory (made here
+	// in memory, or opened from bytes): reads take them where they lie
+	// rather than through ReadAt, which reads a file's chunks in part.
+	inPlace bool
 }
 
 // FromSChunk returns the array a super-chunk holds: it must have a b2nd
@@ -141,7 +145,12 @@ func OpenBytes(b []byte) (*Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	return FromSChunk(sc)
+	a, err := FromSChunk(sc)
+	if err != nil {
+		return nil, err
+	}
+	a.inPlace = true
+	return a, nil
 }
 
 // Close closes the file Open, OpenFile or Create opened, if any.

@@ -87,6 +87,7 @@ func create(p Params) (*Array, error) {
 	switch {
 	case p.Path == "":
 		a.sc, err = blosc.NewSChunk(so)
+		a.inPlace = true
 	case p.Sparse:
 		a.sc, err = blosc.CreateSparseFrame(p.Path, so)
 	default:

@@ -1,6 +1,7 @@
 package b2nd
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -174,8 +175,9 @@ func (a *Array) GetSlice(dst []byte, start, stop []int64) ([]byte, error) {
 		sliceShape[i] = stop[i] - start[i]
 	}
 	w := newSliceWalk(g, start, stop)
-	var scratch []byte
-	var run []int64 // the blocks of the current run, and their origins
+	var scratch, chunk []byte
+	cur := int64(-1) // the chunk in chunk
+	var run []int64  // the blocks of the current run, and their origins
 	var origins []int64
 	bb := int64(g.blockBytes)
 	nd := g.ndim()
@@ -190,8 +192,23 @@ func (a *Array) GetSlice(dst []byte, start, stop []int64) ([]byte, error) {
 			scratch = make([]byte, size)
 		}
 		buf := scratch[:size]
-		off := nchunk*int64(g.chunkBytes) + run[0]*bb
-		if _, err := a.sc.ReadAt(buf, off); err != nil {
+		if a.inPlace {
+			// The chunk is in memory: decode the run's blocks from it
+			// where it lies.
+			if nchunk != cur {
+				c, err := a.sc.Chunk(int(nchunk))
+				if err != nil {
+					return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+				}
+				if len(c) < 8 || int(int32(binary.LittleEndian.Uint32(c[4:]))) != g.chunkBytes {
+					return fmt.Errorf("%w: chunk %d does not hold the %d bytes of a chunk of the array", blosc.ErrCorrupt, nchunk, g.chunkBytes)
+				}
+				chunk, cur = c, nchunk
+			}
+			if _, err := blosc.GetItem(buf[:0], chunk, int(run[0]*g.blockItems), len(run)*int(g.blockItems)); err != nil {
+				return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+			}
+		} else if _, err := a.sc.ReadAt(buf, nchunk*int64(g.chunkBytes)+run[0]*bb); err != nil {
 			return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
 		}
 		for k := range run {
