@@ -90,6 +90,15 @@ func FuzzOpenArray(f *testing.F) {
 		if want := refSlice(all, a.Shape(), start, stop, a.Itemsize()); !bytes.Equal(got, want) {
 			t.Fatalf("GetSlice(%v, %v) differs from the slice of Read", start, stop)
 		}
+		// Through an io.ReaderAt the chunks are read (in part) as a file's
+		// are: the same slice, or an error, never a panic.
+		ar, err := OpenReaderAt(bytes.NewReader(frame), int64(len(frame)))
+		if err != nil {
+			t.Fatalf("OpenReaderAt fails where OpenBytes worked: %v", err)
+		}
+		if got2, err := ar.GetSlice(nil, start, stop); err == nil && !bytes.Equal(got2, got) {
+			t.Fatalf("GetSlice(%v, %v) through an io.ReaderAt differs", start, stop)
+		}
 	})
 }
 
