@@ -1,0 +1,75 @@
+package b2nd
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+
+)
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r     *bytes.Reader
+	n     atomic.Int64
+	calls atomic.Int64
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n.Add(int64(n))
+	c.calls.Add(1)
+	return n, err
+}
+
+// TestSliceReadsItsBlocks: a slice of 1% of a frame read through an
+// io.ReaderAt reads the blocks it touches (and the headers and block
+// starts of their chunks), not the frame nor whole chunks.
+func TestSliceReadsItsBlocks(t *testing.T) {
+	const side = 1024
+	r := rand.New(rand.NewPCG(1, 1))
+	data := make([]byte, side*side*8)
+	for i := range side * side {
+		binary.LittleEndian.PutUint64(data[8*i:], math.Float64bits(float64(i%side)+r.Float64()))
+	}
+	o := testOptions()
+	a, err := FromBuffer(Params{Shape: []int64{side, side}, ChunkShape: []int32{256, 256}, BlockShape: []int32{32, 32}, DType: "<f8", Options: o}, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := a.Frame(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr := &countingReader{r: bytes.NewReader(fr)}
+	b, err := OpenReaderAt(cr, int64(len(fr)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := cr.n.Load()
+	start, stop := []int64{461, 461}, []int64{563, 563} // 102x102: 1% of the items
+	got, err := b.GetSlice(nil, start, stop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, refSlice(data, []int64{side, side}, start, stop, 8)) {
+		t.Fatal("slice differs")
+	}
+	read := cr.n.Load() - opened
+	// The 4 chunks the slice touches, whole.
+	var touched int64
+	for _, i := range []int{5, 6, 9, 10} {
+		info, err := b.SChunk().ChunkInfo(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		touched += int64(info.Cbytes)
+	}
+	t.Logf("frame %d bytes; opening read %d; the 1%% slice read %d bytes in %d calls (%.2f%% of the frame, %.0f%% of its 4 chunks' %d bytes)",
+		len(fr), opened, read, cr.calls.Load(), 100*float64(read)/float64(len(fr)), 100*float64(read)/float64(touched), touched)
+	if read > touched/5 {
+		t.Errorf("the slice read %d bytes; its 16 blocks lie in 4 chunks of %d bytes", read, touched)
+	}
+}
