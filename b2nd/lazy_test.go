@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
-
 )
 
 // countingReader counts the bytes read through it.
