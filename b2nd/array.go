@@ -128,6 +128,17 @@ func OpenFile(name string, writable bool) (*Array, error) {
 	return a, nil
 }
 
+// OpenFrameFile opens the array in the frame that fills f for reading and
+// changing in place (a change a crash interrupted is rolled back first,
+// as blosc.OpenFrameFile does).
+func OpenFrameFile(f blosc.FrameFile) (*Array, error) {
+	sc, err := blosc.OpenFrameFile(f)
+	if err != nil {
+		return nil, err
+	}
+	return FromSChunk(sc)
+}
+
 // OpenReaderAt opens the read-only array in the frame of size bytes r
 // holds, reading chunks as they are used.
 func OpenReaderAt(r io.ReaderAt, size int64) (*Array, error) {
