@@ -92,4 +92,3 @@ func TestChangesCrashSafe(t *testing.T) {
 		t.Logf("%s: %d interrupted changes, each read back whole", op.name, crashes)
 	}
 }
-
