@@ -1,7 +1,6 @@
 package b2nd
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 
@@ -175,8 +174,9 @@ func (a *Array) GetSlice(dst []byte, start, stop []int64) ([]byte, error) {
 		sliceShape[i] = stop[i] - start[i]
 	}
 	w := newSliceWalk(g, start, stop)
-	var scratch, chunk []byte
-	cur := int64(-1) // the chunk in chunk
+	var scratch []byte
+	var cr *blosc.ChunkReader
+	cur := int64(-1) // the chunk cr reads
 	var run []int64  // the blocks of the current run, and their origins
 	var origins []int64
 	bb := int64(g.blockBytes)
@@ -197,15 +197,18 @@ func (a *Array) GetSlice(dst []byte, start, stop []int64) ([]byte, error) {
 			// where it lies.
 			if nchunk != cur {
 				c, err := a.sc.Chunk(int(nchunk))
+				if err == nil {
+					cr, err = blosc.NewChunkReader(c)
+				}
 				if err != nil {
 					return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
 				}
-				if len(c) < 8 || int(int32(binary.LittleEndian.Uint32(c[4:]))) != g.chunkBytes {
-					return fmt.Errorf("%w: chunk %d does not hold the %d bytes of a chunk of the array", blosc.ErrCorrupt, nchunk, g.chunkBytes)
+				if cr.Nbytes() != g.chunkBytes {
+					return fmt.Errorf("%w: chunk %d holds %d bytes, not the %d of a chunk of the array", blosc.ErrCorrupt, nchunk, cr.Nbytes(), g.chunkBytes)
 				}
-				chunk, cur = c, nchunk
+				cur = nchunk
 			}
-			if _, err := blosc.GetItem(buf[:0], chunk, int(run[0]*g.blockItems), len(run)*int(g.blockItems)); err != nil {
+			if _, err := cr.ReadAt(buf, run[0]*bb); err != nil {
 				return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
 			}
 		} else if _, err := a.sc.ReadAt(buf, nchunk*int64(g.chunkBytes)+run[0]*bb); err != nil {
