@@ -174,6 +174,11 @@ func (a *Array) Close() error {
 	return err
 }
 
+// SetThreads sets how many chunks a read decodes at once, and how many
+// blocks a write compresses at once (0: runtime.GOMAXPROCS; an opened
+// array starts at 0, a created one at its Options.Threads).
+func (a *Array) SetThreads(n int) { a.opts.Threads = max(n, 0) }
+
 // SChunk returns the super-chunk that holds the array.
 func (a *Array) SChunk() *blosc.SChunk { return a.sc }
 

@@ -72,3 +72,36 @@ func TestSliceReadsItsBlocks(t *testing.T) {
 		t.Errorf("the slice read %d bytes; its 16 blocks lie in 4 chunks of %d bytes", read, touched)
 	}
 }
+
+// TestParallelRead: a slice of many chunks read by several workers (in
+// memory and through an io.ReaderAt) is the one a single worker reads.
+func TestParallelRead(t *testing.T) {
+	const rows, cols = 700, 500
+	r := rand.New(rand.NewPCG(5, 5))
+	data := make([]byte, rows*cols*4)
+	for i := range data {
+		data[i] = byte(i/4%251) ^ byte(r.IntN(2))
+	}
+	o := testOptions()
+	o.Threads = 4
+	a, err := FromBuffer(Params{Shape: []int64{rows, cols}, ChunkShape: []int32{64, 96}, BlockShape: []int32{16, 32}, DType: "<u4", Options: o}, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, _ := a.Frame(nil)
+	b, err := OpenReaderAt(bytes.NewReader(fr), int64(len(fr)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, stop := []int64{3, 5}, []int64{697, 499}
+	want := refSlice(data, []int64{rows, cols}, start, stop, 4)
+	for _, x := range []*Array{a, b} {
+		for _, th := range []int{1, 3, 8} {
+			x.SetThreads(th)
+			got, err := x.GetSlice(nil, start, stop)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("threads %d (in place %v): GetSlice differs (%v)", th, x.inPlace, err)
+			}
+		}
+	}
+}

@@ -3,6 +3,9 @@ package b2nd
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/goblosc/blosc"
 )
@@ -170,79 +173,147 @@ func (a *Array) GetSlice(dst []byte, start, stop []int64) ([]byte, error) {
 		return out, nil
 	}
 	sliceShape := make([]int64, g.ndim())
+	nchunks := int64(1)
 	for i := range sliceShape {
 		sliceShape[i] = stop[i] - start[i]
+		nchunks *= (stop[i]+g.chunk[i]-1)/g.chunk[i] - start[i]/g.chunk[i]
 	}
+	threads := a.opts.Threads
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	threads = int(min(int64(threads), nchunks, int64(n/parallelMinBytes)))
+	if threads <= 1 {
+		r := a.newSliceReader(out, sliceShape, start, stop)
+		if err := r.w.chunks(r.chunk); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	// Several chunks at once, each worker with its own walk and scratch;
+	// the chunks' parts of out are disjoint.
+	coords := make([]int64, 0, nchunks*int64(g.ndim()))
 	w := newSliceWalk(g, start, stop)
-	var scratch []byte
-	var cr *blosc.ChunkReader
-	cur := int64(-1) // the chunk cr reads
-	var run []int64  // the blocks of the current run, and their origins
-	var origins []int64
-	bb := int64(g.blockBytes)
-	nd := g.ndim()
-	// flush reads the run of consecutive blocks of chunk nchunk and copies
-	// each block's part of the slice out.
-	flush := func(nchunk int64) error {
-		if len(run) == 0 {
-			return nil
-		}
-		size := int64(len(run)) * bb
-		if int64(cap(scratch)) < size {
-			scratch = make([]byte, size)
-		}
-		buf := scratch[:size]
-		if a.inPlace {
-			// The chunk is in memory: decode the run's blocks from it
-			// where it lies.
-			if nchunk != cur {
-				c, err := a.sc.Chunk(int(nchunk))
-				if err == nil {
-					cr, err = blosc.NewChunkReader(c)
-				}
-				if err != nil {
-					return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
-				}
-				if cr.Nbytes() != g.chunkBytes {
-					return fmt.Errorf("%w: chunk %d holds %d bytes, not the %d of a chunk of the array", blosc.ErrCorrupt, nchunk, cr.Nbytes(), g.chunkBytes)
-				}
-				cur = nchunk
-			}
-			if _, err := cr.ReadAt(buf, run[0]*bb); err != nil {
-				return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
-			}
-		} else if _, err := a.sc.ReadAt(buf, nchunk*int64(g.chunkBytes)+run[0]*bb); err != nil {
-			return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
-		}
-		for k := range run {
-			origin := origins[k*nd : (k+1)*nd]
-			copyBlockOut(out, sliceShape, start, stop, buf[int64(k)*bb:int64(k+1)*bb], g.block, origin, g.itemsize)
-		}
-		run, origins = run[:0], origins[:0]
-		return nil
+	for more := w.firstChunk(); more; more = w.nextChunk() {
+		coords = append(coords, w.cc...)
 	}
-	err = w.chunks(func(nchunk int64) error {
-		err := w.blocks(func(nblock int64) error {
-			// A run ends at a gap, or where its scratch would pass
-			// maxRunBytes (or one block, if blocks are larger).
-			if len(run) > 0 && (run[len(run)-1]+1 != nblock || int64(len(run)+1)*bb > max(bb, maxRunBytes)) {
-				if err := flush(nchunk); err != nil {
-					return err
+	var next atomic.Int64
+	var failed atomic.Bool
+	errs := make([]error, threads)
+	var wg sync.WaitGroup
+	for t := range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := a.newSliceReader(out, sliceShape, start, stop)
+			for !failed.Load() {
+				k := next.Add(1) - 1
+				if k >= nchunks {
+					return
+				}
+				copy(r.w.cc, coords[k*int64(g.ndim()):])
+				if err := r.chunk(r.w.nchunk()); err != nil {
+					errs[t] = err
+					failed.Store(true)
+					return
 				}
 			}
-			run = append(run, nblock)
-			origins = append(origins, w.origin...)
-			return nil
-		})
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return flush(nchunk)
-	})
-	if err != nil {
-		return nil, err
 	}
 	return out, nil
+}
+
+// parallelMinBytes is the least slice size per worker worth a goroutine.
+const parallelMinBytes = 256 << 10
+
+// sliceReader copies the blocks of a slice out of the chunks, one chunk at
+// a time; each worker of a parallel GetSlice has its own.
+type sliceReader struct {
+	a                       *Array
+	out                     []byte
+	sliceShape, start, stop []int64
+	w                       *sliceWalk
+	scratch                 []byte
+	cr                      *blosc.ChunkReader
+	cur                     int64   // the chunk cr reads
+	run                     []int64 // the blocks of the current run
+	origins                 []int64 // and their first array coordinates
+}
+
+func (a *Array) newSliceReader(out []byte, sliceShape, start, stop []int64) *sliceReader {
+	return &sliceReader{a: a, out: out, sliceShape: sliceShape, start: start, stop: stop, w: newSliceWalk(a.g, start, stop), cur: -1}
+}
+
+// chunk copies the slice's part of chunk nchunk (the walk's current
+// chunk) out.
+func (r *sliceReader) chunk(nchunk int64) error {
+	bb := int64(r.a.g.blockBytes)
+	err := r.w.blocks(func(nblock int64) error {
+		// A run ends at a gap, or where its scratch would pass
+		// maxRunBytes (or one block, if blocks are larger).
+		if len(r.run) > 0 && (r.run[len(r.run)-1]+1 != nblock || int64(len(r.run)+1)*bb > max(bb, maxRunBytes)) {
+			if err := r.flush(nchunk); err != nil {
+				return err
+			}
+		}
+		r.run = append(r.run, nblock)
+		r.origins = append(r.origins, r.w.origin...)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return r.flush(nchunk)
+}
+
+// flush reads the run of consecutive blocks of chunk nchunk and copies
+// each block's part of the slice out.
+func (r *sliceReader) flush(nchunk int64) error {
+	if len(r.run) == 0 {
+		return nil
+	}
+	a, g := r.a, r.a.g
+	bb := int64(g.blockBytes)
+	size := int64(len(r.run)) * bb
+	if int64(cap(r.scratch)) < size {
+		r.scratch = make([]byte, size)
+	}
+	buf := r.scratch[:size]
+	if a.inPlace {
+		// The chunk is in memory: decode the run's blocks from it where
+		// it lies.
+		if nchunk != r.cur {
+			c, err := a.sc.Chunk(int(nchunk))
+			if err == nil {
+				r.cr, err = blosc.NewChunkReader(c)
+			}
+			if err != nil {
+				return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+			}
+			if r.cr.Nbytes() != g.chunkBytes {
+				return fmt.Errorf("%w: chunk %d holds %d bytes, not the %d of a chunk of the array", blosc.ErrCorrupt, nchunk, r.cr.Nbytes(), g.chunkBytes)
+			}
+			r.cur = nchunk
+		}
+		if _, err := r.cr.ReadAt(buf, r.run[0]*bb); err != nil {
+			return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+		}
+	} else if _, err := a.sc.ReadAt(buf, nchunk*int64(g.chunkBytes)+r.run[0]*bb); err != nil {
+		return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+	}
+	nd := g.ndim()
+	for k := range r.run {
+		origin := r.origins[k*nd : (k+1)*nd]
+		copyBlockOut(r.out, r.sliceShape, r.start, r.stop, buf[int64(k)*bb:int64(k+1)*bb], g.block, origin, g.itemsize)
+	}
+	r.run, r.origins = r.run[:0], r.origins[:0]
+	return nil
 }
 
 // Read returns the whole array in C order, reusing dst when it has room.

@@ -77,6 +77,7 @@ func BenchmarkB2NDVersusC(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				ga.SetThreads(1)
 				if err := tGr.Time(func() error { _, err := ga.Read(out); return err }); err != nil {
 					b.Fatal(err)
 				}
