@@ -29,10 +29,11 @@ type Array struct {
 	file  *os.File // opened by Open or Create, closed by Close
 	opts  blosc.Options
 	chunk []byte // a change's chunk buffer, kept for the next
-	// inPlace says the super-chunk holds its chunks in memory (made here
-	// in memory, or opened from bytes): reads take them where they lie
-	// rather than through ReadAt, which reads a file's chunks in part.
-	inPlace bool
+	// wholeChunks says reads take each chunk whole and decode the blocks
+	// they need from it: the chunks are in memory (made here, or opened
+	// from bytes) or each in a file of its own (a sparse frame). Else they
+	// read through ReadAt, which reads a frame file's chunks in part.
+	wholeChunks bool
 }
 
 // FromSChunk returns the array a super-chunk holds: it must have a b2nd
@@ -99,7 +100,12 @@ func OpenFile(name string, writable bool) (*Array, error) {
 		if err != nil {
 			return nil, err
 		}
-		return FromSChunk(sc)
+		a, err := FromSChunk(sc)
+		if err != nil {
+			return nil, err
+		}
+		a.wholeChunks = true
+		return a, nil
 	}
 	flag := os.O_RDONLY
 	if writable {
@@ -160,7 +166,7 @@ func OpenBytes(b []byte) (*Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.inPlace = true
+	a.wholeChunks = true
 	return a, nil
 }
 

@@ -285,9 +285,9 @@ func (r *sliceReader) flush(nchunk int64) error {
 		r.scratch = make([]byte, size)
 	}
 	buf := r.scratch[:size]
-	if a.inPlace {
-		// The chunk is in memory: decode the run's blocks from it where
-		// it lies.
+	if a.wholeChunks {
+		// Take the chunk once (in memory: where it lies) and decode the
+		// run's blocks from it.
 		if nchunk != r.cur {
 			c, err := a.sc.Chunk(int(nchunk))
 			if err == nil {
