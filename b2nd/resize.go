@@ -16,8 +16,8 @@ func (a *Array) writeShape(shape []int64) error {
 	if err != nil {
 		return err
 	}
-	if _, err := a.sc.Metalayer(MetaName); errors.Is(err, blosc.ErrNotFound) {
-		return fmt.Errorf("%w: changing the shape of an array with only a Caterva metalayer", blosc.ErrUnsupported)
+	if err := a.canReshape(); err != nil {
+		return err
 	}
 	raw, err := m.Marshal()
 	if err != nil {
@@ -27,6 +27,16 @@ func (a *Array) writeShape(shape []int64) error {
 		return err
 	}
 	a.meta, a.g = m, g
+	return nil
+}
+
+// canReshape refuses shape changes of an array with only a Caterva
+// metalayer (c-blosc2 would add a b2nd one, which changes the frame's
+// header size).
+func (a *Array) canReshape() error {
+	if _, err := a.sc.Metalayer(MetaName); errors.Is(err, blosc.ErrNotFound) {
+		return fmt.Errorf("%w: changing the shape of an array with only a Caterva metalayer", blosc.ErrUnsupported)
+	}
 	return nil
 }
 
@@ -58,6 +68,9 @@ func (a *Array) Resize(newShape, start []int64) error {
 		if inner && (start[i]%a.g.chunk[i] != 0 || (newShape[i]-old[i])%a.g.chunk[i] != 0) {
 			return fmt.Errorf("%w: dimension %d changes by %d items at %d, away from its end: want whole chunks of %d", blosc.ErrInvalidOptions, i, newShape[i]-old[i], start[i], a.g.chunk[i])
 		}
+	}
+	if err := a.canReshape(); err != nil {
+		return err
 	}
 	shrunk := make([]int64, nd)
 	for i := range nd {

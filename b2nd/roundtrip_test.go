@@ -247,3 +247,54 @@ func TestScalarAndEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCatervaMeta: an array whose only metalayer is a Caterva one (no
+// dtype entries), as c-blosc2 still reads, opens and reads; its dtype is
+// empty and its item size the super-chunk's typesize.
+func TestCatervaMeta(t *testing.T) {
+	data := make([]byte, 6*5*2)
+	for i := range data {
+		data[i] = byte(i)
+	}
+	p := Params{Shape: []int64{6, 5}, ChunkShape: []int32{4, 4}, BlockShape: []int32{2, 2}, DType: "<i2", Options: testOptions()}
+	a, err := FromBuffer(p, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := a.Meta()
+	raw, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw = raw[:len(raw)-6-len(m.DType)] // no dtype format, no dtype
+	o := a.opts
+	sc, err := blosc.NewSChunk(blosc.SChunkOptions{Options: o, ChunkSize: a.g.chunkBytes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.AddMetalayer("caterva", raw); err != nil {
+		t.Fatal(err)
+	}
+	for i := range a.SChunk().NChunks() {
+		c, err := a.SChunk().Chunk(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sc.AppendChunk(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := FromSChunk(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.DType() != "" || b.Itemsize() != 2 || !slices.Equal(b.Shape(), p.Shape) || b.Meta().HasDType {
+		t.Fatalf("dtype %q itemsize %d shape %v", b.DType(), b.Itemsize(), b.Shape())
+	}
+	if got, err := b.Read(nil); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("Read differs (%v)", err)
+	}
+	if err := b.Resize([]int64{7, 5}, nil); !errors.Is(err, blosc.ErrUnsupported) {
+		t.Errorf("resizing a Caterva array: %v, want ErrUnsupported", err)
+	}
+}
