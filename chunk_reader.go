@@ -23,6 +23,18 @@ func NewChunkReader(src []byte) (*ChunkReader, error) {
 	return &ChunkReader{c: c}, nil
 }
 
+// Reset opens the chunk in src in r in place of the one r read, so that
+// one reader serves chunk after chunk without allocating.
+func (r *ChunkReader) Reset(src []byte) error {
+	c, err := openChunk2Partial(src)
+	if err != nil {
+		r.c = chunk2{}
+		return err
+	}
+	r.c = c
+	return nil
+}
+
 // Nbytes returns the size of the chunk's data.
 func (r *ChunkReader) Nbytes() int { return r.c.h.nbytes }
 

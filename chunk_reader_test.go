@@ -61,6 +61,15 @@ func TestChunkReader(t *testing.T) {
 		if _, err := cr.ReadAt(make([]byte, 2), int64(len(want)-1)); !errors.Is(err, ErrRange) {
 			t.Errorf("chunk %d: a read past the end: %v", i, err)
 		}
+		// The same reader, reset to the chunk, reads it again.
+		if err := cr.Reset(c); err != nil {
+			t.Fatal(err)
+		}
+		if p := make([]byte, 10); len(want) >= 10 {
+			if _, err := cr.ReadAt(p, int64(len(want)-10)); err != nil || !bytes.Equal(p, want[len(want)-10:]) {
+				t.Fatalf("chunk %d: after Reset: %v", i, err)
+			}
+		}
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"sync"
 
 	"github.com/goblosc/blosc"
 )
@@ -34,6 +35,7 @@ type Array struct {
 	// from bytes) or each in a file of its own (a sparse frame). Else they
 	// read through ReadAt, which reads a frame file's chunks in part.
 	wholeChunks bool
+	readers     sync.Pool // of *sliceReader
 }
 
 // FromSChunk returns the array a super-chunk holds: it must have a b2nd

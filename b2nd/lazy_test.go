@@ -105,3 +105,34 @@ func TestParallelRead(t *testing.T) {
 		}
 	}
 }
+
+// TestGetSliceAllocs: once warm, a slice of an array in memory into a
+// buffer of its size allocates nothing (one worker; a parallel read
+// starts goroutines).
+func TestGetSliceAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts mean nothing under the race detector")
+	}
+	data := make([]byte, 60*70*8)
+	for i := range data {
+		data[i] = byte(i / 13)
+	}
+	o := testOptions()
+	a, err := FromBuffer(Params{Shape: []int64{60, 70}, ChunkShape: []int32{16, 32}, BlockShape: []int32{4, 8}, DType: "<f8", Options: o}, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.SetThreads(1)
+	start, stop := []int64{5, 9}, []int64{50, 61}
+	dst, err := a.GetSlice(nil, start, stop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(20, func() {
+		if _, err := a.GetSlice(dst, start, stop); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("GetSlice allocates %.1f times a call", n)
+	}
+}

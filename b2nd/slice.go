@@ -41,13 +41,18 @@ type sliceWalk struct {
 }
 
 func newSliceWalk(g *geom, start, stop []int64) *sliceWalk {
+	w := new(sliceWalk)
+	w.init(g, start, stop, make([]int64, 7*g.ndim()))
+	return w
+}
+
+// init sets w up over buf (7 coordinates per dimension).
+func (w *sliceWalk) init(g *geom, start, stop, buf []int64) {
 	n := g.ndim()
-	buf := make([]int64, 7*n)
-	w := &sliceWalk{g: g, start: start, stop: stop}
+	w.g, w.start, w.stop = g, start, stop
 	w.cc, w.clo, w.chi = buf[:n:n], buf[n:2*n:2*n], buf[2*n:3*n:3*n]
 	w.bc, w.blo, w.bhi = buf[3*n:4*n:4*n], buf[4*n:5*n:5*n], buf[5*n:6*n:6*n]
-	w.origin = buf[6*n:]
-	return w
+	w.origin = buf[6*n : 7*n : 7*n]
 }
 
 // chunks calls fn for every chunk the slice touches, in storage order,
@@ -111,9 +116,19 @@ func (w *sliceWalk) chunkCovered() bool {
 // in storage order, with the block's index in the chunk; w.origin holds
 // the block's first array coordinates during the call.
 func (w *sliceWalk) blocks(fn func(nblock int64) error) error {
+	for more := w.firstBlock(); more; more = w.nextBlock() {
+		if err := fn(w.nblock()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// firstBlock makes the first block of the current chunk the slice touches
+// the current one.
+func (w *sliceWalk) firstBlock() bool {
 	g := w.g
-	n := g.ndim()
-	for i := range n {
+	for i := range g.ndim() {
 		c0 := w.cc[i] * g.chunk[i]
 		lo := max(w.start[i], c0) - c0
 		hi := min(w.stop[i], c0+g.chunk[i]) - c0
@@ -121,26 +136,31 @@ func (w *sliceWalk) blocks(fn func(nblock int64) error) error {
 		w.bhi[i] = (hi + g.block[i] - 1) / g.block[i]
 	}
 	copy(w.bc, w.blo)
-	for {
-		var nblock int64
-		for i := range n {
-			nblock += w.bc[i] * g.blockStrides[i]
-			w.origin[i] = w.cc[i]*g.chunk[i] + w.bc[i]*g.block[i]
+	return true
+}
+
+// nextBlock moves to the chunk's next block the slice touches, or reports
+// there is none.
+func (w *sliceWalk) nextBlock() bool {
+	for i := w.g.ndim() - 1; i >= 0; i-- {
+		if w.bc[i]++; w.bc[i] < w.bhi[i] {
+			return true
 		}
-		if err := fn(nblock); err != nil {
-			return err
-		}
-		i := n - 1
-		for ; i >= 0; i-- {
-			if w.bc[i]++; w.bc[i] < w.bhi[i] {
-				break
-			}
-			w.bc[i] = w.blo[i]
-		}
-		if i < 0 {
-			return nil
-		}
+		w.bc[i] = w.blo[i]
 	}
+	return false
+}
+
+// nblock returns the current block's index in its chunk, and sets
+// w.origin to its first array coordinates.
+func (w *sliceWalk) nblock() int64 {
+	g := w.g
+	var n int64
+	for i := range g.ndim() {
+		n += w.bc[i] * g.blockStrides[i]
+		w.origin[i] = w.cc[i]*g.chunk[i] + w.bc[i]*g.block[i]
+	}
+	return n
 }
 
 // maxRunBytes bounds the scratch GetSlice decodes a run of consecutive
@@ -172,10 +192,8 @@ func (a *Array) GetSlice(dst []byte, start, stop []int64) ([]byte, error) {
 		}
 		return out, nil
 	}
-	sliceShape := make([]int64, g.ndim())
 	nchunks := int64(1)
-	for i := range sliceShape {
-		sliceShape[i] = stop[i] - start[i]
+	for i := range start {
 		nchunks *= (stop[i]+g.chunk[i]-1)/g.chunk[i] - start[i]/g.chunk[i]
 	}
 	threads := a.opts.Threads
@@ -184,19 +202,34 @@ func (a *Array) GetSlice(dst []byte, start, stop []int64) ([]byte, error) {
 	}
 	threads = int(min(int64(threads), nchunks, int64(n/parallelMinBytes)))
 	if threads <= 1 {
-		r := a.newSliceReader(out, sliceShape, start, stop)
-		if err := r.w.chunks(r.chunk); err != nil {
+		r := a.sliceReader(out, start, stop)
+		var err error
+		for more := r.w.firstChunk(); more && err == nil; more = r.w.nextChunk() {
+			err = r.chunk(r.w.nchunk())
+		}
+		a.readers.Put(r)
+		if err != nil {
 			return nil, err
 		}
 		return out, nil
 	}
-	// Several chunks at once, each worker with its own walk and scratch;
-	// the chunks' parts of out are disjoint.
-	coords := make([]int64, 0, nchunks*int64(g.ndim()))
-	w := newSliceWalk(g, start, stop)
-	for more := w.firstChunk(); more; more = w.nextChunk() {
-		coords = append(coords, w.cc...)
+	if err := a.getParallel(out, start, stop, nchunks, threads); err != nil {
+		return nil, err
 	}
+	return out, nil
+}
+
+// getParallel is GetSlice's read of nchunks chunks by several workers,
+// each with its own walk and scratch (the chunks' parts of out are
+// disjoint).
+func (a *Array) getParallel(out []byte, start, stop []int64, nchunks int64, threads int) error {
+	g := a.g
+	r0 := a.sliceReader(out, start, stop)
+	coords := make([]int64, 0, nchunks*int64(g.ndim()))
+	for more := r0.w.firstChunk(); more; more = r0.w.nextChunk() {
+		coords = append(coords, r0.w.cc...)
+	}
+	a.readers.Put(r0)
 	var next atomic.Int64
 	var failed atomic.Bool
 	errs := make([]error, threads)
@@ -205,7 +238,8 @@ func (a *Array) GetSlice(dst []byte, start, stop []int64) ([]byte, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := a.newSliceReader(out, sliceShape, start, stop)
+			r := a.sliceReader(out, start, stop)
+			defer a.readers.Put(r)
 			for !failed.Load() {
 				k := next.Add(1) - 1
 				if k >= nchunks {
@@ -223,38 +257,57 @@ func (a *Array) GetSlice(dst []byte, start, stop []int64) ([]byte, error) {
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // parallelMinBytes is the least slice size per worker worth a goroutine.
 const parallelMinBytes = 256 << 10
 
 // sliceReader copies the blocks of a slice out of the chunks, one chunk at
-// a time; each worker of a parallel GetSlice has its own.
+// a time; each worker of a parallel GetSlice has its own. The array keeps
+// them for the next reads, so that a slice read allocates nothing.
 type sliceReader struct {
 	a                       *Array
 	out                     []byte
 	sliceShape, start, stop []int64
-	w                       *sliceWalk
+	w                       sliceWalk
 	scratch                 []byte
-	cr                      *blosc.ChunkReader
-	cur                     int64   // the chunk cr reads
+	cr                      blosc.ChunkReader
+	cur                     int64   // the chunk cr reads, or -1
 	run                     []int64 // the blocks of the current run
 	origins                 []int64 // and their first array coordinates
+	coords                  [10 * MaxDim]int64
 }
 
-func (a *Array) newSliceReader(out []byte, sliceShape, start, stop []int64) *sliceReader {
-	return &sliceReader{a: a, out: out, sliceShape: sliceShape, start: start, stop: stop, w: newSliceWalk(a.g, start, stop), cur: -1}
+// sliceReader returns a reader of [start, stop) into out, from the pool.
+func (a *Array) sliceReader(out []byte, start, stop []int64) *sliceReader {
+	r, _ := a.readers.Get().(*sliceReader)
+	if r == nil {
+		r = &sliceReader{a: a}
+	}
+	nd := len(start)
+	r.out, r.cur = out, -1
+	c := r.coords[:]
+	r.start, r.stop, r.sliceShape = c[:nd:nd], c[nd:2*nd:2*nd], c[2*nd:3*nd:3*nd]
+	copy(r.start, start)
+	copy(r.stop, stop)
+	for i := range nd {
+		r.sliceShape[i] = stop[i] - start[i]
+	}
+	r.w.init(a.g, r.start, r.stop, c[3*nd:10*nd])
+	r.run, r.origins = r.run[:0], r.origins[:0]
+	return r
 }
 
 // chunk copies the slice's part of chunk nchunk (the walk's current
 // chunk) out.
 func (r *sliceReader) chunk(nchunk int64) error {
 	bb := int64(r.a.g.blockBytes)
-	err := r.w.blocks(func(nblock int64) error {
+	for more := r.w.firstBlock(); more; more = r.w.nextBlock() {
+		nblock := r.w.nblock()
 		// A run ends at a gap, or where its scratch would pass
 		// maxRunBytes (or one block, if blocks are larger).
 		if len(r.run) > 0 && (r.run[len(r.run)-1]+1 != nblock || int64(len(r.run)+1)*bb > max(bb, maxRunBytes)) {
@@ -264,10 +317,6 @@ func (r *sliceReader) chunk(nchunk int64) error {
 		}
 		r.run = append(r.run, nblock)
 		r.origins = append(r.origins, r.w.origin...)
-		return nil
-	})
-	if err != nil {
-		return err
 	}
 	return r.flush(nchunk)
 }
@@ -289,9 +338,10 @@ func (r *sliceReader) flush(nchunk int64) error {
 		// Take the chunk once (in memory: where it lies) and decode the
 		// run's blocks from it.
 		if nchunk != r.cur {
+			r.cur = -1
 			c, err := a.sc.Chunk(int(nchunk))
 			if err == nil {
-				r.cr, err = blosc.NewChunkReader(c)
+				err = r.cr.Reset(c)
 			}
 			if err != nil {
 				return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
