@@ -207,7 +207,7 @@ func (a *Array) GetSlice(dst []byte, start, stop []int64) ([]byte, error) {
 		for more := r.w.firstChunk(); more && err == nil; more = r.w.nextChunk() {
 			err = r.chunk(r.w.nchunk())
 		}
-		a.readers.Put(r)
+		a.putReader(r)
 		if err != nil {
 			return nil, err
 		}
@@ -229,7 +229,7 @@ func (a *Array) getParallel(out []byte, start, stop []int64, nchunks int64, thre
 	for more := r0.w.firstChunk(); more; more = r0.w.nextChunk() {
 		coords = append(coords, r0.w.cc...)
 	}
-	a.readers.Put(r0)
+	a.putReader(r0)
 	var next atomic.Int64
 	var failed atomic.Bool
 	errs := make([]error, threads)
@@ -239,7 +239,7 @@ func (a *Array) getParallel(out []byte, start, stop []int64, nchunks int64, thre
 		go func() {
 			defer wg.Done()
 			r := a.sliceReader(out, start, stop)
-			defer a.readers.Put(r)
+			defer a.putReader(r)
 			for !failed.Load() {
 				k := next.Add(1) - 1
 				if k >= nchunks {
@@ -300,6 +300,12 @@ func (a *Array) sliceReader(out []byte, start, stop []int64) *sliceReader {
 	r.w.init(a.g, r.start, r.stop, c[3*nd:10*nd])
 	r.run, r.origins = r.run[:0], r.origins[:0]
 	return r
+}
+
+// putReader returns r to the pool, without the caller's buffer.
+func (a *Array) putReader(r *sliceReader) {
+	r.out = nil
+	a.readers.Put(r)
 }
 
 // chunk copies the slice's part of chunk nchunk (the walk's current
