@@ -10,7 +10,9 @@ import "fmt"
 // every stream of the chunk on each call. An N-dimensional slice reads a
 // chunk's blocks this way, a few rows of blocks at a time.
 type ChunkReader struct {
-	c chunk2
+	c    chunk2
+	lazy bool       // the chunk's blocks are read as first needed (OpenChunk)
+	lz   *lazyChunk // kept for the next chunk opened lazily
 }
 
 // NewChunkReader opens the Blosc2 chunk at the start of src, which must
@@ -26,6 +28,7 @@ func NewChunkReader(src []byte) (*ChunkReader, error) {
 // Reset opens the chunk in src in r in place of the one r read, so that
 // one reader serves chunk after chunk without allocating.
 func (r *ChunkReader) Reset(src []byte) error {
+	r.lazy = false
 	c, err := openChunk2Partial(src)
 	if err != nil {
 		r.c = chunk2{}
@@ -44,6 +47,13 @@ func (r *ChunkReader) ReadAt(p []byte, off int64) (int, error) {
 	n := int64(r.c.h.nbytes)
 	if off < 0 || off > n || int64(len(p)) > n-off {
 		return 0, fmt.Errorf("%w: bytes [%d, %d+%d) of a chunk of %d", ErrRange, off, off, len(p), n)
+	}
+	if r.lazy && len(p) > 0 {
+		r.lz.mu.Lock()
+		defer r.lz.mu.Unlock()
+		if err := r.load(int(off), int(off)+len(p)); err != nil {
+			return 0, err
+		}
 	}
 	e := enginePool.Get().(*engine)
 	_, err := e.getBytesChunk2(p[:0:len(p)], &r.c, int(off), int(off)+len(p))
