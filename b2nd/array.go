@@ -24,18 +24,13 @@ import (
 // Reads (GetSlice, Read and the getters) may run concurrently with each
 // other; a change must not run concurrently with anything else.
 type Array struct {
-	sc    *blosc.SChunk
-	meta  Meta
-	g     *geom
-	file  *os.File // opened by Open or Create, closed by Close
-	opts  blosc.Options
-	chunk []byte // a change's chunk buffer, kept for the next
-	// wholeChunks says reads take each chunk whole and decode the blocks
-	// they need from it: the chunks are in memory (made here, or opened
-	// from bytes) or each in a file of its own (a sparse frame). Else they
-	// read through ReadAt, which reads a frame file's chunks in part.
-	wholeChunks bool
-	readers     sync.Pool // of *sliceReader
+	sc      *blosc.SChunk
+	meta    Meta
+	g       *geom
+	file    *os.File // opened by Open or Create, closed by Close
+	opts    blosc.Options
+	chunk   []byte    // a change's chunk buffer, kept for the next
+	readers sync.Pool // of *sliceReader
 }
 
 // FromSChunk returns the array a super-chunk holds: it must have a b2nd
@@ -102,12 +97,7 @@ func OpenFile(name string, writable bool) (*Array, error) {
 		if err != nil {
 			return nil, err
 		}
-		a, err := FromSChunk(sc)
-		if err != nil {
-			return nil, err
-		}
-		a.wholeChunks = true
-		return a, nil
+		return FromSChunk(sc)
 	}
 	flag := os.O_RDONLY
 	if writable {
@@ -164,12 +154,7 @@ func OpenBytes(b []byte) (*Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := FromSChunk(sc)
-	if err != nil {
-		return nil, err
-	}
-	a.wholeChunks = true
-	return a, nil
+	return FromSChunk(sc)
 }
 
 // Close closes the file Open, OpenFile or Create opened, if any.

@@ -1,6 +1,7 @@
 package b2nd
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/goblosc/blosc"
@@ -57,4 +58,27 @@ func BenchmarkRead(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkGetSlice1PercentReaderAt reads the 1% box through an
+// io.ReaderAt (as from a file), reporting the bytes each slice reads.
+func BenchmarkGetSlice1PercentReaderAt(b *testing.B) {
+	fr, start, stop := benchArray(b)
+	cr := &countingReader{r: bytes.NewReader(fr)}
+	a, err := OpenReaderAt(cr, int64(len(fr)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	a.SetThreads(1)
+	dst, _ := a.GetSlice(nil, start, stop)
+	b.SetBytes(int64(len(dst)))
+	b.ReportAllocs()
+	before := cr.n.Load()
+	for b.Loop() {
+		if _, err := a.GetSlice(dst, start, stop); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cr.n.Load()-before)/float64(b.N), "read-B/op")
+	b.ReportMetric(float64(len(fr)), "frame-B")
 }

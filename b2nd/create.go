@@ -87,10 +87,8 @@ func create(p Params) (*Array, error) {
 	switch {
 	case p.Path == "":
 		a.sc, err = blosc.NewSChunk(so)
-		a.wholeChunks = true
 	case p.Sparse:
 		a.sc, err = blosc.CreateSparseFrame(p.Path, so)
-		a.wholeChunks = true
 	default:
 		var f *os.File
 		if f, err = os.Create(p.Path); err != nil {

@@ -340,27 +340,20 @@ func (r *sliceReader) flush(nchunk int64) error {
 		r.scratch = make([]byte, size)
 	}
 	buf := r.scratch[:size]
-	if a.wholeChunks {
-		// Take the chunk once (in memory: where it lies) and decode the
-		// run's blocks from it.
-		if nchunk != r.cur {
-			r.cur = -1
-			c, err := a.sc.Chunk(int(nchunk))
-			if err == nil {
-				err = r.cr.Reset(c)
-			}
-			if err != nil {
-				return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
-			}
-			if r.cr.Nbytes() != g.chunkBytes {
-				return fmt.Errorf("%w: chunk %d holds %d bytes, not the %d of a chunk of the array", blosc.ErrCorrupt, nchunk, r.cr.Nbytes(), g.chunkBytes)
-			}
-			r.cur = nchunk
-		}
-		if _, err := r.cr.ReadAt(buf, r.run[0]*bb); err != nil {
+	// One reader per chunk: a chunk in memory is decoded where it lies, a
+	// frame file's is read lazily (its header and block starts once,
+	// then the blocks the runs need), a sparse frame's chunk file once.
+	if nchunk != r.cur {
+		r.cur = -1
+		if err := a.sc.OpenChunk(&r.cr, int(nchunk)); err != nil {
 			return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
 		}
-	} else if _, err := a.sc.ReadAt(buf, nchunk*int64(g.chunkBytes)+r.run[0]*bb); err != nil {
+		if r.cr.Nbytes() != g.chunkBytes {
+			return fmt.Errorf("%w: chunk %d holds %d bytes, not the %d of a chunk of the array", blosc.ErrCorrupt, nchunk, r.cr.Nbytes(), g.chunkBytes)
+		}
+		r.cur = nchunk
+	}
+	if _, err := r.cr.ReadAt(buf, r.run[0]*bb); err != nil {
 		return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
 	}
 	nd := g.ndim()
