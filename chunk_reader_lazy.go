@@ -18,6 +18,7 @@ type lazyChunk struct {
 	loaded []bool // per block: its bytes are in buf
 	sorted []int  // the block starts in order, which bound each block's bytes
 	buf    []byte // the chunk's bytes where read (cbytes long)
+	spans  [][2]int
 	head   [partialProbe]byte
 }
 
@@ -136,31 +137,40 @@ func (r *ChunkReader) load(lo, hi int) error {
 		return nil
 	}
 	bs := c.h.blocksize
-	want := func(j int) error {
+	// Gather the byte ranges of the blocks not read yet, then read them
+	// with one call per run of adjacent ranges (a compressor writes a
+	// chunk's blocks one after the other).
+	spans := lz.spans[:0]
+	want := func(j int) {
 		if j >= c.nblocks || lz.loaded[j] {
-			return nil
+			return
 		}
+		lz.loaded[j] = true
 		a := c.bstart(j)
 		b := len(lz.buf)
 		if k, _ := slices.BinarySearch(lz.sorted, a+1); k < len(lz.sorted) {
 			b = lz.sorted[k]
 		}
-		if from := max(a, lz.have); from < b {
-			if err := readFull(lz.r, lz.buf[from:b], lz.at+int64(from)); err != nil {
-				return err
-			}
+		if a = max(a, lz.have); a < b {
+			spans = append(spans, [2]int{a, b})
 		}
-		lz.loaded[j] = true
-		return nil
 	}
 	first, last := lo/bs, (hi-1)/bs
 	if c.pipe.has(Delta) && first > 0 {
-		if err := want(0); err != nil {
-			return err
-		}
+		want(0)
 	}
 	for j := first; j <= last; j++ {
-		if err := want(j); err != nil {
+		want(j)
+	}
+	slices.SortFunc(spans, func(x, y [2]int) int { return x[0] - y[0] })
+	lz.spans = spans
+	for k := 0; k < len(spans); {
+		a, b := spans[k][0], spans[k][1]
+		for k++; k < len(spans) && spans[k][0] == b; k++ {
+			b = spans[k][1]
+		}
+		if err := readFull(lz.r, lz.buf[a:b], lz.at+int64(a)); err != nil {
+			clear(lz.loaded) // a later read reads them again
 			return err
 		}
 	}

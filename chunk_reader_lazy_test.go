@@ -15,13 +15,14 @@ var lazyOptions = []Options{
 }
 
 type countReaderAt struct {
-	r *bytes.Reader
-	n int64
+	r        *bytes.Reader
+	n, calls int64
 }
 
 func (c *countReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	n, err := c.r.ReadAt(p, off)
 	c.n += int64(n)
+	c.calls++
 	return n, err
 }
 
@@ -74,6 +75,19 @@ func TestOpenChunkLazy(t *testing.T) {
 			}
 			if read := cr.n - before; info.Special == SpecialNone && i != f.NChunks()-1 && read > int64(info.Cbytes)/4 {
 				t.Errorf("chunk %d (filters %v): a 100-byte read read %d bytes of a %d-byte chunk", i, filters, read, info.Cbytes)
+			}
+			// The whole chunk reads its blocks in one call (they lie one
+			// after the other).
+			calls := cr.calls
+			all := make([]byte, len(want))
+			if _, err := rd.ReadAt(all, 0); err != nil || !bytes.Equal(all, want) {
+				t.Fatalf("chunk %d: the whole chunk: %v", i, err)
+			}
+			if c := cr.calls - calls; c > 2 {
+				t.Errorf("chunk %d: the whole chunk took %d reads", i, c)
+			}
+			if err := f.OpenChunk(&rd, i); err != nil {
+				t.Fatal(err)
 			}
 			for range 30 {
 				a, b := r.IntN(len(want)+1), r.IntN(len(want)+1)
