@@ -4,6 +4,8 @@ package crosscheck
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/goblosc/blosc"
@@ -18,7 +20,7 @@ import (
 // and 2 threads each: making the array from C-order data (b2nd_from_cbuffer),
 // reading it whole (b2nd_to_cbuffer) and reading a box of 1% of its items
 // from its middle (b2nd_get_slice_cbuffer), both reading c-blosc2's
-// frame. It reports each side's best GB/s (of the array, or of the
+// frame, in memory and (the slice) from a file. It reports each side's best GB/s (of the array, or of the
 // slice) and the c/go time ratios (above 1: Go is faster).
 func BenchmarkB2NDVersusC(b *testing.B) {
 	n := frametest.BenchBytes(b)
@@ -57,8 +59,16 @@ func BenchmarkB2NDVersusC(b *testing.B) {
 				}
 				out := make([]byte, len(in))
 				sl := make([]byte, sliceItems*8)
-				var tGm, tCm, tGr, tCr, tGs, tCs frametest.Best
+				var tGm, tCm, tGr, tCr, tGs, tCs, tGf, tCf frametest.Best
 				var cframe []byte
+				var gf *b2nd.Array
+				var cf *cblosc2.Array
+				defer func() {
+					if gf != nil {
+						gf.Close()
+						cf.Free()
+					}
+				}()
 				round := func() {
 					if err := tGm.Time(func() error { _, err := b2nd.FromBuffer(p, in); return err }); err != nil {
 						b.Fatal(err)
@@ -73,6 +83,20 @@ func BenchmarkB2NDVersusC(b *testing.B) {
 					}
 					if cframe == nil {
 						cframe, _ = ca.Frame()
+						// The same frame as a file, both sides reading it
+						// lazily (from the page cache).
+						path := filepath.Join(b.TempDir(), "a.b2nd")
+						if err := os.WriteFile(path, cframe, 0o644); err != nil {
+							b.Fatal(err)
+						}
+						var err error
+						if gf, err = b2nd.Open(path); err != nil {
+							b.Fatal(err)
+						}
+						gf.SetThreads(th)
+						if cf, err = cblosc2.OpenArray(path); err != nil {
+							b.Fatal(err)
+						}
 					}
 					ga, err := b2nd.OpenBytes(cframe)
 					if err != nil {
@@ -91,6 +115,12 @@ func BenchmarkB2NDVersusC(b *testing.B) {
 					if err := tCs.Time(func() error { _, err := ca.GetSlice(sl, start, stop); return err }); err != nil {
 						b.Fatal(err)
 					}
+					if err := tGf.Time(func() error { _, err := gf.GetSlice(sl, start, stop); return err }); err != nil {
+						b.Fatal(err)
+					}
+					if err := tCf.Time(func() error { _, err := cf.GetSlice(sl, start, stop); return err }); err != nil {
+						b.Fatal(err)
+					}
 					ca.Free()
 				}
 				round()
@@ -98,8 +128,8 @@ func BenchmarkB2NDVersusC(b *testing.B) {
 					round()
 				}
 				frametest.ReportSpeeds(b, len(in), map[string]frametest.Best{"go-make": tGm, "c-make": tCm, "go-read": tGr, "c-read": tCr})
-				frametest.ReportSpeeds(b, len(sl), map[string]frametest.Best{"go-slice": tGs, "c-slice": tCs})
-				frametest.ReportRatios(b, map[string][2]frametest.Best{"make-c/go": {tCm, tGm}, "read-c/go": {tCr, tGr}, "slice-c/go": {tCs, tGs}})
+				frametest.ReportSpeeds(b, len(sl), map[string]frametest.Best{"go-slice": tGs, "c-slice": tCs, "go-fileslice": tGf, "c-fileslice": tCf})
+				frametest.ReportRatios(b, map[string][2]frametest.Best{"make-c/go": {tCm, tGm}, "read-c/go": {tCr, tGr}, "slice-c/go": {tCs, tGs}, "fileslice-c/go": {tCf, tGf}})
 			})
 		}
 	}
