@@ -105,13 +105,15 @@ func TestOpenChunkLazy(t *testing.T) {
 // lazily or fail, never panicking, and agree with the chunk decompressed
 // whole where that works.
 func FuzzOpenChunk(f *testing.F) {
-	data := make([]byte, 40000)
+	// Small frames (a few chunks of a few blocks) keep executions cheap;
+	// a chunk's lazy path needs more than 8 KiB of it.
+	data := make([]byte, 30000)
 	for i := range data {
 		data[i] = byte(i / 70)
 	}
 	for _, o := range lazyOptions {
 		o.Blocksize = min(o.Blocksize, 2048)
-		s, err := NewSChunk(SChunkOptions{Options: o, ChunkSize: 12000})
+		s, err := NewSChunk(SChunkOptions{Options: o, ChunkSize: 10000})
 		if err != nil {
 			f.Fatal(err)
 		}
