@@ -3,8 +3,10 @@ package b2nd
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -134,5 +136,49 @@ func TestGetSliceAllocs(t *testing.T) {
 		}
 	}); n != 0 {
 		t.Errorf("GetSlice allocates %.1f times a call", n)
+	}
+}
+
+// TestConcurrentGetSlice: goroutines slicing one array at once (in memory
+// and through an io.ReaderAt) each get their slice.
+func TestConcurrentGetSlice(t *testing.T) {
+	const rows, cols = 200, 150
+	data := make([]byte, rows*cols*2)
+	for i := range data {
+		data[i] = byte(i / 7)
+	}
+	a, err := FromBuffer(Params{Shape: []int64{rows, cols}, ChunkShape: []int32{40, 32}, BlockShape: []int32{8, 16}, DType: "<u2", Options: testOptions()}, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, _ := a.Frame(nil)
+	b, err := OpenReaderAt(bytes.NewReader(fr), int64(len(fr)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []*Array{a, b} {
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for g := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := rand.New(rand.NewPCG(uint64(g), 1))
+				for range 20 {
+					s0, s1 := r.Int64N(rows), r.Int64N(cols)
+					start, stop := []int64{s0, s1}, []int64{s0 + r.Int64N(rows-s0+1), s1 + r.Int64N(cols-s1+1)}
+					got, err := x.GetSlice(nil, start, stop)
+					if err != nil || !bytes.Equal(got, refSlice(data, []int64{rows, cols}, start, stop, 2)) {
+						errs <- fmt.Errorf("slice [%v, %v): %v", start, stop, err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
 	}
 }
