@@ -116,6 +116,12 @@ func (e *engine) getBytesBlosc2(dst, src []byte, lo, hi int) ([]byte, error) {
 // the blocks that hold them (and block 0 under delta).
 func (e *engine) getBytesChunk2(dst []byte, c *chunk2, lo, hi int) ([]byte, error) {
 	h := &c.h
+	if lo < 0 || lo > hi || hi > h.nbytes {
+		// A super-chunk's reads check the chunk's size only after it:
+		// a chunk that holds fewer bytes than its frame says must not
+		// reach the blocks it lacks.
+		return nil, fmt.Errorf("%w: bytes [%d, %d) of a chunk of %d", ErrCorrupt, lo, hi, h.nbytes)
+	}
 	out := dst[:cap(dst)]
 	if len(out) < hi-lo {
 		out = make([]byte, hi-lo)

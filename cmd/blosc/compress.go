@@ -30,8 +30,9 @@ type chunkOptions struct {
 
 func (c *chunkOptions) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.format, "format", defaultFormat, "output format: chunk2 (Blosc2), chunk1 (Blosc1, c-blosc 1.x), frame (Blosc2\n"+
-		"contiguous frame, .b2frame), sframe (a sparse frame: OUT is a new directory) or bloscpack (a .blp\n"+
-		"file of Blosc1 chunks); without it the format follows OUT's extension: .b2frame, .blp")
+		"contiguous frame, .b2frame), sframe (a sparse frame: OUT is a new directory), bloscpack (a .blp\n"+
+		"file of Blosc1 chunks) or b2nd (an N-dimensional array, .b2nd: see -shape); without it the format\n"+
+		"follows OUT's extension: .b2frame, .blp, .b2nd")
 	fs.StringVar(&c.codec, "codec", "blosclz", "codec: blosclz, lz4, lz4hc, snappy, zlib, zstd")
 	fs.IntVar(&c.level, "level", 5, "compression level 0 (store) .. 9 (best)")
 	fs.IntVar(&c.typesize, "typesize", 8, "element size in bytes, 1..255")
@@ -50,6 +51,8 @@ func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := newFlagSet("compress")
 	var co chunkOptions
 	co.register(fs)
+	var bf b2ndFlags
+	bf.register(fs)
 	useMap := fs.Bool("mmap", true, "-format frame: read an IN that is a regular file (stdin too) through a memory map\n"+
 		"(it must not shrink meanwhile: that faults)")
 	if err := parseFlags(fs, args); err != nil {
@@ -67,6 +70,14 @@ func runCompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	if co.format == "bloscpack" {
 		return compressBloscpack(fs, &co, fs.Arg(0), fs.Arg(1), stdin, stdout)
+	}
+	if co.format == formatB2ND {
+		co.format = "chunk2"
+		opts, err := co.options()
+		if err != nil {
+			return err
+		}
+		return compressB2ND(fs, &bf, opts, fs.Arg(0), fs.Arg(1), stdin, stdout)
 	}
 	frame, sparse := co.format == formatFrame, co.format == formatSparse
 	if frame || sparse {
@@ -149,7 +160,7 @@ func (c *chunkOptions) options() (blosc.Options, error) {
 	var o blosc.Options
 	f, ok := formats[c.format]
 	if !ok {
-		return o, usagef("-format %q: want one of %s, %s, %s", c.format, strings.Join(formatNames(), ", "), formatFrame, formatSparse)
+		return o, usagef("-format %q: want one of %s, %s, %s, %s, bloscpack", c.format, strings.Join(formatNames(), ", "), formatFrame, formatSparse, formatB2ND)
 	}
 	codec, err := blosc.ParseCodec(c.codec)
 	if err != nil {
@@ -216,6 +227,9 @@ func buildOptions(format, codec string, level, typesize int, shuffle string, blo
 func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	fs := newFlagSet("decompress")
 	useMap := fs.Bool("mmap", true, "read a frame file through a memory map (it must not shrink meanwhile: that faults)")
+	slice := fs.String("slice", "", "an N-dimensional array (.b2nd): write only START:STOP,START:STOP,... (one per\n"+
+		"dimension from the first; an empty bound is the dimension's end, a lone I is I:I+1); arrays are\n"+
+		"written in C order, as a NumPy file when OUT ends in .npy")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -227,6 +241,9 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if ok, err := decompressArray(s, *slice, fs.Arg(1), stdout); ok {
+			return err
+		}
 		return writeSChunkData(s, fs.Arg(1), stdout, nil)
 	}
 	if s, f, ok, err := openFrameFileLazily(fs.Arg(0)); ok {
@@ -234,6 +251,9 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 			return err
 		}
 		defer f.Close()
+		if ok, err := decompressArray(s, *slice, fs.Arg(1), stdout); ok {
+			return err
+		}
 		if *useMap {
 			if ms, m, ok := mapFrame(f); ok {
 				defer m.unmap()
@@ -256,12 +276,22 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	if detect(src) == kindFrame {
 		// Streamed, as a frame file is: memory follows the frame's
-		// bytes, not the data its chunks claim.
+		// bytes, not the data its chunks claim. An N-dimensional array
+		// is written as its array (or the slice asked), in C order.
 		s, err := blosc.ParseFrame(src)
 		if err != nil {
 			return err
 		}
+		if ok, err := decompressArray(s, *slice, fs.Arg(1), stdout); ok {
+			return err
+		}
+		if *slice != "" {
+			return usagef("-slice: the input is not an N-dimensional array (a frame with a b2nd metalayer)")
+		}
 		return writeSChunkData(s, fs.Arg(1), stdout, nil)
+	}
+	if *slice != "" {
+		return usagef("-slice: the input is not an N-dimensional array (a frame with a b2nd metalayer)")
 	}
 	if h, err := blosc.ReadHeader(src); err == nil && detect(src) == kindChunk && h.Special != blosc.SpecialNone && h.Nbytes > specialPiece {
 		return writeStream(fs.Arg(1), stdout, func(w io.Writer) error { return writeSpecialChunk(w, src, h) })

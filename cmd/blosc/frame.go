@@ -29,6 +29,8 @@ func formatFromOut(out string) (string, bool) {
 		return formatFrame, true
 	case ".blp":
 		return "bloscpack", true
+	case ".b2nd":
+		return formatB2ND, true
 	}
 	return "", false
 }
@@ -356,6 +358,9 @@ type frameInfo struct {
 	VLMetalayers []metaInfo        `json:"vlmetalayers"`
 	Chunks       []blosc.ChunkInfo `json:"chunks"`
 	Kernel       string            `json:"kernel"`
+	// The shapes and dtype of the N-dimensional array the frame holds,
+	// if it does.
+	*ArrayInfo
 }
 
 type metaInfo struct {
@@ -383,6 +388,11 @@ func describeSChunk(name string, size int, format string, s *blosc.SChunk) (fram
 	for i := range o.Filters {
 		fi.Filters[i], fi.FiltersMeta[i] = uint8(o.Filters[i]), o.FilterMeta[i]
 	}
+	ai, err := describeArray(s)
+	if err != nil {
+		return fi, err
+	}
+	fi.ArrayInfo = ai
 	for _, m := range s.MetalayerNames() {
 		c, err := s.Metalayer(m)
 		if err != nil {
@@ -427,6 +437,7 @@ func printInfo(w io.Writer, fi frameInfo, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false) // dtypes such as "<f8" as written
 		return enc.Encode(fi)
 	}
 	p := func(k string, v any) { fmt.Fprintf(w, "%-14s %v\n", k, v) }
@@ -445,6 +456,12 @@ func printInfo(w io.Writer, fi frameInfo, asJSON bool) error {
 	p("use_dict", fi.UseDict)
 	p("filters", fi.Filters)
 	p("filters_meta", fi.FiltersMeta)
+	if a := fi.ArrayInfo; a != nil {
+		p("shape", a.Shape)
+		p("chunkshape", a.ChunkShape)
+		p("blockshape", a.BlockShape)
+		p("dtype", a.DType)
+	}
 	for _, m := range fi.Metalayers {
 		p("metalayer", m.Name+" "+m.ContentHex)
 	}

@@ -3,7 +3,9 @@
 //
 //	blosc compress [-format chunk2|chunk1|frame|sframe] [-chunksize N] [-codec C] [-level N] [-typesize N] [-shuffle none|byte|bit] [-blocksize N] [-threads N] IN OUT
 //	blosc compress -format bloscpack [-checksum NAME] [-offsets=false] [-chunksize N] [-metadata JSONFILE] ... IN OUT
-//	blosc decompress IN OUT
+//	blosc compress -format b2nd -shape 300,200 -dtype '<f8' [-chunkshape 100,80] [-blockshape 25,40] ... IN OUT.b2nd
+//	blosc compress ... IN.npy OUT.b2nd   (shape and dtype from the .npy header)
+//	blosc decompress [-slice START:STOP,...] IN OUT   (an N-dimensional array in C order; OUT.npy: a NumPy file)
 //	blosc info [-json] IN
 //	blosc append [-codec C] [-level N] [-shuffle S] [-typesize N] FILE IN   (FILE: .blp, frame or sparse frame)
 //	blosc bench [-json] [-kernels] ...

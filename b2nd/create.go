@@ -1,0 +1,295 @@
+package b2nd
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/goblosc/blosc"
+)
+
+// Params describe a new array.
+type Params struct {
+	Shape []int64
+	// ChunkShape and BlockShape are the shapes of the chunks and of their
+	// blocks; nil chooses them as python-blosc2 does (DefaultShapes).
+	ChunkShape, BlockShape []int32
+	// DType is the NumPy dtype string stored in the metalayer; "" stores
+	// "|u1" for items of one byte and "|V<n>" (raw bytes) for larger ones.
+	DType string
+	// Itemsize is the size of an item in bytes, 1 to 255; 0 takes it from
+	// DType (which must then be a plain NumPy type string).
+	Itemsize int
+	// Options are the chunk options (codec, level, filters, threads);
+	// Format, Typesize and Blocksize are set from the shapes.
+	Options blosc.Options
+	// Path, when not empty, makes the array a frame file there (replacing
+	// any file), or with Sparse a sparse frame in the directory Path
+	// (which must not exist); else the array is held in memory.
+	Path   string
+	Sparse bool
+}
+
+// itemsize resolves the item size and dtype of p.
+func (p *Params) itemsize() (int, string, error) {
+	n, dtype := p.Itemsize, p.DType
+	if n == 0 {
+		if dtype == "" {
+			n = 1
+		} else {
+			var err error
+			if n, err = DTypeItemsize(dtype); err != nil {
+				return 0, "", err
+			}
+		}
+	}
+	if n < 1 || n > blosc.MaxTypesize {
+		return 0, "", fmt.Errorf("%w: item size %d (1 to %d)", blosc.ErrInvalidOptions, n, blosc.MaxTypesize)
+	}
+	if dtype == "" {
+		dtype = defaultDType
+		if n > 1 {
+			dtype = fmt.Sprintf("|V%d", n)
+		}
+	}
+	return n, dtype, nil
+}
+
+// create makes an array of p's shape with no chunks yet.
+func create(p Params) (*Array, error) {
+	itemsize, dtype, err := p.itemsize()
+	if err != nil {
+		return nil, err
+	}
+	chunks, blocks := p.ChunkShape, p.BlockShape
+	if chunks == nil || blocks == nil {
+		if chunks, blocks, err = DefaultShapes(p.Shape, chunks, blocks, itemsize); err != nil {
+			return nil, err
+		}
+	}
+	g, err := newGeom(p.Shape, chunks, blocks, itemsize)
+	if err != nil {
+		return nil, err
+	}
+	m := Meta{Shape: append([]int64(nil), p.Shape...), ChunkShape: append([]int32(nil), chunks...), BlockShape: append([]int32(nil), blocks...),
+		DTypeFormat: DTypeNumPy, DType: dtype, HasDType: true}
+	raw, err := m.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	o := p.Options
+	o.Format = blosc.FormatBlosc2
+	o.Typesize = itemsize
+	o.Blocksize = g.blockBytes
+	so := blosc.SChunkOptions{Options: o, ChunkSize: g.chunkBytes}
+	a := &Array{meta: m, g: g, opts: o}
+	switch {
+	case p.Path == "":
+		a.sc, err = blosc.NewSChunk(so)
+	case p.Sparse:
+		a.sc, err = blosc.CreateSparseFrame(p.Path, so)
+	default:
+		var f *os.File
+		if f, err = os.Create(p.Path); err != nil {
+			return nil, err
+		}
+		if a.sc, err = blosc.CreateFrameFile(f, so); err != nil {
+			f.Close()
+			return nil, err
+		}
+		a.file = f
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := a.sc.AddMetalayer(MetaName, raw); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// fillSpecial makes every chunk a special one, as c-blosc2's array_new
+// does with blosc2_schunk_fill_special.
+func fillSpecial(p Params, kind blosc.Special, value []byte) (*Array, error) {
+	a, err := create(p)
+	if err != nil {
+		return nil, err
+	}
+	if a.g.nitems != 0 {
+		if err := a.sc.AppendSpecial(kind, a.g.nchunks*a.g.chunkItems, value); err != nil {
+			a.Close()
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// Zeros returns a new array of zeros (special chunks that store no data).
+func Zeros(p Params) (*Array, error) { return fillSpecial(p, blosc.SpecialZeros, nil) }
+
+// NaNs returns a new array of NaNs (items of 4 or 8 bytes) in special
+// chunks.
+func NaNs(p Params) (*Array, error) { return fillSpecial(p, blosc.SpecialNaN, nil) }
+
+// Uninit returns a new array whose content is undefined (special chunks;
+// this package reads them as zeros).
+func Uninit(p Params) (*Array, error) { return fillSpecial(p, blosc.SpecialUninit, nil) }
+
+// Full returns a new array with every item value (Itemsize bytes), in
+// chunks that store the value once.
+func Full(p Params, value []byte) (*Array, error) {
+	a, err := create(p)
+	if err != nil {
+		return nil, err
+	}
+	if len(value) != a.g.itemsize {
+		a.Close()
+		return nil, fmt.Errorf("%w: a fill value of %d bytes for items of %d", blosc.ErrInvalidOptions, len(value), a.g.itemsize)
+	}
+	if a.g.nitems != 0 {
+		// c-blosc2's b2nd_full fills the chunks with zeros first, then
+		// replaces each with a repeated-value chunk whose header gives the
+		// array's block size: its partial reads go by that block size.
+		c, err := blosc.ValueChunk(nil, a.g.chunkBytes, value)
+		if err == nil {
+			binary.LittleEndian.PutUint32(c[8:], uint32(a.g.blockBytes))
+			err = a.appendCopies(c)
+		}
+		if err != nil {
+			a.Close()
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// appendCopies appends chunk c to every chunk of a new array, in changes
+// of batchBytes of data at most.
+func (a *Array) appendCopies(c []byte) error {
+	perBatch := max(1, batchBytes/max(a.g.chunkBytes, 1))
+	for done := int64(0); done < a.g.nchunks; {
+		err := a.sc.Batch(func() error {
+			for k := 0; k < perBatch && done < a.g.nchunks; k++ {
+				if err := a.sc.AppendChunk(c); err != nil {
+					return err
+				}
+				done++
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FromBuffer returns a new array holding data, the items in C order.
+func FromBuffer(p Params, data []byte) (*Array, error) {
+	a, err := create(p)
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) != a.Nbytes() {
+		a.Close()
+		return nil, fmt.Errorf("%w: %d bytes for an array of %d", blosc.ErrInvalidOptions, len(data), a.Nbytes())
+	}
+	if err := a.writeChunks(data, make([]int64, a.NDim()), a.meta.Shape, true); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// AppendFrame appends the array's contiguous frame (what c-blosc2's
+// b2nd_to_cframe returns) to dst and returns the extended slice.
+func (a *Array) AppendFrame(dst []byte) ([]byte, error) { return a.sc.AppendFrame(dst) }
+
+// WriteTo writes the array's contiguous frame (a .b2nd file's bytes).
+func (a *Array) WriteTo(w io.Writer) (int64, error) { return a.sc.WriteTo(w) }
+
+// batchBytes is how many bytes of chunks a file's change gathers before it
+// is written: a change's new chunks wait in memory until it commits.
+const batchBytes = 64 << 20
+
+// writeChunks stores the slice [start, stop) of src in the chunks it
+// touches, storage order: appended (a new array, every chunk in turn)
+// or replacing the chunks there are, each read first unless the slice
+// covers it.
+func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) error {
+	g := a.g
+	for i := range start {
+		if start[i] == stop[i] {
+			return nil
+		}
+	}
+	if cap(a.chunk) < g.chunkBytes {
+		a.chunk = make([]byte, g.chunkBytes)
+	}
+	buf := a.chunk[:g.chunkBytes]
+	var comp []byte
+	sliceShape := make([]int64, g.ndim())
+	for i := range sliceShape {
+		sliceShape[i] = stop[i] - start[i]
+	}
+	w := newSliceWalk(g, start, stop)
+	bb := int64(g.blockBytes)
+	// do writes one chunk.
+	do := func(nchunk int64) error {
+		if appending || w.chunkCovered() {
+			clear(buf)
+		} else if _, err := a.sc.ReadAt(buf, nchunk*int64(g.chunkBytes)); err != nil {
+			return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+		}
+		err := w.blocks(func(nblock int64) error {
+			copyBlockIn(buf[nblock*bb:(nblock+1)*bb], g.block, w.origin, src, sliceShape, start, stop, g.itemsize)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		comp, err = blosc.Compress(comp[:0], buf, a.opts)
+		if err != nil {
+			return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+		}
+		if appending {
+			return a.sc.AppendChunk(comp)
+		}
+		return a.sc.UpdateChunk(int(nchunk), comp)
+	}
+	// Group the chunks into changes of about batchBytes each, so that a
+	// frame file is written in a few crash-safe steps.
+	perBatch := max(1, batchBytes/max(g.chunkBytes, 1))
+	for more := w.firstChunk(); more; {
+		err := a.sc.Batch(func() error {
+			for k := 0; more && k < perBatch; k++ {
+				if err := do(w.nchunk()); err != nil {
+					return err
+				}
+				more = w.nextChunk()
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetSlice writes src (the items of [start, stop) in C order) into the
+// array: each chunk the slice touches is read (unless the slice covers
+// it), changed and compressed again. A frame file or sparse frame is
+// changed in crash-safe steps of a few dozen MiB of chunks each.
+func (a *Array) SetSlice(src []byte, start, stop []int64) error {
+	n, err := a.g.checkSlice(start, stop)
+	if err != nil {
+		return err
+	}
+	if len(src) != n {
+		return fmt.Errorf("%w: %d bytes for a slice of %d", blosc.ErrInvalidOptions, len(src), n)
+	}
+	return a.writeChunks(src, start, stop, false)
+}

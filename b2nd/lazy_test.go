@@ -1,0 +1,184 @@
+package b2nd
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r     *bytes.Reader
+	n     atomic.Int64
+	calls atomic.Int64
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n.Add(int64(n))
+	c.calls.Add(1)
+	return n, err
+}
+
+// TestSliceReadsItsBlocks: a slice of 1% of a frame read through an
+// io.ReaderAt reads the blocks it touches (and the headers and block
+// starts of their chunks), not the frame nor whole chunks.
+func TestSliceReadsItsBlocks(t *testing.T) {
+	const side = 1024
+	r := rand.New(rand.NewPCG(1, 1))
+	data := make([]byte, side*side*8)
+	for i := range side * side {
+		binary.LittleEndian.PutUint64(data[8*i:], math.Float64bits(float64(i%side)+r.Float64()))
+	}
+	o := testOptions()
+	a, err := FromBuffer(Params{Shape: []int64{side, side}, ChunkShape: []int32{256, 256}, BlockShape: []int32{32, 32}, DType: "<f8", Options: o}, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := a.AppendFrame(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr := &countingReader{r: bytes.NewReader(fr)}
+	b, err := OpenReaderAt(cr, int64(len(fr)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := cr.n.Load()
+	start, stop := []int64{461, 461}, []int64{563, 563} // 102x102: 1% of the items
+	got, err := b.GetSlice(nil, start, stop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, refSlice(data, []int64{side, side}, start, stop, 8)) {
+		t.Fatal("slice differs")
+	}
+	read := cr.n.Load() - opened
+	// The 4 chunks the slice touches, whole.
+	var touched int64
+	for _, i := range []int{5, 6, 9, 10} {
+		info, err := b.SChunk().ChunkInfo(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		touched += int64(info.Cbytes)
+	}
+	t.Logf("frame %d bytes; opening read %d; the 1%% slice read %d bytes in %d calls (%.2f%% of the frame, %.0f%% of its 4 chunks' %d bytes)",
+		len(fr), opened, read, cr.calls.Load(), 100*float64(read)/float64(len(fr)), 100*float64(read)/float64(touched), touched)
+	if read > touched/5 {
+		t.Errorf("the slice read %d bytes; its 16 blocks lie in 4 chunks of %d bytes", read, touched)
+	}
+}
+
+// TestParallelRead: a slice of many chunks read by several workers (in
+// memory and through an io.ReaderAt) is the one a single worker reads.
+func TestParallelRead(t *testing.T) {
+	const rows, cols = 700, 500
+	r := rand.New(rand.NewPCG(5, 5))
+	data := make([]byte, rows*cols*4)
+	for i := range data {
+		data[i] = byte(i/4%251) ^ byte(r.IntN(2))
+	}
+	o := testOptions()
+	o.Threads = 4
+	a, err := FromBuffer(Params{Shape: []int64{rows, cols}, ChunkShape: []int32{64, 96}, BlockShape: []int32{16, 32}, DType: "<u4", Options: o}, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, _ := a.AppendFrame(nil)
+	b, err := OpenReaderAt(bytes.NewReader(fr), int64(len(fr)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, stop := []int64{3, 5}, []int64{697, 499}
+	want := refSlice(data, []int64{rows, cols}, start, stop, 4)
+	for _, x := range []*Array{a, b} {
+		for _, th := range []int{1, 3, 8} {
+			x.SetThreads(th)
+			got, err := x.GetSlice(nil, start, stop)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("threads %d: GetSlice differs (%v)", th, err)
+			}
+		}
+	}
+}
+
+// TestGetSliceAllocs: once warm, a slice of an array in memory into a
+// buffer of its size allocates nothing (one worker; a parallel read
+// starts goroutines).
+func TestGetSliceAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts mean nothing under the race detector")
+	}
+	data := make([]byte, 60*70*8)
+	for i := range data {
+		data[i] = byte(i / 13)
+	}
+	o := testOptions()
+	a, err := FromBuffer(Params{Shape: []int64{60, 70}, ChunkShape: []int32{16, 32}, BlockShape: []int32{4, 8}, DType: "<f8", Options: o}, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.SetThreads(1)
+	start, stop := []int64{5, 9}, []int64{50, 61}
+	dst, err := a.GetSlice(nil, start, stop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(20, func() {
+		if _, err := a.GetSlice(dst, start, stop); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("GetSlice allocates %.1f times a call", n)
+	}
+}
+
+// TestConcurrentGetSlice: goroutines slicing one array at once (in memory
+// and through an io.ReaderAt) each get their slice.
+func TestConcurrentGetSlice(t *testing.T) {
+	const rows, cols = 200, 150
+	data := make([]byte, rows*cols*2)
+	for i := range data {
+		data[i] = byte(i / 7)
+	}
+	a, err := FromBuffer(Params{Shape: []int64{rows, cols}, ChunkShape: []int32{40, 32}, BlockShape: []int32{8, 16}, DType: "<u2", Options: testOptions()}, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, _ := a.AppendFrame(nil)
+	b, err := OpenReaderAt(bytes.NewReader(fr), int64(len(fr)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []*Array{a, b} {
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for g := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := rand.New(rand.NewPCG(uint64(g), 1))
+				for range 20 {
+					s0, s1 := r.Int64N(rows), r.Int64N(cols)
+					start, stop := []int64{s0, s1}, []int64{s0 + r.Int64N(rows-s0+1), s1 + r.Int64N(cols-s1+1)}
+					got, err := x.GetSlice(nil, start, stop)
+					if err != nil || !bytes.Equal(got, refSlice(data, []int64{rows, cols}, start, stop, 2)) {
+						errs <- fmt.Errorf("slice [%v, %v): %v", start, stop, err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package b2nd
+
+const raceEnabled = false

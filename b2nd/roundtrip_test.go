@@ -1,0 +1,300 @@
+package b2nd
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/goblosc/blosc"
+)
+
+// randGeom returns a random shape of 0 to 4 dimensions with chunk and block
+// shapes that pad the edges more often than not.
+func randGeom(r *rand.Rand) (shape []int64, chunks, blocks []int32) {
+	nd := r.IntN(5)
+	for range nd {
+		s := int64(r.IntN(13))
+		if r.IntN(8) == 0 {
+			s = 0
+		}
+		c := int32(1 + r.IntN(7))
+		b := int32(1 + r.IntN(int(c)))
+		shape, chunks, blocks = append(shape, s), append(chunks, c), append(blocks, b)
+	}
+	return
+}
+
+func randSlice(r *rand.Rand, shape []int64) (start, stop []int64) {
+	for _, s := range shape {
+		a, b := r.Int64N(s+1), r.Int64N(s+1)
+		if a > b {
+			a, b = b, a
+		}
+		start, stop = append(start, a), append(stop, b)
+	}
+	return
+}
+
+// refSetSlice writes src into the C-order array all the plain way.
+func refSetSlice(all []byte, shape, start, stop []int64, itemsize int, src []byte) {
+	nd := len(shape)
+	n := int64(1)
+	for i := range nd {
+		n *= stop[i] - start[i]
+	}
+	idx := make([]int64, nd)
+	for k := int64(0); k < n; k++ {
+		rem := k
+		for i := nd - 1; i >= 0; i-- {
+			ext := stop[i] - start[i]
+			idx[i] = start[i] + rem%ext
+			rem /= ext
+		}
+		var flat int64
+		for i := range nd {
+			flat = flat*shape[i] + idx[i]
+		}
+		copy(all[flat*int64(itemsize):(flat+1)*int64(itemsize)], src[k*int64(itemsize):])
+	}
+}
+
+func randBytes(r *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		// Runs, so that the codecs compress something.
+		b[i] = byte(r.IntN(4))
+	}
+	return b
+}
+
+func testOptions() blosc.Options {
+	o := blosc.DefaultOptions()
+	o.Codec, o.Level = blosc.LZ4, 5
+	o.Threads = 1 // small arrays: no goroutines
+	return o
+}
+
+// storages are the places an array is made in: memory, a frame file and a
+// sparse frame.
+func storages(t *testing.T) []Params {
+	dir := t.TempDir()
+	return []Params{{}, {Path: filepath.Join(dir, "a.b2nd")}, {Path: filepath.Join(dir, "s.b2nd"), Sparse: true}}
+}
+
+// TestRoundTrip makes arrays of random shapes from random data, reads them
+// whole and by random slices, writes random slices and compares all with a
+// plain N-dimensional reference, in memory, in a file and in a sparse
+// frame (opened again after the changes).
+func TestRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for iter := range 60 {
+		shape, chunks, blocks := randGeom(r)
+		itemsize := []int{1, 2, 4, 8, 3}[r.IntN(5)]
+		for si, st := range storages(t) {
+			if si > 0 && iter%4 != 0 {
+				continue // files are slower: fewer of them
+			}
+			p := st
+			p.Shape, p.ChunkShape, p.BlockShape, p.Itemsize = shape, chunks, blocks, itemsize
+			p.Options = testOptions()
+			g, err := newGeom(shape, chunks, blocks, itemsize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := randBytes(r, int(g.nitems)*itemsize)
+			a, err := FromBuffer(p, ref)
+			if err != nil {
+				t.Fatalf("iter %d: FromBuffer(%v %v %v): %v", iter, shape, chunks, blocks, err)
+			}
+			check := func(a *Array, what string) {
+				t.Helper()
+				got, err := a.Read(nil)
+				if err != nil || !bytes.Equal(got, ref) {
+					t.Fatalf("iter %d storage %d %s: shape %v chunks %v blocks %v: Read differs (%v)", iter, si, what, shape, chunks, blocks, err)
+				}
+				for range 4 {
+					start, stop := randSlice(r, shape)
+					got, err := a.GetSlice(nil, start, stop)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if want := refSlice(ref, shape, start, stop, itemsize); !bytes.Equal(got, want) {
+						t.Fatalf("iter %d storage %d %s: GetSlice(%v, %v) of %v/%v/%v differs", iter, si, what, start, stop, shape, chunks, blocks)
+					}
+				}
+			}
+			check(a, "made")
+			for range 3 {
+				start, stop := randSlice(r, shape)
+				n := itemsize
+				for i := range start {
+					n *= int(stop[i] - start[i])
+				}
+				src := randBytes(r, n)
+				if err := a.SetSlice(src, start, stop); err != nil {
+					t.Fatalf("iter %d: SetSlice(%v, %v): %v", iter, start, stop, err)
+				}
+				refSetSlice(ref, shape, start, stop, itemsize, src)
+			}
+			check(a, "changed")
+			if err := a.Close(); err != nil {
+				t.Fatal(err)
+			}
+			var b *Array
+			if p.Path != "" {
+				b, err = Open(p.Path)
+			} else {
+				var fr []byte
+				if fr, err = a.AppendFrame(nil); err == nil {
+					b, err = OpenBytes(fr)
+				}
+			}
+			if err != nil {
+				t.Fatalf("iter %d: reopen: %v", iter, err)
+			}
+			check(b, "reopened")
+			b.Close()
+		}
+	}
+}
+
+// TestSpecialFills checks zeros, NaN, a fill value and uninitialised
+// arrays, which store special chunks only.
+func TestSpecialFills(t *testing.T) {
+	p := Params{Shape: []int64{7, 9}, ChunkShape: []int32{4, 4}, BlockShape: []int32{2, 3}, DType: "<f8", Options: testOptions()}
+	n := 7 * 9
+	cases := []struct {
+		name string
+		mk   func() (*Array, error)
+		item []byte
+	}{
+		{"zeros", func() (*Array, error) { return Zeros(p) }, make([]byte, 8)},
+		{"uninit", func() (*Array, error) { return Uninit(p) }, make([]byte, 8)},
+		// glibc's nan(""), which c-blosc2 stores.
+		{"nans", func() (*Array, error) { return NaNs(p) }, le64(0x7ff8000000000000)},
+		{"full", func() (*Array, error) { return Full(p, le64(math.Float64bits(2.5))) }, le64(math.Float64bits(2.5))},
+	}
+	for _, c := range cases {
+		a, err := c.mk()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got, err := a.Read(nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if want := bytes.Repeat(c.item, n); !bytes.Equal(got, want) {
+			t.Errorf("%s: read %x...", c.name, got[:16])
+		}
+		if a.SChunk().Nchunks() != 6 {
+			t.Errorf("%s: %d chunks, want 6", c.name, a.SChunk().Nchunks())
+		}
+		for i := range a.SChunk().Nchunks() {
+			info, err := a.SChunk().ChunkInfo(i)
+			if err != nil || info.Special == blosc.SpecialNone {
+				t.Errorf("%s: chunk %d is not special (%+v, %v)", c.name, i, info, err)
+			}
+		}
+	}
+	p.DType = "<i2"
+	if _, err := NaNs(p); !errors.Is(err, blosc.ErrInvalidOptions) {
+		t.Errorf("NaNs of <i2: %v, want ErrInvalidOptions", err)
+	}
+}
+
+func le64(v uint64) []byte {
+	b := make([]byte, 8)
+	for i := range b {
+		b[i] = byte(v >> (8 * i))
+	}
+	return b
+}
+
+// TestScalarAndEmpty covers 0-dimensional and empty arrays.
+func TestScalarAndEmpty(t *testing.T) {
+	a, err := FromBuffer(Params{Shape: []int64{}, DType: "<i4", Options: testOptions()}, []byte{1, 2, 3, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := a.Read(nil); err != nil || !bytes.Equal(got, []byte{1, 2, 3, 4}) {
+		t.Fatalf("scalar: %x %v", got, err)
+	}
+	if err := a.SetSlice([]byte{5, 6, 7, 8}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := a.Read(nil); err != nil || !bytes.Equal(got, []byte{5, 6, 7, 8}) {
+		t.Fatalf("scalar after SetSlice: %x %v", got, err)
+	}
+	e, err := FromBuffer(Params{Shape: []int64{0, 5}, DType: "<f4", Options: testOptions()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(e.Shape(), []int64{0, 5}) || e.SChunk().Nchunks() != 0 {
+		t.Fatalf("empty: shape %v, %d chunks", e.Shape(), e.SChunk().Nchunks())
+	}
+	if got, err := e.Read(nil); err != nil || len(got) != 0 {
+		t.Fatalf("empty: %d bytes, %v", len(got), err)
+	}
+	fr, err := e.AppendFrame(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenBytes(fr); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCatervaMeta: an array whose only metalayer is a Caterva one (no
+// dtype entries), as c-blosc2 still reads, opens and reads; its dtype is
+// empty and its item size the super-chunk's typesize.
+func TestCatervaMeta(t *testing.T) {
+	data := make([]byte, 6*5*2)
+	for i := range data {
+		data[i] = byte(i)
+	}
+	p := Params{Shape: []int64{6, 5}, ChunkShape: []int32{4, 4}, BlockShape: []int32{2, 2}, DType: "<i2", Options: testOptions()}
+	a, err := FromBuffer(p, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := a.Meta()
+	raw, err := m.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw = raw[:len(raw)-6-len(m.DType)] // no dtype format, no dtype
+	o := a.opts
+	sc, err := blosc.NewSChunk(blosc.SChunkOptions{Options: o, ChunkSize: a.g.chunkBytes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.AddMetalayer("caterva", raw); err != nil {
+		t.Fatal(err)
+	}
+	for i := range a.SChunk().Nchunks() {
+		c, err := a.SChunk().Chunk(nil, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sc.AppendChunk(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := FromSChunk(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.DType() != "" || b.Itemsize() != 2 || !slices.Equal(b.Shape(), p.Shape) || b.Meta().HasDType {
+		t.Fatalf("dtype %q itemsize %d shape %v", b.DType(), b.Itemsize(), b.Shape())
+	}
+	if got, err := b.Read(nil); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("Read differs (%v)", err)
+	}
+	if err := b.Resize([]int64{7, 5}, nil); !errors.Is(err, blosc.ErrUnsupported) {
+		t.Errorf("resizing a Caterva array: %v, want ErrUnsupported", err)
+	}
+}

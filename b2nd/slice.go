@@ -1,0 +1,455 @@
+package b2nd
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/goblosc/blosc"
+)
+
+// checkSlice checks start and stop against the shape and returns the
+// slice's size in bytes.
+func (g *geom) checkSlice(start, stop []int64) (int, error) {
+	if len(start) != g.ndim() || len(stop) != g.ndim() {
+		return 0, fmt.Errorf("%w: a slice of %d and %d dimensions of a %d-dimensional array", blosc.ErrRange, len(start), len(stop), g.ndim())
+	}
+	n := int64(g.itemsize)
+	for i := range start {
+		if start[i] < 0 || start[i] > stop[i] || stop[i] > g.shape[i] {
+			return 0, fmt.Errorf("%w: slice [%d, %d) of dimension %d of %d items", blosc.ErrRange, start[i], stop[i], i, g.shape[i])
+		}
+		n *= stop[i] - start[i] // no overflow: at most the array's size
+	}
+	if n > math.MaxInt {
+		return 0, fmt.Errorf("%w: a slice of %d bytes", blosc.ErrTooLarge, n)
+	}
+	return int(n), nil
+}
+
+// sliceWalk visits the chunks a non-empty slice [start, stop) touches and,
+// in each, the runs of consecutive stored blocks it touches, in storage
+// order. For each block, visit gets the block's index in its chunk and the
+// block's first array coordinates.
+type sliceWalk struct {
+	g           *geom
+	start, stop []int64
+	// scratch coordinates
+	cc, clo, chi, bc, blo, bhi, origin []int64
+}
+
+func newSliceWalk(g *geom, start, stop []int64) *sliceWalk {
+	w := new(sliceWalk)
+	w.init(g, start, stop, make([]int64, 7*g.ndim()))
+	return w
+}
+
+// init sets w up over buf (7 coordinates per dimension).
+func (w *sliceWalk) init(g *geom, start, stop, buf []int64) {
+	n := g.ndim()
+	w.g, w.start, w.stop = g, start, stop
+	w.cc, w.clo, w.chi = buf[:n:n], buf[n:2*n:2*n], buf[2*n:3*n:3*n]
+	w.bc, w.blo, w.bhi = buf[3*n:4*n:4*n], buf[4*n:5*n:5*n], buf[5*n:6*n:6*n]
+	w.origin = buf[6*n : 7*n : 7*n]
+}
+
+// chunks calls fn for every chunk the slice touches, in storage order,
+// with the chunk's index; fn may call blocks.
+func (w *sliceWalk) chunks(fn func(nchunk int64) error) error {
+	for more := w.firstChunk(); more; more = w.nextChunk() {
+		if err := fn(w.nchunk()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// firstChunk makes the first chunk the slice touches the current one.
+func (w *sliceWalk) firstChunk() bool {
+	g := w.g
+	for i := range g.ndim() {
+		w.clo[i] = w.start[i] / g.chunk[i]
+		w.chi[i] = (w.stop[i] + g.chunk[i] - 1) / g.chunk[i]
+	}
+	copy(w.cc, w.clo)
+	return true
+}
+
+// nextChunk moves to the next chunk the slice touches, or reports there
+// is none.
+func (w *sliceWalk) nextChunk() bool {
+	for i := w.g.ndim() - 1; i >= 0; i-- {
+		if w.cc[i]++; w.cc[i] < w.chi[i] {
+			return true
+		}
+		w.cc[i] = w.clo[i]
+	}
+	return false
+}
+
+// nchunk returns the current chunk's index.
+func (w *sliceWalk) nchunk() int64 {
+	var n int64
+	for i, c := range w.cc {
+		n += c * w.g.chunkStrides[i]
+	}
+	return n
+}
+
+// chunkCovered reports whether the slice covers every item of the current
+// chunk that lies inside the array.
+func (w *sliceWalk) chunkCovered() bool {
+	g := w.g
+	for i := range g.ndim() {
+		lo := w.cc[i] * g.chunk[i]
+		hi := min(lo+g.chunk[i], g.shape[i])
+		if lo < w.start[i] || hi > w.stop[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// blocks calls fn for every block of the current chunk the slice touches,
+// in storage order, with the block's index in the chunk; w.origin holds
+// the block's first array coordinates during the call.
+func (w *sliceWalk) blocks(fn func(nblock int64) error) error {
+	for more := w.firstBlock(); more; more = w.nextBlock() {
+		if err := fn(w.nblock()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// firstBlock makes the first block of the current chunk the slice touches
+// the current one.
+func (w *sliceWalk) firstBlock() bool {
+	g := w.g
+	for i := range g.ndim() {
+		c0 := w.cc[i] * g.chunk[i]
+		lo := max(w.start[i], c0) - c0
+		hi := min(w.stop[i], c0+g.chunk[i]) - c0
+		w.blo[i] = lo / g.block[i]
+		w.bhi[i] = (hi + g.block[i] - 1) / g.block[i]
+	}
+	copy(w.bc, w.blo)
+	return true
+}
+
+// nextBlock moves to the chunk's next block the slice touches, or reports
+// there is none.
+func (w *sliceWalk) nextBlock() bool {
+	for i := w.g.ndim() - 1; i >= 0; i-- {
+		if w.bc[i]++; w.bc[i] < w.bhi[i] {
+			return true
+		}
+		w.bc[i] = w.blo[i]
+	}
+	return false
+}
+
+// nblock returns the current block's index in its chunk, and sets
+// w.origin to its first array coordinates.
+func (w *sliceWalk) nblock() int64 {
+	g := w.g
+	var n int64
+	for i := range g.ndim() {
+		n += w.bc[i] * g.blockStrides[i]
+		w.origin[i] = w.cc[i]*g.chunk[i] + w.bc[i]*g.block[i]
+	}
+	return n
+}
+
+// maxRunBytes bounds the scratch GetSlice decodes a run of consecutive
+// blocks into (one block when blocks are larger).
+const maxRunBytes = 8 << 20
+
+// GetSlice returns the items of [start, stop) (one start and stop per
+// dimension) in C order, reusing dst when it has room. It decodes only the
+// chunks the slice touches and, within them, only the blocks it touches;
+// a frame in a file reads only those chunks' bytes (and, where the frame
+// layer can, only those blocks').
+func (a *Array) GetSlice(dst []byte, start, stop []int64) ([]byte, error) {
+	g := a.g
+	n, err := g.checkSlice(start, stop)
+	if err != nil {
+		return nil, err
+	}
+	out := dst[:cap(dst)]
+	if len(out) < n {
+		out = make([]byte, n)
+	}
+	out = out[:n]
+	if n == 0 {
+		return out, nil
+	}
+	if g.ndim() == 0 {
+		if _, err := a.sc.ReadAt(out, 0); err != nil {
+			return nil, fmt.Errorf("b2nd: %w", err)
+		}
+		return out, nil
+	}
+	nchunks := int64(1)
+	for i := range start {
+		nchunks *= (stop[i]+g.chunk[i]-1)/g.chunk[i] - start[i]/g.chunk[i]
+	}
+	threads := a.opts.Threads
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	threads = int(min(int64(threads), nchunks, int64(n/parallelMinBytes)))
+	if threads <= 1 {
+		r := a.sliceReader(out, start, stop)
+		var err error
+		for more := r.w.firstChunk(); more && err == nil; more = r.w.nextChunk() {
+			err = r.chunk(r.w.nchunk())
+		}
+		a.putReader(r)
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	if err := a.getParallel(out, start, stop, nchunks, threads); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// getParallel is GetSlice's read of nchunks chunks by several workers,
+// each with its own walk and scratch (the chunks' parts of out are
+// disjoint).
+func (a *Array) getParallel(out []byte, start, stop []int64, nchunks int64, threads int) error {
+	g := a.g
+	r0 := a.sliceReader(out, start, stop)
+	coords := make([]int64, 0, nchunks*int64(g.ndim()))
+	for more := r0.w.firstChunk(); more; more = r0.w.nextChunk() {
+		coords = append(coords, r0.w.cc...)
+	}
+	a.putReader(r0)
+	var next atomic.Int64
+	var failed atomic.Bool
+	errs := make([]error, threads)
+	var wg sync.WaitGroup
+	for t := range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := a.sliceReader(out, start, stop)
+			defer a.putReader(r)
+			for !failed.Load() {
+				k := next.Add(1) - 1
+				if k >= nchunks {
+					return
+				}
+				copy(r.w.cc, coords[k*int64(g.ndim()):])
+				if err := r.chunk(r.w.nchunk()); err != nil {
+					errs[t] = err
+					failed.Store(true)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parallelMinBytes is the least slice size per worker worth a goroutine.
+const parallelMinBytes = 256 << 10
+
+// sliceReader copies the blocks of a slice out of the chunks, one chunk at
+// a time; each worker of a parallel GetSlice has its own. The array keeps
+// them for the next reads, so that a slice read allocates nothing.
+type sliceReader struct {
+	a                       *Array
+	out                     []byte
+	sliceShape, start, stop []int64
+	w                       sliceWalk
+	scratch                 []byte
+	cr                      blosc.ChunkReader
+	cur                     int64   // the chunk cr reads, or -1
+	run                     []int64 // the blocks of the current run
+	origins                 []int64 // and their first array coordinates
+	coords                  [10 * MaxDim]int64
+}
+
+// sliceReader returns a reader of [start, stop) into out, from the pool.
+func (a *Array) sliceReader(out []byte, start, stop []int64) *sliceReader {
+	r, _ := a.readers.Get().(*sliceReader)
+	if r == nil {
+		r = &sliceReader{a: a}
+	}
+	nd := len(start)
+	r.out, r.cur = out, -1
+	c := r.coords[:]
+	r.start, r.stop, r.sliceShape = c[:nd:nd], c[nd:2*nd:2*nd], c[2*nd:3*nd:3*nd]
+	copy(r.start, start)
+	copy(r.stop, stop)
+	for i := range nd {
+		r.sliceShape[i] = stop[i] - start[i]
+	}
+	r.w.init(a.g, r.start, r.stop, c[3*nd:10*nd])
+	r.run, r.origins = r.run[:0], r.origins[:0]
+	return r
+}
+
+// putReader returns r to the pool, without the caller's buffer.
+func (a *Array) putReader(r *sliceReader) {
+	r.out = nil
+	a.readers.Put(r)
+}
+
+// chunk copies the slice's part of chunk nchunk (the walk's current
+// chunk) out.
+func (r *sliceReader) chunk(nchunk int64) error {
+	bb := int64(r.a.g.blockBytes)
+	for more := r.w.firstBlock(); more; more = r.w.nextBlock() {
+		nblock := r.w.nblock()
+		// A run ends at a gap, or where its scratch would pass
+		// maxRunBytes (or one block, if blocks are larger).
+		if len(r.run) > 0 && (r.run[len(r.run)-1]+1 != nblock || int64(len(r.run)+1)*bb > max(bb, maxRunBytes)) {
+			if err := r.flush(nchunk); err != nil {
+				return err
+			}
+		}
+		r.run = append(r.run, nblock)
+		r.origins = append(r.origins, r.w.origin...)
+	}
+	return r.flush(nchunk)
+}
+
+// flush reads the run of consecutive blocks of chunk nchunk and copies
+// each block's part of the slice out.
+func (r *sliceReader) flush(nchunk int64) error {
+	if len(r.run) == 0 {
+		return nil
+	}
+	a, g := r.a, r.a.g
+	bb := int64(g.blockBytes)
+	size := int64(len(r.run)) * bb
+	if int64(cap(r.scratch)) < size {
+		r.scratch = make([]byte, size)
+	}
+	buf := r.scratch[:size]
+	// One reader per chunk: a chunk in memory is decoded where it lies, a
+	// frame file's is read lazily (its header and block starts once,
+	// then the blocks the runs need), a sparse frame's chunk file once.
+	if nchunk != r.cur {
+		r.cur = -1
+		if err := a.sc.OpenChunk(&r.cr, int(nchunk)); err != nil {
+			return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+		}
+		if r.cr.Nbytes() != g.chunkBytes {
+			return fmt.Errorf("%w: chunk %d holds %d bytes, not the %d of a chunk of the array", blosc.ErrCorrupt, nchunk, r.cr.Nbytes(), g.chunkBytes)
+		}
+		r.cur = nchunk
+	}
+	if _, err := r.cr.ReadAt(buf, r.run[0]*bb); err != nil {
+		return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+	}
+	nd := g.ndim()
+	for k := range r.run {
+		origin := r.origins[k*nd : (k+1)*nd]
+		copyBlockOut(r.out, r.sliceShape, r.start, r.stop, buf[int64(k)*bb:int64(k+1)*bb], g.block, origin, g.itemsize)
+	}
+	r.run, r.origins = r.run[:0], r.origins[:0]
+	return nil
+}
+
+// Read returns the whole array in C order, reusing dst when it has room.
+func (a *Array) Read(dst []byte) ([]byte, error) {
+	return a.GetSlice(dst, make([]int64, a.NDim()), a.meta.Shape)
+}
+
+// copyBlockOut copies the part of a block (of blockShape items, whose
+// first item sits at array coordinates origin) inside the slice
+// [start, stop) into out, the slice in C order.
+func copyBlockOut(out []byte, sliceShape, start, stop []int64, block []byte, blockShape, origin []int64, itemsize int) {
+	nd := len(start)
+	var cnt, so, bo [MaxDim]int64
+	for i := range nd {
+		l := max(start[i], origin[i])
+		h := min(stop[i], origin[i]+blockShape[i])
+		cnt[i] = h - l
+		so[i], bo[i] = l-start[i], l-origin[i]
+	}
+	copyND(out, sliceShape, so[:nd], block, blockShape, bo[:nd], cnt[:nd], itemsize)
+}
+
+// copyBlockIn copies the part of the slice [start, stop) (src, in C order)
+// that lies in a block (of blockShape items, whose first item sits at
+// array coordinates origin) into the block.
+func copyBlockIn(block []byte, blockShape, origin []int64, src []byte, sliceShape, start, stop []int64, itemsize int) {
+	nd := len(start)
+	var cnt, so, bo [MaxDim]int64
+	for i := range nd {
+		l := max(start[i], origin[i])
+		h := min(stop[i], origin[i]+blockShape[i])
+		cnt[i] = h - l
+		so[i], bo[i] = l-start[i], l-origin[i]
+	}
+	copyND(block, blockShape, bo[:nd], src, sliceShape, so[:nd], cnt[:nd], itemsize)
+}
+
+// copyND copies the box of cnt items per dimension at offset dstOff of a
+// C-order array of dstShape items into dst, from offset srcOff of the
+// C-order array src of srcShape items.
+func copyND(dst []byte, dstShape, dstOff []int64, src []byte, srcShape, srcOff, cnt []int64, itemsize int) {
+	nd := len(cnt)
+	if nd == 0 {
+		copy(dst[:itemsize], src)
+		return
+	}
+	for _, c := range cnt {
+		if c == 0 {
+			return
+		}
+	}
+	// Merge trailing dimensions both arrays hold whole into one row.
+	last := nd - 1
+	row := cnt[last] * int64(itemsize)
+	for last > 0 && cnt[last] == dstShape[last] && cnt[last] == srcShape[last] {
+		last--
+		row *= cnt[last]
+	}
+	var dstStride, srcStride [MaxDim]int64
+	ds, ss := int64(itemsize), int64(itemsize)
+	for i := nd - 1; i >= 0; i-- {
+		dstStride[i], srcStride[i] = ds, ss
+		ds *= dstShape[i]
+		ss *= srcShape[i]
+	}
+	var dp, sp int64
+	for i := range nd {
+		dp += dstOff[i] * dstStride[i]
+		sp += srcOff[i] * srcStride[i]
+	}
+	var idx [MaxDim]int64
+	for {
+		copy(dst[dp:dp+row], src[sp:sp+row])
+		i := last - 1
+		for ; i >= 0; i-- {
+			idx[i]++
+			dp += dstStride[i]
+			sp += srcStride[i]
+			if idx[i] < cnt[i] {
+				break
+			}
+			dp -= cnt[i] * dstStride[i]
+			sp -= cnt[i] * srcStride[i]
+			idx[i] = 0
+		}
+		if i < 0 {
+			return
+		}
+	}
+}
