@@ -42,11 +42,11 @@ type WritableFile interface {
 type frameFile struct {
 	r      io.ReaderAt
 	w      WritableFile // nil when read-only
-	base   int64     // where the frame starts in the file
-	end    int64     // the file's length from base: new bytes go there
-	hlen   int64     // the header's length on file
-	region int64     // the committed chunk bytes' length (cbytes)
-	starts []int64   // committed chunk offsets, sorted, for each chunk's extent
+	base   int64        // where the frame starts in the file
+	end    int64        // the file's length from base: new bytes go there
+	hlen   int64        // the header's length on file
+	region int64        // the committed chunk bytes' length (cbytes)
+	starts []int64      // committed chunk offsets, sorted, for each chunk's extent
 
 	start      int64 // end when the change in progress began (dirty)
 	broken     bool  // a change failed half-way: open the file again
