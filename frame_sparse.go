@@ -43,7 +43,8 @@ type sparseDir struct {
 	fs        fsys.FS
 	dir       string
 	writable  bool
-	nextID    int64
+	used      map[int64]bool // chunk numbers with a file (or one being made)
+	low       int64          // no number below it is free
 	cbytes    int64   // the header's cbytes: the stored chunks' bytes
 	drops     []int64 // chunk files to remove once the index commits
 	made      []int64 // chunk files the change in progress wrote
@@ -95,7 +96,7 @@ func (d *sparseDir) touch() error {
 
 // writeChunk stores c in a new chunk file and returns its number.
 func (d *sparseDir) writeChunk(c []byte) (int64, error) {
-	id := d.nextID
+	id := d.freeID()
 	if id > 0xffffffff {
 		return 0, fmt.Errorf("%w: chunk numbers exhausted", ErrTooLarge)
 	}
@@ -104,7 +105,7 @@ func (d *sparseDir) writeChunk(c []byte) (int64, error) {
 	}
 	// The number is taken even if the write fails: a file of that name
 	// may be left.
-	d.nextID++
+	d.used[id] = true
 	if err := fsys.WriteSynced(d.fs, d.path(chunkFileName(id)), c, true); err != nil {
 		return 0, err
 	}
@@ -213,10 +214,30 @@ func (s *SChunk) commitSparse() error {
 			return err
 		}
 		// A file left by a failed removal is a stray the next writer's
-		// open removes.
-		d.fs.Remove(d.path(chunkFileName(id)))
+		// open removes; its number stays taken until then.
+		if d.fs.Remove(d.path(chunkFileName(id))) == nil {
+			d.release(id)
+		}
 	}
 	return nil
+}
+
+// freeID returns the smallest chunk number without a file. Numbers are
+// reused once their files are gone, so they stay below the count of
+// chunk files: c-blosc2 checks a sparse frame's chunk numbers as it
+// checks a contiguous frame's offsets, against cbytes, and refuses
+// numbers that only grow (a frame of small chunks after some updates).
+func (d *sparseDir) freeID() int64 {
+	for d.used[d.low] {
+		d.low++
+	}
+	return d.low
+}
+
+// release frees the number of a removed chunk file.
+func (d *sparseDir) release(id int64) {
+	delete(d.used, id)
+	d.low = min(d.low, id)
 }
 
 // restore makes old (nil: none) the directory's index again, durably; it
@@ -273,7 +294,7 @@ func openSparseFrame(dir string, writable bool) (*SChunk, error) {
 	}
 	h.meta = cloneMeta(h.meta)
 	s := &SChunk{hdr: h, vlmeta: cloneMeta(vl), regionOwned: true}
-	d := &sparseDir{fs: fsy, dir: dir, writable: writable, cbytes: h.cbytes, committed: b}
+	d := &sparseDir{fs: fsy, dir: dir, writable: writable, cbytes: h.cbytes, committed: b, used: map[int64]bool{}}
 	s.sparse = d
 	if err := s.readIndex(bytes.Clone(b[h.headerLen : len(b)-tl])); err != nil {
 		return nil, err
@@ -290,8 +311,8 @@ func openSparseFrame(dir string, writable bool) (*SChunk, error) {
 		if id >= 0 {
 			named[id] = true
 		}
-		if id >= d.nextID {
-			d.nextID = id + 1
+		if id >= 0 {
+			d.used[id] = true
 		}
 		if s.offs.rep {
 			break
@@ -309,9 +330,7 @@ func openSparseFrame(dir string, writable bool) (*SChunk, error) {
 		}
 		if hexID, ok := strings.CutSuffix(name, ".chunk"); ok && len(hexID) == 8 {
 			if id, err := strconv.ParseUint(hexID, 16, 32); err == nil {
-				if int64(id) >= d.nextID {
-					d.nextID = int64(id) + 1
-				}
+				d.used[int64(id)] = true
 				if !named[int64(id)] {
 					strays = append(strays, name)
 				}
@@ -323,7 +342,11 @@ func openSparseFrame(dir string, writable bool) (*SChunk, error) {
 	// them. Removing strays is tidying; a failure is no error.
 	if len(strays) > 0 && s.checkSparseIDs() == nil && fsy.SyncDir(dir) == nil {
 		for _, name := range strays {
-			fsy.Remove(filepath.Join(dir, name))
+			if fsy.Remove(filepath.Join(dir, name)) == nil {
+				if id, err := strconv.ParseUint(strings.TrimSuffix(name, ".chunk"), 16, 32); err == nil && name != sparseTempName {
+					d.release(int64(id))
+				}
+			}
 		}
 	}
 	s.setOptions()
@@ -368,7 +391,7 @@ func CreateSparseFrame(dir string, opts SChunkOptions) (*SChunk, error) {
 	if err := fsy.Mkdir(dir, 0o755); err != nil {
 		return nil, err
 	}
-	s.sparse = &sparseDir{fs: fsy, dir: dir, writable: true, dirty: true}
+	s.sparse = &sparseDir{fs: fsy, dir: dir, writable: true, dirty: true, used: map[int64]bool{}}
 	if err := s.commitSparse(); err != nil {
 		if !s.sparse.keepMade {
 			fsy.Remove(dir)
