@@ -37,9 +37,11 @@ const (
 )
 
 // huffTable is a decoding table: entry i, for the next maxBits bits of the
-// stream read as a number i, holds the symbol in its low byte and the
-// bits its code takes in the high byte. Entries past 1<<maxBits are never
-// read; the fixed size lets the loops index without bounds checks.
+// stream read as a number i, holds the bits its code takes in its low
+// byte and the symbol in its high byte (the assembly loop shifts its bit
+// container by a whole entry: the shift takes the count's low 6 bits).
+// Entries past 1<<maxBits are never read; the fixed size lets the loops
+// index without bounds checks.
 type huffTable struct {
 	maxBits uint
 	dt      [1 << huffMaxBits]uint16
@@ -145,7 +147,7 @@ func (d *Decoder) readHuffTable(in []byte) ([]byte, error) {
 		if x == 0 {
 			continue
 		}
-		e := uint16(s) | uint16(maxBits+1-uint(x))<<8
+		e := uint16(s)<<8 | uint16(maxBits+1-uint(x))
 		q := start[x]
 		for i := range 1 << (x - 1) {
 			t.dt[q+i] = e
@@ -321,20 +323,20 @@ func (t *huffTable) stream(dst []byte, br *backBits) error {
 		val, used := br.val, br.used
 		d := dst[o : o+5 : o+5]
 		e := dt[val<<used>>shift&(1<<huffMaxBits-1)]
-		d[0] = byte(e)
-		used += uint(e >> 8)
+		d[0] = byte(e >> 8)
+		used += uint(e & 0xff)
 		e = dt[val<<used>>shift&(1<<huffMaxBits-1)]
-		d[1] = byte(e)
-		used += uint(e >> 8)
+		d[1] = byte(e >> 8)
+		used += uint(e & 0xff)
 		e = dt[val<<used>>shift&(1<<huffMaxBits-1)]
-		d[2] = byte(e)
-		used += uint(e >> 8)
+		d[2] = byte(e >> 8)
+		used += uint(e & 0xff)
 		e = dt[val<<used>>shift&(1<<huffMaxBits-1)]
-		d[3] = byte(e)
-		used += uint(e >> 8)
+		d[3] = byte(e >> 8)
+		used += uint(e & 0xff)
 		e = dt[val<<used>>shift&(1<<huffMaxBits-1)]
-		d[4] = byte(e)
-		br.used = used + uint(e>>8)
+		d[4] = byte(e >> 8)
+		br.used = used + uint(e&0xff)
 		o += 5
 		br.reload()
 	}
@@ -343,8 +345,8 @@ func (t *huffTable) stream(dst []byte, br *backBits) error {
 			return fmt.Errorf("%w: the stream ends before its %d symbols", ErrHuffmanEnd, len(dst))
 		}
 		e := dt[br.val<<br.used>>shift&(1<<huffMaxBits-1)]
-		dst[o] = byte(e)
-		br.used += uint(e >> 8)
+		dst[o] = byte(e >> 8)
+		br.used += uint(e & 0xff)
 		br.reload()
 	}
 	if !br.done() {
@@ -383,8 +385,11 @@ func (t *huffTable) decode4(dst, src []byte) error {
 	dt := &t.dt
 	shift := 64 - t.maxBits
 	d0, d1, d2, d3 := dst[:seg], dst[seg:2*seg], dst[2*seg:3*seg], dst[3*seg:]
-	// The four streams in step, 5 codes each per reload (see stream).
 	o := 0
+	if useHuffAsm && t.maxBits <= fastBits {
+		o = t.decode4Asm(dst, seg, &br)
+	}
+	// The four streams in step, 5 codes each per reload (see stream).
 	for t.maxBits <= fastBits && o+5 <= len(d3) && br[0].pos > 0 && br[1].pos > 0 && br[2].pos > 0 && br[3].pos > 0 {
 		v0, u0 := br[0].val, br[0].used
 		v1, u1 := br[1].val, br[1].used
@@ -399,14 +404,14 @@ func (t *huffTable) decode4(dst, src []byte) error {
 			e1 := dt[v1<<u1>>shift&(1<<huffMaxBits-1)]
 			e2 := dt[v2<<u2>>shift&(1<<huffMaxBits-1)]
 			e3 := dt[v3<<u3>>shift&(1<<huffMaxBits-1)]
-			o0[i] = byte(e0)
-			o1[i] = byte(e1)
-			o2[i] = byte(e2)
-			o3[i] = byte(e3)
-			u0 += uint(e0 >> 8)
-			u1 += uint(e1 >> 8)
-			u2 += uint(e2 >> 8)
-			u3 += uint(e3 >> 8)
+			o0[i] = byte(e0 >> 8)
+			o1[i] = byte(e1 >> 8)
+			o2[i] = byte(e2 >> 8)
+			o3[i] = byte(e3 >> 8)
+			u0 += uint(e0 & 0xff)
+			u1 += uint(e1 & 0xff)
+			u2 += uint(e2 & 0xff)
+			u3 += uint(e3 & 0xff)
 		}
 		br[0].used, br[1].used, br[2].used, br[3].used = u0, u1, u2, u3
 		br[0].reload()

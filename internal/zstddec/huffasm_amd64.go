@@ -1,0 +1,73 @@
+//go:build !purego && !noasm && gc
+
+package zstddec
+
+import (
+	"encoding/binary"
+
+	"github.com/klauspost/cpuid/v2"
+)
+
+// haveHuffAsm says that the 4-stream Huffman loop can run through
+// huff4BMI2 on this CPU; useHuffAsm (tests clear it to run the portable
+// loop alone) selects it.
+var (
+	haveHuffAsm = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2)
+	useHuffAsm  = haveHuffAsm
+)
+
+// huff4Ctx is what huff4BMI2 reads and writes back; the assembly
+// addresses its fields by offset (the h_* constants in huffasm_amd64.s,
+// checked by TestHuff4CtxLayout).
+type huff4Ctx struct {
+	dt    *uint16 // the table's entries
+	out   *byte   // the first stream's next symbol; the others' follow at seg apart
+	seg   int
+	iters int      // rounds of 5 symbols a stream to decode, at least 1
+	shift uint64   // 64 - the table's maxBits
+	base  [4]*byte // each stream's first byte
+	pos   [4]int   // where each stream's loaded word starts
+	used  [4]uint64
+}
+
+// huff4BMI2 decodes c.iters rounds of 5 symbols from each of the four
+// streams, each round followed by a reload as backBits.reload makes it.
+// Every stream's pos must be at least 7*c.iters, so that no reload
+// reaches the stream's start, and every used at most 7. Requires BMI1
+// and BMI2; the table's codes must be at most fastBits long.
+//
+//go:noescape
+func huff4BMI2(c *huff4Ctx)
+
+// decode4Asm runs the assembly loop over the four streams of decode4 (dst
+// split at seg, 2*seg, 3*seg) for as many rounds as keep each stream's
+// window off its start, and returns the symbols it decoded from each,
+// leaving br where the portable loop goes on. It gives exactly the
+// symbols and reader states the portable loop would.
+func (t *huffTable) decode4Asm(dst []byte, seg int, br *[4]backBits) int {
+	n3 := len(dst) - 3*seg // the last stream's share, the smallest
+	c := huff4Ctx{dt: &t.dt[0], seg: seg, shift: uint64(64 - t.maxBits)}
+	o := 0
+	for {
+		// A round reads at most 7 + 5*11 bits, so moves a window at
+		// most 7 bytes.
+		iters := (n3 - o) / 5
+		for k := range br {
+			iters = min(iters, br[k].pos/7)
+		}
+		if iters == 0 {
+			return o
+		}
+		for k := range br {
+			c.base[k], c.pos[k], c.used[k] = &br[k].in[0], br[k].pos, uint64(br[k].used)
+		}
+		c.out, c.iters = &dst[o], iters
+		huff4BMI2(&c)
+		for k := range br {
+			b := &br[k]
+			b.pos, b.used = c.pos[k], uint(c.used[k])
+			b.val = binary.LittleEndian.Uint64(b.in[b.pos:])
+		}
+		o += 5 * iters
+	}
+}

@@ -1,0 +1,106 @@
+//go:build !purego && !noasm && gc
+
+#include "textflag.h"
+
+// Offsets of huff4Ctx's fields (huffasm_amd64.go; TestHuff4CtxLayout).
+#define h_dt 0
+#define h_out 8
+#define h_seg 16
+#define h_iters 24
+#define h_shift 32
+#define h_base 40
+#define h_pos 72
+#define h_used 104
+
+// The bit containers: each holds the stream's loaded word with its lowest
+// bit set, shifted left by the bits read, so that the next code is at the
+// top and the set bit tells, by its trailing zeros, how many bits were
+// read. A round reads at most 7 + 5*11 = 62 bits: the set bit, which
+// stands on the word's lowest bit, is never read as a code's.
+
+// LOAD starts stream k's container: R, from where its window starts, ip,
+// and from the bits already read. Uses CX.
+#define LOAD(k, R, ip) \
+	MOVQ h_base+8*k(AX), ip \
+	ADDQ h_pos+8*k(AX), ip \
+	MOVQ (ip), R \
+	ORQ  $1, R \
+	MOVQ h_used+8*k(AX), CX \
+	SHLXQ CX, R, R
+
+// SAVE writes stream k's window position and bits read back.
+#define SAVE(k, R, ip) \
+	SUBQ h_base+8*k(AX), ip \
+	MOVQ ip, h_pos+8*k(AX) \
+	TZCNTQ R, CX \
+	MOVQ CX, h_used+8*k(AX)
+
+// SYM decodes the next symbol of container R into AX: the entry's low
+// byte, the code's length, is the shift that consumes it.
+#define SYM(R) \
+	SHRXQ SI, R, CX \
+	MOVWLZX (DI)(CX*2), AX \
+	SHLXQ AX, R, R \
+	SHRL $8, AX
+
+// RELOAD moves the window of container R down by the whole bytes read
+// and reloads it, keeping the bits of the last byte read.
+#define RELOAD(R, ip) \
+	TZCNTQ R, CX \
+	MOVQ CX, AX \
+	SHRQ $3, AX \
+	SUBQ AX, ip \
+	ANDQ $7, CX \
+	MOVQ (ip), R \
+	ORQ  $1, R \
+	SHLXQ CX, R, R
+
+// ROUND decodes one symbol of each stream to byte i of its output: the
+// first stream's at BX, the others' DX bytes apart.
+#define ROUND(i) \
+	SYM(R8) \
+	MOVB AX, i(BX) \
+	SYM(R9) \
+	MOVB AX, i(BX)(DX*1) \
+	SYM(R10) \
+	MOVB AX, i(BX)(DX*2) \
+	SYM(R11) \
+	LEAQ (BX)(DX*2), CX \
+	MOVB AX, i(CX)(DX*1)
+
+// func huff4BMI2(c *huff4Ctx)
+//
+// Registers: R8-R11 the four containers, R12-R15 where their windows
+// start; DI the table, SI 64 minus its maxBits; BX the first stream's
+// output, DX the distance between the streams' outputs; AX, CX scratch.
+TEXT ·huff4BMI2(SB), NOSPLIT, $0-8
+	MOVQ c+0(FP), AX
+	MOVQ h_dt(AX), DI
+	MOVQ h_shift(AX), SI
+	MOVQ h_out(AX), BX
+	MOVQ h_seg(AX), DX
+	LOAD(0, R8, R12)
+	LOAD(1, R9, R13)
+	LOAD(2, R10, R14)
+	LOAD(3, R11, R15)
+
+loop:
+	ROUND(0)
+	ROUND(1)
+	ROUND(2)
+	ROUND(3)
+	ROUND(4)
+	ADDQ $5, BX
+	RELOAD(R8, R12)
+	RELOAD(R9, R13)
+	RELOAD(R10, R14)
+	RELOAD(R11, R15)
+	MOVQ c+0(FP), AX
+	DECQ h_iters(AX)
+	JNZ  loop
+
+	SAVE(0, R8, R12)
+	SAVE(1, R9, R13)
+	SAVE(2, R10, R14)
+	SAVE(3, R11, R15)
+	RET
