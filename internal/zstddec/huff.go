@@ -45,6 +45,38 @@ const (
 type huffTable struct {
 	maxBits uint
 	dt      [1 << huffMaxBits]uint16
+	// The double-symbol table of dt, built when a section first pays
+	// for it (pairValid): entry i, for the next pairBits bits read as i,
+	// decodes the code at their top and, when the next code fits in
+	// what is left of them, that code too. Its bytes hold the bits both
+	// codes take, the first symbol, the second (or garbage) and how
+	// many symbols it decodes, 1 or 2.
+	pairs     [1 << pairBits]uint32
+	pairValid bool
+}
+
+// pairBits is the double-symbol table's index width: more than a
+// table's maxBits gives a second short code room more often, and
+// pairBits-bit windows still take 5 lookups a reload.
+const pairBits = fastBits
+
+// buildPairs builds t.pairs from t.dt; t.maxBits must be at most
+// pairBits.
+func (t *huffTable) buildPairs() {
+	sh := pairBits - t.maxBits
+	for i := range t.pairs {
+		e1 := uint32(t.dt[i>>sh])
+		n1 := e1 & 0xff
+		e2 := uint32(t.dt[(i<<n1)&(1<<pairBits-1)>>sh])
+		n2 := e2 & 0xff
+		if n1+n2 <= pairBits {
+			// The second code lies within the window's known bits.
+			t.pairs[i] = (n1 + n2) | (e1>>8)<<8 | (e2>>8)<<16 | 2<<24
+		} else {
+			t.pairs[i] = n1 | (e1>>8)<<8 | 1<<24
+		}
+	}
+	t.pairValid = true
 }
 
 // weightEntry is one state of the FSE table of a tree description's
@@ -143,6 +175,7 @@ func (d *Decoder) readHuffTable(in []byte) ([]byte, error) {
 	}
 	t := &d.ht
 	t.maxBits = maxBits
+	t.pairValid = false
 	for s, x := range w[:n] {
 		if x == 0 {
 			continue
@@ -382,15 +415,73 @@ func (t *huffTable) decode4(dst, src []byte) error {
 		}
 		from = ends[k]
 	}
+	// Each stream's next symbol goes to dst[o[k]], up to end[k].
+	o := [4]int{0, seg, 2 * seg, 3 * seg}
+	end := [4]int{seg, 2 * seg, 3 * seg, len(dst)}
+	switch {
+	case t.maxBits > fastBits:
+	case usePairs(len(dst), len(src)):
+		if !t.pairValid {
+			t.buildPairs()
+		}
+		if useHuffAsm {
+			t.pairs4Asm(dst, &o, &end, &br)
+		}
+		t.pairs4(dst, &o, &end, &br)
+	default:
+		n := 0
+		if useHuffAsm {
+			n = t.decode4Asm(dst, seg, &br)
+		}
+		n = t.singles4(dst, seg, n, &br)
+		for k := range o {
+			o[k] += n
+		}
+	}
+	for k := range br {
+		if err := t.stream(dst[o[k]:end[k]], &br[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// usePairs says whether a 4-stream section of csize bytes decoding to n
+// symbols is decoded through the double-symbol table: its codes must be
+// short enough on average for pairs to be common, and the symbols many
+// enough to repay building the table.
+func usePairs(n, csize int) bool {
+	switch huffPairs {
+	case pairsNever:
+		return false
+	case pairsAlways:
+		return true
+	}
+	return n >= 16<<10 && csize*16 < n*pairQ
+}
+
+// huffPairs lets tests choose the loops: pairsAuto, the default, decides
+// by usePairs's rule.
+var huffPairs = pairsAuto
+
+const (
+	pairsAuto = iota
+	pairsNever
+	pairsAlways
+)
+
+// pairQ is the largest section size, in sixteenths of its symbols count,
+// that is decoded through pairs.
+const pairQ = 11
+
+// singles4 decodes the four streams in step from symbol o of each, dst
+// split at seg, 5 codes each per reload (see stream), while each stream's
+// window is inside it, and returns the symbols decoded from each.
+func (t *huffTable) singles4(dst []byte, seg, o int, br *[4]backBits) int {
 	dt := &t.dt
 	shift := 64 - t.maxBits
 	d0, d1, d2, d3 := dst[:seg], dst[seg:2*seg], dst[2*seg:3*seg], dst[3*seg:]
-	o := 0
-	if useHuffAsm && t.maxBits <= fastBits {
-		o = t.decode4Asm(dst, seg, &br)
-	}
-	// The four streams in step, 5 codes each per reload (see stream).
-	for t.maxBits <= fastBits && o+5 <= len(d3) && br[0].pos > 0 && br[1].pos > 0 && br[2].pos > 0 && br[3].pos > 0 {
+	for o+5 <= len(d3) && br[0].pos > 0 && br[1].pos > 0 && br[2].pos > 0 && br[3].pos > 0 {
 		v0, u0 := br[0].val, br[0].used
 		v1, u1 := br[1].val, br[1].used
 		v2, u2 := br[2].val, br[2].used
@@ -420,12 +511,37 @@ func (t *huffTable) decode4(dst, src []byte) error {
 		br[3].reload()
 		o += 5
 	}
-	for k, d := range [4][]byte{d0, d1, d2, d3} {
-		if err := t.stream(d[o:], &br[k]); err != nil {
-			return err
+	return o
+}
+
+// pairs4 decodes the four streams through the double-symbol table, 5
+// lookups each per reload, while each stream's window is inside it and
+// its output has room for 10 symbols, each lookup writing 2 bytes: the
+// second, when it decoded one symbol, is overwritten by the next. It
+// advances o and leaves br where the single-symbol loop goes on: the
+// codes read are the same, two at a time.
+func (t *huffTable) pairs4(dst []byte, o, end *[4]int, br *[4]backBits) {
+	pt := &t.pairs
+	for k := range br {
+		b := &br[k]
+		p := o[k]
+		for b.pos > 0 && p+10 <= end[k] {
+			v, u := b.val, b.used
+			d := dst[p : p+10 : p+10]
+			q := 0
+			for range 5 {
+				e := pt[v<<u>>(64-pairBits)]
+				d[q] = byte(e >> 8)
+				d[q+1] = byte(e >> 16)
+				q += int(e >> 24)
+				u += uint(e & 0xff)
+			}
+			p += q
+			b.used = u
+			b.reload()
 		}
+		o[k] = p
 	}
-	return nil
 }
 
 // fseWksp is libzstd's FSE_DECOMPRESS_WKSP_SIZE_U32 for a table of log

@@ -104,3 +104,124 @@ loop:
 	SAVE(2, R10, R14)
 	SAVE(3, R11, R15)
 	RET
+
+// Offsets of pairs4Ctx's fields (huffasm_amd64.go; TestHuff4CtxLayout).
+#define p_dt 0
+#define p_iters 8
+#define p_dst 16
+#define p_out 24
+#define p_base 56
+#define p_pos 88
+#define p_used 120
+
+// PLOAD starts stream k's container R as LOAD does.
+#define PLOAD(k, R) \
+	MOVQ p_base+8*k(BX), AX \
+	ADDQ p_pos+8*k(BX), AX \
+	MOVQ (AX), R \
+	ORQ  $1, R \
+	MOVQ p_used+8*k(BX), CX \
+	SHLXQ CX, R, R
+
+// PSAVE writes stream k's output offset O and bits read back.
+#define PSAVE(k, R, O) \
+	MOVQ O, p_out+8*k(BX) \
+	TZCNTQ R, CX \
+	MOVQ CX, p_used+8*k(BX)
+
+// PAIR looks the next bits of container R up in the double-symbol table
+// and writes its two symbol bytes at offset O of the output, then moves O
+// past the symbols it decoded, 1 or 2: a second byte written after one
+// symbol is garbage that the next lookup overwrites.
+#define PAIR(R, O) \
+	SHRXQ SI, R, CX \
+	MOVL (DI)(CX*4), AX \
+	SHLXQ AX, R, R \
+	MOVL AX, CX \
+	SHRL $8, CX \
+	MOVW CX, (DX)(O*1) \
+	SHRL $24, AX \
+	ADDQ AX, O
+
+// PRELOAD is RELOAD with the window's position, stream k's pos, kept in
+// the context.
+#define PRELOAD(k, R) \
+	TZCNTQ R, CX \
+	MOVQ CX, AX \
+	SHRQ $3, AX \
+	SUBQ AX, p_pos+8*k(BX) \
+	ANDQ $7, CX \
+	MOVQ p_pos+8*k(BX), AX \
+	ADDQ p_base+8*k(BX), AX \
+	MOVQ (AX), R \
+	ORQ  $1, R \
+	SHLXQ CX, R, R
+
+#define PROUND \
+	PAIR(R8, R12) \
+	PAIR(R9, R13) \
+	PAIR(R10, R14) \
+	PAIR(R11, R15)
+
+// func pairs4BMI2(c *pairs4Ctx)
+//
+// Registers: BX the context; R8-R11 the four containers, R12-R15 their
+// output offsets; DI the table, SI 64 minus its index width; DX the
+// output; AX, CX scratch.
+TEXT ·pairs4BMI2(SB), NOSPLIT, $0-8
+	MOVQ c+0(FP), BX
+	MOVQ p_dt(BX), DI
+	MOVQ $(64-11), SI // 11 is pairBits
+	MOVQ p_dst(BX), DX
+	MOVQ p_out+0(BX), R12
+	MOVQ p_out+8(BX), R13
+	MOVQ p_out+16(BX), R14
+	MOVQ p_out+24(BX), R15
+	PLOAD(0, R8)
+	PLOAD(1, R9)
+	PLOAD(2, R10)
+	PLOAD(3, R11)
+
+ploop:
+	PROUND
+	PROUND
+	PROUND
+	PROUND
+	PROUND
+	PRELOAD(0, R8)
+	PRELOAD(1, R9)
+	PRELOAD(2, R10)
+	PRELOAD(3, R11)
+	DECQ p_iters(BX)
+	JNZ  ploop
+
+	PSAVE(0, R8, R12)
+	PSAVE(1, R9, R13)
+	PSAVE(2, R10, R14)
+	PSAVE(3, R11, R15)
+	RET
+
+// func pairs1BMI2(c *pairs4Ctx)
+//
+// pairs4BMI2 for the first stream alone, for what is left of it when
+// another stream's end stopped the four-stream loop.
+TEXT ·pairs1BMI2(SB), NOSPLIT, $0-8
+	MOVQ c+0(FP), BX
+	MOVQ p_dt(BX), DI
+	MOVQ $(64-11), SI // 11 is pairBits
+	MOVQ p_dst(BX), DX
+	MOVQ p_out+0(BX), R12
+	PLOAD(0, R8)
+
+ploop1:
+	PAIR(R8, R12)
+	PAIR(R8, R12)
+	PAIR(R8, R12)
+	PAIR(R8, R12)
+	PAIR(R8, R12)
+	PRELOAD(0, R8)
+	DECQ p_iters(BX)
+	JNZ  ploop1
+
+	PSAVE(0, R8, R12)
+	RET

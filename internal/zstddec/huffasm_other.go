@@ -9,3 +9,7 @@ var useHuffAsm = false
 func (t *huffTable) decode4Asm(dst []byte, seg int, br *[4]backBits) int {
 	panic("zstddec: no assembly Huffman loop")
 }
+
+func (t *huffTable) pairs4Asm(dst []byte, o, end *[4]int, br *[4]backBits) {
+	panic("zstddec: no assembly Huffman loop")
+}
