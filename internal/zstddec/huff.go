@@ -65,16 +65,16 @@ const pairBits = fastBits
 func (t *huffTable) buildPairs() {
 	sh := pairBits - t.maxBits
 	for i := range t.pairs {
-		e1 := uint32(t.dt[i>>sh])
+		e1 := uint32(t.dt[i>>sh&(1<<huffMaxBits-1)])
 		n1 := e1 & 0xff
-		e2 := uint32(t.dt[(i<<n1)&(1<<pairBits-1)>>sh])
+		e2 := uint32(t.dt[i<<n1&(1<<pairBits-1)>>sh])
 		n2 := e2 & 0xff
+		v := n1 | e1>>8<<8 | 1<<24
 		if n1+n2 <= pairBits {
 			// The second code lies within the window's known bits.
-			t.pairs[i] = (n1 + n2) | (e1>>8)<<8 | (e2>>8)<<16 | 2<<24
-		} else {
-			t.pairs[i] = n1 | (e1>>8)<<8 | 1<<24
+			v = n1 + n2 | e1>>8<<8 | e2>>8<<16 | 2<<24
 		}
+		t.pairs[i] = v
 	}
 	t.pairValid = true
 }
