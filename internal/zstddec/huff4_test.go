@@ -138,3 +138,35 @@ func FuzzHuff4Loops(f *testing.F) {
 		huffLoops(t, "fuzz", sec, int(n%(128<<10+1)), guard.End)
 	})
 }
+
+// TestHuff4NoAllocs: decoding 4-stream sections, through the single- and
+// the double-symbol loops, allocates nothing.
+func TestHuff4NoAllocs(t *testing.T) {
+	var s huff0.Scratch
+	for _, name := range []string{"text", "f32_noise"} {
+		p, _ := golden.Pattern(name, 64<<10)
+		sec, _, err := huff0.Compress4X(golden.Shuffled(p, 4), &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d Decoder
+		rest, err := d.readHuffTable(sec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := make([]byte, len(p))
+		for _, pairs := range []int{pairsNever, pairsAlways} {
+			huffPairs = pairs
+			allocs := testing.AllocsPerRun(20, func() {
+				d.ht.pairValid = false
+				if err := d.ht.decode4(dst, rest); err != nil {
+					t.Fatal(err)
+				}
+			})
+			huffPairs = pairsAuto
+			if allocs != 0 {
+				t.Errorf("%s, pairs %d: %v allocations a section", name, pairs, allocs)
+			}
+		}
+	}
+}
