@@ -449,7 +449,10 @@ func (t *huffTable) decode4(dst, src []byte) error {
 // usePairs says whether a 4-stream section of csize bytes decoding to n
 // symbols is decoded through the double-symbol table: its codes must be
 // short enough on average for pairs to be common, and the symbols many
-// enough to repay building the table.
+// enough to repay building the table. Only the assembly loop makes pairs
+// pay: the portable pairs loop, one stream at a time, is slower than the
+// portable single-symbol loop, and only finishes what the assembly loop
+// leaves.
 func usePairs(n, csize int) bool {
 	switch huffPairs {
 	case pairsNever:
@@ -457,7 +460,7 @@ func usePairs(n, csize int) bool {
 	case pairsAlways:
 		return true
 	}
-	return n >= 16<<10 && csize*16 < n*pairQ
+	return useHuffAsm && n >= 16<<10 && csize*16 < n*pairQ
 }
 
 // huffPairs lets tests choose the loops: pairsAuto, the default, decides
