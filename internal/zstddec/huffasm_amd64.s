@@ -136,9 +136,8 @@ loop:
 #define PAIR(R, O) \
 	SHRXQ SI, R, CX \
 	MOVL (DI)(CX*4), AX \
+	MOVWLZX 1(DI)(CX*4), CX \
 	SHLXQ AX, R, R \
-	MOVL AX, CX \
-	SHRL $8, CX \
 	MOVW CX, (DX)(O*1) \
 	SHRL $24, AX \
 	ADDQ AX, O
