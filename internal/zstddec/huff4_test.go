@@ -135,7 +135,7 @@ func FuzzHuff4Loops(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, sec []byte, n uint32) {
-		huffLoops(t, "fuzz", sec, int(n%(128<<10+1)), guard.End)
+		huffLoops(t, "fuzz", sec, int(n%(64<<10+1)), guard.End)
 	})
 }
 
