@@ -33,7 +33,7 @@ type huff4Ctx struct {
 // huff4BMI2 decodes c.iters rounds of 5 symbols from each of the four
 // streams, each round followed by a reload as backBits.reload makes it.
 // Every stream's pos must be at least 7*c.iters, so that no reload
-// reaches the stream's start, and every used at most 7. Requires BMI1
+// reaches the stream's start, and every used at most 8. Requires BMI1
 // and BMI2; the table's codes must be at most fastBits long.
 //
 //go:noescape
@@ -49,7 +49,7 @@ func (t *huffTable) decode4Asm(dst []byte, seg int, br *[4]backBits) int {
 	c := huff4Ctx{dt: &t.dt[0], seg: seg, shift: uint64(64 - t.maxBits)}
 	o := 0
 	for {
-		// A round reads at most 7 + 5*11 bits, so moves a window at
+		// A round reads at most 8 + 5*11 bits, so moves a window at
 		// most 7 bytes.
 		iters := (n3 - o) / 5
 		for k := range br {
@@ -140,7 +140,7 @@ func (t *huffTable) pairs4Asm(dst []byte, o, end *[4]int, br *[4]backBits) {
 
 // pairIters is how many rounds of 5 lookups a stream may run with room
 // for left symbols and its window at pos: a round writes at most 10
-// symbols and reads at most 7 + 5*11 bits, so moves the window at most
+// symbols and reads at most 8 + 5*11 bits, so moves the window at most
 // 7 bytes.
 func pairIters(left, pos int) int {
 	return min(left/10, pos/7)

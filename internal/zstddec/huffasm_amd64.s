@@ -15,8 +15,11 @@
 // The bit containers: each holds the stream's loaded word with its lowest
 // bit set, shifted left by the bits read, so that the next code is at the
 // top and the set bit tells, by its trailing zeros, how many bits were
-// read. A round reads at most 7 + 5*11 = 62 bits: the set bit, which
-// stands on the word's lowest bit, is never read as a code's.
+// read. A round starts with at most 8 bits read (a stream's first byte
+// may hold 7 bits past its end mark, a reload leaves at most 7) and reads
+// at most 5*11 more: its last window ends at bit 62 at most, so the set
+// bit, which stands on the word's lowest bit, is never read as a code's,
+// and the container never runs out.
 
 // LOAD starts stream k's container: R, from where its window starts, ip,
 // and from the bits already read. Uses CX.
