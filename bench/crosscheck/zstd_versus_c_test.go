@@ -11,12 +11,14 @@ import (
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/bench/internal/cblosc2"
 	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/zstdtest"
 )
 
 // BenchmarkZstdDecodeVersusC decodes, single-threaded, the zstd chunks
 // Go and c-blosc2 write for every dataset of `blosc bench` (byte shuffle,
 // the bench typesizes; rand_s1 and zeros come out as memcpyed and
-// special chunks on both sides) at clevel 1, 5 and 9, 1 MiB and 64 MiB chunks, each
+// special chunks on both sides; noisy_f32 is zstdtest.NoisyFloats, an
+// hourly temperature-like series) at clevel 1, 5 and 9, 1 MiB and 64 MiB chunks, each
 // side its own chunk, alternating in one loop, and reports each side's
 // best GB/s and go/c; go-on-c/c compares the decoders alone, Go decoding
 // the chunk C wrote. Run with -benchtime=10x or so; the 64 MiB chunks
@@ -25,12 +27,17 @@ func BenchmarkZstdDecodeVersusC(b *testing.B) {
 	sets := []struct {
 		name string
 		ts   int
-	}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}, {"rand_s1", 8}, {"text", 1}, {"runs", 4}, {"rec12", 4}, {"arange_i16", 2}, {"zeros", 8}}
+	}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}, {"rand_s1", 8}, {"text", 1}, {"runs", 4}, {"rec12", 4}, {"arange_i16", 2}, {"zeros", 8}, {"noisy_f32", 4}}
 	for _, n := range []int{1 << 20, 64 << 20} {
 		for _, s := range sets {
 			for _, level := range []int{1, 5, 9} {
 				b.Run(fmt.Sprintf("n=%dMiB/%s/clevel=%d", n>>20, s.name, level), func(b *testing.B) {
-					in := golden.MustPattern(b, s.name, n)
+					var in []byte
+					if s.name == "noisy_f32" {
+						in = zstdtest.NoisyFloats(n)
+					} else {
+						in = golden.MustPattern(b, s.name, n)
+					}
 					o := blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.Zstd, Level: level, Typesize: s.ts,
 						Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: 1}
 					goChunk, err := blosc.Compress(nil, in, o)

@@ -37,12 +37,46 @@ const (
 )
 
 // huffTable is a decoding table: entry i, for the next maxBits bits of the
-// stream read as a number i, holds the symbol in its low byte and the
-// bits its code takes in the high byte. Entries past 1<<maxBits are never
-// read; the fixed size lets the loops index without bounds checks.
+// stream read as a number i, holds the bits its code takes in its low
+// byte and the symbol in its high byte (the assembly loop shifts its bit
+// container by a whole entry: the shift takes the count's low 6 bits).
+// Entries past 1<<maxBits are never read; the fixed size lets the loops
+// index without bounds checks.
 type huffTable struct {
 	maxBits uint
 	dt      [1 << huffMaxBits]uint16
+	// The double-symbol table of dt, built when a section first pays
+	// for it (pairValid): entry i, for the next pairBits bits read as i,
+	// decodes the code at their top and, when the next code fits in
+	// what is left of them, that code too. Its bytes hold the bits both
+	// codes take, the first symbol, the second (or garbage) and how
+	// many symbols it decodes, 1 or 2.
+	pairs     [1 << pairBits]uint32
+	pairValid bool
+}
+
+// pairBits is the double-symbol table's index width: more than a
+// table's maxBits gives a second short code room more often, and
+// pairBits-bit windows still take 5 lookups a reload.
+const pairBits = fastBits
+
+// buildPairs builds t.pairs from t.dt; t.maxBits must be at most
+// pairBits.
+func (t *huffTable) buildPairs() {
+	sh := pairBits - t.maxBits
+	for i := range t.pairs {
+		e1 := uint32(t.dt[i>>sh&(1<<huffMaxBits-1)])
+		n1 := e1 & 0xff
+		e2 := uint32(t.dt[i<<n1&(1<<pairBits-1)>>sh])
+		n2 := e2 & 0xff
+		v := n1 | e1>>8<<8 | 1<<24
+		if n1+n2 <= pairBits {
+			// The second code lies within the window's known bits.
+			v = n1 + n2 | e1>>8<<8 | e2>>8<<16 | 2<<24
+		}
+		t.pairs[i] = v
+	}
+	t.pairValid = true
 }
 
 // weightEntry is one state of the FSE table of a tree description's
@@ -141,11 +175,12 @@ func (d *Decoder) readHuffTable(in []byte) ([]byte, error) {
 	}
 	t := &d.ht
 	t.maxBits = maxBits
+	t.pairValid = false
 	for s, x := range w[:n] {
 		if x == 0 {
 			continue
 		}
-		e := uint16(s) | uint16(maxBits+1-uint(x))<<8
+		e := uint16(s)<<8 | uint16(maxBits+1-uint(x))
 		q := start[x]
 		for i := range 1 << (x - 1) {
 			t.dt[q+i] = e
@@ -321,20 +356,20 @@ func (t *huffTable) stream(dst []byte, br *backBits) error {
 		val, used := br.val, br.used
 		d := dst[o : o+5 : o+5]
 		e := dt[val<<used>>shift&(1<<huffMaxBits-1)]
-		d[0] = byte(e)
-		used += uint(e >> 8)
+		d[0] = byte(e >> 8)
+		used += uint(e & 0xff)
 		e = dt[val<<used>>shift&(1<<huffMaxBits-1)]
-		d[1] = byte(e)
-		used += uint(e >> 8)
+		d[1] = byte(e >> 8)
+		used += uint(e & 0xff)
 		e = dt[val<<used>>shift&(1<<huffMaxBits-1)]
-		d[2] = byte(e)
-		used += uint(e >> 8)
+		d[2] = byte(e >> 8)
+		used += uint(e & 0xff)
 		e = dt[val<<used>>shift&(1<<huffMaxBits-1)]
-		d[3] = byte(e)
-		used += uint(e >> 8)
+		d[3] = byte(e >> 8)
+		used += uint(e & 0xff)
 		e = dt[val<<used>>shift&(1<<huffMaxBits-1)]
-		d[4] = byte(e)
-		br.used = used + uint(e>>8)
+		d[4] = byte(e >> 8)
+		br.used = used + uint(e&0xff)
 		o += 5
 		br.reload()
 	}
@@ -343,8 +378,8 @@ func (t *huffTable) stream(dst []byte, br *backBits) error {
 			return fmt.Errorf("%w: the stream ends before its %d symbols", ErrHuffmanEnd, len(dst))
 		}
 		e := dt[br.val<<br.used>>shift&(1<<huffMaxBits-1)]
-		dst[o] = byte(e)
-		br.used += uint(e >> 8)
+		dst[o] = byte(e >> 8)
+		br.used += uint(e & 0xff)
 		br.reload()
 	}
 	if !br.done() {
@@ -380,12 +415,76 @@ func (t *huffTable) decode4(dst, src []byte) error {
 		}
 		from = ends[k]
 	}
+	// Each stream's next symbol goes to dst[o[k]], up to end[k].
+	o := [4]int{0, seg, 2 * seg, 3 * seg}
+	end := [4]int{seg, 2 * seg, 3 * seg, len(dst)}
+	switch {
+	case t.maxBits > fastBits:
+	case usePairs(len(dst), len(src)):
+		if !t.pairValid {
+			t.buildPairs()
+		}
+		if useHuffAsm {
+			t.pairs4Asm(dst, &o, &end, &br)
+		}
+		t.pairs4(dst, &o, &end, &br)
+	default:
+		n := 0
+		if useHuffAsm {
+			n = t.decode4Asm(dst, seg, &br)
+		}
+		n = t.singles4(dst, seg, n, &br)
+		for k := range o {
+			o[k] += n
+		}
+	}
+	for k := range br {
+		if err := t.stream(dst[o[k]:end[k]], &br[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// usePairs says whether a 4-stream section of csize bytes decoding to n
+// symbols is decoded through the double-symbol table: its codes must be
+// short enough on average for pairs to be common, and the symbols many
+// enough to repay building the table. Only the assembly loop makes pairs
+// pay: the portable pairs loop, one stream at a time, is slower than the
+// portable single-symbol loop, and only finishes what the assembly loop
+// leaves.
+func usePairs(n, csize int) bool {
+	switch huffPairs {
+	case pairsNever:
+		return false
+	case pairsAlways:
+		return true
+	}
+	return useHuffAsm && n >= 16<<10 && csize*16 < n*pairQ
+}
+
+// huffPairs lets tests choose the loops: pairsAuto, the default, decides
+// by usePairs's rule.
+var huffPairs = pairsAuto
+
+const (
+	pairsAuto = iota
+	pairsNever
+	pairsAlways
+)
+
+// pairQ is the largest section size, in sixteenths of its symbols count,
+// that is decoded through pairs.
+const pairQ = 11
+
+// singles4 decodes the four streams in step from symbol o of each, dst
+// split at seg, 5 codes each per reload (see stream), while each stream's
+// window is inside it, and returns the symbols decoded from each.
+func (t *huffTable) singles4(dst []byte, seg, o int, br *[4]backBits) int {
 	dt := &t.dt
 	shift := 64 - t.maxBits
 	d0, d1, d2, d3 := dst[:seg], dst[seg:2*seg], dst[2*seg:3*seg], dst[3*seg:]
-	// The four streams in step, 5 codes each per reload (see stream).
-	o := 0
-	for t.maxBits <= fastBits && o+5 <= len(d3) && br[0].pos > 0 && br[1].pos > 0 && br[2].pos > 0 && br[3].pos > 0 {
+	for o+5 <= len(d3) && br[0].pos > 0 && br[1].pos > 0 && br[2].pos > 0 && br[3].pos > 0 {
 		v0, u0 := br[0].val, br[0].used
 		v1, u1 := br[1].val, br[1].used
 		v2, u2 := br[2].val, br[2].used
@@ -399,14 +498,14 @@ func (t *huffTable) decode4(dst, src []byte) error {
 			e1 := dt[v1<<u1>>shift&(1<<huffMaxBits-1)]
 			e2 := dt[v2<<u2>>shift&(1<<huffMaxBits-1)]
 			e3 := dt[v3<<u3>>shift&(1<<huffMaxBits-1)]
-			o0[i] = byte(e0)
-			o1[i] = byte(e1)
-			o2[i] = byte(e2)
-			o3[i] = byte(e3)
-			u0 += uint(e0 >> 8)
-			u1 += uint(e1 >> 8)
-			u2 += uint(e2 >> 8)
-			u3 += uint(e3 >> 8)
+			o0[i] = byte(e0 >> 8)
+			o1[i] = byte(e1 >> 8)
+			o2[i] = byte(e2 >> 8)
+			o3[i] = byte(e3 >> 8)
+			u0 += uint(e0 & 0xff)
+			u1 += uint(e1 & 0xff)
+			u2 += uint(e2 & 0xff)
+			u3 += uint(e3 & 0xff)
 		}
 		br[0].used, br[1].used, br[2].used, br[3].used = u0, u1, u2, u3
 		br[0].reload()
@@ -415,12 +514,37 @@ func (t *huffTable) decode4(dst, src []byte) error {
 		br[3].reload()
 		o += 5
 	}
-	for k, d := range [4][]byte{d0, d1, d2, d3} {
-		if err := t.stream(d[o:], &br[k]); err != nil {
-			return err
+	return o
+}
+
+// pairs4 decodes the four streams through the double-symbol table, 5
+// lookups each per reload, while each stream's window is inside it and
+// its output has room for 10 symbols, each lookup writing 2 bytes: the
+// second, when it decoded one symbol, is overwritten by the next. It
+// advances o and leaves br where the single-symbol loop goes on: the
+// codes read are the same, two at a time.
+func (t *huffTable) pairs4(dst []byte, o, end *[4]int, br *[4]backBits) {
+	pt := &t.pairs
+	for k := range br {
+		b := &br[k]
+		p := o[k]
+		for b.pos > 0 && p+10 <= end[k] {
+			v, u := b.val, b.used
+			d := dst[p : p+10 : p+10]
+			q := 0
+			for range 5 {
+				e := pt[v<<u>>(64-pairBits)]
+				d[q] = byte(e >> 8)
+				d[q+1] = byte(e >> 16)
+				q += int(e >> 24)
+				u += uint(e & 0xff)
+			}
+			p += q
+			b.used = u
+			b.reload()
 		}
+		o[k] = p
 	}
-	return nil
 }
 
 // fseWksp is libzstd's FSE_DECOMPRESS_WKSP_SIZE_U32 for a table of log

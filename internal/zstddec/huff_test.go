@@ -109,8 +109,8 @@ func TestHuffTableRFC(t *testing.T) {
 	want := map[int][2]int{0: {0b1000, 1}, 1: {0b0100, 2}, 2: {0b0010, 3}, 4: {0b0000, 4}, 5: {0b0001, 4}}
 	for sym, c := range want {
 		e := d.ht.dt[c[0]]
-		if int(e&0xff) != sym || int(e>>8) != c[1] {
-			t.Errorf("code %04b: symbol %d, %d bits; want %d, %d", c[0], e&0xff, e>>8, sym, c[1])
+		if int(e>>8) != sym || int(e&0xff) != c[1] {
+			t.Errorf("code %04b: symbol %d, %d bits; want %d, %d", c[0], e>>8, e&0xff, sym, c[1])
 		}
 	}
 	// 0 1 2 4 5 0 as the codes 1 01 001 0000 0001 1, 15 bits read from

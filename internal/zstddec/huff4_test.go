@@ -1,0 +1,172 @@
+package zstddec
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/guard"
+	"github.com/klauspost/compress/huff0"
+)
+
+// huffLoops decodes the 4-stream Huffman section sec (tree description
+// and streams) into n symbols with the portable single-symbol loop alone,
+// the reference, and with every other choice of loops (assembly where
+// there is, double-symbol tables never, always, or by usePairs), from and
+// into buffers against guard pages on side, and fails unless all give
+// the reference's error, or none and its symbols. It returns the error.
+func huffLoops(t *testing.T, label string, sec []byte, n int, side guard.Side) error {
+	t.Helper()
+	haveAsm := useHuffAsm
+	defer func() { useHuffAsm, huffPairs = haveAsm, pairsAuto }()
+	var d Decoder
+	rest, err := d.readHuffTable(sec)
+	if err != nil {
+		return err
+	}
+	in := guard.New(len(rest), side)
+	defer in.Free()
+	copy(in.Bytes, rest)
+	ref := make([]byte, n)
+	useHuffAsm, huffPairs = false, pairsNever
+	errRef := d.ht.decode4(ref, in.Bytes)
+	out := guard.New(n, side)
+	defer out.Free()
+	for _, asm := range []bool{false, true} {
+		for _, pairs := range []int{pairsNever, pairsAlways, pairsAuto} {
+			if asm && !haveAsm || !asm && pairs == pairsNever {
+				continue
+			}
+			useHuffAsm, huffPairs = asm, pairs
+			clear(out.Bytes)
+			err := d.ht.decode4(out.Bytes, in.Bytes)
+			what := fmt.Sprintf("%s (assembly %v, pairs %d)", label, asm, pairs)
+			// The messages count the symbols the last loop had left.
+			if (err == nil) != (errRef == nil) || errors.Is(err, ErrHuffmanEnd) != errors.Is(errRef, ErrHuffmanEnd) {
+				t.Fatalf("%s: says %v, the portable single-symbol loop %v", what, err, errRef)
+			}
+			if err == nil && !bytes.Equal(out.Bytes, ref) {
+				i := golden.FirstDiff(out.Bytes, ref)
+				t.Fatalf("%s: first difference at symbol %d of %d\ngot:\n%swant:\n%s", what, i, n,
+					hex.Dump(out.Bytes[max(i-16, 0):min(i+32, n)]), hex.Dump(ref[max(i-16, 0):min(i+32, n)]))
+			}
+		}
+	}
+	return errRef
+}
+
+// TestHuff4Loops runs every choice of 4-stream loops over the sections
+// huff0 writes of assorted and Blosc-like inputs, whole, with the symbol
+// count off by one and with bytes flipped, against guard pages on both
+// sides (TestHuff4AsmRuns checks that the assembly loops take most of the
+// symbols).
+func TestHuff4Loops(t *testing.T) {
+	ins := huffInputs()
+	for _, name := range []string{"text", "f32_noise", "linspace_f64", "arange_i16"} {
+		p, _ := golden.Pattern(name, 128<<10)
+		ins = append(ins, golden.Shuffled(p, 4))
+	}
+	var s huff0.Scratch
+	for i, src := range ins {
+		s.Reuse = huff0.ReusePolicyNone
+		sec, _, err := huff0.Compress4X(src, &s)
+		if err != nil {
+			continue
+		}
+		label := func(what string) string { return fmt.Sprintf("%s of input %d (%d bytes)", what, i, len(src)) }
+		for _, side := range []guard.Side{guard.Start, guard.End} {
+			if err := huffLoops(t, label("whole"), sec, len(src), side); err != nil {
+				t.Fatalf("%s: %v", label("whole"), err)
+			}
+			huffLoops(t, label("one short"), sec, len(src)-1, side)
+			huffLoops(t, label("one over"), sec, len(src)+1, side)
+		}
+		for j := 1; j < len(sec); j += 1 + len(sec)/5 {
+			bad := bytes.Clone(sec)
+			bad[j] ^= 0x5A
+			huffLoops(t, label("flipped"), bad, len(src), guard.End)
+		}
+	}
+}
+
+// TestHuff4Mutations is the fuzz target's work in a fixed, quick dose:
+// sections with a few random bytes replaced and random symbol counts.
+func TestHuff4Mutations(t *testing.T) {
+	var seeds [][]byte
+	var s huff0.Scratch
+	for _, name := range []string{"text", "f32_noise", "linspace_f64"} {
+		p, _ := golden.Pattern(name, 3000)
+		if sec, _, err := huff0.Compress4X(golden.Shuffled(p, 4), &s); err == nil {
+			seeds = append(seeds, sec)
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	runs := 3000
+	if testing.Short() {
+		runs = 300
+	}
+	for run := range runs {
+		sec := bytes.Clone(seeds[r.IntN(len(seeds))])
+		for k := r.IntN(4); k >= 0; k-- {
+			sec[r.IntN(len(sec))] = byte(r.Uint32())
+		}
+		n := 3000
+		if r.IntN(4) == 0 {
+			n = r.IntN(5000)
+		}
+		huffLoops(t, fmt.Sprintf("mutation %d", run), sec, n, guard.End)
+	}
+}
+
+// FuzzHuff4Loops checks every choice of 4-stream loops against the
+// portable single-symbol loop on any section and symbol count.
+func FuzzHuff4Loops(f *testing.F) {
+	var s huff0.Scratch
+	for _, name := range []string{"text", "f32_noise", "linspace_f64"} {
+		for _, n := range []int{700, 5000, 40000} {
+			p, _ := golden.Pattern(name, n)
+			if sec, _, err := huff0.Compress4X(golden.Shuffled(p, 4), &s); err == nil {
+				f.Add(sec, uint32(n))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, sec []byte, n uint32) {
+		huffLoops(t, "fuzz", sec, int(n%(64<<10+1)), guard.End)
+	})
+}
+
+// TestHuff4NoAllocs: decoding 4-stream sections, through the single- and
+// the double-symbol loops, allocates nothing.
+func TestHuff4NoAllocs(t *testing.T) {
+	var s huff0.Scratch
+	for _, name := range []string{"text", "f32_noise"} {
+		p, _ := golden.Pattern(name, 64<<10)
+		sec, _, err := huff0.Compress4X(golden.Shuffled(p, 4), &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d Decoder
+		rest, err := d.readHuffTable(sec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := make([]byte, len(p))
+		for _, pairs := range []int{pairsNever, pairsAlways} {
+			huffPairs = pairs
+			allocs := testing.AllocsPerRun(20, func() {
+				d.ht.pairValid = false
+				if err := d.ht.decode4(dst, rest); err != nil {
+					t.Fatal(err)
+				}
+			})
+			huffPairs = pairsAuto
+			if allocs != 0 {
+				t.Errorf("%s, pairs %d: %v allocations a section", name, pairs, allocs)
+			}
+		}
+	}
+}
