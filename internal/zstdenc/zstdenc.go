@@ -1,0 +1,243 @@
+// Package zstdenc writes zstd frames (RFC 8878) the way Blosc stores
+// them: one single-segment frame per stream with its content size and no
+// checksum, optionally against a raw-content dictionary. Its levels are
+// libzstd's: the same match finder strategy and parameters per level and
+// source size (clevels.h), and entropy coding chosen by cost, so that a
+// Blosc chunk written at a clevel comes out near the size c-blosc2 makes.
+//
+// Levels 1-2 use the fast strategy and 3-4 the double-fast one; the lazy
+// and binary-tree strategies of higher levels are not written yet, and
+// those levels use double fast with their table sizes.
+package zstdenc
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+const (
+	frameMagic   = 0xFD2FB528
+	maxBlockSize = 128 << 10
+)
+
+// Encoder holds the tables and scratch of one goroutine. The zero value
+// is ready to use; reusing it, frames are written without allocating.
+type Encoder struct {
+	p        cparams
+	strategy int
+
+	// Hash tables of positions biased by base: an entry below base is
+	// from an earlier frame and is ignored, so the tables need no
+	// clearing between frames.
+	hashT, hashL []uint32
+	base         uint32
+	lastLen      int
+	hist         []byte // the dictionary then the source, when a dictionary is used
+
+	mrep [2]uint32 // the match finder's own repeat offsets
+
+	seqs                      []seq
+	lits                      []byte
+	llCodes, ofCodes, mlCodes []uint8
+	blk                       []byte
+
+	// Entropy state the decoder will hold after the last block, and the
+	// state the block being written would leave.
+	rep, nextRep [3]uint32
+	huf, hufNext huffCTable
+	hufValid     bool
+	hufNextIsNew bool
+	fse, fseNext fseTables
+
+	hb        huffBuilder
+	litCount  [256]uint32
+	norm      [64]int16
+	ncountBuf [512]byte
+	wtBuf     [512]byte
+	wtTable   fseCTable
+}
+
+// Encode appends to dst one zstd frame of src at libzstd's level (1..22;
+// out of range levels are clamped) and returns the extended buffer.
+func (e *Encoder) Encode(dst, src []byte, level int) []byte {
+	return e.encode(dst, src, nil, level)
+}
+
+// EncodeDict is Encode with a raw-content dictionary: src's matches may
+// reach into dict, and a decoder needs the same dict. The frame carries
+// no dictionary ID, as c-blosc2 writes it.
+func (e *Encoder) EncodeDict(dst, src, dict []byte, level int) []byte {
+	return e.encode(dst, src, dict, level)
+}
+
+func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
+	e.p = paramsFor(level, len(src), len(dict))
+	e.strategy = int(e.p.strat)
+	dst = appendFrameHeader(dst, len(src))
+	if len(src) == 0 {
+		return append(dst, 1, 0, 0) // one empty raw block, marked last
+	}
+	buf := src
+	if len(dict) > 0 {
+		e.hist = append(append(e.hist[:0], dict...), src...)
+		buf = e.hist
+	}
+	e.reset(len(buf))
+	start := len(buf) - len(src)
+	if start > 0 {
+		e.loadDict(buf[:start])
+	}
+	for pos := start; pos < len(buf); {
+		end := min(pos+maxBlockSize, len(buf))
+		dst = e.block(dst, buf, pos, end, end == len(buf))
+		pos = end
+	}
+	return dst
+}
+
+// appendFrameHeader writes the magic and a single-segment header whose
+// content size is n.
+func appendFrameHeader(dst []byte, n int) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, frameMagic)
+	switch {
+	case n < 256:
+		return append(dst, 0x20, byte(n))
+	case n < 65536+256:
+		dst = append(dst, 1<<6|0x20)
+		return binary.LittleEndian.AppendUint16(dst, uint16(n-256))
+	case uint64(n) <= 0xFFFFFFFF:
+		dst = append(dst, 2<<6|0x20)
+		return binary.LittleEndian.AppendUint32(dst, uint32(n))
+	default:
+		dst = append(dst, 3<<6|0x20)
+		return binary.LittleEndian.AppendUint64(dst, uint64(n))
+	}
+}
+
+// reset prepares the per-frame state for a history of n bytes.
+func (e *Encoder) reset(n int) {
+	e.rep = [3]uint32{1, 4, 8}
+	e.mrep = [2]uint32{1, 4}
+	e.hufValid = false
+	e.fse.valid = [3]bool{}
+	hsize := 1 << e.p.hlog
+	csize := 0
+	if e.strategy >= stratDfast {
+		csize = 1 << e.p.clog
+	}
+	if cap(e.hashT) < hsize {
+		e.hashT = make([]uint32, hsize)
+		e.base = 0
+	}
+	e.hashT = e.hashT[:hsize]
+	if cap(e.hashL) < csize {
+		e.hashL = make([]uint32, csize)
+		e.base = 0
+	}
+	e.hashL = e.hashL[:csize]
+	// Move base past every entry an earlier frame wrote; clear the tables
+	// when the biased positions would grow past 2^30.
+	next := uint64(e.base) + uint64(e.lastLen) + 1
+	if e.base == 0 || next+uint64(n) >= 1<<30 {
+		clear(e.hashT[:cap(e.hashT)])
+		clear(e.hashL[:cap(e.hashL)])
+		next = 1
+	}
+	e.base = uint32(next)
+	e.lastLen = n
+	bs := min(n, maxBlockSize)
+	if need := 5*bs + 4096; cap(e.blk) < need {
+		e.blk = make([]byte, need)
+	}
+	e.blk = e.blk[:cap(e.blk)]
+	if cap(e.seqs) < bs/3+1 {
+		e.seqs = make([]seq, 0, bs/3+1)
+		e.llCodes = make([]uint8, bs/3+1)
+		e.ofCodes = make([]uint8, bs/3+1)
+		e.mlCodes = make([]uint8, bs/3+1)
+	}
+	if cap(e.lits) < bs {
+		e.lits = make([]byte, 0, bs)
+	}
+}
+
+// block appends buf[start:end] as one block.
+func (e *Encoder) block(dst, buf []byte, start, end int, last bool) []byte {
+	src := buf[start:end]
+	e.seqs = e.seqs[:0]
+	e.lits = e.lits[:0]
+	switch e.strategy {
+	case stratFast:
+		e.fast(buf, start, end)
+	default:
+		e.dfast(buf, start, end)
+	}
+	lastBit := uint32(0)
+	if last {
+		lastBit = 1
+	}
+	if len(e.seqs) < 4 && len(e.lits) < 10 && allSame(src) {
+		dst = appendBlockHeader(dst, lastBit|blockRLE<<1|uint32(len(src))<<3)
+		return append(dst, src[0])
+	}
+	n := e.compressBlock()
+	if n == 0 || n >= len(src)-minGain(len(src)) {
+		dst = appendBlockHeader(dst, lastBit|blockRaw<<1|uint32(len(src))<<3)
+		return append(dst, src...)
+	}
+	// The decoder keeps this block's tables and offsets: so do we.
+	e.rep = e.nextRep
+	if e.hufNextIsNew {
+		e.huf = e.hufNext
+		e.hufValid = true
+	}
+	e.fse, e.fseNext = e.fseNext, e.fse
+	dst = appendBlockHeader(dst, lastBit|blockCompressed<<1|uint32(n)<<3)
+	return append(dst, e.blk[:n]...)
+}
+
+func appendBlockHeader(dst []byte, h uint32) []byte {
+	return append(dst, byte(h), byte(h>>8), byte(h>>16))
+}
+
+func allSame(b []byte) bool {
+	for _, c := range b[1:] {
+		if c != b[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// emit records a sequence: the literals from anchor to ip, then ml bytes
+// from offset back.
+func (e *Encoder) emit(buf []byte, anchor, ip int, offset uint32, ml int) {
+	e.lits = append(e.lits, buf[anchor:ip]...)
+	e.seqs = append(e.seqs, seq{ll: uint32(ip - anchor), ml: uint32(ml), offset: offset})
+}
+
+func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }
+func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
+
+const prime8 = 0xCF1BBCDCB7A56463
+
+// hashN hashes the low mls bytes of u to hbits bits.
+func hashN(u uint64, mls, hbits uint8) uint32 {
+	return uint32(((u << (64 - 8*mls)) * prime8) >> (64 - hbits))
+}
+
+// matchLen counts the bytes at a equal to those at b, a > b, up to end.
+func matchLen(buf []byte, a, b, end int) int {
+	n := 0
+	for a+n+8 <= end {
+		x := load64(buf, a+n) ^ load64(buf, b+n)
+		if x != 0 {
+			return n + bits.TrailingZeros64(x)>>3
+		}
+		n += 8
+	}
+	for a+n < end && buf[a+n] == buf[b+n] {
+		n++
+	}
+	return n
+}
