@@ -70,3 +70,132 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func klauspostDict(tb testing.TB, dict []byte) *zstd.Decoder {
+	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1)}
+	if dict != nil {
+		opts = append(opts, zstd.WithDecoderDictRaw(0, dict))
+	}
+	d, err := zstd.NewReader(nil, opts...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
+func TestRoundTripDict(t *testing.T) {
+	dict := golden.MustPattern(t, "text", 16<<10)
+	kd := klauspostDict(t, dict)
+	defer kd.Close()
+	var e Encoder
+	for _, name := range []string{"text", "rec12", "f32_noise"} {
+		for _, n := range []int{0, 10, 3000, 200 << 10} {
+			src := golden.MustPattern(t, name, n)
+			for _, lvl := range testLevels {
+				frame := e.EncodeDict(nil, src, dict, lvl)
+				t.Run(fmt.Sprintf("%s/%d/l%d", name, n, lvl), func(t *testing.T) {
+					checkFrame(t, frame, src, dict, kd)
+				})
+				if name == "text" && n > 1000 && len(frame) >= len(e.Encode(nil, src, lvl)) {
+					t.Errorf("text/%d level %d: the dictionary does not help: %d bytes", n, lvl, len(frame))
+				}
+			}
+		}
+	}
+}
+
+// TestDeterministic: the same input gives the same frame from a fresh
+// encoder and from one that wrote other frames, with other levels and a
+// dictionary, before.
+func TestDeterministic(t *testing.T) {
+	in := testInputs(t)
+	dict := golden.MustPattern(t, "text", 4<<10)
+	var used Encoder
+	for _, name := range []string{"text/64/shuf8", "linspace_f64/307200/shuf8", "rec12/204800", "f32_noise/5000"} {
+		if name == "text/64/shuf8" {
+			name = "text/5000/shuf8"
+		}
+		src, ok := in[name]
+		if !ok {
+			t.Fatalf("no input %s", name)
+		}
+		for _, lvl := range testLevels {
+			var fresh Encoder
+			want := fresh.Encode(nil, src, lvl)
+			used.EncodeDict(nil, in["runs/65536"], dict, 3)
+			used.Encode(nil, in["rand_s1/307200"], 1)
+			if got := used.Encode(nil, src, lvl); !bytes.Equal(got, want) {
+				t.Errorf("%s level %d: a reused encoder writes another frame", name, lvl)
+			}
+		}
+	}
+}
+
+func TestZeroAllocs(t *testing.T) {
+	src := golden.Shuffled(golden.MustPattern(t, "linspace_f64", 300<<10), 8)
+	dict := golden.MustPattern(t, "text", 4<<10)
+	for _, lvl := range []int{1, 3, 9} {
+		var e Encoder
+		dst := e.EncodeDict(e.Encode(nil, src, lvl), src, dict, lvl)
+		if n := testing.AllocsPerRun(5, func() {
+			e.Encode(dst[:0], src, lvl)
+			e.EncodeDict(dst[:0], src, dict, lvl)
+		}); n != 0 {
+			t.Errorf("level %d: %.1f allocations per frame", lvl, n)
+		}
+	}
+}
+
+// TestCompresses: the encoder finds what there is to find (a guard
+// against a finder that silently stores everything raw).
+func TestCompresses(t *testing.T) {
+	var e Encoder
+	for _, c := range []struct {
+		name string
+		ts   int
+		max  float64 // the largest acceptable compressed fraction
+	}{{"arange_i64", 8, 0.01}, {"linspace_f64", 8, 0.15}, {"text", 1, 0.4}, {"f32_noise", 4, 0.5}} {
+		src := golden.Shuffled(golden.MustPattern(t, c.name, 256<<10), c.ts)
+		for _, lvl := range []int{1, 3} {
+			if n := len(e.Encode(nil, src, lvl)); float64(n) > c.max*float64(len(src)) {
+				t.Errorf("%s level %d: %d of %d bytes", c.name, lvl, n, len(src))
+			}
+		}
+	}
+}
+
+
+// FuzzRoundTrip: any input at any level, with any prefix of it as a
+// raw-content dictionary, decodes to itself with zstddec (no
+// dictionary) or klauspost.
+func FuzzRoundTrip(f *testing.F) {
+	for _, name := range []string{"text", "linspace_f64", "f32_noise", "runs", "rec12"} {
+		src := golden.Shuffled(golden.MustPattern(f, name, 3000), 4)
+		f.Add(src, uint8(1), uint16(0))
+		f.Add(src, uint8(3), uint16(1000))
+	}
+	f.Add([]byte{}, uint8(2), uint16(0))
+	var e Encoder
+	var d zstddec.Decoder
+	var scratch []byte
+	f.Fuzz(func(t *testing.T, data []byte, level uint8, dictLen uint16) {
+		dl := min(int(dictLen), len(data))
+		dict, src := data[:dl], data[dl:]
+		lvl := int(level)%MaxLevel + 1
+		if dl == 0 {
+			scratch = e.Encode(scratch[:0], src, lvl)
+			got := make([]byte, len(src))
+			if err := d.Decode(got, scratch); err != nil || !bytes.Equal(got, src) {
+				t.Fatalf("level %d, %d bytes: zstddec: %v", lvl, len(src), err)
+			}
+			return
+		}
+		scratch = e.EncodeDict(scratch[:0], src, dict, lvl)
+		kd := klauspostDict(t, dict)
+		defer kd.Close()
+		got, err := kd.DecodeAll(scratch, nil)
+		if err != nil || !bytes.Equal(got, src) {
+			t.Fatalf("level %d, %d bytes, dictionary %d: klauspost: %v", lvl, len(src), dl, err)
+		}
+	})
+}
