@@ -25,9 +25,13 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 		table[h] = base + uint32(ip)
 		var ml int
 		switch {
-		case ip+1 >= int(rep1) && load32(buf, ip+1) == load32(buf, ip+1-int(rep1)):
-			ml = 4 + matchLen(buf, ip+5, ip+5-int(rep1), end)
-			ip++
+		case ip+2 >= int(rep1) && load32(buf, ip+2) == load32(buf, ip+2-int(rep1)):
+			ml = 4 + matchLen(buf, ip+6, ip+6-int(rep1), end)
+			ip += 2
+			for ip > anchor && ip > int(rep1) && buf[ip-1] == buf[ip-1-int(rep1)] {
+				ip--
+				ml++
+			}
 			e.emit(buf, anchor, ip, rep1, ml)
 		case cand >= 0 && uint32(u) == load32(buf, cand):
 			m := cand

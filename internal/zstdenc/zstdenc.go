@@ -24,6 +24,7 @@ const (
 // is ready to use; reusing it, frames are written without allocating.
 type Encoder struct {
 	p        cparams
+	override *cparams // tests: these parameters instead of the level's
 	strategy int
 
 	// Hash tables of positions biased by base: an entry below base is
@@ -72,6 +73,9 @@ func (e *Encoder) EncodeDict(dst, src, dict []byte, level int) []byte {
 
 func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 	e.p = paramsFor(level, len(src), len(dict))
+	if e.override != nil {
+		e.p = *e.override
+	}
 	e.strategy = int(e.p.strat)
 	dst = appendFrameHeader(dst, len(src))
 	if len(src) == 0 {

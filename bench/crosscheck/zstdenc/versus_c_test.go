@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -93,6 +94,14 @@ func TestRatioSpeedTable(t *testing.T) {
 		bs = v
 	}
 	levels := []int{1, 2, 3, 4, 5, 7, 9}
+	if v := os.Getenv("ZSTDENC_LEVELS"); v != "" {
+		levels = levels[:0]
+		for _, f := range strings.Split(v, ",") {
+			if l, err := strconv.Atoi(f); err == nil {
+				levels = append(levels, l)
+			}
+		}
+	}
 	var e zstdenc.Encoder
 	cc := czstd.NewCCtx()
 	defer cc.Free()
