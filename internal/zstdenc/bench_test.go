@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/goblosc/blosc/internal/cputime"
 	"github.com/goblosc/blosc/internal/golden"
 )
 
@@ -19,9 +20,11 @@ func BenchmarkEncode(b *testing.B) {
 				dst := e.Encode(nil, src, lvl)
 				b.SetBytes(int64(len(src)))
 				b.ReportAllocs()
+				done := cputime.Throughput(b, len(src))
 				for b.Loop() {
 					dst = e.Encode(dst[:0], src, lvl)
 				}
+				done()
 			})
 		}
 	}

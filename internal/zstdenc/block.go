@@ -21,44 +21,58 @@ const (
 // must get to be kept compressed (libzstd's ZSTD_minGain below btultra).
 func minGain(n int) int { return n>>6 + 2 }
 
-// repCodes turns each sequence's offset into its code as the decoder
+// seqCodes turns each sequence's offset into its code as the decoder
 // will read it, following the decoder's three repeat offsets (RFC 8878
 // 3.1.2.5): a repeat costs fewer bits, whatever the match finder knew.
-func (e *Encoder) repCodes() {
+// In the same pass it sets the three codes of each sequence and counts
+// them.
+func (e *Encoder) seqCodes() {
 	r := e.rep
-	for i := range e.seqs {
-		s := &e.seqs[i]
+	n := len(e.seqs)
+	sq := e.seqs[:n]
+	lc, oc, mc := e.llCodes[:n], e.ofCodes[:n], e.mlCodes[:n]
+	e.counts = [3][64]uint32{}
+	cl, co, cm := &e.counts[0], &e.counts[1], &e.counts[2]
+	for i := range sq {
+		s := &sq[i]
 		o := s.offset
+		var ob uint32
 		if s.ll > 0 {
 			switch o {
 			case r[0]:
-				s.offBase = 1
+				ob = 1
 			case r[1]:
-				s.offBase = 2
+				ob = 2
 				r[0], r[1] = o, r[0]
 			case r[2]:
-				s.offBase = 3
+				ob = 3
 				r[0], r[1], r[2] = o, r[0], r[1]
 			default:
-				s.offBase = o + 3
+				ob = o + 3
 				r[0], r[1], r[2] = o, r[0], r[1]
 			}
-			continue
+		} else {
+			switch {
+			case o == r[1]:
+				ob = 1
+				r[0], r[1] = o, r[0]
+			case o == r[2]:
+				ob = 2
+				r[0], r[1], r[2] = o, r[0], r[1]
+			case o == r[0]-1:
+				ob = 3
+				r[0], r[1], r[2] = o, r[0], r[1]
+			default:
+				ob = o + 3
+				r[0], r[1], r[2] = o, r[0], r[1]
+			}
 		}
-		switch {
-		case o == r[1]:
-			s.offBase = 1
-			r[0], r[1] = o, r[0]
-		case o == r[2]:
-			s.offBase = 2
-			r[0], r[1], r[2] = o, r[0], r[1]
-		case o == r[0]-1:
-			s.offBase = 3
-			r[0], r[1], r[2] = o, r[0], r[1]
-		default:
-			s.offBase = o + 3
-			r[0], r[1], r[2] = o, r[0], r[1]
-		}
+		s.offBase = ob
+		l, m, of := llCode(s.ll), mlCode(s.ml-3), uint8(highbit(ob))
+		lc[i], mc[i], oc[i] = l, m, of
+		cl[l&63]++
+		co[of&63]++
+		cm[m&63]++
 	}
 	e.nextRep = r
 }
@@ -233,16 +247,10 @@ func (e *Encoder) compressBlock() int {
 		e.fseNext.valid = e.fse.valid
 		return pos
 	}
-	e.repCodes()
 	e.llCodes = e.llCodes[:nbSeq]
 	e.ofCodes = e.ofCodes[:nbSeq]
 	e.mlCodes = e.mlCodes[:nbSeq]
-	for i := range e.seqs {
-		s := &e.seqs[i]
-		e.llCodes[i] = llCode(s.ll)
-		e.mlCodes[i] = mlCode(s.ml - 3)
-		e.ofCodes[i] = uint8(highbit(s.offBase))
-	}
+	e.seqCodes()
 	modesAt := pos
 	pos++
 	lastNC := 0
@@ -255,7 +263,7 @@ func (e *Encoder) compressBlock() int {
 		case 2:
 			codes = e.mlCodes
 		}
-		m, n := e.chooseTable(kind, codes, &e.fse.t[k], e.fse.valid[k], &e.fseNext.t[k], dst[pos:])
+		m, n := e.chooseTable(kind, codes, &e.counts[k], &e.fse.t[k], e.fse.valid[k], &e.fseNext.t[k], dst[pos:])
 		modes[k] = m
 		pos += n
 		if m == modeFSE {

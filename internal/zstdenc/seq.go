@@ -1,5 +1,7 @@
 package zstdenc
 
+import "encoding/binary"
+
 // Baselines and extra bits of the literal length and match length codes
 // (RFC 8878 3.1.1.3.2.1.1), and the predefined distributions (3.1.1.3.2.2).
 var (
@@ -108,13 +110,9 @@ type fseTables struct {
 // table, the previous block's, or a new one whose description counts
 // against it. It writes a new table's description at dst and returns the
 // mode and that size; cur is where the chosen table goes.
-func (e *Encoder) chooseTable(k *seqKind, codes []uint8, prev *fseCTable, prevValid bool,
+func (e *Encoder) chooseTable(k *seqKind, codes []uint8, count *[64]uint32, prev *fseCTable, prevValid bool,
 	cur *fseCTable, dst []byte) (mode int, n int) {
-	var count [64]uint32
 	maxSym := 0
-	for _, c := range codes {
-		count[c]++
-	}
 	for s := k.maxSym; s >= 0; s-- {
 		if count[s] != 0 {
 			maxSym = s
@@ -176,40 +174,74 @@ func (e *Encoder) chooseTable(k *seqKind, codes []uint8, prev *fseCTable, prevVa
 	return modeFSE, hs
 }
 
-// encodeSequences writes the sequences bit stream into dst and returns
-// its size.
+// encodeSequences writes the sequences bit stream into dst (room for 12
+// bytes a sequence and 16 more) and returns its size. The bit writer and
+// the three states live in locals: this loop is most of the entropy
+// stage's time.
 func (e *Encoder) encodeSequences(dst []byte, ll, of, ml *fseCTable) int {
-	var w bitWriter
-	w.reset(dst)
-	n := len(e.llCodes)
-	lc, oc, mc := e.llCodes, e.ofCodes, e.mlCodes
-	sq := e.seqs
-	var sll, sof, sml fseState
-	sml.init(ml, mc[n-1])
-	sof.init(of, oc[n-1])
-	sll.init(ll, lc[n-1])
-	s := &sq[n-1]
-	w.add(uint64(s.ll), uint(llBits[lc[n-1]]))
-	w.add(uint64(s.ml-3), uint(mlBits[mc[n-1]]))
-	w.flush()
-	w.add(uint64(s.offBase), uint(oc[n-1]))
-	w.flush()
-	for i := n - 2; i >= 0; i-- {
-		l, o, m := lc[i], oc[i], mc[i]
-		s := &sq[i]
-		sof.encode(&w, o)
-		sml.encode(&w, m)
-		sll.encode(&w, l)
-		w.flush()
-		w.add(uint64(s.ll), uint(llBits[l]))
-		w.add(uint64(s.ml-3), uint(mlBits[m]))
-		w.flush()
-		w.add(uint64(s.offBase), uint(o))
-		w.flush()
+	n := len(e.seqs)
+	sq := e.seqs[:n]
+	lc, oc, mc := e.llCodes[:n], e.ofCodes[:n], e.mlCodes[:n]
+	llS, ofS, mlS := &ll.states, &of.states, &ml.states
+	llT, ofT, mlT := &ll.tt, &of.tt, &ml.tt
+	start := func(t *fseCTable, sym uint8) uint32 {
+		tt := t.tt[sym&63]
+		nb := (tt.deltaNbBits + 1<<15) >> 16
+		v := nb<<16 - tt.deltaNbBits
+		return uint32(t.states[(int32(v>>nb)+tt.deltaFind)&511])
 	}
-	sml.flush(&w)
-	sof.flush(&w)
-	w.flush()
-	sll.flush(&w)
-	return w.close()
+	vml := start(ml, mc[n-1])
+	vof := start(of, oc[n-1])
+	vll := start(ll, lc[n-1])
+	var acc uint64
+	var nb uint
+	pos := 0
+	put := func(v uint64, k uint) {
+		acc |= (v & (1<<k - 1)) << nb
+		nb += k
+	}
+	flush := func() {
+		binary.LittleEndian.PutUint64(dst[pos:], acc)
+		k := nb >> 3
+		pos += int(k)
+		acc >>= k << 3
+		nb &= 7
+	}
+	s := &sq[n-1]
+	put(uint64(s.ll), uint(llBits[lc[n-1]&63]))
+	put(uint64(s.ml-3), uint(mlBits[mc[n-1]&63]))
+	flush()
+	put(uint64(s.offBase), uint(oc[n-1]))
+	flush()
+	for i := n - 2; i >= 0; i-- {
+		l, o, m := lc[i]&63, oc[i]&63, mc[i]&63
+		s := &sq[i]
+		t := ofT[o]
+		k := (vof + t.deltaNbBits) >> 16
+		put(uint64(vof), uint(k))
+		vof = uint32(ofS[(int32(vof>>k)+t.deltaFind)&511])
+		t = mlT[m]
+		k = (vml + t.deltaNbBits) >> 16
+		put(uint64(vml), uint(k))
+		vml = uint32(mlS[(int32(vml>>k)+t.deltaFind)&511])
+		t = llT[l]
+		k = (vll + t.deltaNbBits) >> 16
+		put(uint64(vll), uint(k))
+		vll = uint32(llS[(int32(vll>>k)+t.deltaFind)&511])
+		put(uint64(s.ll), uint(llBits[l%36]))
+		flush()
+		put(uint64(s.ml-3), uint(mlBits[m%53]))
+		put(uint64(s.offBase), uint(o))
+		flush()
+	}
+	put(uint64(vml), uint(ml.log))
+	put(uint64(vof), uint(of.log))
+	flush()
+	put(uint64(vll), uint(ll.log))
+	put(1, 1)
+	flush()
+	if nb > 0 {
+		pos++
+	}
+	return pos
 }

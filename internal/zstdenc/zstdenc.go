@@ -41,6 +41,7 @@ type Encoder struct {
 	lits                      []byte
 	llCodes, ofCodes, mlCodes []uint8
 	blk                       []byte
+	counts                    [3][64]uint32 // ll, of, ml codes
 
 	// Entropy state the decoder will hold after the last block, and the
 	// state the block being written would leave.
