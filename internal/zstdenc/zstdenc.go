@@ -206,8 +206,15 @@ func appendBlockHeader(dst []byte, h uint32) []byte {
 }
 
 func allSame(b []byte) bool {
-	for _, c := range b[1:] {
-		if c != b[0] {
+	w := uint64(b[0]) * 0x0101010101010101
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b) != w {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c != byte(w) {
 			return false
 		}
 	}
@@ -233,16 +240,24 @@ func hashN(u uint64, mls, hbits uint8) uint32 {
 
 // matchLen counts the bytes at a equal to those at b, a > b, up to end.
 func matchLen(buf []byte, a, b, end int) int {
+	x, y := buf[a:end], buf[b:end]
 	n := 0
-	for a+n+8 <= end {
-		x := load64(buf, a+n) ^ load64(buf, b+n)
-		if x != 0 {
-			return n + bits.TrailingZeros64(x)>>3
+	for len(x) >= 16 {
+		d := binary.LittleEndian.Uint64(x) ^ binary.LittleEndian.Uint64(y)
+		if d != 0 {
+			return n + bits.TrailingZeros64(d)>>3
 		}
-		n += 8
+		d = binary.LittleEndian.Uint64(x[8:]) ^ binary.LittleEndian.Uint64(y[8:])
+		if d != 0 {
+			return n + 8 + bits.TrailingZeros64(d)>>3
+		}
+		x, y = x[16:], y[16:]
+		n += 16
 	}
-	for a+n < end && buf[a+n] == buf[b+n] {
-		n++
+	for i := range x {
+		if x[i] != y[i] {
+			return n + i
+		}
 	}
-	return n
+	return n + len(x)
 }
