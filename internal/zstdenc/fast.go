@@ -155,6 +155,19 @@ func (e *Encoder) dfast(buf []byte, start, end int) {
 // so the first bytes of the source find matches in it.
 func (e *Encoder) loadDict(d []byte) {
 	mls := min(max(e.p.minMatch, 4), 8)
+	if e.strategy >= stratGreedy {
+		mls = min(mls, 6)
+		head, chain := e.hashT, e.hashL
+		mask := len(chain) - 1
+		i := 0
+		for ; i+8 <= len(d); i++ {
+			h := hashN(load64(d, i), mls, e.p.hlog)
+			chain[i&mask] = head[h]
+			head[h] = e.base + uint32(i)
+		}
+		e.nextUpdate = i
+		return
+	}
 	for i := 0; i+8 <= len(d); i++ {
 		u := load64(d, i)
 		if e.strategy == stratFast {

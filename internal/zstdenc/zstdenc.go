@@ -37,6 +37,9 @@ type Encoder struct {
 
 	mrep [2]uint32 // the match finder's own repeat offsets
 
+	nextUpdate   int  // the hash chains hold the positions before this
+	lazySkipping bool // the lazy finders enter only searched positions
+
 	seqs                      []seq
 	lits                      []byte
 	llCodes, ofCodes, mlCodes []uint8
@@ -123,6 +126,7 @@ func appendFrameHeader(dst []byte, n int) []byte {
 func (e *Encoder) reset(n int) {
 	e.rep = [3]uint32{1, 4, 8}
 	e.mrep = [2]uint32{1, 4}
+	e.nextUpdate = 0
 	e.hufValid = false
 	e.fse.valid = [3]bool{}
 	hsize := 1 << e.p.hlog
@@ -174,8 +178,14 @@ func (e *Encoder) block(dst, buf []byte, start, end int, last bool) []byte {
 	switch e.strategy {
 	case stratFast:
 		e.fast(buf, start, end)
-	default:
+	case stratDfast:
 		e.dfast(buf, start, end)
+	case stratGreedy:
+		e.lazy(buf, start, end, 0)
+	case stratLazy:
+		e.lazy(buf, start, end, 1)
+	default:
+		e.lazy(buf, start, end, 2)
 	}
 	lastBit := uint32(0)
 	if last {
