@@ -1,12 +1,11 @@
 package zstdenc
 
-// lazySkipStep is the skip beyond which the lazy finders stop entering
-// every position they pass in the chains, only those they search
-// (libzstd's kLazySkippingStep): data without matches goes faster.
-const lazySkipStep = 8
-
 // hcInsert enters the positions from e.nextUpdate up to ip in the hash
-// chains and returns the newest earlier position with ip's hash.
+// chains and returns the newest earlier position with ip's hash. Every
+// position goes in, as libzstd 1.5.4 does: from 1.5.5 libzstd enters
+// only the searched positions after 2 KiB without a match, which is
+// faster on noise but cost 12% of the ratio on a shuffled timestamp
+// series, whose matches start after a long unmatched stretch.
 func (e *Encoder) hcInsert(buf []byte, ip int, mls uint8) int {
 	head, chain := e.hashT, e.hashL
 	hlog := e.p.hlog
@@ -16,9 +15,6 @@ func (e *Encoder) hcInsert(buf []byte, ip int, mls uint8) int {
 		h := hashN(load64(buf, i), mls, hlog)
 		chain[i&mask] = head[h]
 		head[h] = base + uint32(i)
-		if e.lazySkipping {
-			break
-		}
 	}
 	e.nextUpdate = max(e.nextUpdate, ip)
 	return int(int32(head[hashN(load64(buf, ip), mls, hlog)] - base))
@@ -78,7 +74,6 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 	if e.nextUpdate < 1 {
 		e.nextUpdate = 1
 	}
-	e.lazySkipping = false
 	rep1, rep2 := int(e.mrep[0]), int(e.mrep[1])
 	for ip < ilimit {
 		ml, off, isRep := 0, 0, true
@@ -92,12 +87,9 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 				ml, off, isRep, st = n, o, false, ip
 			}
 			if ml < 4 {
-				step := (ip-anchor)>>searchStrength + 1
-				ip += step
-				e.lazySkipping = step > lazySkipStep
+				ip += (ip-anchor)>>searchStrength + 1
 				continue
 			}
-			e.lazySkipping = false
 			for depth >= 1 && ip < ilimit {
 				ip++
 				if (!isRep) && ip >= rep1 && load32(buf, ip) == load32(buf, ip-rep1) {

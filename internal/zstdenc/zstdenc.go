@@ -37,8 +37,7 @@ type Encoder struct {
 
 	mrep [2]uint32 // the match finder's own repeat offsets
 
-	nextUpdate   int  // the hash chains hold the positions before this
-	lazySkipping bool // the lazy finders enter only searched positions
+	nextUpdate int // the hash chains hold the positions before this
 
 	seqs                      []seq
 	lits                      []byte

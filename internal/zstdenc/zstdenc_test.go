@@ -164,7 +164,6 @@ func TestCompresses(t *testing.T) {
 	}
 }
 
-
 // FuzzRoundTrip: any input at any level, with any prefix of it as a
 // raw-content dictionary, decodes to itself with zstddec (no
 // dictionary) or klauspost.

@@ -5,6 +5,7 @@ package zstdenc_test
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/goblosc/blosc/bench/internal/czstd"
@@ -92,6 +93,9 @@ func TestDumpFrames(t *testing.T) {
 		t.Skip("set ZSTDENC_DUMP=dataset[:typesize]")
 	}
 	lvl := 1
+	if v, err := strconv.Atoi(os.Getenv("ZSTDENC_LEVEL")); err == nil {
+		lvl = v
+	}
 	ts := 8
 	src := block(t, name, ts, 256<<10)
 	var e zstdenc.Encoder
