@@ -6,63 +6,112 @@ package zstdenc
 const searchStrength = 8
 
 // fast is libzstd's fast strategy: one hash table of minMatch-byte
-// prefixes, a repeat offset tried one byte ahead, no second choice.
+// prefixes, the first repeat offset tried ahead of the hashed positions,
+// no second choice. Like libzstd's loop it looks at two neighbouring
+// positions per turn, their hashes computed a turn ahead, and steps
+// further between pairs the longer it finds nothing.
 func (e *Encoder) fast(buf []byte, start, end int) {
 	hlog, mls := e.p.hlog, min(max(e.p.minMatch, 4), 8)
 	table := e.hashT
 	base := e.base
 	ilimit := end - 8
-	anchor, ip := start, start
-	if ip == 0 {
-		ip = 1
+	anchor, ip0 := start, start
+	if ip0 == 0 {
+		ip0 = 1
 	}
-	rep1, rep2 := e.mrep[0], e.mrep[1]
-	for ip < ilimit {
-		cur := ip
-		u := load64(buf, ip)
-		h := hashN(u, mls, hlog)
-		cand := int(int32(table[h] - base))
-		table[h] = base + uint32(ip)
-		var ml int
-		switch {
-		case ip+2 >= int(rep1) && load32(buf, ip+2) == load32(buf, ip+2-int(rep1)):
-			ml = 4 + matchLen(buf, ip+6, ip+6-int(rep1), end)
-			ip += 2
-			for ip > anchor && ip > int(rep1) && buf[ip-1] == buf[ip-1-int(rep1)] {
-				ip--
-				ml++
-			}
-			e.emit(buf, anchor, ip, rep1, ml)
-		case cand >= 0 && uint32(u) == load32(buf, cand):
-			m := cand
-			for ip > anchor && m > 0 && buf[ip-1] == buf[m-1] {
-				ip--
-				m--
-			}
-			ml = 4 + matchLen(buf, ip+4, m+4, end)
-			rep2, rep1 = rep1, uint32(ip-m)
-			e.emit(buf, anchor, ip, rep1, ml)
-		default:
-			ip += (ip-anchor)>>searchStrength + 1
-			continue
-		}
-		ip += ml
-		anchor = ip
-		if ip > ilimit {
+	rep1, rep2 := int(e.mrep[0]), int(e.mrep[1])
+	const stepIncr = 1 << (searchStrength - 1)
+	for {
+		step := 2
+		nextStep := ip0 + stepIncr
+		ip1 := ip0 + 1
+		ip2 := ip0 + step
+		ip3 := ip2 + 1
+		if ip3 >= ilimit {
 			break
 		}
-		table[hashN(load64(buf, cur+2), mls, hlog)] = base + uint32(cur+2)
-		table[hashN(load64(buf, ip-2), mls, hlog)] = base + uint32(ip-2)
-		for ip <= ilimit && ip >= int(rep2) && load32(buf, ip) == load32(buf, ip-int(rep2)) {
-			ml := 4 + matchLen(buf, ip+4, ip+4-int(rep2), end)
-			rep1, rep2 = rep2, rep1
-			table[hashN(load64(buf, ip), mls, hlog)] = base + uint32(ip)
-			e.emit(buf, ip, ip, rep1, ml)
-			ip += ml
-			anchor = ip
+		h0 := hashN(load64(buf, ip0), mls, hlog)
+		h1 := hashN(load64(buf, ip1), mls, hlog)
+		cand := int(int32(table[h0] - base))
+		var m, ml, cur int
+		found := false
+		for {
+			cur = ip0
+			table[h0] = base + uint32(ip0)
+			if ip2 > rep1 && load32(buf, ip2) == load32(buf, ip2-rep1) {
+				ip0 = ip2
+				m = ip0 - rep1
+				ml = 4
+				if buf[ip0-1] == buf[m-1] {
+					ip0--
+					m--
+					ml++
+				}
+				table[h1] = base + uint32(ip1)
+				found = true
+				break
+			}
+			if cand >= 0 && load32(buf, ip0) == load32(buf, cand) {
+				table[h1] = base + uint32(ip1)
+				m, ml = cand, 4
+				rep2, rep1 = rep1, ip0-cand
+				break
+			}
+			cand = int(int32(table[h1] - base))
+			h0 = h1
+			h1 = hashN(load64(buf, ip2), mls, hlog)
+			ip0, ip1, ip2 = ip1, ip2, ip3
+			cur = ip0
+			table[h0] = base + uint32(ip0)
+			if cand >= 0 && load32(buf, ip0) == load32(buf, cand) {
+				if step <= 4 {
+					table[h1] = base + uint32(ip1)
+				}
+				m, ml = cand, 4
+				rep2, rep1 = rep1, ip0-cand
+				break
+			}
+			cand = int(int32(table[h1] - base))
+			h0 = h1
+			h1 = hashN(load64(buf, ip2), mls, hlog)
+			ip0, ip1 = ip1, ip2
+			ip2, ip3 = ip0+step, ip1+step
+			if ip2 >= nextStep {
+				step++
+				nextStep += stepIncr
+			}
+			if ip3 >= ilimit {
+				break
+			}
+		}
+		if ml == 0 {
+			break
+		}
+		if !found {
+			for ip0 > anchor && m > 0 && buf[ip0-1] == buf[m-1] {
+				ip0--
+				m--
+				ml++
+			}
+		}
+		ml += matchLen(buf, ip0+ml, m+ml, end)
+		e.emit(buf, anchor, ip0, uint32(ip0-m), ml)
+		ip0 += ml
+		anchor = ip0
+		if ip0 <= ilimit {
+			table[hashN(load64(buf, cur+2), mls, hlog)] = base + uint32(cur+2)
+			table[hashN(load64(buf, ip0-2), mls, hlog)] = base + uint32(ip0-2)
+			for ip0 <= ilimit && ip0 >= rep2 && load32(buf, ip0) == load32(buf, ip0-rep2) {
+				n := 4 + matchLen(buf, ip0+4, ip0+4-rep2, end)
+				rep1, rep2 = rep2, rep1
+				table[hashN(load64(buf, ip0), mls, hlog)] = base + uint32(ip0)
+				e.emit(buf, ip0, ip0, uint32(rep1), n)
+				ip0 += n
+				anchor = ip0
+			}
 		}
 	}
-	e.mrep = [2]uint32{rep1, rep2}
+	e.mrep = [2]uint32{uint32(rep1), uint32(rep2)}
 	e.lits = append(e.lits, buf[anchor:end]...)
 }
 
