@@ -18,6 +18,10 @@ import (
 const (
 	frameMagic   = 0xFD2FB528
 	maxBlockSize = 128 << 10
+
+	// maxStandInSearchLog bounds the chain search of the levels whose
+	// libzstd strategy (binary trees, optimal parsing) lazy2 stands in for.
+	maxStandInSearchLog = 7
 )
 
 // Encoder holds the tables and scratch of one goroutine. The zero value
@@ -80,6 +84,11 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 		e.p = *e.override
 	}
 	e.strategy = int(e.p.strat)
+	if e.strategy >= stratBtlazy2 && e.p.slog > maxStandInSearchLog {
+		// lazy2 stands in for the tree strategies; their deep searches
+		// would make its hash chains crawl.
+		e.p.slog = maxStandInSearchLog
+	}
 	dst = appendFrameHeader(dst, len(src))
 	if len(src) == 0 {
 		return append(dst, 1, 0, 0) // one empty raw block, marked last
