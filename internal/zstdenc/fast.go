@@ -30,15 +30,19 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 		if ip3 >= ilimit {
 			break
 		}
-		h0 := hashN(load64(buf, ip0), mls, hlog)
-		h1 := hashN(load64(buf, ip1), mls, hlog)
+		// u0 and u1 are the 8 bytes at ip0 and ip1, loaded once for
+		// their hash and for the match test.
+		u0, u1 := load64(buf, ip0), load64(buf, ip1)
+		h0 := hashN(u0, mls, hlog)
+		h1 := hashN(u1, mls, hlog)
 		cand := int(int32(table[h0] - base))
 		var m, ml, cur int
 		found := false
 		for {
 			cur = ip0
 			table[h0] = base + uint32(ip0)
-			if ip2 > rep1 && load32(buf, ip2) == load32(buf, ip2-rep1) {
+			u2 := load64(buf, ip2)
+			if ip2 > rep1 && uint32(u2) == load32(buf, ip2-rep1) {
 				ip0 = ip2
 				m = ip0 - rep1
 				ml = 4
@@ -51,7 +55,7 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 				found = true
 				break
 			}
-			if cand >= 0 && load32(buf, ip0) == load32(buf, cand) {
+			if cand >= 0 && uint32(u0) == load32(buf, cand) {
 				table[h1] = base + uint32(ip1)
 				m, ml = cand, 4
 				rep2, rep1 = rep1, ip0-cand
@@ -59,11 +63,12 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 			}
 			cand = int(int32(table[h1] - base))
 			h0 = h1
-			h1 = hashN(load64(buf, ip2), mls, hlog)
+			h1 = hashN(u2, mls, hlog)
 			ip0, ip1, ip2 = ip1, ip2, ip3
+			u0, u1 = u1, u2
 			cur = ip0
 			table[h0] = base + uint32(ip0)
-			if cand >= 0 && load32(buf, ip0) == load32(buf, cand) {
+			if cand >= 0 && uint32(u0) == load32(buf, cand) {
 				if step <= 4 {
 					table[h1] = base + uint32(ip1)
 				}
@@ -73,8 +78,10 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 			}
 			cand = int(int32(table[h1] - base))
 			h0 = h1
-			h1 = hashN(load64(buf, ip2), mls, hlog)
+			u2 = load64(buf, ip2)
+			h1 = hashN(u2, mls, hlog)
 			ip0, ip1 = ip1, ip2
+			u0, u1 = u1, u2
 			ip2, ip3 = ip0+step, ip1+step
 			if ip2 >= nextStep {
 				step++
