@@ -99,10 +99,7 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 		}
 	}
 	count := &e.litCount
-	*count = [256]uint32{}
-	for _, b := range lits {
-		count[b]++
-	}
+	countBytes(count, lits)
 	maxSym := 255
 	for count[maxSym] == 0 {
 		maxSym--
@@ -182,6 +179,26 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 		dst[4] = byte(cn >> 10)
 	}
 	return lh + cn
+}
+
+// countBytes sets c to the histogram of b, counting into four tables so
+// that runs of one byte do not wait on their own increments.
+func countBytes(c *[256]uint32, b []byte) {
+	var t [4][256]uint32
+	for len(b) >= 4 {
+		q := b[:4]
+		t[0][q[0]]++
+		t[1][q[1]]++
+		t[2][q[2]]++
+		t[3][q[3]]++
+		b = b[4:]
+	}
+	for _, x := range b {
+		t[0][x]++
+	}
+	for i := range c {
+		c[i] = t[0][i] + t[1][i] + t[2][i] + t[3][i]
+	}
 }
 
 func largestCount(c *[256]uint32, b []byte) uint32 {

@@ -16,6 +16,7 @@ const (
 type huffCTable struct {
 	code   [maxHuffSymbols]uint16
 	bits   [maxHuffSymbols]uint8
+	ce     [maxHuffSymbols]uint32 // code | bits<<16: one load a symbol
 	maxSym int
 	log    uint8 // the longest code
 }
@@ -94,6 +95,9 @@ func (b *huffBuilder) build(t *huffCTable, count *[256]uint32, maxSym int, limit
 	}
 	for s := maxSym + 1; s < maxHuffSymbols; s++ {
 		t.bits[s], t.code[s] = 0, 0
+	}
+	for s := range t.ce {
+		t.ce[s] = uint32(t.code[s]) | uint32(t.bits[s])<<16
 	}
 }
 
@@ -233,27 +237,46 @@ func (e *Encoder) fseWeights(dst []byte, w []uint8, cnt *[16]uint32, maxW int) i
 }
 
 // huffStream codes src with t into dst (room for len(src)*11/8+16) as one
-// stream and returns its size.
+// stream and returns its size. Symbols go in backwards, so the decoder
+// reading from the end meets the first one first.
 func huffStream(dst []byte, src []byte, t *huffCTable) int {
-	var w bitWriter
-	w.reset(dst)
+	ce := &t.ce
+	var acc uint64
+	var nb uint
+	pos := 0
+	flush := func() {
+		binary.LittleEndian.PutUint64(dst[pos:], acc)
+		k := nb >> 3
+		pos += int(k)
+		acc >>= k << 3
+		nb &= 7
+	}
+	put := func(s byte) {
+		c := ce[s]
+		acc |= uint64(c&0xFFFF) << nb
+		nb += uint(c >> 16)
+	}
 	i := len(src)
 	for i&3 != 0 {
 		i--
-		s := src[i]
-		w.addFast(uint64(t.code[s]), uint(t.bits[s]))
+		put(src[i])
 	}
-	w.flush()
-	for i > 0 {
-		s0, s1, s2, s3 := src[i-1], src[i-2], src[i-3], src[i-4]
-		w.addFast(uint64(t.code[s0]), uint(t.bits[s0]))
-		w.addFast(uint64(t.code[s1]), uint(t.bits[s1]))
-		w.addFast(uint64(t.code[s2]), uint(t.bits[s2]))
-		w.addFast(uint64(t.code[s3]), uint(t.bits[s3]))
-		w.flush()
-		i -= 4
+	flush()
+	for ; i >= 4; i -= 4 {
+		q := src[i-4 : i]
+		put(q[3])
+		put(q[2])
+		put(q[1])
+		put(q[0])
+		flush()
 	}
-	return w.close()
+	acc |= 1 << nb
+	nb++
+	flush()
+	if nb > 0 {
+		pos++
+	}
+	return pos
 }
 
 // huffStreams codes src with t as one stream or four behind a jump table
