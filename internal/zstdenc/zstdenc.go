@@ -24,6 +24,10 @@ const (
 	maxStandInSearchLog = 7
 )
 
+// maxHistory bounds the dictionary and source a frame compresses (a
+// variable so that a test can lower it).
+var maxHistory = 1 << 29
+
 // Encoder holds the tables and scratch of one goroutine. The zero value
 // is ready to use; reusing it, frames are written without allocating.
 type Encoder struct {
@@ -92,6 +96,20 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 	dst = appendFrameHeader(dst, len(src))
 	if len(src) == 0 {
 		return append(dst, 1, 0, 0) // one empty raw block, marked last
+	}
+	if len(src)+len(dict) >= maxHistory {
+		// Positions are biased 32-bit table entries: past this size
+		// the frame is written in raw blocks (still a valid frame).
+		for pos := 0; pos < len(src); pos += maxBlockSize {
+			end := min(pos+maxBlockSize, len(src))
+			last := uint32(0)
+			if end == len(src) {
+				last = 1
+			}
+			dst = appendBlockHeader(dst, last|blockRaw<<1|uint32(end-pos)<<3)
+			dst = append(dst, src[pos:end]...)
+		}
+		return dst
 	}
 	buf := src
 	if len(dict) > 0 {

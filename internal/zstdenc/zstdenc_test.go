@@ -219,3 +219,19 @@ func TestSameBytesEverywhere(t *testing.T) {
 		t.Errorf("frames digest %s, want %s", got, want)
 	}
 }
+
+// TestBeyondMaxHistory: a source too large for the biased positions is
+// stored in raw blocks, a frame every decoder reads.
+func TestBeyondMaxHistory(t *testing.T) {
+	defer func(m int) { maxHistory = m }(maxHistory)
+	maxHistory = 200 << 10
+	kd := klauspostDict(t, nil)
+	defer kd.Close()
+	var e Encoder
+	src := golden.MustPattern(t, "text", 300<<10)
+	frame := e.Encode(nil, src, 3)
+	if len(frame) < len(src) {
+		t.Fatalf("%d bytes compressed to %d past the limit", len(src), len(frame))
+	}
+	checkFrame(t, frame, src, nil, kd)
+}
