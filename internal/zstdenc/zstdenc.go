@@ -5,9 +5,20 @@
 // source size (clevels.h), and entropy coding chosen by cost, so that a
 // Blosc chunk written at a clevel comes out near the size c-blosc2 makes.
 //
-// Levels 1-2 use the fast strategy and 3-4 the double-fast one; the lazy
-// and binary-tree strategies of higher levels are not written yet, and
-// those levels use double fast with their table sizes.
+// The strategies written are libzstd's fast, double fast, greedy, lazy
+// and lazy2 (hash chains), which libzstd uses up to level 10-12 depending
+// on the source size. The rows of the binary-tree strategies (btlazy2,
+// btopt, btultra, btultra2: Blosc clevels 6-9 on small blocks) run lazy2
+// with their table sizes and a search of at most 128 chain links, until
+// those finders are written.
+//
+// Every block is stored compressed, raw or as one repeated byte,
+// whichever is smallest as libzstd decides it; literals go raw, as one
+// repeated byte, or Huffman-coded in one or four streams with a new table
+// or the previous block's; each sequence field's FSE table is the
+// predefined one, the previous block's, a single symbol's or a new one,
+// whichever costs fewest bits with its description (libzstd chooses so
+// from level 5; its faster levels use a cheaper guess).
 package zstdenc
 
 import (
