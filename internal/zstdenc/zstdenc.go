@@ -22,6 +22,7 @@
 package zstdenc
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -252,20 +253,10 @@ func appendBlockHeader(dst []byte, h uint32) []byte {
 	return append(dst, byte(h), byte(h>>8), byte(h>>16))
 }
 
+// allSame reports whether b (not empty) is one byte repeated: b equals
+// itself shifted by one, which the runtime's vector compare checks.
 func allSame(b []byte) bool {
-	w := uint64(b[0]) * 0x0101010101010101
-	for len(b) >= 8 {
-		if binary.LittleEndian.Uint64(b) != w {
-			return false
-		}
-		b = b[8:]
-	}
-	for _, c := range b {
-		if c != byte(w) {
-			return false
-		}
-	}
-	return true
+	return bytes.Equal(b[1:], b[:len(b)-1])
 }
 
 // emit records a sequence: the literals from anchor to ip, then ml bytes
@@ -300,6 +291,12 @@ func matchLen(buf []byte, a, b, end int) int {
 		}
 		x, y = x[16:], y[16:]
 		n += 16
+		// A match this long may be very long (runs, zeros, shuffled
+		// counters): the runtime's vector compare skips equal stretches.
+		for len(x) >= 256 && bytes.Equal(x[:256], y[:256]) {
+			x, y = x[256:], y[256:]
+			n += 256
+		}
 	}
 	for i := range x {
 		if x[i] != y[i] {
