@@ -78,7 +78,9 @@ func (e *Encoder) seqCodes() {
 }
 
 // writeLiterals writes the literals section of e.lits into dst and
-// returns its size. It may set e.hufNext and e.hufNextState.
+// returns its size. A new Huffman table it describes is left in
+// e.hufNext with e.hufNextIsNew set, for block to keep if the block is
+// stored compressed.
 func (e *Encoder) writeLiterals(dst []byte) int {
 	lits := e.lits
 	n := len(lits)
