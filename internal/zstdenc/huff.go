@@ -248,12 +248,12 @@ func huffStream(dst []byte, src []byte, t *huffCTable) int {
 		binary.LittleEndian.PutUint64(dst[pos:], acc)
 		k := nb >> 3
 		pos += int(k)
-		acc >>= k << 3
+		acc >>= (k << 3) & 63
 		nb &= 7
 	}
 	put := func(s byte) {
 		c := ce[s]
-		acc |= uint64(c&0xFFFF) << nb
+		acc |= uint64(c&0xFFFF) << (nb & 63)
 		nb += uint(c >> 16)
 	}
 	i := len(src)
@@ -270,7 +270,7 @@ func huffStream(dst []byte, src []byte, t *huffCTable) int {
 		put(q[0])
 		flush()
 	}
-	acc |= 1 << nb
+	acc |= 1 << (nb & 63)
 	nb++
 	flush()
 	if nb > 0 {

@@ -197,14 +197,14 @@ func (e *Encoder) encodeSequences(dst []byte, ll, of, ml *fseCTable) int {
 	var nb uint
 	pos := 0
 	put := func(v uint64, k uint) {
-		acc |= (v & (1<<k - 1)) << nb
+		acc |= (v & (1<<(k&63) - 1)) << (nb & 63)
 		nb += k
 	}
 	flush := func() {
 		binary.LittleEndian.PutUint64(dst[pos:], acc)
 		k := nb >> 3
 		pos += int(k)
-		acc >>= k << 3
+		acc >>= (k << 3) & 63
 		nb &= 7
 	}
 	s := &sq[n-1]
@@ -219,15 +219,15 @@ func (e *Encoder) encodeSequences(dst []byte, ll, of, ml *fseCTable) int {
 		t := ofT[o]
 		k := (vof + t.deltaNbBits) >> 16
 		put(uint64(vof), uint(k))
-		vof = uint32(ofS[(int32(vof>>k)+t.deltaFind)&511])
+		vof = uint32(ofS[(int32(vof>>(k&31))+t.deltaFind)&511])
 		t = mlT[m]
 		k = (vml + t.deltaNbBits) >> 16
 		put(uint64(vml), uint(k))
-		vml = uint32(mlS[(int32(vml>>k)+t.deltaFind)&511])
+		vml = uint32(mlS[(int32(vml>>(k&31))+t.deltaFind)&511])
 		t = llT[l]
 		k = (vll + t.deltaNbBits) >> 16
 		put(uint64(vll), uint(k))
-		vll = uint32(llS[(int32(vll>>k)+t.deltaFind)&511])
+		vll = uint32(llS[(int32(vll>>(k&31))+t.deltaFind)&511])
 		put(uint64(s.ll), uint(llBits[l%36]))
 		flush()
 		put(uint64(s.ml-3), uint(mlBits[m%53]))

@@ -116,3 +116,32 @@ func TestTmpHash(t *testing.T) {
 	}
 	t.Logf("frames sha %x", h.Sum(nil))
 }
+
+func BenchmarkTmpHuff(b *testing.B) {
+	src := golden.Shuffled(golden.MustPattern(b, "f32_noise", 128<<10), 4)[64<<10:]
+	var e Encoder
+	var c [256]uint32
+	countBytes(&c, src)
+	var t huffCTable
+	e.hb.build(&t, &c, 255, 11)
+	dst := make([]byte, len(src)*2)
+	b.SetBytes(int64(len(src)))
+	done := cputime.Throughput(b, len(src))
+	for b.Loop() {
+		huffStreams(dst, src, &t, true)
+	}
+	done()
+}
+
+func BenchmarkTmpHuffBuild(b *testing.B) {
+	src := golden.Shuffled(golden.MustPattern(b, "f32_noise", 128<<10), 4)[64<<10:]
+	var e Encoder
+	var c [256]uint32
+	countBytes(&c, src)
+	var t huffCTable
+	done := cputime.Throughput(b, len(src))
+	for b.Loop() {
+		e.hb.build(&t, &c, 255, 11)
+	}
+	done()
+}

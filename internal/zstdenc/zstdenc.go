@@ -273,7 +273,9 @@ const prime8 = 0xCF1BBCDCB7A56463
 
 // hashN hashes the low mls bytes of u to hbits bits.
 func hashN(u uint64, mls, hbits uint8) uint32 {
-	return uint32(((u << (64 - 8*mls)) * prime8) >> (64 - hbits))
+	// The masks tell the compiler the shifts are below 64, which spares
+	// it the code for larger ones.
+	return uint32(((u << ((64 - 8*mls) & 63)) * prime8) >> ((64 - hbits) & 63))
 }
 
 // matchLen counts the bytes at a equal to those at b, a > b, up to end.
