@@ -147,7 +147,7 @@ func (e *Encoder) dfast(buf []byte, start, end int) {
 		var ml int
 		var m int
 		switch {
-		case ip+1 >= int(rep1) && load32(buf, ip+1) == load32(buf, ip+1-int(rep1)):
+		case ip+1 >= int(rep1) && uint32(u>>8) == load32(buf, ip+1-int(rep1)):
 			ml = 4 + matchLen(buf, ip+5, ip+5-int(rep1), end)
 			ip++
 			e.emit(buf, anchor, ip, rep1, ml)

@@ -28,7 +28,8 @@ func bloscZstdLevel(clevel int) int {
 // TestClevelTable compares, per Blosc clevel, zstdenc and klauspost's
 // encoder (as internal/codec configures it) with libzstd at the level
 // c-blosc2 passes: ratio(x)/ratio(C) and speed(x)/speed(C) by thread CPU
-// time, all in the same run. ZSTDENC_TABLE=1 runs it.
+// time, all in the same run. ZSTDENC_TABLE=1 runs it;
+// ZSTDENC_MAXCLEVEL stops it early.
 func TestClevelTable(t *testing.T) {
 	if os.Getenv("ZSTDENC_TABLE") == "" {
 		t.Skip("set ZSTDENC_TABLE=1 to time zstdenc, klauspost and libzstd")
@@ -52,7 +53,11 @@ func TestClevelTable(t *testing.T) {
 	obuf := make([]byte, 0, czstd.Bound(bs)+64)
 	kenc := map[zstd.EncoderLevel]*zstd.Encoder{}
 	fmt.Printf("block %d bytes; per dataset: ratio ours/C, klauspost/C; speed ours/C, klauspost/C (thread CPU time)\n", bs)
-	for clevel := 1; clevel <= 9; clevel++ {
+	hi := 9
+	if v, err := strconv.Atoi(os.Getenv("ZSTDENC_MAXCLEVEL")); err == nil && v >= 1 {
+		hi = min(v, 9)
+	}
+	for clevel := 1; clevel <= hi; clevel++ {
 		lvl := bloscZstdLevel(clevel)
 		kl := zstd.EncoderLevelFromZstd(lvl)
 		k := kenc[kl]
