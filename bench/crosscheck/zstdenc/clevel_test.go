@@ -12,6 +12,7 @@ import (
 
 	"github.com/goblosc/blosc/bench/internal/czstd"
 	"github.com/goblosc/blosc/internal/cputime"
+	"github.com/goblosc/blosc/internal/golden"
 	"github.com/goblosc/blosc/internal/zstdenc"
 	"github.com/klauspost/compress/zstd"
 )
@@ -23,6 +24,36 @@ func bloscZstdLevel(clevel int) int {
 		return 22
 	}
 	return 2*clevel - 1
+}
+
+// bloscStreams cuts data as c-blosc2 3.x hands it to zstd at clevel
+// (stune.c): blocks of 32 KiB at clevels 1-3, 64 KiB at 4-5 (split into
+// typesize byte planes, one zstd frame each, as zstd at clevels up to 5
+// with shuffle is), 512 KiB unsplit at 6-8 and 1 MiB at 9.
+func bloscStreams(tb testing.TB, name string, ts, clevel int) [][]byte {
+	bs := 512 << 10
+	split := false
+	switch {
+	case clevel <= 3:
+		bs, split = 32<<10, true
+	case clevel <= 5:
+		bs, split = 64<<10, true
+	case clevel == 9:
+		bs = 1 << 20
+	}
+	chunk := block(tb, name, 1, 1<<20)
+	var out [][]byte
+	for off := 0; off < len(chunk); off += bs {
+		b := golden.Shuffled(chunk[off:off+bs], ts)
+		if !split || ts == 1 {
+			out = append(out, b)
+			continue
+		}
+		for p := 0; p < ts; p++ {
+			out = append(out, b[p*bs/ts:(p+1)*bs/ts])
+		}
+	}
+	return out
 }
 
 // TestClevelTable compares, per Blosc clevel, zstdenc and klauspost's
@@ -49,9 +80,15 @@ func TestClevelTable(t *testing.T) {
 	var e zstdenc.Encoder
 	cc := czstd.NewCCtx()
 	defer cc.Free()
-	cbuf := make([]byte, czstd.Bound(bs))
-	obuf := make([]byte, 0, czstd.Bound(bs)+64)
+	// ZSTDENC_BLOSC=1: a 1 MiB chunk cut into the streams c-blosc2
+	// hands zstd at each clevel, instead of one block of bs bytes.
+	blosc := os.Getenv("ZSTDENC_BLOSC") != ""
+	cbuf := make([]byte, czstd.Bound(1<<20))
+	obuf := make([]byte, 0, czstd.Bound(1<<20)+64)
 	kenc := map[zstd.EncoderLevel]*zstd.Encoder{}
+	if blosc {
+		fmt.Printf("1 MiB chunks cut as c-blosc2 does; ")
+	}
 	fmt.Printf("block %d bytes; per dataset: ratio ours/C, klauspost/C; speed ours/C, klauspost/C (thread CPU time)\n", bs)
 	hi := 9
 	if v, err := strconv.Atoi(os.Getenv("ZSTDENC_MAXCLEVEL")); err == nil && v >= 1 {
@@ -73,14 +110,23 @@ func TestClevelTable(t *testing.T) {
 		}
 		fmt.Printf("clevel %d (zstd %2d):", clevel, lvl)
 		for _, s := range sets[:5] {
-			src := block(t, s.name, s.ts, bs)
-			ours := len(e.Encode(obuf[:0], src, lvl))
-			kn := len(k.EncodeAll(src, obuf[:0]))
-			cn, err := cc.Compress(cbuf, src, lvl)
-			if err != nil {
-				t.Fatal(err)
+			srcs := [][]byte{block(t, s.name, s.ts, bs)}
+			if blosc {
+				srcs = bloscStreams(t, s.name, s.ts, clevel)
 			}
-			reps := max(1, (4<<20)/bs)
+			var ours, kn, cn int
+			total := 0
+			for _, src := range srcs {
+				total += len(src)
+				ours += len(e.Encode(obuf[:0], src, lvl))
+				kn += len(k.EncodeAll(src, obuf[:0]))
+				n, err := cc.Compress(cbuf, src, lvl)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cn += n
+			}
+			reps := max(1, (4<<20)/total)
 			if lvl >= 15 {
 				reps = max(1, reps/8)
 			}
@@ -88,17 +134,23 @@ func TestClevelTable(t *testing.T) {
 			for round := 0; round < 3; round++ {
 				t0 := now()
 				for i := 0; i < reps; i++ {
-					e.Encode(obuf[:0], src, lvl)
+					for _, src := range srcs {
+						e.Encode(obuf[:0], src, lvl)
+					}
 				}
 				bestO = min(bestO, now()-t0)
 				t0 = now()
 				for i := 0; i < reps; i++ {
-					k.EncodeAll(src, obuf[:0])
+					for _, src := range srcs {
+						k.EncodeAll(src, obuf[:0])
+					}
 				}
 				bestK = min(bestK, now()-t0)
 				t0 = now()
 				for i := 0; i < reps; i++ {
-					cc.Compress(cbuf, src, lvl)
+					for _, src := range srcs {
+						cc.Compress(cbuf, src, lvl)
+					}
 				}
 				bestC = min(bestC, now()-t0)
 			}
