@@ -50,6 +50,7 @@ type huffBuilder struct {
 	nodes [2 * maxHuffSymbols]huffNode
 	depth [2 * maxHuffSymbols]uint8
 	lim   [maxHuffSymbols]uint32
+	keys  [maxHuffSymbols]uint32
 }
 
 // build makes t a Huffman code of count (at least two symbols present)
@@ -111,16 +112,17 @@ func (b *huffBuilder) lengths(t *huffCTable, maxSym int) uint8 {
 			n++
 		}
 	}
+	// Sort by count then symbol: both fit one uint32 key (a block has at
+	// most 2^17 literals), which sorts without a comparison function.
+	keys := b.keys[:n]
+	for i := range keys {
+		keys[i] = b.nodes[i].count<<8 | uint32(b.nodes[i].sym)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		b.nodes[i] = huffNode{count: k >> 8, sym: uint16(k & 0xFF)}
+	}
 	leaves := b.nodes[:n]
-	slices.SortFunc(leaves, func(x, y huffNode) int {
-		if x.count != y.count {
-			if x.count < y.count {
-				return -1
-			}
-			return 1
-		}
-		return int(x.sym) - int(y.sym)
-	})
 	// Two queues: the sorted leaves, and the internal nodes, made in
 	// order of weight.
 	li, ii, next := 0, n, n
