@@ -3,7 +3,7 @@ package zstdenc
 import "encoding/binary"
 
 // seq is one sequence: ll literals, then ml bytes copied from offset
-// back. offBase is the offset's code, set by repCodes.
+// back. offBase is the offset's code, set by seqCodes.
 type seq struct {
 	ll, ml  uint32
 	offset  uint32
@@ -262,8 +262,9 @@ func (e *Encoder) compressBlock() int {
 		pos += 3
 	}
 	if nbSeq == 0 {
+		// No sequences section: the decoder keeps its tables and
+		// offsets, and block keeps e.fse.
 		e.nextRep = e.rep
-		e.fseNext.valid = e.fse.valid
 		return pos
 	}
 	e.llCodes = e.llCodes[:nbSeq]

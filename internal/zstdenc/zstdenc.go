@@ -248,7 +248,9 @@ func (e *Encoder) block(dst, buf []byte, start, end int, last bool) []byte {
 		e.huf = e.hufNext
 		e.hufValid = true
 	}
-	e.fse, e.fseNext = e.fseNext, e.fse
+	if len(e.seqs) > 0 {
+		e.fse, e.fseNext = e.fseNext, e.fse
+	}
 	dst = appendBlockHeader(dst, lastBit|blockCompressed<<1|uint32(n)<<3)
 	return append(dst, e.blk[:n]...)
 }

@@ -235,3 +235,50 @@ func TestBeyondMaxHistory(t *testing.T) {
 	}
 	checkFrame(t, frame, src, nil, kd)
 }
+
+// TestTablesAcrossLiteralOnlyBlock: a compressed block without sequences
+// leaves the decoder's FSE tables as they were, so a later block that
+// repeats a table must repeat the last one written, not an older one.
+// Blocks: text, other text, skewed noise without matches, text.
+func TestTablesAcrossLiteralOnlyBlock(t *testing.T) {
+	text := golden.MustPattern(t, "text", 3*maxBlockSize)
+	noise := make([]byte, maxBlockSize)
+	s := uint64(7)
+	for i := range noise {
+		s = s*6364136223846793005 + 1442695040888963407
+		// 64 symbols: Huffman-compressible, and 4-byte repeats too rare
+		// for the finders to meet one (the block has no sequences).
+		noise[i] = byte(s >> 58)
+	}
+	src := append(append(append([]byte{}, text[:2*maxBlockSize]...), noise...), text[2*maxBlockSize:]...)
+	kd := klauspostDict(t, nil)
+	defer kd.Close()
+	var e Encoder
+	for _, lvl := range []int{1, 2, 3, 5} {
+		frame := e.Encode(nil, src, lvl)
+		checkFrame(t, frame, src, nil, kd)
+
+		// The blocks one by one: the literal-only block must leave the
+		// tables the decoder holds, the previous block's.
+		e.p = paramsFor(lvl, len(src), 0)
+		e.strategy = int(e.p.strat)
+		e.reset(len(src))
+		var dst []byte
+		var before fseTables
+		for k := 0; k < 4; k++ {
+			if k == 2 {
+				before = e.fse
+			}
+			n := len(dst)
+			dst = e.block(dst, src, k*maxBlockSize, (k+1)*maxBlockSize, k == 3)
+			if k == 2 {
+				if typ := dst[n] >> 1 & 3; typ != blockCompressed || len(e.seqs) != 0 {
+					t.Fatalf("level %d: the noise block is type %d with %d sequences; the test needs a compressed one with none", lvl, typ, len(e.seqs))
+				}
+				if e.fse != before {
+					t.Fatalf("level %d: a block without sequences changed the FSE tables a repeat would use", lvl)
+				}
+			}
+		}
+	}
+}
