@@ -282,3 +282,47 @@ func TestTablesAcrossLiteralOnlyBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockMixes chains blocks of unlike kinds (matches, skewed noise
+// without matches, one repeated byte, plain noise, shuffled numbers) in
+// many orders, so that every carry-over between blocks (repeat offsets,
+// Huffman and FSE tables kept or not after raw, RLE and literal-only
+// blocks) meets every kind of block before it.
+func TestBlockMixes(t *testing.T) {
+	seg := func(kind, k int) []byte {
+		b := make([]byte, maxBlockSize)
+		s := uint64(k*7919 + kind)
+		switch kind {
+		case 0:
+			copy(b, golden.MustPattern(t, "text", maxBlockSize+k*1000)[k*1000:])
+		case 1, 3:
+			for i := range b {
+				s = s*6364136223846793005 + 1442695040888963407
+				b[i] = byte(s >> (56 + 2*(kind&1)))
+			}
+		case 2:
+			for i := range b {
+				b[i] = byte(k)
+			}
+		default:
+			copy(b, golden.Shuffled(golden.MustPattern(t, "linspace_f64", maxBlockSize), 8))
+		}
+		return b
+	}
+	kd := klauspostDict(t, nil)
+	defer kd.Close()
+	var e Encoder
+	rng := uint64(1)
+	for round := 0; round < 40; round++ {
+		var src []byte
+		for k := 0; k < 5; k++ {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			src = append(src, seg(int(rng>>61)%5, k)...)
+		}
+		// End mid-block, so the last block is short.
+		src = src[:len(src)-int(rng>>50)%maxBlockSize]
+		for _, lvl := range []int{1, 3, 5, 8} {
+			checkFrame(t, e.Encode(nil, src, lvl), src, nil, kd)
+		}
+	}
+}
