@@ -156,3 +156,31 @@ func TestRatioSpeedTable(t *testing.T) {
 		fmt.Println()
 	}
 }
+
+// TestMixedBlocksDecodedByLibzstd: frames of many blocks of unlike kinds
+// (matches, noise, one repeated byte, skewed noise without matches), in
+// several orders, which exercise what each block leaves to the next.
+func TestMixedBlocksDecodedByLibzstd(t *testing.T) {
+	const bs = 128 << 10
+	kinds := [][]byte{block(t, "text", 1, bs), block(t, "rand_s1", 8, bs), make([]byte, bs),
+		block(t, "linspace_f64", 8, bs), make([]byte, bs)}
+	s := uint64(3)
+	for i := range kinds[4] {
+		s = s*6364136223846793005 + 1442695040888963407
+		kinds[4][i] = byte(s >> 58)
+	}
+	var e zstdenc.Encoder
+	for _, order := range [][]int{{0, 4, 0, 3, 0}, {3, 0, 4, 1, 0}, {0, 2, 0, 4, 3}, {4, 4, 0, 0, 2}, {1, 0, 4, 0, 1}} {
+		var src []byte
+		for _, k := range order {
+			src = append(src, kinds[k]...)
+		}
+		for _, lvl := range []int{1, 3, 5, 9} {
+			frame := e.Encode(nil, src, lvl)
+			got := make([]byte, len(src))
+			if n, err := czstd.Decompress(got, frame); err != nil || n != len(src) || !bytes.Equal(got, src) {
+				t.Fatalf("order %v level %d: libzstd: %d bytes, %v", order, lvl, n, err)
+			}
+		}
+	}
+}
