@@ -1,0 +1,162 @@
+//go:build cblosc && cgo
+
+package zstdenc_test
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/goblosc/blosc/bench/internal/czstd"
+	"github.com/goblosc/blosc/internal/cputime"
+	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/zstdenc"
+	"github.com/klauspost/compress/zstd"
+)
+
+// bloscZstdLevel is c-blosc2's zstd_wrap_compress mapping of a Blosc
+// clevel to a libzstd level.
+func bloscZstdLevel(clevel int) int {
+	if clevel >= 9 {
+		return 22
+	}
+	return 2*clevel - 1
+}
+
+// bloscStreams cuts data as c-blosc2 3.x hands it to zstd at clevel
+// (stune.c): blocks of 32 KiB at clevels 1-3, 64 KiB at 4-5 (split into
+// typesize byte planes, one zstd frame each, as zstd at clevels up to 5
+// with shuffle is), 512 KiB unsplit at 6-8 and 1 MiB at 9.
+func bloscStreams(tb testing.TB, name string, ts, clevel int) [][]byte {
+	bs := 512 << 10
+	split := false
+	switch {
+	case clevel <= 3:
+		bs, split = 32<<10, true
+	case clevel <= 5:
+		bs, split = 64<<10, true
+	case clevel == 9:
+		bs = 1 << 20
+	}
+	chunk := block(tb, name, 1, 1<<20)
+	var out [][]byte
+	for off := 0; off < len(chunk); off += bs {
+		b := golden.Shuffled(chunk[off:off+bs], ts)
+		if !split || ts == 1 {
+			out = append(out, b)
+			continue
+		}
+		for p := 0; p < ts; p++ {
+			out = append(out, b[p*bs/ts:(p+1)*bs/ts])
+		}
+	}
+	return out
+}
+
+// TestClevelTable compares, per Blosc clevel, zstdenc and klauspost's
+// encoder (as internal/codec configures it) with libzstd at the level
+// c-blosc2 passes: ratio(x)/ratio(C) and speed(x)/speed(C) by thread CPU
+// time, all in the same run. ZSTDENC_TABLE=1 runs it;
+// ZSTDENC_MAXCLEVEL stops it early.
+func TestClevelTable(t *testing.T) {
+	if os.Getenv("ZSTDENC_TABLE") == "" {
+		t.Skip("set ZSTDENC_TABLE=1 to time zstdenc, klauspost and libzstd")
+	}
+	bs := 256 << 10
+	if v, err := strconv.Atoi(os.Getenv("ZSTDENC_BLOCK")); err == nil && v > 0 {
+		bs = v
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	now := func() time.Duration {
+		if d, ok := cputime.Thread(); ok {
+			return d
+		}
+		return time.Duration(time.Now().UnixNano())
+	}
+	var e zstdenc.Encoder
+	cc := czstd.NewCCtx()
+	defer cc.Free()
+	// ZSTDENC_BLOSC=1: a 1 MiB chunk cut into the streams c-blosc2
+	// hands zstd at each clevel, instead of one block of bs bytes.
+	blosc := os.Getenv("ZSTDENC_BLOSC") != ""
+	cbuf := make([]byte, czstd.Bound(1<<20))
+	obuf := make([]byte, 0, czstd.Bound(1<<20)+64)
+	kenc := map[zstd.EncoderLevel]*zstd.Encoder{}
+	if blosc {
+		fmt.Printf("1 MiB chunks cut as c-blosc2 does; ")
+	}
+	fmt.Printf("block %d bytes; per dataset: ratio ours/C, klauspost/C; speed ours/C, klauspost/C (thread CPU time)\n", bs)
+	hi := 9
+	if v, err := strconv.Atoi(os.Getenv("ZSTDENC_MAXCLEVEL")); err == nil && v >= 1 {
+		hi = min(v, 9)
+	}
+	for clevel := 1; clevel <= hi; clevel++ {
+		lvl := bloscZstdLevel(clevel)
+		kl := zstd.EncoderLevelFromZstd(lvl)
+		k := kenc[kl]
+		if k == nil {
+			var err error
+			k, err = zstd.NewWriter(nil, zstd.WithEncoderLevel(kl), zstd.WithAllLitEntropyCompression(true),
+				zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false), zstd.WithSingleSegment(true))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer k.Close()
+			kenc[kl] = k
+		}
+		fmt.Printf("clevel %d (zstd %2d):", clevel, lvl)
+		for _, s := range sets[:5] {
+			srcs := [][]byte{block(t, s.name, s.ts, bs)}
+			if blosc {
+				srcs = bloscStreams(t, s.name, s.ts, clevel)
+			}
+			var ours, kn, cn int
+			total := 0
+			for _, src := range srcs {
+				total += len(src)
+				ours += len(e.Encode(obuf[:0], src, lvl))
+				kn += len(k.EncodeAll(src, obuf[:0]))
+				n, err := cc.Compress(cbuf, src, lvl)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cn += n
+			}
+			reps := max(1, (4<<20)/total)
+			if lvl >= 15 {
+				reps = max(1, reps/8)
+			}
+			bestO, bestK, bestC := time.Duration(1<<62), time.Duration(1<<62), time.Duration(1<<62)
+			for round := 0; round < 3; round++ {
+				t0 := now()
+				for i := 0; i < reps; i++ {
+					for _, src := range srcs {
+						e.Encode(obuf[:0], src, lvl)
+					}
+				}
+				bestO = min(bestO, now()-t0)
+				t0 = now()
+				for i := 0; i < reps; i++ {
+					for _, src := range srcs {
+						k.EncodeAll(src, obuf[:0])
+					}
+				}
+				bestK = min(bestK, now()-t0)
+				t0 = now()
+				for i := 0; i < reps; i++ {
+					for _, src := range srcs {
+						cc.Compress(cbuf, src, lvl)
+					}
+				}
+				bestC = min(bestC, now()-t0)
+			}
+			fmt.Printf("  %s r %.2f %.2f s %.2f %.2f", s.name[:4], float64(cn)/float64(ours), float64(cn)/float64(kn),
+				float64(bestC)/float64(bestO), float64(bestC)/float64(bestK))
+		}
+		fmt.Println()
+	}
+}

@@ -1,0 +1,302 @@
+package zstdenc
+
+import "encoding/binary"
+
+// seq is one sequence: ll literals, then ml bytes copied from offset
+// back. offBase is the offset's code, set by seqCodes.
+type seq struct {
+	ll, ml  uint32
+	offset  uint32
+	offBase uint32
+}
+
+// Block types (RFC 8878 3.1.1.2).
+const (
+	blockRaw = iota
+	blockRLE
+	blockCompressed
+)
+
+// minGain is how much smaller than its input a block or literals section
+// must get to be kept compressed (libzstd's ZSTD_minGain below btultra).
+func minGain(n int) int { return n>>6 + 2 }
+
+// seqCodes turns each sequence's offset into its code as the decoder
+// will read it, following the decoder's three repeat offsets (RFC 8878
+// 3.1.2.5): a repeat costs fewer bits, whatever the match finder knew.
+// In the same pass it sets the three codes of each sequence and counts
+// them.
+func (e *Encoder) seqCodes() {
+	r := e.rep
+	n := len(e.seqs)
+	sq := e.seqs[:n]
+	lc, oc, mc := e.llCodes[:n], e.ofCodes[:n], e.mlCodes[:n]
+	e.counts = [3][64]uint32{}
+	cl, co, cm := &e.counts[0], &e.counts[1], &e.counts[2]
+	for i := range sq {
+		s := &sq[i]
+		o := s.offset
+		var ob uint32
+		if s.ll > 0 {
+			switch o {
+			case r[0]:
+				ob = 1
+			case r[1]:
+				ob = 2
+				r[0], r[1] = o, r[0]
+			case r[2]:
+				ob = 3
+				r[0], r[1], r[2] = o, r[0], r[1]
+			default:
+				ob = o + 3
+				r[0], r[1], r[2] = o, r[0], r[1]
+			}
+		} else {
+			switch {
+			case o == r[1]:
+				ob = 1
+				r[0], r[1] = o, r[0]
+			case o == r[2]:
+				ob = 2
+				r[0], r[1], r[2] = o, r[0], r[1]
+			case o == r[0]-1:
+				ob = 3
+				r[0], r[1], r[2] = o, r[0], r[1]
+			default:
+				ob = o + 3
+				r[0], r[1], r[2] = o, r[0], r[1]
+			}
+		}
+		s.offBase = ob
+		l, m, of := llCode(s.ll), mlCode(s.ml-3), uint8(highbit(ob))
+		lc[i], mc[i], oc[i] = l, m, of
+		cl[l&63]++
+		co[of&63]++
+		cm[m&63]++
+	}
+	e.nextRep = r
+}
+
+// writeLiterals writes the literals section of e.lits into dst and
+// returns its size. A new Huffman table it describes is left in
+// e.hufNext with e.hufNextIsNew set, for block to keep if the block is
+// stored compressed.
+func (e *Encoder) writeLiterals(dst []byte) int {
+	lits := e.lits
+	n := len(lits)
+	e.hufNextIsNew = false
+	// Too few literals to pay for a table, fewer the stronger the level.
+	if n < 8<<min(9-e.strategy, 3) {
+		return rawLiterals(dst, lits)
+	}
+	// The literals of a block with few matches are likely noise: a look
+	// at its ends decides before counting it all, as libzstd does.
+	suspect := len(e.seqs) == 0 || n/len(e.seqs) >= 20
+	if suspect && n >= 4096*10 {
+		var c [256]uint32
+		a := largestCount(&c, lits[:4096])
+		b := largestCount(&c, lits[n-4096:])
+		if a+b <= (2*4096)>>7+4 {
+			return rawLiterals(dst, lits)
+		}
+	}
+	count := &e.litCount
+	countBytes(count, lits)
+	maxSym := 255
+	for count[maxSym] == 0 {
+		maxSym--
+	}
+	largest := uint32(0)
+	for _, c := range count[:maxSym+1] {
+		largest = max(largest, c)
+	}
+	if int(largest) == n {
+		return rleLiterals(dst, lits)
+	}
+	if int(largest) <= n>>7+4 {
+		return rawLiterals(dst, lits)
+	}
+	lh := 3
+	if n >= 1<<10 {
+		lh++
+	}
+	if n >= 16<<10 {
+		lh++
+	}
+	four := n >= 256
+	oldOK := false
+	oldSize := 0
+	if e.hufValid {
+		oldSize, oldOK = e.huf.estimate(count, maxSym)
+	}
+	table := &e.huf
+	mode := modeRepeat
+	hs := 0
+	if !(oldOK && e.strategy < stratLazy && n <= 1024) {
+		limit := uint8(optimalTableLog(huffMaxLog, n, maxSym, 1))
+		e.hb.build(&e.hufNext, count, maxSym, limit)
+		hs = e.writeHuffTable(dst[lh:], &e.hufNext)
+		newSize, _ := e.hufNext.estimate(count, maxSym)
+		switch {
+		case oldOK && (oldSize <= hs+newSize || hs+12 >= n):
+		case hs == 0 || hs+12 >= n:
+			return rawLiterals(dst, lits)
+		default:
+			table = &e.hufNext
+			mode = modeFSE
+		}
+	}
+	if mode == modeRepeat {
+		hs = 0
+		if lh == 3 {
+			four = false
+		}
+	}
+	cn := huffStreams(dst[lh+hs:], lits, table, four)
+	cn += hs
+	if cn == hs || cn >= n-minGain(n) {
+		return rawLiterals(dst, lits)
+	}
+	if mode == modeFSE {
+		e.hufNextIsNew = true
+	}
+	hType := uint32(2)
+	if mode == modeRepeat {
+		hType = 3
+	}
+	switch lh {
+	case 3:
+		sf := uint32(0)
+		if four {
+			sf = 1
+		}
+		v := hType | sf<<2 | uint32(n)<<4 | uint32(cn)<<14
+		dst[0], dst[1], dst[2] = byte(v), byte(v>>8), byte(v>>16)
+	case 4:
+		v := hType | 2<<2 | uint32(n)<<4 | uint32(cn)<<18
+		binary.LittleEndian.PutUint32(dst, v)
+	default:
+		v := hType | 3<<2 | uint32(n)<<4 | uint32(cn)<<22
+		binary.LittleEndian.PutUint32(dst, v)
+		dst[4] = byte(cn >> 10)
+	}
+	return lh + cn
+}
+
+// countBytes sets c to the histogram of b, counting into four tables so
+// that runs of one byte do not wait on their own increments.
+func countBytes(c *[256]uint32, b []byte) {
+	var t [4][256]uint32
+	for len(b) >= 4 {
+		q := b[:4]
+		t[0][q[0]]++
+		t[1][q[1]]++
+		t[2][q[2]]++
+		t[3][q[3]]++
+		b = b[4:]
+	}
+	for _, x := range b {
+		t[0][x]++
+	}
+	for i := range c {
+		c[i] = t[0][i] + t[1][i] + t[2][i] + t[3][i]
+	}
+}
+
+func largestCount(c *[256]uint32, b []byte) uint32 {
+	*c = [256]uint32{}
+	for _, x := range b {
+		c[x]++
+	}
+	m := uint32(0)
+	for _, v := range c {
+		m = max(m, v)
+	}
+	return m
+}
+
+func litHeader(dst []byte, typ uint32, n int) int {
+	switch {
+	case n <= 31:
+		dst[0] = byte(typ | uint32(n)<<3)
+		return 1
+	case n <= 4095:
+		binary.LittleEndian.PutUint16(dst, uint16(typ|1<<2|uint32(n)<<4))
+		return 2
+	default:
+		v := typ | 3<<2 | uint32(n)<<4
+		dst[0], dst[1], dst[2] = byte(v), byte(v>>8), byte(v>>16)
+		return 3
+	}
+}
+
+func rawLiterals(dst, lits []byte) int {
+	h := litHeader(dst, 0, len(lits))
+	return h + copy(dst[h:], lits)
+}
+
+func rleLiterals(dst, lits []byte) int {
+	h := litHeader(dst, 1, len(lits))
+	dst[h] = lits[0]
+	return h + 1
+}
+
+// compressBlock writes the body of a compressed block for the sequences
+// and literals found into e.blk and returns its size, or 0 when the block
+// should be stored raw.
+func (e *Encoder) compressBlock() int {
+	dst := e.blk
+	pos := e.writeLiterals(dst)
+	nbSeq := len(e.seqs)
+	switch {
+	case nbSeq < 128:
+		dst[pos] = byte(nbSeq)
+		pos++
+	case nbSeq < 0x7F00:
+		dst[pos] = byte(nbSeq>>8 | 0x80)
+		dst[pos+1] = byte(nbSeq)
+		pos += 2
+	default:
+		dst[pos] = 0xFF
+		binary.LittleEndian.PutUint16(dst[pos+1:], uint16(nbSeq-0x7F00))
+		pos += 3
+	}
+	if nbSeq == 0 {
+		// No sequences section: the decoder keeps its tables and
+		// offsets, and block keeps e.fse.
+		e.nextRep = e.rep
+		return pos
+	}
+	e.llCodes = e.llCodes[:nbSeq]
+	e.ofCodes = e.ofCodes[:nbSeq]
+	e.mlCodes = e.mlCodes[:nbSeq]
+	e.seqCodes()
+	modesAt := pos
+	pos++
+	lastNC := 0
+	var modes [3]int
+	for k, kind := range [3]*seqKind{&llKind, &ofKind, &mlKind} {
+		codes := e.llCodes
+		switch k {
+		case 1:
+			codes = e.ofCodes
+		case 2:
+			codes = e.mlCodes
+		}
+		m, n := e.chooseTable(kind, codes, &e.counts[k], &e.fse.t[k], e.fse.valid[k], &e.fseNext.t[k], dst[pos:])
+		modes[k] = m
+		pos += n
+		if m == modeFSE {
+			lastNC = n
+		}
+		e.fseNext.valid[k] = m == modeFSE || (m == modeRepeat && e.fse.valid[k])
+	}
+	dst[modesAt] = byte(modes[0]<<6 | modes[1]<<4 | modes[2]<<2)
+	bs := e.encodeSequences(dst[pos:], &e.fseNext.t[0], &e.fseNext.t[1], &e.fseNext.t[2])
+	if lastNC != 0 && lastNC+bs < 4 {
+		// Decoders before zstd 1.4.0 misread a table description and
+		// bit stream this short; libzstd stores such a block raw.
+		return 0
+	}
+	return pos + bs
+}

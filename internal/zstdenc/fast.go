@@ -1,0 +1,236 @@
+package zstdenc
+
+// searchStrength sets how quickly the finders skip ahead through data
+// without matches: one more byte of step per 256 bytes since the last
+// match (libzstd's kSearchStrength).
+const searchStrength = 8
+
+// fast is libzstd's fast strategy: one hash table of minMatch-byte
+// prefixes, the first repeat offset tried ahead of the hashed positions,
+// no second choice. Like libzstd's loop it looks at two neighbouring
+// positions per turn, their hashes computed a turn ahead, and steps
+// further between pairs the longer it finds nothing.
+func (e *Encoder) fast(buf []byte, start, end int) {
+	hlog, mls := e.p.hlog, min(max(e.p.minMatch, 4), 8)
+	table := e.hashT
+	base := e.base
+	ilimit := end - 8
+	anchor, ip0 := start, start
+	if ip0 == 0 {
+		ip0 = 1
+	}
+	rep1, rep2 := int(e.mrep[0]), int(e.mrep[1])
+	const stepIncr = 1 << (searchStrength - 1)
+	for {
+		step := 2
+		nextStep := ip0 + stepIncr
+		ip1 := ip0 + 1
+		ip2 := ip0 + step
+		ip3 := ip2 + 1
+		if ip3 >= ilimit {
+			break
+		}
+		// u0 and u1 are the 8 bytes at ip0 and ip1, loaded once for
+		// their hash and for the match test.
+		u0, u1 := load64(buf, ip0), load64(buf, ip1)
+		h0 := hashN(u0, mls, hlog)
+		h1 := hashN(u1, mls, hlog)
+		cand := int(int32(table[h0] - base))
+		var m, ml, cur int
+		found := false
+		for {
+			cur = ip0
+			table[h0] = base + uint32(ip0)
+			u2 := load64(buf, ip2)
+			if ip2 > rep1 && uint32(u2) == load32(buf, ip2-rep1) {
+				ip0 = ip2
+				m = ip0 - rep1
+				ml = 4
+				if buf[ip0-1] == buf[m-1] {
+					ip0--
+					m--
+					ml++
+				}
+				table[h1] = base + uint32(ip1)
+				found = true
+				break
+			}
+			if cand >= 0 && uint32(u0) == load32(buf, cand) {
+				table[h1] = base + uint32(ip1)
+				m, ml = cand, 4
+				rep2, rep1 = rep1, ip0-cand
+				break
+			}
+			cand = int(int32(table[h1] - base))
+			h0 = h1
+			h1 = hashN(u2, mls, hlog)
+			ip0, ip1, ip2 = ip1, ip2, ip3
+			u0, u1 = u1, u2
+			cur = ip0
+			table[h0] = base + uint32(ip0)
+			if cand >= 0 && uint32(u0) == load32(buf, cand) {
+				if step <= 4 {
+					table[h1] = base + uint32(ip1)
+				}
+				m, ml = cand, 4
+				rep2, rep1 = rep1, ip0-cand
+				break
+			}
+			cand = int(int32(table[h1] - base))
+			h0 = h1
+			u2 = load64(buf, ip2)
+			h1 = hashN(u2, mls, hlog)
+			ip0, ip1 = ip1, ip2
+			u0, u1 = u1, u2
+			ip2, ip3 = ip0+step, ip1+step
+			if ip2 >= nextStep {
+				step++
+				nextStep += stepIncr
+			}
+			if ip3 >= ilimit {
+				break
+			}
+		}
+		if ml == 0 {
+			break
+		}
+		if !found {
+			for ip0 > anchor && m > 0 && buf[ip0-1] == buf[m-1] {
+				ip0--
+				m--
+				ml++
+			}
+		}
+		ml += matchLen(buf, ip0+ml, m+ml, end)
+		e.emit(buf, anchor, ip0, uint32(ip0-m), ml)
+		ip0 += ml
+		anchor = ip0
+		if ip0 <= ilimit {
+			table[hashN(load64(buf, cur+2), mls, hlog)] = base + uint32(cur+2)
+			table[hashN(load64(buf, ip0-2), mls, hlog)] = base + uint32(ip0-2)
+			for ip0 <= ilimit && ip0 >= rep2 && load32(buf, ip0) == load32(buf, ip0-rep2) {
+				n := 4 + matchLen(buf, ip0+4, ip0+4-rep2, end)
+				rep1, rep2 = rep2, rep1
+				table[hashN(load64(buf, ip0), mls, hlog)] = base + uint32(ip0)
+				e.emit(buf, ip0, ip0, uint32(rep1), n)
+				ip0 += n
+				anchor = ip0
+			}
+		}
+	}
+	e.mrep = [2]uint32{uint32(rep1), uint32(rep2)}
+	e.lits = append(e.lits, buf[anchor:end]...)
+}
+
+// dfast is libzstd's double fast strategy: a table of 8-byte prefixes
+// for long matches and one of minMatch-byte prefixes, with a long match
+// one byte ahead preferred to a short one here.
+func (e *Encoder) dfast(buf []byte, start, end int) {
+	hlogL, hlogS, mls := e.p.hlog, e.p.clog, min(max(e.p.minMatch, 4), 8)
+	long, short := e.hashT, e.hashL
+	base := e.base
+	ilimit := end - 8
+	anchor, ip := start, start
+	if ip == 0 {
+		ip = 1
+	}
+	rep1, rep2 := e.mrep[0], e.mrep[1]
+	for ip < ilimit {
+		cur := ip
+		u := load64(buf, ip)
+		hl := hashN(u, 8, hlogL)
+		hs := hashN(u, mls, hlogS)
+		candL := int(int32(long[hl] - base))
+		candS := int(int32(short[hs] - base))
+		long[hl] = base + uint32(ip)
+		short[hs] = base + uint32(ip)
+		var ml int
+		var m int
+		switch {
+		case ip+1 >= int(rep1) && uint32(u>>8) == load32(buf, ip+1-int(rep1)):
+			ml = 4 + matchLen(buf, ip+5, ip+5-int(rep1), end)
+			ip++
+			e.emit(buf, anchor, ip, rep1, ml)
+			goto stored
+		case candL >= 0 && load64(buf, candL) == u:
+			m = candL
+			ml = 8 + matchLen(buf, ip+8, m+8, end)
+		case candS >= 0 && load32(buf, candS) == uint32(u):
+			u1 := load64(buf, ip+1)
+			hl1 := hashN(u1, 8, hlogL)
+			candL1 := int(int32(long[hl1] - base))
+			long[hl1] = base + uint32(ip+1)
+			if candL1 >= 0 && load64(buf, candL1) == u1 {
+				ip++
+				m = candL1
+				ml = 8 + matchLen(buf, ip+8, m+8, end)
+			} else {
+				m = candS
+				ml = 4 + matchLen(buf, ip+4, m+4, end)
+			}
+		default:
+			ip += (ip-anchor)>>searchStrength + 1
+			continue
+		}
+		for ip > anchor && m > 0 && buf[ip-1] == buf[m-1] {
+			ip--
+			m--
+			ml++
+		}
+		rep2, rep1 = rep1, uint32(ip-m)
+		e.emit(buf, anchor, ip, rep1, ml)
+	stored:
+		ip += ml
+		anchor = ip
+		if ip > ilimit {
+			break
+		}
+		{
+			i := cur + 2
+			long[hashN(load64(buf, i), 8, hlogL)] = base + uint32(i)
+			long[hashN(load64(buf, ip-2), 8, hlogL)] = base + uint32(ip-2)
+			short[hashN(load64(buf, i), mls, hlogS)] = base + uint32(i)
+			short[hashN(load64(buf, ip-1), mls, hlogS)] = base + uint32(ip-1)
+		}
+		for ip <= ilimit && ip >= int(rep2) && load32(buf, ip) == load32(buf, ip-int(rep2)) {
+			ml := 4 + matchLen(buf, ip+4, ip+4-int(rep2), end)
+			rep1, rep2 = rep2, rep1
+			u := load64(buf, ip)
+			long[hashN(u, 8, hlogL)] = base + uint32(ip)
+			short[hashN(u, mls, hlogS)] = base + uint32(ip)
+			e.emit(buf, ip, ip, rep1, ml)
+			ip += ml
+			anchor = ip
+		}
+	}
+	e.mrep = [2]uint32{rep1, rep2}
+	e.lits = append(e.lits, buf[anchor:end]...)
+}
+
+// loadDict enters every position of the dictionary in the hash tables,
+// so the first bytes of the source find matches in it.
+func (e *Encoder) loadDict(d []byte) {
+	mls := min(max(e.p.minMatch, 4), 8)
+	if e.strategy >= stratGreedy {
+		mls = min(mls, 6)
+		head, chain := e.hashT, e.hashL
+		mask := len(chain) - 1
+		i := 0
+		for ; i+8 <= len(d); i++ {
+			h := hashN(load64(d, i), mls, e.p.hlog)
+			chain[i&mask] = head[h]
+			head[h] = e.base + uint32(i)
+		}
+		e.nextUpdate = i
+		return
+	}
+	for i := 0; i+8 <= len(d); i++ {
+		u := load64(d, i)
+		if e.strategy == stratFast {
+			e.hashT[hashN(u, mls, e.p.hlog)] = e.base + uint32(i)
+			continue
+		}
+		e.hashT[hashN(u, 8, e.p.hlog)] = e.base + uint32(i)
+		e.hashL[hashN(u, mls, e.p.clog)] = e.base + uint32(i)
+	}
+}

@@ -1,0 +1,307 @@
+package zstdenc
+
+import (
+	"encoding/binary"
+	"slices"
+)
+
+const (
+	huffMaxLog      = 11 // the longest literal code libzstd writes
+	huffWeightsLog  = 6  // the accuracy of the FSE-coded weights
+	maxHuffSymbols  = 256
+	huffDirectLimit = 128 // weights written as nibbles at most
+)
+
+// huffCTable is a canonical Huffman code for literals.
+type huffCTable struct {
+	code   [maxHuffSymbols]uint16
+	bits   [maxHuffSymbols]uint8
+	ce     [maxHuffSymbols]uint32 // code | bits<<16: one load a symbol
+	maxSym int
+	log    uint8 // the longest code
+}
+
+// estimate is the size in bytes of count coded with t, or false if t
+// has no code for a symbol count holds.
+func (t *huffCTable) estimate(count *[256]uint32, maxSym int) (int, bool) {
+	if maxSym > t.maxSym {
+		return 0, false
+	}
+	n := 0
+	for s := 0; s <= maxSym; s++ {
+		if count[s] != 0 {
+			if t.bits[s] == 0 {
+				return 0, false
+			}
+			n += int(count[s]) * int(t.bits[s])
+		}
+	}
+	return n >> 3, true
+}
+
+type huffNode struct {
+	count  uint32
+	sym    uint16
+	parent uint16
+}
+
+// huffBuilder holds the scratch of building a code.
+type huffBuilder struct {
+	nodes [2 * maxHuffSymbols]huffNode
+	depth [2 * maxHuffSymbols]uint8
+	lim   [maxHuffSymbols]uint32
+	keys  [maxHuffSymbols]uint32
+}
+
+// build makes t a Huffman code of count (at least two symbols present)
+// no longer than limit bits. When the optimal code is too deep, counts are
+// raised to a floor that doubles until it fits, which keeps the code
+// complete and costs little: only skewed blocks with many rare symbols
+// reach the limit.
+func (b *huffBuilder) build(t *huffCTable, count *[256]uint32, maxSym int, limit uint8) {
+	copy(b.lim[:maxSym+1], count[:maxSym+1])
+	floor := uint32(1)
+	for {
+		if b.lengths(t, maxSym) <= limit {
+			break
+		}
+		floor *= 2
+		for s := 0; s <= maxSym; s++ {
+			if count[s] != 0 && b.lim[s] < floor {
+				b.lim[s] = floor
+			}
+		}
+	}
+	t.maxSym = maxSym
+	// Canonical codes as zstd decoders rebuild them from the weights:
+	// the longest codes first from zero, symbols in order within a length.
+	var nPer [huffMaxLog + 2]uint16
+	var valPer [huffMaxLog + 2]uint16
+	for s := 0; s <= maxSym; s++ {
+		nPer[t.bits[s]]++
+	}
+	v := uint16(0)
+	for n := int(t.log); n > 0; n-- {
+		valPer[n] = v
+		v += nPer[n]
+		v >>= 1
+	}
+	for s := 0; s <= maxSym; s++ {
+		if nb := t.bits[s]; nb != 0 {
+			t.code[s] = valPer[nb]
+			valPer[nb]++
+		} else {
+			t.code[s] = 0
+		}
+	}
+	for s := maxSym + 1; s < maxHuffSymbols; s++ {
+		t.bits[s], t.code[s] = 0, 0
+	}
+	for s := range t.ce {
+		t.ce[s] = uint32(t.code[s]) | uint32(t.bits[s])<<16
+	}
+}
+
+// lengths sets t.bits to an optimal code of b.lim and returns its depth.
+func (b *huffBuilder) lengths(t *huffCTable, maxSym int) uint8 {
+	n := 0
+	for s := 0; s <= maxSym; s++ {
+		t.bits[s] = 0
+		if b.lim[s] != 0 {
+			b.nodes[n] = huffNode{count: b.lim[s], sym: uint16(s)}
+			n++
+		}
+	}
+	// Sort by count then symbol: both fit one uint32 key (a block has at
+	// most 2^17 literals), which sorts without a comparison function.
+	keys := b.keys[:n]
+	for i := range keys {
+		keys[i] = b.nodes[i].count<<8 | uint32(b.nodes[i].sym)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		b.nodes[i] = huffNode{count: k >> 8, sym: uint16(k & 0xFF)}
+	}
+	leaves := b.nodes[:n]
+	// Two queues: the sorted leaves, and the internal nodes, made in
+	// order of weight.
+	li, ii, next := 0, n, n
+	pick := func() int {
+		if li < n && (ii >= next || leaves[li].count <= b.nodes[ii].count) {
+			li++
+			return li - 1
+		}
+		ii++
+		return ii - 1
+	}
+	for next < 2*n-1 {
+		x := pick()
+		y := pick()
+		b.nodes[next] = huffNode{count: b.nodes[x].count + b.nodes[y].count}
+		b.nodes[x].parent = uint16(next)
+		b.nodes[y].parent = uint16(next)
+		next++
+	}
+	root := 2*n - 2
+	b.depth[root] = 0
+	maxDepth := uint8(0)
+	for i := root - 1; i >= 0; i-- {
+		d := b.depth[b.nodes[i].parent] + 1
+		b.depth[i] = d
+		if i < n {
+			t.bits[b.nodes[i].sym] = d
+			maxDepth = max(maxDepth, d)
+		}
+	}
+	t.log = maxDepth
+	return maxDepth
+}
+
+// writeTable writes the table description of t (RFC 8878 4.2.1) into
+// dst and returns its size, or 0 if t cannot be described.
+func (e *Encoder) writeHuffTable(dst []byte, t *huffCTable) int {
+	var w [maxHuffSymbols]uint8
+	var cnt [16]uint32
+	maxW := 0
+	for s := 0; s < t.maxSym; s++ {
+		if t.bits[s] != 0 {
+			w[s] = t.log + 1 - t.bits[s]
+		} else {
+			w[s] = 0
+		}
+		cnt[w[s]]++
+		maxW = max(maxW, int(w[s]))
+	}
+	nw := t.maxSym
+	if n := e.fseWeights(dst[1:], w[:nw], &cnt, maxW); n > 1 && n < nw/2 {
+		dst[0] = byte(n)
+		return n + 1
+	}
+	if nw > huffDirectLimit {
+		return 0
+	}
+	dst[0] = byte(127 + nw)
+	w[nw] = 0
+	for i := 0; i < nw; i += 2 {
+		dst[1+i/2] = w[i]<<4 | w[i+1]
+	}
+	return 1 + (nw+1)/2
+}
+
+// fseWeights FSE-codes the weights with two interleaved states as every
+// zstd decoder expects, returning 0 when that does not pay.
+func (e *Encoder) fseWeights(dst []byte, w []uint8, cnt *[16]uint32, maxW int) int {
+	n := len(w)
+	if n <= 2 {
+		return 0
+	}
+	largest := uint32(0)
+	for _, c := range cnt[:maxW+1] {
+		largest = max(largest, c)
+	}
+	if int(largest) == n || largest == 1 {
+		return 0
+	}
+	log := optimalTableLog(huffWeightsLog, n, maxW, 2)
+	var norm [16]int16
+	normalizeCount(norm[:], log, cnt[:], n, maxW, false)
+	hs := writeNCount(e.ncountBuf[:], norm[:], maxW, log)
+	t := &e.wtTable
+	t.build(norm[:maxW+1], uint8(log))
+	var bw bitWriter
+	bw.reset(e.wtBuf[:])
+	var s1, s2 fseState
+	// Symbol i goes through state 1 when i is even: the decoder starts
+	// with state 1 on the first weight.
+	st := func(i int) *fseState {
+		if i&1 == 0 {
+			return &s1
+		}
+		return &s2
+	}
+	st(n-1).init(t, w[n-1])
+	st(n-2).init(t, w[n-2])
+	for i := n - 3; i >= 0; i-- {
+		st(i).encode(&bw, w[i])
+		if i&3 == 0 {
+			bw.flush()
+		}
+	}
+	s2.flush(&bw)
+	s1.flush(&bw)
+	bs := bw.close()
+	if hs+bs+1 > len(dst) {
+		return 0
+	}
+	copy(dst, e.ncountBuf[:hs])
+	copy(dst[hs:], e.wtBuf[:bs])
+	return hs + bs
+}
+
+// huffStream codes src with t into dst (room for len(src)*11/8+16) as one
+// stream and returns its size. Symbols go in backwards, so the decoder
+// reading from the end meets the first one first.
+func huffStream(dst []byte, src []byte, t *huffCTable) int {
+	ce := &t.ce
+	var acc uint64
+	var nb uint
+	pos := 0
+	flush := func() {
+		binary.LittleEndian.PutUint64(dst[pos:], acc)
+		k := nb >> 3
+		pos += int(k)
+		acc >>= (k << 3) & 63
+		nb &= 7
+	}
+	put := func(s byte) {
+		c := ce[s]
+		acc |= uint64(c&0xFFFF) << (nb & 63)
+		nb += uint(c >> 16)
+	}
+	i := len(src)
+	for i&3 != 0 {
+		i--
+		put(src[i])
+	}
+	flush()
+	for ; i >= 4; i -= 4 {
+		q := src[i-4 : i]
+		put(q[3])
+		put(q[2])
+		put(q[1])
+		put(q[0])
+		flush()
+	}
+	acc |= 1 << (nb & 63)
+	nb++
+	flush()
+	if nb > 0 {
+		pos++
+	}
+	return pos
+}
+
+// huffStreams codes src with t as one stream or four behind a jump table
+// and returns the size, or 0 if four streams cannot be written.
+func huffStreams(dst []byte, src []byte, t *huffCTable, four bool) int {
+	if !four {
+		return huffStream(dst, src, t)
+	}
+	if len(src) < 12 {
+		return 0
+	}
+	seg := (len(src) + 3) / 4
+	pos := 6
+	for k := 0; k < 4; k++ {
+		part := src[min(k*seg, len(src)):min((k+1)*seg, len(src))]
+		n := huffStream(dst[pos:], part, t)
+		if k < 3 {
+			if n > 0xFFFF {
+				return 0
+			}
+			binary.LittleEndian.PutUint16(dst[2*k:], uint16(n))
+		}
+		pos += n
+	}
+	return pos
+}

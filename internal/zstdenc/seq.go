@@ -1,0 +1,247 @@
+package zstdenc
+
+import "encoding/binary"
+
+// Baselines and extra bits of the literal length and match length codes
+// (RFC 8878 3.1.1.3.2.1.1), and the predefined distributions (3.1.1.3.2.2).
+var (
+	llBase = [36]uint32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+		16, 18, 20, 22, 24, 28, 32, 40, 48, 64, 128, 256, 512, 1024, 2048, 4096,
+		8192, 16384, 32768, 65536}
+	llBits = [36]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12,
+		13, 14, 15, 16}
+	mlBase = [53]uint32{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
+		19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
+		35, 37, 39, 41, 43, 47, 51, 59, 67, 83, 99, 131, 259, 515, 1027, 2051,
+		4099, 8195, 16387, 32771, 65539}
+	mlBits = [53]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11,
+		12, 13, 14, 15, 16}
+
+	llPredefNorm = []int16{4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1,
+		2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1,
+		-1, -1, -1, -1}
+	mlPredefNorm = []int16{1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1,
+		-1, -1, -1, -1, -1}
+	ofPredefNorm = []int16{1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1}
+)
+
+const (
+	llMaxSym = 35
+	mlMaxSym = 52
+	ofMaxSym = 31
+	llMaxLog = 9
+	mlMaxLog = 9
+	ofMaxLog = 8
+)
+
+// Compression modes of the sequences section (RFC 8878 3.1.1.3.2.1).
+const (
+	modePredef = iota
+	modeRLE
+	modeFSE
+	modeRepeat
+)
+
+var (
+	llPredef, mlPredef, ofPredef fseCTable
+	llCodeSmall                  [64]uint8
+	mlCodeSmall                  [128]uint8
+)
+
+func init() {
+	llPredef.build(llPredefNorm, 6)
+	mlPredef.build(mlPredefNorm, 6)
+	ofPredef.build(ofPredefNorm, 5)
+	for c := 0; c < 36; c++ {
+		for v := llBase[c]; v < llBase[c]+1<<llBits[c] && v < 64; v++ {
+			llCodeSmall[v] = uint8(c)
+		}
+	}
+	for c := 0; c < 53; c++ {
+		for v := mlBase[c] - 3; v < mlBase[c]-3+1<<mlBits[c] && v < 128; v++ {
+			mlCodeSmall[v] = uint8(c)
+		}
+	}
+}
+
+func llCode(ll uint32) uint8 {
+	if ll < 64 {
+		return llCodeSmall[ll]
+	}
+	return uint8(highbit(ll) + 19)
+}
+
+func mlCode(mlb uint32) uint8 {
+	if mlb < 128 {
+		return mlCodeSmall[mlb]
+	}
+	return uint8(highbit(mlb) + 36)
+}
+
+// seqKind is one of the three sequence fields with its tables.
+type seqKind struct {
+	maxSym     int
+	maxLog     uint
+	predef     *fseCTable
+	predefNorm []int16
+	predefLog  uint8
+}
+
+var (
+	llKind = seqKind{llMaxSym, llMaxLog, &llPredef, llPredefNorm, 6}
+	ofKind = seqKind{ofMaxSym, ofMaxLog, &ofPredef, ofPredefNorm, 5}
+	mlKind = seqKind{mlMaxSym, mlMaxLog, &mlPredef, mlPredefNorm, 6}
+)
+
+// fseTables is the FSE state a frame carries from block to block.
+type fseTables struct {
+	t     [3]fseCTable // ll, of, ml
+	valid [3]bool      // t holds a table a repeat mode can name
+}
+
+// chooseTable picks the cheapest mode for one field's codes, as libzstd
+// does at its slower levels (ZSTD_selectEncodingType): the predefined
+// table, the previous block's, or a new one whose description counts
+// against it. It writes a new table's description at dst and returns the
+// mode and that size; cur is where the chosen table goes.
+func (e *Encoder) chooseTable(k *seqKind, codes []uint8, count *[64]uint32, prev *fseCTable, prevValid bool,
+	cur *fseCTable, dst []byte) (mode int, n int) {
+	maxSym := 0
+	for s := k.maxSym; s >= 0; s-- {
+		if count[s] != 0 {
+			maxSym = s
+			break
+		}
+	}
+	nbSeq := len(codes)
+	most := uint32(0)
+	for _, c := range count[:maxSym+1] {
+		most = max(most, c)
+	}
+	predefOK := maxSym < len(k.predefNorm)
+	if int(most) == nbSeq {
+		if predefOK && nbSeq <= 2 {
+			*cur = *k.predef
+			return modePredef, 0
+		}
+		cur.buildRLE(codes[0])
+		dst[0] = codes[0]
+		return modeRLE, 1
+	}
+	const inf = ^uint64(0)
+	basic := inf
+	if predefOK {
+		if c, ok := normCost(k.predefNorm, k.predefLog, len(k.predefNorm)-1, count[:], maxSym); ok {
+			basic = c
+		}
+	}
+	repeat := inf
+	if prevValid {
+		if c, ok := normCost(prev.norm[:], prev.log, int(prev.maxSym), count[:], maxSym); ok {
+			repeat = c
+		}
+	}
+	// A new table: the last code is the state's start and costs no
+	// symbol, so libzstd leaves it out of the counts it normalizes.
+	log := optimalTableLog(k.maxLog, nbSeq, maxSym, 2)
+	total := nbSeq
+	last := codes[nbSeq-1]
+	if count[last] > 1 {
+		count[last]--
+		total--
+	}
+	norm := e.norm[:maxSym+1]
+	normalizeCount(norm, log, count[:], total, maxSym, total >= 2048)
+	hs := writeNCount(dst, norm, maxSym, log)
+	count[last]++
+	fresh, _ := normCost(norm, uint8(log), maxSym, count[:], maxSym)
+	fresh += uint64(hs) * 8 * 256
+	switch {
+	case basic <= repeat && basic <= fresh:
+		*cur = *k.predef
+		return modePredef, 0
+	case repeat <= fresh:
+		*cur = *prev
+		return modeRepeat, 0
+	}
+	cur.build(norm, uint8(log))
+	return modeFSE, hs
+}
+
+// encodeSequences writes the sequences bit stream into dst (room for 12
+// bytes a sequence and 16 more) and returns its size. The bit writer and
+// the three states live in locals: this loop is most of the entropy
+// stage's time.
+func (e *Encoder) encodeSequences(dst []byte, ll, of, ml *fseCTable) int {
+	n := len(e.seqs)
+	sq := e.seqs[:n]
+	lc, oc, mc := e.llCodes[:n], e.ofCodes[:n], e.mlCodes[:n]
+	llS, ofS, mlS := &ll.states, &of.states, &ml.states
+	llT, ofT, mlT := &ll.tt, &of.tt, &ml.tt
+	start := func(t *fseCTable, sym uint8) uint32 {
+		tt := t.tt[sym&63]
+		nb := (tt.deltaNbBits + 1<<15) >> 16
+		v := nb<<16 - tt.deltaNbBits
+		return uint32(t.states[(int32(v>>nb)+tt.deltaFind)&511])
+	}
+	vml := start(ml, mc[n-1])
+	vof := start(of, oc[n-1])
+	vll := start(ll, lc[n-1])
+	var acc uint64
+	var nb uint
+	pos := 0
+	put := func(v uint64, k uint) {
+		acc |= (v & (1<<(k&63) - 1)) << (nb & 63)
+		nb += k
+	}
+	flush := func() {
+		binary.LittleEndian.PutUint64(dst[pos:], acc)
+		k := nb >> 3
+		pos += int(k)
+		acc >>= (k << 3) & 63
+		nb &= 7
+	}
+	s := &sq[n-1]
+	put(uint64(s.ll), uint(llBits[lc[n-1]&63]))
+	put(uint64(s.ml-3), uint(mlBits[mc[n-1]&63]))
+	flush()
+	put(uint64(s.offBase), uint(oc[n-1]))
+	flush()
+	for i := n - 2; i >= 0; i-- {
+		l, o, m := lc[i]&63, oc[i]&63, mc[i]&63
+		s := &sq[i]
+		t := ofT[o]
+		k := (vof + t.deltaNbBits) >> 16
+		put(uint64(vof), uint(k))
+		vof = uint32(ofS[(int32(vof>>(k&31))+t.deltaFind)&511])
+		t = mlT[m]
+		k = (vml + t.deltaNbBits) >> 16
+		put(uint64(vml), uint(k))
+		vml = uint32(mlS[(int32(vml>>(k&31))+t.deltaFind)&511])
+		t = llT[l]
+		k = (vll + t.deltaNbBits) >> 16
+		put(uint64(vll), uint(k))
+		vll = uint32(llS[(int32(vll>>(k&31))+t.deltaFind)&511])
+		put(uint64(s.ll), uint(llBits[l%36]))
+		flush()
+		put(uint64(s.ml-3), uint(mlBits[m%53]))
+		put(uint64(s.offBase), uint(o))
+		flush()
+	}
+	put(uint64(vml), uint(ml.log))
+	put(uint64(vof), uint(of.log))
+	flush()
+	put(uint64(vll), uint(ll.log))
+	put(1, 1)
+	flush()
+	if nb > 0 {
+		pos++
+	}
+	return pos
+}

@@ -1,0 +1,315 @@
+// Package zstdenc writes zstd frames (RFC 8878) the way Blosc stores
+// them: one single-segment frame per stream with its content size and no
+// checksum, optionally against a raw-content dictionary. Its levels are
+// libzstd's: the same match finder strategy and parameters per level and
+// source size (clevels.h), and entropy coding chosen by cost, so that a
+// Blosc chunk written at a clevel comes out near the size c-blosc2 makes.
+//
+// The strategies written are libzstd's fast, double fast, greedy, lazy
+// and lazy2 (hash chains), which libzstd uses up to level 10-12 depending
+// on the source size. The rows of the binary-tree strategies (btlazy2,
+// btopt, btultra, btultra2: Blosc clevels 6-9 on small blocks) run lazy2
+// with their table sizes and a search of 512 chain links, until those
+// finders are written.
+//
+// Every block is stored compressed, raw or as one repeated byte,
+// whichever is smallest as libzstd decides it; literals go raw, as one
+// repeated byte, or Huffman-coded in one or four streams with a new table
+// or the previous block's; each sequence field's FSE table is the
+// predefined one, the previous block's, a single symbol's or a new one,
+// whichever costs fewest bits with its description (libzstd chooses so
+// from level 5; its faster levels use a cheaper guess).
+package zstdenc
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+)
+
+const (
+	frameMagic   = 0xFD2FB528
+	maxBlockSize = 128 << 10
+
+	// standInSearchLog is the chain search of the levels whose libzstd
+	// strategy (binary trees, optimal parsing) lazy2 stands in for: on
+	// shuffled text at libzstd's level 11 it takes the ratio from 0.89x
+	// libzstd's (the row's 32 links) to 0.98x.
+	standInSearchLog = 9
+)
+
+// maxHistory bounds the dictionary and source a frame compresses (a
+// variable so that a test can lower it).
+var maxHistory = 1 << 29
+
+// Encoder holds the tables and scratch of one goroutine. The zero value
+// is ready to use; reusing it, frames are written without allocating.
+type Encoder struct {
+	p        cparams
+	override *cparams // tests: these parameters instead of the level's
+	strategy int
+
+	// Hash tables of positions biased by base: an entry below base is
+	// from an earlier frame and is ignored, so the tables need no
+	// clearing between frames.
+	hashT, hashL []uint32
+	base         uint32
+	lastLen      int
+	hist         []byte // the dictionary then the source, when a dictionary is used
+
+	mrep [2]uint32 // the match finder's own repeat offsets
+
+	nextUpdate int // the hash chains hold the positions before this
+
+	seqs                      []seq
+	lits                      []byte
+	llCodes, ofCodes, mlCodes []uint8
+	blk                       []byte
+	counts                    [3][64]uint32 // ll, of, ml codes
+
+	// Entropy state the decoder will hold after the last block, and the
+	// state the block being written would leave.
+	rep, nextRep [3]uint32
+	huf, hufNext huffCTable
+	hufValid     bool
+	hufNextIsNew bool
+	fse, fseNext fseTables
+
+	hb        huffBuilder
+	litCount  [256]uint32
+	norm      [64]int16
+	ncountBuf [512]byte
+	wtBuf     [512]byte
+	wtTable   fseCTable
+}
+
+// Encode appends to dst one zstd frame of src at libzstd's level (1..22;
+// out of range levels are clamped) and returns the extended buffer.
+func (e *Encoder) Encode(dst, src []byte, level int) []byte {
+	return e.encode(dst, src, nil, level)
+}
+
+// EncodeDict is Encode with a raw-content dictionary: src's matches may
+// reach into dict, and a decoder needs the same dict. The frame carries
+// no dictionary ID, as c-blosc2 writes it.
+func (e *Encoder) EncodeDict(dst, src, dict []byte, level int) []byte {
+	return e.encode(dst, src, dict, level)
+}
+
+func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
+	e.p = paramsFor(level, len(src), len(dict))
+	if e.override != nil {
+		e.p = *e.override
+	}
+	e.strategy = int(e.p.strat)
+	if e.strategy >= stratBtlazy2 {
+		// lazy2 stands in for the tree strategies. A tree visits its
+		// candidates in order and finds the longest of 2^slog well; a
+		// chain needs more links for that, but the deepest rows' searches
+		// would make it crawl.
+		e.p.slog = standInSearchLog
+	}
+	dst = appendFrameHeader(dst, len(src))
+	if len(src) == 0 {
+		return append(dst, 1, 0, 0) // one empty raw block, marked last
+	}
+	if len(src)+len(dict) >= maxHistory {
+		// Positions are biased 32-bit table entries: past this size
+		// the frame is written in raw blocks (still a valid frame).
+		for pos := 0; pos < len(src); pos += maxBlockSize {
+			end := min(pos+maxBlockSize, len(src))
+			last := uint32(0)
+			if end == len(src) {
+				last = 1
+			}
+			dst = appendBlockHeader(dst, last|blockRaw<<1|uint32(end-pos)<<3)
+			dst = append(dst, src[pos:end]...)
+		}
+		return dst
+	}
+	buf := src
+	if len(dict) > 0 {
+		e.hist = append(append(e.hist[:0], dict...), src...)
+		buf = e.hist
+	}
+	e.reset(len(buf))
+	start := len(buf) - len(src)
+	if start > 0 {
+		e.loadDict(buf[:start])
+	}
+	for pos := start; pos < len(buf); {
+		end := min(pos+maxBlockSize, len(buf))
+		dst = e.block(dst, buf, pos, end, end == len(buf))
+		pos = end
+	}
+	return dst
+}
+
+// appendFrameHeader writes the magic and a single-segment header whose
+// content size is n.
+func appendFrameHeader(dst []byte, n int) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, frameMagic)
+	switch {
+	case n < 256:
+		return append(dst, 0x20, byte(n))
+	case n < 65536+256:
+		dst = append(dst, 1<<6|0x20)
+		return binary.LittleEndian.AppendUint16(dst, uint16(n-256))
+	case uint64(n) <= 0xFFFFFFFF:
+		dst = append(dst, 2<<6|0x20)
+		return binary.LittleEndian.AppendUint32(dst, uint32(n))
+	default:
+		dst = append(dst, 3<<6|0x20)
+		return binary.LittleEndian.AppendUint64(dst, uint64(n))
+	}
+}
+
+// reset prepares the per-frame state for a history of n bytes.
+func (e *Encoder) reset(n int) {
+	e.rep = [3]uint32{1, 4, 8}
+	e.mrep = [2]uint32{1, 4}
+	e.nextUpdate = 0
+	e.hufValid = false
+	e.fse.valid = [3]bool{}
+	hsize := 1 << e.p.hlog
+	csize := 0
+	if e.strategy >= stratDfast {
+		csize = 1 << e.p.clog
+	}
+	if cap(e.hashT) < hsize {
+		e.hashT = make([]uint32, hsize)
+		e.base = 0
+	}
+	e.hashT = e.hashT[:hsize]
+	if cap(e.hashL) < csize {
+		e.hashL = make([]uint32, csize)
+		e.base = 0
+	}
+	e.hashL = e.hashL[:csize]
+	// Move base past every entry an earlier frame wrote; clear the tables
+	// when the biased positions would grow past 2^30.
+	next := uint64(e.base) + uint64(e.lastLen) + 1
+	if e.base == 0 || next+uint64(n) >= 1<<30 {
+		clear(e.hashT[:cap(e.hashT)])
+		clear(e.hashL[:cap(e.hashL)])
+		next = 1
+	}
+	e.base = uint32(next)
+	e.lastLen = n
+	bs := min(n, maxBlockSize)
+	if need := 5*bs + 4096; cap(e.blk) < need {
+		e.blk = make([]byte, need)
+	}
+	e.blk = e.blk[:cap(e.blk)]
+	if cap(e.seqs) < bs/3+1 {
+		e.seqs = make([]seq, 0, bs/3+1)
+		e.llCodes = make([]uint8, bs/3+1)
+		e.ofCodes = make([]uint8, bs/3+1)
+		e.mlCodes = make([]uint8, bs/3+1)
+	}
+	if cap(e.lits) < bs {
+		e.lits = make([]byte, 0, bs)
+	}
+}
+
+// block appends buf[start:end] as one block.
+func (e *Encoder) block(dst, buf []byte, start, end int, last bool) []byte {
+	src := buf[start:end]
+	e.seqs = e.seqs[:0]
+	e.lits = e.lits[:0]
+	switch e.strategy {
+	case stratFast:
+		e.fast(buf, start, end)
+	case stratDfast:
+		e.dfast(buf, start, end)
+	case stratGreedy:
+		e.lazy(buf, start, end, 0)
+	case stratLazy:
+		e.lazy(buf, start, end, 1)
+	default:
+		e.lazy(buf, start, end, 2)
+	}
+	lastBit := uint32(0)
+	if last {
+		lastBit = 1
+	}
+	if len(e.seqs) < 4 && len(e.lits) < 10 && allSame(src) {
+		dst = appendBlockHeader(dst, lastBit|blockRLE<<1|uint32(len(src))<<3)
+		return append(dst, src[0])
+	}
+	n := e.compressBlock()
+	if n == 0 || n >= len(src)-minGain(len(src)) {
+		dst = appendBlockHeader(dst, lastBit|blockRaw<<1|uint32(len(src))<<3)
+		return append(dst, src...)
+	}
+	// The decoder keeps this block's tables and offsets: so do we.
+	e.rep = e.nextRep
+	if e.hufNextIsNew {
+		e.huf = e.hufNext
+		e.hufValid = true
+	}
+	if len(e.seqs) > 0 {
+		e.fse, e.fseNext = e.fseNext, e.fse
+	}
+	dst = appendBlockHeader(dst, lastBit|blockCompressed<<1|uint32(n)<<3)
+	return append(dst, e.blk[:n]...)
+}
+
+func appendBlockHeader(dst []byte, h uint32) []byte {
+	return append(dst, byte(h), byte(h>>8), byte(h>>16))
+}
+
+// allSame reports whether b (not empty) is one byte repeated: b equals
+// itself shifted by one, which the runtime's vector compare checks.
+func allSame(b []byte) bool {
+	return bytes.Equal(b[1:], b[:len(b)-1])
+}
+
+// emit records a sequence: the literals from anchor to ip, then ml bytes
+// from offset back.
+func (e *Encoder) emit(buf []byte, anchor, ip int, offset uint32, ml int) {
+	e.lits = append(e.lits, buf[anchor:ip]...)
+	e.seqs = append(e.seqs, seq{ll: uint32(ip - anchor), ml: uint32(ml), offset: offset})
+}
+
+func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }
+func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
+
+const prime8 = 0xCF1BBCDCB7A56463
+
+// hashN hashes the low mls bytes of u to hbits bits.
+func hashN(u uint64, mls, hbits uint8) uint32 {
+	// The masks tell the compiler the shifts are below 64, which spares
+	// it the code for larger ones.
+	return uint32(((u << ((64 - 8*mls) & 63)) * prime8) >> ((64 - hbits) & 63))
+}
+
+// matchLen counts the bytes at a equal to those at b, a > b, up to end.
+func matchLen(buf []byte, a, b, end int) int {
+	x, y := buf[a:end], buf[b:end]
+	n := 0
+	for len(x) >= 16 {
+		d := binary.LittleEndian.Uint64(x) ^ binary.LittleEndian.Uint64(y)
+		if d != 0 {
+			return n + bits.TrailingZeros64(d)>>3
+		}
+		d = binary.LittleEndian.Uint64(x[8:]) ^ binary.LittleEndian.Uint64(y[8:])
+		if d != 0 {
+			return n + 8 + bits.TrailingZeros64(d)>>3
+		}
+		x, y = x[16:], y[16:]
+		n += 16
+		// A match this long may be very long (runs, zeros, shuffled
+		// counters): the runtime's vector compare skips equal stretches.
+		for len(x) >= 256 && bytes.Equal(x[:256], y[:256]) {
+			x, y = x[256:], y[256:]
+			n += 256
+		}
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			return n + i
+		}
+	}
+	return n + len(x)
+}

@@ -1,0 +1,328 @@
+package zstdenc
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"testing"
+
+	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/zstddec"
+	"github.com/klauspost/compress/zstd"
+)
+
+// testLevels covers each strategy written and the level rows around it.
+var testLevels = []int{1, 2, 3, 4, 5, 9, 19, 22}
+
+// testInputs are Blosc-like blocks: shuffled patterns of the sizes
+// c-blosc2 hands the codec, and edge cases.
+func testInputs(tb testing.TB) map[string][]byte {
+	in := map[string][]byte{
+		"empty":  {},
+		"one":    {7},
+		"short":  []byte("abcabcabcabcabcab"),
+		"zeros":  make([]byte, 300<<10),
+		"rle257": bytes.Repeat([]byte{9}, 257),
+	}
+	for _, name := range []string{"text", "arange_i16", "arange_i64", "linspace_f64", "f32_noise", "rand_s1", "runs", "rec12"} {
+		for _, n := range []int{100, 5000, 64 << 10, 200 << 10, 300 << 10} {
+			src := golden.MustPattern(tb, name, n)
+			in[fmt.Sprintf("%s/%d", name, n)] = src
+			in[fmt.Sprintf("%s/%d/shuf8", name, n)] = golden.Shuffled(src, 8)
+		}
+	}
+	return in
+}
+
+func checkFrame(t *testing.T, frame, src, dict []byte, kd *zstd.Decoder) {
+	t.Helper()
+	if dict == nil {
+		var d zstddec.Decoder
+		got := make([]byte, len(src))
+		if err := d.Decode(got, frame); err != nil {
+			t.Fatalf("zstddec: %v", err)
+		}
+		if !bytes.Equal(got, src) {
+			t.Fatalf("zstddec: differs at %d", golden.FirstDiff(got, src))
+		}
+	}
+	got, err := kd.DecodeAll(frame, nil)
+	if err != nil {
+		t.Fatalf("klauspost: %v", err)
+	}
+	if !bytes.Equal(got, src) {
+		t.Fatalf("klauspost: differs at %d of %d", golden.FirstDiff(got, src), len(src))
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	kd, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kd.Close()
+	var e Encoder
+	for name, src := range testInputs(t) {
+		for _, lvl := range testLevels {
+			frame := e.Encode(nil, src, lvl)
+			t.Run(fmt.Sprintf("%s/l%d", name, lvl), func(t *testing.T) {
+				checkFrame(t, frame, src, nil, kd)
+			})
+		}
+	}
+}
+
+func klauspostDict(tb testing.TB, dict []byte) *zstd.Decoder {
+	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1)}
+	if dict != nil {
+		opts = append(opts, zstd.WithDecoderDictRaw(0, dict))
+	}
+	d, err := zstd.NewReader(nil, opts...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
+}
+
+func TestRoundTripDict(t *testing.T) {
+	dict := golden.MustPattern(t, "text", 16<<10)
+	kd := klauspostDict(t, dict)
+	defer kd.Close()
+	var e Encoder
+	for _, name := range []string{"text", "rec12", "f32_noise"} {
+		for _, n := range []int{0, 10, 3000, 200 << 10} {
+			src := golden.MustPattern(t, name, n)
+			for _, lvl := range testLevels {
+				frame := e.EncodeDict(nil, src, dict, lvl)
+				t.Run(fmt.Sprintf("%s/%d/l%d", name, n, lvl), func(t *testing.T) {
+					checkFrame(t, frame, src, dict, kd)
+				})
+				if name == "text" && n > 1000 && len(frame) >= len(e.Encode(nil, src, lvl)) {
+					t.Errorf("text/%d level %d: the dictionary does not help: %d bytes", n, lvl, len(frame))
+				}
+			}
+		}
+	}
+}
+
+// TestDeterministic: the same input gives the same frame from a fresh
+// encoder and from one that wrote other frames, with other levels and a
+// dictionary, before.
+func TestDeterministic(t *testing.T) {
+	in := testInputs(t)
+	dict := golden.MustPattern(t, "text", 4<<10)
+	var used Encoder
+	for _, name := range []string{"text/64/shuf8", "linspace_f64/307200/shuf8", "rec12/204800", "f32_noise/5000"} {
+		if name == "text/64/shuf8" {
+			name = "text/5000/shuf8"
+		}
+		src, ok := in[name]
+		if !ok {
+			t.Fatalf("no input %s", name)
+		}
+		for _, lvl := range testLevels {
+			var fresh Encoder
+			want := fresh.Encode(nil, src, lvl)
+			used.EncodeDict(nil, in["runs/65536"], dict, 3)
+			used.Encode(nil, in["rand_s1/307200"], 1)
+			if got := used.Encode(nil, src, lvl); !bytes.Equal(got, want) {
+				t.Errorf("%s level %d: a reused encoder writes another frame", name, lvl)
+			}
+		}
+	}
+}
+
+func TestZeroAllocs(t *testing.T) {
+	src := golden.Shuffled(golden.MustPattern(t, "linspace_f64", 300<<10), 8)
+	dict := golden.MustPattern(t, "text", 4<<10)
+	for _, lvl := range []int{1, 3, 9} {
+		var e Encoder
+		dst := e.EncodeDict(e.Encode(nil, src, lvl), src, dict, lvl)
+		if n := testing.AllocsPerRun(5, func() {
+			e.Encode(dst[:0], src, lvl)
+			e.EncodeDict(dst[:0], src, dict, lvl)
+		}); n != 0 {
+			t.Errorf("level %d: %.1f allocations per frame", lvl, n)
+		}
+	}
+}
+
+// TestCompresses: the encoder finds what there is to find (a guard
+// against a finder that silently stores everything raw).
+func TestCompresses(t *testing.T) {
+	var e Encoder
+	for _, c := range []struct {
+		name string
+		ts   int
+		max  float64 // the largest acceptable compressed fraction
+	}{{"arange_i64", 8, 0.01}, {"linspace_f64", 8, 0.15}, {"text", 1, 0.4}, {"f32_noise", 4, 0.5}} {
+		src := golden.Shuffled(golden.MustPattern(t, c.name, 256<<10), c.ts)
+		for _, lvl := range []int{1, 3} {
+			if n := len(e.Encode(nil, src, lvl)); float64(n) > c.max*float64(len(src)) {
+				t.Errorf("%s level %d: %d of %d bytes", c.name, lvl, n, len(src))
+			}
+		}
+	}
+}
+
+// FuzzRoundTrip: any input at any level, with any prefix of it as a
+// raw-content dictionary, decodes to itself with zstddec (no
+// dictionary) or klauspost.
+func FuzzRoundTrip(f *testing.F) {
+	for _, name := range []string{"text", "linspace_f64", "f32_noise", "runs", "rec12"} {
+		src := golden.Shuffled(golden.MustPattern(f, name, 3000), 4)
+		f.Add(src, uint8(1), uint16(0))
+		f.Add(src, uint8(3), uint16(1000))
+	}
+	f.Add([]byte{}, uint8(2), uint16(0))
+	var e Encoder
+	var d zstddec.Decoder
+	var scratch []byte
+	f.Fuzz(func(t *testing.T, data []byte, level uint8, dictLen uint16) {
+		dl := min(int(dictLen), len(data))
+		dict, src := data[:dl], data[dl:]
+		lvl := int(level)%MaxLevel + 1
+		if dl == 0 {
+			scratch = e.Encode(scratch[:0], src, lvl)
+			got := make([]byte, len(src))
+			if err := d.Decode(got, scratch); err != nil || !bytes.Equal(got, src) {
+				t.Fatalf("level %d, %d bytes: zstddec: %v", lvl, len(src), err)
+			}
+			return
+		}
+		scratch = e.EncodeDict(scratch[:0], src, dict, lvl)
+		kd := klauspostDict(t, dict)
+		defer kd.Close()
+		got, err := kd.DecodeAll(scratch, nil)
+		if err != nil || !bytes.Equal(got, src) {
+			t.Fatalf("level %d, %d bytes, dictionary %d: klauspost: %v", lvl, len(src), dl, err)
+		}
+	})
+}
+
+// TestSameBytesEverywhere pins a digest of frames at several levels so
+// that the CI runs on 386 and s390x (QEMU) prove the encoder writes the
+// same bytes on every architecture (its only floating point, the cost
+// table, must round alike). A deliberate change of the encoder's output
+// updates the digest.
+func TestSameBytesEverywhere(t *testing.T) {
+	h := sha256.New()
+	var e Encoder
+	for _, name := range []string{"text", "linspace_f64", "f32_noise", "rec12"} {
+		src := golden.Shuffled(golden.MustPattern(t, name, 200<<10), 4)
+		for _, lvl := range []int{1, 3, 5, 9, 19} {
+			h.Write(e.Encode(nil, src, lvl))
+		}
+	}
+	const want = "afe96420aa91aec7c3b3a33a23456715ed44d65bd3782f8a4cb1b8a9397b7666"
+	if got := fmt.Sprintf("%x", h.Sum(nil)); got != want {
+		t.Errorf("frames digest %s, want %s", got, want)
+	}
+}
+
+// TestBeyondMaxHistory: a source too large for the biased positions is
+// stored in raw blocks, a frame every decoder reads.
+func TestBeyondMaxHistory(t *testing.T) {
+	defer func(m int) { maxHistory = m }(maxHistory)
+	maxHistory = 200 << 10
+	kd := klauspostDict(t, nil)
+	defer kd.Close()
+	var e Encoder
+	src := golden.MustPattern(t, "text", 300<<10)
+	frame := e.Encode(nil, src, 3)
+	if len(frame) < len(src) {
+		t.Fatalf("%d bytes compressed to %d past the limit", len(src), len(frame))
+	}
+	checkFrame(t, frame, src, nil, kd)
+}
+
+// TestTablesAcrossLiteralOnlyBlock: a compressed block without sequences
+// leaves the decoder's FSE tables as they were, so a later block that
+// repeats a table must repeat the last one written, not an older one.
+// Blocks: text, other text, skewed noise without matches, text.
+func TestTablesAcrossLiteralOnlyBlock(t *testing.T) {
+	text := golden.MustPattern(t, "text", 3*maxBlockSize)
+	noise := make([]byte, maxBlockSize)
+	s := uint64(7)
+	for i := range noise {
+		s = s*6364136223846793005 + 1442695040888963407
+		// 64 symbols: Huffman-compressible, and 4-byte repeats too rare
+		// for the finders to meet one (the block has no sequences).
+		noise[i] = byte(s >> 58)
+	}
+	src := append(append(append([]byte{}, text[:2*maxBlockSize]...), noise...), text[2*maxBlockSize:]...)
+	kd := klauspostDict(t, nil)
+	defer kd.Close()
+	var e Encoder
+	for _, lvl := range []int{1, 2, 3, 5} {
+		frame := e.Encode(nil, src, lvl)
+		checkFrame(t, frame, src, nil, kd)
+
+		// The blocks one by one: the literal-only block must leave the
+		// tables the decoder holds, the previous block's.
+		e.p = paramsFor(lvl, len(src), 0)
+		e.strategy = int(e.p.strat)
+		e.reset(len(src))
+		var dst []byte
+		var before fseTables
+		for k := 0; k < 4; k++ {
+			if k == 2 {
+				before = e.fse
+			}
+			n := len(dst)
+			dst = e.block(dst, src, k*maxBlockSize, (k+1)*maxBlockSize, k == 3)
+			if k == 2 {
+				if typ := dst[n] >> 1 & 3; typ != blockCompressed || len(e.seqs) != 0 {
+					t.Fatalf("level %d: the noise block is type %d with %d sequences; the test needs a compressed one with none", lvl, typ, len(e.seqs))
+				}
+				if e.fse != before {
+					t.Fatalf("level %d: a block without sequences changed the FSE tables a repeat would use", lvl)
+				}
+			}
+		}
+	}
+}
+
+// TestBlockMixes chains blocks of unlike kinds (matches, skewed noise
+// without matches, one repeated byte, plain noise, shuffled numbers) in
+// many orders, so that every carry-over between blocks (repeat offsets,
+// Huffman and FSE tables kept or not after raw, RLE and literal-only
+// blocks) meets every kind of block before it.
+func TestBlockMixes(t *testing.T) {
+	seg := func(kind, k int) []byte {
+		b := make([]byte, maxBlockSize)
+		s := uint64(k*7919 + kind)
+		switch kind {
+		case 0:
+			copy(b, golden.MustPattern(t, "text", maxBlockSize+k*1000)[k*1000:])
+		case 1, 3:
+			for i := range b {
+				s = s*6364136223846793005 + 1442695040888963407
+				b[i] = byte(s >> (56 + 2*(kind&1)))
+			}
+		case 2:
+			for i := range b {
+				b[i] = byte(k)
+			}
+		default:
+			copy(b, golden.Shuffled(golden.MustPattern(t, "linspace_f64", maxBlockSize), 8))
+		}
+		return b
+	}
+	kd := klauspostDict(t, nil)
+	defer kd.Close()
+	var e Encoder
+	rng := uint64(1)
+	for round := 0; round < 40; round++ {
+		var src []byte
+		for k := 0; k < 5; k++ {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			src = append(src, seg(int(rng>>61)%5, k)...)
+		}
+		// End mid-block, so the last block is short.
+		src = src[:len(src)-int(rng>>50)%maxBlockSize]
+		for _, lvl := range []int{1, 3, 5, 8} {
+			checkFrame(t, e.Encode(nil, src, lvl), src, nil, kd)
+		}
+	}
+}
