@@ -55,17 +55,6 @@ func (w *sliceWalk) init(g *geom, start, stop, buf []int64) {
 	w.origin = buf[6*n : 7*n : 7*n]
 }
 
-// chunks calls fn for every chunk the slice touches, in storage order,
-// with the chunk's index; fn may call blocks.
-func (w *sliceWalk) chunks(fn func(nchunk int64) error) error {
-	for more := w.firstChunk(); more; more = w.nextChunk() {
-		if err := fn(w.nchunk()); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // firstChunk makes the first chunk the slice touches the current one.
 func (w *sliceWalk) firstChunk() bool {
 	g := w.g

@@ -24,12 +24,6 @@ func (w *bitWriter) add(v uint64, nb uint) {
 	w.n += nb
 }
 
-// addFast appends v, which has no bits set above the low nb.
-func (w *bitWriter) addFast(v uint64, nb uint) {
-	w.acc |= v << w.n
-	w.n += nb
-}
-
 func (w *bitWriter) flush() {
 	binary.LittleEndian.PutUint64(w.buf[w.pos:], w.acc)
 	k := w.n >> 3
