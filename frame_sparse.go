@@ -45,10 +45,10 @@ type sparseDir struct {
 	writable  bool
 	used      map[int64]bool // chunk numbers with a file (or one being made)
 	low       int64          // no number below it is free
-	cbytes    int64   // the header's cbytes: the stored chunks' bytes
-	drops     []int64 // chunk files to remove once the index commits
-	made      []int64 // chunk files the change in progress wrote
-	committed []byte  // the index on file (nil: none yet), to undo a commit
+	cbytes    int64          // the header's cbytes: the stored chunks' bytes
+	drops     []int64        // chunk files to remove once the index commits
+	made      []int64        // chunk files the change in progress wrote
+	committed []byte         // the index on file (nil: none yet), to undo a commit
 	dirty     bool
 	keepMade  bool // a failed commit may have left the new index in place
 	broken    bool // a change failed: open the directory again
