@@ -103,6 +103,7 @@ func (e *engine) decompressBlosc2(dst, src []byte, threads int) ([]byte, error) 
 	out = out[:n]
 	threads = resolveThreads(threads)
 	c.pipe.bypass = (e.bypass || n >= bypassMinBytes) && c.pipe.bypassable()
+	c.bigOut = e.bypass
 	stageMin := stageMinDefault
 	if e.stageMin > 0 {
 		stageMin = e.stageMin

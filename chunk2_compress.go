@@ -163,7 +163,7 @@ func (e *engine) compress2Dest(dst, src []byte, p *params, destsize int) ([]byte
 		}
 	}
 	if l.memcpyed {
-		copy(out[header2Len:], src)
+		copyOut(out[header2Len:], src, false)
 		ntbytes = nbytes + header2Len
 	}
 	l.hdr.cbytes = ntbytes

@@ -108,7 +108,7 @@ func readStream(dst, src []byte, c Codec, dict []byte, cd codecDecoder) (int, er
 	case cs < 0:
 		fill(dst, byte(-cs))
 	case cs == len(dst):
-		copy(dst, src[4:n])
+		copyOut(dst, src[4:n], false)
 	default:
 		if err := cd.decodeStream(c, dict, dst, src[4:n]); err != nil {
 			return 0, err

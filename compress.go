@@ -75,7 +75,7 @@ func (e *engine) compress(dst, src []byte, p *params) ([]byte, error) {
 		}
 	}
 	if l.memcpyed {
-		copy(out[blosc1HeaderLen:], src)
+		copyOut(out[blosc1HeaderLen:], src, false)
 		ntbytes = maxbytes
 	}
 	out[0] = blosc1Version

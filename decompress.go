@@ -53,7 +53,7 @@ func (e *engine) decompress(dst, src []byte, threads int) ([]byte, error) {
 	}
 	chunk := src[:h.Cbytes]
 	if h.Memcpyed {
-		copy(out, chunk[blosc1HeaderLen:])
+		copyOut(out, chunk[blosc1HeaderLen:], e.bypass)
 		return out, nil
 	}
 	// runtime.GOMAXPROCS takes the runtime's global scheduler lock: ask it
@@ -125,7 +125,7 @@ func decompressBlock(ws *workerState, h *Header, chunk []byte, j int, out []byte
 		stream := chunk[off : off+csize]
 		part := dst[k*neblock : (k+1)*neblock]
 		if csize == neblock {
-			copy(part, stream)
+			copyOut(part, stream, false)
 		} else if err := ws.codec.Decompress(id, part, stream); err != nil {
 			if errors.Is(err, codec.ErrCorrupt) {
 				return fmt.Errorf("%w: block %d stream %d: %v", ErrCorrupt, j, k, err)
