@@ -17,13 +17,15 @@ import (
 	"github.com/klauspost/cpuid/v2"
 )
 
-// datasets are the PATTERNS.md inputs with the typesize natural to each.
+// datasets are the PATTERNS.md inputs and golden.RealWorld's, with the
+// typesize natural to each.
 var datasets = []struct {
 	name     string
 	typesize int
 }{
 	{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}, {"rand_s1", 8},
 	{"text", 1}, {"runs", 4}, {"rec12", 4}, {"arange_i16", 2}, {"zeros", 8},
+	{"sensor_f32", 4}, {"sensor_f64", 8}, {"timestamps_i64", 8}, {"sparse_f64", 8}, {"mixed_rec13", 13},
 }
 
 type benchRow struct {
