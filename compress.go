@@ -124,6 +124,7 @@ func (e *engine) blockThreads(opt, nblocks, nbytes int) int {
 	// runtime.GOMAXPROCS takes the runtime's global scheduler lock: ask it
 	// only for chunks that may go parallel, not on every small call.
 	if nblocks > 1 && e.parallelAt(nbytes) {
+		e.batch.auto = opt == 0
 		return resolveThreads(opt)
 	}
 	return 1

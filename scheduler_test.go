@@ -97,3 +97,53 @@ func TestCloseWaitsForJoinedHelper(t *testing.T) {
 		}
 	}
 }
+
+// judge backs off after losses, doubling up to maxBackoff, and halves the
+// backoff after a win; a default call then runs alone while serialLeft
+// lasts, still doing every block.
+func TestSplitBackoff(t *testing.T) {
+	var b batch
+	us := time.Microsecond
+	b.judge(4, 4, 100*us, 0) // the helpers did nothing
+	if b.backoff != 1 || b.serialLeft != 1 {
+		t.Fatalf("after a split that did nothing: backoff %d, serialLeft %d", b.backoff, b.serialLeft)
+	}
+	b.judge(4, 2, 100*us, 200*us) // waited longer than the helpers saved
+	if b.backoff != 2 || b.serialLeft != 2 {
+		t.Fatalf("after a losing split: backoff %d, serialLeft %d", b.backoff, b.serialLeft)
+	}
+	for range 10 {
+		b.judge(4, 4, 100*us, 0)
+	}
+	if b.backoff != maxBackoff || b.serialLeft != maxBackoff {
+		t.Fatalf("after many losses: backoff %d, serialLeft %d, want %d", b.backoff, b.serialLeft, maxBackoff)
+	}
+	b.serialLeft = 0
+	b.judge(4, 2, 100*us, 10*us) // the helpers saved about 100 us for a 10 us wait
+	if b.backoff != maxBackoff/2 || b.serialLeft != 0 {
+		t.Fatalf("after a win: backoff %d, serialLeft %d", b.backoff, b.serialLeft)
+	}
+	b.judge(4, 0, 0, 50*us) // the helpers did every block
+	if b.backoff != maxBackoff/4 {
+		t.Fatalf("after a win without the caller: backoff %d", b.backoff)
+	}
+
+	b.auto, b.serialLeft = true, 2
+	task := &countTask{done: make([]atomic.Int32, 6)}
+	var ws workerState
+	runBlocks(&b, task, 6, 2, &ws)
+	if b.serialLeft != 1 {
+		t.Fatalf("a default call while backing off left serialLeft %d, want 1", b.serialLeft)
+	}
+	for j := range task.done {
+		if n := task.done[j].Load(); n != 1 {
+			t.Fatalf("block %d done %d times", j, n)
+		}
+	}
+	// An explicit thread count is not held back.
+	b.auto = false
+	runBlocks(&b, &countTask{done: make([]atomic.Int32, 6)}, 6, 2, &ws)
+	if b.serialLeft != 1 && b.serialLeft != b.backoff {
+		t.Fatalf("explicit threads consumed serialLeft: %d", b.serialLeft)
+	}
+}
