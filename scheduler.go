@@ -135,7 +135,7 @@ func (b *batch) judge(n, own int, ownTime, wait time.Duration) {
 		b.backoff /= 2
 		return
 	}
-	b.backoff = min(max(2*b.backoff, 1), maxBackoff)
+	b.backoff = min(max(2*b.backoff, 4), maxBackoff)
 	b.serialLeft = b.backoff
 }
 

@@ -98,18 +98,18 @@ func TestCloseWaitsForJoinedHelper(t *testing.T) {
 	}
 }
 
-// judge backs off after losses, doubling up to maxBackoff, and halves the
+// judge backs off after losses, from 4 calls doubling up to maxBackoff, and halves the
 // backoff after a win; a default call then runs alone while serialLeft
 // lasts, still doing every block.
 func TestSplitBackoff(t *testing.T) {
 	var b batch
 	us := time.Microsecond
 	b.judge(4, 4, 100*us, 0) // the helpers did nothing
-	if b.backoff != 1 || b.serialLeft != 1 {
+	if b.backoff != 4 || b.serialLeft != 4 {
 		t.Fatalf("after a split that did nothing: backoff %d, serialLeft %d", b.backoff, b.serialLeft)
 	}
 	b.judge(4, 2, 100*us, 200*us) // waited longer than the helpers saved
-	if b.backoff != 2 || b.serialLeft != 2 {
+	if b.backoff != 8 || b.serialLeft != 8 {
 		t.Fatalf("after a losing split: backoff %d, serialLeft %d", b.backoff, b.serialLeft)
 	}
 	for range 10 {

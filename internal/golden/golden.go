@@ -301,8 +301,8 @@ func Pattern(name string, n int) ([]byte, error) {
 		// Nanoseconds since the epoch of events about a millisecond apart,
 		// each late by up to 50 us of scheduling jitter, still in order.
 		m := splitmix{13}
-		const start, period = 1_700_000_000_000_000_000, 1_000_000
-		return elems(8, func(i int) uint64 { return uint64(start + i*period + int(m.next()%50_000)) }), nil
+		const start, period uint64 = 1_700_000_000_000_000_000, 1_000_000
+		return elems(8, func(i int) uint64 { return start + uint64(i)*period + m.next()%50_000 }), nil
 	case name == "sparse_f64":
 		// Zeros but for about one element in 50, which holds a reading.
 		m := splitmix{14}
