@@ -101,7 +101,6 @@ func (e *engine) decompressBlosc2(dst, src []byte, threads int) ([]byte, error) 
 		out = make([]byte, n)
 	}
 	out = out[:n]
-	e.batch.auto = threads == 0
 	threads = resolveThreads(threads)
 	c.pipe.bypass = (e.bypass || n >= bypassMinBytes) && c.pipe.bypassable()
 	c.bigOut = e.bypass

@@ -124,7 +124,6 @@ func (e *engine) blockThreads(opt, nblocks, nbytes int, c Codec) int {
 	// runtime.GOMAXPROCS takes the runtime's global scheduler lock: ask it
 	// only for chunks that may go parallel, not on every small call.
 	if nblocks > 1 && e.parallelAt(nbytes, c, true) {
-		e.batch.auto = opt == 0
 		return resolveThreads(opt)
 	}
 	return 1

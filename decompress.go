@@ -59,7 +59,6 @@ func (e *engine) decompress(dst, src []byte, threads int) ([]byte, error) {
 	// runtime.GOMAXPROCS takes the runtime's global scheduler lock: ask it
 	// only for chunks that may go parallel, not on every small call.
 	if h.Nblocks > 1 && e.parallelAt(h.Nbytes, h.Codec, false) {
-		e.batch.auto = threads == 0
 		if threads = resolveThreads(threads); threads > 1 {
 			e.chunk, e.out, e.err = chunk, out, nil
 			runBlocks(&e.batch, decompressTask{e}, h.Nblocks, threads, &e.ws)

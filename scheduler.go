@@ -4,7 +4,6 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // The block scheduler: one set of worker goroutines for the whole process,
@@ -40,13 +39,6 @@ type batch struct {
 	gen  uint32
 	left chan struct{} // the last helper out of a closed call says so
 
-	// auto says the caller's thread count is the default (Threads 0),
-	// which splits a call only while splitting pays (see judge);
-	// serialLeft is how many such calls run on the caller alone before
-	// the next try, backoff how many after the next loss.
-	auto       bool
-	serialLeft int
-	backoff    int
 }
 
 const (
@@ -99,44 +91,14 @@ func (b *batch) close() {
 	b.task = nil
 }
 
-// work does blocks until none is left and returns how many it did.
-func (b *batch) work(ws *workerState) int {
-	done := 0
+func (b *batch) work(ws *workerState) {
 	for {
 		j := b.next.Add(1) - 1
 		if j >= b.n {
-			return done
+			return
 		}
 		b.task.doBlock(ws, int(j))
-		done++
 	}
-}
-
-// maxBackoff bounds the calls a batch runs alone after splitting lost:
-// one call in that many still tries, so a machine whose other cores
-// free up is noticed within that many calls.
-const maxBackoff = 64
-
-// judge learns from a split call whether splitting paid: the caller did
-// own of the n blocks in ownTime, then waited wait for the helpers. The
-// helpers' blocks would have taken the caller about n-own times its time
-// per block; if that is more than it waited, the split won. A split in
-// which the helpers did nothing, or cost more than it saved, makes the
-// batch's next default calls run on the caller alone, twice as many
-// after each further loss, half as many after a win.
-//
-// The thresholds of size alone cannot know whether the other cores are
-// free: on a machine shared with other work a woken worker may run late
-// or be preempted inside its block, and the default then lost to one
-// thread at every size (0.5-0.9x, 2 cores, load 25).
-func (b *batch) judge(n, own int, ownTime, wait time.Duration) {
-	helped := n - own
-	if helped > 0 && (own == 0 || time.Duration(helped)*(ownTime/time.Duration(own)) > wait) {
-		b.backoff /= 2
-		return
-	}
-	b.backoff = min(max(2*b.backoff, 4), maxBackoff)
-	b.serialLeft = b.backoff
 }
 
 // maxWorkers bounds the pool whatever Options.Threads asks for.
@@ -195,14 +157,9 @@ func resolveThreads(t int) int {
 }
 
 // runBlocks does blocks 0..n-1 of task with up to threads goroutines, the
-// caller's included, and returns when all are done. With b.auto, a call
-// that the batch's recent ones say would not gain runs on the caller.
+// caller's included, and returns when all are done.
 func runBlocks(b *batch, task blockTask, n, threads int, ws *workerState) {
 	helpers := min(threads-1, n-1)
-	if helpers > 0 && b.auto && b.serialLeft > 0 {
-		b.serialLeft--
-		helpers = 0
-	}
 	h := b.open(task, n)
 	if helpers <= 0 {
 		b.work(ws)
@@ -210,7 +167,6 @@ func runBlocks(b *batch, task blockTask, n, threads int, ws *workerState) {
 		return
 	}
 	pool.ensure(helpers)
-	t0 := time.Now()
 	for i := 0; i < helpers; i++ {
 		select {
 		case pool.work <- h:
@@ -219,8 +175,6 @@ func runBlocks(b *batch, task blockTask, n, threads int, ws *workerState) {
 		}
 		break
 	}
-	own := b.work(ws)
-	t1 := time.Now()
+	b.work(ws)
 	b.close()
-	b.judge(n, own, t1.Sub(t0), time.Since(t1))
 }
