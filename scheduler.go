@@ -25,8 +25,7 @@ type blockTask interface {
 // blocks a worker is doing. Waiting for every helper handed the batch to
 // check in, as a WaitGroup would, made a chunk whose blocks the caller
 // finished alone wait for a worker to be woken and scheduled, which on a
-// busy machine took longer than the blocks (a 1 MiB LZ4 chunk of four
-// blocks decoded at 0.6-0.9 times the speed of one thread). ctl packs the
+// busy machine can take longer than the blocks. ctl packs the
 // call's generation (high 32 bits), a closed flag and the count of
 // helpers inside (low bits) into one word, so that a helper woken for an
 // earlier call sees the generation moved on and leaves without touching
@@ -38,7 +37,6 @@ type batch struct {
 	ctl  atomic.Uint64
 	gen  uint32
 	left chan struct{} // the last helper out of a closed call says so
-
 }
 
 const (
