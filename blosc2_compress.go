@@ -174,7 +174,7 @@ func (e *engine) compress2Dest(dst, src []byte, p *params, destsize int) ([]byte
 		}
 	}
 	if l.memcpyed {
-		copy(out[header2Len:], src)
+		copyOut(out[header2Len:], src, false)
 		ntbytes = nbytes + header2Len
 	}
 	l.hdr.cbytes = ntbytes
@@ -238,7 +238,7 @@ func (e *engine) compressBlocks2(out, src []byte, p *params, l *layout2) (int, b
 	b.p, b.l, b.pipe, b.src, b.ref, b.zenc = p, *l, pipe, src, ref, zenc
 	threads := 1
 	if zenc == nil {
-		threads = e.blockThreads(p.threads, l.nblocks, l.nbytes)
+		threads = e.blockThreads(p.threads, l.nblocks, l.nbytes, p.codec)
 	}
 	last := l.nblocks - 1
 	start := ntbytes

@@ -22,6 +22,9 @@ type chunk2 struct {
 	last    int // size of the last block (regular chunks)
 	maxBlk  int // largest block
 	bstarts []byte
+	// bigOut says the chunk is one piece of an output too large for the
+	// caches (engine.bypass), whatever its own size (see copyOut).
+	bigOut bool
 }
 
 // openChunk2 validates a Blosc2 chunk. For a regular chunk it walks the
@@ -238,7 +241,7 @@ func (c *chunk2) decodeVLBlock(out, ref []byte, i int, st *decodeState, cd codec
 		buf, tmp = st.scratch(len(out))
 	}
 	if len(stream) == len(out) {
-		copy(buf, stream)
+		copyOut(buf, stream, false)
 	} else if err := c.decodeStream(buf, stream, cd); err != nil {
 		return fmt.Errorf("VL block %d: %w", i, err)
 	}
@@ -331,7 +334,7 @@ func (c *chunk2) decodeAll(dst []byte, stageMin int, st *decodeState, cd codecDe
 	case h.special() != specialNone:
 		return expandSpecial(dst, h, c.src)
 	case h.memcpyed():
-		copy(dst, c.src[header2Len:])
+		copyOut(dst, c.src[header2Len:], c.bigOut)
 		return nil
 	case h.nbytes == 0:
 		return nil

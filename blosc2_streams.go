@@ -116,7 +116,7 @@ func (ch *chunk2) readStream(dst, src []byte, cd codecDecoder) (int, error) {
 	case cs < 0:
 		fill(dst, byte(-cs))
 	case cs == len(dst):
-		copy(dst, src[4:n])
+		copyOut(dst, src[4:n], false)
 	default:
 		if err := ch.decodeStream(dst, src[4:n], cd); err != nil {
 			return 0, err

@@ -56,11 +56,28 @@ type engine struct {
 	bypass bool
 }
 
-func (e *engine) parallelAt(nbytes int) bool {
+func (e *engine) parallelAt(nbytes int, c Codec, compress bool) bool {
 	if e.parallelMin > 0 {
 		return nbytes >= e.parallelMin
 	}
-	return nbytes >= parallelMinBytes
+	return nbytes >= splitMinBytes(c, compress)
+}
+
+// splitMinBytes is the chunk size from which its blocks are shared out:
+// where one thread's work is long enough (some 150 us on the Xeon these
+// were measured on) for a helper's wake-up and its cold caches to be
+// small beside it. Decoding is fast for every codec but zlib (LZ4 ran a
+// 1 MiB chunk of four blocks at 14-15 GB/s alone and lost to itself
+// split in two, 0.91-0.93x by the median of nine rounds, while 4 MiB
+// split ran 1.6-1.9x); compressing is fast for BloscLZ and LZ4 only.
+func splitMinBytes(c Codec, compress bool) int {
+	switch {
+	case compress && (c == BloscLZ || c == LZ4):
+		return 512 << 10
+	case compress || c == Zlib:
+		return parallelMinBytes
+	}
+	return 2 << 20
 }
 
 type blockResult struct {
@@ -79,10 +96,11 @@ func (e *engine) setErr(err error) {
 
 var enginePool = sync.Pool{New: func() any { return new(engine) }}
 
-// parallelMinBytes is the chunk size below which blocks are done on the
-// caller's goroutine. BenchmarkParallelThreshold (LZ4, 32 KiB blocks, two
-// cores) showed two threads ahead from 128 KiB for both directions and
-// mixed at 64 KiB; below that the hand-off is not worth its cost.
+// parallelMinBytes is the smallest chunk size at which blocks are shared
+// out, for the slow codecs (see splitMinBytes). BenchmarkParallelThreshold
+// (LZ4, 32 KiB blocks, two cores) showed two threads ahead from 128 KiB
+// for both directions and mixed at 64 KiB; below that the hand-off is not
+// worth its cost.
 const parallelMinBytes = 128 << 10
 
 // Compressor compresses chunks with fixed options, reusing its encoders and

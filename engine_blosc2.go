@@ -60,12 +60,13 @@ func (e *engine) decompressBlosc2(dst, src []byte, threads int) ([]byte, error) 
 	out = out[:n]
 	threads = resolveThreads(threads)
 	c.pipe.bypass = (e.bypass || n >= bypassMinBytes) && c.pipe.bypassable()
+	c.bigOut = e.bypass
 	stageMin := stageMinDefault
 	if e.stageMin > 0 {
 		stageMin = e.stageMin
 	}
 	regular := c.nblocks > 1 && !c.h.vlBlocks() && c.h.special() == specialNone && !c.h.memcpyed()
-	if !regular || threads <= 1 || !e.parallelAt(n) {
+	if !regular || threads <= 1 || !e.parallelAt(n, c.codec, false) {
 		if err := c.decodeAll(out, stageMin, &e.ws.b2, &e.ws); err != nil {
 			return nil, err
 		}

@@ -41,7 +41,7 @@ func (e *engine) compress(dst, src []byte, p *params) ([]byte, error) {
 		}
 	}
 	if l.memcpyed {
-		copy(out[blosc1HeaderLen:], src)
+		copyOut(out[blosc1HeaderLen:], src, false)
 		ntbytes = maxbytes
 	}
 	out[0] = blosc1Version
@@ -66,7 +66,7 @@ func (e *engine) compressBlocks(out, src []byte, p *params, l *layout) (int, err
 	e.blocks.begin(out, blosc1HeaderLen, ntbytes, l.nblocks,
 		blockWorstCase(p, l, l.blocksize, false),
 		blockWorstCase(p, l, l.blockLen(l.nblocks-1), l.leftover > 0))
-	n, err := e.writeBlocks(c, e.blockThreads(p.threads, l.nblocks, l.nbytes))
+	n, err := e.writeBlocks(c, e.blockThreads(p.threads, l.nblocks, l.nbytes, p.codec))
 	*c = compress1Call{}
 	return n, err
 }
@@ -86,10 +86,10 @@ func (c *compress1Call) encodeBlock(ws *workerState, j int, out []byte) (int, er
 }
 
 // blockThreads is how many goroutines a chunk's blocks get.
-func (e *engine) blockThreads(opt, nblocks, nbytes int) int {
+func (e *engine) blockThreads(opt, nblocks, nbytes int, c Codec) int {
 	// runtime.GOMAXPROCS takes the runtime's global scheduler lock: ask it
 	// only for chunks that may go parallel, not on every small call.
-	if nblocks > 1 && e.parallelAt(nbytes) {
+	if nblocks > 1 && e.parallelAt(nbytes, c, true) {
 		return resolveThreads(opt)
 	}
 	return 1

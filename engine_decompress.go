@@ -26,12 +26,12 @@ func (e *engine) decompress(dst, src []byte, threads int) ([]byte, error) {
 	}
 	chunk := src[:h.Cbytes]
 	if h.Memcpyed {
-		copy(out, chunk[blosc1HeaderLen:])
+		copyOut(out, chunk[blosc1HeaderLen:], e.bypass)
 		return out, nil
 	}
 	// runtime.GOMAXPROCS takes the runtime's global scheduler lock: ask it
 	// only for chunks that may go parallel, not on every small call.
-	if h.Nblocks > 1 && e.parallelAt(h.Nbytes) {
+	if h.Nblocks > 1 && e.parallelAt(h.Nbytes, h.Codec, false) {
 		if threads = resolveThreads(threads); threads > 1 {
 			e.chunk, e.out, e.err = chunk, out, nil
 			runBlocks(&e.batch, decompressTask{e}, h.Nblocks, threads, &e.ws)
@@ -98,7 +98,7 @@ func decompressBlock(ws *workerState, h *Header, chunk []byte, j int, out []byte
 		stream := chunk[off : off+csize]
 		part := dst[k*neblock : (k+1)*neblock]
 		if csize == neblock {
-			copy(part, stream)
+			copyOut(part, stream, false)
 		} else if err := ws.codec.Decompress(id, part, stream); err != nil {
 			if errors.Is(err, codec.ErrCorrupt) {
 				return fmt.Errorf("%w: block %d stream %d: %v", ErrCorrupt, j, k, err)

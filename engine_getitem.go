@@ -33,7 +33,7 @@ func (e *engine) getBytes(dst, src []byte, lo, hi int) ([]byte, error) {
 	}
 	chunk := src[:h.Cbytes]
 	if h.Memcpyed {
-		copy(out, chunk[blosc1HeaderLen+lo:blosc1HeaderLen+hi])
+		copyOut(out, chunk[blosc1HeaderLen+lo:blosc1HeaderLen+hi], false)
 		return out, nil
 	}
 	bs := h.Blocksize

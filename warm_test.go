@@ -9,14 +9,15 @@ import (
 // workers: each holds at a barrier until all n have started, so no worker
 // can take two of the n batches.
 type everyWorker struct {
-	f       func(ws *workerState)
-	started sync.WaitGroup
+	f                 func(ws *workerState)
+	started, finished sync.WaitGroup
 }
 
 func (t *everyWorker) doBlock(ws *workerState, _ int) {
 	t.f(ws)
 	t.started.Done()
 	t.started.Wait()
+	t.finished.Done()
 }
 
 // warmWorkers builds, on every worker of the shared pool, the lazily
@@ -55,15 +56,16 @@ func warmWorkers(t *testing.T, o Options, src []byte) {
 	}}
 	n := pool.size()
 	task.started.Add(n)
+	task.finished.Add(n)
 	batches := make([]batch, n)
 	for i := range batches {
-		b := &batches[i]
-		b.task, b.n = task, 1
-		b.helpers.Add(1)
-		pool.work <- b
+		// Each batch stays open until its one block is done, so the
+		// worker it is sent to cannot arrive too late for it.
+		pool.work <- batches[i].open(task, 1)
 	}
+	task.finished.Wait()
 	for i := range batches {
-		batches[i].helpers.Wait()
+		batches[i].close()
 	}
 	if failed != nil {
 		t.Fatalf("warming the workers: %v", failed)

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/goblosc/blosc/internal/golden"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -98,6 +100,31 @@ func TestRunUsage(t *testing.T) {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+// The real-world datasets are in the full suite and selectable by name,
+// with their record sizes as typesizes, and the quick suite (CI's) does
+// not time them.
+func TestRealWorldDatasets(t *testing.T) {
+	full := suites()["full"]
+	var ov overrides
+	ov.datasets = strings.Join(golden.RealWorld, ",")
+	s := suites()["quick"]
+	if err := ov.apply(&s); err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range golden.RealWorld {
+		want := dataset{name, golden.RealWorldTypesize[name]}
+		if s.datasets[i] != want {
+			t.Errorf("-datasets %s gave %+v, want %+v", name, s.datasets[i], want)
+		}
+		if !slices.Contains(full.datasets, want) {
+			t.Errorf("full suite lacks %+v", want)
+		}
+		if slices.Contains(suites()["quick"].datasets, want) {
+			t.Errorf("quick suite times %s", name)
 		}
 	}
 }

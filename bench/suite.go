@@ -77,16 +77,17 @@ func suites() map[string]suite {
 		// libraries; it takes hours (run it on an otherwise idle
 		// machine).
 		"full": {
-			name:     "full",
-			formats:  []blosc.Format{blosc.FormatBlosc1, blosc.FormatBlosc2},
-			datasets: []dataset{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}, {"rand_s1", 8}, {"text", 1}, {"runs", 4}},
-			codecs:   []blosc.Codec{blosc.BloscLZ, blosc.LZ4, blosc.LZ4HC, blosc.Zlib, blosc.Zstd},
-			filters:  []string{"noshuffle", "shuffle", "bitshuffle"},
-			clevels:  []int{1, 5, 9},
-			sizes:    []int{4 << 10, 64 << 10, 1 << 20, 16 << 20, 64 << 20},
-			threads:  allThreads,
-			rounds:   10,
-			opTime:   10 * time.Millisecond,
+			name:    "full",
+			formats: []blosc.Format{blosc.FormatBlosc1, blosc.FormatBlosc2},
+			datasets: append([]dataset{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}, {"rand_s1", 8}, {"text", 1}, {"runs", 4}},
+				realWorld()...),
+			codecs:  []blosc.Codec{blosc.BloscLZ, blosc.LZ4, blosc.LZ4HC, blosc.Zlib, blosc.Zstd},
+			filters: []string{"noshuffle", "shuffle", "bitshuffle"},
+			clevels: []int{1, 5, 9},
+			sizes:   []int{4 << 10, 64 << 10, 1 << 20, 16 << 20, 64 << 20},
+			threads: allThreads,
+			rounds:  10,
+			opTime:  10 * time.Millisecond,
 
 			kernelTypesizes: []int{1, 2, 3, 4, 7, 8, 12, 16, 32},
 			kernelSizes:     []int{4 << 10, 256 << 10, 64 << 20},
@@ -98,6 +99,17 @@ func suites() map[string]suite {
 	}
 }
 
+// realWorld are the noisy, real-world-like datasets (golden.RealWorld)
+// with their natural typesizes: sensor series, timestamps, sparse arrays
+// and records of mixed fields.
+func realWorld() []dataset {
+	var ds []dataset
+	for _, name := range golden.RealWorld {
+		ds = append(ds, dataset{name, golden.RealWorldTypesize[name]})
+	}
+	return ds
+}
+
 // overrides are run's flags that replace one dimension of the suite.
 type overrides struct {
 	formats, datasets, codecs, filters, levels, sizes, threads string
@@ -107,6 +119,12 @@ type overrides struct {
 var typesizes = map[string]int{
 	"arange_i64": 8, "linspace_f64": 8, "f32_noise": 4, "rand_s1": 8, "text": 1,
 	"runs": 4, "rec12": 4, "arange_i16": 2, "arange_i32": 4, "zeros": 8,
+}
+
+func init() {
+	for name, ts := range golden.RealWorldTypesize {
+		typesizes[name] = ts
+	}
 }
 
 func (ov overrides) apply(s *suite) error {

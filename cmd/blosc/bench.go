@@ -18,13 +18,14 @@ import (
 )
 
 // datasets are the golden vectors' patterns (docs/benchmarks.md#datasets)
-// with the typesize natural to each.
+// and golden.RealWorld's, with the typesize natural to each.
 var datasets = []struct {
 	name     string
 	typesize int
 }{
 	{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}, {"rand_s1", 8},
 	{"text", 1}, {"runs", 4}, {"rec12", 4}, {"arange_i16", 2}, {"zeros", 8},
+	{"sensor_f32", 4}, {"sensor_f64", 8}, {"timestamps_i64", 8}, {"sparse_f64", 8}, {"mixed_rec13", 13},
 }
 
 type benchRow struct {

@@ -7,6 +7,7 @@ package golden
 import (
 	"bufio"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -140,9 +141,20 @@ func Filter(es []Entry, prefix string) []Entry {
 	return out
 }
 
-// Names of the patterns a benchmark or test can generate at any size.
+// Names of the patterns a benchmark or test can generate at any size:
+// PATTERNS.md's (RealWorld lists more).
 var Names = []string{"zeros", "arange_i8", "arange_i16", "arange_i32", "arange_i64",
 	"linspace_f64", "rand_s1", "f32_noise", "text", "runs", "rec12"}
+
+// RealWorld names the patterns that look like data people store, beside
+// PATTERNS.md's smooth and random ones: noisy sensor series, jittered
+// timestamps, sparse arrays and records of mixed fields. They are this
+// module's own (no C-made vector uses them); their generators are
+// deterministic, so every run and every machine compresses the same bytes.
+var RealWorld = []string{"sensor_f32", "sensor_f64", "timestamps_i64", "sparse_f64", "mixed_rec13"}
+
+// RealWorldTypesize is the element (record) size of each RealWorld pattern.
+var RealWorldTypesize = map[string]int{"sensor_f32": 4, "sensor_f64": 8, "timestamps_i64": 8, "sparse_f64": 8, "mixed_rec13": 13}
 
 type splitmix struct{ s uint64 }
 
@@ -155,6 +167,46 @@ func (m *splitmix) next() uint64 {
 }
 
 var words = strings.Fields("the quick brown fox jumps over lazy dog blosc chunk frame shuffle bitshuffle compress data block lorem ipsum dolor sit amet consectetur adipiscing elit alpha beta gamma delta epsilon zeta eta theta")
+
+// bell returns a bell-shaped random integer with mean 0 and standard
+// deviation about 148 (the sum of four random bytes, less its mean).
+func (m *splitmix) bell() int64 {
+	r := m.next()
+	return int64(r&255+r>>8&255+r>>16&255+r>>24&255) - 510
+}
+
+// wave is a sine-like wave of the given period (in samples) and
+// amplitude: two parabolic arches of opposite signs.
+func wave(i, period int, amp int64) int64 {
+	h := int64(period / 2)
+	x := int64(i % period)
+	sign := int64(1)
+	if x >= h {
+		x, sign = x-h, -1
+	}
+	return sign * amp * 4 * x * (h - x) / (h * h)
+}
+
+// temperature is the sensor patterns' series: one reading a minute, a
+// daily cycle of +-6 degrees around 15, a yearly one of +-9, a slow random
+// walk (weather) and reading noise of 0.05 degrees, kept at the sensor's
+// resolution of 2^-bits degrees. It counts in 1024ths of a degree with
+// integers, so that its floats are exact and the same on every platform
+// (no libm calls, no fused multiply-adds).
+type temperature struct {
+	m    splitmix
+	walk int64
+	bits uint
+}
+
+func (t *temperature) at(i int) float64 {
+	const day, unit = 24 * 60, 1024
+	t.walk += t.m.bell() / 74
+	v := 15*unit + wave(i, day, 6*unit) + wave(i, 365*day, 9*unit) + t.walk + t.m.bell()*51/148
+	q := int64(1) << (10 - t.bits)
+	v = (v + q/2) &^ (q - 1)
+	return float64(v) / unit
+}
 
 // Pattern returns pattern(name, n) exactly as the vectors' PATTERNS.md
 // defines it.
@@ -242,6 +294,44 @@ func Pattern(name string, n int) ([]byte, error) {
 			}
 		}
 		return out, nil
+	case name == "sensor_f32":
+		t := temperature{m: splitmix{11}, bits: 7}
+		return elems(4, func(i int) uint64 { return uint64(math.Float32bits(float32(t.at(i)))) }), nil
+	case name == "sensor_f64":
+		t := temperature{m: splitmix{12}, bits: 10}
+		return elems(8, func(i int) uint64 { return math.Float64bits(t.at(i)) }), nil
+	case name == "timestamps_i64":
+		// Nanoseconds since the epoch of events about a millisecond apart,
+		// each late by up to 50 us of scheduling jitter, still in order.
+		m := splitmix{13}
+		const start, period uint64 = 1_700_000_000_000_000_000, 1_000_000
+		return elems(8, func(i int) uint64 { return start + uint64(i)*period + m.next()%50_000 }), nil
+	case name == "sparse_f64":
+		// Zeros but for about one element in 50, which holds a reading.
+		m := splitmix{14}
+		return elems(8, func(int) uint64 {
+			r := m.next()
+			if r%50 != 0 {
+				return 0
+			}
+			return math.Float64bits(float64(r>>44) / 16)
+		}), nil
+	case name == "mixed_rec13":
+		// Packed little-endian records {id int32; value float64; flags
+		// uint8}: increasing ids, a sensor reading, flags mostly clear.
+		m := splitmix{15}
+		t := temperature{m: splitmix{16}, bits: 8}
+		var rec [13]byte
+		for i := 0; len(out) < n; i++ {
+			binary.LittleEndian.PutUint32(rec[0:], uint32(1000+i))
+			binary.LittleEndian.PutUint64(rec[4:], math.Float64bits(t.at(i)))
+			rec[12] = 0
+			if r := m.next(); r%16 == 0 {
+				rec[12] = byte(1 << (r >> 60 & 7))
+			}
+			out = append(out, rec[:]...)
+		}
+		return out[:n], nil
 	case strings.HasPrefix(name, "rec"):
 		rl, err := strconv.Atoi(name[3:])
 		if err != nil || rl <= 0 {

@@ -3,9 +3,11 @@ package golden
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -235,5 +237,77 @@ func TestLookupErrors(t *testing.T) {
 	t.Setenv(EnvDir, dir)
 	if _, _, err := Lookup(); err == nil || errors.Is(err, ErrNotFound) {
 		t.Errorf("unreadable manifest: %v, want an error other than ErrNotFound", err)
+	}
+}
+
+// TestRealWorldPatterns pins the RealWorld generators (a change would
+// silently change every benchmark figure made from them) and checks the
+// shape each one promises.
+func TestRealWorldPatterns(t *testing.T) {
+	want := map[string]string{
+		"sensor_f32":     "2a96b6306e9e892b030a07c1c1b31413ac64deaf5439a8c41a20879880f8815a",
+		"sensor_f64":     "40d6044c5e7fea694665640a9159f58dddb133c8253ae0c54d57438b8a87dfe4",
+		"timestamps_i64": "77bb6288f0ca03ed214a87e2c1cb39a88931dc5379be5a2476b10fd800dd7135",
+		"sparse_f64":     "0c58cf8265a4a8540c542ceeb28e9074a14b9bb2d4e6e56b49e6e52e91345b38",
+		"mixed_rec13":    "eaf2fbd699b26db05ca647c79e0dfd1f6b7987b26e88b839c7468d44999d6f22",
+	}
+	for _, name := range RealWorld {
+		ts := RealWorldTypesize[name]
+		if ts == 0 || want[name] == "" {
+			t.Fatalf("%s: no typesize or no pinned hash", name)
+		}
+		b, err := Pattern(name, 100000)
+		if err != nil || len(b) != 100000 {
+			t.Fatalf("%s: %d bytes, %v", name, len(b), err)
+		}
+		if got := fmt.Sprintf("%x", sha256.Sum256(b)); got != want[name] {
+			t.Errorf("%s: sha256 %s, want %s", name, got, want[name])
+		}
+		// A shorter pattern is a prefix of a longer one.
+		if short, _ := Pattern(name, 777); !bytes.Equal(short, b[:777]) {
+			t.Errorf("%s: 777 bytes are not a prefix of 100000", name)
+		}
+		n := len(b) / ts
+		switch name {
+		case "sensor_f32":
+			for i := 0; i < n; i++ {
+				if v := math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])); v < -10 || v > 40 || v*128 != float32(int(v*128)) {
+					t.Fatalf("%s[%d] = %v: outside -10..40 or off the 1/128 grid", name, i, v)
+				}
+			}
+		case "sensor_f64":
+			for i := 0; i < n; i++ {
+				if v := math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:])); v < -10 || v > 40 || v*1024 != float64(int(v*1024)) {
+					t.Fatalf("%s[%d] = %v: outside -10..40 or off the 1/1024 grid", name, i, v)
+				}
+			}
+		case "timestamps_i64":
+			for i := 1; i < n; i++ {
+				d := int64(binary.LittleEndian.Uint64(b[8*i:]) - binary.LittleEndian.Uint64(b[8*i-8:]))
+				if d <= 900_000 || d >= 1_100_000 {
+					t.Fatalf("%s: step %d of %d ns", name, i, d)
+				}
+			}
+		case "sparse_f64":
+			nz := 0
+			for i := 0; i < n; i++ {
+				if binary.LittleEndian.Uint64(b[8*i:]) != 0 {
+					nz++
+				}
+			}
+			if nz == 0 || nz > n/20 {
+				t.Fatalf("%s: %d of %d elements non-zero", name, nz, n)
+			}
+		case "mixed_rec13":
+			for i := 0; i < n; i++ {
+				r := b[13*i:]
+				if id := binary.LittleEndian.Uint32(r); id != uint32(1000+i) {
+					t.Fatalf("%s: record %d has id %d", name, i, id)
+				}
+				if f := r[12]; f&(f-1) != 0 {
+					t.Fatalf("%s: record %d has flags %#x, more than one bit", name, i, f)
+				}
+			}
+		}
 	}
 }
