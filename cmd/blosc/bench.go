@@ -12,13 +12,14 @@ import (
 	"time"
 
 	"github.com/goblosc/blosc"
+	patterns "github.com/goblosc/blosc/internal/datasets"
 	"github.com/goblosc/blosc/internal/engines"
-	"github.com/goblosc/blosc/internal/golden"
 	"github.com/klauspost/cpuid/v2"
 )
 
 // datasets are the golden vectors' patterns (docs/benchmarks.md#datasets)
-// and golden.RealWorld's, with the typesize natural to each.
+// and the real-world-like series of internal/datasets, with the typesize
+// natural to each.
 var datasets = []struct {
 	name     string
 	typesize int
@@ -173,7 +174,7 @@ func benchChunks(dsList, codecList, shuffleList, format string, size int, levels
 			continue
 		}
 		found++
-		src, err := golden.Pattern(ds.name, size)
+		src, err := patterns.Pattern(ds.name, size)
 		if err != nil {
 			return nil, err
 		}
