@@ -154,29 +154,11 @@ func TestGoldenArrays(t *testing.T) {
 // refSlice cuts [start, stop) out of a C-order array the plain way: item
 // by item through its flat index.
 func refSlice(all []byte, shape, start, stop []int64, itemsize int) []byte {
-	nd := len(shape)
 	var out []byte
-	n := int64(1)
-	for i := range nd {
-		n *= stop[i] - start[i]
-	}
-	idx := make([]int64, nd)
-	for k := int64(0); k < n; k++ {
-		rem := k
-		for i := nd - 1; i >= 0; i-- {
-			ext := stop[i] - start[i]
-			idx[i] = start[i] + rem%ext
-			rem /= ext
-		}
-		var flat int64
-		for i := range nd {
-			flat = flat*shape[i] + idx[i]
-		}
-		out = append(out, all[flat*int64(itemsize):(flat+1)*int64(itemsize)]...)
-	}
-	if out == nil {
-		out = []byte{}
-	}
+	isz := int64(itemsize)
+	eachRefItem(shape, start, stop, func(_, flat int64) {
+		out = append(out, all[flat*isz:(flat+1)*isz]...)
+	})
 	return out
 }
 

@@ -41,6 +41,15 @@ func randSlice(r *rand.Rand, shape []int64) (start, stop []int64) {
 
 // refSetSlice writes src into the C-order array all the plain way.
 func refSetSlice(all []byte, shape, start, stop []int64, itemsize int, src []byte) {
+	isz := int64(itemsize)
+	eachRefItem(shape, start, stop, func(k, flat int64) {
+		copy(all[flat*isz:(flat+1)*isz], src[k*isz:])
+	})
+}
+
+// eachRefItem calls fn with the index k of every item of the slice
+// [start, stop) in C order and its flat index in the array of shape.
+func eachRefItem(shape, start, stop []int64, fn func(k, flat int64)) {
 	nd := len(shape)
 	n := int64(1)
 	for i := range nd {
@@ -58,7 +67,7 @@ func refSetSlice(all []byte, shape, start, stop []int64, itemsize int, src []byt
 		for i := range nd {
 			flat = flat*shape[i] + idx[i]
 		}
-		copy(all[flat*int64(itemsize):(flat+1)*int64(itemsize)], src[k*int64(itemsize):])
+		fn(k, flat)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/goblosc/blosc/internal/zstdcodes"
 )
 
 // seqEntry is one state of a sequence FSE table with the symbol already
@@ -16,23 +18,12 @@ type seqEntry struct {
 	next   uint16
 }
 
-// Baselines and extra bits of the literal length and match length codes
-// (RFC 8878 3.1.1.3.2.1.1). An offset code c is the value 1<<c plus c bits.
+// Baselines and extra bits of the literal length and match length codes.
 var (
-	llBase = [36]uint32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-		16, 18, 20, 22, 24, 28, 32, 40, 48, 64, 128, 256, 512, 1024, 2048, 4096,
-		8192, 16384, 32768, 65536}
-	llBits = [36]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12,
-		13, 14, 15, 16}
-	mlBase = [53]uint32{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
-		19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
-		35, 37, 39, 41, 43, 47, 51, 59, 67, 83, 99, 131, 259, 515, 1027, 2051,
-		4099, 8195, 16387, 32771, 65539}
-	mlBits = [53]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11,
-		12, 13, 14, 15, 16}
+	llBase = zstdcodes.LLBase
+	llBits = zstdcodes.LLBits
+	mlBase = zstdcodes.MLBase
+	mlBits = zstdcodes.MLBits
 )
 
 // The predefined distributions (RFC 8878 3.1.1.3.2.2).
