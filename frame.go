@@ -35,6 +35,9 @@ func offsetsOptions() Options {
 // AppendSpecial's fast path (as blosc2_schunk_fill_special writes it), and
 // otherwise the offsets compressed as c-blosc2 compresses them.
 func (s *SChunk) offsetsChunk() ([]byte, error) {
+	// Reads share s and may compute it at once.
+	s.sy.cache.Lock()
+	defer s.sy.cache.Unlock()
 	if s.offsChunk != nil {
 		return s.offsChunk, nil
 	}
@@ -94,6 +97,15 @@ func (s *SChunk) frameParts() (hdr, offs, trailer []byte, err error) {
 // returns the extended slice: the bytes c-blosc2's blosc2_schunk_to_buffer returns for an
 // in-memory contiguous super-chunk built by the same operations.
 func (s *SChunk) AppendFrame(dst []byte) ([]byte, error) {
+	locked, err := s.beginRead()
+	if err != nil {
+		return nil, err
+	}
+	defer s.endRead(locked)
+	return s.appendFrame(dst)
+}
+
+func (s *SChunk) appendFrame(dst []byte) ([]byte, error) {
 	if s.sparse != nil {
 		c, err := s.contiguous()
 		if err != nil {
@@ -118,6 +130,15 @@ func (s *SChunk) AppendFrame(dst []byte) ([]byte, error) {
 
 // FrameLen returns the length of the frame Frame writes.
 func (s *SChunk) FrameLen() (int64, error) {
+	locked, err := s.beginRead()
+	if err != nil {
+		return 0, err
+	}
+	defer s.endRead(locked)
+	return s.frameLen()
+}
+
+func (s *SChunk) frameLen() (int64, error) {
 	if s.sparse != nil {
 		c, err := s.contiguous()
 		if err != nil {
@@ -134,6 +155,15 @@ func (s *SChunk) FrameLen() (int64, error) {
 
 // WriteTo writes the contiguous frame to w.
 func (s *SChunk) WriteTo(w io.Writer) (int64, error) {
+	locked, err := s.beginRead()
+	if err != nil {
+		return 0, err
+	}
+	defer s.endRead(locked)
+	return s.writeTo(w)
+}
+
+func (s *SChunk) writeTo(w io.Writer) (int64, error) {
 	if s.sparse != nil {
 		c, err := s.contiguous()
 		if err != nil {

@@ -48,11 +48,12 @@ type frameFile struct {
 	region int64        // the committed chunk bytes' length (cbytes)
 	starts []int64      // committed chunk offsets, sorted, for each chunk's extent
 
-	start      int64 // end when the change in progress began (dirty)
-	broken     bool  // a change failed half-way: open the file again
-	dirty      bool  // chunks, index or trailer changed: step 1 needed
-	headerOnly bool  // only the header's content changed
-	rewrite    bool  // the header's size changed: rewrite the frame
+	head       []byte // the header on file, as read or last written
+	start      int64  // end when the change in progress began (dirty)
+	broken     bool   // a change failed half-way: open the file again
+	dirty      bool   // chunks, index or trailer changed: step 1 needed
+	headerOnly bool   // only the header's content changed
+	rewrite    bool   // the header's size changed: rewrite the frame
 }
 
 const (
@@ -79,9 +80,17 @@ func readFull(r io.ReaderAt, p []byte, off int64) error {
 // they are read when used, each with one ReadAt. A frame embedded at an
 // offset of a larger file (c-blosc2's blosc2_schunk_open_offset) opens
 // through io.NewSectionReader.
+//
+// When r is an *os.File (a file with a name) and BLOSC_LOCKING asks for
+// c-blosc2's cross-process lock, the frame is read under it, and so is
+// every read of its data (see FileOptions); size is then the file's
+// length at the open, and Refresh reads what other handles add.
 func OpenFrame(r io.ReaderAt, size int64) (*SChunk, error) {
 	if size < 0 {
 		return nil, fmt.Errorf("%w: frame of %d bytes", ErrRange, size)
+	}
+	if _, ok := r.(namer); ok && lockingRequested() {
+		return openFileLocked(r, false, true)
 	}
 	return openFrameFile(r, nil, 0, size)
 }
@@ -116,8 +125,17 @@ func (b frameBytes) ReadAt(p []byte, off int64) (int, error) {
 
 // OpenFrameFile opens the frame that fills f for reading and changing in
 // place. A change interrupted by a crash is first rolled back (or its
-// rollback record removed, if it had completed).
+// rollback record removed, if it had completed). When f is an *os.File
+// and BLOSC_LOCKING asks for it, the frame takes c-blosc2's cross-process
+// lock (see FileOptions).
 func OpenFrameFile(f WritableFile) (*SChunk, error) {
+	_, named := f.(namer)
+	return openFileLocked(f, true, named && lockingRequested())
+}
+
+// openFrameFileRecover rolls back an interrupted change of the frame that
+// fills f and opens it for changes.
+func openFrameFileRecover(f WritableFile) (*SChunk, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -157,7 +175,8 @@ func CreateFrameFile(f WritableFile, opts SChunkOptions) (*SChunk, error) {
 		}
 		return nil, err
 	}
-	s.file = &frameFile{r: f, w: f, end: int64(len(b)), hlen: int64(frameHeaderSize(s.hdr.meta))}
+	hl := frameHeaderSize(s.hdr.meta)
+	s.file = &frameFile{r: f, w: f, end: int64(len(b)), hlen: int64(hl), head: b[:hl:hl]}
 	s.hdr.frameLen = int64(len(b))
 	return s, nil
 }
@@ -398,7 +417,7 @@ func openFrameFile(r io.ReaderAt, w WritableFile, base, size int64) (*SChunk, er
 	}
 	h.meta = cloneMeta(h.meta)
 	s := &SChunk{hdr: h, vlmeta: vl, regionOwned: true}
-	s.file = &frameFile{r: r, w: w, base: base, end: size, hlen: int64(h.headerLen), region: h.cbytes}
+	s.file = &frameFile{r: r, w: w, base: base, end: size, hlen: int64(h.headerLen), region: h.cbytes, head: bytes.Clone(head[:h.headerLen])}
 	if lazyN > 0 {
 		x, err := newLazyIndex(r, base+idxStart, idx, idxLen, whole, lazyN)
 		if err != nil {
@@ -720,33 +739,6 @@ func (s *SChunk) touch() error {
 	return nil
 }
 
-// change brackets a public change: the outermost one commits a frame
-// file's changes when it returns. Use as defer s.change(&err)().
-func (s *SChunk) change(err *error) func() {
-	s.txDepth++
-	return func() {
-		s.txDepth--
-		if s.txDepth > 0 || s.file == nil && s.sparse == nil {
-			return
-		}
-		if *err != nil {
-			// A change that failed leaves the file as it was: what it
-			// wrote is not referenced, and the super-chunk, whose state
-			// in memory is the change's, must be opened again.
-			s.abandon()
-			return
-		}
-		commit := s.commit
-		if s.sparse != nil {
-			commit = s.commitSparse
-		}
-		if cerr := commit(); cerr != nil {
-			s.abandon()
-			*err = cerr
-		}
-	}
-}
-
 // commit writes a frame file's pending change with the protocol above.
 // A failure before the header is synced after its write is undone at
 // once: the file goes back to its old header and length. A failure after
@@ -844,6 +836,7 @@ func (s *SChunk) commit() (err error) {
 		s.region, s.pendBase = s.region[:0], 0
 	}
 	f.end = fileEnd
+	f.head = nh
 	s.hdr.frameLen = h.frameLen
 	return nil
 }
@@ -886,10 +879,9 @@ func changedSpan(a, b []byte) (lo, hi int) {
 // frameBytesMemory is the whole frame of a super-chunk without chunk
 // bytes, for rewriting a small frame file.
 func (s *SChunk) frameBytesMemory() ([]byte, error) {
-	c := *s
-	c.file = nil
-	c.region, c.pendBase = nil, 0
-	return c.AppendFrame(nil)
+	c := &SChunk{opts: s.opts, params: s.params, chunkSize: s.chunkSize, hdr: s.hdr,
+		offs: s.offs, offsChunk: s.offsChunk, offsSlack: s.offsSlack, varStarts: s.varStarts, vlmeta: s.vlmeta}
+	return c.appendFrame(nil)
 }
 
 // rewriteFile replaces a small frame whose header changes size: the
@@ -927,6 +919,7 @@ func (s *SChunk) rewriteFile(oldHeader, frame []byte) error {
 	}
 	h, _ := parseFrameHeader(frame)
 	f.hlen, f.end, f.region = int64(h.headerLen), fileEnd, 0
+	f.head = frame[:h.headerLen:h.headerLen]
 	s.hdr.headerLen = h.headerLen
 	return nil
 }

@@ -179,7 +179,10 @@ func TestFrameHostileSizes(t *testing.T) {
 		"special with payload":     func(v []int64) { v[0] = specialOffset(1) | 77 },
 	} {
 		t.Run(name, func(t *testing.T) {
-			c := *s
+			c, err := ParseFrame(base)
+			if err != nil {
+				t.Fatal(err)
+			}
 			c.offs = offsetIndex{vals: append([]int64(nil), s.offs.vals...), n: s.offs.n}
 			edit(c.offs.vals)
 			c.offsChunk = nil

@@ -166,7 +166,12 @@ func (r *FrameReader) Read(p []byte) (int, error) {
 	if r.err != nil {
 		return 0, r.err
 	}
-	if r.pos >= r.s.Nbytes() {
+	locked, err := r.s.beginRead()
+	if err != nil {
+		return 0, err
+	}
+	defer r.s.endRead(locked)
+	if r.pos >= r.s.nbytes() {
 		return 0, io.EOF
 	}
 	if len(p) == 0 {
@@ -198,7 +203,12 @@ func (r *FrameReader) WriteTo(w io.Writer) (int64, error) {
 		return 0, r.err
 	}
 	s := r.s
-	if r.pos >= s.Nbytes() {
+	locked, err := s.beginRead()
+	if err != nil {
+		return 0, err
+	}
+	defer s.endRead(locked)
+	if r.pos >= s.nbytes() {
 		return 0, nil
 	}
 	threads := max(resolveThreads(s.opts.Threads), 1)
@@ -216,7 +226,7 @@ func (r *FrameReader) WriteTo(w io.Writer) (int64, error) {
 	ring.start(threads)
 	defer ring.stop()
 	var total int64
-	end := s.Nbytes()
+	end := s.nbytes()
 	for u := 0; r.pos < end; u++ {
 		d := <-ring.ready[u%ring.slots]
 		// The position may fall inside the first unit; a unit that failed

@@ -261,12 +261,19 @@ func (d *sparseDir) restore(old []byte) bool {
 // OpenSparseFrame opens the sparse frame in dir (a chunks.b2frame index
 // beside one file a chunk) for reading: each chunk file is read when used.
 // Changes return an error wrapping ErrUnsupported.
-func OpenSparseFrame(dir string) (*SChunk, error) { return openSparseFrame(dir, false) }
+// With BLOSC_LOCKING set, it takes c-blosc2's cross-process lock
+// (DIR/.b2lock; see FileOptions).
+func OpenSparseFrame(dir string) (*SChunk, error) {
+	return openSparseLocked(dir, false, lockingRequested())
+}
 
 // OpenSparseFrameWritable opens the sparse frame in dir for reading and
 // changing in place; every change is crash-safe. It removes the files a
 // failed or interrupted change left that the index does not name.
-func OpenSparseFrameWritable(dir string) (*SChunk, error) { return openSparseFrame(dir, true) }
+// With BLOSC_LOCKING set, it takes c-blosc2's cross-process lock.
+func OpenSparseFrameWritable(dir string) (*SChunk, error) {
+	return openSparseLocked(dir, true, lockingRequested())
+}
 
 func openSparseFrame(dir string, writable bool) (*SChunk, error) {
 	fsy := fsys.Default

@@ -89,7 +89,14 @@ func (s *SChunk) streamBatch(cs int) int {
 // the frame references them once r is drained, so a crash or an error
 // leaves the frame as it was. Memory is bounded by a few chunks.
 func (s *SChunk) AppendFrom(r io.Reader) (n int64, err error) {
-	defer s.change(&err)()
+	if err := s.begin(); err != nil {
+		return 0, err
+	}
+	defer s.end(&err)
+	return s.appendFrom(r)
+}
+
+func (s *SChunk) appendFrom(r io.Reader) (n int64, err error) {
 	cs := s.chunkSize
 	if s.hdr.chunksize > 0 {
 		cs = int(s.hdr.chunksize)
@@ -101,7 +108,7 @@ func (s *SChunk) AppendFrom(r io.Reader) (n int64, err error) {
 	// The background batch and this goroutine never touch s at once: s is
 	// used only by the batch in flight, and here only after wait.
 	appendBatch := func(b []byte) error {
-		if err := s.AppendData(b); err != nil {
+		if err := s.appendData(b); err != nil {
 			return err
 		}
 		return s.flushPending()
@@ -587,7 +594,7 @@ func (c *chunkPipe) appendUnit(out []byte, ends []int) (err error) {
 	}()
 	start := 0
 	for _, end := range ends {
-		if err := s.AppendChunk(out[start:end]); err != nil {
+		if err := s.appendChunk(out[start:end]); err != nil {
 			return err
 		}
 		start = end

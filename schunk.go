@@ -2,6 +2,7 @@ package blosc
 
 import (
 	"fmt"
+	"io"
 )
 
 // DefaultChunkSize is the chunk size of a super-chunk whose options leave
@@ -40,9 +41,12 @@ type ChunkInfo struct {
 // changes follow c-blosc2's, so that Frame returns the bytes c-blosc2
 // writes for the same data and operations.
 //
-// Reads (Chunk, DecompressChunk, ReadAt, GetItems, Decompress, the
-// metalayer getters) may run concurrently with each other; a change must
-// not run concurrently with anything else.
+// Any number of goroutines may use an SChunk at once: reads (Chunk,
+// DecompressChunk, ReadAt, GetItems, Decompress, the counters and
+// metalayer getters) run together, and each change (AppendData,
+// UpdateChunk, a whole Batch, ...) runs alone, so that every read sees
+// the super-chunk before or after it. docs/concurrency.md has the rules,
+// the cross-process lock and Refresh.
 type SChunk struct {
 	opts      Options
 	params    params
@@ -77,6 +81,10 @@ type SChunk struct {
 	// app is the state of a parallel AppendData (its ring of compressed
 	// chunks' slots above all), kept for the next.
 	app *appendJob
+
+	sy     schunkSync // reads share s, a change has it alone (schunk_sync.go)
+	flk    *fileLock  // the cross-process lock, nil without locking
+	closer io.Closer  // the file OpenFile opened, for Close
 }
 
 // offsetIndex holds each chunk's offset into the region, or a special
@@ -187,14 +195,29 @@ func NewSChunk(opts SChunkOptions) (*SChunk, error) {
 }
 
 // Nchunks returns the number of chunks.
-func (s *SChunk) Nchunks() int { return s.offs.len() }
+func (s *SChunk) Nchunks() int {
+	defer s.runlock(s.rlock())
+	return s.nchunks()
+}
+
+func (s *SChunk) nchunks() int { return s.offs.len() }
 
 // Nbytes returns the uncompressed size of all chunks.
-func (s *SChunk) Nbytes() int64 { return s.hdr.nbytes }
+func (s *SChunk) Nbytes() int64 {
+	defer s.runlock(s.rlock())
+	return s.nbytes()
+}
+
+func (s *SChunk) nbytes() int64 { return s.hdr.nbytes }
 
 // Cbytes returns the bytes of chunk data the frame holds, including bytes
 // left unreferenced by updates and deletes, as c-blosc2 counts them.
-func (s *SChunk) Cbytes() int64 { return s.regionLen() }
+func (s *SChunk) Cbytes() int64 {
+	defer s.runlock(s.rlock())
+	return s.cbytes()
+}
+
+func (s *SChunk) cbytes() int64 { return s.regionLen() }
 
 // regionLen is the length of the chunk bytes, the header's cbytes.
 func (s *SChunk) regionLen() int64 {
@@ -208,14 +231,29 @@ func (s *SChunk) regionLen() int64 {
 }
 
 // Typesize returns the element size.
-func (s *SChunk) Typesize() int { return int(s.hdr.typesize) }
+func (s *SChunk) Typesize() int {
+	defer s.runlock(s.rlock())
+	return s.typesize()
+}
+
+func (s *SChunk) typesize() int { return int(s.hdr.typesize) }
 
 // ChunkSize returns the chunk size: the frame header's (-1 before the
 // first chunk, 0 for frames of variable-size chunks c-blosc2 wrote).
-func (s *SChunk) ChunkSize() int { return int(s.hdr.chunksize) }
+func (s *SChunk) ChunkSize() int {
+	defer s.runlock(s.rlock())
+	return s.headerChunkSize()
+}
+
+func (s *SChunk) headerChunkSize() int { return int(s.hdr.chunksize) }
 
 // Options returns the chunk options changes compress with.
-func (s *SChunk) Options() Options { return s.opts }
+func (s *SChunk) Options() Options {
+	defer s.runlock(s.rlock())
+	return s.options()
+}
+
+func (s *SChunk) options() Options { return s.opts }
 
 // fixed reports whether every chunk but the last holds ChunkSize bytes.
 func (s *SChunk) fixed() bool { return s.hdr.chunksize > 0 }

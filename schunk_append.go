@@ -15,7 +15,14 @@ import (
 // compressed several at once (Options.Threads); the frame is the same
 // whatever the thread count.
 func (s *SChunk) AppendData(p []byte) (err error) {
-	defer s.change(&err)()
+	if err := s.begin(); err != nil {
+		return err
+	}
+	defer s.end(&err)
+	return s.appendData(p)
+}
+
+func (s *SChunk) appendData(p []byte) (err error) {
 	if len(p) == 0 {
 		return nil
 	}
@@ -37,7 +44,7 @@ func (s *SChunk) AppendData(p []byte) (err error) {
 		if _, size := s.chunkSpan(n - 1); size < cs {
 			take := min(cs-size, len(p))
 			buf := make([]byte, size+take)
-			if _, err := s.DecompressChunk(buf[:size], n-1); err != nil {
+			if _, err := s.decompressChunk(buf[:size], n-1); err != nil {
 				return err
 			}
 			copy(buf[size:], p[:take])
@@ -45,7 +52,7 @@ func (s *SChunk) AppendData(p []byte) (err error) {
 			if err != nil {
 				return err
 			}
-			if err := s.UpdateChunk(n-1, c); err != nil {
+			if err := s.updateChunk(n-1, c); err != nil {
 				return err
 			}
 			p = p[take:]
@@ -92,7 +99,7 @@ func (s *SChunk) AppendData(p []byte) (err error) {
 		if err != nil {
 			return err
 		}
-		if err := s.AppendChunk(c); err != nil {
+		if err := s.appendChunk(c); err != nil {
 			return err
 		}
 		p = p[k:]
@@ -233,7 +240,7 @@ func (j *appendJob) append(c []byte, i int) error {
 		copy(to, c)
 		c = to
 	}
-	return s.AppendChunk(c)
+	return s.appendChunk(c)
 }
 
 func (s *SChunk) compressOne(src []byte) ([]byte, error) {
@@ -250,7 +257,14 @@ func (s *SChunk) compressOne(src []byte) ([]byte, error) {
 // blosc2_schunk_fill_special writes them: one repeated offset for all
 // chunks, whatever their number.
 func (s *SChunk) AppendSpecial(kind Special, nitems int64, value []byte) (err error) {
-	defer s.change(&err)()
+	if err := s.begin(); err != nil {
+		return err
+	}
+	defer s.end(&err)
+	return s.appendSpecial(kind, nitems, value)
+}
+
+func (s *SChunk) appendSpecial(kind Special, nitems int64, value []byte) (err error) {
 	ts := int64(s.hdr.typesize)
 	if nitems < 0 || nitems > math.MaxInt64/ts {
 		return fmt.Errorf("%w: %d items", ErrInvalidOptions, nitems)
@@ -314,7 +328,7 @@ func (s *SChunk) AppendSpecial(kind Special, nitems int64, value []byte) (err er
 			take := min(cs-int64(size), total)
 			buf := make([]byte, take)
 			s.fillValue(buf, kind, value, 0)
-			if err := s.AppendData(buf); err != nil {
+			if err := s.appendData(buf); err != nil {
 				return err
 			}
 			total -= take
@@ -326,7 +340,7 @@ func (s *SChunk) AppendSpecial(kind Special, nitems int64, value []byte) (err er
 		for total > 0 {
 			k := min(cs, total)
 			s.fillValue(buf[:k], kind, value, phase)
-			if err := s.AppendData(buf[:k]); err != nil {
+			if err := s.appendData(buf[:k]); err != nil {
 				return err
 			}
 			total -= k
@@ -349,7 +363,7 @@ func (s *SChunk) AppendSpecial(kind Special, nitems int64, value []byte) (err er
 		return err
 	}
 	for ; total >= cs; total -= cs {
-		if err := s.AppendChunk(full); err != nil {
+		if err := s.appendChunk(full); err != nil {
 			return err
 		}
 	}
@@ -357,7 +371,7 @@ func (s *SChunk) AppendSpecial(kind Special, nitems int64, value []byte) (err er
 		if short, err = mk(int(total)); err != nil {
 			return err
 		}
-		return s.AppendChunk(short)
+		return s.appendChunk(short)
 	}
 	return nil
 }

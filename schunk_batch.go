@@ -10,6 +10,9 @@ package blosc
 // stays as it was before Batch (docs/durability.md); a super-chunk over a
 // file must then be opened again, as after any failed change.
 func (s *SChunk) Batch(fn func() error) (err error) {
-	defer s.change(&err)()
+	if err := s.begin(); err != nil {
+		return err
+	}
+	defer s.end(&err)
 	return fn()
 }

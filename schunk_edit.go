@@ -124,14 +124,28 @@ func codedKind(chunk []byte) int {
 
 // AppendChunk appends a ready-made Blosc2 chunk (copied).
 func (s *SChunk) AppendChunk(chunk []byte) (err error) {
-	defer s.change(&err)()
-	return s.InsertChunk(s.offs.len(), chunk)
+	if err := s.begin(); err != nil {
+		return err
+	}
+	defer s.end(&err)
+	return s.appendChunk(chunk)
+}
+
+func (s *SChunk) appendChunk(chunk []byte) (err error) {
+	return s.insertChunk(s.offs.len(), chunk)
 }
 
 // InsertChunk inserts a ready-made Blosc2 chunk (copied) before chunk i;
 // i == NChunks appends. Its bytes go after all others, as c-blosc2 does.
 func (s *SChunk) InsertChunk(i int, chunk []byte) (err error) {
-	defer s.change(&err)()
+	if err := s.begin(); err != nil {
+		return err
+	}
+	defer s.end(&err)
+	return s.insertChunk(i, chunk)
+}
+
+func (s *SChunk) insertChunk(i int, chunk []byte) (err error) {
 	if i < 0 || i > s.offs.len() {
 		return fmt.Errorf("%w: insert at %d of %d chunks", ErrRange, i, s.offs.len())
 	}
@@ -172,7 +186,14 @@ func (s *SChunk) InsertChunk(i int, chunk []byte) (err error) {
 // c-blosc2 does, the new bytes take the old chunk's place and the chunks
 // stored after it move by the difference.
 func (s *SChunk) UpdateChunk(i int, chunk []byte) (err error) {
-	defer s.change(&err)()
+	if err := s.begin(); err != nil {
+		return err
+	}
+	defer s.end(&err)
+	return s.updateChunk(i, chunk)
+}
+
+func (s *SChunk) updateChunk(i int, chunk []byte) (err error) {
 	if err := s.checkIndex(i); err != nil {
 		return err
 	}
@@ -244,7 +265,14 @@ func (s *SChunk) UpdateChunk(i int, chunk []byte) (err error) {
 // DeleteChunk removes chunk i. Its bytes stay in the frame, unreferenced,
 // as c-blosc2 leaves them.
 func (s *SChunk) DeleteChunk(i int) (err error) {
-	defer s.change(&err)()
+	if err := s.begin(); err != nil {
+		return err
+	}
+	defer s.end(&err)
+	return s.deleteChunk(i)
+}
+
+func (s *SChunk) deleteChunk(i int) (err error) {
 	if err := s.checkIndex(i); err != nil {
 		return err
 	}

@@ -10,6 +10,11 @@ import (
 
 // Metalayer returns the content of the fixed-size metalayer name.
 func (s *SChunk) Metalayer(name string) ([]byte, error) {
+	defer s.runlock(s.rlock())
+	return s.metalayer(name)
+}
+
+func (s *SChunk) metalayer(name string) ([]byte, error) {
 	for _, m := range s.hdr.meta {
 		if m.name == name {
 			return append([]byte(nil), m.content...), nil
@@ -20,6 +25,11 @@ func (s *SChunk) Metalayer(name string) ([]byte, error) {
 
 // MetalayerNames lists the fixed-size metalayers in frame order.
 func (s *SChunk) MetalayerNames() []string {
+	defer s.runlock(s.rlock())
+	return s.metalayerNames()
+}
+
+func (s *SChunk) metalayerNames() []string {
 	names := make([]string, len(s.hdr.meta))
 	for i, m := range s.hdr.meta {
 		names[i] = m.name
@@ -38,7 +48,14 @@ func checkMetaName(name string) error {
 // in the frame header, so they can only be added before the first chunk,
 // and at most MaxMetalayers of them.
 func (s *SChunk) AddMetalayer(name string, content []byte) (err error) {
-	defer s.change(&err)()
+	if err := s.begin(); err != nil {
+		return err
+	}
+	defer s.end(&err)
+	return s.addMetalayer(name, content)
+}
+
+func (s *SChunk) addMetalayer(name string, content []byte) (err error) {
 	if err := checkMetaName(name); err != nil {
 		return err
 	}
@@ -74,7 +91,14 @@ func (s *SChunk) AddMetalayer(name string, content []byte) (err error) {
 // UpdateMetalayer replaces a metalayer's content in place, which must keep
 // its size.
 func (s *SChunk) UpdateMetalayer(name string, content []byte) (err error) {
-	defer s.change(&err)()
+	if err := s.begin(); err != nil {
+		return err
+	}
+	defer s.end(&err)
+	return s.updateMetalayer(name, content)
+}
+
+func (s *SChunk) updateMetalayer(name string, content []byte) (err error) {
 	for i, m := range s.hdr.meta {
 		if m.name == name {
 			if len(content) != len(m.content) {
@@ -110,6 +134,11 @@ func vlmetaOptions() Options {
 // VLMetalayer returns the decompressed content of a variable-length
 // metalayer.
 func (s *SChunk) VLMetalayer(name string) ([]byte, error) {
+	defer s.runlock(s.rlock())
+	return s.vLMetalayer(name)
+}
+
+func (s *SChunk) vLMetalayer(name string) ([]byte, error) {
 	for _, m := range s.vlmeta {
 		if m.name == name {
 			out, err := Decompress(nil, m.content)
@@ -124,6 +153,11 @@ func (s *SChunk) VLMetalayer(name string) ([]byte, error) {
 
 // VLMetalayerNames lists the variable-length metalayers in frame order.
 func (s *SChunk) VLMetalayerNames() []string {
+	defer s.runlock(s.rlock())
+	return s.vLMetalayerNames()
+}
+
+func (s *SChunk) vLMetalayerNames() []string {
 	names := make([]string, len(s.vlmeta))
 	for i, m := range s.vlmeta {
 		names[i] = m.name
@@ -143,7 +177,14 @@ func (s *SChunk) vlIndex(name string) int {
 // AddVLMetalayer adds a variable-length metalayer, stored compressed in the
 // frame's trailer as c-blosc2 stores it.
 func (s *SChunk) AddVLMetalayer(name string, content []byte) (err error) {
-	defer s.change(&err)()
+	if err := s.begin(); err != nil {
+		return err
+	}
+	defer s.end(&err)
+	return s.addVLMetalayer(name, content)
+}
+
+func (s *SChunk) addVLMetalayer(name string, content []byte) (err error) {
 	if err := checkMetaName(name); err != nil {
 		return err
 	}
@@ -168,7 +209,14 @@ func (s *SChunk) AddVLMetalayer(name string, content []byte) (err error) {
 // UpdateVLMetalayer replaces a variable-length metalayer's content (of any
 // size).
 func (s *SChunk) UpdateVLMetalayer(name string, content []byte) (err error) {
-	defer s.change(&err)()
+	if err := s.begin(); err != nil {
+		return err
+	}
+	defer s.end(&err)
+	return s.updateVLMetalayer(name, content)
+}
+
+func (s *SChunk) updateVLMetalayer(name string, content []byte) (err error) {
 	i := s.vlIndex(name)
 	if i < 0 {
 		return fmt.Errorf("%w: vlmetalayer %q", ErrNotFound, name)
@@ -186,7 +234,14 @@ func (s *SChunk) UpdateVLMetalayer(name string, content []byte) (err error) {
 
 // DeleteVLMetalayer removes a variable-length metalayer.
 func (s *SChunk) DeleteVLMetalayer(name string) (err error) {
-	defer s.change(&err)()
+	if err := s.begin(); err != nil {
+		return err
+	}
+	defer s.end(&err)
+	return s.deleteVLMetalayer(name)
+}
+
+func (s *SChunk) deleteVLMetalayer(name string) (err error) {
 	i := s.vlIndex(name)
 	if i < 0 {
 		return fmt.Errorf("%w: vlmetalayer %q", ErrNotFound, name)

@@ -78,6 +78,15 @@ func (s *SChunk) checkIndex(i int) error {
 // codes (zeros, NaN, uninitialised) is returned as the 32-byte special
 // chunk c-blosc2 returns for it.
 func (s *SChunk) Chunk(dst []byte, i int) ([]byte, error) {
+	locked, err := s.beginRead()
+	if err != nil {
+		return nil, err
+	}
+	defer s.endRead(locked)
+	return s.chunkCopy(dst, i)
+}
+
+func (s *SChunk) chunkCopy(dst []byte, i int) ([]byte, error) {
 	c, err := s.chunk(i)
 	if err != nil {
 		return nil, err
@@ -116,6 +125,15 @@ var shuffleLast = [MaxFilters]Filter{MaxFilters - 1: ByteShuffle}
 
 // ChunkInfo describes chunk i.
 func (s *SChunk) ChunkInfo(i int) (ChunkInfo, error) {
+	locked, err := s.beginRead()
+	if err != nil {
+		return ChunkInfo{}, err
+	}
+	defer s.endRead(locked)
+	return s.chunkInfo(i)
+}
+
+func (s *SChunk) chunkInfo(i int) (ChunkInfo, error) {
 	if err := s.checkIndex(i); err != nil {
 		return ChunkInfo{}, err
 	}
@@ -136,6 +154,15 @@ func (s *SChunk) ChunkInfo(i int) (ChunkInfo, error) {
 
 // DecompressChunk decodes chunk i into dst (reused when it has room).
 func (s *SChunk) DecompressChunk(dst []byte, i int) ([]byte, error) {
+	locked, err := s.beginRead()
+	if err != nil {
+		return nil, err
+	}
+	defer s.endRead(locked)
+	return s.decompressChunk(dst, i)
+}
+
+func (s *SChunk) decompressChunk(dst []byte, i int) ([]byte, error) {
 	if err := s.checkIndex(i); err != nil {
 		return nil, err
 	}
@@ -184,6 +211,15 @@ func (s *SChunk) expandCoded(out []byte, kind, lo int) error {
 // decoding only the chunks, and within them only the blocks, the range
 // touches. It implements io.ReaderAt.
 func (s *SChunk) ReadAt(p []byte, off int64) (int, error) {
+	locked, err := s.beginRead()
+	if err != nil {
+		return 0, err
+	}
+	defer s.endRead(locked)
+	return s.readAt(p, off)
+}
+
+func (s *SChunk) readAt(p []byte, off int64) (int, error) {
 	if off < 0 {
 		return 0, fmt.Errorf("%w: offset %d", ErrRange, off)
 	}
@@ -209,6 +245,15 @@ func (s *SChunk) ReadAt(p []byte, off int64) (int, error) {
 // GetItems returns items [start, start+n) of Typesize bytes, reusing dst
 // when it has room.
 func (s *SChunk) GetItems(dst []byte, start, n int64) ([]byte, error) {
+	locked, err := s.beginRead()
+	if err != nil {
+		return nil, err
+	}
+	defer s.endRead(locked)
+	return s.getItems(dst, start, n)
+}
+
+func (s *SChunk) getItems(dst []byte, start, n int64) ([]byte, error) {
 	ts := int64(s.hdr.typesize)
 	if start < 0 || n < 0 || start > s.hdr.nbytes/ts || n > s.hdr.nbytes/ts-start {
 		return nil, fmt.Errorf("%w: items [%d, %d+%d) of %d-byte items in %d bytes", ErrRange, start, start, n, ts, s.hdr.nbytes)
@@ -289,6 +334,15 @@ func chunkNbytes(c []byte) int { return int(int32(binary.LittleEndian.Uint32(c[4
 // Options.Threads) when there are enough of them; dst is reused when it
 // has room.
 func (s *SChunk) Decompress(dst []byte) ([]byte, error) {
+	locked, err := s.beginRead()
+	if err != nil {
+		return nil, err
+	}
+	defer s.endRead(locked)
+	return s.decompress(dst)
+}
+
+func (s *SChunk) decompress(dst []byte) ([]byte, error) {
 	if s.hdr.nbytes > math.MaxInt {
 		return nil, fmt.Errorf("%w: %d bytes", ErrTooLarge, s.hdr.nbytes)
 	}
