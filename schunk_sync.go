@@ -288,12 +288,6 @@ func (s *SChunk) Locking() bool { return s.flk != nil }
 // Frames in memory (ParseFrame, OpenFrameBytes, NewSChunk) never change
 // behind s: Refresh reports false.
 func (s *SChunk) Refresh() (bool, error) {
-	if s.file == nil && s.sparse == nil {
-		return false, nil
-	}
-	if _, ok := s.file.readerOf().(frameBytes); ok && s.sparse == nil {
-		return false, nil
-	}
 	if s.inChange() {
 		return false, fmt.Errorf("%w: Refresh inside a change", ErrInvalidOptions)
 	}
@@ -305,6 +299,12 @@ func (s *SChunk) Refresh() (bool, error) {
 	}
 	s.sy.mu.Lock()
 	defer s.sy.mu.Unlock()
+	if s.file == nil && s.sparse == nil {
+		return false, nil
+	}
+	if _, ok := s.file.readerOf().(frameBytes); ok && s.sparse == nil {
+		return false, nil
+	}
 	changed, err := s.refresh()
 	if err == nil && s.flk != nil {
 		s.flk.clearStale()
@@ -346,7 +346,7 @@ func (s *SChunk) refresh() (bool, error) {
 		fresh, err = openSparseFrame(d.dir, d.writable)
 	default:
 		f := s.file
-		size := f.end
+		var size int64
 		if st, ok := f.r.(statter); ok {
 			fi, serr := st.Stat()
 			if serr != nil {
