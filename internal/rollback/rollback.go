@@ -175,6 +175,23 @@ func Read(r io.ReaderAt, size int64, legacy Legacy) (*Record, error) {
 	return rec, nil
 }
 
+// Ends reports whether b, a file's last bytes, ends with the magic of a
+// record Read accepts with legacy: whether Read is worth a call.
+func Ends(b []byte, legacy Legacy) bool {
+	if len(b) < footerLen {
+		return false
+	}
+	switch string(b[len(b)-8:]) {
+	case Magic:
+		return true
+	case legacyFrame:
+		return legacy == Frame
+	case legacyBpk:
+		return legacy == Bloscpack
+	}
+	return false
+}
+
 // Parse parses a whole record b found at offset start of a file, or
 // returns nil if it is not valid there. b is scrambled in place when the
 // record is this package's: the record's slices point into b.
