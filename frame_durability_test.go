@@ -2,8 +2,11 @@ package blosc
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/goblosc/blosc/internal/rollback"
+	"hash/crc32"
 	"maps"
 	"os"
 	"path/filepath"
@@ -385,6 +388,85 @@ func TestFrameFileRecoverErrors(t *testing.T) {
 				t.Fatal("no repair was made to fail")
 			}
 			t.Logf("%d failing repairs", repairs)
+		})
+	}
+}
+
+// legacyFrameRecord is the rollback record earlier versions wrote (magic
+// "b2fgoRB\x01"), whose change had committed once its new header was on
+// file.
+func legacyFrameRecord(oldHeader, newHeader []byte, oldSize int64) []byte {
+	var b []byte
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(oldHeader)))
+	b = append(b, oldHeader...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(newHeader)))
+	b = append(b, newHeader...)
+	b = binary.LittleEndian.AppendUint64(b, uint64(oldSize))
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(b)+16))
+	return append(b, "b2fgoRB\x01"...)
+}
+
+// TestFrameFileLegacyRecord: files an earlier version left with its
+// record (that of every crash state of a change, rewritten in the old
+// format) read and recover as that version meant: after when the header
+// on file is the record's new one, before otherwise.
+func TestFrameFileLegacyRecord(t *testing.T) {
+	base := baseFrameFile(t)
+	mem, _ := ParseFrame(base)
+	before := stateOf(t, mem)
+	for _, op := range fileOps(t) {
+		t.Run(op.Name, func(t *testing.T) {
+			s, f, err := reopen(base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := op.Do(s); err != nil {
+				t.Fatal(err)
+			}
+			after := stateOf(t, s)
+			olds, news := 0, 0
+			for k := range f.Log() {
+				ff := faultfile.New(base, faultfile.Plan{At: k})
+				s, _ := OpenFrameFile(ff)
+				op.Do(s)
+				crashed := ff.Bytes()
+				rec, err := readRecord(bytes.NewReader(crashed), int64(len(crashed)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rec == nil {
+					continue
+				}
+				if rec.Legacy != rollback.None || len(rec.Ranges) != 1 || rec.Ranges[0].Off != 0 {
+					t.Fatalf("write %d: this version's record is %+v", k, rec)
+				}
+				legacy := append(crashed[:rec.Start:rec.Start], legacyFrameRecord(rec.Ranges[0].Old, rec.NewHeader, rec.OldSize)...)
+				want := before
+				if bytes.HasPrefix(legacy, rec.NewHeader) {
+					want = after
+					news++
+				} else {
+					olds++
+				}
+				ro, err := OpenFrame(bytes.NewReader(legacy), int64(len(legacy)))
+				if err != nil || !stateOf(t, ro).Equal(want) {
+					t.Fatalf("write %d: OpenFrame reads the legacy file otherwise (%v)", k, err)
+				}
+				w, wf, err := reopen(legacy)
+				if err != nil || !stateOf(t, w).Equal(want) {
+					t.Fatalf("write %d: OpenFrameFile reads the legacy file otherwise (%v)", k, err)
+				}
+				if r, _ := readRecord(bytes.NewReader(wf.Bytes()), wf.Size()); r != nil {
+					t.Fatalf("write %d: OpenFrameFile left the legacy record", k)
+				}
+				if want.Equal(before) && !bytes.Equal(wf.Bytes(), base) {
+					t.Fatalf("write %d: rolled back, the legacy file is not the old one", k)
+				}
+			}
+			if olds == 0 || news == 0 {
+				t.Fatalf("legacy states: %d before, %d after; want both", olds, news)
+			}
 		})
 	}
 }

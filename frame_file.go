@@ -820,8 +820,12 @@ func (s *SChunk) rewriteFile(oldHeader, frame []byte) error {
 	if err := readFull(f.r, oldAll, f.base); err != nil {
 		return err
 	}
+	h, err := parseFrameHeader(frame)
+	if err != nil {
+		return err
+	}
 	at := max(f.end, int64(len(frame)))
-	rb := rollback.Record{OldSize: f.base + f.end, NewHeader: frame[:min(len(frame), frameHeaderMinLen)], Ranges: []rollback.Range{{Off: f.base, Old: oldAll}}}
+	rb := rollback.Record{OldSize: f.base + f.end, NewHeader: frame[:h.headerLen], Ranges: []rollback.Range{{Off: f.base, Old: oldAll}}}
 	rec, err := rb.Encode(f.base + at)
 	if err != nil {
 		return f.undo(err, nil, f.end, nil, 0)
@@ -852,7 +856,6 @@ func (s *SChunk) rewriteFile(oldHeader, frame []byte) error {
 	if at > int64(len(frame)) && rollback.Remove(f.w, f.base+int64(len(frame))) == nil {
 		fileEnd = int64(len(frame))
 	}
-	h, _ := parseFrameHeader(frame)
 	f.hlen, f.end, f.region = int64(h.headerLen), fileEnd, 0
 	s.hdr.headerLen = h.headerLen
 	s.hdr.frameLen = int64(len(frame))
