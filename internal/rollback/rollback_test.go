@@ -230,28 +230,69 @@ func TestLegacy(t *testing.T) {
 	}
 }
 
+// sealed makes body (plain, as Parse sees it once unscrambled) a record
+// with a right CRC and footer, so that fuzzing reaches the fields.
+func sealed(body []byte, legacy Legacy) []byte {
+	b := bytes.Clone(body)
+	magic := Magic
+	switch legacy {
+	case Frame:
+		magic = legacyFrame
+	case Bloscpack:
+		magic = legacyBpk
+	default:
+		if len(b) < 8 {
+			return b
+		}
+		scramble(b[8:], binary.LittleEndian.Uint64(b))
+	}
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(b)+footerLen))
+	return append(b, magic...)
+}
+
 // FuzzParse: Parse never panics nor allocates more than its input, and
-// what it accepts encodes to a record that reads back the same.
+// what it accepts encodes to a record that reads back the same. The
+// input is taken both as a whole record and as a record's plain body,
+// sealed with its CRC and footer.
 func FuzzParse(f *testing.F) {
 	data, pos := file(&testing.T{}, sample())
 	f.Add(data[pos:], pos, uint8(0))
 	f.Add(legacyFrameRecord([]byte("old"), []byte("new"), 3), int64(10), uint8(1))
 	f.Add(legacyBloscpackRecord(9, []byte("new"), []Range{{2, []byte("ab")}}), int64(12), uint8(2))
-	f.Fuzz(func(t *testing.T, b []byte, start int64, legacy uint8) {
-		rec := Parse(bytes.Clone(b), start, Legacy(legacy%3))
-		if rec == nil {
-			return
-		}
-		if rec.Start != start || rec.OldSize < 0 || rec.OldSize > start {
-			t.Fatalf("accepted %+v at %d", rec, start)
-		}
-		enc, err := rec.Encode(start)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back := Parse(enc, start, None)
-		if back == nil || !same(back, rec) {
-			t.Fatalf("round trip: %+v became %+v", rec, back)
+	plain := binary.LittleEndian.AppendUint64(nil, 7)
+	plain = binary.LittleEndian.AppendUint64(plain, 64)
+	plain = binary.LittleEndian.AppendUint64(plain, 10)
+	plain = binary.LittleEndian.AppendUint32(plain, 2)
+	plain = append(plain, "hd"...)
+	plain = binary.LittleEndian.AppendUint32(plain, 1)
+	plain = binary.LittleEndian.AppendUint64(plain, 3)
+	plain = binary.LittleEndian.AppendUint32(plain, 4)
+	plain = append(plain, "olds"...)
+	f.Add(plain, int64(64), uint8(0))
+	f.Fuzz(func(t *testing.T, b []byte, start int64, which uint8) {
+		legacy := Legacy(which % 3)
+		for _, in := range [][]byte{b, sealed(b, legacy)} {
+			rec := Parse(bytes.Clone(in), start, legacy)
+			if rec == nil {
+				continue
+			}
+			if rec.Start != start || rec.OldSize < 0 || rec.OldSize > start {
+				t.Fatalf("accepted %+v at %d", rec, start)
+			}
+			for _, x := range rec.Ranges {
+				if x.Off < 0 || x.Off+int64(len(x.Old)) > rec.OldSize {
+					t.Fatalf("accepted a range at %d of %d bytes, old length %d", x.Off, len(x.Old), rec.OldSize)
+				}
+			}
+			enc, err := rec.Encode(start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back := Parse(enc, start, None)
+			if back == nil || !same(back, rec) {
+				t.Fatalf("round trip: %+v became %+v", rec, back)
+			}
 		}
 	})
 }
