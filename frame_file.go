@@ -16,16 +16,21 @@ import (
 // chunk per call as it is used (a large index a block at a time,
 // frame_index.go); OpenFrameFile also changes the frame in place. Every
 // change follows the commit protocol of docs/frame-files.md: new bytes go
-// after the file's end, then a rollback record, a sync, the new header's
-// changed bytes (the commit point), a sync, and a truncation that drops the
-// record. That document also says what c-blosc2 reads of each crash state
-// and why the header stays one write. TestFrameFileCrash fails and tears
-// every write of every kind of change and checks that each file left
-// behind opens to the frame before or after it. A change whose write or
-// sync fails before the commit is synced is undone at once (the old
-// header written back, the file cut to its old length); should the undo
-// fail too, the record stays for the next opener. docs/durability.md
-// states the contract; TestFrameFileErrors holds it.
+// after the file's end, then a rollback record (internal/rollback), a
+// sync, the new header's changed bytes, a sync, and the truncation that
+// removes the record, synced: the commit point. A file that ends in a
+// valid record holds a change that did not commit, whatever its header
+// says: OpenFrameFile rolls it back, OpenFrame and OpenFrameBytes read
+// through the record's old bytes. That document also says what c-blosc2,
+// which knows nothing of the record, reads of each crash state, and why
+// the header stays one write. TestFrameFileCrash fails and tears every
+// write of every kind of change and checks that each file left behind
+// opens to the frame before or after it. A change whose call fails before
+// the commit is undone at once (the record put back if its removal may
+// have landed, the old header written back, the file cut to its old
+// length); should the undo fail too, the record stays for the next
+// opener. docs/durability.md states the contract; TestFrameFileErrors
+// holds it.
 
 // WritableFile is what a file changed in place must offer: frame files
 // (OpenFrameFile, CreateFrameFile) and Bloscpack files (bloscpack.Append)
@@ -74,7 +79,9 @@ func readFull(r io.ReaderAt, p []byte, off int64) error {
 // memory map, an object-store range reader) without reading its chunks;
 // they are read when used, each with one ReadAt. A frame embedded at an
 // offset of a larger file (c-blosc2's blosc2_schunk_open_offset) opens
-// through io.NewSectionReader.
+// through io.NewSectionReader. A frame file a change left with its
+// rollback record (the change did not commit) reads as it was before
+// that change.
 func OpenFrame(r io.ReaderAt, size int64) (*SChunk, error) {
 	if size < 0 {
 		return nil, fmt.Errorf("%w: frame of %d bytes", ErrRange, size)
@@ -111,8 +118,8 @@ func (b frameBytes) ReadAt(p []byte, off int64) (int, error) {
 }
 
 // OpenFrameFile opens the frame that fills f for reading and changing in
-// place. A change interrupted by a crash is first rolled back (or its
-// rollback record removed, if it had completed).
+// place. A change that did not commit (a crash, or a failure its undo
+// could not mend) is first rolled back.
 func OpenFrameFile(f WritableFile) (*SChunk, error) {
 	st, err := f.Stat()
 	if err != nil {

@@ -20,16 +20,21 @@ import (
 //
 // A change never writes over a file the index names. New and replaced
 // chunks go to new files (numbers no file in the directory had), each
-// synced; the directory is synced, so that their names are durable
-// before anything refers to them; the new index is written to a
-// temporary file, synced and renamed over chunks.b2frame (the commit
-// point), and the directory is synced again. Only then are the files the
-// index no longer names removed. A failure before the rename leaves the
-// old index, and the change's new files are removed; a failure of the
-// sync after it renames the old index back. A crash leaves the old index
-// or the new one, and at worst chunk files nothing names (or the
-// temporary index), which readers ignore and the next writer's open
-// removes. docs/durability.md states the contract.
+// synced; the new index is written to a temporary file and the old one
+// kept in a rollback file (.chunks.b2frame.rollback), each synced; the
+// directory is synced, so that all their names are durable before
+// anything refers to them; the new index is renamed over chunks.b2frame
+// and the directory synced; the rollback file's removal, synced, is the
+// commit point. Only then are the files the index no longer names
+// removed. A failure before the rename leaves the old index, and the
+// change's new files are removed; a failure after it puts the old index
+// back. A valid rollback file means a change that did not commit: a
+// reader reads the index it keeps, a writer's open puts it back. A crash
+// leaves the old index or the new one, and at worst files nothing names
+// (chunk files, the temporary index, a rollback file cut short), which
+// readers ignore and the next writer's open removes; it leaves any other
+// file (c-blosc2's .b2lock) alone. docs/durability.md states the
+// contract.
 //
 // Every call on the directory goes through fsys.Default, which tests
 // replace to fail each of them in turn.
@@ -363,8 +368,9 @@ func restoreIndex(fsy fsys.FS, dir string, old []byte) error {
 func OpenSparseFrame(dir string) (*SChunk, error) { return openSparseFrame(dir, false) }
 
 // OpenSparseFrameWritable opens the sparse frame in dir for reading and
-// changing in place; every change is crash-safe. It removes the files a
-// failed or interrupted change left that the index does not name.
+// changing in place; every change is crash-safe. It first rolls back a
+// change that did not commit, and removes the files a failed or
+// interrupted change left that the index does not name.
 func OpenSparseFrameWritable(dir string) (*SChunk, error) { return openSparseFrame(dir, true) }
 
 func openSparseFrame(dir string, writable bool) (*SChunk, error) {
