@@ -253,12 +253,19 @@ func (c *cursor) take(n int) []byte {
 	return v
 }
 
+// u32 takes a length or count: more than MaxLen is no valid one (and
+// would not fit a 32-bit int).
 func (c *cursor) u32() int {
 	v := c.take(4)
 	if v == nil {
 		return -1
 	}
-	return int(binary.LittleEndian.Uint32(v))
+	x := binary.LittleEndian.Uint32(v)
+	if x > MaxLen {
+		c.ok = false
+		return -1
+	}
+	return int(x)
 }
 
 func (c *cursor) i64() int64 {
@@ -278,7 +285,7 @@ func (c *cursor) i64() int64 {
 // by the body's length before anything is allocated).
 func (c *cursor) ranges() []Range {
 	cnt := c.u32()
-	if !c.ok || cnt > len(c.b)/12 {
+	if !c.ok || cnt < 0 || cnt > len(c.b)/12 {
 		return nil
 	}
 	out := make([]Range, 0, cnt)
