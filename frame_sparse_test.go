@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -252,5 +253,36 @@ func TestSparseFrameRollbackFile(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".b2lock")); err != nil {
 		t.Fatal("a writer's open removed the lock sidecar")
+	}
+}
+
+// TestSparseFrameCreateRollback: CreateSparseFrame stopped between its
+// index's rename and its rollback file's removal made no frame: every
+// opener finds none, and a writer's open removes the index.
+func TestSparseFrameCreateRollback(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new")
+	stop := errors.New("stop")
+	sparseFault = func(step string) error {
+		if step == "commit" {
+			return stop
+		}
+		return nil
+	}
+	_, err := CreateSparseFrame(dir, SChunkOptions{Options: DefaultOptions(), ChunkSize: 256})
+	sparseFault = nil
+	if !errors.Is(err, stop) {
+		t.Fatalf("CreateSparseFrame: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, sparseIndexName)); err != nil {
+		t.Fatalf("the index is not in place: %v", err)
+	}
+	if _, err := OpenSparseFrame(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("read-only open: %v, want none", err)
+	}
+	if _, err := OpenSparseFrameWritable(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("writable open: %v, want none", err)
+	}
+	if files := dirFiles(t, dir); len(files) != 0 {
+		t.Fatalf("after a writer's open the directory holds %v", slices.Sorted(maps.Keys(files)))
 	}
 }
