@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"io/fs"
 	"slices"
+
+	"github.com/goblosc/blosc/internal/rollback"
 )
 
 // Frames in files, read lazily and changed in place. OpenFrame reads the
@@ -15,16 +16,21 @@ import (
 // chunk per call as it is used (a large index a block at a time,
 // frame_index.go); OpenFrameFile also changes the frame in place. Every
 // change follows the commit protocol of docs/frame-files.md: new bytes go
-// after the file's end, then a rollback record, a sync, the new header's
-// changed bytes (the commit point), a sync, and a truncation that drops the
-// record. That document also says what c-blosc2 reads of each crash state
-// and why the header stays one write. TestFrameFileCrash fails and tears
-// every write of every kind of change and checks that each file left
-// behind opens to the frame before or after it. A change whose write or
-// sync fails before the commit is synced is undone at once (the old
-// header written back, the file cut to its old length); should the undo
-// fail too, the record stays for the next opener. docs/durability.md
-// states the contract; TestFrameFileErrors holds it.
+// after the file's end, then a rollback record (internal/rollback), a
+// sync, the new header's changed bytes, a sync, and the truncation that
+// removes the record, synced: the commit point. A file that ends in a
+// valid record holds a change that did not commit, whatever its header
+// says: OpenFrameFile rolls it back, OpenFrame and OpenFrameBytes read
+// through the record's old bytes. That document also says what c-blosc2,
+// which knows nothing of the record, reads of each crash state, and why
+// the header stays one write. TestFrameFileCrash fails and tears every
+// write of every kind of change and checks that each file left behind
+// opens to the frame before or after it. A change whose call fails before
+// the commit is undone at once (the record put back if its removal may
+// have landed, the old header written back, the file cut to its old
+// length); should the undo fail too, the record stays for the next
+// opener. docs/durability.md states the contract; TestFrameFileErrors
+// holds it.
 
 // WritableFile is what a file changed in place must offer: frame files
 // (OpenFrameFile, CreateFrameFile) and Bloscpack files (bloscpack.Append)
@@ -56,12 +62,7 @@ type frameFile struct {
 	rewrite    bool   // the header's size changed: rewrite the frame
 }
 
-const (
-	probeLen       = 64 << 10
-	journalMagic   = "b2fgoRB\x01"
-	journalFooter  = 16 // uint64 record length, then the magic
-	maxJournalSize = 1 << 30
-)
+const probeLen = 64 << 10
 
 // readFull reads exactly len(p) bytes at off.
 func readFull(r io.ReaderAt, p []byte, off int64) error {
@@ -79,7 +80,9 @@ func readFull(r io.ReaderAt, p []byte, off int64) error {
 // memory map, an object-store range reader) without reading its chunks;
 // they are read when used, each with one ReadAt. A frame embedded at an
 // offset of a larger file (c-blosc2's blosc2_schunk_open_offset) opens
-// through io.NewSectionReader.
+// through io.NewSectionReader. A frame file a change left with its
+// rollback record (the change did not commit) reads as it was before
+// that change.
 //
 // When r is an *os.File (a file with a name) and BLOSC_LOCKING asks for
 // c-blosc2's cross-process lock, the frame is read under it, and so is
@@ -124,10 +127,10 @@ func (b frameBytes) ReadAt(p []byte, off int64) (int, error) {
 }
 
 // OpenFrameFile opens the frame that fills f for reading and changing in
-// place. A change interrupted by a crash is first rolled back (or its
-// rollback record removed, if it had completed). When f is an *os.File
-// and BLOSC_LOCKING asks for it, the frame takes c-blosc2's cross-process
-// lock (see FileOptions).
+// place. A change that did not commit (a crash, or a failure its undo
+// could not mend) is first rolled back.
+// When f is an *os.File and BLOSC_LOCKING asks for it, the frame takes
+// c-blosc2's cross-process lock (see FileOptions).
 func OpenFrameFile(f WritableFile) (*SChunk, error) {
 	_, named := f.(namer)
 	return openFileLocked(f, true, named && lockingRequested())
@@ -181,123 +184,34 @@ func CreateFrameFile(f WritableFile, opts SChunkOptions) (*SChunk, error) {
 	return s, nil
 }
 
-// journal is a rollback record.
-type journal struct {
-	oldHeader, newHeader []byte
-	oldSize              int64 // the file's length before the change
+// readRecord returns the rollback record ending a frame file of size
+// bytes (this package's, or one an earlier version left), or nil.
+func readRecord(r io.ReaderAt, size int64) (*rollback.Record, error) {
+	rec, err := rollback.Read(r, size, rollback.Frame)
+	if err != nil {
+		return nil, fmt.Errorf("reading the rollback record: %w", err)
+	}
+	return rec, nil
 }
 
-func (j *journal) encode() []byte {
-	var b []byte
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(j.oldHeader)))
-	b = append(b, j.oldHeader...)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(j.newHeader)))
-	b = append(b, j.newHeader...)
-	b = binary.LittleEndian.AppendUint64(b, uint64(j.oldSize))
-	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
-	b = binary.LittleEndian.AppendUint64(b, uint64(len(b)+journalFooter))
-	return append(b, journalMagic...)
-}
-
-// readJournal returns the rollback record at the end of a file of size
-// bytes, or nil if there is none (or only a torn one).
-func readJournal(r io.ReaderAt, size int64) (*journal, error) {
-	if size < journalFooter {
-		return nil, nil
-	}
-	var foot [journalFooter]byte
-	if err := readFull(r, foot[:], size-journalFooter); err != nil {
-		return nil, err
-	}
-	if string(foot[8:]) != journalMagic {
-		return nil, nil
-	}
-	n := int64(binary.LittleEndian.Uint64(foot[:8]))
-	if n < journalFooter+20 || n > size || n > maxJournalSize {
-		return nil, nil
-	}
-	b := make([]byte, n-journalFooter)
-	if err := readFull(r, b, size-n); err != nil {
-		return nil, err
-	}
-	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
-	if crc32.ChecksumIEEE(body) != sum {
-		return nil, nil
-	}
-	var j journal
-	take := func() ([]byte, bool) {
-		if len(body) < 4 {
-			return nil, false
-		}
-		l := int(binary.LittleEndian.Uint32(body))
-		if l > len(body)-4 {
-			return nil, false
-		}
-		v := body[4 : 4+l]
-		body = body[4+l:]
-		return v, true
-	}
-	var ok bool
-	if j.oldHeader, ok = take(); !ok {
-		return nil, nil
-	}
-	if j.newHeader, ok = take(); !ok || len(body) != 8 {
-		return nil, nil
-	}
-	j.oldSize = int64(binary.LittleEndian.Uint64(body))
-	if j.oldSize < 0 || j.oldSize > size {
-		return nil, nil
-	}
-	return &j, nil
-}
-
-// recoverFrameFile finishes or rolls back a change a crash interrupted:
-// if the header on file is the change's new one, the change completed and
-// only the record goes; otherwise the old header goes back.
+// recoverFrameFile rolls back a change that did not commit: a file that
+// ends in a rollback record gets its old bytes and length back. A record
+// an earlier version left whose new header is the file's belongs to a
+// change that had committed (that version's commit point was the header
+// write): only the record goes.
 func recoverFrameFile(f WritableFile, size int64) error {
-	j, err := readJournal(f, size)
-	if err != nil || j == nil {
+	rec, err := readRecord(f, size)
+	if err != nil || rec == nil {
 		return err
 	}
-	cur := make([]byte, len(j.newHeader))
-	if err := readFull(f, cur, 0); err == nil && bytes.Equal(cur, j.newHeader) {
-		h, err := parseFrameHeader(cur)
+	if rec.Committed(f) {
+		h, err := parseFrameHeader(rec.NewHeader)
 		if err != nil {
 			return err
 		}
-		if err := f.Truncate(h.frameLen); err != nil {
-			return err
-		}
-		return f.Sync()
+		return rollback.Remove(f, min(h.frameLen, rec.Start))
 	}
-	if _, err := f.WriteAt(j.oldHeader, 0); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Truncate(j.oldSize); err != nil {
-		return err
-	}
-	return f.Sync()
-}
-
-// overlayReader reads r with the first len(head) bytes replaced.
-type overlayReader struct {
-	r    io.ReaderAt
-	head []byte
-}
-
-func (o overlayReader) ReadAt(p []byte, off int64) (int, error) {
-	n := 0
-	if off < int64(len(o.head)) {
-		n = copy(p, o.head[off:])
-		if n == len(p) {
-			return n, nil
-		}
-	}
-	m, err := o.r.ReadAt(p[n:], off+int64(n))
-	return n + m, err
+	return rec.Restore(f)
 }
 
 // openFrameFile reads the header, trailer and offsets index of the frame
@@ -313,23 +227,20 @@ func openFrameFile(r io.ReaderAt, w WritableFile, base, size int64) (*SChunk, er
 	if err := readFull(r, tail, base+size-tailLen); err != nil {
 		return nil, err
 	}
-	if w == nil && len(tail) >= journalFooter && string(tail[len(tail)-8:]) == journalMagic {
-		j, err := readJournal(io.NewSectionReader(r, base, size), size)
+	if w == nil && rollback.Ends(tail, rollback.Frame) {
+		rec, err := readRecord(io.NewSectionReader(r, base, size), size)
 		if err != nil {
 			return nil, err
 		}
-		if j != nil {
-			cur := make([]byte, len(j.newHeader))
-			if readFull(r, cur, base) != nil || !bytes.Equal(cur, j.newHeader) {
-				// Read the frame as the interrupted change left it
-				// to be rolled back.
-				r = overlayReader{io.NewSectionReader(r, base, size), j.oldHeader}
-				base, size = 0, j.oldSize
-				tailLen = min(size, probeLen)
-				tail = make([]byte, tailLen)
-				if err := readFull(r, tail, size-tailLen); err != nil {
-					return nil, err
-				}
+		if rec != nil && !rec.Committed(io.NewSectionReader(r, base, size)) {
+			// A change that did not commit: read the frame as it was
+			// before, as OpenFrameFile's rollback leaves it.
+			r = rec.Overlay(io.NewSectionReader(r, base, size))
+			base, size = 0, rec.OldSize
+			tailLen = min(size, probeLen)
+			tail = make([]byte, tailLen)
+			if err := readFull(r, tail, size-tailLen); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -740,10 +651,10 @@ func (s *SChunk) touch() error {
 }
 
 // commit writes a frame file's pending change with the protocol above.
-// A failure before the header is synced after its write is undone at
-// once: the file goes back to its old header and length. A failure after
-// that (the record's truncation) leaves a committed change, which the
-// next opener tidies: commit returns nil.
+// Until the record's removal is synced, a failing call is undone at once:
+// the file goes back to its old header and length. Should the undo fail
+// too, the record is there (put back first when its removal may have
+// landed), and the next opener rolls back with it.
 func (s *SChunk) commit() (err error) {
 	f := s.file
 	if f == nil || !(f.dirty || f.headerOnly || f.rewrite) {
@@ -789,41 +700,46 @@ func (s *SChunk) commit() (err error) {
 		newEnd = h.frameLen
 	default: // header only
 		h.cbytes = f.region
-		h.frameLen = f.end
+		h.frameLen = s.hdr.frameLen
 	}
 	nh := appendFrameHeader(nil, &h)
 	if int64(len(nh)) != f.hlen {
 		return fmt.Errorf("%w: the frame header would change size", ErrInvalidOptions)
 	}
-	j := journal{oldHeader: old, newHeader: nh, oldSize: start}
-	rec := append(tail, j.encode()...)
-	if _, err := f.w.WriteAt(rec, f.base+f.end); err != nil {
-		return f.undo(err, nil, start)
+	// The record goes after the new bytes: its removal, a truncation to
+	// where it starts, leaves the new frame.
+	recAt := f.base + f.end + int64(len(tail))
+	if recAt != f.base+newEnd {
+		return fmt.Errorf("%w: the new frame would end at %d, its bytes at %d", ErrCorrupt, newEnd, recAt-f.base)
+	}
+	rb := rollback.Record{OldSize: f.base + start, NewHeader: nh, Ranges: []rollback.Range{{Off: f.base, Old: old}}}
+	rec, err := rb.Encode(recAt)
+	if err != nil {
+		return f.undo(err, nil, start, nil, 0)
+	}
+	if _, err := f.w.WriteAt(append(tail, rec...), f.base+f.end); err != nil {
+		return f.undo(err, nil, start, nil, 0)
 	}
 	if err := f.w.Sync(); err != nil {
-		return f.undo(err, nil, start)
+		return f.undo(err, nil, start, nil, 0)
 	}
 	// Only the bytes that change are written (frame_len, nbytes, cbytes
-	// and what else differs: some 30 bytes of a sector), so that storage
-	// writing a sector at once cannot tear the commit.
+	// and what else differs: some 30 bytes of a sector), so that a
+	// reader that knows nothing of the record (c-blosc2) finds the old
+	// header or the new one whole on storage writing a sector at once.
 	if lo, hi := changedSpan(old, nh); lo < hi {
 		if _, err := f.w.WriteAt(nh[lo:hi], f.base+int64(lo)); err != nil {
-			return f.undo(err, old, start)
+			return f.undo(err, old, start, nil, 0)
 		}
 	}
 	if err := f.w.Sync(); err != nil {
-		return f.undo(err, old, start)
+		return f.undo(err, old, start, nil, 0)
 	}
-	// Committed: the header on file is the new one, synced. Removing the
-	// record is tidying that may fail; the next opener does it then
-	// (the record's new header is the file's), and the next change
-	// writes after it.
+	// The commit: the record's removal, synced.
+	if err := rollback.Remove(f.w, recAt); err != nil {
+		return f.undo(err, old, start, rec, recAt)
+	}
 	fileEnd := newEnd
-	if err := f.w.Truncate(f.base + newEnd); err != nil {
-		fileEnd = f.end + int64(len(rec))
-	} else {
-		f.w.Sync()
-	}
 	// The new frame's state on file.
 	if f.dirty {
 		for i := 0; i < s.offs.len(); i++ {
@@ -842,13 +758,24 @@ func (s *SChunk) commit() (err error) {
 }
 
 // undo puts a frame file back as it was before a change whose step failed
-// with cause: the old header (when the new one may have been written, in
-// whole or in part) and the old length, each synced. If the undo fails
-// too, the rollback record the change wrote first is still there and the
-// next opener rolls back with it. The frame is broken either way: its
-// state in memory is the failed change's.
-func (f *frameFile) undo(cause error, oldHeader []byte, oldSize int64) error {
+// with cause: the rollback record (rec at recAt, when its removal may
+// have landed: a crash in what follows must find it), the old header
+// (when the new one may have been written, in whole or in part) and the
+// old length, each synced. If a call of the undo fails, the record is
+// still there and the next opener rolls back with it; the file is left
+// alone from then on (abandon cuts nothing). The frame is broken either
+// way: its state in memory is the failed change's.
+func (f *frameFile) undo(cause error, oldHeader []byte, oldSize int64, rec []byte, recAt int64) error {
 	f.broken = true
+	f.dirty = false
+	if rec != nil {
+		if _, err := f.w.WriteAt(rec, recAt); err != nil {
+			return cause
+		}
+		if err := f.w.Sync(); err != nil {
+			return cause
+		}
+	}
 	if oldHeader != nil {
 		if _, err := f.w.WriteAt(oldHeader, f.base); err != nil {
 			return cause
@@ -885,42 +812,53 @@ func (s *SChunk) frameBytesMemory() ([]byte, error) {
 }
 
 // rewriteFile replaces a small frame whose header changes size: the
-// record holds all the old bytes.
+// record holds all the old bytes, past both the old and the new frame.
 func (s *SChunk) rewriteFile(oldHeader, frame []byte) error {
 	f := s.file
 	oldAll := make([]byte, f.end)
 	if err := readFull(f.r, oldAll, f.base); err != nil {
 		return err
 	}
+	h, err := parseFrameHeader(frame)
+	if err != nil {
+		return err
+	}
 	at := max(f.end, int64(len(frame)))
-	j := journal{oldHeader: oldAll, newHeader: frame, oldSize: f.end}
-	rec := j.encode()
+	rb := rollback.Record{OldSize: f.base + f.end, NewHeader: frame[:h.headerLen], Ranges: []rollback.Range{{Off: f.base, Old: oldAll}}}
+	rec, err := rb.Encode(f.base + at)
+	if err != nil {
+		return f.undo(err, nil, f.end, nil, 0)
+	}
 	if at > f.end {
 		rec = append(make([]byte, at-f.end), rec...)
 	}
 	if _, err := f.w.WriteAt(rec, f.base+f.end); err != nil {
-		return f.undo(err, nil, f.end)
+		return f.undo(err, nil, f.end, nil, 0)
 	}
 	if err := f.w.Sync(); err != nil {
-		return f.undo(err, nil, f.end)
+		return f.undo(err, nil, f.end, nil, 0)
 	}
 	if _, err := f.w.WriteAt(frame, f.base); err != nil {
-		return f.undo(err, oldAll, f.end)
+		return f.undo(err, oldAll, f.end, nil, 0)
 	}
 	if err := f.w.Sync(); err != nil {
-		return f.undo(err, oldAll, f.end)
+		return f.undo(err, oldAll, f.end, nil, 0)
 	}
-	// Committed; the record's removal is tidying (see commit).
-	fileEnd := int64(len(frame))
-	if err := f.w.Truncate(f.base + fileEnd); err != nil {
-		fileEnd = f.end + int64(len(rec))
-	} else {
-		f.w.Sync()
+	// The commit: the record's removal alone, so that a truncation half
+	// done shows nothing but the record's own bytes; the old bytes past
+	// the new frame go after it, as tidying (a reader ignores bytes past
+	// a frame).
+	if err := rollback.Remove(f.w, f.base+at); err != nil {
+		return f.undo(err, oldAll, f.end, rec[at-f.end:], f.base+at)
 	}
-	h, _ := parseFrameHeader(frame)
+	fileEnd := at
+	if at > int64(len(frame)) && rollback.Remove(f.w, f.base+int64(len(frame))) == nil {
+		fileEnd = int64(len(frame))
+	}
 	f.hlen, f.end, f.region = int64(h.headerLen), fileEnd, 0
 	f.head = frame[:h.headerLen:h.headerLen]
 	s.hdr.headerLen = h.headerLen
+	s.hdr.frameLen = int64(len(frame))
 	return nil
 }
 

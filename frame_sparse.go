@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/goblosc/blosc/internal/fsys"
+	"github.com/goblosc/blosc/internal/rollback"
 )
 
 // Sparse frames: a directory holding chunks.b2frame, a frame of type 1
@@ -19,23 +20,29 @@ import (
 //
 // A change never writes over a file the index names. New and replaced
 // chunks go to new files (numbers no file in the directory had), each
-// synced; the directory is synced, so that their names are durable
-// before anything refers to them; the new index is written to a
-// temporary file, synced and renamed over chunks.b2frame (the commit
-// point), and the directory is synced again. Only then are the files the
-// index no longer names removed. A failure before the rename leaves the
-// old index, and the change's new files are removed; a failure of the
-// sync after it renames the old index back. A crash leaves the old index
-// or the new one, and at worst chunk files nothing names (or the
-// temporary index), which readers ignore and the next writer's open
-// removes. docs/durability.md states the contract.
+// synced; the new index is written to a temporary file and the old one
+// kept in a rollback file (.chunks.b2frame.rollback), each synced; the
+// directory is synced, so that all their names are durable before
+// anything refers to them; the new index is renamed over chunks.b2frame
+// and the directory synced; the rollback file's removal, synced, is the
+// commit point. Only then are the files the index no longer names
+// removed. A failure before the rename leaves the old index, and the
+// change's new files are removed; a failure after it puts the old index
+// back. A valid rollback file means a change that did not commit: a
+// reader reads the index it keeps, a writer's open puts it back. A crash
+// leaves the old index or the new one, and at worst files nothing names
+// (chunk files, the temporary index, a rollback file cut short), which
+// readers ignore and the next writer's open removes; it leaves any other
+// file (c-blosc2's .b2lock) alone. docs/durability.md states the
+// contract.
 //
 // Every call on the directory goes through fsys.Default, which tests
 // replace to fail each of them in turn.
 
 const (
-	sparseIndexName = "chunks.b2frame"
-	sparseTempName  = "." + sparseIndexName + ".tmp"
+	sparseIndexName    = "chunks.b2frame"
+	sparseTempName     = "." + sparseIndexName + ".tmp"
+	sparseRollbackName = "." + sparseIndexName + ".rollback"
 )
 
 // sparseDir is the directory behind a sparse frame.
@@ -165,10 +172,12 @@ func (s *SChunk) sparseIndex() ([]byte, error) {
 }
 
 // commitSparse writes the index of a changed sparse frame and removes the
-// chunk files it no longer names. On failure the directory's index is the
-// old one (its new chunk files go when the change is abandoned), unless
-// even the undo of a rename that landed failed: then keepMade is set, and
-// the directory is whole with either index.
+// chunk files it no longer names. The old index is kept in the rollback
+// file until the commit, that file's durable removal. On failure the
+// directory's index is the old one (its new chunk files go when the
+// change is abandoned), unless even the undo failed: then keepMade is
+// set, and the rollback file, still there, makes every opener read the
+// old index.
 func (s *SChunk) commitSparse() error {
 	d := s.sparse
 	if !d.dirty {
@@ -178,16 +187,29 @@ func (s *SChunk) commitSparse() error {
 	if err != nil {
 		return err
 	}
-	tmp, index := d.path(sparseTempName), d.path(sparseIndexName)
+	tmp, index, rb := d.path(sparseTempName), d.path(sparseIndexName), d.path(sparseRollbackName)
+	keep, err := sparseRollbackBytes(d.committed, idx[:s.hdr.headerLen])
+	if err != nil {
+		return err
+	}
 	if err := sparseStep("write " + sparseTempName); err != nil {
 		return err
 	}
 	if err := fsys.WriteSynced(d.fs, tmp, idx, false); err != nil {
 		return err
 	}
-	// The new chunk files' names, durable before the index names them.
+	if err := sparseStep("write " + sparseRollbackName); err != nil {
+		return err
+	}
+	if err := fsys.WriteSynced(d.fs, rb, keep, false); err != nil {
+		d.fs.Remove(tmp)
+		return err
+	}
+	// The new chunk files' names and the rollback file, durable before
+	// the index names the chunks.
 	if err := d.fs.SyncDir(d.dir); err != nil {
 		d.fs.Remove(tmp)
+		d.fs.Remove(rb)
 		return err
 	}
 	if err := sparseStep("rename"); err != nil {
@@ -195,14 +217,21 @@ func (s *SChunk) commitSparse() error {
 	}
 	if err := d.fs.Rename(tmp, index); err != nil {
 		d.fs.Remove(tmp)
+		d.fs.Remove(rb)
 		return err
 	}
 	if err := d.fs.SyncDir(d.dir); err != nil {
-		// The rename may not be durable: put the old index back.
-		if !d.restore(d.committed) {
-			d.keepMade = true
-		}
+		return d.undo(err, keep)
+	}
+	// The commit: the rollback file's durable removal.
+	if err := sparseStep("commit"); err != nil {
 		return err
+	}
+	if err := d.fs.Remove(rb); err != nil {
+		return d.undo(err, keep)
+	}
+	if err := d.fs.SyncDir(d.dir); err != nil {
+		return d.undo(err, keep)
 	}
 	// Committed and durable.
 	d.committed = idx
@@ -220,6 +249,78 @@ func (s *SChunk) commitSparse() error {
 		}
 	}
 	return nil
+}
+
+// undo puts the old index back after a step of the commit failed with
+// cause, once the new index may be in place: the rollback file first
+// (keep, written again if its removal may have landed), then the old
+// index, then the rollback file's removal. Should a call fail, keepMade
+// is set: the rollback file makes the next opener restore the old index.
+func (d *sparseDir) undo(cause error, keep []byte) error {
+	rb := d.path(sparseRollbackName)
+	if _, err := d.fs.Stat(rb); err != nil {
+		if fsys.WriteSynced(d.fs, rb, keep, false) != nil || d.fs.SyncDir(d.dir) != nil {
+			d.keepMade = true
+			return cause
+		}
+	}
+	if restoreIndex(d.fs, d.dir, d.committed) != nil {
+		d.keepMade = true
+		return cause
+	}
+	if d.fs.Remove(rb) == nil {
+		d.fs.SyncDir(d.dir)
+	}
+	return cause
+}
+
+// sparseRollbackBytes is the rollback file for the index old (nil: the
+// directory had none): old, then a rollback record (internal/rollback)
+// holding it, so that only a whole file counts.
+func sparseRollbackBytes(old, newHeader []byte) ([]byte, error) {
+	rec := rollback.Record{OldSize: int64(len(old)), NewHeader: newHeader}
+	if old != nil {
+		rec.Ranges = []rollback.Range{{Off: 0, Old: old}}
+	}
+	b, err := rec.Encode(int64(len(old)))
+	if err != nil {
+		return nil, err
+	}
+	return append(bytes.Clone(old), b...), nil
+}
+
+// readSparseRollback reads dir's rollback file: found is false when there
+// is none or only part of one; old is the index it keeps (nil: none).
+func readSparseRollback(fsy fsys.FS, dir string) (old []byte, found bool, err error) {
+	b, err := fsy.ReadFile(filepath.Join(dir, sparseRollbackName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	rec, _ := rollback.Read(bytes.NewReader(b), int64(len(b)), rollback.None)
+	switch {
+	case rec == nil:
+	case rec.OldSize == 0 && len(rec.Ranges) == 0:
+		return nil, true, nil
+	case len(rec.Ranges) == 1 && rec.Ranges[0].Off == 0 && int64(len(rec.Ranges[0].Old)) == rec.OldSize:
+		return rec.Ranges[0].Old, true, nil
+	}
+	return nil, false, nil
+}
+
+// recoverSparse rolls back a change of the sparse frame in dir that did
+// not commit: the index its rollback file keeps (old; nil: none) is put
+// back, durably, then the rollback file goes, durably.
+func recoverSparse(fsy fsys.FS, dir string, old []byte) error {
+	if err := restoreIndex(fsy, dir, old); err != nil {
+		return err
+	}
+	if err := fsy.Remove(filepath.Join(dir, sparseRollbackName)); err != nil {
+		return err
+	}
+	return fsy.SyncDir(dir)
 }
 
 // freeID returns the smallest chunk number without a file. Numbers are
@@ -240,22 +341,25 @@ func (d *sparseDir) release(id int64) {
 	d.low = min(d.low, id)
 }
 
-// restore makes old (nil: none) the directory's index again, durably; it
-// reports whether it did.
-func (d *sparseDir) restore(old []byte) bool {
-	index := d.path(sparseIndexName)
+// restoreIndex makes old (nil: none) the index of the sparse frame in
+// dir again, durably.
+func restoreIndex(fsy fsys.FS, dir string, old []byte) error {
+	index := filepath.Join(dir, sparseIndexName)
 	if old == nil {
-		return d.fs.Remove(index) == nil && d.fs.SyncDir(d.dir) == nil
+		if err := fsy.Remove(index); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return fsy.SyncDir(dir)
 	}
-	tmp := d.path(sparseTempName)
-	if fsys.WriteSynced(d.fs, tmp, old, false) != nil {
-		return false
+	tmp := filepath.Join(dir, sparseTempName)
+	if err := fsys.WriteSynced(fsy, tmp, old, false); err != nil {
+		return err
 	}
-	if d.fs.Rename(tmp, index) != nil {
-		d.fs.Remove(tmp)
-		return false
+	if err := fsy.Rename(tmp, index); err != nil {
+		fsy.Remove(tmp)
+		return err
 	}
-	return d.fs.SyncDir(d.dir) == nil
+	return fsy.SyncDir(dir)
 }
 
 // OpenSparseFrame opens the sparse frame in dir (a chunks.b2frame index
@@ -268,18 +372,35 @@ func OpenSparseFrame(dir string) (*SChunk, error) {
 }
 
 // OpenSparseFrameWritable opens the sparse frame in dir for reading and
-// changing in place; every change is crash-safe. It removes the files a
-// failed or interrupted change left that the index does not name.
-// With BLOSC_LOCKING set, it takes c-blosc2's cross-process lock.
+// changing in place; every change is crash-safe. It first rolls back a
+// change that did not commit, and removes the files a failed or
+// interrupted change left that the index does not name. With
+// BLOSC_LOCKING set, it takes c-blosc2's cross-process lock.
 func OpenSparseFrameWritable(dir string) (*SChunk, error) {
 	return openSparseLocked(dir, true, lockingRequested())
 }
 
 func openSparseFrame(dir string, writable bool) (*SChunk, error) {
 	fsy := fsys.Default
-	b, err := fsy.ReadFile(filepath.Join(dir, sparseIndexName))
+	// A change that did not commit left its rollback file: the index it
+	// keeps is the frame's, put back by a writer, read by a reader.
+	old, found, err := readSparseRollback(fsy, dir)
 	if err != nil {
 		return nil, err
+	}
+	if found && writable {
+		if err := recoverSparse(fsy, dir, old); err != nil {
+			return nil, err
+		}
+	}
+	b := old
+	if found && !writable && old == nil {
+		return nil, fmt.Errorf("%w: %s: the change that made the sparse frame did not commit", fs.ErrNotExist, dir)
+	}
+	if !found || writable {
+		if b, err = fsy.ReadFile(filepath.Join(dir, sparseIndexName)); err != nil {
+			return nil, err
+		}
 	}
 	h, err := parseFrameHeader(b)
 	if err != nil {
@@ -332,7 +453,9 @@ func openSparseFrame(dir string, writable bool) (*SChunk, error) {
 	var strays []string
 	for _, e := range ents {
 		name := e.Name()
-		if name == sparseTempName {
+		if name == sparseTempName || name == sparseRollbackName {
+			// The rollback file is here only if it was not valid (a
+			// valid one was removed above).
 			strays = append(strays, name)
 		}
 		if hexID, ok := strings.CutSuffix(name, ".chunk"); ok && len(hexID) == 8 {

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/rollback"
 )
 
 // ErrNoSpace is wrapped by Append's error when the file has fewer free
@@ -35,26 +36,35 @@ func AppendOptions(typesize int) blosc.Options {
 //
 //  1. The refilled last chunk and the new chunks are written past the
 //     end of the file, where nothing reads them; sync.
-//  2. The new chunks' slots, unused until nchunks grows, are filled; sync.
-//  3. The last chunk's slot is pointed at its refilled copy; sync. A
-//     reader still sees the old header, whose last_chunk does not match
-//     the copy (or whose next slot is now in use), and reads the old last
-//     chunk where the previous chunk ends, as the reference does.
-//  4. The header is rewritten with one write: the commit; sync.
-//  5. The copies are written again where the reference puts them (from
+//  2. After them, the rollback record (rollback.go): the old bytes of the
+//     header, of the slots steps 3, 4 and 7 write and of the old last
+//     chunk step 6 writes over, and the file's old length; sync. From
+//     here until step 8 this package reads the file as before.
+//  3. The new chunks' slots, unused until nchunks grows, are filled; sync.
+//  4. The last chunk's slot is pointed at its refilled copy; sync. The
+//     reference, which knows nothing of the record, still sees the old
+//     header, whose last_chunk does not match the copy (or whose next
+//     slot is now in use), and reads the old last chunk where the
+//     previous chunk ends.
+//  5. The header is rewritten with one write; sync. The reference reads
+//     the file as after from here on.
+//  6. The copies are written again where the reference puts them (from
 //     the old last chunk's place on, a region nothing reads now); sync.
-//  6. The slots are pointed at them with one write; sync. A slot torn by
+//  7. The slots are pointed at them with one write; sync. A slot torn by
 //     a crash is not valid, and its chunk is read where the previous one
 //     ends: the copy just written.
-//  7. The file is truncated after the last chunk; sync.
+//  8. The record is cut off; sync: the commit.
+//  9. The file is truncated after the last chunk; sync (tidying: a
+//     failure leaves bytes past the last chunk that no reader uses).
 //
 // The result is the file the reference's append writes. A call of any
-// step that returns an error (a full disk, a failing one) is undone at
-// once from the rollback record's bytes, which include the old last chunk
-// step 5 writes over: the header first, then the slots and that chunk,
-// then the old length, each synced; Append returns the error and the file
-// is the one it was. Should the undo fail too, the record is still there
-// for Recover (docs/durability.md says when that cannot be).
+// step up to the commit that returns an error (a full disk, a failing
+// one) is undone at once from the record's bytes: the header first, then
+// the slots and the old last chunk, then the old length, each synced;
+// Append returns the error and the file is the one it was. Should the
+// undo fail too, the record is still there (put back first if its removal
+// was what failed), and Open and Recover read and restore the file as
+// before (docs/durability.md names the one state that cannot be).
 func Append(f blosc.WritableFile, src io.Reader, size int64, opts *blosc.Options) (int, error) {
 	if size < 0 {
 		return 0, invalidf("append size %d", size)
@@ -145,7 +155,7 @@ func Append(f blosc.WritableFile, src io.Reader, size int64, opts *blosc.Options
 	// past the end were), then the old length, each synced. Should a
 	// call of it fail too, the record (once written) is still there for
 	// Recover.
-	var restore []rbRange
+	var restore []rollback.Range
 	touched := false
 	fail := func(err error) (int, error) {
 		if touched {
@@ -202,8 +212,8 @@ func Append(f blosc.WritableFile, src io.Reader, size int64, opts *blosc.Options
 	nh.LastChunk = newLast
 	nh.NChunks += k
 	nh.MaxAppChunks -= k
-	// The rollback record: the old header and the old slots n-1 .. n+k-1,
-	// which steps 2, 3, 4 and 6 write, and the old bytes step 5 writes
+	// 2. The rollback record: the old header and the old slots n-1 ..
+	// n+k-1, which steps 3, 4, 5 and 7 write, and the old bytes step 6 writes
 	// over (the old last chunk), after everything else. The header
 	// comes first: an undo restores it first.
 	total := p - stage
@@ -220,29 +230,33 @@ func Append(f blosc.WritableFile, src io.Reader, size int64, opts *blosc.Options
 		return fail(fmt.Errorf("bloscpack: %w", err))
 	}
 	newHdr := append(oldHdr[:12:12], nh.encode()[12:]...)
-	rb := rollback{oldSize: fsize, newHeader: newHdr, ranges: []rbRange{{0, oldHdr}, {slotAt(n - 1), oldSlots}, {lastPos, oldTail}}}
-	if err := writeAll(f, rb.encode(), p); err != nil {
+	rb := rollback.Record{OldSize: fsize, NewHeader: newHdr, Ranges: []rollback.Range{{Off: 0, Old: oldHdr}, {Off: slotAt(n - 1), Old: oldSlots}, {Off: lastPos, Old: oldTail}}}
+	rec, err := rb.Encode(p)
+	if err != nil {
+		return fail(fmt.Errorf("bloscpack: %w", err))
+	}
+	if err := writeAll(f, rec, p); err != nil {
 		return fail(err)
 	}
 	if err := f.Sync(); err != nil {
 		return fail(fmt.Errorf("bloscpack: %w", err))
 	}
-	restore = rb.ranges
-	// 2. The new chunks' slots.
+	restore = rb.Ranges
+	// 3. The new chunks' slots.
 	if k > 0 {
 		if err := writeSync(f, encodeSlots(staged[1:]), slotAt(n)); err != nil {
 			return fail(err)
 		}
 	}
-	// 3. The last chunk's slot.
+	// 4. The last chunk's slot.
 	if err := writeSync(f, encodeSlots(staged[:1]), slotAt(n-1)); err != nil {
 		return fail(err)
 	}
-	// 4. Commit.
+	// 5. The header.
 	if err := writeSync(f, nh.encode()[12:], 12); err != nil {
 		return fail(err)
 	}
-	// 5. The chunks again, where the reference writes them.
+	// 6. The chunks again, where the reference writes them.
 	inPlace := make([]int64, len(staged))
 	q := lastPos
 	for i := range staged {
@@ -255,25 +269,32 @@ func Append(f blosc.WritableFile, src io.Reader, size int64, opts *blosc.Options
 	if err := f.Sync(); err != nil {
 		return fail(fmt.Errorf("bloscpack: %w", err))
 	}
-	// 6. The slots to them.
+	// 7. The slots to them.
 	if err := writeSync(f, encodeSlots(inPlace), slotAt(n-1)); err != nil {
 		return fail(err)
 	}
-	// 7. Drop the staging copies (and anything that was past the end).
-	if err := f.Truncate(lastPos + total); err != nil {
-		return fail(fmt.Errorf("bloscpack: %w", err))
+	// 8. The commit: the record's removal alone, so that a truncation
+	// half done shows nothing but the record's own bytes. Should it fail,
+	// the record goes back first: the undo's writes need it.
+	if err := rollback.Remove(f, p); err != nil {
+		if writeAll(f, rec, p) == nil && f.Sync() == nil {
+			undo(f, restore, fsize)
+		}
+		return 0, fmt.Errorf("bloscpack: %w", err)
 	}
-	if err := f.Sync(); err != nil {
-		return fail(fmt.Errorf("bloscpack: %w", err))
+	// 9. Drop the staging copies (and anything that was past the end):
+	// tidying, which Open does not need.
+	if f.Truncate(lastPos+total) == nil {
+		f.Sync()
 	}
 	return int(k), nil
 }
 
 // undo writes the old bytes of ranges back (the header first), then cuts
 // f to size, each synced; it stops at the first call that fails.
-func undo(f blosc.WritableFile, ranges []rbRange, size int64) {
+func undo(f blosc.WritableFile, ranges []rollback.Range, size int64) {
 	for _, x := range ranges {
-		if _, err := f.WriteAt(x.old, x.off); err != nil {
+		if _, err := f.WriteAt(x.Old, x.Off); err != nil {
 			return
 		}
 	}

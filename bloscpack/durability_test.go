@@ -2,8 +2,11 @@ package bloscpack
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/goblosc/blosc/internal/rollback"
+	"hash/crc32"
 	"syscall"
 	"testing"
 
@@ -14,9 +17,7 @@ import (
 // ENOSPC and EIO, whole or after half a write landed, once or from then
 // on (a disk that stays full), and checks docs/durability.md's contract:
 // an error leaves the file's bytes as they were (once) or a file that
-// reads as before (from then on); nil leaves the data appended. Append
-// used to report an error when a write after its commit failed, with the
-// file reading as old and new.
+// reads as before (from then on); nil leaves the data appended.
 func TestAppendErrors(t *testing.T) {
 	for _, c := range appendCases {
 		if c.more == 0 {
@@ -30,11 +31,16 @@ func TestAppendErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			log := clean.Log()
-			commitAt := -1 // the header write that commits
-			for k, w := range log {
-				if w.Off == 12 && commitAt < 0 {
-					commitAt = k
+			// The sync after the rollback record's removal: the first
+			// truncation, followed by a sync.
+			removalSync := -1
+			for k := 1; k < len(log) && removalSync < 0; k++ {
+				if log[k].Off < 0 && log[k-1].Len == 1 && log[k-1].Off > headerLen {
+					removalSync = k
 				}
+			}
+			if removalSync < 0 {
+				t.Fatal("no removal of the rollback record in the clean run")
 			}
 			states := 0
 			for k, w := range log {
@@ -66,10 +72,12 @@ func TestAppendErrors(t *testing.T) {
 								t.Fatalf("%s: %v, and the file's bytes changed (%d bytes, was %d)", what, err, len(left), len(orig))
 							}
 							if !bytes.Equal(got, oldData) {
-								// Every call failing from the commit's
-								// write on: the header cannot be put back
+								// The one state no protocol avoids: the
+								// record's removal landed, its sync failed
+								// and so does every call after it, so the
+								// record cannot be put back
 								// (docs/durability.md).
-								if !(sticky && k >= commitAt) || !bytes.Equal(got, newData) {
+								if !(sticky && k == removalSync) || !bytes.Equal(got, newData) || readRollback(bytes.NewReader(left), int64(len(left))) != nil {
 									t.Fatalf("%s: %v, but the file does not read as before", what, err)
 								}
 								continue
@@ -142,4 +150,80 @@ func TestRecoverErrors(t *testing.T) {
 		t.Fatal("no repair was made to fail")
 	}
 	t.Logf("%d failing repairs", repairs)
+}
+
+// legacyRecord is the rollback record earlier versions wrote (magic
+// "bpkRB\x01\x00\x00"), whose append had committed once its new header
+// was on file.
+func legacyRecord(oldSize int64, newHeader []byte, ranges []rollback.Range) []byte {
+	var b []byte
+	b = binary.LittleEndian.AppendUint64(b, uint64(oldSize))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(newHeader)))
+	b = append(b, newHeader...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(ranges)))
+	for _, x := range ranges {
+		b = binary.LittleEndian.AppendUint64(b, uint64(x.Off))
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(x.Old)))
+		b = append(b, x.Old...)
+	}
+	b = binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(b)+16))
+	return append(b, "bpkRB\x01\x00\x00"...)
+}
+
+// TestLegacyRollback: files an earlier version left with its record (the
+// record of every crash state of an append, rewritten in the old format)
+// read, and recover, as that version meant: after when the header on
+// file is the record's new one, before otherwise.
+func TestLegacyRollback(t *testing.T) {
+	c := appendCases[1]
+	orig, oldData, newData, _ := c.files(t)
+	ts := AppendOptions(4)
+	clean := faultfile.New(orig, faultfile.NoFault)
+	if _, err := Append(clean, bytes.NewReader(newData[c.base:]), int64(c.more), &ts); err != nil {
+		t.Fatal(err)
+	}
+	olds, news := 0, 0
+	for w := range clean.Log() {
+		ff := faultfile.New(orig, faultfile.Plan{At: w})
+		Append(ff, bytes.NewReader(newData[c.base:]), int64(c.more), &ts)
+		crashed := ff.Bytes()
+		rec := readRollback(bytes.NewReader(crashed), int64(len(crashed)))
+		if rec == nil {
+			continue
+		}
+		if rec.Legacy != rollback.None {
+			t.Fatal("this version wrote a legacy record")
+		}
+		legacy := append(crashed[:rec.Start:rec.Start], legacyRecord(rec.OldSize, rec.NewHeader, rec.Ranges)...)
+		want := oldData
+		if bytes.Equal(legacy[:headerLen], rec.NewHeader) {
+			want = newData
+			news++
+		} else {
+			olds++
+		}
+		if lr := readRollback(bytes.NewReader(legacy), int64(len(legacy))); lr == nil || lr.Legacy != rollback.Bloscpack {
+			t.Fatalf("write %d: the legacy record is not read", w)
+		}
+		if got, err := readCrashed(legacy); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("write %d: the legacy file reads otherwise (%v)", w, err)
+		}
+		fixed := repaired(t, legacy)
+		if readRollback(bytes.NewReader(fixed), int64(len(fixed))) != nil {
+			t.Fatalf("write %d: Recover left the legacy record", w)
+		}
+		if got, err := readCrashed(fixed); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("write %d: the recovered legacy file reads otherwise (%v)", w, err)
+		}
+		// Rolled back, it is the old file; recovered as committed, the
+		// reference reads it only once the chunks are where it reads
+		// them, as with the earlier version.
+		if bytes.Equal(want, oldData) && !bytes.Equal(fixed, orig) {
+			t.Fatalf("write %d: the legacy file rolled back is not the old file", w)
+		}
+	}
+	if olds == 0 || news == 0 {
+		t.Fatalf("legacy states: %d before, %d after; want both", olds, news)
+	}
 }

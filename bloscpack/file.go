@@ -61,7 +61,8 @@ type ChunkInfo struct {
 }
 
 // Open reads and checks the header, metadata and offsets of the file of
-// the given size that r reads.
+// the given size that r reads. A file an Append left with its rollback
+// record (the append did not commit) reads as it was before that append.
 func Open(r io.ReaderAt, size int64) (*File, error) {
 	r, size = resolveRollback(r, size)
 	f := &File{r: r, size: size, cached: -1}
