@@ -241,6 +241,12 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
+		defer s.Close()
+		// With BLOSC_LOCKING, the whole output is one state of the frame.
+		if err := s.RLock(); err != nil {
+			return err
+		}
+		defer s.RUnlock()
 		if ok, err := decompressArray(s, *slice, fs.Arg(1), stdout); ok {
 			return err
 		}
@@ -251,10 +257,17 @@ func runDecompress(args []string, stdin io.Reader, stdout io.Writer) error {
 			return err
 		}
 		defer f.Close()
+		defer s.Close()
+		if err := s.RLock(); err != nil {
+			return err
+		}
+		defer s.RUnlock()
 		if ok, err := decompressArray(s, *slice, fs.Arg(1), stdout); ok {
 			return err
 		}
-		if *useMap {
+		// A mapping is read without the lock's reads: a locked frame is
+		// read through its file.
+		if *useMap && !s.Locking() {
 			if ms, m, ok := mapFrame(f); ok {
 				defer m.unmap()
 				return writeSChunkData(ms, fs.Arg(1), stdout, func() { m.release(0, int64(len(m.b))) })

@@ -24,6 +24,11 @@ func runInfo(args []string, stdin io.Reader, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
+		defer s.Close()
+		if err := s.RLock(); err != nil {
+			return err
+		}
+		defer s.RUnlock()
 		return printSChunkInfo(stdout, fs.Arg(0), 0, "sframe", s, *asJSON)
 	}
 	if s, f, ok, err := openFrameFileLazily(fs.Arg(0)); ok {
@@ -31,6 +36,11 @@ func runInfo(args []string, stdin io.Reader, stdout io.Writer) error {
 			return err
 		}
 		defer f.Close()
+		defer s.Close()
+		if err := s.RLock(); err != nil {
+			return err
+		}
+		defer s.RUnlock()
 		st, _ := f.Stat()
 		return printSChunkInfo(stdout, fs.Arg(0), int(st.Size()), formatFrame, s, *asJSON)
 	}

@@ -265,3 +265,30 @@ func (s *SChunk) Decompress(chunkMax int) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// Refresh is blosc2_schunk_refresh: it re-reads the counters of a frame
+// file another handle changed and reports whether they had changed.
+func (s *SChunk) Refresh() (bool, error) {
+	rc := C.blosc2_schunk_refresh(s.sc)
+	if rc < 0 {
+		return false, fmt.Errorf("cblosc2: blosc2_schunk_refresh: %d", int(rc))
+	}
+	return rc > 0, nil
+}
+
+// Lock is blosc2_schunk_lock: the frame's exclusive lock, held until
+// Unlock, when locking is on (BLOSC_LOCKING).
+func (s *SChunk) Lock() error {
+	if rc := C.blosc2_schunk_lock(s.sc); rc < 0 {
+		return fmt.Errorf("cblosc2: blosc2_schunk_lock: %d", int(rc))
+	}
+	return nil
+}
+
+// Unlock is blosc2_schunk_unlock.
+func (s *SChunk) Unlock() error {
+	if rc := C.blosc2_schunk_unlock(s.sc); rc < 0 {
+		return fmt.Errorf("cblosc2: blosc2_schunk_unlock: %d", int(rc))
+	}
+	return nil
+}
