@@ -27,7 +27,8 @@ type Array struct {
 	sc      *blosc.SChunk
 	meta    Meta
 	g       *geom
-	file    *os.File // opened by Open or Create, closed by Close
+	file    *os.File // opened by Create, closed by Close
+	ownSC   bool     // sc was opened by OpenFile: Close closes it
 	opts    blosc.Options
 	chunk   []byte    // a change's chunk buffer, kept for the next
 	readers sync.Pool // of *sliceReader
@@ -90,45 +91,24 @@ func Open(name string) (*Array, error) { return openFile(name, false) }
 func OpenWritable(name string) (*Array, error) { return openFile(name, true) }
 
 func openFile(name string, writable bool) (*Array, error) {
-	st, err := os.Stat(name)
+	return OpenFile(name, blosc.FileOptions{Writable: writable})
+}
+
+// OpenFile opens the array in a frame file or sparse frame's directory
+// as blosc.OpenFile does: read-only or writable, with c-blosc2's
+// cross-process lock when opts.Locking or BLOSC_LOCKING asks for it.
+// Close releases the file and the lock.
+func OpenFile(name string, opts blosc.FileOptions) (*Array, error) {
+	sc, err := blosc.OpenFile(name, opts)
 	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		open := blosc.OpenSparseFrame
-		if writable {
-			open = blosc.OpenSparseFrameWritable
-		}
-		sc, err := open(name)
-		if err != nil {
-			return nil, err
-		}
-		return FromSChunk(sc)
-	}
-	flag := os.O_RDONLY
-	if writable {
-		flag = os.O_RDWR
-	}
-	f, err := os.OpenFile(name, flag, 0)
-	if err != nil {
-		return nil, err
-	}
-	var sc *blosc.SChunk
-	if writable {
-		sc, err = blosc.OpenFrameFile(f)
-	} else {
-		sc, err = blosc.OpenFrame(f, st.Size())
-	}
-	if err != nil {
-		f.Close()
 		return nil, err
 	}
 	a, err := FromSChunk(sc)
 	if err != nil {
-		f.Close()
+		sc.Close()
 		return nil, err
 	}
-	a.file = f
+	a.ownSC = true
 	return a, nil
 }
 
@@ -163,15 +143,53 @@ func OpenBytes(b []byte) (*Array, error) {
 	return FromSChunk(sc)
 }
 
-// Close closes the file Open, OpenFile or Create opened, if any.
+// Close closes the file Open, OpenFile or Create opened, if any, and
+// the super-chunk's lock.
 func (a *Array) Close() error {
-	if a.file == nil {
-		return nil
+	var err error
+	if a.ownSC {
+		err = a.sc.Close()
+		a.ownSC = false
 	}
-	err := a.file.Close()
-	a.file = nil
+	if a.file != nil {
+		if cerr := a.file.Close(); err == nil {
+			err = cerr
+		}
+		a.file = nil
+	}
 	return err
 }
+
+// Refresh brings the array up to date with changes another handle or
+// process made to its file (its shape included), as c-blosc2's
+// b2nd_refresh, and reports whether there were any. See
+// blosc.SChunk.Refresh.
+func (a *Array) Refresh() (bool, error) {
+	changed, err := a.sc.Refresh()
+	if err != nil || !changed {
+		return changed, err
+	}
+	raw, err := a.sc.Metalayer(MetaName)
+	if errors.Is(err, blosc.ErrNotFound) {
+		raw, err = a.sc.Metalayer(legacyMetaName)
+	}
+	if err != nil {
+		return true, fmt.Errorf("b2nd: %w", err)
+	}
+	m, err := ParseMeta(raw)
+	if err != nil {
+		return true, err
+	}
+	a.meta = m
+	return true, a.setGeom()
+}
+
+// Lock and Unlock bracket several changes as one step for every other
+// handle and process that locks (blosc.SChunk.Lock).
+func (a *Array) Lock() error { return a.sc.Lock() }
+
+// Unlock ends the bracket Lock began.
+func (a *Array) Unlock() error { return a.sc.Unlock() }
 
 // SetThreads sets how many chunks a read decodes at once, and how many
 // blocks a write compresses at once (0: runtime.GOMAXPROCS; an opened
