@@ -5,6 +5,7 @@
 //	go run ./bench run [-suite quick|full] [-o DIR]   # from the repository root
 //	go run ./bench compare [-threshold 5] [-unit x-memcpy] OLD NEW
 //	go run -tags cblosc ./bench run                   # with c-blosc 1.x rows (cgo, libblosc-dev)
+//	go run ./bench swmr [-duration 60s] [-locking]    # one writer, many readers of a frame file
 //
 // run writes DIR/bench.txt (Go benchmark format, for benchstat),
 // DIR/bench.json (the machine and every sample) and DIR/report.html (the
@@ -23,9 +24,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/goblosc/blosc/internal/swmr"
 )
 
 func main() {
+	if os.Getenv(swmr.RoleEnv) != "" {
+		// A writer or reader process of `bench swmr`.
+		os.Exit(swmr.Child())
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -43,6 +50,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runSuite(args[1:], stdout, stderr)
 	case "compare":
 		err = runCompare(args[1:], stdout)
+	case "swmr":
+		err = runSWMR(args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		usage(stdout)
 		return 0
@@ -71,6 +80,8 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
   bench run [-suite quick|full] [-o DIR]     time the suite; write DIR/bench.txt, bench.json, report.html
   bench compare [-threshold PCT] OLD NEW     per-benchmark deltas; exit 1 on a significant regression
+  bench swmr [-duration 60s] [-readers 8] [-goroutines 64] [-locking]
+                                             one writer process, reader processes: latency, throughput, consistency
 Build with -tags cblosc (c-blosc 1.x) or cblosc2 (c-blosc2) to add the C libraries' rows.
 `)
 }

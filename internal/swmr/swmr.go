@@ -268,8 +268,8 @@ func percentiles(d []time.Duration) (p50, p99 time.Duration) {
 // Child when RoleEnv is set (a test binary's TestMain, the bench command).
 func Run(cfg Config, argv []string) (Report, error) {
 	var rep Report
-	if cfg.Readers < 1 || cfg.Goroutines < cfg.Readers || cfg.ChunkSize < 8 || cfg.ChunkSize%8 != 0 {
-		return rep, errors.New("swmr: want at least one reader process, a goroutine each, chunks of whole items")
+	if cfg.Readers < 0 || cfg.Goroutines < cfg.Readers || cfg.ChunkSize < 8 || cfg.ChunkSize%8 != 0 || cfg.Readers == 0 && !cfg.Writer {
+		return rep, errors.New("swmr: want a writer or reader processes, a goroutine each, chunks of whole items")
 	}
 	os.Remove(cfg.Path + ".appends")
 	seed := time.Now().UnixNano()
@@ -320,6 +320,9 @@ func Run(cfg Config, argv []string) (Report, error) {
 				return rep, err
 			}
 		}
+	}
+	if cfg.Readers == 0 {
+		time.Sleep(cfg.Duration)
 	}
 	var errs []error
 	for i, cmd := range readers {
