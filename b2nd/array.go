@@ -9,6 +9,7 @@
 package b2nd
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -21,8 +22,10 @@ import (
 
 // Array is an N-dimensional array held in a Blosc2 super-chunk.
 //
-// Reads (GetSlice, Read and the getters) may run concurrently with each
-// other; a change must not run concurrently with anything else.
+// Any number of goroutines may use an Array: reads (GetSlice, Read,
+// AppendFrame, WriteTo and the getters) run together, and each change
+// (SetSlice, Resize, Insert, Append, Delete) runs alone, so that every
+// read sees the array before or after each change (docs/concurrency.md).
 type Array struct {
 	sc      *blosc.SChunk
 	meta    Meta
@@ -32,6 +35,9 @@ type Array struct {
 	opts    blosc.Options
 	chunk   []byte    // a change's chunk buffer, kept for the next
 	readers sync.Pool // of *sliceReader
+
+	mu      sync.RWMutex // reads share the array, a change has it alone
+	rawMeta []byte       // the metalayer the layout was made from
 }
 
 // FromSChunk returns the array a super-chunk holds: it must have a b2nd
@@ -48,7 +54,7 @@ func FromSChunk(sc *blosc.SChunk) (*Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Array{sc: sc, meta: m}
+	a := &Array{sc: sc, meta: m, rawMeta: raw}
 	if err := a.setGeom(); err != nil {
 		return nil, err
 	}
@@ -165,6 +171,8 @@ func (a *Array) Close() error {
 // b2nd_refresh, and reports whether there were any. See
 // blosc.SChunk.Refresh.
 func (a *Array) Refresh() (bool, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	changed, err := a.sc.Refresh()
 	if err != nil || !changed {
 		return changed, err
@@ -181,6 +189,7 @@ func (a *Array) Refresh() (bool, error) {
 		return true, err
 	}
 	a.meta = m
+	a.rawMeta = raw
 	return true, a.setGeom()
 }
 
@@ -194,40 +203,166 @@ func (a *Array) Unlock() error { return a.sc.Unlock() }
 // SetThreads sets how many chunks a read decodes at once, and how many
 // blocks a write compresses at once (0: runtime.GOMAXPROCS; an opened
 // array starts at 0, a created one at its Options.Threads).
-func (a *Array) SetThreads(n int) { a.opts.Threads = max(n, 0) }
+func (a *Array) SetThreads(n int) {
+	a.mu.Lock()
+	a.opts.Threads = max(n, 0)
+	a.mu.Unlock()
+}
 
 // SChunk returns the super-chunk that holds the array.
 func (a *Array) SChunk() *blosc.SChunk { return a.sc }
 
 // NDim returns the number of dimensions (0 for a scalar).
-func (a *Array) NDim() int { return len(a.meta.Shape) }
+func (a *Array) NDim() int {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return len(a.meta.Shape)
+}
 
 // Shape returns the array's shape.
-func (a *Array) Shape() []int64 { return slices.Clone(a.meta.Shape) }
+func (a *Array) Shape() []int64 {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return slices.Clone(a.meta.Shape)
+}
 
 // ChunkShape returns the shape of the array's chunks.
-func (a *Array) ChunkShape() []int32 { return slices.Clone(a.meta.ChunkShape) }
+func (a *Array) ChunkShape() []int32 {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return slices.Clone(a.meta.ChunkShape)
+}
 
 // BlockShape returns the shape of the chunks' blocks.
-func (a *Array) BlockShape() []int32 { return slices.Clone(a.meta.BlockShape) }
+func (a *Array) BlockShape() []int32 {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return slices.Clone(a.meta.BlockShape)
+}
 
 // DType returns the NumPy dtype string ("<f8", "|S5", a structured
 // dtype's descr), or "" when the metalayer holds none.
-func (a *Array) DType() string { return a.meta.DType }
+func (a *Array) DType() string {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.meta.DType
+}
 
 // Meta returns the array's metalayer as read or written.
 func (a *Array) Meta() Meta {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
 	m := a.meta
-	m.Shape, m.ChunkShape, m.BlockShape = a.Shape(), a.ChunkShape(), a.BlockShape()
+	m.Shape, m.ChunkShape, m.BlockShape = slices.Clone(a.meta.Shape), slices.Clone(a.meta.ChunkShape), slices.Clone(a.meta.BlockShape)
 	return m
 }
 
 // Itemsize returns the size of an element in bytes (the super-chunk's
 // typesize, which c-blosc2 uses as the item size).
-func (a *Array) Itemsize() int { return a.g.itemsize }
+func (a *Array) Itemsize() int {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.g.itemsize
+}
 
 // Size returns the number of elements.
-func (a *Array) Size() int64 { return a.g.nitems }
+func (a *Array) Size() int64 {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.g.nitems
+}
 
 // Nbytes returns the size of the whole array in C order.
-func (a *Array) Nbytes() int64 { return a.g.nitems * int64(a.g.itemsize) }
+func (a *Array) Nbytes() int64 {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.g.nitems * int64(a.g.itemsize)
+}
+
+// rlock takes the array for a read. With c-blosc2's lock on, it holds the
+// frame's shared lock for the whole read, and an array whose layout
+// another process changed (its super-chunk refreshed under the lock) is
+// laid out again first.
+func (a *Array) rlock() error {
+	for {
+		a.mu.RLock()
+		if err := a.sc.RLock(); err != nil {
+			a.mu.RUnlock()
+			return err
+		}
+		if !a.sc.Locking() || a.metaCurrent() {
+			return nil
+		}
+		a.sc.RUnlock()
+		a.mu.RUnlock()
+		a.mu.Lock()
+		err := a.resync()
+		a.mu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (a *Array) runlock() {
+	a.sc.RUnlock()
+	a.mu.RUnlock()
+}
+
+// lock takes the array for a change: with c-blosc2's lock on, the frame's
+// exclusive lock for the whole change, after which the layout is brought
+// up to date with other processes' changes.
+func (a *Array) lock() error {
+	a.mu.Lock()
+	if err := a.sc.Lock(); err != nil {
+		a.mu.Unlock()
+		return err
+	}
+	if a.sc.Locking() && !a.metaCurrent() {
+		if err := a.resync(); err != nil {
+			a.sc.Unlock()
+			a.mu.Unlock()
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *Array) unlock(err *error) {
+	if raw, merr := a.metalayer(); merr == nil {
+		a.rawMeta = raw
+	}
+	if uerr := a.sc.Unlock(); uerr != nil && *err == nil {
+		*err = uerr
+	}
+	a.mu.Unlock()
+}
+
+func (a *Array) metalayer() ([]byte, error) {
+	raw, err := a.sc.Metalayer(MetaName)
+	if errors.Is(err, blosc.ErrNotFound) {
+		raw, err = a.sc.Metalayer(legacyMetaName)
+	}
+	return raw, err
+}
+
+// metaCurrent reports whether the super-chunk's metalayer is the one the
+// layout was made from.
+func (a *Array) metaCurrent() bool {
+	raw, err := a.metalayer()
+	return err == nil && bytes.Equal(raw, a.rawMeta)
+}
+
+// resync lays the array out again from its super-chunk's metalayer.
+func (a *Array) resync() error {
+	raw, err := a.metalayer()
+	if err != nil {
+		return fmt.Errorf("b2nd: %w", err)
+	}
+	m, err := ParseMeta(raw)
+	if err != nil {
+		return err
+	}
+	a.meta, a.rawMeta = m, raw
+	return a.setGeom()
+}

@@ -205,10 +205,22 @@ func FromBuffer(p Params, data []byte) (*Array, error) {
 
 // AppendFrame appends the array's contiguous frame (what c-blosc2's
 // b2nd_to_cframe returns) to dst and returns the extended slice.
-func (a *Array) AppendFrame(dst []byte) ([]byte, error) { return a.sc.AppendFrame(dst) }
+func (a *Array) AppendFrame(dst []byte) ([]byte, error) {
+	if err := a.rlock(); err != nil {
+		return nil, err
+	}
+	defer a.runlock()
+	return a.sc.AppendFrame(dst)
+}
 
 // WriteTo writes the array's contiguous frame (a .b2nd file's bytes).
-func (a *Array) WriteTo(w io.Writer) (int64, error) { return a.sc.WriteTo(w) }
+func (a *Array) WriteTo(w io.Writer) (int64, error) {
+	if err := a.rlock(); err != nil {
+		return 0, err
+	}
+	defer a.runlock()
+	return a.sc.WriteTo(w)
+}
 
 // batchBytes is how many bytes of chunks a file's change gathers before it
 // is written: a change's new chunks wait in memory until it commits.
@@ -283,7 +295,15 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 // array: each chunk the slice touches is read (unless the slice covers
 // it), changed and compressed again. A frame file or sparse frame is
 // changed in crash-safe steps of a few dozen MiB of chunks each.
-func (a *Array) SetSlice(src []byte, start, stop []int64) error {
+func (a *Array) SetSlice(src []byte, start, stop []int64) (err error) {
+	if err := a.lock(); err != nil {
+		return err
+	}
+	defer a.unlock(&err)
+	return a.setSlice(src, start, stop)
+}
+
+func (a *Array) setSlice(src []byte, start, stop []int64) error {
 	n, err := a.g.checkSlice(start, stop)
 	if err != nil {
 		return err

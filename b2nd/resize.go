@@ -3,6 +3,7 @@ package b2nd
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/goblosc/blosc"
 )
@@ -48,8 +49,16 @@ func (a *Array) canReshape() error {
 // new chunks are added; inside the array's old edge chunks they read as
 // what those chunks' padding held (zeros, unless an earlier shrink left
 // items there), as in c-blosc2.
-func (a *Array) Resize(newShape, start []int64) error {
-	nd := a.NDim()
+func (a *Array) Resize(newShape, start []int64) (err error) {
+	if err := a.lock(); err != nil {
+		return err
+	}
+	defer a.unlock(&err)
+	return a.resize(newShape, start)
+}
+
+func (a *Array) resize(newShape, start []int64) error {
+	nd := len(a.meta.Shape)
 	if len(newShape) != nd || (start != nil && len(start) != nd) {
 		return fmt.Errorf("%w: a new shape of %d dimensions (and start of %d) for an array of %d", blosc.ErrInvalidOptions, len(newShape), len(start), nd)
 	}
@@ -176,12 +185,20 @@ func (a *Array) extend(newShape, start []int64) error {
 // axis, before index at of that axis (at == the axis's length appends),
 // as c-blosc2's b2nd_insert does: away from the end, at and n must be
 // whole chunks.
-func (a *Array) Insert(src []byte, axis int, at int64) error {
-	nd := a.NDim()
+func (a *Array) Insert(src []byte, axis int, at int64) (err error) {
+	if err := a.lock(); err != nil {
+		return err
+	}
+	defer a.unlock(&err)
+	return a.insert(src, axis, at)
+}
+
+func (a *Array) insert(src []byte, axis int, at int64) error {
+	nd := len(a.meta.Shape)
 	if axis < 0 || axis >= nd {
 		return fmt.Errorf("%w: axis %d of an array of %d dimensions", blosc.ErrInvalidOptions, axis, nd)
 	}
-	shape := a.Shape()
+	shape := slices.Clone(a.meta.Shape)
 	if at < 0 || at > shape[axis] {
 		return fmt.Errorf("%w: insert at %d of an axis of %d items", blosc.ErrInvalidOptions, at, shape[axis])
 	}
@@ -210,41 +227,57 @@ func (a *Array) Insert(src []byte, axis int, at int64) error {
 		if at == shape[axis] {
 			rs = nil
 		}
-		if err := a.Resize(newShape, rs); err != nil {
+		if err := a.resize(newShape, rs); err != nil {
 			return err
 		}
 		stop := append([]int64(nil), newShape...)
 		stop[axis] = at + n
-		return a.SetSlice(src, start, stop)
+		return a.setSlice(src, start, stop)
 	})
 }
 
 // Append appends src (whole planes across axis, in C order) at the end of
 // axis.
-func (a *Array) Append(src []byte, axis int) error {
-	if axis < 0 || axis >= a.NDim() {
-		return fmt.Errorf("%w: axis %d of an array of %d dimensions", blosc.ErrInvalidOptions, axis, a.NDim())
+func (a *Array) Append(src []byte, axis int) (err error) {
+	if err := a.lock(); err != nil {
+		return err
 	}
-	return a.Insert(src, axis, a.meta.Shape[axis])
+	defer a.unlock(&err)
+	return a.append(src, axis)
+}
+
+func (a *Array) append(src []byte, axis int) error {
+	if axis < 0 || axis >= len(a.meta.Shape) {
+		return fmt.Errorf("%w: axis %d of an array of %d dimensions", blosc.ErrInvalidOptions, axis, len(a.meta.Shape))
+	}
+	return a.insert(src, axis, a.meta.Shape[axis])
 }
 
 // Delete removes n items of axis from index at on, as c-blosc2's
 // b2nd_delete does: away from the end, at and n must be whole chunks.
-func (a *Array) Delete(axis int, at, n int64) error {
-	nd := a.NDim()
+func (a *Array) Delete(axis int, at, n int64) (err error) {
+	if err := a.lock(); err != nil {
+		return err
+	}
+	defer a.unlock(&err)
+	return a.delete(axis, at, n)
+}
+
+func (a *Array) delete(axis int, at, n int64) error {
+	nd := len(a.meta.Shape)
 	if axis < 0 || axis >= nd {
 		return fmt.Errorf("%w: axis %d of an array of %d dimensions", blosc.ErrInvalidOptions, axis, nd)
 	}
-	shape := a.Shape()
+	shape := slices.Clone(a.meta.Shape)
 	if at < 0 || n < 0 || at > shape[axis]-n {
 		return fmt.Errorf("%w: delete [%d, %d+%d) of an axis of %d items", blosc.ErrInvalidOptions, at, at, n, shape[axis])
 	}
 	newShape := append([]int64(nil), shape...)
 	newShape[axis] -= n
 	if at == shape[axis]-n {
-		return a.Resize(newShape, nil)
+		return a.resize(newShape, nil)
 	}
 	start := make([]int64, nd)
 	start[axis] = at
-	return a.Resize(newShape, start)
+	return a.resize(newShape, start)
 }

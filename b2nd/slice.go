@@ -162,6 +162,14 @@ const maxRunBytes = 8 << 20
 // a frame in a file reads only those chunks' bytes (and, where the frame
 // layer can, only those blocks').
 func (a *Array) GetSlice(dst []byte, start, stop []int64) ([]byte, error) {
+	if err := a.rlock(); err != nil {
+		return nil, err
+	}
+	defer a.runlock()
+	return a.getSlice(dst, start, stop)
+}
+
+func (a *Array) getSlice(dst []byte, start, stop []int64) ([]byte, error) {
 	g := a.g
 	n, err := g.checkSlice(start, stop)
 	if err != nil {
@@ -356,7 +364,11 @@ func (r *sliceReader) flush(nchunk int64) error {
 
 // Read returns the whole array in C order, reusing dst when it has room.
 func (a *Array) Read(dst []byte) ([]byte, error) {
-	return a.GetSlice(dst, make([]int64, a.NDim()), a.meta.Shape)
+	if err := a.rlock(); err != nil {
+		return nil, err
+	}
+	defer a.runlock()
+	return a.getSlice(dst, make([]int64, len(a.meta.Shape)), a.meta.Shape)
 }
 
 // copyBlockOut copies the part of a block (of blockShape items, whose
