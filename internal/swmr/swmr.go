@@ -198,6 +198,12 @@ func read(c childConfig) Report {
 			var mine []time.Duration
 			var item, chunk []byte
 			for time.Now().Before(deadline) {
+				if c.Locking {
+					// flock(2) lets readers that never all let go of
+					// the shared lock starve the writer (no queue):
+					// with locking, readers pause between reads.
+					time.Sleep(time.Millisecond)
+				}
 				if rng.IntN(16) == 0 {
 					before := s.Nchunks()
 					if _, err := s.Refresh(); err != nil {

@@ -32,7 +32,8 @@ func TestLoad(t *testing.T) {
 				Path: filepath.Join(t.TempDir(), "load.b2frame"), Duration: 8 * time.Second,
 				Readers: 4, Goroutines: 32, ChunkSize: 256 << 10, Locking: locking, Writer: true, Kills: 3, Threads: 1,
 			}
-			if testing.Short() {
+			emu := os.Getenv("GOBLOSC_TEST_EMULATOR") // go test -exec qemu-...: children run under it too
+			if testing.Short() || emu != "" {
 				cfg.Duration, cfg.Readers, cfg.Goroutines, cfg.Kills = 2*time.Second, 2, 8, 2
 			}
 			if v := os.Getenv("GOBLOSC_SWMR_SECONDS"); v != "" {
@@ -46,7 +47,11 @@ func TestLoad(t *testing.T) {
 			if err := Create(cfg.Path, cfg.ChunkSize, 1); err != nil {
 				t.Fatal(err)
 			}
-			rep, err := Run(cfg, []string{os.Args[0], "-test.run=^$"})
+			argv := []string{os.Args[0], "-test.run=^$"}
+			if emu != "" {
+				argv = append([]string{emu}, argv...)
+			}
+			rep, err := Run(cfg, argv)
 			if err != nil {
 				t.Fatal(err)
 			}
