@@ -81,6 +81,7 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "IN and OUT may be - for stdin/stdout; blosc <command> -h lists its flags.")
+	fmt.Fprintln(w, "BLOSC_LOCKING=1 takes c-blosc2's frame lock: shared for info and decompress, exclusive for append.")
 }
 
 // newFlagSet returns a flag set that reports errors to the caller instead
