@@ -30,12 +30,7 @@ type lazyChunk struct {
 // whole) are taken whole. A reader opened this way must not be read from
 // by several goroutines at once.
 func (s *SChunk) OpenChunk(r *ChunkReader, i int) error {
-	locked, err := s.beginRead()
-	if err != nil {
-		return err
-	}
-	defer s.endRead(locked)
-	return s.openChunk(r, i)
+	return s.readData(func() error { return s.openChunk(r, i) })
 }
 
 func (s *SChunk) openChunk(r *ChunkReader, i int) error {

@@ -96,13 +96,12 @@ func (s *SChunk) frameParts() (hdr, offs, trailer []byte, err error) {
 // AppendFrame appends the contiguous frame of the super-chunk to dst and
 // returns the extended slice: the bytes c-blosc2's blosc2_schunk_to_buffer returns for an
 // in-memory contiguous super-chunk built by the same operations.
-func (s *SChunk) AppendFrame(dst []byte) ([]byte, error) {
-	locked, err := s.beginRead()
-	if err != nil {
-		return nil, err
-	}
-	defer s.endRead(locked)
-	return s.appendFrame(dst)
+func (s *SChunk) AppendFrame(dst []byte) (v []byte, err error) {
+	err = s.readData(func() error {
+		v, err = s.appendFrame(dst)
+		return err
+	})
+	return v, err
 }
 
 func (s *SChunk) appendFrame(dst []byte) ([]byte, error) {
@@ -129,13 +128,12 @@ func (s *SChunk) appendFrame(dst []byte) ([]byte, error) {
 }
 
 // FrameLen returns the length of the frame Frame writes.
-func (s *SChunk) FrameLen() (int64, error) {
-	locked, err := s.beginRead()
-	if err != nil {
-		return 0, err
-	}
-	defer s.endRead(locked)
-	return s.frameLen()
+func (s *SChunk) FrameLen() (v int64, err error) {
+	err = s.readData(func() error {
+		v, err = s.frameLen()
+		return err
+	})
+	return v, err
 }
 
 func (s *SChunk) frameLen() (int64, error) {
@@ -154,13 +152,12 @@ func (s *SChunk) frameLen() (int64, error) {
 }
 
 // WriteTo writes the contiguous frame to w.
-func (s *SChunk) WriteTo(w io.Writer) (int64, error) {
-	locked, err := s.beginRead()
-	if err != nil {
-		return 0, err
-	}
-	defer s.endRead(locked)
-	return s.writeTo(w)
+func (s *SChunk) WriteTo(w io.Writer) (v int64, err error) {
+	err = s.readData(func() error {
+		v, err = s.writeTo(w)
+		return err
+	})
+	return v, err
 }
 
 func (s *SChunk) writeTo(w io.Writer) (int64, error) {

@@ -166,24 +166,29 @@ func (r *FrameReader) Read(p []byte) (int, error) {
 	if r.err != nil {
 		return 0, r.err
 	}
-	locked, err := r.s.beginRead()
-	if err != nil {
+	var n int
+	err := r.s.readData(func() error {
+		if r.pos >= r.s.nbytes() {
+			return io.EOF
+		}
+		if len(p) == 0 {
+			return nil
+		}
+		if r.pos < r.bufOff || r.pos >= r.bufOff+int64(len(r.buf)) {
+			if err := r.fill(); err != nil {
+				return err
+			}
+		}
+		n = copy(p, r.buf[r.pos-r.bufOff:])
+		return nil
+	})
+	if err == io.EOF {
 		return 0, err
 	}
-	defer r.s.endRead(locked)
-	if r.pos >= r.s.nbytes() {
-		return 0, io.EOF
+	if err != nil {
+		r.err = err
+		return 0, err
 	}
-	if len(p) == 0 {
-		return 0, nil
-	}
-	if r.pos < r.bufOff || r.pos >= r.bufOff+int64(len(r.buf)) {
-		if err := r.fill(); err != nil {
-			r.err = err
-			return 0, err
-		}
-	}
-	n := copy(p, r.buf[r.pos-r.bufOff:])
 	r.pos += int64(n)
 	return n, nil
 }

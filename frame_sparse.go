@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -56,14 +58,86 @@ type sparseDir struct {
 	drops     []int64        // chunk files to remove once the index commits
 	made      []int64        // chunk files the change in progress wrote
 	committed []byte         // the index on file (nil: none yet), to undo a commit
-	dirty     bool
-	keepMade  bool // a failed commit may have left the new index in place
-	broken    bool // a change failed: open the directory again
+	// A read-only handle without the lock: the name of the file its view
+	// was read from (the index, or the rollback file of a change in
+	// progress) and that file, kept open; nil when no check is needed.
+	view     string
+	viewFile fsys.File
+	dirty    bool
+	keepMade bool // a failed commit may have left the new index in place
+	broken   bool // a change failed: open the directory again
 }
 
 func chunkFileName(id int64) string { return fmt.Sprintf("%08X.chunk", uint32(id)) }
 
 func (d *sparseDir) path(name string) string { return filepath.Join(d.dir, name) }
+
+// errSparseStale: a read-only sparse frame's index was replaced while a
+// chunk was read; the read is run again on the frame refreshed.
+var errSparseStale = errors.New("blosc: the sparse frame changed while it was read")
+
+// current reports whether the index file a read-only handle's view came
+// from is still the one it read. A writer never changes or removes a
+// chunk file the current index names (new chunks go to fresh files, old
+// ones are removed after the commit), so a chunk read while the view's
+// file stands is the view's chunk, even when it was read just as a
+// writer replaced the index: current then says no and the read runs
+// again on the new view.
+//
+// The handle keeps the view's file open, so that its inode, and the
+// number the file system gave it, cannot be taken by a later index or
+// rollback file: the same file is the same view.
+func (d *sparseDir) current() bool {
+	fi, err := d.fs.Stat(d.path(d.view))
+	if err != nil {
+		return false
+	}
+	vi, err := d.viewFile.Stat()
+	return err == nil && os.SameFile(fi, vi)
+}
+
+// closeView stops checking the view (a handle that locks, or one closed
+// or refreshed).
+func (d *sparseDir) closeView() {
+	if d != nil && d.viewFile != nil {
+		d.viewFile.Close()
+		d.viewFile = nil
+	}
+}
+
+// openSparseView reads a read-only handle's view of the sparse frame in
+// dir: the index a change in progress keeps in its rollback file, or else
+// chunks.b2frame; the file read stays open (see current).
+func openSparseView(fsy fsys.FS, dir string) (b []byte, f fsys.File, name string, err error) {
+	rb, err := fsy.OpenFile(filepath.Join(dir, sparseRollbackName), os.O_RDONLY, 0)
+	switch {
+	case err == nil:
+		data, err := io.ReadAll(rb)
+		if err != nil {
+			rb.Close()
+			return nil, nil, "", err
+		}
+		if old, found := parseSparseRollback(data); found {
+			if old == nil {
+				rb.Close()
+				return nil, nil, "", fmt.Errorf("%w: %s: the change that made the sparse frame did not commit", fs.ErrNotExist, dir)
+			}
+			return old, rb, sparseRollbackName, nil
+		}
+		rb.Close()
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, nil, "", err
+	}
+	ix, err := fsy.OpenFile(filepath.Join(dir, sparseIndexName), os.O_RDONLY, 0)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if b, err = io.ReadAll(ix); err != nil {
+		ix.Close()
+		return nil, nil, "", err
+	}
+	return b, ix, sparseIndexName, nil
+}
 
 func (d *sparseDir) readChunk(id int64) ([]byte, error) {
 	if d.broken {
@@ -73,6 +147,9 @@ func (d *sparseDir) readChunk(id int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: chunk number %d", ErrCorrupt, id)
 	}
 	b, err := d.fs.ReadFile(d.path(chunkFileName(id)))
+	if d.viewFile != nil && !d.current() {
+		return nil, errSparseStale
+	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%w: chunk file %s is missing", ErrCorrupt, chunkFileName(id))
@@ -299,15 +376,23 @@ func readSparseRollback(fsy fsys.FS, dir string) (old []byte, found bool, err er
 	if err != nil {
 		return nil, false, err
 	}
+	old, found = parseSparseRollback(b)
+	return old, found, nil
+}
+
+// parseSparseRollback returns the index a rollback file's bytes keep (nil:
+// none, the frame was being created), or found false for a file that is
+// not a whole record.
+func parseSparseRollback(b []byte) (old []byte, found bool) {
 	rec, _ := rollback.Read(bytes.NewReader(b), int64(len(b)), rollback.None)
 	switch {
 	case rec == nil:
 	case rec.OldSize == 0 && len(rec.Ranges) == 0:
-		return nil, true, nil
+		return nil, true
 	case len(rec.Ranges) == 1 && rec.Ranges[0].Off == 0 && int64(len(rec.Ranges[0].Old)) == rec.OldSize:
-		return rec.Ranges[0].Old, true, nil
+		return rec.Ranges[0].Old, true
 	}
-	return nil, false, nil
+	return nil, false
 }
 
 // recoverSparse rolls back a change of the sparse frame in dir that did
@@ -382,26 +467,36 @@ func OpenSparseFrameWritable(dir string) (*SChunk, error) {
 
 func openSparseFrame(dir string, writable bool) (*SChunk, error) {
 	fsy := fsys.Default
-	// A change that did not commit left its rollback file: the index it
-	// keeps is the frame's, put back by a writer, read by a reader.
-	old, found, err := readSparseRollback(fsy, dir)
-	if err != nil {
-		return nil, err
-	}
-	if found && writable {
-		if err := recoverSparse(fsy, dir, old); err != nil {
+	var b []byte
+	var view fsys.File
+	var viewName string
+	if writable {
+		// A change that did not commit left its rollback file: the
+		// index it keeps is the frame's, put back by a writer.
+		old, found, err := readSparseRollback(fsy, dir)
+		if err != nil {
 			return nil, err
 		}
-	}
-	b := old
-	if found && !writable && old == nil {
-		return nil, fmt.Errorf("%w: %s: the change that made the sparse frame did not commit", fs.ErrNotExist, dir)
-	}
-	if !found || writable {
+		if found {
+			if err := recoverSparse(fsy, dir, old); err != nil {
+				return nil, err
+			}
+		}
 		if b, err = fsy.ReadFile(filepath.Join(dir, sparseIndexName)); err != nil {
 			return nil, err
 		}
+	} else {
+		var err error
+		if b, view, viewName, err = openSparseView(fsy, dir); err != nil {
+			return nil, err
+		}
 	}
+	ok := false
+	defer func() {
+		if !ok && view != nil {
+			view.Close()
+		}
+	}()
 	h, err := parseFrameHeader(b)
 	if err != nil {
 		return nil, err
@@ -424,11 +519,13 @@ func openSparseFrame(dir string, writable bool) (*SChunk, error) {
 	s := &SChunk{hdr: h, vlmeta: cloneMeta(vl), regionOwned: true}
 	d := &sparseDir{fs: fsy, dir: dir, writable: writable, cbytes: h.cbytes, committed: b, used: map[int64]bool{}}
 	s.sparse = d
+	d.view, d.viewFile = viewName, view
 	if err := s.readIndex(bytes.Clone(b[h.headerLen : len(b)-tl])); err != nil {
 		return nil, err
 	}
 	if !writable {
 		s.setOptions()
+		ok = true
 		return s, nil
 	}
 	// The next chunk number: past every number the index or the directory

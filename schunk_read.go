@@ -77,13 +77,12 @@ func (s *SChunk) checkIndex(i int) error {
 // capacity is enough, as Decompress reuses dst. A chunk the offsets index
 // codes (zeros, NaN, uninitialised) is returned as the 32-byte special
 // chunk c-blosc2 returns for it.
-func (s *SChunk) Chunk(dst []byte, i int) ([]byte, error) {
-	locked, err := s.beginRead()
-	if err != nil {
-		return nil, err
-	}
-	defer s.endRead(locked)
-	return s.chunkCopy(dst, i)
+func (s *SChunk) Chunk(dst []byte, i int) (v []byte, err error) {
+	err = s.readData(func() error {
+		v, err = s.chunkCopy(dst, i)
+		return err
+	})
+	return v, err
 }
 
 func (s *SChunk) chunkCopy(dst []byte, i int) ([]byte, error) {
@@ -124,13 +123,12 @@ func (s *SChunk) chunk(i int) ([]byte, error) {
 var shuffleLast = [MaxFilters]Filter{MaxFilters - 1: ByteShuffle}
 
 // ChunkInfo describes chunk i.
-func (s *SChunk) ChunkInfo(i int) (ChunkInfo, error) {
-	locked, err := s.beginRead()
-	if err != nil {
-		return ChunkInfo{}, err
-	}
-	defer s.endRead(locked)
-	return s.chunkInfo(i)
+func (s *SChunk) ChunkInfo(i int) (v ChunkInfo, err error) {
+	err = s.readData(func() error {
+		v, err = s.chunkInfo(i)
+		return err
+	})
+	return v, err
 }
 
 func (s *SChunk) chunkInfo(i int) (ChunkInfo, error) {
@@ -153,13 +151,12 @@ func (s *SChunk) chunkInfo(i int) (ChunkInfo, error) {
 }
 
 // DecompressChunk decodes chunk i into dst (reused when it has room).
-func (s *SChunk) DecompressChunk(dst []byte, i int) ([]byte, error) {
-	locked, err := s.beginRead()
-	if err != nil {
-		return nil, err
-	}
-	defer s.endRead(locked)
-	return s.decompressChunk(dst, i)
+func (s *SChunk) DecompressChunk(dst []byte, i int) (v []byte, err error) {
+	err = s.readData(func() error {
+		v, err = s.decompressChunk(dst, i)
+		return err
+	})
+	return v, err
 }
 
 func (s *SChunk) decompressChunk(dst []byte, i int) ([]byte, error) {
@@ -210,13 +207,12 @@ func (s *SChunk) expandCoded(out []byte, kind, lo int) error {
 // ReadAt reads len(p) bytes of the decompressed data starting at off,
 // decoding only the chunks, and within them only the blocks, the range
 // touches. It implements io.ReaderAt.
-func (s *SChunk) ReadAt(p []byte, off int64) (int, error) {
-	locked, err := s.beginRead()
-	if err != nil {
-		return 0, err
-	}
-	defer s.endRead(locked)
-	return s.readAt(p, off)
+func (s *SChunk) ReadAt(p []byte, off int64) (v int, err error) {
+	err = s.readData(func() error {
+		v, err = s.readAt(p, off)
+		return err
+	})
+	return v, err
 }
 
 func (s *SChunk) readAt(p []byte, off int64) (int, error) {
@@ -244,13 +240,12 @@ func (s *SChunk) readAt(p []byte, off int64) (int, error) {
 
 // GetItems returns items [start, start+n) of Typesize bytes, reusing dst
 // when it has room.
-func (s *SChunk) GetItems(dst []byte, start, n int64) ([]byte, error) {
-	locked, err := s.beginRead()
-	if err != nil {
-		return nil, err
-	}
-	defer s.endRead(locked)
-	return s.getItems(dst, start, n)
+func (s *SChunk) GetItems(dst []byte, start, n int64) (v []byte, err error) {
+	err = s.readData(func() error {
+		v, err = s.getItems(dst, start, n)
+		return err
+	})
+	return v, err
 }
 
 func (s *SChunk) getItems(dst []byte, start, n int64) ([]byte, error) {
@@ -333,13 +328,12 @@ func chunkNbytes(c []byte) int { return int(int32(binary.LittleEndian.Uint32(c[4
 // Decompress returns all the data, decoding several chunks at once (up to
 // Options.Threads) when there are enough of them; dst is reused when it
 // has room.
-func (s *SChunk) Decompress(dst []byte) ([]byte, error) {
-	locked, err := s.beginRead()
-	if err != nil {
-		return nil, err
-	}
-	defer s.endRead(locked)
-	return s.decompress(dst)
+func (s *SChunk) Decompress(dst []byte) (v []byte, err error) {
+	err = s.readData(func() error {
+		v, err = s.decompress(dst)
+		return err
+	})
+	return v, err
 }
 
 func (s *SChunk) decompress(dst []byte) ([]byte, error) {

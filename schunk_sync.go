@@ -3,6 +3,7 @@ package blosc
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -409,6 +410,9 @@ func (s *SChunk) adoptState(fresh *SChunk) {
 	s.regionOwned = fresh.regionOwned
 	s.pendBase = fresh.pendBase
 	s.file = fresh.file
+	if s.sparse != fresh.sparse {
+		s.sparse.closeView()
+	}
 	s.sparse = fresh.sparse
 	s.offs = fresh.offs
 	s.offsChunk = fresh.offsChunk
@@ -417,6 +421,9 @@ func (s *SChunk) adoptState(fresh *SChunk) {
 	s.vlmeta = fresh.vlmeta
 	s.noCompress = fresh.noCompress
 	s.app = nil
+	if s.flk != nil {
+		s.sparse.closeView()
+	}
 	if s.closer == nil {
 		s.closer = fresh.closer
 	}
@@ -551,6 +558,7 @@ func openSparseLocked(dir string, writable, locking bool) (*SChunk, error) {
 	if l != nil {
 		l.stale = false
 		s.flk = l
+		s.sparse.closeView() // the lock keeps writers out of its reads
 	}
 	return s, nil
 }
@@ -562,6 +570,7 @@ func (s *SChunk) Close() error {
 	s.sy.mu.Lock()
 	defer s.sy.mu.Unlock()
 	var err error
+	s.sparse.closeView()
 	if s.flk != nil {
 		err = s.flk.close()
 		s.flk = nil
@@ -574,3 +583,32 @@ func (s *SChunk) Close() error {
 	}
 	return err
 }
+
+// readData runs read, a read of s's data, under beginRead. A read-only
+// sparse frame whose index a writer replaced meanwhile is refreshed and
+// read again (see sparseDir.current), so the read sees one state.
+func (s *SChunk) readData(read func() error) error {
+	for try := 0; ; try++ {
+		locked, err := s.beginRead()
+		if err != nil {
+			return err
+		}
+		err = read()
+		s.endRead(locked)
+		if !errors.Is(err, errSparseStale) || !locked {
+			return err
+		}
+		if try == maxStaleTries {
+			return fmt.Errorf("%w: the sparse frame changed under %d reads in a row", ErrUnsupported, try+1)
+		}
+		s.sy.mu.Lock()
+		_, err = s.refresh()
+		s.sy.mu.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// maxStaleTries bounds the reads readData runs again.
+const maxStaleTries = 100

@@ -77,13 +77,23 @@ func (l *stateLog) hasID(id uint64) bool {
 	return l.ids[id]
 }
 
-// TestSChunkSharedByGoroutines runs one goroutine changing a frame file
-// (appends, inserts, updates, deletes, batches that read what they
-// changed) while others read it through the same handle and through a
-// second, read-only handle that refreshes: every whole read must be a
+// TestSChunkSharedByGoroutines runs one goroutine changing a frame file or
+// a sparse frame (appends, inserts, updates, deletes, batches that read
+// what they changed) while others read it through the same handle and
+// through a second, read-only handle without a lock that refreshes: every whole read must be a
 // state the writer made, every item an id it wrote, and the race
 // detector must stay quiet. -short runs it for 300 ms, else for 3 s.
 func TestSChunkSharedByGoroutines(t *testing.T) {
+	for _, sparse := range []bool{false, true} {
+		name := "file"
+		if sparse {
+			name = "sparse"
+		}
+		t.Run(name, func(t *testing.T) { testSharedByGoroutines(t, sparse) })
+	}
+}
+
+func testSharedByGoroutines(t *testing.T, sparse bool) {
 	dur := 3 * time.Second
 	if testing.Short() {
 		dur = 300 * time.Millisecond
@@ -91,14 +101,21 @@ func TestSChunkSharedByGoroutines(t *testing.T) {
 	const cs = 4 << 10
 	o := Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8, Filters: [MaxFilters]Filter{MaxFilters - 1: ByteShuffle}, Threads: 1}
 	path := filepath.Join(t.TempDir(), "shared.b2frame")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	s, err := CreateFrameFile(f, SChunkOptions{Options: o, ChunkSize: cs})
-	if err != nil {
-		t.Fatal(err)
+	var s *SChunk
+	if sparse {
+		var err error
+		if s, err = CreateSparseFrame(path, SChunkOptions{Options: o, ChunkSize: cs}); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if s, err = CreateFrameFile(f, SChunkOptions{Options: o, ChunkSize: cs}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ro, err := OpenFile(path, FileOptions{})
 	if err != nil {
@@ -124,8 +141,10 @@ func TestSChunkSharedByGoroutines(t *testing.T) {
 		rng := rand.New(rand.NewPCG(1, 2))
 		var ids []uint64
 		next := uint64(1)
+		// At least minChanges changes, however slow the machine.
+		const minChanges = 40
 		deadline := time.Now().Add(dur)
-		for time.Now().Before(deadline) && !stop.Load() {
+		for (time.Now().Before(deadline) || changes.Load() < minChanges) && !stop.Load() {
 			n := len(ids)
 			want := append([]uint64(nil), ids...)
 			var err error

@@ -62,7 +62,8 @@ func TestArraySharedByGoroutines(t *testing.T) {
 		defer stop.Store(true)
 		rng := rand.New(rand.NewPCG(5, 6))
 		next := int64(3)
-		for deadline := time.Now().Add(dur); time.Now().Before(deadline) && !stop.Load(); {
+		// At least 40 changes, however slow the machine.
+		for deadline := time.Now().Add(dur); (time.Now().Before(deadline) || changes.Load() < 40) && !stop.Load(); {
 			want := append([]int64(nil), rows...)
 			var err error
 			if len(rows) < 4 || rng.IntN(3) == 0 && len(rows) < 30 {
