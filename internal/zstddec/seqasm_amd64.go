@@ -7,7 +7,23 @@ import "github.com/klauspost/cpuid/v2"
 // haveSeqAsm says that the sequences of a block can run through
 // decodeSeqsBMI2, the assembly loop, on this CPU; useSeqAsm (tests clear
 // it to run the portable loop) selects it.
-var haveSeqAsm = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2)
+var haveSeqAsm = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2, cpuid.SSSE3)
+
+// seqPeriodic and seqPeriodicNext serve the assembly loop's matches at
+// offsets 2 to 15, which repeat the off bytes before them. Row off of
+// seqPeriodic is the PSHUFB control that spreads those bytes over 16
+// (byte i takes byte i mod off); row off of seqPeriodicNext makes the
+// next 16 bytes of the match from the last 16 (byte i takes byte
+// (16+i) mod off, which is the same byte of the pattern).
+var seqPeriodic, seqPeriodicNext = func() (p, n [16][16]byte) {
+	for off := 1; off < 16; off++ {
+		for i := range 16 {
+			p[off][i] = byte(i % off)
+			n[off][i] = byte((16 + i) % off)
+		}
+	}
+	return p, n
+}()
 
 // decodeSeqsBMI2 decodes c.nseq sequences, with the tables in the
 // Decoder's buffers after c, and executes each whose literals, match and

@@ -243,16 +243,19 @@ litDone:
 	ADDQ DX, R11
 	ADDQ DX, R12
 
+	MOVQ R11, SI
+	SUBQ AX, SI
 	CMPQ AX, $16
 	JCS  shortOffset
 
-	// The match, 32 bytes and then 16 at a time: each load starts at
-	// least 16 bytes before its store, as the offset is 16 or more, so
-	// it reads bytes already written.
-	MOVQ  R11, SI
-	SUBQ  AX, SI
+	// The match, 16 bytes at a time: each load starts at least 16 bytes
+	// before its store, as the offset is 16 or more, so it reads bytes
+	// already written. Most matches are short: the first 16 bytes alone
+	// finish them, as libzstd's wild copy does, and 32 most others.
 	MOVOU (SI), X0
 	MOVOU X0, (R11)
+	CMPQ  CX, $16
+	JLS   matchDone
 	MOVOU 16(SI), X1
 	MOVOU X1, 16(R11)
 	CMPQ  CX, $32
@@ -271,12 +274,14 @@ matchDone:
 	JMP  loop
 
 shortOffset:
-	// An offset below 16: a match overlapping itself, the bytes from
-	// off back repeating with period off.
+	// An offset below 16: a match overlapping itself, the off bytes
+	// before it repeating. The match is stored 16 bytes at a time from
+	// X0, loaded once: no load reads bytes the match has just stored.
 	CMPQ AX, $1
 	JNE  period
 
-	// Offset 1 repeats the last byte: store it 16 times at a time.
+	// Offset 1 repeats the last byte: a byte load, which the store that
+	// wrote it forwards, spread over 16.
 	MOVBQZX    -1(R11), SI
 	MOVQ       $0x0101010101010101, DX
 	IMULQ      DX, SI
@@ -293,45 +298,31 @@ runLoop:
 	JMP   loop
 
 period:
-	// The first 16 bytes one at a time, each read after it is written;
-	// then 16 at a time from stride bytes back, the smallest multiple of
-	// the offset of at least 16, where the pattern is the same and
-	// already written.
-	MOVQ R11, SI
-	SUBQ AX, SI
-	MOVQ AX, DX
-
-strideUp:
-	CMPQ AX, $16
-	JCC  strideDone
-	ADDQ DX, AX
-	JMP  strideUp
-
-strideDone:
-	XORL DX, DX
-
-byteLoop:
-	MOVB (SI)(DX*1), CX
-	MOVB CX, (R11)(DX*1)
-	INCQ DX
-	CMPQ DX, $16
-	JCS  byteLoop
-	MOVQ ctx_ml(DI), CX
-	CMPQ DX, CX
-	JCC  periodDone
-	MOVQ R11, SI
-	SUBQ AX, SI
+	// Offsets 2 to 15: the off bytes spread over 16 by a shuffle
+	// (seqPeriodic's row for the offset: byte i takes byte i mod off; the
+	// load reads past them, inside out, bytes the shuffle ignores), and
+	// each next 16 bytes from the last by another (seqPeriodicNext's row:
+	// byte i takes byte (16+i) mod off).
+	SHLQ   $4, AX
+	LEAQ   ·seqPeriodic(SB), DX
+	MOVOU  (DX)(AX*1), X1
+	MOVOU  (SI), X0
+	PSHUFB X1, X0
+	MOVOU  X0, (R11)
+	CMPQ   CX, $16
+	JLS    matchDone
+	LEAQ   ·seqPeriodicNext(SB), DX
+	MOVOU  (DX)(AX*1), X1
+	MOVQ   $16, DX
 
 periodLoop:
-	MOVOU (SI)(DX*1), X0
-	MOVOU X0, (R11)(DX*1)
-	ADDQ  $16, DX
-	CMPQ  DX, CX
-	JCS   periodLoop
-
-periodDone:
-	ADDQ CX, R11
-	JMP  loop
+	PSHUFB X1, X0
+	MOVOU  X0, (R11)(DX*1)
+	ADDQ   $16, DX
+	CMPQ   DX, CX
+	JCS    periodLoop
+	ADDQ   CX, R11
+	JMP    loop
 
 refillClamped:
 	REFILL
