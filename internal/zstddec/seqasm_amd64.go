@@ -46,7 +46,7 @@ func (d *Decoder) sequencesAsm(out []byte, pos int, lits, lw, buf []byte, bp int
 	*c = seqCtx{
 		buf: &buf[0], bp: bp, used: used,
 		llState: uint64(llState), mlState: uint64(mlState), ofState: uint64(ofState),
-		out: &out[0], pos: pos, outLimit: len(out) - 32,
+		out: &out[0], pos: pos, outLimit: len(out) - 64,
 		lits: &lw[0], litLimit: min(len(lits), len(lw)-16),
 		window: int(min(window, 1<<40)),
 		rep:    [3]int{d.rep[0], d.rep[1], d.rep[2]},

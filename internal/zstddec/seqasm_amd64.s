@@ -206,7 +206,7 @@ shift:
 
 exec:
 	// AX the offset, DX the literal length, CX the match length. The
-	// fast path needs the literals and 16 bytes after them in lits, 32
+	// fast path needs the literals and 16 bytes after them in lits, 64
 	// bytes after the match in out, and an offset within the window and
 	// the output; the caller executes the others and reports errors.
 	MOVQ ctx_ml(DI), CX
@@ -251,11 +251,27 @@ litDone:
 	// The match, 16 bytes at a time: each load starts at least 16 bytes
 	// before its store, as the offset is 16 or more, so it reads bytes
 	// already written. Most matches are short: the first 16 bytes alone
-	// finish them, as libzstd's wild copy does, and 32 most others.
+	// finish them, as libzstd's wild copy does. From 64 bytes back the
+	// loads reach no byte this match stores: 64 bytes are copied with no
+	// branch on the length, which is hard to predict.
 	MOVOU (SI), X0
 	MOVOU X0, (R11)
 	CMPQ  CX, $16
 	JLS   matchDone
+	CMPQ  AX, $64
+	JCS   nearMatch
+	MOVOU 16(SI), X1
+	MOVOU X1, 16(R11)
+	MOVOU 32(SI), X2
+	MOVOU X2, 32(R11)
+	MOVOU 48(SI), X3
+	MOVOU X3, 48(R11)
+	CMPQ  CX, $64
+	JLS   matchDone
+	MOVQ  $64, DX
+	JMP   matchLoop
+
+nearMatch:
 	MOVOU 16(SI), X1
 	MOVOU X1, 16(R11)
 	CMPQ  CX, $32
