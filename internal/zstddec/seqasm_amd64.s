@@ -66,9 +66,12 @@
 // Registers: DI the context; R8 the loaded word of the bit stream, R9
 // its bits not yet read, R10 where it starts in the buffer; R11 the output
 // pointer, R12 the literals pointer; R14, R13, BX the literal length,
-// match length and offset states; R15 the sequences left; AX, CX, DX, SI scratch, SI the
-// offset value and DX the literal length once decoded.
-TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
+// match length and offset states; R15 the last offset (the first
+// repeated one; the other two stay in the context); AX, CX, DX, SI, BP
+// scratch, SI the offset value and DX the literal length once decoded.
+// The sequences left are counted in the context. The frame makes the
+// assembler save BP.
+TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $8-16
 	MOVQ c+0(FP), DI
 	MOVQ ctx_bp(DI), R10
 	MOVQ $64, R9
@@ -76,6 +79,7 @@ TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
 	MOVQ ctx_buf(DI), CX
 	MOVQ (CX)(R10*1), R8
 	MOVQ ctx_llState(DI), R14
+	MOVQ ctx_rep0(DI), R15
 	MOVQ ctx_mlState(DI), R13
 	MOVQ ctx_ofState(DI), BX
 	MOVQ ctx_out(DI), R11
@@ -83,7 +87,6 @@ TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
 	ADDQ ctx_pos(DI), R11
 	ADDQ ctx_outLimit(DI), AX
 	MOVQ AX, ctx_outEnd(DI)
-	MOVQ ctx_nseq(DI), R15
 	MOVQ ctx_lits(DI), R12
 	MOVQ R12, AX
 	ADDQ ctx_lp(DI), R12
@@ -91,8 +94,8 @@ TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
 	MOVQ AX, ctx_litEnd(DI)
 
 loop:
-	TESTQ R15, R15
-	JEQ   done
+	CMPQ ctx_nseq(DI), $0
+	JEQ  done
 
 	// Refill. At most 64 bits are read since the last one, so the word
 	// moves down 8 bytes at most: with 8 bytes below it, no clamp.
@@ -138,7 +141,7 @@ literalLength:
 	ADDQ    AX, DX
 
 	// The states move on, except after the last sequence.
-	DECQ R15
+	DECQ ctx_nseq(DI)
 	JEQ  offset
 	MOVBQZX ctx_llBuf+e_nbBits(DI)(R14*8), CX
 	READBITS
@@ -155,54 +158,39 @@ literalLength:
 
 offset:
 	// A new offset (value above 3) or a repeated one, into AX.
-	MOVQ SI, AX
-	CMPQ AX, $3
+	CMPQ SI, $3
 	JLS  repeat
-	SUBQ $3, AX
+	LEAQ -3(SI), AX
 	MOVQ ctx_rep1(DI), CX
 	MOVQ CX, ctx_rep2(DI)
-	MOVQ ctx_rep0(DI), CX
-	MOVQ CX, ctx_rep1(DI)
-	MOVQ AX, ctx_rep0(DI)
+	MOVQ R15, ctx_rep1(DI)
+	MOVQ AX, R15
 	JMP  exec
 
 repeat:
-	// Index ofv-1, one more after no literals.
-	DECQ  AX
-	TESTQ DX, DX
-	JNE   repIndex
-	INCQ  AX
-
-repIndex:
-	CMPQ AX, $1
-	JEQ  rep1
-	JHI  rep2or3
-	MOVQ ctx_rep0(DI), AX
-	JMP  exec
-
-rep1:
-	MOVQ ctx_rep1(DI), AX
-	MOVQ ctx_rep0(DI), CX
-	MOVQ CX, ctx_rep1(DI)
-	MOVQ AX, ctx_rep0(DI)
-	JMP  exec
-
-rep2or3:
-	CMPQ AX, $2
-	JNE  rep3
-	MOVQ ctx_rep2(DI), AX
-	JMP  shift
-
-rep3:
-	MOVQ ctx_rep0(DI), AX
-	DECQ AX
-
-shift:
-	MOVQ ctx_rep1(DI), CX
-	MOVQ CX, ctx_rep2(DI)
-	MOVQ ctx_rep0(DI), CX
-	MOVQ CX, ctx_rep1(DI)
-	MOVQ AX, ctx_rep0(DI)
+	// Index ofv-1, one more after no literals, into SI; the offset and
+	// the repeated ones chosen by it with no branch, as the index follows
+	// no pattern a predictor learns: 0 keeps them, 1 swaps the first
+	// two, 2 moves the third to the front, 3 pushes the first minus one.
+	// The first stays in R15: a run of repeated offsets waits on no
+	// store.
+	CMPQ    DX, $1
+	ADCQ    $-1, SI
+	MOVQ    ctx_rep1(DI), CX
+	MOVQ    R15, AX
+	CMPQ    SI, $3
+	ADCQ    $-1, AX
+	CMPQ    SI, $1
+	CMOVQEQ CX, AX
+	CMPQ    SI, $2
+	CMOVQEQ ctx_rep2(DI), AX
+	MOVQ    ctx_rep2(DI), BP
+	CMOVQCC CX, BP
+	MOVQ    BP, ctx_rep2(DI)
+	TESTQ   SI, SI
+	CMOVQNE R15, CX
+	MOVQ    CX, ctx_rep1(DI)
+	MOVQ    AX, R15
 
 exec:
 	// AX the offset, DX the literal length, CX the match length. The
@@ -354,7 +342,7 @@ done:
 	XORL AX, AX
 
 save:
-	MOVQ R15, ctx_nseq(DI)
+	MOVQ R15, ctx_rep0(DI)
 	MOVQ R10, ctx_bp(DI)
 	MOVQ $64, CX
 	SUBQ R9, CX
