@@ -30,7 +30,7 @@ var seqPeriodic, seqPeriodicNext = func() (p, n [16][16]byte) {
 // offset the fast path allows. It returns 0 when
 // all are done, or 1 with a decoded sequence in c.ll, c.ml, c.off that
 // the caller must execute (and check) before calling again. It reads no
-// state bits after the last sequence. Requires BMI2.
+// state bits after the last sequence. Requires BMI2 and SSSE3.
 //
 //go:noescape
 func decodeSeqsBMI2(c *seqCtx) int
