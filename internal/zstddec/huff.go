@@ -61,20 +61,30 @@ type huffTable struct {
 const pairBits = fastBits
 
 // buildPairs builds t.pairs from t.dt; t.maxBits must be at most
-// pairBits.
+// pairBits. It runs once per tree of the sections it pays for, which on
+// the short sections of Blosc's streams made it a sixth of their time
+// when built entry by entry, with a branch on whether the second code
+// fits that no predictor learns. Here the first code is looked up once
+// for the run of entries it starts (it takes pairBits-n1 bits' worth of
+// them), and whether the second fits is a select.
 func (t *huffTable) buildPairs() {
-	sh := pairBits - t.maxBits
-	for i := range t.pairs {
+	sh := (pairBits - t.maxBits) & 15
+	for i := 0; i < 1<<pairBits; {
 		e1 := uint32(t.dt[i>>sh&(1<<huffMaxBits-1)])
-		n1 := e1 & 0xff
-		e2 := uint32(t.dt[i<<n1&(1<<pairBits-1)>>sh])
-		n2 := e2 & 0xff
-		v := n1 | e1>>8<<8 | 1<<24
-		if n1+n2 <= pairBits {
-			// The second code lies within the window's known bits.
-			v = n1 + n2 | e1>>8<<8 | e2>>8<<16 | 2<<24
+		n1 := e1 & 15
+		one := n1 | e1>>8<<8 | 1<<24
+		run := 1 << ((pairBits - n1) & 15)
+		// The entries of the run differ in the bits after the first
+		// code, which start the second.
+		for j := 0; j < run; j++ {
+			e2 := uint32(t.dt[j<<n1&(1<<pairBits-1)>>sh])
+			n2 := e2 & 15
+			// All ones when the second code fits: the entry decodes
+			// two symbols and both codes' bits.
+			fits := uint32(int32(n1+n2-pairBits-1) >> 31)
+			t.pairs[(i+j)&(1<<pairBits-1)] = one + (1<<24+n2+e2>>8<<16)&fits
 		}
-		t.pairs[i] = v
+		i += run
 	}
 	t.pairValid = true
 }

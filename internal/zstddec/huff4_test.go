@@ -170,3 +170,72 @@ func TestHuff4NoAllocs(t *testing.T) {
 		}
 	}
 }
+
+// buildPairsOracle is the double-symbol table built entry by entry,
+// straight from its definition: buildPairs must build the same.
+func buildPairsOracle(t *huffTable) (p [1 << pairBits]uint32) {
+	sh := pairBits - t.maxBits
+	for i := range p {
+		e1 := uint32(t.dt[i>>sh])
+		n1 := e1 & 0xff
+		e2 := uint32(t.dt[i<<n1&(1<<pairBits-1)>>sh])
+		n2 := e2 & 0xff
+		p[i] = n1 | e1>>8<<8 | 1<<24
+		if n1+n2 <= pairBits {
+			p[i] = n1 + n2 | e1>>8<<8 | e2>>8<<16 | 2<<24
+		}
+	}
+	return p
+}
+
+// TestBuildPairs compares buildPairs with its definition on the trees
+// huff0 makes for many inputs, of every code length up to 11 bits.
+func TestBuildPairs(t *testing.T) {
+	seen := map[uint]bool{}
+	r := rand.New(rand.NewPCG(3, 5))
+	for _, name := range []string{"text", "f32_noise", "linspace_f64", "arange_i16", "rec12", "runs"} {
+		for _, n := range []int{300, 5000, 40000} {
+			p, _ := golden.Pattern(name, n)
+			for _, in := range [][]byte{p, golden.Shuffled(p, 4), skewed(r, n)} {
+				var s huff0.Scratch
+				sec, _, err := huff0.Compress4X(in, &s)
+				if err != nil {
+					continue // incompressible
+				}
+				var d Decoder
+				if _, err := d.readHuffTable(sec); err != nil {
+					t.Fatalf("%s/%d: %v", name, n, err)
+				}
+				if d.ht.maxBits > pairBits {
+					continue
+				}
+				seen[d.ht.maxBits] = true
+				d.ht.buildPairs()
+				if want := buildPairsOracle(&d.ht); d.ht.pairs != want {
+					for i := range want {
+						if d.ht.pairs[i] != want[i] {
+							t.Fatalf("%s/%d, %d-bit codes: entry %d is %#x, want %#x", name, n, d.ht.maxBits, i, d.ht.pairs[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(seen) < 5 {
+		t.Errorf("only code lengths %v seen", seen)
+	}
+}
+
+// skewed returns n bytes of geometrically distributed symbols, whose
+// Huffman codes run from 1 bit to the longest.
+func skewed(r *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		s := 0
+		for s < 40 && r.IntN(3) != 0 {
+			s++
+		}
+		b[i] = byte(s)
+	}
+	return b
+}

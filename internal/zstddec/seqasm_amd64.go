@@ -7,14 +7,30 @@ import "github.com/klauspost/cpuid/v2"
 // haveSeqAsm says that the sequences of a block can run through
 // decodeSeqsBMI2, the assembly loop, on this CPU; useSeqAsm (tests clear
 // it to run the portable loop) selects it.
-var haveSeqAsm = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2)
+var haveSeqAsm = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2, cpuid.SSSE3)
+
+// seqPeriodic and seqPeriodicNext serve the assembly loop's matches at
+// offsets 2 to 15, which repeat the off bytes before them. Row off of
+// seqPeriodic is the PSHUFB control that spreads those bytes over 16
+// (byte i takes byte i mod off); row off of seqPeriodicNext makes the
+// next 16 bytes of the match from the last 16 (byte i takes byte
+// (16+i) mod off, which is the same byte of the pattern).
+var seqPeriodic, seqPeriodicNext = func() (p, n [16][16]byte) {
+	for off := 1; off < 16; off++ {
+		for i := range 16 {
+			p[off][i] = byte(i % off)
+			n[off][i] = byte((16 + i) % off)
+		}
+	}
+	return p, n
+}()
 
 // decodeSeqsBMI2 decodes c.nseq sequences, with the tables in the
 // Decoder's buffers after c, and executes each whose literals, match and
 // offset the fast path allows. It returns 0 when
 // all are done, or 1 with a decoded sequence in c.ll, c.ml, c.off that
 // the caller must execute (and check) before calling again. It reads no
-// state bits after the last sequence. Requires BMI2.
+// state bits after the last sequence. Requires BMI2 and SSSE3.
 //
 //go:noescape
 func decodeSeqsBMI2(c *seqCtx) int
@@ -30,7 +46,7 @@ func (d *Decoder) sequencesAsm(out []byte, pos int, lits, lw, buf []byte, bp int
 	*c = seqCtx{
 		buf: &buf[0], bp: bp, used: used,
 		llState: uint64(llState), mlState: uint64(mlState), ofState: uint64(ofState),
-		out: &out[0], pos: pos, outLimit: len(out) - 32,
+		out: &out[0], pos: pos, outLimit: len(out) - 64,
 		lits: &lw[0], litLimit: min(len(lits), len(lw)-16),
 		window: int(min(window, 1<<40)),
 		rep:    [3]int{d.rep[0], d.rep[1], d.rep[2]},

@@ -66,9 +66,12 @@
 // Registers: DI the context; R8 the loaded word of the bit stream, R9
 // its bits not yet read, R10 where it starts in the buffer; R11 the output
 // pointer, R12 the literals pointer; R14, R13, BX the literal length,
-// match length and offset states; R15 the sequences left; AX, CX, DX, SI scratch, SI the
-// offset value and DX the literal length once decoded.
-TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
+// match length and offset states; R15 the last offset (the first
+// repeated one; the other two stay in the context); AX, CX, DX, SI, BP
+// scratch, SI the offset value and DX the literal length once decoded.
+// The sequences left are counted in the context. The frame makes the
+// assembler save BP.
+TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $8-16
 	MOVQ c+0(FP), DI
 	MOVQ ctx_bp(DI), R10
 	MOVQ $64, R9
@@ -76,6 +79,7 @@ TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
 	MOVQ ctx_buf(DI), CX
 	MOVQ (CX)(R10*1), R8
 	MOVQ ctx_llState(DI), R14
+	MOVQ ctx_rep0(DI), R15
 	MOVQ ctx_mlState(DI), R13
 	MOVQ ctx_ofState(DI), BX
 	MOVQ ctx_out(DI), R11
@@ -83,7 +87,6 @@ TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
 	ADDQ ctx_pos(DI), R11
 	ADDQ ctx_outLimit(DI), AX
 	MOVQ AX, ctx_outEnd(DI)
-	MOVQ ctx_nseq(DI), R15
 	MOVQ ctx_lits(DI), R12
 	MOVQ R12, AX
 	ADDQ ctx_lp(DI), R12
@@ -91,8 +94,8 @@ TEXT ·decodeSeqsBMI2(SB), NOSPLIT, $0-16
 	MOVQ AX, ctx_litEnd(DI)
 
 loop:
-	TESTQ R15, R15
-	JEQ   done
+	CMPQ ctx_nseq(DI), $0
+	JEQ  done
 
 	// Refill. At most 64 bits are read since the last one, so the word
 	// moves down 8 bytes at most: with 8 bytes below it, no clamp.
@@ -138,7 +141,7 @@ literalLength:
 	ADDQ    AX, DX
 
 	// The states move on, except after the last sequence.
-	DECQ R15
+	DECQ ctx_nseq(DI)
 	JEQ  offset
 	MOVBQZX ctx_llBuf+e_nbBits(DI)(R14*8), CX
 	READBITS
@@ -155,58 +158,43 @@ literalLength:
 
 offset:
 	// A new offset (value above 3) or a repeated one, into AX.
-	MOVQ SI, AX
-	CMPQ AX, $3
+	CMPQ SI, $3
 	JLS  repeat
-	SUBQ $3, AX
+	LEAQ -3(SI), AX
 	MOVQ ctx_rep1(DI), CX
 	MOVQ CX, ctx_rep2(DI)
-	MOVQ ctx_rep0(DI), CX
-	MOVQ CX, ctx_rep1(DI)
-	MOVQ AX, ctx_rep0(DI)
+	MOVQ R15, ctx_rep1(DI)
+	MOVQ AX, R15
 	JMP  exec
 
 repeat:
-	// Index ofv-1, one more after no literals.
-	DECQ  AX
-	TESTQ DX, DX
-	JNE   repIndex
-	INCQ  AX
-
-repIndex:
-	CMPQ AX, $1
-	JEQ  rep1
-	JHI  rep2or3
-	MOVQ ctx_rep0(DI), AX
-	JMP  exec
-
-rep1:
-	MOVQ ctx_rep1(DI), AX
-	MOVQ ctx_rep0(DI), CX
-	MOVQ CX, ctx_rep1(DI)
-	MOVQ AX, ctx_rep0(DI)
-	JMP  exec
-
-rep2or3:
-	CMPQ AX, $2
-	JNE  rep3
-	MOVQ ctx_rep2(DI), AX
-	JMP  shift
-
-rep3:
-	MOVQ ctx_rep0(DI), AX
-	DECQ AX
-
-shift:
-	MOVQ ctx_rep1(DI), CX
-	MOVQ CX, ctx_rep2(DI)
-	MOVQ ctx_rep0(DI), CX
-	MOVQ CX, ctx_rep1(DI)
-	MOVQ AX, ctx_rep0(DI)
+	// Index ofv-1, one more after no literals, into SI; the offset and
+	// the repeated ones chosen by it with no branch, as the index follows
+	// no pattern a predictor learns: 0 keeps them, 1 swaps the first
+	// two, 2 moves the third to the front, 3 pushes the first minus one.
+	// The first stays in R15: a run of repeated offsets waits on no
+	// store.
+	CMPQ    DX, $1
+	ADCQ    $-1, SI
+	MOVQ    ctx_rep1(DI), CX
+	MOVQ    R15, AX
+	CMPQ    SI, $3
+	ADCQ    $-1, AX
+	CMPQ    SI, $1
+	CMOVQEQ CX, AX
+	CMPQ    SI, $2
+	CMOVQEQ ctx_rep2(DI), AX
+	MOVQ    ctx_rep2(DI), BP
+	CMOVQCC CX, BP
+	MOVQ    BP, ctx_rep2(DI)
+	TESTQ   SI, SI
+	CMOVQNE R15, CX
+	MOVQ    CX, ctx_rep1(DI)
+	MOVQ    AX, R15
 
 exec:
 	// AX the offset, DX the literal length, CX the match length. The
-	// fast path needs the literals and 16 bytes after them in lits, 32
+	// fast path needs the literals and 16 bytes after them in lits, 64
 	// bytes after the match in out, and an offset within the window and
 	// the output; the caller executes the others and reports errors.
 	MOVQ ctx_ml(DI), CX
@@ -243,16 +231,35 @@ litDone:
 	ADDQ DX, R11
 	ADDQ DX, R12
 
+	MOVQ R11, SI
+	SUBQ AX, SI
 	CMPQ AX, $16
 	JCS  shortOffset
 
-	// The match, 32 bytes and then 16 at a time: each load starts at
-	// least 16 bytes before its store, as the offset is 16 or more, so
-	// it reads bytes already written.
-	MOVQ  R11, SI
-	SUBQ  AX, SI
+	// The match, 16 bytes at a time: each load starts at least 16 bytes
+	// before its store, as the offset is 16 or more, so it reads bytes
+	// already written. Most matches are short: the first 16 bytes alone
+	// finish them, as libzstd's wild copy does. From 64 bytes back the
+	// loads reach no byte this match stores: 64 bytes are copied with no
+	// branch on the length, which is hard to predict.
 	MOVOU (SI), X0
 	MOVOU X0, (R11)
+	CMPQ  CX, $16
+	JLS   matchDone
+	CMPQ  AX, $64
+	JCS   nearMatch
+	MOVOU 16(SI), X1
+	MOVOU X1, 16(R11)
+	MOVOU 32(SI), X2
+	MOVOU X2, 32(R11)
+	MOVOU 48(SI), X3
+	MOVOU X3, 48(R11)
+	CMPQ  CX, $64
+	JLS   matchDone
+	MOVQ  $64, DX
+	JMP   matchLoop
+
+nearMatch:
 	MOVOU 16(SI), X1
 	MOVOU X1, 16(R11)
 	CMPQ  CX, $32
@@ -271,12 +278,14 @@ matchDone:
 	JMP  loop
 
 shortOffset:
-	// An offset below 16: a match overlapping itself, the bytes from
-	// off back repeating with period off.
+	// An offset below 16: a match overlapping itself, the off bytes
+	// before it repeating. The match is stored 16 bytes at a time from
+	// X0, loaded once: no load reads bytes the match has just stored.
 	CMPQ AX, $1
 	JNE  period
 
-	// Offset 1 repeats the last byte: store it 16 times at a time.
+	// Offset 1 repeats the last byte: a byte load, which the store that
+	// wrote it forwards, spread over 16.
 	MOVBQZX    -1(R11), SI
 	MOVQ       $0x0101010101010101, DX
 	IMULQ      DX, SI
@@ -293,45 +302,31 @@ runLoop:
 	JMP   loop
 
 period:
-	// The first 16 bytes one at a time, each read after it is written;
-	// then 16 at a time from stride bytes back, the smallest multiple of
-	// the offset of at least 16, where the pattern is the same and
-	// already written.
-	MOVQ R11, SI
-	SUBQ AX, SI
-	MOVQ AX, DX
-
-strideUp:
-	CMPQ AX, $16
-	JCC  strideDone
-	ADDQ DX, AX
-	JMP  strideUp
-
-strideDone:
-	XORL DX, DX
-
-byteLoop:
-	MOVB (SI)(DX*1), CX
-	MOVB CX, (R11)(DX*1)
-	INCQ DX
-	CMPQ DX, $16
-	JCS  byteLoop
-	MOVQ ctx_ml(DI), CX
-	CMPQ DX, CX
-	JCC  periodDone
-	MOVQ R11, SI
-	SUBQ AX, SI
+	// Offsets 2 to 15: the off bytes spread over 16 by a shuffle
+	// (seqPeriodic's row for the offset: byte i takes byte i mod off; the
+	// load reads past them, inside out, bytes the shuffle ignores), and
+	// each next 16 bytes from the last by another (seqPeriodicNext's row:
+	// byte i takes byte (16+i) mod off).
+	SHLQ   $4, AX
+	LEAQ   ·seqPeriodic(SB), DX
+	MOVOU  (DX)(AX*1), X1
+	MOVOU  (SI), X0
+	PSHUFB X1, X0
+	MOVOU  X0, (R11)
+	CMPQ   CX, $16
+	JLS    matchDone
+	LEAQ   ·seqPeriodicNext(SB), DX
+	MOVOU  (DX)(AX*1), X1
+	MOVQ   $16, DX
 
 periodLoop:
-	MOVOU (SI)(DX*1), X0
-	MOVOU X0, (R11)(DX*1)
-	ADDQ  $16, DX
-	CMPQ  DX, CX
-	JCS   periodLoop
-
-periodDone:
-	ADDQ CX, R11
-	JMP  loop
+	PSHUFB X1, X0
+	MOVOU  X0, (R11)(DX*1)
+	ADDQ   $16, DX
+	CMPQ   DX, CX
+	JCS    periodLoop
+	ADDQ   CX, R11
+	JMP    loop
 
 refillClamped:
 	REFILL
@@ -347,7 +342,7 @@ done:
 	XORL AX, AX
 
 save:
-	MOVQ R15, ctx_nseq(DI)
+	MOVQ R15, ctx_rep0(DI)
 	MOVQ R10, ctx_bp(DI)
 	MOVQ $64, CX
 	SUBQ R9, CX

@@ -182,3 +182,38 @@ func TestSequencesOverrun(t *testing.T) {
 		}
 	}
 }
+
+// TestSeqAsmPeriodicMatches decodes, with both sequence loops, frames of
+// runs that repeat every p bytes for p from 1 to 40, each run between 3
+// and 80 bytes long after p random bytes, so that the matches at every
+// offset below 16 (the assembly loop's shuffle path) and just above it
+// come with every length, short, around 16 and long.
+func TestSeqAsmPeriodicMatches(t *testing.T) {
+	if !haveSeqAsm {
+		t.Skip("no assembly sequence loop on this CPU or with these tags")
+	}
+	r := rand.New(rand.NewPCG(7, 13))
+	var src []byte
+	for p := 1; p <= 40; p++ {
+		for run := 3; run <= 80; run += 1 + run/8 {
+			for range p {
+				src = append(src, byte(r.Uint32()))
+			}
+			for range run {
+				src = append(src, src[len(src)-p])
+			}
+			// A few random bytes break the run off from the next.
+			for range 1 + r.IntN(3) {
+				src = append(src, byte(r.Uint32()))
+			}
+		}
+	}
+	var d Decoder
+	for enc, frame := range klauspostFrames(t, src) {
+		bothLoops(t, "periodic/"+enc, frame, len(src))
+		got := make([]byte, len(src))
+		if err := d.Decode(got, frame); err != nil || !bytes.Equal(got, src) {
+			t.Fatalf("periodic/%s: %v, first difference at %d", enc, err, golden.FirstDiff(got, src))
+		}
+	}
+}

@@ -12,7 +12,7 @@ type seqCtx struct {
 	llState, mlState, ofState uint64
 	out                       *byte
 	pos                       int // out[pos:] is the next byte to write
-	outLimit                  int // fast path while pos+ll+ml <= outLimit
+	outLimit                  int // fast path while pos+ll+ml <= outLimit: 64 bytes of slack
 	lits                      *byte
 	lp                        int // lits[lp:] are the literals left
 	litLimit                  int // fast path while lp+ll <= litLimit
