@@ -96,8 +96,9 @@ func (s *SChunk) frameParts() (hdr, offs, trailer []byte, err error) {
 // AppendFrame appends the contiguous frame of the super-chunk to dst and
 // returns the extended slice: the bytes c-blosc2's blosc2_schunk_to_buffer returns for an
 // in-memory contiguous super-chunk built by the same operations.
-func (s *SChunk) AppendFrame(dst []byte) (v []byte, err error) {
-	err = s.readData(func() error {
+func (s *SChunk) AppendFrame(dst []byte) ([]byte, error) {
+	var v []byte
+	err := s.readData(func() (err error) {
 		v, err = s.appendFrame(dst)
 		return err
 	})
@@ -128,8 +129,9 @@ func (s *SChunk) appendFrame(dst []byte) ([]byte, error) {
 }
 
 // FrameLen returns the length of the frame Frame writes.
-func (s *SChunk) FrameLen() (v int64, err error) {
-	err = s.readData(func() error {
+func (s *SChunk) FrameLen() (int64, error) {
+	var v int64
+	err := s.readData(func() (err error) {
 		v, err = s.frameLen()
 		return err
 	})
@@ -152,8 +154,9 @@ func (s *SChunk) frameLen() (int64, error) {
 }
 
 // WriteTo writes the contiguous frame to w.
-func (s *SChunk) WriteTo(w io.Writer) (v int64, err error) {
-	err = s.readData(func() error {
+func (s *SChunk) WriteTo(w io.Writer) (int64, error) {
+	var v int64
+	err := s.readData(func() (err error) {
 		v, err = s.writeTo(w)
 		return err
 	})

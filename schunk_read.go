@@ -77,8 +77,9 @@ func (s *SChunk) checkIndex(i int) error {
 // capacity is enough, as Decompress reuses dst. A chunk the offsets index
 // codes (zeros, NaN, uninitialised) is returned as the 32-byte special
 // chunk c-blosc2 returns for it.
-func (s *SChunk) Chunk(dst []byte, i int) (v []byte, err error) {
-	err = s.readData(func() error {
+func (s *SChunk) Chunk(dst []byte, i int) ([]byte, error) {
+	var v []byte
+	err := s.readData(func() (err error) {
 		v, err = s.chunkCopy(dst, i)
 		return err
 	})
@@ -123,8 +124,9 @@ func (s *SChunk) chunk(i int) ([]byte, error) {
 var shuffleLast = [MaxFilters]Filter{MaxFilters - 1: ByteShuffle}
 
 // ChunkInfo describes chunk i.
-func (s *SChunk) ChunkInfo(i int) (v ChunkInfo, err error) {
-	err = s.readData(func() error {
+func (s *SChunk) ChunkInfo(i int) (ChunkInfo, error) {
+	var v ChunkInfo
+	err := s.readData(func() (err error) {
 		v, err = s.chunkInfo(i)
 		return err
 	})
@@ -151,8 +153,9 @@ func (s *SChunk) chunkInfo(i int) (ChunkInfo, error) {
 }
 
 // DecompressChunk decodes chunk i into dst (reused when it has room).
-func (s *SChunk) DecompressChunk(dst []byte, i int) (v []byte, err error) {
-	err = s.readData(func() error {
+func (s *SChunk) DecompressChunk(dst []byte, i int) ([]byte, error) {
+	var v []byte
+	err := s.readData(func() (err error) {
 		v, err = s.decompressChunk(dst, i)
 		return err
 	})
@@ -207,8 +210,9 @@ func (s *SChunk) expandCoded(out []byte, kind, lo int) error {
 // ReadAt reads len(p) bytes of the decompressed data starting at off,
 // decoding only the chunks, and within them only the blocks, the range
 // touches. It implements io.ReaderAt.
-func (s *SChunk) ReadAt(p []byte, off int64) (v int, err error) {
-	err = s.readData(func() error {
+func (s *SChunk) ReadAt(p []byte, off int64) (int, error) {
+	var v int
+	err := s.readData(func() (err error) {
 		v, err = s.readAt(p, off)
 		return err
 	})
@@ -240,8 +244,9 @@ func (s *SChunk) readAt(p []byte, off int64) (int, error) {
 
 // GetItems returns items [start, start+n) of Typesize bytes, reusing dst
 // when it has room.
-func (s *SChunk) GetItems(dst []byte, start, n int64) (v []byte, err error) {
-	err = s.readData(func() error {
+func (s *SChunk) GetItems(dst []byte, start, n int64) ([]byte, error) {
+	var v []byte
+	err := s.readData(func() (err error) {
 		v, err = s.getItems(dst, start, n)
 		return err
 	})
@@ -328,8 +333,9 @@ func chunkNbytes(c []byte) int { return int(int32(binary.LittleEndian.Uint32(c[4
 // Decompress returns all the data, decoding several chunks at once (up to
 // Options.Threads) when there are enough of them; dst is reused when it
 // has room.
-func (s *SChunk) Decompress(dst []byte) (v []byte, err error) {
-	err = s.readData(func() error {
+func (s *SChunk) Decompress(dst []byte) ([]byte, error) {
+	var v []byte
+	err := s.readData(func() (err error) {
 		v, err = s.decompress(dst)
 		return err
 	})
