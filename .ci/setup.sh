@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Installs what CI needs: the C library c-blosc 1.x for the cgo
 # cross-checks, QEMU for the foreign-architecture test runs, NumPy for the
-# .npy check, and a pinned
-# staticcheck.
+# .npy check, and a pinned staticcheck.
 set -euo pipefail
 need=()
 [ -f /usr/include/blosc.h ] || need+=(libblosc-dev)
