@@ -238,18 +238,25 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 	bb := int64(g.blockBytes)
 	// do writes one chunk.
 	do := func(nchunk int64) error {
-		if appending || w.chunkCovered() {
-			clear(buf)
-		} else if _, err := a.sc.ReadAt(buf, nchunk*int64(g.chunkBytes)); err != nil {
-			return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+		covered := w.chunkCovered()
+		if covered && w.chunkWhole() {
+			// Every byte of buf is one of the slice's.
+			for i := range g.ndim() {
+				w.origin[i] = w.cc[i] * g.chunk[i]
+			}
+			copyChunk(buf, g, w.origin, src, sliceShape, start, true)
+		} else {
+			if appending || covered {
+				clear(buf)
+			} else if _, err := a.sc.ReadAt(buf, nchunk*int64(g.chunkBytes)); err != nil {
+				return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+			}
+			w.blocks(func(nblock int64) error {
+				copyBlockIn(buf[nblock*bb:(nblock+1)*bb], g.block, w.origin, src, sliceShape, start, stop, g.itemsize)
+				return nil
+			})
 		}
-		err := w.blocks(func(nblock int64) error {
-			copyBlockIn(buf[nblock*bb:(nblock+1)*bb], g.block, w.origin, src, sliceShape, start, stop, g.itemsize)
-			return nil
-		})
-		if err != nil {
-			return err
-		}
+		var err error
 		comp, err = blosc.Compress(comp[:0], buf, a.opts)
 		if err != nil {
 			return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)

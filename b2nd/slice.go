@@ -101,6 +101,19 @@ func (w *sliceWalk) chunkCovered() bool {
 	return true
 }
 
+// chunkWhole reports whether the current chunk's stored bytes are all
+// items of the array: the chunk lies inside the array and its blocks
+// tile it exactly, so it has no padding.
+func (w *sliceWalk) chunkWhole() bool {
+	g := w.g
+	for i := range g.ndim() {
+		if (w.cc[i]+1)*g.chunk[i] > g.shape[i] || g.extChunk[i] != g.chunk[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // blocks calls fn for every block of the current chunk the slice touches,
 // in storage order, with the block's index in the chunk; w.origin holds
 // the block's first array coordinates during the call.
@@ -300,7 +313,27 @@ func (a *Array) putReader(r *sliceReader) {
 // chunk copies the slice's part of chunk nchunk (the walk's current
 // chunk) out.
 func (r *sliceReader) chunk(nchunk int64) error {
-	bb := int64(r.a.g.blockBytes)
+	g := r.a.g
+	if g.chunkBytes <= maxRunBytes && r.w.chunkCovered() && r.w.chunkWhole() {
+		// The whole chunk, copied out in the slice's order (see copyChunk).
+		if err := r.open(nchunk); err != nil {
+			return err
+		}
+		if cap(r.scratch) < g.chunkBytes {
+			r.scratch = make([]byte, g.chunkBytes)
+		}
+		buf := r.scratch[:g.chunkBytes]
+		if _, err := r.cr.ReadAt(buf, 0); err != nil {
+			return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+		}
+		origin := r.w.origin
+		for i := range g.ndim() {
+			origin[i] = r.w.cc[i] * g.chunk[i]
+		}
+		copyChunk(buf, g, origin, r.out, r.sliceShape, r.start, false)
+		return nil
+	}
+	bb := int64(g.blockBytes)
 	for more := r.w.firstBlock(); more; more = r.w.nextBlock() {
 		nblock := r.w.nblock()
 		// A run ends at a gap, or where its scratch would pass
@@ -322,25 +355,15 @@ func (r *sliceReader) flush(nchunk int64) error {
 	if len(r.run) == 0 {
 		return nil
 	}
-	a, g := r.a, r.a.g
+	g := r.a.g
 	bb := int64(g.blockBytes)
 	size := int64(len(r.run)) * bb
 	if int64(cap(r.scratch)) < size {
 		r.scratch = make([]byte, size)
 	}
 	buf := r.scratch[:size]
-	// One reader per chunk: a chunk in memory is decoded where it lies, a
-	// frame file's is read lazily (its header and block starts once,
-	// then the blocks the runs need), a sparse frame's chunk file once.
-	if nchunk != r.cur {
-		r.cur = -1
-		if err := a.sc.OpenChunk(&r.cr, int(nchunk)); err != nil {
-			return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
-		}
-		if r.cr.Nbytes() != g.chunkBytes {
-			return fmt.Errorf("%w: chunk %d holds %d bytes, not the %d of a chunk of the array", blosc.ErrCorrupt, nchunk, r.cr.Nbytes(), g.chunkBytes)
-		}
-		r.cur = nchunk
+	if err := r.open(nchunk); err != nil {
+		return err
 	}
 	if _, err := r.cr.ReadAt(buf, r.run[0]*bb); err != nil {
 		return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
@@ -351,6 +374,26 @@ func (r *sliceReader) flush(nchunk int64) error {
 		copyBlockOut(r.out, r.sliceShape, r.start, r.stop, buf[int64(k)*bb:int64(k+1)*bb], g.block, origin, g.itemsize)
 	}
 	r.run, r.origins = r.run[:0], r.origins[:0]
+	return nil
+}
+
+// open makes chunk nchunk the one r.cr reads. One reader per chunk: a
+// chunk in memory is decoded where it lies, a frame file's is read lazily
+// (its header and block starts once, then the blocks the runs need), a
+// sparse frame's chunk file once.
+func (r *sliceReader) open(nchunk int64) error {
+	if nchunk == r.cur {
+		return nil
+	}
+	g := r.a.g
+	r.cur = -1
+	if err := r.a.sc.OpenChunk(&r.cr, int(nchunk)); err != nil {
+		return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+	}
+	if r.cr.Nbytes() != g.chunkBytes {
+		return fmt.Errorf("%w: chunk %d holds %d bytes, not the %d of a chunk of the array", blosc.ErrCorrupt, nchunk, r.cr.Nbytes(), g.chunkBytes)
+	}
+	r.cur = nchunk
 	return nil
 }
 
@@ -435,6 +478,69 @@ func copyND(dst []byte, dstShape, dstOff []int64, src []byte, srcShape, srcOff, 
 			}
 			dp -= cnt[i] * dstStride[i]
 			sp -= cnt[i] * srcStride[i]
+			idx[i] = 0
+		}
+		if i < 0 {
+			return
+		}
+	}
+}
+
+// copyChunk copies between a chunk's stored bytes (chunk, which has no
+// padding: see sliceWalk.chunkWhole) and the C-order box [start, ...) of
+// sliceShape items (box) that covers it; co is the chunk's first array
+// coordinates. in copies the box into the chunk, else the chunk into the
+// box. It goes row by row of the box, each row a piece of a row of
+// several blocks, so that the box (the caller's large buffer) is read or
+// written in its order while the scattered accesses stay in the chunk,
+// which the caches hold; block by block, small rows of the box are
+// visited far apart (rows of 16 items of a 3-D block are a plane's width
+// apart), and copying them took twice as long.
+func copyChunk(chunk []byte, g *geom, co []int64, box []byte, sliceShape, start []int64, in bool) {
+	nd := g.ndim()
+	if nd == 0 {
+		if in {
+			copy(chunk[:g.itemsize], box)
+		} else {
+			copy(box[:g.itemsize], chunk)
+		}
+		return
+	}
+	last := nd - 1
+	isz := int64(g.itemsize)
+	var boxStride, inner, idx [MaxDim]int64
+	bs, is := isz, isz
+	for i := last; i >= 0; i-- {
+		boxStride[i], inner[i] = bs, is
+		bs *= sliceShape[i]
+		is *= g.block[i]
+	}
+	bb := int64(g.blockBytes)
+	piece := g.block[last] * isz
+	pieces := g.chunk[last] / g.block[last]
+	for {
+		bo := (co[last] - start[last]) * isz
+		var blk, off int64
+		for i := range last {
+			bo += (co[i] - start[i] + idx[i]) * boxStride[i]
+			blk += idx[i] / g.block[i] * g.blockStrides[i]
+			off += idx[i] % g.block[i] * inner[i]
+		}
+		co0 := blk*bb + off
+		if in {
+			for k := range pieces {
+				copy(chunk[co0+k*bb:co0+k*bb+piece], box[bo+k*piece:])
+			}
+		} else {
+			for k := range pieces {
+				copy(box[bo+k*piece:bo+(k+1)*piece], chunk[co0+k*bb:])
+			}
+		}
+		i := last - 1
+		for ; i >= 0; i-- {
+			if idx[i]++; idx[i] < g.chunk[i] {
+				break
+			}
 			idx[i] = 0
 		}
 		if i < 0 {
