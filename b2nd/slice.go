@@ -336,6 +336,18 @@ func (r *sliceReader) chunk(nchunk int64) error {
 	bb := int64(g.blockBytes)
 	for more := r.w.firstBlock(); more; more = r.w.nextBlock() {
 		nblock := r.w.nblock()
+		if lo, hi := r.span(r.w.origin); 4*(hi-lo) <= bb {
+			// A thin part of the block (a plane of a 3-D block): only
+			// its bytes are read, which decodes the block's streams but
+			// unshuffles only the part.
+			if err := r.flush(nchunk); err != nil {
+				return err
+			}
+			if err := r.part(nchunk, nblock, lo, hi); err != nil {
+				return err
+			}
+			continue
+		}
 		// A run ends at a gap, or where its scratch would pass
 		// maxRunBytes (or one block, if blocks are larger).
 		if len(r.run) > 0 && (r.run[len(r.run)-1]+1 != nblock || int64(len(r.run)+1)*bb > max(bb, maxRunBytes)) {
@@ -374,6 +386,41 @@ func (r *sliceReader) flush(nchunk int64) error {
 		copyBlockOut(r.out, r.sliceShape, r.start, r.stop, buf[int64(k)*bb:int64(k+1)*bb], g.block, origin, g.itemsize)
 	}
 	r.run, r.origins = r.run[:0], r.origins[:0]
+	return nil
+}
+
+// span returns the bytes of the block whose first item sits at array
+// coordinates origin from the slice's first item in it to its last.
+func (r *sliceReader) span(origin []int64) (lo, hi int64) {
+	g := r.a.g
+	var first, last int64
+	stride := int64(g.itemsize)
+	for i := g.ndim() - 1; i >= 0; i-- {
+		l := max(r.start[i], origin[i]) - origin[i]
+		h := min(r.stop[i], origin[i]+g.block[i]) - origin[i]
+		first += l * stride
+		last += (h - 1) * stride
+		stride *= g.block[i]
+	}
+	return first, last + int64(g.itemsize)
+}
+
+// part reads bytes [lo, hi) of block nblock of chunk nchunk (the walk's
+// current block) and copies the slice's items in them out.
+func (r *sliceReader) part(nchunk, nblock, lo, hi int64) error {
+	g := r.a.g
+	bb := int64(g.blockBytes)
+	if int64(cap(r.scratch)) < bb {
+		r.scratch = make([]byte, bb)
+	}
+	buf := r.scratch[:bb]
+	if err := r.open(nchunk); err != nil {
+		return err
+	}
+	if _, err := r.cr.ReadAt(buf[lo:hi], nblock*bb+lo); err != nil {
+		return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+	}
+	copyBlockOut(r.out, r.sliceShape, r.start, r.stop, buf, g.block, r.w.origin, g.itemsize)
 	return nil
 }
 
