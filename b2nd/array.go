@@ -29,7 +29,8 @@ type Array struct {
 	g       *geom
 	file    *os.File // opened by Open or Create, closed by Close
 	opts    blosc.Options
-	chunk   []byte    // a change's chunk buffer, kept for the next
+	chunk   []byte    // a change's chunk buffers, one a thread, kept for the next
+	comps   [][]byte  // and its compressed chunks
 	readers sync.Pool // of *sliceReader
 }
 

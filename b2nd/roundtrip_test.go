@@ -372,3 +372,58 @@ func TestCopyChunk(t *testing.T) {
 		}
 	}
 }
+
+// TestWritesWithThreads makes arrays and writes slices into them with one
+// thread and with several (which fill and compress chunks several at
+// once): the frames must be the same bytes, and hold the reference data.
+func TestWritesWithThreads(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 52))
+	for iter := range 150 {
+		shape, chunks, blocks := randGeom(r)
+		itemsize := []int{1, 4, 8}[r.IntN(3)]
+		n := int64(itemsize)
+		for _, s := range shape {
+			n *= s
+		}
+		data := randBytes(r, int(n))
+		type edit struct {
+			start, stop []int64
+			src         []byte
+		}
+		var edits []edit
+		for range 3 {
+			start, stop := randSlice(r, shape)
+			m := int64(itemsize)
+			for i := range start {
+				m *= stop[i] - start[i]
+			}
+			edits = append(edits, edit{start, stop, randBytes(r, int(m))})
+		}
+		var frames [2][]byte
+		for k, th := range []int{1, 3} {
+			o := testOptions()
+			o.Threads = th
+			a, err := FromBuffer(Params{Shape: shape, ChunkShape: chunks, BlockShape: blocks, Itemsize: itemsize, Options: o}, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := bytes.Clone(data)
+			for _, e := range edits {
+				if err := a.SetSlice(e.src, e.start, e.stop); err != nil {
+					t.Fatal(err)
+				}
+				refSetSlice(want, shape, e.start, e.stop, itemsize, e.src)
+			}
+			got, err := a.Read(nil)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("iteration %d, %d threads: shape %v chunks %v blocks %v: the array differs (%v)", iter, th, shape, chunks, blocks, err)
+			}
+			if frames[k], err = a.AppendFrame(nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(frames[0], frames[1]) {
+			t.Fatalf("iteration %d: shape %v chunks %v blocks %v: the frames of 1 and 3 threads differ at %d", iter, shape, chunks, blocks, golden.FirstDiff(frames[0], frames[1]))
+		}
+	}
+}
