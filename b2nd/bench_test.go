@@ -2,6 +2,7 @@ package b2nd
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/goblosc/blosc"
@@ -135,7 +136,7 @@ func BenchmarkGetSliceShapes(b *testing.B) {
 }
 
 // BenchmarkFromBuffer makes 16 MiB 2-D and 3-D float64 arrays (LZ4,
-// shuffle) at one thread, the shapes of BenchmarkGetSliceShapes.
+// shuffle) at one and two threads, the shapes of BenchmarkGetSliceShapes.
 func BenchmarkFromBuffer(b *testing.B) {
 	for _, set := range []struct {
 		name           string
@@ -146,16 +147,18 @@ func BenchmarkFromBuffer(b *testing.B) {
 		{"3d", []int64{128, 128, 128}, []int32{64, 64, 64}, []int32{16, 16, 16}},
 	} {
 		in := golden.MustPattern(b, "linspace_f64", 16<<20)
-		o := blosc.Options{Codec: blosc.LZ4, Level: 5, Typesize: 8, Threads: 1}
-		o.Filters[blosc.MaxFilters-1] = blosc.ByteShuffle
-		p := Params{Shape: set.shape, ChunkShape: set.chunks, BlockShape: set.blocks, DType: "<f8", Options: o}
-		b.Run(set.name, func(b *testing.B) {
-			b.SetBytes(int64(len(in)))
-			for b.Loop() {
-				if _, err := FromBuffer(p, in); err != nil {
-					b.Fatal(err)
+		for _, th := range []int{1, 2} {
+			o := blosc.Options{Codec: blosc.LZ4, Level: 5, Typesize: 8, Threads: th}
+			o.Filters[blosc.MaxFilters-1] = blosc.ByteShuffle
+			p := Params{Shape: set.shape, ChunkShape: set.chunks, BlockShape: set.blocks, DType: "<f8", Options: o}
+			b.Run(fmt.Sprintf("%s/threads=%d", set.name, th), func(b *testing.B) {
+				b.SetBytes(int64(len(in)))
+				for b.Loop() {
+					if _, err := FromBuffer(p, in); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }

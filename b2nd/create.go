@@ -243,10 +243,6 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 	for len(a.comps) < slots {
 		a.comps = append(a.comps, nil)
 	}
-	opts := a.opts
-	if slots > 1 {
-		opts.Threads = 1
-	}
 	sliceShape := make([]int64, g.ndim())
 	for i := range sliceShape {
 		sliceShape[i] = stop[i] - start[i]
@@ -290,6 +286,11 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 				}
 			}
 		}
+		// The threads are shared among the chunks of the group: a
+		// group of one chunk (a last one, or an array of few chunks)
+		// compresses it on all of them.
+		opts := a.opts
+		opts.Threads = max(1, threads/len(jobs))
 		work := func(k int) {
 			wk := walks[k]
 			copy(wk.cc, coords[k*g.ndim():(k+1)*g.ndim()])
