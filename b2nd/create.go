@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/schunkhook"
 )
 
 // Params describe a new array.
@@ -276,6 +277,11 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 	jobs := make([]int64, 0, slots)
 	coords := make([]int64, slots*g.ndim())
 	errs := make([]error, slots)
+	total := int64(1) // chunks the write touches
+	for i := range start {
+		total *= (stop[i]+g.chunk[i]-1)/g.chunk[i] - start[i]/g.chunk[i]
+	}
+	var made, madeBytes int64
 	// group fills and compresses the chunks of jobs (their walk
 	// coordinates in coords), then stores them in order.
 	group := func() error {
@@ -315,6 +321,7 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 			if errs[k] != nil {
 				return fmt.Errorf("b2nd: chunk %d: %w", nchunk, errs[k])
 			}
+			made, madeBytes = made+1, madeBytes+int64(len(a.comps[k]))
 			var err error
 			if appending {
 				err = a.sc.AppendChunk(a.comps[k])
@@ -326,6 +333,14 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 			}
 		}
 		jobs = jobs[:0]
+		if appending && madeBytes >= 1<<20 {
+			// Room for the chunks still to come, at the ratio so far
+			// and an eighth more (nothing to do while there is room).
+			if left := total - made; left > 0 {
+				est := madeBytes / made * left
+				schunkhook.Reserve(a.sc, est+est/8)
+			}
+		}
 		return nil
 	}
 	// Group the chunks into changes of about batchBytes each, so that a
