@@ -591,11 +591,11 @@ func copyChunk(chunk []byte, g *geom, co []int64, box []byte, sliceShape, start 
 		co0 := blk*bb + off
 		if in {
 			for k := range pieces {
-				copy(chunk[co0+k*bb:co0+k*bb+piece], box[bo+k*piece:])
+				copyRow(chunk[co0+k*bb:], box[bo+k*piece:], piece)
 			}
 		} else {
 			for k := range pieces {
-				copy(box[bo+k*piece:bo+(k+1)*piece], chunk[co0+k*bb:])
+				copyRow(box[bo+k*piece:], chunk[co0+k*bb:], piece)
 			}
 		}
 		i := last - 1
@@ -625,6 +625,10 @@ func copyRow(dst, src []byte, n int64) {
 		*(*[2]byte)(dst) = *(*[2]byte)(src)
 	case 1:
 		dst[0] = src[0]
+	case 128:
+		*(*[128]byte)(dst) = *(*[128]byte)(src)
+	case 64:
+		*(*[64]byte)(dst) = *(*[64]byte)(src)
 	default:
 		copy(dst[:n], src[:n])
 	}
