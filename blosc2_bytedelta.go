@@ -1,5 +1,11 @@
 package blosc
 
+import (
+	"sync/atomic"
+
+	"github.com/goblosc/blosc/internal/cpu"
+)
+
 // bytedelta, c-blosc2's plugin filter 35: the block's first
 // len/ts*ts bytes are ts channels of len/ts bytes each (what a byte
 // shuffle with the same ts makes), and each channel is replaced by the
@@ -55,4 +61,22 @@ func byteDeltaDecode(buf []byte, ts int, legacy bool) {
 		byteDeltaDecodeChannel(ch[:restart])
 		byteDeltaDecodeChannel(ch[restart:])
 	}
+}
+
+// byteDeltaKernel is the level of the per-channel loops: the best this
+// build has (compiledByteDeltaLevel) and the CPU runs, at or below
+// GOBLOSC_KERNEL, chosen once at init. Tests swap it with
+// forceByteDeltaLevel; atomic so that a forced level is no data race.
+var byteDeltaKernel atomic.Uint32
+
+func init() { byteDeltaKernel.Store(uint32(cpu.Select(compiledByteDeltaLevel))) }
+
+func byteDeltaLevel() cpu.Level { return cpu.Level(byteDeltaKernel.Load()) }
+
+// forceByteDeltaLevel makes the channel loops run level (which this CPU
+// must be able to run) and returns a function restoring the previous
+// choice.
+func forceByteDeltaLevel(l cpu.Level) (restore func()) {
+	prev := byteDeltaKernel.Swap(uint32(l))
+	return func() { byteDeltaKernel.Store(prev) }
 }

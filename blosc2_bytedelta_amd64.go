@@ -2,6 +2,8 @@
 
 package blosc
 
+import "github.com/goblosc/blosc/internal/cpu"
+
 // byteDeltaDecodeSSE2 replaces buf[:len(buf)&^15] by its running sum
 // from 0 and returns the last byte of that sum (0 when it is empty).
 //
@@ -15,14 +17,40 @@ func byteDeltaDecodeSSE2(buf []byte) byte
 //go:noescape
 func byteDeltaEncodeSSE2(out, in []byte) byte
 
-// The SSE2 loops ran 7 (encode) and 3 (decode) times as fast as the
-// portable ones on a Xeon (BenchmarkByteDelta); SSE2 is amd64's baseline,
-// and decoding is bound by its running sum, which wider vectors would not
-// shorten.
+// byteDeltaDecodeAVX2 is byteDeltaDecodeSSE2 over buf[:len(buf)&^31].
+//
+//go:noescape
+func byteDeltaDecodeAVX2(buf []byte) byte
+
+// byteDeltaEncodeAVX2 is byteDeltaEncodeSSE2 over in[:len(in)&^31].
+//
+//go:noescape
+func byteDeltaEncodeAVX2(out, in []byte) byte
+
+// On a shared Xeon with AVX-512 (BenchmarkByteDelta, 256 KiB of eight
+// channels) the SSE2 loops ran 7-14x (encode) and 2-3x (decode) the
+// portable code, the AVX2 ones 1.1-1.3x (encode, near copy speed) and
+// 1.1-1.9x (decode) the SSE2 ones: decoding is bound by its adds, and a
+// 32-byte vector needs barely more of them than a 16-byte one.
+func compiledByteDeltaLevel(l cpu.Level) bool {
+	return l == cpu.Generic || l == cpu.SSE2 || l == cpu.AVX2
+}
+
+// byteDeltaEncodeChannel sets out[i] = in[i] - in[i-1] (in[-1] = 0) with
+// the selected kernel, and the bytes the vectors leave in Go.
 func byteDeltaEncodeChannel(out, in []byte) {
-	n := len(in) &^ 15
 	_ = out[:len(in)]
-	p := byteDeltaEncodeSSE2(out, in)
+	var p byte
+	var n int
+	switch byteDeltaLevel() {
+	case cpu.AVX2:
+		p, n = byteDeltaEncodeAVX2(out, in), len(in)&^31
+	case cpu.SSE2:
+		p, n = byteDeltaEncodeSSE2(out, in), len(in)&^15
+	default:
+		byteDeltaEncodeChannelGeneric(out, in)
+		return
+	}
 	for i := n; i < len(in); i++ {
 		v := in[i]
 		out[i] = v - p
@@ -30,9 +58,20 @@ func byteDeltaEncodeChannel(out, in []byte) {
 	}
 }
 
+// byteDeltaDecodeChannel undoes byteDeltaEncodeChannel in place.
 func byteDeltaDecodeChannel(buf []byte) {
-	p := byteDeltaDecodeSSE2(buf)
-	for i := len(buf) &^ 15; i < len(buf); i++ {
+	var p byte
+	var n int
+	switch byteDeltaLevel() {
+	case cpu.AVX2:
+		p, n = byteDeltaDecodeAVX2(buf), len(buf)&^31
+	case cpu.SSE2:
+		p, n = byteDeltaDecodeSSE2(buf), len(buf)&^15
+	default:
+		byteDeltaDecodeChannelGeneric(buf)
+		return
+	}
+	for i := n; i < len(buf); i++ {
 		p += buf[i]
 		buf[i] = p
 	}

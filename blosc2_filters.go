@@ -52,6 +52,27 @@ func (p *pipeline2) activeBackward() bool {
 	return false
 }
 
+// shuffleOnly returns the typesize of the byte shuffle when it is the
+// only filter backward undoes.
+func (p *pipeline2) shuffleOnly() (ts int, ok bool) {
+	for i, f := range p.filters {
+		switch Filter(f) {
+		case NoFilter, TruncPrec, IntTrunc:
+		case ByteShuffle:
+			if ok {
+				return 0, false
+			}
+			ts, ok = p.typesize, true
+			if p.meta[i] != 0 {
+				ts = int(p.meta[i])
+			}
+		default:
+			return 0, false
+		}
+	}
+	return ts, ok
+}
+
 func (p *pipeline2) has(f Filter) bool {
 	for _, g := range p.filters {
 		if g == uint8(f) {

@@ -5,9 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/goblosc/blosc/internal/cpu"
 	"github.com/goblosc/blosc/internal/golden"
 	"github.com/goblosc/blosc/internal/guard"
 )
@@ -73,46 +77,110 @@ func TestByteDeltaMatchesC(t *testing.T) {
 	}
 }
 
-// TestByteDeltaChannelKernels checks the channel loops (the portable ones
-// and those the build runs) against a byte loop at every length and
-// offset around the vector size, in buffers that end at a guard page so
-// that a read or write past the end faults.
+// byteDeltaKernelLevels returns the bytedelta kernel levels this build
+// has that the CPU runs, the portable one first, and those it has but the
+// CPU lacks.
+func byteDeltaKernelLevels() (run, lacking []cpu.Level) {
+	for l := cpu.Generic; l <= cpu.NEON; l++ {
+		switch {
+		case !compiledByteDeltaLevel(l):
+		case cpu.Available(l):
+			run = append(run, l)
+		default:
+			lacking = append(lacking, l)
+		}
+	}
+	return run, lacking
+}
+
+// TestByteDeltaChannelKernels checks every channel kernel this CPU runs
+// (the portable SWAR loop first) against a byte loop at every length and
+// offset around the vector sizes, in buffers that end at a guard page so
+// that a read or write past the end faults; then the whole filter with
+// each kernel against c-blosc2's algorithm on random lengths and
+// typesizes. It names the kernels the CPU lacks, and fails if one that
+// GOBLOSC_TEST_REQUIRE_KERNELS names did not run.
 func TestByteDeltaChannelKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
-	kernels := []struct {
+	levels, lacking := byteDeltaKernelLevels()
+	type kernel struct {
 		name   string
+		level  cpu.Level
 		encode func(out, in []byte)
 		decode func(buf []byte)
-	}{
-		{"generic", byteDeltaEncodeChannelGeneric, byteDeltaDecodeChannelGeneric},
-		{"build", byteDeltaEncodeChannel, byteDeltaDecodeChannel},
 	}
-	for n := 0; n <= 100; n++ {
-		for off := 0; off < 16; off += 5 {
-			src, dst := guard.New(n+off, guard.End), guard.New(n+off, guard.End)
-			in, out := src.Bytes[off:], dst.Bytes[off:]
-			for i := range in {
-				in[i] = byte(r.Uint32())
-			}
-			want := make([]byte, n)
-			var last byte
-			for i, v := range in {
-				want[i] = v - last
-				last = v
-			}
-			for _, k := range kernels {
+	var kernels []kernel
+	for _, l := range levels {
+		kernels = append(kernels, kernel{l.String(), l, byteDeltaEncodeChannel, byteDeltaDecodeChannel})
+	}
+	var ran []string
+	for _, k := range kernels {
+		restore := forceByteDeltaLevel(k.level)
+		for n := 0; n <= 200; n++ {
+			for off := 0; off < 16; off += 5 {
+				src, dst := guard.New(n+off, guard.End), guard.New(n+off, guard.End)
+				in, out := src.Bytes[off:], dst.Bytes[off:]
+				for i := range in {
+					in[i] = byte(r.Uint32())
+				}
+				want := make([]byte, n)
+				var last byte
+				for i, v := range in {
+					want[i] = v - last
+					last = v
+				}
 				clear(out)
 				k.encode(out, in)
 				if !bytes.Equal(out, want) {
+					restore()
 					t.Fatalf("%s off=%d n=%d: encode differs at %d", k.name, off, n, golden.FirstDiff(out, want))
 				}
 				k.decode(out)
 				if !bytes.Equal(out, in) {
+					restore()
 					t.Fatalf("%s off=%d n=%d: decode differs at %d", k.name, off, n, golden.FirstDiff(out, in))
 				}
+				src.Free()
+				dst.Free()
 			}
-			src.Free()
-			dst.Free()
+		}
+		for range 300 {
+			ts := 1 + r.IntN(40)
+			if r.IntN(8) == 0 {
+				ts = 1 + r.IntN(255)
+			}
+			n := r.IntN(ts*300 + 64)
+			in := randBytes(r, n)
+			for _, legacy := range []bool{false, true} {
+				want := bytes.Clone(in)
+				byteDeltaC(want, in, ts, legacy)
+				got := bytes.Clone(in)
+				byteDeltaEncode(got, in, ts, legacy)
+				if !bytes.Equal(got, want) {
+					restore()
+					t.Fatalf("%s ts=%d n=%d legacy=%v: encode differs from C at %d", k.name, ts, n, legacy, golden.FirstDiff(got, want))
+				}
+				byteDeltaDecode(got, ts, legacy)
+				if !bytes.Equal(got, in) {
+					restore()
+					t.Fatalf("%s ts=%d n=%d legacy=%v: decode differs at %d", k.name, ts, n, legacy, golden.FirstDiff(got, in))
+				}
+			}
+		}
+		restore()
+		ran = append(ran, k.name)
+	}
+	var lack []string
+	for _, l := range lacking {
+		lack = append(lack, l.String())
+	}
+	t.Logf("GOARCH=%s selected=%s; bytedelta kernels run: %s; compiled in but not runnable here: %s",
+		runtime.GOARCH, byteDeltaLevel(), strings.Join(ran, ","), strings.Join(lack, ","))
+	req := os.Getenv(envRequireKernels)
+	for _, name := range strings.Split(req, ",") {
+		l, ok := cpu.ParseLevel(strings.TrimSpace(name))
+		if ok && compiledByteDeltaLevel(l) && !slices.Contains(ran, l.String()) {
+			t.Errorf("%s=%s: bytedelta kernel %q did not run (ran: %s)", envRequireKernels, req, name, strings.Join(ran, ","))
 		}
 	}
 }
@@ -326,8 +394,9 @@ func TestUnimplementedIDs(t *testing.T) {
 	}
 }
 
-// BenchmarkByteDelta times the bytedelta kernels over a 256 KiB block of
-// eight channels, with a copy of the same size as the memory bound.
+// BenchmarkByteDelta times the bytedelta filter with each kernel this CPU
+// runs ("generic" is the portable code) over a 256 KiB block of eight
+// channels, with a copy of the same size as the memory bound.
 func BenchmarkByteDelta(b *testing.B) {
 	const n = 256 << 10
 	in := golden.MustPattern(b, "linspace_f64", n)
@@ -336,38 +405,27 @@ func BenchmarkByteDelta(b *testing.B) {
 	out := make([]byte, n)
 	b.Run("copy", func(b *testing.B) {
 		b.SetBytes(n)
-		for i := 0; i < b.N; i++ {
+		for b.Loop() {
 			copy(out, sh)
 		}
 	})
-	b.Run("encode", func(b *testing.B) {
-		b.SetBytes(n)
-		for i := 0; i < b.N; i++ {
-			byteDeltaEncode(out, sh, 8, false)
-		}
-	})
-	b.Run("decode", func(b *testing.B) {
-		b.SetBytes(n)
-		for i := 0; i < b.N; i++ {
-			byteDeltaDecode(out, 8, false)
-		}
-	})
-	b.Run("encode-generic", func(b *testing.B) {
-		b.SetBytes(n)
-		for i := 0; i < b.N; i++ {
-			for c := 0; c < 8; c++ {
-				byteDeltaEncodeChannelGeneric(out[c*n/8:(c+1)*n/8], sh[c*n/8:(c+1)*n/8])
+	levels, _ := byteDeltaKernelLevels()
+	for _, l := range levels {
+		restore := forceByteDeltaLevel(l)
+		b.Run("encode/"+l.String(), func(b *testing.B) {
+			b.SetBytes(n)
+			for b.Loop() {
+				byteDeltaEncode(out, sh, 8, false)
 			}
-		}
-	})
-	b.Run("decode-generic", func(b *testing.B) {
-		b.SetBytes(n)
-		for i := 0; i < b.N; i++ {
-			for c := 0; c < 8; c++ {
-				byteDeltaDecodeChannelGeneric(out[c*n/8 : (c+1)*n/8])
+		})
+		b.Run("decode/"+l.String(), func(b *testing.B) {
+			b.SetBytes(n)
+			for b.Loop() {
+				byteDeltaDecode(out, 8, false)
 			}
-		}
-	})
+		})
+		restore()
+	}
 }
 
 // TestIntTruncElements checks intTrunc's words against masking element by

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // readerChunks are chunks of several kinds: codecs, shuffles, delta (whose
@@ -99,4 +101,74 @@ func FuzzChunkReader(f *testing.F) {
 			t.Fatalf("ReadAt [%d, %d) differs from Decompress", o, o+m)
 		}
 	})
+}
+
+// TestChunkReaderBlockParts reads small ranges inside blocks of chunks
+// whose only filter to undo is a byte shuffle (split into streams or not,
+// blocks whose size is no multiple of the typesize, a short last block),
+// which decode only the range's items, and checks them against the
+// decompressed chunk; it checks too that those ranges took that path.
+func TestChunkReaderBlockParts(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	data := make([]byte, 50_011)
+	for i := range data {
+		data[i] = byte(i / 97)
+		if r.IntN(16) == 0 {
+			data[i] ^= byte(r.Uint32())
+		}
+	}
+	for _, o := range []Options{
+		{Codec: LZ4, Level: 5, Typesize: 8, Blocksize: 8192, Filters: [MaxFilters]Filter{5: ByteShuffle}},
+		{Codec: LZ4, Level: 5, Typesize: 8, Blocksize: 8192, Filters: [MaxFilters]Filter{5: ByteShuffle}, SplitMode: SplitNever},
+		{Codec: Zstd, Level: 1, Typesize: 3, Blocksize: 3000, Filters: [MaxFilters]Filter{5: ByteShuffle}, SplitMode: SplitAlways},
+		{Codec: BloscLZ, Level: 5, Typesize: 7, Blocksize: 4100, Filters: [MaxFilters]Filter{5: ByteShuffle}},
+		{Codec: LZ4, Level: 5, Typesize: 4, Blocksize: 4100, Filters: [MaxFilters]Filter{3: TruncPrec, 5: ByteShuffle}, FilterMeta: [MaxFilters]uint8{3: 20}},
+		{Codec: LZ4, Level: 5, Typesize: 4, Blocksize: 4096, Filters: [MaxFilters]Filter{4: ByteShuffle}, FilterMeta: [MaxFilters]uint8{4: 2}},
+	} {
+		o.Format = FormatBlosc2
+		c, err := Compress(nil, data, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Decompress(nil, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cr, err := NewChunkReader(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cr.c.nblocks == 0 {
+			t.Fatalf("%+v: a chunk without blocks (memcpyed: %v)", o, cr.c.h.memcpyed())
+		}
+		bs := cr.c.h.blocksize
+		var st decodeState
+		var ws workerState
+		parts := 0
+		for range 400 {
+			j := r.IntN(cr.c.nblocks)
+			bsize := cr.c.blockSize(j)
+			n := r.IntN(bsize/4 + 1)
+			off := r.IntN(bsize - n + 1)
+			a := j*bs + off
+			p := make([]byte, n)
+			if _, err := cr.ReadAt(p, int64(a)); err != nil || !bytes.Equal(p, want[a:a+n]) {
+				t.Fatalf("%+v: ReadAt [%d, %d) in block %d: %v", o, a, a+n, j, err)
+			}
+			clear(p)
+			done, err := cr.c.decodeBlockPart(p, j, off, &st, &ws)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if done {
+				parts++
+				if !bytes.Equal(p, want[a:a+n]) {
+					t.Fatalf("%+v: decodeBlockPart [%d, %d) of block %d differs at %d", o, off, off+n, j, golden.FirstDiff(p, want[a:a+n]))
+				}
+			}
+		}
+		if parts < 300 {
+			t.Errorf("%+v: %d of 400 ranges decoded in part", o, parts)
+		}
+	}
 }

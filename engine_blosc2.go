@@ -165,6 +165,11 @@ func (e *engine) getBytesChunk2(dst []byte, c *chunk2, lo, hi int) ([]byte, erro
 			}
 			continue
 		}
+		if done, err := c.decodeBlockPart(out[a-lo:b-lo], j, a-bstart, st, &e.ws); err != nil {
+			return nil, err
+		} else if done {
+			continue
+		}
 		st.blk = grow(st.blk, bsize)
 		if err := c.decodeBlock(st.blk, r, j, st, &e.ws); err != nil {
 			return nil, err

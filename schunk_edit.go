@@ -6,6 +6,9 @@ package blosc
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
+
+	"github.com/goblosc/blosc/internal/schunkhook"
 )
 
 // checkChunk validates a ready-made chunk for position i: a valid Blosc2
@@ -88,6 +91,27 @@ func (s *SChunk) own(extra int) {
 	r := make([]byte, len(s.region), len(s.region)+extra)
 	copy(r, s.region)
 	s.region, s.regionOwned = r, true
+}
+
+func init() {
+	schunkhook.Reserve = func(sc any, n int64) {
+		if s, ok := sc.(*SChunk); ok {
+			s.reserveHint(n)
+		}
+	}
+}
+
+// reserveHint makes room for n more bytes of chunks in a frame in memory
+// (the region of a frame file holds only a change's chunks, and a sparse
+// frame's chunks live in files); n past what an int32 holds is ignored.
+// When it grows the region it grows it by a quarter at least, so that a
+// caller whose estimate creeps up a little at a time does not copy the
+// region each time.
+func (s *SChunk) reserveHint(n int64) {
+	if s.file != nil || s.sparse != nil || n <= 0 || n > math.MaxInt32 {
+		return
+	}
+	s.grow(int(n), cap(s.region)/4)
 }
 
 // reserve makes room for n more bytes of chunks, doubling the region's

@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/schunkhook"
 )
 
 // schunkModel is the plain in-memory model a super-chunk is checked
@@ -515,5 +518,59 @@ func TestDecodeBypassLarge(t *testing.T) {
 	c := must(Compress(nil, data, o))
 	if got, err := Decompress(nil, c); err != nil || !bytes.Equal(got, data) {
 		t.Errorf("Blosc1 chunk: the data differs (%v)", err)
+	}
+}
+
+// TestSChunkReserveHint: the room b2nd reserves through schunkhook grows
+// an in-memory frame's buffer once, at least by a quarter, changes no
+// byte of the frame, and does nothing to a frame in a file.
+func TestSChunkReserveHint(t *testing.T) {
+	data := make([]byte, 64<<10)
+	for i := range data {
+		data[i] = byte(i / 100)
+	}
+	o := SChunkOptions{Options: Options{Codec: LZ4, Level: 5, Typesize: 4, Threads: 1}, ChunkSize: 16 << 10}
+	var frames [2][]byte
+	for k, hint := range []bool{false, true} {
+		s, err := NewSChunk(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(data); i += 16 << 10 {
+			if i == 32<<10 && hint {
+				before := cap(s.region)
+				schunkhook.Reserve(s, 1<<20)
+				if got := cap(s.region) - len(s.region); got < 1<<20 || cap(s.region) < before+before/4 {
+					t.Fatalf("after a reserve of 1 MiB the region has %d bytes of room (capacity %d, was %d)", got, cap(s.region), before)
+				}
+				c := cap(s.region)
+				schunkhook.Reserve(s, 1<<20)
+				if cap(s.region) != c {
+					t.Fatal("a reserve with room enough grew the region")
+				}
+			}
+			if err := s.AppendData(data[i : i+16<<10]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if frames[k], err = s.AppendFrame(nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(frames[0], frames[1]) {
+		t.Fatal("the reserve changed the frame")
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "f.b2frame"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := CreateFrameFile(f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schunkhook.Reserve(s, 1<<20)
+	if cap(s.region) >= 1<<20 {
+		t.Errorf("a frame file's region took the reserve: capacity %d", cap(s.region))
 	}
 }

@@ -33,7 +33,8 @@ type Array struct {
 	file    *os.File // opened by Create, closed by Close
 	ownSC   bool     // sc was opened by OpenFile: Close closes it
 	opts    blosc.Options
-	chunk   []byte    // a change's chunk buffer, kept for the next
+	chunk   []byte    // a change's chunk buffers, one a thread, kept for the next
+	comps   [][]byte  // and its compressed chunks
 	readers sync.Pool // of *sliceReader
 
 	mu      sync.RWMutex // reads share the array, a change has it alone

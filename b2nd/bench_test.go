@@ -2,6 +2,7 @@ package b2nd
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/goblosc/blosc"
@@ -81,4 +82,83 @@ func BenchmarkGetSlice1PercentReaderAt(b *testing.B) {
 	}
 	b.ReportMetric(float64(cr.n.Load()-before)/float64(b.N), "read-B/op")
 	b.ReportMetric(float64(len(fr)), "frame-B")
+}
+
+// BenchmarkGetSliceShapes reads the slices of BenchmarkB2NDVersusC (in
+// bench/crosscheck) from 32 MiB arrays in memory at one thread: a band
+// of 1% of the rows, one of 1% of the columns, and a box of 1% of the
+// items, of a 2-D array of 512x512 chunks of 64x64 blocks and a 3-D one
+// of 64^3 chunks of 16^3 blocks.
+func BenchmarkGetSliceShapes(b *testing.B) {
+	for _, set := range []struct {
+		name           string
+		shape          []int64
+		chunks, blocks []int32
+		rows, cols     [2][]int64
+		cube           [2][]int64
+	}{
+		{"2d", []int64{4096, 1024}, []int32{512, 512}, []int32{64, 64},
+			[2][]int64{{2028, 0}, {2069, 1024}}, [2][]int64{{0, 507}, {4096, 517}}, [2][]int64{{1843, 461}, {2252, 563}}},
+		{"3d", []int64{256, 128, 128}, []int32{64, 64, 64}, []int32{16, 16, 16},
+			[2][]int64{{127, 0, 0}, {130, 128, 128}}, [2][]int64{{0, 0, 63}, {256, 128, 64}}, [2][]int64{{96, 52, 52}, {160, 77, 77}}},
+	} {
+		n := int(set.shape[0] * set.shape[1] * 8)
+		if len(set.shape) == 3 {
+			n *= int(set.shape[2])
+		}
+		in := golden.MustPattern(b, "linspace_f64", n)
+		o := blosc.Options{Codec: blosc.LZ4, Level: 5, Typesize: 8, Threads: 1}
+		o.Filters[blosc.MaxFilters-1] = blosc.ByteShuffle
+		a, err := FromBuffer(Params{Shape: set.shape, ChunkShape: set.chunks, BlockShape: set.blocks, DType: "<f8", Options: o}, in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		a.SetThreads(1)
+		for _, box := range []struct {
+			name string
+			se   [2][]int64
+		}{{"rows", set.rows}, {"cols", set.cols}, {"cube", set.cube}} {
+			b.Run(set.name+"/"+box.name, func(b *testing.B) {
+				dst, err := a.GetSlice(nil, box.se[0], box.se[1])
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(int64(len(dst)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := a.GetSlice(dst, box.se[0], box.se[1]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkFromBuffer makes 16 MiB 2-D and 3-D float64 arrays (LZ4,
+// shuffle) at one and two threads, the shapes of BenchmarkGetSliceShapes.
+func BenchmarkFromBuffer(b *testing.B) {
+	for _, set := range []struct {
+		name           string
+		shape          []int64
+		chunks, blocks []int32
+	}{
+		{"2d", []int64{2048, 1024}, []int32{512, 512}, []int32{64, 64}},
+		{"3d", []int64{128, 128, 128}, []int32{64, 64, 64}, []int32{16, 16, 16}},
+	} {
+		in := golden.MustPattern(b, "linspace_f64", 16<<20)
+		for _, th := range []int{1, 2} {
+			o := blosc.Options{Codec: blosc.LZ4, Level: 5, Typesize: 8, Threads: th}
+			o.Filters[blosc.MaxFilters-1] = blosc.ByteShuffle
+			p := Params{Shape: set.shape, ChunkShape: set.chunks, BlockShape: set.blocks, DType: "<f8", Options: o}
+			b.Run(fmt.Sprintf("%s/threads=%d", set.name, th), func(b *testing.B) {
+				b.SetBytes(int64(len(in)))
+				for b.Loop() {
+					if _, err := FromBuffer(p, in); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

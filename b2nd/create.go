@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"sync"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/schunkhook"
 )
 
 // Params describe a new array.
@@ -229,7 +232,10 @@ const batchBytes = 64 << 20
 // writeChunks stores the slice [start, stop) of src in the chunks it
 // touches, storage order: appended (a new array, every chunk in turn)
 // or replacing the chunks there are, each read first unless the slice
-// covers it.
+// covers it. With several threads, chunks are filled and compressed
+// several at once, one a thread: filling a chunk (copying the slice's
+// items into its blocks) is a third of the work, which compressing one
+// chunk at a time on several threads would leave to one.
 func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) error {
 	g := a.g
 	for i := range start {
@@ -237,50 +243,134 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 			return nil
 		}
 	}
-	if cap(a.chunk) < g.chunkBytes {
-		a.chunk = make([]byte, g.chunkBytes)
+	cb := g.chunkBytes
+	perBatch := max(1, batchBytes/max(cb, 1))
+	threads := a.opts.Threads
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
 	}
-	buf := a.chunk[:g.chunkBytes]
-	var comp []byte
+	slots := max(1, min(threads, perBatch))
+	if cap(a.chunk) < slots*cb {
+		a.chunk = make([]byte, slots*cb)
+	}
+	for len(a.comps) < slots {
+		a.comps = append(a.comps, nil)
+	}
 	sliceShape := make([]int64, g.ndim())
 	for i := range sliceShape {
 		sliceShape[i] = stop[i] - start[i]
 	}
+	walks := make([]*sliceWalk, slots)
+	for k := range walks {
+		walks[k] = newSliceWalk(g, start, stop)
+	}
 	w := newSliceWalk(g, start, stop)
 	bb := int64(g.blockBytes)
-	// do writes one chunk.
-	do := func(nchunk int64) error {
-		if appending || w.chunkCovered() {
-			clear(buf)
-		} else if _, err := a.sc.ReadAt(buf, nchunk*int64(g.chunkBytes)); err != nil {
-			return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+	// fill copies the slice's part of wk's current chunk into buf (which
+	// holds the chunk's bytes if the slice does not cover it).
+	fill := func(wk *sliceWalk, buf []byte) {
+		covered := wk.chunkCovered()
+		if covered && wk.chunkWhole() {
+			// Every byte of buf is one of the slice's.
+			for i := range g.ndim() {
+				wk.origin[i] = wk.cc[i] * g.chunk[i]
+			}
+			copyChunk(buf, g, wk.origin, src, sliceShape, start, true)
+			return
 		}
-		err := w.blocks(func(nblock int64) error {
-			copyBlockIn(buf[nblock*bb:(nblock+1)*bb], g.block, w.origin, src, sliceShape, start, stop, g.itemsize)
+		if appending || covered {
+			clear(buf)
+		}
+		wk.blocks(func(nblock int64) error {
+			copyBlockIn(buf[nblock*bb:(nblock+1)*bb], g.block, wk.origin, src, sliceShape, start, stop, g.itemsize)
 			return nil
 		})
-		if err != nil {
-			return err
+	}
+	jobs := make([]int64, 0, slots)
+	coords := make([]int64, slots*g.ndim())
+	errs := make([]error, slots)
+	total := int64(1) // chunks the write touches
+	for i := range start {
+		total *= (stop[i]+g.chunk[i]-1)/g.chunk[i] - start[i]/g.chunk[i]
+	}
+	var made, madeBytes int64
+	// group fills and compresses the chunks of jobs (their walk
+	// coordinates in coords), then stores them in order.
+	group := func() error {
+		for k, nchunk := range jobs {
+			if !appending && !chunkCoveredAt(g, coords[k*g.ndim():(k+1)*g.ndim()], start, stop) {
+				if _, err := a.sc.ReadAt(a.chunk[k*cb:(k+1)*cb], nchunk*int64(cb)); err != nil {
+					return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+				}
+			}
 		}
-		comp, err = blosc.Compress(comp[:0], buf, a.opts)
-		if err != nil {
-			return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+		// The threads are shared among the chunks of the group: a
+		// group of one chunk (a last one, or an array of few chunks)
+		// compresses it on all of them.
+		opts := a.opts
+		opts.Threads = max(1, threads/len(jobs))
+		work := func(k int) {
+			wk := walks[k]
+			copy(wk.cc, coords[k*g.ndim():(k+1)*g.ndim()])
+			buf := a.chunk[k*cb : (k+1)*cb]
+			fill(wk, buf)
+			a.comps[k], errs[k] = blosc.Compress(a.comps[k][:0], buf, opts)
 		}
-		if appending {
-			return a.sc.AppendChunk(comp)
+		if len(jobs) == 1 {
+			work(0)
+		} else {
+			var wg sync.WaitGroup
+			for k := range jobs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					work(k)
+				}()
+			}
+			wg.Wait()
 		}
-		return a.sc.UpdateChunk(int(nchunk), comp)
+		for k, nchunk := range jobs {
+			if errs[k] != nil {
+				return fmt.Errorf("b2nd: chunk %d: %w", nchunk, errs[k])
+			}
+			made, madeBytes = made+1, madeBytes+int64(len(a.comps[k]))
+			var err error
+			if appending {
+				err = a.sc.AppendChunk(a.comps[k])
+			} else {
+				err = a.sc.UpdateChunk(int(nchunk), a.comps[k])
+			}
+			if err != nil {
+				return err
+			}
+		}
+		jobs = jobs[:0]
+		if appending && madeBytes >= 1<<20 {
+			// Room for the chunks still to come, at the ratio so far
+			// and an eighth more (nothing to do while there is room).
+			if left := total - made; left > 0 {
+				est := madeBytes / made * left
+				schunkhook.Reserve(a.sc, est+est/8)
+			}
+		}
+		return nil
 	}
 	// Group the chunks into changes of about batchBytes each, so that a
 	// frame file is written in a few crash-safe steps.
-	perBatch := max(1, batchBytes/max(g.chunkBytes, 1))
 	for more := w.firstChunk(); more; {
 		err := a.sc.Batch(func() error {
 			for k := 0; more && k < perBatch; k++ {
-				if err := do(w.nchunk()); err != nil {
-					return err
+				copy(coords[len(jobs)*g.ndim():], w.cc)
+				jobs = append(jobs, w.nchunk())
+				if len(jobs) == slots {
+					if err := group(); err != nil {
+						return err
+					}
 				}
 				more = w.nextChunk()
+			}
+			if len(jobs) > 0 {
+				return group()
 			}
 			return nil
 		})
@@ -289,6 +379,19 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 		}
 	}
 	return nil
+}
+
+// chunkCoveredAt reports whether the slice [start, stop) covers every item
+// of the chunk at grid coordinates cc that lies inside the array.
+func chunkCoveredAt(g *geom, cc, start, stop []int64) bool {
+	for i := range g.ndim() {
+		lo := cc[i] * g.chunk[i]
+		hi := min(lo+g.chunk[i], g.shape[i])
+		if lo < start[i] || hi > stop[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // SetSlice writes src (the items of [start, stop) in C order) into the

@@ -182,3 +182,95 @@ func TestConcurrentGetSlice(t *testing.T) {
 		}
 	}
 }
+
+// TestSliceReadBytes counts, for bands of rows and of columns and a box,
+// of 2-D and 3-D arrays read through an io.ReaderAt, the bytes GetSlice
+// reads: exactly what c-blosc2's lazy chunks read for the chunks it
+// touches: each chunk's first 4 KiB (or its header and block starts when
+// longer), then the compressed bytes of the blocks the slice touches not
+// read yet; nothing else.
+func TestSliceReadBytes(t *testing.T) {
+	const probe = 4 << 10 // what the frame layer reads of a chunk first
+	r := rand.New(rand.NewPCG(3, 3))
+	for _, set := range []struct {
+		shape          []int64
+		chunks, blocks []int32
+		boxes          [][2][]int64
+	}{
+		{[]int64{1024, 1024}, []int32{256, 256}, []int32{32, 32},
+			[][2][]int64{{{502, 0}, {512, 1024}}, {{0, 500}, {1024, 510}}, {{461, 461}, {563, 563}}}},
+		{[]int64{128, 128, 128}, []int32{64, 64, 64}, []int32{16, 16, 16},
+			[][2][]int64{{{63, 0, 0}, {64, 128, 128}}, {{0, 0, 63}, {128, 128, 64}}, {{40, 40, 40}, {88, 88, 88}}}},
+	} {
+		n := int64(8)
+		for _, s := range set.shape {
+			n *= s
+		}
+		data := make([]byte, n)
+		for i := 0; i < len(data); i += 8 {
+			// Noisy floats: blocks of several KiB compressed.
+			binary.LittleEndian.PutUint64(data[i:], math.Float64bits(float64(i%4096)+r.Float64()))
+		}
+		a, err := FromBuffer(Params{Shape: set.shape, ChunkShape: set.chunks, BlockShape: set.blocks, DType: "<f8", Options: testOptions()}, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr, err := a.AppendFrame(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, box := range set.boxes {
+			start, stop := box[0], box[1]
+			cr := &countingReader{r: bytes.NewReader(fr)}
+			b, err := OpenReaderAt(cr, int64(len(fr)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.SetThreads(1)
+			opened := cr.n.Load()
+			got, err := b.GetSlice(nil, start, stop)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, refSlice(data, set.shape, start, stop, 8)) {
+				t.Fatalf("%v-%v: slice differs", start, stop)
+			}
+			read := cr.n.Load() - opened
+			// What the lazy chunks must read, from the chunks themselves.
+			var want, blockBytes, chunkBytes int64
+			w := newSliceWalk(b.g, start, stop)
+			for more := w.firstChunk(); more; more = w.nextChunk() {
+				c, err := a.SChunk().Chunk(nil, int(w.nchunk()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				chunkBytes += int64(len(c))
+				nbytes, bsize := binary.LittleEndian.Uint32(c[4:]), binary.LittleEndian.Uint32(c[8:])
+				nblocks := int((nbytes + bsize - 1) / bsize)
+				starts := make([]int64, nblocks)
+				for j := range starts {
+					starts[j] = int64(binary.LittleEndian.Uint32(c[32+4*j:]))
+				}
+				have := min(int64(len(c)), max(probe, 32+4*int64(nblocks)))
+				want += have
+				w.blocks(func(nb int64) error {
+					end := int64(len(c))
+					for _, s := range starts {
+						if s > starts[nb] && s < end {
+							end = s
+						}
+					}
+					blockBytes += end - starts[nb]
+					want += max(0, end-max(starts[nb], have))
+					return nil
+				})
+			}
+			t.Logf("shape %v, slice [%v, %v): read %d bytes in %d calls; the lazy chunks' share %d (its blocks %d bytes, its chunks %d)",
+				set.shape, start, stop, read, cr.calls.Load(), want, blockBytes, chunkBytes)
+			// The frame's offsets were read when it was opened.
+			if read != want {
+				t.Errorf("shape %v, slice [%v, %v): read %d bytes, want %d", set.shape, start, stop, read, want)
+			}
+		}
+	}
+}

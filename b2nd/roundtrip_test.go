@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/golden"
 )
 
 // randGeom returns a random shape of 0 to 4 dimensions with chunk and block
@@ -305,5 +306,124 @@ func TestCatervaMeta(t *testing.T) {
 	}
 	if err := b.Resize([]int64{7, 5}, nil); !errors.Is(err, blosc.ErrUnsupported) {
 		t.Errorf("resizing a Caterva array: %v, want ErrUnsupported", err)
+	}
+}
+
+// TestCopyChunk checks the row-by-row copy of whole chunks against the
+// block-by-block one, both ways, for chunks of 1 to 4 dimensions tiled by
+// their blocks, inside boxes that cover them with room around.
+func TestCopyChunk(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	for iter := range 300 {
+		nd := 1 + r.IntN(4)
+		itemsize := []int{1, 2, 3, 8, 16}[r.IntN(5)]
+		shape := make([]int64, nd)
+		chunks, blocks := make([]int32, nd), make([]int32, nd)
+		start, stop, co := make([]int64, nd), make([]int64, nd), make([]int64, nd)
+		for i := range nd {
+			blocks[i] = int32(1 + r.IntN(4))
+			chunks[i] = blocks[i] * int32(1+r.IntN(3))
+			nc := int64(1 + r.IntN(3))
+			shape[i] = int64(chunks[i]) * nc
+			c := r.Int64N(nc)
+			co[i] = c * int64(chunks[i])
+			start[i] = r.Int64N(co[i] + 1)
+			stop[i] = co[i] + int64(chunks[i]) + r.Int64N(shape[i]-co[i]-int64(chunks[i])+1)
+		}
+		g, err := newGeom(shape, chunks, blocks, itemsize)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sliceShape := make([]int64, nd)
+		n := int64(itemsize)
+		for i := range nd {
+			sliceShape[i] = stop[i] - start[i]
+			n *= sliceShape[i]
+		}
+		box := randBytes(r, int(n))
+		want, got := make([]byte, g.chunkBytes), make([]byte, g.chunkBytes)
+		w := newSliceWalk(g, start, stop)
+		copy(w.cc, co)
+		for i := range nd {
+			w.cc[i] /= int64(chunks[i])
+		}
+		if !w.chunkCovered() || !w.chunkWhole() {
+			t.Fatalf("iteration %d: the chunk at %v is not whole and covered", iter, co)
+		}
+		w.blocks(func(nblock int64) error {
+			bb := int64(g.blockBytes)
+			copyBlockIn(want[nblock*bb:(nblock+1)*bb], g.block, w.origin, box, sliceShape, start, stop, itemsize)
+			return nil
+		})
+		copyChunk(got, g, co, box, sliceShape, start, true)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("iteration %d: shape %v chunks %v blocks %v box [%v, %v): in differs at %d", iter, shape, chunks, blocks, start, stop, golden.FirstDiff(got, want))
+		}
+		back := make([]byte, n)
+		wantBack := make([]byte, n)
+		copyChunk(got, g, co, back, sliceShape, start, false)
+		w.blocks(func(nblock int64) error {
+			bb := int64(g.blockBytes)
+			copyBlockOut(wantBack, sliceShape, start, stop, want[nblock*bb:(nblock+1)*bb], g.block, w.origin, itemsize)
+			return nil
+		})
+		if !bytes.Equal(back, wantBack) {
+			t.Fatalf("iteration %d: out differs at %d", iter, golden.FirstDiff(back, wantBack))
+		}
+	}
+}
+
+// TestWritesWithThreads makes arrays and writes slices into them with one
+// thread and with several (which fill and compress chunks several at
+// once): the frames must be the same bytes, and hold the reference data.
+func TestWritesWithThreads(t *testing.T) {
+	r := rand.New(rand.NewPCG(51, 52))
+	for iter := range 150 {
+		shape, chunks, blocks := randGeom(r)
+		itemsize := []int{1, 4, 8}[r.IntN(3)]
+		n := int64(itemsize)
+		for _, s := range shape {
+			n *= s
+		}
+		data := randBytes(r, int(n))
+		type edit struct {
+			start, stop []int64
+			src         []byte
+		}
+		var edits []edit
+		for range 3 {
+			start, stop := randSlice(r, shape)
+			m := int64(itemsize)
+			for i := range start {
+				m *= stop[i] - start[i]
+			}
+			edits = append(edits, edit{start, stop, randBytes(r, int(m))})
+		}
+		var frames [2][]byte
+		for k, th := range []int{1, 3} {
+			o := testOptions()
+			o.Threads = th
+			a, err := FromBuffer(Params{Shape: shape, ChunkShape: chunks, BlockShape: blocks, Itemsize: itemsize, Options: o}, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := bytes.Clone(data)
+			for _, e := range edits {
+				if err := a.SetSlice(e.src, e.start, e.stop); err != nil {
+					t.Fatal(err)
+				}
+				refSetSlice(want, shape, e.start, e.stop, itemsize, e.src)
+			}
+			got, err := a.Read(nil)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("iteration %d, %d threads: shape %v chunks %v blocks %v: the array differs (%v)", iter, th, shape, chunks, blocks, err)
+			}
+			if frames[k], err = a.AppendFrame(nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(frames[0], frames[1]) {
+			t.Fatalf("iteration %d: shape %v chunks %v blocks %v: the frames of 1 and 3 threads differ at %d", iter, shape, chunks, blocks, golden.FirstDiff(frames[0], frames[1]))
+		}
 	}
 }

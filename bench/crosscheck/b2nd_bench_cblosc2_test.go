@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/goblosc/blosc"
@@ -15,15 +16,68 @@ import (
 	"github.com/goblosc/blosc/internal/golden"
 )
 
+// b2ndBenchBytes is the size of the arrays BenchmarkB2NDVersusC makes:
+// GOBLOSC_B2ND_BENCH_MB MiB, 16 MiB by default so that a plain run stays
+// short (the figures in docs/b2nd.md are of 256 MiB).
+func b2ndBenchBytes(b *testing.B) int {
+	if s := os.Getenv("GOBLOSC_B2ND_BENCH_MB"); s != "" {
+		mb, err := strconv.Atoi(s)
+		if err != nil || mb <= 0 {
+			b.Fatalf("GOBLOSC_B2ND_BENCH_MB=%q", s)
+		}
+		return mb << 20
+	}
+	return 16 << 20
+}
+
+// b2ndBox is a slice a benchmark reads.
+type b2ndBox struct {
+	name        string
+	start, stop []int64
+}
+
+// b2ndBoxes are the slices of about 1% of an array of shape that
+// BenchmarkB2NDVersusC reads: a band of whole rows (the first dimension
+// cut), a band of whole columns (the last dimension cut) and a box in the
+// middle whose sides are each the same fraction of the array's.
+func b2ndBoxes(shape []int64) []b2ndBox {
+	nd := len(shape)
+	band := func(axis int) b2ndBox {
+		start, stop := make([]int64, nd), append([]int64(nil), shape...)
+		w := max(1, (shape[axis]+50)/100)
+		start[axis] = (shape[axis] - w) / 2
+		stop[axis] = start[axis] + w
+		return b2ndBox{start: start, stop: stop}
+	}
+	rows, cols := band(0), band(nd-1)
+	rows.name, cols.name = "rows", "cols"
+	cube := b2ndBox{name: "cube", start: make([]int64, nd), stop: make([]int64, nd)}
+	for i, s := range shape {
+		// 0.1 of each side in 2-D; 1/4, 1/5, 1/5 in 3-D.
+		div := int64(10)
+		if nd == 3 {
+			div = 5
+			if i == 0 {
+				div = 4
+			}
+		}
+		side := s / div
+		cube.start[i] = (s - side) / 2
+		cube.stop[i] = cube.start[i] + side
+	}
+	return []b2ndBox{rows, cols, cube}
+}
+
 // BenchmarkB2NDVersusC alternates Go and c-blosc2 on 2-D and 3-D float64
-// arrays (256 MiB unless GOBLOSC_FRAME_BENCH_MB says otherwise), at 1
-// and 2 threads each: making the array from C-order data (b2nd_from_cbuffer),
-// reading it whole (b2nd_to_cbuffer) and reading a box of 1% of its items
-// from its middle (b2nd_get_slice_cbuffer), both reading c-blosc2's
-// frame, in memory and (the slice) from a file. It reports each side's best GB/s (of the array, or of the
-// slice) and the c/go time ratios (above 1: Go is faster).
+// arrays (see b2ndBenchBytes), LZ4 and zstd over a byte shuffle, at 1 and
+// 2 threads: making the array from C-order data (b2nd_from_cbuffer),
+// reading it whole (b2nd_to_cbuffer) and reading slices of 1% of it
+// (b2nd_get_slice_cbuffer: a band of rows, a band of columns, a box),
+// both sides reading c-blosc2's frame, in memory and from a file. It
+// reports the c/go time ratios of the best of each (above 1: Go is
+// faster) and each side's GB/s (of the array, or of the slice).
 func BenchmarkB2NDVersusC(b *testing.B) {
-	n := frametest.BenchBytes(b)
+	n := b2ndBenchBytes(b)
 	items := int64(n / 8)
 	sets := []struct {
 		name           string
@@ -34,103 +88,113 @@ func BenchmarkB2NDVersusC(b *testing.B) {
 		{"3d", []int64{items / (128 * 128), 128, 128}, []int32{64, 64, 64}, []int32{16, 16, 16}},
 	}
 	for _, set := range sets {
-		for _, th := range []int{1, 2} {
-			b.Run(fmt.Sprintf("n=%dMiB/%s/linspace_f64/lz4/threads=%d", n>>20, set.name, th), func(b *testing.B) {
-				nitems := int64(1)
-				for _, s := range set.shape {
-					nitems *= s
-				}
-				in := golden.MustPattern(b, "linspace_f64", int(nitems*8))
-				o := blosc.Options{Codec: blosc.LZ4, Level: 5, Typesize: 8, Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: th}
-				p := b2nd.Params{Shape: set.shape, ChunkShape: set.chunks, BlockShape: set.blocks, DType: "<f8", Options: o}
-				cp := cParams(o)
-				// The 1% box: each side a fraction 0.01^(1/ndim) of the
-				// array's, in its middle.
-				start, stop := make([]int64, len(set.shape)), make([]int64, len(set.shape))
-				sliceItems := int64(1)
-				for i, s := range set.shape {
-					side := s / map[int]int64{2: 10, 3: 5}[len(set.shape)]
-					if len(set.shape) == 3 && i == 0 {
-						side = s / 4
-					}
-					start[i] = (s - side) / 2
-					stop[i] = start[i] + side
-					sliceItems *= side
-				}
-				out := make([]byte, len(in))
-				sl := make([]byte, sliceItems*8)
-				var tGm, tCm, tGr, tCr, tGs, tCs, tGf, tCf frametest.Best
-				var cframe []byte
-				var gf *b2nd.Array
-				var cf *cblosc2.Array
-				defer func() {
-					if gf != nil {
-						gf.Close()
-						cf.Free()
-					}
-				}()
-				round := func() {
-					if err := tGm.Time(func() error { _, err := b2nd.FromBuffer(p, in); return err }); err != nil {
-						b.Fatal(err)
-					}
-					var ca *cblosc2.Array
-					if err := tCm.Time(func() error {
-						var err error
-						ca, err = cblosc2.ArrayFromCBuffer(cp, set.shape, set.chunks, set.blocks, "<f8", in)
-						return err
-					}); err != nil {
-						b.Fatal(err)
-					}
-					if cframe == nil {
-						cframe, _ = ca.Frame()
-						// The same frame as a file, both sides reading it
-						// lazily (from the page cache).
-						path := filepath.Join(b.TempDir(), "a.b2nd")
-						if err := os.WriteFile(path, cframe, 0o644); err != nil {
-							b.Fatal(err)
-						}
-						var err error
-						if gf, err = b2nd.Open(path); err != nil {
-							b.Fatal(err)
-						}
-						gf.SetThreads(th)
-						if cf, err = cblosc2.OpenArray(path); err != nil {
-							b.Fatal(err)
-						}
-					}
-					ga, err := b2nd.OpenBytes(cframe)
-					if err != nil {
-						b.Fatal(err)
-					}
-					ga.SetThreads(th)
-					if err := tGr.Time(func() error { _, err := ga.Read(out); return err }); err != nil {
-						b.Fatal(err)
-					}
-					if err := tCr.Time(func() error { _, err := ca.ToCBuffer(out); return err }); err != nil {
-						b.Fatal(err)
-					}
-					if err := tGs.Time(func() error { _, err := ga.GetSlice(sl, start, stop); return err }); err != nil {
-						b.Fatal(err)
-					}
-					if err := tCs.Time(func() error { _, err := ca.GetSlice(sl, start, stop); return err }); err != nil {
-						b.Fatal(err)
-					}
-					if err := tGf.Time(func() error { _, err := gf.GetSlice(sl, start, stop); return err }); err != nil {
-						b.Fatal(err)
-					}
-					if err := tCf.Time(func() error { _, err := cf.GetSlice(sl, start, stop); return err }); err != nil {
-						b.Fatal(err)
-					}
-					ca.Free()
-				}
-				round()
-				for b.Loop() {
-					round()
-				}
-				frametest.ReportSpeeds(b, len(in), map[string]frametest.Best{"go-make": tGm, "c-make": tCm, "go-read": tGr, "c-read": tCr})
-				frametest.ReportSpeeds(b, len(sl), map[string]frametest.Best{"go-slice": tGs, "c-slice": tCs, "go-fileslice": tGf, "c-fileslice": tCf})
-				frametest.ReportRatios(b, map[string][2]frametest.Best{"make-c/go": {tCm, tGm}, "read-c/go": {tCr, tGr}, "slice-c/go": {tCs, tGs}, "fileslice-c/go": {tCf, tGf}})
-			})
+		for _, codec := range []blosc.Codec{blosc.LZ4, blosc.Zstd} {
+			for _, th := range []int{1, 2} {
+				name := fmt.Sprintf("n=%dMiB/%s/linspace_f64/%s/threads=%d", n>>20, set.name, codec, th)
+				b.Run(name, func(b *testing.B) { benchB2NDSet(b, set.shape, set.chunks, set.blocks, codec, th) })
+			}
 		}
 	}
+}
+
+func benchB2NDSet(b *testing.B, shape []int64, chunks, blocks []int32, codec blosc.Codec, th int) {
+	nitems := int64(1)
+	for _, s := range shape {
+		nitems *= s
+	}
+	in := golden.MustPattern(b, "linspace_f64", int(nitems*8))
+	level := 5
+	if codec == blosc.Zstd {
+		level = 1
+	}
+	o := blosc.Options{Codec: codec, Level: level, Typesize: 8, Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: th}
+	p := b2nd.Params{Shape: shape, ChunkShape: chunks, BlockShape: blocks, DType: "<f8", Options: o}
+	cp := cParams(o)
+	boxes := b2ndBoxes(shape)
+	out := make([]byte, len(in))
+	sl := make([]byte, len(in))
+	var tGm, tCm, tGr, tCr frametest.Best
+	tGs := make([]frametest.Best, 2*len(boxes)) // per box: in memory, from the file
+	tCs := make([]frametest.Best, 2*len(boxes))
+	ca, err := cblosc2.ArrayFromCBuffer(cp, shape, chunks, blocks, "<f8", in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cframe, err := ca.Frame()
+	ca.Free()
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The same frame as a file, both sides reading it lazily (from the
+	// page cache).
+	path := filepath.Join(b.TempDir(), "a.b2nd")
+	if err := os.WriteFile(path, cframe, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	gf, err := b2nd.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer gf.Close()
+	gf.SetThreads(th)
+	cf, err := cblosc2.OpenArray(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cf.Free()
+	gm, err := b2nd.OpenBytes(cframe)
+	if err != nil {
+		b.Fatal(err)
+	}
+	gm.SetThreads(th)
+	cm, err := cblosc2.ArrayFromFrame(cframe)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cm.Free()
+	for _, c := range []*cblosc2.Array{cm, cf} {
+		if err := c.SetThreads(th); err != nil {
+			b.Fatal(err)
+		}
+	}
+	check := func(what string, err error) {
+		if err != nil {
+			b.Fatalf("%s: %v", what, err)
+		}
+	}
+	round := func() {
+		check("go make", tGm.Time(func() error { _, err := b2nd.FromBuffer(p, in); return err }))
+		check("c make", tCm.Time(func() error {
+			a, err := cblosc2.ArrayFromCBuffer(cp, shape, chunks, blocks, "<f8", in)
+			if err == nil {
+				a.Free()
+			}
+			return err
+		}))
+		check("go read", tGr.Time(func() error { _, err := gm.Read(out); return err }))
+		check("c read", tCr.Time(func() error { _, err := cm.ToCBuffer(out); return err }))
+		// A slice is short next to a make: each is read a few times
+		// per round, so that its best time is one from warm caches (and
+		// not one a collection of the make's garbage interrupted).
+		for range 4 {
+			for i, box := range boxes {
+				for j, ga := range []*b2nd.Array{gm, gf} {
+					c := []*cblosc2.Array{cm, cf}[j]
+					check("go "+box.name, tGs[2*i+j].Time(func() error { _, err := ga.GetSlice(sl, box.start, box.stop); return err }))
+					check("c "+box.name, tCs[2*i+j].Time(func() error { _, err := c.GetSlice(sl, box.start, box.stop); return err }))
+				}
+			}
+		}
+	}
+	round()
+	for b.Loop() {
+		round()
+	}
+	frametest.ReportSpeeds(b, len(in), map[string]frametest.Best{"go-make": tGm, "c-make": tCm, "go-read": tGr, "c-read": tCr})
+	ratios := map[string][2]frametest.Best{"make-c/go": {tCm, tGm}, "read-c/go": {tCr, tGr}}
+	for i, box := range boxes {
+		ratios[box.name+"-c/go"] = [2]frametest.Best{tCs[2*i], tGs[2*i]}
+		ratios[box.name+"file-c/go"] = [2]frametest.Best{tCs[2*i+1], tGs[2*i+1]}
+	}
+	frametest.ReportRatios(b, ratios)
 }

@@ -35,6 +35,20 @@ static int b2nd_make(int compcode, int clevel, int typesize, int nthreads, const
 	return rc;
 }
 
+// b2nd_set_dthreads gives the array's super-chunk a decompression
+// context of nthreads threads (b2nd_open_offset and b2nd_from_schunk
+// leave it at the default of one).
+static int b2nd_set_dthreads(b2nd_array_t* a, int nthreads) {
+	blosc2_dparams d = BLOSC2_DPARAMS_DEFAULTS;
+	d.nthreads = (int16_t)nthreads;
+	d.schunk = a->sc;
+	blosc2_context* ctx = blosc2_create_dctx(d);
+	if (ctx == NULL) return -1;
+	blosc2_free_ctx(a->sc->dctx);
+	a->sc->dctx = ctx;
+	return 0;
+}
+
 static int64_t b2nd_cframe(b2nd_array_t* a, uint8_t** out) {
 	uint8_t* buf;
 	int64_t n;
@@ -98,8 +112,15 @@ func ArrayFromCBuffer(p Params, shape []int64, chunks, blocks []int32, dtype str
 	for i := range nd {
 		cs[i], cc[i], cb[i] = C.int64_t(shape[i]), C.int32_t(chunks[i]), C.int32_t(blocks[i])
 	}
-	buf := C.CBytes(append(data, 0))
-	defer C.free(buf)
+	// C reads data during the call only and data holds no Go pointers,
+	// so it is passed as it is: a copy would add to C's time.
+	var buf unsafe.Pointer
+	if len(data) > 0 {
+		buf = unsafe.Pointer(&data[0])
+	} else {
+		buf = C.malloc(1)
+		defer C.free(buf)
+	}
 	var a *C.b2nd_array_t
 	rc := C.b2nd_make(C.int(p.Codec), C.int(p.Level), C.int(p.Typesize), C.int(max(p.Threads, 1)),
 		(*C.uint8_t)(unsafe.Pointer(&p.Filters[0])), C.int8_t(nd), &cs[0], &cc[0], &cb[0], cd, buf, C.int64_t(len(data)), &a)
@@ -111,6 +132,14 @@ func ArrayFromCBuffer(p Params, shape []int64, chunks, blocks []int32, dtype str
 
 // Free releases the array.
 func (a *Array) Free() { C.b2nd_free(a.a) }
+
+// SetThreads makes the array's reads decompress with n threads.
+func (a *Array) SetThreads(n int) error {
+	if C.b2nd_set_dthreads(a.a, C.int(max(n, 1))) < 0 {
+		return fmt.Errorf("cblosc2: blosc2_create_dctx failed")
+	}
+	return nil
+}
 
 // Shape returns the shape, chunk shape and block shape.
 func (a *Array) Shape() (shape []int64, chunks, blocks []int32) {
