@@ -88,17 +88,15 @@ func MaxOut(id ID, n int) int {
 // insists the output buffer reaches.
 func snappyMaxCompressedLength(n int) int { return 32 + n + n/6 }
 
-// zstdLevel maps Blosc's level as c-blosc 1.21's zstd wrapper does: 2l-1
-// below 9, the maximum level (22) at 9, and 20 at 8.
+// zstdLevel maps Blosc's level as the zstd wrappers of c-blosc 1.x and
+// c-blosc2 do: 2l-1 below 9 and the maximum level (22) at 9. Their
+// "clevel == 8" adjustment tests the level after mapping, which is odd by
+// then, so it never applies: clevel 8 is libzstd's level 15, not 20.
 func zstdLevel(clevel int) int {
-	switch {
-	case clevel >= 9:
+	if clevel >= 9 {
 		return 22
-	case clevel == 8:
-		return 20
-	default:
-		return 2*clevel - 1
 	}
+	return 2*clevel - 1
 }
 
 // lz4Accel is c-blosc's get_accel: 10 - clevel for LZ4.
