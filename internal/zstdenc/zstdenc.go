@@ -207,8 +207,8 @@ func (e *Encoder) reset(n int) {
 		e.ofCodes = make([]uint8, bs/3+1)
 		e.mlCodes = make([]uint8, bs/3+1)
 	}
-	if cap(e.lits) < bs {
-		e.lits = make([]byte, 0, bs)
+	if cap(e.lits) < bs+16 {
+		e.lits = make([]byte, 0, bs+16) // 16 bytes of slack for emit
 	}
 }
 
@@ -268,7 +268,16 @@ func allSame(b []byte) bool {
 // emit records a sequence: the literals from anchor to ip, then ml bytes
 // from offset back.
 func (e *Encoder) emit(buf []byte, anchor, ip int, offset uint32, ml int) {
-	e.lits = append(e.lits, buf[anchor:ip]...)
+	if n := len(e.lits); ip-anchor <= 16 && anchor+16 <= len(buf) && n+16 <= cap(e.lits) {
+		// Most literal runs are short: 16 bytes copied as one array
+		// move, past the run's end into the slack reset leaves, cost
+		// less than append's call to memmove.
+		l := e.lits[:n+16]
+		*(*[16]byte)(l[n:]) = *(*[16]byte)(buf[anchor:])
+		e.lits = l[:n+ip-anchor]
+	} else {
+		e.lits = append(e.lits, buf[anchor:ip]...)
+	}
 	e.seqs = append(e.seqs, seq{ll: uint32(ip - anchor), ml: uint32(ml), offset: offset})
 }
 
