@@ -200,3 +200,37 @@ func TestZstdencChunksReadByC(t *testing.T) {
 		}
 	}
 }
+
+// FuzzZstdencChunksByC: any data, clevel and typesize written as a Blosc2
+// zstd chunk whose streams internal/zstdenc writes (byte planes at
+// clevels 1-5), c-blosc2 and this package decode to the data.
+func FuzzZstdencChunksByC(f *testing.F) {
+	for i, name := range []string{"text", "linspace_f64", "sensor_f32", "runs"} {
+		in := golden.MustPattern(f, name, 5000)
+		f.Add(in, uint8(1+2*i), uint8(1<<i))
+	}
+	cD, err := cblosc2.NewDecompressor(1)
+	if err != nil {
+		f.Fatal(err)
+	}
+	dec := newDecompressor(1)
+	f.Fuzz(func(t *testing.T, in []byte, clevel, ts uint8) {
+		cl := int(clevel)%9 + 1
+		was := codec.OwnZstd(cl)
+		codec.SetOwnZstd(cl, true)
+		defer codec.SetOwnZstd(cl, was)
+		o := blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.Zstd, Level: cl, Typesize: int(ts)%16 + 1,
+			Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: 1}
+		chunk, err := blosc.Compress(nil, in, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]byte, len(in))
+		if m, err := cD.Decompress(out, chunk); err != nil || m != len(in) || !bytes.Equal(out, in) {
+			t.Fatalf("clevel %d typesize %d, %d bytes: c-blosc2 read %d, %v", cl, o.Typesize, len(in), m, err)
+		}
+		if _, err := dec.Decompress(out, chunk); err != nil || !bytes.Equal(out, in) {
+			t.Fatalf("clevel %d typesize %d, %d bytes: Go round trip: %v", cl, o.Typesize, len(in), err)
+		}
+	})
+}
