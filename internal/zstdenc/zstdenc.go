@@ -59,7 +59,12 @@ type Encoder struct {
 
 	mrep [2]uint32 // the match finder's own repeat offsets
 
-	nextUpdate int // the hash chains hold the positions before this
+	nextUpdate int // the hash chains or rows hold the positions before this
+
+	// Row-based finding (rows true): a tag per hashT entry, and each
+	// row's head.
+	rows              bool
+	rowTags, rowHeads []uint8
 
 	seqs                      []seq
 	lits                      []byte
@@ -102,6 +107,7 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 		e.p = *e.override
 	}
 	e.strategy = int(e.p.strat)
+	e.rows = e.useRows()
 	if e.strategy >= stratBtlazy2 {
 		// lazy2 stands in for the tree strategies. A tree visits its
 		// candidates in order and finds the longest of 2^slog well; a
@@ -173,7 +179,7 @@ func (e *Encoder) reset(n int) {
 	e.fse.valid = [3]bool{}
 	hsize := 1 << e.p.hlog
 	csize := 0
-	if e.strategy >= stratDfast {
+	if e.strategy >= stratDfast && !e.rows {
 		csize = 1 << e.p.clog
 	}
 	if cap(e.hashT) < hsize {
@@ -186,6 +192,19 @@ func (e *Encoder) reset(n int) {
 		e.base = 0
 	}
 	e.hashL = e.hashL[:csize]
+	if e.rows {
+		// Tags and heads need no clearing: an entry from an earlier
+		// frame is below base, and a row's entries are visited newest
+		// first, so the search stops at the first such entry.
+		if cap(e.rowTags) < hsize {
+			e.rowTags = make([]uint8, hsize)
+		}
+		e.rowTags = e.rowTags[:hsize]
+		if nh := hsize >> e.rowLog(); cap(e.rowHeads) < nh {
+			e.rowHeads = make([]uint8, nh)
+		}
+		e.rowHeads = e.rowHeads[:hsize>>e.rowLog()]
+	}
 	// Move base past every entry an earlier frame wrote; clear the tables
 	// when the biased positions would grow past 2^30.
 	next := uint64(e.base) + uint64(e.lastLen) + 1
