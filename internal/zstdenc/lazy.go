@@ -176,8 +176,9 @@ const (
 // (ZSTD_resolveRowMatchFinderMode); here, without vector tag compares or
 // prefetching, rows are 15-25% slower than the hash chains on the 32 and
 // 64 KiB byte planes of Blosc clevels 3-5, for the same ratio, but on
-// 512 KiB blocks (clevel 6) they are faster and find what libzstd finds
-// (linspace_f64: 0.94 of libzstd's ratio with chains, 1.00 with rows).
+// 512 KiB blocks (clevel 6) they are faster on most data and find what
+// libzstd finds (linspace_f64: 0.94 of libzstd's ratio with chains, 1.00
+// with rows).
 // Up to 256 KiB the chains stay: as fast, and on some data they find more
 // than libzstd's rows (linspace_f64 at levels 4-5: 1.13-1.16 of its
 // ratio). The stand-in for the tree strategies keeps hash chains.
