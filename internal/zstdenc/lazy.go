@@ -183,8 +183,16 @@ const (
 // than libzstd's rows (linspace_f64 at levels 4-5: 1.13-1.16 of its
 // ratio). The stand-in for the tree strategies keeps hash chains.
 func (e *Encoder) useRows() bool {
-	return e.p.strat >= stratGreedy && e.p.strat <= stratLazy2 && e.p.wlog > 18
+	from := uint8(rowsMinLog)
+	if e.rowsFrom != 0 {
+		from = e.rowsFrom
+	}
+	return e.p.strat >= stratGreedy && e.p.strat <= stratLazy2 && e.p.wlog >= from
 }
+
+// rowsMinLog is the smallest window log searched by rows: sources over
+// 256 KiB.
+const rowsMinLog = 19
 
 // rowLog is the log of the row size: the search log bounded to 4..6.
 func (e *Encoder) rowLog() uint8 { return min(max(e.p.slog, 4), 6) }

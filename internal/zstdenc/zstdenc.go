@@ -47,6 +47,7 @@ var maxHistory = 1 << 29
 type Encoder struct {
 	p        cparams
 	override *cparams // tests: these parameters instead of the level's
+	rowsFrom uint8    // tests: rows from this window log (0: rowsMinLog)
 	strategy int
 
 	// Hash tables of positions biased by base: an entry below base is

@@ -167,12 +167,16 @@ func TestCompresses(t *testing.T) {
 
 // FuzzRoundTrip: any input at any level, with any prefix of it as a
 // raw-content dictionary, decodes to itself with zstddec (no
-// dictionary) or klauspost.
+// dictionary) or klauspost; the lazy levels also with the row finder,
+// which they use by themselves only over 256 KiB (level bytes with the
+// high bit set).
 func FuzzRoundTrip(f *testing.F) {
 	for _, name := range []string{"text", "linspace_f64", "f32_noise", "runs", "rec12"} {
 		src := golden.Shuffled(golden.MustPattern(f, name, 3000), 4)
 		f.Add(src, uint8(1), uint16(0))
 		f.Add(src, uint8(3), uint16(1000))
+		f.Add(src, uint8(0x80|8), uint16(0))
+		f.Add(src, uint8(0x80|6), uint16(500))
 	}
 	f.Add([]byte{}, uint8(2), uint16(0))
 	var e Encoder
@@ -182,6 +186,10 @@ func FuzzRoundTrip(f *testing.F) {
 		dl := min(int(dictLen), len(data))
 		dict, src := data[:dl], data[dl:]
 		lvl := int(level)%MaxLevel + 1
+		e.rowsFrom = 0
+		if level&0x80 != 0 {
+			e.rowsFrom = 10
+		}
 		if dl == 0 {
 			scratch = e.Encode(scratch[:0], src, lvl)
 			got := make([]byte, len(src))
