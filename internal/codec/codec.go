@@ -24,6 +24,7 @@ import (
 	"github.com/goblosc/blosc/blosclz"
 	lz4block "github.com/goblosc/blosc/internal/lz4"
 	"github.com/goblosc/blosc/internal/zstddec"
+	"github.com/goblosc/blosc/internal/zstdenc"
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zlib"
@@ -88,17 +89,15 @@ func MaxOut(id ID, n int) int {
 // insists the output buffer reaches.
 func snappyMaxCompressedLength(n int) int { return 32 + n + n/6 }
 
-// zstdLevel maps Blosc's level as c-blosc 1.21's zstd wrapper does: 2l-1
-// below 9, the maximum level (22) at 9, and 20 at 8.
+// zstdLevel maps Blosc's level as the zstd wrappers of c-blosc 1.x and
+// c-blosc2 do: 2l-1 below 9 and the maximum level (22) at 9. Their
+// "clevel == 8" adjustment tests the level after mapping, which is odd by
+// then, so it never applies: clevel 8 is libzstd's level 15, not 20.
 func zstdLevel(clevel int) int {
-	switch {
-	case clevel >= 9:
+	if clevel >= 9 {
 		return 22
-	case clevel == 8:
-		return 20
-	default:
-		return 2*clevel - 1
 	}
+	return 2*clevel - 1
 }
 
 // lz4Accel is c-blosc's get_accel: 10 - clevel for LZ4.
@@ -117,6 +116,7 @@ type State struct {
 	one     [1]byte
 
 	zenc [4]*zstd.Encoder // indexed by zstd.EncoderLevel-1
+	zown zstdenc.Encoder  // the clevels ownZstd marks
 	zdec *zstd.Decoder
 	// zfast decodes the frames Blosc writes; zdec the rest.
 	zfast zstddec.Decoder
@@ -246,7 +246,38 @@ func (s *State) zlibCompress(clevel int, dst, src []byte) (int, error) {
 	return n, nil
 }
 
+// ownZstd marks the clevels whose zstd streams internal/zstdenc writes;
+// klauspost's encoder writes the others. A clevel is ours where, on 1 MiB
+// chunks of every dataset of the benchmark harness and the real-world-like
+// ones, byte-shuffled, zstdenc's ratio is at least 0.99 of libzstd's at
+// the level c-blosc2 passes and its speed at least klauspost's
+// (docs/zstd-encoder.md, "Wiring", has the table and the command).
+var ownZstd = [10]bool{}
+
+// SetOwnZstd chooses which encoder writes zstd streams at clevel (1-9):
+// internal/zstdenc (own) or klauspost's. It is the benchmark harness's
+// switch for comparing the two through whole chunks; it must not be
+// called while anything compresses.
+func SetOwnZstd(clevel int, own bool) {
+	if clevel >= 1 && clevel <= 9 {
+		ownZstd[clevel] = own
+	}
+}
+
+// OwnZstd reports whether internal/zstdenc writes zstd streams at clevel.
+func OwnZstd(clevel int) bool { return clevel >= 1 && clevel <= 9 && ownZstd[clevel] }
+
 func (s *State) zstdCompress(clevel int, dst, src []byte) (int, error) {
+	if ownZstd[clevel] {
+		// zstdenc appends to buf: sized for its worst case, it never
+		// grows, and the frame is kept only if it fits dst.
+		buf := s.scratchFor(zstdBound(len(src)))
+		out := s.zown.Encode(buf[:0], src, zstdLevel(clevel))
+		if len(out) > len(dst) || len(out) == 0 {
+			return 0, nil
+		}
+		return copy(dst, out), nil
+	}
 	lvl := zstd.EncoderLevelFromZstd(zstdLevel(clevel))
 	e := s.zenc[lvl-1]
 	if e == nil {

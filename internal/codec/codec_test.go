@@ -11,6 +11,7 @@ import (
 
 	"github.com/goblosc/blosc/internal/golden"
 	"github.com/goblosc/blosc/internal/zstddec"
+	"github.com/goblosc/blosc/internal/zstdenc"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -95,7 +96,7 @@ func TestZlibIsRFC1950(t *testing.T) {
 }
 
 func TestLevelMappings(t *testing.T) {
-	want := []int{0, 1, 3, 5, 7, 9, 11, 13, 20, 22}
+	want := []int{0, 1, 3, 5, 7, 9, 11, 13, 15, 22}
 	for l := 1; l <= 9; l++ {
 		if zstdLevel(l) != want[l] {
 			t.Errorf("zstd level for %d: %d, want %d", l, zstdLevel(l), want[l])
@@ -219,4 +220,68 @@ func TestZstdBothDecoders(t *testing.T) {
 		t.Fatalf("frame with a checksum: zstddec says %v, want ErrUnsupported", err)
 	}
 	check("frame with a checksum", src, frame)
+}
+
+// withOwnZstd runs f with internal/zstdenc writing the zstd streams of
+// every clevel, then restores the choice.
+func withOwnZstd(f func()) {
+	var was [10]bool
+	for cl := 1; cl <= 9; cl++ {
+		was[cl] = OwnZstd(cl)
+		SetOwnZstd(cl, true)
+	}
+	defer func() {
+		for cl := 1; cl <= 9; cl++ {
+			SetOwnZstd(cl, was[cl])
+		}
+	}()
+	f()
+}
+
+// With the switch on, Compress writes exactly zstdenc's frame at the
+// level c-blosc2 passes; it round-trips, refuses a dst it does not fit,
+// and allocates nothing once warm. Off, klauspost's encoder writes the
+// stream again.
+func TestOwnZstd(t *testing.T) {
+	var s State
+	var e zstdenc.Encoder
+	withOwnZstd(func() {
+		for _, name := range []string{"text", "f32_noise", "runs"} {
+			src := golden.Shuffled(golden.MustPattern(t, name, 100000), 4)
+			for level := 1; level <= 9; level++ {
+				dst := make([]byte, len(src))
+				c, err := s.Compress(Zstd, level, dst, src, false)
+				if err != nil || c == 0 {
+					t.Fatalf("%s level %d: %d, %v", name, level, c, err)
+				}
+				if want := e.Encode(nil, src, zstdLevel(level)); !bytes.Equal(dst[:c], want) {
+					t.Fatalf("%s level %d: not zstdenc's frame", name, level)
+				}
+				out := make([]byte, len(src))
+				if err := s.Decompress(Zstd, out, dst[:c]); err != nil || !bytes.Equal(out, src) {
+					t.Fatalf("%s level %d: round trip: %v", name, level, err)
+				}
+				if n, err := s.Compress(Zstd, level, dst[:c-1], src, false); n != 0 || err != nil {
+					t.Errorf("%s level %d: %d bytes into %d: %d, %v", name, level, c, c-1, n, err)
+				}
+				if a := testing.AllocsPerRun(5, func() { s.Compress(Zstd, level, dst, src, false) }); a != 0 {
+					t.Errorf("%s level %d: %v allocs", name, level, a)
+				}
+			}
+		}
+	})
+	src := input(t, 100000)
+	dst := make([]byte, len(src))
+	for level := 1; level <= 9; level++ {
+		if OwnZstd(level) {
+			continue
+		}
+		c, err := s.Compress(Zstd, level, dst, src, false)
+		if err != nil || c == 0 {
+			t.Fatalf("level %d: %d, %v", level, c, err)
+		}
+		if bytes.Equal(dst[:c], e.Encode(nil, src, zstdLevel(level))) {
+			t.Errorf("level %d: klauspost's encoder wrote zstdenc's frame", level)
+		}
+	}
 }

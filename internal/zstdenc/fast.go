@@ -211,6 +211,10 @@ func (e *Encoder) dfast(buf []byte, start, end int) {
 // so the first bytes of the source find matches in it.
 func (e *Encoder) loadDict(d []byte) {
 	mls := min(max(e.p.minMatch, 4), 8)
+	if e.rows {
+		e.rowUpdate(d, max(len(d)-7, 0), min(mls, 6), e.rowLog(), false)
+		return
+	}
 	if e.strategy >= stratGreedy {
 		mls = min(mls, 6)
 		head, chain := e.hashT, e.hashL

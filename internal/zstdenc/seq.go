@@ -42,6 +42,10 @@ const (
 	modeRepeat
 )
 
+// llBits64 and mlBits64 are llBits and mlBits in tables of 64 entries,
+// which a code masked to 6 bits indexes without a bounds check.
+var llBits64, mlBits64 [64]uint8
+
 var (
 	llPredef, mlPredef, ofPredef fseCTable
 	llCodeSmall                  [64]uint8
@@ -49,6 +53,8 @@ var (
 )
 
 func init() {
+	copy(llBits64[:], llBits[:])
+	copy(mlBits64[:], mlBits[:])
 	llPredef.build(llPredefNorm, 6)
 	mlPredef.build(mlPredefNorm, 6)
 	ofPredef.build(ofPredefNorm, 5)
@@ -222,9 +228,9 @@ func (e *Encoder) encodeSequences(dst []byte, ll, of, ml *fseCTable) int {
 		k = (vll + t.deltaNbBits) >> 16
 		put(uint64(vll), uint(k))
 		vll = uint32(llS[(int32(vll>>(k&31))+t.deltaFind)&511])
-		put(uint64(s.ll), uint(llBits[l%36]))
+		put(uint64(s.ll), uint(llBits64[l]))
 		flush()
-		put(uint64(s.ml-3), uint(mlBits[m%53]))
+		put(uint64(s.ml-3), uint(mlBits64[m]))
 		put(uint64(s.offBase), uint(o))
 		flush()
 	}

@@ -47,6 +47,7 @@ var maxHistory = 1 << 29
 type Encoder struct {
 	p        cparams
 	override *cparams // tests: these parameters instead of the level's
+	rowsFrom uint8    // tests: rows from this window log (0: rowsMinLog)
 	strategy int
 
 	// Hash tables of positions biased by base: an entry below base is
@@ -59,7 +60,12 @@ type Encoder struct {
 
 	mrep [2]uint32 // the match finder's own repeat offsets
 
-	nextUpdate int // the hash chains hold the positions before this
+	nextUpdate int // the hash chains or rows hold the positions before this
+
+	// Row-based finding (rows true): a tag per hashT entry, and each
+	// row's head.
+	rows              bool
+	rowTags, rowHeads []uint8
 
 	seqs                      []seq
 	lits                      []byte
@@ -102,6 +108,7 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 		e.p = *e.override
 	}
 	e.strategy = int(e.p.strat)
+	e.rows = e.useRows()
 	if e.strategy >= stratBtlazy2 {
 		// lazy2 stands in for the tree strategies. A tree visits its
 		// candidates in order and finds the longest of 2^slog well; a
@@ -173,7 +180,7 @@ func (e *Encoder) reset(n int) {
 	e.fse.valid = [3]bool{}
 	hsize := 1 << e.p.hlog
 	csize := 0
-	if e.strategy >= stratDfast {
+	if e.strategy >= stratDfast && !e.rows {
 		csize = 1 << e.p.clog
 	}
 	if cap(e.hashT) < hsize {
@@ -186,6 +193,19 @@ func (e *Encoder) reset(n int) {
 		e.base = 0
 	}
 	e.hashL = e.hashL[:csize]
+	if e.rows {
+		// Tags and heads need no clearing: an entry from an earlier
+		// frame is below base, and a row's entries are visited newest
+		// first, so the search stops at the first such entry.
+		if cap(e.rowTags) < hsize {
+			e.rowTags = make([]uint8, hsize)
+		}
+		e.rowTags = e.rowTags[:hsize]
+		if nh := hsize >> e.rowLog(); cap(e.rowHeads) < nh {
+			e.rowHeads = make([]uint8, nh)
+		}
+		e.rowHeads = e.rowHeads[:hsize>>e.rowLog()]
+	}
 	// Move base past every entry an earlier frame wrote; clear the tables
 	// when the biased positions would grow past 2^30.
 	next := uint64(e.base) + uint64(e.lastLen) + 1
@@ -207,8 +227,8 @@ func (e *Encoder) reset(n int) {
 		e.ofCodes = make([]uint8, bs/3+1)
 		e.mlCodes = make([]uint8, bs/3+1)
 	}
-	if cap(e.lits) < bs {
-		e.lits = make([]byte, 0, bs)
+	if cap(e.lits) < bs+16 {
+		e.lits = make([]byte, 0, bs+16) // 16 bytes of slack for emit
 	}
 }
 
@@ -268,7 +288,16 @@ func allSame(b []byte) bool {
 // emit records a sequence: the literals from anchor to ip, then ml bytes
 // from offset back.
 func (e *Encoder) emit(buf []byte, anchor, ip int, offset uint32, ml int) {
-	e.lits = append(e.lits, buf[anchor:ip]...)
+	if n := len(e.lits); ip-anchor <= 16 && anchor+16 <= len(buf) && n+16 <= cap(e.lits) {
+		// Most literal runs are short: 16 bytes copied as one array
+		// move, past the run's end into the slack reset leaves, cost
+		// less than append's call to memmove.
+		l := e.lits[:n+16]
+		*(*[16]byte)(l[n:]) = *(*[16]byte)(buf[anchor:])
+		e.lits = l[:n+ip-anchor]
+	} else {
+		e.lits = append(e.lits, buf[anchor:ip]...)
+	}
 	e.seqs = append(e.seqs, seq{ll: uint32(ip - anchor), ml: uint32(ml), offset: offset})
 }
 

@@ -27,30 +27,32 @@ func bloscZstdLevel(clevel int) int {
 }
 
 // bloscStreams cuts data as c-blosc2 3.x hands it to zstd at clevel
-// (stune.c): blocks of 32 KiB at clevels 1-3, 64 KiB at 4-5 (split into
-// typesize byte planes, one zstd frame each, as zstd at clevels up to 5
-// with shuffle is), 512 KiB unsplit at 6-8 and 1 MiB at 9.
+// (stune.c): with byte shuffle, zstd at clevels up to 5 splits blocks of
+// typesize times 32 KiB (clevels 1-3) or 64 KiB (4-5), at least 32 KiB,
+// into typesize byte planes, one zstd frame each; at clevels 6-8 blocks
+// of 512 KiB and at 9 of 1 MiB go whole.
 func bloscStreams(tb testing.TB, name string, ts, clevel int) [][]byte {
 	bs := 512 << 10
 	split := false
 	switch {
 	case clevel <= 3:
-		bs, split = 32<<10, true
+		bs, split = max(32<<10*ts, 32<<10), true
 	case clevel <= 5:
-		bs, split = 64<<10, true
+		bs, split = max(64<<10*ts, 32<<10), true
 	case clevel == 9:
 		bs = 1 << 20
 	}
 	chunk := block(tb, name, 1, 1<<20)
 	var out [][]byte
 	for off := 0; off < len(chunk); off += bs {
-		b := golden.Shuffled(chunk[off:off+bs], ts)
+		b := golden.Shuffled(chunk[off:min(off+bs, len(chunk))], ts)
 		if !split || ts == 1 {
 			out = append(out, b)
 			continue
 		}
+		n := len(b) / ts
 		for p := 0; p < ts; p++ {
-			out = append(out, b[p*bs/ts:(p+1)*bs/ts])
+			out = append(out, b[p*n:(p+1)*n])
 		}
 	}
 	return out

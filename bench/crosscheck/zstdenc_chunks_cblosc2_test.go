@@ -1,0 +1,236 @@
+//go:build cblosc2 && cgo
+
+package crosscheck
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/bench/internal/cblosc2"
+	"github.com/goblosc/blosc/internal/codec"
+	"github.com/goblosc/blosc/internal/cputime"
+	"github.com/goblosc/blosc/internal/golden"
+)
+
+// zstdChunkSets are the datasets of the benchmark harness's full suite
+// and the real-world-like ones, at their typesizes.
+func zstdChunkSets() []struct {
+	name string
+	ts   int
+} {
+	sets := []struct {
+		name string
+		ts   int
+	}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}, {"rand_s1", 8}, {"text", 1}, {"runs", 4}}
+	for _, n := range golden.RealWorld {
+		sets = append(sets, struct {
+			name string
+			ts   int
+		}{n, golden.RealWorldTypesize[n]})
+	}
+	return sets
+}
+
+// TestZstdChunkTable writes 1 MiB Blosc2 chunks with zstd (byte shuffle,
+// one thread) three ways: this package with internal/zstdenc, with
+// klauspost's encoder, and c-blosc2. Per clevel and dataset it prints the
+// compression ratio of ours and klauspost's over C's and their speed
+// over C's (thread CPU time; rounds of the three alternate and the
+// median round counts), then per clevel the worst ratio, the worst speed
+// and the worst speed against klauspost's: what decides the clevels
+// codec.ownZstd gives zstdenc. ZSTDENC_CHUNKS=1 runs it; ZSTDENC_ROUNDS
+// sets the rounds (default 5), ZSTDENC_CLEVELS a range such as 1-5. All
+// three chunks must round-trip through this package's decoder and
+// c-blosc2's.
+func TestZstdChunkTable(t *testing.T) {
+	if os.Getenv("ZSTDENC_CHUNKS") == "" {
+		t.Skip("set ZSTDENC_CHUNKS=1 to time zstdenc, klauspost and c-blosc2 on zstd chunks")
+	}
+	rounds := 5
+	if v, err := strconv.Atoi(os.Getenv("ZSTDENC_ROUNDS")); err == nil && v > 0 {
+		rounds = v
+	}
+	lo, hi := 1, 9
+	if v := os.Getenv("ZSTDENC_CLEVELS"); v != "" {
+		fmt.Sscanf(v, "%d-%d", &lo, &hi)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	now := func() time.Duration {
+		if d, ok := cputime.Thread(); ok {
+			return d
+		}
+		return time.Duration(time.Now().UnixNano())
+	}
+	own := make([]bool, 10)
+	for cl := 1; cl <= 9; cl++ {
+		own[cl] = codec.OwnZstd(cl)
+	}
+	defer func() {
+		for cl := 1; cl <= 9; cl++ {
+			codec.SetOwnZstd(cl, own[cl])
+		}
+	}()
+	const n = 1 << 20
+	dec := newDecompressor(1)
+	cD, err := cblosc2.NewDecompressor(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cD.Free()
+	out := make([]byte, n)
+	median := func(d []time.Duration) time.Duration {
+		s := append([]time.Duration(nil), d...)
+		sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+		return s[len(s)/2]
+	}
+	fmt.Println("1 MiB Blosc2 zstd chunks, byte shuffle, 1 thread; ratio and speed over c-blosc2's, ours (zstdenc) / klauspost")
+	for clevel := lo; clevel <= hi; clevel++ {
+		worstR, worstS, worstSK := 10.0, 1e9, 1e9
+		for _, s := range zstdChunkSets() {
+			in := golden.MustPattern(t, s.name, n)
+			o := blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.Zstd, Level: clevel, Typesize: s.ts,
+				Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: 1}
+			comp, err := blosc.NewCompressor(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cC, err := cblosc2.NewCompressor(cParams(o))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cBuf := make([]byte, blosc.CompressBound(n))
+			goBuf := make([]byte, 0, blosc.CompressBound(n))
+			var sizes [3]int
+			var times [3][]time.Duration
+			reps := max(1, (4<<20)/n)
+			if clevel >= 6 {
+				reps = 1
+			}
+			for r := -1; r < rounds; r++ {
+				for side := 0; side < 3; side++ {
+					var chunk []byte
+					t0 := now()
+					for range reps {
+						switch side {
+						case 0, 1:
+							codec.SetOwnZstd(clevel, side == 0)
+							goBuf, err = comp.Compress(goBuf[:0], in)
+							chunk = goBuf
+						case 2:
+							var m int
+							m, err = cC.Compress(cBuf, in)
+							chunk = cBuf[:m]
+						}
+						if err != nil {
+							t.Fatal(err)
+						}
+					}
+					d := now() - t0
+					if r < 0 {
+						// The first round warms up and checks.
+						sizes[side] = len(chunk)
+						if _, err := dec.Decompress(out, chunk); err != nil || !bytes.Equal(out, in) {
+							t.Fatalf("%s clevel %d side %d: Go round trip: %v", s.name, clevel, side, err)
+						}
+						if _, err := cD.Decompress(out, chunk); err != nil || !bytes.Equal(out, in) {
+							t.Fatalf("%s clevel %d side %d: c-blosc2 decoding: %v", s.name, clevel, side, err)
+						}
+						continue
+					}
+					times[side] = append(times[side], d)
+				}
+			}
+			cC.Free()
+			rO, rK := float64(sizes[2])/float64(sizes[0]), float64(sizes[2])/float64(sizes[1])
+			tO, tK, tC := median(times[0]), median(times[1]), median(times[2])
+			sO, sK := float64(tC)/float64(tO), float64(tC)/float64(tK)
+			fmt.Printf("clevel %d %-14s ratio %.3f / %.3f  speed %.2f / %.2f\n", clevel, s.name, rO, rK, sO, sK)
+			worstR, worstS, worstSK = min(worstR, rO), min(worstS, sO), min(worstSK, sO/sK)
+		}
+		fmt.Printf("clevel %d worst: ratio %.3f of C's, speed %.2f of C's, %.2f of klauspost's\n", clevel, worstR, worstS, worstSK)
+	}
+}
+
+// TestZstdencChunksReadByC: Blosc2 chunks whose zstd streams
+// internal/zstdenc wrote, at every clevel (split into byte planes at 1-5,
+// whole blocks above), with leftover blocks and an odd typesize, decode
+// in c-blosc2 to the input.
+func TestZstdencChunksReadByC(t *testing.T) {
+	var was [10]bool
+	for cl := 1; cl <= 9; cl++ {
+		was[cl] = codec.OwnZstd(cl)
+		codec.SetOwnZstd(cl, true)
+	}
+	defer func() {
+		for cl := 1; cl <= 9; cl++ {
+			codec.SetOwnZstd(cl, was[cl])
+		}
+	}()
+	cD, err := cblosc2.NewDecompressor(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cD.Free()
+	for _, s := range []struct {
+		name string
+		ts   int
+	}{{"text", 1}, {"linspace_f64", 8}, {"sensor_f32", 4}, {"mixed_rec13", 13}, {"runs", 4}} {
+		for _, n := range []int{1000, 300001} {
+			in := golden.MustPattern(t, s.name, n)
+			for clevel := 1; clevel <= 9; clevel++ {
+				o := blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.Zstd, Level: clevel, Typesize: s.ts,
+					Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: 1}
+				chunk, err := blosc.Compress(nil, in, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out := make([]byte, n)
+				if m, err := cD.Decompress(out, chunk); err != nil || m != n || !bytes.Equal(out, in) {
+					t.Fatalf("%s n=%d clevel %d: c-blosc2 read %d, %v", s.name, n, clevel, m, err)
+				}
+			}
+		}
+	}
+}
+
+// FuzzZstdencChunksByC: any data, clevel and typesize written as a Blosc2
+// zstd chunk whose streams internal/zstdenc writes (byte planes at
+// clevels 1-5), c-blosc2 and this package decode to the data.
+func FuzzZstdencChunksByC(f *testing.F) {
+	for i, name := range []string{"text", "linspace_f64", "sensor_f32", "runs"} {
+		in := golden.MustPattern(f, name, 5000)
+		f.Add(in, uint8(1+2*i), uint8(1<<i))
+	}
+	cD, err := cblosc2.NewDecompressor(1)
+	if err != nil {
+		f.Fatal(err)
+	}
+	dec := newDecompressor(1)
+	f.Fuzz(func(t *testing.T, in []byte, clevel, ts uint8) {
+		cl := int(clevel)%9 + 1
+		was := codec.OwnZstd(cl)
+		codec.SetOwnZstd(cl, true)
+		defer codec.SetOwnZstd(cl, was)
+		o := blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.Zstd, Level: cl, Typesize: int(ts)%16 + 1,
+			Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: 1}
+		chunk, err := blosc.Compress(nil, in, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]byte, len(in))
+		if m, err := cD.Decompress(out, chunk); err != nil || m != len(in) || !bytes.Equal(out, in) {
+			t.Fatalf("clevel %d typesize %d, %d bytes: c-blosc2 read %d, %v", cl, o.Typesize, len(in), m, err)
+		}
+		if _, err := dec.Decompress(out, chunk); err != nil || !bytes.Equal(out, in) {
+			t.Fatalf("clevel %d typesize %d, %d bytes: Go round trip: %v", cl, o.Typesize, len(in), err)
+		}
+	})
+}
