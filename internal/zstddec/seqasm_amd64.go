@@ -15,6 +15,8 @@ var haveSeqAsm = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2, cpuid.SSSE3)
 // (byte i takes byte i mod off); row off of seqPeriodicNext makes the
 // next 16 bytes of the match from the last 16 (byte i takes byte
 // (16+i) mod off, which is the same byte of the pattern).
+//
+//lint:ignore U1000 read by the assembly loop (seqasm_amd64.s)
 var seqPeriodic, seqPeriodicNext = func() (p, n [16][16]byte) {
 	for off := 1; off < 16; off++ {
 		for i := range 16 {
