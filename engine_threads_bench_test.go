@@ -15,7 +15,7 @@ import (
 // one's median call (default-us, one-us) and their ratio (x-one: above 1,
 // the default is faster). One iteration is one call of each. On a shared
 // machine run it with -benchtime=Nx (N pairs) and take the median of
-// x-one over a few runs; the table in docs/threads.md was made so.
+// x-one over a few runs (docs/threads.md gives the command).
 func BenchmarkThreadsDefault(b *testing.B) {
 	sizes := []int{4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20}
 	for _, n := range sizes {

@@ -18,7 +18,7 @@ import (
 
 // b2ndBenchBytes is the size of the arrays BenchmarkB2NDVersusC makes:
 // GOBLOSC_B2ND_BENCH_MB MiB, 16 MiB by default so that a plain run stays
-// short (the figures in docs/b2nd.md are of 256 MiB).
+// short (docs/b2nd.md's command sets 256 MiB).
 func b2ndBenchBytes(b *testing.B) int {
 	if s := os.Getenv("GOBLOSC_B2ND_BENCH_MB"); s != "" {
 		mb, err := strconv.Atoi(s)

@@ -251,7 +251,7 @@ func (s *State) zlibCompress(clevel int, dst, src []byte) (int, error) {
 // chunks of every dataset of the benchmark harness and the real-world-like
 // ones, byte-shuffled, zstdenc's ratio is at least 0.99 of libzstd's at
 // the level c-blosc2 passes and its speed at least klauspost's
-// (docs/zstd-encoder.md, "Wiring", has the table and the command).
+// (docs/zstd-encoder.md, "Wiring", gives the bar and the command).
 var ownZstd = [10]bool{}
 
 // SetOwnZstd chooses which encoder writes zstd streams at clevel (1-9):
