@@ -442,6 +442,10 @@ type FileOptions struct {
 	// every frame opened by its name (OpenFile, OpenSparseFrame, and
 	// OpenFrame and OpenFrameFile of an *os.File).
 	Locking bool
+	// Threads is Options.Threads for the frame's changes and reads: how
+	// many goroutines compress or decode its chunks at once (0: all
+	// cores, as for a frame opened otherwise).
+	Threads int
 }
 
 // OpenFile opens the frame at name: a contiguous frame file or a sparse
@@ -452,9 +456,16 @@ func OpenFile(name string, opts FileOptions) (*SChunk, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Threads < 0 {
+		return nil, fmt.Errorf("%w: %d threads", ErrInvalidOptions, opts.Threads)
+	}
 	locking := opts.Locking || lockingRequested()
 	if st.IsDir() {
-		return openSparseLocked(name, opts.Writable, locking)
+		s, err := openSparseLocked(name, opts.Writable, locking)
+		if err == nil {
+			s.opts.Threads = opts.Threads
+		}
+		return s, err
 	}
 	flag := os.O_RDONLY
 	if opts.Writable {
@@ -470,6 +481,7 @@ func OpenFile(name string, opts FileOptions) (*SChunk, error) {
 		return nil, err
 	}
 	s.closer = f
+	s.opts.Threads = opts.Threads
 	return s, nil
 }
 

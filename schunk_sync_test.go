@@ -440,3 +440,30 @@ func mustSize(t *testing.T, f *os.File) int64 {
 	}
 	return st.Size()
 }
+
+// TestOpenFileThreads: FileOptions.Threads sets the opened frame's
+// Options().Threads; negative counts are refused.
+func TestOpenFileThreads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.b2frame")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CreateFrameFile(f, SChunkOptions{Options: Options{Typesize: 4}}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, n := range []int{0, 1, 3} {
+		s, err := OpenFile(path, FileOptions{Writable: true, Threads: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Options().Threads; got != n {
+			t.Errorf("Threads %d: the frame has %d", n, got)
+		}
+		s.Close()
+	}
+	if _, err := OpenFile(path, FileOptions{Threads: -1}); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("Threads -1: %v, want ErrInvalidOptions", err)
+	}
+}

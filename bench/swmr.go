@@ -24,6 +24,7 @@ func runSWMR(args []string, stdout io.Writer) error {
 	chunk := fs.Int("chunk", 1<<20, "chunk size in bytes")
 	locking := fs.Bool("locking", false, "take c-blosc2's cross-process lock (.b2lock) on every handle")
 	kills := fs.Int("kills", 0, "times to kill (SIGKILL) and restart the writer during the run with readers")
+	threads := fs.Int("threads", 0, "the writer's compression threads (0: all cores)")
 	dir := fs.String("dir", "", "where to make the frame file (default: a temporary directory)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -41,7 +42,7 @@ func runSWMR(args []string, stdout io.Writer) error {
 		return err
 	}
 	path := filepath.Join(*dir, "swmr.b2frame")
-	base := swmr.Config{Path: path, Duration: *dur, Readers: *readers, Goroutines: *goroutines, ChunkSize: *chunk, Locking: *locking}
+	base := swmr.Config{Path: path, Duration: *dur, Readers: *readers, Goroutines: *goroutines, ChunkSize: *chunk, Locking: *locking, Threads: *threads}
 	runOne := func(name string, cfg swmr.Config, initial int) (swmr.Report, error) {
 		if err := swmr.Create(path, cfg.ChunkSize, initial); err != nil {
 			return swmr.Report{}, err
@@ -70,8 +71,8 @@ func runSWMR(args []string, stdout io.Writer) error {
 		return err
 	}
 	sec := dur.Seconds()
-	fmt.Fprintf(stdout, "one writer appending %d-byte chunks, %d reader processes of %d goroutines in all, %v each, locking %v\n\n",
-		*chunk, *readers, *goroutines, *dur, *locking)
+	fmt.Fprintf(stdout, "one writer (%d threads, 0: all cores) appending %d-byte chunks, %d reader processes of %d goroutines in all, %v each, locking %v\n\n",
+		*threads, *chunk, *readers, *goroutines, *dur, *locking)
 	fmt.Fprintf(stdout, "| run | appends/s | item reads/s | chunk reads/s | item p50 | item p99 | inconsistencies |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	row := func(name string, r swmr.Report) {
 		fmt.Fprintf(stdout, "| %s | %.1f | %.0f | %.0f | %v | %v | %d |\n", name, float64(r.Appends)/sec,

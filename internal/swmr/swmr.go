@@ -43,7 +43,7 @@ type Config struct {
 	Locking    bool          // c-blosc2's cross-process lock on every handle
 	Writer     bool          // run the writer (false: read a frame already written)
 	Kills      int           // times the writer is killed and restarted
-	Threads    int           // the writer's compression threads
+	Threads    int           // the writer's compression threads (0: all cores)
 }
 
 // Report is what a run measured.
@@ -118,8 +118,8 @@ func checkSeries(b []byte, first int64) error {
 	return nil
 }
 
-func open(path string, writable, locking bool) (*blosc.SChunk, error) {
-	return blosc.OpenFile(path, blosc.FileOptions{Writable: writable, Locking: locking})
+func open(path string, writable, locking bool, threads int) (*blosc.SChunk, error) {
+	return blosc.OpenFile(path, blosc.FileOptions{Writable: writable, Locking: locking, Threads: threads})
 }
 
 // Child runs the role RoleEnv names and returns the exit code: the writer
@@ -149,7 +149,7 @@ func Child() int {
 
 // write appends chunks of the series until it fails or is killed.
 func write(c childConfig) error {
-	s, err := open(c.Path, true, c.Locking)
+	s, err := open(c.Path, true, c.Locking, c.Threads)
 	if err != nil {
 		return err
 	}
@@ -171,7 +171,7 @@ func write(c childConfig) error {
 // read runs the reader goroutines of one process on one handle.
 func read(c childConfig) Report {
 	var r Report
-	s, err := open(c.Path, false, c.Locking)
+	s, err := open(c.Path, false, c.Locking, 0)
 	if err != nil {
 		r.Inconsistencies = append(r.Inconsistencies, "open: "+err.Error())
 		return r
@@ -362,7 +362,7 @@ func Run(cfg Config, argv []string) (Report, error) {
 	}
 	os.Remove(cfg.Path + ".appends")
 	// The file a killed writer left reopens, holding the series.
-	s, err := open(cfg.Path, true, cfg.Locking)
+	s, err := open(cfg.Path, true, cfg.Locking, 0)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("reopening after the writer: %w", err))
 	} else {
