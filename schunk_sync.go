@@ -379,7 +379,7 @@ func (s *SChunk) refresh() (bool, error) {
 				size = fi.Size() - f.base
 			}
 		}
-		fresh, err = openFrameFile(f.r, f.w, f.base, size)
+		fresh, err = openWhileCut(f.r, f.w, f.base, size)
 	}
 	if err != nil {
 		return false, err
@@ -517,7 +517,7 @@ func openFileLocked(f io.ReaderAt, writable, locking bool) (*SChunk, error) {
 		var size int64
 		size, err = readerSize(f)
 		if err == nil {
-			s, err = openFrameFile(f, nil, 0, size)
+			s, err = openWhileCut(f, nil, 0, size)
 		}
 	}
 	if err != nil {
@@ -531,6 +531,24 @@ func openFileLocked(f io.ReaderAt, writable, locking bool) (*SChunk, error) {
 		s.flk = l
 	}
 	return s, nil
+}
+
+// openWhileCut is openFrameFile for a file another handle may be changing
+// without a lock: a change ends by cutting the file (its rollback record's
+// removal), so a length taken before the cut and reads after it disagree.
+// When the open fails and the file's length has moved, it opens again at
+// the new length (bench swmr met this in a reader's Refresh).
+func openWhileCut(r io.ReaderAt, w WritableFile, base, size int64) (*SChunk, error) {
+	s, err := openFrameFile(r, w, base, size)
+	for try := 0; err != nil && try < maxStaleTries; try++ {
+		n, serr := readerSize(r)
+		if serr != nil || n-base == size {
+			break
+		}
+		size = n - base
+		s, err = openFrameFile(r, w, base, size)
+	}
+	return s, err
 }
 
 // readerSize returns the length of a file that can tell it.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -465,5 +466,65 @@ func TestOpenFileThreads(t *testing.T) {
 	}
 	if _, err := OpenFile(path, FileOptions{Threads: -1}); !errors.Is(err, ErrInvalidOptions) {
 		t.Errorf("Threads -1: %v, want ErrInvalidOptions", err)
+	}
+}
+
+// cutFile is a file whose first Stat reports it longer than it is, as a
+// stat taken just before a writer cut its rollback record off would.
+type cutFile struct {
+	*os.File
+	stats int
+	extra int64
+}
+
+func (c *cutFile) Stat() (fs.FileInfo, error) {
+	fi, err := c.File.Stat()
+	c.stats++
+	if err != nil || c.stats > 1 {
+		return fi, err
+	}
+	return sizedInfo{fi, fi.Size() + c.extra}, nil
+}
+
+type sizedInfo struct {
+	fs.FileInfo
+	size int64
+}
+
+func (s sizedInfo) Size() int64 { return s.size }
+
+// TestOpenWhileCut: a reader whose length was taken before a writer cut
+// the file (the end of every change) opens at the new length instead of
+// failing: bench swmr's readers met the failure in Refresh.
+func TestOpenWhileCut(t *testing.T) {
+	o := Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8, Threads: 1}
+	path := filepath.Join(t.TempDir(), "cut.b2frame")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := CreateFrameFile(f, SChunkOptions{Options: o, ChunkSize: 4 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := s.AppendChunk(idChunk(t, o, 4<<10, uint64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := &cutFile{File: f, extra: 70 << 10}
+	fi, _ := c.Stat()
+	if _, err := openFrameFile(c, nil, 0, fi.Size()); err == nil {
+		t.Fatal("the plain open read a length the file no longer has")
+	}
+	c.stats = 0
+	fi, _ = c.Stat()
+	r, err := openWhileCut(c, nil, 0, fi.Size())
+	if err != nil {
+		t.Fatalf("openWhileCut: %v", err)
+	}
+	if r.Nchunks() != 3 {
+		t.Fatalf("%d chunks, want 3", r.Nchunks())
 	}
 }
