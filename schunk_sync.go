@@ -489,46 +489,57 @@ func OpenFile(name string, opts FileOptions) (*SChunk, error) {
 type namer interface{ Name() string }
 
 // openFileLocked opens the frame that fills f, under the frame's lock
-// when locking: a writable open may roll back a change that a crash
-// interrupted, so it takes the exclusive lock.
+// when locking and f has a name to put the sidecar beside.
 func openFileLocked(f io.ReaderAt, writable, locking bool) (*SChunk, error) {
-	var l *fileLock
-	if n, ok := f.(namer); ok && locking {
-		var err error
-		if l, err = newFileLock(n.Name() + lockSidecarSuffix); err != nil {
-			return nil, err
-		}
-		if err := l.take(writable); err != nil {
-			l.close()
-			return nil, err
-		}
-		defer unlockFile(l.f)
+	n, named := f.(namer)
+	if !named {
+		locking = false
 	}
-	var s *SChunk
-	var err error
-	if writable {
+	var lockPath string
+	if locking {
+		lockPath = n.Name() + lockSidecarSuffix
+	}
+	return openLocked(lockPath, writable, locking, func() (*SChunk, error) {
+		if !writable {
+			size, err := readerSize(f)
+			if err != nil {
+				return nil, err
+			}
+			return openWhileCut(f, nil, 0, size)
+		}
 		w, ok := f.(WritableFile)
 		if !ok {
-			err = fmt.Errorf("%w: a writable frame needs a WritableFile", ErrInvalidOptions)
-		} else {
-			s, err = openFrameFileRecover(w)
+			return nil, fmt.Errorf("%w: a writable frame needs a WritableFile", ErrInvalidOptions)
 		}
-	} else {
-		var size int64
-		size, err = readerSize(f)
-		if err == nil {
-			s, err = openWhileCut(f, nil, 0, size)
-		}
+		return openFrameFileRecover(w)
+	})
+}
+
+// openLocked runs open under the frame's lock at lockPath when locking
+// (exclusive for a writable open, which may roll back a change) and hands
+// the lock to the super-chunk it opened.
+func openLocked(lockPath string, writable, locking bool, open func() (*SChunk, error)) (*SChunk, error) {
+	if !locking {
+		return open()
 	}
+	l, err := newFileLock(lockPath)
 	if err != nil {
-		if l != nil {
-			l.close()
-		}
 		return nil, err
 	}
-	if l != nil {
-		l.stale = false
-		s.flk = l
+	if err := l.take(writable); err != nil {
+		l.close()
+		return nil, err
+	}
+	defer unlockFile(l.f)
+	s, err := open()
+	if err != nil {
+		l.close()
+		return nil, err
+	}
+	l.stale = false
+	s.flk = l
+	if s.sparse != nil {
+		s.sparse.closeView() // the lock keeps writers out of its reads
 	}
 	return s, nil
 }
@@ -566,31 +577,9 @@ func readerSize(r io.ReaderAt) (int64, error) {
 
 // openSparseLocked opens a sparse frame under its lock when locking.
 func openSparseLocked(dir string, writable, locking bool) (*SChunk, error) {
-	var l *fileLock
-	if locking {
-		var err error
-		if l, err = newFileLock(filepath.Join(dir, lockSidecarSuffix)); err != nil {
-			return nil, err
-		}
-		if err := l.take(writable); err != nil {
-			l.close()
-			return nil, err
-		}
-		defer unlockFile(l.f)
-	}
-	s, err := openSparseFrame(dir, writable)
-	if err != nil {
-		if l != nil {
-			l.close()
-		}
-		return nil, err
-	}
-	if l != nil {
-		l.stale = false
-		s.flk = l
-		s.sparse.closeView() // the lock keeps writers out of its reads
-	}
-	return s, nil
+	return openLocked(filepath.Join(dir, lockSidecarSuffix), writable, locking, func() (*SChunk, error) {
+		return openSparseFrame(dir, writable)
+	})
 }
 
 // Close releases what OpenFile opened (the file) and the lock sidecar of

@@ -178,20 +178,7 @@ func (a *Array) Refresh() (bool, error) {
 	if err != nil || !changed {
 		return changed, err
 	}
-	raw, err := a.sc.Metalayer(MetaName)
-	if errors.Is(err, blosc.ErrNotFound) {
-		raw, err = a.sc.Metalayer(legacyMetaName)
-	}
-	if err != nil {
-		return true, fmt.Errorf("b2nd: %w", err)
-	}
-	m, err := ParseMeta(raw)
-	if err != nil {
-		return true, err
-	}
-	a.meta = m
-	a.rawMeta = raw
-	return true, a.setGeom()
+	return true, a.resync()
 }
 
 // Lock and Unlock bracket several changes as one step for every other

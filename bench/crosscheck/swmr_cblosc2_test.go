@@ -77,9 +77,28 @@ func (l *swmrLog) has(ids []uint64) bool {
 	return l.states[fmt.Sprint(ids)]
 }
 
-// swmrOps drives a writer through appends, updates and deletes for dur,
-// recording each state before the change; change applies one.
-func swmrOps(t *testing.T, dur time.Duration, log *swmrLog, stop *atomic.Bool, change func(op string, i int, c []byte) error) (int, error) {
+// check says whether d, a whole read by who, is a state the writer made.
+func (l *swmrLog) check(who string, d []byte) error {
+	ids, err := swmrIDs(d)
+	if err != nil {
+		return fmt.Errorf("%s: %w", who, err)
+	}
+	if !l.has(ids) {
+		return fmt.Errorf("%s saw %v, a state the writer never made", who, ids)
+	}
+	return nil
+}
+
+// swmrWriter is what both libraries' super-chunks offer the writer.
+type swmrWriter interface {
+	AppendChunk(c []byte) error
+	DeleteChunk(i int) error
+	UpdateChunk(i int, c []byte) error
+}
+
+// swmrOps drives w through appends, updates and deletes for dur,
+// recording each state before the change.
+func swmrOps(t *testing.T, dur time.Duration, log *swmrLog, stop *atomic.Bool, w swmrWriter) (int, error) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var ids []uint64
 	next := uint64(1)
@@ -91,17 +110,17 @@ func swmrOps(t *testing.T, dur time.Duration, log *swmrLog, stop *atomic.Bool, c
 		case len(ids) < 3 || op == 0 && len(ids) < 40:
 			want = append(want, next)
 			log.add(want)
-			err = change("append", len(ids), swmrChunkOf(t, next))
+			err = w.AppendChunk(swmrChunkOf(t, next))
 		case op == 1:
 			i := rng.IntN(len(ids) - 1) // not the last: c-blosc2 then keeps the chunk size
 			want = append(want[:i], want[i+1:]...)
 			log.add(want)
-			err = change("delete", i, nil)
+			err = w.DeleteChunk(i)
 		default:
 			i := rng.IntN(len(ids))
 			want[i] = next
 			log.add(want)
-			err = change("update", i, swmrChunkOf(t, next))
+			err = w.UpdateChunk(i, swmrChunkOf(t, next))
 		}
 		next++
 		if err != nil {
@@ -165,11 +184,7 @@ func TestSWMRGoWriterCReaders(t *testing.T) {
 					errs <- fmt.Errorf("c-blosc2 reader %d: %w", g, err)
 					return
 				}
-				ids, err := swmrIDs(d)
-				if err == nil && !log.has(ids) {
-					err = fmt.Errorf("c-blosc2 reader %d saw %v, a state the writer never made", g, ids)
-				}
-				if err != nil {
+				if err := log.check(fmt.Sprintf("c-blosc2 reader %d", g), d); err != nil {
 					errs <- err
 					return
 				}
@@ -177,15 +192,7 @@ func TestSWMRGoWriterCReaders(t *testing.T) {
 			}
 		})
 	}
-	n, err := swmrOps(t, 2*time.Second, log, &stop, func(op string, i int, c []byte) error {
-		switch op {
-		case "append":
-			return w.AppendChunk(c)
-		case "delete":
-			return w.DeleteChunk(i)
-		}
-		return w.UpdateChunk(i, c)
-	})
+	n, err := swmrOps(t, 2*time.Second, log, &stop, w)
 	stop.Store(true)
 	wg.Wait()
 	close(errs)
@@ -241,11 +248,7 @@ func TestSWMRCWriterGoReaders(t *testing.T) {
 					return
 				}
 				buf = d
-				ids, err := swmrIDs(d)
-				if err == nil && !log.has(ids) {
-					err = fmt.Errorf("Go reader %d saw %v, a state the writer never made", g, ids)
-				}
-				if err != nil {
+				if err := log.check(fmt.Sprintf("Go reader %d", g), d); err != nil {
 					fail(err)
 					return
 				}
@@ -281,26 +284,14 @@ func TestSWMRCWriterGoReaders(t *testing.T) {
 				fail(err)
 				return
 			}
-			ids, err := swmrIDs(d)
-			if err == nil && !log.has(ids) {
-				err = fmt.Errorf("blosc decompress wrote %v, a state the writer never made", ids)
-			}
-			if err != nil {
+			if err := log.check("blosc decompress", d); err != nil {
 				fail(err)
 				return
 			}
 			cliReads.Add(1)
 		}
 	})
-	n, err := swmrOps(t, 3*time.Second, log, &stop, func(op string, i int, c []byte) error {
-		switch op {
-		case "append":
-			return cw.AppendChunk(c)
-		case "delete":
-			return cw.DeleteChunk(i)
-		}
-		return cw.UpdateChunk(i, c)
-	})
+	n, err := swmrOps(t, 3*time.Second, log, &stop, cw)
 	stop.Store(true)
 	wg.Wait()
 	close(errs)
