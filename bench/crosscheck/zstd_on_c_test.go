@@ -32,17 +32,7 @@ func BenchmarkZstdDecodeOnC(b *testing.B) {
 				in := golden.MustPattern(b, s.name, n)
 				o := blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.Zstd, Level: level, Typesize: s.ts,
 					Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: 1}
-				cC, err := cblosc2.NewCompressor(cParams(o))
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer cC.Free()
-				cChunk := make([]byte, blosc.CompressBound(n))
-				m, err := cC.Compress(cChunk, in)
-				if err != nil {
-					b.Fatal(err)
-				}
-				cChunk = cChunk[:m]
+				cChunk := compressC(b, in, o)
 				goD := newDecompressor(1)
 				cD, err := cblosc2.NewDecompressor(1)
 				if err != nil {

@@ -44,17 +44,7 @@ func BenchmarkZstdDecodeVersusC(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					cC, err := cblosc2.NewCompressor(cParams(o))
-					if err != nil {
-						b.Fatal(err)
-					}
-					defer cC.Free()
-					cChunk := make([]byte, blosc.CompressBound(n))
-					m, err := cC.Compress(cChunk, in)
-					if err != nil {
-						b.Fatal(err)
-					}
-					cChunk = cChunk[:m]
+					cChunk := compressC(b, in, o)
 					goD := newDecompressor(1)
 					cD, err := cblosc2.NewDecompressor(1)
 					if err != nil {
