@@ -341,7 +341,10 @@ func (s *SChunk) refresh() (bool, error) {
 		if rerr != nil {
 			return false, rerr
 		}
-		if bytes.Equal(b, d.committed) {
+		// Equal bytes are not enough for a handle that checks its
+		// view: a delete and an append reusing the freed chunk number
+		// rewrite the same index, and the view's file is then gone.
+		if bytes.Equal(b, d.committed) && (d.viewFile == nil || d.current()) {
 			return false, nil
 		}
 		fresh, err = openSparseFrame(d.dir, d.writable)

@@ -1,6 +1,7 @@
 package blosc
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -526,5 +527,56 @@ func TestOpenWhileCut(t *testing.T) {
 	}
 	if r.Nchunks() != 3 {
 		t.Fatalf("%d chunks, want 3", r.Nchunks())
+	}
+}
+
+// TestSparseViewSameIndex: a read-only sparse handle whose index file was
+// replaced by one of the same bytes (a delete and an append that reused
+// the freed chunk number) reads the new state instead of retrying the
+// old view until it gives up.
+func TestSparseViewSameIndex(t *testing.T) {
+	o := Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8, Threads: 1}
+	dir := filepath.Join(t.TempDir(), "same.b2frame")
+	s, err := CreateSparseFrame(dir, SChunkOptions{Options: o, ChunkSize: 4 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if err := s.AppendChunk(idChunk(t, o, 4<<10, uint64(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ro, err := OpenFile(dir, FileOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	before, err := os.ReadFile(filepath.Join(dir, sparseIndexName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteChunk(2); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendChunk(idChunk(t, o, 4<<10, 2)); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.ReadFile(filepath.Join(dir, sparseIndexName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Fatal("the delete and append did not restore the index's bytes; the test checks nothing")
+	}
+	want, err := s.Decompress(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ro.Decompress(nil)
+	if err != nil {
+		t.Fatalf("read-only handle: %v", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("read-only handle read other data than the writer")
 	}
 }
