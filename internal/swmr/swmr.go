@@ -44,6 +44,10 @@ type Config struct {
 	Writer     bool          // run the writer (false: read a frame already written)
 	Kills      int           // times the writer is killed and restarted
 	Threads    int           // the writer's compression threads (0: all cores)
+	// Split keeps the writer on one CPU and the readers on the others
+	// (Linux, two CPUs or more): the writer's appends then measure what
+	// the readers cost it besides the CPU time they take.
+	Split bool
 }
 
 // Report is what a run measured.
@@ -56,6 +60,7 @@ type Report struct {
 	P50             time.Duration `json:"p50_ns"` // of one item's read
 	P99             time.Duration `json:"p99_ns"`
 	Kills           int           `json:"kills"`
+	WriterCPU       time.Duration `json:"writer_cpu_ns"` // user and system time of the writer processes
 	Inconsistencies []string      `json:"inconsistencies"`
 	FinalChunks     int           `json:"final_chunks"`
 }
@@ -68,6 +73,8 @@ type childConfig struct {
 }
 
 const configEnv = "GOBLOSC_SWMR_CONFIG"
+
+var errSplit = errors.New("swmr: a split run needs Linux and two CPUs or more")
 
 func options(cs int, threads int) blosc.SChunkOptions {
 	return blosc.SChunkOptions{
@@ -131,7 +138,14 @@ func Child() int {
 		fmt.Fprintln(os.Stderr, "swmr:", err)
 		return 2
 	}
-	switch os.Getenv(RoleEnv) {
+	role := os.Getenv(RoleEnv)
+	if c.Split {
+		if err := pin(role); err != nil {
+			fmt.Fprintln(os.Stderr, "swmr:", err)
+			return 2
+		}
+	}
+	switch role {
 	case "writer":
 		err := write(c)
 		fmt.Fprintln(os.Stderr, "swmr writer:", err)
@@ -262,6 +276,14 @@ func read(c childConfig) Report {
 	return r
 }
 
+// cpuTime is the CPU time an ended process took.
+func cpuTime(cmd *exec.Cmd) time.Duration {
+	if cmd.ProcessState == nil {
+		return 0
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
 func percentiles(d []time.Duration) (p50, p99 time.Duration) {
 	if len(d) == 0 {
 		return 0, 0
@@ -321,6 +343,7 @@ func Run(cfg Config, argv []string) (Report, error) {
 			time.Sleep(time.Duration(rng.Int64N(int64(cfg.Duration) / int64(cfg.Kills+1))))
 			writer.Process.Signal(syscall.SIGKILL)
 			writer.Wait()
+			rep.WriterCPU += cpuTime(writer)
 			rep.Kills++
 			if writer, err = start("writer", 0, io.Discard); err != nil {
 				return rep, err
@@ -356,6 +379,7 @@ func Run(cfg Config, argv []string) (Report, error) {
 	if writer != nil {
 		writer.Process.Signal(syscall.SIGKILL)
 		writer.Wait()
+		rep.WriterCPU += cpuTime(writer)
 	}
 	if st, err := os.Stat(cfg.Path + ".appends"); err == nil {
 		rep.Appends = st.Size()

@@ -3,6 +3,7 @@ package swmr
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"testing"
 	"time"
@@ -64,5 +65,34 @@ func TestLoad(t *testing.T) {
 				t.Errorf("the run did nothing to check: %+v", rep)
 			}
 		})
+	}
+}
+
+// TestSplit runs the writer on one CPU and the readers on the others, as
+// `bench swmr -split` does, and checks that the writer's CPU time is
+// counted.
+func TestSplit(t *testing.T) {
+	if os.Getenv("GOBLOSC_TEST_EMULATOR") != "" {
+		t.Skip("children under the emulator: the CPU split is a native benchmark mode")
+	}
+	if runtime.GOOS != "linux" || runtime.NumCPU() < 2 {
+		t.Skipf("a split run needs Linux and two CPUs; this is %s with %d", runtime.GOOS, runtime.NumCPU())
+	}
+	cfg := Config{
+		Path: filepath.Join(t.TempDir(), "split.b2frame"), Duration: time.Second,
+		Readers: 1, Goroutines: 2, ChunkSize: 64 << 10, Writer: true, Threads: 1, Split: true,
+	}
+	if err := Create(cfg.Path, cfg.ChunkSize, 1); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(cfg, []string{os.Args[0], "-test.run=^$"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range rep.Inconsistencies {
+		t.Error(x)
+	}
+	if rep.Appends == 0 || rep.Reads == 0 || rep.WriterCPU <= 0 {
+		t.Errorf("appends %d, reads %d, writer CPU %v", rep.Appends, rep.Reads, rep.WriterCPU)
 	}
 }

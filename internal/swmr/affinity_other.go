@@ -1,0 +1,5 @@
+//go:build !linux
+
+package swmr
+
+func pin(string) error { return errSplit }
