@@ -7,8 +7,12 @@ package deflate_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/goblosc/blosc/bench/internal/czlib"
@@ -91,4 +95,36 @@ func TestZlibVersion(t *testing.T) {
 	got := e.AppendCompress(nil, src, 6)
 	want, _ := czlib.Compress(src, 6)
 	t.Logf("ours %d bytes, C %d bytes, equal %v, head % x", len(got), len(want), bytes.Equal(got, want), got[:8])
+}
+
+// TestWriteVectors writes internal/deflate/testdata/compress2.tsv, the
+// length and SHA-256 of compress2's stream for inputs that pure-Go tests
+// regenerate from internal/golden. DEFLATE_WRITE_VECTORS=1 runs it.
+func TestWriteVectors(t *testing.T) {
+	if os.Getenv("DEFLATE_WRITE_VECTORS") == "" {
+		t.Skip("set DEFLATE_WRITE_VECTORS=1 to rewrite internal/deflate/testdata/compress2.tsv")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# compress2 of C zlib %s on internal/golden patterns, byte-shuffled at the typesize\n", czlib.Version())
+	b.WriteString("# pattern\ttypesize\tsize\tlevel\tstream length\tsha256\n")
+	for _, s := range []struct {
+		name string
+		ts   int
+	}{{"text", 1}, {"f32_noise", 4}, {"linspace_f64", 8}, {"arange_i64", 8}, {"rand_s1", 8}, {"runs", 4},
+		{"sensor_f32", 4}, {"timestamps_i64", 8}, {"sparse_f64", 8}, {"mixed_rec13", 13}, {"zeros", 1}} {
+		for _, n := range []int{5, 300, 40000, 70000, 300000} {
+			src := golden.Shuffled(golden.MustPattern(t, s.name, n), s.ts)
+			for level := 1; level <= 9; level++ {
+				stream, err := czlib.Compress(src, level)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum := sha256.Sum256(stream)
+				fmt.Fprintf(&b, "%s\t%d\t%d\t%d\t%d\t%s\n", s.name, s.ts, n, level, len(stream), hex.EncodeToString(sum[:]))
+			}
+		}
+	}
+	if err := os.WriteFile("../../../internal/deflate/testdata/compress2.tsv", []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
