@@ -208,22 +208,12 @@ func (e *Encoder) fillWindow() {
 }
 
 // slideHash moves every chain link down by the window size, dropping the
-// ones that fall out of it (zlib's slide_hash).
+// ones that fall out of it (zlib's slide_hash). wSize is the top bit of a
+// link, so a link at or above it loses that bit and one below it becomes
+// 0 (NIL).
 func (e *Encoder) slideHash() {
-	for i, m := range e.head {
-		if m >= wSize {
-			e.head[i] = m - wSize
-		} else {
-			e.head[i] = 0
-		}
-	}
-	for i, m := range e.prev {
-		if m >= wSize {
-			e.prev[i] = m - wSize
-		} else {
-			e.prev[i] = 0
-		}
-	}
+	slideLinks(e.head[:])
+	slideLinks(e.prev[:])
 }
 
 // hashAt is zlib's running hash (shift 5, 15 bits) of the three bytes at
