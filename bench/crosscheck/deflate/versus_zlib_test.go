@@ -128,3 +128,22 @@ func TestWriteVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// FuzzDeflateVersusZlib: for any input and level, our stream is the one
+// compress2 writes.
+func FuzzDeflateVersusZlib(f *testing.F) {
+	f.Add([]byte("hello, hello, hello world"), byte(1))
+	f.Add(bytes.Repeat([]byte{0, 1, 2, 3, 0, 1}, 2000), byte(5))
+	f.Add([]byte{}, byte(9))
+	var e deflate.Encoder
+	f.Fuzz(func(t *testing.T, src []byte, lv byte) {
+		level := int(lv)%9 + 1
+		want, err := czlib.Compress(src, level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.AppendCompress(nil, src, level); !bytes.Equal(got, want) {
+			t.Fatalf("level %d: %d bytes, compress2 %d, first difference at %d", level, len(got), len(want), golden.FirstDiff(got, want))
+		}
+	})
+}
