@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,7 +79,8 @@ func (f *fixed) Write(p []byte) (int, error) { f.b = append(f.b, p...); return l
 // of the four alternate and the median round counts. Then per clevel the
 // worst ratio and the worst and median speed of each: what decides the
 // encoder internal/codec uses. DEFLATE_TABLE=1 runs it; DEFLATE_ROUNDS
-// sets the rounds (default 5), DEFLATE_CLEVELS a range such as 1-5.
+// sets the rounds (default 5), DEFLATE_CLEVELS a range such as 1-5,
+// DEFLATE_SETS a comma-separated list of datasets.
 func TestClevelTable(t *testing.T) {
 	if os.Getenv("DEFLATE_TABLE") == "" {
 		t.Skip("set DEFLATE_TABLE=1 to time internal/deflate, klauspost, compress/zlib and C zlib")
@@ -155,6 +157,9 @@ func TestClevelTable(t *testing.T) {
 		worstR := [nEnc]float64{9, 9, 9, 9}
 		var speeds [nEnc][]float64
 		for _, s := range chunkSets() {
+			if only := os.Getenv("DEFLATE_SETS"); only != "" && !strings.Contains(","+only+",", ","+s.name+",") {
+				continue
+			}
 			blocks := bloscZlibBlocks(t, s.name, s.ts, clevel)
 			var size [nEnc]int
 			for k := range nEnc {
