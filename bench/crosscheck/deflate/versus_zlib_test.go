@@ -147,3 +147,30 @@ func FuzzDeflateVersusZlib(f *testing.F) {
 		}
 	})
 }
+
+// TestBytesEqualAtWindowEdges: inputs ending just before, at and after
+// the points where zlib slides its window (the data then ends inside the
+// window, and the match scan reads the bytes past it that zlib zeroed or
+// left from before the slide), with periodic data whose matches run into
+// the end.
+func TestBytesEqualAtWindowEdges(t *testing.T) {
+	var e deflate.Encoder
+	text := golden.MustPattern(t, "text", 200<<10)
+	period := bytes.Repeat([]byte("0123456789abcdefghij"), 10<<10)
+	runs := golden.Shuffled(golden.MustPattern(t, "runs", 200<<10), 4)
+	for _, base := range []int{65536, 98304, 131072} {
+		for n := base - 600; n <= base+300; n += 13 {
+			for _, src := range [][]byte{text[:n], period[:n], runs[:n]} {
+				for _, level := range []int{1, 3, 4, 6, 9} {
+					want, err := czlib.Compress(src, level)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := e.AppendCompress(nil, src, level); !bytes.Equal(got, want) {
+						t.Fatalf("%d bytes level %d: differs from compress2 at %d", n, level, golden.FirstDiff(got, want))
+					}
+				}
+			}
+		}
+	}
+}
