@@ -227,10 +227,10 @@ func (w *fixedWriter) Write(p []byte) (int, error) {
 // klauspost's zlib writes the others. internal/deflate writes the bytes
 // zlib 1.2.13's compress2 writes, so its ratio is C's; on 1 MiB chunks of
 // the benchmark harness's datasets and the real-world-like ones, cut into
-// the blocks c-blosc2 hands zlib and byte-shuffled, it is about as fast as
-// C zlib at every clevel, while klauspost's is faster at most clevels but
-// 0.72-0.96 of C's ratio on some dataset at every clevel (docs/codecs.md, "zlib", gives
-// the table and the command).
+// the blocks c-blosc2 hands zlib and byte-shuffled, it is at least as
+// fast as C zlib at every clevel, while klauspost's is faster at most
+// clevels but 0.72-0.96 of C's ratio on some dataset at every clevel
+// (docs/codecs.md, "zlib", gives the table and the command).
 var ownZlib = [10]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true, 9: true}
 
 // SetOwnZlib chooses which encoder writes zlib streams at clevel (1-9):
