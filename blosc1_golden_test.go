@@ -97,7 +97,7 @@ func TestGoldenBlosc1Decode(t *testing.T) {
 
 // byteIdenticalCodecs are the codecs whose Go encoder writes the C
 // encoder's streams for Blosc1 chunks.
-var byteIdenticalCodecs = map[string]bool{"lz4": true, "lz4hc": true, "blosclz": true}
+var byteIdenticalCodecs = map[string]bool{"lz4": true, "lz4hc": true, "blosclz": true, "zlib": true}
 
 // Our chunks have C's header and layout, and C's bytes where the codec
 // allows.

@@ -22,6 +22,7 @@ import (
 	"io"
 
 	"github.com/goblosc/blosc/blosclz"
+	"github.com/goblosc/blosc/internal/deflate"
 	lz4block "github.com/goblosc/blosc/internal/lz4"
 	"github.com/goblosc/blosc/internal/zstddec"
 	"github.com/goblosc/blosc/internal/zstdenc"
@@ -110,6 +111,7 @@ type State struct {
 	lz4hc *lz4block.HCCompressor
 
 	zlibW   [10]*zlib.Writer
+	zlibOwn *deflate.Encoder
 	zlibR   io.ReadCloser
 	zlibIn  bytes.Reader
 	zlibOut fixedWriter
@@ -221,12 +223,42 @@ func (w *fixedWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// ownZlib marks the clevels whose zlib streams internal/deflate writes;
+// klauspost's zlib writes the others. internal/deflate writes the bytes
+// zlib 1.2.13's compress2 writes, so its ratio is C's; on 1 MiB chunks of
+// the benchmark harness's datasets and the real-world-like ones, cut into
+// the blocks c-blosc2 hands zlib and byte-shuffled, it is at least as
+// fast as C zlib at every clevel, while klauspost's is faster at most
+// clevels but 0.72-0.96 of C's ratio on some dataset at every clevel
+// (docs/codecs.md, "zlib", gives the table and the command).
+var ownZlib = [10]bool{1: true, 2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true, 9: true}
+
+// SetOwnZlib chooses which encoder writes zlib streams at clevel (1-9):
+// internal/deflate (own) or klauspost's. It is the benchmark harness's
+// switch for comparing the two through whole chunks; it must not be
+// called while anything compresses.
+func SetOwnZlib(clevel int, own bool) {
+	if clevel >= 1 && clevel <= 9 {
+		ownZlib[clevel] = own
+	}
+}
+
+// OwnZlib reports whether internal/deflate writes zlib streams at clevel.
+func OwnZlib(clevel int) bool { return clevel >= 1 && clevel <= 9 && ownZlib[clevel] }
+
 func (s *State) zlibCompress(clevel int, dst, src []byte) (int, error) {
+	if ownZlib[clevel] {
+		if s.zlibOwn == nil {
+			s.zlibOwn = new(deflate.Encoder)
+		}
+		// c-blosc passes its level to compress2 unchanged; 0 when the
+		// stream does not fit, as compress2 fails then.
+		return s.zlibOwn.Compress(dst, src, clevel), nil
+	}
 	s.zlibOut = fixedWriter{buf: dst}
 	w := s.zlibW[clevel]
 	if w == nil {
 		var err error
-		// c-blosc passes its level to compress2 unchanged.
 		w, err = zlib.NewWriterLevel(&s.zlibOut, clevel)
 		if err != nil {
 			return 0, err

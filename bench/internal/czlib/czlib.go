@@ -54,3 +54,23 @@ func Uncompress(dst, src []byte) (int, error) {
 	}
 	return int(n), nil
 }
+
+// CompressInto is Compress into dst, as c-blosc2's zlib_wrap_compress
+// calls compress2 with the room left in the chunk: it returns the stream
+// length, or 0 when the stream does not fit in dst.
+func CompressInto(dst, src []byte, level int) int {
+	var one [1]byte
+	dp := unsafe.Pointer(&one[0])
+	if len(dst) > 0 {
+		dp = unsafe.Pointer(&dst[0])
+	}
+	sp := unsafe.Pointer(&one[0])
+	if len(src) > 0 {
+		sp = unsafe.Pointer(&src[0])
+	}
+	n := C.uLongf(len(dst))
+	if rc := C.compress2((*C.Bytef)(dp), &n, (*C.Bytef)(sp), C.uLong(len(src)), C.int(level)); rc != C.Z_OK {
+		return 0
+	}
+	return int(n)
+}
