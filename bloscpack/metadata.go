@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"unicode/utf8"
+
+	"github.com/goblosc/blosc/internal/deflate"
 )
 
 // Metadata is the document of the metadata section. Reading fills JSON
@@ -160,10 +162,13 @@ func encodeMetadata(m *Metadata, o MetaOptions) ([]byte, MetaHeader, error) {
 	stored := doc
 	codec := o.Codec
 	if codec == MetaZlib {
-		// C zlib's bytes where zlibC can write them (small documents, as
-		// metadata is), compress/zlib's otherwise.
-		z, ok := zlibC(doc, o.Level)
-		if !ok {
+		// C zlib's bytes (the reference compresses with Python's
+		// zlib.compress) at levels 1-9; compress/zlib's stored blocks at
+		// level 0.
+		var z []byte
+		if o.Level > 0 {
+			z = new(deflate.Encoder).AppendCompress(nil, doc, o.Level)
+		} else {
 			var b bytes.Buffer
 			zw, _ := zlib.NewWriterLevel(&b, o.Level)
 			zw.Write(doc)
