@@ -335,7 +335,7 @@ func huffman(br *bitReader, dst []byte, op int, lit *[litTableSize]uint32, dist 
 			if e&entSub != 0 {
 				b >>= litBits
 				nb -= litBits
-				e = lit[(e>>16+uint32(b)&(1<<(e>>8&15)-1))]
+				e = lit[(e>>16 + uint32(b)&(1<<(e>>8&15)-1))]
 				if e&entLiteral != 0 {
 					b >>= e & 31
 					nb -= uint(e & 31)
@@ -369,7 +369,7 @@ func huffman(br *bitReader, dst []byte, op int, lit *[litTableSize]uint32, dist 
 			}
 			b >>= distBits
 			nb -= distBits
-			e = dist[(e>>16+uint32(b)&(1<<(e>>8&15)-1))]
+			e = dist[(e>>16 + uint32(b)&(1<<(e>>8&15)-1))]
 			if e&entExc != 0 {
 				return op, errDistCode
 			}
