@@ -19,8 +19,8 @@ import (
 	"github.com/goblosc/blosc/bench/internal/czlib"
 	"github.com/goblosc/blosc/internal/codec"
 	"github.com/goblosc/blosc/internal/golden"
-	"github.com/goblosc/blosc/internal/testrand"
 	"github.com/goblosc/blosc/internal/inflate"
+	"github.com/goblosc/blosc/internal/testrand"
 	"github.com/goblosc/blosc/internal/zstdtest"
 	kzlib "github.com/klauspost/compress/zlib"
 )
