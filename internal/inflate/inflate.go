@@ -19,7 +19,6 @@ package inflate
 import (
 	"errors"
 	"fmt"
-	"hash/adler32"
 
 	"github.com/goblosc/blosc/internal/le"
 )
@@ -157,7 +156,7 @@ func (d *Decoder) Decode(dst, src []byte) error {
 		return errTruncated
 	}
 	want := uint32(src[pos])<<24 | uint32(src[pos+1])<<16 | uint32(src[pos+2])<<8 | uint32(src[pos+3])
-	if adler32.Checksum(dst) != want {
+	if adlerSum(dst) != want {
 		return errChecksum
 	}
 	return nil
