@@ -263,6 +263,10 @@ func (d *Decoder) readCodes(br *bitReader) error {
 	return nil
 }
 
+// widePeriod[d] is the least multiple of d that is at least 8: a match
+// at distance d repeats at that distance too.
+var widePeriod = [8]int{0, 8, 8, 9, 8, 10, 12, 14}
+
 // huffman decodes a block's codes with the tables lit and dist up to its
 // end-of-block code.
 func huffman(br *bitReader, dst []byte, op int, lit *[litTableSize]uint32, dist *[distTableSize]uint32) (int, error) {
@@ -386,24 +390,37 @@ func huffman(br *bitReader, dst []byte, op int, lit *[litTableSize]uint32, dist 
 			return op, errLong
 		}
 		from := op - d
-		if length+8 <= len(dst)-op {
+		if length+16 <= len(dst)-op {
 			// Room for whole words past the end of the match: copy
-			// eight bytes at a time and let the last word spill.
+			// whole words and let the last one spill.
 			switch {
+			case d >= 16:
+				for i := 0; i < length; i += 16 {
+					w0, w1 := le.Load64(dst, from+i), le.Load64(dst, from+i+8)
+					le.Store64(dst, op+i, w0)
+					le.Store64(dst, op+i+8, w1)
+				}
 			case d >= 8:
 				for i := 0; i < length; i += 8 {
 					le.Store64(dst, op+i, le.Load64(dst, from+i))
 				}
 			case d == 1:
 				v := uint64(dst[from]) * 0x0101010101010101
-				for i := 0; i < length; i += 8 {
+				for i := 0; i < length; i += 16 {
 					le.Store64(dst, op+i, v)
+					le.Store64(dst, op+i+8, v)
 				}
 			default:
-				// Each word starts d bytes after the last, whose
-				// first d bytes are right.
-				for i := 0; i < length; i += d {
+				// A word every d bytes, each right in its first d
+				// bytes, until the output repeats at a distance of at
+				// least 8 (a multiple of d); then whole words from there.
+				wide := widePeriod[d]
+				i := 0
+				for ; i < wide-d; i += d {
 					le.Store64(dst, op+i, le.Load64(dst, from+i))
+				}
+				for ; i < length; i += 8 {
+					le.Store64(dst, op+i, le.Load64(dst, op+i-wide))
 				}
 			}
 		} else {

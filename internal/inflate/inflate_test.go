@@ -42,6 +42,20 @@ func inputs(tb testing.TB) map[string][]byte {
 		}
 	}
 	m["mix"] = mix
+	// Runs at every short period, cut by random bytes, so matches at
+	// distances 1-17 of many lengths end near each other and near the
+	// end of the output.
+	for period := 1; period <= 17; period++ {
+		var b []byte
+		for i := range 40 {
+			unit := testrand.Bytes(r, period)
+			for range 1 + i*7%60 {
+				b = append(b, unit...)
+			}
+			b = append(b, testrand.Bytes(r, i%5)...)
+		}
+		m[fmt.Sprintf("period/%d", period)] = b
+	}
 	return m
 }
 
