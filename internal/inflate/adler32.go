@@ -20,8 +20,23 @@ func adlerSum(p []byte) uint32 {
 	for len(p) >= 8 {
 		n := min(len(p), adlerBlock) &^ 7
 		var a, b, even, odd uint64
-		for i := 0; i < n; i += 8 {
-			// i+8 <= n <= len(p)
+		i := 0
+		for ; i+16 <= n; i += 16 {
+			// Two words: a grows by S0+S1, b by 2a+2*S0+S1; the lanes of
+			// 2*(e0+o0)+e1+o1 are at most 1530, so four of them add up
+			// within 16 bits.
+			w0, w1 := le.Load64(p, i), le.Load64(p, i+8)
+			e0, o0 := w0&lanes, w0>>8&lanes
+			e1, o1 := w1&lanes, w1>>8&lanes
+			even += e0 + e1
+			odd += o0 + o1
+			s0 := e0 + o0
+			s1 := e1 + o1
+			b += 2*a + (2*s0+s1)*0x0001000100010001>>48
+			a += (s0 + s1) * 0x0001000100010001 >> 48
+		}
+		if i < n {
+			// i+8 == n <= len(p)
 			w := le.Load64(p, i)
 			e, o := w&lanes, w>>8&lanes
 			even += e
