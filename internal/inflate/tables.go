@@ -1,5 +1,7 @@
 package inflate
 
+import "math/bits"
+
 // A table entry is one uint32 that says everything a lookup needs:
 //
 //	bits 0-4   bits to consume: the codeword, plus the extra bits of a
@@ -116,14 +118,7 @@ func init() {
 // reverse returns the low n bits of v in reverse order: codewords are
 // sent most significant bit first, and the bit buffer takes bits least
 // significant first.
-func reverse(v uint32, n uint) uint32 {
-	var r uint32
-	for range n {
-		r = r<<1 | v&1
-		v >>= 1
-	}
-	return r
-}
+func reverse(v uint32, n uint) uint32 { return bits.Reverse32(v) >> (32 - n) }
 
 // build fills table with the canonical Huffman code of lens (RFC 1951,
 // 3.2.2), the symbols' entries taken from symEntry. A code that
