@@ -5,6 +5,7 @@ import (
 	stdzlib "compress/zlib"
 	"errors"
 	"fmt"
+	"hash/adler32"
 	"io"
 	"math/rand/v2"
 	"testing"
@@ -20,8 +21,12 @@ import (
 // repeats at exactly 32768 bytes (the window edge).
 func inputs(tb testing.TB) map[string][]byte {
 	m := map[string][]byte{}
+	size := 200_000
+	if testing.Short() {
+		size = 40_000
+	}
 	for _, name := range []string{"text", "f32_noise", "linspace_f64", "runs", "sensor_f32", "sparse_f64", "timestamps_i64", "mixed_rec13"} {
-		p := golden.MustPattern(tb, name, 200_000)
+		p := golden.MustPattern(tb, name, size)
 		m[name] = p
 		m[name+"/shuffled"] = golden.Shuffled(p, 8)
 	}
@@ -172,11 +177,15 @@ func TestTruncated(t *testing.T) {
 func TestBitFlips(t *testing.T) {
 	var d Decoder
 	in := inputs(t)
+	step := 7
+	if testing.Short() {
+		step = 41
+	}
 	for _, name := range []string{"text", "mix", "runs/shuffled", "random"} {
 		src := in[name][:3000]
 		for sname, s := range streams(t, src) {
 			for i := range len(s) * 8 {
-				if i%7 != 0 && len(s) > 400 {
+				if i%step != 0 && len(s) > 400 {
 					continue
 				}
 				m := append([]byte{}, s...)
@@ -279,5 +288,71 @@ func BenchmarkDecode(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// bitWriter writes deflate's fields, least significant bit first.
+type bitWriter struct {
+	out  []byte
+	acc  uint64
+	nacc uint
+}
+
+func (w *bitWriter) bits(v uint64, n uint) {
+	w.acc |= v << w.nacc
+	w.nacc += n
+	for w.nacc >= 8 {
+		w.out = append(w.out, byte(w.acc))
+		w.acc >>= 8
+		w.nacc -= 8
+	}
+}
+
+// code writes a Huffman codeword, sent most significant bit first.
+func (w *bitWriter) code(c uint32, n uint) { w.bits(uint64(reverse(c, n)), n) }
+
+func (w *bitWriter) align() {
+	if w.nacc > 0 {
+		w.bits(0, 8-w.nacc)
+	}
+}
+
+// A match at distance 32768, the largest deflate can say, after a stored
+// block of exactly that many bytes: zlib's own deflate never reaches it
+// (it keeps 262 bytes of lookahead), other encoders may. One byte less of
+// history makes it a distance before the output start.
+func TestWindowEdgeDistance(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, history := range []int{32768, 32767, 40000} {
+		data := testrand.Bytes(r, history)
+		w := bitWriter{out: []byte{0x78, 0x01}}
+		w.bits(0, 3) // stored, not final
+		w.align()
+		w.bits(uint64(history), 16)
+		w.bits(uint64(^uint16(history)), 16)
+		w.out = append(w.out, data...)
+		w.bits(1|1<<1, 3)       // fixed, final
+		w.code(0xc0+285-280, 8) // length 258
+		w.code(29, 5)           // distance base 24577
+		w.bits(32768-24577, 13) // + 8191
+		w.code(0, 7)            // end of block
+		w.align()
+		want := append(append([]byte{}, data...), make([]byte, 258)...)
+		if history >= 32768 {
+			copy(want[history:], data[history-32768:])
+		}
+		sum := adler32.Checksum(want)
+		w.out = append(w.out, byte(sum>>24), byte(sum>>16), byte(sum>>8), byte(sum))
+		var d Decoder
+		got := make([]byte, len(want))
+		err := d.Decode(got, w.out)
+		if history < 32768 {
+			if !errors.Is(err, errFar) {
+				t.Fatalf("history %d: %v, want a distance before the output start", history, err)
+			}
+		} else if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("history %d: %v", history, err)
+		}
+		check(t, &d, w.out, len(want))
 	}
 }
