@@ -23,7 +23,7 @@ func inputs(tb testing.TB) map[string][]byte {
 	m := map[string][]byte{}
 	size := 200_000
 	if testing.Short() {
-		size = 40_000
+		size = 12_000
 	}
 	for _, name := range []string{"text", "f32_noise", "linspace_f64", "runs", "sensor_f32", "sparse_f64", "timestamps_i64", "mixed_rec13"} {
 		p := golden.MustPattern(tb, name, size)
@@ -179,7 +179,7 @@ func TestBitFlips(t *testing.T) {
 	in := inputs(t)
 	step := 7
 	if testing.Short() {
-		step = 41
+		step = 97
 	}
 	for _, name := range []string{"text", "mix", "runs/shuffled", "random"} {
 		src := in[name][:3000]
