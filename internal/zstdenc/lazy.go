@@ -57,8 +57,12 @@ func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 	return best, off
 }
 
-// search is the lazy strategies' finder: rows or hash chains.
+// search is the lazy strategies' finder: rows, hash chains or, for
+// btlazy2, the binary tree.
 func (e *Encoder) search(buf []byte, ip, end int, mls uint8) (int, int) {
+	if e.strategy == stratBtlazy2 {
+		return e.btSearch(buf, ip, end, mls)
+	}
 	if e.rows {
 		return e.rowSearch(buf, ip, end, mls)
 	}

@@ -30,12 +30,6 @@ import (
 const (
 	frameMagic   = 0xFD2FB528
 	maxBlockSize = 128 << 10
-
-	// standInSearchLog is the chain search of the levels whose libzstd
-	// strategy (binary trees, optimal parsing) lazy2 stands in for: on
-	// shuffled text at libzstd's level 11 it takes the ratio from 0.89x
-	// libzstd's (the row's 32 links) to 0.98x.
-	standInSearchLog = 9
 )
 
 // maxHistory bounds the dictionary and source a frame compresses (a
@@ -60,7 +54,9 @@ type Encoder struct {
 
 	mrep [2]uint32 // the match finder's own repeat offsets
 
-	nextUpdate int // the hash chains or rows hold the positions before this
+	nextUpdate int // the hash chains, rows or tree hold the positions before this
+
+	opt optState // the optimal parser (btopt, btultra, btultra2)
 
 	// Row-based finding (rows true): a tag per hashT entry, and each
 	// row's head.
@@ -109,13 +105,6 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 	}
 	e.strategy = int(e.p.strat)
 	e.rows = e.useRows()
-	if e.strategy >= stratBtlazy2 {
-		// lazy2 stands in for the tree strategies. A tree visits its
-		// candidates in order and finds the longest of 2^slog well; a
-		// chain needs more links for that, but the deepest rows' searches
-		// would make it crawl.
-		e.p.slog = standInSearchLog
-	}
 	dst = appendFrameHeader(dst, len(src))
 	if len(src) == 0 {
 		return append(dst, 1, 0, 0) // one empty raw block, marked last
@@ -140,6 +129,7 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 		buf = e.hist
 	}
 	e.reset(len(buf))
+	e.treeReset()
 	start := len(buf) - len(src)
 	if start > 0 {
 		e.loadDict(buf[:start])
@@ -246,8 +236,10 @@ func (e *Encoder) block(dst, buf []byte, start, end int, last bool) []byte {
 		e.lazy(buf, start, end, 0)
 	case stratLazy:
 		e.lazy(buf, start, end, 1)
-	default:
+	case stratLazy2, stratBtlazy2:
 		e.lazy(buf, start, end, 2)
+	default:
+		e.optimal(buf, start, end)
 	}
 	lastBit := uint32(0)
 	if last {

@@ -12,7 +12,7 @@ import (
 )
 
 // testLevels covers each strategy written and the level rows around it.
-var testLevels = []int{1, 2, 3, 4, 5, 9, 19, 22}
+var testLevels = []int{1, 2, 3, 4, 5, 9, 12, 13, 16, 18, 19, 22}
 
 // testInputs are Blosc-like blocks: shuffled patterns of the sizes
 // c-blosc2 hands the codec, and edge cases.
@@ -132,10 +132,33 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// TestReusedAcrossLevels: one encoder writes frames of every level,
+// with and without a dictionary, in an order where the tables grow,
+// shrink and are cleared between strategies; every frame decodes. (The
+// 3-byte hash table of the optimal levels once kept entries over a
+// clear made at a level without it, which a later frame took for its
+// own positions.)
+func TestReusedAcrossLevels(t *testing.T) {
+	dict := golden.MustPattern(t, "text", 16<<10)
+	kd, plain := klauspostDict(t, dict), klauspostDict(t, nil)
+	defer kd.Close()
+	defer plain.Close()
+	var e Encoder
+	for _, n := range []int{3000, 40 << 10} {
+		src := golden.MustPattern(t, "text", n)
+		for lvl := 1; lvl <= MaxLevel; lvl++ {
+			for _, l := range []int{lvl, MaxLevel + 1 - lvl} {
+				checkFrame(t, e.Encode(nil, src, l), src, nil, plain)
+				checkFrame(t, e.EncodeDict(nil, src, dict, l), src, dict, kd)
+			}
+		}
+	}
+}
+
 func TestZeroAllocs(t *testing.T) {
 	src := golden.Shuffled(golden.MustPattern(t, "linspace_f64", 300<<10), 8)
 	dict := golden.MustPattern(t, "text", 4<<10)
-	for _, lvl := range []int{1, 3, 9} {
+	for _, lvl := range []int{1, 3, 9, 13, 16, 22} {
 		var e Encoder
 		dst := e.EncodeDict(e.Encode(nil, src, lvl), src, dict, lvl)
 		if n := testing.AllocsPerRun(5, func() {
