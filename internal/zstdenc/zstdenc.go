@@ -56,7 +56,8 @@ type Encoder struct {
 
 	nextUpdate int // the hash chains, rows or tree hold the positions before this
 
-	opt optState // the optimal parser (btopt, btultra, btultra2)
+	opt  optState // the optimal parser (btopt, btultra, btultra2)
+	cuts []int    // where splitBlock cuts a block's sequences
 
 	// Row-based finding (rows true): a tag per hashT entry, and each
 	// row's head.
@@ -236,11 +237,24 @@ func (e *Encoder) block(dst, buf []byte, start, end int, last bool) []byte {
 		e.lazy(buf, start, end, 0)
 	case stratLazy:
 		e.lazy(buf, start, end, 1)
-	case stratLazy2, stratBtlazy2:
+	case stratLazy2:
+		e.lazy(buf, start, end, 2)
+	case stratBtlazy2:
+		e.limitUpdate(start)
 		e.lazy(buf, start, end, 2)
 	default:
+		e.limitUpdate(start)
 		e.optimal(buf, start, end)
+		if e.p.wlog >= 17 {
+			return e.splitBlock(dst, src, last)
+		}
 	}
+	return e.writeBlock(dst, src, last)
+}
+
+// writeBlock appends src as one block of the sequences and literals in
+// e.seqs and e.lits: compressed, or raw or RLE when that is smaller.
+func (e *Encoder) writeBlock(dst, src []byte, last bool) []byte {
 	lastBit := uint32(0)
 	if last {
 		lastBit = 1
@@ -250,7 +264,7 @@ func (e *Encoder) block(dst, buf []byte, start, end int, last bool) []byte {
 		return append(dst, src[0])
 	}
 	n := e.compressBlock()
-	if n == 0 || n >= len(src)-minGain(len(src)) {
+	if n == 0 || n >= len(src)-minGain(len(src), e.strategy) {
 		dst = appendBlockHeader(dst, lastBit|blockRaw<<1|uint32(len(src))<<3)
 		return append(dst, src...)
 	}

@@ -390,3 +390,43 @@ func TestBlockMixes(t *testing.T) {
 		}
 	}
 }
+
+// frameBlocks counts the blocks of a single-segment frame.
+func frameBlocks(t *testing.T, f []byte) int {
+	t.Helper()
+	p := 5 + [4]int{1, 2, 4, 8}[f[4]>>6]
+	n := 0
+	for p+3 <= len(f) {
+		h := int(f[p]) | int(f[p+1])<<8 | int(f[p+2])<<16
+		p += 3
+		if (h>>1)&3 == blockRLE {
+			p++
+		} else {
+			p += h >> 3
+		}
+		n++
+		if h&1 == 1 {
+			return n
+		}
+	}
+	t.Fatalf("frame ends without a last block")
+	return n
+}
+
+// TestSplitBlocks: at the optimal levels with a window of 128 KiB or
+// more, a block whose halves differ (text, then a shuffled float series)
+// is written as more than one block, as libzstd's block splitter does,
+// and still decodes; at lazy2 it is not cut.
+func TestSplitBlocks(t *testing.T) {
+	kd := klauspostDict(t, nil)
+	defer kd.Close()
+	src := append(golden.MustPattern(t, "text", 64<<10), golden.Shuffled(golden.MustPattern(t, "linspace_f64", 192<<10), 8)...)
+	var e Encoder
+	for _, c := range []struct{ lvl, min, max int }{{9, 2, 2}, {16, 3, 1000}, {19, 3, 1000}, {22, 3, 1000}} {
+		f := e.Encode(nil, src, c.lvl)
+		checkFrame(t, f, src, nil, kd)
+		if n := frameBlocks(t, f); n < c.min || n > c.max {
+			t.Errorf("level %d: %d blocks, want %d to %d", c.lvl, n, c.min, c.max)
+		}
+	}
+}
