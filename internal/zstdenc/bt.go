@@ -1,5 +1,7 @@
 package zstdenc
 
+import "math/bits"
+
 // Binary-tree match finding, libzstd 1.5.4's for btlazy2 (a tree sorted
 // lazily, ZSTD_DUBT_findBestMatch) and for the optimal parser (a tree
 // sorted as positions go in, ZSTD_insertBt1 and
@@ -42,6 +44,17 @@ const (
 	prime6 = 227718039650203
 )
 
+// extend is matchLen with the first 8 bytes compared inline: in a tree
+// most candidates part within them.
+func extend(buf []byte, a, b, end int) int {
+	if a+8 <= end {
+		if d := load64(buf, a) ^ load64(buf, b); d != 0 {
+			return bits.TrailingZeros64(d) >> 3
+		}
+	}
+	return matchLen(buf, a, b, end)
+}
+
 // btMask is the mask of the tree's position slots.
 func (e *Encoder) btMask() int { return len(e.hashL)/2 - 1 }
 
@@ -78,7 +91,12 @@ func (e *Encoder) dubtSort(buf []byte, cur, end, nb, btLow int) {
 	for ; nb > 0 && m > 0; nb-- {
 		nk := 2 * (m & bmask)
 		l := min(cs, cl)
-		l += matchLen(buf, cur+l, m+l, end)
+		// extend, inlined: most candidates part within 8 bytes.
+		if a := cur + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
+			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
+		} else {
+			l += matchLen(buf, a, m+l, end)
+		}
 		if cur+l == end {
 			// Equal up to the end: its side is unknown, and a guess
 			// could break the order. Drop the rest.
@@ -168,7 +186,12 @@ func (e *Encoder) btSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 	for ; nbCompares > 0 && m > 0; nbCompares-- {
 		nk := 2 * (m & bmask)
 		l := min(cs, cl)
-		l += matchLen(buf, ip+l, m+l, end)
+		// extend, inlined: most candidates part within 8 bytes.
+		if a := ip + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
+			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
+		} else {
+			l += matchLen(buf, a, m+l, end)
+		}
 		if l > best {
 			matchEnd = max(matchEnd, m+l)
 			if 4*(l-best) > int(highbit(uint32(ip-m+1)))-int(highbit(offBase)) {
@@ -229,7 +252,12 @@ func (e *Encoder) btInsert(buf []byte, cur, end int, mls uint8) int {
 	for nb := 1 << e.p.slog; nb > 0 && m >= 0; nb-- {
 		nk := 2 * (m & bmask)
 		l := min(cs, cl)
-		l += matchLen(buf, cur+l, m+l, end)
+		// extend, inlined: most candidates part within 8 bytes.
+		if a := cur + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
+			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
+		} else {
+			l += matchLen(buf, a, m+l, end)
+		}
 		if l > best {
 			best = l
 			matchEnd = max(matchEnd, m+l)
@@ -392,7 +420,12 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 	for nb := 1 << e.p.slog; nb > 0 && m >= 0; nb-- {
 		nk := 2 * (m & bmask)
 		l := min(cs, cl)
-		l += matchLen(buf, ip+l, m+l, end)
+		// extend, inlined: most candidates part within 8 bytes.
+		if a := ip + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
+			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
+		} else {
+			l += matchLen(buf, a, m+l, end)
+		}
 		if l > best {
 			matchEnd = max(matchEnd, m+l)
 			best = l

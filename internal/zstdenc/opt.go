@@ -44,6 +44,9 @@ type optState struct {
 	ofFreq                          [ofMaxSym + 1]uint32
 	litSum, llSum, mlSum, ofSum     uint32
 	litBase, llBase, mlBase, ofBase int // prices of the sums
+	llCodePrice                     [llMaxSym + 1]int
+	mlCodePrice                     [mlMaxSym + 1]int
+	ofCodePrice                     [ofMaxSym + 1]int
 	predef                          bool
 	level                           int // 0 btopt, 2 btultra and btultra2
 }
@@ -94,11 +97,30 @@ func (o *optState) weight(stat uint32) int {
 	return int(hb)*bitCost + int((s<<8)>>hb)
 }
 
+// setBasePrices prices the sums, then each length and offset code
+// (ZSTD_setBasePrices; libzstd prices the codes at each use, the same
+// numbers).
 func (o *optState) setBasePrices() {
 	o.litBase = o.weight(o.litSum)
 	o.llBase = o.weight(o.llSum)
 	o.mlBase = o.weight(o.mlSum)
 	o.ofBase = o.weight(o.ofSum)
+	for c := range o.llCodePrice {
+		o.llCodePrice[c] = int(llBits[c])*bitCost + o.llBase - o.weight(o.llFreq[c])
+	}
+	for c := range o.mlCodePrice {
+		o.mlCodePrice[c] = int(mlBits[c])*bitCost + o.mlBase - o.weight(o.mlFreq[c])
+	}
+	for c := range o.ofCodePrice {
+		p := c*bitCost + o.ofBase - o.weight(o.ofFreq[c])
+		if o.level < 2 && c >= 20 {
+			// btopt: far offsets are slow to decode.
+			p += (c - 19) * 2 * bitCost
+		}
+		// Fewer sequences decode faster: a match costs a fifth of a
+		// bit more.
+		o.ofCodePrice[c] = p + bitCost/5
+	}
 }
 
 // downscale divides the counts by 2^shift, keeping each at least 1
@@ -196,28 +218,27 @@ func (o *optState) llPrice(ll uint32) int {
 	if ll == maxBlockSize {
 		return bitCost + o.llPrice(maxBlockSize-1)
 	}
-	c := llCode(ll)
-	return int(llBits[c])*bitCost + o.llBase - o.weight(o.llFreq[c])
+	return o.llCodePrice[llCode(ll)]
 }
 
-// matchPrice is the price of a match's offset and length codes and
-// extra bits (ZSTD_getMatchPrice).
-func (o *optState) matchPrice(offBase, ml uint32) int {
+// offPrice is the price of a match's offset code and extra bits, and
+// mlPrice that of its length: together libzstd's ZSTD_getMatchPrice.
+func (o *optState) offPrice(offBase uint32) int {
 	oc := highbit(offBase)
-	mb := ml - 3
 	if o.predef {
-		return o.weight(mb) + (16+int(oc))*bitCost
+		return (16 + int(oc)) * bitCost
 	}
-	p := int(oc)*bitCost + o.ofBase - o.weight(o.ofFreq[oc])
-	if o.level < 2 && oc >= 20 {
-		// btopt: far offsets are slow to decode.
-		p += (int(oc) - 19) * 2 * bitCost
-	}
-	c := mlCode(mb)
-	p += int(mlBits[c])*bitCost + o.mlBase - o.weight(o.mlFreq[c])
-	// Fewer sequences decode faster.
-	return p + bitCost/5
+	return o.ofCodePrice[oc&31]
 }
+
+func (o *optState) mlPrice(ml uint32) int {
+	if o.predef {
+		return o.predefMLPrice(ml)
+	}
+	return o.mlCodePrice[mlCode(ml-3)]
+}
+
+func (o *optState) predefMLPrice(ml uint32) int { return o.weight(ml - 3) }
 
 // update counts a stored sequence in the statistics.
 func (o *optState) update(lits []byte, offBase, ml uint32) {
@@ -333,8 +354,9 @@ func (e *Encoder) optimalPass(buf []byte, start, end int, rep *[3]uint32) {
 				nodes[p].price = maxPrice
 			}
 			for _, m := range matches[:nm] {
+				offP := litsPrice + o.offPrice(m.off)
 				for ; p <= m.len; p++ {
-					nodes[p] = optNode{price: litsPrice + o.matchPrice(m.off, p), off: m.off, mlen: p, litlen: litlen}
+					nodes[p] = optNode{price: offP + o.mlPrice(p), off: m.off, mlen: p, litlen: litlen}
 				}
 			}
 			lastPos = int(p - 1)
@@ -391,9 +413,15 @@ func (e *Encoder) optimalPass(buf []byte, start, end int, rep *[3]uint32) {
 				if k > 0 {
 					startML = matches[k-1].len + 1
 				}
+				offP := basePrice + o.offPrice(m.off)
 				for ml := m.len; ml >= startML; ml-- {
 					p := cur + int(ml)
-					price := basePrice + o.matchPrice(m.off, ml)
+					price := offP
+					if o.predef {
+						price += o.predefMLPrice(ml)
+					} else {
+						price += o.mlCodePrice[mlCode(ml-3)]
+					}
 					if p > lastPos || price < nodes[p].price {
 						for lastPos < p {
 							lastPos++
