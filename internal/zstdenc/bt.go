@@ -58,13 +58,16 @@ func extend(buf []byte, a, b, end int) int {
 // btMask is the mask of the tree's position slots.
 func (e *Encoder) btMask() int { return len(e.hashL)/2 - 1 }
 
-// pos turns a table entry into a position of buf, negative for none.
-func (e *Encoder) pos(v uint32) int { return int(int32(v - e.base)) }
+// int32Pos turns a table entry into a position of buf, negative for none.
+// The tree loops keep base in a local: they store into the tables, after
+// which e.base would be loaded again.
+func int32Pos(base, v uint32) int { return int(int32(v - base)) }
 
 // dubtUpdate enters the positions from e.nextUpdate up to ip as libzstd's
 // btlazy2 does (ZSTD_updateDUBT): chained to the previous position of
 // their hash and marked unsorted; a later search sorts them in.
 func (e *Encoder) dubtUpdate(buf []byte, ip int, mls uint8) {
+	base := e.base
 	head, bt := e.hashT, e.hashL
 	bmask := e.btMask()
 	hlog := e.p.hlog
@@ -73,7 +76,7 @@ func (e *Encoder) dubtUpdate(buf []byte, ip int, mls uint8) {
 		k := 2 * (i & bmask)
 		bt[k] = head[h]
 		bt[k+1] = btUnsorted
-		head[h] = e.base + uint32(i)
+		head[h] = base + uint32(i)
 	}
 	e.nextUpdate = max(e.nextUpdate, ip)
 }
@@ -82,14 +85,16 @@ func (e *Encoder) dubtUpdate(buf []byte, ip int, mls uint8) {
 // candidate (already sorted), into the tree, comparing at most nb
 // candidates and none at or below btLow (ZSTD_insertDUBT1).
 func (e *Encoder) dubtSort(buf []byte, cur, end, nb, btLow int) {
+	base := e.base
 	bt := e.hashL
 	bmask := e.btMask()
 	k := 2 * (cur & bmask)
 	smaller, larger := k, k+1 // the slots to fill; -1 once past the tree
-	m := e.pos(bt[k])
+	m := int32Pos(base, bt[k])
 	var cs, cl int // common lengths with the smaller and larger bounds
 	for ; nb > 0 && m > 0; nb-- {
 		nk := 2 * (m & bmask)
+		node := bt[nk : nk+2 : nk+2]
 		l := min(cs, cl)
 		// extend, inlined: most candidates part within 8 bytes.
 		if a := cur + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
@@ -103,23 +108,23 @@ func (e *Encoder) dubtSort(buf []byte, cur, end, nb, btLow int) {
 			break
 		}
 		if buf[m+l] < buf[cur+l] {
-			bt[smaller] = e.base + uint32(m)
+			bt[smaller] = base + uint32(m)
 			cs = l
 			if m <= btLow {
 				smaller = -1
 				break
 			}
 			smaller = nk + 1
-			m = e.pos(bt[nk+1])
+			m = int32Pos(base, node[1])
 		} else {
-			bt[larger] = e.base + uint32(m)
+			bt[larger] = base + uint32(m)
 			cl = l
 			if m <= btLow {
 				larger = -1
 				break
 			}
 			larger = nk
-			m = e.pos(bt[nk])
+			m = int32Pos(base, node[0])
 		}
 	}
 	if smaller >= 0 {
@@ -137,6 +142,7 @@ func (e *Encoder) dubtSort(buf []byte, cur, end, nb, btLow int) {
 // against the offset code's bits). It returns the length (possibly under
 // 4) and offset, or 0 inside the stretch a long match covered.
 func (e *Encoder) btSearch(buf []byte, ip, end int, mls uint8) (int, int) {
+	base := e.base
 	if ip < e.nextUpdate {
 		return 0, 0
 	}
@@ -150,13 +156,13 @@ func (e *Encoder) btSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 
 	// Walk the unsorted candidates, newest first, turning their marks into
 	// a chain back to the newest.
-	m := e.pos(head[h])
+	m := int32Pos(base, head[h])
 	prev := uint32(0)
 	for m > btLow && bt[2*(m&bmask)+1] == btUnsorted && nbCand > 1 {
 		k := 2 * (m & bmask)
 		bt[k+1] = prev
-		prev = e.base + uint32(m)
-		m = e.pos(bt[k])
+		prev = base + uint32(m)
+		m = int32Pos(base, bt[k])
 		nbCand--
 	}
 	if m > btLow && bt[2*(m&bmask)+1] == btUnsorted {
@@ -167,7 +173,7 @@ func (e *Encoder) btSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 	}
 	// Sort them in, oldest first.
 	for prev != 0 {
-		c := e.pos(prev)
+		c := int32Pos(base, prev)
 		next := bt[2*(c&bmask)+1]
 		e.dubtSort(buf, c, end, nbCand, btLow)
 		prev = next
@@ -181,10 +187,11 @@ func (e *Encoder) btSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 	matchEnd := ip + 9
 	best, bestOff := 0, 0
 	offBase := uint32(999999999) // libzstd's start: any match beats it
-	m = e.pos(head[h])
-	head[h] = e.base + uint32(ip)
+	m = int32Pos(base, head[h])
+	head[h] = base + uint32(ip)
 	for ; nbCompares > 0 && m > 0; nbCompares-- {
 		nk := 2 * (m & bmask)
+		node := bt[nk : nk+2 : nk+2]
 		l := min(cs, cl)
 		// extend, inlined: most candidates part within 8 bytes.
 		if a := ip + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
@@ -203,23 +210,23 @@ func (e *Encoder) btSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 			break
 		}
 		if buf[m+l] < buf[ip+l] {
-			bt[smaller] = e.base + uint32(m)
+			bt[smaller] = base + uint32(m)
 			cs = l
 			if m <= btLow {
 				smaller = -1
 				break
 			}
 			smaller = nk + 1
-			m = e.pos(bt[nk+1])
+			m = int32Pos(base, node[1])
 		} else {
-			bt[larger] = e.base + uint32(m)
+			bt[larger] = base + uint32(m)
 			cl = l
 			if m <= btLow {
 				larger = -1
 				break
 			}
 			larger = nk
-			m = e.pos(bt[nk])
+			m = int32Pos(base, node[0])
 		}
 	}
 	if smaller >= 0 {
@@ -238,11 +245,12 @@ func (e *Encoder) btSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 // updates do (ZSTD_insertBt1) and returns how many positions to advance:
 // past most of a long repetition it found.
 func (e *Encoder) btInsert(buf []byte, cur, end int, mls uint8) int {
+	base := e.base
 	head, bt := e.hashT, e.hashL
 	bmask := e.btMask()
 	h := treeHash(load64(buf, cur), mls, e.p.hlog)
-	m := e.pos(head[h])
-	head[h] = e.base + uint32(cur)
+	m := int32Pos(base, head[h])
+	head[h] = base + uint32(cur)
 	btLow := max(cur-bmask, 0)
 	k := 2 * (cur & bmask)
 	smaller, larger := k, k+1
@@ -251,6 +259,7 @@ func (e *Encoder) btInsert(buf []byte, cur, end int, mls uint8) int {
 	best := 8
 	for nb := 1 << e.p.slog; nb > 0 && m >= 0; nb-- {
 		nk := 2 * (m & bmask)
+		node := bt[nk : nk+2 : nk+2]
 		l := min(cs, cl)
 		// extend, inlined: most candidates part within 8 bytes.
 		if a := cur + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
@@ -266,23 +275,23 @@ func (e *Encoder) btInsert(buf []byte, cur, end int, mls uint8) int {
 			break
 		}
 		if buf[m+l] < buf[cur+l] {
-			bt[smaller] = e.base + uint32(m)
+			bt[smaller] = base + uint32(m)
 			cs = l
 			if m <= btLow {
 				smaller = -1
 				break
 			}
 			smaller = nk + 1
-			m = e.pos(bt[nk+1])
+			m = int32Pos(base, node[1])
 		} else {
-			bt[larger] = e.base + uint32(m)
+			bt[larger] = base + uint32(m)
 			cl = l
 			if m <= btLow {
 				larger = -1
 				break
 			}
 			larger = nk
-			m = e.pos(bt[nk])
+			m = int32Pos(base, node[0])
 		}
 	}
 	if smaller >= 0 {
@@ -335,13 +344,14 @@ func hash3(u uint32, hbits uint8) uint32 { return (u << 8) * prime3 >> (32 - hbi
 // table and returns the newest earlier position with ip's 3-byte hash
 // (negative for none).
 func (e *Encoder) hash3Find(buf []byte, next3 *int, ip int) int {
+	base := e.base
 	t := e.opt.h3
 	hl := e.opt.h3log
 	for i := *next3; i < ip; i++ {
-		t[hash3(load32(buf, i), hl)] = e.base + uint32(i)
+		t[hash3(load32(buf, i), hl)] = base + uint32(i)
 	}
 	*next3 = max(*next3, ip)
-	return e.pos(t[hash3(load32(buf, ip), hl)])
+	return int32Pos(base, t[hash3(load32(buf, ip), hl)])
 }
 
 // allMatches is ZSTD_btGetAllMatches: the tree updated up to ip, then
@@ -352,6 +362,7 @@ func (e *Encoder) hash3Find(buf []byte, next3 *int, ip int) int {
 // ip goes into the tree on the way. It returns the number of matches in
 // e.opt.matches.
 func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32, ll0 int, mls uint8) int {
+	base := e.base
 	if ip < e.nextUpdate {
 		return 0 // inside a long repetition already entered
 	}
@@ -410,8 +421,8 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 	head, bt := e.hashT, e.hashL
 	bmask := e.btMask()
 	h := treeHash(load64(buf, ip), mls, e.p.hlog)
-	m := e.pos(head[h])
-	head[h] = e.base + uint32(ip)
+	m := int32Pos(base, head[h])
+	head[h] = base + uint32(ip)
 	btLow := max(ip-bmask, 0)
 	k := 2 * (ip & bmask)
 	smaller, larger := k, k+1
@@ -419,6 +430,7 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 	matchEnd := ip + 9
 	for nb := 1 << e.p.slog; nb > 0 && m >= 0; nb-- {
 		nk := 2 * (m & bmask)
+		node := bt[nk : nk+2 : nk+2]
 		l := min(cs, cl)
 		// extend, inlined: most candidates part within 8 bytes.
 		if a := ip + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
@@ -439,23 +451,23 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 			break
 		}
 		if buf[m+l] < buf[ip+l] {
-			bt[smaller] = e.base + uint32(m)
+			bt[smaller] = base + uint32(m)
 			cs = l
 			if m <= btLow {
 				smaller = -1
 				break
 			}
 			smaller = nk + 1
-			m = e.pos(bt[nk+1])
+			m = int32Pos(base, node[1])
 		} else {
-			bt[larger] = e.base + uint32(m)
+			bt[larger] = base + uint32(m)
 			cl = l
 			if m <= btLow {
 				larger = -1
 				break
 			}
 			larger = nk
-			m = e.pos(bt[nk])
+			m = int32Pos(base, node[0])
 		}
 	}
 	if smaller >= 0 {

@@ -185,7 +185,7 @@ const (
 // with rows).
 // Up to 256 KiB the chains stay: as fast, and on some data they find more
 // than libzstd's rows (linspace_f64 at levels 4-5: 1.13-1.16 of its
-// ratio). The stand-in for the tree strategies keeps hash chains.
+// ratio).
 func (e *Encoder) useRows() bool {
 	from := uint8(rowsMinLog)
 	if e.rowsFrom != 0 {

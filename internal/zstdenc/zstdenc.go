@@ -5,12 +5,10 @@
 // source size (clevels.h), and entropy coding chosen by cost, so that a
 // Blosc chunk written at a clevel comes out near the size c-blosc2 makes.
 //
-// The strategies written are libzstd's fast, double fast, greedy, lazy
-// and lazy2 (hash chains), which libzstd uses up to level 10-12 depending
-// on the source size. The rows of the binary-tree strategies (btlazy2,
-// btopt, btultra, btultra2: Blosc clevels 6-9 on small blocks) run lazy2
-// with their table sizes and a search of 512 chain links, until those
-// finders are written.
+// The strategies are libzstd 1.5.4's: fast, double fast, greedy, lazy
+// and lazy2 (hash chains or rows), btlazy2 (lazy2 over a lazily sorted
+// binary tree), and btopt, btultra and btultra2 (the optimal parser over
+// a binary tree, with its block splitter).
 //
 // Every block is stored compressed, raw or as one repeated byte,
 // whichever is smallest as libzstd decides it; literals go raw, as one

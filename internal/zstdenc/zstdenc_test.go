@@ -208,6 +208,10 @@ func FuzzRoundTrip(f *testing.F) {
 		f.Add(src, uint8(3), uint16(1000))
 		f.Add(src, uint8(0x80|8), uint16(0))
 		f.Add(src, uint8(0x80|6), uint16(500))
+		// The tree levels: btlazy2, btopt, btultra2.
+		f.Add(src, uint8(12), uint16(0))
+		f.Add(src, uint8(15), uint16(800))
+		f.Add(src, uint8(21), uint16(0))
 	}
 	f.Add([]byte{}, uint8(2), uint16(0))
 	var e Encoder
