@@ -26,6 +26,11 @@ func (e *Encoder) splitBlock(dst, src []byte, last bool) []byte {
 	if n <= 4 {
 		return e.writeBlock(dst, src, last)
 	}
+	if cap(e.cuts) < splitMaxCuts+64 {
+		// The cuts stop growing at splitMaxCuts plus the depth of the
+		// recursion (at most 9 below a block's 43691 sequences).
+		e.cuts = make([]int, 0, splitMaxCuts+64)
+	}
 	e.cuts = e.cuts[:0]
 	e.deriveCuts(seqs, lits, 0, n)
 	if len(e.cuts) == 0 {
