@@ -18,8 +18,14 @@ const (
 )
 
 // minGain is how much smaller than its input a block or literals section
-// must get to be kept compressed (libzstd's ZSTD_minGain below btultra).
-func minGain(n int) int { return n>>6 + 2 }
+// must get to be kept compressed (libzstd's ZSTD_minGain): 1/64 of it,
+// 1/128 at btultra, 1/256 at btultra2.
+func minGain(n, strat int) int {
+	if strat >= stratBtultra {
+		return n>>(strat-1) + 2
+	}
+	return n>>6 + 2
+}
 
 // seqCodes turns each sequence's offset into its code as the decoder
 // will read it, following the decoder's three repeat offsets (RFC 8878
@@ -154,7 +160,7 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 	}
 	cn := huffStreams(dst[lh+hs:], lits, table, four)
 	cn += hs
-	if cn == hs || cn >= n-minGain(n) {
+	if cn == hs || cn >= n-minGain(n, e.strategy) {
 		return rawLiterals(dst, lits)
 	}
 	if mode == modeFSE {

@@ -215,6 +215,18 @@ func (e *Encoder) loadDict(d []byte) {
 		e.rowUpdate(d, max(len(d)-7, 0), min(mls, 6), e.rowLog(), false)
 		return
 	}
+	if e.strategy >= stratBtlazy2 {
+		// The tree strategies sort the dictionary into the tree
+		// (ZSTD_updateTree).
+		mls = min(max(e.p.minMatch, 3), 6)
+		if e.strategy == stratBtlazy2 {
+			mls = max(mls, 4)
+		}
+		if len(d) >= 8 {
+			e.btUpdateTree(d, len(d)-8, len(d), mls)
+		}
+		return
+	}
 	if e.strategy >= stratGreedy {
 		mls = min(mls, 6)
 		head, chain := e.hashT, e.hashL

@@ -57,8 +57,12 @@ func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 	return best, off
 }
 
-// search is the lazy strategies' finder: rows or hash chains.
+// search is the lazy strategies' finder: rows, hash chains or, for
+// btlazy2, the binary tree.
 func (e *Encoder) search(buf []byte, ip, end int, mls uint8) (int, int) {
+	if e.strategy == stratBtlazy2 {
+		return e.btSearch(buf, ip, end, mls)
+	}
 	if e.rows {
 		return e.rowSearch(buf, ip, end, mls)
 	}
@@ -181,7 +185,7 @@ const (
 // with rows).
 // Up to 256 KiB the chains stay: as fast, and on some data they find more
 // than libzstd's rows (linspace_f64 at levels 4-5: 1.13-1.16 of its
-// ratio). The stand-in for the tree strategies keeps hash chains.
+// ratio).
 func (e *Encoder) useRows() bool {
 	from := uint8(rowsMinLog)
 	if e.rowsFrom != 0 {

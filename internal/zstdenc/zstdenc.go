@@ -5,12 +5,10 @@
 // source size (clevels.h), and entropy coding chosen by cost, so that a
 // Blosc chunk written at a clevel comes out near the size c-blosc2 makes.
 //
-// The strategies written are libzstd's fast, double fast, greedy, lazy
-// and lazy2 (hash chains), which libzstd uses up to level 10-12 depending
-// on the source size. The rows of the binary-tree strategies (btlazy2,
-// btopt, btultra, btultra2: Blosc clevels 6-9 on small blocks) run lazy2
-// with their table sizes and a search of 512 chain links, until those
-// finders are written.
+// The strategies are libzstd 1.5.4's: fast, double fast, greedy, lazy
+// and lazy2 (hash chains or rows), btlazy2 (lazy2 over a lazily sorted
+// binary tree), and btopt, btultra and btultra2 (the optimal parser over
+// a binary tree, with its block splitter).
 //
 // Every block is stored compressed, raw or as one repeated byte,
 // whichever is smallest as libzstd decides it; literals go raw, as one
@@ -30,12 +28,6 @@ import (
 const (
 	frameMagic   = 0xFD2FB528
 	maxBlockSize = 128 << 10
-
-	// standInSearchLog is the chain search of the levels whose libzstd
-	// strategy (binary trees, optimal parsing) lazy2 stands in for: on
-	// shuffled text at libzstd's level 11 it takes the ratio from 0.89x
-	// libzstd's (the row's 32 links) to 0.98x.
-	standInSearchLog = 9
 )
 
 // maxHistory bounds the dictionary and source a frame compresses (a
@@ -60,7 +52,10 @@ type Encoder struct {
 
 	mrep [2]uint32 // the match finder's own repeat offsets
 
-	nextUpdate int // the hash chains or rows hold the positions before this
+	nextUpdate int // the hash chains, rows or tree hold the positions before this
+
+	opt  optState // the optimal parser (btopt, btultra, btultra2)
+	cuts []int    // where splitBlock cuts a block's sequences
 
 	// Row-based finding (rows true): a tag per hashT entry, and each
 	// row's head.
@@ -109,13 +104,6 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 	}
 	e.strategy = int(e.p.strat)
 	e.rows = e.useRows()
-	if e.strategy >= stratBtlazy2 {
-		// lazy2 stands in for the tree strategies. A tree visits its
-		// candidates in order and finds the longest of 2^slog well; a
-		// chain needs more links for that, but the deepest rows' searches
-		// would make it crawl.
-		e.p.slog = standInSearchLog
-	}
 	dst = appendFrameHeader(dst, len(src))
 	if len(src) == 0 {
 		return append(dst, 1, 0, 0) // one empty raw block, marked last
@@ -140,6 +128,7 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 		buf = e.hist
 	}
 	e.reset(len(buf))
+	e.treeReset()
 	start := len(buf) - len(src)
 	if start > 0 {
 		e.loadDict(buf[:start])
@@ -246,9 +235,24 @@ func (e *Encoder) block(dst, buf []byte, start, end int, last bool) []byte {
 		e.lazy(buf, start, end, 0)
 	case stratLazy:
 		e.lazy(buf, start, end, 1)
-	default:
+	case stratLazy2:
 		e.lazy(buf, start, end, 2)
+	case stratBtlazy2:
+		e.limitUpdate(start)
+		e.lazy(buf, start, end, 2)
+	default:
+		e.limitUpdate(start)
+		e.optimal(buf, start, end)
+		if e.p.wlog >= 17 {
+			return e.splitBlock(dst, src, last)
+		}
 	}
+	return e.writeBlock(dst, src, last)
+}
+
+// writeBlock appends src as one block of the sequences and literals in
+// e.seqs and e.lits: compressed, or raw or RLE when that is smaller.
+func (e *Encoder) writeBlock(dst, src []byte, last bool) []byte {
 	lastBit := uint32(0)
 	if last {
 		lastBit = 1
@@ -258,7 +262,7 @@ func (e *Encoder) block(dst, buf []byte, start, end int, last bool) []byte {
 		return append(dst, src[0])
 	}
 	n := e.compressBlock()
-	if n == 0 || n >= len(src)-minGain(len(src)) {
+	if n == 0 || n >= len(src)-minGain(len(src), e.strategy) {
 		dst = appendBlockHeader(dst, lastBit|blockRaw<<1|uint32(len(src))<<3)
 		return append(dst, src...)
 	}
