@@ -1,6 +1,7 @@
 package zstddec
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
@@ -97,12 +98,51 @@ type weightEntry struct {
 	next   uint16
 }
 
-// readHuffTable reads a Huffman_Tree_Description from in into t and
-// returns the rest of in.
+// huffSlot is a Huffman table and the tree description it was built
+// from (empty while it holds none).
+type huffSlot struct {
+	desc []byte
+	t    huffTable
+}
+
+// readHuffTable reads a Huffman_Tree_Description from in, points d.ht at
+// its table and returns the rest of in. A description equal to one of
+// the two last read takes that one's table as it is; another is built in
+// the slot not used last.
 func (d *Decoder) readHuffTable(in []byte) ([]byte, error) {
 	if len(in) < 1 {
 		return nil, corrupt("missing Huffman tree description")
 	}
+	hb := int(in[0])
+	dl := 1 + hb
+	if hb >= 128 {
+		dl = 1 + (hb-127+1)/2
+	}
+	if dl <= len(in) {
+		for k := range d.hts {
+			if s := &d.hts[k]; len(s.desc) == dl && bytes.Equal(s.desc, in[:dl]) {
+				d.ht = &s.t
+				return in[dl:], nil
+			}
+		}
+	}
+	s := &d.hts[0]
+	if d.ht == &s.t {
+		s = &d.hts[1]
+	}
+	s.desc = s.desc[:0]
+	rest, err := d.buildHuffTable(&s.t, in)
+	if err != nil {
+		return nil, err
+	}
+	d.ht = &s.t
+	s.desc = append(s.desc, in[:len(in)-len(rest)]...)
+	return rest, nil
+}
+
+// buildHuffTable reads a Huffman_Tree_Description from in into t and
+// returns the rest of in.
+func (d *Decoder) buildHuffTable(t *huffTable, in []byte) ([]byte, error) {
 	var w [huffMaxSyms]uint8
 	n := 0 // weights given; the last symbol's is implied
 	hb := int(in[0])
@@ -183,7 +223,6 @@ func (d *Decoder) readHuffTable(in []byte) ([]byte, error) {
 		start[x] = p
 		p += c
 	}
-	t := &d.ht
 	t.maxBits = maxBits
 	t.pairValid = false
 	for s, x := range w[:n] {

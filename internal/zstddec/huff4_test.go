@@ -211,7 +211,7 @@ func TestBuildPairs(t *testing.T) {
 				}
 				seen[d.ht.maxBits] = true
 				d.ht.buildPairs()
-				if want := buildPairsOracle(&d.ht); d.ht.pairs != want {
+				if want := buildPairsOracle(d.ht); d.ht.pairs != want {
 					for i := range want {
 						if d.ht.pairs[i] != want[i] {
 							t.Fatalf("%s/%d, %d-bit codes: entry %d is %#x, want %#x", name, n, d.ht.maxBits, i, d.ht.pairs[i], want[i])

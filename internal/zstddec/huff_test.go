@@ -212,3 +212,59 @@ func firstDiff(a, b []byte) int {
 	}
 	return min(len(a), len(b))
 }
+
+// TestHuffTableSlots reads sections of three different trees in an order
+// that hits and misses the two kept tables, with corrupt descriptions in
+// between, and checks every section decodes to its input through one
+// Decoder: a kept table is reused only for its own description, and a
+// failed read leaves the kept tables as they were.
+func TestHuffTableSlots(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var secs, ins [][]byte
+	var s huff0.Scratch
+	for _, alpha := range []int{16, 40, 200} {
+		in := make([]byte, 20000)
+		for i := range in {
+			x := r.Float64()
+			in[i] = byte(x * x * float64(alpha))
+		}
+		s.Reuse = huff0.ReusePolicyNone
+		out, _, err := huff0.Compress4X(in, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		secs, ins = append(secs, bytes.Clone(out)), append(ins, in)
+	}
+	var d Decoder
+	var prev *huffTable
+	order := []int{0, 1, 0, 0, 2, 1, -1, 1, 2, 0, 2, -2, 2, 0}
+	for step, k := range order {
+		if k < 0 {
+			// A description that fails: weights that complete no tree,
+			// or one cut short.
+			bad := []byte{127 + 5, 0x11, 0x11, 0x10}
+			if k == -2 {
+				bad = secs[1][:2]
+			}
+			if _, err := d.readHuffTable(bad); !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("step %d: bad description read with %v", step, err)
+			}
+			continue
+		}
+		rest, err := d.readHuffTable(secs[k])
+		if err != nil {
+			t.Fatalf("step %d: %v", step, err)
+		}
+		if d.ht != &d.hts[0].t && d.ht != &d.hts[1].t {
+			t.Fatalf("step %d: the table is in no slot", step)
+		}
+		if step > 0 && k == order[step-1] && d.ht != prev {
+			t.Fatalf("step %d: the same description built a new table", step)
+		}
+		prev = d.ht
+		got := make([]byte, len(ins[k]))
+		if err := d.ht.decode4(got, rest); err != nil || !bytes.Equal(got, ins[k]) {
+			t.Fatalf("step %d (tree %d): %v, equal %v", step, k, err, bytes.Equal(got, ins[k]))
+		}
+	}
+}

@@ -117,10 +117,10 @@ func TestHuff4AsmRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := 4 * asmSymbols(&d.ht, len(src), rest); n < len(src)*9/10 {
+		if n := 4 * asmSymbols(d.ht, len(src), rest); n < len(src)*9/10 {
 			t.Errorf("%s: the single-symbol loop decoded %d of %d symbols", name, n, len(src))
 		}
-		if n := asmPairSymbols(&d.ht, len(src), rest); n < len(src)*9/10 {
+		if n := asmPairSymbols(d.ht, len(src), rest); n < len(src)*9/10 {
 			t.Errorf("%s: the double-symbol loop decoded %d of %d symbols", name, n, len(src))
 		}
 	}

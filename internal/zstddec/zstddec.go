@@ -62,7 +62,15 @@ type Decoder struct {
 	src      []byte
 	blockEnd int
 
-	ht        huffTable
+	// ht is the Huffman table of the literals, one of hts: the two
+	// tables last read, each kept with the description it was built from.
+	// A description equal to one of them reuses its table, the single-
+	// and the double-symbol one: c-blosc2 cuts a block into byte planes,
+	// each its own frame, and the planes of one kind (the low bytes of
+	// noisy floats, say) share their tree from block to block, planes of
+	// another kind coming between them.
+	ht        *huffTable
+	hts       [2]huffSlot
 	huffValid bool // a Huffman table was read in this frame
 
 	// The FSE tables of the last compressed block, for the repeat mode:
@@ -221,7 +229,7 @@ const litSlack = 32
 // block decodes one compressed block into out[pos:], out ending where the
 // block must end at the latest, and returns the new position.
 func (d *Decoder) block(out []byte, pos int, blk []byte, window uint64) (int, error) {
-	lits, blk, err := d.literals(blk, len(out)-pos)
+	lits, blk, err := d.literals(blk, out[pos:])
 	if err != nil {
 		return 0, err
 	}
@@ -253,6 +261,9 @@ func (d *Decoder) block(out []byte, pos int, blk []byte, window uint64) (int, er
 		if len(lits) > len(out)-pos {
 			return 0, corrupt("literals overflow the block")
 		}
+		if len(lits) > 0 && &lits[0] == &out[pos] {
+			return pos + len(lits), nil // decoded in place
+		}
 		return pos + copy(out[pos:], lits), nil
 	}
 	if len(blk) < 1 {
@@ -277,10 +288,14 @@ func (d *Decoder) block(out []byte, pos int, blk []byte, window uint64) (int, er
 
 // literals decodes the literals section at the start of blk and returns
 // the literals and the rest of the block. Raw literals are returned in
-// place; the others are decoded into d.lits, which has litSlack spare.
-// Every literal goes to the output, so a section claiming more than room,
-// the output left in the block, is corrupt; buffers are sized by it.
-func (d *Decoder) literals(blk []byte, room int) ([]byte, []byte, error) {
+// place; the others are decoded into d.lits, which has litSlack spare,
+// or, when no sequences follow them, into out, the output left in the
+// block, where they are the block's output: c-blosc2's byte planes of
+// noisy data are such blocks, whose copy would be a tenth of their time.
+// Every literal goes to the output, so a section claiming more than
+// len(out) is corrupt; buffers are sized by it.
+func (d *Decoder) literals(blk, out []byte) ([]byte, []byte, error) {
+	room := len(out)
 	if len(blk) < 1 {
 		return nil, nil, corrupt("missing literals section")
 	}
@@ -357,7 +372,13 @@ func (d *Decoder) literals(blk []byte, room int) ([]byte, []byte, error) {
 	} else if !d.huffValid {
 		return nil, nil, corrupt("treeless literals without a previous table")
 	}
-	buf := d.litBuf(regen)
+	var buf []byte
+	if len(rest) == 1 && rest[0] == 0 {
+		// No sequences (a count of 0 and nothing after it).
+		buf = out[:regen]
+	} else {
+		buf = d.litBuf(regen)
+	}
 	var err error
 	if streams == 1 {
 		err = d.ht.decode1(buf, data)
