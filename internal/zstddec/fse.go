@@ -134,12 +134,14 @@ func fseSpread(symbols *[512]uint8, norm []int16, tableLog uint) {
 // and returns the table to decode with and the rest of the section.
 //
 // buf holds the table built from the description *desc, which an FSE
-// table reuses when its description is the same bytes.
-func (d *Decoder) table(mode uint8, in []byte, prev, buf []seqEntry, desc *[]byte, predef []seqEntry,
+// table reuses when its description is the same bytes; sp holds the one
+// built before it, which is swapped back into buf when its description
+// comes again.
+func (d *Decoder) table(mode uint8, in []byte, prev, buf []seqEntry, desc *[]byte, sp *seqSpare, predef []seqEntry,
 	base []uint32, extra []uint8, maxSym int, maxLog uint) ([]seqEntry, []byte, error) {
 	switch mode {
 	case 0:
-		*desc = (*desc)[:0]
+		sp.keep(buf, desc)
 		return buf[:copy(buf, predef)], in, nil
 	case 1:
 		if len(in) < 1 {
@@ -155,8 +157,8 @@ func (d *Decoder) table(mode uint8, in []byte, prev, buf []seqEntry, desc *[]byt
 		} else {
 			e.base, e.nbAdd = 1<<s, uint8(s)
 		}
+		sp.keep(buf, desc)
 		buf[0] = e
-		*desc = (*desc)[:0]
 		return buf[:1], in[1:], nil
 	case 2:
 		tableLog, nsym, n, err := readNCount(d.norm[:], in, maxSym, maxLog)
@@ -164,7 +166,12 @@ func (d *Decoder) table(mode uint8, in []byte, prev, buf []seqEntry, desc *[]byt
 			return nil, nil, err
 		}
 		t := buf[:1<<tableLog]
-		if !bytes.Equal(*desc, in[:n]) || len(*desc) == 0 {
+		switch {
+		case len(*desc) != 0 && bytes.Equal(*desc, in[:n]):
+		case len(sp.desc) != 0 && bytes.Equal(sp.desc, in[:n]):
+			sp.swap(buf, desc)
+		default:
+			sp.keep(buf, desc)
 			buildSeqTable(t, d.norm[:nsym], tableLog, base, extra)
 			*desc = append((*desc)[:0], in[:n]...)
 		}
@@ -175,6 +182,43 @@ func (d *Decoder) table(mode uint8, in []byte, prev, buf []seqEntry, desc *[]byt
 		}
 		return prev, in, nil
 	}
+}
+
+// seqSpare is a sequence table kept aside with the description it was
+// built from (empty while it holds none).
+type seqSpare struct {
+	t    [512]seqEntry
+	desc []byte
+}
+
+// descStates is the number of states of the table an FSE table
+// description (RFC 8878 4.1.1) builds: its first 4 bits are the log of
+// that number, minus 5.
+func descStates(desc []byte) int { return 1 << (desc[0]&15 + 5) }
+
+// keep moves the table in buf, built from *desc, to the spare before buf
+// is overwritten, and leaves *desc empty. A buf holding no built table
+// (a predefined or RLE one) leaves the spare as it is.
+func (sp *seqSpare) keep(buf []seqEntry, desc *[]byte) {
+	if len(*desc) == 0 {
+		return
+	}
+	copy(sp.t[:], buf[:descStates(*desc)])
+	sp.desc = append(sp.desc[:0], *desc...)
+	*desc = (*desc)[:0]
+}
+
+// swap exchanges the table in buf and its description *desc with the
+// spare's; either may be empty (a buf holding no built table).
+func (sp *seqSpare) swap(buf []seqEntry, desc *[]byte) {
+	n := descStates(sp.desc)
+	if len(*desc) != 0 {
+		n = max(n, descStates(*desc))
+	}
+	for i := range buf[:n] {
+		buf[i], sp.t[i] = sp.t[i], buf[i]
+	}
+	*desc, sp.desc = sp.desc, *desc
 }
 
 // readNCount reads an FSE table description (RFC 8878 4.1.1) into norm

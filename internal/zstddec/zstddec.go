@@ -84,6 +84,12 @@ type Decoder struct {
 	// block repeating its predecessor's, common in a frame and across
 	// Blosc's frames of similar data, reuses the table.
 	llDesc, mlDesc, ofDesc []byte
+	// The table each buffer held before, with its description: c-blosc2
+	// cuts a block into byte planes, each its own frame, and the planes
+	// of one kind share their tables from block to block, planes of
+	// another kind coming between them. A description equal to the
+	// spare's swaps the two tables back, a copy instead of a build.
+	llSpare, mlSpare, ofSpare seqSpare
 	norm                   [64]int16
 	rep                    [3]int
 }
@@ -274,13 +280,13 @@ func (d *Decoder) block(out []byte, pos int, blk []byte, window uint64) (int, er
 	if modes&3 != 0 {
 		return 0, ErrReservedModes
 	}
-	if d.ll, blk, err = d.table(modes>>6, blk, d.ll, d.llBuf[:], &d.llDesc, llPredef[:64], llBase[:], llBits[:], 35, 9); err != nil {
+	if d.ll, blk, err = d.table(modes>>6, blk, d.ll, d.llBuf[:], &d.llDesc, &d.llSpare, llPredef[:64], llBase[:], llBits[:], 35, 9); err != nil {
 		return 0, fmt.Errorf("literal lengths: %w", err)
 	}
-	if d.of, blk, err = d.table(modes>>4&3, blk, d.of, d.ofBuf[:], &d.ofDesc, ofPredef[:32], nil, nil, 31, 8); err != nil {
+	if d.of, blk, err = d.table(modes>>4&3, blk, d.of, d.ofBuf[:], &d.ofDesc, &d.ofSpare, ofPredef[:32], nil, nil, 31, 8); err != nil {
 		return 0, fmt.Errorf("offsets: %w", err)
 	}
-	if d.ml, blk, err = d.table(modes>>2&3, blk, d.ml, d.mlBuf[:], &d.mlDesc, mlPredef[:64], mlBase[:], mlBits[:], 52, 9); err != nil {
+	if d.ml, blk, err = d.table(modes>>2&3, blk, d.ml, d.mlBuf[:], &d.mlDesc, &d.mlSpare, mlPredef[:64], mlBase[:], mlBits[:], 52, 9); err != nil {
 		return 0, fmt.Errorf("match lengths: %w", err)
 	}
 	return d.sequences(out, pos, lits, blk, nseq, window)
