@@ -90,8 +90,8 @@ type Decoder struct {
 	// another kind coming between them. A description equal to the
 	// spare's swaps the two tables back, a copy instead of a build.
 	llSpare, mlSpare, ofSpare seqSpare
-	norm                   [64]int16
-	rep                    [3]int
+	norm                      [64]int16
+	rep                       [3]int
 }
 
 func corrupt(format string, a ...any) error {
