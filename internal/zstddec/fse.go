@@ -59,10 +59,10 @@ func buildSeqTable(t []seqEntry, norm []int16, tableLog uint, base []uint32, ext
 	size := 1 << tableLog
 	t = t[:size]
 	var symbols [512]uint8
-	var next [64]uint16
+	var next [64]uint32
 	var vals [64]seqEntry // each symbol's baseline and extra bits
 	for s, c := range norm {
-		next[s&63] = uint16(max(c, 1))
+		next[s&63] = uint32(max(c, 1))
 		if base != nil {
 			vals[s&63] = seqEntry{base: base[s], nbAdd: extra[s]}
 		} else {
@@ -76,12 +76,12 @@ func buildSeqTable(t []seqEntry, norm []int16, tableLog uint, base []uint32, ext
 		s := symbols[u&511] & 63
 		ns := next[s]
 		next[s] = ns + 1
-		nb := tableLog + 1 - uint(bits.Len16(ns))
+		nb := (tableLog + 1 - uint(bits.Len32(ns))) & 31
 		e := &t[u]
 		e.base = vals[s].base
 		e.nbAdd = vals[s].nbAdd
 		e.nbBits = uint8(nb)
-		e.next = uint16(int(ns)<<nb - size)
+		e.next = uint16(ns<<nb - uint32(size))
 	}
 }
 
@@ -89,43 +89,54 @@ func buildSeqTable(t []seqEntry, norm []int16, tableLog uint, base []uint32, ext
 // is a probability below one) over a table of 1<<tableLog states as FSE
 // does (RFC 8878 4.1.1): symbols[u] is state u's symbol. The counts must
 // sum to the table size, which readNCount checks; len(norm) <= 256.
+//
+// The format walks the table by a fixed step, giving each position in
+// turn the next symbol of the counts laid out in order and skipping the
+// top positions, which the symbols of probability below one take. Here
+// the counts are laid out first, 8 bytes at a time, and the walk visits
+// every position (the step is odd, so it visits each once) without a
+// branch: a skipped position takes a symbol that does not advance and
+// that the top's symbols overwrite after it.
 func fseSpread(symbols *[512]uint8, norm []int16, tableLog uint) {
 	size := 1 << tableLog
-	high := size - 1
+	var spread [512 + 8]uint8
+	n, low := 0, 0
 	for s, c := range norm {
 		if c == -1 {
-			symbols[high&511] = uint8(s)
-			high--
+			low++
+			continue
 		}
+		v := uint64(s) * 0x0101010101010101
+		for i := 0; i < int(c); i += 8 {
+			binary.LittleEndian.PutUint64(spread[(n+i)&511:], v)
+		}
+		n += max(int(c), 0)
 	}
 	step := size>>1 + size>>3 + 3
 	mask := size - 1
-	p := 0
-	if high == size-1 {
-		// No symbol of probability below one, so no position is
-		// skipped: lay the symbols out in order, then walk the table.
-		var spread [512 + 8]uint8
-		n := 0
-		for s, c := range norm {
-			v := uint64(s) * 0x0101010101010101
-			for i := 0; i < int(c); i += 8 {
-				binary.LittleEndian.PutUint64(spread[(n+i)&511:], v)
-			}
-			n += max(int(c), 0)
-		}
-		for i := range size {
+	if low == 0 {
+		// Two positions a round, each its own chain of additions.
+		p, q := 0, step&mask
+		for i := 0; i < size; i += 2 {
 			symbols[p&511] = spread[i&511]
-			p = (p + step) & mask
+			symbols[q&511] = spread[(i+1)&511]
+			p = (p + 2*step) & mask
+			q = (q + 2*step) & mask
 		}
 		return
 	}
+	high := size - 1 - low
+	p, i := 0, 0
+	for range size {
+		symbols[p&511] = spread[i&511]
+		i += int(uint64(int64(p-high-1)) >> 63) // p <= high
+		p = (p + step) & mask
+	}
+	top := size - 1
 	for s, c := range norm {
-		for range c {
-			symbols[p&511] = uint8(s)
-			p = (p + step) & mask
-			for p > high {
-				p = (p + step) & mask
-			}
+		if c == -1 {
+			symbols[top&511] = uint8(s)
+			top--
 		}
 	}
 }
