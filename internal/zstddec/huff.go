@@ -54,6 +54,49 @@ type huffTable struct {
 	// many symbols it decodes, 1 or 2.
 	pairs     [1 << pairBits]uint32
 	pairValid bool
+	// The triple-symbol table of a tree of codes of at most 4 bits (the
+	// half-byte planes of noisy data), built when a section comes under
+	// a tree already seen: entry i, for the next tripleBits bits read as
+	// i, holds the bits of the three codes at their top in its low byte
+	// and the three symbols in the others.
+	triples     [1 << tripleBits]uint32
+	tripleValid bool
+	seen        bool // the tree came again
+}
+
+// tripleBits is the triple-symbol table's index width: three codes of at
+// most 4 bits.
+const tripleBits = 12
+
+// buildTriples builds t.triples from t.dt; t.maxBits must be at most 4.
+// Like buildPairs it looks each code up once for the run of entries it
+// starts.
+func (t *huffTable) buildTriples() {
+	sh := (tripleBits - t.maxBits) & 15
+	const mask = 1<<tripleBits - 1
+	for i := 0; i < 1<<tripleBits; {
+		e1 := uint32(t.dt[i>>sh&(1<<huffMaxBits-1)])
+		n1 := e1 & 15
+		end1 := i + 1<<((tripleBits-n1)&15)
+		for j := i; j < end1; {
+			e2 := uint32(t.dt[j<<n1&mask>>sh])
+			n2 := e2 & 15
+			end2 := j + 1<<((tripleBits-n1-n2)&15)
+			for k := j; k < end2; {
+				e3 := uint32(t.dt[k<<(n1+n2)&mask>>sh])
+				n3 := e3 & 15
+				run := 1 << ((tripleBits - n1 - n2 - n3) & 15)
+				v := n1 + n2 + n3 | e1>>8<<8 | e2>>8<<16 | e3>>8<<24
+				for x := k; x < k+run; x++ {
+					t.triples[x&mask] = v
+				}
+				k += run
+			}
+			j = end2
+		}
+		i = end1
+	}
+	t.tripleValid = true
 }
 
 // pairBits is the double-symbol table's index width: more than a
@@ -103,7 +146,12 @@ type weightEntry struct {
 type huffSlot struct {
 	desc []byte
 	t    huffTable
+	idle int // descriptions read since this one was last
 }
+
+// huffKeep is how many other descriptions a tree that came again stays
+// kept through before the slot counts as free.
+const huffKeep = 16
 
 // readHuffTable reads a Huffman_Tree_Description from in, points d.ht at
 // its table and returns the rest of in. A description equal to one of
@@ -122,20 +170,29 @@ func (d *Decoder) readHuffTable(in []byte) ([]byte, error) {
 		for k := range d.hts {
 			if s := &d.hts[k]; len(s.desc) == dl && bytes.Equal(s.desc, in[:dl]) {
 				d.ht = &s.t
+				s.t.seen = true
+				s.idle = 0
+				d.hts[1-k].idle++
 				return in[dl:], nil
 			}
 		}
 	}
-	s := &d.hts[0]
-	if d.ht == &s.t {
-		s = &d.hts[1]
+	// The new table replaces one that did not come again, if one did
+	// (the planes whose tree changes from block to block take turns
+	// with those whose tree stays), else the one not read last.
+	kept := func(s *huffSlot) bool { return s.t.seen && s.idle < huffKeep }
+	s, other := &d.hts[0], &d.hts[1]
+	if kept(s) && !kept(other) || kept(s) == kept(other) && d.ht == &s.t {
+		s, other = other, s
 	}
+	other.idle++
 	s.desc = s.desc[:0]
 	rest, err := d.buildHuffTable(&s.t, in)
 	if err != nil {
 		return nil, err
 	}
 	d.ht = &s.t
+	s.idle = 0
 	s.desc = append(s.desc, in[:len(in)-len(rest)]...)
 	return rest, nil
 }
@@ -227,7 +284,7 @@ func (d *Decoder) buildHuffTable(t *huffTable, in []byte) ([]byte, error) {
 		at[x]++
 	}
 	t.maxBits = maxBits
-	t.pairValid = false
+	t.pairValid, t.tripleValid, t.seen = false, false, false
 	q := 0
 	from := count[0]
 	for x := 1; x <= int(maxBits); x++ {
@@ -500,6 +557,11 @@ func (t *huffTable) decode4(dst, src []byte) error {
 	end := [4]int{seg, 2 * seg, 3 * seg, len(dst)}
 	switch {
 	case t.maxBits > fastBits:
+	case useTriples(t, len(dst)):
+		if !t.tripleValid {
+			t.buildTriples()
+		}
+		t.triples4Asm(dst, &o, &end, &br)
 	case usePairs(len(dst), len(src)):
 		if !t.pairValid {
 			t.buildPairs()
@@ -547,6 +609,21 @@ func usePairs(n, csize int) bool {
 	return useHuffAsm && n >= 8<<10 && csize*16 < n*pairQ
 }
 
+// useTriples says whether a 4-stream section of n symbols is decoded
+// through the triple-symbol table, with the assembly loop: its tree's
+// codes must be at most 4 bits, and the tree must have come before, so
+// that the table (4096 entries, longer to build than a frame of c-blosc2
+// takes to decode) is built once for the planes that share it.
+func useTriples(t *huffTable, n int) bool {
+	switch huffPairs {
+	case pairsNever, pairsAlways:
+		return false
+	case pairsTriples:
+		return useHuffAsm && t.maxBits <= 4
+	}
+	return useHuffAsm && t.maxBits <= 4 && n >= 8<<10 && (t.seen || t.tripleValid)
+}
+
 // huffPairs lets tests choose the loops: pairsAuto, the default, decides
 // by usePairs's rule.
 var huffPairs = pairsAuto
@@ -555,6 +632,7 @@ const (
 	pairsAuto = iota
 	pairsNever
 	pairsAlways
+	pairsTriples // triples wherever the codes allow, else single symbols
 )
 
 // pairQ is the largest section size, in sixteenths of its symbols count,

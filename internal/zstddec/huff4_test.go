@@ -37,8 +37,8 @@ func huffLoops(t *testing.T, label string, sec []byte, n int, side guard.Side) e
 	out := guard.New(n, side)
 	defer out.Free()
 	for _, asm := range []bool{false, true} {
-		for _, pairs := range []int{pairsNever, pairsAlways, pairsAuto} {
-			if asm && !haveAsm || !asm && pairs == pairsNever {
+		for _, pairs := range []int{pairsNever, pairsAlways, pairsAuto, pairsTriples} {
+			if asm && !haveAsm || !asm && (pairs == pairsNever || pairs == pairsTriples) {
 				continue
 			}
 			useHuffAsm, huffPairs = asm, pairs
@@ -59,6 +59,22 @@ func huffLoops(t *testing.T, label string, sec []byte, n int, side guard.Side) e
 	return errRef
 }
 
+// nibbles is n bytes of alpha symbols, equally likely when alpha is a
+// power of two (codes of log2(alpha) bits: the byte planes of noisy data
+// that the triple-symbol loop takes), skewed otherwise.
+func nibbles(n, alpha int) []byte {
+	r := rand.New(rand.NewPCG(uint64(n), uint64(alpha)))
+	b := make([]byte, n)
+	for i := range b {
+		if alpha&(alpha-1) == 0 {
+			b[i] = byte(r.IntN(alpha))
+		} else {
+			b[i] = byte(r.IntN(alpha) * r.IntN(alpha) / alpha)
+		}
+	}
+	return b
+}
+
 // TestHuff4Loops runs every choice of 4-stream loops over the sections
 // huff0 writes of assorted and Blosc-like inputs, whole, with the symbol
 // count off by one and with bytes flipped, against guard pages on both
@@ -69,6 +85,11 @@ func TestHuff4Loops(t *testing.T) {
 	for _, name := range []string{"text", "f32_noise", "linspace_f64", "arange_i16"} {
 		p, _ := golden.Pattern(name, 128<<10)
 		ins = append(ins, golden.Shuffled(p, 4))
+	}
+	for _, n := range []int{100, 777, 5000, 40000, 128 << 10} {
+		for _, alpha := range []int{16, 11, 8, 5, 4, 2} {
+			ins = append(ins, nibbles(n, alpha))
+		}
 	}
 	var s huff0.Scratch
 	for i, src := range ins {

@@ -268,3 +268,59 @@ func TestHuffTableSlots(t *testing.T) {
 		}
 	}
 }
+
+// TestHuffTableKeep: a tree that comes again between trees that change
+// (c-blosc2's noisy byte planes between its others) keeps its slot, so
+// it is never built again, until huffKeep other trees have passed; every
+// section decodes to its input throughout.
+func TestHuffTableKeep(t *testing.T) {
+	var s huff0.Scratch
+	sec := func(alpha int, seed uint64) ([]byte, []byte) {
+		r := rand.New(rand.NewPCG(seed, 9))
+		in := make([]byte, 9000)
+		for i := range in {
+			x := r.Float64()
+			in[i] = byte(x * x * float64(alpha))
+		}
+		s.Reuse = huff0.ReusePolicyNone
+		out, _, err := huff0.Compress4X(in, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bytes.Clone(out), in
+	}
+	var d Decoder
+	read := func(sec, in []byte) {
+		t.Helper()
+		rest, err := d.readHuffTable(sec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]byte, len(in))
+		if err := d.ht.decode4(got, rest); err != nil || !bytes.Equal(got, in) {
+			t.Fatalf("%v, equal %v", err, bytes.Equal(got, in))
+		}
+	}
+	a, ain := sec(16, 1)
+	read(a, ain)
+	read(a, ain)
+	kept := d.ht
+	for k := range huffKeep/2 + huffKeep + 2 {
+		b, bin := sec(40+k, uint64(100+k))
+		read(b, bin)
+		if k < huffKeep && d.ht == kept {
+			t.Fatalf("other tree %d took the kept slot", k)
+		}
+		if k < huffKeep/2 {
+			read(a, ain)
+			if d.ht != kept {
+				t.Fatalf("after other tree %d the kept tree was built again", k)
+			}
+		}
+	}
+	for _, sl := range d.hts {
+		if bytes.Equal(sl.desc, a[:len(sl.desc)]) && len(sl.desc) > 0 {
+			t.Fatalf("the kept tree outlived %d other trees", huffKeep)
+		}
+	}
+}
