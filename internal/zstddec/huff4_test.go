@@ -260,3 +260,56 @@ func skewed(r *rand.Rand, n int) []byte {
 	}
 	return b
 }
+
+// buildTriplesOracle is t's triple-symbol table by its definition: entry
+// i decodes the three codes at the top of the 12 bits i, one by one.
+func buildTriplesOracle(t *huffTable) (p [1 << tripleBits]uint32) {
+	sh := tripleBits - t.maxBits
+	for i := range p {
+		w, bits := uint32(i), uint32(0)
+		for k := range 3 {
+			e := uint32(t.dt[w>>sh])
+			p[i] |= e >> 8 << (8 * (k + 1))
+			bits += e & 0xff
+			w = w << (e & 0xff) & (1<<tripleBits - 1)
+		}
+		p[i] |= bits
+	}
+	return p
+}
+
+// TestBuildTriples compares buildTriples with its definition on trees of
+// codes of 1 to 4 bits, flat and skewed.
+func TestBuildTriples(t *testing.T) {
+	seen := map[uint]bool{}
+	for _, n := range []int{300, 5000, 40000} {
+		for _, alpha := range []int{16, 11, 8, 5, 4, 3, 2} {
+			var s huff0.Scratch
+			sec, _, err := huff0.Compress4X(nibbles(n, alpha), &s)
+			if err != nil {
+				continue // incompressible
+			}
+			var d Decoder
+			if _, err := d.readHuffTable(sec); err != nil {
+				t.Fatalf("%d symbols of %d: %v", n, alpha, err)
+			}
+			if d.ht.maxBits > 4 {
+				continue
+			}
+			seen[d.ht.maxBits] = true
+			d.ht.buildTriples()
+			if want := buildTriplesOracle(d.ht); d.ht.triples != want {
+				for i := range want {
+					if d.ht.triples[i] != want[i] {
+						t.Fatalf("%d symbols of %d, %d-bit codes: entry %d is %#x, want %#x", n, alpha, d.ht.maxBits, i, d.ht.triples[i], want[i])
+					}
+				}
+			}
+		}
+	}
+	for b := uint(1); b <= 4; b++ {
+		if !seen[b] && b > 1 {
+			t.Errorf("no tree of %d-bit codes", b)
+		}
+	}
+}
