@@ -1,8 +1,7 @@
 package zstdenc
 
 import (
-	"encoding/binary"
-
+	"github.com/goblosc/blosc/internal/le"
 	"github.com/goblosc/blosc/internal/zstdcodes"
 )
 
@@ -201,7 +200,7 @@ func (e *Encoder) encodeSequences(dst []byte, ll, of, ml *fseCTable) int {
 		nb += k
 	}
 	flush := func() {
-		binary.LittleEndian.PutUint64(dst[pos:], acc)
+		le.Store64(dst, pos, acc)
 		k := nb >> 3
 		pos += int(k)
 		acc >>= (k << 3) & 63

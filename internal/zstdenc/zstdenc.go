@@ -319,32 +319,32 @@ func hashN(u uint64, mls, hbits uint8) uint32 {
 	return uint32(((u << ((64 - 8*mls) & 63)) * prime8) >> ((64 - hbits) & 63))
 }
 
-// matchLen counts the bytes at a equal to those at b, a > b, up to end.
+// matchLen counts the bytes at a equal to those at b, a > b, up to end
+// (at most len(buf)).
 func matchLen(buf []byte, a, b, end int) int {
-	x, y := buf[a:end], buf[b:end]
 	n := 0
-	for len(x) >= 16 {
-		d := binary.LittleEndian.Uint64(x) ^ binary.LittleEndian.Uint64(y)
-		if d != 0 {
+	for a+n+16 <= end {
+		if d := le.Load64(buf, a+n) ^ le.Load64(buf, b+n); d != 0 {
 			return n + bits.TrailingZeros64(d)>>3
 		}
-		d = binary.LittleEndian.Uint64(x[8:]) ^ binary.LittleEndian.Uint64(y[8:])
-		if d != 0 {
+		if d := le.Load64(buf, a+n+8) ^ le.Load64(buf, b+n+8); d != 0 {
 			return n + 8 + bits.TrailingZeros64(d)>>3
 		}
-		x, y = x[16:], y[16:]
 		n += 16
 		// A match this long may be very long (runs, zeros, shuffled
 		// counters): the runtime's vector compare skips equal stretches.
-		for len(x) >= 256 && bytes.Equal(x[:256], y[:256]) {
-			x, y = x[256:], y[256:]
+		for a+n+256 <= end && bytes.Equal(buf[a+n:a+n+256], buf[b+n:b+n+256]) {
 			n += 256
 		}
 	}
-	for i := range x {
-		if x[i] != y[i] {
-			return n + i
+	if a+n+8 <= end {
+		if d := le.Load64(buf, a+n) ^ le.Load64(buf, b+n); d != 0 {
+			return n + bits.TrailingZeros64(d)>>3
 		}
+		n += 8
 	}
-	return n + len(x)
+	for a+n < end && buf[a+n] == buf[b+n] {
+		n++
+	}
+	return n
 }
