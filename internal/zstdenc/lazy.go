@@ -20,7 +20,7 @@ import (
 // strategies keeps every position.
 func (e *Encoder) hcInsert(buf []byte, ip int, mls uint8) int {
 	head, chain := e.hashT, e.hashL
-	hlog := e.p.hlog
+	hh := newHasher(mls, e.p.hlog)
 	mask := len(chain) - 1
 	base := e.base
 	i := e.nextUpdate
@@ -29,19 +29,19 @@ func (e *Encoder) hcInsert(buf []byte, ip int, mls uint8) int {
 		// in, as the rows do, which keeps the matches that start or end
 		// near it and spares a long stretch of inserts.
 		for end := i + rowSkipStart; i < end; i++ {
-			h := hashN(load64(buf, i), mls, hlog)
+			h := hh.hash(load64(buf, i))
 			chain[i&mask] = head[h]
 			head[h] = base + uint32(i)
 		}
 		i = ip - rowSkipEnd
 	}
 	for ; i < ip; i++ {
-		h := hashN(load64(buf, i), mls, hlog)
+		h := hh.hash(load64(buf, i))
 		chain[i&mask] = head[h]
 		head[h] = base + uint32(i)
 	}
 	e.nextUpdate = max(e.nextUpdate, ip)
-	return int(int32(head[hashN(load64(buf, ip), mls, hlog)] - base))
+	return int(int32(head[hh.hash(load64(buf, ip))] - base))
 }
 
 // hcSearch is libzstd's hash chain search: up to 1<<searchLog earlier

@@ -319,6 +319,20 @@ func hashN(u uint64, mls, hbits uint8) uint32 {
 	return uint32(((u << ((64 - 8*mls) & 63)) * prime8) >> ((64 - hbits) & 63))
 }
 
+// hasher is hashN for one mls and hbits, its multiplier and shift worked
+// out once: the low mls bytes shifted to the top and multiplied are the
+// bytes multiplied by the prime shifted as far, one shift fewer a hash.
+type hasher struct {
+	mul   uint64
+	shift uint8
+}
+
+func newHasher(mls, hbits uint8) hasher {
+	return hasher{prime8 << ((64 - 8*mls) & 63), (64 - hbits) & 63}
+}
+
+func (h hasher) hash(u uint64) uint32 { return uint32((u * h.mul) >> (h.shift & 63)) }
+
 // matchLen counts the bytes at a equal to those at b, a > b, up to end
 // (at most len(buf)).
 func matchLen(buf []byte, a, b, end int) int {
