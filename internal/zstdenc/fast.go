@@ -25,17 +25,15 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 	for {
 		step := 2
 		nextStep := ip0 + stepIncr
-		ip1 := ip0 + 1
 		ip2 := ip0 + step
-		ip3 := ip2 + 1
-		if ip3 >= ilimit {
+		if ip2+1 >= ilimit {
 			break
 		}
-		// u0 and u1 are the 8 bytes at ip0 and ip1, loaded once for
-		// their hash and for the match test.
-		u0, u1 := load64(buf, ip0), load64(buf, ip1)
-		h0 := hh.hash(u0)
-		h1 := hh.hash(u1)
+		// A turn looks at ip0 and ip0+1, with ip2 and ip2+1 hashed ahead;
+		// ip1 and ip3 of libzstd's loop are kept as those sums, which
+		// leaves the compiler fewer values to keep in registers.
+		h0 := hh.hash(load64(buf, ip0))
+		h1 := hh.hash(load64(buf, ip0+1))
 		cand := int(int32(table[h0] - base))
 		var m, ml, cur int
 		found := false
@@ -44,6 +42,7 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 			table[h0] = base + uint32(ip0)
 			u2 := load64(buf, ip2)
 			if ip2 > rep1 && uint32(u2) == load32(buf, ip2-rep1) {
+				table[h1] = base + uint32(ip0+1)
 				ip0 = ip2
 				m = ip0 - rep1
 				ml = 4
@@ -52,12 +51,11 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 					m--
 					ml++
 				}
-				table[h1] = base + uint32(ip1)
 				found = true
 				break
 			}
-			if cand >= 0 && uint32(u0) == load32(buf, cand) {
-				table[h1] = base + uint32(ip1)
+			if cand >= 0 && load32(buf, ip0) == load32(buf, cand) {
+				table[h1] = base + uint32(ip0+1)
 				m, ml = cand, 4
 				rep2, rep1 = rep1, ip0-cand
 				break
@@ -65,13 +63,15 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 			cand = int(int32(table[h1] - base))
 			h0 = h1
 			h1 = hh.hash(u2)
-			ip0, ip1, ip2 = ip1, ip2, ip3
-			u0, u1 = u1, u2
+			// The second position: ip0 and ip2 one on (libzstd's ip1 is
+			// now ip2-1).
+			ip0++
+			ip2++
 			cur = ip0
 			table[h0] = base + uint32(ip0)
-			if cand >= 0 && uint32(u0) == load32(buf, cand) {
+			if cand >= 0 && load32(buf, ip0) == load32(buf, cand) {
 				if step <= 4 {
-					table[h1] = base + uint32(ip1)
+					table[h1] = base + uint32(ip2-1)
 				}
 				m, ml = cand, 4
 				rep2, rep1 = rep1, ip0-cand
@@ -79,16 +79,14 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 			}
 			cand = int(int32(table[h1] - base))
 			h0 = h1
-			u2 = load64(buf, ip2)
-			h1 = hh.hash(u2)
-			ip0, ip1 = ip1, ip2
-			u0, u1 = u1, u2
-			ip2, ip3 = ip0+step, ip1+step
+			h1 = hh.hash(load64(buf, ip2))
+			ip0 = ip2 - 1
+			ip2 = ip0 + step
 			if ip2 >= nextStep {
 				step++
 				nextStep += stepIncr
 			}
-			if ip3 >= ilimit {
+			if ip2+1 >= ilimit {
 				break
 			}
 		}
