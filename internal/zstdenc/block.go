@@ -3,13 +3,13 @@ package zstdenc
 import "encoding/binary"
 
 // seq is one sequence: ll literals, then ml bytes copied from offset
-// back. seqCodes turns ll, ml and offset into the extra bits their codes
-// leave to write (llx, mlx, ofx), which the sequence bit stream then
-// writes without masking them.
+// back. seqCodes replaces ll and ml by the extra bits their codes leave
+// to write and sets ofx to the offset code's, so that the sequence bit
+// stream writes them without masking.
 type seq struct {
-	ll, ml uint32 // llx, mlx after seqCodes
+	ll, ml uint32 // after seqCodes, their codes' extra bits
 	offset uint32
-	ofx    uint32
+	ofx    uint32 // the offset code's extra bits, set by seqCodes
 }
 
 // Block types (RFC 8878 3.1.1.2).

@@ -2,9 +2,9 @@ package zstdenc
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/goblosc/blosc/internal/le"
-	"slices"
 )
 
 const (

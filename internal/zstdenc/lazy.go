@@ -33,7 +33,7 @@ func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 		// The inside of a long match: its first and last positions go
 		// in, as the rows do, which keeps the matches that start or end
 		// near it and spares a long stretch of inserts.
-		for end := i + rowSkipStart; i < end; i++ {
+		for stop := i + rowSkipStart; i < stop; i++ {
 			h := hh.hash(load64(buf, i))
 			chain[i&mask] = head[h]
 			head[h] = base + uint32(i)
