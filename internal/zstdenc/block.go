@@ -3,11 +3,13 @@ package zstdenc
 import "encoding/binary"
 
 // seq is one sequence: ll literals, then ml bytes copied from offset
-// back. offBase is the offset's code, set by seqCodes.
+// back. seqCodes replaces ll and ml by the extra bits their codes leave
+// to write and sets ofx to the offset code's, so that the sequence bit
+// stream writes them without masking.
 type seq struct {
-	ll, ml  uint32
-	offset  uint32
-	offBase uint32
+	ll, ml uint32 // after seqCodes, their codes' extra bits
+	offset uint32
+	ofx    uint32 // the offset code's extra bits, set by seqCodes
 }
 
 // Block types (RFC 8878 3.1.1.2).
@@ -30,8 +32,8 @@ func minGain(n, strat int) int {
 // seqCodes turns each sequence's offset into its code as the decoder
 // will read it, following the decoder's three repeat offsets (RFC 8878
 // 3.1.2.5): a repeat costs fewer bits, whatever the match finder knew.
-// In the same pass it sets the three codes of each sequence and counts
-// them.
+// In the same pass it sets the three codes of each sequence, counts
+// them, and leaves in the sequence the extra bits each code leaves.
 func (e *Encoder) seqCodes() {
 	r := e.rep
 	n := len(e.seqs)
@@ -73,9 +75,11 @@ func (e *Encoder) seqCodes() {
 				r[0], r[1], r[2] = o, r[0], r[1]
 			}
 		}
-		s.offBase = ob
 		l, m, of := llCode(s.ll), mlCode(s.ml-3), uint8(highbit(ob))
 		lc[i], mc[i], oc[i] = l, m, of
+		s.ll &= llMask64[l&63]
+		s.ml = (s.ml - 3) & mlMask64[m&63]
+		s.ofx = ob ^ 1<<(of&31)
 		cl[l&63]++
 		co[of&63]++
 		cm[m&63]++

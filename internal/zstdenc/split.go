@@ -91,7 +91,10 @@ func (e *Encoder) partSize(seqs []seq, lits []byte, a, b int) int {
 		litEnd = len(lits)
 	}
 	size += litEnd - lit
-	e.seqs, e.lits = seqs[a:b], lits[lit:litEnd]
+	// compressBlock turns the sequences it codes into their extra bits
+	// (seqCodes), so it codes a copy: the block's own are coded again.
+	e.splitSeqs = append(e.splitSeqs[:0], seqs[a:b]...)
+	e.seqs, e.lits = e.splitSeqs, lits[lit:litEnd]
 	n := e.compressBlock()
 	e.seqs, e.lits = seqs, lits
 	if n == 0 {

@@ -23,6 +23,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/goblosc/blosc/internal/le"
 )
 
 const (
@@ -56,6 +58,8 @@ type Encoder struct {
 
 	opt  optState // the optimal parser (btopt, btultra, btultra2)
 	cuts []int    // where splitBlock cuts a block's sequences
+	// splitSeqs: the copy of a part's sequences splitBlock measures.
+	splitSeqs []seq
 
 	// Row-based finding (rows true): a tag per hashT entry, and each
 	// row's head.
@@ -305,8 +309,12 @@ func (e *Encoder) emit(buf []byte, anchor, ip int, offset uint32, ml int) {
 	e.seqs = append(e.seqs, seq{ll: uint32(ip - anchor), ml: uint32(ml), offset: offset})
 }
 
-func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }
-func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
+// load32 and load64 read the finders' words without bounds checks where
+// internal/le allows it: every offset is at most end-8 of the block, or
+// a candidate before it (the tests and fuzz targets prove that with
+// -tags purego, where the loads are checked).
+func load32(b []byte, i int) uint32 { return le.Load32(b, i) }
+func load64(b []byte, i int) uint64 { return le.Load64(b, i) }
 
 const prime8 = 0xCF1BBCDCB7A56463
 
@@ -317,32 +325,46 @@ func hashN(u uint64, mls, hbits uint8) uint32 {
 	return uint32(((u << ((64 - 8*mls) & 63)) * prime8) >> ((64 - hbits) & 63))
 }
 
-// matchLen counts the bytes at a equal to those at b, a > b, up to end.
+// hasher is hashN for one mls and hbits, its multiplier and shift worked
+// out once: the low mls bytes shifted to the top and multiplied are the
+// bytes multiplied by the prime shifted as far, one shift fewer a hash.
+type hasher struct {
+	mul   uint64
+	shift uint8
+}
+
+func newHasher(mls, hbits uint8) hasher {
+	return hasher{prime8 << ((64 - 8*mls) & 63), (64 - hbits) & 63}
+}
+
+func (h hasher) hash(u uint64) uint32 { return uint32((u * h.mul) >> (h.shift & 63)) }
+
+// matchLen counts the bytes at a equal to those at b, a > b, up to end
+// (at most len(buf)).
 func matchLen(buf []byte, a, b, end int) int {
-	x, y := buf[a:end], buf[b:end]
 	n := 0
-	for len(x) >= 16 {
-		d := binary.LittleEndian.Uint64(x) ^ binary.LittleEndian.Uint64(y)
-		if d != 0 {
+	for a+n+16 <= end {
+		if d := le.Load64(buf, a+n) ^ le.Load64(buf, b+n); d != 0 {
 			return n + bits.TrailingZeros64(d)>>3
 		}
-		d = binary.LittleEndian.Uint64(x[8:]) ^ binary.LittleEndian.Uint64(y[8:])
-		if d != 0 {
+		if d := le.Load64(buf, a+n+8) ^ le.Load64(buf, b+n+8); d != 0 {
 			return n + 8 + bits.TrailingZeros64(d)>>3
 		}
-		x, y = x[16:], y[16:]
 		n += 16
 		// A match this long may be very long (runs, zeros, shuffled
 		// counters): the runtime's vector compare skips equal stretches.
-		for len(x) >= 256 && bytes.Equal(x[:256], y[:256]) {
-			x, y = x[256:], y[256:]
+		for a+n+256 <= end && bytes.Equal(buf[a+n:a+n+256], buf[b+n:b+n+256]) {
 			n += 256
 		}
 	}
-	for i := range x {
-		if x[i] != y[i] {
-			return n + i
+	if a+n+8 <= end {
+		if d := le.Load64(buf, a+n) ^ le.Load64(buf, b+n); d != 0 {
+			return n + bits.TrailingZeros64(d)>>3
 		}
+		n += 8
 	}
-	return n + len(x)
+	for a+n < end && buf[a+n] == buf[b+n] {
+		n++
+	}
+	return n
 }
