@@ -308,6 +308,7 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 		total *= (stop[i]+g.chunk[i]-1)/g.chunk[i] - start[i]/g.chunk[i]
 	}
 	var made, madeBytes int64
+	var reserving sync.WaitGroup // a Reserve at work on another goroutine
 	// group fills and compresses the chunks of jobs (their walk
 	// coordinates in coords), then stores them in order.
 	group := func() error {
@@ -363,6 +364,7 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 		parallel(len(jobs), threads, func(k int) {
 			a.comps[k], errs[k] = blosc.Compress(a.comps[k][:0], a.chunk[k*cb:(k+1)*cb], opts)
 		})
+		reserving.Wait()
 		for k, nchunk := range jobs {
 			if errs[k] != nil {
 				return fmt.Errorf("b2nd: chunk %d: %w", nchunk, errs[k])
@@ -384,7 +386,20 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 			// and an eighth more (nothing to do while there is room).
 			if left := total - made; left > 0 {
 				est := madeBytes / made * left
-				schunkhook.Reserve(a.sc, est+est/8)
+				if threads <= 1 {
+					schunkhook.Reserve(a.sc, est+est/8)
+				} else {
+					// Beside the next group's fill and compression,
+					// which do not touch the super-chunk: clearing a
+					// new buffer of the whole array's size took the
+					// time of a few chunks, with the other threads
+					// idle.
+					reserving.Add(1)
+					go func() {
+						defer reserving.Done()
+						schunkhook.Reserve(a.sc, est+est/8)
+					}()
+				}
 			}
 		}
 		return nil
@@ -393,6 +408,7 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 	// frame file is written in a few crash-safe steps.
 	for more := w.firstChunk(); more; {
 		err := a.sc.Batch(func() error {
+			defer reserving.Wait() // before the change ends
 			for k := 0; more && k < perBatch; k++ {
 				copy(coords[len(jobs)*nd:], w.cc)
 				jobs = append(jobs, w.nchunk())
