@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"testing"
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/b2nd"
 	"github.com/goblosc/blosc/bench/internal/cblosc2"
+	"github.com/goblosc/blosc/internal/cputime"
 	"github.com/goblosc/blosc/internal/frametest"
 	"github.com/goblosc/blosc/internal/golden"
 )
@@ -75,7 +77,10 @@ func b2ndBoxes(shape []int64) []b2ndBox {
 // (b2nd_get_slice_cbuffer: a band of rows, a band of columns, a box),
 // both sides reading c-blosc2's frame, in memory and from a file. It
 // reports the c/go time ratios of the best of each (above 1: Go is
-// faster) and each side's GB/s (of the array, or of the slice).
+// faster) and each side's GB/s (of the array, or of the slice). At one
+// thread it also reports the ratios of the best CPU times of the
+// benchmark's thread ("-cpu-c/go"), which both sides run on alone: on a
+// shared machine they move much less than the wall-clock ones.
 func BenchmarkB2NDVersusC(b *testing.B) {
 	n := b2ndBenchBytes(b)
 	items := int64(n / 8)
@@ -116,6 +121,26 @@ func benchB2NDSet(b *testing.B, shape []int64, chunks, blocks []int32, codec blo
 	var tGm, tCm, tGr, tCr frametest.Best
 	tGs := make([]frametest.Best, 2*len(boxes)) // per box: in memory, from the file
 	tCs := make([]frametest.Best, 2*len(boxes))
+	// The same, in CPU time of the thread (one thread only).
+	var uGm, uCm, uGr, uCr frametest.Best
+	uGs := make([]frametest.Best, 2*len(boxes))
+	uCs := make([]frametest.Best, 2*len(boxes))
+	useCPU := th == 1
+	if useCPU {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	// timed times f into wall, and into cpu at one thread.
+	timed := func(wall, cpu *frametest.Best, f func() error) error {
+		c0, ok := cputime.Thread()
+		err := wall.Time(f)
+		if c1, _ := cputime.Thread(); useCPU && ok {
+			if d := frametest.Best(c1 - c0); *cpu == 0 || d < *cpu {
+				*cpu = d
+			}
+		}
+		return err
+	}
 	ca, err := cblosc2.ArrayFromCBuffer(cp, shape, chunks, blocks, "<f8", in)
 	if err != nil {
 		b.Fatal(err)
@@ -163,16 +188,16 @@ func benchB2NDSet(b *testing.B, shape []int64, chunks, blocks []int32, codec blo
 		}
 	}
 	round := func() {
-		check("go make", tGm.Time(func() error { _, err := b2nd.FromBuffer(p, in); return err }))
-		check("c make", tCm.Time(func() error {
+		check("go make", timed(&tGm, &uGm, func() error { _, err := b2nd.FromBuffer(p, in); return err }))
+		check("c make", timed(&tCm, &uCm, func() error {
 			a, err := cblosc2.ArrayFromCBuffer(cp, shape, chunks, blocks, "<f8", in)
 			if err == nil {
 				a.Free()
 			}
 			return err
 		}))
-		check("go read", tGr.Time(func() error { _, err := gm.Read(out); return err }))
-		check("c read", tCr.Time(func() error { _, err := cm.ToCBuffer(out); return err }))
+		check("go read", timed(&tGr, &uGr, func() error { _, err := gm.Read(out); return err }))
+		check("c read", timed(&tCr, &uCr, func() error { _, err := cm.ToCBuffer(out); return err }))
 		// A slice is short next to a make: each is read a few times
 		// per round, so that its best time is one from warm caches (and
 		// not one a collection of the make's garbage interrupted).
@@ -180,8 +205,8 @@ func benchB2NDSet(b *testing.B, shape []int64, chunks, blocks []int32, codec blo
 			for i, box := range boxes {
 				for j, ga := range []*b2nd.Array{gm, gf} {
 					c := []*cblosc2.Array{cm, cf}[j]
-					check("go "+box.name, tGs[2*i+j].Time(func() error { _, err := ga.GetSlice(sl, box.start, box.stop); return err }))
-					check("c "+box.name, tCs[2*i+j].Time(func() error { _, err := c.GetSlice(sl, box.start, box.stop); return err }))
+					check("go "+box.name, timed(&tGs[2*i+j], &uGs[2*i+j], func() error { _, err := ga.GetSlice(sl, box.start, box.stop); return err }))
+					check("c "+box.name, timed(&tCs[2*i+j], &uCs[2*i+j], func() error { _, err := c.GetSlice(sl, box.start, box.stop); return err }))
 				}
 			}
 		}
@@ -195,6 +220,14 @@ func benchB2NDSet(b *testing.B, shape []int64, chunks, blocks []int32, codec blo
 	for i, box := range boxes {
 		ratios[box.name+"-c/go"] = [2]frametest.Best{tCs[2*i], tGs[2*i]}
 		ratios[box.name+"file-c/go"] = [2]frametest.Best{tCs[2*i+1], tGs[2*i+1]}
+	}
+	if useCPU && uGm > 0 && uCm > 0 {
+		ratios["make-cpu-c/go"] = [2]frametest.Best{uCm, uGm}
+		ratios["read-cpu-c/go"] = [2]frametest.Best{uCr, uGr}
+		for i, box := range boxes {
+			ratios[box.name+"-cpu-c/go"] = [2]frametest.Best{uCs[2*i], uGs[2*i]}
+			ratios[box.name+"file-cpu-c/go"] = [2]frametest.Best{uCs[2*i+1], uGs[2*i+1]}
+		}
 	}
 	frametest.ReportRatios(b, ratios)
 }
