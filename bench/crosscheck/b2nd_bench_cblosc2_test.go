@@ -3,11 +3,14 @@
 package crosscheck
 
 import (
+	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"github.com/goblosc/blosc"
@@ -162,6 +165,41 @@ func benchB2NDSet(b *testing.B, shape []int64, chunks, blocks []int32, codec blo
 	}
 	defer gf.Close()
 	gf.SetThreads(th)
+	// What each slice reads of the file (untimed): the bytes a reader
+	// through a counting io.ReaderAt reads, against the compressed bytes
+	// of the blocks the slice touches and the chunks they lie in, counted
+	// from the chunks' block starts.
+	gm0, err := b2nd.OpenBytes(cframe)
+	if err != nil {
+		b.Fatal(err)
+	}
+	readKB := map[string]float64{}
+	for _, box := range boxes {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cr := &countingReaderAt{r: f}
+		ga, err := b2nd.OpenReaderAt(cr, int64(len(cframe)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ga.SetThreads(th)
+		opened := cr.n.Load()
+		if _, err := ga.GetSlice(nil, box.start, box.stop); err != nil {
+			b.Fatal(err)
+		}
+		read := cr.n.Load() - opened
+		f.Close()
+		blocksBytes, nchunks := b2ndTouchedBytes(b, gm0.SChunk(), shape, chunks, blocks, box.start, box.stop)
+		// A lazy chunk reads its first 4 KiB (its header and block
+		// starts) before its blocks: more than that is a defect.
+		if read > blocksBytes+nchunks*4096 {
+			b.Fatalf("%s: a slice read %d bytes of the file; its blocks hold %d, in %d chunks", box.name, read, blocksBytes, nchunks)
+		}
+		readKB[box.name+"file-read-KB"] = float64(read) / 1024
+		readKB[box.name+"-blocks-KB"] = float64(blocksBytes) / 1024
+	}
 	cf, err := cblosc2.OpenArray(path)
 	if err != nil {
 		b.Fatal(err)
@@ -230,4 +268,95 @@ func benchB2NDSet(b *testing.B, shape []int64, chunks, blocks []int32, codec blo
 		}
 	}
 	frametest.ReportRatios(b, ratios)
+	for name, v := range readKB {
+		b.ReportMetric(v, name)
+	}
+}
+
+// countingReaderAt counts the bytes read through it.
+type countingReaderAt struct {
+	r io.ReaderAt
+	n atomic.Int64
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// b2ndTouchedBytes returns the compressed bytes of the blocks of sc's
+// chunks that the slice [start, stop) of an array of shape in chunks and
+// blocks of those shapes touches, from each chunk's header and block
+// starts, and the number of chunks it touches.
+func b2ndTouchedBytes(b *testing.B, sc *blosc.SChunk, shape []int64, chunks, blocks []int32, start, stop []int64) (total, nchunks int64) {
+	nd := len(shape)
+	grid := make([]int64, nd)    // chunks per dimension
+	inChunk := make([]int64, nd) // blocks per dimension of a chunk
+	for i := range nd {
+		grid[i] = (shape[i] + int64(chunks[i]) - 1) / int64(chunks[i])
+		inChunk[i] = (int64(chunks[i]) + int64(blocks[i]) - 1) / int64(blocks[i])
+	}
+	// each calls fn with every coordinate vector of the box [lo, hi).
+	each := func(lo, hi []int64, fn func(c []int64)) {
+		c := append([]int64(nil), lo...)
+		for {
+			fn(c)
+			i := nd - 1
+			for ; i >= 0; i-- {
+				if c[i]++; c[i] < hi[i] {
+					break
+				}
+				c[i] = lo[i]
+			}
+			if i < 0 {
+				return
+			}
+		}
+	}
+	clo, chi := make([]int64, nd), make([]int64, nd)
+	for i := range nd {
+		clo[i], chi[i] = start[i]/int64(chunks[i]), (stop[i]+int64(chunks[i])-1)/int64(chunks[i])
+	}
+	each(clo, chi, func(cc []int64) {
+		n := int64(0)
+		for i := range nd {
+			n = n*grid[i] + cc[i]
+		}
+		c, err := sc.Chunk(nil, int(n))
+		if err != nil {
+			b.Fatal(err)
+		}
+		nchunks++
+		if c[2]&0x2 != 0 || c[31]&0x70 != 0 {
+			// A copied (memcpyed) or special chunk has no block starts.
+			total += int64(len(c))
+			return
+		}
+		nbytes, bsize := binary.LittleEndian.Uint32(c[4:]), binary.LittleEndian.Uint32(c[8:])
+		starts := make([]int64, (nbytes+bsize-1)/bsize)
+		for j := range starts {
+			starts[j] = int64(binary.LittleEndian.Uint32(c[32+4*j:]))
+		}
+		blo, bhi := make([]int64, nd), make([]int64, nd)
+		for i := range nd {
+			c0 := cc[i] * int64(chunks[i])
+			lo, hi := max(start[i], c0)-c0, min(stop[i], c0+int64(chunks[i]))-c0
+			blo[i], bhi[i] = lo/int64(blocks[i]), (hi+int64(blocks[i])-1)/int64(blocks[i])
+		}
+		each(blo, bhi, func(bc []int64) {
+			k := int64(0)
+			for i := range nd {
+				k = k*inChunk[i] + bc[i]
+			}
+			end := int64(len(c))
+			for _, s := range starts {
+				if s > starts[k] && s < end {
+					end = s
+				}
+			}
+			total += end - starts[k]
+		})
+	})
+	return total, nchunks
 }
