@@ -258,10 +258,12 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 	slots := threads
 	if nd > 0 {
 		// Room for the chunks side by side the slice touches along the
-		// last dimension, up to fuseBytes of them.
+		// last dimension, as many as make rows of fuseRowBytes (past
+		// that, a row is read at full speed), up to fuseBytes of them.
 		last := nd - 1
 		across := (stop[last]+g.chunk[last]-1)/g.chunk[last] - start[last]/g.chunk[last]
-		slots = max(slots, int(min(across, int64(max(1, fuseBytes/max(cb, 1))))))
+		fuse := min(across, max(1, fuseRowBytes/(g.chunk[last]*int64(g.itemsize))), int64(max(1, fuseBytes/max(cb, 1))))
+		slots = max(slots, int(fuse))
 	}
 	slots = max(1, min(slots, perBatch))
 	if cap(a.chunk) < slots*cb {
@@ -431,8 +433,12 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 	return nil
 }
 
-// fuseBytes bounds the chunks a write fills together side by side.
-const fuseBytes = 8 << 20
+// fuseRowBytes and fuseBytes bound the chunks a write fills together
+// side by side: the bytes of a row across them, and of the chunks.
+const (
+	fuseRowBytes = 8 << 10
+	fuseBytes    = 8 << 20
+)
 
 // parallel calls fn(0) to fn(n-1) on up to threads goroutines.
 func parallel(n, threads int, fn func(i int)) {
@@ -458,19 +464,6 @@ func parallel(n, threads int, fn func(i int)) {
 		}()
 	}
 	wg.Wait()
-}
-
-// chunkCoveredAt reports whether the slice [start, stop) covers every item
-// of the chunk at grid coordinates cc that lies inside the array.
-func chunkCoveredAt(g *geom, cc, start, stop []int64) bool {
-	for i := range g.ndim() {
-		lo := cc[i] * g.chunk[i]
-		hi := min(lo+g.chunk[i], g.shape[i])
-		if lo < start[i] || hi > stop[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // SetSlice writes src (the items of [start, stop) in C order) into the
