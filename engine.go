@@ -69,11 +69,15 @@ func (e *engine) parallelAt(nbytes int, c Codec, compress bool) bool {
 // small beside it. Decoding is fast for every codec but zlib (LZ4 ran a
 // 1 MiB chunk of four blocks at 14-15 GB/s alone and lost to itself
 // split in two, 0.91-0.93x by the median of nine rounds, while 4 MiB
-// split ran 1.6-1.9x); compressing is fast for BloscLZ and LZ4 only.
+// split ran 1.6-1.9x); compressing is fast for BloscLZ and LZ4 only, and
+// their 1 MiB chunks (four blocks, under a millisecond and a half alone)
+// lost split when the other cores were busy (0.85-0.97x by the medians
+// of 25 to 61 rounds, every run), where they had gained a little when
+// the cores were free.
 func splitMinBytes(c Codec, compress bool) int {
 	switch {
 	case compress && (c == BloscLZ || c == LZ4):
-		return 512 << 10
+		return 2 << 20
 	case compress || c == Zlib:
 		return parallelMinBytes
 	}

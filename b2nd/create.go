@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/internal/schunkhook"
@@ -232,10 +234,13 @@ const batchBytes = 64 << 20
 // writeChunks stores the slice [start, stop) of src in the chunks it
 // touches, storage order: appended (a new array, every chunk in turn)
 // or replacing the chunks there are, each read first unless the slice
-// covers it. With several threads, chunks are filled and compressed
-// several at once, one a thread: filling a chunk (copying the slice's
-// items into its blocks) is a third of the work, which compressing one
-// chunk at a time on several threads would leave to one.
+// covers it. Chunks go in groups: first filled (the slice's items copied
+// into their blocks), then compressed, one chunk a thread, then stored
+// in order. Filling is a third of the work: compressing one chunk at a
+// time on several threads would leave it to one. Chunks side by side
+// along the last dimension that the slice covers whole are filled
+// together, row by row across them (see copyChunks), their rows shared
+// among the threads.
 func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) error {
 	g := a.g
 	for i := range start {
@@ -243,20 +248,31 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 			return nil
 		}
 	}
+	nd := g.ndim()
 	cb := g.chunkBytes
 	perBatch := max(1, batchBytes/max(cb, 1))
 	threads := a.opts.Threads
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	slots := max(1, min(threads, perBatch))
+	slots := threads
+	if nd > 0 {
+		// Room for the chunks side by side the slice touches along the
+		// last dimension, as many as make rows of fuseRowBytes (past
+		// that, a row is read at full speed), up to fuseBytes of them.
+		last := nd - 1
+		across := (stop[last]+g.chunk[last]-1)/g.chunk[last] - start[last]/g.chunk[last]
+		fuse := min(across, max(1, fuseRowBytes/(g.chunk[last]*int64(g.itemsize))), int64(max(1, fuseBytes/max(cb, 1))))
+		slots = max(slots, int(fuse))
+	}
+	slots = max(1, min(slots, perBatch))
 	if cap(a.chunk) < slots*cb {
 		a.chunk = make([]byte, slots*cb)
 	}
 	for len(a.comps) < slots {
 		a.comps = append(a.comps, nil)
 	}
-	sliceShape := make([]int64, g.ndim())
+	sliceShape := make([]int64, nd)
 	for i := range sliceShape {
 		sliceShape[i] = stop[i] - start[i]
 	}
@@ -267,18 +283,10 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 	w := newSliceWalk(g, start, stop)
 	bb := int64(g.blockBytes)
 	// fill copies the slice's part of wk's current chunk into buf (which
-	// holds the chunk's bytes if the slice does not cover it).
+	// holds the chunk's bytes if the slice does not cover it), block by
+	// block: a chunk with padding, or one the slice covers in part.
 	fill := func(wk *sliceWalk, buf []byte) {
-		covered := wk.chunkCovered()
-		if covered && wk.chunkWhole() {
-			// Every byte of buf is one of the slice's.
-			for i := range g.ndim() {
-				wk.origin[i] = wk.cc[i] * g.chunk[i]
-			}
-			copyChunk(buf, g, wk.origin, src, sliceShape, start, true)
-			return
-		}
-		if appending || covered {
+		if appending || wk.chunkCovered() {
 			clear(buf)
 		}
 		wk.blocks(func(nblock int64) error {
@@ -286,49 +294,79 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 			return nil
 		})
 	}
+	// A fill task is rows [r0, r1) of the n chunks from job k on, whole
+	// ones side by side (n = 0: job k's chunk, block by block).
+	type fillTask struct {
+		k, n   int
+		r0, r1 int64
+	}
+	var tasks []fillTask
+	rows := g.chunkRows()
 	jobs := make([]int64, 0, slots)
-	coords := make([]int64, slots*g.ndim())
+	coords := make([]int64, slots*nd)
 	errs := make([]error, slots)
 	total := int64(1) // chunks the write touches
 	for i := range start {
 		total *= (stop[i]+g.chunk[i]-1)/g.chunk[i] - start[i]/g.chunk[i]
 	}
 	var made, madeBytes int64
+	var reserving sync.WaitGroup // a Reserve at work on another goroutine
 	// group fills and compresses the chunks of jobs (their walk
 	// coordinates in coords), then stores them in order.
 	group := func() error {
-		for k, nchunk := range jobs {
-			if !appending && !chunkCoveredAt(g, coords[k*g.ndim():(k+1)*g.ndim()], start, stop) {
-				if _, err := a.sc.ReadAt(a.chunk[k*cb:(k+1)*cb], nchunk*int64(cb)); err != nil {
-					return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+		whole := func(k int) bool { return walks[k].chunkCovered() && walks[k].chunkWhole() }
+		tasks = tasks[:0]
+		for k := 0; k < len(jobs); {
+			wk := walks[k]
+			copy(wk.cc, coords[k*nd:(k+1)*nd])
+			if !appending && !wk.chunkCovered() {
+				if _, err := a.sc.ReadAt(a.chunk[k*cb:(k+1)*cb], jobs[k]*int64(cb)); err != nil {
+					return fmt.Errorf("b2nd: chunk %d: %w", jobs[k], err)
 				}
 			}
+			if !whole(k) {
+				tasks = append(tasks, fillTask{k: k})
+				k++
+				continue
+			}
+			// The run of whole chunks side by side from k on.
+			n := 1
+			for ; nd > 0 && k+n < len(jobs); n++ {
+				next, prev := coords[(k+n)*nd:(k+n+1)*nd], coords[(k+n-1)*nd:(k+n)*nd]
+				copy(walks[k+n].cc, next)
+				if !whole(k+n) || next[nd-1] != prev[nd-1]+1 || !slices.Equal(next[:nd-1], prev[:nd-1]) {
+					break
+				}
+			}
+			parts := int64(min(threads, max(1, int(rows))))
+			for p := range parts {
+				tasks = append(tasks, fillTask{k: k, n: n, r0: rows * p / parts, r1: rows * (p + 1) / parts})
+			}
+			k += n
 		}
+		parallel(len(tasks), threads, func(t int) {
+			ft := tasks[t]
+			wk := walks[ft.k]
+			buf := a.chunk[ft.k*cb:]
+			if ft.n == 0 {
+				fill(wk, buf[:cb])
+				return
+			}
+			var co [MaxDim]int64
+			for i := range nd {
+				co[i] = wk.cc[i] * g.chunk[i]
+			}
+			copyChunks(buf[:ft.n*cb], int64(ft.n), g, co[:nd], src, sliceShape, start, true, ft.r0, ft.r1)
+		})
 		// The threads are shared among the chunks of the group: a
 		// group of one chunk (a last one, or an array of few chunks)
 		// compresses it on all of them.
 		opts := a.opts
 		opts.Threads = max(1, threads/len(jobs))
-		work := func(k int) {
-			wk := walks[k]
-			copy(wk.cc, coords[k*g.ndim():(k+1)*g.ndim()])
-			buf := a.chunk[k*cb : (k+1)*cb]
-			fill(wk, buf)
-			a.comps[k], errs[k] = blosc.Compress(a.comps[k][:0], buf, opts)
-		}
-		if len(jobs) == 1 {
-			work(0)
-		} else {
-			var wg sync.WaitGroup
-			for k := range jobs {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					work(k)
-				}()
-			}
-			wg.Wait()
-		}
+		parallel(len(jobs), threads, func(k int) {
+			a.comps[k], errs[k] = blosc.Compress(a.comps[k][:0], a.chunk[k*cb:(k+1)*cb], opts)
+		})
+		reserving.Wait()
 		for k, nchunk := range jobs {
 			if errs[k] != nil {
 				return fmt.Errorf("b2nd: chunk %d: %w", nchunk, errs[k])
@@ -350,7 +388,20 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 			// and an eighth more (nothing to do while there is room).
 			if left := total - made; left > 0 {
 				est := madeBytes / made * left
-				schunkhook.Reserve(a.sc, est+est/8)
+				if threads <= 1 {
+					schunkhook.Reserve(a.sc, est+est/8)
+				} else {
+					// Beside the next group's fill and compression,
+					// which do not touch the super-chunk: clearing a
+					// new buffer of the whole array's size took the
+					// time of a few chunks, with the other threads
+					// idle.
+					reserving.Add(1)
+					go func() {
+						defer reserving.Done()
+						schunkhook.Reserve(a.sc, est+est/8)
+					}()
+				}
 			}
 		}
 		return nil
@@ -359,8 +410,9 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 	// frame file is written in a few crash-safe steps.
 	for more := w.firstChunk(); more; {
 		err := a.sc.Batch(func() error {
+			defer reserving.Wait() // before the change ends
 			for k := 0; more && k < perBatch; k++ {
-				copy(coords[len(jobs)*g.ndim():], w.cc)
+				copy(coords[len(jobs)*nd:], w.cc)
 				jobs = append(jobs, w.nchunk())
 				if len(jobs) == slots {
 					if err := group(); err != nil {
@@ -381,17 +433,37 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 	return nil
 }
 
-// chunkCoveredAt reports whether the slice [start, stop) covers every item
-// of the chunk at grid coordinates cc that lies inside the array.
-func chunkCoveredAt(g *geom, cc, start, stop []int64) bool {
-	for i := range g.ndim() {
-		lo := cc[i] * g.chunk[i]
-		hi := min(lo+g.chunk[i], g.shape[i])
-		if lo < start[i] || hi > stop[i] {
-			return false
+// fuseRowBytes and fuseBytes bound the chunks a write fills together
+// side by side: the bytes of a row across them, and of the chunks.
+const (
+	fuseRowBytes = 8 << 10
+	fuseBytes    = 8 << 20
+)
+
+// parallel calls fn(0) to fn(n-1) on up to threads goroutines.
+func parallel(n, threads int, fn func(i int)) {
+	if threads <= 1 || n <= 1 {
+		for i := range n {
+			fn(i)
 		}
+		return
 	}
-	return true
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(threads, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // SetSlice writes src (the items of [start, stop) in C order) into the

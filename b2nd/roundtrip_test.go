@@ -427,3 +427,71 @@ func TestWritesWithThreads(t *testing.T) {
 		}
 	}
 }
+
+// TestWritesSideBySide makes arrays of several MiB whose chunks lie side
+// by side along the last dimension (filled together, their rows shared
+// among the threads), with and without padding, at 1 to 3 threads, and
+// writes a slice covering some of them whole: the arrays read back right
+// and the frames are the same bytes at every thread count. Their
+// compressed chunks pass 1 MiB early, so that the writes at several
+// threads reserve the frame's room beside their work.
+func TestWritesSideBySide(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 62))
+	for _, set := range []struct {
+		shape          []int64
+		chunks, blocks []int32
+		start, stop    []int64 // the slice written after
+	}{
+		{[]int64{64, 64, 64}, []int32{16, 16, 16}, []int32{8, 8, 8}, []int64{16, 0, 0}, []int64{48, 32, 64}},
+		{[]int64{60, 62, 64}, []int32{16, 16, 16}, []int32{8, 8, 8}, []int64{5, 16, 0}, []int64{37, 32, 48}},
+		{[]int64{50, 1000}, []int32{20, 100}, []int32{10, 25}, []int64{20, 300}, []int64{40, 1000}},
+		{[]int64{48, 1000}, []int32{16, 96}, []int32{8, 32}, []int64{0, 0}, []int64{48, 1000}},
+	} {
+		n := int64(8)
+		for _, s := range set.shape {
+			n *= s
+		}
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = byte(r.Uint32()) // noise: chunks of about their size
+		}
+		m := int64(8)
+		for i := range set.start {
+			m *= set.stop[i] - set.start[i]
+		}
+		edit := make([]byte, m)
+		for i := range edit {
+			edit[i] = byte(r.IntN(4))
+		}
+		want := bytes.Clone(data)
+		refSetSlice(want, set.shape, set.start, set.stop, 8, edit)
+		var frames [3][]byte
+		for k, th := range []int{1, 2, 3} {
+			o := testOptions()
+			o.Threads = th
+			a, err := FromBuffer(Params{Shape: set.shape, ChunkShape: set.chunks, BlockShape: set.blocks, DType: "<f8", Options: o}, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := a.Read(nil)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("shape %v chunks %v, %d threads: the array made differs (%v)", set.shape, set.chunks, th, err)
+			}
+			if err := a.SetSlice(edit, set.start, set.stop); err != nil {
+				t.Fatal(err)
+			}
+			got, err = a.Read(nil)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("shape %v chunks %v, %d threads: the array written differs (%v)", set.shape, set.chunks, th, err)
+			}
+			if frames[k], err = a.AppendFrame(nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for k := 1; k < len(frames); k++ {
+			if !bytes.Equal(frames[0], frames[k]) {
+				t.Fatalf("shape %v chunks %v: the frames of 1 and %d threads differ at %d", set.shape, set.chunks, k+1, golden.FirstDiff(frames[0], frames[k]))
+			}
+		}
+	}
+}

@@ -3,15 +3,20 @@
 package crosscheck
 
 import (
+	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"github.com/goblosc/blosc"
 	"github.com/goblosc/blosc/b2nd"
 	"github.com/goblosc/blosc/bench/internal/cblosc2"
+	"github.com/goblosc/blosc/internal/cputime"
 	"github.com/goblosc/blosc/internal/frametest"
 	"github.com/goblosc/blosc/internal/golden"
 )
@@ -75,7 +80,10 @@ func b2ndBoxes(shape []int64) []b2ndBox {
 // (b2nd_get_slice_cbuffer: a band of rows, a band of columns, a box),
 // both sides reading c-blosc2's frame, in memory and from a file. It
 // reports the c/go time ratios of the best of each (above 1: Go is
-// faster) and each side's GB/s (of the array, or of the slice).
+// faster) and each side's GB/s (of the array, or of the slice). At one
+// thread it also reports the ratios of the best CPU times of the
+// benchmark's thread ("-cpu-c/go"), which both sides run on alone: on a
+// shared machine they move much less than the wall-clock ones.
 func BenchmarkB2NDVersusC(b *testing.B) {
 	n := b2ndBenchBytes(b)
 	items := int64(n / 8)
@@ -116,6 +124,26 @@ func benchB2NDSet(b *testing.B, shape []int64, chunks, blocks []int32, codec blo
 	var tGm, tCm, tGr, tCr frametest.Best
 	tGs := make([]frametest.Best, 2*len(boxes)) // per box: in memory, from the file
 	tCs := make([]frametest.Best, 2*len(boxes))
+	// The same, in CPU time of the thread (one thread only).
+	var uGm, uCm, uGr, uCr frametest.Best
+	uGs := make([]frametest.Best, 2*len(boxes))
+	uCs := make([]frametest.Best, 2*len(boxes))
+	useCPU := th == 1
+	if useCPU {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	// timed times f into wall, and into cpu at one thread.
+	timed := func(wall, cpu *frametest.Best, f func() error) error {
+		c0, ok := cputime.Thread()
+		err := wall.Time(f)
+		if c1, _ := cputime.Thread(); useCPU && ok {
+			if d := frametest.Best(c1 - c0); *cpu == 0 || d < *cpu {
+				*cpu = d
+			}
+		}
+		return err
+	}
 	ca, err := cblosc2.ArrayFromCBuffer(cp, shape, chunks, blocks, "<f8", in)
 	if err != nil {
 		b.Fatal(err)
@@ -137,6 +165,41 @@ func benchB2NDSet(b *testing.B, shape []int64, chunks, blocks []int32, codec blo
 	}
 	defer gf.Close()
 	gf.SetThreads(th)
+	// What each slice reads of the file (untimed): the bytes a reader
+	// through a counting io.ReaderAt reads, against the compressed bytes
+	// of the blocks the slice touches and the chunks they lie in, counted
+	// from the chunks' block starts.
+	gm0, err := b2nd.OpenBytes(cframe)
+	if err != nil {
+		b.Fatal(err)
+	}
+	readKB := map[string]float64{}
+	for _, box := range boxes {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cr := &countingReaderAt{r: f}
+		ga, err := b2nd.OpenReaderAt(cr, int64(len(cframe)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ga.SetThreads(th)
+		opened := cr.n.Load()
+		if _, err := ga.GetSlice(nil, box.start, box.stop); err != nil {
+			b.Fatal(err)
+		}
+		read := cr.n.Load() - opened
+		f.Close()
+		blocksBytes, nchunks := b2ndTouchedBytes(b, gm0.SChunk(), shape, chunks, blocks, box.start, box.stop)
+		// A lazy chunk reads its first 4 KiB (its header and block
+		// starts) before its blocks: more than that is a defect.
+		if read > blocksBytes+nchunks*4096 {
+			b.Fatalf("%s: a slice read %d bytes of the file; its blocks hold %d, in %d chunks", box.name, read, blocksBytes, nchunks)
+		}
+		readKB[box.name+"file-read-KB"] = float64(read) / 1024
+		readKB[box.name+"-blocks-KB"] = float64(blocksBytes) / 1024
+	}
 	cf, err := cblosc2.OpenArray(path)
 	if err != nil {
 		b.Fatal(err)
@@ -163,16 +226,16 @@ func benchB2NDSet(b *testing.B, shape []int64, chunks, blocks []int32, codec blo
 		}
 	}
 	round := func() {
-		check("go make", tGm.Time(func() error { _, err := b2nd.FromBuffer(p, in); return err }))
-		check("c make", tCm.Time(func() error {
+		check("go make", timed(&tGm, &uGm, func() error { _, err := b2nd.FromBuffer(p, in); return err }))
+		check("c make", timed(&tCm, &uCm, func() error {
 			a, err := cblosc2.ArrayFromCBuffer(cp, shape, chunks, blocks, "<f8", in)
 			if err == nil {
 				a.Free()
 			}
 			return err
 		}))
-		check("go read", tGr.Time(func() error { _, err := gm.Read(out); return err }))
-		check("c read", tCr.Time(func() error { _, err := cm.ToCBuffer(out); return err }))
+		check("go read", timed(&tGr, &uGr, func() error { _, err := gm.Read(out); return err }))
+		check("c read", timed(&tCr, &uCr, func() error { _, err := cm.ToCBuffer(out); return err }))
 		// A slice is short next to a make: each is read a few times
 		// per round, so that its best time is one from warm caches (and
 		// not one a collection of the make's garbage interrupted).
@@ -180,8 +243,8 @@ func benchB2NDSet(b *testing.B, shape []int64, chunks, blocks []int32, codec blo
 			for i, box := range boxes {
 				for j, ga := range []*b2nd.Array{gm, gf} {
 					c := []*cblosc2.Array{cm, cf}[j]
-					check("go "+box.name, tGs[2*i+j].Time(func() error { _, err := ga.GetSlice(sl, box.start, box.stop); return err }))
-					check("c "+box.name, tCs[2*i+j].Time(func() error { _, err := c.GetSlice(sl, box.start, box.stop); return err }))
+					check("go "+box.name, timed(&tGs[2*i+j], &uGs[2*i+j], func() error { _, err := ga.GetSlice(sl, box.start, box.stop); return err }))
+					check("c "+box.name, timed(&tCs[2*i+j], &uCs[2*i+j], func() error { _, err := c.GetSlice(sl, box.start, box.stop); return err }))
 				}
 			}
 		}
@@ -196,5 +259,104 @@ func benchB2NDSet(b *testing.B, shape []int64, chunks, blocks []int32, codec blo
 		ratios[box.name+"-c/go"] = [2]frametest.Best{tCs[2*i], tGs[2*i]}
 		ratios[box.name+"file-c/go"] = [2]frametest.Best{tCs[2*i+1], tGs[2*i+1]}
 	}
+	if useCPU && uGm > 0 && uCm > 0 {
+		ratios["make-cpu-c/go"] = [2]frametest.Best{uCm, uGm}
+		ratios["read-cpu-c/go"] = [2]frametest.Best{uCr, uGr}
+		for i, box := range boxes {
+			ratios[box.name+"-cpu-c/go"] = [2]frametest.Best{uCs[2*i], uGs[2*i]}
+			ratios[box.name+"file-cpu-c/go"] = [2]frametest.Best{uCs[2*i+1], uGs[2*i+1]}
+		}
+	}
 	frametest.ReportRatios(b, ratios)
+	for name, v := range readKB {
+		b.ReportMetric(v, name)
+	}
+}
+
+// countingReaderAt counts the bytes read through it.
+type countingReaderAt struct {
+	r io.ReaderAt
+	n atomic.Int64
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// b2ndTouchedBytes returns the compressed bytes of the blocks of sc's
+// chunks that the slice [start, stop) of an array of shape in chunks and
+// blocks of those shapes touches, from each chunk's header and block
+// starts, and the number of chunks it touches.
+func b2ndTouchedBytes(b *testing.B, sc *blosc.SChunk, shape []int64, chunks, blocks []int32, start, stop []int64) (total, nchunks int64) {
+	nd := len(shape)
+	grid := make([]int64, nd)    // chunks per dimension
+	inChunk := make([]int64, nd) // blocks per dimension of a chunk
+	for i := range nd {
+		grid[i] = (shape[i] + int64(chunks[i]) - 1) / int64(chunks[i])
+		inChunk[i] = (int64(chunks[i]) + int64(blocks[i]) - 1) / int64(blocks[i])
+	}
+	// each calls fn with every coordinate vector of the box [lo, hi).
+	each := func(lo, hi []int64, fn func(c []int64)) {
+		c := append([]int64(nil), lo...)
+		for {
+			fn(c)
+			i := nd - 1
+			for ; i >= 0; i-- {
+				if c[i]++; c[i] < hi[i] {
+					break
+				}
+				c[i] = lo[i]
+			}
+			if i < 0 {
+				return
+			}
+		}
+	}
+	clo, chi := make([]int64, nd), make([]int64, nd)
+	for i := range nd {
+		clo[i], chi[i] = start[i]/int64(chunks[i]), (stop[i]+int64(chunks[i])-1)/int64(chunks[i])
+	}
+	each(clo, chi, func(cc []int64) {
+		n := int64(0)
+		for i := range nd {
+			n = n*grid[i] + cc[i]
+		}
+		c, err := sc.Chunk(nil, int(n))
+		if err != nil {
+			b.Fatal(err)
+		}
+		nchunks++
+		if c[2]&0x2 != 0 || c[31]&0x70 != 0 {
+			// A copied (memcpyed) or special chunk has no block starts.
+			total += int64(len(c))
+			return
+		}
+		nbytes, bsize := binary.LittleEndian.Uint32(c[4:]), binary.LittleEndian.Uint32(c[8:])
+		starts := make([]int64, (nbytes+bsize-1)/bsize)
+		for j := range starts {
+			starts[j] = int64(binary.LittleEndian.Uint32(c[32+4*j:]))
+		}
+		blo, bhi := make([]int64, nd), make([]int64, nd)
+		for i := range nd {
+			c0 := cc[i] * int64(chunks[i])
+			lo, hi := max(start[i], c0)-c0, min(stop[i], c0+int64(chunks[i]))-c0
+			blo[i], bhi[i] = lo/int64(blocks[i]), (hi+int64(blocks[i])-1)/int64(blocks[i])
+		}
+		each(blo, bhi, func(bc []int64) {
+			k := int64(0)
+			for i := range nd {
+				k = k*inChunk[i] + bc[i]
+			}
+			end := int64(len(c))
+			for _, s := range starts {
+				if s > starts[k] && s < end {
+					end = s
+				}
+			}
+			total += end - starts[k]
+		})
+	})
+	return total, nchunks
 }

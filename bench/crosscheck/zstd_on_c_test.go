@@ -19,7 +19,14 @@ import (
 // floats, and rand_s1, which C stores memcpyed. Go and C decode C's chunk
 // alternately in one loop; go-on-c/c is C's best time over Go's (above 1,
 // Go is faster). Run with -benchtime=20x or so.
-func BenchmarkZstdDecodeOnC(b *testing.B) {
+func BenchmarkZstdDecodeOnC(b *testing.B) { decodeOnC(b, blosc.Zstd) }
+
+// BenchmarkZlibDecodeOnC is BenchmarkZstdDecodeOnC for zlib, whose
+// inflate is internal/inflate (BenchmarkInflateOnC adds klauspost's
+// beside it; docs/codecs.md).
+func BenchmarkZlibDecodeOnC(b *testing.B) { decodeOnC(b, blosc.Zlib) }
+
+func decodeOnC(b *testing.B, codec blosc.Codec) {
 	sets := []struct {
 		name string
 		ts   int
@@ -30,7 +37,7 @@ func BenchmarkZstdDecodeOnC(b *testing.B) {
 		for _, level := range []int{1, 3, 5, 9} {
 			b.Run(fmt.Sprintf("%s/clevel=%d", s.name, level), func(b *testing.B) {
 				in := golden.MustPattern(b, s.name, n)
-				o := blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.Zstd, Level: level, Typesize: s.ts,
+				o := blosc.Options{Format: blosc.FormatBlosc2, Codec: codec, Level: level, Typesize: s.ts,
 					Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: 1}
 				cChunk := compressC(b, in, o)
 				goD := newDecompressor(1)

@@ -59,10 +59,10 @@ func buildSeqTable(t []seqEntry, norm []int16, tableLog uint, base []uint32, ext
 	size := 1 << tableLog
 	t = t[:size]
 	var symbols [512]uint8
-	var next [64]uint16
+	var next [64]uint32
 	var vals [64]seqEntry // each symbol's baseline and extra bits
 	for s, c := range norm {
-		next[s&63] = uint16(max(c, 1))
+		next[s&63] = uint32(max(c, 1))
 		if base != nil {
 			vals[s&63] = seqEntry{base: base[s], nbAdd: extra[s]}
 		} else {
@@ -76,12 +76,12 @@ func buildSeqTable(t []seqEntry, norm []int16, tableLog uint, base []uint32, ext
 		s := symbols[u&511] & 63
 		ns := next[s]
 		next[s] = ns + 1
-		nb := tableLog + 1 - uint(bits.Len16(ns))
+		nb := (tableLog + 1 - uint(bits.Len32(ns))) & 31
 		e := &t[u]
 		e.base = vals[s].base
 		e.nbAdd = vals[s].nbAdd
 		e.nbBits = uint8(nb)
-		e.next = uint16(int(ns)<<nb - size)
+		e.next = uint16(ns<<nb - uint32(size))
 	}
 }
 
@@ -89,43 +89,54 @@ func buildSeqTable(t []seqEntry, norm []int16, tableLog uint, base []uint32, ext
 // is a probability below one) over a table of 1<<tableLog states as FSE
 // does (RFC 8878 4.1.1): symbols[u] is state u's symbol. The counts must
 // sum to the table size, which readNCount checks; len(norm) <= 256.
+//
+// The format walks the table by a fixed step, giving each position in
+// turn the next symbol of the counts laid out in order and skipping the
+// top positions, which the symbols of probability below one take. Here
+// the counts are laid out first, 8 bytes at a time, and the walk visits
+// every position (the step is odd, so it visits each once) without a
+// branch: a skipped position takes a symbol that does not advance and
+// that the top's symbols overwrite after it.
 func fseSpread(symbols *[512]uint8, norm []int16, tableLog uint) {
 	size := 1 << tableLog
-	high := size - 1
+	var spread [512 + 8]uint8
+	n, low := 0, 0
 	for s, c := range norm {
 		if c == -1 {
-			symbols[high&511] = uint8(s)
-			high--
+			low++
+			continue
 		}
+		v := uint64(s) * 0x0101010101010101
+		for i := 0; i < int(c); i += 8 {
+			binary.LittleEndian.PutUint64(spread[(n+i)&511:], v)
+		}
+		n += max(int(c), 0)
 	}
 	step := size>>1 + size>>3 + 3
 	mask := size - 1
-	p := 0
-	if high == size-1 {
-		// No symbol of probability below one, so no position is
-		// skipped: lay the symbols out in order, then walk the table.
-		var spread [512 + 8]uint8
-		n := 0
-		for s, c := range norm {
-			v := uint64(s) * 0x0101010101010101
-			for i := 0; i < int(c); i += 8 {
-				binary.LittleEndian.PutUint64(spread[(n+i)&511:], v)
-			}
-			n += max(int(c), 0)
-		}
-		for i := range size {
+	if low == 0 {
+		// Two positions a round, each its own chain of additions.
+		p, q := 0, step&mask
+		for i := 0; i < size; i += 2 {
 			symbols[p&511] = spread[i&511]
-			p = (p + step) & mask
+			symbols[q&511] = spread[(i+1)&511]
+			p = (p + 2*step) & mask
+			q = (q + 2*step) & mask
 		}
 		return
 	}
+	high := size - 1 - low
+	p, i := 0, 0
+	for range size {
+		symbols[p&511] = spread[i&511]
+		i += int(uint64(int64(p-high-1)) >> 63) // p <= high
+		p = (p + step) & mask
+	}
+	top := size - 1
 	for s, c := range norm {
-		for range c {
-			symbols[p&511] = uint8(s)
-			p = (p + step) & mask
-			for p > high {
-				p = (p + step) & mask
-			}
+		if c == -1 {
+			symbols[top&511] = uint8(s)
+			top--
 		}
 	}
 }
@@ -134,12 +145,14 @@ func fseSpread(symbols *[512]uint8, norm []int16, tableLog uint) {
 // and returns the table to decode with and the rest of the section.
 //
 // buf holds the table built from the description *desc, which an FSE
-// table reuses when its description is the same bytes.
-func (d *Decoder) table(mode uint8, in []byte, prev, buf []seqEntry, desc *[]byte, predef []seqEntry,
+// table reuses when its description is the same bytes; sp holds the one
+// built before it, which is swapped back into buf when its description
+// comes again.
+func (d *Decoder) table(mode uint8, in []byte, prev, buf []seqEntry, desc *[]byte, sp *seqSpare, predef []seqEntry,
 	base []uint32, extra []uint8, maxSym int, maxLog uint) ([]seqEntry, []byte, error) {
 	switch mode {
 	case 0:
-		*desc = (*desc)[:0]
+		sp.keep(buf, desc)
 		return buf[:copy(buf, predef)], in, nil
 	case 1:
 		if len(in) < 1 {
@@ -155,8 +168,8 @@ func (d *Decoder) table(mode uint8, in []byte, prev, buf []seqEntry, desc *[]byt
 		} else {
 			e.base, e.nbAdd = 1<<s, uint8(s)
 		}
+		sp.keep(buf, desc)
 		buf[0] = e
-		*desc = (*desc)[:0]
 		return buf[:1], in[1:], nil
 	case 2:
 		tableLog, nsym, n, err := readNCount(d.norm[:], in, maxSym, maxLog)
@@ -164,7 +177,12 @@ func (d *Decoder) table(mode uint8, in []byte, prev, buf []seqEntry, desc *[]byt
 			return nil, nil, err
 		}
 		t := buf[:1<<tableLog]
-		if !bytes.Equal(*desc, in[:n]) || len(*desc) == 0 {
+		switch {
+		case len(*desc) != 0 && bytes.Equal(*desc, in[:n]):
+		case len(sp.desc) != 0 && bytes.Equal(sp.desc, in[:n]):
+			sp.swap(buf, desc)
+		default:
+			sp.keep(buf, desc)
 			buildSeqTable(t, d.norm[:nsym], tableLog, base, extra)
 			*desc = append((*desc)[:0], in[:n]...)
 		}
@@ -175,6 +193,43 @@ func (d *Decoder) table(mode uint8, in []byte, prev, buf []seqEntry, desc *[]byt
 		}
 		return prev, in, nil
 	}
+}
+
+// seqSpare is a sequence table kept aside with the description it was
+// built from (empty while it holds none).
+type seqSpare struct {
+	t    [512]seqEntry
+	desc []byte
+}
+
+// descStates is the number of states of the table an FSE table
+// description (RFC 8878 4.1.1) builds: its first 4 bits are the log of
+// that number, minus 5.
+func descStates(desc []byte) int { return 1 << (desc[0]&15 + 5) }
+
+// keep moves the table in buf, built from *desc, to the spare before buf
+// is overwritten, and leaves *desc empty. A buf holding no built table
+// (a predefined or RLE one) leaves the spare as it is.
+func (sp *seqSpare) keep(buf []seqEntry, desc *[]byte) {
+	if len(*desc) == 0 {
+		return
+	}
+	copy(sp.t[:], buf[:descStates(*desc)])
+	sp.desc = append(sp.desc[:0], *desc...)
+	*desc = (*desc)[:0]
+}
+
+// swap exchanges the table in buf and its description *desc with the
+// spare's; either may be empty (a buf holding no built table).
+func (sp *seqSpare) swap(buf []seqEntry, desc *[]byte) {
+	n := descStates(sp.desc)
+	if len(*desc) != 0 {
+		n = max(n, descStates(*desc))
+	}
+	for i := range buf[:n] {
+		buf[i], sp.t[i] = sp.t[i], buf[i]
+	}
+	*desc, sp.desc = sp.desc, *desc
 }
 
 // readNCount reads an FSE table description (RFC 8878 4.1.1) into norm

@@ -1,6 +1,7 @@
 package zstddec
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
@@ -53,6 +54,49 @@ type huffTable struct {
 	// many symbols it decodes, 1 or 2.
 	pairs     [1 << pairBits]uint32
 	pairValid bool
+	// The triple-symbol table of a tree of codes of at most 4 bits (the
+	// half-byte planes of noisy data), built when a section comes under
+	// a tree already seen: entry i, for the next tripleBits bits read as
+	// i, holds the bits of the three codes at their top in its low byte
+	// and the three symbols in the others.
+	triples     [1 << tripleBits]uint32
+	tripleValid bool
+	seen        bool // the tree came again
+}
+
+// tripleBits is the triple-symbol table's index width: three codes of at
+// most 4 bits.
+const tripleBits = 12
+
+// buildTriples builds t.triples from t.dt; t.maxBits must be at most 4.
+// Like buildPairs it looks each code up once for the run of entries it
+// starts.
+func (t *huffTable) buildTriples() {
+	sh := (tripleBits - t.maxBits) & 15
+	const mask = 1<<tripleBits - 1
+	for i := 0; i < 1<<tripleBits; {
+		e1 := uint32(t.dt[i>>sh&(1<<huffMaxBits-1)])
+		n1 := e1 & 15
+		end1 := i + 1<<((tripleBits-n1)&15)
+		for j := i; j < end1; {
+			e2 := uint32(t.dt[j<<n1&mask>>sh])
+			n2 := e2 & 15
+			end2 := j + 1<<((tripleBits-n1-n2)&15)
+			for k := j; k < end2; {
+				e3 := uint32(t.dt[k<<(n1+n2)&mask>>sh])
+				n3 := e3 & 15
+				run := 1 << ((tripleBits - n1 - n2 - n3) & 15)
+				v := n1 + n2 + n3 | e1>>8<<8 | e2>>8<<16 | e3>>8<<24
+				for x := k; x < k+run; x++ {
+					t.triples[x&mask] = v
+				}
+				k += run
+			}
+			j = end2
+		}
+		i = end1
+	}
+	t.tripleValid = true
 }
 
 // pairBits is the double-symbol table's index width: more than a
@@ -97,12 +141,65 @@ type weightEntry struct {
 	next   uint16
 }
 
-// readHuffTable reads a Huffman_Tree_Description from in into t and
-// returns the rest of in.
+// huffSlot is a Huffman table and the tree description it was built
+// from (empty while it holds none).
+type huffSlot struct {
+	desc []byte
+	t    huffTable
+	idle int // descriptions read since this one was last
+}
+
+// huffKeep is how many other descriptions a tree that came again stays
+// kept through before the slot counts as free.
+const huffKeep = 16
+
+// readHuffTable reads a Huffman_Tree_Description from in, points d.ht at
+// its table and returns the rest of in. A description equal to one of
+// the two last read takes that one's table as it is; another is built in
+// the slot not used last.
 func (d *Decoder) readHuffTable(in []byte) ([]byte, error) {
 	if len(in) < 1 {
 		return nil, corrupt("missing Huffman tree description")
 	}
+	hb := int(in[0])
+	dl := 1 + hb
+	if hb >= 128 {
+		dl = 1 + (hb-127+1)/2
+	}
+	if dl <= len(in) {
+		for k := range d.hts {
+			if s := &d.hts[k]; len(s.desc) == dl && bytes.Equal(s.desc, in[:dl]) {
+				d.ht = &s.t
+				s.t.seen = true
+				s.idle = 0
+				d.hts[1-k].idle++
+				return in[dl:], nil
+			}
+		}
+	}
+	// The new table replaces one that did not come again, if one did
+	// (the planes whose tree changes from block to block take turns
+	// with those whose tree stays), else the one not read last.
+	kept := func(s *huffSlot) bool { return s.t.seen && s.idle < huffKeep }
+	s, other := &d.hts[0], &d.hts[1]
+	if kept(s) && !kept(other) || kept(s) == kept(other) && d.ht == &s.t {
+		s, other = other, s
+	}
+	other.idle++
+	s.desc = s.desc[:0]
+	rest, err := d.buildHuffTable(&s.t, in)
+	if err != nil {
+		return nil, err
+	}
+	d.ht = &s.t
+	s.idle = 0
+	s.desc = append(s.desc, in[:len(in)-len(rest)]...)
+	return rest, nil
+}
+
+// buildHuffTable reads a Huffman_Tree_Description from in into t and
+// returns the rest of in.
+func (d *Decoder) buildHuffTable(t *huffTable, in []byte) ([]byte, error) {
 	var w [huffMaxSyms]uint8
 	n := 0 // weights given; the last symbol's is implied
 	hb := int(in[0])
@@ -172,30 +269,60 @@ func (d *Decoder) readHuffTable(in []byte) ([]byte, error) {
 	}
 	// Codes are assigned by weight, lowest first (the longest codes take
 	// the lowest values), and by symbol within a weight: each symbol of
-	// weight x fills 1<<(x-1) consecutive entries.
-	var start [huffMaxBits + 2]int
+	// weight x fills 1<<(x-1) consecutive entries. The symbols are
+	// grouped by weight first, so that the runs of a group have one
+	// length: a length changing from symbol to symbol mispredicted the
+	// end of nearly every run, a tenth of the time of c-blosc2's small
+	// frames, which read a tree each.
+	var order [huffMaxSyms]uint8
+	var at [huffMaxBits + 1]int
 	for x := 1; x <= huffMaxBits; x++ {
-		start[x] = count[x] << (x - 1)
+		at[x] = at[x-1] + count[x-1]
 	}
-	p := 0
-	for x := 1; x <= huffMaxBits+1; x++ {
-		c := start[x]
-		start[x] = p
-		p += c
-	}
-	t := &d.ht
-	t.maxBits = maxBits
-	t.pairValid = false
 	for s, x := range w[:n] {
-		if x == 0 {
-			continue
+		order[at[x]&(huffMaxSyms-1)] = uint8(s)
+		at[x]++
+	}
+	t.maxBits = maxBits
+	t.pairValid, t.tripleValid, t.seen = false, false, false
+	q := 0
+	from := count[0]
+	for x := 1; x <= int(maxBits); x++ {
+		nb := uint16(maxBits + 1 - uint(x))
+		syms := order[from : from+count[x]]
+		from += count[x]
+		run := 1 << (x - 1)
+		switch run {
+		case 1:
+			for _, sym := range syms {
+				t.dt[q&(1<<huffMaxBits-1)] = uint16(sym)<<8 | nb
+				q++
+			}
+		case 2:
+			for _, sym := range syms {
+				e := uint16(sym)<<8 | nb
+				d := t.dt[q : q+2 : q+2]
+				d[0], d[1] = e, e
+				q += 2
+			}
+		case 4:
+			for _, sym := range syms {
+				e := uint16(sym)<<8 | nb
+				d := t.dt[q : q+4 : q+4]
+				d[0], d[1], d[2], d[3] = e, e, e, e
+				q += 4
+			}
+		default:
+			for _, sym := range syms {
+				e := uint16(sym)<<8 | nb
+				d := t.dt[q : q+run : q+run]
+				for k := 0; k+8 <= len(d); k += 8 {
+					c := d[k : k+8 : k+8]
+					c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7] = e, e, e, e, e, e, e, e
+				}
+				q += run
+			}
 		}
-		e := uint16(s)<<8 | uint16(maxBits+1-uint(x))
-		q := start[x]
-		for i := range 1 << (x - 1) {
-			t.dt[q+i] = e
-		}
-		start[x] = q + 1<<(x-1)
 	}
 	return in, nil
 }
@@ -430,6 +557,11 @@ func (t *huffTable) decode4(dst, src []byte) error {
 	end := [4]int{seg, 2 * seg, 3 * seg, len(dst)}
 	switch {
 	case t.maxBits > fastBits:
+	case useTriples(t, len(dst)):
+		if !t.tripleValid {
+			t.buildTriples()
+		}
+		t.triples4Asm(dst, &o, &end, &br)
 	case usePairs(len(dst), len(src)):
 		if !t.pairValid {
 			t.buildPairs()
@@ -459,7 +591,11 @@ func (t *huffTable) decode4(dst, src []byte) error {
 // usePairs says whether a 4-stream section of csize bytes decoding to n
 // symbols is decoded through the double-symbol table: its codes must be
 // short enough on average for pairs to be common, and the symbols many
-// enough to repay building the table. Only the assembly loop makes pairs
+// enough to repay building the table. From 8 Ki symbols they do, since
+// buildPairs fills runs: c-blosc2's frames at clevel 3, whose literals
+// are 12 to 17 Ki half-byte codes under a new tree each, spent a fifth
+// less on their literals with pairs than with single symbols below 16 Ki.
+// Only the assembly loop makes pairs
 // pay: the portable pairs loop, one stream at a time, is slower than the
 // portable single-symbol loop, and only finishes what the assembly loop
 // leaves.
@@ -470,7 +606,22 @@ func usePairs(n, csize int) bool {
 	case pairsAlways:
 		return true
 	}
-	return useHuffAsm && n >= 16<<10 && csize*16 < n*pairQ
+	return useHuffAsm && n >= 8<<10 && csize*16 < n*pairQ
+}
+
+// useTriples says whether a 4-stream section of n symbols is decoded
+// through the triple-symbol table, with the assembly loop: its tree's
+// codes must be at most 4 bits, and the tree must have come before, so
+// that the table (4096 entries, longer to build than a frame of c-blosc2
+// takes to decode) is built once for the planes that share it.
+func useTriples(t *huffTable, n int) bool {
+	switch huffPairs {
+	case pairsNever, pairsAlways:
+		return false
+	case pairsTriples:
+		return useHuffAsm && t.maxBits <= 4
+	}
+	return useHuffAsm && t.maxBits <= 4 && n >= 8<<10 && (t.seen || t.tripleValid)
 }
 
 // huffPairs lets tests choose the loops: pairsAuto, the default, decides
@@ -481,6 +632,7 @@ const (
 	pairsAuto = iota
 	pairsNever
 	pairsAlways
+	pairsTriples // triples wherever the codes allow, else single symbols
 )
 
 // pairQ is the largest section size, in sixteenths of its symbols count,

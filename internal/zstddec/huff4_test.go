@@ -37,8 +37,8 @@ func huffLoops(t *testing.T, label string, sec []byte, n int, side guard.Side) e
 	out := guard.New(n, side)
 	defer out.Free()
 	for _, asm := range []bool{false, true} {
-		for _, pairs := range []int{pairsNever, pairsAlways, pairsAuto} {
-			if asm && !haveAsm || !asm && pairs == pairsNever {
+		for _, pairs := range []int{pairsNever, pairsAlways, pairsAuto, pairsTriples} {
+			if asm && !haveAsm || !asm && (pairs == pairsNever || pairs == pairsTriples) {
 				continue
 			}
 			useHuffAsm, huffPairs = asm, pairs
@@ -59,6 +59,22 @@ func huffLoops(t *testing.T, label string, sec []byte, n int, side guard.Side) e
 	return errRef
 }
 
+// nibbles is n bytes of alpha symbols, equally likely when alpha is a
+// power of two (codes of log2(alpha) bits: the byte planes of noisy data
+// that the triple-symbol loop takes), skewed otherwise.
+func nibbles(n, alpha int) []byte {
+	r := rand.New(rand.NewPCG(uint64(n), uint64(alpha)))
+	b := make([]byte, n)
+	for i := range b {
+		if alpha&(alpha-1) == 0 {
+			b[i] = byte(r.IntN(alpha))
+		} else {
+			b[i] = byte(r.IntN(alpha) * r.IntN(alpha) / alpha)
+		}
+	}
+	return b
+}
+
 // TestHuff4Loops runs every choice of 4-stream loops over the sections
 // huff0 writes of assorted and Blosc-like inputs, whole, with the symbol
 // count off by one and with bytes flipped, against guard pages on both
@@ -69,6 +85,11 @@ func TestHuff4Loops(t *testing.T) {
 	for _, name := range []string{"text", "f32_noise", "linspace_f64", "arange_i16"} {
 		p, _ := golden.Pattern(name, 128<<10)
 		ins = append(ins, golden.Shuffled(p, 4))
+	}
+	for _, n := range []int{100, 777, 5000, 40000, 128 << 10} {
+		for _, alpha := range []int{16, 11, 8, 5, 4, 2} {
+			ins = append(ins, nibbles(n, alpha))
+		}
 	}
 	var s huff0.Scratch
 	for i, src := range ins {
@@ -211,7 +232,7 @@ func TestBuildPairs(t *testing.T) {
 				}
 				seen[d.ht.maxBits] = true
 				d.ht.buildPairs()
-				if want := buildPairsOracle(&d.ht); d.ht.pairs != want {
+				if want := buildPairsOracle(d.ht); d.ht.pairs != want {
 					for i := range want {
 						if d.ht.pairs[i] != want[i] {
 							t.Fatalf("%s/%d, %d-bit codes: entry %d is %#x, want %#x", name, n, d.ht.maxBits, i, d.ht.pairs[i], want[i])
@@ -238,4 +259,57 @@ func skewed(r *rand.Rand, n int) []byte {
 		b[i] = byte(s)
 	}
 	return b
+}
+
+// buildTriplesOracle is t's triple-symbol table by its definition: entry
+// i decodes the three codes at the top of the 12 bits i, one by one.
+func buildTriplesOracle(t *huffTable) (p [1 << tripleBits]uint32) {
+	sh := tripleBits - t.maxBits
+	for i := range p {
+		w, bits := uint32(i), uint32(0)
+		for k := range 3 {
+			e := uint32(t.dt[w>>sh])
+			p[i] |= e >> 8 << (8 * (k + 1))
+			bits += e & 0xff
+			w = w << (e & 0xff) & (1<<tripleBits - 1)
+		}
+		p[i] |= bits
+	}
+	return p
+}
+
+// TestBuildTriples compares buildTriples with its definition on trees of
+// codes of 1 to 4 bits, flat and skewed.
+func TestBuildTriples(t *testing.T) {
+	seen := map[uint]bool{}
+	for _, n := range []int{300, 5000, 40000} {
+		for _, alpha := range []int{16, 11, 8, 5, 4, 3, 2} {
+			var s huff0.Scratch
+			sec, _, err := huff0.Compress4X(nibbles(n, alpha), &s)
+			if err != nil {
+				continue // incompressible
+			}
+			var d Decoder
+			if _, err := d.readHuffTable(sec); err != nil {
+				t.Fatalf("%d symbols of %d: %v", n, alpha, err)
+			}
+			if d.ht.maxBits > 4 {
+				continue
+			}
+			seen[d.ht.maxBits] = true
+			d.ht.buildTriples()
+			if want := buildTriplesOracle(d.ht); d.ht.triples != want {
+				for i := range want {
+					if d.ht.triples[i] != want[i] {
+						t.Fatalf("%d symbols of %d, %d-bit codes: entry %d is %#x, want %#x", n, alpha, d.ht.maxBits, i, d.ht.triples[i], want[i])
+					}
+				}
+			}
+		}
+	}
+	for b := uint(1); b <= 4; b++ {
+		if !seen[b] && b > 1 {
+			t.Errorf("no tree of %d-bit codes", b)
+		}
+	}
 }

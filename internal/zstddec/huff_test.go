@@ -212,3 +212,115 @@ func firstDiff(a, b []byte) int {
 	}
 	return min(len(a), len(b))
 }
+
+// TestHuffTableSlots reads sections of three different trees in an order
+// that hits and misses the two kept tables, with corrupt descriptions in
+// between, and checks every section decodes to its input through one
+// Decoder: a kept table is reused only for its own description, and a
+// failed read leaves the kept tables as they were.
+func TestHuffTableSlots(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var secs, ins [][]byte
+	var s huff0.Scratch
+	for _, alpha := range []int{16, 40, 200} {
+		in := make([]byte, 20000)
+		for i := range in {
+			x := r.Float64()
+			in[i] = byte(x * x * float64(alpha))
+		}
+		s.Reuse = huff0.ReusePolicyNone
+		out, _, err := huff0.Compress4X(in, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		secs, ins = append(secs, bytes.Clone(out)), append(ins, in)
+	}
+	var d Decoder
+	var prev *huffTable
+	order := []int{0, 1, 0, 0, 2, 1, -1, 1, 2, 0, 2, -2, 2, 0}
+	for step, k := range order {
+		if k < 0 {
+			// A description that fails: weights that complete no tree,
+			// or one cut short.
+			bad := []byte{127 + 5, 0x11, 0x11, 0x10}
+			if k == -2 {
+				bad = secs[1][:2]
+			}
+			if _, err := d.readHuffTable(bad); !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("step %d: bad description read with %v", step, err)
+			}
+			continue
+		}
+		rest, err := d.readHuffTable(secs[k])
+		if err != nil {
+			t.Fatalf("step %d: %v", step, err)
+		}
+		if d.ht != &d.hts[0].t && d.ht != &d.hts[1].t {
+			t.Fatalf("step %d: the table is in no slot", step)
+		}
+		if step > 0 && k == order[step-1] && d.ht != prev {
+			t.Fatalf("step %d: the same description built a new table", step)
+		}
+		prev = d.ht
+		got := make([]byte, len(ins[k]))
+		if err := d.ht.decode4(got, rest); err != nil || !bytes.Equal(got, ins[k]) {
+			t.Fatalf("step %d (tree %d): %v, equal %v", step, k, err, bytes.Equal(got, ins[k]))
+		}
+	}
+}
+
+// TestHuffTableKeep: a tree that comes again between trees that change
+// (c-blosc2's noisy byte planes between its others) keeps its slot, so
+// it is never built again, until huffKeep other trees have passed; every
+// section decodes to its input throughout.
+func TestHuffTableKeep(t *testing.T) {
+	var s huff0.Scratch
+	sec := func(alpha int, seed uint64) ([]byte, []byte) {
+		r := rand.New(rand.NewPCG(seed, 9))
+		in := make([]byte, 9000)
+		for i := range in {
+			x := r.Float64()
+			in[i] = byte(x * x * float64(alpha))
+		}
+		s.Reuse = huff0.ReusePolicyNone
+		out, _, err := huff0.Compress4X(in, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bytes.Clone(out), in
+	}
+	var d Decoder
+	read := func(sec, in []byte) {
+		t.Helper()
+		rest, err := d.readHuffTable(sec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]byte, len(in))
+		if err := d.ht.decode4(got, rest); err != nil || !bytes.Equal(got, in) {
+			t.Fatalf("%v, equal %v", err, bytes.Equal(got, in))
+		}
+	}
+	a, ain := sec(16, 1)
+	read(a, ain)
+	read(a, ain)
+	kept := d.ht
+	for k := range huffKeep/2 + huffKeep + 2 {
+		b, bin := sec(40+k, uint64(100+k))
+		read(b, bin)
+		if k < huffKeep && d.ht == kept {
+			t.Fatalf("other tree %d took the kept slot", k)
+		}
+		if k < huffKeep/2 {
+			read(a, ain)
+			if d.ht != kept {
+				t.Fatalf("after other tree %d the kept tree was built again", k)
+			}
+		}
+	}
+	for _, sl := range d.hts {
+		if bytes.Equal(sl.desc, a[:len(sl.desc)]) && len(sl.desc) > 0 {
+			t.Fatalf("the kept tree outlived %d other trees", huffKeep)
+		}
+	}
+}

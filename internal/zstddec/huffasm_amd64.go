@@ -145,3 +145,41 @@ func (t *huffTable) pairs4Asm(dst []byte, o, end *[4]int, br *[4]backBits) {
 func pairIters(left, pos int) int {
 	return min(left/10, pos/7)
 }
+
+// triples4BMI2 makes c.iters rounds of 4 lookups in the triple-symbol
+// table (c.dt) for each of the four streams, each round followed by a
+// reload; each lookup writes 4 bytes, the three symbols and one the next
+// overwrites. Every stream's pos must be at least 7*c.iters and its
+// output must have room for 12*c.iters+1 bytes. Requires BMI1 and BMI2.
+//
+//go:noescape
+func triples4BMI2(c *pairs4Ctx)
+
+// triples4Asm runs the triple-symbol loop over the four streams while
+// all have room, advancing o and leaving br where the portable
+// single-symbol loop goes on: the codes read are the same, three at a
+// time.
+func (t *huffTable) triples4Asm(dst []byte, o, end *[4]int, br *[4]backBits) {
+	c := pairs4Ctx{dt: &t.triples[0], dst: &dst[0]}
+	for {
+		iters := len(dst)
+		for k := range br {
+			// A round reads at most 8 + 4*12 bits, so moves a window at
+			// most 7 bytes, and writes 12 symbols and one byte more.
+			iters = min(iters, (end[k]-o[k]-1)/12, br[k].pos/7)
+		}
+		if iters <= 0 {
+			return
+		}
+		for k := range br {
+			c.out[k], c.base[k], c.pos[k], c.used[k] = o[k], &br[k].in[0], br[k].pos, uint64(br[k].used)
+		}
+		c.iters = iters
+		triples4BMI2(&c)
+		for k := range br {
+			b := &br[k]
+			o[k], b.pos, b.used = c.out[k], c.pos[k], uint(c.used[k])
+			b.val = binary.LittleEndian.Uint64(b.in[b.pos:])
+		}
+	}
+}

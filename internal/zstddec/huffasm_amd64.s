@@ -227,3 +227,57 @@ ploop1:
 
 	PSAVE(0, R8, R12)
 	RET
+
+// TRIPLE looks the next bits of container R up in the triple-symbol
+// table and writes its three symbols, and a byte the next lookup
+// overwrites, at offset O of the output.
+#define TRIPLE(R, O) \
+	SHRXQ SI, R, CX \
+	MOVL (DI)(CX*4), AX \
+	SHLXQ AX, R, R \
+	SHRL $8, AX \
+	MOVL AX, (DX)(O*1) \
+	ADDQ $3, O
+
+#define TROUND \
+	TRIPLE(R8, R12) \
+	TRIPLE(R9, R13) \
+	TRIPLE(R10, R14) \
+	TRIPLE(R11, R15)
+
+// func triples4BMI2(c *pairs4Ctx)
+//
+// pairs4BMI2 with the triple-symbol table: 4 lookups a stream per reload,
+// as a round starts with at most 8 bits read and reads at most 4*12 more.
+// Registers as in pairs4BMI2.
+TEXT ·triples4BMI2(SB), NOSPLIT, $0-8
+	MOVQ c+0(FP), BX
+	MOVQ p_dt(BX), DI
+	MOVQ $(64-12), SI // 12 is tripleBits
+	MOVQ p_dst(BX), DX
+	MOVQ p_out+0(BX), R12
+	MOVQ p_out+8(BX), R13
+	MOVQ p_out+16(BX), R14
+	MOVQ p_out+24(BX), R15
+	PLOAD(0, R8)
+	PLOAD(1, R9)
+	PLOAD(2, R10)
+	PLOAD(3, R11)
+
+tloop:
+	TROUND
+	TROUND
+	TROUND
+	TROUND
+	PRELOAD(0, R8)
+	PRELOAD(1, R9)
+	PRELOAD(2, R10)
+	PRELOAD(3, R11)
+	DECQ p_iters(BX)
+	JNZ  tloop
+
+	PSAVE(0, R8, R12)
+	PSAVE(1, R9, R13)
+	PSAVE(2, R10, R14)
+	PSAVE(3, R11, R15)
+	RET

@@ -97,6 +97,39 @@ func asmPairSymbols(t *huffTable, n int, src []byte) int {
 	return o[0] + o[1] - seg + o[2] - 2*seg + o[3] - 3*seg
 }
 
+// asmTripleSymbols is how many symbols triples4Asm decodes of a section
+// of n symbols, 0 if decode4 would refuse its streams or its codes are
+// longer than 4 bits.
+func asmTripleSymbols(t *huffTable, n int, src []byte) int {
+	if len(src) < 10 || t.maxBits > 4 {
+		return 0
+	}
+	in := src[6:]
+	var ends [4]int
+	for k := range 3 {
+		ends[k+1] = ends[k] + int(binary.LittleEndian.Uint16(src[2*k:]))
+	}
+	seg := (n + 3) / 4
+	if ends[3] >= len(in) || 3*seg > n {
+		return 0
+	}
+	var br [4]backBits
+	for k := range br {
+		end := len(in)
+		if k < 3 {
+			end = ends[k+1]
+		}
+		if br[k].init(in[ends[k]:end]) != nil {
+			return 0
+		}
+	}
+	t.buildTriples()
+	o := [4]int{0, seg, 2 * seg, 3 * seg}
+	end := [4]int{seg, 2 * seg, 3 * seg, n}
+	t.triples4Asm(make([]byte, n), &o, &end, &br)
+	return o[0] + o[1] - seg + o[2] - 2*seg + o[3] - 3*seg
+}
+
 // TestHuff4AsmRuns: the assembly loops, single- and double-symbol, decode
 // most of the symbols of large sections themselves, so that the tests
 // comparing loops compare them.
@@ -117,11 +150,26 @@ func TestHuff4AsmRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := 4 * asmSymbols(&d.ht, len(src), rest); n < len(src)*9/10 {
+		if n := 4 * asmSymbols(d.ht, len(src), rest); n < len(src)*9/10 {
 			t.Errorf("%s: the single-symbol loop decoded %d of %d symbols", name, n, len(src))
 		}
-		if n := asmPairSymbols(&d.ht, len(src), rest); n < len(src)*9/10 {
+		if n := asmPairSymbols(d.ht, len(src), rest); n < len(src)*9/10 {
 			t.Errorf("%s: the double-symbol loop decoded %d of %d symbols", name, n, len(src))
+		}
+	}
+	for _, alpha := range []int{16, 8, 4} {
+		src := nibbles(64<<10, alpha)
+		sec, _, err := huff0.Compress4X(src, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d Decoder
+		rest, err := d.readHuffTable(sec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := asmTripleSymbols(d.ht, len(src), rest); n < len(src)*9/10 {
+			t.Errorf("%d symbols, %d-bit codes: the triple-symbol loop decoded %d of %d symbols", alpha, d.ht.maxBits, n, len(src))
 		}
 	}
 }

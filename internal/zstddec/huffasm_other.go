@@ -13,3 +13,7 @@ func (t *huffTable) decode4Asm(dst []byte, seg int, br *[4]backBits) int {
 func (t *huffTable) pairs4Asm(dst []byte, o, end *[4]int, br *[4]backBits) {
 	panic("zstddec: no assembly Huffman loop")
 }
+
+func (t *huffTable) triples4Asm(dst []byte, o, end *[4]int, br *[4]backBits) {
+	panic("zstddec: no assembly Huffman loop")
+}

@@ -62,7 +62,15 @@ type Decoder struct {
 	src      []byte
 	blockEnd int
 
-	ht        huffTable
+	// ht is the Huffman table of the literals, one of hts: the two
+	// tables last read, each kept with the description it was built from.
+	// A description equal to one of them reuses its table, the single-
+	// and the double-symbol one: c-blosc2 cuts a block into byte planes,
+	// each its own frame, and the planes of one kind (the low bytes of
+	// noisy floats, say) share their tree from block to block, planes of
+	// another kind coming between them.
+	ht        *huffTable
+	hts       [2]huffSlot
 	huffValid bool // a Huffman table was read in this frame
 
 	// The FSE tables of the last compressed block, for the repeat mode:
@@ -76,8 +84,14 @@ type Decoder struct {
 	// block repeating its predecessor's, common in a frame and across
 	// Blosc's frames of similar data, reuses the table.
 	llDesc, mlDesc, ofDesc []byte
-	norm                   [64]int16
-	rep                    [3]int
+	// The table each buffer held before, with its description: c-blosc2
+	// cuts a block into byte planes, each its own frame, and the planes
+	// of one kind share their tables from block to block, planes of
+	// another kind coming between them. A description equal to the
+	// spare's swaps the two tables back, a copy instead of a build.
+	llSpare, mlSpare, ofSpare seqSpare
+	norm                      [64]int16
+	rep                       [3]int
 }
 
 func corrupt(format string, a ...any) error {
@@ -221,7 +235,7 @@ const litSlack = 32
 // block decodes one compressed block into out[pos:], out ending where the
 // block must end at the latest, and returns the new position.
 func (d *Decoder) block(out []byte, pos int, blk []byte, window uint64) (int, error) {
-	lits, blk, err := d.literals(blk, len(out)-pos)
+	lits, blk, err := d.literals(blk, out[pos:])
 	if err != nil {
 		return 0, err
 	}
@@ -253,6 +267,9 @@ func (d *Decoder) block(out []byte, pos int, blk []byte, window uint64) (int, er
 		if len(lits) > len(out)-pos {
 			return 0, corrupt("literals overflow the block")
 		}
+		if len(lits) > 0 && &lits[0] == &out[pos] {
+			return pos + len(lits), nil // decoded in place
+		}
 		return pos + copy(out[pos:], lits), nil
 	}
 	if len(blk) < 1 {
@@ -263,13 +280,13 @@ func (d *Decoder) block(out []byte, pos int, blk []byte, window uint64) (int, er
 	if modes&3 != 0 {
 		return 0, ErrReservedModes
 	}
-	if d.ll, blk, err = d.table(modes>>6, blk, d.ll, d.llBuf[:], &d.llDesc, llPredef[:64], llBase[:], llBits[:], 35, 9); err != nil {
+	if d.ll, blk, err = d.table(modes>>6, blk, d.ll, d.llBuf[:], &d.llDesc, &d.llSpare, llPredef[:64], llBase[:], llBits[:], 35, 9); err != nil {
 		return 0, fmt.Errorf("literal lengths: %w", err)
 	}
-	if d.of, blk, err = d.table(modes>>4&3, blk, d.of, d.ofBuf[:], &d.ofDesc, ofPredef[:32], nil, nil, 31, 8); err != nil {
+	if d.of, blk, err = d.table(modes>>4&3, blk, d.of, d.ofBuf[:], &d.ofDesc, &d.ofSpare, ofPredef[:32], nil, nil, 31, 8); err != nil {
 		return 0, fmt.Errorf("offsets: %w", err)
 	}
-	if d.ml, blk, err = d.table(modes>>2&3, blk, d.ml, d.mlBuf[:], &d.mlDesc, mlPredef[:64], mlBase[:], mlBits[:], 52, 9); err != nil {
+	if d.ml, blk, err = d.table(modes>>2&3, blk, d.ml, d.mlBuf[:], &d.mlDesc, &d.mlSpare, mlPredef[:64], mlBase[:], mlBits[:], 52, 9); err != nil {
 		return 0, fmt.Errorf("match lengths: %w", err)
 	}
 	return d.sequences(out, pos, lits, blk, nseq, window)
@@ -277,10 +294,14 @@ func (d *Decoder) block(out []byte, pos int, blk []byte, window uint64) (int, er
 
 // literals decodes the literals section at the start of blk and returns
 // the literals and the rest of the block. Raw literals are returned in
-// place; the others are decoded into d.lits, which has litSlack spare.
-// Every literal goes to the output, so a section claiming more than room,
-// the output left in the block, is corrupt; buffers are sized by it.
-func (d *Decoder) literals(blk []byte, room int) ([]byte, []byte, error) {
+// place; the others are decoded into d.lits, which has litSlack spare,
+// or, when no sequences follow them, into out, the output left in the
+// block, where they are the block's output: c-blosc2's byte planes of
+// noisy data are such blocks, whose copy would be a tenth of their time.
+// Every literal goes to the output, so a section claiming more than
+// len(out) is corrupt; buffers are sized by it.
+func (d *Decoder) literals(blk, out []byte) ([]byte, []byte, error) {
+	room := len(out)
 	if len(blk) < 1 {
 		return nil, nil, corrupt("missing literals section")
 	}
@@ -357,7 +378,13 @@ func (d *Decoder) literals(blk []byte, room int) ([]byte, []byte, error) {
 	} else if !d.huffValid {
 		return nil, nil, corrupt("treeless literals without a previous table")
 	}
-	buf := d.litBuf(regen)
+	var buf []byte
+	if len(rest) == 1 && rest[0] == 0 {
+		// No sequences (a count of 0 and nothing after it).
+		buf = out[:regen]
+	} else {
+		buf = d.litBuf(regen)
+	}
 	var err error
 	if streams == 1 {
 		err = d.ht.decode1(buf, data)

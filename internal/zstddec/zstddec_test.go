@@ -193,3 +193,43 @@ func narrowWindow(frame []byte) ([]byte, bool) {
 	out[5] = byte(exp << 3)
 	return out, true
 }
+
+// TestSeqTableSpare decodes frames of differently distributed data with
+// one Decoder in an order that builds, reuses, swaps back and replaces
+// the sequence tables and their spares (c-blosc2's byte planes take
+// turns so), and checks every frame against its input; it also checks
+// that the spare's table was taken back at least once.
+func TestSeqTableSpare(t *testing.T) {
+	var frames, srcs [][]byte
+	for i, name := range []string{"sensor_f32", "timestamps_i64", "text", "mixed_rec13"} {
+		p, err := golden.Pattern(name, 64<<10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := golden.Shuffled(p, []int{4, 8, 1, 13}[i])
+		e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1),
+			zstd.WithEncoderCRC(false), zstd.WithSingleSegment(true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames, srcs = append(frames, e.EncodeAll(src, nil)), append(srcs, src)
+		e.Close()
+	}
+	var d Decoder
+	swapped := 0
+	for step, k := range []int{0, 1, 0, 1, 1, 2, 0, 2, 3, 1, 3, 0, 0, 2, 1, 2} {
+		spare := [3][]byte{bytes.Clone(d.llSpare.desc), bytes.Clone(d.ofSpare.desc), bytes.Clone(d.mlSpare.desc)}
+		dst := make([]byte, len(srcs[k]))
+		if err := d.Decode(dst, frames[k]); err != nil || !bytes.Equal(dst, srcs[k]) {
+			t.Fatalf("step %d (frame %d): %v, equal %v", step, k, err, bytes.Equal(dst, srcs[k]))
+		}
+		for i, now := range [3][]byte{d.llDesc, d.ofDesc, d.mlDesc} {
+			if len(spare[i]) != 0 && bytes.Equal(now, spare[i]) {
+				swapped++
+			}
+		}
+	}
+	if swapped == 0 {
+		t.Error("no table came back from a spare")
+	}
+}

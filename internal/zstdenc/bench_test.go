@@ -61,3 +61,48 @@ func BenchmarkEncodePlanes(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEntropy times the entropy stage alone (compressBlock: literals,
+// sequence codes, table choice, bit streams) on the sequences the level 1
+// and 3 finders leave for the byte planes BenchmarkEncodePlanes encodes.
+func BenchmarkEntropy(b *testing.B) {
+	for _, s := range []struct {
+		name string
+		ts   int
+	}{{"f32_noise", 4}, {"linspace_f64", 8}, {"text", 1}, {"sensor_f32", 4}, {"timestamps_i64", 8}} {
+		for _, lvl := range []int{1, 3} {
+			const pl = 32 << 10
+			src := golden.Shuffled(golden.MustPattern(b, s.name, pl*s.ts), s.ts)
+			b.Run(fmt.Sprintf("%s/l%d", s.name, lvl), func(b *testing.B) {
+				var e Encoder
+				var seqs [][]seq
+				var lits [][]byte
+				for p := 0; p < s.ts; p++ {
+					plane := src[p*pl : (p+1)*pl]
+					e.Encode(nil, plane, lvl)
+					e.seqs, e.lits = e.seqs[:0], e.lits[:0]
+					e.reset(len(plane))
+					if e.strategy == stratFast {
+						e.fast(plane, 0, len(plane))
+					} else {
+						e.dfast(plane, 0, len(plane))
+					}
+					seqs = append(seqs, append([]seq(nil), e.seqs...))
+					lits = append(lits, append([]byte(nil), e.lits...))
+				}
+				done := cputime.Throughput(b, len(src))
+				for b.Loop() {
+					for p := range seqs {
+						e.rep = [3]uint32{1, 4, 8}
+						e.hufValid = false
+						e.fse.valid = [3]bool{}
+						e.seqs = append(e.seqs[:0], seqs[p]...)
+						e.lits = append(e.lits[:0], lits[p]...)
+						e.compressBlock()
+					}
+				}
+				done()
+			})
+		}
+	}
+}

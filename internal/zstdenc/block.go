@@ -3,11 +3,13 @@ package zstdenc
 import "encoding/binary"
 
 // seq is one sequence: ll literals, then ml bytes copied from offset
-// back. offBase is the offset's code, set by seqCodes.
+// back. seqCodes replaces ll and ml by the extra bits their codes leave
+// to write and sets ofx to the offset code's, so that the sequence bit
+// stream writes them without masking.
 type seq struct {
-	ll, ml  uint32
-	offset  uint32
-	offBase uint32
+	ll, ml uint32 // after seqCodes, their codes' extra bits
+	offset uint32
+	ofx    uint32 // the offset code's extra bits, set by seqCodes
 }
 
 // Block types (RFC 8878 3.1.1.2).
@@ -18,14 +20,20 @@ const (
 )
 
 // minGain is how much smaller than its input a block or literals section
-// must get to be kept compressed (libzstd's ZSTD_minGain below btultra).
-func minGain(n int) int { return n>>6 + 2 }
+// must get to be kept compressed (libzstd's ZSTD_minGain): 1/64 of it,
+// 1/128 at btultra, 1/256 at btultra2.
+func minGain(n, strat int) int {
+	if strat >= stratBtultra {
+		return n>>(strat-1) + 2
+	}
+	return n>>6 + 2
+}
 
 // seqCodes turns each sequence's offset into its code as the decoder
 // will read it, following the decoder's three repeat offsets (RFC 8878
 // 3.1.2.5): a repeat costs fewer bits, whatever the match finder knew.
-// In the same pass it sets the three codes of each sequence and counts
-// them.
+// In the same pass it sets the three codes of each sequence, counts
+// them, and leaves in the sequence the extra bits each code leaves.
 func (e *Encoder) seqCodes() {
 	r := e.rep
 	n := len(e.seqs)
@@ -67,9 +75,11 @@ func (e *Encoder) seqCodes() {
 				r[0], r[1], r[2] = o, r[0], r[1]
 			}
 		}
-		s.offBase = ob
 		l, m, of := llCode(s.ll), mlCode(s.ml-3), uint8(highbit(ob))
 		lc[i], mc[i], oc[i] = l, m, of
+		s.ll &= llMask64[l&63]
+		s.ml = (s.ml - 3) & mlMask64[m&63]
+		s.ofx = ob ^ 1<<(of&31)
 		cl[l&63]++
 		co[of&63]++
 		cm[m&63]++
@@ -154,7 +164,7 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 	}
 	cn := huffStreams(dst[lh+hs:], lits, table, four)
 	cn += hs
-	if cn == hs || cn >= n-minGain(n) {
+	if cn == hs || cn >= n-minGain(n, e.strategy) {
 		return rawLiterals(dst, lits)
 	}
 	if mode == modeFSE {

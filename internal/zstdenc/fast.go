@@ -13,6 +13,7 @@ const searchStrength = 8
 func (e *Encoder) fast(buf []byte, start, end int) {
 	hlog, mls := e.p.hlog, min(max(e.p.minMatch, 4), 8)
 	table := e.hashT
+	hh := newHasher(mls, hlog)
 	base := e.base
 	ilimit := end - 8
 	anchor, ip0 := start, start
@@ -24,17 +25,15 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 	for {
 		step := 2
 		nextStep := ip0 + stepIncr
-		ip1 := ip0 + 1
 		ip2 := ip0 + step
-		ip3 := ip2 + 1
-		if ip3 >= ilimit {
+		if ip2+1 >= ilimit {
 			break
 		}
-		// u0 and u1 are the 8 bytes at ip0 and ip1, loaded once for
-		// their hash and for the match test.
-		u0, u1 := load64(buf, ip0), load64(buf, ip1)
-		h0 := hashN(u0, mls, hlog)
-		h1 := hashN(u1, mls, hlog)
+		// A turn looks at ip0 and ip0+1, with ip2 and ip2+1 hashed ahead;
+		// ip1 and ip3 of libzstd's loop are kept as those sums, which
+		// leaves the compiler fewer values to keep in registers.
+		h0 := hh.hash(load64(buf, ip0))
+		h1 := hh.hash(load64(buf, ip0+1))
 		cand := int(int32(table[h0] - base))
 		var m, ml, cur int
 		found := false
@@ -43,6 +42,7 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 			table[h0] = base + uint32(ip0)
 			u2 := load64(buf, ip2)
 			if ip2 > rep1 && uint32(u2) == load32(buf, ip2-rep1) {
+				table[h1] = base + uint32(ip0+1)
 				ip0 = ip2
 				m = ip0 - rep1
 				ml = 4
@@ -51,26 +51,27 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 					m--
 					ml++
 				}
-				table[h1] = base + uint32(ip1)
 				found = true
 				break
 			}
-			if cand >= 0 && uint32(u0) == load32(buf, cand) {
-				table[h1] = base + uint32(ip1)
+			if cand >= 0 && load32(buf, ip0) == load32(buf, cand) {
+				table[h1] = base + uint32(ip0+1)
 				m, ml = cand, 4
 				rep2, rep1 = rep1, ip0-cand
 				break
 			}
 			cand = int(int32(table[h1] - base))
 			h0 = h1
-			h1 = hashN(u2, mls, hlog)
-			ip0, ip1, ip2 = ip1, ip2, ip3
-			u0, u1 = u1, u2
+			h1 = hh.hash(u2)
+			// The second position: ip0 and ip2 one on (libzstd's ip1 is
+			// now ip2-1).
+			ip0++
+			ip2++
 			cur = ip0
 			table[h0] = base + uint32(ip0)
-			if cand >= 0 && uint32(u0) == load32(buf, cand) {
+			if cand >= 0 && load32(buf, ip0) == load32(buf, cand) {
 				if step <= 4 {
-					table[h1] = base + uint32(ip1)
+					table[h1] = base + uint32(ip2-1)
 				}
 				m, ml = cand, 4
 				rep2, rep1 = rep1, ip0-cand
@@ -78,16 +79,14 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 			}
 			cand = int(int32(table[h1] - base))
 			h0 = h1
-			u2 = load64(buf, ip2)
-			h1 = hashN(u2, mls, hlog)
-			ip0, ip1 = ip1, ip2
-			u0, u1 = u1, u2
-			ip2, ip3 = ip0+step, ip1+step
+			h1 = hh.hash(load64(buf, ip2))
+			ip0 = ip2 - 1
+			ip2 = ip0 + step
 			if ip2 >= nextStep {
 				step++
 				nextStep += stepIncr
 			}
-			if ip3 >= ilimit {
+			if ip2+1 >= ilimit {
 				break
 			}
 		}
@@ -106,12 +105,12 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 		ip0 += ml
 		anchor = ip0
 		if ip0 <= ilimit {
-			table[hashN(load64(buf, cur+2), mls, hlog)] = base + uint32(cur+2)
-			table[hashN(load64(buf, ip0-2), mls, hlog)] = base + uint32(ip0-2)
+			table[hh.hash(load64(buf, cur+2))] = base + uint32(cur+2)
+			table[hh.hash(load64(buf, ip0-2))] = base + uint32(ip0-2)
 			for ip0 <= ilimit && ip0 >= rep2 && load32(buf, ip0) == load32(buf, ip0-rep2) {
 				n := 4 + matchLen(buf, ip0+4, ip0+4-rep2, end)
 				rep1, rep2 = rep2, rep1
-				table[hashN(load64(buf, ip0), mls, hlog)] = base + uint32(ip0)
+				table[hh.hash(load64(buf, ip0))] = base + uint32(ip0)
 				e.emit(buf, ip0, ip0, uint32(rep1), n)
 				ip0 += n
 				anchor = ip0
@@ -128,6 +127,7 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 func (e *Encoder) dfast(buf []byte, start, end int) {
 	hlogL, hlogS, mls := e.p.hlog, e.p.clog, min(max(e.p.minMatch, 4), 8)
 	long, short := e.hashT, e.hashL
+	hL, hS := newHasher(8, hlogL), newHasher(mls, hlogS)
 	base := e.base
 	ilimit := end - 8
 	anchor, ip := start, start
@@ -138,8 +138,8 @@ func (e *Encoder) dfast(buf []byte, start, end int) {
 	for ip < ilimit {
 		cur := ip
 		u := load64(buf, ip)
-		hl := hashN(u, 8, hlogL)
-		hs := hashN(u, mls, hlogS)
+		hl := hL.hash(u)
+		hs := hS.hash(u)
 		candL := int(int32(long[hl] - base))
 		candS := int(int32(short[hs] - base))
 		long[hl] = base + uint32(ip)
@@ -157,7 +157,7 @@ func (e *Encoder) dfast(buf []byte, start, end int) {
 			ml = 8 + matchLen(buf, ip+8, m+8, end)
 		case candS >= 0 && load32(buf, candS) == uint32(u):
 			u1 := load64(buf, ip+1)
-			hl1 := hashN(u1, 8, hlogL)
+			hl1 := hL.hash(u1)
 			candL1 := int(int32(long[hl1] - base))
 			long[hl1] = base + uint32(ip+1)
 			if candL1 >= 0 && load64(buf, candL1) == u1 {
@@ -187,17 +187,17 @@ func (e *Encoder) dfast(buf []byte, start, end int) {
 		}
 		{
 			i := cur + 2
-			long[hashN(load64(buf, i), 8, hlogL)] = base + uint32(i)
-			long[hashN(load64(buf, ip-2), 8, hlogL)] = base + uint32(ip-2)
-			short[hashN(load64(buf, i), mls, hlogS)] = base + uint32(i)
-			short[hashN(load64(buf, ip-1), mls, hlogS)] = base + uint32(ip-1)
+			long[hL.hash(load64(buf, i))] = base + uint32(i)
+			long[hL.hash(load64(buf, ip-2))] = base + uint32(ip-2)
+			short[hS.hash(load64(buf, i))] = base + uint32(i)
+			short[hS.hash(load64(buf, ip-1))] = base + uint32(ip-1)
 		}
 		for ip <= ilimit && ip >= int(rep2) && load32(buf, ip) == load32(buf, ip-int(rep2)) {
 			ml := 4 + matchLen(buf, ip+4, ip+4-int(rep2), end)
 			rep1, rep2 = rep2, rep1
 			u := load64(buf, ip)
-			long[hashN(u, 8, hlogL)] = base + uint32(ip)
-			short[hashN(u, mls, hlogS)] = base + uint32(ip)
+			long[hL.hash(u)] = base + uint32(ip)
+			short[hS.hash(u)] = base + uint32(ip)
 			e.emit(buf, ip, ip, rep1, ml)
 			ip += ml
 			anchor = ip
@@ -213,6 +213,18 @@ func (e *Encoder) loadDict(d []byte) {
 	mls := min(max(e.p.minMatch, 4), 8)
 	if e.rows {
 		e.rowUpdate(d, max(len(d)-7, 0), min(mls, 6), e.rowLog(), false)
+		return
+	}
+	if e.strategy >= stratBtlazy2 {
+		// The tree strategies sort the dictionary into the tree
+		// (ZSTD_updateTree).
+		mls = min(max(e.p.minMatch, 3), 6)
+		if e.strategy == stratBtlazy2 {
+			mls = max(mls, 4)
+		}
+		if len(d) >= 8 {
+			e.btUpdateTree(d, len(d)-8, len(d), mls)
+		}
 		return
 	}
 	if e.strategy >= stratGreedy {

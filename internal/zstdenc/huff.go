@@ -3,6 +3,8 @@ package zstdenc
 import (
 	"encoding/binary"
 	"slices"
+
+	"github.com/goblosc/blosc/internal/le"
 )
 
 const (
@@ -247,7 +249,7 @@ func huffStream(dst []byte, src []byte, t *huffCTable) int {
 	var nb uint
 	pos := 0
 	flush := func() {
-		binary.LittleEndian.PutUint64(dst[pos:], acc)
+		le.Store64(dst, pos, acc)
 		k := nb >> 3
 		pos += int(k)
 		acc >>= (k << 3) & 63

@@ -1,8 +1,7 @@
 package zstdenc
 
 import (
-	"encoding/binary"
-
+	"github.com/goblosc/blosc/internal/le"
 	"github.com/goblosc/blosc/internal/zstdcodes"
 )
 
@@ -46,6 +45,10 @@ const (
 // which a code masked to 6 bits indexes without a bounds check.
 var llBits64, mlBits64 [64]uint8
 
+// llMask64 and mlMask64 keep the extra bits of a literal or match length
+// code.
+var llMask64, mlMask64 [64]uint32
+
 var (
 	llPredef, mlPredef, ofPredef fseCTable
 	llCodeSmall                  [64]uint8
@@ -55,6 +58,12 @@ var (
 func init() {
 	copy(llBits64[:], llBits[:])
 	copy(mlBits64[:], mlBits[:])
+	for c := range llBits {
+		llMask64[c] = 1<<llBits[c] - 1
+	}
+	for c := range mlBits {
+		mlMask64[c] = 1<<mlBits[c] - 1
+	}
 	llPredef.build(llPredefNorm, 6)
 	mlPredef.build(mlPredefNorm, 6)
 	ofPredef.build(ofPredefNorm, 5)
@@ -200,18 +209,23 @@ func (e *Encoder) encodeSequences(dst []byte, ll, of, ml *fseCTable) int {
 		acc |= (v & (1<<(k&63) - 1)) << (nb & 63)
 		nb += k
 	}
+	// putx appends v, which has no bits above its k.
+	putx := func(v uint64, k uint) {
+		acc |= v << (nb & 63)
+		nb += k
+	}
 	flush := func() {
-		binary.LittleEndian.PutUint64(dst[pos:], acc)
+		le.Store64(dst, pos, acc)
 		k := nb >> 3
 		pos += int(k)
 		acc >>= (k << 3) & 63
 		nb &= 7
 	}
 	s := &sq[n-1]
-	put(uint64(s.ll), uint(llBits[lc[n-1]&63]))
-	put(uint64(s.ml-3), uint(mlBits[mc[n-1]&63]))
+	putx(uint64(s.ll), uint(llBits64[lc[n-1]&63]))
+	putx(uint64(s.ml), uint(mlBits64[mc[n-1]&63]))
 	flush()
-	put(uint64(s.offBase), uint(oc[n-1]))
+	putx(uint64(s.ofx), uint(oc[n-1]))
 	flush()
 	for i := n - 2; i >= 0; i-- {
 		l, o, m := lc[i]&63, oc[i]&63, mc[i]&63
@@ -228,10 +242,10 @@ func (e *Encoder) encodeSequences(dst []byte, ll, of, ml *fseCTable) int {
 		k = (vll + t.deltaNbBits) >> 16
 		put(uint64(vll), uint(k))
 		vll = uint32(llS[(int32(vll>>(k&31))+t.deltaFind)&511])
-		put(uint64(s.ll), uint(llBits64[l]))
+		putx(uint64(s.ll), uint(llBits64[l]))
 		flush()
-		put(uint64(s.ml-3), uint(mlBits64[m]))
-		put(uint64(s.offBase), uint(o))
+		putx(uint64(s.ml), uint(mlBits64[m]))
+		putx(uint64(s.ofx), uint(o))
 		flush()
 	}
 	put(uint64(vml), uint(ml.log))

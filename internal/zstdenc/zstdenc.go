@@ -5,12 +5,10 @@
 // source size (clevels.h), and entropy coding chosen by cost, so that a
 // Blosc chunk written at a clevel comes out near the size c-blosc2 makes.
 //
-// The strategies written are libzstd's fast, double fast, greedy, lazy
-// and lazy2 (hash chains), which libzstd uses up to level 10-12 depending
-// on the source size. The rows of the binary-tree strategies (btlazy2,
-// btopt, btultra, btultra2: Blosc clevels 6-9 on small blocks) run lazy2
-// with their table sizes and a search of 512 chain links, until those
-// finders are written.
+// The strategies are libzstd 1.5.4's: fast, double fast, greedy, lazy
+// and lazy2 (hash chains or rows), btlazy2 (lazy2 over a lazily sorted
+// binary tree), and btopt, btultra and btultra2 (the optimal parser over
+// a binary tree, with its block splitter).
 //
 // Every block is stored compressed, raw or as one repeated byte,
 // whichever is smallest as libzstd decides it; literals go raw, as one
@@ -25,17 +23,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/goblosc/blosc/internal/le"
 )
 
 const (
 	frameMagic   = 0xFD2FB528
 	maxBlockSize = 128 << 10
-
-	// standInSearchLog is the chain search of the levels whose libzstd
-	// strategy (binary trees, optimal parsing) lazy2 stands in for: on
-	// shuffled text at libzstd's level 11 it takes the ratio from 0.89x
-	// libzstd's (the row's 32 links) to 0.98x.
-	standInSearchLog = 9
 )
 
 // maxHistory bounds the dictionary and source a frame compresses (a
@@ -60,7 +54,12 @@ type Encoder struct {
 
 	mrep [2]uint32 // the match finder's own repeat offsets
 
-	nextUpdate int // the hash chains or rows hold the positions before this
+	nextUpdate int // the hash chains, rows or tree hold the positions before this
+
+	opt  optState // the optimal parser (btopt, btultra, btultra2)
+	cuts []int    // where splitBlock cuts a block's sequences
+	// splitSeqs: the copy of a part's sequences splitBlock measures.
+	splitSeqs []seq
 
 	// Row-based finding (rows true): a tag per hashT entry, and each
 	// row's head.
@@ -109,13 +108,6 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 	}
 	e.strategy = int(e.p.strat)
 	e.rows = e.useRows()
-	if e.strategy >= stratBtlazy2 {
-		// lazy2 stands in for the tree strategies. A tree visits its
-		// candidates in order and finds the longest of 2^slog well; a
-		// chain needs more links for that, but the deepest rows' searches
-		// would make it crawl.
-		e.p.slog = standInSearchLog
-	}
 	dst = appendFrameHeader(dst, len(src))
 	if len(src) == 0 {
 		return append(dst, 1, 0, 0) // one empty raw block, marked last
@@ -140,6 +132,7 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 		buf = e.hist
 	}
 	e.reset(len(buf))
+	e.treeReset()
 	start := len(buf) - len(src)
 	if start > 0 {
 		e.loadDict(buf[:start])
@@ -246,9 +239,24 @@ func (e *Encoder) block(dst, buf []byte, start, end int, last bool) []byte {
 		e.lazy(buf, start, end, 0)
 	case stratLazy:
 		e.lazy(buf, start, end, 1)
-	default:
+	case stratLazy2:
 		e.lazy(buf, start, end, 2)
+	case stratBtlazy2:
+		e.limitUpdate(start)
+		e.lazy(buf, start, end, 2)
+	default:
+		e.limitUpdate(start)
+		e.optimal(buf, start, end)
+		if e.p.wlog >= 17 {
+			return e.splitBlock(dst, src, last)
+		}
 	}
+	return e.writeBlock(dst, src, last)
+}
+
+// writeBlock appends src as one block of the sequences and literals in
+// e.seqs and e.lits: compressed, or raw or RLE when that is smaller.
+func (e *Encoder) writeBlock(dst, src []byte, last bool) []byte {
 	lastBit := uint32(0)
 	if last {
 		lastBit = 1
@@ -258,7 +266,7 @@ func (e *Encoder) block(dst, buf []byte, start, end int, last bool) []byte {
 		return append(dst, src[0])
 	}
 	n := e.compressBlock()
-	if n == 0 || n >= len(src)-minGain(len(src)) {
+	if n == 0 || n >= len(src)-minGain(len(src), e.strategy) {
 		dst = appendBlockHeader(dst, lastBit|blockRaw<<1|uint32(len(src))<<3)
 		return append(dst, src...)
 	}
@@ -301,8 +309,12 @@ func (e *Encoder) emit(buf []byte, anchor, ip int, offset uint32, ml int) {
 	e.seqs = append(e.seqs, seq{ll: uint32(ip - anchor), ml: uint32(ml), offset: offset})
 }
 
-func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }
-func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
+// load32 and load64 read the finders' words without bounds checks where
+// internal/le allows it: every offset is at most end-8 of the block, or
+// a candidate before it (the tests and fuzz targets prove that with
+// -tags purego, where the loads are checked).
+func load32(b []byte, i int) uint32 { return le.Load32(b, i) }
+func load64(b []byte, i int) uint64 { return le.Load64(b, i) }
 
 const prime8 = 0xCF1BBCDCB7A56463
 
@@ -313,32 +325,46 @@ func hashN(u uint64, mls, hbits uint8) uint32 {
 	return uint32(((u << ((64 - 8*mls) & 63)) * prime8) >> ((64 - hbits) & 63))
 }
 
-// matchLen counts the bytes at a equal to those at b, a > b, up to end.
+// hasher is hashN for one mls and hbits, its multiplier and shift worked
+// out once: the low mls bytes shifted to the top and multiplied are the
+// bytes multiplied by the prime shifted as far, one shift fewer a hash.
+type hasher struct {
+	mul   uint64
+	shift uint8
+}
+
+func newHasher(mls, hbits uint8) hasher {
+	return hasher{prime8 << ((64 - 8*mls) & 63), (64 - hbits) & 63}
+}
+
+func (h hasher) hash(u uint64) uint32 { return uint32((u * h.mul) >> (h.shift & 63)) }
+
+// matchLen counts the bytes at a equal to those at b, a > b, up to end
+// (at most len(buf)).
 func matchLen(buf []byte, a, b, end int) int {
-	x, y := buf[a:end], buf[b:end]
 	n := 0
-	for len(x) >= 16 {
-		d := binary.LittleEndian.Uint64(x) ^ binary.LittleEndian.Uint64(y)
-		if d != 0 {
+	for a+n+16 <= end {
+		if d := le.Load64(buf, a+n) ^ le.Load64(buf, b+n); d != 0 {
 			return n + bits.TrailingZeros64(d)>>3
 		}
-		d = binary.LittleEndian.Uint64(x[8:]) ^ binary.LittleEndian.Uint64(y[8:])
-		if d != 0 {
+		if d := le.Load64(buf, a+n+8) ^ le.Load64(buf, b+n+8); d != 0 {
 			return n + 8 + bits.TrailingZeros64(d)>>3
 		}
-		x, y = x[16:], y[16:]
 		n += 16
 		// A match this long may be very long (runs, zeros, shuffled
 		// counters): the runtime's vector compare skips equal stretches.
-		for len(x) >= 256 && bytes.Equal(x[:256], y[:256]) {
-			x, y = x[256:], y[256:]
+		for a+n+256 <= end && bytes.Equal(buf[a+n:a+n+256], buf[b+n:b+n+256]) {
 			n += 256
 		}
 	}
-	for i := range x {
-		if x[i] != y[i] {
-			return n + i
+	if a+n+8 <= end {
+		if d := le.Load64(buf, a+n) ^ le.Load64(buf, b+n); d != 0 {
+			return n + bits.TrailingZeros64(d)>>3
 		}
+		n += 8
 	}
-	return n + len(x)
+	for a+n < end && buf[a+n] == buf[b+n] {
+		n++
+	}
+	return n
 }

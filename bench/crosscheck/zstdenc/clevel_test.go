@@ -62,7 +62,7 @@ func bloscStreams(tb testing.TB, name string, ts, clevel int) [][]byte {
 // encoder (as internal/codec configures it) with libzstd at the level
 // c-blosc2 passes: ratio(x)/ratio(C) and speed(x)/speed(C) by thread CPU
 // time, all in the same run. ZSTDENC_TABLE=1 runs it;
-// ZSTDENC_MAXCLEVEL stops it early.
+// ZSTDENC_MINCLEVEL and ZSTDENC_MAXCLEVEL bound the clevels.
 func TestClevelTable(t *testing.T) {
 	if os.Getenv("ZSTDENC_TABLE") == "" {
 		t.Skip("set ZSTDENC_TABLE=1 to time zstdenc, klauspost and libzstd")
@@ -96,7 +96,11 @@ func TestClevelTable(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("ZSTDENC_MAXCLEVEL")); err == nil && v >= 1 {
 		hi = min(v, 9)
 	}
-	for clevel := 1; clevel <= hi; clevel++ {
+	lo := 1
+	if v, err := strconv.Atoi(os.Getenv("ZSTDENC_MINCLEVEL")); err == nil && v >= 1 {
+		lo = min(v, hi)
+	}
+	for clevel := lo; clevel <= hi; clevel++ {
 		lvl := bloscZstdLevel(clevel)
 		kl := zstd.EncoderLevelFromZstd(lvl)
 		k := kenc[kl]

@@ -16,6 +16,10 @@ func FuzzDecodedByLibzstd(f *testing.F) {
 	for _, s := range sets[:5] {
 		f.Add(block(f, s.name, s.ts, 3000), uint8(1), uint16(0))
 		f.Add(block(f, s.name, s.ts, 3000), uint8(4), uint16(700))
+		// The tree levels: btlazy2, btopt, btultra2 (level bytes mod 22).
+		f.Add(block(f, s.name, s.ts, 3000), uint8(12), uint16(0))
+		f.Add(block(f, s.name, s.ts, 3000), uint8(15), uint16(900))
+		f.Add(block(f, s.name, s.ts, 3000), uint8(21), uint16(0))
 	}
 	var e zstdenc.Encoder
 	var frame []byte

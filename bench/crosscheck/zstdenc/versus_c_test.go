@@ -61,7 +61,7 @@ func TestDecodedByLibzstd(t *testing.T) {
 	for _, s := range sets {
 		for _, n := range []int{1, 100, 4 << 10, 100 << 10, 300 << 10} {
 			src := block(t, s.name, s.ts, n)
-			for _, lvl := range []int{1, 2, 3, 4, 7, 19} {
+			for _, lvl := range []int{1, 2, 3, 4, 7, 13, 15, 16, 18, 19, 22} {
 				for _, d := range [][]byte{nil, dict} {
 					frame := e.EncodeDict(nil, src, d, lvl)
 					got := make([]byte, len(src))
@@ -175,7 +175,7 @@ func TestMixedBlocksDecodedByLibzstd(t *testing.T) {
 		for _, k := range order {
 			src = append(src, kinds[k]...)
 		}
-		for _, lvl := range []int{1, 3, 5, 9} {
+		for _, lvl := range []int{1, 3, 5, 9, 15, 22} {
 			frame := e.Encode(nil, src, lvl)
 			got := make([]byte, len(src))
 			if n, err := czstd.Decompress(got, frame); err != nil || n != len(src) || !bytes.Equal(got, src) {

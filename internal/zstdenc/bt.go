@@ -1,0 +1,481 @@
+package zstdenc
+
+import "math/bits"
+
+// Binary-tree match finding, libzstd 1.5.4's for btlazy2 (a tree sorted
+// lazily, ZSTD_DUBT_findBestMatch) and for the optimal parser (a tree
+// sorted as positions go in, ZSTD_insertBt1 and
+// ZSTD_insertBtAndGetAllMatches).
+//
+// The tree lives in the chain table (e.hashL, 2^chainLog entries): two
+// per position, for the last 2^(chainLog-1) positions, the position's
+// smaller and larger subtrees. The suffixes starting at the positions of
+// one hash are kept sorted, so a search walks from the newest one down
+// the side where ip's suffix belongs, each step knowing a common prefix
+// of at least the smaller of the two bounds' common lengths. Entries are
+// biased positions as in the hash tables: one below e.base (0 among
+// them) is no position.
+
+// btUnsorted marks a position entered in the tree's chain but not yet
+// sorted into the tree (btlazy2). No biased position reaches it.
+const btUnsorted = ^uint32(0)
+
+// treeHash is libzstd's hash of the low mls bytes of u to hbits bits
+// (ZSTD_hashPtr), each length with its own prime. Which positions share
+// a tree changes what the tree finds on data with many near-equal
+// strings (a shuffled float series lost 2% of libzstd's ratio with
+// another hash).
+func treeHash(u uint64, mls, hbits uint8) uint32 {
+	switch mls {
+	case 3:
+		return hash3(uint32(u), hbits)
+	case 4:
+		return uint32(u) * prime4 >> (32 - hbits)
+	case 5:
+		return uint32((u << 24) * prime5 >> (64 - hbits))
+	default:
+		return uint32((u << 16) * prime6 >> (64 - hbits))
+	}
+}
+
+const (
+	prime4 = 2654435761
+	prime5 = 889523592379
+	prime6 = 227718039650203
+)
+
+// extend is matchLen with the first 8 bytes compared inline: in a tree
+// most candidates part within them.
+func extend(buf []byte, a, b, end int) int {
+	if a+8 <= end {
+		if d := load64(buf, a) ^ load64(buf, b); d != 0 {
+			return bits.TrailingZeros64(d) >> 3
+		}
+	}
+	return matchLen(buf, a, b, end)
+}
+
+// btMask is the mask of the tree's position slots.
+func (e *Encoder) btMask() int { return len(e.hashL)/2 - 1 }
+
+// int32Pos turns a table entry into a position of buf, negative for none.
+// The tree loops keep base in a local: they store into the tables, after
+// which e.base would be loaded again.
+func int32Pos(base, v uint32) int { return int(int32(v - base)) }
+
+// dubtUpdate enters the positions from e.nextUpdate up to ip as libzstd's
+// btlazy2 does (ZSTD_updateDUBT): chained to the previous position of
+// their hash and marked unsorted; a later search sorts them in.
+func (e *Encoder) dubtUpdate(buf []byte, ip int, mls uint8) {
+	base := e.base
+	head, bt := e.hashT, e.hashL
+	bmask := e.btMask()
+	hlog := e.p.hlog
+	for i := e.nextUpdate; i < ip; i++ {
+		h := treeHash(load64(buf, i), mls, hlog)
+		k := 2 * (i & bmask)
+		bt[k] = head[h]
+		bt[k+1] = btUnsorted
+		head[h] = base + uint32(i)
+	}
+	e.nextUpdate = max(e.nextUpdate, ip)
+}
+
+// dubtSort sorts position cur, whose first slot chains to the next older
+// candidate (already sorted), into the tree, comparing at most nb
+// candidates and none at or below btLow (ZSTD_insertDUBT1).
+func (e *Encoder) dubtSort(buf []byte, cur, end, nb, btLow int) {
+	base := e.base
+	bt := e.hashL
+	bmask := e.btMask()
+	k := 2 * (cur & bmask)
+	smaller, larger := k, k+1 // the slots to fill; -1 once past the tree
+	m := int32Pos(base, bt[k])
+	var cs, cl int // common lengths with the smaller and larger bounds
+	for ; nb > 0 && m > 0; nb-- {
+		nk := 2 * (m & bmask)
+		node := bt[nk : nk+2 : nk+2]
+		l := min(cs, cl)
+		// extend, inlined: most candidates part within 8 bytes.
+		if a := cur + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
+			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
+		} else {
+			l += matchLen(buf, a, m+l, end)
+		}
+		if cur+l == end {
+			// Equal up to the end: its side is unknown, and a guess
+			// could break the order. Drop the rest.
+			break
+		}
+		if buf[m+l] < buf[cur+l] {
+			bt[smaller] = base + uint32(m)
+			cs = l
+			if m <= btLow {
+				smaller = -1
+				break
+			}
+			smaller = nk + 1
+			m = int32Pos(base, node[1])
+		} else {
+			bt[larger] = base + uint32(m)
+			cl = l
+			if m <= btLow {
+				larger = -1
+				break
+			}
+			larger = nk
+			m = int32Pos(base, node[0])
+		}
+	}
+	if smaller >= 0 {
+		bt[smaller] = 0
+	}
+	if larger >= 0 {
+		bt[larger] = 0
+	}
+}
+
+// btSearch is btlazy2's finder (ZSTD_BtFindBestMatch): the unsorted
+// positions of ip's hash are sorted into the tree, newest last, then ip
+// goes in, and on the way down the longest match is kept, a longer one
+// only if its extra length pays for its larger offset (4 units a byte
+// against the offset code's bits). It returns the length (possibly under
+// 4) and offset, or 0 inside the stretch a long match covered.
+func (e *Encoder) btSearch(buf []byte, ip, end int, mls uint8) (int, int) {
+	base := e.base
+	if ip < e.nextUpdate {
+		return 0, 0
+	}
+	e.dubtUpdate(buf, ip, mls)
+	head, bt := e.hashT, e.hashL
+	bmask := e.btMask()
+	h := treeHash(load64(buf, ip), mls, e.p.hlog)
+	btLow := max(ip-bmask, 0)
+	nbCompares := 1 << e.p.slog
+	nbCand := nbCompares
+
+	// Walk the unsorted candidates, newest first, turning their marks into
+	// a chain back to the newest.
+	m := int32Pos(base, head[h])
+	prev := uint32(0)
+	for m > btLow && bt[2*(m&bmask)+1] == btUnsorted && nbCand > 1 {
+		k := 2 * (m & bmask)
+		bt[k+1] = prev
+		prev = base + uint32(m)
+		m = int32Pos(base, bt[k])
+		nbCand--
+	}
+	if m > btLow && bt[2*(m&bmask)+1] == btUnsorted {
+		// Past the budget: libzstd drops the oldest unsorted candidate
+		// rather than sort it.
+		k := 2 * (m & bmask)
+		bt[k], bt[k+1] = 0, 0
+	}
+	// Sort them in, oldest first.
+	for prev != 0 {
+		c := int32Pos(base, prev)
+		next := bt[2*(c&bmask)+1]
+		e.dubtSort(buf, c, end, nbCand, btLow)
+		prev = next
+		nbCand++
+	}
+
+	// Insert ip, keeping the best match met on the way.
+	k := 2 * (ip & bmask)
+	smaller, larger := k, k+1
+	var cs, cl int
+	matchEnd := ip + 9
+	best, bestOff := 0, 0
+	offBase := uint32(999999999) // libzstd's start: any match beats it
+	m = int32Pos(base, head[h])
+	head[h] = base + uint32(ip)
+	for ; nbCompares > 0 && m > 0; nbCompares-- {
+		nk := 2 * (m & bmask)
+		node := bt[nk : nk+2 : nk+2]
+		l := min(cs, cl)
+		// extend, inlined: most candidates part within 8 bytes.
+		if a := ip + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
+			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
+		} else {
+			l += matchLen(buf, a, m+l, end)
+		}
+		if l > best {
+			matchEnd = max(matchEnd, m+l)
+			if 4*(l-best) > int(highbit(uint32(ip-m+1)))-int(highbit(offBase)) {
+				best, bestOff = l, ip-m
+				offBase = uint32(ip - m + 3)
+			}
+		}
+		if ip+l == end {
+			break
+		}
+		if buf[m+l] < buf[ip+l] {
+			bt[smaller] = base + uint32(m)
+			cs = l
+			if m <= btLow {
+				smaller = -1
+				break
+			}
+			smaller = nk + 1
+			m = int32Pos(base, node[1])
+		} else {
+			bt[larger] = base + uint32(m)
+			cl = l
+			if m <= btLow {
+				larger = -1
+				break
+			}
+			larger = nk
+			m = int32Pos(base, node[0])
+		}
+	}
+	if smaller >= 0 {
+		bt[smaller] = 0
+	}
+	if larger >= 0 {
+		bt[larger] = 0
+	}
+	// Inside a long repetition every position would find the same
+	// match: skip them.
+	e.nextUpdate = matchEnd - 8
+	return best, bestOff
+}
+
+// btInsert sorts position cur into the tree as the optimal parser's
+// updates do (ZSTD_insertBt1) and returns how many positions to advance:
+// past most of a long repetition it found.
+func (e *Encoder) btInsert(buf []byte, cur, end int, mls uint8) int {
+	base := e.base
+	head, bt := e.hashT, e.hashL
+	bmask := e.btMask()
+	h := treeHash(load64(buf, cur), mls, e.p.hlog)
+	m := int32Pos(base, head[h])
+	head[h] = base + uint32(cur)
+	btLow := max(cur-bmask, 0)
+	k := 2 * (cur & bmask)
+	smaller, larger := k, k+1
+	var cs, cl int
+	matchEnd := cur + 9
+	best := 8
+	for nb := 1 << e.p.slog; nb > 0 && m >= 0; nb-- {
+		nk := 2 * (m & bmask)
+		node := bt[nk : nk+2 : nk+2]
+		l := min(cs, cl)
+		// extend, inlined: most candidates part within 8 bytes.
+		if a := cur + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
+			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
+		} else {
+			l += matchLen(buf, a, m+l, end)
+		}
+		if l > best {
+			best = l
+			matchEnd = max(matchEnd, m+l)
+		}
+		if cur+l == end {
+			break
+		}
+		if buf[m+l] < buf[cur+l] {
+			bt[smaller] = base + uint32(m)
+			cs = l
+			if m <= btLow {
+				smaller = -1
+				break
+			}
+			smaller = nk + 1
+			m = int32Pos(base, node[1])
+		} else {
+			bt[larger] = base + uint32(m)
+			cl = l
+			if m <= btLow {
+				larger = -1
+				break
+			}
+			larger = nk
+			m = int32Pos(base, node[0])
+		}
+	}
+	if smaller >= 0 {
+		bt[smaller] = 0
+	}
+	if larger >= 0 {
+		bt[larger] = 0
+	}
+	n := 0
+	if best > 384 {
+		n = min(192, best-384)
+	}
+	return max(n, matchEnd-(cur+8))
+}
+
+// btUpdateTree sorts the positions from e.nextUpdate up to ip into the
+// tree (ZSTD_updateTree).
+func (e *Encoder) btUpdateTree(buf []byte, ip, end int, mls uint8) {
+	for i := e.nextUpdate; i < ip; {
+		i += e.btInsert(buf, i, end, mls)
+	}
+	e.nextUpdate = max(e.nextUpdate, ip)
+}
+
+// limitUpdate is libzstd's limited update after a very long match
+// (ZSTD_buildSeqStore): a block that starts more than 384 positions past
+// the last one entered in the tree enters only the last 192 or fewer of
+// them. (libzstd does so at every level; the tree strategies' ratio
+// depends on it, a shuffled float series by 2%.)
+func (e *Encoder) limitUpdate(start int) {
+	if start > e.nextUpdate+384 {
+		e.nextUpdate = start - min(192, start-e.nextUpdate-384)
+	}
+}
+
+// match is one candidate of the optimal parser: its offset code (1-3 a
+// repeat, else the offset plus 3) and length.
+type match struct{ off, len uint32 }
+
+const (
+	optNum     = 1 << 12 // the optimal parser's window (ZSTD_OPT_NUM)
+	hash3Log   = 17      // most bits of the 3-byte hash (ZSTD_HASHLOG3_MAX)
+	prime3     = 506832829
+	hash3Reach = 1 << 18 // a 3-byte match farther than this costs more than it saves
+)
+
+func hash3(u uint32, hbits uint8) uint32 { return (u << 8) * prime3 >> (32 - hbits) }
+
+// hash3Find enters the positions from *next3 up to ip in the 3-byte hash
+// table and returns the newest earlier position with ip's 3-byte hash
+// (negative for none).
+func (e *Encoder) hash3Find(buf []byte, next3 *int, ip int) int {
+	base := e.base
+	t := e.opt.h3
+	hl := e.opt.h3log
+	for i := *next3; i < ip; i++ {
+		t[hash3(load32(buf, i), hl)] = base + uint32(i)
+	}
+	*next3 = max(*next3, ip)
+	return int32Pos(base, t[hash3(load32(buf, ip), hl)])
+}
+
+// allMatches is ZSTD_btGetAllMatches: the tree updated up to ip, then
+// the matches at ip of increasing lengths, each the shortest offset
+// found for its length: the repeat offsets first (rep as the parser
+// holds them; with ll0, no literals before, they shift by one), a 3-byte
+// match if minMatch is 3 and nothing else is found, then the tree's.
+// ip goes into the tree on the way. It returns the number of matches in
+// e.opt.matches.
+func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32, ll0 int, mls uint8) int {
+	base := e.base
+	if ip < e.nextUpdate {
+		return 0 // inside a long repetition already entered
+	}
+	e.btUpdateTree(buf, ip, end, mls)
+	o := &e.opt
+	matches := o.matches[:]
+	minMatch := 4
+	if mls == 3 {
+		minMatch = 3
+	}
+	sufficient := min(int(e.p.target), optNum-1)
+	best := minMatch - 1
+	n := 0
+	mmask := ^uint32(0)
+	if minMatch == 3 {
+		mmask = 0xFFFFFF
+	}
+	first := load32(buf, ip) & mmask
+	for rc := ll0; rc < 3+ll0; rc++ {
+		var roff int
+		if rc == 3 {
+			roff = int(rep[0]) - 1
+		} else {
+			roff = int(rep[rc])
+		}
+		if roff < 1 || roff > ip {
+			continue
+		}
+		if load32(buf, ip-roff)&mmask != first {
+			continue
+		}
+		l := minMatch + matchLen(buf, ip+minMatch, ip+minMatch-roff, end)
+		if l > best {
+			best = l
+			matches[n] = match{uint32(rc - ll0 + 1), uint32(l)}
+			n++
+			if l > sufficient || ip+l == end {
+				return n
+			}
+		}
+	}
+	if mls == 3 && best < 3 {
+		if m3 := e.hash3Find(buf, next3, ip); m3 >= 0 && ip-m3 < hash3Reach {
+			if l := matchLen(buf, ip, m3, end); l >= 3 {
+				best = l
+				matches[0] = match{uint32(ip - m3 + 3), uint32(l)}
+				n = 1
+				if l > sufficient || ip+l == end {
+					e.nextUpdate = ip + 1
+					return 1
+				}
+			}
+		}
+	}
+
+	head, bt := e.hashT, e.hashL
+	bmask := e.btMask()
+	h := treeHash(load64(buf, ip), mls, e.p.hlog)
+	m := int32Pos(base, head[h])
+	head[h] = base + uint32(ip)
+	btLow := max(ip-bmask, 0)
+	k := 2 * (ip & bmask)
+	smaller, larger := k, k+1
+	var cs, cl int
+	matchEnd := ip + 9
+	for nb := 1 << e.p.slog; nb > 0 && m >= 0; nb-- {
+		nk := 2 * (m & bmask)
+		node := bt[nk : nk+2 : nk+2]
+		l := min(cs, cl)
+		// extend, inlined: most candidates part within 8 bytes.
+		if a := ip + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
+			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
+		} else {
+			l += matchLen(buf, a, m+l, end)
+		}
+		if l > best {
+			matchEnd = max(matchEnd, m+l)
+			best = l
+			matches[n] = match{uint32(ip - m + 3), uint32(l)}
+			n++
+			if l > optNum || ip+l == end {
+				break
+			}
+		}
+		if ip+l == end {
+			break
+		}
+		if buf[m+l] < buf[ip+l] {
+			bt[smaller] = base + uint32(m)
+			cs = l
+			if m <= btLow {
+				smaller = -1
+				break
+			}
+			smaller = nk + 1
+			m = int32Pos(base, node[1])
+		} else {
+			bt[larger] = base + uint32(m)
+			cl = l
+			if m <= btLow {
+				larger = -1
+				break
+			}
+			larger = nk
+			m = int32Pos(base, node[0])
+		}
+	}
+	if smaller >= 0 {
+		bt[smaller] = 0
+	}
+	if larger >= 0 {
+		bt[larger] = 0
+	}
+	e.nextUpdate = matchEnd - 8
+	return n
+}
