@@ -22,7 +22,8 @@ import (
 func BenchmarkZstdDecodeOnC(b *testing.B) { decodeOnC(b, blosc.Zstd) }
 
 // BenchmarkZlibDecodeOnC is BenchmarkZstdDecodeOnC for zlib, whose
-// inflate is klauspost's (docs/codecs.md).
+// inflate is internal/inflate (BenchmarkInflateOnC adds klauspost's
+// beside it; docs/codecs.md).
 func BenchmarkZlibDecodeOnC(b *testing.B) { decodeOnC(b, blosc.Zlib) }
 
 func decodeOnC(b *testing.B, codec blosc.Codec) {

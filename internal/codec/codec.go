@@ -23,6 +23,7 @@ import (
 
 	"github.com/goblosc/blosc/blosclz"
 	"github.com/goblosc/blosc/internal/deflate"
+	"github.com/goblosc/blosc/internal/inflate"
 	lz4block "github.com/goblosc/blosc/internal/lz4"
 	"github.com/goblosc/blosc/internal/zstddec"
 	"github.com/goblosc/blosc/internal/zstdenc"
@@ -112,6 +113,7 @@ type State struct {
 
 	zlibW   [10]*zlib.Writer
 	zlibOwn *deflate.Encoder
+	zlibDec *inflate.Decoder
 	zlibR   io.ReadCloser
 	zlibIn  bytes.Reader
 	zlibOut fixedWriter
@@ -400,7 +402,27 @@ func (s *State) Decompress(id ID, dst, src []byte) error {
 	return fmt.Errorf("%w: id %d", ErrUnsupported, id)
 }
 
+// ownInflate chooses internal/inflate over klauspost's zlib reader for
+// zlib streams. internal/inflate accepts what C zlib's uncompress accepts
+// and decodes into dst directly; docs/codecs.md ("zlib") gives its speed
+// beside klauspost's and C zlib's.
+var ownInflate = true
+
+// SetOwnInflate chooses which decoder inflates zlib streams: internal/inflate
+// (true, the default) or klauspost's zlib reader. For benchmarks that
+// compare the two; not safe to call while a State decodes.
+func SetOwnInflate(own bool) { ownInflate = own }
+
 func (s *State) zlibDecompress(dst, src []byte) error {
+	if ownInflate {
+		if s.zlibDec == nil {
+			s.zlibDec = new(inflate.Decoder)
+		}
+		if err := s.zlibDec.Decode(dst, src); err != nil {
+			return fmt.Errorf("%w: zlib: %w", ErrCorrupt, err)
+		}
+		return nil
+	}
 	s.zlibIn.Reset(src)
 	if s.zlibR == nil {
 		r, err := zlib.NewReader(&s.zlibIn)
