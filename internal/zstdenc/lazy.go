@@ -51,6 +51,11 @@ func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 	minChain := ip - len(chain)
 	best, off := 3, 0
 	for tries := 1 << e.p.slog; tries > 0 && m >= 0; tries-- {
+		// The next link is read before this candidate is compared: the
+		// load then starts ahead of the compare's branch, whose
+		// mispredictions would otherwise discard it (the walk is bound
+		// by these dependent loads).
+		next := chain[m&mask]
 		// The 4 bytes ending where a longer match would end first: most
 		// candidates fail there (m >= 0 and best >= 3, so the offset is
 		// in the buffer).
@@ -65,7 +70,7 @@ func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 		if m <= minChain {
 			break
 		}
-		m = int(int32(chain[m&mask] - base))
+		m = int(int32(next - base))
 	}
 	if off == 0 {
 		return 0, 0
