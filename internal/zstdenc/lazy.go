@@ -8,7 +8,8 @@ import (
 // hcSearch is libzstd's hash chain search: it enters the positions from
 // e.nextUpdate up to ip in the hash chains, then looks at up to
 // 1<<searchLog earlier positions with ip's hash for the longest match of
-// at least 4 bytes. It returns the length (0 if none) and the offset.
+// at least 4 bytes, longer than over (which the caller would not take).
+// It returns the length (0 if none) and the offset.
 // (One function: the call and the spills of a separate insert cost as
 // much as a few links.)
 //
@@ -23,7 +24,7 @@ import (
 // libzstd's (linspace_f64 at clevel 3 from 1.025 to 1.002 of it, as the
 // chains lose what the skipped positions found). The stand-in for the
 // tree strategies keeps every position.
-func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8) (int, int) {
+func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8, over int) (int, int) {
 	head, chain := e.hashT, e.hashL
 	hh := newHasher(mls, e.p.hlog)
 	mask := len(chain) - 1
@@ -49,7 +50,15 @@ func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 	m := int(int32(head[hh.hash(load64(buf, ip))] - base))
 
 	minChain := ip - len(chain)
-	best, off := 3, 0
+	// The walk starts at the length to beat: a candidate is then
+	// rejected by its 4 bytes at that length, before a full compare.
+	// The longest match over it is the one a walk from 3 finds (the
+	// first candidate to reach the longest length), so the choices are
+	// those of libzstd's search.
+	best, off := max(3, over), 0
+	if best >= end-ip {
+		return 0, 0 // no match can be longer
+	}
 	for tries := 1 << e.p.slog; tries > 0 && m >= 0; tries-- {
 		// The next link is read before this candidate is compared: the
 		// load then starts ahead of the compare's branch, whose
@@ -79,15 +88,24 @@ func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 }
 
 // search is the lazy strategies' finder: rows, hash chains or, for
-// btlazy2, the binary tree.
-func (e *Encoder) search(buf []byte, ip, end int, mls uint8) (int, int) {
+// btlazy2, the binary tree. A match of at most over bytes would not be
+// taken: the hash chains skip those sooner (the others ignore over).
+func (e *Encoder) search(buf []byte, ip, end int, mls uint8, over int) (int, int) {
 	if e.strategy == stratBtlazy2 {
 		return e.btSearch(buf, ip, end, mls)
 	}
 	if e.rows {
 		return e.rowSearch(buf, ip, end, mls)
 	}
-	return e.hcSearch(buf, ip, end, mls)
+	return e.hcSearch(buf, ip, end, mls, over)
+}
+
+// lazyOver is the longest match the lazy step would not take over the
+// match of ml at off (rep: a repeat): gain is the step's margin, 4 one
+// position on, 7 two; a new offset costs at least 2 (offCost of an
+// offset of 1).
+func lazyOver(ml, off int, rep bool, gain int) int {
+	return (ml*4 - offCost(off, rep) + gain + 2) >> 2
 }
 
 // offCost is the offset's code as libzstd weighs it in lazy matching:
@@ -121,7 +139,7 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 			off = rep1
 		}
 		if !(depth == 0 && ml > 0) {
-			if n, o := e.search(buf, ip, end, mls); n > ml {
+			if n, o := e.search(buf, ip, end, mls, ml); n > ml {
 				ml, off, isRep, st = n, o, false, ip
 			}
 			if ml < 4 {
@@ -136,7 +154,7 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 						ml, off, isRep, st = n, rep1, true, ip
 					}
 				}
-				if n, o := e.search(buf, ip, end, mls); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+4 {
+				if n, o := e.search(buf, ip, end, mls, lazyOver(ml, off, isRep, 4)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+4 {
 					ml, off, isRep, st = n, o, false, ip
 					continue
 				}
@@ -148,7 +166,7 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 							ml, off, isRep, st = n, rep1, true, ip
 						}
 					}
-					if n, o := e.search(buf, ip, end, mls); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+7 {
+					if n, o := e.search(buf, ip, end, mls, lazyOver(ml, off, isRep, 7)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+7 {
 						ml, off, isRep, st = n, o, false, ip
 						continue
 					}
