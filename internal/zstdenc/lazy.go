@@ -50,15 +50,12 @@ func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8, over int) (int, i
 	m := int(int32(head[hh.hash(load64(buf, ip))] - base))
 
 	minChain := ip - len(chain)
-	// The walk starts at the length to beat: a candidate is then
-	// rejected by its 4 bytes at that length, before a full compare.
-	// The longest match over it is the one a walk from 3 finds (the
-	// first candidate to reach the longest length), so the choices are
-	// those of libzstd's search.
-	best, off := max(3, over), 0
-	if best >= end-ip {
-		return 0, 0 // no match can be longer
-	}
+	// The walk starts at the length to beat (over, 3 to end-ip-1): a
+	// candidate is then rejected by its 4 bytes at that length, before a
+	// full compare. The longest match over it is the one a walk from 3
+	// finds (the first candidate to reach the longest length), so the
+	// choices are those of libzstd's search.
+	best, off := over, 0
 	for tries := 1 << e.p.slog; tries > 0 && m >= 0; tries-- {
 		// The next link is read before this candidate is compared: the
 		// load then starts ahead of the compare's branch, whose
@@ -88,14 +85,15 @@ func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8, over int) (int, i
 }
 
 // search is the lazy strategies' finder: rows, hash chains or, for
-// btlazy2, the binary tree. A match of at most over bytes would not be
-// taken: the hash chains skip those sooner (the others ignore over).
+// btlazy2, the binary tree. A match of at most over bytes (3 to
+// end-ip-1) would not be taken: the hash chains and rows skip those
+// sooner (the tree ignores over).
 func (e *Encoder) search(buf []byte, ip, end int, mls uint8, over int) (int, int) {
 	if e.strategy == stratBtlazy2 {
 		return e.btSearch(buf, ip, end, mls)
 	}
 	if e.rows {
-		return e.rowSearch(buf, ip, end, mls)
+		return e.rowSearch(buf, ip, end, mls, over)
 	}
 	return e.hcSearch(buf, ip, end, mls, over)
 }
@@ -104,8 +102,10 @@ func (e *Encoder) search(buf []byte, ip, end int, mls uint8, over int) (int, int
 // match of ml at off (rep: a repeat): gain is the step's margin, 4 one
 // position on, 7 two; a new offset costs at least 2 (offCost of an
 // offset of 1).
-func lazyOver(ml, off int, rep bool, gain int) int {
-	return (ml*4 - offCost(off, rep) + gain + 2) >> 2
+// The result is bounded to search's range: 3 to end-ip-1, past which no
+// match can be longer (its 4 bytes would end past end-1).
+func lazyOver(ml, off int, rep bool, gain, ip, end int) int {
+	return max(3, min((ml*4-offCost(off, rep)+gain+2)>>2, end-ip-1))
 }
 
 // offCost is the offset's code as libzstd weighs it in lazy matching:
@@ -139,7 +139,7 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 			off = rep1
 		}
 		if !(depth == 0 && ml > 0) {
-			if n, o := e.search(buf, ip, end, mls, ml); n > ml {
+			if n, o := e.search(buf, ip, end, mls, max(3, ml)); n > ml {
 				ml, off, isRep, st = n, o, false, ip
 			}
 			if ml < 4 {
@@ -154,7 +154,7 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 						ml, off, isRep, st = n, rep1, true, ip
 					}
 				}
-				if n, o := e.search(buf, ip, end, mls, lazyOver(ml, off, isRep, 4)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+4 {
+				if n, o := e.search(buf, ip, end, mls, lazyOver(ml, off, isRep, 4, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+4 {
 					ml, off, isRep, st = n, o, false, ip
 					continue
 				}
@@ -166,7 +166,7 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 							ml, off, isRep, st = n, rep1, true, ip
 						}
 					}
-					if n, o := e.search(buf, ip, end, mls, lazyOver(ml, off, isRep, 7)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+7 {
+					if n, o := e.search(buf, ip, end, mls, lazyOver(ml, off, isRep, 7, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+7 {
 						ml, off, isRep, st = n, o, false, ip
 						continue
 					}
@@ -292,9 +292,9 @@ func tagMatches(tags []byte, tag uint8, n int) uint64 {
 }
 
 // rowSearch is hcSearch's counterpart over rows: the longest match of at
-// least 4 bytes among the tag-matching entries of ip's row, newest
-// first; then ip goes into the row.
-func (e *Encoder) rowSearch(buf []byte, ip, end int, mls uint8) (int, int) {
+// least 4 bytes (longer than over) among the tag-matching entries of
+// ip's row, newest first; then ip goes into the row.
+func (e *Encoder) rowSearch(buf []byte, ip, end int, mls uint8, over int) (int, int) {
 	rlog := e.rowLog()
 	e.rowUpdate(buf, ip, mls, rlog, true)
 	h := e.rowHash(buf, ip, mls, rlog)
@@ -313,7 +313,8 @@ func (e *Encoder) rowSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 		m = bits.RotateLeft64(m, -int(head))
 	}
 	base := e.base
-	best, off := 3, 0
+	// From the length to beat, as in hcSearch.
+	best, off := over, 0
 	for tries := 1 << min(e.p.slog, rlog); m != 0 && tries > 0; tries-- {
 		pos := (head + uint(bits.TrailingZeros64(m))) & uint(n-1)
 		c := int(int32(entries[pos] - base))
