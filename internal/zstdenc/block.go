@@ -285,6 +285,8 @@ func (e *Encoder) compressBlock() int {
 	pos++
 	lastNC := 0
 	var modes [3]int
+	var tabs [3]*fseCTable
+	f := &e.fse
 	for k, kind := range [3]*seqKind{&llKind, &ofKind, &mlKind} {
 		codes := e.llCodes
 		switch k {
@@ -293,16 +295,17 @@ func (e *Encoder) compressBlock() int {
 		case 2:
 			codes = e.mlCodes
 		}
-		m, n := e.chooseTable(kind, codes, &e.counts[k], &e.fse.t[k], e.fse.valid[k], &e.fseNext.t[k], dst[pos:])
-		modes[k] = m
+		c := f.cur[k] & 1
+		m, n, t := e.chooseTable(kind, codes, &e.counts[k], &f.t[k][c], f.valid[k], &f.t[k][c^1], dst[pos:])
+		modes[k], tabs[k] = m, t
 		pos += n
 		if m == modeFSE {
 			lastNC = n
 		}
-		e.fseNext.valid[k] = m == modeFSE || (m == modeRepeat && e.fse.valid[k])
 	}
+	e.fseModes = modes
 	dst[modesAt] = byte(modes[0]<<6 | modes[1]<<4 | modes[2]<<2)
-	bs := e.encodeSequences(dst[pos:], &e.fseNext.t[0], &e.fseNext.t[1], &e.fseNext.t[2])
+	bs := e.encodeSequences(dst[pos:], tabs[0], tabs[1], tabs[2])
 	if lastNC != 0 && lastNC+bs < 4 {
 		// Decoders before zstd 1.4.0 misread a table description and
 		// bit stream this short; libzstd stores such a block raw.

@@ -260,19 +260,42 @@ func huffStream(dst []byte, src []byte, t *huffCTable) int {
 		acc |= uint64(c&0xFFFF) << (nb & 63)
 		nb += uint(c >> 16)
 	}
+	// As many codes go in between flushes as the 57 bits a flush leaves
+	// free hold: 7 of at most 8 bits, 5 of at most 11 (the longest). The
+	// stream is the same whatever the grouping; fewer flushes cost less.
 	i := len(src)
-	for i&3 != 0 {
-		i--
-		put(src[i])
-	}
-	flush()
-	for ; i >= 4; i -= 4 {
-		q := src[i-4 : i]
-		put(q[3])
-		put(q[2])
-		put(q[1])
-		put(q[0])
+	if t.log <= 8 {
+		for i%7 != 0 {
+			i--
+			put(src[i])
+		}
 		flush()
+		for ; i >= 7; i -= 7 {
+			q := src[i-7 : i]
+			put(q[6])
+			put(q[5])
+			put(q[4])
+			put(q[3])
+			put(q[2])
+			put(q[1])
+			put(q[0])
+			flush()
+		}
+	} else {
+		for i%5 != 0 {
+			i--
+			put(src[i])
+		}
+		flush()
+		for ; i >= 5; i -= 5 {
+			q := src[i-5 : i]
+			put(q[4])
+			put(q[3])
+			put(q[2])
+			put(q[1])
+			put(q[0])
+			flush()
+		}
 	}
 	acc |= 1 << (nb & 63)
 	nb++

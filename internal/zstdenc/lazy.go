@@ -8,7 +8,8 @@ import (
 // hcSearch is libzstd's hash chain search: it enters the positions from
 // e.nextUpdate up to ip in the hash chains, then looks at up to
 // 1<<searchLog earlier positions with ip's hash for the longest match of
-// at least 4 bytes. It returns the length (0 if none) and the offset.
+// at least 4 bytes, longer than over (which the caller would not take).
+// It returns the length (0 if none) and the offset.
 // (One function: the call and the spills of a separate insert cost as
 // much as a few links.)
 //
@@ -23,7 +24,7 @@ import (
 // libzstd's (linspace_f64 at clevel 3 from 1.025 to 1.002 of it, as the
 // chains lose what the skipped positions found). The stand-in for the
 // tree strategies keeps every position.
-func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8) (int, int) {
+func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8, over int) (int, int) {
 	head, chain := e.hashT, e.hashL
 	hh := newHasher(mls, e.p.hlog)
 	mask := len(chain) - 1
@@ -49,8 +50,18 @@ func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 	m := int(int32(head[hh.hash(load64(buf, ip))] - base))
 
 	minChain := ip - len(chain)
-	best, off := 3, 0
+	// The walk starts at the length to beat (over, 3 to end-ip-1): a
+	// candidate is then rejected by its 4 bytes at that length, before a
+	// full compare. The longest match over it is the one a walk from 3
+	// finds (the first candidate to reach the longest length), so the
+	// choices are those of libzstd's search.
+	best, off := over, 0
 	for tries := 1 << e.p.slog; tries > 0 && m >= 0; tries-- {
+		// The next link is read before this candidate is compared: the
+		// load then starts ahead of the compare's branch, whose
+		// mispredictions would otherwise discard it (the walk is bound
+		// by these dependent loads).
+		next := chain[m&mask]
 		// The 4 bytes ending where a longer match would end first: most
 		// candidates fail there (m >= 0 and best >= 3, so the offset is
 		// in the buffer).
@@ -65,7 +76,7 @@ func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 		if m <= minChain {
 			break
 		}
-		m = int(int32(chain[m&mask] - base))
+		m = int(int32(next - base))
 	}
 	if off == 0 {
 		return 0, 0
@@ -74,15 +85,27 @@ func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 }
 
 // search is the lazy strategies' finder: rows, hash chains or, for
-// btlazy2, the binary tree.
-func (e *Encoder) search(buf []byte, ip, end int, mls uint8) (int, int) {
+// btlazy2, the binary tree. A match of at most over bytes (3 to
+// end-ip-1) would not be taken: the hash chains and rows skip those
+// sooner (the tree ignores over).
+func (e *Encoder) search(buf []byte, ip, end int, mls uint8, over int) (int, int) {
 	if e.strategy == stratBtlazy2 {
 		return e.btSearch(buf, ip, end, mls)
 	}
 	if e.rows {
-		return e.rowSearch(buf, ip, end, mls)
+		return e.rowSearch(buf, ip, end, mls, over)
 	}
-	return e.hcSearch(buf, ip, end, mls)
+	return e.hcSearch(buf, ip, end, mls, over)
+}
+
+// lazyOver is the longest match the lazy step would not take over the
+// match of ml at off (rep: a repeat): gain is the step's margin, 4 one
+// position on, 7 two; a new offset costs at least 2 (offCost of an
+// offset of 1).
+// The result is bounded to search's range: 3 to end-ip-1, past which no
+// match can be longer (its 4 bytes would end past end-1).
+func lazyOver(ml, off int, rep bool, gain, ip, end int) int {
+	return max(3, min((ml*4-offCost(off, rep)+gain+2)>>2, end-ip-1))
 }
 
 // offCost is the offset's code as libzstd weighs it in lazy matching:
@@ -116,7 +139,7 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 			off = rep1
 		}
 		if !(depth == 0 && ml > 0) {
-			if n, o := e.search(buf, ip, end, mls); n > ml {
+			if n, o := e.search(buf, ip, end, mls, max(3, ml)); n > ml {
 				ml, off, isRep, st = n, o, false, ip
 			}
 			if ml < 4 {
@@ -131,7 +154,7 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 						ml, off, isRep, st = n, rep1, true, ip
 					}
 				}
-				if n, o := e.search(buf, ip, end, mls); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+4 {
+				if n, o := e.search(buf, ip, end, mls, lazyOver(ml, off, isRep, 4, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+4 {
 					ml, off, isRep, st = n, o, false, ip
 					continue
 				}
@@ -143,7 +166,7 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 							ml, off, isRep, st = n, rep1, true, ip
 						}
 					}
-					if n, o := e.search(buf, ip, end, mls); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+7 {
+					if n, o := e.search(buf, ip, end, mls, lazyOver(ml, off, isRep, 7, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+7 {
 						ml, off, isRep, st = n, o, false, ip
 						continue
 					}
@@ -269,9 +292,9 @@ func tagMatches(tags []byte, tag uint8, n int) uint64 {
 }
 
 // rowSearch is hcSearch's counterpart over rows: the longest match of at
-// least 4 bytes among the tag-matching entries of ip's row, newest
-// first; then ip goes into the row.
-func (e *Encoder) rowSearch(buf []byte, ip, end int, mls uint8) (int, int) {
+// least 4 bytes (longer than over) among the tag-matching entries of
+// ip's row, newest first; then ip goes into the row.
+func (e *Encoder) rowSearch(buf []byte, ip, end int, mls uint8, over int) (int, int) {
 	rlog := e.rowLog()
 	e.rowUpdate(buf, ip, mls, rlog, true)
 	h := e.rowHash(buf, ip, mls, rlog)
@@ -290,7 +313,8 @@ func (e *Encoder) rowSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 		m = bits.RotateLeft64(m, -int(head))
 	}
 	base := e.base
-	best, off := 3, 0
+	// From the length to beat, as in hcSearch.
+	best, off := over, 0
 	for tries := 1 << min(e.p.slog, rlog); m != 0 && tries > 0; tries-- {
 		pos := (head + uint(bits.TrailingZeros64(m))) & uint(n-1)
 		c := int(int32(entries[pos] - base))

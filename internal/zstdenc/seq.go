@@ -108,19 +108,25 @@ var (
 	mlKind = seqKind{mlMaxSym, mlMaxLog, &mlPredef, mlPredefNorm, 6}
 )
 
-// fseTables is the FSE state a frame carries from block to block.
+// fseTables is the FSE state a frame carries from block to block: per
+// field (ll, of, ml) two tables, the one a repeat mode names (slot cur)
+// and the one a block being written builds. A kept block that built a
+// new table flips cur rather than copying ~1.7 KB a table; a repeated
+// table stays where it is.
 type fseTables struct {
-	t     [3]fseCTable // ll, of, ml
-	valid [3]bool      // t holds a table a repeat mode can name
+	t     [3][2]fseCTable
+	cur   [3]uint8
+	valid [3]bool // t[k][cur[k]] holds a table a repeat mode can name
 }
 
 // chooseTable picks the cheapest mode for one field's codes, as libzstd
 // does at its slower levels (ZSTD_selectEncodingType): the predefined
 // table, the previous block's, or a new one whose description counts
 // against it. It writes a new table's description at dst and returns the
-// mode and that size; cur is where the chosen table goes.
+// mode, that size and the table to code with: the predefined one, prev,
+// or cur, where a new or single-symbol table is built.
 func (e *Encoder) chooseTable(k *seqKind, codes []uint8, count *[64]uint32, prev *fseCTable, prevValid bool,
-	cur *fseCTable, dst []byte) (mode int, n int) {
+	cur *fseCTable, dst []byte) (mode int, n int, t *fseCTable) {
 	maxSym := 0
 	for s := k.maxSym; s >= 0; s-- {
 		if count[s] != 0 {
@@ -136,12 +142,11 @@ func (e *Encoder) chooseTable(k *seqKind, codes []uint8, count *[64]uint32, prev
 	predefOK := maxSym < len(k.predefNorm)
 	if int(most) == nbSeq {
 		if predefOK && nbSeq <= 2 {
-			*cur = *k.predef
-			return modePredef, 0
+			return modePredef, 0, k.predef
 		}
 		cur.buildRLE(codes[0])
 		dst[0] = codes[0]
-		return modeRLE, 1
+		return modeRLE, 1, cur
 	}
 	const inf = ^uint64(0)
 	basic := inf
@@ -173,14 +178,12 @@ func (e *Encoder) chooseTable(k *seqKind, codes []uint8, count *[64]uint32, prev
 	fresh += uint64(hs) * 8 * 256
 	switch {
 	case basic <= repeat && basic <= fresh:
-		*cur = *k.predef
-		return modePredef, 0
+		return modePredef, 0, k.predef
 	case repeat <= fresh:
-		*cur = *prev
-		return modeRepeat, 0
+		return modeRepeat, 0, prev
 	}
 	cur.build(norm, uint8(log))
-	return modeFSE, hs
+	return modeFSE, hs, cur
 }
 
 // encodeSequences writes the sequences bit stream into dst (room for 12

@@ -78,7 +78,8 @@ type Encoder struct {
 	huf, hufNext huffCTable
 	hufValid     bool
 	hufNextIsNew bool
-	fse, fseNext fseTables
+	fse          fseTables
+	fseModes     [3]int // the modes of the block compressBlock wrote last
 
 	hb        huffBuilder
 	litCount  [256]uint32
@@ -277,7 +278,19 @@ func (e *Encoder) writeBlock(dst, src []byte, last bool) []byte {
 		e.hufValid = true
 	}
 	if len(e.seqs) > 0 {
-		e.fse, e.fseNext = e.fseNext, e.fse
+		// What the decoder holds now: a new table where it was built,
+		// a repeated one where it was, no table after a predefined or
+		// single-symbol mode (libzstd offers no repeat then).
+		for k, m := range e.fseModes {
+			switch m {
+			case modeFSE:
+				e.fse.cur[k] ^= 1
+				e.fse.valid[k] = true
+			case modeRepeat:
+			default:
+				e.fse.valid[k] = false
+			}
+		}
 	}
 	dst = appendBlockHeader(dst, lastBit|blockCompressed<<1|uint32(n)<<3)
 	return append(dst, e.blk[:n]...)

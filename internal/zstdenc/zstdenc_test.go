@@ -462,3 +462,27 @@ func TestSplitBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestSameBytesEverywherePlanes is TestSameBytesEverywhere for the lazy
+// levels on the streams c-blosc2 hands them: lazy and lazy2 (levels 7
+// and 9) over hash chains on 64 KiB byte planes, where the lazy steps
+// start their walks at the length to beat, and lazy2 over rows (level
+// 11) on a 512 KiB block. The digest is the one the walks from 3 made.
+func TestSameBytesEverywherePlanes(t *testing.T) {
+	h := sha256.New()
+	var e Encoder
+	for _, name := range []string{"text", "timestamps_i64", "runs"} {
+		const pl = 64 << 10
+		src := golden.Shuffled(golden.MustPattern(t, name, 4*pl), 4)
+		for _, lvl := range []int{7, 9} {
+			for p := 0; p < 4; p++ {
+				h.Write(e.Encode(nil, src[p*pl:(p+1)*pl], lvl))
+			}
+		}
+		h.Write(e.Encode(nil, golden.Shuffled(golden.MustPattern(t, name, 512<<10), 8), 11))
+	}
+	const want = "068e3a79a61fe7c1ae3d10eecece93e63f0c688102de4a3e3e8a9eb07c4913e1"
+	if got := fmt.Sprintf("%x", h.Sum(nil)); got != want {
+		t.Errorf("frames digest %s, want %s", got, want)
+	}
+}
