@@ -79,20 +79,19 @@ type Encoder struct {
 	src   []byte
 	inPos int
 
-	strstart, lookahead  int
-	matchStart           int
-	blockStart           int
-	highWater            int
-	matchLength          int
-	prevLength           int
-	prevMatch            int
-	matchAvailable       bool
-	good, lazy, nice     int
-	chain                int
-	nsym                 int
-	out                  bitWriter
-	trees                trees
-	staticCodesAvailable bool
+	strstart, lookahead int
+	matchStart          int
+	blockStart          int
+	highWater           int
+	matchLength         int
+	prevLength          int
+	prevMatch           int
+	matchAvailable      bool
+	good, lazy, nice    int
+	chain               int
+	nsym                int
+	out                 bitWriter
+	trees               trees
 }
 
 // Compress writes src as one zlib stream at level (1-9, or -1 for zlib's

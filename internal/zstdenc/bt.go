@@ -44,17 +44,6 @@ const (
 	prime6 = 227718039650203
 )
 
-// extend is matchLen with the first 8 bytes compared inline: in a tree
-// most candidates part within them.
-func extend(buf []byte, a, b, end int) int {
-	if a+8 <= end {
-		if d := load64(buf, a) ^ load64(buf, b); d != 0 {
-			return bits.TrailingZeros64(d) >> 3
-		}
-	}
-	return matchLen(buf, a, b, end)
-}
-
 // btMask is the mask of the tree's position slots.
 func (e *Encoder) btMask() int { return len(e.hashL)/2 - 1 }
 

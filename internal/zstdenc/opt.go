@@ -344,7 +344,6 @@ func (e *Encoder) optimalPass(buf []byte, start, end int, rep *[3]uint32) {
 			// Long enough: take it now.
 			last = optNode{litlen: litlen, mlen: mx.len, off: mx.off}
 			cur = 0
-			lastPos = int(litlen + mx.len)
 			goto store
 		}
 		{
@@ -404,7 +403,6 @@ func (e *Encoder) optimalPass(buf []byte, start, end int, rep *[3]uint32) {
 				if nc.mlen == 0 {
 					cur -= int(nc.litlen)
 				}
-				lastPos = cur + int(last.litlen+last.mlen)
 				cur = max(cur, 0)
 				goto store
 			}
