@@ -138,12 +138,14 @@ func copyMatch(dst []byte, op, ref, n int) int {
 	if dist == 1 {
 		return fillRun(dst, op, end, dst[ref])
 	}
-	if dist >= 8 && n <= wildMax && len(dst)-end >= 16 {
+	if dist >= 8 && (n <= 64 || dist < n) && n <= wildMax && len(dst)-end >= 16 {
 		// C's wild copy: whole words, the last ones past end (rewritten
 		// later or past what Decompress reports). Each load ends at or
 		// before the store it feeds, so an overlap copies the pattern;
 		// a match of a few dozen bytes, common in sparse data's shuffled
-		// streams, costs memmove's dispatch more than its copy.
+		// streams, costs memmove's dispatch more than its copy. A longer
+		// match that does not overlap is left to memmove, which measured
+		// ahead on smooth floats' streams.
 		// In bounds: 0 <= ref, and the last store ends before end+16.
 		o, r := op, ref
 		if dist >= 16 {
@@ -183,8 +185,8 @@ func copyMatch(dst []byte, op, ref, n int) int {
 	return op
 }
 
-// wildMax is the longest match copyMatch copies a word pair at a time;
-// memmove's vector loop is ahead on longer ones.
+// wildMax is the longest overlapping match copyMatch copies a word pair
+// at a time; memmove's doubling copies are ahead on longer ones.
 const wildMax = 256
 
 // fillWordsMax is the longest run of a byte other than zero that fillRun
