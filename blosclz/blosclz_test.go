@@ -294,3 +294,67 @@ func TestConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchShapes decodes hand-made streams, a literal run and then one
+// match of every distance 1..40 (and a few far ones) and many lengths,
+// into a dst of exactly the decoded size and into one with room to spare,
+// against a byte-at-a-time copy: every path of the match copy, its word
+// stores that run past the match and the runs that end at dst's end.
+func TestMatchShapes(t *testing.T) {
+	lit := make([]byte, 300)
+	for i := range lit {
+		lit[i] = byte(i*131 + i>>3)
+	}
+	dists := []int{}
+	for d := 1; d <= 40; d++ {
+		dists = append(dists, d)
+	}
+	dists = append(dists, 63, 64, 100, 255, 256, 257, 300)
+	for _, d := range dists {
+		for _, n := range []int{3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 63, 64, 65, 100, 127, 128, 200, 255, 256, 257, 300, 511, 600, 1000, 4100} {
+			for _, zero := range []bool{false, true} {
+				// The literals: at least d of them, in runs of at most 32.
+				nl := max(d, 40)
+				body := lit[:nl]
+				if zero {
+					body = make([]byte, nl)
+				}
+				var s []byte
+				for i := 0; i < nl; i += 32 {
+					k := min(32, nl-i)
+					s = append(s, byte(k-1))
+					s = append(s, body[i:i+k]...)
+				}
+				// The match: length n, distance d, both biased.
+				dd := d - 1
+				if n < 9 {
+					s = append(s, byte((n-2)<<5|dd>>8), byte(dd))
+				} else {
+					s = append(s, byte(7<<5|dd>>8))
+					for r := n - 9; ; r -= 255 {
+						if r < 255 {
+							s = append(s, byte(r))
+							break
+						}
+						s = append(s, 255)
+					}
+					s = append(s, byte(dd))
+				}
+				// A literal ends the stream, as the encoders do.
+				s = append(s, 0, 0x5A)
+				want := append([]byte(nil), body...)
+				for i := 0; i < n; i++ {
+					want = append(want, want[len(want)-d])
+				}
+				want = append(want, 0x5A)
+				for _, slack := range []int{0, 1, 7, 64} {
+					out := make([]byte, len(want)+slack)
+					m, err := blosclz.Decompress(out, s)
+					if err != nil || m != len(want) || !bytes.Equal(out[:m], want) {
+						t.Fatalf("dist %d len %d zero %v slack %d: got %d, %v", d, n, zero, slack, m, err)
+					}
+				}
+			}
+		}
+	}
+}

@@ -134,50 +134,48 @@ func Decompress(dst, src []byte) (int, error) {
 // effect, so an overlapping source repeats its pattern. It returns op+n.
 func copyMatch(dst []byte, op, ref, n int) int {
 	dist := op - ref
+	end := op + n
+	if dist == 1 {
+		return fillRun(dst, op, end, dst[ref])
+	}
+	if dist >= 8 && (n <= 64 || dist < n) && n <= wildMax && len(dst)-end >= 16 {
+		// C's wild copy: whole words, the last ones past end (rewritten
+		// later or past what Decompress reports). Each load ends at or
+		// before the store it feeds, so an overlap copies the pattern;
+		// a match of a few dozen bytes, common in sparse data's shuffled
+		// streams, costs memmove's dispatch more than its copy. A longer
+		// match that does not overlap is left to memmove, which measured
+		// ahead on smooth floats' streams.
+		// In bounds: 0 <= ref, and the last store ends before end+16.
+		o, r := op, ref
+		if dist >= 16 {
+			for ; o < end; o, r = o+16, r+16 {
+				a, b := le.Load64(dst, r), le.Load64(dst, r+8)
+				le.Store64(dst, o, a)
+				le.Store64(dst, o+8, b)
+			}
+			return end
+		}
+		for ; o < end; o, r = o+8, r+8 {
+			le.Store64(dst, o, le.Load64(dst, r))
+		}
+		return end
+	}
 	if n <= 32 && len(dst)-op >= 40 {
 		if dist >= 8 {
-			for o, r := op, ref; o < op+n; o, r = o+8, r+8 {
+			for o, r := op, ref; o < end; o, r = o+8, r+8 {
 				binary.LittleEndian.PutUint64(dst[o:o+8], binary.LittleEndian.Uint64(dst[r:r+8]))
 			}
-			return op + n
+			return end
 		}
-		if dist == 1 {
-			v := uint64(dst[ref]) * 0x0101010101010101
-			for o := op; o < op+n; o += 8 {
-				binary.LittleEndian.PutUint64(dst[o:o+8], v)
-			}
-			return op + n
-		}
-		d, r := dst[op:op+n], dst[ref:ref+n]
+		d, r := dst[op:end], dst[ref:ref+n]
 		for i := range d {
 			d[i] = r[i]
 		}
-		return op + n
+		return end
 	}
 	if dist >= n {
-		copy(dst[op:op+n], dst[ref:ref+n])
-		return op + n
-	}
-	end := op + n
-	if dist == 1 {
-		// A long run of one byte, as a shuffled counter's higher bytes
-		// give: word stores, where the doubling copies below took eight
-		// memmove calls for a run of 255.
-		v := uint64(dst[ref]) * 0x0101010101010101
-		o := op
-		for ; o+32 <= end; o += 32 {
-			w := (*[32]byte)(dst[o : o+32])
-			binary.LittleEndian.PutUint64(w[0:8], v)
-			binary.LittleEndian.PutUint64(w[8:16], v)
-			binary.LittleEndian.PutUint64(w[16:24], v)
-			binary.LittleEndian.PutUint64(w[24:32], v)
-		}
-		for ; o+8 <= end; o += 8 {
-			binary.LittleEndian.PutUint64(dst[o:o+8], v)
-		}
-		for ; o < end; o++ {
-			dst[o] = byte(v)
-		}
+		copy(dst[op:end], dst[ref:ref+n])
 		return end
 	}
 	// Each copy doubles the part of the pattern already written.
@@ -185,4 +183,58 @@ func copyMatch(dst []byte, op, ref, n int) int {
 		op += copy(dst[op:end], dst[ref:op])
 	}
 	return op
+}
+
+// wildMax is the longest overlapping match copyMatch copies a word pair
+// at a time; memmove's doubling copies are ahead on longer ones.
+const wildMax = 256
+
+// fillWordsMax is the longest run of a byte other than zero that fillRun
+// writes with word stores alone.
+const fillWordsMax = 512
+
+// fillRun writes byte v over dst[op:end] and returns end: a match at
+// distance 1, which C writes with memset. The shuffled streams of sparse
+// or slowly changing data are full of them, and of zeros above all.
+func fillRun(dst []byte, op, end int, v byte) int {
+	n := end - op
+	if n > 16 && v == 0 {
+		// The runtime's memclr stores whole vectors.
+		clear(dst[op:end])
+		return end
+	}
+	w := uint64(v) * 0x0101010101010101
+	if n <= fillWordsMax && len(dst)-end >= 32 {
+		// Words, the last ones past end as in the wild copy: a run of a
+		// few hundred bytes costs memmove's calls more than its stores.
+		// In bounds: the last store ends before end+32.
+		for o := op; o < end; o += 32 {
+			le.Store64(dst, o, w)
+			le.Store64(dst, o+8, w)
+			le.Store64(dst, o+16, w)
+			le.Store64(dst, o+24, w)
+		}
+		return end
+	}
+	if n >= 64 {
+		// Write 64 bytes, then double them with memmove, whose vector
+		// loop stores faster than words for long runs (a shuffled
+		// counter's higher bytes give runs of thousands).
+		x := (*[64]byte)(dst[op : op+64])
+		for i := 0; i < 64; i += 8 {
+			binary.LittleEndian.PutUint64(x[i:i+8], w)
+		}
+		for o := op + 64; o < end; {
+			o += copy(dst[o:end], dst[op:o])
+		}
+		return end
+	}
+	o := op
+	for ; o+8 <= end; o += 8 {
+		binary.LittleEndian.PutUint64(dst[o:o+8], w)
+	}
+	for ; o < end; o++ {
+		dst[o] = v
+	}
+	return end
 }
