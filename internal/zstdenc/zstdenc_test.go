@@ -14,6 +14,16 @@ import (
 // testLevels covers each strategy written and the level rows around it.
 var testLevels = []int{1, 2, 3, 4, 5, 9, 13, 16, 19, 22}
 
+// skipUnderRace skips a test that only computes frames: an Encoder runs
+// on one goroutine, so the race detector has nothing to find in it and
+// only makes the deep levels ten times slower. These tests run in every
+// build without -race (and under QEMU).
+func skipUnderRace(t *testing.T) {
+	if raceEnabled {
+		t.Skip("single-goroutine frame computation, checked without -race")
+	}
+}
+
 // testInputs are Blosc-like blocks: shuffled patterns of the sizes
 // c-blosc2 hands the codec, and edge cases.
 func testInputs(tb testing.TB) map[string][]byte {
@@ -117,6 +127,7 @@ func TestRoundTripDict(t *testing.T) {
 // encoder and from one that wrote other frames, with other levels and a
 // dictionary, before.
 func TestDeterministic(t *testing.T) {
+	skipUnderRace(t)
 	in := testInputs(t)
 	dict := golden.MustPattern(t, "text", 4<<10)
 	var used Encoder
@@ -147,6 +158,7 @@ func TestDeterministic(t *testing.T) {
 // clear made at a level without it, which a later frame took for its
 // own positions.)
 func TestReusedAcrossLevels(t *testing.T) {
+	skipUnderRace(t)
 	dict := golden.MustPattern(t, "text", 16<<10)
 	kd, plain := klauspostDict(t, dict), klauspostDict(t, nil)
 	defer kd.Close()
@@ -164,6 +176,7 @@ func TestReusedAcrossLevels(t *testing.T) {
 }
 
 func TestZeroAllocs(t *testing.T) {
+	skipUnderRace(t)
 	src := golden.Shuffled(golden.MustPattern(t, "linspace_f64", 300<<10), 8)
 	dict := golden.MustPattern(t, "text", 4<<10)
 	for _, lvl := range []int{1, 3, 9, 13, 16, 19} {
@@ -249,6 +262,7 @@ func FuzzRoundTrip(f *testing.F) {
 // table, must round alike). A deliberate change of the encoder's output
 // updates the digest.
 func TestSameBytesEverywhere(t *testing.T) {
+	skipUnderRace(t)
 	h := sha256.New()
 	var e Encoder
 	for _, name := range []string{"text", "linspace_f64", "f32_noise", "rec12"} {
@@ -268,6 +282,7 @@ func TestSameBytesEverywhere(t *testing.T) {
 // 15) on 512 KiB, btultra2 (level 22) with its block splitter on 300
 // KiB.
 func TestSameBytesEverywhereTrees(t *testing.T) {
+	skipUnderRace(t)
 	h := sha256.New()
 	var e Encoder
 	for _, name := range []string{"text", "linspace_f64", "f32_noise"} {
@@ -291,6 +306,7 @@ func TestSameBytesEverywhereTrees(t *testing.T) {
 // find what ours do): a row finder that lost its candidates would still
 // round-trip.
 func TestSameBytesEverywhereRows(t *testing.T) {
+	skipUnderRace(t)
 	h := sha256.New()
 	var e, chains Encoder
 	for _, name := range []string{"text", "linspace_f64", "f32_noise"} {
@@ -385,6 +401,7 @@ func TestTablesAcrossLiteralOnlyBlock(t *testing.T) {
 // Huffman and FSE tables kept or not after raw, RLE and literal-only
 // blocks) meets every kind of block before it.
 func TestBlockMixes(t *testing.T) {
+	skipUnderRace(t)
 	seg := func(kind, k int) []byte {
 		b := make([]byte, maxBlockSize)
 		s := uint64(k*7919 + kind)
@@ -469,6 +486,7 @@ func TestSplitBlocks(t *testing.T) {
 // start their walks at the length to beat, and lazy2 over rows (level
 // 11) on a 512 KiB block. The digest is the one the walks from 3 made.
 func TestSameBytesEverywherePlanes(t *testing.T) {
+	skipUnderRace(t)
 	h := sha256.New()
 	var e Encoder
 	for _, name := range []string{"text", "timestamps_i64", "runs"} {

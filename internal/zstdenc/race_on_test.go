@@ -1,0 +1,5 @@
+//go:build race
+
+package zstdenc
+
+const raceEnabled = true
