@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/cputime"
 	"github.com/goblosc/blosc/internal/golden"
 )
 
@@ -125,11 +126,13 @@ func BenchmarkGetSliceShapes(b *testing.B) {
 				}
 				b.SetBytes(int64(len(dst)))
 				b.ReportAllocs()
+				done := cputime.Throughput(b, len(dst))
 				for b.Loop() {
 					if _, err := a.GetSlice(dst, box.se[0], box.se[1]); err != nil {
 						b.Fatal(err)
 					}
 				}
+				done()
 			})
 		}
 	}
