@@ -37,6 +37,7 @@ type optState struct {
 	matches []match
 	h3      []uint32
 	h3log   uint8
+	th      treeHasher // the tree's hash
 
 	litFreq                         [256]uint32
 	llFreq                          [llMaxSym + 1]uint32
@@ -63,6 +64,7 @@ func (e *Encoder) treeReset() {
 		// positions over: entries of this one could pass for new ones.
 		clear(o.h3[:cap(o.h3)])
 	}
+	o.th = newTreeHasher(min(max(e.p.minMatch, 4), 6), e.p.hlog)
 	if e.strategy < stratBtopt {
 		return
 	}
