@@ -101,11 +101,20 @@ func (e *Encoder) dubtSort(buf []byte, cur, end, nb, btLow int) {
 		// the load then starts ahead of the branch.
 		lo, hi := tabAt(bt, nk), tabAt(bt, nk+1)
 		l := min(cs, cl)
-		// extend, inlined: most candidates part within 8 bytes.
-		if a := cur + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
-			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
-		} else {
-			l += matchLen(buf, a, m+l, end)
+		// Extend the common prefix a word at a time, inline (a call
+		// would make the compiler keep the walk's values on the stack).
+		for a := cur + l; ; a += 8 {
+			if a+8 > end {
+				for a < end && byteAt(buf, a) == byteAt(buf, a+m-cur) {
+					a++
+				}
+				l = a - cur
+				break
+			}
+			if d := load64(buf, a) ^ load64(buf, a+m-cur); d != 0 {
+				l = a - cur + bits.TrailingZeros64(d)>>3
+				break
+			}
 		}
 		if cur+l == end {
 			// Equal up to the end: its side is unknown, and a guess
@@ -199,11 +208,20 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 		nk := 2 * (m & bmask)
 		lo, hi := tabAt(bt, nk), tabAt(bt, nk+1)
 		l := min(cs, cl)
-		// extend, inlined: most candidates part within 8 bytes.
-		if a := ip + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
-			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
-		} else {
-			l += matchLen(buf, a, m+l, end)
+		// Extend the common prefix a word at a time, inline (a call
+		// would make the compiler keep the walk's values on the stack).
+		for a := ip + l; ; a += 8 {
+			if a+8 > end {
+				for a < end && byteAt(buf, a) == byteAt(buf, a+m-ip) {
+					a++
+				}
+				l = a - ip
+				break
+			}
+			if d := load64(buf, a) ^ load64(buf, a+m-ip); d != 0 {
+				l = a - ip + bits.TrailingZeros64(d)>>3
+				break
+			}
 		}
 		if l > best {
 			matchEnd = max(matchEnd, m+l)
@@ -267,11 +285,20 @@ func (e *Encoder) btInsert(buf []byte, cur, end int) int {
 		nk := 2 * (m & bmask)
 		lo, hi := tabAt(bt, nk), tabAt(bt, nk+1)
 		l := min(cs, cl)
-		// extend, inlined: most candidates part within 8 bytes.
-		if a := cur + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
-			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
-		} else {
-			l += matchLen(buf, a, m+l, end)
+		// Extend the common prefix a word at a time, inline (a call
+		// would make the compiler keep the walk's values on the stack).
+		for a := cur + l; ; a += 8 {
+			if a+8 > end {
+				for a < end && byteAt(buf, a) == byteAt(buf, a+m-cur) {
+					a++
+				}
+				l = a - cur
+				break
+			}
+			if d := load64(buf, a) ^ load64(buf, a+m-cur); d != 0 {
+				l = a - cur + bits.TrailingZeros64(d)>>3
+				break
+			}
 		}
 		if l > best {
 			best = l
@@ -438,11 +465,20 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 		nk := 2 * (m & bmask)
 		lo, hi := tabAt(bt, nk), tabAt(bt, nk+1)
 		l := min(cs, cl)
-		// extend, inlined: most candidates part within 8 bytes.
-		if a := ip + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
-			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
-		} else {
-			l += matchLen(buf, a, m+l, end)
+		// Extend the common prefix a word at a time, inline (a call
+		// would make the compiler keep the walk's values on the stack).
+		for a := ip + l; ; a += 8 {
+			if a+8 > end {
+				for a < end && byteAt(buf, a) == byteAt(buf, a+m-ip) {
+					a++
+				}
+				l = a - ip
+				break
+			}
+			if d := load64(buf, a) ^ load64(buf, a+m-ip); d != 0 {
+				l = a - ip + bits.TrailingZeros64(d)>>3
+				break
+			}
 		}
 		if l > best {
 			matchEnd = max(matchEnd, m+l)
