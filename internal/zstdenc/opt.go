@@ -38,6 +38,7 @@ type optState struct {
 	h3      []uint32
 	h3log   uint8
 	th      treeHasher // the tree's hash
+	touched uint32     // what the early reads of head entries read (unused)
 
 	litFreq                         [256]uint32
 	llFreq                          [llMaxSym + 1]uint32
