@@ -53,9 +53,10 @@ type optState struct {
 	// Each length and offset code's price less its sum's price (the
 	// base, added where they are used): a stored sequence changes the
 	// sums, so all bases, but only its own codes' entries.
-	llCodePrice [llMaxSym + 1]int
-	mlCodePrice [mlMaxSym + 1]int
-	ofCodePrice [ofMaxSym + 1]int
+	// (64 and 32 entries, indexed by a masked code: no bounds checks.)
+	llCodePrice [64]int
+	mlCodePrice [64]int
+	ofCodePrice [32]int
 	level       int // 0 btopt, 2 btultra and btultra2
 }
 
@@ -118,13 +119,13 @@ func (o *optState) setBasePrices() {
 // prices the codes at each use, the same numbers).
 func (o *optState) setAllPrices() {
 	o.setBasePrices()
-	for c := range o.llCodePrice {
+	for c := range llMaxSym + 1 {
 		o.setLLPrice(c)
 	}
-	for c := range o.mlCodePrice {
+	for c := range mlMaxSym + 1 {
 		o.setMLPrice(c)
 	}
-	for c := range o.ofCodePrice {
+	for c := range ofMaxSym + 1 {
 		o.setOfPrice(c)
 	}
 }
@@ -231,7 +232,7 @@ func (o *optState) litPrice(b byte) int {
 // llPrice is the price of a literal length's code and extra bits (a
 // whole block of literals one bit more than one byte fewer).
 func (o *optState) llPrice(ll uint32) int {
-	p := o.llBase + o.llCodePrice[llCode(min(ll, maxBlockSize-1))]
+	p := o.llBase + o.llCodePrice[llCode(min(ll, maxBlockSize-1))&63]
 	if ll >= maxBlockSize {
 		p += bitCost
 	}
@@ -245,7 +246,7 @@ func (o *optState) offPrice(offBase uint32) int {
 }
 
 func (o *optState) mlPrice(ml uint32) int {
-	return o.mlBase + o.mlCodePrice[mlCode(ml-3)]
+	return o.mlBase + o.mlCodePrice[mlCode(ml-3)&63]
 }
 
 // update counts a stored sequence in the statistics.
@@ -333,7 +334,7 @@ func (e *Encoder) optimalPass(buf []byte, start, end int, rep *[3]uint32) {
 	sufficient := uint32(min(int(e.p.target), optNum-1))
 	ilimit := end - 8
 	next3 := e.nextUpdate
-	nodes := o.nodes
+	nodes := (*[optNum + 1]optNode)(o.nodes)
 	matches := o.matches
 	o.rescale(buf[start:end])
 	anchor, ip := start, start
@@ -425,11 +426,13 @@ func (e *Encoder) optimalPass(buf []byte, start, end int, rep *[3]uint32) {
 				if k > 0 {
 					startML = matches[k-1].len + 1
 				}
-				offP := basePrice + o.offPrice(m.off)
-				mlBase := o.mlBase
+				offP := basePrice + o.offPrice(m.off) + o.mlBase
 				for ml := m.len; ml >= startML; ml-- {
-					p := cur + int(ml)
-					price := offP + mlBase + o.mlCodePrice[mlCode(ml-3)]
+					// p is below optNum (the match ends before the
+					// window's end, or was stored above): the mask
+					// spares the bounds check.
+					p := (cur + int(ml)) & (optNum - 1)
+					price := offP + o.mlCodePrice[mlCode(ml-3)&63]
 					if p > lastPos || price < nodes[p].price {
 						for lastPos < p {
 							lastPos++
