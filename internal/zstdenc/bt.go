@@ -94,36 +94,39 @@ func (e *Encoder) dubtSort(buf []byte, cur, end, nb, btLow int) {
 	k := 2 * (cur & bmask)
 	smaller, larger := k, k+1 // the slots to fill; -1 once past the tree
 	m := int32Pos(base, tabAt(bt, k))
-	var cs, cl int // common lengths with the smaller and larger bounds
+	// The common prefixes with the smaller and larger bounds, as where
+	// they end after cur (fewer values to keep than lengths here).
+	es, el := cur, cur
 	for ; nb > 0 && m > 0; nb-- {
 		nk := 2 * (m & bmask)
 		// Both children are read before the compare (one cache line):
 		// the load then starts ahead of the branch.
 		lo, hi := tabAt(bt, nk), tabAt(bt, nk+1)
-		l := min(cs, cl)
 		// Extend the common prefix a word at a time, inline (a call
 		// would make the compiler keep the walk's values on the stack).
-		for a := cur + l; ; a += 8 {
+		d := cur - m
+		a := min(es, el)
+		for {
 			if a+8 > end {
-				for a < end && byteAt(buf, a) == byteAt(buf, a+m-cur) {
+				for a < end && byteAt(buf, a) == byteAt(buf, a-d) {
 					a++
 				}
-				l = a - cur
 				break
 			}
-			if d := load64(buf, a) ^ load64(buf, a+m-cur); d != 0 {
-				l = a - cur + bits.TrailingZeros64(d)>>3
+			if x := load64(buf, a) ^ load64(buf, a-d); x != 0 {
+				a += bits.TrailingZeros64(x) >> 3
 				break
 			}
+			a += 8
 		}
-		if cur+l == end {
+		if a == end {
 			// Equal up to the end: its side is unknown, and a guess
 			// could break the order. Drop the rest.
 			break
 		}
-		if byteAt(buf, m+l) < byteAt(buf, cur+l) {
+		if byteAt(buf, a-d) < byteAt(buf, a) {
 			tabSet(bt, smaller, base+uint32(m))
-			cs = l
+			es = a
 			if m <= btLow {
 				smaller = -1
 				break
@@ -132,7 +135,7 @@ func (e *Encoder) dubtSort(buf []byte, cur, end, nb, btLow int) {
 			m = int32Pos(base, hi)
 		} else {
 			tabSet(bt, larger, base+uint32(m))
-			cl = l
+			el = a
 			if m <= btLow {
 				larger = -1
 				break
