@@ -104,10 +104,15 @@ func (e *Encoder) dubtSort(buf []byte, cur, end, nb, btLow int) {
 		lo, hi := tabAt(bt, nk), tabAt(bt, nk+1)
 		// Extend the common prefix a word at a time, inline (a call
 		// would make the compiler keep the walk's values on the stack).
+		// Two words a turn: past the bounds' common prefixes a sort
+		// still often meets long equal stretches.
 		d := cur - m
 		a := min(es, el)
 		for {
-			if a+8 > end {
+			if a+16 > end {
+				for a+8 <= end && load64(buf, a) == load64(buf, a-d) {
+					a += 8
+				}
 				for a < end && byteAt(buf, a) == byteAt(buf, a-d) {
 					a++
 				}
@@ -117,7 +122,11 @@ func (e *Encoder) dubtSort(buf []byte, cur, end, nb, btLow int) {
 				a += bits.TrailingZeros64(x) >> 3
 				break
 			}
-			a += 8
+			if x := load64(buf, a+8) ^ load64(buf, a+8-d); x != 0 {
+				a += 8 + bits.TrailingZeros64(x)>>3
+				break
+			}
+			a += 16
 		}
 		if a == end {
 			// Equal up to the end: its side is unknown, and a guess
@@ -211,10 +220,13 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 		nk := 2 * (m & bmask)
 		lo, hi := tabAt(bt, nk), tabAt(bt, nk+1)
 		l := min(cs, cl)
-		// Extend the common prefix a word at a time, inline (a call
+		// Extend the common prefix two words a turn, inline (a call
 		// would make the compiler keep the walk's values on the stack).
-		for a := ip + l; ; a += 8 {
-			if a+8 > end {
+		for a := ip + l; ; a += 16 {
+			if a+16 > end {
+				for a+8 <= end && load64(buf, a) == load64(buf, a+m-ip) {
+					a += 8
+				}
 				for a < end && byteAt(buf, a) == byteAt(buf, a+m-ip) {
 					a++
 				}
@@ -223,6 +235,10 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 			}
 			if d := load64(buf, a) ^ load64(buf, a+m-ip); d != 0 {
 				l = a - ip + bits.TrailingZeros64(d)>>3
+				break
+			}
+			if d := load64(buf, a+8) ^ load64(buf, a+8+m-ip); d != 0 {
+				l = a + 8 - ip + bits.TrailingZeros64(d)>>3
 				break
 			}
 		}
@@ -288,10 +304,13 @@ func (e *Encoder) btInsert(buf []byte, cur, end int) int {
 		nk := 2 * (m & bmask)
 		lo, hi := tabAt(bt, nk), tabAt(bt, nk+1)
 		l := min(cs, cl)
-		// Extend the common prefix a word at a time, inline (a call
+		// Extend the common prefix two words a turn, inline (a call
 		// would make the compiler keep the walk's values on the stack).
-		for a := cur + l; ; a += 8 {
-			if a+8 > end {
+		for a := cur + l; ; a += 16 {
+			if a+16 > end {
+				for a+8 <= end && load64(buf, a) == load64(buf, a+m-cur) {
+					a += 8
+				}
 				for a < end && byteAt(buf, a) == byteAt(buf, a+m-cur) {
 					a++
 				}
@@ -300,6 +319,10 @@ func (e *Encoder) btInsert(buf []byte, cur, end int) int {
 			}
 			if d := load64(buf, a) ^ load64(buf, a+m-cur); d != 0 {
 				l = a - cur + bits.TrailingZeros64(d)>>3
+				break
+			}
+			if d := load64(buf, a+8) ^ load64(buf, a+8+m-cur); d != 0 {
+				l = a + 8 - cur + bits.TrailingZeros64(d)>>3
 				break
 			}
 		}
@@ -473,10 +496,13 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 		nk := 2 * (m & bmask)
 		lo, hi := tabAt(bt, nk), tabAt(bt, nk+1)
 		l := min(cs, cl)
-		// Extend the common prefix a word at a time, inline (a call
+		// Extend the common prefix two words a turn, inline (a call
 		// would make the compiler keep the walk's values on the stack).
-		for a := ip + l; ; a += 8 {
-			if a+8 > end {
+		for a := ip + l; ; a += 16 {
+			if a+16 > end {
+				for a+8 <= end && load64(buf, a) == load64(buf, a+m-ip) {
+					a += 8
+				}
 				for a < end && byteAt(buf, a) == byteAt(buf, a+m-ip) {
 					a++
 				}
@@ -485,6 +511,10 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 			}
 			if d := load64(buf, a) ^ load64(buf, a+m-ip); d != 0 {
 				l = a - ip + bits.TrailingZeros64(d)>>3
+				break
+			}
+			if d := load64(buf, a+8) ^ load64(buf, a+8+m-ip); d != 0 {
+				l = a + 8 - ip + bits.TrailingZeros64(d)>>3
 				break
 			}
 		}
