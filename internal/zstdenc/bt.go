@@ -20,23 +20,34 @@ import "math/bits"
 // sorted into the tree (btlazy2). No biased position reaches it.
 const btUnsorted = ^uint32(0)
 
-// treeHash is libzstd's hash of the low mls bytes of u to hbits bits
-// (ZSTD_hashPtr), each length with its own prime. Which positions share
-// a tree changes what the tree finds on data with many near-equal
-// strings (a shuffled float series lost 2% of libzstd's ratio with
-// another hash).
-func treeHash(u uint64, mls, hbits uint8) uint32 {
-	switch mls {
-	case 3:
-		return hash3(uint32(u), hbits)
-	case 4:
-		return uint32(u) * prime4 >> (32 - hbits)
-	case 5:
-		return uint32((u << 24) * prime5 >> (64 - hbits))
-	default:
-		return uint32((u << 16) * prime6 >> (64 - hbits))
-	}
+// treeHasher is libzstd's hash of the low mls bytes of a word for the
+// tree (ZSTD_hashPtr), each length with its own prime, as one multiply
+// and shift: the low mls bytes shifted to the top and multiplied are the
+// word multiplied by the prime shifted as far. Which positions share a
+// tree changes what the tree finds on data with many near-equal strings
+// (a shuffled float series lost 2% of libzstd's ratio with another
+// hash). libzstd's ZSTD_hashPtr has no 3-byte case: at a minimum match
+// of 3 the tree hashes 4 bytes (3-byte matches come from the 3-byte
+// table), and so does this.
+type treeHasher struct {
+	mul   uint64
+	shift uint8
 }
+
+func newTreeHasher(mls, hbits uint8) treeHasher {
+	var mul uint64
+	switch mls {
+	case 5:
+		mul = prime5 << 24
+	case 6:
+		mul = prime6 << 16
+	default:
+		mul = prime4 << 32
+	}
+	return treeHasher{mul, (64 - hbits) & 63}
+}
+
+func (t treeHasher) hash(u uint64) int { return int((u * t.mul) >> (t.shift & 63)) }
 
 const (
 	prime4 = 2654435761
@@ -54,18 +65,21 @@ func int32Pos(base, v uint32) int { return int(int32(v - base)) }
 
 // dubtUpdate enters the positions from e.nextUpdate up to ip as libzstd's
 // btlazy2 does (ZSTD_updateDUBT): chained to the previous position of
-// their hash and marked unsorted; a later search sorts them in.
-func (e *Encoder) dubtUpdate(buf []byte, ip int, mls uint8) {
+// their hash and marked unsorted; a later search sorts them in. Each
+// position's head entry is a cache miss on large tables: the fewer
+// instructions a turn, the more turns (and misses) the processor
+// overlaps, so the hash is worked out once and the accesses unchecked.
+func (e *Encoder) dubtUpdate(buf []byte, ip int) {
 	base := e.base
 	head, bt := e.hashT, e.hashL
 	bmask := e.btMask()
-	hlog := e.p.hlog
+	th := e.opt.th
 	for i := e.nextUpdate; i < ip; i++ {
-		h := treeHash(load64(buf, i), mls, hlog)
+		h := th.hash(load64(buf, i))
 		k := 2 * (i & bmask)
-		bt[k] = head[h]
-		bt[k+1] = btUnsorted
-		head[h] = base + uint32(i)
+		tabSet(bt, k, tabAt(head, h))
+		tabSet(bt, k+1, btUnsorted)
+		tabSet(head, h, base+uint32(i))
 	}
 	e.nextUpdate = max(e.nextUpdate, ip)
 }
@@ -79,48 +93,71 @@ func (e *Encoder) dubtSort(buf []byte, cur, end, nb, btLow int) {
 	bmask := e.btMask()
 	k := 2 * (cur & bmask)
 	smaller, larger := k, k+1 // the slots to fill; -1 once past the tree
-	m := int32Pos(base, bt[k])
-	var cs, cl int // common lengths with the smaller and larger bounds
+	m := int32Pos(base, tabAt(bt, k))
+	// The common prefixes with the smaller and larger bounds, as where
+	// they end after cur (fewer values to keep than lengths here).
+	es, el := cur, cur
 	for ; nb > 0 && m > 0; nb-- {
 		nk := 2 * (m & bmask)
-		node := bt[nk : nk+2 : nk+2]
-		l := min(cs, cl)
-		// extend, inlined: most candidates part within 8 bytes.
-		if a := cur + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
-			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
-		} else {
-			l += matchLen(buf, a, m+l, end)
+		// Both children are read before the compare (one cache line):
+		// the load then starts ahead of the branch.
+		lo, hi := tabAt(bt, nk), tabAt(bt, nk+1)
+		// Extend the common prefix a word at a time, inline (a call
+		// would make the compiler keep the walk's values on the stack).
+		// Two words a turn: past the bounds' common prefixes a sort
+		// still often meets long equal stretches.
+		d := cur - m
+		a := min(es, el)
+		for {
+			if a+16 > end {
+				for a+8 <= end && load64(buf, a) == load64(buf, a-d) {
+					a += 8
+				}
+				for a < end && byteAt(buf, a) == byteAt(buf, a-d) {
+					a++
+				}
+				break
+			}
+			if x := load64(buf, a) ^ load64(buf, a-d); x != 0 {
+				a += bits.TrailingZeros64(x) >> 3
+				break
+			}
+			if x := load64(buf, a+8) ^ load64(buf, a+8-d); x != 0 {
+				a += 8 + bits.TrailingZeros64(x)>>3
+				break
+			}
+			a += 16
 		}
-		if cur+l == end {
+		if a == end {
 			// Equal up to the end: its side is unknown, and a guess
 			// could break the order. Drop the rest.
 			break
 		}
-		if buf[m+l] < buf[cur+l] {
-			bt[smaller] = base + uint32(m)
-			cs = l
+		if byteAt(buf, a-d) < byteAt(buf, a) {
+			tabSet(bt, smaller, base+uint32(m))
+			es = a
 			if m <= btLow {
 				smaller = -1
 				break
 			}
 			smaller = nk + 1
-			m = int32Pos(base, node[1])
+			m = int32Pos(base, hi)
 		} else {
-			bt[larger] = base + uint32(m)
-			cl = l
+			tabSet(bt, larger, base+uint32(m))
+			el = a
 			if m <= btLow {
 				larger = -1
 				break
 			}
 			larger = nk
-			m = int32Pos(base, node[0])
+			m = int32Pos(base, lo)
 		}
 	}
 	if smaller >= 0 {
-		bt[smaller] = 0
+		tabSet(bt, smaller, 0)
 	}
 	if larger >= 0 {
-		bt[larger] = 0
+		tabSet(bt, larger, 0)
 	}
 }
 
@@ -130,40 +167,41 @@ func (e *Encoder) dubtSort(buf []byte, cur, end, nb, btLow int) {
 // only if its extra length pays for its larger offset (4 units a byte
 // against the offset code's bits). It returns the length (possibly under
 // 4) and offset, or 0 inside the stretch a long match covered.
-func (e *Encoder) btSearch(buf []byte, ip, end int, mls uint8) (int, int) {
+func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 	base := e.base
 	if ip < e.nextUpdate {
 		return 0, 0
 	}
-	e.dubtUpdate(buf, ip, mls)
+	e.dubtUpdate(buf, ip)
 	head, bt := e.hashT, e.hashL
 	bmask := e.btMask()
-	h := treeHash(load64(buf, ip), mls, e.p.hlog)
+	h := e.opt.th.hash(load64(buf, ip))
 	btLow := max(ip-bmask, 0)
 	nbCompares := 1 << e.p.slog
 	nbCand := nbCompares
 
 	// Walk the unsorted candidates, newest first, turning their marks into
 	// a chain back to the newest.
-	m := int32Pos(base, head[h])
+	m := int32Pos(base, tabAt(head, h))
 	prev := uint32(0)
-	for m > btLow && bt[2*(m&bmask)+1] == btUnsorted && nbCand > 1 {
+	for m > btLow && tabAt(bt, 2*(m&bmask)+1) == btUnsorted && nbCand > 1 {
 		k := 2 * (m & bmask)
-		bt[k+1] = prev
+		tabSet(bt, k+1, prev)
 		prev = base + uint32(m)
-		m = int32Pos(base, bt[k])
+		m = int32Pos(base, tabAt(bt, k))
 		nbCand--
 	}
-	if m > btLow && bt[2*(m&bmask)+1] == btUnsorted {
+	if m > btLow && tabAt(bt, 2*(m&bmask)+1) == btUnsorted {
 		// Past the budget: libzstd drops the oldest unsorted candidate
 		// rather than sort it.
 		k := 2 * (m & bmask)
-		bt[k], bt[k+1] = 0, 0
+		tabSet(bt, k, 0)
+		tabSet(bt, k+1, 0)
 	}
 	// Sort them in, oldest first.
 	for prev != 0 {
 		c := int32Pos(base, prev)
-		next := bt[2*(c&bmask)+1]
+		next := tabAt(bt, 2*(c&bmask)+1)
 		e.dubtSort(buf, c, end, nbCand, btLow)
 		prev = next
 		nbCand++
@@ -176,17 +214,33 @@ func (e *Encoder) btSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 	matchEnd := ip + 9
 	best, bestOff := 0, 0
 	offBase := uint32(999999999) // libzstd's start: any match beats it
-	m = int32Pos(base, head[h])
-	head[h] = base + uint32(ip)
+	m = int32Pos(base, tabAt(head, h))
+	tabSet(head, h, base+uint32(ip))
 	for ; nbCompares > 0 && m > 0; nbCompares-- {
 		nk := 2 * (m & bmask)
-		node := bt[nk : nk+2 : nk+2]
+		lo, hi := tabAt(bt, nk), tabAt(bt, nk+1)
 		l := min(cs, cl)
-		// extend, inlined: most candidates part within 8 bytes.
-		if a := ip + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
-			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
-		} else {
-			l += matchLen(buf, a, m+l, end)
+		// Extend the common prefix two words a turn, inline (a call
+		// would make the compiler keep the walk's values on the stack).
+		for a := ip + l; ; a += 16 {
+			if a+16 > end {
+				for a+8 <= end && load64(buf, a) == load64(buf, a+m-ip) {
+					a += 8
+				}
+				for a < end && byteAt(buf, a) == byteAt(buf, a+m-ip) {
+					a++
+				}
+				l = a - ip
+				break
+			}
+			if d := load64(buf, a) ^ load64(buf, a+m-ip); d != 0 {
+				l = a - ip + bits.TrailingZeros64(d)>>3
+				break
+			}
+			if d := load64(buf, a+8) ^ load64(buf, a+8+m-ip); d != 0 {
+				l = a + 8 - ip + bits.TrailingZeros64(d)>>3
+				break
+			}
 		}
 		if l > best {
 			matchEnd = max(matchEnd, m+l)
@@ -198,31 +252,31 @@ func (e *Encoder) btSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 		if ip+l == end {
 			break
 		}
-		if buf[m+l] < buf[ip+l] {
-			bt[smaller] = base + uint32(m)
+		if byteAt(buf, m+l) < byteAt(buf, ip+l) {
+			tabSet(bt, smaller, base+uint32(m))
 			cs = l
 			if m <= btLow {
 				smaller = -1
 				break
 			}
 			smaller = nk + 1
-			m = int32Pos(base, node[1])
+			m = int32Pos(base, hi)
 		} else {
-			bt[larger] = base + uint32(m)
+			tabSet(bt, larger, base+uint32(m))
 			cl = l
 			if m <= btLow {
 				larger = -1
 				break
 			}
 			larger = nk
-			m = int32Pos(base, node[0])
+			m = int32Pos(base, lo)
 		}
 	}
 	if smaller >= 0 {
-		bt[smaller] = 0
+		tabSet(bt, smaller, 0)
 	}
 	if larger >= 0 {
-		bt[larger] = 0
+		tabSet(bt, larger, 0)
 	}
 	// Inside a long repetition every position would find the same
 	// match: skip them.
@@ -233,13 +287,13 @@ func (e *Encoder) btSearch(buf []byte, ip, end int, mls uint8) (int, int) {
 // btInsert sorts position cur into the tree as the optimal parser's
 // updates do (ZSTD_insertBt1) and returns how many positions to advance:
 // past most of a long repetition it found.
-func (e *Encoder) btInsert(buf []byte, cur, end int, mls uint8) int {
+func (e *Encoder) btInsert(buf []byte, cur, end int) int {
 	base := e.base
 	head, bt := e.hashT, e.hashL
 	bmask := e.btMask()
-	h := treeHash(load64(buf, cur), mls, e.p.hlog)
-	m := int32Pos(base, head[h])
-	head[h] = base + uint32(cur)
+	h := e.opt.th.hash(load64(buf, cur))
+	m := int32Pos(base, tabAt(head, h))
+	tabSet(head, h, base+uint32(cur))
 	btLow := max(cur-bmask, 0)
 	k := 2 * (cur & bmask)
 	smaller, larger := k, k+1
@@ -248,13 +302,29 @@ func (e *Encoder) btInsert(buf []byte, cur, end int, mls uint8) int {
 	best := 8
 	for nb := 1 << e.p.slog; nb > 0 && m >= 0; nb-- {
 		nk := 2 * (m & bmask)
-		node := bt[nk : nk+2 : nk+2]
+		lo, hi := tabAt(bt, nk), tabAt(bt, nk+1)
 		l := min(cs, cl)
-		// extend, inlined: most candidates part within 8 bytes.
-		if a := cur + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
-			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
-		} else {
-			l += matchLen(buf, a, m+l, end)
+		// Extend the common prefix two words a turn, inline (a call
+		// would make the compiler keep the walk's values on the stack).
+		for a := cur + l; ; a += 16 {
+			if a+16 > end {
+				for a+8 <= end && load64(buf, a) == load64(buf, a+m-cur) {
+					a += 8
+				}
+				for a < end && byteAt(buf, a) == byteAt(buf, a+m-cur) {
+					a++
+				}
+				l = a - cur
+				break
+			}
+			if d := load64(buf, a) ^ load64(buf, a+m-cur); d != 0 {
+				l = a - cur + bits.TrailingZeros64(d)>>3
+				break
+			}
+			if d := load64(buf, a+8) ^ load64(buf, a+8+m-cur); d != 0 {
+				l = a + 8 - cur + bits.TrailingZeros64(d)>>3
+				break
+			}
 		}
 		if l > best {
 			best = l
@@ -263,31 +333,31 @@ func (e *Encoder) btInsert(buf []byte, cur, end int, mls uint8) int {
 		if cur+l == end {
 			break
 		}
-		if buf[m+l] < buf[cur+l] {
-			bt[smaller] = base + uint32(m)
+		if byteAt(buf, m+l) < byteAt(buf, cur+l) {
+			tabSet(bt, smaller, base+uint32(m))
 			cs = l
 			if m <= btLow {
 				smaller = -1
 				break
 			}
 			smaller = nk + 1
-			m = int32Pos(base, node[1])
+			m = int32Pos(base, hi)
 		} else {
-			bt[larger] = base + uint32(m)
+			tabSet(bt, larger, base+uint32(m))
 			cl = l
 			if m <= btLow {
 				larger = -1
 				break
 			}
 			larger = nk
-			m = int32Pos(base, node[0])
+			m = int32Pos(base, lo)
 		}
 	}
 	if smaller >= 0 {
-		bt[smaller] = 0
+		tabSet(bt, smaller, 0)
 	}
 	if larger >= 0 {
-		bt[larger] = 0
+		tabSet(bt, larger, 0)
 	}
 	n := 0
 	if best > 384 {
@@ -298,9 +368,9 @@ func (e *Encoder) btInsert(buf []byte, cur, end int, mls uint8) int {
 
 // btUpdateTree sorts the positions from e.nextUpdate up to ip into the
 // tree (ZSTD_updateTree).
-func (e *Encoder) btUpdateTree(buf []byte, ip, end int, mls uint8) {
+func (e *Encoder) btUpdateTree(buf []byte, ip, end int) {
 	for i := e.nextUpdate; i < ip; {
-		i += e.btInsert(buf, i, end, mls)
+		i += e.btInsert(buf, i, end)
 	}
 	e.nextUpdate = max(e.nextUpdate, ip)
 }
@@ -355,7 +425,7 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 	if ip < e.nextUpdate {
 		return 0 // inside a long repetition already entered
 	}
-	e.btUpdateTree(buf, ip, end, mls)
+	e.btUpdateTree(buf, ip, end)
 	o := &e.opt
 	matches := o.matches[:]
 	minMatch := 4
@@ -409,9 +479,14 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 
 	head, bt := e.hashT, e.hashL
 	bmask := e.btMask()
-	h := treeHash(load64(buf, ip), mls, e.p.hlog)
-	m := int32Pos(base, head[h])
-	head[h] = base + uint32(ip)
+	h := e.opt.th.hash(load64(buf, ip))
+	m := int32Pos(base, tabAt(head, h))
+	tabSet(head, h, base+uint32(ip))
+	if ip+9 <= end {
+		// The next position's head entry, most often searched next: read
+		// now, its cache miss overlaps this walk's (Go has no prefetch).
+		e.opt.touched ^= tabAt(head, e.opt.th.hash(load64(buf, ip+1)))
+	}
 	btLow := max(ip-bmask, 0)
 	k := 2 * (ip & bmask)
 	smaller, larger := k, k+1
@@ -419,13 +494,29 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 	matchEnd := ip + 9
 	for nb := 1 << e.p.slog; nb > 0 && m >= 0; nb-- {
 		nk := 2 * (m & bmask)
-		node := bt[nk : nk+2 : nk+2]
+		lo, hi := tabAt(bt, nk), tabAt(bt, nk+1)
 		l := min(cs, cl)
-		// extend, inlined: most candidates part within 8 bytes.
-		if a := ip + l; a+8 <= end && load64(buf, a) != load64(buf, m+l) {
-			l += bits.TrailingZeros64(load64(buf, a)^load64(buf, m+l)) >> 3
-		} else {
-			l += matchLen(buf, a, m+l, end)
+		// Extend the common prefix two words a turn, inline (a call
+		// would make the compiler keep the walk's values on the stack).
+		for a := ip + l; ; a += 16 {
+			if a+16 > end {
+				for a+8 <= end && load64(buf, a) == load64(buf, a+m-ip) {
+					a += 8
+				}
+				for a < end && byteAt(buf, a) == byteAt(buf, a+m-ip) {
+					a++
+				}
+				l = a - ip
+				break
+			}
+			if d := load64(buf, a) ^ load64(buf, a+m-ip); d != 0 {
+				l = a - ip + bits.TrailingZeros64(d)>>3
+				break
+			}
+			if d := load64(buf, a+8) ^ load64(buf, a+8+m-ip); d != 0 {
+				l = a + 8 - ip + bits.TrailingZeros64(d)>>3
+				break
+			}
 		}
 		if l > best {
 			matchEnd = max(matchEnd, m+l)
@@ -439,31 +530,31 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 		if ip+l == end {
 			break
 		}
-		if buf[m+l] < buf[ip+l] {
-			bt[smaller] = base + uint32(m)
+		if byteAt(buf, m+l) < byteAt(buf, ip+l) {
+			tabSet(bt, smaller, base+uint32(m))
 			cs = l
 			if m <= btLow {
 				smaller = -1
 				break
 			}
 			smaller = nk + 1
-			m = int32Pos(base, node[1])
+			m = int32Pos(base, hi)
 		} else {
-			bt[larger] = base + uint32(m)
+			tabSet(bt, larger, base+uint32(m))
 			cl = l
 			if m <= btLow {
 				larger = -1
 				break
 			}
 			larger = nk
-			m = int32Pos(base, node[0])
+			m = int32Pos(base, lo)
 		}
 	}
 	if smaller >= 0 {
-		bt[smaller] = 0
+		tabSet(bt, smaller, 0)
 	}
 	if larger >= 0 {
-		bt[larger] = 0
+		tabSet(bt, larger, 0)
 	}
 	e.nextUpdate = matchEnd - 8
 	return n

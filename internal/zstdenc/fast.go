@@ -218,12 +218,8 @@ func (e *Encoder) loadDict(d []byte) {
 	if e.strategy >= stratBtlazy2 {
 		// The tree strategies sort the dictionary into the tree
 		// (ZSTD_updateTree).
-		mls = min(max(e.p.minMatch, 3), 6)
-		if e.strategy == stratBtlazy2 {
-			mls = max(mls, 4)
-		}
 		if len(d) >= 8 {
-			e.btUpdateTree(d, len(d)-8, len(d), mls)
+			e.btUpdateTree(d, len(d)-8, len(d))
 		}
 		return
 	}

@@ -90,7 +90,7 @@ func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8, over int) (int, i
 // sooner (the tree ignores over).
 func (e *Encoder) search(buf []byte, ip, end int, mls uint8, over int) (int, int) {
 	if e.strategy == stratBtlazy2 {
-		return e.btSearch(buf, ip, end, mls)
+		return e.btSearch(buf, ip, end)
 	}
 	if e.rows {
 		return e.rowSearch(buf, ip, end, mls, over)

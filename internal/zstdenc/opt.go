@@ -12,7 +12,11 @@ package zstdenc
 const (
 	bitCost  = 256
 	maxPrice = 1 << 30
-	// Blocks of at most this many bytes are priced with fixed guesses.
+	// libzstd prices a frame whose first block has at most this many
+	// bytes with fixed guesses (ZSTD_PREDEF_THRESHOLD). Its parser, as
+	// this one, stops 8 bytes before a block's end, so it never asks
+	// for those prices: here there are none. btultra2's first pass
+	// skips such a block too.
 	predefThreshold = 8
 	// A literal counts this much in the literal statistics, which so
 	// follow the data faster.
@@ -37,6 +41,8 @@ type optState struct {
 	matches []match
 	h3      []uint32
 	h3log   uint8
+	th      treeHasher // the tree's hash
+	touched uint32     // what the early reads of head entries read (unused)
 
 	litFreq                         [256]uint32
 	llFreq                          [llMaxSym + 1]uint32
@@ -44,11 +50,14 @@ type optState struct {
 	ofFreq                          [ofMaxSym + 1]uint32
 	litSum, llSum, mlSum, ofSum     uint32
 	litBase, llBase, mlBase, ofBase int // prices of the sums
-	llCodePrice                     [llMaxSym + 1]int
-	mlCodePrice                     [mlMaxSym + 1]int
-	ofCodePrice                     [ofMaxSym + 1]int
-	predef                          bool
-	level                           int // 0 btopt, 2 btultra and btultra2
+	// Each length and offset code's price less its sum's price (the
+	// base, added where they are used): a stored sequence changes the
+	// sums, so all bases, but only its own codes' entries.
+	// (64 and 32 entries, indexed by a masked code: no bounds checks.)
+	llCodePrice [64]int
+	mlCodePrice [64]int
+	ofCodePrice [32]int
+	level       int // 0 btopt, 2 btultra and btultra2
 }
 
 // treeReset prepares the tree strategies' state for a frame: the
@@ -63,6 +72,7 @@ func (e *Encoder) treeReset() {
 		// positions over: entries of this one could pass for new ones.
 		clear(o.h3[:cap(o.h3)])
 	}
+	o.th = newTreeHasher(min(max(e.p.minMatch, 4), 6), e.p.hlog)
 	if e.strategy < stratBtopt {
 		return
 	}
@@ -97,30 +107,46 @@ func (o *optState) weight(stat uint32) int {
 	return int(hb)*bitCost + int((s<<8)>>hb)
 }
 
-// setBasePrices prices the sums, then each length and offset code
-// (ZSTD_setBasePrices; libzstd prices the codes at each use, the same
-// numbers).
+// setBasePrices prices the sums (ZSTD_setBasePrices).
 func (o *optState) setBasePrices() {
 	o.litBase = o.weight(o.litSum)
 	o.llBase = o.weight(o.llSum)
 	o.mlBase = o.weight(o.mlSum)
 	o.ofBase = o.weight(o.ofSum)
-	for c := range o.llCodePrice {
-		o.llCodePrice[c] = int(llBits[c])*bitCost + o.llBase - o.weight(o.llFreq[c])
+}
+
+// setAllPrices prices the sums and every length and offset code (libzstd
+// prices the codes at each use, the same numbers).
+func (o *optState) setAllPrices() {
+	o.setBasePrices()
+	for c := range llMaxSym + 1 {
+		o.setLLPrice(c)
 	}
-	for c := range o.mlCodePrice {
-		o.mlCodePrice[c] = int(mlBits[c])*bitCost + o.mlBase - o.weight(o.mlFreq[c])
+	for c := range mlMaxSym + 1 {
+		o.setMLPrice(c)
 	}
-	for c := range o.ofCodePrice {
-		p := c*bitCost + o.ofBase - o.weight(o.ofFreq[c])
-		if o.level < 2 && c >= 20 {
-			// btopt: far offsets are slow to decode.
-			p += (c - 19) * 2 * bitCost
-		}
-		// Fewer sequences decode faster: a match costs a fifth of a
-		// bit more.
-		o.ofCodePrice[c] = p + bitCost/5
+	for c := range ofMaxSym + 1 {
+		o.setOfPrice(c)
 	}
+}
+
+func (o *optState) setLLPrice(c int) {
+	o.llCodePrice[c] = int(llBits[c])*bitCost - o.weight(o.llFreq[c])
+}
+
+func (o *optState) setMLPrice(c int) {
+	o.mlCodePrice[c] = int(mlBits[c])*bitCost - o.weight(o.mlFreq[c])
+}
+
+func (o *optState) setOfPrice(c int) {
+	p := c*bitCost - o.weight(o.ofFreq[c])
+	if o.level < 2 && c >= 20 {
+		// btopt: far offsets are slow to decode.
+		p += (c - 19) * 2 * bitCost
+	}
+	// Fewer sequences decode faster: a match costs a fifth of a bit
+	// more.
+	o.ofCodePrice[c] = p + bitCost/5
 }
 
 // downscale divides the counts by 2^shift, keeping each at least 1
@@ -168,11 +194,7 @@ var (
 // guesses for the sequence codes; later the previous blocks' scaled
 // down.
 func (o *optState) rescale(src []byte) {
-	o.predef = false
 	if o.llSum == 0 {
-		if len(src) <= predefThreshold {
-			o.predef = true
-		}
 		o.litFreq = [256]uint32{}
 		for _, b := range src {
 			o.litFreq[b]++
@@ -198,47 +220,34 @@ func (o *optState) rescale(src []byte) {
 		o.mlSum = scaleStats(o.mlFreq[:], 11)
 		o.ofSum = scaleStats(o.ofFreq[:], 11)
 	}
-	o.setBasePrices()
+	o.setAllPrices()
 }
 
 // litPrice is the price of one literal byte.
 func (o *optState) litPrice(b byte) int {
-	if o.predef {
-		return 6 * bitCost
-	}
 	w := min(o.weight(o.litFreq[b]), o.litBase-bitCost)
 	return o.litBase - w
 }
 
-// llPrice is the price of a literal length's code and extra bits.
+// llPrice is the price of a literal length's code and extra bits (a
+// whole block of literals one bit more than one byte fewer).
 func (o *optState) llPrice(ll uint32) int {
-	if o.predef {
-		return o.weight(ll)
+	p := o.llBase + o.llCodePrice[llCode(min(ll, maxBlockSize-1))&63]
+	if ll >= maxBlockSize {
+		p += bitCost
 	}
-	if ll == maxBlockSize {
-		return bitCost + o.llPrice(maxBlockSize-1)
-	}
-	return o.llCodePrice[llCode(ll)]
+	return p
 }
 
 // offPrice is the price of a match's offset code and extra bits, and
 // mlPrice that of its length: together libzstd's ZSTD_getMatchPrice.
 func (o *optState) offPrice(offBase uint32) int {
-	oc := highbit(offBase)
-	if o.predef {
-		return (16 + int(oc)) * bitCost
-	}
-	return o.ofCodePrice[oc&31]
+	return o.ofBase + o.ofCodePrice[highbit(offBase)&31]
 }
 
 func (o *optState) mlPrice(ml uint32) int {
-	if o.predef {
-		return o.predefMLPrice(ml)
-	}
-	return o.mlCodePrice[mlCode(ml-3)]
+	return o.mlBase + o.mlCodePrice[mlCode(ml-3)&63]
 }
-
-func (o *optState) predefMLPrice(ml uint32) int { return o.weight(ml - 3) }
 
 // update counts a stored sequence in the statistics.
 func (o *optState) update(lits []byte, offBase, ml uint32) {
@@ -246,12 +255,18 @@ func (o *optState) update(lits []byte, offBase, ml uint32) {
 		o.litFreq[b] += litFreqAdd
 	}
 	o.litSum += uint32(len(lits)) * litFreqAdd
-	o.llFreq[llCode(uint32(len(lits)))]++
+	llc := int(llCode(uint32(len(lits))))
+	o.llFreq[llc]++
 	o.llSum++
-	o.ofFreq[highbit(offBase)]++
+	o.setLLPrice(llc)
+	oc := int(highbit(offBase))
+	o.ofFreq[oc]++
 	o.ofSum++
-	o.mlFreq[mlCode(ml-3)]++
+	o.setOfPrice(oc)
+	mlc := int(mlCode(ml - 3))
+	o.mlFreq[mlc]++
 	o.mlSum++
+	o.setMLPrice(mlc)
 }
 
 // newRep is the repeat offsets after a sequence with offset code offBase
@@ -319,7 +334,7 @@ func (e *Encoder) optimalPass(buf []byte, start, end int, rep *[3]uint32) {
 	sufficient := uint32(min(int(e.p.target), optNum-1))
 	ilimit := end - 8
 	next3 := e.nextUpdate
-	nodes := o.nodes
+	nodes := (*[optNum + 1]optNode)(o.nodes)
 	matches := o.matches
 	o.rescale(buf[start:end])
 	anchor, ip := start, start
@@ -411,15 +426,13 @@ func (e *Encoder) optimalPass(buf []byte, start, end int, rep *[3]uint32) {
 				if k > 0 {
 					startML = matches[k-1].len + 1
 				}
-				offP := basePrice + o.offPrice(m.off)
+				offP := basePrice + o.offPrice(m.off) + o.mlBase
 				for ml := m.len; ml >= startML; ml-- {
-					p := cur + int(ml)
-					price := offP
-					if o.predef {
-						price += o.predefMLPrice(ml)
-					} else {
-						price += o.mlCodePrice[mlCode(ml-3)]
-					}
+					// p is below optNum (the match ends before the
+					// window's end, or was stored above): the mask
+					// spares the bounds check.
+					p := (cur + int(ml)) & (optNum - 1)
+					price := offP + o.mlCodePrice[mlCode(ml-3)&63]
 					if p > lastPos || price < nodes[p].price {
 						for lastPos < p {
 							lastPos++
