@@ -274,10 +274,10 @@ func (e *Encoder) rowUpdate(buf []byte, ip int, mls, rlog uint8, skip bool) {
 	e.nextUpdate = max(e.nextUpdate, ip)
 }
 
-// tagMatches returns the bits of the n (16, 32 or 64) tags equal to tag,
-// bit j for tags[j]. Eight tags at a time: a byte of x is zero where the
-// tag matches; the zero bytes' high bits, gathered into 8 bits.
-func tagMatches(tags []byte, tag uint8, n int) uint64 {
+// tagMatchesSWAR returns the bits of the n (16, 32 or 64) tags equal to
+// tag, bit j for tags[j]. Eight tags at a time: a byte of x is zero where
+// the tag matches; the zero bytes' high bits, gathered into 8 bits.
+func tagMatchesSWAR(tags []byte, tag uint8, n int) uint64 {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	splat := uint64(tag) * lo
 	var m uint64

@@ -1,0 +1,26 @@
+//go:build !purego && !noasm && gc
+
+package zstdenc
+
+// tagMatchesAsm is tagMatches with SSE2 (baseline on amd64): each 16
+// tags compared at once (PCMPEQB) and their equalities gathered into 16
+// bits (PMOVMSKB), where the portable code takes four rounds of
+// arithmetic on 8-byte words and a multiply each. n is 16, 32 or 64 and
+// len(tags) at least n.
+//
+//go:noescape
+func tagMatchesSSE2(tags *byte, tag uint8, n int) uint64
+
+// tagMatches returns the bits of the n (16, 32 or 64) tags equal to tag,
+// bit j for tags[j].
+func tagMatches(tags []byte, tag uint8, n int) uint64 {
+	if useTagAsm {
+		_ = tags[n-1]
+		return tagMatchesSSE2(&tags[0], tag, n)
+	}
+	return tagMatchesSWAR(tags, tag, n)
+}
+
+// useTagAsm selects the SSE2 tag compare (tests clear it to run the
+// portable one).
+var useTagAsm = true

@@ -1,0 +1,12 @@
+//go:build purego || noasm || !gc || !amd64
+
+package zstdenc
+
+// tagMatches returns the bits of the n (16, 32 or 64) tags equal to tag,
+// bit j for tags[j].
+func tagMatches(tags []byte, tag uint8, n int) uint64 {
+	return tagMatchesSWAR(tags, tag, n)
+}
+
+// useTagAsm: no vector tag compare here.
+var useTagAsm = false
