@@ -66,7 +66,17 @@ func (e *Encoder) hcSearch(buf []byte, ip, end int, mls uint8, over int) (int, i
 		// candidates fail there (m >= 0 and best >= 3, so the offset is
 		// in the buffer).
 		if load32(buf, m+best-3) == load32(buf, ip+best-3) {
-			if n := matchLen(buf, ip, m, end); n > best {
+			// The first 8 bytes inline, matchLen only past them: most
+			// candidates that pass the 4 bytes fail within the first
+			// 8, and the call's spills and reloads cost more than that
+			// compare (ip+8 is at most end).
+			n := 0
+			if d := load64(buf, ip) ^ load64(buf, m); d != 0 {
+				n = bits.TrailingZeros64(d) >> 3
+			} else {
+				n = matchLen(buf, ip, m, end)
+			}
+			if n > best {
 				best, off = n, ip-m
 				if ip+n == end {
 					break
