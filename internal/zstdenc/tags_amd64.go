@@ -14,13 +14,19 @@ func tagMatchesSSE2(tags *byte, tag uint8, n int) uint64
 // tagMatches returns the bits of the n (16, 32 or 64) tags equal to tag,
 // bit j for tags[j].
 func tagMatches(tags []byte, tag uint8, n int) uint64 {
-	if useTagAsm {
+	if useRowAsm {
 		_ = tags[n-1]
 		return tagMatchesSSE2(&tags[0], tag, n)
 	}
 	return tagMatchesSWAR(tags, tag, n)
 }
 
-// useTagAsm selects the SSE2 tag compare (tests clear it to run the
-// portable one).
-var useTagAsm = true
+// useRowAsm selects the SSE2 tag compare and the rows' prefetches
+// (benchmarks clear it to time the portable code).
+var useRowAsm = true
+
+// prefetchRow asks for a row's tags and its entries from entries on,
+// as libzstd prefetches the rows a few positions ahead.
+//
+//go:noescape
+func prefetchRow(tags *byte, entries *uint32)

@@ -39,3 +39,15 @@ TEXT ·tagMatchesSSE2(SB), NOSPLIT, $0-32
 done:
 	MOVQ AX, ret+24(FP)
 	RET
+
+// func prefetchRow(tags *byte, entries *uint32)
+//
+// Asks for the cache lines at tags and entries (and the entries' next
+// line) without waiting for them.
+TEXT ·prefetchRow(SB), NOSPLIT, $0-16
+	MOVQ       tags+0(FP), AX
+	MOVQ       entries+8(FP), BX
+	PREFETCHT0 (AX)
+	PREFETCHT0 (BX)
+	PREFETCHT0 64(BX)
+	RET

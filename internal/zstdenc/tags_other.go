@@ -8,5 +8,8 @@ func tagMatches(tags []byte, tag uint8, n int) uint64 {
 	return tagMatchesSWAR(tags, tag, n)
 }
 
-// useTagAsm: no vector tag compare here.
-var useTagAsm = false
+// useRowAsm: no vector tag compare or prefetch here.
+var useRowAsm = false
+
+// prefetchRow is never called here (useRowAsm is false).
+func prefetchRow(tags *byte, entries *uint32) {}
