@@ -21,8 +21,9 @@ func tagMatches(tags []byte, tag uint8, n int) uint64 {
 	return tagMatchesSWAR(tags, tag, n)
 }
 
-// useRowAsm selects the SSE2 tag compare and the rows' prefetches
-// (benchmarks clear it to time the portable code).
+// useRowAsm selects the SSE2 tag compare and the rows' prefetches; a
+// variable, so that a comparison can switch them off (the portable
+// compare is tested on its own by TestTagMatches).
 var useRowAsm = true
 
 // prefetchRow asks for a row's tags and its entries from entries on,
