@@ -105,6 +105,9 @@ func (e *Encoder) search(buf []byte, ip, end int, mls uint8, over int) (int, int
 	if e.rows {
 		return e.rowSearch(buf, ip, end, mls, over)
 	}
+	if e.c16 {
+		return e.hcSearch16(buf, ip, end, mls, over)
+	}
 	return e.hcSearch(buf, ip, end, mls, over)
 }
 
