@@ -66,10 +66,10 @@ type Encoder struct {
 	rows              bool
 	rowTags, rowHeads []uint8
 
-	// Hash chains of 16-bit links (chain16.go): c16 this frame walks
-	// them; noChain16 (benchmarks) keeps the uint32 ones.
-	chain16        []uint16
-	c16, noChain16 bool
+	// Hash chains of 16-bit heads and links (chain16.go): c16 this frame
+	// walks them; noChain16 (benchmarks) keeps the uint32 ones.
+	chain16, heads16 []uint16
+	c16, noChain16   bool
 
 	seqs                      []seq
 	lits                      []byte
@@ -189,6 +189,9 @@ func (e *Encoder) reset(n int) {
 	csize := 0
 	if e.strategy >= stratDfast && !e.rows && !e.c16 {
 		csize = 1 << e.p.clog
+	}
+	if e.c16 {
+		hsize = 0 // the 16-bit chains have their own heads
 	}
 	if cap(e.hashT) < hsize {
 		e.hashT = make([]uint32, hsize)
