@@ -13,17 +13,16 @@ func tagMatchesSSE2(tags *byte, tag uint8, n int) uint64
 
 // tagMatches returns the bits of the n (16, 32 or 64) tags equal to tag,
 // bit j for tags[j].
+// SSE2 is part of amd64, so there is no switch: the call inlines into
+// rowSearch (the portable compare is tested on its own by
+// TestTagMatches).
 func tagMatches(tags []byte, tag uint8, n int) uint64 {
-	if useRowAsm {
-		_ = tags[n-1]
-		return tagMatchesSSE2(&tags[0], tag, n)
-	}
-	return tagMatchesSWAR(tags, tag, n)
+	_ = tags[n-1]
+	return tagMatchesSSE2(&tags[0], tag, n)
 }
 
-// useRowAsm selects the SSE2 tag compare and the rows' prefetches; a
-// variable, so that a comparison can switch them off (the portable
-// compare is tested on its own by TestTagMatches).
+// useRowAsm selects the rows' prefetches; a variable, so that a
+// comparison can switch them off.
 var useRowAsm = true
 
 // prefetchRow asks for a row's tags and its entries from entries on,

@@ -8,7 +8,7 @@ func tagMatches(tags []byte, tag uint8, n int) uint64 {
 	return tagMatchesSWAR(tags, tag, n)
 }
 
-// useRowAsm: no vector tag compare or prefetch here.
+// useRowAsm: no prefetch here.
 var useRowAsm = false
 
 // prefetchRow is never called here (useRowAsm is false).
