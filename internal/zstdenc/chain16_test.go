@@ -12,12 +12,14 @@ import (
 // 16 KiB + 1 to 64 KiB, with and without a dictionary, one encoder
 // reused across them all (so that the heads of earlier frames, which the
 // uint32 chains leave in place, are there to be mistaken for this
-// frame's).
+// frame's). After every frame the heads must be all 0 again, whether
+// chain16Done cleared them one by one (runs, arange_i64: long matches)
+// or all at once.
 func TestChain16SameBytes(t *testing.T) {
 	skipUnderRace(t)
 	var on, off Encoder
 	off.noChain16 = true
-	for _, name := range []string{"text", "sensor_f32", "runs", "linspace_f64"} {
+	for _, name := range []string{"text", "sensor_f32", "runs", "linspace_f64", "arange_i64"} {
 		src := golden.Shuffled(golden.MustPattern(t, name, 64<<10), 4)
 		for _, n := range []int{16<<10 + 1, 32 << 10, 40000, 64 << 10} {
 			for lvl := 5; lvl <= 10; lvl++ {
@@ -37,6 +39,11 @@ func TestChain16SameBytes(t *testing.T) {
 					}
 					if !bytes.Equal(a, b) {
 						t.Fatalf("%s, %d bytes, level %d, dictionary %d: frames differ (%d and %d bytes)", name, len(s), lvl, dl, len(a), len(b))
+					}
+					for j, v := range on.heads16[:cap(on.heads16)] {
+						if v != 0 {
+							t.Fatalf("%s, %d bytes, level %d, dictionary %d: head %d is %d after the frame", name, len(s), lvl, dl, j, v)
+						}
 					}
 				}
 			}

@@ -69,6 +69,7 @@ type Encoder struct {
 	// Hash chains of 16-bit heads and links (chain16.go): c16 this frame
 	// walks them; noChain16 (benchmarks) keeps the uint32 ones.
 	chain16, heads16 []uint16
+	skips16          []int32 // the ranges the 16-bit chains skipped, start and end
 	c16, noChain16   bool
 
 	seqs                      []seq
@@ -155,6 +156,9 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 		end := min(pos+maxBlockSize, len(buf))
 		dst = e.block(dst, buf, pos, end, end == len(buf))
 		pos = end
+	}
+	if e.c16 {
+		e.chain16Done(buf)
 	}
 	return dst
 }
