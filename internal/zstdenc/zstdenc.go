@@ -66,6 +66,12 @@ type Encoder struct {
 	rows              bool
 	rowTags, rowHeads []uint8
 
+	// Hash chains of 16-bit heads and links (chain16.go): c16 this frame
+	// walks them; noChain16 (benchmarks) keeps the uint32 ones.
+	chain16, heads16 []uint16
+	skips16          []int32 // the ranges the 16-bit chains skipped, start and end
+	c16, noChain16   bool
+
 	seqs                      []seq
 	lits                      []byte
 	llCodes, ofCodes, mlCodes []uint8
@@ -109,6 +115,7 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 	}
 	e.strategy = int(e.p.strat)
 	e.rows = e.useRows()
+	e.c16 = e.useChain16(len(src) + len(dict))
 	dst = appendFrameHeader(dst, len(src))
 	if len(src) == 0 {
 		return append(dst, 1, 0, 0) // one empty raw block, marked last
@@ -134,14 +141,24 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 	}
 	e.reset(len(buf))
 	e.treeReset()
+	if e.c16 {
+		e.chain16Reset()
+	}
 	start := len(buf) - len(src)
 	if start > 0 {
-		e.loadDict(buf[:start])
+		if e.c16 {
+			e.loadDict16(buf[:start])
+		} else {
+			e.loadDict(buf[:start])
+		}
 	}
 	for pos := start; pos < len(buf); {
 		end := min(pos+maxBlockSize, len(buf))
 		dst = e.block(dst, buf, pos, end, end == len(buf))
 		pos = end
+	}
+	if e.c16 {
+		e.chain16Done(buf)
 	}
 	return dst
 }
@@ -174,8 +191,11 @@ func (e *Encoder) reset(n int) {
 	e.fse.valid = [3]bool{}
 	hsize := 1 << e.p.hlog
 	csize := 0
-	if e.strategy >= stratDfast && !e.rows {
+	if e.strategy >= stratDfast && !e.rows && !e.c16 {
 		csize = 1 << e.p.clog
+	}
+	if e.c16 {
+		hsize = 0 // the 16-bit chains have their own heads
 	}
 	if cap(e.hashT) < hsize {
 		e.hashT = make([]uint32, hsize)

@@ -1,0 +1,144 @@
+package zstdenc
+
+import "math/bits"
+
+// Hash chains of 16-bit heads and links for histories of at most 64
+// KiB: the byte planes Blosc hands zstd at clevels 3-5 (32 and 64 KiB).
+// A head or link is a position plus one (0: none), so both tables are
+// half the size of uint32 ones (for a 32 KiB plane at level 5, 128 KiB of
+// heads and 64 KiB of links rather than 256 and 128), and more of the
+// search's dependent reads hit the L1 cache. The heads are cleared for
+// every frame (a memclr of 128-256 KiB, a few microseconds; the uint32
+// heads need none, being biased by base); the links need no clearing, a
+// link being read only from a position entered in this frame. The search
+// is hcSearch's, step for step: the same bytes.
+
+// chain16Max is the longest history (dictionary and source) the 16-bit
+// chains take: positions entered are at most 8 before its end, so a
+// position plus one fits.
+const chain16Max = 1 << 16
+
+// useChain16 reports whether the lazy strategies walk the 16-bit chains
+// for a history of n bytes.
+func (e *Encoder) useChain16(n int) bool {
+	return !e.noChain16 && !e.rows && e.p.strat >= stratGreedy && e.p.strat <= stratLazy2 &&
+		n <= chain16Max
+}
+
+// chain16Reset sizes the heads (2^hashLog) and links (2^chainLog) for
+// the frame. The heads are all 0 between frames (chain16Done).
+func (e *Encoder) chain16Reset() {
+	n := 1 << e.p.clog
+	if cap(e.chain16) < n {
+		e.chain16 = make([]uint16, n)
+	}
+	e.chain16 = e.chain16[:n]
+	nh := 1 << e.p.hlog
+	if cap(e.heads16) < nh {
+		e.heads16 = make([]uint16, nh)
+	}
+	e.heads16 = e.heads16[:nh]
+	e.skips16 = e.skips16[:0]
+}
+
+// chain16Done clears the heads after a frame over buf. A frame that
+// entered few positions (long matches skip their insides: a plane of
+// one repeated byte enters about 130) has its heads cleared one by one,
+// each entered position's hash again; otherwise the whole table is,
+// which costs 128-256 KiB of stores: on a 32 KiB plane of such data
+// that was as long as the frame itself (arange_i64 at level 5: 0.61x).
+func (e *Encoder) chain16Done(buf []byte) {
+	heads := e.heads16
+	end := min(e.nextUpdate, len(buf)-7)
+	entered := end
+	for k := 0; k < len(e.skips16); k += 2 {
+		entered -= int(e.skips16[k+1] - e.skips16[k])
+	}
+	if entered*32 > len(heads) {
+		clear(heads)
+		return
+	}
+	hh := newHasher(min(max(e.p.minMatch, 4), 6), e.p.hlog)
+	i := 0
+	for k := 0; k <= len(e.skips16); k += 2 {
+		stop := end
+		if k < len(e.skips16) {
+			stop = int(e.skips16[k])
+		}
+		for ; i < stop; i++ {
+			heads[hh.hash(load64(buf, i))] = 0
+		}
+		if k < len(e.skips16) {
+			i = int(e.skips16[k+1])
+		}
+	}
+}
+
+// hcSearch16 is hcSearch over the 16-bit links.
+func (e *Encoder) hcSearch16(buf []byte, ip, end int, mls uint8, over int) (int, int) {
+	head, chain := e.heads16, e.chain16
+	hh := newHasher(mls, e.p.hlog)
+	mask := len(chain) - 1
+	i := e.nextUpdate
+	if ip-i > rowSkipThreshold {
+		// The inside of a long match, as in hcSearch; chain16Done
+		// needs to know what was skipped.
+		for stop := i + rowSkipStart; i < stop; i++ {
+			h := hh.hash(load64(buf, i))
+			chain[i&mask] = head[h]
+			head[h] = uint16(i + 1)
+		}
+		e.skips16 = append(e.skips16, int32(i), int32(ip-rowSkipEnd))
+		i = ip - rowSkipEnd
+	}
+	for ; i < ip; i++ {
+		h := hh.hash(load64(buf, i))
+		chain[i&mask] = head[h]
+		head[h] = uint16(i + 1)
+	}
+	e.nextUpdate = max(e.nextUpdate, ip)
+	m := int(head[hh.hash(load64(buf, ip))]) - 1
+
+	minChain := ip - len(chain)
+	best, off := over, 0
+	for tries := 1 << e.p.slog; tries > 0 && m >= 0; tries-- {
+		next := chain[m&mask]
+		if load32(buf, m+best-3) == load32(buf, ip+best-3) {
+			n := 0
+			if d := load64(buf, ip) ^ load64(buf, m); d != 0 {
+				n = bits.TrailingZeros64(d) >> 3
+			} else {
+				n = matchLen(buf, ip, m, end)
+			}
+			if n > best {
+				best, off = n, ip-m
+				if ip+n == end {
+					break
+				}
+			}
+		}
+		if m <= minChain {
+			break
+		}
+		m = int(next) - 1
+	}
+	if off == 0 {
+		return 0, 0
+	}
+	return best, off
+}
+
+// loadDict16 enters a dictionary's positions into the 16-bit chains, as
+// loadDict does into the uint32 ones.
+func (e *Encoder) loadDict16(d []byte) {
+	mls := min(max(e.p.minMatch, 4), 6)
+	head, chain := e.heads16, e.chain16
+	mask := len(chain) - 1
+	i := 0
+	for ; i+8 <= len(d); i++ {
+		h := hashN(load64(d, i), mls, e.p.hlog)
+		chain[i&mask] = head[h]
+		head[h] = uint16(i + 1)
+	}
+	e.nextUpdate = i
+}

@@ -1,0 +1,32 @@
+//go:build !purego && !noasm && gc
+
+package zstdenc
+
+// tagMatchesAsm is tagMatches with SSE2 (baseline on amd64): each 16
+// tags compared at once (PCMPEQB) and their equalities gathered into 16
+// bits (PMOVMSKB), where the portable code takes four rounds of
+// arithmetic on 8-byte words and a multiply each. n is 16, 32 or 64 and
+// len(tags) at least n.
+//
+//go:noescape
+func tagMatchesSSE2(tags *byte, tag uint8, n int) uint64
+
+// tagMatches returns the bits of the n (16, 32 or 64) tags equal to tag,
+// bit j for tags[j].
+// SSE2 is part of amd64, so there is no switch: the call inlines into
+// rowSearch (the portable compare is tested on its own by
+// TestTagMatches).
+func tagMatches(tags []byte, tag uint8, n int) uint64 {
+	_ = tags[n-1]
+	return tagMatchesSSE2(&tags[0], tag, n)
+}
+
+// useRowAsm selects the rows' prefetches; a variable, so that a
+// comparison can switch them off.
+var useRowAsm = true
+
+// prefetchRow asks for a row's tags and its entries from entries on,
+// as libzstd prefetches the rows a few positions ahead.
+//
+//go:noescape
+func prefetchRow(tags *byte, entries *uint32)

@@ -1,0 +1,15 @@
+//go:build purego || noasm || !gc || !amd64
+
+package zstdenc
+
+// tagMatches returns the bits of the n (16, 32 or 64) tags equal to tag,
+// bit j for tags[j].
+func tagMatches(tags []byte, tag uint8, n int) uint64 {
+	return tagMatchesSWAR(tags, tag, n)
+}
+
+// useRowAsm: no prefetch here.
+var useRowAsm = false
+
+// prefetchRow is never called here (useRowAsm is false).
+func prefetchRow(tags *byte, entries *uint32) {}
