@@ -134,13 +134,13 @@ func (ch *chunk2) readStream(dst, src []byte, cd codecDecoder) (int, error) {
 // sensor_f32 or timestamps_i64), most of the decoding time of such blocks.
 func (c *chunk2) decodeBlockStreams(out []byte, i, ts, neblock int, src []byte, st *decodeState, cd codecDecoder) error {
 	buf, _ := st.scratch(len(out))
-	p := 0
+	p, raw := 0, false
 	for j := 0; j < ts; j++ {
 		s := buf[j*neblock : (j+1)*neblock]
 		n, err := scanStream(src[p:], neblock, c.codec)
 		if err == nil {
 			if int(int32(binary.LittleEndian.Uint32(src[p:]))) == neblock {
-				s = src[p+4 : p+n]
+				s, raw = src[p+4:p+n], true
 			} else {
 				_, err = c.readStream(s, src[p:], cd)
 			}
@@ -152,7 +152,13 @@ func (c *chunk2) decodeBlockStreams(out []byte, i, ts, neblock int, src []byte, 
 		st.streams[j] = &s[0]
 		p += n
 	}
-	unshuffleStreams(out, &st.streams, ts, neblock)
+	if raw {
+		unshuffleStreams(out, &st.streams, ts, neblock)
+	} else {
+		// All in scratch, where Unshuffle's choices (non-temporal
+		// stores for a huge block) apply as on any other block.
+		Unshuffle(out, buf, ts)
+	}
 	// The chunk may be the caller's to drop: hold no pointer into it.
 	clear(st.streams[:ts])
 	return nil
