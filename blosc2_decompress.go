@@ -180,6 +180,17 @@ type decodeState struct {
 	stage []byte // a group of decoded blocks on its way to the output
 	// streams are the starts of a block's streams for unshuffleStreams.
 	streams [16]*byte
+	// zeros is what a zero stream is read from (decodeBlockStreams); it
+	// is never written.
+	zeros []byte
+}
+
+// zeroStream returns n zero bytes that no one writes.
+func (s *decodeState) zeroStream(n int) []byte {
+	if len(s.zeros) < n {
+		s.zeros = make([]byte, n)
+	}
+	return s.zeros[:n]
 }
 
 func (s *decodeState) scratch(n int) (a, b []byte) {
