@@ -161,6 +161,26 @@ func copyMatch(dst []byte, op, ref, n int) int {
 		}
 		return end
 	}
+	if dist < 8 && n <= wildMax && len(dst)-end >= 16 {
+		// A short pattern (distance 2-7, the repeated bytes of slowly
+		// changing data's streams): its first 8 bytes one at a time,
+		// then words from a whole number of periods back, at least 8,
+		// as in the wild copy. Each load then ends at or before the
+		// store it feeds. The first 8 bytes and the last word may run
+		// past end, into bytes rewritten later or past what Decompress
+		// reports. In bounds: ref >= 0, op-ref < period, and every
+		// store ends before end+16.
+		head := dst[op : op+8 : op+8]
+		from := dst[ref : ref+8 : ref+8]
+		for k := range head {
+			head[k] = from[k]
+		}
+		back := patternPeriod[dist]
+		for o := op + 8; o < end; o += 8 {
+			le.Store64(dst, o, le.Load64(dst, o-back))
+		}
+		return end
+	}
 	if n <= 32 && len(dst)-op >= 40 {
 		if dist >= 8 {
 			for o, r := op, ref; o < end; o, r = o+8, r+8 {
@@ -184,6 +204,10 @@ func copyMatch(dst []byte, op, ref, n int) int {
 	}
 	return op
 }
+
+// patternPeriod[d] is the smallest multiple of d that is at least 8: a
+// match at distance d repeats its bytes with that period too.
+var patternPeriod = [8]int{0, 8, 8, 9, 8, 10, 12, 14}
 
 // wildMax is the longest overlapping match copyMatch copies a word pair
 // at a time; memmove's doubling copies are ahead on longer ones.
