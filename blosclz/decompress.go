@@ -163,21 +163,22 @@ func copyMatch(dst []byte, op, ref, n int) int {
 	}
 	if dist < 8 && n <= wildMax && len(dst)-end >= 16 {
 		// A short pattern (distance 2-7, the repeated bytes of slowly
-		// changing data's streams): its first 8 bytes one at a time,
-		// then words from a whole number of periods back, at least 8,
-		// as in the wild copy. Each load then ends at or before the
-		// store it feeds. The first 8 bytes and the last word may run
-		// past end, into bytes rewritten later or past what Decompress
-		// reports. In bounds: ref >= 0, op-ref < period, and every
-		// store ends before end+16.
-		head := dst[op : op+8 : op+8]
-		from := dst[ref : ref+8 : ref+8]
-		for k := range head {
-			head[k] = from[k]
-		}
-		back := patternPeriod[dist]
-		for o := op + 8; o < end; o += 8 {
-			le.Store64(dst, o, le.Load64(dst, o-back))
+		// changing data's streams) is built in a register and stored a
+		// word at a time, each word the last one rotated by 8 bytes of
+		// the pattern: no load follows a store it overlaps, where
+		// copying words from a few bytes back waited on each store
+		// (C's copy_match has a case per distance instead). The last
+		// word may run past end, into bytes rewritten later or past what
+		// Decompress reports. In bounds: ref >= 0, ref+d = op, and
+		// every store ends before end+8.
+		d := uint(dist) & 7
+		// Bytes past op in the load are not written yet: masked off, and
+		// the pattern repeated over the word by one multiplication.
+		w := (le.Load64(dst, ref) & (1<<(8*d) - 1)) * patternRepeat[d]
+		shr, shl := patternShift[d][0], patternShift[d][1]
+		for o := op; o < end; o += 8 {
+			le.Store64(dst, o, w)
+			w = w>>shr | w<<shl
 		}
 		return end
 	}
@@ -205,9 +206,15 @@ func copyMatch(dst []byte, op, ref, n int) int {
 	return op
 }
 
-// patternPeriod[d] is the smallest multiple of d that is at least 8: a
-// match at distance d repeats its bytes with that period too.
-var patternPeriod = [8]int{0, 8, 8, 9, 8, 10, 12, 14}
+// patternRepeat[d] repeats a pattern of d bytes (2 <= d < 8) over a word
+// when it multiplies them: a 1 every d bytes, whose products do not
+// overlap.
+var patternRepeat = [8]uint64{2: 0x0001000100010001, 3: 0x0001000001000001, 4: 0x0000000100000001,
+	5: 0x0000010000000001, 6: 0x0001000000000001, 7: 0x0100000000000001}
+
+// patternShift[d] turns the word of a repeated d-byte pattern into the
+// next 8 bytes of it: right by 8%d bytes, left by d-8%d, ORed.
+var patternShift = [8][2]uint{2: {0, 16}, 3: {16, 8}, 4: {0, 32}, 5: {24, 16}, 6: {16, 32}, 7: {8, 48}}
 
 // wildMax is the longest overlapping match copyMatch copies a word pair
 // at a time; memmove's doubling copies are ahead on longer ones.
