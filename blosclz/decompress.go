@@ -169,8 +169,8 @@ func copyMatch(dst []byte, op, ref, n int) int {
 		// copying words from a few bytes back waited on each store
 		// (C's copy_match has a case per distance instead). The last
 		// word may run past end, into bytes rewritten later or past what
-		// Decompress reports. In bounds: ref >= 0, ref+d = op, and
-		// every store ends before end+8.
+		// Decompress reports. In bounds: ref >= 0, the load ends before
+		// op+8, and every store before end+8.
 		d := uint(dist) & 7
 		// Bytes past op in the load are not written yet: masked off, and
 		// the pattern repeated over the word by one multiplication.
