@@ -38,13 +38,14 @@ func Decompress(dst, src []byte) (int, error) {
 			n := int(ctrl) + 1
 			if len(src)-ip >= maxCopy && len(dst)-op >= maxCopy {
 				// Room for a whole run: a fixed-size move beats memmove's
-				// dispatch. Bytes past n are rewritten later or lie past
+				// dispatch, and two vector moves rather than four words
+				// hold half as many stores in flight while the scratch
+				// buffer's lines come in from memory (the literal runs of
+				// runs). Bytes past n are rewritten later or lie past
 				// what Decompress reports. (ip and op only grow from 1
 				// and 0, so the test above bounds both moves.)
-				le.Store64(dst, op, le.Load64(src, ip))
-				le.Store64(dst, op+8, le.Load64(src, ip+8))
-				le.Store64(dst, op+16, le.Load64(src, ip+16))
-				le.Store64(dst, op+24, le.Load64(src, ip+24))
+				le.Copy16(dst, op, src, ip)
+				le.Copy16(dst, op+16, src, ip+16)
 			} else {
 				if n > len(dst)-op {
 					return op, errOverflow
