@@ -178,6 +178,19 @@ type decodeState struct {
 	blk   []byte // a whole block, for GetItem
 	ref   []byte // decoded block 0, for GetItem over delta-coded blocks
 	stage []byte // a group of decoded blocks on its way to the output
+	// streams are the starts of a block's streams for unshuffleStreams.
+	streams [16]*byte
+	// zeros is what a zero stream is read from (decodeBlockStreams); it
+	// is never written.
+	zeros []byte
+}
+
+// zeroStream returns n zero bytes that no one writes.
+func (s *decodeState) zeroStream(n int) []byte {
+	if len(s.zeros) < n {
+		s.zeros = make([]byte, n)
+	}
+	return s.zeros[:n]
 }
 
 func (s *decodeState) scratch(n int) (a, b []byte) {
@@ -205,6 +218,11 @@ func (c *chunk2) decodeBlockFrom(out, ref []byte, i int, src []byte, st *decodeS
 	}
 	bsize := nstreams * neblock
 	filtered := c.pipe.activeBackward()
+	if filtered && !c.pipe.bypass && canUnshuffleStreams(nstreams, neblock) {
+		if ts, ok := c.pipe.shuffleOnly(); ok && ts == nstreams {
+			return c.decodeBlockStreams(out[:bsize], i, ts, neblock, src, st, cd)
+		}
+	}
 	buf := out[:bsize]
 	var tmp []byte
 	if filtered {

@@ -3,6 +3,7 @@ package blosc
 import (
 	"bytes"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -41,6 +42,12 @@ func FuzzDecompress2(f *testing.F) {
 		if c, err := Compress(nil, src, o); err == nil {
 			f.Add(c, uint32(i), uint32(3000))
 		}
+	}
+	// Blocks whose streams are partly stored raw (decodeBlockStreams).
+	noisy := noisyLowBytes(rand.New(rand.NewPCG(1, 2)), 2048, 4)
+	if c, err := Compress(nil, noisy, Options{Format: FormatBlosc2, Codec: BloscLZ, Level: 5, Typesize: 4, Blocksize: 4000,
+		Filters: [MaxFilters]Filter{5: ByteShuffle}}); err == nil {
+		f.Add(c, uint32(5), uint32(7000))
 	}
 	w := newDecodeWays()
 	f.Fuzz(func(t *testing.T, src []byte, a, b uint32) {

@@ -551,3 +551,40 @@ func shuffleSkewedAVX512(dst, src []byte, ts, n, blocks int) {
 func canBypass(typesize int) bool {
 	return currentShuffleLevel() == cpu.AVX512 && typesize >= 2 && typesize <= 16
 }
+
+// canUnshuffleStreams reports whether unshuffleStreams can unshuffle n
+// elements of ts bytes: the AVX-512 level (whose CPU has VBMI), a power
+// of two ts up to 16 (whose kernels write nothing past their blocks) and
+// at least one block.
+func canUnshuffleStreams(ts, n int) bool {
+	return currentShuffleLevel() == cpu.AVX512 && n >= 64 && ts >= 2 && ts <= 16 && ts&(ts-1) == 0
+}
+
+// unshuffleStreams is Unshuffle for n elements of ts bytes whose streams
+// are not side by side: byte j of every element comes from the n bytes at
+// streams[j]. A Blosc2 block whose streams are partly stored raw is
+// unshuffled from the chunk and the scratch buffer at once with it. The
+// caller has checked canUnshuffleStreams(ts, n), that dst holds n*ts
+// bytes and that each of streams[0:ts] starts n readable bytes.
+func unshuffleStreams(dst []byte, streams *[16]*byte, ts, n int) {
+	_ = dst[n*ts-1]
+	unshuffleStreamsBlocks(&dst[0], streams, ts, 0, n/64)
+	if n%64 != 0 {
+		// One more block ending at the last element, rewriting some
+		// outputs with what they already hold.
+		unshuffleStreamsBlocks(&dst[(n-64)*ts], streams, ts, n-64, 1)
+	}
+}
+
+func unshuffleStreamsBlocks(d *byte, streams *[16]*byte, ts, off, blocks int) {
+	switch ts {
+	case 2:
+		unshuffle2AVX512Streams(d, streams, off, blocks)
+	case 4:
+		unshuffle4AVX512Streams(d, streams, off, blocks)
+	case 8:
+		unshuffle8AVX512Streams(d, streams, off, blocks)
+	case 16:
+		unshuffle16AVX512Streams(d, streams, off, blocks)
+	}
+}

@@ -127,3 +127,11 @@ func unshuffleNEONScratch(dst, src []byte, ts, n, start int) {
 // canBypass reports whether unshuffleBypass skips the caches: the NEON
 // kernels have no non-temporal form.
 func canBypass(int) bool { return false }
+
+// canUnshuffleStreams reports false: no kernel reads the streams of an
+// unshuffle through separate pointers here (see dispatch_amd64.go).
+func canUnshuffleStreams(ts, n int) bool { return false }
+
+func unshuffleStreams([]byte, *[16]*byte, int, int) {
+	panic("blosc: unshuffleStreams without a kernel")
+}

@@ -219,6 +219,11 @@ func shuffle2AVX512NT(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle2AVX512NT(dst *byte, src *byte, n int, blocks int)
 
+// unshuffle2AVX512Streams unshuffles blocks of 64 elements of 2 bytes from ts streams anywhere in memory.
+//
+//go:noescape
+func unshuffle2AVX512Streams(dst *byte, streams *[16]*byte, off int, blocks int)
+
 // shuffle3AVX512NTShifted shuffles blocks of 64 elements of 3 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape
@@ -253,6 +258,11 @@ func shuffle4AVX512NT(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func unshuffle4AVX512NT(dst *byte, src *byte, n int, blocks int)
+
+// unshuffle4AVX512Streams unshuffles blocks of 64 elements of 4 bytes from ts streams anywhere in memory.
+//
+//go:noescape
+func unshuffle4AVX512Streams(dst *byte, streams *[16]*byte, off int, blocks int)
 
 // shuffle5AVX512NTShifted shuffles blocks of 64 elements of 5 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
@@ -313,6 +323,11 @@ func shuffle8AVX512NT(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func unshuffle8AVX512NT(dst *byte, src *byte, n int, blocks int)
+
+// unshuffle8AVX512Streams unshuffles blocks of 64 elements of 8 bytes from ts streams anywhere in memory.
+//
+//go:noescape
+func unshuffle8AVX512Streams(dst *byte, streams *[16]*byte, off int, blocks int)
 
 // shuffle9AVX512NTShifted shuffles blocks of 64 elements of 9 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
@@ -448,3 +463,8 @@ func shuffle16AVX512NT(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func unshuffle16AVX512NT(dst *byte, src *byte, n int, blocks int)
+
+// unshuffle16AVX512Streams unshuffles blocks of 64 elements of 16 bytes from ts streams anywhere in memory.
+//
+//go:noescape
+func unshuffle16AVX512Streams(dst *byte, streams *[16]*byte, off int, blocks int)

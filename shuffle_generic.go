@@ -16,3 +16,11 @@ func unshuffleAsm(cpu.Level, []byte, []byte, int, int, bool) int { return 0 }
 
 // canBypass reports whether unshuffleBypass skips the caches: never here.
 func canBypass(int) bool { return false }
+
+// canUnshuffleStreams reports false: no kernel reads the streams of an
+// unshuffle through separate pointers here (see dispatch_amd64.go).
+func canUnshuffleStreams(ts, n int) bool { return false }
+
+func unshuffleStreams([]byte, *[16]*byte, int, int) {
+	panic("blosc: unshuffleStreams without a kernel")
+}

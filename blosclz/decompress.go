@@ -38,13 +38,14 @@ func Decompress(dst, src []byte) (int, error) {
 			n := int(ctrl) + 1
 			if len(src)-ip >= maxCopy && len(dst)-op >= maxCopy {
 				// Room for a whole run: a fixed-size move beats memmove's
-				// dispatch. Bytes past n are rewritten later or lie past
+				// dispatch, and two vector moves rather than four words
+				// hold half as many stores in flight while the scratch
+				// buffer's lines come in from memory (the literal runs of
+				// runs). Bytes past n are rewritten later or lie past
 				// what Decompress reports. (ip and op only grow from 1
 				// and 0, so the test above bounds both moves.)
-				le.Store64(dst, op, le.Load64(src, ip))
-				le.Store64(dst, op+8, le.Load64(src, ip+8))
-				le.Store64(dst, op+16, le.Load64(src, ip+16))
-				le.Store64(dst, op+24, le.Load64(src, ip+24))
+				le.Copy16(dst, op, src, ip)
+				le.Copy16(dst, op+16, src, ip+16)
 			} else {
 				if n > len(dst)-op {
 					return op, errOverflow
@@ -161,6 +162,27 @@ func copyMatch(dst []byte, op, ref, n int) int {
 		}
 		return end
 	}
+	if dist < 8 && n <= wildMax && len(dst)-end >= 16 {
+		// A short pattern (distance 2-7, the repeated bytes of slowly
+		// changing data's streams) is built in a register and stored a
+		// word at a time, each word the last one rotated by 8 bytes of
+		// the pattern: no load follows a store it overlaps, where
+		// copying words from a few bytes back waited on each store
+		// (C's copy_match has a case per distance instead). The last
+		// word may run past end, into bytes rewritten later or past what
+		// Decompress reports. In bounds: ref >= 0, the load ends before
+		// op+8, and every store before end+8.
+		d := uint(dist) & 7
+		// Bytes past op in the load are not written yet: masked off, and
+		// the pattern repeated over the word by one multiplication.
+		w := (le.Load64(dst, ref) & (1<<(8*d) - 1)) * patternRepeat[d]
+		shr, shl := patternShift[d][0], patternShift[d][1]
+		for o := op; o < end; o += 8 {
+			le.Store64(dst, o, w)
+			w = w>>shr | w<<shl
+		}
+		return end
+	}
 	if n <= 32 && len(dst)-op >= 40 {
 		if dist >= 8 {
 			for o, r := op, ref; o < end; o, r = o+8, r+8 {
@@ -184,6 +206,16 @@ func copyMatch(dst []byte, op, ref, n int) int {
 	}
 	return op
 }
+
+// patternRepeat[d] repeats a pattern of d bytes (2 <= d < 8) over a word
+// when it multiplies them: a 1 every d bytes, whose products do not
+// overlap.
+var patternRepeat = [8]uint64{2: 0x0001000100010001, 3: 0x0001000001000001, 4: 0x0000000100000001,
+	5: 0x0000010000000001, 6: 0x0001000000000001, 7: 0x0100000000000001}
+
+// patternShift[d] turns the word of a repeated d-byte pattern into the
+// next 8 bytes of it: right by 8%d bytes, left by d-8%d, ORed.
+var patternShift = [8][2]uint{2: {0, 16}, 3: {16, 8}, 4: {0, 32}, 5: {24, 16}, 6: {16, 32}, 7: {8, 48}}
 
 // wildMax is the longest overlapping match copyMatch copies a word pair
 // at a time; memmove's doubling copies are ahead on longer ones.

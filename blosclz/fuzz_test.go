@@ -28,7 +28,80 @@ func FuzzDecompress(f *testing.F) {
 				t.Fatalf("wrote past dst at %d", i)
 			}
 		}
+		want := make([]byte, size)
+		m, ok := referenceDecompress(want, src)
+		if ok != (err == nil) || (ok && (m != n || !bytes.Equal(dst[:n], want[:m]))) {
+			t.Fatalf("decoded %d bytes (%v), the byte-at-a-time decoder %d (ok %v)", n, err, m, ok)
+		}
 	})
+}
+
+// referenceDecompress decodes as Decompress does, with C's checks, one
+// byte at a time: what the fuzz target holds the word copies and pattern
+// fills to. It reports whether the stream was valid.
+func referenceDecompress(dst, src []byte) (int, bool) {
+	if len(src) == 0 {
+		return 0, true
+	}
+	ip, op := 1, 0
+	ctrl := int(src[0] & 31)
+	for {
+		if ctrl < 32 {
+			n := ctrl + 1
+			if n > len(dst)-op || n > len(src)-ip {
+				return op, false
+			}
+			copy(dst[op:op+n], src[ip:ip+n])
+			op, ip = op+n, ip+n
+			if ip >= len(src) {
+				return op, true
+			}
+			ctrl = int(src[ip])
+			ip++
+			continue
+		}
+		n := ctrl>>5 - 1
+		dist := (ctrl & 31) << 8
+		if n == 6 {
+			for {
+				if ip+1 >= len(src) || n > len(dst) {
+					return op, false
+				}
+				code := int(src[ip])
+				ip++
+				n += code
+				if code != 255 {
+					break
+				}
+			}
+		} else if ip+1 >= len(src) {
+			return op, false
+		}
+		code := int(src[ip])
+		ip++
+		n += 3
+		dist += code
+		if code == 255 && dist == 31<<8+255 {
+			if ip+1 >= len(src) {
+				return op, false
+			}
+			dist = int(src[ip])<<8 | int(src[ip+1]) + 8191
+			ip += 2
+		}
+		dist++
+		if n > len(dst)-op || dist > op {
+			return op, false
+		}
+		if ip >= len(src) {
+			return op, true // a final match is checked, not copied, as in C
+		}
+		ctrl = int(src[ip])
+		ip++
+		for k := 0; k < n; k++ {
+			dst[op+k] = dst[op-dist+k]
+		}
+		op += n
+	}
 }
 
 func FuzzRoundTrip(f *testing.F) {

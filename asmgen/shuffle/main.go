@@ -87,6 +87,7 @@ func main() {
 		if ts&(ts-1) == 0 {
 			vbmiShuffle(ts, true)
 			vbmiUnshuffle(ts, true)
+			vbmiUnshuffleStreams(ts)
 		} else {
 			vbmiUnshuffleLines(ts)
 		}
@@ -863,7 +864,7 @@ func vbmiShuffleSkewed(ts int) {
 // Masked stores would avoid that but are several times slower on AMD Zen 4,
 // even when only a few run per call.
 func vbmiUnshuffle(ts int, nt bool) {
-	_, r, e, b := vbmiShape(ts)
+	_, _, _, b := vbmiShape(ts)
 	name := ntName(kernelName("unshuffle", ts, "AVX512"), nt)
 	doc := fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes.", name, ts)
 	if nt {
@@ -873,6 +874,43 @@ func vbmiUnshuffle(ts int, nt bool) {
 		doc = fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes, writing up to %d bytes of scratch past them.", name, ts, 128-b)
 	}
 	dst, src, n, blocks := prologue(name, doc, 0)
+	vbmiUnshuffleLoop(ts, nt, dst, src, blocks, func(st int) Register { return streamAddr(src, n, st) })
+}
+
+// streamsSignature is the signature of the kernels that read each stream
+// through its own pointer: streams[j] is stream j's start and off the
+// offset into every stream of the first element.
+const streamsSignature = "func(dst *byte, streams *[16]*byte, off int, blocks int)"
+
+// vbmiUnshuffleStreams is vbmiUnshuffle reading stream j at
+// streams[j]+off instead of src+j*n, for a typesize that is a power of two
+// (whose blocks end where their stores do). Package blosc unshuffles a
+// Blosc2 block whose streams are partly stored raw with it, reading those
+// streams where the chunk holds them instead of copying them next to the
+// decoded ones.
+func vbmiUnshuffleStreams(ts int) {
+	name := kernelName("unshuffle", ts, "AVX512Streams")
+	TEXT(name, NOSPLIT, streamsSignature)
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s unshuffles blocks of 64 elements of %d bytes from ts streams anywhere in memory.", name, ts))
+	dst := Load(Param("dst"), GP64())
+	tbl := Load(Param("streams"), GP64())
+	off := Load(Param("off"), GP64())
+	blocks := Load(Param("blocks"), GP64())
+	TESTQ(blocks, blocks)
+	JZ(LabelRef("done"))
+	vbmiUnshuffleLoop(ts, false, dst, off, blocks, func(st int) Register {
+		t := GP64()
+		MOVQ(Mem{Base: tbl, Disp: 8 * st}, t)
+		ADDQ(off, t)
+		return t
+	})
+}
+
+// vbmiUnshuffleLoop emits the loop of vbmiUnshuffle, whose stream st
+// starts at addr(st), src being the offset advanced a block at a time.
+func vbmiUnshuffleLoop(ts int, nt bool, dst, src, blocks Register, addr func(st int) Register) {
+	_, r, e, b := vbmiShape(ts)
 	var u [2]VecVirtual
 	for h := range u {
 		u[h] = loadZ(table64(fmt.Sprintf("scatter%dH%d", ts, h), func(q int) int {
@@ -891,7 +929,7 @@ func vbmiUnshuffle(ts int, nt bool) {
 		for s := range rows[h] {
 			z := ZMM()
 			if st := h*r + s; st < ts {
-				a := streamAddr(src, n, st)
+				a := addr(st)
 				VMOVDQU64(Mem{Base: a}, z)
 				if nt {
 					prefetchStream(ts, a)

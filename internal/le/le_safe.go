@@ -18,3 +18,9 @@ func Load8(b []byte, i int) byte { return b[i] }
 
 // Store64 writes v little-endian at b[i:i+8].
 func Store64(b []byte, i int, v uint64) { binary.LittleEndian.PutUint64(b[i:i+8], v) }
+
+// Copy16 copies the 16 bytes at src[j:] to dst[i:]; the two ranges must
+// not overlap unless dst[i:] starts 16 or more bytes after src[j:].
+func Copy16(dst []byte, i int, src []byte, j int) {
+	*(*[16]byte)(dst[i : i+16]) = *(*[16]byte)(src[j : j+16])
+}

@@ -28,3 +28,11 @@ func Load8(b []byte, i int) byte {
 func Store64(b []byte, i int, v uint64) {
 	*(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)) = v
 }
+
+// Copy16 copies the 16 bytes at src[j:] to dst[i:] with one vector load
+// and store where the compiler has them; the two ranges must not overlap
+// unless dst[i:] starts 16 or more bytes after src[j:].
+func Copy16(dst []byte, i int, src []byte, j int) {
+	*(*[16]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(dst)), i)) =
+		*(*[16]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(src)), j))
+}

@@ -1,0 +1,216 @@
+package blosc
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/goblosc/blosc/internal/cpu"
+	"github.com/goblosc/blosc/internal/guard"
+	"github.com/goblosc/blosc/internal/testrand"
+)
+
+// unshuffleStreams reads each stream through its own pointer: every stream
+// and the output sit against a guard page, at either end, so a kernel that
+// reads or writes a byte outside them faults, and the result must be the
+// portable unshuffle of the streams laid side by side.
+func TestUnshuffleStreamsMatchesOracle(t *testing.T) {
+	if !canUnshuffleStreams(4, 64) {
+		t.Skip("SKIPPED: no kernel reads streams through separate pointers on this CPU or build")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, ts := range []int{2, 4, 8, 16} {
+		for _, n := range []int{64, 65, 100, 127, 128, 129, 191, 192, 193, 1000, 4096, 4099} {
+			for _, side := range []guard.Side{guard.End, guard.Start} {
+				at := func(b []byte, k int) []byte {
+					if side == guard.End {
+						return b[len(b)-k:]
+					}
+					return b[:k:k]
+				}
+				var bufs []*guard.Buffer
+				joined := make([]byte, 0, ts*n)
+				var streams [16]*byte
+				for j := 0; j < ts; j++ {
+					g := guard.New(n, side)
+					bufs = append(bufs, g)
+					s := at(g.Bytes, n)
+					testrand.Fill(rng, s)
+					streams[j] = &s[0]
+					joined = append(joined, s...)
+				}
+				want := make([]byte, ts*n)
+				unshuffleGeneric(want, joined, ts)
+				g := guard.New(ts*n, side)
+				got := at(g.Bytes, ts*n)
+				unshuffleStreams(got, &streams, ts, n)
+				if !bytes.Equal(got, want) {
+					t.Fatalf("ts=%d n=%d side=%d: %s", ts, n, side, diffReport(got, want))
+				}
+				g.Free()
+				for _, b := range bufs {
+					b.Free()
+				}
+			}
+		}
+	}
+}
+
+// noisyLowBytes returns n elements of ts bytes whose two low bytes are
+// noise (streams a codec stores raw), the next one slowly changing
+// (compressed), the fourth constant (a run) and the rest zero; at
+// typesize 2, one byte of noise and one slowly changing.
+func noisyLowBytes(rng *rand.Rand, n, ts int) []byte {
+	b := make([]byte, n*ts)
+	for i := 0; i < n; i++ {
+		e := b[i*ts : (i+1)*ts]
+		e[0] = byte(rng.Uint32())
+		if ts == 2 {
+			e[1] = byte(i / 97)
+			continue
+		}
+		e[1] = byte(rng.Uint32())
+		e[2] = byte(i / 97)
+		if ts > 3 {
+			e[3] = 0x40 // a run stream
+		}
+	}
+	return b
+}
+
+// streamKinds counts the streams of a split Blosc2 chunk stored raw, the
+// zero ones and the others.
+func streamKinds(t *testing.T, chunk []byte) (raw, zero, other int) {
+	t.Helper()
+	c, err := openChunk2(chunk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < c.nblocks; i++ {
+		nstreams, neblock, err := c.streams(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := c.bstart(i)
+		for j := 0; j < nstreams; j++ {
+			n, err := scanStream(c.src[p:], neblock, c.codec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch int(int32(binary.LittleEndian.Uint32(c.src[p:]))) {
+			case neblock:
+				raw++
+			case 0:
+				zero++
+			default:
+				other++
+			}
+			p += n
+		}
+	}
+	return raw, zero, other
+}
+
+// Blocks whose streams are partly stored raw or zero decode the same
+// through decodeBlockStreams (the AVX-512 level) as through scratch (the
+// portable level): typesizes with a kernel and without, streams whose
+// length is and is not a multiple of the kernels' 64-element blocks, a
+// trailing block that is not split, and a chunk decoded by several
+// workers.
+func TestBlosc2RawStreamsInPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	// Reused across the cases, so every chunk meets scratch buffers that
+	// the ones before left dirty.
+	ds := map[int]*Decompressor{}
+	for _, threads := range []int{1, 3} {
+		d, err := NewDecompressor(DecompressOptions{Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds[threads] = d
+	}
+	for _, ts := range []int{2, 3, 4, 8, 16} {
+		for _, bs := range []int{0, 1000 * ts, 4096 * ts} {
+			for _, codec := range []Codec{BloscLZ, LZ4} {
+				n := 3*4096 + 77
+				in := noisyLowBytes(rng, n, ts)
+				if ts >= 8 {
+					// Small integers: zero streams beside compressed
+					// ones and none raw.
+					in = in[:0]
+					for k := 0; k < n; k++ {
+						in = binary.LittleEndian.AppendUint64(in, uint64(k*3))
+						in = append(in, make([]byte, ts-8)...)
+					}
+				}
+				o := Options{Format: FormatBlosc2, Codec: codec, Level: 5, Typesize: ts, Blocksize: bs,
+					Filters: [MaxFilters]Filter{5: ByteShuffle}, Threads: 1}
+				chunk, err := Compress(nil, in, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := fmt.Sprintf("ts=%d/bs=%d/%v", ts, bs, codec)
+				raw, zero, other := streamKinds(t, chunk)
+				if (raw == 0 && zero == 0) || other == 0 {
+					t.Fatalf("%s: %d raw, %d zero and %d other streams; the test wants raw or zero ones beside others", name, raw, zero, other)
+				}
+				for _, threads := range []int{1, 3} {
+					d := ds[threads]
+					got := make([]byte, len(in))
+					if _, err := d.Decompress(got, chunk); err != nil || !bytes.Equal(got, in) {
+						t.Fatalf("%s threads=%d: %v\n%s", name, threads, err, diffReport(got, in))
+					}
+					restore := forceShuffleLevel(cpu.Generic)
+					clear(got)
+					_, err = d.Decompress(got, chunk)
+					restore()
+					if err != nil || !bytes.Equal(got, in) {
+						t.Fatalf("%s threads=%d portable: %v", name, threads, err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// A raw stream cut short, or one whose size claims more than the chunk
+// holds, is refused by decodeBlockStreams as by the copying path; the
+// decoder keeps no pointer into the chunk either way.
+func TestBlosc2RawStreamsCorrupt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	in := noisyLowBytes(rng, 8192, 4)
+	chunk, err := Compress(nil, in, Options{Format: FormatBlosc2, Codec: BloscLZ, Level: 5, Typesize: 4,
+		Filters: [MaxFilters]Filter{5: ByteShuffle}, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := openChunk2(chunk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, neblock, _ := c.streams(0)
+	st := &decodeState{}
+	out := make([]byte, c.blockSize(0))
+	bs := c.bstart(0)
+	// Every stream start of block 0 cut to every prefix length near it.
+	p := bs
+	for j := 0; j < 4; j++ {
+		n, err := scanStream(chunk[p:], neblock, c.codec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cut := range []int{p + 2, p + 4, p + n - 1} {
+			src := chunk[bs:cut:cut]
+			err := c.decodeBlockFrom(out, nil, 0, src, st, &workerState{})
+			if err == nil {
+				t.Fatalf("stream %d cut at %d: no error", j, cut-p)
+			}
+			if st.streams != [16]*byte{} {
+				t.Fatalf("stream %d cut at %d: pointers left in the decode state", j, cut-p)
+			}
+		}
+		p += n
+	}
+}
