@@ -1,0 +1,19 @@
+//go:build !purego && !noasm && gc
+
+package zstdenc
+
+import "github.com/klauspost/cpuid/v2"
+
+// haveSeqBitsAsm says that encodeSequences may run its loop through
+// encodeSeqsAsm on this CPU (tests clear it to run the Go loop).
+var haveSeqBitsAsm = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2)
+
+// encodeSeqsAsm writes the sequences last down to 0 of seqs (their codes
+// in lc, oc, mc) into the bit stream b holds, b.pos bytes into dst,
+// exactly as encodeSequences' loop does: the three states' bits, then the
+// literal length's extra bits, the match length's and the offset's, a
+// flush after the first group and after the last. dst has 12 bytes a
+// sequence and 8 more past b.pos. Requires BMI1 and BMI2.
+//
+//go:noescape
+func encodeSeqsAsm(dst *byte, seqs *seq, lc, oc, mc *uint8, ll, of, ml *fseCTable, b *seqBits, last int, llBits, mlBits *[64]uint8)

@@ -1,0 +1,111 @@
+//go:build !purego && !noasm && gc
+
+#include "go_asm.h"
+#include "textflag.h"
+
+// One FSE state's bits and transition, encodeSequences' put and state
+// update: k = (state + tt[sym].deltaNbBits) >> 16 bits of the state go
+// into the accumulator, and the next state is
+// states[(state >> k) + tt[sym].deltaFind & 511]. sym is in AX; CX and
+// DX are scratch.
+#define FSE_ENCODE(state, table) \
+	MOVL    (fseCTable_tt+0)(table)(AX*8), DX \
+	ADDL    state, DX \
+	SHRL    $16, DX \
+	BZHIQ   DX, state, CX \
+	SHLXQ   R9, CX, CX \
+	ORQ     CX, R8 \
+	ADDQ    DX, R9 \
+	SHRXL   DX, state, CX \
+	ADDL    (fseCTable_tt+4)(table)(AX*8), CX \
+	ANDL    $511, CX \
+	MOVWLZX fseCTable_states(table)(CX*2), state
+
+// The whole bytes of the accumulator to dst, the rest kept.
+#define FLUSH \
+	MOVQ  R8, (DI) \
+	MOVQ  R9, CX \
+	ANDQ  $-8, CX \
+	SHRXQ CX, R8, R8 \
+	SHRQ  $3, CX \
+	ADDQ  CX, DI \
+	ANDQ  $7, R9
+
+// func encodeSeqsAsm(dst *byte, seqs *seq, lc, oc, mc *uint8, ll, of, ml *fseCTable, b *seqBits, last int, llBits, mlBits *[64]uint8)
+//
+// R8 the accumulator, R9 its bit count, DI where it flushes, R10, R11,
+// R12 the offset, match length and literal length states, R13, R14, R15
+// their tables, SI the sequence, BX its index; AX the code, CX and DX
+// scratch. The code slices and extra-bit tables stay in the frame.
+TEXT ·encodeSeqsAsm(SB), NOSPLIT, $0-96
+	MOVQ b+64(FP), AX
+	MOVQ seqBits_acc(AX), R8
+	MOVQ seqBits_nb(AX), R9
+	MOVQ dst+0(FP), DI
+	ADDQ seqBits_pos(AX), DI
+	MOVQ seqBits_vof(AX), R10
+	MOVQ seqBits_vml(AX), R11
+	MOVQ seqBits_vll(AX), R12
+	MOVQ of+48(FP), R13
+	MOVQ ml+56(FP), R14
+	MOVQ ll+40(FP), R15
+	MOVQ last+72(FP), BX
+	MOVQ BX, SI
+	SHLQ $4, SI
+	ADDQ seqs+8(FP), SI
+
+loop:
+	MOVQ    oc+24(FP), AX
+	MOVBLZX (AX)(BX*1), AX
+	ANDL    $63, AX
+	FSE_ENCODE(R10, R13)
+	MOVQ    mc+32(FP), AX
+	MOVBLZX (AX)(BX*1), AX
+	ANDL    $63, AX
+	FSE_ENCODE(R11, R14)
+	MOVQ    lc+16(FP), AX
+	MOVBLZX (AX)(BX*1), AX
+	ANDL    $63, AX
+	FSE_ENCODE(R12, R15)
+
+	// The literal length's extra bits.
+	MOVQ    llBits+80(FP), DX
+	MOVBLZX (DX)(AX*1), DX
+	MOVL    seq_ll(SI), CX
+	SHLXQ   R9, CX, CX
+	ORQ     CX, R8
+	ADDQ    DX, R9
+	FLUSH
+
+	// The match length's and the offset's.
+	MOVQ    mc+32(FP), AX
+	MOVBLZX (AX)(BX*1), AX
+	ANDL    $63, AX
+	MOVQ    mlBits+88(FP), DX
+	MOVBLZX (DX)(AX*1), DX
+	MOVL    seq_ml(SI), CX
+	SHLXQ   R9, CX, CX
+	ORQ     CX, R8
+	ADDQ    DX, R9
+	MOVQ    oc+24(FP), AX
+	MOVBLZX (AX)(BX*1), AX
+	ANDL    $63, AX
+	MOVL    seq_ofx(SI), CX
+	SHLXQ   R9, CX, CX
+	ORQ     CX, R8
+	ADDQ    AX, R9
+	FLUSH
+
+	SUBQ $16, SI
+	DECQ BX
+	JGE  loop
+
+	MOVQ b+64(FP), AX
+	MOVQ R8, seqBits_acc(AX)
+	MOVQ R9, seqBits_nb(AX)
+	SUBQ dst+0(FP), DI
+	MOVQ DI, seqBits_pos(AX)
+	MOVQ R10, seqBits_vof(AX)
+	MOVQ R11, seqBits_vml(AX)
+	MOVQ R12, seqBits_vll(AX)
+	RET

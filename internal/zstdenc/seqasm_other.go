@@ -1,0 +1,9 @@
+//go:build purego || noasm || !gc || !amd64
+
+package zstdenc
+
+const haveSeqBitsAsm = false
+
+func encodeSeqsAsm(dst *byte, seqs *seq, lc, oc, mc *uint8, ll, of, ml *fseCTable, b *seqBits, last int, llBits, mlBits *[64]uint8) {
+	panic("zstdenc: no assembly sequence loop on this build")
+}
