@@ -79,6 +79,16 @@ func init() {
 	}
 }
 
+// seqCodeTables gathers the tables seqCodesAsm reads.
+type seqCodeTables struct {
+	llSmall *[64]uint8
+	mlSmall *[128]uint8
+	llMask  *[64]uint32
+	mlMask  *[64]uint32
+}
+
+var seqCodeTabs = seqCodeTables{&llCodeSmall, &mlCodeSmall, &llMask64, &mlMask64}
+
 func llCode(ll uint32) uint8 {
 	if ll < 64 {
 		return llCodeSmall[ll]

@@ -17,3 +17,12 @@ var haveSeqBitsAsm = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2)
 //
 //go:noescape
 func encodeSeqsAsm(dst *byte, seqs *seq, lc, oc, mc *uint8, ll, of, ml *fseCTable, b *seqBits, last int, llBits, mlBits *[64]uint8)
+
+// seqCodesAsm is seqCodes' pass in assembly: for the n sequences at
+// seqs, the offset coded against the repeat offsets r (left as the
+// decoder will hold them), the three codes stored and counted, and the
+// extra bits left in the sequence. It uses BSR only, but runs where
+// encodeSeqsAsm does so that one switch selects both.
+//
+//go:noescape
+func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *[3]uint32, tabs *seqCodeTables)

@@ -109,3 +109,141 @@ loop:
 	MOVQ R11, seqBits_vml(AX)
 	MOVQ R12, seqBits_vll(AX)
 	RET
+
+// func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *[3]uint32, tabs *seqCodeTables)
+//
+// SI the sequence, DI its index, BX n, R8, R9, R10 the repeat offsets,
+// R11, R12, R13 the literal length, offset and match length codes, R14
+// the counts, R15 tabs; AX, CX, DX scratch.
+TEXT ·seqCodesAsm(SB), NOSPLIT, $0-64
+	MOVQ seqs+0(FP), SI
+	MOVQ n+8(FP), BX
+	MOVQ lc+16(FP), R11
+	MOVQ oc+24(FP), R12
+	MOVQ mc+32(FP), R13
+	MOVQ counts+40(FP), R14
+	MOVQ tabs+56(FP), R15
+	MOVQ r+48(FP), AX
+	MOVL 0(AX), R8
+	MOVL 4(AX), R9
+	MOVL 8(AX), R10
+	XORQ DI, DI
+
+cloop:
+	MOVL  seq_offset(SI), AX
+	MOVL  seq_ll(SI), CX
+	TESTL CX, CX
+	JEQ   nolits
+
+	// After literals: repeat 1, 2, 3 are the offsets as they stand.
+	CMPL AX, R8
+	JNE  lit2
+	MOVL $1, DX
+	JMP  codes
+
+lit2:
+	CMPL AX, R9
+	JNE  lit3
+	MOVL $2, DX
+	MOVL R8, R9
+	MOVL AX, R8
+	JMP  codes
+
+lit3:
+	CMPL AX, R10
+	JNE  newoff
+	MOVL $3, DX
+	JMP  shift3
+
+newoff:
+	LEAL 3(AX), DX
+
+shift3:
+	MOVL R9, R10
+	MOVL R8, R9
+	MOVL AX, R8
+	JMP  codes
+
+nolits:
+	// Without literals: repeat 1 is the second offset, 2 the third, 3
+	// the first less one.
+	CMPL AX, R9
+	JNE  nolit2
+	MOVL $1, DX
+	MOVL R8, R9
+	MOVL AX, R8
+	JMP  codes
+
+nolit2:
+	CMPL AX, R10
+	JNE  nolit3
+	MOVL $2, DX
+	JMP  shift3
+
+nolit3:
+	LEAL -1(R8), DX
+	CMPL AX, DX
+	JNE  newoff
+	MOVL $3, DX
+	JMP  shift3
+
+codes:
+	// The offset code is the top bit of DX, its extra bits the rest.
+	BSRL DX, AX
+	BTCL AX, DX
+	MOVL DX, seq_ofx(SI)
+	MOVB AL, (R12)(DI*1)
+	INCL 256(R14)(AX*4)
+
+	// The literal length code: from a table below 64, from the top bit
+	// above.
+	MOVL seq_ll(SI), CX
+	CMPL CX, $64
+	JAE  llbig
+	MOVQ seqCodeTables_llSmall(R15), AX
+	MOVBLZX (AX)(CX*1), AX
+	JMP  lldone
+
+llbig:
+	BSRL CX, AX
+	ADDL $19, AX
+	ANDL $63, AX
+
+lldone:
+	MOVB AL, (R11)(DI*1)
+	MOVQ seqCodeTables_llMask(R15), DX
+	ANDL (DX)(AX*4), CX
+	MOVL CX, seq_ll(SI)
+	INCL (R14)(AX*4)
+
+	// The match length code, of the length less 3.
+	MOVL seq_ml(SI), CX
+	SUBL $3, CX
+	CMPL CX, $128
+	JAE  mlbig
+	MOVQ seqCodeTables_mlSmall(R15), AX
+	MOVBLZX (AX)(CX*1), AX
+	JMP  mldone
+
+mlbig:
+	BSRL CX, AX
+	ADDL $36, AX
+	ANDL $63, AX
+
+mldone:
+	MOVB AL, (R13)(DI*1)
+	MOVQ seqCodeTables_mlMask(R15), DX
+	ANDL (DX)(AX*4), CX
+	MOVL CX, seq_ml(SI)
+	INCL 512(R14)(AX*4)
+
+	ADDQ $16, SI
+	INCQ DI
+	CMPQ DI, BX
+	JLT  cloop
+
+	MOVQ r+48(FP), AX
+	MOVL R8, 0(AX)
+	MOVL R9, 4(AX)
+	MOVL R10, 8(AX)
+	RET
