@@ -112,15 +112,13 @@ loop:
 
 // func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *[3]uint32, tabs *seqCodeTables)
 //
-// SI the sequence, DI its index, BX n, R8, R9, R10 the repeat offsets,
-// R11, R12, R13 the literal length, offset and match length codes, R14
-// the counts, R15 tabs; AX, CX, DX scratch.
+// SI the sequence, DI its index, R8, R9, R10 the repeat offsets, R14
+// the counts, R15 tabs; AX, BX, CX, DX, R11, R12, R13 scratch. The
+// repeat offset choice is branch-free (conditional moves): whether a
+// sequence has literals is as good as random on noisy data, and a
+// mispredicted branch a sequence cost more than the moves.
 TEXT ·seqCodesAsm(SB), NOSPLIT, $0-64
 	MOVQ seqs+0(FP), SI
-	MOVQ n+8(FP), BX
-	MOVQ lc+16(FP), R11
-	MOVQ oc+24(FP), R12
-	MOVQ mc+32(FP), R13
 	MOVQ counts+40(FP), R14
 	MOVQ tabs+56(FP), R15
 	MOVQ r+48(FP), AX
@@ -130,68 +128,47 @@ TEXT ·seqCodesAsm(SB), NOSPLIT, $0-64
 	XORQ DI, DI
 
 cloop:
-	MOVL  seq_offset(SI), AX
-	MOVL  seq_ll(SI), CX
-	TESTL CX, CX
-	JEQ   nolits
+	// The offsets repeat codes 1, 2, 3 name: r0, r1, r2 after
+	// literals, r1, r2, r0-1 without.
+	MOVL    seq_offset(SI), AX
+	MOVL    R8, R11
+	MOVL    R9, R12
+	MOVL    R10, R13
+	LEAL    -1(R8), DX
+	XORL    BX, BX
+	TESTL   $0xFFFFFFFF, seq_ll(SI)
+	CMOVLEQ R9, R11
+	CMOVLEQ R10, R12
+	CMOVLEQ DX, R13
+	SETEQ   BL
 
-	// After literals: repeat 1, 2, 3 are the offsets as they stand.
-	CMPL AX, R8
-	JNE  lit2
-	MOVL $1, DX
-	JMP  codes
+	// DX the offset's value: the first repeat code it equals, or the
+	// offset plus 3.
+	LEAL    3(AX), DX
+	MOVL    $3, CX
+	CMPL    AX, R13
+	CMOVLEQ CX, DX
+	MOVL    $2, CX
+	CMPL    AX, R12
+	CMOVLEQ CX, DX
+	MOVL    $1, CX
+	CMPL    AX, R11
+	CMOVLEQ CX, DX
 
-lit2:
-	CMPL AX, R9
-	JNE  lit3
-	MOVL $2, DX
-	MOVL R8, R9
-	MOVL AX, R8
-	JMP  codes
+	// BX is then 1 for r0 again (nothing moves), 2 for r1 (it swaps
+	// with r0), more for the rest (r0 goes in front of the others).
+	ADDL    DX, BX
+	CMPL    BX, $2
+	CMOVLHI R9, R10
+	CMPL    BX, $1
+	CMOVLNE R8, R9
+	MOVL    AX, R8
 
-lit3:
-	CMPL AX, R10
-	JNE  newoff
-	MOVL $3, DX
-	JMP  shift3
-
-newoff:
-	LEAL 3(AX), DX
-
-shift3:
-	MOVL R9, R10
-	MOVL R8, R9
-	MOVL AX, R8
-	JMP  codes
-
-nolits:
-	// Without literals: repeat 1 is the second offset, 2 the third, 3
-	// the first less one.
-	CMPL AX, R9
-	JNE  nolit2
-	MOVL $1, DX
-	MOVL R8, R9
-	MOVL AX, R8
-	JMP  codes
-
-nolit2:
-	CMPL AX, R10
-	JNE  nolit3
-	MOVL $2, DX
-	JMP  shift3
-
-nolit3:
-	LEAL -1(R8), DX
-	CMPL AX, DX
-	JNE  newoff
-	MOVL $3, DX
-	JMP  shift3
-
-codes:
 	// The offset code is the top bit of DX, its extra bits the rest.
 	BSRL DX, AX
 	BTCL AX, DX
 	MOVL DX, seq_ofx(SI)
+	MOVQ oc+24(FP), R12
 	MOVB AL, (R12)(DI*1)
 	INCL 256(R14)(AX*4)
 
@@ -210,6 +187,7 @@ llbig:
 	ANDL $63, AX
 
 lldone:
+	MOVQ lc+16(FP), R11
 	MOVB AL, (R11)(DI*1)
 	MOVQ seqCodeTables_llMask(R15), DX
 	ANDL (DX)(AX*4), CX
@@ -231,6 +209,7 @@ mlbig:
 	ANDL $63, AX
 
 mldone:
+	MOVQ mc+32(FP), R13
 	MOVB AL, (R13)(DI*1)
 	MOVQ seqCodeTables_mlMask(R15), DX
 	ANDL (DX)(AX*4), CX
@@ -239,7 +218,7 @@ mldone:
 
 	ADDQ $16, SI
 	INCQ DI
-	CMPQ DI, BX
+	CMPQ DI, n+8(FP)
 	JLT  cloop
 
 	MOVQ r+48(FP), AX
