@@ -300,7 +300,11 @@ func huffStream(dst []byte, src []byte, t *huffCTable) int {
 	// free hold: 7 of at most 8 bits, 5 of at most 11 (the longest). The
 	// stream is the same whatever the grouping; fewer flushes cost less.
 	i := len(src)
-	if t.log <= 8 {
+	if haveSeqBitsAsm && i > 0 && len(dst) >= 2*i+8 {
+		p, a, n := huffStreamAsm(&dst[0], &src[0], i, ce)
+		pos, acc, nb = p, a, uint(n)
+		i = 0
+	} else if t.log <= 8 {
 		for i%7 != 0 {
 			i--
 			put(src[i])

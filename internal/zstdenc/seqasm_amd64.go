@@ -26,3 +26,11 @@ func encodeSeqsAsm(dst *byte, seqs *seq, lc, oc, mc *uint8, ll, of, ml *fseCTabl
 //
 //go:noescape
 func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *[3]uint32, tabs *seqCodeTables)
+
+// huffStreamAsm writes the codes of the n literals at src, last first,
+// into dst as huffStream does, and returns the bytes written and the
+// bits left in the accumulator (fewer than 8). dst has room for 2 bytes
+// a literal and 8 more. Requires BMI2; runs where encodeSeqsAsm does.
+//
+//go:noescape
+func huffStreamAsm(dst, src *byte, n int, ce *[256]uint32) (pos int, acc, nb uint64)

@@ -11,3 +11,7 @@ func encodeSeqsAsm(dst *byte, seqs *seq, lc, oc, mc *uint8, ll, of, ml *fseCTabl
 func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *[3]uint32, tabs *seqCodeTables) {
 	panic("zstdenc: no assembly sequence codes on this build")
 }
+
+func huffStreamAsm(dst, src *byte, n int, ce *[256]uint32) (pos int, acc, nb uint64) {
+	panic("zstdenc: no assembly Huffman stream on this build")
+}
