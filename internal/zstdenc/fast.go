@@ -14,6 +14,9 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 	hlog, mls := e.p.hlog, min(max(e.p.minMatch, 4), 8)
 	table := e.hashT
 	hh := newHasher(mls, hlog)
+	if e.fastAsm(buf, table, hh, start, end) {
+		return
+	}
 	base := e.base
 	ilimit := end - 8
 	anchor, ip0 := start, start

@@ -1,0 +1,76 @@
+//go:build !purego && !noasm && gc
+
+package zstdenc
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/goblosc/blosc/internal/golden"
+)
+
+// The fast strategy in assembly writes the frames the Go loop writes:
+// every test input, with libzstd's tables and with small ones (many
+// collisions, candidates from earlier frames), with and without a
+// dictionary, one reused encoder each.
+func TestFastAsmMatchesGo(t *testing.T) {
+	skipUnderRace(t)
+	defer func() { useFastAsm = true }()
+	dict := golden.MustPattern(t, "text", 4<<10)
+	inputs := testInputs(t)
+	// Noise with copies of earlier stretches after gaps of every length:
+	// the search's step grows through the gaps, and matches meet it at
+	// every step and at both positions of a turn.
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{3000, 70 << 10} {
+		src := make([]byte, n)
+		for i := range src {
+			src[i] = byte(rng.Uint32())
+		}
+		for i := 600; i+64 < n; i += 64 + rng.IntN(2000) {
+			from := rng.IntN(i - 32)
+			copy(src[i:i+4+rng.IntN(60)], src[from:])
+		}
+		inputs[fmt.Sprintf("gaps/%d", n)] = src
+	}
+	var asm, gol Encoder
+	ran := false
+	for name, src := range inputs {
+		for _, lvl := range []int{1, 2} {
+			for _, small := range []bool{false, true} {
+				for _, d := range [][]byte{nil, dict} {
+					var po *cparams
+					if small {
+						p := paramsFor(lvl, len(src), len(d))
+						p.hlog = 8
+						po = &p
+					}
+					asm.override, gol.override = po, po
+					useFastAsm = true
+					a := asm.EncodeDict(nil, src, d, lvl)
+					useFastAsm = false
+					g := gol.EncodeDict(nil, src, d, lvl)
+					if !bytes.Equal(a, g) {
+						t.Errorf("%s level %d small %v dict %v: assembly frame %d bytes, Go %d, first difference at %d",
+							name, lvl, small, d != nil, len(a), len(g), golden.FirstDiff(a, g))
+					}
+					ran = ran || len(src) >= 64<<10
+				}
+			}
+		}
+	}
+	// The assembly must have run: a source it takes writes the same
+	// frame through fastAsm as through fast.
+	useFastAsm = true
+	var e Encoder
+	src := golden.Shuffled(golden.MustPattern(t, "f32_noise", 64<<10), 4)
+	e.p = paramsFor(1, len(src), 0)
+	e.strategy = int(e.p.strat)
+	e.reset(len(src))
+	e.seqs, e.lits = e.seqs[:0], e.lits[:0]
+	if !e.fastAsm(src, e.hashT, newHasher(min(max(e.p.minMatch, 4), 8), e.p.hlog), 0, len(src)) || !ran {
+		t.Fatal("fastAsm declined a 64 KiB source")
+	}
+}

@@ -1,0 +1,7 @@
+//go:build purego || noasm || !gc || !amd64
+
+package zstdenc
+
+func (e *Encoder) fastAsm(buf []byte, table []uint32, hh hasher, start, end int) bool {
+	return false
+}
