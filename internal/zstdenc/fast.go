@@ -131,6 +131,9 @@ func (e *Encoder) dfast(buf []byte, start, end int) {
 	hlogL, hlogS, mls := e.p.hlog, e.p.clog, min(max(e.p.minMatch, 4), 8)
 	long, short := e.hashT, e.hashL
 	hL, hS := newHasher(8, hlogL), newHasher(mls, hlogS)
+	if e.dfastAsm(buf, long, short, hL, hS, start, end) {
+		return
+	}
 	base := e.base
 	ilimit := end - 8
 	anchor, ip := start, start

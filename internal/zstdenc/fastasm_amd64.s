@@ -304,3 +304,321 @@ finish:
 	MOVQ anchor+24(FP), DX
 	MOVQ DX, fastCtx_anchor(R14)
 	RET
+
+// R12 = the end of the match of R12 against R13 (R12 > R13), at most
+// end (the frame's).
+#define DEXTEND(l8, ldiff, l1, ldone) \
+l8: \
+	LEAQ  8(R12), DX \
+	CMPQ  DX, end+40(FP) \
+	JGT   l1 \
+	MOVQ  (SI)(R12*1), DX \
+	XORQ  (SI)(R13*1), DX \
+	JNZ   ldiff \
+	ADDQ  $8, R12 \
+	ADDQ  $8, R13 \
+	JMP   l8 \
+ldiff: \
+	BSFQ  DX, DX \
+	SHRQ  $3, DX \
+	ADDQ  DX, R12 \
+	JMP   ldone \
+l1: \
+	CMPQ    R12, end+40(FP) \
+	JGE     ldone \
+	MOVBLZX (SI)(R12*1), DX \
+	CMPB    DL, (SI)(R13*1) \
+	JNE     ldone \
+	INCQ    R12 \
+	INCQ    R13 \
+	JMP     l1 \
+ldone:
+
+// func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS int)
+//
+// SI buf, DI the long table, R8 the short one, R9 and R10 the long and
+// short hash multipliers (their shifts in the frame, taken into CX as
+// needed), R11 base, AX ip. The search: BX the 8 bytes at ip, R13 and
+// R14 the long and short hashes then candidates, R15 and DX scratch.
+// A match: AX its start, R15 its source, then its offset; BX its length;
+// R14 1 for the repeat offset (no backing up, no new offset).
+TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-72
+	MOVQ c+0(FP), DX
+	MOVQ fastCtx_buf(DX), SI
+	MOVQ fastCtx_table(DX), DI
+	MOVQ fastCtx_table2(DX), R8
+	MOVQ fastCtx_mul(DX), R9
+	MOVQ fastCtx_mul2(DX), R10
+	MOVQ fastCtx_base(DX), R11
+	MOVQ fastCtx_ip0(DX), AX
+
+dloop:
+	CMPQ    AX, ilimit+32(FP)
+	JGE     dfinish
+	MOVQ    (SI)(AX*1), BX
+	MOVQ    BX, R13
+	IMULQ   R9, R13
+	MOVQ    shL+56(FP), CX
+	SHRQ    CX, R13
+	MOVQ    BX, R14
+	IMULQ   R10, R14
+	MOVQ    shS+64(FP), CX
+	SHRQ    CX, R14
+	LEAL    (R11)(AX*1), R15
+	MOVL    (DI)(R13*4), CX
+	MOVL    R15, (DI)(R13*4)
+	SUBL    R11, CX
+	MOVLQSX CX, R13
+	MOVL    (R8)(R14*4), CX
+	MOVL    R15, (R8)(R14*4)
+	SUBL    R11, CX
+	MOVLQSX CX, R14
+
+	// The repeat offset one byte on, then the long candidate, then the
+	// short one.
+	LEAQ 1(AX), R15
+	SUBQ rep1+8(FP), R15
+	JLT  dlong
+	MOVQ BX, CX
+	SHRQ $8, CX
+	CMPL CX, (SI)(R15*1)
+	JEQ  dfoundRep
+
+dlong:
+	TESTQ R13, R13
+	JLT   dshort
+	CMPQ  BX, (SI)(R13*1)
+	JEQ   dfoundLong
+
+dshort:
+	TESTQ R14, R14
+	JLT   dnext
+	CMPL  BX, (SI)(R14*1)
+	JEQ   dfoundShort
+
+dnext:
+	// One more byte of step per 256 since the last match.
+	MOVQ AX, R15
+	SUBQ anchor+24(FP), R15
+	SHRQ $8, R15
+	LEAQ 1(AX)(R15*1), AX
+	JMP  dloop
+
+dfoundRep:
+	MOVQ AX, cur+48(FP)
+	INCQ AX
+	MOVQ AX, R15
+	SUBQ rep1+8(FP), R15
+	LEAQ 4(AX), R12
+	LEAQ 4(R15), R13
+	MOVQ $1, R14
+	JMP  dext
+
+dfoundLong:
+	MOVQ AX, cur+48(FP)
+	MOVQ R13, R15
+	LEAQ 8(AX), R12
+	LEAQ 8(R15), R13
+	XORQ R14, R14
+	JMP  dext
+
+dfoundShort:
+	// A long match one byte on is preferred to the short one; its
+	// position goes in the long table either way.
+	MOVQ    AX, cur+48(FP)
+	MOVQ    1(SI)(AX*1), R12
+	MOVQ    R12, R13
+	IMULQ   R9, R13
+	MOVQ    shL+56(FP), CX
+	SHRQ    CX, R13
+	MOVL    (DI)(R13*4), CX
+	LEAL    1(R11)(AX*1), DX
+	MOVL    DX, (DI)(R13*4)
+	SUBL    R11, CX
+	MOVLQSX CX, R13
+	TESTQ   R13, R13
+	JLT     dshortOnly
+	CMPQ    R12, (SI)(R13*1)
+	JNE     dshortOnly
+	INCQ    AX
+	MOVQ    R13, R15
+	LEAQ    8(AX), R12
+	LEAQ    8(R15), R13
+	XORQ    R14, R14
+	JMP     dext
+
+dshortOnly:
+	MOVQ R14, R15
+	LEAQ 4(AX), R12
+	LEAQ 4(R15), R13
+	XORQ R14, R14
+
+dext:
+	DEXTEND(dext8, dextdiff, dext1, dextdone)
+	MOVQ  R12, BX
+	SUBQ  AX, BX
+	TESTQ R14, R14
+	JNE   drepemit
+	MOVQ  anchor+24(FP), R13
+
+dback:
+	CMPQ    AX, R13
+	JLE     dbackdone
+	TESTQ   R15, R15
+	JLE     dbackdone
+	MOVBLZX -1(SI)(AX*1), DX
+	CMPB    DL, -1(SI)(R15*1)
+	JNE     dbackdone
+	DECQ    AX
+	DECQ    R15
+	INCQ    BX
+	JMP     dback
+
+dbackdone:
+	MOVQ rep1+8(FP), DX
+	MOVQ DX, rep2+16(FP)
+	MOVQ AX, DX
+	SUBQ R15, DX
+	MOVQ DX, rep1+8(FP)
+	MOVQ DX, R15
+	JMP  demit
+
+drepemit:
+	MOVQ rep1+8(FP), R15
+
+demit:
+	// The sequence (ll R13, ml BX, offset R15), then its literals.
+	MOVQ c+0(FP), R14
+	MOVQ AX, R13
+	SUBQ anchor+24(FP), R13
+	MOVQ fastCtx_nseqs(R14), DX
+	INCQ fastCtx_nseqs(R14)
+	SHLQ $4, DX
+	ADDQ fastCtx_seqs(R14), DX
+	MOVL R13, seq_ll(DX)
+	MOVL BX, seq_ml(DX)
+	MOVL R15, seq_offset(DX)
+	MOVL $0, seq_ofx(DX)
+	MOVQ anchor+24(FP), R12
+	MOVQ fastCtx_nlits(R14), DX
+	ADDQ fastCtx_lits(R14), DX
+	CMPQ R13, $16
+	JGT  dlitlong
+	LEAQ 16(R12), CX
+	CMPQ CX, fastCtx_bufLen(R14)
+	JGT  dlitlong
+	MOVOU (SI)(R12*1), X0
+	MOVOU X0, (DX)
+	ADDQ  R13, DX
+	JMP   dlitdone
+
+dlitlong:
+	ADDQ SI, R12
+	MOVQ R13, CX
+
+dlit16:
+	CMPQ  CX, $16
+	JLT   dlit1
+	MOVOU (R12), X0
+	MOVOU X0, (DX)
+	ADDQ  $16, R12
+	ADDQ  $16, DX
+	SUBQ  $16, CX
+	JMP   dlit16
+
+dlit1:
+	TESTQ   CX, CX
+	JEQ     dlitdone
+	MOVBLZX (R12), R15
+	MOVB    R15, (DX)
+	INCQ    R12
+	INCQ    DX
+	DECQ    CX
+	JMP     dlit1
+
+dlitdone:
+	SUBQ fastCtx_lits(R14), DX
+	MOVQ DX, fastCtx_nlits(R14)
+	ADDQ BX, AX
+	MOVQ AX, anchor+24(FP)
+	CMPQ AX, ilimit+32(FP)
+	JGT  dfinish
+
+	// cur+2 and ip-2 in the long table, cur+2 and ip-1 in the short.
+	MOVQ  cur+48(FP), DX
+	MOVQ  shL+56(FP), CX
+	MOVQ  2(SI)(DX*1), R12
+	IMULQ R9, R12
+	SHRQ  CX, R12
+	LEAL  2(R11)(DX*1), R13
+	MOVL  R13, (DI)(R12*4)
+	MOVQ  -2(SI)(AX*1), R12
+	IMULQ R9, R12
+	SHRQ  CX, R12
+	LEAL  -2(R11)(AX*1), R13
+	MOVL  R13, (DI)(R12*4)
+	MOVQ  shS+64(FP), CX
+	MOVQ  2(SI)(DX*1), R12
+	IMULQ R10, R12
+	SHRQ  CX, R12
+	LEAL  2(R11)(DX*1), R13
+	MOVL  R13, (R8)(R12*4)
+	MOVQ  -1(SI)(AX*1), R12
+	IMULQ R10, R12
+	SHRQ  CX, R12
+	LEAL  -1(R11)(AX*1), R13
+	MOVL  R13, (R8)(R12*4)
+
+drep2:
+	// Matches at rep2 right after: each swaps the two offsets.
+	CMPQ AX, ilimit+32(FP)
+	JGT  dloop
+	MOVQ rep2+16(FP), R15
+	CMPQ AX, R15
+	JLT  dloop
+	MOVQ AX, R13
+	SUBQ R15, R13
+	MOVL (SI)(AX*1), DX
+	CMPL DX, (SI)(R13*1)
+	JNE  dloop
+	LEAQ 4(AX), R12
+	ADDQ $4, R13
+	DEXTEND(drext8, drextdiff, drext1, drextdone)
+	MOVQ  R12, BX
+	SUBQ  AX, BX
+	MOVQ  rep1+8(FP), DX
+	MOVQ  R15, rep1+8(FP)
+	MOVQ  DX, rep2+16(FP)
+	MOVQ  (SI)(AX*1), R12
+	MOVQ  R12, R13
+	IMULQ R9, R12
+	MOVQ  shL+56(FP), CX
+	SHRQ  CX, R12
+	LEAL  (R11)(AX*1), DX
+	MOVL  DX, (DI)(R12*4)
+	IMULQ R10, R13
+	MOVQ  shS+64(FP), CX
+	SHRQ  CX, R13
+	MOVL  DX, (R8)(R13*4)
+	MOVQ  c+0(FP), R14
+	MOVQ  fastCtx_nseqs(R14), DX
+	INCQ  fastCtx_nseqs(R14)
+	SHLQ  $4, DX
+	ADDQ  fastCtx_seqs(R14), DX
+	MOVL  $0, seq_ll(DX)
+	MOVL  BX, seq_ml(DX)
+	MOVL  R15, seq_offset(DX)
+	MOVL  $0, seq_ofx(DX)
+	ADDQ  BX, AX
+	MOVQ  AX, anchor+24(FP)
+	JMP   drep2
+
+dfinish:
+	MOVQ c+0(FP), R14
+	MOVQ rep1+8(FP), DX
+	MOVQ DX, fastCtx_rep1(R14)
+	MOVQ rep2+16(FP), DX
+	MOVQ DX, fastCtx_rep2(R14)
+	MOVQ anchor+24(FP), DX
+	MOVQ DX, fastCtx_anchor(R14)
+	RET

@@ -11,7 +11,8 @@ import (
 	"github.com/goblosc/blosc/internal/golden"
 )
 
-// The fast strategy in assembly writes the frames the Go loop writes:
+// The fast and double fast strategies in assembly write the frames the
+// Go loops write:
 // every test input, with libzstd's tables and with small ones (many
 // collisions, candidates from earlier frames), with and without a
 // dictionary, one reused encoder each.
@@ -38,13 +39,13 @@ func TestFastAsmMatchesGo(t *testing.T) {
 	var asm, gol Encoder
 	ran := false
 	for name, src := range inputs {
-		for _, lvl := range []int{1, 2} {
+		for _, lvl := range []int{1, 2, 3, 4} {
 			for _, small := range []bool{false, true} {
 				for _, d := range [][]byte{nil, dict} {
 					var po *cparams
 					if small {
 						p := paramsFor(lvl, len(src), len(d))
-						p.hlog = 8
+						p.hlog, p.clog = 8, 7
 						po = &p
 					}
 					asm.override, gol.override = po, po
@@ -72,5 +73,13 @@ func TestFastAsmMatchesGo(t *testing.T) {
 	e.seqs, e.lits = e.seqs[:0], e.lits[:0]
 	if !e.fastAsm(src, e.hashT, newHasher(min(max(e.p.minMatch, 4), 8), e.p.hlog), 0, len(src)) || !ran {
 		t.Fatal("fastAsm declined a 64 KiB source")
+	}
+	e.p = paramsFor(3, len(src), 0)
+	e.strategy = int(e.p.strat)
+	e.reset(len(src))
+	e.seqs, e.lits = e.seqs[:0], e.lits[:0]
+	hL, hS := newHasher(8, e.p.hlog), newHasher(min(max(e.p.minMatch, 4), 8), e.p.clog)
+	if e.strategy != stratDfast || !e.dfastAsm(src, e.hashT, e.hashL, hL, hS, 0, len(src)) {
+		t.Fatal("dfastAsm declined a 64 KiB source at level 3")
 	}
 }
