@@ -40,6 +40,13 @@ func (e *Encoder) seqCodes() {
 	sq := e.seqs[:n]
 	lc, oc, mc := e.llCodes[:n], e.ofCodes[:n], e.mlCodes[:n]
 	e.counts = [3][64]uint32{}
+	if haveSeqBitsAsm && n > 0 {
+		// The same pass in assembly (seqasm_amd64.s), the three offsets
+		// in registers.
+		seqCodesAsm(&sq[0], n, &lc[0], &oc[0], &mc[0], &e.counts, &r, &seqCodeTabs)
+		e.nextRep = r
+		return
+	}
 	cl, co, cm := &e.counts[0], &e.counts[1], &e.counts[2]
 	for i := range sq {
 		s := &sq[i]

@@ -14,6 +14,9 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 	hlog, mls := e.p.hlog, min(max(e.p.minMatch, 4), 8)
 	table := e.hashT
 	hh := newHasher(mls, hlog)
+	if e.fastAsm(buf, table, hh, start, end) {
+		return
+	}
 	base := e.base
 	ilimit := end - 8
 	anchor, ip0 := start, start
@@ -128,6 +131,9 @@ func (e *Encoder) dfast(buf []byte, start, end int) {
 	hlogL, hlogS, mls := e.p.hlog, e.p.clog, min(max(e.p.minMatch, 4), 8)
 	long, short := e.hashT, e.hashL
 	hL, hS := newHasher(8, hlogL), newHasher(mls, hlogS)
+	if e.dfastAsm(buf, long, short, hL, hS, start, end) {
+		return
+	}
 	base := e.base
 	ilimit := end - 8
 	anchor, ip := start, start

@@ -2,7 +2,7 @@ package zstdenc
 
 import (
 	"encoding/binary"
-	"slices"
+	"math/bits"
 
 	"github.com/goblosc/blosc/internal/le"
 )
@@ -117,10 +117,7 @@ func (b *huffBuilder) lengths(t *huffCTable, maxSym int) uint8 {
 	// Sort by count then symbol: both fit one uint32 key (a block has at
 	// most 2^17 literals), which sorts without a comparison function.
 	keys := b.keys[:n]
-	for i := range keys {
-		keys[i] = b.nodes[i].count<<8 | uint32(b.nodes[i].sym)
-	}
-	slices.Sort(keys)
+	sortLeaves(keys, b.nodes[:n])
 	for i, k := range keys {
 		b.nodes[i] = huffNode{count: k >> 8, sym: uint16(k & 0xFF)}
 	}
@@ -157,6 +154,45 @@ func (b *huffBuilder) lengths(t *huffCTable, maxSym int) uint8 {
 	}
 	t.log = maxDepth
 	return maxDepth
+}
+
+// sortLeaves sets keys to the leaves' count<<8|sym in ascending order
+// (the keys are distinct, so the order is the one any sort gives). The
+// leaves come in order of symbol: placed by a bucket of their count,
+// stably, they are in order but within the buckets of counts 64 and
+// up, each an eighth of a power of two wide, which an insertion pass
+// then sorts with few moves. A comparison sort of 256 keys cost a few
+// times more, a third of a Huffman table's build.
+func sortLeaves(keys []uint32, leaves []huffNode) {
+	const buckets = 64 + 26*8
+	var start [buckets + 1]uint16
+	bucket := func(c uint32) int {
+		if c < 64 {
+			return int(c)
+		}
+		l := bits.Len32(c)
+		return 64 + (l-7)*8 + int(c>>(l-4)&7)
+	}
+	for i := range leaves {
+		start[bucket(leaves[i].count)+1]++
+	}
+	for i := 1; i <= buckets; i++ {
+		start[i] += start[i-1]
+	}
+	for i := range leaves {
+		c := leaves[i].count
+		k := &start[bucket(c)]
+		keys[*k&0xFF] = c<<8 | uint32(leaves[i].sym)
+		*k++
+	}
+	for i := 1; i < len(keys); i++ {
+		k := keys[i]
+		j := i
+		for ; j > 0 && keys[j-1] > k; j-- {
+			keys[j] = keys[j-1]
+		}
+		keys[j] = k
+	}
 }
 
 // writeTable writes the table description of t (RFC 8878 4.2.1) into
@@ -264,7 +300,11 @@ func huffStream(dst []byte, src []byte, t *huffCTable) int {
 	// free hold: 7 of at most 8 bits, 5 of at most 11 (the longest). The
 	// stream is the same whatever the grouping; fewer flushes cost less.
 	i := len(src)
-	if t.log <= 8 {
+	if haveSeqBitsAsm && i > 0 && len(dst) >= 2*i+8 {
+		p, a, n := huffStreamAsm(&dst[0], &src[0], i, ce)
+		pos, acc, nb = p, a, uint(n)
+		i = 0
+	} else if t.log <= 8 {
 		for i%7 != 0 {
 			i--
 			put(src[i])

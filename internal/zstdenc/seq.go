@@ -79,6 +79,16 @@ func init() {
 	}
 }
 
+// seqCodeTables gathers the tables seqCodesAsm reads.
+type seqCodeTables struct {
+	llSmall *[64]uint8
+	mlSmall *[128]uint8
+	llMask  *[64]uint32
+	mlMask  *[64]uint32
+}
+
+var seqCodeTabs = seqCodeTables{&llCodeSmall, &mlCodeSmall, &llMask64, &mlMask64}
+
 func llCode(ll uint32) uint8 {
 	if ll < 64 {
 		return llCodeSmall[ll]
@@ -230,7 +240,17 @@ func (e *Encoder) encodeSequences(dst []byte, ll, of, ml *fseCTable) int {
 	flush()
 	putx(uint64(s.ofx), uint(oc[n-1]))
 	flush()
-	for i := n - 2; i >= 0; i-- {
+	i := n - 2
+	if i >= 0 && haveSeqBitsAsm && len(dst) >= pos+12*(i+1)+8 {
+		// The same loop in assembly (seqasm_amd64.s), its state passed
+		// through b.
+		b := seqBits{acc: acc, nb: uint64(nb), pos: pos, vll: uint64(vll), vof: uint64(vof), vml: uint64(vml)}
+		encodeSeqsAsm(&dst[0], &sq[0], &lc[0], &oc[0], &mc[0], ll, of, ml, &b, i, &llBits64, &mlBits64)
+		acc, nb, pos = b.acc, uint(b.nb), b.pos
+		vll, vof, vml = uint32(b.vll), uint32(b.vof), uint32(b.vml)
+		i = -1
+	}
+	for ; i >= 0; i-- {
 		l, o, m := lc[i]&63, oc[i]&63, mc[i]&63
 		s := &sq[i]
 		t := ofT[o]
@@ -261,4 +281,13 @@ func (e *Encoder) encodeSequences(dst []byte, ll, of, ml *fseCTable) int {
 		pos++
 	}
 	return pos
+}
+
+// seqBits is encodeSequences' bit writer and FSE states, handed to the
+// assembly loop and back.
+type seqBits struct {
+	acc           uint64
+	nb            uint64
+	pos           int
+	vll, vof, vml uint64
 }

@@ -386,7 +386,9 @@ func matchLen(buf []byte, a, b, end int) int {
 		n += 16
 		// A match this long may be very long (runs, zeros, shuffled
 		// counters): the runtime's vector compare skips equal stretches.
-		for a+n+256 <= end && bytes.Equal(buf[a+n:a+n+256], buf[b+n:b+n+256]) {
+		// Not before 64 bytes: most matches end sooner, and a call that
+		// finds a difference early costs more than the loads it saves.
+		for n >= 64 && a+n+256 <= end && bytes.Equal(buf[a+n:a+n+256], buf[b+n:b+n+256]) {
 			n += 256
 		}
 	}

@@ -1,0 +1,624 @@
+//go:build !purego && !noasm && gc
+
+#include "go_asm.h"
+#include "textflag.h"
+
+// The fast strategy's loop (Encoder.fast in fast.go) in assembly, every
+// step as the Go loop takes it, so the frames are the same. Table
+// entries are positions plus base; an entry below base (negative once
+// base is taken off, as a 32-bit difference) is from an earlier frame
+// and never compared.
+//
+// Registers throughout: SI buf, DI the table, R9 the hash multiplier,
+// CX the hash shift, R11 base, AX ip0. The search uses BX ip2, R8 step,
+// R10 nextStep, R12 the 8 bytes at ip2, R13 ip0's hash, R14 the next
+// position's, R15 ip0's candidate, DX scratch; the match path reuses
+// them. The frame's arguments rep1, rep2, anchor, ilimit, end and cur
+// are the loop's other variables.
+
+#define HASH(src, dst) \
+	MOVQ  src, dst \
+	IMULQ R9, dst \
+	SHRQ  CX, dst
+
+// R12 = the end of the match of R12 against R13 (R12 > R13), at most R10.
+#define EXTEND(l8, ldiff, l1, ldone) \
+l8: \
+	LEAQ  8(R12), DX \
+	CMPQ  DX, R10 \
+	JGT   l1 \
+	MOVQ  (SI)(R12*1), DX \
+	XORQ  (SI)(R13*1), DX \
+	JNZ   ldiff \
+	ADDQ  $8, R12 \
+	ADDQ  $8, R13 \
+	JMP   l8 \
+ldiff: \
+	BSFQ  DX, DX \
+	SHRQ  $3, DX \
+	ADDQ  DX, R12 \
+	JMP   ldone \
+l1: \
+	CMPQ    R12, R10 \
+	JGE     ldone \
+	MOVBLZX (SI)(R12*1), DX \
+	CMPB    DL, (SI)(R13*1) \
+	JNE     ldone \
+	INCQ    R12 \
+	INCQ    R13 \
+	JMP     l1 \
+ldone:
+
+// func fastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur int)
+TEXT ·fastBlockAsm(SB), NOSPLIT, $0-56
+	MOVQ c+0(FP), DX
+	MOVQ fastCtx_buf(DX), SI
+	MOVQ fastCtx_table(DX), DI
+	MOVQ fastCtx_mul(DX), R9
+	MOVQ fastCtx_shift(DX), CX
+	MOVQ fastCtx_base(DX), R11
+	MOVQ fastCtx_ip0(DX), AX
+
+outer:
+	MOVQ $2, R8
+	LEAQ 128(AX), R10
+	LEAQ 2(AX), BX
+	LEAQ 1(BX), DX
+	CMPQ DX, ilimit+32(FP)
+	JGE  finish
+	HASH((SI)(AX*1), R13)
+	HASH(1(SI)(AX*1), R14)
+	MOVL    (DI)(R13*4), R15
+	SUBL    R11, R15
+	MOVLQSX R15, R15
+
+search:
+	// ip0: entered, then the repeat offset at ip2, then the candidate.
+	LEAL (R11)(AX*1), DX
+	MOVL DX, (DI)(R13*4)
+	MOVQ (SI)(BX*1), R12
+	MOVQ BX, DX
+	SUBQ rep1+8(FP), DX
+	JLE  cand0
+	CMPL R12, (SI)(DX*1)
+	JEQ  foundRep
+
+cand0:
+	TESTQ R15, R15
+	JLT   next0
+	MOVL  (SI)(AX*1), DX
+	CMPL  DX, (SI)(R15*1)
+	JEQ   found0
+
+next0:
+	MOVL    (DI)(R14*4), R15
+	SUBL    R11, R15
+	MOVLQSX R15, R15
+	MOVQ    R14, R13
+	IMULQ   R9, R12
+	SHRQ    CX, R12
+	MOVQ    R12, R14
+
+	// ip0+1.
+	INCQ  AX
+	INCQ  BX
+	LEAL  (R11)(AX*1), DX
+	MOVL  DX, (DI)(R13*4)
+	TESTQ R15, R15
+	JLT   next1
+	MOVL  (SI)(AX*1), DX
+	CMPL  DX, (SI)(R15*1)
+	JEQ   found1
+
+next1:
+	MOVL    (DI)(R14*4), R15
+	SUBL    R11, R15
+	MOVLQSX R15, R15
+	MOVQ    R14, R13
+	HASH((SI)(BX*1), R14)
+	LEAQ    -1(BX), AX
+	LEAQ    (AX)(R8*1), BX
+	CMPQ    BX, R10
+	JLT     stepped
+	INCQ    R8
+	ADDQ    $128, R10
+
+stepped:
+	LEAQ 1(BX), DX
+	CMPQ DX, ilimit+32(FP)
+	JLT  search
+	JMP  finish
+
+foundRep:
+	// The repeat offset at ip2, one byte earlier if that matches too.
+	LEAL    1(R11)(AX*1), DX
+	MOVL    DX, (DI)(R14*4)
+	MOVQ    AX, cur+48(FP)
+	MOVQ    BX, AX
+	MOVQ    AX, R15
+	SUBQ    rep1+8(FP), R15
+	MOVQ    $4, R8
+	MOVBLZX -1(SI)(AX*1), DX
+	CMPB    DL, -1(SI)(R15*1)
+	JNE     extend
+	DECQ    AX
+	DECQ    R15
+	INCQ    R8
+	JMP     extend
+
+found0:
+	LEAL 1(R11)(AX*1), DX
+	MOVL DX, (DI)(R14*4)
+	JMP  foundCand
+
+found1:
+	CMPQ R8, $4
+	JGT  foundCand
+	LEAL -1(R11)(BX*1), DX
+	MOVL DX, (DI)(R14*4)
+
+foundCand:
+	// The candidate R15: its offset becomes rep1; back over equal bytes.
+	MOVQ AX, cur+48(FP)
+	MOVQ rep1+8(FP), DX
+	MOVQ DX, rep2+16(FP)
+	MOVQ AX, DX
+	SUBQ R15, DX
+	MOVQ DX, rep1+8(FP)
+	MOVQ $4, R8
+	MOVQ anchor+24(FP), R10
+
+back:
+	CMPQ    AX, R10
+	JLE     extend
+	TESTQ   R15, R15
+	JLE     extend
+	MOVBLZX -1(SI)(AX*1), DX
+	CMPB    DL, -1(SI)(R15*1)
+	JNE     extend
+	DECQ    AX
+	DECQ    R15
+	INCQ    R8
+	JMP     back
+
+extend:
+	// The match from ip0 (AX) against R15, ml (R8) bytes known.
+	MOVQ end+40(FP), R10
+	LEAQ (AX)(R8*1), R12
+	LEAQ (R15)(R8*1), R13
+	EXTEND(ext8, extdiff, ext1, extdone)
+	MOVQ R12, R8
+	SUBQ AX, R8
+	MOVQ AX, DX
+	SUBQ R15, DX
+	MOVQ DX, R15
+
+	// emit: the literals from anchor to ip0, then the sequence.
+	MOVQ c+0(FP), R14
+	MOVQ anchor+24(FP), R10
+	MOVQ AX, R13
+	SUBQ R10, R13
+	MOVQ fastCtx_nlits(R14), DX
+	ADDQ fastCtx_lits(R14), DX
+	CMPQ R13, $16
+	JGT  litlong
+	LEAQ 16(R10), R12
+	CMPQ R12, fastCtx_bufLen(R14)
+	JGT  litlong
+	MOVOU (SI)(R10*1), X0
+	MOVOU X0, (DX)
+	ADDQ  R13, DX
+	JMP   litdone
+
+litlong:
+	LEAQ (SI)(R10*1), R12
+	MOVQ R13, BX
+
+lit16:
+	CMPQ  BX, $16
+	JLT   lit1
+	MOVOU (R12), X0
+	MOVOU X0, (DX)
+	ADDQ  $16, R12
+	ADDQ  $16, DX
+	SUBQ  $16, BX
+	JMP   lit16
+
+lit1:
+	TESTQ   BX, BX
+	JEQ     litdone
+	MOVBLZX (R12), R10
+	MOVB    R10, (DX)
+	INCQ    R12
+	INCQ    DX
+	DECQ    BX
+	JMP     lit1
+
+litdone:
+	SUBQ fastCtx_lits(R14), DX
+	MOVQ DX, fastCtx_nlits(R14)
+	MOVQ fastCtx_nseqs(R14), DX
+	INCQ fastCtx_nseqs(R14)
+	SHLQ $4, DX
+	ADDQ fastCtx_seqs(R14), DX
+	MOVL R13, seq_ll(DX)
+	MOVL R8, seq_ml(DX)
+	MOVL R15, seq_offset(DX)
+	MOVL $0, seq_ofx(DX)
+	ADDQ R8, AX
+	MOVQ AX, anchor+24(FP)
+	CMPQ AX, ilimit+32(FP)
+	JGT  outer
+
+	// Enter cur+2 and ip0-2, then take the matches at rep2.
+	MOVQ cur+48(FP), DX
+	HASH(2(SI)(DX*1), R12)
+	LEAL 2(R11)(DX*1), DX
+	MOVL DX, (DI)(R12*4)
+	HASH(-2(SI)(AX*1), R12)
+	LEAL -2(R11)(AX*1), DX
+	MOVL DX, (DI)(R12*4)
+
+rep2loop:
+	CMPQ AX, ilimit+32(FP)
+	JGT  outer
+	MOVQ rep2+16(FP), R15
+	CMPQ AX, R15
+	JLT  outer
+	MOVQ AX, R13
+	SUBQ R15, R13
+	MOVL (SI)(AX*1), DX
+	CMPL DX, (SI)(R13*1)
+	JNE  outer
+	LEAQ 4(AX), R12
+	ADDQ $4, R13
+	MOVQ end+40(FP), R10
+	EXTEND(rext8, rextdiff, rext1, rextdone)
+	MOVQ R12, R8
+	SUBQ AX, R8
+	MOVQ rep1+8(FP), DX
+	MOVQ R15, rep1+8(FP)
+	MOVQ DX, rep2+16(FP)
+	HASH((SI)(AX*1), R12)
+	LEAL (R11)(AX*1), DX
+	MOVL DX, (DI)(R12*4)
+	MOVQ c+0(FP), R14
+	MOVQ fastCtx_nseqs(R14), DX
+	INCQ fastCtx_nseqs(R14)
+	SHLQ $4, DX
+	ADDQ fastCtx_seqs(R14), DX
+	MOVL $0, seq_ll(DX)
+	MOVL R8, seq_ml(DX)
+	MOVL R15, seq_offset(DX)
+	MOVL $0, seq_ofx(DX)
+	ADDQ R8, AX
+	MOVQ AX, anchor+24(FP)
+	JMP  rep2loop
+
+finish:
+	MOVQ c+0(FP), R14
+	MOVQ rep1+8(FP), DX
+	MOVQ DX, fastCtx_rep1(R14)
+	MOVQ rep2+16(FP), DX
+	MOVQ DX, fastCtx_rep2(R14)
+	MOVQ anchor+24(FP), DX
+	MOVQ DX, fastCtx_anchor(R14)
+	RET
+
+// R12 = the end of the match of R12 against R13 (R12 > R13), at most
+// end (the frame's).
+#define DEXTEND(l8, ldiff, l1, ldone) \
+l8: \
+	LEAQ  8(R12), DX \
+	CMPQ  DX, end+40(FP) \
+	JGT   l1 \
+	MOVQ  (SI)(R12*1), DX \
+	XORQ  (SI)(R13*1), DX \
+	JNZ   ldiff \
+	ADDQ  $8, R12 \
+	ADDQ  $8, R13 \
+	JMP   l8 \
+ldiff: \
+	BSFQ  DX, DX \
+	SHRQ  $3, DX \
+	ADDQ  DX, R12 \
+	JMP   ldone \
+l1: \
+	CMPQ    R12, end+40(FP) \
+	JGE     ldone \
+	MOVBLZX (SI)(R12*1), DX \
+	CMPB    DL, (SI)(R13*1) \
+	JNE     ldone \
+	INCQ    R12 \
+	INCQ    R13 \
+	JMP     l1 \
+ldone:
+
+// func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS int)
+//
+// SI buf, DI the long table, R8 the short one, R9 and R10 the long and
+// short hash multipliers (their shifts in the frame, taken into CX as
+// needed), R11 base, AX ip. The search: BX the 8 bytes at ip, R13 and
+// R14 the long and short hashes then candidates, R15 and DX scratch.
+// A match: AX its start, R15 its source, then its offset; BX its length;
+// R14 1 for the repeat offset (no backing up, no new offset).
+TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-72
+	MOVQ c+0(FP), DX
+	MOVQ fastCtx_buf(DX), SI
+	MOVQ fastCtx_table(DX), DI
+	MOVQ fastCtx_table2(DX), R8
+	MOVQ fastCtx_mul(DX), R9
+	MOVQ fastCtx_mul2(DX), R10
+	MOVQ fastCtx_base(DX), R11
+	MOVQ fastCtx_ip0(DX), AX
+
+dloop:
+	CMPQ    AX, ilimit+32(FP)
+	JGE     dfinish
+	MOVQ    (SI)(AX*1), BX
+	MOVQ    BX, R13
+	IMULQ   R9, R13
+	MOVQ    shL+56(FP), CX
+	SHRQ    CX, R13
+	MOVQ    BX, R14
+	IMULQ   R10, R14
+	MOVQ    shS+64(FP), CX
+	SHRQ    CX, R14
+	LEAL    (R11)(AX*1), R15
+	MOVL    (DI)(R13*4), CX
+	MOVL    R15, (DI)(R13*4)
+	SUBL    R11, CX
+	MOVLQSX CX, R13
+	MOVL    (R8)(R14*4), CX
+	MOVL    R15, (R8)(R14*4)
+	SUBL    R11, CX
+	MOVLQSX CX, R14
+
+	// The repeat offset one byte on, then the long candidate, then the
+	// short one.
+	LEAQ 1(AX), R15
+	SUBQ rep1+8(FP), R15
+	JLT  dlong
+	MOVQ BX, CX
+	SHRQ $8, CX
+	CMPL CX, (SI)(R15*1)
+	JEQ  dfoundRep
+
+dlong:
+	TESTQ R13, R13
+	JLT   dshort
+	CMPQ  BX, (SI)(R13*1)
+	JEQ   dfoundLong
+
+dshort:
+	TESTQ R14, R14
+	JLT   dnext
+	CMPL  BX, (SI)(R14*1)
+	JEQ   dfoundShort
+
+dnext:
+	// One more byte of step per 256 since the last match.
+	MOVQ AX, R15
+	SUBQ anchor+24(FP), R15
+	SHRQ $8, R15
+	LEAQ 1(AX)(R15*1), AX
+	JMP  dloop
+
+dfoundRep:
+	MOVQ AX, cur+48(FP)
+	INCQ AX
+	MOVQ AX, R15
+	SUBQ rep1+8(FP), R15
+	LEAQ 4(AX), R12
+	LEAQ 4(R15), R13
+	MOVQ $1, R14
+	JMP  dext
+
+dfoundLong:
+	MOVQ AX, cur+48(FP)
+	MOVQ R13, R15
+	LEAQ 8(AX), R12
+	LEAQ 8(R15), R13
+	XORQ R14, R14
+	JMP  dext
+
+dfoundShort:
+	// A long match one byte on is preferred to the short one; its
+	// position goes in the long table either way.
+	MOVQ    AX, cur+48(FP)
+	MOVQ    1(SI)(AX*1), R12
+	MOVQ    R12, R13
+	IMULQ   R9, R13
+	MOVQ    shL+56(FP), CX
+	SHRQ    CX, R13
+	MOVL    (DI)(R13*4), CX
+	LEAL    1(R11)(AX*1), DX
+	MOVL    DX, (DI)(R13*4)
+	SUBL    R11, CX
+	MOVLQSX CX, R13
+	TESTQ   R13, R13
+	JLT     dshortOnly
+	CMPQ    R12, (SI)(R13*1)
+	JNE     dshortOnly
+	INCQ    AX
+	MOVQ    R13, R15
+	LEAQ    8(AX), R12
+	LEAQ    8(R15), R13
+	XORQ    R14, R14
+	JMP     dext
+
+dshortOnly:
+	MOVQ R14, R15
+	LEAQ 4(AX), R12
+	LEAQ 4(R15), R13
+	XORQ R14, R14
+
+dext:
+	DEXTEND(dext8, dextdiff, dext1, dextdone)
+	MOVQ  R12, BX
+	SUBQ  AX, BX
+	TESTQ R14, R14
+	JNE   drepemit
+	MOVQ  anchor+24(FP), R13
+
+dback:
+	CMPQ    AX, R13
+	JLE     dbackdone
+	TESTQ   R15, R15
+	JLE     dbackdone
+	MOVBLZX -1(SI)(AX*1), DX
+	CMPB    DL, -1(SI)(R15*1)
+	JNE     dbackdone
+	DECQ    AX
+	DECQ    R15
+	INCQ    BX
+	JMP     dback
+
+dbackdone:
+	MOVQ rep1+8(FP), DX
+	MOVQ DX, rep2+16(FP)
+	MOVQ AX, DX
+	SUBQ R15, DX
+	MOVQ DX, rep1+8(FP)
+	MOVQ DX, R15
+	JMP  demit
+
+drepemit:
+	MOVQ rep1+8(FP), R15
+
+demit:
+	// The sequence (ll R13, ml BX, offset R15), then its literals.
+	MOVQ c+0(FP), R14
+	MOVQ AX, R13
+	SUBQ anchor+24(FP), R13
+	MOVQ fastCtx_nseqs(R14), DX
+	INCQ fastCtx_nseqs(R14)
+	SHLQ $4, DX
+	ADDQ fastCtx_seqs(R14), DX
+	MOVL R13, seq_ll(DX)
+	MOVL BX, seq_ml(DX)
+	MOVL R15, seq_offset(DX)
+	MOVL $0, seq_ofx(DX)
+	MOVQ anchor+24(FP), R12
+	MOVQ fastCtx_nlits(R14), DX
+	ADDQ fastCtx_lits(R14), DX
+	CMPQ R13, $16
+	JGT  dlitlong
+	LEAQ 16(R12), CX
+	CMPQ CX, fastCtx_bufLen(R14)
+	JGT  dlitlong
+	MOVOU (SI)(R12*1), X0
+	MOVOU X0, (DX)
+	ADDQ  R13, DX
+	JMP   dlitdone
+
+dlitlong:
+	ADDQ SI, R12
+	MOVQ R13, CX
+
+dlit16:
+	CMPQ  CX, $16
+	JLT   dlit1
+	MOVOU (R12), X0
+	MOVOU X0, (DX)
+	ADDQ  $16, R12
+	ADDQ  $16, DX
+	SUBQ  $16, CX
+	JMP   dlit16
+
+dlit1:
+	TESTQ   CX, CX
+	JEQ     dlitdone
+	MOVBLZX (R12), R15
+	MOVB    R15, (DX)
+	INCQ    R12
+	INCQ    DX
+	DECQ    CX
+	JMP     dlit1
+
+dlitdone:
+	SUBQ fastCtx_lits(R14), DX
+	MOVQ DX, fastCtx_nlits(R14)
+	ADDQ BX, AX
+	MOVQ AX, anchor+24(FP)
+	CMPQ AX, ilimit+32(FP)
+	JGT  dfinish
+
+	// cur+2 and ip-2 in the long table, cur+2 and ip-1 in the short.
+	MOVQ  cur+48(FP), DX
+	MOVQ  shL+56(FP), CX
+	MOVQ  2(SI)(DX*1), R12
+	IMULQ R9, R12
+	SHRQ  CX, R12
+	LEAL  2(R11)(DX*1), R13
+	MOVL  R13, (DI)(R12*4)
+	MOVQ  -2(SI)(AX*1), R12
+	IMULQ R9, R12
+	SHRQ  CX, R12
+	LEAL  -2(R11)(AX*1), R13
+	MOVL  R13, (DI)(R12*4)
+	MOVQ  shS+64(FP), CX
+	MOVQ  2(SI)(DX*1), R12
+	IMULQ R10, R12
+	SHRQ  CX, R12
+	LEAL  2(R11)(DX*1), R13
+	MOVL  R13, (R8)(R12*4)
+	MOVQ  -1(SI)(AX*1), R12
+	IMULQ R10, R12
+	SHRQ  CX, R12
+	LEAL  -1(R11)(AX*1), R13
+	MOVL  R13, (R8)(R12*4)
+
+drep2:
+	// Matches at rep2 right after: each swaps the two offsets.
+	CMPQ AX, ilimit+32(FP)
+	JGT  dloop
+	MOVQ rep2+16(FP), R15
+	CMPQ AX, R15
+	JLT  dloop
+	MOVQ AX, R13
+	SUBQ R15, R13
+	MOVL (SI)(AX*1), DX
+	CMPL DX, (SI)(R13*1)
+	JNE  dloop
+	LEAQ 4(AX), R12
+	ADDQ $4, R13
+	DEXTEND(drext8, drextdiff, drext1, drextdone)
+	MOVQ  R12, BX
+	SUBQ  AX, BX
+	MOVQ  rep1+8(FP), DX
+	MOVQ  R15, rep1+8(FP)
+	MOVQ  DX, rep2+16(FP)
+	MOVQ  (SI)(AX*1), R12
+	MOVQ  R12, R13
+	IMULQ R9, R12
+	MOVQ  shL+56(FP), CX
+	SHRQ  CX, R12
+	LEAL  (R11)(AX*1), DX
+	MOVL  DX, (DI)(R12*4)
+	IMULQ R10, R13
+	MOVQ  shS+64(FP), CX
+	SHRQ  CX, R13
+	MOVL  DX, (R8)(R13*4)
+	MOVQ  c+0(FP), R14
+	MOVQ  fastCtx_nseqs(R14), DX
+	INCQ  fastCtx_nseqs(R14)
+	SHLQ  $4, DX
+	ADDQ  fastCtx_seqs(R14), DX
+	MOVL  $0, seq_ll(DX)
+	MOVL  BX, seq_ml(DX)
+	MOVL  R15, seq_offset(DX)
+	MOVL  $0, seq_ofx(DX)
+	ADDQ  BX, AX
+	MOVQ  AX, anchor+24(FP)
+	JMP   drep2
+
+dfinish:
+	MOVQ c+0(FP), R14
+	MOVQ rep1+8(FP), DX
+	MOVQ DX, fastCtx_rep1(R14)
+	MOVQ rep2+16(FP), DX
+	MOVQ DX, fastCtx_rep2(R14)
+	MOVQ anchor+24(FP), DX
+	MOVQ DX, fastCtx_anchor(R14)
+	RET

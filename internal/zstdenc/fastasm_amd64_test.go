@@ -1,0 +1,124 @@
+//go:build !purego && !noasm && gc
+
+package zstdenc
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/goblosc/blosc/internal/golden"
+)
+
+// The fast and double fast strategies in assembly write the frames the
+// Go loops write:
+// every test input, with libzstd's tables and with small ones (many
+// collisions, candidates from earlier frames), with and without a
+// dictionary, one reused encoder each.
+func TestFastAsmMatchesGo(t *testing.T) {
+	skipUnderRace(t)
+	defer func() { useFastAsm = true }()
+	dict := golden.MustPattern(t, "text", 4<<10)
+	inputs := testInputs(t)
+	// Noise with copies of earlier stretches after gaps of every length:
+	// the search's step grows through the gaps, and matches meet it at
+	// every step and at both positions of a turn.
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{3000, 70 << 10} {
+		src := make([]byte, n)
+		for i := range src {
+			src[i] = byte(rng.Uint32())
+		}
+		for i := 600; i+64 < n; i += 64 + rng.IntN(2000) {
+			from := rng.IntN(i - 32)
+			copy(src[i:i+4+rng.IntN(60)], src[from:])
+		}
+		inputs[fmt.Sprintf("gaps/%d", n)] = src
+	}
+	var asm, gol Encoder
+	ran := false
+	for name, src := range inputs {
+		for _, lvl := range []int{1, 2, 3, 4} {
+			for _, small := range []bool{false, true} {
+				for _, d := range [][]byte{nil, dict} {
+					var po *cparams
+					if small {
+						p := paramsFor(lvl, len(src), len(d))
+						p.hlog, p.clog = 8, 7
+						po = &p
+					}
+					asm.override, gol.override = po, po
+					useFastAsm = true
+					a := asm.EncodeDict(nil, src, d, lvl)
+					useFastAsm = false
+					g := gol.EncodeDict(nil, src, d, lvl)
+					if !bytes.Equal(a, g) {
+						t.Errorf("%s level %d small %v dict %v: assembly frame %d bytes, Go %d, first difference at %d",
+							name, lvl, small, d != nil, len(a), len(g), golden.FirstDiff(a, g))
+					}
+					ran = ran || len(src) >= 64<<10
+				}
+			}
+		}
+	}
+	// The assembly must have run: a source it takes writes the same
+	// frame through fastAsm as through fast.
+	useFastAsm = true
+	var e Encoder
+	src := golden.Shuffled(golden.MustPattern(t, "f32_noise", 64<<10), 4)
+	e.p = paramsFor(1, len(src), 0)
+	e.strategy = int(e.p.strat)
+	e.reset(len(src))
+	e.seqs, e.lits = e.seqs[:0], e.lits[:0]
+	if !e.fastAsm(src, e.hashT, newHasher(min(max(e.p.minMatch, 4), 8), e.p.hlog), 0, len(src)) || !ran {
+		t.Fatal("fastAsm declined a 64 KiB source")
+	}
+	e.p = paramsFor(3, len(src), 0)
+	e.strategy = int(e.p.strat)
+	e.reset(len(src))
+	e.seqs, e.lits = e.seqs[:0], e.lits[:0]
+	hL, hS := newHasher(8, e.p.hlog), newHasher(min(max(e.p.minMatch, 4), 8), e.p.clog)
+	if e.strategy != stratDfast || !e.dfastAsm(src, e.hashT, e.hashL, hL, hS, 0, len(src)) {
+		t.Fatal("dfastAsm declined a 64 KiB source at level 3")
+	}
+}
+
+// FuzzAsmMatchesGo: the assembly loops (the fast and double fast
+// finders, the sequence codes and bit stream, the Huffman streams) write
+// the frames the Go loops write, for any input and dictionary at levels
+// 1-5 (level 5 for the entropy loops after another finder).
+func FuzzAsmMatchesGo(f *testing.F) {
+	for _, name := range []string{"text", "f32_noise", "runs", "rec12"} {
+		src := golden.Shuffled(golden.MustPattern(f, name, 3000), 4)
+		f.Add(src, uint8(1), uint16(0))
+		f.Add(src, uint8(3), uint16(700))
+		f.Add(src, uint8(0x80|2), uint16(0))
+	}
+	seqAsm := haveSeqBitsAsm
+	defer func() { useFastAsm, haveSeqBitsAsm = true, seqAsm }()
+	var asm, gol Encoder
+	var a, g []byte
+	f.Fuzz(func(t *testing.T, data []byte, level uint8, dictLen uint16) {
+		dl := min(int(dictLen), len(data))
+		dict, src := data[:dl], data[dl:]
+		lvl := int(level&0x7F)%5 + 1
+		var po *cparams
+		if level&0x80 != 0 {
+			// Tiny tables: collisions and candidates from earlier frames.
+			p := paramsFor(lvl, len(src), len(dict))
+			p.hlog, p.clog = 6, 6
+			po = &p
+		}
+		asm.override, gol.override = po, po
+		useFastAsm, haveSeqBitsAsm = true, seqAsm
+		a = asm.EncodeDict(a[:0], src, dict, lvl)
+		useFastAsm, haveSeqBitsAsm = false, false
+		g = gol.EncodeDict(g[:0], src, dict, lvl)
+		useFastAsm, haveSeqBitsAsm = true, seqAsm
+		if !bytes.Equal(a, g) {
+			t.Fatalf("level %d, %d bytes, dictionary %d: assembly frame %d bytes, Go %d, first difference at %d",
+				lvl, len(src), len(dict), len(a), len(g), golden.FirstDiff(a, g))
+		}
+	})
+}

@@ -1,0 +1,43 @@
+package zstdenc
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// sortLeaves orders the leaves as a comparison sort of their keys does,
+// for counts in every bucket: small, equal, and up to the top bit.
+func TestSortLeaves(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 2000; trial++ {
+		n := 1 + rng.IntN(256)
+		leaves := make([]huffNode, 0, n)
+		for s := 0; s < 256 && len(leaves) < n; s++ {
+			if rng.IntN(256) < n {
+				var c uint32
+				switch rng.IntN(4) {
+				case 0:
+					c = 1 + uint32(rng.IntN(70))
+				case 1:
+					c = 1 + uint32(rng.IntN(1<<17))
+				case 2:
+					c = 1 + rng.Uint32()>>8
+				default:
+					c = 1 << uint(rng.IntN(24))
+				}
+				leaves = append(leaves, huffNode{count: c, sym: uint16(s)})
+			}
+		}
+		want := make([]uint32, len(leaves))
+		for i, l := range leaves {
+			want[i] = l.count<<8 | uint32(l.sym)
+		}
+		slices.Sort(want)
+		got := make([]uint32, len(leaves))
+		sortLeaves(got, leaves)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: sortLeaves %v, want %v", trial, got, want)
+		}
+	}
+}

@@ -1,0 +1,36 @@
+//go:build !purego && !noasm && gc
+
+package zstdenc
+
+import "github.com/klauspost/cpuid/v2"
+
+// haveSeqBitsAsm says that encodeSequences may run its loop through
+// encodeSeqsAsm on this CPU (tests clear it to run the Go loop).
+var haveSeqBitsAsm = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2)
+
+// encodeSeqsAsm writes the sequences last down to 0 of seqs (their codes
+// in lc, oc, mc) into the bit stream b holds, b.pos bytes into dst,
+// exactly as encodeSequences' loop does: the three states' bits, then the
+// literal length's extra bits, the match length's and the offset's, a
+// flush after the first group and after the last. dst has 12 bytes a
+// sequence and 8 more past b.pos. Requires BMI1 and BMI2.
+//
+//go:noescape
+func encodeSeqsAsm(dst *byte, seqs *seq, lc, oc, mc *uint8, ll, of, ml *fseCTable, b *seqBits, last int, llBits, mlBits *[64]uint8)
+
+// seqCodesAsm is seqCodes' pass in assembly: for the n sequences at
+// seqs, the offset coded against the repeat offsets r (left as the
+// decoder will hold them), the three codes stored and counted, and the
+// extra bits left in the sequence. It uses BSR only, but runs where
+// encodeSeqsAsm does so that one switch selects both.
+//
+//go:noescape
+func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *[3]uint32, tabs *seqCodeTables)
+
+// huffStreamAsm writes the codes of the n literals at src, last first,
+// into dst as huffStream does, and returns the bytes written and the
+// bits left in the accumulator (fewer than 8). dst has room for 2 bytes
+// a literal and 8 more. Requires BMI2; runs where encodeSeqsAsm does.
+//
+//go:noescape
+func huffStreamAsm(dst, src *byte, n int, ce *[256]uint32) (pos int, acc, nb uint64)
