@@ -30,12 +30,12 @@ func TestUnshuffleStreamsMatchesOracle(t *testing.T) {
 					}
 					return b[:k:k]
 				}
-				var bufs []*guard.Buffer
+				var bufs [16]*guard.Buffer
 				joined := make([]byte, 0, ts*n)
 				var streams [16]*byte
 				for j := 0; j < ts; j++ {
 					g := guard.New(n, side)
-					bufs = append(bufs, g)
+					bufs[j] = g
 					s := at(g.Bytes, n)
 					testrand.Fill(rng, s)
 					streams[j] = &s[0]
@@ -50,7 +50,7 @@ func TestUnshuffleStreamsMatchesOracle(t *testing.T) {
 					t.Fatalf("ts=%d n=%d side=%d: %s", ts, n, side, diffReport(got, want))
 				}
 				g.Free()
-				for _, b := range bufs {
+				for _, b := range bufs[:ts] {
 					b.Free()
 				}
 			}
