@@ -214,3 +214,103 @@ func TestBlosc2RawStreamsCorrupt(t *testing.T) {
 		p += n
 	}
 }
+
+// TestChunkReaderEveryBlockPart reads, through ChunkReader.ReadAt, ranges
+// starting at every byte of chunks whose only filter to undo is a byte
+// shuffle, typesizes 1 to 16, split into streams (some stored raw, some
+// zero, some runs, some compressed) or not, with a short last block whose
+// size the typesize does not divide; each range ends a few bytes after
+// its start or a few bytes before the end of its block, or anywhere. The
+// chunk ends against a guard page, and the output sits against one at
+// either end, so a stream or output read or written past its end faults;
+// every range must match the chunk's full decode. Where unshuffleStreams
+// can take a range's whole items, decodeBlockPart must take the range.
+func TestChunkReaderEveryBlockPart(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for ts := 1; ts <= 16; ts++ {
+		if testing.Short() && ts&(ts-1) != 0 && ts != 3 {
+			continue
+		}
+		bs := 130 * ts
+		nbytes := 2*bs + 70*ts + 3
+		data := make([]byte, nbytes)
+		if ts > 1 {
+			data = noisyLowBytes(rng, (nbytes+ts-1)/ts, ts)[:nbytes]
+		} else {
+			testrand.Fill(rng, data[:nbytes/2])
+		}
+		for _, split := range []SplitMode{SplitAlways, SplitNever} {
+			o := Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: ts, Blocksize: bs,
+				Filters: [MaxFilters]Filter{5: ByteShuffle}, SplitMode: split}
+			c, err := Compress(nil, data, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := Decompress(nil, c)
+			if err != nil || !bytes.Equal(want, data) {
+				t.Fatalf("ts=%d split=%d: round trip: %v", ts, split, err)
+			}
+			gc := guard.New(len(c), guard.End)
+			gsrc := gc.Bytes[len(gc.Bytes)-len(c):]
+			copy(gsrc, c)
+			cr, err := NewChunkReader(gsrc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cr.c.h.blocksize != bs || cr.c.nblocks != 3 {
+				t.Fatalf("ts=%d: blocksize %d, %d blocks", ts, cr.c.h.blocksize, cr.c.nblocks)
+			}
+			side := guard.Side(ts % 2)
+			gout := guard.New(bs, side)
+			at := func(n int) []byte {
+				if side == guard.End {
+					return gout.Bytes[len(gout.Bytes)-n:]
+				}
+				return gout.Bytes[:n:n]
+			}
+			var st decodeState
+			var ws workerState
+			parts := 0
+			check := func(lo, hi int) {
+				p := at(hi - lo)
+				if _, err := cr.ReadAt(p, int64(lo)); err != nil || !bytes.Equal(p, want[lo:hi]) {
+					t.Fatalf("ts=%d split=%d: ReadAt [%d, %d): %v", ts, split, lo, hi, err)
+				}
+				j := lo / bs
+				bstart := j * bs
+				bsize := cr.c.blockSize(j)
+				if hi > bstart+bsize || ts < 2 {
+					return
+				}
+				n := bsize / ts
+				a0, a1 := (lo-bstart+ts-1)/ts, min(hi-bstart, n*ts)/ts
+				if a1-a0 < 64 || !canUnshuffleStreams(ts, 64) {
+					return
+				}
+				clear(p)
+				done, err := cr.c.decodeBlockPart(p, j, lo-bstart, &st, &ws)
+				if err != nil || !done || !bytes.Equal(p, want[lo:hi]) {
+					t.Fatalf("ts=%d split=%d: decodeBlockPart [%d, %d): done %v, %v", ts, split, lo, hi, done, err)
+				}
+				parts++
+			}
+			for lo := range nbytes {
+				bend := min(nbytes, (lo/bs+1)*bs)
+				for k := range ts + 2 {
+					if lo+k <= nbytes {
+						check(lo, lo+k)
+					}
+					if bend-k > lo {
+						check(lo, bend-k)
+					}
+				}
+				check(lo, lo+rng.IntN(min(bs, nbytes-lo)+1))
+			}
+			if canUnshuffleStreams(ts, 64) && parts == 0 {
+				t.Errorf("ts=%d split=%d: no range took unshuffleStreams", ts, split)
+			}
+			gout.Free()
+			gc.Free()
+		}
+	}
+}
