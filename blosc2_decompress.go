@@ -280,8 +280,7 @@ func (c *chunk2) decodeBlockPart(out []byte, i, off int, st *decodeState, cd cod
 	lo, hi := off, off+len(out)
 	n := bsize / ts // the items; bytes past n*ts stay where they are
 	body := n * ts
-	// Items [a0, a1) lie whole inside the range.
-	if a0, a1 := (lo+ts-1)/ts, min(hi, body)/ts; a1 > a0 && canUnshuffleStreams(ts, a1-a0) {
+	if partStreams(ts, n, lo, hi) {
 		return true, c.decodeBlockPartStreams(out, i, lo, ts, nstreams, neblock, st, cd)
 	}
 	e0, e1 := min(lo/ts, n), min((hi+ts-1)/ts, n)
@@ -307,6 +306,35 @@ func (c *chunk2) decodeBlockPart(out []byte, i, off int, st *decodeState, cd cod
 		copy(out[from-lo:], buf[from:hi])
 	}
 	return true, nil
+}
+
+// partStreams reports whether decodeBlockPart unshuffles bytes [lo, hi)
+// of a block of n items of ts bytes with unshuffleStreams: the items
+// [a0, a1) that lie whole inside the range are enough for its kernels.
+func partStreams(ts, n, lo, hi int) bool {
+	a0, a1 := (lo+ts-1)/ts, min(hi, n*ts)/ts
+	return a1 > a0 && canUnshuffleStreams(ts, a1-a0)
+}
+
+// readsPart reports whether reading the n bytes at off, inside one
+// regular block, takes decodeBlockPartStreams (schunkhook.ReadsPart).
+func (c *chunk2) readsPart(off int64, n int) bool {
+	h := &c.h
+	if h.special() != specialNone || h.memcpyed() || h.vlBlocks() || h.blocksize <= 0 ||
+		off < 0 || n <= 0 || off >= int64(h.nbytes) || int64(n) > int64(h.nbytes)-off {
+		return false
+	}
+	i := int(off / int64(h.blocksize))
+	lo := int(off) - i*h.blocksize
+	if i >= c.nblocks || lo+n > c.blockSize(i) {
+		return false
+	}
+	ts, ok := c.pipe.shuffleOnly()
+	if !ok || ts < 2 {
+		return false
+	}
+	nstreams, neblock, err := c.streams(i)
+	return err == nil && partStreams(ts, nstreams*neblock/ts, lo, lo+n)
 }
 
 // decodeBlockPartStreams is decodeBlockPart for a range [lo,

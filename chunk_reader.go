@@ -1,6 +1,17 @@
 package blosc
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/goblosc/blosc/internal/schunkhook"
+)
+
+func init() {
+	schunkhook.ReadsPart = func(cr any, off int64, n int) bool {
+		r, ok := cr.(*ChunkReader)
+		return ok && r.c.readsPart(off, n)
+	}
+}
 
 // ChunkReader reads byte ranges of one Blosc2 chunk held in memory,
 // opened once: the header and block starts are checked when it is

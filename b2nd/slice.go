@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/schunkhook"
 )
 
 // checkSlice checks start and stop against the shape and returns the
@@ -344,18 +345,19 @@ func (r *sliceReader) chunk(nchunk int64) error {
 	bb := int64(g.blockBytes)
 	for more := r.w.firstBlock(); more; more = r.w.nextBlock() {
 		nblock := r.w.nblock()
-		if lo, hi := r.span(r.w.origin); hi-lo < bb {
+		if lo, hi := r.span(r.w.origin); hi-lo < bb && (4*(hi-lo) <= bb || r.readsPart(nchunk, nblock*bb+lo, hi-lo)) {
 			// Part of the block (a plane of a 3-D block, a third of the
 			// rows of a 2-D one): only its bytes are read, which decodes
-			// the block's streams but unshuffles only the part, straight
-			// into buf where the stream kernels can (see the root's
-			// decodeBlockPart). That beats decoding the block whole at
-			// any size of part with them: a band of 41 rows of a 2-D
+			// the block's streams but unshuffles only the part. Where a
+			// kernel unshuffles the part straight into buf
+			// (schunkhook.ReadsPart), that beats decoding the block
+			// whole at any size of part: a band of 41 rows of a 2-D
 			// array, which needs a third of each block it touches, went
 			// 15% faster (CPU time of BenchmarkGetSliceShapes/2d/rows)
-			// and no other slice of it lost. Without them a part over a
-			// quarter of the block is decoded whole, then copied: a copy
-			// of at most a block, in cache, more than a run would do.
+			// and no other slice lost. Elsewhere a part over a quarter
+			// of the block is decoded whole, then copied out, a copy
+			// more than a run does: up to 8% slower for the 2-D box
+			// under -tags purego, so those parts join runs.
 			if err := r.flush(nchunk); err != nil {
 				return err
 			}
@@ -438,6 +440,12 @@ func (r *sliceReader) part(nchunk, nblock, lo, hi int64) error {
 	}
 	copyBlockOut(r.out, r.sliceShape, r.start, r.stop, buf, g.block, r.w.origin, g.itemsize)
 	return nil
+}
+
+// readsPart reports whether reading the n bytes at off of chunk nchunk
+// (inside one block) unshuffles only them (schunkhook.ReadsPart).
+func (r *sliceReader) readsPart(nchunk, off, n int64) bool {
+	return r.open(nchunk) == nil && schunkhook.ReadsPart(&r.cr, off, int(n))
 }
 
 // open makes chunk nchunk the one r.cr reads. One reader per chunk: a

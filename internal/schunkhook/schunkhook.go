@@ -1,7 +1,8 @@
 // Package schunkhook lets the packages beside the root one (b2nd) reach
-// a super-chunk's internals that the public API does not offer. The root
-// package sets the functions at init; the values are *blosc.SChunk, which
-// this package cannot name without an import cycle.
+// a super-chunk's or a chunk reader's internals that the public API does
+// not offer. The root package sets the functions at init; the values are
+// *blosc.SChunk or *blosc.ChunkReader, which this package cannot name
+// without an import cycle.
 package schunkhook
 
 // Reserve makes room in an in-memory super-chunk for n more bytes of
@@ -11,3 +12,12 @@ package schunkhook
 // of its first chunks) saves the super-chunk doubling its buffer again
 // and again, each time clearing a new one and copying the old.
 var Reserve func(sc any, n int64)
+
+// ReadsPart reports whether a *blosc.ChunkReader's ReadAt of the n bytes
+// at off, which lie in one block of its chunk, unshuffles only them,
+// straight into the caller's buffer: a kernel unshuffles the range's
+// items from the block's decoded streams. A reader of parts of blocks
+// (b2nd's slices) then reads any part that way; otherwise a part over a
+// quarter of its block costs more read alone (the block is decoded
+// whole, then the part copied out) than read with its whole block.
+var ReadsPart func(cr any, off int64, n int) bool
