@@ -9,6 +9,7 @@ import (
 
 	"github.com/goblosc/blosc/internal/cpu"
 	"github.com/goblosc/blosc/internal/guard"
+	"github.com/goblosc/blosc/internal/schunkhook"
 	"github.com/goblosc/blosc/internal/testrand"
 )
 
@@ -284,7 +285,11 @@ func TestChunkReaderEveryBlockPart(t *testing.T) {
 				}
 				n := bsize / ts
 				a0, a1 := (lo-bstart+ts-1)/ts, min(hi-bstart, n*ts)/ts
-				if a1-a0 < 64 || !canUnshuffleStreams(ts, 64) {
+				kernel := a1-a0 >= 64 && canUnshuffleStreams(ts, 64)
+				if hi > lo && schunkhook.ReadsPart(cr, int64(lo), hi-lo) != kernel {
+					t.Fatalf("ts=%d split=%d: ReadsPart [%d, %d) is %v", ts, split, lo, hi, !kernel)
+				}
+				if !kernel {
 					return
 				}
 				clear(p)
@@ -305,6 +310,11 @@ func TestChunkReaderEveryBlockPart(t *testing.T) {
 					}
 				}
 				check(lo, lo+rng.IntN(min(bs, nbytes-lo)+1))
+			}
+			for _, r := range [][2]int64{{-1, 1}, {0, 0}, {0, -1}, {int64(nbytes), 1}, {int64(nbytes) - 1, 2}, {0, int64(nbytes)}, {int64(bs) - 1, int64(bs)}} {
+				if schunkhook.ReadsPart(cr, r[0], int(r[1])) {
+					t.Fatalf("ts=%d split=%d: ReadsPart(%d, %d) for bytes outside one block", ts, split, r[0], r[1])
+				}
 			}
 			if canUnshuffleStreams(ts, 64) && parts == 0 {
 				t.Errorf("ts=%d split=%d: no range took unshuffleStreams", ts, split)
