@@ -180,6 +180,8 @@ type decodeState struct {
 	stage []byte // a group of decoded blocks on its way to the output
 	// streams are the starts of a block's streams for unshuffleStreams.
 	streams [16]*byte
+	// parts are a block's streams handed to schunkhook.ReadBlockStreams.
+	parts [16][]byte
 	// zeros is what a zero stream is read from (decodeBlockStreams); it
 	// is never written.
 	zeros []byte
@@ -337,51 +339,68 @@ func (c *chunk2) readsPart(off int64, n int) bool {
 	return err == nil && partStreams(ts, nstreams*neblock/ts, lo, lo+n)
 }
 
-// decodeBlockPartStreams is decodeBlockPart for a range [lo,
-// lo+len(out)) of block i (nstreams streams of neblock bytes, shuffled
-// with typesize ts) whose whole items unshuffleStreams can take. When the block is split
-// into its ts streams, a raw stream is read where the chunk holds it and
-// a zero stream from the buffer of zeros, as decodeBlockStreams does;
-// otherwise the block's one stream is decoded and the ts streams of the
-// shuffle lie side by side in it. The whole items go straight into out,
-// the pieces of items at the range's ends byte by byte, and bytes past
-// the last item (a block of one stream whose size ts does not divide)
-// are copied as decoded.
-func (c *chunk2) decodeBlockPartStreams(out []byte, i, lo, ts, nstreams, neblock int, st *decodeState, cd codecDecoder) error {
+// shuffledStreams decodes the streams of block i (nstreams streams of
+// neblock bytes) whose only filter to undo is a byte shuffle of ts-byte
+// items, and sets ss[0:ts] to the ts streams of that shuffle: byte j of
+// item e is ss[j][e]. When the block is split into its ts streams, a
+// raw stream is read where the chunk holds it and a zero stream from the
+// buffer of zeros, as decodeBlockStreams does; otherwise the block's one
+// stream is decoded and the ts streams of the shuffle lie side by side
+// in it. It returns the scratch buffer the streams were decoded into,
+// whose bytes past the last item hold the block's last bytes when ts
+// does not divide its size (one stream only).
+func (c *chunk2) shuffledStreams(ss *[16][]byte, i, ts, nstreams, neblock int, st *decodeState, cd codecDecoder) ([]byte, error) {
 	src := c.src[c.bstart(i):]
 	bsize := nstreams * neblock
 	n := bsize / ts
 	buf, _ := st.scratch(bsize)
-	var ss [16][]byte // the ts streams of the shuffle
-	if nstreams == ts {
-		p := 0
-		for j := range ts {
-			s := buf[j*n : (j+1)*n]
-			k, err := scanStream(src[p:], n, c.codec)
-			if err == nil {
-				switch cs := int(int32(binary.LittleEndian.Uint32(src[p:]))); cs {
-				case n:
-					s = src[p+4 : p+k]
-				case 0:
-					s = st.zeroStream(n)
-				default:
-					_, err = c.readStream(s, src[p:], cd)
-				}
-			}
-			if err != nil {
-				return fmt.Errorf("block %d stream %d: %w", i, j, err)
-			}
-			ss[j] = s
-			p += k
-		}
-	} else {
+	if nstreams != ts {
 		if err := c.readStreams(buf, i, nstreams, neblock, src, cd); err != nil {
-			return err
+			return nil, err
 		}
 		for j := range ts {
 			ss[j] = buf[j*n : (j+1)*n]
 		}
+		return buf, nil
 	}
+	p := 0
+	for j := range ts {
+		s := buf[j*n : (j+1)*n]
+		k, err := scanStream(src[p:], n, c.codec)
+		if err == nil {
+			switch cs := int(int32(binary.LittleEndian.Uint32(src[p:]))); cs {
+			case n:
+				s = src[p+4 : p+k]
+			case 0:
+				s = st.zeroStream(n)
+			default:
+				_, err = c.readStream(s, src[p:], cd)
+			}
+		}
+		if err != nil {
+			clear(ss[:j])
+			return nil, fmt.Errorf("block %d stream %d: %w", i, j, err)
+		}
+		ss[j] = s
+		p += k
+	}
+	return buf, nil
+}
+
+// decodeBlockPartStreams is decodeBlockPart for a range [lo,
+// lo+len(out)) of block i (nstreams streams of neblock bytes, shuffled
+// with typesize ts) whose whole items unshuffleStreams can take, from the
+// streams shuffledStreams sets. The whole items go straight into out, the
+// pieces of items at the range's ends byte by byte, and bytes past the
+// last item (a block of one stream whose size ts does not divide) are
+// copied as decoded.
+func (c *chunk2) decodeBlockPartStreams(out []byte, i, lo, ts, nstreams, neblock int, st *decodeState, cd codecDecoder) error {
+	var ss [16][]byte
+	buf, err := c.shuffledStreams(&ss, i, ts, nstreams, neblock, st, cd)
+	if err != nil {
+		return err
+	}
+	n := nstreams * neblock / ts
 	hi := lo + len(out)
 	end := min(hi, n*ts)
 	a0, a1 := (lo+ts-1)/ts, end/ts

@@ -316,6 +316,26 @@ func TestChunkReaderEveryBlockPart(t *testing.T) {
 					t.Fatalf("ts=%d split=%d: ReadsPart(%d, %d) for bytes outside one block", ts, split, r[0], r[1])
 				}
 			}
+			for j := int64(-1); j <= 3; j++ {
+				whole := j >= 0 && j < 2 && ts > 1
+				called := false
+				ok, err := schunkhook.ReadBlockStreams(cr, j, ts, func(ss *[16][]byte) {
+					called = true
+					for e := range bs / ts {
+						for b := range ts {
+							if ss[b][e] != want[int(j)*bs+e*ts+b] {
+								t.Fatalf("ts=%d split=%d: ReadBlockStreams of block %d: byte %d of item %d differs", ts, split, j, b, e)
+							}
+						}
+					}
+				})
+				if err != nil || ok != whole || called != whole {
+					t.Fatalf("ts=%d split=%d: ReadBlockStreams of block %d: %v, %v (called %v)", ts, split, j, ok, err, called)
+				}
+				if ok, _ := schunkhook.ReadBlockStreams(cr, j, ts+1, func(*[16][]byte) { t.Fatal("called") }); ok {
+					t.Fatalf("ts=%d split=%d: ReadBlockStreams of block %d for typesize %d", ts, split, j, ts+1)
+				}
+			}
 			if canUnshuffleStreams(ts, 64) && parts == 0 {
 				t.Errorf("ts=%d split=%d: no range took unshuffleStreams", ts, split)
 			}

@@ -21,3 +21,14 @@ var Reserve func(sc any, n int64)
 // quarter of its block costs more read alone (the block is decoded
 // whole, then the part copied out) than read with its whole block.
 var ReadsPart func(cr any, off int64, n int) bool
+
+// ReadBlockStreams decodes the streams of block nblock of a
+// *blosc.ChunkReader's chunk when the block is a whole one whose only
+// filter to undo is a byte shuffle of ts-byte items, ts dividing its
+// size, and calls fn with the ts streams of that shuffle: byte j of item
+// e of the block is streams[j][e]. It reports false, calling nothing,
+// for any other block. The streams are valid only during fn, which must
+// not change them (some are the chunk's own bytes). A slice that needs a
+// few items spread through a block (a band one item wide along its last
+// axis) gathers them from the streams, unshuffling nothing else.
+var ReadBlockStreams func(cr any, nblock int64, ts int, fn func(streams *[16][]byte)) (bool, error)
