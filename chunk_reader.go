@@ -11,6 +11,15 @@ func init() {
 		r, ok := cr.(*ChunkReader)
 		return ok && r.c.readsPart(off, n)
 	}
+	schunkhook.LoadBlocks = func(cr any, blocks []int64) (bool, error) {
+		r, ok := cr.(*ChunkReader)
+		if !ok || !r.lazy {
+			return false, nil
+		}
+		r.lz.mu.Lock()
+		defer r.lz.mu.Unlock()
+		return true, r.loadBlocks(blocks)
+	}
 	schunkhook.ReadBlockStreams = func(cr any, nblock int64, ts int, fn func(*[16][]byte)) (bool, error) {
 		r, ok := cr.(*ChunkReader)
 		if !ok {

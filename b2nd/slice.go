@@ -292,6 +292,7 @@ type sliceReader struct {
 	run                     []int64           // the blocks of the current run
 	origins                 []int64           // and their first array coordinates
 	gatherFn                func(*[16][]byte) // r.gatherStreams, made once
+	blocks                  []int64           // the blocks load reads
 	coords                  [10 * MaxDim]int64
 }
 
@@ -343,6 +344,9 @@ func (r *sliceReader) chunk(nchunk int64) error {
 		}
 		copyChunk(buf, g, origin, r.out, r.sliceShape, r.start, false)
 		return nil
+	}
+	if err := r.load(nchunk); err != nil {
+		return err
 	}
 	bb := int64(g.blockBytes)
 	for more := r.w.firstBlock(); more; more = r.w.nextBlock() {
@@ -438,6 +442,27 @@ func (r *sliceReader) span(origin []int64) (lo, hi int64) {
 		stride *= g.block[i]
 	}
 	return first, last + int64(g.itemsize)
+}
+
+// load reads the compressed bytes of the blocks of chunk nchunk that the
+// slice touches, when the chunk is read lazily from a frame file: runs
+// of adjacent blocks with one read each (schunkhook.LoadBlocks), where
+// reading the parts of blocks one at a time read the file once a block.
+func (r *sliceReader) load(nchunk int64) error {
+	if err := r.open(nchunk); err != nil {
+		return err
+	}
+	if lazy, _ := schunkhook.LoadBlocks(&r.cr, nil); !lazy {
+		return nil
+	}
+	r.blocks = r.blocks[:0]
+	for more := r.w.firstBlock(); more; more = r.w.nextBlock() {
+		r.blocks = append(r.blocks, r.w.nblock())
+	}
+	if _, err := schunkhook.LoadBlocks(&r.cr, r.blocks); err != nil {
+		return fmt.Errorf("b2nd: chunk %d: %w", nchunk, err)
+	}
+	return nil
 }
 
 // need returns the bytes of the slice in the block whose first item sits

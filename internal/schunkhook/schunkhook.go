@@ -32,3 +32,11 @@ var ReadsPart func(cr any, off int64, n int) bool
 // few items spread through a block (a band one item wide along its last
 // axis) gathers them from the streams, unshuffling nothing else.
 var ReadBlockStreams func(cr any, nblock int64, ts int, fn func(streams *[16][]byte)) (bool, error)
+
+// LoadBlocks reads the compressed bytes of the listed blocks of a
+// *blosc.ChunkReader's chunk that is read lazily from a frame file (a
+// reader of a chunk in memory reads nothing), adjacent blocks with one
+// call, and reports whether the reader is lazy. A slice that reads its
+// blocks one at a time (parts of them) loads them first this way: one
+// read of a file per block was a tenth of a band's time.
+var LoadBlocks func(cr any, blocks []int64) (bool, error)
