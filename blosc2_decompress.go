@@ -180,6 +180,8 @@ type decodeState struct {
 	stage []byte // a group of decoded blocks on its way to the output
 	// streams are the starts of a block's streams for unshuffleStreams.
 	streams [16]*byte
+	// parts are a block's streams handed to schunkhook.ReadBlockStreams.
+	parts [16][]byte
 	// zeros is what a zero stream is read from (decodeBlockStreams); it
 	// is never written.
 	zeros []byte
@@ -254,13 +256,19 @@ func (c *chunk2) readStreams(buf []byte, i, nstreams, neblock int, src []byte, c
 }
 
 // decodeBlockPart decodes bytes [off, off+len(out)) of regular block i
-// into out when the block's only filter to undo is a byte shuffle and the
-// range is at most a quarter of the block, and reports whether it did.
-// The streams are decoded whole (a codec cannot start mid-stream), but
-// only the range's items are unshuffled: their bytes gathered from each
-// stream, then unshuffled with the kernels. A thin slice of an
-// N-dimensional array (a plane of a 3-D block) reads such ranges, and the
-// unshuffle of the whole block was a fifth of its time.
+// into out when the block's only filter to undo is a byte shuffle, and
+// reports whether it did. The streams are decoded whole (a codec cannot
+// start mid-stream), but only the range's items are unshuffled. A thin
+// slice of an N-dimensional array (a plane of a 3-D block, a third of the
+// rows of a 2-D one) reads such ranges, and the unshuffle of the whole
+// block was a fifth of its time.
+//
+// Where unshuffleStreams can take the items the range holds whole, they
+// are unshuffled from the streams where they lie straight into out
+// (decodeBlockPartStreams), which costs less than decoding the whole
+// block at any size of range. Elsewhere the range's bytes are gathered
+// from each stream, unshuffled, then copied out: three passes, which lost
+// to decoding the whole block for ranges over a quarter of it.
 func (c *chunk2) decodeBlockPart(out []byte, i, off int, st *decodeState, cd codecDecoder) (bool, error) {
 	ts, ok := c.pipe.shuffleOnly()
 	if !ok || ts < 2 {
@@ -274,6 +282,9 @@ func (c *chunk2) decodeBlockPart(out []byte, i, off int, st *decodeState, cd cod
 	lo, hi := off, off+len(out)
 	n := bsize / ts // the items; bytes past n*ts stay where they are
 	body := n * ts
+	if partStreams(ts, n, lo, hi) {
+		return true, c.decodeBlockPartStreams(out, i, lo, ts, nstreams, neblock, st, cd)
+	}
 	e0, e1 := min(lo/ts, n), min((hi+ts-1)/ts, n)
 	m := e1 - e0
 	if 4*len(out) > bsize || 2*m*ts > bsize {
@@ -297,6 +308,118 @@ func (c *chunk2) decodeBlockPart(out []byte, i, off int, st *decodeState, cd cod
 		copy(out[from-lo:], buf[from:hi])
 	}
 	return true, nil
+}
+
+// partStreams reports whether decodeBlockPart unshuffles bytes [lo, hi)
+// of a block of n items of ts bytes with unshuffleStreams: the items
+// [a0, a1) that lie whole inside the range are enough for its kernels.
+func partStreams(ts, n, lo, hi int) bool {
+	a0, a1 := (lo+ts-1)/ts, min(hi, n*ts)/ts
+	return a1 > a0 && canUnshuffleStreams(ts, a1-a0)
+}
+
+// readsPart reports whether reading the n bytes at off, inside one
+// regular block, takes decodeBlockPartStreams (schunkhook.ReadsPart).
+func (c *chunk2) readsPart(off int64, n int) bool {
+	h := &c.h
+	if h.special() != specialNone || h.memcpyed() || h.vlBlocks() || h.blocksize <= 0 ||
+		off < 0 || n <= 0 || off >= int64(h.nbytes) || int64(n) > int64(h.nbytes)-off {
+		return false
+	}
+	i := int(off / int64(h.blocksize))
+	lo := int(off) - i*h.blocksize
+	if i >= c.nblocks || lo+n > c.blockSize(i) {
+		return false
+	}
+	ts, ok := c.pipe.shuffleOnly()
+	if !ok || ts < 2 {
+		return false
+	}
+	nstreams, neblock, err := c.streams(i)
+	return err == nil && partStreams(ts, nstreams*neblock/ts, lo, lo+n)
+}
+
+// shuffledStreams decodes the streams of block i (nstreams streams of
+// neblock bytes) whose only filter to undo is a byte shuffle of ts-byte
+// items, and sets ss[0:ts] to the ts streams of that shuffle: byte j of
+// item e is ss[j][e]. When the block is split into its ts streams, a
+// raw stream is read where the chunk holds it and a zero stream from the
+// buffer of zeros, as decodeBlockStreams does; otherwise the block's one
+// stream is decoded and the ts streams of the shuffle lie side by side
+// in it. It returns the scratch buffer the streams were decoded into,
+// whose bytes past the last item hold the block's last bytes when ts
+// does not divide its size (one stream only).
+func (c *chunk2) shuffledStreams(ss *[16][]byte, i, ts, nstreams, neblock int, st *decodeState, cd codecDecoder) ([]byte, error) {
+	src := c.src[c.bstart(i):]
+	bsize := nstreams * neblock
+	n := bsize / ts
+	buf, _ := st.scratch(bsize)
+	if nstreams != ts {
+		if err := c.readStreams(buf, i, nstreams, neblock, src, cd); err != nil {
+			return nil, err
+		}
+		for j := range ts {
+			ss[j] = buf[j*n : (j+1)*n]
+		}
+		return buf, nil
+	}
+	p := 0
+	for j := range ts {
+		s := buf[j*n : (j+1)*n]
+		k, err := scanStream(src[p:], n, c.codec)
+		if err == nil {
+			switch cs := int(int32(binary.LittleEndian.Uint32(src[p:]))); cs {
+			case n:
+				s = src[p+4 : p+k]
+			case 0:
+				s = st.zeroStream(n)
+			default:
+				_, err = c.readStream(s, src[p:], cd)
+			}
+		}
+		if err != nil {
+			clear(ss[:j])
+			return nil, fmt.Errorf("block %d stream %d: %w", i, j, err)
+		}
+		ss[j] = s
+		p += k
+	}
+	return buf, nil
+}
+
+// decodeBlockPartStreams is decodeBlockPart for a range [lo,
+// lo+len(out)) of block i (nstreams streams of neblock bytes, shuffled
+// with typesize ts) whose whole items unshuffleStreams can take, from the
+// streams shuffledStreams sets. The whole items go straight into out, the
+// pieces of items at the range's ends byte by byte, and bytes past the
+// last item (a block of one stream whose size ts does not divide) are
+// copied as decoded.
+func (c *chunk2) decodeBlockPartStreams(out []byte, i, lo, ts, nstreams, neblock int, st *decodeState, cd codecDecoder) error {
+	var ss [16][]byte
+	buf, err := c.shuffledStreams(&ss, i, ts, nstreams, neblock, st, cd)
+	if err != nil {
+		return err
+	}
+	n := nstreams * neblock / ts
+	hi := lo + len(out)
+	end := min(hi, n*ts)
+	a0, a1 := (lo+ts-1)/ts, end/ts
+	for j := range ts {
+		st.streams[j] = &ss[j][a0]
+	}
+	unshuffleStreams(out[a0*ts-lo:a1*ts-lo], &st.streams, ts, a1-a0)
+	// The chunk may be the caller's to drop: hold no pointer into it.
+	clear(st.streams[:ts])
+	for b := lo; b < a0*ts; b++ {
+		out[b-lo] = ss[b%ts][b/ts]
+	}
+	for b := a1 * ts; b < end; b++ {
+		out[b-lo] = ss[b%ts][b/ts]
+	}
+	if hi > end {
+		copy(out[end-lo:], buf[end:hi])
+	}
+	return nil
 }
 
 // decodeVLBlock decodes VL block i, whose stream spans [bs, end).

@@ -9,6 +9,7 @@ import (
 
 	"github.com/goblosc/blosc/internal/cpu"
 	"github.com/goblosc/blosc/internal/guard"
+	"github.com/goblosc/blosc/internal/schunkhook"
 	"github.com/goblosc/blosc/internal/testrand"
 )
 
@@ -212,5 +213,134 @@ func TestBlosc2RawStreamsCorrupt(t *testing.T) {
 			}
 		}
 		p += n
+	}
+}
+
+// TestChunkReaderEveryBlockPart reads, through ChunkReader.ReadAt, ranges
+// starting at every byte of chunks whose only filter to undo is a byte
+// shuffle, typesizes 1 to 16, split into streams (some stored raw, some
+// zero, some runs, some compressed) or not, with a short last block whose
+// size the typesize does not divide; each range ends a few bytes after
+// its start or a few bytes before the end of its block, or anywhere. The
+// chunk ends against a guard page, and the output sits against one at
+// either end, so a stream or output read or written past its end faults;
+// every range must match the chunk's full decode. Where unshuffleStreams
+// can take a range's whole items, decodeBlockPart must take the range.
+func TestChunkReaderEveryBlockPart(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for ts := 1; ts <= 16; ts++ {
+		if testing.Short() && ts&(ts-1) != 0 && ts != 3 {
+			continue
+		}
+		bs := 130 * ts
+		nbytes := 2*bs + 70*ts + 3
+		data := make([]byte, nbytes)
+		if ts > 1 {
+			data = noisyLowBytes(rng, (nbytes+ts-1)/ts, ts)[:nbytes]
+		} else {
+			testrand.Fill(rng, data[:nbytes/2])
+		}
+		for _, split := range []SplitMode{SplitAlways, SplitNever} {
+			o := Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: ts, Blocksize: bs,
+				Filters: [MaxFilters]Filter{5: ByteShuffle}, SplitMode: split}
+			c, err := Compress(nil, data, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := Decompress(nil, c)
+			if err != nil || !bytes.Equal(want, data) {
+				t.Fatalf("ts=%d split=%d: round trip: %v", ts, split, err)
+			}
+			gc := guard.New(len(c), guard.End)
+			gsrc := gc.Bytes[len(gc.Bytes)-len(c):]
+			copy(gsrc, c)
+			cr, err := NewChunkReader(gsrc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cr.c.h.blocksize != bs || cr.c.nblocks != 3 {
+				t.Fatalf("ts=%d: blocksize %d, %d blocks", ts, cr.c.h.blocksize, cr.c.nblocks)
+			}
+			side := guard.Side(ts % 2)
+			gout := guard.New(bs, side)
+			at := func(n int) []byte {
+				if side == guard.End {
+					return gout.Bytes[len(gout.Bytes)-n:]
+				}
+				return gout.Bytes[:n:n]
+			}
+			var st decodeState
+			var ws workerState
+			parts := 0
+			check := func(lo, hi int) {
+				p := at(hi - lo)
+				if _, err := cr.ReadAt(p, int64(lo)); err != nil || !bytes.Equal(p, want[lo:hi]) {
+					t.Fatalf("ts=%d split=%d: ReadAt [%d, %d): %v", ts, split, lo, hi, err)
+				}
+				j := lo / bs
+				bstart := j * bs
+				bsize := cr.c.blockSize(j)
+				if hi > bstart+bsize || ts < 2 {
+					return
+				}
+				n := bsize / ts
+				a0, a1 := (lo-bstart+ts-1)/ts, min(hi-bstart, n*ts)/ts
+				kernel := a1-a0 >= 64 && canUnshuffleStreams(ts, 64)
+				if hi > lo && schunkhook.ReadsPart(cr, int64(lo), hi-lo) != kernel {
+					t.Fatalf("ts=%d split=%d: ReadsPart [%d, %d) is %v", ts, split, lo, hi, !kernel)
+				}
+				if !kernel {
+					return
+				}
+				clear(p)
+				done, err := cr.c.decodeBlockPart(p, j, lo-bstart, &st, &ws)
+				if err != nil || !done || !bytes.Equal(p, want[lo:hi]) {
+					t.Fatalf("ts=%d split=%d: decodeBlockPart [%d, %d): done %v, %v", ts, split, lo, hi, done, err)
+				}
+				parts++
+			}
+			for lo := range nbytes {
+				bend := min(nbytes, (lo/bs+1)*bs)
+				for k := range ts + 2 {
+					if lo+k <= nbytes {
+						check(lo, lo+k)
+					}
+					if bend-k > lo {
+						check(lo, bend-k)
+					}
+				}
+				check(lo, lo+rng.IntN(min(bs, nbytes-lo)+1))
+			}
+			for _, r := range [][2]int64{{-1, 1}, {0, 0}, {0, -1}, {int64(nbytes), 1}, {int64(nbytes) - 1, 2}, {0, int64(nbytes)}, {int64(bs) - 1, int64(bs)}} {
+				if schunkhook.ReadsPart(cr, r[0], int(r[1])) {
+					t.Fatalf("ts=%d split=%d: ReadsPart(%d, %d) for bytes outside one block", ts, split, r[0], r[1])
+				}
+			}
+			for j := int64(-1); j <= 3; j++ {
+				whole := j >= 0 && j < 2 && ts > 1
+				called := false
+				ok, err := schunkhook.ReadBlockStreams(cr, j, ts, func(ss *[16][]byte) {
+					called = true
+					for e := range bs / ts {
+						for b := range ts {
+							if ss[b][e] != want[int(j)*bs+e*ts+b] {
+								t.Fatalf("ts=%d split=%d: ReadBlockStreams of block %d: byte %d of item %d differs", ts, split, j, b, e)
+							}
+						}
+					}
+				})
+				if err != nil || ok != whole || called != whole {
+					t.Fatalf("ts=%d split=%d: ReadBlockStreams of block %d: %v, %v (called %v)", ts, split, j, ok, err, called)
+				}
+				if ok, _ := schunkhook.ReadBlockStreams(cr, j, ts+1, func(*[16][]byte) { t.Fatal("called") }); ok {
+					t.Fatalf("ts=%d split=%d: ReadBlockStreams of block %d for typesize %d", ts, split, j, ts+1)
+				}
+			}
+			if canUnshuffleStreams(ts, 64) && parts == 0 {
+				t.Errorf("ts=%d split=%d: no range took unshuffleStreams", ts, split)
+			}
+			gout.Free()
+			gc.Free()
+		}
 	}
 }

@@ -1,6 +1,67 @@
 package blosc
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/goblosc/blosc/internal/schunkhook"
+)
+
+func init() {
+	schunkhook.ReadsPart = func(cr any, off int64, n int) bool {
+		r, ok := cr.(*ChunkReader)
+		return ok && r.c.readsPart(off, n)
+	}
+	schunkhook.LoadBlocks = func(cr any, blocks []int64) (bool, error) {
+		r, ok := cr.(*ChunkReader)
+		if !ok || !r.lazy {
+			return false, nil
+		}
+		r.lz.mu.Lock()
+		defer r.lz.mu.Unlock()
+		return true, r.loadBlocks(blocks)
+	}
+	schunkhook.ReadBlockStreams = func(cr any, nblock int64, ts int, fn func(*[16][]byte)) (bool, error) {
+		r, ok := cr.(*ChunkReader)
+		if !ok {
+			return false, nil
+		}
+		return r.blockStreams(nblock, ts, fn)
+	}
+}
+
+// blockStreams is schunkhook.ReadBlockStreams.
+func (r *ChunkReader) blockStreams(nblock int64, ts int, fn func(*[16][]byte)) (bool, error) {
+	c := &r.c
+	h := &c.h
+	if h.special() != specialNone || h.memcpyed() || h.vlBlocks() || nblock < 0 || nblock >= int64(c.nblocks) || ts < 2 || ts > 16 {
+		return false, nil
+	}
+	i := int(nblock)
+	if t, ok := c.pipe.shuffleOnly(); !ok || t != ts || c.blockSize(i) != h.blocksize || h.blocksize%ts != 0 {
+		return false, nil
+	}
+	nstreams, neblock, err := c.streams(i)
+	if err != nil {
+		return false, err
+	}
+	if r.lazy {
+		r.lz.mu.Lock()
+		defer r.lz.mu.Unlock()
+		if err := r.load(i*h.blocksize, (i+1)*h.blocksize); err != nil {
+			return false, err
+		}
+	}
+	e := enginePool.Get().(*engine)
+	defer enginePool.Put(e)
+	st := &e.ws.b2
+	if _, err := c.shuffledStreams(&st.parts, i, ts, nstreams, neblock, st, &e.ws); err != nil {
+		return false, err
+	}
+	fn(&st.parts)
+	// The chunk may be the caller's to drop: hold no pointer into it.
+	clear(st.parts[:ts])
+	return true, nil
+}
 
 // ChunkReader reads byte ranges of one Blosc2 chunk held in memory,
 // opened once: the header and block starts are checked when it is

@@ -141,33 +141,62 @@ func (r *ChunkReader) load(lo, hi int) error {
 		return nil
 	}
 	bs := c.h.blocksize
-	// Gather the byte ranges of the blocks not read yet, then read them
-	// with one call per run of adjacent ranges (a compressor writes a
-	// chunk's blocks one after the other).
-	spans := lz.spans[:0]
-	want := func(j int) {
-		if j >= c.nblocks || lz.loaded[j] {
-			return
-		}
-		lz.loaded[j] = true
-		a := c.bstart(j)
-		b := len(lz.buf)
-		if k, _ := slices.BinarySearch(lz.sorted, a+1); k < len(lz.sorted) {
-			b = lz.sorted[k]
-		}
-		if a = max(a, lz.have); a < b {
-			spans = append(spans, [2]int{a, b})
-		}
-	}
 	first, last := lo/bs, (hi-1)/bs
+	lz.spans = lz.spans[:0]
 	if c.pipe.has(Delta) && first > 0 {
-		want(0)
+		r.want(0)
 	}
 	for j := first; j <= last; j++ {
-		want(j)
+		r.want(j)
 	}
+	return r.readWanted()
+}
+
+// loadBlocks reads the bytes of the listed blocks that are not read yet
+// (schunkhook.LoadBlocks), with block 0 under delta.
+func (r *ChunkReader) loadBlocks(blocks []int64) error {
+	lz, c := r.lz, &r.c
+	if c.h.memcpyed() || c.h.special() != specialNone || c.h.vlBlocks() {
+		return nil // no blocks to read apart: ReadAt reads what it needs
+	}
+	lz.spans = lz.spans[:0]
+	for k, j := range blocks {
+		if k == 0 && c.pipe.has(Delta) {
+			r.want(0)
+		}
+		if j >= 0 && j < int64(c.nblocks) {
+			r.want(int(j))
+		}
+	}
+	return r.readWanted()
+}
+
+// want adds the byte range of block j to the ranges readWanted reads,
+// unless it was read already. Gathering the blocks' ranges first, then
+// reading them with one call per run of adjacent ranges, reads a run of
+// blocks (a compressor writes a chunk's blocks one after the other) at
+// once.
+func (r *ChunkReader) want(j int) {
+	lz, c := r.lz, &r.c
+	if j >= c.nblocks || lz.loaded[j] {
+		return
+	}
+	lz.loaded[j] = true
+	a := c.bstart(j)
+	b := len(lz.buf)
+	if k, _ := slices.BinarySearch(lz.sorted, a+1); k < len(lz.sorted) {
+		b = lz.sorted[k]
+	}
+	if a = max(a, lz.have); a < b {
+		lz.spans = append(lz.spans, [2]int{a, b})
+	}
+}
+
+// readWanted reads the ranges want gathered.
+func (r *ChunkReader) readWanted() error {
+	lz := r.lz
+	spans := lz.spans
 	slices.SortFunc(spans, func(x, y [2]int) int { return x[0] - y[0] })
-	lz.spans = spans
 	for k := 0; k < len(spans); {
 		a, b := spans[k][0], spans[k][1]
 		for k++; k < len(spans) && spans[k][0] == b; k++ {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/goblosc/blosc/internal/schunkhook"
 )
 
 // lazyOptions make chunks of shuffled blocks, of delta-coded blocks
@@ -97,6 +99,75 @@ func TestOpenChunkLazy(t *testing.T) {
 					t.Fatalf("chunk %d: ReadAt [%d, %d): %v", i, a, b, err)
 				}
 			}
+		}
+	}
+}
+
+// TestLoadBlocks: schunkhook.LoadBlocks reads a lazy chunk's listed
+// blocks, adjacent ones with one read (with block 0 under delta, blocks
+// out of range ignored), after which reading them reads nothing more
+// and gives the chunk's bytes; for a chunk in memory it reads nothing
+// and says the reader is not lazy.
+func TestLoadBlocks(t *testing.T) {
+	data := make([]byte, 256<<10)
+	r := rand.New(rand.NewPCG(8, 8))
+	for i := range data {
+		data[i] = byte(i/300) ^ byte(r.IntN(4))
+	}
+	for _, o := range lazyOptions {
+		s, err := NewSChunk(SChunkOptions{Options: o, ChunkSize: 256 << 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AppendData(data); err != nil {
+			t.Fatal(err)
+		}
+		fr, err := s.AppendFrame(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := s.DecompressChunk(nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cr := &countReaderAt{r: bytes.NewReader(fr)}
+		f, err := OpenFrame(cr, int64(len(fr)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rd ChunkReader
+		if err := f.OpenChunk(&rd, 0); err != nil {
+			t.Fatal(err)
+		}
+		calls := cr.calls
+		lazy, err := schunkhook.LoadBlocks(&rd, []int64{3, 4, 5, 9, -1, 1 << 40})
+		if err != nil || !lazy {
+			t.Fatalf("filters %v: LoadBlocks: %v, %v", o.Filters, lazy, err)
+		}
+		memcpyed := rd.c.h.memcpyed()
+		wantCalls := int64(2) // blocks 3-5, block 9
+		if o.Filters[4] == Delta {
+			wantCalls = 3 // and block 0
+		}
+		if memcpyed {
+			wantCalls = 0
+		}
+		if c := cr.calls - calls; c != wantCalls {
+			t.Errorf("filters %v: LoadBlocks took %d reads, not %d", o.Filters, c, wantCalls)
+		}
+		bs := int(rd.c.h.blocksize)
+		calls = cr.calls
+		for _, j := range []int{3, 4, 5, 9} {
+			p := make([]byte, bs)
+			if _, err := rd.ReadAt(p, int64(j*bs)); err != nil || !bytes.Equal(p, want[j*bs:(j+1)*bs]) {
+				t.Fatalf("filters %v: block %d: %v", o.Filters, j, err)
+			}
+		}
+		if c := cr.calls - calls; c != 0 && !memcpyed {
+			t.Errorf("filters %v: reading loaded blocks took %d reads", o.Filters, c)
+		}
+		if lazy, err := schunkhook.LoadBlocks(&ChunkReader{}, []int64{0}); lazy || err != nil {
+			t.Errorf("a reader in memory: LoadBlocks says lazy %v, %v", lazy, err)
 		}
 	}
 }

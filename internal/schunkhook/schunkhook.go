@@ -1,7 +1,8 @@
 // Package schunkhook lets the packages beside the root one (b2nd) reach
-// a super-chunk's internals that the public API does not offer. The root
-// package sets the functions at init; the values are *blosc.SChunk, which
-// this package cannot name without an import cycle.
+// a super-chunk's or a chunk reader's internals that the public API does
+// not offer. The root package sets the functions at init; the values are
+// *blosc.SChunk or *blosc.ChunkReader, which this package cannot name
+// without an import cycle.
 package schunkhook
 
 // Reserve makes room in an in-memory super-chunk for n more bytes of
@@ -11,3 +12,31 @@ package schunkhook
 // of its first chunks) saves the super-chunk doubling its buffer again
 // and again, each time clearing a new one and copying the old.
 var Reserve func(sc any, n int64)
+
+// ReadsPart reports whether a *blosc.ChunkReader's ReadAt of the n bytes
+// at off, which lie in one block of its chunk, unshuffles only them,
+// straight into the caller's buffer: a kernel unshuffles the range's
+// items from the block's decoded streams. A reader of parts of blocks
+// (b2nd's slices) then reads any part that way; otherwise a part over a
+// quarter of its block costs more read alone (the block is decoded
+// whole, then the part copied out) than read with its whole block.
+var ReadsPart func(cr any, off int64, n int) bool
+
+// ReadBlockStreams decodes the streams of block nblock of a
+// *blosc.ChunkReader's chunk when the block is a whole one whose only
+// filter to undo is a byte shuffle of ts-byte items, ts dividing its
+// size, and calls fn with the ts streams of that shuffle: byte j of item
+// e of the block is streams[j][e]. It reports false, calling nothing,
+// for any other block. The streams are valid only during fn, which must
+// not change them (some are the chunk's own bytes). A slice that needs a
+// few items spread through a block (a band one item wide along its last
+// axis) gathers them from the streams, unshuffling nothing else.
+var ReadBlockStreams func(cr any, nblock int64, ts int, fn func(streams *[16][]byte)) (bool, error)
+
+// LoadBlocks reads the compressed bytes of the listed blocks of a
+// *blosc.ChunkReader's chunk that is read lazily from a frame file (a
+// reader of a chunk in memory reads nothing), adjacent blocks with one
+// call, and reports whether the reader is lazy. A slice that reads its
+// blocks one at a time (parts of them) loads them first this way: one
+// read of a file per block was a tenth of a band's time.
+var LoadBlocks func(cr any, blocks []int64) (bool, error)
