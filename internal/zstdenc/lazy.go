@@ -276,14 +276,15 @@ func (e *Encoder) rowHash(buf []byte, i int, mls, rlog uint8) uint32 {
 // last of a long stretch, as libzstd does.
 func (e *Encoder) rowUpdate(buf []byte, ip int, mls, rlog uint8, skip bool) {
 	i := e.nextUpdate
+	hh := newHasher(mls, e.p.hlog-rlog+rowTagBits) // rowHash's
 	if skip && ip-i > rowSkipThreshold {
 		for end := i + rowSkipStart; i < end; i++ {
-			e.rowInsert(e.rowHash(buf, i, mls, rlog), i, rlog)
+			e.rowInsert(hh.hash(load64(buf, i)), i, rlog)
 		}
 		i = ip - rowSkipEnd
 	}
 	for ; i < ip; i++ {
-		e.rowInsert(e.rowHash(buf, i, mls, rlog), i, rlog)
+		e.rowInsert(hh.hash(load64(buf, i)), i, rlog)
 	}
 	e.nextUpdate = max(e.nextUpdate, ip)
 }
@@ -309,9 +310,15 @@ func tagMatchesSWAR(tags []byte, tag uint8, n int) uint64 {
 // least 4 bytes (longer than over) among the tag-matching entries of
 // ip's row, newest first; then ip goes into the row.
 func (e *Encoder) rowSearch(buf []byte, ip, end int, mls uint8, over int) (int, int) {
-	rlog := e.rowLog()
-	e.rowUpdate(buf, ip, mls, rlog, true)
-	h := e.rowHash(buf, ip, mls, rlog)
+	// mls is the frame's (lazy's), for which rowLg and rowHH were set.
+	rlog := e.rowLg
+	if e.nextUpdate < ip {
+		// Only after a match or a skip: lazy2's searches at ip+1 and
+		// ip+2 find the row up to date, and the call (not inlined, a
+		// loop) cost more than the check.
+		e.rowUpdate(buf, ip, mls, rlog, true)
+	}
+	h := e.rowHH.hash(load64(buf, ip))
 	row := h >> rowTagBits
 	n := 1 << rlog
 	head := uint(e.rowHeads[row]) & uint(n-1)
@@ -355,7 +362,7 @@ func (e *Encoder) rowSearch(buf []byte, ip, end int, mls uint8, over int) (int, 
 		// (Reading it instead, which Go can do without assembly, made
 		// this 2-15% slower: a load that misses holds up the ones
 		// after it, a prefetch does not.)
-		r := e.rowHash(buf, ip+rowAhead, mls, rlog) >> rowTagBits
+		r := e.rowHH.hash(load64(buf, ip+rowAhead)) >> rowTagBits
 		k := int(r) << rlog
 		hd := int(e.rowHeads[r]) & (n - 1)
 		prefetchRow(&e.rowTags[k], &e.hashT[k+hd])
