@@ -18,6 +18,14 @@ import "math/bits"
 // position plus one fits.
 const chain16Max = 1 << 16
 
+// chain16HeadsMax and chain16LinksMax are the most heads and links the
+// 16-bit chains use: paramsFor bounds the hash log by the window log plus
+// one and the chain log by the window log, at most 16 here.
+const (
+	chain16HeadsMax = 1 << 17
+	chain16LinksMax = 1 << 16
+)
+
 // useChain16 reports whether the lazy strategies walk the 16-bit chains
 // for a history of n bytes.
 func (e *Encoder) useChain16(n int) bool {
@@ -28,14 +36,17 @@ func (e *Encoder) useChain16(n int) bool {
 // chain16Reset sizes the heads (2^hashLog) and links (2^chainLog) for
 // the frame. The heads are all 0 between frames (chain16Done).
 func (e *Encoder) chain16Reset() {
+	// Allocated at their largest (a history of at most 64 KiB has a
+	// hash log of at most 17 and a chain log of at most 16), so that
+	// greedy16 indexes them as arrays, without bounds checks.
 	n := 1 << e.p.clog
-	if cap(e.chain16) < n {
-		e.chain16 = make([]uint16, n)
+	if cap(e.chain16) < chain16LinksMax {
+		e.chain16 = make([]uint16, chain16LinksMax)
 	}
 	e.chain16 = e.chain16[:n]
 	nh := 1 << e.p.hlog
-	if cap(e.heads16) < nh {
-		e.heads16 = make([]uint16, nh)
+	if cap(e.heads16) < chain16HeadsMax {
+		e.heads16 = make([]uint16, chain16HeadsMax)
 	}
 	e.heads16 = e.heads16[:nh]
 	e.skips16 = e.skips16[:0]
@@ -81,15 +92,7 @@ func (e *Encoder) hcSearch16(buf []byte, ip, end int, mls uint8, over int) (int,
 	mask := len(chain) - 1
 	i := e.nextUpdate
 	if ip-i > rowSkipThreshold {
-		// The inside of a long match, as in hcSearch; chain16Done
-		// needs to know what was skipped.
-		for stop := i + rowSkipStart; i < stop; i++ {
-			h := hh.hash(load64(buf, i))
-			chain[i&mask] = head[h]
-			head[h] = uint16(i + 1)
-		}
-		e.skips16 = append(e.skips16, int32(i), int32(ip-rowSkipEnd))
-		i = ip - rowSkipEnd
+		i = e.chain16Skip(buf, i, ip)
 	}
 	for ; i < ip; i++ {
 		h := hh.hash(load64(buf, i))
@@ -126,6 +129,118 @@ func (e *Encoder) hcSearch16(buf []byte, ip, end int, mls uint8, over int) (int,
 		return 0, 0
 	}
 	return best, off
+}
+
+// chain16Skip enters the first rowSkipStart positions from i, the
+// start of a long match's inside, and returns where the entries resume
+// (rowSkipEnd before ip), as hcSearch does; chain16Done needs to know
+// what was skipped.
+func (e *Encoder) chain16Skip(buf []byte, i, ip int) int {
+	head, chain := e.heads16, e.chain16
+	hh := newHasher(min(max(e.p.minMatch, 4), 6), e.p.hlog)
+	mask := len(chain) - 1
+	for stop := i + rowSkipStart; i < stop; i++ {
+		h := hh.hash(load64(buf, i))
+		chain[i&mask] = head[h]
+		head[h] = uint16(i + 1)
+	}
+	e.skips16 = append(e.skips16, int32(i), int32(ip-rowSkipEnd))
+	return ip - rowSkipEnd
+}
+
+// greedy16 is lazy at depth 0 (libzstd's greedy) over the 16-bit chains
+// with hcSearch16 written inline: the same steps, so the same bytes, but
+// no call a position. Go keeps no register across a call, so lazy's two
+// calls a search (search, then hcSearch16) spilled and reloaded the
+// loop's state at every search; on literal-heavy planes (sensor_f32's
+// noisy bytes, searched at most positions) that was about a fifth of the
+// instructions.
+func (e *Encoder) greedy16(buf []byte, start, end int) {
+	mls := min(max(e.p.minMatch, 4), 6)
+	hh := newHasher(mls, e.p.hlog)
+	// As arrays: every hash is below 2^hlog <= chain16HeadsMax and
+	// every link index is masked, so the compiler drops the bounds
+	// checks and keeps two pointers rather than two slices.
+	head := (*[chain16HeadsMax]uint16)(e.heads16[:chain16HeadsMax])
+	chain := (*[chain16LinksMax]uint16)(e.chain16[:chain16LinksMax])
+	mask := len(e.chain16) - 1
+	chainLen := len(e.chain16)
+	maxTries := 1 << e.p.slog
+	ilimit := end - 8
+	anchor, ip := start, start
+	if ip == 0 {
+		ip = 1
+	}
+	nextUpdate := max(e.nextUpdate, 1)
+	rep1, rep2 := int(e.mrep[0]), int(e.mrep[1])
+	for ip < ilimit {
+		ml, off, st := 0, rep1, ip+1
+		if ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
+			// A repeat at ip+1 is taken without a search, as lazy
+			// does at depth 0.
+			ml = 4 + matchLen(buf, ip+5, ip+5-rep1, end)
+		} else {
+			// hcSearch16 from over = 3.
+			i := nextUpdate
+			if ip-i > rowSkipThreshold {
+				i = e.chain16Skip(buf, i, ip)
+			}
+			for ; i < ip; i++ {
+				h := hh.hash(load64(buf, i))
+				chain[i&mask&(chain16LinksMax-1)] = head[h&(chain16HeadsMax-1)]
+				head[h&(chain16HeadsMax-1)] = uint16(i + 1)
+			}
+			nextUpdate = max(nextUpdate, ip)
+			m := int(head[hh.hash(load64(buf, ip))&(chain16HeadsMax-1)]) - 1
+			minChain := ip - chainLen
+			best := 3
+			off = 0
+			for tries := maxTries; tries > 0 && m >= 0; tries-- {
+				next := chain[m&mask&(chain16LinksMax-1)]
+				if load32(buf, m+best-3) == load32(buf, ip+best-3) {
+					n := 0
+					if d := load64(buf, ip) ^ load64(buf, m); d != 0 {
+						n = bits.TrailingZeros64(d) >> 3
+					} else {
+						n = matchLen(buf, ip, m, end)
+					}
+					if n > best {
+						best, off = n, ip-m
+						if ip+n == end {
+							break
+						}
+					}
+				}
+				if m <= minChain {
+					break
+				}
+				m = int(next) - 1
+			}
+			if off == 0 {
+				ip += (ip-anchor)>>searchStrength + 1
+				continue
+			}
+			ml, st = best, ip
+			for st > anchor && st-off > 0 && buf[st-1] == buf[st-off-1] {
+				st--
+				ml++
+			}
+			rep2, rep1 = rep1, off
+		}
+		e.emit(buf, anchor, st, uint32(off), ml)
+		ip = st + ml
+		anchor = ip
+		for ip <= ilimit && ip >= rep2 && load32(buf, ip) == load32(buf, ip-rep2) {
+			n := 4 + matchLen(buf, ip+4, ip+4-rep2, end)
+			rep1, rep2 = rep2, rep1
+			e.emit(buf, ip, ip, uint32(rep1), n)
+			ip += n
+			anchor = ip
+		}
+	}
+	e.nextUpdate = nextUpdate
+	e.mrep = [2]uint32{uint32(rep1), uint32(rep2)}
+	e.lits = append(e.lits, buf[anchor:end]...)
 }
 
 // loadDict16 enters a dictionary's positions into the 16-bit chains, as

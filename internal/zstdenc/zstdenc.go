@@ -264,6 +264,10 @@ func (e *Encoder) block(dst, buf []byte, start, end int, last bool) []byte {
 	case stratDfast:
 		e.dfast(buf, start, end)
 	case stratGreedy:
+		if e.c16 {
+			e.greedy16(buf, start, end)
+			break
+		}
 		e.lazy(buf, start, end, 0)
 	case stratLazy:
 		e.lazy(buf, start, end, 1)
