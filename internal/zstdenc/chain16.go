@@ -87,25 +87,27 @@ func (e *Encoder) chain16Done(buf []byte) {
 
 // hcSearch16 is hcSearch over the 16-bit links.
 func (e *Encoder) hcSearch16(buf []byte, ip, end int, mls uint8, over int) (int, int) {
-	head, chain := e.heads16, e.chain16
 	hh := newHasher(mls, e.p.hlog)
-	mask := len(chain) - 1
+	// As arrays, as in greedy16.
+	head := (*[chain16HeadsMax]uint16)(e.heads16[:chain16HeadsMax])
+	chain := (*[chain16LinksMax]uint16)(e.chain16[:chain16LinksMax])
+	mask := len(e.chain16) - 1
 	i := e.nextUpdate
 	if ip-i > rowSkipThreshold {
 		i = e.chain16Skip(buf, i, ip)
 	}
 	for ; i < ip; i++ {
 		h := hh.hash(load64(buf, i))
-		chain[i&mask] = head[h]
-		head[h] = uint16(i + 1)
+		chain[i&mask&(chain16LinksMax-1)] = head[h&(chain16HeadsMax-1)]
+		head[h&(chain16HeadsMax-1)] = uint16(i + 1)
 	}
 	e.nextUpdate = max(e.nextUpdate, ip)
-	m := int(head[hh.hash(load64(buf, ip))]) - 1
+	m := int(head[hh.hash(load64(buf, ip))&(chain16HeadsMax-1)]) - 1
 
-	minChain := ip - len(chain)
+	minChain := ip - len(e.chain16)
 	best, off := over, 0
 	for tries := 1 << e.p.slog; tries > 0 && m >= 0; tries-- {
-		next := chain[m&mask]
+		next := chain[m&mask&(chain16LinksMax-1)]
 		if load32(buf, m+best-3) == load32(buf, ip+best-3) {
 			n := 0
 			if d := load64(buf, ip) ^ load64(buf, m); d != 0 {
