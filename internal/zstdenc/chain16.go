@@ -18,14 +18,6 @@ import "math/bits"
 // position plus one fits.
 const chain16Max = 1 << 16
 
-// chain16HeadsMax and chain16LinksMax are the most heads and links the
-// 16-bit chains use: paramsFor bounds the hash log by the window log plus
-// one and the chain log by the window log, at most 16 here.
-const (
-	chain16HeadsMax = 1 << 17
-	chain16LinksMax = 1 << 16
-)
-
 // useChain16 reports whether the lazy strategies walk the 16-bit chains
 // for a history of n bytes.
 func (e *Encoder) useChain16(n int) bool {
@@ -36,17 +28,14 @@ func (e *Encoder) useChain16(n int) bool {
 // chain16Reset sizes the heads (2^hashLog) and links (2^chainLog) for
 // the frame. The heads are all 0 between frames (chain16Done).
 func (e *Encoder) chain16Reset() {
-	// Allocated at their largest (a history of at most 64 KiB has a
-	// hash log of at most 17 and a chain log of at most 16), so that
-	// greedy16 indexes them as arrays, without bounds checks.
 	n := 1 << e.p.clog
-	if cap(e.chain16) < chain16LinksMax {
-		e.chain16 = make([]uint16, chain16LinksMax)
+	if cap(e.chain16) < n {
+		e.chain16 = make([]uint16, n)
 	}
 	e.chain16 = e.chain16[:n]
 	nh := 1 << e.p.hlog
-	if cap(e.heads16) < chain16HeadsMax {
-		e.heads16 = make([]uint16, chain16HeadsMax)
+	if cap(e.heads16) < nh {
+		e.heads16 = make([]uint16, nh)
 	}
 	e.heads16 = e.heads16[:nh]
 	e.skips16 = e.skips16[:0]
@@ -88,26 +77,26 @@ func (e *Encoder) chain16Done(buf []byte) {
 // hcSearch16 is hcSearch over the 16-bit links.
 func (e *Encoder) hcSearch16(buf []byte, ip, end int, mls uint8, over int) (int, int) {
 	hh := newHasher(mls, e.p.hlog)
-	// As arrays, as in greedy16.
-	head := (*[chain16HeadsMax]uint16)(e.heads16[:chain16HeadsMax])
-	chain := (*[chain16LinksMax]uint16)(e.chain16[:chain16LinksMax])
-	mask := len(e.chain16) - 1
+	// Indexes masked by the tables' sizes, as in greedy16.
+	head, chain := e.heads16, e.chain16
+	_, _ = head[0], chain[0]
+	hmask, mask := len(head)-1, len(chain)-1
 	i := e.nextUpdate
 	if ip-i > rowSkipThreshold {
 		i = e.chain16Skip(buf, i, ip)
 	}
 	for ; i < ip; i++ {
 		h := hh.hash(load64(buf, i))
-		chain[i&mask&(chain16LinksMax-1)] = head[h&(chain16HeadsMax-1)]
-		head[h&(chain16HeadsMax-1)] = uint16(i + 1)
+		chain[i&mask] = head[int(h)&hmask]
+		head[int(h)&hmask] = uint16(i + 1)
 	}
 	e.nextUpdate = max(e.nextUpdate, ip)
-	m := int(head[hh.hash(load64(buf, ip))&(chain16HeadsMax-1)]) - 1
+	m := int(head[int(hh.hash(load64(buf, ip)))&hmask]) - 1
 
-	minChain := ip - len(e.chain16)
+	minChain := ip - len(chain)
 	best, off := over, 0
 	for tries := 1 << e.p.slog; tries > 0 && m >= 0; tries-- {
-		next := chain[m&mask&(chain16LinksMax-1)]
+		next := chain[m&mask]
 		if load32(buf, m+best-3) == load32(buf, ip+best-3) {
 			n := 0
 			if d := load64(buf, ip) ^ load64(buf, m); d != 0 {
@@ -160,13 +149,15 @@ func (e *Encoder) chain16Skip(buf []byte, i, ip int) int {
 func (e *Encoder) greedy16(buf []byte, start, end int) {
 	mls := min(max(e.p.minMatch, 4), 6)
 	hh := newHasher(mls, e.p.hlog)
-	// As arrays: every hash is below 2^hlog <= chain16HeadsMax and
-	// every link index is masked, so the compiler drops the bounds
-	// checks and keeps two pointers rather than two slices.
-	head := (*[chain16HeadsMax]uint16)(e.heads16[:chain16HeadsMax])
-	chain := (*[chain16LinksMax]uint16)(e.chain16[:chain16LinksMax])
-	mask := len(e.chain16) - 1
-	chainLen := len(e.chain16)
+	// Every index masked by its table's size (a power of two, the
+	// tables never empty): a hash is below 2^hlog, the heads' size, so
+	// the mask changes nothing, but the compiler then drops the bounds
+	// checks and keeps a pointer and a mask a table, fewer values to
+	// spill in this long loop.
+	head, chain := e.heads16, e.chain16
+	_, _ = head[0], chain[0]
+	hmask, mask := len(head)-1, len(chain)-1
+	chainLen := len(chain)
 	maxTries := 1 << e.p.slog
 	ilimit := end - 8
 	anchor, ip := start, start
@@ -189,16 +180,16 @@ func (e *Encoder) greedy16(buf []byte, start, end int) {
 			}
 			for ; i < ip; i++ {
 				h := hh.hash(load64(buf, i))
-				chain[i&mask&(chain16LinksMax-1)] = head[h&(chain16HeadsMax-1)]
-				head[h&(chain16HeadsMax-1)] = uint16(i + 1)
+				chain[i&mask] = head[int(h)&hmask]
+				head[int(h)&hmask] = uint16(i + 1)
 			}
 			nextUpdate = max(nextUpdate, ip)
-			m := int(head[hh.hash(load64(buf, ip))&(chain16HeadsMax-1)]) - 1
+			m := int(head[int(hh.hash(load64(buf, ip)))&hmask]) - 1
 			minChain := ip - chainLen
 			best := 3
 			off = 0
 			for tries := maxTries; tries > 0 && m >= 0; tries-- {
-				next := chain[m&mask&(chain16LinksMax-1)]
+				next := chain[m&mask]
 				if load32(buf, m+best-3) == load32(buf, ip+best-3) {
 					n := 0
 					if d := load64(buf, ip) ^ load64(buf, m); d != 0 {
