@@ -76,22 +76,28 @@ func (e *Encoder) chain16Done(buf []byte) {
 
 // hcSearch16 is hcSearch over the 16-bit links.
 func (e *Encoder) hcSearch16(buf []byte, ip, end int, mls uint8, over int) (int, int) {
-	hh := newHasher(mls, e.p.hlog)
-	// Indexes masked by the tables' sizes, as in greedy16.
 	head, chain := e.heads16, e.chain16
-	_, _ = head[0], chain[0]
-	hmask, mask := len(head)-1, len(chain)-1
+	hh := newHasher(mls, e.p.hlog)
+	mask := len(chain) - 1
 	i := e.nextUpdate
 	if ip-i > rowSkipThreshold {
-		i = e.chain16Skip(buf, i, ip)
+		// The inside of a long match, as in hcSearch; chain16Done
+		// needs to know what was skipped.
+		for stop := i + rowSkipStart; i < stop; i++ {
+			h := hh.hash(load64(buf, i))
+			chain[i&mask] = head[h]
+			head[h] = uint16(i + 1)
+		}
+		e.skips16 = append(e.skips16, int32(i), int32(ip-rowSkipEnd))
+		i = ip - rowSkipEnd
 	}
 	for ; i < ip; i++ {
 		h := hh.hash(load64(buf, i))
-		chain[i&mask] = head[int(h)&hmask]
-		head[int(h)&hmask] = uint16(i + 1)
+		chain[i&mask] = head[h]
+		head[h] = uint16(i + 1)
 	}
 	e.nextUpdate = max(e.nextUpdate, ip)
-	m := int(head[int(hh.hash(load64(buf, ip)))&hmask]) - 1
+	m := int(head[hh.hash(load64(buf, ip))]) - 1
 
 	minChain := ip - len(chain)
 	best, off := over, 0

@@ -147,10 +147,6 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 		e.nextUpdate = 1
 	}
 	rep1, rep2 := int(e.mrep[0]), int(e.mrep[1])
-	// On the 16-bit chains (the byte planes of clevels 4-5) hcSearch16
-	// is called directly: search's dispatch was a second call, with its
-	// spills, at every search.
-	c16 := e.c16
 	for ip < ilimit {
 		ml, off, isRep := 0, 0, true
 		st := ip + 1
@@ -159,13 +155,7 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 			off = rep1
 		}
 		if !(depth == 0 && ml > 0) {
-			var n, o int
-			if c16 {
-				n, o = e.hcSearch16(buf, ip, end, mls, max(3, ml))
-			} else {
-				n, o = e.search(buf, ip, end, mls, max(3, ml))
-			}
-			if n > ml {
+			if n, o := e.search(buf, ip, end, mls, max(3, ml)); n > ml {
 				ml, off, isRep, st = n, o, false, ip
 			}
 			if ml < 4 {
@@ -180,12 +170,7 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 						ml, off, isRep, st = n, rep1, true, ip
 					}
 				}
-				if c16 {
-					n, o = e.hcSearch16(buf, ip, end, mls, lazyOver(ml, off, isRep, 4, ip, end))
-				} else {
-					n, o = e.search(buf, ip, end, mls, lazyOver(ml, off, isRep, 4, ip, end))
-				}
-				if n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+4 {
+				if n, o := e.search(buf, ip, end, mls, lazyOver(ml, off, isRep, 4, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+4 {
 					ml, off, isRep, st = n, o, false, ip
 					continue
 				}
@@ -197,12 +182,7 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 							ml, off, isRep, st = n, rep1, true, ip
 						}
 					}
-					if c16 {
-						n, o = e.hcSearch16(buf, ip, end, mls, lazyOver(ml, off, isRep, 7, ip, end))
-					} else {
-						n, o = e.search(buf, ip, end, mls, lazyOver(ml, off, isRep, 7, ip, end))
-					}
-					if n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+7 {
+					if n, o := e.search(buf, ip, end, mls, lazyOver(ml, off, isRep, 7, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+7 {
 						ml, off, isRep, st = n, o, false, ip
 						continue
 					}
