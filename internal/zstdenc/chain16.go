@@ -128,6 +128,120 @@ func (e *Encoder) hcSearch16(buf []byte, ip, end int, mls uint8, over int) (int,
 	return best, off
 }
 
+// chain16Skip enters the first rowSkipStart positions from i, the
+// start of a long match's inside, and returns where the entries resume
+// (rowSkipEnd before ip), as hcSearch does; chain16Done needs to know
+// what was skipped.
+func (e *Encoder) chain16Skip(buf []byte, i, ip int) int {
+	head, chain := e.heads16, e.chain16
+	hh := newHasher(min(max(e.p.minMatch, 4), 6), e.p.hlog)
+	mask := len(chain) - 1
+	for stop := i + rowSkipStart; i < stop; i++ {
+		h := hh.hash(load64(buf, i))
+		chain[i&mask] = head[h]
+		head[h] = uint16(i + 1)
+	}
+	e.skips16 = append(e.skips16, int32(i), int32(ip-rowSkipEnd))
+	return ip - rowSkipEnd
+}
+
+// greedy16 is lazy at depth 0 (libzstd's greedy) over the 16-bit chains
+// with hcSearch16 written inline: the same steps, so the same bytes, but
+// no call a position. Go keeps no register across a call, so lazy's two
+// calls a search (search, then hcSearch16) spilled and reloaded the
+// loop's state at every search; on literal-heavy planes (sensor_f32's
+// noisy bytes, searched at most positions) that was about a fifth of the
+// instructions.
+func (e *Encoder) greedy16(buf []byte, start, end int) {
+	mls := min(max(e.p.minMatch, 4), 6)
+	hh := newHasher(mls, e.p.hlog)
+	// Every index masked by its table's size (a power of two, the
+	// tables never empty): a hash is below 2^hlog, the heads' size, so
+	// the mask changes nothing, but the compiler then drops the bounds
+	// checks and keeps a pointer and a mask a table, fewer values to
+	// spill in this long loop.
+	head, chain := e.heads16, e.chain16
+	_, _ = head[0], chain[0]
+	hmask, mask := len(head)-1, len(chain)-1
+	chainLen := len(chain)
+	maxTries := 1 << e.p.slog
+	ilimit := end - 8
+	anchor, ip := start, start
+	if ip == 0 {
+		ip = 1
+	}
+	nextUpdate := max(e.nextUpdate, 1)
+	rep1, rep2 := int(e.mrep[0]), int(e.mrep[1])
+	for ip < ilimit {
+		ml, off, st := 0, rep1, ip+1
+		if ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
+			// A repeat at ip+1 is taken without a search, as lazy
+			// does at depth 0.
+			ml = 4 + matchLen(buf, ip+5, ip+5-rep1, end)
+		} else {
+			// hcSearch16 from over = 3.
+			i := nextUpdate
+			if ip-i > rowSkipThreshold {
+				i = e.chain16Skip(buf, i, ip)
+			}
+			for ; i < ip; i++ {
+				h := hh.hash(load64(buf, i))
+				chain[i&mask] = head[int(h)&hmask]
+				head[int(h)&hmask] = uint16(i + 1)
+			}
+			nextUpdate = max(nextUpdate, ip)
+			m := int(head[int(hh.hash(load64(buf, ip)))&hmask]) - 1
+			minChain := ip - chainLen
+			best := 3
+			off = 0
+			for tries := maxTries; tries > 0 && m >= 0; tries-- {
+				next := chain[m&mask]
+				if load32(buf, m+best-3) == load32(buf, ip+best-3) {
+					n := 0
+					if d := load64(buf, ip) ^ load64(buf, m); d != 0 {
+						n = bits.TrailingZeros64(d) >> 3
+					} else {
+						n = matchLen(buf, ip, m, end)
+					}
+					if n > best {
+						best, off = n, ip-m
+						if ip+n == end {
+							break
+						}
+					}
+				}
+				if m <= minChain {
+					break
+				}
+				m = int(next) - 1
+			}
+			if off == 0 {
+				ip += (ip-anchor)>>searchStrength + 1
+				continue
+			}
+			ml, st = best, ip
+			for st > anchor && st-off > 0 && buf[st-1] == buf[st-off-1] {
+				st--
+				ml++
+			}
+			rep2, rep1 = rep1, off
+		}
+		e.emit(buf, anchor, st, uint32(off), ml)
+		ip = st + ml
+		anchor = ip
+		for ip <= ilimit && ip >= rep2 && load32(buf, ip) == load32(buf, ip-rep2) {
+			n := 4 + matchLen(buf, ip+4, ip+4-rep2, end)
+			rep1, rep2 = rep2, rep1
+			e.emit(buf, ip, ip, uint32(rep1), n)
+			ip += n
+			anchor = ip
+		}
+	}
+	e.nextUpdate = nextUpdate
+	e.mrep = [2]uint32{uint32(rep1), uint32(rep2)}
+	e.lits = append(e.lits, buf[anchor:end]...)
+}
+
 // loadDict16 enters a dictionary's positions into the 16-bit chains, as
 // loadDict does into the uint32 ones.
 func (e *Encoder) loadDict16(d []byte) {

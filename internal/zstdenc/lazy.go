@@ -103,6 +103,9 @@ func (e *Encoder) search(buf []byte, ip, end int, mls uint8, over int) (int, int
 		return e.btSearch(buf, ip, end)
 	}
 	if e.rows {
+		if e.rowLg == 6 {
+			return e.rowSearch64(buf, ip, end, mls, over)
+		}
 		return e.rowSearch(buf, ip, end, mls, over)
 	}
 	if e.c16 {
@@ -276,14 +279,15 @@ func (e *Encoder) rowHash(buf []byte, i int, mls, rlog uint8) uint32 {
 // last of a long stretch, as libzstd does.
 func (e *Encoder) rowUpdate(buf []byte, ip int, mls, rlog uint8, skip bool) {
 	i := e.nextUpdate
+	hh := newHasher(mls, e.p.hlog-rlog+rowTagBits) // rowHash's
 	if skip && ip-i > rowSkipThreshold {
 		for end := i + rowSkipStart; i < end; i++ {
-			e.rowInsert(e.rowHash(buf, i, mls, rlog), i, rlog)
+			e.rowInsert(hh.hash(load64(buf, i)), i, rlog)
 		}
 		i = ip - rowSkipEnd
 	}
 	for ; i < ip; i++ {
-		e.rowInsert(e.rowHash(buf, i, mls, rlog), i, rlog)
+		e.rowInsert(hh.hash(load64(buf, i)), i, rlog)
 	}
 	e.nextUpdate = max(e.nextUpdate, ip)
 }
@@ -309,9 +313,15 @@ func tagMatchesSWAR(tags []byte, tag uint8, n int) uint64 {
 // least 4 bytes (longer than over) among the tag-matching entries of
 // ip's row, newest first; then ip goes into the row.
 func (e *Encoder) rowSearch(buf []byte, ip, end int, mls uint8, over int) (int, int) {
-	rlog := e.rowLog()
-	e.rowUpdate(buf, ip, mls, rlog, true)
-	h := e.rowHash(buf, ip, mls, rlog)
+	// mls is the frame's (lazy's), for which rowLg and rowHH were set.
+	rlog := e.rowLg
+	if e.nextUpdate < ip {
+		// Only after a match or a skip: lazy2's searches at ip+1 and
+		// ip+2 find the row up to date, and the call (not inlined, a
+		// loop) cost more than the check.
+		e.rowUpdate(buf, ip, mls, rlog, true)
+	}
+	h := e.rowHH.hash(load64(buf, ip))
 	row := h >> rowTagBits
 	n := 1 << rlog
 	head := uint(e.rowHeads[row]) & uint(n-1)
@@ -355,11 +365,70 @@ func (e *Encoder) rowSearch(buf []byte, ip, end int, mls uint8, over int) (int, 
 		// (Reading it instead, which Go can do without assembly, made
 		// this 2-15% slower: a load that misses holds up the ones
 		// after it, a prefetch does not.)
-		r := e.rowHash(buf, ip+rowAhead, mls, rlog) >> rowTagBits
+		r := e.rowHH.hash(load64(buf, ip+rowAhead)) >> rowTagBits
 		k := int(r) << rlog
 		hd := int(e.rowHeads[r]) & (n - 1)
 		prefetchRow(&e.rowTags[k], &e.hashT[k+hd])
 	}
+	if off == 0 {
+		return 0, 0
+	}
+	return best, off
+}
+
+// rowSearch64 is rowSearch for rows of 64 (search logs of 6 and up:
+// libzstd's levels 10-12 over 256 KiB, among them clevel 6's level 11),
+// the same steps and so the same bytes. With the row size a constant
+// the compiler drops the general rotation and the masks' arithmetic,
+// the limit on tries goes (2^min(searchLog, 6) is 64, as many as a row
+// has entries), and the tag compare and the prefetch of the row
+// rowAhead on are one assembly call: on clevel 6's 512 KiB blocks the
+// search's fixed cost, not its candidates, was most of its
+// instructions.
+func (e *Encoder) rowSearch64(buf []byte, ip, end int, mls uint8, over int) (int, int) {
+	const rlog, n = 6, 64
+	if e.nextUpdate < ip {
+		e.rowUpdate(buf, ip, mls, rlog, true)
+	}
+	hh := e.rowHH
+	h := hh.hash(load64(buf, ip))
+	row := h >> rowTagBits
+	head := uint(e.rowHeads[row]) & (n - 1)
+	first := int(row) << rlog
+	tags := e.rowTags[first : first+n]
+	entries := (*[n]uint32)(e.hashT[first : first+n])
+	var m uint64
+	if useRowAsm && ip+rowAhead+8 <= len(buf) {
+		// The prefetch rowSearch issues after the insert, issued
+		// first here (the ahead row's head may be this row's, one
+		// entry off after the insert: a hint either way).
+		r := hh.hash(load64(buf, ip+rowAhead)) >> rowTagBits
+		k := int(r) << rlog
+		hd := int(e.rowHeads[r]) & (n - 1)
+		m = tagMatches64AndPrefetch(tags, uint8(h), &e.rowTags[k], &e.hashT[k+hd])
+	} else {
+		m = tagMatches(tags, uint8(h), n)
+	}
+	// Bit j is then the entry j places after the head.
+	m = bits.RotateLeft64(m, -int(head))
+	base := e.base
+	best, off := over, 0
+	for ; m != 0; m &= m - 1 {
+		c := int(int32(entries[(head+uint(bits.TrailingZeros64(m)))&(n-1)] - base))
+		if c < 0 {
+			break // from an earlier frame: the rest are older
+		}
+		if load32(buf, c+best-3) == load32(buf, ip+best-3) {
+			if l := matchLen(buf, ip, c, end); l > best {
+				best, off = l, ip-c
+				if ip+l == end {
+					break
+				}
+			}
+		}
+	}
+	e.rowInsert(h, ip, rlog)
+	e.nextUpdate = ip + 1
 	if off == 0 {
 		return 0, 0
 	}

@@ -30,3 +30,16 @@ var useRowAsm = true
 //
 //go:noescape
 func prefetchRow(tags *byte, entries *uint32)
+
+// tagMatches64Prefetch is tagMatchesSSE2 on 64 tags after prefetchRow's
+// prefetches of another row: rowSearch64's one call a search.
+//
+//go:noescape
+func tagMatches64Prefetch(tags *byte, tag uint8, ptags *byte, pentries *uint32) uint64
+
+// tagMatches64AndPrefetch returns the bits of the 64 tags equal to tag
+// and asks for the row at ptags and pentries, as prefetchRow does.
+func tagMatches64AndPrefetch(tags []byte, tag uint8, ptags *byte, pentries *uint32) uint64 {
+	_ = tags[63]
+	return tagMatches64Prefetch(&tags[0], tag, ptags, pentries)
+}

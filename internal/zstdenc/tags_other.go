@@ -13,3 +13,9 @@ var useRowAsm = false
 
 // prefetchRow is never called here (useRowAsm is false).
 func prefetchRow(tags *byte, entries *uint32) {}
+
+// tagMatches64AndPrefetch is never called here (useRowAsm is false); it
+// compares as tagMatches does and prefetches nothing.
+func tagMatches64AndPrefetch(tags []byte, tag uint8, ptags *byte, pentries *uint32) uint64 {
+	return tagMatchesSWAR(tags, tag, 64)
+}

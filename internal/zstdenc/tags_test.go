@@ -12,6 +12,7 @@ import (
 func TestTagMatches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	buf := make([]byte, 64+15)
+	ahead := make([]uint32, 32) // what the prefetch asks for
 	for round := 0; round < 200; round++ {
 		// Few distinct values so that most tags have matches.
 		for i := range buf {
@@ -32,6 +33,11 @@ func TestTagMatches(t *testing.T) {
 					}
 					if got := tagMatchesSWAR(tags, tag, n); got != want {
 						t.Fatalf("SWAR: n %d, offset %d, tag %#x: %#x, want %#x", n, off, tag, got, want)
+					}
+					if n == 64 {
+						if got := tagMatches64AndPrefetch(tags, tag, &buf[0], &ahead[0]); got != want {
+							t.Fatalf("with prefetch: offset %d, tag %#x: %#x, want %#x", off, tag, got, want)
+						}
 					}
 				}
 			}

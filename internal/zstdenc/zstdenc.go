@@ -65,6 +65,11 @@ type Encoder struct {
 	// row's head.
 	rows              bool
 	rowTags, rowHeads []uint8
+	// rowLg and rowHH: the row log and the rows' hasher for the frame's
+	// minimum match, worked out once a frame rather than at every
+	// search.
+	rowLg uint8
+	rowHH hasher
 
 	// Hash chains of 16-bit heads and links (chain16.go): c16 this frame
 	// walks them; noChain16 (benchmarks) keeps the uint32 ones.
@@ -219,6 +224,8 @@ func (e *Encoder) reset(n int) {
 			e.rowHeads = make([]uint8, nh)
 		}
 		e.rowHeads = e.rowHeads[:hsize>>e.rowLog()]
+		e.rowLg = e.rowLog()
+		e.rowHH = newHasher(min(max(e.p.minMatch, 4), 6), e.p.hlog-e.rowLg+rowTagBits)
 	}
 	// Move base past every entry an earlier frame wrote; clear the tables
 	// when the biased positions would grow past 2^30.
@@ -257,6 +264,10 @@ func (e *Encoder) block(dst, buf []byte, start, end int, last bool) []byte {
 	case stratDfast:
 		e.dfast(buf, start, end)
 	case stratGreedy:
+		if e.c16 {
+			e.greedy16(buf, start, end)
+			break
+		}
 		e.lazy(buf, start, end, 0)
 	case stratLazy:
 		e.lazy(buf, start, end, 1)
