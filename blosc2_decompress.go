@@ -404,6 +404,9 @@ func (c *chunk2) decodeBlockPartStreams(out []byte, i, lo, ts, nstreams, neblock
 	hi := lo + len(out)
 	end := min(hi, n*ts)
 	a0, a1 := (lo+ts-1)/ts, end/ts
+	if hi > end {
+		copy(out[end-lo:], buf[end:hi])
+	}
 	for j := range ts {
 		st.streams[j] = &ss[j][a0]
 	}
@@ -415,9 +418,6 @@ func (c *chunk2) decodeBlockPartStreams(out []byte, i, lo, ts, nstreams, neblock
 	}
 	for b := a1 * ts; b < end; b++ {
 		out[b-lo] = ss[b%ts][b/ts]
-	}
-	if hi > end {
-		copy(out[end-lo:], buf[end:hi])
 	}
 	return nil
 }

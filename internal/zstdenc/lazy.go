@@ -269,17 +269,12 @@ func (e *Encoder) rowInsert(h uint32, i int, rlog uint8) {
 	e.hashT[k] = e.base + uint32(i)
 }
 
-// rowHash is position i's row (high bits) and tag (low 8 bits).
-func (e *Encoder) rowHash(buf []byte, i int, mls, rlog uint8) uint32 {
-	return hashN(load64(buf, i), mls, e.p.hlog-rlog+rowTagBits)
-}
-
 // rowUpdate enters the positions from e.nextUpdate up to ip, all of them
 // when a dictionary is loaded (skip false), otherwise only the first and
 // last of a long stretch, as libzstd does.
 func (e *Encoder) rowUpdate(buf []byte, ip int, mls, rlog uint8, skip bool) {
 	i := e.nextUpdate
-	hh := newHasher(mls, e.p.hlog-rlog+rowTagBits) // rowHash's
+	hh := newHasher(mls, e.p.hlog-rlog+rowTagBits) // a position's row (high bits) and tag (low 8 bits)
 	if skip && ip-i > rowSkipThreshold {
 		for end := i + rowSkipStart; i < end; i++ {
 			e.rowInsert(hh.hash(load64(buf, i)), i, rlog)
