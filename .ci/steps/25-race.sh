@@ -5,6 +5,8 @@
 # and a frame file and an N-dimensional array shared by a writer and
 # readers (SharedByGoroutines).
 set -euo pipefail
-go test -race -short -count=1 ./...
+# A package binary gets 20 minutes: the root package takes about five
+# under -race, more on a machine that runs other work.
+go test -race -short -count=1 -timeout 20m ./...
 go test -race -count=1 -run 'TestConcurrentUse|TestThreads|Goroutine|Parallel' .
 go test -race -count=1 -run 'SharedByGoroutines' ./b2nd
