@@ -553,19 +553,7 @@ func gatherND(dst []byte, dstShape, dstOff []int64, streams *[16][]byte, ts int,
 				gatherRow(dst[(dp+k*ds1)*int64(ts):(dp+k*ds1+row)*int64(ts)], streams, ts, sp+k*ss1)
 			}
 		}
-		i := nd - 3
-		for ; i >= 0; i-- {
-			idx[i]++
-			dp += dstStride[i]
-			sp += srcStride[i]
-			if idx[i] < cnt[i] {
-				break
-			}
-			dp -= cnt[i] * dstStride[i]
-			sp -= cnt[i] * srcStride[i]
-			idx[i] = 0
-		}
-		if i < 0 {
+		if !nextOuter(&idx, cnt, &dstStride, &srcStride, nd-3, &dp, &sp) {
 			return
 		}
 	}
@@ -734,19 +722,7 @@ func copyND(dst []byte, dstShape, dstOff []int64, src []byte, srcShape, srcOff, 
 		}
 		dp -= n1 * ds1
 		sp -= n1 * ss1
-		i := last - 2
-		for ; i >= 0; i-- {
-			idx[i]++
-			dp += dstStride[i]
-			sp += srcStride[i]
-			if idx[i] < cnt[i] {
-				break
-			}
-			dp -= cnt[i] * dstStride[i]
-			sp -= cnt[i] * srcStride[i]
-			idx[i] = 0
-		}
-		if i < 0 {
+		if !nextOuter(&idx, cnt, &dstStride, &srcStride, last-2, &dp, &sp) {
 			return
 		}
 	}
@@ -866,4 +842,22 @@ func copyRow(dst, src []byte, n int64) {
 	default:
 		copy(dst[:n], src[:n])
 	}
+}
+
+// nextOuter steps the odometer idx over dimensions top down to 0 (the
+// dimensions outside the inner loops), moving the offsets dp and sp by
+// the strides, and reports false once every step is taken.
+func nextOuter(idx *[MaxDim]int64, cnt []int64, dstStride, srcStride *[MaxDim]int64, top int, dp, sp *int64) bool {
+	for i := top; i >= 0; i-- {
+		idx[i]++
+		*dp += dstStride[i]
+		*sp += srcStride[i]
+		if idx[i] < cnt[i] {
+			return true
+		}
+		*dp -= cnt[i] * dstStride[i]
+		*sp -= cnt[i] * srcStride[i]
+		idx[i] = 0
+	}
+	return false
 }
