@@ -548,3 +548,33 @@ func TestSliceGather(t *testing.T) {
 		}
 	}
 }
+
+// TestGatherRows8 checks gatherRows8 (eight items at a time through a
+// transpose, the rest item by item) against gatherRow for rows of 1 to
+// 20 items starting anywhere in streams of 64 items, up to their ends.
+func TestGatherRows8(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const n = 64
+	var streams [16][]byte
+	for j := range 8 {
+		streams[j] = make([]byte, n)
+		for i := range streams[j] {
+			streams[j][i] = byte(r.Uint32())
+		}
+	}
+	for row := int64(1); row <= 20; row++ {
+		for sp := int64(0); sp+row <= n; sp++ {
+			n1 := min(3, (n-sp-row)/7+1)
+			got := make([]byte, 8*(2+n1*(row+3)))
+			want := slices.Clone(got)
+			gatherRows8(got, &streams, 2, sp, row, n1, row+3, 7)
+			for k := range n1 {
+				d := (2 + k*(row+3)) * 8
+				gatherRow(want[d:d+row*8], &streams, 8, sp+k*7)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("row %d from item %d: gatherRows8 differs from gatherRow", row, sp)
+			}
+		}
+	}
+}
