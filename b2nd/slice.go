@@ -586,6 +586,20 @@ func gatherRows8(dst []byte, streams *[16][]byte, dp, sp, row, n1, ds1, ss1 int6
 		}
 		return
 	}
+	if row == 1 {
+		// A band one item thick along the last axis of a 3-D array:
+		// 256 rows of one item in a block of 16^3.
+		for range n1 {
+			e := int(sp)
+			le.Store64(dst, int(8*dp), uint64(le.Load8(s0, e))|uint64(le.Load8(s1, e))<<8|
+				uint64(le.Load8(s2, e))<<16|uint64(le.Load8(s3, e))<<24|
+				uint64(le.Load8(s4, e))<<32|uint64(le.Load8(s5, e))<<40|
+				uint64(le.Load8(s6, e))<<48|uint64(le.Load8(s7, e))<<56)
+			dp += ds1
+			sp += ss1
+		}
+		return
+	}
 	for range n1 {
 		k := int64(0)
 		if row >= gatherWideMin {
