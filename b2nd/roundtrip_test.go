@@ -2,6 +2,7 @@ package b2nd
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -575,6 +576,44 @@ func TestGatherRows8(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Fatalf("row %d from item %d: gatherRows8 differs from gatherRow", row, sp)
 			}
+		}
+	}
+}
+
+// TestSliceGatherWide reads bands of 3 to 10 columns of 2-D float64
+// arrays (rows of 40 items a block): such bands need at most a quarter
+// of each block they touch and are gathered with gatherRows8's
+// transpose, eight items at a time, with rows ending short of eight,
+// starting anywhere in a block's row and reaching its last item.
+func TestSliceGatherWide(t *testing.T) {
+	shape := []int64{130, 200}
+	n := int(shape[0] * shape[1])
+	ref := make([]byte, 8*n)
+	for i := range n {
+		binary.LittleEndian.PutUint64(ref[8*i:], math.Float64bits(float64(i)*0.37+1e6))
+	}
+	for si, st := range storages(t)[:2] {
+		p := st
+		p.Shape, p.ChunkShape, p.BlockShape, p.Itemsize = shape, []int32{64, 100}, []int32{32, 40}, 8
+		p.Options = testOptions()
+		a, err := FromBuffer(p, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for w := int64(3); w <= 10; w++ {
+			for _, k := range []int64{0, 5, 37, 40 - w, 100 - w, 95, 200 - w} {
+				start, stop := []int64{3, k}, []int64{129, k + w}
+				got, err := a.GetSlice(nil, start, stop)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := refSlice(ref, shape, start, stop, 8); !bytes.Equal(got, want) {
+					t.Fatalf("storage %d: GetSlice(%v, %v) differs", si, start, stop)
+				}
+			}
+		}
+		if err := a.Close(); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
