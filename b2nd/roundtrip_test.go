@@ -2,6 +2,7 @@ package b2nd
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -545,6 +546,74 @@ func TestSliceGather(t *testing.T) {
 			if err := a.Close(); err != nil {
 				t.Fatal(err)
 			}
+		}
+	}
+}
+
+// TestGatherRows8 checks gatherRows8 (eight items at a time through a
+// transpose, the rest item by item) against gatherRow for rows of 1 to
+// 20 items starting anywhere in streams of 64 items, up to their ends.
+func TestGatherRows8(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const n = 64
+	var streams [16][]byte
+	for j := range 8 {
+		streams[j] = make([]byte, n)
+		for i := range streams[j] {
+			streams[j][i] = byte(r.Uint32())
+		}
+	}
+	for row := int64(1); row <= 20; row++ {
+		for sp := int64(0); sp+row <= n; sp++ {
+			n1 := min(3, (n-sp-row)/7+1)
+			got := make([]byte, 8*(2+n1*(row+3)))
+			want := slices.Clone(got)
+			gatherRows8(got, &streams, 2, sp, row, n1, row+3, 7)
+			for k := range n1 {
+				d := (2 + k*(row+3)) * 8
+				gatherRow(want[d:d+row*8], &streams, 8, sp+k*7)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("row %d from item %d: gatherRows8 differs from gatherRow", row, sp)
+			}
+		}
+	}
+}
+
+// TestSliceGatherWide reads bands of 3 to 10 columns of 2-D float64
+// arrays (rows of 40 items a block): such bands need at most a quarter
+// of each block they touch and are gathered with gatherRows8's
+// transpose, eight items at a time, with rows ending short of eight,
+// starting anywhere in a block's row and reaching its last item.
+func TestSliceGatherWide(t *testing.T) {
+	shape := []int64{130, 200}
+	n := int(shape[0] * shape[1])
+	ref := make([]byte, 8*n)
+	for i := range n {
+		binary.LittleEndian.PutUint64(ref[8*i:], math.Float64bits(float64(i)*0.37+1e6))
+	}
+	for si, st := range storages(t)[:2] {
+		p := st
+		p.Shape, p.ChunkShape, p.BlockShape, p.Itemsize = shape, []int32{64, 100}, []int32{32, 40}, 8
+		p.Options = testOptions()
+		a, err := FromBuffer(p, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for w := int64(3); w <= 10; w++ {
+			for _, k := range []int64{0, 5, 37, 40 - w, 100 - w, 95, 200 - w} {
+				start, stop := []int64{3, k}, []int64{129, k + w}
+				got, err := a.GetSlice(nil, start, stop)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := refSlice(ref, shape, start, stop, 8); !bytes.Equal(got, want) {
+					t.Fatalf("storage %d: GetSlice(%v, %v) differs", si, start, stop)
+				}
+			}
+		}
+		if err := a.Close(); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

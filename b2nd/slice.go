@@ -1,7 +1,6 @@
 package b2nd
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"runtime"
@@ -9,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/goblosc/blosc"
+	"github.com/goblosc/blosc/internal/le"
 	"github.com/goblosc/blosc/internal/schunkhook"
 )
 
@@ -562,19 +562,109 @@ func gatherND(dst []byte, dstShape, dstOff []int64, streams *[16][]byte, ts int,
 // gatherRows8 is gatherND's rows for 8-byte items: n1 rows of row items,
 // the first at item dp of dst and item sp of the streams, the next ds1
 // and ss1 items on.
+//
+// Rows of several items (a band of columns of a 2-D array: five items a
+// row of a 64x64 block) take eight items at a time: one 8-byte load from
+// each stream, a transpose of the 8x8 bytes in registers, then the row's
+// items stored. The rows' ranges are checked once, so that the loads and
+// stores go through internal/le unchecked where it can: with a bounds
+// check on each, the eight streams' pointers and lengths did not fit the
+// registers, and gathering item by item cost as much as the LZ4 decoding
+// of the block.
 func gatherRows8(dst []byte, streams *[16][]byte, dp, sp, row, n1, ds1, ss1 int64) {
+	if row <= 0 || n1 <= 0 {
+		return
+	}
 	s0, s1, s2, s3 := streams[0], streams[1], streams[2], streams[3]
 	s4, s5, s6, s7 := streams[4], streams[5], streams[6], streams[7]
+	n := int64(min(len(s0), len(s1), len(s2), len(s3), len(s4), len(s5), len(s6), len(s7)))
+	// With strides not negative the last row ends furthest.
+	if sp < 0 || dp < 0 || ss1 < 0 || ds1 < 0 || sp+(n1-1)*ss1+row > n || 8*(dp+(n1-1)*ds1+row) > int64(len(dst)) {
+		// Not from gatherND: the checked copy, to fail loudly.
+		for k := range n1 {
+			gatherRow(dst[(dp+k*ds1)*8:(dp+k*ds1+row)*8], streams, 8, sp+k*ss1)
+		}
+		return
+	}
+	if row == 1 {
+		// A band one item thick along the last axis of a 3-D array:
+		// 256 rows of one item in a block of 16^3.
+		for range n1 {
+			e := int(sp)
+			le.Store64(dst, int(8*dp), uint64(le.Load8(s0, e))|uint64(le.Load8(s1, e))<<8|
+				uint64(le.Load8(s2, e))<<16|uint64(le.Load8(s3, e))<<24|
+				uint64(le.Load8(s4, e))<<32|uint64(le.Load8(s5, e))<<40|
+				uint64(le.Load8(s6, e))<<48|uint64(le.Load8(s7, e))<<56)
+			dp += ds1
+			sp += ss1
+		}
+		return
+	}
 	for range n1 {
-		for k := range row {
-			e := sp + k
-			binary.LittleEndian.PutUint64(dst[8*(dp+k):], uint64(s0[e])|uint64(s1[e])<<8|uint64(s2[e])<<16|uint64(s3[e])<<24|
-				uint64(s4[e])<<32|uint64(s5[e])<<40|uint64(s6[e])<<48|uint64(s7[e])<<56)
+		k := int64(0)
+		if row >= gatherWideMin {
+			for ; k < row && sp+k+8 <= n; k += 8 {
+				e := int(sp + k)
+				x0, x1 := le.Load64(s0, e), le.Load64(s1, e)
+				x2, x3 := le.Load64(s2, e), le.Load64(s3, e)
+				x4, x5 := le.Load64(s4, e), le.Load64(s5, e)
+				x6, x7 := le.Load64(s6, e), le.Load64(s7, e)
+				// Transpose the 8x8 bytes (row j: x_j's bytes in
+				// little-endian order) so that byte j of x_i is byte i of
+				// the loaded x_j: three rounds swap the bytes, 16-bit and
+				// 32-bit pieces off the diagonal of pairs of rows.
+				const m8, m16, m32 = 0x00ff00ff00ff00ff, 0x0000ffff0000ffff, 0x00000000ffffffff
+				t0, t1, t2, t3 := (x0>>8^x1)&m8, (x2>>8^x3)&m8, (x4>>8^x5)&m8, (x6>>8^x7)&m8
+				x0, x1, x2, x3 = x0^t0<<8, x1^t0, x2^t1<<8, x3^t1
+				x4, x5, x6, x7 = x4^t2<<8, x5^t2, x6^t3<<8, x7^t3
+				t0, t1, t2, t3 = (x0>>16^x2)&m16, (x1>>16^x3)&m16, (x4>>16^x6)&m16, (x5>>16^x7)&m16
+				x0, x2, x1, x3 = x0^t0<<16, x2^t0, x1^t1<<16, x3^t1
+				x4, x6, x5, x7 = x4^t2<<16, x6^t2, x5^t3<<16, x7^t3
+				t0, t1, t2, t3 = (x0>>32^x4)&m32, (x1>>32^x5)&m32, (x2>>32^x6)&m32, (x3>>32^x7)&m32
+				x0, x4, x1, x5 = x0^t0<<32, x4^t0, x1^t1<<32, x5^t1
+				x2, x6, x3, x7 = x2^t2<<32, x6^t2, x3^t3<<32, x7^t3
+				// Store the row's items, eight or as many as it has left.
+				d, left := int(8*(dp+k)), row-k
+				le.Store64(dst, d, x0)
+				if left > 1 {
+					le.Store64(dst, d+8, x1)
+				}
+				if left > 2 {
+					le.Store64(dst, d+16, x2)
+				}
+				if left > 3 {
+					le.Store64(dst, d+24, x3)
+				}
+				if left > 4 {
+					le.Store64(dst, d+32, x4)
+				}
+				if left > 5 {
+					le.Store64(dst, d+40, x5)
+				}
+				if left > 6 {
+					le.Store64(dst, d+48, x6)
+				}
+				if left > 7 {
+					le.Store64(dst, d+56, x7)
+				}
+			}
+		}
+		for ; k < row; k++ {
+			e := int(sp + k)
+			le.Store64(dst, int(8*(dp+k)), uint64(le.Load8(s0, e))|uint64(le.Load8(s1, e))<<8|
+				uint64(le.Load8(s2, e))<<16|uint64(le.Load8(s3, e))<<24|
+				uint64(le.Load8(s4, e))<<32|uint64(le.Load8(s5, e))<<40|
+				uint64(le.Load8(s6, e))<<48|uint64(le.Load8(s7, e))<<56)
 		}
 		dp += ds1
 		sp += ss1
 	}
 }
+
+// gatherWideMin is the fewest items of a row that gatherRows8 takes
+// eight at a time: a transpose costs about as much as three items taken
+// one by one.
+const gatherWideMin = 3
 
 // gatherRow fills dst with the len(dst)/ts items from item e on of the
 // streams of a byte shuffle of ts-byte items.
