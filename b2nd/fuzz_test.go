@@ -109,6 +109,7 @@ func FuzzSlices(f *testing.F) {
 	f.Add([]byte{2, 7, 3, 2, 9, 4, 4}, []byte{1, 2, 3, 4}, uint8(2))
 	f.Add([]byte{3, 5, 2, 1, 6, 6, 3, 4, 1, 1}, []byte{0, 5, 1, 3, 2, 4}, uint8(1))
 	f.Add([]byte{0}, []byte{}, uint8(8))
+	f.Add([]byte{2, 9, 4, 3, 40, 30, 20}, []byte{1, 8, 5, 12}, uint8(7))
 	f.Fuzz(func(t *testing.T, dims, sl []byte, isz uint8) {
 		if len(dims) == 0 {
 			return
@@ -126,6 +127,11 @@ func FuzzSlices(f *testing.F) {
 			s := int64(dims[3*i]) % 12
 			c := 1 + int32(dims[3*i+1])%8
 			b := 1 + int32(dims[3*i+2])%8
+			if i == nd-1 && nd > 1 {
+				// Rows wider than eight items, so that bands of columns
+				// reach the gathers that take eight items at a time.
+				s, c, b = int64(dims[3*i])%48, 1+int32(dims[3*i+1])%32, 1+int32(dims[3*i+2])%24
+			}
 			shape, chunks, blocks = append(shape, s), append(chunks, c), append(blocks, b)
 			n *= int(s)
 		}
