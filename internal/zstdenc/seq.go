@@ -77,17 +77,20 @@ func init() {
 			mlCodeSmall[v] = uint8(c)
 		}
 	}
+	seqCodeTabs = seqCodeTables{llMask64, mlMask64, llCodeSmall, mlCodeSmall}
 }
 
-// seqCodeTables gathers the tables seqCodesAsm reads.
+// seqCodeTables gathers copies of the tables seqCodesAsm reads, so that
+// one register addresses all four (a pointer each cost four loads a
+// sequence).
 type seqCodeTables struct {
-	llSmall *[64]uint8
-	mlSmall *[128]uint8
-	llMask  *[64]uint32
-	mlMask  *[64]uint32
+	llMask  [64]uint32
+	mlMask  [64]uint32
+	llSmall [64]uint8
+	mlSmall [128]uint8
 }
 
-var seqCodeTabs = seqCodeTables{&llCodeSmall, &mlCodeSmall, &llMask64, &mlMask64}
+var seqCodeTabs seqCodeTables
 
 func llCode(ll uint32) uint8 {
 	if ll < 64 {

@@ -177,8 +177,7 @@ cloop:
 	MOVL seq_ll(SI), CX
 	CMPL CX, $64
 	JAE  llbig
-	MOVQ seqCodeTables_llSmall(R15), AX
-	MOVBLZX (AX)(CX*1), AX
+	MOVBLZX seqCodeTables_llSmall(R15)(CX*1), AX
 	JMP  lldone
 
 llbig:
@@ -189,8 +188,7 @@ llbig:
 lldone:
 	MOVQ lc+16(FP), R11
 	MOVB AL, (R11)(DI*1)
-	MOVQ seqCodeTables_llMask(R15), DX
-	ANDL (DX)(AX*4), CX
+	ANDL seqCodeTables_llMask(R15)(AX*4), CX
 	MOVL CX, seq_ll(SI)
 	INCL (R14)(AX*4)
 
@@ -199,8 +197,7 @@ lldone:
 	SUBL $3, CX
 	CMPL CX, $128
 	JAE  mlbig
-	MOVQ seqCodeTables_mlSmall(R15), AX
-	MOVBLZX (AX)(CX*1), AX
+	MOVBLZX seqCodeTables_mlSmall(R15)(CX*1), AX
 	JMP  mldone
 
 mlbig:
@@ -211,8 +208,7 @@ mlbig:
 mldone:
 	MOVQ mc+32(FP), R13
 	MOVB AL, (R13)(DI*1)
-	MOVQ seqCodeTables_mlMask(R15), DX
-	ANDL (DX)(AX*4), CX
+	ANDL seqCodeTables_mlMask(R15)(AX*4), CX
 	MOVL CX, seq_ml(SI)
 	INCL 512(R14)(AX*4)
 
