@@ -75,25 +75,35 @@ loop:
 	SHLXQ   R9, CX, CX
 	ORQ     CX, R8
 	ADDQ    DX, R9
-	FLUSH
 
-	// The match length's and the offset's.
+	// The match length's and the offset's, DX and AX bits: a flush
+	// before them only when they would not fit the accumulator (at
+	// most 63 bits, so that a flush's shift empties it), as libzstd
+	// flushes once a sequence unless the extra bits are long. The
+	// bytes written are the same either way.
 	MOVQ    mc+32(FP), AX
 	MOVBLZX (AX)(BX*1), AX
 	ANDL    $63, AX
 	MOVQ    mlBits+88(FP), DX
 	MOVBLZX (DX)(AX*1), DX
-	MOVL    seq_ml(SI), CX
-	SHLXQ   R9, CX, CX
-	ORQ     CX, R8
-	ADDQ    DX, R9
 	MOVQ    oc+24(FP), AX
 	MOVBLZX (AX)(BX*1), AX
 	ANDL    $63, AX
-	MOVL    seq_ofx(SI), CX
-	SHLXQ   R9, CX, CX
-	ORQ     CX, R8
-	ADDQ    AX, R9
+	LEAQ    (R9)(DX*1), CX
+	ADDQ    AX, CX
+	CMPQ    CX, $63
+	JLE     extra
+	FLUSH
+
+extra:
+	MOVL  seq_ml(SI), CX
+	SHLXQ R9, CX, CX
+	ORQ   CX, R8
+	ADDQ  DX, R9
+	MOVL  seq_ofx(SI), CX
+	SHLXQ R9, CX, CX
+	ORQ   CX, R8
+	ADDQ  AX, R9
 	FLUSH
 
 	SUBQ $16, SI
