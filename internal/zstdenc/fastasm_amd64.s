@@ -373,18 +373,16 @@ dbody:
 	MOVL    R15, (DI)(R12*4)
 	MOVL    (R8)(R14*4), CX
 	MOVL    R15, (R8)(R14*4)
-	SUBL    R11, CX
-	MOVLQSX CX, R14
+	MOVL    CX, R14
+	SUBL    R11, R14
 	SUBL    R11, R13
-	MOVLQSX R13, R13
 
 	// The repeat offset one byte on, then the long candidate, then the
 	// short one.
 	LEAQ 1(AX), R15
 	SUBQ rep1+8(FP), R15
 	JLT  dahead
-	MOVQ BX, CX
-	SHRQ $8, CX
+	MOVL 1(SI)(AX*1), CX
 	CMPL CX, (SI)(R15*1)
 	JEQ  dfoundRep
 
@@ -408,15 +406,17 @@ dahead:
 	SHRQ    CX, DX
 	MOVL    (DI)(DX*4), CX
 
+	// The candidates are 32-bit, zero-extended: one from an earlier
+	// frame (below base) has the top bit set.
 dlong:
-	TESTQ R13, R13
-	JLT   dshort
+	TESTL R13, R13
+	JS    dshort
 	CMPQ  BX, (SI)(R13*1)
 	JEQ   dfoundLong
 
 dshort:
-	TESTQ R14, R14
-	JLT   dnext
+	TESTL R14, R14
+	JS    dnext
 	CMPL  BX, (SI)(R14*1)
 	JEQ   dfoundShort
 
