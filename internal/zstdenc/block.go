@@ -94,17 +94,21 @@ func (e *Encoder) seqCodes() {
 	e.nextRep = r
 }
 
-// writeLiterals writes the literals section of e.lits into dst and
-// returns its size. A new Huffman table it describes is left in
+// writeLiterals writes the literals section of e.lits (or e.litsSrc) into
+// dst and returns its size, or -1 when the block is to be stored raw
+// (see rawAt). A new Huffman table it describes is left in
 // e.hufNext with e.hufNextIsNew set, for block to keep if the block is
 // stored compressed.
 func (e *Encoder) writeLiterals(dst []byte) int {
 	lits := e.lits
+	if e.litsSrc != nil {
+		lits = e.litsSrc
+	}
 	n := len(lits)
 	e.hufNextIsNew = false
 	// Too few literals to pay for a table, fewer the stronger the level.
 	if n < 8<<min(9-e.strategy, 3) {
-		return rawLiterals(dst, lits)
+		return e.rawLits(dst, lits)
 	}
 	// The literals of a block with few matches are likely noise: a look
 	// at its ends decides before counting it all, as libzstd does.
@@ -114,7 +118,7 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 		a := largestCount(&c, lits[:4096])
 		b := largestCount(&c, lits[n-4096:])
 		if a+b <= (2*4096)>>7+4 {
-			return rawLiterals(dst, lits)
+			return e.rawLits(dst, lits)
 		}
 	}
 	count := &e.litCount
@@ -131,7 +135,7 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 		return rleLiterals(dst, lits)
 	}
 	if int(largest) <= n>>7+4 {
-		return rawLiterals(dst, lits)
+		return e.rawLits(dst, lits)
 	}
 	lh := 3
 	if n >= 1<<10 {
@@ -157,7 +161,7 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 		switch {
 		case oldOK && (oldSize <= hs+newSize || hs+12 >= n):
 		case hs == 0 || hs+12 >= n:
-			return rawLiterals(dst, lits)
+			return e.rawLits(dst, lits)
 		default:
 			table = &e.hufNext
 			mode = modeFSE
@@ -172,7 +176,7 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 	cn := huffStreams(dst[lh+hs:], lits, table, four)
 	cn += hs
 	if cn == hs || cn >= n-minGain(n, e.strategy) {
-		return rawLiterals(dst, lits)
+		return e.rawLits(dst, lits)
 	}
 	if mode == modeFSE {
 		e.hufNextIsNew = true
@@ -204,6 +208,14 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 // that runs of one byte do not wait on their own increments.
 func countBytes(c *[256]uint32, b []byte) {
 	var t [4][256]uint32
+	if haveHistAsm && len(b) >= 16 {
+		// Sixteen bytes a turn from two 8-byte loads in assembly
+		// (libzstd's HIST_count reads 4-byte words too): Go's loop
+		// takes a load and its own steps a byte.
+		n := len(b) &^ 15
+		histAsm(&t, &b[0], n)
+		b = b[n:]
+	}
 	for len(b) >= 4 {
 		q := b[:4]
 		t[0][q[0]]++
@@ -247,6 +259,27 @@ func litHeader(dst []byte, typ uint32, n int) int {
 	}
 }
 
+// rawLits stores lits raw, or returns -1 without copying them when the
+// block cannot then be kept compressed (see rawAt): its literals section
+// alone, and the sequences count's byte, reach the size of a raw block.
+func (e *Encoder) rawLits(dst, lits []byte) int {
+	if e.rawAt > 0 && len(lits)+litHeaderLen(len(lits))+1 >= e.rawAt {
+		return -1
+	}
+	return rawLiterals(dst, lits)
+}
+
+func litHeaderLen(n int) int {
+	switch {
+	case n <= 31:
+		return 1
+	case n <= 4095:
+		return 2
+	default:
+		return 3
+	}
+}
+
 func rawLiterals(dst, lits []byte) int {
 	h := litHeader(dst, 0, len(lits))
 	return h + copy(dst[h:], lits)
@@ -264,6 +297,9 @@ func rleLiterals(dst, lits []byte) int {
 func (e *Encoder) compressBlock() int {
 	dst := e.blk
 	pos := e.writeLiterals(dst)
+	if pos < 0 {
+		return 0 // stored raw whatever the sequences
+	}
 	nbSeq := len(e.seqs)
 	switch {
 	case nbSeq < 128:

@@ -121,7 +121,7 @@ func (e *Encoder) fast(buf []byte, start, end int) {
 		}
 	}
 	e.mrep = [2]uint32{uint32(rep1), uint32(rep2)}
-	e.lits = append(e.lits, buf[anchor:end]...)
+	e.lastLits(buf, start, anchor, end)
 }
 
 // dfast is libzstd's double fast strategy: a table of 8-byte prefixes
@@ -210,6 +210,18 @@ func (e *Encoder) dfast(buf []byte, start, end int) {
 		}
 	}
 	e.mrep = [2]uint32{rep1, rep2}
+	e.lastLits(buf, start, anchor, end)
+}
+
+// lastLits adds the literals after the block's last match, buf[anchor:end],
+// to e.lits; a block without a match is left in place (e.litsSrc), the
+// copy of all of it being the one cost of a block of noise besides its
+// histogram and the raw block written.
+func (e *Encoder) lastLits(buf []byte, start, anchor, end int) {
+	if anchor == start && len(e.seqs) == 0 && len(e.lits) == 0 {
+		e.litsSrc = buf[start:end]
+		return
+	}
 	e.lits = append(e.lits, buf[anchor:end]...)
 }
 

@@ -55,7 +55,7 @@ func (e *Encoder) fastAsm(buf []byte, table []uint32, hh hasher, start, end int)
 	e.lits = lits[:c.nlits]
 	e.seqs = seqs[:c.nseqs]
 	e.mrep = [2]uint32{uint32(c.rep1), uint32(c.rep2)}
-	e.lits = append(e.lits, buf[c.anchor:end]...)
+	e.lastLits(buf, start, c.anchor, end)
 	return true
 }
 
@@ -86,6 +86,6 @@ func (e *Encoder) dfastAsm(buf []byte, long, short []uint32, hL, hS hasher, star
 	e.lits = lits[:c.nlits]
 	e.seqs = seqs[:c.nseqs]
 	e.mrep = [2]uint32{uint32(c.rep1), uint32(c.rep2)}
-	e.lits = append(e.lits, buf[c.anchor:end]...)
+	e.lastLits(buf, start, c.anchor, end)
 	return true
 }

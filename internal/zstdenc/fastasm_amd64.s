@@ -353,56 +353,80 @@ TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-72
 	MOVQ fastCtx_ip0(DX), AX
 
 dloop:
-	CMPQ    AX, ilimit+32(FP)
-	JGE     dfinish
+	CMPQ  AX, ilimit+32(FP)
+	JGE   dfinish
+	MOVQ  (SI)(AX*1), R12
+	IMULQ R9, R12
+	MOVQ  shL+56(FP), CX
+	SHRQ  CX, R12
+	MOVL  (DI)(R12*4), R13
+
+dbody:
+	// AX ip (below ilimit), R12 its long hash, R13 the long table's
+	// entry for it, read a turn ahead when the turn before found nothing.
 	MOVQ    (SI)(AX*1), BX
-	MOVQ    BX, R13
-	IMULQ   R9, R13
-	MOVQ    shL+56(FP), CX
-	SHRQ    CX, R13
 	MOVQ    BX, R14
 	IMULQ   R10, R14
 	MOVQ    shS+64(FP), CX
 	SHRQ    CX, R14
 	LEAL    (R11)(AX*1), R15
-	MOVL    (DI)(R13*4), CX
-	MOVL    R15, (DI)(R13*4)
-	SUBL    R11, CX
-	MOVLQSX CX, R13
+	MOVL    R15, (DI)(R12*4)
 	MOVL    (R8)(R14*4), CX
 	MOVL    R15, (R8)(R14*4)
-	SUBL    R11, CX
-	MOVLQSX CX, R14
+	MOVL    CX, R14
+	SUBL    R11, R14
+	SUBL    R11, R13
 
 	// The repeat offset one byte on, then the long candidate, then the
 	// short one.
 	LEAQ 1(AX), R15
 	SUBQ rep1+8(FP), R15
-	JLT  dlong
-	MOVQ BX, CX
-	SHRQ $8, CX
+	JLT  dahead
+	MOVL 1(SI)(AX*1), CX
 	CMPL CX, (SI)(R15*1)
 	JEQ  dfoundRep
 
+dahead:
+	// The position the search goes to if this one has no match (one
+	// more byte of step per 256 since the last match), its long hash
+	// in DX and its long table entry in CX, read now (after this
+	// position's entry went in, as the next turn would read it) so that
+	// the table's latency overlaps this turn's compares. R15 the
+	// position; the 8 bytes hashed come from at most ilimit.
+	MOVQ    AX, R15
+	SUBQ    anchor+24(FP), R15
+	SHRQ    $8, R15
+	LEAQ    1(AX)(R15*1), R15
+	MOVQ    ilimit+32(FP), CX
+	CMPQ    R15, CX
+	CMOVQLT R15, CX
+	MOVQ    (SI)(CX*1), DX
+	IMULQ   R9, DX
+	MOVQ    shL+56(FP), CX
+	SHRQ    CX, DX
+	MOVL    (DI)(DX*4), CX
+
+	// The candidates are 32-bit, zero-extended: one from an earlier
+	// frame (below base) has the top bit set.
 dlong:
-	TESTQ R13, R13
-	JLT   dshort
+	TESTL R13, R13
+	JS    dshort
 	CMPQ  BX, (SI)(R13*1)
 	JEQ   dfoundLong
 
 dshort:
-	TESTQ R14, R14
-	JLT   dnext
+	TESTL R14, R14
+	JS    dnext
 	CMPL  BX, (SI)(R14*1)
 	JEQ   dfoundShort
 
 dnext:
-	// One more byte of step per 256 since the last match.
-	MOVQ AX, R15
-	SUBQ anchor+24(FP), R15
-	SHRQ $8, R15
-	LEAQ 1(AX)(R15*1), AX
-	JMP  dloop
+	MOVQ R15, AX
+	MOVQ DX, R12
+	MOVL CX, R13
+	CMPQ AX, ilimit+32(FP)
+	JLT  dbody
+	JMP  dfinish
 
 dfoundRep:
 	MOVQ AX, cur+48(FP)

@@ -11,14 +11,15 @@ import (
 	"github.com/goblosc/blosc/internal/golden"
 )
 
-// The fast and double fast strategies in assembly write the frames the
-// Go loops write:
+// The fast and double fast strategies in assembly, with the entropy
+// stage's loops in assembly, write the frames the Go loops write:
 // every test input, with libzstd's tables and with small ones (many
 // collisions, candidates from earlier frames), with and without a
 // dictionary, one reused encoder each.
 func TestFastAsmMatchesGo(t *testing.T) {
 	skipUnderRace(t)
-	defer func() { useFastAsm = true }()
+	seqAsm := haveSeqBitsAsm
+	defer func() { useFastAsm, haveSeqBitsAsm = true, seqAsm }()
 	dict := golden.MustPattern(t, "text", 4<<10)
 	inputs := testInputs(t)
 	// Noise with copies of earlier stretches after gaps of every length:
@@ -36,6 +37,17 @@ func TestFastAsmMatchesGo(t *testing.T) {
 		}
 		inputs[fmt.Sprintf("gaps/%d", n)] = src
 	}
+	// A literal run of 70000 bytes, then a 40000-byte match at offset
+	// 69000 (16, 15 and 16 extra bits, with the states' 17 more than
+	// the accumulator holds), then a short one: the sequence bit stream
+	// must flush before the match length's extra bits.
+	far := make([]byte, 128<<10)
+	for i := range far {
+		far[i] = byte(rng.Uint32())
+	}
+	copy(far[70000:110000], far[1000:])
+	copy(far[120000:120064], far[200:])
+	inputs["far"] = far
 	var asm, gol Encoder
 	ran := false
 	for name, src := range inputs {
@@ -51,8 +63,11 @@ func TestFastAsmMatchesGo(t *testing.T) {
 					asm.override, gol.override = po, po
 					useFastAsm = true
 					a := asm.EncodeDict(nil, src, d, lvl)
-					useFastAsm = false
+					// The Go loops of the finders and of the entropy
+					// stage.
+					useFastAsm, haveSeqBitsAsm = false, false
 					g := gol.EncodeDict(nil, src, d, lvl)
+					haveSeqBitsAsm = seqAsm
 					if !bytes.Equal(a, g) {
 						t.Errorf("%s level %d small %v dict %v: assembly frame %d bytes, Go %d, first difference at %d",
 							name, lvl, small, d != nil, len(a), len(g), golden.FirstDiff(a, g))

@@ -77,17 +77,20 @@ func init() {
 			mlCodeSmall[v] = uint8(c)
 		}
 	}
+	seqCodeTabs = seqCodeTables{llMask64, mlMask64, llCodeSmall, mlCodeSmall}
 }
 
-// seqCodeTables gathers the tables seqCodesAsm reads.
+// seqCodeTables gathers copies of the tables seqCodesAsm reads, so that
+// one register addresses all four (a pointer each cost four loads a
+// sequence).
 type seqCodeTables struct {
-	llSmall *[64]uint8
-	mlSmall *[128]uint8
-	llMask  *[64]uint32
-	mlMask  *[64]uint32
+	llMask  [64]uint32
+	mlMask  [64]uint32
+	llSmall [64]uint8
+	mlSmall [128]uint8
 }
 
-var seqCodeTabs = seqCodeTables{&llCodeSmall, &mlCodeSmall, &llMask64, &mlMask64}
+var seqCodeTabs seqCodeTables
 
 func llCode(ll uint32) uint8 {
 	if ll < 64 {
@@ -157,6 +160,33 @@ func (e *Encoder) chooseTable(k *seqKind, codes []uint8, count *[64]uint32, prev
 		cur.buildRLE(codes[0])
 		dst[0] = codes[0]
 		return modeRLE, 1, cur
+	}
+	if e.strategy < stratGreedy {
+		// The fast and double fast levels choose as libzstd does below
+		// lazy, by counts alone: the predefined table for few sequences
+		// or a flat distribution, else a new table, never the previous
+		// block's (libzstd repeats one there only from a dictionary's
+		// tables). No cost is worked out: on the small frames of byte
+		// planes the three costs took about what the table build does.
+		if predefOK {
+			minSeq := (1 << k.predefLog) * (10 - e.strategy) >> 3
+			if nbSeq < minSeq || int(most) < nbSeq>>(k.predefLog-1) {
+				return modePredef, 0, k.predef
+			}
+		}
+		log := optimalTableLog(k.maxLog, nbSeq, maxSym, 2)
+		total := nbSeq
+		last := codes[nbSeq-1]
+		if count[last] > 1 {
+			count[last]--
+			total--
+		}
+		norm := e.norm[:maxSym+1]
+		normalizeCount(norm, log, count[:], total, maxSym, total >= 2048)
+		count[last]++
+		hs := writeNCount(dst, norm, maxSym, log)
+		cur.build(norm, uint8(log))
+		return modeFSE, hs, cur
 	}
 	const inf = ^uint64(0)
 	basic := inf

@@ -34,3 +34,12 @@ func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *
 //
 //go:noescape
 func huffStreamAsm(dst, src *byte, n int, ce *[256]uint32) (pos int, acc, nb uint64)
+
+// haveHistAsm says that countBytes counts through histAsm.
+const haveHistAsm = true
+
+// histAsm adds the n bytes at src, n a multiple of 16, to the four
+// tables of countBytes, byte i to table i%4. Plain amd64.
+//
+//go:noescape
+func histAsm(t *[4][256]uint32, src *byte, n int)

@@ -75,25 +75,35 @@ loop:
 	SHLXQ   R9, CX, CX
 	ORQ     CX, R8
 	ADDQ    DX, R9
-	FLUSH
 
-	// The match length's and the offset's.
+	// The match length's and the offset's, DX and AX bits: a flush
+	// before them only when they would not fit the accumulator (at
+	// most 63 bits, so that a flush's shift empties it), as libzstd
+	// flushes once a sequence unless the extra bits are long. The
+	// bytes written are the same either way.
 	MOVQ    mc+32(FP), AX
 	MOVBLZX (AX)(BX*1), AX
 	ANDL    $63, AX
 	MOVQ    mlBits+88(FP), DX
 	MOVBLZX (DX)(AX*1), DX
-	MOVL    seq_ml(SI), CX
-	SHLXQ   R9, CX, CX
-	ORQ     CX, R8
-	ADDQ    DX, R9
 	MOVQ    oc+24(FP), AX
 	MOVBLZX (AX)(BX*1), AX
 	ANDL    $63, AX
-	MOVL    seq_ofx(SI), CX
-	SHLXQ   R9, CX, CX
-	ORQ     CX, R8
-	ADDQ    AX, R9
+	LEAQ    (R9)(DX*1), CX
+	ADDQ    AX, CX
+	CMPQ    CX, $63
+	JLE     extra
+	FLUSH
+
+extra:
+	MOVL  seq_ml(SI), CX
+	SHLXQ R9, CX, CX
+	ORQ   CX, R8
+	ADDQ  DX, R9
+	MOVL  seq_ofx(SI), CX
+	SHLXQ R9, CX, CX
+	ORQ   CX, R8
+	ADDQ  AX, R9
 	FLUSH
 
 	SUBQ $16, SI
@@ -177,8 +187,7 @@ cloop:
 	MOVL seq_ll(SI), CX
 	CMPL CX, $64
 	JAE  llbig
-	MOVQ seqCodeTables_llSmall(R15), AX
-	MOVBLZX (AX)(CX*1), AX
+	MOVBLZX seqCodeTables_llSmall(R15)(CX*1), AX
 	JMP  lldone
 
 llbig:
@@ -189,8 +198,7 @@ llbig:
 lldone:
 	MOVQ lc+16(FP), R11
 	MOVB AL, (R11)(DI*1)
-	MOVQ seqCodeTables_llMask(R15), DX
-	ANDL (DX)(AX*4), CX
+	ANDL seqCodeTables_llMask(R15)(AX*4), CX
 	MOVL CX, seq_ll(SI)
 	INCL (R14)(AX*4)
 
@@ -199,8 +207,7 @@ lldone:
 	SUBL $3, CX
 	CMPL CX, $128
 	JAE  mlbig
-	MOVQ seqCodeTables_mlSmall(R15), AX
-	MOVBLZX (AX)(CX*1), AX
+	MOVBLZX seqCodeTables_mlSmall(R15)(CX*1), AX
 	JMP  mldone
 
 mlbig:
@@ -211,8 +218,7 @@ mlbig:
 mldone:
 	MOVQ mc+32(FP), R13
 	MOVB AL, (R13)(DI*1)
-	MOVQ seqCodeTables_mlMask(R15), DX
-	ANDL (DX)(AX*4), CX
+	ANDL seqCodeTables_mlMask(R15)(AX*4), CX
 	MOVL CX, seq_ml(SI)
 	INCL 512(R14)(AX*4)
 

@@ -15,3 +15,9 @@ func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *
 func huffStreamAsm(dst, src *byte, n int, ce *[256]uint32) (pos int, acc, nb uint64) {
 	panic("zstdenc: no assembly Huffman stream on this build")
 }
+
+const haveHistAsm = false
+
+func histAsm(t *[4][256]uint32, src *byte, n int) {
+	panic("zstdenc: no assembly histogram on this build")
+}

@@ -77,8 +77,17 @@ type Encoder struct {
 	skips16          []int32 // the ranges the 16-bit chains skipped, start and end
 	c16, noChain16   bool
 
-	seqs                      []seq
-	lits                      []byte
+	seqs []seq
+	lits []byte
+	// litsSrc, when not nil, holds the block's literals in place of
+	// lits: the fast and double fast finders leave a block without a
+	// match there (the block itself) rather than copy it into lits.
+	litsSrc []byte
+	// rawAt, when above 0, is the size at which the block being
+	// written goes out raw: writeLiterals then neither copies literals
+	// it stores raw into a block that cannot be kept, nor does
+	// compressBlock go on.
+	rawAt                     int
 	llCodes, ofCodes, mlCodes []uint8
 	blk                       []byte
 	counts                    [3][64]uint32 // ll, of, ml codes
@@ -258,6 +267,7 @@ func (e *Encoder) block(dst, buf []byte, start, end int, last bool) []byte {
 	src := buf[start:end]
 	e.seqs = e.seqs[:0]
 	e.lits = e.lits[:0]
+	e.litsSrc = nil
 	switch e.strategy {
 	case stratFast:
 		e.fast(buf, start, end)
@@ -293,11 +303,18 @@ func (e *Encoder) writeBlock(dst, src []byte, last bool) []byte {
 	if last {
 		lastBit = 1
 	}
-	if len(e.seqs) < 4 && len(e.lits) < 10 && allSame(src) {
+	nlits := len(e.lits)
+	if e.litsSrc != nil {
+		nlits = len(e.litsSrc)
+	}
+	if len(e.seqs) < 4 && nlits < 10 && allSame(src) {
 		dst = appendBlockHeader(dst, lastBit|blockRLE<<1|uint32(len(src))<<3)
 		return append(dst, src[0])
 	}
+	e.rawAt = len(src) - minGain(len(src), e.strategy)
 	n := e.compressBlock()
+	e.rawAt = 0
+	e.litsSrc = nil // the caller's bytes: not kept past the block
 	if n == 0 || n >= len(src)-minGain(len(src), e.strategy) {
 		dst = appendBlockHeader(dst, lastBit|blockRaw<<1|uint32(len(src))<<3)
 		return append(dst, src...)
