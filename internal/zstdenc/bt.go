@@ -397,20 +397,25 @@ const (
 	hash3Reach = 1 << 18 // a 3-byte match farther than this costs more than it saves
 )
 
-func hash3(u uint32, hbits uint8) uint32 { return (u << 8) * prime3 >> (32 - hbits) }
+// hash3 hashes the low 3 bytes of u to hbits bits (1 to 32; the mask
+// spares the compiler the code for a shift of 32 or more).
+func hash3(u uint32, hbits uint8) int { return int((u << 8) * prime3 >> ((32 - hbits) & 31)) }
 
 // hash3Find enters the positions from *next3 up to ip in the 3-byte hash
 // table and returns the newest earlier position with ip's 3-byte hash
-// (negative for none).
+// (negative for none). The parser calls it at every position where
+// nothing longer was found (all of them on incompressible data): the
+// table is read and written unchecked, every hash being below its
+// length 2^h3log.
 func (e *Encoder) hash3Find(buf []byte, next3 *int, ip int) int {
 	base := e.base
 	t := e.opt.h3
 	hl := e.opt.h3log
 	for i := *next3; i < ip; i++ {
-		t[hash3(load32(buf, i), hl)] = base + uint32(i)
+		tabSet(t, hash3(load32(buf, i), hl), base+uint32(i))
 	}
 	*next3 = max(*next3, ip)
-	return int32Pos(base, t[hash3(load32(buf, ip), hl)])
+	return int32Pos(base, tabAt(t, hash3(load32(buf, ip), hl)))
 }
 
 // allMatches is ZSTD_btGetAllMatches: the tree updated up to ip, then
@@ -425,7 +430,11 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 	if ip < e.nextUpdate {
 		return 0 // inside a long repetition already entered
 	}
-	e.btUpdateTree(buf, ip, end)
+	if ip > e.nextUpdate {
+		// Most often the parser searches the position after the last
+		// one entered: no call then.
+		e.btUpdateTree(buf, ip, end)
+	}
 	o := &e.opt
 	matches := o.matches[:]
 	minMatch := 4
@@ -464,8 +473,11 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 		}
 	}
 	if mls == 3 && best < 3 {
-		if m3 := e.hash3Find(buf, next3, ip); m3 >= 0 && ip-m3 < hash3Reach {
-			if l := matchLen(buf, ip, m3, end); l >= 3 {
+		// The first 3 bytes compared before matchLen is called: on
+		// incompressible data the table always offers a candidate,
+		// and it rarely matches.
+		if m3 := e.hash3Find(buf, next3, ip); m3 >= 0 && ip-m3 < hash3Reach && (load32(buf, m3)^first)&0xFFFFFF == 0 {
+			if l := 3 + matchLen(buf, ip+3, m3+3, end); l >= 3 {
 				best = l
 				matches[0] = match{uint32(ip - m3 + 3), uint32(l)}
 				n = 1
