@@ -418,6 +418,13 @@ func (e *Encoder) hash3Find(buf []byte, next3 *int, ip int) int {
 	return int32Pos(base, tabAt(t, hash3(load32(buf, ip), hl)))
 }
 
+// repHit reports whether the repeat offset roff reaches back into buf
+// from ip and the bytes there start as first (the minimum match's bytes
+// at ip, masked by mmask).
+func repHit(buf []byte, ip, roff int, first, mmask uint32) bool {
+	return uint(roff-1) < uint(ip) && load32(buf, ip-roff)&mmask == first
+}
+
 // allMatches is ZSTD_btGetAllMatches: the tree updated up to ip, then
 // the matches at ip of increasing lengths, each the shortest offset
 // found for its length: the repeat offsets first (rep as the parser
@@ -449,26 +456,32 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 		mmask = 0xFFFFFF
 	}
 	first := load32(buf, ip) & mmask
-	for rc := ll0; rc < 3+ll0; rc++ {
-		var roff int
-		if rc == 3 {
-			roff = int(rep[0]) - 1
-		} else {
-			roff = int(rep[rc])
-		}
-		if roff < 1 || roff > ip {
-			continue
-		}
-		if load32(buf, ip-roff)&mmask != first {
-			continue
-		}
-		l := minMatch + matchLen(buf, ip+minMatch, ip+minMatch-roff, end)
-		if l > best {
-			best = l
-			matches[n] = match{uint32(rc - ll0 + 1), uint32(l)}
-			n++
-			if l > sufficient || ip+l == end {
-				return n
+	// The three repeat offsets' first bytes compared in a row before the
+	// loop that measures them: on data that repeats little none matches,
+	// and the loop's turns cost more.
+	r0, r1, r2 := int(rep[0]), int(rep[1]), int(rep[2])
+	if ll0 != 0 {
+		r0, r1, r2 = r1, r2, r0-1
+	}
+	if repHit(buf, ip, r0, first, mmask) || repHit(buf, ip, r1, first, mmask) || repHit(buf, ip, r2, first, mmask) {
+		for rc := ll0; rc < 3+ll0; rc++ {
+			var roff int
+			if rc == 3 {
+				roff = int(rep[0]) - 1
+			} else {
+				roff = int(rep[rc])
+			}
+			if !repHit(buf, ip, roff, first, mmask) {
+				continue
+			}
+			l := minMatch + matchLen(buf, ip+minMatch, ip+minMatch-roff, end)
+			if l > best {
+				best = l
+				matches[n] = match{uint32(rc - ll0 + 1), uint32(l)}
+				n++
+				if l > sufficient || ip+l == end {
+					return n
+				}
 			}
 		}
 	}
