@@ -489,7 +489,18 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 		// The first 3 bytes compared before matchLen is called: on
 		// incompressible data the table always offers a candidate,
 		// and it rarely matches.
-		if m3 := e.hash3Find(buf, next3, ip); m3 >= 0 && ip-m3 < hash3Reach && (load32(buf, m3)^first)&0xFFFFFF == 0 {
+		var m3 int
+		if n3 := *next3; n3 == ip-1 {
+			// hash3Find's most common call, one position to enter,
+			// inline.
+			t, hl, base := o.h3, o.h3log, e.base
+			tabSet(t, hash3(load32(buf, n3), hl), base+uint32(n3))
+			*next3 = ip
+			m3 = int32Pos(base, tabAt(t, hash3(first, hl)))
+		} else {
+			m3 = e.hash3Find(buf, next3, ip)
+		}
+		if m3 >= 0 && ip-m3 < hash3Reach && (load32(buf, m3)^first)&0xFFFFFF == 0 {
 			if l := 3 + matchLen(buf, ip+3, m3+3, end); l >= 3 {
 				best = l
 				matches[0] = match{uint32(ip - m3 + 3), uint32(l)}
