@@ -70,18 +70,25 @@ func int32Pos(base, v uint32) int { return int(int32(v - base)) }
 // instructions a turn, the more turns (and misses) the processor
 // overlaps, so the hash is worked out once and the accesses unchecked.
 func (e *Encoder) dubtUpdate(buf []byte, ip int) {
+	from := e.nextUpdate
+	if from >= ip {
+		return
+	}
+	// Set before the loop, which so keeps no pointer to e.
+	e.nextUpdate = ip
 	base := e.base
 	head, bt := e.hashT, e.hashL
 	bmask := e.btMask()
 	th := e.opt.th
-	for i := e.nextUpdate; i < ip; i++ {
+	mark := uint64(btUnsorted) << 32
+	v := base + uint32(from)
+	for i := from; i < ip; i++ {
 		h := th.hash(load64(buf, i))
-		k := 2 * (i & bmask)
-		tabSet(bt, k, tabAt(head, h))
-		tabSet(bt, k+1, btUnsorted)
-		tabSet(head, h, base+uint32(i))
+		// The chain link and the unsorted mark, one store.
+		pairSet(bt, 2*(i&bmask), uint64(tabAt(head, h))|mark)
+		tabSet(head, h, v)
+		v++
 	}
-	e.nextUpdate = max(e.nextUpdate, ip)
 }
 
 // dubtSort sorts position cur, whose first slot chains to the next older
