@@ -220,7 +220,6 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 	var cs, cl int
 	matchEnd := ip + 9
 	best, bestOff := 0, 0
-	offBase := uint32(999999999) // libzstd's start: any match beats it
 	m = int32Pos(base, tabAt(head, h))
 	tabSet(head, h, base+uint32(ip))
 	for ; nbCompares > 0 && m > 0; nbCompares-- {
@@ -251,9 +250,13 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 		}
 		if l > best {
 			matchEnd = max(matchEnd, m+l)
-			if 4*(l-best) > int(highbit(uint32(ip-m+1)))-int(highbit(offBase)) {
+			// The first match is taken whatever its offset (libzstd
+			// starts from an offset code no match reaches); a longer one
+			// if it pays for its offset. The best's offset code is
+			// worked out here rather than kept: one value fewer in the
+			// walk.
+			if best == 0 || 4*(l-best) > int(highbit(uint32(ip-m+1)))-int(highbit(uint32(bestOff+3))) {
 				best, bestOff = l, ip-m
-				offBase = uint32(ip - m + 3)
 			}
 		}
 		if ip+l == end {
