@@ -70,18 +70,25 @@ func int32Pos(base, v uint32) int { return int(int32(v - base)) }
 // instructions a turn, the more turns (and misses) the processor
 // overlaps, so the hash is worked out once and the accesses unchecked.
 func (e *Encoder) dubtUpdate(buf []byte, ip int) {
+	from := e.nextUpdate
+	if from >= ip {
+		return
+	}
+	// Set before the loop, which so keeps no pointer to e.
+	e.nextUpdate = ip
 	base := e.base
 	head, bt := e.hashT, e.hashL
 	bmask := e.btMask()
 	th := e.opt.th
-	for i := e.nextUpdate; i < ip; i++ {
+	mark := uint64(btUnsorted) << 32
+	v := base + uint32(from)
+	for i := from; i < ip; i++ {
 		h := th.hash(load64(buf, i))
-		k := 2 * (i & bmask)
-		tabSet(bt, k, tabAt(head, h))
-		tabSet(bt, k+1, btUnsorted)
-		tabSet(head, h, base+uint32(i))
+		// The chain link and the unsorted mark, one store.
+		pairSet(bt, 2*(i&bmask), uint64(tabAt(head, h))|mark)
+		tabSet(head, h, v)
+		v++
 	}
-	e.nextUpdate = max(e.nextUpdate, ip)
 }
 
 // dubtSort sorts position cur, whose first slot chains to the next older
@@ -213,7 +220,6 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 	var cs, cl int
 	matchEnd := ip + 9
 	best, bestOff := 0, 0
-	offBase := uint32(999999999) // libzstd's start: any match beats it
 	m = int32Pos(base, tabAt(head, h))
 	tabSet(head, h, base+uint32(ip))
 	for ; nbCompares > 0 && m > 0; nbCompares-- {
@@ -244,9 +250,13 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 		}
 		if l > best {
 			matchEnd = max(matchEnd, m+l)
-			if 4*(l-best) > int(highbit(uint32(ip-m+1)))-int(highbit(offBase)) {
+			// The first match is taken whatever its offset (libzstd
+			// starts from an offset code no match reaches); a longer one
+			// if it pays for its offset. The best's offset code is
+			// worked out here rather than kept: one value fewer in the
+			// walk.
+			if best == 0 || 4*(l-best) > int(highbit(uint32(ip-m+1)))-int(highbit(uint32(bestOff+3))) {
 				best, bestOff = l, ip-m
-				offBase = uint32(ip - m + 3)
 			}
 		}
 		if ip+l == end {
@@ -397,20 +407,32 @@ const (
 	hash3Reach = 1 << 18 // a 3-byte match farther than this costs more than it saves
 )
 
-func hash3(u uint32, hbits uint8) uint32 { return (u << 8) * prime3 >> (32 - hbits) }
+// hash3 hashes the low 3 bytes of u to hbits bits (1 to 32; the mask
+// spares the compiler the code for a shift of 32 or more).
+func hash3(u uint32, hbits uint8) int { return int((u << 8) * prime3 >> ((32 - hbits) & 31)) }
 
 // hash3Find enters the positions from *next3 up to ip in the 3-byte hash
 // table and returns the newest earlier position with ip's 3-byte hash
-// (negative for none).
+// (negative for none). The parser calls it at every position where
+// nothing longer was found (all of them on incompressible data): the
+// table is read and written unchecked, every hash being below its
+// length 2^h3log.
 func (e *Encoder) hash3Find(buf []byte, next3 *int, ip int) int {
 	base := e.base
 	t := e.opt.h3
 	hl := e.opt.h3log
 	for i := *next3; i < ip; i++ {
-		t[hash3(load32(buf, i), hl)] = base + uint32(i)
+		tabSet(t, hash3(load32(buf, i), hl), base+uint32(i))
 	}
 	*next3 = max(*next3, ip)
-	return int32Pos(base, t[hash3(load32(buf, ip), hl)])
+	return int32Pos(base, tabAt(t, hash3(load32(buf, ip), hl)))
+}
+
+// repHit reports whether the repeat offset roff reaches back into buf
+// from ip and the bytes there start as first (the minimum match's bytes
+// at ip, masked by mmask).
+func repHit(buf []byte, ip, roff int, first, mmask uint32) bool {
+	return uint(roff-1) < uint(ip) && load32(buf, ip-roff)&mmask == first
 }
 
 // allMatches is ZSTD_btGetAllMatches: the tree updated up to ip, then
@@ -425,7 +447,11 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 	if ip < e.nextUpdate {
 		return 0 // inside a long repetition already entered
 	}
-	e.btUpdateTree(buf, ip, end)
+	if ip > e.nextUpdate {
+		// Most often the parser searches the position after the last
+		// one entered: no call then.
+		e.btUpdateTree(buf, ip, end)
+	}
 	o := &e.opt
 	matches := o.matches[:]
 	minMatch := 4
@@ -440,32 +466,52 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 		mmask = 0xFFFFFF
 	}
 	first := load32(buf, ip) & mmask
-	for rc := ll0; rc < 3+ll0; rc++ {
-		var roff int
-		if rc == 3 {
-			roff = int(rep[0]) - 1
-		} else {
-			roff = int(rep[rc])
-		}
-		if roff < 1 || roff > ip {
-			continue
-		}
-		if load32(buf, ip-roff)&mmask != first {
-			continue
-		}
-		l := minMatch + matchLen(buf, ip+minMatch, ip+minMatch-roff, end)
-		if l > best {
-			best = l
-			matches[n] = match{uint32(rc - ll0 + 1), uint32(l)}
-			n++
-			if l > sufficient || ip+l == end {
-				return n
+	// The three repeat offsets' first bytes compared in a row before the
+	// loop that measures them: on data that repeats little none matches,
+	// and the loop's turns cost more.
+	r0, r1, r2 := int(rep[0]), int(rep[1]), int(rep[2])
+	if ll0 != 0 {
+		r0, r1, r2 = r1, r2, r0-1
+	}
+	if repHit(buf, ip, r0, first, mmask) || repHit(buf, ip, r1, first, mmask) || repHit(buf, ip, r2, first, mmask) {
+		for rc := ll0; rc < 3+ll0; rc++ {
+			var roff int
+			if rc == 3 {
+				roff = int(rep[0]) - 1
+			} else {
+				roff = int(rep[rc])
+			}
+			if !repHit(buf, ip, roff, first, mmask) {
+				continue
+			}
+			l := minMatch + matchLen(buf, ip+minMatch, ip+minMatch-roff, end)
+			if l > best {
+				best = l
+				matches[n] = match{uint32(rc - ll0 + 1), uint32(l)}
+				n++
+				if l > sufficient || ip+l == end {
+					return n
+				}
 			}
 		}
 	}
 	if mls == 3 && best < 3 {
-		if m3 := e.hash3Find(buf, next3, ip); m3 >= 0 && ip-m3 < hash3Reach {
-			if l := matchLen(buf, ip, m3, end); l >= 3 {
+		// The first 3 bytes compared before matchLen is called: on
+		// incompressible data the table always offers a candidate,
+		// and it rarely matches.
+		var m3 int
+		if n3 := *next3; n3 == ip-1 {
+			// hash3Find's most common call, one position to enter,
+			// inline.
+			t, hl, base := o.h3, o.h3log, e.base
+			tabSet(t, hash3(load32(buf, n3), hl), base+uint32(n3))
+			*next3 = ip
+			m3 = int32Pos(base, tabAt(t, hash3(first, hl)))
+		} else {
+			m3 = e.hash3Find(buf, next3, ip)
+		}
+		if m3 >= 0 && ip-m3 < hash3Reach && (load32(buf, m3)^first)&0xFFFFFF == 0 {
+			if l := 3 + matchLen(buf, ip+3, m3+3, end); l >= 3 {
 				best = l
 				matches[0] = match{uint32(ip - m3 + 3), uint32(l)}
 				n = 1

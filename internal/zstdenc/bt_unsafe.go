@@ -21,6 +21,13 @@ func tabSet(t []uint32, i int, v uint32) {
 	*(*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t)), uintptr(i)*4)) = v
 }
 
+// pairSet sets t[i] to the low 32 bits of v and t[i+1] to the high
+// ones, one store on these little-endian targets (i is a node's first
+// slot, even: the store is aligned in the table's allocation).
+func pairSet(t []uint32, i int, v uint64) {
+	*(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t)), uintptr(i)*4)) = v
+}
+
 // byteAt returns b[i].
 func byteAt(b []byte, i int) byte {
 	return *(*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))
