@@ -485,9 +485,12 @@ func (r *sliceReader) unshufflesRows(origin []int64, span int64) bool {
 }
 
 // unshuffleRowsMin is the fewest items of a row that gatherND hands to
-// schunkhook.UnshuffleRows; shorter rows (a band of columns: five items
-// a row of a 64x64 block) are gathered in Go.
-const unshuffleRowsMin = 8
+// schunkhook.UnshuffleRows; rows of one item (a band one item thick
+// along a 3-D array's last axis) are gathered in Go, which the kernel's
+// call and masks per row made a quarter slower. From two items on the
+// kernel wins (BenchmarkGatherRows): a 2-D band of columns (five items a
+// row of a 64x64 block) went a sixth faster in CPU time.
+const unshuffleRowsMin = 2
 
 // need returns the bytes of the slice in the block whose first item sits
 // at array coordinates origin.
