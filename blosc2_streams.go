@@ -200,3 +200,32 @@ func fill(b []byte, v byte) {
 		copy(b[k:], b[:k])
 	}
 }
+
+// unshuffleRowsStreams unshuffles n1 rows of row items of ts bytes from
+// the streams of a byte shuffle (byte j of item e is ss[j][e]) straight
+// into their places in dst: row k from item sp+k*ss1 of the streams to
+// item dp+k*ds1 of dst (schunkhook.UnshuffleRows). It reports false,
+// writing nothing, where no kernel takes ts-byte items or a row would
+// lie outside the streams or dst.
+func unshuffleRowsStreams(dst []byte, ss *[16][]byte, ts int, dp, sp, row, n1, ds1, ss1 int64) bool {
+	if !canUnshuffleRows(ts) || row <= 0 || n1 <= 0 || dp < 0 || sp < 0 || ds1 < 0 || ss1 < 0 {
+		return false
+	}
+	n := int64(len(ss[0]))
+	for j := 1; j < ts; j++ {
+		n = min(n, int64(len(ss[j])))
+	}
+	// The last row ends furthest: (n1-1)*ss1 <= n-row-sp, by division
+	// so that nothing overflows.
+	nd := int64(len(dst) / ts)
+	if row > n || sp > n-row || dp > nd-row ||
+		ss1 > 0 && n1-1 > (n-row-sp)/ss1 || ds1 > 0 && n1-1 > (nd-row-dp)/ds1 {
+		return false
+	}
+	var p [16]*byte
+	for j := range ts {
+		p[j] = &ss[j][0]
+	}
+	unshuffleRows(dst[dp*int64(ts):], &p, ts, int(sp), int(row), int(n1), int(ds1)*ts, int(ss1))
+	return true
+}

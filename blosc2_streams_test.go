@@ -344,3 +344,98 @@ func TestChunkReaderEveryBlockPart(t *testing.T) {
 		}
 	}
 }
+
+// unshuffleRowsStreams writes rows of a block's streams straight into
+// their places: every stream and the output sit against a guard page, at
+// either end, so a kernel that reads or writes a byte outside the rows
+// (a row's last elements go through masks) faults, and every byte of the
+// output must be the row's item or left as it was.
+func TestUnshuffleRowsMatchesOracle(t *testing.T) {
+	const ts = 8
+	if !canUnshuffleRows(ts) {
+		t.Skip("SKIPPED: no kernel unshuffles rows of streams on this CPU or build")
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, row := range []int64{1, 2, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 51, 63, 64, 65, 100} {
+		for _, n1 := range []int64{1, 2, 3, 16} {
+			for _, side := range []guard.Side{guard.End, guard.Start} {
+				ss1 := row + rng.Int64N(20)
+				ds1 := row + rng.Int64N(20)
+				if n1 > 1 && rng.IntN(4) == 0 {
+					ss1 = rng.Int64N(row + 1) // rows that share items
+				}
+				sp, dp := rng.Int64N(30), rng.Int64N(30)
+				if side == guard.Start {
+					sp, dp = 0, 0
+				}
+				n := sp + (n1-1)*ss1 + row
+				nd := dp + (n1-1)*ds1 + row
+				var streams [16][]byte
+				var bufs []*guard.Buffer
+				for j := range ts {
+					b := guard.New(int(n), side)
+					bufs = append(bufs, b)
+					for k := range b.Bytes {
+						b.Bytes[k] = byte(rng.Uint32())
+					}
+					streams[j] = b.Bytes
+				}
+				gd := guard.New(int(nd*ts), side)
+				dst := gd.Bytes
+				for k := range dst {
+					dst[k] = 0xa5
+				}
+				want := bytes.Clone(dst)
+				for k := range n1 {
+					for e := range row {
+						for j := range ts {
+							want[(dp+k*ds1+e)*ts+int64(j)] = streams[j][sp+k*ss1+e]
+						}
+					}
+				}
+				if !unshuffleRowsStreams(dst, &streams, ts, dp, sp, row, n1, ds1, ss1) {
+					t.Fatalf("row %d n1 %d: refused rows inside the buffers", row, n1)
+				}
+				if !bytes.Equal(dst, want) {
+					t.Fatalf("row %d n1 %d ss1 %d ds1 %d side %d: output differs", row, n1, ss1, ds1, side)
+				}
+				// One element more, or one row further, is refused and
+				// writes nothing.
+				for _, bad := range [][5]int64{{dp, sp, row + 1, n1, ds1}, {dp + 1, sp, row, n1, ds1}, {dp, sp + 1, row, n1, ds1}, {dp, sp, row, n1 + 1, max(ds1, 1)}, {-1, sp, row, n1, ds1}, {dp, sp, 0, n1, ds1}} {
+					before := bytes.Clone(dst)
+					if unshuffleRowsStreams(dst, &streams, ts, bad[0], bad[1], bad[2], bad[3], bad[4], max(ss1, 1)) {
+						t.Fatalf("row %d n1 %d: took rows outside the buffers %v", row, n1, bad)
+					}
+					if !bytes.Equal(dst, before) {
+						t.Fatalf("row %d n1 %d: a refused call wrote", row, n1)
+					}
+				}
+				gd.Free()
+				for _, b := range bufs {
+					b.Free()
+				}
+			}
+		}
+	}
+}
+
+// Without a kernel (other CPUs, -tags purego) or for other item sizes,
+// schunkhook.UnshuffleRows takes nothing, and b2nd gathers the rows in Go.
+func TestUnshuffleRowsRefusesWithoutKernel(t *testing.T) {
+	var streams [16][]byte
+	for j := range streams {
+		streams[j] = make([]byte, 64)
+	}
+	dst := make([]byte, 16*64)
+	for _, ts := range []int{2, 4, 8, 16} {
+		got := schunkhook.UnshuffleRows(dst, &streams, ts, 0, 0, 16, 1, 16, 16)
+		if want := schunkhook.UnshufflesRows(ts); got != want {
+			t.Errorf("ts %d: UnshuffleRows took the rows: %v, UnshufflesRows says %v", ts, got, want)
+		}
+	}
+	restore := forceShuffleLevel(cpu.Generic)
+	defer restore()
+	if schunkhook.UnshufflesRows(8) || schunkhook.UnshuffleRows(dst, &streams, 8, 0, 0, 16, 1, 16, 16) {
+		t.Error("the portable level took rows through a kernel")
+	}
+}

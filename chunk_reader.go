@@ -27,6 +27,8 @@ func init() {
 		}
 		return r.blockStreams(nblock, ts, fn)
 	}
+	schunkhook.UnshufflesRows = canUnshuffleRows
+	schunkhook.UnshuffleRows = unshuffleRowsStreams
 }
 
 // blockStreams is schunkhook.ReadBlockStreams.

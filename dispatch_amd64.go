@@ -576,6 +576,30 @@ func unshuffleStreams(dst []byte, streams *[16]*byte, ts, n int) {
 	}
 }
 
+// canUnshuffleRows reports whether unshuffleRows has a kernel for
+// elements of ts bytes: 8 at the AVX-512 level.
+func canUnshuffleRows(ts int) bool { return ts == 8 && currentShuffleLevel() == cpu.AVX512 }
+
+// unshuffleRows unshuffles n1 rows of row elements of ts bytes, row k
+// from element sp+k*ss of the streams into dst[k*ds:]. The caller has
+// checked canUnshuffleRows(ts), row and n1 positive, and that every row
+// lies inside dst and each of streams[0:ts]'s buffers.
+func unshuffleRows(dst []byte, streams *[16]*byte, ts, sp, row, n1, ds, ss int) {
+	// Masks of the last row%16 elements: their bytes of a stream, then
+	// of the first and second 64 bytes of their output.
+	t := uint(row % 16)
+	m0 := uint64(1)<<t - 1
+	m1 := uint64(1)<<(8*min(t, 8)) - 1
+	if t >= 8 {
+		m1 = ^uint64(0)
+	}
+	m2 := uint64(0)
+	if t > 8 {
+		m2 = uint64(1)<<(8*(t-8)) - 1
+	}
+	unshuffle8AVX512Rows(&dst[0], streams, sp, row, n1, ds, ss, m0, m1, m2)
+}
+
 func unshuffleStreamsBlocks(d *byte, streams *[16]*byte, ts, off, blocks int) {
 	switch ts {
 	case 2:

@@ -135,3 +135,11 @@ func canUnshuffleStreams(ts, n int) bool { return false }
 func unshuffleStreams([]byte, *[16]*byte, int, int) {
 	panic("blosc: unshuffleStreams without a kernel")
 }
+
+// canUnshuffleRows reports false: no kernel unshuffles rows of a block's
+// streams into their places here (see dispatch_amd64.go).
+func canUnshuffleRows(ts int) bool { return false }
+
+func unshuffleRows([]byte, *[16]*byte, int, int, int, int, int, int) {
+	panic("blosc: unshuffleRows without a kernel")
+}

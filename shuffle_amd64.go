@@ -329,6 +329,11 @@ func unshuffle8AVX512NT(dst *byte, src *byte, n int, blocks int)
 //go:noescape
 func unshuffle8AVX512Streams(dst *byte, streams *[16]*byte, off int, blocks int)
 
+// unshuffle8AVX512Rows unshuffles n1 rows of row elements of 8 bytes from 8 streams anywhere in memory, row k from streams[j]+sp+k*ss into dst+k*ds; m0, m1 and m2 mask the last row%16 elements' bytes of a stream and of the two halves of their output.
+//
+//go:noescape
+func unshuffle8AVX512Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int, m0 uint64, m1 uint64, m2 uint64)
+
 // shuffle9AVX512NTShifted shuffles blocks of 64 elements of 9 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape

@@ -10103,6 +10103,243 @@ done:
 	VZEROUPPER
 	RET
 
+// func unshuffle8AVX512Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int, m0 uint64, m1 uint64, m2 uint64)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·unshuffle8AVX512Rows(SB), NOSPLIT, $0-80
+	MOVQ      dst+0(FP), AX
+	MOVQ      streams+8(FP), CX
+	MOVQ      sp+16(FP), DX
+	MOVQ      row+24(FP), BX
+	MOVQ      n1+32(FP), SI
+	MOVQ      ds+40(FP), DI
+	MOVQ      ss+48(FP), R8
+	TESTQ     SI, SI
+	JZ        done
+	VMOVDQU64 rows8H0<>+0(SB), Z0
+	VMOVDQU64 rows8H1<>+0(SB), Z1
+	MOVQ      BX, R9
+	SHRQ      $0x04, R9
+	ANDQ      $0x0f, BX
+	MOVQ      m0+56(FP), R10
+	KMOVQ     R10, K1
+	MOVQ      m1+64(FP), R10
+	KMOVQ     R10, K2
+	MOVQ      m2+72(FP), R10
+	KMOVQ     R10, K3
+
+row:
+	MOVQ  DX, R10
+	MOVQ  AX, R11
+	MOVQ  R9, R12
+	TESTQ R12, R12
+	JZ    tail
+
+full:
+	MOVQ         (CX), R13
+	VMOVDQU      (R13)(R10*1), X2
+	MOVQ         8(CX), R13
+	VMOVDQU      (R13)(R10*1), X3
+	MOVQ         16(CX), R13
+	VMOVDQU      (R13)(R10*1), X4
+	MOVQ         24(CX), R13
+	VMOVDQU      (R13)(R10*1), X5
+	MOVQ         32(CX), R13
+	VMOVDQU      (R13)(R10*1), X6
+	MOVQ         40(CX), R13
+	VMOVDQU      (R13)(R10*1), X7
+	MOVQ         48(CX), R13
+	VMOVDQU      (R13)(R10*1), X8
+	MOVQ         56(CX), R13
+	VMOVDQU      (R13)(R10*1), X9
+	VINSERTI32X4 $0x01, X3, Z2, Z2
+	VINSERTI32X4 $0x02, X4, Z2, Z2
+	VINSERTI32X4 $0x03, X5, Z2, Z2
+	VINSERTI32X4 $0x01, X7, Z6, Z6
+	VINSERTI32X4 $0x02, X8, Z6, Z6
+	VINSERTI32X4 $0x03, X9, Z6, Z6
+	VMOVDQA64    Z2, Z3
+	VPERMT2B     Z6, Z0, Z3
+	VPERMT2B     Z6, Z1, Z2
+	VMOVDQU64    Z3, (R11)
+	VMOVDQU64    Z2, 64(R11)
+	ADDQ         $0x10, R10
+	ADDQ         $0x00000080, R11
+	DECQ         R12
+	JNZ          full
+
+tail:
+	TESTQ        BX, BX
+	JZ           next
+	MOVQ         (CX), R12
+	VMOVDQU8.Z   (R12)(R10*1), K1, X4
+	MOVQ         8(CX), R12
+	VMOVDQU8.Z   (R12)(R10*1), K1, X2
+	MOVQ         16(CX), R12
+	VMOVDQU8.Z   (R12)(R10*1), K1, X3
+	MOVQ         24(CX), R12
+	VMOVDQU8.Z   (R12)(R10*1), K1, X6
+	MOVQ         32(CX), R12
+	VMOVDQU8.Z   (R12)(R10*1), K1, X5
+	MOVQ         40(CX), R12
+	VMOVDQU8.Z   (R12)(R10*1), K1, X7
+	MOVQ         48(CX), R12
+	VMOVDQU8.Z   (R12)(R10*1), K1, X8
+	MOVQ         56(CX), R12
+	VMOVDQU8.Z   (R12)(R10*1), K1, X9
+	VINSERTI32X4 $0x01, X2, Z4, Z4
+	VINSERTI32X4 $0x02, X3, Z4, Z4
+	VINSERTI32X4 $0x03, X6, Z4, Z4
+	VINSERTI32X4 $0x01, X7, Z5, Z5
+	VINSERTI32X4 $0x02, X8, Z5, Z5
+	VINSERTI32X4 $0x03, X9, Z5, Z5
+	VMOVDQA64    Z4, Z3
+	VPERMT2B     Z5, Z0, Z3
+	VPERMT2B     Z5, Z1, Z4
+	VMOVDQU8     Z3, K2, (R11)
+	VMOVDQU8     Z4, K3, 64(R11)
+
+next:
+	ADDQ R8, DX
+	ADDQ DI, AX
+	DECQ SI
+	JNZ  row
+
+done:
+	VZEROUPPER
+	RET
+
+DATA rows8H0<>+0(SB)/1, $0x00
+DATA rows8H0<>+1(SB)/1, $0x10
+DATA rows8H0<>+2(SB)/1, $0x20
+DATA rows8H0<>+3(SB)/1, $0x30
+DATA rows8H0<>+4(SB)/1, $0x40
+DATA rows8H0<>+5(SB)/1, $0x50
+DATA rows8H0<>+6(SB)/1, $0x60
+DATA rows8H0<>+7(SB)/1, $0x70
+DATA rows8H0<>+8(SB)/1, $0x01
+DATA rows8H0<>+9(SB)/1, $0x11
+DATA rows8H0<>+10(SB)/1, $0x21
+DATA rows8H0<>+11(SB)/1, $0x31
+DATA rows8H0<>+12(SB)/1, $0x41
+DATA rows8H0<>+13(SB)/1, $0x51
+DATA rows8H0<>+14(SB)/1, $0x61
+DATA rows8H0<>+15(SB)/1, $0x71
+DATA rows8H0<>+16(SB)/1, $0x02
+DATA rows8H0<>+17(SB)/1, $0x12
+DATA rows8H0<>+18(SB)/1, $0x22
+DATA rows8H0<>+19(SB)/1, $0x32
+DATA rows8H0<>+20(SB)/1, $0x42
+DATA rows8H0<>+21(SB)/1, $0x52
+DATA rows8H0<>+22(SB)/1, $0x62
+DATA rows8H0<>+23(SB)/1, $0x72
+DATA rows8H0<>+24(SB)/1, $0x03
+DATA rows8H0<>+25(SB)/1, $0x13
+DATA rows8H0<>+26(SB)/1, $0x23
+DATA rows8H0<>+27(SB)/1, $0x33
+DATA rows8H0<>+28(SB)/1, $0x43
+DATA rows8H0<>+29(SB)/1, $0x53
+DATA rows8H0<>+30(SB)/1, $0x63
+DATA rows8H0<>+31(SB)/1, $0x73
+DATA rows8H0<>+32(SB)/1, $0x04
+DATA rows8H0<>+33(SB)/1, $0x14
+DATA rows8H0<>+34(SB)/1, $0x24
+DATA rows8H0<>+35(SB)/1, $0x34
+DATA rows8H0<>+36(SB)/1, $0x44
+DATA rows8H0<>+37(SB)/1, $0x54
+DATA rows8H0<>+38(SB)/1, $0x64
+DATA rows8H0<>+39(SB)/1, $0x74
+DATA rows8H0<>+40(SB)/1, $0x05
+DATA rows8H0<>+41(SB)/1, $0x15
+DATA rows8H0<>+42(SB)/1, $0x25
+DATA rows8H0<>+43(SB)/1, $0x35
+DATA rows8H0<>+44(SB)/1, $0x45
+DATA rows8H0<>+45(SB)/1, $0x55
+DATA rows8H0<>+46(SB)/1, $0x65
+DATA rows8H0<>+47(SB)/1, $0x75
+DATA rows8H0<>+48(SB)/1, $0x06
+DATA rows8H0<>+49(SB)/1, $0x16
+DATA rows8H0<>+50(SB)/1, $0x26
+DATA rows8H0<>+51(SB)/1, $0x36
+DATA rows8H0<>+52(SB)/1, $0x46
+DATA rows8H0<>+53(SB)/1, $0x56
+DATA rows8H0<>+54(SB)/1, $0x66
+DATA rows8H0<>+55(SB)/1, $0x76
+DATA rows8H0<>+56(SB)/1, $0x07
+DATA rows8H0<>+57(SB)/1, $0x17
+DATA rows8H0<>+58(SB)/1, $0x27
+DATA rows8H0<>+59(SB)/1, $0x37
+DATA rows8H0<>+60(SB)/1, $0x47
+DATA rows8H0<>+61(SB)/1, $0x57
+DATA rows8H0<>+62(SB)/1, $0x67
+DATA rows8H0<>+63(SB)/1, $0x77
+GLOBL rows8H0<>(SB), RODATA|NOPTR, $64
+
+DATA rows8H1<>+0(SB)/1, $0x08
+DATA rows8H1<>+1(SB)/1, $0x18
+DATA rows8H1<>+2(SB)/1, $0x28
+DATA rows8H1<>+3(SB)/1, $0x38
+DATA rows8H1<>+4(SB)/1, $0x48
+DATA rows8H1<>+5(SB)/1, $0x58
+DATA rows8H1<>+6(SB)/1, $0x68
+DATA rows8H1<>+7(SB)/1, $0x78
+DATA rows8H1<>+8(SB)/1, $0x09
+DATA rows8H1<>+9(SB)/1, $0x19
+DATA rows8H1<>+10(SB)/1, $0x29
+DATA rows8H1<>+11(SB)/1, $0x39
+DATA rows8H1<>+12(SB)/1, $0x49
+DATA rows8H1<>+13(SB)/1, $0x59
+DATA rows8H1<>+14(SB)/1, $0x69
+DATA rows8H1<>+15(SB)/1, $0x79
+DATA rows8H1<>+16(SB)/1, $0x0a
+DATA rows8H1<>+17(SB)/1, $0x1a
+DATA rows8H1<>+18(SB)/1, $0x2a
+DATA rows8H1<>+19(SB)/1, $0x3a
+DATA rows8H1<>+20(SB)/1, $0x4a
+DATA rows8H1<>+21(SB)/1, $0x5a
+DATA rows8H1<>+22(SB)/1, $0x6a
+DATA rows8H1<>+23(SB)/1, $0x7a
+DATA rows8H1<>+24(SB)/1, $0x0b
+DATA rows8H1<>+25(SB)/1, $0x1b
+DATA rows8H1<>+26(SB)/1, $0x2b
+DATA rows8H1<>+27(SB)/1, $0x3b
+DATA rows8H1<>+28(SB)/1, $0x4b
+DATA rows8H1<>+29(SB)/1, $0x5b
+DATA rows8H1<>+30(SB)/1, $0x6b
+DATA rows8H1<>+31(SB)/1, $0x7b
+DATA rows8H1<>+32(SB)/1, $0x0c
+DATA rows8H1<>+33(SB)/1, $0x1c
+DATA rows8H1<>+34(SB)/1, $0x2c
+DATA rows8H1<>+35(SB)/1, $0x3c
+DATA rows8H1<>+36(SB)/1, $0x4c
+DATA rows8H1<>+37(SB)/1, $0x5c
+DATA rows8H1<>+38(SB)/1, $0x6c
+DATA rows8H1<>+39(SB)/1, $0x7c
+DATA rows8H1<>+40(SB)/1, $0x0d
+DATA rows8H1<>+41(SB)/1, $0x1d
+DATA rows8H1<>+42(SB)/1, $0x2d
+DATA rows8H1<>+43(SB)/1, $0x3d
+DATA rows8H1<>+44(SB)/1, $0x4d
+DATA rows8H1<>+45(SB)/1, $0x5d
+DATA rows8H1<>+46(SB)/1, $0x6d
+DATA rows8H1<>+47(SB)/1, $0x7d
+DATA rows8H1<>+48(SB)/1, $0x0e
+DATA rows8H1<>+49(SB)/1, $0x1e
+DATA rows8H1<>+50(SB)/1, $0x2e
+DATA rows8H1<>+51(SB)/1, $0x3e
+DATA rows8H1<>+52(SB)/1, $0x4e
+DATA rows8H1<>+53(SB)/1, $0x5e
+DATA rows8H1<>+54(SB)/1, $0x6e
+DATA rows8H1<>+55(SB)/1, $0x7e
+DATA rows8H1<>+56(SB)/1, $0x0f
+DATA rows8H1<>+57(SB)/1, $0x1f
+DATA rows8H1<>+58(SB)/1, $0x2f
+DATA rows8H1<>+59(SB)/1, $0x3f
+DATA rows8H1<>+60(SB)/1, $0x4f
+DATA rows8H1<>+61(SB)/1, $0x5f
+DATA rows8H1<>+62(SB)/1, $0x6f
+DATA rows8H1<>+63(SB)/1, $0x7f
+GLOBL rows8H1<>(SB), RODATA|NOPTR, $64
+
 // func shuffle9AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
 TEXT ·shuffle9AVX512NTShifted(SB), NOSPLIT, $0-48

@@ -3,6 +3,9 @@ package b2nd
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/goblosc/blosc"
@@ -89,7 +92,8 @@ func BenchmarkGetSlice1PercentReaderAt(b *testing.B) {
 // bench/crosscheck) from 32 MiB arrays in memory at one thread: a band
 // of 1% of the rows, one of 1% of the columns, and a box of 1% of the
 // items, of a 2-D array of 512x512 chunks of 64x64 blocks and a 3-D one
-// of 64^3 chunks of 16^3 blocks.
+// of 64^3 chunks of 16^3 blocks; the ...file ones read the same slices
+// from the array's frame in a file.
 func BenchmarkGetSliceShapes(b *testing.B) {
 	for _, set := range []struct {
 		name           string
@@ -115,10 +119,29 @@ func BenchmarkGetSliceShapes(b *testing.B) {
 			b.Fatal(err)
 		}
 		a.SetThreads(1)
+		// The same array in a frame file, read lazily block by block.
+		path := filepath.Join(b.TempDir(), set.name+".b2nd")
+		var frame bytes.Buffer
+		if _, err := a.WriteTo(&frame); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(path, frame.Bytes(), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		fa, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer fa.Close()
+		fa.SetThreads(1)
 		for _, box := range []struct {
 			name string
 			se   [2][]int64
-		}{{"rows", set.rows}, {"cols", set.cols}, {"cube", set.cube}} {
+		}{{"rows", set.rows}, {"cols", set.cols}, {"cube", set.cube}, {"rowsfile", set.rows}, {"colsfile", set.cols}, {"cubefile", set.cube}} {
+			a := a
+			if strings.HasSuffix(box.name, "file") {
+				a = fa
+			}
 			b.Run(set.name+"/"+box.name, func(b *testing.B) {
 				dst, err := a.GetSlice(nil, box.se[0], box.se[1])
 				if err != nil {

@@ -351,12 +351,15 @@ func (r *sliceReader) chunk(nchunk int64) error {
 	bb := int64(g.blockBytes)
 	for more := r.w.firstBlock(); more; more = r.w.nextBlock() {
 		nblock := r.w.nblock()
-		if lo, hi := r.span(r.w.origin); 4*r.need(r.w.origin) <= hi-lo {
+		if lo, hi := r.span(r.w.origin); 4*r.need(r.w.origin) <= hi-lo || r.unshufflesRows(r.w.origin, hi-lo) {
 			// A few items spread through the block (a band of columns):
 			// they are gathered from its decoded streams, nothing else
 			// unshuffled and no copy made of the block's part. Their
 			// span is most of the block, which a partial read would
-			// unshuffle whole, then copy out row by row.
+			// unshuffle whole, then copy out row by row. A box of
+			// the block (most of each of a part of its rows) goes the
+			// same way where a kernel unshuffles its rows from the
+			// streams straight into the output (see unshufflesRows).
 			if err := r.flush(nchunk); err != nil {
 				return err
 			}
@@ -465,6 +468,30 @@ func (r *sliceReader) load(nchunk int64) error {
 	return nil
 }
 
+// unshufflesRows reports whether the slice's items in the block whose
+// first item sits at array coordinates origin, span bytes from the first
+// to the last, are read through schunkhook.UnshuffleRows: they are not
+// contiguous (a box of the block, not a band of whole rows), their rows
+// have at least unshuffleRowsMin items, and a kernel takes items of the
+// array's size. Unshuffling a 3-D box's part of each block into scratch
+// and copying its rows out (rows of 16 items or fewer) had been over a
+// quarter of the box's time, and unshuffled the parts of rows outside
+// the box too.
+func (r *sliceReader) unshufflesRows(origin []int64, span int64) bool {
+	g := r.a.g
+	last := g.ndim() - 1
+	row := min(r.stop[last], origin[last]+g.block[last]) - max(r.start[last], origin[last])
+	return row >= unshuffleRowsMin && r.need(origin) < span && schunkhook.UnshufflesRows(g.itemsize)
+}
+
+// unshuffleRowsMin is the fewest items of a row that gatherND hands to
+// schunkhook.UnshuffleRows; rows of one item (a band one item thick
+// along a 3-D array's last axis) are gathered in Go, which the kernel's
+// call and masks per row made a quarter slower. From two items on the
+// kernel wins (BenchmarkGatherRows): a 2-D band of columns (five items a
+// row of a 64x64 block) went a sixth faster in CPU time.
+const unshuffleRowsMin = 2
+
 // need returns the bytes of the slice in the block whose first item sits
 // at array coordinates origin.
 func (r *sliceReader) need(origin []int64) int64 {
@@ -546,7 +573,9 @@ func gatherND(dst []byte, dstShape, dstOff []int64, streams *[16][]byte, ts int,
 	}
 	var idx [MaxDim]int64
 	for {
-		if ts == 8 {
+		if row >= unshuffleRowsMin && schunkhook.UnshuffleRows(dst, streams, ts, dp, sp, row, n1, ds1, ss1) {
+			// Unshuffled by a kernel, straight into dst.
+		} else if ts == 8 {
 			gatherRows8(dst, streams, dp, sp, row, n1, ds1, ss1)
 		} else {
 			for k := range n1 {

@@ -88,6 +88,9 @@ func main() {
 			vbmiShuffle(ts, true)
 			vbmiUnshuffle(ts, true)
 			vbmiUnshuffleStreams(ts)
+			if ts == 8 {
+				vbmiUnshuffleRows8()
+			}
 		} else {
 			vbmiUnshuffleLines(ts)
 		}
@@ -905,6 +908,106 @@ func vbmiUnshuffleStreams(ts int) {
 		ADDQ(off, t)
 		return t
 	})
+}
+
+// vbmiUnshuffleRows8 unshuffles rows of 8-byte elements from the eight
+// streams of a shuffled block straight into their places in dst, row k
+// being row elements at streams[j]+sp+k*ss and at dst+k*ds. Package b2nd
+// reads a box of a block this way (rows of 16 elements or fewer of a 3-D
+// block, of 64 or fewer of a 2-D one), where unshuffling the block's part
+// into scratch and copying its rows out moved every byte twice. Each 16
+// elements of a row are sixteen bytes of each stream: four streams per
+// vector (VINSERTI32X4), then two VPERMT2B give the 128 bytes of output.
+// A row's last elements, fewer than 16, are read and written through
+// masks, so nothing outside the rows is touched.
+func vbmiUnshuffleRows8() {
+	name := "unshuffle8AVX512Rows"
+	TEXT(name, NOSPLIT, "func(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int, m0 uint64, m1 uint64, m2 uint64)")
+	Pragma("noescape")
+	Doc(name + " unshuffles n1 rows of row elements of 8 bytes from 8 streams anywhere in memory, row k from streams[j]+sp+k*ss into dst+k*ds; m0, m1 and m2 mask the last row%16 elements' bytes of a stream and of the two halves of their output.")
+	dst := Load(Param("dst"), GP64())
+	tbl := Load(Param("streams"), GP64())
+	sp := Load(Param("sp"), GP64())
+	row := Load(Param("row"), GP64())
+	n1 := Load(Param("n1"), GP64())
+	ds := Load(Param("ds"), GP64())
+	ss := Load(Param("ss"), GP64())
+	TESTQ(n1, n1)
+	JZ(LabelRef("done"))
+	// Output byte q of elements 8h to 8h+7 is byte 8h+q/8 of stream q%8:
+	// streams 0-3 are lanes of the first vector, 4-7 of the second.
+	var perm [2]VecVirtual
+	for h := range perm {
+		perm[h] = loadZ(table64(fmt.Sprintf("rows8H%d", h), func(q int) int {
+			el, st := 8*h+q/8, q%8
+			return 64*(st/4) + 16*(st%4) + el
+		}))
+	}
+	full, tail := GP64(), GP64()
+	MOVQ(row, full)
+	SHRQ(U8(4), full)
+	MOVQ(row, tail)
+	ANDQ(U8(15), tail)
+	// The masks of a row's last elements, fewer than 16: K1 their bytes
+	// of each stream, K2 and K3 their output bytes in each half.
+	for i, k := range []Register{K1, K2, K3} {
+		m := Load(Param(fmt.Sprintf("m%d", i)), GP64())
+		KMOVQ(m, k)
+	}
+	e, d, c := GP64(), GP64(), GP64()
+	// sixteen gathers elements [e, e+16) of the streams, loaded by load,
+	// into two vectors of 128 output bytes.
+	sixteen := func(load func(st int, a Mem, x VecVirtual)) (lo, hi VecVirtual) {
+		var xs [8]VecVirtual
+		for st := range xs {
+			p := GP64()
+			MOVQ(Mem{Base: tbl, Disp: 8 * st}, p)
+			xs[st] = XMM()
+			load(st, Mem{Base: p, Index: e, Scale: 1}, xs[st])
+		}
+		var zs [2]VecVirtual
+		for v := range zs {
+			// A VEX or zeroing load cleared the vector above its lane 0.
+			z := xs[4*v].AsZ().(VecVirtual)
+			for l := 1; l < 4; l++ {
+				VINSERTI32X4(U8(l), xs[4*v+l], z, z)
+			}
+			zs[v] = z
+		}
+		lo, hi = ZMM(), zs[0]
+		VMOVDQA64(zs[0], lo)
+		VPERMT2B(zs[1], perm[0], lo)
+		VPERMT2B(zs[1], perm[1], hi)
+		return lo, hi
+	}
+	Label("row")
+	MOVQ(sp, e)
+	MOVQ(dst, d)
+	MOVQ(full, c)
+	TESTQ(c, c)
+	JZ(LabelRef("tail"))
+	Label("full")
+	lo, hi := sixteen(func(_ int, a Mem, x VecVirtual) { VMOVDQU(a, x) })
+	VMOVDQU64(lo, Mem{Base: d})
+	VMOVDQU64(hi, Mem{Base: d, Disp: 64})
+	ADDQ(U8(16), e)
+	ADDQ(U32(128), d)
+	DECQ(c)
+	JNZ(LabelRef("full"))
+	Label("tail")
+	TESTQ(tail, tail)
+	JZ(LabelRef("next"))
+	lo, hi = sixteen(func(_ int, a Mem, x VecVirtual) { VMOVDQU8_Z(a, K1, x) })
+	VMOVDQU8(lo, K2, Mem{Base: d})
+	VMOVDQU8(hi, K3, Mem{Base: d, Disp: 64})
+	Label("next")
+	ADDQ(ss, sp)
+	ADDQ(ds, dst)
+	DECQ(n1)
+	JNZ(LabelRef("row"))
+	Label("done")
+	VZEROUPPER()
+	RET()
 }
 
 // vbmiUnshuffleLoop emits the loop of vbmiUnshuffle, whose stream st

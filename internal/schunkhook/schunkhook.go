@@ -40,3 +40,19 @@ var ReadBlockStreams func(cr any, nblock int64, ts int, fn func(streams *[16][]b
 // blocks one at a time (parts of them) loads them first this way: one
 // read of a file per block was a tenth of a band's time.
 var LoadBlocks func(cr any, blocks []int64) (bool, error)
+
+// UnshuffleRows unshuffles n1 rows of row items of ts bytes from the
+// streams of a byte shuffle (byte j of item e is streams[j][e], as
+// ReadBlockStreams hands them) straight into their places in dst: row k
+// from item sp+k*ss1 of the streams to item dp+k*ds1 of dst. It reports
+// false, writing nothing, where no kernel takes ts-byte items
+// (UnshufflesRows) or a row would lie outside the streams or dst. A
+// slice that needs a box of a block (most of each row of a part of its
+// rows) unshuffles just those rows into the output this way, where
+// unshuffling the block's part into scratch and copying its rows out
+// moved every byte twice.
+var UnshuffleRows func(dst []byte, streams *[16][]byte, ts int, dp, sp, row, n1, ds1, ss1 int64) bool
+
+// UnshufflesRows reports whether UnshuffleRows has a kernel for ts-byte
+// items.
+var UnshufflesRows func(ts int) bool
