@@ -385,6 +385,14 @@ func (e *Encoder) rowSearch64(buf []byte, ip, end int, mls uint8, over int) (int
 	if e.nextUpdate < ip {
 		e.rowUpdate(buf, ip, mls, rlog, true)
 	}
+	if useRowAsm && ip+8 <= end && end <= len(buf) && len(e.rowTags) == len(e.hashT) && len(e.rowHeads)<<rlog == len(e.hashT) {
+		// The tables' sizes are the hasher's (a row below
+		// len(e.rowHeads)), as the Go code's bounds checks would
+		// otherwise prove.
+		best, off := rowSearch64Asm(&buf[0], len(buf), ip, end, over, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base)
+		e.nextUpdate = ip + 1
+		return best, off
+	}
 	hh := e.rowHH
 	h := hh.hash(load64(buf, ip))
 	row := h >> rowTagBits

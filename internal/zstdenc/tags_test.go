@@ -1,8 +1,12 @@
 package zstdenc
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/guard"
 )
 
 // TestTagMatches checks the tag compare this build uses against one tag
@@ -42,5 +46,51 @@ func TestTagMatches(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestRowSearch64AsmAgainstGo encodes with rows of 64 (levels 7-12 give
+// search logs of 6 at some sizes, rows from any window) through rowSearch64's assembly and through its
+// Go code, which must write the same bytes, on sources ending at a guard
+// page (the search reads up to the end of the block and the prefetch
+// looks 16 bytes on) and matching up to their last byte. Where the
+// assembly is not built both runs take the Go code.
+func TestRowSearch64AsmAgainstGo(t *testing.T) {
+	skipUnderRace(t)
+	defer func(v bool) { useRowAsm = v }(useRowAsm)
+	asm := useRowAsm
+	rng := rand.New(rand.NewPCG(5, 6))
+	var a, g Encoder
+	a.rowsFrom, g.rowsFrom = 10, 10
+	for _, n := range []int{9, 16, 17, 100, 4095, 70000, 300 << 10} {
+		buf := guard.New(n, guard.End)
+		src := buf.Bytes
+		for i := range src {
+			switch {
+			case i%4000 < 1500:
+				src[i] = byte(i % 13)
+			case i%4000 < 3000:
+				src[i] = byte(rng.Uint32() & 15)
+			default:
+				src[i] = byte(rng.Uint32())
+			}
+		}
+		hits := 0
+		for _, lvl := range []int{7, 8, 10, 11, 12} {
+			useRowAsm = asm
+			fa := a.Encode(nil, src, lvl)
+			useRowAsm = false
+			fg := g.Encode(nil, src, lvl)
+			if a.rows && a.rowLg == 6 {
+				hits++
+			}
+			if !bytes.Equal(fa, fg) {
+				t.Fatalf("n=%d level %d: assembly %d bytes, Go %d, differ at %d", n, lvl, len(fa), len(fg), golden.FirstDiff(fa, fg))
+			}
+		}
+		if n >= 4095 && hits == 0 {
+			t.Fatalf("n=%d: no level searched rows of 64", n)
+		}
+		buf.Free()
 	}
 }
