@@ -93,7 +93,7 @@ TEXT ·tagMatches64Prefetch(SB), NOSPLIT, $0-40
 //
 // rowSearch64's steps for rows of 64 (the rows already up to date to
 // ip): ip's hash, row and tag; the prefetch of the row rowAhead on (when
-// ip+16 <= buflen); the tag compare; the candidates newest first from
+// ip+16 <= buflen: its tags and all its entries); the tag compare; the candidates newest first from
 // the length to beat (over), each rejected by its 4 bytes at that length
 // or compared in full up to end; then ip entered at its row's head.
 // Returns 0, 0 when nothing beat over.
@@ -123,8 +123,10 @@ TEXT ·rowSearch64Asm(SB), NOSPLIT, $0-104
 	PSHUFL $0, X0, X0
 	SHRL  $8, R12
 
-	// The row of ip+rowAhead: its tags and the two lines of entries from
-	// its head.
+	// The row of ip+rowAhead: its tags and its four lines of entries
+	// (rowSearch64's two lines from the row's head need the head, a
+	// load that may miss, before the prefetch can issue; the
+	// candidates fall anywhere in the row).
 	LEAQ  16(R8), AX
 	CMPQ  AX, buflen+8(FP)
 	JGT   compare
@@ -133,13 +135,12 @@ TEXT ·rowSearch64Asm(SB), NOSPLIT, $0-104
 	SHRQ  CX, AX
 	MOVL  AX, AX
 	SHRL  $8, AX
-	MOVBLZX (R10)(AX*1), BX
-	ANDL  $63, BX
 	SHLQ  $6, AX
 	PREFETCHT0 (R9)(AX*1)
-	ADDQ  AX, BX
-	PREFETCHT0 (R11)(BX*4)
-	PREFETCHT0 64(R11)(BX*4)
+	PREFETCHT0 (R11)(AX*4)
+	PREFETCHT0 64(R11)(AX*4)
+	PREFETCHT0 128(R11)(AX*4)
+	PREFETCHT0 192(R11)(AX*4)
 
 compare:
 	MOVQ     R12, AX
