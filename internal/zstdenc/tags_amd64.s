@@ -89,31 +89,81 @@ TEXT ·tagMatches64Prefetch(SB), NOSPLIT, $0-40
 	MOVQ       AX, ret+32(FP)
 	RET
 
-// func rowSearch64Asm(buf *byte, buflen, ip, end, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32) (best, off int)
+// ROWINSERT enters position R14 at its row's head (rowInsert): its hash
+// from buf (SI) by mul (R12) and shift (CX), the row's head one back in
+// heads (R10), the tag in tags (R9), base (R13) plus R14 in entries
+// (R11). Clobbers AX, BX, DI.
+#define ROWINSERT \
+	MOVQ    (SI)(R14*1), AX \
+	IMULQ   R12, AX         \
+	SHRQ    CX, AX          \
+	MOVL    AX, AX          \
+	MOVL    AX, BX          \
+	SHRL    $8, BX          \
+	MOVBLZX (R10)(BX*1), DI \
+	DECL    DI              \
+	ANDL    $63, DI         \
+	MOVB    DI, (R10)(BX*1) \
+	SHLQ    $6, BX          \
+	ORQ     DI, BX          \
+	MOVB    AX, (R9)(BX*1)  \
+	LEAL    (R13)(R14*1), AX \
+	MOVL    AX, (R11)(BX*4)
+
+// func rowSearch64Asm(buf *byte, buflen, ip, end, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, a1, b1, a2 int) (best, off int)
 //
-// rowSearch64's steps for rows of 64 (the rows already up to date to
-// ip): ip's hash, row and tag; the prefetch of the row rowAhead on (when
-// ip+16 <= buflen: its tags and all its entries); the tag compare; the candidates newest first from
-// the length to beat (over), each rejected by its 4 bytes at that length
-// or compared in full up to end; then ip entered at its row's head.
+// rowSearch64's steps for rows of 64: the positions a1..b1-1 and
+// a2..ip-1 entered in their rows (rowUpdate's, the inside of a long
+// match skipped between b1 and a2); ip's hash, row and tag; the prefetch
+// of the row rowAhead on (when ip+16 <= buflen: its tags and all its
+// entries); the tag compare; the candidates newest first from the length
+// to beat (over), each rejected by its 4 bytes at that length or
+// compared in full up to end; then ip entered at its row's head.
 // Returns 0, 0 when nothing beat over.
 //
-// SI buf, R8 ip, DI end, R11 the row's entries, R12 the row, R13 its
-// head, DX the matching tags (bit j: the entry j after the head), BX
-// the best length, R14 its offset, AX the candidate, CX the length.
-TEXT ·rowSearch64Asm(SB), NOSPLIT, $0-104
+// Entering: R14 the position, DX the end of the range, R12 mul, R13
+// base. Then SI buf, R8 ip, DI end, R11 the row's entries, R12 the row,
+// R13 its head, DX the matching tags (bit j: the entry j after the
+// head), BX the best length, R14 its offset, AX the candidate, CX the
+// length.
+TEXT ·rowSearch64Asm(SB), NOSPLIT, $0-128
 	MOVQ buf+0(FP), SI
 	MOVQ ip+16(FP), R8
-	MOVQ end+24(FP), DI
 	MOVQ tags+40(FP), R9
 	MOVQ heads+48(FP), R10
 	MOVQ entries+56(FP), R11
 	MOVQ shift+72(FP), CX
+	MOVQ mul+64(FP), R12
+	MOVL base+80(FP), R13
+	MOVQ a1+88(FP), R14
+	MOVQ b1+96(FP), DX
+	CMPQ R14, DX
+	JGE  range2
+
+range1:
+	ROWINSERT
+	INCQ R14
+	CMPQ R14, DX
+	JLT  range1
+
+range2:
+	MOVQ a2+104(FP), R14
+	CMPQ R14, R8
+	JGE  search
+
+range2loop:
+	ROWINSERT
+	INCQ R14
+	CMPQ R14, R8
+	JLT  range2loop
+
+search:
+	MOVQ end+24(FP), DI
 
 	// h = uint32(load64(ip) * mul >> shift): the row above 8 bits, the
 	// tag below.
 	MOVQ  (SI)(R8*1), AX
-	IMULQ mul+64(FP), AX
+	IMULQ R12, AX
 	SHRQ  CX, AX
 	MOVL  AX, R12
 	MOVL  R12, AX
@@ -252,6 +302,6 @@ insert:
 	XORL    BX, BX
 
 done:
-	MOVQ BX, best+88(FP)
-	MOVQ R14, off+96(FP)
+	MOVQ BX, best+112(FP)
+	MOVQ R14, off+120(FP)
 	RET

@@ -3,6 +3,7 @@ package zstdenc
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
@@ -87,6 +88,11 @@ func TestRowSearch64AsmAgainstGo(t *testing.T) {
 			if !bytes.Equal(fa, fg) {
 				t.Fatalf("n=%d level %d: assembly %d bytes, Go %d, differ at %d", n, lvl, len(fa), len(fg), golden.FirstDiff(fa, fg))
 			}
+			// The rows too: an entry entered or not rarely changes a
+			// frame.
+			if a.rows && (!bytes.Equal(a.rowTags, g.rowTags) || !bytes.Equal(a.rowHeads, g.rowHeads) || !slices.Equal(a.hashT, g.hashT)) {
+				t.Fatalf("n=%d level %d: the rows differ after the frame", n, lvl)
+			}
 		}
 		if n >= 4095 && hits == 0 {
 			t.Fatalf("n=%d: no level searched rows of 64", n)
@@ -99,7 +105,7 @@ func TestRowSearch64AsmAgainstGo(t *testing.T) {
 // levels whose rows hold 64 entries on small sources write the same frames through
 // rowSearch64's assembly and through its Go code, for any input and
 // dictionary, the encoders reused (entries from earlier frames in the
-// rows); the high bit of level shrinks the hash table to 2^8 entries
+// rows), and leave the same rows; the high bit of level shrinks the hash table to 2^8 entries
 // (four rows: every search finds candidates).
 func FuzzRowSearch64AsmMatchesGo(f *testing.F) {
 	for _, name := range []string{"text", "f32_noise", "runs", "rec12"} {
@@ -137,6 +143,9 @@ func FuzzRowSearch64AsmMatchesGo(f *testing.F) {
 		if !bytes.Equal(a, g) {
 			t.Fatalf("level %d, %d bytes, dictionary %d: assembly frame %d bytes, Go %d, first difference at %d",
 				lvl, len(src), len(dict), len(a), len(g), golden.FirstDiff(a, g))
+		}
+		if ea.rows && (!bytes.Equal(ea.rowTags, eg.rowTags) || !bytes.Equal(ea.rowHeads, eg.rowHeads) || !slices.Equal(ea.hashT, eg.hashT)) {
+			t.Fatalf("level %d, %d bytes, dictionary %d: the rows differ after the frame", lvl, len(src), len(dict))
 		}
 	})
 }
