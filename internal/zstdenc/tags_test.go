@@ -102,11 +102,12 @@ func TestRowSearch64AsmAgainstGo(t *testing.T) {
 }
 
 // FuzzRowSearch64AsmMatchesGo: with rows from any window, the lazy
-// levels whose rows hold 64 entries on small sources write the same frames through
-// rowSearch64's assembly and through its Go code, for any input and
-// dictionary, the encoders reused (entries from earlier frames in the
-// rows), and leave the same rows; the high bit of level shrinks the hash table to 2^8 entries
-// (four rows: every search finds candidates).
+// levels whose rows hold 64 entries on small sources write the same
+// frames through rowSearch64's assembly and through its Go code, for
+// any input and dictionary, the encoders reused (entries from earlier
+// frames in the rows), and leave the same rows; the high bit of level
+// shrinks the hash table to 2^8 entries (four rows: every search finds
+// candidates).
 func FuzzRowSearch64AsmMatchesGo(f *testing.F) {
 	for _, name := range []string{"text", "f32_noise", "runs", "rec12"} {
 		src := golden.Shuffled(golden.MustPattern(f, name, 3000), 4)
