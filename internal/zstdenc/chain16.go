@@ -256,3 +256,161 @@ func (e *Encoder) loadDict16(d []byte) {
 	}
 	e.nextUpdate = i
 }
+
+// lazy16 is lazy at depth 1 or 2 (libzstd's lazy and lazy2) over the
+// 16-bit chains with the first search of a position, hcSearch16 from
+// the repeat's length, written inline as in greedy16: the same steps, so
+// the same bytes. On literal-heavy planes nearly every position is
+// searched once and finds nothing, and lazy's two calls a search (search,
+// then hcSearch16) spilled and reloaded its state each time; the lazy
+// steps at ip+1 and ip+2, taken only after a match, still call
+// hcSearch16.
+func (e *Encoder) lazy16(buf []byte, start, end int, depth int) {
+	mls := min(max(e.p.minMatch, 4), 6)
+	hh := newHasher(mls, e.p.hlog)
+	head, chain := e.heads16, e.chain16
+	_, _ = head[0], chain[0]
+	hmask, mask := len(head)-1, len(chain)-1
+	chainLen := len(chain)
+	maxTries := 1 << e.p.slog
+	ilimit := end - 8
+	anchor, ip := start, start
+	if ip == 0 {
+		ip = 1
+	}
+	nextUpdate := max(e.nextUpdate, 1)
+	rep1, rep2 := int(e.mrep[0]), int(e.mrep[1])
+	for ip < ilimit {
+		ml, off, isRep := 0, 0, true
+		st := ip + 1
+		if ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
+			ml = 4 + matchLen(buf, ip+5, ip+5-rep1, end)
+			off = rep1
+		}
+		{
+			// hcSearch16 from over = max(3, ml).
+			i := nextUpdate
+			if ip-i > rowSkipThreshold {
+				i = e.chain16Skip(buf, i, ip)
+			}
+			if ip-i <= chain16InsertInline {
+				for ; i < ip; i++ {
+					h := hh.hash(load64(buf, i))
+					chain[i&mask] = head[int(h)&hmask]
+					head[int(h)&hmask] = uint16(i + 1)
+				}
+			} else {
+				// A long stretch (the step between searches
+				// grown on data without matches): in a loop of
+				// its own, whose values stay in registers.
+				e.chain16Insert(buf, i, ip)
+			}
+			nextUpdate = max(nextUpdate, ip)
+			m := int(head[int(hh.hash(load64(buf, ip)))&hmask]) - 1
+			minChain := ip - chainLen
+			best, boff := max(3, ml), 0
+			for tries := maxTries; tries > 0 && m >= 0; tries-- {
+				next := chain[m&mask]
+				if load32(buf, m+best-3) == load32(buf, ip+best-3) {
+					n := 0
+					if d := load64(buf, ip) ^ load64(buf, m); d != 0 {
+						n = bits.TrailingZeros64(d) >> 3
+					} else {
+						n = matchLen(buf, ip, m, end)
+					}
+					if n > best {
+						best, boff = n, ip-m
+						if ip+n == end {
+							break
+						}
+					}
+				}
+				if m <= minChain {
+					break
+				}
+				m = int(next) - 1
+			}
+			if boff != 0 {
+				ml, off, isRep, st = best, boff, false, ip
+			}
+		}
+		if ml < 4 {
+			ip += (ip-anchor)>>searchStrength + 1
+			continue
+		}
+		e.nextUpdate = nextUpdate
+		for ip < ilimit {
+			ip++
+			if (!isRep) && ip >= rep1 && load32(buf, ip) == load32(buf, ip-rep1) {
+				n := 4 + matchLen(buf, ip+4, ip+4-rep1, end)
+				if n*3 > ml*3-offCost(off, isRep)+1 {
+					ml, off, isRep, st = n, rep1, true, ip
+				}
+			}
+			if n, o := e.hcSearch16(buf, ip, end, mls, lazyOver(ml, off, isRep, 4, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+4 {
+				ml, off, isRep, st = n, o, false, ip
+				continue
+			}
+			if depth == 2 && ip < ilimit {
+				ip++
+				if (!isRep) && ip >= rep1 && load32(buf, ip) == load32(buf, ip-rep1) {
+					n := 4 + matchLen(buf, ip+4, ip+4-rep1, end)
+					if n*4 > ml*4-offCost(off, isRep)+1 {
+						ml, off, isRep, st = n, rep1, true, ip
+					}
+				}
+				if n, o := e.hcSearch16(buf, ip, end, mls, lazyOver(ml, off, isRep, 7, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+7 {
+					ml, off, isRep, st = n, o, false, ip
+					continue
+				}
+			}
+			break
+		}
+		nextUpdate = e.nextUpdate
+		if !isRep {
+			for st > anchor && st-off > 0 && buf[st-1] == buf[st-off-1] {
+				st--
+				ml++
+			}
+			rep2, rep1 = rep1, off
+		}
+		e.emit(buf, anchor, st, uint32(off), ml)
+		ip = st + ml
+		anchor = ip
+		for ip <= ilimit && ip >= rep2 && load32(buf, ip) == load32(buf, ip-rep2) {
+			n := 4 + matchLen(buf, ip+4, ip+4-rep2, end)
+			rep1, rep2 = rep2, rep1
+			e.emit(buf, ip, ip, uint32(rep1), n)
+			ip += n
+			anchor = ip
+		}
+	}
+	e.nextUpdate = nextUpdate
+	e.mrep = [2]uint32{uint32(rep1), uint32(rep2)}
+	e.lits = append(e.lits, buf[anchor:end]...)
+}
+
+// chain16InsertInline is the most positions lazy16 enters in its own
+// loop before a search; more go through chain16Insert. In its long loop
+// the tables' pointers, masks and hasher live on the stack, reloaded at
+// every insert, which on data without matches (where the step between
+// searches grows, every position still entered) made levels 7 and 9
+// 0.73 times as fast as lazy calling hcSearch16; a call costs more than
+// the few inserts after a short match. (The same in greedy16 made level 5
+// 4-8% slower on the byte planes of every dataset: the loop's registers
+// change with it.)
+const chain16InsertInline = 16
+
+// chain16Insert enters the positions from i up to ip in the 16-bit
+// chains.
+func (e *Encoder) chain16Insert(buf []byte, i, ip int) {
+	head, chain := e.heads16, e.chain16
+	hh := newHasher(min(max(e.p.minMatch, 4), 6), e.p.hlog)
+	_, _ = head[0], chain[0]
+	hmask, mask := len(head)-1, len(chain)-1
+	for ; i < ip; i++ {
+		h := hh.hash(load64(buf, i))
+		chain[i&mask] = head[int(h)&hmask]
+		head[int(h)&hmask] = uint16(i + 1)
+	}
+}

@@ -382,6 +382,20 @@ func (e *Encoder) rowSearch(buf []byte, ip, end int, mls uint8, over int) (int, 
 // instructions.
 func (e *Encoder) rowSearch64(buf []byte, ip, end int, mls uint8, over int) (int, int) {
 	const rlog, n = 6, 64
+	if useRowAsm && ip+8 <= end && end <= len(buf) && len(e.rowTags) == len(e.hashT) && len(e.rowHeads)<<rlog == len(e.hashT) {
+		// The tables' sizes are the hasher's (a row below
+		// len(e.rowHeads)), as the Go code's bounds checks would
+		// otherwise prove. The positions waiting go in first, as
+		// rowUpdate enters them: a1..b1-1 and a2..ip-1.
+		a1 := min(e.nextUpdate, ip)
+		b1, a2 := a1, a1
+		if ip-a1 > rowSkipThreshold {
+			b1, a2 = a1+rowSkipStart, ip-rowSkipEnd
+		}
+		best, off := rowSearch64Asm(&buf[0], len(buf), ip, end, over, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, a1, b1, a2)
+		e.nextUpdate = ip + 1
+		return best, off
+	}
 	if e.nextUpdate < ip {
 		e.rowUpdate(buf, ip, mls, rlog, true)
 	}

@@ -88,3 +88,220 @@ TEXT ·tagMatches64Prefetch(SB), NOSPLIT, $0-40
 	ORQ        DX, AX
 	MOVQ       AX, ret+32(FP)
 	RET
+
+// ROWINSERT enters position R14 at its row's head (rowInsert): its hash
+// from buf (SI) by mul (R12) and shift (CX), the row's head one back in
+// heads (R10), the tag in tags (R9), base (R13) plus R14 in entries
+// (R11). Clobbers AX, BX, DI.
+#define ROWINSERT \
+	MOVQ    (SI)(R14*1), AX \
+	IMULQ   R12, AX         \
+	SHRQ    CX, AX          \
+	MOVL    AX, AX          \
+	MOVL    AX, BX          \
+	SHRL    $8, BX          \
+	MOVBLZX (R10)(BX*1), DI \
+	DECL    DI              \
+	ANDL    $63, DI         \
+	MOVB    DI, (R10)(BX*1) \
+	SHLQ    $6, BX          \
+	ORQ     DI, BX          \
+	MOVB    AX, (R9)(BX*1)  \
+	LEAL    (R13)(R14*1), AX \
+	MOVL    AX, (R11)(BX*4)
+
+// func rowSearch64Asm(buf *byte, buflen, ip, end, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, a1, b1, a2 int) (best, off int)
+//
+// rowSearch64's steps for rows of 64: the positions a1..b1-1 and
+// a2..ip-1 entered in their rows (rowUpdate's, the inside of a long
+// match skipped between b1 and a2); ip's hash, row and tag; the prefetch
+// of the row rowAhead on (when ip+16 <= buflen: its tags and all its
+// entries); the tag compare; the candidates newest first from the length
+// to beat (over), each rejected by its 4 bytes at that length or
+// compared in full up to end; then ip entered at its row's head.
+// Returns 0, 0 when nothing beat over.
+//
+// Entering: R14 the position, DX the end of the range, R12 mul, R13
+// base. Then SI buf, R8 ip, DI end, R11 the row's entries, R12 the row,
+// R13 its head, DX the matching tags (bit j: the entry j after the
+// head), BX the best length, R14 its offset, AX the candidate, CX the
+// length.
+TEXT ·rowSearch64Asm(SB), NOSPLIT, $0-128
+	MOVQ buf+0(FP), SI
+	MOVQ ip+16(FP), R8
+	MOVQ tags+40(FP), R9
+	MOVQ heads+48(FP), R10
+	MOVQ entries+56(FP), R11
+	MOVQ shift+72(FP), CX
+	MOVQ mul+64(FP), R12
+	MOVL base+80(FP), R13
+	MOVQ a1+88(FP), R14
+	MOVQ b1+96(FP), DX
+	CMPQ R14, DX
+	JGE  range2
+
+range1:
+	ROWINSERT
+	INCQ R14
+	CMPQ R14, DX
+	JLT  range1
+
+range2:
+	MOVQ a2+104(FP), R14
+	CMPQ R14, R8
+	JGE  search
+
+range2loop:
+	ROWINSERT
+	INCQ R14
+	CMPQ R14, R8
+	JLT  range2loop
+
+search:
+	MOVQ end+24(FP), DI
+
+	// h = uint32(load64(ip) * mul >> shift): the row above 8 bits, the
+	// tag below.
+	MOVQ  (SI)(R8*1), AX
+	IMULQ R12, AX
+	SHRQ  CX, AX
+	MOVL  AX, R12
+	MOVL  R12, AX
+	ANDL  $0xff, AX
+	IMULL $0x01010101, AX
+	MOVL  AX, X0
+	PSHUFL $0, X0, X0
+	SHRL  $8, R12
+
+	// The row of ip+rowAhead: its tags and its four lines of entries
+	// (rowSearch64's two lines from the row's head need the head, a
+	// load that may miss, before the prefetch can issue; the
+	// candidates fall anywhere in the row).
+	LEAQ  16(R8), AX
+	CMPQ  AX, buflen+8(FP)
+	JGT   compare
+	MOVQ  8(SI)(R8*1), AX
+	IMULQ mul+64(FP), AX
+	SHRQ  CX, AX
+	MOVL  AX, AX
+	SHRL  $8, AX
+	SHLQ  $6, AX
+	PREFETCHT0 (R9)(AX*1)
+	PREFETCHT0 (R11)(AX*4)
+	PREFETCHT0 64(R11)(AX*4)
+	PREFETCHT0 128(R11)(AX*4)
+	PREFETCHT0 192(R11)(AX*4)
+
+compare:
+	MOVQ     R12, AX
+	SHLQ     $6, AX
+	LEAQ     (R9)(AX*1), BX
+	LEAQ     (R11)(AX*4), R11
+	MOVOU    (BX), X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, DX
+	MOVOU    16(BX), X2
+	PCMPEQB  X0, X2
+	PMOVMSKB X2, CX
+	SHLQ     $16, CX
+	ORQ      CX, DX
+	MOVOU    32(BX), X3
+	PCMPEQB  X0, X3
+	PMOVMSKB X3, CX
+	SHLQ     $32, CX
+	ORQ      CX, DX
+	MOVOU    48(BX), X4
+	PCMPEQB  X0, X4
+	PMOVMSKB X4, CX
+	SHLQ     $48, CX
+	ORQ      CX, DX
+	MOVBLZX  (R10)(R12*1), R13
+	ANDL     $63, R13
+	MOVQ     R13, CX
+	RORQ     CX, DX
+	MOVQ     over+32(FP), BX
+	XORL     R14, R14
+
+loop:
+	TESTQ DX, DX
+	JZ    insert
+	BSFQ  DX, CX
+	ADDQ  R13, CX
+	ANDQ  $63, CX
+	MOVL  (R11)(CX*4), AX
+	SUBL  base+80(FP), AX
+	JMI   insert // from an earlier frame: the rest are older
+	LEAQ  -3(AX)(BX*1), CX
+	MOVL  (SI)(CX*1), CX
+	LEAQ  -3(R8)(BX*1), R9
+	CMPL  CX, (SI)(R9*1)
+	JNE   next
+	XORL  CX, CX
+
+len8:
+	LEAQ 8(R8)(CX*1), R9
+	CMPQ R9, DI
+	JGT  len1
+	MOVQ -8(SI)(R9*1), R9
+	LEAQ (AX)(CX*1), R10
+	XORQ (SI)(R10*1), R9
+	JNZ  found
+	ADDQ $8, CX
+	JMP  len8
+
+found:
+	BSFQ R9, R9
+	SHRQ $3, R9
+	ADDQ R9, CX
+	JMP  longer
+
+len1:
+	LEAQ    (R8)(CX*1), R9
+	CMPQ    R9, DI
+	JGE     longer
+	MOVBLZX (SI)(R9*1), R9
+	LEAQ    (AX)(CX*1), R10
+	MOVBLZX (SI)(R10*1), R10
+	CMPL    R9, R10
+	JNE     longer
+	INCQ    CX
+	JMP     len1
+
+longer:
+	CMPQ CX, BX
+	JLE  next
+	MOVQ CX, BX
+	MOVQ R8, R14
+	SUBQ AX, R14
+	LEAQ (R8)(CX*1), R9
+	CMPQ R9, DI
+	JEQ  insert
+
+next:
+	LEAQ -1(DX), CX
+	ANDQ CX, DX
+	JMP  loop
+
+insert:
+	MOVQ    heads+48(FP), R10
+	MOVBLZX (R10)(R12*1), CX
+	DECL    CX
+	ANDL    $63, CX
+	MOVB    CX, (R10)(R12*1)
+	SHLQ    $6, R12
+	ORQ     CX, R12
+	MOVQ    tags+40(FP), R9
+	MOVQ    X0, CX
+	MOVB    CX, (R9)(R12*1)
+	MOVQ    entries+56(FP), R11
+	MOVL    base+80(FP), CX
+	ADDL    R8, CX
+	MOVL    CX, (R11)(R12*4)
+	TESTQ   R14, R14
+	JNZ     done
+	XORL    BX, BX
+
+done:
+	MOVQ BX, best+112(FP)
+	MOVQ R14, off+120(FP)
+	RET

@@ -19,3 +19,7 @@ func prefetchRow(tags *byte, entries *uint32) {}
 func tagMatches64AndPrefetch(tags []byte, tag uint8, ptags *byte, pentries *uint32) uint64 {
 	return tagMatchesSWAR(tags, tag, 64)
 }
+
+func rowSearch64Asm(buf *byte, buflen, ip, end, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, a1, b1, a2 int) (best, off int) {
+	panic("zstdenc: rowSearch64Asm without assembly")
+}

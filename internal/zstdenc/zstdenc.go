@@ -279,10 +279,16 @@ func (e *Encoder) block(dst, buf []byte, start, end int, last bool) []byte {
 			break
 		}
 		e.lazy(buf, start, end, 0)
-	case stratLazy:
-		e.lazy(buf, start, end, 1)
-	case stratLazy2:
-		e.lazy(buf, start, end, 2)
+	case stratLazy, stratLazy2:
+		depth := 1
+		if e.strategy == stratLazy2 {
+			depth = 2
+		}
+		if e.c16 {
+			e.lazy16(buf, start, end, depth)
+			break
+		}
+		e.lazy(buf, start, end, depth)
 	case stratBtlazy2:
 		e.limitUpdate(start)
 		e.lazy(buf, start, end, 2)
