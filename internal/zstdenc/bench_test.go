@@ -144,3 +144,32 @@ func BenchmarkEncodeSmallPlanes(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFSEBuild times fseCTable.build on tables of the sizes the
+// sequences' codes get (logs 6 and 9), with and without low-probability
+// symbols.
+func BenchmarkFSEBuild(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		log  int
+		low  bool
+	}{{"log6", 6, false}, {"log9", 9, false}, {"log9low", 9, true}} {
+		var count [64]uint32
+		total := 0
+		for s := 0; s < 36; s++ {
+			count[s] = uint32(4000 >> (s / 3))
+			if c.low && s%5 == 4 {
+				count[s] = 1
+			}
+			total += int(count[s])
+		}
+		norm := make([]int16, 36)
+		normalizeCount(norm, uint(c.log), count[:], total, 35, false)
+		b.Run(c.name, func(b *testing.B) {
+			var t fseCTable
+			for b.Loop() {
+				t.build(norm, uint8(c.log))
+			}
+		})
+	}
+}
