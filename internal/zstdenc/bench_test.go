@@ -173,3 +173,24 @@ func BenchmarkFSEBuild(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHuffBuild times huffBuilder.build on the literal counts of a
+// text plane and of a noisy one (all 256 symbols, counts about equal).
+func BenchmarkHuffBuild(b *testing.B) {
+	for _, name := range []string{"text", "f32_noise"} {
+		src := golden.Shuffled(golden.MustPattern(b, name, 128<<10), 4)[64<<10 : 96<<10]
+		var count [256]uint32
+		countBytes(&count, src)
+		maxSym := 255
+		for count[maxSym] == 0 {
+			maxSym--
+		}
+		b.Run(name, func(b *testing.B) {
+			var hb huffBuilder
+			var t huffCTable
+			for b.Loop() {
+				hb.build(&t, &count, maxSym, huffMaxLog)
+			}
+		})
+	}
+}
