@@ -52,19 +52,31 @@ func (t *fseCTable) build(norm []int16, log uint8) {
 	}
 	step := size>>1 + size>>3 + 3
 	pos := 0
-	for s := 0; s <= maxSym; s++ {
-		for i := 0; i < int(norm[s]); i++ {
-			symbols[pos] = uint8(s)
-			pos = (pos + step) & mask
-			for pos > high {
+	if high == mask {
+		// No low-probability symbol: every step lands in the table.
+		// (Indexes masked to the arrays' sizes: no bounds checks.)
+		for s := 0; s <= maxSym; s++ {
+			for n := norm[s]; n > 0; n-- {
+				symbols[pos&(len(symbols)-1)] = uint8(s)
 				pos = (pos + step) & mask
+			}
+		}
+	} else {
+		for s := 0; s <= maxSym; s++ {
+			for n := norm[s]; n > 0; n-- {
+				symbols[pos&(len(symbols)-1)] = uint8(s)
+				pos = (pos + step) & mask
+				for pos > high {
+					pos = (pos + step) & mask
+				}
 			}
 		}
 	}
 	for u := 0; u < size; u++ {
-		s := symbols[u]
-		t.states[start[s]] = uint16(size + u)
-		start[s]++
+		s := symbols[u&(len(symbols)-1)] & 63
+		i := start[s]
+		t.states[i&(len(t.states)-1)] = uint16(size + u)
+		start[s] = i + 1
 	}
 	total := int32(0)
 	for s := 0; s <= maxSym; s++ {

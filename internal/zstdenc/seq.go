@@ -161,9 +161,9 @@ func (e *Encoder) chooseTable(k *seqKind, codes []uint8, count *[64]uint32, prev
 		dst[0] = codes[0]
 		return modeRLE, 1, cur
 	}
-	if e.strategy < stratGreedy {
-		// The fast and double fast levels choose as libzstd does below
-		// lazy, by counts alone: the predefined table for few sequences
+	if e.strategy < stratLazy {
+		// The fast, double fast and greedy levels choose as libzstd
+		// does below lazy, by counts alone: the predefined table for few sequences
 		// or a flat distribution, else a new table, never the previous
 		// block's (libzstd repeats one there only from a dictionary's
 		// tables). No cost is worked out: on the small frames of byte

@@ -30,8 +30,11 @@ func bloscZstdLevel(clevel int) int {
 // (stune.c): with byte shuffle, zstd at clevels up to 5 splits blocks of
 // typesize times 32 KiB (clevels 1-3) or 64 KiB (4-5), at least 32 KiB,
 // into typesize byte planes, one zstd frame each; at clevels 6-8 blocks
-// of 512 KiB and at 9 of 1 MiB go whole.
-func bloscStreams(tb testing.TB, name string, ts, clevel int) [][]byte {
+// of 512 KiB and at 9 of 1 MiB go whole. A blocksize above 0 is the
+// Blosc block size a program asked for (python-blosc2's b2nd arrays of
+// 64x64 float64 items give 32 KiB blocks, 4 KiB planes): at clevels up
+// to 5 it is split into planes all the same.
+func bloscStreams(tb testing.TB, name string, ts, clevel, blocksize int) [][]byte {
 	bs := 512 << 10
 	split := false
 	switch {
@@ -41,6 +44,9 @@ func bloscStreams(tb testing.TB, name string, ts, clevel int) [][]byte {
 		bs, split = max(64<<10*ts, 32<<10), true
 	case clevel == 9:
 		bs = 1 << 20
+	}
+	if blocksize > 0 {
+		bs = blocksize
 	}
 	chunk := block(tb, name, 1, 1<<20)
 	var out [][]byte
@@ -85,10 +91,19 @@ func TestClevelTable(t *testing.T) {
 	// ZSTDENC_BLOSC=1: a 1 MiB chunk cut into the streams c-blosc2
 	// hands zstd at each clevel, instead of one block of bs bytes.
 	blosc := os.Getenv("ZSTDENC_BLOSC") != ""
+	// ZSTDENC_BLOSCBLOCK=n with ZSTDENC_BLOSC=1: Blosc blocks of n bytes
+	// (32768: a b2nd array's 64x64 float64 blocks, 4 KiB frames).
+	bloscBlock := 0
+	if v, err := strconv.Atoi(os.Getenv("ZSTDENC_BLOSCBLOCK")); err == nil && v > 0 {
+		bloscBlock = v
+	}
 	cbuf := make([]byte, czstd.Bound(1<<20))
 	obuf := make([]byte, 0, czstd.Bound(1<<20)+64)
 	kenc := map[zstd.EncoderLevel]*zstd.Encoder{}
 	if blosc {
+		if bloscBlock > 0 {
+			fmt.Printf("Blosc blocks of %d bytes; ", bloscBlock)
+		}
 		fmt.Printf("1 MiB chunks cut as c-blosc2 does; ")
 	}
 	fmt.Printf("block %d bytes; per dataset: ratio ours/C, klauspost/C; speed ours/C, klauspost/C (thread CPU time)\n", bs)
@@ -118,7 +133,7 @@ func TestClevelTable(t *testing.T) {
 		for _, s := range sets[:5] {
 			srcs := [][]byte{block(t, s.name, s.ts, bs)}
 			if blosc {
-				srcs = bloscStreams(t, s.name, s.ts, clevel)
+				srcs = bloscStreams(t, s.name, s.ts, clevel, bloscBlock)
 			}
 			var ours, kn, cn int
 			total := 0
