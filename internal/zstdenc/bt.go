@@ -209,7 +209,9 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 	for prev != 0 {
 		c := int32Pos(base, prev)
 		next := tabAt(bt, 2*(c&bmask)+1)
-		e.dubtSort(buf, c, end, nbCand, btLow)
+		if !e.dubtSortFast(buf, c, end, nbCand, btLow) {
+			e.dubtSort(buf, c, end, nbCand, btLow)
+		}
 		prev = next
 		nbCand++
 	}
