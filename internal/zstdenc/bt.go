@@ -224,6 +224,12 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 	best, bestOff := 0, 0
 	m = int32Pos(base, tabAt(head, h))
 	tabSet(head, h, base+uint32(ip))
+	if best, off, mend, ok := e.btWalkFast(buf, ip, end, m, nbCompares, btLow); ok {
+		// Inside a long repetition every position would find the same
+		// match: skip them.
+		e.nextUpdate = mend - 8
+		return best, off
+	}
 	for ; nbCompares > 0 && m > 0; nbCompares-- {
 		nk := 2 * (m & bmask)
 		lo, hi := tabAt(bt, nk), tabAt(bt, nk+1)

@@ -25,3 +25,18 @@ func (e *Encoder) dubtSortFast(buf []byte, cur, end, nb, btLow int) bool {
 	dubtSortAsm(unsafe.SliceData(e.hashL), unsafe.SliceData(buf), cur, end, nb, btLow, e.base, e.btMask())
 	return true
 }
+
+// btWalkAsm is btSearch's walk down the tree (inserting ip, keeping the
+// best match) in assembly, for the same reason as dubtSortAsm.
+//
+//go:noescape
+func btWalkAsm(bt *uint32, buf *byte, ip, end, m, nb, btLow int, base uint32, bmask int) (best, bestOff, matchEnd int)
+
+// btWalkFast runs btWalkAsm and reports whether it did.
+func (e *Encoder) btWalkFast(buf []byte, ip, end, m, nb, btLow int) (best, bestOff, matchEnd int, ok bool) {
+	if !useBtAsm {
+		return 0, 0, 0, false
+	}
+	best, bestOff, matchEnd = btWalkAsm(unsafe.SliceData(e.hashL), unsafe.SliceData(buf), ip, end, m, nb, btLow, e.base, e.btMask())
+	return best, bestOff, matchEnd, true
+}

@@ -132,3 +132,177 @@ smallerOut:
 largerOut:
 	MOVL $0, (R13)
 	RET
+
+// func btWalkAsm(bt *uint32, buf *byte, ip, end, m, nb, btLow int, base uint32, bmask int) (best, bestOff, matchEnd int)
+//
+// btSearch's walk down the tree from m, inserting ip and keeping the
+// best match, step for step; registers as in dubtSortAsm with DI ip.
+// The best match and matchEnd live in the result slots (they change on
+// few steps); on such a step R11 and R12 serve as scratch and are
+// worked out again from the match length in R15.
+TEXT ·btWalkAsm(SB), NOSPLIT, $0-96
+	MOVQ bt+0(FP), R8
+	MOVQ buf+8(FP), SI
+	MOVQ ip+16(FP), DI
+	MOVQ end+24(FP), DX
+	MOVQ m+32(FP), AX
+	MOVQ bmask+64(FP), R9
+	ANDQ DI, R9
+	LEAQ (R8)(R9*8), R13
+	LEAQ 4(R13), R14
+	MOVQ DI, BX
+	MOVQ DI, CX
+	MOVQ $0, best+72(FP)
+	MOVQ $0, bestOff+80(FP)
+	LEAQ 9(DI), R15
+	MOVQ R15, matchEnd+88(FP)
+	CMPQ nb+40(FP), $0
+	JLE  wdone
+
+wloop:
+	TESTQ AX, AX
+	JLE   wdone
+	MOVQ  bmask+64(FP), R9
+	ANDQ  AX, R9
+	LEAQ  (R8)(R9*8), R9
+	MOVQ  (R9), R10
+	MOVQ  BX, R11
+	CMPQ  CX, R11
+	CMOVQLT CX, R11
+	LEAQ  (SI)(AX*1), R12
+	SUBQ  DI, R12
+
+wcmp16:
+	LEAQ 16(R11), R15
+	CMPQ R15, DX
+	JGT  wtail8
+	MOVQ (SI)(R11*1), R15
+	XORQ (R12)(R11*1), R15
+	JNZ  wdiff0
+	MOVQ 8(SI)(R11*1), R15
+	XORQ 8(R12)(R11*1), R15
+	JNZ  wdiff8
+	ADDQ $16, R11
+	JMP  wcmp16
+
+wdiff8:
+	ADDQ $8, R11
+
+wdiff0:
+	BSFQ R15, R15
+	SHRQ $3, R15
+	ADDQ R15, R11
+	JMP  wfound
+
+wtail8:
+	LEAQ 8(R11), R15
+	CMPQ R15, DX
+	JGT  wtail1
+	MOVQ (SI)(R11*1), R15
+	CMPQ R15, (R12)(R11*1)
+	JNE  wtail1
+	ADDQ $8, R11
+	JMP  wtail8
+
+wtail1:
+	CMPQ    R11, DX
+	JGE     wfound
+	MOVBLZX (SI)(R11*1), R15
+	CMPB    R15, (R12)(R11*1)
+	JNE     wfound
+	INCQ    R11
+	JMP     wtail1
+
+wfound:
+	// R15 = l, the match length.
+	MOVQ R11, R15
+	SUBQ DI, R15
+	CMPQ R15, best+72(FP)
+	JLE  wside
+	// matchEnd = max(matchEnd, m+l)
+	LEAQ (AX)(R15*1), R12
+	CMPQ R12, matchEnd+88(FP)
+	JLE  wbest
+	MOVQ R12, matchEnd+88(FP)
+
+wbest:
+	// The first match is taken; a longer one if 4*(l-best) is over
+	// highbit(ip-m+1) - highbit(bestOff+3).
+	MOVQ  best+72(FP), R12
+	TESTQ R12, R12
+	JEQ   wtake
+	NEGQ  R12
+	ADDQ  R15, R12
+	SHLQ  $2, R12
+	MOVQ  bestOff+80(FP), R11
+	ADDQ  $3, R11
+	BSRQ  R11, R11
+	ADDQ  R11, R12
+	MOVQ  DI, R11
+	SUBQ  AX, R11
+	INCQ  R11
+	BSRQ  R11, R11
+	SUBQ  R11, R12
+	CMPQ  R12, $0
+	JLE   wrestore
+
+wtake:
+	MOVQ R15, best+72(FP)
+	MOVQ DI, R11
+	SUBQ AX, R11
+	MOVQ R11, bestOff+80(FP)
+
+wrestore:
+	LEAQ (DI)(R15*1), R11
+	LEAQ (SI)(AX*1), R12
+	SUBQ DI, R12
+
+wside:
+	// Equal up to the end: its side is unknown; stop.
+	CMPQ    R11, DX
+	JGE     wdone
+	MOVBLZX (R12)(R11*1), R15
+	CMPB    R15, (SI)(R11*1)
+	JCC     wlargerSide
+
+	MOVL base+56(FP), R15
+	ADDL AX, R15
+	MOVL R15, (R13)
+	MOVQ R11, BX
+	CMPQ AX, btLow+48(FP)
+	JLE  wsmallerOut
+	LEAQ 4(R9), R13
+	SHRQ $32, R10
+	MOVL R10, AX
+	SUBL base+56(FP), AX
+	MOVLQSX AX, AX
+	DECQ nb+40(FP)
+	JGT  wloop
+	JMP  wdone
+
+wlargerSide:
+	MOVL base+56(FP), R15
+	ADDL AX, R15
+	MOVL R15, (R14)
+	MOVQ R11, CX
+	CMPQ AX, btLow+48(FP)
+	JLE  wlargerOut
+	MOVQ R9, R14
+	MOVL R10, AX
+	SUBL base+56(FP), AX
+	MOVLQSX AX, AX
+	DECQ nb+40(FP)
+	JGT  wloop
+
+wdone:
+	MOVL $0, (R13)
+	MOVL $0, (R14)
+	RET
+
+wsmallerOut:
+	MOVL $0, (R14)
+	RET
+
+wlargerOut:
+	MOVL $0, (R13)
+	RET

@@ -10,13 +10,14 @@ import (
 	"github.com/goblosc/blosc/internal/golden"
 )
 
-// btlazy2's sort walk in assembly writes the frames the Go walk writes:
+// btlazy2's walks in assembly (the sort and the search) write the frames
+// the Go walks write:
 // every test input, shuffled float series and noise with copies, at the
 // btlazy2 levels, with libzstd's tables and with tiny ones (a tree of
 // 64 positions, so that walks meet btLow, and search budgets of 2 and
 // 64), with and without a dictionary, one reused encoder each. The walk
 // against guard pages is TestSrcAgainstGuardPages (levels 11, 13, 15).
-func TestBtSortAsmMatchesGo(t *testing.T) {
+func TestBtAsmMatchesGo(t *testing.T) {
 	skipUnderRace(t)
 	defer func() { useBtAsm = true }()
 	dict := golden.MustPattern(t, "text", 4<<10)
