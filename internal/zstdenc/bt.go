@@ -1,6 +1,9 @@
 package zstdenc
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // Binary-tree match finding, libzstd 1.5.4's for btlazy2 (a tree sorted
 // lazily, ZSTD_DUBT_findBestMatch) and for the optimal parser (a tree
@@ -209,7 +212,9 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 	for prev != 0 {
 		c := int32Pos(base, prev)
 		next := tabAt(bt, 2*(c&bmask)+1)
-		if !e.dubtSortFast(buf, c, end, nbCand, btLow) {
+		if useBtAsm {
+			dubtSortAsm(unsafe.SliceData(bt), unsafe.SliceData(buf), c, end, nbCand, btLow, base, bmask)
+		} else {
 			e.dubtSort(buf, c, end, nbCand, btLow)
 		}
 		prev = next
@@ -224,12 +229,6 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 	best, bestOff := 0, 0
 	m = int32Pos(base, tabAt(head, h))
 	tabSet(head, h, base+uint32(ip))
-	if best, off, mend, ok := e.btWalkFast(buf, ip, end, m, nbCompares, btLow); ok {
-		// Inside a long repetition every position would find the same
-		// match: skip them.
-		e.nextUpdate = mend - 8
-		return best, off
-	}
 	for ; nbCompares > 0 && m > 0; nbCompares-- {
 		nk := 2 * (m & bmask)
 		lo, hi := tabAt(bt, nk), tabAt(bt, nk+1)

@@ -10,8 +10,7 @@ import (
 	"github.com/goblosc/blosc/internal/golden"
 )
 
-// btlazy2's walks in assembly (the sort and the search) write the frames
-// the Go walks write:
+// btlazy2's sort walk in assembly writes the frames the Go walk writes:
 // every test input, shuffled float series and noise with copies, at the
 // btlazy2 levels, with libzstd's tables and with tiny ones (a tree of
 // 64 positions, so that walks meet btLow, and search budgets of 2 and

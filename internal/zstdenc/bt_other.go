@@ -2,10 +2,10 @@
 
 package zstdenc
 
-// dubtSortFast has no assembly here: dubtSort's Go loop runs.
-func (e *Encoder) dubtSortFast(buf []byte, cur, end, nb, btLow int) bool { return false }
+// No assembly here: btlazy2's Go sort walk runs.
+const useBtAsm = false
 
-// btWalkFast has no assembly here: btSearch's Go walk runs.
-func (e *Encoder) btWalkFast(buf []byte, ip, end, m, nb, btLow int) (best, bestOff, matchEnd int, ok bool) {
-	return 0, 0, 0, false
+// dubtSortAsm is never called here (useBtAsm is false).
+func dubtSortAsm(bt *uint32, buf *byte, cur, end, nb, btLow int, base uint32, bmask int) {
+	panic("zstdenc: no assembly sort walk on this target")
 }
