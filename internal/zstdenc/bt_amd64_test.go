@@ -75,3 +75,42 @@ func TestBtAsmMatchesGo(t *testing.T) {
 		t.Fatalf("only %d frames of 32 KiB or more at btlazy2", ran)
 	}
 }
+
+// FuzzBtAsmMatchesGo: btlazy2's sort walk in assembly against the Go
+// walk on any input and dictionary with the tables of levels 11, 13
+// and 15 (btlazy2 whatever the input's size), small trees and budgets.
+func FuzzBtAsmMatchesGo(f *testing.F) {
+	for _, name := range []string{"text", "sensor_f64", "runs", "rec12"} {
+		src := golden.Shuffled(golden.MustPattern(f, name, 3000), 8)
+		f.Add(src, uint8(0), uint16(0))
+		f.Add(src, uint8(1), uint16(700))
+		f.Add(src, uint8(0x80|2), uint16(0))
+		f.Add(src, uint8(0xF0|1), uint16(100))
+	}
+	defer func() { useBtAsm = true }()
+	var asm, gol Encoder
+	var a, g []byte
+	f.Fuzz(func(t *testing.T, data []byte, level uint8, dictLen uint16) {
+		dl := min(int(dictLen), len(data))
+		dict, src := data[:dl], data[dl:]
+		lvl := []int{11, 13, 15}[int(level&3)%3]
+		// The level's tables with btlazy2 (libzstd runs it at these
+		// levels only on larger sources than a fuzz input).
+		p := paramsFor(lvl, len(src), len(dict))
+		p.strat = stratBtlazy2
+		// Small trees (64 to 512 positions) and budgets (2 to 64):
+		// walks that meet btLow and the budget, and quick runs.
+		p.clog, p.hlog = 7+(level>>2)&3, 6
+		p.slog = 1 + (level>>4)%6
+		asm.override, gol.override = &p, &p
+		useBtAsm = true
+		a = asm.EncodeDict(a[:0], src, dict, lvl)
+		useBtAsm = false
+		g = gol.EncodeDict(g[:0], src, dict, lvl)
+		useBtAsm = true
+		if !bytes.Equal(a, g) {
+			t.Fatalf("level %d, %d bytes, dictionary %d: assembly frame %d bytes, Go %d, first difference at %d",
+				lvl, len(src), len(dict), len(a), len(g), golden.FirstDiff(a, g))
+		}
+	})
+}
