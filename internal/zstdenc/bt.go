@@ -1,6 +1,9 @@
 package zstdenc
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // Binary-tree match finding, libzstd 1.5.4's for btlazy2 (a tree sorted
 // lazily, ZSTD_DUBT_findBestMatch) and for the optimal parser (a tree
@@ -209,7 +212,11 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 	for prev != 0 {
 		c := int32Pos(base, prev)
 		next := tabAt(bt, 2*(c&bmask)+1)
-		e.dubtSort(buf, c, end, nbCand, btLow)
+		if useBtAsm {
+			dubtSortAsm(unsafe.SliceData(bt), unsafe.SliceData(buf), c, end, nbCand, btLow, base, bmask)
+		} else {
+			e.dubtSort(buf, c, end, nbCand, btLow)
+		}
 		prev = next
 		nbCand++
 	}

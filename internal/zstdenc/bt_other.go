@@ -1,0 +1,11 @@
+//go:build purego || noasm || !gc || !amd64
+
+package zstdenc
+
+// No assembly here: btlazy2's Go sort walk runs.
+const useBtAsm = false
+
+// dubtSortAsm is never called here (useBtAsm is false).
+func dubtSortAsm(bt *uint32, buf *byte, cur, end, nb, btLow int, base uint32, bmask int) {
+	panic("zstdenc: no assembly sort walk on this target")
+}
