@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -134,10 +135,12 @@ func BenchmarkGetSliceShapes(b *testing.B) {
 		}
 		defer fa.Close()
 		fa.SetThreads(1)
+		wide := [2][]int64{make([]int64, len(set.shape)), slices.Clone(set.shape)}
+		wide[0][0], wide[1][0] = set.shape[0]/2-set.shape[0]/28, set.shape[0]/2+set.shape[0]/28
 		for _, box := range []struct {
 			name string
 			se   [2][]int64
-		}{{"rows", set.rows}, {"cols", set.cols}, {"cube", set.cube}, {"rowsfile", set.rows}, {"colsfile", set.cols}, {"cubefile", set.cube}} {
+		}{{"rows", set.rows}, {"rowswide", wide}, {"cols", set.cols}, {"cube", set.cube}, {"rowsfile", set.rows}, {"colsfile", set.cols}, {"cubefile", set.cube}} {
 			a := a
 			if strings.HasSuffix(box.name, "file") {
 				a = fa
