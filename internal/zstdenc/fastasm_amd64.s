@@ -392,19 +392,19 @@ dahead:
 	// in DX and its long table entry in CX, read now (after this
 	// position's entry went in, as the next turn would read it) so that
 	// the table's latency overlaps this turn's compares. R15 the
-	// position; the 8 bytes hashed come from at most ilimit.
-	MOVQ    AX, R15
-	SUBQ    anchor+24(FP), R15
-	SHRQ    $8, R15
-	LEAQ    1(AX)(R15*1), R15
-	MOVQ    ilimit+32(FP), CX
-	CMPQ    R15, CX
-	CMOVQLT R15, CX
-	MOVQ    (SI)(CX*1), DX
-	IMULQ   R9, DX
-	MOVQ    shL+56(FP), CX
-	SHRQ    CX, DX
-	MOVL    (DI)(DX*4), CX
+	// position. When it reaches ilimit there is no next turn: dlast
+	// tries this position's candidates without reading ahead.
+	MOVQ  AX, R15
+	SUBQ  anchor+24(FP), R15
+	SHRQ  $8, R15
+	LEAQ  1(AX)(R15*1), R15
+	CMPQ  R15, ilimit+32(FP)
+	JGE   dlast
+	MOVQ  (SI)(R15*1), DX
+	IMULQ R9, DX
+	MOVQ  shL+56(FP), CX
+	SHRQ  CX, DX
+	MOVL  (DI)(DX*4), CX
 
 	// The candidates are 32-bit, zero-extended: one from an earlier
 	// frame (below base) has the top bit set.
@@ -424,9 +424,20 @@ dnext:
 	MOVQ R15, AX
 	MOVQ DX, R12
 	MOVL CX, R13
-	CMPQ AX, ilimit+32(FP)
-	JLT  dbody
-	JMP  dfinish
+	JMP  dbody
+
+dlast:
+	TESTL R13, R13
+	JS    dlastShort
+	CMPQ  BX, (SI)(R13*1)
+	JEQ   dfoundLong
+
+dlastShort:
+	TESTL R14, R14
+	JS    dfinish
+	CMPL  BX, (SI)(R14*1)
+	JEQ   dfoundShort
+	JMP   dfinish
 
 dfoundRep:
 	MOVQ AX, cur+48(FP)
