@@ -334,27 +334,37 @@ l1: \
 	JMP     l1 \
 ldone:
 
-// func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS int)
+// func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int)
 //
 // SI buf, DI the long table, R8 the short one, R9 and R10 the long and
 // short hash multipliers (their shifts in the frame, taken into CX as
-// needed), R11 base, AX ip. The search: BX the 8 bytes at ip, R13 and
-// R14 the long and short hashes then candidates, R15 and DX scratch.
-// A match: AX its start, R15 its source, then its offset; BX its length;
-// R14 1 for the repeat offset (no backing up, no new offset).
-TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-72
+// needed), AX ip. The search: R11 its step, 1 + (ip-anchor)>>8, kept
+// from turn to turn (nextStep the position from which it is one more)
+// so that the next position is one add away from ip; BX the 8 bytes at
+// ip, R13 and R14 the long and short hashes then candidates, R15 and DX
+// scratch. A match: R11 base (from the frame), AX its start, R15 its
+// source, then its offset; BX its length; R14 1 for the repeat offset
+// (no backing up, no new offset).
+TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-88
 	MOVQ c+0(FP), DX
 	MOVQ fastCtx_buf(DX), SI
 	MOVQ fastCtx_table(DX), DI
 	MOVQ fastCtx_table2(DX), R8
 	MOVQ fastCtx_mul(DX), R9
 	MOVQ fastCtx_mul2(DX), R10
-	MOVQ fastCtx_base(DX), R11
 	MOVQ fastCtx_ip0(DX), AX
 
 dloop:
 	CMPQ  AX, ilimit+32(FP)
 	JGE   dfinish
+	MOVQ  AX, R11
+	SUBQ  anchor+24(FP), R11
+	SHRQ  $8, R11
+	INCQ  R11
+	MOVQ  R11, DX
+	SHLQ  $8, DX
+	ADDQ  anchor+24(FP), DX
+	MOVQ  DX, nextStep+80(FP)
 	MOVQ  (SI)(AX*1), R12
 	IMULQ R9, R12
 	MOVQ  shL+56(FP), CX
@@ -369,13 +379,14 @@ dbody:
 	IMULQ   R10, R14
 	MOVQ    shS+64(FP), CX
 	SHRQ    CX, R14
-	LEAL    (R11)(AX*1), R15
+	MOVQ    base+72(FP), DX
+	LEAL    (DX)(AX*1), R15
 	MOVL    R15, (DI)(R12*4)
 	MOVL    (R8)(R14*4), CX
 	MOVL    R15, (R8)(R14*4)
 	MOVL    CX, R14
-	SUBL    R11, R14
-	SUBL    R11, R13
+	SUBL    DX, R14
+	SUBL    DX, R13
 
 	// The repeat offset one byte on, then the long candidate, then the
 	// short one.
@@ -392,19 +403,20 @@ dahead:
 	// in DX and its long table entry in CX, read now (after this
 	// position's entry went in, as the next turn would read it) so that
 	// the table's latency overlaps this turn's compares. R15 the
-	// position; the 8 bytes hashed come from at most ilimit.
-	MOVQ    AX, R15
-	SUBQ    anchor+24(FP), R15
-	SHRQ    $8, R15
-	LEAQ    1(AX)(R15*1), R15
-	MOVQ    ilimit+32(FP), CX
-	CMPQ    R15, CX
-	CMOVQLT R15, CX
-	MOVQ    (SI)(CX*1), DX
-	IMULQ   R9, DX
-	MOVQ    shL+56(FP), CX
-	SHRQ    CX, DX
-	MOVL    (DI)(DX*4), CX
+	// position. When it reaches ilimit there is no next turn: dlast
+	// tries this position's candidates without reading ahead.
+	CMPQ  AX, nextStep+80(FP)
+	JGE   dstep
+
+dstepped:
+	LEAQ  (AX)(R11*1), R15
+	CMPQ  R15, ilimit+32(FP)
+	JGE   dlast
+	MOVQ  (SI)(R15*1), DX
+	IMULQ R9, DX
+	MOVQ  shL+56(FP), CX
+	SHRQ  CX, DX
+	MOVL  (DI)(DX*4), CX
 
 	// The candidates are 32-bit, zero-extended: one from an earlier
 	// frame (below base) has the top bit set.
@@ -424,11 +436,32 @@ dnext:
 	MOVQ R15, AX
 	MOVQ DX, R12
 	MOVL CX, R13
-	CMPQ AX, ilimit+32(FP)
-	JLT  dbody
-	JMP  dfinish
+	JMP  dbody
+
+dstep:
+	// One more byte of step per 256 (more than one only once the step
+	// is 256 or more).
+	INCQ R11
+	ADDQ $256, nextStep+80(FP)
+	CMPQ AX, nextStep+80(FP)
+	JGE  dstep
+	JMP  dstepped
+
+dlast:
+	TESTL R13, R13
+	JS    dlastShort
+	CMPQ  BX, (SI)(R13*1)
+	JEQ   dfoundLong
+
+dlastShort:
+	TESTL R14, R14
+	JS    dfinish
+	CMPL  BX, (SI)(R14*1)
+	JEQ   dfoundShort
+	JMP   dfinish
 
 dfoundRep:
+	MOVQ base+72(FP), R11
 	MOVQ AX, cur+48(FP)
 	INCQ AX
 	MOVQ AX, R15
@@ -439,6 +472,7 @@ dfoundRep:
 	JMP  dext
 
 dfoundLong:
+	MOVQ base+72(FP), R11
 	MOVQ AX, cur+48(FP)
 	MOVQ R13, R15
 	LEAQ 8(AX), R12
@@ -449,6 +483,7 @@ dfoundLong:
 dfoundShort:
 	// A long match one byte on is preferred to the short one; its
 	// position goes in the long table either way.
+	MOVQ    base+72(FP), R11
 	MOVQ    AX, cur+48(FP)
 	MOVQ    1(SI)(AX*1), R12
 	MOVQ    R12, R13
