@@ -43,20 +43,22 @@ func compressRows(dst []byte, r *schunkhook.BlockRows, opts any) ([]byte, bool, 
 	if !ok || !o.compressesRows() {
 		return nil, false, nil
 	}
-	p, err := o.params()
-	if err != nil {
+	e := enginePool.Get().(*engine)
+	defer enginePool.Put(e)
+	p := &e.rowsParams
+	var err error
+	if *p, err = o.params(); err != nil {
 		return nil, false, err
 	}
-	rs, ok := newRowSource(r, p.typesize)
-	if !ok {
+	rs := &e.rows
+	if *rs, ok = newRowSource(r, p.typesize); !ok {
 		return nil, false, nil
 	}
+	defer func() { *rs = rowSource{} }() // the engine keeps no caller's buffer
 	if l := p.layout2(rs.nbytes); rs.nbytes > 0 && (l.blocksize != rs.blockItems*rs.ts || l.leftover != 0) {
 		return nil, false, nil
 	}
-	e := enginePool.Get().(*engine)
-	out, err := e.compress2From(dst, nil, &rs, &p, rs.nbytes+header2Len)
-	enginePool.Put(e)
+	out, err := e.compress2From(dst, nil, rs, p, rs.nbytes+header2Len)
 	return out, err == nil, err
 }
 

@@ -1,0 +1,296 @@
+package blosc
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/goblosc/blosc/internal/cpu"
+	"github.com/goblosc/blosc/internal/guard"
+	"github.com/goblosc/blosc/internal/schunkhook"
+	"github.com/goblosc/blosc/internal/testrand"
+)
+
+// shuffleRows writes rows of items straight into a block's streams: the
+// source rows and the streams sit against a guard page, at either end,
+// so a kernel that reads or writes a byte outside the rows (a row's last
+// elements go through masks) faults, and every byte of the streams must
+// be the row's item or left as it was. The prefetch distance is any
+// value: a prefetch never faults.
+func TestShuffleRowsMatchesOracle(t *testing.T) {
+	const ts = 8
+	if !canShuffleRows(ts) {
+		t.Skip("SKIPPED: no kernel shuffles rows into streams on this CPU or build")
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, row := range []int{1, 2, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 51, 63, 64, 65, 100} {
+		for _, n1 := range []int{1, 2, 3, 16} {
+			for _, side := range []guard.Side{guard.End, guard.Start} {
+				ss1 := row + rng.IntN(20)
+				ds1 := row + rng.IntN(20)
+				if n1 > 1 && rng.IntN(4) == 0 {
+					ss1 = rng.IntN(row + 1) // rows that share items
+				}
+				sp := rng.IntN(30)
+				if side == guard.Start {
+					sp = 0
+				}
+				// The streams: n items each, the last row ending at
+				// the end of the last stream.
+				n := (n1-1)*ds1 + row
+				gs := guard.New((sp+(n1-1)*ss1+row)*ts, side)
+				src := gs.Bytes
+				testrand.Fill(rng, src)
+				gd := guard.New(n*ts, side)
+				dst := gd.Bytes
+				for k := range dst {
+					dst[k] = 0xa5
+				}
+				want := bytes.Clone(dst)
+				for k := range n1 {
+					for e := range row {
+						for j := range ts {
+							want[j*n+k*ds1+e] = src[(sp+k*ss1+e)*ts+j]
+						}
+					}
+				}
+				pf := []int{0, 64, 8 << 10, -1 << 20, 1 << 30}[rng.IntN(5)]
+				shuffleRows(dst, src[sp*ts:], ts, n, row, n1, ds1, ss1*ts, pf)
+				if !bytes.Equal(dst, want) {
+					t.Fatalf("row %d n1 %d ss1 %d ds1 %d side %d:\n%s", row, n1, ss1, ds1, side, diffReport(dst, want))
+				}
+				gd.Free()
+				gs.Free()
+			}
+		}
+	}
+}
+
+// rowsCase is a chunk of blocks placed in a larger buffer of items.
+type rowsCase struct {
+	r      schunkhook.BlockRows
+	chunk  []byte // the blocks laid end to end, gathered here by hand
+	ts     int
+	buffer *guard.Buffer
+}
+
+// newRowsCase places nblocks blocks of rows in a buffer of random content
+// (or of a smooth series, or zeros) that ends at a guard page, the last
+// block's last row against it.
+func newRowsCase(rng *rand.Rand, ts, dims, nblocks int, content string) rowsCase {
+	var c rowsCase
+	c.ts = ts
+	r := &c.r
+	r.Row = int64(1 + rng.IntN(70))
+	r.Dims = dims
+	span := r.Row - 1 // the last item of a block past its first
+	for i := range dims {
+		r.Counts[i] = int64(1 + rng.IntN(6))
+	}
+	// Strides from the innermost level out, each past the rows it
+	// steps over, sometimes right after them (rows that merge).
+	inner := r.Row
+	for i := dims - 1; i >= 0; i-- {
+		r.Strides[i] = inner + int64(rng.IntN(3))*int64(rng.IntN(40))
+		span += (r.Counts[i] - 1) * r.Strides[i]
+		inner = span + 1
+	}
+	n := span + 1 + int64(rng.IntN(300))
+	c.buffer = guard.New(int(n)*ts, guard.End)
+	src := c.buffer.Bytes
+	switch content {
+	case "random":
+		testrand.Fill(rng, src)
+	case "smooth":
+		for k := 0; k+ts <= len(src); k += ts {
+			for j := range ts {
+				src[k+j] = byte((k / ts) >> (8 * min(j, 3)))
+			}
+		}
+	}
+	r.Src = src
+	for j := range nblocks {
+		b := rng.Int64N(n - span)
+		if j == nblocks-1 {
+			b = n - 1 - span // against the guard page
+		}
+		r.Blocks = append(r.Blocks, b)
+	}
+	for _, b := range r.Blocks {
+		var idx [7]int64
+		for {
+			p := b
+			for i := range dims {
+				p += idx[i] * r.Strides[i]
+			}
+			c.chunk = append(c.chunk, src[p*int64(ts):(p+r.Row)*int64(ts)]...)
+			i := dims - 1
+			for ; i >= 0; i-- {
+				if idx[i]++; idx[i] < r.Counts[i] {
+					break
+				}
+				idx[i] = 0
+			}
+			if i < 0 {
+				break
+			}
+		}
+	}
+	return c
+}
+
+// CompressRows makes the very chunk Compress makes of the blocks laid end
+// to end, at every shuffle level the CPU has (below AVX-512 it takes
+// nothing and says so), for every codec, typesizes with and without a
+// kernel, blocks whose rows merge or not, contents that compress, that do
+// not (a chunk stored as a copy, gathered from the rows) and zeros (a
+// zeros special chunk), at one and several threads.
+func TestCompressRowsMatchesCompress(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	took := 0
+	for _, k := range runnableKernels(t) {
+		restore := forceShuffleLevel(k.Level)
+		for it := range 300 {
+			ts := []int{8, 8, 8, 1, 2, 4, 16}[rng.IntN(7)]
+			dims := rng.IntN(4)
+			content := []string{"random", "smooth", "smooth", "zeros"}[rng.IntN(4)]
+			c := newRowsCase(rng, ts, dims, 1+rng.IntN(6), content)
+			o := Options{Format: FormatBlosc2, Codec: []Codec{LZ4, Zstd, BloscLZ, LZ4HC, Zlib}[rng.IntN(5)],
+				Level: 1 + rng.IntN(9), Typesize: ts, Threads: 1 + rng.IntN(2)}
+			o.Filters[MaxFilters-1] = ByteShuffle
+			if rng.IntN(3) == 0 {
+				o.FilterMeta[MaxFilters-1] = uint8(ts)
+			}
+			o.Blocksize = len(c.chunk) / len(c.r.Blocks)
+			want, err := Compress(nil, c.chunk, o)
+			name := fmt.Sprintf("%s/%d: ts %d dims %d row %d counts %v blocks %d %s %s", k.Name(), it, ts, dims, c.r.Row, c.r.Counts[:dims], len(c.r.Blocks), content, o.Codec)
+			if err != nil {
+				t.Fatalf("%s: Compress: %v", name, err)
+			}
+			got, ok, err := schunkhook.CompressRows(make([]byte, 0, 16), &c.r, &o)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			// A block size Compress does not keep (one it rounds, or
+			// cuts to a small chunk's size) is refused.
+			l := func() layout2 { p, _ := o.params(); return p.layout2(len(c.chunk)) }()
+			kept := l.blocksize == o.Blocksize && l.leftover == 0
+			if wantOK := schunkhook.CompressesRows(&o) && kept; ok != wantOK {
+				t.Fatalf("%s: took it %v, want %v", name, ok, wantOK)
+			}
+			if ok {
+				took++
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%s: the chunks differ:\n%s", name, diffReport(got, want))
+				}
+			}
+			c.buffer.Free()
+		}
+		restore()
+	}
+	if canShuffleRows(8) && took == 0 {
+		t.Error("no chunk was compressed from rows")
+	}
+}
+
+// CompressRows refuses what it cannot take, compressing nothing: rows
+// outside the buffer, bad counts, options whose pipeline is not a byte
+// shuffle alone, dictionaries, Blosc1, and options that are not an
+// *Options.
+func TestCompressRowsRefuses(t *testing.T) {
+	if !canShuffleRows(8) {
+		if schunkhook.CompressesRows(&Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8,
+			Filters: [MaxFilters]Filter{MaxFilters - 1: ByteShuffle}}) {
+			t.Fatal("CompressesRows without a kernel")
+		}
+		t.Skip("SKIPPED: no kernel shuffles rows into streams on this CPU or build")
+	}
+	src := make([]byte, 64*64*8)
+	good := func() (schunkhook.BlockRows, Options) {
+		r := schunkhook.BlockRows{Src: src, Row: 64, Dims: 1, Counts: [7]int64{32}, Strides: [7]int64{64}, Blocks: []int64{0, 32 * 64}}
+		o := Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8, Blocksize: 32 * 64 * 8}
+		o.Filters[MaxFilters-1] = ByteShuffle
+		return r, o
+	}
+	r, o := good()
+	if _, ok, err := schunkhook.CompressRows(nil, &r, &o); !ok || err != nil {
+		t.Fatalf("the good case: %v %v", ok, err)
+	}
+	for name, change := range map[string]func(r *schunkhook.BlockRows, o *Options){
+		"block past the end":  func(r *schunkhook.BlockRows, o *Options) { r.Blocks[1]++ },
+		"negative block":      func(r *schunkhook.BlockRows, o *Options) { r.Blocks[0] = -1 },
+		"a row too many":      func(r *schunkhook.BlockRows, o *Options) { r.Counts[0] = 65 },
+		"zero count":          func(r *schunkhook.BlockRows, o *Options) { r.Counts[0] = 0 },
+		"negative stride":     func(r *schunkhook.BlockRows, o *Options) { r.Strides[0] = -64 },
+		"zero row":            func(r *schunkhook.BlockRows, o *Options) { r.Row = 0 },
+		"row past the end":    func(r *schunkhook.BlockRows, o *Options) { r.Row = 64*64 + 1; r.Dims = 0 },
+		"dims":                func(r *schunkhook.BlockRows, o *Options) { r.Dims = 8 },
+		"huge stride":         func(r *schunkhook.BlockRows, o *Options) { r.Strides[0] = 1 << 62 },
+		"other block size":    func(r *schunkhook.BlockRows, o *Options) { o.Blocksize = 16 * 64 * 8 },
+		"delta":               func(r *schunkhook.BlockRows, o *Options) { o.Filters[0] = Delta },
+		"two shuffles":        func(r *schunkhook.BlockRows, o *Options) { o.Filters[0] = ByteShuffle },
+		"bit shuffle":         func(r *schunkhook.BlockRows, o *Options) { o.Filters[MaxFilters-1] = BitShuffle },
+		"no shuffle":          func(r *schunkhook.BlockRows, o *Options) { o.Filters[MaxFilters-1] = NoFilter },
+		"shuffle of 4 bytes":  func(r *schunkhook.BlockRows, o *Options) { o.FilterMeta[MaxFilters-1] = 4 },
+		"typesize 4":          func(r *schunkhook.BlockRows, o *Options) { o.Typesize = 4 },
+		"dictionary":          func(r *schunkhook.BlockRows, o *Options) { o.Codec, o.Dict = Zstd, true },
+		"level 0":             func(r *schunkhook.BlockRows, o *Options) { o.Level = 0 },
+		"blosc1":              func(r *schunkhook.BlockRows, o *Options) { o.Format = FormatBlosc1 },
+		"trunc_prec":          func(r *schunkhook.BlockRows, o *Options) { o.Filters[1] = TruncPrec; o.FilterMeta[1] = 20 },
+		"options not pointer": nil,
+	} {
+		r, o := good()
+		r.Blocks = append([]int64(nil), r.Blocks...)
+		var opts any = &o
+		if change == nil {
+			opts = o
+		} else {
+			change(&r, &o)
+		}
+		if out, ok, _ := schunkhook.CompressRows(nil, &r, opts); ok || out != nil {
+			t.Errorf("%s: took it", name)
+		}
+	}
+}
+
+// With dst's room, CompressRows allocates nothing.
+func TestCompressRowsDoesNotAllocate(t *testing.T) {
+	if !canShuffleRows(8) {
+		t.Skip("SKIPPED: no kernel shuffles rows into streams on this CPU or build")
+	}
+	src := make([]byte, 1024*256*8)
+	for k := range src {
+		src[k] = byte(k / 64)
+	}
+	r := schunkhook.BlockRows{Src: src, Row: 64, Dims: 1, Counts: [7]int64{64}, Strides: [7]int64{1024}}
+	for b := range int64(16) {
+		r.Blocks = append(r.Blocks, b/4*64*1024+b%4*64)
+	}
+	o := Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8, Blocksize: 64 * 64 * 8}
+	o.Filters[MaxFilters-1] = ByteShuffle
+	dst := make([]byte, 0, 16*64*64*8+64)
+	var failed bool
+	allocs := testing.AllocsPerRun(20, func() {
+		if _, ok, err := schunkhook.CompressRows(dst, &r, &o); !ok || err != nil {
+			failed = true
+		}
+	})
+	if failed {
+		t.Fatal("CompressRows refused or failed")
+	}
+	if allocs != 0 {
+		t.Errorf("%v allocations a call", allocs)
+	}
+}
+
+// At the portable level CompressesRows is false.
+func TestCompressesRowsNeedsKernel(t *testing.T) {
+	o := Options{Format: FormatBlosc2, Codec: LZ4, Level: 5, Typesize: 8}
+	o.Filters[MaxFilters-1] = ByteShuffle
+	restore := forceShuffleLevel(cpu.Generic)
+	defer restore()
+	if schunkhook.CompressesRows(&o) {
+		t.Error("the portable level compresses rows")
+	}
+}
