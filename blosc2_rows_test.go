@@ -2,7 +2,9 @@ package blosc
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -292,5 +294,49 @@ func TestCompressesRowsNeedsKernel(t *testing.T) {
 	defer restore()
 	if schunkhook.CompressesRows(&o) {
 		t.Error("the portable level compresses rows")
+	}
+}
+
+// A chunk large enough that its blocks are compressed on several threads
+// reads the same rows from every thread and makes the same chunk.
+func TestCompressRowsThreads(t *testing.T) {
+	if !canShuffleRows(8) {
+		t.Skip("SKIPPED: no kernel shuffles rows into streams on this CPU or build")
+	}
+	// A 2-D array 1024 items wide; the chunk is 256 x 256 of it in
+	// blocks of 32 x 64, its rows ending against a guard page.
+	const width, rows = 1024, 300
+	g := guard.New(width*rows*8, guard.End)
+	defer g.Free()
+	for k := 0; k < len(g.Bytes); k += 8 {
+		binary.LittleEndian.PutUint64(g.Bytes[k:], math.Float64bits(float64(k)/7))
+	}
+	r := schunkhook.BlockRows{Src: g.Bytes, Row: 64, Dims: 1, Counts: [7]int64{32}, Strides: [7]int64{width}}
+	var chunk []byte
+	origin := int64((rows-256)*width + width - 256)
+	for b0 := range int64(8) {
+		for b1 := range int64(4) {
+			base := origin + b0*32*width + b1*64
+			r.Blocks = append(r.Blocks, base)
+			for k := range int64(32) {
+				p := (base + k*width) * 8
+				chunk = append(chunk, g.Bytes[p:p+64*8]...)
+			}
+		}
+	}
+	for _, codec := range []Codec{LZ4, Zstd} {
+		o := Options{Format: FormatBlosc2, Codec: codec, Level: 5, Typesize: 8, Blocksize: 32 * 64 * 8, Threads: 4}
+		o.Filters[MaxFilters-1] = ByteShuffle
+		want, err := Compress(nil, chunk, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := schunkhook.CompressRows(nil, &r, &o)
+		if !ok || err != nil {
+			t.Fatalf("%s: refused (%v)", codec, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s: the chunks differ:\n%s", codec, diffReport(got, want))
+		}
 	}
 }
