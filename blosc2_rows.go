@@ -83,7 +83,8 @@ type rowSource struct {
 // reach; read in block order they came at 7 GB/s. Prefetching the row a
 // lead ahead (the same place in a row 8 rows down in 2-D, in a plane 2
 // planes on of a 3-D block of rows of 128 bytes) made it 11 GB/s in 2-D
-// and 10 in 3-D (BenchmarkShuffleRows); 2 KiB gained less, 8 KiB no more.
+// and 10 in 3-D over 256 MiB (the loop of BenchmarkShuffleRows, which
+// times leads of 0 to 8 KiB); 2 KiB gained less, 8 KiB no more.
 const rowsPrefetchLead = 4 << 10
 
 // newRowSource checks r for items of ts bytes and reports false if a row
@@ -138,25 +139,33 @@ func newRowSource(r *schunkhook.BlockRows, ts int) (rowSource, bool) {
 	}
 	rs := rowSource{src: r.Src, ts: ts, row: int(row), dims: dims, blocks: r.Blocks,
 		blockItems: int(items), nbytes: int(nblocks * items * int64(ts))}
-	// The prefetch steps along the innermost level of rows whose steps
-	// reach the lead within its count, the outermost at worst (past the
-	// block: the rows of a block to come).
-	step, pf := row*int64(ts), int64(rowsPrefetchLead)
-	for lv := dims - 1; lv >= 0; lv-- {
-		m := (rowsPrefetchLead + step - 1) / step
-		pf = m * strides[lv] * int64(ts)
+	for i := range dims {
+		rs.counts[i], rs.strides[i] = int(counts[i]), int(strides[i])
+	}
+	rs.pf = rowsPrefetch(rowsPrefetchLead, row, int64(ts), counts[:dims], strides[:dims])
+	return rs, true
+}
+
+// rowsPrefetch is how far ahead of a row, in bytes, the kernel prefetches
+// for a lead of about lead bytes of a block's data: it steps along the
+// innermost level of rows whose steps reach the lead within its count,
+// the outermost at worst (past the block: the rows of a block to come).
+// The strides are checked (each times its count lies inside the
+// buffer); a distance past 1 GiB is no use and gives 0.
+func rowsPrefetch(lead, row, ts int64, counts, strides []int64) int {
+	step, pf := row*ts, lead
+	for lv := len(counts) - 1; lv >= 0; lv-- {
+		m := (lead + step - 1) / step
+		if strides[lv] > (1<<30)/ts/m {
+			return 0
+		}
+		pf = m * strides[lv] * ts
 		if m <= counts[lv] {
 			break
 		}
 		step *= counts[lv]
 	}
-	if pf <= 1<<30 {
-		rs.pf = int(pf)
-	}
-	for i := range dims {
-		rs.counts[i], rs.strides[i] = int(counts[i]), int(strides[i])
-	}
-	return rs, true
+	return int(min(pf, 1<<30))
 }
 
 // shuffle writes the byte shuffle of block j into dst (blockItems*ts

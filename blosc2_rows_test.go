@@ -340,3 +340,78 @@ func TestCompressRowsThreads(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkShuffleRows shuffles the blocks of 64 MiB of float64 items
+// from their rows in a make's order, as the 2-D and 3-D arrays of
+// BenchmarkB2NDVersusC lay them out (2-D: 1024 items wide, 512x512
+// chunks of 64x64 blocks; 3-D: 128x128 planes, 64^3 chunks of 16^3
+// blocks), with the kernel prefetching a lead of 0 to 8 KiB of a block's
+// data ahead (rowsPrefetchLead).
+func BenchmarkShuffleRows(b *testing.B) {
+	if !canShuffleRows(8) {
+		b.Skip("no kernel shuffles rows into streams on this CPU or build")
+	}
+	const size = 64 << 20
+	src := make([]byte, size)
+	for k := 0; k < size; k += 8 {
+		binary.LittleEndian.PutUint64(src[k:], math.Float64bits(float64(k)))
+	}
+	// blocks returns the rows of every block of the array of shape,
+	// in the order a make compresses them.
+	blocks := func(shape, chunk, block []int64) schunkhook.BlockRows {
+		nd := len(shape)
+		r := schunkhook.BlockRows{Src: src, Row: block[nd-1], Dims: nd - 1}
+		stride := make([]int64, nd)
+		for i, st := nd-1, int64(1); i >= 0; i-- {
+			stride[i] = st
+			st *= shape[i]
+		}
+		for i := range nd - 1 {
+			r.Counts[i], r.Strides[i] = block[i], stride[i]
+		}
+		// Chunks in C order, then their blocks in C order.
+		var walk func(i int, base int64, step, extent []int64, fn func(int64))
+		walk = func(i int, base int64, step, extent []int64, fn func(int64)) {
+			if i == nd {
+				fn(base)
+				return
+			}
+			for c := int64(0); c < extent[i]; c += step[i] {
+				walk(i+1, base+c*stride[i], step, extent, fn)
+			}
+		}
+		walk(0, 0, chunk, shape, func(base int64) {
+			walk(0, base, block, chunk, func(b int64) { r.Blocks = append(r.Blocks, b) })
+		})
+		return r
+	}
+	n := int64(size / 8)
+	for _, set := range []struct {
+		name                string
+		shape, chunk, block []int64
+	}{
+		{"2d", []int64{n / 1024, 1024}, []int64{512, 512}, []int64{64, 64}},
+		{"3d", []int64{n / (128 * 128), 128, 128}, []int64{64, 64, 64}, []int64{16, 16, 16}},
+	} {
+		r := blocks(set.shape, set.chunk, set.block)
+		rs, ok := newRowSource(&r, 8)
+		if !ok {
+			b.Fatal("rows refused")
+		}
+		dst := make([]byte, rs.blockItems*8)
+		for _, lead := range []int64{0, 2 << 10, 4 << 10, 8 << 10} {
+			rs.pf = 0
+			if lead > 0 {
+				rs.pf = rowsPrefetch(lead, int64(rs.row), 8, r.Counts[:rs.dims], r.Strides[:rs.dims])
+			}
+			b.Run(fmt.Sprintf("%s/lead=%d", set.name, lead), func(b *testing.B) {
+				b.SetBytes(size)
+				for b.Loop() {
+					for j := range rs.blocks {
+						rs.shuffle(dst, j)
+					}
+				}
+			})
+		}
+	}
+}

@@ -240,7 +240,10 @@ const batchBytes = 64 << 20
 // time on several threads would leave it to one. Chunks side by side
 // along the last dimension that the slice covers whole are filled
 // together, row by row across them (see copyChunks), their rows shared
-// among the threads.
+// among the threads. Where the root package has a kernel for the
+// chunks' shuffle, a chunk that the slice covers whole and that has no
+// padding is not filled at all: it is compressed straight from src's
+// rows (schunkhook.CompressRows), the same bytes.
 func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) error {
 	g := a.g
 	for i := range start {
