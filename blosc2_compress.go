@@ -143,7 +143,16 @@ func (e *engine) compress2(dst, src []byte, p *params) ([]byte, error) {
 // room before the chunk falls back to a copy, as c-blosc2 does where it
 // passes one (the offsets index after a delete).
 func (e *engine) compress2Dest(dst, src []byte, p *params, destsize int) ([]byte, error) {
+	return e.compress2From(dst, src, nil, p, destsize)
+}
+
+// compress2From is compress2Dest of the chunk src, or of the chunk whose
+// blocks rows places when rows is not nil (src is then nil).
+func (e *engine) compress2From(dst, src []byte, rows *rowSource, p *params, destsize int) ([]byte, error) {
 	nbytes := len(src)
+	if rows != nil {
+		nbytes = rows.nbytes
+	}
 	if nbytes > MaxBufferSize {
 		return nil, fmt.Errorf("%w: %d bytes", ErrTooLarge, nbytes)
 	}
@@ -158,7 +167,7 @@ func (e *engine) compress2Dest(dst, src []byte, p *params, destsize int) ([]byte
 	if !l.memcpyed {
 		var zeros bool
 		var err error
-		ntbytes, zeros, err = e.compressBlocks2(out, src, p, &l)
+		ntbytes, zeros, err = e.compressBlocks2(out, src, rows, p, &l)
 		if err != nil {
 			return nil, err
 		}
@@ -174,7 +183,11 @@ func (e *engine) compress2Dest(dst, src []byte, p *params, destsize int) ([]byte
 		}
 	}
 	if l.memcpyed {
-		copyOut(out[header2Len:], src, false)
+		if rows != nil {
+			rows.gather(out[header2Len : header2Len+nbytes])
+		} else {
+			copyOut(out[header2Len:], src, false)
+		}
 		ntbytes = nbytes + header2Len
 	}
 	l.hdr.cbytes = ntbytes
@@ -184,8 +197,9 @@ func (e *engine) compress2Dest(dst, src []byte, p *params, destsize int) ([]byte
 
 // compressBlocks2 writes the block offsets and streams into out and returns
 // the chunk length (0 if it does not fit in len(out)) and whether every
-// stream is a run of zeros.
-func (e *engine) compressBlocks2(out, src []byte, p *params, l *layout2) (int, bool, error) {
+// stream is a run of zeros. The blocks are src's, or rows' when it is not
+// nil (whose pipeline is a byte shuffle alone: see compressesRows).
+func (e *engine) compressBlocks2(out, src []byte, rows *rowSource, p *params, l *layout2) (int, bool, error) {
 	ntbytes := header2Len + 4*l.nblocks
 	if ntbytes > len(out) {
 		return 0, false, nil
@@ -235,7 +249,7 @@ func (e *engine) compressBlocks2(out, src []byte, p *params, l *layout2) (int, b
 			l.dict = true
 		}
 	}
-	b.p, b.l, b.pipe, b.src, b.ref, b.zenc = p, *l, pipe, src, ref, zenc
+	b.p, b.l, b.pipe, b.src, b.ref, b.zenc, b.rows = p, *l, pipe, src, ref, zenc, rows
 	threads := 1
 	if zenc == nil {
 		threads = e.blockThreads(p.threads, l.nblocks, l.nbytes, p.codec)
@@ -245,7 +259,7 @@ func (e *engine) compressBlocks2(out, src []byte, p *params, l *layout2) (int, b
 	e.blocks.begin(out, header2Len, ntbytes, l.nblocks,
 		worstCase2(l, l.blocksize, 0), worstCase2(l, l.blockLen(last), last))
 	ntbytes, err := e.writeBlocks(b, threads)
-	b.p, b.src, b.ref, b.zenc = nil, nil, nil, nil
+	b.p, b.src, b.ref, b.zenc, b.rows = nil, nil, nil, nil, nil
 	if ntbytes == 0 || err != nil {
 		return 0, false, err
 	}
@@ -265,6 +279,15 @@ func worstCase2(l *layout2, bsize, j int) int {
 func (b *blosc2Call) encodeBlock(ws *workerState, j int, out []byte) (int, error) {
 	l := &b.l
 	bsize := l.blockLen(j)
+	if b.rows != nil {
+		// The block's shuffle, the pipeline's only filter, reads its
+		// rows where they are.
+		a, _ := ws.b2.scratch(bsize)
+		b.rows.shuffle(a, j)
+		sc := streamCoder{codec: b.p.codec, clevel: b.p.clevel, split: l.split, blosc2: true,
+			codecMeta: b.p.codecMeta, typesize: b.p.typesize}
+		return sc.write(ws, out, a, l.nstreams(j))
+	}
 	var ref []byte
 	if j > 0 {
 		ref = b.ref

@@ -585,19 +585,38 @@ func canUnshuffleRows(ts int) bool { return ts == 8 && currentShuffleLevel() == 
 // checked canUnshuffleRows(ts), row and n1 positive, and that every row
 // lies inside dst and each of streams[0:ts]'s buffers.
 func unshuffleRows(dst []byte, streams *[16]*byte, ts, sp, row, n1, ds, ss int) {
-	// Masks of the last row%16 elements: their bytes of a stream, then
-	// of the first and second 64 bytes of their output.
+	m0, m1, m2 := rowMasks(row)
+	unshuffle8AVX512Rows(&dst[0], streams, sp, row, n1, ds, ss, m0, m1, m2)
+}
+
+// canShuffleRows reports whether shuffleRows has a kernel for elements
+// of ts bytes: 8 at the AVX-512 level.
+func canShuffleRows(ts int) bool { return ts == 8 && currentShuffleLevel() == cpu.AVX512 }
+
+// shuffleRows shuffles n1 rows of row elements of ts bytes into ts
+// streams n bytes apart (byte j of element e at dst[j*n+e]), row k from
+// src[k*ss:] to element k*ds of the streams, prefetching the bytes pf
+// past each it reads (a prefetch never faults). The caller has checked canShuffleRows(ts), row and n1
+// positive, and that every row lies inside src and the streams.
+func shuffleRows(dst, src []byte, ts, n, row, n1, ds, ss, pf int) {
+	m0, m1, m2 := rowMasks(row)
+	shuffle8AVX512Rows(&dst[0], &src[0], n, row, n1, ds, ss, pf, m0, m1, m2)
+}
+
+// rowMasks returns the masks of a row's last row%16 elements of 8 bytes:
+// their bytes of a stream, then of the first and second 64 bytes of
+// their place in the row.
+func rowMasks(row int) (m0, m1, m2 uint64) {
 	t := uint(row % 16)
-	m0 := uint64(1)<<t - 1
-	m1 := uint64(1)<<(8*min(t, 8)) - 1
+	m0 = uint64(1)<<t - 1
+	m1 = uint64(1)<<(8*min(t, 8)) - 1
 	if t >= 8 {
 		m1 = ^uint64(0)
 	}
-	m2 := uint64(0)
 	if t > 8 {
 		m2 = uint64(1)<<(8*(t-8)) - 1
 	}
-	unshuffle8AVX512Rows(&dst[0], streams, sp, row, n1, ds, ss, m0, m1, m2)
+	return m0, m1, m2
 }
 
 func unshuffleStreamsBlocks(d *byte, streams *[16]*byte, ts, off, blocks int) {

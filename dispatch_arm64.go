@@ -143,3 +143,11 @@ func canUnshuffleRows(ts int) bool { return false }
 func unshuffleRows([]byte, *[16]*byte, int, int, int, int, int, int) {
 	panic("blosc: unshuffleRows without a kernel")
 }
+
+// canShuffleRows reports false: no kernel shuffles rows into a block's
+// streams here (see dispatch_amd64.go).
+func canShuffleRows(ts int) bool { return false }
+
+func shuffleRows([]byte, []byte, int, int, int, int, int, int, int) {
+	panic("blosc: shuffleRows without a kernel")
+}

@@ -35,6 +35,10 @@ type engine struct {
 	c1     compress1Call
 	b2     blosc2Call
 	blocks blockWriter
+	// A chunk compressed from rows (compressRows): its parameters and
+	// rows live here, so that nothing is allocated for them.
+	rowsParams params
+	rows       rowSource
 
 	// Decompression of one chunk.
 	h     Header

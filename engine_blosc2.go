@@ -23,6 +23,7 @@ type blosc2Call struct {
 	ref  []byte // what a decoder holds as block 0 (delta reference)
 	ref0 []byte // buffer for ref when the pipeline is lossy
 	zenc *zstdDictEncoder
+	rows *rowSource // where the blocks are, src being nil
 }
 
 // decodeStream makes a worker's codec state the stream decoder of the

@@ -334,6 +334,11 @@ func unshuffle8AVX512Streams(dst *byte, streams *[16]*byte, off int, blocks int)
 //go:noescape
 func unshuffle8AVX512Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int, m0 uint64, m1 uint64, m2 uint64)
 
+// shuffle8AVX512Rows shuffles n1 rows of row elements of 8 bytes into 8 streams n bytes apart, row k from src+k*ss into dst+k*ds of each stream, prefetching pf bytes past each 128 bytes of a row it reads; m0, m1 and m2 mask the last row%16 elements' bytes of a stream and of the two halves of their input.
+//
+//go:noescape
+func shuffle8AVX512Rows(dst *byte, src *byte, n int, row int, n1 int, ds int, ss int, pf int, m0 uint64, m1 uint64, m2 uint64)
+
 // shuffle9AVX512NTShifted shuffles blocks of 64 elements of 9 bytes with non-temporal stores to the aligned lines of each stream (see vbmiShuffleShifted in asmgen/shuffle).
 //
 //go:noescape

@@ -10340,6 +10340,227 @@ DATA rows8H1<>+62(SB)/1, $0x6f
 DATA rows8H1<>+63(SB)/1, $0x7f
 GLOBL rows8H1<>(SB), RODATA|NOPTR, $64
 
+// func shuffle8AVX512Rows(dst *byte, src *byte, n int, row int, n1 int, ds int, ss int, pf int, m0 uint64, m1 uint64, m2 uint64)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, MMX+
+TEXT ·shuffle8AVX512Rows(SB), NOSPLIT, $0-88
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      row+24(FP), BX
+	MOVQ      n1+32(FP), SI
+	MOVQ      ds+40(FP), DI
+	MOVQ      ss+48(FP), R8
+	MOVQ      pf+56(FP), R9
+	TESTQ     SI, SI
+	JZ        done
+	VMOVDQU64 srows8V0<>+0(SB), Z0
+	VMOVDQU64 srows8V1<>+0(SB), Z1
+	MOVQ      BX, R10
+	SHRQ      $0x04, R10
+	ANDQ      $0x0f, BX
+	MOVQ      m0+64(FP), R11
+	KMOVQ     R11, K1
+	MOVQ      m1+72(FP), R11
+	KMOVQ     R11, K2
+	MOVQ      m2+80(FP), R11
+	KMOVQ     R11, K3
+	LEAQ      (DX)(DX*2), R11
+
+row:
+	MOVQ  CX, R12
+	MOVQ  AX, R13
+	LEAQ  (AX)(DX*4), R14
+	MOVQ  R10, R15
+	TESTQ R15, R15
+	JZ    tail
+
+full:
+	PREFETCHT0    (R12)(R9*1)
+	PREFETCHT0    64(R12)(R9*1)
+	VMOVDQU64     (R12), Z2
+	VMOVDQU64     64(R12), Z3
+	VMOVDQA64     Z2, Z4
+	VPERMT2B      Z3, Z0, Z4
+	VPERMT2B      Z3, Z1, Z2
+	VMOVDQU       X4, (R13)
+	VEXTRACTI32X4 $0x01, Z4, (R13)(DX*1)
+	VEXTRACTI32X4 $0x02, Z4, (R13)(DX*2)
+	VEXTRACTI32X4 $0x03, Z4, (R13)(R11*1)
+	VMOVDQU       X2, (R14)
+	VEXTRACTI32X4 $0x01, Z2, (R14)(DX*1)
+	VEXTRACTI32X4 $0x02, Z2, (R14)(DX*2)
+	VEXTRACTI32X4 $0x03, Z2, (R14)(R11*1)
+	ADDQ          $0x00000080, R12
+	ADDQ          $0x10, R13
+	ADDQ          $0x10, R14
+	DECQ          R15
+	JNZ           full
+
+tail:
+	TESTQ         BX, BX
+	JZ            next
+	VMOVDQU8.Z    (R12), K2, Z2
+	VMOVDQU8.Z    64(R12), K3, Z3
+	VMOVDQA64     Z2, Z4
+	VPERMT2B      Z3, Z0, Z4
+	VPERMT2B      Z3, Z1, Z2
+	VMOVDQU8      X4, K1, (R13)
+	VEXTRACTI32X4 $0x01, Z4, X3
+	VMOVDQU8      X3, K1, (R13)(DX*1)
+	VEXTRACTI32X4 $0x02, Z4, X3
+	VMOVDQU8      X3, K1, (R13)(DX*2)
+	VEXTRACTI32X4 $0x03, Z4, X3
+	VMOVDQU8      X3, K1, (R13)(R11*1)
+	VMOVDQU8      X2, K1, (R14)
+	VEXTRACTI32X4 $0x01, Z2, X3
+	VMOVDQU8      X3, K1, (R14)(DX*1)
+	VEXTRACTI32X4 $0x02, Z2, X3
+	VMOVDQU8      X3, K1, (R14)(DX*2)
+	VEXTRACTI32X4 $0x03, Z2, X2
+	VMOVDQU8      X2, K1, (R14)(R11*1)
+
+next:
+	ADDQ R8, CX
+	ADDQ DI, AX
+	DECQ SI
+	JNZ  row
+
+done:
+	VZEROUPPER
+	RET
+
+DATA srows8V0<>+0(SB)/1, $0x00
+DATA srows8V0<>+1(SB)/1, $0x08
+DATA srows8V0<>+2(SB)/1, $0x10
+DATA srows8V0<>+3(SB)/1, $0x18
+DATA srows8V0<>+4(SB)/1, $0x20
+DATA srows8V0<>+5(SB)/1, $0x28
+DATA srows8V0<>+6(SB)/1, $0x30
+DATA srows8V0<>+7(SB)/1, $0x38
+DATA srows8V0<>+8(SB)/1, $0x40
+DATA srows8V0<>+9(SB)/1, $0x48
+DATA srows8V0<>+10(SB)/1, $0x50
+DATA srows8V0<>+11(SB)/1, $0x58
+DATA srows8V0<>+12(SB)/1, $0x60
+DATA srows8V0<>+13(SB)/1, $0x68
+DATA srows8V0<>+14(SB)/1, $0x70
+DATA srows8V0<>+15(SB)/1, $0x78
+DATA srows8V0<>+16(SB)/1, $0x01
+DATA srows8V0<>+17(SB)/1, $0x09
+DATA srows8V0<>+18(SB)/1, $0x11
+DATA srows8V0<>+19(SB)/1, $0x19
+DATA srows8V0<>+20(SB)/1, $0x21
+DATA srows8V0<>+21(SB)/1, $0x29
+DATA srows8V0<>+22(SB)/1, $0x31
+DATA srows8V0<>+23(SB)/1, $0x39
+DATA srows8V0<>+24(SB)/1, $0x41
+DATA srows8V0<>+25(SB)/1, $0x49
+DATA srows8V0<>+26(SB)/1, $0x51
+DATA srows8V0<>+27(SB)/1, $0x59
+DATA srows8V0<>+28(SB)/1, $0x61
+DATA srows8V0<>+29(SB)/1, $0x69
+DATA srows8V0<>+30(SB)/1, $0x71
+DATA srows8V0<>+31(SB)/1, $0x79
+DATA srows8V0<>+32(SB)/1, $0x02
+DATA srows8V0<>+33(SB)/1, $0x0a
+DATA srows8V0<>+34(SB)/1, $0x12
+DATA srows8V0<>+35(SB)/1, $0x1a
+DATA srows8V0<>+36(SB)/1, $0x22
+DATA srows8V0<>+37(SB)/1, $0x2a
+DATA srows8V0<>+38(SB)/1, $0x32
+DATA srows8V0<>+39(SB)/1, $0x3a
+DATA srows8V0<>+40(SB)/1, $0x42
+DATA srows8V0<>+41(SB)/1, $0x4a
+DATA srows8V0<>+42(SB)/1, $0x52
+DATA srows8V0<>+43(SB)/1, $0x5a
+DATA srows8V0<>+44(SB)/1, $0x62
+DATA srows8V0<>+45(SB)/1, $0x6a
+DATA srows8V0<>+46(SB)/1, $0x72
+DATA srows8V0<>+47(SB)/1, $0x7a
+DATA srows8V0<>+48(SB)/1, $0x03
+DATA srows8V0<>+49(SB)/1, $0x0b
+DATA srows8V0<>+50(SB)/1, $0x13
+DATA srows8V0<>+51(SB)/1, $0x1b
+DATA srows8V0<>+52(SB)/1, $0x23
+DATA srows8V0<>+53(SB)/1, $0x2b
+DATA srows8V0<>+54(SB)/1, $0x33
+DATA srows8V0<>+55(SB)/1, $0x3b
+DATA srows8V0<>+56(SB)/1, $0x43
+DATA srows8V0<>+57(SB)/1, $0x4b
+DATA srows8V0<>+58(SB)/1, $0x53
+DATA srows8V0<>+59(SB)/1, $0x5b
+DATA srows8V0<>+60(SB)/1, $0x63
+DATA srows8V0<>+61(SB)/1, $0x6b
+DATA srows8V0<>+62(SB)/1, $0x73
+DATA srows8V0<>+63(SB)/1, $0x7b
+GLOBL srows8V0<>(SB), RODATA|NOPTR, $64
+
+DATA srows8V1<>+0(SB)/1, $0x04
+DATA srows8V1<>+1(SB)/1, $0x0c
+DATA srows8V1<>+2(SB)/1, $0x14
+DATA srows8V1<>+3(SB)/1, $0x1c
+DATA srows8V1<>+4(SB)/1, $0x24
+DATA srows8V1<>+5(SB)/1, $0x2c
+DATA srows8V1<>+6(SB)/1, $0x34
+DATA srows8V1<>+7(SB)/1, $0x3c
+DATA srows8V1<>+8(SB)/1, $0x44
+DATA srows8V1<>+9(SB)/1, $0x4c
+DATA srows8V1<>+10(SB)/1, $0x54
+DATA srows8V1<>+11(SB)/1, $0x5c
+DATA srows8V1<>+12(SB)/1, $0x64
+DATA srows8V1<>+13(SB)/1, $0x6c
+DATA srows8V1<>+14(SB)/1, $0x74
+DATA srows8V1<>+15(SB)/1, $0x7c
+DATA srows8V1<>+16(SB)/1, $0x05
+DATA srows8V1<>+17(SB)/1, $0x0d
+DATA srows8V1<>+18(SB)/1, $0x15
+DATA srows8V1<>+19(SB)/1, $0x1d
+DATA srows8V1<>+20(SB)/1, $0x25
+DATA srows8V1<>+21(SB)/1, $0x2d
+DATA srows8V1<>+22(SB)/1, $0x35
+DATA srows8V1<>+23(SB)/1, $0x3d
+DATA srows8V1<>+24(SB)/1, $0x45
+DATA srows8V1<>+25(SB)/1, $0x4d
+DATA srows8V1<>+26(SB)/1, $0x55
+DATA srows8V1<>+27(SB)/1, $0x5d
+DATA srows8V1<>+28(SB)/1, $0x65
+DATA srows8V1<>+29(SB)/1, $0x6d
+DATA srows8V1<>+30(SB)/1, $0x75
+DATA srows8V1<>+31(SB)/1, $0x7d
+DATA srows8V1<>+32(SB)/1, $0x06
+DATA srows8V1<>+33(SB)/1, $0x0e
+DATA srows8V1<>+34(SB)/1, $0x16
+DATA srows8V1<>+35(SB)/1, $0x1e
+DATA srows8V1<>+36(SB)/1, $0x26
+DATA srows8V1<>+37(SB)/1, $0x2e
+DATA srows8V1<>+38(SB)/1, $0x36
+DATA srows8V1<>+39(SB)/1, $0x3e
+DATA srows8V1<>+40(SB)/1, $0x46
+DATA srows8V1<>+41(SB)/1, $0x4e
+DATA srows8V1<>+42(SB)/1, $0x56
+DATA srows8V1<>+43(SB)/1, $0x5e
+DATA srows8V1<>+44(SB)/1, $0x66
+DATA srows8V1<>+45(SB)/1, $0x6e
+DATA srows8V1<>+46(SB)/1, $0x76
+DATA srows8V1<>+47(SB)/1, $0x7e
+DATA srows8V1<>+48(SB)/1, $0x07
+DATA srows8V1<>+49(SB)/1, $0x0f
+DATA srows8V1<>+50(SB)/1, $0x17
+DATA srows8V1<>+51(SB)/1, $0x1f
+DATA srows8V1<>+52(SB)/1, $0x27
+DATA srows8V1<>+53(SB)/1, $0x2f
+DATA srows8V1<>+54(SB)/1, $0x37
+DATA srows8V1<>+55(SB)/1, $0x3f
+DATA srows8V1<>+56(SB)/1, $0x47
+DATA srows8V1<>+57(SB)/1, $0x4f
+DATA srows8V1<>+58(SB)/1, $0x57
+DATA srows8V1<>+59(SB)/1, $0x5f
+DATA srows8V1<>+60(SB)/1, $0x67
+DATA srows8V1<>+61(SB)/1, $0x6f
+DATA srows8V1<>+62(SB)/1, $0x77
+DATA srows8V1<>+63(SB)/1, $0x7f
+GLOBL srows8V1<>(SB), RODATA|NOPTR, $64
+
 // func shuffle9AVX512NTShifted(dst *byte, src *byte, n int, blocks int, idx *byte, prev *byte)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
 TEXT ·shuffle9AVX512NTShifted(SB), NOSPLIT, $0-48

@@ -240,7 +240,10 @@ const batchBytes = 64 << 20
 // time on several threads would leave it to one. Chunks side by side
 // along the last dimension that the slice covers whole are filled
 // together, row by row across them (see copyChunks), their rows shared
-// among the threads.
+// among the threads. Where the root package has a kernel for the
+// chunks' shuffle, a chunk that the slice covers whole and that has no
+// padding is not filled at all: it is compressed straight from src's
+// rows (schunkhook.CompressRows), the same bytes.
 func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) error {
 	g := a.g
 	for i := range start {
@@ -282,6 +285,29 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 	}
 	w := newSliceWalk(g, start, stop)
 	bb := int64(g.blockBytes)
+	// Whole chunks that the slice covers are compressed from src where
+	// a kernel shuffles a block's rows straight from there (see
+	// schunkhook.CompressRows), unfilled: filling them was a quarter of
+	// a 2-D make, and the compression read each chunk again.
+	direct := nd > 0 && schunkhook.CompressesRows(&a.opts)
+	var brows []schunkhook.BlockRows
+	var isDirect []bool
+	if direct {
+		brows = make([]schunkhook.BlockRows, slots)
+		isDirect = make([]bool, slots)
+		nblocks := g.chunkItems / g.blockItems
+		for k := range brows {
+			r := &brows[k]
+			r.Src, r.Row, r.Dims = src, g.block[nd-1], nd-1
+			r.Blocks = make([]int64, nblocks)
+			for i, st := 0, int64(1); i < nd; i++ {
+				if i > 0 {
+					r.Counts[nd-1-i], r.Strides[nd-1-i] = g.block[nd-1-i], st
+				}
+				st *= sliceShape[nd-1-i]
+			}
+		}
+	}
 	// fill copies the slice's part of wk's current chunk into buf (which
 	// holds the chunk's bytes if the slice does not cover it), block by
 	// block: a chunk with padding, or one the slice covers in part.
@@ -325,6 +351,14 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 					return fmt.Errorf("b2nd: chunk %d: %w", jobs[k], err)
 				}
 			}
+			if direct {
+				isDirect[k] = whole(k)
+				if isDirect[k] {
+					placeBlocks(&brows[k], g, wk.cc, start, sliceShape)
+					k++
+					continue
+				}
+			}
 			if !whole(k) {
 				tasks = append(tasks, fillTask{k: k})
 				k++
@@ -335,7 +369,7 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 			for ; nd > 0 && k+n < len(jobs); n++ {
 				next, prev := coords[(k+n)*nd:(k+n+1)*nd], coords[(k+n-1)*nd:(k+n)*nd]
 				copy(walks[k+n].cc, next)
-				if !whole(k+n) || next[nd-1] != prev[nd-1]+1 || !slices.Equal(next[:nd-1], prev[:nd-1]) {
+				if direct || !whole(k+n) || next[nd-1] != prev[nd-1]+1 || !slices.Equal(next[:nd-1], prev[:nd-1]) {
 					break
 				}
 			}
@@ -365,7 +399,16 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 		opts := a.opts
 		opts.Threads = max(1, threads/len(jobs))
 		parallel(len(jobs), threads, func(k int) {
-			a.comps[k], errs[k] = blosc.Compress(a.comps[k][:0], a.chunk[k*cb:(k+1)*cb], opts)
+			buf := a.chunk[k*cb : (k+1)*cb]
+			if direct && isDirect[k] {
+				var ok bool
+				a.comps[k], ok, errs[k] = schunkhook.CompressRows(a.comps[k][:0], &brows[k], &opts)
+				if ok || errs[k] != nil {
+					return
+				}
+				fill(walks[k], buf)
+			}
+			a.comps[k], errs[k] = blosc.Compress(a.comps[k][:0], buf, opts)
 		})
 		reserving.Wait()
 		for k, nchunk := range jobs {
@@ -443,6 +486,31 @@ func (a *Array) writeChunks(src []byte, start, stop []int64, appending bool) err
 		}
 	}
 	return nil
+}
+
+// placeBlocks sets r.Blocks to where the blocks of the chunk at chunk
+// coordinates cc start in the C-order box [start, ...) of sliceShape
+// items that covers it whole, in the chunk's order of blocks.
+func placeBlocks(r *schunkhook.BlockRows, g *geom, cc, start, sliceShape []int64) {
+	nd := g.ndim()
+	var stride, idx [MaxDim]int64
+	base := int64(0)
+	for i, st := nd-1, int64(1); i >= 0; i-- {
+		stride[i] = st
+		base += (cc[i]*g.chunk[i] - start[i]) * st
+		st *= sliceShape[i]
+	}
+	for j := range r.Blocks {
+		r.Blocks[j] = base
+		for i := nd - 1; i >= 0; i-- {
+			base += g.block[i] * stride[i]
+			if idx[i]++; idx[i] < g.blocksIn[i] {
+				break
+			}
+			base -= idx[i] * g.block[i] * stride[i]
+			idx[i] = 0
+		}
+	}
 }
 
 // fuseRowBytes and fuseBytes bound the chunks a write fills together

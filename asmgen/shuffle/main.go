@@ -90,6 +90,7 @@ func main() {
 			vbmiUnshuffleStreams(ts)
 			if ts == 8 {
 				vbmiUnshuffleRows8()
+				vbmiShuffleRows8()
 			}
 		} else {
 			vbmiUnshuffleLines(ts)
@@ -1002,6 +1003,136 @@ func vbmiUnshuffleRows8() {
 	VMOVDQU8(hi, K3, Mem{Base: d, Disp: 64})
 	Label("next")
 	ADDQ(ss, sp)
+	ADDQ(ds, dst)
+	DECQ(n1)
+	JNZ(LabelRef("row"))
+	Label("done")
+	VZEROUPPER()
+	RET()
+}
+
+// vbmiShuffleRows8 is the inverse of vbmiUnshuffleRows8: it shuffles
+// rows of 8-byte elements straight from their places in src into the
+// eight streams of a block, row k being row elements at src+k*ss and at
+// element k*ds of each stream (stream j at dst+j*n). Package b2nd makes
+// a chunk from the caller's rows this way, where copying the rows into
+// the chunk first and shuffling each block from there moved every byte
+// twice. Each 16 elements of a row are 128 bytes of src: two VPERMT2B
+// give sixteen bytes of each stream, four streams per vector, stored a
+// lane at a time. A row's last elements, fewer than 16, are read and
+// written through masks, so nothing outside the rows is touched. The
+// rows of a block lie far apart, each in a page of its own, where the
+// hardware prefetchers do not follow: the caller names the place pf
+// bytes ahead that the loop prefetches (the same place in a row further
+// on; see rowsPrefetchLead).
+func vbmiShuffleRows8() {
+	name := "shuffle8AVX512Rows"
+	TEXT(name, NOSPLIT, "func(dst *byte, src *byte, n int, row int, n1 int, ds int, ss int, pf int, m0 uint64, m1 uint64, m2 uint64)")
+	Pragma("noescape")
+	Doc(name + " shuffles n1 rows of row elements of 8 bytes into 8 streams n bytes apart, row k from src+k*ss into dst+k*ds of each stream, prefetching pf bytes past each 128 bytes of a row it reads; m0, m1 and m2 mask the last row%16 elements' bytes of a stream and of the two halves of their input.")
+	dst := Load(Param("dst"), GP64())
+	src := Load(Param("src"), GP64())
+	n := Load(Param("n"), GP64())
+	row := Load(Param("row"), GP64())
+	n1 := Load(Param("n1"), GP64())
+	ds := Load(Param("ds"), GP64())
+	ss := Load(Param("ss"), GP64())
+	pf := Load(Param("pf"), GP64())
+	TESTQ(n1, n1)
+	JZ(LabelRef("done"))
+	// Byte q of a vector of streams 4v to 4v+3 is element q%16's byte
+	// of stream 4v+q/16: byte 8*(q%16)+4v+q/16 of the 128 input bytes.
+	var perm [2]VecVirtual
+	for v := range perm {
+		perm[v] = loadZ(table64(fmt.Sprintf("srows8V%d", v), func(q int) int {
+			el, st := q%16, 4*v+q/16
+			return 8*el + st
+		}))
+	}
+	full, tail := GP64(), GP64()
+	MOVQ(row, full)
+	SHRQ(U8(4), full)
+	MOVQ(row, tail)
+	ANDQ(U8(15), tail)
+	// K1 masks the tail's bytes of each stream, K2 and K3 its input
+	// bytes in each half.
+	for i, k := range []Register{K1, K2, K3} {
+		m := Load(Param(fmt.Sprintf("m%d", i)), GP64())
+		KMOVQ(m, k)
+	}
+	n3 := GP64()
+	LEAQ(Mem{Base: n, Index: n, Scale: 2}, n3)
+	s, d, d4, c := GP64(), GP64(), GP64(), GP64()
+	// stream addresses stream j's bytes at d (streams 0-3) or d4 (4-7).
+	stream := func(st int) Mem {
+		base := d
+		if st >= 4 {
+			base = d4
+		}
+		switch st % 4 {
+		case 0:
+			return Mem{Base: base}
+		case 1:
+			return Mem{Base: base, Index: n, Scale: 1}
+		case 2:
+			return Mem{Base: base, Index: n, Scale: 2}
+		}
+		return Mem{Base: base, Index: n3, Scale: 1}
+	}
+	// sixteen turns the 128 input bytes in lo and hi into the two
+	// vectors of streams, clobbering lo.
+	sixteen := func(lo, hi VecVirtual) [2]VecVirtual {
+		z0 := ZMM()
+		VMOVDQA64(lo, z0)
+		VPERMT2B(hi, perm[0], z0)
+		VPERMT2B(hi, perm[1], lo)
+		return [2]VecVirtual{z0, lo}
+	}
+	Label("row")
+	MOVQ(src, s)
+	MOVQ(dst, d)
+	LEAQ(Mem{Base: dst, Index: n, Scale: 4}, d4)
+	MOVQ(full, c)
+	TESTQ(c, c)
+	JZ(LabelRef("tail"))
+	Label("full")
+	PREFETCHT0(Mem{Base: s, Index: pf, Scale: 1})
+	PREFETCHT0(Mem{Base: s, Index: pf, Scale: 1, Disp: 64})
+	lo, hi := ZMM(), ZMM()
+	VMOVDQU64(Mem{Base: s}, lo)
+	VMOVDQU64(Mem{Base: s, Disp: 64}, hi)
+	zs := sixteen(lo, hi)
+	for st := range 8 {
+		z, l := zs[st/4], st%4
+		if l == 0 {
+			VMOVDQU(z.AsX(), stream(st))
+		} else {
+			VEXTRACTI32X4(U8(l), z, stream(st))
+		}
+	}
+	ADDQ(U32(128), s)
+	ADDQ(U8(16), d)
+	ADDQ(U8(16), d4)
+	DECQ(c)
+	JNZ(LabelRef("full"))
+	Label("tail")
+	TESTQ(tail, tail)
+	JZ(LabelRef("next"))
+	lo, hi = ZMM(), ZMM()
+	VMOVDQU8_Z(Mem{Base: s}, K2, lo)
+	VMOVDQU8_Z(Mem{Base: s, Disp: 64}, K3, hi)
+	zs = sixteen(lo, hi)
+	for st := range 8 {
+		z, l := zs[st/4], st%4
+		x := z.AsX()
+		if l != 0 {
+			x = XMM()
+			VEXTRACTI32X4(U8(l), z, x)
+		}
+		VMOVDQU8(x, K1, stream(st))
+	}
+	Label("next")
+	ADDQ(ss, src)
 	ADDQ(ds, dst)
 	DECQ(n1)
 	JNZ(LabelRef("row"))

@@ -56,3 +56,36 @@ var UnshuffleRows func(dst []byte, streams *[16][]byte, ts int, dp, sp, row, n1,
 // UnshufflesRows reports whether UnshuffleRows has a kernel for ts-byte
 // items.
 var UnshufflesRows func(ts int) bool
+
+// BlockRows places the blocks of a chunk in a larger buffer of items, so
+// that the chunk can be compressed from there (CompressRows): block j's
+// items, in their order in the chunk, are rows of Row items, the rows
+// counted by the Dims first Counts (outermost first) and lying the
+// matching Strides items apart, the block's first item being item
+// Blocks[j] of Src. A chunk of a C-order array's whole chunk that an
+// array's writer holds in the caller's C-order buffer is that, its rows
+// the block's rows along the array's last dimension.
+type BlockRows struct {
+	Src             []byte
+	Row             int64
+	Dims            int
+	Counts, Strides [7]int64
+	Blocks          []int64
+}
+
+// CompressesRows reports whether CompressRows takes chunks made with
+// the options opts (a *blosc.Options): a kernel shuffles the rows of
+// their items straight into a block's streams. A caller that knows it
+// does not fills its chunk as before.
+var CompressesRows func(opts any) bool
+
+// CompressRows compresses into dst the chunk whose blocks r places,
+// with the options opts (a *blosc.Options), and returns the chunk, the
+// very bytes that blosc.Compress makes of the blocks laid end to end.
+// It reports false, compressing nothing, where it cannot: options that
+// CompressesRows refuses, rows that lie outside r.Src or blocks of
+// another size than the options' block size. Making an array from the
+// caller's buffer, the shuffle of each block reads the block's rows
+// where they are, where copying them into the chunk first and reading
+// the chunk again moved every byte twice.
+var CompressRows func(dst []byte, r *BlockRows, opts any) ([]byte, bool, error)
