@@ -44,11 +44,14 @@ func tagMatches64AndPrefetch(tags []byte, tag uint8, ptags *byte, pentries *uint
 	return tagMatches64Prefetch(&tags[0], tag, ptags, pentries)
 }
 
-// rowSearch64Asm is rowSearch64's inserts, search and insert of ip in
-// one assembly function (tags_amd64.s): on clevel 6's
-// blocks nearly every position is searched and most searches find
-// nothing, so the Go search's fixed cost (its call of the tag compare,
-// the spills around it, the insert's reloads) was most of its time.
+// rowScan64Asm is rowSearch64's inserts, search and insert of ip in
+// one assembly function (tags_amd64.s): on clevel 6's blocks nearly
+// every position is searched and most searches find nothing, so the Go
+// search's fixed cost (its call of the tag compare, the spills around
+// it, the insert's reloads) was most of its time. With over 0 it is
+// also lazy's loop over the positions that find nothing (lazy's
+// spills around each search, its dispatch and its checks were the rest
+// of that cost): see lazyScan64.
 //
 //go:noescape
-func rowSearch64Asm(buf *byte, buflen, ip, end, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, a1, b1, a2 int) (best, off int)
+func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next int) (rip, best, off, nextOut int)

@@ -110,44 +110,81 @@ TEXT ·tagMatches64Prefetch(SB), NOSPLIT, $0-40
 	LEAL    (R13)(R14*1), AX \
 	MOVL    AX, (R11)(BX*4)
 
-// func rowSearch64Asm(buf *byte, buflen, ip, end, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, a1, b1, a2 int) (best, off int)
+// func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next int) (rip, best, off, nextOut int)
 //
-// rowSearch64's steps for rows of 64: the positions a1..b1-1 and
-// a2..ip-1 entered in their rows (rowUpdate's, the inside of a long
-// match skipped between b1 and a2); ip's hash, row and tag; the prefetch
+// rowSearch64's steps for rows of 64 at ip: the positions waiting
+// (next up to ip) entered in their rows as rowUpdate enters them (the
+// inside of a long match skipped); ip's hash, row and tag; the prefetch
 // of the row rowAhead on (when ip+16 <= buflen: its tags and all its
 // entries); the tag compare; the candidates newest first from the length
-// to beat (over), each rejected by its 4 bytes at that length or
-// compared in full up to end; then ip entered at its row's head.
-// Returns 0, 0 when nothing beat over.
+// to beat, each rejected by its 4 bytes at that length or compared in
+// full up to end; then ip entered at its row's head.
 //
-// Entering: R14 the position, DX the end of the range, R12 mul, R13
-// base. Then SI buf, R8 ip, DI end, R11 the row's entries, R12 the row,
-// R13 its head, DX the matching tags (bit j: the entry j after the
+// With over > 0, one search from over: returns ip, the best length and
+// its offset (0, 0 when nothing beat over) and ip+1, the next position
+// to enter. With over 0, lazy's loop while it finds nothing: from ip up
+// to ilimit, each position whose ip+1 does not start a repeat of rep1 is
+// searched from 3 and, without a match, the next one is
+// (ip-anchor)>>searchStrength + 1 on. Returns at ilimit or beyond (best
+// and off 0), at the first position with a repeat at ip+1, not searched
+// (best and off 0), or at the first with a match (its length and
+// offset), with the next position to enter.
+//
+// R8 ip, R15 the next position to enter. Entering a range: R14 the
+// position, DX the end, SI buf, R9 tags, R10 heads, R11 entries, R12 mul,
+// CX shift, R13 base. Searching: DI end, R11 the row's entries, R12 the
+// row, R13 its head, DX the matching tags (bit j: the entry j after the
 // head), BX the best length, R14 its offset, AX the candidate, CX the
 // length.
-TEXT ·rowSearch64Asm(SB), NOSPLIT, $0-128
+TEXT ·rowScan64Asm(SB), NOSPLIT, $0-152
 	MOVQ buf+0(FP), SI
 	MOVQ ip+16(FP), R8
-	MOVQ tags+40(FP), R9
-	MOVQ heads+48(FP), R10
-	MOVQ entries+56(FP), R11
-	MOVQ shift+72(FP), CX
-	MOVQ mul+64(FP), R12
-	MOVL base+80(FP), R13
-	MOVQ a1+88(FP), R14
-	MOVQ b1+96(FP), DX
-	CMPQ R14, DX
-	JGE  range2
+	MOVQ next+112(FP), R15
+	CMPQ over+56(FP), $0
+	JNE  position
+
+top:
+	CMPQ R8, ilimit+32(FP)
+	JGE  nothing
+
+	// A repeat of rep1 at ip+1: lazy takes it from here.
+	MOVQ rep1+48(FP), AX
+	LEAQ 1(R8), BX
+	CMPQ BX, AX
+	JLT  position
+	SUBQ AX, BX
+	MOVL (SI)(BX*1), DX
+	CMPL DX, 1(SI)(R8*1)
+	JEQ  nothing
+
+position:
+	MOVQ tags+64(FP), R9
+	MOVQ heads+72(FP), R10
+	MOVQ entries+80(FP), R11
+	MOVQ mul+88(FP), R12
+	MOVQ shift+96(FP), CX
+	MOVL base+104(FP), R13
+
+	// The positions waiting: from min(next, ip), all of them, or the
+	// first rowSkipStart and the last rowSkipEnd of more than
+	// rowSkipThreshold.
+	MOVQ    R15, R14
+	CMPQ    R14, R8
+	CMOVQGT R8, R14
+	MOVQ    R8, DX
+	SUBQ    R14, DX
+	CMPQ    DX, $384
+	JLE     range2
+	LEAQ    96(R14), DX
 
 range1:
 	ROWINSERT
 	INCQ R14
 	CMPQ R14, DX
 	JLT  range1
+	LEAQ -32(R8), R14
 
 range2:
-	MOVQ a2+104(FP), R14
 	CMPQ R14, R8
 	JGE  search
 
@@ -174,14 +211,13 @@ search:
 	SHRL  $8, R12
 
 	// The row of ip+rowAhead: its tags and its four lines of entries
-	// (rowSearch64's two lines from the row's head need the head, a
-	// load that may miss, before the prefetch can issue; the
-	// candidates fall anywhere in the row).
+	// (the candidates fall anywhere in the row; reading its head first
+	// would make the prefetch wait for a load that may miss).
 	LEAQ  16(R8), AX
 	CMPQ  AX, buflen+8(FP)
 	JGT   compare
 	MOVQ  8(SI)(R8*1), AX
-	IMULQ mul+64(FP), AX
+	IMULQ mul+88(FP), AX
 	SHRQ  CX, AX
 	MOVL  AX, AX
 	SHRL  $8, AX
@@ -219,7 +255,10 @@ compare:
 	ANDL     $63, R13
 	MOVQ     R13, CX
 	RORQ     CX, DX
-	MOVQ     over+32(FP), BX
+	MOVQ     over+56(FP), BX
+	MOVL     $3, AX
+	TESTQ    BX, BX
+	CMOVQEQ  AX, BX
 	XORL     R14, R14
 
 loop:
@@ -229,7 +268,7 @@ loop:
 	ADDQ  R13, CX
 	ANDQ  $63, CX
 	MOVL  (R11)(CX*4), AX
-	SUBL  base+80(FP), AX
+	SUBL  base+104(FP), AX
 	JMI   insert // from an earlier frame: the rest are older
 	LEAQ  -3(AX)(BX*1), CX
 	MOVL  (SI)(CX*1), CX
@@ -283,25 +322,43 @@ next:
 	JMP  loop
 
 insert:
-	MOVQ    heads+48(FP), R10
+	MOVQ    heads+72(FP), R10
 	MOVBLZX (R10)(R12*1), CX
 	DECL    CX
 	ANDL    $63, CX
 	MOVB    CX, (R10)(R12*1)
 	SHLQ    $6, R12
 	ORQ     CX, R12
-	MOVQ    tags+40(FP), R9
+	MOVQ    tags+64(FP), R9
 	MOVQ    X0, CX
 	MOVB    CX, (R9)(R12*1)
-	MOVQ    entries+56(FP), R11
-	MOVL    base+80(FP), CX
+	MOVQ    entries+80(FP), R11
+	MOVL    base+104(FP), CX
 	ADDL    R8, CX
 	MOVL    CX, (R11)(R12*4)
+	LEAQ    1(R8), R15
 	TESTQ   R14, R14
-	JNZ     done
-	XORL    BX, BX
+	JNZ     match
+	CMPQ    over+56(FP), $0
+	JNE     nothing
 
-done:
-	MOVQ BX, best+112(FP)
-	MOVQ R14, off+120(FP)
+	// Nothing found: on by (ip-anchor)>>searchStrength + 1.
+	MOVQ R8, AX
+	SUBQ anchor+40(FP), AX
+	SHRQ $8, AX
+	LEAQ 1(R8)(AX*1), R8
+	JMP  top
+
+match:
+	MOVQ R8, rip+120(FP)
+	MOVQ BX, best+128(FP)
+	MOVQ R14, off+136(FP)
+	MOVQ R15, nextOut+144(FP)
+	RET
+
+nothing:
+	MOVQ R8, rip+120(FP)
+	MOVQ $0, best+128(FP)
+	MOVQ $0, off+136(FP)
+	MOVQ R15, nextOut+144(FP)
 	RET
