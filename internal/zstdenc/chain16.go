@@ -172,12 +172,28 @@ func (e *Encoder) greedy16(buf []byte, start, end int) {
 	}
 	nextUpdate := max(e.nextUpdate, 1)
 	rep1, rep2 := int(e.mrep[0]), int(e.mrep[1])
+	scan := useRowAsm && ilimit > 0 && end <= len(buf)
 	for ip < ilimit {
+		found, foff := 0, 0
+		if scan {
+			// The positions that find nothing, in assembly.
+			ip, found, foff, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate)
+			if ip >= ilimit {
+				break
+			}
+		}
 		ml, off, st := 0, rep1, ip+1
-		if ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
+		if found == 0 && ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
 			// A repeat at ip+1 is taken without a search, as lazy
 			// does at depth 0.
 			ml = 4 + matchLen(buf, ip+5, ip+5-rep1, end)
+		} else if found != 0 {
+			ml, off, st = found, foff, ip
+			for st > anchor && st-off > 0 && buf[st-1] == buf[st-off-1] {
+				st--
+				ml++
+			}
+			rep2, rep1 = rep1, off
 		} else {
 			// hcSearch16 from over = 3.
 			i := nextUpdate
@@ -280,14 +296,29 @@ func (e *Encoder) lazy16(buf []byte, start, end int, depth int) {
 	}
 	nextUpdate := max(e.nextUpdate, 1)
 	rep1, rep2 := int(e.mrep[0]), int(e.mrep[1])
+	scan := useRowAsm && ilimit > 0 && end <= len(buf)
 	for ip < ilimit {
 		ml, off, isRep := 0, 0, true
 		st := ip + 1
-		if ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
+		found := false
+		if scan {
+			// The positions that find nothing, in assembly.
+			var n, o int
+			ip, n, o, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate)
+			if ip >= ilimit {
+				break
+			}
+			if o != 0 {
+				ml, off, isRep, st, found = n, o, false, ip, true
+			} else {
+				st = ip + 1
+			}
+		}
+		if !found && ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
 			ml = 4 + matchLen(buf, ip+5, ip+5-rep1, end)
 			off = rep1
 		}
-		{
+		if !found {
 			// hcSearch16 from over = max(3, ml).
 			i := nextUpdate
 			if ip-i > rowSkipThreshold {
@@ -414,3 +445,4 @@ func (e *Encoder) chain16Insert(buf []byte, i, ip int) {
 		head[int(h)&hmask] = uint16(i + 1)
 	}
 }
+

@@ -362,3 +362,174 @@ nothing:
 	MOVQ $0, off+136(FP)
 	MOVQ R15, nextOut+144(FP)
 	RET
+
+// func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next int) (rip, best, off, nextOut int)
+//
+// greedy16's and lazy16's loop over the positions that find nothing,
+// with hcSearch16 from 3 inline: from ip up to ilimit, each position
+// whose ip+1 does not start a repeat of rep1 has the positions waiting
+// (next up to ip) entered in the 16-bit chains, then its chain walked
+// (at most tries candidates, each rejected by its 4 bytes at the length
+// to beat or compared in full up to end); without a match the next
+// position is (ip-anchor)>>searchStrength + 1 on. Returns at ilimit or
+// beyond (best and off 0), at the first position with a repeat at ip+1
+// or with more than rowSkipThreshold positions waiting (the Go loop
+// then takes it as it would, chain16Skip recording the skip), not
+// searched (best and off 0), or at the first with a match (its length
+// and offset), with the next position to enter.
+//
+// SI buf, R8 ip, DI end, R15 the next position to enter. Entering: R14
+// the position, R9 heads, R10 chain, R11 cmask, R12 mul, CX shift, R13
+// hmask. Walking: AX the candidate, R12 its link, BX the best length,
+// R14 its offset, DX the tries left, CX, R9 and R13 scratch.
+TEXT ·chain16ScanAsm(SB), NOSPLIT, $0-152
+	MOVQ buf+0(FP), SI
+	MOVQ ip+16(FP), R8
+	MOVQ end+24(FP), DI
+	MOVQ chain+72(FP), R10
+	MOVQ cmask+88(FP), R11
+	MOVQ next+112(FP), R15
+
+ctop:
+	CMPQ R8, ilimit+32(FP)
+	JGE  cnothing
+
+	// A repeat of rep1 at ip+1: the Go loop takes it from here.
+	MOVQ rep1+48(FP), AX
+	LEAQ 1(R8), BX
+	CMPQ BX, AX
+	JLT  cposition
+	SUBQ AX, BX
+	MOVL (SI)(BX*1), DX
+	CMPL DX, 1(SI)(R8*1)
+	JEQ  cnothing
+
+cposition:
+	// The inside of a long match: the Go loop skips it.
+	MOVQ R8, AX
+	SUBQ R15, AX
+	CMPQ AX, $384
+	JGT  cnothing
+	MOVQ heads+64(FP), R9
+	MOVQ mul+96(FP), R12
+	MOVQ shift+104(FP), CX
+	MOVQ hmask+80(FP), R13
+	MOVQ R15, R14
+	CMPQ R14, R8
+	JGE  centered
+
+cinsert:
+	MOVQ    (SI)(R14*1), AX
+	IMULQ   R12, AX
+	SHRQ    CX, AX
+	ANDQ    R13, AX
+	MOVWLZX (R9)(AX*2), BX
+	MOVQ    R14, DX
+	ANDQ    R11, DX
+	MOVW    BX, (R10)(DX*2)
+	LEAQ    1(R14), BX
+	MOVW    BX, (R9)(AX*2)
+	INCQ    R14
+	CMPQ    R14, R8
+	JLT     cinsert
+	MOVQ    R8, R15
+
+centered:
+	MOVQ    (SI)(R8*1), AX
+	IMULQ   R12, AX
+	SHRQ    CX, AX
+	ANDQ    R13, AX
+	MOVWLZX (R9)(AX*2), AX
+	DECQ    AX
+	MOVQ    tries+56(FP), DX
+	MOVL    $3, BX
+	XORL    R14, R14
+
+cwalk:
+	TESTQ   AX, AX
+	JMI     cwalked
+	MOVQ    AX, CX
+	ANDQ    R11, CX
+	MOVWLZX (R10)(CX*2), R12
+	LEAQ    -3(AX)(BX*1), CX
+	MOVL    (SI)(CX*1), CX
+	LEAQ    -3(R8)(BX*1), R13
+	CMPL    CX, (SI)(R13*1)
+	JNE     cnext
+	XORL    CX, CX
+
+clen8:
+	LEAQ 8(R8)(CX*1), R13
+	CMPQ R13, DI
+	JGT  clen1
+	MOVQ -8(SI)(R13*1), R13
+	LEAQ (AX)(CX*1), R9
+	XORQ (SI)(R9*1), R13
+	JNZ  cfound
+	ADDQ $8, CX
+	JMP  clen8
+
+cfound:
+	BSFQ R13, R13
+	SHRQ $3, R13
+	ADDQ R13, CX
+	JMP  clonger
+
+clen1:
+	LEAQ    (R8)(CX*1), R13
+	CMPQ    R13, DI
+	JGE     clonger
+	MOVBLZX (SI)(R13*1), R13
+	LEAQ    (AX)(CX*1), R9
+	MOVBLZX (SI)(R9*1), R9
+	CMPL    R13, R9
+	JNE     clonger
+	INCQ    CX
+	JMP     clen1
+
+clonger:
+	CMPQ CX, BX
+	JLE  cnext
+	MOVQ CX, BX
+	MOVQ R8, R14
+	SUBQ AX, R14
+	LEAQ (R8)(CX*1), R13
+	CMPQ R13, DI
+	JEQ  cwalked
+
+cnext:
+	// The candidate at least the chain's length back: its link is
+	// stale.
+	MOVQ R8, R13
+	SUBQ AX, R13
+	CMPQ R13, R11
+	JGT  cwalked
+	DECQ DX
+	JZ   cwalked
+	LEAQ -1(R12), AX
+	JMP  cwalk
+
+cwalked:
+	TESTQ R14, R14
+	JNZ   cmatch
+
+	// Nothing found: on by (ip-anchor)>>searchStrength + 1.
+	MOVQ R8, AX
+	SUBQ anchor+40(FP), AX
+	SHRQ $8, AX
+	LEAQ 1(R8)(AX*1), R8
+	JMP  ctop
+
+cmatch:
+	MOVQ R8, rip+120(FP)
+	MOVQ BX, best+128(FP)
+	MOVQ R14, off+136(FP)
+	MOVQ R15, nextOut+144(FP)
+	RET
+
+cnothing:
+	MOVQ R8, rip+120(FP)
+	MOVQ $0, best+128(FP)
+	MOVQ $0, off+136(FP)
+	MOVQ R15, nextOut+144(FP)
+	RET

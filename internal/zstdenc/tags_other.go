@@ -24,3 +24,8 @@ func tagMatches64AndPrefetch(tags []byte, tag uint8, ptags *byte, pentries *uint
 func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next int) (rip, best, off, nextOut int) {
 	panic("zstdenc: rowScan64Asm without assembly")
 }
+
+// chain16ScanAsm is never called here (useRowAsm is false).
+func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next int) (rip, best, off, nextOut int) {
+	panic("zstdenc: chain16ScanAsm without assembly")
+}
