@@ -177,7 +177,7 @@ func (e *Encoder) greedy16(buf []byte, start, end int) {
 		found, foff := 0, 0
 		if scan {
 			// The positions that find nothing, in assembly.
-			ip, found, foff, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate)
+			ip, found, foff, _, _, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate, 0)
 			if ip >= ilimit {
 				break
 			}
@@ -302,14 +302,14 @@ func (e *Encoder) lazy16(buf []byte, start, end int, depth int) {
 		st := ip + 1
 		found := false
 		if scan {
-			// The positions that find nothing, in assembly.
-			var n, o int
-			ip, n, o, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate)
-			if ip >= ilimit {
-				break
-			}
+			// The positions that find nothing and the lazy steps
+			// after a match, in assembly.
+			var n, o, s, r int
+			ip, n, o, s, r, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate, depth)
 			if o != 0 {
-				ml, off, isRep, st, found = n, o, false, ip, true
+				ml, off, isRep, st, found = n, o, r != 0, s, true
+			} else if ip >= ilimit {
+				break
 			} else {
 				st = ip + 1
 			}
@@ -364,40 +364,40 @@ func (e *Encoder) lazy16(buf []byte, start, end int, depth int) {
 			if boff != 0 {
 				ml, off, isRep, st = best, boff, false, ip
 			}
-		}
-		if ml < 4 {
-			ip += (ip-anchor)>>searchStrength + 1
-			continue
-		}
-		e.nextUpdate = nextUpdate
-		for ip < ilimit {
-			ip++
-			if (!isRep) && ip >= rep1 && load32(buf, ip) == load32(buf, ip-rep1) {
-				n := 4 + matchLen(buf, ip+4, ip+4-rep1, end)
-				if n*3 > ml*3-offCost(off, isRep)+1 {
-					ml, off, isRep, st = n, rep1, true, ip
-				}
-			}
-			if n, o := e.hcSearch16(buf, ip, end, mls, lazyOver(ml, off, isRep, 4, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+4 {
-				ml, off, isRep, st = n, o, false, ip
+			if ml < 4 {
+				ip += (ip-anchor)>>searchStrength + 1
 				continue
 			}
-			if depth == 2 && ip < ilimit {
+			e.nextUpdate = nextUpdate
+			for ip < ilimit {
 				ip++
 				if (!isRep) && ip >= rep1 && load32(buf, ip) == load32(buf, ip-rep1) {
 					n := 4 + matchLen(buf, ip+4, ip+4-rep1, end)
-					if n*4 > ml*4-offCost(off, isRep)+1 {
+					if n*3 > ml*3-offCost(off, isRep)+1 {
 						ml, off, isRep, st = n, rep1, true, ip
 					}
 				}
-				if n, o := e.hcSearch16(buf, ip, end, mls, lazyOver(ml, off, isRep, 7, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+7 {
+				if n, o := e.hcSearch16(buf, ip, end, mls, lazyOver(ml, off, isRep, 4, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+4 {
 					ml, off, isRep, st = n, o, false, ip
 					continue
 				}
+				if depth == 2 && ip < ilimit {
+					ip++
+					if (!isRep) && ip >= rep1 && load32(buf, ip) == load32(buf, ip-rep1) {
+						n := 4 + matchLen(buf, ip+4, ip+4-rep1, end)
+						if n*4 > ml*4-offCost(off, isRep)+1 {
+							ml, off, isRep, st = n, rep1, true, ip
+						}
+					}
+					if n, o := e.hcSearch16(buf, ip, end, mls, lazyOver(ml, off, isRep, 7, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+7 {
+						ml, off, isRep, st = n, o, false, ip
+						continue
+					}
+				}
+				break
 			}
-			break
+			nextUpdate = e.nextUpdate
 		}
-		nextUpdate = e.nextUpdate
 		if !isRep {
 			for st > anchor && st-off > 0 && buf[st-1] == buf[st-off-1] {
 				st--
@@ -445,4 +445,3 @@ func (e *Encoder) chain16Insert(buf []byte, i, ip int) {
 		head[int(h)&hmask] = uint16(i + 1)
 	}
 }
-

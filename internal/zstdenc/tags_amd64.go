@@ -57,9 +57,10 @@ func tagMatches64AndPrefetch(tags []byte, tag uint8, ptags *byte, pentries *uint
 func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next int) (rip, best, off, nextOut int)
 
 // chain16ScanAsm is greedy16's and lazy16's loop over the positions that
-// find nothing, the inserts and the search from 3 included, in assembly
-// (tags_amd64.s); it returns at a match, at a position the Go loop must
-// take (a repeat at ip+1, a long match's inside to skip) or at ilimit.
+// find nothing, the inserts and the search from 3 included, and lazy16's
+// steps after a match, in assembly (tags_amd64.s); it returns at the
+// match the steps leave, at a position the Go loop must take (a repeat
+// at ip+1, a long match's inside to skip) or at ilimit.
 //
 //go:noescape
-func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next int) (rip, best, off, nextOut int)
+func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int) (rip, best, off, st, rep, nextOut int)

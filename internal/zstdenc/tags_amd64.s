@@ -363,26 +363,33 @@ nothing:
 	MOVQ R15, nextOut+144(FP)
 	RET
 
-// func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next int) (rip, best, off, nextOut int)
+// func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int) (rip, best, off, st, rep, nextOut int)
 //
 // greedy16's and lazy16's loop over the positions that find nothing,
-// with hcSearch16 from 3 inline: from ip up to ilimit, each position
-// whose ip+1 does not start a repeat of rep1 has the positions waiting
-// (next up to ip) entered in the 16-bit chains, then its chain walked
-// (at most tries candidates, each rejected by its 4 bytes at the length
-// to beat or compared in full up to end); without a match the next
-// position is (ip-anchor)>>searchStrength + 1 on. Returns at ilimit or
-// beyond (best and off 0), at the first position with a repeat at ip+1
-// or with more than rowSkipThreshold positions waiting (the Go loop
-// then takes it as it would, chain16Skip recording the skip), not
-// searched (best and off 0), or at the first with a match (its length
-// and offset), with the next position to enter.
+// with hcSearch16 from 3 inline, and lazy16's steps after a match: from
+// ip up to ilimit, each position whose ip+1 does not start a repeat of
+// rep1 has the positions waiting (next up to ip) entered in the 16-bit
+// chains, then its chain walked (at most tries candidates, each rejected
+// by its 4 bytes at the length to beat or compared in full up to end);
+// without a match the next position is (ip-anchor)>>searchStrength + 1
+// on. Returns at ilimit or beyond (best and off 0), at the first
+// position with a repeat at ip+1 or with more than rowSkipThreshold
+// positions waiting (the Go loop then takes it as it would, chain16Skip
+// recording the skip), not searched (best and off 0), or at a match:
+// at depth 0 the first (its length, offset and start ip), at depths 1
+// and 2 the one lazy16's steps at the next positions (a repeat of rep1,
+// then hcSearch16 from lazyOver, one position on or, at depth 2, two)
+// leave, rep 1 if it is a repeat of rep1. nextOut is the next position
+// to enter.
 //
-// SI buf, R8 ip, DI end, R15 the next position to enter. Entering: R14
-// the position, R9 heads, R10 chain, R11 cmask, R12 mul, CX shift, R13
+// SI buf, R8 ip, DI end, R10 chain, R11 cmask, R15 the next position to
+// enter. Entering: R14 the position, R9 heads, R12 mul, CX shift, R13
 // hmask. Walking: AX the candidate, R12 its link, BX the best length,
-// R14 its offset, DX the tries left, CX, R9 and R13 scratch.
-TEXT ·chain16ScanAsm(SB), NOSPLIT, $0-152
+// R14 its offset, DX the tries left, CX, R9 and R13 scratch. On the
+// stack: the match the lazy steps hold (ml, moff, isrep, mst), which of
+// the three searches the walk serves (state: 0 the first, 1 and 2 the
+// steps one and two positions on) and its length to beat (over).
+TEXT ·chain16ScanAsm(SB), NOSPLIT, $48-176
 	MOVQ buf+0(FP), SI
 	MOVQ ip+16(FP), R8
 	MOVQ end+24(FP), DI
@@ -410,6 +417,10 @@ cposition:
 	SUBQ R15, AX
 	CMPQ AX, $384
 	JGT  cnothing
+
+csearch:
+	// hcSearch16 at ip from 3 (the first search of a position): the
+	// positions waiting first.
 	MOVQ heads+64(FP), R9
 	MOVQ mul+96(FP), R12
 	MOVQ shift+104(FP), CX
@@ -510,6 +521,7 @@ cnext:
 	JMP  cwalk
 
 cwalked:
+	// BX the best length, R14 its offset (0: nothing beat 3).
 	TESTQ R14, R14
 	JNZ   cmatch
 
@@ -521,15 +533,385 @@ cwalked:
 	JMP  ctop
 
 cmatch:
-	MOVQ R8, rip+120(FP)
-	MOVQ BX, best+128(FP)
-	MOVQ R14, off+136(FP)
-	MOVQ R15, nextOut+144(FP)
+	CMPQ depth+120(FP), $0
+	JEQ  cgreedy
+	MOVQ BX, ml-8(SP)
+	MOVQ R14, moff-16(SP)
+	MOVQ $0, isrep-24(SP)
+	MOVQ R8, mst-32(SP)
+
+cstep1:
+	// One position on (lazy16's steps, lazy's gains).
+	CMPQ R8, ilimit+32(FP)
+	JGE  cdone
+	INCQ R8
+	CMPQ isrep-24(SP), $0
+	JNE  cover1
+	MOVQ rep1+48(FP), AX
+	CMPQ R8, AX
+	JLT  cover1
+	MOVQ R8, BX
+	SUBQ AX, BX
+	MOVL (SI)(BX*1), CX
+	CMPL CX, (SI)(R8*1)
+	JNE  cover1
+	MOVL $4, CX
+
+crep1len8:
+	LEAQ 8(R8)(CX*1), R13
+	CMPQ R13, DI
+	JGT  crep1len1
+	MOVQ -8(SI)(R13*1), R13
+	LEAQ (BX)(CX*1), R9
+	XORQ (SI)(R9*1), R13
+	JNZ  crep1found
+	ADDQ $8, CX
+	JMP  crep1len8
+
+crep1found:
+	BSFQ R13, R13
+	SHRQ $3, R13
+	ADDQ R13, CX
+	JMP  crep1cmp
+
+crep1len1:
+	LEAQ    (R8)(CX*1), R13
+	CMPQ    R13, DI
+	JGE     crep1cmp
+	MOVBLZX (SI)(R13*1), R13
+	LEAQ    (BX)(CX*1), R9
+	MOVBLZX (SI)(R9*1), R9
+	CMPL    R13, R9
+	JNE     crep1cmp
+	INCQ    CX
+	JMP     crep1len1
+
+crep1cmp:
+	// The repeat of CX bytes if n*3 > ml*3 - offCost(moff) + 1 (the
+	// match held is not a repeat here).
+	LEAQ (CX)(CX*2), AX
+	MOVQ ml-8(SP), R9
+	LEAQ (R9)(R9*2), R9
+	MOVQ moff-16(SP), R13
+	ADDQ $3, R13
+	BSRQ R13, R13
+	SUBQ R13, R9
+	INCQ R9
+	CMPQ AX, R9
+	JLE  cover1
+	MOVQ CX, ml-8(SP)
+	MOVQ rep1+48(FP), AX
+	MOVQ AX, moff-16(SP)
+	MOVQ $1, isrep-24(SP)
+	MOVQ R8, mst-32(SP)
+
+cover1:
+	// over = lazyOver(ml, moff, isrep, 4, ip, end); R9 keeps
+	// ml*4 - offCost(moff, isrep) for the comparison after.
+	MOVQ    moff-16(SP), R13
+	ADDQ    $3, R13
+	BSRQ    R13, R13
+	XORL    AX, AX
+	CMPQ    isrep-24(SP), $0
+	CMOVQNE AX, R13
+	MOVQ    ml-8(SP), AX
+	SHLQ    $2, AX
+	SUBQ    R13, AX
+	ADDQ    $6, AX
+	SARQ    $2, AX
+	MOVQ    DI, CX
+	SUBQ    R8, CX
+	DECQ    CX
+	CMPQ    AX, CX
+	CMOVQGT CX, AX
+	MOVL    $3, CX
+	CMPQ    AX, CX
+	CMOVQLT CX, AX
+	MOVQ    AX, over-48(SP)
+	MOVQ    $1, state-40(SP)
+	JMP     lsearch
+
+lsearch:
+	// hcSearch16 at ip from over for the lazy steps (a copy of the
+	// search above, whose walk then serves state 1 or 2).
+	MOVQ heads+64(FP), R9
+	MOVQ mul+96(FP), R12
+	MOVQ shift+104(FP), CX
+	MOVQ hmask+80(FP), R13
+	MOVQ R15, R14
+	CMPQ R14, R8
+	JGE  lentered
+
+linsert:
+	MOVQ    (SI)(R14*1), AX
+	IMULQ   R12, AX
+	SHRQ    CX, AX
+	ANDQ    R13, AX
+	MOVWLZX (R9)(AX*2), BX
+	MOVQ    R14, DX
+	ANDQ    R11, DX
+	MOVW    BX, (R10)(DX*2)
+	LEAQ    1(R14), BX
+	MOVW    BX, (R9)(AX*2)
+	INCQ    R14
+	CMPQ    R14, R8
+	JLT     linsert
+	MOVQ    R8, R15
+
+lentered:
+	MOVQ    (SI)(R8*1), AX
+	IMULQ   R12, AX
+	SHRQ    CX, AX
+	ANDQ    R13, AX
+	MOVWLZX (R9)(AX*2), AX
+	DECQ    AX
+	MOVQ    tries+56(FP), DX
+	MOVQ    over-48(SP), BX
+	XORL    R14, R14
+
+lwalk:
+	TESTQ   AX, AX
+	JMI     lwalked
+	MOVQ    AX, CX
+	ANDQ    R11, CX
+	MOVWLZX (R10)(CX*2), R12
+	LEAQ    -3(AX)(BX*1), CX
+	MOVL    (SI)(CX*1), CX
+	LEAQ    -3(R8)(BX*1), R13
+	CMPL    CX, (SI)(R13*1)
+	JNE     lnext
+	XORL    CX, CX
+
+llen8:
+	LEAQ 8(R8)(CX*1), R13
+	CMPQ R13, DI
+	JGT  llen1
+	MOVQ -8(SI)(R13*1), R13
+	LEAQ (AX)(CX*1), R9
+	XORQ (SI)(R9*1), R13
+	JNZ  lfound
+	ADDQ $8, CX
+	JMP  llen8
+
+lfound:
+	BSFQ R13, R13
+	SHRQ $3, R13
+	ADDQ R13, CX
+	JMP  llonger
+
+llen1:
+	LEAQ    (R8)(CX*1), R13
+	CMPQ    R13, DI
+	JGE     llonger
+	MOVBLZX (SI)(R13*1), R13
+	LEAQ    (AX)(CX*1), R9
+	MOVBLZX (SI)(R9*1), R9
+	CMPL    R13, R9
+	JNE     llonger
+	INCQ    CX
+	JMP     llen1
+
+llonger:
+	CMPQ CX, BX
+	JLE  lnext
+	MOVQ CX, BX
+	MOVQ R8, R14
+	SUBQ AX, R14
+	LEAQ (R8)(CX*1), R13
+	CMPQ R13, DI
+	JEQ  lwalked
+
+lnext:
+	// The candidate at least the chain's length back: its link is
+	// stale.
+	MOVQ R8, R13
+	SUBQ AX, R13
+	CMPQ R13, R11
+	JGT  lwalked
+	DECQ DX
+	JZ   lwalked
+	LEAQ -1(R12), AX
+	JMP  lwalk
+
+lwalked:
+	// BX the best length, R14 its offset (0: nothing beat over).
+	CMPQ state-40(SP), $1
+	JNE  cstep2done
+
+cstep1done:
+	// A match found one position on replaces the one held if
+	// n*4 - offCost(off) > ml*4 - offCost(moff, isrep) + 4.
+	TESTQ R14, R14
+	JZ    cstep2
+	LEAQ  3(R14), CX
+	BSRQ  CX, CX
+	MOVQ  BX, AX
+	SHLQ  $2, AX
+	SUBQ  CX, AX
+	MOVQ    moff-16(SP), R13
+	ADDQ    $3, R13
+	BSRQ    R13, R13
+	XORL    CX, CX
+	CMPQ    isrep-24(SP), $0
+	CMOVQNE CX, R13
+	MOVQ    ml-8(SP), CX
+	SHLQ    $2, CX
+	SUBQ    R13, CX
+	ADDQ    $4, CX
+	CMPQ    AX, CX
+	JLE     cstep2
+	MOVQ    BX, ml-8(SP)
+	MOVQ    R14, moff-16(SP)
+	MOVQ    $0, isrep-24(SP)
+	MOVQ    R8, mst-32(SP)
+	JMP     cstep1
+
+cstep2:
+	// Two positions on, at depth 2.
+	CMPQ depth+120(FP), $2
+	JNE  cdone
+	CMPQ R8, ilimit+32(FP)
+	JGE  cdone
+	INCQ R8
+	CMPQ isrep-24(SP), $0
+	JNE  cover2
+	MOVQ rep1+48(FP), AX
+	CMPQ R8, AX
+	JLT  cover2
+	MOVQ R8, BX
+	SUBQ AX, BX
+	MOVL (SI)(BX*1), CX
+	CMPL CX, (SI)(R8*1)
+	JNE  cover2
+	MOVL $4, CX
+
+crep2len8:
+	LEAQ 8(R8)(CX*1), R13
+	CMPQ R13, DI
+	JGT  crep2len1
+	MOVQ -8(SI)(R13*1), R13
+	LEAQ (BX)(CX*1), R9
+	XORQ (SI)(R9*1), R13
+	JNZ  crep2found
+	ADDQ $8, CX
+	JMP  crep2len8
+
+crep2found:
+	BSFQ R13, R13
+	SHRQ $3, R13
+	ADDQ R13, CX
+	JMP  crep2cmp
+
+crep2len1:
+	LEAQ    (R8)(CX*1), R13
+	CMPQ    R13, DI
+	JGE     crep2cmp
+	MOVBLZX (SI)(R13*1), R13
+	LEAQ    (BX)(CX*1), R9
+	MOVBLZX (SI)(R9*1), R9
+	CMPL    R13, R9
+	JNE     crep2cmp
+	INCQ    CX
+	JMP     crep2len1
+
+crep2cmp:
+	// The repeat if n*4 > ml*4 - offCost(moff) + 1.
+	MOVQ CX, AX
+	SHLQ $2, AX
+	MOVQ ml-8(SP), R9
+	SHLQ $2, R9
+	MOVQ moff-16(SP), R13
+	ADDQ $3, R13
+	BSRQ R13, R13
+	SUBQ R13, R9
+	INCQ R9
+	CMPQ AX, R9
+	JLE  cover2
+	MOVQ CX, ml-8(SP)
+	MOVQ rep1+48(FP), AX
+	MOVQ AX, moff-16(SP)
+	MOVQ $1, isrep-24(SP)
+	MOVQ R8, mst-32(SP)
+
+cover2:
+	// over = lazyOver(ml, moff, isrep, 7, ip, end).
+	MOVQ    moff-16(SP), R13
+	ADDQ    $3, R13
+	BSRQ    R13, R13
+	XORL    AX, AX
+	CMPQ    isrep-24(SP), $0
+	CMOVQNE AX, R13
+	MOVQ    ml-8(SP), AX
+	SHLQ    $2, AX
+	SUBQ    R13, AX
+	ADDQ    $9, AX
+	SARQ    $2, AX
+	MOVQ    DI, CX
+	SUBQ    R8, CX
+	DECQ    CX
+	CMPQ    AX, CX
+	CMOVQGT CX, AX
+	MOVL    $3, CX
+	CMPQ    AX, CX
+	CMOVQLT CX, AX
+	MOVQ    AX, over-48(SP)
+	MOVQ    $2, state-40(SP)
+	JMP     lsearch
+
+cstep2done:
+	// The same with a margin of 7.
+	TESTQ R14, R14
+	JZ    cdone
+	LEAQ  3(R14), CX
+	BSRQ  CX, CX
+	MOVQ  BX, AX
+	SHLQ  $2, AX
+	SUBQ  CX, AX
+	MOVQ    moff-16(SP), R13
+	ADDQ    $3, R13
+	BSRQ    R13, R13
+	XORL    CX, CX
+	CMPQ    isrep-24(SP), $0
+	CMOVQNE CX, R13
+	MOVQ    ml-8(SP), CX
+	SHLQ    $2, CX
+	SUBQ    R13, CX
+	ADDQ    $7, CX
+	CMPQ    AX, CX
+	JLE     cdone
+	MOVQ    BX, ml-8(SP)
+	MOVQ    R14, moff-16(SP)
+	MOVQ    $0, isrep-24(SP)
+	MOVQ    R8, mst-32(SP)
+	JMP     cstep1
+
+cdone:
+	MOVQ R8, rip+128(FP)
+	MOVQ ml-8(SP), AX
+	MOVQ AX, best+136(FP)
+	MOVQ moff-16(SP), AX
+	MOVQ AX, off+144(FP)
+	MOVQ mst-32(SP), AX
+	MOVQ AX, st+152(FP)
+	MOVQ isrep-24(SP), AX
+	MOVQ AX, rep+160(FP)
+	MOVQ R15, nextOut+168(FP)
+	RET
+
+cgreedy:
+	MOVQ R8, rip+128(FP)
+	MOVQ BX, best+136(FP)
+	MOVQ R14, off+144(FP)
+	MOVQ R8, st+152(FP)
+	MOVQ $0, rep+160(FP)
+	MOVQ R15, nextOut+168(FP)
 	RET
 
 cnothing:
-	MOVQ R8, rip+120(FP)
-	MOVQ $0, best+128(FP)
-	MOVQ $0, off+136(FP)
-	MOVQ R15, nextOut+144(FP)
+	MOVQ R8, rip+128(FP)
+	MOVQ $0, best+136(FP)
+	MOVQ $0, off+144(FP)
+	MOVQ R8, st+152(FP)
+	MOVQ $0, rep+160(FP)
+	MOVQ R15, nextOut+168(FP)
 	RET
