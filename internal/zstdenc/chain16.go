@@ -174,21 +174,26 @@ func (e *Encoder) greedy16(buf []byte, start, end int) {
 	rep1, rep2 := int(e.mrep[0]), int(e.mrep[1])
 	scan := useRowAsm && ilimit > 0 && end <= len(buf)
 	for ip < ilimit {
-		found, foff := 0, 0
-		if scan {
-			// The positions that find nothing, in assembly.
-			ip, found, foff, _, _, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate, 0)
-			if ip >= ilimit {
-				break
-			}
-		}
 		ml, off, st := 0, rep1, ip+1
-		if found == 0 && ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
+		if ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
 			// A repeat at ip+1 is taken without a search, as lazy
 			// does at depth 0.
 			ml = 4 + matchLen(buf, ip+5, ip+5-rep1, end)
-		} else if found != 0 {
-			ml, off, st = found, foff, ip
+		} else if scan {
+			// This position and those after it that find nothing,
+			// in assembly (the inside of a long match skipped here
+			// first, as below).
+			if ip-nextUpdate > rowSkipThreshold {
+				nextUpdate = e.chain16Skip(buf, nextUpdate, ip)
+			}
+			var n int
+			ip, n, off, _, _, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate, 0)
+			if off == 0 {
+				// At ilimit, or at a position with a repeat at
+				// ip+1: the loop takes it.
+				continue
+			}
+			ml, st = n, ip
 			for st > anchor && st-off > 0 && buf[st-1] == buf[st-off-1] {
 				st--
 				ml++
@@ -301,22 +306,24 @@ func (e *Encoder) lazy16(buf []byte, start, end int, depth int) {
 		ml, off, isRep := 0, 0, true
 		st := ip + 1
 		found := false
-		if scan {
-			// The positions that find nothing and the lazy steps
-			// after a match, in assembly.
-			var n, o, s, r int
-			ip, n, o, s, r, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate, depth)
-			if o != 0 {
-				ml, off, isRep, st, found = n, o, r != 0, s, true
-			} else if ip >= ilimit {
-				break
-			} else {
-				st = ip + 1
-			}
-		}
-		if !found && ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
+		if ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
 			ml = 4 + matchLen(buf, ip+5, ip+5-rep1, end)
 			off = rep1
+		} else if scan {
+			// This position, those after it that find nothing and
+			// the lazy steps after a match, in assembly (the inside
+			// of a long match skipped here first, as below).
+			if ip-nextUpdate > rowSkipThreshold {
+				nextUpdate = e.chain16Skip(buf, nextUpdate, ip)
+			}
+			var n, o, s, r int
+			ip, n, o, s, r, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate, depth)
+			if o == 0 {
+				// At ilimit, or at a position with a repeat at
+				// ip+1: the loop takes it.
+				continue
+			}
+			ml, off, isRep, st, found = n, o, r != 0, s, true
 		}
 		if !found {
 			// hcSearch16 from over = max(3, ml).

@@ -156,21 +156,18 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 		ml, off, isRep := 0, 0, true
 		st := ip + 1
 		found := false
-		if scan {
-			var n, o int
-			ip, n, o, e.nextUpdate = rowScan64Asm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, 0, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate)
-			if ip >= ilimit {
-				break
-			}
-			if o != 0 {
-				ml, off, isRep, st, found = n, o, false, ip, true
-			} else {
-				st = ip + 1
-			}
-		}
-		if !found && ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
+		if ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
 			ml = 4 + matchLen(buf, ip+5, ip+5-rep1, end)
 			off = rep1
+		} else if scan {
+			var n, o int
+			ip, n, o, e.nextUpdate = rowScan64Asm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, 0, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate)
+			if o == 0 {
+				// At ilimit, or at a position with a repeat at
+				// ip+1: the loop takes it.
+				continue
+			}
+			ml, off, isRep, st, found = n, o, false, ip, true
 		}
 		if found || !(depth == 0 && ml > 0) {
 			if !found { // else rowScan64Asm searched ip
