@@ -25,10 +25,30 @@ func TestChain16ScanAsmAgainstGo(t *testing.T) {
 	asm := useRowAsm
 	rng := rand.New(rand.NewPCG(7, 8))
 	var a, g Encoder
+	type source struct {
+		name string
+		n    int
+	}
+	var sources []source
 	for _, n := range []int{9, 16, 17, 100, 4095, 20000, 40000, 64 << 10} {
+		sources = append(sources, source{"", n})
+	}
+	// Planes of noisy and of textual data: short matches at most
+	// positions, the lazy steps' every branch.
+	for _, name := range []string{"sensor_f32", "text", "timestamps_i64"} {
+		sources = append(sources, source{name, 16<<10 + 1}, source{name, 32 << 10}, source{name, 64 << 10})
+	}
+	for _, sc := range sources {
+		n := sc.n
 		buf := guard.New(n, guard.End)
 		src := buf.Bytes
+		if sc.name != "" {
+			copy(src, golden.Shuffled(golden.MustPattern(t, sc.name, n), 4))
+		}
 		for i := range src {
+			if sc.name != "" {
+				break
+			}
 			switch {
 			case i%4000 < 1500:
 				src[i] = byte(i % 13)
@@ -63,7 +83,7 @@ func TestChain16ScanAsmAgainstGo(t *testing.T) {
 						hits++
 					}
 					if !bytes.Equal(fa, fg) {
-						t.Fatalf("n=%d level %d, tiny %v, dictionary %d: assembly %d bytes, Go %d, differ at %d", n, lvl, tiny, len(dict), len(fa), len(fg), golden.FirstDiff(fa, fg))
+						t.Fatalf("%s n=%d level %d, tiny %v, dictionary %d: assembly %d bytes, Go %d, differ at %d", sc.name, n, lvl, tiny, len(dict), len(fa), len(fg), golden.FirstDiff(fa, fg))
 					}
 					if !slices.Equal(a.chain16, g.chain16) {
 						t.Fatalf("n=%d level %d, tiny %v, dictionary %d: the links differ after the frame", n, lvl, tiny, len(dict))
