@@ -149,8 +149,9 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 	rep1, rep2 := int(e.mrep[0]), int(e.mrep[1])
 	// Over rows of 64 in assembly, the positions that find nothing are
 	// searched and passed in rowScan64Asm's own loop, which returns at
-	// a match, at a repeat at ip+1 (this loop then takes the position
-	// as it would), or at ilimit: the same steps, so the same bytes.
+	// the match its lazy steps leave, at a repeat at ip+1 (this loop
+	// then takes the position as it would), or at ilimit: the same
+	// steps, so the same bytes.
 	scan := useRowAsm && ilimit > 0 && e.rows64AsmOK(buf, end)
 	for ip < ilimit {
 		ml, off, isRep := 0, 0, true
@@ -160,14 +161,15 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 			ml = 4 + matchLen(buf, ip+5, ip+5-rep1, end)
 			off = rep1
 		} else if scan {
-			var n, o int
-			ip, n, o, e.nextUpdate = rowScan64Asm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, 0, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate)
+			var n, o, s, r int
+			ip, n, o, s, r, e.nextUpdate = rowScan64Asm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, 0, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate, depth)
 			if o == 0 {
 				// At ilimit, or at a position with a repeat at
 				// ip+1: the loop takes it.
 				continue
 			}
-			ml, off, isRep, st, found = n, o, false, ip, true
+			// The match the lazy steps leave.
+			ml, off, isRep, st, found = n, o, r != 0, s, true
 		}
 		if found || !(depth == 0 && ml > 0) {
 			if !found { // else rowScan64Asm searched ip
@@ -179,7 +181,7 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 				ip += (ip-anchor)>>searchStrength + 1
 				continue
 			}
-			for depth >= 1 && ip < ilimit {
+			for !found && depth >= 1 && ip < ilimit {
 				ip++
 				if (!isRep) && ip >= rep1 && load32(buf, ip) == load32(buf, ip-rep1) {
 					n := 4 + matchLen(buf, ip+4, ip+4-rep1, end)
@@ -411,7 +413,7 @@ func (e *Encoder) rowSearch64(buf []byte, ip, end int, mls uint8, over int) (int
 	if useRowAsm && ip+8 <= end && e.rows64AsmOK(buf, end) {
 		// The positions waiting go in first, as rowUpdate enters
 		// them.
-		_, best, off, next := rowScan64Asm(&buf[0], len(buf), ip, end, 0, 0, 0, over, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate)
+		_, best, off, _, _, next := rowScan64Asm(&buf[0], len(buf), ip, end, 0, 0, 0, over, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate, 0)
 		e.nextUpdate = next
 		return best, off
 	}

@@ -49,12 +49,12 @@ func tagMatches64AndPrefetch(tags []byte, tag uint8, ptags *byte, pentries *uint
 // every position is searched and most searches find nothing, so the Go
 // search's fixed cost (its call of the tag compare, the spills around
 // it, the insert's reloads) was most of its time. With over 0 it is
-// also lazy's loop over the positions that find nothing (lazy's
-// spills around each search, its dispatch and its checks were the rest
-// of that cost): see lazyScan64.
+// also lazy's loop over the positions that find nothing and lazy's steps
+// after a match (lazy's spills around each search, its dispatch and its
+// checks were the rest of that cost).
 //
 //go:noescape
-func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next int) (rip, best, off, nextOut int)
+func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next, depth int) (rip, best, off, st, rep, nextOut int)
 
 // chain16ScanAsm is greedy16's and lazy16's loop over the positions that
 // find nothing, the inserts and the search from 3 included, and lazy16's

@@ -21,7 +21,7 @@ func tagMatches64AndPrefetch(tags []byte, tag uint8, ptags *byte, pentries *uint
 }
 
 // rowScan64Asm is never called here (useRowAsm is false).
-func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next int) (rip, best, off, nextOut int) {
+func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next, depth int) (rip, best, off, st, rep, nextOut int) {
 	panic("zstdenc: rowScan64Asm without assembly")
 }
 
