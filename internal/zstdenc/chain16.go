@@ -180,21 +180,23 @@ func (e *Encoder) greedy16(buf []byte, start, end int) {
 			// A repeat at ip+1 is taken without a search, as lazy
 			// does at depth 0.
 			ml = 4 + matchLen(buf, ip+5, ip+5-rep1, end)
-		} else if scan {
+		} else if scan && e.roomFor(anchor, end) {
 			// This position and those after it that find nothing,
-			// in assembly (the inside of a long match skipped here
-			// first, as below).
+			// and the matches they find, in assembly (the inside of
+			// a long match skipped here first, as below).
 			if ip-nextUpdate > rowSkipThreshold {
 				nextUpdate = e.chain16Skip(buf, nextUpdate, ip)
 			}
 			var n int
-			ip, n, off, _, _, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate, 0)
+			ip, anchor, rep1, rep2, n, off, st, _, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, rep2, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate, 0, &e.lits, &e.seqs)
 			if off == 0 {
 				// At ilimit, or at a position with a repeat at
 				// ip+1: the loop takes it.
 				continue
 			}
-			ml, st = n, ip
+			// A match whose literals run too close to the end of
+			// buf to be copied 16 bytes at a time: emitted here.
+			ml = n
 			for st > anchor && st-off > 0 && buf[st-1] == buf[st-off-1] {
 				st--
 				ml++
@@ -313,20 +315,23 @@ func (e *Encoder) lazy16(buf []byte, start, end int, depth int) {
 		if ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
 			ml = 4 + matchLen(buf, ip+5, ip+5-rep1, end)
 			off = rep1
-		} else if scan {
-			// This position, those after it that find nothing and
-			// the lazy steps after a match, in assembly (the inside
-			// of a long match skipped here first, as below).
+		} else if scan && e.roomFor(anchor, end) {
+			// This position, those after it that find nothing, the
+			// lazy steps after a match and the matches they leave,
+			// in assembly (the inside of a long match skipped here
+			// first, as below).
 			if ip-nextUpdate > rowSkipThreshold {
 				nextUpdate = e.chain16Skip(buf, nextUpdate, ip)
 			}
 			var n, o, s, r int
-			ip, n, o, s, r, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate, depth)
+			ip, anchor, rep1, rep2, n, o, s, r, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, rep2, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate, depth, &e.lits, &e.seqs)
 			if o == 0 {
 				// At ilimit, or at a position with a repeat at
 				// ip+1: the loop takes it.
 				continue
 			}
+			// A match whose literals run too close to the end of
+			// buf to be copied 16 bytes at a time: emitted here.
 			ml, off, isRep, st, found = n, o, r != 0, s, true
 		}
 		if !found {
@@ -455,4 +460,12 @@ func (e *Encoder) chain16Insert(buf []byte, i, ip int) {
 		chain[i&mask] = head[int(h)&hmask]
 		head[int(h)&hmask] = uint16(i + 1)
 	}
+}
+
+// roomFor reports whether e.lits and e.seqs have room for what
+// chain16ScanAsm may append from anchor to end without growing them: the
+// literals and 16 bytes of slack, and a sequence per 4 bytes (a match is
+// at least 4 long). The block's reset sizes them so that this holds.
+func (e *Encoder) roomFor(anchor, end int) bool {
+	return cap(e.lits)-len(e.lits) >= end-anchor+16 && cap(e.seqs)-len(e.seqs) > (end-anchor)/4+1
 }

@@ -63,4 +63,4 @@ func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, ta
 // at ip+1, a long match's inside to skip) or at ilimit.
 //
 //go:noescape
-func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int) (rip, best, off, st, rep, nextOut int)
+func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, rep2, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int, lits *[]byte, seqs *[]seq) (rip, ranchor, rrep1, rrep2, best, off, st, rep, nextOut int)

@@ -650,7 +650,7 @@ nothing:
 	MOVQ R15, nextOut+168(FP)
 	RET
 
-// func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int) (rip, best, off, st, rep, nextOut int)
+// func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, rep2, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int, lits *[]byte, seqs *[]seq) (rip, ranchor, rrep1, rrep2, best, off, st, rep, nextOut int)
 //
 // greedy16's and lazy16's loop over the positions that find nothing,
 // with hcSearch16 from 3 inline, and lazy16's steps after a match: from
@@ -676,20 +676,26 @@ nothing:
 // stack: the match the lazy steps hold (ml, moff, isrep, mst), which of
 // the three searches the walk serves (state: 0 the first, 1 and 2 the
 // steps one and two positions on) and its length to beat (over).
-TEXT ·chain16ScanAsm(SB), NOSPLIT, $48-176
+TEXT ·chain16ScanAsm(SB), NOSPLIT, $72-224
 	MOVQ buf+0(FP), SI
 	MOVQ ip+16(FP), R8
 	MOVQ end+24(FP), DI
-	MOVQ chain+72(FP), R10
-	MOVQ cmask+88(FP), R11
-	MOVQ next+112(FP), R15
+	MOVQ chain+80(FP), R10
+	MOVQ cmask+96(FP), R11
+	MOVQ next+120(FP), R15
+	MOVQ anchor+40(FP), AX
+	MOVQ AX, anc-72(SP)
+	MOVQ rep1+48(FP), AX
+	MOVQ AX, r1-56(SP)
+	MOVQ rep2+56(FP), AX
+	MOVQ AX, r2-64(SP)
 
 ctop:
 	CMPQ R8, ilimit+32(FP)
 	JGE  cnothing
 
 	// A repeat of rep1 at ip+1: the Go loop takes it from here.
-	MOVQ rep1+48(FP), AX
+	MOVQ r1-56(SP), AX
 	LEAQ 1(R8), BX
 	CMPQ BX, AX
 	JLT  cposition
@@ -708,10 +714,10 @@ cposition:
 csearch:
 	// hcSearch16 at ip from 3 (the first search of a position): the
 	// positions waiting first.
-	MOVQ heads+64(FP), R9
-	MOVQ mul+96(FP), R12
-	MOVQ shift+104(FP), CX
-	MOVQ hmask+80(FP), R13
+	MOVQ heads+72(FP), R9
+	MOVQ mul+104(FP), R12
+	MOVQ shift+112(FP), CX
+	MOVQ hmask+88(FP), R13
 	MOVQ R15, R14
 	CMPQ R14, R8
 	JGE  centered
@@ -739,7 +745,7 @@ centered:
 	ANDQ    R13, AX
 	MOVWLZX (R9)(AX*2), AX
 	DECQ    AX
-	MOVQ    tries+56(FP), DX
+	MOVQ    tries+64(FP), DX
 	MOVL    $3, BX
 	XORL    R14, R14
 
@@ -814,18 +820,18 @@ cwalked:
 
 	// Nothing found: on by (ip-anchor)>>searchStrength + 1.
 	MOVQ R8, AX
-	SUBQ anchor+40(FP), AX
+	SUBQ anc-72(SP), AX
 	SHRQ $8, AX
 	LEAQ 1(R8)(AX*1), R8
 	JMP  ctop
 
 cmatch:
-	CMPQ depth+120(FP), $0
-	JEQ  cgreedy
 	MOVQ BX, ml-8(SP)
 	MOVQ R14, moff-16(SP)
 	MOVQ $0, isrep-24(SP)
 	MOVQ R8, mst-32(SP)
+	CMPQ depth+128(FP), $0
+	JEQ  cdone
 
 cstep1:
 	// One position on (lazy16's steps, lazy's gains).
@@ -834,7 +840,7 @@ cstep1:
 	INCQ R8
 	CMPQ isrep-24(SP), $0
 	JNE  cover1
-	MOVQ rep1+48(FP), AX
+	MOVQ r1-56(SP), AX
 	CMPQ R8, AX
 	JLT  cover1
 	MOVQ R8, BX
@@ -887,7 +893,7 @@ crep1cmp:
 	CMPQ AX, R9
 	JLE  cover1
 	MOVQ CX, ml-8(SP)
-	MOVQ rep1+48(FP), AX
+	MOVQ r1-56(SP), AX
 	MOVQ AX, moff-16(SP)
 	MOVQ $1, isrep-24(SP)
 	MOVQ R8, mst-32(SP)
@@ -921,10 +927,10 @@ cover1:
 lsearch:
 	// hcSearch16 at ip from over for the lazy steps (a copy of the
 	// search above, whose walk then serves state 1 or 2).
-	MOVQ heads+64(FP), R9
-	MOVQ mul+96(FP), R12
-	MOVQ shift+104(FP), CX
-	MOVQ hmask+80(FP), R13
+	MOVQ heads+72(FP), R9
+	MOVQ mul+104(FP), R12
+	MOVQ shift+112(FP), CX
+	MOVQ hmask+88(FP), R13
 	MOVQ R15, R14
 	CMPQ R14, R8
 	JGE  lentered
@@ -952,7 +958,7 @@ lentered:
 	ANDQ    R13, AX
 	MOVWLZX (R9)(AX*2), AX
 	DECQ    AX
-	MOVQ    tries+56(FP), DX
+	MOVQ    tries+64(FP), DX
 	MOVQ    over-48(SP), BX
 	XORL    R14, R14
 
@@ -1055,14 +1061,14 @@ cstep1done:
 
 cstep2:
 	// Two positions on, at depth 2.
-	CMPQ depth+120(FP), $2
+	CMPQ depth+128(FP), $2
 	JNE  cdone
 	CMPQ R8, ilimit+32(FP)
 	JGE  cdone
 	INCQ R8
 	CMPQ isrep-24(SP), $0
 	JNE  cover2
-	MOVQ rep1+48(FP), AX
+	MOVQ r1-56(SP), AX
 	CMPQ R8, AX
 	JLT  cover2
 	MOVQ R8, BX
@@ -1115,7 +1121,7 @@ crep2cmp:
 	CMPQ AX, R9
 	JLE  cover2
 	MOVQ CX, ml-8(SP)
-	MOVQ rep1+48(FP), AX
+	MOVQ r1-56(SP), AX
 	MOVQ AX, moff-16(SP)
 	MOVQ $1, isrep-24(SP)
 	MOVQ R8, mst-32(SP)
@@ -1173,32 +1179,180 @@ cstep2done:
 	JMP     cstep1
 
 cdone:
-	MOVQ R8, rip+128(FP)
-	MOVQ ml-8(SP), AX
-	MOVQ AX, best+136(FP)
-	MOVQ moff-16(SP), AX
-	MOVQ AX, off+144(FP)
-	MOVQ mst-32(SP), AX
-	MOVQ AX, st+152(FP)
-	MOVQ isrep-24(SP), AX
-	MOVQ AX, rep+160(FP)
-	MOVQ R15, nextOut+168(FP)
-	RET
+	// The match is decided (ml, moff, isrep, mst): back over the
+	// bytes before it that match too (not for a repeat), then its
+	// literals and itself go out as emit writes them, when the
+	// literals can be copied 16 bytes at a time within buf (else Go
+	// takes the match from here), and the repeats of rep2 after it.
+	MOVQ mst-32(SP), R8
+	MOVQ ml-8(SP), BX
+	MOVQ moff-16(SP), R14
+	MOVQ anc-72(SP), DX
+	CMPQ isrep-24(SP), $0
+	JNE  ccaught
 
-cgreedy:
-	MOVQ R8, rip+128(FP)
-	MOVQ BX, best+136(FP)
-	MOVQ R14, off+144(FP)
-	MOVQ R8, st+152(FP)
-	MOVQ $0, rep+160(FP)
-	MOVQ R15, nextOut+168(FP)
+ccatch:
+	CMPQ    R8, DX
+	JLE     ccaught
+	MOVQ    R8, AX
+	SUBQ    R14, AX
+	JLE     ccaught
+	MOVBLZX -1(SI)(R8*1), CX
+	MOVBLZX -1(SI)(AX*1), R9
+	CMPL    CX, R9
+	JNE     ccaught
+	DECQ    R8
+	INCQ    BX
+	JMP     ccatch
+
+ccaught:
+	MOVQ R8, mst-32(SP)
+	MOVQ BX, ml-8(SP)
+	LEAQ 15(R8), AX
+	CMPQ AX, buflen+8(FP)
+	JGT  cpending
+
+	// The literals, anchor (DX) to st (R8), onto lits (whose room Go
+	// checked: at least end-anchor+16 bytes).
+	MOVQ R8, CX
+	SUBQ DX, CX
+	MOVQ lits+136(FP), R9
+	MOVQ 8(R9), AX
+	MOVQ (R9), R12
+	ADDQ AX, R12
+	ADDQ CX, AX
+	MOVQ AX, 8(R9)
+	LEAQ (SI)(DX*1), R13
+	XORL AX, AX
+
+ccopy:
+	CMPQ  AX, CX
+	JGE   ccopied
+	MOVOU (R13)(AX*1), X1
+	MOVOU X1, (R12)(AX*1)
+	ADDQ  $16, AX
+	JMP   ccopy
+
+ccopied:
+	// The sequence (seqs has room for one per 4 bytes from anchor to
+	// end, Go checked): literal length, match length, offset, 0.
+	MOVQ seqs+144(FP), R9
+	MOVQ 8(R9), AX
+	MOVQ AX, R12
+	SHLQ $4, R12
+	ADDQ (R9), R12
+	MOVL CX, (R12)
+	MOVL BX, 4(R12)
+	MOVL R14, 8(R12)
+	MOVL $0, 12(R12)
+	INCQ AX
+	MOVQ AX, 8(R9)
+
+	// A new offset becomes rep1.
+	CMPQ isrep-24(SP), $0
+	JNE  cemitted
+	MOVQ r1-56(SP), AX
+	MOVQ AX, r2-64(SP)
+	MOVQ R14, r1-56(SP)
+
+cemitted:
+	ADDQ BX, R8
+	MOVQ R8, anc-72(SP)
+
+crep0:
+	// Repeats of rep2 at ip, each a sequence without literals, rep1
+	// and rep2 swapped.
+	CMPQ R8, ilimit+32(FP)
+	JGT  ctop
+	MOVQ r2-64(SP), AX
+	CMPQ R8, AX
+	JLT  ctop
+	MOVQ R8, BX
+	SUBQ AX, BX
+	MOVL (SI)(BX*1), CX
+	CMPL CX, (SI)(R8*1)
+	JNE  ctop
+	MOVL $4, CX
+
+crep0len8:
+	LEAQ 8(R8)(CX*1), R13
+	CMPQ R13, DI
+	JGT  crep0len1
+	MOVQ -8(SI)(R13*1), R13
+	LEAQ (BX)(CX*1), R9
+	XORQ (SI)(R9*1), R13
+	JNZ  crep0found
+	ADDQ $8, CX
+	JMP  crep0len8
+
+crep0found:
+	BSFQ R13, R13
+	SHRQ $3, R13
+	ADDQ R13, CX
+	JMP  crep0emit
+
+crep0len1:
+	LEAQ    (R8)(CX*1), R13
+	CMPQ    R13, DI
+	JGE     crep0emit
+	MOVBLZX (SI)(R13*1), R13
+	LEAQ    (BX)(CX*1), R9
+	MOVBLZX (SI)(R9*1), R9
+	CMPL    R13, R9
+	JNE     crep0emit
+	INCQ    CX
+	JMP     crep0len1
+
+crep0emit:
+	MOVQ r1-56(SP), R9
+	MOVQ r2-64(SP), AX
+	MOVQ AX, r1-56(SP)
+	MOVQ R9, r2-64(SP)
+	MOVQ seqs+144(FP), R9
+	MOVQ 8(R9), R13
+	MOVQ R13, R12
+	SHLQ $4, R12
+	ADDQ (R9), R12
+	MOVL $0, (R12)
+	MOVL CX, 4(R12)
+	MOVL AX, 8(R12)
+	MOVL $0, 12(R12)
+	INCQ R13
+	MOVQ R13, 8(R9)
+	ADDQ CX, R8
+	MOVQ R8, anc-72(SP)
+	JMP  crep0
+
+cpending:
+	MOVQ R8, rip+152(FP)
+	MOVQ anc-72(SP), AX
+	MOVQ AX, ranchor+160(FP)
+	MOVQ r1-56(SP), AX
+	MOVQ AX, rrep1+168(FP)
+	MOVQ r2-64(SP), AX
+	MOVQ AX, rrep2+176(FP)
+	MOVQ ml-8(SP), AX
+	MOVQ AX, best+184(FP)
+	MOVQ moff-16(SP), AX
+	MOVQ AX, off+192(FP)
+	MOVQ mst-32(SP), AX
+	MOVQ AX, st+200(FP)
+	MOVQ isrep-24(SP), AX
+	MOVQ AX, rep+208(FP)
+	MOVQ R15, nextOut+216(FP)
 	RET
 
 cnothing:
-	MOVQ R8, rip+128(FP)
-	MOVQ $0, best+136(FP)
-	MOVQ $0, off+144(FP)
-	MOVQ R8, st+152(FP)
-	MOVQ $0, rep+160(FP)
-	MOVQ R15, nextOut+168(FP)
+	MOVQ R8, rip+152(FP)
+	MOVQ anc-72(SP), AX
+	MOVQ AX, ranchor+160(FP)
+	MOVQ r1-56(SP), AX
+	MOVQ AX, rrep1+168(FP)
+	MOVQ r2-64(SP), AX
+	MOVQ AX, rrep2+176(FP)
+	MOVQ $0, best+184(FP)
+	MOVQ $0, off+192(FP)
+	MOVQ R8, st+200(FP)
+	MOVQ $0, rep+208(FP)
+	MOVQ R15, nextOut+216(FP)
 	RET

@@ -26,6 +26,6 @@ func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, ta
 }
 
 // chain16ScanAsm is never called here (useRowAsm is false).
-func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int) (rip, best, off, st, rep, nextOut int) {
+func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, rep2, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int, lits *[]byte, seqs *[]seq) (rip, ranchor, rrep1, rrep2, best, off, st, rep, nextOut int) {
 	panic("zstdenc: chain16ScanAsm without assembly")
 }
