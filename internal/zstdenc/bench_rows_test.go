@@ -14,7 +14,7 @@ func BenchmarkLazyBlocks(b *testing.B) {
 	for _, s := range []struct {
 		name string
 		ts   int
-	}{{"f32_noise", 4}, {"linspace_f64", 8}, {"text", 1}, {"runs", 4}, {"sensor_f32", 4}, {"timestamps_i64", 8}} {
+	}{{"f32_noise", 4}, {"linspace_f64", 8}, {"text", 1}, {"runs", 4}, {"sensor_f32", 4}, {"timestamps_i64", 8}, {"sparse_f64", 8}, {"sensor_f64", 8}} {
 		src := golden.Shuffled(golden.MustPattern(b, s.name, 512<<10), s.ts)
 		b.Run(s.name+"/l11", func(b *testing.B) {
 			var e Encoder

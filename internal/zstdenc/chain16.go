@@ -151,7 +151,8 @@ func (e *Encoder) chain16Skip(buf []byte, i, ip int) int {
 // calls a search (search, then hcSearch16) spilled and reloaded the
 // loop's state at every search; on literal-heavy planes (sensor_f32's
 // noisy bytes, searched at most positions) that was about a fifth of the
-// instructions.
+// instructions. On amd64 chain16ScanAsm runs the positions that find
+// nothing.
 func (e *Encoder) greedy16(buf []byte, start, end int) {
 	mls := min(max(e.p.minMatch, 4), 6)
 	hh := newHasher(mls, e.p.hlog)
@@ -172,12 +173,35 @@ func (e *Encoder) greedy16(buf []byte, start, end int) {
 	}
 	nextUpdate := max(e.nextUpdate, 1)
 	rep1, rep2 := int(e.mrep[0]), int(e.mrep[1])
+	scan := useRowAsm && ilimit > 0 && end <= len(buf)
 	for ip < ilimit {
 		ml, off, st := 0, rep1, ip+1
 		if ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
 			// A repeat at ip+1 is taken without a search, as lazy
 			// does at depth 0.
 			ml = 4 + matchLen(buf, ip+5, ip+5-rep1, end)
+		} else if scan && e.roomFor(anchor, end) {
+			// This position and those after it that find nothing,
+			// and the matches they find, in assembly (the inside of
+			// a long match skipped here first, as below).
+			if ip-nextUpdate > rowSkipThreshold {
+				nextUpdate = e.chain16Skip(buf, nextUpdate, ip)
+			}
+			var n int
+			ip, anchor, rep1, rep2, n, off, st, _, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, rep2, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate, 0, &e.lits, &e.seqs)
+			if off == 0 {
+				// At ilimit, or at a position with a repeat at
+				// ip+1: the loop takes it.
+				continue
+			}
+			// A match whose literals run too close to the end of
+			// buf to be copied 16 bytes at a time: emitted here.
+			ml = n
+			for st > anchor && st-off > 0 && buf[st-1] == buf[st-off-1] {
+				st--
+				ml++
+			}
+			rep2, rep1 = rep1, off
 		} else {
 			// hcSearch16 from over = 3.
 			i := nextUpdate
@@ -263,8 +287,11 @@ func (e *Encoder) loadDict16(d []byte) {
 // the same bytes. On literal-heavy planes nearly every position is
 // searched once and finds nothing, and lazy's two calls a search (search,
 // then hcSearch16) spilled and reloaded its state each time; the lazy
-// steps at ip+1 and ip+2, taken only after a match, still call
-// hcSearch16.
+// steps at ip+1 and ip+2, taken only after a match, call hcSearch16.
+// On amd64 chain16ScanAsm runs both, the positions that find nothing and
+// the steps after a match, in assembly: Go kept the loop's state on the
+// stack around the steps' calls, and on noisy planes the steps were
+// half the time.
 func (e *Encoder) lazy16(buf []byte, start, end int, depth int) {
 	mls := min(max(e.p.minMatch, 4), 6)
 	hh := newHasher(mls, e.p.hlog)
@@ -280,14 +307,34 @@ func (e *Encoder) lazy16(buf []byte, start, end int, depth int) {
 	}
 	nextUpdate := max(e.nextUpdate, 1)
 	rep1, rep2 := int(e.mrep[0]), int(e.mrep[1])
+	scan := useRowAsm && ilimit > 0 && end <= len(buf)
 	for ip < ilimit {
 		ml, off, isRep := 0, 0, true
 		st := ip + 1
+		found := false
 		if ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
 			ml = 4 + matchLen(buf, ip+5, ip+5-rep1, end)
 			off = rep1
+		} else if scan && e.roomFor(anchor, end) {
+			// This position, those after it that find nothing, the
+			// lazy steps after a match and the matches they leave,
+			// in assembly (the inside of a long match skipped here
+			// first, as below).
+			if ip-nextUpdate > rowSkipThreshold {
+				nextUpdate = e.chain16Skip(buf, nextUpdate, ip)
+			}
+			var n, o, s, r int
+			ip, anchor, rep1, rep2, n, o, s, r, nextUpdate = chain16ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, rep2, maxTries, &head[0], &chain[0], hmask, mask, hh.mul, uint64(hh.shift), nextUpdate, depth, &e.lits, &e.seqs)
+			if o == 0 {
+				// At ilimit, or at a position with a repeat at
+				// ip+1: the loop takes it.
+				continue
+			}
+			// A match whose literals run too close to the end of
+			// buf to be copied 16 bytes at a time: emitted here.
+			ml, off, isRep, st, found = n, o, r != 0, s, true
 		}
-		{
+		if !found {
 			// hcSearch16 from over = max(3, ml).
 			i := nextUpdate
 			if ip-i > rowSkipThreshold {
@@ -333,40 +380,40 @@ func (e *Encoder) lazy16(buf []byte, start, end int, depth int) {
 			if boff != 0 {
 				ml, off, isRep, st = best, boff, false, ip
 			}
-		}
-		if ml < 4 {
-			ip += (ip-anchor)>>searchStrength + 1
-			continue
-		}
-		e.nextUpdate = nextUpdate
-		for ip < ilimit {
-			ip++
-			if (!isRep) && ip >= rep1 && load32(buf, ip) == load32(buf, ip-rep1) {
-				n := 4 + matchLen(buf, ip+4, ip+4-rep1, end)
-				if n*3 > ml*3-offCost(off, isRep)+1 {
-					ml, off, isRep, st = n, rep1, true, ip
-				}
-			}
-			if n, o := e.hcSearch16(buf, ip, end, mls, lazyOver(ml, off, isRep, 4, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+4 {
-				ml, off, isRep, st = n, o, false, ip
+			if ml < 4 {
+				ip += (ip-anchor)>>searchStrength + 1
 				continue
 			}
-			if depth == 2 && ip < ilimit {
+			e.nextUpdate = nextUpdate
+			for ip < ilimit {
 				ip++
 				if (!isRep) && ip >= rep1 && load32(buf, ip) == load32(buf, ip-rep1) {
 					n := 4 + matchLen(buf, ip+4, ip+4-rep1, end)
-					if n*4 > ml*4-offCost(off, isRep)+1 {
+					if n*3 > ml*3-offCost(off, isRep)+1 {
 						ml, off, isRep, st = n, rep1, true, ip
 					}
 				}
-				if n, o := e.hcSearch16(buf, ip, end, mls, lazyOver(ml, off, isRep, 7, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+7 {
+				if n, o := e.hcSearch16(buf, ip, end, mls, lazyOver(ml, off, isRep, 4, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+4 {
 					ml, off, isRep, st = n, o, false, ip
 					continue
 				}
+				if depth == 2 && ip < ilimit {
+					ip++
+					if (!isRep) && ip >= rep1 && load32(buf, ip) == load32(buf, ip-rep1) {
+						n := 4 + matchLen(buf, ip+4, ip+4-rep1, end)
+						if n*4 > ml*4-offCost(off, isRep)+1 {
+							ml, off, isRep, st = n, rep1, true, ip
+						}
+					}
+					if n, o := e.hcSearch16(buf, ip, end, mls, lazyOver(ml, off, isRep, 7, ip, end)); n >= 4 && n*4-offCost(o, false) > ml*4-offCost(off, isRep)+7 {
+						ml, off, isRep, st = n, o, false, ip
+						continue
+					}
+				}
+				break
 			}
-			break
+			nextUpdate = e.nextUpdate
 		}
-		nextUpdate = e.nextUpdate
 		if !isRep {
 			for st > anchor && st-off > 0 && buf[st-1] == buf[st-off-1] {
 				st--
@@ -413,4 +460,12 @@ func (e *Encoder) chain16Insert(buf []byte, i, ip int) {
 		chain[i&mask] = head[int(h)&hmask]
 		head[int(h)&hmask] = uint16(i + 1)
 	}
+}
+
+// roomFor reports whether e.lits and e.seqs have room for what
+// chain16ScanAsm may append from anchor to end without growing them: the
+// literals and 16 bytes of slack, and a sequence per 4 bytes (a match is
+// at least 4 long). The block's reset sizes them so that this holds.
+func (e *Encoder) roomFor(anchor, end int) bool {
+	return cap(e.lits)-len(e.lits) >= end-anchor+16 && cap(e.seqs)-len(e.seqs) > (end-anchor)/4+1
 }

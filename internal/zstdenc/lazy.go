@@ -147,22 +147,41 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 		e.nextUpdate = 1
 	}
 	rep1, rep2 := int(e.mrep[0]), int(e.mrep[1])
+	// Over rows of 64 in assembly, the positions that find nothing are
+	// searched and passed in rowScan64Asm's own loop, which returns at
+	// the match its lazy steps leave, at a repeat at ip+1 (this loop
+	// then takes the position as it would), or at ilimit: the same
+	// steps, so the same bytes.
+	scan := useRowAsm && ilimit > 0 && e.rows64AsmOK(buf, end)
 	for ip < ilimit {
 		ml, off, isRep := 0, 0, true
 		st := ip + 1
+		found := false
 		if ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
 			ml = 4 + matchLen(buf, ip+5, ip+5-rep1, end)
 			off = rep1
+		} else if scan {
+			var n, o, s, r int
+			ip, n, o, s, r, e.nextUpdate = rowScan64Asm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, 0, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate, depth)
+			if o == 0 {
+				// At ilimit, or at a position with a repeat at
+				// ip+1: the loop takes it.
+				continue
+			}
+			// The match the lazy steps leave.
+			ml, off, isRep, st, found = n, o, r != 0, s, true
 		}
-		if !(depth == 0 && ml > 0) {
-			if n, o := e.search(buf, ip, end, mls, max(3, ml)); n > ml {
-				ml, off, isRep, st = n, o, false, ip
+		if found || !(depth == 0 && ml > 0) {
+			if !found { // else rowScan64Asm searched ip
+				if n, o := e.search(buf, ip, end, mls, max(3, ml)); n > ml {
+					ml, off, isRep, st = n, o, false, ip
+				}
 			}
 			if ml < 4 {
 				ip += (ip-anchor)>>searchStrength + 1
 				continue
 			}
-			for depth >= 1 && ip < ilimit {
+			for !found && depth >= 1 && ip < ilimit {
 				ip++
 				if (!isRep) && ip >= rep1 && load32(buf, ip) == load32(buf, ip-rep1) {
 					n := 4 + matchLen(buf, ip+4, ip+4-rep1, end)
@@ -371,6 +390,15 @@ func (e *Encoder) rowSearch(buf []byte, ip, end int, mls uint8, over int) (int, 
 	return best, off
 }
 
+// rows64AsmOK reports whether rowScan64Asm may search rows of 64 in buf
+// up to end: the tables' sizes are the hasher's (a row below
+// len(e.rowHeads)), as the Go code's bounds checks would otherwise
+// prove.
+func (e *Encoder) rows64AsmOK(buf []byte, end int) bool {
+	return e.rows && e.rowLg == 6 && e.strategy != stratBtlazy2 && end <= len(buf) &&
+		len(e.rowTags) == len(e.hashT) && len(e.rowHeads)<<6 == len(e.hashT)
+}
+
 // rowSearch64 is rowSearch for rows of 64 (search logs of 6 and up:
 // libzstd's levels 10-12 over 256 KiB, among them clevel 6's level 11),
 // the same steps and so the same bytes. With the row size a constant
@@ -382,18 +410,11 @@ func (e *Encoder) rowSearch(buf []byte, ip, end int, mls uint8, over int) (int, 
 // instructions.
 func (e *Encoder) rowSearch64(buf []byte, ip, end int, mls uint8, over int) (int, int) {
 	const rlog, n = 6, 64
-	if useRowAsm && ip+8 <= end && end <= len(buf) && len(e.rowTags) == len(e.hashT) && len(e.rowHeads)<<rlog == len(e.hashT) {
-		// The tables' sizes are the hasher's (a row below
-		// len(e.rowHeads)), as the Go code's bounds checks would
-		// otherwise prove. The positions waiting go in first, as
-		// rowUpdate enters them: a1..b1-1 and a2..ip-1.
-		a1 := min(e.nextUpdate, ip)
-		b1, a2 := a1, a1
-		if ip-a1 > rowSkipThreshold {
-			b1, a2 = a1+rowSkipStart, ip-rowSkipEnd
-		}
-		best, off := rowSearch64Asm(&buf[0], len(buf), ip, end, over, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, a1, b1, a2)
-		e.nextUpdate = ip + 1
+	if useRowAsm && ip+8 <= end && e.rows64AsmOK(buf, end) {
+		// The positions waiting go in first, as rowUpdate enters
+		// them.
+		_, best, off, _, _, next := rowScan64Asm(&buf[0], len(buf), ip, end, 0, 0, 0, over, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate, 0)
+		e.nextUpdate = next
 		return best, off
 	}
 	if e.nextUpdate < ip {

@@ -44,11 +44,23 @@ func tagMatches64AndPrefetch(tags []byte, tag uint8, ptags *byte, pentries *uint
 	return tagMatches64Prefetch(&tags[0], tag, ptags, pentries)
 }
 
-// rowSearch64Asm is rowSearch64's inserts, search and insert of ip in
-// one assembly function (tags_amd64.s): on clevel 6's
-// blocks nearly every position is searched and most searches find
-// nothing, so the Go search's fixed cost (its call of the tag compare,
-// the spills around it, the insert's reloads) was most of its time.
+// rowScan64Asm is rowSearch64's inserts, search and insert of ip in
+// one assembly function (tags_amd64.s): on clevel 6's blocks nearly
+// every position is searched and most searches find nothing, so the Go
+// search's fixed cost (its call of the tag compare, the spills around
+// it, the insert's reloads) was most of its time. With over 0 it is
+// also lazy's loop over the positions that find nothing and lazy's steps
+// after a match (lazy's spills around each search, its dispatch and its
+// checks were the rest of that cost).
 //
 //go:noescape
-func rowSearch64Asm(buf *byte, buflen, ip, end, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, a1, b1, a2 int) (best, off int)
+func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next, depth int) (rip, best, off, st, rep, nextOut int)
+
+// chain16ScanAsm is greedy16's and lazy16's loop over the positions that
+// find nothing, the inserts and the search from 3 included, and lazy16's
+// steps after a match, in assembly (tags_amd64.s); it returns at the
+// match the steps leave, at a position the Go loop must take (a repeat
+// at ip+1, a long match's inside to skip) or at ilimit.
+//
+//go:noescape
+func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, rep2, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int, lits *[]byte, seqs *[]seq) (rip, ranchor, rrep1, rrep2, best, off, st, rep, nextOut int)

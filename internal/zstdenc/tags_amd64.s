@@ -110,44 +110,96 @@ TEXT ·tagMatches64Prefetch(SB), NOSPLIT, $0-40
 	LEAL    (R13)(R14*1), AX \
 	MOVL    AX, (R11)(BX*4)
 
-// func rowSearch64Asm(buf *byte, buflen, ip, end, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, a1, b1, a2 int) (best, off int)
+// func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next, depth int) (rip, best, off, st, rep, nextOut int)
 //
-// rowSearch64's steps for rows of 64: the positions a1..b1-1 and
-// a2..ip-1 entered in their rows (rowUpdate's, the inside of a long
-// match skipped between b1 and a2); ip's hash, row and tag; the prefetch
+// rowSearch64's steps for rows of 64 at ip: the positions waiting
+// (next up to ip) entered in their rows as rowUpdate enters them (the
+// inside of a long match skipped); ip's hash, row and tag; the prefetch
 // of the row rowAhead on (when ip+16 <= buflen: its tags and all its
 // entries); the tag compare; the candidates newest first from the length
-// to beat (over), each rejected by its 4 bytes at that length or
-// compared in full up to end; then ip entered at its row's head.
-// Returns 0, 0 when nothing beat over.
+// to beat, each rejected by its 4 bytes at that length or compared in
+// full up to end; then ip entered at its row's head.
 //
-// Entering: R14 the position, DX the end of the range, R12 mul, R13
-// base. Then SI buf, R8 ip, DI end, R11 the row's entries, R12 the row,
-// R13 its head, DX the matching tags (bit j: the entry j after the
+// With over > 0, one search from over: returns ip, the best length and
+// its offset (0, 0 when nothing beat over) and ip+1, the next position
+// to enter. With over 0, lazy's loop while it finds nothing: from ip up
+// to ilimit, each position whose ip+1 does not start a repeat of rep1 is
+// searched from 3 and, without a match, the next one is
+// (ip-anchor)>>searchStrength + 1 on. Returns at ilimit or beyond (best
+// and off 0), at the first position with a repeat at ip+1, not searched
+// (best and off 0), or at a match: at depth 0 the first (its length,
+// offset and start ip), at depths 1 and 2 the one lazy's steps at the
+// next positions leave (as in chain16ScanAsm, whose steps' code this
+// is), rep 1 if it is a repeat of rep1; with the next position to
+// enter.
+//
+// R8 ip, R15 the next position to enter. Entering a range: R14 the
+// position, DX the end, SI buf, R9 tags, R10 heads, R11 entries, R12 mul,
+// CX shift, R13 base. Searching: DI end, R11 the row's entries, R12 the
+// row, R13 its head, DX the matching tags (bit j: the entry j after the
 // head), BX the best length, R14 its offset, AX the candidate, CX the
-// length.
-TEXT ·rowSearch64Asm(SB), NOSPLIT, $0-128
+// length. On the stack: the match the lazy steps hold (ml, moff, isrep,
+// mst), which search this is (state: 0 the scan's, 1 and 2 the steps
+// one and two positions on, 3 the one search asked for) and its length
+// to beat.
+TEXT ·rowScan64Asm(SB), NOSPLIT, $48-176
 	MOVQ buf+0(FP), SI
 	MOVQ ip+16(FP), R8
-	MOVQ tags+40(FP), R9
-	MOVQ heads+48(FP), R10
-	MOVQ entries+56(FP), R11
-	MOVQ shift+72(FP), CX
-	MOVQ mul+64(FP), R12
-	MOVL base+80(FP), R13
-	MOVQ a1+88(FP), R14
-	MOVQ b1+96(FP), DX
-	CMPQ R14, DX
-	JGE  range2
+	MOVQ next+112(FP), R15
+	MOVQ end+24(FP), DI
+	MOVQ over+56(FP), AX
+	TESTQ AX, AX
+	JZ   scan
+	MOVQ AX, beat-48(SP)
+	MOVQ $3, state-40(SP)
+	JMP  position
+
+scan:
+	MOVQ $3, beat-48(SP)
+	MOVQ $0, state-40(SP)
+
+top:
+	CMPQ R8, ilimit+32(FP)
+	JGE  nothing
+
+	// A repeat of rep1 at ip+1: lazy takes it from here.
+	MOVQ rep1+48(FP), AX
+	LEAQ 1(R8), BX
+	CMPQ BX, AX
+	JLT  position
+	SUBQ AX, BX
+	MOVL (SI)(BX*1), DX
+	CMPL DX, 1(SI)(R8*1)
+	JEQ  nothing
+
+position:
+	MOVQ tags+64(FP), R9
+	MOVQ heads+72(FP), R10
+	MOVQ entries+80(FP), R11
+	MOVQ mul+88(FP), R12
+	MOVQ shift+96(FP), CX
+	MOVL base+104(FP), R13
+
+	// The positions waiting: from min(next, ip), all of them, or the
+	// first rowSkipStart and the last rowSkipEnd of more than
+	// rowSkipThreshold.
+	MOVQ    R15, R14
+	CMPQ    R14, R8
+	CMOVQGT R8, R14
+	MOVQ    R8, DX
+	SUBQ    R14, DX
+	CMPQ    DX, $384
+	JLE     range2
+	LEAQ    96(R14), DX
 
 range1:
 	ROWINSERT
 	INCQ R14
 	CMPQ R14, DX
 	JLT  range1
+	LEAQ -32(R8), R14
 
 range2:
-	MOVQ a2+104(FP), R14
 	CMPQ R14, R8
 	JGE  search
 
@@ -174,14 +226,13 @@ search:
 	SHRL  $8, R12
 
 	// The row of ip+rowAhead: its tags and its four lines of entries
-	// (rowSearch64's two lines from the row's head need the head, a
-	// load that may miss, before the prefetch can issue; the
-	// candidates fall anywhere in the row).
+	// (the candidates fall anywhere in the row; reading its head first
+	// would make the prefetch wait for a load that may miss).
 	LEAQ  16(R8), AX
 	CMPQ  AX, buflen+8(FP)
 	JGT   compare
 	MOVQ  8(SI)(R8*1), AX
-	IMULQ mul+64(FP), AX
+	IMULQ mul+88(FP), AX
 	SHRQ  CX, AX
 	MOVL  AX, AX
 	SHRL  $8, AX
@@ -219,7 +270,7 @@ compare:
 	ANDL     $63, R13
 	MOVQ     R13, CX
 	RORQ     CX, DX
-	MOVQ     over+32(FP), BX
+	MOVQ     beat-48(SP), BX
 	XORL     R14, R14
 
 loop:
@@ -229,7 +280,7 @@ loop:
 	ADDQ  R13, CX
 	ANDQ  $63, CX
 	MOVL  (R11)(CX*4), AX
-	SUBL  base+80(FP), AX
+	SUBL  base+104(FP), AX
 	JMI   insert // from an earlier frame: the rest are older
 	LEAQ  -3(AX)(BX*1), CX
 	MOVL  (SI)(CX*1), CX
@@ -283,25 +334,1025 @@ next:
 	JMP  loop
 
 insert:
-	MOVQ    heads+48(FP), R10
+	MOVQ    heads+72(FP), R10
 	MOVBLZX (R10)(R12*1), CX
 	DECL    CX
 	ANDL    $63, CX
 	MOVB    CX, (R10)(R12*1)
 	SHLQ    $6, R12
 	ORQ     CX, R12
-	MOVQ    tags+40(FP), R9
+	MOVQ    tags+64(FP), R9
 	MOVQ    X0, CX
 	MOVB    CX, (R9)(R12*1)
-	MOVQ    entries+56(FP), R11
-	MOVL    base+80(FP), CX
+	MOVQ    entries+80(FP), R11
+	MOVL    base+104(FP), CX
 	ADDL    R8, CX
 	MOVL    CX, (R11)(R12*4)
+	LEAQ    1(R8), R15
+	MOVQ    state-40(SP), AX
+	TESTQ   AX, AX
+	JNZ     searched
 	TESTQ   R14, R14
-	JNZ     done
-	XORL    BX, BX
+	JNZ     rmatch
 
-done:
-	MOVQ BX, best+112(FP)
-	MOVQ R14, off+120(FP)
+	// Nothing found: on by (ip-anchor)>>searchStrength + 1.
+	MOVQ R8, AX
+	SUBQ anchor+40(FP), AX
+	SHRQ $8, AX
+	LEAQ 1(R8)(AX*1), R8
+	JMP  top
+
+searched:
+	// BX the best length, R14 its offset (0: nothing beat the length
+	// to beat): a lazy step's, or the one search Go asked for.
+	CMPQ  AX, $1
+	JEQ   rstep1done
+	CMPQ  AX, $2
+	JEQ   rstep2done
+	TESTQ R14, R14
+	JNZ   rgreedy
+	JMP   nothing
+
+rmatch:
+	CMPQ depth+120(FP), $0
+	JEQ  rgreedy
+	MOVQ BX, ml-8(SP)
+	MOVQ R14, moff-16(SP)
+	MOVQ $0, isrep-24(SP)
+	MOVQ R8, mst-32(SP)
+
+rstep1:
+	// One position on (lazy16's steps, lazy's gains).
+	CMPQ R8, ilimit+32(FP)
+	JGE  rdone
+	INCQ R8
+	CMPQ isrep-24(SP), $0
+	JNE  rover1
+	MOVQ rep1+48(FP), AX
+	CMPQ R8, AX
+	JLT  rover1
+	MOVQ R8, BX
+	SUBQ AX, BX
+	MOVL (SI)(BX*1), CX
+	CMPL CX, (SI)(R8*1)
+	JNE  rover1
+	MOVL $4, CX
+
+rrep1len8:
+	LEAQ 8(R8)(CX*1), R13
+	CMPQ R13, DI
+	JGT  rrep1len1
+	MOVQ -8(SI)(R13*1), R13
+	LEAQ (BX)(CX*1), R9
+	XORQ (SI)(R9*1), R13
+	JNZ  rrep1found
+	ADDQ $8, CX
+	JMP  rrep1len8
+
+rrep1found:
+	BSFQ R13, R13
+	SHRQ $3, R13
+	ADDQ R13, CX
+	JMP  rrep1cmp
+
+rrep1len1:
+	LEAQ    (R8)(CX*1), R13
+	CMPQ    R13, DI
+	JGE     rrep1cmp
+	MOVBLZX (SI)(R13*1), R13
+	LEAQ    (BX)(CX*1), R9
+	MOVBLZX (SI)(R9*1), R9
+	CMPL    R13, R9
+	JNE     rrep1cmp
+	INCQ    CX
+	JMP     rrep1len1
+
+rrep1cmp:
+	// The repeat of CX bytes if n*3 > ml*3 - offCost(moff) + 1 (the
+	// match held is not a repeat here).
+	LEAQ (CX)(CX*2), AX
+	MOVQ ml-8(SP), R9
+	LEAQ (R9)(R9*2), R9
+	MOVQ moff-16(SP), R13
+	ADDQ $3, R13
+	BSRQ R13, R13
+	SUBQ R13, R9
+	INCQ R9
+	CMPQ AX, R9
+	JLE  rover1
+	MOVQ CX, ml-8(SP)
+	MOVQ rep1+48(FP), AX
+	MOVQ AX, moff-16(SP)
+	MOVQ $1, isrep-24(SP)
+	MOVQ R8, mst-32(SP)
+
+rover1:
+	// over = lazyOver(ml, moff, isrep, 4, ip, end); R9 keeps
+	// ml*4 - offCost(moff, isrep) for the comparison after.
+	MOVQ    moff-16(SP), R13
+	ADDQ    $3, R13
+	BSRQ    R13, R13
+	XORL    AX, AX
+	CMPQ    isrep-24(SP), $0
+	CMOVQNE AX, R13
+	MOVQ    ml-8(SP), AX
+	SHLQ    $2, AX
+	SUBQ    R13, AX
+	ADDQ    $6, AX
+	SARQ    $2, AX
+	MOVQ    DI, CX
+	SUBQ    R8, CX
+	DECQ    CX
+	CMPQ    AX, CX
+	CMOVQGT CX, AX
+	MOVL    $3, CX
+	CMPQ    AX, CX
+	CMOVQLT CX, AX
+	MOVQ    AX, beat-48(SP)
+	MOVQ    $1, state-40(SP)
+	JMP     position
+
+rstep1done:
+	// A match found one position on replaces the one held if
+	// n*4 - offCost(off) > ml*4 - offCost(moff, isrep) + 4.
+	TESTQ R14, R14
+	JZ    rstep2
+	LEAQ  3(R14), CX
+	BSRQ  CX, CX
+	MOVQ  BX, AX
+	SHLQ  $2, AX
+	SUBQ  CX, AX
+	MOVQ    moff-16(SP), R13
+	ADDQ    $3, R13
+	BSRQ    R13, R13
+	XORL    CX, CX
+	CMPQ    isrep-24(SP), $0
+	CMOVQNE CX, R13
+	MOVQ    ml-8(SP), CX
+	SHLQ    $2, CX
+	SUBQ    R13, CX
+	ADDQ    $4, CX
+	CMPQ    AX, CX
+	JLE     rstep2
+	MOVQ    BX, ml-8(SP)
+	MOVQ    R14, moff-16(SP)
+	MOVQ    $0, isrep-24(SP)
+	MOVQ    R8, mst-32(SP)
+	JMP     rstep1
+
+rstep2:
+	// Two positions on, at depth 2.
+	CMPQ depth+120(FP), $2
+	JNE  rdone
+	CMPQ R8, ilimit+32(FP)
+	JGE  rdone
+	INCQ R8
+	CMPQ isrep-24(SP), $0
+	JNE  rover2
+	MOVQ rep1+48(FP), AX
+	CMPQ R8, AX
+	JLT  rover2
+	MOVQ R8, BX
+	SUBQ AX, BX
+	MOVL (SI)(BX*1), CX
+	CMPL CX, (SI)(R8*1)
+	JNE  rover2
+	MOVL $4, CX
+
+rrep2len8:
+	LEAQ 8(R8)(CX*1), R13
+	CMPQ R13, DI
+	JGT  rrep2len1
+	MOVQ -8(SI)(R13*1), R13
+	LEAQ (BX)(CX*1), R9
+	XORQ (SI)(R9*1), R13
+	JNZ  rrep2found
+	ADDQ $8, CX
+	JMP  rrep2len8
+
+rrep2found:
+	BSFQ R13, R13
+	SHRQ $3, R13
+	ADDQ R13, CX
+	JMP  rrep2cmp
+
+rrep2len1:
+	LEAQ    (R8)(CX*1), R13
+	CMPQ    R13, DI
+	JGE     rrep2cmp
+	MOVBLZX (SI)(R13*1), R13
+	LEAQ    (BX)(CX*1), R9
+	MOVBLZX (SI)(R9*1), R9
+	CMPL    R13, R9
+	JNE     rrep2cmp
+	INCQ    CX
+	JMP     rrep2len1
+
+rrep2cmp:
+	// The repeat if n*4 > ml*4 - offCost(moff) + 1.
+	MOVQ CX, AX
+	SHLQ $2, AX
+	MOVQ ml-8(SP), R9
+	SHLQ $2, R9
+	MOVQ moff-16(SP), R13
+	ADDQ $3, R13
+	BSRQ R13, R13
+	SUBQ R13, R9
+	INCQ R9
+	CMPQ AX, R9
+	JLE  rover2
+	MOVQ CX, ml-8(SP)
+	MOVQ rep1+48(FP), AX
+	MOVQ AX, moff-16(SP)
+	MOVQ $1, isrep-24(SP)
+	MOVQ R8, mst-32(SP)
+
+rover2:
+	// over = lazyOver(ml, moff, isrep, 7, ip, end).
+	MOVQ    moff-16(SP), R13
+	ADDQ    $3, R13
+	BSRQ    R13, R13
+	XORL    AX, AX
+	CMPQ    isrep-24(SP), $0
+	CMOVQNE AX, R13
+	MOVQ    ml-8(SP), AX
+	SHLQ    $2, AX
+	SUBQ    R13, AX
+	ADDQ    $9, AX
+	SARQ    $2, AX
+	MOVQ    DI, CX
+	SUBQ    R8, CX
+	DECQ    CX
+	CMPQ    AX, CX
+	CMOVQGT CX, AX
+	MOVL    $3, CX
+	CMPQ    AX, CX
+	CMOVQLT CX, AX
+	MOVQ    AX, beat-48(SP)
+	MOVQ    $2, state-40(SP)
+	JMP     position
+
+rstep2done:
+	// The same with a margin of 7.
+	TESTQ R14, R14
+	JZ    rdone
+	LEAQ  3(R14), CX
+	BSRQ  CX, CX
+	MOVQ  BX, AX
+	SHLQ  $2, AX
+	SUBQ  CX, AX
+	MOVQ    moff-16(SP), R13
+	ADDQ    $3, R13
+	BSRQ    R13, R13
+	XORL    CX, CX
+	CMPQ    isrep-24(SP), $0
+	CMOVQNE CX, R13
+	MOVQ    ml-8(SP), CX
+	SHLQ    $2, CX
+	SUBQ    R13, CX
+	ADDQ    $7, CX
+	CMPQ    AX, CX
+	JLE     rdone
+	MOVQ    BX, ml-8(SP)
+	MOVQ    R14, moff-16(SP)
+	MOVQ    $0, isrep-24(SP)
+	MOVQ    R8, mst-32(SP)
+	JMP     rstep1
+
+rdone:
+	MOVQ R8, rip+128(FP)
+	MOVQ ml-8(SP), AX
+	MOVQ AX, best+136(FP)
+	MOVQ moff-16(SP), AX
+	MOVQ AX, off+144(FP)
+	MOVQ mst-32(SP), AX
+	MOVQ AX, st+152(FP)
+	MOVQ isrep-24(SP), AX
+	MOVQ AX, rep+160(FP)
+	MOVQ R15, nextOut+168(FP)
+	RET
+
+rgreedy:
+	MOVQ R8, rip+128(FP)
+	MOVQ BX, best+136(FP)
+	MOVQ R14, off+144(FP)
+	MOVQ R8, st+152(FP)
+	MOVQ $0, rep+160(FP)
+	MOVQ R15, nextOut+168(FP)
+	RET
+
+nothing:
+	MOVQ R8, rip+128(FP)
+	MOVQ $0, best+136(FP)
+	MOVQ $0, off+144(FP)
+	MOVQ R8, st+152(FP)
+	MOVQ $0, rep+160(FP)
+	MOVQ R15, nextOut+168(FP)
+	RET
+
+// func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, rep2, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int, lits *[]byte, seqs *[]seq) (rip, ranchor, rrep1, rrep2, best, off, st, rep, nextOut int)
+//
+// greedy16's and lazy16's loop over the positions that find nothing,
+// with hcSearch16 from 3 inline, and lazy16's steps after a match: from
+// ip up to ilimit, each position whose ip+1 does not start a repeat of
+// rep1 has the positions waiting (next up to ip) entered in the 16-bit
+// chains, then its chain walked (at most tries candidates, each rejected
+// by its 4 bytes at the length to beat or compared in full up to end);
+// without a match the next position is (ip-anchor)>>searchStrength + 1
+// on. Returns at ilimit or beyond (best and off 0), at the first
+// position with a repeat at ip+1 or with more than rowSkipThreshold
+// positions waiting (the Go loop then takes it as it would, chain16Skip
+// recording the skip), not searched (best and off 0), or at a match:
+// at depth 0 the first (its length, offset and start ip), at depths 1
+// and 2 the one lazy16's steps at the next positions (a repeat of rep1,
+// then hcSearch16 from lazyOver, one position on or, at depth 2, two)
+// leave, rep 1 if it is a repeat of rep1. nextOut is the next position
+// to enter.
+//
+// SI buf, R8 ip, DI end, R10 chain, R11 cmask, R15 the next position to
+// enter. Entering: R14 the position, R9 heads, R12 mul, CX shift, R13
+// hmask. Walking: AX the candidate, R12 its link, BX the best length,
+// R14 its offset, DX the tries left, CX, R9 and R13 scratch. On the
+// stack: the match the lazy steps hold (ml, moff, isrep, mst), which of
+// the three searches the walk serves (state: 0 the first, 1 and 2 the
+// steps one and two positions on) and its length to beat (over).
+TEXT ·chain16ScanAsm(SB), NOSPLIT, $72-224
+	MOVQ buf+0(FP), SI
+	MOVQ ip+16(FP), R8
+	MOVQ end+24(FP), DI
+	MOVQ chain+80(FP), R10
+	MOVQ cmask+96(FP), R11
+	MOVQ next+120(FP), R15
+	MOVQ anchor+40(FP), AX
+	MOVQ AX, anc-72(SP)
+	MOVQ rep1+48(FP), AX
+	MOVQ AX, r1-56(SP)
+	MOVQ rep2+56(FP), AX
+	MOVQ AX, r2-64(SP)
+
+ctop:
+	CMPQ R8, ilimit+32(FP)
+	JGE  cnothing
+
+	// A repeat of rep1 at ip+1: the Go loop takes it from here.
+	MOVQ r1-56(SP), AX
+	LEAQ 1(R8), BX
+	CMPQ BX, AX
+	JLT  cposition
+	SUBQ AX, BX
+	MOVL (SI)(BX*1), DX
+	CMPL DX, 1(SI)(R8*1)
+	JEQ  cnothing
+
+cposition:
+	// The inside of a long match: the Go loop skips it.
+	MOVQ R8, AX
+	SUBQ R15, AX
+	CMPQ AX, $384
+	JGT  cnothing
+
+csearch:
+	// hcSearch16 at ip from 3 (the first search of a position): the
+	// positions waiting first.
+	MOVQ heads+72(FP), R9
+	MOVQ mul+104(FP), R12
+	MOVQ shift+112(FP), CX
+	MOVQ hmask+88(FP), R13
+	MOVQ R15, R14
+	CMPQ R14, R8
+	JGE  centered
+
+cinsert:
+	MOVQ    (SI)(R14*1), AX
+	IMULQ   R12, AX
+	SHRQ    CX, AX
+	ANDQ    R13, AX
+	MOVWLZX (R9)(AX*2), BX
+	MOVQ    R14, DX
+	ANDQ    R11, DX
+	MOVW    BX, (R10)(DX*2)
+	LEAQ    1(R14), BX
+	MOVW    BX, (R9)(AX*2)
+	INCQ    R14
+	CMPQ    R14, R8
+	JLT     cinsert
+	MOVQ    R8, R15
+
+centered:
+	MOVQ    (SI)(R8*1), AX
+	IMULQ   R12, AX
+	SHRQ    CX, AX
+	ANDQ    R13, AX
+	MOVWLZX (R9)(AX*2), AX
+	DECQ    AX
+	MOVQ    tries+64(FP), DX
+	MOVL    $3, BX
+	XORL    R14, R14
+
+cwalk:
+	TESTQ   AX, AX
+	JMI     cwalked
+	MOVQ    AX, CX
+	ANDQ    R11, CX
+	MOVWLZX (R10)(CX*2), R12
+	LEAQ    -3(AX)(BX*1), CX
+	MOVL    (SI)(CX*1), CX
+	LEAQ    -3(R8)(BX*1), R13
+	CMPL    CX, (SI)(R13*1)
+	JNE     cnext
+	XORL    CX, CX
+
+clen8:
+	LEAQ 8(R8)(CX*1), R13
+	CMPQ R13, DI
+	JGT  clen1
+	MOVQ -8(SI)(R13*1), R13
+	LEAQ (AX)(CX*1), R9
+	XORQ (SI)(R9*1), R13
+	JNZ  cfound
+	ADDQ $8, CX
+	JMP  clen8
+
+cfound:
+	BSFQ R13, R13
+	SHRQ $3, R13
+	ADDQ R13, CX
+	JMP  clonger
+
+clen1:
+	LEAQ    (R8)(CX*1), R13
+	CMPQ    R13, DI
+	JGE     clonger
+	MOVBLZX (SI)(R13*1), R13
+	LEAQ    (AX)(CX*1), R9
+	MOVBLZX (SI)(R9*1), R9
+	CMPL    R13, R9
+	JNE     clonger
+	INCQ    CX
+	JMP     clen1
+
+clonger:
+	CMPQ CX, BX
+	JLE  cnext
+	MOVQ CX, BX
+	MOVQ R8, R14
+	SUBQ AX, R14
+	LEAQ (R8)(CX*1), R13
+	CMPQ R13, DI
+	JEQ  cwalked
+
+cnext:
+	// The candidate at least the chain's length back: its link is
+	// stale.
+	MOVQ R8, R13
+	SUBQ AX, R13
+	CMPQ R13, R11
+	JGT  cwalked
+	DECQ DX
+	JZ   cwalked
+	LEAQ -1(R12), AX
+	JMP  cwalk
+
+cwalked:
+	// BX the best length, R14 its offset (0: nothing beat 3).
+	TESTQ R14, R14
+	JNZ   cmatch
+
+	// Nothing found: on by (ip-anchor)>>searchStrength + 1.
+	MOVQ R8, AX
+	SUBQ anc-72(SP), AX
+	SHRQ $8, AX
+	LEAQ 1(R8)(AX*1), R8
+	JMP  ctop
+
+cmatch:
+	MOVQ BX, ml-8(SP)
+	MOVQ R14, moff-16(SP)
+	MOVQ $0, isrep-24(SP)
+	MOVQ R8, mst-32(SP)
+	CMPQ depth+128(FP), $0
+	JEQ  cdone
+
+cstep1:
+	// One position on (lazy16's steps, lazy's gains).
+	CMPQ R8, ilimit+32(FP)
+	JGE  cdone
+	INCQ R8
+	CMPQ isrep-24(SP), $0
+	JNE  cover1
+	MOVQ r1-56(SP), AX
+	CMPQ R8, AX
+	JLT  cover1
+	MOVQ R8, BX
+	SUBQ AX, BX
+	MOVL (SI)(BX*1), CX
+	CMPL CX, (SI)(R8*1)
+	JNE  cover1
+	MOVL $4, CX
+
+crep1len8:
+	LEAQ 8(R8)(CX*1), R13
+	CMPQ R13, DI
+	JGT  crep1len1
+	MOVQ -8(SI)(R13*1), R13
+	LEAQ (BX)(CX*1), R9
+	XORQ (SI)(R9*1), R13
+	JNZ  crep1found
+	ADDQ $8, CX
+	JMP  crep1len8
+
+crep1found:
+	BSFQ R13, R13
+	SHRQ $3, R13
+	ADDQ R13, CX
+	JMP  crep1cmp
+
+crep1len1:
+	LEAQ    (R8)(CX*1), R13
+	CMPQ    R13, DI
+	JGE     crep1cmp
+	MOVBLZX (SI)(R13*1), R13
+	LEAQ    (BX)(CX*1), R9
+	MOVBLZX (SI)(R9*1), R9
+	CMPL    R13, R9
+	JNE     crep1cmp
+	INCQ    CX
+	JMP     crep1len1
+
+crep1cmp:
+	// The repeat of CX bytes if n*3 > ml*3 - offCost(moff) + 1 (the
+	// match held is not a repeat here).
+	LEAQ (CX)(CX*2), AX
+	MOVQ ml-8(SP), R9
+	LEAQ (R9)(R9*2), R9
+	MOVQ moff-16(SP), R13
+	ADDQ $3, R13
+	BSRQ R13, R13
+	SUBQ R13, R9
+	INCQ R9
+	CMPQ AX, R9
+	JLE  cover1
+	MOVQ CX, ml-8(SP)
+	MOVQ r1-56(SP), AX
+	MOVQ AX, moff-16(SP)
+	MOVQ $1, isrep-24(SP)
+	MOVQ R8, mst-32(SP)
+
+cover1:
+	// over = lazyOver(ml, moff, isrep, 4, ip, end); R9 keeps
+	// ml*4 - offCost(moff, isrep) for the comparison after.
+	MOVQ    moff-16(SP), R13
+	ADDQ    $3, R13
+	BSRQ    R13, R13
+	XORL    AX, AX
+	CMPQ    isrep-24(SP), $0
+	CMOVQNE AX, R13
+	MOVQ    ml-8(SP), AX
+	SHLQ    $2, AX
+	SUBQ    R13, AX
+	ADDQ    $6, AX
+	SARQ    $2, AX
+	MOVQ    DI, CX
+	SUBQ    R8, CX
+	DECQ    CX
+	CMPQ    AX, CX
+	CMOVQGT CX, AX
+	MOVL    $3, CX
+	CMPQ    AX, CX
+	CMOVQLT CX, AX
+	MOVQ    AX, over-48(SP)
+	MOVQ    $1, state-40(SP)
+	JMP     lsearch
+
+lsearch:
+	// hcSearch16 at ip from over for the lazy steps (a copy of the
+	// search above, whose walk then serves state 1 or 2).
+	MOVQ heads+72(FP), R9
+	MOVQ mul+104(FP), R12
+	MOVQ shift+112(FP), CX
+	MOVQ hmask+88(FP), R13
+	MOVQ R15, R14
+	CMPQ R14, R8
+	JGE  lentered
+
+linsert:
+	MOVQ    (SI)(R14*1), AX
+	IMULQ   R12, AX
+	SHRQ    CX, AX
+	ANDQ    R13, AX
+	MOVWLZX (R9)(AX*2), BX
+	MOVQ    R14, DX
+	ANDQ    R11, DX
+	MOVW    BX, (R10)(DX*2)
+	LEAQ    1(R14), BX
+	MOVW    BX, (R9)(AX*2)
+	INCQ    R14
+	CMPQ    R14, R8
+	JLT     linsert
+	MOVQ    R8, R15
+
+lentered:
+	MOVQ    (SI)(R8*1), AX
+	IMULQ   R12, AX
+	SHRQ    CX, AX
+	ANDQ    R13, AX
+	MOVWLZX (R9)(AX*2), AX
+	DECQ    AX
+	MOVQ    tries+64(FP), DX
+	MOVQ    over-48(SP), BX
+	XORL    R14, R14
+
+lwalk:
+	TESTQ   AX, AX
+	JMI     lwalked
+	MOVQ    AX, CX
+	ANDQ    R11, CX
+	MOVWLZX (R10)(CX*2), R12
+	LEAQ    -3(AX)(BX*1), CX
+	MOVL    (SI)(CX*1), CX
+	LEAQ    -3(R8)(BX*1), R13
+	CMPL    CX, (SI)(R13*1)
+	JNE     lnext
+	XORL    CX, CX
+
+llen8:
+	LEAQ 8(R8)(CX*1), R13
+	CMPQ R13, DI
+	JGT  llen1
+	MOVQ -8(SI)(R13*1), R13
+	LEAQ (AX)(CX*1), R9
+	XORQ (SI)(R9*1), R13
+	JNZ  lfound
+	ADDQ $8, CX
+	JMP  llen8
+
+lfound:
+	BSFQ R13, R13
+	SHRQ $3, R13
+	ADDQ R13, CX
+	JMP  llonger
+
+llen1:
+	LEAQ    (R8)(CX*1), R13
+	CMPQ    R13, DI
+	JGE     llonger
+	MOVBLZX (SI)(R13*1), R13
+	LEAQ    (AX)(CX*1), R9
+	MOVBLZX (SI)(R9*1), R9
+	CMPL    R13, R9
+	JNE     llonger
+	INCQ    CX
+	JMP     llen1
+
+llonger:
+	CMPQ CX, BX
+	JLE  lnext
+	MOVQ CX, BX
+	MOVQ R8, R14
+	SUBQ AX, R14
+	LEAQ (R8)(CX*1), R13
+	CMPQ R13, DI
+	JEQ  lwalked
+
+lnext:
+	// The candidate at least the chain's length back: its link is
+	// stale.
+	MOVQ R8, R13
+	SUBQ AX, R13
+	CMPQ R13, R11
+	JGT  lwalked
+	DECQ DX
+	JZ   lwalked
+	LEAQ -1(R12), AX
+	JMP  lwalk
+
+lwalked:
+	// BX the best length, R14 its offset (0: nothing beat over).
+	CMPQ state-40(SP), $1
+	JNE  cstep2done
+
+cstep1done:
+	// A match found one position on replaces the one held if
+	// n*4 - offCost(off) > ml*4 - offCost(moff, isrep) + 4.
+	TESTQ R14, R14
+	JZ    cstep2
+	LEAQ  3(R14), CX
+	BSRQ  CX, CX
+	MOVQ  BX, AX
+	SHLQ  $2, AX
+	SUBQ  CX, AX
+	MOVQ    moff-16(SP), R13
+	ADDQ    $3, R13
+	BSRQ    R13, R13
+	XORL    CX, CX
+	CMPQ    isrep-24(SP), $0
+	CMOVQNE CX, R13
+	MOVQ    ml-8(SP), CX
+	SHLQ    $2, CX
+	SUBQ    R13, CX
+	ADDQ    $4, CX
+	CMPQ    AX, CX
+	JLE     cstep2
+	MOVQ    BX, ml-8(SP)
+	MOVQ    R14, moff-16(SP)
+	MOVQ    $0, isrep-24(SP)
+	MOVQ    R8, mst-32(SP)
+	JMP     cstep1
+
+cstep2:
+	// Two positions on, at depth 2.
+	CMPQ depth+128(FP), $2
+	JNE  cdone
+	CMPQ R8, ilimit+32(FP)
+	JGE  cdone
+	INCQ R8
+	CMPQ isrep-24(SP), $0
+	JNE  cover2
+	MOVQ r1-56(SP), AX
+	CMPQ R8, AX
+	JLT  cover2
+	MOVQ R8, BX
+	SUBQ AX, BX
+	MOVL (SI)(BX*1), CX
+	CMPL CX, (SI)(R8*1)
+	JNE  cover2
+	MOVL $4, CX
+
+crep2len8:
+	LEAQ 8(R8)(CX*1), R13
+	CMPQ R13, DI
+	JGT  crep2len1
+	MOVQ -8(SI)(R13*1), R13
+	LEAQ (BX)(CX*1), R9
+	XORQ (SI)(R9*1), R13
+	JNZ  crep2found
+	ADDQ $8, CX
+	JMP  crep2len8
+
+crep2found:
+	BSFQ R13, R13
+	SHRQ $3, R13
+	ADDQ R13, CX
+	JMP  crep2cmp
+
+crep2len1:
+	LEAQ    (R8)(CX*1), R13
+	CMPQ    R13, DI
+	JGE     crep2cmp
+	MOVBLZX (SI)(R13*1), R13
+	LEAQ    (BX)(CX*1), R9
+	MOVBLZX (SI)(R9*1), R9
+	CMPL    R13, R9
+	JNE     crep2cmp
+	INCQ    CX
+	JMP     crep2len1
+
+crep2cmp:
+	// The repeat if n*4 > ml*4 - offCost(moff) + 1.
+	MOVQ CX, AX
+	SHLQ $2, AX
+	MOVQ ml-8(SP), R9
+	SHLQ $2, R9
+	MOVQ moff-16(SP), R13
+	ADDQ $3, R13
+	BSRQ R13, R13
+	SUBQ R13, R9
+	INCQ R9
+	CMPQ AX, R9
+	JLE  cover2
+	MOVQ CX, ml-8(SP)
+	MOVQ r1-56(SP), AX
+	MOVQ AX, moff-16(SP)
+	MOVQ $1, isrep-24(SP)
+	MOVQ R8, mst-32(SP)
+
+cover2:
+	// over = lazyOver(ml, moff, isrep, 7, ip, end).
+	MOVQ    moff-16(SP), R13
+	ADDQ    $3, R13
+	BSRQ    R13, R13
+	XORL    AX, AX
+	CMPQ    isrep-24(SP), $0
+	CMOVQNE AX, R13
+	MOVQ    ml-8(SP), AX
+	SHLQ    $2, AX
+	SUBQ    R13, AX
+	ADDQ    $9, AX
+	SARQ    $2, AX
+	MOVQ    DI, CX
+	SUBQ    R8, CX
+	DECQ    CX
+	CMPQ    AX, CX
+	CMOVQGT CX, AX
+	MOVL    $3, CX
+	CMPQ    AX, CX
+	CMOVQLT CX, AX
+	MOVQ    AX, over-48(SP)
+	MOVQ    $2, state-40(SP)
+	JMP     lsearch
+
+cstep2done:
+	// The same with a margin of 7.
+	TESTQ R14, R14
+	JZ    cdone
+	LEAQ  3(R14), CX
+	BSRQ  CX, CX
+	MOVQ  BX, AX
+	SHLQ  $2, AX
+	SUBQ  CX, AX
+	MOVQ    moff-16(SP), R13
+	ADDQ    $3, R13
+	BSRQ    R13, R13
+	XORL    CX, CX
+	CMPQ    isrep-24(SP), $0
+	CMOVQNE CX, R13
+	MOVQ    ml-8(SP), CX
+	SHLQ    $2, CX
+	SUBQ    R13, CX
+	ADDQ    $7, CX
+	CMPQ    AX, CX
+	JLE     cdone
+	MOVQ    BX, ml-8(SP)
+	MOVQ    R14, moff-16(SP)
+	MOVQ    $0, isrep-24(SP)
+	MOVQ    R8, mst-32(SP)
+	JMP     cstep1
+
+cdone:
+	// The match is decided (ml, moff, isrep, mst): back over the
+	// bytes before it that match too (not for a repeat), then its
+	// literals and itself go out as emit writes them, when the
+	// literals can be copied 16 bytes at a time within buf (else Go
+	// takes the match from here), and the repeats of rep2 after it.
+	MOVQ mst-32(SP), R8
+	MOVQ ml-8(SP), BX
+	MOVQ moff-16(SP), R14
+	MOVQ anc-72(SP), DX
+	CMPQ isrep-24(SP), $0
+	JNE  ccaught
+
+ccatch:
+	CMPQ    R8, DX
+	JLE     ccaught
+	MOVQ    R8, AX
+	SUBQ    R14, AX
+	JLE     ccaught
+	MOVBLZX -1(SI)(R8*1), CX
+	MOVBLZX -1(SI)(AX*1), R9
+	CMPL    CX, R9
+	JNE     ccaught
+	DECQ    R8
+	INCQ    BX
+	JMP     ccatch
+
+ccaught:
+	MOVQ R8, mst-32(SP)
+	MOVQ BX, ml-8(SP)
+	LEAQ 15(R8), AX
+	CMPQ AX, buflen+8(FP)
+	JGT  cpending
+
+	// The literals, anchor (DX) to st (R8), onto lits (whose room Go
+	// checked: at least end-anchor+16 bytes).
+	MOVQ R8, CX
+	SUBQ DX, CX
+	MOVQ lits+136(FP), R9
+	MOVQ 8(R9), AX
+	MOVQ (R9), R12
+	ADDQ AX, R12
+	ADDQ CX, AX
+	MOVQ AX, 8(R9)
+	LEAQ (SI)(DX*1), R13
+	XORL AX, AX
+
+ccopy:
+	CMPQ  AX, CX
+	JGE   ccopied
+	MOVOU (R13)(AX*1), X1
+	MOVOU X1, (R12)(AX*1)
+	ADDQ  $16, AX
+	JMP   ccopy
+
+ccopied:
+	// The sequence (seqs has room for one per 4 bytes from anchor to
+	// end, Go checked): literal length, match length, offset, 0.
+	MOVQ seqs+144(FP), R9
+	MOVQ 8(R9), AX
+	MOVQ AX, R12
+	SHLQ $4, R12
+	ADDQ (R9), R12
+	MOVL CX, (R12)
+	MOVL BX, 4(R12)
+	MOVL R14, 8(R12)
+	MOVL $0, 12(R12)
+	INCQ AX
+	MOVQ AX, 8(R9)
+
+	// A new offset becomes rep1.
+	CMPQ isrep-24(SP), $0
+	JNE  cemitted
+	MOVQ r1-56(SP), AX
+	MOVQ AX, r2-64(SP)
+	MOVQ R14, r1-56(SP)
+
+cemitted:
+	ADDQ BX, R8
+	MOVQ R8, anc-72(SP)
+
+crep0:
+	// Repeats of rep2 at ip, each a sequence without literals, rep1
+	// and rep2 swapped.
+	CMPQ R8, ilimit+32(FP)
+	JGT  ctop
+	MOVQ r2-64(SP), AX
+	CMPQ R8, AX
+	JLT  ctop
+	MOVQ R8, BX
+	SUBQ AX, BX
+	MOVL (SI)(BX*1), CX
+	CMPL CX, (SI)(R8*1)
+	JNE  ctop
+	MOVL $4, CX
+
+crep0len8:
+	LEAQ 8(R8)(CX*1), R13
+	CMPQ R13, DI
+	JGT  crep0len1
+	MOVQ -8(SI)(R13*1), R13
+	LEAQ (BX)(CX*1), R9
+	XORQ (SI)(R9*1), R13
+	JNZ  crep0found
+	ADDQ $8, CX
+	JMP  crep0len8
+
+crep0found:
+	BSFQ R13, R13
+	SHRQ $3, R13
+	ADDQ R13, CX
+	JMP  crep0emit
+
+crep0len1:
+	LEAQ    (R8)(CX*1), R13
+	CMPQ    R13, DI
+	JGE     crep0emit
+	MOVBLZX (SI)(R13*1), R13
+	LEAQ    (BX)(CX*1), R9
+	MOVBLZX (SI)(R9*1), R9
+	CMPL    R13, R9
+	JNE     crep0emit
+	INCQ    CX
+	JMP     crep0len1
+
+crep0emit:
+	MOVQ r1-56(SP), R9
+	MOVQ r2-64(SP), AX
+	MOVQ AX, r1-56(SP)
+	MOVQ R9, r2-64(SP)
+	MOVQ seqs+144(FP), R9
+	MOVQ 8(R9), R13
+	MOVQ R13, R12
+	SHLQ $4, R12
+	ADDQ (R9), R12
+	MOVL $0, (R12)
+	MOVL CX, 4(R12)
+	MOVL AX, 8(R12)
+	MOVL $0, 12(R12)
+	INCQ R13
+	MOVQ R13, 8(R9)
+	ADDQ CX, R8
+	MOVQ R8, anc-72(SP)
+	JMP  crep0
+
+cpending:
+	MOVQ R8, rip+152(FP)
+	MOVQ anc-72(SP), AX
+	MOVQ AX, ranchor+160(FP)
+	MOVQ r1-56(SP), AX
+	MOVQ AX, rrep1+168(FP)
+	MOVQ r2-64(SP), AX
+	MOVQ AX, rrep2+176(FP)
+	MOVQ ml-8(SP), AX
+	MOVQ AX, best+184(FP)
+	MOVQ moff-16(SP), AX
+	MOVQ AX, off+192(FP)
+	MOVQ mst-32(SP), AX
+	MOVQ AX, st+200(FP)
+	MOVQ isrep-24(SP), AX
+	MOVQ AX, rep+208(FP)
+	MOVQ R15, nextOut+216(FP)
+	RET
+
+cnothing:
+	MOVQ R8, rip+152(FP)
+	MOVQ anc-72(SP), AX
+	MOVQ AX, ranchor+160(FP)
+	MOVQ r1-56(SP), AX
+	MOVQ AX, rrep1+168(FP)
+	MOVQ r2-64(SP), AX
+	MOVQ AX, rrep2+176(FP)
+	MOVQ $0, best+184(FP)
+	MOVQ $0, off+192(FP)
+	MOVQ R8, st+200(FP)
+	MOVQ $0, rep+208(FP)
+	MOVQ R15, nextOut+216(FP)
 	RET

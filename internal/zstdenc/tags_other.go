@@ -20,6 +20,12 @@ func tagMatches64AndPrefetch(tags []byte, tag uint8, ptags *byte, pentries *uint
 	return tagMatchesSWAR(tags, tag, 64)
 }
 
-func rowSearch64Asm(buf *byte, buflen, ip, end, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, a1, b1, a2 int) (best, off int) {
-	panic("zstdenc: rowSearch64Asm without assembly")
+// rowScan64Asm is never called here (useRowAsm is false).
+func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next, depth int) (rip, best, off, st, rep, nextOut int) {
+	panic("zstdenc: rowScan64Asm without assembly")
+}
+
+// chain16ScanAsm is never called here (useRowAsm is false).
+func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, rep2, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int, lits *[]byte, seqs *[]seq) (rip, ranchor, rrep1, rrep2, best, off, st, rep, nextOut int) {
+	panic("zstdenc: chain16ScanAsm without assembly")
 }

@@ -63,10 +63,30 @@ func TestRowSearch64AsmAgainstGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var a, g Encoder
 	a.rowsFrom, g.rowsFrom = 10, 10
+	type source struct {
+		name string
+		n    int
+	}
+	var sources []source
 	for _, n := range []int{9, 16, 17, 100, 4095, 70000, 300 << 10} {
+		sources = append(sources, source{"", n})
+	}
+	// Shuffled noisy and textual data: short matches at most positions
+	// and repeats, every branch of the lazy steps.
+	for _, name := range []string{"sensor_f32", "text", "timestamps_i64"} {
+		sources = append(sources, source{name, 64 << 10}, source{name, 300 << 10})
+	}
+	for _, sc := range sources {
+		n := sc.n
 		buf := guard.New(n, guard.End)
 		src := buf.Bytes
+		if sc.name != "" {
+			copy(src, golden.Shuffled(golden.MustPattern(t, sc.name, n), 4))
+		}
 		for i := range src {
+			if sc.name != "" {
+				break
+			}
 			switch {
 			case i%4000 < 1500:
 				src[i] = byte(i % 13)
@@ -86,12 +106,12 @@ func TestRowSearch64AsmAgainstGo(t *testing.T) {
 				hits++
 			}
 			if !bytes.Equal(fa, fg) {
-				t.Fatalf("n=%d level %d: assembly %d bytes, Go %d, differ at %d", n, lvl, len(fa), len(fg), golden.FirstDiff(fa, fg))
+				t.Fatalf("%s n=%d level %d: assembly %d bytes, Go %d, differ at %d", sc.name, n, lvl, len(fa), len(fg), golden.FirstDiff(fa, fg))
 			}
 			// The rows too: an entry entered or not rarely changes a
 			// frame.
 			if a.rows && (!bytes.Equal(a.rowTags, g.rowTags) || !bytes.Equal(a.rowHeads, g.rowHeads) || !slices.Equal(a.hashT, g.hashT)) {
-				t.Fatalf("n=%d level %d: the rows differ after the frame", n, lvl)
+				t.Fatalf("%s n=%d level %d: the rows differ after the frame", sc.name, n, lvl)
 			}
 		}
 		if n >= 4095 && hits == 0 {
