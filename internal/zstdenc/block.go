@@ -165,6 +165,7 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 		default:
 			table = &e.hufNext
 			mode = modeFSE
+			oldSize = newSize
 		}
 	}
 	if mode == modeRepeat {
@@ -172,6 +173,16 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 		if lh == 3 {
 			four = false
 		}
+	}
+	// oldSize is now the chosen table's estimate, the whole bytes of its
+	// codes' bits: the streams take at least that (and their last bits,
+	// closing bits and jump table), so when it and the description reach
+	// what a kept section must save, the streams would be written only to
+	// be dropped below. libzstd writes them; a noisy plane's literals
+	// (32 KiB, a few symbols more frequent than the count's quick test
+	// lets through) cost as much to code as to search.
+	if hs+oldSize >= n-minGain(n, e.strategy) {
+		return e.rawLits(dst, lits)
 	}
 	cn := huffStreams(dst[lh+hs:], lits, table, four)
 	cn += hs
