@@ -1,6 +1,9 @@
 package zstdenc
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // seq is one sequence: ll literals, then ml bytes copied from offset
 // back. seqCodes replaces ll and ml by the extra bits their codes leave
@@ -135,6 +138,14 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 		return rleLiterals(dst, lits)
 	}
 	if int(largest) <= n>>7+4 {
+		return e.rawLits(dst, lits)
+	}
+	if !e.hufValid && int(largest) < n>>5 && entropyBytes(count, maxSym, n)+1 >= n-minGain(n, e.strategy) {
+		// Near-flat counts whose entropy alone (no prefix code does
+		// better; a new table's description is at least a byte) misses
+		// the minimum gain: the table would be built, described and
+		// estimated only to store the literals raw below. A noisy
+		// plane's mantissa bytes; libzstd builds the table.
 		return e.rawLits(dst, lits)
 	}
 	lh := 3
@@ -366,4 +377,20 @@ func (e *Encoder) compressBlock() int {
 		return 0
 	}
 	return pos + bs
+}
+
+// entropyBytes is a lower bound of the size in bytes of n symbols of
+// count coded by any prefix code: their Shannon entropy, n*log2(n) less
+// the sum of c*log2(c), in whole bytes, less two for the float sums'
+// rounding. Only near-flat counts ask (a few hundred logarithms).
+func entropyBytes(count *[256]uint32, maxSym, n int) int {
+	sum := 0.0
+	for _, c := range count[:maxSym+1] {
+		if c > 1 {
+			f := float64(c)
+			sum += f * math.Log2(f)
+		}
+	}
+	bits := float64(n)*math.Log2(float64(n)) - sum
+	return int(bits/8) - 2
 }
