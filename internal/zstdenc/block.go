@@ -140,7 +140,7 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 	if int(largest) <= n>>7+4 {
 		return e.rawLits(dst, lits)
 	}
-	if !e.hufValid && int(largest) < n>>5 && entropyBytes(count, maxSym, n)+1 >= n-minGain(n, e.strategy) {
+	if !e.hufValid && int(largest) < n>>5 && entropyMisses(count, maxSym, n, n-minGain(n, e.strategy)-1) {
 		// Near-flat counts whose entropy alone (no prefix code does
 		// better; a new table's description is at least a byte) misses
 		// the minimum gain: the table would be built, described and
@@ -379,11 +379,22 @@ func (e *Encoder) compressBlock() int {
 	return pos + bs
 }
 
-// entropyBytes is a lower bound of the size in bytes of n symbols of
-// count coded by any prefix code: their Shannon entropy, n*log2(n) less
-// the sum of c*log2(c), in whole bytes, less two for the float sums'
-// rounding. Only near-flat counts ask (a few hundred logarithms).
-func entropyBytes(count *[256]uint32, maxSym, n int) int {
+// entropyMisses says whether n symbols of count need need bytes or more
+// whatever their prefix code: whether their Shannon entropy, n*log2(n)
+// less the sum of c*log2(c) bits, reaches need bytes, less two for the
+// float sums' rounding. The entropy is at most log2 of the number of
+// symbols present, which answers most counts with one logarithm; the
+// rest take one a symbol.
+func entropyMisses(count *[256]uint32, maxSym, n, need int) bool {
+	present := 0
+	for _, c := range count[:maxSym+1] {
+		if c != 0 {
+			present++
+		}
+	}
+	if float64(n)*math.Log2(float64(present))/8 < float64(need+2) {
+		return false
+	}
 	sum := 0.0
 	for _, c := range count[:maxSym+1] {
 		if c > 1 {
@@ -392,5 +403,5 @@ func entropyBytes(count *[256]uint32, maxSym, n int) int {
 		}
 	}
 	bits := float64(n)*math.Log2(float64(n)) - sum
-	return int(bits/8) - 2
+	return int(bits/8)-2 >= need
 }
