@@ -62,6 +62,40 @@ func BenchmarkEncodePlanes(b *testing.B) {
 	}
 }
 
+// BenchmarkEncodeChunkPlanes encodes every byte plane of a 1 MiB chunk
+// as c-blosc2 cuts it at clevels 1-2 (blocks of typesize planes of 32
+// KiB, each shuffled; libzstd levels 1 and 3): the chunk's later blocks
+// differ from its first (f32_noise's mantissa planes, timestamps'
+// gaps), which is what BenchmarkEncodePlanes sees.
+func BenchmarkEncodeChunkPlanes(b *testing.B) {
+	for _, s := range []struct {
+		name string
+		ts   int
+	}{{"f32_noise", 4}, {"sensor_f32", 4}, {"sensor_f64", 8}, {"timestamps_i64", 8}, {"sparse_f64", 8}, {"text", 1}, {"runs", 4}} {
+		const pl = 32 << 10
+		in := golden.MustPattern(b, s.name, 1<<20)
+		var src []byte
+		for off := 0; off+pl*s.ts <= len(in); off += pl * s.ts {
+			src = append(src, golden.Shuffled(in[off:off+pl*s.ts], s.ts)...)
+		}
+		for _, lvl := range []int{1, 3} {
+			b.Run(fmt.Sprintf("%s/l%d", s.name, lvl), func(b *testing.B) {
+				var e Encoder
+				dst := e.Encode(nil, src[:pl], lvl)
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				done := cputime.Throughput(b, len(src))
+				for b.Loop() {
+					for p := 0; p < len(src); p += pl {
+						dst = e.Encode(dst[:0], src[p:p+pl], lvl)
+					}
+				}
+				done()
+			})
+		}
+	}
+}
+
 // BenchmarkEntropy times the entropy stage alone (compressBlock: literals,
 // sequence codes, table choice, bit streams) on the sequences the level 1
 // and 3 finders leave for the byte planes BenchmarkEncodePlanes encodes.

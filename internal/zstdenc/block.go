@@ -1,6 +1,9 @@
 package zstdenc
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // seq is one sequence: ll literals, then ml bytes copied from offset
 // back. seqCodes replaces ll and ml by the extra bits their codes leave
@@ -137,6 +140,14 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 	if int(largest) <= n>>7+4 {
 		return e.rawLits(dst, lits)
 	}
+	if !e.hufValid && int(largest) < n>>5 && entropyMisses(count, maxSym, n, n-minGain(n, e.strategy)-1) {
+		// Near-flat counts whose entropy alone (no prefix code does
+		// better; a new table's description is at least a byte) misses
+		// the minimum gain: the table would be built, described and
+		// estimated only to store the literals raw below. A noisy
+		// plane's mantissa bytes; libzstd builds the table.
+		return e.rawLits(dst, lits)
+	}
 	lh := 3
 	if n >= 1<<10 {
 		lh++
@@ -165,6 +176,7 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 		default:
 			table = &e.hufNext
 			mode = modeFSE
+			oldSize = newSize
 		}
 	}
 	if mode == modeRepeat {
@@ -172,6 +184,16 @@ func (e *Encoder) writeLiterals(dst []byte) int {
 		if lh == 3 {
 			four = false
 		}
+	}
+	// oldSize is now the chosen table's estimate, the whole bytes of its
+	// codes' bits: the streams take at least that (and their last bits,
+	// closing bits and jump table), so when it and the description reach
+	// what a kept section must save, the streams would be written only to
+	// be dropped below. libzstd writes them; a noisy plane's literals
+	// (32 KiB, a few symbols more frequent than the count's quick test
+	// lets through) cost as much to code as to search.
+	if hs+oldSize >= n-minGain(n, e.strategy) {
+		return e.rawLits(dst, lits)
 	}
 	cn := huffStreams(dst[lh+hs:], lits, table, four)
 	cn += hs
@@ -355,4 +377,31 @@ func (e *Encoder) compressBlock() int {
 		return 0
 	}
 	return pos + bs
+}
+
+// entropyMisses says whether n symbols of count need need bytes or more
+// whatever their prefix code: whether their Shannon entropy, n*log2(n)
+// less the sum of c*log2(c) bits, reaches need bytes, less two for the
+// float sums' rounding. The entropy is at most log2 of the number of
+// symbols present, which answers most counts with one logarithm; the
+// rest take one a symbol.
+func entropyMisses(count *[256]uint32, maxSym, n, need int) bool {
+	present := 0
+	for _, c := range count[:maxSym+1] {
+		if c != 0 {
+			present++
+		}
+	}
+	if float64(n)*math.Log2(float64(present))/8 < float64(need+2) {
+		return false
+	}
+	sum := 0.0
+	for _, c := range count[:maxSym+1] {
+		if c > 1 {
+			f := float64(c)
+			sum += f * math.Log2(f)
+		}
+	}
+	bits := float64(n)*math.Log2(float64(n)) - sum
+	return int(bits/8)-2 >= need
 }

@@ -72,11 +72,25 @@ func (t *fseCTable) build(norm []int16, log uint8) {
 			}
 		}
 	}
-	for u := 0; u < size; u++ {
-		s := symbols[u&(len(symbols)-1)] & 63
-		i := start[s]
-		t.states[i&(len(t.states)-1)] = uint16(size + u)
-		start[s] = i + 1
+	// Each symbol's states in order of u, its counter in start. Two a
+	// turn, both counters read before either is stored: when one
+	// symbol holds most of the table, consecutive slots are often its
+	// own, and each read of its counter waited on the store before it.
+	// The second read is one short when both slots are the symbol's.
+	// (size is at least 32.)
+	for u := 0; u < size; u += 2 {
+		s0 := symbols[u&(len(symbols)-1)] & 63
+		s1 := symbols[(u+1)&(len(symbols)-1)] & 63
+		i0, i1 := start[s0], start[s1]
+		same := 0
+		if s0 == s1 {
+			same = 1
+		}
+		i1 += same
+		t.states[i0&(len(t.states)-1)] = uint16(size + u)
+		t.states[i1&(len(t.states)-1)] = uint16(size + u + 1)
+		start[s0] = i0 + 1
+		start[s1] = i1 + 1
 	}
 	total := int32(0)
 	for s := 0; s <= maxSym; s++ {

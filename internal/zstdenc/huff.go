@@ -16,9 +16,13 @@ const (
 
 // huffCTable is a canonical Huffman code for literals.
 type huffCTable struct {
-	code   [maxHuffSymbols]uint16
-	bits   [maxHuffSymbols]uint8
-	ce     [maxHuffSymbols]uint32 // code | bits<<16: one load a symbol
+	code [maxHuffSymbols]uint16
+	bits [maxHuffSymbols]uint8
+	// ce holds each symbol's code, then (from maxHuffSymbols on) its
+	// length, both 64-bit: the stream loops in assembly shift a code
+	// from memory into place and add a length from memory, one
+	// instruction each, where one packed entry took two more to split.
+	ce     [2 * maxHuffSymbols]uint64
 	maxSym int
 	log    uint8 // the longest code
 }
@@ -99,8 +103,9 @@ func (b *huffBuilder) build(t *huffCTable, count *[256]uint32, maxSym int, limit
 	for s := maxSym + 1; s < maxHuffSymbols; s++ {
 		t.bits[s], t.code[s] = 0, 0
 	}
-	for s := range t.ce {
-		t.ce[s] = uint32(t.code[s]) | uint32(t.bits[s])<<16
+	for s := range maxHuffSymbols {
+		t.ce[s] = uint64(t.code[s])
+		t.ce[maxHuffSymbols+s] = uint64(t.bits[s])
 	}
 }
 
@@ -288,10 +293,18 @@ func (e *Encoder) fseWeights(dst []byte, w []uint8, cnt *[16]uint32, maxW int) i
 // stream and returns its size. Symbols go in backwards, so the decoder
 // reading from the end meets the first one first.
 func huffStream(dst []byte, src []byte, t *huffCTable) int {
+	if n := len(src); haveSeqBitsAsm && n > 0 && len(dst) >= 2*n+8 {
+		pos, acc, nb := huffStreamAsm(&dst[0], &src[0], n, &t.ce)
+		return huffClose(dst, pos, acc, uint(nb))
+	}
+	return huffStreamFrom(dst, src, t, 0, 0, 0)
+}
+
+// huffStreamFrom codes src into a stream whose first pos bytes are in
+// dst with nb (at most 7) more bits in acc, then closes it, and returns
+// its size.
+func huffStreamFrom(dst []byte, src []byte, t *huffCTable, pos int, acc uint64, nb uint) int {
 	ce := &t.ce
-	var acc uint64
-	var nb uint
-	pos := 0
 	flush := func() {
 		le.Store64(dst, pos, acc)
 		k := nb >> 3
@@ -300,19 +313,14 @@ func huffStream(dst []byte, src []byte, t *huffCTable) int {
 		nb &= 7
 	}
 	put := func(s byte) {
-		c := ce[s]
-		acc |= uint64(c&0xFFFF) << (nb & 63)
-		nb += uint(c >> 16)
+		acc |= ce[s] << (nb & 63)
+		nb += uint(ce[maxHuffSymbols+int(s)])
 	}
 	// As many codes go in between flushes as the 57 bits a flush leaves
 	// free hold: 7 of at most 8 bits, 5 of at most 11 (the longest). The
 	// stream is the same whatever the grouping; fewer flushes cost less.
 	i := len(src)
-	if haveSeqBitsAsm && i > 0 && len(dst) >= 2*i+8 {
-		p, a, n := huffStreamAsm(&dst[0], &src[0], i, ce)
-		pos, acc, nb = p, a, uint(n)
-		i = 0
-	} else if t.log <= 8 {
+	if t.log <= 8 {
 		for i%7 != 0 {
 			i--
 			put(src[i])
@@ -345,13 +353,24 @@ func huffStream(dst []byte, src []byte, t *huffCTable) int {
 			flush()
 		}
 	}
+	return huffClose(dst, pos, acc, nb)
+}
+
+// huffClose ends a stream of pos bytes and nb (at most 7) bits in acc
+// with its closing bit and returns its size.
+func huffClose(dst []byte, pos int, acc uint64, nb uint) int {
 	acc |= 1 << (nb & 63)
 	nb++
-	flush()
-	if nb > 0 {
-		pos++
-	}
-	return pos
+	le.Store64(dst, pos, acc)
+	return pos + int(nb+7)>>3
+}
+
+// huffPair is what huffPairAsm leaves of its two streams: the bytes
+// written, and the bits (at most 7) still in each accumulator.
+type huffPair struct {
+	posA, posB int
+	accA, accB uint64
+	nbA, nbB   uint64
 }
 
 // huffStreams codes src with t as one stream or four behind a jump table
@@ -364,6 +383,9 @@ func huffStreams(dst []byte, src []byte, t *huffCTable, four bool) int {
 		return 0
 	}
 	seg := (len(src) + 3) / 4
+	if haveSeqBitsAsm && len(dst) >= 6+4*(2*seg+8) {
+		return huffStreamsPaired(dst, src, t, seg)
+	}
 	pos := 6
 	for k := 0; k < 4; k++ {
 		part := src[min(k*seg, len(src)):min((k+1)*seg, len(src))]
@@ -375,6 +397,36 @@ func huffStreams(dst []byte, src []byte, t *huffCTable, four bool) int {
 			binary.LittleEndian.PutUint16(dst[2*k:], uint16(n))
 		}
 		pos += n
+	}
+	return pos
+}
+
+// huffStreamsPaired writes huffStreams' four streams two at a time
+// (huffPairAsm): the second of a pair goes 2*seg+8 bytes past the first,
+// then moves down behind it. Parts are seg long but the last, which is
+// up to 3 shorter (src has at least 12 bytes): its pair runs over the
+// shorter length, and the first part's first few literals, which go in
+// last, are coded after.
+func huffStreamsPaired(dst []byte, src []byte, t *huffCTable, seg int) int {
+	pos := 6
+	gap := 2*seg + 8
+	for k := 0; k < 4; k += 2 {
+		a := src[k*seg : (k+1)*seg]
+		b := src[(k+1)*seg : min((k+2)*seg, len(src))]
+		d := len(a) - len(b)
+		var st huffPair
+		huffPairAsm(&dst[pos], &dst[pos+gap], &a[d], &b[0], len(b), &t.ce, &st)
+		na := huffStreamFrom(dst[pos:], a[:d], t, st.posA, st.accA, uint(st.nbA))
+		nb := huffClose(dst[pos+gap:], st.posB, st.accB, uint(st.nbB))
+		if na > 0xFFFF || (k == 0 && nb > 0xFFFF) {
+			return 0
+		}
+		binary.LittleEndian.PutUint16(dst[2*k:], uint16(na))
+		if k == 0 {
+			binary.LittleEndian.PutUint16(dst[2:], uint16(nb))
+		}
+		copy(dst[pos+na:], dst[pos+gap:pos+gap+nb])
+		pos += na + nb
 	}
 	return pos
 }

@@ -33,7 +33,16 @@ func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *
 // a literal and 8 more. Requires BMI2; runs where encodeSeqsAsm does.
 //
 //go:noescape
-func huffStreamAsm(dst, src *byte, n int, ce *[256]uint32) (pos int, acc, nb uint64)
+func huffStreamAsm(dst, src *byte, n int, ce *[2 * maxHuffSymbols]uint64) (pos int, acc, nb uint64)
+
+// huffPairAsm writes two streams at once, each as huffStreamAsm would:
+// the n literals at srcA into dstA and the n at srcB into dstB, last
+// first, leaving in st the bytes written and the bits left (fewer than
+// 8) in each accumulator. Each dst has room for 2 bytes a literal and 8
+// more. Requires BMI2; runs where encodeSeqsAsm does.
+//
+//go:noescape
+func huffPairAsm(dstA, dstB, srcA, srcB *byte, n int, ce *[2 * maxHuffSymbols]uint64, st *huffPair)
 
 // haveHistAsm says that countBytes counts through histAsm.
 const haveHistAsm = true

@@ -12,8 +12,12 @@ func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *
 	panic("zstdenc: no assembly sequence codes on this build")
 }
 
-func huffStreamAsm(dst, src *byte, n int, ce *[256]uint32) (pos int, acc, nb uint64) {
+func huffStreamAsm(dst, src *byte, n int, ce *[2 * maxHuffSymbols]uint64) (pos int, acc, nb uint64) {
 	panic("zstdenc: no assembly Huffman stream on this build")
+}
+
+func huffPairAsm(dstA, dstB, srcA, srcB *byte, n int, ce *[2 * maxHuffSymbols]uint64, st *huffPair) {
+	panic("zstdenc: no assembly Huffman streams on this build")
 }
 
 const haveHistAsm = false
