@@ -17,16 +17,35 @@ import (
 // shuffleRows writes rows of items straight into a block's streams: the
 // source rows and the streams sit against a guard page, at either end,
 // so a kernel that reads or writes a byte outside the rows (a row's last
-// elements go through masks) faults, and every byte of the streams must
-// be the row's item or left as it was. The prefetch distance is any
-// value: a prefetch never faults.
+// elements go through masks, or a copy on the stack) faults, and every
+// byte of the streams must be the row's item or left as it was. Every
+// kernel level the CPU has runs, for each typesize it has a kernel of.
+// The prefetch distance is any value: a prefetch never faults.
 func TestShuffleRowsMatchesOracle(t *testing.T) {
-	const ts = 8
-	if !canShuffleRows(ts) {
+	ran := 0
+	for _, k := range runnableKernels(t) {
+		restore := forceShuffleLevel(k.Level)
+		for _, ts := range []int{2, 4, 8} {
+			if canShuffleRows(ts) {
+				ran++
+				testShuffleRows(t, k.Name(), ts)
+			}
+		}
+		restore()
+	}
+	if ran == 0 {
 		t.Skip("SKIPPED: no kernel shuffles rows into streams on this CPU or build")
 	}
-	rng := rand.New(rand.NewPCG(7, 8))
-	for _, row := range []int{1, 2, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 51, 63, 64, 65, 100} {
+}
+
+// rowLengths are the row lengths the row kernel tests take: around each
+// vector's elements (16 of 8 or 4 bytes, 32 of 2 at AVX-512; 16 at AVX2)
+// and their multiples.
+var rowLengths = []int{1, 2, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 47, 48, 51, 63, 64, 65, 95, 100}
+
+func testShuffleRows(t *testing.T, kernel string, ts int) {
+	rng := rand.New(rand.NewPCG(7, uint64(ts)))
+	for _, row := range rowLengths {
 		for _, n1 := range []int{1, 2, 3, 16} {
 			for _, side := range []guard.Side{guard.End, guard.Start} {
 				ss1 := row + rng.IntN(20)
@@ -60,7 +79,7 @@ func TestShuffleRowsMatchesOracle(t *testing.T) {
 				pf := []int{0, 64, 8 << 10, -1 << 20, 1 << 30}[rng.IntN(5)]
 				shuffleRows(dst, src[sp*ts:], ts, n, row, n1, ds1, ss1*ts, pf)
 				if !bytes.Equal(dst, want) {
-					t.Fatalf("row %d n1 %d ss1 %d ds1 %d side %d:\n%s", row, n1, ss1, ds1, side, diffReport(dst, want))
+					t.Fatalf("%s ts %d row %d n1 %d ss1 %d ds1 %d side %d:\n%s", kernel, ts, row, n1, ss1, ds1, side, diffReport(dst, want))
 				}
 				gd.Free()
 				gs.Free()
