@@ -205,10 +205,11 @@ func fill(b []byte, v byte) {
 // the streams of a byte shuffle (byte j of item e is ss[j][e]) straight
 // into their places in dst: row k from item sp+k*ss1 of the streams to
 // item dp+k*ds1 of dst (schunkhook.UnshuffleRows). It reports false,
-// writing nothing, where no kernel takes ts-byte items or a row would
-// lie outside the streams or dst.
+// writing nothing, where no kernel takes ts-byte items, the rows are
+// shorter than the level's kernels take well (rowsMinItems) or a row
+// would lie outside the streams or dst.
 func unshuffleRowsStreams(dst []byte, ss *[16][]byte, ts int, dp, sp, row, n1, ds1, ss1 int64) bool {
-	if !canUnshuffleRows(ts) || row <= 0 || n1 <= 0 || dp < 0 || sp < 0 || ds1 < 0 || ss1 < 0 {
+	if !canUnshuffleRows(ts) || row < int64(rowsMinItems()) || row <= 0 || n1 <= 0 || dp < 0 || sp < 0 || ds1 < 0 || ss1 < 0 {
 		return false
 	}
 	n := int64(len(ss[0]))

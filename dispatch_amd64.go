@@ -593,6 +593,19 @@ func canRows(ts int) bool {
 	return false
 }
 
+// rowsMinItems is the fewest items in a row that the row kernels of the
+// current level should be given: the AVX2 ones, without byte masks, take
+// a row shorter than 16 items through a copy on the stack, which made a
+// 3-D box read from rows of a few items two to three times slower than
+// the copies it replaced (BenchmarkB2NDVersusC, GOBLOSC_KERNEL=avx2); the
+// callers leave such rows to the copies.
+func rowsMinItems() int {
+	if currentShuffleLevel() == cpu.AVX2 {
+		return 16
+	}
+	return 1
+}
+
 // unshuffleRows unshuffles n1 rows of row elements of ts bytes, row k
 // from element sp+k*ss of the streams into dst[k*ds:]. The caller has
 // checked canUnshuffleRows(ts), row and n1 positive, and that every row
