@@ -577,20 +577,14 @@ func unshuffleStreams(dst []byte, streams *[16]*byte, ts, n int) {
 }
 
 // canUnshuffleRows reports whether unshuffleRows has a kernel for
-// elements of ts bytes: 2, 4 and 8 at the AVX-512 level, 4 and 8 at the
-// AVX2 level.
+// elements of ts bytes: 2, 4 and 8 at the AVX-512 and AVX2 levels.
 func canUnshuffleRows(ts int) bool { return canRows(ts) }
 
 // canRows reports whether both row kernels exist for elements of ts
 // bytes at the current level.
 func canRows(ts int) bool {
-	switch currentShuffleLevel() {
-	case cpu.AVX512:
-		return ts == 2 || ts == 4 || ts == 8
-	case cpu.AVX2:
-		return ts == 4 || ts == 8
-	}
-	return false
+	l := currentShuffleLevel()
+	return (l == cpu.AVX512 || l == cpu.AVX2) && (ts == 2 || ts == 4 || ts == 8)
 }
 
 // rowsMinItems is the fewest items in a row that the row kernels of the
@@ -612,10 +606,13 @@ func rowsMinItems() int {
 // lies inside dst and each of streams[0:ts]'s buffers.
 func unshuffleRows(dst []byte, streams *[16]*byte, ts, sp, row, n1, ds, ss int) {
 	if currentShuffleLevel() == cpu.AVX2 {
-		if ts == 8 {
-			unshuffle8AVX2Rows(&dst[0], streams, sp, row, n1, ds, ss)
-		} else {
+		switch ts {
+		case 2:
+			unshuffle2AVX2Rows(&dst[0], streams, sp, row, n1, ds, ss)
+		case 4:
 			unshuffle4AVX2Rows(&dst[0], streams, sp, row, n1, ds, ss)
+		default:
+			unshuffle8AVX2Rows(&dst[0], streams, sp, row, n1, ds, ss)
 		}
 		return
 	}
@@ -643,10 +640,13 @@ func canShuffleRows(ts int) bool { return canRows(ts) }
 // positive, and that every row lies inside src and the streams.
 func shuffleRows(dst, src []byte, ts, n, row, n1, ds, ss, pf int) {
 	if currentShuffleLevel() == cpu.AVX2 {
-		if ts == 8 {
-			shuffle8AVX2Rows(&dst[0], &src[0], n, row, n1, ds, ss, pf)
-		} else {
+		switch ts {
+		case 2:
+			shuffle2AVX2Rows(&dst[0], &src[0], n, row, n1, ds, ss, pf)
+		case 4:
 			shuffle4AVX2Rows(&dst[0], &src[0], n, row, n1, ds, ss, pf)
+		default:
+			shuffle8AVX2Rows(&dst[0], &src[0], n, row, n1, ds, ss, pf)
 		}
 		return
 	}

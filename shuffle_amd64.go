@@ -499,6 +499,16 @@ func shuffle4AVX512Rows(dst *byte, src *byte, n int, row int, n1 int, ds int, ss
 //go:noescape
 func unshuffle4AVX512Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int, m0 uint64, m1 uint64)
 
+// shuffle2AVX2Rows shuffles n1 rows of row elements of 2 bytes into 2 streams n bytes apart, row k from src+k*ss into dst+k*ds of each stream, prefetching pf bytes past each 64 bytes of a row it reads.
+//
+//go:noescape
+func shuffle2AVX2Rows(dst *byte, src *byte, n int, row int, n1 int, ds int, ss int, pf int)
+
+// unshuffle2AVX2Rows unshuffles n1 rows of row elements of 2 bytes from 2 streams anywhere in memory, row k from streams[j]+sp+k*ss into dst+k*ds.
+//
+//go:noescape
+func unshuffle2AVX2Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int)
+
 // shuffle4AVX2Rows shuffles n1 rows of row elements of 4 bytes into 4 streams n bytes apart, row k from src+k*ss into dst+k*ds of each stream, prefetching pf bytes past each 64 bytes of a row it reads.
 //
 //go:noescape

@@ -23465,6 +23465,270 @@ DATA rows4V<>+62(SB)/1, $0x2f
 DATA rows4V<>+63(SB)/1, $0x3f
 GLOBL rows4V<>(SB), RODATA|NOPTR, $64
 
+DATA rowsT2<>+0(SB)/1, $0x00
+DATA rowsT2<>+1(SB)/1, $0x02
+DATA rowsT2<>+2(SB)/1, $0x04
+DATA rowsT2<>+3(SB)/1, $0x06
+DATA rowsT2<>+4(SB)/1, $0x08
+DATA rowsT2<>+5(SB)/1, $0x0a
+DATA rowsT2<>+6(SB)/1, $0x0c
+DATA rowsT2<>+7(SB)/1, $0x0e
+DATA rowsT2<>+8(SB)/1, $0x01
+DATA rowsT2<>+9(SB)/1, $0x03
+DATA rowsT2<>+10(SB)/1, $0x05
+DATA rowsT2<>+11(SB)/1, $0x07
+DATA rowsT2<>+12(SB)/1, $0x09
+DATA rowsT2<>+13(SB)/1, $0x0b
+DATA rowsT2<>+14(SB)/1, $0x0d
+DATA rowsT2<>+15(SB)/1, $0x0f
+DATA rowsT2<>+16(SB)/1, $0x00
+DATA rowsT2<>+17(SB)/1, $0x02
+DATA rowsT2<>+18(SB)/1, $0x04
+DATA rowsT2<>+19(SB)/1, $0x06
+DATA rowsT2<>+20(SB)/1, $0x08
+DATA rowsT2<>+21(SB)/1, $0x0a
+DATA rowsT2<>+22(SB)/1, $0x0c
+DATA rowsT2<>+23(SB)/1, $0x0e
+DATA rowsT2<>+24(SB)/1, $0x01
+DATA rowsT2<>+25(SB)/1, $0x03
+DATA rowsT2<>+26(SB)/1, $0x05
+DATA rowsT2<>+27(SB)/1, $0x07
+DATA rowsT2<>+28(SB)/1, $0x09
+DATA rowsT2<>+29(SB)/1, $0x0b
+DATA rowsT2<>+30(SB)/1, $0x0d
+DATA rowsT2<>+31(SB)/1, $0x0f
+GLOBL rowsT2<>(SB), RODATA|NOPTR, $32
+
+DATA rowsU2<>+0(SB)/1, $0x00
+DATA rowsU2<>+1(SB)/1, $0x08
+DATA rowsU2<>+2(SB)/1, $0x01
+DATA rowsU2<>+3(SB)/1, $0x09
+DATA rowsU2<>+4(SB)/1, $0x02
+DATA rowsU2<>+5(SB)/1, $0x0a
+DATA rowsU2<>+6(SB)/1, $0x03
+DATA rowsU2<>+7(SB)/1, $0x0b
+DATA rowsU2<>+8(SB)/1, $0x04
+DATA rowsU2<>+9(SB)/1, $0x0c
+DATA rowsU2<>+10(SB)/1, $0x05
+DATA rowsU2<>+11(SB)/1, $0x0d
+DATA rowsU2<>+12(SB)/1, $0x06
+DATA rowsU2<>+13(SB)/1, $0x0e
+DATA rowsU2<>+14(SB)/1, $0x07
+DATA rowsU2<>+15(SB)/1, $0x0f
+DATA rowsU2<>+16(SB)/1, $0x00
+DATA rowsU2<>+17(SB)/1, $0x08
+DATA rowsU2<>+18(SB)/1, $0x01
+DATA rowsU2<>+19(SB)/1, $0x09
+DATA rowsU2<>+20(SB)/1, $0x02
+DATA rowsU2<>+21(SB)/1, $0x0a
+DATA rowsU2<>+22(SB)/1, $0x03
+DATA rowsU2<>+23(SB)/1, $0x0b
+DATA rowsU2<>+24(SB)/1, $0x04
+DATA rowsU2<>+25(SB)/1, $0x0c
+DATA rowsU2<>+26(SB)/1, $0x05
+DATA rowsU2<>+27(SB)/1, $0x0d
+DATA rowsU2<>+28(SB)/1, $0x06
+DATA rowsU2<>+29(SB)/1, $0x0e
+DATA rowsU2<>+30(SB)/1, $0x07
+DATA rowsU2<>+31(SB)/1, $0x0f
+GLOBL rowsU2<>(SB), RODATA|NOPTR, $32
+
+// func shuffle2AVX2Rows(dst *byte, src *byte, n int, row int, n1 int, ds int, ss int, pf int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·shuffle2AVX2Rows(SB), NOSPLIT, $64-64
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	MOVQ    row+24(FP), BX
+	MOVQ    n1+32(FP), SI
+	MOVQ    pf+56(FP), DI
+	TESTQ   SI, SI
+	JZ      done
+	VMOVDQU rowsT2<>+0(SB), Y15
+	LEAQ    (DX)(DX*2), R8
+
+row:
+	MOVQ CX, R8
+	MOVQ AX, R9
+	MOVQ BX, R10
+	SHRQ $0x04, R10
+	JZ   short
+
+full:
+	PREFETCHT0   (R8)(DI*1)
+	VMOVDQU      (R8), X0
+	VINSERTI128  $0x01, 16(R8), Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R9)
+	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
+	ADDQ         $0x00000020, R8
+	ADDQ         $0x10, R9
+	DECQ         R10
+	JNZ          full
+	MOVQ         BX, R10
+	ANDQ         $0x0f, R10
+	JZ           next
+	SUBQ         $0x10, R10
+	ADDQ         R10, R9
+	SHLQ         $0x01, R10
+	ADDQ         R10, R8
+	VMOVDQU      (R8), X0
+	VINSERTI128  $0x01, 16(R8), Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R9)
+	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
+	JMP          next
+
+short:
+	LEAQ (SP), R10
+	XORQ R11, R11
+
+in:
+	MOVWLZX      (R8)(R11*2), R12
+	MOVW         R12, (R10)(R11*2)
+	INCQ         R11
+	CMPQ         R11, BX
+	JB           in
+	VMOVDQU      (R10), X0
+	VINSERTI128  $0x01, 16(R10), Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, 32(R10)
+	VEXTRACTI128 $0x01, Y0, 48(R10)
+	LEAQ         (R9), R8
+	XORQ         R11, R11
+
+out0:
+	MOVBLZX 32(R10)(R11*1), R12
+	MOVB    R12, (R8)(R11*1)
+	INCQ    R11
+	CMPQ    R11, BX
+	JB      out0
+	LEAQ    (R9)(DX*1), R8
+	XORQ    R9, R9
+
+out1:
+	MOVBLZX 48(R10)(R9*1), R11
+	MOVB    R11, (R8)(R9*1)
+	INCQ    R9
+	CMPQ    R9, BX
+	JB      out1
+
+next:
+	MOVQ ss+48(FP), R8
+	ADDQ R8, CX
+	MOVQ ds+40(FP), R8
+	ADDQ R8, AX
+	DECQ SI
+	JNZ  row
+
+done:
+	VZEROUPPER
+	RET
+
+// func unshuffle2AVX2Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int)
+// Requires: AVX, AVX2
+TEXT ·unshuffle2AVX2Rows(SB), NOSPLIT, $64-56
+	MOVQ    dst+0(FP), AX
+	MOVQ    streams+8(FP), CX
+	MOVQ    sp+16(FP), DX
+	MOVQ    row+24(FP), BX
+	MOVQ    n1+32(FP), SI
+	TESTQ   SI, SI
+	JZ      done
+	VMOVDQU rowsU2<>+0(SB), Y15
+
+row:
+	MOVQ DX, DI
+	MOVQ AX, R8
+	MOVQ BX, R9
+	SHRQ $0x04, R9
+	JZ   short
+
+full:
+	MOVQ         (CX), R10
+	VMOVDQU      (R10)(DI*1), X0
+	MOVQ         8(CX), R10
+	VINSERTI128  $0x01, (R10)(DI*1), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VMOVDQU      X0, (R8)
+	VEXTRACTI128 $0x01, Y0, 16(R8)
+	ADDQ         $0x10, DI
+	ADDQ         $0x00000020, R8
+	DECQ         R9
+	JNZ          full
+	MOVQ         BX, R9
+	ANDQ         $0x0f, R9
+	JZ           next
+	SUBQ         $0x10, R9
+	ADDQ         R9, DI
+	SHLQ         $0x01, R9
+	ADDQ         R9, R8
+	MOVQ         (CX), R9
+	VMOVDQU      (R9)(DI*1), X0
+	MOVQ         8(CX), R9
+	VINSERTI128  $0x01, (R9)(DI*1), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VMOVDQU      X0, (R8)
+	VEXTRACTI128 $0x01, Y0, 16(R8)
+	JMP          next
+
+short:
+	LEAQ (SP), R9
+	MOVQ (CX), R10
+	ADDQ DI, R10
+	LEAQ (R9), R11
+	XORQ R12, R12
+
+in0:
+	MOVBLZX (R10)(R12*1), R13
+	MOVB    R13, (R11)(R12*1)
+	INCQ    R12
+	CMPQ    R12, BX
+	JB      in0
+	MOVQ    8(CX), R10
+	ADDQ    DI, R10
+	LEAQ    16(R9), DI
+	XORQ    R11, R11
+
+in1:
+	MOVBLZX      (R10)(R11*1), R12
+	MOVB         R12, (DI)(R11*1)
+	INCQ         R11
+	CMPQ         R11, BX
+	JB           in1
+	VMOVDQU      (R9), X0
+	VINSERTI128  $0x01, 16(R9), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VMOVDQU      X0, 32(R9)
+	VEXTRACTI128 $0x01, Y0, 48(R9)
+	LEAQ         32(R9), DI
+	XORQ         R9, R9
+
+out:
+	MOVWLZX (DI)(R9*2), R10
+	MOVW    R10, (R8)(R9*2)
+	INCQ    R9
+	CMPQ    R9, BX
+	JB      out
+
+next:
+	MOVQ ss+48(FP), DI
+	ADDQ DI, DX
+	MOVQ ds+40(FP), DI
+	ADDQ DI, AX
+	DECQ SI
+	JNZ  row
+
+done:
+	VZEROUPPER
+	RET
+
 DATA rowsT4<>+0(SB)/1, $0x00
 DATA rowsT4<>+1(SB)/1, $0x04
 DATA rowsT4<>+2(SB)/1, $0x08

@@ -98,6 +98,7 @@ func main() {
 	}
 	vbmiRowsSmall(2)
 	vbmiRowsSmall(4)
+	avx2Rows(2)
 	avx2Rows(4)
 	avx2Rows(8)
 	Generate()

@@ -12,7 +12,7 @@ import (
 // vbmiShuffleRows8 and vbmiUnshuffleRows8 (rows of a block moved straight
 // between the caller's buffer and the block's streams, nothing outside
 // the rows touched), for 2- and 4-byte elements with AVX-512 VBMI and for
-// 4- and 8-byte elements with AVX2.
+// 2-, 4- and 8-byte elements with AVX2.
 
 // vbmiRowsSmall emits the AVX-512 row kernels of ts = 2 or 4 bytes: a row
 // is taken 64 bytes, 64/ts elements, at a time, which one VPERMB turns
@@ -228,9 +228,9 @@ func table32(name string, f func(i int) int) Mem {
 	return m
 }
 
-// avx2Rows emits the AVX2 row kernels of ts = 4 or 8 bytes. A row is
+// avx2Rows emits the AVX2 row kernels of ts = 2, 4 or 8 bytes. A row is
 // taken 16 elements at a time, 16 bytes of each stream: the 16*ts bytes
-// are loaded a lane at a time so that a VPSHUFB, one or two unpack
+// are loaded a lane at a time so that a VPSHUFB, none to two unpack
 // passes and a VPERMQ leave two streams per vector, and the unshuffle
 // undoes the same steps (VSHUFPS undoing the dword unpack). AVX2 has no
 // byte masks: a row's last elements, fewer than 16, are done again as
@@ -242,10 +242,13 @@ func avx2Rows(ts int) {
 	// at (16/ts)*j+i, from ts*i+j.
 	k := 16 / ts
 	tr := table32(fmt.Sprintf("rowsT%d", ts), func(o int) int { return ts*(o%k) + o/k })
-	var un Mem
+	// Its inverse (the same table for ts 4).
+	un := tr
+	if ts != 4 {
+		un = table32(fmt.Sprintf("rowsU%d", ts), func(o int) int { return k*(o%ts) + o/ts })
+	}
 	var group Mem
 	if ts == 8 {
-		un = table32("rowsU8", func(o int) int { return 2*(o%8) + o/8 })
 		// Words 0, 2, 4, 6 then 1, 3, 5, 7.
 		group = table32("rowsG8", func(o int) int {
 			w := []int{0, 2, 4, 6, 1, 3, 5, 7}[o/2]
@@ -264,11 +267,14 @@ func avx2Rows(ts int) {
 			VPSHUFB(Y15, Y(r), Y(r))
 		}
 		var out []VecPhysical
-		if ts == 4 {
+		switch ts {
+		case 2:
+			out = []VecPhysical{Y0}
+		case 4:
 			VPUNPCKLDQ(Y1, Y0, Y2)
 			VPUNPCKHDQ(Y1, Y0, Y3)
 			out = []VecPhysical{Y2, Y3}
-		} else {
+		default:
 			VPUNPCKLWD(Y1, Y0, Y4)
 			VPUNPCKHWD(Y1, Y0, Y5)
 			VPUNPCKLWD(Y3, Y2, Y6)
@@ -295,11 +301,14 @@ func avx2Rows(ts int) {
 			VPERMQ(U8(0xd8), Y(i), Y(i))
 		}
 		var rows []VecPhysical
-		if ts == 4 {
+		switch ts {
+		case 2:
+			rows = []VecPhysical{Y0}
+		case 4:
 			VSHUFPS(U8(0x88), Y1, Y0, Y2)
 			VSHUFPS(U8(0xdd), Y1, Y0, Y3)
 			rows = []VecPhysical{Y2, Y3}
-		} else {
+		default:
 			VSHUFPS(U8(0x88), Y1, Y0, Y4)
 			VSHUFPS(U8(0xdd), Y1, Y0, Y6)
 			VSHUFPS(U8(0x88), Y3, Y2, Y5)
@@ -324,12 +333,16 @@ func avx2Rows(ts int) {
 		i, t := GP64(), GP64()
 		XORQ(i, i)
 		Label(label)
-		if ts == 8 {
+		switch ts {
+		case 8:
 			MOVQ(Mem{Base: from, Index: i, Scale: 8}, t)
 			MOVQ(t, Mem{Base: to, Index: i, Scale: 8})
-		} else {
+		case 4:
 			MOVL(Mem{Base: from, Index: i, Scale: 4}, t.As32())
 			MOVL(t.As32(), Mem{Base: to, Index: i, Scale: 4})
+		default:
+			MOVWLZX(Mem{Base: from, Index: i, Scale: 2}, t.As32())
+			MOVW(t.As16(), Mem{Base: to, Index: i, Scale: 2})
 		}
 		INCQ(i)
 		CMPQ(i, cnt)
@@ -450,11 +463,9 @@ func avx2Rows(ts int) {
 		n1 := Load(Param("n1"), GP64())
 		TESTQ(n1, n1)
 		JZ(LabelRef("done"))
+		VMOVDQU(un, Y15)
 		if ts == 8 {
-			VMOVDQU(un, Y15)
 			VMOVDQU(group, Y14)
-		} else {
-			VMOVDQU(tr, Y15)
 		}
 		ix, d, c := GP64(), GP64(), GP64()
 		fromStreams := func(st int) Mem {
