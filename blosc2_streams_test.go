@@ -454,13 +454,13 @@ func TestUnshuffleRowsRefusesWithoutKernel(t *testing.T) {
 	dst := make([]byte, 16*64)
 	for _, ts := range []int{2, 4, 8, 16} {
 		got := schunkhook.UnshuffleRows(dst, &streams, ts, 0, 0, 16, 1, 16, 16)
-		if want := schunkhook.UnshufflesRows(ts); got != want {
+		if want := schunkhook.UnshufflesRows(ts, 16); got != want {
 			t.Errorf("ts %d: UnshuffleRows took the rows: %v, UnshufflesRows says %v", ts, got, want)
 		}
 	}
 	restore := forceShuffleLevel(cpu.Generic)
 	defer restore()
-	if schunkhook.UnshufflesRows(8) || schunkhook.UnshuffleRows(dst, &streams, 8, 0, 0, 16, 1, 16, 16) {
+	if schunkhook.UnshufflesRows(8, 16) || schunkhook.UnshuffleRows(dst, &streams, 8, 0, 0, 16, 1, 16, 16) {
 		t.Error("the portable level took rows through a kernel")
 	}
 }
