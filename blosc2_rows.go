@@ -37,7 +37,9 @@ func (o *Options) compressesRows() bool {
 	return shuffles == 1
 }
 
-// compressRows is schunkhook.CompressRows.
+// compressRows is schunkhook.CompressRows. It refuses blocks whose rows
+// (merged where they follow each other) are shorter than the level's
+// kernels take well (rowsMinItems).
 func compressRows(dst []byte, r *schunkhook.BlockRows, opts any) ([]byte, bool, error) {
 	o, ok := opts.(*Options)
 	if !ok || !o.compressesRows() {
@@ -51,7 +53,7 @@ func compressRows(dst []byte, r *schunkhook.BlockRows, opts any) ([]byte, bool, 
 		return nil, false, err
 	}
 	rs := &e.rows
-	if *rs, ok = newRowSource(r, p.typesize); !ok {
+	if *rs, ok = newRowSource(r, p.typesize); !ok || rs.row < rowsMinItems() {
 		return nil, false, nil
 	}
 	defer func() { *rs = rowSource{} }() // the engine keeps no caller's buffer

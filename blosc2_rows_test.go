@@ -17,16 +17,35 @@ import (
 // shuffleRows writes rows of items straight into a block's streams: the
 // source rows and the streams sit against a guard page, at either end,
 // so a kernel that reads or writes a byte outside the rows (a row's last
-// elements go through masks) faults, and every byte of the streams must
-// be the row's item or left as it was. The prefetch distance is any
-// value: a prefetch never faults.
+// elements go through masks, or a copy on the stack) faults, and every
+// byte of the streams must be the row's item or left as it was. Every
+// kernel level the CPU has runs, for each typesize it has a kernel of.
+// The prefetch distance is any value: a prefetch never faults.
 func TestShuffleRowsMatchesOracle(t *testing.T) {
-	const ts = 8
-	if !canShuffleRows(ts) {
+	ran := 0
+	for _, k := range runnableKernels(t) {
+		restore := forceShuffleLevel(k.Level)
+		for _, ts := range []int{2, 4, 8} {
+			if canShuffleRows(ts) {
+				ran++
+				testShuffleRows(t, k.Name(), ts)
+			}
+		}
+		restore()
+	}
+	if ran == 0 {
 		t.Skip("SKIPPED: no kernel shuffles rows into streams on this CPU or build")
 	}
-	rng := rand.New(rand.NewPCG(7, 8))
-	for _, row := range []int{1, 2, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 51, 63, 64, 65, 100} {
+}
+
+// rowLengths are the row lengths the row kernel tests take: around each
+// vector's elements (16 of 8 or 4 bytes, 32 of 2 at AVX-512; 16 at AVX2)
+// and their multiples.
+var rowLengths = []int{1, 2, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 47, 48, 51, 63, 64, 65, 95, 100}
+
+func testShuffleRows(t *testing.T, kernel string, ts int) {
+	rng := rand.New(rand.NewPCG(7, uint64(ts)))
+	for _, row := range rowLengths {
 		for _, n1 := range []int{1, 2, 3, 16} {
 			for _, side := range []guard.Side{guard.End, guard.Start} {
 				ss1 := row + rng.IntN(20)
@@ -60,7 +79,7 @@ func TestShuffleRowsMatchesOracle(t *testing.T) {
 				pf := []int{0, 64, 8 << 10, -1 << 20, 1 << 30}[rng.IntN(5)]
 				shuffleRows(dst, src[sp*ts:], ts, n, row, n1, ds1, ss1*ts, pf)
 				if !bytes.Equal(dst, want) {
-					t.Fatalf("row %d n1 %d ss1 %d ds1 %d side %d:\n%s", row, n1, ss1, ds1, side, diffReport(dst, want))
+					t.Fatalf("%s ts %d row %d n1 %d ss1 %d ds1 %d side %d:\n%s", kernel, ts, row, n1, ss1, ds1, side, diffReport(dst, want))
 				}
 				gd.Free()
 				gs.Free()
@@ -178,7 +197,10 @@ func TestCompressRowsMatchesCompress(t *testing.T) {
 			// cuts to a small chunk's size) is refused.
 			l := func() layout2 { p, _ := o.params(); return p.layout2(len(c.chunk)) }()
 			kept := l.blocksize == o.Blocksize && l.leftover == 0
-			if wantOK := schunkhook.CompressesRows(&o) && kept; ok != wantOK {
+			// Rows shorter than the level's kernels take well are
+			// refused too.
+			rs, _ := newRowSource(&c.r, ts)
+			if wantOK := schunkhook.CompressesRows(&o) && kept && rs.row >= rowsMinItems(); ok != wantOK {
 				t.Fatalf("%s: took it %v, want %v", name, ok, wantOK)
 			}
 			if ok {
@@ -420,14 +442,22 @@ func BenchmarkShuffleRows(b *testing.B) {
 // rows outside it, negative or huge counts and strides, blocks anywhere.
 // It must never panic nor touch a byte outside the buffer (which ends
 // against a guard page), and a chunk it takes must be the one Compress
-// makes of the rows gathered by hand.
+// makes of the rows gathered by hand. The bits of dims above its two
+// lowest pick the item size (8, 4 or 2 bytes) and the kernel level (the
+// CPU's, or AVX2 where it has more), so the seeds keep their meaning.
 func FuzzCompressRows(f *testing.F) {
 	f.Add(int64(16), uint8(1), int64(4), int64(20), int64(0), int64(0), int64(0), int64(3), uint16(700))
 	f.Add(int64(5), uint8(2), int64(3), int64(40), int64(2), int64(8), int64(1), int64(9), uint16(600))
 	f.Add(int64(64), uint8(0), int64(0), int64(0), int64(0), int64(0), int64(0), int64(64), uint16(200))
 	f.Add(int64(3), uint8(1), int64(-1), int64(1<<62), int64(7), int64(5), int64(-3), int64(0), uint16(100))
+	f.Add(int64(23), uint8(5), int64(3), int64(30), int64(2), int64(9), int64(1), int64(11), uint16(900))
+	f.Add(int64(40), uint8(0x48), int64(2), int64(41), int64(0), int64(0), int64(0), int64(82), uint16(300))
+	f.Add(int64(9), uint8(0x41), int64(5), int64(12), int64(0), int64(0), int64(2), int64(60), uint16(400))
 	f.Fuzz(func(t *testing.T, row int64, dims uint8, c0, s0, c1, s1, b0, b1 int64, items uint16) {
-		ts := 8
+		ts := []int{8, 4, 2}[int(dims/4)%3]
+		if dims&0x40 != 0 && currentShuffleLevel() == cpu.AVX512 {
+			defer forceShuffleLevel(cpu.AVX2)()
+		}
 		g := guard.New(int(items)*ts, guard.End)
 		defer g.Free()
 		for k := range g.Bytes {

@@ -27,7 +27,7 @@ func init() {
 		}
 		return r.blockStreams(nblock, ts, fn)
 	}
-	schunkhook.UnshufflesRows = canUnshuffleRows
+	schunkhook.UnshufflesRows = unshufflesRows
 	schunkhook.UnshuffleRows = unshuffleRowsStreams
 }
 

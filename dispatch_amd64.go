@@ -577,21 +577,61 @@ func unshuffleStreams(dst []byte, streams *[16]*byte, ts, n int) {
 }
 
 // canUnshuffleRows reports whether unshuffleRows has a kernel for
-// elements of ts bytes: 8 at the AVX-512 level.
-func canUnshuffleRows(ts int) bool { return ts == 8 && currentShuffleLevel() == cpu.AVX512 }
+// elements of ts bytes: 2, 4 and 8 at the AVX-512 and AVX2 levels.
+func canUnshuffleRows(ts int) bool { return canRows(ts) }
+
+// canRows reports whether both row kernels exist for elements of ts
+// bytes at the current level.
+func canRows(ts int) bool {
+	l := currentShuffleLevel()
+	return (l == cpu.AVX512 || l == cpu.AVX2) && (ts == 2 || ts == 4 || ts == 8)
+}
+
+// rowsMinItems is the fewest items in a row that the row kernels of the
+// current level should be given: the AVX2 ones, without byte masks, take
+// a row shorter than 16 items through a copy on the stack, which made a
+// 3-D box read from rows of a few items two to three times slower than
+// the copies it replaced (BenchmarkB2NDVersusC, GOBLOSC_KERNEL=avx2); the
+// callers leave such rows to the copies.
+func rowsMinItems() int {
+	if currentShuffleLevel() == cpu.AVX2 {
+		return 16
+	}
+	return 1
+}
 
 // unshuffleRows unshuffles n1 rows of row elements of ts bytes, row k
 // from element sp+k*ss of the streams into dst[k*ds:]. The caller has
 // checked canUnshuffleRows(ts), row and n1 positive, and that every row
 // lies inside dst and each of streams[0:ts]'s buffers.
 func unshuffleRows(dst []byte, streams *[16]*byte, ts, sp, row, n1, ds, ss int) {
-	m0, m1, m2 := rowMasks(row)
-	unshuffle8AVX512Rows(&dst[0], streams, sp, row, n1, ds, ss, m0, m1, m2)
+	if currentShuffleLevel() == cpu.AVX2 {
+		switch ts {
+		case 2:
+			unshuffle2AVX2Rows(&dst[0], streams, sp, row, n1, ds, ss)
+		case 4:
+			unshuffle4AVX2Rows(&dst[0], streams, sp, row, n1, ds, ss)
+		default:
+			unshuffle8AVX2Rows(&dst[0], streams, sp, row, n1, ds, ss)
+		}
+		return
+	}
+	switch ts {
+	case 2:
+		m0, m1 := rowMasksSmall(2, row)
+		unshuffle2AVX512Rows(&dst[0], streams, sp, row, n1, ds, ss, m0, m1)
+	case 4:
+		m0, m1 := rowMasksSmall(4, row)
+		unshuffle4AVX512Rows(&dst[0], streams, sp, row, n1, ds, ss, m0, m1)
+	default:
+		m0, m1, m2 := rowMasks(row)
+		unshuffle8AVX512Rows(&dst[0], streams, sp, row, n1, ds, ss, m0, m1, m2)
+	}
 }
 
 // canShuffleRows reports whether shuffleRows has a kernel for elements
-// of ts bytes: 8 at the AVX-512 level.
-func canShuffleRows(ts int) bool { return ts == 8 && currentShuffleLevel() == cpu.AVX512 }
+// of ts bytes: those of canUnshuffleRows.
+func canShuffleRows(ts int) bool { return canRows(ts) }
 
 // shuffleRows shuffles n1 rows of row elements of ts bytes into ts
 // streams n bytes apart (byte j of element e at dst[j*n+e]), row k from
@@ -599,8 +639,36 @@ func canShuffleRows(ts int) bool { return ts == 8 && currentShuffleLevel() == cp
 // past each it reads (a prefetch never faults). The caller has checked canShuffleRows(ts), row and n1
 // positive, and that every row lies inside src and the streams.
 func shuffleRows(dst, src []byte, ts, n, row, n1, ds, ss, pf int) {
-	m0, m1, m2 := rowMasks(row)
-	shuffle8AVX512Rows(&dst[0], &src[0], n, row, n1, ds, ss, pf, m0, m1, m2)
+	if currentShuffleLevel() == cpu.AVX2 {
+		switch ts {
+		case 2:
+			shuffle2AVX2Rows(&dst[0], &src[0], n, row, n1, ds, ss, pf)
+		case 4:
+			shuffle4AVX2Rows(&dst[0], &src[0], n, row, n1, ds, ss, pf)
+		default:
+			shuffle8AVX2Rows(&dst[0], &src[0], n, row, n1, ds, ss, pf)
+		}
+		return
+	}
+	switch ts {
+	case 2:
+		m0, m1 := rowMasksSmall(2, row)
+		shuffle2AVX512Rows(&dst[0], &src[0], n, row, n1, ds, ss, pf, m0, m1)
+	case 4:
+		m0, m1 := rowMasksSmall(4, row)
+		shuffle4AVX512Rows(&dst[0], &src[0], n, row, n1, ds, ss, pf, m0, m1)
+	default:
+		m0, m1, m2 := rowMasks(row)
+		shuffle8AVX512Rows(&dst[0], &src[0], n, row, n1, ds, ss, pf, m0, m1, m2)
+	}
+}
+
+// rowMasksSmall returns the masks of a row's last elements of ts (2 or
+// 4) bytes, fewer than a vector's 64/ts: their bytes of a stream, then
+// their bytes in the row.
+func rowMasksSmall(ts, row int) (m0, m1 uint64) {
+	t := uint(row % (64 / ts))
+	return uint64(1)<<t - 1, uint64(1)<<(t*uint(ts)) - 1
 }
 
 // rowMasks returns the masks of a row's last row%16 elements of 8 bytes:

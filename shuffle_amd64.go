@@ -478,3 +478,53 @@ func unshuffle16AVX512NT(dst *byte, src *byte, n int, blocks int)
 //
 //go:noescape
 func unshuffle16AVX512Streams(dst *byte, streams *[16]*byte, off int, blocks int)
+
+// shuffle2AVX512Rows shuffles n1 rows of row elements of 2 bytes into 2 streams n bytes apart, row k from src+k*ss into dst+k*ds of each stream, prefetching pf bytes past each 64 bytes of a row it reads; m0 and m1 mask the last row%32 elements' bytes of a stream and of the row.
+//
+//go:noescape
+func shuffle2AVX512Rows(dst *byte, src *byte, n int, row int, n1 int, ds int, ss int, pf int, m0 uint64, m1 uint64)
+
+// unshuffle2AVX512Rows unshuffles n1 rows of row elements of 2 bytes from 2 streams anywhere in memory, row k from streams[j]+sp+k*ss into dst+k*ds; m0 and m1 mask the last row%32 elements' bytes of a stream and of the row.
+//
+//go:noescape
+func unshuffle2AVX512Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int, m0 uint64, m1 uint64)
+
+// shuffle4AVX512Rows shuffles n1 rows of row elements of 4 bytes into 4 streams n bytes apart, row k from src+k*ss into dst+k*ds of each stream, prefetching pf bytes past each 64 bytes of a row it reads; m0 and m1 mask the last row%16 elements' bytes of a stream and of the row.
+//
+//go:noescape
+func shuffle4AVX512Rows(dst *byte, src *byte, n int, row int, n1 int, ds int, ss int, pf int, m0 uint64, m1 uint64)
+
+// unshuffle4AVX512Rows unshuffles n1 rows of row elements of 4 bytes from 4 streams anywhere in memory, row k from streams[j]+sp+k*ss into dst+k*ds; m0 and m1 mask the last row%16 elements' bytes of a stream and of the row.
+//
+//go:noescape
+func unshuffle4AVX512Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int, m0 uint64, m1 uint64)
+
+// shuffle2AVX2Rows shuffles n1 rows of row elements of 2 bytes into 2 streams n bytes apart, row k from src+k*ss into dst+k*ds of each stream, prefetching pf bytes past each 64 bytes of a row it reads.
+//
+//go:noescape
+func shuffle2AVX2Rows(dst *byte, src *byte, n int, row int, n1 int, ds int, ss int, pf int)
+
+// unshuffle2AVX2Rows unshuffles n1 rows of row elements of 2 bytes from 2 streams anywhere in memory, row k from streams[j]+sp+k*ss into dst+k*ds.
+//
+//go:noescape
+func unshuffle2AVX2Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int)
+
+// shuffle4AVX2Rows shuffles n1 rows of row elements of 4 bytes into 4 streams n bytes apart, row k from src+k*ss into dst+k*ds of each stream, prefetching pf bytes past each 64 bytes of a row it reads.
+//
+//go:noescape
+func shuffle4AVX2Rows(dst *byte, src *byte, n int, row int, n1 int, ds int, ss int, pf int)
+
+// unshuffle4AVX2Rows unshuffles n1 rows of row elements of 4 bytes from 4 streams anywhere in memory, row k from streams[j]+sp+k*ss into dst+k*ds.
+//
+//go:noescape
+func unshuffle4AVX2Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int)
+
+// shuffle8AVX2Rows shuffles n1 rows of row elements of 8 bytes into 8 streams n bytes apart, row k from src+k*ss into dst+k*ds of each stream, prefetching pf bytes past each 64 bytes of a row it reads.
+//
+//go:noescape
+func shuffle8AVX2Rows(dst *byte, src *byte, n int, row int, n1 int, ds int, ss int, pf int)
+
+// unshuffle8AVX2Rows unshuffles n1 rows of row elements of 8 bytes from 8 streams anywhere in memory, row k from streams[j]+sp+k*ss into dst+k*ds.
+//
+//go:noescape
+func unshuffle8AVX2Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int)

@@ -22941,3 +22941,1715 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func shuffle2AVX512Rows(dst *byte, src *byte, n int, row int, n1 int, ds int, ss int, pf int, m0 uint64, m1 uint64)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, MMX+
+TEXT ·shuffle2AVX512Rows(SB), NOSPLIT, $0-80
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      row+24(FP), BX
+	MOVQ      n1+32(FP), SI
+	MOVQ      ds+40(FP), DI
+	MOVQ      ss+48(FP), R8
+	MOVQ      pf+56(FP), R9
+	TESTQ     SI, SI
+	JZ        done
+	VMOVDQU64 srows2V<>+0(SB), Z0
+	MOVQ      BX, R10
+	SHRQ      $0x05, R10
+	ANDQ      $0x1f, BX
+	MOVQ      m0+64(FP), R11
+	KMOVQ     R11, K1
+	MOVQ      m1+72(FP), R11
+	KMOVQ     R11, K2
+
+row:
+	MOVQ  CX, R11
+	MOVQ  AX, R12
+	MOVQ  R10, R13
+	TESTQ R13, R13
+	JZ    tail
+
+full:
+	PREFETCHT0    (R11)(R9*1)
+	VPERMB        (R11), Z0, Z1
+	VMOVDQU       Y1, (R12)
+	VEXTRACTI64X4 $0x01, Z1, (R12)(DX*1)
+	ADDQ          $0x40, R11
+	ADDQ          $0x20, R12
+	DECQ          R13
+	JNZ           full
+
+tail:
+	TESTQ         BX, BX
+	JZ            next
+	VMOVDQU8.Z    (R11), K2, Z1
+	VPERMB        Z1, Z0, Z1
+	VMOVDQU8      Y1, K1, (R12)
+	VEXTRACTI64X4 $0x01, Z1, Y1
+	VMOVDQU8      Y1, K1, (R12)(DX*1)
+
+next:
+	ADDQ R8, CX
+	ADDQ DI, AX
+	DECQ SI
+	JNZ  row
+
+done:
+	VZEROUPPER
+	RET
+
+DATA srows2V<>+0(SB)/1, $0x00
+DATA srows2V<>+1(SB)/1, $0x02
+DATA srows2V<>+2(SB)/1, $0x04
+DATA srows2V<>+3(SB)/1, $0x06
+DATA srows2V<>+4(SB)/1, $0x08
+DATA srows2V<>+5(SB)/1, $0x0a
+DATA srows2V<>+6(SB)/1, $0x0c
+DATA srows2V<>+7(SB)/1, $0x0e
+DATA srows2V<>+8(SB)/1, $0x10
+DATA srows2V<>+9(SB)/1, $0x12
+DATA srows2V<>+10(SB)/1, $0x14
+DATA srows2V<>+11(SB)/1, $0x16
+DATA srows2V<>+12(SB)/1, $0x18
+DATA srows2V<>+13(SB)/1, $0x1a
+DATA srows2V<>+14(SB)/1, $0x1c
+DATA srows2V<>+15(SB)/1, $0x1e
+DATA srows2V<>+16(SB)/1, $0x20
+DATA srows2V<>+17(SB)/1, $0x22
+DATA srows2V<>+18(SB)/1, $0x24
+DATA srows2V<>+19(SB)/1, $0x26
+DATA srows2V<>+20(SB)/1, $0x28
+DATA srows2V<>+21(SB)/1, $0x2a
+DATA srows2V<>+22(SB)/1, $0x2c
+DATA srows2V<>+23(SB)/1, $0x2e
+DATA srows2V<>+24(SB)/1, $0x30
+DATA srows2V<>+25(SB)/1, $0x32
+DATA srows2V<>+26(SB)/1, $0x34
+DATA srows2V<>+27(SB)/1, $0x36
+DATA srows2V<>+28(SB)/1, $0x38
+DATA srows2V<>+29(SB)/1, $0x3a
+DATA srows2V<>+30(SB)/1, $0x3c
+DATA srows2V<>+31(SB)/1, $0x3e
+DATA srows2V<>+32(SB)/1, $0x01
+DATA srows2V<>+33(SB)/1, $0x03
+DATA srows2V<>+34(SB)/1, $0x05
+DATA srows2V<>+35(SB)/1, $0x07
+DATA srows2V<>+36(SB)/1, $0x09
+DATA srows2V<>+37(SB)/1, $0x0b
+DATA srows2V<>+38(SB)/1, $0x0d
+DATA srows2V<>+39(SB)/1, $0x0f
+DATA srows2V<>+40(SB)/1, $0x11
+DATA srows2V<>+41(SB)/1, $0x13
+DATA srows2V<>+42(SB)/1, $0x15
+DATA srows2V<>+43(SB)/1, $0x17
+DATA srows2V<>+44(SB)/1, $0x19
+DATA srows2V<>+45(SB)/1, $0x1b
+DATA srows2V<>+46(SB)/1, $0x1d
+DATA srows2V<>+47(SB)/1, $0x1f
+DATA srows2V<>+48(SB)/1, $0x21
+DATA srows2V<>+49(SB)/1, $0x23
+DATA srows2V<>+50(SB)/1, $0x25
+DATA srows2V<>+51(SB)/1, $0x27
+DATA srows2V<>+52(SB)/1, $0x29
+DATA srows2V<>+53(SB)/1, $0x2b
+DATA srows2V<>+54(SB)/1, $0x2d
+DATA srows2V<>+55(SB)/1, $0x2f
+DATA srows2V<>+56(SB)/1, $0x31
+DATA srows2V<>+57(SB)/1, $0x33
+DATA srows2V<>+58(SB)/1, $0x35
+DATA srows2V<>+59(SB)/1, $0x37
+DATA srows2V<>+60(SB)/1, $0x39
+DATA srows2V<>+61(SB)/1, $0x3b
+DATA srows2V<>+62(SB)/1, $0x3d
+DATA srows2V<>+63(SB)/1, $0x3f
+GLOBL srows2V<>(SB), RODATA|NOPTR, $64
+
+// func unshuffle2AVX512Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int, m0 uint64, m1 uint64)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·unshuffle2AVX512Rows(SB), NOSPLIT, $0-72
+	MOVQ      dst+0(FP), AX
+	MOVQ      streams+8(FP), CX
+	MOVQ      sp+16(FP), DX
+	MOVQ      row+24(FP), BX
+	MOVQ      n1+32(FP), SI
+	MOVQ      ds+40(FP), DI
+	MOVQ      ss+48(FP), R8
+	TESTQ     SI, SI
+	JZ        done
+	VMOVDQU64 rows2V<>+0(SB), Z0
+	MOVQ      BX, R9
+	SHRQ      $0x05, R9
+	ANDQ      $0x1f, BX
+	MOVQ      m0+56(FP), R10
+	KMOVQ     R10, K1
+	MOVQ      m1+64(FP), R10
+	KMOVQ     R10, K2
+
+row:
+	MOVQ  DX, R10
+	MOVQ  AX, R11
+	MOVQ  R9, R12
+	TESTQ R12, R12
+	JZ    tail
+
+full:
+	MOVQ         (CX), R13
+	VMOVDQU      (R13)(R10*1), Y1
+	MOVQ         8(CX), R13
+	VMOVDQU      (R13)(R10*1), Y2
+	VINSERTI64X4 $0x01, Y2, Z1, Z1
+	VPERMB       Z1, Z0, Z1
+	VMOVDQU64    Z1, (R11)
+	ADDQ         $0x20, R10
+	ADDQ         $0x40, R11
+	DECQ         R12
+	JNZ          full
+
+tail:
+	TESTQ        BX, BX
+	JZ           next
+	MOVQ         (CX), R12
+	VMOVDQU8.Z   (R12)(R10*1), K1, Y2
+	MOVQ         8(CX), R12
+	VMOVDQU8.Z   (R12)(R10*1), K1, Y1
+	VINSERTI64X4 $0x01, Y1, Z2, Z2
+	VPERMB       Z2, Z0, Z2
+	VMOVDQU8     Z2, K2, (R11)
+
+next:
+	ADDQ R8, DX
+	ADDQ DI, AX
+	DECQ SI
+	JNZ  row
+
+done:
+	VZEROUPPER
+	RET
+
+DATA rows2V<>+0(SB)/1, $0x00
+DATA rows2V<>+1(SB)/1, $0x20
+DATA rows2V<>+2(SB)/1, $0x01
+DATA rows2V<>+3(SB)/1, $0x21
+DATA rows2V<>+4(SB)/1, $0x02
+DATA rows2V<>+5(SB)/1, $0x22
+DATA rows2V<>+6(SB)/1, $0x03
+DATA rows2V<>+7(SB)/1, $0x23
+DATA rows2V<>+8(SB)/1, $0x04
+DATA rows2V<>+9(SB)/1, $0x24
+DATA rows2V<>+10(SB)/1, $0x05
+DATA rows2V<>+11(SB)/1, $0x25
+DATA rows2V<>+12(SB)/1, $0x06
+DATA rows2V<>+13(SB)/1, $0x26
+DATA rows2V<>+14(SB)/1, $0x07
+DATA rows2V<>+15(SB)/1, $0x27
+DATA rows2V<>+16(SB)/1, $0x08
+DATA rows2V<>+17(SB)/1, $0x28
+DATA rows2V<>+18(SB)/1, $0x09
+DATA rows2V<>+19(SB)/1, $0x29
+DATA rows2V<>+20(SB)/1, $0x0a
+DATA rows2V<>+21(SB)/1, $0x2a
+DATA rows2V<>+22(SB)/1, $0x0b
+DATA rows2V<>+23(SB)/1, $0x2b
+DATA rows2V<>+24(SB)/1, $0x0c
+DATA rows2V<>+25(SB)/1, $0x2c
+DATA rows2V<>+26(SB)/1, $0x0d
+DATA rows2V<>+27(SB)/1, $0x2d
+DATA rows2V<>+28(SB)/1, $0x0e
+DATA rows2V<>+29(SB)/1, $0x2e
+DATA rows2V<>+30(SB)/1, $0x0f
+DATA rows2V<>+31(SB)/1, $0x2f
+DATA rows2V<>+32(SB)/1, $0x10
+DATA rows2V<>+33(SB)/1, $0x30
+DATA rows2V<>+34(SB)/1, $0x11
+DATA rows2V<>+35(SB)/1, $0x31
+DATA rows2V<>+36(SB)/1, $0x12
+DATA rows2V<>+37(SB)/1, $0x32
+DATA rows2V<>+38(SB)/1, $0x13
+DATA rows2V<>+39(SB)/1, $0x33
+DATA rows2V<>+40(SB)/1, $0x14
+DATA rows2V<>+41(SB)/1, $0x34
+DATA rows2V<>+42(SB)/1, $0x15
+DATA rows2V<>+43(SB)/1, $0x35
+DATA rows2V<>+44(SB)/1, $0x16
+DATA rows2V<>+45(SB)/1, $0x36
+DATA rows2V<>+46(SB)/1, $0x17
+DATA rows2V<>+47(SB)/1, $0x37
+DATA rows2V<>+48(SB)/1, $0x18
+DATA rows2V<>+49(SB)/1, $0x38
+DATA rows2V<>+50(SB)/1, $0x19
+DATA rows2V<>+51(SB)/1, $0x39
+DATA rows2V<>+52(SB)/1, $0x1a
+DATA rows2V<>+53(SB)/1, $0x3a
+DATA rows2V<>+54(SB)/1, $0x1b
+DATA rows2V<>+55(SB)/1, $0x3b
+DATA rows2V<>+56(SB)/1, $0x1c
+DATA rows2V<>+57(SB)/1, $0x3c
+DATA rows2V<>+58(SB)/1, $0x1d
+DATA rows2V<>+59(SB)/1, $0x3d
+DATA rows2V<>+60(SB)/1, $0x1e
+DATA rows2V<>+61(SB)/1, $0x3e
+DATA rows2V<>+62(SB)/1, $0x1f
+DATA rows2V<>+63(SB)/1, $0x3f
+GLOBL rows2V<>(SB), RODATA|NOPTR, $64
+
+// func shuffle4AVX512Rows(dst *byte, src *byte, n int, row int, n1 int, ds int, ss int, pf int, m0 uint64, m1 uint64)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, MMX+
+TEXT ·shuffle4AVX512Rows(SB), NOSPLIT, $0-80
+	MOVQ      dst+0(FP), AX
+	MOVQ      src+8(FP), CX
+	MOVQ      n+16(FP), DX
+	MOVQ      row+24(FP), BX
+	MOVQ      n1+32(FP), SI
+	MOVQ      ds+40(FP), DI
+	MOVQ      ss+48(FP), R8
+	MOVQ      pf+56(FP), R9
+	TESTQ     SI, SI
+	JZ        done
+	VMOVDQU64 srows4V<>+0(SB), Z0
+	MOVQ      BX, R10
+	SHRQ      $0x04, R10
+	ANDQ      $0x0f, BX
+	MOVQ      m0+64(FP), R11
+	KMOVQ     R11, K1
+	MOVQ      m1+72(FP), R11
+	KMOVQ     R11, K2
+	LEAQ      (DX)(DX*2), R11
+
+row:
+	MOVQ  CX, R12
+	MOVQ  AX, R13
+	MOVQ  R10, R14
+	TESTQ R14, R14
+	JZ    tail
+
+full:
+	PREFETCHT0    (R12)(R9*1)
+	VPERMB        (R12), Z0, Z1
+	VMOVDQU       X1, (R13)
+	VEXTRACTI32X4 $0x01, Z1, (R13)(DX*1)
+	VEXTRACTI32X4 $0x02, Z1, (R13)(DX*2)
+	VEXTRACTI32X4 $0x03, Z1, (R13)(R11*1)
+	ADDQ          $0x40, R12
+	ADDQ          $0x10, R13
+	DECQ          R14
+	JNZ           full
+
+tail:
+	TESTQ         BX, BX
+	JZ            next
+	VMOVDQU8.Z    (R12), K2, Z1
+	VPERMB        Z1, Z0, Z1
+	VMOVDQU8      X1, K1, (R13)
+	VEXTRACTI32X4 $0x01, Z1, X2
+	VMOVDQU8      X2, K1, (R13)(DX*1)
+	VEXTRACTI32X4 $0x02, Z1, X2
+	VMOVDQU8      X2, K1, (R13)(DX*2)
+	VEXTRACTI32X4 $0x03, Z1, X1
+	VMOVDQU8      X1, K1, (R13)(R11*1)
+
+next:
+	ADDQ R8, CX
+	ADDQ DI, AX
+	DECQ SI
+	JNZ  row
+
+done:
+	VZEROUPPER
+	RET
+
+DATA srows4V<>+0(SB)/1, $0x00
+DATA srows4V<>+1(SB)/1, $0x04
+DATA srows4V<>+2(SB)/1, $0x08
+DATA srows4V<>+3(SB)/1, $0x0c
+DATA srows4V<>+4(SB)/1, $0x10
+DATA srows4V<>+5(SB)/1, $0x14
+DATA srows4V<>+6(SB)/1, $0x18
+DATA srows4V<>+7(SB)/1, $0x1c
+DATA srows4V<>+8(SB)/1, $0x20
+DATA srows4V<>+9(SB)/1, $0x24
+DATA srows4V<>+10(SB)/1, $0x28
+DATA srows4V<>+11(SB)/1, $0x2c
+DATA srows4V<>+12(SB)/1, $0x30
+DATA srows4V<>+13(SB)/1, $0x34
+DATA srows4V<>+14(SB)/1, $0x38
+DATA srows4V<>+15(SB)/1, $0x3c
+DATA srows4V<>+16(SB)/1, $0x01
+DATA srows4V<>+17(SB)/1, $0x05
+DATA srows4V<>+18(SB)/1, $0x09
+DATA srows4V<>+19(SB)/1, $0x0d
+DATA srows4V<>+20(SB)/1, $0x11
+DATA srows4V<>+21(SB)/1, $0x15
+DATA srows4V<>+22(SB)/1, $0x19
+DATA srows4V<>+23(SB)/1, $0x1d
+DATA srows4V<>+24(SB)/1, $0x21
+DATA srows4V<>+25(SB)/1, $0x25
+DATA srows4V<>+26(SB)/1, $0x29
+DATA srows4V<>+27(SB)/1, $0x2d
+DATA srows4V<>+28(SB)/1, $0x31
+DATA srows4V<>+29(SB)/1, $0x35
+DATA srows4V<>+30(SB)/1, $0x39
+DATA srows4V<>+31(SB)/1, $0x3d
+DATA srows4V<>+32(SB)/1, $0x02
+DATA srows4V<>+33(SB)/1, $0x06
+DATA srows4V<>+34(SB)/1, $0x0a
+DATA srows4V<>+35(SB)/1, $0x0e
+DATA srows4V<>+36(SB)/1, $0x12
+DATA srows4V<>+37(SB)/1, $0x16
+DATA srows4V<>+38(SB)/1, $0x1a
+DATA srows4V<>+39(SB)/1, $0x1e
+DATA srows4V<>+40(SB)/1, $0x22
+DATA srows4V<>+41(SB)/1, $0x26
+DATA srows4V<>+42(SB)/1, $0x2a
+DATA srows4V<>+43(SB)/1, $0x2e
+DATA srows4V<>+44(SB)/1, $0x32
+DATA srows4V<>+45(SB)/1, $0x36
+DATA srows4V<>+46(SB)/1, $0x3a
+DATA srows4V<>+47(SB)/1, $0x3e
+DATA srows4V<>+48(SB)/1, $0x03
+DATA srows4V<>+49(SB)/1, $0x07
+DATA srows4V<>+50(SB)/1, $0x0b
+DATA srows4V<>+51(SB)/1, $0x0f
+DATA srows4V<>+52(SB)/1, $0x13
+DATA srows4V<>+53(SB)/1, $0x17
+DATA srows4V<>+54(SB)/1, $0x1b
+DATA srows4V<>+55(SB)/1, $0x1f
+DATA srows4V<>+56(SB)/1, $0x23
+DATA srows4V<>+57(SB)/1, $0x27
+DATA srows4V<>+58(SB)/1, $0x2b
+DATA srows4V<>+59(SB)/1, $0x2f
+DATA srows4V<>+60(SB)/1, $0x33
+DATA srows4V<>+61(SB)/1, $0x37
+DATA srows4V<>+62(SB)/1, $0x3b
+DATA srows4V<>+63(SB)/1, $0x3f
+GLOBL srows4V<>(SB), RODATA|NOPTR, $64
+
+// func unshuffle4AVX512Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int, m0 uint64, m1 uint64)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·unshuffle4AVX512Rows(SB), NOSPLIT, $0-72
+	MOVQ      dst+0(FP), AX
+	MOVQ      streams+8(FP), CX
+	MOVQ      sp+16(FP), DX
+	MOVQ      row+24(FP), BX
+	MOVQ      n1+32(FP), SI
+	MOVQ      ds+40(FP), DI
+	MOVQ      ss+48(FP), R8
+	TESTQ     SI, SI
+	JZ        done
+	VMOVDQU64 rows4V<>+0(SB), Z0
+	MOVQ      BX, R9
+	SHRQ      $0x04, R9
+	ANDQ      $0x0f, BX
+	MOVQ      m0+56(FP), R10
+	KMOVQ     R10, K1
+	MOVQ      m1+64(FP), R10
+	KMOVQ     R10, K2
+
+row:
+	MOVQ  DX, R10
+	MOVQ  AX, R11
+	MOVQ  R9, R12
+	TESTQ R12, R12
+	JZ    tail
+
+full:
+	MOVQ         (CX), R13
+	VMOVDQU      (R13)(R10*1), X1
+	MOVQ         8(CX), R13
+	VMOVDQU      (R13)(R10*1), X2
+	VINSERTI32X4 $0x01, X2, Z1, Z1
+	MOVQ         16(CX), R13
+	VMOVDQU      (R13)(R10*1), X2
+	VINSERTI32X4 $0x02, X2, Z1, Z1
+	MOVQ         24(CX), R13
+	VMOVDQU      (R13)(R10*1), X2
+	VINSERTI32X4 $0x03, X2, Z1, Z1
+	VPERMB       Z1, Z0, Z1
+	VMOVDQU64    Z1, (R11)
+	ADDQ         $0x10, R10
+	ADDQ         $0x40, R11
+	DECQ         R12
+	JNZ          full
+
+tail:
+	TESTQ        BX, BX
+	JZ           next
+	MOVQ         (CX), R12
+	VMOVDQU8.Z   (R12)(R10*1), K1, X2
+	MOVQ         8(CX), R12
+	VMOVDQU8.Z   (R12)(R10*1), K1, X1
+	VINSERTI32X4 $0x01, X1, Z2, Z2
+	MOVQ         16(CX), R12
+	VMOVDQU8.Z   (R12)(R10*1), K1, X1
+	VINSERTI32X4 $0x02, X1, Z2, Z2
+	MOVQ         24(CX), R12
+	VMOVDQU8.Z   (R12)(R10*1), K1, X1
+	VINSERTI32X4 $0x03, X1, Z2, Z2
+	VPERMB       Z2, Z0, Z2
+	VMOVDQU8     Z2, K2, (R11)
+
+next:
+	ADDQ R8, DX
+	ADDQ DI, AX
+	DECQ SI
+	JNZ  row
+
+done:
+	VZEROUPPER
+	RET
+
+DATA rows4V<>+0(SB)/1, $0x00
+DATA rows4V<>+1(SB)/1, $0x10
+DATA rows4V<>+2(SB)/1, $0x20
+DATA rows4V<>+3(SB)/1, $0x30
+DATA rows4V<>+4(SB)/1, $0x01
+DATA rows4V<>+5(SB)/1, $0x11
+DATA rows4V<>+6(SB)/1, $0x21
+DATA rows4V<>+7(SB)/1, $0x31
+DATA rows4V<>+8(SB)/1, $0x02
+DATA rows4V<>+9(SB)/1, $0x12
+DATA rows4V<>+10(SB)/1, $0x22
+DATA rows4V<>+11(SB)/1, $0x32
+DATA rows4V<>+12(SB)/1, $0x03
+DATA rows4V<>+13(SB)/1, $0x13
+DATA rows4V<>+14(SB)/1, $0x23
+DATA rows4V<>+15(SB)/1, $0x33
+DATA rows4V<>+16(SB)/1, $0x04
+DATA rows4V<>+17(SB)/1, $0x14
+DATA rows4V<>+18(SB)/1, $0x24
+DATA rows4V<>+19(SB)/1, $0x34
+DATA rows4V<>+20(SB)/1, $0x05
+DATA rows4V<>+21(SB)/1, $0x15
+DATA rows4V<>+22(SB)/1, $0x25
+DATA rows4V<>+23(SB)/1, $0x35
+DATA rows4V<>+24(SB)/1, $0x06
+DATA rows4V<>+25(SB)/1, $0x16
+DATA rows4V<>+26(SB)/1, $0x26
+DATA rows4V<>+27(SB)/1, $0x36
+DATA rows4V<>+28(SB)/1, $0x07
+DATA rows4V<>+29(SB)/1, $0x17
+DATA rows4V<>+30(SB)/1, $0x27
+DATA rows4V<>+31(SB)/1, $0x37
+DATA rows4V<>+32(SB)/1, $0x08
+DATA rows4V<>+33(SB)/1, $0x18
+DATA rows4V<>+34(SB)/1, $0x28
+DATA rows4V<>+35(SB)/1, $0x38
+DATA rows4V<>+36(SB)/1, $0x09
+DATA rows4V<>+37(SB)/1, $0x19
+DATA rows4V<>+38(SB)/1, $0x29
+DATA rows4V<>+39(SB)/1, $0x39
+DATA rows4V<>+40(SB)/1, $0x0a
+DATA rows4V<>+41(SB)/1, $0x1a
+DATA rows4V<>+42(SB)/1, $0x2a
+DATA rows4V<>+43(SB)/1, $0x3a
+DATA rows4V<>+44(SB)/1, $0x0b
+DATA rows4V<>+45(SB)/1, $0x1b
+DATA rows4V<>+46(SB)/1, $0x2b
+DATA rows4V<>+47(SB)/1, $0x3b
+DATA rows4V<>+48(SB)/1, $0x0c
+DATA rows4V<>+49(SB)/1, $0x1c
+DATA rows4V<>+50(SB)/1, $0x2c
+DATA rows4V<>+51(SB)/1, $0x3c
+DATA rows4V<>+52(SB)/1, $0x0d
+DATA rows4V<>+53(SB)/1, $0x1d
+DATA rows4V<>+54(SB)/1, $0x2d
+DATA rows4V<>+55(SB)/1, $0x3d
+DATA rows4V<>+56(SB)/1, $0x0e
+DATA rows4V<>+57(SB)/1, $0x1e
+DATA rows4V<>+58(SB)/1, $0x2e
+DATA rows4V<>+59(SB)/1, $0x3e
+DATA rows4V<>+60(SB)/1, $0x0f
+DATA rows4V<>+61(SB)/1, $0x1f
+DATA rows4V<>+62(SB)/1, $0x2f
+DATA rows4V<>+63(SB)/1, $0x3f
+GLOBL rows4V<>(SB), RODATA|NOPTR, $64
+
+DATA rowsT2<>+0(SB)/1, $0x00
+DATA rowsT2<>+1(SB)/1, $0x02
+DATA rowsT2<>+2(SB)/1, $0x04
+DATA rowsT2<>+3(SB)/1, $0x06
+DATA rowsT2<>+4(SB)/1, $0x08
+DATA rowsT2<>+5(SB)/1, $0x0a
+DATA rowsT2<>+6(SB)/1, $0x0c
+DATA rowsT2<>+7(SB)/1, $0x0e
+DATA rowsT2<>+8(SB)/1, $0x01
+DATA rowsT2<>+9(SB)/1, $0x03
+DATA rowsT2<>+10(SB)/1, $0x05
+DATA rowsT2<>+11(SB)/1, $0x07
+DATA rowsT2<>+12(SB)/1, $0x09
+DATA rowsT2<>+13(SB)/1, $0x0b
+DATA rowsT2<>+14(SB)/1, $0x0d
+DATA rowsT2<>+15(SB)/1, $0x0f
+DATA rowsT2<>+16(SB)/1, $0x00
+DATA rowsT2<>+17(SB)/1, $0x02
+DATA rowsT2<>+18(SB)/1, $0x04
+DATA rowsT2<>+19(SB)/1, $0x06
+DATA rowsT2<>+20(SB)/1, $0x08
+DATA rowsT2<>+21(SB)/1, $0x0a
+DATA rowsT2<>+22(SB)/1, $0x0c
+DATA rowsT2<>+23(SB)/1, $0x0e
+DATA rowsT2<>+24(SB)/1, $0x01
+DATA rowsT2<>+25(SB)/1, $0x03
+DATA rowsT2<>+26(SB)/1, $0x05
+DATA rowsT2<>+27(SB)/1, $0x07
+DATA rowsT2<>+28(SB)/1, $0x09
+DATA rowsT2<>+29(SB)/1, $0x0b
+DATA rowsT2<>+30(SB)/1, $0x0d
+DATA rowsT2<>+31(SB)/1, $0x0f
+GLOBL rowsT2<>(SB), RODATA|NOPTR, $32
+
+DATA rowsU2<>+0(SB)/1, $0x00
+DATA rowsU2<>+1(SB)/1, $0x08
+DATA rowsU2<>+2(SB)/1, $0x01
+DATA rowsU2<>+3(SB)/1, $0x09
+DATA rowsU2<>+4(SB)/1, $0x02
+DATA rowsU2<>+5(SB)/1, $0x0a
+DATA rowsU2<>+6(SB)/1, $0x03
+DATA rowsU2<>+7(SB)/1, $0x0b
+DATA rowsU2<>+8(SB)/1, $0x04
+DATA rowsU2<>+9(SB)/1, $0x0c
+DATA rowsU2<>+10(SB)/1, $0x05
+DATA rowsU2<>+11(SB)/1, $0x0d
+DATA rowsU2<>+12(SB)/1, $0x06
+DATA rowsU2<>+13(SB)/1, $0x0e
+DATA rowsU2<>+14(SB)/1, $0x07
+DATA rowsU2<>+15(SB)/1, $0x0f
+DATA rowsU2<>+16(SB)/1, $0x00
+DATA rowsU2<>+17(SB)/1, $0x08
+DATA rowsU2<>+18(SB)/1, $0x01
+DATA rowsU2<>+19(SB)/1, $0x09
+DATA rowsU2<>+20(SB)/1, $0x02
+DATA rowsU2<>+21(SB)/1, $0x0a
+DATA rowsU2<>+22(SB)/1, $0x03
+DATA rowsU2<>+23(SB)/1, $0x0b
+DATA rowsU2<>+24(SB)/1, $0x04
+DATA rowsU2<>+25(SB)/1, $0x0c
+DATA rowsU2<>+26(SB)/1, $0x05
+DATA rowsU2<>+27(SB)/1, $0x0d
+DATA rowsU2<>+28(SB)/1, $0x06
+DATA rowsU2<>+29(SB)/1, $0x0e
+DATA rowsU2<>+30(SB)/1, $0x07
+DATA rowsU2<>+31(SB)/1, $0x0f
+GLOBL rowsU2<>(SB), RODATA|NOPTR, $32
+
+// func shuffle2AVX2Rows(dst *byte, src *byte, n int, row int, n1 int, ds int, ss int, pf int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·shuffle2AVX2Rows(SB), NOSPLIT, $64-64
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	MOVQ    row+24(FP), BX
+	MOVQ    n1+32(FP), SI
+	MOVQ    pf+56(FP), DI
+	TESTQ   SI, SI
+	JZ      done
+	VMOVDQU rowsT2<>+0(SB), Y15
+	LEAQ    (DX)(DX*2), R8
+
+row:
+	MOVQ CX, R8
+	MOVQ AX, R9
+	MOVQ BX, R10
+	SHRQ $0x04, R10
+	JZ   short
+
+full:
+	PREFETCHT0   (R8)(DI*1)
+	VMOVDQU      (R8), X0
+	VINSERTI128  $0x01, 16(R8), Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R9)
+	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
+	ADDQ         $0x00000020, R8
+	ADDQ         $0x10, R9
+	DECQ         R10
+	JNZ          full
+	MOVQ         BX, R10
+	ANDQ         $0x0f, R10
+	JZ           next
+	SUBQ         $0x10, R10
+	ADDQ         R10, R9
+	SHLQ         $0x01, R10
+	ADDQ         R10, R8
+	VMOVDQU      (R8), X0
+	VINSERTI128  $0x01, 16(R8), Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R9)
+	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
+	JMP          next
+
+short:
+	LEAQ (SP), R10
+	XORQ R11, R11
+
+in:
+	MOVWLZX      (R8)(R11*2), R12
+	MOVW         R12, (R10)(R11*2)
+	INCQ         R11
+	CMPQ         R11, BX
+	JB           in
+	VMOVDQU      (R10), X0
+	VINSERTI128  $0x01, 16(R10), Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, 32(R10)
+	VEXTRACTI128 $0x01, Y0, 48(R10)
+	LEAQ         (R9), R8
+	XORQ         R11, R11
+
+out0:
+	MOVBLZX 32(R10)(R11*1), R12
+	MOVB    R12, (R8)(R11*1)
+	INCQ    R11
+	CMPQ    R11, BX
+	JB      out0
+	LEAQ    (R9)(DX*1), R8
+	XORQ    R9, R9
+
+out1:
+	MOVBLZX 48(R10)(R9*1), R11
+	MOVB    R11, (R8)(R9*1)
+	INCQ    R9
+	CMPQ    R9, BX
+	JB      out1
+
+next:
+	MOVQ ss+48(FP), R8
+	ADDQ R8, CX
+	MOVQ ds+40(FP), R8
+	ADDQ R8, AX
+	DECQ SI
+	JNZ  row
+
+done:
+	VZEROUPPER
+	RET
+
+// func unshuffle2AVX2Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int)
+// Requires: AVX, AVX2
+TEXT ·unshuffle2AVX2Rows(SB), NOSPLIT, $64-56
+	MOVQ    dst+0(FP), AX
+	MOVQ    streams+8(FP), CX
+	MOVQ    sp+16(FP), DX
+	MOVQ    row+24(FP), BX
+	MOVQ    n1+32(FP), SI
+	TESTQ   SI, SI
+	JZ      done
+	VMOVDQU rowsU2<>+0(SB), Y15
+
+row:
+	MOVQ DX, DI
+	MOVQ AX, R8
+	MOVQ BX, R9
+	SHRQ $0x04, R9
+	JZ   short
+
+full:
+	MOVQ         (CX), R10
+	VMOVDQU      (R10)(DI*1), X0
+	MOVQ         8(CX), R10
+	VINSERTI128  $0x01, (R10)(DI*1), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VMOVDQU      X0, (R8)
+	VEXTRACTI128 $0x01, Y0, 16(R8)
+	ADDQ         $0x10, DI
+	ADDQ         $0x00000020, R8
+	DECQ         R9
+	JNZ          full
+	MOVQ         BX, R9
+	ANDQ         $0x0f, R9
+	JZ           next
+	SUBQ         $0x10, R9
+	ADDQ         R9, DI
+	SHLQ         $0x01, R9
+	ADDQ         R9, R8
+	MOVQ         (CX), R9
+	VMOVDQU      (R9)(DI*1), X0
+	MOVQ         8(CX), R9
+	VINSERTI128  $0x01, (R9)(DI*1), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VMOVDQU      X0, (R8)
+	VEXTRACTI128 $0x01, Y0, 16(R8)
+	JMP          next
+
+short:
+	LEAQ (SP), R9
+	MOVQ (CX), R10
+	ADDQ DI, R10
+	LEAQ (R9), R11
+	XORQ R12, R12
+
+in0:
+	MOVBLZX (R10)(R12*1), R13
+	MOVB    R13, (R11)(R12*1)
+	INCQ    R12
+	CMPQ    R12, BX
+	JB      in0
+	MOVQ    8(CX), R10
+	ADDQ    DI, R10
+	LEAQ    16(R9), DI
+	XORQ    R11, R11
+
+in1:
+	MOVBLZX      (R10)(R11*1), R12
+	MOVB         R12, (DI)(R11*1)
+	INCQ         R11
+	CMPQ         R11, BX
+	JB           in1
+	VMOVDQU      (R9), X0
+	VINSERTI128  $0x01, 16(R9), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VMOVDQU      X0, 32(R9)
+	VEXTRACTI128 $0x01, Y0, 48(R9)
+	LEAQ         32(R9), DI
+	XORQ         R9, R9
+
+out:
+	MOVWLZX (DI)(R9*2), R10
+	MOVW    R10, (R8)(R9*2)
+	INCQ    R9
+	CMPQ    R9, BX
+	JB      out
+
+next:
+	MOVQ ss+48(FP), DI
+	ADDQ DI, DX
+	MOVQ ds+40(FP), DI
+	ADDQ DI, AX
+	DECQ SI
+	JNZ  row
+
+done:
+	VZEROUPPER
+	RET
+
+DATA rowsT4<>+0(SB)/1, $0x00
+DATA rowsT4<>+1(SB)/1, $0x04
+DATA rowsT4<>+2(SB)/1, $0x08
+DATA rowsT4<>+3(SB)/1, $0x0c
+DATA rowsT4<>+4(SB)/1, $0x01
+DATA rowsT4<>+5(SB)/1, $0x05
+DATA rowsT4<>+6(SB)/1, $0x09
+DATA rowsT4<>+7(SB)/1, $0x0d
+DATA rowsT4<>+8(SB)/1, $0x02
+DATA rowsT4<>+9(SB)/1, $0x06
+DATA rowsT4<>+10(SB)/1, $0x0a
+DATA rowsT4<>+11(SB)/1, $0x0e
+DATA rowsT4<>+12(SB)/1, $0x03
+DATA rowsT4<>+13(SB)/1, $0x07
+DATA rowsT4<>+14(SB)/1, $0x0b
+DATA rowsT4<>+15(SB)/1, $0x0f
+DATA rowsT4<>+16(SB)/1, $0x00
+DATA rowsT4<>+17(SB)/1, $0x04
+DATA rowsT4<>+18(SB)/1, $0x08
+DATA rowsT4<>+19(SB)/1, $0x0c
+DATA rowsT4<>+20(SB)/1, $0x01
+DATA rowsT4<>+21(SB)/1, $0x05
+DATA rowsT4<>+22(SB)/1, $0x09
+DATA rowsT4<>+23(SB)/1, $0x0d
+DATA rowsT4<>+24(SB)/1, $0x02
+DATA rowsT4<>+25(SB)/1, $0x06
+DATA rowsT4<>+26(SB)/1, $0x0a
+DATA rowsT4<>+27(SB)/1, $0x0e
+DATA rowsT4<>+28(SB)/1, $0x03
+DATA rowsT4<>+29(SB)/1, $0x07
+DATA rowsT4<>+30(SB)/1, $0x0b
+DATA rowsT4<>+31(SB)/1, $0x0f
+GLOBL rowsT4<>(SB), RODATA|NOPTR, $32
+
+// func shuffle4AVX2Rows(dst *byte, src *byte, n int, row int, n1 int, ds int, ss int, pf int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·shuffle4AVX2Rows(SB), NOSPLIT, $128-64
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	MOVQ    row+24(FP), BX
+	MOVQ    n1+32(FP), SI
+	MOVQ    pf+56(FP), DI
+	TESTQ   SI, SI
+	JZ      done
+	VMOVDQU rowsT4<>+0(SB), Y15
+	LEAQ    (DX)(DX*2), R8
+
+row:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ BX, R11
+	SHRQ $0x04, R11
+	JZ   short
+
+full:
+	PREFETCHT0   (R9)(DI*1)
+	VMOVDQU      (R9), X0
+	VINSERTI128  $0x01, 32(R9), Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VMOVDQU      16(R9), X1
+	VINSERTI128  $0x01, 48(R9), Y1, Y1
+	VPSHUFB      Y15, Y1, Y1
+	VPUNPCKLDQ   Y1, Y0, Y2
+	VPUNPCKHDQ   Y1, Y0, Y3
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      X2, (R10)
+	VEXTRACTI128 $0x01, Y2, (R10)(DX*1)
+	VPERMQ       $0xd8, Y3, Y3
+	VMOVDQU      X3, (R10)(DX*2)
+	VEXTRACTI128 $0x01, Y3, (R10)(R8*1)
+	ADDQ         $0x00000040, R9
+	ADDQ         $0x10, R10
+	DECQ         R11
+	JNZ          full
+	MOVQ         BX, R11
+	ANDQ         $0x0f, R11
+	JZ           next
+	SUBQ         $0x10, R11
+	ADDQ         R11, R10
+	SHLQ         $0x02, R11
+	ADDQ         R11, R9
+	VMOVDQU      (R9), X0
+	VINSERTI128  $0x01, 32(R9), Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VMOVDQU      16(R9), X1
+	VINSERTI128  $0x01, 48(R9), Y1, Y1
+	VPSHUFB      Y15, Y1, Y1
+	VPUNPCKLDQ   Y1, Y0, Y2
+	VPUNPCKHDQ   Y1, Y0, Y3
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      X2, (R10)
+	VEXTRACTI128 $0x01, Y2, (R10)(DX*1)
+	VPERMQ       $0xd8, Y3, Y3
+	VMOVDQU      X3, (R10)(DX*2)
+	VEXTRACTI128 $0x01, Y3, (R10)(R8*1)
+	JMP          next
+
+short:
+	LEAQ (SP), R11
+	XORQ R12, R12
+
+in:
+	MOVL         (R9)(R12*4), R13
+	MOVL         R13, (R11)(R12*4)
+	INCQ         R12
+	CMPQ         R12, BX
+	JB           in
+	VMOVDQU      (R11), X0
+	VINSERTI128  $0x01, 32(R11), Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VMOVDQU      16(R11), X1
+	VINSERTI128  $0x01, 48(R11), Y1, Y1
+	VPSHUFB      Y15, Y1, Y1
+	VPUNPCKLDQ   Y1, Y0, Y2
+	VPUNPCKHDQ   Y1, Y0, Y3
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      X2, 64(R11)
+	VEXTRACTI128 $0x01, Y2, 80(R11)
+	VPERMQ       $0xd8, Y3, Y3
+	VMOVDQU      X3, 96(R11)
+	VEXTRACTI128 $0x01, Y3, 112(R11)
+	LEAQ         (R10), R9
+	XORQ         R12, R12
+
+out0:
+	MOVBLZX 64(R11)(R12*1), R13
+	MOVB    R13, (R9)(R12*1)
+	INCQ    R12
+	CMPQ    R12, BX
+	JB      out0
+	LEAQ    (R10)(DX*1), R9
+	XORQ    R12, R12
+
+out1:
+	MOVBLZX 80(R11)(R12*1), R13
+	MOVB    R13, (R9)(R12*1)
+	INCQ    R12
+	CMPQ    R12, BX
+	JB      out1
+	LEAQ    (R10)(DX*2), R9
+	XORQ    R12, R12
+
+out2:
+	MOVBLZX 96(R11)(R12*1), R13
+	MOVB    R13, (R9)(R12*1)
+	INCQ    R12
+	CMPQ    R12, BX
+	JB      out2
+	LEAQ    (R10)(R8*1), R9
+	XORQ    R10, R10
+
+out3:
+	MOVBLZX 112(R11)(R10*1), R12
+	MOVB    R12, (R9)(R10*1)
+	INCQ    R10
+	CMPQ    R10, BX
+	JB      out3
+
+next:
+	MOVQ ss+48(FP), R9
+	ADDQ R9, CX
+	MOVQ ds+40(FP), R9
+	ADDQ R9, AX
+	DECQ SI
+	JNZ  row
+
+done:
+	VZEROUPPER
+	RET
+
+// func unshuffle4AVX2Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int)
+// Requires: AVX, AVX2
+TEXT ·unshuffle4AVX2Rows(SB), NOSPLIT, $128-56
+	MOVQ    dst+0(FP), AX
+	MOVQ    streams+8(FP), CX
+	MOVQ    sp+16(FP), DX
+	MOVQ    row+24(FP), BX
+	MOVQ    n1+32(FP), SI
+	TESTQ   SI, SI
+	JZ      done
+	VMOVDQU rowsT4<>+0(SB), Y15
+
+row:
+	MOVQ DX, DI
+	MOVQ AX, R8
+	MOVQ BX, R9
+	SHRQ $0x04, R9
+	JZ   short
+
+full:
+	MOVQ         (CX), R10
+	VMOVDQU      (R10)(DI*1), X0
+	MOVQ         8(CX), R10
+	VINSERTI128  $0x01, (R10)(DI*1), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	MOVQ         16(CX), R10
+	VMOVDQU      (R10)(DI*1), X1
+	MOVQ         24(CX), R10
+	VINSERTI128  $0x01, (R10)(DI*1), Y1, Y1
+	VPERMQ       $0xd8, Y1, Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VSHUFPS      $0xdd, Y1, Y0, Y3
+	VPSHUFB      Y15, Y2, Y2
+	VMOVDQU      X2, (R8)
+	VEXTRACTI128 $0x01, Y2, 32(R8)
+	VPSHUFB      Y15, Y3, Y3
+	VMOVDQU      X3, 16(R8)
+	VEXTRACTI128 $0x01, Y3, 48(R8)
+	ADDQ         $0x10, DI
+	ADDQ         $0x00000040, R8
+	DECQ         R9
+	JNZ          full
+	MOVQ         BX, R9
+	ANDQ         $0x0f, R9
+	JZ           next
+	SUBQ         $0x10, R9
+	ADDQ         R9, DI
+	SHLQ         $0x02, R9
+	ADDQ         R9, R8
+	MOVQ         (CX), R9
+	VMOVDQU      (R9)(DI*1), X0
+	MOVQ         8(CX), R9
+	VINSERTI128  $0x01, (R9)(DI*1), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	MOVQ         16(CX), R9
+	VMOVDQU      (R9)(DI*1), X1
+	MOVQ         24(CX), R9
+	VINSERTI128  $0x01, (R9)(DI*1), Y1, Y1
+	VPERMQ       $0xd8, Y1, Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VSHUFPS      $0xdd, Y1, Y0, Y3
+	VPSHUFB      Y15, Y2, Y2
+	VMOVDQU      X2, (R8)
+	VEXTRACTI128 $0x01, Y2, 32(R8)
+	VPSHUFB      Y15, Y3, Y3
+	VMOVDQU      X3, 16(R8)
+	VEXTRACTI128 $0x01, Y3, 48(R8)
+	JMP          next
+
+short:
+	LEAQ (SP), R9
+	MOVQ (CX), R10
+	ADDQ DI, R10
+	LEAQ (R9), R11
+	XORQ R12, R12
+
+in0:
+	MOVBLZX (R10)(R12*1), R13
+	MOVB    R13, (R11)(R12*1)
+	INCQ    R12
+	CMPQ    R12, BX
+	JB      in0
+	MOVQ    8(CX), R10
+	ADDQ    DI, R10
+	LEAQ    16(R9), R11
+	XORQ    R12, R12
+
+in1:
+	MOVBLZX (R10)(R12*1), R13
+	MOVB    R13, (R11)(R12*1)
+	INCQ    R12
+	CMPQ    R12, BX
+	JB      in1
+	MOVQ    16(CX), R10
+	ADDQ    DI, R10
+	LEAQ    32(R9), R11
+	XORQ    R12, R12
+
+in2:
+	MOVBLZX (R10)(R12*1), R13
+	MOVB    R13, (R11)(R12*1)
+	INCQ    R12
+	CMPQ    R12, BX
+	JB      in2
+	MOVQ    24(CX), R10
+	ADDQ    DI, R10
+	LEAQ    48(R9), DI
+	XORQ    R11, R11
+
+in3:
+	MOVBLZX      (R10)(R11*1), R12
+	MOVB         R12, (DI)(R11*1)
+	INCQ         R11
+	CMPQ         R11, BX
+	JB           in3
+	VMOVDQU      (R9), X0
+	VINSERTI128  $0x01, 16(R9), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      32(R9), X1
+	VINSERTI128  $0x01, 48(R9), Y1, Y1
+	VPERMQ       $0xd8, Y1, Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VSHUFPS      $0xdd, Y1, Y0, Y3
+	VPSHUFB      Y15, Y2, Y2
+	VMOVDQU      X2, 64(R9)
+	VEXTRACTI128 $0x01, Y2, 96(R9)
+	VPSHUFB      Y15, Y3, Y3
+	VMOVDQU      X3, 80(R9)
+	VEXTRACTI128 $0x01, Y3, 112(R9)
+	LEAQ         64(R9), DI
+	XORQ         R9, R9
+
+out:
+	MOVL (DI)(R9*4), R10
+	MOVL R10, (R8)(R9*4)
+	INCQ R9
+	CMPQ R9, BX
+	JB   out
+
+next:
+	MOVQ ss+48(FP), DI
+	ADDQ DI, DX
+	MOVQ ds+40(FP), DI
+	ADDQ DI, AX
+	DECQ SI
+	JNZ  row
+
+done:
+	VZEROUPPER
+	RET
+
+DATA rowsT8<>+0(SB)/1, $0x00
+DATA rowsT8<>+1(SB)/1, $0x08
+DATA rowsT8<>+2(SB)/1, $0x01
+DATA rowsT8<>+3(SB)/1, $0x09
+DATA rowsT8<>+4(SB)/1, $0x02
+DATA rowsT8<>+5(SB)/1, $0x0a
+DATA rowsT8<>+6(SB)/1, $0x03
+DATA rowsT8<>+7(SB)/1, $0x0b
+DATA rowsT8<>+8(SB)/1, $0x04
+DATA rowsT8<>+9(SB)/1, $0x0c
+DATA rowsT8<>+10(SB)/1, $0x05
+DATA rowsT8<>+11(SB)/1, $0x0d
+DATA rowsT8<>+12(SB)/1, $0x06
+DATA rowsT8<>+13(SB)/1, $0x0e
+DATA rowsT8<>+14(SB)/1, $0x07
+DATA rowsT8<>+15(SB)/1, $0x0f
+DATA rowsT8<>+16(SB)/1, $0x00
+DATA rowsT8<>+17(SB)/1, $0x08
+DATA rowsT8<>+18(SB)/1, $0x01
+DATA rowsT8<>+19(SB)/1, $0x09
+DATA rowsT8<>+20(SB)/1, $0x02
+DATA rowsT8<>+21(SB)/1, $0x0a
+DATA rowsT8<>+22(SB)/1, $0x03
+DATA rowsT8<>+23(SB)/1, $0x0b
+DATA rowsT8<>+24(SB)/1, $0x04
+DATA rowsT8<>+25(SB)/1, $0x0c
+DATA rowsT8<>+26(SB)/1, $0x05
+DATA rowsT8<>+27(SB)/1, $0x0d
+DATA rowsT8<>+28(SB)/1, $0x06
+DATA rowsT8<>+29(SB)/1, $0x0e
+DATA rowsT8<>+30(SB)/1, $0x07
+DATA rowsT8<>+31(SB)/1, $0x0f
+GLOBL rowsT8<>(SB), RODATA|NOPTR, $32
+
+DATA rowsU8<>+0(SB)/1, $0x00
+DATA rowsU8<>+1(SB)/1, $0x02
+DATA rowsU8<>+2(SB)/1, $0x04
+DATA rowsU8<>+3(SB)/1, $0x06
+DATA rowsU8<>+4(SB)/1, $0x08
+DATA rowsU8<>+5(SB)/1, $0x0a
+DATA rowsU8<>+6(SB)/1, $0x0c
+DATA rowsU8<>+7(SB)/1, $0x0e
+DATA rowsU8<>+8(SB)/1, $0x01
+DATA rowsU8<>+9(SB)/1, $0x03
+DATA rowsU8<>+10(SB)/1, $0x05
+DATA rowsU8<>+11(SB)/1, $0x07
+DATA rowsU8<>+12(SB)/1, $0x09
+DATA rowsU8<>+13(SB)/1, $0x0b
+DATA rowsU8<>+14(SB)/1, $0x0d
+DATA rowsU8<>+15(SB)/1, $0x0f
+DATA rowsU8<>+16(SB)/1, $0x00
+DATA rowsU8<>+17(SB)/1, $0x02
+DATA rowsU8<>+18(SB)/1, $0x04
+DATA rowsU8<>+19(SB)/1, $0x06
+DATA rowsU8<>+20(SB)/1, $0x08
+DATA rowsU8<>+21(SB)/1, $0x0a
+DATA rowsU8<>+22(SB)/1, $0x0c
+DATA rowsU8<>+23(SB)/1, $0x0e
+DATA rowsU8<>+24(SB)/1, $0x01
+DATA rowsU8<>+25(SB)/1, $0x03
+DATA rowsU8<>+26(SB)/1, $0x05
+DATA rowsU8<>+27(SB)/1, $0x07
+DATA rowsU8<>+28(SB)/1, $0x09
+DATA rowsU8<>+29(SB)/1, $0x0b
+DATA rowsU8<>+30(SB)/1, $0x0d
+DATA rowsU8<>+31(SB)/1, $0x0f
+GLOBL rowsU8<>(SB), RODATA|NOPTR, $32
+
+DATA rowsG8<>+0(SB)/1, $0x00
+DATA rowsG8<>+1(SB)/1, $0x01
+DATA rowsG8<>+2(SB)/1, $0x04
+DATA rowsG8<>+3(SB)/1, $0x05
+DATA rowsG8<>+4(SB)/1, $0x08
+DATA rowsG8<>+5(SB)/1, $0x09
+DATA rowsG8<>+6(SB)/1, $0x0c
+DATA rowsG8<>+7(SB)/1, $0x0d
+DATA rowsG8<>+8(SB)/1, $0x02
+DATA rowsG8<>+9(SB)/1, $0x03
+DATA rowsG8<>+10(SB)/1, $0x06
+DATA rowsG8<>+11(SB)/1, $0x07
+DATA rowsG8<>+12(SB)/1, $0x0a
+DATA rowsG8<>+13(SB)/1, $0x0b
+DATA rowsG8<>+14(SB)/1, $0x0e
+DATA rowsG8<>+15(SB)/1, $0x0f
+DATA rowsG8<>+16(SB)/1, $0x00
+DATA rowsG8<>+17(SB)/1, $0x01
+DATA rowsG8<>+18(SB)/1, $0x04
+DATA rowsG8<>+19(SB)/1, $0x05
+DATA rowsG8<>+20(SB)/1, $0x08
+DATA rowsG8<>+21(SB)/1, $0x09
+DATA rowsG8<>+22(SB)/1, $0x0c
+DATA rowsG8<>+23(SB)/1, $0x0d
+DATA rowsG8<>+24(SB)/1, $0x02
+DATA rowsG8<>+25(SB)/1, $0x03
+DATA rowsG8<>+26(SB)/1, $0x06
+DATA rowsG8<>+27(SB)/1, $0x07
+DATA rowsG8<>+28(SB)/1, $0x0a
+DATA rowsG8<>+29(SB)/1, $0x0b
+DATA rowsG8<>+30(SB)/1, $0x0e
+DATA rowsG8<>+31(SB)/1, $0x0f
+GLOBL rowsG8<>(SB), RODATA|NOPTR, $32
+
+// func shuffle8AVX2Rows(dst *byte, src *byte, n int, row int, n1 int, ds int, ss int, pf int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·shuffle8AVX2Rows(SB), NOSPLIT, $256-64
+	MOVQ    dst+0(FP), AX
+	MOVQ    src+8(FP), CX
+	MOVQ    n+16(FP), DX
+	MOVQ    row+24(FP), BX
+	MOVQ    n1+32(FP), SI
+	MOVQ    pf+56(FP), DI
+	TESTQ   SI, SI
+	JZ      done
+	VMOVDQU rowsT8<>+0(SB), Y15
+	LEAQ    (DX)(DX*2), R8
+
+row:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	LEAQ (AX)(DX*4), R11
+	MOVQ BX, R12
+	SHRQ $0x04, R12
+	JZ   short
+
+full:
+	PREFETCHT0   (R9)(DI*1)
+	PREFETCHT0   64(R9)(DI*1)
+	VMOVDQU      (R9), X0
+	VINSERTI128  $0x01, 64(R9), Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VMOVDQU      16(R9), X1
+	VINSERTI128  $0x01, 80(R9), Y1, Y1
+	VPSHUFB      Y15, Y1, Y1
+	VMOVDQU      32(R9), X2
+	VINSERTI128  $0x01, 96(R9), Y2, Y2
+	VPSHUFB      Y15, Y2, Y2
+	VMOVDQU      48(R9), X3
+	VINSERTI128  $0x01, 112(R9), Y3, Y3
+	VPSHUFB      Y15, Y3, Y3
+	VPUNPCKLWD   Y1, Y0, Y4
+	VPUNPCKHWD   Y1, Y0, Y5
+	VPUNPCKLWD   Y3, Y2, Y6
+	VPUNPCKHWD   Y3, Y2, Y7
+	VPUNPCKLDQ   Y6, Y4, Y0
+	VPUNPCKHDQ   Y6, Y4, Y1
+	VPUNPCKLDQ   Y7, Y5, Y2
+	VPUNPCKHDQ   Y7, Y5, Y3
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R10)
+	VEXTRACTI128 $0x01, Y0, (R10)(DX*1)
+	VPERMQ       $0xd8, Y1, Y1
+	VMOVDQU      X1, (R10)(DX*2)
+	VEXTRACTI128 $0x01, Y1, (R10)(R8*1)
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      X2, (R11)
+	VEXTRACTI128 $0x01, Y2, (R11)(DX*1)
+	VPERMQ       $0xd8, Y3, Y3
+	VMOVDQU      X3, (R11)(DX*2)
+	VEXTRACTI128 $0x01, Y3, (R11)(R8*1)
+	ADDQ         $0x00000080, R9
+	ADDQ         $0x10, R10
+	ADDQ         $0x10, R11
+	DECQ         R12
+	JNZ          full
+	MOVQ         BX, R12
+	ANDQ         $0x0f, R12
+	JZ           next
+	SUBQ         $0x10, R12
+	ADDQ         R12, R10
+	ADDQ         R12, R11
+	SHLQ         $0x03, R12
+	ADDQ         R12, R9
+	VMOVDQU      (R9), X0
+	VINSERTI128  $0x01, 64(R9), Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VMOVDQU      16(R9), X1
+	VINSERTI128  $0x01, 80(R9), Y1, Y1
+	VPSHUFB      Y15, Y1, Y1
+	VMOVDQU      32(R9), X2
+	VINSERTI128  $0x01, 96(R9), Y2, Y2
+	VPSHUFB      Y15, Y2, Y2
+	VMOVDQU      48(R9), X3
+	VINSERTI128  $0x01, 112(R9), Y3, Y3
+	VPSHUFB      Y15, Y3, Y3
+	VPUNPCKLWD   Y1, Y0, Y4
+	VPUNPCKHWD   Y1, Y0, Y5
+	VPUNPCKLWD   Y3, Y2, Y6
+	VPUNPCKHWD   Y3, Y2, Y7
+	VPUNPCKLDQ   Y6, Y4, Y0
+	VPUNPCKHDQ   Y6, Y4, Y1
+	VPUNPCKLDQ   Y7, Y5, Y2
+	VPUNPCKHDQ   Y7, Y5, Y3
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R10)
+	VEXTRACTI128 $0x01, Y0, (R10)(DX*1)
+	VPERMQ       $0xd8, Y1, Y1
+	VMOVDQU      X1, (R10)(DX*2)
+	VEXTRACTI128 $0x01, Y1, (R10)(R8*1)
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      X2, (R11)
+	VEXTRACTI128 $0x01, Y2, (R11)(DX*1)
+	VPERMQ       $0xd8, Y3, Y3
+	VMOVDQU      X3, (R11)(DX*2)
+	VEXTRACTI128 $0x01, Y3, (R11)(R8*1)
+	JMP          next
+
+short:
+	LEAQ (SP), R12
+	XORQ R13, R13
+
+in:
+	MOVQ         (R9)(R13*8), R14
+	MOVQ         R14, (R12)(R13*8)
+	INCQ         R13
+	CMPQ         R13, BX
+	JB           in
+	VMOVDQU      (R12), X0
+	VINSERTI128  $0x01, 64(R12), Y0, Y0
+	VPSHUFB      Y15, Y0, Y0
+	VMOVDQU      16(R12), X1
+	VINSERTI128  $0x01, 80(R12), Y1, Y1
+	VPSHUFB      Y15, Y1, Y1
+	VMOVDQU      32(R12), X2
+	VINSERTI128  $0x01, 96(R12), Y2, Y2
+	VPSHUFB      Y15, Y2, Y2
+	VMOVDQU      48(R12), X3
+	VINSERTI128  $0x01, 112(R12), Y3, Y3
+	VPSHUFB      Y15, Y3, Y3
+	VPUNPCKLWD   Y1, Y0, Y4
+	VPUNPCKHWD   Y1, Y0, Y5
+	VPUNPCKLWD   Y3, Y2, Y6
+	VPUNPCKHWD   Y3, Y2, Y7
+	VPUNPCKLDQ   Y6, Y4, Y0
+	VPUNPCKHDQ   Y6, Y4, Y1
+	VPUNPCKLDQ   Y7, Y5, Y2
+	VPUNPCKHDQ   Y7, Y5, Y3
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, 128(R12)
+	VEXTRACTI128 $0x01, Y0, 144(R12)
+	VPERMQ       $0xd8, Y1, Y1
+	VMOVDQU      X1, 160(R12)
+	VEXTRACTI128 $0x01, Y1, 176(R12)
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      X2, 192(R12)
+	VEXTRACTI128 $0x01, Y2, 208(R12)
+	VPERMQ       $0xd8, Y3, Y3
+	VMOVDQU      X3, 224(R12)
+	VEXTRACTI128 $0x01, Y3, 240(R12)
+	LEAQ         (R10), R9
+	XORQ         R13, R13
+
+out0:
+	MOVBLZX 128(R12)(R13*1), R14
+	MOVB    R14, (R9)(R13*1)
+	INCQ    R13
+	CMPQ    R13, BX
+	JB      out0
+	LEAQ    (R10)(DX*1), R9
+	XORQ    R13, R13
+
+out1:
+	MOVBLZX 144(R12)(R13*1), R14
+	MOVB    R14, (R9)(R13*1)
+	INCQ    R13
+	CMPQ    R13, BX
+	JB      out1
+	LEAQ    (R10)(DX*2), R9
+	XORQ    R13, R13
+
+out2:
+	MOVBLZX 160(R12)(R13*1), R14
+	MOVB    R14, (R9)(R13*1)
+	INCQ    R13
+	CMPQ    R13, BX
+	JB      out2
+	LEAQ    (R10)(R8*1), R9
+	XORQ    R10, R10
+
+out3:
+	MOVBLZX 176(R12)(R10*1), R13
+	MOVB    R13, (R9)(R10*1)
+	INCQ    R10
+	CMPQ    R10, BX
+	JB      out3
+	LEAQ    (R11), R9
+	XORQ    R10, R10
+
+out4:
+	MOVBLZX 192(R12)(R10*1), R13
+	MOVB    R13, (R9)(R10*1)
+	INCQ    R10
+	CMPQ    R10, BX
+	JB      out4
+	LEAQ    (R11)(DX*1), R9
+	XORQ    R10, R10
+
+out5:
+	MOVBLZX 208(R12)(R10*1), R13
+	MOVB    R13, (R9)(R10*1)
+	INCQ    R10
+	CMPQ    R10, BX
+	JB      out5
+	LEAQ    (R11)(DX*2), R9
+	XORQ    R10, R10
+
+out6:
+	MOVBLZX 224(R12)(R10*1), R13
+	MOVB    R13, (R9)(R10*1)
+	INCQ    R10
+	CMPQ    R10, BX
+	JB      out6
+	LEAQ    (R11)(R8*1), R9
+	XORQ    R10, R10
+
+out7:
+	MOVBLZX 240(R12)(R10*1), R11
+	MOVB    R11, (R9)(R10*1)
+	INCQ    R10
+	CMPQ    R10, BX
+	JB      out7
+
+next:
+	MOVQ ss+48(FP), R9
+	ADDQ R9, CX
+	MOVQ ds+40(FP), R9
+	ADDQ R9, AX
+	DECQ SI
+	JNZ  row
+
+done:
+	VZEROUPPER
+	RET
+
+// func unshuffle8AVX2Rows(dst *byte, streams *[16]*byte, sp int, row int, n1 int, ds int, ss int)
+// Requires: AVX, AVX2
+TEXT ·unshuffle8AVX2Rows(SB), NOSPLIT, $256-56
+	MOVQ    dst+0(FP), AX
+	MOVQ    streams+8(FP), CX
+	MOVQ    sp+16(FP), DX
+	MOVQ    row+24(FP), BX
+	MOVQ    n1+32(FP), SI
+	TESTQ   SI, SI
+	JZ      done
+	VMOVDQU rowsU8<>+0(SB), Y15
+	VMOVDQU rowsG8<>+0(SB), Y14
+
+row:
+	MOVQ DX, DI
+	MOVQ AX, R8
+	MOVQ BX, R9
+	SHRQ $0x04, R9
+	JZ   short
+
+full:
+	MOVQ         (CX), R10
+	VMOVDQU      (R10)(DI*1), X0
+	MOVQ         8(CX), R10
+	VINSERTI128  $0x01, (R10)(DI*1), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	MOVQ         16(CX), R10
+	VMOVDQU      (R10)(DI*1), X1
+	MOVQ         24(CX), R10
+	VINSERTI128  $0x01, (R10)(DI*1), Y1, Y1
+	VPERMQ       $0xd8, Y1, Y1
+	MOVQ         32(CX), R10
+	VMOVDQU      (R10)(DI*1), X2
+	MOVQ         40(CX), R10
+	VINSERTI128  $0x01, (R10)(DI*1), Y2, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	MOVQ         48(CX), R10
+	VMOVDQU      (R10)(DI*1), X3
+	MOVQ         56(CX), R10
+	VINSERTI128  $0x01, (R10)(DI*1), Y3, Y3
+	VPERMQ       $0xd8, Y3, Y3
+	VSHUFPS      $0x88, Y1, Y0, Y4
+	VSHUFPS      $0xdd, Y1, Y0, Y6
+	VSHUFPS      $0x88, Y3, Y2, Y5
+	VSHUFPS      $0xdd, Y3, Y2, Y7
+	VPSHUFB      Y14, Y4, Y4
+	VPSHUFB      Y14, Y5, Y5
+	VPSHUFB      Y14, Y6, Y6
+	VPSHUFB      Y14, Y7, Y7
+	VPUNPCKLQDQ  Y5, Y4, Y0
+	VPUNPCKHQDQ  Y5, Y4, Y1
+	VPUNPCKLQDQ  Y7, Y6, Y2
+	VPUNPCKHQDQ  Y7, Y6, Y3
+	VPSHUFB      Y15, Y0, Y0
+	VMOVDQU      X0, (R8)
+	VEXTRACTI128 $0x01, Y0, 64(R8)
+	VPSHUFB      Y15, Y1, Y1
+	VMOVDQU      X1, 16(R8)
+	VEXTRACTI128 $0x01, Y1, 80(R8)
+	VPSHUFB      Y15, Y2, Y2
+	VMOVDQU      X2, 32(R8)
+	VEXTRACTI128 $0x01, Y2, 96(R8)
+	VPSHUFB      Y15, Y3, Y3
+	VMOVDQU      X3, 48(R8)
+	VEXTRACTI128 $0x01, Y3, 112(R8)
+	ADDQ         $0x10, DI
+	ADDQ         $0x00000080, R8
+	DECQ         R9
+	JNZ          full
+	MOVQ         BX, R9
+	ANDQ         $0x0f, R9
+	JZ           next
+	SUBQ         $0x10, R9
+	ADDQ         R9, DI
+	SHLQ         $0x03, R9
+	ADDQ         R9, R8
+	MOVQ         (CX), R9
+	VMOVDQU      (R9)(DI*1), X0
+	MOVQ         8(CX), R9
+	VINSERTI128  $0x01, (R9)(DI*1), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	MOVQ         16(CX), R9
+	VMOVDQU      (R9)(DI*1), X1
+	MOVQ         24(CX), R9
+	VINSERTI128  $0x01, (R9)(DI*1), Y1, Y1
+	VPERMQ       $0xd8, Y1, Y1
+	MOVQ         32(CX), R9
+	VMOVDQU      (R9)(DI*1), X2
+	MOVQ         40(CX), R9
+	VINSERTI128  $0x01, (R9)(DI*1), Y2, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	MOVQ         48(CX), R9
+	VMOVDQU      (R9)(DI*1), X3
+	MOVQ         56(CX), R9
+	VINSERTI128  $0x01, (R9)(DI*1), Y3, Y3
+	VPERMQ       $0xd8, Y3, Y3
+	VSHUFPS      $0x88, Y1, Y0, Y4
+	VSHUFPS      $0xdd, Y1, Y0, Y6
+	VSHUFPS      $0x88, Y3, Y2, Y5
+	VSHUFPS      $0xdd, Y3, Y2, Y7
+	VPSHUFB      Y14, Y4, Y4
+	VPSHUFB      Y14, Y5, Y5
+	VPSHUFB      Y14, Y6, Y6
+	VPSHUFB      Y14, Y7, Y7
+	VPUNPCKLQDQ  Y5, Y4, Y0
+	VPUNPCKHQDQ  Y5, Y4, Y1
+	VPUNPCKLQDQ  Y7, Y6, Y2
+	VPUNPCKHQDQ  Y7, Y6, Y3
+	VPSHUFB      Y15, Y0, Y0
+	VMOVDQU      X0, (R8)
+	VEXTRACTI128 $0x01, Y0, 64(R8)
+	VPSHUFB      Y15, Y1, Y1
+	VMOVDQU      X1, 16(R8)
+	VEXTRACTI128 $0x01, Y1, 80(R8)
+	VPSHUFB      Y15, Y2, Y2
+	VMOVDQU      X2, 32(R8)
+	VEXTRACTI128 $0x01, Y2, 96(R8)
+	VPSHUFB      Y15, Y3, Y3
+	VMOVDQU      X3, 48(R8)
+	VEXTRACTI128 $0x01, Y3, 112(R8)
+	JMP          next
+
+short:
+	LEAQ (SP), R9
+	MOVQ (CX), R10
+	ADDQ DI, R10
+	LEAQ (R9), R11
+	XORQ R12, R12
+
+in0:
+	MOVBLZX (R10)(R12*1), R13
+	MOVB    R13, (R11)(R12*1)
+	INCQ    R12
+	CMPQ    R12, BX
+	JB      in0
+	MOVQ    8(CX), R10
+	ADDQ    DI, R10
+	LEAQ    16(R9), R11
+	XORQ    R12, R12
+
+in1:
+	MOVBLZX (R10)(R12*1), R13
+	MOVB    R13, (R11)(R12*1)
+	INCQ    R12
+	CMPQ    R12, BX
+	JB      in1
+	MOVQ    16(CX), R10
+	ADDQ    DI, R10
+	LEAQ    32(R9), R11
+	XORQ    R12, R12
+
+in2:
+	MOVBLZX (R10)(R12*1), R13
+	MOVB    R13, (R11)(R12*1)
+	INCQ    R12
+	CMPQ    R12, BX
+	JB      in2
+	MOVQ    24(CX), R10
+	ADDQ    DI, R10
+	LEAQ    48(R9), R11
+	XORQ    R12, R12
+
+in3:
+	MOVBLZX (R10)(R12*1), R13
+	MOVB    R13, (R11)(R12*1)
+	INCQ    R12
+	CMPQ    R12, BX
+	JB      in3
+	MOVQ    32(CX), R10
+	ADDQ    DI, R10
+	LEAQ    64(R9), R11
+	XORQ    R12, R12
+
+in4:
+	MOVBLZX (R10)(R12*1), R13
+	MOVB    R13, (R11)(R12*1)
+	INCQ    R12
+	CMPQ    R12, BX
+	JB      in4
+	MOVQ    40(CX), R10
+	ADDQ    DI, R10
+	LEAQ    80(R9), R11
+	XORQ    R12, R12
+
+in5:
+	MOVBLZX (R10)(R12*1), R13
+	MOVB    R13, (R11)(R12*1)
+	INCQ    R12
+	CMPQ    R12, BX
+	JB      in5
+	MOVQ    48(CX), R10
+	ADDQ    DI, R10
+	LEAQ    96(R9), R11
+	XORQ    R12, R12
+
+in6:
+	MOVBLZX (R10)(R12*1), R13
+	MOVB    R13, (R11)(R12*1)
+	INCQ    R12
+	CMPQ    R12, BX
+	JB      in6
+	MOVQ    56(CX), R10
+	ADDQ    DI, R10
+	LEAQ    112(R9), DI
+	XORQ    R11, R11
+
+in7:
+	MOVBLZX      (R10)(R11*1), R12
+	MOVB         R12, (DI)(R11*1)
+	INCQ         R11
+	CMPQ         R11, BX
+	JB           in7
+	VMOVDQU      (R9), X0
+	VINSERTI128  $0x01, 16(R9), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      32(R9), X1
+	VINSERTI128  $0x01, 48(R9), Y1, Y1
+	VPERMQ       $0xd8, Y1, Y1
+	VMOVDQU      64(R9), X2
+	VINSERTI128  $0x01, 80(R9), Y2, Y2
+	VPERMQ       $0xd8, Y2, Y2
+	VMOVDQU      96(R9), X3
+	VINSERTI128  $0x01, 112(R9), Y3, Y3
+	VPERMQ       $0xd8, Y3, Y3
+	VSHUFPS      $0x88, Y1, Y0, Y4
+	VSHUFPS      $0xdd, Y1, Y0, Y6
+	VSHUFPS      $0x88, Y3, Y2, Y5
+	VSHUFPS      $0xdd, Y3, Y2, Y7
+	VPSHUFB      Y14, Y4, Y4
+	VPSHUFB      Y14, Y5, Y5
+	VPSHUFB      Y14, Y6, Y6
+	VPSHUFB      Y14, Y7, Y7
+	VPUNPCKLQDQ  Y5, Y4, Y0
+	VPUNPCKHQDQ  Y5, Y4, Y1
+	VPUNPCKLQDQ  Y7, Y6, Y2
+	VPUNPCKHQDQ  Y7, Y6, Y3
+	VPSHUFB      Y15, Y0, Y0
+	VMOVDQU      X0, 128(R9)
+	VEXTRACTI128 $0x01, Y0, 192(R9)
+	VPSHUFB      Y15, Y1, Y1
+	VMOVDQU      X1, 144(R9)
+	VEXTRACTI128 $0x01, Y1, 208(R9)
+	VPSHUFB      Y15, Y2, Y2
+	VMOVDQU      X2, 160(R9)
+	VEXTRACTI128 $0x01, Y2, 224(R9)
+	VPSHUFB      Y15, Y3, Y3
+	VMOVDQU      X3, 176(R9)
+	VEXTRACTI128 $0x01, Y3, 240(R9)
+	LEAQ         128(R9), DI
+	XORQ         R9, R9
+
+out:
+	MOVQ (DI)(R9*8), R10
+	MOVQ R10, (R8)(R9*8)
+	INCQ R9
+	CMPQ R9, BX
+	JB   out
+
+next:
+	MOVQ ss+48(FP), DI
+	ADDQ DI, DX
+	MOVQ ds+40(FP), DI
+	ADDQ DI, AX
+	DECQ SI
+	JNZ  row
+
+done:
+	VZEROUPPER
+	RET

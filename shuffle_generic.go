@@ -33,6 +33,9 @@ func unshuffleRows([]byte, *[16]*byte, int, int, int, int, int, int) {
 	panic("blosc: unshuffleRows without a kernel")
 }
 
+// rowsMinItems is 1: there are no row kernels.
+func rowsMinItems() int { return 1 }
+
 // canShuffleRows reports false: no kernel shuffles rows into a block's
 // streams without assembly.
 func canShuffleRows(ts int) bool { return false }

@@ -23,7 +23,7 @@ func BenchmarkGatherRows(b *testing.B) {
 				gatherRows8(dst, &streams, 0, 3, row, 64, row, 64)
 			}
 		})
-		if schunkhook.UnshufflesRows(8) {
+		if schunkhook.UnshufflesRows(8, row) {
 			b.Run(fmt.Sprintf("row=%d/kernel", row), func(b *testing.B) {
 				for b.Loop() {
 					schunkhook.UnshuffleRows(dst, &streams, 8, 0, 3, row, 64, row, 64)

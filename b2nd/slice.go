@@ -474,7 +474,8 @@ func (r *sliceReader) load(nchunk int64) error {
 // contiguous in the block (a box of the block, not a band of whole rows)
 // or the block is whole but its rows are not contiguous in the slice (a
 // band of rows wider than a block), their rows have at least
-// unshuffleRowsMin items, and a kernel takes items of the array's size.
+// unshuffleRowsMin items, and a kernel takes such rows of items of the
+// array's size (at AVX2 rows of 16 items or more).
 // Unshuffling a 3-D box's part of each block into scratch and copying
 // its rows out (rows of 16 items or fewer) had been over a quarter of
 // the box's time, and unshuffled the parts of rows outside the box too.
@@ -490,7 +491,7 @@ func (r *sliceReader) unshufflesRows(origin []int64, span int64) bool {
 	last := g.ndim() - 1
 	row := min(r.stop[last], origin[last]+g.block[last]) - max(r.start[last], origin[last])
 	apart := r.need(origin) < span || span == int64(g.blockBytes) && row < r.stop[last]-r.start[last]
-	return row >= unshuffleRowsMin && apart && schunkhook.UnshufflesRows(g.itemsize)
+	return row >= unshuffleRowsMin && apart && schunkhook.UnshufflesRows(g.itemsize, row)
 }
 
 // unshuffleRowsMin is the fewest items of a row that gatherND hands to

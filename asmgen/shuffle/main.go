@@ -96,6 +96,11 @@ func main() {
 			vbmiUnshuffleLines(ts)
 		}
 	}
+	vbmiRowsSmall(2)
+	vbmiRowsSmall(4)
+	avx2Rows(2)
+	avx2Rows(4)
+	avx2Rows(8)
 	Generate()
 }
 

@@ -73,8 +73,26 @@ func b2ndBoxes(shape []int64) []b2ndBox {
 	return []b2ndBox{rows, cols, cube}
 }
 
+// b2ndBenchType is the element type of BenchmarkB2NDVersusC's arrays:
+// float64 (linspace_f64), or float32 (f32_noise) when
+// GOBLOSC_B2ND_BENCH_TYPE is f4, int16 (arange_i16) when it is i2, which
+// time the kernels of 4- and 2-byte items.
+func b2ndBenchType(b *testing.B) (dtype, pattern string, itemsize int) {
+	switch s := os.Getenv("GOBLOSC_B2ND_BENCH_TYPE"); s {
+	case "", "f8":
+		return "<f8", "linspace_f64", 8
+	case "f4":
+		return "<f4", "f32_noise", 4
+	case "i2":
+		return "<i2", "arange_i16", 2
+	default:
+		b.Fatalf("GOBLOSC_B2ND_BENCH_TYPE=%q", s)
+	}
+	return "", "", 0
+}
+
 // BenchmarkB2NDVersusC alternates Go and c-blosc2 on 2-D and 3-D float64
-// arrays (see b2ndBenchBytes), LZ4 and zstd over a byte shuffle, at 1 and
+// arrays (see b2ndBenchBytes and b2ndBenchType), LZ4 and zstd over a byte shuffle, at 1 and
 // 2 threads: making the array from C-order data (b2nd_from_cbuffer),
 // reading it whole (b2nd_to_cbuffer) and reading slices of 1% of it
 // (b2nd_get_slice_cbuffer: a band of rows, a band of columns, a box),
@@ -86,7 +104,8 @@ func b2ndBoxes(shape []int64) []b2ndBox {
 // shared machine they move much less than the wall-clock ones.
 func BenchmarkB2NDVersusC(b *testing.B) {
 	n := b2ndBenchBytes(b)
-	items := int64(n / 8)
+	_, pattern, itemsize := b2ndBenchType(b)
+	items := int64(n / itemsize)
 	sets := []struct {
 		name           string
 		shape          []int64
@@ -98,7 +117,7 @@ func BenchmarkB2NDVersusC(b *testing.B) {
 	for _, set := range sets {
 		for _, codec := range []blosc.Codec{blosc.LZ4, blosc.Zstd} {
 			for _, th := range []int{1, 2} {
-				name := fmt.Sprintf("n=%dMiB/%s/linspace_f64/%s/threads=%d", n>>20, set.name, codec, th)
+				name := fmt.Sprintf("n=%dMiB/%s/%s/%s/threads=%d", n>>20, set.name, pattern, codec, th)
 				b.Run(name, func(b *testing.B) { benchB2NDSet(b, set.shape, set.chunks, set.blocks, codec, th) })
 			}
 		}
@@ -110,13 +129,14 @@ func benchB2NDSet(b *testing.B, shape []int64, chunks, blocks []int32, codec blo
 	for _, s := range shape {
 		nitems *= s
 	}
-	in := golden.MustPattern(b, "linspace_f64", int(nitems*8))
+	dtype, pattern, itemsize := b2ndBenchType(b)
+	in := golden.MustPattern(b, pattern, int(nitems)*itemsize)
 	level := 5
 	if codec == blosc.Zstd {
 		level = 1
 	}
-	o := blosc.Options{Codec: codec, Level: level, Typesize: 8, Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: th}
-	p := b2nd.Params{Shape: shape, ChunkShape: chunks, BlockShape: blocks, DType: "<f8", Options: o}
+	o := blosc.Options{Codec: codec, Level: level, Typesize: itemsize, Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: th}
+	p := b2nd.Params{Shape: shape, ChunkShape: chunks, BlockShape: blocks, DType: dtype, Options: o}
 	cp := cParams(o)
 	boxes := b2ndBoxes(shape)
 	out := make([]byte, len(in))
@@ -144,7 +164,7 @@ func benchB2NDSet(b *testing.B, shape []int64, chunks, blocks []int32, codec blo
 		}
 		return err
 	}
-	ca, err := cblosc2.ArrayFromCBuffer(cp, shape, chunks, blocks, "<f8", in)
+	ca, err := cblosc2.ArrayFromCBuffer(cp, shape, chunks, blocks, dtype, in)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -228,7 +248,7 @@ func benchB2NDSet(b *testing.B, shape []int64, chunks, blocks []int32, codec blo
 	round := func() {
 		check("go make", timed(&tGm, &uGm, func() error { _, err := b2nd.FromBuffer(p, in); return err }))
 		check("c make", timed(&tCm, &uCm, func() error {
-			a, err := cblosc2.ArrayFromCBuffer(cp, shape, chunks, blocks, "<f8", in)
+			a, err := cblosc2.ArrayFromCBuffer(cp, shape, chunks, blocks, dtype, in)
 			if err == nil {
 				a.Free()
 			}

@@ -45,17 +45,17 @@ var LoadBlocks func(cr any, blocks []int64) (bool, error)
 // streams of a byte shuffle (byte j of item e is streams[j][e], as
 // ReadBlockStreams hands them) straight into their places in dst: row k
 // from item sp+k*ss1 of the streams to item dp+k*ds1 of dst. It reports
-// false, writing nothing, where no kernel takes ts-byte items
-// (UnshufflesRows) or a row would lie outside the streams or dst. A
+// false, writing nothing, where no kernel takes rows of row ts-byte
+// items (UnshufflesRows) or a row would lie outside the streams or dst. A
 // slice that needs a box of a block (most of each row of a part of its
 // rows) unshuffles just those rows into the output this way, where
 // unshuffling the block's part into scratch and copying its rows out
 // moved every byte twice.
 var UnshuffleRows func(dst []byte, streams *[16][]byte, ts int, dp, sp, row, n1, ds1, ss1 int64) bool
 
-// UnshufflesRows reports whether UnshuffleRows has a kernel for ts-byte
-// items.
-var UnshufflesRows func(ts int) bool
+// UnshufflesRows reports whether UnshuffleRows has a kernel for rows of
+// row ts-byte items (some kernels leave short rows to the copies).
+var UnshufflesRows func(ts int, row int64) bool
 
 // BlockRows places the blocks of a chunk in a larger buffer of items, so
 // that the chunk can be compressed from there (CompressRows): block j's
