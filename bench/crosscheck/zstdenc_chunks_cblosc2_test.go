@@ -17,6 +17,7 @@ import (
 	"github.com/goblosc/blosc/internal/codec"
 	"github.com/goblosc/blosc/internal/cputime"
 	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/zstdenc"
 )
 
 // zstdChunkSets are the datasets of the benchmark harness's full suite
@@ -156,6 +157,112 @@ func TestZstdChunkTable(t *testing.T) {
 			worstR, worstS, worstSK = min(worstR, rO), min(worstS, sO), min(worstSK, sO/sK)
 		}
 		fmt.Printf("clevel %d worst: ratio %.3f of C's, speed %.2f of C's, %.2f of klauspost's\n", clevel, worstR, worstS, worstSK)
+	}
+}
+
+// TestZstdChunkOverhead times, per dataset at its typesize (clevels 1
+// and 2, ZSTDENC_CLEVELS to change them), a whole 1 MiB chunk and the
+// same chunk's byte planes (blocks of typesize x 32 KiB, shuffled and
+// split as c-blosc2 cuts them) encoded alone, ours (zstdenc's Encode)
+// and c-blosc2's (ZSTD_compressCCtx into a plane's room, as c-blosc2
+// calls it), in one process and alternating: the chunk less its planes
+// is what the chunk costs around the zstd streams (shuffle, split,
+// run checks, framing, the streams stored raw), for each side. Only
+// whole blocks' planes are timed alone: a typesize that leaves a
+// leftover block (mixed_rec13's 13) counts it in the "around". Thread CPU time, medians of
+// ZSTDENC_ROUNDS (default 7) rounds. ZSTDENC_OVERHEAD=1 runs it.
+func TestZstdChunkOverhead(t *testing.T) {
+	if os.Getenv("ZSTDENC_OVERHEAD") == "" {
+		t.Skip("set ZSTDENC_OVERHEAD=1 to time the chunks around their zstd streams")
+	}
+	rounds := 7
+	if v, err := strconv.Atoi(os.Getenv("ZSTDENC_ROUNDS")); err == nil && v > 0 {
+		rounds = v
+	}
+	lo, hi := 1, 2
+	if v := os.Getenv("ZSTDENC_CLEVELS"); v != "" {
+		fmt.Sscanf(v, "%d-%d", &lo, &hi)
+	}
+	lo, hi = max(lo, 1), min(hi, 3) // blocks of typesize x 32 KiB: clevels 1-3
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	now := func() time.Duration {
+		if d, ok := cputime.Thread(); ok {
+			return d
+		}
+		return time.Duration(time.Now().UnixNano())
+	}
+	own := codec.OwnZstd
+	defer func() {
+		for cl := lo; cl <= hi; cl++ {
+			codec.SetOwnZstd(cl, own(cl))
+		}
+	}()
+	const n, pl = 1 << 20, 32 << 10
+	cc := cblosc2.NewZstdCCtx()
+	defer cc.Free()
+	var e zstdenc.Encoder
+	cBuf := make([]byte, blosc.CompressBound(n))
+	goBuf := make([]byte, 0, blosc.CompressBound(n))
+	pBuf := make([]byte, 0, 2*pl)
+	fmt.Println("1 MiB Blosc2 zstd chunks: the chunk and its planes alone, microseconds; the chunk less its planes, ours and C's")
+	for clevel := lo; clevel <= hi; clevel++ {
+		codec.SetOwnZstd(clevel, true)
+		lvl := 2*clevel - 1
+		for _, s := range zstdChunkSets() {
+			in := golden.MustPattern(t, s.name, n)
+			o := blosc.Options{Format: blosc.FormatBlosc2, Codec: blosc.Zstd, Level: clevel, Typesize: s.ts,
+				Filters: [blosc.MaxFilters]blosc.Filter{5: blosc.ByteShuffle}, Threads: 1}
+			comp, err := blosc.NewCompressor(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cC, err := cblosc2.NewCompressor(cParams(o))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var planes [][]byte
+			for off := 0; off+pl*s.ts <= n; off += pl * s.ts {
+				b := golden.Shuffled(in[off:off+pl*s.ts], s.ts)
+				for p := 0; p < s.ts; p++ {
+					planes = append(planes, b[p*pl:(p+1)*pl])
+				}
+			}
+			var times [4][]time.Duration
+			for r := -1; r < rounds; r++ {
+				for side := range 4 {
+					t0 := now()
+					switch side {
+					case 0:
+						goBuf, err = comp.Compress(goBuf[:0], in)
+					case 1:
+						for _, p := range planes {
+							pBuf = e.Encode(pBuf[:0], p, lvl)
+						}
+					case 2:
+						_, err = cC.Compress(cBuf, in)
+					case 3:
+						for _, p := range planes {
+							cc.Compress(cBuf[:pl], p, lvl)
+						}
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if d := now() - t0; r >= 0 {
+						times[side] = append(times[side], d)
+					}
+				}
+			}
+			cC.Free()
+			var us [4]float64
+			for i, d := range times {
+				sort.Slice(d, func(a, b int) bool { return d[a] < d[b] })
+				us[i] = float64(d[len(d)/2]) / 1e3
+			}
+			fmt.Printf("clevel %d %-14s ours %5.0f planes %5.0f (around %4.0f)  C %5.0f planes %5.0f (around %4.0f)\n",
+				clevel, s.name, us[0], us[1], us[0]-us[1], us[2], us[3], us[2]-us[3])
+		}
 	}
 }
 

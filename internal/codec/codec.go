@@ -306,14 +306,14 @@ func OwnZstd(clevel int) bool { return clevel >= 1 && clevel <= 9 && ownZstd[cle
 
 func (s *State) zstdCompress(clevel int, dst, src []byte) (int, error) {
 	if ownZstd[clevel] {
-		// zstdenc appends to buf: sized for its worst case, it never
-		// grows, and the frame is kept only if it fits dst.
-		buf := s.scratchFor(zstdBound(len(src)))
-		out := s.zown.Encode(buf[:0], src, zstdLevel(clevel))
-		if len(out) > len(dst) || len(out) == 0 {
+		// The frame goes straight into dst, as libzstd writes it into
+		// the room c-blosc2 gives: no copy of it, and none of a block
+		// that would not fit (an incompressible stream's raw block).
+		out, ok := s.zown.EncodeFit(dst[:0:len(dst)], src, zstdLevel(clevel))
+		if !ok || len(out) == 0 {
 			return 0, nil
 		}
-		return copy(dst, out), nil
+		return len(out), nil
 	}
 	lvl := zstd.EncoderLevelFromZstd(zstdLevel(clevel))
 	e := s.zenc[lvl-1]

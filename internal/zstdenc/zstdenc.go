@@ -107,12 +107,43 @@ type Encoder struct {
 	ncountBuf [512]byte
 	wtBuf     [512]byte
 	wtTable   fseCTable
+
+	// bounded: dst may grow to room bytes only (EncodeFit: its
+	// capacity); over is set once a frame would pass it.
+	bounded bool
+	room    int
+	over    bool
 }
 
 // Encode appends to dst one zstd frame of src at libzstd's level (1..22;
 // out of range levels are clamped) and returns the extended buffer.
 func (e *Encoder) Encode(dst, src []byte, level int) []byte {
 	return e.encode(dst, src, nil, level)
+}
+
+// EncodeFit is Encode within dst's capacity: it appends the frame and
+// returns true when the frame fits there, and false otherwise without
+// growing dst (the bytes between its length and capacity are then
+// unspecified). It stops at the first block that does not fit, so an
+// incompressible source costs no copy into a buffer it will not be kept
+// in: c-blosc2 hands libzstd the room a stream may take and stores the
+// stream itself when the frame does not fit, and so do its callers.
+func (e *Encoder) EncodeFit(dst, src []byte, level int) ([]byte, bool) {
+	e.bounded, e.room, e.over = true, cap(dst), false
+	dst = e.encode(dst, src, nil, level)
+	over := e.over
+	e.bounded, e.over = false, false
+	return dst, !over
+}
+
+// fits reports whether dst may grow by n bytes within the room
+// EncodeFit allows, and marks the frame over when it may not.
+func (e *Encoder) fits(dst []byte, n int) bool {
+	if e.bounded && len(dst)+n > e.room {
+		e.over = true
+		return false
+	}
+	return true
 }
 
 // EncodeDict is Encode with a raw-content dictionary: src's matches may
@@ -130,8 +161,14 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 	e.strategy = int(e.p.strat)
 	e.rows = e.useRows()
 	e.c16 = e.useChain16(len(src) + len(dict))
+	if !e.fits(dst, frameHeaderLen(len(src))) {
+		return dst
+	}
 	dst = appendFrameHeader(dst, len(src))
 	if len(src) == 0 {
+		if !e.fits(dst, 3) {
+			return dst
+		}
 		return append(dst, 1, 0, 0) // one empty raw block, marked last
 	}
 	if len(src)+len(dict) >= maxHistory {
@@ -142,6 +179,9 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 			last := uint32(0)
 			if end == len(src) {
 				last = 1
+			}
+			if !e.fits(dst, 3+end-pos) {
+				return dst
 			}
 			dst = appendBlockHeader(dst, last|blockRaw<<1|uint32(end-pos)<<3)
 			dst = append(dst, src[pos:end]...)
@@ -166,7 +206,7 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 			e.loadDict(buf[:start])
 		}
 	}
-	for pos := start; pos < len(buf); {
+	for pos := start; pos < len(buf) && !e.over; {
 		end := min(pos+maxBlockSize, len(buf))
 		dst = e.block(dst, buf, pos, end, end == len(buf))
 		pos = end
@@ -175,6 +215,19 @@ func (e *Encoder) encode(dst, src, dict []byte, level int) []byte {
 		e.chain16Done(buf)
 	}
 	return dst
+}
+
+// frameHeaderLen is the length of appendFrameHeader's header for n.
+func frameHeaderLen(n int) int {
+	switch {
+	case n < 256:
+		return 6
+	case n < 65536+256:
+		return 7
+	case uint64(n) <= 0xFFFFFFFF:
+		return 9
+	}
+	return 13
 }
 
 // appendFrameHeader writes the magic and a single-segment header whose
@@ -313,7 +366,13 @@ func (e *Encoder) writeBlock(dst, src []byte, last bool) []byte {
 	if e.litsSrc != nil {
 		nlits = len(e.litsSrc)
 	}
+	if e.over {
+		return dst // the frame already does not fit: splitBlock's later parts
+	}
 	if len(e.seqs) < 4 && nlits < 10 && allSame(src) {
+		if !e.fits(dst, 4) {
+			return dst
+		}
 		dst = appendBlockHeader(dst, lastBit|blockRLE<<1|uint32(len(src))<<3)
 		return append(dst, src[0])
 	}
@@ -322,8 +381,15 @@ func (e *Encoder) writeBlock(dst, src []byte, last bool) []byte {
 	e.rawAt = 0
 	e.litsSrc = nil // the caller's bytes: not kept past the block
 	if n == 0 || n >= len(src)-minGain(len(src), e.strategy) {
+		if !e.fits(dst, 3+len(src)) {
+			return dst
+		}
 		dst = appendBlockHeader(dst, lastBit|blockRaw<<1|uint32(len(src))<<3)
 		return append(dst, src...)
+	}
+	if !e.fits(dst, 3+n) {
+		// The frame ends here: the next one starts from reset.
+		return dst
 	}
 	// The decoder keeps this block's tables and offsets: so do we.
 	e.rep = e.nextRep
