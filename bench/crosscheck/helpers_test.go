@@ -5,7 +5,6 @@ package crosscheck
 import (
 	"encoding/binary"
 	"strings"
-	"testing"
 
 	"github.com/goblosc/blosc"
 )
@@ -22,32 +21,6 @@ const (
 	flagMemcpyed    = 0x02
 	flagDontSplit   = 0x10
 )
-
-var allCodecs = []blosc.Codec{blosc.BloscLZ, blosc.LZ4, blosc.LZ4HC, blosc.Snappy, blosc.Zlib, blosc.Zstd}
-
-// withFilter sets the pipeline to f alone, in the last slot, where a
-// Blosc1 shuffle goes.
-func withFilter(o blosc.Options, f blosc.Filter) blosc.Options {
-	o.Filters = [blosc.MaxFilters]blosc.Filter{}
-	o.Filters[blosc.MaxFilters-1] = f
-	return o
-}
-
-// autoBlocksize is the block size Compress picks for a 1 MiB input with
-// o (whose Blocksize is 0), read from the header it writes: the header
-// keeps it even when the data ends up stored.
-func autoBlocksize(tb testing.TB, o blosc.Options) int {
-	tb.Helper()
-	ch, err := blosc.Compress(nil, make([]byte, 1<<20), o)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	h, err := blosc.ReadHeader(ch)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return h.Blocksize
-}
 
 // leftover is the size of a chunk's last, partial block (0 if none).
 func leftover(h *blosc.Header) int {
@@ -109,25 +82,6 @@ func (l *blosc2Layout) streams(i int) (nstreams, neblock int, ok bool) {
 		return 0, 0, false
 	}
 	return nstreams, bsize / nstreams, true
-}
-
-// streamLen is the length of the stream at s: its 4-byte size and its
-// bytes, a zero size alone (a run of zeros), or a negative size and the
-// byte it repeats; -1 when it does not fit.
-func streamLen(s []byte) int {
-	if len(s) < 4 {
-		return -1
-	}
-	switch cs := le32(s); {
-	case cs == 0:
-		return 4
-	case cs < 0:
-		return 5
-	case cs > len(s)-4:
-		return -1
-	default:
-		return 4 + cs
-	}
 }
 
 // lz4ZeroOffset reads an LZ4 block's sequences up to its first other
