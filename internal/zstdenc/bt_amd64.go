@@ -2,8 +2,9 @@
 
 package zstdenc
 
-// useBtAsm selects dubtSortAsm for btlazy2's sort walk (tests clear it
-// to compare with the Go loop).
+// useBtAsm selects dubtSortAsm for btlazy2's sort walk and
+// dubtUpdateAsm for its update loop (tests clear it to compare with the
+// Go loops).
 var useBtAsm = true
 
 // dubtSortAsm is dubtSort's walk in assembly: the compiler keeps the Go
@@ -15,3 +16,15 @@ var useBtAsm = true
 //
 //go:noescape
 func dubtSortAsm(bt *uint32, buf *byte, cur, end, nb, btLow int, base uint32, bmask int)
+
+// dubtPrefetch is how many positions ahead dubtUpdateAsm asks for head
+// entries (DUBT_PF in bt_amd64.s).
+const dubtPrefetch = 32
+
+// dubtUpdateAsm is dubtUpdate's loop over from..ip-1 with the head
+// entry of the position dubtPrefetch on prefetched, for positions up
+// to pfEnd (the last at which buf holds 8 bytes); v is e.base+from, mul
+// and shift the tree hasher's. It reads buf only below pfEnd+8.
+//
+//go:noescape
+func dubtUpdateAsm(head, bt *uint32, buf *byte, from, ip, pfEnd int, v uint32, bmask int, mul uint64, shift uint8)

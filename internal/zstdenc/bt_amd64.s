@@ -2,6 +2,10 @@
 
 #include "textflag.h"
 
+// How many positions ahead dubtUpdateAsm prefetches head entries
+// (dubtPrefetch in bt_amd64.go).
+#define DUBT_PF 32
+
 // func dubtSortAsm(bt *uint32, buf *byte, cur, end, nb, btLow int, base uint32, bmask int)
 //
 // dubtSort's walk (ZSTD_insertDUBT1), step for step:
@@ -133,3 +137,58 @@ largerOut:
 	MOVL $0, (R13)
 	RET
 
+
+// func dubtUpdateAsm(head, bt *uint32, buf *byte, from, ip, pfEnd int, v uint32, bmask int, mul uint64, shift uint8)
+//
+// dubtUpdate's loop (ZSTD_updateDUBT): each position's head entry goes
+// into its node's first slot with the unsorted mark in the second (one
+// 8-byte store), the position into the head. Before that, the head
+// entry of the position dubtPrefetch on is asked for (PREFETCHT0), for
+// every position up to pfEnd (the last whose 8 bytes buf holds): a
+// prefetch retires without waiting for its line, so more of these
+// misses are in flight than the reorder buffer allows loads.
+//   AX head       BX bt        SI buf       DI i
+//   DX ip         R8 v         R9 bmask     R10 mul
+//   CX shift      R11 the mark R12 pfEnd - dubtPrefetch
+//   R13-R15 scratch
+TEXT ·dubtUpdateAsm(SB), NOSPLIT, $0-73
+	MOVQ head+0(FP), AX
+	MOVQ bt+8(FP), BX
+	MOVQ buf+16(FP), SI
+	MOVQ from+24(FP), DI
+	MOVQ ip+32(FP), DX
+	MOVQ pfEnd+40(FP), R12
+	SUBQ $DUBT_PF, R12
+	MOVL v+48(FP), R8
+	MOVQ bmask+56(FP), R9
+	MOVQ mul+64(FP), R10
+	MOVBQZX shift+72(FP), CX
+	MOVQ $0xFFFFFFFF00000000, R11
+	CMPQ DI, DX
+	JGE  udone
+
+uloop:
+	CMPQ DI, R12
+	JG   upast
+	MOVQ DUBT_PF(SI)(DI*1), R13
+	IMULQ R10, R13
+	SHRQ CX, R13
+	PREFETCHT0 (AX)(R13*4)
+
+upast:
+	MOVQ (SI)(DI*1), R13
+	IMULQ R10, R13
+	SHRQ CX, R13
+	MOVL (AX)(R13*4), R14
+	ORQ  R11, R14
+	MOVQ DI, R15
+	ANDQ R9, R15
+	MOVQ R14, (BX)(R15*8)
+	MOVL R8, (AX)(R13*4)
+	INCL R8
+	INCQ DI
+	CMPQ DI, DX
+	JLT  uloop
+
+udone:
+	RET

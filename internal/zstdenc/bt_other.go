@@ -9,3 +9,8 @@ const useBtAsm = false
 func dubtSortAsm(bt *uint32, buf *byte, cur, end, nb, btLow int, base uint32, bmask int) {
 	panic("zstdenc: no assembly sort walk on this target")
 }
+
+// dubtUpdateAsm is never called here (useBtAsm is false).
+func dubtUpdateAsm(head, bt *uint32, buf *byte, from, ip, pfEnd int, v uint32, bmask int, mul uint64, shift uint8) {
+	panic("zstdenc: no assembly update on this target")
+}
