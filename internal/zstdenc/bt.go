@@ -217,6 +217,10 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 		tabSet(bt, k+1, 0)
 	}
 	// Sort them in, oldest first.
+	if useBtAsm && prev != 0 {
+		dubtSortAllAsm(unsafe.SliceData(bt), unsafe.SliceData(buf), 0, end, 0, btLow, base, bmask, prev, nbCand)
+		prev = 0
+	}
 	for prev != 0 {
 		c := int32Pos(base, prev)
 		next := tabAt(bt, 2*(c&bmask)+1)

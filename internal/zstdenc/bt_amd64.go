@@ -28,3 +28,12 @@ const dubtPrefetch = 32
 //
 //go:noescape
 func dubtUpdateAsm(head, bt *uint32, buf *byte, from, ip, pfEnd int, v uint32, bmask int, mul uint64, shift uint8)
+
+// dubtSortAllAsm is btSearch's loop sorting in its unsorted candidates,
+// oldest first from prev (biased; each one's second slot chains to the
+// next, 0 ends), each with dubtSortAsm's walk and a budget of nbCand
+// compares, one more for each later candidate: one call a search. cur
+// and nb are the walk's scratch (their values are not used).
+//
+//go:noescape
+func dubtSortAllAsm(bt *uint32, buf *byte, cur, end, nb, btLow int, base uint32, bmask int, prev uint32, nbCand int)

@@ -14,3 +14,8 @@ func dubtSortAsm(bt *uint32, buf *byte, cur, end, nb, btLow int, base uint32, bm
 func dubtUpdateAsm(head, bt *uint32, buf *byte, from, ip, pfEnd int, v uint32, bmask int, mul uint64, shift uint8) {
 	panic("zstdenc: no assembly update on this target")
 }
+
+// dubtSortAllAsm is never called here (useBtAsm is false).
+func dubtSortAllAsm(bt *uint32, buf *byte, cur, end, nb, btLow int, base uint32, bmask int, prev uint32, nbCand int) {
+	panic("zstdenc: no assembly sort walk on this target")
+}
