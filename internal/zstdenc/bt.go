@@ -73,7 +73,7 @@ func int32Pos(base, v uint32) int { return int(int32(v - base)) }
 // instructions a turn, the more turns (and misses) the processor
 // overlaps, so the hash is worked out once and the accesses unchecked.
 // On amd64 the loop is dubtUpdateAsm, which also prefetches the head
-// entry of the position dubtPrefetch on (Go has no prefetch): on noise,
+// entry of the position 32 on (Go has no prefetch): on noise,
 // where the lazy loop's steps leave long stretches to enter, 1.05-1.10
 // of the Go loop's speed at levels 13 and 15.
 func (e *Encoder) dubtUpdate(buf []byte, ip int) {
@@ -216,21 +216,21 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 		tabSet(bt, k, 0)
 		tabSet(bt, k+1, 0)
 	}
-	// Sort them in, oldest first.
-	if useBtAsm && prev != 0 {
-		dubtSortAllAsm(unsafe.SliceData(bt), unsafe.SliceData(buf), 0, end, 0, btLow, base, bmask, prev, nbCand)
-		prev = 0
-	}
-	for prev != 0 {
-		c := int32Pos(base, prev)
-		next := tabAt(bt, 2*(c&bmask)+1)
-		if useBtAsm {
-			dubtSortAsm(unsafe.SliceData(bt), unsafe.SliceData(buf), c, end, nbCand, btLow, base, bmask)
-		} else {
-			e.dubtSort(buf, c, end, nbCand, btLow)
+	// Sort them in, oldest first (in assembly in one call: the walks
+	// keep their state in registers, and a call a candidate cost more
+	// than its walk on short walks).
+	if useBtAsm {
+		if prev != 0 {
+			dubtSortAllAsm(unsafe.SliceData(bt), unsafe.SliceData(buf), end, btLow, base, bmask, prev, nbCand, 0)
 		}
-		prev = next
-		nbCand++
+	} else {
+		for prev != 0 {
+			c := int32Pos(base, prev)
+			next := tabAt(bt, 2*(c&bmask)+1)
+			e.dubtSort(buf, c, end, nbCand, btLow)
+			prev = next
+			nbCand++
+		}
 	}
 
 	// Insert ip, keeping the best match met on the way.

@@ -2,11 +2,18 @@
 
 #include "textflag.h"
 
-// How many positions ahead dubtUpdateAsm prefetches head entries
-// (dubtPrefetch in bt_amd64.go).
+// How many positions ahead dubtUpdateAsm prefetches head entries (8 and
+// 16 gained less on noise, 64 as much).
 #define DUBT_PF 32
 
-// func dubtSortAsm(bt *uint32, buf *byte, cur, end, nb, btLow int, base uint32, bmask int)
+// func dubtSortAllAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, nb int)
+//
+// btSearch's loop over its unsorted candidates, oldest first from prev
+// (biased; each one's second slot chains to the next, 0 ends), each
+// sorted in by dubtSort's walk with a budget of nbCand compares, one
+// more for each later candidate: one call a search. nb is the walk's
+// budget, counted down in its argument slot (its value on entry is
+// not used).
 //
 // dubtSort's walk (ZSTD_insertDUBT1), step for step:
 //   AX m, the candidate          BX es, CX el (where the common
@@ -16,169 +23,38 @@
 //   R11 a, the compare's end     R12 buf + m - cur
 //   R13 the smaller slot         R14 the larger slot (pointers)
 //   R15 scratch
-TEXT ·dubtSortAsm(SB), NOSPLIT, $0-64
+TEXT ·dubtSortAllAsm(SB), NOSPLIT, $0-72
 	MOVQ bt+0(FP), R8
 	MOVQ buf+8(FP), SI
-	MOVQ cur+16(FP), DI
-	MOVQ end+24(FP), DX
-	MOVQ bmask+56(FP), R9
-	ANDQ DI, R9
-	LEAQ (R8)(R9*8), R13
-	LEAQ 4(R13), R14
-	MOVL (R13), AX
-	SUBL base+48(FP), AX
-	MOVLQSX AX, AX
-	MOVQ DI, BX
-	MOVQ DI, CX
-	CMPQ nb+32(FP), $0
-	JLE  done
-
-loop:
-	TESTQ AX, AX
-	JLE   done
-	MOVQ  bmask+56(FP), R9
-	ANDQ  AX, R9
-	LEAQ  (R8)(R9*8), R9
-	MOVQ  (R9), R10
-	MOVQ  BX, R11
-	CMPQ  CX, R11
-	CMOVQLT CX, R11
-	LEAQ  (SI)(AX*1), R12
-	SUBQ  DI, R12
-
-cmp16:
-	LEAQ 16(R11), R15
-	CMPQ R15, DX
-	JGT  tail8
-	MOVQ (SI)(R11*1), R15
-	XORQ (R12)(R11*1), R15
-	JNZ  diff0
-	MOVQ 8(SI)(R11*1), R15
-	XORQ 8(R12)(R11*1), R15
-	JNZ  diff8
-	ADDQ $16, R11
-	JMP  cmp16
-
-diff8:
-	ADDQ $8, R11
-
-diff0:
-	BSFQ R15, R15
-	SHRQ $3, R15
-	ADDQ R15, R11
-	JMP  decide
-
-tail8:
-	LEAQ 8(R11), R15
-	CMPQ R15, DX
-	JGT  tail1
-	MOVQ (SI)(R11*1), R15
-	CMPQ R15, (R12)(R11*1)
-	JNE  tail1
-	ADDQ $8, R11
-	JMP  tail8
-
-tail1:
-	// Equal up to the end: its side is unknown; drop the rest.
-	CMPQ    R11, DX
-	JGE     done
-	MOVBLZX (SI)(R11*1), R15
-	CMPB    R15, (R12)(R11*1)
-	JNE     decide
-	INCQ    R11
-	JMP     tail1
-
-decide:
-	MOVBLZX (R12)(R11*1), R15
-	CMPB    R15, (SI)(R11*1)
-	JCC     largerSide
-
-	// The candidate is smaller: it fills the smaller slot, and its
-	// larger child is the next.
-	MOVL base+48(FP), R15
-	ADDL AX, R15
-	MOVL R15, (R13)
-	MOVQ R11, BX
-	CMPQ AX, btLow+40(FP)
-	JLE  smallerOut
-	LEAQ 4(R9), R13
-	SHRQ $32, R10
-	MOVL R10, AX
-	SUBL base+48(FP), AX
-	MOVLQSX AX, AX
-	DECQ nb+32(FP)
-	JGT  loop
-	JMP  done
-
-largerSide:
-	MOVL base+48(FP), R15
-	ADDL AX, R15
-	MOVL R15, (R14)
-	MOVQ R11, CX
-	CMPQ AX, btLow+40(FP)
-	JLE  largerOut
-	MOVQ R9, R14
-	MOVL R10, AX
-	SUBL base+48(FP), AX
-	MOVLQSX AX, AX
-	DECQ nb+32(FP)
-	JGT  loop
-
-done:
-	MOVL $0, (R13)
-	MOVL $0, (R14)
-	RET
-
-smallerOut:
-	MOVL $0, (R14)
-	RET
-
-largerOut:
-	MOVL $0, (R13)
-	RET
-
-
-// func dubtSortAllAsm(bt *uint32, buf *byte, cur, end, nb, btLow int, base uint32, bmask int, prev uint32, nbCand int)
-//
-// btSearch's loop over the unsorted candidates, oldest first, each
-// sorted in by dubtSortAsm's walk (the same code, inline): one call a
-// search rather than one a candidate. prev is the oldest candidate
-// (biased), whose second slot chains to the next (0 ends); the walk of
-// each gets nbCand compares, one more for each after it. cur and nb
-// are the walk's slots in the argument frame (their values on entry
-// are not used).
-TEXT ·dubtSortAllAsm(SB), NOSPLIT, $0-80
-	MOVQ bt+0(FP), R8
-	MOVQ buf+8(FP), SI
-	MOVQ end+24(FP), DX
+	MOVQ end+16(FP), DX
 
 next:
-	MOVL  prev+64(FP), AX
+	MOVL  prev+48(FP), AX
 	TESTL AX, AX
 	JZ    alldone
-	SUBL  base+48(FP), AX
+	SUBL  base+32(FP), AX
 	MOVLQSX AX, DI
-	MOVQ  bmask+56(FP), R9
+	MOVQ  bmask+40(FP), R9
 	ANDQ  DI, R9
 	LEAQ  (R8)(R9*8), R13
 	MOVL  4(R13), R15
-	MOVL  R15, prev+64(FP)
-	MOVQ  nbCand+72(FP), R15
-	MOVQ  R15, nb+32(FP)
-	INCQ  nbCand+72(FP)
+	MOVL  R15, prev+48(FP)
+	MOVQ  nbCand+56(FP), R15
+	MOVQ  R15, nb+64(FP)
+	INCQ  nbCand+56(FP)
 	LEAQ 4(R13), R14
 	MOVL (R13), AX
-	SUBL base+48(FP), AX
+	SUBL base+32(FP), AX
 	MOVLQSX AX, AX
 	MOVQ DI, BX
 	MOVQ DI, CX
-	CMPQ nb+32(FP), $0
+	CMPQ nb+64(FP), $0
 	JLE  done
 
 loop:
 	TESTQ AX, AX
 	JLE   done
-	MOVQ  bmask+56(FP), R9
+	MOVQ  bmask+40(FP), R9
 	ANDQ  AX, R9
 	LEAQ  (R8)(R9*8), R9
 	MOVQ  (R9), R10
@@ -237,33 +113,33 @@ decide:
 
 	// The candidate is smaller: it fills the smaller slot, and its
 	// larger child is the next.
-	MOVL base+48(FP), R15
+	MOVL base+32(FP), R15
 	ADDL AX, R15
 	MOVL R15, (R13)
 	MOVQ R11, BX
-	CMPQ AX, btLow+40(FP)
+	CMPQ AX, btLow+24(FP)
 	JLE  smallerOut
 	LEAQ 4(R9), R13
 	SHRQ $32, R10
 	MOVL R10, AX
-	SUBL base+48(FP), AX
+	SUBL base+32(FP), AX
 	MOVLQSX AX, AX
-	DECQ nb+32(FP)
+	DECQ nb+64(FP)
 	JGT  loop
 	JMP  done
 
 largerSide:
-	MOVL base+48(FP), R15
+	MOVL base+32(FP), R15
 	ADDL AX, R15
 	MOVL R15, (R14)
 	MOVQ R11, CX
-	CMPQ AX, btLow+40(FP)
+	CMPQ AX, btLow+24(FP)
 	JLE  largerOut
 	MOVQ R9, R14
 	MOVL R10, AX
-	SUBL base+48(FP), AX
+	SUBL base+32(FP), AX
 	MOVLQSX AX, AX
-	DECQ nb+32(FP)
+	DECQ nb+64(FP)
 	JGT  loop
 
 done:
@@ -287,7 +163,7 @@ alldone:
 // dubtUpdate's loop (ZSTD_updateDUBT): each position's head entry goes
 // into its node's first slot with the unsorted mark in the second (one
 // 8-byte store), the position into the head. Before that, the head
-// entry of the position dubtPrefetch on is asked for (PREFETCHT0), for
+// entry of the position DUBT_PF on is asked for (PREFETCHT0), for
 // every position up to pfEnd (the last whose 8 bytes buf holds): a
 // prefetch retires without waiting for its line, so more of these
 // misses are in flight than the reorder buffer allows loads.
