@@ -169,7 +169,7 @@ alldone:
 // misses are in flight than the reorder buffer allows loads.
 //   AX head       BX bt        SI buf       DI i
 //   DX ip         R8 v         R9 bmask     R10 mul
-//   CX shift      R11 the mark R12 pfEnd - dubtPrefetch
+//   CX shift      R11 the mark R12 pfEnd - DUBT_PF
 //   R13-R15 scratch
 TEXT ·dubtUpdateAsm(SB), NOSPLIT, $0-73
 	MOVQ head+0(FP), AX
