@@ -216,21 +216,24 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 		tabSet(bt, k, 0)
 		tabSet(bt, k+1, 0)
 	}
-	// Sort them in, oldest first (in assembly in one call: the walks
-	// keep their state in registers, and a call a candidate cost more
-	// than its walk on short walks).
-	if useBtAsm {
-		if prev != 0 {
-			dubtSortAllAsm(unsafe.SliceData(bt), unsafe.SliceData(buf), end, btLow, base, bmask, prev, nbCand, 0)
-		}
-	} else {
-		for prev != 0 {
-			c := int32Pos(base, prev)
-			next := tabAt(bt, 2*(c&bmask)+1)
-			e.dubtSort(buf, c, end, nbCand, btLow)
-			prev = next
-			nbCand++
-		}
+	if useBtAsm && prev != 0 {
+		// The sort and the search in one assembly call. Without
+		// candidates to sort the Go walk below runs: a call every
+		// search cost more than the walk where searches are many and
+		// short (runs).
+		m = int32Pos(base, tabAt(head, h))
+		tabSet(head, h, base+uint32(ip))
+		best, bestOff, matchEnd := dubtFindAsm(unsafe.SliceData(bt), unsafe.SliceData(buf), end, btLow, base, bmask, prev, nbCand, ip, m, nbCompares)
+		e.nextUpdate = matchEnd - 8
+		return best, bestOff
+	}
+	// Sort them in, oldest first.
+	for prev != 0 {
+		c := int32Pos(base, prev)
+		next := tabAt(bt, 2*(c&bmask)+1)
+		e.dubtSort(buf, c, end, nbCand, btLow)
+		prev = next
+		nbCand++
 	}
 
 	// Insert ip, keeping the best match met on the way.

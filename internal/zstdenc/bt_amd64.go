@@ -2,8 +2,8 @@
 
 package zstdenc
 
-// useBtAsm selects dubtSortAllAsm for btlazy2's sort walks and
-// dubtUpdateAsm for its update loop (tests clear it to compare with the
+// useBtAsm selects dubtFindAsm for btlazy2's sort and search walks
+// and dubtUpdateAsm for its update loop (tests clear it to compare with the
 // Go loops).
 var useBtAsm = true
 
@@ -15,16 +15,16 @@ var useBtAsm = true
 //go:noescape
 func dubtUpdateAsm(head, bt *uint32, buf *byte, from, ip, pfEnd int, v uint32, bmask int, mul uint64, shift uint8)
 
-// dubtSortAllAsm is btSearch's loop sorting in its unsorted
-// candidates, oldest first from prev (biased; each one's second slot
-// chains to the next, 0 ends), each with dubtSort's walk and a budget
-// of nbCand compares, one more for each later candidate: one call a
-// search. The compiler keeps the Go walk's children, turn count and
-// position on the stack and reloads them every step; here the walk's
-// state stays in registers (the turn count, the table's base and mask
-// and btLow are read from the argument frame, once a step each). bt is
-// e.hashL, base e.base and bmask e.btMask(); nb is scratch. It reads
-// buf only below end.
+// dubtFindAsm is btSearch after its update and its collection of
+// unsorted candidates, in one call: the candidates sorted in (from
+// prev, with nbCand compares, one more for each later one), then the
+// search walk inserting ip (m its head entry's position, the entry
+// already replaced by ip) with at most nbCompares compares. It returns
+// the best match's length and offset and the farthest end of a longer
+// match met. The compiler keeps the Go walks' children, turn count and
+// position on the stack and reloads them every step; here the walks'
+// state stays in registers. bt is e.hashL, base e.base and bmask
+// e.btMask(). It reads buf only below end.
 //
 //go:noescape
-func dubtSortAllAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, nb int)
+func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int) (best, bestOff, matchEnd int)
