@@ -73,9 +73,9 @@ func int32Pos(base, v uint32) int { return int(int32(v - base)) }
 // instructions a turn, the more turns (and misses) the processor
 // overlaps, so the hash is worked out once and the accesses unchecked.
 // On amd64 the loop is dubtUpdateAsm, which also prefetches the head
-// entry of the position 32 on (Go has no prefetch): on noise,
-// where the lazy loop's steps leave long stretches to enter, 1.05-1.10
-// of the Go loop's speed at levels 13 and 15.
+// entry of the position 32 on (Go has no prefetch): on noise, where the
+// lazy loop's steps leave long stretches to enter, 1.05-1.10 of the Go
+// loop's speed at levels 13 and 15.
 func (e *Encoder) dubtUpdate(buf []byte, ip int) {
 	from := e.nextUpdate
 	if from >= ip {

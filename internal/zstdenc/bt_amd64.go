@@ -3,14 +3,15 @@
 package zstdenc
 
 // useBtAsm selects dubtFindAsm for btlazy2's sort and search walks
-// and dubtUpdateAsm for its update loop (tests clear it to compare with the
-// Go loops).
+// and dubtUpdateAsm for its update loop (tests clear it to compare with
+// the Go loops).
 var useBtAsm = true
 
 // dubtUpdateAsm is dubtUpdate's loop over from..ip-1 with the head
-// entry of the position 32 on (DUBT_PF in bt_amd64.s) prefetched, for positions up
-// to pfEnd (the last at which buf holds 8 bytes); v is e.base+from, mul
-// and shift the tree hasher's. It reads buf only below pfEnd+8.
+// entry of the position 32 on (DUBT_PF in bt_amd64.s) prefetched, for
+// positions up to pfEnd (the last at which buf holds 8 bytes); v is
+// e.base+from, mul and shift the tree hasher's. It reads buf only below
+// pfEnd+8.
 //
 //go:noescape
 func dubtUpdateAsm(head, bt *uint32, buf *byte, from, ip, pfEnd int, v uint32, bmask int, mul uint64, shift uint8)
