@@ -11,11 +11,12 @@ import (
 )
 
 // btlazy2's sort and search walks and update loop in assembly write the
-// frames the Go loops write: every test input, shuffled float series and noise with copies, at the
-// btlazy2 levels, with libzstd's tables and with tiny ones (a tree of
-// 64 positions, so that walks meet btLow, and search budgets of 2 and
-// 64), with and without a dictionary, one reused encoder each. The walk
-// against guard pages is TestSrcAgainstGuardPages (levels 11, 13, 15).
+// frames the Go loops write: every test input, shuffled float series
+// and noise with copies, at the btlazy2 levels, with libzstd's tables
+// and with tiny ones (a tree of 64 positions, so that walks meet btLow,
+// and search budgets of 2 and 64), with and without a dictionary, one
+// reused encoder each. The walks against guard pages are
+// TestSrcAgainstGuardPages (levels 11, 13, 15).
 func TestBtAsmMatchesGo(t *testing.T) {
 	skipUnderRace(t)
 	defer func() { useBtAsm = true }()
