@@ -2,16 +2,30 @@
 
 package zstdenc
 
-// useBtAsm selects dubtSortAsm for btlazy2's sort walk (tests clear it
-// to compare with the Go loop).
+// useBtAsm selects dubtFindAsm for btlazy2's sort and search walks
+// and dubtUpdateAsm for its update loop (tests clear it to compare with
+// the Go loops).
 var useBtAsm = true
 
-// dubtSortAsm is dubtSort's walk in assembly: the compiler keeps the Go
-// walk's children, turn count and position on the stack and reloads
-// them every step; here the walk's state stays in registers (the turn
-// count, the table's base and mask and btLow are read from the
-// argument frame, once a step each). Its arguments are dubtSort's with
-// the tree (e.hashL), e.base and e.btMask(); it reads buf only below end.
+// dubtUpdateAsm is dubtUpdate's loop over from..ip-1 with the head
+// entry of the position 32 on (DUBT_PF in bt_amd64.s) prefetched, for
+// positions up to pfEnd (the last at which buf holds 8 bytes); v is
+// e.base+from, mul and shift the tree hasher's. It reads buf only below
+// pfEnd+8.
 //
 //go:noescape
-func dubtSortAsm(bt *uint32, buf *byte, cur, end, nb, btLow int, base uint32, bmask int)
+func dubtUpdateAsm(head, bt *uint32, buf *byte, from, ip, pfEnd int, v uint32, bmask int, mul uint64, shift uint8)
+
+// dubtFindAsm is btSearch after its update and its collection of
+// unsorted candidates, in one call: the candidates sorted in (from
+// prev, with nbCand compares, one more for each later one), then the
+// search walk inserting ip (m its head entry's position, the entry
+// already replaced by ip) with at most nbCompares compares. It returns
+// the best match's length and offset and the farthest end of a longer
+// match met. The compiler keeps the Go walks' children, turn count and
+// position on the stack and reloads them every step; here the walks'
+// state stays in registers. bt is e.hashL, base e.base and bmask
+// e.btMask(). It reads buf only below end.
+//
+//go:noescape
+func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int) (best, bestOff, matchEnd int)

@@ -10,12 +10,13 @@ import (
 	"github.com/goblosc/blosc/internal/golden"
 )
 
-// btlazy2's sort walk in assembly writes the frames the Go walk writes:
-// every test input, shuffled float series and noise with copies, at the
-// btlazy2 levels, with libzstd's tables and with tiny ones (a tree of
-// 64 positions, so that walks meet btLow, and search budgets of 2 and
-// 64), with and without a dictionary, one reused encoder each. The walk
-// against guard pages is TestSrcAgainstGuardPages (levels 11, 13, 15).
+// btlazy2's sort and search walks and update loop in assembly write the
+// frames the Go loops write: every test input, shuffled float series
+// and noise with copies, at the btlazy2 levels, with libzstd's tables
+// and with tiny ones (a tree of 64 positions, so that walks meet btLow,
+// and search budgets of 2 and 64), with and without a dictionary, one
+// reused encoder each. The walks against guard pages are
+// TestSrcAgainstGuardPages (levels 11, 13, 15).
 func TestBtAsmMatchesGo(t *testing.T) {
 	skipUnderRace(t)
 	defer func() { useBtAsm = true }()
@@ -76,8 +77,8 @@ func TestBtAsmMatchesGo(t *testing.T) {
 	}
 }
 
-// FuzzBtAsmMatchesGo: btlazy2's sort walk in assembly against the Go
-// walk on any input and dictionary with the tables of levels 11, 13
+// FuzzBtAsmMatchesGo: btlazy2's sort and search walks and update loop
+// in assembly against the Go loops on any input and dictionary with the tables of levels 11, 13
 // and 15 (btlazy2 whatever the input's size), small trees and budgets.
 func FuzzBtAsmMatchesGo(f *testing.F) {
 	for _, name := range []string{"text", "sensor_f64", "runs", "rec12"} {

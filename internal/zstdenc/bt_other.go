@@ -2,10 +2,15 @@
 
 package zstdenc
 
-// No assembly here: btlazy2's Go sort walk runs.
+// No assembly here: btlazy2's Go sort walk and update loop run.
 const useBtAsm = false
 
-// dubtSortAsm is never called here (useBtAsm is false).
-func dubtSortAsm(bt *uint32, buf *byte, cur, end, nb, btLow int, base uint32, bmask int) {
-	panic("zstdenc: no assembly sort walk on this target")
+// dubtUpdateAsm is never called here (useBtAsm is false).
+func dubtUpdateAsm(head, bt *uint32, buf *byte, from, ip, pfEnd int, v uint32, bmask int, mul uint64, shift uint8) {
+	panic("zstdenc: no assembly update on this target")
+}
+
+// dubtFindAsm is never called here (useBtAsm is false).
+func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int) (best, bestOff, matchEnd int) {
+	panic("zstdenc: no assembly search on this target")
 }
