@@ -63,14 +63,10 @@ func (e *Encoder) fastAsm(buf []byte, table []uint32, hh hasher, start, end int)
 // (fastasm_amd64.s), as fastBlockAsm is the fast one; shL and shS are
 // the long and short hashes' shifts, base is c.base (read from the frame
 // where the search keeps its step in base's register) and nextStep the
-// search's own slot. seqp, litp and lit16 are its slots too: where the
-// next sequence and literal go (kept as addresses in the frame rather
-// than as c.nseqs and c.nlits, which it sets on return, so that a match
-// stores them with fewer loads) and the last position from which 16
-// literal bytes can be loaded.
+// search's own slot.
 //
 //go:noescape
-func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep, seqp, litp, lit16 int)
+func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int)
 
 // dfastAsm runs the double fast strategy through dfastBlockAsm when the
 // buffers leave the room it writes without checks, and reports whether
@@ -88,7 +84,7 @@ func (e *Encoder) dfastAsm(buf []byte, long, short []uint32, hL, hS hasher, star
 		mul: hL.mul, mul2: hS.mul, base: uint64(e.base),
 		ip0: max(start, 1), bufLen: len(buf), nlits: len(e.lits), nseqs: len(e.seqs),
 	}
-	dfastBlockAsm(&c, int(e.mrep[0]), int(e.mrep[1]), start, end-8, end, 0, int(hL.shift), int(hS.shift), int(e.base), 0, 0, 0, 0)
+	dfastBlockAsm(&c, int(e.mrep[0]), int(e.mrep[1]), start, end-8, end, 0, int(hL.shift), int(hS.shift), int(e.base), 0)
 	e.lits = lits[:c.nlits]
 	e.seqs = seqs[:c.nseqs]
 	e.mrep = [2]uint32{uint32(c.rep1), uint32(c.rep2)}

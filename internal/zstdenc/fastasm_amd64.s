@@ -334,7 +334,7 @@ l1: \
 	JMP     l1 \
 ldone:
 
-// func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep, seqp, litp, lit16 int)
+// func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int)
 //
 // SI buf, DI the long table, R8 the short one, R9 and R10 the long and
 // short hash multipliers (their shifts in the frame, taken into CX as
@@ -345,7 +345,7 @@ ldone:
 // scratch. A match: R11 base (from the frame), AX its start, R15 its
 // source, then its offset; BX its length; R14 1 for the repeat offset
 // (no backing up, no new offset).
-TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-112
+TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-88
 	MOVQ c+0(FP), DX
 	MOVQ fastCtx_buf(DX), SI
 	MOVQ fastCtx_table(DX), DI
@@ -353,16 +353,6 @@ TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-112
 	MOVQ fastCtx_mul(DX), R9
 	MOVQ fastCtx_mul2(DX), R10
 	MOVQ fastCtx_ip0(DX), AX
-	MOVQ fastCtx_nseqs(DX), CX
-	SHLQ $4, CX
-	ADDQ fastCtx_seqs(DX), CX
-	MOVQ CX, seqp+88(FP)
-	MOVQ fastCtx_nlits(DX), CX
-	ADDQ fastCtx_lits(DX), CX
-	MOVQ CX, litp+96(FP)
-	MOVQ fastCtx_bufLen(DX), CX
-	SUBQ $16, CX
-	MOVQ CX, lit16+104(FP)
 
 dloop:
 	CMPQ  AX, ilimit+32(FP)
@@ -556,21 +546,25 @@ drepemit:
 	MOVQ rep1+8(FP), R15
 
 demit:
-	// The sequence (ll R13, ml BX, offset R15) at seqp, then its
-	// literals at litp.
+	// The sequence (ll R13, ml BX, offset R15), then its literals.
+	MOVQ c+0(FP), R14
 	MOVQ AX, R13
 	SUBQ anchor+24(FP), R13
-	MOVQ seqp+88(FP), DX
+	MOVQ fastCtx_nseqs(R14), DX
+	INCQ fastCtx_nseqs(R14)
+	SHLQ $4, DX
+	ADDQ fastCtx_seqs(R14), DX
 	MOVL R13, seq_ll(DX)
 	MOVL BX, seq_ml(DX)
 	MOVL R15, seq_offset(DX)
 	MOVL $0, seq_ofx(DX)
-	ADDQ $16, seqp+88(FP)
 	MOVQ anchor+24(FP), R12
-	MOVQ litp+96(FP), DX
+	MOVQ fastCtx_nlits(R14), DX
+	ADDQ fastCtx_lits(R14), DX
 	CMPQ R13, $16
 	JGT  dlitlong
-	CMPQ R12, lit16+104(FP)
+	LEAQ 16(R12), CX
+	CMPQ CX, fastCtx_bufLen(R14)
 	JGT  dlitlong
 	MOVOU (SI)(R12*1), X0
 	MOVOU X0, (DX)
@@ -602,7 +596,8 @@ dlit1:
 	JMP     dlit1
 
 dlitdone:
-	MOVQ DX, litp+96(FP)
+	SUBQ fastCtx_lits(R14), DX
+	MOVQ DX, fastCtx_nlits(R14)
 	ADDQ BX, AX
 	MOVQ AX, anchor+24(FP)
 	CMPQ AX, ilimit+32(FP)
@@ -664,25 +659,21 @@ drep2:
 	MOVQ  shS+64(FP), CX
 	SHRQ  CX, R13
 	MOVL  DX, (R8)(R13*4)
-	MOVQ  seqp+88(FP), DX
+	MOVQ  c+0(FP), R14
+	MOVQ  fastCtx_nseqs(R14), DX
+	INCQ  fastCtx_nseqs(R14)
+	SHLQ  $4, DX
+	ADDQ  fastCtx_seqs(R14), DX
 	MOVL  $0, seq_ll(DX)
 	MOVL  BX, seq_ml(DX)
 	MOVL  R15, seq_offset(DX)
 	MOVL  $0, seq_ofx(DX)
-	ADDQ  $16, seqp+88(FP)
 	ADDQ  BX, AX
 	MOVQ  AX, anchor+24(FP)
 	JMP   drep2
 
 dfinish:
 	MOVQ c+0(FP), R14
-	MOVQ seqp+88(FP), DX
-	SUBQ fastCtx_seqs(R14), DX
-	SHRQ $4, DX
-	MOVQ DX, fastCtx_nseqs(R14)
-	MOVQ litp+96(FP), DX
-	SUBQ fastCtx_lits(R14), DX
-	MOVQ DX, fastCtx_nlits(R14)
 	MOVQ rep1+8(FP), DX
 	MOVQ DX, fastCtx_rep1(R14)
 	MOVQ rep2+16(FP), DX
