@@ -28,4 +28,10 @@ func dubtUpdateAsm(head, bt *uint32, buf *byte, from, ip, pfEnd int, v uint32, b
 // e.btMask(). It reads buf only below end.
 //
 //go:noescape
-func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int) (best, bestOff, matchEnd int)
+func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int, head *uint32, mul uint64, shift uint8) (best, bestOff, matchEnd int)
+
+// dubtPrefetchAsm asks for the head entry of position i (PREFETCHT0);
+// buf must hold i's 8 bytes.
+//
+//go:noescape
+func dubtPrefetchAsm(head *uint32, buf *byte, i int, mul uint64, shift uint8)
