@@ -25,7 +25,15 @@ func dubtUpdateAsm(head, bt *uint32, buf *byte, from, ip, pfEnd int, v uint32, b
 // match met. The compiler keeps the Go walks' children, turn count and
 // position on the stack and reloads them every step; here the walks'
 // state stays in registers. bt is e.hashL, base e.base and bmask
-// e.btMask(). It reads buf only below end.
+// e.btMask(). It also asks for the head entry (in head, hashed with mul
+// and shift) of the position btPrefetchAhead on, where buf holds its 8
+// bytes below end. It reads buf only below end.
 //
 //go:noescape
-func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int) (best, bestOff, matchEnd int)
+func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int, head *uint32, mul uint64, shift uint8) (best, bestOff, matchEnd int)
+
+// dubtPrefetchAsm asks for the head entry of position i (PREFETCHT0);
+// buf must hold i's 8 bytes.
+//
+//go:noescape
+func dubtPrefetchAsm(head *uint32, buf *byte, i int, mul uint64, shift uint8)

@@ -6,7 +6,11 @@
 // 16 gained less on noise, 64 as much).
 #define DUBT_PF 32
 
-// func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int) (best, bestOff, matchEnd int)
+// How many positions ahead of a search dubtFindAsm prefetches a head
+// entry (btPrefetchAhead in bt.go).
+#define BT_PF 16
+
+// func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int, head *uint32, mul uint64, shift uint8) (best, bestOff, matchEnd int)
 //
 // btSearch after its update and its collection of unsorted candidates,
 // in one call: the candidates sorted in, oldest first from prev
@@ -30,10 +34,25 @@
 // then has a register, where counting it down in the argument frame
 // put a store and a reload in every step's chain (runs, whose walks
 // stay in the L1 cache, was 0.80-0.98 of c-blosc2's speed so).
-TEXT ·dubtFindAsm(SB), NOSPLIT, $0-112
+TEXT ·dubtFindAsm(SB), NOSPLIT, $0-136
 	MOVQ bt+0(FP), R8
 	MOVQ buf+8(FP), SI
 	MOVQ end+16(FP), DX
+
+	// The head entry of ip+BT_PF, which a later search or update
+	// reads (its 8 bytes only where buf holds them below end): asked
+	// for now, its miss overlaps this call's walks.
+	MOVQ ip+64(FP), DI
+	LEAQ (BT_PF+8)(DI), R11
+	CMPQ R11, DX
+	JGT  next
+	MOVQ head+88(FP), R9
+	MOVQ mul+96(FP), R10
+	MOVBQZX shift+104(FP), CX
+	MOVQ BT_PF(SI)(DI*1), R12
+	IMULQ R10, R12
+	SHRQ CX, R12
+	PREFETCHT0 (R9)(R12*4)
 
 next:
 	MOVL  prev+48(FP), AX
@@ -179,9 +198,9 @@ search:
 	MOVQ DI, BX
 	MOVQ DI, CX
 	XORL DX, DX
-	MOVQ $0, bestOff+96(FP)
+	MOVQ $0, bestOff+120(FP)
 	LEAQ 9(DI), R15
-	MOVQ R15, matchEnd+104(FP)
+	MOVQ R15, matchEnd+128(FP)
 	MOVQ nbCompares+80(FP), R10
 	TESTQ R10, R10
 	JLE  sdone
@@ -247,9 +266,9 @@ smeasured:
 	CMPQ R15, DX
 	JLE  snobest
 	LEAQ (AX)(R15*1), R12
-	CMPQ R12, matchEnd+104(FP)
+	CMPQ R12, matchEnd+128(FP)
 	JLE  smatchEnd
-	MOVQ R12, matchEnd+104(FP)
+	MOVQ R12, matchEnd+128(FP)
 
 smatchEnd:
 	TESTQ DX, DX
@@ -260,7 +279,7 @@ smatchEnd:
 	SUBQ AX, R12
 	INCQ R12
 	BSRQ R12, R12
-	MOVQ bestOff+96(FP), R15
+	MOVQ bestOff+120(FP), R15
 	ADDQ $3, R15
 	BSRQ R15, R15
 	SUBQ R15, R12
@@ -277,7 +296,7 @@ stake:
 	MOVQ R15, DX
 	MOVQ DI, R15
 	SUBQ AX, R15
-	MOVQ R15, bestOff+96(FP)
+	MOVQ R15, bestOff+120(FP)
 
 snobest:
 	// Equal up to the end: its side is unknown; stop.
@@ -322,17 +341,17 @@ slargerSide:
 sdone:
 	MOVL $0, (R13)
 	MOVL $0, (R14)
-	MOVQ DX, best+88(FP)
+	MOVQ DX, best+112(FP)
 	RET
 
 ssmallerOut:
 	MOVL $0, (R14)
-	MOVQ DX, best+88(FP)
+	MOVQ DX, best+112(FP)
 	RET
 
 slargerOut:
 	MOVL $0, (R13)
-	MOVQ DX, best+88(FP)
+	MOVQ DX, best+112(FP)
 	RET
 
 
@@ -365,6 +384,16 @@ TEXT ·dubtUpdateAsm(SB), NOSPLIT, $0-73
 	CMPQ DI, DX
 	JGE  udone
 
+	// ip's own head entry, which the search reads right after this
+	// loop: asked for first, its miss overlaps the loop (the loop's
+	// own prefetch of it comes only DUBT_PF positions before the end).
+	CMPQ DX, pfEnd+40(FP)
+	JGT  uloop
+	MOVQ (SI)(DX*1), R13
+	IMULQ R10, R13
+	SHRQ CX, R13
+	PREFETCHT0 (AX)(R13*4)
+
 uloop:
 	CMPQ DI, R12
 	JG   upast
@@ -389,4 +418,20 @@ upast:
 	JLT  uloop
 
 udone:
+	RET
+
+// func dubtPrefetchAsm(head *uint32, buf *byte, i int, mul uint64, shift uint8)
+//
+// Asks for the head entry of position i (PREFETCHT0), whose 8 bytes buf
+// must hold.
+TEXT ·dubtPrefetchAsm(SB), NOSPLIT, $0-33
+	MOVQ head+0(FP), AX
+	MOVQ buf+8(FP), SI
+	MOVQ i+16(FP), DI
+	MOVQ mul+24(FP), R10
+	MOVBQZX shift+32(FP), CX
+	MOVQ (SI)(DI*1), R13
+	IMULQ R10, R13
+	SHRQ CX, R13
+	PREFETCHT0 (AX)(R13*4)
 	RET

@@ -11,6 +11,11 @@ func dubtUpdateAsm(head, bt *uint32, buf *byte, from, ip, pfEnd int, v uint32, b
 }
 
 // dubtFindAsm is never called here (useBtAsm is false).
-func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int) (best, bestOff, matchEnd int) {
+func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int, head *uint32, mul uint64, shift uint8) (best, bestOff, matchEnd int) {
 	panic("zstdenc: no assembly search on this target")
+}
+
+// dubtPrefetchAsm is never called here (useBtAsm is false).
+func dubtPrefetchAsm(head *uint32, buf *byte, i int, mul uint64, shift uint8) {
+	panic("zstdenc: no assembly prefetch on this target")
 }
