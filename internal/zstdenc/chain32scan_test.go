@@ -10,9 +10,10 @@ import (
 	"github.com/goblosc/blosc/internal/guard"
 )
 
-// TestChain32ScanAsmAgainstGo encodes at levels 5-12 (greedy, lazy and
-// lazy2 over the uint32 chains: sources over 64 KiB, or smaller ones
-// with the 16-bit chains switched off) through chain32ScanAsm and
+// TestChain32ScanAsmAgainstGo encodes at levels 5, 7, 9 and 10
+// (greedy, lazy and lazy2 over the uint32 chains: sources over 64 KiB,
+// or smaller ones with the 16-bit chains switched off) and 12 (btlazy2,
+// which keeps the Go loop) through chain32ScanAsm and
 // through lazy's Go loop, which must write the same bytes and leave the
 // same heads and links, on sources ending at a guard page, with
 // libzstd's tables and with tiny ones (long chains, stale links, the
