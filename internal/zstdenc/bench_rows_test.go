@@ -1,6 +1,7 @@
 package zstdenc
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/goblosc/blosc/internal/cputime"
@@ -28,5 +29,31 @@ func BenchmarkLazyBlocks(b *testing.B) {
 			done()
 			b.ReportMetric(float64(len(src))/float64(len(dst)), "ratio")
 		})
+	}
+}
+
+// BenchmarkChainBlocks encodes what c-blosc 1.x hands zstd at clevels
+// 3-5 with byte shuffle: a whole block of 256 KiB, unsplit, at libzstd
+// levels 5, 7 and 9 (greedy, lazy and lazy2 over the uint32 chains).
+func BenchmarkChainBlocks(b *testing.B) {
+	for _, s := range []struct {
+		name string
+		ts   int
+	}{{"f32_noise", 4}, {"linspace_f64", 8}, {"text", 1}, {"sensor_f32", 4}, {"timestamps_i64", 8}} {
+		src := golden.Shuffled(golden.MustPattern(b, s.name, 256<<10), s.ts)
+		for _, lvl := range []int{5, 7, 9} {
+			b.Run(fmt.Sprintf("%s/l%d", s.name, lvl), func(b *testing.B) {
+				var e Encoder
+				dst := e.Encode(nil, src, lvl)
+				b.SetBytes(int64(len(src)))
+				b.ReportAllocs()
+				done := cputime.Throughput(b, len(src))
+				for b.Loop() {
+					dst = e.Encode(dst[:0], src, lvl)
+				}
+				done()
+				b.ReportMetric(float64(len(src))/float64(len(dst)), "ratio")
+			})
+		}
 	}
 }

@@ -153,6 +153,14 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 	// then takes the position as it would), or at ilimit: the same
 	// steps, so the same bytes.
 	scan := useRowAsm && ilimit > 0 && e.rows64AsmOK(buf, end)
+	// Over the uint32 chains, chain32ScanAsm does the same and emits the
+	// matches as it goes (chain16ScanAsm's loop, for sources of 64 KiB to
+	// 256 KiB: libzstd's levels 5-9 on Blosc1's unsplit 256 KiB blocks).
+	chains := useRowAsm && ilimit > 0 && e.chains32AsmOK(buf, end)
+	var hh hasher
+	if chains {
+		hh = newHasher(mls, e.p.hlog)
+	}
 	for ip < ilimit {
 		ml, off, isRep := 0, 0, true
 		st := ip + 1
@@ -160,6 +168,20 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 		if ip+1 >= rep1 && load32(buf, ip+1) == load32(buf, ip+1-rep1) {
 			ml = 4 + matchLen(buf, ip+5, ip+5-rep1, end)
 			off = rep1
+		} else if chains && e.roomFor(anchor, end) {
+			if ip-e.nextUpdate > rowSkipThreshold {
+				e.nextUpdate = e.chainSkip(buf, e.nextUpdate, ip, mls)
+			}
+			var n, o, s, r int
+			ip, anchor, rep1, rep2, n, o, s, r, e.nextUpdate = chain32ScanAsm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, rep2, 1<<e.p.slog, &e.hashT[0], &e.hashL[0], len(e.hashT)-1, len(e.hashL)-1, hh.mul, uint64(hh.shift), e.nextUpdate, depth, &e.lits, &e.seqs, e.base)
+			if o == 0 {
+				// At ilimit, or at a position with a repeat at
+				// ip+1: the loop takes it.
+				continue
+			}
+			// A match whose literals run too close to the end of
+			// buf to be copied 16 bytes at a time: emitted here.
+			ml, off, isRep, st, found = n, o, r != 0, s, true
 		} else if scan {
 			var n, o, s, r int
 			ip, n, o, s, r, e.nextUpdate = rowScan64Asm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, 0, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate, depth)
@@ -229,6 +251,30 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 	}
 	e.mrep = [2]uint32{uint32(rep1), uint32(rep2)}
 	e.lits = append(e.lits, buf[anchor:end]...)
+}
+
+// chains32AsmOK reports whether chain32ScanAsm may walk the uint32
+// chains in buf up to end: greedy to lazy2 over them (not rows, not the
+// 16-bit chains, not btlazy2's tree in the same tables), the tables
+// 2^hashLog and 2^chainLog long, as hcSearch's indexes assume.
+func (e *Encoder) chains32AsmOK(buf []byte, end int) bool {
+	return !e.rows && !e.c16 && e.strategy >= stratGreedy && e.strategy <= stratLazy2 && end <= len(buf) &&
+		len(e.hashT) == 1<<e.p.hlog && len(e.hashL) == 1<<e.p.clog && len(e.hashL) > 0
+}
+
+// chainSkip enters the first rowSkipStart positions from i, the start of
+// a long match's inside, in the uint32 chains and returns where the
+// entries resume (rowSkipEnd before ip), as hcSearch does.
+func (e *Encoder) chainSkip(buf []byte, i, ip int, mls uint8) int {
+	head, chain := e.hashT, e.hashL
+	hh := newHasher(mls, e.p.hlog)
+	mask := len(chain) - 1
+	for stop := i + rowSkipStart; i < stop; i++ {
+		h := hh.hash(load64(buf, i))
+		chain[i&mask] = head[h]
+		head[h] = e.base + uint32(i)
+	}
+	return ip - rowSkipEnd
 }
 
 // Row-based match finding, libzstd's for greedy, lazy and lazy2 when the

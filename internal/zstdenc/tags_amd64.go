@@ -64,3 +64,10 @@ func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, ta
 //
 //go:noescape
 func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, rep2, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int, lits *[]byte, seqs *[]seq) (rip, ranchor, rrep1, rrep2, best, off, st, rep, nextOut int)
+
+// chain32ScanAsm is chain16ScanAsm over the uint32 chains (heads and
+// links biased by base), lazy's loop for sources of more than 64 KiB
+// searched by hash chains (tags_amd64.s).
+//
+//go:noescape
+func chain32ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, rep2, tries int, heads, chain *uint32, hmask, cmask int, mul, shift uint64, next, depth int, lits *[]byte, seqs *[]seq, base uint32) (rip, ranchor, rrep1, rrep2, best, off, st, rep, nextOut int)

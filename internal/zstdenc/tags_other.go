@@ -29,3 +29,8 @@ func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, ta
 func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, rep2, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int, lits *[]byte, seqs *[]seq) (rip, ranchor, rrep1, rrep2, best, off, st, rep, nextOut int) {
 	panic("zstdenc: chain16ScanAsm without assembly")
 }
+
+// chain32ScanAsm is never called here (useRowAsm is false).
+func chain32ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, rep2, tries int, heads, chain *uint32, hmask, cmask int, mul, shift uint64, next, depth int, lits *[]byte, seqs *[]seq, base uint32) (rip, ranchor, rrep1, rrep2, best, off, st, rep, nextOut int) {
+	panic("zstdenc: chain32ScanAsm without assembly")
+}
