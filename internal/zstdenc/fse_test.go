@@ -135,6 +135,10 @@ func fseNormOf(data []byte, maxLog uint, lowProb bool) ([]int16, uint8, bool) {
 		return nil, 0, false
 	}
 	log := optimalTableLog(maxLog, total, maxSym, 2)
+	// The encoder marks low-probability symbols in blocks of 2048
+	// sequences and more only: on fewer, more symbols than the table
+	// has slots can fall below a slot each.
+	lowProb = lowProb && total >= 2048
 	norm := make([]int16, maxSym+1)
 	normalizeCount(norm, log, count[:], total, maxSym, lowProb)
 	return norm, uint8(log), true
