@@ -41,14 +41,18 @@ func (t *fseCTable) build(norm []int16, log uint8) {
 	var start [65]int
 	var symbols [1 << 9]uint8
 	maxSym := len(norm) - 1
+	// The running offset stays in a register: read back from start,
+	// each symbol waited on the store of the one before.
+	at := 0
 	for s := 0; s <= maxSym; s++ {
 		if norm[s] == -1 {
-			start[s+1] = start[s] + 1
+			at++
 			symbols[high] = uint8(s)
 			high--
 		} else {
-			start[s+1] = start[s] + int(norm[s])
+			at += int(norm[s])
 		}
+		start[s+1] = at
 	}
 	step := size>>1 + size>>3 + 3
 	pos := 0

@@ -68,3 +68,33 @@ func TestCountBytes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSortLeaves holds sortLeaves to a comparison sort on any counts:
+// each pair of input bytes gives a symbol a count of up to 2^24, the
+// first byte of the pair picking a scale so that every bucket width
+// (the single counts below 512 and the 32nds of powers of two above)
+// is reached.
+func FuzzSortLeaves(f *testing.F) {
+	f.Add([]byte{0, 1, 0, 1, 0, 2})
+	f.Add([]byte{3, 200, 3, 201, 9, 7, 17, 255, 0, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var leaves []huffNode
+		for s := 0; s < 256 && 2*s+1 < len(data); s++ {
+			c := uint32(data[2*s+1]) << (data[2*s] % 17)
+			if c == 0 {
+				continue
+			}
+			leaves = append(leaves, huffNode{count: c, sym: uint16(s)})
+		}
+		want := make([]uint32, len(leaves))
+		for i, l := range leaves {
+			want[i] = l.count<<8 | uint32(l.sym)
+		}
+		slices.Sort(want)
+		got := make([]uint32, len(leaves))
+		sortLeaves(got, leaves)
+		if !slices.Equal(got, want) {
+			t.Fatalf("sortLeaves %v, want %v", got, want)
+		}
+	})
+}
