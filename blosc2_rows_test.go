@@ -280,6 +280,9 @@ func TestCompressRowsRefuses(t *testing.T) {
 
 // With dst's room, CompressRows allocates nothing.
 func TestCompressRowsDoesNotAllocate(t *testing.T) {
+	if raceEnabled {
+		t.Skip("SKIPPED under -race: the race runtime allocates")
+	}
 	if !canShuffleRows(8) {
 		t.Skip("SKIPPED: no kernel shuffles rows into streams on this CPU or build")
 	}
