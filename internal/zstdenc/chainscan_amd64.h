@@ -3,6 +3,10 @@
 // entries holding a position plus one; without it, 32-bit entries
 // holding base plus a position (base is an argument, the results sit 8
 // bytes further on). Included once inside each function's TEXT.
+// The lazy steps after a match are lazysteps_amd64.h, which
+// rowScan64Asm includes too.
+#define LZSEARCH lsearch
+#define LZDONE cdone
 	MOVQ buf+0(FP), SI
 	MOVQ ip+16(FP), R8
 	MOVQ end+24(FP), DI
@@ -186,96 +190,9 @@ cmatch:
 	CMPQ depth+128(FP), $0
 	JEQ  cdone
 
-cstep1:
-	// One position on (lazy16's steps, lazy's gains).
-	CMPQ R8, ilimit+32(FP)
-	JGE  cdone
-	INCQ R8
-	CMPQ isrep-24(SP), $0
-	JNE  cover1
-	MOVQ r1-56(SP), AX
-	CMPQ R8, AX
-	JLT  cover1
-	MOVQ R8, BX
-	SUBQ AX, BX
-	MOVL (SI)(BX*1), CX
-	CMPL CX, (SI)(R8*1)
-	JNE  cover1
-	MOVL $4, CX
-
-crep1len8:
-	LEAQ 8(R8)(CX*1), R13
-	CMPQ R13, DI
-	JGT  crep1len1
-	MOVQ -8(SI)(R13*1), R13
-	LEAQ (BX)(CX*1), R9
-	XORQ (SI)(R9*1), R13
-	JNZ  crep1found
-	ADDQ $8, CX
-	JMP  crep1len8
-
-crep1found:
-	BSFQ R13, R13
-	SHRQ $3, R13
-	ADDQ R13, CX
-	JMP  crep1cmp
-
-crep1len1:
-	LEAQ    (R8)(CX*1), R13
-	CMPQ    R13, DI
-	JGE     crep1cmp
-	MOVBLZX (SI)(R13*1), R13
-	LEAQ    (BX)(CX*1), R9
-	MOVBLZX (SI)(R9*1), R9
-	CMPL    R13, R9
-	JNE     crep1cmp
-	INCQ    CX
-	JMP     crep1len1
-
-crep1cmp:
-	// The repeat of CX bytes if n*3 > ml*3 - offCost(moff) + 1 (the
-	// match held is not a repeat here).
-	LEAQ (CX)(CX*2), AX
-	MOVQ ml-8(SP), R9
-	LEAQ (R9)(R9*2), R9
-	MOVQ moff-16(SP), R13
-	ADDQ $3, R13
-	BSRQ R13, R13
-	SUBQ R13, R9
-	INCQ R9
-	CMPQ AX, R9
-	JLE  cover1
-	MOVQ CX, ml-8(SP)
-	MOVQ r1-56(SP), AX
-	MOVQ AX, moff-16(SP)
-	MOVQ $1, isrep-24(SP)
-	MOVQ R8, mst-32(SP)
-
-cover1:
-	// over = lazyOver(ml, moff, isrep, 4, ip, end); R9 keeps
-	// ml*4 - offCost(moff, isrep) for the comparison after.
-	MOVQ    moff-16(SP), R13
-	ADDQ    $3, R13
-	BSRQ    R13, R13
-	XORL    AX, AX
-	CMPQ    isrep-24(SP), $0
-	CMOVQNE AX, R13
-	MOVQ    ml-8(SP), AX
-	SHLQ    $2, AX
-	SUBQ    R13, AX
-	ADDQ    $6, AX
-	SARQ    $2, AX
-	MOVQ    DI, CX
-	SUBQ    R8, CX
-	DECQ    CX
-	CMPQ    AX, CX
-	CMOVQGT CX, AX
-	MOVL    $3, CX
-	CMPQ    AX, CX
-	CMOVQLT CX, AX
-	MOVQ    AX, over-48(SP)
-	MOVQ    $1, state-40(SP)
-	JMP     lsearch
+#define LZSTEPS_FIRST
+#include "lazysteps_amd64.h"
+#undef LZSTEPS_FIRST
 
 lsearch:
 	// hcSearch16 at ip from over for the lazy steps (a copy of the
@@ -409,154 +326,9 @@ lnext:
 lwalked:
 	// BX the best length, R14 its offset (0: nothing beat over).
 	CMPQ state-40(SP), $1
-	JNE  cstep2done
+	JNE  lzstep2done
 
-cstep1done:
-	// A match found one position on replaces the one held if
-	// n*4 - offCost(off) > ml*4 - offCost(moff, isrep) + 4.
-	TESTQ R14, R14
-	JZ    cstep2
-	LEAQ  3(R14), CX
-	BSRQ  CX, CX
-	MOVQ  BX, AX
-	SHLQ  $2, AX
-	SUBQ  CX, AX
-	MOVQ    moff-16(SP), R13
-	ADDQ    $3, R13
-	BSRQ    R13, R13
-	XORL    CX, CX
-	CMPQ    isrep-24(SP), $0
-	CMOVQNE CX, R13
-	MOVQ    ml-8(SP), CX
-	SHLQ    $2, CX
-	SUBQ    R13, CX
-	ADDQ    $4, CX
-	CMPQ    AX, CX
-	JLE     cstep2
-	MOVQ    BX, ml-8(SP)
-	MOVQ    R14, moff-16(SP)
-	MOVQ    $0, isrep-24(SP)
-	MOVQ    R8, mst-32(SP)
-	JMP     cstep1
-
-cstep2:
-	// Two positions on, at depth 2.
-	CMPQ depth+128(FP), $2
-	JNE  cdone
-	CMPQ R8, ilimit+32(FP)
-	JGE  cdone
-	INCQ R8
-	CMPQ isrep-24(SP), $0
-	JNE  cover2
-	MOVQ r1-56(SP), AX
-	CMPQ R8, AX
-	JLT  cover2
-	MOVQ R8, BX
-	SUBQ AX, BX
-	MOVL (SI)(BX*1), CX
-	CMPL CX, (SI)(R8*1)
-	JNE  cover2
-	MOVL $4, CX
-
-crep2len8:
-	LEAQ 8(R8)(CX*1), R13
-	CMPQ R13, DI
-	JGT  crep2len1
-	MOVQ -8(SI)(R13*1), R13
-	LEAQ (BX)(CX*1), R9
-	XORQ (SI)(R9*1), R13
-	JNZ  crep2found
-	ADDQ $8, CX
-	JMP  crep2len8
-
-crep2found:
-	BSFQ R13, R13
-	SHRQ $3, R13
-	ADDQ R13, CX
-	JMP  crep2cmp
-
-crep2len1:
-	LEAQ    (R8)(CX*1), R13
-	CMPQ    R13, DI
-	JGE     crep2cmp
-	MOVBLZX (SI)(R13*1), R13
-	LEAQ    (BX)(CX*1), R9
-	MOVBLZX (SI)(R9*1), R9
-	CMPL    R13, R9
-	JNE     crep2cmp
-	INCQ    CX
-	JMP     crep2len1
-
-crep2cmp:
-	// The repeat if n*4 > ml*4 - offCost(moff) + 1.
-	MOVQ CX, AX
-	SHLQ $2, AX
-	MOVQ ml-8(SP), R9
-	SHLQ $2, R9
-	MOVQ moff-16(SP), R13
-	ADDQ $3, R13
-	BSRQ R13, R13
-	SUBQ R13, R9
-	INCQ R9
-	CMPQ AX, R9
-	JLE  cover2
-	MOVQ CX, ml-8(SP)
-	MOVQ r1-56(SP), AX
-	MOVQ AX, moff-16(SP)
-	MOVQ $1, isrep-24(SP)
-	MOVQ R8, mst-32(SP)
-
-cover2:
-	// over = lazyOver(ml, moff, isrep, 7, ip, end).
-	MOVQ    moff-16(SP), R13
-	ADDQ    $3, R13
-	BSRQ    R13, R13
-	XORL    AX, AX
-	CMPQ    isrep-24(SP), $0
-	CMOVQNE AX, R13
-	MOVQ    ml-8(SP), AX
-	SHLQ    $2, AX
-	SUBQ    R13, AX
-	ADDQ    $9, AX
-	SARQ    $2, AX
-	MOVQ    DI, CX
-	SUBQ    R8, CX
-	DECQ    CX
-	CMPQ    AX, CX
-	CMOVQGT CX, AX
-	MOVL    $3, CX
-	CMPQ    AX, CX
-	CMOVQLT CX, AX
-	MOVQ    AX, over-48(SP)
-	MOVQ    $2, state-40(SP)
-	JMP     lsearch
-
-cstep2done:
-	// The same with a margin of 7.
-	TESTQ R14, R14
-	JZ    cdone
-	LEAQ  3(R14), CX
-	BSRQ  CX, CX
-	MOVQ  BX, AX
-	SHLQ  $2, AX
-	SUBQ  CX, AX
-	MOVQ    moff-16(SP), R13
-	ADDQ    $3, R13
-	BSRQ    R13, R13
-	XORL    CX, CX
-	CMPQ    isrep-24(SP), $0
-	CMOVQNE CX, R13
-	MOVQ    ml-8(SP), CX
-	SHLQ    $2, CX
-	SUBQ    R13, CX
-	ADDQ    $7, CX
-	CMPQ    AX, CX
-	JLE     cdone
-	MOVQ    BX, ml-8(SP)
-	MOVQ    R14, moff-16(SP)
-	MOVQ    $0, isrep-24(SP)
-	MOVQ    R8, mst-32(SP)
-	JMP     cstep1
+#include "lazysteps_amd64.h"
 
 cdone:
 	// The match is decided (ml, moff, isrep, mst): back over the
@@ -790,3 +562,5 @@ cnothing:
 	MOVQ R15, nextOut+224(FP)
 #endif
 	RET
+#undef LZSEARCH
+#undef LZDONE

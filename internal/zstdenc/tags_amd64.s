@@ -110,6 +110,12 @@ TEXT ·tagMatches64Prefetch(SB), NOSPLIT, $0-40
 	LEAL    (R13)(R14*1), AX \
 	MOVL    AX, (R11)(BX*4)
 
+// What lazysteps_amd64.h takes in rowScan64Asm: its operands (LZROWS)
+// and the labels it goes on at.
+#define LZROWS
+#define LZSEARCH position
+#define LZDONE rdone
+
 // func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next, depth int) (rip, best, off, st, rep, nextOut int)
 //
 // rowSearch64's steps for rows of 64 at ip: the positions waiting
@@ -150,12 +156,12 @@ TEXT ·rowScan64Asm(SB), NOSPLIT, $48-176
 	MOVQ over+56(FP), AX
 	TESTQ AX, AX
 	JZ   scan
-	MOVQ AX, beat-48(SP)
+	MOVQ AX, over-48(SP)
 	MOVQ $3, state-40(SP)
 	JMP  position
 
 scan:
-	MOVQ $3, beat-48(SP)
+	MOVQ $3, over-48(SP)
 	MOVQ $0, state-40(SP)
 
 top:
@@ -270,7 +276,7 @@ compare:
 	ANDL     $63, R13
 	MOVQ     R13, CX
 	RORQ     CX, DX
-	MOVQ     beat-48(SP), BX
+	MOVQ     over-48(SP), BX
 	XORL     R14, R14
 
 loop:
@@ -366,9 +372,9 @@ searched:
 	// BX the best length, R14 its offset (0: nothing beat the length
 	// to beat): a lazy step's, or the one search Go asked for.
 	CMPQ  AX, $1
-	JEQ   rstep1done
+	JEQ   lzstep1done
 	CMPQ  AX, $2
-	JEQ   rstep2done
+	JEQ   lzstep2done
 	TESTQ R14, R14
 	JNZ   rgreedy
 	JMP   nothing
@@ -381,243 +387,11 @@ rmatch:
 	MOVQ $0, isrep-24(SP)
 	MOVQ R8, mst-32(SP)
 
-rstep1:
-	// One position on (lazy16's steps, lazy's gains).
-	CMPQ R8, ilimit+32(FP)
-	JGE  rdone
-	INCQ R8
-	CMPQ isrep-24(SP), $0
-	JNE  rover1
-	MOVQ rep1+48(FP), AX
-	CMPQ R8, AX
-	JLT  rover1
-	MOVQ R8, BX
-	SUBQ AX, BX
-	MOVL (SI)(BX*1), CX
-	CMPL CX, (SI)(R8*1)
-	JNE  rover1
-	MOVL $4, CX
+#define LZSTEPS_FIRST
+#include "lazysteps_amd64.h"
+#undef LZSTEPS_FIRST
 
-rrep1len8:
-	LEAQ 8(R8)(CX*1), R13
-	CMPQ R13, DI
-	JGT  rrep1len1
-	MOVQ -8(SI)(R13*1), R13
-	LEAQ (BX)(CX*1), R9
-	XORQ (SI)(R9*1), R13
-	JNZ  rrep1found
-	ADDQ $8, CX
-	JMP  rrep1len8
-
-rrep1found:
-	BSFQ R13, R13
-	SHRQ $3, R13
-	ADDQ R13, CX
-	JMP  rrep1cmp
-
-rrep1len1:
-	LEAQ    (R8)(CX*1), R13
-	CMPQ    R13, DI
-	JGE     rrep1cmp
-	MOVBLZX (SI)(R13*1), R13
-	LEAQ    (BX)(CX*1), R9
-	MOVBLZX (SI)(R9*1), R9
-	CMPL    R13, R9
-	JNE     rrep1cmp
-	INCQ    CX
-	JMP     rrep1len1
-
-rrep1cmp:
-	// The repeat of CX bytes if n*3 > ml*3 - offCost(moff) + 1 (the
-	// match held is not a repeat here).
-	LEAQ (CX)(CX*2), AX
-	MOVQ ml-8(SP), R9
-	LEAQ (R9)(R9*2), R9
-	MOVQ moff-16(SP), R13
-	ADDQ $3, R13
-	BSRQ R13, R13
-	SUBQ R13, R9
-	INCQ R9
-	CMPQ AX, R9
-	JLE  rover1
-	MOVQ CX, ml-8(SP)
-	MOVQ rep1+48(FP), AX
-	MOVQ AX, moff-16(SP)
-	MOVQ $1, isrep-24(SP)
-	MOVQ R8, mst-32(SP)
-
-rover1:
-	// over = lazyOver(ml, moff, isrep, 4, ip, end); R9 keeps
-	// ml*4 - offCost(moff, isrep) for the comparison after.
-	MOVQ    moff-16(SP), R13
-	ADDQ    $3, R13
-	BSRQ    R13, R13
-	XORL    AX, AX
-	CMPQ    isrep-24(SP), $0
-	CMOVQNE AX, R13
-	MOVQ    ml-8(SP), AX
-	SHLQ    $2, AX
-	SUBQ    R13, AX
-	ADDQ    $6, AX
-	SARQ    $2, AX
-	MOVQ    DI, CX
-	SUBQ    R8, CX
-	DECQ    CX
-	CMPQ    AX, CX
-	CMOVQGT CX, AX
-	MOVL    $3, CX
-	CMPQ    AX, CX
-	CMOVQLT CX, AX
-	MOVQ    AX, beat-48(SP)
-	MOVQ    $1, state-40(SP)
-	JMP     position
-
-rstep1done:
-	// A match found one position on replaces the one held if
-	// n*4 - offCost(off) > ml*4 - offCost(moff, isrep) + 4.
-	TESTQ R14, R14
-	JZ    rstep2
-	LEAQ  3(R14), CX
-	BSRQ  CX, CX
-	MOVQ  BX, AX
-	SHLQ  $2, AX
-	SUBQ  CX, AX
-	MOVQ    moff-16(SP), R13
-	ADDQ    $3, R13
-	BSRQ    R13, R13
-	XORL    CX, CX
-	CMPQ    isrep-24(SP), $0
-	CMOVQNE CX, R13
-	MOVQ    ml-8(SP), CX
-	SHLQ    $2, CX
-	SUBQ    R13, CX
-	ADDQ    $4, CX
-	CMPQ    AX, CX
-	JLE     rstep2
-	MOVQ    BX, ml-8(SP)
-	MOVQ    R14, moff-16(SP)
-	MOVQ    $0, isrep-24(SP)
-	MOVQ    R8, mst-32(SP)
-	JMP     rstep1
-
-rstep2:
-	// Two positions on, at depth 2.
-	CMPQ depth+120(FP), $2
-	JNE  rdone
-	CMPQ R8, ilimit+32(FP)
-	JGE  rdone
-	INCQ R8
-	CMPQ isrep-24(SP), $0
-	JNE  rover2
-	MOVQ rep1+48(FP), AX
-	CMPQ R8, AX
-	JLT  rover2
-	MOVQ R8, BX
-	SUBQ AX, BX
-	MOVL (SI)(BX*1), CX
-	CMPL CX, (SI)(R8*1)
-	JNE  rover2
-	MOVL $4, CX
-
-rrep2len8:
-	LEAQ 8(R8)(CX*1), R13
-	CMPQ R13, DI
-	JGT  rrep2len1
-	MOVQ -8(SI)(R13*1), R13
-	LEAQ (BX)(CX*1), R9
-	XORQ (SI)(R9*1), R13
-	JNZ  rrep2found
-	ADDQ $8, CX
-	JMP  rrep2len8
-
-rrep2found:
-	BSFQ R13, R13
-	SHRQ $3, R13
-	ADDQ R13, CX
-	JMP  rrep2cmp
-
-rrep2len1:
-	LEAQ    (R8)(CX*1), R13
-	CMPQ    R13, DI
-	JGE     rrep2cmp
-	MOVBLZX (SI)(R13*1), R13
-	LEAQ    (BX)(CX*1), R9
-	MOVBLZX (SI)(R9*1), R9
-	CMPL    R13, R9
-	JNE     rrep2cmp
-	INCQ    CX
-	JMP     rrep2len1
-
-rrep2cmp:
-	// The repeat if n*4 > ml*4 - offCost(moff) + 1.
-	MOVQ CX, AX
-	SHLQ $2, AX
-	MOVQ ml-8(SP), R9
-	SHLQ $2, R9
-	MOVQ moff-16(SP), R13
-	ADDQ $3, R13
-	BSRQ R13, R13
-	SUBQ R13, R9
-	INCQ R9
-	CMPQ AX, R9
-	JLE  rover2
-	MOVQ CX, ml-8(SP)
-	MOVQ rep1+48(FP), AX
-	MOVQ AX, moff-16(SP)
-	MOVQ $1, isrep-24(SP)
-	MOVQ R8, mst-32(SP)
-
-rover2:
-	// over = lazyOver(ml, moff, isrep, 7, ip, end).
-	MOVQ    moff-16(SP), R13
-	ADDQ    $3, R13
-	BSRQ    R13, R13
-	XORL    AX, AX
-	CMPQ    isrep-24(SP), $0
-	CMOVQNE AX, R13
-	MOVQ    ml-8(SP), AX
-	SHLQ    $2, AX
-	SUBQ    R13, AX
-	ADDQ    $9, AX
-	SARQ    $2, AX
-	MOVQ    DI, CX
-	SUBQ    R8, CX
-	DECQ    CX
-	CMPQ    AX, CX
-	CMOVQGT CX, AX
-	MOVL    $3, CX
-	CMPQ    AX, CX
-	CMOVQLT CX, AX
-	MOVQ    AX, beat-48(SP)
-	MOVQ    $2, state-40(SP)
-	JMP     position
-
-rstep2done:
-	// The same with a margin of 7.
-	TESTQ R14, R14
-	JZ    rdone
-	LEAQ  3(R14), CX
-	BSRQ  CX, CX
-	MOVQ  BX, AX
-	SHLQ  $2, AX
-	SUBQ  CX, AX
-	MOVQ    moff-16(SP), R13
-	ADDQ    $3, R13
-	BSRQ    R13, R13
-	XORL    CX, CX
-	CMPQ    isrep-24(SP), $0
-	CMOVQNE CX, R13
-	MOVQ    ml-8(SP), CX
-	SHLQ    $2, CX
-	SUBQ    R13, CX
-	ADDQ    $7, CX
-	CMPQ    AX, CX
-	JLE     rdone
-	MOVQ    BX, ml-8(SP)
-	MOVQ    R14, moff-16(SP)
-	MOVQ    $0, isrep-24(SP)
-	MOVQ    R8, mst-32(SP)
-	JMP     rstep1
+#include "lazysteps_amd64.h"
 
 rdone:
 	MOVQ R8, rip+128(FP)
@@ -649,6 +423,9 @@ nothing:
 	MOVQ $0, rep+160(FP)
 	MOVQ R15, nextOut+168(FP)
 	RET
+#undef LZROWS
+#undef LZSEARCH
+#undef LZDONE
 
 // func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, rep2, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int, lits *[]byte, seqs *[]seq) (rip, ranchor, rrep1, rrep2, best, off, st, rep, nextOut int)
 //
