@@ -20,21 +20,22 @@ import (
 	"github.com/goblosc/blosc/internal/zstdenc"
 )
 
-// zstdChunkSets are the datasets of the benchmark harness's full suite
-// and the real-world-like ones, at their typesizes.
+// zstdChunkSets are the datasets of `blosc bench` (the real-world-like ones
+// among them) at their typesizes; ZSTDENC_DATASETS (comma-separated names)
+// keeps only those named.
 func zstdChunkSets() []struct {
 	name string
 	ts   int
 } {
-	sets := []struct {
+	var sets []struct {
 		name string
 		ts   int
-	}{{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}, {"rand_s1", 8}, {"text", 1}, {"runs", 4}}
-	for _, n := range golden.RealWorld {
+	}
+	for _, s := range golden.Only(os.Getenv("ZSTDENC_DATASETS")) {
 		sets = append(sets, struct {
 			name string
 			ts   int
-		}{n, golden.RealWorldTypesize[n]})
+		}{s.Name, s.Typesize})
 	}
 	return sets
 }

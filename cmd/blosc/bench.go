@@ -17,18 +17,6 @@ import (
 	"github.com/klauspost/cpuid/v2"
 )
 
-// datasets are the golden vectors' patterns (docs/benchmarks.md#datasets)
-// and the real-world-like series of internal/datasets, with the typesize
-// natural to each.
-var datasets = []struct {
-	name     string
-	typesize int
-}{
-	{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}, {"rand_s1", 8},
-	{"text", 1}, {"runs", 4}, {"rec12", 4}, {"arange_i16", 2}, {"zeros", 8},
-	{"sensor_f32", 4}, {"sensor_f64", 8}, {"timestamps_i64", 8}, {"sparse_f64", 8}, {"mixed_rec13", 13},
-}
-
 type benchRow struct {
 	Dataset         string  `json:"dataset"`
 	Bytes           int     `json:"bytes"`
@@ -123,8 +111,8 @@ func runBench(args []string, stdin io.Reader, stdout io.Writer) error {
 
 func datasetNames() string {
 	var n []string
-	for _, d := range datasets {
-		n = append(n, d.name)
+	for _, d := range patterns.Bench {
+		n = append(n, d.Name)
 	}
 	return strings.Join(n, ",")
 }
@@ -169,20 +157,20 @@ func benchChunks(dsList, codecList, shuffleList, format string, size int, levels
 	list := []engines.Engine{engines.Go}
 	var rows []benchRow
 	found := 0
-	for _, ds := range datasets {
-		if len(wanted) > 0 && !wanted[ds.name] {
+	for _, ds := range patterns.Bench {
+		if len(wanted) > 0 && !wanted[ds.Name] {
 			continue
 		}
 		found++
-		src, err := patterns.Pattern(ds.name, size)
+		src, err := patterns.Pattern(ds.Name, size)
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, memcpyRow(ds.name, src, budget))
+		rows = append(rows, memcpyRow(ds.Name, src, budget))
 		for _, codec := range codecs {
 			for _, level := range levels {
 				for _, sh := range shuffles {
-					o, err := buildOptions(format, codec.String(), level, ds.typesize, sh, 0, threads)
+					o, err := buildOptions(format, codec.String(), level, ds.Typesize, sh, 0, threads)
 					if err != nil {
 						return nil, err
 					}
@@ -190,9 +178,9 @@ func benchChunks(dsList, codecList, shuffleList, format string, size int, levels
 						if !e.Supports(o) {
 							continue
 						}
-						row, err := benchOne(e, ds.name, src, o, sh, format, budget)
+						row, err := benchOne(e, ds.Name, src, o, sh, format, budget)
 						if err != nil {
-							return nil, fmt.Errorf("%s %s %s/%d/%s: %w", e.Name, ds.name, codec, level, sh, err)
+							return nil, fmt.Errorf("%s %s %s/%d/%s: %w", e.Name, ds.Name, codec, level, sh, err)
 						}
 						rows = append(rows, row)
 					}

@@ -27,6 +27,38 @@ var RealWorld = []string{"sensor_f32", "sensor_f64", "timestamps_i64", "sparse_f
 // RealWorldTypesize is the element (record) size of each RealWorld pattern.
 var RealWorldTypesize = map[string]int{"sensor_f32": 4, "sensor_f64": 8, "timestamps_i64": 8, "sparse_f64": 8, "mixed_rec13": 13}
 
+// A Set is a pattern at the typesize natural to it.
+type Set struct {
+	Name     string
+	Typesize int
+}
+
+// Bench lists the datasets the command line's bench runs and the
+// encoder tables compare with C on: PATTERNS.md's patterns at their
+// natural typesizes, then the RealWorld ones.
+var Bench = []Set{
+	{"arange_i64", 8}, {"linspace_f64", 8}, {"f32_noise", 4}, {"rand_s1", 8},
+	{"text", 1}, {"runs", 4}, {"rec12", 4}, {"arange_i16", 2}, {"zeros", 8},
+	{"sensor_f32", 4}, {"sensor_f64", 8}, {"timestamps_i64", 8}, {"sparse_f64", 8}, {"mixed_rec13", 13},
+}
+
+// Only returns the sets of Bench named in list (comma-separated), or all
+// of them when list is empty.
+func Only(list string) []Set {
+	if list == "" {
+		return Bench
+	}
+	var out []Set
+	for _, s := range Bench {
+		for _, n := range strings.Split(list, ",") {
+			if n == s.Name {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
 type splitmix struct{ s uint64 }
 
 func (m *splitmix) next() uint64 {

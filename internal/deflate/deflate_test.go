@@ -209,10 +209,10 @@ func BenchmarkCompress(b *testing.B) {
 	for _, s := range []struct {
 		name string
 		ts   int
-	}{{"f32_noise", 4}, {"text", 1}, {"linspace_f64", 8}, {"rand_s1", 8}, {"runs", 4}} {
+	}{{"f32_noise", 4}, {"text", 1}, {"linspace_f64", 8}, {"rand_s1", 8}, {"runs", 4}, {"sparse_f64", 8}} {
 		src := golden.Shuffled(golden.MustPattern(b, s.name, 256<<10), s.ts)
 		dst := make([]byte, Bound(len(src)))
-		for _, level := range []int{1, 3, 5, 6, 9} {
+		for _, level := range []int{1, 3, 5, 6, 8, 9} {
 			b.Run(s.name+"/level="+strconv.Itoa(level), func(b *testing.B) {
 				var e Encoder
 				b.SetBytes(int64(len(src)))

@@ -141,8 +141,11 @@ func Filter(es []Entry, prefix string) []Entry {
 	return out
 }
 
-// Names, RealWorld and RealWorldTypesize are package datasets' lists.
+// Names, RealWorld, RealWorldTypesize and Bench are package datasets'
+// lists; Only is its filter of Bench.
 var (
+	Bench             = datasets.Bench
+	Only              = datasets.Only
 	Names             = datasets.Names
 	RealWorld         = datasets.RealWorld
 	RealWorldTypesize = datasets.RealWorldTypesize
