@@ -12,7 +12,6 @@ type fastCtx struct {
 	buf    *byte
 	table  *uint32
 	table2 *uint32 // dfast: the short table (table is the long one)
-	mul2   uint64  // dfast: the short hash's multiplier
 	lits   *byte
 	seqs   *seq
 	mul    uint64
@@ -60,31 +59,35 @@ func (e *Encoder) fastAsm(buf []byte, table []uint32, hh hasher, start, end int)
 }
 
 // dfastBlockAsm is the double fast loop of Encoder.dfast in assembly
-// (fastasm_amd64.s), as fastBlockAsm is the fast one; shL and shS are
-// the long and short hashes' shifts, base is c.base (read from the frame
-// where the search keeps its step in base's register) and nextStep the
-// search's own slot.
+// (fastasm_amd64.s), as fastBlockAsm is the fast one; shL, shS, mulL
+// and mulS are the long and short hashes' shifts and multipliers (read
+// from the frame, their registers holding base and the buffer less
+// base), base is c.base, and nextStep and bound are the search's own
+// slots.
 //
 //go:noescape
-func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int)
+func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int, mulL, mulS uint64, bound int, lvalid, svalid bool)
 
 // dfastAsm runs the double fast strategy through dfastBlockAsm when the
 // buffers leave the room it writes without checks, and reports whether
 // it did.
 func (e *Encoder) dfastAsm(buf []byte, long, short []uint32, hL, hS hasher, start, end int) bool {
 	n := end - start
+	ip0 := max(start, 1)
+	// The loop reads rep1's bytes without checking that ip+1-rep1 is in
+	// buf, which holds from the block's start on when it does there.
 	if !useFastAsm || n < 32 || end > len(buf) || hL.shift < 32 || len(long) != 1<<(64-hL.shift) ||
-		hS.shift < 32 || len(short) != 1<<(64-hS.shift) ||
+		hS.shift < 32 || len(short) != 1<<(64-hS.shift) || int(e.mrep[0]) > ip0+1 ||
 		cap(e.lits)-len(e.lits) < n+16 || cap(e.seqs)-len(e.seqs) < n/4+1 {
 		return false
 	}
 	lits, seqs := e.lits[:cap(e.lits)], e.seqs[:cap(e.seqs)]
 	c := fastCtx{
 		buf: &buf[0], table: &long[0], table2: &short[0], lits: &lits[0], seqs: &seqs[0],
-		mul: hL.mul, mul2: hS.mul, base: uint64(e.base),
-		ip0: max(start, 1), bufLen: len(buf), nlits: len(e.lits), nseqs: len(e.seqs),
+		base: uint64(e.base),
+		ip0:  ip0, bufLen: len(buf), nlits: len(e.lits), nseqs: len(e.seqs),
 	}
-	dfastBlockAsm(&c, int(e.mrep[0]), int(e.mrep[1]), start, end-8, end, 0, int(hL.shift), int(hS.shift), int(e.base), 0)
+	dfastBlockAsm(&c, int(e.mrep[0]), int(e.mrep[1]), start, end-8, end, 0, int(hL.shift), int(hS.shift), int(e.base), 0, hL.mul, hS.mul, 0, false, false)
 	e.lits = lits[:c.nlits]
 	e.seqs = seqs[:c.nseqs]
 	e.mrep = [2]uint32{uint32(c.rep1), uint32(c.rep2)}
