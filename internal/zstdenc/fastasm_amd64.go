@@ -61,12 +61,11 @@ func (e *Encoder) fastAsm(buf []byte, table []uint32, hh hasher, start, end int)
 // dfastBlockAsm is the double fast loop of Encoder.dfast in assembly
 // (fastasm_amd64.s), as fastBlockAsm is the fast one; shL, shS, mulL
 // and mulS are the long and short hashes' shifts and multipliers (read
-// from the frame, their registers holding base and the buffer less
-// base), base is c.base, and nextStep and bound are the search's own
-// slots.
+// from the frame, which leaves a register for base), base is c.base,
+// and nextStep, bound and lvalid are the loop's own slots.
 //
 //go:noescape
-func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int, mulL, mulS uint64, bound int, lvalid, svalid bool)
+func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int, mulL, mulS uint64, bound int, lvalid bool)
 
 // dfastAsm runs the double fast strategy through dfastBlockAsm when the
 // buffers leave the room it writes without checks, and reports whether
@@ -87,7 +86,7 @@ func (e *Encoder) dfastAsm(buf []byte, long, short []uint32, hL, hS hasher, star
 		base: uint64(e.base),
 		ip0:  ip0, bufLen: len(buf), nlits: len(e.lits), nseqs: len(e.seqs),
 	}
-	dfastBlockAsm(&c, int(e.mrep[0]), int(e.mrep[1]), start, end-8, end, 0, int(hL.shift), int(hS.shift), int(e.base), 0, hL.mul, hS.mul, 0, false, false)
+	dfastBlockAsm(&c, int(e.mrep[0]), int(e.mrep[1]), start, end-8, end, 0, int(hL.shift), int(hS.shift), int(e.base), 0, hL.mul, hS.mul, 0, false)
 	e.lits = lits[:c.nlits]
 	e.seqs = seqs[:c.nseqs]
 	e.mrep = [2]uint32{uint32(c.rep1), uint32(c.rep2)}

@@ -334,30 +334,28 @@ l1: \
 	JMP     l1 \
 ldone:
 
-// func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int, mulL, mulS uint64, bound int, lvalid, svalid bool)
+// func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int, mulL, mulS uint64, bound int, lvalid bool)
 //
-// SI buf, DI the long table, R8 the short one, R9 base and R10 buf less
-// base (the tables' entries are positions plus base: a candidate is
-// compared with R9 and read through R10 as it is), the hash multipliers
-// and shifts in the frame (the shifts taken into CX as needed), AX ip.
-// The search: R11 its step, 1 + (ip-anchor)>>8, kept from turn to turn
-// (nextStep the position from which it is one more, bound the lesser of
+// SI buf, DI the long table, R8 the short one, R9 base (the tables'
+// entries are positions plus base), the hash multipliers and shifts in
+// the frame (the shifts taken into CX as needed), AX ip. The search:
+// R11 its step, 1 + (ip-anchor)>>8, kept from turn to turn (nextStep
+// the position from which it is one more, bound the lesser of
 // nextStep+step and ilimit: a next position below it needs neither a
 // longer step nor the last turn) so that the next position is one add
-// away from ip; BX the 8 bytes at ip, R12 the long hash, R13 and R14 the
-// long and short entries, R15 the next position, DX its long hash and
-// CX its long entry. A match: AX its start, R15 its source, then its
-// offset; BX its length; R14 1 for the repeat offset (no backing up, no
-// new offset).
-TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-114
+// away from ip; BX the 8 bytes at ip, R12 the long hash, R13 and R14
+// the long and short entries, then candidates, R15 the next position,
+// DX its long hash and CX its long entry. A match: AX its start, R15
+// its source, then its offset; BX its length; R14 1 for the repeat
+// offset (no backing up, no new offset). lvalid: the long candidate one
+// byte on after a short match is this frame's.
+TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-113
 	MOVQ c+0(FP), DX
 	MOVQ fastCtx_buf(DX), SI
 	MOVQ fastCtx_table(DX), DI
 	MOVQ fastCtx_table2(DX), R8
 	MOVQ fastCtx_ip0(DX), AX
 	MOVQ base+72(FP), R9
-	MOVQ SI, R10
-	SUBQ R9, R10
 
 dloop:
 	CMPQ    AX, ilimit+32(FP)
@@ -422,27 +420,25 @@ dstepped:
 	SHRQ  CX, DX
 	MOVL  (DI)(DX*4), CX
 
-	// An entry below base is from an earlier frame. The compare is
-	// signed as the Go loop's int32(entry-base) is: base and the
-	// positions are below 2^30, and the tree strategies' unsorted mark
-	// (all ones) left in a table is below base so, as it is there.
-	// Whether an entry is this frame's is close to random on planes
-	// that fill a small part of the tables, so it is not a branch: an
-	// earlier frame's entry is compared as position 0 (buf's first
-	// bytes, always there) with its validity kept in the frame, which
-	// is looked at only when the bytes are equal.
+	// An entry below base is from an earlier frame (the Go loop's
+	// int32(entry-base) below 0; base and the positions are below 2^30,
+	// and the tree strategies' unsorted mark, all ones, left in a
+	// table is below base so). Whether an entry is this frame's is
+	// close to random on planes that fill a small part of the tables,
+	// so it is not a branch: an earlier frame's entry is replaced by
+	// R15, the next position, which is past ip where every entry of
+	// this frame is before it, and its 8 bytes are in buf; whether the
+	// candidate is before ip is looked at only when the bytes are equal.
 dlong:
-	CMPL    R13, R9
-	SETGE   lvalid+112(FP)
-	CMOVLLT R9, R13
-	CMPQ    BX, (R10)(R13*1)
+	SUBL    R9, R13
+	CMOVLMI R15, R13
+	CMPQ    BX, (SI)(R13*1)
 	JEQ     dlongEq
 
 dshort:
-	CMPL    R14, R9
-	SETGE   svalid+113(FP)
-	CMOVLLT R9, R14
-	CMPL    BX, (R10)(R14*1)
+	SUBL    R9, R14
+	CMOVLMI R15, R14
+	CMPL    BX, (SI)(R14*1)
 	JEQ     dshortEq
 
 dnext:
@@ -452,13 +448,13 @@ dnext:
 	JMP  dbody
 
 dlongEq:
-	CMPB lvalid+112(FP), $0
-	JNE  dfoundLong
+	CMPQ R13, AX
+	JLT  dfoundLong
 	JMP  dshort
 
 dshortEq:
-	CMPB svalid+113(FP), $0
-	JNE  dfoundShort
+	CMPQ R14, AX
+	JLT  dfoundShort
 	JMP  dnext
 
 dslow:
@@ -486,15 +482,15 @@ dstep:
 	JLT     dstepped
 
 dlast:
-	CMPL R13, R9
-	JLT  dlastShort
-	CMPQ BX, (R10)(R13*1)
+	SUBL R9, R13
+	JMI  dlastShort
+	CMPQ BX, (SI)(R13*1)
 	JEQ  dfoundLong
 
 dlastShort:
-	CMPL R14, R9
-	JLT  dfinish
-	CMPL BX, (R10)(R14*1)
+	SUBL R9, R14
+	JMI  dfinish
+	CMPL BX, (SI)(R14*1)
 	JEQ  dfoundShort
 	JMP  dfinish
 
@@ -510,8 +506,7 @@ dfoundRep:
 
 dfoundLong:
 	MOVQ AX, cur+48(FP)
-	MOVL R13, R15
-	SUBQ R9, R15
+	MOVQ R13, R15
 	LEAQ 8(AX), R12
 	LEAQ 8(R15), R13
 	XORQ R14, R14
@@ -546,8 +541,7 @@ dfoundShort:
 	JMP     dext
 
 dshortOnly:
-	MOVL R14, R15
-	SUBQ R9, R15
+	MOVQ R14, R15
 	LEAQ 4(AX), R12
 	LEAQ 4(R15), R13
 	XORQ R14, R14

@@ -99,6 +99,45 @@ func TestFastAsmMatchesGo(t *testing.T) {
 	}
 }
 
+// The double fast loop in assembly after btlazy2 on the same encoder:
+// the tree leaves its unsorted mark (all ones) in the tables, which the
+// Go loop takes for an earlier frame's entry (int32(entry-base) below
+// 0), and so must the assembly, whose test of an entry is not a branch.
+func TestDfastAsmAfterTree(t *testing.T) {
+	skipUnderRace(t)
+	seqAsm := haveSeqBitsAsm
+	defer func() { useFastAsm, haveSeqBitsAsm = true, seqAsm }()
+	tree := golden.Shuffled(golden.MustPattern(t, "sensor_f64", 256<<10), 8)
+	var asm, gol Encoder
+	for _, name := range []string{"text", "sensor_f32", "runs"} {
+		src := golden.Shuffled(golden.MustPattern(t, name, 64<<10), 4)
+		for _, lvl := range []int{13, 11} {
+			asm.Encode(nil, tree, lvl)
+			gol.Encode(nil, tree, lvl)
+			for _, p := range []int{0, 32 << 10} {
+				useFastAsm = true
+				a := asm.Encode(nil, src[p:p+32<<10], 3)
+				useFastAsm, haveSeqBitsAsm = false, false
+				g := gol.Encode(nil, src[p:p+32<<10], 3)
+				useFastAsm, haveSeqBitsAsm = true, seqAsm
+				if !bytes.Equal(a, g) {
+					t.Errorf("%s after level %d, plane at %d: assembly frame %d bytes, Go %d, first difference at %d",
+						name, lvl, p, len(a), len(g), golden.FirstDiff(a, g))
+				}
+			}
+		}
+	}
+	marks := 0
+	for _, v := range asm.hashL[:cap(asm.hashL)] {
+		if v == btUnsorted {
+			marks++
+		}
+	}
+	if marks == 0 {
+		t.Fatal("no unsorted marks left in the tables: the test tests nothing")
+	}
+}
+
 // FuzzAsmMatchesGo: the assembly loops (the fast and double fast
 // finders, the sequence codes and bit stream, the Huffman streams) write
 // the frames the Go loops write, for any input and dictionary at levels
