@@ -334,7 +334,7 @@ l1: \
 	JMP     l1 \
 ldone:
 
-// func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int, mulL, mulS uint64, bound int, lvalid bool)
+// func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int, mulL, mulS uint64, bound int, lvalid, free bool)
 //
 // SI buf, DI the long table, R8 the short one, R9 base (the tables'
 // entries are positions plus base), the hash multipliers and shifts in
@@ -348,8 +348,9 @@ ldone:
 // DX its long hash and CX its long entry. A match: AX its start, R15
 // its source, then its offset; BX its length; R14 1 for the repeat
 // offset (no backing up, no new offset). lvalid: the long candidate one
-// byte on after a short match is this frame's.
-TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-113
+// byte on after a short match is this frame's. free: the search tests
+// the entries without branches (dbody), else with them (dbodyB).
+TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-114
 	MOVQ c+0(FP), DX
 	MOVQ fastCtx_buf(DX), SI
 	MOVQ fastCtx_table(DX), DI
@@ -378,6 +379,55 @@ dloop:
 	MOVQ    shL+56(FP), CX
 	SHRQ    CX, R12
 	MOVL    (DI)(R12*4), R13
+	CMPB    free+113(FP), $0
+	JNE     dbody
+
+dbodyB:
+	// dbody below with the entries' tests as branches, for data whose
+	// searches find a match within a position or two (text): there an
+	// entry of this frame goes with a match, which the branches'
+	// history predicts.
+	MOVQ  (SI)(AX*1), BX
+	MOVQ  BX, R14
+	IMULQ mulS+96(FP), R14
+	MOVQ  shS+64(FP), CX
+	SHRQ  CX, R14
+	LEAL  (R9)(AX*1), R15
+	MOVL  R15, (DI)(R12*4)
+	MOVL  (R8)(R14*4), CX
+	MOVL  R15, (R8)(R14*4)
+	MOVL  CX, R14
+	LEAQ  1(AX), R15
+	SUBQ  rep1+8(FP), R15
+	MOVL  1(SI)(AX*1), CX
+	CMPL  CX, (SI)(R15*1)
+	JEQ   dfoundRep
+	LEAQ  (AX)(R11*1), R15
+	CMPQ  R15, bound+104(FP)
+	JGE   dslow
+
+dsteppedB:
+	MOVQ  (SI)(R15*1), DX
+	IMULQ mulL+88(FP), DX
+	MOVQ  shL+56(FP), CX
+	SHRQ  CX, DX
+	MOVL  (DI)(DX*4), CX
+	SUBL  R9, R13
+	JMI   dshortB
+	CMPQ  BX, (SI)(R13*1)
+	JEQ   dfoundLong
+
+dshortB:
+	SUBL R9, R14
+	JMI  dnextB
+	CMPL BX, (SI)(R14*1)
+	JEQ  dfoundShort
+
+dnextB:
+	MOVQ R15, AX
+	MOVQ DX, R12
+	MOVL CX, R13
+	JMP  dbodyB
 
 dbody:
 	// AX ip (below ilimit), R12 its long hash, R13 the long table's
@@ -479,7 +529,10 @@ dstep:
 	MOVQ    DX, bound+104(FP)
 	LEAQ    (AX)(R11*1), R15
 	CMPQ    R15, ilimit+32(FP)
-	JLT     dstepped
+	JGE     dlast
+	CMPB    free+113(FP), $0
+	JNE     dstepped
+	JMP     dsteppedB
 
 dlast:
 	SUBL R9, R13
