@@ -74,7 +74,7 @@ func (e *Encoder) fastAsm(buf []byte, table []uint32, hh hasher, start, end int)
 // and run faster with the branches; planes of noise and of long
 // stretches without matches, where an entry of this frame is about a
 // coin's toss (half of the loop's mispredictions), faster without.
-// Encoder.dfSearchy holds which of the last eight blocks had at least
+// Encoder.dfSearchy holds which of the last four blocks had at least
 // two literals a sequence (a search of two positions or more a match).
 //
 //go:noescape
@@ -111,7 +111,7 @@ func (e *Encoder) dfastAsm(buf []byte, long, short []uint32, hL, hS hasher, star
 	if nl >= 64 && nl >= 2*ns {
 		searchy = 1
 	}
-	e.dfSearchy = e.dfSearchy<<1 | searchy
+	e.dfSearchy = (e.dfSearchy<<1 | searchy) & 0xF
 	e.lits = lits[:c.nlits]
 	e.seqs = seqs[:c.nseqs]
 	e.mrep = [2]uint32{uint32(c.rep1), uint32(c.rep2)}

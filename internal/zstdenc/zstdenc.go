@@ -54,7 +54,7 @@ type Encoder struct {
 
 	mrep [2]uint32 // the match finder's own repeat offsets
 
-	// dfSearchy: a bit for each of the last eight double fast blocks in
+	// dfSearchy: a bit for each of the last four double fast blocks in
 	// assembly, set where it searched long between its matches (which
 	// loop the next one runs; the bytes are the same either way).
 	dfSearchy uint8
