@@ -65,8 +65,9 @@ func (e *Encoder) fastAsm(buf []byte, table []uint32, hh hasher, start, end int)
 
 // dfastBlockAsm is the double fast loop of Encoder.dfast in assembly
 // (fastasm_amd64.s), as fastBlockAsm is the fast one; shL, shS, mulL
-// and mulS are the long and short hashes' shifts and multipliers (read
-// from the frame, which leaves a register for base), base is c.base,
+// and mulS are the long and short hashes' shifts and multipliers (all
+// but mulL read from the frame where they are used, which leaves a
+// register for base), base is c.base,
 // and nextStep, bound and lvalid are the loop's own slots. free
 // chooses the search that tests the table entries without branches: a
 // block's searches that meet matches within a position or two (text's)

@@ -337,8 +337,9 @@ ldone:
 // func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int, mulL, mulS uint64, bound int, lvalid, free bool)
 //
 // SI buf, DI the long table, R8 the short one, R9 base (the tables'
-// entries are positions plus base), the hash multipliers and shifts in
-// the frame (the shifts taken into CX as needed), AX ip. The search:
+// entries are positions plus base), R10 the long hash's multiplier (the
+// short one's and the shifts in the frame, the shifts taken into CX as
+// needed), AX ip. The search:
 // R11 its step, 1 + (ip-anchor)>>8, kept from turn to turn (nextStep
 // the position from which it is one more, bound the lesser of
 // nextStep+step and ilimit: a next position below it needs neither a
@@ -357,6 +358,7 @@ TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-114
 	MOVQ fastCtx_table2(DX), R8
 	MOVQ fastCtx_ip0(DX), AX
 	MOVQ base+72(FP), R9
+	MOVQ mulL+88(FP), R10
 
 dloop:
 	CMPQ    AX, ilimit+32(FP)
@@ -375,7 +377,7 @@ dloop:
 	CMOVQGT CX, DX
 	MOVQ    DX, bound+104(FP)
 	MOVQ    (SI)(AX*1), R12
-	IMULQ   mulL+88(FP), R12
+	IMULQ   R10, R12
 	MOVQ    shL+56(FP), CX
 	SHRQ    CX, R12
 	MOVL    (DI)(R12*4), R13
@@ -408,7 +410,7 @@ dbodyB:
 
 dsteppedB:
 	MOVQ  (SI)(R15*1), DX
-	IMULQ mulL+88(FP), DX
+	IMULQ R10, DX
 	MOVQ  shL+56(FP), CX
 	SHRQ  CX, DX
 	MOVL  (DI)(DX*4), CX
@@ -465,7 +467,7 @@ dbody:
 
 dstepped:
 	MOVQ  (SI)(R15*1), DX
-	IMULQ mulL+88(FP), DX
+	IMULQ R10, DX
 	MOVQ  shL+56(FP), CX
 	SHRQ  CX, DX
 	MOVL  (DI)(DX*4), CX
@@ -571,7 +573,7 @@ dfoundShort:
 	MOVQ    AX, cur+48(FP)
 	MOVQ    1(SI)(AX*1), R12
 	MOVQ    R12, R13
-	IMULQ   mulL+88(FP), R13
+	IMULQ   R10, R13
 	MOVQ    shL+56(FP), CX
 	SHRQ    CX, R13
 	MOVL    (DI)(R13*4), CX
@@ -694,12 +696,12 @@ dlitdone:
 	MOVQ  cur+48(FP), DX
 	MOVQ  shL+56(FP), CX
 	MOVQ  2(SI)(DX*1), R12
-	IMULQ mulL+88(FP), R12
+	IMULQ R10, R12
 	SHRQ  CX, R12
 	LEAL  2(R9)(DX*1), R13
 	MOVL  R13, (DI)(R12*4)
 	MOVQ  -2(SI)(AX*1), R12
-	IMULQ mulL+88(FP), R12
+	IMULQ R10, R12
 	SHRQ  CX, R12
 	LEAL  -2(R9)(AX*1), R13
 	MOVL  R13, (DI)(R12*4)
@@ -737,7 +739,7 @@ drep2:
 	MOVQ  DX, rep2+16(FP)
 	MOVQ  (SI)(AX*1), R12
 	MOVQ  R12, R13
-	IMULQ mulL+88(FP), R12
+	IMULQ R10, R12
 	MOVQ  shL+56(FP), CX
 	SHRQ  CX, R12
 	LEAL  (R9)(AX*1), DX
