@@ -307,7 +307,12 @@ finish:
 
 // R12 = the end of the match of R12 against R13 (R12 > R13), at most
 // end (the frame's).
-#define DEXTEND(l8, ldiff, l1, ldone) \
+// DEXTEND is EXTEND for the double fast loop: after a first step of 8
+// bytes (where most of text's matches end), 32 bytes a step with SSE2
+// while 32 are left (a plane of one byte or of long runs is one match
+// of 32 KiB), the first unequal byte from the compare's mask; 8 at a
+// time, then one, in the last 32 bytes.
+#define DEXTEND(l8, l32, l32diff, l8b, ldiff, l1, ldone) \
 l8: \
 	LEAQ  8(R12), DX \
 	CMPQ  DX, end+40(FP) \
@@ -317,7 +322,39 @@ l8: \
 	JNZ   ldiff \
 	ADDQ  $8, R12 \
 	ADDQ  $8, R13 \
-	JMP   l8 \
+l32: \
+	LEAQ     32(R12), DX \
+	CMPQ     DX, end+40(FP) \
+	JGT      l8b \
+	MOVOU    (SI)(R12*1), X0 \
+	MOVOU    16(SI)(R12*1), X1 \
+	MOVOU    (SI)(R13*1), X2 \
+	MOVOU    16(SI)(R13*1), X3 \
+	PCMPEQB  X2, X0 \
+	PCMPEQB  X3, X1 \
+	PMOVMSKB X0, DX \
+	PMOVMSKB X1, CX \
+	SHLL     $16, CX \
+	ORL      CX, DX \
+	XORL     $0xFFFFFFFF, DX \
+	JNZ      l32diff \
+	ADDQ     $32, R12 \
+	ADDQ     $32, R13 \
+	JMP      l32 \
+l32diff: \
+	BSFL  DX, DX \
+	ADDQ  DX, R12 \
+	JMP   ldone \
+l8b: \
+	LEAQ  8(R12), DX \
+	CMPQ  DX, end+40(FP) \
+	JGT   l1 \
+	MOVQ  (SI)(R12*1), DX \
+	XORQ  (SI)(R13*1), DX \
+	JNZ   ldiff \
+	ADDQ  $8, R12 \
+	ADDQ  $8, R13 \
+	JMP   l8b \
 ldiff: \
 	BSFQ  DX, DX \
 	SHRQ  $3, DX \
@@ -334,70 +371,126 @@ l1: \
 	JMP     l1 \
 ldone:
 
-// func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int)
+// func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int, mulL, mulS uint64, bound int, lvalid, free bool)
 //
-// SI buf, DI the long table, R8 the short one, R9 and R10 the long and
-// short hash multipliers (their shifts in the frame, taken into CX as
-// needed), AX ip. The search: R11 its step, 1 + (ip-anchor)>>8, kept
-// from turn to turn (nextStep the position from which it is one more)
-// so that the next position is one add away from ip; BX the 8 bytes at
-// ip, R13 and R14 the long and short hashes then candidates, R15 and DX
-// scratch. A match: R11 base (from the frame), AX its start, R15 its
-// source, then its offset; BX its length; R14 1 for the repeat offset
-// (no backing up, no new offset).
-TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-88
+// SI buf, DI the long table, R8 the short one, R9 base (the tables'
+// entries are positions plus base), R10 the long hash's multiplier (the
+// short one's and the shifts in the frame, the shifts taken into CX as
+// needed), AX ip. The search:
+// R11 its step, 1 + (ip-anchor)>>8, kept from turn to turn (nextStep
+// the position from which it is one more, bound the lesser of
+// nextStep+step and ilimit: a next position below it needs neither a
+// longer step nor the last turn) so that the next position is one add
+// away from ip; BX the 8 bytes at ip, R12 the long hash, R13 and R14
+// the long and short entries, then candidates, R15 the next position,
+// DX its long hash and CX its long entry. A match: AX its start, R15
+// its source, then its offset; BX its length; R14 1 for the repeat
+// offset (no backing up, no new offset). lvalid: the long candidate one
+// byte on after a short match is this frame's. free: the search tests
+// the entries without branches (dbody), else with them (dbodyB).
+TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-114
 	MOVQ c+0(FP), DX
 	MOVQ fastCtx_buf(DX), SI
 	MOVQ fastCtx_table(DX), DI
 	MOVQ fastCtx_table2(DX), R8
-	MOVQ fastCtx_mul(DX), R9
-	MOVQ fastCtx_mul2(DX), R10
 	MOVQ fastCtx_ip0(DX), AX
+	MOVQ base+72(FP), R9
+	MOVQ mulL+88(FP), R10
 
 dloop:
-	CMPQ  AX, ilimit+32(FP)
-	JGE   dfinish
-	MOVQ  AX, R11
-	SUBQ  anchor+24(FP), R11
-	SHRQ  $8, R11
-	INCQ  R11
-	MOVQ  R11, DX
-	SHLQ  $8, DX
-	ADDQ  anchor+24(FP), DX
-	MOVQ  DX, nextStep+80(FP)
-	MOVQ  (SI)(AX*1), R12
-	IMULQ R9, R12
+	CMPQ    AX, ilimit+32(FP)
+	JGE     dfinish
+	MOVQ    AX, R11
+	SUBQ    anchor+24(FP), R11
+	SHRQ    $8, R11
+	INCQ    R11
+	MOVQ    R11, DX
+	SHLQ    $8, DX
+	ADDQ    anchor+24(FP), DX
+	MOVQ    DX, nextStep+80(FP)
+	ADDQ    R11, DX
+	MOVQ    ilimit+32(FP), CX
+	CMPQ    DX, CX
+	CMOVQGT CX, DX
+	MOVQ    DX, bound+104(FP)
+	MOVQ    (SI)(AX*1), R12
+	IMULQ   R10, R12
+	MOVQ    shL+56(FP), CX
+	SHRQ    CX, R12
+	MOVL    (DI)(R12*4), R13
+	CMPB    free+113(FP), $0
+	JNE     dbody
+
+dbodyB:
+	// dbody below with the entries' tests as branches, for data whose
+	// searches find a match within a position or two (text): there an
+	// entry of this frame goes with a match, which the branches'
+	// history predicts.
+	MOVQ  (SI)(AX*1), BX
+	MOVQ  BX, R14
+	IMULQ mulS+96(FP), R14
+	MOVQ  shS+64(FP), CX
+	SHRQ  CX, R14
+	LEAL  (R9)(AX*1), R15
+	MOVL  R15, (DI)(R12*4)
+	MOVL  (R8)(R14*4), CX
+	MOVL  R15, (R8)(R14*4)
+	MOVL  CX, R14
+	LEAQ  1(AX), R15
+	SUBQ  rep1+8(FP), R15
+	MOVL  1(SI)(AX*1), CX
+	CMPL  CX, (SI)(R15*1)
+	JEQ   dfoundRep
+	LEAQ  (AX)(R11*1), R15
+	CMPQ  R15, bound+104(FP)
+	JGE   dslow
+
+dsteppedB:
+	MOVQ  (SI)(R15*1), DX
+	IMULQ R10, DX
 	MOVQ  shL+56(FP), CX
-	SHRQ  CX, R12
-	MOVL  (DI)(R12*4), R13
+	SHRQ  CX, DX
+	MOVL  (DI)(DX*4), CX
+	SUBL  R9, R13
+	JMI   dshortB
+	CMPQ  BX, (SI)(R13*1)
+	JEQ   dfoundLong
+
+dshortB:
+	SUBL R9, R14
+	JMI  dnextB
+	CMPL BX, (SI)(R14*1)
+	JEQ  dfoundShort
+
+dnextB:
+	MOVQ R15, AX
+	MOVQ DX, R12
+	MOVL CX, R13
+	JMP  dbodyB
 
 dbody:
 	// AX ip (below ilimit), R12 its long hash, R13 the long table's
 	// entry for it, read a turn ahead when the turn before found nothing.
-	MOVQ    (SI)(AX*1), BX
-	MOVQ    BX, R14
-	IMULQ   R10, R14
-	MOVQ    shS+64(FP), CX
-	SHRQ    CX, R14
-	MOVQ    base+72(FP), DX
-	LEAL    (DX)(AX*1), R15
-	MOVL    R15, (DI)(R12*4)
-	MOVL    (R8)(R14*4), CX
-	MOVL    R15, (R8)(R14*4)
-	MOVL    CX, R14
-	SUBL    DX, R14
-	SUBL    DX, R13
+	MOVQ  (SI)(AX*1), BX
+	MOVQ  BX, R14
+	IMULQ mulS+96(FP), R14
+	MOVQ  shS+64(FP), CX
+	SHRQ  CX, R14
+	LEAL  (R9)(AX*1), R15
+	MOVL  R15, (DI)(R12*4)
+	MOVL  (R8)(R14*4), CX
+	MOVL  R15, (R8)(R14*4)
+	MOVL  CX, R14
 
-	// The repeat offset one byte on, then the long candidate, then the
-	// short one.
+	// The repeat offset one byte on (ip+1-rep1 is never below 0: rep1
+	// starts at 1 and is otherwise the offset of a match behind ip),
+	// then the long candidate, then the short one.
 	LEAQ 1(AX), R15
 	SUBQ rep1+8(FP), R15
-	JLT  dahead
 	MOVL 1(SI)(AX*1), CX
 	CMPL CX, (SI)(R15*1)
 	JEQ  dfoundRep
 
-dahead:
 	// The position the search goes to if this one has no match (one
 	// more byte of step per 256 since the last match), its long hash
 	// in DX and its long table entry in CX, read now (after this
@@ -405,32 +498,37 @@ dahead:
 	// the table's latency overlaps this turn's compares. R15 the
 	// position. When it reaches ilimit there is no next turn: dlast
 	// tries this position's candidates without reading ahead.
-	CMPQ  AX, nextStep+80(FP)
-	JGE   dstep
+	LEAQ (AX)(R11*1), R15
+	CMPQ R15, bound+104(FP)
+	JGE  dslow
 
 dstepped:
-	LEAQ  (AX)(R11*1), R15
-	CMPQ  R15, ilimit+32(FP)
-	JGE   dlast
 	MOVQ  (SI)(R15*1), DX
-	IMULQ R9, DX
+	IMULQ R10, DX
 	MOVQ  shL+56(FP), CX
 	SHRQ  CX, DX
 	MOVL  (DI)(DX*4), CX
 
-	// The candidates are 32-bit, zero-extended: one from an earlier
-	// frame (below base) has the top bit set.
+	// An entry below base is from an earlier frame (the Go loop's
+	// int32(entry-base) below 0; base and the positions are below 2^30,
+	// and the tree strategies' unsorted mark, all ones, left in a
+	// table is below base so). Whether an entry is this frame's is
+	// close to random on planes that fill a small part of the tables,
+	// so it is not a branch: an earlier frame's entry is replaced by
+	// R15, the next position, which is past ip where every entry of
+	// this frame is before it, and its 8 bytes are in buf; whether the
+	// candidate is before ip is looked at only when the bytes are equal.
 dlong:
-	TESTL R13, R13
-	JS    dshort
-	CMPQ  BX, (SI)(R13*1)
-	JEQ   dfoundLong
+	SUBL    R9, R13
+	CMOVLMI R15, R13
+	CMPQ    BX, (SI)(R13*1)
+	JEQ     dlongEq
 
 dshort:
-	TESTL R14, R14
-	JS    dnext
-	CMPL  BX, (SI)(R14*1)
-	JEQ   dfoundShort
+	SUBL    R9, R14
+	CMOVLMI R15, R14
+	CMPL    BX, (SI)(R14*1)
+	JEQ     dshortEq
 
 dnext:
 	MOVQ R15, AX
@@ -438,30 +536,57 @@ dnext:
 	MOVL CX, R13
 	JMP  dbody
 
+dlongEq:
+	CMPQ R13, AX
+	JLT  dfoundLong
+	JMP  dshort
+
+dshortEq:
+	CMPQ R14, AX
+	JLT  dfoundShort
+	JMP  dnext
+
+dslow:
+	// The next position reaches bound: either ip reached nextStep (the
+	// step grows, and bound with it) or the next position is at ilimit
+	// or past it.
+	CMPQ AX, nextStep+80(FP)
+	JLT  dlast
+
 dstep:
 	// One more byte of step per 256 (more than one only once the step
 	// is 256 or more).
-	INCQ R11
-	ADDQ $256, nextStep+80(FP)
-	CMPQ AX, nextStep+80(FP)
-	JGE  dstep
-	JMP  dstepped
+	INCQ    R11
+	ADDQ    $256, nextStep+80(FP)
+	CMPQ    AX, nextStep+80(FP)
+	JGE     dstep
+	MOVQ    nextStep+80(FP), DX
+	ADDQ    R11, DX
+	MOVQ    ilimit+32(FP), CX
+	CMPQ    DX, CX
+	CMOVQGT CX, DX
+	MOVQ    DX, bound+104(FP)
+	LEAQ    (AX)(R11*1), R15
+	CMPQ    R15, ilimit+32(FP)
+	JGE     dlast
+	CMPB    free+113(FP), $0
+	JNE     dstepped
+	JMP     dsteppedB
 
 dlast:
-	TESTL R13, R13
-	JS    dlastShort
-	CMPQ  BX, (SI)(R13*1)
-	JEQ   dfoundLong
+	SUBL R9, R13
+	JMI  dlastShort
+	CMPQ BX, (SI)(R13*1)
+	JEQ  dfoundLong
 
 dlastShort:
-	TESTL R14, R14
-	JS    dfinish
-	CMPL  BX, (SI)(R14*1)
-	JEQ   dfoundShort
-	JMP   dfinish
+	SUBL R9, R14
+	JMI  dfinish
+	CMPL BX, (SI)(R14*1)
+	JEQ  dfoundShort
+	JMP  dfinish
 
 dfoundRep:
-	MOVQ base+72(FP), R11
 	MOVQ AX, cur+48(FP)
 	INCQ AX
 	MOVQ AX, R15
@@ -472,7 +597,6 @@ dfoundRep:
 	JMP  dext
 
 dfoundLong:
-	MOVQ base+72(FP), R11
 	MOVQ AX, cur+48(FP)
 	MOVQ R13, R15
 	LEAQ 8(AX), R12
@@ -483,22 +607,24 @@ dfoundLong:
 dfoundShort:
 	// A long match one byte on is preferred to the short one; its
 	// position goes in the long table either way.
-	MOVQ    base+72(FP), R11
 	MOVQ    AX, cur+48(FP)
 	MOVQ    1(SI)(AX*1), R12
 	MOVQ    R12, R13
-	IMULQ   R9, R13
+	IMULQ   R10, R13
 	MOVQ    shL+56(FP), CX
 	SHRQ    CX, R13
 	MOVL    (DI)(R13*4), CX
-	LEAL    1(R11)(AX*1), DX
+	LEAL    1(R9)(AX*1), DX
 	MOVL    DX, (DI)(R13*4)
-	SUBL    R11, CX
-	MOVLQSX CX, R13
-	TESTQ   R13, R13
-	JLT     dshortOnly
-	CMPQ    R12, (SI)(R13*1)
+	CMPL    CX, R9
+	SETGE   lvalid+112(FP)
+	CMOVLLT R9, CX
+	SUBL    R9, CX
+	CMPQ    R12, (SI)(CX*1)
 	JNE     dshortOnly
+	CMPB    lvalid+112(FP), $0
+	JEQ     dshortOnly
+	MOVL    CX, R13
 	INCQ    AX
 	MOVQ    R13, R15
 	LEAQ    8(AX), R12
@@ -513,7 +639,7 @@ dshortOnly:
 	XORQ R14, R14
 
 dext:
-	DEXTEND(dext8, dextdiff, dext1, dextdone)
+	DEXTEND(dext8, dext32, dext32diff, dext8b, dextdiff, dext1, dextdone)
 	MOVQ  R12, BX
 	SUBQ  AX, BX
 	TESTQ R14, R14
@@ -607,25 +733,25 @@ dlitdone:
 	MOVQ  cur+48(FP), DX
 	MOVQ  shL+56(FP), CX
 	MOVQ  2(SI)(DX*1), R12
-	IMULQ R9, R12
+	IMULQ R10, R12
 	SHRQ  CX, R12
-	LEAL  2(R11)(DX*1), R13
+	LEAL  2(R9)(DX*1), R13
 	MOVL  R13, (DI)(R12*4)
 	MOVQ  -2(SI)(AX*1), R12
-	IMULQ R9, R12
+	IMULQ R10, R12
 	SHRQ  CX, R12
-	LEAL  -2(R11)(AX*1), R13
+	LEAL  -2(R9)(AX*1), R13
 	MOVL  R13, (DI)(R12*4)
 	MOVQ  shS+64(FP), CX
 	MOVQ  2(SI)(DX*1), R12
-	IMULQ R10, R12
+	IMULQ mulS+96(FP), R12
 	SHRQ  CX, R12
-	LEAL  2(R11)(DX*1), R13
+	LEAL  2(R9)(DX*1), R13
 	MOVL  R13, (R8)(R12*4)
 	MOVQ  -1(SI)(AX*1), R12
-	IMULQ R10, R12
+	IMULQ mulS+96(FP), R12
 	SHRQ  CX, R12
-	LEAL  -1(R11)(AX*1), R13
+	LEAL  -1(R9)(AX*1), R13
 	MOVL  R13, (R8)(R12*4)
 
 drep2:
@@ -642,7 +768,7 @@ drep2:
 	JNE  dloop
 	LEAQ 4(AX), R12
 	ADDQ $4, R13
-	DEXTEND(drext8, drextdiff, drext1, drextdone)
+	DEXTEND(drext8, drext32, drext32diff, drext8b, drextdiff, drext1, drextdone)
 	MOVQ  R12, BX
 	SUBQ  AX, BX
 	MOVQ  rep1+8(FP), DX
@@ -650,12 +776,12 @@ drep2:
 	MOVQ  DX, rep2+16(FP)
 	MOVQ  (SI)(AX*1), R12
 	MOVQ  R12, R13
-	IMULQ R9, R12
+	IMULQ R10, R12
 	MOVQ  shL+56(FP), CX
 	SHRQ  CX, R12
-	LEAL  (R11)(AX*1), DX
+	LEAL  (R9)(AX*1), DX
 	MOVL  DX, (DI)(R12*4)
-	IMULQ R10, R13
+	IMULQ mulS+96(FP), R13
 	MOVQ  shS+64(FP), CX
 	SHRQ  CX, R13
 	MOVL  DX, (R8)(R13*4)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/guard"
 )
 
 // The fast and double fast strategies in assembly, with the entropy
@@ -50,10 +51,14 @@ func TestFastAsmMatchesGo(t *testing.T) {
 	inputs["far"] = far
 	var asm, gol Encoder
 	ran := false
+	defer func() { dfastFree = 0 }()
 	for name, src := range inputs {
 		for _, lvl := range []int{1, 2, 3, 4} {
 			for _, small := range []bool{false, true} {
-				for _, d := range [][]byte{nil, dict} {
+				for k, d := range [][]byte{nil, dict} {
+					// The double fast search with and without branches
+					// on the table entries.
+					dfastFree = int8(2*k - 1)
 					var po *cparams
 					if small {
 						p := paramsFor(lvl, len(src), len(d))
@@ -99,25 +104,75 @@ func TestFastAsmMatchesGo(t *testing.T) {
 	}
 }
 
+// The double fast loop in assembly after btlazy2 on the same encoder:
+// the tree leaves its unsorted mark (all ones) in the tables, which the
+// Go loop takes for an earlier frame's entry (int32(entry-base) below
+// 0), and so must the assembly, whose test of an entry is not a branch.
+func TestDfastAsmAfterTree(t *testing.T) {
+	skipUnderRace(t)
+	seqAsm := haveSeqBitsAsm
+	defer func() { useFastAsm, haveSeqBitsAsm = true, seqAsm }()
+	defer func() { dfastFree = 0 }()
+	tree := golden.Shuffled(golden.MustPattern(t, "sensor_f64", 256<<10), 8)
+	var asm, gol Encoder
+	for k, name := range []string{"text", "sensor_f32", "runs"} {
+		dfastFree = int8(k%2*2 - 1)
+		src := golden.Shuffled(golden.MustPattern(t, name, 64<<10), 4)
+		for _, lvl := range []int{13, 11} {
+			asm.Encode(nil, tree, lvl)
+			gol.Encode(nil, tree, lvl)
+			for _, p := range []int{0, 32 << 10} {
+				dfastFree = -dfastFree
+				useFastAsm = true
+				a := asm.Encode(nil, src[p:p+32<<10], 3)
+				useFastAsm, haveSeqBitsAsm = false, false
+				g := gol.Encode(nil, src[p:p+32<<10], 3)
+				useFastAsm, haveSeqBitsAsm = true, seqAsm
+				if !bytes.Equal(a, g) {
+					t.Errorf("%s after level %d, plane at %d: assembly frame %d bytes, Go %d, first difference at %d",
+						name, lvl, p, len(a), len(g), golden.FirstDiff(a, g))
+				}
+			}
+		}
+	}
+	marks := 0
+	for _, v := range asm.hashL[:cap(asm.hashL)] {
+		if v == btUnsorted {
+			marks++
+		}
+	}
+	if marks == 0 {
+		t.Fatal("no unsorted marks left in the tables: the test tests nothing")
+	}
+}
+
 // FuzzAsmMatchesGo: the assembly loops (the fast and double fast
 // finders, the sequence codes and bit stream, the Huffman streams) write
 // the frames the Go loops write, for any input and dictionary at levels
-// 1-5 (level 5 for the entropy loops after another finder).
+// 1-5 (level 5 for the entropy loops after another finder); level's bit
+// 0x40 runs the double fast search with branches on the table entries,
+// else without.
 func FuzzAsmMatchesGo(f *testing.F) {
 	for _, name := range []string{"text", "f32_noise", "runs", "rec12"} {
 		src := golden.Shuffled(golden.MustPattern(f, name, 3000), 4)
 		f.Add(src, uint8(1), uint16(0))
 		f.Add(src, uint8(3), uint16(700))
 		f.Add(src, uint8(0x80|2), uint16(0))
+		f.Add(src, uint8(0x40|2), uint16(0))
 	}
 	seqAsm := haveSeqBitsAsm
 	defer func() { useFastAsm, haveSeqBitsAsm = true, seqAsm }()
+	defer func() { dfastFree = 0 }()
 	var asm, gol Encoder
 	var a, g []byte
 	f.Fuzz(func(t *testing.T, data []byte, level uint8, dictLen uint16) {
 		dl := min(int(dictLen), len(data))
 		dict, src := data[:dl], data[dl:]
-		lvl := int(level&0x7F)%5 + 1
+		lvl := int(level&0x3F)%5 + 1
+		dfastFree = 1
+		if level&0x40 != 0 {
+			dfastFree = -1
+		}
 		var po *cparams
 		if level&0x80 != 0 {
 			// Tiny tables: collisions and candidates from earlier frames.
@@ -136,4 +191,48 @@ func FuzzAsmMatchesGo(f *testing.F) {
 				lvl, len(src), len(dict), len(a), len(g), golden.FirstDiff(a, g))
 		}
 	})
+}
+
+// The double fast loop in assembly, both searches, on sources that end
+// or start at a guard page: it reads nothing outside them (a read past
+// faults) and writes the Go loop's frames.
+func TestDfastAsmAgainstGuardPages(t *testing.T) {
+	skipUnderRace(t)
+	seqAsm := haveSeqBitsAsm
+	defer func() { useFastAsm, haveSeqBitsAsm, dfastFree = true, seqAsm, 0 }()
+	rng := rand.New(rand.NewPCG(13, 14))
+	var asm, gol Encoder
+	for _, side := range []guard.Side{guard.Start, guard.End} {
+		for _, n := range []int{32, 33, 63, 64, 65, 1000, 4097, 32 << 10, 70 << 10} {
+			buf := guard.New(n, side)
+			src := buf.Bytes
+			for i := range src {
+				if i%97 < 60 {
+					src[i] = byte(i % 7)
+				} else {
+					src[i] = byte(rng.Uint32())
+				}
+			}
+			for k, free := range []int8{-1, 1, -1, 1} {
+				if k == 2 {
+					// Runs of hundreds of bytes up to the end: the
+					// extension's 32-byte steps meet the guard page.
+					for i := range src {
+						src[i] = byte(i / 300 % 3)
+					}
+				}
+				for _, lvl := range []int{2, 3} {
+					dfastFree, useFastAsm, haveSeqBitsAsm = free, true, seqAsm
+					a := asm.Encode(nil, src, lvl)
+					useFastAsm, haveSeqBitsAsm = false, false
+					g := gol.Encode(nil, src, lvl)
+					if !bytes.Equal(a, g) {
+						t.Errorf("side %v n=%d level %d free %d: assembly frame %d bytes, Go %d, first difference at %d",
+							side, n, lvl, free, len(a), len(g), golden.FirstDiff(a, g))
+					}
+				}
+			}
+			buf.Free()
+		}
+	}
 }

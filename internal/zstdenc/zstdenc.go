@@ -54,6 +54,11 @@ type Encoder struct {
 
 	mrep [2]uint32 // the match finder's own repeat offsets
 
+	// dfSearchy: a bit for each of the last four double fast blocks in
+	// assembly, set where it searched long between its matches (which
+	// loop the next one runs; the bytes are the same either way).
+	dfSearchy uint8
+
 	nextUpdate int // the hash chains, rows or tree hold the positions before this
 
 	opt  optState // the optimal parser (btopt, btultra, btultra2)
