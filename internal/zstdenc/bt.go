@@ -565,12 +565,18 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 	h := e.opt.th.hash(load64(buf, ip))
 	m := int32Pos(base, tabAt(head, h))
 	tabSet(head, h, base+uint32(ip))
+	btLow := max(ip-bmask, 0)
+	if useBtAsm {
+		// The walk in assembly, which also asks for ip+1's head entry.
+		n, matchEnd := optWalkAsm(unsafe.SliceData(bt), unsafe.SliceData(buf), end, btLow, base, bmask, ip, m, 1<<e.p.slog, best, unsafe.SliceData(matches), n, unsafe.SliceData(head), e.opt.th.mul, e.opt.th.shift)
+		e.nextUpdate = matchEnd - 8
+		return n
+	}
 	if ip+9 <= end {
 		// The next position's head entry, most often searched next: read
 		// now, its cache miss overlaps this walk's (Go has no prefetch).
 		e.opt.touched ^= tabAt(head, e.opt.th.hash(load64(buf, ip+1)))
 	}
-	btLow := max(ip-bmask, 0)
 	k := 2 * (ip & bmask)
 	smaller, larger := k, k+1
 	var cs, cl int

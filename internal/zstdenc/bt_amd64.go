@@ -37,3 +37,16 @@ func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, 
 //
 //go:noescape
 func dubtPrefetchAsm(head *uint32, buf *byte, i int, mul uint64, shift uint8)
+
+// optWalkAsm is allMatches' tree walk: ip inserted (m its head entry's
+// position, the entry already replaced by ip), each match longer than
+// best met on the way added to matches after the first n, at most nb
+// compares; it returns the number of matches and the farthest end of
+// one added. The walk's state stays in registers, where the compiler
+// keeps some of the Go walk's on the stack. It also asks for the head
+// entry (in head, hashed with mul and shift) of ip+1, which the parser
+// most often searches next, where buf holds its 8 bytes below end. It
+// reads buf only below end.
+//
+//go:noescape
+func optWalkAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask, ip, m, nb, best int, matches *match, n int, head *uint32, mul uint64, shift uint8) (count, matchEnd int)

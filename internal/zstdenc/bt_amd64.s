@@ -435,3 +435,197 @@ TEXT ·dubtPrefetchAsm(SB), NOSPLIT, $0-33
 	SHRQ CX, R13
 	PREFETCHT0 (AX)(R13*4)
 	RET
+
+// func optWalkAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask, ip, m, nb, best int, matches *match, n int, head *uint32, mul uint64, shift uint8) (count, matchEnd int)
+//
+// allMatches' tree walk (ZSTD_insertBtAndGetAllMatches): ip goes in at
+// the head of its tree (m its head entry's position, the entry already
+// replaced by ip, negative for none), and each match longer than the
+// best so far met on the way down is added to matches after the n
+// there, with at most nb compares. It returns the number of matches
+// and the farthest end of a match added. Before the walk it asks for
+// the head entry of ip+1 (PREFETCHT0), which the parser most often
+// searches next, where buf holds its 8 bytes below end. It reads buf
+// only below end.
+//   AX m          BX, CX where ip's common prefixes with the smaller
+//   DI ip         and larger bounds end
+//   DX best       R10 the budget left
+//   R8 bt         SI buf
+//   R9 the node   R11 a, the compare's end
+//   R12 buf + m - ip
+//   R13, R14 the slots to fill (pointers); the count and matchEnd in
+//   the result slots, end and matches in the argument frame
+TEXT ·optWalkAsm(SB), NOSPLIT, $0-136
+	MOVQ bt+0(FP), R8
+	MOVQ buf+8(FP), SI
+	MOVQ ip+48(FP), DI
+
+	LEAQ 9(DI), R11
+	CMPQ R11, end+16(FP)
+	JGT  owalk
+	MOVQ head+96(FP), R9
+	MOVQ mul+104(FP), R10
+	MOVBQZX shift+112(FP), CX
+	MOVQ 1(SI)(DI*1), R12
+	IMULQ R10, R12
+	SHRQ CX, R12
+	PREFETCHT0 (R9)(R12*4)
+
+owalk:
+	MOVQ bmask+40(FP), R9
+	ANDQ DI, R9
+	LEAQ (R8)(R9*8), R13
+	LEAQ 4(R13), R14
+	MOVQ m+56(FP), AX
+	MOVQ DI, BX
+	MOVQ DI, CX
+	MOVQ best+72(FP), DX
+	MOVQ n+88(FP), R15
+	MOVQ R15, count+120(FP)
+	LEAQ 9(DI), R15
+	MOVQ R15, matchEnd+128(FP)
+	MOVQ nb+64(FP), R10
+	TESTQ R10, R10
+	JLE  odone
+
+oloop:
+	TESTQ AX, AX
+	JLT   odone
+	MOVQ  bmask+40(FP), R9
+	ANDQ  AX, R9
+	LEAQ  (R8)(R9*8), R9
+	MOVL  (R9), R15
+	SUBL  base+32(FP), R15
+	ANDQ  bmask+40(FP), R15
+	PREFETCHT0 (R8)(R15*8)
+	MOVL  4(R9), R15
+	SUBL  base+32(FP), R15
+	ANDQ  bmask+40(FP), R15
+	PREFETCHT0 (R8)(R15*8)
+	MOVQ  BX, R11
+	CMPQ  CX, R11
+	CMOVQLT CX, R11
+	LEAQ  (SI)(AX*1), R12
+	SUBQ  DI, R12
+
+ocmp16:
+	LEAQ 16(R11), R15
+	CMPQ R15, end+16(FP)
+	JGT  otail8
+	MOVQ (SI)(R11*1), R15
+	XORQ (R12)(R11*1), R15
+	JNZ  odiff0
+	MOVQ 8(SI)(R11*1), R15
+	XORQ 8(R12)(R11*1), R15
+	JNZ  odiff8
+	ADDQ $16, R11
+	JMP  ocmp16
+
+odiff8:
+	ADDQ $8, R11
+
+odiff0:
+	BSFQ R15, R15
+	SHRQ $3, R15
+	ADDQ R15, R11
+	JMP  omeasured
+
+otail8:
+	LEAQ 8(R11), R15
+	CMPQ R15, end+16(FP)
+	JGT  otail1
+	MOVQ (SI)(R11*1), R15
+	CMPQ R15, (R12)(R11*1)
+	JNE  otail1
+	ADDQ $8, R11
+	JMP  otail8
+
+otail1:
+	CMPQ    R11, end+16(FP)
+	JGE     omeasured
+	MOVBLZX (SI)(R11*1), R15
+	CMPB    R15, (R12)(R11*1)
+	JNE     omeasured
+	INCQ    R11
+	JMP     otail1
+
+omeasured:
+	// l = R11 - ip; longer than the best: a new match.
+	MOVQ R11, R15
+	SUBQ DI, R15
+	CMPQ R15, DX
+	JLE  onobest
+	MOVQ R15, DX
+	LEAQ (AX)(R15*1), R12
+	CMPQ R12, matchEnd+128(FP)
+	JLE  oadd
+	MOVQ R12, matchEnd+128(FP)
+
+oadd:
+	// matches[count] = {ip-m+3, l}
+	MOVQ count+120(FP), R12
+	MOVQ matches+80(FP), R15
+	LEAQ (R15)(R12*8), R15
+	INCQ R12
+	MOVQ R12, count+120(FP)
+	MOVQ DI, R12
+	SUBQ AX, R12
+	ADDQ $3, R12
+	MOVL R12, (R15)
+	MOVL DX, 4(R15)
+	// Longer than the parser's window: stop (libzstd's ZSTD_OPT_NUM).
+	CMPQ DX, $4096
+	JGT  odone
+
+onobest:
+	// Equal up to the end: its side is unknown; stop.
+	CMPQ    R11, end+16(FP)
+	JGE     odone
+	LEAQ    (SI)(AX*1), R12
+	SUBQ    DI, R12
+	MOVBLZX (R12)(R11*1), R15
+	CMPB    R15, (SI)(R11*1)
+	JCC     olargerSide
+
+	// The candidate is smaller: it fills the smaller slot, and its
+	// larger child is the next.
+	MOVL base+32(FP), R15
+	ADDL AX, R15
+	MOVL R15, (R13)
+	MOVQ R11, BX
+	CMPQ AX, btLow+24(FP)
+	JLE  osmallerOut
+	LEAQ 4(R9), R13
+	MOVL (R13), AX
+	SUBL base+32(FP), AX
+	MOVLQSX AX, AX
+	DECQ R10
+	JGT  oloop
+	JMP  odone
+
+olargerSide:
+	MOVL base+32(FP), R15
+	ADDL AX, R15
+	MOVL R15, (R14)
+	MOVQ R11, CX
+	CMPQ AX, btLow+24(FP)
+	JLE  olargerOut
+	MOVQ R9, R14
+	MOVL (R14), AX
+	SUBL base+32(FP), AX
+	MOVLQSX AX, AX
+	DECQ R10
+	JGT  oloop
+
+odone:
+	MOVL $0, (R13)
+	MOVL $0, (R14)
+	RET
+
+osmallerOut:
+	MOVL $0, (R14)
+	RET
+
+olargerOut:
+	MOVL $0, (R13)
+	RET
