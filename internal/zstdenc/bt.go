@@ -567,7 +567,8 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 	tabSet(head, h, base+uint32(ip))
 	btLow := max(ip-bmask, 0)
 	if useBtAsm {
-		// The walk in assembly, which also asks for ip+1's head entry.
+		// The walk in assembly, which also asks for the head entries of
+		// ip+1 and ip+8.
 		n, matchEnd := optWalkAsm(unsafe.SliceData(bt), unsafe.SliceData(buf), end, btLow, base, bmask, ip, m, 1<<e.p.slog, best, unsafe.SliceData(matches), n, unsafe.SliceData(head), e.opt.th.mul, e.opt.th.shift)
 		e.nextUpdate = matchEnd - 8
 		return n

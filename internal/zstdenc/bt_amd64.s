@@ -10,6 +10,10 @@
 // entry (btPrefetchAhead in bt.go).
 #define BT_PF 16
 
+// How many positions ahead of a search optWalkAsm asks for a head
+// entry besides ip+1's.
+#define OPT_PF 8
+
 // func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int, head *uint32, mul uint64, shift uint8) (best, bestOff, matchEnd int)
 //
 // btSearch after its update and its collection of unsorted candidates,
@@ -481,6 +485,13 @@ TEXT ·optWalkAsm(SB), NOSPLIT, $0-136
 	MOVQ mul+104(FP), R10
 	MOVBQZX shift+112(FP), CX
 	MOVQ 1(SI)(DI*1), R12
+	IMULQ R10, R12
+	SHRQ CX, R12
+	PREFETCHT0 (R9)(R12*4)
+	LEAQ (OPT_PF+8)(DI), R11
+	CMPQ R11, end+16(FP)
+	JGT  owalk
+	MOVQ OPT_PF(SI)(DI*1), R12
 	IMULQ R10, R12
 	SHRQ CX, R12
 	PREFETCHT0 (R9)(R12*4)
