@@ -48,8 +48,9 @@ func dubtPrefetchAsm(head *uint32, buf *byte, i int, mul uint64, shift uint8)
 // of each node it reads (PREFETCHT0) before the compare. It also asks
 // for the head entries (in head, hashed with mul and shift) of ip+1,
 // which the parser most often searches next, and of ip+8 (OPT_PF in
-// bt_amd64.s), where buf holds their 8 bytes below end. It reads buf
-// only below end.
+// bt_amd64.s), where buf holds their 8 bytes below end, and reads the
+// entry of ip+4 (asked for four searches before) to ask for its
+// candidate's node and bytes. It reads buf only below end.
 //
 //go:noescape
 func optWalkAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask, ip, m, nb, best int, matches *match, n int, head *uint32, mul uint64, shift uint8) (count, matchEnd int)

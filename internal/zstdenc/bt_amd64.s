@@ -11,8 +11,10 @@
 #define BT_PF 16
 
 // How many positions ahead of a search optWalkAsm asks for a head
-// entry besides ip+1's.
+// entry besides ip+1's, and for the node and bytes of the candidate in
+// the head entry.
 #define OPT_PF 8
+#define OPT_NODE 4
 
 // func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int, head *uint32, mul uint64, shift uint8) (best, bestOff, matchEnd int)
 //
@@ -468,7 +470,9 @@ TEXT ·dubtPrefetchAsm(SB), NOSPLIT, $0-33
 // the head entries of ip+1, which the parser most often searches next,
 // and of ip+OPT_PF (PREFETCHT0), each where buf holds its 8 bytes below
 // end: the parser searches position after position, and an entry asked
-// for one search ahead had not arrived by then on noise. Each step asks
+// for one search ahead had not arrived by then on noise. It also reads
+// the entry of ip+OPT_NODE (asked for OPT_PF-OPT_NODE searches before)
+// and asks for that candidate's node and first bytes. Each step asks
 // for both children of the node it reads before the compare: the walk
 // is a chain of misses in the tree, and the child it goes to is so on
 // its way while the bytes are compared. It reads buf only below end.
@@ -502,6 +506,17 @@ TEXT ·optWalkAsm(SB), NOSPLIT, $0-136
 	IMULQ R10, R12
 	SHRQ CX, R12
 	PREFETCHT0 (R9)(R12*4)
+	// The node and first bytes of ip+OPT_NODE's newest candidate (its
+	// head entry was asked for OPT_PF-OPT_NODE searches before).
+	MOVQ OPT_NODE(SI)(DI*1), R12
+	IMULQ R10, R12
+	SHRQ CX, R12
+	MOVL (R9)(R12*4), R12
+	SUBL base+32(FP), R12
+	MOVLQSX R12, R12
+	PREFETCHT0 (SI)(R12*1)
+	ANDQ bmask+40(FP), R12
+	PREFETCHT0 (R8)(R12*8)
 
 owalk:
 	MOVQ bmask+40(FP), R9
