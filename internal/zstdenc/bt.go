@@ -179,13 +179,6 @@ func (e *Encoder) dubtSort(buf []byte, cur, end, nb, btLow int) {
 	}
 }
 
-// btPrefetchAhead is how many positions ahead of a search the head
-// entry is asked for (BT_PF in bt_amd64.s, the same): the lazy loop
-// searching one position after another calls no update between, so
-// dubtUpdateAsm's prefetch does not reach those entries. 8 and 32 were
-// measured too: neither moved chunks past the spread.
-const btPrefetchAhead = 16
-
 // btSearch is btlazy2's finder (ZSTD_BtFindBestMatch): the unsorted
 // positions of ip's hash are sorted into the tree, newest last, then ip
 // goes in, and on the way down the longest match is kept, a longer one
@@ -223,24 +216,18 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 		tabSet(bt, k, 0)
 		tabSet(bt, k+1, 0)
 	}
-	if useBtAsm && prev != 0 {
-		// The sort and the search in one assembly call. Without
-		// candidates to sort the Go walk below runs: a call every
-		// search cost more than the walk where searches are many and
-		// short (runs).
+	if useBtAsm {
+		// The sort (where there are candidates) and the search in one
+		// assembly call, made at every search: since its walks ask
+		// for each node's children ahead, the searches without
+		// candidates gain more from its walk (sparse_f64, sensor_f64)
+		// than the call costs where searches are many and short
+		// (runs), which it did not before.
 		m = int32Pos(base, tabAt(head, h))
 		tabSet(head, h, base+uint32(ip))
 		best, bestOff, matchEnd := dubtFindAsm(unsafe.SliceData(bt), unsafe.SliceData(buf), end, btLow, base, bmask, prev, nbCand, ip, m, nbCompares, unsafe.SliceData(head), e.opt.th.mul, e.opt.th.shift)
 		e.nextUpdate = matchEnd - 8
 		return best, bestOff
-	}
-	// Without candidates to sort no assembly call is made, so a small
-	// one asks for the later head entry (dubtFindAsm does it itself);
-	// made at every search, it cost the searches with candidates more
-	// than it saved (the compiler then keeps btSearch's values on the
-	// stack).
-	if useBtAsm && ip+btPrefetchAhead+8 <= end {
-		dubtPrefetchAsm(unsafe.SliceData(head), unsafe.SliceData(buf), ip+btPrefetchAhead, e.opt.th.mul, e.opt.th.shift)
 	}
 	// Sort them in, oldest first.
 	for prev != 0 {
