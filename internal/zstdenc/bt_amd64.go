@@ -18,17 +18,18 @@ func dubtUpdateAsm(head, bt *uint32, buf *byte, from, ip, pfEnd int, v uint32, b
 
 // dubtFindAsm is btSearch after its update and its collection of
 // unsorted candidates, in one call: the candidates sorted in (from
-// prev, 0 for none, with nbCand compares, one more for each later one), then the
-// search walk inserting ip (m its head entry's position, the entry
-// already replaced by ip) with at most nbCompares compares. It returns
-// the best match's length and offset and the farthest end of a longer
-// match met. The compiler keeps the Go walks' children, turn count and
-// position on the stack and reloads them every step; here the walks'
-// state stays in registers, and each step asks for both children of the
-// node it reads (PREFETCHT0). bt is e.hashL, base e.base and bmask
-// e.btMask(). It also asks for the head entry (in head, hashed with mul
-// and shift) of the position 16 on (BT_PF), where buf holds its 8
-// bytes below end. It reads buf only below end.
+// prev, 0 for none, with nbCand compares, one more for each later
+// one), then the search walk inserting ip (m its head entry's
+// position, the entry already replaced by ip) with at most nbCompares
+// compares. It returns the best match's length and offset and the
+// farthest end of a longer match met. The compiler keeps the Go
+// walks' children, turn count and position on the stack and reloads
+// them every step; here the walks' state stays in registers, and each
+// step asks for both children of the node it reads (PREFETCHT0). bt
+// is e.hashL, base e.base and bmask e.btMask(). It also asks for the
+// head entry (in head, hashed with mul and shift) of the position 16
+// on (BT_PF), where buf holds its 8 bytes below end. It reads buf
+// only below end.
 //
 //go:noescape
 func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int, head *uint32, mul uint64, shift uint8) (best, bestOff, matchEnd int)
