@@ -218,11 +218,11 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 	}
 	if useBtAsm {
 		// The sort (where there are candidates) and the search in one
-		// assembly call, made at every search: since its walks ask
-		// for each node's children ahead, the searches without
-		// candidates gain more from its walk (sparse_f64, sensor_f64)
-		// than the call costs where searches are many and short
-		// (runs), which it did not before.
+		// assembly call, made at every search. A call per search used
+		// to cost runs (many short searches) more than it saved; since
+		// the assembly walks ask for each node's children ahead, the
+		// searches without candidates gain more (sparse_f64,
+		// sensor_f64) and runs is no slower.
 		m = int32Pos(base, tabAt(head, h))
 		tabSet(head, h, base+uint32(ip))
 		best, bestOff, matchEnd := dubtFindAsm(unsafe.SliceData(bt), unsafe.SliceData(buf), end, btLow, base, bmask, prev, nbCand, ip, m, nbCompares, unsafe.SliceData(head), e.opt.th.mul, e.opt.th.shift)
@@ -554,8 +554,10 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 	tabSet(head, h, base+uint32(ip))
 	btLow := max(ip-bmask, 0)
 	if useBtAsm {
-		// The walk in assembly, which also asks for the head entries of
-		// ip+1 and ip+8.
+		// The walk in assembly, which asks for the nodes it may go to
+		// next and for later searches' head entries and candidates
+		// (the Go walk reads ip+1's entry below). It writes at most
+		// one match per length up to optNum+1, so matches has room.
 		n, matchEnd := optWalkAsm(unsafe.SliceData(bt), unsafe.SliceData(buf), end, btLow, base, bmask, ip, m, 1<<e.p.slog, best, unsafe.SliceData(matches), n, unsafe.SliceData(head), e.opt.th.mul, e.opt.th.shift)
 		e.nextUpdate = matchEnd - 8
 		return n
