@@ -494,7 +494,9 @@ TEXT ·optWalkAsm(SB), NOSPLIT, $0-136
 	SHRQ CX, R12
 	PREFETCHT0 (R9)(R12*4)
 	// The node and first bytes of ip+OPT_NODE's newest candidate (its
-	// head entry was asked for OPT_PF-OPT_NODE searches before).
+	// head entry was asked for OPT_PF-OPT_NODE searches before). An
+	// entry that is no position points before buf: a prefetch never
+	// faults, and the node's index is masked into the tree anyway.
 	MOVQ OPT_NODE(SI)(DI*1), R12
 	IMULQ R10, R12
 	SHRQ CX, R12
