@@ -179,13 +179,6 @@ func (e *Encoder) dubtSort(buf []byte, cur, end, nb, btLow int) {
 	}
 }
 
-// btPrefetchAhead is how many positions ahead of a search the head
-// entry is asked for (BT_PF in bt_amd64.s, the same): the lazy loop
-// searching one position after another calls no update between, so
-// dubtUpdateAsm's prefetch does not reach those entries. 8 and 32 were
-// measured too: neither moved chunks past the spread.
-const btPrefetchAhead = 16
-
 // btSearch is btlazy2's finder (ZSTD_BtFindBestMatch): the unsorted
 // positions of ip's hash are sorted into the tree, newest last, then ip
 // goes in, and on the way down the longest match is kept, a longer one
@@ -223,24 +216,18 @@ func (e *Encoder) btSearch(buf []byte, ip, end int) (int, int) {
 		tabSet(bt, k, 0)
 		tabSet(bt, k+1, 0)
 	}
-	if useBtAsm && prev != 0 {
-		// The sort and the search in one assembly call. Without
-		// candidates to sort the Go walk below runs: a call every
-		// search cost more than the walk where searches are many and
-		// short (runs).
+	if useBtAsm {
+		// The sort (where there are candidates) and the search in one
+		// assembly call, made at every search. A call per search used
+		// to cost runs (many short searches) more than it saved; since
+		// the assembly walks ask for each node's children ahead, the
+		// searches without candidates gain more (sparse_f64,
+		// sensor_f64) and runs is no slower.
 		m = int32Pos(base, tabAt(head, h))
 		tabSet(head, h, base+uint32(ip))
 		best, bestOff, matchEnd := dubtFindAsm(unsafe.SliceData(bt), unsafe.SliceData(buf), end, btLow, base, bmask, prev, nbCand, ip, m, nbCompares, unsafe.SliceData(head), e.opt.th.mul, e.opt.th.shift)
 		e.nextUpdate = matchEnd - 8
 		return best, bestOff
-	}
-	// Without candidates to sort no assembly call is made, so a small
-	// one asks for the later head entry (dubtFindAsm does it itself);
-	// made at every search, it cost the searches with candidates more
-	// than it saved (the compiler then keeps btSearch's values on the
-	// stack).
-	if useBtAsm && ip+btPrefetchAhead+8 <= end {
-		dubtPrefetchAsm(unsafe.SliceData(head), unsafe.SliceData(buf), ip+btPrefetchAhead, e.opt.th.mul, e.opt.th.shift)
 	}
 	// Sort them in, oldest first.
 	for prev != 0 {
@@ -565,12 +552,21 @@ func (e *Encoder) allMatches(buf []byte, next3 *int, ip, end int, rep *[3]uint32
 	h := e.opt.th.hash(load64(buf, ip))
 	m := int32Pos(base, tabAt(head, h))
 	tabSet(head, h, base+uint32(ip))
+	btLow := max(ip-bmask, 0)
+	if useBtAsm {
+		// The walk in assembly, which asks for the nodes it may go to
+		// next and for later searches' head entries and candidates
+		// (the Go walk reads ip+1's entry below). It writes at most
+		// one match per length up to optNum+1, so matches has room.
+		n, matchEnd := optWalkAsm(unsafe.SliceData(bt), unsafe.SliceData(buf), end, btLow, base, bmask, ip, m, 1<<e.p.slog, best, unsafe.SliceData(matches), n, unsafe.SliceData(head), e.opt.th.mul, e.opt.th.shift)
+		e.nextUpdate = matchEnd - 8
+		return n
+	}
 	if ip+9 <= end {
 		// The next position's head entry, most often searched next: read
 		// now, its cache miss overlaps this walk's (Go has no prefetch).
 		e.opt.touched ^= tabAt(head, e.opt.th.hash(load64(buf, ip+1)))
 	}
-	btLow := max(ip-bmask, 0)
 	k := 2 * (ip & bmask)
 	smaller, larger := k, k+1
 	var cs, cl int

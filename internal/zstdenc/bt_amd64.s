@@ -7,8 +7,17 @@
 #define DUBT_PF 32
 
 // How many positions ahead of a search dubtFindAsm prefetches a head
-// entry (btPrefetchAhead in bt.go).
+// entry: the lazy loop searching one position after another calls no
+// update between, so dubtUpdateAsm's prefetch does not reach those
+// entries. 8 and 32 were measured too: neither moved chunks past the
+// spread.
 #define BT_PF 16
+
+// How many positions ahead of a search optWalkAsm asks for a head
+// entry besides ip+1's, and for the node and bytes of the candidate in
+// the head entry.
+#define OPT_PF 8
+#define OPT_NODE 4
 
 // func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int, head *uint32, mul uint64, shift uint8) (best, bestOff, matchEnd int)
 //
@@ -29,11 +38,14 @@
 //   R11 a, the compare's end     R12 buf + m - cur
 //   R13 the smaller slot         R14 the larger slot (pointers)
 //   R15 scratch
-// The node is read (into R15, for its cache miss to start) as the step
-// begins and the next child read from it after the compare: the budget
-// then has a register, where counting it down in the argument frame
-// put a store and a reload in every step's chain (runs, whose walks
-// stay in the L1 cache, was 0.80-0.98 of c-blosc2's speed so).
+// The node is read as the step begins and both its children asked for
+// (PREFETCHT0), so that the next step's miss is on its way while the
+// bytes are compared (text's long walks at levels 13 and 15 gained
+// 5-10%); the next child is read from the node after the compare: the
+// budget then has a register, where counting it down in the argument
+// frame put a store and a reload in every step's chain (runs, whose
+// walks stay in the L1 cache, was 0.80-0.98 of c-blosc2's speed so).
+// The search walk does the same.
 TEXT ·dubtFindAsm(SB), NOSPLIT, $0-136
 	MOVQ bt+0(FP), R8
 	MOVQ buf+8(FP), SI
@@ -84,6 +96,13 @@ loop:
 	ANDQ  AX, R9
 	LEAQ  (R8)(R9*8), R9
 	MOVL  (R9), R15
+	SUBL  base+32(FP), R15
+	ANDQ  bmask+40(FP), R15
+	PREFETCHT0 (R8)(R15*8)
+	MOVL  4(R9), R15
+	SUBL  base+32(FP), R15
+	ANDQ  bmask+40(FP), R15
+	PREFETCHT0 (R8)(R15*8)
 	MOVQ  BX, R11
 	CMPQ  CX, R11
 	CMOVQLT CX, R11
@@ -212,6 +231,13 @@ sloop:
 	ANDQ  AX, R9
 	LEAQ  (R8)(R9*8), R9
 	MOVL  (R9), R15
+	SUBL  base+32(FP), R15
+	ANDQ  bmask+40(FP), R15
+	PREFETCHT0 (R8)(R15*8)
+	MOVL  4(R9), R15
+	SUBL  base+32(FP), R15
+	ANDQ  bmask+40(FP), R15
+	PREFETCHT0 (R8)(R15*8)
 	MOVQ  BX, R11
 	CMPQ  CX, R11
 	CMOVQLT CX, R11
@@ -420,18 +446,222 @@ upast:
 udone:
 	RET
 
-// func dubtPrefetchAsm(head *uint32, buf *byte, i int, mul uint64, shift uint8)
+// func optWalkAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask, ip, m, nb, best int, matches *match, n int, head *uint32, mul uint64, shift uint8) (count, matchEnd int)
 //
-// Asks for the head entry of position i (PREFETCHT0), whose 8 bytes buf
-// must hold.
-TEXT ·dubtPrefetchAsm(SB), NOSPLIT, $0-33
-	MOVQ head+0(FP), AX
+// allMatches' tree walk (ZSTD_insertBtAndGetAllMatches): ip goes in at
+// the head of its tree (m its head entry's position, the entry already
+// replaced by ip, negative for none), and each match longer than the
+// best so far met on the way down is added to matches after the n
+// there, with at most nb compares. It returns the number of matches
+// and the farthest end of a match added. Before the walk it asks for
+// the head entries of ip+1, which the parser most often searches next,
+// and of ip+OPT_PF (PREFETCHT0), each where buf holds its 8 bytes below
+// end: the parser searches position after position, and an entry asked
+// for one search ahead had not arrived by then on noise. It also reads
+// the entry of ip+OPT_NODE (asked for OPT_PF-OPT_NODE searches before)
+// and asks for that candidate's node and first bytes. Each step asks
+// for both children of the node it reads before the compare: the walk
+// is a chain of misses in the tree, and the child it goes to is so on
+// its way while the bytes are compared. It reads buf only below end.
+//   AX m          BX, CX where ip's common prefixes with the smaller
+//   DI ip         and larger bounds end
+//   DX best       R10 the budget left
+//   R8 bt         SI buf
+//   R9 the node   R11 a, the compare's end
+//   R12 buf + m - ip
+//   R13, R14 the slots to fill (pointers); the count and matchEnd in
+//   the result slots, end and matches in the argument frame
+TEXT ·optWalkAsm(SB), NOSPLIT, $0-136
+	MOVQ bt+0(FP), R8
 	MOVQ buf+8(FP), SI
-	MOVQ i+16(FP), DI
-	MOVQ mul+24(FP), R10
-	MOVBQZX shift+32(FP), CX
-	MOVQ (SI)(DI*1), R13
-	IMULQ R10, R13
-	SHRQ CX, R13
-	PREFETCHT0 (AX)(R13*4)
+	MOVQ ip+48(FP), DI
+
+	LEAQ 9(DI), R11
+	CMPQ R11, end+16(FP)
+	JGT  owalk
+	MOVQ head+96(FP), R9
+	MOVQ mul+104(FP), R10
+	MOVBQZX shift+112(FP), CX
+	MOVQ 1(SI)(DI*1), R12
+	IMULQ R10, R12
+	SHRQ CX, R12
+	PREFETCHT0 (R9)(R12*4)
+	LEAQ (OPT_PF+8)(DI), R11
+	CMPQ R11, end+16(FP)
+	JGT  owalk
+	MOVQ OPT_PF(SI)(DI*1), R12
+	IMULQ R10, R12
+	SHRQ CX, R12
+	PREFETCHT0 (R9)(R12*4)
+	// The node and first bytes of ip+OPT_NODE's newest candidate (its
+	// head entry was asked for OPT_PF-OPT_NODE searches before). An
+	// entry that is no position points before buf: a prefetch never
+	// faults, and the node's index is masked into the tree anyway.
+	MOVQ OPT_NODE(SI)(DI*1), R12
+	IMULQ R10, R12
+	SHRQ CX, R12
+	MOVL (R9)(R12*4), R12
+	SUBL base+32(FP), R12
+	MOVLQSX R12, R12
+	PREFETCHT0 (SI)(R12*1)
+	ANDQ bmask+40(FP), R12
+	PREFETCHT0 (R8)(R12*8)
+
+owalk:
+	MOVQ bmask+40(FP), R9
+	ANDQ DI, R9
+	LEAQ (R8)(R9*8), R13
+	LEAQ 4(R13), R14
+	MOVQ m+56(FP), AX
+	MOVQ DI, BX
+	MOVQ DI, CX
+	MOVQ best+72(FP), DX
+	MOVQ n+88(FP), R15
+	MOVQ R15, count+120(FP)
+	LEAQ 9(DI), R15
+	MOVQ R15, matchEnd+128(FP)
+	MOVQ nb+64(FP), R10
+	TESTQ R10, R10
+	JLE  odone
+
+oloop:
+	TESTQ AX, AX
+	JLT   odone
+	MOVQ  bmask+40(FP), R9
+	ANDQ  AX, R9
+	LEAQ  (R8)(R9*8), R9
+	MOVL  (R9), R15
+	SUBL  base+32(FP), R15
+	ANDQ  bmask+40(FP), R15
+	PREFETCHT0 (R8)(R15*8)
+	MOVL  4(R9), R15
+	SUBL  base+32(FP), R15
+	ANDQ  bmask+40(FP), R15
+	PREFETCHT0 (R8)(R15*8)
+	MOVQ  BX, R11
+	CMPQ  CX, R11
+	CMOVQLT CX, R11
+	LEAQ  (SI)(AX*1), R12
+	SUBQ  DI, R12
+
+ocmp16:
+	LEAQ 16(R11), R15
+	CMPQ R15, end+16(FP)
+	JGT  otail8
+	MOVQ (SI)(R11*1), R15
+	XORQ (R12)(R11*1), R15
+	JNZ  odiff0
+	MOVQ 8(SI)(R11*1), R15
+	XORQ 8(R12)(R11*1), R15
+	JNZ  odiff8
+	ADDQ $16, R11
+	JMP  ocmp16
+
+odiff8:
+	ADDQ $8, R11
+
+odiff0:
+	BSFQ R15, R15
+	SHRQ $3, R15
+	ADDQ R15, R11
+	JMP  omeasured
+
+otail8:
+	LEAQ 8(R11), R15
+	CMPQ R15, end+16(FP)
+	JGT  otail1
+	MOVQ (SI)(R11*1), R15
+	CMPQ R15, (R12)(R11*1)
+	JNE  otail1
+	ADDQ $8, R11
+	JMP  otail8
+
+otail1:
+	CMPQ    R11, end+16(FP)
+	JGE     omeasured
+	MOVBLZX (SI)(R11*1), R15
+	CMPB    R15, (R12)(R11*1)
+	JNE     omeasured
+	INCQ    R11
+	JMP     otail1
+
+omeasured:
+	// l = R11 - ip; longer than the best: a new match.
+	MOVQ R11, R15
+	SUBQ DI, R15
+	CMPQ R15, DX
+	JLE  onobest
+	MOVQ R15, DX
+	LEAQ (AX)(R15*1), R12
+	CMPQ R12, matchEnd+128(FP)
+	JLE  oadd
+	MOVQ R12, matchEnd+128(FP)
+
+oadd:
+	// matches[count] = {ip-m+3, l}
+	MOVQ count+120(FP), R12
+	MOVQ matches+80(FP), R15
+	LEAQ (R15)(R12*8), R15
+	INCQ R12
+	MOVQ R12, count+120(FP)
+	MOVQ DI, R12
+	SUBQ AX, R12
+	ADDQ $3, R12
+	MOVL R12, (R15)
+	MOVL DX, 4(R15)
+	// Longer than the parser's window: stop (libzstd's ZSTD_OPT_NUM).
+	CMPQ DX, $4096
+	JGT  odone
+
+onobest:
+	// Equal up to the end: its side is unknown; stop.
+	CMPQ    R11, end+16(FP)
+	JGE     odone
+	LEAQ    (SI)(AX*1), R12
+	SUBQ    DI, R12
+	MOVBLZX (R12)(R11*1), R15
+	CMPB    R15, (SI)(R11*1)
+	JCC     olargerSide
+
+	// The candidate is smaller: it fills the smaller slot, and its
+	// larger child is the next.
+	MOVL base+32(FP), R15
+	ADDL AX, R15
+	MOVL R15, (R13)
+	MOVQ R11, BX
+	CMPQ AX, btLow+24(FP)
+	JLE  osmallerOut
+	LEAQ 4(R9), R13
+	MOVL (R13), AX
+	SUBL base+32(FP), AX
+	MOVLQSX AX, AX
+	DECQ R10
+	JGT  oloop
+	JMP  odone
+
+olargerSide:
+	MOVL base+32(FP), R15
+	ADDL AX, R15
+	MOVL R15, (R14)
+	MOVQ R11, CX
+	CMPQ AX, btLow+24(FP)
+	JLE  olargerOut
+	MOVQ R9, R14
+	MOVL (R14), AX
+	SUBL base+32(FP), AX
+	MOVLQSX AX, AX
+	DECQ R10
+	JGT  oloop
+
+odone:
+	MOVL $0, (R13)
+	MOVL $0, (R14)
+	RET
+
+osmallerOut:
+	MOVL $0, (R14)
+	RET
+
+olargerOut:
+	MOVL $0, (R13)
 	RET

@@ -115,3 +115,114 @@ func FuzzBtAsmMatchesGo(f *testing.F) {
 		}
 	})
 }
+
+// The optimal parser's tree walk in assembly (optWalkAsm) writes the
+// frames the Go walk writes: every test input, shuffled series and
+// noise with copies, at the btopt, btultra and btultra2 levels, with
+// libzstd's tables and with tiny ones (a tree of 64 positions, so that
+// walks meet btLow, and budgets of 2 and 64), with and without a
+// dictionary. The walk against guard pages is TestSrcAgainstGuardPages
+// (levels 16, 19, 22).
+func TestOptWalkAsmMatchesGo(t *testing.T) {
+	skipUnderRace(t)
+	defer func() { useBtAsm = true }()
+	dict := golden.MustPattern(t, "text", 4<<10)
+	inputs := testInputs(t)
+	for _, name := range []string{"sensor_f64", "text", "linspace_f64"} {
+		inputs["shuffled/"+name] = golden.Shuffled(golden.MustPattern(t, name, 48<<10), 8)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{1000, 20 << 10} {
+		src := make([]byte, n)
+		for i := range src {
+			src[i] = byte(rng.IntN(4))
+		}
+		for i := 300; i+64 < n; i += 64 + rng.IntN(700) {
+			from := rng.IntN(i - 32)
+			copy(src[i:i+4+rng.IntN(60)], src[from:])
+		}
+		copy(src[n-40:], src[n-200:])
+		inputs["copies/"+string(rune('a'+n%26))] = src
+	}
+	// A long repetition: matches past the parser's window of optNum.
+	long := make([]byte, 3*optNum)
+	for i := range long {
+		long[i] = byte(i % 251)
+	}
+	inputs["long"] = long
+	var asm, gol Encoder
+	ran := 0
+	for name, src := range inputs {
+		if len(src) > 64<<10 {
+			continue // the deep levels' large inputs cost the most here
+		}
+		for _, lvl := range []int{16, 19, 22} {
+			for _, small := range []int{0, 2, 64} {
+				for _, d := range [][]byte{nil, dict} {
+					p := paramsFor(lvl, len(src), len(d))
+					if p.strat < stratBtopt {
+						continue
+					}
+					var po *cparams
+					if small > 0 {
+						p.clog, p.hlog = 7, 6
+						p.slog = uint8(highbit(uint32(small)))
+						po = &p
+					}
+					asm.override, gol.override = po, po
+					if len(src) >= 16<<10 {
+						ran++
+					}
+					useBtAsm = true
+					a := asm.EncodeDict(nil, src, d, lvl)
+					useBtAsm = false
+					g := gol.EncodeDict(nil, src, d, lvl)
+					if !bytes.Equal(a, g) {
+						t.Errorf("%s level %d small %d dict %v: assembly frame %d bytes, Go %d, first difference at %d",
+							name, lvl, small, d != nil, len(a), len(g), golden.FirstDiff(a, g))
+					}
+				}
+			}
+		}
+	}
+	if ran < 30 {
+		t.Fatalf("only %d frames of 16 KiB or more at the optimal parser's levels", ran)
+	}
+}
+
+// FuzzOptWalkAsmMatchesGo: the optimal parser's tree walk in assembly
+// against the Go walk on any input and dictionary at levels 16, 19 and
+// 22 (btopt, btultra, btultra2 whatever the input's size), small trees
+// and budgets.
+func FuzzOptWalkAsmMatchesGo(f *testing.F) {
+	for _, name := range []string{"text", "sensor_f64", "runs", "rec12"} {
+		src := golden.Shuffled(golden.MustPattern(f, name, 3000), 8)
+		f.Add(src, uint8(0), uint16(0))
+		f.Add(src, uint8(1), uint16(700))
+		f.Add(src, uint8(0x80|2), uint16(0))
+		f.Add(src, uint8(0xF0|1), uint16(100))
+	}
+	defer func() { useBtAsm = true }()
+	var asm, gol Encoder
+	var a, g []byte
+	f.Fuzz(func(t *testing.T, data []byte, level uint8, dictLen uint16) {
+		dl := min(int(dictLen), len(data))
+		dict, src := data[:dl], data[dl:]
+		lvl := []int{16, 19, 22}[int(level&3)%3]
+		strat := []uint8{stratBtopt, stratBtultra, stratBtultra2}[int(level&3)%3]
+		p := paramsFor(lvl, len(src), len(dict))
+		p.strat = strat
+		p.clog, p.hlog = 7+(level>>2)&3, 6
+		p.slog = 1 + (level>>4)%6
+		asm.override, gol.override = &p, &p
+		useBtAsm = true
+		a = asm.EncodeDict(a[:0], src, dict, lvl)
+		useBtAsm = false
+		g = gol.EncodeDict(g[:0], src, dict, lvl)
+		useBtAsm = true
+		if !bytes.Equal(a, g) {
+			t.Fatalf("level %d, %d bytes, dictionary %d: assembly frame %d bytes, Go %d, first difference at %d",
+				lvl, len(src), len(dict), len(a), len(g), golden.FirstDiff(a, g))
+		}
+	})
+}

@@ -15,7 +15,7 @@ func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, 
 	panic("zstdenc: no assembly search on this target")
 }
 
-// dubtPrefetchAsm is never called here (useBtAsm is false).
-func dubtPrefetchAsm(head *uint32, buf *byte, i int, mul uint64, shift uint8) {
-	panic("zstdenc: no assembly prefetch on this target")
+// optWalkAsm is never called here (useBtAsm is false).
+func optWalkAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask, ip, m, nb, best int, matches *match, n int, head *uint32, mul uint64, shift uint8) (count, matchEnd int) {
+	panic("zstdenc: no assembly walk on this target")
 }
