@@ -49,10 +49,18 @@ l1: \
 	JMP     l1 \
 ldone:
 
-// func fastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur int)
-TEXT ·fastBlockAsm(SB), NOSPLIT, $0-56
+// fastDummy stands in for a stale candidate's bytes (see cand0): any
+// value does, the candidate being checked again where they compare equal.
+DATA  ·fastDummy+0(SB)/8, $0x9abcdef012345678
+GLOBL ·fastDummy(SB), RODATA|NOPTR, $8
+
+// func fastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, dummy int)
+TEXT ·fastBlockAsm(SB), NOSPLIT, $0-64
 	MOVQ c+0(FP), DX
 	MOVQ fastCtx_buf(DX), SI
+	LEAQ ·fastDummy(SB), R8
+	SUBQ SI, R8
+	MOVQ R8, dummy+56(FP)
 	MOVQ fastCtx_table(DX), DI
 	MOVQ fastCtx_mul(DX), R9
 	MOVQ fastCtx_shift(DX), CX
@@ -72,6 +80,59 @@ outer:
 	SUBL    R11, R15
 	MOVLQSX R15, R15
 
+	// The first turn after a match (or the block's start) branches on
+	// whether a candidate is stale: where matches are close together
+	// (text) most are real and found there, and the branch resolves
+	// before the candidate's bytes are read. The turns after it, where a
+	// search goes on through data without matches, take the candidates
+	// without that branch (see cand0).
+	LEAL (R11)(AX*1), DX
+	MOVL DX, (DI)(R13*4)
+	MOVQ (SI)(BX*1), R12
+	MOVQ BX, DX
+	SUBQ rep1+8(FP), DX
+	JLE  fcand0
+	CMPL R12, (SI)(DX*1)
+	JEQ  foundRep
+
+fcand0:
+	TESTQ R15, R15
+	JLT   fnext0
+	MOVL  (SI)(AX*1), DX
+	CMPL  DX, (SI)(R15*1)
+	JEQ   found0
+
+fnext0:
+	MOVL    (DI)(R14*4), R15
+	SUBL    R11, R15
+	MOVLQSX R15, R15
+	MOVQ    R14, R13
+	IMULQ   R9, R12
+	SHRQ    CX, R12
+	MOVQ    R12, R14
+	INCQ    AX
+	INCQ    BX
+	LEAL    (R11)(AX*1), DX
+	MOVL    DX, (DI)(R13*4)
+	TESTQ   R15, R15
+	JLT     fnext1
+	MOVL    (SI)(AX*1), DX
+	CMPL    DX, (SI)(R15*1)
+	JEQ     found1
+
+fnext1:
+	// As next1 below; ip2 stays short of nextStep (128 on) here.
+	MOVL    (DI)(R14*4), R15
+	SUBL    R11, R15
+	MOVLQSX R15, R15
+	MOVQ    R14, R13
+	HASH((SI)(BX*1), R14)
+	LEAQ    -1(BX), AX
+	LEAQ    1(BX), BX
+	LEAQ    1(BX), DX
+	CMPQ    DX, ilimit+32(FP)
+	JGE     finish
+
 search:
 	// ip0: entered, then the repeat offset at ip2, then the candidate.
 	LEAL (R11)(AX*1), DX
@@ -84,11 +145,16 @@ search:
 	JEQ  foundRep
 
 cand0:
-	TESTQ R15, R15
-	JLT   next0
-	MOVL  (SI)(AX*1), DX
-	CMPL  DX, (SI)(R15*1)
-	JEQ   found0
+	// A stale candidate (negative) reads fastDummy instead, so that one
+	// branch, taken on equal bytes only, decides: whether the table held
+	// this frame's position is close to random on a frame's first pass
+	// over it and mispredicted as a branch of its own, where a search
+	// that goes on finds few matches.
+	TESTQ   R15, R15
+	CMOVQLT dummy+56(FP), R15
+	MOVL    (SI)(AX*1), DX
+	CMPL    DX, (SI)(R15*1)
+	JEQ     maybe0
 
 next0:
 	MOVL    (DI)(R14*4), R15
@@ -104,11 +170,11 @@ next0:
 	INCQ  BX
 	LEAL  (R11)(AX*1), DX
 	MOVL  DX, (DI)(R13*4)
-	TESTQ R15, R15
-	JLT   next1
-	MOVL  (SI)(AX*1), DX
-	CMPL  DX, (SI)(R15*1)
-	JEQ   found1
+	TESTQ   R15, R15
+	CMOVQLT dummy+56(FP), R15
+	MOVL    (SI)(AX*1), DX
+	CMPL    DX, (SI)(R15*1)
+	JEQ     maybe1
 
 next1:
 	MOVL    (DI)(R14*4), R15
@@ -146,10 +212,19 @@ foundRep:
 	INCQ    R8
 	JMP     extend
 
+maybe0:
+	// Equal to fastDummy's bytes: a match only if the candidate was real.
+	CMPQ R15, dummy+56(FP)
+	JEQ  next0
+
 found0:
 	LEAL 1(R11)(AX*1), DX
 	MOVL DX, (DI)(R14*4)
 	JMP  foundCand
+
+maybe1:
+	CMPQ R15, dummy+56(FP)
+	JEQ  next1
 
 found1:
 	CMPQ R8, $4
