@@ -22,7 +22,67 @@
 	SHRQ  CX, dst
 
 // R12 = the end of the match of R12 against R13 (R12 > R13), at most R10.
-#define EXTEND(l8, ldiff, l1, ldone) \
+// The first 16 bytes are compared a word at a time (most matches end
+// there, and a word's compare decides soonest), the rest 32 at a time (SSE2:
+// PCMPEQB and PMOVMSKB, a bit per equal byte), then 16, 8 and one.
+// DX and R14 are scratch.
+#define EXTEND(lfirst, l32, ldiff32, l16, ldiff16, l8, ldiff, l1, ldone) \
+lfirst: \
+	LEAQ  8(R12), DX \
+	CMPQ  DX, R10 \
+	JGT   l1 \
+	MOVQ  (SI)(R12*1), DX \
+	XORQ  (SI)(R13*1), DX \
+	JNZ   ldiff \
+	ADDQ  $8, R12 \
+	ADDQ  $8, R13 \
+	LEAQ  8(R12), DX \
+	CMPQ  DX, R10 \
+	JGT   l1 \
+	MOVQ  (SI)(R12*1), DX \
+	XORQ  (SI)(R13*1), DX \
+	JNZ   ldiff \
+	ADDQ  $8, R12 \
+	ADDQ  $8, R13 \
+l32: \
+	LEAQ     32(R12), DX \
+	CMPQ     DX, R10 \
+	JGT      l16 \
+	MOVOU    (SI)(R12*1), X0 \
+	MOVOU    16(SI)(R12*1), X2 \
+	MOVOU    (SI)(R13*1), X1 \
+	MOVOU    16(SI)(R13*1), X3 \
+	PCMPEQB  X1, X0 \
+	PCMPEQB  X3, X2 \
+	MOVOU    X0, X1 \
+	PAND     X2, X1 \
+	PMOVMSKB X1, DX \
+	XORL     $0xFFFF, DX \
+	JNZ      ldiff32 \
+	ADDQ     $32, R12 \
+	ADDQ     $32, R13 \
+	JMP      l32 \
+ldiff32: \
+	PMOVMSKB X0, DX \
+	PMOVMSKB X2, R14 \
+	SHLL     $16, R14 \
+	ORL      R14, DX \
+	NOTL     DX \
+	BSFL     DX, DX \
+	ADDQ     DX, R12 \
+	JMP      ldone \
+l16: \
+	LEAQ     16(R12), DX \
+	CMPQ     DX, R10 \
+	JGT      l8 \
+	MOVOU    (SI)(R12*1), X0 \
+	MOVOU    (SI)(R13*1), X1 \
+	PCMPEQB  X1, X0 \
+	PMOVMSKB X0, DX \
+	XORL     $0xFFFF, DX \
+	JNZ      ldiff16 \
+	ADDQ     $16, R12 \
+	ADDQ     $16, R13 \
 l8: \
 	LEAQ  8(R12), DX \
 	CMPQ  DX, R10 \
@@ -32,7 +92,11 @@ l8: \
 	JNZ   ldiff \
 	ADDQ  $8, R12 \
 	ADDQ  $8, R13 \
-	JMP   l8 \
+	JMP   l1 \
+ldiff16: \
+	BSFL  DX, DX \
+	ADDQ  DX, R12 \
+	JMP   ldone \
 ldiff: \
 	BSFQ  DX, DX \
 	SHRQ  $3, DX \
@@ -261,7 +325,7 @@ extend:
 	MOVQ end+40(FP), R10
 	LEAQ (AX)(R8*1), R12
 	LEAQ (R15)(R8*1), R13
-	EXTEND(ext8, extdiff, ext1, extdone)
+	EXTEND(extfirst, ext32, extdiff32, ext16, extdiff16, ext8, extdiff, ext1, extdone)
 	MOVQ R12, R8
 	SUBQ AX, R8
 	MOVQ AX, DX
@@ -348,7 +412,7 @@ rep2loop:
 	LEAQ 4(AX), R12
 	ADDQ $4, R13
 	MOVQ end+40(FP), R10
-	EXTEND(rext8, rextdiff, rext1, rextdone)
+	EXTEND(rextfirst, rext32, rextdiff32, rext16, rextdiff16, rext8, rextdiff, rext1, rextdone)
 	MOVQ R12, R8
 	SUBQ AX, R8
 	MOVQ rep1+8(FP), DX
