@@ -337,6 +337,11 @@ extend:
 	MOVQ anchor+24(FP), R10
 	MOVQ AX, R13
 	SUBQ R10, R13
+
+	// ip0 moves to the match's end now, a copy of the extension's
+	// result: the next search's loads wait on it, and ip0 plus ml would
+	// have added two steps to that wait.
+	MOVQ R12, AX
 	MOVQ fastCtx_nlits(R14), DX
 	ADDQ fastCtx_lits(R14), DX
 	CMPQ R13, $16
@@ -384,7 +389,6 @@ litdone:
 	MOVL R8, seq_ml(DX)
 	MOVL R15, seq_offset(DX)
 	MOVL $0, seq_ofx(DX)
-	ADDQ R8, AX
 	MOVQ AX, anchor+24(FP)
 	CMPQ AX, ilimit+32(FP)
 	JGT  outer
@@ -409,18 +413,22 @@ rep2loop:
 	MOVL (SI)(AX*1), DX
 	CMPL DX, (SI)(R13*1)
 	JNE  outer
+
+	// ip0 is entered first (nothing between reads the table), so that
+	// ip0 can move to the match's end as soon as it is known.
+	HASH((SI)(AX*1), R14)
+	LEAL (R11)(AX*1), DX
+	MOVL DX, (DI)(R14*4)
 	LEAQ 4(AX), R12
 	ADDQ $4, R13
 	MOVQ end+40(FP), R10
 	EXTEND(rextfirst, rext32, rextdiff32, rext16, rextdiff16, rext8, rextdiff, rext1, rextdone)
 	MOVQ R12, R8
 	SUBQ AX, R8
+	MOVQ R12, AX
 	MOVQ rep1+8(FP), DX
 	MOVQ R15, rep1+8(FP)
 	MOVQ DX, rep2+16(FP)
-	HASH((SI)(AX*1), R12)
-	LEAL (R11)(AX*1), DX
-	MOVL DX, (DI)(R12*4)
 	MOVQ c+0(FP), R14
 	MOVQ fastCtx_nseqs(R14), DX
 	INCQ fastCtx_nseqs(R14)
@@ -430,7 +438,6 @@ rep2loop:
 	MOVL R8, seq_ml(DX)
 	MOVL R15, seq_offset(DX)
 	MOVL $0, seq_ofx(DX)
-	ADDQ R8, AX
 	MOVQ AX, anchor+24(FP)
 	JMP  rep2loop
 
