@@ -9,6 +9,9 @@
 // base is taken off, as a 32-bit difference) is from an earlier frame
 // and never compared.
 //
+// A candidate is kept as the 32-bit difference, zero-extended: its sign
+// bit (TESTL) says whether it is stale, and a real one is the position.
+//
 // Registers throughout: SI buf, DI the table, R9 the hash multiplier,
 // CX the hash shift, R11 base, AX ip0. The search uses BX ip2, R8 step,
 // R10 nextStep, R12 the 8 bytes at ip2, R13 ip0's hash, R14 the next
@@ -115,6 +118,8 @@ ldone:
 
 // fastDummy stands in for a stale candidate's bytes (see cand0): any
 // value does, the candidate being checked again where they compare equal.
+// Its index from buf (the frame's dummy) is never a position in buf, as
+// fastDummy lies outside every buffer, so that check is exact.
 DATA  ·fastDummy+0(SB)/8, $0x9abcdef012345678
 GLOBL ·fastDummy(SB), RODATA|NOPTR, $8
 
@@ -142,7 +147,6 @@ outer:
 	HASH(1(SI)(AX*1), R14)
 	MOVL    (DI)(R13*4), R15
 	SUBL    R11, R15
-	MOVLQSX R15, R15
 
 	// The first turn after a match (or the block's start) branches on
 	// whether a candidate is stale: where matches are close together
@@ -160,7 +164,7 @@ outer:
 	JEQ  foundRep
 
 fcand0:
-	TESTQ R15, R15
+	TESTL R15, R15
 	JLT   fnext0
 	MOVL  (SI)(AX*1), DX
 	CMPL  DX, (SI)(R15*1)
@@ -169,7 +173,6 @@ fcand0:
 fnext0:
 	MOVL    (DI)(R14*4), R15
 	SUBL    R11, R15
-	MOVLQSX R15, R15
 	MOVQ    R14, R13
 	IMULQ   R9, R12
 	SHRQ    CX, R12
@@ -178,7 +181,7 @@ fnext0:
 	INCQ    BX
 	LEAL    (R11)(AX*1), DX
 	MOVL    DX, (DI)(R13*4)
-	TESTQ   R15, R15
+	TESTL   R15, R15
 	JLT     fnext1
 	MOVL    (SI)(AX*1), DX
 	CMPL    DX, (SI)(R15*1)
@@ -188,7 +191,6 @@ fnext1:
 	// As next1 below; ip2 stays short of nextStep (128 on) here.
 	MOVL    (DI)(R14*4), R15
 	SUBL    R11, R15
-	MOVLQSX R15, R15
 	MOVQ    R14, R13
 	HASH((SI)(BX*1), R14)
 	LEAQ    -1(BX), AX
@@ -214,7 +216,7 @@ cand0:
 	// this frame's position is close to random on a frame's first pass
 	// over it and mispredicted as a branch of its own, where a search
 	// that goes on finds few matches.
-	TESTQ   R15, R15
+	TESTL   R15, R15
 	CMOVQLT dummy+56(FP), R15
 	MOVL    (SI)(AX*1), DX
 	CMPL    DX, (SI)(R15*1)
@@ -223,7 +225,6 @@ cand0:
 next0:
 	MOVL    (DI)(R14*4), R15
 	SUBL    R11, R15
-	MOVLQSX R15, R15
 	MOVQ    R14, R13
 	IMULQ   R9, R12
 	SHRQ    CX, R12
@@ -234,7 +235,7 @@ next0:
 	INCQ  BX
 	LEAL  (R11)(AX*1), DX
 	MOVL  DX, (DI)(R13*4)
-	TESTQ   R15, R15
+	TESTL   R15, R15
 	CMOVQLT dummy+56(FP), R15
 	MOVL    (SI)(AX*1), DX
 	CMPL    DX, (SI)(R15*1)
@@ -243,7 +244,6 @@ next0:
 next1:
 	MOVL    (DI)(R14*4), R15
 	SUBL    R11, R15
-	MOVLQSX R15, R15
 	MOVQ    R14, R13
 	HASH((SI)(BX*1), R14)
 	LEAQ    -1(BX), AX
