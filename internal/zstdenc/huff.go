@@ -16,12 +16,17 @@ const (
 
 // huffCTable is a canonical Huffman code for literals.
 type huffCTable struct {
-	code [maxHuffSymbols]uint16
+	// bits holds each symbol's code length up to maxSym, 0 for a symbol
+	// without a code (what estimate checks before the table codes a
+	// block's literals); past maxSym nothing is read.
 	bits [maxHuffSymbols]uint8
 	// ce holds each symbol's code, then (from maxHuffSymbols on) its
 	// length, both 64-bit: the stream loops in assembly shift a code
 	// from memory into place and add a length from memory, one
 	// instruction each, where one packed entry took two more to split.
+	// Only the symbols with a code are written: the streams code no
+	// other (a table's own block's literals, or a later block's that
+	// estimate found every symbol of in bits).
 	ce     [2 * maxHuffSymbols]uint64
 	maxSym int
 	log    uint8 // the longest code
@@ -81,10 +86,12 @@ func (b *huffBuilder) build(t *huffCTable, count *[256]uint32, maxSym int, limit
 	t.maxSym = maxSym
 	// Canonical codes as zstd decoders rebuild them from the weights:
 	// the longest codes first from zero, symbols in order within a length.
-	var nPer [huffMaxLog + 2]uint16
-	var valPer [huffMaxLog + 2]uint16
+	// Code lengths are at most huffMaxLog (< 16): the masks only drop
+	// the bounds checks.
+	var nPer [16]uint16
+	var valPer [16]uint16
 	for s := 0; s <= maxSym; s++ {
-		nPer[t.bits[s]]++
+		nPer[t.bits[s]&15]++
 	}
 	v := uint16(0)
 	for n := int(t.log); n > 0; n-- {
@@ -94,18 +101,10 @@ func (b *huffBuilder) build(t *huffCTable, count *[256]uint32, maxSym int, limit
 	}
 	for s := 0; s <= maxSym; s++ {
 		if nb := t.bits[s]; nb != 0 {
-			t.code[s] = valPer[nb]
-			valPer[nb]++
-		} else {
-			t.code[s] = 0
+			t.ce[s] = uint64(valPer[nb&15])
+			t.ce[maxHuffSymbols+s] = uint64(nb)
+			valPer[nb&15]++
 		}
-	}
-	for s := maxSym + 1; s < maxHuffSymbols; s++ {
-		t.bits[s], t.code[s] = 0, 0
-	}
-	for s := range maxHuffSymbols {
-		t.ce[s] = uint64(t.code[s])
-		t.ce[maxHuffSymbols+s] = uint64(t.bits[s])
 	}
 }
 
