@@ -109,52 +109,61 @@ func (b *huffBuilder) build(t *huffCTable, count *[256]uint32, maxSym int, limit
 }
 
 // lengths sets t.bits to an optimal code of b.lim and returns its depth.
+// The leaves' counts and symbols are read from the sorted keys; nodes
+// below n hold the leaves' parents only. Node indices stay below
+// 2*maxHuffSymbols, which the masks tell the compiler (no bounds checks).
 func (b *huffBuilder) lengths(t *huffCTable, maxSym int) uint8 {
 	n := 0
 	for s := 0; s <= maxSym; s++ {
 		t.bits[s] = 0
 		if b.lim[s] != 0 {
-			b.nodes[n] = huffNode{count: b.lim[s], sym: uint16(s)}
+			b.nodes[n&(2*maxHuffSymbols-1)] = huffNode{count: b.lim[s], sym: uint16(s)}
 			n++
 		}
+	}
+	t.log = 0
+	if n < 2 {
+		return 0
 	}
 	// Sort by count then symbol: both fit one uint32 key (a block has at
 	// most 2^17 literals), which sorts without a comparison function.
 	keys := b.keys[:n]
 	sortLeaves(keys, b.nodes[:n])
-	for i, k := range keys {
-		b.nodes[i] = huffNode{count: k >> 8, sym: uint16(k & 0xFF)}
-	}
-	leaves := b.nodes[:n]
+	nodes := &b.nodes
+	const mask = 2*maxHuffSymbols - 1
 	// Two queues: the sorted leaves, and the internal nodes, made in
 	// order of weight.
 	li, ii, next := 0, n, n
-	pick := func() int {
-		if li < n && (ii >= next || leaves[li].count <= b.nodes[ii].count) {
-			li++
-			return li - 1
+	pick := func() (int, uint32) {
+		if li < n {
+			c := keys[li] >> 8
+			if ii >= next || c <= nodes[ii&mask].count {
+				li++
+				return li - 1, c
+			}
 		}
 		ii++
-		return ii - 1
+		return ii - 1, nodes[(ii-1)&mask].count
 	}
 	for next < 2*n-1 {
-		x := pick()
-		y := pick()
-		b.nodes[next] = huffNode{count: b.nodes[x].count + b.nodes[y].count}
-		b.nodes[x].parent = uint16(next)
-		b.nodes[y].parent = uint16(next)
+		x, cx := pick()
+		y, cy := pick()
+		nodes[next&mask] = huffNode{count: cx + cy}
+		nodes[x&mask].parent = uint16(next)
+		nodes[y&mask].parent = uint16(next)
 		next++
 	}
+	depth := &b.depth
 	root := 2*n - 2
-	b.depth[root] = 0
+	depth[root&mask] = 0
+	for i := root - 1; i >= n; i-- {
+		depth[i&mask] = depth[nodes[i&mask].parent&mask] + 1
+	}
 	maxDepth := uint8(0)
-	for i := root - 1; i >= 0; i-- {
-		d := b.depth[b.nodes[i].parent] + 1
-		b.depth[i] = d
-		if i < n {
-			t.bits[b.nodes[i].sym] = d
-			maxDepth = max(maxDepth, d)
-		}
+	for i, k := range keys {
+		d := depth[nodes[i&mask].parent&mask] + 1
+		t.bits[k&0xFF] = d
+		maxDepth = max(maxDepth, d)
 	}
 	t.log = maxDepth
 	return maxDepth

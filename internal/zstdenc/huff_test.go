@@ -98,3 +98,117 @@ func FuzzSortLeaves(f *testing.F) {
 		}
 	})
 }
+
+// lengthsRef is huffBuilder.lengths as it was before it read the leaves
+// from the sorted keys: the reference the build is held to.
+func lengthsRef(b *huffBuilder, bits *[maxHuffSymbols]uint8, maxSym int) uint8 {
+	n := 0
+	for s := 0; s <= maxSym; s++ {
+		bits[s] = 0
+		if b.lim[s] != 0 {
+			b.nodes[n] = huffNode{count: b.lim[s], sym: uint16(s)}
+			n++
+		}
+	}
+	keys := b.keys[:n]
+	sortLeaves(keys, b.nodes[:n])
+	for i, k := range keys {
+		b.nodes[i] = huffNode{count: k >> 8, sym: uint16(k & 0xFF)}
+	}
+	leaves := b.nodes[:n]
+	li, ii, next := 0, n, n
+	pick := func() int {
+		if li < n && (ii >= next || leaves[li].count <= b.nodes[ii].count) {
+			li++
+			return li - 1
+		}
+		ii++
+		return ii - 1
+	}
+	for next < 2*n-1 {
+		x := pick()
+		y := pick()
+		b.nodes[next] = huffNode{count: b.nodes[x].count + b.nodes[y].count}
+		b.nodes[x].parent = uint16(next)
+		b.nodes[y].parent = uint16(next)
+		next++
+	}
+	if n == 0 {
+		return 0
+	}
+	root := 2*n - 2
+	b.depth[root] = 0
+	maxDepth := uint8(0)
+	for i := root - 1; i >= 0; i-- {
+		d := b.depth[b.nodes[i].parent] + 1
+		b.depth[i] = d
+		if i < n {
+			bits[b.nodes[i].sym] = d
+			maxDepth = max(maxDepth, d)
+		}
+	}
+	return maxDepth
+}
+
+// checkLengths holds lengths to lengthsRef on the counts in lim.
+func checkLengths(t *testing.T, lim []uint32) {
+	t.Helper()
+	var b, r huffBuilder
+	var tab huffCTable
+	var want [maxHuffSymbols]uint8
+	maxSym := len(lim) - 1
+	copy(b.lim[:], lim)
+	copy(r.lim[:], lim)
+	d := b.lengths(&tab, maxSym)
+	wd := lengthsRef(&r, &want, maxSym)
+	if d != wd || tab.log != wd || tab.bits != want {
+		t.Fatalf("counts %v: depth %d (log %d), lengths %v; want %d, %v", lim, d, tab.log, tab.bits[:maxSym+1], wd, want[:maxSym+1])
+	}
+}
+
+// The Huffman code lengths are the reference's on random counts: few
+// and many symbols, equal counts (the ties), skewed ones (deep trees) and
+// a single symbol.
+func TestHuffLengthsMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := 0; trial < 3000; trial++ {
+		maxSym := rng.IntN(256)
+		lim := make([]uint32, maxSym+1)
+		p := rng.IntN(257)
+		for s := range lim {
+			if rng.IntN(256) < p {
+				switch trial % 4 {
+				case 0:
+					lim[s] = 1 + uint32(rng.IntN(8))
+				case 1:
+					lim[s] = 1 + uint32(rng.IntN(1<<17))
+				case 2:
+					lim[s] = 1 << uint(rng.IntN(17))
+				default:
+					lim[s] = 100
+				}
+			}
+		}
+		checkLengths(t, lim)
+	}
+	checkLengths(t, []uint32{0, 5})
+	checkLengths(t, []uint32{3, 5})
+}
+
+// FuzzHuffLengthsMatchesReference: lengths is the reference's on any
+// counts (two bytes a symbol, up to 256 symbols).
+func FuzzHuffLengthsMatchesReference(f *testing.F) {
+	f.Add([]byte{1, 0, 2, 0, 3, 0, 0, 0, 9, 1})
+	f.Add([]byte{1, 0, 1, 0, 1, 0, 1, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n := min(len(data)/2, maxHuffSymbols)
+		if n == 0 {
+			return
+		}
+		lim := make([]uint32, n)
+		for i := range lim {
+			lim[i] = uint32(data[2*i]) | uint32(data[2*i+1])<<8
+		}
+		checkLengths(t, lim)
+	})
+}
