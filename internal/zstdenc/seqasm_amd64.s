@@ -68,10 +68,11 @@ loop:
 	ANDL    $63, AX
 	FSE_ENCODE(R12, R15)
 
-	// The literal length's extra bits.
+	// The literal length's extra bits, its low DX bits.
 	MOVQ    llBits+80(FP), DX
 	MOVBLZX (DX)(AX*1), DX
 	MOVL    seq_ll(SI), CX
+	BZHIQ   DX, CX, CX
 	SHLXQ   R9, CX, CX
 	ORQ     CX, R8
 	ADDQ    DX, R9
@@ -96,7 +97,10 @@ loop:
 	FLUSH
 
 extra:
+	// The match length's, the low DX bits of the length less 3.
 	MOVL  seq_ml(SI), CX
+	SUBL  $3, CX
+	BZHIQ DX, CX, CX
 	SHLXQ R9, CX, CX
 	ORQ   CX, R8
 	ADDQ  DX, R9
@@ -198,8 +202,6 @@ llbig:
 lldone:
 	MOVQ lc+16(FP), R11
 	MOVB AL, (R11)(DI*1)
-	ANDL seqCodeTables_llMask(R15)(AX*4), CX
-	MOVL CX, seq_ll(SI)
 	INCL (R14)(AX*4)
 
 	// The match length code, of the length less 3.
@@ -218,8 +220,6 @@ mlbig:
 mldone:
 	MOVQ mc+32(FP), R13
 	MOVB AL, (R13)(DI*1)
-	ANDL seqCodeTables_mlMask(R15)(AX*4), CX
-	MOVL CX, seq_ml(SI)
 	INCL 512(R14)(AX*4)
 
 	ADDQ $16, SI
