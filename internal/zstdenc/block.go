@@ -47,7 +47,7 @@ func (e *Encoder) seqCodes() {
 	if haveSeqBitsAsm && n > 0 {
 		// The same pass in assembly (seqasm_amd64.s), the three offsets
 		// in registers.
-		seqCodesAsm(&sq[0], n, &lc[0], &oc[0], &mc[0], &e.counts, &r, &seqCodeTabs)
+		seqCodesAsm(&sq[0], n, &lc[0], &oc[0], &mc[0], &e.counts, &r, &seqCodeTabs, 0)
 		e.nextRep = r
 		return
 	}

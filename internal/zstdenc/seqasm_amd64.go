@@ -23,10 +23,11 @@ func encodeSeqsAsm(dst *byte, seqs *seq, lc, oc, mc *uint8, ll, of, ml *fseCTabl
 // seqs, the offset coded against the repeat offsets r (left as the
 // decoder will hold them), the three codes stored and counted, and the
 // offset code's extra bits left in the sequence. It uses BSR only, but runs where
-// encodeSeqsAsm does so that one switch selects both.
+// encodeSeqsAsm does so that one switch selects both. hits is its own
+// slot (the repeat candidates it counts).
 //
 //go:noescape
-func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *[3]uint32, tabs *seqCodeTables)
+func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *[3]uint32, tabs *seqCodeTables, hits int)
 
 // huffStreamAsm writes the codes of the n literals at src, last first,
 // into dst as huffStream does, and returns the bytes written and the
