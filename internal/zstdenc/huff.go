@@ -62,6 +62,7 @@ type huffBuilder struct {
 	depth [2 * maxHuffSymbols]uint8
 	lim   [maxHuffSymbols]uint32
 	keys  [maxHuffSymbols]uint32
+	n     int // the leaves in keys
 }
 
 // build makes t a Huffman code of count (at least two symbols present)
@@ -72,16 +73,8 @@ type huffBuilder struct {
 func (b *huffBuilder) build(t *huffCTable, count *[256]uint32, maxSym int, limit uint8) {
 	copy(b.lim[:maxSym+1], count[:maxSym+1])
 	floor := uint32(1)
-	for {
-		if b.lengths(t, maxSym) <= limit {
-			break
-		}
+	for d := b.lengths(t, maxSym); d > limit; d = b.raise(t, floor) {
 		floor *= 2
-		for s := 0; s <= maxSym; s++ {
-			if count[s] != 0 && b.lim[s] < floor {
-				b.lim[s] = floor
-			}
-		}
 	}
 	t.maxSym = maxSym
 	// Canonical codes as zstd decoders rebuild them from the weights:
@@ -122,13 +115,48 @@ func (b *huffBuilder) lengths(t *huffCTable, maxSym int) uint8 {
 		}
 	}
 	t.log = 0
+	b.n = n
 	if n < 2 {
 		return 0
 	}
 	// Sort by count then symbol: both fit one uint32 key (a block has at
 	// most 2^17 literals), which sorts without a comparison function.
+	sortLeaves(b.keys[:n], b.nodes[:n])
+	return b.tree(t)
+}
+
+// raise sets t.bits to an optimal code of the counts lengths last sorted
+// with those below floor raised to it, and returns its depth: the keys
+// up to floor, a prefix of the sorted ones, all become floor's and go in
+// order of symbol (a bitmap of them read in order), the rest keep their
+// order. What lengths would do with the raised counts, without building
+// the leaves and sorting them again: skewed literals (sparse_f64's) reach
+// the 11-bit limit in most blocks and raise the floor once or more.
+func (b *huffBuilder) raise(t *huffCTable, floor uint32) uint8 {
+	keys := b.keys[:b.n]
+	var occ [maxHuffSymbols / 64]uint64
+	m := 0
+	for m < len(keys) && keys[m]>>8 <= floor {
+		s := keys[m] & 0xFF
+		occ[s>>6] |= 1 << (s & 63)
+		m++
+	}
+	j := 0
+	for w, x := range occ {
+		for x != 0 {
+			keys[j&(maxHuffSymbols-1)] = floor<<8 | uint32(w<<6|bits.TrailingZeros64(x))
+			x &= x - 1
+			j++
+		}
+	}
+	return b.tree(t)
+}
+
+// tree sets t.bits to the code lengths of the Huffman tree of the n
+// sorted keys (count<<8|sym, n at least 2) and returns the depth.
+func (b *huffBuilder) tree(t *huffCTable) uint8 {
+	n := b.n
 	keys := b.keys[:n]
-	sortLeaves(keys, b.nodes[:n])
 	nodes := &b.nodes
 	const mask = 2*maxHuffSymbols - 1
 	// Two queues: the sorted leaves, and the internal nodes, made in

@@ -1,6 +1,7 @@
 package zstdenc
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -210,5 +211,123 @@ func FuzzHuffLengthsMatchesReference(f *testing.F) {
 			lim[i] = uint32(data[2*i]) | uint32(data[2*i+1])<<8
 		}
 		checkLengths(t, lim)
+	})
+}
+
+// buildBitsRef is the build's code lengths as they were made before
+// raise: the counts under a doubling floor raised to it and lengthsRef
+// run again until the code fits limit. It reports how many times the
+// floor was raised.
+func buildBitsRef(count []uint32, limit uint8) (bits [maxHuffSymbols]uint8, depth uint8, raised int) {
+	var r huffBuilder
+	maxSym := len(count) - 1
+	copy(r.lim[:], count)
+	floor := uint32(1)
+	for {
+		if depth = lengthsRef(&r, &bits, maxSym); depth <= limit {
+			return bits, depth, raised
+		}
+		floor *= 2
+		raised++
+		for s := 0; s <= maxSym; s++ {
+			if count[s] != 0 && r.lim[s] < floor {
+				r.lim[s] = floor
+			}
+		}
+	}
+}
+
+// checkBuild holds the build's code lengths and depth to buildBitsRef's,
+// and its codes to a canonical code of those lengths (each length's
+// codes in order of symbol, the longest from zero).
+func checkBuild(t *testing.T, count []uint32, limit uint8) int {
+	t.Helper()
+	var b huffBuilder
+	var tab huffCTable
+	var cnt [256]uint32
+	copy(cnt[:], count)
+	maxSym := len(count) - 1
+	b.build(&tab, &cnt, maxSym, limit)
+	want, depth, raised := buildBitsRef(count, limit)
+	if tab.log != depth || !slices.Equal(tab.bits[:maxSym+1], want[:maxSym+1]) {
+		t.Fatalf("counts %v limit %d: depth %d, lengths %v; want %d, %v", count, limit, tab.log, tab.bits[:maxSym+1], depth, want[:maxSym+1])
+	}
+	next := uint64(0)
+	for l := tab.log; l > 0; l-- {
+		for s := 0; s <= maxSym; s++ {
+			if tab.bits[s] == l {
+				if tab.ce[s] != next || tab.ce[maxHuffSymbols+s] != uint64(l) {
+					t.Fatalf("counts %v: symbol %d code %d/%d, want %d/%d", count, s, tab.ce[s], tab.ce[maxHuffSymbols+s], next, l)
+				}
+				next++
+			}
+		}
+		next >>= 1
+	}
+	return raised
+}
+
+// The build raises its floor (raise) exactly as the loop before it
+// (lengths from scratch on the raised counts): skewed counts with many
+// rare symbols, at limits from the least that holds them to 3 more
+// (at most 11), so that most builds raise the floor once or more.
+func TestHuffBuildMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	raised := 0
+	for trial := 0; trial < 3000; trial++ {
+		count := make([]uint32, 2+rng.IntN(255))
+		for s := range count {
+			switch rng.IntN(4) {
+			case 0:
+			case 1:
+				count[s] = 1 + uint32(rng.IntN(3))
+			case 2:
+				count[s] = 1 << uint(rng.IntN(17))
+			default:
+				count[s] = 1 + uint32(rng.IntN(1<<12))
+			}
+		}
+		count[0], count[len(count)-1] = max(count[0], 1), max(count[len(count)-1], 1)
+		present := 0
+		for _, c := range count {
+			if c != 0 {
+				present++
+			}
+		}
+		// A limit that holds every symbol present, as the build's
+		// callers give (optimalTableLog's at least).
+		least := bits.Len(uint(present - 1))
+		limit := min(least+rng.IntN(4), huffMaxLog)
+		raised += checkBuild(t, count, uint8(max(limit, least)))
+	}
+	if raised < 1000 {
+		t.Fatalf("the floor was raised %d times in 3000 builds: the test does not reach raise", raised)
+	}
+}
+
+// FuzzHuffBuildMatchesReference: the build is the reference's on any
+// counts (two bytes a symbol, at least two symbols present) and limits.
+func FuzzHuffBuildMatchesReference(f *testing.F) {
+	f.Add([]byte{1, 0, 1, 0, 0, 1, 0, 0x80, 3, 0}, uint8(2))
+	f.Fuzz(func(t *testing.T, data []byte, lim uint8) {
+		n := min(len(data)/2, maxHuffSymbols)
+		if n < 2 {
+			return
+		}
+		count := make([]uint32, n)
+		present := 0
+		for i := range count {
+			count[i] = uint32(data[2*i]) | uint32(data[2*i+1])<<8
+			if count[i] != 0 {
+				present++
+			}
+		}
+		// The build's callers: at least two symbols, and a limit that
+		// holds them all (optimalTableLog's at least).
+		if present < 2 || count[n-1] == 0 {
+			return
+		}
+		limit := uint8(bits.Len(uint(present-1))) + lim%4
+		checkBuild(t, count, min(limit, huffMaxLog))
 	})
 }
