@@ -6,11 +6,12 @@ import (
 )
 
 // seq is one sequence: ll literals, then ml bytes copied from offset
-// back. seqCodes replaces ll and ml by the extra bits their codes leave
-// to write and sets ofx to the offset code's, so that the sequence bit
-// stream writes them without masking.
+// back. seqCodes sets ofx to the offset code's extra bits; the sequence
+// bit stream takes the lengths' extra bits as their low bits (BZHI in
+// assembly), which left seqCodes two loads and two stores a sequence
+// fewer than storing them back.
 type seq struct {
-	ll, ml uint32 // after seqCodes, their codes' extra bits
+	ll, ml uint32
 	offset uint32
 	ofx    uint32 // the offset code's extra bits, set by seqCodes
 }
@@ -36,7 +37,7 @@ func minGain(n, strat int) int {
 // will read it, following the decoder's three repeat offsets (RFC 8878
 // 3.1.2.5): a repeat costs fewer bits, whatever the match finder knew.
 // In the same pass it sets the three codes of each sequence, counts
-// them, and leaves in the sequence the extra bits each code leaves.
+// them, and leaves in the sequence the offset code's extra bits.
 func (e *Encoder) seqCodes() {
 	r := e.rep
 	n := len(e.seqs)
@@ -46,7 +47,7 @@ func (e *Encoder) seqCodes() {
 	if haveSeqBitsAsm && n > 0 {
 		// The same pass in assembly (seqasm_amd64.s), the three offsets
 		// in registers.
-		seqCodesAsm(&sq[0], n, &lc[0], &oc[0], &mc[0], &e.counts, &r, &seqCodeTabs)
+		seqCodesAsm(&sq[0], n, &lc[0], &oc[0], &mc[0], &e.counts, &r, &seqCodeTabs, 0)
 		e.nextRep = r
 		return
 	}
@@ -87,8 +88,6 @@ func (e *Encoder) seqCodes() {
 		}
 		l, m, of := llCode(s.ll), mlCode(s.ml-3), uint8(highbit(ob))
 		lc[i], mc[i], oc[i] = l, m, of
-		s.ll &= llMask64[l&63]
-		s.ml = (s.ml - 3) & mlMask64[m&63]
 		s.ofx = ob ^ 1<<(of&31)
 		cl[l&63]++
 		co[of&63]++

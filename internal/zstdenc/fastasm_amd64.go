@@ -35,10 +35,11 @@ type fastCtx struct {
 // (fastasm_amd64.s), step for step: from c.ip0 to ilimit it finds the
 // matches, extends them, stores their literals and sequences after
 // c.nlits and c.nseqs, and leaves c.rep1, c.rep2 and c.anchor as the
-// Go loop leaves its values. rep1 and the others are its variables.
+// Go loop leaves its values. rep1 and the others are its variables;
+// dummy is its own slot (fastDummy's index from c.buf).
 //
 //go:noescape
-func fastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur int)
+func fastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, dummy int)
 
 // fastAsm runs the fast strategy through fastBlockAsm when the buffers
 // leave the room it writes without checks, and reports whether it did.
@@ -55,7 +56,7 @@ func (e *Encoder) fastAsm(buf []byte, table []uint32, hh hasher, start, end int)
 		mul: hh.mul, shift: uint64(hh.shift), base: uint64(e.base),
 		ip0: ip0, bufLen: len(buf), nlits: len(e.lits), nseqs: len(e.seqs),
 	}
-	fastBlockAsm(&c, int(e.mrep[0]), int(e.mrep[1]), start, end-8, end, 0)
+	fastBlockAsm(&c, int(e.mrep[0]), int(e.mrep[1]), start, end-8, end, 0, 0)
 	e.lits = lits[:c.nlits]
 	e.seqs = seqs[:c.nseqs]
 	e.mrep = [2]uint32{uint32(c.rep1), uint32(c.rep2)}

@@ -9,6 +9,9 @@
 // base is taken off, as a 32-bit difference) is from an earlier frame
 // and never compared.
 //
+// A candidate is kept as the 32-bit difference, zero-extended: its sign
+// bit (TESTL) says whether it is stale, and a real one is the position.
+//
 // Registers throughout: SI buf, DI the table, R9 the hash multiplier,
 // CX the hash shift, R11 base, AX ip0. The search uses BX ip2, R8 step,
 // R10 nextStep, R12 the 8 bytes at ip2, R13 ip0's hash, R14 the next
@@ -22,7 +25,67 @@
 	SHRQ  CX, dst
 
 // R12 = the end of the match of R12 against R13 (R12 > R13), at most R10.
-#define EXTEND(l8, ldiff, l1, ldone) \
+// The first 16 bytes are compared a word at a time (most matches end
+// there, and a word's compare decides soonest), the rest 32 at a time (SSE2:
+// PCMPEQB and PMOVMSKB, a bit per equal byte), then 16, 8 and one.
+// DX and R14 are scratch.
+#define EXTEND(lfirst, l32, ldiff32, l16, ldiff16, l8, ldiff, l1, ldone) \
+lfirst: \
+	LEAQ  8(R12), DX \
+	CMPQ  DX, R10 \
+	JGT   l1 \
+	MOVQ  (SI)(R12*1), DX \
+	XORQ  (SI)(R13*1), DX \
+	JNZ   ldiff \
+	ADDQ  $8, R12 \
+	ADDQ  $8, R13 \
+	LEAQ  8(R12), DX \
+	CMPQ  DX, R10 \
+	JGT   l1 \
+	MOVQ  (SI)(R12*1), DX \
+	XORQ  (SI)(R13*1), DX \
+	JNZ   ldiff \
+	ADDQ  $8, R12 \
+	ADDQ  $8, R13 \
+l32: \
+	LEAQ     32(R12), DX \
+	CMPQ     DX, R10 \
+	JGT      l16 \
+	MOVOU    (SI)(R12*1), X0 \
+	MOVOU    16(SI)(R12*1), X2 \
+	MOVOU    (SI)(R13*1), X1 \
+	MOVOU    16(SI)(R13*1), X3 \
+	PCMPEQB  X1, X0 \
+	PCMPEQB  X3, X2 \
+	MOVOU    X0, X1 \
+	PAND     X2, X1 \
+	PMOVMSKB X1, DX \
+	XORL     $0xFFFF, DX \
+	JNZ      ldiff32 \
+	ADDQ     $32, R12 \
+	ADDQ     $32, R13 \
+	JMP      l32 \
+ldiff32: \
+	PMOVMSKB X0, DX \
+	PMOVMSKB X2, R14 \
+	SHLL     $16, R14 \
+	ORL      R14, DX \
+	NOTL     DX \
+	BSFL     DX, DX \
+	ADDQ     DX, R12 \
+	JMP      ldone \
+l16: \
+	LEAQ     16(R12), DX \
+	CMPQ     DX, R10 \
+	JGT      l8 \
+	MOVOU    (SI)(R12*1), X0 \
+	MOVOU    (SI)(R13*1), X1 \
+	PCMPEQB  X1, X0 \
+	PMOVMSKB X0, DX \
+	XORL     $0xFFFF, DX \
+	JNZ      ldiff16 \
+	ADDQ     $16, R12 \
+	ADDQ     $16, R13 \
 l8: \
 	LEAQ  8(R12), DX \
 	CMPQ  DX, R10 \
@@ -32,7 +95,11 @@ l8: \
 	JNZ   ldiff \
 	ADDQ  $8, R12 \
 	ADDQ  $8, R13 \
-	JMP   l8 \
+	JMP   l1 \
+ldiff16: \
+	BSFL  DX, DX \
+	ADDQ  DX, R12 \
+	JMP   ldone \
 ldiff: \
 	BSFQ  DX, DX \
 	SHRQ  $3, DX \
@@ -49,10 +116,20 @@ l1: \
 	JMP     l1 \
 ldone:
 
-// func fastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur int)
-TEXT ·fastBlockAsm(SB), NOSPLIT, $0-56
+// fastDummy stands in for a stale candidate's bytes (see cand0): any
+// value does, the candidate being checked again where they compare equal.
+// Its index from buf (the frame's dummy) is never a position in buf, as
+// fastDummy lies outside every buffer, so that check is exact.
+DATA  ·fastDummy+0(SB)/8, $0x9abcdef012345678
+GLOBL ·fastDummy(SB), RODATA|NOPTR, $8
+
+// func fastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, dummy int)
+TEXT ·fastBlockAsm(SB), NOSPLIT, $0-64
 	MOVQ c+0(FP), DX
 	MOVQ fastCtx_buf(DX), SI
+	LEAQ ·fastDummy(SB), R8
+	SUBQ SI, R8
+	MOVQ R8, dummy+56(FP)
 	MOVQ fastCtx_table(DX), DI
 	MOVQ fastCtx_mul(DX), R9
 	MOVQ fastCtx_shift(DX), CX
@@ -70,7 +147,57 @@ outer:
 	HASH(1(SI)(AX*1), R14)
 	MOVL    (DI)(R13*4), R15
 	SUBL    R11, R15
-	MOVLQSX R15, R15
+
+	// The first turn after a match (or the block's start) branches on
+	// whether a candidate is stale: where matches are close together
+	// (text) most are real and found there, and the branch resolves
+	// before the candidate's bytes are read. The turns after it, where a
+	// search goes on through data without matches, take the candidates
+	// without that branch (see cand0).
+	LEAL (R11)(AX*1), DX
+	MOVL DX, (DI)(R13*4)
+	MOVQ (SI)(BX*1), R12
+	MOVQ BX, DX
+	SUBQ rep1+8(FP), DX
+	JLE  fcand0
+	CMPL R12, (SI)(DX*1)
+	JEQ  foundRep
+
+fcand0:
+	TESTL R15, R15
+	JLT   fnext0
+	MOVL  (SI)(AX*1), DX
+	CMPL  DX, (SI)(R15*1)
+	JEQ   found0
+
+fnext0:
+	MOVL    (DI)(R14*4), R15
+	SUBL    R11, R15
+	MOVQ    R14, R13
+	IMULQ   R9, R12
+	SHRQ    CX, R12
+	MOVQ    R12, R14
+	INCQ    AX
+	INCQ    BX
+	LEAL    (R11)(AX*1), DX
+	MOVL    DX, (DI)(R13*4)
+	TESTL   R15, R15
+	JLT     fnext1
+	MOVL    (SI)(AX*1), DX
+	CMPL    DX, (SI)(R15*1)
+	JEQ     found1
+
+fnext1:
+	// As next1 below; ip2 stays short of nextStep (128 on) here.
+	MOVL    (DI)(R14*4), R15
+	SUBL    R11, R15
+	MOVQ    R14, R13
+	HASH((SI)(BX*1), R14)
+	LEAQ    -1(BX), AX
+	LEAQ    1(BX), BX
+	LEAQ    1(BX), DX
+	CMPQ    DX, ilimit+32(FP)
+	JGE     finish
 
 search:
 	// ip0: entered, then the repeat offset at ip2, then the candidate.
@@ -84,16 +211,20 @@ search:
 	JEQ  foundRep
 
 cand0:
-	TESTQ R15, R15
-	JLT   next0
-	MOVL  (SI)(AX*1), DX
-	CMPL  DX, (SI)(R15*1)
-	JEQ   found0
+	// A stale candidate (negative) reads fastDummy instead, so that one
+	// branch, taken on equal bytes only, decides: whether the table held
+	// this frame's position is close to random on a frame's first pass
+	// over it and mispredicted as a branch of its own, where a search
+	// that goes on finds few matches.
+	TESTL   R15, R15
+	CMOVQLT dummy+56(FP), R15
+	MOVL    (SI)(AX*1), DX
+	CMPL    DX, (SI)(R15*1)
+	JEQ     maybe0
 
 next0:
 	MOVL    (DI)(R14*4), R15
 	SUBL    R11, R15
-	MOVLQSX R15, R15
 	MOVQ    R14, R13
 	IMULQ   R9, R12
 	SHRQ    CX, R12
@@ -104,16 +235,15 @@ next0:
 	INCQ  BX
 	LEAL  (R11)(AX*1), DX
 	MOVL  DX, (DI)(R13*4)
-	TESTQ R15, R15
-	JLT   next1
-	MOVL  (SI)(AX*1), DX
-	CMPL  DX, (SI)(R15*1)
-	JEQ   found1
+	TESTL   R15, R15
+	CMOVQLT dummy+56(FP), R15
+	MOVL    (SI)(AX*1), DX
+	CMPL    DX, (SI)(R15*1)
+	JEQ     maybe1
 
 next1:
 	MOVL    (DI)(R14*4), R15
 	SUBL    R11, R15
-	MOVLQSX R15, R15
 	MOVQ    R14, R13
 	HASH((SI)(BX*1), R14)
 	LEAQ    -1(BX), AX
@@ -146,10 +276,19 @@ foundRep:
 	INCQ    R8
 	JMP     extend
 
+maybe0:
+	// Equal to fastDummy's bytes: a match only if the candidate was real.
+	CMPQ R15, dummy+56(FP)
+	JEQ  next0
+
 found0:
 	LEAL 1(R11)(AX*1), DX
 	MOVL DX, (DI)(R14*4)
 	JMP  foundCand
+
+maybe1:
+	CMPQ R15, dummy+56(FP)
+	JEQ  next1
 
 found1:
 	CMPQ R8, $4
@@ -186,7 +325,7 @@ extend:
 	MOVQ end+40(FP), R10
 	LEAQ (AX)(R8*1), R12
 	LEAQ (R15)(R8*1), R13
-	EXTEND(ext8, extdiff, ext1, extdone)
+	EXTEND(extfirst, ext32, extdiff32, ext16, extdiff16, ext8, extdiff, ext1, extdone)
 	MOVQ R12, R8
 	SUBQ AX, R8
 	MOVQ AX, DX
@@ -198,6 +337,11 @@ extend:
 	MOVQ anchor+24(FP), R10
 	MOVQ AX, R13
 	SUBQ R10, R13
+
+	// ip0 moves to the match's end now, a copy of the extension's
+	// result: the next search's loads wait on it, and ip0 plus ml would
+	// have added two steps to that wait.
+	MOVQ R12, AX
 	MOVQ fastCtx_nlits(R14), DX
 	ADDQ fastCtx_lits(R14), DX
 	CMPQ R13, $16
@@ -245,7 +389,6 @@ litdone:
 	MOVL R8, seq_ml(DX)
 	MOVL R15, seq_offset(DX)
 	MOVL $0, seq_ofx(DX)
-	ADDQ R8, AX
 	MOVQ AX, anchor+24(FP)
 	CMPQ AX, ilimit+32(FP)
 	JGT  outer
@@ -270,18 +413,22 @@ rep2loop:
 	MOVL (SI)(AX*1), DX
 	CMPL DX, (SI)(R13*1)
 	JNE  outer
+
+	// ip0 is entered first (nothing between reads the table), so that
+	// ip0 can move to the match's end as soon as it is known.
+	HASH((SI)(AX*1), R14)
+	LEAL (R11)(AX*1), DX
+	MOVL DX, (DI)(R14*4)
 	LEAQ 4(AX), R12
 	ADDQ $4, R13
 	MOVQ end+40(FP), R10
-	EXTEND(rext8, rextdiff, rext1, rextdone)
+	EXTEND(rextfirst, rext32, rextdiff32, rext16, rextdiff16, rext8, rextdiff, rext1, rextdone)
 	MOVQ R12, R8
 	SUBQ AX, R8
+	MOVQ R12, AX
 	MOVQ rep1+8(FP), DX
 	MOVQ R15, rep1+8(FP)
 	MOVQ DX, rep2+16(FP)
-	HASH((SI)(AX*1), R12)
-	LEAL (R11)(AX*1), DX
-	MOVL DX, (DI)(R12*4)
 	MOVQ c+0(FP), R14
 	MOVQ fastCtx_nseqs(R14), DX
 	INCQ fastCtx_nseqs(R14)
@@ -291,7 +438,6 @@ rep2loop:
 	MOVL R8, seq_ml(DX)
 	MOVL R15, seq_offset(DX)
 	MOVL $0, seq_ofx(DX)
-	ADDQ R8, AX
 	MOVQ AX, anchor+24(FP)
 	JMP  rep2loop
 

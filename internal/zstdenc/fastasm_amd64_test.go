@@ -236,3 +236,48 @@ func TestDfastAsmAgainstGuardPages(t *testing.T) {
 		}
 	}
 }
+
+// fastBlockAsm reads fastDummy's bytes for a stale candidate and checks
+// the candidate again where they equal the position's: a frame whose
+// positions start with those bytes, after a frame that filled the table,
+// meets stale candidates there (the first of each fifth byte's bucket)
+// as well as real ones; the frames must be the Go loop's.
+func TestFastAsmStaleDummy(t *testing.T) {
+	skipUnderRace(t)
+	seqAsm := haveSeqBitsAsm
+	defer func() { useFastAsm, haveSeqBitsAsm = true, seqAsm }()
+	rng := rand.New(rand.NewPCG(7, 8))
+	noise := make([]byte, 32<<10)
+	for i := range noise {
+		noise[i] = byte(rng.Uint32())
+	}
+	src := make([]byte, 32<<10)
+	for i := range src {
+		src[i] = byte(rng.Uint32())
+	}
+	dummy := []byte{0x78, 0x56, 0x34, 0x12}
+	for i := 0; i+8 <= len(src); i += 5 + rng.IntN(24) {
+		copy(src[i:], dummy)
+		src[i+4] = byte(rng.Uint32())
+	}
+	for _, small := range []bool{false, true} {
+		var asm, gol Encoder
+		var po *cparams
+		if small {
+			p := paramsFor(1, len(src), 0)
+			p.hlog = 8
+			po = &p
+		}
+		asm.override, gol.override = po, po
+		for i, in := range [][]byte{noise, src, noise, src} {
+			useFastAsm, haveSeqBitsAsm = true, seqAsm
+			a := asm.Encode(nil, in, 1)
+			useFastAsm, haveSeqBitsAsm = false, false
+			g := gol.Encode(nil, in, 1)
+			if !bytes.Equal(a, g) {
+				t.Errorf("small %v frame %d: assembly frame %d bytes, Go %d, first difference at %d",
+					small, i, len(a), len(g), golden.FirstDiff(a, g))
+			}
+		}
+	}
+}

@@ -16,12 +16,17 @@ const (
 
 // huffCTable is a canonical Huffman code for literals.
 type huffCTable struct {
-	code [maxHuffSymbols]uint16
+	// bits holds each symbol's code length up to maxSym, 0 for a symbol
+	// without a code (what estimate checks before the table codes a
+	// block's literals); past maxSym nothing is read.
 	bits [maxHuffSymbols]uint8
 	// ce holds each symbol's code, then (from maxHuffSymbols on) its
 	// length, both 64-bit: the stream loops in assembly shift a code
 	// from memory into place and add a length from memory, one
 	// instruction each, where one packed entry took two more to split.
+	// Only the symbols with a code are written: the streams code no
+	// other (a table's own block's literals, or a later block's that
+	// estimate found every symbol of in bits).
 	ce     [2 * maxHuffSymbols]uint64
 	maxSym int
 	log    uint8 // the longest code
@@ -57,6 +62,7 @@ type huffBuilder struct {
 	depth [2 * maxHuffSymbols]uint8
 	lim   [maxHuffSymbols]uint32
 	keys  [maxHuffSymbols]uint32
+	n     int // the leaves in keys
 }
 
 // build makes t a Huffman code of count (at least two symbols present)
@@ -67,24 +73,18 @@ type huffBuilder struct {
 func (b *huffBuilder) build(t *huffCTable, count *[256]uint32, maxSym int, limit uint8) {
 	copy(b.lim[:maxSym+1], count[:maxSym+1])
 	floor := uint32(1)
-	for {
-		if b.lengths(t, maxSym) <= limit {
-			break
-		}
+	for d := b.lengths(t, maxSym); d > limit; d = b.raise(t, floor) {
 		floor *= 2
-		for s := 0; s <= maxSym; s++ {
-			if count[s] != 0 && b.lim[s] < floor {
-				b.lim[s] = floor
-			}
-		}
 	}
 	t.maxSym = maxSym
 	// Canonical codes as zstd decoders rebuild them from the weights:
 	// the longest codes first from zero, symbols in order within a length.
-	var nPer [huffMaxLog + 2]uint16
-	var valPer [huffMaxLog + 2]uint16
+	// Code lengths are at most huffMaxLog (< 16): the masks only drop
+	// the bounds checks.
+	var nPer [16]uint16
+	var valPer [16]uint16
 	for s := 0; s <= maxSym; s++ {
-		nPer[t.bits[s]]++
+		nPer[t.bits[s]&15]++
 	}
 	v := uint16(0)
 	for n := int(t.log); n > 0; n-- {
@@ -94,68 +94,104 @@ func (b *huffBuilder) build(t *huffCTable, count *[256]uint32, maxSym int, limit
 	}
 	for s := 0; s <= maxSym; s++ {
 		if nb := t.bits[s]; nb != 0 {
-			t.code[s] = valPer[nb]
-			valPer[nb]++
-		} else {
-			t.code[s] = 0
+			t.ce[s] = uint64(valPer[nb&15])
+			t.ce[maxHuffSymbols+s] = uint64(nb)
+			valPer[nb&15]++
 		}
-	}
-	for s := maxSym + 1; s < maxHuffSymbols; s++ {
-		t.bits[s], t.code[s] = 0, 0
-	}
-	for s := range maxHuffSymbols {
-		t.ce[s] = uint64(t.code[s])
-		t.ce[maxHuffSymbols+s] = uint64(t.bits[s])
 	}
 }
 
 // lengths sets t.bits to an optimal code of b.lim and returns its depth.
+// The leaves' counts and symbols are read from the sorted keys; nodes
+// below n hold the leaves' parents only. Node indices stay below
+// 2*maxHuffSymbols, which the masks tell the compiler (no bounds checks).
 func (b *huffBuilder) lengths(t *huffCTable, maxSym int) uint8 {
 	n := 0
 	for s := 0; s <= maxSym; s++ {
 		t.bits[s] = 0
 		if b.lim[s] != 0 {
-			b.nodes[n] = huffNode{count: b.lim[s], sym: uint16(s)}
+			b.nodes[n&(2*maxHuffSymbols-1)] = huffNode{count: b.lim[s], sym: uint16(s)}
 			n++
 		}
 	}
+	t.log = 0
+	b.n = n
+	if n < 2 {
+		return 0
+	}
 	// Sort by count then symbol: both fit one uint32 key (a block has at
 	// most 2^17 literals), which sorts without a comparison function.
-	keys := b.keys[:n]
-	sortLeaves(keys, b.nodes[:n])
-	for i, k := range keys {
-		b.nodes[i] = huffNode{count: k >> 8, sym: uint16(k & 0xFF)}
+	sortLeaves(b.keys[:n], b.nodes[:n])
+	return b.tree(t)
+}
+
+// raise sets t.bits to an optimal code of the counts lengths last sorted
+// with those below floor raised to it, and returns its depth: the keys
+// up to floor, a prefix of the sorted ones, all become floor's and go in
+// order of symbol (a bitmap of them read in order), the rest keep their
+// order. What lengths would do with the raised counts, without building
+// the leaves and sorting them again: skewed literals (sparse_f64's) reach
+// the 11-bit limit in most blocks and raise the floor once or more.
+func (b *huffBuilder) raise(t *huffCTable, floor uint32) uint8 {
+	keys := b.keys[:b.n]
+	var occ [maxHuffSymbols / 64]uint64
+	m := 0
+	for m < len(keys) && keys[m]>>8 <= floor {
+		s := keys[m] & 0xFF
+		occ[s>>6] |= 1 << (s & 63)
+		m++
 	}
-	leaves := b.nodes[:n]
+	j := 0
+	for w, x := range occ {
+		for x != 0 {
+			keys[j&(maxHuffSymbols-1)] = floor<<8 | uint32(w<<6|bits.TrailingZeros64(x))
+			x &= x - 1
+			j++
+		}
+	}
+	return b.tree(t)
+}
+
+// tree sets t.bits to the code lengths of the Huffman tree of the n
+// sorted keys (count<<8|sym, n at least 2) and returns the depth.
+func (b *huffBuilder) tree(t *huffCTable) uint8 {
+	n := b.n
+	keys := b.keys[:n]
+	nodes := &b.nodes
+	const mask = 2*maxHuffSymbols - 1
 	// Two queues: the sorted leaves, and the internal nodes, made in
 	// order of weight.
 	li, ii, next := 0, n, n
-	pick := func() int {
-		if li < n && (ii >= next || leaves[li].count <= b.nodes[ii].count) {
-			li++
-			return li - 1
+	pick := func() (int, uint32) {
+		if li < n {
+			c := keys[li] >> 8
+			if ii >= next || c <= nodes[ii&mask].count {
+				li++
+				return li - 1, c
+			}
 		}
 		ii++
-		return ii - 1
+		return ii - 1, nodes[(ii-1)&mask].count
 	}
 	for next < 2*n-1 {
-		x := pick()
-		y := pick()
-		b.nodes[next] = huffNode{count: b.nodes[x].count + b.nodes[y].count}
-		b.nodes[x].parent = uint16(next)
-		b.nodes[y].parent = uint16(next)
+		x, cx := pick()
+		y, cy := pick()
+		nodes[next&mask] = huffNode{count: cx + cy}
+		nodes[x&mask].parent = uint16(next)
+		nodes[y&mask].parent = uint16(next)
 		next++
 	}
+	depth := &b.depth
 	root := 2*n - 2
-	b.depth[root] = 0
+	depth[root&mask] = 0
+	for i := root - 1; i >= n; i-- {
+		depth[i&mask] = depth[nodes[i&mask].parent&mask] + 1
+	}
 	maxDepth := uint8(0)
-	for i := root - 1; i >= 0; i-- {
-		d := b.depth[b.nodes[i].parent] + 1
-		b.depth[i] = d
-		if i < n {
-			t.bits[b.nodes[i].sym] = d
-			maxDepth = max(maxDepth, d)
-		}
+	for i, k := range keys {
+		d := depth[nodes[i&mask].parent&mask] + 1
+		t.bits[k&0xFF] = d
+		maxDepth = max(maxDepth, d)
 	}
 	t.log = maxDepth
 	return maxDepth

@@ -45,10 +45,6 @@ const (
 // which a code masked to 6 bits indexes without a bounds check.
 var llBits64, mlBits64 [64]uint8
 
-// llMask64 and mlMask64 keep the extra bits of a literal or match length
-// code.
-var llMask64, mlMask64 [64]uint32
-
 var (
 	llPredef, mlPredef, ofPredef fseCTable
 	llCodeSmall                  [64]uint8
@@ -58,12 +54,6 @@ var (
 func init() {
 	copy(llBits64[:], llBits[:])
 	copy(mlBits64[:], mlBits[:])
-	for c := range llBits {
-		llMask64[c] = 1<<llBits[c] - 1
-	}
-	for c := range mlBits {
-		mlMask64[c] = 1<<mlBits[c] - 1
-	}
 	llPredef.build(llPredefNorm, 6)
 	mlPredef.build(mlPredefNorm, 6)
 	ofPredef.build(ofPredefNorm, 5)
@@ -77,15 +67,12 @@ func init() {
 			mlCodeSmall[v] = uint8(c)
 		}
 	}
-	seqCodeTabs = seqCodeTables{llMask64, mlMask64, llCodeSmall, mlCodeSmall}
+	seqCodeTabs = seqCodeTables{llCodeSmall, mlCodeSmall}
 }
 
 // seqCodeTables gathers copies of the tables seqCodesAsm reads, so that
-// one register addresses all four (a pointer each cost four loads a
-// sequence).
+// one register addresses both (a pointer each cost loads a sequence).
 type seqCodeTables struct {
-	llMask  [64]uint32
-	mlMask  [64]uint32
 	llSmall [64]uint8
 	mlSmall [128]uint8
 }
@@ -264,9 +251,11 @@ func (e *Encoder) encodeSequences(dst []byte, ll, of, ml *fseCTable) int {
 		acc >>= (k << 3) & 63
 		nb &= 7
 	}
+	// The lengths' extra bits are their low bits (a code's base is a
+	// multiple of the power of two its extra bits span): put masks them.
 	s := &sq[n-1]
-	putx(uint64(s.ll), uint(llBits64[lc[n-1]&63]))
-	putx(uint64(s.ml), uint(mlBits64[mc[n-1]&63]))
+	put(uint64(s.ll), uint(llBits64[lc[n-1]&63]))
+	put(uint64(s.ml-3), uint(mlBits64[mc[n-1]&63]))
 	flush()
 	putx(uint64(s.ofx), uint(oc[n-1]))
 	flush()
@@ -295,9 +284,9 @@ func (e *Encoder) encodeSequences(dst []byte, ll, of, ml *fseCTable) int {
 		k = (vll + t.deltaNbBits) >> 16
 		put(uint64(vll), uint(k))
 		vll = uint32(llS[(int32(vll>>(k&31))+t.deltaFind)&511])
-		putx(uint64(s.ll), uint(llBits64[l]))
+		put(uint64(s.ll), uint(llBits64[l]))
 		flush()
-		putx(uint64(s.ml), uint(mlBits64[m]))
+		put(uint64(s.ml-3), uint(mlBits64[m]))
 		putx(uint64(s.ofx), uint(o))
 		flush()
 	}

@@ -11,8 +11,9 @@ var haveSeqBitsAsm = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2)
 // encodeSeqsAsm writes the sequences last down to 0 of seqs (their codes
 // in lc, oc, mc) into the bit stream b holds, b.pos bytes into dst,
 // exactly as encodeSequences' loop does: the three states' bits, then the
-// literal length's extra bits, the match length's and the offset's, a
-// flush after the first group and after the last. dst has 12 bytes a
+// literal length's extra bits, the match length's and the offset's (the
+// lengths' as their low bits), a flush after the first group and after
+// the last. dst has 12 bytes a
 // sequence and 8 more past b.pos. Requires BMI1 and BMI2.
 //
 //go:noescape
@@ -21,11 +22,12 @@ func encodeSeqsAsm(dst *byte, seqs *seq, lc, oc, mc *uint8, ll, of, ml *fseCTabl
 // seqCodesAsm is seqCodes' pass in assembly: for the n sequences at
 // seqs, the offset coded against the repeat offsets r (left as the
 // decoder will hold them), the three codes stored and counted, and the
-// extra bits left in the sequence. It uses BSR only, but runs where
-// encodeSeqsAsm does so that one switch selects both.
+// offset code's extra bits left in the sequence. It uses BSR only, but runs where
+// encodeSeqsAsm does so that one switch selects both. hits is its own
+// slot (the repeat candidates it counts).
 //
 //go:noescape
-func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *[3]uint32, tabs *seqCodeTables)
+func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *[3]uint32, tabs *seqCodeTables, hits int)
 
 // huffStreamAsm writes the codes of the n literals at src, last first,
 // into dst as huffStream does, and returns the bytes written and the

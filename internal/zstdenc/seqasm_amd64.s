@@ -68,10 +68,11 @@ loop:
 	ANDL    $63, AX
 	FSE_ENCODE(R12, R15)
 
-	// The literal length's extra bits.
+	// The literal length's extra bits, its low DX bits.
 	MOVQ    llBits+80(FP), DX
 	MOVBLZX (DX)(AX*1), DX
 	MOVL    seq_ll(SI), CX
+	BZHIQ   DX, CX, CX
 	SHLXQ   R9, CX, CX
 	ORQ     CX, R8
 	ADDQ    DX, R9
@@ -96,7 +97,10 @@ loop:
 	FLUSH
 
 extra:
+	// The match length's, the low DX bits of the length less 3.
 	MOVL  seq_ml(SI), CX
+	SUBL  $3, CX
+	BZHIQ DX, CX, CX
 	SHLXQ R9, CX, CX
 	ORQ   CX, R8
 	ADDQ  DX, R9
@@ -120,14 +124,100 @@ extra:
 	MOVQ R12, seqBits_vll(AX)
 	RET
 
-// func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *[3]uint32, tabs *seqCodeTables)
+// The repeat offset choice of the offset in AX, branch-free: DX its
+// value (the first repeat code it equals, or the offset plus 3), R8,
+// R9, R10 moved as the decoder moves them. The offsets repeat codes 1,
+// 2, 3 name are r0, r1, r2 after literals, r1, r2, r0-1 without; BX
+// then 1 for r0 again (nothing moves), 2 for r1 (it swaps with r0),
+// more for the rest (r0 goes in front of the others).
+#define REPCHOICE \
+	MOVL    R8, R11 \
+	MOVL    R9, R12 \
+	MOVL    R10, R13 \
+	LEAL    -1(R8), DX \
+	XORL    BX, BX \
+	TESTL   $0xFFFFFFFF, seq_ll(SI) \
+	CMOVLEQ R9, R11 \
+	CMOVLEQ R10, R12 \
+	CMOVLEQ DX, R13 \
+	SETEQ   BL \
+ \
+	LEAL    3(AX), DX \
+	MOVL    $3, CX \
+	CMPL    AX, R13 \
+	CMOVLEQ CX, DX \
+	MOVL    $2, CX \
+	CMPL    AX, R12 \
+	CMOVLEQ CX, DX \
+	MOVL    $1, CX \
+	CMPL    AX, R11 \
+	CMOVLEQ CX, DX \
+ \
+	ADDL    DX, BX \
+	CMPL    BX, $2 \
+	CMOVLHI R9, R10 \
+	CMPL    BX, $1 \
+	CMOVLNE R8, R9 \
+	MOVL    AX, R8
+
+// The offset code (the top bit of DX, its extra bits the rest), the
+// literal length code (from a table below 64, from the top bit above)
+// and the match length code (of the length less 3), each stored and
+// counted; then the next sequence.
+#define CODES(lbig, ldone, mbig, mdone) \
+	BSRL DX, AX \
+	BTCL AX, DX \
+	MOVL DX, seq_ofx(SI) \
+	MOVQ oc+24(FP), R12 \
+	MOVB AL, (R12)(DI*1) \
+	INCL 256(R14)(AX*4) \
+ \
+	MOVL seq_ll(SI), CX \
+	CMPL CX, $64 \
+	JAE  lbig \
+	MOVBLZX seqCodeTables_llSmall(R15)(CX*1), AX \
+	JMP  ldone \
+ \
+lbig: \
+	BSRL CX, AX \
+	ADDL $19, AX \
+	ANDL $63, AX \
+ \
+ldone: \
+	MOVQ lc+16(FP), R11 \
+	MOVB AL, (R11)(DI*1) \
+	INCL (R14)(AX*4) \
+ \
+	MOVL seq_ml(SI), CX \
+	SUBL $3, CX \
+	CMPL CX, $128 \
+	JAE  mbig \
+	MOVBLZX seqCodeTables_mlSmall(R15)(CX*1), AX \
+	JMP  mdone \
+ \
+mbig: \
+	BSRL CX, AX \
+	ADDL $36, AX \
+	ANDL $63, AX \
+ \
+mdone: \
+	MOVQ mc+32(FP), R13 \
+	MOVB AL, (R13)(DI*1) \
+	INCL 512(R14)(AX*4) \
+ \
+	ADDQ $16, SI \
+	INCQ DI
+
+// func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *[3]uint32, tabs *seqCodeTables, hits int)
 //
 // SI the sequence, DI its index, R8, R9, R10 the repeat offsets, R14
-// the counts, R15 tabs; AX, BX, CX, DX, R11, R12, R13 scratch. The
-// repeat offset choice is branch-free (conditional moves): whether a
-// sequence has literals is as good as random on noisy data, and a
-// mispredicted branch a sequence cost more than the moves.
-TEXT ·seqCodesAsm(SB), NOSPLIT, $0-64
+// the counts, R15 tabs; AX, BX, CX, DX, R11, R12, R13 scratch; hits is
+// the function's own slot. The repeat offset choice is branch-free
+// (conditional moves, REPCHOICE): whether a sequence has literals is
+// as good as random on noisy data, and a mispredicted branch a
+// sequence cost more than the moves. Only whether the offset is a
+// repeat candidate at all is a branch (see cloop).
+TEXT ·seqCodesAsm(SB), NOSPLIT, $0-72
 	MOVQ seqs+0(FP), SI
 	MOVQ counts+40(FP), R14
 	MOVQ tabs+56(FP), R15
@@ -137,96 +227,60 @@ TEXT ·seqCodesAsm(SB), NOSPLIT, $0-64
 	MOVL 8(AX), R10
 	XORQ DI, DI
 
+	// hits counts the sequences whose offset is a repeat candidate.
+	MOVQ $0, hits+64(FP)
+
 cloop:
-	// The offsets repeat codes 1, 2, 3 name: r0, r1, r2 after
-	// literals, r1, r2, r0-1 without.
-	MOVL    seq_offset(SI), AX
-	MOVL    R8, R11
-	MOVL    R9, R12
-	MOVL    R10, R13
-	LEAL    -1(R8), DX
-	XORL    BX, BX
-	TESTL   $0xFFFFFFFF, seq_ll(SI)
-	CMOVLEQ R9, R11
-	CMOVLEQ R10, R12
-	CMOVLEQ DX, R13
-	SETEQ   BL
-
-	// DX the offset's value: the first repeat code it equals, or the
-	// offset plus 3.
-	LEAL    3(AX), DX
-	MOVL    $3, CX
-	CMPL    AX, R13
-	CMOVLEQ CX, DX
-	MOVL    $2, CX
-	CMPL    AX, R12
-	CMOVLEQ CX, DX
-	MOVL    $1, CX
-	CMPL    AX, R11
-	CMOVLEQ CX, DX
-
-	// BX is then 1 for r0 again (nothing moves), 2 for r1 (it swaps
-	// with r0), more for the rest (r0 goes in front of the others).
-	ADDL    DX, BX
-	CMPL    BX, $2
-	CMOVLHI R9, R10
-	CMPL    BX, $1
-	CMOVLNE R8, R9
-	MOVL    AX, R8
-
-	// The offset code is the top bit of DX, its extra bits the rest.
-	BSRL DX, AX
-	BTCL AX, DX
-	MOVL DX, seq_ofx(SI)
-	MOVQ oc+24(FP), R12
-	MOVB AL, (R12)(DI*1)
-	INCL 256(R14)(AX*4)
-
-	// The literal length code: from a table below 64, from the top bit
-	// above.
-	MOVL seq_ll(SI), CX
-	CMPL CX, $64
-	JAE  llbig
-	MOVBLZX seqCodeTables_llSmall(R15)(CX*1), AX
-	JMP  lldone
-
-llbig:
-	BSRL CX, AX
-	ADDL $19, AX
-	ANDL $63, AX
-
-lldone:
-	MOVQ lc+16(FP), R11
-	MOVB AL, (R11)(DI*1)
-	ANDL seqCodeTables_llMask(R15)(AX*4), CX
-	MOVL CX, seq_ll(SI)
-	INCL (R14)(AX*4)
-
-	// The match length code, of the length less 3.
-	MOVL seq_ml(SI), CX
-	SUBL $3, CX
-	CMPL CX, $128
-	JAE  mlbig
-	MOVBLZX seqCodeTables_mlSmall(R15)(CX*1), AX
-	JMP  mldone
-
-mlbig:
-	BSRL CX, AX
-	ADDL $36, AX
-	ANDL $63, AX
-
-mldone:
-	MOVQ mc+32(FP), R13
-	MOVB AL, (R13)(DI*1)
-	ANDL seqCodeTables_mlMask(R15)(AX*4), CX
-	MOVL CX, seq_ml(SI)
-	INCL 512(R14)(AX*4)
-
-	ADDQ $16, SI
-	INCQ DI
+	// An offset none of r0, r1, r2 and r0-1 is new whether the
+	// sequence has literals or not: it goes in front of the repeat
+	// offsets without the choice, whose conditional moves make each
+	// sequence wait on the one before. Where few offsets are repeat
+	// candidates (text: 1%) the four branches are seldom taken; where
+	// more are (timestamps_i64 64%, sparse_f64 91%), they mispredict,
+	// and once more than a 16th of the sequences so far (and four)
+	// were, the rest of the block goes through the choice alone
+	// (rloop).
+	MOVL seq_offset(SI), AX
+	CMPL AX, R8
+	JEQ  chit
+	CMPL AX, R9
+	JEQ  chit
+	CMPL AX, R10
+	JEQ  chit
+	LEAL -1(R8), DX
+	CMPL AX, DX
+	JEQ  chit
+	LEAL 3(AX), DX
+	MOVL R9, R10
+	MOVL R8, R9
+	MOVL AX, R8
+	CODES(nllbig, nlldone, nmlbig, nmldone)
 	CMPQ DI, n+8(FP)
 	JLT  cloop
+	JMP  cdone
 
+chit:
+	MOVQ hits+64(FP), CX
+	INCQ CX
+	MOVQ CX, hits+64(FP)
+	SHLQ $4, CX
+	SUBQ $64, CX
+	CMPQ CX, DI
+	JGT  rloop
+	REPCHOICE
+	CODES(hllbig, hlldone, hmlbig, hmldone)
+	CMPQ DI, n+8(FP)
+	JLT  cloop
+	JMP  cdone
+
+rloop:
+	MOVL seq_offset(SI), AX
+	REPCHOICE
+	CODES(rllbig, rlldone, rmlbig, rmldone)
+	CMPQ DI, n+8(FP)
+	JLT  rloop
+
+cdone:
 	MOVQ r+48(FP), AX
 	MOVL R8, 0(AX)
 	MOVL R9, 4(AX)

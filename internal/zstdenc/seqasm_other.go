@@ -8,7 +8,7 @@ func encodeSeqsAsm(dst *byte, seqs *seq, lc, oc, mc *uint8, ll, of, ml *fseCTabl
 	panic("zstdenc: no assembly sequence loop on this build")
 }
 
-func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *[3]uint32, tabs *seqCodeTables) {
+func seqCodesAsm(seqs *seq, n int, lc, oc, mc *uint8, counts *[3][64]uint32, r *[3]uint32, tabs *seqCodeTables, hits int) {
 	panic("zstdenc: no assembly sequence codes on this build")
 }
 
