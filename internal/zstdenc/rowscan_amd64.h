@@ -39,6 +39,32 @@
 	LEAL    (R13)(R14*1), AX \
 	MOVL    AX, (R11)(BX*4)
 
+// ROWAHEAD asks for the row of position R14+8 (when its 8 bytes are in
+// buf), as libzstd's inserts do through their cache of hashes: its tags
+// and entries at the row's next head, which entering R14+8 will write
+// (heads are small and read at once; the tags and entries are
+// megabytes). The last inserts before a search so ask for the rows of
+// the search and of the positions after it (after a match, the rows the
+// search's own prefetch rowAhead on did not ask for). Clobbers AX, BX,
+// DI.
+#define ROWAHEAD(l) \
+	LEAQ    16(R14), AX     \
+	CMPQ    AX, buflen+8(FP) \
+	JGT     l               \
+	MOVQ    8(SI)(R14*1), AX \
+	IMULQ   R12, AX         \
+	SHRQ    CX, AX          \
+	MOVL    AX, AX          \
+	SHRL    $8, AX          \
+	MOVBLZX (R10)(AX*1), DI \
+	DECL    DI              \
+	ANDL    $ROWMASK, DI    \
+	SHLQ    $ROWLOG, AX     \
+	ORQ     DI, AX          \
+	PREFETCHT0 (R9)(AX*1)   \
+	PREFETCHT0 (R11)(AX*4)  \
+l:
+
 // What lazysteps_amd64.h takes in rowScan64Asm: its operands (LZROWS)
 // and the labels it goes on at.
 #define LZROWS
@@ -95,6 +121,7 @@ position:
 	LEAQ    96(R14), DX
 
 range1:
+	ROWAHEAD(ahead1)
 	ROWINSERT
 	INCQ R14
 	CMPQ R14, DX
@@ -106,6 +133,7 @@ range2:
 	JGE  search
 
 range2loop:
+	ROWAHEAD(ahead2)
 	ROWINSERT
 	INCQ R14
 	CMPQ R14, R8
@@ -342,5 +370,6 @@ nothing:
 #undef LZSEARCH
 #undef LZDONE
 #undef ROWINSERT
+#undef ROWAHEAD
 #undef ROWLOG
 #undef ROWMASK
