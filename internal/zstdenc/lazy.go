@@ -455,16 +455,17 @@ func (e *Encoder) rowsAsmOK(buf []byte, end int) bool {
 }
 
 // rowScanAsm calls the row scan in assembly for the frame's row size
-// (rowScan64Asm's arguments, the tables and hasher from e).
+// (rowScan64Asm's arguments, the tables and hasher from e). Direct
+// calls: through a function value the compiler would not know the
+// assembly keeps no pointer, and buf would escape.
 func (e *Encoder) rowScanAsm(buf []byte, ip, end, ilimit, anchor, rep1, over, depth int) (rip, best, off, st, rep, nextOut int) {
-	f := rowScan64Asm
 	switch e.rowLg {
-	case 5:
-		f = rowScan32Asm
 	case 4:
-		f = rowScan16Asm
+		return rowScan16Asm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, over, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate, depth)
+	case 5:
+		return rowScan32Asm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, over, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate, depth)
 	}
-	return f(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, over, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate, depth)
+	return rowScan64Asm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, over, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate, depth)
 }
 
 // rowSearch64 is rowSearch for rows of 64 (search logs of 6 and up:
