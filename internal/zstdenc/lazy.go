@@ -147,12 +147,12 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 		e.nextUpdate = 1
 	}
 	rep1, rep2 := int(e.mrep[0]), int(e.mrep[1])
-	// Over rows of 64 in assembly, the positions that find nothing are
-	// searched and passed in rowScan64Asm's own loop, which returns at
-	// the match its lazy steps leave, at a repeat at ip+1 (this loop
-	// then takes the position as it would), or at ilimit: the same
-	// steps, so the same bytes.
-	scan := useRowAsm && ilimit > 0 && e.rows64AsmOK(buf, end)
+	// Over rows in assembly, the positions that find nothing are
+	// searched and passed in rowScan64Asm's own loop (rowScan32Asm's,
+	// rowScan16Asm's), which returns at the match its lazy steps leave,
+	// at a repeat at ip+1 (this loop then takes the position as it
+	// would), or at ilimit: the same steps, so the same bytes.
+	scan := useRowAsm && ilimit > 0 && e.rowsAsmOK(buf, end)
 	// Over the uint32 chains, chain32ScanAsm does the same and emits the
 	// matches as it goes (chain16ScanAsm's loop, for sources of 64 KiB to
 	// 256 KiB: libzstd's levels 5-9 on Blosc1's unsplit 256 KiB blocks).
@@ -184,7 +184,7 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 			ml, off, isRep, st, found = n, o, r != 0, s, true
 		} else if scan {
 			var n, o, s, r int
-			ip, n, o, s, r, e.nextUpdate = rowScan64Asm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, 0, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate, depth)
+			ip, n, o, s, r, e.nextUpdate = e.rowScanAsm(buf, ip, end, ilimit, anchor, rep1, 0, depth)
 			if o == 0 {
 				// At ilimit, or at a position with a repeat at
 				// ip+1: the loop takes it.
@@ -194,7 +194,7 @@ func (e *Encoder) lazy(buf []byte, start, end int, depth int) {
 			ml, off, isRep, st, found = n, o, r != 0, s, true
 		}
 		if found || !(depth == 0 && ml > 0) {
-			if !found { // else rowScan64Asm searched ip
+			if !found { // else rowScanAsm searched ip
 				if n, o := e.search(buf, ip, end, mls, max(3, ml)); n > ml {
 					ml, off, isRep, st = n, o, false, ip
 				}
@@ -373,6 +373,13 @@ func tagMatchesSWAR(tags []byte, tag uint8, n int) uint64 {
 // least 4 bytes (longer than over) among the tag-matching entries of
 // ip's row, newest first; then ip goes into the row.
 func (e *Encoder) rowSearch(buf []byte, ip, end int, mls uint8, over int) (int, int) {
+	if useRowAsm && ip+8 <= end && e.rowsAsmOK(buf, end) {
+		// The same steps in assembly (the positions waiting go in
+		// first, as rowUpdate enters them).
+		_, best, off, _, _, next := e.rowScanAsm(buf, ip, end, 0, 0, 0, over, 0)
+		e.nextUpdate = next
+		return best, off
+	}
 	// mls is the frame's (lazy's), for which rowLg and rowHH were set.
 	rlog := e.rowLg
 	if e.nextUpdate < ip {
@@ -436,13 +443,29 @@ func (e *Encoder) rowSearch(buf []byte, ip, end int, mls uint8, over int) (int, 
 	return best, off
 }
 
-// rows64AsmOK reports whether rowScan64Asm may search rows of 64 in buf
-// up to end: the tables' sizes are the hasher's (a row below
+// rowsAsmOK reports whether rowScanAsm may search the rows in buf up to
+// end: rows of 16, 32 or 64 whose search visits up to a row's worth of
+// candidates (search log at least the row log: the assembly has no
+// limit on tries), and the tables' sizes the hasher's (a row below
 // len(e.rowHeads)), as the Go code's bounds checks would otherwise
 // prove.
-func (e *Encoder) rows64AsmOK(buf []byte, end int) bool {
-	return e.rows && e.rowLg == 6 && e.strategy != stratBtlazy2 && end <= len(buf) &&
-		len(e.rowTags) == len(e.hashT) && len(e.rowHeads)<<6 == len(e.hashT)
+func (e *Encoder) rowsAsmOK(buf []byte, end int) bool {
+	return e.rows && e.rowLg >= 4 && e.rowLg <= 6 && e.p.slog >= e.rowLg && e.strategy != stratBtlazy2 && end <= len(buf) &&
+		len(e.rowTags) == len(e.hashT) && len(e.rowHeads)<<e.rowLg == len(e.hashT)
+}
+
+// rowScanAsm calls the row scan in assembly for the frame's row size
+// (rowScan64Asm's arguments, the tables and hasher from e). Direct
+// calls: through a function value the compiler would not know the
+// assembly keeps no pointer, and buf would escape.
+func (e *Encoder) rowScanAsm(buf []byte, ip, end, ilimit, anchor, rep1, over, depth int) (rip, best, off, st, rep, nextOut int) {
+	switch e.rowLg {
+	case 4:
+		return rowScan16Asm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, over, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate, depth)
+	case 5:
+		return rowScan32Asm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, over, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate, depth)
+	}
+	return rowScan64Asm(&buf[0], len(buf), ip, end, ilimit, anchor, rep1, over, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate, depth)
 }
 
 // rowSearch64 is rowSearch for rows of 64 (search logs of 6 and up:
@@ -456,10 +479,10 @@ func (e *Encoder) rows64AsmOK(buf []byte, end int) bool {
 // instructions.
 func (e *Encoder) rowSearch64(buf []byte, ip, end int, mls uint8, over int) (int, int) {
 	const rlog, n = 6, 64
-	if useRowAsm && ip+8 <= end && e.rows64AsmOK(buf, end) {
+	if useRowAsm && ip+8 <= end && e.rowsAsmOK(buf, end) {
 		// The positions waiting go in first, as rowUpdate enters
 		// them.
-		_, best, off, _, _, next := rowScan64Asm(&buf[0], len(buf), ip, end, 0, 0, 0, over, &e.rowTags[0], &e.rowHeads[0], &e.hashT[0], e.rowHH.mul, uint64(e.rowHH.shift), e.base, e.nextUpdate, 0)
+		_, best, off, _, _, next := e.rowScanAsm(buf, ip, end, 0, 0, 0, over, 0)
 		e.nextUpdate = next
 		return best, off
 	}

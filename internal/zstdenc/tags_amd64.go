@@ -56,6 +56,19 @@ func tagMatches64AndPrefetch(tags []byte, tag uint8, ptags *byte, pentries *uint
 //go:noescape
 func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next, depth int) (rip, best, off, st, rep, nextOut int)
 
+// rowScan32Asm is rowScan64Asm for rows of 32, rowSearch's steps where
+// the search log is 5 (libzstd's levels 5 and 9 over 256 KiB): the same
+// body (rowscan_amd64.h).
+//
+//go:noescape
+func rowScan32Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next, depth int) (rip, best, off, st, rep, nextOut int)
+
+// rowScan16Asm is rowScan64Asm for rows of 16, rowSearch's steps where
+// the search log is 4 (libzstd's level 7 over 256 KiB).
+//
+//go:noescape
+func rowScan16Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next, depth int) (rip, best, off, st, rep, nextOut int)
+
 // chain16ScanAsm is greedy16's and lazy16's loop over the positions that
 // find nothing, the inserts and the search from 3 included, and lazy16's
 // steps after a match, in assembly (tags_amd64.s); it returns at the

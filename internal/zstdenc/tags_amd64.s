@@ -89,36 +89,10 @@ TEXT ·tagMatches64Prefetch(SB), NOSPLIT, $0-40
 	MOVQ       AX, ret+32(FP)
 	RET
 
-// ROWINSERT enters position R14 at its row's head (rowInsert): its hash
-// from buf (SI) by mul (R12) and shift (CX), the row's head one back in
-// heads (R10), the tag in tags (R9), base (R13) plus R14 in entries
-// (R11). Clobbers AX, BX, DI.
-#define ROWINSERT \
-	MOVQ    (SI)(R14*1), AX \
-	IMULQ   R12, AX         \
-	SHRQ    CX, AX          \
-	MOVL    AX, AX          \
-	MOVL    AX, BX          \
-	SHRL    $8, BX          \
-	MOVBLZX (R10)(BX*1), DI \
-	DECL    DI              \
-	ANDL    $63, DI         \
-	MOVB    DI, (R10)(BX*1) \
-	SHLQ    $6, BX          \
-	ORQ     DI, BX          \
-	MOVB    AX, (R9)(BX*1)  \
-	LEAL    (R13)(R14*1), AX \
-	MOVL    AX, (R11)(BX*4)
-
-// What lazysteps_amd64.h takes in rowScan64Asm: its operands (LZROWS)
-// and the labels it goes on at.
-#define LZROWS
-#define LZSEARCH position
-#define LZDONE rdone
-
 // func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next, depth int) (rip, best, off, st, rep, nextOut int)
 //
-// rowSearch64's steps for rows of 64 at ip: the positions waiting
+// rowSearch64's steps for rows of 64 at ip (rowSearch's for rows of 32
+// and 16 in rowScan32Asm and rowScan16Asm below, the same body): the positions waiting
 // (next up to ip) entered in their rows as rowUpdate enters them (the
 // inside of a long match skipped); ip's hash, row and tag; the prefetch
 // of the row rowAhead on (when ip+16 <= buflen: its tags and all its
@@ -149,283 +123,27 @@ TEXT ·tagMatches64Prefetch(SB), NOSPLIT, $0-40
 // one and two positions on, 3 the one search asked for) and its length
 // to beat.
 TEXT ·rowScan64Asm(SB), NOSPLIT, $48-176
-	MOVQ buf+0(FP), SI
-	MOVQ ip+16(FP), R8
-	MOVQ next+112(FP), R15
-	MOVQ end+24(FP), DI
-	MOVQ over+56(FP), AX
-	TESTQ AX, AX
-	JZ   scan
-	MOVQ AX, over-48(SP)
-	MOVQ $3, state-40(SP)
-	JMP  position
+#define ROWS64
+#include "rowscan_amd64.h"
+#undef ROWS64
 
-scan:
-	MOVQ $3, over-48(SP)
-	MOVQ $0, state-40(SP)
+// func rowScan32Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next, depth int) (rip, best, off, st, rep, nextOut int)
+//
+// rowScan64Asm for rows of 32 (search log 5: libzstd's levels 5 and 9
+// over 256 KiB, c-blosc 1.x's clevels 3 and 5 on its unsplit blocks).
+TEXT ·rowScan32Asm(SB), NOSPLIT, $48-176
+#define ROWS32
+#include "rowscan_amd64.h"
+#undef ROWS32
 
-top:
-	CMPQ R8, ilimit+32(FP)
-	JGE  nothing
-
-	// A repeat of rep1 at ip+1: lazy takes it from here.
-	MOVQ rep1+48(FP), AX
-	LEAQ 1(R8), BX
-	CMPQ BX, AX
-	JLT  position
-	SUBQ AX, BX
-	MOVL (SI)(BX*1), DX
-	CMPL DX, 1(SI)(R8*1)
-	JEQ  nothing
-
-position:
-	MOVQ tags+64(FP), R9
-	MOVQ heads+72(FP), R10
-	MOVQ entries+80(FP), R11
-	MOVQ mul+88(FP), R12
-	MOVQ shift+96(FP), CX
-	MOVL base+104(FP), R13
-
-	// The positions waiting: from min(next, ip), all of them, or the
-	// first rowSkipStart and the last rowSkipEnd of more than
-	// rowSkipThreshold.
-	MOVQ    R15, R14
-	CMPQ    R14, R8
-	CMOVQGT R8, R14
-	MOVQ    R8, DX
-	SUBQ    R14, DX
-	CMPQ    DX, $384
-	JLE     range2
-	LEAQ    96(R14), DX
-
-range1:
-	ROWINSERT
-	INCQ R14
-	CMPQ R14, DX
-	JLT  range1
-	LEAQ -32(R8), R14
-
-range2:
-	CMPQ R14, R8
-	JGE  search
-
-range2loop:
-	ROWINSERT
-	INCQ R14
-	CMPQ R14, R8
-	JLT  range2loop
-
-search:
-	MOVQ end+24(FP), DI
-
-	// h = uint32(load64(ip) * mul >> shift): the row above 8 bits, the
-	// tag below.
-	MOVQ  (SI)(R8*1), AX
-	IMULQ R12, AX
-	SHRQ  CX, AX
-	MOVL  AX, R12
-	MOVL  R12, AX
-	ANDL  $0xff, AX
-	IMULL $0x01010101, AX
-	MOVL  AX, X0
-	PSHUFL $0, X0, X0
-	SHRL  $8, R12
-
-	// The row of ip+rowAhead: its tags and its four lines of entries
-	// (the candidates fall anywhere in the row; reading its head first
-	// would make the prefetch wait for a load that may miss).
-	LEAQ  16(R8), AX
-	CMPQ  AX, buflen+8(FP)
-	JGT   compare
-	MOVQ  8(SI)(R8*1), AX
-	IMULQ mul+88(FP), AX
-	SHRQ  CX, AX
-	MOVL  AX, AX
-	SHRL  $8, AX
-	SHLQ  $6, AX
-	PREFETCHT0 (R9)(AX*1)
-	PREFETCHT0 (R11)(AX*4)
-	PREFETCHT0 64(R11)(AX*4)
-	PREFETCHT0 128(R11)(AX*4)
-	PREFETCHT0 192(R11)(AX*4)
-
-compare:
-	MOVQ     R12, AX
-	SHLQ     $6, AX
-	LEAQ     (R9)(AX*1), BX
-	LEAQ     (R11)(AX*4), R11
-	MOVOU    (BX), X1
-	PCMPEQB  X0, X1
-	PMOVMSKB X1, DX
-	MOVOU    16(BX), X2
-	PCMPEQB  X0, X2
-	PMOVMSKB X2, CX
-	SHLQ     $16, CX
-	ORQ      CX, DX
-	MOVOU    32(BX), X3
-	PCMPEQB  X0, X3
-	PMOVMSKB X3, CX
-	SHLQ     $32, CX
-	ORQ      CX, DX
-	MOVOU    48(BX), X4
-	PCMPEQB  X0, X4
-	PMOVMSKB X4, CX
-	SHLQ     $48, CX
-	ORQ      CX, DX
-	MOVBLZX  (R10)(R12*1), R13
-	ANDL     $63, R13
-	MOVQ     R13, CX
-	RORQ     CX, DX
-	MOVQ     over-48(SP), BX
-	XORL     R14, R14
-
-loop:
-	TESTQ DX, DX
-	JZ    insert
-	BSFQ  DX, CX
-	ADDQ  R13, CX
-	ANDQ  $63, CX
-	MOVL  (R11)(CX*4), AX
-	SUBL  base+104(FP), AX
-	JMI   insert // from an earlier frame: the rest are older
-	LEAQ  -3(AX)(BX*1), CX
-	MOVL  (SI)(CX*1), CX
-	LEAQ  -3(R8)(BX*1), R9
-	CMPL  CX, (SI)(R9*1)
-	JNE   next
-	XORL  CX, CX
-
-len8:
-	LEAQ 8(R8)(CX*1), R9
-	CMPQ R9, DI
-	JGT  len1
-	MOVQ -8(SI)(R9*1), R9
-	LEAQ (AX)(CX*1), R10
-	XORQ (SI)(R10*1), R9
-	JNZ  found
-	ADDQ $8, CX
-	JMP  len8
-
-found:
-	BSFQ R9, R9
-	SHRQ $3, R9
-	ADDQ R9, CX
-	JMP  longer
-
-len1:
-	LEAQ    (R8)(CX*1), R9
-	CMPQ    R9, DI
-	JGE     longer
-	MOVBLZX (SI)(R9*1), R9
-	LEAQ    (AX)(CX*1), R10
-	MOVBLZX (SI)(R10*1), R10
-	CMPL    R9, R10
-	JNE     longer
-	INCQ    CX
-	JMP     len1
-
-longer:
-	CMPQ CX, BX
-	JLE  next
-	MOVQ CX, BX
-	MOVQ R8, R14
-	SUBQ AX, R14
-	LEAQ (R8)(CX*1), R9
-	CMPQ R9, DI
-	JEQ  insert
-
-next:
-	LEAQ -1(DX), CX
-	ANDQ CX, DX
-	JMP  loop
-
-insert:
-	MOVQ    heads+72(FP), R10
-	MOVBLZX (R10)(R12*1), CX
-	DECL    CX
-	ANDL    $63, CX
-	MOVB    CX, (R10)(R12*1)
-	SHLQ    $6, R12
-	ORQ     CX, R12
-	MOVQ    tags+64(FP), R9
-	MOVQ    X0, CX
-	MOVB    CX, (R9)(R12*1)
-	MOVQ    entries+80(FP), R11
-	MOVL    base+104(FP), CX
-	ADDL    R8, CX
-	MOVL    CX, (R11)(R12*4)
-	LEAQ    1(R8), R15
-	MOVQ    state-40(SP), AX
-	TESTQ   AX, AX
-	JNZ     searched
-	TESTQ   R14, R14
-	JNZ     rmatch
-
-	// Nothing found: on by (ip-anchor)>>searchStrength + 1.
-	MOVQ R8, AX
-	SUBQ anchor+40(FP), AX
-	SHRQ $8, AX
-	LEAQ 1(R8)(AX*1), R8
-	JMP  top
-
-searched:
-	// BX the best length, R14 its offset (0: nothing beat the length
-	// to beat): a lazy step's, or the one search Go asked for.
-	CMPQ  AX, $1
-	JEQ   lzstep1done
-	CMPQ  AX, $2
-	JEQ   lzstep2done
-	TESTQ R14, R14
-	JNZ   rgreedy
-	JMP   nothing
-
-rmatch:
-	CMPQ depth+120(FP), $0
-	JEQ  rgreedy
-	MOVQ BX, ml-8(SP)
-	MOVQ R14, moff-16(SP)
-	MOVQ $0, isrep-24(SP)
-	MOVQ R8, mst-32(SP)
-
-#define LZSTEPS_FIRST
-#include "lazysteps_amd64.h"
-#undef LZSTEPS_FIRST
-
-#include "lazysteps_amd64.h"
-
-rdone:
-	MOVQ R8, rip+128(FP)
-	MOVQ ml-8(SP), AX
-	MOVQ AX, best+136(FP)
-	MOVQ moff-16(SP), AX
-	MOVQ AX, off+144(FP)
-	MOVQ mst-32(SP), AX
-	MOVQ AX, st+152(FP)
-	MOVQ isrep-24(SP), AX
-	MOVQ AX, rep+160(FP)
-	MOVQ R15, nextOut+168(FP)
-	RET
-
-rgreedy:
-	MOVQ R8, rip+128(FP)
-	MOVQ BX, best+136(FP)
-	MOVQ R14, off+144(FP)
-	MOVQ R8, st+152(FP)
-	MOVQ $0, rep+160(FP)
-	MOVQ R15, nextOut+168(FP)
-	RET
-
-nothing:
-	MOVQ R8, rip+128(FP)
-	MOVQ $0, best+136(FP)
-	MOVQ $0, off+144(FP)
-	MOVQ R8, st+152(FP)
-	MOVQ $0, rep+160(FP)
-	MOVQ R15, nextOut+168(FP)
-	RET
-#undef LZROWS
-#undef LZSEARCH
-#undef LZDONE
+// func rowScan16Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next, depth int) (rip, best, off, st, rep, nextOut int)
+//
+// rowScan64Asm for rows of 16 (search log 4: libzstd's level 7 over 256
+// KiB, c-blosc 1.x's clevel 4).
+TEXT ·rowScan16Asm(SB), NOSPLIT, $48-176
+#define ROWS16
+#include "rowscan_amd64.h"
+#undef ROWS16
 
 // func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, rep2, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int, lits *[]byte, seqs *[]seq) (rip, ranchor, rrep1, rrep2, best, off, st, rep, nextOut int)
 //

@@ -25,6 +25,16 @@ func rowScan64Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, ta
 	panic("zstdenc: rowScan64Asm without assembly")
 }
 
+// rowScan32Asm is never called here (useRowAsm is false).
+func rowScan32Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next, depth int) (rip, best, off, st, rep, nextOut int) {
+	panic("zstdenc: rowScan32Asm without assembly")
+}
+
+// rowScan16Asm is never called here (useRowAsm is false).
+func rowScan16Asm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, over int, tags, heads *byte, entries *uint32, mul, shift uint64, base uint32, next, depth int) (rip, best, off, st, rep, nextOut int) {
+	panic("zstdenc: rowScan16Asm without assembly")
+}
+
 // chain16ScanAsm is never called here (useRowAsm is false).
 func chain16ScanAsm(buf *byte, buflen, ip, end, ilimit, anchor, rep1, rep2, tries int, heads, chain *uint16, hmask, cmask int, mul, shift uint64, next, depth int, lits *[]byte, seqs *[]seq) (rip, ranchor, rrep1, rrep2, best, off, st, rep, nextOut int) {
 	panic("zstdenc: chain16ScanAsm without assembly")

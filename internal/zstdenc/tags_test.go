@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/goblosc/blosc/internal/datasets"
 	"github.com/goblosc/blosc/internal/golden"
 	"github.com/goblosc/blosc/internal/guard"
 )
@@ -50,13 +51,14 @@ func TestTagMatches(t *testing.T) {
 	}
 }
 
-// TestRowSearch64AsmAgainstGo encodes with rows of 64 (levels 7-12 give
-// search logs of 6 at some sizes, rows from any window) through rowSearch64's assembly and through its
-// Go code, which must write the same bytes, on sources ending at a guard
-// page (the search reads up to the end of the block and the prefetch
-// looks 16 bytes on) and matching up to their last byte. Where the
-// assembly is not built both runs take the Go code.
-func TestRowSearch64AsmAgainstGo(t *testing.T) {
+// TestRowScanAsmAgainstGo encodes with rows of 16, 32 and 64 (levels
+// 4-12 give search logs of 4 to 6 and more at the sizes here, rows from
+// any window) through the row scans' assembly and through rowSearch's
+// and rowSearch64's Go code, which must write the same bytes, on sources
+// ending at a guard page (the search reads up to the end of the block and
+// the prefetch looks 16 bytes on) and matching up to their last byte.
+// Where the assembly is not built both runs take the Go code.
+func TestRowScanAsmAgainstGo(t *testing.T) {
 	skipUnderRace(t)
 	defer func(v bool) { useRowAsm = v }(useRowAsm)
 	asm := useRowAsm
@@ -96,14 +98,14 @@ func TestRowSearch64AsmAgainstGo(t *testing.T) {
 				src[i] = byte(rng.Uint32())
 			}
 		}
-		hits := 0
-		for _, lvl := range []int{7, 8, 10, 11, 12} {
+		var hits [7]int // by row log, where the assembly may search
+		for lvl := 4; lvl <= 12; lvl++ {
 			useRowAsm = asm
 			fa := a.Encode(nil, src, lvl)
 			useRowAsm = false
 			fg := g.Encode(nil, src, lvl)
-			if a.rows && a.rowLg == 6 {
-				hits++
+			if a.rows && a.p.slog >= a.rowLg {
+				hits[a.rowLg]++
 			}
 			if !bytes.Equal(fa, fg) {
 				t.Fatalf("%s n=%d level %d: assembly %d bytes, Go %d, differ at %d", sc.name, n, lvl, len(fa), len(fg), golden.FirstDiff(fa, fg))
@@ -114,26 +116,32 @@ func TestRowSearch64AsmAgainstGo(t *testing.T) {
 				t.Fatalf("%s n=%d level %d: the rows differ after the frame", sc.name, n, lvl)
 			}
 		}
-		if n >= 4095 && hits == 0 {
-			t.Fatalf("n=%d: no level searched rows of 64", n)
+		for lg := 4; lg <= 6 && n >= 4095; lg++ {
+			if hits[lg] == 0 && !(lg == 5 && n <= 16<<10) { // no level has search log 5 up to 16 KiB
+				t.Fatalf("n=%d: no level searched rows of %d", n, 1<<lg)
+			}
 		}
 		buf.Free()
 	}
 }
 
-// FuzzRowSearch64AsmMatchesGo: with rows from any window, the lazy
-// levels whose rows hold 64 entries on small sources write the same
-// frames through rowSearch64's assembly and through its Go code, for
-// any input and dictionary, the encoders reused (entries from earlier
-// frames in the rows), and leave the same rows; the high bit of level
-// shrinks the hash table to 2^8 entries (four rows: every search finds
-// candidates).
-func FuzzRowSearch64AsmMatchesGo(f *testing.F) {
+// FuzzRowScanAsmMatchesGo: with rows from any window, the lazy levels
+// whose rows hold 16 or 64 entries on small sources (and 32 where bit 6
+// of level sets the search log to 5) write the same frames through the
+// row scans' assembly and through rowSearch's and rowSearch64's Go code,
+// for any input and dictionary, the encoders reused (entries from
+// earlier frames in the rows), and leave the same rows; the high bit of
+// level shrinks the hash table to 2^8 entries (a few rows: every search
+// finds candidates).
+func FuzzRowScanAsmMatchesGo(f *testing.F) {
 	for _, name := range []string{"text", "f32_noise", "runs", "rec12"} {
 		src := golden.Shuffled(golden.MustPattern(f, name, 3000), 4)
 		f.Add(src, uint8(0), uint16(0))
 		f.Add(src, uint8(2), uint16(700))
 		f.Add(src, uint8(0x80|1), uint16(0))
+		f.Add(src, uint8(3), uint16(0))
+		f.Add(src, uint8(0x40|4), uint16(500))
+		f.Add(src, uint8(0x80|0x40|3), uint16(0))
 	}
 	defer func(v bool) { useRowAsm = v }(useRowAsm)
 	asm := useRowAsm
@@ -147,12 +155,19 @@ func FuzzRowSearch64AsmMatchesGo(f *testing.F) {
 		dl := min(int(dictLen), len(data), 1<<10)
 		dict, src := data[:dl], data[dl:min(len(data), dl+2<<10)]
 		// The levels with rows of 64 on small sources: 7 and 8 up to
-		// 16 KiB, 10 up to 128 KiB.
-		lvl := [3]int{7, 8, 10}[int(level&0x7F)%3]
+		// 16 KiB, 10 up to 128 KiB; of 16: 4 (greedy) and 6 (lazy2) up
+		// to 16 KiB, and 5 (lazy, search log 3: the Go search, whose
+		// tries are fewer than a row's).
+		lvl := [6]int{7, 8, 10, 4, 6, 5}[int(level&0x3F)%6]
 		var po *cparams
-		if level&0x80 != 0 {
+		if level&0xC0 != 0 {
 			p := paramsFor(lvl, len(src), len(dict))
-			p.hlog = 8
+			if level&0x80 != 0 {
+				p.hlog = 8
+			}
+			if level&0x40 != 0 {
+				p.slog = 5
+			}
 			po = &p
 		}
 		ea.override, eg.override = po, po
@@ -169,4 +184,38 @@ func FuzzRowSearch64AsmMatchesGo(f *testing.F) {
 			t.Fatalf("level %d, %d bytes, dictionary %d: the rows differ after the frame", lvl, len(src), len(dict))
 		}
 	})
+}
+
+// TestRowScanAsmBlosc1Blocks encodes what c-blosc 1.x hands zstd, a
+// whole 256 KiB block of each bench dataset shuffled at its typesize, at
+// libzstd levels 5, 7 and 9 (rows of 32, 16 and 32) over rows, through
+// the assembly and through the Go code, which must write the same bytes
+// and leave the same rows.
+func TestRowScanAsmBlosc1Blocks(t *testing.T) {
+	skipUnderRace(t)
+	if testing.Short() {
+		t.Skip("256 KiB blocks of every dataset")
+	}
+	defer func(v bool) { useRowAsm = v }(useRowAsm)
+	asm := useRowAsm
+	var a, g Encoder
+	a.rowsFrom, g.rowsFrom = 18, 18
+	for _, s := range datasets.Bench {
+		src := golden.Shuffled(golden.MustPattern(t, s.Name, 256<<10), s.Typesize)
+		for _, lvl := range []int{5, 7, 9} {
+			useRowAsm = asm
+			fa := a.Encode(nil, src, lvl)
+			useRowAsm = false
+			fg := g.Encode(nil, src, lvl)
+			if !a.rows || a.rowLg != [...]uint8{5: 5, 7: 4, 9: 5}[lvl] {
+				t.Fatalf("%s level %d: rows %v of log %d", s.Name, lvl, a.rows, a.rowLg)
+			}
+			if !bytes.Equal(fa, fg) {
+				t.Fatalf("%s level %d: assembly %d bytes, Go %d, differ at %d", s.Name, lvl, len(fa), len(fg), golden.FirstDiff(fa, fg))
+			}
+			if !bytes.Equal(a.rowTags, g.rowTags) || !bytes.Equal(a.rowHeads, g.rowHeads) || !slices.Equal(a.hashT, g.hashT) {
+				t.Fatalf("%s level %d: the rows differ after the frame", s.Name, lvl)
+			}
+		}
+	}
 }
