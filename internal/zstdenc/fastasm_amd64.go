@@ -69,7 +69,7 @@ func (e *Encoder) fastAsm(buf []byte, table []uint32, hh hasher, start, end int)
 // and mulS are the long and short hashes' shifts and multipliers (all
 // but mulL read from the frame where they are used, which leaves a
 // register for base), base is c.base,
-// and nextStep and bound are the loop's own slots. free
+// and nextStep, bound and lvalid are the loop's own slots. free
 // chooses the search that tests the table entries without branches: a
 // block's searches that meet matches within a position or two (text's)
 // predict whether an entry is this frame's, as it goes with a match,
@@ -80,7 +80,7 @@ func (e *Encoder) fastAsm(buf []byte, table []uint32, hh hasher, start, end int)
 // two literals a sequence (a search of two positions or more a match).
 //
 //go:noescape
-func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int, mulL, mulS uint64, bound int, free bool)
+func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int, mulL, mulS uint64, bound int, lvalid, free bool)
 
 // dfastAsm runs the double fast strategy through dfastBlockAsm when the
 // buffers leave the room it writes without checks, and reports whether
@@ -107,7 +107,7 @@ func (e *Encoder) dfastAsm(buf []byte, long, short []uint32, hL, hS hasher, star
 	if dfastFree != 0 {
 		free = dfastFree > 0
 	}
-	dfastBlockAsm(&c, int(e.mrep[0]), int(e.mrep[1]), start, end-8, end, 0, int(hL.shift), int(hS.shift), int(e.base), 0, hL.mul, hS.mul, 0, free)
+	dfastBlockAsm(&c, int(e.mrep[0]), int(e.mrep[1]), start, end-8, end, 0, int(hL.shift), int(hS.shift), int(e.base), 0, hL.mul, hS.mul, 0, false, free)
 	nl, ns := c.nlits-len(e.lits), c.nseqs-len(e.seqs)
 	searchy := uint8(0)
 	if nl >= 64 && nl >= 2*ns {

@@ -517,7 +517,7 @@ l1: \
 	JMP     l1 \
 ldone:
 
-// func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int, mulL, mulS uint64, bound int, free bool)
+// func dfastBlockAsm(c *fastCtx, rep1, rep2, anchor, ilimit, end, cur, shL, shS, base, nextStep int, mulL, mulS uint64, bound int, lvalid, free bool)
 //
 // SI buf, DI the long table, R8 the short one, R9 base (the tables'
 // entries are positions plus base), R10 the long hash's multiplier (the
@@ -531,11 +531,10 @@ ldone:
 // the long and short entries, then candidates, R15 the next position,
 // DX its long hash and CX its long entry. A match: AX its start, R15
 // its source, then its offset; BX its length; R14 1 for the repeat
-// offset (no backing up, no new offset); BL, after a short match,
-// whether the long candidate one byte on is this frame's. free: the
-// search tests
+// offset (no backing up, no new offset). lvalid: the long candidate one
+// byte on after a short match is this frame's. free: the search tests
 // the entries without branches (dbody), else with them (dbodyB).
-TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-113
+TEXT ·dfastBlockAsm(SB), NOSPLIT, $0-114
 	MOVQ c+0(FP), DX
 	MOVQ fastCtx_buf(DX), SI
 	MOVQ fastCtx_table(DX), DI
@@ -565,7 +564,7 @@ dloop:
 	MOVQ    shL+56(FP), CX
 	SHRQ    CX, R12
 	MOVL    (DI)(R12*4), R13
-	CMPB    free+112(FP), $0
+	CMPB    free+113(FP), $0
 	JNE     dbody
 
 dbodyB:
@@ -716,7 +715,7 @@ dstep:
 	LEAQ    (AX)(R11*1), R15
 	CMPQ    R15, ilimit+32(FP)
 	JGE     dlast
-	CMPB    free+112(FP), $0
+	CMPB    free+113(FP), $0
 	JNE     dstepped
 	JMP     dsteppedB
 
@@ -764,12 +763,12 @@ dfoundShort:
 	LEAL    1(R9)(AX*1), DX
 	MOVL    DX, (DI)(R13*4)
 	CMPL    CX, R9
-	SETGE   BL
+	SETGE   lvalid+112(FP)
 	CMOVLLT R9, CX
 	SUBL    R9, CX
 	CMPQ    R12, (SI)(CX*1)
 	JNE     dshortOnly
-	TESTB   BL, BL
+	CMPB    lvalid+112(FP), $0
 	JEQ     dshortOnly
 	MOVL    CX, R13
 	INCQ    AX
@@ -824,8 +823,7 @@ demit:
 	MOVQ AX, R13
 	SUBQ anchor+24(FP), R13
 	MOVQ fastCtx_nseqs(R14), DX
-	LEAQ 1(DX), CX
-	MOVQ CX, fastCtx_nseqs(R14)
+	INCQ fastCtx_nseqs(R14)
 	SHLQ $4, DX
 	ADDQ fastCtx_seqs(R14), DX
 	// Two 8-byte stores for the four fields (ll and ml, offset and
@@ -939,8 +937,7 @@ drep2:
 	MOVL  DX, (R8)(R13*4)
 	MOVQ  c+0(FP), R14
 	MOVQ  fastCtx_nseqs(R14), DX
-	LEAQ  1(DX), CX
-	MOVQ  CX, fastCtx_nseqs(R14)
+	INCQ  fastCtx_nseqs(R14)
 	SHLQ  $4, DX
 	ADDQ  fastCtx_seqs(R14), DX
 	MOVQ  BX, CX
