@@ -826,14 +826,10 @@ demit:
 	INCQ fastCtx_nseqs(R14)
 	SHLQ $4, DX
 	ADDQ fastCtx_seqs(R14), DX
-	// Two 8-byte stores for the four fields (ll and ml, offset and
-	// ofx's zero; all four below 2^32 in their registers): the match
-	// path is bound by its stores more than by its other steps.
-	MOVQ BX, CX
-	SHLQ $32, CX
-	ORQ  R13, CX
-	MOVQ CX, seq_ll(DX)
-	MOVQ R15, seq_offset(DX)
+	MOVL R13, seq_ll(DX)
+	MOVL BX, seq_ml(DX)
+	MOVL R15, seq_offset(DX)
+	MOVL $0, seq_ofx(DX)
 	MOVQ anchor+24(FP), R12
 	MOVQ fastCtx_nlits(R14), DX
 	ADDQ fastCtx_lits(R14), DX
@@ -940,10 +936,10 @@ drep2:
 	INCQ  fastCtx_nseqs(R14)
 	SHLQ  $4, DX
 	ADDQ  fastCtx_seqs(R14), DX
-	MOVQ  BX, CX
-	SHLQ  $32, CX
-	MOVQ  CX, seq_ll(DX)
-	MOVQ  R15, seq_offset(DX)
+	MOVL  $0, seq_ll(DX)
+	MOVL  BX, seq_ml(DX)
+	MOVL  R15, seq_offset(DX)
+	MOVL  $0, seq_ofx(DX)
 	ADDQ  BX, AX
 	MOVQ  AX, anchor+24(FP)
 	JMP   drep2
