@@ -453,13 +453,23 @@ finish:
 
 // R12 = the end of the match of R12 against R13 (R12 > R13), at most
 // end (the frame's).
-// DEXTEND is EXTEND for the double fast loop: after a first step of 8
-// bytes (where most of text's matches end), 32 bytes a step with SSE2
+// DEXTEND is EXTEND for the double fast loop: after two steps of 8
+// bytes (where most of text's and timestamps' matches end, and a word's
+// compare decides sooner than the vector compare and its mask's bit
+// search; one step of 8 left those planes 1.01-1.04 slower), 32 bytes a step with SSE2
 // while 32 are left (a plane of one byte or of long runs is one match
 // of 32 KiB), the first unequal byte from the compare's mask; 8 at a
 // time, then one, in the last 32 bytes.
 #define DEXTEND(l8, l32, l32diff, l8b, ldiff, l1, ldone) \
 l8: \
+	LEAQ  8(R12), DX \
+	CMPQ  DX, end+40(FP) \
+	JGT   l1 \
+	MOVQ  (SI)(R12*1), DX \
+	XORQ  (SI)(R13*1), DX \
+	JNZ   ldiff \
+	ADDQ  $8, R12 \
+	ADDQ  $8, R13 \
 	LEAQ  8(R12), DX \
 	CMPQ  DX, end+40(FP) \
 	JGT   l1 \
