@@ -796,6 +796,11 @@ dshortOnly:
 
 dext:
 	DEXTEND(dext8, dext32, dext32diff, dext8b, dextdiff, dext1, dextdone)
+	// R11 (the step, free until dloop) keeps the match's end: ip moves
+	// there as a copy once the sequence is out, where ip plus the length
+	// (worked out from it, then moved by backing up) put two more steps
+	// before the next search's loads, as in the fast loop.
+	MOVQ  R12, R11
 	MOVQ  R12, BX
 	SUBQ  AX, BX
 	TESTQ R14, R14
@@ -880,7 +885,7 @@ dlit1:
 dlitdone:
 	SUBQ fastCtx_lits(R14), DX
 	MOVQ DX, fastCtx_nlits(R14)
-	ADDQ BX, AX
+	MOVQ R11, AX
 	MOVQ AX, anchor+24(FP)
 	CMPQ AX, ilimit+32(FP)
 	JGT  dfinish
@@ -925,6 +930,7 @@ drep2:
 	LEAQ 4(AX), R12
 	ADDQ $4, R13
 	DEXTEND(drext8, drext32, drext32diff, drext8b, drextdiff, drext1, drextdone)
+	MOVQ  R12, R11
 	MOVQ  R12, BX
 	SUBQ  AX, BX
 	MOVQ  rep1+8(FP), DX
@@ -950,7 +956,7 @@ drep2:
 	MOVL  BX, seq_ml(DX)
 	MOVL  R15, seq_offset(DX)
 	MOVL  $0, seq_ofx(DX)
-	ADDQ  BX, AX
+	MOVQ  R11, AX
 	MOVQ  AX, anchor+24(FP)
 	JMP   drep2
 
