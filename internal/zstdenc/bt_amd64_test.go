@@ -40,38 +40,7 @@ func TestBtAsmMatchesGo(t *testing.T) {
 		copy(src[n-40:], src[n-200:])
 		inputs["copies/"+string(rune('a'+n%26))] = src
 	}
-	var asm, gol Encoder
-	ran := 0
-	for name, src := range inputs {
-		for _, lvl := range []int{11, 13, 15} {
-			for _, small := range []int{0, 2, 64} {
-				for _, d := range [][]byte{nil, dict} {
-					p := paramsFor(lvl, len(src), len(d))
-					if p.strat != stratBtlazy2 {
-						continue
-					}
-					var po *cparams
-					if small > 0 {
-						p.clog, p.hlog = 7, 6
-						p.slog = uint8(highbit(uint32(small)))
-						po = &p
-					}
-					asm.override, gol.override = po, po
-					if len(src) >= 32<<10 {
-						ran++
-					}
-					useBtAsm = true
-					a := asm.EncodeDict(nil, src, d, lvl)
-					useBtAsm = false
-					g := gol.EncodeDict(nil, src, d, lvl)
-					if !bytes.Equal(a, g) {
-						t.Errorf("%s level %d small %d dict %v: assembly frame %d bytes, Go %d, first difference at %d",
-							name, lvl, small, d != nil, len(a), len(g), golden.FirstDiff(a, g))
-					}
-				}
-			}
-		}
-	}
+	ran := btAsmAgainstGo(t, inputs, dict, []int{11, 13, 15}, 32<<10, func(strat uint8) bool { return strat == stratBtlazy2 })
 	if ran < 50 {
 		t.Fatalf("only %d frames of 32 KiB or more at btlazy2", ran)
 	}
@@ -150,41 +119,12 @@ func TestOptWalkAsmMatchesGo(t *testing.T) {
 		long[i] = byte(i % 251)
 	}
 	inputs["long"] = long
-	var asm, gol Encoder
-	ran := 0
 	for name, src := range inputs {
 		if len(src) > 64<<10 {
-			continue // the deep levels' large inputs cost the most here
-		}
-		for _, lvl := range []int{16, 19, 22} {
-			for _, small := range []int{0, 2, 64} {
-				for _, d := range [][]byte{nil, dict} {
-					p := paramsFor(lvl, len(src), len(d))
-					if p.strat < stratBtopt {
-						continue
-					}
-					var po *cparams
-					if small > 0 {
-						p.clog, p.hlog = 7, 6
-						p.slog = uint8(highbit(uint32(small)))
-						po = &p
-					}
-					asm.override, gol.override = po, po
-					if len(src) >= 16<<10 {
-						ran++
-					}
-					useBtAsm = true
-					a := asm.EncodeDict(nil, src, d, lvl)
-					useBtAsm = false
-					g := gol.EncodeDict(nil, src, d, lvl)
-					if !bytes.Equal(a, g) {
-						t.Errorf("%s level %d small %d dict %v: assembly frame %d bytes, Go %d, first difference at %d",
-							name, lvl, small, d != nil, len(a), len(g), golden.FirstDiff(a, g))
-					}
-				}
-			}
+			delete(inputs, name) // the deep levels' large inputs cost the most here
 		}
 	}
+	ran := btAsmAgainstGo(t, inputs, dict, []int{16, 19, 22}, 16<<10, func(strat uint8) bool { return strat >= stratBtopt })
 	if ran < 30 {
 		t.Fatalf("only %d frames of 16 KiB or more at the optimal parser's levels", ran)
 	}
@@ -225,4 +165,48 @@ func FuzzOptWalkAsmMatchesGo(f *testing.F) {
 				lvl, len(src), len(dict), len(a), len(g), golden.FirstDiff(a, g))
 		}
 	})
+}
+
+// btAsmAgainstGo encodes every input at every level whose strategy keep
+// accepts, with libzstd's tables and with tiny ones (a tree of 64
+// positions and search budgets of 2 and 64), with and without dict, the
+// tree walks in assembly and in Go, one reused encoder each, and fails
+// the test where the frames differ. It returns how many of those frames
+// were of at least big bytes.
+func btAsmAgainstGo(t *testing.T, inputs map[string][]byte, dict []byte, levels []int, big int, keep func(strat uint8) bool) int {
+	t.Helper()
+	defer func() { useBtAsm = true }()
+	var asm, gol Encoder
+	ran := 0
+	for name, src := range inputs {
+		for _, lvl := range levels {
+			for _, small := range []int{0, 2, 64} {
+				for _, d := range [][]byte{nil, dict} {
+					p := paramsFor(lvl, len(src), len(d))
+					if !keep(p.strat) {
+						continue
+					}
+					var po *cparams
+					if small > 0 {
+						p.clog, p.hlog = 7, 6
+						p.slog = uint8(highbit(uint32(small)))
+						po = &p
+					}
+					asm.override, gol.override = po, po
+					if len(src) >= big {
+						ran++
+					}
+					useBtAsm = true
+					a := asm.EncodeDict(nil, src, d, lvl)
+					useBtAsm = false
+					g := gol.EncodeDict(nil, src, d, lvl)
+					if !bytes.Equal(a, g) {
+						t.Errorf("%s level %d small %d dict %v: assembly frame %d bytes, Go %d, first difference at %d",
+							name, lvl, small, d != nil, len(a), len(g), golden.FirstDiff(a, g))
+					}
+				}
+			}
+		}
+	}
+	return ran
 }
