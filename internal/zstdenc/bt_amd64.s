@@ -19,6 +19,48 @@
 #define OPT_PF 8
 #define OPT_NODE 4
 
+// BTMATCHLEN extends a tree walk's compare from R11: the position's
+// bytes at SI+R11 against the candidate's at R12+R11, 16 bytes a turn,
+// then 8, then one, up to endop; R15 scratch. At the first unequal byte
+// (R11 its index) it goes on at ldiffer, equal up to endop at lend.
+#define BTMATCHLEN(endop, lcmp16, ldiff8, ldiff0, ltail8, ltail1, ldiffer, lend) \
+lcmp16: \
+	LEAQ 16(R11), R15 \
+	CMPQ R15, endop \
+	JGT  ltail8 \
+	MOVQ (SI)(R11*1), R15 \
+	XORQ (R12)(R11*1), R15 \
+	JNZ  ldiff0 \
+	MOVQ 8(SI)(R11*1), R15 \
+	XORQ 8(R12)(R11*1), R15 \
+	JNZ  ldiff8 \
+	ADDQ $16, R11 \
+	JMP  lcmp16 \
+ldiff8: \
+	ADDQ $8, R11 \
+ldiff0: \
+	BSFQ R15, R15 \
+	SHRQ $3, R15 \
+	ADDQ R15, R11 \
+	JMP  ldiffer \
+ltail8: \
+	LEAQ 8(R11), R15 \
+	CMPQ R15, endop \
+	JGT  ltail1 \
+	MOVQ (SI)(R11*1), R15 \
+	CMPQ R15, (R12)(R11*1) \
+	JNE  ltail1 \
+	ADDQ $8, R11 \
+	JMP  ltail8 \
+ltail1: \
+	CMPQ    R11, endop \
+	JGE     lend \
+	MOVBLZX (SI)(R11*1), R15 \
+	CMPB    R15, (R12)(R11*1) \
+	JNE     ldiffer \
+	INCQ    R11 \
+	JMP     ltail1
+
 // func dubtFindAsm(bt *uint32, buf *byte, end, btLow int, base uint32, bmask int, prev uint32, nbCand, ip, m, nbCompares int, head *uint32, mul uint64, shift uint8) (best, bestOff, matchEnd int)
 //
 // btSearch after its update and its collection of unsorted candidates,
@@ -109,47 +151,9 @@ loop:
 	LEAQ  (SI)(AX*1), R12
 	SUBQ  DI, R12
 
-cmp16:
-	LEAQ 16(R11), R15
-	CMPQ R15, DX
-	JGT  tail8
-	MOVQ (SI)(R11*1), R15
-	XORQ (R12)(R11*1), R15
-	JNZ  diff0
-	MOVQ 8(SI)(R11*1), R15
-	XORQ 8(R12)(R11*1), R15
-	JNZ  diff8
-	ADDQ $16, R11
-	JMP  cmp16
-
-diff8:
-	ADDQ $8, R11
-
-diff0:
-	BSFQ R15, R15
-	SHRQ $3, R15
-	ADDQ R15, R11
-	JMP  decide
-
-tail8:
-	LEAQ 8(R11), R15
-	CMPQ R15, DX
-	JGT  tail1
-	MOVQ (SI)(R11*1), R15
-	CMPQ R15, (R12)(R11*1)
-	JNE  tail1
-	ADDQ $8, R11
-	JMP  tail8
-
-tail1:
-	// Equal up to the end: its side is unknown; drop the rest.
-	CMPQ    R11, DX
-	JGE     done
-	MOVBLZX (SI)(R11*1), R15
-	CMPB    R15, (R12)(R11*1)
-	JNE     decide
-	INCQ    R11
-	JMP     tail1
+	// Equal up to the end, the candidate's side is unknown: the sort
+	// drops the rest of the walk (done).
+	BTMATCHLEN(DX, cmp16, diff8, diff0, tail8, tail1, decide, done)
 
 decide:
 	MOVBLZX (R12)(R11*1), R15
@@ -244,46 +248,7 @@ sloop:
 	LEAQ  (SI)(AX*1), R12
 	SUBQ  DI, R12
 
-scmp16:
-	LEAQ 16(R11), R15
-	CMPQ R15, end+16(FP)
-	JGT  stail8
-	MOVQ (SI)(R11*1), R15
-	XORQ (R12)(R11*1), R15
-	JNZ  sdiff0
-	MOVQ 8(SI)(R11*1), R15
-	XORQ 8(R12)(R11*1), R15
-	JNZ  sdiff8
-	ADDQ $16, R11
-	JMP  scmp16
-
-sdiff8:
-	ADDQ $8, R11
-
-sdiff0:
-	BSFQ R15, R15
-	SHRQ $3, R15
-	ADDQ R15, R11
-	JMP  smeasured
-
-stail8:
-	LEAQ 8(R11), R15
-	CMPQ R15, end+16(FP)
-	JGT  stail1
-	MOVQ (SI)(R11*1), R15
-	CMPQ R15, (R12)(R11*1)
-	JNE  stail1
-	ADDQ $8, R11
-	JMP  stail8
-
-stail1:
-	CMPQ    R11, end+16(FP)
-	JGE     smeasured
-	MOVBLZX (SI)(R11*1), R15
-	CMPB    R15, (R12)(R11*1)
-	JNE     smeasured
-	INCQ    R11
-	JMP     stail1
+	BTMATCHLEN(end+16(FP), scmp16, sdiff8, sdiff0, stail8, stail1, smeasured, smeasured)
 
 smeasured:
 	// l = R11 - ip; a longer match than the best?
@@ -544,46 +509,7 @@ oloop:
 	LEAQ  (SI)(AX*1), R12
 	SUBQ  DI, R12
 
-ocmp16:
-	LEAQ 16(R11), R15
-	CMPQ R15, end+16(FP)
-	JGT  otail8
-	MOVQ (SI)(R11*1), R15
-	XORQ (R12)(R11*1), R15
-	JNZ  odiff0
-	MOVQ 8(SI)(R11*1), R15
-	XORQ 8(R12)(R11*1), R15
-	JNZ  odiff8
-	ADDQ $16, R11
-	JMP  ocmp16
-
-odiff8:
-	ADDQ $8, R11
-
-odiff0:
-	BSFQ R15, R15
-	SHRQ $3, R15
-	ADDQ R15, R11
-	JMP  omeasured
-
-otail8:
-	LEAQ 8(R11), R15
-	CMPQ R15, end+16(FP)
-	JGT  otail1
-	MOVQ (SI)(R11*1), R15
-	CMPQ R15, (R12)(R11*1)
-	JNE  otail1
-	ADDQ $8, R11
-	JMP  otail8
-
-otail1:
-	CMPQ    R11, end+16(FP)
-	JGE     omeasured
-	MOVBLZX (SI)(R11*1), R15
-	CMPB    R15, (R12)(R11*1)
-	JNE     omeasured
-	INCQ    R11
-	JMP     otail1
+	BTMATCHLEN(end+16(FP), ocmp16, odiff8, odiff0, otail8, otail1, omeasured, omeasured)
 
 omeasured:
 	// l = R11 - ip; longer than the best: a new match.
