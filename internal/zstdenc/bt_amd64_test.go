@@ -50,13 +50,7 @@ func TestBtAsmMatchesGo(t *testing.T) {
 // in assembly against the Go loops on any input and dictionary with the tables of levels 11, 13
 // and 15 (btlazy2 whatever the input's size), small trees and budgets.
 func FuzzBtAsmMatchesGo(f *testing.F) {
-	for _, name := range []string{"text", "sensor_f64", "runs", "rec12"} {
-		src := golden.Shuffled(golden.MustPattern(f, name, 3000), 8)
-		f.Add(src, uint8(0), uint16(0))
-		f.Add(src, uint8(1), uint16(700))
-		f.Add(src, uint8(0x80|2), uint16(0))
-		f.Add(src, uint8(0xF0|1), uint16(100))
-	}
+	addTreeSeeds(f)
 	defer func() { useBtAsm = true }()
 	var asm, gol Encoder
 	var a, g []byte
@@ -135,13 +129,7 @@ func TestOptWalkAsmMatchesGo(t *testing.T) {
 // 22 (btopt, btultra, btultra2 whatever the input's size), small trees
 // and budgets.
 func FuzzOptWalkAsmMatchesGo(f *testing.F) {
-	for _, name := range []string{"text", "sensor_f64", "runs", "rec12"} {
-		src := golden.Shuffled(golden.MustPattern(f, name, 3000), 8)
-		f.Add(src, uint8(0), uint16(0))
-		f.Add(src, uint8(1), uint16(700))
-		f.Add(src, uint8(0x80|2), uint16(0))
-		f.Add(src, uint8(0xF0|1), uint16(100))
-	}
+	addTreeSeeds(f)
 	defer func() { useBtAsm = true }()
 	var asm, gol Encoder
 	var a, g []byte
@@ -209,4 +197,17 @@ func btAsmAgainstGo(t *testing.T, inputs map[string][]byte, dict []byte, levels 
 		}
 	}
 	return ran
+}
+
+// addTreeSeeds gives the tree walks' fuzz targets their seeds: shuffled
+// patterns with levels picking each strategy, tiny tables and budgets,
+// and dictionaries.
+func addTreeSeeds(f *testing.F) {
+	for _, name := range []string{"text", "sensor_f64", "runs", "rec12"} {
+		src := golden.Shuffled(golden.MustPattern(f, name, 3000), 8)
+		f.Add(src, uint8(0), uint16(0))
+		f.Add(src, uint8(1), uint16(700))
+		f.Add(src, uint8(0x80|2), uint16(0))
+		f.Add(src, uint8(0xF0|1), uint16(100))
+	}
 }

@@ -46,20 +46,8 @@ func TestChain32ScanAsmAgainstGo(t *testing.T) {
 		if sc.name != "" {
 			copy(src, golden.MustPattern(t, sc.name, n))
 		}
-		for i := range src {
-			if sc.name != "" {
-				break
-			}
-			switch {
-			case i%4000 < 1500:
-				src[i] = byte(i % 13)
-			case i%4000 < 2000:
-				src[i] = byte(i % 7) // a long match
-			case i%4000 < 3000:
-				src[i] = byte(rng.Uint32() & 15)
-			default:
-				src[i] = byte(rng.Uint32())
-			}
+		if sc.name == "" {
+			scanSource(src, rng, true)
 		}
 		a.noChain16, g.noChain16 = sc.no16, sc.no16
 		hits := 0

@@ -85,18 +85,8 @@ func TestRowScanAsmAgainstGo(t *testing.T) {
 		if sc.name != "" {
 			copy(src, golden.Shuffled(golden.MustPattern(t, sc.name, n), 4))
 		}
-		for i := range src {
-			if sc.name != "" {
-				break
-			}
-			switch {
-			case i%4000 < 1500:
-				src[i] = byte(i % 13)
-			case i%4000 < 3000:
-				src[i] = byte(rng.Uint32() & 15)
-			default:
-				src[i] = byte(rng.Uint32())
-			}
+		if sc.name == "" {
+			scanSource(src, rng, false)
 		}
 		var hits [7]int // by row log, where the assembly may search
 		for lvl := 4; lvl <= 12; lvl++ {
