@@ -260,6 +260,18 @@ func (e *Encoder) longestMatch(cur, bestLen int) int {
 	scanStart := le.Load16(w, scan)
 	endOff, endMask := endCheck(bestLen)
 	scanEnd := le.Load32(w, scan+endOff) & endMask
+	// A scan that starts with a run of one byte b, d long (3 <= d <
+	// maxMatch), meets its chain in runs of b, where each position links
+	// to the one before. A candidate in such a run whose own run of b is
+	// r long matches exactly min(r, d) bytes unless r == d (the bytes
+	// after the runs differ from b), so once bestLen >= d the only one of
+	// a run that can do better is the one d before the run's end: skipRun
+	// steps over the others as the walk would, without the walk's chain
+	// of dependent loads (sparse and run-length data at levels 8-9,
+	// where most of the walk is such runs: DEFLATE_TABLE's sparse_f64).
+	b := w[scan]
+	d := runLen(w, scan, b, maxMatch)
+	runs := d >= minMatch && d < maxMatch && runSkip
 	for {
 		if le.Load32(w, cur+endOff)&endMask == scanEnd && le.Load16(w, cur) == scanStart {
 			// The third bytes are equal too: equal first two bytes and
@@ -275,6 +287,13 @@ func (e *Encoder) longestMatch(cur, bestLen int) int {
 				scanEnd = le.Load32(w, scan+endOff) & endMask
 			}
 		}
+		if runs && bestLen >= d && w[cur] == b {
+			if k := skipRun(w, prev, cur, b, d, min(chain-1, cur-limit-1)); k > 0 {
+				cur -= k
+				chain -= k
+				continue
+			}
+		}
 		cur = int(prev[cur&wMask])
 		if cur <= limit {
 			break
@@ -285,6 +304,42 @@ func (e *Encoder) longestMatch(cur, bestLen int) int {
 		}
 	}
 	return min(bestLen, e.lookahead)
+}
+
+// runSkip, when false, makes longestMatch walk every position of the
+// runs skipRun steps over (tests compare the two walks' streams).
+var runSkip = true
+
+// runLen returns how many bytes from w[p] on equal b, at most max.
+func runLen(w []byte, p int, b byte, max int) int {
+	bb := uint64(b) * 0x0101010101010101
+	for n := 0; n < max; n += 8 {
+		if x := le.Load64(w, p+n) ^ bb; x != 0 {
+			return min(n+bits.TrailingZeros64(x)>>3, max)
+		}
+	}
+	return max
+}
+
+// skipRun returns how many steps of the chain walk from cur (a position
+// whose bytes start with b) go down a run of b one position at a time,
+// each to a candidate that cannot match longer than d bytes (its own
+// run, longer or shorter than d, ends the match at or before d), at
+// most most steps; the walk then goes on from the position that many
+// below cur, which is either the one candidate of the run whose run is
+// exactly d long, or the last position of the run that links to the one
+// before it.
+func skipRun(w []byte, prev *[wSize]uint16, cur int, b byte, d, most int) int {
+	r := runLen(w, cur, b, d+1)
+	x := cur
+	for cur-x < most && w[x-1] == b && int(prev[x&wMask]) == x-1 {
+		x--
+		r++
+		if r == d {
+			break
+		}
+	}
+	return cur - x
 }
 
 // endCheck returns where the four bytes ending at index bestLen start,

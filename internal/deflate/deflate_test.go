@@ -224,3 +224,65 @@ func BenchmarkCompress(b *testing.B) {
 		}
 	}
 }
+
+// runsAtLimit returns text (compressible, so that the stream shows the
+// matches, and without zero bytes) holding three runs of 20 zeros: the
+// last, the scan's, ends maxDist+shift after the first, so that at shift
+// 0 the first run's one candidate as long as the scan's run lies exactly
+// at the walk's limit (zlib stops there without looking at it); the
+// middle one, a shorter match, lets the walk step over the first run.
+func runsAtLimit(t *testing.T, shift int) []byte {
+	const first = 1000
+	src := golden.MustPattern(t, "text", first+maxDist+2000)
+	if bytes.IndexByte(src, 0) >= 0 {
+		t.Fatal("text holds a zero byte")
+	}
+	put := func(end int, tail ...byte) {
+		clear(src[end-20 : end])
+		copy(src[end:], tail)
+	}
+	put(first, 0x11, 0x22, 0x33, 0x44)
+	put(first+maxDist/2, 0x11, 0x55)
+	put(first+maxDist+shift, 0x11, 0x22, 0x33, 0x66)
+	return src
+}
+
+// TestRunSkipMatchesWalk: the streams with skipRun are the ones of the
+// walk over every position, at every level, on runs of random bytes and
+// lengths, on runs placed around the walk's limit, and on the bench
+// datasets with runs.
+func TestRunSkipMatchesWalk(t *testing.T) {
+	defer func() { runSkip = true }()
+	r := rand.New(rand.NewPCG(8, 9))
+	var srcs [][]byte
+	for shift := -3; shift <= 3; shift++ {
+		srcs = append(srcs, runsAtLimit(t, shift))
+	}
+	for _, n := range []int{3000, 70000, 200000} {
+		src := make([]byte, 0, n+40)
+		for len(src) < n {
+			b := byte(r.IntN(4))
+			if r.IntN(8) == 0 {
+				b = byte(r.Uint32())
+			}
+			for k := 1 + r.IntN(40); k > 0; k-- {
+				src = append(src, b)
+			}
+		}
+		srcs = append(srcs, src[:n])
+	}
+	for _, name := range []string{"sparse_f64", "runs", "zeros", "timestamps_i64"} {
+		srcs = append(srcs, golden.Shuffled(golden.MustPattern(t, name, 150000), 8))
+	}
+	var e Encoder
+	for i, src := range srcs {
+		for level := 1; level <= 9; level++ {
+			runSkip = false
+			want := e.AppendCompress(nil, src, level)
+			runSkip = true
+			if got := e.AppendCompress(nil, src, level); !bytes.Equal(got, want) {
+				t.Errorf("input %d (%d bytes) level %d: %d bytes with the run skip, %d without", i, len(src), level, len(got), len(want))
+			}
+		}
+	}
+}

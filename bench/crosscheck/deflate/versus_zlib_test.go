@@ -64,7 +64,36 @@ func inputs(tb testing.TB) []struct {
 		}
 	}
 	add("noisy_f32/256k", golden.Shuffled(zstdtest.NoisyFloats(256<<10), 4))
+	// Runs of one byte between other bytes, whose chains the match
+	// search steps over a run at a time: Blosc's sparse and run-length
+	// datasets, and runs of random bytes and lengths (the run a match
+	// ends in as long as the scan's, shorter and longer).
+	for _, s := range []struct {
+		name string
+		ts   int
+	}{{"sparse_f64", 8}, {"runs", 4}, {"mixed_rec13", 13}, {"timestamps_i64", 8}} {
+		for _, n := range []int{65536 + 300, 256 << 10, 1 << 20} {
+			add(fmt.Sprintf("%s/%d", s.name, n), golden.Shuffled(golden.MustPattern(tb, s.name, n), s.ts))
+		}
+	}
+	add("randruns/300k", randRuns(r, 300<<10))
 	return out
+}
+
+// randRuns returns n bytes of runs 1 to 40 long of bytes 0-3 mostly,
+// some of any value.
+func randRuns(r *rand.Rand, n int) []byte {
+	out := make([]byte, 0, n+40)
+	for len(out) < n {
+		b := byte(r.IntN(4))
+		if r.IntN(8) == 0 {
+			b = byte(r.Uint32())
+		}
+		for k := 1 + r.IntN(40); k > 0; k-- {
+			out = append(out, b)
+		}
+	}
+	return out[:n]
 }
 
 // TestBytesEqualCompress2: at every level 1-9, our stream is compress2's.
@@ -135,6 +164,8 @@ func FuzzDeflateVersusZlib(f *testing.F) {
 	f.Add([]byte("hello, hello, hello world"), byte(1))
 	f.Add(bytes.Repeat([]byte{0, 1, 2, 3, 0, 1}, 2000), byte(5))
 	f.Add([]byte{}, byte(9))
+	f.Add(randRuns(rand.New(rand.NewPCG(3, 4)), 20000), byte(8))
+	f.Add(golden.Shuffled(golden.MustPattern(f, "sparse_f64", 16000), 8), byte(9))
 	var e deflate.Encoder
 	f.Fuzz(func(t *testing.T, src []byte, lv byte) {
 		level := int(lv)%9 + 1
