@@ -286,3 +286,24 @@ func TestRunSkipMatchesWalk(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRunSkipMatchesWalk: at levels 8 and 9, any input compresses to the
+// same stream with skipRun as with the walk over every position.
+func FuzzRunSkipMatchesWalk(f *testing.F) {
+	f.Add(bytes.Repeat([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 9}, 40), false)
+	f.Add(golden.Shuffled(golden.MustPattern(f, "sparse_f64", 8000), 8), true)
+	var e Encoder
+	f.Fuzz(func(t *testing.T, src []byte, nine bool) {
+		level := 8
+		if nine {
+			level = 9
+		}
+		defer func() { runSkip = true }()
+		runSkip = false
+		want := e.AppendCompress(nil, src, level)
+		runSkip = true
+		if got := e.AppendCompress(nil, src, level); !bytes.Equal(got, want) {
+			t.Fatalf("level %d, %d bytes: %d bytes with the run skip, %d without", level, len(src), len(got), len(want))
+		}
+	})
+}
