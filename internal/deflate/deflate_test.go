@@ -259,17 +259,7 @@ func TestRunSkipMatchesWalk(t *testing.T) {
 		srcs = append(srcs, runsAtLimit(t, shift))
 	}
 	for _, n := range []int{3000, 70000, 200000} {
-		src := make([]byte, 0, n+40)
-		for len(src) < n {
-			b := byte(r.IntN(4))
-			if r.IntN(8) == 0 {
-				b = byte(r.Uint32())
-			}
-			for k := 1 + r.IntN(40); k > 0; k-- {
-				src = append(src, b)
-			}
-		}
-		srcs = append(srcs, src[:n])
+		srcs = append(srcs, testrand.Runs(r, n))
 	}
 	for _, name := range []string{"sparse_f64", "runs", "zeros", "timestamps_i64"} {
 		srcs = append(srcs, golden.Shuffled(golden.MustPattern(t, name, 150000), 8))
@@ -290,7 +280,7 @@ func TestRunSkipMatchesWalk(t *testing.T) {
 // FuzzRunSkipMatchesWalk: at levels 8 and 9, any input compresses to the
 // same stream with skipRun as with the walk over every position.
 func FuzzRunSkipMatchesWalk(f *testing.F) {
-	f.Add(bytes.Repeat([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 9}, 40), false)
+	f.Add(testrand.Runs(rand.New(rand.NewPCG(5, 6)), 5000), false)
 	f.Add(golden.Shuffled(golden.MustPattern(f, "sparse_f64", 8000), 8), true)
 	var e Encoder
 	f.Fuzz(func(t *testing.T, src []byte, nine bool) {

@@ -18,6 +18,7 @@ import (
 	"github.com/goblosc/blosc/bench/internal/czlib"
 	"github.com/goblosc/blosc/internal/deflate"
 	"github.com/goblosc/blosc/internal/golden"
+	"github.com/goblosc/blosc/internal/testrand"
 	"github.com/goblosc/blosc/internal/zstdtest"
 )
 
@@ -76,24 +77,8 @@ func inputs(tb testing.TB) []struct {
 			add(fmt.Sprintf("%s/%d", s.name, n), golden.Shuffled(golden.MustPattern(tb, s.name, n), s.ts))
 		}
 	}
-	add("randruns/300k", randRuns(r, 300<<10))
+	add("randruns/300k", testrand.Runs(r, 300<<10))
 	return out
-}
-
-// randRuns returns n bytes of runs 1 to 40 long of bytes 0-3 mostly,
-// some of any value.
-func randRuns(r *rand.Rand, n int) []byte {
-	out := make([]byte, 0, n+40)
-	for len(out) < n {
-		b := byte(r.IntN(4))
-		if r.IntN(8) == 0 {
-			b = byte(r.Uint32())
-		}
-		for k := 1 + r.IntN(40); k > 0; k-- {
-			out = append(out, b)
-		}
-	}
-	return out[:n]
 }
 
 // TestBytesEqualCompress2: at every level 1-9, our stream is compress2's.
@@ -164,7 +149,7 @@ func FuzzDeflateVersusZlib(f *testing.F) {
 	f.Add([]byte("hello, hello, hello world"), byte(1))
 	f.Add(bytes.Repeat([]byte{0, 1, 2, 3, 0, 1}, 2000), byte(5))
 	f.Add([]byte{}, byte(9))
-	f.Add(randRuns(rand.New(rand.NewPCG(3, 4)), 20000), byte(8))
+	f.Add(testrand.Runs(rand.New(rand.NewPCG(3, 4)), 20000), byte(8))
 	f.Add(golden.Shuffled(golden.MustPattern(f, "sparse_f64", 16000), 8), byte(9))
 	var e deflate.Encoder
 	f.Fuzz(func(t *testing.T, src []byte, lv byte) {
