@@ -290,9 +290,8 @@ func (e *Encoder) longestMatch(cur, bestLen int) int {
 // longestMatchRuns is longestMatch at levels 8-9 (chains of 1024 and
 // 4096). For a scan that starts with a run of one byte b, d long (3 <= d
 // < maxMatch), the chain runs through runs of b, where each position
-// links
-// to the one before. A candidate in such a run whose own run of b is r
-// long matches exactly min(r, d) bytes unless r == d (the bytes after
+// links to the one before. A candidate in such a run whose own run of b
+// is r long matches exactly min(r, d) bytes unless r == d (the bytes after
 // the runs differ from b), so once bestLen >= d the only one of a run
 // that can do better is the one d before the run's end: skipRun steps
 // over the others as the walk would, counting the chain and stopping at
@@ -389,8 +388,8 @@ func runLen(w []byte, p int, b byte, max int) int {
 // skipRun returns how many steps of the chain walk from cur (a position
 // whose bytes start with b) go down a run of b one position at a time,
 // each to a candidate that cannot match longer than d bytes (its own
-// run, longer or shorter than d, ends the match at or before d), at
-// most most steps; the walk then goes on from the position that many
+// run, longer or shorter than d, ends the match at or before d), no
+// more than most of them; the walk then goes on from the position that many
 // below cur, which is either the one candidate of the run whose run is
 // exactly d long, or the last position of the run that links to the one
 // before it.
